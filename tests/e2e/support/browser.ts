@@ -1,0 +1,116 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function chromiumPath(): string {
+  return process.env.CHROME_PATH || "/usr/bin/chromium";
+}
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+type PageOptions = BrowserContextOptions & {
+  /** Console errors this test expects (e.g. the 404 page's log line); any other one fails the test. */
+  allowConsole?: RegExp[];
+};
+
+type Problems = { consoleErrors: string[]; foreignRequests: string[] };
+
+/**
+ * Sets up a browser for the test file and returns `openPage`. After each test it checks that the page
+ * printed no unexpected console error (CSP violations and hydration errors are console errors) and made
+ * no request outside the site under test.
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  const opened: Array<{ page: Page; problems: Problems; allow: RegExp[] }> = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  });
+
+  afterEach(async () => {
+    const pages = opened.splice(0);
+    for (const { page, problems, allow } of pages) {
+      await page.context().close();
+      const unexpected = problems.consoleErrors.filter(
+        (text) => !allow.some((pattern) => pattern.test(text)),
+      );
+      expect(unexpected, "erreurs dans la console du navigateur").toEqual([]);
+      expect(problems.foreignRequests, "requêtes vers un autre hôte").toEqual([]);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const baseUrl = inject("baseUrl");
+  const origin = new URL(baseUrl).origin;
+
+  /** A new browser context (no cookies) and page, navigated to `path`. */
+  async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
+    if (!browser) throw new Error("browser not started");
+    const { allowConsole = [], ...contextOptions } = options;
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      locale: "fr-FR",
+      ...contextOptions,
+    });
+    const page = await context.newPage();
+    const problems: Problems = { consoleErrors: [], foreignRequests: [] };
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.consoleErrors.push(`pageerror: ${error.message}`));
+    page.on("request", (request) => {
+      const url = request.url();
+      if (/^(data|blob|about):/.test(url)) return;
+      if (new URL(url).origin !== origin) problems.foreignRequests.push(url);
+    });
+    opened.push({ page, problems, allow: allowConsole });
+    await page.goto(path);
+    return page;
+  }
+
+  return { openPage, baseUrl };
+}
+
+type AxeResult = {
+  violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }>;
+};
+
+/** Runs axe-core (WCAG 2.2 A/AA and best practices) on the page and returns its violations. */
+export async function axeViolations(page: Page) {
+  // evaluate() goes through the DevTools protocol, so the page's own CSP stays enforced.
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: Document, options: object) => Promise<AxeResult> };
+    };
+    return axe.run(document, {
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+      },
+    });
+  });
+  return results.violations.map((violation) => ({
+    id: violation.id,
+    help: violation.help,
+    targets: violation.nodes.map((node) => JSON.stringify(node.target)),
+  }));
+}

@@ -1,0 +1,33 @@
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+import { imagetools } from "vite-imagetools";
+
+export default defineConfig({
+  build: { assetsInlineLimit: 0 },
+  environments: {
+    // The production server is our own Express app (app/server/http/app.server.ts), bundled with the
+    // React Router build so that the whole server ships as one module.
+    ssr: { build: { rollupOptions: { input: "./app/server/http/app.server.ts" } } },
+  },
+  resolve: { tsconfigPaths: true },
+  plugins: [
+    imagetools({
+      // `import photo from "~/assets/photos/x.jpg?photo"` gives AVIF, WebP and JPEG at several widths
+      // (`?photo=hero` adds a 2400 px width for full-screen photos). Metadata (EXIF, GPS) is dropped.
+      removeMetadata: true,
+      defaultDirectives: (url) => {
+        const kind = url.searchParams.get("photo");
+        if (kind === null) return new URLSearchParams();
+        return new URLSearchParams({
+          w: kind === "hero" ? "640;960;1280;1920;2400" : "400;640;960;1280",
+          format: "avif;webp;jpg",
+          quality: "62",
+          as: "picture",
+        });
+      },
+    }),
+    tailwindcss(),
+    reactRouter(),
+  ],
+});

@@ -1,0 +1,43 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "~": path.resolve(import.meta.dirname, "app") };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts"],
+        },
+      },
+      {
+        // Against a real PostgreSQL that the set-up starts (or DATABASE_URL), one database per file.
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["app/**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/setup/postgres.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The production build, served by the real server, driven in the system Chromium.
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/setup/postgres.ts", "tests/setup/e2e-server.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
