@@ -1,9 +1,24 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { redirects } from "./content/redirects";
 
-// The route table, in the order of SPEC §2.
+// The route table, following SPEC §2.
 export default [
-  layout("routes/site-layout.tsx", [index("routes/home.tsx"), route("*", "routes/not-found.tsx")]),
+  layout("routes/site-layout.tsx", [
+    index("routes/home.tsx"),
+
+    // Services, prices, gallery (issue 2/5)
+
+    // Studios, contact pages, legal pages (issue 2/5)
+
+    // Blog (issue 3/5)
+
+    route("*", "routes/not-found.tsx"),
+  ]),
+
+  // Admin (issue 4/5)
+
+  // Resource routes: feeds, sitemap, robots (issue 3/5)
+
   // Old addresses of the previous site: one route per line of the redirect table.
   ...redirects.map(({ from }) => route(from, "routes/redirect.ts", { id: `redirect:${from}` })),
 ] satisfies RouteConfig;

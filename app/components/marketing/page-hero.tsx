@@ -1,0 +1,54 @@
+import type { Picture } from "imagetools-core";
+import type { ReactNode } from "react";
+import { Photo, preloadPhoto } from "~/components/ui/photo";
+import { cn } from "~/lib/utils";
+
+export const PAGE_HERO_SIZES = "100vw";
+
+/** `links` entry for a page whose hero photo is above the fold. */
+export function pageHeroPreload(photo: Picture) {
+  return preloadPhoto(photo, PAGE_HERO_SIZES);
+}
+
+type PageHeroProps = {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  /** Small line above the title. */
+  eyebrow?: ReactNode;
+  photo: Picture;
+  /** Buttons or other content under the subtitle. */
+  children?: ReactNode;
+  className?: string;
+};
+
+/**
+ * The dark photo band at the top of a page: the page's only `h1`, under the transparent header (so pages
+ * with a PageHero keep the header transparent at the top, as SPEC §2 describes).
+ */
+export function PageHero({ title, subtitle, eyebrow, photo, children, className }: PageHeroProps) {
+  return (
+    <section
+      className={cn(
+        "relative isolate flex min-h-[60svh] items-end overflow-hidden bg-stone-900 pt-32 pb-16 text-white",
+        className,
+      )}
+    >
+      <Photo
+        picture={photo}
+        alt=""
+        sizes={PAGE_HERO_SIZES}
+        priority
+        className="absolute inset-0 -z-20"
+      />
+      <div className="absolute inset-0 -z-10 bg-gradient-to-b from-black/70 via-black/55 to-black/80" />
+      <div className="mx-auto w-full max-w-7xl px-4 sm:px-6">
+        {eyebrow ? (
+          <p className="text-sm font-semibold tracking-[0.2em] text-gold uppercase">{eyebrow}</p>
+        ) : null}
+        <h1 className="mt-3 max-w-4xl text-4xl leading-tight font-bold sm:text-5xl">{title}</h1>
+        {subtitle ? <p className="mt-5 max-w-2xl text-lg text-stone-100">{subtitle}</p> : null}
+        {children ? <div className="mt-8 flex flex-wrap gap-4">{children}</div> : null}
+      </div>
+    </section>
+  );
+}
