@@ -135,9 +135,13 @@ async function run(command: string, args: string[], owner: ReturnType<typeof pos
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} a échoué : ${stderr}`)),
-    );
+    child.on("close", (code) => {
+      if (code === 0) return resolve();
+      const hint = /Permission denied/.test(stderr)
+        ? "\nL'utilisateur « postgres » doit pouvoir traverser DATA_DIR et chacun de ses dossiers parents."
+        : "";
+      reject(new Error(`${path.basename(command)} a échoué : ${stderr}${hint}`));
+    });
   });
 }
 
@@ -170,8 +174,14 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
   const directory = path.resolve(options.directory);
   const dataDir = path.join(directory, "cluster");
   const database = options.database ?? "studio";
-  // Parents stay traversable (the server may run as another user); the cluster's own folder is private.
-  await fs.mkdir(path.dirname(directory), { recursive: true });
+  // The cluster's own folder is private; as root, PostgreSQL runs as `postgres`, which must be able to pass
+  // through DATA_DIR (search permission only, nothing readable is opened up).
+  const parent = path.dirname(directory);
+  await fs.mkdir(parent, { recursive: true });
+  if (owner) {
+    const { mode } = await fs.stat(parent);
+    if ((mode & 0o001) === 0) await fs.chmod(parent, (mode & 0o7777) | 0o001);
+  }
   await fs.mkdir(directory, { recursive: true });
   await fs.chmod(directory, 0o700);
   if (owner) await fs.chown(directory, owner.uid, owner.gid);

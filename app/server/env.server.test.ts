@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("applies the contract's defaults", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.HOST).toBe("0.0.0.0");
+    expect(env.DATA_DIR).toBe("./data");
+    expect(env.dataDir).toMatch(/\/data$/);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SEED_DEMO).toBe(true);
+  });
+
+  it("names the variable of a bad value", () => {
+    expect(() => parseEnv({ PORT: "quatre" })).toThrow(EnvError);
+    expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT/);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseEnv({ SITE_URL: "pas une url" })).toThrow(/SITE_URL/);
+    expect(() => parseEnv({ EMBEDDED_PG_PORT: "-1" })).toThrow(/EMBEDDED_PG_PORT/);
+    expect(() => parseEnv({ SEED_DEMO: "peut-être" })).toThrow(/SEED_DEMO/);
+  });
+
+  it("wants ADMIN_EMAIL and ADMIN_PASSWORD together", () => {
+    expect(() => parseEnv({ ADMIN_EMAIL: "admin@example.com" })).toThrow(/ADMIN_PASSWORD/);
+    expect(() => parseEnv({ ADMIN_EMAIL: "pas-un-email", ADMIN_PASSWORD: "secret123" })).toThrow(
+      /ADMIN_EMAIL/,
+    );
+    const env = parseEnv({ ADMIN_EMAIL: "admin@example.com", ADMIN_PASSWORD: "secret123" });
+    expect(env.ADMIN_EMAIL).toBe("admin@example.com");
+  });
+
+  it("treats empty values as unset and strips the trailing slash of SITE_URL", () => {
+    const env = parseEnv({ PORT: "", SITE_URL: "https://studio.example.com/" });
+    expect(env.PORT).toBe(3000);
+    expect(env.SITE_URL).toBe("https://studio.example.com");
+  });
+
+  it("accepts a postgres connection string", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://user:pw@db.example.com:5432/studio" });
+    expect(env.DATABASE_URL).toContain("db.example.com");
+  });
+});

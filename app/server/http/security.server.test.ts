@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "./security.server";
+
+function directives(policy: string) {
+  return Object.fromEntries(
+    policy.split(";").map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+}
+
+describe("contentSecurityPolicy", () => {
+  it("allows scripts only from the site or with this response's nonce", () => {
+    const policy = directives(contentSecurityPolicy("abc123"));
+    expect(policy["script-src"]).toEqual(["'self'", "'nonce-abc123'"]);
+    expect(policy["script-src"]).not.toContain("'unsafe-inline'");
+    expect(policy["script-src-attr"]).toEqual(["'none'"]);
+  });
+
+  it("forbids framing, plugins and foreign form targets", () => {
+    const policy = directives(contentSecurityPolicy("n"));
+    expect(policy["frame-ancestors"]).toEqual(["'none'"]);
+    expect(policy["object-src"]).toEqual(["'none'"]);
+    expect(policy["form-action"]).toEqual(["'self'"]);
+    expect(policy["base-uri"]).toEqual(["'self'"]);
+    expect(policy["default-src"]).toEqual(["'self'"]);
+  });
+});

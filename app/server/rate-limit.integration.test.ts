@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { closeDatabase, connectDatabase } from "./db/client.server";
+import { consumeRateLimit, resetRateLimit } from "./rate-limit.server";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  connectDatabase(database.url);
+});
+afterAll(async () => {
+  await closeDatabase();
+  await database?.close();
+});
+
+describe("consumeRateLimit", () => {
+  it("allows `limit` attempts per window, then refuses with the time to wait", async () => {
+    const rule = { limit: 3, windowSeconds: 600 };
+    const results = [];
+    for (let attempt = 0; attempt < 5; attempt++) results.push(await consumeRateLimit("t:a", rule));
+    expect(results.map((result) => result.allowed)).toEqual([true, true, true, false, false]);
+    expect(results[4]?.retryAfterSeconds).toBeGreaterThan(500);
+    expect(results[4]?.retryAfterSeconds).toBeLessThanOrEqual(600);
+  });
+
+  it("counts concurrent attempts exactly", async () => {
+    const rule = { limit: 10, windowSeconds: 600 };
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => consumeRateLimit("t:concurrent", rule)),
+    );
+    expect(results.filter((result) => result.allowed)).toHaveLength(10);
+  });
+
+  it("starts a new window once the old one has expired, and can be reset", async () => {
+    const rule = { limit: 1, windowSeconds: 1 };
+    expect((await consumeRateLimit("t:b", rule)).allowed).toBe(true);
+    expect((await consumeRateLimit("t:b", rule)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await consumeRateLimit("t:b", rule)).allowed).toBe(true);
+    await resetRateLimit("t:b");
+    expect((await consumeRateLimit("t:b", rule)).allowed).toBe(true);
+  });
+});

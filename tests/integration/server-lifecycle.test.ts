@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../app/server/db/embedded.server";
+import { build, buildIsCurrent, root } from "../../scripts/lib/build";
+
+// The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives
+// a crash without manual repair, and leaves no database process behind when stopped.
+
+let dataDir: string;
+const started: ChildProcess[] = [];
+
+beforeAll(async () => {
+  if (!buildIsCurrent()) build();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-lifecycle-"));
+});
+
+afterAll(async () => {
+  for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
+  const pid = postmasterPid();
+  if (pid && alive(pid)) process.kill(pid, "SIGINT");
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function postmasterPid(): number | undefined {
+  const lockFile = path.join(dataDir, "postgres", "cluster", "postmaster.pid");
+  if (!existsSync(lockFile)) return undefined;
+  return Number(readFileSync(lockFile, "utf8").split("\n")[0]);
+}
+
+async function startServer(port: number) {
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return child;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`server did not become healthy:\n${output}`);
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
+  );
+
+describe("server lifecycle with the embedded database", () => {
+  it("starts, recovers from a killed server and its orphaned database, and stops cleanly", async () => {
+    const port = await freePort();
+    const first = await startServer(port);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const firstDatabase = postmasterPid();
+    expect(firstDatabase && alive(firstDatabase)).toBe(true);
+
+    // A crash: the Node process dies at once and its PostgreSQL is left running.
+    first.kill("SIGKILL");
+    await exitOf(first);
+    expect(alive(firstDatabase ?? 0)).toBe(true);
+
+    const second = await startServer(port);
+    expect(alive(firstDatabase ?? 0)).toBe(false);
+    const secondDatabase = postmasterPid();
+    expect(secondDatabase).not.toBe(firstDatabase);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+
+    // The database going away makes the health check say so.
+    process.kill(secondDatabase ?? 0, "SIGINT");
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
+        timeout: 20_000,
+      })
+      .toBe(503);
+
+    second.kill("SIGTERM");
+    expect(await exitOf(second)).toBe(0);
+  });
+
+  it("shuts down on SIGTERM leaving no database process and no lock file", async () => {
+    const port = await freePort();
+    const server = await startServer(port);
+    const database = postmasterPid();
+    expect(database && alive(database)).toBe(true);
+    server.kill("SIGTERM");
+    expect(await exitOf(server)).toBe(0);
+    expect(alive(database ?? 0)).toBe(false);
+    expect(postmasterPid()).toBeUndefined();
+  });
+});
