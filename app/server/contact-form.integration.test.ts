@@ -1,0 +1,323 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { eq, like } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
+import { closeDatabase, connectDatabase, db } from "./db/client.server";
+import { contactMessages, rateLimits } from "./db/schema";
+
+type ReceivedMail = { from: string; to: string[]; raw: string };
+
+/** A real SMTP server on loopback that keeps what it receives (or refuses everything). */
+async function startSmtpServer(options: { refuse?: boolean } = {}) {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => (raw += chunk));
+      stream.on("end", () => {
+        if (options.refuse) {
+          callback(Object.assign(new Error("Boîte pleine"), { responseCode: 552 }));
+          return;
+        }
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((recipient) => recipient.address),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server.server, "listening");
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+}
+
+const validUssel = {
+  shootingType: "naissance",
+  prenom: "Camille",
+  nom: "Durand",
+  email: "camille.durand@example.org",
+  telephone: "06 12 34 56 78",
+  message: "Bonjour, nous attendons un bébé pour mars.\nAvez-vous des disponibilités ?",
+  source: "",
+};
+
+let database: TestDatabase;
+let address = 0;
+/** Each test submits from its own address, so rate limits never leak between tests. */
+const nextAddress = () => `192.0.2.${++address}`;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  connectDatabase(database.url);
+});
+afterAll(async () => {
+  await closeDatabase();
+  await database?.close();
+});
+beforeEach(async () => {
+  await db().delete(contactMessages);
+});
+
+describe("submitContactForm", () => {
+  it("stores a valid Ussel message with its studio, every field and the time", async () => {
+    const before = Date.now();
+    const { result, httpStatus } = await submitContactForm({
+      formData: form(validUssel),
+      studio: "ussel",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect(httpStatus).toBe(200);
+    expect(result).toMatchObject({
+      status: "sent",
+      toast: { title: "Message envoyé !" },
+    });
+    const rows = await db().select().from(contactMessages);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      studio: "ussel",
+      shootingType: "naissance",
+      prenom: "Camille",
+      nom: "Durand",
+      email: "camille.durand@example.org",
+      telephone: "06 12 34 56 78",
+      message: validUssel.message,
+      source: null,
+      emailedAt: null,
+    });
+    expect(rows[0]?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(result.status === "sent" && result.submissionId).toBe(rows[0]?.id);
+  });
+
+  it("refuses each studio's invalid values with French messages, keeps the values, stores nothing", async () => {
+    const ussel = await submitContactForm({
+      formData: form({
+        ...validUssel,
+        telephone: "",
+        email: "pas-un-email",
+        shootingType: "mariage-ski",
+      }),
+      studio: "ussel",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect(ussel.httpStatus).toBe(400);
+    expect(ussel.result).toMatchObject({
+      status: "invalid",
+      toast: { title: "Erreur", description: "Une erreur est survenue. Veuillez réessayer." },
+      errors: {
+        telephone: "Le téléphone est requis",
+        email: "Email invalide",
+        shootingType: "Veuillez choisir un type de séance",
+      },
+      values: { email: "pas-un-email", prenom: "Camille", message: validUssel.message },
+    });
+
+    // Brive requires the source; Ussel's shooting types are not Brive's.
+    const brive = await submitContactForm({
+      formData: form({ ...validUssel, shootingType: "naissance", source: "" }),
+      studio: "brive",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect(brive.httpStatus).toBe(400);
+    expect(brive.result.status === "invalid" && brive.result.errors).toEqual({
+      source: "Veuillez indiquer comment vous nous avez connus",
+    });
+
+    // Limoges: no phone asked, the source optional, but Brive's « salon » is not one of its sources.
+    const limoges = await submitContactForm({
+      formData: form({
+        shootingType: "mini-seance",
+        prenom: " ",
+        nom: "Martin",
+        email: "a@example.org",
+        message: "Bonjour",
+        source: "salon",
+      }),
+      studio: "limoges",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect(limoges.result.status === "invalid" && limoges.result.errors).toEqual({
+      prenom: "Le prénom est requis",
+      source: "Veuillez choisir une réponse de la liste",
+    });
+    expect(await db().select().from(contactMessages)).toHaveLength(0);
+  });
+
+  it("accepts a Brive message with every field and a Limoges message without telephone", async () => {
+    const brive = await submitContactForm({
+      formData: form({ ...validUssel, shootingType: "grand-bebe", source: "salon" }),
+      studio: "brive",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    const limoges = await submitContactForm({
+      formData: form({
+        shootingType: "boudoir",
+        prenom: "Léa",
+        nom: "Petit",
+        email: "lea@example.org",
+        message: "Bonjour !",
+        source: "bni",
+      }),
+      studio: "limoges",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect([brive.httpStatus, limoges.httpStatus]).toEqual([200, 200]);
+    const rows = await db().select().from(contactMessages).orderBy(contactMessages.createdAt);
+    expect(rows.map((row) => [row.studio, row.shootingType, row.source, row.telephone])).toEqual([
+      ["brive", "grand-bebe", "salon", "06 12 34 56 78"],
+      ["limoges", "boudoir", "bni", null],
+    ]);
+  });
+
+  it("e-mails the stored message to the studio's address with Reply-To the visitor", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const { result, delivery } = await submitContactForm({
+        formData: form({ ...validUssel, source: "parrainage" }),
+        studio: "ussel",
+        clientAddress: nextAddress(),
+        mail: { url: smtp.url, from: "Site <site@example.com>" },
+      });
+      expect(result.status).toBe("sent");
+      await delivery;
+      expect(smtp.received).toHaveLength(1);
+      const mail = smtp.received[0];
+      expect(mail?.to).toEqual(["ussel@example.com"]);
+      expect(mail?.from).toBe("site@example.com");
+      expect(mail?.raw).toMatch(/^Reply-To: Camille Durand <camille\.durand@example\.org>$/m);
+      expect(mail?.raw).toMatch(/^To: ussel@example\.com$/m);
+      const body = mail?.raw.replace(/=\r?\n/g, "") ?? "";
+      expect(body).toContain("Parrainage");
+      expect(body).toContain("06 12 34 56 78");
+      const [row] = await db().select().from(contactMessages);
+      expect(row?.emailedAt).toBeInstanceOf(Date);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("keeps the message when the mail server refuses it, and answers success all the same", async () => {
+    const smtp = await startSmtpServer({ refuse: true });
+    try {
+      const { result, httpStatus, delivery } = await submitContactForm({
+        formData: form({ ...validUssel, shootingType: "famille", source: "salon" }),
+        studio: "brive",
+        clientAddress: nextAddress(),
+        mail: { url: smtp.url, from: "site@example.com" },
+      });
+      expect(httpStatus).toBe(200);
+      expect(result.status).toBe("sent");
+      await delivery;
+      const rows = await db().select().from(contactMessages);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.studio).toBe("brive");
+      expect(rows[0]?.emailedAt).toBeNull();
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("keeps the message when no mail server listens at all", async () => {
+    const smtp = await startSmtpServer();
+    await smtp.close();
+    const { result, delivery } = await submitContactForm({
+      formData: form(validUssel),
+      studio: "ussel",
+      clientAddress: nextAddress(),
+      mail: { url: smtp.url, from: "site@example.com" },
+    });
+    expect(result.status).toBe("sent");
+    await delivery;
+    const rows = await db().select().from(contactMessages);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.emailedAt).toBeNull();
+  });
+
+  it("refuses an address past the limit with 'Trop de tentatives', keeping the values", async () => {
+    const clientAddress = nextAddress();
+    const statuses: number[] = [];
+    let last;
+    for (let attempt = 0; attempt <= CONTACT_RATE_LIMIT.limit; attempt++) {
+      last = await submitContactForm({
+        formData: form(validUssel),
+        studio: "ussel",
+        clientAddress,
+        mail: null,
+      });
+      statuses.push(last.httpStatus);
+    }
+    expect(statuses).toEqual([...Array(CONTACT_RATE_LIMIT.limit).fill(200), 429]);
+    expect(last?.result).toMatchObject({
+      status: "rate-limited",
+      toast: {
+        title: "Trop de tentatives",
+        description: "Veuillez réessayer dans quelques minutes.",
+      },
+      values: { prenom: "Camille" },
+    });
+    expect(await db().select().from(contactMessages)).toHaveLength(CONTACT_RATE_LIMIT.limit);
+    // Another address is not affected.
+    const other = await submitContactForm({
+      formData: form(validUssel),
+      studio: "ussel",
+      clientAddress: nextAddress(),
+      mail: null,
+    });
+    expect(other.httpStatus).toBe(200);
+    const counters = await db()
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `contact:${clientAddress}`));
+    expect(counters[0]?.count).toBe(CONTACT_RATE_LIMIT.limit + 1);
+  });
+
+  it("answers a filled-in honeypot as a success but stores and sends nothing", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const { result, httpStatus, delivery } = await submitContactForm({
+        formData: form({ ...validUssel, [HONEYPOT_FIELD]: "https://spam.example" }),
+        studio: "ussel",
+        clientAddress: nextAddress(),
+        mail: { url: smtp.url, from: "site@example.com" },
+      });
+      await delivery;
+      expect(httpStatus).toBe(200);
+      expect(result.status).toBe("sent");
+      expect(await db().select().from(contactMessages)).toHaveLength(0);
+      expect(smtp.received).toHaveLength(0);
+      const counters = await db()
+        .select()
+        .from(rateLimits)
+        .where(like(rateLimits.key, "contact:%"));
+      expect(counters.length).toBeGreaterThan(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import type { StudioId } from "~/content/studios";
+import { site } from "~/content/site";
+import { HONEYPOT_FIELD, parseContactForm } from "~/lib/contact-forms";
+import { fieldErrors, formValues, type FieldErrors } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
+import { insertContactMessage, markContactMessageEmailed } from "./contact-messages.server";
+import { env } from "./env.server";
+import { log } from "./logger.server";
+import { consumeRateLimit } from "./rate-limit.server";
+
+/** Messages one address may send per window: enough for a family, too few for a spammer. */
+export const CONTACT_RATE_LIMIT = { limit: 5, windowSeconds: 10 * 60 };
+
+export const contactToasts = {
+  sent: {
+    type: "success",
+    title: "Message envoyé !",
+    description: "Merci pour votre message, nous reviendrons vers vous dès que possible.",
+  },
+  failed: {
+    type: "error",
+    title: "Erreur",
+    description: "Une erreur est survenue. Veuillez réessayer.",
+  },
+  rateLimited: {
+    type: "error",
+    title: "Trop de tentatives",
+    description: "Veuillez réessayer dans quelques minutes.",
+  },
+} satisfies Record<string, ToastMessage>;
+
+/** What the contact action answers; the form shows it as a toast (with JavaScript) or inline. */
+export type ContactFormResult =
+  | { status: "sent"; toast: ToastMessage; submissionId: string }
+  | {
+      status: "invalid" | "rate-limited" | "failed";
+      toast: ToastMessage;
+      errors: FieldErrors;
+      values: Record<string, string>;
+    };
+
+export type ContactSubmission = {
+  result: ContactFormResult;
+  httpStatus: number;
+  /** The e-mail to the studio, sent after the answer; settles once it is sent or has failed (logged). */
+  delivery: Promise<void>;
+};
+
+/** SMTP settings when SMTP_URL is configured; without them messages are only stored. */
+export function mailSettingsFromEnv(): MailSettings | null {
+  const { SMTP_URL, SMTP_FROM } = env();
+  return SMTP_URL ? { url: SMTP_URL, from: SMTP_FROM ?? `${site.brand} <${site.email}>` } : null;
+}
+
+/**
+ * Handles one submission of a studio's contact form: spam trap, validation with the studio's schema, rate
+ * limit per address, storage, then (when configured) the e-mail to the studio. The message is stored before
+ * anything else can fail, so a failing mail server never loses it.
+ */
+export async function submitContactForm({
+  formData,
+  studio,
+  clientAddress,
+  mail = mailSettingsFromEnv(),
+}: {
+  formData: FormData;
+  studio: StudioId;
+  clientAddress: string;
+  mail?: MailSettings | null;
+}): Promise<ContactSubmission> {
+  const values = formValues(formData, [HONEYPOT_FIELD]);
+  const nothingToDeliver = Promise.resolve();
+  const refuse = (
+    status: "invalid" | "rate-limited" | "failed",
+    httpStatus: number,
+    errors: FieldErrors = {},
+  ): ContactSubmission => ({
+    result: {
+      status,
+      toast: status === "rate-limited" ? contactToasts.rateLimited : contactToasts.failed,
+      errors,
+      values,
+    },
+    httpStatus,
+    delivery: nothingToDeliver,
+  });
+
+  const rateLimitKey = `contact:${clientAddress}`;
+  const trap = formData.get(HONEYPOT_FIELD);
+  if (typeof trap === "string" && trap !== "") {
+    // A bot filled in the invisible field: answer as if all went well, keep nothing.
+    await consumeRateLimit(rateLimitKey, CONTACT_RATE_LIMIT);
+    log.warn("contact_honeypot", { studio, clientAddress });
+    return {
+      result: { status: "sent", toast: contactToasts.sent, submissionId: crypto.randomUUID() },
+      httpStatus: 200,
+      delivery: nothingToDeliver,
+    };
+  }
+
+  const parsed = parseContactForm(studio, values);
+  if (!parsed.success) return refuse("invalid", 400, fieldErrors(parsed.error));
+
+  try {
+    const { allowed } = await consumeRateLimit(rateLimitKey, CONTACT_RATE_LIMIT);
+    if (!allowed) {
+      log.warn("contact_rate_limited", { studio, clientAddress });
+      return refuse("rate-limited", 429);
+    }
+    const stored = await insertContactMessage({ studio, ...parsed.data });
+    log.info("contact_message_stored", { id: stored.id, studio });
+
+    const delivery = mail
+      ? sendContactMessageEmail(stored, mail)
+          .then(() => markContactMessageEmailed(stored.id))
+          .then(() => log.info("contact_message_emailed", { id: stored.id, studio }))
+          .catch((error: unknown) =>
+            log.error("contact_message_email_failed", { id: stored.id, studio, error }),
+          )
+      : nothingToDeliver;
+
+    return {
+      result: { status: "sent", toast: contactToasts.sent, submissionId: stored.id },
+      httpStatus: 200,
+      delivery,
+    };
+  } catch (error) {
+    log.error("contact_message_failed", { studio, error });
+    return refuse("failed", 500);
+  }
+}

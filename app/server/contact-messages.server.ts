@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import type { StudioId } from "~/content/studios";
+import type { ContactMessageInput } from "~/lib/contact-forms";
+import { db } from "./db/client.server";
+import { contactMessages } from "./db/schema";
+
+export type ContactMessage = typeof contactMessages.$inferSelect;
+
+export type NewContactMessage = ContactMessageInput & { studio: StudioId };
+
+/** Stores one validated message from a studio's contact form and returns the stored row. */
+export async function insertContactMessage(message: NewContactMessage): Promise<ContactMessage> {
+  const [row] = await db()
+    .insert(contactMessages)
+    .values({
+      studio: message.studio,
+      shootingType: message.shootingType,
+      prenom: message.prenom,
+      nom: message.nom,
+      email: message.email,
+      telephone: message.telephone ?? null,
+      message: message.message,
+      source: message.source ?? null,
+    })
+    .returning();
+  if (!row) throw new Error("Le message n'a pas été enregistré.");
+  return row;
+}
+
+/** Records that the studio's mail server accepted the e-mail carrying this message. */
+export async function markContactMessageEmailed(id: string, at = new Date()): Promise<void> {
+  await db().update(contactMessages).set({ emailedAt: at }).where(eq(contactMessages.id, id));
+}
