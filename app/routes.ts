@@ -11,6 +11,9 @@ export default [
     // Studios, contact pages, legal pages (issue 2/5)
 
     // Blog (issue 3/5)
+    route("blog", "routes/blog.tsx"),
+    route("blog/:slug", "routes/blog-article.tsx"),
+    route("blog/categorie/:slug", "routes/blog-category.tsx"),
 
     route("*", "routes/not-found.tsx"),
   ]),
@@ -18,6 +21,9 @@ export default [
   // Admin (issue 4/5)
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
+  route("blog/rss.xml", "routes/blog-rss.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.ts"),
 
   // Old addresses of the previous site: one route per line of the redirect table.
   ...redirects.map(({ from }) => route(from, "routes/redirect.ts", { id: `redirect:${from}` })),

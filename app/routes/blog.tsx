@@ -1,0 +1,264 @@
+import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/blog";
+import { ArticleGrid } from "~/components/blog/article-card";
+import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
+import { buttonVariants } from "~/components/ui/button";
+import { site } from "~/content/site";
+import { blogLinks, blogPageHeaders } from "~/lib/blog-seo";
+import { seo, siteUrlFrom } from "~/lib/seo";
+import { cn } from "~/lib/utils";
+import { BLOG_PAGE_SIZE, listPublishedArticles } from "~/server/articles.server";
+import { listCategories } from "~/server/categories.server";
+import { handleNewsletterSubmission } from "~/server/newsletter.server";
+
+/** How long typing must pause before the search runs. */
+const SEARCH_DELAY_MS = 350;
+const MAX_SEARCH_LENGTH = 100;
+
+function pageNumber(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
+  const categorie = params.get("categorie") ?? "";
+  const page = pageNumber(params.get("page"));
+  // Two queries, side by side: one round trip of waiting.
+  const [categories, articles] = await Promise.all([
+    listCategories(),
+    listPublishedArticles({ category: categorie || null, search: q, page }),
+  ]);
+  return {
+    categories,
+    articles,
+    q,
+    categorie,
+    page,
+    // SPEC §9: 'Suivant' only when a full page came back.
+    hasNext: articles.length === BLOG_PAGE_SIZE,
+  };
+}
+
+export const action = ({ request, context }: Route.ActionArgs) =>
+  handleNewsletterSubmission(request, context);
+
+export const headers = blogPageHeaders;
+export const links = blogLinks;
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const page = loaderData?.page ?? 1;
+  const tags = seo({
+    title: `Blog - ${site.brand} | Conseils et Actualités Photo`,
+    description:
+      "Conseils pour préparer votre séance photo, coulisses de nos studios d'Ussel, Brive et Limoges, et inspiration : naissance, grossesse, famille, mariage.",
+    path: page > 1 ? `/blog?page=${page}` : "/blog",
+    siteUrl: siteUrlFrom(matches),
+  });
+  // Search results are not pages of their own for search engines.
+  return loaderData?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
+};
+
+function withChanges(current: URLSearchParams, changes: Record<string, string | null>) {
+  const params = new URLSearchParams(current);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value) params.set(key, value);
+    else params.delete(key);
+  }
+  return params;
+}
+
+/** The address of the list with some parameters changed (a change of filter passes `page: null`). */
+function listHref(current: URLSearchParams, changes: Record<string, string | null>): string {
+  const search = withChanges(current, changes).toString();
+  return search ? `/blog?${search}` : "/blog";
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const { categories, articles, q, categorie, page, hasNext } = loaderData;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
+
+  return (
+    <>
+      <section className="bg-gradient-to-b from-stone-950 via-stone-900 to-stone-800 pt-36 pb-16 text-center text-white">
+        <div className="mx-auto max-w-4xl px-4 sm:px-6">
+          <h1 className="text-4xl leading-tight font-bold sm:text-5xl">
+            Le Blog de <span className="text-gold">{site.brand}</span>
+          </h1>
+          <p className="mx-auto mt-5 max-w-2xl text-lg text-stone-200">
+            Conseils, coulisses et inspiration photographique
+          </p>
+        </div>
+      </section>
+
+      <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
+        <SearchBox
+          initial={q}
+          categorie={categorie}
+          onSearch={(term) =>
+            setSearchParams((current) => withChanges(current, { q: term, page: null }), {
+              replace: true,
+              preventScrollReset: true,
+            })
+          }
+        />
+
+        <nav aria-label="Catégories" className="mt-6">
+          <ul className="flex flex-wrap justify-center gap-2">
+            {[{ id: "tous", name: "Tous", slug: "" }, ...categories].map((category) => {
+              const active = category.slug === categorie;
+              return (
+                <li key={category.id}>
+                  <Link
+                    to={listHref(searchParams, { categorie: category.slug || null, page: null })}
+                    preventScrollReset
+                    aria-current={active ? "page" : undefined}
+                    className={cn(
+                      "inline-block rounded-full border px-4 py-2 text-sm font-semibold transition-colors",
+                      active
+                        ? "border-stone-900 bg-stone-900 text-white"
+                        : "border-border bg-white text-foreground hover:bg-muted",
+                    )}
+                  >
+                    {category.name}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+
+        <div className="mt-10" aria-busy={loading}>
+          <p
+            role="status"
+            className={cn("text-center text-muted-foreground", !loading && "sr-only")}
+          >
+            {loading ? "Chargement..." : ""}
+          </p>
+          {articles.length === 0 ? (
+            <p
+              className={cn(
+                "py-16 text-center text-lg text-muted-foreground",
+                loading && "opacity-50",
+              )}
+            >
+              Aucun article trouvé
+            </p>
+          ) : (
+            <div className={cn("transition-opacity", loading && "opacity-50")}>
+              <ArticleGrid articles={articles} />
+            </div>
+          )}
+        </div>
+
+        {page > 1 || hasNext ? (
+          <nav aria-label="Pagination" className="mt-12 flex items-center justify-center gap-4">
+            {page > 1 ? (
+              <Link
+                to={listHref(searchParams, { page: page > 2 ? String(page - 1) : null })}
+                className={buttonVariants({ variant: "outline", size: "sm" })}
+              >
+                <ChevronLeft aria-hidden="true" />
+                Précédent
+              </Link>
+            ) : null}
+            <span className="text-sm font-semibold" aria-current="page">
+              Page {page}
+            </span>
+            {hasNext ? (
+              <Link
+                to={listHref(searchParams, { page: String(page + 1) })}
+                className={buttonVariants({ variant: "outline", size: "sm" })}
+              >
+                Suivant
+                <ChevronRight aria-hidden="true" />
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+
+        <NewsletterSignup source="blog" className="mt-20" />
+      </div>
+    </>
+  );
+}
+
+type SearchBoxProps = {
+  initial: string;
+  categorie: string;
+  onSearch: (term: string) => void;
+};
+
+/**
+ * A real GET form (Enter submits it without JavaScript); with JavaScript the search runs once typing pauses.
+ */
+function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
+  const [term, setTerm] = useState(initial);
+  // The term this box last searched for, and the page's term it last saw.
+  const [sent, setSent] = useState(initial);
+  const [seen, setSeen] = useState(initial);
+  if (initial !== seen) {
+    setSeen(initial);
+    // Another navigation (back button, a link) brought another term: show it. Our own search's answer
+    // must not overwrite what the visitor kept typing meanwhile.
+    if (initial !== sent) {
+      setTerm(initial);
+      setSent(initial);
+    }
+  }
+
+  const onSearchRef = useRef(onSearch);
+  useEffect(() => {
+    onSearchRef.current = onSearch;
+  });
+
+  useEffect(() => {
+    const wanted = term.trim();
+    if (wanted === sent) return;
+    const timer = setTimeout(() => {
+      setSent(wanted);
+      onSearchRef.current(wanted);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [term, sent]);
+
+  return (
+    <Form
+      method="get"
+      action="/blog"
+      role="search"
+      className="mx-auto max-w-xl"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setSent(term.trim());
+        onSearchRef.current(term.trim());
+      }}
+    >
+      <label htmlFor="recherche-blog" className="sr-only">
+        Rechercher un article
+      </label>
+      <div className="relative">
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-muted-foreground"
+        />
+        <input
+          id="recherche-blog"
+          type="search"
+          name="q"
+          value={term}
+          maxLength={MAX_SEARCH_LENGTH}
+          onChange={(event) => setTerm(event.target.value)}
+          placeholder="Rechercher un article..."
+          className="h-12 w-full rounded-full border border-border bg-white pr-5 pl-12 shadow-sm placeholder:text-stone-500"
+        />
+      </div>
+      {categorie ? <input type="hidden" name="categorie" value={categorie} /> : null}
+    </Form>
+  );
+}

@@ -1,0 +1,197 @@
+import { and, desc, eq, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { db } from "./db/client.server";
+import { blogArticles, blogCategories } from "./db/schema";
+
+/** SPEC §9: nine cards per page; 'Suivant' shows only when a full page came back. */
+export const BLOG_PAGE_SIZE = 9;
+export const RELATED_ARTICLE_COUNT = 3;
+export const FEED_ARTICLE_COUNT = 20;
+
+const cardColumns = {
+  id: blogArticles.id,
+  title: blogArticles.title,
+  slug: blogArticles.slug,
+  excerpt: blogArticles.excerpt,
+  coverImageUrl: blogArticles.coverImageUrl,
+  publishedAt: blogArticles.publishedAt,
+  categoryName: blogCategories.name,
+  categorySlug: blogCategories.slug,
+};
+
+type CardRow = {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string;
+  coverImageUrl: string | null;
+  publishedAt: Date | null;
+  categoryName: string | null;
+  categorySlug: string | null;
+};
+
+/** What a card in a grid of articles shows. */
+export type ArticleCard = Omit<CardRow, "categoryName" | "categorySlug"> & {
+  category: { name: string; slug: string } | null;
+};
+
+function toCard({ categoryName, categorySlug, ...row }: CardRow): ArticleCard {
+  return {
+    ...row,
+    category: categoryName && categorySlug ? { name: categoryName, slug: categorySlug } : null,
+  };
+}
+
+// Newest publication first; the id breaks ties so that pages never overlap.
+const newestFirst = [sql`${blogArticles.publishedAt} desc nulls last`, desc(blogArticles.id)];
+
+/** A LIKE pattern that matches `term` literally: backslash, % and _ lose their special meaning (SPEC §5). */
+export function escapeLikePattern(term: string): string {
+  return term.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/**
+ * Case- and accent-insensitive partial match on title or excerpt ('ete' finds 'Été'). The expressions are
+ * exactly those of the trigram GIN indexes, so PostgreSQL answers from the indexes, not a scan.
+ */
+function searchCondition(term: string): SQL {
+  const pattern = sql`'%' || f_unaccent(lower(${escapeLikePattern(term)})) || '%'`;
+  return sql`(f_unaccent(lower(${blogArticles.title})) like ${pattern} escape '\\'
+    or f_unaccent(lower(${blogArticles.excerpt})) like ${pattern} escape '\\')`;
+}
+
+export type ArticleListQuery = {
+  /** Slug of the category to keep; absent: every category. */
+  category?: string | null;
+  search?: string | null;
+  /** 1-based. */
+  page?: number;
+};
+
+/** One page of published articles for /blog, newest first, in one query. */
+export async function listPublishedArticles({
+  category,
+  search,
+  page = 1,
+}: ArticleListQuery): Promise<ArticleCard[]> {
+  const term = search?.trim();
+  const conditions = [eq(blogArticles.published, true)];
+  if (category) conditions.push(eq(blogCategories.slug, category));
+  if (term) conditions.push(searchCondition(term));
+  const rows = await db()
+    .select(cardColumns)
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(and(...conditions))
+    .orderBy(...newestFirst)
+    .limit(BLOG_PAGE_SIZE)
+    .offset((Math.max(1, Math.floor(page)) - 1) * BLOG_PAGE_SIZE);
+  return rows.map(toCard);
+}
+
+/** Every published article of one category, newest first (category page). */
+export async function listPublishedArticlesOfCategory(categoryId: string): Promise<ArticleCard[]> {
+  const rows = await db()
+    .select(cardColumns)
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(and(eq(blogArticles.published, true), eq(blogArticles.categoryId, categoryId)))
+    .orderBy(...newestFirst);
+  return rows.map(toCard);
+}
+
+export type PublishedArticle = NonNullable<Awaited<ReturnType<typeof findPublishedArticle>>>;
+
+/** A published article by its slug, with its category; undefined for a draft or an unknown slug. */
+export async function findPublishedArticle(slug: string) {
+  const [row] = await db()
+    .select({
+      id: blogArticles.id,
+      title: blogArticles.title,
+      slug: blogArticles.slug,
+      excerpt: blogArticles.excerpt,
+      content: blogArticles.content,
+      author: blogArticles.author,
+      coverImageUrl: blogArticles.coverImageUrl,
+      seoImageUrl: blogArticles.seoImageUrl,
+      seoTitle: blogArticles.seoTitle,
+      seoDescription: blogArticles.seoDescription,
+      publishedAt: blogArticles.publishedAt,
+      updatedAt: blogArticles.updatedAt,
+      categoryId: blogArticles.categoryId,
+      categoryName: blogCategories.name,
+      categorySlug: blogCategories.slug,
+    })
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(and(eq(blogArticles.slug, slug), eq(blogArticles.published, true)))
+    .limit(1);
+  if (!row) return undefined;
+  const { categoryName, categorySlug, ...article } = row;
+  return {
+    ...article,
+    category:
+      row.categoryId && categoryName && categorySlug
+        ? { id: row.categoryId, name: categoryName, slug: categorySlug }
+        : null,
+  };
+}
+
+/** Up to three other published articles of the same category, newest first. */
+export async function listRelatedArticles(article: {
+  id: string;
+  categoryId: string | null;
+}): Promise<ArticleCard[]> {
+  if (!article.categoryId) return [];
+  const rows = await db()
+    .select(cardColumns)
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(
+      and(
+        eq(blogArticles.published, true),
+        eq(blogArticles.categoryId, article.categoryId),
+        ne(blogArticles.id, article.id),
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(RELATED_ARTICLE_COUNT);
+  return rows.map(toCard);
+}
+
+/** The latest published articles with what an RSS item needs. */
+export async function listFeedArticles(limit = FEED_ARTICLE_COUNT) {
+  return db()
+    .select({
+      title: blogArticles.title,
+      slug: blogArticles.slug,
+      excerpt: blogArticles.excerpt,
+      author: blogArticles.author,
+      publishedAt: blogArticles.publishedAt,
+      categoryName: blogCategories.name,
+    })
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(eq(blogArticles.published, true))
+    .orderBy(...newestFirst)
+    .limit(limit);
+}
+
+/** Every published article's address and last change, for the sitemap. */
+export async function listSitemapArticles() {
+  return db()
+    .select({ slug: blogArticles.slug, updatedAt: blogArticles.updatedAt })
+    .from(blogArticles)
+    .where(and(eq(blogArticles.published, true), isNotNull(blogArticles.slug)))
+    .orderBy(...newestFirst);
+}
+
+/**
+ * Counts one view of a published article. One cheap UPDATE that the page does not wait for: a failure is
+ * logged by the caller, never shown.
+ */
+export async function recordArticleView(id: string): Promise<void> {
+  await db()
+    .update(blogArticles)
+    .set({ viewCount: sql`${blogArticles.viewCount} + 1` })
+    .where(and(eq(blogArticles.id, id), eq(blogArticles.published, true)));
+}
