@@ -10,6 +10,7 @@ import { clientAddressContext, cspNonceContext } from "../context";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
+import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
 import { originCheck } from "./origin-check.server";
@@ -115,6 +116,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
     await embedded?.stop();
     throw error;
   }
+  await startAdminServices();
 
   const app = createApp(options);
   const server = await new Promise<Server>((resolve, reject) => {

@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { blogNewsletterSubscribers, contactMessages } from "../db/schema";
+import { purgeExpiredPersonalData } from "./retention.server";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const monthsAgo = (months: number) => {
+  const date = new Date();
+  date.setMonth(date.getMonth() - months);
+  return date;
+};
+
+const message = (email: string, createdAt: Date, handledAt: Date | null = null) => ({
+  studio: "ussel",
+  shootingType: "naissance",
+  prenom: "Anne",
+  nom: "Martin",
+  email,
+  message: "Bonjour",
+  createdAt,
+  handledAt,
+});
+
+describe("18-month retention", () => {
+  it("deletes messages and subscribers whose last activity is older than 18 months, and only those", async () => {
+    await database.db
+      .insert(contactMessages)
+      .values([
+        message("old@example.com", monthsAgo(19)),
+        message("recent@example.com", monthsAgo(17)),
+        message("handled-late@example.com", monthsAgo(20), monthsAgo(2)),
+      ]);
+    await database.db.insert(blogNewsletterSubscribers).values([
+      { email: "old-sub@example.com", consentSource: "blog", lastActivityAt: monthsAgo(19) },
+      {
+        email: "active-sub@example.com",
+        consentSource: "blog",
+        subscribedAt: monthsAgo(30),
+        lastActivityAt: monthsAgo(1),
+      },
+    ]);
+
+    expect(await purgeExpiredPersonalData(database.db)).toEqual({ messages: 1, subscribers: 1 });
+
+    const emails = await database.db.execute<{ email: string }>(
+      sql`select email from contact_messages union all select email from blog_newsletter_subscribers order by 1`,
+    );
+    expect(emails.rows.map((row) => row.email)).toEqual([
+      "active-sub@example.com",
+      "handled-late@example.com",
+      "recent@example.com",
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.server";
+import { log } from "../logger.server";
+
+/** SPEC §9: personal data is kept 18 months after the person's last activity. */
+export const RETENTION_MONTHS = 18;
+
+/**
+ * Deletes contact messages and newsletter subscribers whose last activity is older than the retention
+ * period. A message's last activity is when it was handled, else when it was sent.
+ */
+export async function purgeExpiredPersonalData(
+  database: Database,
+): Promise<{ messages: number; subscribers: number }> {
+  const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
+  const messages = await database.execute(
+    sql`delete from contact_messages where coalesce(handled_at, created_at) < ${cutoff}`,
+  );
+  const subscribers = await database.execute(
+    sql`delete from blog_newsletter_subscribers where last_activity_at < ${cutoff}`,
+  );
+  return { messages: messages.rowCount ?? 0, subscribers: subscribers.rowCount ?? 0 };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Runs the purge now and then once a day; the timer does not keep the process alive. */
+export function startRetentionJob(database: Database): () => void {
+  const run = async () => {
+    try {
+      const removed = await purgeExpiredPersonalData(database);
+      if (removed.messages || removed.subscribers) log.info("retention_purge", removed);
+    } catch (error) {
+      log.error("retention_purge_failed", { error });
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), DAY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
