@@ -5,6 +5,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createServer } from "vite";
 import { z } from "zod";
+import type * as AdministratorsModule from "../app/server/admin/administrators.server.ts";
+import type * as AuthModule from "../app/server/auth.server.ts";
+import type * as ClientModule from "../app/server/db/client.server.ts";
+import type * as EmbeddedModule from "../app/server/db/embedded.server.ts";
+import type * as MigrateModule from "../app/server/db/migrate.server.ts";
+import type * as EnvModule from "../app/server/env.server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -34,12 +40,12 @@ const vite = await createServer({
   resolve: { alias: { "~": path.join(root, "app") } },
 });
 type Modules = {
-  env: typeof import("../app/server/env.server.ts");
-  client: typeof import("../app/server/db/client.server.ts");
-  embedded: typeof import("../app/server/db/embedded.server.ts");
-  migrate: typeof import("../app/server/db/migrate.server.ts");
-  auth: typeof import("../app/server/auth.server.ts");
-  administrators: typeof import("../app/server/admin/administrators.server.ts");
+  env: typeof EnvModule;
+  client: typeof ClientModule;
+  embedded: typeof EmbeddedModule;
+  migrate: typeof MigrateModule;
+  auth: typeof AuthModule;
+  administrators: typeof AdministratorsModule;
 };
 const load = async <K extends keyof Modules>(file: string) =>
   (await vite.ssrLoadModule(path.join(root, file))) as Modules[K];
