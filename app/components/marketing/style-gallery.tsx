@@ -1,0 +1,23 @@
+import { Photo } from "~/components/ui/photo";
+import type { GalleryImage } from "~/content/galerie";
+
+/** A grid of captioned photos: the styles of a service. */
+export function StyleGallery({ images }: { images: GalleryImage[] }) {
+  return (
+    <ul className="grid grid-cols-2 gap-4 sm:gap-6 md:grid-cols-3 lg:grid-cols-4">
+      {images.map((image) => (
+        <li key={image.title}>
+          <figure className="overflow-hidden rounded-xl bg-white shadow-sm">
+            <Photo
+              picture={image.photo}
+              alt={image.alt}
+              sizes="(min-width: 1024px) 25vw, (min-width: 768px) 33vw, 50vw"
+              className="block aspect-[3/4] overflow-hidden"
+            />
+            <figcaption className="px-3 py-2 text-sm font-semibold">{image.title}</figcaption>
+          </figure>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { fixedPrice, formatEuros, formatPrice, onQuote, priceFrom } from "./prices";
+
+describe("formatPrice", () => {
+  it("writes a fixed price with the euro sign after a no-break space", () => {
+    expect(formatPrice(fixedPrice(79))).toBe("79\u00a0€");
+  });
+
+  it("separates thousands with a narrow no-break space", () => {
+    expect(formatEuros(1200)).toBe("1\u202f200\u00a0€");
+    expect(formatPrice(fixedPrice(2380))).toBe("2\u202f380\u00a0€");
+  });
+
+  it("writes a starting price as « à partir de »", () => {
+    expect(formatPrice(priceFrom(990))).toBe("à partir de 990\u00a0€");
+  });
+
+  it("writes « Sur devis » for a price on quote", () => {
+    expect(formatPrice(onQuote)).toBe("Sur devis");
+  });
+
+  it("never shows cents for whole euros", () => {
+    expect(formatEuros(49)).not.toContain(",");
+  });
+});

@@ -1,0 +1,56 @@
+import type { Route } from "./+types/galerie";
+import { ExternalLink } from "~/components/marketing/external-link";
+import { Photo } from "~/components/ui/photo";
+import { galleryItems } from "~/content/galerie";
+import { site } from "~/content/site";
+import { seo, siteUrlFrom } from "~/lib/seo";
+import type { SiteHandle } from "./site-layout";
+
+export const handle: SiteHandle = { solidHeader: true };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo({
+    title: `Galerie | ${site.brand}`,
+    description:
+      "Mariages, familles et événements : parcourez les galeries photo de nos clients réalisées par nos studios d'Ussel, Brive et Limoges.",
+    path: "/galerie",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function Galerie() {
+  return (
+    <div className="mx-auto max-w-7xl px-4 pt-32 pb-20 sm:px-6">
+      <header className="mx-auto max-w-3xl text-center">
+        <h1 className="text-4xl font-bold sm:text-5xl">Galerie</h1>
+        <p className="mt-4 text-muted-foreground">
+          Événements, familles et mariages : chaque galerie s'ouvre sur notre service de livraison
+          de photos, dans un nouvel onglet.
+        </p>
+      </header>
+      <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {galleryItems.map((item) => (
+          <li key={item.link}>
+            <ExternalLink
+              href={item.link}
+              className="group block overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow hover:shadow-lg"
+            >
+              <Photo
+                picture={item.cover}
+                alt=""
+                sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+                className="block aspect-[4/3] overflow-hidden"
+                imgClassName="transition-transform duration-500 group-hover:scale-105"
+              />
+              <span className="block p-4">
+                <span className="block text-xs font-semibold tracking-wider text-gold-dark uppercase">
+                  {item.category}
+                </span>
+                <span className="mt-1 block font-serif text-lg font-semibold">{item.title}</span>
+              </span>
+            </ExternalLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

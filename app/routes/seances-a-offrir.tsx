@@ -1,0 +1,67 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/seances-a-offrir";
+import heroPhoto from "~/assets/photos/seances-a-offrir-hero.jpg?photo=hero";
+import { CallToAction } from "~/components/marketing/call-to-action";
+import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
+import { PhotoCard } from "~/components/marketing/photo-card";
+import { PriceTag } from "~/components/marketing/price-tag";
+import { Section, SectionHeading } from "~/components/marketing/section-heading";
+import { Button } from "~/components/ui/button";
+import { giftSessions } from "~/content/seances-cadeaux";
+import { site } from "~/content/site";
+import { seo, siteUrlFrom } from "~/lib/seo";
+
+export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo({
+    title: `Séances photo à offrir | ${site.brand}`,
+    description:
+      "Offrez une séance photo : Iris, Fashion, Super-Héros ou Princesse, à réserver et offrir en ligne dans nos studios d'Ussel, Brive et Limoges.",
+    path: "/seances-a-offrir",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function SeancesAOffrir() {
+  return (
+    <>
+      <PageHero
+        eyebrow="Idées cadeaux"
+        title="Séances à offrir"
+        subtitle="Un anniversaire, une fête, un merci : offrez un moment unique et des photos qui restent."
+        photo={heroPhoto}
+      />
+      <Section labelledBy="seances-cadeaux">
+        <SectionHeading
+          id="seances-cadeaux"
+          title="Nos séances cadeaux"
+          intro="Choisissez une séance : la réservation et le bon cadeau se font sur notre service en ligne."
+        />
+        <ul className="mt-12 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
+          {giftSessions.map((session) => (
+            <li key={session.title} className="flex [&>article]:flex-1">
+              <PhotoCard
+                photo={session.photo}
+                title={session.title}
+                description={session.description}
+                link={{ href: session.link, external: true }}
+                linkHint="Réserver ou offrir"
+                sizes="(min-width: 1024px) 25vw, (min-width: 640px) 50vw, 100vw"
+              >
+                <PriceTag price={session.price} className="mt-auto" />
+              </PhotoCard>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <CallToAction
+        title="Une autre idée de cadeau ?"
+        text="Nous composons aussi des bons cadeaux sur mesure pour toutes nos séances."
+      >
+        <Button asChild variant="gold" size="lg">
+          <Link to="/contact">Nous contacter</Link>
+        </Button>
+      </CallToAction>
+    </>
+  );
+}
