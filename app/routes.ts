@@ -7,6 +7,18 @@ export default [
     index("routes/home.tsx"),
 
     // Services, prices, gallery (issue 2/5)
+    route("prestations", "routes/prestations.tsx"),
+    route("portrait-famille", "routes/portrait-famille.tsx"),
+    route("prestations/grossesse", "routes/prestations.grossesse.tsx"),
+    route("prestations/naissances", "routes/prestations.naissances.tsx"),
+    route("prestations/mariages", "routes/prestations.mariages.tsx"),
+    route("seances-a-offrir", "routes/seances-a-offrir.tsx"),
+    route("professionnels", "routes/professionnels.tsx"),
+    route("gendarmerie", "routes/gendarmerie.tsx"),
+    route("scolaire", "routes/scolaire.tsx"),
+    route("tarifs", "routes/tarifs.tsx"),
+    route("galerie", "routes/galerie.tsx"),
+    route("boudoir", "routes/boudoir.tsx"),
 
     // Studios, contact pages, legal pages (issue 2/5)
 
