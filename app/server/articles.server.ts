@@ -67,17 +67,13 @@ export type ArticleListQuery = {
   page?: number;
 };
 
-/** One page of published articles for /blog, newest first, in one query. */
-export async function listPublishedArticles({
-  category,
-  search,
-  page = 1,
-}: ArticleListQuery): Promise<ArticleCard[]> {
+/** The query behind /blog (built, not run: the tests EXPLAIN it). */
+export function publishedArticlesQuery({ category, search, page = 1 }: ArticleListQuery) {
   const term = search?.trim();
   const conditions = [eq(blogArticles.published, true)];
   if (category) conditions.push(eq(blogCategories.slug, category));
   if (term) conditions.push(searchCondition(term));
-  const rows = await db()
+  return db()
     .select(cardColumns)
     .from(blogArticles)
     .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
@@ -85,6 +81,11 @@ export async function listPublishedArticles({
     .orderBy(...newestFirst)
     .limit(BLOG_PAGE_SIZE)
     .offset((Math.max(1, Math.floor(page)) - 1) * BLOG_PAGE_SIZE);
+}
+
+/** One page of published articles for /blog, newest first, in one query. */
+export async function listPublishedArticles(query: ArticleListQuery): Promise<ArticleCard[]> {
+  const rows = await publishedArticlesQuery(query);
   return rows.map(toCard);
 }
 

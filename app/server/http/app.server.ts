@@ -10,6 +10,7 @@ import { clientAddressContext, cspNonceContext } from "../context";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
+import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
@@ -116,6 +117,8 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
     await embedded?.stop();
     throw error;
   }
+  // A brand-new embedded database shows a living blog (issue 4 item 12); SEED_DEMO=0 turns it off.
+  if (embedded && config.SEED_DEMO) await seedDemoContentIfEmpty(database, log);
   await startAdminServices();
 
   const app = createApp(options);
