@@ -1,0 +1,45 @@
+import { Clock, MapPin, Phone } from "lucide-react";
+import type { ReactNode } from "react";
+import { OpeningHours } from "~/components/studio/opening-hours";
+import { telHref, type Studio } from "~/content/studios";
+
+/** Address, phone, e-mail and hours (the contact-page reading) of one studio. */
+export function StudioContactCards({ studio }: { studio: Studio }) {
+  return (
+    <ul className="grid gap-4">
+      <Card icon={<MapPin aria-hidden="true" />} title="Adresse">
+        <address className="not-italic">
+          {studio.address.street}
+          <br />
+          {studio.address.postalCode} {studio.address.city}
+        </address>
+      </Card>
+      <Card icon={<Phone aria-hidden="true" />} title="Téléphone">
+        <a href={telHref(studio.phone)} className="font-semibold text-gold-dark hover:underline">
+          {studio.phone}
+        </a>
+        <br />
+        <a href={`mailto:${studio.email}`} className="break-all text-gold-dark hover:underline">
+          {studio.email}
+        </a>
+      </Card>
+      <Card icon={<Clock aria-hidden="true" />} title="Horaires">
+        <OpeningHours lines={studio.hours.contactPage} />
+      </Card>
+    </ul>
+  );
+}
+
+function Card({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-4 rounded-2xl border border-border bg-white p-6 shadow-sm">
+      <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-muted text-gold-dark [&_svg]:size-5">
+        {icon}
+      </span>
+      <div className="text-sm">
+        <h2 className="text-lg font-semibold">{title}</h2>
+        <div className="mt-1 text-muted-foreground">{children}</div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,95 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/mentions-legales";
+import type { SiteHandle } from "./site-layout";
+import { LegalPage, LegalSection } from "~/components/legal/legal-page";
+import { legal } from "~/content/legal";
+import { site } from "~/content/site";
+import { telHref } from "~/content/studios";
+import { seo, siteUrlFrom } from "~/lib/seo";
+
+export const handle: SiteHandle = { solidHeader: true };
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo({
+    title: `Mentions légales | ${site.brand}`,
+    description: `Mentions légales du site ${site.brand} : éditeur, directeur de la publication, hébergeur, propriété intellectuelle.`,
+    path: "/mentions-legales",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function MentionsLegales() {
+  const { publisher, host } = legal;
+  return (
+    <LegalPage
+      title="Mentions légales"
+      intro={
+        <p>
+          Conformément à l'article 6 de la loi n° 2004-575 du 21 juin 2004 pour la confiance dans
+          l'économie numérique, voici l'identité des personnes qui éditent et hébergent ce site.
+        </p>
+      }
+    >
+      <LegalSection id="editeur" title="Éditeur du site">
+        <ul>
+          <li>Raison sociale : {publisher.companyName}</li>
+          <li>Forme juridique : {publisher.legalForm}</li>
+          <li>Siège social : {publisher.address}</li>
+          <li>Immatriculation : {publisher.rcs}</li>
+          <li>SIRET : {publisher.siret}</li>
+          <li>Numéro de TVA intracommunautaire : {publisher.vatNumber}</li>
+          <li>
+            Téléphone : <a href={telHref(publisher.phone)}>{publisher.phone}</a>
+          </li>
+          <li>
+            Email : <a href={`mailto:${publisher.email}`}>{publisher.email}</a>
+          </li>
+        </ul>
+      </LegalSection>
+
+      <LegalSection id="directeur" title="Directeur de la publication">
+        <p>{legal.publicationDirector}</p>
+      </LegalSection>
+
+      <LegalSection id="hebergeur" title="Hébergeur">
+        <ul>
+          <li>{host.name}</li>
+          <li>{host.address}</li>
+          <li>Téléphone : {host.phone}</li>
+          <li>
+            Site : <a href={host.website}>{host.website.replace(/^https?:\/\//, "")}</a>
+          </li>
+        </ul>
+      </LegalSection>
+
+      <LegalSection id="propriete" title="Propriété intellectuelle">
+        <p>
+          Les photographies, textes, logos et éléments graphiques de ce site sont la propriété de{" "}
+          {publisher.companyName} ou de leurs auteurs, et sont protégés par le Code de la propriété
+          intellectuelle. Toute reproduction, représentation ou diffusion, totale ou partielle, sans
+          autorisation écrite préalable est interdite.
+        </p>
+        <p>
+          Les personnes photographiées ont donné leur accord à la publication de leurs images. Si
+          vous figurez sur une photo et souhaitez qu'elle soit retirée, écrivez-nous à{" "}
+          <a href={`mailto:${publisher.email}`}>{publisher.email}</a> : nous la retirons sans délai.
+        </p>
+      </LegalSection>
+
+      <LegalSection id="liens" title="Liens vers d'autres sites">
+        <p>
+          Le site renvoie vers des services extérieurs (réservation en ligne, bons cadeaux, galeries
+          de livraison des photos, réseaux sociaux). Ces sites ont leurs propres conditions et leur
+          propre politique de confidentialité, dont nous ne sommes pas responsables.
+        </p>
+      </LegalSection>
+
+      <LegalSection id="donnees" title="Données personnelles et cookies">
+        <p>
+          La manière dont nous traitons vos données est décrite dans la page{" "}
+          <Link to="/donnees-personnelles">Données personnelles</Link> ; les cookies utilisés, dans
+          la <Link to="/politique-cookies">Politique cookies</Link>.
+        </p>
+      </LegalSection>
+    </LegalPage>
+  );
+}
