@@ -1,5 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { redirects } from "./content/redirects";
+import { studios } from "./content/studios";
 
 // The route table, following SPEC §2.
 export default [
@@ -21,6 +22,19 @@ export default [
     route("boudoir", "routes/boudoir.tsx"),
 
     // Studios, contact pages, legal pages (issue 2/5)
+    // One module per kind of page; the path names the studio (see components/studio/studio-from-path).
+    ...studios.map((studio) =>
+      route(studio.pagePath.slice(1), "routes/studio.tsx", { id: `studio-${studio.id}` }),
+    ),
+    route("contact", "routes/contact.tsx"),
+    ...studios.map((studio) =>
+      route(studio.contactPath.slice(1), "routes/contact-studio.tsx", {
+        id: `contact-studio-${studio.id}`,
+      }),
+    ),
+    route("mentions-legales", "routes/mentions-legales.tsx"),
+    route("donnees-personnelles", "routes/donnees-personnelles.tsx"),
+    route("politique-cookies", "routes/politique-cookies.tsx"),
 
     // Blog (issue 3/5)
     route("blog", "routes/blog.tsx"),
@@ -31,6 +45,13 @@ export default [
   ]),
 
   // Admin (issue 4/5)
+  route("admin", "routes/admin/index.ts"),
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/verification", "routes/admin/verification.tsx"),
+  route("admin/logout", "routes/admin/logout.ts"),
+  layout("routes/admin/layout.tsx", [
+    route("admin/dashboard", "routes/admin/dashboard.tsx"),
+  ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
   route("blog/rss.xml", "routes/blog-rss.ts"),
