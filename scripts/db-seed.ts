@@ -4,6 +4,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createServer } from "vite";
+import type * as ClientModule from "../app/server/db/client.server.ts";
+import type * as EmbeddedModule from "../app/server/db/embedded.server.ts";
+import type * as MigrateModule from "../app/server/db/migrate.server.ts";
+import type * as EnvModule from "../app/server/env.server.ts";
+import type * as SeedModule from "../app/server/seed.server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -17,11 +22,11 @@ const vite = await createServer({
   resolve: { alias: { "~": path.join(root, "app") } },
 });
 type Modules = {
-  env: typeof import("../app/server/env.server.ts");
-  client: typeof import("../app/server/db/client.server.ts");
-  embedded: typeof import("../app/server/db/embedded.server.ts");
-  migrate: typeof import("../app/server/db/migrate.server.ts");
-  seed: typeof import("../app/server/seed.server.ts");
+  env: typeof EnvModule;
+  client: typeof ClientModule;
+  embedded: typeof EmbeddedModule;
+  migrate: typeof MigrateModule;
+  seed: typeof SeedModule;
 };
 const load = async <K extends keyof Modules>(file: string) =>
   (await vite.ssrLoadModule(path.join(root, file))) as Modules[K];
