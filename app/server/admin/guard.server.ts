@@ -54,3 +54,21 @@ export async function requireAdmin(
     status: signedIn ? 403 : 401,
   });
 }
+
+/**
+ * The cookie renewal of a session in use: better-auth extends the session in the database once a day and
+ * gives a fresh cookie, which the admin layout's middleware adds to the response.
+ */
+export async function renewedSessionCookies(request: Request): Promise<string[]> {
+  try {
+    const result = await (
+      await auth()
+    ).api.getSession({
+      headers: request.headers,
+      returnHeaders: true,
+    });
+    return result.headers.getSetCookie();
+  } catch {
+    return [];
+  }
+}

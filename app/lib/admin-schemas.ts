@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { SLUG_PATTERN } from "./slug";
+
+/*
+ * The admin forms' rules and messages (SPEC §5, §9), used by the browser for instant messages and by the
+ * actions as the authority.
+ */
+
+export const loginSchema = z.object({
+  email: z.string().trim().pipe(z.email("Email invalide")),
+  password: z.string().min(6, "Le mot de passe doit contenir au moins 6 caractères"),
+});
+
+export const LIMITS = {
+  title: 200,
+  slug: 200,
+  excerpt: 500,
+  author: 100,
+  seoTitle: 60,
+  seoDescription: 160,
+} as const;
+
+const SLUG_MESSAGE = "Le slug doit contenir uniquement des lettres minuscules, chiffres et tirets";
+
+/** Empty or blank text becomes null (SPEC §5: empty category and SEO values are saved as null). */
+const optionalText = (max?: number, message?: string) =>
+  z
+    .string()
+    .trim()
+    .max(max ?? Number.MAX_SAFE_INTEGER, message)
+    .optional()
+    .transform((value) => (value ? value : null));
+
+/** Only images stored by our upload route (or the site's own files) may be referenced by an article. */
+const imageUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : null))
+  .refine((value) => value === null || /^\/[^/\\]/.test(value), "Adresse d'image invalide");
+
+export const articleSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, "Le titre est requis")
+    .max(LIMITS.title, "Le titre est trop long"),
+  slug: z
+    .string()
+    .trim()
+    .min(1, "Le slug est requis")
+    .max(LIMITS.slug, "Le slug est trop long")
+    .regex(SLUG_PATTERN, SLUG_MESSAGE),
+  excerpt: z
+    .string()
+    .trim()
+    .min(1, "L'extrait est requis")
+    .max(LIMITS.excerpt, "L'extrait est trop long"),
+  content: z.string().refine((html) => htmlHasText(html), "Le contenu est requis"),
+  author: z
+    .string()
+    .trim()
+    .min(1, "L'auteur est requis")
+    .max(LIMITS.author, "Le nom de l'auteur est trop long"),
+  category_id: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || /^[0-9a-f-]{36}$/i.test(value), "Catégorie inconnue"),
+  cover_image_url: imageUrl,
+  seo_image_url: imageUrl,
+  seo_title: optionalText(LIMITS.seoTitle, "Le titre SEO est trop long"),
+  seo_description: optionalText(LIMITS.seoDescription, "La description SEO est trop longue"),
+});
+
+export type ArticleInput = z.infer<typeof articleSchema>;
+
+/** True when the editor's HTML holds some text or an image (an empty editor gives `<p></p>`). */
+export function htmlHasText(html: string): boolean {
+  if (/<img\b/i.test(html)) return true;
+  return (
+    html
+      .replace(/<[^>]*>/g, "")
+      .replace(/&nbsp;|&#160;/g, " ")
+      .trim().length > 0
+  );
+}
+
+export const categorySchema = z
+  .object({
+    name: z.string().trim().max(100, "Le nom est trop long"),
+    slug: z.string().trim().max(LIMITS.slug, "Le slug est trop long"),
+    description: optionalText(),
+  })
+  .superRefine((value, context) => {
+    if (!value.name || !value.slug) {
+      context.addIssue({
+        code: "custom",
+        path: [value.name ? "slug" : "name"],
+        message: "Le nom et le slug sont requis",
+      });
+    } else if (!SLUG_PATTERN.test(value.slug)) {
+      context.addIssue({ code: "custom", path: ["slug"], message: SLUG_MESSAGE });
+    }
+  });
+
+export type CategoryInput = z.infer<typeof categorySchema>;

@@ -1,0 +1,228 @@
+import { Eye, FilePlus2, FolderTree, Mail, Pencil, Trash2, Users } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/dashboard";
+import { Button } from "~/components/ui/button";
+import { useServerToast } from "~/components/ui/server-toast";
+import { formatDateFr } from "~/lib/dates";
+import { cn } from "~/lib/utils";
+import {
+  deleteArticle,
+  listArticlesForAdmin,
+  setArticlePublished,
+} from "~/server/admin/articles.server";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Administration" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  try {
+    const articles = await listArticlesForAdmin();
+    return { articles, loadError: null };
+  } catch (error) {
+    log.error("admin_articles_load_failed", { error });
+    return {
+      articles: [],
+      loadError: {
+        type: "error" as const,
+        title: "Erreur",
+        description: "Impossible de charger les articles",
+      },
+    };
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = String(formData.get("id") ?? "");
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return data({ error: "Article inconnu" }, { status: 400 });
+
+  if (intent === "delete") {
+    try {
+      if (!(await deleteArticle(id))) throw new Error("not found");
+      return redirectWithToast("/admin/dashboard", { type: "success", title: "Article supprimé" });
+    } catch (error) {
+      log.error("admin_article_delete_failed", { error });
+      return redirectWithToast("/admin/dashboard", {
+        type: "error",
+        title: "Erreur",
+        description: "Impossible de supprimer l'article",
+      });
+    }
+  }
+  if (intent === "publish" || intent === "unpublish") {
+    const published = intent === "publish";
+    try {
+      if (!(await setArticlePublished(id, published))) throw new Error("not found");
+      return redirectWithToast("/admin/dashboard", {
+        type: "success",
+        title: published ? "Article publié" : "Article dépublié",
+      });
+    } catch (error) {
+      log.error("admin_article_publish_failed", { error });
+      return redirectWithToast("/admin/dashboard", {
+        type: "error",
+        title: "Erreur",
+        description: "Impossible de modifier le statut de publication",
+      });
+    }
+  }
+  return data({ error: "Action inconnue" }, { status: 400 });
+}
+
+function StatCard({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-xl border border-border bg-white p-5">
+      <p className="text-sm text-muted-foreground">{label}</p>
+      <p className="mt-1 text-3xl font-bold">{value}</p>
+    </div>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { articles, loadError } = loaderData;
+  useServerToast(loadError);
+  const publishedCount = articles.filter((article) => article.published).length;
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">Tableau de bord</h1>
+        <Button asChild>
+          <Link to="/admin/articles/nouveau">
+            <FilePlus2 aria-hidden="true" />
+            Nouvel article
+          </Link>
+        </Button>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <StatCard label="Articles" value={articles.length} />
+        <StatCard label="Articles publiés" value={publishedCount} />
+      </div>
+
+      <nav aria-label="Gestion" className="flex flex-wrap gap-3">
+        <Button asChild variant="outline" size="sm">
+          <Link to="/admin/categories">
+            <FolderTree aria-hidden="true" />
+            Catégories
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/admin/subscribers">
+            <Users aria-hidden="true" />
+            Abonnés
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/admin/messages">
+            <Mail aria-hidden="true" />
+            Messages
+          </Link>
+        </Button>
+      </nav>
+
+      <section
+        aria-labelledby="articles-titre"
+        className="rounded-xl border border-border bg-white"
+      >
+        <h2 id="articles-titre" className="border-b border-border px-5 py-4 text-xl font-semibold">
+          Articles
+        </h2>
+        {articles.length === 0 ? (
+          <p className="px-5 py-8 text-muted-foreground">
+            {loadError ? "Impossible de charger les articles" : "Aucun article pour le moment."}
+          </p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {articles.map((article) => (
+              <li
+                key={article.id}
+                className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center"
+              >
+                <div className="min-w-0 flex-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span
+                      className={cn(
+                        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
+                        article.published
+                          ? "bg-emerald-100 text-emerald-900"
+                          : "bg-stone-200 text-stone-800",
+                      )}
+                    >
+                      {article.published ? "Publié" : "Brouillon"}
+                    </span>
+                    <h3 className="font-sans text-base font-semibold break-words">
+                      {article.title}
+                    </h3>
+                  </div>
+                  <p className="mt-1 text-sm text-muted-foreground">
+                    Créé le {formatDateFr(article.createdAt)}
+                    {article.categoryName ? ` · ${article.categoryName}` : ""} ·{" "}
+                    <span className="inline-flex items-center gap-1">
+                      <Eye aria-hidden="true" className="size-3.5" />
+                      {article.viewCount} {article.viewCount > 1 ? "vues" : "vue"}
+                    </span>
+                  </p>
+                </div>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Form method="post">
+                    <input type="hidden" name="id" value={article.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value={article.published ? "unpublish" : "publish"}
+                      variant="outline"
+                      size="sm"
+                    >
+                      {article.published ? "Dépublier" : "Publier"}
+                      <span className="sr-only"> « {article.title} »</span>
+                    </Button>
+                  </Form>
+                  {article.published ? null : (
+                    <Button asChild variant="ghost" size="sm">
+                      <Link to={`/admin/articles/${article.id}/apercu`}>
+                        Aperçu<span className="sr-only"> de « {article.title} »</span>
+                      </Link>
+                    </Button>
+                  )}
+                  <Button asChild variant="ghost" size="sm">
+                    <Link to={`/admin/articles/${article.id}/modifier`}>
+                      <Pencil aria-hidden="true" />
+                      Modifier<span className="sr-only"> « {article.title} »</span>
+                    </Link>
+                  </Button>
+                  <Form
+                    method="post"
+                    onSubmit={(event) => {
+                      if (!window.confirm("Êtes-vous sûr de vouloir supprimer cet article ?")) {
+                        event.preventDefault();
+                      }
+                    }}
+                  >
+                    <input type="hidden" name="id" value={article.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="delete"
+                      variant="ghost"
+                      size="sm"
+                      className="text-destructive hover:bg-red-50"
+                    >
+                      <Trash2 aria-hidden="true" />
+                      Supprimer<span className="sr-only"> « {article.title} »</span>
+                    </Button>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

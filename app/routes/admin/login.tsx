@@ -1,0 +1,142 @@
+import { useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { toast } from "sonner";
+import type { Route } from "./+types/login";
+import { SignInShell } from "~/components/admin/admin-shell";
+import { Field, Input } from "~/components/admin/field";
+import { FormAlert } from "~/components/admin/form-alert";
+import { Button } from "~/components/ui/button";
+import { useServerToast } from "~/components/ui/server-toast";
+import { loginSchema } from "~/lib/admin-schemas";
+import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+import { getAdmin } from "~/server/admin/guard.server";
+import { signInAdministrator } from "~/server/admin/sign-in.server";
+import { clientAddressContext } from "~/server/context";
+import { readToast, redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Connexion - Administration" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getAdmin(request)) throw redirect("/admin/dashboard");
+  const { toast: flash, headers } = await readToast(request);
+  return data({ flash }, { headers });
+}
+
+type ActionResult = { errors?: FieldErrors; email?: string; toast: ToastMessage };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submitted = { email: formData.get("email"), password: formData.get("password") };
+  const parsed = loginSchema.safeParse({
+    email: typeof submitted.email === "string" ? submitted.email : "",
+    password: typeof submitted.password === "string" ? submitted.password : "",
+  });
+  const email = typeof submitted.email === "string" ? submitted.email : "";
+  if (!parsed.success) {
+    return data<ActionResult>(
+      {
+        errors: fieldErrors(parsed.error),
+        email,
+        toast: {
+          type: "error",
+          title: "Erreur de validation",
+          description: firstError(parsed.error),
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const outcome = await signInAdministrator(request, {
+    ...parsed.data,
+    client: context.get(clientAddressContext),
+  });
+  if (outcome.kind === "refused") {
+    return data<ActionResult>({ email, toast: outcome.toast }, { status: outcome.status });
+  }
+  if (outcome.kind === "two-factor") {
+    throw redirect("/admin/verification", { headers: outcome.headers });
+  }
+  throw await redirectWithToast(
+    "/admin/dashboard",
+    {
+      type: "success",
+      title: "Connexion réussie",
+      description: "Redirection vers le tableau de bord...",
+    },
+    { headers: outcome.headers },
+  );
+}
+
+export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/admin/login";
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const [clientAlert, setClientAlert] = useState<ToastMessage | null>(null);
+  useServerToast(loaderData.flash);
+  useServerToast(actionData?.toast);
+
+  const errors = clientErrors ?? actionData?.errors ?? {};
+  const alert = clientAlert ?? actionData?.toast;
+
+  return (
+    <SignInShell title="Connexion">
+      <Form
+        method="post"
+        noValidate
+        className="space-y-5"
+        onSubmit={(event) => {
+          const formData = new FormData(event.currentTarget);
+          const parsed = loginSchema.safeParse({
+            email: String(formData.get("email") ?? ""),
+            password: String(formData.get("password") ?? ""),
+          });
+          if (parsed.success) {
+            setClientErrors(null);
+            setClientAlert(null);
+            return;
+          }
+          event.preventDefault();
+          const message: ToastMessage = {
+            type: "error",
+            title: "Erreur de validation",
+            description: firstError(parsed.error),
+          };
+          setClientErrors(fieldErrors(parsed.error));
+          setClientAlert(message);
+          toast.error(message.title, { description: message.description });
+        }}
+      >
+        <Field name="email" label="Email" error={errors.email}>
+          {(props) => (
+            <Input
+              {...props}
+              type="email"
+              autoComplete="username"
+              required
+              defaultValue={actionData?.email ?? ""}
+            />
+          )}
+        </Field>
+        <Field name="password" label="Mot de passe" error={errors.password}>
+          {(props) => (
+            <Input
+              {...props}
+              type="password"
+              autoComplete="current-password"
+              required
+              minLength={6}
+            />
+          )}
+        </Field>
+        <FormAlert message={alert} />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Connexion..." : "Se connecter"}
+        </Button>
+      </Form>
+    </SignInShell>
+  );
+}
