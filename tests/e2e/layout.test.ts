@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./support/browser";
+
+const { openPage } = useBrowser();
+
+const studioPages = ["/studio-ussel", "/studio-brive", "/studio-limoges"];
+
+describe("header", () => {
+  it("is transparent with white links at the top, then blurred with a shadow and dark links past 50 px", async () => {
+    const page = await openPage("/");
+    const header = page.locator("header").first();
+    const link = header.getByRole("link", { name: "Tarifs" });
+    const style = () =>
+      header.evaluate((element) => {
+        const css = getComputedStyle(element);
+        return { background: css.backgroundColor, shadow: css.boxShadow, blur: css.backdropFilter };
+      });
+    await expect.poll(() => header.getAttribute("data-scrolled")).toBe("false");
+    expect((await style()).background).toBe("rgba(0, 0, 0, 0)");
+    expect(await link.evaluate((element) => getComputedStyle(element).color)).toBe(
+      "rgb(255, 255, 255)",
+    );
+
+    await page.evaluate(() => window.scrollTo(0, 40));
+    await page.waitForTimeout(100);
+    expect(await header.getAttribute("data-scrolled")).toBe("false");
+
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await expect.poll(() => header.getAttribute("data-scrolled")).toBe("true");
+    await expect.poll(async () => (await style()).shadow).not.toBe("none");
+    expect((await style()).blur).toContain("blur");
+    await expect
+      .poll(() => link.evaluate((element) => getComputedStyle(element).color))
+      .not.toBe("rgb(255, 255, 255)");
+  });
+
+  it("marks the current page's link", async () => {
+    const page = await openPage("/");
+    const nav = page.getByRole("navigation", { name: "Navigation principale" });
+    await expect
+      .poll(() => nav.getByRole("link", { name: "Accueil" }).getAttribute("aria-current"))
+      .toBe("page");
+    expect(await nav.getByRole("link", { name: "Tarifs" }).getAttribute("aria-current")).toBeNull();
+    expect(await nav.getByRole("link", { name: "Réserver" }).getAttribute("href")).toBe("/contact");
+  });
+
+  it("opens the Studios menu on hover", async () => {
+    const page = await openPage("/", { viewport: { width: 1280, height: 800 } });
+    const nav = page.getByRole("navigation", { name: "Navigation principale" });
+    await nav.getByRole("button", { name: "Studios" }).hover();
+    for (const path of studioPages) {
+      await expect.poll(() => nav.locator(`a[href="${path}"]`).isVisible()).toBe(true);
+    }
+  });
+
+  it("opens the Studios menu with the keyboard and reaches each studio", async () => {
+    const page = await openPage("/", { viewport: { width: 1280, height: 800 } });
+    const trigger = page.getByRole("button", { name: "Studios" });
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
+    const focused: string[] = [];
+    for (let step = 0; step < 3; step++) {
+      await page.keyboard.press("Tab");
+      focused.push(await page.evaluate(() => document.activeElement?.getAttribute("href") ?? ""));
+    }
+    expect(focused).toEqual(studioPages);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("on a phone, a toggle opens every link with studios indented, and choosing one closes it", async () => {
+    const page = await openPage("/", { viewport: { width: 390, height: 844 } });
+    expect(await page.getByRole("navigation", { name: "Navigation principale" }).isVisible()).toBe(
+      false,
+    );
+    const toggle = page.getByRole("button", { name: "Ouvrir le menu" });
+    await toggle.click();
+    const menu = page.locator("#menu-mobile");
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    const hrefs = await menu
+      .locator("a")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(hrefs).toEqual([
+      "/",
+      "/prestations",
+      ...studioPages,
+      "/tarifs",
+      "/galerie",
+      "/blog",
+      "/contact",
+      "/contact",
+    ]);
+    const indent = (path: string) =>
+      menu.locator(`a[href="${path}"]`).evaluate((link) => link.getBoundingClientRect().left);
+    expect(await indent("/studio-ussel")).toBeGreaterThan(await indent("/tarifs"));
+
+    await menu.getByRole("link", { name: "Tarifs" }).click();
+    await page.waitForURL(/\/tarifs$/);
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(
+      await page.getByRole("button", { name: "Ouvrir le menu" }).getAttribute("aria-expanded"),
+    ).toBe("false");
+  });
+
+  it("scrolls to the top on every navigation", async () => {
+    const page = await openPage("/");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    await page.locator("footer").getByRole("link", { name: "Mentions légales" }).click();
+    await page.waitForURL(/\/mentions-legales$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+});
+
+describe("footer", () => {
+  it("links to the pages SPEC lists and opens social profiles in new tabs", async () => {
+    const page = await openPage("/");
+    const footer = page.locator("footer");
+    const internal = await footer
+      .getByRole("navigation", { name: "Liens du pied de page" })
+      .locator("a")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(internal).toEqual([
+      "/",
+      "/prestations",
+      "/professionnels",
+      "/tarifs",
+      "/contact",
+      "/mentions-legales",
+      "/donnees-personnelles",
+      "/politique-cookies",
+    ]);
+    for (const name of ["Facebook", "Instagram", "YouTube"]) {
+      const link = footer.getByRole("link", { name: new RegExp(`^${name}`) });
+      expect(await link.getAttribute("target")).toBe("_blank");
+      expect(await link.getAttribute("rel")).toContain("noopener");
+      expect(await link.getAttribute("href")).toMatch(/^https:\/\//);
+    }
+  });
+});
