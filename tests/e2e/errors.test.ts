@@ -93,9 +93,12 @@ describe("security headers", () => {
     expect((await fetch(`${baseUrl}/assets/absent-1234.js`)).status).toBe(404);
   });
 
-  it("answers the health check", async () => {
+  it("answers the health check, saying how many database round trips it took", async () => {
     const response = await fetch(`${baseUrl}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
+    expect(response.headers.get("server-timing")).toMatch(/^db;dur=[\d.]+;desc="1 queries"$/);
+    const home = await fetch(`${baseUrl}/`);
+    expect(home.headers.get("server-timing")).toMatch(/desc="0 queries"/);
   });
 });

@@ -10,6 +10,7 @@ import { clientAddressContext, cspNonceContext } from "../context";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
+import { installQueryStats, withQueryStats } from "../db/query-stats.server";
 import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
@@ -37,6 +38,23 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   app.use(compression());
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
   app.use(requestLog());
+  // `Server-Timing: db;dur=…;desc="N queries"` on every response: how many database round trips it took.
+  installQueryStats();
+  app.use((_req, res, next) => {
+    withQueryStats((stats) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
+        if (!res.headersSent) {
+          res.setHeader(
+            "Server-Timing",
+            `db;dur=${stats.milliseconds.toFixed(1)};desc="${stats.count} queries"`,
+          );
+        }
+        return writeHead.apply(this, args);
+      } as typeof res.writeHead;
+      next();
+    });
+  });
   app.use(originCheck(config.SITE_URL));
 
   app.get("/healthz", async (_req, res) => {
@@ -44,6 +62,18 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     res.setHeader("Cache-Control", "no-store");
     res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "unavailable" });
   });
+
+  // Uploaded blog images (bucket blog-images): never rewritten under the same name (random + timestamp).
+  app.use(
+    "/uploads",
+    express.static(path.join(config.dataDir, "uploads"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+      dotfiles: "deny",
+    }),
+    (_req, res) => void res.status(404).end(),
+  );
 
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);

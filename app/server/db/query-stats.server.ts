@@ -1,0 +1,44 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pg from "pg";
+
+/** Statements sent to PostgreSQL while handling one request, and the time spent waiting for them. */
+export type QueryStats = { count: number; milliseconds: number };
+
+const storage = new AsyncLocalStorage<QueryStats>();
+
+/** Runs `handler` with its own statement counter (the HTTP layer calls this once per request). */
+export function withQueryStats<T>(handler: (stats: QueryStats) => T): T {
+  const stats: QueryStats = { count: 0, milliseconds: 0 };
+  return storage.run(stats, () => handler(stats));
+}
+
+let installed = false;
+
+/**
+ * Counts every statement of every pg client (pooled or not) against the current request, so the
+ * `Server-Timing` header can say how many database round trips a page needed.
+ */
+export function installQueryStats(): void {
+  if (installed) return;
+  installed = true;
+  const original = pg.Client.prototype.query;
+  // Wrapping the prototype keeps all of pg's overloads; only the promise form is timed.
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const stats = storage.getStore();
+    if (!stats) return (original as (...params: unknown[]) => unknown).apply(this, args);
+    stats.count += 1;
+    const started = performance.now();
+    const done = () => (stats.milliseconds += performance.now() - started);
+    // The pool calls the callback form; drizzle and our code the promise form.
+    const last = args.at(-1);
+    if (typeof last === "function") {
+      args[args.length - 1] = (...callbackArgs: unknown[]) => {
+        done();
+        return (last as (...params: unknown[]) => unknown)(...callbackArgs);
+      };
+    }
+    const result = (original as (...params: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) result.then(done, done);
+    return result;
+  } as typeof original;
+}
