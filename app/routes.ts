@@ -49,8 +49,17 @@ export default [
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/verification", "routes/admin/verification.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
+  route("admin/images", "routes/admin/images.ts"),
+  route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/dashboard.tsx"),
+    route("admin/articles/nouveau", "routes/admin/article-new.tsx"),
+    route("admin/articles/:id/modifier", "routes/admin/article-edit.tsx"),
+    route("admin/articles/:id/apercu", "routes/admin/article-preview.tsx"),
+    route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/subscribers", "routes/admin/subscribers.tsx"),
+    route("admin/messages", "routes/admin/messages.tsx"),
+    route("admin/securite", "routes/admin/security.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -1,0 +1,34 @@
+/**
+ * Uploaded blog images are stored as `<name>.<ext>` plus AVIF and WebP variants named `<name>-<width>.avif`
+ * and `<name>-<width>.webp` (see server/admin/images.server.ts). Variants are never enlarged, so a small
+ * original's wider variants have its own width.
+ */
+export const VARIANT_WIDTHS = [480, 960, 1600] as const;
+
+export type VariantFormat = "avif" | "webp";
+
+/** Where uploaded blog images are served from (the bucket `blog-images`). */
+export const BLOG_IMAGES_PATH = "/uploads/blog-images/";
+
+/** True for an image of our upload bucket, which has variants; other images (old site, static) do not. */
+export function hasVariants(url: string | null | undefined): url is string {
+  return (
+    typeof url === "string" &&
+    url.startsWith(BLOG_IMAGES_PATH) &&
+    /^[a-z0-9-]+\.(?:jpe?g|png|webp|avif|gif)$/i.test(url.slice(BLOG_IMAGES_PATH.length))
+  );
+}
+
+/** The URL of one variant of an uploaded image. */
+export function variantUrl(url: string, width: number, format: VariantFormat): string {
+  return `${url.replace(/\.[a-z0-9]+$/i, "")}-${width}.${format}`;
+}
+
+/** The `srcset` of one format, e.g. for `<source type="image/avif" srcSet={…}>`; null for other images. */
+export function variantSrcSet(
+  url: string | null | undefined,
+  format: VariantFormat,
+): string | null {
+  if (!hasVariants(url)) return null;
+  return VARIANT_WIDTHS.map((width) => `${variantUrl(url, width, format)} ${width}w`).join(", ");
+}

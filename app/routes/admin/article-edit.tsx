@@ -1,0 +1,80 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/article-edit";
+import { ArticleForm } from "~/components/admin/article-form";
+import { useServerToast } from "~/components/ui/server-toast";
+import { saveArticle } from "~/server/admin/article-form.server";
+import { getArticleForAdmin, listCategoryOptions } from "~/server/admin/articles.server";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Modifier l'article - Administration" }];
+
+const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  try {
+    const article = isUuid(params.id) ? await getArticleForAdmin(params.id) : null;
+    if (!article) throw new Error("article introuvable");
+    return { article, categories: await listCategoryOptions() };
+  } catch (error) {
+    log.warn("admin_article_load_failed", { error, id: params.id });
+    throw await redirectWithToast("/admin/dashboard", {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de charger l'article",
+    });
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  if (!isUuid(params.id)) return new Response("Article inconnu", { status: 404 });
+  return saveArticle(request, params.id);
+}
+
+export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
+  const { article, categories } = loaderData;
+  useServerToast(actionData?.toast);
+  const values = actionData?.values ?? {
+    title: article.title,
+    slug: article.slug,
+    excerpt: article.excerpt,
+    content: article.content,
+    author: article.author,
+    category_id: article.categoryId ?? "",
+    cover_image_url: article.coverImageUrl ?? "",
+    seo_image_url: article.seoImageUrl ?? "",
+    seo_title: article.seoTitle ?? "",
+    seo_description: article.seoDescription ?? "",
+  };
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <p className="text-sm">
+            <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
+              ← Retour au tableau de bord
+            </Link>
+          </p>
+          <h1 className="mt-1 text-3xl font-bold">Modifier l'article</h1>
+        </div>
+        <Link
+          to={article.published ? `/blog/${article.slug}` : `/admin/articles/${article.id}/apercu`}
+          className="text-sm underline underline-offset-4"
+        >
+          {article.published ? "Voir l'article publié" : "Aperçu du brouillon"}
+        </Link>
+      </div>
+      <ArticleForm
+        key={article.id}
+        mode="edit"
+        categories={categories}
+        values={values}
+        errors={actionData?.errors}
+        alert={actionData?.toast}
+      />
+    </div>
+  );
+}

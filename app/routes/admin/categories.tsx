@@ -1,0 +1,303 @@
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { data, Form, Link, useNavigate, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/categories";
+import { Dialog } from "~/components/admin/dialog";
+import { Field, Input, Textarea } from "~/components/admin/field";
+import { Button } from "~/components/ui/button";
+import { useServerToast } from "~/components/ui/server-toast";
+import { categorySchema } from "~/lib/admin-schemas";
+import { type FieldErrors, fieldErrors, formValues } from "~/lib/forms";
+import { slugify } from "~/lib/slug";
+import type { ToastMessage } from "~/lib/toast";
+import { SlugTakenError } from "~/server/admin/articles.server";
+import {
+  createCategory,
+  deleteCategory,
+  listCategoriesForAdmin,
+  updateCategory,
+} from "~/server/admin/categories.server";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Catégories - Administration" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  try {
+    return { categories: await listCategoriesForAdmin(), loadError: null };
+  } catch (error) {
+    log.error("admin_categories_load_failed", { error });
+    return {
+      categories: [],
+      loadError: {
+        type: "error",
+        title: "Erreur",
+        description: "Impossible de charger les catégories",
+      } satisfies ToastMessage as ToastMessage,
+    };
+  }
+}
+
+type ActionResult = { errors?: FieldErrors; values?: Record<string, string>; toast?: ToastMessage };
+
+const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = String(formData.get("id") ?? "");
+
+  if (intent === "delete") {
+    try {
+      if (!isUuid(id) || !(await deleteCategory(id))) throw new Error("not found");
+      return redirectWithToast("/admin/categories", {
+        type: "success",
+        title: "Catégorie supprimée",
+      });
+    } catch (error) {
+      log.error("admin_category_delete_failed", { error });
+      return redirectWithToast("/admin/categories", {
+        type: "error",
+        title: "Erreur",
+        description: "Impossible de supprimer la catégorie",
+      });
+    }
+  }
+
+  if (intent !== "create" && intent !== "update") {
+    return data<ActionResult>(
+      { toast: { type: "error", title: "Action inconnue" } },
+      { status: 400 },
+    );
+  }
+  const values = formValues(formData, ["intent"]);
+  const parsed = categorySchema.safeParse(values);
+  if (!parsed.success) {
+    return data<ActionResult>({ errors: fieldErrors(parsed.error), values }, { status: 400 });
+  }
+  try {
+    if (intent === "create") {
+      await createCategory(parsed.data);
+      return redirectWithToast("/admin/categories", { type: "success", title: "Catégorie créée" });
+    }
+    if (!isUuid(id) || !(await updateCategory(id, parsed.data))) throw new Error("not found");
+    return redirectWithToast("/admin/categories", {
+      type: "success",
+      title: "Catégorie mise à jour",
+    });
+  } catch (error) {
+    if (error instanceof SlugTakenError) {
+      return data<ActionResult>(
+        { errors: { slug: "Ce slug est déjà utilisé par une autre catégorie" }, values },
+        { status: 400 },
+      );
+    }
+    log.error("admin_category_save_failed", { error });
+    return data<ActionResult>(
+      {
+        values,
+        toast: {
+          type: "error",
+          title: "Erreur",
+          description: "Impossible de sauvegarder la catégorie",
+        },
+      },
+      { status: 500 },
+    );
+  }
+}
+
+type Category = Route.ComponentProps["loaderData"]["categories"][number];
+
+function CategoryForm({
+  category,
+  actionData,
+}: {
+  category: Category | null;
+  actionData: ActionResult | undefined;
+}) {
+  const creating = category === null;
+  const submitted = actionData?.values;
+  const [name, setName] = useState(submitted?.name ?? category?.name ?? "");
+  const [slug, setSlug] = useState(submitted?.slug ?? category?.slug ?? "");
+  const [slugEdited, setSlugEdited] = useState(!creating || Boolean(submitted?.slug));
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const errors = clientErrors ?? actionData?.errors ?? {};
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+
+  return (
+    <Form
+      method="post"
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        const parsed = categorySchema.safeParse(
+          Object.fromEntries(new FormData(event.currentTarget)),
+        );
+        if (parsed.success) return setClientErrors(null);
+        event.preventDefault();
+        setClientErrors(fieldErrors(parsed.error));
+      }}
+    >
+      <input type="hidden" name="intent" value={creating ? "create" : "update"} />
+      {category ? <input type="hidden" name="id" value={category.id} /> : null}
+      <Field name="name" label="Nom" error={errors.name}>
+        {(props) => (
+          <Input
+            {...props}
+            value={name}
+            maxLength={100}
+            onChange={(event) => {
+              setName(event.target.value);
+              if (creating && !slugEdited) setSlug(slugify(event.target.value));
+            }}
+          />
+        )}
+      </Field>
+      <Field
+        name="slug"
+        label="Slug"
+        error={errors.slug}
+        hint="Lettres minuscules, chiffres et tirets."
+      >
+        {(props) => (
+          <Input
+            {...props}
+            value={slug}
+            maxLength={200}
+            onChange={(event) => {
+              setSlug(event.target.value);
+              setSlugEdited(true);
+            }}
+          />
+        )}
+      </Field>
+      <Field name="description" label="Description (facultative)" error={errors.description}>
+        {(props) => (
+          <Textarea
+            {...props}
+            rows={3}
+            defaultValue={submitted?.description ?? category?.description ?? ""}
+          />
+        )}
+      </Field>
+      <div className="flex justify-end gap-2">
+        <Button asChild variant="ghost">
+          <Link to="/admin/categories">Annuler</Link>
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Enregistrement..." : creating ? "Créer" : "Enregistrer"}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+export default function Categories({ loaderData, actionData }: Route.ComponentProps) {
+  const { categories, loadError } = loaderData;
+  useServerToast(loadError);
+  useServerToast(actionData?.toast);
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const editing = searchParams.get("categorie");
+  const category =
+    editing && editing !== "nouvelle"
+      ? (categories.find((item) => item.id === editing) ?? null)
+      : null;
+  const open = editing === "nouvelle" || category !== null;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <p className="text-sm">
+            <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
+              ← Tableau de bord
+            </Link>
+          </p>
+          <h1 className="mt-1 text-3xl font-bold">Catégories</h1>
+        </div>
+        <Button asChild>
+          <Link to="?categorie=nouvelle">
+            <Plus aria-hidden="true" />
+            Nouvelle catégorie
+          </Link>
+        </Button>
+      </div>
+
+      <section
+        className="rounded-xl border border-border bg-white"
+        aria-label="Liste des catégories"
+      >
+        {categories.length === 0 ? (
+          <p className="px-5 py-8 text-muted-foreground">
+            {loadError
+              ? "Impossible de charger les catégories"
+              : "Aucune catégorie pour le moment."}
+          </p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {categories.map((item) => (
+              <li
+                key={item.id}
+                className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center"
+              >
+                <div className="min-w-0 flex-1">
+                  <h2 className="font-sans text-base font-semibold">{item.name}</h2>
+                  <p className="text-sm text-muted-foreground">
+                    /{item.slug} · {item.articleCount} article{item.articleCount > 1 ? "s" : ""}
+                  </p>
+                  {item.description ? <p className="mt-1 text-sm">{item.description}</p> : null}
+                </div>
+                <div className="flex gap-2">
+                  <Button asChild variant="ghost" size="sm">
+                    <Link to={`?categorie=${item.id}`}>
+                      <Pencil aria-hidden="true" />
+                      Modifier<span className="sr-only"> « {item.name} »</span>
+                    </Link>
+                  </Button>
+                  <Form
+                    method="post"
+                    onSubmit={(event) => {
+                      if (!window.confirm("Êtes-vous sûr de vouloir supprimer cette catégorie ?")) {
+                        event.preventDefault();
+                      }
+                    }}
+                  >
+                    <input type="hidden" name="id" value={item.id} />
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="delete"
+                      variant="ghost"
+                      size="sm"
+                      className="text-destructive hover:bg-red-50"
+                    >
+                      <Trash2 aria-hidden="true" />
+                      Supprimer<span className="sr-only"> « {item.name} »</span>
+                    </Button>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          if (!next)
+            void navigate("/admin/categories", { replace: true, preventScrollReset: true });
+        }}
+        title={category ? "Modifier la catégorie" : "Nouvelle catégorie"}
+      >
+        <CategoryForm key={editing ?? "none"} category={category} actionData={actionData} />
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+import { Check, Mail, Phone, RotateCcw, Trash2 } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/messages";
+import { Button } from "~/components/ui/button";
+import { useServerToast } from "~/components/ui/server-toast";
+import { studioById, type StudioId } from "~/content/studios";
+import { contactForms } from "~/lib/contact-forms";
+import { formatDateFr } from "~/lib/dates";
+import { cn } from "~/lib/utils";
+import { requireAdmin } from "~/server/admin/guard.server";
+import {
+  deleteMessage,
+  listMessagesForAdmin,
+  setMessageHandled,
+} from "~/server/admin/messages.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Messages - Administration" }];
+
+const isStudio = (value: string): value is StudioId => value in contactForms;
+
+function label(options: Array<{ value: string; label: string }>, value: string | null) {
+  if (!value) return null;
+  return options.find((option) => option.value === value)?.label ?? value;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  try {
+    const rows = await listMessagesForAdmin();
+    const messages = rows.map((row) => {
+      const form = isStudio(row.studio) ? contactForms[row.studio] : null;
+      return {
+        ...row,
+        studioName: isStudio(row.studio) ? studioById(row.studio).name : row.studio,
+        shootingTypeLabel: form ? label(form.shootingTypes, row.shootingType) : row.shootingType,
+        sourceLabel: form ? label(form.sources, row.source) : row.source,
+      };
+    });
+    return { messages, loadError: null };
+  } catch (error) {
+    log.error("admin_messages_load_failed", { error });
+    return {
+      messages: [],
+      loadError: {
+        type: "error" as const,
+        title: "Erreur",
+        description: "Impossible de charger les messages",
+      },
+    };
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const id = String(formData.get("id") ?? "");
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return data({ error: "Message inconnu" }, { status: 400 });
+  try {
+    if (intent === "delete") {
+      if (!(await deleteMessage(id))) throw new Error("not found");
+      return redirectWithToast("/admin/messages", { type: "success", title: "Message supprimé" });
+    }
+    if (intent === "handled" || intent === "unhandled") {
+      if (!(await setMessageHandled(id, intent === "handled"))) throw new Error("not found");
+      return redirectWithToast("/admin/messages", {
+        type: "success",
+        title:
+          intent === "handled" ? "Message marqué comme traité" : "Message marqué comme à traiter",
+      });
+    }
+  } catch (error) {
+    log.error("admin_message_update_failed", { error });
+    return redirectWithToast("/admin/messages", {
+      type: "error",
+      title: "Erreur",
+      description:
+        intent === "delete"
+          ? "Impossible de supprimer le message"
+          : "Impossible de modifier le message",
+    });
+  }
+  return data({ error: "Action inconnue" }, { status: 400 });
+}
+
+export default function Messages({ loaderData }: Route.ComponentProps) {
+  const { messages, loadError } = loaderData;
+  useServerToast(loadError);
+  const waiting = messages.filter((message) => !message.handledAt).length;
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm">
+          <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
+            ← Tableau de bord
+          </Link>
+        </p>
+        <h1 className="mt-1 text-3xl font-bold">Messages</h1>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {messages.length} message{messages.length > 1 ? "s" : ""}, dont {waiting} à traiter. Les
+          messages sont effacés automatiquement 18 mois après leur dernier traitement.
+        </p>
+      </div>
+
+      {messages.length === 0 ? (
+        <p className="rounded-xl border border-border bg-white px-5 py-8 text-muted-foreground">
+          {loadError ? "Impossible de charger les messages" : "Aucun message pour le moment."}
+        </p>
+      ) : (
+        <ul className="space-y-4" aria-label="Liste des messages">
+          {messages.map((message) => {
+            const name = `${message.prenom} ${message.nom}`;
+            return (
+              <li key={message.id}>
+                <article
+                  aria-label={`Message de ${name}`}
+                  className={cn(
+                    "rounded-xl border bg-white p-5",
+                    message.handledAt ? "border-border" : "border-gold-dark/50 shadow-sm",
+                  )}
+                >
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div>
+                      <h2 className="font-sans text-lg font-semibold">{name}</h2>
+                      <p className="text-sm text-muted-foreground">
+                        {formatDateFr(message.createdAt)} · {message.studioName} ·{" "}
+                        {message.shootingTypeLabel}
+                        {message.sourceLabel ? ` · Connu par : ${message.sourceLabel}` : ""}
+                      </p>
+                    </div>
+                    <span
+                      className={cn(
+                        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
+                        message.handledAt
+                          ? "bg-stone-100 text-stone-700"
+                          : "bg-amber-100 text-amber-900",
+                      )}
+                    >
+                      {message.handledAt
+                        ? `Traité le ${formatDateFr(message.handledAt)}`
+                        : "À traiter"}
+                    </span>
+                  </div>
+                  <p className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+                    <a
+                      href={`mailto:${message.email}`}
+                      className="inline-flex items-center gap-1.5 underline-offset-4 hover:underline"
+                    >
+                      <Mail aria-hidden="true" className="size-4" />
+                      {message.email}
+                    </a>
+                    {message.telephone ? (
+                      <a
+                        href={`tel:${message.telephone.replace(/[^\d+]/g, "")}`}
+                        className="inline-flex items-center gap-1.5 underline-offset-4 hover:underline"
+                      >
+                        <Phone aria-hidden="true" className="size-4" />
+                        {message.telephone}
+                      </a>
+                    ) : null}
+                  </p>
+                  <p className="mt-3 text-sm whitespace-pre-line">{message.message}</p>
+                  <div className="mt-4 flex flex-wrap gap-2">
+                    <Form method="post">
+                      <input type="hidden" name="id" value={message.id} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value={message.handledAt ? "unhandled" : "handled"}
+                        variant="outline"
+                        size="sm"
+                      >
+                        {message.handledAt ? (
+                          <RotateCcw aria-hidden="true" />
+                        ) : (
+                          <Check aria-hidden="true" />
+                        )}
+                        {message.handledAt ? "Remettre à traiter" : "Marquer comme traité"}
+                      </Button>
+                    </Form>
+                    <Form
+                      method="post"
+                      onSubmit={(event) => {
+                        if (!window.confirm("Êtes-vous sûr de vouloir supprimer ce message ?")) {
+                          event.preventDefault();
+                        }
+                      }}
+                    >
+                      <input type="hidden" name="id" value={message.id} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="delete"
+                        variant="ghost"
+                        size="sm"
+                        className="text-destructive hover:bg-red-50"
+                      >
+                        <Trash2 aria-hidden="true" />
+                        Supprimer
+                      </Button>
+                    </Form>
+                  </div>
+                </article>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

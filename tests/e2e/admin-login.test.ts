@@ -1,0 +1,170 @@
+import { eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rateLimits } from "../../app/server/db/schema";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  EXPECTED_REFUSALS,
+  signIn,
+  type TestAccount,
+  waitForToastsToClose,
+} from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+const { openPage } = useBrowser();
+
+let admin: TestAccount;
+let member: TestAccount;
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+  member = await createAccount("user");
+});
+afterAll(async () => {
+  await deleteAccount(admin);
+  await deleteAccount(member);
+});
+
+describe("admin sign-in", () => {
+  it("shows the first validation failure under 'Erreur de validation'", async () => {
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel("Email").fill("pas-un-email");
+    await page.getByLabel("Mot de passe").fill("123");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    const alert = page.locator("form [role=alert]");
+    await expect.poll(() => alert.textContent()).toBe("Erreur de validationEmail invalide");
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => alert.textContent())
+      .toBe("Erreur de validationLe mot de passe doit contenir au moins 6 caractères");
+    expect(page.url()).toMatch(/\/admin\/login$/);
+  });
+
+  it("refuses a wrong password with 'Erreur de connexion' / 'Email ou mot de passe incorrect'", async () => {
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill("mauvais-mot-de-passe");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => page.locator("form [role=alert]").textContent())
+      .toBe("Erreur de connexionEmail ou mot de passe incorrect");
+    await expect
+      .poll(() => page.getByText("Email ou mot de passe incorrect").count())
+      .toBeGreaterThanOrEqual(2); // in the form and in the toast
+    await clearSignInLimits();
+  });
+
+  it("signs an administrator in: toast, dashboard; the login page then leads to the dashboard; logout", async () => {
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await signIn(page, admin);
+    await expect.poll(() => page.getByText("Connexion réussie").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText("Redirection vers le tableau de bord...").count())
+      .toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const cookies = await page.context().cookies();
+    const session = cookies.find((cookie) => cookie.name.includes("session_token"));
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe("Lax");
+
+    await page.goto("/admin/login");
+    await page.waitForURL(/\/admin\/dashboard$/);
+
+    await page.getByRole("button", { name: "Déconnexion" }).click();
+    await page.waitForURL(/\/admin\/login$/);
+    await page.goto("/admin/dashboard");
+    await page.waitForURL(/\/admin\/login$/);
+  });
+
+  it("works without JavaScript", async () => {
+    const page = await openPage("/admin/login", {
+      javaScriptEnabled: false,
+      allowConsole: EXPECTED_REFUSALS,
+    });
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill("mauvais-mot-de-passe");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.waitForLoadState();
+    expect(await page.locator("form [role=alert]").textContent()).toBe(
+      "Erreur de connexionEmail ou mot de passe incorrect",
+    );
+    await page.getByLabel("Mot de passe").fill(admin.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.waitForURL(/\/admin\/dashboard$/);
+    await clearSignInLimits();
+  });
+
+  it("does not let a signed-in user who is not an administrator in", async () => {
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await page.getByLabel("Email").fill(member.email);
+    await page.getByLabel("Mot de passe").fill(member.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => page.locator("form [role=alert]").textContent())
+      .toContain("Ce compte n'a pas accès à l'administration.");
+    await page.goto("/admin/dashboard");
+    await page.waitForURL(/\/admin\/login$/);
+  });
+
+  it("stops brute force per address, then accepts the right password once the window has passed", async () => {
+    await clearSignInLimits();
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await page.getByLabel("Email").fill(admin.email);
+      await page.getByLabel("Mot de passe").fill(`mauvais-${attempt}`);
+      await page.getByRole("button", { name: "Se connecter" }).click();
+      await expect
+        .poll(() => page.locator("form [role=alert]").textContent())
+        .toContain("Email ou mot de passe incorrect");
+      await page.reload();
+    }
+    // The sixth attempt is refused even with the right password.
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill(admin.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => page.locator("form [role=alert]").textContent())
+      .toMatch(
+        /^Trop de tentativesTrop de tentatives de connexion\. Veuillez réessayer dans \d+ minutes?\.$/,
+      );
+    expect(page.url()).toMatch(/\/admin\/login$/);
+
+    // The window ends (moved into the past rather than waited for).
+    await serverDatabase()
+      .update(rateLimits)
+      .set({ resetAt: new Date(Date.now() - 1000) })
+      .where(like(rateLimits.key, "admin-login:%"));
+    await signIn(page, admin);
+    const left = await serverDatabase()
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `admin-login:email:${admin.email}`));
+    expect(left).toEqual([]);
+    await clearSignInLimits();
+  });
+
+  it("stops brute force from one client across addresses", async () => {
+    await clearSignInLimits();
+    await serverDatabase()
+      .insert(rateLimits)
+      .values({
+        key: "admin-login:client:127.0.0.1",
+        count: 30,
+        resetAt: new Date(Date.now() + 600_000),
+      });
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill(admin.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => page.locator("form [role=alert]").textContent())
+      .toContain("Trop de tentatives");
+    await clearSignInLimits();
+  });
+});

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { eq, like } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { expect, inject } from "vitest";
+import { upsertAccount } from "../../../app/server/admin/administrators.server";
+import { createAuth } from "../../../app/server/auth.server";
+import { rateLimits, users } from "../../../app/server/db/schema";
+import { serverDatabase } from "./database";
+
+export type TestAccount = { email: string; password: string; role: "admin" | "user" };
+
+/**
+ * Creates a person who can sign in, through the same code as `npm run admin:create`, in the database of the
+ * server under test. The e-mail is unique to this call; `deleteAccount` removes it (sessions cascade).
+ */
+export async function createAccount(role: "admin" | "user" = "admin"): Promise<TestAccount> {
+  const auth = createAuth({
+    database: serverDatabase(),
+    // Password hashes do not depend on the secret; nothing signed here reaches the server.
+    secret: randomBytes(32).toString("hex"),
+    baseURL: inject("baseUrl"),
+  });
+  const account = {
+    email: `e2e-${role}-${randomBytes(5).toString("hex")}@example.com`,
+    password: `motdepasse-${randomBytes(4).toString("hex")}`,
+    role,
+  };
+  await upsertAccount(auth, account);
+  return account;
+}
+
+export async function deleteAccount(account: TestAccount): Promise<void> {
+  await serverDatabase().delete(users).where(eq(users.email, account.email));
+  await clearSignInLimits();
+}
+
+/** All e2e requests come from 127.0.0.1: clear the sign-in counters so that files do not block each other. */
+export async function clearSignInLimits(): Promise<void> {
+  await serverDatabase().delete(rateLimits).where(like(rateLimits.key, "admin-%"));
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function signIn(page: Page, account: TestAccount): Promise<void> {
+  if (!page.url().endsWith("/admin/login")) await page.goto("/admin/login");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Mot de passe").fill(account.password);
+  await page.getByRole("button", { name: "Se connecter" }).click();
+  await page.waitForURL(/\/admin\/dashboard$/);
+  await expect.poll(() => page.getByRole("heading", { name: "Tableau de bord" }).count()).toBe(1);
+}
+
+/** The session cookie of a signed-in page, for requests made outside the browser. */
+export async function cookieHeader(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+}
+
+/** Refusals (400, 401, 403, 429…) are answers the admin pages expect; the browser logs them as errors. */
+export const EXPECTED_REFUSALS = [/the server responded with a status of 4\d\d/];
+
+/** Toasts fade in and out (axe would measure a half-transparent one): wait until none is left. */
+export async function waitForToastsToClose(page: Page): Promise<void> {
+  await expect.poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 15_000 }).toBe(0);
+}
