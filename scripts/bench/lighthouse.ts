@@ -1,0 +1,142 @@
+// Section 2: page quality with Lighthouse (mobile profile, default simulated throttling), median of 3 runs.
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { measuredPages, startPageServer } from "./pages.ts";
+import { median, metric, type Cell, type SectionResult } from "./report.ts";
+import type { Context } from "./context.ts";
+
+export const chromePath = () => process.env.CHROME_PATH || "/usr/bin/chromium";
+
+export const chromeFlags = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const categories = ["performance", "accessibility", "best-practices", "seo"] as const;
+
+type Run = {
+  scores: Record<(typeof categories)[number], number | null>;
+  lcp: number | null;
+  cls: number | null;
+  tbt: number | null;
+  failing: string[];
+};
+
+export async function lighthouseSection(context: Context): Promise<Partial<SectionResult>> {
+  const runs = context.quick ? 1 : 3;
+  const { server, close } = await startPageServer("lighthouse");
+  const chrome = await chromeLauncher.launch({ chromePath: chromePath(), chromeFlags });
+  const rows: Cell[][] = [];
+  const data: Record<string, Run[]> = {};
+  const notes: string[] = [];
+  try {
+    for (const page of measuredPages) {
+      const pageRuns: Run[] = [];
+      for (let i = 0; i < runs; i++) {
+        context.log(`lighthouse ${page.path} (${i + 1}/${runs})`);
+        const result = await lighthouse(`${server.baseUrl}${page.path}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...categories],
+          maxWaitForLoad: 45_000,
+        });
+        if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${page.path}`);
+        const lhr = result.lhr;
+        if (lhr.runtimeError) notes.push(`${page.path}: ${lhr.runtimeError.message}`);
+        const failing: string[] = [];
+        for (const id of categories) {
+          for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+            const audit = lhr.audits[ref.id];
+            if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+              failing.push(`${id}/${ref.id}`);
+            }
+          }
+        }
+        pageRuns.push({
+          scores: Object.fromEntries(
+            categories.map((id) => {
+              const score = lhr.categories[id]?.score;
+              return [id, score === null || score === undefined ? null : Math.round(score * 100)];
+            }),
+          ) as Run["scores"],
+          lcp: lhr.audits["largest-contentful-paint"]?.numericValue ?? null,
+          cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? null,
+          tbt: lhr.audits["total-blocking-time"]?.numericValue ?? null,
+          failing,
+        });
+      }
+      data[page.path] = pageRuns;
+      const mid = (pick: (run: Run) => number | null) =>
+        median(pageRuns.map(pick).filter((v): v is number => v !== null));
+      const lcp = mid((run) => run.lcp);
+      const cls = mid((run) => run.cls);
+      rows.push([
+        `${page.name} (\`${page.path}\`)`,
+        metric(
+          mid((run) => run.scores.performance),
+          "",
+          { min: 95 },
+        ),
+        metric(
+          mid((run) => run.scores.accessibility),
+          "",
+          { equals: 100 },
+        ),
+        metric(
+          mid((run) => run.scores["best-practices"]),
+          "",
+          { equals: 100 },
+        ),
+        metric(
+          mid((run) => run.scores.seo),
+          "",
+          { equals: 100 },
+        ),
+        metric(lcp === null ? null : lcp / 1000, "s", { max: 2 }, 2),
+        metric(cls === null ? null : Math.round(cls * 1000) / 1000, "", { equals: 0 }, 3),
+        metric(
+          mid((run) => run.tbt),
+          "ms",
+        ),
+      ]);
+      const failing = [...new Set(pageRuns.flatMap((run) => run.failing))];
+      if (failing.length > 0) {
+        notes.push(`\`${page.path}\`: audits below full marks in some run: ${failing.join(", ")}`);
+      }
+    }
+  } finally {
+    chrome.kill();
+    await close();
+  }
+  notes.unshift(
+    `Lighthouse ${runs === 1 ? "ran once" : `ran ${runs} times`} per page (mobile form factor, default simulated throttling: 4× CPU slow-down, slow 4G); each figure is the median of the runs. Published articles were seeded with SQL first.`,
+  );
+  return {
+    title: "Page quality (Lighthouse, mobile)",
+    tables: [
+      {
+        caption: `Median of ${runs} Lighthouse run(s) per page`,
+        columns: [
+          "page",
+          "performance",
+          "accessibility",
+          "best practices",
+          "SEO",
+          "LCP",
+          "CLS",
+          "TBT",
+        ],
+        rows,
+      },
+    ],
+    notes,
+    data,
+  };
+}
