@@ -21,13 +21,23 @@ export const blogLinks: LinksFunction = () => [
 ];
 
 /**
- * Cache headers of a blog page: shared caching for what the loader rendered, never for an action's answer
- * (it concerns one visitor) or an error.
+ * Cache headers of a blog page: shared caching for what the loader rendered; an action's answer (it concerns
+ * one visitor) and a "not found" carry their own `no-store`, which wins.
  */
-export const blogPageHeaders: HeadersFunction = ({ actionHeaders, errorHeaders }) => {
-  if (actionHeaders.has("Cache-Control") || errorHeaders) return { "Cache-Control": "no-store" };
-  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+export const blogPageHeaders: HeadersFunction = ({
+  actionHeaders,
+  errorHeaders,
+  loaderHeaders,
+}) => {
+  const own =
+    actionHeaders.get("Cache-Control") ??
+    errorHeaders?.get("Cache-Control") ??
+    loaderHeaders.get("Cache-Control");
+  return { "Cache-Control": own ?? (errorHeaders ? "no-store" : PUBLIC_CACHE_CONTROL) };
 };
+
+/** What a loader throws for an unknown or unpublished address: 404, never stored by a shared cache. */
+export const NOT_FOUND_INIT = { status: 404, headers: { "Cache-Control": "no-store" } };
 
 type Crumb = { name: string; path: string };
 

@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import {
   blogLinks,
   blogPageHeaders,
+  NOT_FOUND_INIT,
   blogPostingStructuredData,
   breadcrumbStructuredData,
   shareImageOf,
@@ -31,7 +32,7 @@ export const handle: SiteHandle = { solidHeader: true };
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const article = await findPublishedArticle(params.slug);
-  if (!article) throw data(null, { status: 404 });
+  if (!article) throw data(null, NOT_FOUND_INIT);
 
   // A person's visit counts one view; the page does not wait for the UPDATE.
   if (!isbot(request.headers.get("user-agent"))) {

@@ -5,7 +5,12 @@ import type { SiteHandle } from "./site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { Button } from "~/components/ui/button";
 import { site } from "~/content/site";
-import { blogLinks, blogPageHeaders, breadcrumbStructuredData } from "~/lib/blog-seo";
+import {
+  blogLinks,
+  blogPageHeaders,
+  breadcrumbStructuredData,
+  NOT_FOUND_INIT,
+} from "~/lib/blog-seo";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { listPublishedArticlesOfCategory } from "~/server/articles.server";
 import { findCategoryBySlug } from "~/server/categories.server";
@@ -14,7 +19,7 @@ export const handle: SiteHandle = { solidHeader: true };
 
 export async function loader({ params }: Route.LoaderArgs) {
   const category = await findCategoryBySlug(params.slug);
-  if (!category) throw data(null, { status: 404 });
+  if (!category) throw data(null, NOT_FOUND_INIT);
   const articles = await listPublishedArticlesOfCategory(category.id);
   return { category, articles };
 }
