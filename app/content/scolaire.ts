@@ -76,8 +76,8 @@ export const schoolCommitments: SchoolItem[] = [
     icon: BadgeCheck,
   },
   {
-    title: "Des tirages responsables",
-    description: "Un laboratoire français et des papiers issus de forêts gérées durablement.",
+    title: "Des tirages durables",
+    description: "Des photos tirées sur papier photographique professionnel, faites pour durer.",
     icon: Leaf,
   },
 ];

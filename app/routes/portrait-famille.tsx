@@ -82,7 +82,8 @@ export default function PortraitFamille() {
             Satisfaction garantie
           </h2>
           <p className="text-muted-foreground">
-            Si une séance ne vous plaît pas, nous la refaisons gratuitement. Vous repartez toujours
+            Nous prenons le temps qu'il faut pour que chaque photo vous ressemble, et nous
+            choisissons vos images ensemble lors de la séance de découverte. Vous repartez toujours
             avec {sessionFacts.includedPrint}.
           </p>
         </div>

@@ -26,8 +26,8 @@ export default function Tarifs() {
       <header className="mx-auto max-w-3xl text-center">
         <h1 className="text-4xl font-bold sm:text-5xl">Nos Tarifs</h1>
         <p className="mt-4 text-muted-foreground">
-          Des tarifs clairs, {sessionFacts.includedPrint} à chaque séance particulier. Tous nos
-          tarifs sont indiqués TTC.
+          Des tarifs clairs, et {sessionFacts.includedPrint} avec chaque séance famille, grossesse
+          ou naissance.
         </p>
       </header>
       <div className="mt-12">
