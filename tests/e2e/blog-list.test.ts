@@ -71,7 +71,16 @@ describe("/blog", () => {
     const pager = page.getByRole("navigation", { name: "Pagination" });
     expect(await pager.getByText("Page 1").isVisible()).toBe(true);
     expect(await pager.getByRole("link", { name: "Précédent" }).count()).toBe(0);
+    // Slow the next page's data down to see the loading state.
+    await page.route(
+      (url) => url.pathname.endsWith(".data"),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      },
+    );
     await pager.getByRole("link", { name: "Suivant" }).click();
+    await expect.poll(() => page.getByText("Chargement...").isVisible(), patiently).toBe(true);
     await page.waitForURL(/page=2/);
     await expect.poll(() => pager.getByText("Page 2").isVisible(), patiently).toBe(true);
     await expect.poll(() => page.locator("main article").count(), patiently).toBe(2);
