@@ -1,0 +1,271 @@
+import { randomBytes } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blogArticles, blogCategories } from "../../app/server/db/schema";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  EXPECTED_REFUSALS,
+  signIn,
+  type TestAccount,
+  waitForToastsToClose,
+} from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+const { openPage, baseUrl } = useBrowser();
+const marker = randomBytes(4).toString("hex");
+const categoryName = `Mariages ${marker}`;
+let admin: TestAccount;
+let categoryId = "";
+const slugs = ["ete-a-brive", `autre-${marker}`];
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+  const database = serverDatabase();
+  await database.delete(blogArticles).where(inArray(blogArticles.slug, slugs));
+  const [category] = await database
+    .insert(blogCategories)
+    .values({ name: categoryName, slug: `mariages-${marker}` })
+    .returning();
+  categoryId = category!.id;
+});
+afterAll(async () => {
+  const database = serverDatabase();
+  await database.delete(blogArticles).where(inArray(blogArticles.slug, slugs));
+  await database.delete(blogCategories).where(eq(blogCategories.id, categoryId));
+  await deleteAccount(admin);
+});
+
+async function signedIn(path: string): Promise<Page> {
+  const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+  await signIn(page, admin);
+  await waitForToastsToClose(page);
+  await page.goto(path);
+  return page;
+}
+
+const form = (page: Page) => page.locator("main form");
+const save = (page: Page, name = "Créer l'article") => page.getByRole("button", { name }).click();
+
+async function expectMessage(page: Page, message: string) {
+  await expect.poll(() => form(page).getByText(message, { exact: true }).count()).toBe(1);
+}
+
+describe("article form", () => {
+  it("shows every validation message of SPEC §5 once, in the browser", async () => {
+    const page = await signedIn("/admin/articles/nouveau");
+    await page.locator(".ProseMirror").waitFor();
+    expect(await page.getByLabel("Auteur").inputValue()).toBe("Studio Photo Exemple");
+    expect(await page.getByLabel("Titre SEO (facultatif)").getAttribute("maxlength")).toBe("60");
+    expect(await page.getByLabel("Description SEO (facultative)").getAttribute("maxlength")).toBe(
+      "160",
+    );
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel("Auteur").fill("");
+    await save(page);
+    for (const message of [
+      "Le titre est requis",
+      "Le slug est requis",
+      "L'extrait est requis",
+      "Le contenu est requis",
+      "L'auteur est requis",
+    ]) {
+      await expectMessage(page, message);
+    }
+
+    await page.getByLabel("Titre", { exact: true }).fill("a".repeat(201));
+    await page.getByLabel("Extrait").fill("e".repeat(501));
+    await page.getByLabel("Auteur").fill("n".repeat(101));
+    // The browser caps the SEO fields; lift the caps to reach the schema's own messages.
+    await page.evaluate(() =>
+      document
+        .querySelectorAll("[maxlength]")
+        .forEach((element) => element.removeAttribute("maxlength")),
+    );
+    await page.getByLabel("Titre SEO (facultatif)").fill("t".repeat(61));
+    await page.getByLabel("Description SEO (facultative)").fill("d".repeat(161));
+    await save(page);
+    for (const message of [
+      "Le titre est trop long",
+      "Le slug est trop long",
+      "L'extrait est trop long",
+      "Le nom de l'auteur est trop long",
+      "Le titre SEO est trop long",
+      "La description SEO est trop longue",
+    ]) {
+      await expectMessage(page, message);
+    }
+
+    await page.getByLabel("Slug (adresse de l'article)").fill("Pas Bon !");
+    await save(page);
+    await expectMessage(
+      page,
+      "Le slug doit contenir uniquement des lettres minuscules, chiffres et tirets",
+    );
+    expect(page.url()).toMatch(/\/admin\/articles\/nouveau$/);
+  });
+
+  it("the server applies the same rules and keeps what was typed (no JavaScript)", async () => {
+    const page = await openPage("/admin/login", {
+      javaScriptEnabled: false,
+      allowConsole: EXPECTED_REFUSALS,
+    });
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill(admin.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.waitForURL(/dashboard$/);
+    await page.goto("/admin/articles/nouveau");
+    await page.getByLabel("Titre", { exact: true }).fill("Sans script");
+    await page.getByLabel("Slug (adresse de l'article)").fill("Mauvais Slug");
+    await page.getByLabel("Extrait").fill("Un extrait gardé");
+    await save(page);
+    await page.waitForLoadState();
+    await expectMessage(
+      page,
+      "Le slug doit contenir uniquement des lettres minuscules, chiffres et tirets",
+    );
+    await expectMessage(page, "Le contenu est requis");
+    expect(await page.getByLabel("Extrait").inputValue()).toBe("Un extrait gardé");
+    expect(await page.getByLabel("Titre", { exact: true }).inputValue()).toBe("Sans script");
+  });
+
+  it("creates, previews, publishes, unpublishes, edits and deletes an article", async () => {
+    const page = await signedIn("/admin/articles/nouveau");
+    await page.locator(".ProseMirror").waitFor();
+    await page.getByLabel("Titre", { exact: true }).fill("Été à Brive !");
+    expect(await page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe("ete-a-brive");
+    await page.getByLabel("Extrait").fill("Nos plus belles séances de l'été à Brive.");
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.type("Un été lumineux au studio.");
+    await page.getByLabel("Catégorie").selectOption({ label: categoryName });
+
+    const jpeg = await sharp({
+      create: { width: 1400, height: 900, channels: 3, background: { r: 40, g: 90, b: 160 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await page
+      .locator("fieldset", { hasText: "Image de couverture" })
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "couverture.jpg", mimeType: "image/jpeg", buffer: jpeg });
+    const preview = page.getByAltText("Aperçu : image de couverture");
+    await preview.waitFor();
+    const coverUrl = (await preview.getAttribute("src")) ?? "";
+    expect(coverUrl).toMatch(/^\/uploads\/blog-images\/.+\.jpg$/);
+
+    await save(page);
+    await page.waitForURL(/\/admin\/dashboard$/);
+    await expect.poll(() => page.getByText("Article créé").count()).toBe(1);
+    const row = page.locator("li", { hasText: "Été à Brive !" });
+    await expect.poll(() => row.getByText("Brouillon", { exact: true }).count()).toBe(1);
+
+    const [stored] = await serverDatabase()
+      .select()
+      .from(blogArticles)
+      .where(eq(blogArticles.slug, "ete-a-brive"));
+    expect(stored).toMatchObject({
+      published: false,
+      publishedAt: null,
+      categoryId,
+      author: "Studio Photo Exemple",
+      coverImageUrl: coverUrl,
+      seoTitle: null,
+      seoDescription: null,
+      seoImageUrl: null,
+    });
+    expect(stored!.content).toBe("<p>Un été lumineux au studio.</p>");
+
+    // The draft's preview uses the AVIF/WebP variants.
+    await row.getByRole("link", { name: /Aperçu/ }).click();
+    await page.waitForURL(/\/apercu$/);
+    const avif = await page.locator('picture source[type="image/avif"]').getAttribute("srcset");
+    expect(avif).toContain(coverUrl.replace(/\.jpg$/, "-960.avif 960w"));
+    expect(
+      await page.locator('picture source[type="image/webp"]').getAttribute("srcset"),
+    ).toContain(".webp");
+    expect((await fetch(`${baseUrl}/blog/ete-a-brive`)).status).toBe(404);
+
+    await page.goto("/admin/dashboard");
+    await row.getByRole("button", { name: /^Publier/ }).click();
+    await expect.poll(() => page.getByText("Article publié").count()).toBe(1);
+    await expect.poll(() => row.getByText("Publié", { exact: true }).count()).toBe(1);
+    const [published] = await serverDatabase()
+      .select()
+      .from(blogArticles)
+      .where(eq(blogArticles.slug, "ete-a-brive"));
+    expect(published!.publishedAt).toBeInstanceOf(Date);
+    expect(await (await fetch(`${baseUrl}/blog`)).text()).toContain("Été à Brive !");
+    const article = await fetch(`${baseUrl}/blog/ete-a-brive`);
+    expect(article.status).toBe(200);
+    const html = await article.text();
+    expect(html).toContain(coverUrl.replace(/\.jpg$/, ""));
+
+    await row.getByRole("button", { name: /^Dépublier/ }).click();
+    await expect.poll(() => page.getByText("Article dépublié").count()).toBe(1);
+    await expect.poll(() => row.getByText("Brouillon", { exact: true }).count()).toBe(1);
+    expect(await (await fetch(`${baseUrl}/blog`)).text()).not.toContain("Été à Brive !");
+    expect((await fetch(`${baseUrl}/blog/ete-a-brive`)).status).toBe(404);
+
+    // Editing keeps the slug (it follows the title only while creating).
+    await row.getByRole("link", { name: /Modifier/ }).click();
+    await page.waitForURL(/\/modifier$/);
+    await page.locator(".ProseMirror").waitFor();
+    await page.getByLabel("Titre", { exact: true }).fill("Été à Brive, la suite");
+    expect(await page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe("ete-a-brive");
+    await save(page, "Enregistrer");
+    await page.waitForURL(/\/admin\/dashboard$/);
+    await expect.poll(() => page.getByText("Article mis à jour").count()).toBe(1);
+    const edited = page.locator("li", { hasText: "Été à Brive, la suite" });
+    await expect.poll(() => edited.count()).toBe(1);
+
+    // Deleting asks first; cancelling keeps the article.
+    const dialogs: string[] = [];
+    let accept = false;
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void (accept ? dialog.accept() : dialog.dismiss());
+    });
+    await edited.getByRole("button", { name: /Supprimer/ }).click();
+    await expect.poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toBe("Êtes-vous sûr de vouloir supprimer cet article ?");
+    expect(await edited.count()).toBe(1);
+    accept = true;
+    await edited.getByRole("button", { name: /Supprimer/ }).click();
+    await expect.poll(() => page.getByText("Article supprimé").count()).toBe(1);
+    await expect.poll(() => edited.count()).toBe(0);
+  });
+
+  it("a slug already used gets a field message and nothing typed is lost", async () => {
+    const database = serverDatabase();
+    await database.insert(blogArticles).values({
+      title: "Existant",
+      slug: `autre-${marker}`,
+      excerpt: "x",
+      content: "<p>x</p>",
+      author: "x",
+    });
+    const page = await signedIn("/admin/articles/nouveau");
+    await page.locator(".ProseMirror").waitFor();
+    await page.getByLabel("Titre", { exact: true }).fill("Doublon");
+    await page.getByLabel("Slug (adresse de l'article)").fill(`autre-${marker}`);
+    await page.getByLabel("Extrait").fill("Mon extrait");
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.type("Mon texte");
+    await save(page);
+    await expectMessage(page, "Ce slug est déjà utilisé par un autre article");
+    expect(await page.getByLabel("Extrait").inputValue()).toBe("Mon extrait");
+    expect(await page.locator(".ProseMirror").textContent()).toBe("Mon texte");
+  });
+
+  it("an unknown article sends back to the dashboard with 'Impossible de charger l'article'", async () => {
+    const page = await signedIn("/admin/articles/00000000-0000-4000-8000-000000000000/modifier");
+    await page.waitForURL(/\/admin\/dashboard$/);
+    await expect.poll(() => page.getByText("Impossible de charger l'article").count()).toBe(1);
+  });
+});

@@ -1,0 +1,261 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  blogArticles,
+  blogCategories,
+  blogNewsletterSubscribers,
+  contactMessages,
+  users,
+} from "../../app/server/db/schema";
+import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
+import { useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+const { baseUrl } = useBrowser();
+
+const marker = randomBytes(5).toString("hex");
+const secretTitle = `Brouillon secret ${marker}`;
+const secretEmail = `abonne-${marker}@example.com`;
+const secretMessage = `Message privé ${marker}`;
+let articleId = "";
+let categoryId = "";
+let messageId = "";
+let demoted: TestAccount;
+let demotedCookie = "";
+
+beforeAll(async () => {
+  const database = serverDatabase();
+  const [category] = await database
+    .insert(blogCategories)
+    .values({ name: `Catégorie ${marker}`, slug: `categorie-${marker}` })
+    .returning();
+  categoryId = category!.id;
+  const [article] = await database
+    .insert(blogArticles)
+    .values({
+      title: secretTitle,
+      slug: `brouillon-${marker}`,
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+      author: "Test",
+      categoryId,
+    })
+    .returning();
+  articleId = article!.id;
+  await database
+    .insert(blogNewsletterSubscribers)
+    .values({ email: secretEmail, consentSource: "blog" });
+  const [message] = await database
+    .insert(contactMessages)
+    .values({
+      studio: "ussel",
+      shootingType: "naissance",
+      prenom: "Anne",
+      nom: "Martin",
+      email: `contact-${marker}@example.com`,
+      message: secretMessage,
+    })
+    .returning();
+  messageId = message!.id;
+
+  // A signed-in person who is not an administrator: an administrator whose role was then taken away.
+  await clearSignInLimits();
+  demoted = await createAccount("admin");
+  const response = await fetch(`${baseUrl}/admin/login`, {
+    method: "POST",
+    body: new URLSearchParams({ email: demoted.email, password: demoted.password }),
+    redirect: "manual",
+  });
+  demotedCookie = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0] ?? "")
+    .filter((cookie) => cookie.includes("session_token"))
+    .join("; ");
+  expect(demotedCookie).not.toBe("");
+  await database.update(users).set({ role: "user" }).where(eq(users.email, demoted.email));
+});
+
+afterAll(async () => {
+  const database = serverDatabase();
+  await database.delete(blogArticles).where(eq(blogArticles.id, articleId));
+  await database.delete(blogCategories).where(eq(blogCategories.id, categoryId));
+  await database
+    .delete(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.email, secretEmail));
+  await database.delete(contactMessages).where(eq(contactMessages.id, messageId));
+  await deleteAccount(demoted);
+});
+
+const visitors = [
+  { name: "anonymous", cookie: () => "", status: 401 },
+  { name: "signed-in non-administrator", cookie: () => demotedCookie, status: 403 },
+];
+
+const pages = () => [
+  "/admin/dashboard",
+  "/admin/articles/nouveau",
+  `/admin/articles/${articleId}/modifier`,
+  `/admin/articles/${articleId}/apercu`,
+  "/admin/categories",
+  `/admin/categories?categorie=${categoryId}`,
+  "/admin/subscribers",
+  "/admin/messages",
+  "/admin/securite",
+];
+
+function articleForm(overrides: Record<string, string> = {}) {
+  return new URLSearchParams({
+    title: `Intrus ${marker}`,
+    slug: `intrus-${marker}`,
+    excerpt: "Extrait",
+    content: "<p>Texte</p>",
+    author: "Intrus",
+    category_id: "",
+    ...overrides,
+  });
+}
+
+const actions = () => [
+  { path: "/admin/dashboard", body: new URLSearchParams({ intent: "delete", id: articleId }) },
+  { path: "/admin/dashboard", body: new URLSearchParams({ intent: "publish", id: articleId }) },
+  { path: "/admin/articles/nouveau", body: articleForm() },
+  {
+    path: `/admin/articles/${articleId}/modifier`,
+    body: articleForm({ title: `Modifié ${marker}` }),
+  },
+  {
+    path: "/admin/categories",
+    body: new URLSearchParams({
+      intent: "create",
+      name: `Intrus ${marker}`,
+      slug: `intrus-${marker}`,
+    }),
+  },
+  {
+    path: "/admin/categories",
+    body: new URLSearchParams({
+      intent: "update",
+      id: categoryId,
+      name: "Piratée",
+      slug: `piratee-${marker}`,
+    }),
+  },
+  { path: "/admin/categories", body: new URLSearchParams({ intent: "delete", id: categoryId }) },
+  { path: "/admin/messages", body: new URLSearchParams({ intent: "handled", id: messageId }) },
+  { path: "/admin/messages", body: new URLSearchParams({ intent: "delete", id: messageId }) },
+  { path: "/admin/securite", body: new URLSearchParams({ intent: "enable", password: "x" }) },
+  { path: "/admin/securite", body: new URLSearchParams({ intent: "disable", password: "x" }) },
+];
+
+function expectNoAdminData(text: string) {
+  expect(text).not.toContain(secretTitle);
+  expect(text).not.toContain(secretEmail);
+  expect(text).not.toContain(secretMessage);
+}
+
+async function expectNothingChanged() {
+  const database = serverDatabase();
+  const [article] = await database
+    .select()
+    .from(blogArticles)
+    .where(eq(blogArticles.id, articleId));
+  expect(article).toMatchObject({ title: secretTitle, published: false, publishedAt: null });
+  const [category] = await database
+    .select()
+    .from(blogCategories)
+    .where(eq(blogCategories.id, categoryId));
+  expect(category).toMatchObject({ name: `Catégorie ${marker}` });
+  const [message] = await database
+    .select()
+    .from(contactMessages)
+    .where(eq(contactMessages.id, messageId));
+  expect(message).toMatchObject({ handledAt: null });
+  const intruders = await database
+    .select()
+    .from(blogArticles)
+    .where(eq(blogArticles.slug, `intrus-${marker}`));
+  expect(intruders).toEqual([]);
+  const categories = await database
+    .select()
+    .from(blogCategories)
+    .where(eq(blogCategories.slug, `intrus-${marker}`));
+  expect(categories).toEqual([]);
+}
+
+describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
+  it("every page redirects to /admin/login and shows no admin data (documents and data requests)", async () => {
+    for (const path of pages()) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { cookie: visitor.cookie() },
+        redirect: "manual",
+      });
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("location"), path).toBe("/admin/login");
+      expectNoAdminData(await response.text());
+
+      const [pathname, search] = path.split("?");
+      const dataResponse = await fetch(`${baseUrl}${pathname}.data${search ? `?${search}` : ""}`, {
+        headers: { cookie: visitor.cookie() },
+        redirect: "manual",
+      });
+      const body = await dataResponse.text();
+      expect(body, `${path}.data`).toContain("/admin/login");
+      expectNoAdminData(body);
+    }
+  });
+
+  it(`every action is refused with ${visitor.status} and changes nothing`, async () => {
+    for (const { path, body } of actions()) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { cookie: visitor.cookie() },
+        body,
+        redirect: "manual",
+      });
+      expect(response.status, `${path} ${body.get("intent") ?? ""}`).toBe(visitor.status);
+      expectNoAdminData(await response.text());
+    }
+    await expectNothingChanged();
+  });
+
+  it(`the resource routes (CSV export, image upload) are refused with ${visitor.status}`, async () => {
+    const csv = await fetch(`${baseUrl}/admin/subscribers/export.csv`, {
+      headers: { cookie: visitor.cookie() },
+      redirect: "manual",
+    });
+    expect(csv.status).toBe(visitor.status);
+    expectNoAdminData(await csv.text());
+
+    const form = new FormData();
+    form.append(
+      "file",
+      new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }),
+      "x.jpg",
+    );
+    const upload = await fetch(`${baseUrl}/admin/images`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie() },
+      body: form,
+      redirect: "manual",
+    });
+    expect(upload.status).toBe(visitor.status);
+    const uploadGet = await fetch(`${baseUrl}/admin/images`, {
+      headers: { cookie: visitor.cookie() },
+    });
+    expect(uploadGet.status).toBe(visitor.status);
+  });
+});
+
+describe("admin routes and foreign origins", () => {
+  it("refuses a state-changing request from another site even with a session", async () => {
+    const response = await fetch(`${baseUrl}/admin/dashboard`, {
+      method: "POST",
+      headers: { cookie: demotedCookie, origin: "https://evil.example" },
+      body: new URLSearchParams({ intent: "delete", id: articleId }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(403);
+    await expectNothingChanged();
+  });
+});
