@@ -209,7 +209,7 @@ describe("contact forms with JavaScript", () => {
         sql`insert into rate_limits (key, count, reset_at) values (${key}, 100, now() + interval '10 minutes')`,
       );
     }
-    const page = await openPage("/contact-studio-limoges");
+    const page = await openPage("/contact-studio-limoges", { allowConsole: [/status of 429/] });
     const email = uniqueEmail();
     const values = {
       shootingType: "boudoir",
@@ -286,7 +286,10 @@ describe("contact forms without JavaScript", () => {
   });
 
   it("server-side refusal: 400, every value kept, each invalid field with its message", async () => {
-    const page = await openPage("/contact-studio-ussel", { javaScriptEnabled: false });
+    const page = await openPage("/contact-studio-ussel", {
+      javaScriptEnabled: false,
+      allowConsole: [/status of 400/],
+    });
     const values = {
       shootingType: "boudoir",
       prenom: "Hugo",

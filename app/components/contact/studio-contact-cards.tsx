@@ -15,11 +15,17 @@ export function StudioContactCards({ studio }: { studio: Studio }) {
         </address>
       </Card>
       <Card icon={<Phone aria-hidden="true" />} title="Téléphone">
-        <a href={telHref(studio.phone)} className="font-semibold text-gold-dark hover:underline">
+        <a
+          href={telHref(studio.phone)}
+          className="inline-block py-1.5 font-semibold text-gold-dark hover:underline"
+        >
           {studio.phone}
         </a>
         <br />
-        <a href={`mailto:${studio.email}`} className="break-all text-gold-dark hover:underline">
+        <a
+          href={`mailto:${studio.email}`}
+          className="inline-block py-1.5 break-all text-gold-dark hover:underline"
+        >
           {studio.email}
         </a>
       </Card>

@@ -1,8 +1,11 @@
 import { studios, type Studio } from "~/content/studios";
 
-/** The studio whose page or contact page lives at `pathname` (one route module serves the three). */
+/**
+ * The studio whose page or contact page lives at `pathname` (one route module serves the three). Requests
+ * from the client router carry React Router's `.data` suffix (e.g. /contact-studio-brive.data).
+ */
 export function studioFromPath(pathname: string): Studio {
-  const path = pathname.replace(/\/+$/, "");
+  const path = pathname.replace(/\.data$/, "").replace(/\/+$/, "");
   const studio = studios.find(
     (candidate) => candidate.pagePath === path || candidate.contactPath === path,
   );
