@@ -2,7 +2,6 @@
 // on loopback with throwaway data directories, and writes docs/benchmarks.json + docs/benchmarks.md.
 // See docs/decisions/0050-benchmarks.md.
 import { parseArgs } from "node:util";
-import { build, buildIsCurrent } from "../lib/build.ts";
 import type { Context } from "./context.ts";
 import { durabilitySection } from "./durability.ts";
 import { integritySection } from "./integrity.ts";
@@ -20,6 +19,7 @@ import {
 } from "./report.ts";
 import { searchSection } from "./search.ts";
 import { serverSection } from "./server-speed.ts";
+import { ensureBuilt } from "./server.ts";
 import { weightSection } from "./weight.ts";
 
 const sections: Record<SectionName, (context: Context) => Promise<Partial<SectionResult>>> = {
@@ -65,10 +65,8 @@ const context: Context = {
   log: (message) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`),
 };
 
-if (!buildIsCurrent()) {
-  context.log("Compilation du site…");
-  build();
-}
+context.log("Compilation du site si ses sources ont changé…");
+await ensureBuilt();
 
 const benchStarted = Date.now();
 const results: Partial<Record<SectionName, SectionResult>> = {};
