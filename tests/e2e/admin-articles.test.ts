@@ -32,7 +32,7 @@ beforeAll(async () => {
     .insert(blogCategories)
     .values({ name: categoryName, slug: `mariages-${marker}` })
     .returning();
-  categoryId = category!.id;
+  categoryId = category?.id ?? "";
 });
 afterAll(async () => {
   const database = serverDatabase();
@@ -179,7 +179,7 @@ describe("article form", () => {
       seoDescription: null,
       seoImageUrl: null,
     });
-    expect(stored!.content).toBe("<p>Un été lumineux au studio.</p>");
+    expect(stored?.content).toBe("<p>Un été lumineux au studio.</p>");
 
     // The draft's preview uses the AVIF/WebP variants.
     await row.getByRole("link", { name: /Aperçu/ }).click();
@@ -199,7 +199,7 @@ describe("article form", () => {
       .select()
       .from(blogArticles)
       .where(eq(blogArticles.slug, "ete-a-brive"));
-    expect(published!.publishedAt).toBeInstanceOf(Date);
+    expect(published?.publishedAt).toBeInstanceOf(Date);
     expect(await (await fetch(`${baseUrl}/blog`)).text()).toContain("Été à Brive !");
     const article = await fetch(`${baseUrl}/blog/ete-a-brive`);
     expect(article.status).toBe(200);

@@ -30,7 +30,7 @@ beforeAll(async () => {
     .insert(blogCategories)
     .values({ name: `Catégorie ${marker}`, slug: `categorie-${marker}` })
     .returning();
-  categoryId = category!.id;
+  categoryId = category?.id ?? "";
   const [article] = await database
     .insert(blogArticles)
     .values({
@@ -42,7 +42,7 @@ beforeAll(async () => {
       categoryId,
     })
     .returning();
-  articleId = article!.id;
+  articleId = article?.id ?? "";
   await database
     .insert(blogNewsletterSubscribers)
     .values({ email: secretEmail, consentSource: "blog" });
@@ -57,7 +57,7 @@ beforeAll(async () => {
       message: secretMessage,
     })
     .returning();
-  messageId = message!.id;
+  messageId = message?.id ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();

@@ -95,7 +95,7 @@ describe("image uploads", () => {
       [1600, "avif"],
     ] as const) {
       const variant = await fetch(
-        `${baseUrl}${body.url!.replace(/\.jpg$/, `-${width}.${format}`)}`,
+        `${baseUrl}${(body.url ?? "").replace(/\.jpg$/, `-${width}.${format}`)}`,
       );
       expect(variant.status).toBe(200);
       const metadata = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();

@@ -1,0 +1,244 @@
+import { randomBytes } from "node:crypto";
+import { eq, like } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  blogCategories,
+  blogNewsletterSubscribers,
+  contactMessages,
+} from "../../app/server/db/schema";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  EXPECTED_REFUSALS,
+  signIn,
+  type TestAccount,
+  waitForToastsToClose,
+} from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+const { openPage, baseUrl } = useBrowser();
+const marker = randomBytes(4).toString("hex");
+let admin: TestAccount;
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+});
+afterAll(async () => {
+  const database = serverDatabase();
+  await database.delete(blogCategories).where(like(blogCategories.slug, `%${marker}%`));
+  await database
+    .delete(blogNewsletterSubscribers)
+    .where(like(blogNewsletterSubscribers.email, `%${marker}%`));
+  await database.delete(contactMessages).where(like(contactMessages.email, `%${marker}%`));
+  await deleteAccount(admin);
+});
+
+async function signedIn(path: string, options: Parameters<typeof openPage>[1] = {}): Promise<Page> {
+  const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS, ...options });
+  await signIn(page, admin);
+  await waitForToastsToClose(page);
+  await page.goto(path);
+  return page;
+}
+
+describe("categories", () => {
+  it("creates, edits and deletes a category through the dialog", async () => {
+    const page = await signedIn("/admin/categories");
+    await page.getByRole("link", { name: "Nouvelle catégorie" }).click();
+    const dialog = page.getByRole("dialog", { name: "Nouvelle catégorie" });
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await dialog.getByRole("button", { name: "Créer" }).click();
+    await expect.poll(() => dialog.getByText("Le nom et le slug sont requis").count()).toBe(1);
+
+    await dialog.getByLabel("Nom").fill(`Été Brive ${marker}`);
+    expect(await dialog.getByLabel("Slug").inputValue()).toBe(`ete-brive-${marker}`);
+    await dialog.getByLabel("Slug").fill("Mauvais slug");
+    await dialog.getByRole("button", { name: "Créer" }).click();
+    await expect
+      .poll(() =>
+        dialog
+          .getByText("Le slug doit contenir uniquement des lettres minuscules, chiffres et tirets")
+          .count(),
+      )
+      .toBe(1);
+    await dialog.getByLabel("Slug").fill(`ete-brive-${marker}`);
+    await dialog.getByRole("button", { name: "Créer" }).click();
+    await expect.poll(() => page.getByText("Catégorie créée").count()).toBe(1);
+    await expect.poll(() => dialog.count()).toBe(0);
+    const [created] = await serverDatabase()
+      .select()
+      .from(blogCategories)
+      .where(eq(blogCategories.slug, `ete-brive-${marker}`));
+    expect(created).toMatchObject({ name: `Été Brive ${marker}`, description: null });
+
+    const row = page.locator("li", { hasText: `Été Brive ${marker}` });
+    await row.getByRole("link", { name: /Modifier/ }).click();
+    const edit = page.getByRole("dialog", { name: "Modifier la catégorie" });
+    await edit.waitFor();
+    await edit.getByLabel("Nom").fill(`Brive en été ${marker}`);
+    // The slug is derived from the name only when creating.
+    expect(await edit.getByLabel("Slug").inputValue()).toBe(`ete-brive-${marker}`);
+    await edit.getByLabel("Description (facultative)").fill("  Les séances estivales  ");
+    await edit.getByRole("button", { name: "Enregistrer" }).click();
+    await expect.poll(() => page.getByText("Catégorie mise à jour").count()).toBe(1);
+    const [updated] = await serverDatabase()
+      .select()
+      .from(blogCategories)
+      .where(eq(blogCategories.slug, `ete-brive-${marker}`));
+    expect(updated).toMatchObject({
+      name: `Brive en été ${marker}`,
+      description: "Les séances estivales",
+    });
+
+    const messages: string[] = [];
+    page.on("dialog", (confirm) => {
+      messages.push(confirm.message());
+      void confirm.accept();
+    });
+    await page
+      .locator("li", { hasText: `Brive en été ${marker}` })
+      .getByRole("button", { name: /Supprimer/ })
+      .click();
+    await expect.poll(() => page.getByText("Catégorie supprimée").count()).toBe(1);
+    expect(messages).toEqual(["Êtes-vous sûr de vouloir supprimer cette catégorie ?"]);
+    expect(
+      await serverDatabase()
+        .select()
+        .from(blogCategories)
+        .where(eq(blogCategories.slug, `ete-brive-${marker}`)),
+    ).toEqual([]);
+  });
+});
+
+describe("subscribers", () => {
+  it("lists subscribers newest first, dims the unsubscribed and copies the active addresses", async () => {
+    const day = 24 * 60 * 60 * 1000;
+    await serverDatabase()
+      .insert(blogNewsletterSubscribers)
+      .values([
+        {
+          email: `ancien-${marker}@example.com`,
+          consentSource: "blog",
+          subscribedAt: new Date(Date.now() - 3 * day),
+        },
+        {
+          email: `parti-${marker}@example.com`,
+          consentSource: "blog",
+          subscribedAt: new Date(Date.now() - 2 * day),
+          active: false,
+        },
+        {
+          email: `recent-${marker}@example.com`,
+          consentSource: "article",
+          subscribedAt: new Date(Date.now() - day),
+        },
+      ]);
+    const page = await signedIn("/admin/subscribers", {
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    const emails = await page.locator("tbody tr td:first-child").allTextContents();
+    const mine = emails.filter((email) => email.includes(marker));
+    expect(mine).toEqual([
+      `recent-${marker}@example.com`,
+      `parti-${marker}@example.com`,
+      `ancien-${marker}@example.com`,
+    ]);
+    const gone = page.locator("tr", { hasText: `parti-${marker}@example.com` });
+    expect(await gone.getByText("Désabonné").count()).toBe(1);
+    expect(await gone.getAttribute("class")).toContain("text-stone-500");
+
+    await page.getByRole("button", { name: "Copier les emails" }).click();
+    await expect.poll(() => page.getByText("Emails copiés").count()).toBe(1);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copiedMine = copied.split(", ").filter((email) => email.includes(marker));
+    expect(copiedMine).toEqual([`recent-${marker}@example.com`, `ancien-${marker}@example.com`]);
+    expect(copied).not.toContain(`parti-${marker}`);
+    expect(copied).toMatch(/^[^,\s]+(, [^,\s]+)*$/);
+
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const csv = await fetch(`${baseUrl}/admin/subscribers/export.csv`, { headers: { cookie } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const text = await csv.text();
+    expect(text).toContain(`"parti-${marker}@example.com";`);
+    expect(text).toContain('"désabonné"');
+  });
+});
+
+describe("messages", () => {
+  it("shows the contact messages newest first, marks one handled and deletes one after confirmation", async () => {
+    const base = {
+      studio: "brive",
+      shootingType: "naissance",
+      nom: "Martin",
+      telephone: "05 36 49 00 00",
+      source: "instagram",
+    };
+    await serverDatabase()
+      .insert(contactMessages)
+      .values([
+        {
+          ...base,
+          prenom: "Ancienne",
+          email: `ancienne-${marker}@example.com`,
+          message: `Premier message ${marker}`,
+          createdAt: new Date(Date.now() - 60_000),
+        },
+        {
+          ...base,
+          prenom: "Récente",
+          email: `recente-${marker}@example.com`,
+          message: `Second message ${marker}`,
+        },
+      ]);
+    const page = await signedIn("/admin/messages");
+    expect(await axeViolations(page)).toEqual([]);
+    const names = (await page.locator("article h2").allTextContents()).filter((name) =>
+      ["Récente Martin", "Ancienne Martin"].includes(name),
+    );
+    expect(names).toEqual(["Récente Martin", "Ancienne Martin"]);
+    const recent = page.getByRole("article", { name: "Message de Récente Martin" });
+    const text = await recent.textContent();
+    for (const part of [
+      "Studio de Brive",
+      "Naissance",
+      "Instagram",
+      `recente-${marker}@example.com`,
+      "05 36 49 00 00",
+      `Second message ${marker}`,
+      "À traiter",
+    ]) {
+      expect(text).toContain(part);
+    }
+
+    await recent.getByRole("button", { name: "Marquer comme traité" }).click();
+    await expect.poll(() => recent.getByText(/^Traité le /).count()).toBe(1);
+    const [handled] = await serverDatabase()
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.email, `recente-${marker}@example.com`));
+    expect(handled?.handledAt).toBeInstanceOf(Date);
+
+    page.on("dialog", (confirm) => void confirm.accept());
+    await page
+      .getByRole("article", { name: "Message de Ancienne Martin" })
+      .getByRole("button", { name: "Supprimer" })
+      .click();
+    await expect
+      .poll(() => page.getByRole("article", { name: "Message de Ancienne Martin" }).count())
+      .toBe(0);
+    expect(
+      await serverDatabase()
+        .select()
+        .from(contactMessages)
+        .where(eq(contactMessages.email, `ancienne-${marker}@example.com`)),
+    ).toEqual([]);
+  });
+});
