@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/article-preview";
-import { UploadedPicture } from "~/components/admin/uploaded-picture";
+import { UploadedPicture } from "~/components/ui/uploaded-picture";
 import { formatDateFr } from "~/lib/dates";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
