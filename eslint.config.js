@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "data/", "node_modules/", "coverage/"] },
+  { ignores: ["build*/", ".react-router/", "data/", "node_modules/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

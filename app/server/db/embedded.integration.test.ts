@@ -63,7 +63,8 @@ describe("embedded PostgreSQL", () => {
 
   it("stops a server left running by a killed process instead of starting a second one", async () => {
     const directory = await tempDirectory();
-    const orphan = await startEmbeddedPostgres({ directory });
+    // Started and never stopped: its owner "dies" here.
+    await startEmbeddedPostgres({ directory });
     const lockFile = path.join(directory, "cluster", "postmaster.pid");
     const orphanPid = Number((await readFile(lockFile, "utf8")).split("\n")[0]);
     expect(alive(orphanPid)).toBe(true);
