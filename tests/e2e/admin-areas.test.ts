@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   blogCategories,
   blogNewsletterSubscribers,
@@ -18,6 +18,9 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
+
+// The machine is shared and slow under load: give the pages time before a poll gives up.
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage, baseUrl } = useBrowser();
 const marker = randomBytes(4).toString("hex");

@@ -1,5 +1,5 @@
 import { eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rateLimits } from "../../app/server/db/schema";
 import {
   clearSignInLimits,
@@ -12,6 +12,9 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
+
+// The machine is shared and slow under load: give the pages time before a poll gives up.
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage } = useBrowser();
 

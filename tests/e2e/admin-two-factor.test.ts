@@ -1,7 +1,7 @@
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   clearSignInLimits,
   createAccount,
@@ -12,6 +12,9 @@ import {
   waitForToastsToClose,
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
+
+// The machine is shared and slow under load: give the pages time before a poll gives up.
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage } = useBrowser();
 let admin: TestAccount;
