@@ -264,6 +264,19 @@ describe("article form", () => {
     await expectMessage(page, "Ce slug est déjà utilisé par un autre article");
     expect(await page.getByLabel("Extrait").inputValue()).toBe("Mon extrait");
     expect(await page.locator(".ProseMirror").textContent()).toBe("Mon texte");
+
+    // Leaving with unsaved changes asks first; staying keeps everything.
+    const warnings: string[] = [];
+    page.on("dialog", (dialog) => {
+      warnings.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole("link", { name: "Annuler" }).click();
+    await expect
+      .poll(() => warnings)
+      .toEqual(["Les modifications de l'article ne sont pas enregistrées. Quitter quand même ?"]);
+    expect(page.url()).toMatch(/\/admin\/articles\/nouveau$/);
+    expect(await page.getByLabel("Extrait").inputValue()).toBe("Mon extrait");
   });
 
   it("an unknown article sends back to the dashboard with 'Impossible de charger l'article'", async () => {

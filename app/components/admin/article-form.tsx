@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useBlocker, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { site } from "~/content/site";
 import { articleSchema, LIMITS } from "~/lib/admin-schemas";
@@ -47,17 +47,23 @@ export function ArticleForm({
   const [slugFollowsTitle, setSlugFollowsTitle] = useState(mode === "create" && !values.slug);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? serverErrors ?? {};
+  const { setDirty, markSaving } = useUnsavedChangesGuard(
+    Boolean(serverErrors) || Boolean(alert),
+    navigation.state === "idle",
+  );
 
   return (
     <Form
       method="post"
       noValidate
       className="space-y-6"
+      onInput={() => setDirty(true)}
       onSubmit={(event) => {
         const form = event.currentTarget;
         const parsed = articleSchema.safeParse(Object.fromEntries(new FormData(form)));
         if (parsed.success) {
           setClientErrors(null);
+          markSaving();
           return;
         }
         event.preventDefault();
@@ -196,4 +202,41 @@ export function ArticleForm({
       </div>
     </Form>
   );
+}
+
+const LEAVE_WARNING =
+  "Les modifications de l'article ne sont pas enregistrées. Quitter quand même ?";
+
+/**
+ * Nothing typed is lost by accident: leaving the form (link, back button, closing the tab) with unsaved
+ * changes asks first. Saving is not blocked.
+ */
+function useUnsavedChangesGuard(initiallyDirty: boolean, idle: boolean) {
+  const [dirty, setDirty] = useState(initiallyDirty);
+  const saving = useRef(false);
+  useEffect(() => {
+    // Back on the form after the server refused it: leaving must ask again.
+    if (idle) saving.current = false;
+  }, [idle]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && !saving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm(LEAVE_WARNING)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!saving.current) event.preventDefault();
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+  const markSaving = () => {
+    saving.current = true;
+  };
+  return { setDirty, markSaving };
 }
