@@ -23,7 +23,7 @@ const input = z
     email: z.email("--email doit être une adresse e-mail"),
     password: z.string().min(6, "--password doit contenir au moins 6 caractères"),
   })
-  .safeParse(values);
+  .safeParse({ email: values.email ?? "", password: values.password ?? "" });
 if (!input.success) {
   console.error(`✖ ${input.error.issues.map((issue) => issue.message).join("\n✖ ")}`);
   console.error("Usage : npm run admin:create -- --email <email> --password <mot de passe>");
