@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "./context.ts";
 import { postNewsletter, request, type SignUpOutcome } from "./http.ts";
-import { metric, type SectionResult } from "./report.ts";
+import { check, metric, type SectionResult } from "./report.ts";
 import {
   cleanUpCluster,
   clusterProcesses,
@@ -197,7 +197,7 @@ export async function durabilitySection(context: Context): Promise<Partial<Secti
     ["database processes left before the restart", ...column((r) => r.processesBeforeRestart)],
     [
       "restart with `node scripts/start.ts`: healthy without repair",
-      ...column((r) => metric(r.restarted ? 1 : 0, "", { equals: 1 })),
+      ...column((r) => check(r.restarted, r.restarted ? "yes" : "no")),
     ],
     ["restart: spawn to healthy /healthz", ...column((r) => metric(r.restartMs, "ms"))],
     ["exit code after SIGTERM", ...column((r) => metric(r.stopExitCode, "", { equals: 0 }))],

@@ -38,6 +38,7 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
   try {
     for (const page of measuredPages) {
       const pageRuns: Run[] = [];
+      const details = new Set<string>();
       for (let i = 0; i < runs; i++) {
         context.log(`lighthouse ${page.path} (${i + 1}/${runs})`);
         const result = await lighthouse(`${server.baseUrl}${page.path}`, {
@@ -56,6 +57,10 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
             const audit = lhr.audits[ref.id];
             if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
               failing.push(`${id}/${ref.id}`);
+              const items = (audit.details as { items?: unknown[] } | undefined)?.items;
+              if (id !== "performance" && items?.length) {
+                details.add(`${ref.id}: ${JSON.stringify(items.slice(0, 3)).slice(0, 400)}`);
+              }
             }
           }
         }
@@ -108,7 +113,11 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
       ]);
       const failing = [...new Set(pageRuns.flatMap((run) => run.failing))];
       if (failing.length > 0) {
-        notes.push(`\`${page.path}\`: audits below full marks in some run: ${failing.join(", ")}`);
+        notes.push(
+          `\`${page.path}\`: audits below full marks in some run: ${failing.join(", ")}${
+            details.size > 0 ? ` — details: ${[...details].map((d) => `\`${d}\``).join("; ")}` : ""
+          }`,
+        );
       }
     }
   } finally {

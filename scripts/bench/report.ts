@@ -16,6 +16,8 @@ export type Metric = {
   /** Undefined when there is no budget; false also when the value could not be measured. */
   ok?: boolean;
   digits?: number;
+  /** Shown instead of the number (for yes/no checks). */
+  text?: string;
 };
 
 export type Cell = string | number | null | Metric;
@@ -90,6 +92,11 @@ export function median(values: number[]): number | null {
   const middle = Math.floor(sorted.length / 2);
   const upper = sorted[middle] ?? 0;
   return sorted.length % 2 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/** A yes/no check that counts as a budget. */
+export function check(ok: boolean, text: string): Metric {
+  return { ...metric(ok ? 1 : 0, "", { equals: 1 }), text };
 }
 
 /** Nearest-rank percentile. */
@@ -173,6 +180,8 @@ export function formatCell(cell: Cell): string {
     cell.value === null
       ? "n/a"
       : `${formatNumber(cell.value, cell.digits)}${cell.unit ? ` ${cell.unit}` : ""}`;
+  if (cell.text !== undefined)
+    return `${cell.ok === undefined ? "" : cell.ok ? "✅ " : "❌ "}${cell.text}`;
   if (!cell.budget) return value;
   return `${cell.ok ? "✅" : "❌"} ${value} (${formatBudget(cell.budget, cell.unit, cell.digits)})`;
 }

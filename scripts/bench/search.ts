@@ -2,7 +2,7 @@
 import type pg from "pg";
 import type { Context } from "./context.ts";
 import { databaseMilliseconds, request } from "./http.ts";
-import { metric, percentile, type Cell, type SectionResult } from "./report.ts";
+import { check, metric, percentile, type Cell, type SectionResult } from "./report.ts";
 import { searchTerms, seedArticles } from "./seed.ts";
 import { connect, makeDataDir, removeDataDir, startServer } from "./server.ts";
 
@@ -73,7 +73,14 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
         }
         const plan = await explainSearch(client, term);
         plans[term] = plan;
-        const usesIndex = /blog_articles_(title|excerpt)_search_idx/.test(plan);
+        const indexes = [
+          ...new Set(
+            [
+              ...plan.matchAll(/(?:Index Scan|Index Only Scan)(?: Backward)? (?:using|on) (\w+)/g),
+            ].map((match) => match[1] ?? ""),
+          ),
+        ];
+        const sequential = /Seq Scan on blog_articles/.test(plan);
         const execution = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1];
         rows.push([
           `${kind}: \`${term}\``,
@@ -82,7 +89,12 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
           metric(percentile(latencies, 95), "ms", { max: 50 }),
           metric(percentile(database, 50), "ms"),
           metric(execution === undefined ? null : Number(execution), "ms"),
-          usesIndex ? "✅ trigram GIN index" : "❌ no index",
+          check(
+            indexes.length > 0 && !sequential,
+            sequential
+              ? "sequential scan of blog_articles"
+              : indexes.map((name) => `\`${name}\``).join(" + "),
+          ),
         ]);
         data[term] = { latencies, database, plan };
       }

@@ -47,6 +47,7 @@ function topFunctions(directory: string, count = 15): Cell[][] {
   let all = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
+    if (node.callFrame.functionName === "(idle)") continue;
     all += hits;
     const { functionName, url, lineNumber } = node.callFrame;
     const where = url
@@ -177,7 +178,8 @@ export async function serverSection(context: Context): Promise<Partial<SectionRe
       const top = topFunctions(profileDir);
       if (top.length > 0) {
         tables.push({
-          caption: "Where the server spent its CPU (self time, --cpu-prof over the whole run)",
+          caption:
+            "Where the server spent its CPU (share of busy self time, --cpu-prof from start to stop, start-up included)",
           columns: ["function", "share"],
           rows: top,
         });

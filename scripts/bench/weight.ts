@@ -10,8 +10,12 @@ type Kind = "html" | "js" | "css" | "font" | "image" | "other";
 type PageWeight = {
   bytes: Record<Kind, number>;
   requests: number;
+  /** Response headers of all requests (not in the per-type figures). */
+  headerBytes: number;
   thirdParty: string[];
   hero: { url: string; bytes: number } | null;
+  /** Every script with its compressed size, biggest first. */
+  scripts: Array<{ url: string; bytes: number }>;
 };
 
 const kindOf = (type: string | undefined): Kind => {
@@ -38,6 +42,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
   const browser = await chromium.launch({ executablePath: chromePath(), args: chromeFlags });
   const origin = new URL(server.baseUrl).origin;
   const rows: Cell[][] = [];
+  const notes: string[] = [];
   const data: Record<string, PageWeight> = {};
   try {
     for (const page of measuredPages) {
@@ -58,8 +63,10 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       const weight: PageWeight = {
         bytes: { html: 0, js: 0, css: 0, font: 0, image: 0, other: 0 },
         requests: 0,
+        headerBytes: 0,
         thirdParty: [],
         hero: null,
+        scripts: [],
       };
       const byUrl = new Map<string, number>();
       cdp.on("Network.requestWillBeSent", (event) => {
@@ -69,19 +76,32 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
           weight.thirdParty.push(event.request.url);
         }
       });
+      // Bytes received when the response head arrived: the headers (HTTP/1.1 on loopback).
+      const headerBytes = new Map<string, number>();
+      cdp.on("Network.responseReceived", (event) => {
+        headerBytes.set(event.requestId, event.response.encodedDataLength);
+      });
       cdp.on("Network.loadingFinished", (event) => {
         const request = requests.get(event.requestId);
         if (!request) return;
+        const headers = headerBytes.get(event.requestId) ?? 0;
+        const body = Math.max(0, event.encodedDataLength - headers);
         weight.requests += 1;
-        weight.bytes[request.kind] += event.encodedDataLength;
-        byUrl.set(request.url, (byUrl.get(request.url) ?? 0) + event.encodedDataLength);
+        weight.bytes[request.kind] += body;
+        weight.headerBytes += event.encodedDataLength - body;
+        byUrl.set(request.url, (byUrl.get(request.url) ?? 0) + body);
+        if (request.kind === "js") {
+          weight.scripts.push({ url: request.url.replace(origin, ""), bytes: body });
+        }
       });
       await tab.goto(`${server.baseUrl}${page.path}`, { waitUntil: "load", timeout: 60_000 });
       await tab.waitForLoadState("networkidle", { timeout: 30_000 }).catch(() => undefined);
-      // The hero is the image that is the page's largest contentful paint, when it is an image.
+      // The hero: the page's high-priority image, else the image that is its largest contentful paint.
       const lcpUrl = await tab.evaluate(
         () =>
           new Promise<string>((resolve) => {
+            const priority = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+            if (priority?.currentSrc) return resolve(priority.currentSrc);
             new PerformanceObserver((list) => {
               const entries = list.getEntries() as Array<PerformanceEntry & { url?: string }>;
               resolve(entries.at(-1)?.url ?? "");
@@ -93,7 +113,16 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       await browserContext.close();
       data[page.path] = weight;
 
+      weight.scripts.sort((a, b) => b.bytes - a.bytes);
       const budgetedJs = page.path === "/" || page.path.startsWith("/blog/");
+      if (budgetedJs && weight.bytes.js > 130 * 1024) {
+        notes.push(
+          `\`${page.path}\` loads ${weight.scripts.length} scripts; the biggest: ${weight.scripts
+            .slice(0, 6)
+            .map((script) => `\`${script.url}\` ${kib(script.bytes)} KB`)
+            .join(", ")}.`,
+        );
+      }
       rows.push([
         `${page.name} (\`${page.path}\`)`,
         metric(kib(weight.bytes.html), "KB"),
@@ -103,6 +132,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
         metric(kib(weight.bytes.image), "KB"),
         weight.hero ? metric(kib(weight.hero.bytes), "KB", { max: 150 }) : "no image hero",
         weight.requests,
+        metric(kib(weight.headerBytes), "KB"),
         metric(weight.thirdParty.length, "", { equals: 0 }),
       ]);
     }
@@ -115,7 +145,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
     tables: [
       {
         caption:
-          "Bytes transferred (compressed, headers included) until load + network idle; 390×844 viewport, device pixel ratio 2",
+          "Compressed bytes of response bodies until load + network idle (headers counted apart); 390×844 viewport, device pixel ratio 2",
         columns: [
           "page",
           "HTML",
@@ -125,14 +155,16 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
           "images",
           "hero image",
           "requests",
+          "response headers",
           "third-party requests",
         ],
         rows,
       },
     ],
     notes: [
-      "Measured in Chromium (playwright-core) with the cache disabled: Network.loadingFinished `encodedDataLength` per request, grouped by resource type; nothing is scrolled or clicked.",
-      "The hero is the image that is the page's Largest Contentful Paint element; 1 KB = 1,024 bytes. The JavaScript budget applies to `/` and to an article.",
+      "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked.",
+      ...notes,
+      "The hero is the page's `fetchpriority=high` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. The JavaScript budget applies to `/` and to an article.",
     ],
     data,
   };
