@@ -48,6 +48,26 @@ async function signedIn(path: string, options: Parameters<typeof openPage>[1] = 
   return page;
 }
 
+describe("admin layout", () => {
+  it("fits a 390 px wide phone and has no accessibility violation", async () => {
+    const page = await signedIn("/admin/dashboard", { viewport: { width: 390, height: 844 } });
+    for (const path of [
+      "/admin/dashboard",
+      "/admin/articles/nouveau",
+      "/admin/categories",
+      "/admin/securite",
+    ]) {
+      await page.goto(path);
+      await page.locator("h1").first().waitFor();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        path,
+      ).toBeLessThanOrEqual(390);
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+  });
+});
+
 describe("categories", () => {
   it("creates, edits and deletes a category through the dialog", async () => {
     const page = await signedIn("/admin/categories");

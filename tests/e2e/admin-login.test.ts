@@ -1,12 +1,13 @@
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { rateLimits } from "../../app/server/db/schema";
+import { rateLimits, sessions, users } from "../../app/server/db/schema";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
   EXPECTED_REFUSALS,
   signIn,
+  signInCookie,
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
@@ -16,7 +17,7 @@ import { serverDatabase } from "./support/database";
 // The machine is shared and slow under load: give the pages time before a poll gives up.
 vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
-const { openPage } = useBrowser();
+const { openPage, baseUrl } = useBrowser();
 
 let admin: TestAccount;
 let member: TestAccount;
@@ -84,6 +85,28 @@ describe("admin sign-in", () => {
     await page.waitForURL(/\/admin\/login$/);
     await page.goto("/admin/dashboard");
     await page.waitForURL(/\/admin\/login$/);
+  });
+
+  it("renews the session and its cookie while the administrator keeps working", async () => {
+    const cookie = await signInCookie(admin);
+    const [user] = await serverDatabase().select().from(users).where(eq(users.email, admin.email));
+    await serverDatabase()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) })
+      .where(eq(sessions.userId, user?.id ?? ""));
+    const response = await fetch(`${baseUrl}/admin/dashboard`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    const renewed = response.headers
+      .getSetCookie()
+      .find((value) => value.includes("session_token="));
+    expect(renewed).toMatch(/Max-Age=604800/);
+    expect(renewed).toMatch(/HttpOnly/);
+    const [session] = await serverDatabase()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, user?.id ?? ""));
+    expect(session?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 60 * 60 * 1000);
+    await clearSignInLimits();
   });
 
   it("works without JavaScript", async () => {

@@ -86,6 +86,7 @@ describe("two-factor sign-in (TOTP)", () => {
     await page.goto("/admin/dashboard");
     await page.waitForURL(/\/admin\/login$/); // a password alone opens nothing
     await passwordStep(page);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel("Code de vérification").fill("123456");
     await page.getByRole("button", { name: "Vérifier" }).click();
     await expect
