@@ -21,13 +21,13 @@ export const searchSql = `select "blog_articles"."id", "blog_articles"."title", 
   where ("blog_articles"."published" = $1 and (f_unaccent(lower("blog_articles"."title")) like '%' || f_unaccent(lower($2)) || '%' escape '\\'
     or f_unaccent(lower("blog_articles"."excerpt")) like '%' || f_unaccent(lower($3)) || '%' escape '\\'))
   order by "blog_articles"."published_at" desc nulls last, "blog_articles"."id" desc
-  limit $4 offset $5`;
+  limit $4`;
 
 export async function explainSearch(client: pg.Client, term: string): Promise<string> {
   const pattern = escapeLike(term);
   const result = await client.query<{ "QUERY PLAN": string }>(
     `explain (analyze, buffers, costs off) ${searchSql}`,
-    [true, pattern, pattern, 9, 0],
+    [true, pattern, pattern, 9],
   );
   return result.rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
