@@ -6,6 +6,8 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Browser and database checks run on shared, busy machines: polls wait up to 10 s for the page to settle.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,

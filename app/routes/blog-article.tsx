@@ -27,6 +27,7 @@ import { env } from "~/server/env.server";
 import { log } from "~/server/logger.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 import { sanitizeArticleHtml } from "~/server/sanitize.server";
+import { UploadedPicture } from "~/components/ui/uploaded-picture";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -137,8 +138,9 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
         </Link>
 
         {article.coverImageUrl ? (
-          <img
+          <UploadedPicture
             src={article.coverImageUrl}
+            sizes="(min-width: 1280px) 1216px, 100vw"
             alt=""
             width={1200}
             height={630}

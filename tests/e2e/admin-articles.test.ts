@@ -207,7 +207,15 @@ describe("article form", () => {
     const article = await fetch(`${baseUrl}/blog/ete-a-brive`);
     expect(article.status).toBe(200);
     const html = await article.text();
-    expect(html).toContain(coverUrl.replace(/\.jpg$/, ""));
+    // The public article serves the uploaded cover as AVIF and WebP variants, the original as fallback.
+    const base = coverUrl.replace(/\.jpg$/, "");
+    expect(html).toMatch(
+      new RegExp(`<source type="image/avif" srcSet="[^"]*${base}-960\\.avif 960w`),
+    );
+    expect(html).toMatch(
+      new RegExp(`<source type="image/webp" srcSet="[^"]*${base}-960\\.webp 960w`),
+    );
+    expect(html).toContain(`src="${coverUrl}"`);
 
     await row.getByRole("button", { name: /^Dépublier/ }).click();
     await expect.poll(() => page.getByText("Article dépublié").count()).toBe(1);

@@ -1,5 +1,6 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
+import { UploadedPicture } from "~/components/ui/uploaded-picture";
 import { formatDateFr } from "~/lib/dates";
 import type { ArticleCard as ArticleCardData } from "~/server/articles.server";
 
@@ -16,8 +17,9 @@ export function ArticleCard({ article, headingLevel: Heading = "h2" }: ArticleCa
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow focus-within:shadow-lg hover:shadow-lg">
       <div className="aspect-[16/10] overflow-hidden bg-muted">
         {article.coverImageUrl ? (
-          <img
+          <UploadedPicture
             src={article.coverImageUrl}
+            sizes="(min-width: 1024px) 384px, (min-width: 768px) 50vw, 100vw"
             alt=""
             width={1200}
             height={750}
