@@ -168,6 +168,24 @@ async function waitUntilReady(
   throw new Error(`PostgreSQL n'a pas répondu dans les temps :\n${output()}`);
 }
 
+/**
+ * The address of the embedded PostgreSQL in `directory` while a server holds it (its live postmaster.pid),
+ * so that command-line tools can work beside the running site instead of starting a second server.
+ */
+export function runningEmbeddedPostgresUrl(
+  directory: string,
+  database = "studio",
+): string | undefined {
+  const lockFile = path.join(directory, "cluster", "postmaster.pid");
+  if (!existsSync(lockFile)) return undefined;
+  const lines = readFileSync(lockFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !port) return undefined;
+  const password = readFileSync(path.join(directory, "password"), "utf8").trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
 export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedPostgres> {
   const { postgres, initdb } = await binaries();
   const owner = postgresUser();

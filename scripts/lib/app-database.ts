@@ -1,0 +1,65 @@
+// Command-line tools that work on the site's data (admin:create, db:seed) share this: the app's server
+// modules (which use the `~/` alias) are loaded through Vite, and the database is DATABASE_URL, else the
+// embedded PostgreSQL in DATA_DIR — the one the running site holds, or one started for the task.
+import path from "node:path";
+import { createServer } from "vite";
+import type * as ClientModule from "../../app/server/db/client.server.ts";
+import type * as EmbeddedModule from "../../app/server/db/embedded.server.ts";
+import type * as MigrateModule from "../../app/server/db/migrate.server.ts";
+import type * as EnvModule from "../../app/server/env.server.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Loads an app module, e.g. `load<typeof SeedModule>("app/server/seed.server.ts")`. */
+export type AppModuleLoader = <Module>(file: string) => Promise<Module>;
+
+/**
+ * Runs `task` with the app's database connected (migrations applied), then closes everything and exits:
+ * 0 when the task succeeded, 1 after printing `failureMessage` and the error.
+ */
+export async function runWithAppDatabase(
+  failureMessage: string,
+  task: (load: AppModuleLoader) => Promise<void>,
+): Promise<never> {
+  const vite = await createServer({
+    configFile: false,
+    root,
+    logLevel: "error",
+    appType: "custom",
+    server: { middlewareMode: true, hmr: false, ws: false },
+    resolve: { alias: { "~": path.join(root, "app") } },
+  });
+  const load: AppModuleLoader = async (file) =>
+    (await vite.ssrLoadModule(path.join(root, file))) as never;
+
+  let exitCode = 0;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  const client = await load<typeof ClientModule>("app/server/db/client.server.ts");
+  try {
+    const config = (await load<typeof EnvModule>("app/server/env.server.ts")).env();
+    let url = config.DATABASE_URL;
+    if (!url) {
+      const embedded = await load<typeof EmbeddedModule>("app/server/db/embedded.server.ts");
+      const directory = path.join(config.dataDir, "postgres");
+      url = embedded.runningEmbeddedPostgresUrl(directory);
+      if (!url) {
+        const started = await embedded.startEmbeddedPostgres({ directory });
+        stopEmbedded = started.stop;
+        url = started.url;
+      }
+    }
+    const database = client.connectDatabase(url);
+    await (
+      await load<typeof MigrateModule>("app/server/db/migrate.server.ts")
+    ).applyMigrations(database);
+    await task(load);
+  } catch (error) {
+    console.error(failureMessage, error);
+    exitCode = 1;
+  } finally {
+    await client.closeDatabase();
+    await stopEmbedded?.();
+    await vite.close();
+  }
+  process.exit(exitCode);
+}
