@@ -1,9 +1,10 @@
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Plus } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/categories";
 import { Dialog } from "~/components/admin/dialog";
 import { Field, Input, Textarea } from "~/components/admin/field";
+import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { categorySchema } from "~/lib/admin-schemas";
@@ -260,27 +261,11 @@ export default function Categories({ loaderData, actionData }: Route.ComponentPr
                       Modifier<span className="sr-only"> « {item.name} »</span>
                     </Link>
                   </Button>
-                  <Form
-                    method="post"
-                    onSubmit={(event) => {
-                      if (!window.confirm("Êtes-vous sûr de vouloir supprimer cette catégorie ?")) {
-                        event.preventDefault();
-                      }
-                    }}
-                  >
-                    <input type="hidden" name="id" value={item.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="delete"
-                      variant="ghost"
-                      size="sm"
-                      className="text-destructive hover:bg-red-50"
-                    >
-                      <Trash2 aria-hidden="true" />
-                      Supprimer<span className="sr-only"> « {item.name} »</span>
-                    </Button>
-                  </Form>
+                  <DeleteForm
+                    id={item.id}
+                    confirmation="Êtes-vous sûr de vouloir supprimer cette catégorie ?"
+                    itemLabel={item.name}
+                  />
                 </div>
               </li>
             ))}

@@ -1,6 +1,7 @@
-import { Eye, FilePlus2, FolderTree, Mail, Pencil, Trash2, Users } from "lucide-react";
+import { Eye, FilePlus2, FolderTree, Mail, Pencil, Users } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
@@ -196,27 +197,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                       Modifier<span className="sr-only"> « {article.title} »</span>
                     </Link>
                   </Button>
-                  <Form
-                    method="post"
-                    onSubmit={(event) => {
-                      if (!window.confirm("Êtes-vous sûr de vouloir supprimer cet article ?")) {
-                        event.preventDefault();
-                      }
-                    }}
-                  >
-                    <input type="hidden" name="id" value={article.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="delete"
-                      variant="ghost"
-                      size="sm"
-                      className="text-destructive hover:bg-red-50"
-                    >
-                      <Trash2 aria-hidden="true" />
-                      Supprimer<span className="sr-only"> « {article.title} »</span>
-                    </Button>
-                  </Form>
+                  <DeleteForm
+                    id={article.id}
+                    confirmation="Êtes-vous sûr de vouloir supprimer cet article ?"
+                    itemLabel={article.title}
+                  />
                 </div>
               </li>
             ))}

@@ -1,6 +1,7 @@
-import { Check, Mail, Phone, RotateCcw, Trash2 } from "lucide-react";
+import { Check, Mail, Phone, RotateCcw } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/messages";
+import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { studioById, type StudioId } from "~/content/studios";
@@ -181,27 +182,10 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                         {message.handledAt ? "Remettre à traiter" : "Marquer comme traité"}
                       </Button>
                     </Form>
-                    <Form
-                      method="post"
-                      onSubmit={(event) => {
-                        if (!window.confirm("Êtes-vous sûr de vouloir supprimer ce message ?")) {
-                          event.preventDefault();
-                        }
-                      }}
-                    >
-                      <input type="hidden" name="id" value={message.id} />
-                      <Button
-                        type="submit"
-                        name="intent"
-                        value="delete"
-                        variant="ghost"
-                        size="sm"
-                        className="text-destructive hover:bg-red-50"
-                      >
-                        <Trash2 aria-hidden="true" />
-                        Supprimer
-                      </Button>
-                    </Form>
+                    <DeleteForm
+                      id={message.id}
+                      confirmation="Êtes-vous sûr de vouloir supprimer ce message ?"
+                    />
                   </div>
                 </article>
               </li>
