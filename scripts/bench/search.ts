@@ -58,12 +58,14 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
           [escapeLike(term)],
         );
         const url = `${server.baseUrl}/blog?q=${encodeURIComponent(term)}`;
-        context.log(`search: ${samples} × /blog?q=${term}`);
+        // The worst case is slow by nature: fewer samples, still bounded in time.
+        const count = kind === "absent" ? Math.min(samples, 20) : samples;
+        context.log(`search: ${count} × /blog?q=${term}`);
         for (let i = 0; i < 5; i++) await request(url); // warm-up
         const latencies: number[] = [];
         const database: number[] = [];
-        const deadline = Date.now() + 60_000;
-        for (let i = 0; i < samples && Date.now() < deadline; i++) {
+        const deadline = Date.now() + 45_000;
+        for (let i = 0; i < count && Date.now() < deadline; i++) {
           const response = await request(url, { headers: { "accept-encoding": "gzip, br" } });
           if (response.status !== 200)
             throw new Error(`/blog?q=${term} a répondu ${response.status}`);
@@ -86,17 +88,19 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
           `${kind}: \`${term}\``,
           Number(matches.rows[0]?.count ?? 0),
           metric(percentile(latencies, 50), "ms"),
-          metric(percentile(latencies, 95), "ms", { max: 50 }),
+          metric(percentile(latencies, 95), "ms", kind === "absent" ? undefined : { max: 50 }),
           metric(percentile(database, 50), "ms"),
           metric(execution === undefined ? null : Number(execution), "ms"),
-          check(
+          (kind === "absent"
+            ? (ok: boolean, text: string) => `${ok ? "" : "no index: "}${text}`
+            : check)(
             indexes.length > 0 && !sequential,
             sequential
               ? "sequential scan of blog_articles"
               : indexes.map((name) => `\`${name}\``).join(" + "),
           ),
         ]);
-        data[term] = { latencies, database, plan };
+        data[term] = { matches: Number(matches.rows[0]?.count ?? 0), latencies, database, plan };
       }
     } finally {
       await client.end();
@@ -105,7 +109,7 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
       title: "Search at scale",
       tables: [
         {
-          caption: `/blog?q= with ${articles.toLocaleString("en-US")} published articles, ${samples} sequential requests per term`,
+          caption: `/blog?q= with ${articles.toLocaleString("en-US")} published articles, ${samples} sequential requests per term (20 for the last one)`,
           columns: [
             "term",
             "matching articles",
@@ -120,6 +124,7 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
       ],
       notes: [
         ...notes,
+        "The last row (a term with no trigram that matches nothing) is beyond the issue's list and has no budget: it shows the worst case, where the database reads every published article.",
         "Latency: one request at a time over a keep-alive connection, request to last byte, server-rendered HTML page of results.",
         "Plans (`EXPLAIN (ANALYZE, BUFFERS)` of the query the app sends, see scripts/bench/search.ts):",
         ...Object.entries(plans).map(

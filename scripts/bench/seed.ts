@@ -12,6 +12,8 @@ export const searchTerms = {
   accentless: "ete",
   /** A literal percent sign ('-20 %' in one title out of 97). */
   percent: "%",
+  /** Worst case, beyond the list: no trigram to look up and no match, so nothing stops a scan early. */
+  absent: "%_%",
 } as const;
 
 const categories = [
