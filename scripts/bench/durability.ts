@@ -114,7 +114,7 @@ export async function crashDuringSignUps({
   let lost = acknowledged.size;
   let storedWithoutAnswer = 0;
   try {
-    const again = await startServer({ dataDir, entry: "start", healthTimeoutMs: 90_000 });
+    const again = await startServer({ dataDir, entry: "start" });
     restarted = true;
     restartMs = again.startupMs;
     const client = await connect(again.databaseUrl);

@@ -229,7 +229,9 @@ export async function startServer(options: StartOptions): Promise<BenchServer> {
     child.once("exit", (code, signal) => resolve(code ?? (signal ? -1 : null))),
   );
 
-  const deadline = Date.now() + (options.healthTimeoutMs ?? 120_000);
+  // scripts/start.ts builds first when the sources changed since the last build: give it time.
+  const deadline =
+    Date.now() + (options.healthTimeoutMs ?? (options.entry === "start" ? 300_000 : 120_000));
   let startupMs: number | undefined;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
