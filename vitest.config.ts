@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["app/**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/setup/postgres.ts"],
+          globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -35,7 +35,11 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          globalSetup: ["tests/setup/postgres.ts", "tests/setup/e2e-server.ts"],
+          globalSetup: [
+            "tests/setup/build.ts",
+            "tests/setup/postgres.ts",
+            "tests/setup/e2e-server.ts",
+          ],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -1,21 +1,14 @@
 // The production server under measurement: a child process on loopback with a throwaway data directory and
 // its embedded PostgreSQL (or a given DATABASE_URL), plus what the benchmark reads about its processes.
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { build, buildDirectory, buildIsCurrent, root } from "../lib/build.ts";
+import { root } from "../lib/build.ts";
+export { ensureBuilt } from "../lib/build.ts";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,31 +50,6 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
  * Builds the site unless it is current, one process at a time: test files running in parallel would
  * otherwise build into the same directory at once, one emptying it under the other's server.
  */
-export async function ensureBuilt(): Promise<void> {
-  const lock = `${buildDirectory}.lock`;
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      try {
-        // A lock left by a killed process.
-        if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true });
-      } catch {
-        // released meanwhile
-      }
-      if (Date.now() > deadline) throw new Error(`Verrou de compilation bloqué : ${lock}`);
-      await sleep(500);
-    }
-  }
-  try {
-    if (!buildIsCurrent()) build();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 export async function makeDataDir(label: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), `studio-bench-${label}-`));
 }

@@ -1,6 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -65,4 +73,33 @@ export function build(): void {
     process.exit(result.status ?? 1);
   }
   writeFileSync(fingerprintFile, fingerprint);
+}
+
+/**
+ * Builds when the sources changed, one process at a time: concurrent callers (test set-ups, benchmarks,
+ * two `npm start`) wait for the first one's build instead of writing the same folder together.
+ */
+export async function ensureBuilt(): Promise<void> {
+  const lock = `${buildDirectory}.lock`;
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      try {
+        // A lock left by a killed process.
+        if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true });
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() > deadline) throw new Error(`Verrou de compilation bloqué : ${lock}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    if (!buildIsCurrent()) build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

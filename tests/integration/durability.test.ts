@@ -1,21 +1,12 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { crashDuringSignUps, type Victim } from "../../scripts/bench/durability.ts";
-import {
-  cleanUpCluster,
-  ensureBuilt,
-  makeDataDir,
-  removeDataDir,
-} from "../../scripts/bench/server.ts";
+import { cleanUpCluster, makeDataDir, removeDataDir } from "../../scripts/bench/server.ts";
 
 // Issue 6 item 7 with smaller counts (the benchmark runs 1,000 sign-ups): a SIGKILL of the Node server or of
 // its embedded PostgreSQL in the middle of sign-ups loses no acknowledged sign-up, `npm start` (scripts/start.ts)
 // comes back without manual repair, and the final stop leaves no database process behind.
 
 const dataDirs: string[] = [];
-
-beforeAll(async () => {
-  await ensureBuilt();
-});
 
 afterEach(async () => {
   for (const dataDir of dataDirs.splice(0)) {

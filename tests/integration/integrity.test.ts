@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactBurst, newsletterBurst } from "../../scripts/bench/integrity.ts";
 import {
-  ensureBuilt,
   makeDataDir,
   removeDataDir,
   startServer,
@@ -17,7 +16,6 @@ let dataDir: string;
 let server: BenchServer;
 
 beforeAll(async () => {
-  await ensureBuilt();
   database = await createTestDatabase();
   dataDir = await makeDataDir("integrity-test");
   server = await startServer({ dataDir, databaseUrl: database.url });

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../app/server/db/embedded.server";
-import { build, buildIsCurrent, root } from "../../scripts/lib/build";
+import { root } from "../../scripts/lib/build";
 
 // The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives
 // a crash without manual repair, and leaves no database process behind when stopped.
@@ -14,7 +14,6 @@ let dataDir: string;
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!buildIsCurrent()) build();
   dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-lifecycle-"));
 });
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../app/server/db/embedded.server";
-import { build, buildIsCurrent, root } from "../../scripts/lib/build";
+import { root } from "../../scripts/lib/build";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,10 +32,8 @@ async function waitForHealth(url: string, child: ReturnType<typeof spawn>, outpu
   throw new Error(`Le serveur n'a pas répondu à /healthz :\n${output()}`);
 }
 
-/** Builds the site if needed and runs the production server on a free loopback port. */
+/** Runs the production server (built by tests/setup/build.ts) on a free loopback port. */
 export default async function setup(project: TestProject) {
-  if (!buildIsCurrent()) build();
-
   const adminUrl = project.getProvidedContext().adminDatabaseUrl;
   const name = `e2e_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
