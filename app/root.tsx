@@ -7,10 +7,10 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunction,
 } from "react-router";
-import { Toaster } from "sonner";
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import playfairFont from "@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
+import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
 
@@ -51,14 +51,7 @@ export default function App() {
   return (
     <>
       <Outlet />
-      <Toaster
-        position="bottom-right"
-        hotkey={["altKey", "KeyT"]}
-        containerAriaLabel="Notifications"
-        theme="system"
-        richColors
-        closeButton
-      />
+      <AppToaster />
     </>
   );
 }

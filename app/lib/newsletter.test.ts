@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newsletterSchema } from "./newsletter";
+import { newsletterSchema } from "./newsletter-schema";
 
 const messageOf = (email: unknown) =>
   newsletterSchema.safeParse({ email }).error?.issues[0]?.message;

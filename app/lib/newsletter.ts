@@ -1,14 +1,6 @@
-import { z } from "zod";
 import type { ToastMessage } from "./toast";
 
-/** The newsletter form (SPEC §5), used by the browser for instant messages and by the action as authority. */
-export const newsletterSchema = z.object({
-  email: z
-    .string({ message: "Email invalide" })
-    .trim()
-    .max(255, "Email trop long")
-    .pipe(z.email("Email invalide")),
-});
+// The form's zod schema is in ./newsletter-schema: the browser loads it only when someone submits.
 
 /** The forms a person can consent on; stored with the subscription as proof of consent. */
 export const newsletterSources = ["blog", "article"] as const;

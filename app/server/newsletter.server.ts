@@ -7,12 +7,12 @@ import { consumeRateLimit } from "./rate-limit.server";
 import { firstError } from "~/lib/forms";
 import {
   invalidEmailToast,
-  newsletterSchema,
   newsletterSources,
   newsletterToasts,
   type NewsletterResult,
   type NewsletterSource,
 } from "~/lib/newsletter";
+import { newsletterSchema } from "~/lib/newsletter-schema";
 
 /** Sign-ups allowed per client address and window: enough for a family behind one box, not for a bot. */
 export const NEWSLETTER_RATE_LIMIT = { limit: 5, windowSeconds: 10 * 60 };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { site } from "~/content/site";
 import { articleSchema, LIMITS } from "~/lib/admin-schemas";
 import { type FieldErrors, fieldErrors } from "~/lib/forms";

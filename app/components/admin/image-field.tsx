@@ -1,6 +1,6 @@
 import { ImagePlus, X } from "lucide-react";
 import { useId, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { UploadError, uploadImage } from "./upload";
 

@@ -15,7 +15,7 @@ import {
   Undo2,
 } from "lucide-react";
 import { useRef, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { cn } from "~/lib/utils";
 import { inputClass } from "./field";
 import { UploadError, uploadImage } from "./upload";

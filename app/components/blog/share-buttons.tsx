@@ -1,5 +1,5 @@
 import { Link2 } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { SocialIcon } from "~/components/layout/social-icons";
 import { cn } from "~/lib/utils";
 

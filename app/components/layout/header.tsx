@@ -1,6 +1,5 @@
 import { ChevronDown, Menu, X } from "lucide-react";
-import { NavigationMenu } from "radix-ui";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { Logo } from "./logo";
 import { headerLinks, type NavLinkItem } from "~/content/navigation";
@@ -80,89 +79,119 @@ export function isCurrent(to: string, pathname: string): boolean {
 
 function DesktopNavigation({ transparent }: { transparent: boolean }) {
   const { pathname } = useLocation();
-  // Radix's Slot cannot merge NavLink's function className, so the active state is computed here.
+  const linkClass = (active: boolean) =>
+    cn(
+      "rounded-sm px-3 py-2 text-sm font-medium transition-colors",
+      active && "underline decoration-2 underline-offset-8",
+      transparent
+        ? active
+          ? "text-gold"
+          : "text-white hover:text-gold"
+        : active
+          ? "text-gold-dark"
+          : "text-foreground hover:text-gold-dark",
+    );
   const item = ({ label, to }: NavLinkItem) => {
     const active = isCurrent(to, pathname);
     return (
-      <NavigationMenu.Item key={to}>
-        <NavigationMenu.Link asChild active={active}>
-          <Link
-            to={to}
-            aria-current={active ? "page" : undefined}
-            className={cn(
-              "rounded-sm px-3 py-2 text-sm font-medium transition-colors",
-              active && "underline decoration-2 underline-offset-8",
-              transparent
-                ? active
-                  ? "text-gold"
-                  : "text-white hover:text-gold"
-                : active
-                  ? "text-gold-dark"
-                  : "text-foreground hover:text-gold-dark",
-            )}
-          >
-            {label}
-          </Link>
-        </NavigationMenu.Link>
-      </NavigationMenu.Item>
+      <li key={to}>
+        <Link to={to} aria-current={active ? "page" : undefined} className={linkClass(active)}>
+          {label}
+        </Link>
+      </li>
     );
   };
 
   return (
-    <NavigationMenu.Root
-      aria-label="Navigation principale"
-      delayDuration={100}
-      className="hidden lg:block"
-    >
-      <NavigationMenu.List className="flex items-center gap-1">
+    <nav aria-label="Navigation principale" className="hidden lg:block">
+      <ul className="flex items-center gap-1">
         {headerLinks.beforeStudios.map(item)}
-        <NavigationMenu.Item className="relative">
-          <NavigationMenu.Trigger
-            className={cn(
-              "group inline-flex items-center gap-1 rounded-sm px-3 py-2 text-sm font-medium transition-colors",
-              transparent ? "text-white hover:text-gold" : "text-foreground hover:text-gold-dark",
-            )}
-          >
-            Studios
-            <ChevronDown
-              aria-hidden="true"
-              className="size-4 transition-transform group-data-[state=open]:rotate-180"
-            />
-          </NavigationMenu.Trigger>
-          <NavigationMenu.Content className="absolute top-full left-0 mt-2 w-56 rounded-lg border border-border bg-white p-2 text-foreground shadow-lg">
-            <ul>
-              {headerLinks.studios.map(({ label, to }) => (
-                <li key={to}>
-                  <NavigationMenu.Link asChild active={pathname === to}>
-                    <Link
-                      to={to}
-                      aria-current={pathname === to ? "page" : undefined}
-                      className={cn(
-                        "block rounded-md px-3 py-2 text-sm hover:bg-muted",
-                        pathname === to && "font-semibold text-gold-dark",
-                      )}
-                    >
-                      {label}
-                    </Link>
-                  </NavigationMenu.Link>
-                </li>
-              ))}
-            </ul>
-          </NavigationMenu.Content>
-        </NavigationMenu.Item>
+        <StudiosMenu transparent={transparent} />
         {headerLinks.afterStudios.map(item)}
-        <NavigationMenu.Item>
-          <NavigationMenu.Link asChild>
-            <Link
-              to="/contact"
-              className="ml-3 inline-flex items-center rounded-full bg-gold px-5 py-2 text-sm font-semibold text-primary shadow-sm transition-colors hover:bg-white"
-            >
-              Réserver
-            </Link>
-          </NavigationMenu.Link>
-        </NavigationMenu.Item>
-      </NavigationMenu.List>
-    </NavigationMenu.Root>
+        <li>
+          <Link
+            to="/contact"
+            className="ml-3 inline-flex items-center rounded-full bg-gold px-5 py-2 text-sm font-semibold text-primary shadow-sm transition-colors hover:bg-white"
+          >
+            Réserver
+          </Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * 'Studios' as a disclosure menu: opens on mouse hover and with the keyboard (Enter or Space), Tab walks
+ * its links, Escape closes it and returns to the button; leaving it or choosing a page closes it.
+ */
+function StudiosMenu({ transparent }: { transparent: boolean }) {
+  const { pathname } = useLocation();
+  // Open for the page it was opened on: a navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (value: boolean) => setOpenOn(value ? pathname : null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const closeOnEscape = (event: React.KeyboardEvent) => {
+    if (event.key === "Escape" && open) {
+      setOpen(false);
+      trigger.current?.focus();
+    }
+  };
+
+  return (
+    <li>
+      {/* Hover and focus-leaving concern the whole menu (button and list), hence the wrapper; the keyboard
+          path is the button itself. */}
+      {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- see above */}
+      <div
+        className="relative"
+        onPointerEnter={(event) => event.pointerType === "mouse" && setOpen(true)}
+        onPointerLeave={(event) => event.pointerType === "mouse" && setOpen(false)}
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
+        }}
+      >
+        <button
+          ref={trigger}
+          type="button"
+          aria-expanded={open}
+          aria-controls="menu-studios"
+          onClick={() => setOpen(!open)}
+          onKeyDown={closeOnEscape}
+          className={cn(
+            "group inline-flex items-center gap-1 rounded-sm px-3 py-2 text-sm font-medium transition-colors",
+            transparent ? "text-white hover:text-gold" : "text-foreground hover:text-gold-dark",
+          )}
+        >
+          Studios
+          <ChevronDown
+            aria-hidden="true"
+            className={cn("size-4 transition-transform", open && "rotate-180")}
+          />
+        </button>
+        {/* The padding bridges the gap to the button, so the pointer never "leaves" on its way down. */}
+        <div id="menu-studios" hidden={!open} className="absolute top-full left-0 w-56 pt-2">
+          <ul className="rounded-lg border border-border bg-white p-2 text-foreground shadow-lg">
+            {headerLinks.studios.map(({ label, to }) => (
+              <li key={to}>
+                <Link
+                  to={to}
+                  onKeyDown={closeOnEscape}
+                  aria-current={pathname === to ? "page" : undefined}
+                  className={cn(
+                    "block rounded-md px-3 py-2 text-sm hover:bg-muted",
+                    pathname === to && "font-semibold text-gold-dark",
+                  )}
+                >
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </li>
   );
 }
 

@@ -1,16 +1,11 @@
 import { Mail } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { Button } from "~/components/ui/button";
 import { firstError } from "~/lib/forms";
-import {
-  invalidEmailToast,
-  newsletterSchema,
-  type NewsletterResult,
-  type NewsletterSource,
-} from "~/lib/newsletter";
+import { invalidEmailToast, type NewsletterResult, type NewsletterSource } from "~/lib/newsletter";
 import { cn } from "~/lib/utils";
 
 type NewsletterSignupProps = {
@@ -31,7 +26,9 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const [clientError, setClientError] = useState<string | null>(null);
   const id = useId();
-  const sending = fetcher.state !== "idle";
+  // Between the click and the post, the schema may still be loading: that counts as sending too.
+  const [checking, setChecking] = useState(false);
+  const sending = checking || fetcher.state !== "idle";
   const result = fetcher.data?.newsletter;
 
   useServerToast(result?.toast);
@@ -61,17 +58,26 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
           noValidate
           className="mt-8 flex flex-col gap-3 sm:flex-row"
           onSubmit={(event) => {
-            const email = new FormData(event.currentTarget).get("email");
-            const parsed = newsletterSchema.safeParse({ email });
-            if (!parsed.success) {
-              event.preventDefault();
-              const message = firstError(parsed.error);
-              setClientError(message);
-              const { title, description } = invalidEmailToast(message);
-              toast.error(title, { description });
-              return;
-            }
-            setClientError(null);
+            event.preventDefault();
+            const form = event.currentTarget;
+            const email = new FormData(form).get("email");
+            setChecking(true);
+            void import("~/lib/newsletter-schema")
+              .then(({ newsletterSchema }) => {
+                const parsed = newsletterSchema.safeParse({ email });
+                if (!parsed.success) {
+                  const message = firstError(parsed.error);
+                  setClientError(message);
+                  const { title, description } = invalidEmailToast(message);
+                  toast.error(title, { description });
+                  return;
+                }
+                setClientError(null);
+                void fetcher.submit(form);
+              })
+              // Offline or a failed chunk: let the server, the authority, judge.
+              .catch(() => void fetcher.submit(form))
+              .finally(() => setChecking(false));
           }}
         >
           <input type="hidden" name="source" value={source} />

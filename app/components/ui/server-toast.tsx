@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { toast as showToast } from "sonner";
+import { toast as showToast } from "~/components/ui/toaster";
 import type { ToastMessage } from "~/lib/toast";
 
 /** Shows a toast that came from the server (action data or a flash cookie) once it reaches the page. */

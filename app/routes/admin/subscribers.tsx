@@ -1,6 +1,6 @@
 import { Copy, Download } from "lucide-react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/subscribers";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
