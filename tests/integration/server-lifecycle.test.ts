@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../app/server/db/embedded.server";
+import { freePort, startEmbeddedPostgres } from "../../app/server/db/embedded.server";
 import { root } from "../../scripts/lib/build";
 
 // The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives
@@ -39,12 +39,12 @@ function postmasterPid(): number | undefined {
   return Number(readFileSync(lockFile, "utf8").split("\n")[0]);
 }
 
-async function startServer(port: number) {
+async function startServer(port: number, databaseUrl = "") {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
     env: {
       ...process.env,
-      DATABASE_URL: "",
+      DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -77,7 +77,7 @@ const exitOf = (child: ChildProcess) =>
   );
 
 describe("server lifecycle with the embedded database", () => {
-  it("starts, recovers from a killed server and its orphaned database, and stops cleanly", async () => {
+  it("starts, recovers from a killed server, its orphaned database and a killed database, and stops cleanly", async () => {
     const port = await freePort();
     const first = await startServer(port);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -97,13 +97,18 @@ describe("server lifecycle with the embedded database", () => {
     expect(secondDatabase).not.toBe(firstDatabase);
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
 
-    // The database going away makes the health check say so.
-    process.kill(secondDatabase ?? 0, "SIGINT");
+    // The database dying under a running site: it is started again and the site recovers by itself.
+    process.kill(secondDatabase ?? 0, "SIGKILL");
+    await expect
+      .poll(() => postmasterPid() !== secondDatabase && alive(postmasterPid() ?? 0), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await expect
       .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
-        timeout: 20_000,
+        timeout: 30_000,
       })
-      .toBe(503);
+      .toBe(200);
 
     second.kill("SIGTERM");
     expect(await exitOf(second)).toBe(0);
@@ -118,5 +123,28 @@ describe("server lifecycle with the embedded database", () => {
     expect(await exitOf(server)).toBe(0);
     expect(alive(database ?? 0)).toBe(false);
     expect(postmasterPid()).toBeUndefined();
+  });
+
+  it("with DATABASE_URL, says 503 while that database is away and recovers when it is back", async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), "studio-external-"));
+    const clusterPort = await freePort();
+    let external = await startEmbeddedPostgres({ directory, port: clusterPort });
+    const port = await freePort();
+    const server = await startServer(port, external.url);
+    try {
+      await external.stop();
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
+        .toBe(503);
+      external = await startEmbeddedPostgres({ directory, port: clusterPort });
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
+        .toBe(200);
+    } finally {
+      server.kill("SIGTERM");
+      await exitOf(server);
+      await external.stop();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -235,36 +235,40 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
   await stopLeftoverServer(dataDir);
   const port = options.port ?? (await freePort());
   let output = "";
-  const child = spawn(
-    postgres,
-    [
-      "-D",
-      dataDir,
-      "-p",
-      String(port),
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "unix_socket_directories=",
-      "-c",
-      "max_connections=100",
-    ],
-    // Own process group: a Ctrl-C in the terminal reaches Node only, which shuts down in order.
-    { ...owner, detached: true, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  child.stderr?.on("data", (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-8_000);
-    for (const line of text.split("\n").filter(Boolean)) {
-      if (/\b(FATAL|PANIC|ERROR)\b/.test(line)) log.warn("postgres", { line });
-      else log.debug("postgres", { line });
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const launch = () => {
+    const child = spawn(
+      postgres,
+      [
+        "-D",
+        dataDir,
+        "-p",
+        String(port),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+        "-c",
+        "max_connections=100",
+      ],
+      // Own process group: a Ctrl-C in the terminal reaches Node only, which shuts down in order.
+      { ...owner, detached: true, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString();
+      output = (output + text).slice(-8_000);
+      for (const line of text.split("\n").filter(Boolean)) {
+        if (/\b(FATAL|PANIC|ERROR)\b/.test(line)) log.warn("postgres", { line });
+        else log.debug("postgres", { line });
+      }
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    return { child, exited };
+  };
 
   const adminConfig = { host: "127.0.0.1", port, user: "postgres", password, database: "postgres" };
+  let current = launch();
   try {
-    await waitUntilReady(adminConfig, child, () => output);
+    await waitUntilReady(adminConfig, current.child, () => output);
     const admin = new pg.Client(adminConfig);
     await admin.connect();
     try {
@@ -274,18 +278,56 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
       await admin.end();
     }
   } catch (error) {
-    child.kill("SIGINT");
-    await exited;
+    current.child.kill("SIGINT");
+    await current.exited;
     throw error;
   }
-  log.info("embedded_postgres_started", { port, pid: child.pid });
+  log.info("embedded_postgres_started", { port, pid: current.child.pid });
 
   let stopping: Promise<void> | undefined;
+
+  // If the database dies under us (killed, out of memory), start it again on the same port: the pool
+  // reconnects by itself and the site recovers without anyone restarting it. PostgreSQL's own crash
+  // recovery replays its log, so every committed write is still there. After repeated failures the
+  // process exits, for a supervisor to restart everything.
+  const watch = (running: typeof current) => {
+    void running.exited.then(async () => {
+      if (stopping) return;
+      log.error("embedded_postgres_exited", {
+        pid: running.child.pid,
+        output: output.slice(-2_000),
+      });
+      for (let attempt = 1; attempt <= 5 && !stopping; attempt++) {
+        // Backends of the dead server may hold its shared memory for a moment.
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        if (stopping) return;
+        const next = launch();
+        try {
+          await waitUntilReady(adminConfig, next.child, () => output);
+          current = next;
+          log.info("embedded_postgres_restarted", { pid: next.child.pid, attempt });
+          watch(next);
+          return;
+        } catch (error) {
+          log.warn("embedded_postgres_restart_failed", { attempt, error });
+          next.child.kill("SIGINT");
+          await next.exited;
+        }
+      }
+      if (!stopping) {
+        log.error("embedded_postgres_unrecoverable");
+        process.exit(1);
+      }
+    });
+  };
+  watch(current);
+
   return {
     port,
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     stop() {
       stopping ??= (async () => {
+        const { child, exited } = current;
         if (child.exitCode === null && child.signalCode === null) {
           child.kill("SIGINT");
           const timeout = setTimeout(() => child.kill("SIGQUIT"), 30_000);
