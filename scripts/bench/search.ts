@@ -18,16 +18,15 @@ export const searchSql = `select "blog_articles"."id", "blog_articles"."title", 
     "blog_categories"."name", "blog_categories"."slug"
   from "blog_articles"
   left join "blog_categories" on "blog_articles"."category_id" = "blog_categories"."id"
-  where ("blog_articles"."published" = $1 and (f_unaccent(lower("blog_articles"."title")) like '%' || f_unaccent(lower($2)) || '%' escape '\\'
-    or f_unaccent(lower("blog_articles"."excerpt")) like '%' || f_unaccent(lower($3)) || '%' escape '\\'))
+  where ("blog_articles"."published" = $1 and "blog_articles"."search_text" like '%' || f_unaccent(lower($2)) || '%' escape '\\')
   order by "blog_articles"."published_at" desc nulls last, "blog_articles"."id" desc
-  limit $4`;
+  limit $3`;
 
 export async function explainSearch(client: pg.Client, term: string): Promise<string> {
   const pattern = escapeLike(term);
   const result = await client.query<{ "QUERY PLAN": string }>(
     `explain (analyze, buffers, costs off) ${searchSql}`,
-    [true, pattern, pattern, 9],
+    [true, pattern, 9],
   );
   return result.rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
@@ -53,8 +52,7 @@ export async function searchSection(context: Context): Promise<Partial<SectionRe
       for (const [kind, term] of Object.entries(searchTerms)) {
         const matches = await client.query<{ count: string }>(
           `select count(*) from blog_articles where published and
-             (f_unaccent(lower(title)) like '%' || f_unaccent(lower($1)) || '%' escape '\\'
-              or f_unaccent(lower(excerpt)) like '%' || f_unaccent(lower($1)) || '%' escape '\\')`,
+             search_text like '%' || f_unaccent(lower($1)) || '%' escape '\\'`,
           [escapeLike(term)],
         );
         const url = `${server.baseUrl}/blog?q=${encodeURIComponent(term)}`;
