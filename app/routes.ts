@@ -1,5 +1,4 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { redirects } from "./content/redirects";
 import { studios } from "./content/studios";
 
 // The route table, following SPEC §2.
@@ -41,6 +40,7 @@ export default [
     route("blog/:slug", "routes/blog-article.tsx"),
     route("blog/categorie/:slug", "routes/blog-category.tsx"),
 
+    // Unknown addresses, and the old addresses of content/redirects.ts (301 to their new page).
     route("*", "routes/not-found.tsx"),
   ]),
 
@@ -66,7 +66,4 @@ export default [
   route("blog/rss.xml", "routes/blog-rss.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
-
-  // Old addresses of the previous site: one route per line of the redirect table.
-  ...redirects.map(({ from }) => route(from, "routes/redirect.ts", { id: `redirect:${from}` })),
 ] satisfies RouteConfig;

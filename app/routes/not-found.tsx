@@ -1,13 +1,26 @@
 import { useEffect } from "react";
-import { data, Link, useLocation } from "react-router";
+import { data, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/not-found";
 import type { SiteHandle } from "./site-layout";
+import { redirectTarget } from "~/content/redirects";
 import { log } from "~/server/logger.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
+/**
+ * Every address no route claims lands here: an old address of the previous site (content/redirects.ts)
+ * answers a permanent redirect that keeps the query string, anything else a 404. For a client-side
+ * navigation the old address never becomes a history entry: only the new one is committed.
+ */
 export function loader({ request }: Route.LoaderArgs) {
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  // A client-side navigation asks for "/old.data?_routes=…" (single fetch); judge the page's address.
+  const path = url.pathname.replace(/\.data$/, "");
+  const target = redirectTarget(path);
+  if (target) {
+    url.searchParams.delete("_routes");
+    return redirect(`${target}${url.search}`, 301);
+  }
   log.warn("not_found", { path });
   return data(null, { status: 404 });
 }
