@@ -4,7 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedPostgres } from "../../app/server/db/embedded.server";
+import { startEmbeddedPostgres } from "../../app/server/db/embedded.server";
+import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
 
 // The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives

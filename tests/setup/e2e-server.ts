@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../../app/server/db/embedded.server";
+import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
 
 declare module "vitest" {

@@ -3,10 +3,10 @@ import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "../free-port.server";
 import { log } from "../logger.server";
 
 /**
@@ -57,22 +57,6 @@ function postgresUser(): { uid: number; gid: number } | undefined {
     execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"]);
     return { uid: id("-u"), gid: id("-g") };
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 function isAlive(pid: number): boolean {
