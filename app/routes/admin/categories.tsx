@@ -4,6 +4,7 @@ import { data, Form, Link, useNavigate, useNavigation, useSearchParams } from "r
 import type { Route } from "./+types/categories";
 import { Dialog } from "~/components/admin/dialog";
 import { Field, Input, Textarea } from "~/components/admin/field";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -213,22 +214,17 @@ export default function Categories({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <div>
-          <p className="text-sm">
-            <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
-              ← Tableau de bord
+      <AdminPageHeader
+        title="Catégories"
+        actions={
+          <Button asChild>
+            <Link to="?categorie=nouvelle">
+              <Plus aria-hidden="true" />
+              Nouvelle catégorie
             </Link>
-          </p>
-          <h1 className="mt-1 text-3xl font-bold">Catégories</h1>
-        </div>
-        <Button asChild>
-          <Link to="?categorie=nouvelle">
-            <Plus aria-hidden="true" />
-            Nouvelle catégorie
-          </Link>
-        </Button>
-      </div>
+          </Button>
+        }
+      />
 
       <section
         className="rounded-xl border border-border bg-white"

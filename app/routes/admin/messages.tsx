@@ -1,6 +1,7 @@
 import { Check, Mail, Phone, RotateCcw } from "lucide-react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import type { Route } from "./+types/messages";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -93,18 +94,15 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-6">
-      <div>
-        <p className="text-sm">
-          <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
-            ← Tableau de bord
-          </Link>
-        </p>
-        <h1 className="mt-1 text-3xl font-bold">Messages</h1>
-        <p className="mt-1 text-sm text-muted-foreground">
-          {messages.length} message{messages.length > 1 ? "s" : ""}, dont {waiting} à traiter. Les
-          messages sont effacés automatiquement 18 mois après leur dernier traitement.
-        </p>
-      </div>
+      <AdminPageHeader
+        title="Messages"
+        summary={
+          <>
+            {messages.length} message{messages.length > 1 ? "s" : ""}, dont {waiting} à traiter. Les
+            messages sont effacés automatiquement 18 mois après leur dernier traitement.
+          </>
+        }
+      />
 
       {messages.length === 0 ? (
         <p className="rounded-xl border border-border bg-white px-5 py-8 text-muted-foreground">

@@ -1,7 +1,7 @@
 import { Copy, Download } from "lucide-react";
-import { Link } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/subscribers";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
@@ -54,35 +54,32 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <div>
-          <p className="text-sm">
-            <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
-              ← Tableau de bord
-            </Link>
-          </p>
-          <h1 className="mt-1 text-3xl font-bold">Abonnés</h1>
-          <p className="mt-1 text-sm text-muted-foreground">
+      <AdminPageHeader
+        title="Abonnés"
+        summary={
+          <>
             {subscribers.length} inscrit{subscribers.length > 1 ? "s" : ""}, dont {activeCount}{" "}
             actif
             {activeCount > 1 ? "s" : ""}
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button type="button" onClick={() => void copyEmails()} disabled={activeCount === 0}>
-            <Copy aria-hidden="true" />
-            Copier les emails
-          </Button>
-          <a
-            href="/admin/subscribers/export.csv"
-            download
-            className={buttonVariants({ variant: "outline" })}
-          >
-            <Download aria-hidden="true" />
-            Exporter en CSV
-          </a>
-        </div>
-      </div>
+          </>
+        }
+        actions={
+          <>
+            <Button type="button" onClick={() => void copyEmails()} disabled={activeCount === 0}>
+              <Copy aria-hidden="true" />
+              Copier les emails
+            </Button>
+            <a
+              href="/admin/subscribers/export.csv"
+              download
+              className={buttonVariants({ variant: "outline" })}
+            >
+              <Download aria-hidden="true" />
+              Exporter en CSV
+            </a>
+          </>
+        }
+      />
 
       <section
         className="overflow-x-auto rounded-xl border border-border bg-white"
