@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
 import { closeDatabase, connectDatabase } from "./db/client.server";
-import { consumeRateLimit, resetRateLimit } from "./rate-limit.server";
+import { consumeRateLimit, purgeExpiredRateLimits, resetRateLimit } from "./rate-limit.server";
+import { rateLimits } from "./db/schema";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -39,5 +40,17 @@ describe("consumeRateLimit", () => {
     expect((await consumeRateLimit("t:b", rule)).allowed).toBe(true);
     await resetRateLimit("t:b");
     expect((await consumeRateLimit("t:b", rule)).allowed).toBe(true);
+  });
+
+  it("forgets expired windows, and keeps the running ones", async () => {
+    await consumeRateLimit("t:expired", { limit: 5, windowSeconds: 1 });
+    await consumeRateLimit("t:running", { limit: 5, windowSeconds: 600 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await purgeExpiredRateLimits();
+    const keys = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).map(
+      (row) => row.key,
+    );
+    expect(keys).toContain("t:running");
+    expect(keys).not.toContain("t:expired");
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { log } from "../logger.server";
+import { purgeExpiredRateLimits } from "../rate-limit.server";
 
 /** SPEC §9: personal data is kept 18 months after the person's last activity. */
 export const RETENTION_MONTHS = 18;
@@ -24,12 +25,16 @@ export async function purgeExpiredPersonalData(
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Runs the purge now and then once a day; the timer does not keep the process alive. */
+/**
+ * Runs the purges now and then once a day; the timer does not keep the process alive. Expired rate-limit
+ * windows go too: their keys hold client addresses, which need no keeping once the window is over.
+ */
 export function startRetentionJob(database: Database): () => void {
   const run = async () => {
     try {
       const removed = await purgeExpiredPersonalData(database);
       if (removed.messages || removed.subscribers) log.info("retention_purge", removed);
+      await purgeExpiredRateLimits();
     } catch (error) {
       log.error("retention_purge_failed", { error });
     }
