@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { log } from "~/server/logger.server";
-import { cspNonceContext } from "~/server/context";
+import { cspNonceContext, pageRenderContext } from "~/server/context";
 
 export const streamTimeout = 5_000;
 
@@ -56,8 +56,13 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell are logged by handleError; only later ones here.
-          if (shellRendered) log.error("render_error", { error });
+          // Errors before the shell are logged by handleError; only later ones here. A page whose
+          // stream failed after its status was sent must not be stored by the page cache.
+          if (shellRendered) {
+            log.error("render_error", { error });
+            const render = loadContext.get(pageRenderContext);
+            if (render) render.storable = false;
+          }
         },
       },
     );

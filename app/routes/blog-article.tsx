@@ -18,29 +18,24 @@ import {
 import { formatDateFr } from "~/lib/dates";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import {
-  findPublishedArticle,
-  listRelatedArticles,
-  recordArticleView,
-} from "~/server/articles.server";
+import { countArticleView } from "~/server/article-views.server";
+import { findPublishedArticle, listRelatedArticles } from "~/server/articles.server";
+import { onEveryServe } from "~/server/context";
 import { env } from "~/server/env.server";
-import { log } from "~/server/logger.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 import { sanitizeArticleHtml } from "~/server/sanitize.server";
 import { UploadedPicture } from "~/components/ui/uploaded-picture";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const article = await findPublishedArticle(params.slug);
   if (!article) throw data(null, NOT_FOUND_INIT);
 
-  // A person's visit counts one view; the page does not wait for the UPDATE.
-  if (!isbot(request.headers.get("user-agent"))) {
-    recordArticleView(article.id).catch((error: unknown) =>
-      log.warn("article_view_not_counted", { error, slug: article.slug }),
-    );
-  }
+  // A person's visit counts one view, also when the page cache serves the page again; crawlers' do not.
+  onEveryServe(context, request, ({ userAgent }) => {
+    if (!isbot(userAgent)) countArticleView(article.id);
+  });
 
   const related = await listRelatedArticles(article);
   return {

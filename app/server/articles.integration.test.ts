@@ -11,7 +11,6 @@ import {
   listRelatedArticles,
   listSitemapArticles,
   searchCondition,
-  recordArticleView,
 } from "./articles.server";
 import { findCategoryBySlug, listCategories, listSitemapCategories } from "./categories.server";
 import { closeDatabase, connectDatabase } from "./db/client.server";
@@ -193,18 +192,6 @@ describe("the article page", () => {
     if (!noel) throw new Error("missing fixture");
     expect(slugsOf(await listRelatedArticles(noel))).toEqual(["antislash", "souligne"]);
     expect(await listRelatedArticles({ id: noel.id, categoryId: null })).toEqual([]);
-  });
-
-  it("counts a view of a published article", async () => {
-    const article = await findPublishedArticle("noel");
-    if (!article) throw new Error("missing fixture");
-    await recordArticleView(article.id);
-    await recordArticleView(article.id);
-    const [row] = await testDatabase.db
-      .select({ views: blogArticles.viewCount })
-      .from(blogArticles)
-      .where(sql`slug = 'noel'`);
-    expect(row?.views).toBe(2);
   });
 });
 

@@ -185,14 +185,3 @@ export async function listSitemapArticles() {
     .where(and(eq(blogArticles.published, true), isNotNull(blogArticles.slug)))
     .orderBy(...newestFirst);
 }
-
-/**
- * Counts one view of a published article. One cheap UPDATE that the page does not wait for: a failure is
- * logged by the caller, never shown.
- */
-export async function recordArticleView(id: string): Promise<void> {
-  await db()
-    .update(blogArticles)
-    .set({ viewCount: sql`${blogArticles.viewCount} + 1` })
-    .where(and(eq(blogArticles.id, id), eq(blogArticles.published, true)));
-}

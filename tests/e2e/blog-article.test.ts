@@ -167,7 +167,8 @@ describe("article page", () => {
         "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Views are written within a second: wait longer than that before checking none was added.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(await views()).toBe(before + 1);
   });
 

@@ -42,3 +42,8 @@ export function installQueryStats(): void {
     return result;
   } as typeof original;
 }
+
+/** Runs `task` outside any request: its statements (and timers it creates) are charged to none. */
+export function outsideRequest<T>(task: () => T): T {
+  return storage.exit(task);
+}

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
+  check,
   index,
   integer,
   pgTable,
@@ -60,6 +62,20 @@ export const blogArticles = pgTable(
     index("blog_articles_category_idx").on(table.categoryId, table.publishedAt.desc()),
     index("blog_articles_search_idx").using("gin", sql`${table.searchText} gin_trgm_ops`),
   ],
+);
+
+/**
+ * One row whose number grows, in the same transaction, with every change to what the public blog shows
+ * (articles and categories; a view counted is not a change). Triggers of migration 0004 keep it; the page
+ * cache serves a stored page only while this number is still the one the page was rendered under.
+ */
+export const contentVersion = pgTable(
+  "content_version",
+  {
+    id: boolean("id").primaryKey().default(true),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [check("content_version_single_row", sql`${table.id}`)],
 );
 
 export const blogNewsletterSubscribers = pgTable(

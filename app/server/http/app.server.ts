@@ -6,16 +6,24 @@ import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { clientAddressContext, cspNonceContext } from "../context";
+import {
+  clientAddressContext,
+  cspNonceContext,
+  pageRenderContext,
+  type PageRender,
+} from "../context";
+import { flushArticleViews } from "../article-views.server";
+import { readContentVersion } from "../content-version.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
-import { installQueryStats, withQueryStats } from "../db/query-stats.server";
+import { installQueryStats, withQueryStats, type QueryStats } from "../db/query-stats.server";
 import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
 import { originCheck } from "./origin-check.server";
+import { pageCache } from "./page-cache.server";
 import { requestLog } from "./request-log.server";
 import { securityHeaders } from "./security.server";
 
@@ -42,6 +50,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   installQueryStats();
   app.use((_req, res, next) => {
     withQueryStats((stats) => {
+      res.locals.queryStats = stats;
       const writeHead = res.writeHead;
       res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
         if (!res.headersSent) {
@@ -93,6 +102,17 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
     : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
+  // Public pages are rendered once and served again while nothing they show has changed (decision 0006).
+  // Not in development, where the code itself changes under the cache.
+  if (!viteDevServer) {
+    app.use(
+      pageCache({
+        readContentVersion,
+        queriesSoFar: (res) => (res.locals.queryStats as QueryStats | undefined)?.count ?? 0,
+      }).middleware,
+    );
+  }
+
   app.use(
     createRequestHandler({
       build,
@@ -101,6 +121,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
         const context = new RouterContextProvider();
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
         context.set(clientAddressContext, req.ip ?? "unknown");
+        context.set(pageRenderContext, (res.locals.pageRender as PageRender | undefined) ?? null);
         return context;
       },
     }),
@@ -174,6 +195,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
+      await flushArticleViews();
       await closeDatabase();
       await embedded?.stop();
       log.info("server_stopped");

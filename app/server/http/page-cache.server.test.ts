@@ -1,0 +1,243 @@
+import type { Server } from "node:http";
+import compression from "compression";
+import express from "express";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PageRender } from "../context";
+import { pageCache } from "./page-cache.server";
+import { securityHeaders } from "./security.server";
+
+/**
+ * The page cache in front of a stand-in for React Router: each route renders a page that carries the
+ * response's nonce, counts its renders, and says whether it "read the database".
+ */
+
+let server: Server;
+let base: string;
+let contentVersion = 1;
+let versionReads = 0;
+let versionFails = false;
+const renders = new Map<string, number>();
+const served: Array<string | null> = [];
+
+const cache = pageCache({
+  readContentVersion: async () => {
+    versionReads += 1;
+    // A round trip to the database.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (versionFails) throw new Error("base indisponible");
+    return contentVersion;
+  },
+  queriesSoFar: (res) => Number(res.locals.queries ?? 0),
+  maxBytes: 64 * 1024,
+  maxAgeMs: 60_000,
+});
+
+function page(title: string, nonce: string): string {
+  return `<!DOCTYPE html><html lang="fr"><head><title>${title}</title></head><body><h1>${title}</h1><p>${"Texte. ".repeat(300)}</p><script nonce="${nonce}">window.page = 1;</script><script type="module" nonce="${nonce}">import "/a.js";</script></body></html>`;
+}
+
+beforeAll(async () => {
+  const app = express();
+  app.use(compression());
+  app.use(securityHeaders());
+  app.use(cache.middleware);
+  app.use((req, res, next) => {
+    renders.set(req.path, (renders.get(req.path) ?? 0) + 1);
+    next();
+  });
+  const render = (
+    req: express.Request,
+    res: express.Response,
+    options: { readsDatabase?: boolean } = {},
+  ) => {
+    if (options.readsDatabase) res.locals.queries = 2;
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "public, max-age=0, s-maxage=60");
+    res.send(page(req.path, String(res.locals.cspNonce)));
+  };
+  app.get("/static", (req, res) => render(req, res));
+  app.get("/blog", (req, res) => render(req, res, { readsDatabase: true }));
+  app.get("/article", (req, res) => {
+    const pageRender = res.locals.pageRender as PageRender | undefined;
+    const effect = ({ userAgent }: { userAgent: string | null }) => served.push(userAgent);
+    effect({ userAgent: req.get("user-agent") ?? null });
+    pageRender?.effects.push(effect);
+    render(req, res, { readsDatabase: true });
+  });
+  app.get("/streamed", (req, res) => {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    const html = page("streamed", String(res.locals.cspNonce));
+    res.write(html.slice(0, 1000));
+    setTimeout(() => res.end(html.slice(1000)), 5);
+  });
+  app.get("/large", (_req, res) => void res.send("x".repeat(3 * 1024 * 1024)));
+  app.get("/private", (req, res) => {
+    res.setHeader("Cache-Control", "private, no-store");
+    res.send(page("privé", String(res.locals.cspNonce)));
+  });
+  app.get("/cookie", (req, res) => {
+    res.cookie("toast", "1");
+    res.send(page("cookie", String(res.locals.cspNonce)));
+  });
+  app.get("/broken", (req, res) => {
+    (res.locals.pageRender as PageRender).storable = false;
+    res.send(page("cassé", String(res.locals.cspNonce)));
+  });
+  app.get(
+    "/missing",
+    (req, res) => void res.status(404).send(page("404", String(res.locals.cspNonce))),
+  );
+  app.get("/admin/articles", (req, res) => render(req, res));
+  app.post("/static", (req, res) => render(req, res));
+  server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  cache.clear();
+  renders.clear();
+  served.length = 0;
+  versionFails = false;
+});
+
+function nonceOfPolicy(response: Response): string {
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+  if (!nonce) throw new Error("no nonce in the policy");
+  return nonce;
+}
+
+async function get(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${base}${path}`, init);
+  return { response, body: await response.text(), cache: response.headers.get("x-page-cache") };
+}
+
+describe("page cache", () => {
+  it("renders a page once and serves it again, each answer with its own nonce", async () => {
+    const first = await get("/static");
+    const second = await get("/static");
+    const third = await get("/static");
+    expect([first.cache, second.cache, third.cache]).toEqual(["miss", "hit", "hit"]);
+    expect(renders.get("/static")).toBe(1);
+
+    const nonces = [first, second, third].map(({ response }) => nonceOfPolicy(response));
+    expect(new Set(nonces).size).toBe(3);
+    for (const [index, { body }] of [first, second, third].entries()) {
+      // Every script carries the nonce of its own response's policy, and no other nonce is left.
+      expect(body.match(/nonce="([^"]+)"/g)).toEqual([
+        `nonce="${nonces[index]}"`,
+        `nonce="${nonces[index]}"`,
+      ]);
+      expect(body.replaceAll(nonces[index] ?? "", "N")).toBe(
+        first.body.replaceAll(nonces[0] ?? "", "N"),
+      );
+    }
+  });
+
+  it("keeps the page's own headers and compresses each answer", async () => {
+    await get("/static");
+    const hit = await get("/static", { headers: { "accept-encoding": "gzip" } });
+    expect(hit.cache).toBe("hit");
+    expect(hit.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(hit.response.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=60");
+    expect(hit.response.headers.get("content-encoding")).toBe("gzip");
+    expect(hit.body).toContain("<h1>/static</h1>");
+    expect(hit.response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("stores a streamed answer whole", async () => {
+    const first = await get("/streamed");
+    const second = await get("/streamed");
+    expect(second.cache).toBe("hit");
+    expect(second.body.replaceAll(nonceOfPolicy(second.response), "N")).toBe(
+      first.body.replaceAll(nonceOfPolicy(first.response), "N"),
+    );
+  });
+
+  it("serves a page that read the database only while the content version is unchanged", async () => {
+    expect((await get("/blog")).cache).toBe("miss");
+    expect((await get("/blog")).cache).toBe("hit");
+    contentVersion += 1;
+    expect((await get("/blog")).cache).toBe("miss");
+    expect((await get("/blog")).cache).toBe("hit");
+    expect(renders.get("/blog")).toBe(2);
+  });
+
+  it("does not ask the database for pages that never read it", async () => {
+    await get("/static");
+    const reads = versionReads;
+    await get("/static");
+    await get("/static");
+    expect(versionReads).toBe(reads);
+  });
+
+  it("lets requests that arrive together share one read of the version", async () => {
+    await get("/blog");
+    const reads = versionReads;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get("/blog")));
+    expect(answers.every((answer) => answer.cache === "hit")).toBe(true);
+    expect(versionReads - reads).toBeGreaterThanOrEqual(1);
+    expect(versionReads - reads).toBeLessThan(10);
+  });
+
+  it("renders normally and stores nothing that read the database when the version cannot be read", async () => {
+    versionFails = true;
+    expect((await get("/blog")).response.status).toBe(200);
+    expect((await get("/blog")).response.status).toBe(200);
+    expect(renders.get("/blog")).toBe(2);
+    versionFails = false;
+    await get("/blog");
+    expect((await get("/blog")).cache).toBe("hit");
+  });
+
+  it("repeats the page's per-visit effects for each visitor it serves", async () => {
+    await get("/article", { headers: { "user-agent": "Visiteur 1" } });
+    await get("/article", { headers: { "user-agent": "Visiteur 2" } });
+    await get("/article", { headers: { "user-agent": "Googlebot" } });
+    expect(renders.get("/article")).toBe(1);
+    expect(served).toEqual(["Visiteur 1", "Visiteur 2", "Googlebot"]);
+  });
+
+  it("keys pages by their whole address, query included", async () => {
+    await get("/blog?q=mariage");
+    expect((await get("/blog?q=mariage")).cache).toBe("hit");
+    expect((await get("/blog?q=naissance")).cache).toBe("miss");
+  });
+
+  it("never stores or serves for visitors with cookies or credentials", async () => {
+    await get("/static");
+    for (const headers of [{ cookie: "toast=1" }, { authorization: "Basic eDp5" }] as Array<
+      Record<string, string>
+    >) {
+      const answer = await get("/static", { headers });
+      expect(answer.cache).toBeNull();
+    }
+    expect(renders.get("/static")).toBe(3);
+  });
+
+  it("stores only successful, shareable answers to GET", async () => {
+    for (const path of ["/private", "/cookie", "/broken", "/missing", "/admin/articles"]) {
+      await get(path);
+      const again = await get(path);
+      expect(again.cache, path).not.toBe("hit");
+      expect(renders.get(path), path).toBe(2);
+    }
+    await fetch(`${base}/static`, { method: "POST" });
+    expect((await get("/static")).cache).toBe("miss");
+  });
+
+  it("stays within its byte budget", async () => {
+    await get("/large");
+    expect((await get("/large")).cache).toBe("miss");
+    for (let index = 0; index < 40; index += 1) await get(`/static?page=${index}`);
+    expect(cache.size().bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(cache.size().entries).toBeLessThan(40);
+    // The most recent pages are the ones kept.
+    expect((await get("/static?page=39")).cache).toBe("hit");
+    expect((await get("/static?page=0")).cache).toBe("miss");
+  });
+});

@@ -1,0 +1,260 @@
+import type {
+  Request as ExpressRequest,
+  RequestHandler,
+  Response as ExpressResponse,
+} from "express";
+import { PageRender } from "../context";
+import { log } from "../logger.server";
+
+/**
+ * The page cache: public pages rendered once, then served again to every visitor without cookies.
+ *
+ * Rendering a page with React costs milliseconds of CPU; serving stored bytes costs microseconds. A stored
+ * page is served again only while it cannot differ from a fresh render:
+ * - its content: a page whose render read the database is tagged with the content version read before the
+ *   render (a number PostgreSQL raises in the same transaction as any change to articles or categories);
+ *   it is served only while that number is unchanged, checked with one query per request (requests
+ *   arriving together share it). A page that read nothing from the database depends on the build alone.
+ * - its visitor: only GET requests without cookies or credentials are looked up or stored, and only
+ *   answers 200 without `Set-Cookie`, `private` or `no-store`; the admin area never.
+ * - its nonce: the Content-Security-Policy nonce of the render is cut out of the stored bytes and each
+ *   answer gets the fresh nonce of its own response, so no two answers share one.
+ * What a page does on each visit (counting a view) is recorded with it and repeated (`onEveryServe`).
+ * See docs/decisions/0006-page-cache.md.
+ */
+
+export type PageCacheOptions = {
+  /** Reads the current content version (one round trip). */
+  readContentVersion: () => Promise<number>;
+  /** Statements sent to the database so far by this request (query-stats). */
+  queriesSoFar: (res: ExpressResponse) => number;
+  /** Upper bound of the stored bytes, all pages together. */
+  maxBytes?: number;
+  /** Pages larger than this are not stored. */
+  maxEntryBytes?: number;
+  /** A stored page is rendered again after this long even if nothing changed (dates, the year). */
+  maxAgeMs?: number;
+};
+
+type Entry = {
+  status: number;
+  headers: Array<[string, string]>;
+  /** The body cut at each occurrence of the render's nonce. */
+  parts: Buffer[];
+  bytes: number;
+  /** Content version the page was rendered under, or null when its render read no database. */
+  version: number | null;
+  storedAt: number;
+  effects: PageRender["effects"];
+};
+
+// Headers that belong to one answer, not to the page: set again for each response.
+const PER_RESPONSE_HEADERS = new Set([
+  "connection",
+  "content-encoding",
+  "content-length",
+  "content-security-policy",
+  "date",
+  "etag",
+  "keep-alive",
+  "server-timing",
+  "set-cookie",
+  "transfer-encoding",
+  "vary",
+  "x-page-cache",
+]);
+
+export function pageCache(options: PageCacheOptions) {
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
+  // Map order is recency order: a hit moves its entry to the end, eviction takes from the start.
+  const entries = new Map<string, Entry>();
+  let storedBytes = 0;
+
+  function remove(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    storedBytes -= entry.bytes;
+  }
+
+  function store(key: string, entry: Entry) {
+    remove(key);
+    entries.set(key, entry);
+    storedBytes += entry.bytes;
+    for (const oldest of entries.keys()) {
+      if (storedBytes <= maxBytes) break;
+      remove(oldest);
+    }
+  }
+
+  // One read at a time: requests that arrive while one is running share the next, which starts once
+  // the running one is back, so every request gets a number read after it arrived (a change committed
+  // before it arrived is always seen) while the database sees at most one read in flight.
+  let running: Promise<number> | undefined;
+  let waiting: Promise<number> | undefined;
+  function read(): Promise<number> {
+    const reading = options.readContentVersion();
+    running = reading;
+    const done = () => {
+      if (running === reading) running = undefined;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+  function currentVersion(): Promise<number> {
+    if (!running) return read();
+    const ignore = () => undefined;
+    waiting ??= running.then(ignore, ignore).then(() => {
+      waiting = undefined;
+      return read();
+    });
+    return waiting;
+  }
+
+  function serve(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+    const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
+    const pieces: Buffer[] = [];
+    entry.parts.forEach((part, index) => {
+      if (index > 0) pieces.push(nonce);
+      pieces.push(part);
+    });
+    const body = Buffer.concat(pieces);
+    for (const effect of entry.effects) {
+      try {
+        effect({ userAgent: req.get("user-agent") ?? null });
+      } catch (error) {
+        log.warn("page_cache_effect_failed", { error, path: req.path });
+      }
+    }
+    res.status(entry.status);
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    res.setHeader("X-Page-Cache", "hit");
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  }
+
+  /** Records the answer produced downstream and stores it once complete, if it may be. */
+  function capture(
+    req: ExpressRequest,
+    res: ExpressResponse,
+    key: string,
+    version: number | null,
+    render: PageRender,
+  ) {
+    const headersBefore = new Set(res.getHeaderNames());
+    const queriesBefore = options.queriesSoFar(res);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const collect = (chunk: unknown, encoding: unknown) => {
+      if (tooLarge || chunk === undefined || chunk === null || typeof chunk === "function") return;
+      const buffer =
+        typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array);
+      size += buffer.length;
+      if (size > maxEntryBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else chunks.push(buffer);
+    };
+
+    const write = res.write;
+    const end = res.end;
+    res.write = function (this: ExpressResponse, chunk: unknown, ...rest: unknown[]) {
+      collect(chunk, rest[0]);
+      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as typeof res.write;
+    res.end = function (this: ExpressResponse, chunk?: unknown, ...rest: unknown[]) {
+      collect(chunk, rest[0]);
+      const entry = tooLarge ? undefined : finish();
+      if (entry) store(key, entry);
+      return (end as (...args: unknown[]) => ExpressResponse).call(this, chunk, ...rest);
+    } as typeof res.end;
+    res.setHeader("X-Page-Cache", "miss");
+
+    function finish(): Entry | undefined {
+      const cacheControl = String(res.getHeader("cache-control") ?? "");
+      if (
+        !render.storable ||
+        res.statusCode !== 200 ||
+        res.hasHeader("set-cookie") ||
+        /no-store|private|no-cache/i.test(cacheControl)
+      ) {
+        return undefined;
+      }
+      const readDatabase = options.queriesSoFar(res) > queriesBefore;
+      if (readDatabase && version === null) return undefined;
+      const body = Buffer.concat(chunks);
+      const nonce = String(res.locals.cspNonce ?? "");
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let at = nonce ? body.indexOf(nonce) : -1; at !== -1; at = body.indexOf(nonce, from)) {
+        parts.push(body.subarray(from, at));
+        from = at + nonce.length;
+      }
+      parts.push(body.subarray(from));
+      const headers: Array<[string, string]> = [];
+      for (const name of res.getHeaderNames()) {
+        if (headersBefore.has(name) || PER_RESPONSE_HEADERS.has(name)) continue;
+        const value = res.getHeader(name);
+        if (value !== undefined) headers.push([name, String(value)]);
+      }
+      return {
+        status: 200,
+        headers,
+        parts,
+        bytes: body.length,
+        version: readDatabase ? version : null,
+        storedAt: Date.now(),
+        effects: render.effects,
+      };
+    }
+  }
+
+  const middleware: RequestHandler = async (req, res, next) => {
+    const eligible =
+      req.method === "GET" &&
+      !req.headers.cookie &&
+      !req.headers.authorization &&
+      !/^\/admin(\/|\.data|$)/.test(req.path);
+    if (!eligible) return next();
+
+    const key = req.originalUrl;
+    const entry = entries.get(key);
+    let version: number | null = null;
+    try {
+      if (entry?.version === null && Date.now() - entry.storedAt < maxAgeMs) {
+        entries.delete(key);
+        entries.set(key, entry);
+        return serve(req, res, entry);
+      }
+      version = await currentVersion();
+      if (entry && entry.version === version && Date.now() - entry.storedAt < maxAgeMs) {
+        entries.delete(key);
+        entries.set(key, entry);
+        return serve(req, res, entry);
+      }
+    } catch (error) {
+      // The database does not answer: render as if there were no cache (the page says what it can).
+      log.warn("page_cache_version_unavailable", { error });
+    }
+    remove(key);
+    const render = new PageRender();
+    res.locals.pageRender = render;
+    capture(req, res, key, version, render);
+    next();
+  };
+
+  return {
+    middleware,
+    /** Number of stored pages and their bytes, for tests and diagnostics. */
+    size: () => ({ entries: entries.size, bytes: storedBytes }),
+    clear: () => {
+      entries.clear();
+      storedBytes = 0;
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blogArticles } from "../../app/server/db/schema";
+import { blogFixtures, patiently } from "./support/blog";
+import { useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+// The page cache of the production server (decision 0006): public pages rendered once and served again,
+// never stale, never shared with a signed-in person, each answer with its own CSP nonce.
+
+const { openPage, baseUrl } = useBrowser();
+const fixtures = blogFixtures();
+const { token } = fixtures;
+const slug = `cache-${token}`;
+const person = {
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36",
+};
+
+beforeAll(async () => {
+  await fixtures.createCategory();
+  await fixtures.createArticles([
+    { slug, title: `Première version ${token}`, inCategory: true },
+    { slug: `voisin-${token}`, title: `Voisin ${token}`, inCategory: true },
+  ]);
+});
+
+afterAll(() => fixtures.cleanup());
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${baseUrl}${path}`, { headers });
+  const html = await response.text();
+  const policyNonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "");
+  return {
+    response,
+    html,
+    cache: response.headers.get("x-page-cache"),
+    policyNonce: policyNonce?.[1],
+    pageNonces: new Set([...html.matchAll(/nonce="([^"]*)"/g)].map((match) => match[1])),
+  };
+}
+
+/**
+ * The next answer served from the cache. Other test files change blog content at the same time (each
+ * change rightly makes stored pages stale), so a hit may take a few tries.
+ */
+async function hit(path: string, headers: Record<string, string> = {}) {
+  for (let attempt = 1; attempt <= 30; attempt += 1) {
+    const answer = await get(path, headers);
+    if (answer.cache === "hit") return { ...answer, attempts: attempt };
+  }
+  throw new Error(`${path} never served from the page cache`);
+}
+
+const viewsOf = async () =>
+  (
+    await serverDatabase()
+      .select({ views: blogArticles.viewCount })
+      .from(blogArticles)
+      .where(eq(blogArticles.slug, slug))
+  )[0]?.views ?? 0;
+
+describe("page cache", () => {
+  it("serves a page again with a fresh nonce that every script of the answer carries", async () => {
+    const first = await hit(`/blog/${slug}`);
+    const second = await hit(`/blog/${slug}`);
+    for (const answer of [first, second]) {
+      expect(answer.policyNonce).toBeTruthy();
+      expect([...answer.pageNonces]).toEqual([answer.policyNonce]);
+    }
+    expect(first.policyNonce).not.toBe(second.policyNonce);
+    expect(second.html.replaceAll(second.policyNonce ?? "", "")).toBe(
+      first.html.replaceAll(first.policyNonce ?? "", ""),
+    );
+  });
+
+  it("shows a change to an article or a category on the very next request", async () => {
+    for (const path of [
+      `/blog/${slug}`,
+      `/blog?q=${token}`,
+      `/blog/categorie/${fixtures.categorySlug}`,
+    ]) {
+      await hit(path);
+    }
+    await serverDatabase()
+      .update(blogArticles)
+      .set({ title: `Deuxième version ${token}` })
+      .where(eq(blogArticles.slug, slug));
+    for (const path of [
+      `/blog/${slug}`,
+      `/blog?q=${token}`,
+      `/blog/categorie/${fixtures.categorySlug}`,
+    ]) {
+      const answer = await get(path);
+      expect(answer.html, path).toContain(`Deuxième version ${token}`);
+      expect(answer.html, path).not.toContain(`Première version ${token}`);
+    }
+    // The related article's page lists it too.
+    expect((await get(`/blog/voisin-${token}`)).html).toContain(`Deuxième version ${token}`);
+  });
+
+  it("counts the view of each person it serves the article to, not crawlers'", async () => {
+    await get(`/blog/${slug}`, person);
+    await expect.poll(viewsOf, patiently).toBeGreaterThan(0);
+    const before = await viewsOf();
+    let requests = 0;
+    for (let index = 0; index < 3; index += 1)
+      requests += (await hit(`/blog/${slug}`, person)).attempts;
+    await expect.poll(viewsOf, patiently).toBe(before + requests);
+    await hit(`/blog/${slug}`, { "user-agent": "Googlebot/2.1" });
+    // Views are written within a second; wait longer than that before checking nothing was added.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await viewsOf()).toBe(before + requests);
+  });
+
+  it("never answers a visitor with cookies from the cache", async () => {
+    await hit("/tarifs");
+    const withCookie = await get("/tarifs", { cookie: "toast=x" });
+    expect(withCookie.cache).toBeNull();
+    expect(withCookie.response.status).toBe(200);
+  });
+
+  it("gives the browser a page whose scripts run and that navigates without reloading", async () => {
+    await get("/tarifs");
+    const page = await openPage("/tarifs");
+    const reloaded = await page.reload();
+    expect(reloaded?.headers()["x-page-cache"]).toBe("hit");
+    // The inline module script (nonce checked by the browser) ran, and React took over the page.
+    await expect
+      .poll(() => page.evaluate(() => "__reactRouterRouteModules" in window), patiently)
+      .toBe(true);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole("contentinfo").getByRole("link", { name: "Contact", exact: true }).click();
+    await page.waitForURL(/\/contact$/);
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
+  });
+});
