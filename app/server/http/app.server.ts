@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -35,6 +36,27 @@ function trustProxySetting(value: string | undefined): boolean | number | string
   if (value === "true") return true;
   if (value === "false") return false;
   return value;
+}
+
+/** Every file under `directory` except the hashed assets, as URL paths ("/images/logo.svg"). */
+function listPublicFiles(directory: string): Set<string> {
+  const files = new Set<string>();
+  const entries = readdirSync(directory, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(directory, path.join(entry.parentPath, entry.name));
+    if (relative.startsWith(`assets${path.sep}`)) continue;
+    files.add(`/${relative.split(path.sep).join("/")}`);
+  }
+  return files;
+}
+
+function decodedPath(urlPath: string): string {
+  try {
+    return decodeURIComponent(urlPath);
+  } catch {
+    return urlPath;
+  }
 }
 
 export function createApp({ viteDevServer }: AppOptions = {}) {
@@ -95,7 +117,14 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
       express.static(path.join(clientDirectory, "assets"), { immutable: true, maxAge: "1y" }),
       (_req, res) => void res.status(404).end(),
     );
-    app.use(express.static(clientDirectory, { maxAge: "1h", index: false }));
+    // The other public files (favicon, images) are listed once: a page request must not cost a disk
+    // lookup for a file that cannot exist.
+    const publicFiles = listPublicFiles(clientDirectory);
+    const servePublicFile = express.static(clientDirectory, { maxAge: "1h", index: false });
+    app.use((req, res, next) => {
+      if (publicFiles.has(decodedPath(req.path))) servePublicFile(req, res, next);
+      else next();
+    });
   }
 
   const build = viteDevServer

@@ -1,9 +1,10 @@
 import type { Server } from "node:http";
+import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PageRender } from "../context";
-import { pageCache } from "./page-cache.server";
+import { gzipAnswer, pageCache } from "./page-cache.server";
 import { securityHeaders } from "./security.server";
 
 /**
@@ -149,6 +150,14 @@ describe("page cache", () => {
     expect(hit.response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("answers without compression to a client that does not accept gzip", async () => {
+    await get("/static");
+    const plain = await get("/static", { headers: { "accept-encoding": "identity" } });
+    expect(plain.cache).toBe("hit");
+    expect(plain.response.headers.get("content-encoding")).toBeNull();
+    expect(plain.body).toContain(`nonce="${nonceOfPolicy(plain.response)}"`);
+  });
+
   it("stores a streamed answer whole", async () => {
     const first = await get("/streamed");
     const second = await get("/streamed");
@@ -239,5 +248,32 @@ describe("page cache", () => {
     // The most recent pages are the ones kept.
     expect((await get("/static?page=39")).cache).toBe("hit");
     expect((await get("/static?page=0")).cache).toBe("miss");
+  });
+});
+
+describe("gzipAnswer", () => {
+  it("is a valid gzip file of the parts with the nonce between them", () => {
+    const text = (size: number, seed: number) =>
+      Buffer.from(
+        Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
+      );
+    const cases: Buffer[][] = [
+      [text(0, 1)],
+      [text(5_000, 3)],
+      [text(0, 1), text(0, 1)],
+      [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
+      [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
+    ];
+    for (const parts of cases) {
+      const deflated = parts.map((part) =>
+        zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH }),
+      );
+      for (const nonce of [Buffer.from("7lMn0pF4XI5UHtr+iF6EqEp0"), Buffer.from("")]) {
+        const expected = Buffer.concat(
+          parts.flatMap((part, index) => (index ? [nonce, part] : [part])),
+        );
+        expect(zlib.gunzipSync(gzipAnswer(parts, deflated, nonce)).equals(expected)).toBe(true);
+      }
+    }
   });
 });

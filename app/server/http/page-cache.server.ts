@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import type {
   Request as ExpressRequest,
   RequestHandler,
@@ -20,6 +21,8 @@ import { log } from "../logger.server";
  * - its nonce: the Content-Security-Policy nonce of the render is cut out of the stored bytes and each
  *   answer gets the fresh nonce of its own response, so no two answers share one.
  * What a page does on each visit (counting a view) is recorded with it and repeated (`onEveryServe`).
+ * Compression is done once too: each stretch between two nonces is stored gzipped, and an answer is those
+ * stretches with its nonce in between (see `gzipAnswer`), instead of compressing every answer again.
  * See docs/decisions/0006-page-cache.md.
  */
 
@@ -41,6 +44,8 @@ type Entry = {
   headers: Array<[string, string]>;
   /** The body cut at each occurrence of the render's nonce. */
   parts: Buffer[];
+  /** The same parts, each deflated on its own up to a byte boundary. */
+  deflatedParts: Buffer[];
   bytes: number;
   /** Content version the page was rendered under, or null when its render read no database. */
   version: number | null;
@@ -63,6 +68,51 @@ const PER_RESPONSE_HEADERS = new Set([
   "vary",
   "x-page-cache",
 ]);
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
+// An empty last block: what ends every deflate stream.
+const LAST_BLOCK = zlib.deflateRawSync(Buffer.alloc(0));
+
+/**
+ * Deflates `part` on its own and ends with a full flush: the output stops on a byte boundary and refers to
+ * nothing before it, so such pieces (and stored blocks) can follow one another in one deflate stream.
+ */
+function deflatePart(part: Buffer): Buffer {
+  return zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+}
+
+/** `bytes` as one uncompressed ("stored") deflate block, RFC 1951 §3.2.4. */
+function storedBlock(bytes: Buffer): Buffer {
+  const block = Buffer.alloc(5 + bytes.length);
+  block[0] = 0; // not the last block, type "stored", then padding to the byte boundary
+  block.writeUInt16LE(bytes.length, 1);
+  block.writeUInt16LE(~bytes.length & 0xffff, 3);
+  bytes.copy(block, 5);
+  return block;
+}
+
+/** The gzip file (RFC 1952) of the page with `nonce` in each place the render's nonce was. */
+export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buffer): Buffer {
+  const pieces: Buffer[] = [GZIP_HEADER];
+  const nonceBlock = storedBlock(nonce);
+  let crc = 0;
+  let length = 0;
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(nonceBlock);
+      crc = zlib.crc32(nonce, crc);
+      length += nonce.length;
+    }
+    pieces.push(deflatedParts[index] ?? deflatePart(part));
+    crc = zlib.crc32(part, crc);
+    length += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
+  pieces.push(LAST_BLOCK, trailer);
+  return Buffer.concat(pieces);
+}
 
 export function pageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
@@ -115,12 +165,17 @@ export function pageCache(options: PageCacheOptions) {
 
   function serve(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
     const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
-    const pieces: Buffer[] = [];
-    entry.parts.forEach((part, index) => {
-      if (index > 0) pieces.push(nonce);
-      pieces.push(part);
-    });
-    const body = Buffer.concat(pieces);
+    const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
+    let body: Buffer;
+    if (gzip) body = gzipAnswer(entry.parts, entry.deflatedParts, nonce);
+    else {
+      const pieces: Buffer[] = [];
+      entry.parts.forEach((part, index) => {
+        if (index > 0) pieces.push(nonce);
+        pieces.push(part);
+      });
+      body = Buffer.concat(pieces);
+    }
     for (const effect of entry.effects) {
       try {
         effect({ userAgent: req.get("user-agent") ?? null });
@@ -131,6 +186,8 @@ export function pageCache(options: PageCacheOptions) {
     res.status(entry.status);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
+    res.setHeader("Vary", "Accept-Encoding");
+    if (gzip) res.setHeader("Content-Encoding", "gzip");
     res.setHeader("Content-Length", body.length);
     res.end(body);
   }
@@ -196,6 +253,7 @@ export function pageCache(options: PageCacheOptions) {
         from = at + nonce.length;
       }
       parts.push(body.subarray(from));
+      const deflatedParts = parts.map(deflatePart);
       const headers: Array<[string, string]> = [];
       for (const name of res.getHeaderNames()) {
         if (headersBefore.has(name) || PER_RESPONSE_HEADERS.has(name)) continue;
@@ -206,7 +264,8 @@ export function pageCache(options: PageCacheOptions) {
         status: 200,
         headers,
         parts,
-        bytes: body.length,
+        deflatedParts,
+        bytes: body.length + deflatedParts.reduce((sum, part) => sum + part.length, 0),
         version: readDatabase ? version : null,
         storedAt: Date.now(),
         effects: render.effects,
