@@ -26,7 +26,7 @@ export default defineConfig({
                 },
                 {
                   name: "site",
-                  test: /app[\\/](components[\\/](layout|ui)|lib[\\/](utils|seo)|content[\\/](site|studios|navigation))|node_modules[\\/](clsx|tailwind-merge|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
+                  test: /app[\\/](components[\\/](layout|ui)|lib[\\/](utils|seo)|content[\\/](site|studios|navigation))|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
                   priority: 10,
                 },
               ],

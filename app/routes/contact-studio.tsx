@@ -45,7 +45,7 @@ export default function StudioContactPage() {
         eyebrow={site.brand}
         title={`Contacter le ${studioNameInSentence(studio)}`}
         subtitle="Une question, un projet de séance ? Appelez-nous, passez au studio ou laissez-nous un message : nous vous répondons rapidement."
-        className="min-h-[45svh]"
+        short
       />
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-16 sm:px-6 lg:grid-cols-[1fr_2fr]">
         <StudioContactCards studio={studio} />

@@ -53,7 +53,7 @@ export default function ContactPage() {
         eyebrow={site.brand}
         title="Contactez-nous"
         subtitle="Particuliers, entreprises, collectivités, écoles : une question, un devis, une séance à réserver ? Écrivez-nous, nous vous répondons rapidement."
-        className="min-h-[45svh]"
+        short
       />
 
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-16 sm:px-6 lg:grid-cols-[1fr_2fr]">

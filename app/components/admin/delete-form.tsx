@@ -21,14 +21,7 @@ export function DeleteForm({ id, confirmation, itemLabel }: DeleteFormProps) {
       }}
     >
       <input type="hidden" name="id" value={id} />
-      <Button
-        type="submit"
-        name="intent"
-        value="delete"
-        variant="ghost"
-        size="sm"
-        className="text-destructive hover:bg-red-50"
-      >
+      <Button type="submit" name="intent" value="delete" variant="ghost-destructive" size="sm">
         <Trash2 aria-hidden="true" />
         Supprimer
         {itemLabel ? <span className="sr-only"> « {itemLabel} »</span> : null}

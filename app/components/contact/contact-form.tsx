@@ -234,7 +234,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
           rows={5}
           required
           maxLength={MESSAGE_MAX_LENGTH}
-          className={cn(controlClass, "h-auto py-2")}
+          className={messageClass}
         />
       </Field>
 
@@ -286,8 +286,12 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
   );
 }
 
-const controlClass =
-  "block h-11 w-full rounded-lg border border-stone-300 bg-white px-3 text-base text-foreground shadow-sm focus-visible:border-gold-dark focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-dark aria-invalid:border-destructive";
+const controlLook =
+  "block w-full rounded-lg border border-stone-300 bg-white px-3 text-base text-foreground shadow-sm focus-visible:border-gold-dark focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-dark aria-invalid:border-destructive";
+/** Inputs and selects: one line high. */
+const controlClass = `${controlLook} h-11`;
+/** The message: as high as its rows. */
+const messageClass = `${controlLook} py-2`;
 
 function Options({ options }: { options: Option[] }) {
   return options.map((option) => (

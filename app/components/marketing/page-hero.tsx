@@ -18,19 +18,20 @@ type PageHeroProps = {
   photo: Picture;
   /** Buttons or other content under the subtitle. */
   children?: ReactNode;
-  className?: string;
+  /** A lower band (contact pages): 45 % of the screen's height instead of 60 %. */
+  short?: boolean;
 };
 
 /**
  * The dark photo band at the top of a page: the page's only `h1`, under the transparent header (so pages
  * with a PageHero keep the header transparent at the top, as SPEC §2 describes).
  */
-export function PageHero({ title, subtitle, eyebrow, photo, children, className }: PageHeroProps) {
+export function PageHero({ title, subtitle, eyebrow, photo, children, short }: PageHeroProps) {
   return (
     <section
       className={cn(
-        "relative isolate flex min-h-[60svh] items-end overflow-hidden bg-stone-900 pt-32 pb-16 text-white",
-        className,
+        "relative isolate flex items-end overflow-hidden bg-stone-900 pt-32 pb-16 text-white",
+        short ? "min-h-[45svh]" : "min-h-[60svh]",
       )}
     >
       <Photo

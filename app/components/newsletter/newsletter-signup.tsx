@@ -97,7 +97,7 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
             onChange={() => setClientError(null)}
             className="h-12 flex-1 rounded-full border border-white/30 bg-white px-5 text-foreground placeholder:text-stone-500"
           />
-          <Button type="submit" variant="gold" size="lg" disabled={sending} className="h-12">
+          <Button type="submit" variant="gold" size="lg-field" disabled={sending}>
             {sending ? "..." : "S'inscrire"}
           </Button>
         </fetcher.Form>

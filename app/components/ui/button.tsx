@@ -14,12 +14,14 @@ export const buttonVariants = cva(
         light: "bg-white text-foreground hover:bg-stone-100",
         ghost: "hover:bg-muted",
         destructive: "bg-destructive text-white hover:bg-red-800",
-        link: "rounded-none px-0 text-gold-dark underline-offset-4 hover:underline",
+        "ghost-destructive": "text-destructive hover:bg-red-50",
       },
       size: {
         default: "h-11 px-6 text-sm",
         sm: "h-9 px-4 text-sm",
         lg: "h-13 px-8 text-base",
+        // lg at the height of the 48 px text field beside it (the newsletter).
+        "lg-field": "h-12 px-8 text-base",
         icon: "size-11",
       },
     },
