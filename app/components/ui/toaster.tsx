@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState, type ComponentProps } from "react";
 import type { ExternalToast, Toaster as SonnerToaster, toast as sonnerToast } from "sonner";
 
-// sonner weighs ~9 KB compressed and most pages never show a toast: it loads once the page is interactive
-// (the Toaster and its live region then exist before any announcement), and `toast` waits for it, so no
-// toast is lost and none of it sits on the critical path. SPEC §9: bottom-right, Alt+T, 'Notifications',
-// theme following the system.
+// sonner weighs ~9 KB compressed and most visits never show a toast: it loads when a toast is asked for, or
+// earlier when the visitor starts on a form, so that a submit's answer shows at once. The Toaster (and its
+// live region) is mounted first and `toast` waits for it, so no toast is lost and none is announced into a
+// region that does not exist yet. SPEC §9: bottom-right, Alt+T, 'Notifications', theme following the system.
 
 const loadSonner = () => import("sonner");
 
@@ -29,24 +29,30 @@ const LazyToaster = lazy(async () => {
   return { default: ReadyToaster };
 });
 
-/** The page's toast area, mounted once the browser is idle after hydration. */
+/** A pointer or the focus entering a form: its toast may be near. */
+function warmOnForm(event: Event) {
+  if (event.target instanceof Element && event.target.closest("form")) requestToaster();
+}
+
+/** The page's toast area, mounted with the first toast or when the visitor starts on a form. */
 export function AppToaster() {
   const [mounted, setMounted] = useState(mountRequested);
   useEffect(() => {
     const mount = () => setMounted(true);
     mountListeners.add(mount);
-    // Safari has no requestIdleCallback.
-    const idle = typeof requestIdleCallback === "function";
-    const handle = idle
-      ? requestIdleCallback(requestToaster, { timeout: 2_000 })
-      : setTimeout(requestToaster, 200);
+    // A toast raised before this effect ran (a flash cookie shown on hydration) already asked for it.
     if (mountRequested) mount();
-    return () => {
-      mountListeners.delete(mount);
-      if (idle) cancelIdleCallback(handle as number);
-      else clearTimeout(handle);
-    };
+    return () => void mountListeners.delete(mount);
   }, []);
+  useEffect(() => {
+    if (mounted) return;
+    document.addEventListener("pointerdown", warmOnForm, true);
+    document.addEventListener("focusin", warmOnForm, true);
+    return () => {
+      document.removeEventListener("pointerdown", warmOnForm, true);
+      document.removeEventListener("focusin", warmOnForm, true);
+    };
+  }, [mounted]);
   if (!mounted) return null;
   return (
     <Suspense fallback={null}>
