@@ -6,7 +6,9 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunction,
+  UNSAFE_FrameworkContext as FrameworkContext,
 } from "react-router";
+import { useContext, useEffect } from "react";
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import playfairFont from "@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
@@ -29,6 +31,11 @@ export function loader() {
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Says that React has taken over the server-rendered page (scripts start after the first paint), for
+  // styles that differ with JavaScript and for the browser tests, which wait for it before interacting.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html lang="fr">
       <head>
@@ -41,9 +48,50 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-dvh">
         {children}
         <ScrollRestoration />
-        <Scripts />
+        <ScriptsAfterFirstPaint />
       </body>
     </html>
+  );
+}
+
+// React Router's scripts arrive inert inside a <noscript> (React neither hoists nor hydrates what it holds).
+// The inline script after it runs the router's data hand-off at once, then adds the module script and its
+// preloads once the page has painted (or after a second, e.g. in a background tab). The first paint then
+// waits for the HTML and the stylesheet only, instead of sharing a slow mobile link with the JavaScript;
+// the page, fully server-rendered, reads and works (links, forms) before React takes over. Decision 0007.
+const startScripts = `(function () {
+  var holder = document.getElementById("rr-scripts");
+  if (!holder) return;
+  var later = [];
+  var parsed = document.createRange().createContextualFragment(holder.textContent || "");
+  Array.prototype.slice.call(parsed.children).forEach(function (element) {
+    if (element.tagName === "SCRIPT" && !element.type) document.head.appendChild(element);
+    else later.push(element);
+  });
+  var started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    performance.mark("scripts-start");
+    later.forEach(function (element) { document.head.appendChild(element); });
+  }
+  requestAnimationFrame(function () { setTimeout(start, 0); });
+  setTimeout(start, 1000);
+})();`;
+
+function ScriptsAfterFirstPaint() {
+  const nonce = useContext(FrameworkContext)?.nonce;
+  return (
+    <>
+      <noscript id="rr-scripts" suppressHydrationWarning>
+        <Scripts />
+      </noscript>
+      <script
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: startScripts }}
+      />
+    </>
   );
 }
 

@@ -90,7 +90,7 @@ export default function BlogCategory({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-12">
         {articles.length > 0 ? (
-          <ArticleGrid articles={articles} />
+          <ArticleGrid articles={articles} eagerFirst />
         ) : (
           <div className="rounded-2xl bg-muted px-6 py-16 text-center">
             <p className="text-lg text-muted-foreground">

@@ -151,7 +151,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
             </p>
           ) : (
             <div className={cn("transition-opacity", loading && "opacity-50")}>
-              <ArticleGrid articles={articles} />
+              <ArticleGrid articles={articles} eagerFirst />
             </div>
           )}
         </div>

@@ -16,7 +16,7 @@ import {
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, useBrowser, hydrated } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 // The machine is shared and slow under load: give the pages time before a poll gives up.
@@ -45,6 +45,7 @@ async function signedIn(path: string, options: Parameters<typeof openPage>[1] = 
   await signIn(page, admin);
   await waitForToastsToClose(page);
   await page.goto(path);
+  await hydrated(page);
   return page;
 }
 
@@ -58,6 +59,7 @@ describe("admin layout", () => {
       "/admin/securite",
     ]) {
       await page.goto(path);
+      await hydrated(page);
       await page.locator("h1").first().waitFor();
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth),

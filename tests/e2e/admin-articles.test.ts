@@ -13,7 +13,7 @@ import {
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, useBrowser, hydrated } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 // The machine is shared and slow under load: give the pages time before a poll gives up.
@@ -49,6 +49,7 @@ async function signedIn(path: string): Promise<Page> {
   await signIn(page, admin);
   await waitForToastsToClose(page);
   await page.goto(path);
+  await hydrated(page);
   return page;
 }
 
@@ -195,6 +196,7 @@ describe("article form", () => {
     expect((await fetch(`${baseUrl}/blog/ete-a-brive`)).status).toBe(404);
 
     await page.goto("/admin/dashboard");
+    await hydrated(page);
     await row.getByRole("button", { name: /^Publier/ }).click();
     await expect.poll(() => page.getByText("Article publié").count()).toBe(1);
     await expect.poll(() => row.getByText("Publié", { exact: true }).count()).toBe(1);

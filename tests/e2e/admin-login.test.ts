@@ -11,7 +11,7 @@ import {
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, useBrowser, hydrated } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 // The machine is shared and slow under load: give the pages time before a poll gives up.
@@ -79,11 +79,13 @@ describe("admin sign-in", () => {
     expect(session?.sameSite).toBe("Lax");
 
     await page.goto("/admin/login");
+    await hydrated(page);
     await page.waitForURL(/\/admin\/dashboard$/);
 
     await page.getByRole("button", { name: "Déconnexion" }).click();
     await page.waitForURL(/\/admin\/login$/);
     await page.goto("/admin/dashboard");
+    await hydrated(page);
     await page.waitForURL(/\/admin\/login$/);
   });
 
@@ -136,6 +138,7 @@ describe("admin sign-in", () => {
       .poll(() => page.locator("form [role=alert]").textContent())
       .toContain("Ce compte n'a pas accès à l'administration.");
     await page.goto("/admin/dashboard");
+    await hydrated(page);
     await page.waitForURL(/\/admin\/login$/);
   });
 

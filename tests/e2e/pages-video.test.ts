@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CHROMIUM_ARGS, chromiumPath } from "./support/browser";
+import { CHROMIUM_ARGS, chromiumPath, hydrated } from "./support/browser";
 
 // This file drives its own browser: useBrowser() fails a test on any request to another host, and here one
 // request to the video host is exactly what the click must cause (answered locally by page.route).
@@ -57,6 +57,7 @@ describe("/gendarmerie video", () => {
     });
     try {
       await page.goto("/gendarmerie");
+      await hydrated(page);
       await waitForHydration(page);
       const placeholder = page.getByRole("link", { name: /^Lire la vidéo/ });
       await placeholder.scrollIntoViewIfNeeded();

@@ -8,10 +8,16 @@ type ArticleCardProps = {
   article: ArticleCardData;
   /** Heading level of the card's title within the page. */
   headingLevel?: "h2" | "h3";
+  /** The card is at the top of the page: its cover is the likely LCP element, so load it at once. */
+  eager?: boolean;
 };
 
 /** One article in a grid (SPEC §2): cover, category, title, excerpt, date, 'Lire la suite'. */
-export function ArticleCard({ article, headingLevel: Heading = "h2" }: ArticleCardProps) {
+export function ArticleCard({
+  article,
+  headingLevel: Heading = "h2",
+  eager = false,
+}: ArticleCardProps) {
   const href = `/blog/${article.slug}`;
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow focus-within:shadow-lg hover:shadow-lg">
@@ -23,7 +29,8 @@ export function ArticleCard({ article, headingLevel: Heading = "h2" }: ArticleCa
             alt=""
             width={1200}
             height={750}
-            loading="lazy"
+            loading={eager ? "eager" : "lazy"}
+            fetchPriority={eager ? "high" : undefined}
             decoding="async"
             className="h-full w-full object-cover transition-transform duration-500 group-hover:scale-105"
           />
@@ -70,15 +77,22 @@ export function ArticleCard({ article, headingLevel: Heading = "h2" }: ArticleCa
 export function ArticleGrid({
   articles,
   headingLevel,
+  eagerFirst = false,
 }: {
   articles: ArticleCardData[];
   headingLevel?: "h2" | "h3";
+  /** The grid opens the page: the first cover loads at once (LCP), the others lazily. */
+  eagerFirst?: boolean;
 }) {
   return (
     <ul className="grid gap-8 md:grid-cols-2 lg:grid-cols-3">
-      {articles.map((article) => (
+      {articles.map((article, index) => (
         <li key={article.id}>
-          <ArticleCard article={article} headingLevel={headingLevel} />
+          <ArticleCard
+            article={article}
+            headingLevel={headingLevel}
+            eager={eagerFirst && index === 0}
+          />
         </li>
       ))}
     </ul>

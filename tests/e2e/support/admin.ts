@@ -6,6 +6,7 @@ import { upsertAccount } from "../../../app/server/admin/administrators.server";
 import { createAuth } from "../../../app/server/auth.server";
 import { rateLimits, users } from "../../../app/server/db/schema";
 import { serverDatabase } from "./database";
+import { hydrated } from "./browser";
 
 export type TestAccount = { email: string; password: string; role: "admin" | "user" };
 
@@ -41,7 +42,10 @@ export async function clearSignInLimits(): Promise<void> {
 
 /** Signs in through the login form and waits for the dashboard. */
 export async function signIn(page: Page, account: TestAccount): Promise<void> {
-  if (!page.url().endsWith("/admin/login")) await page.goto("/admin/login");
+  if (!page.url().endsWith("/admin/login")) {
+    await page.goto("/admin/login");
+    await hydrated(page);
+  }
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Mot de passe").fill(account.password);
   await page.getByRole("button", { name: "Se connecter" }).click();

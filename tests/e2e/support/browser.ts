@@ -83,10 +83,21 @@ export function useBrowser() {
     });
     opened.push({ page, problems, allow: allowConsole });
     await page.goto(path);
+    if (contextOptions.javaScriptEnabled !== false) await hydrated(page);
     return page;
   }
 
   return { openPage, baseUrl };
+}
+
+/**
+ * Waits until React has taken over the page (`<html data-hydrated>`, set by the root layout): the scripts
+ * start after the first paint, so `load` can come before the page answers clicks and keys.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"), null, {
+    timeout: 15_000,
+  });
 }
 
 type AxeResult = {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./support/browser";
+
+// Decision 0007: the JavaScript starts loading once the page has painted, so that the first paint waits
+// for the HTML and the stylesheet only; React then takes over the same page.
+
+const { openPage, baseUrl } = useBrowser();
+const pages = ["/", "/tarifs", "/blog", "/contact-studio-brive"];
+
+describe("scripts after the first paint", () => {
+  it("sends no module script or module preload outside the inert holder", async () => {
+    for (const path of pages) {
+      const html = await (await fetch(`${baseUrl}${path}`)).text();
+      const holder = /<noscript id="rr-scripts">([\s\S]*?)<\/noscript>/.exec(html);
+      expect(holder, path).not.toBeNull();
+      expect(holder?.[1], path).toContain('type="module"');
+      const outside = html.replace(holder?.[0] ?? "", "");
+      expect(outside, path).not.toMatch(/rel="modulepreload"|type="module"/);
+    }
+  });
+
+  it("requests the JavaScript only once the page has painted, then hydrates", async () => {
+    for (const path of pages) {
+      // openPage waits for React to take over the page.
+      const page = await openPage(path);
+      const timing = await page.evaluate(() => {
+        const started = performance.getEntriesByName("scripts-start")[0]?.startTime ?? null;
+        const scripts = performance
+          .getEntriesByType("resource")
+          .filter((entry) => /\/assets\/.*\.js$/.test(entry.name))
+          .map((entry) => entry.startTime);
+        return { started, firstScript: Math.min(...scripts), scripts: scripts.length };
+      });
+      // The starter ran (after an animation frame) and no module was fetched before it.
+      expect(timing.started, path).not.toBeNull();
+      expect(timing.scripts, path).toBeGreaterThan(0);
+      expect(timing.firstScript, path).toBeGreaterThanOrEqual(timing.started ?? Infinity);
+    }
+  });
+});
