@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../tests/support/database";
 import {
   BLOG_PAGE_SIZE,
   escapeLikePattern,
@@ -13,10 +13,11 @@ import {
   searchCondition,
 } from "./articles.server";
 import { findCategoryBySlug, listCategories, listSitemapCategories } from "./categories.server";
-import { closeDatabase, connectDatabase } from "./db/client.server";
+import { db } from "./db/client.server";
 import { blogArticles, blogCategories } from "./db/schema";
 
-let testDatabase: TestDatabase;
+useAppDatabase();
+
 const categoryIds: Record<string, string> = {};
 let day = 0;
 
@@ -30,29 +31,29 @@ type Fixture = {
 
 /** Articles are inserted one day apart: the later in the list, the newer. */
 async function addArticles(fixtures: Fixture[]) {
-  await testDatabase.db.insert(blogArticles).values(
-    fixtures.map((fixture) => {
-      day += 1;
-      return {
-        slug: fixture.slug,
-        title: fixture.title ?? `Article ${fixture.slug}`,
-        excerpt: fixture.excerpt ?? "Un extrait sans histoire.",
-        content: "<p>Contenu</p>",
-        author: "Studio",
-        categoryId: fixture.category ? categoryIds[fixture.category] : null,
-        published: fixture.published ?? true,
-        publishedAt: new Date(Date.UTC(2024, 0, 1) + day * 86_400_000),
-      };
-    }),
-  );
+  await db()
+    .insert(blogArticles)
+    .values(
+      fixtures.map((fixture) => {
+        day += 1;
+        return {
+          slug: fixture.slug,
+          title: fixture.title ?? `Article ${fixture.slug}`,
+          excerpt: fixture.excerpt ?? "Un extrait sans histoire.",
+          content: "<p>Contenu</p>",
+          author: "Studio",
+          categoryId: fixture.category ? categoryIds[fixture.category] : null,
+          published: fixture.published ?? true,
+          publishedAt: new Date(Date.UTC(2024, 0, 1) + day * 86_400_000),
+        };
+      }),
+    );
 }
 
 const slugsOf = (articles: Array<{ slug: string }>) => articles.map((article) => article.slug);
 
 beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  connectDatabase(testDatabase.url);
-  const categories = await testDatabase.db
+  const categories = await db()
     .insert(blogCategories)
     .values([
       { slug: "conseils", name: "Conseils", description: "Pour bien préparer" },
@@ -77,11 +78,6 @@ beforeAll(async () => {
     { slug: "brouillon-conseils", title: "Brouillon été", category: "conseils", published: false },
     { slug: "conseil-recent", title: "Conseil récent", category: "conseils" },
   ]);
-});
-
-afterAll(async () => {
-  await closeDatabase();
-  await testDatabase?.close();
 });
 
 describe("the /blog list", () => {
@@ -163,10 +159,10 @@ describe("the /blog list", () => {
     expect(await listPublishedArticles({ search: "pagination", page: 3 })).toEqual([]);
 
     // Exactly nine results: one full page and an empty second one.
-    await testDatabase.db.execute(sql`delete from blog_articles where slug = 'pagination-0'`);
+    await db().execute(sql`delete from blog_articles where slug = 'pagination-0'`);
     expect(await listPublishedArticles({ search: "pagination", page: 1 })).toHaveLength(9);
     expect(await listPublishedArticles({ search: "pagination", page: 2 })).toEqual([]);
-    await testDatabase.db.execute(sql`delete from blog_articles where slug like 'pagination-%'`);
+    await db().execute(sql`delete from blog_articles where slug like 'pagination-%'`);
   });
 });
 
@@ -243,21 +239,21 @@ describe("search at scale", () => {
   // sequential scans priced out, the plan must still find the trigram index. Which plan the planner prefers
   // at 100,000 articles is measured by `npm run bench -- --only search`.
   it("can be answered from the trigram index", async () => {
-    await testDatabase.db.execute(sql`
+    await db().execute(sql`
       insert into blog_articles (slug, title, excerpt, content, author, published, published_at)
       select 'volume-' || n, 'Séance photo numéro ' || n || ' ' || md5(n::text),
              'Extrait ' || md5((n * 7)::text), '<p>x</p>', 'Studio', true,
              now() - make_interval(mins => n)
       from generate_series(1, 20000) as n
     `);
-    await testDatabase.db.execute(sql`analyze blog_articles`);
+    await db().execute(sql`analyze blog_articles`);
     // The search condition alone: with sequential scans priced out, only the trigram index can answer it.
-    const query = testDatabase.db
+    const query = db()
       .select({ id: blogArticles.id })
       .from(blogArticles)
       .where(searchCondition("brive"))
       .toSQL();
-    const client = await testDatabase.db.$client.connect();
+    const client = await db().$client.connect();
     try {
       await client.query("begin");
       await client.query("set local enable_seqscan = off");

@@ -2,12 +2,14 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { eq, like } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../tests/support/database";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
-import { closeDatabase, connectDatabase, db } from "./db/client.server";
+import { db } from "./db/client.server";
 import { contactMessages, rateLimits } from "./db/schema";
+
+useAppDatabase();
 
 type ReceivedMail = { from: string; to: string[]; raw: string };
 
@@ -62,19 +64,10 @@ const validUssel = {
   source: "",
 };
 
-let database: TestDatabase;
 let address = 0;
 /** Each test submits from its own address, so rate limits never leak between tests. */
 const nextAddress = () => `192.0.2.${++address}`;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  connectDatabase(database.url);
-});
-afterAll(async () => {
-  await closeDatabase();
-  await database?.close();
-});
 beforeEach(async () => {
   await db().delete(contactMessages);
 });

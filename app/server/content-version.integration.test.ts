@@ -1,22 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../tests/support/database";
 import { countArticleView, flushArticleViews } from "./article-views.server";
 import { readContentVersion } from "./content-version.server";
-import { closeDatabase, connectDatabase } from "./db/client.server";
+import { db } from "./db/client.server";
 import { blogArticles, blogCategories } from "./db/schema";
 
-let testDatabase: TestDatabase;
-
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  connectDatabase(testDatabase.url);
-});
-
-afterAll(async () => {
-  await closeDatabase();
-  await testDatabase.close();
-});
+useAppDatabase();
 
 const article = (slug: string, published = true) => ({
   slug,
@@ -30,7 +20,7 @@ const article = (slug: string, published = true) => ({
 
 const viewsOf = async (slug: string) =>
   (
-    await testDatabase.db
+    await db()
       .select({ views: blogArticles.viewCount })
       .from(blogArticles)
       .where(eq(blogArticles.slug, slug))
@@ -41,14 +31,14 @@ describe("content version", () => {
     const steps: Array<[string, () => Promise<unknown>]> = [
       [
         "insert a category",
-        () => testDatabase.db.insert(blogCategories).values({ name: "Conseils", slug: "conseils" }),
+        () => db().insert(blogCategories).values({ name: "Conseils", slug: "conseils" }),
       ],
-      ["rename it", () => testDatabase.db.update(blogCategories).set({ name: "Astuces" })],
-      ["insert an article", () => testDatabase.db.insert(blogArticles).values(article("un"))],
-      ["edit it", () => testDatabase.db.update(blogArticles).set({ title: "Nouveau titre" })],
-      ["unpublish it", () => testDatabase.db.update(blogArticles).set({ published: false })],
-      ["delete it", () => testDatabase.db.delete(blogArticles)],
-      ["delete the category", () => testDatabase.db.delete(blogCategories)],
+      ["rename it", () => db().update(blogCategories).set({ name: "Astuces" })],
+      ["insert an article", () => db().insert(blogArticles).values(article("un"))],
+      ["edit it", () => db().update(blogArticles).set({ title: "Nouveau titre" })],
+      ["unpublish it", () => db().update(blogArticles).set({ published: false })],
+      ["delete it", () => db().delete(blogArticles)],
+      ["delete the category", () => db().delete(blogCategories)],
     ];
     for (const [step, change] of steps) {
       const before = await readContentVersion();
@@ -59,7 +49,7 @@ describe("content version", () => {
 
   it("is not seen to rise before the change is committed", async () => {
     const before = await readContentVersion();
-    await testDatabase.db.transaction(async (transaction) => {
+    await db().transaction(async (transaction) => {
       await transaction.insert(blogArticles).values(article("en-cours"));
       // Another connection (the page cache's) still reads the old number.
       expect(await readContentVersion()).toBe(before);
@@ -68,24 +58,22 @@ describe("content version", () => {
   });
 
   it("stays the same when only views are counted", async () => {
-    await testDatabase.db.insert(blogArticles).values(article("vu"));
+    await db().insert(blogArticles).values(article("vu"));
     const before = await readContentVersion();
-    await testDatabase.db.execute(sql`update blog_articles set view_count = view_count + 3`);
+    await db().execute(sql`update blog_articles set view_count = view_count + 3`);
     expect(await readContentVersion()).toBe(before);
   });
 });
 
 describe("article views", () => {
   it("counts every view of a published article, written together in one statement", async () => {
-    await testDatabase.db
+    await db()
       .insert(blogArticles)
       .values([article("a"), article("b"), article("brouillon", false)]);
     const ids: Record<string, string> = Object.fromEntries(
-      (
-        await testDatabase.db
-          .select({ id: blogArticles.id, slug: blogArticles.slug })
-          .from(blogArticles)
-      ).map((row) => [row.slug, row.id]),
+      (await db().select({ id: blogArticles.id, slug: blogArticles.slug }).from(blogArticles)).map(
+        (row) => [row.slug, row.id],
+      ),
     );
     const versionBefore = await readContentVersion();
     for (let index = 0; index < 5; index += 1) countArticleView(ids.a ?? "");
@@ -100,7 +88,7 @@ describe("article views", () => {
   });
 
   it("writes the pending views by itself within a couple of seconds", async () => {
-    const [row] = await testDatabase.db
+    const [row] = await db()
       .select({ id: blogArticles.id })
       .from(blogArticles)
       .where(eq(blogArticles.slug, "b"));

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../tests/support/database";
 import { clientAddressContext } from "./context";
-import { closeDatabase, connectDatabase } from "./db/client.server";
+import { db } from "./db/client.server";
 import { blogNewsletterSubscribers } from "./db/schema";
 import {
   handleNewsletterSubmission,
@@ -11,20 +11,10 @@ import {
   subscribeToNewsletter,
 } from "./newsletter.server";
 
-let testDatabase: TestDatabase;
-
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  connectDatabase(testDatabase.url);
-});
-
-afterAll(async () => {
-  await closeDatabase();
-  await testDatabase?.close();
-});
+useAppDatabase();
 
 beforeEach(async () => {
-  await testDatabase.db.execute(sql`delete from rate_limits`);
+  await db().execute(sql`delete from rate_limits`);
 });
 
 async function submit(fields: Record<string, string>, client = "192.0.2.1") {
@@ -39,7 +29,7 @@ async function submit(fields: Record<string, string>, client = "192.0.2.1") {
 }
 
 async function rowsFor(email: string) {
-  return testDatabase.db
+  return db()
     .select()
     .from(blogNewsletterSubscribers)
     .where(sql`lower(email) = lower(${email})`);

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
-import { closeDatabase, connectDatabase } from "./db/client.server";
+import { describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../tests/support/database";
+import { db } from "./db/client.server";
 import { consumeRateLimit, purgeExpiredRateLimits, resetRateLimit } from "./rate-limit.server";
 import { rateLimits } from "./db/schema";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  connectDatabase(database.url);
-});
-afterAll(async () => {
-  await closeDatabase();
-  await database?.close();
-});
+useAppDatabase();
 
 describe("consumeRateLimit", () => {
   it("allows `limit` attempts per window, then refuses with the time to wait", async () => {
@@ -47,7 +39,7 @@ describe("consumeRateLimit", () => {
     await consumeRateLimit("t:running", { limit: 5, windowSeconds: 600 });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await purgeExpiredRateLimits();
-    const keys = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).map(
+    const keys = (await db().select({ key: rateLimits.key }).from(rateLimits)).map(
       (row) => row.key,
     );
     expect(keys).toContain("t:running");

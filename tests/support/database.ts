@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { inject } from "vitest";
-import { createConnection, type Database } from "../../app/server/db/client.server";
+import { afterAll, beforeAll, inject } from "vitest";
+import {
+  closeDatabase,
+  connectDatabase,
+  createConnection,
+  type Database,
+} from "../../app/server/db/client.server";
 import { applyMigrations } from "../../app/server/db/migrate.server";
 
 export type TestDatabase = { url: string; db: Database; close: () => Promise<void> };
@@ -30,4 +35,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.end();
     },
   };
+}
+
+/**
+ * For a test file of server modules: a database of its own, connected as the app's (`db()`) before the
+ * file's tests and dropped after them. Hooks the file registers later run after this connection.
+ */
+export function useAppDatabase(): void {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    connectDatabase(database.url);
+  });
+  afterAll(async () => {
+    await closeDatabase();
+    await database?.close();
+  });
 }
