@@ -1,6 +1,7 @@
 import type { StudioId } from "~/content/studios";
 import { site } from "~/content/site";
-import { HONEYPOT_FIELD, parseContactForm } from "~/lib/contact-forms";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { parseContactForm } from "~/lib/contact-schema";
 import { fieldErrors, formValues, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";

@@ -4,13 +4,7 @@ import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import type { StudioId } from "~/content/studios";
-import {
-  contactForms,
-  HONEYPOT_FIELD,
-  MESSAGE_MAX_LENGTH,
-  parseContactForm,
-  type Option,
-} from "~/lib/contact-forms";
+import { contactForms, HONEYPOT_FIELD, MESSAGE_MAX_LENGTH, type Option } from "~/lib/contact-forms";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
@@ -34,9 +28,11 @@ type ContactFormProps = {
   className?: string;
 };
 
+const loadContactSchema = () => import("~/lib/contact-schema");
+
 /**
  * A studio's contact form (SPEC §2, §4, §5). With JavaScript it validates at once with the studio's zod
- * schema, posts through a fetcher and reveals the server's answer (toast + inline status) no sooner than
+ * schema (loaded when the visitor starts on the form), posts through a fetcher and reveals the server's answer (toast + inline status) no sooner than
  * 1 s after submitting, then empties itself on success. Without JavaScript it is a plain form post and the
  * page comes back with the outcome written above the button and the typed values in place.
  */
@@ -93,40 +89,53 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
       noValidate
       aria-labelledby={id("titre")}
       className={cn("space-y-5", className)}
+      // The studio's schema (with zod) loads when the visitor starts on the form; submitting waits for it.
+      onFocus={() => void loadContactSchema()}
       onSubmit={(event) => {
-        const data = Object.fromEntries(new FormData(event.currentTarget));
-        const parsed = parseContactForm(studio, data);
-        if (!parsed.success) {
-          event.preventDefault();
-          const found = fieldErrors(parsed.error);
-          setClientErrors(found);
-          setShown(undefined);
-          setToastToShow({ ...invalidToast });
-          focusFirstInvalid(event.currentTarget, found);
-          return;
-        }
-        setClientErrors(null);
-        setShown(undefined);
-        submittedAt.current = Date.now();
-        setWaiting(true);
+        event.preventDefault();
+        const form = event.currentTarget;
+        const data = Object.fromEntries(new FormData(form));
+        void loadContactSchema()
+          .then(({ parseContactForm }) => {
+            const parsed = parseContactForm(studio, data);
+            if (!parsed.success) {
+              const found = fieldErrors(parsed.error);
+              setClientErrors(found);
+              setShown(undefined);
+              setToastToShow({ ...invalidToast });
+              focusFirstInvalid(form, found);
+              return false;
+            }
+            return true;
+          })
+          // Offline or a failed chunk: let the server, the authority, judge.
+          .catch(() => true)
+          .then((send) => {
+            if (!send) return;
+            setClientErrors(null);
+            setShown(undefined);
+            submittedAt.current = Date.now();
+            setWaiting(true);
+            void fetcher.submit(form);
+          });
       }}
       onChange={(event) => {
         // Once a field has been refused, its message follows what the visitor types.
         const name = (event.target as EventTarget & { name?: string }).name ?? "";
         if (!clientErrors?.[name] && !serverErrors[name]) return;
-        const parsed = parseContactForm(
-          studio,
-          Object.fromEntries(new FormData(event.currentTarget)),
-        );
-        const now = parsed.success ? {} : fieldErrors(parsed.error);
+        const data = Object.fromEntries(new FormData(event.currentTarget));
         const shownBefore = clientErrors ?? serverErrors;
-        setClientErrors(
-          Object.fromEntries(
-            Object.keys(shownBefore)
-              .filter((field) => now[field])
-              .map((field) => [field, now[field]]),
-          ),
-        );
+        void loadContactSchema().then(({ parseContactForm }) => {
+          const parsed = parseContactForm(studio, data);
+          const now = parsed.success ? {} : fieldErrors(parsed.error);
+          setClientErrors(
+            Object.fromEntries(
+              Object.keys(shownBefore)
+                .filter((field) => now[field])
+                .map((field) => [field, now[field]]),
+            ),
+          );
+        });
       }}
     >
       <h2 id={id("titre")} className="text-2xl font-bold">
