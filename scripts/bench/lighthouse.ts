@@ -39,8 +39,10 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
     for (const page of measuredPages) {
       const pageRuns: Run[] = [];
       const details = new Set<string>();
-      for (let i = 0; i < runs; i++) {
-        context.log(`lighthouse ${page.path} (${i + 1}/${runs})`);
+      // A run Lighthouse itself could not record (e.g. NO_NAVSTART: Chromium's trace lost the navigation)
+      // is noted and run again, at most twice per page, so that the median is of `runs` recorded runs.
+      for (let attempt = 0; pageRuns.length < runs && attempt < runs + 2; attempt++) {
+        context.log(`lighthouse ${page.path} (${pageRuns.length + 1}/${runs})`);
         const result = await lighthouse(`${server.baseUrl}${page.path}`, {
           port: chrome.port,
           output: "json",
@@ -50,7 +52,12 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
         });
         if (!result) throw new Error(`Lighthouse n'a rien rendu pour ${page.path}`);
         const lhr = result.lhr;
-        if (lhr.runtimeError) notes.push(`${page.path}: ${lhr.runtimeError.message}`);
+        if (lhr.runtimeError) {
+          notes.push(
+            `${page.path}: a run was not recorded and was run again: ${lhr.runtimeError.message}`,
+          );
+          continue;
+        }
         const failing: string[] = [];
         for (const id of categories) {
           for (const ref of lhr.categories[id]?.auditRefs ?? []) {
