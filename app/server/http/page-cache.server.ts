@@ -273,6 +273,8 @@ export function pageCache(options: PageCacheOptions) {
     }
   }
 
+  let lastUnavailableLog = -Infinity;
+
   const middleware: RequestHandler = async (req, res, next) => {
     const eligible =
       req.method === "GET" &&
@@ -298,7 +300,11 @@ export function pageCache(options: PageCacheOptions) {
       }
     } catch (error) {
       // The database does not answer: render as if there were no cache (the page says what it can).
-      log.warn("page_cache_version_unavailable", { error });
+      // Logged once a minute at most: during an outage every request comes here.
+      if (Date.now() - lastUnavailableLog >= 60_000) {
+        lastUnavailableLog = Date.now();
+        log.warn("page_cache_version_unavailable", { error });
+      }
     }
     remove(key);
     const render = new PageRender();
