@@ -78,11 +78,12 @@ const startScripts = `(function () {
   }
   // After the first contentful paint; a browser without paint timing waits one frame, a hidden tab (which
   // does not paint) three seconds.
-  try {
-    new PerformanceObserver(function (list) {
+  var observer = window.PerformanceObserver;
+  if (observer && (observer.supportedEntryTypes || []).indexOf("paint") !== -1) {
+    new observer(function (list) {
       list.getEntriesByName("first-contentful-paint").forEach(function () { setTimeout(start, 0); });
     }).observe({ type: "paint", buffered: true });
-  } catch (error) {
+  } else {
     requestAnimationFrame(function () { setTimeout(start, 0); });
   }
   setTimeout(start, 3000);

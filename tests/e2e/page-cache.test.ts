@@ -98,6 +98,18 @@ describe("page cache", () => {
     expect((await get(`/blog/voisin-${token}`)).html).toContain(`Deuxième version ${token}`);
   });
 
+  it("shows a change at once even to pages first rendered all together", async () => {
+    // Many renders at once queue for the database pool: what each one read must still be known.
+    const paths = Array.from({ length: 40 }, (_, index) => `/blog?q=${token}&essai=${index}`);
+    await Promise.all(paths.map((path) => get(path)));
+    await serverDatabase()
+      .update(blogArticles)
+      .set({ title: `Troisième version ${token}` })
+      .where(eq(blogArticles.slug, slug));
+    const answers = await Promise.all(paths.map((path) => get(path)));
+    for (const answer of answers) expect(answer.html).toContain(`Troisième version ${token}`);
+  });
+
   it("counts the view of each person it serves the article to, not crawlers'", async () => {
     await get(`/blog/${slug}`, person);
     await expect.poll(viewsOf, patiently).toBeGreaterThan(0);

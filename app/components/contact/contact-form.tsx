@@ -93,13 +93,19 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
       onFocus={() => void loadContactSchema()}
       onSubmit={(event) => {
         event.preventDefault();
+        // One submission at a time; the button says so from the click on.
+        if (busy) return;
         const form = event.currentTarget;
-        const data = Object.fromEntries(new FormData(form));
+        // What is validated is what is sent, even if the visitor types on while the schema loads.
+        const formData = new FormData(form);
+        const data = Object.fromEntries(formData);
+        setWaiting(true);
         void loadContactSchema()
           .then(({ parseContactForm }) => {
             const parsed = parseContactForm(studio, data);
             if (!parsed.success) {
               const found = fieldErrors(parsed.error);
+              setWaiting(false);
               setClientErrors(found);
               setShown(undefined);
               setToastToShow({ ...invalidToast });
@@ -115,8 +121,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
             setClientErrors(null);
             setShown(undefined);
             submittedAt.current = Date.now();
-            setWaiting(true);
-            void fetcher.submit(form);
+            void fetcher.submit(formData, { method: "post", action });
           });
       }}
       onChange={(event) => {

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import pg from "pg";
 
 /** Statements sent to PostgreSQL while handling one request, and the time spent waiting for them. */
@@ -21,6 +21,16 @@ let installed = false;
 export function installQueryStats(): void {
   if (installed) return;
   installed = true;
+  // pg-pool hands a freed client to the next waiting caller from inside the request that freed it: bind
+  // each waiting callback to its own caller, so that its statements count for the right request.
+  const connect = pg.Pool.prototype.connect;
+  pg.Pool.prototype.connect = function (this: pg.Pool, ...args: unknown[]) {
+    const callback = args[0];
+    if (typeof callback === "function") {
+      args[0] = AsyncResource.bind(callback as (...params: unknown[]) => unknown);
+    }
+    return (connect as (...params: unknown[]) => unknown).apply(this, args);
+  } as typeof connect;
   const original = pg.Client.prototype.query;
   // Wrapping the prototype keeps all of pg's overloads; only the promise form is timed.
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {

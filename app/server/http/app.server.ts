@@ -18,7 +18,7 @@ import { readContentVersion } from "../content-version.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
-import { installQueryStats, withQueryStats, type QueryStats } from "../db/query-stats.server";
+import { installQueryStats, withQueryStats } from "../db/query-stats.server";
 import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
@@ -72,7 +72,6 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   installQueryStats();
   app.use((_req, res, next) => {
     withQueryStats((stats) => {
-      res.locals.queryStats = stats;
       const writeHead = res.writeHead;
       res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
         if (!res.headersSent) {
@@ -134,12 +133,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   // Public pages are rendered once and served again while nothing they show has changed (decision 0006).
   // Not in development, where the code itself changes under the cache.
   if (!viteDevServer) {
-    app.use(
-      pageCache({
-        readContentVersion,
-        queriesSoFar: (res) => (res.locals.queryStats as QueryStats | undefined)?.count ?? 0,
-      }).middleware,
-    );
+    app.use(pageCache({ readContentVersion }).middleware);
   }
 
   app.use(

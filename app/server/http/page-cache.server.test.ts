@@ -17,19 +17,23 @@ let base: string;
 let contentVersion = 1;
 let versionReads = 0;
 let versionFails = false;
+/** How long a read of the version takes: a round trip to the database. */
+let readDelayMs = 10;
 const renders = new Map<string, number>();
 const served: Array<string | null> = [];
 
 const cache = pageCache({
   readContentVersion: async () => {
     versionReads += 1;
-    // A round trip to the database.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The number as the database has it when the read starts.
+    const version = contentVersion;
+    await new Promise((resolve) => setTimeout(resolve, readDelayMs));
     if (versionFails) throw new Error("base indisponible");
-    return contentVersion;
+    return version;
   },
-  queriesSoFar: (res) => Number(res.locals.queries ?? 0),
+  readTimeoutMs: 300,
   maxBytes: 64 * 1024,
+  maxEntries: 20,
   maxAgeMs: 60_000,
 });
 
@@ -46,24 +50,19 @@ beforeAll(async () => {
     renders.set(req.path, (renders.get(req.path) ?? 0) + 1);
     next();
   });
-  const render = (
-    req: express.Request,
-    res: express.Response,
-    options: { readsDatabase?: boolean } = {},
-  ) => {
-    if (options.readsDatabase) res.locals.queries = 2;
+  const render = (req: express.Request, res: express.Response) => {
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.setHeader("Cache-Control", "public, max-age=0, s-maxage=60");
     res.send(page(req.path, String(res.locals.cspNonce)));
   };
   app.get("/static", (req, res) => render(req, res));
-  app.get("/blog", (req, res) => render(req, res, { readsDatabase: true }));
+  app.get("/blog", (req, res) => render(req, res));
   app.get("/article", (req, res) => {
     const pageRender = res.locals.pageRender as PageRender | undefined;
     const effect = ({ userAgent }: { userAgent: string | null }) => served.push(userAgent);
     effect({ userAgent: req.get("user-agent") ?? null });
     pageRender?.effects.push(effect);
-    render(req, res, { readsDatabase: true });
+    render(req, res);
   });
   app.get("/streamed", (req, res) => {
     res.setHeader("Content-Type", "text/html; charset=utf-8");
@@ -104,6 +103,7 @@ beforeEach(() => {
   renders.clear();
   served.length = 0;
   versionFails = false;
+  readDelayMs = 10;
 });
 
 function nonceOfPolicy(response: Response): string {
@@ -167,21 +167,17 @@ describe("page cache", () => {
     );
   });
 
-  it("serves a page that read the database only while the content version is unchanged", async () => {
-    expect((await get("/blog")).cache).toBe("miss");
-    expect((await get("/blog")).cache).toBe("hit");
+  it("serves a page only while the content version is unchanged, whatever the page read", async () => {
+    for (const path of ["/blog", "/static"]) {
+      expect((await get(path)).cache, path).toBe("miss");
+      expect((await get(path)).cache, path).toBe("hit");
+    }
     contentVersion += 1;
-    expect((await get("/blog")).cache).toBe("miss");
-    expect((await get("/blog")).cache).toBe("hit");
-    expect(renders.get("/blog")).toBe(2);
-  });
-
-  it("does not ask the database for pages that never read it", async () => {
-    await get("/static");
-    const reads = versionReads;
-    await get("/static");
-    await get("/static");
-    expect(versionReads).toBe(reads);
+    for (const path of ["/blog", "/static"]) {
+      expect((await get(path)).cache, path).toBe("miss");
+      expect((await get(path)).cache, path).toBe("hit");
+      expect(renders.get(path), path).toBe(2);
+    }
   });
 
   it("lets requests that arrive together share one read of the version", async () => {
@@ -193,12 +189,35 @@ describe("page cache", () => {
     expect(versionReads - reads).toBeLessThan(10);
   });
 
-  it("renders normally and stores nothing that read the database when the version cannot be read", async () => {
+  it("never answers a request with a version read before it arrived", async () => {
+    await get("/blog");
+    readDelayMs = 150;
+    // A's read is running when the content changes and B arrives: B must wait for a read of its own.
+    const first = get("/blog");
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    contentVersion += 1;
+    const second = await get("/blog");
+    expect((await first).cache).toBe("hit");
+    expect(second.cache).toBe("miss");
+  });
+
+  it("renders normally and stores nothing when the version cannot be read, or not in time", async () => {
     versionFails = true;
-    expect((await get("/blog")).response.status).toBe(200);
-    expect((await get("/blog")).response.status).toBe(200);
-    expect(renders.get("/blog")).toBe(2);
+    for (const path of ["/blog", "/static", "/static"]) {
+      const answer = await get(path);
+      expect(answer.response.status).toBe(200);
+      expect(answer.cache).toBeNull();
+    }
+    expect(renders.get("/static")).toBe(2);
     versionFails = false;
+    readDelayMs = 2_000;
+    const started = performance.now();
+    const slow = await get("/static");
+    expect(slow.response.status).toBe(200);
+    expect(slow.cache).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_500);
+    readDelayMs = 10;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     await get("/blog");
     expect((await get("/blog")).cache).toBe("hit");
   });
@@ -239,12 +258,17 @@ describe("page cache", () => {
     expect((await get("/static")).cache).toBe("miss");
   });
 
-  it("stays within its byte budget", async () => {
+  it("stays within its memory and entry budgets, counting what it really holds", async () => {
     await get("/large");
     expect((await get("/large")).cache).toBe("miss");
+    // The address counts: a long query string is memory too.
+    const long = `/static?pad=${"x".repeat(8_000)}`;
+    await get(long);
+    expect(cache.size().bytes).toBeGreaterThan(16_000);
+    cache.clear();
     for (let index = 0; index < 40; index += 1) await get(`/static?page=${index}`);
     expect(cache.size().bytes).toBeLessThanOrEqual(64 * 1024);
-    expect(cache.size().entries).toBeLessThan(40);
+    expect(cache.size().entries).toBeLessThanOrEqual(20);
     // The most recent pages are the ones kept.
     expect((await get("/static?page=39")).cache).toBe("hit");
     expect((await get("/static?page=0")).cache).toBe("miss");

@@ -12,10 +12,10 @@ import { log } from "../logger.server";
  *
  * Rendering a page with React costs milliseconds of CPU; serving stored bytes costs microseconds. A stored
  * page is served again only while it cannot differ from a fresh render:
- * - its content: a page whose render read the database is tagged with the content version read before the
- *   render (a number PostgreSQL raises in the same transaction as any change to articles or categories);
- *   it is served only while that number is unchanged, checked with one query per request (requests
- *   arriving together share it). A page that read nothing from the database depends on the build alone.
+ * - its content: every page is stored with the content version read before its render (a number
+ *   PostgreSQL raises in the same transaction as any change to articles or categories) and served only
+ *   while that number is unchanged, checked with one query per request (requests that arrive while one
+ *   read is running share the next one). No page is assumed not to read the database.
  * - its visitor: only GET requests without cookies or credentials are looked up or stored, and only
  *   answers 200 without `Set-Cookie`, `private` or `no-store`; the admin area never.
  * - its nonce: the Content-Security-Policy nonce of the render is cut out of the stored bytes and each
@@ -29,10 +29,12 @@ import { log } from "../logger.server";
 export type PageCacheOptions = {
   /** Reads the current content version (one round trip). */
   readContentVersion: () => Promise<number>;
-  /** Statements sent to the database so far by this request (query-stats). */
-  queriesSoFar: (res: ExpressResponse) => number;
-  /** Upper bound of the stored bytes, all pages together. */
+  /** A read slower than this counts as failed: the page is rendered, not served from the cache. */
+  readTimeoutMs?: number;
+  /** Upper bound of the memory held, all pages together (bodies, compressed parts, addresses). */
   maxBytes?: number;
+  /** Upper bound of the number of stored pages. */
+  maxEntries?: number;
   /** Pages larger than this are not stored. */
   maxEntryBytes?: number;
   /** A stored page is rendered again after this long even if nothing changed (dates, the year). */
@@ -42,13 +44,14 @@ export type PageCacheOptions = {
 type Entry = {
   status: number;
   headers: Array<[string, string]>;
-  /** The body cut at each occurrence of the render's nonce. */
+  /** The body cut at each occurrence of the render's nonce (views of one buffer). */
   parts: Buffer[];
-  /** The same parts, each deflated on its own up to a byte boundary. */
+  /** The same parts, each deflated on its own up to a byte boundary (views of one buffer). */
   deflatedParts: Buffer[];
+  /** Memory the entry holds: its two buffers, its address and headers, and a fixed overhead. */
   bytes: number;
-  /** Content version the page was rendered under, or null when its render read no database. */
-  version: number | null;
+  /** Content version the page was rendered under. */
+  version: number;
   storedAt: number;
   effects: PageRender["effects"];
 };
@@ -80,6 +83,27 @@ const LAST_BLOCK = zlib.deflateRawSync(Buffer.alloc(0));
 function deflatePart(part: Buffer): Buffer {
   return zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
 }
+
+/**
+ * `pieces` copied into one buffer of exactly their size, returned as views of it. (Small buffers from
+ * zlib or Buffer.concat are slices of larger shared ones: keeping them would hold far more memory than
+ * their length says.)
+ */
+function compact(pieces: Buffer[]): { views: Buffer[]; bytes: number } {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const block = Buffer.allocUnsafeSlow(total);
+  const views: Buffer[] = [];
+  let offset = 0;
+  for (const piece of pieces) {
+    piece.copy(block, offset);
+    views.push(block.subarray(offset, offset + piece.length));
+    offset += piece.length;
+  }
+  return { views, bytes: total };
+}
+
+// What an entry costs beyond its bytes: the map slot, objects, arrays.
+const ENTRY_OVERHEAD_BYTES = 1_024;
 
 /** `bytes` as one uncompressed ("stored") deflate block, RFC 1951 §3.2.4. */
 function storedBlock(bytes: Buffer): Buffer {
@@ -116,7 +140,9 @@ export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buff
 
 export function pageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxEntries = options.maxEntries ?? 5_000;
   const maxEntryBytes = options.maxEntryBytes ?? 2 * 1024 * 1024;
+  const readTimeoutMs = options.readTimeoutMs ?? 1_000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the start.
   const entries = new Map<string, Entry>();
@@ -134,7 +160,7 @@ export function pageCache(options: PageCacheOptions) {
     entries.set(key, entry);
     storedBytes += entry.bytes;
     for (const oldest of entries.keys()) {
-      if (storedBytes <= maxBytes) break;
+      if (storedBytes <= maxBytes && entries.size <= maxEntries) break;
       remove(oldest);
     }
   }
@@ -145,7 +171,16 @@ export function pageCache(options: PageCacheOptions) {
   let running: Promise<number> | undefined;
   let waiting: Promise<number> | undefined;
   function read(): Promise<number> {
-    const reading = options.readContentVersion();
+    let timer: NodeJS.Timeout | undefined;
+    const reading = Promise.race([
+      options.readContentVersion(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`content version not read within ${readTimeoutMs} ms`)),
+          readTimeoutMs,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     running = reading;
     const done = () => {
       if (running === reading) running = undefined;
@@ -197,11 +232,10 @@ export function pageCache(options: PageCacheOptions) {
     req: ExpressRequest,
     res: ExpressResponse,
     key: string,
-    version: number | null,
+    version: number,
     render: PageRender,
   ) {
     const headersBefore = new Set(res.getHeaderNames());
-    const queriesBefore = options.queriesSoFar(res);
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -242,8 +276,6 @@ export function pageCache(options: PageCacheOptions) {
       ) {
         return undefined;
       }
-      const readDatabase = options.queriesSoFar(res) > queriesBefore;
-      if (readDatabase && version === null) return undefined;
       const body = Buffer.concat(chunks);
       const nonce = String(res.locals.cspNonce ?? "");
       const parts: Buffer[] = [];
@@ -253,20 +285,26 @@ export function pageCache(options: PageCacheOptions) {
         from = at + nonce.length;
       }
       parts.push(body.subarray(from));
-      const deflatedParts = parts.map(deflatePart);
+      const plain = compact(parts);
+      const deflated = compact(plain.views.map(deflatePart));
       const headers: Array<[string, string]> = [];
       for (const name of res.getHeaderNames()) {
         if (headersBefore.has(name) || PER_RESPONSE_HEADERS.has(name)) continue;
         const value = res.getHeader(name);
         if (value !== undefined) headers.push([name, String(value)]);
       }
+      const headerBytes = headers.reduce(
+        (sum, [name, value]) => sum + name.length + value.length,
+        0,
+      );
       return {
         status: 200,
         headers,
-        parts,
-        deflatedParts,
-        bytes: body.length + deflatedParts.reduce((sum, part) => sum + part.length, 0),
-        version: readDatabase ? version : null,
+        parts: plain.views,
+        deflatedParts: deflated.views,
+        bytes:
+          plain.bytes + deflated.bytes + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,
+        version,
         storedAt: Date.now(),
         effects: render.effects,
       };
@@ -285,13 +323,8 @@ export function pageCache(options: PageCacheOptions) {
 
     const key = req.originalUrl;
     const entry = entries.get(key);
-    let version: number | null = null;
+    let version: number;
     try {
-      if (entry?.version === null && Date.now() - entry.storedAt < maxAgeMs) {
-        entries.delete(key);
-        entries.set(key, entry);
-        return serve(req, res, entry);
-      }
       version = await currentVersion();
       if (entry && entry.version === version && Date.now() - entry.storedAt < maxAgeMs) {
         entries.delete(key);
@@ -305,6 +338,8 @@ export function pageCache(options: PageCacheOptions) {
         lastUnavailableLog = Date.now();
         log.warn("page_cache_version_unavailable", { error });
       }
+      // Nothing rendered now can be stored: without the version, nothing could tell when it went stale.
+      return next();
     }
     remove(key);
     const render = new PageRender();
