@@ -181,6 +181,10 @@ describe("admin sign-in", () => {
   });
 
   it("stops brute force from one client across addresses", async () => {
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Mot de passe").fill(admin.password);
+    // Right before the click: other files clear the sign-in counters (all e2e requests share 127.0.0.1).
     await clearSignInLimits();
     await serverDatabase()
       .insert(rateLimits)
@@ -189,9 +193,6 @@ describe("admin sign-in", () => {
         count: 30,
         resetAt: new Date(Date.now() + 600_000),
       });
-    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
-    await page.getByLabel("Email").fill(admin.email);
-    await page.getByLabel("Mot de passe").fill(admin.password);
     await page.getByRole("button", { name: "Se connecter" }).click();
     await expect
       .poll(() => page.locator("form [role=alert]").textContent())
