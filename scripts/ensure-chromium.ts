@@ -2,8 +2,9 @@
 // machine where we run as root, install it with apt; otherwise say the one command to run.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { chromiumPath } from "./lib/chromium.ts";
 
-const candidate = process.env.CHROME_PATH || "/usr/bin/chromium";
+const candidate = chromiumPath();
 if (!existsSync(candidate)) {
   if (process.env.CHROME_PATH) {
     console.error(`✖ CHROME_PATH=${process.env.CHROME_PATH} n'existe pas.`);

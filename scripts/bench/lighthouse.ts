@@ -1,22 +1,13 @@
 // Section 2: page quality with Lighthouse (mobile profile, default simulated throttling), median of 3 runs.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
 import { measuredPages, startPageServer } from "./pages.ts";
 import { median, metric, type Cell, type SectionResult } from "./report.ts";
 import type { Context } from "./context.ts";
 
-export const chromePath = () => process.env.CHROME_PATH || "/usr/bin/chromium";
-
-export const chromeFlags = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+/** chrome-launcher's flags: Lighthouse needs the new headless mode said explicitly. */
+const chromeFlags = ["--headless=new", ...CHROMIUM_ARGS];
 
 const categories = ["performance", "accessibility", "best-practices", "seo"] as const;
 
@@ -31,7 +22,7 @@ type Run = {
 export async function lighthouseSection(context: Context): Promise<Partial<SectionResult>> {
   const runs = context.quick ? 1 : 3;
   const { server, close } = await startPageServer("lighthouse");
-  const chrome = await chromeLauncher.launch({ chromePath: chromePath(), chromeFlags });
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags });
   const rows: Cell[][] = [];
   const data: Record<string, Run[]> = {};
   const notes: string[] = [];

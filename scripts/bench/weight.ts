@@ -1,7 +1,7 @@
 // Section 3: what a phone downloads before any interaction, per page, from Chromium's own network events.
 import { chromium } from "playwright-core";
 import type { Context } from "./context.ts";
-import { chromePath, chromeFlags } from "./lighthouse.ts";
+import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
 import { measuredPages, startPageServer } from "./pages.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
 
@@ -39,7 +39,7 @@ const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 
 export async function weightSection(context: Context): Promise<Partial<SectionResult>> {
   const { server, close } = await startPageServer("weight");
-  const browser = await chromium.launch({ executablePath: chromePath(), args: chromeFlags });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   const origin = new URL(server.baseUrl).origin;
   const rows: Cell[][] = [];
   const notes: string[] = [];
