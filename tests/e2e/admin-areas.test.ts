@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   blogCategories,
   blogNewsletterSubscribers,
@@ -11,16 +10,11 @@ import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signIn,
+  signedInPage,
   type TestAccount,
-  waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage, baseUrl } = useBrowser();
 const marker = randomBytes(4).toString("hex");
@@ -40,14 +34,8 @@ afterAll(async () => {
   await deleteAccount(admin);
 });
 
-async function signedIn(path: string, options: Parameters<typeof openPage>[1] = {}): Promise<Page> {
-  const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS, ...options });
-  await signIn(page, admin);
-  await waitForToastsToClose(page);
-  await page.goto(path);
-  await hydrated(page);
-  return page;
-}
+const signedIn = (path: string, options?: Parameters<typeof openPage>[1]) =>
+  signedInPage(openPage, admin, path, options);
 
 describe("admin layout", () => {
   it("fits a 390 px wide phone and has no accessibility violation", async () => {
@@ -59,7 +47,6 @@ describe("admin layout", () => {
       "/admin/securite",
     ]) {
       await page.goto(path);
-      await hydrated(page);
       await page.locator("h1").first().waitFor();
       expect(
         await page.evaluate(() => document.documentElement.scrollWidth),

@@ -2,22 +2,18 @@ import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles, blogCategories } from "../../app/server/db/schema";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
   EXPECTED_REFUSALS,
-  signIn,
+  signedInPage,
   type TestAccount,
-  waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage, baseUrl } = useBrowser();
 const marker = randomBytes(4).toString("hex");
@@ -44,14 +40,8 @@ afterAll(async () => {
   await deleteAccount(admin);
 });
 
-async function signedIn(path: string): Promise<Page> {
-  const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
-  await signIn(page, admin);
-  await waitForToastsToClose(page);
-  await page.goto(path);
-  await hydrated(page);
-  return page;
-}
+const signedIn = (path: string, options?: Parameters<typeof openPage>[1]) =>
+  signedInPage(openPage, admin, path, options);
 
 const form = (page: Page) => page.locator("main form");
 const save = (page: Page, name = "Créer l'article") => page.getByRole("button", { name }).click();
@@ -196,7 +186,6 @@ describe("article form", () => {
     expect((await fetch(`${baseUrl}/blog/ete-a-brive`)).status).toBe(404);
 
     await page.goto("/admin/dashboard");
-    await hydrated(page);
     await row.getByRole("button", { name: /^Publier/ }).click();
     await expect.poll(() => page.getByText("Article publié").count()).toBe(1);
     await expect.poll(() => row.getByText("Publié", { exact: true }).count()).toBe(1);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   blogArticles,
   blogCategories,
@@ -11,9 +11,6 @@ import {
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
 import { useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { baseUrl } = useBrowser();
 

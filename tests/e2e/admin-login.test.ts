@@ -1,5 +1,5 @@
 import { eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimits, sessions, users } from "../../app/server/db/schema";
 import {
   clearSignInLimits,
@@ -11,11 +11,8 @@ import {
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -79,13 +76,11 @@ describe("admin sign-in", () => {
     expect(session?.sameSite).toBe("Lax");
 
     await page.goto("/admin/login");
-    await hydrated(page);
     await page.waitForURL(/\/admin\/dashboard$/);
 
     await page.getByRole("button", { name: "Déconnexion" }).click();
     await page.waitForURL(/\/admin\/login$/);
     await page.goto("/admin/dashboard");
-    await hydrated(page);
     await page.waitForURL(/\/admin\/login$/);
   });
 
@@ -138,7 +133,6 @@ describe("admin sign-in", () => {
       .poll(() => page.locator("form [role=alert]").textContent())
       .toContain("Ce compte n'a pas accès à l'administration.");
     await page.goto("/admin/dashboard");
-    await hydrated(page);
     await page.waitForURL(/\/admin\/login$/);
   });
 

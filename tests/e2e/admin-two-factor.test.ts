@@ -1,7 +1,7 @@
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   clearSignInLimits,
   createAccount,
@@ -11,10 +11,7 @@ import {
   type TestAccount,
   waitForToastsToClose,
 } from "./support/admin";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
+import { axeViolations, useBrowser } from "./support/browser";
 
 const { openPage } = useBrowser();
 let admin: TestAccount;
@@ -44,7 +41,6 @@ describe("two-factor sign-in (TOTP)", () => {
     await signIn(page, admin);
     await waitForToastsToClose(page);
     await page.goto("/admin/securite");
-    await hydrated(page);
 
     await page.getByLabel("Mot de passe actuel").fill("mauvais-mot-de-passe");
     await page.getByRole("button", { name: "Activer la double authentification" }).click();
@@ -85,7 +81,6 @@ describe("two-factor sign-in (TOTP)", () => {
     await page.waitForURL(/\/admin\/login$/);
     await passwordStep(page);
     await page.goto("/admin/dashboard");
-    await hydrated(page);
     await page.waitForURL(/\/admin\/login$/); // a password alone opens nothing
     await passwordStep(page);
     expect(await axeViolations(page)).toEqual([]);
@@ -109,7 +104,6 @@ describe("two-factor sign-in (TOTP)", () => {
 
     // Disabling requires the password.
     await page.goto("/admin/securite");
-    await hydrated(page);
     await page.getByLabel("Mot de passe actuel").fill("mauvais-mot-de-passe");
     await page.getByRole("button", { name: "Désactiver la double authentification" }).click();
     await expect

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   clearSignInLimits,
   createAccount,
@@ -8,9 +8,6 @@ import {
   type TestAccount,
 } from "./support/admin";
 import { useBrowser } from "./support/browser";
-
-// The machine is shared and slow under load: give the pages time before a poll gives up.
-vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 const { baseUrl } = useBrowser();
 let admin: TestAccount;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogFixtures, patiently } from "./support/blog";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();
 const fixtures = blogFixtures();
@@ -125,7 +125,6 @@ describe("/blog", () => {
 
     // Back to the previous results; the box follows the URL.
     await page.goto(`/blog?q=${token}`);
-    await hydrated(page);
     expect(await search.inputValue()).toBe(token);
   });
 

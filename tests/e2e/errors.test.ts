@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axeViolations, useBrowser, hydrated } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();
 const notFoundLog = /404 Error: User attempted to access non-existent route/;
@@ -23,7 +23,6 @@ describe("not-found page", () => {
     const logged: string[] = [];
     page.on("console", (message) => logged.push(message.text()));
     await page.reload();
-    await hydrated(page);
     await expect
       .poll(() =>
         logged.some((text) => notFoundLog.test(text) && text.includes("/page-inexistante")),

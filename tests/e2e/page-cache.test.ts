@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
 import { blogFixtures, patiently } from "./support/blog";
-import { useBrowser, hydrated } from "./support/browser";
+import { useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 // The page cache of the production server (decision 0006): public pages rendered once and served again,
@@ -135,7 +135,6 @@ describe("page cache", () => {
     await get("/tarifs");
     const page = await openPage("/tarifs");
     const reloaded = await page.reload();
-    await hydrated(page);
     expect(reloaded?.headers()["x-page-cache"]).toBe("hit");
     // The inline module script (nonce checked by the browser) ran, and React took over the page.
     await expect

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hydrated, useBrowser } from "./support/browser";
+import { useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -76,7 +76,6 @@ describe("/tarifs", () => {
     expect(moreLinks).toEqual(["/prestations/mariages", "/professionnels"]);
 
     await page.reload();
-    await hydrated(page);
     expect(await tab(page, "Pro & Mariages").getAttribute("aria-selected")).toBe("true");
     expect(await panel(page, "pro").isVisible()).toBe(true);
 

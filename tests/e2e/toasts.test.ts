@@ -8,7 +8,7 @@ import {
   type TestAccount,
 } from "./support/admin";
 import { patiently } from "./support/blog";
-import { useBrowser, hydrated } from "./support/browser";
+import { useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -50,7 +50,6 @@ describe("toasts", () => {
     );
     // A stale edit link: the loader redirects to the dashboard with its message in the flash cookie.
     await page.goto(`/admin/articles/${randomUUID()}/modifier`);
-    await hydrated(page);
     await page.waitForURL(/\/admin\/dashboard$/);
     const toast = page.locator("[data-sonner-toast]", {
       hasText: "Impossible de charger l'article",

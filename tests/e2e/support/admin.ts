@@ -5,8 +5,8 @@ import { expect, inject } from "vitest";
 import { upsertAccount } from "../../../app/server/admin/administrators.server";
 import { createAuth } from "../../../app/server/auth.server";
 import { rateLimits, users } from "../../../app/server/db/schema";
+import type { useBrowser } from "./browser";
 import { serverDatabase } from "./database";
-import { hydrated } from "./browser";
 
 export type TestAccount = { email: string; password: string; role: "admin" | "user" };
 
@@ -42,10 +42,7 @@ export async function clearSignInLimits(): Promise<void> {
 
 /** Signs in through the login form and waits for the dashboard. */
 export async function signIn(page: Page, account: TestAccount): Promise<void> {
-  if (!page.url().endsWith("/admin/login")) {
-    await page.goto("/admin/login");
-    await hydrated(page);
-  }
+  if (!page.url().endsWith("/admin/login")) await page.goto("/admin/login");
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Mot de passe").fill(account.password);
   await page.getByRole("button", { name: "Se connecter" }).click();
@@ -80,4 +77,18 @@ export async function signInCookie(account: TestAccount): Promise<string> {
     .map((cookie) => cookie.split(";")[0] ?? "")
     .filter((cookie) => cookie.includes("session_token"))
     .join("; ");
+}
+
+/** A new page signed in as `account` (its first toasts gone), then at `path`. */
+export async function signedInPage(
+  openPage: ReturnType<typeof useBrowser>["openPage"],
+  account: TestAccount,
+  path: string,
+  options: Parameters<ReturnType<typeof useBrowser>["openPage"]>[1] = {},
+): Promise<Page> {
+  const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS, ...options });
+  await signIn(page, account);
+  await waitForToastsToClose(page);
+  await page.goto(path);
+  return page;
 }

@@ -71,8 +71,8 @@ export function useBrowser() {
       if (new URL(url).origin !== origin) problems.foreignRequests.push(url);
     });
     opened.push({ page, problems, allow: allowConsole });
+    if (contextOptions.javaScriptEnabled !== false) waitForHydrationOnNavigation(page);
     await page.goto(path);
-    if (contextOptions.javaScriptEnabled !== false) await hydrated(page);
     return page;
   }
 
@@ -87,6 +87,22 @@ export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"), null, {
     timeout: 15_000,
   });
+}
+
+/** Makes the page's `goto` and `reload` resolve only once React has taken over the new document. */
+export function waitForHydrationOnNavigation(page: Page): void {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated(page);
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated(page);
+    return response;
+  };
 }
 
 type AxeResult = {
