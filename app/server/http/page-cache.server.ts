@@ -42,7 +42,6 @@ export type PageCacheOptions = {
 };
 
 type Entry = {
-  status: number;
   headers: Array<[string, string]>;
   /** The body cut at each occurrence of the render's nonce (views of one buffer). */
   parts: Buffer[];
@@ -218,7 +217,7 @@ export function pageCache(options: PageCacheOptions) {
         log.warn("page_cache_effect_failed", { error, path: req.path });
       }
     }
-    res.status(entry.status);
+    res.status(200);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
     res.setHeader("Vary", "Accept-Encoding");
@@ -298,7 +297,6 @@ export function pageCache(options: PageCacheOptions) {
         0,
       );
       return {
-        status: 200,
         headers,
         parts: plain.views,
         deflatedParts: deflated.views,
