@@ -1,3 +1,4 @@
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { ArticleForm } from "~/components/admin/article-form";
@@ -51,22 +52,19 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
   };
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <p className="text-sm">
-            <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
-              ← Retour au tableau de bord
-            </Link>
-          </p>
-          <h1 className="mt-1 text-3xl font-bold">Modifier l'article</h1>
-        </div>
-        <Link
-          to={article.published ? `/blog/${article.slug}` : `/admin/articles/${article.id}/apercu`}
-          className="text-sm underline underline-offset-4"
-        >
-          {article.published ? "Voir l'article publié" : "Aperçu du brouillon"}
-        </Link>
-      </div>
+      <AdminPageHeader
+        title="Modifier l'article"
+        actions={
+          <Link
+            to={
+              article.published ? `/blog/${article.slug}` : `/admin/articles/${article.id}/apercu`
+            }
+            className="text-sm underline underline-offset-4"
+          >
+            {article.published ? "Voir l'article publié" : "Aperçu du brouillon"}
+          </Link>
+        }
+      />
       <ArticleForm
         key={article.id}
         mode="edit"

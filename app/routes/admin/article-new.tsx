@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import type { Route } from "./+types/article-new";
 import { ArticleForm } from "~/components/admin/article-form";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -36,14 +36,7 @@ export default function NewArticle({ loaderData, actionData }: Route.ComponentPr
   useServerToast(actionData?.toast);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <div>
-        <p className="text-sm">
-          <Link to="/admin/dashboard" className="underline-offset-4 hover:underline">
-            ← Retour au tableau de bord
-          </Link>
-        </p>
-        <h1 className="mt-1 text-3xl font-bold">Nouvel article</h1>
-      </div>
+      <AdminPageHeader title="Nouvel article" />
       <ArticleForm
         mode="create"
         categories={loaderData.categories}
