@@ -83,28 +83,30 @@ export function clientAddress(n: number): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
+/** Posts `fields` to `path` as a browser without JavaScript does: urlencoded, same Origin, from `client`. */
+function postForm(baseUrl: string, path: string, fields: Record<string, string>, client: number) {
+  return request(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: baseUrl,
+      "x-forwarded-for": clientAddress(client),
+      accept: "text/html",
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
 export type SignUpOutcome = "subscribed" | "duplicate" | "other" | "5xx" | "network";
 
-/**
- * Posts the newsletter form of /blog as a browser without JavaScript does (urlencoded, same Origin), from the
- * client address `client`. The page comes back with the outcome written under the field.
- */
+/** Posts the newsletter form of /blog; the page comes back with the outcome written under the field. */
 export async function postNewsletter(
   baseUrl: string,
   email: string,
   client: number,
 ): Promise<{ outcome: SignUpOutcome; status: number; detail?: string }> {
   try {
-    const response = await request(`${baseUrl}/blog`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        origin: baseUrl,
-        "x-forwarded-for": clientAddress(client),
-        accept: "text/html",
-      },
-      body: new URLSearchParams({ email, source: "blog" }).toString(),
-    });
+    const response = await postForm(baseUrl, "/blog", { email, source: "blog" }, client);
     if (response.status >= 500) return { outcome: "5xx", status: response.status };
     const subscribed = response.body.includes("Inscription réussie");
     const duplicate = response.body.includes("Déjà inscrit");
@@ -130,15 +132,10 @@ export async function postContactMessage(
   client: number,
 ): Promise<{ outcome: ContactOutcome; status: number; detail?: string }> {
   try {
-    const response = await request(`${baseUrl}/contact-studio-brive`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        origin: baseUrl,
-        "x-forwarded-for": clientAddress(client),
-        accept: "text/html",
-      },
-      body: new URLSearchParams({
+    const response = await postForm(
+      baseUrl,
+      "/contact-studio-brive",
+      {
         shootingType: "famille",
         prenom: "Camille",
         nom: "Banc",
@@ -147,8 +144,9 @@ export async function postContactMessage(
         source: "google",
         message: `Bonjour, nous aimerions une séance en famille. ${marker}`,
         site_web: "",
-      }).toString(),
-    });
+      },
+      client,
+    );
     if (response.status >= 500) return { outcome: "5xx", status: response.status };
     if (response.status === 200 && response.body.includes("Message envoyé")) {
       return { outcome: "sent", status: 200 };
