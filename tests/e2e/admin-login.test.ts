@@ -57,7 +57,7 @@ describe("admin sign-in", () => {
     await expect
       .poll(() => page.getByText("Email ou mot de passe incorrect").count())
       .toBeGreaterThanOrEqual(2); // in the form and in the toast
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
   });
 
   it("signs an administrator in: toast, dashboard; the login page then leads to the dashboard; logout", async () => {
@@ -103,7 +103,7 @@ describe("admin sign-in", () => {
       .from(sessions)
       .where(eq(sessions.userId, user?.id ?? ""));
     expect(session?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 60 * 60 * 1000);
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
   });
 
   it("works without JavaScript", async () => {
@@ -121,7 +121,7 @@ describe("admin sign-in", () => {
     await page.getByLabel("Mot de passe").fill(admin.password);
     await page.getByRole("button", { name: "Se connecter" }).click();
     await page.waitForURL(/\/admin\/dashboard$/);
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
   });
 
   it("does not let a signed-in user who is not an administrator in", async () => {
@@ -137,7 +137,7 @@ describe("admin sign-in", () => {
   });
 
   it("stops brute force per address, then accepts the right password once the window has passed", async () => {
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
     const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
     const submit = async (password: string) => {
       await page.getByLabel("Email").fill(admin.email);
@@ -171,7 +171,7 @@ describe("admin sign-in", () => {
       .from(rateLimits)
       .where(eq(rateLimits.key, `admin-login:email:${admin.email}`));
     expect(left).toEqual([]);
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
   });
 
   it("stops brute force from one client across addresses", async () => {
@@ -179,7 +179,7 @@ describe("admin sign-in", () => {
     await page.getByLabel("Email").fill(admin.email);
     await page.getByLabel("Mot de passe").fill(admin.password);
     // Right before the click: other files clear the sign-in counters (all e2e requests share 127.0.0.1).
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
     await serverDatabase()
       .insert(rateLimits)
       .values({
@@ -191,6 +191,6 @@ describe("admin sign-in", () => {
     await expect
       .poll(() => page.locator("form [role=alert]").textContent())
       .toContain("Trop de tentatives");
-    await clearSignInLimits();
+    await clearSignInLimits(admin, member);
   });
 });

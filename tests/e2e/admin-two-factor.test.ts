@@ -116,6 +116,6 @@ describe("two-factor sign-in (TOTP)", () => {
     await page.getByRole("button", { name: "Déconnexion" }).click();
     await page.waitForURL(/\/admin\/login$/);
     await signIn(page, admin);
-    await clearSignInLimits();
+    await clearSignInLimits(admin);
   });
 });

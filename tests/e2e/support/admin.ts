@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { eq, like } from "drizzle-orm";
+import { eq, inArray, like, or } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import { upsertAccount } from "../../../app/server/admin/administrators.server";
+import { signInRateLimitKeys } from "../../../app/server/admin/sign-in.server";
 import { createAuth } from "../../../app/server/auth.server";
 import { rateLimits, users } from "../../../app/server/db/schema";
 import type { useBrowser } from "./browser";
@@ -32,12 +33,25 @@ export async function createAccount(role: "admin" | "user" = "admin"): Promise<T
 
 export async function deleteAccount(account: TestAccount): Promise<void> {
   await serverDatabase().delete(users).where(eq(users.email, account.email));
-  await clearSignInLimits();
+  await clearSignInLimits(account);
 }
 
-/** All e2e requests come from 127.0.0.1: clear the sign-in counters so that files do not block each other. */
-export async function clearSignInLimits(): Promise<void> {
-  await serverDatabase().delete(rateLimits).where(like(rateLimits.key, "admin-%"));
+/**
+ * All e2e requests come from 127.0.0.1: clears the per-client sign-in counters so that files do not block
+ * each other, and the per-address counters of `accounts` only: another file may be counting its own
+ * account's attempts at this very moment.
+ */
+export async function clearSignInLimits(...accounts: TestAccount[]): Promise<void> {
+  const keys = accounts.map((account) => signInRateLimitKeys(account.email, "").email);
+  await serverDatabase()
+    .delete(rateLimits)
+    .where(
+      or(
+        like(rateLimits.key, "admin-login:client:%"),
+        like(rateLimits.key, "admin-2fa:client:%"),
+        ...(keys.length > 0 ? [inArray(rateLimits.key, keys)] : []),
+      ),
+    );
 }
 
 /** Signs in through the login form and waits for the dashboard. */
