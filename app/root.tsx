@@ -114,10 +114,32 @@ export default function App() {
   );
 }
 
+/** What happened, in French, for the status of an error answer (the title stays SPEC's). */
+function errorExplanation(status: number | null): string {
+  switch (status) {
+    case 400:
+      return "La requête envoyée n'a pas pu être comprise : elle contient des données invalides.";
+    case 403:
+      return "Vous n'avez pas l'autorisation d'accéder à cette page.";
+    case 404:
+      return "Cette page n'existe pas ou n'existe plus.";
+    case 405:
+      return "Cette adresse n'accepte pas ce type de requête.";
+    case 413:
+      return "L'envoi est trop volumineux.";
+    case 429:
+      return "Trop de tentatives. Veuillez patienter quelques minutes avant de réessayer.";
+    default:
+      return "Une erreur inattendue s'est produite de notre côté. Votre dernière action n'a peut-être pas été enregistrée : veuillez réessayer dans quelques instants.";
+  }
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let details = "Une erreur inattendue s'est produite.";
+  let status: number | null = null;
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
+    status = error.status;
     details = `${error.status} ${error.statusText || ""}`.trim();
   } else if (error instanceof Error) {
     details = error.message;
@@ -127,7 +149,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto max-w-3xl px-6 py-24">
       <title>Erreur</title>
       <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
-      <p className="mt-4 text-lg text-muted-foreground">{details}</p>
+      <p className="mt-4 text-lg">{errorExplanation(status)}</p>
+      <p className="mt-2 text-muted-foreground">{details}</p>
       {stack ? (
         <pre className="mt-6 overflow-x-auto rounded bg-muted p-4 text-sm">
           <code>{stack}</code>

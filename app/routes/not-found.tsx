@@ -3,6 +3,7 @@ import { data, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/not-found";
 import type { SiteHandle } from "./site-layout";
 import { redirectTarget } from "~/content/redirects";
+import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { log } from "~/server/logger.server";
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -22,8 +23,11 @@ export function loader({ request }: Route.LoaderArgs) {
     return redirect(`${target}${url.search}`, 301);
   }
   log.warn("not_found", { path });
-  return data(null, { status: 404 });
+  return data(null, NOT_FOUND_INIT);
 }
+
+/** A "not found" is never stored by a shared cache: the address may exist tomorrow. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export const meta: Route.MetaFunction = () => [
   { title: "Page introuvable" },

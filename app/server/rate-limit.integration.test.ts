@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/support/database";
 import { db } from "./db/client.server";
-import { consumeRateLimit, purgeExpiredRateLimits, resetRateLimit } from "./rate-limit.server";
+import {
+  consumeRateLimit,
+  purgeExpiredRateLimits,
+  resetRateLimit,
+  storedRateLimitKey,
+} from "./rate-limit.server";
 import { rateLimits } from "./db/schema";
 
 useAppDatabase();
@@ -44,5 +49,25 @@ describe("consumeRateLimit", () => {
     );
     expect(keys).toContain("t:running");
     expect(keys).not.toContain("t:expired");
+  });
+
+  it("counts keys built from anything a client sends: 10,000 characters, NUL bytes", async () => {
+    const rule = { limit: 2, windowSeconds: 600 };
+    const long = `admin-login:email:${"a".repeat(9_988)}@example.org`;
+    const otherLong = `admin-login:email:${"a".repeat(9_987)}b@example.org`;
+    const withNul = "admin-login:email:owner\u0000@example.org";
+    for (const key of [long, otherLong, withNul]) {
+      expect((await consumeRateLimit(key, rule)).allowed).toBe(true);
+      expect((await consumeRateLimit(key, rule)).allowed).toBe(true);
+      expect((await consumeRateLimit(key, rule)).allowed).toBe(false);
+    }
+    await resetRateLimit(long);
+    expect((await consumeRateLimit(long, rule)).allowed).toBe(true);
+    expect((await consumeRateLimit(otherLong, rule)).allowed).toBe(false);
+    const keys = (await db().select({ key: rateLimits.key }).from(rateLimits)).map(
+      (row) => row.key,
+    );
+    for (const key of keys) expect(key.length).toBeLessThanOrEqual(300);
+    expect(keys).toContain(storedRateLimitKey(long));
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { db } from "./db/client.server";
 
@@ -9,6 +10,24 @@ export type RateLimitRule = {
 
 export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
 
+/** Longest key stored as written; the column is varchar(300). */
+const MAX_PLAIN_KEY_LENGTH = 200;
+
+/**
+ * The key as stored: as written when short and printable, otherwise its first characters (for whoever
+ * reads the table) and the SHA-256 of the whole key. A key is built from what a client sends (an e-mail
+ * typed at sign-in, an address): 10,000 characters or a NUL byte must count like any other attempt, not
+ * overflow the column or make PostgreSQL refuse the text.
+ */
+export function storedRateLimitKey(key: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (key.length <= MAX_PLAIN_KEY_LENGTH && !/[\u0000-\u001F\u007F]/.test(key)) return key;
+  const digest = createHash("sha256").update(key).digest("hex");
+  // eslint-disable-next-line no-control-regex
+  const readable = key.slice(0, 100).replace(/[\u0000-\u001F\u007F]/g, "");
+  return `${readable}…sha256:${digest}`;
+}
+
 /**
  * Counts one attempt for `key` in a fixed window kept in PostgreSQL, so that every app process shares the
  * same counters. One round trip; the window restarts once it has expired.
@@ -16,7 +35,7 @@ export type RateLimitResult = { allowed: boolean; retryAfterSeconds: number };
 export async function consumeRateLimit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
   const result = await db().execute<{ count: number; retry_after: number }>(sql`
     insert into rate_limits (key, count, reset_at)
-    values (${key}, 1, now() + make_interval(secs => ${rule.windowSeconds}))
+    values (${storedRateLimitKey(key)}, 1, now() + make_interval(secs => ${rule.windowSeconds}))
     on conflict (key) do update set
       count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
       reset_at = case when rate_limits.reset_at <= now()
@@ -33,7 +52,7 @@ export async function consumeRateLimit(key: string, rule: RateLimitRule): Promis
 
 /** Forgets the attempts for `key` (e.g. after a successful sign-in). */
 export async function resetRateLimit(key: string): Promise<void> {
-  await db().execute(sql`delete from rate_limits where key = ${key}`);
+  await db().execute(sql`delete from rate_limits where key = ${storedRateLimitKey(key)}`);
 }
 
 /** Removes expired windows; called from time to time so the table stays small. */

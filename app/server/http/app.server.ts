@@ -2,7 +2,6 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
@@ -23,12 +22,39 @@ import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
+import { cachePolicy } from "./cache-policy.server";
+import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
 import { pageCache } from "./page-cache.server";
+import { reactRouterHandler } from "./react-router-handler.server";
+import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
+import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
 
 type AppOptions = { viteDevServer?: ViteDevServer };
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+/**
+ * How much each path may receive (issue 10, item 12). Public forms hold a few short fields and a message
+ * of 5,000 characters at most: 256 KB and 10,000 characters a field are far beyond any real visitor.
+ * The admin's articles hold long HTML; its image upload streams large originals to disk.
+ */
+export const BODY_LIMITS: RequestInputOptions = {
+  defaultLimit: { maxBytes: 256 * KIB, maxFieldLength: 10_000 },
+  limits: [
+    { path: "/admin/articles", maxBytes: 4 * MIB },
+    { path: "/admin/images", maxBytes: 64 * MIB, stream: true },
+  ],
+};
+
+/**
+ * Slow senders (issue 10, item 12): the headers must arrive within 20 s and the whole request within
+ * 2 minutes (room for a 50 MB photo on a slow upload), or Node answers 408 and closes the connection.
+ */
+export const SERVER_TIMEOUTS = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000 };
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined) return false;
@@ -67,6 +93,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
   app.use(compression());
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
+  app.use(cachePolicy());
   app.use(requestLog());
   // `Server-Timing: db;dur=…;desc="N queries"` on every response: how many database round trips it took.
   installQueryStats();
@@ -86,6 +113,17 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     });
   });
   app.use(originCheck(config.SITE_URL));
+
+  const build = viteDevServer
+    ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+    : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+  // Bad input stops here, before any file, loader or action sees it: addresses that do not decode to
+  // clean text (400), methods the route cannot take (405, from the route table), bodies over the path's
+  // limit (413); form posts are normalised. See request-input.server.ts.
+  app.use(cleanAddress());
+  app.use(methodGuard(build));
+  app.use(requestInput(BODY_LIMITS));
 
   app.get("/healthz", async (_req, res) => {
     const healthy = await databaseIsHealthy();
@@ -126,10 +164,6 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     });
   }
 
-  const build = viteDevServer
-    ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-    : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
-
   // Public pages are rendered once and served again while nothing they show has changed (decision 0006).
   // Not in development, where the code itself changes under the cache.
   if (!viteDevServer) {
@@ -137,7 +171,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   }
 
   app.use(
-    createRequestHandler({
+    reactRouterHandler({
       build,
       mode: viteDevServer ? "development" : "production",
       getLoadContext(req, res) {
@@ -201,6 +235,9 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       error ? reject(error) : resolve(listening),
     );
   });
+  server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
+  server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
+  server.on("clientError", answerClientError);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
