@@ -108,17 +108,22 @@ describe("categories", () => {
       description: "Les séances estivales",
     });
 
-    const messages: string[] = [];
-    page.on("dialog", (confirm) => {
-      messages.push(confirm.message());
-      void confirm.accept();
+    // The site's own confirmation dialog, not the browser's (issue 10).
+    const browserDialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      browserDialogs.push(dialog.message());
+      void dialog.dismiss();
     });
     await page
       .locator("li", { hasText: `Brive en été ${marker}` })
       .getByRole("button", { name: /Supprimer/ })
       .click();
+    const confirm = page.getByRole("alertdialog", {
+      name: "Êtes-vous sûr de vouloir supprimer cette catégorie ?",
+    });
+    await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect.poll(() => page.getByText("Catégorie supprimée").count()).toBe(1);
-    expect(messages).toEqual(["Êtes-vous sûr de vouloir supprimer cette catégorie ?"]);
+    expect(browserDialogs).toEqual([]);
     expect(
       await serverDatabase()
         .select()
@@ -238,9 +243,12 @@ describe("messages", () => {
       .where(eq(contactMessages.email, `recente-${marker}@example.com`));
     expect(handled?.handledAt).toBeInstanceOf(Date);
 
-    page.on("dialog", (confirm) => void confirm.accept());
     await page
       .getByRole("article", { name: "Message de Ancienne Martin" })
+      .getByRole("button", { name: "Supprimer" })
+      .click();
+    await page
+      .getByRole("alertdialog", { name: "Êtes-vous sûr de vouloir supprimer ce message ?" })
       .getByRole("button", { name: "Supprimer" })
       .click();
     await expect
