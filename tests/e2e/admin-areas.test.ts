@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  blogArticles,
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
@@ -26,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const database = serverDatabase();
+  await database.delete(blogArticles).where(like(blogArticles.slug, `%${marker}%`));
   await database.delete(blogCategories).where(like(blogCategories.slug, `%${marker}%`));
   await database
     .delete(blogNewsletterSubscribers)
@@ -54,6 +56,41 @@ describe("admin layout", () => {
       ).toBeLessThanOrEqual(390);
       expect(await axeViolations(page), path).toEqual([]);
     }
+  });
+});
+
+describe("dashboard", () => {
+  it("shows each article's publication date beside its creation date", async () => {
+    await serverDatabase()
+      .insert(blogArticles)
+      .values([
+        {
+          title: `Publié ${marker}`,
+          slug: `publie-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          published: true,
+          createdAt: new Date("2025-03-01T10:00:00Z"),
+          publishedAt: new Date("2025-03-05T10:00:00Z"),
+        },
+        {
+          title: `Brouillon ${marker}`,
+          slug: `brouillon-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          createdAt: new Date("2025-03-02T10:00:00Z"),
+        },
+      ]);
+    const page = await signedIn("/admin/dashboard");
+    const published = page.locator("li", { hasText: `Publié ${marker}` });
+    await expect
+      .poll(() => published.textContent())
+      .toContain("Créé le 1 mars 2025 · Publié le 5 mars 2025");
+    const draft = page.locator("li", { hasText: `Brouillon ${marker}` });
+    expect(await draft.textContent()).toContain("Créé le 2 mars 2025");
+    expect(await draft.textContent()).not.toContain("Publié le");
   });
 });
 
@@ -184,7 +221,11 @@ describe("subscribers", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const text = await csv.text();
-    expect(text).toContain(`"parti-${marker}@example.com";`);
+    // French date and time in Paris (issue 10), semicolons and a BOM for French Excel.
+    expect(text).toMatch(
+      new RegExp(`"parti-${marker}@example\\.com";"\\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d";`),
+    );
+    expect(text.charCodeAt(0)).toBe(0xfeff);
     expect(text).toContain('"désabonné"');
   });
 });
