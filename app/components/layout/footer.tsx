@@ -35,12 +35,12 @@ export function Footer() {
           <h2 className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
             Le studio
           </h2>
-          <ul className="mt-2 text-sm">
+          <ul className="mt-3 space-y-1 text-sm">
             {footerLinks.map(({ label, to }) => (
               <li key={to}>
                 <Link
                   to={to}
-                  className="inline-flex min-h-11 items-center text-stone-300 hover:text-white hover:underline"
+                  className="inline-block py-1 text-stone-300 hover:text-white hover:underline"
                 >
                   {label}
                 </Link>
@@ -58,7 +58,7 @@ export function Footer() {
               <li key={studio.id}>
                 <Link
                   to={studio.pagePath}
-                  className="inline-flex min-h-11 items-center font-semibold hover:underline"
+                  className="inline-block py-1 font-semibold hover:underline"
                 >
                   {studio.name}
                 </Link>
@@ -69,7 +69,7 @@ export function Footer() {
                   <br />
                   <a
                     href={telHref(studio.phone)}
-                    className="inline-flex min-h-11 items-center hover:text-white hover:underline"
+                    className="inline-block py-1 hover:text-white hover:underline"
                   >
                     {studio.phone}
                   </a>

@@ -100,7 +100,7 @@ function DesktopNavigation({ transparent }: { transparent: boolean }) {
   const { pathname } = useLocation();
   const linkClass = (active: boolean) =>
     cn(
-      "inline-flex min-h-11 items-center rounded-sm px-3 text-sm font-medium transition-colors",
+      "rounded-sm px-3 py-3.5 text-sm font-medium transition-colors",
       active && "underline decoration-2 underline-offset-8",
       transparent
         ? active
