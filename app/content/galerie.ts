@@ -1,11 +1,22 @@
 import type { Picture } from "imagetools-core";
 import { smallPhoto } from "./marketing-photos";
+import { photoColours } from "./photo-colours";
+
+/** The photo's dominant colour, its card's background while it loads (scripts/photo-colours.ts). */
+function placeholderColour(name: string): string {
+  const colour = photoColours[name];
+  if (!colour)
+    throw new Error(`Couleur manquante pour ${name} : lancer node scripts/photo-colours.ts`);
+  return colour;
+}
 
 /** SPEC §3 "Gallery item": a customer gallery on the external photo-delivery service. */
 export type GalleryItem = {
   title: string;
   category: "Événement" | "Famille" | "Mariage";
   cover: Picture;
+  /** The cover's dominant colour (#rrggbb), shown while it loads. */
+  colour: string;
   /** PLACEHOLDER: the gallery's address on the photo-delivery service. */
   link: string;
 };
@@ -15,12 +26,16 @@ const item = (
   title: string,
   category: GalleryItem["category"],
   slug: string,
-): GalleryItem => ({
-  title,
-  category,
-  cover: smallPhoto(`galerie-${String(number).padStart(2, "0")}`),
-  link: `https://galeries.example.com/${slug}`,
-});
+): GalleryItem => {
+  const photo = `galerie-${String(number).padStart(2, "0")}`;
+  return {
+    title,
+    category,
+    cover: smallPhoto(photo),
+    colour: placeholderColour(photo),
+    link: `https://galeries.example.com/${slug}`,
+  };
+};
 
 export const galleryItems: GalleryItem[] = [
   item(1, "Mariage de Camille et Thomas", "Mariage", "mariage-camille-thomas"),
@@ -45,13 +60,20 @@ export const galleryItems: GalleryItem[] = [
 ];
 
 /** SPEC §3 "Gallery image": one photo of a style gallery on a service page. */
-export type GalleryImage = { photo: Picture; alt: string; title: string };
+export type GalleryImage = {
+  photo: Picture;
+  /** The photo's dominant colour (#rrggbb), shown while it loads. */
+  colour: string;
+  alt: string;
+  title: string;
+};
 
 const styleImages = (page: string, entries: Array<[title: string, alt: string]>): GalleryImage[] =>
   entries.map(([title, alt], index) => ({
     title,
     alt,
     photo: smallPhoto(`style-${page}-${index + 1}`),
+    colour: placeholderColour(`style-${page}-${index + 1}`),
   }));
 
 export const portraitStyles = styleImages("portrait-famille", [

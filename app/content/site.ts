@@ -21,8 +21,6 @@ export const site = {
     /** PLACEHOLDER */
     youtube: "https://www.youtube.com/@studiophotoexemple",
   },
-  /** Business-wide opening hours for search engines (SPEC §1). */
-  openingHours: { days: "Monday to Saturday", opens: "09:00", closes: "18:00" },
   priceRange: "€€",
 } as const;
 

@@ -20,3 +20,16 @@ describe("studios", () => {
     expect(telHref("05 36 49 10 01")).toBe("tel:+33536491001");
   });
 });
+
+describe("studio hours", () => {
+  it("has one week per studio: closed on Monday, ranges in order that do not overlap", () => {
+    for (const studio of studios) {
+      expect(studio.hours.Monday ?? []).toEqual([]);
+      for (const ranges of Object.values(studio.hours)) {
+        const times = ranges.flatMap((range) => [range.opens, range.closes]);
+        for (const time of times) expect(time).toMatch(/^([01]\d|2[0-3]):[0-5]\d$/);
+        expect([...times].sort()).toEqual(times);
+      }
+    }
+  });
+});

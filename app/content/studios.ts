@@ -3,11 +3,14 @@ export type StudioId = "ussel" | "brive" | "limoges";
 export type DayOfWeek =
   "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
 
-/** One line of opening hours as a visitor reads it. */
-export type HoursLine = { days: string; hours: string };
+/** One opening of a day, in 24-hour "HH:MM" time, with what a visitor should know about it. */
+export type OpeningRange = { opens: string; closes: string; note?: string };
 
-/** Machine-readable opening hours for search engines (schema.org OpeningHoursSpecification). */
-export type OpeningSpecification = { days: DayOfWeek[]; opens: string; closes: string };
+/**
+ * A studio's week: the one source of its hours (pages, structured data). A day absent or with no range is
+ * closed. Docs: docs/decisions/0022-opening-hours.md.
+ */
+export type WeeklyHours = Partial<Record<DayOfWeek, OpeningRange[]>>;
 
 export type Studio = {
   id: StudioId;
@@ -25,23 +28,21 @@ export type Studio = {
   bookingUrl: string;
   /** PLACEHOLDER: external gift-voucher shop. */
   giftVoucherUrl: string;
-  /**
-   * SPEC §9 gives two readings of the hours for some studios: the studio page's and the contact page's.
-   * Each page shows its own reading.
-   */
-  hours: { studioPage: HoursLine[]; contactPage: HoursLine[] };
-  openingSpecification: OpeningSpecification[];
+  hours: WeeklyHours;
   pagePath: `/studio-${StudioId}`;
   contactPath: `/contact-studio-${StudioId}`;
 };
 
+/** The same ranges on each of the given days. */
+function everyDay(days: DayOfWeek[], ranges: OpeningRange[]): WeeklyHours {
+  return Object.fromEntries(days.map((day) => [day, ranges]));
+}
+
 const tuesdayToFriday: DayOfWeek[] = ["Tuesday", "Wednesday", "Thursday", "Friday"];
 const tuesdayToSaturday: DayOfWeek[] = [...tuesdayToFriday, "Saturday"];
-
-const appointmentOnlyReading: HoursLine[] = [
-  { days: "Du mardi au vendredi", hours: "9h – 12h sans rendez-vous" },
-  { days: "Du mardi au vendredi", hours: "14h – 18h sur rendez-vous uniquement" },
-  { days: "Le samedi", hours: "sur rendez-vous uniquement" },
+const morningAndAfternoon: OpeningRange[] = [
+  { opens: "09:00", closes: "12:00" },
+  { opens: "14:00", closes: "18:00" },
 ];
 
 export const studios: Studio[] = [
@@ -57,17 +58,14 @@ export const studios: Studio[] = [
     email: "ussel@example.com",
     bookingUrl: "https://reservation.example.com/studio-ussel",
     giftVoucherUrl: "https://bons-cadeaux.example.com/studio-ussel",
+    // The contact page's reading (SPEC §2 and §9); Saturday keeps the studio page's 9h – 14h.
     hours: {
-      studioPage: [
-        { days: "Du mardi au vendredi", hours: "9h – 12h30, après-midi sur rendez-vous" },
-        { days: "Le samedi", hours: "9h – 14h" },
-      ],
-      contactPage: appointmentOnlyReading,
+      ...everyDay(tuesdayToFriday, [
+        { opens: "09:00", closes: "12:00", note: "sans rendez-vous" },
+        { opens: "14:00", closes: "18:00", note: "sur rendez-vous uniquement" },
+      ]),
+      Saturday: [{ opens: "09:00", closes: "14:00", note: "sur rendez-vous uniquement" }],
     },
-    openingSpecification: [
-      { days: tuesdayToFriday, opens: "09:00", closes: "12:30" },
-      { days: ["Saturday"], opens: "09:00", closes: "14:00" },
-    ],
     pagePath: "/studio-ussel",
     contactPath: "/contact-studio-ussel",
   },
@@ -83,17 +81,8 @@ export const studios: Studio[] = [
     email: "brive@example.com",
     bookingUrl: "https://reservation.example.com/studio-brive",
     giftVoucherUrl: "https://bons-cadeaux.example.com/studio-brive",
-    hours: {
-      studioPage: [{ days: "Du lundi au samedi", hours: "9h – 18h, sur rendez-vous" }],
-      contactPage: [{ days: "Du mardi au samedi", hours: "9h – 12h et 14h – 18h" }],
-    },
-    openingSpecification: [
-      {
-        days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"],
-        opens: "09:00",
-        closes: "18:00",
-      },
-    ],
+    // The contact page's reading (SPEC §2 and §9): closed on Monday.
+    hours: everyDay(tuesdayToSaturday, morningAndAfternoon),
     pagePath: "/studio-brive",
     contactPath: "/contact-studio-brive",
   },
@@ -109,14 +98,8 @@ export const studios: Studio[] = [
     email: "limoges@example.com",
     bookingUrl: "https://reservation.example.com/studio-limoges",
     giftVoucherUrl: "https://bons-cadeaux.example.com/studio-limoges",
-    hours: {
-      studioPage: [{ days: "Du mardi au samedi", hours: "9h – 12h et 14h – 18h" }],
-      contactPage: appointmentOnlyReading,
-    },
-    openingSpecification: [
-      { days: tuesdayToSaturday, opens: "09:00", closes: "12:00" },
-      { days: tuesdayToSaturday, opens: "14:00", closes: "18:00" },
-    ],
+    // SPEC §9 gives Limoges one reading (its contact page, §2, says "like Ussel": not kept).
+    hours: everyDay(tuesdayToSaturday, morningAndAfternoon),
     pagePath: "/studio-limoges",
     contactPath: "/contact-studio-limoges",
   },

@@ -1,5 +1,6 @@
 import { site, socialLinks } from "~/content/site";
 import { studios, type Studio } from "~/content/studios";
+import { openingHoursSpecification } from "~/lib/opening-hours";
 
 /** schema.org identifiers are addresses: one for the business, one per studio. */
 export const businessId = (siteUrl: string) => `${siteUrl}/#entreprise`;
@@ -14,9 +15,11 @@ function postalAddress(studio: Studio) {
   };
 }
 
-/** The business as a whole (home page head, SPEC §1). */
+/**
+ * The business as a whole (home page head, SPEC §1). Each studio keeps its own hours, so they appear per
+ * studio (`department`), exactly as on the studio pages, not as one business-wide week.
+ */
 export function businessStructuredData(siteUrl: string) {
-  const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
   return {
     "@context": "https://schema.org",
     "@type": "ProfessionalService",
@@ -30,22 +33,18 @@ export function businessStructuredData(siteUrl: string) {
     telephone: studios[0]?.phone,
     priceRange: site.priceRange,
     address: studios.map(postalAddress),
-    openingHoursSpecification: [
-      {
-        "@type": "OpeningHoursSpecification",
-        dayOfWeek: days,
-        opens: site.openingHours.opens,
-        closes: site.openingHours.closes,
-      },
-    ],
+    department: studios.map((studio) => studioBranch(siteUrl, studio)),
     sameAs: socialLinks.map((link) => link.href),
   };
 }
 
 /** One studio, as a branch of the business (studio pages). */
 export function studioStructuredData(siteUrl: string, studio: Studio) {
+  return { "@context": "https://schema.org", ...studioBranch(siteUrl, studio) };
+}
+
+function studioBranch(siteUrl: string, studio: Studio) {
   return {
-    "@context": "https://schema.org",
     "@type": "LocalBusiness",
     "@id": `${siteUrl}${studio.pagePath}#studio`,
     name: `${site.brand} – ${studio.name}`,
@@ -55,12 +54,7 @@ export function studioStructuredData(siteUrl: string, studio: Studio) {
     email: studio.email,
     priceRange: site.priceRange,
     address: postalAddress(studio),
-    openingHoursSpecification: studio.openingSpecification.map((spec) => ({
-      "@type": "OpeningHoursSpecification",
-      dayOfWeek: spec.days,
-      opens: spec.opens,
-      closes: spec.closes,
-    })),
+    openingHoursSpecification: openingHoursSpecification(studio.hours),
     branchOf: { "@id": businessId(siteUrl) },
   };
 }

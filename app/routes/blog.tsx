@@ -9,7 +9,11 @@ import { site } from "~/content/site";
 import { blogLinks, blogPageHeaders } from "~/lib/blog-seo";
 import { seo, siteUrlFrom } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import { BLOG_PAGE_SIZE, listPublishedArticles } from "~/server/articles.server";
+import {
+  BLOG_PAGE_SIZE,
+  countPublishedArticles,
+  listPublishedArticles,
+} from "~/server/articles.server";
 import { listCategories } from "~/server/categories.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 
@@ -27,19 +31,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
   const categorie = params.get("categorie") ?? "";
   const page = pageNumber(params.get("page"));
-  // Two queries, side by side: one round trip of waiting.
-  const [categories, articles] = await Promise.all([
+  const query = { category: categorie || null, search: q };
+  // Three queries, side by side: one round trip of waiting.
+  const [categories, articles, total] = await Promise.all([
     listCategories(),
-    listPublishedArticles({ category: categorie || null, search: q, page }),
+    listPublishedArticles({ ...query, page }),
+    countPublishedArticles(query),
   ]);
+  const pageCount = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
   return {
     categories,
     articles,
     q,
     categorie,
     page,
-    // SPEC §9: 'Suivant' only when a full page came back.
-    hasNext: articles.length === BLOG_PAGE_SIZE,
+    pageCount,
+    // SPEC §9: 'Suivant' only when a full page came back, and (issue 10) only when more articles follow.
+    hasNext: articles.length === BLOG_PAGE_SIZE && page < pageCount,
   };
 }
 
@@ -78,7 +86,7 @@ function listHref(current: URLSearchParams, changes: Record<string, string | nul
 }
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
-  const { categories, articles, q, categorie, page, hasNext } = loaderData;
+  const { categories, articles, q, categorie, page, pageCount, hasNext } = loaderData;
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
@@ -161,19 +169,19 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
             {page > 1 ? (
               <Link
                 to={listHref(searchParams, { page: page > 2 ? String(page - 1) : null })}
-                className={buttonVariants({ variant: "outline", size: "sm" })}
+                className={buttonVariants({ variant: "outline" })}
               >
                 <ChevronLeft aria-hidden="true" />
                 Précédent
               </Link>
             ) : null}
             <span className="text-sm font-semibold" aria-current="page">
-              Page {page}
+              {page <= pageCount ? `Page ${page} sur ${pageCount}` : `Page ${page}`}
             </span>
             {hasNext ? (
               <Link
                 to={listHref(searchParams, { page: String(page + 1) })}
-                className={buttonVariants({ variant: "outline", size: "sm" })}
+                className={buttonVariants({ variant: "outline" })}
               >
                 Suivant
                 <ChevronRight aria-hidden="true" />

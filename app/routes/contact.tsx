@@ -83,7 +83,10 @@ export default function ContactPage() {
               Par email
             </h2>
             <p className="mt-3 text-sm">
-              <a href={`mailto:${site.email}`} className="break-all text-gold-dark hover:underline">
+              <a
+                href={`mailto:${site.email}`}
+                className="inline-block py-1.5 break-all text-gold-dark hover:underline"
+              >
                 {site.email}
               </a>
             </p>

@@ -34,13 +34,16 @@ export default function Galerie() {
               href={item.link}
               className="group block overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow hover:shadow-lg"
             >
-              <Photo
-                picture={item.cover}
-                alt=""
-                sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-                className="block aspect-[4/3] overflow-hidden"
-                imgClassName="transition-transform duration-500 group-hover:scale-105"
-              />
+              {/* The photo's own colour fills the card while it loads; the ratio keeps its place. */}
+              <span className="block" style={{ backgroundColor: item.colour }}>
+                <Photo
+                  picture={item.cover}
+                  alt=""
+                  sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+                  className="block aspect-[4/3] overflow-hidden"
+                  imgClassName="transition-transform duration-500 group-hover:scale-105"
+                />
+              </span>
               <span className="block p-4">
                 <span className="block text-xs font-semibold tracking-wider text-gold-dark uppercase">
                   {item.category}

@@ -87,7 +87,7 @@ export default function Home() {
                 </p>
                 <a
                   href={telHref(studio.phone)}
-                  className="relative z-10 mt-2 flex items-center gap-2 text-sm font-semibold text-gold-dark hover:underline"
+                  className="relative z-10 mt-1 flex min-h-11 items-center gap-2 text-sm font-semibold text-gold-dark hover:underline"
                 >
                   <Phone aria-hidden="true" className="size-4" />
                   <span>
@@ -127,7 +127,7 @@ export default function Home() {
               <p className="mt-4 text-sm text-muted-foreground">
                 Une question, un projet ? Écrivez-nous, nous répondons rapidement.
               </p>
-              <Button asChild variant="outline" size="sm" className="mt-6">
+              <Button asChild variant="outline" className="mt-6">
                 <Link to="/contact">Nous écrire</Link>
               </Button>
             </li>

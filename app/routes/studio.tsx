@@ -94,7 +94,7 @@ export default function StudioPage() {
               <Clock aria-hidden="true" className="mt-1 size-5 shrink-0 text-gold-dark" />
               <div>
                 <h3 className="font-semibold">Horaires d'ouverture</h3>
-                <OpeningHours lines={studio.hours.studioPage} className="mt-2" />
+                <OpeningHours hours={studio.hours} className="mt-2" />
               </div>
             </div>
           </div>

@@ -68,8 +68,7 @@ export type ArticleListQuery = {
   page?: number;
 };
 
-/** The query behind /blog (the benchmark reproduces it for EXPLAIN: scripts/bench/search.ts). */
-export function publishedArticlesQuery({ category, search, page = 1 }: ArticleListQuery) {
+function publishedConditions({ category, search }: ArticleListQuery) {
   // The HTTP layer refuses addresses holding control characters; this query never depends on it
   // (PostgreSQL refuses NUL in text: a search must not be able to fail).
   const term = search ? withoutControlCharacters(search).trim() : undefined;
@@ -77,11 +76,16 @@ export function publishedArticlesQuery({ category, search, page = 1 }: ArticleLi
   const conditions = [eq(blogArticles.published, true)];
   if (categorySlug) conditions.push(eq(blogCategories.slug, categorySlug));
   if (term) conditions.push(searchCondition(term));
+  return and(...conditions);
+}
+
+/** The query behind /blog (the benchmark reproduces it for EXPLAIN: scripts/bench/search.ts). */
+export function publishedArticlesQuery({ category, search, page = 1 }: ArticleListQuery) {
   return db()
     .select(cardColumns)
     .from(blogArticles)
     .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
-    .where(and(...conditions))
+    .where(publishedConditions({ category, search }))
     .orderBy(...newestFirst)
     .limit(BLOG_PAGE_SIZE)
     .offset((Math.max(1, Math.floor(page)) - 1) * BLOG_PAGE_SIZE);
@@ -91,6 +95,16 @@ export function publishedArticlesQuery({ category, search, page = 1 }: ArticleLi
 export async function listPublishedArticles(query: ArticleListQuery): Promise<ArticleCard[]> {
   const rows = await publishedArticlesQuery(query);
   return rows.map(toCard);
+}
+
+/** How many published articles /blog's list has for this category and search ('Page N sur M'). */
+export async function countPublishedArticles(query: ArticleListQuery): Promise<number> {
+  const [row] = await db()
+    .select({ count: sql<number>`count(*)::int` })
+    .from(blogArticles)
+    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .where(publishedConditions(query));
+  return row?.count ?? 0;
 }
 
 /** Every published article of one category, newest first (category page). */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  blogArticles,
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
@@ -26,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const database = serverDatabase();
+  await database.delete(blogArticles).where(like(blogArticles.slug, `%${marker}%`));
   await database.delete(blogCategories).where(like(blogCategories.slug, `%${marker}%`));
   await database
     .delete(blogNewsletterSubscribers)
@@ -54,6 +56,41 @@ describe("admin layout", () => {
       ).toBeLessThanOrEqual(390);
       expect(await axeViolations(page), path).toEqual([]);
     }
+  });
+});
+
+describe("dashboard", () => {
+  it("shows each article's publication date beside its creation date", async () => {
+    await serverDatabase()
+      .insert(blogArticles)
+      .values([
+        {
+          title: `Publié ${marker}`,
+          slug: `publie-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          published: true,
+          createdAt: new Date("2025-03-01T10:00:00Z"),
+          publishedAt: new Date("2025-03-05T10:00:00Z"),
+        },
+        {
+          title: `Brouillon ${marker}`,
+          slug: `brouillon-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          createdAt: new Date("2025-03-02T10:00:00Z"),
+        },
+      ]);
+    const page = await signedIn("/admin/dashboard");
+    const published = page.locator("li", { hasText: `Publié ${marker}` });
+    await expect
+      .poll(() => published.textContent())
+      .toContain("Créé le 1 mars 2025 · Publié le 5 mars 2025");
+    const draft = page.locator("li", { hasText: `Brouillon ${marker}` });
+    expect(await draft.textContent()).toContain("Créé le 2 mars 2025");
+    expect(await draft.textContent()).not.toContain("Publié le");
   });
 });
 
@@ -108,17 +145,22 @@ describe("categories", () => {
       description: "Les séances estivales",
     });
 
-    const messages: string[] = [];
-    page.on("dialog", (confirm) => {
-      messages.push(confirm.message());
-      void confirm.accept();
+    // The site's own confirmation dialog, not the browser's (issue 10).
+    const browserDialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      browserDialogs.push(dialog.message());
+      void dialog.dismiss();
     });
     await page
       .locator("li", { hasText: `Brive en été ${marker}` })
       .getByRole("button", { name: /Supprimer/ })
       .click();
+    const confirm = page.getByRole("alertdialog", {
+      name: "Êtes-vous sûr de vouloir supprimer cette catégorie ?",
+    });
+    await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect.poll(() => page.getByText("Catégorie supprimée").count()).toBe(1);
-    expect(messages).toEqual(["Êtes-vous sûr de vouloir supprimer cette catégorie ?"]);
+    expect(browserDialogs).toEqual([]);
     expect(
       await serverDatabase()
         .select()
@@ -178,8 +220,13 @@ describe("subscribers", () => {
     const csv = await fetch(`${baseUrl}/admin/subscribers/export.csv`, { headers: { cookie } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const text = await csv.text();
-    expect(text).toContain(`"parti-${marker}@example.com";`);
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
+    // French date and time in Paris (issue 10), semicolons and a BOM for French Excel.
+    expect(text).toMatch(
+      new RegExp(`"parti-${marker}@example\\.com";"\\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d";`),
+    );
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(text).toContain('"désabonné"');
   });
 });
@@ -238,9 +285,12 @@ describe("messages", () => {
       .where(eq(contactMessages.email, `recente-${marker}@example.com`));
     expect(handled?.handledAt).toBeInstanceOf(Date);
 
-    page.on("dialog", (confirm) => void confirm.accept());
     await page
       .getByRole("article", { name: "Message de Ancienne Martin" })
+      .getByRole("button", { name: "Supprimer" })
+      .click();
+    await page
+      .getByRole("alertdialog", { name: "Êtes-vous sûr de vouloir supprimer ce message ?" })
       .getByRole("button", { name: "Supprimer" })
       .click();
     await expect

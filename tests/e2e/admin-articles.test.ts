@@ -226,19 +226,16 @@ describe("article form", () => {
     const edited = page.locator("li", { hasText: "Été à Brive, la suite" });
     await expect.poll(() => edited.count()).toBe(1);
 
-    // Deleting asks first; cancelling keeps the article.
-    const dialogs: string[] = [];
-    let accept = false;
-    page.on("dialog", (dialog) => {
-      dialogs.push(dialog.message());
-      void (accept ? dialog.accept() : dialog.dismiss());
+    // Deleting asks first, in the site's dialog (issue 10); cancelling keeps the article.
+    const confirm = page.getByRole("alertdialog", {
+      name: "Êtes-vous sûr de vouloir supprimer cet article ?",
     });
     await edited.getByRole("button", { name: /Supprimer/ }).click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toBe("Êtes-vous sûr de vouloir supprimer cet article ?");
+    await confirm.getByRole("link", { name: "Annuler" }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
     expect(await edited.count()).toBe(1);
-    accept = true;
     await edited.getByRole("button", { name: /Supprimer/ }).click();
+    await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect.poll(() => page.getByText("Article supprimé").count()).toBe(1);
     await expect.poll(() => edited.count()).toBe(0);
   });

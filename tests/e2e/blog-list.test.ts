@@ -66,10 +66,11 @@ describe("/blog", () => {
     expect(await categorised.locator("time").textContent()).toBe("6 mars 2025");
   });
 
-  it("pages by nine: 'Suivant' only after a full page, 'Page N', 'Précédent'", async () => {
+  it("pages by nine: 'Suivant' only when more follow, 'Page N sur M', 'Précédent'", async () => {
     const page = await openPage(`/blog?q=${token}`);
     const pager = page.getByRole("navigation", { name: "Pagination" });
-    expect(await pager.getByText("Page 1").isVisible()).toBe(true);
+    // Eleven articles match: two pages (issue 10 adds the page count to SPEC's 'Page N').
+    expect(await pager.getByText("Page 1 sur 2", { exact: true }).isVisible()).toBe(true);
     expect(await pager.getByRole("link", { name: "Précédent" }).count()).toBe(0);
     // Slow the next page's data down to see the loading state.
     await page.route(
@@ -82,7 +83,9 @@ describe("/blog", () => {
     await pager.getByRole("link", { name: "Suivant" }).click();
     await expect.poll(() => page.getByText("Chargement...").isVisible(), patiently).toBe(true);
     await page.waitForURL(/page=2/);
-    await expect.poll(() => pager.getByText("Page 2").isVisible(), patiently).toBe(true);
+    await expect
+      .poll(() => pager.getByText("Page 2 sur 2", { exact: true }).isVisible(), patiently)
+      .toBe(true);
     await expect.poll(() => page.locator("main article").count(), patiently).toBe(2);
     expect(await pager.getByRole("link", { name: "Suivant" }).count()).toBe(0);
     await pager.getByRole("link", { name: "Précédent" }).click();

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
 import { studios, telHref } from "../../app/content/studios";
 import { contactForms } from "../../app/lib/contact-forms";
+import { openingLines } from "../../app/lib/opening-hours";
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -49,7 +50,7 @@ describe("studio contact pages", () => {
         expect(html).toContain("Envoyer le message");
       });
 
-      it("shows the address, phone and the contact-page hours", async () => {
+      it("shows the address, phone and the studio's hours", async () => {
         const page = await openPage(studio.contactPath);
         expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
           heroTitles[studio.id],
@@ -60,8 +61,8 @@ describe("studio contact pages", () => {
           `${studio.address.street}${studio.address.postalCode} ${studio.address.city}`,
         );
         expect(await main.locator(`a[href="${telHref(studio.phone)}"]`).count()).toBe(1);
-        for (const line of studio.hours.contactPage)
-          expect(text).toContain(`${line.days}${line.hours}`);
+        for (const line of openingLines(studio.hours))
+          expect(text).toContain(`${line.days}${line.hours.join("")}`);
       });
 
       it("has exactly its fields, with the required marks and option lists of its studio", async () => {

@@ -26,11 +26,14 @@ describe("home page", () => {
       "87240",
     ]);
     expect(business.priceRange).toBeTruthy();
-    expect(business.openingHoursSpecification[0]).toMatchObject({
-      dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"],
-      opens: "09:00",
-      closes: "18:00",
-    });
+    // Hours are per studio (one LocalBusiness each, as on the studio pages), not one business-wide week:
+    // the old Monday–Saturday 9h–18h contradicted the studios' own hours (issue 10).
+    expect(business.openingHoursSpecification).toBeUndefined();
+    expect(business.department.map((studio: { "@id": string }) => studio["@id"])).toEqual([
+      `${baseUrl}/studio-ussel#studio`,
+      `${baseUrl}/studio-brive#studio`,
+      `${baseUrl}/studio-limoges#studio`,
+    ]);
   });
 
   it("preloads the hero photo with high priority and lazy-loads the photos below the fold", async () => {

@@ -103,6 +103,32 @@ describe("header", () => {
     ).toBe("false");
   });
 
+  it("on a phone, the open menu keeps the page behind still and closes with Escape, focus back on the toggle", async () => {
+    const page = await openPage("/blog", { viewport: { width: 390, height: 844 } });
+    const toggle = page.locator('button[aria-controls="menu-mobile"]');
+    const pageScrolls = () =>
+      page.evaluate(() => getComputedStyle(document.documentElement).overflowY !== "hidden");
+    expect(await pageScrolls()).toBe(true);
+    await toggle.click();
+    const menu = page.locator("#menu-mobile");
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    expect(await pageScrolls()).toBe(false);
+    // A wheel over the page below the menu moves nothing.
+    await page.mouse.move(200, 830);
+    await page.mouse.wheel(0, 800);
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await menu.getByRole("link", { name: "Tarifs" }).focus();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await toggle.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await pageScrolls()).toBe(true);
+  });
+
   it("scrolls to the top on every navigation", async () => {
     const page = await openPage("/");
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));

@@ -61,7 +61,7 @@ export function ArticleCard({
           )}
           <Link
             to={href}
-            className="inline-flex items-center gap-1 rounded-sm font-semibold text-gold-dark after:absolute after:inset-0 group-hover:underline"
+            className="inline-flex min-h-11 items-center gap-1 rounded-sm font-semibold text-gold-dark after:absolute after:inset-0 group-hover:underline"
           >
             Lire la suite
             <span className="sr-only"> : {article.title}</span>

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { OpeningHours } from "~/components/studio/opening-hours";
 import { telHref, type Studio } from "~/content/studios";
 
-/** Address, phone, e-mail and hours (the contact-page reading) of one studio. */
+/** Address, phone, e-mail and hours of one studio. */
 export function StudioContactCards({ studio }: { studio: Studio }) {
   return (
     <ul className="grid gap-4">
@@ -30,7 +30,7 @@ export function StudioContactCards({ studio }: { studio: Studio }) {
         </a>
       </Card>
       <Card icon={<Clock aria-hidden="true" />} title="Horaires">
-        <OpeningHours lines={studio.hours.contactPage} />
+        <OpeningHours hours={studio.hours} />
       </Card>
     </ul>
   );

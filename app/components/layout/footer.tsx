@@ -35,10 +35,13 @@ export function Footer() {
           <h2 className="font-sans text-sm font-semibold tracking-wide text-gold uppercase">
             Le studio
           </h2>
-          <ul className="mt-4 space-y-2 text-sm">
+          <ul className="mt-3 space-y-1 text-sm">
             {footerLinks.map(({ label, to }) => (
               <li key={to}>
-                <Link to={to} className="text-stone-300 hover:text-white hover:underline">
+                <Link
+                  to={to}
+                  className="inline-block py-1 text-stone-300 hover:text-white hover:underline"
+                >
                   {label}
                 </Link>
               </li>
@@ -53,15 +56,21 @@ export function Footer() {
           <ul className="mt-4 grid gap-6 text-sm sm:grid-cols-3 md:grid-cols-1 lg:grid-cols-3">
             {studios.map((studio) => (
               <li key={studio.id}>
-                <Link to={studio.pagePath} className="font-semibold hover:underline">
+                <Link
+                  to={studio.pagePath}
+                  className="inline-block py-1 font-semibold hover:underline"
+                >
                   {studio.name}
                 </Link>
-                <address className="mt-1 text-stone-300 not-italic">
+                <address className="text-stone-300 not-italic">
                   {studio.address.street}
                   <br />
                   {studio.address.postalCode} {studio.address.city}
                   <br />
-                  <a href={telHref(studio.phone)} className="hover:text-white hover:underline">
+                  <a
+                    href={telHref(studio.phone)}
+                    className="inline-block py-1 hover:text-white hover:underline"
+                  >
                     {studio.phone}
                   </a>
                 </address>

@@ -32,6 +32,24 @@ export function Header({ solid = false }: HeaderProps) {
   const menuOpen = menuOpenedOn === pathname;
   const setMenuOpen = (open: boolean) => setMenuOpenedOn(open ? pathname : null);
   const transparent = !solid && !scrolled && !menuOpen;
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  // While the menu covers the page: Escape closes it (focus back on the toggle) and the page behind stays put.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpenedOn(null);
+      toggle.current?.focus();
+    };
+    const root = document.documentElement;
+    document.addEventListener("keydown", closeOnEscape);
+    root.classList.add("overflow-hidden");
+    return () => {
+      document.removeEventListener("keydown", closeOnEscape);
+      root.classList.remove("overflow-hidden");
+    };
+  }, [menuOpen]);
 
   return (
     <header
@@ -44,7 +62,7 @@ export function Header({ solid = false }: HeaderProps) {
       )}
     >
       <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" className="rounded-sm">
+        <Link to="/" className="inline-flex min-h-11 items-center rounded-sm">
           <Logo />
           <span className="sr-only"> – accueil</span>
         </Link>
@@ -52,6 +70,7 @@ export function Header({ solid = false }: HeaderProps) {
         <DesktopNavigation transparent={transparent} />
 
         <button
+          ref={toggle}
           type="button"
           className="inline-flex size-11 items-center justify-center rounded-md lg:hidden"
           aria-expanded={menuOpen}
@@ -81,7 +100,7 @@ function DesktopNavigation({ transparent }: { transparent: boolean }) {
   const { pathname } = useLocation();
   const linkClass = (active: boolean) =>
     cn(
-      "rounded-sm px-3 py-2 text-sm font-medium transition-colors",
+      "rounded-sm px-3 py-3.5 text-sm font-medium transition-colors",
       active && "underline decoration-2 underline-offset-8",
       transparent
         ? active
@@ -111,7 +130,7 @@ function DesktopNavigation({ transparent }: { transparent: boolean }) {
         <li>
           <Link
             to="/contact"
-            className="ml-3 inline-flex items-center rounded-full bg-gold px-5 py-2 text-sm font-semibold text-primary shadow-sm transition-colors hover:bg-white"
+            className="ml-3 inline-flex min-h-11 items-center rounded-full bg-gold px-5 text-sm font-semibold text-primary shadow-sm transition-colors hover:bg-white"
           >
             Réserver
           </Link>
@@ -160,7 +179,7 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
           onClick={() => setOpen(!open)}
           onKeyDown={closeOnEscape}
           className={cn(
-            "group inline-flex items-center gap-1 rounded-sm px-3 py-2 text-sm font-medium transition-colors",
+            "group inline-flex min-h-11 items-center gap-1 rounded-sm px-3 text-sm font-medium transition-colors",
             transparent ? "text-white hover:text-gold" : "text-foreground hover:text-gold-dark",
           )}
         >
@@ -180,7 +199,7 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
                   onKeyDown={closeOnEscape}
                   aria-current={pathname === to ? "page" : undefined}
                   className={cn(
-                    "block rounded-md px-3 py-2 text-sm hover:bg-muted",
+                    "flex min-h-11 items-center rounded-md px-3 text-sm hover:bg-muted",
                     pathname === to && "font-semibold text-gold-dark",
                   )}
                 >
@@ -214,7 +233,7 @@ function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
     <nav
       id="menu-mobile"
       aria-label="Menu principal"
-      className="max-h-[calc(100dvh-4.5rem)] overflow-y-auto border-t border-border bg-white px-4 pb-6 text-foreground lg:hidden"
+      className="max-h-[calc(100dvh-4.5rem)] overflow-y-auto overscroll-contain border-t border-border bg-white px-4 pb-6 text-foreground lg:hidden"
     >
       <ul className="flex flex-col py-2">
         {links(headerLinks.beforeStudios)}

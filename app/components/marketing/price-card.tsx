@@ -25,7 +25,7 @@ export function PriceCard({ card }: { card: PriceCardData }) {
       <FeatureList features={card.features} className="mt-4 flex-1" />
       <Link
         to={card.link}
-        className="mt-6 text-sm font-semibold text-gold-dark underline-offset-4 hover:underline"
+        className="mt-4 inline-flex min-h-11 items-center text-sm font-semibold text-gold-dark underline-offset-4 hover:underline"
       >
         En savoir plus<span className="sr-only"> : {card.title}</span>
       </Link>

@@ -60,7 +60,7 @@ export function PriceTabs({ tabs, selected }: { tabs: PriceTab[]; selected: Pric
               aria-controls={`panneau-${tab.id}`}
               tabIndex={interactive && !isSelected ? -1 : 0}
               className={cn(
-                "rounded-full px-5 py-2.5 text-sm font-semibold transition-colors sm:px-8",
+                "inline-flex min-h-11 items-center rounded-full px-5 text-sm font-semibold transition-colors sm:px-8",
                 isSelected
                   ? "bg-primary text-primary-foreground shadow"
                   : "text-foreground hover:bg-white",

@@ -8,12 +8,15 @@ export function StyleGallery({ images }: { images: GalleryImage[] }) {
       {images.map((image) => (
         <li key={image.title}>
           <figure className="overflow-hidden rounded-xl bg-white shadow-sm">
-            <Photo
-              picture={image.photo}
-              alt={image.alt}
-              sizes="(min-width: 1024px) 25vw, (min-width: 768px) 33vw, 50vw"
-              className="block aspect-[3/4] overflow-hidden"
-            />
+            {/* The photo's own colour fills the frame while it loads; the ratio keeps its place. */}
+            <div style={{ backgroundColor: image.colour }}>
+              <Photo
+                picture={image.photo}
+                alt={image.alt}
+                sizes="(min-width: 1024px) 25vw, (min-width: 768px) 33vw, 50vw"
+                className="block aspect-[3/4] overflow-hidden"
+              />
+            </div>
             <figcaption className="px-3 py-2 text-sm font-semibold">{image.title}</figcaption>
           </figure>
         </li>

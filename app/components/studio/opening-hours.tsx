@@ -1,14 +1,19 @@
-import type { HoursLine } from "~/content/studios";
+import type { WeeklyHours } from "~/content/studios";
+import { openingLines } from "~/lib/opening-hours";
 import { cn } from "~/lib/utils";
 
-/** One reading of a studio's opening hours, as a list of days and hours. */
-export function OpeningHours({ lines, className }: { lines: HoursLine[]; className?: string }) {
+/** A studio's week, the same on its page and its contact page. */
+export function OpeningHours({ hours, className }: { hours: WeeklyHours; className?: string }) {
   return (
     <dl className={cn("space-y-2", className)}>
-      {lines.map((line) => (
-        <div key={`${line.days}-${line.hours}`}>
-          <dt className="font-semibold">{line.days}</dt>
-          <dd className="text-muted-foreground">{line.hours}</dd>
+      {openingLines(hours).map((line) => (
+        <div key={line.days}>
+          <dt className="font-semibold text-foreground">{line.days}</dt>
+          {line.hours.map((text) => (
+            <dd key={text} className="text-muted-foreground">
+              {text}
+            </dd>
+          ))}
         </div>
       ))}
     </dl>

@@ -163,6 +163,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   </div>
                   <p className="mt-1 text-sm text-muted-foreground">
                     Créé le {formatDateFr(article.createdAt)}
+                    {article.published && article.publishedAt
+                      ? ` · Publié le ${formatDateFr(article.publishedAt)}`
+                      : ""}
                     {article.categoryName ? ` · ${article.categoryName}` : ""} ·{" "}
                     <span className="inline-flex items-center gap-1">
                       <Eye aria-hidden="true" className="size-3.5" />

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/subscribers-export";
+import { isoDayInParis } from "~/lib/dates";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { listSubscribersForAdmin, subscribersCsv } from "~/server/admin/subscribers.server";
 
@@ -6,7 +7,7 @@ import { listSubscribersForAdmin, subscribersCsv } from "~/server/admin/subscrib
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request, { resource: true });
   const csv = subscribersCsv(await listSubscribersForAdmin());
-  const date = new Date().toISOString().slice(0, 10);
+  const date = isoDayInParis(new Date());
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,6 +1,7 @@
 import { desc } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { blogNewsletterSubscribers } from "../db/schema";
+import { formatDateTimeFr } from "~/lib/dates";
 
 /** Every subscriber, newest first (SPEC §7). */
 export function listSubscribersForAdmin() {
@@ -39,7 +40,7 @@ export function subscribersCsv(subscribers: AdminSubscriber[]): string {
     ...subscribers.map((subscriber) =>
       [
         subscriber.email,
-        subscriber.subscribedAt.toISOString(),
+        formatDateTimeFr(subscriber.subscribedAt),
         subscriber.active ? "actif" : "désabonné",
         subscriber.consentSource,
       ]

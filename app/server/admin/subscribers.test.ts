@@ -21,9 +21,9 @@ describe("subscribers", () => {
     expect(activeEmailList([subscriber("b@x.fr", false)])).toBe("");
   });
 
-  it("the CSV quotes every cell and neutralises spreadsheet formulas", () => {
+  it("the CSV quotes every cell, neutralises spreadsheet formulas and writes French dates in Paris time", () => {
     const csv = subscribersCsv([subscriber("=cmd@x.fr", false)]);
     expect(csv.startsWith("\uFEFF")).toBe(true);
-    expect(csv).toContain('"\'=cmd@x.fr";"2025-03-05T10:00:00.000Z";"désabonné";"blog"');
+    expect(csv).toContain('"\'=cmd@x.fr";"05/03/2025 11:00";"désabonné";"blog"');
   });
 });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./support/browser";
+import { galleryItems, portraitStyles } from "../../app/content/galerie";
+
+const { openPage } = useBrowser();
+
+/** "#58a858" → "rgb(88, 168, 88)", as getComputedStyle writes it. */
+const rgb = (hex: string) =>
+  `rgb(${[1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16)).join(", ")})`;
+
+describe("gallery cards while their photos load", () => {
+  for (const [path, colours, ratio] of [
+    ["/galerie", galleryItems.map((item) => item.colour), 3 / 4],
+    ["/portrait-famille", portraitStyles.map((image) => image.colour), 4 / 3],
+  ] as const) {
+    it(`${path}: each card shows its photo's colour, at the photo's final size`, async () => {
+      const page = await openPage(path, { viewport: { width: 390, height: 844 } });
+      // Photos never arrive: what the visitor sees is the placeholder.
+      await page.route(/\/assets\/.*(galerie|style)-.*\.(avif|webp|jpe?g)$/, () => undefined);
+      await page.reload();
+      const pictures = page.locator("main picture").filter({
+        has: page.locator('img[src*="galerie-"], img[src*="style-"]'),
+      });
+      await expect.poll(() => pictures.count()).toBe(colours.length);
+      const shown = await pictures.evaluateAll((elements) =>
+        elements.map((picture) => {
+          const box = picture.getBoundingClientRect();
+          const image = picture.querySelector("img");
+          return {
+            background: getComputedStyle(picture.parentElement as Element).backgroundColor,
+            ratio: box.height / box.width,
+            loaded: image?.complete === true && (image?.naturalWidth ?? 0) > 0,
+          };
+        }),
+      );
+      expect(shown.map((card) => card.background)).toEqual(colours.map(rgb));
+      for (const card of shown) {
+        expect(card.loaded).toBe(false);
+        expect(card.ratio).toBeCloseTo(ratio, 2);
+      }
+    });
+  }
+});

@@ -1,0 +1,88 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./support/browser";
+import { studios } from "../../app/content/studios";
+
+const { openPage, baseUrl } = useBrowser();
+
+type Specification = { dayOfWeek: string[]; opens: string; closes: string; description?: string };
+type Branch = { "@id": string; openingHoursSpecification: Specification[] };
+
+const frenchDay: Record<string, string> = {
+  Monday: "lundi",
+  Tuesday: "mardi",
+  Wednesday: "mercredi",
+  Thursday: "jeudi",
+  Friday: "vendredi",
+  Saturday: "samedi",
+  Sunday: "dimanche",
+};
+
+/** "09:00" → "9h", "12:30" → "12h30", written here again so the test does not reuse the page's code. */
+const frenchTime = (time: string) => time.replace(/^0?(\d+):(\d\d)$/, "$1h$2").replace(/h00$/, "h");
+
+async function jsonLdBlocks(path: string): Promise<Array<Record<string, unknown>>> {
+  const html = await (await fetch(`${baseUrl}${path}`)).text();
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((block) =>
+    JSON.parse(block[1] ?? "{}"),
+  );
+}
+
+/** The hours as shown: one entry per line, days then the texts of that line. */
+async function shownHours(page: Page) {
+  return page
+    .locator("main dl")
+    .first()
+    .locator(":scope > div")
+    .evaluateAll((lines) =>
+      lines.map((line) => ({
+        days: line.querySelector("dt")?.textContent ?? "",
+        hours: [...line.querySelectorAll("dd")].map((dd) => dd.textContent ?? ""),
+      })),
+    );
+}
+
+describe("one source of opening hours per studio", () => {
+  it("shows the same hours on the studio page and its contact page, and the same JSON-LD on the studio page and the home page", async () => {
+    const home = (await jsonLdBlocks("/")).find((item) => item["@type"] === "ProfessionalService");
+    const departments = (home?.department ?? []) as Branch[];
+
+    for (const studio of studios) {
+      const studioPage = await openPage(studio.pagePath);
+      const onStudioPage = await shownHours(studioPage);
+      const contactPage = await openPage(studio.contactPath);
+      const onContactPage = await shownHours(contactPage);
+      expect(onStudioPage.length).toBeGreaterThan(0);
+      expect(onContactPage, studio.contactPath).toEqual(onStudioPage);
+
+      const branch = (await jsonLdBlocks(studio.pagePath)).find(
+        (item) => item["@type"] === "LocalBusiness",
+      ) as Branch | undefined;
+      const specifications = branch?.openingHoursSpecification ?? [];
+      expect(specifications.length).toBeGreaterThan(0);
+      const onHomePage = departments.find((item) => item["@id"] === branch?.["@id"]);
+      expect(onHomePage?.openingHoursSpecification, `${studio.id} on /`).toEqual(specifications);
+
+      // Each opening of the structured data is a line of the page: its days and its hours.
+      for (const specification of specifications) {
+        const first = frenchDay[specification.dayOfWeek[0] ?? ""] ?? "?";
+        const last = frenchDay[specification.dayOfWeek.at(-1) ?? ""] ?? "?";
+        const range = `${frenchTime(specification.opens)} – ${frenchTime(specification.closes)}`;
+        const line = onStudioPage.find(
+          (candidate) =>
+            candidate.days.toLowerCase().includes(first) &&
+            candidate.days.toLowerCase().includes(last),
+        );
+        expect(line?.hours, `${studio.id} ${specification.dayOfWeek.join(",")}`).toContain(
+          specification.description ? `${range} ${specification.description}` : range,
+        );
+      }
+      // Days without an opening are said to be closed, so nobody comes on a Monday for nothing.
+      const openDays = new Set(specifications.flatMap((item) => item.dayOfWeek));
+      const closedLine = onStudioPage.find((line) => line.hours.includes("Fermé"));
+      for (const day of Object.keys(frenchDay).filter((name) => !openDays.has(name))) {
+        expect(closedLine?.days.toLowerCase()).toContain(frenchDay[day]);
+      }
+    }
+  });
+});
