@@ -9,11 +9,7 @@ import { site } from "~/content/site";
 import { blogLinks, blogPageHeaders } from "~/lib/blog-seo";
 import { seo, siteUrlFrom } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import {
-  BLOG_PAGE_SIZE,
-  countPublishedArticles,
-  listPublishedArticles,
-} from "~/server/articles.server";
+import { BLOG_PAGE_SIZE, publishedArticlesPage } from "~/server/articles.server";
 import { listCategories } from "~/server/categories.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 
@@ -32,11 +28,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const categorie = params.get("categorie") ?? "";
   const page = pageNumber(params.get("page"));
   const query = { category: categorie || null, search: q };
-  // Three queries, side by side: one round trip of waiting.
-  const [categories, articles, total] = await Promise.all([
+  // Two queries, side by side: one round trip of waiting.
+  const [categories, { articles, total }] = await Promise.all([
     listCategories(),
-    listPublishedArticles({ ...query, page }),
-    countPublishedArticles(query),
+    publishedArticlesPage({ ...query, page }),
   ]);
   const pageCount = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
   return {

@@ -15,7 +15,7 @@ const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\$
  */
 export const searchSql = `select "blog_articles"."id", "blog_articles"."title", "blog_articles"."slug",
     "blog_articles"."excerpt", "blog_articles"."cover_image_url", "blog_articles"."published_at",
-    "blog_categories"."name", "blog_categories"."slug"
+    "blog_categories"."name", "blog_categories"."slug", (count(*) over ())::int
   from "blog_articles"
   left join "blog_categories" on "blog_articles"."category_id" = "blog_categories"."id"
   where ("blog_articles"."published" = $1 and "blog_articles"."search_text" like '%' || f_unaccent(lower($2)) || '%' escape '\\')
