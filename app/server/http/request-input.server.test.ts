@@ -12,7 +12,7 @@ beforeAll(async () => {
   app.use(cleanAddress());
   app.use(
     requestInput({
-      defaultLimit: { maxBytes: 1024, maxFieldLength: 100 },
+      defaultLimit: { maxBytes: 1024, maxFieldLength: 100, maxMilliseconds: 300 },
       limits: [{ path: "/upload", maxBytes: 4096, stream: true }],
     }),
   );
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   server = http.createServer({ connectionsCheckingInterval: 50 }, app);
   server.headersTimeout = 300;
-  server.requestTimeout = 300;
+  server.requestTimeout = 5_000;
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -149,5 +149,30 @@ describe("slow senders", () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain("trop de temps");
+  });
+
+  it("get a French 408 when a form's body arrives too slowly", async () => {
+    const { connect } = await import("node:net");
+    const url = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+        // Headers in time, then 10 bytes of a declared 100 and nothing more.
+        socket.write(
+          "POST /form HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n" +
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n" +
+            "message=ab",
+        );
+      });
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        text += chunk;
+        if (text.includes("</html>")) socket.destroy();
+      });
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain("Le formulaire a mis trop de temps à arriver");
   });
 });
