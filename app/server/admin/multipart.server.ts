@@ -114,8 +114,8 @@ export async function streamFileField(
       if (state === "done") break;
     }
   } catch (error) {
-    await reader.cancel().catch(() => {});
     output.destroy();
+    await drain(reader);
     throw error;
   }
   output.end();
@@ -124,4 +124,25 @@ export async function streamFileField(
   if (!found) throw new MultipartError("no-file");
   if (state !== "done") await reader.cancel().catch(() => {});
   return found;
+}
+
+/** After a refusal, at most this much more is read (and dropped) so the browser still gets the answer. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused body: cancelling it would close the connection before the
+ * browser reads our 413 and its French reason. Past DRAIN_LIMIT_BYTES the connection is closed after all.
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let dropped = 0;
+  try {
+    while (dropped <= DRAIN_LIMIT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      dropped += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The browser went away: nothing left to answer.
+  }
 }
