@@ -302,7 +302,7 @@ function ErrorSummary({ errors }: { errors: FieldErrors }) {
           <li key={field}>
             <a
               href={`#champ-${field}`}
-              className="underline underline-offset-2"
+              className="inline-flex min-h-6 items-center underline underline-offset-2"
               onClick={(event) => {
                 event.preventDefault();
                 document.getElementById(`champ-${field}`)?.focus();

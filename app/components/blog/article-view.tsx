@@ -88,6 +88,7 @@ export function ArticleView({
       <div className="relative mx-auto mt-6 max-w-3xl lg:mt-0">
         {share}
         <div
+          data-article-body=""
           className={bodyClass}
           // Sanitised by the allowlist on write and again in the loaders that render it.
           dangerouslySetInnerHTML={{ __html: article.content }}

@@ -117,7 +117,7 @@ export async function createArticle(
   try {
     const [row] = await db()
       .insert(blogArticles)
-      .values({ ...values(input), ...(publish ? publication() : { published: false }) })
+      .values({ ...values(input), published: publish, publishedAt: publish ? new Date() : null })
       .returning({ id: blogArticles.id });
     if (!row) throw new Error("insert returned nothing");
     return row.id;
