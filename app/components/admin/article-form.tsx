@@ -328,7 +328,9 @@ function snapshot(form: HTMLFormElement): { body: FormData; key: string; title: 
   const body = new FormData(form);
   body.delete("intent");
   const key = JSON.stringify(
-    [...body.entries()].filter(([name]) => name !== "id").map(([name, value]) => [name, String(value)]),
+    [...body.entries()]
+      .filter(([name]) => name !== "id")
+      .map(([name, value]) => [name, String(value)]),
   );
   return { body, key, title: String(body.get("title") ?? "").trim() };
 }
@@ -388,7 +390,11 @@ function useDraftAutosave({
       headers: { Accept: "application/json" },
     })
       .then(async (response) => {
-        const answer = (await response.json()) as { id?: string; savedAt?: string; reason?: string };
+        const answer = (await response.json()) as {
+          id?: string;
+          savedAt?: string;
+          reason?: string;
+        };
         if (!response.ok || !answer.id || !answer.savedAt) {
           setMessage(`Brouillon non enregistré : ${answer.reason ?? "erreur du serveur."}`);
           return;

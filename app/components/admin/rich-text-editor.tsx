@@ -176,7 +176,11 @@ function Toolbar({ editor }: { editor: Editor }) {
     const linked = chain();
     // Nothing selected outside a link: the address itself becomes the linked words.
     if (editor.state.selection.empty && !editor.isActive("link")) {
-      linked.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] });
+      linked.insertContent({
+        type: "text",
+        text: href,
+        marks: [{ type: "link", attrs: { href } }],
+      });
     } else {
       linked.extendMarkRange("link").setLink({ href });
     }
