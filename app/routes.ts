@@ -50,6 +50,7 @@ export default [
   route("admin/verification", "routes/admin/verification.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin/images", "routes/admin/images.ts"),
+  route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),
   route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/dashboard.tsx"),

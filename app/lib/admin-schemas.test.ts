@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { articleSchema, categorySchema, htmlHasText, loginSchema } from "./admin-schemas";
+import {
+  articleDraftSchema,
+  articleSchema,
+  categorySchema,
+  htmlHasText,
+  imagesHaveAlt,
+  loginSchema,
+} from "./admin-schemas";
 
 const valid = {
   title: "Été à Brive",
@@ -82,5 +89,30 @@ describe("admin schemas", () => {
       slug: "mariages",
       description: null,
     });
+  });
+});
+
+describe("article images and drafts", () => {
+  it("imagesHaveAlt requires a non-blank alt on every image", () => {
+    expect(imagesHaveAlt('<p>x</p><img src="/a.jpg" alt="Les mariés">')).toBe(true);
+    expect(imagesHaveAlt('<img src="/a.jpg" alt="Un">x<img src="/b.jpg">')).toBe(false);
+    expect(imagesHaveAlt('<img src="/a.jpg" alt="  ">')).toBe(false);
+    expect(imagesHaveAlt("<p>sans image</p>")).toBe(true);
+  });
+
+  it("a draft needs only a title; its slug follows the title when empty", () => {
+    const draft = articleDraftSchema.parse({ title: "Été à Brive", content: "<p></p>" });
+    expect(draft).toMatchObject({
+      title: "Été à Brive",
+      slug: "ete-a-brive",
+      excerpt: "",
+      content: "",
+      author: "",
+      cover_focal_x: 50,
+      cover_focal_y: 50,
+    });
+    expect(articleDraftSchema.safeParse({ title: " " }).success).toBe(false);
+    expect(articleDraftSchema.safeParse({ title: "x", slug: "Pas Bon" }).success).toBe(false);
+    expect(articleDraftSchema.safeParse({ title: "x", cover_focal_x: "101" }).success).toBe(false);
   });
 });

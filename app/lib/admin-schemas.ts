@@ -1,5 +1,5 @@
 import { z } from "~/lib/zod";
-import { SLUG_PATTERN } from "./slug";
+import { SLUG_PATTERN, slugify } from "./slug";
 
 /*
  * The admin forms' rules and messages (SPEC §5, §9), used by the browser for instant messages and by the
@@ -39,6 +39,19 @@ const imageUrl = z
   .transform((value) => (value ? value : null))
   .refine((value) => value === null || /^\/[^/\\]/.test(value), "Adresse d'image invalide");
 
+/** A cover's focal point in % (0 to 100), 50 (the centre) when absent. */
+const focalCoordinate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? Number(value) : 50))
+  .refine(
+    (value) => Number.isInteger(value) && value >= 0 && value <= 100,
+    "Point d'intérêt invalide",
+  );
+
+export const ALT_REQUIRED_MESSAGE = "Chaque image du contenu doit avoir un texte alternatif";
+
 export const articleSchema = z.object({
   title: z
     .string()
@@ -56,7 +69,10 @@ export const articleSchema = z.object({
     .trim()
     .min(1, "L'extrait est requis")
     .max(LIMITS.excerpt, "L'extrait est trop long"),
-  content: z.string().refine((html) => htmlHasText(html), "Le contenu est requis"),
+  content: z
+    .string()
+    .refine((html) => htmlHasText(html), "Le contenu est requis")
+    .refine((html) => imagesHaveAlt(html), ALT_REQUIRED_MESSAGE),
   author: z
     .string()
     .trim()
@@ -69,12 +85,55 @@ export const articleSchema = z.object({
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || /^[0-9a-f-]{36}$/i.test(value), "Catégorie inconnue"),
   cover_image_url: imageUrl,
+  cover_focal_x: focalCoordinate,
+  cover_focal_y: focalCoordinate,
   seo_image_url: imageUrl,
   seo_title: optionalText(LIMITS.seoTitle, "Le titre SEO est trop long"),
   seo_description: optionalText(LIMITS.seoDescription, "La description SEO est trop longue"),
 });
 
 export type ArticleInput = z.infer<typeof articleSchema>;
+
+/**
+ * What an autosaved draft needs: a title (it names the draft in the dashboard); every other field may
+ * still be empty but is held to the same limits. An empty slug follows the title. Publishing still
+ * requires the whole `articleSchema`.
+ */
+export const articleDraftSchema = articleSchema
+  .extend({
+    slug: z
+      .string()
+      .trim()
+      .max(LIMITS.slug, "Le slug est trop long")
+      .refine((slug) => slug === "" || SLUG_PATTERN.test(slug), SLUG_MESSAGE)
+      .optional(),
+    excerpt: z.string().trim().max(LIMITS.excerpt, "L'extrait est trop long").default(""),
+    content: z
+      .string()
+      .refine((html) => imagesHaveAlt(html), ALT_REQUIRED_MESSAGE)
+      .default(""),
+    author: z.string().trim().max(LIMITS.author, "Le nom de l'auteur est trop long").default(""),
+  })
+  .transform((draft) => ({
+    ...draft,
+    slug: draft.slug || slugify(draft.title),
+    content: htmlHasText(draft.content) ? draft.content : "",
+  }))
+  .refine((draft) => draft.slug !== "", {
+    path: ["slug"],
+    message: "Le slug est requis",
+  });
+
+export type ArticleDraftInput = z.infer<typeof articleDraftSchema>;
+
+/** True when every `<img>` of the editor's HTML has a non-blank `alt` (SPEC: images are described). */
+export function imagesHaveAlt(html: string): boolean {
+  for (const [tag] of html.matchAll(/<img\b[^>]*>/gi)) {
+    const alt = /\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
+    if (!(alt?.[1] ?? alt?.[2] ?? "").trim()) return false;
+  }
+  return true;
+}
 
 /** True when the editor's HTML holds some text or an image (an empty editor gives `<p></p>`). */
 export function htmlHasText(html: string): boolean {

@@ -32,3 +32,17 @@ export function variantSrcSet(
   if (!hasVariants(url)) return null;
   return VARIANT_WIDTHS.map((width) => `${variantUrl(url, width, format)} ${width}w`).join(", ");
 }
+
+/**
+ * The widest an uploaded image is stored: the article banner is at most 1216 CSS pixels wide, so this
+ * covers it on a high-density screen; a camera's 6000 pixels would only weigh more.
+ */
+export const MAX_STORED_WIDTH = 2400;
+
+/** The subject of a cover, in % of its width (x) and height (y); 50/50 is the centre. */
+export type FocalPoint = { x: number; y: number };
+
+/** The CSS `object-position` that keeps a cover's subject in view where it is cropped. */
+export function focalPosition(point: FocalPoint | null | undefined): string {
+  return point ? `${point.x}% ${point.y}%` : "50% 50%";
+}

@@ -14,6 +14,8 @@ const cardColumns = {
   slug: blogArticles.slug,
   excerpt: blogArticles.excerpt,
   coverImageUrl: blogArticles.coverImageUrl,
+  coverFocalX: blogArticles.coverFocalX,
+  coverFocalY: blogArticles.coverFocalY,
   publishedAt: blogArticles.publishedAt,
   categoryName: blogCategories.name,
   categorySlug: blogCategories.slug,
@@ -25,6 +27,8 @@ type CardRow = {
   slug: string;
   excerpt: string;
   coverImageUrl: string | null;
+  coverFocalX: number;
+  coverFocalY: number;
   publishedAt: Date | null;
   categoryName: string | null;
   categorySlug: string | null;
@@ -148,6 +152,8 @@ export async function findPublishedArticle(slug: string) {
       content: blogArticles.content,
       author: blogArticles.author,
       coverImageUrl: blogArticles.coverImageUrl,
+      coverFocalX: blogArticles.coverFocalX,
+      coverFocalY: blogArticles.coverFocalY,
       seoImageUrl: blogArticles.seoImageUrl,
       seoTitle: blogArticles.seoTitle,
       seoDescription: blogArticles.seoDescription,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -55,14 +56,66 @@ describe("image uploads", () => {
     }
   });
 
-  it("refuses a file larger than 15 MB", async () => {
-    const big = Buffer.alloc(16 * 1024 * 1024, 1);
-    const { status, body } = await upload(big, "enorme.jpg", "image/jpeg");
-    expect(status).toBe(413);
-    expect(body).toEqual({
+  // Issue 10: the limit was 15 MB, which refused photos straight from a camera; it is now 50 MB.
+  it("refuses a file larger than 50 MB, announced or streamed without a length", async () => {
+    const big = Buffer.alloc(51 * 1024 * 1024, 1);
+    const tooLarge = {
       error: "Impossible d'uploader l'image",
-      reason: "L'image dépasse la taille maximale de 15 Mo.",
+      reason: "L'image dépasse la taille maximale de 50 Mo.",
+    };
+    expect(await upload(big, "enorme.jpg", "image/jpeg")).toEqual({ status: 413, body: tooLarge });
+
+    // Without Content-Length the server counts while it streams the file to disk.
+    const boundary = "----limite";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="enorme.jpg"\r\n` +
+        `Content-Type: image/jpeg\r\n\r\n`,
+    );
+    const chunk = new Uint8Array(1024 * 1024);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new Uint8Array(head));
+        if (sent >= 51) {
+          controller.enqueue(new Uint8Array(Buffer.from(`\r\n--${boundary}--\r\n`)));
+          controller.close();
+          return;
+        }
+        sent += 1;
+        controller.enqueue(chunk);
+      },
     });
+    const response = await fetch(`${baseUrl}/admin/images`, {
+      method: "POST",
+      headers: { cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual(tooLarge);
+  });
+
+  it("accepts a 27 MB photo straight from a camera, reduced to the largest size the site shows", async () => {
+    // Random noise does not compress: a 6000×4000 JPEG at quality 97 weighs what a camera's does (~27 MB).
+    const width = 6000;
+    const height = 4000;
+    const noise = randomBytes(width * height * 3);
+    const photo = await sharp(noise, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 97 })
+      .withExif({ IFD0: { Make: "Appareil", Copyright: "Studio" } })
+      .toBuffer();
+    expect(photo.byteLength).toBeGreaterThan(20 * 1024 * 1024);
+    expect(photo.byteLength).toBeLessThan(50 * 1024 * 1024);
+
+    const { status, body } = await upload(photo, "DSC_0042.JPG", "image/jpeg");
+    expect(status).toBe(201);
+    const stored = await fetch(`${baseUrl}${body.url}`);
+    expect(stored.status).toBe(200);
+    const bytes = Buffer.from(await stored.arrayBuffer());
+    const metadata = await sharp(bytes).metadata();
+    expect(metadata).toMatchObject({ format: "jpeg", width: 2400, height: 1600 });
+    expect(metadata.exif).toBeUndefined();
+    expect(bytes.byteLength).toBeLessThan(photo.byteLength / 2);
   });
 
   it("stores a real JPEG without its GPS metadata, with AVIF and WebP variants served immutable", async () => {

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
-import { toast } from "~/components/ui/toaster";
 import { site } from "~/content/site";
 import { articleSchema, LIMITS } from "~/lib/admin-schemas";
 import { type FieldErrors, fieldErrors } from "~/lib/forms";
@@ -20,7 +19,29 @@ type ArticleFormProps = {
   values: ArticleFormValues;
   errors?: FieldErrors;
   alert?: ToastMessage | null;
+  /** A published article is not autosaved (its changes would go live) and has no 'Publier' button. */
+  published?: boolean;
 };
+
+/** The fields' names as the error summary says them. */
+const FIELD_LABELS: Record<string, string> = {
+  title: "Titre",
+  slug: "Slug",
+  excerpt: "Extrait",
+  content: "Contenu",
+  author: "Auteur",
+  category_id: "Catégorie",
+  cover_image_url: "Image de couverture",
+  cover_focal_x: "Point d'intérêt",
+  cover_focal_y: "Point d'intérêt",
+  seo_title: "Titre SEO",
+  seo_description: "Description SEO",
+  seo_image_url: "Image de partage",
+};
+
+/** How long the owner pauses before the draft is saved. */
+const AUTOSAVE_DELAY_MS = 3000;
+const AUTOSAVE_URL = "/admin/articles/brouillon";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -31,16 +52,21 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** The article form (SPEC §5): main information, images, SEO. Same schema in the browser and the action. */
+/**
+ * The article form (SPEC §5): main information, images, SEO. Same schema in the browser and the action.
+ * A draft saves itself a few seconds after the owner stops typing; 'Publier' saves and publishes.
+ */
 export function ArticleForm({
   mode,
   categories,
   values,
   errors: serverErrors,
   alert,
+  published = false,
 }: ArticleFormProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
   const [title, setTitle] = useState(values.title ?? "");
   const [slug, setSlug] = useState(values.slug ?? "");
   // While creating, the slug follows the title until the owner edits it by hand.
@@ -51,29 +77,55 @@ export function ArticleForm({
     Boolean(serverErrors) || Boolean(alert),
     navigation.state === "idle",
   );
+  const autosave = useDraftAutosave({
+    formRef,
+    enabled: !published,
+    initialId: values.id ?? "",
+    followUrl: mode === "create",
+    idle: navigation.state === "idle",
+    onSaved: () => setDirty(false),
+  });
+  const changed = () => {
+    setDirty(true);
+    autosave.schedule();
+  };
+
+  // Errors from the browser's check or the server's: the owner lands on the first field to correct.
+  useEffect(() => {
+    const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    invalid?.focus();
+  }, [clientErrors, serverErrors]);
 
   return (
     <Form
+      ref={formRef}
       method="post"
       noValidate
       className="space-y-6"
-      onInput={() => setDirty(true)}
+      onInput={changed}
       onSubmit={(event) => {
         const form = event.currentTarget;
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        // An autosave still creating the draft: submit once it is known, so no second article is created.
+        if (autosave.pending()) {
+          event.preventDefault();
+          void autosave.settled().then(() => form.requestSubmit(submitter));
+          return;
+        }
         const parsed = articleSchema.safeParse(Object.fromEntries(new FormData(form)));
         if (parsed.success) {
           setClientErrors(null);
+          autosave.cancel();
           markSaving();
           return;
         }
+        // Field messages and a summary say what to correct; a toast would only cover the form.
         event.preventDefault();
-        const found = fieldErrors(parsed.error);
-        setClientErrors(found);
-        toast.error("Erreur de validation", { description: parsed.error.issues[0]?.message });
-        const first = Object.keys(found)[0];
-        if (first) form.querySelector<HTMLElement>(`#champ-${first}`)?.focus();
+        setClientErrors(fieldErrors(parsed.error));
       }}
     >
+      <input type="hidden" name="id" value={autosave.id} />
+      <ErrorSummary errors={errors} />
       <FormAlert message={alert} />
       <Section title="Informations principales">
         <Field name="title" label="Titre" error={errors.title}>
@@ -123,6 +175,7 @@ export function ArticleForm({
             defaultValue={values.content ?? ""}
             invalid={Boolean(errors.content)}
             describedBy={errors.content ? "champ-content-erreur" : undefined}
+            onChange={changed}
           />
           {errors.content ? (
             <p id="champ-content-erreur" className="text-sm text-destructive">
@@ -154,7 +207,15 @@ export function ArticleForm({
           name="cover_image_url"
           label="Image de couverture"
           defaultValue={values.cover_image_url ?? ""}
-          error={errors.cover_image_url}
+          error={errors.cover_image_url ?? errors.cover_focal_x ?? errors.cover_focal_y}
+          onChange={changed}
+          focalPoint={{
+            names: { x: "cover_focal_x", y: "cover_focal_y" },
+            defaultValue: {
+              x: Number(values.cover_focal_x ?? 50) || 0,
+              y: Number(values.cover_focal_y ?? 50) || 0,
+            },
+          }}
         />
       </Section>
 
@@ -189,19 +250,218 @@ export function ArticleForm({
           label="Image de partage (facultative)"
           defaultValue={values.seo_image_url ?? ""}
           error={errors.seo_image_url}
+          onChange={changed}
         />
       </Section>
 
-      <div className="flex flex-wrap justify-end gap-3">
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <p role="status" className="mr-auto text-sm text-muted-foreground">
+          {autosave.message}
+        </p>
         <Button asChild variant="ghost">
           <Link to="/admin/dashboard">Annuler</Link>
         </Button>
-        <Button type="submit" disabled={busy}>
+        <Button
+          type="submit"
+          name="intent"
+          value="save"
+          variant={published ? "default" : "outline"}
+          disabled={busy}
+        >
           {busy ? "Enregistrement..." : mode === "create" ? "Créer l'article" : "Enregistrer"}
         </Button>
+        {published ? null : (
+          <Button type="submit" name="intent" value="publish" disabled={busy}>
+            Publier
+          </Button>
+        )}
       </div>
     </Form>
   );
+}
+
+/** What to correct, above the form: each message links to its field. */
+function ErrorSummary({ errors }: { errors: FieldErrors }) {
+  const entries = Object.entries(errors).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  if (entries.length === 0) return null;
+  return (
+    <div
+      role="alert"
+      aria-labelledby="erreurs-formulaire"
+      className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
+    >
+      <p id="erreurs-formulaire" className="font-semibold">
+        {entries.length === 1
+          ? "L'article n'est pas enregistré : 1 champ à corriger."
+          : `L'article n'est pas enregistré : ${entries.length} champs à corriger.`}
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {entries.map(([field, message]) => (
+          <li key={field}>
+            <a
+              href={`#champ-${field}`}
+              className="inline-flex min-h-6 items-center underline underline-offset-2"
+              onClick={(event) => {
+                event.preventDefault();
+                document.getElementById(`champ-${field}`)?.focus();
+              }}
+            >
+              {`${FIELD_LABELS[field] ?? field} : ${message}`}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+const savedTime = new Intl.DateTimeFormat("fr-FR", {
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "Europe/Paris",
+});
+
+/** The form's fields as one string, to tell whether anything changed since the last save. */
+function snapshot(form: HTMLFormElement): { body: FormData; key: string; title: string } {
+  const body = new FormData(form);
+  body.delete("intent");
+  const key = JSON.stringify(
+    [...body.entries()]
+      .filter(([name]) => name !== "id")
+      .map(([name, value]) => [name, String(value)]),
+  );
+  return { body, key, title: String(body.get("title") ?? "").trim() };
+}
+
+/**
+ * Saves the draft to the server AUTOSAVE_DELAY_MS after the last change, only when something changed,
+ * and once more when the page is hidden or closed (fetch `keepalive` outlives the page). The first save
+ * of a new article creates it: its id goes into the form (the buttons then update that draft) and the
+ * address becomes the draft's edit page. Never publishes; the server validates what it stores.
+ */
+function useDraftAutosave({
+  formRef,
+  enabled,
+  initialId,
+  followUrl,
+  idle,
+  onSaved,
+}: {
+  formRef: React.RefObject<HTMLFormElement | null>;
+  enabled: boolean;
+  initialId: string;
+  followUrl: boolean;
+  idle: boolean;
+  onSaved: () => void;
+}) {
+  const [id, setId] = useState(initialId);
+  const [message, setMessage] = useState("");
+  const idRef = useRef(initialId);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inFlight = useRef<Promise<void> | null>(null);
+  const lastSaved = useRef<string | null>(null);
+  const idleRef = useRef(idle);
+  const onSavedRef = useRef(onSaved);
+
+  // What the page was loaded with counts as saved.
+  useEffect(() => {
+    if (formRef.current) lastSaved.current = snapshot(formRef.current).key;
+  }, [formRef]);
+
+  const save = (keepalive: boolean): Promise<void> | null => {
+    const form = formRef.current;
+    if (!enabled || !form || inFlight.current || !idleRef.current) return inFlight.current;
+    const { body, key, title } = snapshot(form);
+    if (key === lastSaved.current) return null;
+    if (!title) {
+      setMessage("Brouillon non enregistré : saisissez un titre.");
+      return null;
+    }
+    body.set("id", idRef.current);
+    // keepalive requests are limited to 64 KB in all: a longer article relies on the leave warning.
+    const size = [...body.values()].reduce((total, value) => total + String(value).length * 3, 0);
+    setMessage("Enregistrement du brouillon…");
+    const request = fetch(AUTOSAVE_URL, {
+      method: "POST",
+      body,
+      keepalive: keepalive && size < 60_000,
+      headers: { Accept: "application/json" },
+    })
+      .then(async (response) => {
+        const answer = (await response.json()) as {
+          id?: string;
+          savedAt?: string;
+          reason?: string;
+        };
+        if (!response.ok || !answer.id || !answer.savedAt) {
+          setMessage(`Brouillon non enregistré : ${answer.reason ?? "erreur du serveur."}`);
+          return;
+        }
+        lastSaved.current = key;
+        if (idRef.current !== answer.id) {
+          idRef.current = answer.id;
+          setId(answer.id);
+          // A reload now opens this draft instead of a blank form (React Router keeps its own state).
+          if (followUrl) {
+            window.history.replaceState(
+              window.history.state,
+              "",
+              `/admin/articles/${answer.id}/modifier`,
+            );
+          }
+        }
+        setMessage(`Enregistré à ${savedTime.format(new Date(answer.savedAt))}`);
+        if (formRef.current && snapshot(formRef.current).key === key) onSavedRef.current();
+      })
+      .catch(() => setMessage("Brouillon non enregistré : la connexion a été interrompue."))
+      .finally(() => {
+        inFlight.current = null;
+      });
+    inFlight.current = request;
+    return request;
+  };
+  const saveRef = useRef(save);
+  // The timers and page events call the latest render's values.
+  useEffect(() => {
+    idleRef.current = idle;
+    onSavedRef.current = onSaved;
+    saveRef.current = save;
+  });
+
+  useEffect(() => {
+    if (!enabled) return;
+    const leave = () => {
+      clearTimeout(timer.current);
+      void saveRef.current(true);
+    };
+    const hidden = () => {
+      if (document.visibilityState === "hidden") leave();
+    };
+    document.addEventListener("visibilitychange", hidden);
+    window.addEventListener("pagehide", leave);
+    return () => {
+      clearTimeout(timer.current);
+      document.removeEventListener("visibilitychange", hidden);
+      window.removeEventListener("pagehide", leave);
+    };
+  }, [enabled]);
+
+  return {
+    id,
+    message,
+    schedule() {
+      if (!enabled) return;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => void saveRef.current(false), AUTOSAVE_DELAY_MS);
+    },
+    cancel() {
+      clearTimeout(timer.current);
+    },
+    pending: () => inFlight.current !== null,
+    settled: () => inFlight.current ?? Promise.resolve(),
+  };
 }
 
 const LEAVE_WARNING =

@@ -11,14 +11,17 @@ import {
   List,
   ListOrdered,
   Quote,
+  TextCursorInput,
   Redo2,
   Undo2,
 } from "lucide-react";
+import { TextSelection } from "@tiptap/pm/state";
 import { useRef, useState, type ReactNode } from "react";
-import { toast } from "~/components/ui/toaster";
+import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
-import { inputClass } from "./field";
-import { UploadError, uploadImage } from "./upload";
+import { Dialog } from "./dialog";
+import { Input, inputClass } from "./field";
+import { uploadStatusText, useImageUpload } from "./upload";
 
 type EditorProps = {
   /** Form field carrying the HTML (`content`). */
@@ -27,6 +30,8 @@ type EditorProps = {
   defaultValue: string;
   invalid?: boolean;
   describedBy?: string;
+  /** Called on every change of the content (the form autosaves). */
+  onChange?: () => void;
 };
 
 const contentStyles =
@@ -37,7 +42,14 @@ const contentStyles =
  * hidden field; before the script runs (or without JavaScript) a plain text area takes the same name.
  * The server sanitises whatever arrives.
  */
-export function RichTextEditor({ name, id, defaultValue, invalid, describedBy }: EditorProps) {
+export function RichTextEditor({
+  name,
+  id,
+  defaultValue,
+  invalid,
+  describedBy,
+  onChange,
+}: EditorProps) {
   const [html, setHtml] = useState(defaultValue);
   const editor = useEditor({
     extensions: [
@@ -62,7 +74,10 @@ export function RichTextEditor({ name, id, defaultValue, invalid, describedBy }:
         class: contentStyles,
       },
     },
-    onUpdate: ({ editor: current }) => setHtml(current.isEmpty ? "" : current.getHTML()),
+    onUpdate: ({ editor: current }) => {
+      setHtml(current.isEmpty ? "" : current.getHTML());
+      onChange?.();
+    },
   });
 
   if (!editor) {
@@ -124,9 +139,13 @@ function ToolbarButton({
   );
 }
 
+/** The alternative text dialog: asked when an image is inserted, and to edit the selected image's. */
+type AltRequest = { mode: "insert"; src: string } | { mode: "edit"; alt: string };
+
 function Toolbar({ editor }: { editor: Editor }) {
   const fileInput = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState<number | null>(null);
+  const { status, busy, upload } = useImageUpload();
+  const [altRequest, setAltRequest] = useState<AltRequest | null>(null);
   const state = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
@@ -138,6 +157,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       orderedList: current.isActive("orderedList"),
       blockquote: current.isActive("blockquote"),
       link: current.isActive("link"),
+      image: current.isActive("image"),
       canUndo: current.can().undo(),
       canRedo: current.can().redo(),
     }),
@@ -146,23 +166,44 @@ function Toolbar({ editor }: { editor: Editor }) {
 
   function editLink() {
     const previous = (editor.getAttributes("link").href as string | undefined) ?? "";
-    const href = window.prompt("Adresse du lien (laisser vide pour retirer le lien)", previous);
-    if (href === null) return;
-    if (href.trim() === "") chain().extendMarkRange("link").unsetLink().run();
-    else chain().extendMarkRange("link").setLink({ href: href.trim() }).run();
+    const answer = window.prompt("Adresse du lien (laisser vide pour retirer le lien)", previous);
+    if (answer === null) return;
+    const href = answer.trim();
+    if (href === "") {
+      chain().extendMarkRange("link").unsetLink().run();
+      return;
+    }
+    const linked = chain();
+    // Nothing selected outside a link: the address itself becomes the linked words.
+    if (editor.state.selection.empty && !editor.isActive("link")) {
+      linked.insertContent({
+        type: "text",
+        text: href,
+        marks: [{ type: "link", attrs: { href } }],
+      });
+    } else {
+      linked.extendMarkRange("link").setLink({ href });
+    }
+    // The caret goes after the link and typing there is plain text: the next key neither replaces
+    // the linked words nor lengthens the link.
+    linked
+      .command(({ tr }) => {
+        tr.setSelection(TextSelection.create(tr.doc, tr.selection.to));
+        return true;
+      })
+      .unsetMark("link")
+      .run();
   }
 
-  async function insertImage(file: File) {
-    setUploading(0);
-    try {
-      const src = await uploadImage(file, setUploading);
-      chain().setImage({ src, alt: "" }).run();
-    } catch (error) {
-      const reason = error instanceof UploadError ? error.message : "Erreur inattendue.";
-      toast.error("Erreur", { description: `Impossible d'uploader l'image. ${reason}` });
-    } finally {
-      setUploading(null);
-    }
+  async function chooseImage(file: File) {
+    const src = await upload(file);
+    if (src) setAltRequest({ mode: "insert", src });
+  }
+
+  function applyAlt(alt: string) {
+    if (altRequest?.mode === "insert") chain().setImage({ src: altRequest.src, alt }).run();
+    else chain().updateAttributes("image", { alt }).run();
+    setAltRequest(null);
   }
 
   return (
@@ -221,10 +262,22 @@ function Toolbar({ editor }: { editor: Editor }) {
       </ToolbarButton>
       <ToolbarButton
         label="Insérer une image"
-        disabled={uploading !== null}
+        disabled={busy}
         onClick={() => fileInput.current?.click()}
       >
         <ImagePlus aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Texte alternatif de l'image"
+        disabled={!state.image}
+        onClick={() =>
+          setAltRequest({
+            mode: "edit",
+            alt: (editor.getAttributes("image").alt as string | undefined) ?? "",
+          })
+        }
+      >
+        <TextCursorInput aria-hidden="true" />
       </ToolbarButton>
       <input
         ref={fileInput}
@@ -236,7 +289,7 @@ function Toolbar({ editor }: { editor: Editor }) {
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = "";
-          if (file) void insertImage(file);
+          if (file) void chooseImage(file);
         }}
       />
       <span className="mx-1 h-6 w-px bg-border" aria-hidden="true" />
@@ -254,11 +307,83 @@ function Toolbar({ editor }: { editor: Editor }) {
       >
         <Redo2 aria-hidden="true" />
       </ToolbarButton>
-      {uploading !== null ? (
-        <span className="ml-2 text-xs text-muted-foreground" aria-live="polite">
-          Envoi de l'image… {Math.round(uploading * 100)} %
-        </span>
+      <span role="status" className="ml-2 text-xs text-muted-foreground">
+        {status ? uploadStatusText(status) : ""}
+      </span>
+      {altRequest ? (
+        <AltTextDialog
+          key={altRequest.mode === "insert" ? altRequest.src : "edit"}
+          request={altRequest}
+          onCancel={() => setAltRequest(null)}
+          onConfirm={applyAlt}
+        />
       ) : null}
     </div>
+  );
+}
+
+function AltTextDialog({
+  request,
+  onCancel,
+  onConfirm,
+}: {
+  request: AltRequest;
+  onCancel: () => void;
+  onConfirm: (alt: string) => void;
+}) {
+  const [alt, setAlt] = useState(request.mode === "edit" ? request.alt : "");
+  const [error, setError] = useState<string | null>(null);
+  const confirm = () => {
+    if (alt.trim() === "") setError("Le texte alternatif est requis");
+    else onConfirm(alt.trim());
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onCancel();
+      }}
+      title="Texte alternatif de l'image"
+      description="Décrivez ce que montre l'image pour les personnes qui ne la voient pas (lecteurs d'écran, image non chargée)."
+    >
+      {/* Not a <form>: the dialog is rendered inside the article form's React tree. */}
+      <div className="space-y-4">
+        <div className="space-y-1.5">
+          <label htmlFor="texte-alternatif" className="block text-sm font-medium">
+            Texte alternatif
+          </label>
+          <Input
+            id="texte-alternatif"
+            value={alt}
+            maxLength={300}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "texte-alternatif-erreur" : undefined}
+            onChange={(event) => {
+              setAlt(event.target.value);
+              setError(null);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                confirm();
+              }
+            }}
+          />
+          {error ? (
+            <p id="texte-alternatif-erreur" className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex justify-end gap-3">
+          <Button type="button" variant="ghost" onClick={onCancel}>
+            Annuler
+          </Button>
+          <Button type="button" onClick={confirm}>
+            {request.mode === "insert" ? "Insérer l'image" : "Enregistrer le texte"}
+          </Button>
+        </div>
+      </div>
+    </Dialog>
   );
 }

@@ -32,6 +32,7 @@ export function ArticleCard({
             loading={eager ? "eager" : "lazy"}
             fetchPriority={eager ? "high" : undefined}
             decoding="async"
+            focalPoint={{ x: article.coverFocalX, y: article.coverFocalY }}
             className="h-full w-full object-cover transition-transform duration-500 group-hover:scale-105"
           />
         ) : null}

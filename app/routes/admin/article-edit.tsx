@@ -39,6 +39,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
   const { article, categories } = loaderData;
   useServerToast(actionData?.toast);
   const values = actionData?.values ?? {
+    id: article.id,
     title: article.title,
     slug: article.slug,
     excerpt: article.excerpt,
@@ -46,6 +47,8 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
     author: article.author,
     category_id: article.categoryId ?? "",
     cover_image_url: article.coverImageUrl ?? "",
+    cover_focal_x: String(article.coverFocalX),
+    cover_focal_y: String(article.coverFocalY),
     seo_image_url: article.seoImageUrl ?? "",
     seo_title: article.seoTitle ?? "",
     seo_description: article.seoDescription ?? "",
@@ -68,6 +71,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
       <ArticleForm
         key={article.id}
         mode="edit"
+        published={article.published}
         categories={categories}
         values={values}
         errors={actionData?.errors}

@@ -17,25 +17,45 @@ export type ArticleActionData = {
   toast?: ToastMessage;
 };
 
+const isUuid = (value: string | undefined): value is string =>
+  value !== undefined &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
 /**
  * The article form's action for both pages: 400 with field errors and everything typed on a refusal,
  * a field message for a slug in use, 'Impossible de sauvegarder l'article' on a failure (values kept),
- * and the dashboard with 'Article créé' / 'Article mis à jour' on success.
+ * and the dashboard with 'Article créé' / 'Article mis à jour' / 'Article publié' on success.
+ * `intent=publish` ('Publier') saves and publishes; any other intent saves without changing the
+ * publication. On the new-article page, a draft the autosave already created (field `id`) is updated
+ * instead of creating a second article.
  */
 export async function saveArticle(request: Request, id: string | null) {
   const formData = await request.formData();
-  const values = formValues(formData);
+  const { intent, ...values } = formValues(formData);
+  const publish = intent === "publish";
   const parsed = articleSchema.safeParse(values);
   if (!parsed.success) {
     return data<ArticleActionData>({ values, errors: fieldErrors(parsed.error) }, { status: 400 });
   }
+  const draftId = id ?? (isUuid(values.id) ? values.id : null);
   try {
-    if (id === null) {
-      await createArticle(parsed.data);
-      return redirectWithToast("/admin/dashboard", { type: "success", title: "Article créé" });
+    const published = { type: "success", title: "Article publié" } as const;
+    if (draftId === null) {
+      await createArticle(parsed.data, { publish });
+      return redirectWithToast(
+        "/admin/dashboard",
+        publish ? published : { type: "success", title: "Article créé" },
+      );
     }
-    if (!(await updateArticle(id, parsed.data))) throw new Error("article introuvable");
-    return redirectWithToast("/admin/dashboard", { type: "success", title: "Article mis à jour" });
+    if (!(await updateArticle(draftId, parsed.data, { publish }))) {
+      throw new Error("article introuvable");
+    }
+    return redirectWithToast(
+      "/admin/dashboard",
+      publish
+        ? published
+        : { type: "success", title: id === null ? "Article créé" : "Article mis à jour" },
+    );
   } catch (error) {
     if (error instanceof SlugTakenError) {
       return data<ArticleActionData>(

@@ -1,15 +1,24 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp, { type Metadata, type Sharp } from "sharp";
-import { BLOG_IMAGES_PATH, VARIANT_WIDTHS, variantUrl } from "~/lib/image-variants";
+import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
+import {
+  BLOG_IMAGES_PATH,
+  MAX_STORED_WIDTH,
+  VARIANT_WIDTHS,
+  variantUrl,
+} from "~/lib/image-variants";
 import { env } from "../env.server";
 
 /** SPEC: the bucket of the blog's images. Local storage keeps it as DATA_DIR/uploads/blog-images. */
 export const BLOG_IMAGES_BUCKET = "blog-images";
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+/** Originals straight from a camera (a 24-megapixel JPEG weighs 10 to 30 MB). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const TOO_LARGE_MESSAGE = "L'image dépasse la taille maximale de 50 Mo.";
+/** Above this many pixels a file is refused before decoding (a 100-megapixel photo is already rare). */
+const MAX_INPUT_PIXELS = 120_000_000;
 
-/** Formats we accept, with the extension and encoder of the re-encoded original. */
+/** Formats we accept, with the extension and encoder of the stored original. */
 const FORMATS = {
   jpeg: {
     extension: "jpg",
@@ -41,50 +50,84 @@ export function blogImagesDirectory(): string {
   return path.join(env().dataDir, "uploads", BLOG_IMAGES_BUCKET);
 }
 
+/** Where an upload is written while it arrives: beside the uploads (same disk), never served. */
+export async function incomingUploadPath(): Promise<string> {
+  const directory = path.join(env().dataDir, "incoming-uploads");
+  await fs.mkdir(directory, { recursive: true });
+  return path.join(directory, `${randomBytes(12).toString("hex")}.part`);
+}
+
 /** Random characters and a timestamp, keeping the original's extension (SPEC §5). */
 function storedName(extension: string): string {
   return `${randomBytes(8).toString("hex")}-${Date.now()}.${extension}`;
 }
 
+/** What sharp calls a format, as one of ours: AVIF is reported as HEIF with the AV1 codec. */
+function formatOf(metadata: Metadata): Format | "heic" | null {
+  if (metadata.format === "heif") return metadata.compression === "av1" ? "avif" : "heic";
+  const detected = metadata.format as string | undefined;
+  return detected && detected in FORMATS ? (detected as Format) : null;
+}
+
 /**
- * Decodes an upload with sharp (anything that is not a real bitmap image is refused, SVG included),
- * applies the camera orientation, strips every metadata (GPS!), and writes the re-encoded original plus
- * AVIF and WebP variants. Returns the public URL of the original.
+ * Decodes an upload (a file on disk) with sharp: anything that is not a real bitmap image is refused,
+ * SVG included. Applies the camera orientation, reduces it to the largest size the site shows
+ * (MAX_STORED_WIDTH), strips every metadata (GPS!), and writes the original plus AVIF and WebP variants.
+ * Returns the public URL of the original.
  */
-export async function storeBlogImage(file: { name: string; bytes: Buffer }): Promise<string> {
-  if (file.bytes.byteLength === 0) throw new ImageRejectedError("Le fichier est vide.");
-  if (file.bytes.byteLength > MAX_UPLOAD_BYTES) {
-    throw new ImageRejectedError("L'image dépasse la taille maximale de 15 Mo.");
-  }
+export async function storeBlogImage(file: { name: string; path: string }): Promise<string> {
+  const { size } = await fs.stat(file.path);
+  if (size === 0) throw new ImageRejectedError("Le fichier est vide.");
+  if (size > MAX_UPLOAD_BYTES) throw new ImageRejectedError(TOO_LARGE_MESSAGE);
+  const input = () => sharp(file.path, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS });
   let metadata: Metadata;
   try {
-    metadata = await sharp(file.bytes, {
-      failOn: "error",
-      limitInputPixels: 100_000_000,
-    }).metadata();
-  } catch {
+    metadata = await input().metadata();
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw new ImageRejectedError("L'image a trop de pixels (120 millions au plus).");
+    }
     throw new ImageRejectedError("Le fichier n'est pas une image valide.");
   }
-  const detected = metadata.format as string | undefined;
-  if (!detected || !(detected in FORMATS)) {
+  const detected = formatOf(metadata);
+  if (detected === null) {
     throw new ImageRejectedError(
       "Format non pris en charge : utilisez une image JPEG, PNG, WebP, AVIF ou GIF.",
     );
   }
   // Keep the original's extension when it names a format we write; the bytes are re-encoded to match it.
   const requested = path.extname(file.name).slice(1).toLowerCase();
-  const format: Format = EXTENSION_FORMATS[requested] ?? (detected as Format);
+  const format: Format = EXTENSION_FORMATS[requested] ?? (detected === "heic" ? "jpeg" : detected);
   const { extension, encode } = FORMATS[format];
   const name = storedName(requested in EXTENSION_FORMATS ? requested : extension);
 
-  // Decoding the whole image (not just its header) proves it is real before anything is written.
-  const base = () => sharp(file.bytes, { failOn: "error", animated: format === "gif" }).rotate();
-  let original: Buffer;
+  // Decoded once, oriented and reduced; every file below is encoded from these pixels, so no metadata
+  // is ever copied. An animated GIF keeps its frames in its original only.
+  const fitted = { width: MAX_STORED_WIDTH, height: MAX_STORED_WIDTH, fit: "inside" as const };
+  let master: { data: Buffer; info: OutputInfo };
   try {
-    original = await encode(base()).toBuffer();
+    master = await input()
+      .rotate()
+      .resize({ ...fitted, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch {
-    throw new ImageRejectedError("Le fichier n'est pas une image valide.");
+    throw new ImageRejectedError(
+      detected === "heic"
+        ? "Les photos HEIC (iPhone) ne sont pas prises en charge : exportez-la en JPEG puis téléversez-la."
+        : "Le fichier n'est pas une image valide.",
+    );
   }
+  const { width, height, channels } = master.info;
+  const pixels = () => sharp(master.data, { raw: { width, height, channels } });
+  const original = await encode(
+    format === "gif" && detected === "gif" && (metadata.pages ?? 1) > 1
+      ? sharp(file.path, { animated: true, limitInputPixels: MAX_INPUT_PIXELS }).resize({
+          ...fitted,
+          withoutEnlargement: true,
+        })
+      : pixels(),
+  ).toBuffer();
 
   const directory = blogImagesDirectory();
   await fs.mkdir(directory, { recursive: true });
@@ -97,14 +140,15 @@ export async function storeBlogImage(file: { name: string; bytes: Buffer }): Pro
       written.push(target);
     };
     await write(name, original);
-    for (const width of VARIANT_WIDTHS) {
-      const resized = () => sharp(file.bytes).rotate().resize({ width, withoutEnlargement: true });
+    for (const variantWidth of VARIANT_WIDTHS) {
+      const resized = () => pixels().resize({ width: variantWidth, withoutEnlargement: true });
       const [avif, webp] = await Promise.all([
-        resized().avif({ quality: 55, effort: 4 }).toBuffer(),
+        // Effort 2: a 24-megapixel photo is ready in seconds, not a minute; files grow only a little.
+        resized().avif({ quality: 55, effort: 2 }).toBuffer(),
         resized().webp({ quality: 78 }).toBuffer(),
       ]);
-      await write(path.basename(variantUrl(url, width, "avif")), avif);
-      await write(path.basename(variantUrl(url, width, "webp")), webp);
+      await write(path.basename(variantUrl(url, variantWidth, "avif")), avif);
+      await write(path.basename(variantUrl(url, variantWidth, "webp")), webp);
     }
   } catch (error) {
     await Promise.all(written.map((target) => fs.rm(target, { force: true })));

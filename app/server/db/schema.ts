@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -41,6 +42,9 @@ export const blogArticles = pgTable(
     author: varchar("author", { length: 100 }).notNull(),
     categoryId: uuid("category_id").references(() => blogCategories.id, { onDelete: "set null" }),
     coverImageUrl: text("cover_image_url"),
+    /** The cover's subject, in % of its width and height: where a cropped cover stays centred. */
+    coverFocalX: smallint("cover_focal_x").notNull().default(50),
+    coverFocalY: smallint("cover_focal_y").notNull().default(50),
     seoImageUrl: text("seo_image_url"),
     seoTitle: varchar("seo_title", { length: 60 }),
     seoDescription: varchar("seo_description", { length: 160 }),
@@ -58,6 +62,10 @@ export const blogArticles = pgTable(
     ),
   },
   (table) => [
+    check(
+      "blog_articles_cover_focal_check",
+      sql`${table.coverFocalX} between 0 and 100 and ${table.coverFocalY} between 0 and 100`,
+    ),
     index("blog_articles_published_idx").on(table.published, table.publishedAt.desc()),
     index("blog_articles_category_idx").on(table.categoryId, table.publishedAt.desc()),
     index("blog_articles_search_idx").using("gin", sql`${table.searchText} gin_trgm_ops`),

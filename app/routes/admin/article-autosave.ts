@@ -1,0 +1,73 @@
+import type { Route } from "./+types/article-autosave";
+import { articleDraftSchema } from "~/lib/admin-schemas";
+import { fieldErrors, firstError, formValues } from "~/lib/forms";
+import {
+  ArticlePublishedError,
+  saveDraft,
+  SlugTakenError,
+  UnknownCategoryError,
+} from "~/server/admin/articles.server";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { log } from "~/server/logger.server";
+
+const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+const notSaved = (reason: string, status: number, errors?: Record<string, string | undefined>) =>
+  Response.json(
+    { error: "Brouillon non enregistré", reason, ...(errors ? { errors } : {}) },
+    { status },
+  );
+
+/**
+ * The article form's autosave (resource route, the form's fields plus `id` once the draft exists):
+ * saves a draft, never publishes, never touches a published article. Answers `{ id, savedAt }`, or 4xx
+ * with the reason in French. The form's own buttons still go through the full validation.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request, { resource: true });
+  let values: Record<string, string>;
+  try {
+    values = formValues(await request.formData());
+  } catch {
+    return notSaved("Le formulaire n'a pas pu être lu.", 400);
+  }
+  const { id = "", intent: _intent, ...fields } = values;
+  if (id !== "" && !isUuid(id)) return notSaved("Article inconnu.", 404);
+  const parsed = articleDraftSchema.safeParse(fields);
+  if (!parsed.success) {
+    return notSaved(firstError(parsed.error), 400, fieldErrors(parsed.error));
+  }
+  try {
+    const saved = await saveDraft(id === "" ? null : id, parsed.data);
+    if (!saved) return notSaved("Article inconnu.", 404);
+    return Response.json(
+      { id: saved.id, savedAt: saved.updatedAt.toISOString() },
+      { status: id === "" ? 201 : 200 },
+    );
+  } catch (error) {
+    if (error instanceof ArticlePublishedError) {
+      return notSaved(
+        "L'article est publié : ses modifications ne sont enregistrées que par le bouton « Enregistrer ».",
+        409,
+      );
+    }
+    if (error instanceof SlugTakenError) {
+      return notSaved("Ce slug est déjà utilisé par un autre article", 409, {
+        slug: "Ce slug est déjà utilisé par un autre article",
+      });
+    }
+    if (error instanceof UnknownCategoryError) {
+      return notSaved("Cette catégorie n'existe plus", 409, {
+        category_id: "Cette catégorie n'existe plus",
+      });
+    }
+    log.error("admin_article_autosave_failed", { error });
+    return notSaved("Erreur du serveur pendant l'enregistrement.", 500);
+  }
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request, { resource: true });
+  return new Response("Méthode non autorisée", { status: 405, headers: { Allow: "POST" } });
+}

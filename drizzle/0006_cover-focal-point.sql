@@ -1,0 +1,3 @@
+ALTER TABLE "blog_articles" ADD COLUMN "cover_focal_x" smallint DEFAULT 50 NOT NULL;--> statement-breakpoint
+ALTER TABLE "blog_articles" ADD COLUMN "cover_focal_y" smallint DEFAULT 50 NOT NULL;--> statement-breakpoint
+ALTER TABLE "blog_articles" ADD CONSTRAINT "blog_articles_cover_focal_check" CHECK ("blog_articles"."cover_focal_x" between 0 and 100 and "blog_articles"."cover_focal_y" between 0 and 100);
