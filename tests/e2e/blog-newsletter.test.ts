@@ -61,6 +61,12 @@ describe("newsletter sign-up", () => {
       "Vous recevrez nos prochains articles par email.",
     );
     await expect.poll(() => field.inputValue(), patiently).toBe("");
+    // The block says it too, politely, not only the toast (issue 10, item 7).
+    const block = page.getByRole("region", { name: "Restez inspiré·e" });
+    expect(await block.getByRole("status").textContent()).toBe(
+      "Inscription réussie ! Vous recevrez nos prochains articles par email.",
+    );
+    expect(await block.getByRole("status").getAttribute("aria-live")).toBe("polite");
     const rows = await serverDatabase()
       .select()
       .from(blogNewsletterSubscribers)
@@ -88,6 +94,15 @@ describe("newsletter sign-up", () => {
     await expectToast(page, "Erreur", "Email invalide");
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     expect(await field.inputValue()).toBe("pas-une-adresse");
+    // Said at the field too, which has the focus; no bubble of the browser's own.
+    expect(
+      await field
+        .getAttribute("aria-describedby")
+        .then((id) => page.locator(`[id="${id}"]`).textContent()),
+    ).toBe("Email invalide");
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await field.evaluate((element) => element.closest("form")?.noValidate)).toBe(true);
+    expect(await field.getAttribute("required")).not.toBeNull();
   });
 
   it("says 'Trop de tentatives' past the limit for one address", async () => {
@@ -114,11 +129,14 @@ describe("newsletter sign-up", () => {
 
     await signUp(page, "invalide");
     await page.waitForLoadState();
-    expect(await page.getByRole("status").filter({ hasText: "Email invalide" }).isVisible()).toBe(
-      true,
-    );
-    expect(await page.getByRole("textbox", { name: "Votre adresse email" }).inputValue()).toBe(
-      "invalide",
-    );
+    // The refusal is written at the field (issue 10, item 2), which keeps what was typed.
+    const field = page.getByRole("textbox", { name: "Votre adresse email" });
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await field
+        .getAttribute("aria-describedby")
+        .then((id) => page.locator(`[id="${id}"]`).textContent()),
+    ).toBe("Email invalide");
+    expect(await field.inputValue()).toBe("invalide");
   });
 });
