@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blogNewsletterSubscribers } from "../../app/server/db/schema";
 import { patiently } from "./support/blog";
-import { useBrowser } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 const { openPage } = useBrowser();
@@ -67,6 +67,7 @@ describe("newsletter sign-up", () => {
       "Inscription réussie ! Vous recevrez nos prochains articles par email.",
     );
     expect(await block.getByRole("status").getAttribute("aria-live")).toBe("polite");
+    expect(await axeViolations(page)).toEqual([]);
     const rows = await serverDatabase()
       .select()
       .from(blogNewsletterSubscribers)
@@ -103,6 +104,7 @@ describe("newsletter sign-up", () => {
     expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await field.evaluate((element) => element.closest("form")?.noValidate)).toBe(true);
     expect(await field.getAttribute("required")).not.toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("says 'Trop de tentatives' past the limit for one address", async () => {

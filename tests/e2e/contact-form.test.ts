@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { closeServerDatabase, serverDatabase } from "./support/database";
 import { contactMessages, rateLimits } from "../../app/server/db/schema";
 
@@ -235,6 +235,7 @@ describe("contact forms with JavaScript", () => {
       message: "Bonjour",
     });
     expect(await form.getByRole("status").textContent()).toBe("");
+    expect(await axeViolations(page)).toEqual([]);
 
     // The message follows the correction.
     await emailField.fill(email);
