@@ -3,11 +3,14 @@ import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/contact";
 import heroPhoto from "~/assets/photos/accueil-hero.jpg?photo=hero";
 import { ContactForm } from "~/components/contact/contact-form";
+import { networkFailure } from "~/components/contact/contact-outcome";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { studioNameInSentence } from "~/components/studio/studio-from-path";
 import { site } from "~/content/site";
 import { studios, telHref, type Studio } from "~/content/studios";
 import { cn } from "~/lib/utils";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { formValues } from "~/lib/forms";
 import { seo, siteUrlFrom } from "~/lib/seo";
 import { submitContactForm } from "~/server/contact-form.server";
 import { clientAddressContext } from "~/server/context";
@@ -41,6 +44,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The e-mail goes out after the answer: the visitor does not wait for the mail server.
   void delivery;
   return data(result, { status: httpStatus });
+}
+
+/**
+ * With JavaScript: the server's answer as it is, or, when no answer came (offline, connection cut), the
+ * generic failure, shown by the form like a server failure with what was typed kept.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const values = formValues(await request.clone().formData(), [HONEYPOT_FIELD]);
+  try {
+    return await serverAction();
+  } catch {
+    return networkFailure(values);
+  }
 }
 
 export default function ContactPage() {

@@ -118,7 +118,8 @@ describe("submitContactForm", () => {
     expect(ussel.httpStatus).toBe(400);
     expect(ussel.result).toMatchObject({
       status: "invalid",
-      toast: { title: "Erreur", description: "Une erreur est survenue. Veuillez réessayer." },
+      // A refusal is not a failure: the fields say what to correct (issue 10, item 2).
+      toast: { title: "Le message n'est pas encore parti" },
       errors: {
         telephone: "Le téléphone est requis",
         email: "Email invalide",
@@ -290,7 +291,7 @@ describe("submitContactForm", () => {
     expect(counters[0]?.count).toBe(CONTACT_RATE_LIMIT.limit + 1);
   });
 
-  it("answers a filled-in honeypot as a success but stores and sends nothing", async () => {
+  it("keeps a message that fills the honeypot (a bot or an autofill), marked, and does not e-mail it", async () => {
     const smtp = await startSmtpServer();
     try {
       const { result, httpStatus, delivery } = await submitContactForm({
@@ -302,7 +303,10 @@ describe("submitContactForm", () => {
       await delivery;
       expect(httpStatus).toBe(200);
       expect(result.status).toBe("sent");
-      expect(await db().select().from(contactMessages)).toHaveLength(0);
+      // Acknowledged as sent, so stored (issue 10, item 8): nothing acknowledged is ever dropped.
+      expect(await db().select().from(contactMessages)).toMatchObject([
+        { message: validUssel.message, suspectedSpam: true, emailedAt: null },
+      ]);
       expect(smtp.received).toHaveLength(0);
       const counters = await db()
         .select()
@@ -312,5 +316,29 @@ describe("submitContactForm", () => {
     } finally {
       await smtp.close();
     }
+  });
+
+  it("stores every message of one visitor, the same text twice included (issue 10, item 8)", async () => {
+    const client = nextAddress();
+    const send = (message: string) =>
+      submitContactForm({
+        formData: form({ ...validUssel, message }),
+        studio: "ussel",
+        clientAddress: client,
+        mail: null,
+      });
+    const answers = [
+      await send("Premier message"),
+      await send("Second message, un autre texte"),
+      await send("Second message, un autre texte"),
+    ];
+    expect(answers.map((answer) => answer.result.status)).toEqual(["sent", "sent", "sent"]);
+    const rows = await db().select().from(contactMessages);
+    expect(rows.map((row) => row.message).sort()).toEqual([
+      "Premier message",
+      "Second message, un autre texte",
+      "Second message, un autre texte",
+    ]);
+    expect(rows.every((row) => !row.suspectedSpam)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { site } from "~/content/site";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { parseContactForm } from "~/lib/contact-schema";
 import { fieldErrors, formValues, type FieldErrors } from "~/lib/forms";
-import type { ToastMessage } from "~/lib/toast";
+import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
 import { insertContactMessage, markContactMessageEmailed } from "./contact-messages.server";
 import { env } from "./env.server";
@@ -13,33 +13,7 @@ import { consumeRateLimit } from "./rate-limit.server";
 /** Messages one address may send per window: enough for a family, too few for a spammer. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowSeconds: 10 * 60 };
 
-export const contactToasts = {
-  sent: {
-    type: "success",
-    title: "Message envoyé !",
-    description: "Merci pour votre message, nous reviendrons vers vous dès que possible.",
-  },
-  failed: {
-    type: "error",
-    title: "Erreur",
-    description: "Une erreur est survenue. Veuillez réessayer.",
-  },
-  rateLimited: {
-    type: "error",
-    title: "Trop de tentatives",
-    description: "Veuillez réessayer dans quelques minutes.",
-  },
-} satisfies Record<string, ToastMessage>;
-
-/** What the contact action answers; the form shows it as a toast (with JavaScript) or inline. */
-export type ContactFormResult =
-  | { status: "sent"; toast: ToastMessage; submissionId: string }
-  | {
-      status: "invalid" | "rate-limited" | "failed";
-      toast: ToastMessage;
-      errors: FieldErrors;
-      values: Record<string, string>;
-    };
+export { contactToasts, type ContactFormResult };
 
 export type ContactSubmission = {
   result: ContactFormResult;
@@ -79,7 +53,12 @@ export async function submitContactForm({
   ): ContactSubmission => ({
     result: {
       status,
-      toast: status === "rate-limited" ? contactToasts.rateLimited : contactToasts.failed,
+      toast:
+        status === "invalid"
+          ? contactToasts.invalid
+          : status === "rate-limited"
+            ? contactToasts.rateLimited
+            : contactToasts.failed,
       errors,
       values,
     },
@@ -88,20 +67,14 @@ export async function submitContactForm({
   });
 
   const rateLimitKey = `contact:${clientAddress}`;
-  const trap = formData.get(HONEYPOT_FIELD);
-  if (typeof trap === "string" && trap !== "") {
-    // A bot filled in the invisible field: answer as if all went well, keep nothing.
-    await consumeRateLimit(rateLimitKey, CONTACT_RATE_LIMIT);
-    log.warn("contact_honeypot", { studio, clientAddress });
-    return {
-      result: { status: "sent", toast: contactToasts.sent, submissionId: crypto.randomUUID() },
-      httpStatus: 200,
-      delivery: nothingToDeliver,
-    };
-  }
-
   const parsed = parseContactForm(studio, values);
   if (!parsed.success) return refuse("invalid", 400, fieldErrors(parsed.error));
+
+  // The spam trap filled in: most likely a bot, but a browser's or a password manager's autofill can fill
+  // it too (issue 10, item 8: a visitor's second message, acknowledged, was never stored). A message that
+  // is acknowledged is stored: this one is kept, marked as suspected spam and not e-mailed to the studio.
+  const trap = formData.get(HONEYPOT_FIELD);
+  const suspectedSpam = typeof trap === "string" && trap !== "";
 
   try {
     const { allowed } = await consumeRateLimit(rateLimitKey, CONTACT_RATE_LIMIT);
@@ -109,17 +82,19 @@ export async function submitContactForm({
       log.warn("contact_rate_limited", { studio, clientAddress });
       return refuse("rate-limited", 429);
     }
-    const stored = await insertContactMessage({ studio, ...parsed.data });
-    log.info("contact_message_stored", { id: stored.id, studio });
+    const stored = await insertContactMessage({ studio, ...parsed.data, suspectedSpam });
+    if (suspectedSpam) log.warn("contact_honeypot", { id: stored.id, studio, clientAddress });
+    else log.info("contact_message_stored", { id: stored.id, studio });
 
-    const delivery = mail
-      ? sendContactMessageEmail(stored, mail)
-          .then(() => markContactMessageEmailed(stored.id))
-          .then(() => log.info("contact_message_emailed", { id: stored.id, studio }))
-          .catch((error: unknown) =>
-            log.error("contact_message_email_failed", { id: stored.id, studio, error }),
-          )
-      : nothingToDeliver;
+    const delivery =
+      mail && !suspectedSpam
+        ? sendContactMessageEmail(stored, mail)
+            .then(() => markContactMessageEmailed(stored.id))
+            .then(() => log.info("contact_message_emailed", { id: stored.id, studio }))
+            .catch((error: unknown) =>
+              log.error("contact_message_email_failed", { id: stored.id, studio, error }),
+            )
+        : nothingToDeliver;
 
     return {
       result: { status: "sent", toast: contactToasts.sent, submissionId: stored.id },

@@ -6,7 +6,11 @@ import { contactMessages } from "./db/schema";
 
 export type ContactMessage = typeof contactMessages.$inferSelect;
 
-export type NewContactMessage = ContactMessageInput & { studio: StudioId };
+export type NewContactMessage = ContactMessageInput & {
+  studio: StudioId;
+  /** The spam trap was filled in (a bot, or a visitor's autofill): kept, flagged, not e-mailed. */
+  suspectedSpam?: boolean;
+};
 
 /** Stores one validated message from a studio's contact form and returns the stored row. */
 export async function insertContactMessage(message: NewContactMessage): Promise<ContactMessage> {
@@ -21,6 +25,7 @@ export async function insertContactMessage(message: NewContactMessage): Promise<
       telephone: message.telephone ?? null,
       message: message.message,
       source: message.source ?? null,
+      suspectedSpam: message.suspectedSpam ?? false,
     })
     .returning();
   if (!row) throw new Error("Le message n'a pas été enregistré.");

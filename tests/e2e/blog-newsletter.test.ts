@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blogNewsletterSubscribers } from "../../app/server/db/schema";
 import { patiently } from "./support/blog";
-import { useBrowser } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 const { openPage } = useBrowser();
@@ -61,6 +61,13 @@ describe("newsletter sign-up", () => {
       "Vous recevrez nos prochains articles par email.",
     );
     await expect.poll(() => field.inputValue(), patiently).toBe("");
+    // The block says it too, politely, not only the toast (issue 10, item 7).
+    const block = page.getByRole("region", { name: "Restez inspiré·e" });
+    expect(await block.getByRole("status").textContent()).toBe(
+      "Inscription réussie ! Vous recevrez nos prochains articles par email.",
+    );
+    expect(await block.getByRole("status").getAttribute("aria-live")).toBe("polite");
+    expect(await axeViolations(page)).toEqual([]);
     const rows = await serverDatabase()
       .select()
       .from(blogNewsletterSubscribers)
@@ -88,6 +95,16 @@ describe("newsletter sign-up", () => {
     await expectToast(page, "Erreur", "Email invalide");
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     expect(await field.inputValue()).toBe("pas-une-adresse");
+    // Said at the field too, which has the focus; no bubble of the browser's own.
+    expect(
+      await field
+        .getAttribute("aria-describedby")
+        .then((id) => page.locator(`[id="${id}"]`).textContent()),
+    ).toBe("Email invalide");
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await field.evaluate((element) => element.closest("form")?.noValidate)).toBe(true);
+    expect(await field.getAttribute("required")).not.toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("says 'Trop de tentatives' past the limit for one address", async () => {
@@ -114,11 +131,14 @@ describe("newsletter sign-up", () => {
 
     await signUp(page, "invalide");
     await page.waitForLoadState();
-    expect(await page.getByRole("status").filter({ hasText: "Email invalide" }).isVisible()).toBe(
-      true,
-    );
-    expect(await page.getByRole("textbox", { name: "Votre adresse email" }).inputValue()).toBe(
-      "invalide",
-    );
+    // The refusal is written at the field (issue 10, item 2), which keeps what was typed.
+    const field = page.getByRole("textbox", { name: "Votre adresse email" });
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await field
+        .getAttribute("aria-describedby")
+        .then((id) => page.locator(`[id="${id}"]`).textContent()),
+    ).toBe("Email invalide");
+    expect(await field.inputValue()).toBe("invalide");
   });
 });

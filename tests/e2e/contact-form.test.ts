@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 import { closeServerDatabase, serverDatabase } from "./support/database";
 import { contactMessages, rateLimits } from "../../app/server/db/schema";
 
@@ -58,6 +58,27 @@ async function currentValues(page: Page) {
         ]),
       ),
     );
+}
+
+/** Records the text of every toast the page shows, in order, from now on. */
+async function recordToasts(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { toastsSeen: string[] }).toastsSeen = seen;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof Element) {
+            const toasts = node.matches("[data-sonner-toast]")
+              ? [node]
+              : [...node.querySelectorAll("[data-sonner-toast]")];
+            for (const toast of toasts) seen.push(toast.textContent ?? "");
+          }
+        }
+      }
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen);
 }
 
 /** Records, in the page's own clock, when the form was submitted and when `text` first appeared. */
@@ -169,13 +190,15 @@ describe("contact forms with JavaScript", () => {
     ]);
   });
 
-  it("refuses invalid values at once with French messages, keeping what was typed", async () => {
+  it("refuses invalid values at the fields, with a summary and the focus on the first one, never with a toast", async () => {
     const page = await openPage("/contact-studio-brive");
+    const toasts = await recordToasts(page);
     const email = uniqueEmail();
     await fill(page, { prenom: "Lucas", email: "pas-un-email", message: "Bonjour" });
     await page.locator("form[method=post] button[type=submit]").click();
-    await page.locator("[data-sonner-toast]", { hasText: "Erreur" }).waitFor();
     const form = page.locator("form[method=post]");
+    const summary = form.getByRole("alert");
+    await expect.poll(() => summary.textContent()).toContain("5 champs sont à corriger");
     const text = await form.textContent();
     for (const message of [
       "Veuillez choisir un type de séance",
@@ -186,7 +209,23 @@ describe("contact forms with JavaScript", () => {
     ]) {
       expect(text).toContain(message);
     }
-    expect(await form.locator("[name=email]").getAttribute("aria-invalid")).toBe("true");
+    // Each summary line leads to its field.
+    expect(
+      await summary.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
+    ).toEqual([
+      "#contact-brive-shootingType",
+      "#contact-brive-nom",
+      "#contact-brive-email",
+      "#contact-brive-telephone",
+      "#contact-brive-source",
+    ]);
+    const emailField = form.locator("[name=email]");
+    expect(await emailField.getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await emailField
+        .getAttribute("aria-describedby")
+        .then((id) => page.locator(`#${id}`).textContent()),
+    ).toBe("Email invalide");
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe(
       "shootingType",
     );
@@ -195,11 +234,60 @@ describe("contact forms with JavaScript", () => {
       email: "pas-un-email",
       message: "Bonjour",
     });
+    expect(await form.getByRole("status").textContent()).toBe("");
+    expect(await axeViolations(page)).toEqual([]);
 
     // The message follows the correction.
-    await form.locator("[name=email]").fill(email);
+    await emailField.fill(email);
     await expect.poll(() => form.textContent()).not.toContain("Email invalide");
     expect(await storedMessages(email)).toHaveLength(0);
+
+    // Corrected, it goes; the only toast the visitor saw is the confirmation (a toast raised by the refusal
+    // would have come first: toasts are shown in the order they are asked for).
+    await fill(page, {
+      shootingType: "famille",
+      nom: "Martin",
+      telephone: "06 00 00 00 00",
+      source: "google",
+    });
+    await page.locator("form[method=post] button[type=submit]").click();
+    await page.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
+    expect(await toasts()).toEqual([
+      "Message envoyé !Merci pour votre message, nous reviendrons vers vous dès que possible.",
+    ]);
+    expect(await summary.textContent()).toBe("");
+    expect(await storedMessages(email)).toHaveLength(1);
+  });
+
+  it("says 'Une erreur est survenue' only for a real failure (no answer), keeping what was typed", async () => {
+    const page = await openPage("/contact?studio=limoges", {
+      allowConsole: [/ERR_FAILED|Failed to load resource/],
+    });
+    await page.route(
+      (url) => url.pathname.startsWith("/contact"),
+      (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()),
+    );
+    const values = {
+      shootingType: "boudoir",
+      prenom: "Léa",
+      nom: "Petit",
+      email: uniqueEmail(),
+      message: "Bonjour, hors ligne ?",
+    };
+    await fill(page, values);
+    await page.locator("form[method=post] button[type=submit]").click();
+    const toast = page.locator("[data-sonner-toast]", { hasText: "Erreur" });
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain("Une erreur est survenue. Veuillez réessayer.");
+    const form = page.locator("form[method=post]");
+    expect(await form.getByRole("status").textContent()).toBe(
+      "ErreurUne erreur est survenue. Veuillez réessayer.",
+    );
+    expect(await form.getByRole("alert").textContent()).toBe("");
+    expect(await currentValues(page)).toMatchObject(values);
+    await expect
+      .poll(() => form.locator("button[type=submit]").textContent())
+      .toBe("Envoyer le message");
   });
 
   it("answers 'Trop de tentatives' past the limit, keeping what was typed", async () => {
@@ -228,7 +316,7 @@ describe("contact forms with JavaScript", () => {
     expect(await storedMessages(email)).toHaveLength(0);
   });
 
-  it("keeps the honeypot out of reach and stores nothing when a bot fills it in", async () => {
+  it("keeps the honeypot out of reach; a message that fills it is kept, marked as suspected spam", async () => {
     const page = await openPage("/contact-studio-ussel");
     const trap = page.locator("input[name=site_web]");
     expect(await trap.getAttribute("tabindex")).toBe("-1");
@@ -239,6 +327,7 @@ describe("contact forms with JavaScript", () => {
     const box = await trap.boundingBox();
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(0);
 
+    // A bot, or a browser's autofill: the answer says « envoyé », so the message must exist.
     const email = uniqueEmail();
     await fill(page, {
       shootingType: "video",
@@ -253,7 +342,43 @@ describe("contact forms with JavaScript", () => {
     );
     await page.locator("form[method=post] button[type=submit]").click();
     await page.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
-    expect(await storedMessages(email)).toHaveLength(0);
+    expect(await storedMessages(email)).toMatchObject([
+      { message: "Buy now", suspectedSpam: true },
+    ]);
+  });
+
+  it("stores two different messages sent one after the other from the same page (issue 10, item 8)", async () => {
+    const page = await openPage("/contact-studio-ussel");
+    const email = uniqueEmail();
+    const form = page.locator("form[method=post]");
+    const button = form.locator("button[type=submit]");
+    const person = {
+      shootingType: "mariage",
+      prenom: "Anne",
+      nom: "Roux",
+      email,
+      telephone: "06 12 34 56 78",
+    };
+    await fill(page, { ...person, message: "Premier message : un mariage en juin." });
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe("Envoi en cours...");
+    // The visitor starts the second message while the first is being sent: nothing typed is wiped.
+    await form.locator("[name=message]").fill("Second message : et une séance famille ?");
+    await page.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
+    await expect.poll(() => button.textContent()).toBe("Envoyer le message");
+    expect(await form.locator("[name=message]").inputValue()).toBe(
+      "Second message : et une séance famille ?",
+    );
+    await button.click();
+    await expect
+      .poll(async () => (await storedMessages(email)).map((row) => row.message).sort())
+      .toEqual([
+        "Premier message : un mariage en juin.",
+        "Second message : et une séance famille ?",
+      ]);
+    // The second one is confirmed and the form emptied, as after the first.
+    await expect.poll(() => form.locator("[name=message]").inputValue()).toBe("");
+    expect(await form.getByRole("status").textContent()).toContain("Message envoyé !");
   });
 });
 
@@ -312,9 +437,11 @@ describe("contact forms without JavaScript", () => {
     expect(text).toContain("Le nom est requis");
     expect(text).toContain("Email invalide");
     expect(text).toContain("Numéro de téléphone invalide");
-    expect(await form.locator("[role=status]").textContent()).toBe(
-      "ErreurUne erreur est survenue. Veuillez réessayer.",
-    );
+    // A refusal is not a failure: the summary says what to correct, the generic message is not shown.
+    expect(await form.locator("[role=status]").textContent()).toBe("");
+    const summary = await form.getByRole("alert").textContent();
+    expect(summary).toContain("3 champs sont à corriger");
+    expect(summary).toContain("Nom : Le nom est requis");
     expect(await form.locator("[name=nom]").getAttribute("aria-invalid")).toBe("true");
     expect(
       await form

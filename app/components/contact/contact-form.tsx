@@ -1,25 +1,44 @@
 import { CheckCircle2, CircleAlert } from "lucide-react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
+import {
+  ErrorSummary,
+  Field,
+  fieldMeta,
+  focusFirstInvalid,
+  Input,
+  Select,
+  Textarea,
+  type FieldMeta,
+} from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import type { StudioId } from "~/content/studios";
 import { contactForms, HONEYPOT_FIELD, MESSAGE_MAX_LENGTH, type Option } from "~/lib/contact-forms";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
-import type { ContactFormResult } from "~/server/contact-form.server";
+import type { ContactFormResult } from "./contact-outcome";
 
 /** SPEC §9: the confirmation appears no sooner than 1 s after submitting. */
 export const CONFIRMATION_DELAY_MS = 1000;
 
 const FIELD_ORDER = ["shootingType", "prenom", "nom", "email", "telephone", "message", "source"];
 
-const invalidToast: ToastMessage = {
-  type: "error",
-  title: "Erreur",
-  description: "Une erreur est survenue. Veuillez réessayer.",
+const LABELS: Record<string, string> = {
+  shootingType: "Type de séance",
+  prenom: "Prénom",
+  nom: "Nom",
+  email: "Email",
+  telephone: "Téléphone",
+  message: "Votre message",
+  source: "Comment nous avez-vous connus ?",
 };
+
+/** The values a form holds now, to tell whether the visitor typed on after submitting. */
+function snapshot(form: HTMLFormElement | null): string {
+  return form ? JSON.stringify([...new FormData(form)]) : "";
+}
 
 type ContactFormProps = {
   studio: StudioId;
@@ -32,9 +51,11 @@ const loadContactSchema = () => import("~/lib/contact-schema");
 
 /**
  * A studio's contact form (SPEC §2, §4, §5). With JavaScript it validates at once with the studio's zod
- * schema (loaded when the visitor starts on the form), posts through a fetcher and reveals the server's answer (toast + inline status) no sooner than
- * 1 s after submitting, then empties itself on success. Without JavaScript it is a plain form post and the
- * page comes back with the outcome written above the button and the typed values in place.
+ * schema (loaded when the visitor starts on the form), posts through a fetcher and reveals the server's
+ * answer (toast + inline status) no sooner than 1 s after submitting, then empties itself on success.
+ * Refused values are shown at their fields, with a summary and the focus on the first one, never as a
+ * toast: the toast is for the outcome (sent, too many attempts, a real failure). Without JavaScript it is
+ * a plain form post and the page comes back with the same messages and the typed values in place.
  */
 export function ContactForm({ studio, action, className }: ContactFormProps) {
   const definition = contactForms[studio];
@@ -46,22 +67,32 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const [waiting, setWaiting] = useState(false);
   const [formKey, setFormKey] = useState(0);
-  const submittedAt = useRef<number | null>(null);
+  const submitted = useRef<{ at: number; values: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   useServerToast(toastToShow);
 
   const answer = fetcher.data;
   useEffect(() => {
-    if (!answer || submittedAt.current === null) return;
-    const delay = Math.max(0, CONFIRMATION_DELAY_MS - (Date.now() - submittedAt.current));
+    if (!answer || submitted.current === null) return;
+    const { at, values: sentValues } = submitted.current;
+    const delay = Math.max(0, CONFIRMATION_DELAY_MS - (Date.now() - at));
     const timer = setTimeout(() => {
-      submittedAt.current = null;
+      submitted.current = null;
       setWaiting(false);
       setShown(answer);
+      if (answer.status === "invalid") {
+        // The fields say what to correct; no toast over the form.
+        setToastToShow(null);
+        focusFirstInvalid(formRef.current, FIELD_ORDER, answer.errors);
+        return;
+      }
       setToastToShow(answer.toast);
-      if (answer.status === "sent") setFormKey((key) => key + 1);
-      else focusFirstInvalid(formRef.current, answer.errors);
+      // Emptied once sent (SPEC §4), unless the visitor has started writing again meanwhile: a new
+      // message begun during the wait is never wiped.
+      if (answer.status === "sent" && snapshot(formRef.current) === sentValues) {
+        setFormKey((key) => key + 1);
+      }
     }, delay);
     return () => clearTimeout(timer);
   }, [answer]);
@@ -70,15 +101,23 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
   const errors: FieldErrors = clientErrors ?? serverErrors;
   const values = shown && shown.status !== "sent" ? shown.values : {};
   const busy = waiting || fetcher.state !== "idle";
-  const id = (field: string) => `contact-${studio}-${field}`;
-
-  const fieldProps = (name: string) => ({
-    id: id(name),
-    name,
-    defaultValue: values[name] ?? "",
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? id(`${name}-erreur`) : undefined,
-  });
+  const formId = `contact-${studio}`;
+  const field = (name: string, required = true) => fieldMeta(formId, name, errors[name], required);
+  const fields = {
+    shootingType: field("shootingType"),
+    prenom: field("prenom"),
+    nom: field("nom"),
+    email: field("email"),
+    telephone: field("telephone"),
+    message: field("message"),
+    source: field("source", definition.sourceRequired),
+  } satisfies Record<string, FieldMeta>;
+  const summary = FIELD_ORDER.map((name) => ({
+    field: fields[name as keyof typeof fields],
+    label: LABELS[name] ?? name,
+  }));
+  // The outcome worth a sentence under the form: not a refusal, which the fields and summary describe.
+  const outcome = shown && shown.status !== "invalid" ? shown : undefined;
 
   return (
     <fetcher.Form
@@ -87,7 +126,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
       method="post"
       action={action}
       noValidate
-      aria-labelledby={id("titre")}
+      aria-labelledby={`${formId}-titre`}
       className={cn("space-y-5", className)}
       // The studio's schema (with zod) loads when the visitor starts on the form; submitting waits for it.
       onFocus={() => void loadContactSchema()}
@@ -98,6 +137,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         const form = event.currentTarget;
         // What is validated is what is sent, even if the visitor types on while the schema loads.
         const formData = new FormData(form);
+        const sentValues = snapshot(form);
         const data = Object.fromEntries(formData);
         setWaiting(true);
         void loadContactSchema()
@@ -108,8 +148,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
               setWaiting(false);
               setClientErrors(found);
               setShown(undefined);
-              setToastToShow({ ...invalidToast });
-              focusFirstInvalid(form, found);
+              focusFirstInvalid(form, FIELD_ORDER, found);
               return false;
             }
             return true;
@@ -120,7 +159,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
             if (!send) return;
             setClientErrors(null);
             setShown(undefined);
-            submittedAt.current = Date.now();
+            submitted.current = { at: Date.now(), values: sentValues };
             void fetcher.submit(formData, { method: "post", action });
           });
       }}
@@ -143,7 +182,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         });
       }}
     >
-      <h2 id={id("titre")} className="text-2xl font-bold">
+      <h2 id={`${formId}-titre`} className="text-2xl font-bold">
         Envoyez-nous un message
       </h2>
       <p className="text-sm text-muted-foreground">
@@ -151,129 +190,94 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         <span className="sr-only">astérisque</span> sont obligatoires.
       </p>
 
-      <Field
-        label="Type de séance"
-        required
-        htmlFor={id("shootingType")}
-        error={errors.shootingType}
-        errorId={id("shootingType-erreur")}
-      >
-        <select {...fieldProps("shootingType")} required className={controlClass}>
-          <option value="">Choisissez un type de séance</option>
-          <Options options={definition.shootingTypes} />
-        </select>
+      <ErrorSummary id={`${formId}-resume`} items={summary} />
+
+      <Field field={fields.shootingType} label={LABELS.shootingType}>
+        {(props) => (
+          <Select {...props} defaultValue={values.shootingType ?? ""}>
+            <option value="">Choisissez un type de séance</option>
+            <Options options={definition.shootingTypes} />
+          </Select>
+        )}
       </Field>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field
-          label="Prénom"
-          required
-          htmlFor={id("prenom")}
-          error={errors.prenom}
-          errorId={id("prenom-erreur")}
-        >
-          <input
-            {...fieldProps("prenom")}
-            type="text"
-            required
-            autoComplete="given-name"
-            maxLength={100}
-            className={controlClass}
-          />
+        <Field field={fields.prenom} label={LABELS.prenom}>
+          {(props) => (
+            <Input
+              {...props}
+              defaultValue={values.prenom ?? ""}
+              type="text"
+              autoComplete="given-name"
+              maxLength={100}
+            />
+          )}
         </Field>
-        <Field
-          label="Nom"
-          required
-          htmlFor={id("nom")}
-          error={errors.nom}
-          errorId={id("nom-erreur")}
-        >
-          <input
-            {...fieldProps("nom")}
-            type="text"
-            required
-            autoComplete="family-name"
-            maxLength={100}
-            className={controlClass}
-          />
+        <Field field={fields.nom} label={LABELS.nom}>
+          {(props) => (
+            <Input
+              {...props}
+              defaultValue={values.nom ?? ""}
+              type="text"
+              autoComplete="family-name"
+              maxLength={100}
+            />
+          )}
         </Field>
       </div>
 
       <div className={cn("grid gap-5", definition.hasTelephone && "sm:grid-cols-2")}>
-        <Field
-          label="Email"
-          required
-          htmlFor={id("email")}
-          error={errors.email}
-          errorId={id("email-erreur")}
-        >
-          <input
-            {...fieldProps("email")}
-            type="email"
-            required
-            autoComplete="email"
-            maxLength={255}
-            className={controlClass}
-          />
+        <Field field={fields.email} label={LABELS.email}>
+          {(props) => (
+            <Input
+              {...props}
+              defaultValue={values.email ?? ""}
+              type="email"
+              autoComplete="email"
+              maxLength={255}
+            />
+          )}
         </Field>
         {definition.hasTelephone ? (
-          <Field
-            label="Téléphone"
-            required
-            htmlFor={id("telephone")}
-            error={errors.telephone}
-            errorId={id("telephone-erreur")}
-          >
-            <input
-              {...fieldProps("telephone")}
-              type="tel"
-              required
-              autoComplete="tel"
-              maxLength={30}
-              className={controlClass}
-            />
+          <Field field={fields.telephone} label={LABELS.telephone}>
+            {(props) => (
+              <Input
+                {...props}
+                defaultValue={values.telephone ?? ""}
+                type="tel"
+                autoComplete="tel"
+                maxLength={30}
+              />
+            )}
           </Field>
         ) : null}
       </div>
 
-      <Field
-        label="Votre message"
-        required
-        htmlFor={id("message")}
-        error={errors.message}
-        errorId={id("message-erreur")}
-      >
-        <textarea
-          {...fieldProps("message")}
-          rows={5}
-          required
-          maxLength={MESSAGE_MAX_LENGTH}
-          className={messageClass}
-        />
+      <Field field={fields.message} label={LABELS.message}>
+        {(props) => (
+          <Textarea
+            {...props}
+            defaultValue={values.message ?? ""}
+            rows={5}
+            maxLength={MESSAGE_MAX_LENGTH}
+          />
+        )}
       </Field>
 
-      <Field
-        label="Comment nous avez-vous connus ?"
-        required={definition.sourceRequired}
-        htmlFor={id("source")}
-        error={errors.source}
-        errorId={id("source-erreur")}
-      >
-        <select
-          {...fieldProps("source")}
-          required={definition.sourceRequired}
-          className={controlClass}
-        >
-          <option value="">Choisissez une réponse</option>
-          <Options options={definition.sources} />
-        </select>
+      <Field field={fields.source} label={LABELS.source}>
+        {(props) => (
+          <Select {...props} defaultValue={values.source ?? ""}>
+            <option value="">Choisissez une réponse</option>
+            <Options options={definition.sources} />
+          </Select>
+        )}
       </Field>
 
       {/* Spam trap: people never see nor reach it; bots fill in every field. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label htmlFor={id(HONEYPOT_FIELD)}>Ne pas remplir ce champ</label>
+        <label htmlFor={`${formId}-${HONEYPOT_FIELD}`}>Ne pas remplir ce champ</label>
         <input
-          id={id(HONEYPOT_FIELD)}
+          id={`${formId}-${HONEYPOT_FIELD}`}
           type="text"
           name={HONEYPOT_FIELD}
           tabIndex={-1}
@@ -283,7 +287,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
       </div>
 
       <div role="status" aria-live="polite">
-        {shown ? <Outcome result={shown} /> : null}
+        {outcome ? <Outcome result={outcome} /> : null}
       </div>
 
       <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto">
@@ -300,55 +304,12 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
   );
 }
 
-const controlLook =
-  "block w-full rounded-lg border border-stone-300 bg-white px-3 text-base text-foreground shadow-sm focus-visible:border-gold-dark focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-dark aria-invalid:border-destructive";
-/** Inputs and selects: one line high. */
-const controlClass = `${controlLook} h-11`;
-/** The message: as high as its rows. */
-const messageClass = `${controlLook} py-2`;
-
 function Options({ options }: { options: Option[] }) {
   return options.map((option) => (
     <option key={option.value} value={option.value}>
       {option.label}
     </option>
   ));
-}
-
-function Field({
-  label,
-  required,
-  htmlFor,
-  error,
-  errorId,
-  children,
-}: {
-  label: string;
-  required: boolean;
-  htmlFor: string;
-  error: string | undefined;
-  errorId: string;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label htmlFor={htmlFor} className="mb-1.5 block text-sm font-semibold">
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="text-destructive">
-            {" "}
-            *
-          </span>
-        ) : null}
-      </label>
-      {children}
-      {error ? (
-        <p id={errorId} className="mt-1.5 text-sm font-medium text-destructive">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 function Outcome({ result }: { result: ContactFormResult }) {
@@ -370,11 +331,4 @@ function Outcome({ result }: { result: ContactFormResult }) {
       </span>
     </p>
   );
-}
-
-function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErrors) {
-  const field = FIELD_ORDER.find((name) => errors[name]);
-  if (!form || !field) return;
-  const element = form.elements.namedItem(field);
-  if (element instanceof HTMLElement) element.focus();
 }

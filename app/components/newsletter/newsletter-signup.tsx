@@ -4,6 +4,7 @@ import { useActionData, useFetcher } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { Button } from "~/components/ui/button";
+import { Field, fieldMeta } from "~/components/ui/field";
 import { firstError } from "~/lib/forms";
 import { invalidEmailToast, type NewsletterResult, type NewsletterSource } from "~/lib/newsletter";
 import { cn } from "~/lib/utils";
@@ -16,8 +17,10 @@ type NewsletterSignupProps = {
 
 /**
  * The newsletter block (SPEC §4, §5, §8). It posts to the action of the page that shows it (which calls
- * `handleNewsletterSubmission`). With JavaScript: a fetcher, a toast, the field empties on success. Without:
- * a normal form post, and the page comes back with the outcome written under the field.
+ * `handleNewsletterSubmission`). With JavaScript: a fetcher, the toast of SPEC §8, and the same outcome
+ * written in the block (a polite live region), the field emptied on success; a refused address is also
+ * said under the field, which gets the focus. Without JavaScript: a normal form post, and the page comes
+ * back with the outcome written in the block.
  */
 export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const fetcher = useFetcher<NewsletterResult>({ key: `newsletter-${source}` });
@@ -30,13 +33,22 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const [checking, setChecking] = useState(false);
   const sending = checking || fetcher.state !== "idle";
   const result = fetcher.data?.newsletter;
+  const latest = result ?? documentResult;
 
   useServerToast(result?.toast);
   useEffect(() => {
     if (result?.outcome === "subscribed") formRef.current?.reset();
+    else if (result?.outcome === "invalid") {
+      formRef.current?.querySelector<HTMLInputElement>("input[name=email]")?.focus();
+    }
   }, [result]);
 
-  const invalid = clientError ?? (result ?? documentResult)?.outcome === "invalid";
+  // A message under the field: the browser's own check, or the server's refusal until the next try.
+  const fieldError =
+    clientError ?? (latest?.outcome === "invalid" ? latest.toast.description : undefined);
+  const email = fieldMeta(id, "email", fieldError, true);
+  // Everything else (success included) is written in the block as well as in the toast.
+  const status = clientError === null && latest?.outcome !== "invalid" ? latest : undefined;
 
   return (
     <section
@@ -56,18 +68,20 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
           ref={formRef}
           method="post"
           noValidate
-          className="mt-8 flex flex-col gap-3 sm:flex-row"
+          className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-start"
           onSubmit={(event) => {
             event.preventDefault();
             const form = event.currentTarget;
-            const email = new FormData(form).get("email");
+            const field = form.querySelector<HTMLInputElement>("input[name=email]");
+            const value = new FormData(form).get("email");
             setChecking(true);
             void import("~/lib/newsletter-schema")
               .then(({ newsletterSchema }) => {
-                const parsed = newsletterSchema.safeParse({ email });
+                const parsed = newsletterSchema.safeParse({ email: value });
                 if (!parsed.success) {
                   const message = firstError(parsed.error);
                   setClientError(message);
+                  field?.focus();
                   const { title, description } = invalidEmailToast(message);
                   toast.error(title, { description });
                   return;
@@ -81,31 +95,37 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
           }}
         >
           <input type="hidden" name="source" value={source} />
-          <label htmlFor={`${id}-email`} className="sr-only">
-            Votre adresse email
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            name="email"
-            autoComplete="email"
-            maxLength={255}
-            placeholder="votre@email.fr"
-            defaultValue={documentResult?.email ?? ""}
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={documentResult ? `${id}-resultat` : undefined}
-            onChange={() => setClientError(null)}
-            className="h-12 flex-1 rounded-full border border-white/30 bg-white px-5 text-foreground placeholder:text-stone-500"
-          />
+          <Field
+            field={email}
+            label="Votre adresse email"
+            labelClassName="sr-only"
+            surface="dark"
+            className="flex-1 text-left"
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="email"
+                autoComplete="email"
+                maxLength={255}
+                placeholder="votre@email.fr"
+                defaultValue={documentResult?.email ?? ""}
+                onChange={() => setClientError(null)}
+                className="h-12 w-full rounded-full border border-white/30 bg-white px-5 text-foreground placeholder:text-stone-500"
+              />
+            )}
+          </Field>
           <Button type="submit" variant="gold" size="lg-field" disabled={sending}>
             {sending ? "..." : "S'inscrire"}
           </Button>
         </fetcher.Form>
-        {documentResult ? (
-          <p id={`${id}-resultat`} role="status" className="mt-4 text-sm text-stone-100">
-            <strong>{documentResult.toast.title}</strong> {documentResult.toast.description}
-          </p>
-        ) : null}
+        <div role="status" aria-live="polite" className="mt-4 text-sm text-stone-100">
+          {status ? (
+            <p>
+              <strong>{status.toast.title}</strong> {status.toast.description}
+            </p>
+          ) : null}
+        </div>
         <p className="mt-4 text-xs text-stone-300">
           En vous inscrivant, vous acceptez de recevoir nos articles par email. Voir nos{" "}
           <a href="/donnees-personnelles" className="underline hover:text-white">

@@ -129,6 +129,12 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                         {message.shootingTypeLabel}
                         {message.sourceLabel ? ` · Connu par : ${message.sourceLabel}` : ""}
                       </p>
+                      {message.suspectedSpam ? (
+                        <p className="mt-1 text-sm font-semibold text-red-800">
+                          Indésirable probable : le champ caché anti-robots a été rempli (un robot,
+                          ou le remplissage automatique du navigateur). Non transmis par e-mail.
+                        </p>
+                      ) : null}
                     </div>
                     <span
                       className={cn(

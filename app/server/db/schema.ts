@@ -120,6 +120,8 @@ export const contactMessages = pgTable(
     handledAt: timestamp("handled_at", { withTimezone: true }),
     /** When the e-mail to the studio was accepted by the SMTP server; null when not (yet) sent. */
     emailedAt: timestamp("emailed_at", { withTimezone: true }),
+    /** The form's spam trap was filled in: a bot most likely, or a visitor's autofill. Never e-mailed. */
+    suspectedSpam: boolean("suspected_spam").notNull().default(false),
   },
   (table) => [index("contact_messages_date_idx").on(table.createdAt.desc())],
 );

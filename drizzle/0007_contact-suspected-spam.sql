@@ -1,0 +1,1 @@
+ALTER TABLE "contact_messages" ADD COLUMN "suspected_spam" boolean DEFAULT false NOT NULL;
