@@ -70,7 +70,9 @@ describe("forgotten password", () => {
     // A bad address is refused at the field, in French.
     await page.getByLabel("Email").fill("pas-un-email");
     await page.getByRole("button", { name: "Recevoir un lien" }).click();
-    await expect.poll(() => page.locator("#champ-email-erreur").textContent()).toBe("Email invalide");
+    await expect
+      .poll(() => page.locator("#champ-email-erreur").textContent())
+      .toBe("Email invalide");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("champ-email");
 
     // The same answer for an unknown address and for the administrator's.
@@ -169,7 +171,9 @@ describe("inviting an administrator", () => {
 
     await page.getByLabel("Email").fill("pas-un-email");
     await page.getByRole("button", { name: "Envoyer l'invitation" }).click();
-    await expect.poll(() => page.locator("#champ-email-erreur").textContent()).toBe("Email invalide");
+    await expect
+      .poll(() => page.locator("#champ-email-erreur").textContent())
+      .toBe("Email invalide");
 
     await page.getByLabel("Email").fill(admin.email);
     await page.getByRole("button", { name: "Envoyer l'invitation" }).click();

@@ -8,7 +8,8 @@ export type CapturedMail = { to: string[]; subject: string; text: string };
 
 /** Decodes a quoted-printable or base64 body (what nodemailer writes for plain-text UTF-8 mail). */
 function decodeBody(body: string, encoding: string): string {
-  if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (encoding === "base64")
+    return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (encoding !== "quoted-printable") return body;
   const bytes: number[] = [];
   const soft = body.replace(/=\r?\n/g, "");
@@ -44,7 +45,10 @@ export function parseMail(raw: string): { subject: string; text: string } {
     new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
   return {
     subject: decodeHeader(header("Subject")),
-    text: decodeBody(body, header("Content-Transfer-Encoding").toLowerCase()).replace(/\r\n/g, "\n"),
+    text: decodeBody(body, header("Content-Transfer-Encoding").toLowerCase()).replace(
+      /\r\n/g,
+      "\n",
+    ),
   };
 }
 
@@ -101,7 +105,9 @@ export async function mailsTo(mailboxUrl: string, address: string): Promise<Capt
 
 /** The first link to this site's reset page in `text`. */
 export function resetLink(text: string): string {
-  const match = /https?:\/\/\S+\/admin\/reinitialiser-mot-de-passe\?token=[A-Za-z0-9_%-]+/.exec(text);
+  const match = /https?:\/\/\S+\/admin\/reinitialiser-mot-de-passe\?token=[A-Za-z0-9_%-]+/.exec(
+    text,
+  );
   if (!match) throw new Error(`Aucun lien de réinitialisation dans :\n${text}`);
   return match[0];
 }
