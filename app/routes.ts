@@ -48,6 +48,8 @@ export default [
   route("admin", "routes/admin/index.ts"),
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/verification", "routes/admin/verification.tsx"),
+  route("admin/mot-de-passe-oublie", "routes/admin/mot-de-passe-oublie.tsx"),
+  route("admin/reinitialiser-mot-de-passe", "routes/admin/reinitialiser-mot-de-passe.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin/images", "routes/admin/images.ts"),
   route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),
@@ -61,6 +63,7 @@ export default [
     route("admin/subscribers", "routes/admin/subscribers.tsx"),
     route("admin/messages", "routes/admin/messages.tsx"),
     route("admin/securite", "routes/admin/security.tsx"),
+    route("admin/administrateurs", "routes/admin/administrateurs.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -6,10 +6,32 @@ import { SLUG_PATTERN, slugify } from "./slug";
  * actions as the authority.
  */
 
+/** An administrator's address: valid, at most 255 characters (the column's size), as SPEC §4 says. */
+const adminEmail = z.string().trim().max(255, "Email trop long").pipe(z.email("Email invalide"));
+
+const PASSWORD_TOO_SHORT = "Le mot de passe doit contenir au moins 6 caractères";
+
 export const loginSchema = z.object({
-  email: z.string().trim().pipe(z.email("Email invalide")),
-  password: z.string().min(6, "Le mot de passe doit contenir au moins 6 caractères"),
+  email: adminEmail,
+  password: z.string().min(6, PASSWORD_TOO_SHORT),
 });
+
+/** "Mot de passe oublié ?" and the invitation of an administrator: one address. */
+export const emailOnlySchema = z.object({ email: adminEmail });
+
+/** A new password (reset or invitation): the login's rule, at most 128 characters, typed twice. */
+export const newPasswordSchema = z
+  .object({
+    password: z
+      .string()
+      .min(6, PASSWORD_TOO_SHORT)
+      .max(128, "Le mot de passe doit contenir au plus 128 caractères"),
+    confirmation: z.string(),
+  })
+  .refine((value) => value.password === value.confirmation, {
+    path: ["confirmation"],
+    message: "Les deux mots de passe ne correspondent pas",
+  });
 
 export const LIMITS = {
   title: 200,

@@ -9,8 +9,60 @@ import { db, type Database } from "./db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "./db/schema";
 import { env } from "./env.server";
 import { log } from "./logger.server";
+import { configuredMailer, type Mailer } from "./mail.server";
 
-type AuthOptions = { database: Database; secret: string; baseURL: string };
+type AuthOptions = {
+  database: Database;
+  secret: string;
+  baseURL: string;
+  /** How auth e-mails leave (null: SMTP_URL is not set, nothing is sent); the process's SMTP settings by default. */
+  mailer?: () => Mailer | null;
+};
+
+/** How long a "forgotten password" link works (it also works only once). */
+export const RESET_LINK_LIFETIME_SECONDS = 60 * 60;
+
+/** The page a reset or invitation link opens: the token travels in the query, the page posts it back. */
+export const resetPasswordPath = (token: string) =>
+  `/admin/reinitialiser-mot-de-passe?token=${encodeURIComponent(token)}`;
+
+/**
+ * Backup codes for two-factor sign-in, without characters that read alike (0/O, 1/I/l): 10 codes of 10
+ * characters from 31 symbols (about 49 bits each), shown as `XXXXX-XXXXX`.
+ */
+export const BACKUP_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+export function generateBackupCodes(amount = 10): string[] {
+  return Array.from({ length: amount }, () => {
+    let text = "";
+    while (text.length < 10) {
+      const byte = randomBytes(1)[0] ?? 255;
+      // 256 is not a multiple of 31: the few bytes above the last full multiple are drawn again.
+      if (byte < 256 - (256 % BACKUP_CODE_ALPHABET.length)) {
+        text += BACKUP_CODE_ALPHABET[byte % BACKUP_CODE_ALPHABET.length];
+      }
+    }
+    return `${text.slice(0, 5)}-${text.slice(5)}`;
+  });
+}
+
+/** The e-mail of a "forgotten password" link. */
+export function resetPasswordEmail(to: string, url: string) {
+  return {
+    to,
+    subject: `[${site.brand}] Réinitialisation de votre mot de passe`,
+    text: [
+      "Bonjour,",
+      "",
+      `Un nouveau mot de passe a été demandé pour votre compte d'administration du site ${site.brand}.`,
+      "Pour choisir un nouveau mot de passe, ouvrez ce lien dans l'heure (il ne fonctionne qu'une fois) :",
+      "",
+      url,
+      "",
+      "Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
+    ].join("\n"),
+  };
+}
 
 /**
  * better-auth, configured for this site (decision record 0040): e-mail + password only, no public sign-up,
@@ -18,7 +70,7 @@ type AuthOptions = { database: Database; secret: string; baseURL: string };
  * HTTPS), TOTP two-factor. Its HTTP handler is not mounted: routes call `auth.api.*` on the server, so no
  * endpoint exists that a visitor could use to create an account.
  */
-export function createAuth({ database, secret, baseURL }: AuthOptions) {
+export function createAuth({ database, secret, baseURL, mailer = configuredMailer }: AuthOptions) {
   return betterAuth({
     appName: site.brand,
     baseURL,
@@ -39,6 +91,25 @@ export function createAuth({ database, secret, baseURL }: AuthOptions) {
       disableSignUp: true,
       minPasswordLength: 6,
       maxPasswordLength: 128,
+      // "Mot de passe oublié ?" (routes/admin/mot-de-passe-oublie): a random single-use token kept hashed in
+      // `verifications`, valid one hour; a new password ends every session of the account.
+      resetPasswordTokenExpiresIn: RESET_LINK_LIFETIME_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        // Only administrators can sign in; nobody else is sent anything.
+        if ((user as { role?: unknown }).role !== "admin") return;
+        const send = mailer();
+        if (!send) return;
+        // Not awaited: the answer must take as long whether or not the address exists.
+        send(resetPasswordEmail(user.email, `${baseURL}${resetPasswordPath(token)}`)).then(
+          () => log.info("password_reset_emailed", { userId: user.id }),
+          (error: unknown) => log.error("password_reset_email_failed", { userId: user.id, error }),
+        );
+      },
+    },
+    verification: {
+      // Reset and invitation tokens are stored as hashes: a copy of the database opens no account.
+      storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } },
     },
     user: {
       additionalFields: {
@@ -59,7 +130,12 @@ export function createAuth({ database, secret, baseURL }: AuthOptions) {
       useSecureCookies: baseURL.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
     },
-    plugins: [twoFactor({ issuer: site.brand, backupCodeOptions: { amount: 10, length: 10 } })],
+    plugins: [
+      twoFactor({
+        issuer: site.brand,
+        backupCodeOptions: { customBackupCodesGenerate: () => generateBackupCodes(10) },
+      }),
+    ],
     telemetry: { enabled: false },
     logger: {
       log(level, message) {

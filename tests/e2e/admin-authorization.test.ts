@@ -18,6 +18,7 @@ const marker = randomBytes(5).toString("hex");
 const secretTitle = `Brouillon secret ${marker}`;
 const secretEmail = `abonne-${marker}@example.com`;
 const secretMessage = `Message privé ${marker}`;
+const intruderEmail = `intrus-${marker}@example.com`;
 let articleId = "";
 let categoryId = "";
 let messageId = "";
@@ -102,6 +103,7 @@ const pages = () => [
   "/admin/subscribers",
   "/admin/messages",
   "/admin/securite",
+  "/admin/administrateurs",
 ];
 
 function articleForm(overrides: Record<string, string> = {}) {
@@ -146,6 +148,16 @@ const actions = () => [
   { path: "/admin/messages", body: new URLSearchParams({ intent: "delete", id: messageId }) },
   { path: "/admin/securite", body: new URLSearchParams({ intent: "enable", password: "x" }) },
   { path: "/admin/securite", body: new URLSearchParams({ intent: "disable", password: "x" }) },
+  {
+    path: "/admin/securite",
+    body: new URLSearchParams({
+      intent: "confirm",
+      totpURI: "otpauth://totp/x?secret=AAAA",
+      code: "000000",
+      saved: "on",
+    }),
+  },
+  { path: "/admin/administrateurs", body: new URLSearchParams({ email: intruderEmail }) },
 ];
 
 function expectNoAdminData(text: string) {
@@ -181,6 +193,8 @@ async function expectNothingChanged() {
     .from(blogCategories)
     .where(eq(blogCategories.slug, `intrus-${marker}`));
   expect(categories).toEqual([]);
+  const invited = await database.select().from(users).where(eq(users.email, intruderEmail));
+  expect(invited).toEqual([]);
 }
 
 describe.each(visitors)("admin routes for a $name visitor", (visitor) => {

@@ -38,12 +38,38 @@ describe("admin sign-in", () => {
     await page.getByRole("button", { name: "Se connecter" }).click();
     const alert = page.locator("form [role=alert]");
     await expect.poll(() => alert.textContent()).toBe("Erreur de validationEmail invalide");
+    // The message is at the field too, and the focus is on the first field to correct.
+    expect(await page.locator("#champ-email-erreur").textContent()).toBe("Email invalide");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("champ-email");
+    expect(await page.getByText("Une erreur est survenue").count()).toBe(0);
     await page.getByLabel("Email").fill(admin.email);
     await page.getByRole("button", { name: "Se connecter" }).click();
     await expect
       .poll(() => alert.textContent())
       .toBe("Erreur de validationLe mot de passe doit contenir au moins 6 caractères");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("champ-password");
     expect(page.url()).toMatch(/\/admin\/login$/);
+  });
+
+  it("refuses an address of more than 255 characters with 'Email trop long', in the page and on the server", async () => {
+    const long = `${"a".repeat(10_000)}@example.com`;
+    const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await page.getByLabel("Email").fill(long);
+    await page.getByLabel("Mot de passe").fill("motdepasse");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect
+      .poll(() => page.locator("form [role=alert]").textContent())
+      .toBe("Erreur de validationEmail trop long");
+    expect(await page.locator("#champ-email-erreur").textContent()).toBe("Email trop long");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("champ-email");
+
+    const response = await fetch(`${baseUrl}/admin/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: long, password: "motdepasse" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Email trop long");
   });
 
   it("refuses a wrong password with 'Erreur de connexion' / 'Email ou mot de passe incorrect'", async () => {
@@ -171,6 +197,63 @@ describe("admin sign-in", () => {
       .from(rateLimits)
       .where(eq(rateLimits.key, `admin-login:email:${admin.email}`));
     expect(left).toEqual([]);
+    await clearSignInLimits(admin, member);
+  });
+
+  it("lets the owner's known browser in while a stranger has used up the account's attempts", async () => {
+    await clearSignInLimits(admin, member);
+    const other = await createAccount("admin");
+    const post = async (email: string, password: string, cookie = "") =>
+      fetch(`${baseUrl}/admin/login`, {
+        method: "POST",
+        headers: { cookie },
+        body: new URLSearchParams({ email, password }),
+        redirect: "manual",
+      });
+
+    // The owner signs in once from her browser: it receives a device cookie, then she signs out.
+    const owner = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
+    await signIn(owner, admin);
+    const device = (await owner.context().cookies()).find((c) => c.name === "studio.device");
+    expect(device?.httpOnly).toBe(true);
+    expect(device?.sameSite).toBe("Lax");
+    expect(device?.path).toBe("/admin");
+    await waitForToastsToClose(owner);
+    await owner.getByRole("button", { name: "Déconnexion" }).click();
+    await owner.waitForURL(/\/admin\/login$/);
+
+    // A stranger uses up the attempts of browsers the account does not know…
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await post(admin.email, `mauvais-${attempt}`)).status).toBe(401);
+    }
+    expect((await post(admin.email, admin.password)).status).toBe(429);
+
+    // …and cannot make a device cookie: a changed signature, another account's valid cookie, a changed
+    // nonce are all treated as an unknown browser.
+    const [nonce, issued, mac] = (device?.value ?? "").split(".");
+    const otherSignIn = await post(other.email, other.password);
+    const otherDevice = otherSignIn.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("studio.device="))
+      ?.split(";")[0];
+    expect(otherDevice).toBeDefined();
+    const forged = [
+      `studio.device=${nonce}.${issued}.${"A".repeat(mac?.length ?? 43)}`,
+      otherDevice ?? "",
+      `studio.device=${"B".repeat(22)}.${issued}.${mac}`,
+    ];
+    for (const cookie of forged) {
+      expect((await post(admin.email, admin.password, cookie)).status, cookie).toBe(429);
+    }
+
+    // The owner's browser still signs in, with the right password.
+    // Only the per-client counters are cleared (all test requests share 127.0.0.1), not the account's.
+    await clearSignInLimits();
+    await signIn(owner, admin);
+    // The stranger is still stopped.
+    expect((await post(admin.email, admin.password)).status).toBe(429);
+
+    await deleteAccount(other);
     await clearSignInLimits(admin, member);
   });
 

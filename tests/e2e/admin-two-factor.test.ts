@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import type { Page } from "playwright-core";
@@ -53,24 +54,61 @@ describe("two-factor sign-in (TOTP)", () => {
     const qr = page.getByAltText("QR code de configuration de l'application d'authentification");
     await qr.waitFor();
     expect(await qr.getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/);
-    const key = (await page.getByTestId("cle-totp").textContent()) ?? "";
-    expect(key).toMatch(/^[A-Z2-7]+=*$/);
-    const backupCodes = await page
-      .getByRole("list", { name: "Codes de secours" })
-      .locator("li")
-      .allTextContents();
+    // The manual key is shown in groups of 4 characters; the code field has the focus.
+    const shownKey = (await page.getByTestId("cle-totp").textContent()) ?? "";
+    expect(shownKey).toMatch(/^[A-Z2-7=]{1,4}( [A-Z2-7=]{1,4})+$/);
+    const key = shownKey.replace(/ /g, "");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("name")))
+      .toBe("code");
+    const listed = () =>
+      page.getByRole("list", { name: "Codes de secours" }).locator("li").allTextContents();
+    const backupCodes = await listed();
     expect(backupCodes).toHaveLength(10);
+    for (const code of backupCodes) {
+      // No character that reads like another: 0/O, 1/I/l.
+      expect(code).toMatch(/^[2-9A-HJ-NP-Z]{5}-[2-9A-HJ-NP-Z]{5}$/);
+    }
     await waitForToastsToClose(page);
     expect(await axeViolations(page)).toEqual([]);
 
+    // The codes can be downloaded as a text file.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Télécharger (.txt)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("codes-de-secours.txt");
+    const file = await readFile((await download.path()) ?? "", "utf8");
+    for (const code of backupCodes) expect(file).toContain(code);
+    expect(await page.getByRole("button", { name: "Copier les codes" }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Imprimer" }).count()).toBe(1);
+
+    // Without confirming the codes were saved, two-factor cannot be turned on, even with a right code.
+    await page.getByLabel("Code de vérification").fill(await totp(key));
+    await page.getByRole("button", { name: "Activer", exact: true }).click();
+    await expect
+      .poll(() => page.locator("main [role=alert]").textContent())
+      .toContain("Confirmez que vous avez enregistré vos codes de secours");
+    expect(await listed()).toEqual(backupCodes);
+
+    // A wrong code keeps the same codes (and key) on screen, with the message at the field.
+    await page.getByLabel("J'ai enregistré mes codes de secours en lieu sûr").check();
     await page.getByLabel("Code de vérification").fill("000000");
     await page.getByRole("button", { name: "Activer", exact: true }).click();
     await expect
       .poll(() => page.locator("main [role=alert]").textContent())
       .toContain("Code invalide");
-    // The backup codes are shown once only.
-    expect(await page.getByRole("list", { name: "Codes de secours" }).count()).toBe(0);
+    expect(await listed()).toEqual(backupCodes);
+    expect((await page.getByTestId("cle-totp").textContent())?.replace(/ /g, "")).toBe(key);
+    expect(await page.getByLabel("Code de vérification").getAttribute("aria-invalid")).toBe("true");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("name")))
+      .toBe("code");
+    await waitForToastsToClose(page);
+    expect(await axeViolations(page)).toEqual([]);
 
+    // The right code then turns two-factor on.
+    await page.getByLabel("J'ai enregistré mes codes de secours en lieu sûr").check();
     await page.getByLabel("Code de vérification").fill(await totp(key));
     await page.getByRole("button", { name: "Activer", exact: true }).click();
     await expect.poll(() => page.getByText("Double authentification activée").count()).toBe(1);
@@ -98,7 +136,10 @@ describe("two-factor sign-in (TOTP)", () => {
     await page.getByRole("button", { name: "Déconnexion" }).click();
     await page.waitForURL(/\/admin\/login$/);
     await passwordStep(page);
-    await page.getByLabel("Code de vérification").fill(backupCodes[0] ?? "");
+    // Typed in lower case and without its dash, it is still recognised.
+    await page
+      .getByLabel("Code de vérification")
+      .fill((backupCodes[0] ?? "").replace("-", "").toLowerCase());
     await page.getByRole("button", { name: "Vérifier" }).click();
     await page.waitForURL(/\/admin\/dashboard$/);
 

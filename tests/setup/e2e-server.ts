@@ -7,6 +7,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
+import { startSmtpCapture } from "../support/smtp-capture";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,6 +15,8 @@ declare module "vitest" {
     baseUrl: string;
     /** Its database, for tests that check what was stored. */
     databaseUrl: string;
+    /** The mail it sent (its SMTP_URL is a capture on loopback): GET gives the messages as JSON. */
+    mailboxUrl: string;
   }
 }
 
@@ -44,6 +47,7 @@ export default async function setup(project: TestProject) {
   databaseUrl.pathname = `/${name}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
+  const mail = await startSmtpCapture();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
@@ -58,6 +62,8 @@ export default async function setup(project: TestProject) {
       DATABASE_URL: databaseUrl.toString(),
       SITE_URL: baseUrl,
       LOG_LEVEL: "warn",
+      SMTP_URL: mail.smtpUrl,
+      SMTP_FROM: "Studio de test <site@example.com>",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -69,10 +75,12 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseUrl, child, () => output);
   project.provide("baseUrl", baseUrl);
   project.provide("databaseUrl", databaseUrl.toString());
+  project.provide("mailboxUrl", mail.mailboxUrl);
 
   return async () => {
     child.kill("SIGTERM");
     await exited;
+    await mail.close();
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query(`drop database if exists "${name}" with (force)`);

@@ -34,6 +34,7 @@ const links = [
   { to: "/admin/categories", label: "Catégories" },
   { to: "/admin/subscribers", label: "Abonnés" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/administrateurs", label: "Administrateurs" },
   { to: "/admin/securite", label: "Sécurité" },
 ];
 

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/login";
@@ -82,9 +82,18 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
   const errors = clientErrors ?? actionData?.errors ?? {};
   const alert = clientAlert ?? actionData?.toast;
 
+  // Focus goes to the first field in error, so that its message is read and it can be corrected at once.
+  const form = useRef<HTMLFormElement>(null);
+  const firstInvalid = clientErrors ?? actionData?.errors;
+  useEffect(() => {
+    if (!firstInvalid) return;
+    form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [firstInvalid]);
+
   return (
     <SignInShell title="Connexion">
       <Form
+        ref={form}
         method="post"
         noValidate
         className="space-y-5"
@@ -136,6 +145,14 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Connexion..." : "Se connecter"}
         </Button>
+        <p className="text-center text-sm">
+          <a
+            href="/admin/mot-de-passe-oublie"
+            className="inline-block py-1 underline underline-offset-4"
+          >
+            Mot de passe oublié ?
+          </a>
+        </p>
       </Form>
     </SignInShell>
   );

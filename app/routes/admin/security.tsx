@@ -1,13 +1,17 @@
 import { isAPIError } from "better-auth/api";
-import { ShieldCheck } from "lucide-react";
+import { Copy, Download, Printer, ShieldCheck } from "lucide-react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/security";
 import { Field, Input } from "~/components/admin/field";
 import { FormAlert } from "~/components/admin/form-alert";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
+import { site } from "~/content/site";
 import type { ToastMessage } from "~/lib/toast";
-import { requireAdmin } from "~/server/admin/guard.server";
+import type { FieldErrors } from "~/lib/forms";
+import { type AdminUser, requireAdmin } from "~/server/admin/guard.server";
 import { totpSetup, type TotpSetup } from "~/server/admin/two-factor.server";
 import { auth } from "~/server/auth.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -23,8 +27,20 @@ type ActionData = {
   step?: "confirm";
   setup?: TotpSetup;
   backupCodes?: string[];
+  errors?: FieldErrors;
   toast?: ToastMessage;
 };
+
+/** The backup codes of the set-up under way, read again from the server (they stay until two-factor is on). */
+async function pendingBackupCodes(admin: AdminUser): Promise<string[] | undefined> {
+  try {
+    const result = await (await auth()).api.viewBackupCodes({ body: { userId: admin.id } });
+    return result.backupCodes;
+  } catch (error) {
+    if (isAPIError(error)) return undefined;
+    throw error;
+  }
+}
 
 const WRONG_PASSWORD: ToastMessage = {
   type: "error",
@@ -60,7 +76,25 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent === "confirm") {
+    if (admin.twoFactorEnabled) return data<ActionData>({}, { status: 400 });
     const totpURI = String(formData.get("totpURI") ?? "");
+    if (!totpURI.startsWith("otpauth://")) return data<ActionData>({}, { status: 400 });
+    // Until two-factor is on, a refusal shows the same QR code, key and backup codes again.
+    const refuse = async (errors: FieldErrors, description: string) =>
+      data<ActionData>(
+        {
+          step: "confirm",
+          setup: await totpSetup(totpURI),
+          backupCodes: await pendingBackupCodes(admin),
+          errors,
+          toast: { type: "error", title: "Erreur", description },
+        },
+        { status: 400 },
+      );
+    if (formData.get("saved") !== "on") {
+      const message = "Confirmez que vous avez enregistré vos codes de secours";
+      return refuse({ saved: message }, message);
+    }
     try {
       const result = await api.verifyTOTP({
         body: { code: String(formData.get("code") ?? "").replace(/\s+/g, "") },
@@ -73,15 +107,8 @@ export async function action({ request }: Route.ActionArgs) {
         { headers: forward(result.headers) },
       );
     } catch (error) {
-      if (!isAPIError(error) || !totpURI.startsWith("otpauth://")) throw error;
-      return data<ActionData>(
-        {
-          step: "confirm",
-          setup: await totpSetup(totpURI),
-          toast: { type: "error", title: "Erreur", description: "Code invalide" },
-        },
-        { status: 400 },
-      );
+      if (!isAPIError(error)) throw error;
+      return refuse({ code: "Code invalide" }, "Code invalide");
     }
   }
 
@@ -119,11 +146,105 @@ function PasswordForm({ intent, label, busy }: { intent: string; label: string; 
   );
 }
 
+/** The manual key in groups of 4 characters, easier to copy by hand. */
+export function groupedKey(secret: string): string {
+  return secret.match(/.{1,4}/g)?.join(" ") ?? secret;
+}
+
+/** The backup codes as a text file to keep (downloaded, printed or copied). */
+function backupCodesText(email: string, codes: string[]): string {
+  return [
+    `Codes de secours - ${site.brand} (administration)`,
+    `Compte : ${email}`,
+    "",
+    "Chaque code permet une seule connexion si vous n'avez plus votre application d'authentification.",
+    "",
+    ...codes,
+    "",
+  ].join("\n");
+}
+
+const subscribeToNothing = () => () => {};
+
+function BackupCodes({ email, codes }: { email: string; codes: string[] }) {
+  // Copy and print need JavaScript: the buttons appear once it runs (the download link works without).
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  const text = backupCodesText(email, codes);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast.success("Codes copiés");
+    } catch {
+      toast.error("Erreur", { description: "Impossible de copier les codes" });
+    }
+  }
+
+  return (
+    <>
+      <p>
+        Enregistrez ces <strong>codes de secours</strong> et gardez-les en lieu sûr : chacun permet
+        une connexion si vous perdez votre téléphone. Ils restent affichés ici jusqu'à l'activation,
+        puis ne le seront plus.
+      </p>
+      <ul
+        aria-label="Codes de secours"
+        className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm sm:grid-cols-5"
+      >
+        {codes.map((code) => (
+          <li key={code} className="rounded bg-muted px-2 py-1 text-center">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3 flex flex-wrap gap-2 print:hidden">
+        <a
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="codes-de-secours.txt"
+          className={buttonVariants({ variant: "outline", size: "sm" })}
+        >
+          <Download aria-hidden="true" />
+          Télécharger (.txt)
+        </a>
+        {hydrated ? (
+          <>
+            <Button type="button" variant="outline" size="sm" onClick={() => void copy()}>
+              <Copy aria-hidden="true" />
+              Copier les codes
+            </Button>
+            <Button type="button" variant="outline" size="sm" onClick={() => window.print()}>
+              <Printer aria-hidden="true" />
+              Imprimer
+            </Button>
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
 export default function Security({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   useServerToast(actionData?.toast);
   const setup = actionData?.step === "confirm" ? actionData.setup : undefined;
+  const errors = actionData?.errors ?? {};
+
+  // The code field takes the focus when the set-up appears, and again after a refused code.
+  const codeForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!setup) return;
+    const form = codeForm.current;
+    const target =
+      form?.querySelector<HTMLInputElement>("[aria-invalid=true]") ??
+      form?.querySelector<HTMLInputElement>("input[name=code]");
+    target?.focus();
+    if (target?.name === "code") target.select();
+  }, [setup, actionData]);
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -169,43 +290,46 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
                   Ou saisissez cette clé à la main :{" "}
                   <code
                     data-testid="cle-totp"
-                    className="rounded bg-muted px-2 py-1 font-mono break-all"
+                    className="rounded bg-muted px-2 py-1 font-mono tracking-wide break-words"
                   >
-                    {setup.secret}
+                    {groupedKey(setup.secret)}
                   </code>
                 </p>
               </li>
               {actionData?.backupCodes ? (
                 <li>
-                  <p>
-                    Notez ces <strong>codes de secours</strong> et gardez-les en lieu sûr : chacun
-                    permet une connexion si vous perdez votre téléphone. Ils ne seront plus
-                    affichés.
-                  </p>
-                  <ul
-                    aria-label="Codes de secours"
-                    className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm sm:grid-cols-5"
-                  >
-                    {actionData.backupCodes.map((code) => (
-                      <li key={code} className="rounded bg-muted px-2 py-1 text-center">
-                        {code}
-                      </li>
-                    ))}
-                  </ul>
+                  <BackupCodes email={loaderData.email} codes={actionData.backupCodes} />
                 </li>
               ) : null}
               <li>
                 <p>Pour terminer, saisissez le code à 6 chiffres affiché par l'application.</p>
-                <Form method="post" className="mt-3 max-w-sm space-y-4">
+                <Form ref={codeForm} method="post" noValidate className="mt-3 max-w-sm space-y-4">
                   <input type="hidden" name="intent" value="confirm" />
                   <input type="hidden" name="totpURI" value={setup.totpURI} />
-                  <Field name="code" label="Code de vérification">
+                  <div className="space-y-1.5">
+                    <label className="flex items-start gap-2 text-sm">
+                      <input
+                        type="checkbox"
+                        name="saved"
+                        required
+                        aria-invalid={errors.saved ? true : undefined}
+                        aria-describedby={errors.saved ? "champ-saved-erreur" : undefined}
+                        className="mt-0.5 size-5 shrink-0"
+                      />
+                      J'ai enregistré mes codes de secours en lieu sûr
+                    </label>
+                    {errors.saved ? (
+                      <p id="champ-saved-erreur" className="text-sm text-destructive">
+                        {errors.saved}
+                      </p>
+                    ) : null}
+                  </div>
+                  <Field name="code" label="Code de vérification" error={errors.code}>
                     {(props) => (
                       <Input
                         {...props}
                         inputMode="numeric"
                         autoComplete="one-time-code"
-                        pattern="[0-9 ]{6,7}"
                         maxLength={7}
                         required
                       />

@@ -1,4 +1,7 @@
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Auth } from "../auth.server";
+import { db } from "../db/client.server";
+import { accounts, users } from "../db/schema";
 
 export type AccountInput = { email: string; password: string; role?: "admin" | "user" };
 
@@ -52,4 +55,34 @@ export async function upsertAccount(
     await adapter.deleteUserSessions(userId);
   }
   return { userId, created: false };
+}
+
+export type AdministratorRow = {
+  id: string;
+  email: string;
+  createdAt: Date;
+  /** False while an invited administrator has not chosen a password yet. */
+  hasPassword: boolean;
+  twoFactorEnabled: boolean;
+};
+
+/** Everyone whose role is `admin`, oldest first, for the administrators page. */
+export async function listAdministrators(): Promise<AdministratorRow[]> {
+  const rows = await db()
+    .select({
+      id: users.id,
+      email: users.email,
+      createdAt: users.createdAt,
+      twoFactorEnabled: users.twoFactorEnabled,
+      passwordAccounts: sql<number>`count(${accounts.id}) filter (where ${accounts.password} is not null)`,
+    })
+    .from(users)
+    .leftJoin(accounts, and(eq(accounts.userId, users.id), eq(accounts.providerId, "credential")))
+    .where(eq(users.role, "admin"))
+    .groupBy(users.id)
+    .orderBy(asc(users.createdAt));
+  return rows.map(({ passwordAccounts, ...row }) => ({
+    ...row,
+    hasPassword: Number(passwordAccounts) > 0,
+  }));
 }

@@ -2,16 +2,22 @@ import { isAPIError } from "better-auth/api";
 import { auth } from "../auth.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import type { ToastMessage } from "~/lib/toast";
+import { deviceCookieHeader, trustedDevice } from "./device-cookie.server";
 
-/** Sign-in attempts allowed per window, per e-mail address and per client address. */
+/**
+ * Sign-in attempts allowed per window: per account from browsers it has never signed in from (`perEmail`),
+ * per known browser of that account (`perDevice`, see device-cookie.server), and per client address.
+ */
 export const SIGN_IN_LIMITS = {
   perEmail: { limit: 5, windowSeconds: 15 * 60 },
+  perDevice: { limit: 10, windowSeconds: 15 * 60 },
   perClient: { limit: 30, windowSeconds: 15 * 60 },
 } as const;
 
-export const signInRateLimitKeys = (email: string, client: string) => ({
-  email: `admin-login:email:${email.toLowerCase()}`,
+export const signInRateLimitKeys = (email: string, client: string, device?: string) => ({
+  email: `admin-login:email:${email.trim().toLowerCase()}`,
   client: `admin-login:client:${client}`,
+  device: `admin-login:device:${device ?? ""}`,
 });
 
 export type SignInOutcome =
@@ -35,21 +41,25 @@ export function tooManyAttempts(retryAfterSeconds: number): ToastMessage {
 }
 
 /**
- * Checks the password of an administrator. Attempts are counted per address and per client before the
- * password is even looked at, so a blocked attacker learns nothing; a success clears the address's count.
+ * Checks the password of an administrator. Attempts are counted per client, and per account before the
+ * password is even looked at, so a blocked attacker learns nothing. A browser holding a valid device cookie
+ * for this account is counted on its own (a stranger's failures cannot lock it out); any other browser is
+ * counted on the account's shared counter. A success clears the counter it used and makes the browser known.
  */
 export async function signInAdministrator(
   request: Request,
   { email, password, client }: { email: string; password: string; client: string },
 ): Promise<SignInOutcome> {
-  const keys = signInRateLimitKeys(email, client);
-  const [byEmail, byClient] = await Promise.all([
-    consumeRateLimit(keys.email, SIGN_IN_LIMITS.perEmail),
+  const device = await trustedDevice(request, email);
+  const keys = signInRateLimitKeys(email, client, device ?? undefined);
+  const accountKey = device ? keys.device : keys.email;
+  const [byAccount, byClient] = await Promise.all([
+    consumeRateLimit(accountKey, device ? SIGN_IN_LIMITS.perDevice : SIGN_IN_LIMITS.perEmail),
     consumeRateLimit(keys.client, SIGN_IN_LIMITS.perClient),
   ]);
-  if (!byEmail.allowed || !byClient.allowed) {
+  if (!byAccount.allowed || !byClient.allowed) {
     const retry = Math.max(
-      byEmail.allowed ? 0 : byEmail.retryAfterSeconds,
+      byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
       byClient.allowed ? 0 : byClient.retryAfterSeconds,
     );
     return { kind: "refused", status: 429, toast: tooManyAttempts(retry) };
@@ -69,16 +79,29 @@ export async function signInAdministrator(
     }
     throw error;
   }
-  await resetRateLimit(keys.email);
+  await resetRateLimit(accountKey);
 
-  const response = result.response as { twoFactorRedirect?: boolean; user?: { role?: unknown } };
+  const response = result.response as {
+    twoFactorRedirect?: boolean;
+    user?: { role?: unknown; email?: string };
+  };
   if (response.twoFactorRedirect) return { kind: "two-factor", headers: result.headers };
-  return finishSignIn(result.headers, response.user?.role);
+  return finishSignIn(result.headers, response.user);
 }
 
-/** Only administrators keep a session: anyone else is signed out at once. */
-export async function finishSignIn(headers: Headers, role: unknown): Promise<SignInOutcome> {
-  if (role === "admin") return { kind: "signed-in", headers };
+/**
+ * Only administrators keep a session: anyone else is signed out at once. An administrator's browser becomes
+ * a known device of the account (device-cookie.server).
+ */
+export async function finishSignIn(
+  headers: Headers,
+  user: { role?: unknown; email?: string } | undefined,
+): Promise<SignInOutcome> {
+  if (user?.role === "admin" && user.email) {
+    const out = new Headers(headers);
+    out.append("Set-Cookie", await deviceCookieHeader(user.email));
+    return { kind: "signed-in", headers: out };
+  }
   const cookie = headers
     .getSetCookie()
     .map((value) => value.split(";")[0])

@@ -9,6 +9,17 @@ export function hasTwoFactorChallenge(request: Request): boolean {
   return /(?:^|;\s*)(?:__Secure-)?studio\.two_factor=/.test(request.headers.get("Cookie") ?? "");
 }
 
+/**
+ * A code as typed: spaces dropped; a backup code upper-cased and given its dash back (`ab cde fghjk` or
+ * `ABCDEFGHJK` are `ABCDE-FGHJK`), since its symbols are all capital letters and digits.
+ */
+export function normaliseCode(code: string): string {
+  const compact = code.replace(/\s+/g, "");
+  if (/^\d{6}$/.test(compact)) return compact;
+  const symbols = compact.replace(/-/g, "").toUpperCase();
+  return symbols.length === 10 ? `${symbols.slice(0, 5)}-${symbols.slice(5)}` : compact;
+}
+
 /** Second step of sign-in: a 6-digit code from the app, or one of the backup codes. */
 export async function verifySecondFactor(
   request: Request,
@@ -22,7 +33,7 @@ export async function verifySecondFactor(
     return { kind: "refused", status: 429, toast: tooManyAttempts(limit.retryAfterSeconds) };
   }
   const api = (await auth()).api;
-  const normalised = code.replace(/\s+/g, "");
+  const normalised = normaliseCode(code);
   try {
     const result = /^\d{6}$/.test(normalised)
       ? await api.verifyTOTP({
@@ -35,8 +46,8 @@ export async function verifySecondFactor(
           headers: request.headers,
           returnHeaders: true,
         });
-    const user = (result.response as { user?: { role?: unknown } }).user;
-    return finishSignIn(result.headers, user?.role);
+    const user = (result.response as { user?: { role?: unknown; email?: string } }).user;
+    return finishSignIn(result.headers, user);
   } catch (error) {
     if (isAPIError(error)) {
       const expired =

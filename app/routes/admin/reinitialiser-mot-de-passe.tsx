@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/reinitialiser-mot-de-passe";
+import { SignInShell } from "~/components/admin/admin-shell";
+import { Field, Input } from "~/components/admin/field";
+import { FormAlert } from "~/components/admin/form-alert";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toaster";
+import { useServerToast } from "~/components/ui/server-toast";
+import { newPasswordSchema } from "~/lib/admin-schemas";
+import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+import { isResetTokenValid, resetPasswordWithToken } from "~/server/admin/password-reset.server";
+import { tooManyAttempts } from "~/server/admin/sign-in.server";
+import { auth } from "~/server/auth.server";
+import { clientAddressContext } from "~/server/context";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Nouveau mot de passe - Administration" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = await isResetTokenValid(await auth(), token);
+  return data(
+    { token: valid ? token : "", valid },
+    // The address holds a secret: never stored by a cache, never sent as a referrer to another site.
+    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+  );
+}
+
+type ActionResult = { errors?: FieldErrors; toast?: ToastMessage; expired?: boolean };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const parsed = newPasswordSchema.safeParse({
+    password: text("password"),
+    confirmation: text("confirmation"),
+  });
+  if (!parsed.success) {
+    return data<ActionResult>(
+      {
+        errors: fieldErrors(parsed.error),
+        toast: {
+          type: "error",
+          title: "Erreur de validation",
+          description: firstError(parsed.error),
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const outcome = await resetPasswordWithToken(await auth(), {
+    token: text("token"),
+    password: parsed.data.password,
+    client: context.get(clientAddressContext),
+  });
+  if (outcome.kind === "rate-limited") {
+    return data<ActionResult>({ toast: tooManyAttempts(15 * 60) }, { status: 429 });
+  }
+  if (outcome.kind === "invalid-token") {
+    return data<ActionResult>({ expired: true }, { status: 400 });
+  }
+  throw await redirectWithToast("/admin/login", {
+    type: "success",
+    title: "Mot de passe enregistré",
+    description: "Connectez-vous avec votre nouveau mot de passe.",
+  });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  useServerToast(actionData?.toast);
+  const errors = clientErrors ?? actionData?.errors ?? {};
+  const form = useRef<HTMLFormElement>(null);
+  const invalid = clientErrors ?? actionData?.errors;
+  useEffect(() => {
+    if (invalid) form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [invalid]);
+
+  if (!loaderData.valid || actionData?.expired) {
+    return (
+      <SignInShell title="Lien expiré">
+        <div className="space-y-4">
+          <FormAlert
+            message={{
+              type: "error",
+              title: "Ce lien n'est plus valable",
+              description:
+                "Il a déjà servi ou a expiré. Demandez un nouveau lien pour choisir votre mot de passe.",
+            }}
+          />
+          <p className="text-center text-sm">
+            <a
+              href="/admin/mot-de-passe-oublie"
+              className="inline-block py-1 underline underline-offset-4"
+            >
+              Demander un nouveau lien
+            </a>
+          </p>
+        </div>
+      </SignInShell>
+    );
+  }
+
+  return (
+    <SignInShell title="Nouveau mot de passe">
+      <Form
+        ref={form}
+        method="post"
+        noValidate
+        className="space-y-5"
+        onSubmit={(event) => {
+          const formData = new FormData(event.currentTarget);
+          const parsed = newPasswordSchema.safeParse({
+            password: String(formData.get("password") ?? ""),
+            confirmation: String(formData.get("confirmation") ?? ""),
+          });
+          if (parsed.success) {
+            setClientErrors(null);
+            return;
+          }
+          event.preventDefault();
+          setClientErrors(fieldErrors(parsed.error));
+          toast.error("Erreur de validation", { description: firstError(parsed.error) });
+        }}
+      >
+        <input type="hidden" name="token" value={loaderData.token} />
+        <p className="text-sm text-muted-foreground">
+          Choisissez votre mot de passe (au moins 6 caractères). Les autres appareils connectés à ce
+          compte seront déconnectés.
+        </p>
+        <Field name="password" label="Nouveau mot de passe" error={errors.password}>
+          {(props) => (
+            <Input {...props} type="password" autoComplete="new-password" required minLength={6} />
+          )}
+        </Field>
+        <Field name="confirmation" label="Confirmez le mot de passe" error={errors.confirmation}>
+          {(props) => <Input {...props} type="password" autoComplete="new-password" required />}
+        </Field>
+        <FormAlert message={clientErrors ? null : actionData?.toast} />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Enregistrement..." : "Enregistrer le mot de passe"}
+        </Button>
+      </Form>
+    </SignInShell>
+  );
+}
