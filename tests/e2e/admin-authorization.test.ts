@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "../../app/routes";
 import {
   blogArticles,
   blogCategories,
@@ -91,6 +93,31 @@ afterAll(async () => {
 const visitors = [
   { name: "anonymous", cookie: () => "", status: 401 },
   { name: "signed-in non-administrator", cookie: () => demotedCookie, status: 403 },
+];
+
+/** Every path of the route table under /admin (with ":id" as written there). */
+function adminPaths(entries: RouteConfigEntry[] = routes): string[] {
+  return entries.flatMap((entry) => [
+    ...(entry.path?.startsWith("admin") ? [`/${entry.path}`] : []),
+    ...adminPaths(entry.children ?? []),
+  ]);
+}
+
+/** Admin addresses a visitor must reach: signing in and getting back into the account. */
+const publicAdminPaths = [
+  "/admin",
+  "/admin/login",
+  "/admin/verification",
+  "/admin/mot-de-passe-oublie",
+  "/admin/reinitialiser-mot-de-passe",
+  "/admin/logout",
+];
+
+/** Resource routes (no page): checked one by one at the end of this file. */
+const resourcePaths = [
+  "/admin/images",
+  "/admin/articles/brouillon",
+  "/admin/subscribers/export.csv",
 ];
 
 const pages = () => [
@@ -197,6 +224,19 @@ async function expectNothingChanged() {
   expect(invited).toEqual([]);
 }
 
+describe("the list of guarded admin routes", () => {
+  it("covers every admin route of the route table, so a new page cannot be forgotten", () => {
+    const covered = new Set([
+      ...publicAdminPaths,
+      ...resourcePaths,
+      ...pages().map((path) => (path.split("?")[0] ?? "").replaceAll(articleId, ":id")),
+    ]);
+    const forgotten = adminPaths().filter((path) => !covered.has(path));
+    expect(forgotten).toEqual([]);
+    expect(adminPaths()).toContain("/admin/dashboard");
+  });
+});
+
 describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
   it("every page redirects to /admin/login and shows no admin data (documents and data requests)", async () => {
     for (const path of pages()) {
@@ -258,6 +298,16 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       headers: { cookie: visitor.cookie() },
     });
     expect(uploadGet.status).toBe(visitor.status);
+
+    const autosave = await fetch(`${baseUrl}/admin/articles/brouillon`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie() },
+      body: articleForm({ id: articleId, title: `Autosave ${marker}` }),
+      redirect: "manual",
+    });
+    expect(autosave.status).toBe(visitor.status);
+    expectNoAdminData(await autosave.text());
+    await expectNothingChanged();
   });
 });
 
