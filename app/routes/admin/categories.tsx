@@ -3,7 +3,8 @@ import { useState } from "react";
 import { Form, Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/categories";
 import { Dialog } from "~/components/admin/dialog";
-import { Field, Input, Textarea } from "~/components/admin/field";
+import { ADMIN_FORM_ID } from "~/components/admin/field";
+import { Field, fieldMeta, Input, Textarea } from "~/components/ui/field";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
@@ -112,6 +113,7 @@ function CategoryForm({
   const [slugEdited, setSlugEdited] = useState(!creating || Boolean(submitted?.slug));
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? actionData?.errors ?? {};
+  const field = (name: string) => fieldMeta(ADMIN_FORM_ID, name, errors[name]);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
 
@@ -129,7 +131,7 @@ function CategoryForm({
     >
       <input type="hidden" name="intent" value={creating ? "create" : "update"} />
       {category ? <input type="hidden" name="id" value={category.id} /> : null}
-      <Field name="name" label="Nom" error={errors.name}>
+      <Field field={field("name")} label="Nom">
         {(props) => (
           <Input
             {...props}
@@ -143,10 +145,9 @@ function CategoryForm({
         )}
       </Field>
       <Field
-        name="slug"
+        field={field("slug")}
         label="Slug"
-        error={errors.slug}
-        hint="Lettres minuscules, chiffres et tirets."
+        description="Lettres minuscules, chiffres et tirets."
       >
         {(props) => (
           <Input
@@ -160,7 +161,7 @@ function CategoryForm({
           />
         )}
       </Field>
-      <Field name="description" label="Description (facultative)" error={errors.description}>
+      <Field field={field("description")} label="Description (facultative)">
         {(props) => (
           <Textarea
             {...props}
