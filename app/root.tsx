@@ -1,5 +1,4 @@
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -12,6 +11,7 @@ import { useContext, useEffect } from "react";
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import playfairFont from "@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
@@ -135,32 +135,27 @@ function errorExplanation(status: number | null): string {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let details = "Une erreur inattendue s'est produite.";
-  let status: number | null = null;
-  let stack: string | undefined;
-  if (isRouteErrorResponse(error)) {
-    status = error.status;
-    details = `${error.status} ${error.statusText || ""}`.trim();
-  } else if (error instanceof Error) {
-    details = error.message;
-    if (import.meta.env.DEV) stack = error.stack;
-  }
   return (
-    <main className="mx-auto max-w-3xl px-6 py-24">
-      <title>Erreur</title>
-      <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
-      <p className="mt-4 text-lg">{errorExplanation(status)}</p>
-      <p className="mt-2 text-muted-foreground">{details}</p>
-      {stack ? (
-        <pre className="mt-6 overflow-x-auto rounded bg-muted p-4 text-sm">
-          <code>{stack}</code>
-        </pre>
-      ) : null}
-      <p className="mt-8">
-        <a className="underline" href="/">
-          Retour à l'accueil
-        </a>
-      </p>
-    </main>
+    <GeneralErrorBoundary
+      error={error}
+      fallback={({ status, details, stack }) => (
+        <main className="mx-auto max-w-3xl px-6 py-24">
+          <title>Erreur</title>
+          <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+          <p className="mt-4 text-lg">{errorExplanation(status)}</p>
+          <p className="mt-2 text-muted-foreground">{details}</p>
+          {stack ? (
+            <pre className="mt-6 overflow-x-auto rounded bg-muted p-4 text-sm">
+              <code>{stack}</code>
+            </pre>
+          ) : null}
+          <p className="mt-8">
+            <a className="underline" href="/">
+              Retour à l'accueil
+            </a>
+          </p>
+        </main>
+      )}
+    />
   );
 }

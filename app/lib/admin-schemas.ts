@@ -1,4 +1,5 @@
 import { z } from "~/lib/zod";
+import { isUuid } from "./forms";
 import { SLUG_PATTERN, slugify } from "./slug";
 
 /*
@@ -105,7 +106,7 @@ export const articleSchema = z.object({
     .trim()
     .optional()
     .transform((value) => (value ? value : null))
-    .refine((value) => value === null || /^[0-9a-f-]{36}$/i.test(value), "Catégorie inconnue"),
+    .refine((value) => value === null || isUuid(value), "Catégorie inconnue"),
   cover_image_url: imageUrl,
   cover_focal_x: focalCoordinate,
   cover_focal_y: focalCoordinate,

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunction } from "react-router";
+import { data, Link, type ShouldRevalidateFunction } from "react-router";
 import { isbot } from "isbot";
 import type { Route } from "./+types/blog-article";
 import type { SiteHandle } from "./site-layout";
@@ -7,6 +7,7 @@ import { ArticleGrid } from "~/components/blog/article-card";
 import { ArticleView } from "~/components/blog/article-view";
 import { ShareButtons } from "~/components/blog/share-buttons";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import {
   blogLinks,
@@ -146,23 +147,33 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const back = (
+    <Button asChild>
+      <Link to="/blog">
+        <ArrowLeft aria-hidden="true" />
+        Retour au blog
+      </Link>
+    </Button>
+  );
   return (
-    <section className="flex min-h-[70vh] flex-col items-center justify-center px-6 pt-28 pb-16 text-center">
-      <h1 className="text-4xl font-bold">
-        {notFound ? "Article non trouvé" : "Une erreur est survenue"}
-      </h1>
-      <p className="mt-4 max-w-md text-muted-foreground">
-        {notFound
-          ? "Cet article n'existe pas ou n'est plus publié."
-          : "L'article n'a pas pu être affiché. Veuillez réessayer."}
-      </p>
-      <Button asChild className="mt-8">
-        <Link to="/blog">
-          <ArrowLeft aria-hidden="true" />
-          Retour au blog
-        </Link>
-      </Button>
-    </section>
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{
+        404: () => (
+          <ErrorPage
+            title="Article non trouvé"
+            description="Cet article n'existe pas ou n'est plus publié."
+            action={back}
+          />
+        ),
+      }}
+      fallback={() => (
+        <ErrorPage
+          title="Une erreur est survenue"
+          description="L'article n'a pas pu être affiché. Veuillez réessayer."
+          action={back}
+        />
+      )}
+    />
   );
 }

@@ -1,8 +1,9 @@
 import { ChevronRight } from "lucide-react";
-import { data, isRouteErrorResponse, Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/blog-category";
 import type { SiteHandle } from "./site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import { site } from "~/content/site";
 import {
@@ -107,20 +108,30 @@ export default function BlogCategory({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const back = (
+    <Button asChild>
+      <Link to="/blog">Voir tous les articles</Link>
+    </Button>
+  );
   return (
-    <section className="flex min-h-[70vh] flex-col items-center justify-center px-6 pt-28 pb-16 text-center">
-      <h1 className="text-4xl font-bold">
-        {notFound ? "Catégorie non trouvée" : "Une erreur est survenue"}
-      </h1>
-      <p className="mt-4 max-w-md text-muted-foreground">
-        {notFound
-          ? "Cette catégorie n'existe pas ou a été supprimée."
-          : "La catégorie n'a pas pu être affichée. Veuillez réessayer."}
-      </p>
-      <Button asChild className="mt-8">
-        <Link to="/blog">Voir tous les articles</Link>
-      </Button>
-    </section>
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{
+        404: () => (
+          <ErrorPage
+            title="Catégorie non trouvée"
+            description="Cette catégorie n'existe pas ou a été supprimée."
+            action={back}
+          />
+        ),
+      }}
+      fallback={() => (
+        <ErrorPage
+          title="Une erreur est survenue"
+          description="La catégorie n'a pas pu être affichée. Veuillez réessayer."
+          action={back}
+        />
+      )}
+    />
   );
 }

@@ -1,13 +1,18 @@
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { studios } from "~/content/studios";
 import { PUBLIC_CACHE_CONTROL } from "~/lib/blog-seo";
 import { listSitemapArticles } from "~/server/articles.server";
 import { listSitemapCategories } from "~/server/categories.server";
 import { env } from "~/server/env.server";
 import { escapeXml } from "~/server/xml.server";
 
-/** The public pages of SPEC §2's route table (the blog's articles and categories come from the database). */
-const publicPages = [
+/**
+ * The public pages of SPEC §2's route table (the blog's articles and categories come from the database).
+ * The studios' pages come from the same list as the route table (app/routes.ts maps content/studios), so a
+ * studio added there is in the sitemap too; sitemap.test.ts checks this list against the route table.
+ */
+export const publicPages = [
   "/",
   "/prestations",
   "/portrait-famille",
@@ -18,13 +23,9 @@ const publicPages = [
   "/professionnels",
   "/gendarmerie",
   "/scolaire",
-  "/studio-ussel",
-  "/studio-brive",
-  "/studio-limoges",
+  ...studios.map((studio) => studio.pagePath),
   "/contact",
-  "/contact-studio-ussel",
-  "/contact-studio-brive",
-  "/contact-studio-limoges",
+  ...studios.map((studio) => studio.contactPath),
   "/tarifs",
   "/galerie",
   "/boudoir",

@@ -1,8 +1,8 @@
 import type { StudioId } from "~/content/studios";
 import { site } from "~/content/site";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { parseContactForm } from "~/lib/contact-schema";
-import { fieldErrors, formValues, type FieldErrors } from "~/lib/forms";
+import { contactSchemas } from "~/lib/contact-schema";
+import { parseForm, type FieldErrors } from "~/lib/forms";
 import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
 import { insertContactMessage, markContactMessageEmailed } from "./contact-messages.server";
@@ -44,7 +44,8 @@ export async function submitContactForm({
   clientAddress: string;
   mail?: MailSettings | null;
 }): Promise<ContactSubmission> {
-  const values = formValues(formData, [HONEYPOT_FIELD]);
+  const parsed = parseForm(formData, contactSchemas[studio], { omit: [HONEYPOT_FIELD] });
+  const { values } = parsed;
   const nothingToDeliver = Promise.resolve();
   const refuse = (
     status: "invalid" | "rate-limited" | "failed",
@@ -67,8 +68,7 @@ export async function submitContactForm({
   });
 
   const rateLimitKey = `contact:${clientAddress}`;
-  const parsed = parseContactForm(studio, values);
-  if (!parsed.success) return refuse("invalid", 400, fieldErrors(parsed.error));
+  if (!parsed.ok) return refuse("invalid", 400, parsed.errors);
 
   // The spam trap filled in: most likely a bot, but a browser's or a password manager's autofill can fill
   // it too (issue 10, item 8: a visitor's second message, acknowledged, was never stored). A message that

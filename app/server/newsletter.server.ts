@@ -4,7 +4,7 @@ import { clientAddressContext } from "./context";
 import { db } from "./db/client.server";
 import { log } from "./logger.server";
 import { consumeRateLimit } from "./rate-limit.server";
-import { firstError } from "~/lib/forms";
+import { parseForm } from "~/lib/forms";
 import {
   invalidEmailToast,
   newsletterSources,
@@ -60,9 +60,9 @@ export async function handleNewsletterSubmission(
       return answer({ outcome: "rate_limited", toast: newsletterToasts.rate_limited, email }, 429);
     }
 
-    const parsed = newsletterSchema.safeParse({ email });
-    if (!parsed.success) {
-      const message = firstError(parsed.error);
+    const parsed = parseForm({ email }, newsletterSchema);
+    if (!parsed.ok) {
+      const message = parsed.errors.email ?? "Email invalide";
       return answer({ outcome: "invalid", toast: invalidEmailToast(message), email }, 400);
     }
 

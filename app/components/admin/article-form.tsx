@@ -2,12 +2,22 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
 import { site } from "~/content/site";
 import { articleSchema, LIMITS } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors } from "~/lib/forms";
+import { type FieldErrors, parseForm } from "~/lib/forms";
 import { slugify } from "~/lib/slug";
 import type { ToastMessage } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
-import { Field, Input, inputClass, Textarea } from "./field";
-import { FormAlert } from "./form-alert";
+import {
+  ErrorList,
+  ErrorSummary,
+  Field,
+  fieldMeta,
+  FormAlert,
+  Input,
+  Select,
+  Textarea,
+  type FieldMeta,
+} from "~/components/ui/field";
+import { ADMIN_FORM_ID } from "./field";
 import { ImageField } from "./image-field";
 import { RichTextEditor } from "./rich-text-editor";
 
@@ -73,6 +83,7 @@ export function ArticleForm({
   const [slugFollowsTitle, setSlugFollowsTitle] = useState(mode === "create" && !values.slug);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? serverErrors ?? {};
+  const field = (name: string) => fieldMeta(ADMIN_FORM_ID, name, errors[name]);
   const { setDirty, markSaving } = useUnsavedChangesGuard(
     Boolean(serverErrors) || Boolean(alert),
     navigation.state === "idle",
@@ -112,8 +123,8 @@ export function ArticleForm({
           void autosave.settled().then(() => form.requestSubmit(submitter));
           return;
         }
-        const parsed = articleSchema.safeParse(Object.fromEntries(new FormData(form)));
-        if (parsed.success) {
+        const parsed = parseForm(new FormData(form), articleSchema);
+        if (parsed.ok) {
           setClientErrors(null);
           autosave.cancel();
           markSaving();
@@ -121,14 +132,20 @@ export function ArticleForm({
         }
         // Field messages and a summary say what to correct; a toast would only cover the form.
         event.preventDefault();
-        setClientErrors(fieldErrors(parsed.error));
+        setClientErrors(parsed.errors);
       }}
     >
       <input type="hidden" name="id" value={autosave.id} />
-      <ErrorSummary errors={errors} />
+      <ErrorSummary
+        id="erreurs-formulaire"
+        items={Object.entries(FIELD_LABELS).map(([name, label]) => ({ field: field(name), label }))}
+        title={(count) =>
+          `L'article n'est pas enregistré : ${count} ${count === 1 ? "champ" : "champs"} à corriger.`
+        }
+      />
       <FormAlert message={alert} />
       <Section title="Informations principales">
-        <Field name="title" label="Titre" error={errors.title}>
+        <Field field={field("title")} label="Titre">
           {(props) => (
             <Input
               {...props}
@@ -141,10 +158,9 @@ export function ArticleForm({
           )}
         </Field>
         <Field
-          name="slug"
+          field={field("slug")}
           label="Slug (adresse de l'article)"
-          error={errors.slug}
-          hint={`Lettres minuscules, chiffres et tirets. Adresse : /blog/${slug || "…"}`}
+          description={`Lettres minuscules, chiffres et tirets. Adresse : /blog/${slug || "…"}`}
         >
           {(props) => (
             <Input
@@ -158,45 +174,27 @@ export function ArticleForm({
           )}
         </Field>
         <Field
-          name="excerpt"
+          field={field("excerpt")}
           label="Extrait"
-          error={errors.excerpt}
-          hint={`${LIMITS.excerpt} caractères au plus.`}
+          description={`${LIMITS.excerpt} caractères au plus.`}
         >
           {(props) => <Textarea {...props} rows={3} defaultValue={values.excerpt ?? ""} />}
         </Field>
-        <div className="space-y-1.5">
-          <p id="champ-content-libelle" className="text-sm font-medium">
-            Contenu
-          </p>
-          <RichTextEditor
-            name="content"
-            id="champ-content"
-            defaultValue={values.content ?? ""}
-            invalid={Boolean(errors.content)}
-            describedBy={errors.content ? "champ-content-erreur" : undefined}
-            onChange={changed}
-          />
-          {errors.content ? (
-            <p id="champ-content-erreur" className="text-sm text-destructive">
-              {errors.content}
-            </p>
-          ) : null}
-        </div>
+        <ContentField field={field("content")} value={values.content ?? ""} onChange={changed} />
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field name="author" label="Auteur" error={errors.author}>
+          <Field field={field("author")} label="Auteur">
             {(props) => <Input {...props} defaultValue={values.author ?? site.brand} />}
           </Field>
-          <Field name="category_id" label="Catégorie" error={errors.category_id}>
+          <Field field={field("category_id")} label="Catégorie">
             {(props) => (
-              <select {...props} defaultValue={values.category_id ?? ""} className={inputClass}>
+              <Select {...props} defaultValue={values.category_id ?? ""}>
                 <option value="">Aucune catégorie</option>
                 {categories.map((category) => (
                   <option key={category.id} value={category.id}>
                     {category.name}
                   </option>
                 ))}
-              </select>
+              </Select>
             )}
           </Field>
         </div>
@@ -221,20 +219,18 @@ export function ArticleForm({
 
       <Section title="SEO">
         <Field
-          name="seo_title"
+          field={field("seo_title")}
           label="Titre SEO (facultatif)"
-          error={errors.seo_title}
-          hint={`${LIMITS.seoTitle} caractères au plus. À défaut, le titre de l'article.`}
+          description={`${LIMITS.seoTitle} caractères au plus. À défaut, le titre de l'article.`}
         >
           {(props) => (
             <Input {...props} maxLength={LIMITS.seoTitle} defaultValue={values.seo_title ?? ""} />
           )}
         </Field>
         <Field
-          name="seo_description"
+          field={field("seo_description")}
           label="Description SEO (facultative)"
-          error={errors.seo_description}
-          hint={`${LIMITS.seoDescription} caractères au plus. À défaut, l'extrait.`}
+          description={`${LIMITS.seoDescription} caractères au plus. À défaut, l'extrait.`}
         >
           {(props) => (
             <Textarea
@@ -280,39 +276,33 @@ export function ArticleForm({
   );
 }
 
-/** What to correct, above the form: each message links to its field. */
-function ErrorSummary({ errors }: { errors: FieldErrors }) {
-  const entries = Object.entries(errors).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined,
-  );
-  if (entries.length === 0) return null;
+/**
+ * The rich text editor as a field: its label is not a `<label>` (the editor is no form control), but its
+ * ids and error message follow the shared fields'.
+ */
+function ContentField({
+  field,
+  value,
+  onChange,
+}: {
+  field: FieldMeta;
+  value: string;
+  onChange: () => void;
+}) {
   return (
-    <div
-      role="alert"
-      aria-labelledby="erreurs-formulaire"
-      className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
-    >
-      <p id="erreurs-formulaire" className="font-semibold">
-        {entries.length === 1
-          ? "L'article n'est pas enregistré : 1 champ à corriger."
-          : `L'article n'est pas enregistré : ${entries.length} champs à corriger.`}
+    <div>
+      <p id={`${field.id}-libelle`} className="mb-1.5 block text-sm font-semibold">
+        Contenu
       </p>
-      <ul className="mt-1 list-disc pl-5">
-        {entries.map(([field, message]) => (
-          <li key={field}>
-            <a
-              href={`#champ-${field}`}
-              className="inline-flex min-h-6 items-center underline underline-offset-2"
-              onClick={(event) => {
-                event.preventDefault();
-                document.getElementById(`champ-${field}`)?.focus();
-              }}
-            >
-              {`${FIELD_LABELS[field] ?? field} : ${message}`}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <RichTextEditor
+        name={field.name}
+        id={field.id}
+        defaultValue={value}
+        invalid={Boolean(field.errors)}
+        describedBy={field.errors ? field.errorId : undefined}
+        onChange={onChange}
+      />
+      <ErrorList id={field.errorId} errors={field.errors} />
     </div>
   );
 }

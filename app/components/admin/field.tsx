@@ -1,8 +1,21 @@
-import type { ComponentProps, ReactNode } from "react";
-import { cn } from "~/lib/utils";
+import type { ReactNode } from "react";
+import {
+  type ControlProps,
+  Field as SharedField,
+  fieldMeta,
+  Input,
+  Select,
+  Textarea,
+} from "~/components/ui/field";
 
-export const inputClass =
-  "block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base text-foreground shadow-sm placeholder:text-stone-500 focus-visible:border-gold-dark aria-invalid:border-destructive sm:text-sm";
+/*
+ * The admin's fields are the shared ones (components/ui/field, one protocol for forms): this keeps the
+ * admin's short form `<Field name label error hint>` and its ids (`champ-{name}`, `champ-{name}-erreur`,
+ * `champ-{name}-aide`), which the pages and their tests name.
+ */
+
+/** The admin forms' ids: `champ-{name}`. */
+export const ADMIN_FORM_ID = "champ";
 
 type FieldProps = {
   /** The form field's name; also the base of the ids. */
@@ -11,49 +24,22 @@ type FieldProps = {
   error?: string;
   hint?: ReactNode;
   className?: string;
-  children: (props: {
-    id: string;
-    name: string;
-    "aria-invalid": boolean | undefined;
-    "aria-describedby": string | undefined;
-  }) => ReactNode;
+  /** Renders the control; `required` is left to the page (it sets it on the control itself). */
+  children: (props: Omit<ControlProps, "required">) => ReactNode;
 };
 
 /** A labelled control with its hint and error message wired for assistive technologies. */
 export function Field({ name, label, error, hint, className, children }: FieldProps) {
-  const id = `champ-${name}`;
-  const describedBy =
-    [hint ? `${id}-aide` : null, error ? `${id}-erreur` : null].filter(Boolean).join(" ") ||
-    undefined;
   return (
-    <div className={cn("space-y-1.5", className)}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children({
-        id,
-        name,
-        "aria-invalid": error ? true : undefined,
-        "aria-describedby": describedBy,
-      })}
-      {hint ? (
-        <p id={`${id}-aide`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-erreur`} className="text-sm text-destructive">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <SharedField
+      field={fieldMeta(ADMIN_FORM_ID, name, error)}
+      label={label}
+      description={hint}
+      className={className}
+    >
+      {({ required: _required, ...props }) => children(props)}
+    </SharedField>
   );
 }
 
-export function Input({ className, ...props }: ComponentProps<"input">) {
-  return <input className={cn(inputClass, className)} {...props} />;
-}
-
-export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
-  return <textarea className={cn(inputClass, className)} {...props} />;
-}
+export { Input, Select, Textarea };

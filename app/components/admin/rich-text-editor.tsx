@@ -20,7 +20,7 @@ import { useRef, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { Dialog } from "./dialog";
-import { Input, inputClass } from "./field";
+import { controlLook, Input } from "~/components/ui/field";
 import { uploadStatusText, useImageUpload } from "./upload";
 
 type EditorProps = {
@@ -90,7 +90,7 @@ export function RichTextEditor({
         aria-labelledby={`${id}-libelle`}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
-        className={inputClass}
+        className={cn(controlLook, "py-2")}
       />
     );
   }

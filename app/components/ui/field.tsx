@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
 
 /*
@@ -160,17 +161,25 @@ export function Field({
 
 export type SummaryItem = { field: FieldMeta; label: string };
 
+/** The summary's heading for `count` fields to correct. */
+function defaultSummaryTitle(count: number): string {
+  return count === 1 ? "Un champ est à corriger :" : `${count} champs sont à corriger :`;
+}
+
 /**
  * What to correct, above a refused form: a `role=alert` region (announced at once) whose links lead to each
- * invalid field. Focus itself goes to the first invalid field (see `focusFirstInvalid`).
+ * invalid field (and focus it). Focus itself goes to the first invalid field (see `focusFirstInvalid`).
  */
 export function ErrorSummary({
   id,
   items,
+  title = defaultSummaryTitle,
   className,
 }: {
   id: string;
   items: SummaryItem[];
+  /** The heading, for the number of fields to correct (e.g. 'L'article n'est pas enregistré : …'). */
+  title?: (count: number) => string;
   className?: string;
 }) {
   const invalid = items.filter((item) => item.field.errors);
@@ -178,23 +187,57 @@ export function ErrorSummary({
     <div id={id} role="alert" className={className}>
       {invalid.length > 0 ? (
         <div className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">
-            {invalid.length === 1
-              ? "Un champ est à corriger :"
-              : `${invalid.length} champs sont à corriger :`}
-          </p>
+          <p className="font-semibold">{title(invalid.length)}</p>
           <ul className="mt-2 list-disc space-y-1 pl-5">
             {invalid.map(({ field, label }) => (
               <li key={field.name}>
-                <a href={`#${field.id}`} className="underline">
-                  {label}
-                </a>{" "}
-                : {field.errors?.[0]}
+                <a
+                  href={`#${field.id}`}
+                  className="inline-flex min-h-6 items-center underline underline-offset-2"
+                  onClick={(event) => {
+                    // The link leads to the field and puts the cursor in it (a jump alone would not).
+                    const control = document.getElementById(field.id);
+                    if (!control) return;
+                    event.preventDefault();
+                    control.focus();
+                  }}
+                >
+                  {`${label} : ${field.errors?.[0] ?? ""}`}
+                </a>
               </li>
             ))}
           </ul>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A form's outcome written in the page (a toast needs JavaScript; this does not): an error is announced at
+ * once (`role=alert`), a success politely (`role=status`).
+ */
+export function FormAlert({
+  message,
+  className,
+}: {
+  message: ToastMessage | null | undefined;
+  className?: string;
+}) {
+  if (!message) return null;
+  return (
+    <div
+      role={message.type === "error" ? "alert" : "status"}
+      className={cn(
+        "rounded-md border px-4 py-3 text-sm",
+        message.type === "error"
+          ? "border-red-200 bg-red-50 text-red-900"
+          : "border-emerald-200 bg-emerald-50 text-emerald-900",
+        className,
+      )}
+    >
+      <p className="font-semibold">{message.title}</p>
+      {message.description ? <p className="mt-0.5">{message.description}</p> : null}
     </div>
   );
 }
@@ -213,7 +256,8 @@ export function focusFirstInvalid(
   return true;
 }
 
-const controlLook =
+/** The one look of a form control (for a control built by hand, such as a fallback `<textarea>`). */
+export const controlLook =
   "block w-full rounded-lg border border-stone-300 bg-white px-3 text-base text-foreground shadow-sm focus-visible:border-gold-dark focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-dark aria-invalid:border-destructive";
 
 /** A one-line text control. */

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/article-autosave";
 import { articleDraftSchema } from "~/lib/admin-schemas";
-import { fieldErrors, firstError, formValues } from "~/lib/forms";
+import { formValues, isUuid, parseForm } from "~/lib/forms";
 import {
   ArticlePublishedError,
   saveDraft,
@@ -9,9 +9,6 @@ import {
 } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
-
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 const notSaved = (reason: string, status: number, errors?: Record<string, string | undefined>) =>
   Response.json(
@@ -34,9 +31,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const { id = "", intent: _intent, ...fields } = values;
   if (id !== "" && !isUuid(id)) return notSaved("Article inconnu.", 404);
-  const parsed = articleDraftSchema.safeParse(fields);
-  if (!parsed.success) {
-    return notSaved(firstError(parsed.error), 400, fieldErrors(parsed.error));
+  const parsed = parseForm(fields, articleDraftSchema);
+  if (!parsed.ok) {
+    return notSaved(Object.values(parsed.errors)[0] ?? "Données invalides", 400, parsed.errors);
   }
   try {
     const saved = await saveDraft(id === "" ? null : id, parsed.data);

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { ArticleForm } from "~/components/admin/article-form";
 import { useServerToast } from "~/components/ui/server-toast";
+import { isUuid } from "~/lib/forms";
 import { saveArticle } from "~/server/admin/article-form.server";
 import { getArticleForAdmin, listCategoryOptions } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -10,8 +11,6 @@ import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Modifier l'article - Administration" }];
-
-const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/article-preview";
 import { ArticleView } from "~/components/blog/article-view";
+import { isUuid } from "~/lib/forms";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { sanitizeArticleHtml } from "~/server/sanitize.server";
@@ -12,7 +13,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const article = /^[0-9a-f-]{36}$/i.test(params.id) ? await getArticleForAdmin(params.id) : null;
+  const article = isUuid(params.id) ? await getArticleForAdmin(params.id) : null;
   if (!article) {
     throw await redirectWithToast("/admin/dashboard", {
       type: "error",

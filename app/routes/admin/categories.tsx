@@ -1,15 +1,16 @@
 import { Pencil, Plus } from "lucide-react";
 import { useState } from "react";
-import { data, Form, Link, useNavigate, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/categories";
 import { Dialog } from "~/components/admin/dialog";
-import { Field, Input, Textarea } from "~/components/admin/field";
+import { ADMIN_FORM_ID } from "~/components/admin/field";
+import { Field, fieldMeta, Input, Textarea } from "~/components/ui/field";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { categorySchema } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors, formValues } from "~/lib/forms";
+import { type FieldErrors, type FormAnswer, parseForm, parseIntent } from "~/lib/forms";
 import { slugify } from "~/lib/slug";
 import type { ToastMessage } from "~/lib/toast";
 import { SlugTakenError } from "~/server/admin/articles.server";
@@ -20,6 +21,7 @@ import {
   updateCategory,
 } from "~/server/admin/categories.server";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { failedForm, invalidForm, refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -42,19 +44,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type ActionResult = { errors?: FieldErrors; values?: Record<string, string>; toast?: ToastMessage };
-
-const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
-
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
   const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const id = String(formData.get("id") ?? "");
+  // A new category has no id yet; every other intent names one.
+  const creating = formData.get("intent") === "create";
+  const target = creating ? null : parseIntent(formData, ["update", "delete"]);
+  if (target && !target.ok) return refusedIntent(target.reason, "Catégorie inconnue");
+  const intent = target ? target.intent : "create";
+  const id = target ? target.id : null;
 
-  if (intent === "delete") {
+  if (intent === "delete" && id) {
     try {
-      if (!isUuid(id) || !(await deleteCategory(id))) throw new Error("not found");
+      if (!(await deleteCategory(id))) throw new Error("not found");
       return redirectWithToast("/admin/categories", {
         type: "success",
         title: "Catégorie supprimée",
@@ -69,46 +71,29 @@ export async function action({ request }: Route.ActionArgs) {
     }
   }
 
-  if (intent !== "create" && intent !== "update") {
-    return data<ActionResult>(
-      { toast: { type: "error", title: "Action inconnue" } },
-      { status: 400 },
-    );
-  }
-  const values = formValues(formData, ["intent"]);
-  const parsed = categorySchema.safeParse(values);
-  if (!parsed.success) {
-    return data<ActionResult>({ errors: fieldErrors(parsed.error), values }, { status: 400 });
-  }
+  const parsed = parseForm(formData, categorySchema, { omit: ["intent", "id"] });
+  const { values } = parsed;
+  if (!parsed.ok) return invalidForm(values, parsed.errors);
   try {
-    if (intent === "create") {
+    if (id === null) {
       await createCategory(parsed.data);
       return redirectWithToast("/admin/categories", { type: "success", title: "Catégorie créée" });
     }
-    if (!isUuid(id) || !(await updateCategory(id, parsed.data))) throw new Error("not found");
+    if (!(await updateCategory(id, parsed.data))) throw new Error("not found");
     return redirectWithToast("/admin/categories", {
       type: "success",
       title: "Catégorie mise à jour",
     });
   } catch (error) {
     if (error instanceof SlugTakenError) {
-      return data<ActionResult>(
-        { errors: { slug: "Ce slug est déjà utilisé par une autre catégorie" }, values },
-        { status: 400 },
-      );
+      return invalidForm(values, { slug: "Ce slug est déjà utilisé par une autre catégorie" });
     }
     log.error("admin_category_save_failed", { error });
-    return data<ActionResult>(
-      {
-        values,
-        toast: {
-          type: "error",
-          title: "Erreur",
-          description: "Impossible de sauvegarder la catégorie",
-        },
-      },
-      { status: 500 },
-    );
+    return failedForm(values, {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de sauvegarder la catégorie",
+    });
   }
 }
 
@@ -119,7 +104,7 @@ function CategoryForm({
   actionData,
 }: {
   category: Category | null;
-  actionData: ActionResult | undefined;
+  actionData: FormAnswer | undefined;
 }) {
   const creating = category === null;
   const submitted = actionData?.values;
@@ -128,6 +113,7 @@ function CategoryForm({
   const [slugEdited, setSlugEdited] = useState(!creating || Boolean(submitted?.slug));
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   const errors = clientErrors ?? actionData?.errors ?? {};
+  const field = (name: string) => fieldMeta(ADMIN_FORM_ID, name, errors[name]);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
 
@@ -137,17 +123,15 @@ function CategoryForm({
       noValidate
       className="space-y-4"
       onSubmit={(event) => {
-        const parsed = categorySchema.safeParse(
-          Object.fromEntries(new FormData(event.currentTarget)),
-        );
-        if (parsed.success) return setClientErrors(null);
+        const parsed = parseForm(new FormData(event.currentTarget), categorySchema);
+        if (parsed.ok) return setClientErrors(null);
         event.preventDefault();
-        setClientErrors(fieldErrors(parsed.error));
+        setClientErrors(parsed.errors);
       }}
     >
       <input type="hidden" name="intent" value={creating ? "create" : "update"} />
       {category ? <input type="hidden" name="id" value={category.id} /> : null}
-      <Field name="name" label="Nom" error={errors.name}>
+      <Field field={field("name")} label="Nom">
         {(props) => (
           <Input
             {...props}
@@ -161,10 +145,9 @@ function CategoryForm({
         )}
       </Field>
       <Field
-        name="slug"
+        field={field("slug")}
         label="Slug"
-        error={errors.slug}
-        hint="Lettres minuscules, chiffres et tirets."
+        description="Lettres minuscules, chiffres et tirets."
       >
         {(props) => (
           <Input
@@ -178,7 +161,7 @@ function CategoryForm({
           />
         )}
       </Field>
-      <Field name="description" label="Description (facultative)" error={errors.description}>
+      <Field field={field("description")} label="Description (facultative)">
         {(props) => (
           <Textarea
             {...props}
@@ -201,8 +184,10 @@ function CategoryForm({
 
 export default function Categories({ loaderData, actionData }: Route.ComponentProps) {
   const { categories, loadError } = loaderData;
+  // A refused intent ({ error }) comes from a crafted post, never from this page's forms.
+  const answer = actionData && "status" in actionData ? actionData : undefined;
   useServerToast(loadError);
-  useServerToast(actionData?.toast);
+  useServerToast(answer?.toast);
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const editing = searchParams.get("categorie");
@@ -277,7 +262,7 @@ export default function Categories({ loaderData, actionData }: Route.ComponentPr
         }}
         title={category ? "Modifier la catégorie" : "Nouvelle catégorie"}
       >
-        <CategoryForm key={editing ?? "none"} category={category} actionData={actionData} />
+        <CategoryForm key={editing ?? "none"} category={category} actionData={answer} />
       </Dialog>
     </div>
   );

@@ -1,10 +1,11 @@
 import { Eye, FilePlus2, FolderTree, Mail, Pencil, Users } from "lucide-react";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
+import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import {
   deleteArticle,
@@ -12,6 +13,7 @@ import {
   setArticlePublished,
 } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -37,10 +39,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const id = String(formData.get("id") ?? "");
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return data({ error: "Article inconnu" }, { status: 400 });
+  const parsed = parseIntent(await request.formData(), ["delete", "publish", "unpublish"]);
+  if (!parsed.ok) return refusedIntent(parsed.reason, "Article inconnu");
+  const { intent, id } = parsed;
 
   if (intent === "delete") {
     try {
@@ -55,24 +56,21 @@ export async function action({ request }: Route.ActionArgs) {
       });
     }
   }
-  if (intent === "publish" || intent === "unpublish") {
-    const published = intent === "publish";
-    try {
-      if (!(await setArticlePublished(id, published))) throw new Error("not found");
-      return redirectWithToast("/admin/dashboard", {
-        type: "success",
-        title: published ? "Article publié" : "Article dépublié",
-      });
-    } catch (error) {
-      log.error("admin_article_publish_failed", { error });
-      return redirectWithToast("/admin/dashboard", {
-        type: "error",
-        title: "Erreur",
-        description: "Impossible de modifier le statut de publication",
-      });
-    }
+  const published = intent === "publish";
+  try {
+    if (!(await setArticlePublished(id, published))) throw new Error("not found");
+    return redirectWithToast("/admin/dashboard", {
+      type: "success",
+      title: published ? "Article publié" : "Article dépublié",
+    });
+  } catch (error) {
+    log.error("admin_article_publish_failed", { error });
+    return redirectWithToast("/admin/dashboard", {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de modifier le statut de publication",
+    });
   }
-  return data({ error: "Action inconnue" }, { status: 400 });
 }
 
 function StatCard({ label, value }: { label: string; value: number }) {

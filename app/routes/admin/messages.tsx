@@ -1,5 +1,5 @@
 import { Check, Mail, Phone, RotateCcw } from "lucide-react";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
@@ -8,8 +8,10 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { studioById, type StudioId } from "~/content/studios";
 import { contactForms } from "~/lib/contact-forms";
 import { formatDateFr } from "~/lib/dates";
+import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { refusedIntent } from "~/server/forms.server";
 import {
   deleteMessage,
   listMessagesForAdmin,
@@ -56,23 +58,20 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const id = String(formData.get("id") ?? "");
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return data({ error: "Message inconnu" }, { status: 400 });
+  const parsed = parseIntent(await request.formData(), ["delete", "handled", "unhandled"]);
+  if (!parsed.ok) return refusedIntent(parsed.reason, "Message inconnu");
+  const { intent, id } = parsed;
   try {
     if (intent === "delete") {
       if (!(await deleteMessage(id))) throw new Error("not found");
       return redirectWithToast("/admin/messages", { type: "success", title: "Message supprimé" });
     }
-    if (intent === "handled" || intent === "unhandled") {
-      if (!(await setMessageHandled(id, intent === "handled"))) throw new Error("not found");
-      return redirectWithToast("/admin/messages", {
-        type: "success",
-        title:
-          intent === "handled" ? "Message marqué comme traité" : "Message marqué comme à traiter",
-      });
-    }
+    if (!(await setMessageHandled(id, intent === "handled"))) throw new Error("not found");
+    return redirectWithToast("/admin/messages", {
+      type: "success",
+      title:
+        intent === "handled" ? "Message marqué comme traité" : "Message marqué comme à traiter",
+    });
   } catch (error) {
     log.error("admin_message_update_failed", { error });
     return redirectWithToast("/admin/messages", {
@@ -84,7 +83,6 @@ export async function action({ request }: Route.ActionArgs) {
           : "Impossible de modifier le message",
     });
   }
-  return data({ error: "Action inconnue" }, { status: 400 });
 }
 
 export default function Messages({ loaderData }: Route.ComponentProps) {

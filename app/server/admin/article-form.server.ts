@@ -1,7 +1,6 @@
-import { data } from "react-router";
 import { articleSchema } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors, formValues } from "~/lib/forms";
-import type { ToastMessage } from "~/lib/toast";
+import { isUuid, parseForm } from "~/lib/forms";
+import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import {
@@ -10,16 +9,6 @@ import {
   UnknownCategoryError,
   updateArticle,
 } from "./articles.server";
-
-export type ArticleActionData = {
-  values: Record<string, string>;
-  errors?: FieldErrors;
-  toast?: ToastMessage;
-};
-
-const isUuid = (value: string | undefined): value is string =>
-  value !== undefined &&
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /**
  * The article form's action for both pages: 400 with field errors and everything typed on a refusal,
@@ -31,12 +20,10 @@ const isUuid = (value: string | undefined): value is string =>
  */
 export async function saveArticle(request: Request, id: string | null) {
   const formData = await request.formData();
-  const { intent, ...values } = formValues(formData);
-  const publish = intent === "publish";
-  const parsed = articleSchema.safeParse(values);
-  if (!parsed.success) {
-    return data<ArticleActionData>({ values, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
+  const publish = formData.get("intent") === "publish";
+  const parsed = parseForm(formData, articleSchema, { omit: ["intent"] });
+  const { values } = parsed;
+  if (!parsed.ok) return invalidForm(values, parsed.errors);
   const draftId = id ?? (isUuid(values.id) ? values.id : null);
   try {
     const published = { type: "success", title: "Article publié" } as const;
@@ -58,28 +45,16 @@ export async function saveArticle(request: Request, id: string | null) {
     );
   } catch (error) {
     if (error instanceof SlugTakenError) {
-      return data<ArticleActionData>(
-        { values, errors: { slug: "Ce slug est déjà utilisé par un autre article" } },
-        { status: 400 },
-      );
+      return invalidForm(values, { slug: "Ce slug est déjà utilisé par un autre article" });
     }
     if (error instanceof UnknownCategoryError) {
-      return data<ArticleActionData>(
-        { values, errors: { category_id: "Cette catégorie n'existe plus" } },
-        { status: 400 },
-      );
+      return invalidForm(values, { category_id: "Cette catégorie n'existe plus" });
     }
     log.error("admin_article_save_failed", { error });
-    return data<ArticleActionData>(
-      {
-        values,
-        toast: {
-          type: "error",
-          title: "Erreur",
-          description: "Impossible de sauvegarder l'article",
-        },
-      },
-      { status: 500 },
-    );
+    return failedForm(values, {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de sauvegarder l'article",
+    });
   }
 }

@@ -1,0 +1,26 @@
+import { data } from "react-router";
+import type { FieldErrors, FormAnswer } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+
+/*
+ * The one way a form's action answers without redirecting (issue 11, item 0): `FormAnswer` with the
+ * status code that says what happened. Success redirects with a toast (redirectWithToast).
+ */
+
+/** 400: the fields say what to correct; what was typed comes back. */
+export function invalidForm(values: Record<string, string>, errors: FieldErrors) {
+  return data<FormAnswer>({ status: "invalid", values, errors }, { status: 400 });
+}
+
+/** 5xx: the server failed; a toast says so and what was typed comes back. */
+export function failedForm(values: Record<string, string>, toast: ToastMessage, status = 500) {
+  return data<FormAnswer>({ status: "failed", values, toast }, { status });
+}
+
+/**
+ * 400 for an admin button form whose intent or id does not hold (`parseIntent` refused it): a crafted
+ * post, never a click. `unknownId` names the row ('Article inconnu').
+ */
+export function refusedIntent(reason: "intent" | "id", unknownId: string) {
+  return data({ error: reason === "id" ? unknownId : "Action inconnue" }, { status: 400 });
+}
