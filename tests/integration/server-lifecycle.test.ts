@@ -22,7 +22,7 @@ afterAll(async () => {
   for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
   const pid = postmasterPid();
   if (pid && alive(pid)) process.kill(pid, "SIGINT");
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
 function alive(pid: number) {
@@ -145,7 +145,7 @@ describe("server lifecycle with the embedded database", () => {
       server.kill("SIGTERM");
       await exitOf(server);
       await external.stop();
-      await rm(directory, { recursive: true, force: true });
+      await rm(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   });
 });

@@ -85,6 +85,6 @@ export default async function setup(project: TestProject) {
     await client.connect();
     await client.query(`drop database if exists "${name}" with (force)`);
     await client.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }

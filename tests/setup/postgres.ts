@@ -25,6 +25,6 @@ export default async function setup(project: TestProject) {
   project.provide("adminDatabaseUrl", cluster.url);
   return async () => {
     await cluster.stop();
-    await rm(directory, { recursive: true, force: true });
+    await rm(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }

@@ -36,7 +36,9 @@ function alive(pid: number) {
 
 afterAll(async () => {
   for (const cluster of clusters) await cluster.stop();
-  for (const directory of directories) await rm(directory, { recursive: true, force: true });
+  // A stopped server's last processes may still write a file as they exit: removal retries.
+  for (const directory of directories)
+    await rm(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
 
 describe("embedded PostgreSQL", () => {
