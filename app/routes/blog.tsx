@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = pageNumber(params.get("page"));
   const query = { category: categorie || null, search: q };
   // Two queries, side by side: one round trip of waiting.
-  const [categories, { articles, total }] = await Promise.all([
+  const [categories, { articles, total, exact }] = await Promise.all([
     listCategories(),
     publishedArticlesPage({ ...query, page }),
   ]);
@@ -40,9 +40,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     q,
     categorie,
     page,
-    pageCount,
+    // Past countCap matches the pager says 'Page N' only.
+    pageCount: exact ? pageCount : null,
     // SPEC §9: 'Suivant' only when a full page came back, and (issue 10) only when more articles follow.
-    hasNext: articles.length === BLOG_PAGE_SIZE && page < pageCount,
+    hasNext: articles.length === BLOG_PAGE_SIZE && (!exact || page < pageCount),
   };
 }
 
@@ -171,7 +172,9 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
               </Link>
             ) : null}
             <span className="text-sm font-semibold" aria-current="page">
-              {page <= pageCount ? `Page ${page} sur ${pageCount}` : `Page ${page}`}
+              {pageCount !== null && page <= pageCount
+                ? `Page ${page} sur ${pageCount}`
+                : `Page ${page}`}
             </span>
             {hasNext ? (
               <Link

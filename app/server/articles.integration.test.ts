@@ -3,12 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/support/database";
 import {
   BLOG_PAGE_SIZE,
+  countCap,
   escapeLikePattern,
   findPublishedArticle,
   listFeedArticles,
   listPublishedArticles,
   listPublishedArticlesOfCategory,
   listRelatedArticles,
+  publishedArticlesPage,
   listSitemapArticles,
   searchCondition,
 } from "./articles.server";
@@ -157,12 +159,39 @@ describe("the /blog list", () => {
     expect(first[0]?.slug).toBe("pagination-9");
     expect(slugsOf(second)).toEqual(["pagination-0"]);
     expect(await listPublishedArticles({ search: "pagination", page: 3 })).toEqual([]);
+    // 'Page N sur M': the total comes with the page, and with a page past the end.
+    for (const page of [1, 2, 3]) {
+      const { total, exact } = await publishedArticlesPage({ search: "pagination", page });
+      expect({ page, total, exact }).toEqual({ page, total: 10, exact: true });
+    }
 
     // Exactly nine results: one full page and an empty second one.
     await db().execute(sql`delete from blog_articles where slug = 'pagination-0'`);
     expect(await listPublishedArticles({ search: "pagination", page: 1 })).toHaveLength(9);
     expect(await listPublishedArticles({ search: "pagination", page: 2 })).toEqual([]);
     await db().execute(sql`delete from blog_articles where slug like 'pagination-%'`);
+  });
+});
+
+describe("the pager's count", () => {
+  it("stops ten pages beyond the page asked for, and says when it stopped", async () => {
+    expect(countCap(1)).toBe(11 * BLOG_PAGE_SIZE);
+    const many = countCap(1) + 1;
+    await addArticles(
+      Array.from({ length: many }, (_, index) => ({
+        slug: `compte-${index}`,
+        title: `Compte numéro ${index}`,
+      })),
+    );
+    expect(await publishedArticlesPage({ search: "compte numero", page: 1 })).toMatchObject({
+      total: countCap(1),
+      exact: false,
+    });
+    expect(await publishedArticlesPage({ search: "compte numero", page: 2 })).toMatchObject({
+      total: many,
+      exact: true,
+    });
+    await db().execute(sql`delete from blog_articles where slug like 'compte-%'`);
   });
 });
 
