@@ -1,12 +1,12 @@
 import type { Picture } from "imagetools-core";
 import { smallPhoto } from "./marketing-photos";
-import { photoColours } from "./photo-colours";
+import { demoPhotos } from "./demo-photos";
 
-/** The photo's dominant colour, its card's background while it loads (scripts/photo-colours.ts). */
+/** The photo's dominant colour, its card's background while it loads (scripts/demo-photos.ts). */
 function placeholderColour(name: string): string {
-  const colour = photoColours[name];
+  const colour = demoPhotos[name]?.colour;
   if (!colour)
-    throw new Error(`Couleur manquante pour ${name} : lancer node scripts/photo-colours.ts`);
+    throw new Error(`Couleur manquante pour ${name} : lancer node scripts/demo-photos.ts`);
   return colour;
 }
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { ensureSiteContent } from "../content/ensure-seed.server";
 import type { Database } from "./client.server";
 
 /** The committed `drizzle/` folder, found from this module whether it runs from source or from the build. */
@@ -20,12 +21,16 @@ export function migrationsFolder(): string {
 // Any number; the same in every process so that concurrent starts apply migrations one at a time.
 const MIGRATION_LOCK = 7_319_004;
 
-/** Applies pending migrations, serialised across processes with an advisory lock. */
+/**
+ * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11),
+ * serialised across processes with an advisory lock.
+ */
 export async function applyMigrations(database: Database): Promise<void> {
   const client = await database.$client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(database, { migrationsFolder: migrationsFolder() });
+    await ensureSiteContent(database);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

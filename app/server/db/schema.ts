@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   index,
+  jsonb,
   integer,
   pgTable,
   smallint,
@@ -219,4 +220,99 @@ export const twoFactors = pgTable(
     index("two_factors_user_idx").on(table.userId),
     index("two_factors_secret_idx").on(table.secret),
   ],
+);
+
+/*
+ * The business's facts, edited from the admin (issue 11). Shapes of the JSON documents are the zod schemas
+ * of app/lib/content-schemas.ts, which every write goes through. Every change raises `content_version`
+ * (migration 0008), like articles do, so cached pages follow at once.
+ */
+
+/** One JSON document per subject: identity, legal details, prices, gendarmerie offer, photos… */
+export const siteDocuments = pgTable("site_documents", {
+  key: varchar("key", { length: 60 }).primaryKey(),
+  data: jsonb("data").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The studios: each gets /studio-{slug} and /contact-studio-{slug} while it is not retired. */
+export const studios = pgTable(
+  "studios",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: varchar("slug", { length: 60 }).notNull().unique(),
+    position: smallint("position").notNull().default(0),
+    /** A retired studio keeps its messages but leaves the site: no page, menu entry or contact form. */
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+    data: jsonb("data").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("studios_slug_check", sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`)],
+);
+
+/**
+ * The media library: every photo a page can show. A demo photo of the build (`builtin`, the name of its
+ * file in app/assets/photos) or an upload, stored as `{file}-{width}.{avif,webp,jpg}` in
+ * DATA_DIR/uploads/media at the widths of `widths`.
+ */
+export const media = pgTable(
+  "media",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    builtin: varchar("builtin", { length: 100 }).unique(),
+    file: varchar("file", { length: 100 }).unique(),
+    widths: integer("widths")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    alt: varchar("alt", { length: 300 }).notNull(),
+    focalX: smallint("focal_x").notNull().default(50),
+    focalY: smallint("focal_y").notNull().default(50),
+    /** The dominant colour (#rrggbb), shown while the photo loads. */
+    colour: varchar("colour", { length: 7 }).notNull().default("#d6d3d1"),
+    originalName: varchar("original_name", { length: 255 }),
+    bytes: integer("bytes").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("media_one_source", sql`(${table.builtin} is null) <> (${table.file} is null)`),
+    check(
+      "media_focal_check",
+      sql`${table.focalX} between 0 and 100 and ${table.focalY} between 0 and 100`,
+    ),
+    index("media_date_idx").on(table.createdAt.desc()),
+  ],
+);
+
+/** Old addresses answered with a permanent redirect (301) to a page of the site. */
+export const redirects = pgTable("redirects", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  fromPath: varchar("from_path", { length: 500 }).notNull().unique(),
+  toPath: varchar("to_path", { length: 500 }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every version of every document and studio, newest last: who saved it, when, and the whole value, so
+ * that the owner can see what changed and bring an earlier version back. `subject` is `document:{key}` or
+ * `studio:{id}`.
+ */
+export const contentRevisions = pgTable(
+  "content_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subject: varchar("subject", { length: 80 }).notNull(),
+    data: jsonb("data").notNull(),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    /** The author's name at the time (kept when the account is deleted); « Données de démonstration » for the seed. */
+    authorName: varchar("author_name", { length: 255 }).notNull(),
+    /** What the change was, in the owner's words (« Restauration de la version du … »). */
+    summary: varchar("summary", { length: 300 }).notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (table) => [index("content_revisions_subject_idx").on(table.subject, table.createdAt.desc())],
 );

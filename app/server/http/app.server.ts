@@ -13,7 +13,13 @@ import {
   type PageRender,
 } from "../context";
 import { flushArticleViews } from "../article-views.server";
-import { readContentVersion } from "../content-version.server";
+import {
+  currentSiteContent,
+  readContentVersionWithContent,
+  readSiteContent,
+  siteContentContext,
+  type SiteContent,
+} from "../content/site-content.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
@@ -169,7 +175,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   // Public pages are rendered once and served again while nothing they show has changed (decision 0006).
   // Not in development, where the code itself changes under the cache.
   if (!viteDevServer) {
-    app.use(pageCache({ readContentVersion }).middleware);
+    app.use(pageCache({ readContentVersion: readContentVersionWithContent }).middleware);
   }
 
   app.use(
@@ -180,7 +186,15 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
         const context = new RouterContextProvider();
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
         context.set(clientAddressContext, req.ip ?? "unknown");
-        context.set(pageRenderContext, (res.locals.pageRender as PageRender | undefined) ?? null);
+        const pageRender = (res.locals.pageRender as PageRender | undefined) ?? null;
+        context.set(pageRenderContext, pageRender);
+        // The page cache has just read the version for this request, and the site's content with it.
+        let content: Promise<SiteContent> | undefined;
+        context.set(siteContentContext, () => {
+          const current = pageRender ? currentSiteContent() : undefined;
+          content ??= current ? Promise.resolve(current) : readSiteContent();
+          return content;
+        });
         return context;
       },
     }),
