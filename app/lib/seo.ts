@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { site } from "~/content/site";
+import { siteFrom } from "./public-site";
 
 export const DEFAULT_SHARE_IMAGE = "/images/logo-partage.png";
 
@@ -8,7 +8,8 @@ type SeoInput = {
   description: string;
   /** Path of the page, e.g. "/tarifs"; the canonical address is SITE_URL + path. */
   path: string;
-  siteUrl: string;
+  /** The meta function's matches: the site's address (root) and facts (site layout) come from them. */
+  matches: Matches;
   /** Absolute or site-relative image; the logo when absent. */
   image?: string | null;
   type?: "website" | "article";
@@ -25,13 +26,15 @@ export function seo({
   title,
   description,
   path,
-  siteUrl,
+  matches,
   image,
   type = "website",
   extra = [],
 }: SeoInput): MetaDescriptor[] {
+  const siteUrl = siteUrlFrom(matches);
+  const site = siteFrom(matches);
   const url = absoluteUrl(siteUrl, path);
-  const imageUrl = absoluteUrl(siteUrl, image || DEFAULT_SHARE_IMAGE);
+  const imageUrl = absoluteUrl(siteUrl, image || site.shareImage);
   return [
     { title },
     { name: "description", content: description },
@@ -56,10 +59,10 @@ export function jsonLd(data: Record<string, unknown>): MetaDescriptor {
   return { "script:ld+json": data };
 }
 
+type Matches = ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+
 /** The site's base address, from the root loader's data (SITE_URL). */
-export function siteUrlFrom(
-  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
-) {
+export function siteUrlFrom(matches: Matches) {
   const root = matches.find((match) => match?.id === "root")?.loaderData as
     { siteUrl?: string } | undefined;
   return root?.siteUrl ?? "";

@@ -69,7 +69,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
     title: article.seoTitle || article.title,
     description: article.seoDescription || article.excerpt,
     path,
-    siteUrl,
+    matches,
     image,
     type: "article",
     extra: [

@@ -41,7 +41,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
       category.description ||
       `Tous nos articles « ${category.name} » : conseils, coulisses et inspiration photographique.`,
     path,
-    siteUrl,
+    matches,
     extra: [
       jsonLd(
         breadcrumbStructuredData(siteUrl, [

@@ -7,7 +7,7 @@ import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
 import { buttonVariants } from "~/components/ui/button";
 import { site } from "~/content/site";
 import { blogLinks, blogPageHeaders } from "~/lib/blog-seo";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 import { BLOG_PAGE_SIZE, publishedArticlesPage } from "~/server/articles.server";
 import { listCategories } from "~/server/categories.server";
@@ -60,7 +60,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
     description:
       "Conseils pour préparer votre séance photo, coulisses de nos studios d'Ussel, Brive et Limoges, et inspiration : naissance, grossesse, famille, mariage.",
     path: page > 1 ? `/blog?page=${page}` : "/blog",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
   // Search results are not pages of their own for search engines.
   return loaderData?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/boudoir";
 import { Button } from "~/components/ui/button";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Séances photo boudoir en studio, dans le respect et la bienveillance. Notre galerie boudoir sera bientôt en ligne : contactez-nous pour en savoir plus.",
     path: "/boudoir",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Boudoir() {

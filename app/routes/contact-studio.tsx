@@ -9,7 +9,7 @@ import { studioHeroPhotos } from "~/components/studio/studio-photos-hero";
 import { site } from "~/content/site";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { formValues } from "~/lib/forms";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import { submitContactForm } from "~/server/contact-form.server";
 import { clientAddressContext } from "~/server/context";
 
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches, location }) => {
     title: `Contacter le ${studioNameInSentence(studio)} | ${site.brand}`,
     description: `Écrivez au ${studioNameInSentence(studio)} (${studio.address.street}, ${studio.address.postalCode} ${studio.address.city}) : horaires, téléphone et formulaire de contact pour réserver votre séance photo.`,
     path: studio.contactPath,
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 };
 

@@ -11,7 +11,7 @@ import { studios, telHref, type Studio } from "~/content/studios";
 import { cn } from "~/lib/utils";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { formValues } from "~/lib/forms";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import { submitContactForm } from "~/server/contact-form.server";
 import { clientAddressContext } from "~/server/context";
 
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Particuliers, entreprises, gendarmerie, écoles : écrivez à nos studios photo d'Ussel, Brive et Limoges (Ambazac) pour un devis, une réservation ou une question.",
     path: "/contact",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { cnil, legal } from "~/content/legal";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Données personnelles | ${site.brand}`,
     description: `Quelles données ${site.brand} collecte (messages de contact, newsletter, comptes administrateurs), pourquoi, combien de temps (${legal.retentionMonths} mois) et comment exercer vos droits.`,
     path: "/donnees-personnelles",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function DonneesPersonnelles() {

@@ -3,7 +3,7 @@ import { ExternalLink } from "~/components/marketing/external-link";
 import { Photo } from "~/components/ui/photo";
 import { galleryItems } from "~/content/galerie";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Mariages, familles et événements : parcourez les galeries photo de nos clients réalisées par nos studios d'Ussel, Brive et Limoges.",
     path: "/galerie",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Galerie() {

@@ -21,7 +21,7 @@ import {
 } from "~/content/gendarmerie";
 import { site } from "~/content/site";
 import { testimonials } from "~/content/temoignages";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Photos de groupe, reportages de cérémonie, galas et vidéo pour les unités de gendarmerie. Formules Offre spéciale 2025 dès 1 200 €, location de borne selfie.",
     path: "/gendarmerie",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 const CARD_SIZES = "(min-width: 768px) 50vw, 100vw";

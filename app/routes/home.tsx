@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
     title: `${site.brand} | Studio photo à Ussel, Brive et Limoges`,
     description: `Studio photo à Ussel, Brive et Limoges (Ambazac) : naissance, grossesse, famille, mariage et portraits professionnels. ${site.label}, ${site.experience}.`,
     path: "/",
-    siteUrl,
+    matches,
     extra: [jsonLd(businessStructuredData(siteUrl))],
   });
 };

@@ -5,7 +5,7 @@ import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { legal } from "~/content/legal";
 import { site } from "~/content/site";
 import { telHref } from "~/content/studios";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Mentions légales | ${site.brand}`,
     description: `Mentions légales du site ${site.brand} : éditeur, directeur de la publication, hébergeur, propriété intellectuelle.`,
     path: "/mentions-legales",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function MentionsLegales() {

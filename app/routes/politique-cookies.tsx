@@ -4,7 +4,7 @@ import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { cnil, cookies, legal } from "~/content/legal";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Politique cookies | ${site.brand}`,
     description: `${site.brand} n'utilise aucun cookie de suivi : seuls des cookies strictement nécessaires à l'espace d'administration, donc pas de bandeau de consentement.`,
     path: "/politique-cookies",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function PolitiqueCookies() {

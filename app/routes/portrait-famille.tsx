@@ -14,7 +14,7 @@ import { portraitProcess, portraitSessionTypes, sessionFacts } from "~/content/p
 import { site } from "~/content/site";
 import { priceOf } from "~/content/tarifs";
 import { testimonials } from "~/content/temoignages";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Portrait et famille | ${site.brand}`,
     description: `Séances photo portrait, famille, enfants et couple en studio à Ussel, Brive et Limoges : séance famille à ${priceOf("Séance Famille")}, ${sessionFacts.includedPrint}, vos photos découvertes ${sessionFacts.famille.discovery}.`,
     path: "/portrait-famille",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function PortraitFamille() {

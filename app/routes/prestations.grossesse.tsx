@@ -13,7 +13,7 @@ import { pregnancyTips, sessionFacts } from "~/content/prestations";
 import { site } from "~/content/site";
 import { priceOf } from "~/content/tarifs";
 import { testimonials } from "~/content/temoignages";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Séance photo grossesse | ${site.brand}`,
     description: `Séance photo grossesse en studio à Ussel, Brive et Limoges, idéalement au 7e ou 8e mois : ${priceOf("Séance Grossesse")}, ${sessionFacts.grossesse.duration}, ${sessionFacts.includedPrint}, vos photos découvertes ${sessionFacts.grossesse.discovery}.`,
     path: "/prestations/grossesse",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Grossesse() {

@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { sessionFacts, weddingHighlights } from "~/content/prestations";
 import { site } from "~/content/site";
 import { priceOf } from "~/content/tarifs";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Photographe de mariage | ${site.brand}`,
     description: `Photographe de mariage en Corrèze et Haute-Vienne : reportage complet ${priceOf("Mariages")}, réservation ${sessionFacts.mariage.booking}, photos livrées ${sessionFacts.mariage.delivery}.`,
     path: "/prestations/mariages",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Mariages() {

@@ -11,7 +11,7 @@ import { newbornStyles } from "~/content/galerie";
 import { newbornProcess, sessionFacts } from "~/content/prestations";
 import { site } from "~/content/site";
 import { priceOf } from "~/content/tarifs";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Séance photo naissance | ${site.brand}`,
     description: `Séance photo nouveau-né en studio à Ussel, Brive et Limoges, ${sessionFacts.naissance.idealMoment} : ${priceOf("Séance Naissance")}, ${sessionFacts.naissance.duration}, ${sessionFacts.includedPrint}.`,
     path: "/prestations/naissances",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Naissances() {

@@ -8,7 +8,7 @@ import { Section, SectionHeading } from "~/components/marketing/section-heading"
 import { Button } from "~/components/ui/button";
 import { prestationCards } from "~/content/prestations";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Naissance, grossesse, portrait et famille, mariage, séances à offrir et photographie professionnelle : découvrez les prestations de nos studios d'Ussel, Brive et Limoges.",
     path: "/prestations",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Prestations() {

@@ -14,7 +14,7 @@ import {
   reasonsToChooseUs,
 } from "~/content/professionnels";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Portraits d'entreprise, reportages, événements, location de borne selfie, offre gendarmerie et photographie scolaire en Corrèze et Haute-Vienne. Devis sur demande.",
     path: "/professionnels",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Professionnels() {

@@ -13,7 +13,7 @@ import { Photo } from "~/components/ui/photo";
 import { quoteRequestMailto } from "~/content/professionnels";
 import { mobileStudio, schoolCommitments, schoolServices } from "~/content/scolaire";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Photos de classe, portraits individuels et de fratrie, remises de diplômes : notre studio mobile s'installe dans votre école, collège ou lycée en Limousin.",
     path: "/scolaire",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Scolaire() {

@@ -9,7 +9,7 @@ import { Section, SectionHeading } from "~/components/marketing/section-heading"
 import { Button } from "~/components/ui/button";
 import { giftSessions } from "~/content/seances-cadeaux";
 import { site } from "~/content/site";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 
 export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
 
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     description:
       "Offrez une séance photo : Iris, Fashion, Super-Héros ou Princesse, à réserver et offrir en ligne dans nos studios d'Ussel, Brive et Limoges.",
     path: "/seances-a-offrir",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function SeancesAOffrir() {

@@ -1,9 +1,17 @@
 import { Outlet, useMatches } from "react-router";
 import { Footer } from "~/components/layout/footer";
 import { Header } from "~/components/layout/header";
+import { publicSite } from "~/server/content/public-site.server";
+import { siteContent } from "~/server/content/site-content.server";
+import type { Route } from "./+types/site-layout";
 
 /** Route `handle` of public pages: `solidHeader` for pages without a dark photo under the header. */
 export type SiteHandle = { solidHeader?: boolean };
+
+/** The business's facts every public page shows (header, footer, titles): `useSite()` / `siteFrom()`. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { site: publicSite(await siteContent(context)) };
+}
 
 export default function SiteLayout() {
   const matches = useMatches();

@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches, location }) => {
     title: `${studio.name} | ${site.brand}`,
     description: `${studio.name} (${where}) : horaires, téléphone, réservation en ligne et bons cadeaux. ${site.label}, ${site.experience}.`,
     path: studio.pagePath,
-    siteUrl,
+    matches,
     extra: [jsonLd(studioStructuredData(siteUrl, studio))],
   });
 };

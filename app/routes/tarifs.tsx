@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { sessionFacts } from "~/content/prestations";
 import { site } from "~/content/site";
 import { priceOf, priceTabFromParameter, priceTabs } from "~/content/tarifs";
-import { seo, siteUrlFrom } from "~/lib/seo";
+import { seo } from "~/lib/seo";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: `Nos Tarifs | ${site.brand}`,
     description: `Tarifs des séances photo : famille et grossesse ${priceOf("Séance Famille")}, naissance ${priceOf("Séance Naissance")}, coffret grossesse + naissance ${priceOf("Coffret Grossesse + Naissance")}, portrait CV ${priceOf("Portrait CV")}, mariages ${priceOf("Mariages")}, professionnels sur devis.`,
     path: "/tarifs",
-    siteUrl: siteUrlFrom(matches),
+    matches,
   });
 
 export default function Tarifs() {

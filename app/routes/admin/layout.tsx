@@ -3,9 +3,9 @@ import { LogOut } from "lucide-react";
 import type { Route } from "./+types/layout";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
-import { site } from "~/content/site";
 import { cn } from "~/lib/utils";
 import { renewedSessionCookies, requireAdmin } from "~/server/admin/guard.server";
+import { siteContent } from "~/server/content/site-content.server";
 import { readToast } from "~/server/toast.server";
 
 /** Keeps a session in use alive: its renewed cookie goes out with the page. */
@@ -20,17 +20,23 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const { toast, headers } = await readToast(request);
   headers.set("Cache-Control", "no-store");
-  return data({ email: admin.email, toast }, { headers });
+  const brand = (await siteContent(context)).documents.identity.brand;
+  return data({ email: admin.email, brand, toast }, { headers });
 }
 
 export const meta: Route.MetaFunction = () => [{ name: "robots", content: "noindex, nofollow" }];
 
 const links = [
   { to: "/admin/dashboard", label: "Tableau de bord" },
+  { to: "/admin/site", label: "Site" },
+  { to: "/admin/studios", label: "Studios" },
+  { to: "/admin/tarifs", label: "Tarifs" },
+  { to: "/admin/medias", label: "Photos" },
+  { to: "/admin/redirections", label: "Redirections" },
   { to: "/admin/categories", label: "Catégories" },
   { to: "/admin/subscribers", label: "Abonnés" },
   { to: "/admin/messages", label: "Messages" },
@@ -51,7 +57,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <header className="border-b border-border bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3">
           <p className="font-serif text-lg font-bold">
-            {site.brand}{" "}
+            {loaderData.brand}{" "}
             <span className="font-sans text-sm font-normal text-muted-foreground">
               · Administration
             </span>

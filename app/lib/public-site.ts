@@ -1,0 +1,55 @@
+import { useRouteLoaderData } from "react-router";
+
+/**
+ * What every public page shows of the business (header, footer, titles, share tags), from the site
+ * layout's loader (routes/site-layout.tsx), which reads it from the database (issue 11).
+ */
+export type PublicStudio = {
+  slug: string;
+  name: string;
+  city: string;
+  pagePath: string;
+  contactPath: string;
+  address: { street: string; postalCode: string; city: string };
+  phone: string;
+  email: string;
+};
+
+export type PublicSite = {
+  brand: string;
+  tagline: string;
+  experience: string;
+  label: string;
+  email: string;
+  phone: string;
+  selfieBoothUrl: string;
+  social: Array<{ name: "Facebook" | "Instagram" | "YouTube"; href: string }>;
+  priceRange: string;
+  /** Site-relative address of the image shared with links (Open Graph), and the logo of structured data. */
+  shareImage: string;
+  studios: PublicStudio[];
+};
+
+export const SITE_LAYOUT_ID = "routes/site-layout";
+
+type Matches = ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+
+/** The site's facts in a `meta` function (from the site layout's data). */
+export function siteFrom(matches: Matches): PublicSite {
+  const layout = matches.find((match) => match?.id === SITE_LAYOUT_ID)?.loaderData as
+    { site?: PublicSite } | undefined;
+  if (!layout?.site) throw new Error("Les données du site manquent (routes/site-layout).");
+  return layout.site;
+}
+
+/** The site's facts in a component under the site layout. */
+export function useSite(): PublicSite {
+  const layout = useRouteLoaderData(SITE_LAYOUT_ID) as { site?: PublicSite } | undefined;
+  if (!layout?.site) throw new Error("Les données du site manquent (routes/site-layout).");
+  return layout.site;
+}
+
+/** "05 36 49 10 01" → "tel:+33536491001" */
+export function telHref(phone: string): string {
+  return `tel:+33${phone.replace(/\D/g, "").replace(/^0/, "")}`;
+}
