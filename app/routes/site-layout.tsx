@@ -10,10 +10,11 @@ export type SiteHandle = { solidHeader?: boolean };
 
 /** The business's facts every public page shows (header, footer, titles): `useSite()` / `siteFrom()`. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { site: publicSite(await siteContent(context)) };
+  const content = await siteContent(context);
+  return { site: publicSite(content), preview: content.preview === true };
 }
 
-export default function SiteLayout() {
+export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
   const solid = matches.some((match) => (match.handle as SiteHandle | undefined)?.solidHeader);
   return (
@@ -24,6 +25,14 @@ export default function SiteLayout() {
       >
         Aller au contenu
       </a>
+      {loaderData.preview ? (
+        <p
+          role="status"
+          className="fixed inset-x-0 bottom-0 z-[70] bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-stone-900"
+        >
+          Aperçu : modifications non enregistrées, visibles par vous uniquement.
+        </p>
+      ) : null}
       <Header solid={solid} />
       <main id="contenu" tabIndex={-1} className="outline-none">
         <Outlet />

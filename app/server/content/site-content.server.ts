@@ -41,6 +41,8 @@ export type SiteContent = {
   redirects: ReadonlyMap<string, string>;
   /** The photo of the media library with this id (a neutral placeholder if it was removed meanwhile). */
   photo(id: string): SitePhoto;
+  /** This request shows an administrator's unsaved changes (preview.server.ts): never cached. */
+  preview?: boolean;
 };
 
 type MediaRow = {

@@ -316,3 +316,15 @@ export const contentRevisions = pgTable(
   },
   (table) => [index("content_revisions_subject_idx").on(table.subject, table.createdAt.desc())],
 );
+
+/**
+ * Unsaved values the owner asked to preview (« Prévisualiser »): a public page opened with `?apercu={id}` by
+ * an administrator shows this value in place of the saved one. Kept one day.
+ */
+export const contentPreviews = pgTable("content_previews", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  subject: varchar("subject", { length: 80 }).notNull(),
+  data: jsonb("data").notNull(),
+  authorId: text("author_id").references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});

@@ -20,6 +20,7 @@ import {
   siteContentContext,
   type SiteContent,
 } from "../content/site-content.server";
+import { requestedPreview, withPreview } from "../content/preview.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
@@ -189,10 +190,18 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
         const pageRender = (res.locals.pageRender as PageRender | undefined) ?? null;
         context.set(pageRenderContext, pageRender);
         // The page cache has just read the version for this request, and the site's content with it.
+        // An administrator's `?apercu=` shows her unsaved changes in it (preview.server.ts).
         let content: Promise<SiteContent> | undefined;
         context.set(siteContentContext, () => {
-          const current = pageRender ? currentSiteContent() : undefined;
-          content ??= current ? Promise.resolve(current) : readSiteContent();
+          content ??= (async () => {
+            const current =
+              (pageRender ? currentSiteContent() : undefined) ?? (await readSiteContent());
+            const previewId = requestedPreview(new URL(req.originalUrl, "http://localhost"));
+            if (!previewId) return current;
+            const headers = new Headers();
+            if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
+            return withPreview(current, previewId, new Request(config.SITE_URL, { headers }));
+          })();
           return content;
         });
         return context;

@@ -1,10 +1,13 @@
 import type { RequestHandler } from "express";
 
 const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
+/** A public page showing an administrator's unsaved changes (content/preview.server.ts). */
+const PREVIEW_QUERY = /[?&]apercu=/;
 
 /**
  * `Cache-Control: no-store` on every answer that concerns one person, whatever the route sets (issue 10,
- * item 13): every answer of the admin area (pages, their `.data` requests, the login, exports), any
+ * item 13): every answer of the admin area (pages, their `.data` requests, the login, exports), previews of
+ * unsaved changes (`?apercu=`), any
  * answer that sets a cookie (a session, a flash message), and errors that did not choose a policy (404s,
  * refusals). Public pages keep the policy their route gives them.
  */
@@ -13,7 +16,10 @@ export function cachePolicy(): RequestHandler {
     const writeHead = res.writeHead;
     res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
       if (!res.headersSent) {
-        const personal = ADMIN_PATH.test(req.path) || res.hasHeader("set-cookie");
+        const personal =
+          ADMIN_PATH.test(req.path) ||
+          PREVIEW_QUERY.test(req.originalUrl) ||
+          res.hasHeader("set-cookie");
         const status = typeof args[0] === "number" ? args[0] : res.statusCode;
         if (personal || (status >= 400 && !res.hasHeader("cache-control"))) {
           res.setHeader("Cache-Control", "no-store");
