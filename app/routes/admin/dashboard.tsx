@@ -2,6 +2,7 @@ import { Eye, FilePlus2, FolderTree, Mail, Pencil, Users } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { DeleteForm } from "~/components/admin/delete-form";
+import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
@@ -13,21 +14,25 @@ import {
   setArticlePublished,
 } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { goLiveChecklist } from "~/server/content/go-live.server";
+import { siteContent } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Administration" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
+  const checklist = goLiveChecklist(await siteContent(context));
   try {
     const articles = await listArticlesForAdmin();
-    return { articles, loadError: null };
+    return { articles, checklist, loadError: null };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
       articles: [],
+      checklist,
       loadError: {
         type: "error" as const,
         title: "Erreur",
@@ -83,7 +88,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { articles, loadError } = loaderData;
+  const { articles, checklist, loadError } = loaderData;
   useServerToast(loadError);
   const publishedCount = articles.filter((article) => article.published).length;
 
@@ -124,6 +129,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </Link>
         </Button>
       </nav>
+
+      <GoLiveChecklist items={checklist} />
 
       <section
         aria-labelledby="articles-titre"

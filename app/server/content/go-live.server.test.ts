@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import type { SitePhoto } from "~/lib/media";
+import { goLiveChecklist, isPlaceholder } from "./go-live.server";
+import { seedDocuments, seedStudios } from "./seed-content.server";
+import { studioPaths, type SiteContent } from "./site-content.server";
+
+function content(change?: (draft: SiteContent) => void): SiteContent {
+  const draft: SiteContent = {
+    version: 1,
+    documents: structuredClone(seedDocuments),
+    studios: seedStudios.map((studio, index) => ({
+      id: `studio-${index}`,
+      slug: studio.slug,
+      ...studioPaths(studio.slug),
+      data: structuredClone(studio.data),
+    })),
+    redirects: new Map(),
+    photo: (id) => ({ id, demo: id.startsWith("demo:") }) as SitePhoto,
+  };
+  change?.(draft);
+  return draft;
+}
+
+describe("go-live checklist", () => {
+  it("lists every demo value of the seed as still to do, each with the form that changes it", () => {
+    const items = goLiveChecklist(content());
+    expect(items).toHaveLength(13);
+    expect(items.filter((item) => item.done)).toEqual([]);
+    const brive = items.find((item) => item.label.startsWith("Studio de Brive"));
+    expect(brive).toMatchObject({
+      href: "/admin/studios/studio-1",
+      detail: "téléphone, e-mail, réservation en ligne, bons cadeaux",
+    });
+    expect(items.find((item) => item.label.startsWith("Photos"))?.detail).toMatch(
+      /^\d+ photo\(s\) de démonstration en ligne$/,
+    );
+  });
+
+  it("ticks what the owner replaced", () => {
+    const items = goLiveChecklist(
+      content((draft) => {
+        draft.documents.identity.brand = "Atelier Lumière";
+        draft.documents.identity.email = "bonjour@atelier-lumiere.fr";
+        draft.documents.identity.phone = "05 55 12 34 56";
+        const brive = draft.studios[1];
+        if (brive) {
+          brive.data.phone = "05 55 98 76 54";
+          brive.data.email = "brive@atelier-lumiere.fr";
+          brive.data.bookingUrl = "https://rdv.atelier-lumiere.fr/brive";
+          brive.data.giftVoucherUrl = "";
+        }
+      }),
+    );
+    const byLabel = (start: string) => items.find((item) => item.label.startsWith(start));
+    expect(byLabel("Nom du studio")?.done).toBe(true);
+    expect(byLabel("Coordonnées générales")?.done).toBe(true);
+    expect(byLabel("Studio de Brive")?.done).toBe(true);
+    expect(byLabel("Studio d'Ussel")?.done).toBe(false);
+  });
+
+  it("recognises the seed's placeholders and nothing real", () => {
+    for (const value of [
+      "contact@example.com",
+      "05 36 49 10 01",
+      "000 000 000 00000",
+      "FR00 000000000",
+    ]) {
+      expect(isPlaceholder(value), value).toBe(true);
+    }
+    for (const value of [
+      "05 55 12 34 56",
+      "RCS Brive 812 345 678",
+      "https://www.facebook.com/atelier",
+    ]) {
+      expect(isPlaceholder(value), value).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,183 @@
+import { seedDocuments } from "./seed-content.server";
+import type { SiteContent } from "./site-content.server";
+
+/**
+ * The go-live checklist of the dashboard (issue 11, item 6): every fact that still holds a demo value of the
+ * seed, with the form where the owner replaces it. A fact counts as done once it no longer looks like a
+ * placeholder: the demo brand, an address at example.com, a number of the range reserved for fiction
+ * (05 36 49), zeros where a registration number goes, the « Exemple » host, a demo photo.
+ */
+
+export type ChecklistItem = {
+  /** What to replace, in the owner's words. */
+  label: string;
+  /** Where it still shows, when that helps (« Studio de Brive : téléphone, e-mail »). */
+  detail?: string;
+  /** The admin form that changes it. */
+  href: string;
+  done: boolean;
+};
+
+const PLACEHOLDER_PATTERNS = [
+  /example\.(com|org|net)/i,
+  /\bexemple\b/i,
+  /studiophotoexemple/i,
+  /^0?5 ?36 ?49\b/,
+  /\b0{3} ?0{3} ?0{3}\b/,
+  /^FR00/,
+  /Prénom Nom/,
+  /^01 00 00 00 00$/,
+];
+
+/** True for a value of the seed that says it is not real (an example address, a fictional number…). */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER_PATTERNS.some((pattern) => pattern.test(value.trim()));
+}
+
+function placeholders(fields: Record<string, string>): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => isPlaceholder(value))
+    .map(([label]) => label);
+}
+
+function item(label: string, href: string, pending: string[], detail?: string): ChecklistItem {
+  return {
+    label,
+    href,
+    done: pending.length === 0,
+    detail: pending.length > 0 ? (detail ?? pending.join(", ")) : undefined,
+  };
+}
+
+export function goLiveChecklist(content: SiteContent): ChecklistItem[] {
+  const { identity, legal, giftSessions, gallery, gendarmerie, testimonials, pagePhotos } =
+    content.documents;
+  const items: ChecklistItem[] = [];
+
+  items.push(
+    item(
+      "Nom du studio (la marque)",
+      "/admin/site",
+      identity.brand === seedDocuments.identity.brand ? ["nom de démonstration"] : [],
+    ),
+    item(
+      "Coordonnées générales",
+      "/admin/site",
+      placeholders({ "e-mail": identity.email, téléphone: identity.phone }),
+    ),
+    item(
+      "Réseaux sociaux et site de la borne selfie",
+      "/admin/site",
+      placeholders({
+        Facebook: identity.social.facebook,
+        Instagram: identity.social.instagram,
+        YouTube: identity.social.youtube,
+        "borne selfie": identity.selfieBoothUrl,
+      }),
+    ),
+    item(
+      "Mentions légales : société et hébergeur",
+      "/admin/site#mentions-legales",
+      placeholders({
+        "raison sociale": legal.companyName,
+        RCS: legal.rcs,
+        SIRET: legal.siret,
+        "TVA intracommunautaire": legal.vatNumber,
+        téléphone: legal.phone,
+        "e-mail": legal.email,
+        "directeur de la publication": legal.publicationDirector,
+        hébergeur: legal.host.name,
+        "adresse de l'hébergeur": legal.host.address,
+        "téléphone de l'hébergeur": legal.host.phone,
+        "site de l'hébergeur": legal.host.website,
+      }),
+    ),
+  );
+
+  for (const studio of content.studios) {
+    items.push(
+      item(
+        `${studio.data.name} : coordonnées et liens`,
+        `/admin/studios/${studio.id}`,
+        placeholders({
+          téléphone: studio.data.phone,
+          "e-mail": studio.data.email,
+          "réservation en ligne": studio.data.bookingUrl,
+          "bons cadeaux": studio.data.giftVoucherUrl,
+        }),
+      ),
+    );
+  }
+
+  const giftLinks = giftSessions.sessions.filter((session) => isPlaceholder(session.link));
+  items.push(
+    item(
+      "Liens de réservation des séances à offrir",
+      "/admin/tarifs",
+      giftLinks.map((session) => session.title),
+    ),
+  );
+  const videos = gendarmerie.services.filter(
+    (service) =>
+      service.youtubeId !== "" &&
+      service.youtubeId ===
+        seedDocuments.gendarmerie.services.find((seed) => seed.title === service.title)?.youtubeId,
+  );
+  const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Europe/Paris" });
+  const expired = gendarmerie.offer.validUntil !== "" && gendarmerie.offer.validUntil < today;
+  items.push(
+    item("Offre gendarmerie : vidéo et dates de l'offre", "/admin/tarifs", [
+      ...videos.map((service) => `vidéo d'exemple (${service.title})`),
+      ...(expired ? [`« ${gendarmerie.offer.title} » est terminée`] : []),
+    ]),
+  );
+  const sampleQuotes = Object.values(testimonials)
+    .flat()
+    .filter((testimonial) =>
+      Object.values(seedDocuments.testimonials)
+        .flat()
+        .some((seed) => seed.quote === testimonial.quote),
+    );
+  items.push(
+    item(
+      "Témoignages de vrais clients",
+      "/admin/tarifs",
+      sampleQuotes.map((testimonial) => testimonial.author),
+      sampleQuotes.length > 0 ? `${sampleQuotes.length} témoignage(s) d'exemple` : undefined,
+    ),
+  );
+  const galleryLinks = gallery.items.filter((entry) => isPlaceholder(entry.link));
+  items.push(
+    item(
+      "Liens des galeries clients (/galerie)",
+      "/admin/medias",
+      galleryLinks.map((entry) => entry.title),
+      galleryLinks.length > 0 ? `${galleryLinks.length} lien(s) d'exemple` : undefined,
+    ),
+  );
+
+  const photoIds = [
+    ...Object.values(pagePhotos.slots),
+    ...Object.values(pagePhotos.galleries).flatMap((images) => images.map((image) => image.photo)),
+    ...gallery.items.map((entry) => entry.photo),
+    ...giftSessions.sessions.map((session) => session.photo),
+    ...gendarmerie.services.map((service) => service.photo),
+    gendarmerie.selfieBooth.photo,
+    ...content.studios.map((studio) => studio.data.photo),
+  ];
+  const demoPhotos = new Set(photoIds.filter((id) => content.photo(id).demo));
+  items.push(
+    item(
+      "Photos de vos séances à la place des photos de démonstration",
+      "/admin/medias",
+      [...demoPhotos],
+      demoPhotos.size > 0 ? `${demoPhotos.size} photo(s) de démonstration en ligne` : undefined,
+    ),
+    item(
+      "Image de partage sur les réseaux sociaux",
+      "/admin/medias",
+      identity.shareImage ? [] : ["l'image par défaut"],
+    ),
+  );
+  return items;
+}
