@@ -78,3 +78,26 @@ describe("an edit of the content shows on the public pages at the next request",
     expect(restored).not.toContain("Vassivière");
   });
 });
+
+describe("the hero photo the owner chose is the page's preloaded LCP image", () => {
+  it.each([
+    "/prestations",
+    "/portrait-famille",
+    "/prestations/grossesse",
+    "/prestations/naissances",
+    "/prestations/mariages",
+    "/seances-a-offrir",
+    "/professionnels",
+    "/gendarmerie",
+    "/scolaire",
+  ])("%s preloads its hero with high priority, at the size it is drawn", async (path) => {
+    const page = await html(path);
+    const preload = page.match(/<link rel="preload" as="image"[^>]*>/)?.[0] ?? "";
+    expect(preload).toMatch(/fetchPriority="high"/i);
+    const srcSet = preload.match(/imageSrcSet="([^"]+)"/i)?.[1] ?? "";
+    expect(srcSet).toMatch(/\.avif 2400w$/);
+    // The hero's own <source> has the same widths, and its <img> its intrinsic size (no layout shift).
+    expect(page).toContain(`<source type="image/avif" srcSet="${srcSet}" sizes="100vw"/>`);
+    expect(page).toMatch(/<img [^>]*width="2400" height="1600"[^>]*fetchPriority="high"/);
+  });
+});
