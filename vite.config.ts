@@ -25,9 +25,10 @@ export default defineConfig({
                   priority: 20,
                 },
                 {
-                  // Form fields (components/ui/field) travel with the pages that have a form.
+                  // Form fields (components/ui/field) and the cards' icons (components/ui/icon) travel with the
+                  // pages that use them.
                   name: "site",
-                  test: /app[\\/](components[\\/](layout|ui[\\/](?!field))|lib[\\/](utils|seo)|content[\\/](site|studios|navigation))|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
+                  test: /app[\\/](components[\\/](layout|ui[\\/](?!field|icon))|lib[\\/](utils|seo)|content[\\/](site|studios|navigation))|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
                   priority: 10,
                 },
               ],

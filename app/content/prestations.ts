@@ -1,55 +1,52 @@
-import type { Picture } from "imagetools-core";
-import grossesse from "~/assets/photos/grossesse-hero.jpg?photo";
-import mariages from "~/assets/photos/mariages-hero.jpg?photo";
-import naissances from "~/assets/photos/naissances-hero.jpg?photo";
-import portraitFamille from "~/assets/photos/portrait-famille-hero.jpg?photo";
-import professionnels from "~/assets/photos/professionnels-hero.jpg?photo";
-import seancesAOffrir from "~/assets/photos/seances-a-offrir-hero.jpg?photo";
+import type { PhotoSlot } from "~/lib/content-schemas";
 
-/** A card of the services page (SPEC §3 "Prestation card"). */
-export type PrestationCard = { title: string; description: string; photo: Picture; link: string };
+/**
+ * A card of the services page (SPEC §3 "Prestation card"): the text is the page's, the photo the owner's
+ * (its slot in the page photos, /admin/medias).
+ */
+export type PrestationCard = { title: string; description: string; photo: PhotoSlot; link: string };
 
 export const prestationCards: PrestationCard[] = [
   {
     title: "Naissance",
     description:
       "Les tout premiers jours de votre bébé, photographiés en douceur dans un studio chauffé et apaisant.",
-    photo: naissances,
+    photo: "prestations.naissance",
     link: "/prestations/naissances",
   },
   {
     title: "Grossesse",
     description:
       "Une séance pour célébrer votre ventre rond, seule, en couple ou avec les aînés, au 7e ou 8e mois.",
-    photo: grossesse,
+    photo: "prestations.grossesse",
     link: "/prestations/grossesse",
   },
   {
     title: "Portrait & Famille",
     description:
       "Portraits individuels, enfants, couples et familles réunies : des images naturelles qui vous ressemblent.",
-    photo: portraitFamille,
+    photo: "prestations.portrait-famille",
     link: "/prestations/portraits-familles",
   },
   {
     title: "Mariages",
     description:
       "Des préparatifs à la soirée, le reportage complet de votre journée, raconté avec discrétion.",
-    photo: mariages,
+    photo: "prestations.mariages",
     link: "/prestations/mariages",
   },
   {
     title: "Séances à offrir",
     description:
       "Une séance photo en cadeau : Iris, Fashion, Super-Héros ou Princesse, à réserver en ligne.",
-    photo: seancesAOffrir,
+    photo: "prestations.seances-a-offrir",
     link: "/seances-a-offrir",
   },
   {
     title: "Professionnels",
     description:
       "Portraits d'équipe, reportages, événements, gendarmerie et photographie scolaire.",
-    photo: professionnels,
+    photo: "prestations.professionnels",
     link: "/professionnels",
   },
 ];

@@ -1,23 +1,33 @@
 import type { Route } from "./+types/galerie";
 import { ExternalLink } from "~/components/marketing/external-link";
 import { Photo } from "~/components/ui/photo";
-import { galleryItems } from "~/content/galerie";
-import { site } from "~/content/site";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
 
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    items: content.documents.gallery.items.map((item) => ({
+      ...item,
+      photo: content.photo(item.photo),
+    })),
+  };
+}
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Galerie | ${site.brand}`,
+    title: `Galerie | ${siteFrom(matches).brand}`,
     description:
       "Mariages, familles et événements : parcourez les galeries photo de nos clients réalisées par nos studios d'Ussel, Brive et Limoges.",
     path: "/galerie",
     matches,
   });
 
-export default function Galerie() {
+export default function Galerie({ loaderData: { items } }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 pt-32 pb-20 sm:px-6">
       <header className="mx-auto max-w-3xl text-center">
@@ -28,16 +38,16 @@ export default function Galerie() {
         </p>
       </header>
       <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {galleryItems.map((item) => (
-          <li key={item.link}>
+        {items.map((item) => (
+          <li key={`${item.link}-${item.photo.id}`}>
             <ExternalLink
               href={item.link}
               className="group block overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow hover:shadow-lg"
             >
               {/* The photo's own colour fills the card while it loads; the ratio keeps its place. */}
-              <span className="block" style={{ backgroundColor: item.colour }}>
+              <span className="block" style={{ backgroundColor: item.photo.colour }}>
                 <Photo
-                  picture={item.cover}
+                  photo={item.photo}
                   alt=""
                   sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
                   className="block aspect-[4/3] overflow-hidden"

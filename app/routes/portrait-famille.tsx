@@ -1,7 +1,6 @@
 import { ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/portrait-famille";
-import heroPhoto from "~/assets/photos/portrait-famille-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { ProcessSteps } from "~/components/marketing/process-steps";
@@ -9,31 +8,46 @@ import { Section, SectionHeading } from "~/components/marketing/section-heading"
 import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Testimonials } from "~/components/marketing/testimonials";
 import { Button } from "~/components/ui/button";
-import { portraitStyles } from "~/content/galerie";
 import { portraitProcess, portraitSessionTypes, sessionFacts } from "~/content/prestations";
-import { site } from "~/content/site";
-import { priceOf } from "~/content/tarifs";
-import { testimonials } from "~/content/temoignages";
+import { quotedPrice } from "~/content/tarifs";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { galleryImages, slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: slotPhoto(content, "portrait-famille.hero"),
+    styles: galleryImages(content, "portrait-famille"),
+    testimonials: content.documents.testimonials.portraitFamille,
+    /** Undefined once the owner renames or removes the card: the sentences then name no price. */
+    familyPrice: quotedPrice(content.documents.prices, "Séance Famille"),
+  };
+}
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
-    title: `Portrait et famille | ${site.brand}`,
-    description: `Séances photo portrait, famille, enfants et couple en studio à Ussel, Brive et Limoges : séance famille à ${priceOf("Séance Famille")}, ${sessionFacts.includedPrint}, vos photos découvertes ${sessionFacts.famille.discovery}.`,
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const price = loaderData?.familyPrice;
+  return seo({
+    title: `Portrait et famille | ${siteFrom(matches).brand}`,
+    description: `Séances photo portrait, famille, enfants et couple en studio à Ussel, Brive et Limoges : ${price ? `séance famille ${price.phrase}, ` : ""}${sessionFacts.includedPrint}, vos photos découvertes ${sessionFacts.famille.discovery}.`,
     path: "/portrait-famille",
     matches,
   });
+};
 
-export default function PortraitFamille() {
+export default function PortraitFamille({
+  loaderData: { hero, styles, testimonials, familyPrice },
+}: Route.ComponentProps) {
+  const site = useSite();
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow={site.label}
         title="Portrait & Famille"
         subtitle="Des images vraies et pleines de tendresse, pour vous et pour ceux que vous aimez."
-        photo={heroPhoto}
+        photo={hero}
       >
         <Button asChild variant="gold" size="lg">
           <Link to="/contact">Réserver une séance</Link>
@@ -69,11 +83,11 @@ export default function PortraitFamille() {
           intro="Fond noir, fond blanc ou couleur, mode ou tout en douceur : choisissez votre ambiance."
         />
         <div className="mt-12">
-          <StyleGallery images={portraitStyles} />
+          <StyleGallery images={styles} />
         </div>
       </Section>
 
-      <Testimonials testimonials={testimonials.portraitFamille} />
+      {testimonials.length > 0 ? <Testimonials testimonials={testimonials} /> : null}
 
       <Section labelledBy="garantie">
         <div className="mx-auto flex max-w-3xl flex-col items-center gap-4 rounded-2xl border border-gold-dark p-8 text-center">
@@ -91,7 +105,11 @@ export default function PortraitFamille() {
 
       <CallToAction
         title="Envie d'une séance ?"
-        text={`Séance famille à ${priceOf("Séance Famille")} : découvrez tous nos tarifs.`}
+        text={
+          familyPrice
+            ? `Séance famille ${familyPrice.phrase} : découvrez tous nos tarifs.`
+            : "Découvrez tous nos tarifs de séances."
+        }
       >
         <Button asChild variant="gold" size="lg">
           <Link to="/contact">Réserver une séance</Link>

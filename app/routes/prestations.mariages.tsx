@@ -1,40 +1,55 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/prestations.mariages";
-import heroPhoto from "~/assets/photos/mariages-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { ProcessSteps } from "~/components/marketing/process-steps";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
 import { sessionFacts, weddingHighlights } from "~/content/prestations";
-import { site } from "~/content/site";
-import { priceOf } from "~/content/tarifs";
+import { quotedPrice } from "~/content/tarifs";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: slotPhoto(content, "mariages.hero"),
+    /** « à partir de 990 € »; undefined once the owner renames or removes the card, or quotes it. */
+    weddingPrice: quotedPrice(content.documents.prices, "Mariages"),
+  };
+}
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
-    title: `Photographe de mariage | ${site.brand}`,
-    description: `Photographe de mariage en Corrèze et Haute-Vienne : reportage complet ${priceOf("Mariages")}, réservation ${sessionFacts.mariage.booking}, photos livrées ${sessionFacts.mariage.delivery}.`,
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const price = loaderData?.weddingPrice;
+  return seo({
+    title: `Photographe de mariage | ${siteFrom(matches).brand}`,
+    description: `Photographe de mariage en Corrèze et Haute-Vienne : reportage complet${price ? ` ${price.phrase}` : ""}, réservation ${sessionFacts.mariage.booking}, photos livrées ${sessionFacts.mariage.delivery}.`,
     path: "/prestations/mariages",
     matches,
   });
+};
 
-export default function Mariages() {
+export default function Mariages({ loaderData: { hero, weddingPrice } }: Route.ComponentProps) {
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow="Mariages et événements"
         title="Photographe de mariage"
         subtitle="Le récit de votre journée, des préparatifs à la première danse, avec discrétion et émotion."
-        photo={heroPhoto}
+        photo={hero}
       />
       <Section labelledBy="votre-mariage">
         <SectionHeading
           id="votre-mariage"
           title="Votre mariage en images"
-          intro={`Reportage de mariage ${priceOf("Mariages")}.`}
+          intro={
+            weddingPrice
+              ? `Reportage de mariage ${weddingPrice.phrase}.`
+              : "Un reportage complet, des préparatifs à la soirée."
+          }
         />
         <div className="mt-12">
           <ProcessSteps steps={weddingHighlights} />

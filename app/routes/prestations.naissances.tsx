@@ -1,42 +1,68 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/prestations.naissances";
-import heroPhoto from "~/assets/photos/naissances-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { ProcessSteps } from "~/components/marketing/process-steps";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Button } from "~/components/ui/button";
-import { newbornStyles } from "~/content/galerie";
 import { newbornProcess, sessionFacts } from "~/content/prestations";
-import { site } from "~/content/site";
-import { priceOf } from "~/content/tarifs";
+import { quotedPrice, type QuotedPrice } from "~/content/tarifs";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { galleryImages, slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  const { prices } = content.documents;
+  return {
+    hero: slotPhoto(content, "naissances.hero"),
+    styles: galleryImages(content, "naissances"),
+    /** Undefined once the owner renames or removes the card: the sentences then name no price. */
+    newbornPrice: quotedPrice(prices, "Séance Naissance"),
+    bundlePrice: quotedPrice(prices, "Coffret Grossesse + Naissance"),
+  };
+}
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
-    title: `Séance photo naissance | ${site.brand}`,
-    description: `Séance photo nouveau-né en studio à Ussel, Brive et Limoges, ${sessionFacts.naissance.idealMoment} : ${priceOf("Séance Naissance")}, ${sessionFacts.naissance.duration}, ${sessionFacts.includedPrint}.`,
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const price = loaderData?.newbornPrice;
+  return seo({
+    title: `Séance photo naissance | ${siteFrom(matches).brand}`,
+    description: `Séance photo nouveau-né en studio à Ussel, Brive et Limoges, ${sessionFacts.naissance.idealMoment} : ${price ? `${price.amount}, ` : ""}${sessionFacts.naissance.duration}, ${sessionFacts.includedPrint}.`,
     path: "/prestations/naissances",
     matches,
   });
+};
 
-export default function Naissances() {
+/** « Séance naissance à 99 €, ou 129 € avec la séance grossesse. », without the prices the owner removed. */
+function pricesSentence(newbornPrice?: QuotedPrice, bundlePrice?: QuotedPrice): string {
+  const newborn = newbornPrice
+    ? `Séance naissance ${newbornPrice.phrase}`
+    : "Séance naissance seule";
+  const bundle = bundlePrice
+    ? `${bundlePrice.amount} avec la séance grossesse`
+    : "en coffret avec la séance grossesse";
+  return `${newborn}, ou ${bundle}.`;
+}
+
+export default function Naissances({
+  loaderData: { hero, styles, newbornPrice, bundlePrice },
+}: Route.ComponentProps) {
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow="Séance naissance"
         title="Photographie de naissance"
         subtitle={`Les premiers jours de votre bébé, photographiés tout en douceur, ${sessionFacts.naissance.idealMoment}.`}
-        photo={heroPhoto}
+        photo={hero}
       />
       <Section labelledBy="deroulement">
         <SectionHeading
           id="deroulement"
           title="Votre séance en trois étapes"
-          intro={`Séance naissance à ${priceOf("Séance Naissance")}, ou ${priceOf("Coffret Grossesse + Naissance")} avec la séance grossesse.`}
+          intro={pricesSentence(newbornPrice, bundlePrice)}
         />
         <div className="mt-12">
           <ProcessSteps steps={newbornProcess} />
@@ -49,7 +75,7 @@ export default function Naissances() {
           intro="Cocons, paniers, en famille ou tout simplement : chaque séance s'adapte à votre bébé."
         />
         <div className="mt-12">
-          <StyleGallery images={newbornStyles} />
+          <StyleGallery images={styles} />
         </div>
       </Section>
       <CallToAction

@@ -1,34 +1,43 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/prestations";
-import heroPhoto from "~/assets/photos/prestations-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { PhotoCard } from "~/components/marketing/photo-card";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
 import { prestationCards } from "~/content/prestations";
-import { site } from "~/content/site";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: slotPhoto(content, "prestations.hero"),
+    cards: prestationCards.map((card) => ({ ...card, photo: slotPhoto(content, card.photo) })),
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Nos prestations photo | ${site.brand}`,
+    title: `Nos prestations photo | ${siteFrom(matches).brand}`,
     description:
       "Naissance, grossesse, portrait et famille, mariage, séances à offrir et photographie professionnelle : découvrez les prestations de nos studios d'Ussel, Brive et Limoges.",
     path: "/prestations",
     matches,
   });
 
-export default function Prestations() {
+export default function Prestations({ loaderData: { hero, cards } }: Route.ComponentProps) {
+  const site = useSite();
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow={`${site.label} · ${site.experience}`}
         title="Nos Prestations"
         subtitle="De la naissance au mariage, des portraits de famille aux photos d'entreprise : une séance pensée pour vous, du premier appel à la remise de vos photos."
-        photo={heroPhoto}
+        photo={hero}
       />
       <Section labelledBy="prestations-liste">
         <SectionHeading
@@ -37,7 +46,7 @@ export default function Prestations() {
           intro="Choisissez votre séance pour découvrir son déroulement, ses styles et ses tarifs."
         />
         <ul className="mt-12 grid gap-8 md:grid-cols-2 lg:grid-cols-3">
-          {prestationCards.map((card) => (
+          {cards.map((card) => (
             <li key={card.link} className="flex [&>article]:flex-1">
               <PhotoCard
                 photo={card.photo}

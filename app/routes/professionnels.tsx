@@ -1,40 +1,58 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/professionnels";
-import heroPhoto from "~/assets/photos/professionnels-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { IconItems } from "~/components/marketing/icon-items";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
-import { PhotoCard } from "~/components/marketing/photo-card";
+import { PhotoCard, type CardLink } from "~/components/marketing/photo-card";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
 import {
+  PROFESSIONAL_QUOTE_SUBJECT,
   professionalServices,
-  quoteRequestHref,
+  quoteRequestMailto,
   reasonsToChooseUs,
 } from "~/content/professionnels";
-import { site } from "~/content/site";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  const { selfieBoothUrl } = content.documents.identity;
+  return {
+    hero: slotPhoto(content, "professionnels.hero"),
+    services: professionalServices.flatMap(({ link, ...service }) => {
+      // Without a selfie-booth site (identity), its card is left out rather than shown without its link.
+      if (link === "selfie-booth" && !selfieBoothUrl) return [];
+      const cardLink: CardLink | undefined =
+        link === "selfie-booth" ? { href: selfieBoothUrl, external: true } : link;
+      return [{ ...service, photo: slotPhoto(content, service.photo), link: cardLink }];
+    }),
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Photographe pour les professionnels | ${site.brand}`,
+    title: `Photographe pour les professionnels | ${siteFrom(matches).brand}`,
     description:
       "Portraits d'entreprise, reportages, événements, location de borne selfie, offre gendarmerie et photographie scolaire en Corrèze et Haute-Vienne. Devis sur demande.",
     path: "/professionnels",
     matches,
   });
 
-export default function Professionnels() {
+export default function Professionnels({ loaderData: { hero, services } }: Route.ComponentProps) {
+  const site = useSite();
+  const quoteRequestHref = quoteRequestMailto(site.email, PROFESSIONAL_QUOTE_SUBJECT);
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow="Entreprises, institutions, écoles"
         title="Prestations pour les professionnels"
         subtitle="Des images à la hauteur de votre activité : portraits, reportages et événements, en studio ou sur place."
-        photo={heroPhoto}
+        photo={hero}
       >
         <Button asChild variant="gold" size="lg">
           <a href={quoteRequestHref}>
@@ -50,7 +68,7 @@ export default function Professionnels() {
           intro="Chaque projet fait l'objet d'un devis personnalisé."
         />
         <ul className="mt-12 grid gap-8 md:grid-cols-2 lg:grid-cols-3">
-          {professionalServices.map((service) => (
+          {services.map((service) => (
             <li key={service.title} className="flex [&>article]:flex-1">
               <PhotoCard
                 photo={service.photo}
@@ -66,7 +84,7 @@ export default function Professionnels() {
       </Section>
       <Section labelledBy="pourquoi-nous" muted>
         <SectionHeading id="pourquoi-nous" title="Pourquoi nous choisir ?" />
-        <IconItems items={reasonsToChooseUs} className="mt-12" />
+        <IconItems items={reasonsToChooseUs(site)} className="mt-12" />
       </Section>
       <CallToAction
         title="Parlons de votre projet"

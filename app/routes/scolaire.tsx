@@ -1,8 +1,6 @@
 import { Mail } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/scolaire";
-import heroPhoto from "~/assets/photos/scolaire-hero.jpg?photo=hero";
-import mobileStudioPhoto from "~/assets/photos/scolaire-studio-mobile.jpg?photo";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { FeatureList } from "~/components/marketing/feature-list";
 import { IconItems } from "~/components/marketing/icon-items";
@@ -12,28 +10,40 @@ import { Button } from "~/components/ui/button";
 import { Photo } from "~/components/ui/photo";
 import { quoteRequestMailto } from "~/content/professionnels";
 import { mobileStudio, schoolCommitments, schoolServices } from "~/content/scolaire";
-import { site } from "~/content/site";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: slotPhoto(content, "scolaire.hero"),
+    mobileStudioPhoto: slotPhoto(content, "scolaire.studio-mobile"),
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Photographie scolaire | ${site.brand}`,
+    title: `Photographie scolaire | ${siteFrom(matches).brand}`,
     description:
       "Photos de classe, portraits individuels et de fratrie, remises de diplômes : notre studio mobile s'installe dans votre école, collège ou lycée en Limousin.",
     path: "/scolaire",
     matches,
   });
 
-export default function Scolaire() {
+export default function Scolaire({
+  loaderData: { hero, mobileStudioPhoto },
+}: Route.ComponentProps) {
+  const site = useSite();
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow="Écoles, collèges, lycées"
         title="Photographie scolaire"
         subtitle="Des photos de classe et des portraits dont les familles seront fières, sans bousculer la journée des élèves."
-        photo={heroPhoto}
+        photo={hero}
       />
       <Section labelledBy="services-scolaires">
         <SectionHeading id="services-scolaires" title="Nos services" />
@@ -53,8 +63,7 @@ export default function Scolaire() {
             <FeatureList features={mobileStudio.features} className="mt-6" />
           </div>
           <Photo
-            picture={mobileStudioPhoto}
-            alt="Le studio mobile installé dans une salle de classe"
+            photo={mobileStudioPhoto}
             sizes="(min-width: 768px) 50vw, 100vw"
             className="aspect-[3/2] overflow-hidden rounded-2xl"
           />
@@ -68,7 +77,7 @@ export default function Scolaire() {
           <Link to="/contact">Nous contacter</Link>
         </Button>
         <Button asChild variant="light" size="lg">
-          <a href={quoteRequestMailto("Demande de devis : photographie scolaire")}>
+          <a href={quoteRequestMailto(site.email, "Demande de devis : photographie scolaire")}>
             <Mail aria-hidden="true" />
             Demander un devis par e-mail
           </a>

@@ -1,35 +1,45 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/seances-a-offrir";
-import heroPhoto from "~/assets/photos/seances-a-offrir-hero.jpg?photo=hero";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { PhotoCard } from "~/components/marketing/photo-card";
 import { PriceTag } from "~/components/marketing/price-tag";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
-import { giftSessions } from "~/content/seances-cadeaux";
-import { site } from "~/content/site";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { slotPhoto } from "~/server/content/marketing-pages.server";
+import { siteContent } from "~/server/content/site-content.server";
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: slotPhoto(content, "seances-a-offrir.hero"),
+    sessions: content.documents.giftSessions.sessions.map((session) => ({
+      ...session,
+      photo: content.photo(session.photo),
+    })),
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Séances photo à offrir | ${site.brand}`,
+    title: `Séances photo à offrir | ${siteFrom(matches).brand}`,
     description:
       "Offrez une séance photo : Iris, Fashion, Super-Héros ou Princesse, à réserver et offrir en ligne dans nos studios d'Ussel, Brive et Limoges.",
     path: "/seances-a-offrir",
     matches,
   });
 
-export default function SeancesAOffrir() {
+export default function SeancesAOffrir({ loaderData: { hero, sessions } }: Route.ComponentProps) {
   return (
     <>
+      <link {...pageHeroPreload(hero)} />
       <PageHero
         eyebrow="Idées cadeaux"
         title="Séances à offrir"
         subtitle="Un anniversaire, une fête, un merci : offrez un moment unique et des photos qui restent."
-        photo={heroPhoto}
+        photo={hero}
       />
       <Section labelledBy="seances-cadeaux">
         <SectionHeading
@@ -38,8 +48,8 @@ export default function SeancesAOffrir() {
           intro="Choisissez une séance : la réservation et le bon cadeau se font sur notre service en ligne."
         />
         <ul className="mt-12 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
-          {giftSessions.map((session) => (
-            <li key={session.title} className="flex [&>article]:flex-1">
+          {sessions.map((session) => (
+            <li key={session.link} className="flex [&>article]:flex-1">
               <PhotoCard
                 photo={session.photo}
                 title={session.title}

@@ -3,22 +3,34 @@ import type { Route } from "./+types/tarifs";
 import { PriceTabs } from "~/components/marketing/price-tabs";
 import { Button } from "~/components/ui/button";
 import { sessionFacts } from "~/content/prestations";
-import { site } from "~/content/site";
-import { priceOf, priceTabFromParameter, priceTabs } from "~/content/tarifs";
+import { priceTabFromParameter } from "~/content/tarifs";
+import { formatPrice } from "~/lib/prices";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
-    title: `Nos Tarifs | ${site.brand}`,
-    description: `Tarifs des séances photo : famille et grossesse ${priceOf("Séance Famille")}, naissance ${priceOf("Séance Naissance")}, coffret grossesse + naissance ${priceOf("Coffret Grossesse + Naissance")}, portrait CV ${priceOf("Portrait CV")}, mariages ${priceOf("Mariages")}, professionnels sur devis.`,
+export async function loader({ context }: Route.LoaderArgs) {
+  return { tabs: (await siteContent(context)).documents.prices.tabs };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  // The owner's cards, in order: « Séance Famille 79 €, …, Prestations Pro sur devis ».
+  const quoted = (loaderData?.tabs ?? [])
+    .flatMap((tab) => tab.cards)
+    .map((card) => `${card.title} ${formatPrice(card.price).replace("Sur devis", "sur devis")}`)
+    .join(", ");
+  return seo({
+    title: `Nos Tarifs | ${siteFrom(matches).brand}`,
+    description: `Tarifs des séances photo${quoted ? ` : ${quoted}` : ""}.`,
     path: "/tarifs",
     matches,
   });
+};
 
-export default function Tarifs() {
+export default function Tarifs({ loaderData: { tabs } }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const selected = priceTabFromParameter(searchParams.get("onglet"));
   return (
@@ -31,7 +43,7 @@ export default function Tarifs() {
         </p>
       </header>
       <div className="mt-12">
-        <PriceTabs tabs={priceTabs} selected={selected} />
+        <PriceTabs tabs={tabs} selected={selected} />
       </div>
       <div className="mt-16 flex flex-wrap justify-center gap-4">
         <Button asChild variant="gold" size="lg">

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./support/browser";
-import { galleryItems, portraitStyles } from "../../app/content/galerie";
+import { demoPhotos } from "../../app/content/demo-photos";
+import { DEMO_PREFIX, seedDocuments } from "../../app/server/content/seed-content.server";
 
 const { openPage } = useBrowser();
+
+/** The dominant colour of a seeded demo photo (« demo:galerie-01 »), which its media row carries. */
+function seedColour(photo: string): string {
+  const colour = demoPhotos[photo.slice(DEMO_PREFIX.length)]?.colour;
+  if (!colour) throw new Error(`Pas de couleur pour ${photo}`);
+  return colour;
+}
 
 /** "#58a858" → "rgb(88, 168, 88)", as getComputedStyle writes it. */
 const rgb = (hex: string) =>
@@ -10,8 +18,14 @@ const rgb = (hex: string) =>
 
 describe("gallery cards while their photos load", () => {
   for (const [path, colours, ratio] of [
-    ["/galerie", galleryItems.map((item) => item.colour), 3 / 4],
-    ["/portrait-famille", portraitStyles.map((image) => image.colour), 4 / 3],
+    ["/galerie", seedDocuments.gallery.items.map((item) => seedColour(item.photo)), 3 / 4],
+    [
+      "/portrait-famille",
+      seedDocuments.pagePhotos.galleries["portrait-famille"].map((image) =>
+        seedColour(image.photo),
+      ),
+      4 / 3,
+    ],
   ] as const) {
     it(`${path}: each card shows its photo's colour, at the photo's final size`, async () => {
       const page = await openPage(path, { viewport: { width: 390, height: 844 } });

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import type { GendarmeriePackage } from "~/content/gendarmerie";
+import { Icon } from "~/components/ui/icon";
+import type { Gendarmerie } from "~/lib/content-schemas";
 import { formatPrice } from "~/lib/prices";
 import { cn } from "~/lib/utils";
 import { FeatureList } from "./feature-list";
@@ -10,10 +11,9 @@ export function PackageCard({
   offer,
   contactPath,
 }: {
-  offer: GendarmeriePackage;
+  offer: Gendarmerie["packages"][number];
   contactPath: string;
 }) {
-  const Icon = offer.icon;
   return (
     <article
       className={cn(
@@ -29,7 +29,7 @@ export function PackageCard({
         </p>
       ) : null}
       <Icon
-        aria-hidden="true"
+        name={offer.icon}
         className={cn("size-8", offer.highlighted ? "text-gold" : "text-gold-dark")}
       />
       <h3 className="mt-4 text-2xl font-semibold">{offer.title}</h3>

@@ -1,12 +1,16 @@
 import type { Picture } from "imagetools-core";
 import type { ReactNode } from "react";
 import { Photo, preloadPhoto } from "~/components/ui/photo";
+import type { SitePhoto } from "~/lib/media";
 import { cn } from "~/lib/utils";
 
 export const PAGE_HERO_SIZES = "100vw";
 
-/** `links` entry for a page whose hero photo is above the fold. */
-export function pageHeroPreload(photo: Picture) {
+/**
+ * The preload of a page's hero photo (its LCP): `<link {...pageHeroPreload(hero)} />` in the page's
+ * component, which React hoists to the head (`links` does not receive the loader's data).
+ */
+export function pageHeroPreload(photo: Picture | SitePhoto) {
   return preloadPhoto(photo, PAGE_HERO_SIZES);
 }
 
@@ -15,7 +19,8 @@ type PageHeroProps = {
   subtitle?: ReactNode;
   /** Small line above the title. */
   eyebrow?: ReactNode;
-  photo: Picture;
+  /** A photo of the media library (decorative here: the title says what the page is), or a build photo. */
+  photo: SitePhoto | Picture;
   /** Buttons or other content under the subtitle. */
   children?: ReactNode;
   /** A lower band (contact pages): 45 % of the screen's height instead of 60 %. */
@@ -35,7 +40,7 @@ export function PageHero({ title, subtitle, eyebrow, photo, children, short }: P
       )}
     >
       <Photo
-        picture={photo}
+        {...("picture" in photo ? { photo } : { picture: photo })}
         alt=""
         sizes={PAGE_HERO_SIZES}
         priority

@@ -1,17 +1,21 @@
-import type { Picture } from "imagetools-core";
-import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { Icon } from "~/components/ui/icon";
 import { Photo } from "~/components/ui/photo";
-import type { CardLink } from "~/content/professionnels";
+import type { IconName } from "~/lib/content-schemas";
+import type { SitePhoto } from "~/lib/media";
 import { cn } from "~/lib/utils";
 import { ExternalLink } from "./external-link";
 
+/** A link of a card: a page of the site, or another site (opened in a new tab). */
+export type CardLink = { href: string; external?: boolean };
+
 type PhotoCardProps = {
-  photo: Picture;
+  /** Decorative (alt=""): the card's title says what it shows. */
+  photo: SitePhoto;
   title: string;
   description?: ReactNode;
-  icon?: LucideIcon;
+  icon?: IconName;
   /** The whole card is clickable when it has a link (the title carries it, for screen readers). */
   link?: CardLink;
   /** Price, features… under the description. */
@@ -29,7 +33,7 @@ export function PhotoCard({
   photo,
   title,
   description,
-  icon: Icon,
+  icon,
   link,
   children,
   linkHint,
@@ -46,7 +50,7 @@ export function PhotoCard({
       )}
     >
       <Photo
-        picture={photo}
+        photo={photo}
         alt=""
         sizes={sizes}
         className="aspect-[3/2] overflow-hidden"
@@ -54,7 +58,7 @@ export function PhotoCard({
       />
       <div className="flex flex-1 flex-col p-6">
         <h3 className="flex items-center gap-2 text-xl font-semibold">
-          {Icon ? <Icon aria-hidden="true" className="size-5 shrink-0 text-gold-dark" /> : null}
+          {icon ? <Icon name={icon} className="size-5 shrink-0 text-gold-dark" /> : null}
           {link?.external ? (
             <ExternalLink href={link.href} className={stretched}>
               {title}

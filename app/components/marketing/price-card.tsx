@@ -1,12 +1,12 @@
 import { Link } from "react-router";
-import type { PriceCard as PriceCardData } from "~/content/tarifs";
+import { Icon } from "~/components/ui/icon";
+import type { PriceCard as PriceCardData } from "~/lib/content-schemas";
 import { cn } from "~/lib/utils";
 import { FeatureList } from "./feature-list";
 import { PriceTag } from "./price-tag";
 
 /** A card of the prices page: title, badge, price, what is included and 'En savoir plus'. */
 export function PriceCard({ card }: { card: PriceCardData }) {
-  const Icon = card.icon;
   return (
     <article
       className={cn(
@@ -19,7 +19,7 @@ export function PriceCard({ card }: { card: PriceCardData }) {
           {card.badge}
         </p>
       ) : null}
-      <Icon aria-hidden="true" className="size-8 text-gold-dark" />
+      <Icon name={card.icon} className="size-8 text-gold-dark" />
       <h3 className="mt-4 text-xl font-semibold">{card.title}</h3>
       <PriceTag price={card.price} className="mt-2" />
       <FeatureList features={card.features} className="mt-4 flex-1" />

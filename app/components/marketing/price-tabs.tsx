@@ -1,8 +1,10 @@
 import { useRef, useSyncExternalStore, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import type { PriceTab } from "~/content/tarifs";
+import type { Prices } from "~/lib/content-schemas";
 import { cn } from "~/lib/utils";
 import { PriceCard } from "./price-card";
+
+type PriceTab = Prices["tabs"][number];
 
 const tabHref = (id: PriceTab["id"]) => (id === "pro" ? "?onglet=pro" : "?onglet=particuliers");
 
@@ -88,7 +90,7 @@ export function PriceTabs({ tabs, selected }: { tabs: PriceTab[]; selected: Pric
             )}
           >
             {tab.cards.map((card) => (
-              <li key={card.title} className="flex flex-col [&>article]:flex-1">
+              <li key={`${card.title}-${card.link}`} className="flex flex-col [&>article]:flex-1">
                 <PriceCard card={card} />
               </li>
             ))}

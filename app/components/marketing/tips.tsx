@@ -1,8 +1,8 @@
-import type { Step } from "~/content/prestations";
+import type { ProcessStep } from "./process-steps";
 import { cn } from "~/lib/utils";
 
 /** Short pieces of advice, two by two. */
-export function Tips({ tips, className }: { tips: Step[]; className?: string }) {
+export function Tips({ tips, className }: { tips: ProcessStep[]; className?: string }) {
   return (
     <ul className={cn("grid gap-6 md:grid-cols-2", className)}>
       {tips.map((tip) => (

@@ -1,7 +1,10 @@
 import { Play } from "lucide-react";
 import { useState } from "react";
 import { Photo } from "~/components/ui/photo";
-import type { ServiceVideo } from "~/content/gendarmerie";
+import type { SitePhoto } from "~/lib/media";
+
+/** The video of a service card: nothing is loaded from the video host before the visitor asks for it. */
+export type ServiceVideo = { youtubeId: string; title: string; poster: SitePhoto };
 
 /** Videos play from YouTube's privacy-enhanced host (the only one the CSP allows in frames). */
 export const VIDEO_HOST = "https://www.youtube-nocookie.com";
@@ -38,7 +41,7 @@ export function VideoPlaceholder({ video, sizes }: { video: ServiceVideo; sizes:
       }}
       className="group/video relative block aspect-video overflow-hidden bg-stone-900"
     >
-      <Photo picture={video.poster} alt="" sizes={sizes} className="absolute inset-0 opacity-80" />
+      <Photo photo={video.poster} alt="" sizes={sizes} className="absolute inset-0 opacity-80" />
       <span className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/30 p-4 text-center text-white">
         <span className="flex size-16 items-center justify-center rounded-full bg-gold text-primary shadow-lg transition-transform group-hover/video:scale-110">
           <Play aria-hidden="true" className="size-7 translate-x-0.5" />
