@@ -46,7 +46,8 @@ export default function EditStudio({ loaderData, actionData }: Route.ComponentPr
         }
       />
       <StudioForm
-        key={studio?.id}
+        // A save or a restore brings a new version: the fields start again from it.
+        key={revisions[0]?.id ?? studio?.id}
         creating={false}
         values={answer?.values ?? values}
         errors={answer && "errors" in answer ? answer.errors : undefined}
