@@ -117,6 +117,21 @@ describe("/admin/studios", () => {
     );
   });
 
+  it("« Prévisualiser » opens the studio's page with the unsaved values in a new tab, saving nothing", async () => {
+    const before = await usselRow();
+    const page = await signedIn(`/admin/studios/${before.id}`);
+    await page.getByLabel("Téléphone", { exact: true }).fill("05 55 98 76 54");
+    const [preview] = await Promise.all([
+      page.context().waitForEvent("page"),
+      page.getByRole("button", { name: /Prévisualiser/ }).click(),
+    ]);
+    await preview.waitForURL(/\/studio-ussel\?apercu=[0-9a-f-]{36}$/);
+    await preview.close();
+    expect((await usselRow()).data).toEqual(before.data);
+    // The form stays as typed in its own tab.
+    expect(await page.getByLabel("Téléphone", { exact: true }).inputValue()).toBe("05 55 98 76 54");
+  });
+
   it("refuses hours that end before they start and an empty name, keeping what was typed", async () => {
     const before = await usselRow();
     const page = await signedIn(`/admin/studios/${before.id}`);
