@@ -64,6 +64,10 @@ export default [
     route("admin/messages", "routes/admin/messages.tsx"),
     route("admin/securite", "routes/admin/security.tsx"),
     route("admin/administrateurs", "routes/admin/administrateurs.tsx"),
+    route("admin/studios", "routes/admin/studios.tsx"),
+    route("admin/studios/nouveau", "routes/admin/studio-new.tsx"),
+    route("admin/studios/:id", "routes/admin/studio-edit.tsx"),
+    route("admin/redirections", "routes/admin/redirections.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -8,6 +8,8 @@ import {
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
+  redirects,
+  studios,
   users,
 } from "../../app/server/db/schema";
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
@@ -24,6 +26,8 @@ const intruderEmail = `intrus-${marker}@example.com`;
 let articleId = "";
 let categoryId = "";
 let messageId = "";
+let studioId = "";
+let studioBefore: unknown;
 let demoted: TestAccount;
 let demotedCookie = "";
 
@@ -61,6 +65,9 @@ beforeAll(async () => {
     })
     .returning();
   messageId = message?.id ?? "";
+  const [ussel] = await database.select().from(studios).where(eq(studios.slug, "ussel"));
+  studioId = ussel?.id ?? "";
+  studioBefore = { data: ussel?.data, retiredAt: ussel?.retiredAt, position: ussel?.position };
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -131,7 +138,30 @@ const pages = () => [
   "/admin/messages",
   "/admin/securite",
   "/admin/administrateurs",
+  "/admin/studios",
+  "/admin/studios/nouveau",
+  `/admin/studios/${studioId}`,
+  "/admin/redirections",
 ];
+
+/** A studio form's fields (valid: only the guard stops it). */
+function studioForm(overrides: Record<string, string> = {}) {
+  return new URLSearchParams({
+    intent: "save",
+    name: `Intrus ${marker}`,
+    city: "Tulle",
+    slug: `intrus-${marker}`,
+    description: "Description",
+    street: "1 rue",
+    postalCode: "19000",
+    addressCity: "Tulle",
+    phone: "05 00 00 00 00",
+    email: "intrus@example.com",
+    shootingTypes: "Portrait",
+    telephone: "required",
+    ...overrides,
+  });
+}
 
 function articleForm(overrides: Record<string, string> = {}) {
   return new URLSearchParams({
@@ -185,6 +215,23 @@ const actions = () => [
     }),
   },
   { path: "/admin/administrateurs", body: new URLSearchParams({ email: intruderEmail }) },
+  { path: "/admin/studios", body: new URLSearchParams({ intent: "retire", id: studioId }) },
+  { path: "/admin/studios", body: new URLSearchParams({ intent: "down", id: studioId }) },
+  { path: "/admin/studios/nouveau", body: studioForm() },
+  { path: `/admin/studios/${studioId}`, body: studioForm({ slug: "ussel" }) },
+  { path: `/admin/studios/${studioId}`, body: studioForm({ intent: "preview" }) },
+  {
+    path: `/admin/studios/${studioId}`,
+    body: new URLSearchParams({ intent: "restore", revision: studioId }),
+  },
+  {
+    path: "/admin/redirections",
+    body: new URLSearchParams({ intent: "create", from: `/intrus-${marker}`, to: "/tarifs" }),
+  },
+  {
+    path: "/admin/redirections",
+    body: new URLSearchParams({ intent: "update", id: studioId, from: "/x", to: "/tarifs" }),
+  },
 ];
 
 function expectNoAdminData(text: string) {
@@ -222,6 +269,20 @@ async function expectNothingChanged() {
   expect(categories).toEqual([]);
   const invited = await database.select().from(users).where(eq(users.email, intruderEmail));
   expect(invited).toEqual([]);
+  const [studio] = await database.select().from(studios).where(eq(studios.id, studioId));
+  expect({ data: studio?.data, retiredAt: studio?.retiredAt, position: studio?.position }).toEqual(
+    studioBefore,
+  );
+  const newStudios = await database
+    .select()
+    .from(studios)
+    .where(eq(studios.slug, `intrus-${marker}`));
+  expect(newStudios).toEqual([]);
+  const newRedirects = await database
+    .select()
+    .from(redirects)
+    .where(eq(redirects.fromPath, `/intrus-${marker}`));
+  expect(newRedirects).toEqual([]);
 }
 
 describe("the list of guarded admin routes", () => {
@@ -229,7 +290,9 @@ describe("the list of guarded admin routes", () => {
     const covered = new Set([
       ...publicAdminPaths,
       ...resourcePaths,
-      ...pages().map((path) => (path.split("?")[0] ?? "").replaceAll(articleId, ":id")),
+      ...pages().map((path) =>
+        (path.split("?")[0] ?? "").replaceAll(articleId, ":id").replaceAll(studioId, ":id"),
+      ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
     expect(forgotten).toEqual([]);

@@ -9,6 +9,7 @@ import {
 } from "~/lib/content-schemas";
 import { db } from "../db/client.server";
 import { contentRevisions, media, siteDocuments, studios } from "../db/schema";
+import { moveStudioAddresses } from "./redirects.server";
 
 /**
  * Writes of the site's content (issue 11): every write is validated by the storage schema, checks that the
@@ -145,6 +146,15 @@ export async function saveStudio(
       throw new ContentError("Cette adresse est déjà celle d'un autre studio.");
     }
     let studioId = id;
+    // The studio's pages follow its slug: old addresses answer a 301 to the new ones (redirects.server.ts).
+    const [previous] = id
+      ? await tx
+          .select({ slug: studios.slug })
+          .from(studios)
+          .where(eq(studios.id, id))
+          .for("update")
+      : [];
+    await moveStudioAddresses(tx, previous?.slug ?? null, slug);
     if (studioId) {
       const [updated] = await tx
         .update(studios)

@@ -1,0 +1,391 @@
+import { Eye, Plus, Save } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
+import { Button } from "~/components/ui/button";
+import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
+import { DAYS } from "~/lib/content-schemas";
+import type { FieldErrors } from "~/lib/forms";
+import { DAY_LABELS } from "~/lib/hours-input";
+import { slugify } from "~/lib/slug";
+import {
+  closureField,
+  closureRowCount,
+  hoursField,
+  STUDIO_SLUG_MAX,
+  studioFieldOrder,
+  TELEPHONE_CHOICES,
+} from "~/lib/studio-form";
+import type { ToastMessage } from "~/lib/toast";
+
+/** What each field is called in the error summary. */
+function fieldLabel(name: string): string {
+  const labels: Record<string, string> = {
+    name: "Nom du studio",
+    city: "Ville",
+    slug: "Adresse des pages",
+    description: "Courte description",
+    longDescription: "Description détaillée",
+    street: "Rue",
+    postalCode: "Code postal",
+    addressCity: "Commune",
+    phone: "Téléphone",
+    email: "E-mail",
+    bookingUrl: "Lien de réservation",
+    giftVoucherUrl: "Lien des bons cadeaux",
+    latitude: "Latitude",
+    longitude: "Longitude",
+    shootingTypes: "Types de séance",
+    sources: "Sources",
+    telephone: "Téléphone dans le formulaire",
+    sourceRequired: "Source obligatoire",
+    form: "Studio",
+  };
+  const day = DAYS.find((candidate) => hoursField(candidate) === name);
+  if (day) return `Horaires du ${DAY_LABELS[day].toLowerCase()}`;
+  const closure = /^closure-(from|to|label)-(\d+)$/.exec(name);
+  if (closure) {
+    const part = { from: "du", to: "au", label: "motif" }[closure[1] as "from" | "to" | "label"];
+    return `Fermeture ${Number(closure[2]) + 1} (${part})`;
+  }
+  return labels[name] ?? name;
+}
+
+type StudioFormProps = {
+  creating: boolean;
+  values: Record<string, string>;
+  errors: FieldErrors | undefined;
+  alert: ToastMessage | undefined;
+};
+
+/** The studio's form: every field of a studio but its photo (the media library's). */
+export function StudioForm({ creating, values, errors = {}, alert }: StudioFormProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const form = useRef<HTMLFormElement>(null);
+  const [slug, setSlug] = useState(values.slug ?? "");
+  const [slugEdited, setSlugEdited] = useState(!creating || Boolean(values.slug));
+  const closureRows = closureRowCount(values);
+  const order = studioFieldOrder(closureRows);
+
+  useEffect(() => {
+    focusFirstInvalid(form.current, order, errors);
+    // Only when an answer arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [errors]);
+
+  const text = (name: string) => values[name] ?? "";
+  const field = (
+    name: string,
+    label: string,
+    options: {
+      hint?: string;
+      className?: string;
+      multiline?: number;
+      maxLength?: number;
+      type?: string;
+      inputMode?: "numeric" | "decimal" | "tel";
+      autoComplete?: string;
+    } = {},
+  ) => (
+    <Field
+      name={name}
+      label={label}
+      error={errors[name]}
+      hint={options.hint}
+      className={options.className}
+    >
+      {(props) =>
+        options.multiline ? (
+          <Textarea
+            {...props}
+            rows={options.multiline}
+            maxLength={options.maxLength}
+            defaultValue={text(name)}
+          />
+        ) : (
+          <Input
+            {...props}
+            type={options.type ?? "text"}
+            inputMode={options.inputMode}
+            autoComplete={options.autoComplete ?? "off"}
+            maxLength={options.maxLength}
+            defaultValue={text(name)}
+          />
+        )
+      }
+    </Field>
+  );
+
+  const summaryItems = Object.keys(errors)
+    .sort((a, b) => order.indexOf(a) - order.indexOf(b))
+    .map((name) => ({
+      field: fieldMeta(ADMIN_FORM_ID, name, errors[name]),
+      label: fieldLabel(name),
+    }));
+
+  return (
+    <Form
+      method="post"
+      noValidate
+      ref={form}
+      className="space-y-8"
+      onSubmit={(event) => {
+        // « Prévisualiser » opens the page in a new tab: React Router's navigation would stay in this
+        // one, so this submission is the browser's own (as without JavaScript).
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        if (submitter?.getAttribute("formtarget") !== "_blank") return;
+        event.preventDefault();
+        const element = event.currentTarget;
+        const intent = document.createElement("input");
+        intent.type = "hidden";
+        intent.name = "intent";
+        intent.value = "preview";
+        element.append(intent);
+        element.target = "_blank";
+        HTMLFormElement.prototype.submit.call(element);
+        intent.remove();
+        element.removeAttribute("target");
+      }}
+    >
+      {/* Enter in a field saves (the first submit button is the form's default one). */}
+      <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
+      <FormAlert message={alert} />
+      <ErrorSummary
+        id="studio-erreurs"
+        items={summaryItems}
+        title={(count) =>
+          count === 1
+            ? "Le studio n'est pas enregistré : un champ est à corriger."
+            : `Le studio n'est pas enregistré : ${count} champs sont à corriger.`
+        }
+      />
+      <input type="hidden" name="closureCount" value={closureRows} />
+
+      <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+        <legend className="px-1 font-sans text-lg font-semibold">Le studio</legend>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field name="name" label="Nom du studio" error={errors.name}>
+            {(props) => (
+              <Input
+                {...props}
+                required
+                maxLength={100}
+                defaultValue={text("name")}
+                placeholder="Studio de Tulle"
+              />
+            )}
+          </Field>
+          <Field
+            name="city"
+            label="Ville"
+            error={errors.city}
+            hint="Le nom du studio dans les menus et les titres."
+          >
+            {(props) => (
+              <Input
+                {...props}
+                required
+                maxLength={100}
+                defaultValue={text("city")}
+                onChange={(event) => {
+                  if (creating && !slugEdited) {
+                    setSlug(
+                      slugify(event.target.value).slice(0, STUDIO_SLUG_MAX).replace(/-+$/, ""),
+                    );
+                  }
+                }}
+              />
+            )}
+          </Field>
+        </div>
+        <Field
+          name="slug"
+          label="Adresse des pages"
+          error={errors.slug}
+          hint={`Les pages du studio seront /studio-${slug || "…"} et /contact-studio-${slug || "…"}. Lettres minuscules, chiffres et tirets, ${STUDIO_SLUG_MAX} caractères au plus.${creating ? "" : " Si vous la changez, les anciennes adresses mèneront aux nouvelles."}`}
+        >
+          {(props) => (
+            <Input
+              {...props}
+              required
+              maxLength={STUDIO_SLUG_MAX}
+              value={slug}
+              autoComplete="off"
+              onChange={(event) => {
+                setSlug(event.target.value);
+                setSlugEdited(true);
+              }}
+            />
+          )}
+        </Field>
+        {field("description", "Courte description", {
+          multiline: 3,
+          maxLength: 500,
+          hint: "Sur la carte du studio et dans les résultats de recherche.",
+        })}
+        {field("longDescription", "Description détaillée (facultative)", {
+          multiline: 6,
+          maxLength: 3000,
+          hint: "Sur la page du studio.",
+        })}
+        {creating ? (
+          <p className="text-sm text-muted-foreground">
+            Photo : un nouveau studio prend la photo du premier studio, jusqu'à ce que vous la
+            remplaciez dans la médiathèque.
+          </p>
+        ) : (
+          <p className="text-sm text-muted-foreground">
+            Photo : elle se remplace dans la médiathèque.
+          </p>
+        )}
+      </fieldset>
+
+      <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+        <legend className="px-1 font-sans text-lg font-semibold">Coordonnées</legend>
+        {field("street", "Rue", { maxLength: 200, autoComplete: "off" })}
+        <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
+          {field("postalCode", "Code postal", { maxLength: 10, inputMode: "numeric" })}
+          {field("addressCity", "Commune", {
+            maxLength: 100,
+            hint: "Celle de l'adresse postale (par exemple Ambazac pour le studio de Limoges).",
+          })}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field("phone", "Téléphone", { maxLength: 30, type: "tel", inputMode: "tel" })}
+          {field("email", "E-mail", {
+            maxLength: 255,
+            type: "email",
+            hint: "Les messages du formulaire de contact du studio y sont envoyés.",
+          })}
+        </div>
+        {field("bookingUrl", "Lien de réservation (facultatif)", {
+          maxLength: 500,
+          type: "url",
+          hint: "Adresse complète commençant par https://",
+        })}
+        {field("giftVoucherUrl", "Lien des bons cadeaux (facultatif)", {
+          maxLength: 500,
+          type: "url",
+          hint: "Adresse complète commençant par https://",
+        })}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field("latitude", "Latitude (facultative)", {
+            maxLength: 20,
+            inputMode: "decimal",
+            hint: "Pour la carte, par exemple 45,5477.",
+          })}
+          {field("longitude", "Longitude (facultative)", {
+            maxLength: 20,
+            inputMode: "decimal",
+            hint: "Par exemple 2,3094.",
+          })}
+        </div>
+      </fieldset>
+
+      <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+        <legend className="px-1 font-sans text-lg font-semibold">Horaires d'ouverture</legend>
+        <p className="text-sm text-muted-foreground">
+          Écrivez les horaires comme d'habitude : « 9h–12h, 14h–18h » ou « 9h30-18h ». Une précision
+          entre parenthèses après une plage : « 9h–12h (sans rendez-vous) ». Laissez vide ou écrivez
+          « fermé » pour un jour de fermeture.
+        </p>
+        <div className="space-y-3">
+          {DAYS.map((day) => (
+            <Field
+              key={day}
+              name={hoursField(day)}
+              label={DAY_LABELS[day]}
+              error={errors[hoursField(day)]}
+              className="sm:grid sm:grid-cols-[8rem_1fr] sm:items-baseline sm:gap-x-3 [&>label]:sm:mb-0"
+            >
+              {(props) => <Input {...props} maxLength={300} defaultValue={text(hoursField(day))} />}
+            </Field>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+        <legend className="px-1 font-sans text-lg font-semibold">Fermetures exceptionnelles</legend>
+        <p className="text-sm text-muted-foreground">
+          Vacances, jours fériés : du premier au dernier jour inclus (un seul jour : laissez « Au »
+          vide). Videz une ligne pour la retirer.
+        </p>
+        <div className="space-y-4">
+          {Array.from({ length: closureRows }, (_, index) => (
+            <div
+              key={index}
+              role="group"
+              aria-label={`Fermeture ${index + 1}`}
+              className="grid gap-3 sm:grid-cols-[11rem_11rem_1fr]"
+            >
+              {field(closureField("from", index), "Du", { type: "date" })}
+              {field(closureField("to", index), "Au", { type: "date" })}
+              {field(closureField("label", index), "Motif", { maxLength: 100 })}
+            </div>
+          ))}
+        </div>
+        <Button type="submit" name="intent" value="add-closure" variant="outline" size="sm">
+          <Plus aria-hidden="true" />
+          Ajouter une fermeture
+        </Button>
+      </fieldset>
+
+      <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+        <legend className="px-1 font-sans text-lg font-semibold">Formulaire de contact</legend>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field("shootingTypes", "Types de séance", {
+            multiline: 8,
+            hint: "Un type par ligne, dans l'ordre de la liste.",
+          })}
+          {field("sources", "Sources (« Comment nous avez-vous connus ? »)", {
+            multiline: 8,
+            hint: "Une source par ligne. Laissez vide pour ne pas poser la question.",
+          })}
+        </div>
+        <Field name="telephone" label="Téléphone dans le formulaire" error={errors.telephone}>
+          {(props) => (
+            <Select {...props} defaultValue={text("telephone") || "required"}>
+              {Object.entries(TELEPHONE_CHOICES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <div className="flex items-center gap-3">
+          <input
+            id={`${ADMIN_FORM_ID}-sourceRequired`}
+            type="checkbox"
+            name="sourceRequired"
+            className="size-5 accent-stone-800"
+            defaultChecked={text("sourceRequired") === "on"}
+          />
+          <label htmlFor={`${ADMIN_FORM_ID}-sourceRequired`} className="text-sm font-semibold">
+            La source est obligatoire
+          </label>
+        </div>
+      </fieldset>
+
+      <div className="flex flex-wrap justify-end gap-3">
+        <Button
+          type="submit"
+          name="intent"
+          value="preview"
+          variant="outline"
+          formTarget="_blank"
+          disabled={busy}
+        >
+          <Eye aria-hidden="true" />
+          Prévisualiser
+          <span className="sr-only"> (nouvel onglet)</span>
+        </Button>
+        <Button type="submit" name="intent" value="save" disabled={busy}>
+          <Save aria-hidden="true" />
+          {busy ? "Enregistrement..." : creating ? "Créer le studio" : "Enregistrer"}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,59 @@
+import { ExternalLink } from "lucide-react";
+import type { Route } from "./+types/studio-edit";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { RevisionHistory } from "~/components/admin/revision-history";
+import { StudioForm } from "~/components/admin/studio-form";
+import { useServerToast } from "~/components/ui/server-toast";
+import { loadStudioForm, studioFormAction } from "~/server/admin/studios.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.studio?.name ?? "Studio"} - Administration` },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  return loadStudioForm(request, params.id);
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  return studioFormAction(request, params.id);
+}
+
+export default function EditStudio({ loaderData, actionData }: Route.ComponentProps) {
+  const { studio, values, revisions } = loaderData;
+  const answer = actionData && "status" in actionData ? actionData : undefined;
+  const toast = answer && "toast" in answer ? answer.toast : undefined;
+  useServerToast(toast);
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <AdminPageHeader
+        title={studio?.name ?? "Studio"}
+        summary={
+          studio?.retired ? "Ce studio est retiré : ses pages ne sont pas sur le site." : undefined
+        }
+        actions={
+          studio && !studio.retired ? (
+            <a
+              href={studio.pagePath}
+              target="_blank"
+              rel="noopener"
+              className="inline-flex min-h-11 items-center gap-1 text-sm underline underline-offset-4"
+            >
+              Voir la page du studio
+              <ExternalLink aria-hidden="true" className="size-4" />
+              <span className="sr-only"> (nouvel onglet)</span>
+            </a>
+          ) : null
+        }
+      />
+      <StudioForm
+        // A save or a restore brings a new version: the fields start again from it.
+        key={revisions[0]?.id ?? studio?.id}
+        creating={false}
+        values={answer?.values ?? values}
+        errors={answer && "errors" in answer ? answer.errors : undefined}
+        alert={toast}
+      />
+      <RevisionHistory revisions={revisions} title="Historique du studio" />
+    </div>
+  );
+}

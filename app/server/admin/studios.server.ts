@@ -1,0 +1,183 @@
+import { eq } from "drizzle-orm";
+import { data, redirect } from "react-router";
+import { DAYS, type StudioData } from "~/lib/content-schemas";
+import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import {
+  closureRowCount,
+  hoursField,
+  MAX_CLOSURES,
+  parseStudioForm,
+  studioFormValues,
+} from "~/lib/studio-form";
+import {
+  ContentError,
+  listRevisions,
+  listStudios,
+  restoreStudio,
+  saveStudio,
+  studioSubject,
+  type Author,
+} from "../content/content-store.server";
+import { createStudioPreview, previewHref } from "../content/preview.server";
+import { studioPaths } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { studios } from "../db/schema";
+import { failedForm, invalidForm } from "../forms.server";
+import { log } from "../logger.server";
+import { redirectWithToast } from "../toast.server";
+import { requireAdmin, type AdminUser } from "./guard.server";
+
+/**
+ * The studio form's loader and action, shared by /admin/studios/nouveau and /admin/studios/:id (issue 11,
+ * item 2): one form for every field of a studio; « Enregistrer » saves it (with its revision),
+ * « Prévisualiser » shows the public page with the unsaved values, « Ajouter une fermeture » gives one
+ * more closure row (keeping what was typed, without JavaScript), and each earlier version can be restored.
+ */
+
+export const authorOf = (admin: AdminUser): Author => ({
+  id: admin.id,
+  name: admin.name || admin.email,
+});
+
+/** What a new studio's form starts with. */
+export function newStudioValues(): Record<string, string> {
+  const values: Record<string, string> = {
+    telephone: "required",
+    sources: ["Bouche-à-oreille", "Google", "Facebook", "Instagram", "Autre"].join("\n"),
+    closureCount: "1",
+  };
+  for (const day of DAYS) values[hoursField(day)] = "";
+  return values;
+}
+
+export type StudioFormLoaderData = {
+  studio: { id: string; slug: string; name: string; retired: boolean; pagePath: string } | null;
+  values: Record<string, string>;
+  revisions: Array<{ id: string; authorName: string; createdAt: string; summary: string }>;
+};
+
+export async function loadStudioForm(
+  request: Request,
+  id: string | null,
+): Promise<StudioFormLoaderData> {
+  await requireAdmin(request);
+  if (id === null) return { studio: null, values: newStudioValues(), revisions: [] };
+  const studio = isUuid(id) ? (await listStudios()).find((row) => row.id === id) : undefined;
+  if (!studio) {
+    throw await redirectWithToast("/admin/studios", {
+      type: "error",
+      title: "Studio introuvable",
+      description: "Ce studio n'existe pas ou plus.",
+    });
+  }
+  const revisions = await listRevisions(studioSubject(studio.id));
+  return {
+    studio: {
+      id: studio.id,
+      slug: studio.slug,
+      name: studio.data.name,
+      retired: studio.retiredAt !== null,
+      pagePath: studioPaths(studio.slug).pagePath,
+    },
+    values: studioFormValues(studio.slug, studio.data),
+    revisions: revisions.map((revision) => ({
+      ...revision,
+      createdAt: revision.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** The form's answer when it re-renders with one more closure row (nothing is saved). */
+export type MoreRowsAnswer = {
+  status: "more";
+  values: Record<string, string>;
+  errors?: FieldErrors;
+};
+
+export async function studioFormAction(request: Request, id: string | null) {
+  const admin = await requireAdmin(request);
+  const author = authorOf(admin);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "save");
+  const all = await listStudios();
+  const current = id === null ? null : all.find((row) => row.id === id);
+  if (id !== null && !current) return data({ error: "Studio inconnu" }, { status: 404 });
+  const here = id === null ? "/admin/studios/nouveau" : `/admin/studios/${id}`;
+
+  if (intent === "restore" && current) {
+    const revision = formData.get("revision");
+    const restored = isUuid(revision) && (await restoreStudio(current.id, revision, author));
+    return redirectWithToast(
+      here,
+      restored
+        ? { type: "success", title: "Version restaurée", description: "Elle est en ligne." }
+        : { type: "error", title: "Erreur", description: "Cette version n'existe pas." },
+    );
+  }
+
+  const values = formValues(formData, ["intent", "revision"]);
+  if (intent === "add-closure") {
+    const rows = Math.min(closureRowCount(values) + 1, MAX_CLOSURES);
+    return data<MoreRowsAnswer>({
+      status: "more",
+      values: { ...values, closureCount: String(rows) },
+    });
+  }
+  if (intent !== "save" && intent !== "preview") {
+    return data({ error: "Action inconnue" }, { status: 400 });
+  }
+
+  const firstPhoto = all[0]?.data.photo;
+  const previous: StudioData | null = current?.data ?? null;
+  if (!firstPhoto) throw new Error("no studio to take a photo from");
+  const parsed = parseStudioForm(values, previous, firstPhoto);
+  if (!parsed.ok) return invalidForm(values, parsed.errors);
+
+  if (intent === "preview") {
+    const previewId = await createStudioPreview(
+      { id, slug: parsed.slug, data: parsed.data },
+      author,
+    );
+    return redirect(previewHref(studioPaths(parsed.slug).pagePath, previewId));
+  }
+
+  try {
+    const savedId = await saveStudio(id, parsed.slug, parsed.data, author);
+    return redirectWithToast(`/admin/studios/${savedId}`, {
+      type: "success",
+      title: id === null ? "Studio créé" : "Studio enregistré",
+      description: "Ses pages sont à jour sur le site.",
+    });
+  } catch (error) {
+    if (error instanceof ContentError) {
+      const field = /adresse/.test(error.message) ? "slug" : "form";
+      return invalidForm(values, { [field]: error.message });
+    }
+    log.error("admin_studio_save_failed", { error });
+    return failedForm(values, {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible d'enregistrer le studio. Réessayez dans un instant.",
+    });
+  }
+}
+
+/** Moves a studio one place up or down in the menus; false when it cannot move. */
+export async function moveStudio(id: string, direction: "up" | "down"): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: studios.id })
+      .from(studios)
+      .orderBy(studios.position, studios.createdAt)
+      .for("update");
+    const index = rows.findIndex((row) => row.id === id);
+    const other = direction === "up" ? index - 1 : index + 1;
+    if (index < 0 || other < 0 || other >= rows.length) return false;
+    const order = rows.map((row) => row.id);
+    [order[index], order[other]] = [order[other] ?? "", order[index] ?? ""];
+    for (const [position, studioId] of order.entries()) {
+      await tx.update(studios).set({ position }).where(eq(studios.id, studioId));
+    }
+    return true;
+  });
+}
