@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
-import { studios, telHref } from "../../app/content/studios";
-import { contactForms } from "../../app/lib/contact-forms";
+import { studios, telHref } from "./support/studios";
+import { contactForms } from "./support/studios";
 import { openingLines } from "../../app/lib/opening-hours";
 
 const { openPage, baseUrl } = useBrowser();
