@@ -5,11 +5,31 @@ import { Button } from "~/components/ui/button";
 import { Photo, preloadPhoto } from "~/components/ui/photo";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
+import { cn } from "~/lib/utils";
 import { businessStructuredData } from "~/lib/structured-data";
 import { siteContent } from "~/server/content/site-content.server";
 import { studioFacts } from "~/server/content/studio-pages.server";
 
 const HERO_SIZES = "100vw";
+
+const NUMBER_WORDS = [
+  "Un",
+  "Deux",
+  "Trois",
+  "Quatre",
+  "Cinq",
+  "Six",
+  "Sept",
+  "Huit",
+  "Neuf",
+  "Dix",
+];
+
+/** 3 → « Trois studios » (SPEC's sentence, whatever the number of studios on the site). */
+function studiosInWords(count: number): string {
+  const word = NUMBER_WORDS[count - 1] ?? String(count);
+  return `${word} studio${count > 1 ? "s" : ""}`;
+}
 
 /** The hero photo and, for each studio in menu order, its card and its structured data. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -77,9 +97,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section id="studios" className="mx-auto max-w-7xl px-4 py-20 sm:px-6">
         <h2 className="text-center text-3xl font-bold sm:text-4xl">Nos Studios</h2>
         <p className="mx-auto mt-4 max-w-2xl text-center text-muted-foreground">
-          Trois studios en Limousin, une même équipe et le même soin à chaque séance.
+          {studiosInWords(studios.length)} en Limousin, une même équipe et le même soin à chaque
+          séance.
         </p>
-        <ul className="mt-12 grid gap-8 md:grid-cols-3">
+        <ul
+          className={cn(
+            "mt-12 grid gap-8",
+            studios.length === 4 ? "md:grid-cols-2 xl:grid-cols-4" : "md:grid-cols-3",
+          )}
+        >
           {studios.map((studio) => (
             <li
               key={studio.slug}

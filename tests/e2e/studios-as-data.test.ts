@@ -149,6 +149,7 @@ describe("a studio added in the admin", () => {
 
   it("is in the menus, the footer, /contact, the home page, its JSON-LD and the sitemap, after the others", async () => {
     const home = await html("/");
+    expect(home.text).toContain("Quatre studios en Limousin, une même équipe");
     const business = jsonLd(home.text).find((item) => item["@type"] === "ProfessionalService");
     expect((business?.department as Array<{ "@id": string }>).map((item) => item["@id"])).toEqual([
       ...seeded.map((studio) => `${url()}${studio.pagePath}#studio`),
