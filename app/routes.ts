@@ -1,5 +1,4 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { studios } from "./content/studios";
 
 // The route table, following SPEC §2.
 export default [
@@ -20,17 +19,8 @@ export default [
     route("galerie", "routes/galerie.tsx"),
     route("boudoir", "routes/boudoir.tsx"),
 
-    // Studios, contact pages, legal pages (issue 2/5)
-    // One module per kind of page; the path names the studio (see components/studio/studio-from-path).
-    ...studios.map((studio) =>
-      route(studio.pagePath.slice(1), "routes/studio.tsx", { id: `studio-${studio.id}` }),
-    ),
+    // Contact, legal pages (issue 2/5)
     route("contact", "routes/contact.tsx"),
-    ...studios.map((studio) =>
-      route(studio.contactPath.slice(1), "routes/contact-studio.tsx", {
-        id: `contact-studio-${studio.id}`,
-      }),
-    ),
     route("mentions-legales", "routes/mentions-legales.tsx"),
     route("donnees-personnelles", "routes/donnees-personnelles.tsx"),
     route("politique-cookies", "routes/politique-cookies.tsx"),
@@ -40,7 +30,10 @@ export default [
     route("blog/:slug", "routes/blog-article.tsx"),
     route("blog/categorie/:slug", "routes/blog-category.tsx"),
 
-    // Unknown addresses, and the old addresses of content/redirects.ts (301 to their new page).
+    // The studios are data (issue 11): /studio-{slug} and /contact-studio-{slug} are judged by one route
+    // of one segment, below every static page, with the old addresses (301) and the 404s of one segment.
+    route(":page", "routes/page.tsx"),
+    // Unknown addresses of several segments, and the old addresses among them (301 to their new page).
     route("*", "routes/not-found.tsx"),
   ]),
 

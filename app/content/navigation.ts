@@ -1,14 +1,14 @@
-import { studios } from "./studios";
-
 export type NavLinkItem = { label: string; to: string };
 
-/** Header links (SPEC §2 "Shared layout"); Studios is a menu of the three studio pages. */
+/**
+ * Header links (SPEC §2 "Shared layout"). Between the two groups, « Studios » is a menu of the studios'
+ * pages, which are data (the site layout's loader gives them, in the owner's order).
+ */
 export const headerLinks = {
   beforeStudios: [
     { label: "Accueil", to: "/" },
     { label: "Prestations", to: "/prestations" },
   ],
-  studios: studios.map((studio) => ({ label: studio.name, to: studio.pagePath })),
   afterStudios: [
     { label: "Tarifs", to: "/tarifs" },
     { label: "Galerie", to: "/galerie" },

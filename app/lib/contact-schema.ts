@@ -1,15 +1,16 @@
 import { z } from "~/lib/zod";
-import type { StudioId } from "~/content/studios";
 import {
-  contactForms,
   MESSAGE_MAX_LENGTH,
+  type ContactFormSettings,
   type ContactMessageInput,
   type Option,
 } from "./contact-forms";
 
 /**
- * One zod schema per studio's contact form (SPEC §5): used by the browser for instant messages and by the
- * action as the authority. Kept apart from ./contact-forms so that pages load zod only when needed.
+ * The zod schema of a studio's contact form (SPEC §5), built from the studio's settings: used by the
+ * browser for instant messages and by the action as the authority. Kept apart from ./contact-forms so
+ * that pages load zod only when needed. Ussel: everything required but the source; Brive: every field
+ * required; Limoges: no phone field — each is only its settings (`telephone`, `sourceRequired`).
  */
 
 function values(options: Option[]) {
@@ -27,6 +28,12 @@ function requiredText(label: string, max: number) {
 const emptyToUndefined = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
 
+const phoneNumber = z
+  .string()
+  .max(30, "Numéro de téléphone invalide")
+  .regex(/^\+?[\d\s.()-]+$/, "Numéro de téléphone invalide")
+  .refine((phone) => phone.replace(/\D/g, "").length >= 9, "Numéro de téléphone invalide");
+
 const fields = {
   shootingType: (options: Option[]) =>
     z.enum(values(options), { error: "Veuillez choisir un type de séance" }),
@@ -38,13 +45,15 @@ const fields = {
     .min(1, "L'email est requis")
     .max(255, "Email trop long")
     .pipe(z.email("Email invalide")),
-  telephone: z
+  requiredTelephone: z
     .string({ error: "Le téléphone est requis" })
     .trim()
     .min(1, "Le téléphone est requis")
-    .max(30, "Numéro de téléphone invalide")
-    .regex(/^\+?[\d\s.()-]+$/, "Numéro de téléphone invalide")
-    .refine((phone) => phone.replace(/\D/g, "").length >= 9, "Numéro de téléphone invalide"),
+    .pipe(phoneNumber),
+  optionalTelephone: z.preprocess(
+    (value) => (typeof value === "string" ? emptyToUndefined(value.trim()) : value),
+    phoneNumber.optional(),
+  ),
   message: requiredText("Le message", MESSAGE_MAX_LENGTH),
   requiredSource: (options: Option[]) =>
     z.enum(values(options), { error: "Veuillez indiquer comment vous nous avez connus" }),
@@ -55,50 +64,36 @@ const fields = {
     ),
 };
 
-const ussel = contactForms.ussel;
-const brive = contactForms.brive;
-const limoges = contactForms.limoges;
-
-/** Ussel: everything required but the source. */
-export const usselContactSchema = z.object({
-  shootingType: fields.shootingType(ussel.shootingTypes),
-  prenom: fields.prenom,
-  nom: fields.nom,
-  email: fields.email,
-  telephone: fields.telephone,
-  message: fields.message,
-  source: fields.optionalSource(ussel.sources),
-});
-
-/** Brive: every field required, the source included. */
-export const briveContactSchema = z.object({
-  shootingType: fields.shootingType(brive.shootingTypes),
-  prenom: fields.prenom,
-  nom: fields.nom,
-  email: fields.email,
-  telephone: fields.telephone,
-  message: fields.message,
-  source: fields.requiredSource(brive.sources),
-});
-
-/** Limoges: no phone field; the source is optional. */
-export const limogesContactSchema = z.object({
-  shootingType: fields.shootingType(limoges.shootingTypes),
-  prenom: fields.prenom,
-  nom: fields.nom,
-  email: fields.email,
-  message: fields.message,
-  source: fields.optionalSource(limoges.sources),
-});
-
-export const contactSchemas = {
-  ussel: usselContactSchema,
-  brive: briveContactSchema,
-  limoges: limogesContactSchema,
-} as const;
+/** The schema of the form a studio's settings describe. */
+export function contactSchemaFor(settings: ContactFormSettings) {
+  const telephone =
+    settings.telephone === "required"
+      ? { telephone: fields.requiredTelephone }
+      : settings.telephone === "optional"
+        ? { telephone: fields.optionalTelephone }
+        : {};
+  // A studio without sources asks nothing about them (an empty list cannot be chosen from).
+  const source =
+    settings.sources.length === 0
+      ? {}
+      : {
+          source: settings.sourceRequired
+            ? fields.requiredSource(settings.sources)
+            : fields.optionalSource(settings.sources),
+        };
+  return z.object({
+    shootingType: fields.shootingType(settings.shootingTypes),
+    prenom: fields.prenom,
+    nom: fields.nom,
+    email: fields.email,
+    ...telephone,
+    message: fields.message,
+    ...source,
+  }) as z.ZodType<ContactMessageInput, Record<string, unknown>>;
+}
 
 /** Validates one studio's form values (strings from the form) with that studio's schema. */
-export function parseContactForm(studio: StudioId, input: Record<string, unknown>) {
-  return contactSchemas[studio].safeParse(input) as
+export function parseContactForm(settings: ContactFormSettings, input: Record<string, unknown>) {
+  return contactSchemaFor(settings).safeParse(input) as
     { success: true; data: ContactMessageInput } | { success: false; error: z.ZodError };
 }

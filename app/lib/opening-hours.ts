@@ -1,14 +1,12 @@
-import type { DayOfWeek, OpeningRange, WeeklyHours } from "~/content/studios";
+import {
+  DAYS,
+  type Closure,
+  type DayOfWeek,
+  type OpeningRange,
+  type WeeklyHours,
+} from "~/lib/content-schemas";
 
-export const weekDays: DayOfWeek[] = [
-  "Monday",
-  "Tuesday",
-  "Wednesday",
-  "Thursday",
-  "Friday",
-  "Saturday",
-  "Sunday",
-];
+export const weekDays: readonly DayOfWeek[] = DAYS;
 
 const frenchDayNames: Record<DayOfWeek, string> = {
   Monday: "lundi",
@@ -96,4 +94,54 @@ export function openingHoursSpecification(hours: WeeklyHours) {
       ...(range.note ? { description: range.note } : {}),
     })),
   );
+}
+
+// --- Dated closures (holidays, public holidays) ----------------------------------------------------------
+
+/** Today in Paris as an ISO date ("2026-12-24"): closures are dated in the studio's own calendar. */
+export function parisToday(now = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(now);
+}
+
+/** The closures that are under way or still to come on `today` (ISO date), in date order. */
+export function upcomingClosures(closures: readonly Closure[], today: string): Closure[] {
+  return closures
+    .filter((closure) => closure.to >= today)
+    .sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+}
+
+const dayAndMonth = new Intl.DateTimeFormat("fr-FR", {
+  day: "numeric",
+  month: "long",
+  timeZone: "UTC",
+});
+
+/** "2026-12-24" → "24 décembre", "2027-05-01" → "1er mai" (as French writes the first day of a month). */
+function frenchDate(iso: string): string {
+  return dayAndMonth.format(new Date(`${iso}T00:00:00Z`)).replace(/^1 /, "1er ");
+}
+
+/**
+ * « Fermeture exceptionnelle du 24 décembre au 2 janvier : congés », « … le 1er mai : fête du Travail ».
+ * Only closures under way or to come are shown, so the day and month are enough.
+ */
+export function closureText(closure: Closure): string {
+  const when =
+    closure.from === closure.to
+      ? `le ${frenchDate(closure.from)}`
+      : `du ${frenchDate(closure.from)} au ${frenchDate(closure.to)}`;
+  const label = closure.label.trim();
+  return `Fermeture exceptionnelle ${when}${label ? ` : ${label}` : ""}`;
+}
+
+/** The closures for search engines: closed from `from` to `to` (schema.org special opening hours). */
+export function specialOpeningHoursSpecification(closures: readonly Closure[]) {
+  return closures.map((closure) => ({
+    "@type": "OpeningHoursSpecification",
+    validFrom: closure.from,
+    validThrough: closure.to,
+    opens: "00:00",
+    closes: "00:00",
+    ...(closure.label.trim() ? { description: closure.label.trim() } : {}),
+  }));
 }

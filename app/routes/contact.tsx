@@ -1,33 +1,50 @@
 import { Mail, Phone } from "lucide-react";
-import { data, Link, useSearchParams } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/contact";
-import heroPhoto from "~/assets/photos/accueil-hero.jpg?photo=hero";
 import { ContactForm } from "~/components/contact/contact-form";
 import { networkFailure } from "~/components/contact/contact-outcome";
-import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
-import { studioNameInSentence } from "~/components/studio/studio-from-path";
-import { site } from "~/content/site";
-import { studios, telHref, type Studio } from "~/content/studios";
+import { PageHero } from "~/components/marketing/page-hero";
+import { HeroPreload } from "~/components/studio/hero-preload";
+import { studioNameInSentence } from "~/components/studio/studio-name";
 import { cn } from "~/lib/utils";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { formValues } from "~/lib/forms";
+import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { submitContactForm } from "~/server/contact-form.server";
+import { siteContent, type SiteContent } from "~/server/content/site-content.server";
 import { clientAddressContext } from "~/server/context";
 
 /**
  * The visitor chooses the studio that receives the message (docs/decisions/0020): the choice is a link
- * (?studio=…), so it works without JavaScript, and the form shown is that studio's own.
+ * (?studio={slug}), so it works without JavaScript, and the form shown is that studio's own. The first
+ * studio of the menu when none (or an unknown one) is asked for.
  */
-function chosenStudio(studioParam: string | null): Studio {
-  return studios.find((studio) => studio.id === studioParam) ?? (studios[0] as Studio);
+function chosenStudio(content: SiteContent, request: Request) {
+  const slug = new URL(request.url).searchParams.get("studio");
+  return content.studios.find((studio) => studio.slug === slug) ?? content.studios[0];
 }
 
-export const links: Route.LinksFunction = () => [pageHeroPreload(heroPhoto)];
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  const studio = chosenStudio(content, request);
+  return {
+    photo: content.photo(content.documents.pagePhotos.slots["contact.hero"]),
+    // None when every studio is retired: the page still gives the general e-mail.
+    studio: studio
+      ? {
+          slug: studio.slug,
+          name: studio.data.name,
+          city: studio.data.address.city,
+          contactForm: studio.data.contactForm,
+        }
+      : null,
+  };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
-    title: `Contactez-nous | ${site.brand}`,
+    title: `Contactez-nous | ${siteFrom(matches).brand}`,
     description:
       "Particuliers, entreprises, gendarmerie, écoles : écrivez à nos studios photo d'Ussel, Brive et Limoges (Ambazac) pour un devis, une réservation ou une question.",
     path: "/contact",
@@ -35,10 +52,13 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const studio = chosenStudio(new URL(request.url).searchParams.get("studio"));
+  const content = await siteContent(context);
+  const studio = chosenStudio(content, request);
+  if (!studio) throw data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
   const { result, httpStatus, delivery } = await submitContactForm({
     formData: await request.formData(),
-    studio: studio.id,
+    studio,
+    identity: content.documents.identity,
     clientAddress: context.get(clientAddressContext),
   });
   // The e-mail goes out after the answer: the visitor does not wait for the mail server.
@@ -59,13 +79,15 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   }
 }
 
-export default function ContactPage() {
-  const [searchParams] = useSearchParams();
-  const studio = chosenStudio(searchParams.get("studio"));
+export default function ContactPage({ loaderData }: Route.ComponentProps) {
+  const { photo, studio } = loaderData;
+  const site = useSite();
+  const studios = site.studios;
   return (
     <>
+      <HeroPreload photo={photo} />
       <PageHero
-        photo={heroPhoto}
+        photo={photo.picture}
         eyebrow={site.brand}
         title="Contactez-nous"
         subtitle="Particuliers, entreprises, collectivités, écoles : une question, un devis, une séance à réserver ? Écrivez-nous, nous vous répondons rapidement."
@@ -81,7 +103,7 @@ export default function ContactPage() {
             </h2>
             <ul className="mt-3 space-y-2 text-sm">
               {studios.map((item) => (
-                <li key={item.id}>
+                <li key={item.slug}>
                   <Link to={item.contactPath} className="font-semibold hover:underline">
                     {item.name}
                   </Link>{" "}
@@ -109,42 +131,45 @@ export default function ContactPage() {
           </section>
         </aside>
 
-        <div className="rounded-2xl border border-border bg-white p-6 shadow-sm sm:p-8">
-          <nav aria-labelledby="choix-studio">
-            <h2 id="choix-studio" className="text-sm font-semibold">
-              À quel studio écrivez-vous ?
-            </h2>
-            <ul className="mt-3 flex flex-wrap gap-2">
-              {studios.map((item) => (
-                <li key={item.id}>
-                  <Link
-                    to={`?studio=${item.id}`}
-                    replace
-                    preventScrollReset
-                    aria-current={item.id === studio.id ? "true" : undefined}
-                    className={cn(
-                      "inline-flex h-11 items-center rounded-full border px-5 text-sm font-semibold transition-colors",
-                      item.id === studio.id
-                        ? "border-primary bg-primary text-primary-foreground"
-                        : "border-border hover:bg-muted",
-                    )}
-                  >
-                    {item.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <p className="mt-4 text-sm text-muted-foreground">
-            Votre message sera transmis au {studioNameInSentence(studio)} ({studio.address.city}).
-          </p>
-          <ContactForm
-            key={studio.id}
-            studio={studio.id}
-            action={`/contact?studio=${studio.id}`}
-            className="mt-8"
-          />
-        </div>
+        {studio ? (
+          <div className="rounded-2xl border border-border bg-white p-6 shadow-sm sm:p-8">
+            <nav aria-labelledby="choix-studio">
+              <h2 id="choix-studio" className="text-sm font-semibold">
+                À quel studio écrivez-vous ?
+              </h2>
+              <ul className="mt-3 flex flex-wrap gap-2">
+                {studios.map((item) => (
+                  <li key={item.slug}>
+                    <Link
+                      to={`?studio=${item.slug}`}
+                      replace
+                      preventScrollReset
+                      aria-current={item.slug === studio.slug ? "true" : undefined}
+                      className={cn(
+                        "inline-flex h-11 items-center rounded-full border px-5 text-sm font-semibold transition-colors",
+                        item.slug === studio.slug
+                          ? "border-primary bg-primary text-primary-foreground"
+                          : "border-border hover:bg-muted",
+                      )}
+                    >
+                      {item.name}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <p className="mt-4 text-sm text-muted-foreground">
+              Votre message sera transmis au {studioNameInSentence(studio)} ({studio.city}).
+            </p>
+            <ContactForm
+              key={studio.slug}
+              studio={studio.slug}
+              settings={studio.contactForm}
+              action={`/contact?studio=${studio.slug}`}
+              className="mt-8"
+            />
+          </div>
+        ) : null}
       </div>
     </>
   );

@@ -2,22 +2,33 @@ import { Link } from "react-router";
 import type { Route } from "./+types/donnees-personnelles";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
-import { cnil, legal } from "~/content/legal";
-import { site } from "~/content/site";
+import { cnil, legalPolicy } from "~/content/legal";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { siteContent } from "~/server/content/site-content.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
+/** The publisher's details (`legal` document, /admin/site). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { companyName, address, email } = (await siteContent(context)).documents.legal;
+  return { publisher: { companyName, address }, privacyContact: email };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteFrom(matches);
+  return seo({
     title: `Données personnelles | ${site.brand}`,
-    description: `Quelles données ${site.brand} collecte (messages de contact, newsletter, comptes administrateurs), pourquoi, combien de temps (${legal.retentionMonths} mois) et comment exercer vos droits.`,
+    description: `Quelles données ${site.brand} collecte (messages de contact, newsletter, comptes administrateurs), pourquoi, combien de temps (${legalPolicy.retentionMonths} mois) et comment exercer vos droits.`,
     path: "/donnees-personnelles",
     matches,
   });
+};
 
-export default function DonneesPersonnelles() {
-  const { publisher, privacyContact, retentionMonths, responseDelayMonths } = legal;
+export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps) {
+  const { publisher, privacyContact } = loaderData;
+  const { retentionMonths, responseDelayMonths } = legalPolicy;
+  const site = useSite();
   const mail = <a href={`mailto:${privacyContact}`}>{privacyContact}</a>;
   return (
     <LegalPage

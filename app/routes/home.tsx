@@ -1,36 +1,74 @@
 import { ChevronDown, Mail, MapPin, Phone, CalendarCheck } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import heroPhoto from "~/assets/photos/accueil-hero.jpg?photo=hero";
 import { Button } from "~/components/ui/button";
 import { Photo, preloadPhoto } from "~/components/ui/photo";
-import { site } from "~/content/site";
-import { studioPhotos } from "~/content/studio-photos";
-import { studios, telHref } from "~/content/studios";
+import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
+import { cn } from "~/lib/utils";
 import { businessStructuredData } from "~/lib/structured-data";
+import { siteContent } from "~/server/content/site-content.server";
+import { studioFacts } from "~/server/content/studio-pages.server";
 
 const HERO_SIZES = "100vw";
 
-export const links: Route.LinksFunction = () => [preloadPhoto(heroPhoto, HERO_SIZES)];
+const NUMBER_WORDS = [
+  "Un",
+  "Deux",
+  "Trois",
+  "Quatre",
+  "Cinq",
+  "Six",
+  "Sept",
+  "Huit",
+  "Neuf",
+  "Dix",
+];
 
-export const meta: Route.MetaFunction = ({ matches }) => {
+/** 3 → « Trois studios » (SPEC's sentence, whatever the number of studios on the site). */
+function studiosInWords(count: number): string {
+  const word = NUMBER_WORDS[count - 1] ?? String(count);
+  return `${word} studio${count > 1 ? "s" : ""}`;
+}
+
+/** The hero photo and, for each studio in menu order, its card and its structured data. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  return {
+    hero: content.photo(content.documents.pagePhotos.slots["accueil.hero"]),
+    studios: content.studios.map((studio) => ({
+      ...studioFacts(studio),
+      slug: studio.slug,
+      city: studio.data.city,
+      description: studio.data.description,
+      bookingUrl: studio.data.bookingUrl,
+      photo: content.photo(studio.data.photo),
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const siteUrl = siteUrlFrom(matches);
+  const site = siteFrom(matches);
   return seo({
     title: `${site.brand} | Studio photo à Ussel, Brive et Limoges`,
     description: `Studio photo à Ussel, Brive et Limoges (Ambazac) : naissance, grossesse, famille, mariage et portraits professionnels. ${site.label}, ${site.experience}.`,
     path: "/",
     matches,
-    extra: [jsonLd(businessStructuredData(siteUrl))],
+    extra: [jsonLd(businessStructuredData(siteUrl, site, loaderData?.studios ?? []))],
   });
 };
 
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { hero, studios } = loaderData;
+  const site = useSite();
+  const preload = hero.picture.sources.avif ? preloadPhoto(hero.picture, HERO_SIZES) : null;
   return (
     <>
+      {preload ? <link {...preload} /> : null}
       <section className="relative isolate flex min-h-svh items-center justify-center overflow-hidden bg-stone-900 text-white">
         <Photo
-          picture={heroPhoto}
+          picture={hero.picture}
           alt=""
           sizes={HERO_SIZES}
           priority
@@ -59,16 +97,22 @@ export default function Home() {
       <section id="studios" className="mx-auto max-w-7xl px-4 py-20 sm:px-6">
         <h2 className="text-center text-3xl font-bold sm:text-4xl">Nos Studios</h2>
         <p className="mx-auto mt-4 max-w-2xl text-center text-muted-foreground">
-          Trois studios en Limousin, une même équipe et le même soin à chaque séance.
+          {studiosInWords(studios.length)} en Limousin, une même équipe et le même soin à chaque
+          séance.
         </p>
-        <ul className="mt-12 grid gap-8 md:grid-cols-3">
+        <ul
+          className={cn(
+            "mt-12 grid gap-8",
+            studios.length === 4 ? "md:grid-cols-2 xl:grid-cols-4" : "md:grid-cols-3",
+          )}
+        >
           {studios.map((studio) => (
             <li
-              key={studio.id}
+              key={studio.slug}
               className="group relative flex flex-col overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow hover:shadow-lg"
             >
               <Photo
-                picture={studioPhotos[studio.id]}
+                picture={studio.photo.picture}
                 alt={`Le ${studio.name}`}
                 sizes="(min-width: 768px) 33vw, 100vw"
                 className="aspect-[3/2] overflow-hidden"
@@ -112,7 +156,7 @@ export default function Home() {
               <h3 className="mt-4 text-xl font-semibold">Par téléphone</h3>
               <ul className="mt-4 space-y-1 text-sm">
                 {studios.map((studio) => (
-                  <li key={studio.id}>
+                  <li key={studio.slug}>
                     {studio.city} :{" "}
                     <a href={telHref(studio.phone)} className="font-semibold hover:underline">
                       {studio.phone}
@@ -138,19 +182,21 @@ export default function Home() {
                 Choisissez votre studio et réservez votre séance en quelques clics.
               </p>
               <ul className="mt-4 flex flex-wrap justify-center gap-2 text-sm">
-                {studios.map((studio) => (
-                  <li key={studio.id}>
-                    <a
-                      href={studio.bookingUrl}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
-                    >
-                      {studio.city}
-                      <span className="sr-only"> – réserver en ligne (nouvel onglet)</span>
-                    </a>
-                  </li>
-                ))}
+                {studios
+                  .filter((studio) => studio.bookingUrl)
+                  .map((studio) => (
+                    <li key={studio.slug}>
+                      <a
+                        href={studio.bookingUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
+                      >
+                        {studio.city}
+                        <span className="sr-only"> – réserver en ligne (nouvel onglet)</span>
+                      </a>
+                    </li>
+                  ))}
               </ul>
             </li>
           </ul>

@@ -2,23 +2,31 @@ import { Link } from "react-router";
 import type { Route } from "./+types/mentions-legales";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
-import { legal } from "~/content/legal";
-import { site } from "~/content/site";
-import { telHref } from "~/content/studios";
+import { siteFrom, telHref } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { siteContent } from "~/server/content/site-content.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
+/** The legal details (`legal` document, /admin/site). */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { legal: (await siteContent(context)).documents.legal };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteFrom(matches);
+  return seo({
     title: `Mentions légales | ${site.brand}`,
     description: `Mentions légales du site ${site.brand} : éditeur, directeur de la publication, hébergeur, propriété intellectuelle.`,
     path: "/mentions-legales",
     matches,
   });
+};
 
-export default function MentionsLegales() {
-  const { publisher, host } = legal;
+export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
+  const { legal } = loaderData;
+  const { host } = legal;
+  const publisher = legal;
   return (
     <LegalPage
       title="Mentions légales"
@@ -36,7 +44,9 @@ export default function MentionsLegales() {
           <li>Siège social : {publisher.address}</li>
           <li>Immatriculation : {publisher.rcs}</li>
           <li>SIRET : {publisher.siret}</li>
-          <li>Numéro de TVA intracommunautaire : {publisher.vatNumber}</li>
+          {publisher.vatNumber ? (
+            <li>Numéro de TVA intracommunautaire : {publisher.vatNumber}</li>
+          ) : null}
           <li>
             Téléphone : <a href={telHref(publisher.phone)}>{publisher.phone}</a>
           </li>
@@ -55,9 +65,11 @@ export default function MentionsLegales() {
           <li>{host.name}</li>
           <li>{host.address}</li>
           <li>Téléphone : {host.phone}</li>
-          <li>
-            Site : <a href={host.website}>{host.website.replace(/^https?:\/\//, "")}</a>
-          </li>
+          {host.website ? (
+            <li>
+              Site : <a href={host.website}>{host.website.replace(/^https?:\/\//, "")}</a>
+            </li>
+          ) : null}
         </ul>
       </LegalSection>
 

@@ -2,21 +2,30 @@ import { Link } from "react-router";
 import type { Route } from "./+types/politique-cookies";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
-import { cnil, cookies, legal } from "~/content/legal";
-import { site } from "~/content/site";
+import { cnil, cookies } from "~/content/legal";
+import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { siteContent } from "~/server/content/site-content.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo({
+/** Where people ask about their data: the `legal` document's e-mail (/admin/site). */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { privacyContact: (await siteContent(context)).documents.legal.email };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteFrom(matches);
+  return seo({
     title: `Politique cookies | ${site.brand}`,
     description: `${site.brand} n'utilise aucun cookie de suivi : seuls des cookies strictement nécessaires à l'espace d'administration, donc pas de bandeau de consentement.`,
     path: "/politique-cookies",
     matches,
   });
+};
 
-export default function PolitiqueCookies() {
+export default function PolitiqueCookies({ loaderData }: Route.ComponentProps) {
+  const { privacyContact } = loaderData;
   return (
     <LegalPage
       title="Politique cookies"
@@ -105,9 +114,8 @@ export default function PolitiqueCookies() {
           Vous pouvez à tout moment consulter et effacer les cookies depuis les réglages de votre
           navigateur. Pour en savoir plus :{" "}
           <a href={`${cnil.website}/fr/cookies-et-autres-traceurs`}>cnil.fr</a>. Pour toute
-          question, écrivez-nous à{" "}
-          <a href={`mailto:${legal.privacyContact}`}>{legal.privacyContact}</a> ; voir aussi nos{" "}
-          <Link to="/donnees-personnelles">données personnelles</Link>.
+          question, écrivez-nous à <a href={`mailto:${privacyContact}`}>{privacyContact}</a> ; voir
+          aussi nos <Link to="/donnees-personnelles">données personnelles</Link>.
         </p>
       </LegalSection>
     </LegalPage>

@@ -5,8 +5,11 @@ import { publicSite } from "~/server/content/public-site.server";
 import { siteContent } from "~/server/content/site-content.server";
 import type { Route } from "./+types/site-layout";
 
-/** Route `handle` of public pages: `solidHeader` for pages without a dark photo under the header. */
-export type SiteHandle = { solidHeader?: boolean };
+/**
+ * Route `handle` of public pages: `solidHeader` for pages without a dark photo under the header (or, for a
+ * route that serves several kinds of page, a function of its loader data).
+ */
+export type SiteHandle = { solidHeader?: boolean | ((loaderData: unknown) => boolean) };
 
 /** The business's facts every public page shows (header, footer, titles): `useSite()` / `siteFrom()`. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -16,7 +19,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
-  const solid = matches.some((match) => (match.handle as SiteHandle | undefined)?.solidHeader);
+  const solid = matches.some((match) => {
+    const solidHeader = (match.handle as SiteHandle | undefined)?.solidHeader;
+    return typeof solidHeader === "function" ? solidHeader(match.loaderData) : solidHeader;
+  });
   return (
     <>
       <a

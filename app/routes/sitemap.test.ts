@@ -1,9 +1,11 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { publicPages } from "./sitemap";
+import { studioPaths, type StudioRecord } from "~/server/content/site-content.server";
+import { seedStudios } from "~/server/content/seed-content.server";
+import { publicPages, staticPages } from "./sitemap";
 
-/** Every page address of the route table under the public site's layout (none with a parameter). */
+/** Every page address of the route table under the public site's layout. */
 function sitePages(entries: RouteConfigEntry[], parent = ""): string[] {
   return entries.flatMap((entry) => {
     const path = entry.index ? parent || "/" : entry.path ? `${parent}/${entry.path}` : parent;
@@ -15,18 +17,26 @@ function sitePages(entries: RouteConfigEntry[], parent = ""): string[] {
 const siteLayout = routes.find((entry) => entry.file === "routes/site-layout.tsx");
 
 describe("sitemap", () => {
-  it("lists every page of the public site's route table (blog pages come from the database)", () => {
+  it("lists every static page of the public site's route table (blog pages come from the database)", () => {
     const pages = sitePages(siteLayout?.children ?? [])
       .filter((path) => !path.includes(":") && !path.includes("*"))
       .filter((path) => path !== "/blog");
-    expect(pages.length).toBeGreaterThan(20);
-    expect([...publicPages].sort()).toEqual([...pages].sort());
+    expect(pages.length).toBeGreaterThan(15);
+    expect([...staticPages].sort()).toEqual([...pages].sort());
   });
 
-  it("lists each studio's page and contact page from the route table", () => {
-    const pages = sitePages(siteLayout?.children ?? []);
-    const studioPages = pages.filter((path) => /^\/(contact-)?studio-/.test(path));
-    expect(studioPages.length).toBeGreaterThanOrEqual(6);
-    for (const path of studioPages) expect(publicPages).toContain(path);
+  it("lists each studio on the site: its page and its contact page", () => {
+    const studios: StudioRecord[] = seedStudios.map((studio) => ({
+      id: studio.slug,
+      slug: studio.slug,
+      ...studioPaths(studio.slug),
+      data: studio.data,
+    }));
+    const pages = publicPages(studios);
+    for (const slug of ["ussel", "brive", "limoges"]) {
+      expect(pages).toContain(`/studio-${slug}`);
+      expect(pages).toContain(`/contact-studio-${slug}`);
+    }
+    expect(publicPages([])).toEqual(staticPages);
   });
 });

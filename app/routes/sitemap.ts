@@ -1,18 +1,19 @@
 import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { studios } from "~/content/studios";
+import type { Route } from "./+types/sitemap";
 import { PUBLIC_CACHE_CONTROL } from "~/lib/blog-seo";
 import { listSitemapArticles } from "~/server/articles.server";
 import { listSitemapCategories } from "~/server/categories.server";
+import { siteContent, type StudioRecord } from "~/server/content/site-content.server";
 import { env } from "~/server/env.server";
 import { escapeXml } from "~/server/xml.server";
 
 /**
- * The public pages of SPEC §2's route table (the blog's articles and categories come from the database).
- * The studios' pages come from the same list as the route table (app/routes.ts maps content/studios), so a
- * studio added there is in the sitemap too; sitemap.test.ts checks this list against the route table.
+ * The static public pages of SPEC §2's route table; sitemap.test.ts checks this list against the route
+ * table. The studios' pages and contact pages come from the database (the studios on the site, in menu
+ * order), like the blog's articles and categories.
  */
-export const publicPages = [
+export const staticPages = [
   "/",
   "/prestations",
   "/portrait-famille",
@@ -23,9 +24,7 @@ export const publicPages = [
   "/professionnels",
   "/gendarmerie",
   "/scolaire",
-  ...studios.map((studio) => studio.pagePath),
   "/contact",
-  ...studios.map((studio) => studio.contactPath),
   "/tarifs",
   "/galerie",
   "/boudoir",
@@ -47,12 +46,22 @@ function entry(location: string, lastModified: Date): string {
   return `  <url>\n    <loc>${escapeXml(location)}</loc>\n    <lastmod>${lastModified.toISOString()}</lastmod>\n  </url>`;
 }
 
+/** Every public page's address: the static pages, then each studio's page and contact page. */
+export function publicPages(studios: readonly StudioRecord[]): string[] {
+  return [
+    ...staticPages,
+    ...studios.map((studio) => studio.pagePath),
+    ...studios.map((studio) => studio.contactPath),
+  ];
+}
+
 /** /sitemap.xml: every public page, every published article and every category, with lastmod. */
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   const siteUrl = env().SITE_URL;
-  const [articles, categories] = await Promise.all([
+  const [articles, categories, content] = await Promise.all([
     listSitemapArticles(),
     listSitemapCategories(),
+    siteContent(context),
   ]);
   const latestArticle = articles.reduce<Date | undefined>(
     (latest, article) => (!latest || article.updatedAt > latest ? article.updatedAt : latest),
@@ -61,7 +70,7 @@ export async function loader() {
   const blogModified = latestArticle && latestArticle > builtAt ? latestArticle : builtAt;
 
   const entries = [
-    ...publicPages.map((path) => entry(`${siteUrl}${path}`, builtAt)),
+    ...publicPages(content.studios).map((path) => entry(`${siteUrl}${path}`, builtAt)),
     entry(`${siteUrl}/blog`, blogModified),
     ...categories.map((category) =>
       entry(`${siteUrl}/blog/categorie/${category.slug}`, category.lastModified),

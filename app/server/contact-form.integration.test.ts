@@ -8,8 +8,16 @@ import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
 import { db } from "./db/client.server";
 import { contactMessages, rateLimits } from "./db/schema";
+import { seedDocuments, seedStudios } from "./content/seed-content.server";
 
 useAppDatabase();
+
+/** The recipient of a submission: a seeded studio of SPEC.md, and the site's identity. */
+function to(slug: string) {
+  const studio = seedStudios.find((candidate) => candidate.slug === slug);
+  if (!studio) throw new Error(`no seeded studio ${slug}`);
+  return { studio, identity: seedDocuments.identity };
+}
 
 type ReceivedMail = { from: string; to: string[]; raw: string };
 
@@ -77,7 +85,7 @@ describe("submitContactForm", () => {
     const before = Date.now();
     const { result, httpStatus } = await submitContactForm({
       formData: form(validUssel),
-      studio: "ussel",
+      ...to("ussel"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -111,7 +119,7 @@ describe("submitContactForm", () => {
         email: "pas-un-email",
         shootingType: "mariage-ski",
       }),
-      studio: "ussel",
+      ...to("ussel"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -131,7 +139,7 @@ describe("submitContactForm", () => {
     // Brive requires the source; Ussel's shooting types are not Brive's.
     const brive = await submitContactForm({
       formData: form({ ...validUssel, shootingType: "naissance", source: "" }),
-      studio: "brive",
+      ...to("brive"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -150,7 +158,7 @@ describe("submitContactForm", () => {
         message: "Bonjour",
         source: "salon",
       }),
-      studio: "limoges",
+      ...to("limoges"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -164,7 +172,7 @@ describe("submitContactForm", () => {
   it("accepts a Brive message with every field and a Limoges message without telephone", async () => {
     const brive = await submitContactForm({
       formData: form({ ...validUssel, shootingType: "grand-bebe", source: "salon" }),
-      studio: "brive",
+      ...to("brive"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -177,7 +185,7 @@ describe("submitContactForm", () => {
         message: "Bonjour !",
         source: "bni",
       }),
-      studio: "limoges",
+      ...to("limoges"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -194,7 +202,7 @@ describe("submitContactForm", () => {
     try {
       const { result, delivery } = await submitContactForm({
         formData: form({ ...validUssel, source: "parrainage" }),
-        studio: "ussel",
+        ...to("ussel"),
         clientAddress: nextAddress(),
         mail: { url: smtp.url, from: "Site <site@example.com>" },
       });
@@ -221,7 +229,7 @@ describe("submitContactForm", () => {
     try {
       const { result, httpStatus, delivery } = await submitContactForm({
         formData: form({ ...validUssel, shootingType: "famille", source: "salon" }),
-        studio: "brive",
+        ...to("brive"),
         clientAddress: nextAddress(),
         mail: { url: smtp.url, from: "site@example.com" },
       });
@@ -242,7 +250,7 @@ describe("submitContactForm", () => {
     await smtp.close();
     const { result, delivery } = await submitContactForm({
       formData: form(validUssel),
-      studio: "ussel",
+      ...to("ussel"),
       clientAddress: nextAddress(),
       mail: { url: smtp.url, from: "site@example.com" },
     });
@@ -260,7 +268,7 @@ describe("submitContactForm", () => {
     for (let attempt = 0; attempt <= CONTACT_RATE_LIMIT.limit; attempt++) {
       last = await submitContactForm({
         formData: form(validUssel),
-        studio: "ussel",
+        ...to("ussel"),
         clientAddress,
         mail: null,
       });
@@ -279,7 +287,7 @@ describe("submitContactForm", () => {
     // Another address is not affected.
     const other = await submitContactForm({
       formData: form(validUssel),
-      studio: "ussel",
+      ...to("ussel"),
       clientAddress: nextAddress(),
       mail: null,
     });
@@ -296,7 +304,7 @@ describe("submitContactForm", () => {
     try {
       const { result, httpStatus, delivery } = await submitContactForm({
         formData: form({ ...validUssel, [HONEYPOT_FIELD]: "https://spam.example" }),
-        studio: "ussel",
+        ...to("ussel"),
         clientAddress: nextAddress(),
         mail: { url: smtp.url, from: "site@example.com" },
       });
@@ -323,7 +331,7 @@ describe("submitContactForm", () => {
     const send = (message: string) =>
       submitContactForm({
         formData: form({ ...validUssel, message }),
-        studio: "ussel",
+        ...to("ussel"),
         clientAddress: client,
         mail: null,
       });

@@ -1,7 +1,6 @@
-import type { StudioId } from "~/content/studios";
-import { site } from "~/content/site";
-import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { contactSchemas } from "~/lib/contact-schema";
+import { CONTACT_STUDIO_SLUG_MAX, HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { contactSchemaFor } from "~/lib/contact-schema";
+import type { Identity, StudioData } from "~/lib/content-schemas";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
@@ -22,11 +21,24 @@ export type ContactSubmission = {
   delivery: Promise<void>;
 };
 
-/** SMTP settings when SMTP_URL is configured; without them messages are only stored. */
-export function mailSettingsFromEnv(): MailSettings | null {
+/**
+ * SMTP settings when SMTP_URL is configured; without them messages are only stored. The sender defaults
+ * to the brand and general e-mail of the site's identity.
+ */
+export function mailSettingsFromEnv(
+  identity: Pick<Identity, "brand" | "email">,
+): MailSettings | null {
   const { SMTP_URL, SMTP_FROM } = env();
-  return SMTP_URL ? { url: SMTP_URL, from: SMTP_FROM ?? `${site.brand} <${site.email}>` } : null;
+  return SMTP_URL
+    ? { url: SMTP_URL, from: SMTP_FROM ?? `${identity.brand} <${identity.email}>` }
+    : null;
 }
+
+/** The studio a message is written to, as the content snapshot gives it (StudioRecord fits). */
+export type ContactStudio = {
+  slug: string;
+  data: Pick<StudioData, "name" | "email" | "contactForm">;
+};
 
 /**
  * Handles one submission of a studio's contact form: spam trap, validation with the studio's schema, rate
@@ -35,16 +47,22 @@ export function mailSettingsFromEnv(): MailSettings | null {
  */
 export async function submitContactForm({
   formData,
-  studio,
+  studio: recipient,
+  identity,
   clientAddress,
-  mail = mailSettingsFromEnv(),
+  mail = mailSettingsFromEnv(identity),
 }: {
   formData: FormData;
-  studio: StudioId;
+  studio: ContactStudio;
+  /** The site's brand (the e-mail's subject) and general e-mail (its default sender). */
+  identity: Pick<Identity, "brand" | "email">;
   clientAddress: string;
   mail?: MailSettings | null;
 }): Promise<ContactSubmission> {
-  const parsed = parseForm(formData, contactSchemas[studio], { omit: [HONEYPOT_FIELD] });
+  const studio = recipient.slug;
+  const parsed = parseForm(formData, contactSchemaFor(recipient.data.contactForm), {
+    omit: [HONEYPOT_FIELD],
+  });
   const { values } = parsed;
   const nothingToDeliver = Promise.resolve();
   const refuse = (
@@ -77,6 +95,10 @@ export async function submitContactForm({
   const suspectedSpam = typeof trap === "string" && trap !== "";
 
   try {
+    // contact_messages.studio holds the slug: the admin keeps slugs this short; say so if one is not.
+    if (studio.length > CONTACT_STUDIO_SLUG_MAX) {
+      throw new Error(`slug longer than ${CONTACT_STUDIO_SLUG_MAX} characters: ${studio}`);
+    }
     const { allowed } = await consumeRateLimit(rateLimitKey, CONTACT_RATE_LIMIT);
     if (!allowed) {
       log.warn("contact_rate_limited", { studio, clientAddress });
@@ -88,7 +110,7 @@ export async function submitContactForm({
 
     const delivery =
       mail && !suspectedSpam
-        ? sendContactMessageEmail(stored, mail)
+        ? sendContactMessageEmail(stored, { brand: identity.brand, studio: recipient.data }, mail)
             .then(() => markContactMessageEmailed(stored.id))
             .then(() => log.info("contact_message_emailed", { id: stored.id, studio }))
             .catch((error: unknown) =>

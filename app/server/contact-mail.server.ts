@@ -1,10 +1,15 @@
 import nodemailer from "nodemailer";
-import { site } from "~/content/site";
-import { studioById, type StudioId } from "~/content/studios";
-import { contactForms, optionLabel } from "~/lib/contact-forms";
+import { optionLabel } from "~/lib/contact-forms";
+import type { StudioData } from "~/lib/content-schemas";
 import type { ContactMessage } from "./contact-messages.server";
 
 export type MailSettings = { url: string; from: string };
+
+/** What the e-mail says of the studio and the business: from the content the message was sent under. */
+export type ContactMailStudio = {
+  brand: string;
+  studio: Pick<StudioData, "name" | "email" | "contactForm">;
+};
 
 const dateFormat = new Intl.DateTimeFormat("fr-FR", {
   dateStyle: "full",
@@ -13,9 +18,12 @@ const dateFormat = new Intl.DateTimeFormat("fr-FR", {
 });
 
 /** The e-mail that tells a studio about a new message: plain text, Reply-To the visitor. */
-export function contactMessageEmail(message: ContactMessage, from: string) {
-  const studio = studioById(message.studio as StudioId);
-  const form = contactForms[studio.id];
+export function contactMessageEmail(
+  message: ContactMessage,
+  { brand, studio }: ContactMailStudio,
+  from: string,
+) {
+  const form = studio.contactForm;
   const lines = [
     `Nouveau message reçu le ${dateFormat.format(message.createdAt)} depuis le formulaire de contact du ${studio.name}.`,
     "",
@@ -38,7 +46,7 @@ export function contactMessageEmail(message: ContactMessage, from: string) {
     from,
     to: studio.email,
     replyTo: { name: `${message.prenom} ${message.nom}`, address: message.email },
-    subject: `[${site.brand}] Message de ${message.prenom} ${message.nom} (${optionLabel(form.shootingTypes, message.shootingType)})`,
+    subject: `[${brand}] Message de ${message.prenom} ${message.nom} (${optionLabel(form.shootingTypes, message.shootingType)})`,
     text: lines.join("\n"),
   };
 }
@@ -46,6 +54,7 @@ export function contactMessageEmail(message: ContactMessage, from: string) {
 /** Sends the message to its studio's address through the configured SMTP server. */
 export async function sendContactMessageEmail(
   message: ContactMessage,
+  recipient: ContactMailStudio,
   settings: MailSettings,
 ): Promise<void> {
   const transport = nodemailer.createTransport({
@@ -55,7 +64,7 @@ export async function sendContactMessageEmail(
     socketTimeout: 20_000,
   });
   try {
-    await transport.sendMail(contactMessageEmail(message, settings.from));
+    await transport.sendMail(contactMessageEmail(message, recipient, settings.from));
   } finally {
     transport.close();
   }

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import type { StudioId } from "~/content/studios";
 import type { ContactMessageInput } from "~/lib/contact-forms";
 import { db } from "./db/client.server";
 import { contactMessages } from "./db/schema";
@@ -7,7 +6,8 @@ import { contactMessages } from "./db/schema";
 export type ContactMessage = typeof contactMessages.$inferSelect;
 
 export type NewContactMessage = ContactMessageInput & {
-  studio: StudioId;
+  /** The studio's slug (at most CONTACT_STUDIO_SLUG_MAX characters). */
+  studio: string;
   /** The spam trap was filled in (a bot, or a visitor's autofill): kept, flagged, not e-mailed. */
   suspectedSpam?: boolean;
 };

@@ -4,7 +4,7 @@ import net from "node:net";
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { closeServerDatabase, serverDatabase } from "./support/database";
-import { contactForms } from "../../app/lib/contact-forms";
+import { contactForms } from "./support/studios";
 import { blogNewsletterSubscribers, contactMessages, rateLimits } from "../../app/server/db/schema";
 
 /**

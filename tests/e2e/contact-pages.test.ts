@@ -1,8 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
-import { studios, telHref } from "../../app/content/studios";
-import { contactForms } from "../../app/lib/contact-forms";
+import { contactForms, studios, telHref } from "./support/studios";
 import { openingLines } from "../../app/lib/opening-hours";
 
 const { openPage, baseUrl } = useBrowser();

@@ -1,12 +1,5 @@
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../../app/server/free-port.server";
-import { root } from "../../scripts/lib/build";
+import { startServerProcess } from "../support/server-process";
 import { startSmtpCapture } from "../support/smtp-capture";
 
 declare module "vitest" {
@@ -20,71 +13,19 @@ declare module "vitest" {
   }
 }
 
-async function waitForHealth(url: string, child: ReturnType<typeof spawn>, output: () => string) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Le serveur s'est arrêté :\n${output()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Le serveur n'a pas répondu à /healthz :\n${output()}`);
-}
-
 /** Runs the production server (built by tests/setup/build.ts) on a free loopback port. */
 export default async function setup(project: TestProject) {
-  const adminUrl = project.getProvidedContext().adminDatabaseUrl;
-  const name = `e2e_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${name}`;
-
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
   const mail = await startSmtpCapture();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child = spawn(process.execPath, ["server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl.toString(),
-      SITE_URL: baseUrl,
-      LOG_LEVEL: "warn",
-      SMTP_URL: mail.smtpUrl,
-      SMTP_FROM: "Studio de test <site@example.com>",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startServerProcess(project.getProvidedContext().adminDatabaseUrl, {
+    SMTP_URL: mail.smtpUrl,
+    SMTP_FROM: "Studio de test <site@example.com>",
   });
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-
-  await waitForHealth(baseUrl, child, () => output);
-  project.provide("baseUrl", baseUrl);
-  project.provide("databaseUrl", databaseUrl.toString());
+  project.provide("baseUrl", server.baseUrl);
+  project.provide("databaseUrl", server.databaseUrl);
   project.provide("mailboxUrl", mail.mailboxUrl);
 
   return async () => {
-    child.kill("SIGTERM");
-    await exited;
+    await server.stop();
     await mail.close();
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
-    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }

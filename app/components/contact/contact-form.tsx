@@ -13,8 +13,12 @@ import {
   type FieldMeta,
 } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
-import type { StudioId } from "~/content/studios";
-import { contactForms, HONEYPOT_FIELD, MESSAGE_MAX_LENGTH, type Option } from "~/lib/contact-forms";
+import {
+  HONEYPOT_FIELD,
+  MESSAGE_MAX_LENGTH,
+  type ContactFormSettings,
+  type Option,
+} from "~/lib/contact-forms";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
@@ -41,7 +45,10 @@ function snapshot(form: HTMLFormElement | null): string {
 }
 
 type ContactFormProps = {
-  studio: StudioId;
+  /** The studio's slug: names the form's fields (ids) and its fetcher. */
+  studio: string;
+  /** The studio's shooting types, sources and required fields (edited with the studio). */
+  settings: ContactFormSettings;
   /** Where to post when it is not the current page (e.g. /contact?studio=brive). */
   action?: string;
   className?: string;
@@ -57,8 +64,9 @@ const loadContactSchema = () => import("~/lib/contact-schema");
  * toast: the toast is for the outcome (sent, too many attempts, a real failure). Without JavaScript it is
  * a plain form post and the page comes back with the same messages and the typed values in place.
  */
-export function ContactForm({ studio, action, className }: ContactFormProps) {
-  const definition = contactForms[studio];
+export function ContactForm({ studio, settings, action, className }: ContactFormProps) {
+  const hasTelephone = settings.telephone !== "none";
+  const hasSource = settings.sources.length > 0;
   const fetcher = useFetcher<ContactFormResult>({ key: `contact-${studio}` });
   // Filled only after a post without JavaScript (a fetcher never fills the page's action data).
   const documentResult = useActionData<ContactFormResult | undefined>();
@@ -108,11 +116,13 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
     prenom: field("prenom"),
     nom: field("nom"),
     email: field("email"),
-    telephone: field("telephone"),
+    telephone: field("telephone", settings.telephone === "required"),
     message: field("message"),
-    source: field("source", definition.sourceRequired),
+    source: field("source", settings.sourceRequired),
   } satisfies Record<string, FieldMeta>;
-  const summary = FIELD_ORDER.map((name) => ({
+  const summary = FIELD_ORDER.filter(
+    (name) => (name !== "telephone" || hasTelephone) && (name !== "source" || hasSource),
+  ).map((name) => ({
     field: fields[name as keyof typeof fields],
     label: LABELS[name] ?? name,
   }));
@@ -142,7 +152,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         setWaiting(true);
         void loadContactSchema()
           .then(({ parseContactForm }) => {
-            const parsed = parseContactForm(studio, data);
+            const parsed = parseContactForm(settings, data);
             if (!parsed.success) {
               const found = fieldErrors(parsed.error);
               setWaiting(false);
@@ -170,7 +180,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         const data = Object.fromEntries(new FormData(event.currentTarget));
         const shownBefore = clientErrors ?? serverErrors;
         void loadContactSchema().then(({ parseContactForm }) => {
-          const parsed = parseContactForm(studio, data);
+          const parsed = parseContactForm(settings, data);
           const now = parsed.success ? {} : fieldErrors(parsed.error);
           setClientErrors(
             Object.fromEntries(
@@ -196,7 +206,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         {(props) => (
           <Select {...props} defaultValue={values.shootingType ?? ""}>
             <option value="">Choisissez un type de séance</option>
-            <Options options={definition.shootingTypes} />
+            <Options options={settings.shootingTypes} />
           </Select>
         )}
       </Field>
@@ -226,7 +236,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         </Field>
       </div>
 
-      <div className={cn("grid gap-5", definition.hasTelephone && "sm:grid-cols-2")}>
+      <div className={cn("grid gap-5", hasTelephone && "sm:grid-cols-2")}>
         <Field field={fields.email} label={LABELS.email}>
           {(props) => (
             <Input
@@ -238,7 +248,7 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
             />
           )}
         </Field>
-        {definition.hasTelephone ? (
+        {hasTelephone ? (
           <Field field={fields.telephone} label={LABELS.telephone}>
             {(props) => (
               <Input
@@ -264,14 +274,16 @@ export function ContactForm({ studio, action, className }: ContactFormProps) {
         )}
       </Field>
 
-      <Field field={fields.source} label={LABELS.source}>
-        {(props) => (
-          <Select {...props} defaultValue={values.source ?? ""}>
-            <option value="">Choisissez une réponse</option>
-            <Options options={definition.sources} />
-          </Select>
-        )}
-      </Field>
+      {hasSource ? (
+        <Field field={fields.source} label={LABELS.source}>
+          {(props) => (
+            <Select {...props} defaultValue={values.source ?? ""}>
+              <option value="">Choisissez une réponse</option>
+              <Options options={settings.sources} />
+            </Select>
+          )}
+        </Field>
+      ) : null}
 
       {/* Spam trap: people never see nor reach it; bots fill in every field. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">

@@ -1,10 +1,15 @@
 import { Clock, MapPin, Phone } from "lucide-react";
 import type { ReactNode } from "react";
-import { OpeningHours } from "~/components/studio/opening-hours";
-import { telHref, type Studio } from "~/content/studios";
+import { Closures, OpeningHours } from "~/components/studio/opening-hours";
+import type { Closure, StudioData } from "~/lib/content-schemas";
+import { telHref } from "~/lib/public-site";
 
-/** Address, phone, e-mail and hours of one studio. */
-export function StudioContactCards({ studio }: { studio: Studio }) {
+type ContactCardsStudio = Pick<StudioData, "address" | "phone" | "email" | "hours"> & {
+  closures: Closure[];
+};
+
+/** Address, phone, e-mail, hours and closures to come of one studio. */
+export function StudioContactCards({ studio }: { studio: ContactCardsStudio }) {
   return (
     <ul className="grid gap-4">
       <Card icon={<MapPin aria-hidden="true" />} title="Adresse">
@@ -31,6 +36,7 @@ export function StudioContactCards({ studio }: { studio: Studio }) {
       </Card>
       <Card icon={<Clock aria-hidden="true" />} title="Horaires">
         <OpeningHours hours={studio.hours} />
+        <Closures closures={studio.closures} className="mt-3" />
       </Card>
     </ul>
   );

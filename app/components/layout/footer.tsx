@@ -2,20 +2,20 @@ import { Link } from "react-router";
 import { Logo } from "./logo";
 import { SocialIcon } from "./social-icons";
 import { footerLinks } from "~/content/navigation";
-import { site, socialLinks } from "~/content/site";
-import { studios, telHref } from "~/content/studios";
+import { telHref, useSite } from "~/lib/public-site";
 
 export function Footer() {
+  const site = useSite();
   return (
     <footer className="bg-primary text-primary-foreground">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-2 lg:grid-cols-4">
         <div>
-          <Logo />
+          <Logo brand={site.brand} />
           <p className="mt-4 text-sm text-stone-300">
             Studio photo, {site.experience}, label {site.label}.
           </p>
           <ul className="mt-6 flex gap-3" aria-label="Réseaux sociaux">
-            {socialLinks.map(({ name, href }) => (
+            {site.social.map(({ name, href }) => (
               <li key={name}>
                 <a
                   href={href}
@@ -54,8 +54,8 @@ export function Footer() {
             Nos studios
           </h2>
           <ul className="mt-4 grid gap-6 text-sm sm:grid-cols-3 md:grid-cols-1 lg:grid-cols-3">
-            {studios.map((studio) => (
-              <li key={studio.id}>
+            {site.studios.map((studio) => (
+              <li key={studio.slug}>
                 <Link
                   to={studio.pagePath}
                   className="inline-block py-1 font-semibold hover:underline"

@@ -3,7 +3,13 @@ import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { Logo } from "./logo";
 import { headerLinks, type NavLinkItem } from "~/content/navigation";
+import { useSite } from "~/lib/public-site";
 import { cn } from "~/lib/utils";
+
+/** The studios' pages, in the owner's order: the « Studios » menu. */
+function useStudioLinks(): NavLinkItem[] {
+  return useSite().studios.map((studio) => ({ label: studio.name, to: studio.pagePath }));
+}
 
 /** SPEC §9: past this many pixels of scroll the header becomes solid. */
 export const SCROLL_THRESHOLD = 50;
@@ -63,7 +69,7 @@ export function Header({ solid = false }: HeaderProps) {
     >
       <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link to="/" className="inline-flex min-h-11 items-center rounded-sm">
-          <Logo />
+          <Logo brand={useSite().brand} />
           <span className="sr-only"> – accueil</span>
         </Link>
 
@@ -151,6 +157,7 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
   const open = openOn === pathname;
   const setOpen = (value: boolean) => setOpenOn(value ? pathname : null);
   const trigger = useRef<HTMLButtonElement>(null);
+  const studioLinks = useStudioLinks();
   const closeOnEscape = (event: React.KeyboardEvent) => {
     if (event.key === "Escape" && open) {
       setOpen(false);
@@ -192,7 +199,7 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
         {/* The padding bridges the gap to the button, so the pointer never "leaves" on its way down. */}
         <div id="menu-studios" hidden={!open} className="absolute top-full left-0 w-56 pt-2">
           <ul className="rounded-lg border border-border bg-white p-2 text-foreground shadow-lg">
-            {headerLinks.studios.map(({ label, to }) => (
+            {studioLinks.map(({ label, to }) => (
               <li key={to}>
                 <Link
                   to={to}
@@ -215,6 +222,7 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
 }
 
 function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
+  const studioLinks = useStudioLinks();
   const className = ({ isActive }: { isActive: boolean }) =>
     cn(
       "block rounded-md px-3 py-3 text-base font-medium hover:bg-muted",
@@ -240,7 +248,7 @@ function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
         <li className="px-3 pt-3 pb-1 text-sm font-semibold tracking-wide text-muted-foreground uppercase">
           Studios
         </li>
-        {links(headerLinks.studios, true)}
+        {links(studioLinks, true)}
         {links(headerLinks.afterStudios)}
       </ul>
       <Link

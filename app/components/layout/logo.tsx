@@ -1,8 +1,7 @@
-import { site } from "~/content/site";
 import { cn } from "~/lib/utils";
 
 /** The studio's mark and name; the mark is the same drawing as public/images/logo.svg. */
-export function Logo({ className }: { className?: string }) {
+export function Logo({ brand, className }: { brand: string; className?: string }) {
   return (
     <span className={cn("flex items-center gap-2.5 font-serif text-lg font-semibold", className)}>
       <svg viewBox="0 0 64 64" aria-hidden="true" className="size-9 shrink-0">
@@ -16,7 +15,7 @@ export function Logo({ className }: { className?: string }) {
         </g>
         <circle cx="32" cy="32" r="5" fill="#1c1917" />
       </svg>
-      <span>{site.brand}</span>
+      <span>{brand}</span>
     </span>
   );
 }

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { legal } from "~/content/legal";
+import { legalPolicy } from "~/content/legal";
 
 const lastUpdated = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "UTC" }).format(
-  new Date(legal.lastUpdated),
+  new Date(legalPolicy.lastUpdated),
 );
 
 /** The plain text layout of the legal pages: no photo, a readable column, dated. */

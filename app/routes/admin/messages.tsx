@@ -5,8 +5,6 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
-import { studioById, type StudioId } from "~/content/studios";
-import { contactForms } from "~/lib/contact-forms";
 import { formatDateFr } from "~/lib/dates";
 import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
@@ -17,12 +15,11 @@ import {
   listMessagesForAdmin,
   setMessageHandled,
 } from "~/server/admin/messages.server";
+import { listStudios } from "~/server/content/content-store.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages - Administration" }];
-
-const isStudio = (value: string): value is StudioId => value in contactForms;
 
 function label(options: Array<{ value: string; label: string }>, value: string | null) {
   if (!value) return null;
@@ -32,12 +29,15 @@ function label(options: Array<{ value: string; label: string }>, value: string |
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   try {
-    const rows = await listMessagesForAdmin();
+    // Every studio, retired ones too: their messages stay, under the studio's name.
+    const [rows, studios] = await Promise.all([listMessagesForAdmin(), listStudios()]);
+    const bySlug = new Map(studios.map((studio) => [studio.slug, studio.data]));
     const messages = rows.map((row) => {
-      const form = isStudio(row.studio) ? contactForms[row.studio] : null;
+      const studio = bySlug.get(row.studio);
+      const form = studio?.contactForm;
       return {
         ...row,
-        studioName: isStudio(row.studio) ? studioById(row.studio).name : row.studio,
+        studioName: studio?.name ?? row.studio,
         shootingTypeLabel: form ? label(form.shootingTypes, row.shootingType) : row.shootingType,
         sourceLabel: form ? label(form.sources, row.source) : row.source,
       };

@@ -49,7 +49,12 @@ export function allowedMethods(build: ServerBuild, pathname: string, search: str
   }));
   let target = targets.at(-1);
   if (target?.index && !new URLSearchParams(search).has("index")) target = targets.at(-2);
-  const hasAction = target ? typeof build.routes[target.id]?.module.action === "function" : false;
+  const module = target ? build.routes[target.id]?.module : undefined;
+  // A route serving several kinds of page says which of its addresses take a POST (routes/page.tsx).
+  const acceptsPost = (module?.handle as { acceptsPost?: (path: string) => boolean } | undefined)
+    ?.acceptsPost;
+  const hasAction =
+    typeof module?.action === "function" && (acceptsPost?.(pagePath(pathname)) ?? true);
   return hasAction ? "GET, HEAD, POST" : "GET, HEAD";
 }
 

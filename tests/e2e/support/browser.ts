@@ -23,7 +23,7 @@ type Problems = { consoleErrors: string[]; foreignRequests: string[] };
  * printed no unexpected console error (CSP violations and hydration errors are console errors) and made
  * no request outside the site under test.
  */
-export function useBrowser() {
+export function useBrowser(options: { baseUrl?: () => string } = {}) {
   let browser: Browser | undefined;
   const opened: Array<{ page: Page; problems: Problems; allow: RegExp[] }> = [];
 
@@ -47,15 +47,17 @@ export function useBrowser() {
     await browser?.close();
   });
 
+  // The suite's shared server, or a server of the test file's own (known once its `beforeAll` ran).
   const baseUrl = inject("baseUrl");
-  const origin = new URL(baseUrl).origin;
+  const target = options.baseUrl ?? (() => baseUrl);
 
   /** A new browser context (no cookies) and page, navigated to `path`. */
   async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("browser not started");
     const { allowConsole = [], ...contextOptions } = options;
+    const origin = new URL(target()).origin;
     const context = await browser.newContext({
-      baseURL: baseUrl,
+      baseURL: target(),
       locale: "fr-FR",
       ...contextOptions,
     });

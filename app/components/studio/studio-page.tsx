@@ -1,50 +1,36 @@
 import { CalendarCheck, Clock, Gift, Mail, MapPin, MessageSquare, Phone } from "lucide-react";
-import { Link, useLocation } from "react-router";
-import type { Route } from "./+types/studio";
-import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
+import { Link } from "react-router";
+import { PageHero } from "~/components/marketing/page-hero";
 import { ExternalLink } from "~/components/studio/external-link";
-import { OpeningHours } from "~/components/studio/opening-hours";
-import { studioFromPath, studioNameInSentence } from "~/components/studio/studio-from-path";
-import { studioHeroPhotos } from "~/components/studio/studio-photos-hero";
+import { HeroPreload } from "~/components/studio/hero-preload";
+import { Closures, OpeningHours } from "~/components/studio/opening-hours";
+import { studioNameInSentence } from "~/components/studio/studio-name";
 import { Button } from "~/components/ui/button";
-import { site } from "~/content/site";
-import { telHref } from "~/content/studios";
-import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
-import { studioStructuredData } from "~/lib/structured-data";
+import { telHref } from "~/lib/public-site";
+import type { StudioPageData } from "~/server/content/studio-pages.server";
 
-// One module serves /studio-ussel, /studio-brive and /studio-limoges: the path names the studio.
-
-export const meta: Route.MetaFunction = ({ matches, location }) => {
-  const studio = studioFromPath(location.pathname);
-  const siteUrl = siteUrlFrom(matches);
-  const where = `${studio.address.street}, ${studio.address.postalCode} ${studio.address.city}`;
-  return seo({
-    title: `${studio.name} | ${site.brand}`,
-    description: `${studio.name} (${where}) : horaires, téléphone, réservation en ligne et bons cadeaux. ${site.label}, ${site.experience}.`,
-    path: studio.pagePath,
-    matches,
-    extra: [jsonLd(studioStructuredData(siteUrl, studio))],
-  });
-};
-
-export default function StudioPage() {
-  const studio = studioFromPath(useLocation().pathname);
+/** A studio's page (/studio-{slug}), from its data. */
+export function StudioPage({ studio }: { studio: StudioPageData }) {
   const { street, postalCode, city } = studio.address;
   return (
     <>
-      <link {...pageHeroPreload(studioHeroPhotos[studio.id])} />
+      <HeroPreload photo={studio.photo} />
       <PageHero
-        photo={studioHeroPhotos[studio.id]}
+        photo={studio.photo.picture}
         eyebrow="Nos studios"
         title={studio.name}
         subtitle={studio.description}
       >
-        <Button asChild variant="gold" size="lg">
-          <ExternalLink href={studio.bookingUrl}>Réserver en ligne</ExternalLink>
-        </Button>
-        <Button asChild variant="light" size="lg">
-          <ExternalLink href={studio.giftVoucherUrl}>Offrir un bon cadeau</ExternalLink>
-        </Button>
+        {studio.bookingUrl ? (
+          <Button asChild variant="gold" size="lg">
+            <ExternalLink href={studio.bookingUrl}>Réserver en ligne</ExternalLink>
+          </Button>
+        ) : null}
+        {studio.giftVoucherUrl ? (
+          <Button asChild variant="light" size="lg">
+            <ExternalLink href={studio.giftVoucherUrl}>Offrir un bon cadeau</ExternalLink>
+          </Button>
+        ) : null}
       </PageHero>
 
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 sm:px-6 lg:grid-cols-3">
@@ -95,6 +81,7 @@ export default function StudioPage() {
               <div>
                 <h3 className="font-semibold">Horaires d'ouverture</h3>
                 <OpeningHours hours={studio.hours} className="mt-2" />
+                <Closures closures={studio.closures} className="mt-4" />
               </div>
             </div>
           </div>
@@ -107,37 +94,41 @@ export default function StudioPage() {
         </section>
 
         <div className="space-y-8">
-          <section aria-labelledby="reserver" className="rounded-2xl bg-muted p-8">
-            <CalendarCheck aria-hidden="true" className="size-8 text-gold-dark" />
-            <h2 id="reserver" className="mt-3 text-xl font-bold">
-              Réserver votre séance
-            </h2>
-            <p className="mt-2 text-sm text-muted-foreground">
-              Choisissez votre créneau en ligne, ou appelez-nous : nous vous conseillons avec
-              plaisir.
-            </p>
-            <ExternalLink
-              href={studio.bookingUrl}
-              className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
-            >
-              Réservation en ligne – {studio.city}
-            </ExternalLink>
-          </section>
-          <section aria-labelledby="offrir" className="rounded-2xl bg-muted p-8">
-            <Gift aria-hidden="true" className="size-8 text-gold-dark" />
-            <h2 id="offrir" className="mt-3 text-xl font-bold">
-              Offrir une séance
-            </h2>
-            <p className="mt-2 text-sm text-muted-foreground">
-              Un bon cadeau valable dans notre studio de {studio.city}, à imprimer ou à envoyer.
-            </p>
-            <ExternalLink
-              href={studio.giftVoucherUrl}
-              className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
-            >
-              Bons cadeaux – {studio.city}
-            </ExternalLink>
-          </section>
+          {studio.bookingUrl ? (
+            <section aria-labelledby="reserver" className="rounded-2xl bg-muted p-8">
+              <CalendarCheck aria-hidden="true" className="size-8 text-gold-dark" />
+              <h2 id="reserver" className="mt-3 text-xl font-bold">
+                Réserver votre séance
+              </h2>
+              <p className="mt-2 text-sm text-muted-foreground">
+                Choisissez votre créneau en ligne, ou appelez-nous : nous vous conseillons avec
+                plaisir.
+              </p>
+              <ExternalLink
+                href={studio.bookingUrl}
+                className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
+              >
+                Réservation en ligne – {studio.city}
+              </ExternalLink>
+            </section>
+          ) : null}
+          {studio.giftVoucherUrl ? (
+            <section aria-labelledby="offrir" className="rounded-2xl bg-muted p-8">
+              <Gift aria-hidden="true" className="size-8 text-gold-dark" />
+              <h2 id="offrir" className="mt-3 text-xl font-bold">
+                Offrir une séance
+              </h2>
+              <p className="mt-2 text-sm text-muted-foreground">
+                Un bon cadeau valable dans notre studio de {studio.city}, à imprimer ou à envoyer.
+              </p>
+              <ExternalLink
+                href={studio.giftVoucherUrl}
+                className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
+              >
+                Bons cadeaux – {studio.city}
+              </ExternalLink>
+            </section>
+          ) : null}
         </div>
       </div>
 

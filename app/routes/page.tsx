@@ -1,0 +1,111 @@
+import { data } from "react-router";
+import type { Route } from "./+types/page";
+import type { SiteHandle } from "./site-layout";
+import { networkFailure } from "~/components/contact/contact-outcome";
+import { StudioContactPage } from "~/components/contact/studio-contact-page";
+import { NotFoundPage, notFoundMeta } from "~/components/layout/not-found-page";
+import { StudioPage } from "~/components/studio/studio-page";
+import { studioNameInSentence } from "~/components/studio/studio-name";
+import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { formValues } from "~/lib/forms";
+import { siteFrom } from "~/lib/public-site";
+import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
+import { studioStructuredData } from "~/lib/structured-data";
+import { submitContactForm } from "~/server/contact-form.server";
+import { siteContent } from "~/server/content/site-content.server";
+import { studioAt, studioPageData } from "~/server/content/studio-pages.server";
+import { clientAddressContext } from "~/server/context";
+import { redirectOrNotFound } from "~/server/not-found.server";
+
+/**
+ * Every address of one segment that no static route claims: the studios are data (issue 11), so their
+ * pages (/studio-{slug}) and contact pages (/contact-studio-{slug}) are resolved here from the studios on
+ * the site; anything else is an old address to redirect (the `redirects` table) or a 404. React Router
+ * cannot match a parameter inside a segment (`/studio-:slug`), and static routes rank above this one.
+ * Only a studio's contact page accepts a POST: the methods guard answers 405 elsewhere (`acceptsPost`).
+ */
+
+const CONTACT_PAGE = /^\/contact-studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/;
+
+export const handle: SiteHandle & { acceptsPost: (pathname: string) => boolean } = {
+  // The 404 has no dark photo under the header.
+  solidHeader: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "not-found",
+  acceptsPost: (pathname) => CONTACT_PAGE.test(pathname),
+};
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  const found = studioAt(content, `/${params.page}`);
+  if (!found) return redirectOrNotFound(request, content);
+  return {
+    kind: found.kind,
+    studio: studioPageData(content, found.studio),
+  };
+}
+
+/** The 404 keeps its `no-store`; a studio's page the site's usual policy. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const own = actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control");
+  const headers = new Headers();
+  if (own) headers.set("Cache-Control", own);
+  return headers;
+};
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData || loaderData.kind === "not-found") return notFoundMeta;
+  const { studio } = loaderData;
+  const site = siteFrom(matches);
+  const where = `${studio.address.street}, ${studio.address.postalCode} ${studio.address.city}`;
+  if (loaderData.kind === "contact") {
+    return seo({
+      title: `Contacter le ${studioNameInSentence(studio)} | ${site.brand}`,
+      description: `Écrivez au ${studioNameInSentence(studio)} (${where}) : horaires, téléphone et formulaire de contact pour réserver votre séance photo.`,
+      path: studio.contactPath,
+      matches,
+    });
+  }
+  return seo({
+    title: `${studio.name} | ${site.brand}`,
+    description: `${studio.name} (${where}) : horaires, téléphone, réservation en ligne et bons cadeaux. ${site.label}, ${site.experience}.`,
+    path: studio.pagePath,
+    matches,
+    extra: [jsonLd(studioStructuredData(siteUrlFrom(matches), site, studio))],
+  });
+};
+
+/** A message to a studio, from its contact page's form. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const content = await siteContent(context);
+  const found = studioAt(content, `/${params.page}`);
+  // A studio retired (or renamed) meanwhile: its page is gone.
+  if (found?.kind !== "contact") throw data(null, NOT_FOUND_INIT);
+  const { result, httpStatus, delivery } = await submitContactForm({
+    formData: await request.formData(),
+    studio: found.studio,
+    identity: content.documents.identity,
+    clientAddress: context.get(clientAddressContext),
+  });
+  // The e-mail goes out after the answer: the visitor does not wait for the mail server.
+  void delivery;
+  return data(result, { status: httpStatus });
+}
+
+/**
+ * With JavaScript: the server's answer as it is, or, when no answer came (offline, connection cut), the
+ * generic failure, shown by the form like a server failure with what was typed kept.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const values = formValues(await request.clone().formData(), [HONEYPOT_FIELD]);
+  try {
+    return await serverAction();
+  } catch {
+    return networkFailure(values);
+  }
+}
+
+export default function Page({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "not-found") return <NotFoundPage />;
+  if (loaderData.kind === "contact") return <StudioContactPage studio={loaderData.studio} />;
+  return <StudioPage studio={loaderData.studio} />;
+}

@@ -1,0 +1,66 @@
+import type { ContactFormSettings } from "~/lib/content-schemas";
+import type { SitePhoto } from "~/lib/media";
+import { parisToday, upcomingClosures } from "~/lib/opening-hours";
+import type { StudioFacts } from "~/lib/structured-data";
+import type { SiteContent, StudioRecord } from "./site-content.server";
+
+/**
+ * What a studio's page and contact page show of it, from the content snapshot: its facts, its photo, the
+ * closures under way or to come, and its contact form's settings.
+ */
+export type StudioPageData = StudioFacts & {
+  slug: string;
+  contactPath: string;
+  city: string;
+  description: string;
+  bookingUrl: string;
+  giftVoucherUrl: string;
+  photo: SitePhoto;
+  contactForm: ContactFormSettings;
+};
+
+/** What the structured data needs of a studio (home page and studio page alike). */
+export function studioFacts(studio: StudioRecord, today = parisToday()): StudioFacts {
+  const { name, address, phone, email, hours, geo, closures } = studio.data;
+  return {
+    pagePath: studio.pagePath,
+    name,
+    address,
+    phone,
+    email,
+    hours,
+    geo,
+    closures: upcomingClosures(closures, today),
+  };
+}
+
+export function studioPageData(
+  content: SiteContent,
+  studio: StudioRecord,
+  today = parisToday(),
+): StudioPageData {
+  const { data } = studio;
+  return {
+    ...studioFacts(studio, today),
+    slug: studio.slug,
+    contactPath: studio.contactPath,
+    city: data.city,
+    description: data.description,
+    bookingUrl: data.bookingUrl,
+    giftVoucherUrl: data.giftVoucherUrl,
+    photo: content.photo(data.photo),
+    contactForm: data.contactForm,
+  };
+}
+
+/** The studio whose page (`/studio-{slug}`) or contact page (`/contact-studio-{slug}`) is `path`. */
+export function studioAt(
+  content: SiteContent,
+  path: string,
+): { kind: "studio" | "contact"; studio: StudioRecord } | undefined {
+  for (const studio of content.studios) {
+    if (studio.pagePath === path) return { kind: "studio", studio };
+    if (studio.contactPath === path) return { kind: "contact", studio };
+  }
+  return undefined;
+}

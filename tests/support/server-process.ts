@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../../app/server/free-port.server";
+import { root } from "../../scripts/lib/build";
+
+export type ServerProcess = {
+  /** Address of the production server. */
+  baseUrl: string;
+  /** Its database (new, migrated and seeded by the server at boot). */
+  databaseUrl: string;
+  /** Stops the server, drops its database and removes its data folder. */
+  stop: () => Promise<void>;
+};
+
+async function waitForHealth(url: string, child: ReturnType<typeof spawn>, output: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Le serveur s'est arrêté :\n${output()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Le serveur n'a pas répondu à /healthz :\n${output()}`);
+}
+
+/**
+ * Runs the production server (built by tests/setup/build.ts) on a free loopback port, with a database of
+ * its own created on the cluster of `adminUrl`: the e2e suite's shared server, or a server of one test
+ * file whose changes (a studio added, then retired) must not show on the pages other files check.
+ */
+export async function startServerProcess(
+  adminUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const name = `e2e_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${name}`;
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl.toString(),
+      SITE_URL: baseUrl,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.end();
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  };
+  try {
+    await waitForHealth(baseUrl, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, databaseUrl: databaseUrl.toString(), stop };
+}
