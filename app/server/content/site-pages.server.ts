@@ -2,8 +2,10 @@ import { matchRoutes, type RouteObject } from "react-router";
 
 /**
  * « Is this address a page of the site? », judged by the route table itself (so a page added tomorrow is
- * known at once): an address is a page when a route other than the catch-all (`*`, the 404 page that also
- * follows the redirects) claims it. The admin's redirect checks use it (redirects.server.ts).
+ * known at once): an address is a page when a route other than the catch-alls claims it: `*` (the 404 page
+ * that also follows the redirects) and a segment that is only a parameter (`:page`, whose pages are the
+ * studios' /studio-{slug} and /contact-studio-{slug}, judged from the studios themselves, and whose other
+ * addresses are old addresses or 404s). The admin's redirect checks use it (redirects.server.ts).
  */
 
 /** A route as the server build lists it (`ServerBuild["routes"]`), or as a test writes it. */
@@ -39,6 +41,6 @@ export function pageMatcher(routes: Record<string, RouteEntry | undefined>): Pag
     const matches = matchRoutes(tree, pathname) ?? [];
     const deepest = matches.at(-1)?.route;
     if (!deepest) return false;
-    return deepest.path !== "*";
+    return deepest.path !== "*" && !/^:\w+$/.test(deepest.path ?? "");
   };
 }
