@@ -64,6 +64,11 @@ export default [
     route("admin/messages", "routes/admin/messages.tsx"),
     route("admin/securite", "routes/admin/security.tsx"),
     route("admin/administrateurs", "routes/admin/administrateurs.tsx"),
+    route("admin/site", "routes/admin/site.tsx"),
+    route("admin/tarifs", "routes/admin/tarifs.tsx"),
+    route("admin/tarifs/gendarmerie", "routes/admin/tarifs.gendarmerie.tsx"),
+    route("admin/tarifs/seances-a-offrir", "routes/admin/tarifs.seances-a-offrir.tsx"),
+    route("admin/tarifs/temoignages", "routes/admin/tarifs.temoignages.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
