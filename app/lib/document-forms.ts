@@ -40,6 +40,7 @@ const isWebAddress = (value: string) =>
 const webAddress = z
   .string({ error: URL_MESSAGE })
   .trim()
+  .min(1, REQUIRED_MESSAGE)
   .max(500, tooLong(500))
   .refine(isWebAddress, URL_MESSAGE);
 const optionalWebAddress = z
@@ -54,6 +55,7 @@ const LINK_MESSAGE =
 const link = z
   .string({ error: LINK_MESSAGE })
   .trim()
+  .min(1, REQUIRED_MESSAGE)
   .max(500, tooLong(500))
   .refine((value) => /^\/(?!\/)\S*$/.test(value) || isWebAddress(value), LINK_MESSAGE);
 

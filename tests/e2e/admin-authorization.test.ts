@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
@@ -8,6 +8,9 @@ import {
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
+  contentPreviews,
+  contentRevisions,
+  siteDocuments,
   users,
 } from "../../app/server/db/schema";
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
@@ -26,6 +29,7 @@ let categoryId = "";
 let messageId = "";
 let demoted: TestAccount;
 let demotedCookie = "";
+let revisionId = "";
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -61,6 +65,13 @@ beforeAll(async () => {
     })
     .returning();
   messageId = message?.id ?? "";
+  const [revision] = await database
+    .select({ id: contentRevisions.id })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.subject, "document:testimonials"))
+    .orderBy(desc(contentRevisions.createdAt))
+    .limit(1);
+  revisionId = revision?.id ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -131,6 +142,11 @@ const pages = () => [
   "/admin/messages",
   "/admin/securite",
   "/admin/administrateurs",
+  "/admin/site",
+  "/admin/tarifs",
+  "/admin/tarifs/gendarmerie",
+  "/admin/tarifs/seances-a-offrir",
+  "/admin/tarifs/temoignages",
 ];
 
 function articleForm(overrides: Record<string, string> = {}) {
@@ -185,6 +201,32 @@ const actions = () => [
     }),
   },
   { path: "/admin/administrateurs", body: new URLSearchParams({ email: intruderEmail }) },
+  {
+    path: "/admin/site",
+    body: new URLSearchParams({ document: "identity", intent: "save", brand: `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/site",
+    body: new URLSearchParams({ document: "legal", intent: "preview:/mentions-legales" }),
+  },
+  { path: "/admin/site", body: new URLSearchParams({ intent: "restore", revision: revisionId }) },
+  {
+    path: "/admin/tarifs",
+    body: new URLSearchParams({ intent: "save", "tabs.0.label": `Piraté ${marker}` }),
+  },
+  { path: "/admin/tarifs", body: new URLSearchParams({ intent: "add:tabs.0.cards" }) },
+  {
+    path: "/admin/tarifs/gendarmerie",
+    body: new URLSearchParams({ intent: "save", "offer.title": `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/tarifs/seances-a-offrir",
+    body: new URLSearchParams({ intent: "save", "sessions.0.title": `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/tarifs/temoignages",
+    body: new URLSearchParams({ intent: "restore", revision: revisionId }),
+  },
 ];
 
 function expectNoAdminData(text: string) {
@@ -222,6 +264,20 @@ async function expectNothingChanged() {
   expect(categories).toEqual([]);
   const invited = await database.select().from(users).where(eq(users.email, intruderEmail));
   expect(invited).toEqual([]);
+  // No content document was saved, restored or previewed by a visitor.
+  const documents = await database.select({ data: siteDocuments.data }).from(siteDocuments);
+  expect(JSON.stringify(documents)).not.toContain(marker);
+  const [demotedUser] = await database
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, demoted.email));
+  const revisions = await database
+    .select({ id: contentRevisions.id })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.authorId, demotedUser?.id ?? ""));
+  expect(revisions).toEqual([]);
+  const previews = await database.select({ data: contentPreviews.data }).from(contentPreviews);
+  expect(JSON.stringify(previews)).not.toContain(marker);
 }
 
 describe("the list of guarded admin routes", () => {
