@@ -61,6 +61,11 @@ export default [
     route("admin/studios/nouveau", "routes/admin/studio-new.tsx"),
     route("admin/studios/:id", "routes/admin/studio-edit.tsx"),
     route("admin/redirections", "routes/admin/redirections.tsx"),
+    route("admin/site", "routes/admin/site.tsx"),
+    route("admin/tarifs", "routes/admin/tarifs.tsx"),
+    route("admin/tarifs/gendarmerie", "routes/admin/tarifs.gendarmerie.tsx"),
+    route("admin/tarifs/seances-a-offrir", "routes/admin/tarifs.seances-a-offrir.tsx"),
+    route("admin/tarifs/temoignages", "routes/admin/tarifs.temoignages.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "~/lib/zod";
-import { isUuid, parseForm, parseIntent } from "./forms";
+import {
+  flatten,
+  isUuid,
+  listLength,
+  nestedFieldErrors,
+  parseForm,
+  parseIntent,
+  parseNestedForm,
+  unflatten,
+} from "./forms";
 
 const schema = z.object({
   name: z.string().trim().min(1, "Le nom est requis"),
@@ -100,6 +109,106 @@ describe("parseIntent", () => {
     expect(parseIntent(form({ intent: "publish" }), ["publish"])).toEqual({
       ok: false,
       reason: "id",
+    });
+  });
+});
+
+describe("nested forms", () => {
+  const cardsSchema = z.object({
+    label: z.string().min(1, "Le nom est requis"),
+    cards: z
+      .array(
+        z.object({
+          title: z.string().min(1, "Le titre est requis"),
+          price: z.string().regex(/^\d+$/, "Prix invalide").transform(Number),
+        }),
+      )
+      .default([]),
+  });
+
+  it("builds lists and objects from dotted names, in index order, without holes", () => {
+    expect(
+      unflatten({
+        label: "Particuliers",
+        "cards.2.title": "C",
+        "cards.0.title": "A",
+        "cards.0.price": "79",
+        "host.name": "Hébergeur",
+      }),
+    ).toEqual({
+      label: "Particuliers",
+      cards: [{ title: "A", price: "79" }, { title: "C" }],
+      host: { name: "Hébergeur" },
+    });
+  });
+
+  it("drops crafted names: clashes, huge indices, odd segments", () => {
+    expect(
+      unflatten({
+        a: "1",
+        "a.b": "2",
+        "list.99999999.x": "3",
+        "__proto__.polluted": "4",
+        "x..y": "5",
+      }),
+    ).toEqual({ a: "1" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("flattens a tree back to the names a form posts", () => {
+    const values = { label: "P", "cards.0.title": "A", "cards.1.title": "B", "host.name": "H" };
+    expect(flatten(unflatten(values))).toEqual(values);
+  });
+
+  it("counts a list's items", () => {
+    const values = { "cards.0.title": "A", "cards.1.title": "B", "cards.1.price": "1", card: "x" };
+    expect(listLength(values, "cards")).toBe(2);
+    expect(listLength(values, "tabs")).toBe(0);
+  });
+
+  it("keys each message by the whole path of its field", () => {
+    const parsed = cardsSchema.safeParse({ label: "", cards: [{ title: "A", price: "x" }] });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(nestedFieldErrors(parsed.error)).toEqual({
+      label: "Le nom est requis",
+      "cards.0.price": "Prix invalide",
+    });
+  });
+
+  it("parses a nested form: the schema's output, or the typed values and errors at the right card", () => {
+    expect(
+      parseNestedForm(
+        form({ label: "P", "cards.0.title": "A", "cards.0.price": "79", intent: "save" }),
+        cardsSchema,
+        { omit: ["intent"] },
+      ),
+    ).toEqual({
+      ok: true,
+      data: { label: "P", cards: [{ title: "A", price: 79 }] },
+      values: { label: "P", "cards.0.title": "A", "cards.0.price": "79" },
+    });
+    expect(
+      parseNestedForm(
+        form({
+          label: "P",
+          "cards.0.title": "A",
+          "cards.0.price": "1",
+          "cards.3.title": "",
+          "cards.3.price": "douze",
+        }),
+        cardsSchema,
+      ),
+    ).toEqual({
+      ok: false,
+      values: {
+        label: "P",
+        "cards.0.title": "A",
+        "cards.0.price": "1",
+        "cards.1.title": "",
+        "cards.1.price": "douze",
+      },
+      errors: { "cards.1.title": "Le titre est requis", "cards.1.price": "Prix invalide" },
     });
   });
 });

@@ -109,3 +109,126 @@ export function parseIntent<const Intent extends string>(
   if (!isUuid(id)) return { ok: false, reason: "id" };
   return { ok: true, intent: known, id };
 }
+
+// --- Nested fields (lists of cards: `tabs.0.cards.3.price`) ----------------------------------------------
+
+/** A nested form's value: texts in objects and lists, as `unflatten` builds them from dotted names. */
+export type FormTree = string | FormTree[] | { [key: string]: FormTree };
+
+/** The name of a nested field: its path joined by dots (`["cards", 3, "price"]` → `cards.3.price`). */
+export function pathName(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".");
+}
+
+/**
+ * The first message of each invalid field, keyed by its whole path (`cards.3.price`), where `fieldErrors`
+ * keeps the first element only. A message about a list or an object itself is keyed by that list's name.
+ */
+export function nestedFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? pathName(issue.path) : "form";
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+// An index of a list: at most 3 digits, so a crafted name cannot make a list of a billion items.
+const INDEX = /^\d{1,3}$/;
+const SAFE_KEY = /^[A-Za-z][\w-]*$/;
+
+type Node = Map<string, Node | string>;
+
+function toTree(node: Node | string): FormTree {
+  if (typeof node === "string") return node;
+  const keys = [...node.keys()];
+  if (keys.length > 0 && keys.every((key) => INDEX.test(key))) {
+    // A list, in index order, without holes: indices are renumbered from 0.
+    return keys
+      .sort((a, b) => Number(a) - Number(b))
+      .map((key) => toTree(node.get(key) as Node | string));
+  }
+  const tree: { [key: string]: FormTree } = {};
+  for (const key of keys) tree[key] = toTree(node.get(key) as Node | string);
+  return tree;
+}
+
+/**
+ * Dotted field names to a tree: `{ "cards.0.title": "A", "cards.1.title": "B" }` →
+ * `{ cards: [{ title: "A" }, { title: "B" }] }`. Names that clash with each other (`a` and `a.b`) or hold
+ * odd segments are dropped: only a crafted post has them.
+ */
+export function unflatten(values: Record<string, string>): { [key: string]: FormTree } {
+  const root: Node = new Map();
+  for (const [name, value] of Object.entries(values)) {
+    const segments = name.split(".");
+    if (!segments.every((segment) => INDEX.test(segment) || SAFE_KEY.test(segment))) continue;
+    let node = root;
+    let clash = false;
+    for (const segment of segments.slice(0, -1)) {
+      const next = node.get(segment) ?? new Map<string, Node | string>();
+      if (typeof next === "string") {
+        clash = true;
+        break;
+      }
+      node.set(segment, next);
+      node = next;
+    }
+    const last = segments.at(-1) ?? "";
+    if (clash || node.get(last) instanceof Map) continue;
+    node.set(last, value);
+  }
+  const tree = toTree(root);
+  return typeof tree === "object" && !Array.isArray(tree) ? tree : {};
+}
+
+/** A tree back to dotted field names (what a form posts and what an answer re-fills). */
+export function flatten(tree: FormTree, prefix = ""): Record<string, string> {
+  if (typeof tree === "string") return prefix ? { [prefix]: tree } : {};
+  const values: Record<string, string> = {};
+  const entries = Array.isArray(tree)
+    ? tree.map((item, index) => [String(index), item] as const)
+    : Object.entries(tree);
+  for (const [key, item] of entries) {
+    Object.assign(values, flatten(item, prefix ? `${prefix}.${key}` : key));
+  }
+  return values;
+}
+
+/** How many items the list `name` has among dotted values (`cards` → 3 for `cards.0…cards.2`). */
+export function listLength(values: Record<string, string>, name: string): number {
+  let length = 0;
+  const prefix = `${name}.`;
+  for (const key of Object.keys(values)) {
+    if (!key.startsWith(prefix)) continue;
+    const index = key.slice(prefix.length).split(".")[0] ?? "";
+    if (INDEX.test(index)) length = Math.max(length, Number(index) + 1);
+  }
+  return length;
+}
+
+/**
+ * A nested form read the one way (parseForm's rules): dotted names become a tree, validated by `schema`;
+ * `values` are the tree flattened again (lists renumbered, what the form re-renders), and errors are keyed
+ * by whole paths, which are the fields' names.
+ */
+export function parseNestedForm<Schema extends z.ZodType>(
+  input: FormData | Record<string, string>,
+  schema: Schema,
+  { omit = [] }: { omit?: string[] } = {},
+): ParsedForm<z.output<Schema>> {
+  const raw =
+    input instanceof FormData
+      ? formValues(input, omit)
+      : Object.fromEntries(
+          Object.entries(input)
+            .filter(([key]) => !omit.includes(key))
+            .map(([key, value]) => [key, withoutControlCharacters(value)]),
+        );
+  const tree = unflatten(raw);
+  const values = flatten(tree);
+  const parsed = schema.safeParse(tree);
+  return parsed.success
+    ? { ok: true, data: parsed.data, values }
+    : { ok: false, values, errors: nestedFieldErrors(parsed.error) };
+}

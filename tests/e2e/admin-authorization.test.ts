@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
@@ -10,6 +10,9 @@ import {
   contactMessages,
   redirects,
   studios,
+  contentPreviews,
+  contentRevisions,
+  siteDocuments,
   users,
 } from "../../app/server/db/schema";
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
@@ -30,6 +33,7 @@ let studioId = "";
 let studioBefore: unknown;
 let demoted: TestAccount;
 let demotedCookie = "";
+let revisionId = "";
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -68,6 +72,13 @@ beforeAll(async () => {
   const [ussel] = await database.select().from(studios).where(eq(studios.slug, "ussel"));
   studioId = ussel?.id ?? "";
   studioBefore = { data: ussel?.data, retiredAt: ussel?.retiredAt, position: ussel?.position };
+  const [revision] = await database
+    .select({ id: contentRevisions.id })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.subject, "document:testimonials"))
+    .orderBy(desc(contentRevisions.createdAt))
+    .limit(1);
+  revisionId = revision?.id ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -142,6 +153,11 @@ const pages = () => [
   "/admin/studios/nouveau",
   `/admin/studios/${studioId}`,
   "/admin/redirections",
+  "/admin/site",
+  "/admin/tarifs",
+  "/admin/tarifs/gendarmerie",
+  "/admin/tarifs/seances-a-offrir",
+  "/admin/tarifs/temoignages",
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -232,6 +248,32 @@ const actions = () => [
     path: "/admin/redirections",
     body: new URLSearchParams({ intent: "update", id: studioId, from: "/x", to: "/tarifs" }),
   },
+  {
+    path: "/admin/site",
+    body: new URLSearchParams({ document: "identity", intent: "save", brand: `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/site",
+    body: new URLSearchParams({ document: "legal", intent: "preview:/mentions-legales" }),
+  },
+  { path: "/admin/site", body: new URLSearchParams({ intent: "restore", revision: revisionId }) },
+  {
+    path: "/admin/tarifs",
+    body: new URLSearchParams({ intent: "save", "tabs.0.label": `Piraté ${marker}` }),
+  },
+  { path: "/admin/tarifs", body: new URLSearchParams({ intent: "add:tabs.0.cards" }) },
+  {
+    path: "/admin/tarifs/gendarmerie",
+    body: new URLSearchParams({ intent: "save", "offer.title": `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/tarifs/seances-a-offrir",
+    body: new URLSearchParams({ intent: "save", "sessions.0.title": `Piraté ${marker}` }),
+  },
+  {
+    path: "/admin/tarifs/temoignages",
+    body: new URLSearchParams({ intent: "restore", revision: revisionId }),
+  },
 ];
 
 function expectNoAdminData(text: string) {
@@ -283,6 +325,20 @@ async function expectNothingChanged() {
     .from(redirects)
     .where(eq(redirects.fromPath, `/intrus-${marker}`));
   expect(newRedirects).toEqual([]);
+  // No content document was saved, restored or previewed by a visitor.
+  const documents = await database.select({ data: siteDocuments.data }).from(siteDocuments);
+  expect(JSON.stringify(documents)).not.toContain(marker);
+  const [demotedUser] = await database
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, demoted.email));
+  const revisions = await database
+    .select({ id: contentRevisions.id })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.authorId, demotedUser?.id ?? ""));
+  expect(revisions).toEqual([]);
+  const previews = await database.select({ data: contentPreviews.data }).from(contentPreviews);
+  expect(JSON.stringify(previews)).not.toContain(marker);
 }
 
 describe("the list of guarded admin routes", () => {

@@ -1,0 +1,249 @@
+import { data } from "react-router";
+import type { Route } from "./+types/site";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { documentFormState } from "~/components/admin/document-answer";
+import { DocumentForm, TextAreaField, TextField } from "~/components/admin/document-form";
+import { RevisionHistory } from "~/components/admin/revision-history";
+import type { Documents } from "~/lib/content-schemas";
+import { documentValues, identityForm, legalForm } from "~/lib/document-forms";
+import type { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import {
+  documentFormAction,
+  documentRevisions,
+  restoreAction,
+} from "~/server/content/document-form.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Site - Administration" }];
+
+const PAGE = "/admin/site";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [identity, legal, identityRevisions, legalRevisions] = await Promise.all([
+    loadDocument("identity"),
+    loadDocument("legal"),
+    documentRevisions("identity"),
+    documentRevisions("legal"),
+  ]);
+  return {
+    identity: { values: documentValues("identity", identity), revisions: identityRevisions },
+    legal: { values: documentValues("legal", legal), revisions: legalRevisions },
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const formData = await request.formData();
+  // Each history's « Restaurer » names a revision only: it belongs to one of the two documents.
+  if (formData.get("intent") === "restore") {
+    return restoreAction(["identity", "legal"], formData.get("revision"), admin, PAGE);
+  }
+  switch (formData.get("document")) {
+    case "identity":
+      return documentFormAction(formData, admin, {
+        key: "identity",
+        schema: identityForm,
+        build: (
+          parsed: z.output<typeof identityForm>,
+          stored: Documents["identity"],
+        ): Documents["identity"] => ({ ...parsed, shareImage: stored.shareImage }),
+        load: () => loadDocument("identity"),
+        previewPaths: ["/"],
+        page: PAGE,
+        savedTitle: "Identité du site enregistrée",
+      });
+    case "legal":
+      return documentFormAction(formData, admin, {
+        key: "legal",
+        schema: legalForm,
+        build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
+        load: () => loadDocument("legal"),
+        previewPaths: ["/mentions-legales"],
+        page: PAGE,
+        savedTitle: "Mentions légales enregistrées",
+      });
+    default:
+      return data({ error: "Formulaire inconnu" }, { status: 400 });
+  }
+}
+
+function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className="space-y-4 rounded-xl border border-border bg-white p-6"
+    >
+      <h2 id={id} className="font-sans text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export default function AdminSite({ loaderData, actionData }: Route.ComponentProps) {
+  const identity = documentFormState(
+    "identity",
+    loaderData.identity.values,
+    loaderData.identity.revisions[0]?.id ?? "seed",
+    actionData,
+  );
+  const legal = documentFormState(
+    "legal",
+    loaderData.legal.values,
+    loaderData.legal.revisions[0]?.id ?? "seed",
+    actionData,
+  );
+  return (
+    <div className="space-y-8">
+      <AdminPageHeader
+        title="Site"
+        summary="L'identité du studio (nom, contacts, réseaux) et les informations des mentions légales."
+      />
+
+      <Section id="identite" title="Identité du site">
+        <DocumentForm
+          formId="identite"
+          document="identity"
+          title="Identité du site"
+          {...identity}
+          previews={[{ path: "/", label: "Prévisualiser l'accueil" }]}
+        >
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField name="brand" label="Nom du studio" required maxLength={100} />
+            <TextField
+              name="experience"
+              label="Expérience"
+              required
+              maxLength={100}
+              hint="Par exemple « plus de 15 ans d'expérience »."
+            />
+          </div>
+          <TextAreaField name="tagline" label="Phrase d'accroche" required rows={2} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              name="label"
+              label="Label (facultatif)"
+              maxLength={100}
+              hint="Par exemple « Portraitiste de France »."
+            />
+            <TextField
+              name="priceRange"
+              label="Gamme de prix (facultative)"
+              maxLength={10}
+              hint="Pour les moteurs de recherche : de € à €€€€."
+            />
+            <TextField name="email" label="E-mail général" type="email" required maxLength={255} />
+            <TextField
+              name="phone"
+              label="Téléphone général (facultatif)"
+              type="tel"
+              maxLength={30}
+            />
+          </div>
+          <fieldset className="space-y-4 rounded-lg border border-border p-4">
+            <legend className="px-1 font-semibold">Réseaux sociaux et sites (facultatifs)</legend>
+            <p className="text-sm text-muted-foreground">
+              Adresses complètes, commençant par https://. Laissez vide ce que vous n'utilisez pas.
+            </p>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField name="social.facebook" label="Page Facebook" type="url" />
+              <TextField name="social.instagram" label="Compte Instagram" type="url" />
+              <TextField name="social.youtube" label="Chaîne YouTube" type="url" />
+              <TextField
+                name="selfieBoothUrl"
+                label="Site de location de borne selfie"
+                type="url"
+              />
+            </div>
+          </fieldset>
+          <p className="text-sm text-muted-foreground">
+            L'image de partage sur les réseaux sociaux se change dans Photos.
+          </p>
+        </DocumentForm>
+        <RevisionHistory
+          revisions={loaderData.identity.revisions}
+          title="Historique de l'identité du site"
+        />
+      </Section>
+
+      <Section id="mentions" title="Mentions légales">
+        <DocumentForm
+          formId="mentions"
+          document="legal"
+          title="Mentions légales"
+          {...legal}
+          previews={[{ path: "/mentions-legales", label: "Prévisualiser les mentions légales" }]}
+        >
+          <fieldset className="space-y-4 rounded-lg border border-border p-4">
+            <legend className="px-1 font-semibold">Éditeur du site</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField name="companyName" label="Raison sociale" required maxLength={200} />
+              <TextField
+                name="publicationDirector"
+                label="Directeur ou directrice de la publication"
+                required
+                maxLength={200}
+              />
+            </div>
+            <TextField
+              name="legalForm"
+              label="Forme juridique et capital"
+              required
+              maxLength={300}
+              hint="Par exemple « SARL au capital de 1 000 € »."
+            />
+            <TextField name="address" label="Adresse du siège social" required maxLength={300} />
+            <div className="grid gap-4 sm:grid-cols-3">
+              <TextField
+                name="rcs"
+                label="RCS"
+                required
+                maxLength={100}
+                hint="Par exemple « RCS Brive 123 456 789 »."
+              />
+              <TextField name="siret" label="SIRET" required maxLength={30} />
+              <TextField name="vatNumber" label="N° de TVA (facultatif)" maxLength={30} />
+              <TextField name="phone" label="Téléphone" type="tel" required maxLength={30} />
+              <TextField name="email" label="E-mail" type="email" required maxLength={255} />
+            </div>
+          </fieldset>
+          <fieldset className="space-y-4 rounded-lg border border-border p-4">
+            <legend className="px-1 font-semibold">Hébergeur du site</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField name="host.name" label="Nom de l'hébergeur" required maxLength={200} />
+              <TextField
+                name="host.phone"
+                label="Téléphone de l'hébergeur"
+                type="tel"
+                required
+                maxLength={30}
+              />
+            </div>
+            <TextField
+              name="host.address"
+              label="Adresse de l'hébergeur"
+              required
+              maxLength={300}
+            />
+            <TextField name="host.website" label="Site de l'hébergeur (facultatif)" type="url" />
+          </fieldset>
+        </DocumentForm>
+        <RevisionHistory
+          revisions={loaderData.legal.revisions}
+          title="Historique des mentions légales"
+        />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import type { Route } from "./+types/tarifs.seances-a-offrir";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { documentFormState } from "~/components/admin/document-answer";
+import {
+  DocumentForm,
+  ListItem,
+  PriceField,
+  TextAreaField,
+  TextField,
+} from "~/components/admin/document-form";
+import { RevisionHistory } from "~/components/admin/revision-history";
+import { TarifsNav } from "~/components/admin/tarifs-nav";
+import type { Documents } from "~/lib/content-schemas";
+import { documentValues, giftSessionsForm } from "~/lib/document-forms";
+import { listLength } from "~/lib/forms";
+import type { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Séances à offrir - Administration" }];
+
+const PAGE = "/admin/tarifs/seances-a-offrir";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [gifts, revisions] = await Promise.all([
+    loadDocument("giftSessions"),
+    documentRevisions("giftSessions"),
+  ]);
+  return { values: documentValues("giftSessions", gifts), revisions };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return documentFormAction(await request.formData(), admin, {
+    key: "giftSessions",
+    schema: giftSessionsForm,
+    build: (parsed: z.output<typeof giftSessionsForm>): Documents["giftSessions"] => parsed,
+    load: () => loadDocument("giftSessions"),
+    previewPaths: ["/seances-a-offrir"],
+    page: PAGE,
+    savedTitle: "Séances à offrir enregistrées",
+  });
+}
+
+export default function AdminGiftSessions({ loaderData, actionData }: Route.ComponentProps) {
+  const state = documentFormState(
+    "giftSessions",
+    loaderData.values,
+    loaderData.revisions[0]?.id ?? "seed",
+    actionData,
+  );
+  const count = listLength(state.values, "sessions");
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Séances à offrir"
+        summary="Les séances de la page /seances-a-offrir (leurs photos se changent dans Photos)."
+      />
+      <TarifsNav />
+      <DocumentForm
+        formId="cadeaux"
+        document="giftSessions"
+        title="Séances à offrir"
+        {...state}
+        previews={[{ path: "/seances-a-offrir", label: "Prévisualiser" }]}
+      >
+        <section
+          aria-label="Séances"
+          className="space-y-4 rounded-xl border border-border bg-white p-6"
+        >
+          {Array.from({ length: count }, (_, index) => {
+            const item = `sessions.${index}`;
+            return (
+              <ListItem
+                key={item}
+                path="sessions"
+                index={index}
+                length={count}
+                removable={false}
+                heading={state.values[`${item}.title`] || `Séance ${index + 1}`}
+              >
+                <input
+                  type="hidden"
+                  name={`${item}.photo`}
+                  value={state.values[`${item}.photo`] ?? ""}
+                />
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <TextField name={`${item}.title`} label="Titre" required maxLength={100} />
+                  <PriceField name={`${item}.price`} />
+                </div>
+                <TextAreaField name={`${item}.description`} label="Description" required rows={2} />
+                <TextField
+                  name={`${item}.link`}
+                  label="Lien vers le bon cadeau"
+                  type="url"
+                  required
+                  hint="L'adresse complète de la page où l'on achète le bon (https://…)."
+                />
+              </ListItem>
+            );
+          })}
+        </section>
+      </DocumentForm>
+      <RevisionHistory revisions={loaderData.revisions} />
+    </div>
+  );
+}

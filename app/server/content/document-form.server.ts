@@ -1,0 +1,171 @@
+import { data, redirect } from "react-router";
+import type { z } from "zod";
+import { documentSchemas, type Documents } from "~/lib/content-schemas";
+import { applyListIntent, type FormDocumentKey } from "~/lib/document-forms";
+import {
+  type FieldErrors,
+  flatten,
+  formValues,
+  isUuid,
+  parseNestedForm,
+  unflatten,
+} from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+import type { AdminUser } from "../admin/guard.server";
+import { log } from "../logger.server";
+import { redirectWithToast } from "../toast.server";
+import {
+  ContentError,
+  documentSubject,
+  listRevisions,
+  restoreDocument,
+  saveDocument,
+  type Author,
+} from "./content-store.server";
+import { createDocumentPreview, previewHref } from "./preview.server";
+
+/**
+ * The action of an admin form that edits one document (issue 11, items 1 and 5). The form posts its
+ * fields by path (`tabs.0.cards.3.price`) and a button's `intent`:
+ * - `save`: validates, saves (a revision keeps it), back to the page with a toast;
+ * - `preview:/tarifs`: validates, stores the unsaved value and opens the public page with it;
+ * - `add:…`, `remove:…`, `up:…`, `down:…`: the form again with its list changed, nothing saved;
+ * - `restore` (with `revision`): an earlier version back online.
+ * Refusals answer the typed values with French messages at the fields.
+ */
+
+export type DocumentFormAnswer = {
+  document: FormDocumentKey;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  /** A new one for each answer: the form is drawn again from `values`. */
+  nonce: string;
+  message?: ToastMessage;
+};
+
+export type DocumentFormOptions<K extends FormDocumentKey> = {
+  key: K;
+  schema: z.ZodType;
+  /** The stored value from the form's output (and the stored value, for what the form does not edit). */
+  build: (parsed: never, stored: Documents[K]) => Documents[K];
+  load: () => Promise<Documents[K]>;
+  /** Checks that need the database (a studio that exists…): errors by field name, or none. */
+  check?: (value: Documents[K]) => Promise<FieldErrors>;
+  /** The public pages a preview may open. */
+  previewPaths: readonly string[];
+  /** The admin page, where a save goes back to. */
+  page: string;
+  savedTitle: string;
+};
+
+export const authorOf = (admin: AdminUser): Author => ({
+  id: admin.id,
+  name: admin.name || admin.email,
+});
+
+function answer(
+  key: FormDocumentKey,
+  values: Record<string, string>,
+  errors: FieldErrors = {},
+  status = 200,
+  message?: ToastMessage,
+) {
+  return data<DocumentFormAnswer>(
+    { document: key, values, errors, nonce: crypto.randomUUID(), ...(message ? { message } : {}) },
+    { status },
+  );
+}
+
+const CHECK_FIELDS: ToastMessage = {
+  type: "error",
+  title: "Rien n'est enregistré",
+  description: "Corrigez les champs signalés en rouge, puis enregistrez à nouveau.",
+};
+
+/** The revisions of a document, as the page's history lists them. */
+export async function documentRevisions(key: FormDocumentKey) {
+  const revisions = await listRevisions(documentSubject(key));
+  return revisions.map((revision) => ({
+    ...revision,
+    createdAt: revision.createdAt.toISOString(),
+  }));
+}
+
+/** Restores `revision` of one of `keys` (the one it belongs to); a toast says how it went. */
+export async function restoreAction(
+  keys: readonly FormDocumentKey[],
+  revision: FormDataEntryValue | null,
+  admin: AdminUser,
+  page: string,
+) {
+  if (isUuid(revision)) {
+    for (const key of keys) {
+      if (await restoreDocument(key, revision, authorOf(admin))) {
+        return redirectWithToast(page, {
+          type: "success",
+          title: "Version restaurée",
+          description: "Cette version est de nouveau en ligne.",
+        });
+      }
+    }
+  }
+  return redirectWithToast(page, {
+    type: "error",
+    title: "Version introuvable",
+    description: "Cette version n'existe plus : rechargez la page.",
+  });
+}
+
+export async function documentFormAction<K extends FormDocumentKey>(
+  formData: FormData,
+  admin: AdminUser,
+  options: DocumentFormOptions<K>,
+) {
+  const { key } = options;
+  const intent = String(formData.get("intent") ?? "save");
+  if (intent === "restore") {
+    return restoreAction([key], formData.get("revision"), admin, options.page);
+  }
+  const omit = ["intent", "document", "revision"];
+
+  const changed = applyListIntent(unflatten(formValues(formData, omit)), intent);
+  if (changed) return answer(key, flatten(changed));
+
+  const previewPath = intent.startsWith("preview:") ? intent.slice("preview:".length) : null;
+  if (intent !== "save" && (previewPath === null || !options.previewPaths.includes(previewPath))) {
+    return data({ error: "Action inconnue" }, { status: 400 });
+  }
+
+  const parsed = parseNestedForm(formData, options.schema, { omit });
+  const { values } = parsed;
+  if (!parsed.ok) return answer(key, values, parsed.errors, 400, CHECK_FIELDS);
+  try {
+    const stored = await options.load();
+    const value = documentSchemas[key].parse(
+      options.build(parsed.data as never, stored),
+    ) as Documents[K];
+    const errors = (await options.check?.(value)) ?? {};
+    if (Object.keys(errors).length > 0) return answer(key, values, errors, 400, CHECK_FIELDS);
+    const author = authorOf(admin);
+    if (previewPath !== null) {
+      const id = await createDocumentPreview(key, value, author);
+      return redirect(previewHref(previewPath, id));
+    }
+    await saveDocument(key, value, author);
+    return redirectWithToast(options.page, { type: "success", title: options.savedTitle });
+  } catch (error) {
+    if (error instanceof ContentError) {
+      return answer(key, values, {}, 400, {
+        type: "error",
+        title: "Rien n'est enregistré",
+        description: error.message,
+      });
+    }
+    log.error("admin_document_save_failed", { error, key });
+    return answer(key, values, {}, 500, {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible d'enregistrer : réessayez dans un instant.",
+    });
+  }
+}
