@@ -13,14 +13,16 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
+import { useOwnServer } from "./support/own-server";
 
 /*
- * /admin/site and /admin/tarifs (issue 11, items 1, 5 and 8). The e2e server is shared by every file: this
- * file changes only the price of « Séance Naissance » (no other file reads it from the database today), and
- * puts every document it touched back as it found it.
+ * /admin/site and /admin/tarifs (issue 11, items 1, 5 and 8). Prices, the brand and the legal details show
+ * on pages other files check: this file runs a server and database of its own, and still puts every
+ * document it touched back as it found it.
  */
 
-const { openPage, baseUrl } = useBrowser();
+const url = useOwnServer();
+const { openPage } = useBrowser({ baseUrl: url });
 let admin: TestAccount;
 const original: Partial<Record<keyof Documents, unknown>> = {};
 const touched = ["prices", "identity", "legal", "gendarmerie", "testimonials"] as const;
@@ -88,8 +90,8 @@ describe("/admin/tarifs", () => {
     await expect
       .poll(async () => plain(await card(page, "Séance Naissance").getByLabel("Prix").inputValue()))
       .toBe("109 €");
-    // The public page follows the database once the marketing pages read it (engineer A's part): the
-    // lead adds the raw-HTML assertion on /tarifs after merging.
+    // The public page follows at once, in the HTML the server sends.
+    expect(plain(await (await fetch(`${url()}/tarifs`)).text())).toContain("109 €");
 
     await waitForToastsToClose(page);
     const row = page
@@ -173,10 +175,13 @@ describe("/admin/tarifs", () => {
     expect(naissance(stored?.data as Prices)).toEqual({ kind: "from", euros: 119 });
     // Nothing saved: the live value and the public page are unchanged.
     expect(naissance(await storedDocument("prices"))).toEqual({ kind: "fixed", euros: 99 });
-    const live = await (await fetch(`${baseUrl}/tarifs`)).text();
+    const live = await (await fetch(`${url()}/tarifs`)).text();
     expect(plain(live)).not.toContain("119 €");
-    // Engineer A's part makes /tarifs read the database; then the preview tab shows « à partir de 119 € »
-    // (the lead adds that assertion after merging).
+    // The preview tab shows the unsaved price, with the banner that says so.
+    await expect
+      .poll(async () => plain(await preview.locator("main").innerText()))
+      .toContain("à partir de 119 €");
+    expect(await preview.getByText(/^Aperçu : modifications non enregistrées/).count()).toBe(1);
     await preview.close();
   });
 

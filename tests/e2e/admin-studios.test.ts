@@ -12,14 +12,16 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
+import { useOwnServer } from "./support/own-server";
 
 /*
- * /admin/studios and /admin/redirections as the owner (issue 11, items 2, 4 and 5). The e2e server is
- * shared with other files: every change here is undone at the end (Ussel's row written back as it was, the
- * fourth studio and the redirects removed).
+ * /admin/studios and /admin/redirections as the owner (issue 11, items 2, 4 and 5). Ussel's phone and
+ * hours show on pages other files check: this file runs a server and database of its own. Every change is
+ * still undone at the end (Ussel's row written back, the fourth studio and the redirects removed).
  */
 
-const { openPage } = useBrowser();
+const url = useOwnServer();
+const { openPage } = useBrowser({ baseUrl: url });
 const marker = randomBytes(4).toString("hex");
 let admin: TestAccount;
 let usselBefore: typeof studios.$inferSelect | undefined;
@@ -99,6 +101,17 @@ describe("/admin/studios", () => {
     expect(after.data.hours.Saturday).toEqual([{ opens: "09:00", closes: "13:00" }]);
     expect(after.data.hours.Tuesday).toEqual(before.data.hours.Tuesday);
     expect(await page.getByLabel("Samedi").inputValue()).toBe("9h–13h");
+    // At once on the public pages, in the HTML the server sends: the studio page, its contact page, the
+    // footer and the structured data.
+    for (const path of ["/studio-ussel", "/contact-studio-ussel", "/"]) {
+      const html = await (await fetch(`${url()}${path}`)).text();
+      expect(html, path).toContain("05 55 12 34 56");
+      expect(html, path).toContain("+33555123456");
+    }
+    const studioHtml = await (await fetch(`${url()}/studio-ussel`)).text();
+    expect(studioHtml).toMatch(
+      /"dayOfWeek":\[[^\]]*"Saturday"[^\]]*\],"opens":"09:00","closes":"13:00"/,
+    );
 
     // The history: the previous version comes back after a confirmation.
     const history = page.getByRole("region", { name: "Historique du studio" });
@@ -126,7 +139,13 @@ describe("/admin/studios", () => {
       page.getByRole("button", { name: /Prévisualiser/ }).click(),
     ]);
     await preview.waitForURL(/\/studio-ussel\?apercu=[0-9a-f-]{36}$/);
+    // The page as it will be once saved: the unsaved phone, with the banner that says so.
+    await expect.poll(() => preview.locator("main").getByText("05 55 98 76 54").count()).toBe(1);
+    expect(await preview.getByText(/^Aperçu : modifications non enregistrées/).count()).toBe(1);
     await preview.close();
+    // Anyone else gets the saved page at that address.
+    const anonymous = await (await fetch(preview.url())).text();
+    expect(anonymous).not.toContain("05 55 98 76 54");
     expect((await usselRow()).data).toEqual(before.data);
     // The form stays as typed in its own tab.
     expect(await page.getByLabel("Téléphone", { exact: true }).inputValue()).toBe("05 55 98 76 54");

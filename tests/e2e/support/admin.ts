@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray, like, or } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 import { upsertAccount } from "../../../app/server/admin/administrators.server";
 import { signInRateLimitKeys } from "../../../app/server/admin/sign-in.server";
 import { createAuth } from "../../../app/server/auth.server";
 import { rateLimits, users } from "../../../app/server/db/schema";
 import type { useBrowser } from "./browser";
-import { serverDatabase } from "./database";
+import { serverBaseUrl, serverDatabase } from "./database";
 
 export type TestAccount = { email: string; password: string; role: "admin" | "user" };
 
@@ -20,7 +20,7 @@ export async function createAccount(role: "admin" | "user" = "admin"): Promise<T
     database: serverDatabase(),
     // Password hashes do not depend on the secret; nothing signed here reaches the server.
     secret: randomBytes(32).toString("hex"),
-    baseURL: inject("baseUrl"),
+    baseURL: serverBaseUrl(),
   });
   const account = {
     email: `e2e-${role}-${randomBytes(5).toString("hex")}@example.com`,
@@ -80,7 +80,7 @@ export async function waitForToastsToClose(page: Page): Promise<void> {
 
 /** Signs in without a browser and returns the session cookie, for requests made with fetch(). */
 export async function signInCookie(account: TestAccount): Promise<string> {
-  const response = await fetch(`${inject("baseUrl")}/admin/login`, {
+  const response = await fetch(`${serverBaseUrl()}/admin/login`, {
     method: "POST",
     body: new URLSearchParams({ email: account.email, password: account.password }),
     redirect: "manual",
