@@ -7,7 +7,8 @@ export function publicSite(content: SiteContent): PublicSite {
   const { identity } = content.documents;
   const social: PublicSite["social"] = [];
   if (identity.social.facebook) social.push({ name: "Facebook", href: identity.social.facebook });
-  if (identity.social.instagram) social.push({ name: "Instagram", href: identity.social.instagram });
+  if (identity.social.instagram)
+    social.push({ name: "Instagram", href: identity.social.instagram });
   if (identity.social.youtube) social.push({ name: "YouTube", href: identity.social.youtube });
   const share = identity.shareImage ? content.photo(identity.shareImage) : undefined;
   return {
