@@ -54,6 +54,7 @@ export default [
   route("admin/images", "routes/admin/images.ts"),
   route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),
   route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
+  route("admin/medias/televerser/envoi", "routes/admin/media-upload-xhr.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/dashboard.tsx"),
     route("admin/articles/nouveau", "routes/admin/article-new.tsx"),
@@ -64,6 +65,12 @@ export default [
     route("admin/messages", "routes/admin/messages.tsx"),
     route("admin/securite", "routes/admin/security.tsx"),
     route("admin/administrateurs", "routes/admin/administrateurs.tsx"),
+    route("admin/medias", "routes/admin/medias.tsx"),
+    route("admin/medias/televerser", "routes/admin/media-upload.tsx"),
+    route("admin/medias/emplacements", "routes/admin/media-slots.tsx"),
+    route("admin/medias/emplacements/choisir", "routes/admin/media-slot.tsx"),
+    route("admin/medias/galerie", "routes/admin/media-gallery.tsx"),
+    route("admin/medias/:id", "routes/admin/media-edit.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -292,15 +292,17 @@ export async function assignSlot(key: string, mediaId: string, author: Author): 
       await saveDocument("giftSessions", value, author, summary);
       break;
     }
-    case "gendarmerie":
+    case "gendarmerie": {
+      const value = await loadDocument("gendarmerie");
+      const item = value.services[target.index];
+      if (!item) throw missing();
+      item.photo = mediaId;
+      await saveDocument("gendarmerie", value, author, summary);
+      break;
+    }
     case "borne": {
       const value = await loadDocument("gendarmerie");
-      if (target.kind === "borne") value.selfieBooth.photo = mediaId;
-      else {
-        const item = value.services[target.index];
-        if (!item) throw missing();
-        item.photo = mediaId;
-      }
+      value.selfieBooth.photo = mediaId;
       await saveDocument("gendarmerie", value, author, summary);
       break;
     }
