@@ -8,6 +8,8 @@ import {
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
+  media,
+  siteDocuments,
   users,
 } from "../../app/server/db/schema";
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
@@ -24,6 +26,9 @@ const intruderEmail = `intrus-${marker}@example.com`;
 let articleId = "";
 let categoryId = "";
 let messageId = "";
+/** A photo of the library (the demo hero of the home page): nobody may change or delete it. */
+let mediaId = "";
+let mediaAlt = "";
 let demoted: TestAccount;
 let demotedCookie = "";
 
@@ -61,6 +66,9 @@ beforeAll(async () => {
     })
     .returning();
   messageId = message?.id ?? "";
+  const [photo] = await database.select().from(media).where(eq(media.builtin, "accueil-hero"));
+  mediaId = photo?.id ?? "";
+  mediaAlt = photo?.alt ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -118,6 +126,7 @@ const resourcePaths = [
   "/admin/images",
   "/admin/articles/brouillon",
   "/admin/subscribers/export.csv",
+  "/admin/medias/televerser/envoi",
 ];
 
 const pages = () => [
@@ -131,6 +140,12 @@ const pages = () => [
   "/admin/messages",
   "/admin/securite",
   "/admin/administrateurs",
+  "/admin/medias",
+  "/admin/medias/televerser",
+  "/admin/medias/emplacements",
+  "/admin/medias/emplacements/choisir?emplacement=page:scolaire.hero",
+  "/admin/medias/galerie",
+  `/admin/medias/${mediaId}`,
 ];
 
 function articleForm(overrides: Record<string, string> = {}) {
@@ -185,7 +200,41 @@ const actions = () => [
     }),
   },
   { path: "/admin/administrateurs", body: new URLSearchParams({ email: intruderEmail }) },
+  { path: "/admin/medias", body: new URLSearchParams({ intent: "delete", id: mediaId }) },
+  {
+    path: `/admin/medias/${mediaId}`,
+    body: new URLSearchParams({ alt: `Piratée ${marker}`, focalX: "0", focalY: "0" }),
+  },
+  {
+    path: `/admin/medias/${mediaId}`,
+    body: new URLSearchParams({ intent: "delete", id: mediaId }),
+  },
+  {
+    path: "/admin/medias/emplacements/choisir?emplacement=page:accueil.hero",
+    body: new URLSearchParams({ photo: mediaId }),
+  },
+  {
+    path: "/admin/medias/emplacements",
+    body: new URLSearchParams({ intent: "restore", revision: articleId }),
+  },
+  {
+    path: "/admin/medias/galerie",
+    body: new URLSearchParams({ intent: "save", count: "0" }),
+  },
+  { path: "/admin/medias/televerser", body: mediaUpload() },
 ];
+
+/** A photo posted to the media library (the upload page and its script's address take the same). */
+function mediaUpload() {
+  const form = new FormData();
+  form.append("alt", `Intrus ${marker}`);
+  form.append(
+    "file",
+    new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }),
+    "x.jpg",
+  );
+  return form;
+}
 
 function expectNoAdminData(text: string) {
   expect(text).not.toContain(secretTitle);
@@ -222,6 +271,19 @@ async function expectNothingChanged() {
   expect(categories).toEqual([]);
   const invited = await database.select().from(users).where(eq(users.email, intruderEmail));
   expect(invited).toEqual([]);
+  const [photo] = await database.select().from(media).where(eq(media.id, mediaId));
+  expect(photo).toMatchObject({ alt: mediaAlt });
+  expect(
+    await database
+      .select()
+      .from(media)
+      .where(eq(media.alt, `Intrus ${marker}`)),
+  ).toEqual([]);
+  const [gallery] = await database
+    .select()
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "gallery"));
+  expect((gallery?.data as { items: unknown[] }).items.length).toBeGreaterThan(0);
 }
 
 describe("the list of guarded admin routes", () => {
@@ -229,7 +291,9 @@ describe("the list of guarded admin routes", () => {
     const covered = new Set([
       ...publicAdminPaths,
       ...resourcePaths,
-      ...pages().map((path) => (path.split("?")[0] ?? "").replaceAll(articleId, ":id")),
+      ...pages().map((path) =>
+        (path.split("?")[0] ?? "").replaceAll(articleId, ":id").replaceAll(mediaId, ":id"),
+      ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
     expect(forgotten).toEqual([]);
@@ -298,6 +362,17 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       headers: { cookie: visitor.cookie() },
     });
     expect(uploadGet.status).toBe(visitor.status);
+    const mediaPost = await fetch(`${baseUrl}/admin/medias/televerser/envoi`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie() },
+      body: mediaUpload(),
+      redirect: "manual",
+    });
+    expect(mediaPost.status).toBe(visitor.status);
+    const mediaGet = await fetch(`${baseUrl}/admin/medias/televerser/envoi`, {
+      headers: { cookie: visitor.cookie() },
+    });
+    expect(mediaGet.status).toBe(visitor.status);
 
     const autosave = await fetch(`${baseUrl}/admin/articles/brouillon`, {
       method: "POST",
