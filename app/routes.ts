@@ -47,6 +47,7 @@ export default [
   route("admin/images", "routes/admin/images.ts"),
   route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),
   route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
+  route("admin/medias/televerser/envoi", "routes/admin/media-upload-xhr.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/dashboard.tsx"),
     route("admin/articles/nouveau", "routes/admin/article-new.tsx"),
@@ -66,6 +67,12 @@ export default [
     route("admin/tarifs/gendarmerie", "routes/admin/tarifs.gendarmerie.tsx"),
     route("admin/tarifs/seances-a-offrir", "routes/admin/tarifs.seances-a-offrir.tsx"),
     route("admin/tarifs/temoignages", "routes/admin/tarifs.temoignages.tsx"),
+    route("admin/medias", "routes/admin/medias.tsx"),
+    route("admin/medias/televerser", "routes/admin/media-upload.tsx"),
+    route("admin/medias/emplacements", "routes/admin/media-slots.tsx"),
+    route("admin/medias/emplacements/choisir", "routes/admin/media-slot.tsx"),
+    route("admin/medias/galerie", "routes/admin/media-gallery.tsx"),
+    route("admin/medias/:id", "routes/admin/media-edit.tsx"),
   ]),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)

@@ -12,6 +12,7 @@ import {
   studios,
   contentPreviews,
   contentRevisions,
+  media,
   siteDocuments,
   users,
 } from "../../app/server/db/schema";
@@ -31,6 +32,9 @@ let categoryId = "";
 let messageId = "";
 let studioId = "";
 let studioBefore: unknown;
+/** A photo of the library (the demo hero of the home page): nobody may change or delete it. */
+let mediaId = "";
+let mediaAlt = "";
 let demoted: TestAccount;
 let demotedCookie = "";
 let revisionId = "";
@@ -79,6 +83,9 @@ beforeAll(async () => {
     .orderBy(desc(contentRevisions.createdAt))
     .limit(1);
   revisionId = revision?.id ?? "";
+  const [photo] = await database.select().from(media).where(eq(media.builtin, "accueil-hero"));
+  mediaId = photo?.id ?? "";
+  mediaAlt = photo?.alt ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -136,6 +143,7 @@ const resourcePaths = [
   "/admin/images",
   "/admin/articles/brouillon",
   "/admin/subscribers/export.csv",
+  "/admin/medias/televerser/envoi",
 ];
 
 const pages = () => [
@@ -158,6 +166,12 @@ const pages = () => [
   "/admin/tarifs/gendarmerie",
   "/admin/tarifs/seances-a-offrir",
   "/admin/tarifs/temoignages",
+  "/admin/medias",
+  "/admin/medias/televerser",
+  "/admin/medias/emplacements",
+  "/admin/medias/emplacements/choisir?emplacement=page:scolaire.hero",
+  "/admin/medias/galerie",
+  `/admin/medias/${mediaId}`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -274,7 +288,41 @@ const actions = () => [
     path: "/admin/tarifs/temoignages",
     body: new URLSearchParams({ intent: "restore", revision: revisionId }),
   },
+  { path: "/admin/medias", body: new URLSearchParams({ intent: "delete", id: mediaId }) },
+  {
+    path: `/admin/medias/${mediaId}`,
+    body: new URLSearchParams({ alt: `Piratée ${marker}`, focalX: "0", focalY: "0" }),
+  },
+  {
+    path: `/admin/medias/${mediaId}`,
+    body: new URLSearchParams({ intent: "delete", id: mediaId }),
+  },
+  {
+    path: "/admin/medias/emplacements/choisir?emplacement=page:accueil.hero",
+    body: new URLSearchParams({ photo: mediaId }),
+  },
+  {
+    path: "/admin/medias/emplacements",
+    body: new URLSearchParams({ intent: "restore", revision: articleId }),
+  },
+  {
+    path: "/admin/medias/galerie",
+    body: new URLSearchParams({ intent: "save", count: "0" }),
+  },
+  { path: "/admin/medias/televerser", body: mediaUpload() },
 ];
+
+/** A photo posted to the media library (the upload page and its script's address take the same). */
+function mediaUpload() {
+  const form = new FormData();
+  form.append("alt", `Intrus ${marker}`);
+  form.append(
+    "file",
+    new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }),
+    "x.jpg",
+  );
+  return form;
+}
 
 function expectNoAdminData(text: string) {
   expect(text).not.toContain(secretTitle);
@@ -339,6 +387,19 @@ async function expectNothingChanged() {
   expect(revisions).toEqual([]);
   const previews = await database.select({ data: contentPreviews.data }).from(contentPreviews);
   expect(JSON.stringify(previews)).not.toContain(marker);
+  const [photo] = await database.select().from(media).where(eq(media.id, mediaId));
+  expect(photo).toMatchObject({ alt: mediaAlt });
+  expect(
+    await database
+      .select()
+      .from(media)
+      .where(eq(media.alt, `Intrus ${marker}`)),
+  ).toEqual([]);
+  const [gallery] = await database
+    .select()
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "gallery"));
+  expect((gallery?.data as { items: unknown[] }).items.length).toBeGreaterThan(0);
 }
 
 describe("the list of guarded admin routes", () => {
@@ -347,7 +408,10 @@ describe("the list of guarded admin routes", () => {
       ...publicAdminPaths,
       ...resourcePaths,
       ...pages().map((path) =>
-        (path.split("?")[0] ?? "").replaceAll(articleId, ":id").replaceAll(studioId, ":id"),
+        (path.split("?")[0] ?? "")
+          .replaceAll(articleId, ":id")
+          .replaceAll(studioId, ":id")
+          .replaceAll(mediaId, ":id"),
       ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
@@ -417,6 +481,17 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       headers: { cookie: visitor.cookie() },
     });
     expect(uploadGet.status).toBe(visitor.status);
+    const mediaPost = await fetch(`${baseUrl}/admin/medias/televerser/envoi`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie() },
+      body: mediaUpload(),
+      redirect: "manual",
+    });
+    expect(mediaPost.status).toBe(visitor.status);
+    const mediaGet = await fetch(`${baseUrl}/admin/medias/televerser/envoi`, {
+      headers: { cookie: visitor.cookie() },
+    });
+    expect(mediaGet.status).toBe(visitor.status);
 
     const autosave = await fetch(`${baseUrl}/admin/articles/brouillon`, {
       method: "POST",

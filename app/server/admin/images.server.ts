@@ -69,17 +69,27 @@ function formatOf(metadata: Metadata): Format | "heic" | null {
   return detected && detected in FORMATS ? (detected as Format) : null;
 }
 
+export type DecodedUpload = {
+  metadata: Metadata;
+  detected: Format | "heic";
+  /** The pixels, turned upright (camera orientation) and reduced to fit `fit`: no metadata left. */
+  master: { data: Buffer; info: OutputInfo };
+};
+
 /**
- * Decodes an upload (a file on disk) with sharp: anything that is not a real bitmap image is refused,
- * SVG included. Applies the camera orientation, reduces it to the largest size the site shows
- * (MAX_STORED_WIDTH), strips every metadata (GPS!), and writes the original plus AVIF and WebP variants.
- * Returns the public URL of the original.
+ * The checks and decoding every upload goes through (the blog's images and the media library's photos):
+ * an empty, too large, too big in pixels, non-image or unsupported file is refused with a French
+ * `ImageRejectedError`; otherwise the image is decoded once, oriented and reduced to fit `fit`, as raw
+ * pixels from which every stored file is encoded (so no metadata, GPS included, is ever copied).
  */
-export async function storeBlogImage(file: { name: string; path: string }): Promise<string> {
-  const { size } = await fs.stat(file.path);
+export async function decodeUpload(
+  filePath: string,
+  fit: { width: number; height: number; fit: "inside" },
+): Promise<DecodedUpload> {
+  const { size } = await fs.stat(filePath);
   if (size === 0) throw new ImageRejectedError("Le fichier est vide.");
   if (size > MAX_UPLOAD_BYTES) throw new ImageRejectedError(TOO_LARGE_MESSAGE);
-  const input = () => sharp(file.path, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS });
+  const input = () => sharp(filePath, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS });
   let metadata: Metadata;
   try {
     metadata = await input().metadata();
@@ -95,22 +105,13 @@ export async function storeBlogImage(file: { name: string; path: string }): Prom
       "Format non pris en charge : utilisez une image JPEG, PNG, WebP, AVIF ou GIF.",
     );
   }
-  // Keep the original's extension when it names a format we write; the bytes are re-encoded to match it.
-  const requested = path.extname(file.name).slice(1).toLowerCase();
-  const format: Format = EXTENSION_FORMATS[requested] ?? (detected === "heic" ? "jpeg" : detected);
-  const { extension, encode } = FORMATS[format];
-  const name = storedName(requested in EXTENSION_FORMATS ? requested : extension);
-
-  // Decoded once, oriented and reduced; every file below is encoded from these pixels, so no metadata
-  // is ever copied. An animated GIF keeps its frames in its original only.
-  const fitted = { width: MAX_STORED_WIDTH, height: MAX_STORED_WIDTH, fit: "inside" as const };
-  let master: { data: Buffer; info: OutputInfo };
   try {
-    master = await input()
+    const master = await input()
       .rotate()
-      .resize({ ...fitted, withoutEnlargement: true })
+      .resize({ ...fit, withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
+    return { metadata, detected, master };
   } catch {
     throw new ImageRejectedError(
       detected === "heic"
@@ -118,6 +119,23 @@ export async function storeBlogImage(file: { name: string; path: string }): Prom
         : "Le fichier n'est pas une image valide.",
     );
   }
+}
+
+/**
+ * Decodes an upload (a file on disk) with sharp: anything that is not a real bitmap image is refused,
+ * SVG included. Applies the camera orientation, reduces it to the largest size the site shows
+ * (MAX_STORED_WIDTH), strips every metadata (GPS!), and writes the original plus AVIF and WebP variants.
+ * Returns the public URL of the original.
+ */
+export async function storeBlogImage(file: { name: string; path: string }): Promise<string> {
+  const fitted = { width: MAX_STORED_WIDTH, height: MAX_STORED_WIDTH, fit: "inside" as const };
+  const { metadata, detected, master } = await decodeUpload(file.path, fitted);
+  // Keep the original's extension when it names a format we write; the bytes are re-encoded to match it.
+  const requested = path.extname(file.name).slice(1).toLowerCase();
+  const format: Format = EXTENSION_FORMATS[requested] ?? (detected === "heic" ? "jpeg" : detected);
+  const { extension, encode } = FORMATS[format];
+  const name = storedName(requested in EXTENSION_FORMATS ? requested : extension);
+
   const { width, height, channels } = master.info;
   const pixels = () => sharp(master.data, { raw: { width, height, channels } });
   const original = await encode(

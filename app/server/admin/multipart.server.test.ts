@@ -58,8 +58,32 @@ describe("streamFileField", () => {
         target: written,
         maxBytes: 1_000_000,
       });
-      expect(result).toEqual({ fileName: "photo.jpg", size: file.length });
+      expect(result).toEqual({ fileName: "photo.jpg", size: file.length, fields: {} });
       expect((await fs.readFile(written)).equals(file)).toBe(true);
+    }
+  });
+
+  it("keeps the text fields asked for (before or after the file), whatever the chunk size", async () => {
+    const file = randomBytes(5000);
+    const bytes = Buffer.concat([
+      body(file).subarray(0, -`--\r\n`.length),
+      Buffer.from(
+        `\r\nContent-Disposition: form-data; name="alt"\r\n\r\nÉté à Ussel, « les enfants »\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="ignore"\r\n\r\nnon\r\n--${boundary}--\r\n`,
+      ),
+    ]);
+    for (const size of [1, 5, 4096]) {
+      const result = await streamFileField(request(bytes, size), {
+        fieldName: "file",
+        target: target(),
+        maxBytes: 10_000,
+        textFields: ["alt", "autre"],
+      });
+      expect(result).toEqual({
+        fileName: "photo.jpg",
+        size: file.length,
+        fields: { autre: "valeur", alt: "Été à Ussel, « les enfants »" },
+      });
     }
   });
 

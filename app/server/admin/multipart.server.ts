@@ -15,11 +15,18 @@ export class MultipartError extends Error {
   }
 }
 
-export type StreamedFile = { fileName: string; size: number };
+export type StreamedFile = {
+  fileName: string;
+  size: number;
+  /** The text fields asked for by `textFields` that the body held (the first of each name). */
+  fields: Record<string, string>;
+};
 
 const HEADER_END = Buffer.from("\r\n\r\n");
 /** Part headers beyond this are not a browser's form: refused rather than buffered. */
 const MAX_HEADER_BYTES = 16 * 1024;
+/** A text field read beside the file (`textFields`) longer than this is not a browser's form either. */
+const MAX_TEXT_FIELD_BYTES = 16 * 1024;
 
 export function multipartBoundary(contentType: string | null): string {
   const match = /^multipart\/form-data\s*;.*?boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(
@@ -32,7 +39,13 @@ export function multipartBoundary(contentType: string | null): string {
 
 export async function streamFileField(
   request: Request,
-  options: { fieldName: string; target: string; maxBytes: number },
+  options: {
+    fieldName: string;
+    target: string;
+    maxBytes: number;
+    /** Short text fields to keep (e.g. a photo's alternative text posted with it); others are skipped. */
+    textFields?: readonly string[];
+  },
 ): Promise<StreamedFile> {
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!request.body) throw new MultipartError("malformed");
@@ -43,7 +56,9 @@ export async function streamFileField(
   let pending = Buffer.alloc(0);
   let state: "preamble" | "headers" | "body" | "done" = "preamble";
   let writing: { fileName: string; size: number } | null = null;
-  let found: StreamedFile | null = null;
+  let found: Omit<StreamedFile, "fields"> | null = null;
+  const fields: Record<string, string> = {};
+  let reading: { name: string; chunks: Buffer[]; size: number } | null = null;
   const output = createWriteStream(options.target, { flags: "wx" });
   const outputFailed = once(output, "error").then(([error]) => {
     throw error;
@@ -51,6 +66,12 @@ export async function streamFileField(
   outputFailed.catch(() => {});
 
   const write = async (bytes: Buffer) => {
+    if (reading && bytes.length > 0) {
+      reading.size += bytes.length;
+      if (reading.size > MAX_TEXT_FIELD_BYTES) throw new MultipartError("malformed");
+      reading.chunks.push(Buffer.from(bytes));
+      return;
+    }
     if (!writing || bytes.length === 0) return;
     writing.size += bytes.length;
     if (writing.size > options.maxBytes) throw new MultipartError("too-large");
@@ -92,6 +113,13 @@ export async function streamFileField(
             name === options.fieldName && fileName !== undefined && !found
               ? { fileName, size: 0 }
               : null;
+          reading =
+            name !== undefined &&
+            fileName === undefined &&
+            options.textFields?.includes(name) &&
+            !(name in fields)
+              ? { name, chunks: [], size: 0 }
+              : null;
           state = "body";
         } else if (state === "body") {
           const end = pending.indexOf(delimiter);
@@ -104,7 +132,9 @@ export async function streamFileField(
           }
           await write(pending.subarray(0, end));
           if (writing) found = { fileName: writing.fileName, size: writing.size };
+          if (reading) fields[reading.name] = Buffer.concat(reading.chunks).toString("utf8");
           writing = null;
+          reading = null;
           pending = pending.subarray(end + delimiter.length);
           state = "headers";
         } else {
@@ -123,7 +153,7 @@ export async function streamFileField(
   if (state !== "done" && !found) throw new MultipartError("malformed");
   if (!found) throw new MultipartError("no-file");
   if (state !== "done") await reader.cancel().catch(() => {});
-  return found;
+  return { ...found, fields };
 }
 
 /** After a refusal, at most this much more is read (and dropped) so the browser still gets the answer. */

@@ -55,6 +55,8 @@ export const BODY_LIMITS: RequestInputOptions = {
   limits: [
     { path: "/admin/articles", maxBytes: 4 * MIB },
     { path: "/admin/images", maxBytes: 64 * MIB, stream: true },
+    // The media library's upload (the page without JavaScript and its script's /envoi under it).
+    { path: "/admin/medias/televerser", maxBytes: 64 * MIB, stream: true },
   ],
 };
 

@@ -1,0 +1,260 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gallery } from "../../app/lib/content-schemas";
+import { media, siteDocuments } from "../../app/server/db/schema";
+import {
+  clearSignInLimits,
+  cookieHeader,
+  createAccount,
+  deleteAccount,
+  EXPECTED_REFUSALS,
+  signedInPage,
+  waitForToastsToClose,
+  type TestAccount,
+} from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+
+const { openPage, baseUrl } = useBrowser();
+const marker = randomBytes(4).toString("hex");
+const alt = `Élèves devant le tableau ${marker}`;
+let admin: TestAccount;
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+});
+afterAll(async () => {
+  await deleteAccount(admin);
+});
+
+/** A real camera-sized JPEG (the demo photo enlarged): a few megabytes, so the upload takes a while. */
+function bigJpeg(): Promise<Buffer> {
+  return sharp(path.resolve("app/assets/photos/scolaire-hero.jpg"))
+    .resize({ width: 3200 })
+    .jpeg({ quality: 97 })
+    .toBuffer();
+}
+
+async function uploadedRow() {
+  const [row] = await serverDatabase().select().from(media).where(eq(media.alt, alt));
+  return row;
+}
+
+async function loadGallery(): Promise<Gallery> {
+  const [row] = await serverDatabase()
+    .select()
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "gallery"));
+  return row?.data as Gallery;
+}
+
+async function html(pathname: string): Promise<string> {
+  const response = await fetch(`${baseUrl}${pathname}`);
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+async function expectAccessible(page: Page) {
+  await waitForToastsToClose(page);
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** Restores, from a page's history, the version saved just before the newest one. */
+async function restorePreviousVersion(page: Page, heading: string) {
+  const history = page.locator("section", { has: page.getByRole("heading", { name: heading }) });
+  await history
+    .getByRole("listitem")
+    .nth(1)
+    .getByRole("button", { name: /Restaurer/ })
+    .click();
+  const dialog = page.getByRole("alertdialog", { name: "Remettre en ligne cette version ?" });
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: "Restaurer cette version" }).click();
+  await page.getByText("Version restaurée").first().waitFor();
+}
+
+// Signing in, axe on pages of sixty photos and encoding a camera photo at five widths take a while on a
+// shared machine: each test gets a budget well above the default (no assertion depends on time).
+describe("the media library (/admin/medias)", () => {
+  it("refuses a file that is not an image in French, keeping the alternative text (with and without JavaScript)", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/medias", {
+      allowConsole: EXPECTED_REFUSALS,
+    });
+    await expectAccessible(page);
+    const kept = `Texte gardé ${marker}`;
+    await page.getByLabel("Photo", { exact: true }).setInputFiles({
+      name: "photo.jpg",
+      mimeType: "image/jpeg",
+      buffer: Buffer.from("ceci n'est pas une photo"),
+    });
+    await page.getByLabel("Texte alternatif (obligatoire)").fill(kept);
+    await page.getByRole("button", { name: "Téléverser la photo" }).click();
+    await page.getByText("Le fichier n'est pas une image valide.").waitFor();
+    expect(await page.getByLabel("Texte alternatif (obligatoire)").inputValue()).toBe(kept);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Without JavaScript: a plain multipart post, answered by the upload page with the same message.
+    const noScript = await signedInPage(openPage, admin, "/admin/medias", {
+      javaScriptEnabled: false,
+      allowConsole: EXPECTED_REFUSALS,
+    });
+    await noScript.getByLabel("Photo", { exact: true }).setInputFiles({
+      name: "notes.jpg",
+      mimeType: "image/jpeg",
+      buffer: Buffer.from("toujours pas une photo"),
+    });
+    await noScript.getByLabel("Texte alternatif (obligatoire)").fill(kept);
+    await noScript.getByRole("button", { name: "Téléverser la photo" }).click();
+    await noScript.waitForURL(/\/admin\/medias\/televerser$/);
+    await noScript.getByText("Le fichier n'est pas une image valide.").waitFor();
+    expect(await noScript.getByLabel("Texte alternatif (obligatoire)").inputValue()).toBe(kept);
+    // (axe runs in the page: on the upload page with JavaScript.)
+    await page.goto("/admin/medias/televerser");
+    await expectAccessible(page);
+
+    // An empty description is refused before anything is sent.
+    await page.getByLabel("Texte alternatif (obligatoire)").fill("");
+    await page.getByRole("button", { name: "Téléverser la photo" }).click();
+    await page.getByText("le texte alternatif est obligatoire").first().waitFor();
+  }, 240_000);
+
+  it("uploads a photo into a page's hero with a progress bar, shows it at once, guards it while used, restores and deletes it", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/medias/emplacements");
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Changer la photo : Scolaire : grande photo" }).click();
+    await page.getByRole("heading", { name: "Changer la photo" }).waitFor();
+    await expectAccessible(page);
+
+    // A slow line (≈ 1 MB/s up), so that the progress bar shows while the photo is sent.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 1024 * 1024,
+    });
+    await page.getByLabel("Photo", { exact: true }).setInputFiles({
+      name: "IMG_2024.jpg",
+      mimeType: "image/jpeg",
+      buffer: await bigJpeg(),
+    });
+    await page.getByLabel("Texte alternatif (obligatoire)").fill(alt);
+    await page.getByRole("button", { name: "Téléverser la photo" }).click();
+    await page.getByRole("progressbar").waitFor();
+    await page.waitForURL(/\/admin\/medias\/emplacements$/, { timeout: 60_000 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+
+    const row = await uploadedRow();
+    expect(row).toMatchObject({ width: 2400, widths: [400, 800, 1280, 1920, 2400] });
+    const file = row?.file ?? "";
+    expect(file).not.toBe("");
+
+    // The public page shows it at once: its widths in the srcset, its intrinsic size on the <img>.
+    const scolaire = await html("/scolaire");
+    expect(scolaire).toContain(`/uploads/media/${file}-1920.avif 1920w`);
+    const image = /<img[^>]*\/uploads\/media\/[^>]*>/.exec(scolaire)?.[0] ?? "";
+    expect(image).toMatch(/width="\d+"/);
+    expect(image).toMatch(/height="\d+"/);
+    expect((await fetch(`${baseUrl}/uploads/media/${file}-400.avif`)).status).toBe(200);
+
+    // Its page: the focal point, placed after the upload.
+    await page.goto(`/admin/medias/${row?.id}`);
+    await page.getByText("Scolaire : grande photo").first().waitFor();
+    await expectAccessible(page);
+    await page.getByLabel(/Position horizontale/).fill("30");
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    await page.getByText("Photo enregistrée").first().waitFor();
+    expect(await uploadedRow()).toMatchObject({ focalX: 30, focalY: 50 });
+
+    // In use: no delete button, and the action refuses it too.
+    await page.goto("/admin/medias");
+    const card = page.locator(`li[data-media-id="${row?.id}"]`);
+    await card.getByText("Utilisée : Scolaire : grande photo").waitFor();
+    expect(await card.getByRole("button", { name: /Supprimer/ }).count()).toBe(0);
+    const refused = await fetch(`${baseUrl}/admin/medias`, {
+      method: "POST",
+      headers: { cookie: await cookieHeader(page), origin: baseUrl },
+      body: new URLSearchParams({ intent: "delete", id: row?.id ?? "" }),
+      redirect: "manual",
+    });
+    expect(refused.status).toBe(302);
+    expect(await uploadedRow()).toBeDefined();
+
+    // The history brings the demo photo back.
+    await page.goto("/admin/medias/emplacements");
+    await restorePreviousVersion(page, "Historique des photos des pages");
+    const restored = await html("/scolaire");
+    expect(restored).not.toContain(`/uploads/media/${file}`);
+    expect(restored).toMatch(/scolaire-hero[^"]*\.avif/);
+
+    // Unused now: it can be deleted, and its files go with it.
+    await page.goto("/admin/medias");
+    await waitForToastsToClose(page);
+    await card.getByRole("button", { name: /Supprimer/ }).click();
+    const dialog = page.getByRole("alertdialog", {
+      name: "Supprimer cette photo de la médiathèque ?",
+    });
+    await dialog.getByRole("button", { name: /Supprimer/ }).click();
+    await page.getByText("Photo supprimée").first().waitFor();
+    expect(await uploadedRow()).toBeUndefined();
+    expect((await fetch(`${baseUrl}/uploads/media/${file}-400.avif`)).status).toBe(404);
+  }, 240_000);
+
+  it("changes a /galerie item's title and photo, seen at once, then restores the gallery", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/medias/galerie");
+    await expectAccessible(page);
+    const title = `Mariage au château ${marker}`;
+    await page.locator("#champ-item-0-title").fill(title);
+    await page.getByRole("button", { name: "Enregistrer la galerie" }).click();
+    await page.getByText("Galerie enregistrée").first().waitFor();
+    expect(await html("/galerie")).toContain(title);
+
+    // Its photo: the second item's (demo photos, each named after its file in the built assets).
+    const [first, second] = (await loadGallery()).items;
+    const nameOf = async (id: string | undefined) =>
+      (
+        await serverDatabase()
+          .select()
+          .from(media)
+          .where(eq(media.id, id ?? ""))
+      )[0]?.builtin;
+    const [firstName, secondName] = [await nameOf(first?.photo), await nameOf(second?.photo)];
+    expect(await html("/galerie")).toContain(`/assets/${firstName}-`);
+    await page.getByRole("link", { name: `Changer la photo : ${title}` }).click();
+    await page.getByRole("heading", { name: "Changer la photo" }).waitFor();
+    await expectAccessible(page);
+    await page.locator(`input[name="photo"][value="${second?.photo}"]`).check();
+    await page.getByRole("button", { name: "Utiliser cette photo" }).click();
+    await page.getByText("Photo remplacée").first().waitFor();
+    const galerie = await html("/galerie");
+    expect(galerie).not.toContain(`/assets/${firstName}-`);
+    expect(galerie).toContain(`/assets/${secondName}-`);
+
+    await page.goto("/admin/medias/galerie");
+    // Two saves: the title, then the photo; the version before both comes back.
+    const history = page.locator("section", {
+      has: page.getByRole("heading", { name: "Historique de la galerie" }),
+    });
+    await history
+      .getByRole("listitem")
+      .nth(2)
+      .getByRole("button", { name: /Restaurer/ })
+      .click();
+    const dialog = page.getByRole("alertdialog", { name: "Remettre en ligne cette version ?" });
+    await dialog.getByRole("button", { name: "Restaurer cette version" }).click();
+    await page.getByText("Version restaurée").first().waitFor();
+    expect(await html("/galerie")).not.toContain(title);
+    expect(await html("/galerie")).toContain("Mariage de Camille et Thomas");
+  }, 240_000);
+});
