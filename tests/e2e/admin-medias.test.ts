@@ -17,9 +17,12 @@ import {
   type TestAccount,
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
+import { useOwnServer } from "./support/own-server";
 import { serverDatabase } from "./support/database";
 
-const { openPage, baseUrl } = useBrowser();
+// The page photos and /galerie it changes show on pages other files check: a server of its own.
+const url = useOwnServer();
+const { openPage } = useBrowser({ baseUrl: url });
 const marker = randomBytes(4).toString("hex");
 const alt = `Élèves devant le tableau ${marker}`;
 let admin: TestAccount;
@@ -54,7 +57,7 @@ async function loadGallery(): Promise<Gallery> {
 }
 
 async function html(pathname: string): Promise<string> {
-  const response = await fetch(`${baseUrl}${pathname}`);
+  const response = await fetch(`${url()}${pathname}`);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -166,7 +169,7 @@ describe("the media library (/admin/medias)", () => {
     const image = /<img[^>]*\/uploads\/media\/[^>]*>/.exec(scolaire)?.[0] ?? "";
     expect(image).toMatch(/width="\d+"/);
     expect(image).toMatch(/height="\d+"/);
-    expect((await fetch(`${baseUrl}/uploads/media/${file}-400.avif`)).status).toBe(200);
+    expect((await fetch(`${url()}/uploads/media/${file}-400.avif`)).status).toBe(200);
 
     // Its page: the focal point, placed after the upload.
     await page.goto(`/admin/medias/${row?.id}`);
@@ -182,9 +185,9 @@ describe("the media library (/admin/medias)", () => {
     const card = page.locator(`li[data-media-id="${row?.id}"]`);
     await card.getByText("Utilisée : Scolaire : grande photo").waitFor();
     expect(await card.getByRole("button", { name: /Supprimer/ }).count()).toBe(0);
-    const refused = await fetch(`${baseUrl}/admin/medias`, {
+    const refused = await fetch(`${url()}/admin/medias`, {
       method: "POST",
-      headers: { cookie: await cookieHeader(page), origin: baseUrl },
+      headers: { cookie: await cookieHeader(page), origin: url() },
       body: new URLSearchParams({ intent: "delete", id: row?.id ?? "" }),
       redirect: "manual",
     });
@@ -208,7 +211,7 @@ describe("the media library (/admin/medias)", () => {
     await dialog.getByRole("button", { name: /Supprimer/ }).click();
     await page.getByText("Photo supprimée").first().waitFor();
     expect(await uploadedRow()).toBeUndefined();
-    expect((await fetch(`${baseUrl}/uploads/media/${file}-400.avif`)).status).toBe(404);
+    expect((await fetch(`${url()}/uploads/media/${file}-400.avif`)).status).toBe(404);
   }, 240_000);
 
   it("changes a /galerie item's title and photo, seen at once, then restores the gallery", async () => {

@@ -114,6 +114,10 @@ describe("/admin/tarifs", () => {
       .orderBy(desc(contentRevisions.createdAt), desc(contentRevisions.id))
       .limit(1);
     expect(latest?.summary).toMatch(/^Restauration de la version du /);
+    // …and the public page shows the old figure again.
+    const restored = plain(await (await fetch(`${url()}/tarifs`)).text());
+    expect(restored).toContain("99 €");
+    expect(restored).not.toContain("109 €");
   }, 120_000);
 
   it("refuses a price that is not one, at its card, with everything typed kept", async () => {
@@ -250,6 +254,27 @@ describe("/admin/site", () => {
     expect(await legal.getByText("Ce champ est requis").count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     expect(await storedDocument("identity")).toEqual(original.identity);
+  });
+
+  it("renames the studio: the title, the footer, the structured data and the share tags follow at once", async () => {
+    const page = await signedIn("/admin/site");
+    const identity = page.getByRole("form", { name: "Identité du site" });
+    await identity.getByLabel("Nom du studio").fill("Atelier Lumière");
+    await identity.getByRole("button", { name: "Enregistrer", exact: true }).click();
+    await expect.poll(async () => (await storedDocument("identity")).brand).toBe("Atelier Lumière");
+    for (const path of ["/", "/tarifs", "/studio-brive", "/mentions-legales"]) {
+      const html = await (await fetch(`${url()}${path}`)).text();
+      expect(html, path).toMatch(/<title>[^<]*Atelier Lumière[^<]*<\/title>/);
+      expect(html, path).toContain('<meta property="og:site_name" content="Atelier Lumière"');
+      expect(html.replaceAll("<!-- -->", ""), path).toMatch(
+        /© \d{4} Atelier Lumière\. Tous droits réservés/,
+      );
+      expect(html, path).not.toContain("Studio Photo Exemple<");
+    }
+    const home = await (await fetch(`${url()}/`)).text();
+    expect(home).toContain('"name":"Atelier Lumière"');
+    // The sitemap lists the same pages, at the same addresses.
+    expect(await (await fetch(`${url()}/sitemap.xml`)).text()).toContain("/studio-brive</loc>");
   });
 
   it("saves the legal details and restores them from their own history", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentRevisions, redirects, studios } from "../../app/server/db/schema";
+import { contactMessages, contentRevisions, redirects, studios } from "../../app/server/db/schema";
 import {
   clearSignInLimits,
   createAccount,
@@ -228,6 +228,32 @@ describe("/admin/studios", () => {
       (usselBefore?.data as { photo: string }).photo,
     );
 
+    // On the site at once: its pages, the menu, the sitemap and the structured data.
+    for (const path of ["/studio-tulle", "/contact-studio-tulle"]) {
+      expect((await fetch(`${url()}${path}`)).status, path).toBe(200);
+    }
+    const home = await (await fetch(`${url()}/`)).text();
+    expect(home).toContain('href="/studio-tulle"');
+    expect(home).toContain('"streetAddress":"2 quai de la République"');
+    expect(await (await fetch(`${url()}/sitemap.xml`)).text()).toContain(
+      "/contact-studio-tulle</loc>",
+    );
+    // A visitor sends a message through its own form, with its own shooting types.
+    const visitor = await openPage("/contact-studio-tulle");
+    await visitor.locator("select[name=shootingType]").selectOption("mariage-en-correze");
+    await visitor.locator("input[name=prenom]").fill("Louise");
+    await visitor.locator("input[name=nom]").fill(`Tulliste ${marker}`);
+    await visitor.locator("input[name=email]").fill(`louise-${marker}@example.org`);
+    await visitor.locator("textarea[name=message]").fill("Un mariage à Tulle en juin ?");
+    await visitor.locator("select[name=source]").selectOption("google");
+    await visitor.getByRole("button", { name: "Envoyer le message" }).click();
+    await visitor.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
+    const [message] = await serverDatabase()
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.email, `louise-${marker}@example.org`));
+    expect(message).toMatchObject({ studio: "tulle", shootingType: "mariage-en-correze" });
+
     await page.goto("/admin/studios");
     await page.getByRole("button", { name: "Retirer « Studio de Tulle »" }).click();
     const dialog = page.getByRole("alertdialog", { name: /Retirer ce studio du site/ });
@@ -239,6 +265,8 @@ describe("/admin/studios", () => {
       .from(studios)
       .where(eq(studios.slug, "tulle"));
     expect(retired?.retiredAt).toBeInstanceOf(Date);
+    expect((await fetch(`${url()}/studio-tulle`)).status).toBe(404);
+    expect(await (await fetch(`${url()}/`)).text()).not.toContain('href="/studio-tulle"');
 
     await page.getByRole("button", { name: "Remettre en ligne « Studio de Tulle »" }).click();
     await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(0);
@@ -260,6 +288,10 @@ describe("/admin/redirections", () => {
     await add.getByLabel("Nouvelle adresse").fill("/tarifs");
     await add.getByRole("button", { name: "Ajouter" }).click();
     await expect.poll(() => page.getByText("Redirection ajoutée").count()).toBeGreaterThan(0);
+    // Followed at once by the site: a permanent redirect that keeps the query string.
+    const followed = await fetch(`${url()}/promo-${marker}?utm=flyer`, { redirect: "manual" });
+    expect(followed.status).toBe(301);
+    expect(followed.headers.get("location")).toBe("/tarifs?utm=flyer");
     const [row] = await serverDatabase()
       .select()
       .from(redirects)
