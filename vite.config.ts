@@ -28,7 +28,7 @@ export default defineConfig({
                   // Form fields (components/ui/field) and the cards' icons (components/ui/icon) travel with the
                   // pages that use them.
                   name: "site",
-                  test: /app[\\/](components[\\/](layout|ui[\\/](?!field|icon))|lib[\\/](utils|seo)|content[\\/](site|studios|navigation))|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
+                  test: /app[\\/](components[\\/](layout|ui[\\/](?!field|icon))|lib[\\/](utils|seo|public-site)|content[\\/]navigation)|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
                   priority: 10,
                 },
               ],

@@ -1,4 +1,4 @@
-import type { PhotoSlot } from "~/lib/content-schemas";
+import type { PhotoSlot } from "~/content/schemas";
 
 /**
  * A card of the services page (SPEC §3 "Prestation card"): the text is the page's, the photo the owner's

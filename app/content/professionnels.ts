@@ -1,4 +1,4 @@
-import type { IconName, PhotoSlot } from "~/lib/content-schemas";
+import type { IconName, PhotoSlot } from "~/content/schemas";
 
 /** SPEC §3 "Professional service": the text is the page's, the photo the owner's (its slot). */
 export type ProfessionalService = {

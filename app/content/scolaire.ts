@@ -1,4 +1,4 @@
-import type { IconName } from "~/lib/content-schemas";
+import type { IconName } from "~/content/schemas";
 
 export type SchoolItem = { title: string; description: string; icon: IconName };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedDocuments } from "~/server/content/seed-content.server";
+import { seedDocuments } from "~/content/seed";
 import { priceTabFromParameter, quotedPrice } from "./tarifs";
 
 describe("price tabs", () => {

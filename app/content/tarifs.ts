@@ -1,4 +1,4 @@
-import type { Prices } from "~/lib/content-schemas";
+import type { Prices } from "~/content/schemas";
 import { formatPrice } from "~/lib/prices";
 
 /** Value of the `onglet` URL parameter: the tabs of the prices page. */

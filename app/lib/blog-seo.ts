@@ -1,5 +1,4 @@
-import type { HeadersFunction, LinksFunction } from "react-router";
-import { site } from "~/content/site";
+import type { HeadersFunction, MetaDescriptor } from "react-router";
 import { absoluteUrl, DEFAULT_SHARE_IMAGE } from "~/lib/seo";
 
 export const RSS_PATH = "/blog/rss.xml";
@@ -10,15 +9,16 @@ export const RSS_PATH = "/blog/rss.xml";
  */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 
-/** The feed, announced in the head of every blog page. */
-export const blogLinks: LinksFunction = () => [
-  {
+/** The feed, announced in the head of every blog page (named after the brand, hence from `meta`). */
+export function blogFeedLink(brand: string): MetaDescriptor {
+  return {
+    tagName: "link",
     rel: "alternate",
     type: "application/rss+xml",
-    title: `Blog - ${site.brand}`,
+    title: `Blog - ${brand}`,
     href: RSS_PATH,
-  },
-];
+  };
+}
 
 /**
  * Cache headers of a blog page: shared caching for what the loader rendered; an action's answer (it concerns
@@ -72,7 +72,11 @@ function isoDate(value: Date | string | null): string | undefined {
 }
 
 /** schema.org BlogPosting of an article page. */
-export function blogPostingStructuredData(siteUrl: string, article: ArticleForStructuredData) {
+export function blogPostingStructuredData(
+  siteUrl: string,
+  article: ArticleForStructuredData,
+  publisher: { brand: string; shareImage: string },
+) {
   const url = `${siteUrl}/blog/${article.slug}`;
   return {
     "@context": "https://schema.org",
@@ -88,8 +92,8 @@ export function blogPostingStructuredData(siteUrl: string, article: ArticleForSt
     author: { "@type": "Person", name: article.author },
     publisher: {
       "@type": "Organization",
-      name: site.brand,
-      logo: { "@type": "ImageObject", url: absoluteUrl(siteUrl, "/images/logo-partage.png") },
+      name: publisher.brand,
+      logo: { "@type": "ImageObject", url: absoluteUrl(siteUrl, publisher.shareImage) },
     },
     ...(article.categoryName ? { articleSection: article.categoryName } : {}),
     inLanguage: "fr-FR",

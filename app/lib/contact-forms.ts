@@ -1,4 +1,4 @@
-import type { ContactFormSettings, Option } from "~/lib/content-schemas";
+import type { ContactFormSettings, Option } from "~/content/schemas";
 
 /**
  * The studios' contact forms (SPEC §3, §5). Each studio's shooting types, sources and required fields are

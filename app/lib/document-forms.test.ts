@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentSchemas } from "~/lib/content-schemas";
-import { seedDocuments } from "~/server/content/seed-content.server";
+import { documentSchemas } from "~/content/schemas";
+import { seedDocuments } from "~/content/seed";
 import {
   applyListIntent,
   documentValues,

@@ -4,7 +4,7 @@ import {
   type DocumentKey,
   type Documents,
   type IconName,
-} from "./content-schemas";
+} from "~/content/schemas";
 import { flatten, type FormTree } from "./forms";
 import { formatPriceInput, INVALID_PRICE_MESSAGE, parsePriceInput } from "./price-input";
 import type { Price } from "./prices";

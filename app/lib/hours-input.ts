@@ -1,5 +1,5 @@
-import type { DayOfWeek, OpeningRange, WeeklyHours } from "~/lib/content-schemas";
-import { DAYS } from "~/lib/content-schemas";
+import type { DayOfWeek, OpeningRange, WeeklyHours } from "~/content/schemas";
+import { DAYS } from "~/content/schemas";
 
 /*
  * Opening hours as a French person writes them (issue 11, item 5): one line per weekday,

@@ -8,7 +8,7 @@ import {
   specialOpeningHoursSpecification,
   upcomingClosures,
 } from "./opening-hours";
-import { seedStudios } from "~/server/content/seed-content.server";
+import { seedStudios } from "~/content/seed";
 
 /** The seeded week of a studio of SPEC.md. */
 function hoursOf(slug: string) {

@@ -4,7 +4,7 @@ import {
   type DayOfWeek,
   type OpeningRange,
   type WeeklyHours,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 
 export const weekDays: readonly DayOfWeek[] = DAYS;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalisedPath, redirectTarget } from "./redirects";
-import { seedRedirects } from "~/server/content/seed-content.server";
+import { seedRedirects } from "~/content/seed";
 
 const table = new Map(seedRedirects.map((entry) => [entry.from, entry.to]));
 

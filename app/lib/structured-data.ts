@@ -1,4 +1,4 @@
-import type { Closure, StudioData } from "~/lib/content-schemas";
+import type { Closure, StudioData } from "~/content/schemas";
 import { openingHoursSpecification, specialOpeningHoursSpecification } from "~/lib/opening-hours";
 import type { PublicSite } from "~/lib/public-site";
 import { absoluteUrl } from "~/lib/seo";

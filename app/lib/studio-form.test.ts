@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StudioData } from "./content-schemas";
+import type { StudioData } from "~/content/schemas";
 import { parseStudioForm, studioFormValues } from "./studio-form";
 
 const PHOTO = "00000000-0000-4000-8000-000000000001";

@@ -6,7 +6,7 @@ import {
   type DayOfWeek,
   type Option,
   type StudioData,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import { formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { slugify } from "~/lib/slug";

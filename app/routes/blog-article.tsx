@@ -10,7 +10,7 @@ import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import {
-  blogLinks,
+  blogFeedLink,
   blogPageHeaders,
   NOT_FOUND_INIT,
   blogPostingStructuredData,
@@ -24,6 +24,7 @@ import { onEveryServe } from "~/server/context";
 import { env } from "~/server/env.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 import { sanitizeArticleHtml } from "~/server/sanitize.server";
+import { siteFrom } from "~/lib/public-site";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -54,10 +55,10 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   handleNewsletterSubmission(request, context);
 
 export const headers = blogPageHeaders;
-export const links = blogLinks;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   const siteUrl = siteUrlFrom(matches);
+  const site = siteFrom(matches);
   if (!loaderData) {
     return [{ title: "Article non trouvé" }, { name: "robots", content: "noindex" }];
   }
@@ -73,6 +74,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
     image,
     type: "article",
     extra: [
+      blogFeedLink(site.brand),
       ...(publishedTime ? [{ property: "article:published_time", content: publishedTime }] : []),
       {
         property: "article:modified_time",
@@ -83,11 +85,15 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
         ? [{ property: "article:section", content: article.category.name }]
         : []),
       jsonLd(
-        blogPostingStructuredData(siteUrl, {
-          ...article,
-          image,
-          categoryName: article.category?.name ?? null,
-        }),
+        blogPostingStructuredData(
+          siteUrl,
+          {
+            ...article,
+            image,
+            categoryName: article.category?.name ?? null,
+          },
+          site,
+        ),
       ),
       jsonLd(
         breadcrumbStructuredData(siteUrl, [

@@ -5,9 +5,9 @@ import type { SiteHandle } from "./site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
-import { site } from "~/content/site";
+import { siteFrom } from "~/lib/public-site";
 import {
-  blogLinks,
+  blogFeedLink,
   blogPageHeaders,
   breadcrumbStructuredData,
   NOT_FOUND_INIT,
@@ -26,7 +26,6 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const headers = blogPageHeaders;
-export const links = blogLinks;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   if (!loaderData) {
@@ -36,13 +35,14 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   const { category } = loaderData;
   const path = `/blog/categorie/${params.slug}`;
   return seo({
-    title: `${category.name} - Blog ${site.brand}`,
+    title: `${category.name} - Blog ${siteFrom(matches).brand}`,
     description:
       category.description ||
       `Tous nos articles « ${category.name} » : conseils, coulisses et inspiration photographique.`,
     path,
     matches,
     extra: [
+      blogFeedLink(siteFrom(matches).brand),
       jsonLd(
         breadcrumbStructuredData(siteUrl, [
           { name: "Accueil", path: "/" },

@@ -1,13 +1,15 @@
-import { site } from "~/content/site";
+import type { Route } from "./+types/blog-rss";
 import { PUBLIC_CACHE_CONTROL, RSS_PATH } from "~/lib/blog-seo";
 import { listFeedArticles } from "~/server/articles.server";
+import { siteContent } from "~/server/content/site-content.server";
 import { env } from "~/server/env.server";
 import { escapeXml } from "~/server/xml.server";
 
 /** RSS 2.0 feed of the 20 latest published articles (issue 4 item 10). */
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   const siteUrl = env().SITE_URL;
-  const articles = await listFeedArticles();
+  const [articles, content] = await Promise.all([listFeedArticles(), siteContent(context)]);
+  const { brand } = content.documents.identity;
   const latest = articles[0]?.publishedAt;
   const items = articles
     .map((article) => {
@@ -31,7 +33,7 @@ export async function loader() {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
   <channel>
-    <title>${escapeXml(`Blog - ${site.brand}`)}</title>
+    <title>${escapeXml(`Blog - ${brand}`)}</title>
     <link>${escapeXml(`${siteUrl}/blog`)}</link>
     <description>Conseils, coulisses et inspiration photographique</description>
     <language>fr-FR</language>

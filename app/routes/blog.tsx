@@ -5,8 +5,8 @@ import type { Route } from "./+types/blog";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
 import { buttonVariants } from "~/components/ui/button";
-import { site } from "~/content/site";
-import { blogLinks, blogPageHeaders } from "~/lib/blog-seo";
+import { blogFeedLink, blogPageHeaders } from "~/lib/blog-seo";
+import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 import { BLOG_PAGE_SIZE, publishedArticlesPage } from "~/server/articles.server";
@@ -51,16 +51,17 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   handleNewsletterSubmission(request, context);
 
 export const headers = blogPageHeaders;
-export const links = blogLinks;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const page = loaderData?.page ?? 1;
+  const site = siteFrom(matches);
   const tags = seo({
     title: `Blog - ${site.brand} | Conseils et Actualités Photo`,
     description:
       "Conseils pour préparer votre séance photo, coulisses de nos studios d'Ussel, Brive et Limoges, et inspiration : naissance, grossesse, famille, mariage.",
     path: page > 1 ? `/blog?page=${page}` : "/blog",
     matches,
+    extra: [blogFeedLink(site.brand)],
   });
   // Search results are not pages of their own for search engines.
   return loaderData?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
@@ -82,6 +83,7 @@ function listHref(current: URLSearchParams, changes: Record<string, string | nul
 }
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
+  const site = useSite();
   const { categories, articles, q, categorie, page, pageCount, hasNext } = loaderData;
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();

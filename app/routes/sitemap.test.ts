@@ -2,7 +2,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { studioPaths, type StudioRecord } from "~/server/content/site-content.server";
-import { seedStudios } from "~/server/content/seed-content.server";
+import { seedStudios } from "~/content/seed";
 import { publicPages, staticPages } from "./sitemap";
 
 /** Every page address of the route table under the public site's layout. */

@@ -4,11 +4,11 @@ import path from "node:path";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor } from "better-auth/plugins";
-import { site } from "~/content/site";
 import { db, type Database } from "./db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "./db/schema";
 import { env } from "./env.server";
 import { log } from "./logger.server";
+import { readSiteContent } from "./content/site-content.server";
 import { configuredMailer, type Mailer } from "./mail.server";
 
 type AuthOptions = {
@@ -17,7 +17,17 @@ type AuthOptions = {
   baseURL: string;
   /** How auth e-mails leave (null: SMTP_URL is not set, nothing is sent); the process's SMTP settings by default. */
   mailer?: () => Mailer | null;
+  /**
+   * The name authenticator apps show next to the codes (the brand when the process made its auth instance);
+   * the e-mails read the brand when they are written.
+   */
+  issuer?: string;
 };
+
+/** The brand as the owner set it in the admin. */
+async function currentBrand(): Promise<string> {
+  return (await readSiteContent()).documents.identity.brand;
+}
 
 /** How long a "forgotten password" link works (it also works only once). */
 export const RESET_LINK_LIFETIME_SECONDS = 60 * 60;
@@ -47,14 +57,14 @@ export function generateBackupCodes(amount = 10): string[] {
 }
 
 /** The e-mail of a "forgotten password" link. */
-export function resetPasswordEmail(to: string, url: string) {
+export function resetPasswordEmail(to: string, url: string, brand: string) {
   return {
     to,
-    subject: `[${site.brand}] Réinitialisation de votre mot de passe`,
+    subject: `[${brand}] Réinitialisation de votre mot de passe`,
     text: [
       "Bonjour,",
       "",
-      `Un nouveau mot de passe a été demandé pour votre compte d'administration du site ${site.brand}.`,
+      `Un nouveau mot de passe a été demandé pour votre compte d'administration du site ${brand}.`,
       "Pour choisir un nouveau mot de passe, ouvrez ce lien dans l'heure (il ne fonctionne qu'une fois) :",
       "",
       url,
@@ -70,9 +80,15 @@ export function resetPasswordEmail(to: string, url: string) {
  * HTTPS), TOTP two-factor. Its HTTP handler is not mounted: routes call `auth.api.*` on the server, so no
  * endpoint exists that a visitor could use to create an account.
  */
-export function createAuth({ database, secret, baseURL, mailer = configuredMailer }: AuthOptions) {
+export function createAuth({
+  database,
+  secret,
+  baseURL,
+  mailer = configuredMailer,
+  issuer = "Administration du site",
+}: AuthOptions) {
   return betterAuth({
-    appName: site.brand,
+    appName: issuer,
     baseURL,
     secret,
     trustedOrigins: [baseURL],
@@ -101,10 +117,14 @@ export function createAuth({ database, secret, baseURL, mailer = configuredMaile
         const send = mailer();
         if (!send) return;
         // Not awaited: the answer must take as long whether or not the address exists.
-        send(resetPasswordEmail(user.email, `${baseURL}${resetPasswordPath(token)}`)).then(
-          () => log.info("password_reset_emailed", { userId: user.id }),
-          (error: unknown) => log.error("password_reset_email_failed", { userId: user.id, error }),
-        );
+        const url = `${baseURL}${resetPasswordPath(token)}`;
+        currentBrand()
+          .then((brand) => send(resetPasswordEmail(user.email, url, brand)))
+          .then(
+            () => log.info("password_reset_emailed", { userId: user.id }),
+            (error: unknown) =>
+              log.error("password_reset_email_failed", { userId: user.id, error }),
+          );
       },
     },
     verification: {
@@ -132,7 +152,7 @@ export function createAuth({ database, secret, baseURL, mailer = configuredMaile
     },
     plugins: [
       twoFactor({
-        issuer: site.brand,
+        issuer,
         backupCodeOptions: { customBackupCodesGenerate: () => generateBackupCodes(10) },
       }),
     ],
@@ -178,8 +198,8 @@ const holder = globalThis as typeof globalThis & { __studioAuth?: Promise<Auth> 
 
 /** The process's auth instance, created on first use (after the database is connected). */
 export function auth(): Promise<Auth> {
-  holder.__studioAuth ??= authSecret().then((secret) =>
-    createAuth({ database: db(), secret, baseURL: env().SITE_URL }),
+  holder.__studioAuth ??= Promise.all([authSecret(), currentBrand()]).then(([secret, brand]) =>
+    createAuth({ database: db(), secret, baseURL: env().SITE_URL, issuer: brand }),
   );
   return holder.__studioAuth;
 }

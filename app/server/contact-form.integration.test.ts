@@ -8,7 +8,7 @@ import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
 import { db } from "./db/client.server";
 import { contactMessages, rateLimits } from "./db/schema";
-import { seedDocuments, seedStudios } from "./content/seed-content.server";
+import { seedDocuments, seedStudios } from "~/content/seed";
 
 useAppDatabase();
 

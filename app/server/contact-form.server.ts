@@ -1,6 +1,6 @@
 import { CONTACT_STUDIO_SLUG_MAX, HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { contactSchemaFor } from "~/lib/contact-schema";
-import type { Identity, StudioData } from "~/lib/content-schemas";
+import type { Identity, StudioData } from "~/content/schemas";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";

@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import { optionLabel } from "~/lib/contact-forms";
-import type { StudioData } from "~/lib/content-schemas";
+import type { StudioData } from "~/content/schemas";
 import type { ContactMessage } from "./contact-messages.server";
 
 export type MailSettings = { url: string; from: string };

@@ -1,9 +1,12 @@
 import nodemailer from "nodemailer";
-import { site } from "~/content/site";
+import { readSiteContent } from "./content/site-content.server";
 import { env } from "./env.server";
 
-/** Where and as whom the site sends e-mail: SMTP_URL and SMTP_FROM (else the brand's general address). */
-export type MailSettings = { url: string; from: string };
+/**
+ * Where and as whom the site sends e-mail: SMTP_URL and SMTP_FROM; without SMTP_FROM, the brand with its
+ * general address as the owner set them in the admin, read when each e-mail goes.
+ */
+export type MailSettings = { url: string; from?: string };
 
 /** One plain-text e-mail. */
 export type MailMessage = { to: string; subject: string; text: string };
@@ -14,7 +17,7 @@ export type Mailer = (message: MailMessage) => Promise<void>;
 /** The SMTP settings of this process, or null when SMTP_URL is not set (nothing can be e-mailed). */
 export function mailSettings(): MailSettings | null {
   const { SMTP_URL, SMTP_FROM } = env();
-  return SMTP_URL ? { url: SMTP_URL, from: SMTP_FROM ?? `${site.brand} <${site.email}>` } : null;
+  return SMTP_URL ? { url: SMTP_URL, from: SMTP_FROM } : null;
 }
 
 /** A mailer for `settings`, with time-outs so that a silent server cannot hold a request for long. */
@@ -27,11 +30,17 @@ export function smtpMailer(settings: MailSettings): Mailer {
       socketTimeout: 20_000,
     });
     try {
-      await transport.sendMail({ from: settings.from, ...message });
+      await transport.sendMail({ from: settings.from ?? (await defaultSender()), ...message });
     } finally {
       transport.close();
     }
   };
+}
+
+/** « Brand <general address> » of the site's identity. */
+export async function defaultSender(): Promise<string> {
+  const { brand, email } = (await readSiteContent()).documents.identity;
+  return `${brand.replace(/[<>"]/g, "")} <${email}>`;
 }
 
 /** The mailer of this process's SMTP settings, or null when SMTP_URL is not set. */

@@ -1,5 +1,5 @@
 import { count } from "drizzle-orm";
-import { site } from "../content/site";
+import { seedDocuments } from "~/content/seed";
 import type { Database } from "./db/client.server";
 import { blogArticles, blogCategories } from "./db/schema";
 import type { log as logger } from "./logger.server";
@@ -328,7 +328,7 @@ export async function seedDemoContent(database: Database) {
         title: article.title,
         excerpt: article.excerpt,
         content: contentOf(article),
-        author: site.brand,
+        author: seedDocuments.identity.brand,
         categoryId: categoryIds.get(article.category) ?? null,
         coverImageUrl: `/images/demo-blog/${article.cover}.jpg`,
         published: article.publishedAt !== null,

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Gallery } from "../../app/lib/content-schemas";
+import type { Gallery } from "../../app/content/schemas";
 import { media, siteDocuments } from "../../app/server/db/schema";
 import {
   clearSignInLimits,

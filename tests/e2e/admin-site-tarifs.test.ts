@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Documents, Prices } from "../../app/lib/content-schemas";
+import type { Documents, Prices } from "../../app/content/schemas";
 import { contentPreviews, contentRevisions, siteDocuments } from "../../app/server/db/schema";
 import {
   clearSignInLimits,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./support/browser";
 import { demoPhotos } from "../../app/content/demo-photos";
-import { DEMO_PREFIX, seedDocuments } from "../../app/server/content/seed-content.server";
+import { DEMO_PREFIX, seedDocuments } from "../../app/content/seed";
 
 const { openPage } = useBrowser();
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
 import { studios as seeded } from "./support/studios";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
-import type { StudioData } from "../../app/lib/content-schemas";
+import type { StudioData } from "../../app/content/schemas";
 import { parisToday } from "../../app/lib/opening-hours";
 import {
   listStudios,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
-import { site } from "~/content/site";
+import { useAdminBrand } from "~/routes/admin/layout";
 import { articleSchema, LIMITS } from "~/lib/admin-schemas";
 import { type FieldErrors, parseForm } from "~/lib/forms";
 import { slugify } from "~/lib/slug";
@@ -74,6 +74,7 @@ export function ArticleForm({
   alert,
   published = false,
 }: ArticleFormProps) {
+  const brand = useAdminBrand();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
@@ -183,7 +184,7 @@ export function ArticleForm({
         <ContentField field={field("content")} value={values.content ?? ""} onChange={changed} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field field={field("author")} label="Auteur">
-            {(props) => <Input {...props} defaultValue={values.author ?? site.brand} />}
+            {(props) => <Input {...props} defaultValue={values.author ?? brand} />}
           </Field>
           <Field field={field("category_id")} label="Catégorie">
             {(props) => (

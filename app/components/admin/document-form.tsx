@@ -12,7 +12,7 @@ import {
   Textarea,
 } from "~/components/ui/field";
 import { ICON_LABELS, listIntent } from "~/lib/document-forms";
-import { ICON_NAMES } from "~/lib/content-schemas";
+import { ICON_NAMES } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 

@@ -4,7 +4,7 @@ import { Form, useNavigation } from "react-router";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
-import { DAYS } from "~/lib/content-schemas";
+import { DAYS } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import { DAY_LABELS } from "~/lib/hours-input";
 import { slugify } from "~/lib/slug";

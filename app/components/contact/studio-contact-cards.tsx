@@ -1,7 +1,7 @@
 import { Clock, MapPin, Phone } from "lucide-react";
 import type { ReactNode } from "react";
 import { Closures, OpeningHours } from "~/components/studio/opening-hours";
-import type { Closure, StudioData } from "~/lib/content-schemas";
+import type { Closure, StudioData } from "~/content/schemas";
 import { telHref } from "~/lib/public-site";
 
 type ContactCardsStudio = Pick<StudioData, "address" | "phone" | "email" | "hours"> & {

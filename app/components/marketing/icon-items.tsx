@@ -1,5 +1,5 @@
 import { Icon } from "~/components/ui/icon";
-import type { IconName } from "~/lib/content-schemas";
+import type { IconName } from "~/content/schemas";
 import { cn } from "~/lib/utils";
 
 export type IconItem = { title: string; description: string; icon: IconName };

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
-import type { Gendarmerie } from "~/lib/content-schemas";
+import type { Gendarmerie } from "~/content/schemas";
 import { formatPrice } from "~/lib/prices";
 import { cn } from "~/lib/utils";
 import { FeatureList } from "./feature-list";

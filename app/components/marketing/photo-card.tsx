@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Icon } from "~/components/ui/icon";
 import { Photo } from "~/components/ui/photo";
-import type { IconName } from "~/lib/content-schemas";
+import type { IconName } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
 import { cn } from "~/lib/utils";
 import { ExternalLink } from "./external-link";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Icon } from "~/components/ui/icon";
-import type { PriceCard as PriceCardData } from "~/lib/content-schemas";
+import type { PriceCard as PriceCardData } from "~/content/schemas";
 import { cn } from "~/lib/utils";
 import { FeatureList } from "./feature-list";
 import { PriceTag } from "./price-tag";

@@ -1,6 +1,6 @@
 import { useRef, useSyncExternalStore, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import type { Prices } from "~/lib/content-schemas";
+import type { Prices } from "~/content/schemas";
 import { cn } from "~/lib/utils";
 import { PriceCard } from "./price-card";
 

@@ -1,5 +1,5 @@
 import { Quote } from "lucide-react";
-import type { Testimonial } from "~/lib/content-schemas";
+import type { Testimonial } from "~/content/schemas";
 import { Section, SectionHeading } from "./section-heading";
 
 /** 'Ils nous ont fait confiance': the customers' words. */

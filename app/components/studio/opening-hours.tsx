@@ -1,5 +1,5 @@
 import { CalendarX } from "lucide-react";
-import type { Closure, WeeklyHours } from "~/lib/content-schemas";
+import type { Closure, WeeklyHours } from "~/content/schemas";
 import { closureText, openingLines } from "~/lib/opening-hours";
 import { cn } from "~/lib/utils";
 

@@ -28,7 +28,7 @@ import {
   Users,
   type LucideIcon,
 } from "lucide-react";
-import type { IconName } from "~/lib/content-schemas";
+import type { IconName } from "~/content/schemas";
 
 /**
  * The icons the owner can choose for a card (ICON_NAMES), imported one by one so the bundle holds these and

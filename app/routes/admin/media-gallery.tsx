@@ -7,7 +7,7 @@ import { MediaThumbnail, PhotoChoices } from "~/components/admin/media-thumbnail
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { Button } from "~/components/ui/button";
 import { ErrorSummary, fieldMeta } from "~/components/ui/field";
-import { GALLERY_CATEGORIES, type Gallery } from "~/lib/content-schemas";
+import { GALLERY_CATEGORIES, type Gallery } from "~/content/schemas";
 import { formValues, isUuid, type FieldErrors, type FormAnswer } from "~/lib/forms";
 import { slotPickerPath } from "~/lib/media-forms";
 import { z } from "~/lib/zod";

@@ -8,7 +8,7 @@ import { FormAlert } from "~/components/admin/form-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
-import { site } from "~/content/site";
+import { useAdminBrand } from "./layout";
 import type { ToastMessage } from "~/lib/toast";
 import type { FieldErrors } from "~/lib/forms";
 import { type AdminUser, requireAdmin } from "~/server/admin/guard.server";
@@ -152,9 +152,9 @@ export function groupedKey(secret: string): string {
 }
 
 /** The backup codes as a text file to keep (downloaded, printed or copied). */
-function backupCodesText(email: string, codes: string[]): string {
+function backupCodesText(brand: string, email: string, codes: string[]): string {
   return [
-    `Codes de secours - ${site.brand} (administration)`,
+    `Codes de secours - ${brand} (administration)`,
     `Compte : ${email}`,
     "",
     "Chaque code permet une seule connexion si vous n'avez plus votre application d'authentification.",
@@ -173,7 +173,7 @@ function BackupCodes({ email, codes }: { email: string; codes: string[] }) {
     () => true,
     () => false,
   );
-  const text = backupCodesText(email, codes);
+  const text = backupCodesText(useAdminBrand(), email, codes);
 
   async function copy() {
     try {

@@ -4,7 +4,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { documentFormState } from "~/components/admin/document-answer";
 import { DocumentForm, TextAreaField, TextField } from "~/components/admin/document-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
-import type { Documents } from "~/lib/content-schemas";
+import type { Documents } from "~/content/schemas";
 import { documentValues, identityForm, legalForm } from "~/lib/document-forms";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";

@@ -10,7 +10,7 @@ import {
 } from "~/components/admin/document-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { TarifsNav } from "~/components/admin/tarifs-nav";
-import type { Documents } from "~/lib/content-schemas";
+import type { Documents } from "~/content/schemas";
 import { documentValues, giftSessionsForm } from "~/lib/document-forms";
 import { listLength } from "~/lib/forms";
 import type { z } from "~/lib/zod";

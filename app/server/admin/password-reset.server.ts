@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { isAPIError } from "better-auth/api";
-import { site } from "~/content/site";
 import { type Auth, resetPasswordPath } from "../auth.server";
 import { log } from "../logger.server";
 import type { Mailer } from "../mail.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import { signInRateLimitKeys } from "./sign-in.server";
+import { readSiteContent } from "../content/site-content.server";
 
 /*
  * "Mot de passe oublié ?" and invitations of further administrators (decision record 0040). Both end on the
@@ -113,14 +113,14 @@ export type InvitationOutcome =
   { kind: "sent" } | { kind: "not-configured" } | { kind: "exists" } | { kind: "failed" };
 
 /** The e-mail that invites someone to choose a password and administer the site. */
-export function invitationEmail(to: string, url: string, invitedBy: string) {
+export function invitationEmail(to: string, url: string, invitedBy: string, brand: string) {
   return {
     to,
-    subject: `[${site.brand}] Invitation à l'administration du site`,
+    subject: `[${brand}] Invitation à l'administration du site`,
     text: [
       "Bonjour,",
       "",
-      `${invitedBy} vous invite à administrer le site ${site.brand}.`,
+      `${invitedBy} vous invite à administrer le site ${brand}.`,
       "Pour choisir votre mot de passe, ouvrez ce lien dans les 3 jours (il ne fonctionne qu'une fois) :",
       "",
       url,
@@ -172,7 +172,10 @@ export async function inviteAdministrator(
     expiresAt: new Date(Date.now() + INVITATION_LIFETIME_SECONDS * 1000),
   });
   try {
-    await mailer(invitationEmail(normalised, `${baseURL}${resetPasswordPath(token)}`, invitedBy));
+    const { brand } = (await readSiteContent()).documents.identity;
+    await mailer(
+      invitationEmail(normalised, `${baseURL}${resetPasswordPath(token)}`, invitedBy, brand),
+    );
   } catch (error) {
     log.error("invitation_email_failed", { userId, error });
     return { kind: "failed" };

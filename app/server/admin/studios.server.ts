@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { DAYS, type StudioData } from "~/lib/content-schemas";
+import { DAYS, type StudioData } from "~/content/schemas";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import {
   closureRowCount,

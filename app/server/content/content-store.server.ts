@@ -6,7 +6,7 @@ import {
   type DocumentKey,
   type Documents,
   type StudioData,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 import { db } from "../db/client.server";
 import { contentRevisions, media, siteDocuments, studios } from "../db/schema";
 import { moveStudioAddresses } from "./redirects.server";

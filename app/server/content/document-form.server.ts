@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
-import { documentSchemas, type Documents } from "~/lib/content-schemas";
+import { documentSchemas, type Documents } from "~/content/schemas";
 import { applyListIntent, type FormDocumentKey } from "~/lib/document-forms";
 import {
   type FieldErrors,

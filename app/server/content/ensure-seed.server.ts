@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { demoPhotos } from "~/content/demo-photos";
-import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "~/lib/content-schemas";
+import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "~/content/schemas";
 import type { Database } from "../db/client.server";
 import { contentRevisions, media, redirects, siteDocuments, studios } from "../db/schema";
 import {
@@ -9,7 +9,7 @@ import {
   seedDocuments,
   seedRedirects,
   seedStudios,
-} from "./seed-content.server";
+} from "~/content/seed";
 
 /** Author of the first revision of every seeded document and studio. */
 export const SEED_AUTHOR = "Données de démonstration";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SitePhoto } from "~/lib/media";
 import { goLiveChecklist, isPlaceholder } from "./go-live.server";
-import { seedDocuments, seedStudios } from "./seed-content.server";
+import { seedDocuments, seedStudios } from "~/content/seed";
 import { studioPaths, type SiteContent } from "./site-content.server";
 
 function content(change?: (draft: SiteContent) => void): SiteContent {

@@ -1,4 +1,4 @@
-import { seedDocuments } from "./seed-content.server";
+import { seedDocuments } from "~/content/seed";
 import type { SiteContent } from "./site-content.server";
 
 /**

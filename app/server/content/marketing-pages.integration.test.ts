@@ -7,7 +7,7 @@ import * as naissances from "~/routes/prestations.naissances";
 import * as portraitFamille from "~/routes/portrait-famille";
 import * as tarifs from "~/routes/tarifs";
 import { SITE_LAYOUT_ID } from "~/lib/public-site";
-import type { Documents } from "~/lib/content-schemas";
+import type { Documents } from "~/content/schemas";
 import { loadDocument, saveDocument } from "./content-store.server";
 import { publicSite } from "./public-site.server";
 import { readSiteContent } from "./site-content.server";

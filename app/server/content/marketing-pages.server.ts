@@ -1,4 +1,4 @@
-import type { Gendarmerie, PhotoSlot, StyleGalleryKey } from "~/lib/content-schemas";
+import type { Gendarmerie, PhotoSlot, StyleGalleryKey } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
 import type { SiteContent } from "./site-content.server";
 

@@ -6,7 +6,7 @@ import {
   type PhotoSlot,
   type StudioData,
   type StyleGalleryKey,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 
 /**
  * Every place of the site a photo fills (issue 11, item 3), named in the owner's words: the page slots, the

@@ -4,7 +4,7 @@ import path from "node:path";
 import { desc, eq, inArray } from "drizzle-orm";
 import type { Picture } from "imagetools-core";
 import sharp from "sharp";
-import { documentSchemas, studioDataSchema, type Documents } from "~/lib/content-schemas";
+import { documentSchemas, studioDataSchema, type Documents } from "~/content/schemas";
 import { MEDIA_FORMATS, MEDIA_MAX_WIDTH, mediaWidthsFor, uploadedPicture } from "~/lib/media";
 import { decodeUpload } from "../admin/images.server";
 import { db } from "../db/client.server";

@@ -5,7 +5,7 @@ import {
   studioDataSchema,
   type DocumentKey,
   type StudioData,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 import { isUuid } from "~/lib/forms";
 import { getAdmin } from "../admin/guard.server";
 import { db } from "../db/client.server";

@@ -7,12 +7,12 @@ import {
   type DocumentKey,
   type Documents,
   type StudioData,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 import { uploadedPicture, type SitePhoto } from "~/lib/media";
 import { db } from "../db/client.server";
 import { log } from "../logger.server";
 import { demoPicture } from "./demo-photo-pictures.server";
-import { seedDocuments } from "./seed-content.server";
+import { seedDocuments } from "~/content/seed";
 
 /**
  * What the public pages show of the business, read from PostgreSQL (issue 11): the documents, the studios

@@ -1,4 +1,4 @@
-import type { ContactFormSettings } from "~/lib/content-schemas";
+import type { ContactFormSettings } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
 import { parisToday, upcomingClosures } from "~/lib/opening-hours";
 import type { StudioFacts } from "~/lib/structured-data";

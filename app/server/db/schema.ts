@@ -224,7 +224,7 @@ export const twoFactors = pgTable(
 
 /*
  * The business's facts, edited from the admin (issue 11). Shapes of the JSON documents are the zod schemas
- * of app/lib/content-schemas.ts, which every write goes through. Every change raises `content_version`
+ * of app/content/schemas.ts, which every write goes through. Every change raises `content_version`
  * (migration 0008), like articles do, so cached pages follow at once.
  */
 

@@ -1,4 +1,4 @@
-import { seedRedirects, seedStudios } from "../../../app/server/content/seed-content.server";
+import { seedRedirects, seedStudios } from "../../../app/content/seed";
 
 /** The slugs of the three studios of SPEC.md. */
 type SeedSlug = "ussel" | "brive" | "limoges";

@@ -6,7 +6,7 @@ import type {
   OpeningRange,
   StudioData,
   WeeklyHours,
-} from "~/lib/content-schemas";
+} from "~/content/schemas";
 import type { Price } from "~/lib/prices";
 
 /**
