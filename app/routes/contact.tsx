@@ -2,18 +2,15 @@ import { Mail, Phone } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/contact";
 import { ContactForm } from "~/components/contact/contact-form";
-import { networkFailure } from "~/components/contact/contact-outcome";
+import { contactClientAction } from "~/components/contact/contact-outcome";
 import { PageHero } from "~/components/marketing/page-hero";
 import { HeroPreload } from "~/components/studio/hero-preload";
 import { studioNameInSentence } from "~/components/studio/studio-name";
 import { cn } from "~/lib/utils";
-import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { formValues } from "~/lib/forms";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { submitContactForm } from "~/server/contact-form.server";
+import { answerContactForm } from "~/server/contact-form.server";
 import { siteContent, type SiteContent } from "~/server/content/site-content.server";
-import { clientAddressContext } from "~/server/context";
 
 /**
  * The visitor chooses the studio that receives the message (docs/decisions/0020): the choice is a link
@@ -55,29 +52,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const content = await siteContent(context);
   const studio = chosenStudio(content, request);
   if (!studio) throw data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
-  const { result, httpStatus, delivery } = await submitContactForm({
-    formData: await request.formData(),
-    studio,
-    identity: content.documents.identity,
-    clientAddress: context.get(clientAddressContext),
-  });
-  // The e-mail goes out after the answer: the visitor does not wait for the mail server.
-  void delivery;
-  return data(result, { status: httpStatus });
+  return answerContactForm(request, context, studio, content.documents.identity);
 }
 
-/**
- * With JavaScript: the server's answer as it is, or, when no answer came (offline, connection cut), the
- * generic failure, shown by the form like a server failure with what was typed kept.
- */
-export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const values = formValues(await request.clone().formData(), [HONEYPOT_FIELD]);
-  try {
-    return await serverAction();
-  } catch {
-    return networkFailure(values);
-  }
-}
+/** With JavaScript: a failed request is answered like a server failure, what was typed kept. */
+export const clientAction = (args: Route.ClientActionArgs) => contactClientAction(args);
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const { photo, studio } = loaderData;

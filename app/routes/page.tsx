@@ -1,21 +1,18 @@
 import { data } from "react-router";
 import type { Route } from "./+types/page";
 import type { SiteHandle } from "./site-layout";
-import { networkFailure } from "~/components/contact/contact-outcome";
+import { contactClientAction } from "~/components/contact/contact-outcome";
 import { StudioContactPage } from "~/components/contact/studio-contact-page";
 import { NotFoundPage, notFoundMeta } from "~/components/layout/not-found-page";
 import { StudioPage } from "~/components/studio/studio-page";
 import { studioNameInSentence } from "~/components/studio/studio-name";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
-import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { formValues } from "~/lib/forms";
 import { siteFrom } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { studioStructuredData } from "~/lib/structured-data";
-import { submitContactForm } from "~/server/contact-form.server";
+import { answerContactForm } from "~/server/contact-form.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { studioAt, studioPageData } from "~/server/content/studio-pages.server";
-import { clientAddressContext } from "~/server/context";
 import { redirectOrNotFound } from "~/server/not-found.server";
 
 /**
@@ -80,29 +77,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const found = studioAt(content, `/${params.page}`);
   // A studio retired (or renamed) meanwhile: its page is gone.
   if (found?.kind !== "contact") throw data(null, NOT_FOUND_INIT);
-  const { result, httpStatus, delivery } = await submitContactForm({
-    formData: await request.formData(),
-    studio: found.studio,
-    identity: content.documents.identity,
-    clientAddress: context.get(clientAddressContext),
-  });
-  // The e-mail goes out after the answer: the visitor does not wait for the mail server.
-  void delivery;
-  return data(result, { status: httpStatus });
+  return answerContactForm(request, context, found.studio, content.documents.identity);
 }
 
-/**
- * With JavaScript: the server's answer as it is, or, when no answer came (offline, connection cut), the
- * generic failure, shown by the form like a server failure with what was typed kept.
- */
-export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const values = formValues(await request.clone().formData(), [HONEYPOT_FIELD]);
-  try {
-    return await serverAction();
-  } catch {
-    return networkFailure(values);
-  }
-}
+/** With JavaScript: a failed request is answered like a server failure, what was typed kept. */
+export const clientAction = (args: Route.ClientActionArgs) => contactClientAction(args);
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "not-found") return <NotFoundPage />;

@@ -1,3 +1,4 @@
+import { data, type RouterContextProvider } from "react-router";
 import { CONTACT_STUDIO_SLUG_MAX, HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { contactSchemaFor } from "~/lib/contact-schema";
 import type { Identity, StudioData } from "~/content/schemas";
@@ -5,6 +6,7 @@ import { parseForm, type FieldErrors } from "~/lib/forms";
 import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
 import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
 import { insertContactMessage, markContactMessageEmailed } from "./contact-messages.server";
+import { clientAddressContext } from "./context";
 import { env } from "./env.server";
 import { log } from "./logger.server";
 import { consumeRateLimit } from "./rate-limit.server";
@@ -127,4 +129,24 @@ export async function submitContactForm({
     log.error("contact_message_failed", { studio, error });
     return refuse("failed", 500);
   }
+}
+
+/**
+ * A contact page's action: the submission handled for `studio`, answered with its status code; the e-mail
+ * goes out after the answer, so the visitor does not wait for the mail server.
+ */
+export async function answerContactForm(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  studio: ContactStudio,
+  identity: Pick<Identity, "brand" | "email">,
+) {
+  const { result, httpStatus, delivery } = await submitContactForm({
+    formData: await request.formData(),
+    studio,
+    identity,
+    clientAddress: context.get(clientAddressContext),
+  });
+  void delivery;
+  return data(result, { status: httpStatus });
 }

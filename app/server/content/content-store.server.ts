@@ -225,25 +225,27 @@ const dateTime = new Intl.DateTimeFormat("fr-FR", {
   timeZone: "Europe/Paris",
 });
 
+/** A revision of `subject` and the summary its restoration is saved with, or undefined. */
+async function revisionToRestore(subject: string, revisionId: string) {
+  const [row] = await db()
+    .select({ data: contentRevisions.data, createdAt: contentRevisions.createdAt })
+    .from(contentRevisions)
+    .where(and(eq(contentRevisions.subject, subject), eq(contentRevisions.id, revisionId)));
+  return row
+    ? { data: row.data, summary: `Restauration de la version du ${dateTime.format(row.createdAt)}` }
+    : undefined;
+}
+
 /** Brings a document back to one of its revisions (a new revision says so). False when there is none. */
 export async function restoreDocument(
   key: DocumentKey,
   revisionId: string,
   author: Author,
 ): Promise<boolean> {
-  const [row] = await db()
-    .select({ data: contentRevisions.data, createdAt: contentRevisions.createdAt })
-    .from(contentRevisions)
-    .where(
-      and(eq(contentRevisions.subject, documentSubject(key)), eq(contentRevisions.id, revisionId)),
-    );
-  if (!row) return false;
-  await saveDocument(
-    key,
-    documentSchemas[key].parse(row.data) as Documents[typeof key],
-    author,
-    `Restauration de la version du ${dateTime.format(row.createdAt)}`,
-  );
+  const revision = await revisionToRestore(documentSubject(key), revisionId);
+  if (!revision) return false;
+  const value = documentSchemas[key].parse(revision.data) as Documents[typeof key];
+  await saveDocument(key, value, author, revision.summary);
   return true;
 }
 
@@ -253,20 +255,9 @@ export async function restoreStudio(
   revisionId: string,
   author: Author,
 ): Promise<boolean> {
-  const [row] = await db()
-    .select({ data: contentRevisions.data, createdAt: contentRevisions.createdAt })
-    .from(contentRevisions)
-    .where(
-      and(eq(contentRevisions.subject, studioSubject(id)), eq(contentRevisions.id, revisionId)),
-    );
-  if (!row) return false;
-  const { slug, ...rest } = row.data as { slug: string } & Record<string, unknown>;
-  await saveStudio(
-    id,
-    slug,
-    studioDataSchema.parse(rest),
-    author,
-    `Restauration de la version du ${dateTime.format(row.createdAt)}`,
-  );
+  const revision = await revisionToRestore(studioSubject(id), revisionId);
+  if (!revision) return false;
+  const { slug, ...rest } = revision.data as { slug: string } & Record<string, unknown>;
+  await saveStudio(id, slug, studioDataSchema.parse(rest), author, revision.summary);
   return true;
 }
