@@ -1,4 +1,5 @@
 import { z } from "~/lib/zod";
+import { DAYS, type DayOfWeek } from "./days";
 
 /**
  * The business's facts as the database keeps them (issue 11): one JSON document per subject (identity, legal
@@ -281,16 +282,8 @@ export type Gallery = z.infer<typeof gallerySchema>;
 
 // --- Studios (/admin/studios) -----------------------------------------------------------------------------
 
-export const DAYS = [
-  "Monday",
-  "Tuesday",
-  "Wednesday",
-  "Thursday",
-  "Friday",
-  "Saturday",
-  "Sunday",
-] as const;
-export type DayOfWeek = (typeof DAYS)[number];
+// The days are kept apart (no zod) for the pages that show hours.
+export { DAYS, type DayOfWeek };
 
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 export const openingRangeSchema = z

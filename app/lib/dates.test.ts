@@ -17,6 +17,25 @@ describe("formatDateFr", () => {
   });
 });
 
+describe("formatDateFr without Intl", () => {
+  it("gives the Paris day Intl gives, around every clock change and through the years", () => {
+    const intl = new Intl.DateTimeFormat("fr-FR", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "Europe/Paris",
+    });
+    // Every 37 minutes over four years: every hour of the day and both sides of each clock change.
+    const start = Date.UTC(2024, 0, 1);
+    for (let time = start; time < Date.UTC(2028, 0, 1); time += 37 * 60_000) {
+      const date = new Date(time);
+      if (formatDateFr(date) !== intl.format(date)) {
+        expect(formatDateFr(date), date.toISOString()).toBe(intl.format(date));
+      }
+    }
+  });
+});
+
 describe("formatDateTimeFr", () => {
   it("writes day/month/year hours:minutes in Paris time, as French spreadsheets read it", () => {
     expect(formatDateTimeFr(new Date("2026-11-23T13:32:00Z"))).toBe("23/11/2026 14:32");

@@ -1,38 +1,74 @@
-const frenchDate = new Intl.DateTimeFormat("fr-FR", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "Europe/Paris",
-});
+const FRENCH_MONTHS = [
+  "janvier",
+  "février",
+  "mars",
+  "avril",
+  "mai",
+  "juin",
+  "juillet",
+  "août",
+  "septembre",
+  "octobre",
+  "novembre",
+  "décembre",
+];
+
+/** The last Sunday of a month (UTC date), at 01:00 UTC: when France changes its clocks. */
+function lastSundayAt1Utc(year: number, month: number): number {
+  const last = new Date(Date.UTC(year, month + 1, 0, 1));
+  return last.getTime() - last.getUTCDay() * 86_400_000;
+}
+
+/**
+ * The calendar day in Paris of an instant, without Intl (the first Intl object of a page loads its locale
+ * data, a long task on a phone while the page hydrates): UTC+1, and UTC+2 from the last Sunday of March to
+ * the last Sunday of October at 01:00 UTC (EU rule). dates.test.ts checks it against Intl.
+ */
+function parisDay(date: Date): { year: number; month: number; day: number } {
+  const year = date.getUTCFullYear();
+  const time = date.getTime();
+  const summer = time >= lastSundayAt1Utc(year, 2) && time < lastSundayAt1Utc(year, 9);
+  const local = new Date(time + (summer ? 2 : 1) * 3_600_000);
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth(), day: local.getUTCDate() };
+}
 
 /** A date as French visitors read it, in the studios' time zone: '5 mars 2025'. */
 export function formatDateFr(date: Date | string): string {
-  return frenchDate.format(typeof date === "string" ? new Date(date) : date);
+  const { year, month, day } = parisDay(typeof date === "string" ? new Date(date) : date);
+  return `${day} ${FRENCH_MONTHS[month]} ${year}`;
 }
 
-const frenchDateTime = new Intl.DateTimeFormat("fr-FR", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "Europe/Paris",
-});
+let frenchDateTimeCache: Intl.DateTimeFormat | undefined;
+// Created on first use: the first Intl object of a page loads its locale data (tens of ms on a phone).
+const frenchDateTime = () =>
+  (frenchDateTimeCache ??= new Intl.DateTimeFormat("fr-FR", {
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Europe/Paris",
+  }));
 
 /** Date and time for tables and exports, in the studios' time zone: '23/11/2026 14:32'. */
 export function formatDateTimeFr(date: Date | string): string {
   // Intl writes "23/11/2026 14:32" (some versions put a comma after the date): one form for spreadsheets.
-  return frenchDateTime.format(typeof date === "string" ? new Date(date) : date).replace(",", "");
+  return frenchDateTime()
+    .format(typeof date === "string" ? new Date(date) : date)
+    .replace(",", "");
 }
 
-const parisDay = new Intl.DateTimeFormat("en-CA", {
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  timeZone: "Europe/Paris",
-});
+let parisDayFormatCache: Intl.DateTimeFormat | undefined;
+// Created on first use: the first Intl object of a page loads its locale data (tens of ms on a phone).
+const parisDayFormat = () =>
+  (parisDayFormatCache ??= new Intl.DateTimeFormat("en-CA", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    timeZone: "Europe/Paris",
+  }));
 
 /** The day in Paris as YYYY-MM-DD (file names that sort by date). */
 export function isoDayInParis(date: Date): string {
-  return parisDay.format(date);
+  return parisDayFormat().format(date);
 }

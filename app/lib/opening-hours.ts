@@ -1,10 +1,5 @@
-import {
-  DAYS,
-  type Closure,
-  type DayOfWeek,
-  type OpeningRange,
-  type WeeklyHours,
-} from "~/content/schemas";
+import { DAYS, type DayOfWeek } from "~/content/days";
+import type { Closure, OpeningRange, WeeklyHours } from "~/content/schemas";
 
 export const weekDays: readonly DayOfWeek[] = DAYS;
 
@@ -110,15 +105,20 @@ export function upcomingClosures(closures: readonly Closure[], today: string): C
     .sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
 }
 
-const dayAndMonth = new Intl.DateTimeFormat("fr-FR", {
-  day: "numeric",
-  month: "long",
-  timeZone: "UTC",
-});
+let dayAndMonthCache: Intl.DateTimeFormat | undefined;
+// Created on first use: the first Intl object of a page loads its locale data (tens of ms on a phone).
+const dayAndMonth = () =>
+  (dayAndMonthCache ??= new Intl.DateTimeFormat("fr-FR", {
+    day: "numeric",
+    month: "long",
+    timeZone: "UTC",
+  }));
 
 /** "2026-12-24" → "24 décembre", "2027-05-01" → "1er mai" (as French writes the first day of a month). */
 function frenchDate(iso: string): string {
-  return dayAndMonth.format(new Date(`${iso}T00:00:00Z`)).replace(/^1 /, "1er ");
+  return dayAndMonth()
+    .format(new Date(`${iso}T00:00:00Z`))
+    .replace(/^1 /, "1er ");
 }
 
 /**

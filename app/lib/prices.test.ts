@@ -22,4 +22,15 @@ describe("formatPrice", () => {
   it("never shows cents for whole euros", () => {
     expect(formatEuros(49)).not.toContain(",");
   });
+
+  it("writes every amount as Intl's French currency format does", () => {
+    const intl = new Intl.NumberFormat("fr-FR", {
+      style: "currency",
+      currency: "EUR",
+      maximumFractionDigits: 0,
+    });
+    for (const euros of [0, 5, 49, 999, 1000, 1200, 12_345, 999_999, 1_000_000]) {
+      expect(formatEuros(euros), String(euros)).toBe(intl.format(euros));
+    }
+  });
 });

@@ -8,15 +8,15 @@ export const fixedPrice = (euros: number): Price => ({ kind: "fixed", euros });
 export const priceFrom = (euros: number): Price => ({ kind: "from", euros });
 export const onQuote: Price = { kind: "quote" };
 
-const euroFormat = new Intl.NumberFormat("fr-FR", {
-  style: "currency",
-  currency: "EUR",
-  maximumFractionDigits: 0,
-});
-
-/** 1200 → « 1 200 € » (narrow no-break spaces, as French typography wants). */
+/**
+ * 1200 → « 1 200 € », exactly as `Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" })` writes
+ * whole euros (narrow no-break spaces between thousands, a no-break space before €), without Intl: the first
+ * Intl object of a page loads its locale data, which costs a phone a long task while the page hydrates.
+ */
 export function formatEuros(euros: number): string {
-  return euroFormat.format(euros);
+  const sign = euros < 0 ? "-" : "";
+  const digits = String(Math.round(Math.abs(euros)));
+  return `${sign}${digits.replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f")}\u00a0€`;
 }
 
 /** « 79 € », « à partir de 990 € » or « Sur devis ». */

@@ -277,6 +277,31 @@ describe("/admin/site", () => {
     expect(await (await fetch(`${url()}/sitemap.xml`)).text()).toContain("/studio-brive</loc>");
   });
 
+  it("the dashboard's go-live checklist links to the form of each demo value and ticks it once replaced", async () => {
+    const page = await signedIn("/admin/dashboard");
+    const checklist = page.getByRole("region", { name: "Avant la mise en ligne" });
+    const progress = async () =>
+      Number((await checklist.getByRole("progressbar").getAttribute("value")) ?? "-1");
+    const before = await progress();
+    const item = checklist.getByRole("listitem").filter({ hasText: "Coordonnées générales" });
+    expect(await item.textContent()).toContain("e-mail, téléphone");
+    await item.getByRole("link", { name: /Modifier/ }).click();
+    await page.waitForURL(/\/admin\/site$/);
+    const identity = page.getByRole("form", { name: "Identité du site" });
+    await identity.getByLabel("E-mail général").fill("bonjour@atelier-lumiere.fr");
+    await identity.getByLabel("Téléphone général (facultatif)").fill("05 55 12 34 56");
+    await identity.getByRole("button", { name: "Enregistrer", exact: true }).click();
+    await expect
+      .poll(() => page.getByText("Identité du site enregistrée").count())
+      .toBeGreaterThan(0);
+    await page.goto("/admin/dashboard");
+    await expect.poll(progress).toBe(before + 1);
+    expect(await item.getByRole("link").count()).toBe(0);
+    expect(await item.textContent()).toContain("fait");
+    await waitForToastsToClose(page);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it("saves the legal details and restores them from their own history", async () => {
     const page = await signedIn("/admin/site");
     const legal = page.getByRole("form", { name: "Mentions légales" });
