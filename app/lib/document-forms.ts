@@ -316,6 +316,9 @@ export const testimonialsForm = z.object({
 
 // --- Style galleries (/admin/medias/emplacements) ------------------------------------------------------
 
+/** The `document` a style gallery's form posts: `style:{gallery}` (the page has one form per gallery). */
+export const STYLE_DOCUMENT_PREFIX = "style:";
+
 /** One style gallery (Portrait & Famille, Grossesse, Naissances, Boudoir): its photos, each with a title. */
 export const styleGalleryForm = z.object({
   photos: list(z.object({ title: requiredText(100), photo }), 30, "photos"),

@@ -16,7 +16,7 @@ import { MediaThumbnail } from "~/components/admin/media-thumbnail";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { Button } from "~/components/ui/button";
 import { STYLE_GALLERIES, type StyleGalleryKey } from "~/content/schemas";
-import { styleGalleryValues } from "~/lib/document-forms";
+import { STYLE_DOCUMENT_PREFIX, styleGalleryValues } from "~/lib/document-forms";
 import { isUuid, listLength } from "~/lib/forms";
 import { slotPickerPath } from "~/lib/media-forms";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -29,11 +29,7 @@ import {
 } from "~/server/content/content-store.server";
 import { SLOT_GROUPS } from "~/server/content/media-slots.server";
 import { listLibrary, listSlots } from "~/server/content/media-store.server";
-import {
-  STYLE_DOCUMENT_PREFIX,
-  styleGalleryAction,
-  styleGalleryOf,
-} from "~/server/content/style-gallery-form.server";
+import { styleGalleryAction, styleGalleryOf } from "~/server/content/style-gallery-form.server";
 import { refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
 

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { STYLE_GALLERIES, type StyleGalleryKey } from "~/content/schemas";
-import { applyListIntent, styleGalleryForm } from "~/lib/document-forms";
+import { applyListIntent, STYLE_DOCUMENT_PREFIX, styleGalleryForm } from "~/lib/document-forms";
 import { type FieldErrors, flatten, formValues, parseNestedForm, unflatten } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import type { AdminUser } from "../admin/guard.server";
@@ -15,8 +15,6 @@ import { authorOf } from "./document-form.server";
  * document (a revision keeps the previous one, so a removal is undone from the history). Each form posts
  * `document=style:{gallery}`, which tells the page's forms apart.
  */
-
-export const STYLE_DOCUMENT_PREFIX = "style:";
 
 export function styleGalleryOf(document: FormDataEntryValue | null): StyleGalleryKey | null {
   if (typeof document !== "string" || !document.startsWith(STYLE_DOCUMENT_PREFIX)) return null;
