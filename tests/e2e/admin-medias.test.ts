@@ -277,7 +277,7 @@ describe("the media library (/admin/medias)", () => {
 
     const title = `Dentelle et lumière ${marker}`;
     await item.getByLabel("Titre").fill(title);
-    const photo = item.getByLabel("Photo", { exact: true });
+    const photo = item.getByLabel(/^Photo/);
     await photo.selectOption({ index: 1 });
     const chosen = await photo.inputValue();
     await form.getByRole("button", { name: "Enregistrer la galerie" }).click();

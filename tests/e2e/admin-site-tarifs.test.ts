@@ -239,7 +239,7 @@ describe("/admin/tarifs", () => {
     expect(await axeViolations(page)).toEqual([]);
     expect((await storedDocument("giftSessions")).sessions).toHaveLength(count);
 
-    await typed.getByLabel("Photo", { exact: true }).selectOption({ index: 1 });
+    await typed.getByLabel(/^Photo/).selectOption({ index: 1 });
     await page.getByRole("button", { name: "Enregistrer", exact: true }).click();
     await expect
       .poll(() => page.getByText("Séances à offrir enregistrées").count(), { timeout: 15_000 })
