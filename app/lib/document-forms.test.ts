@@ -8,11 +8,14 @@ import {
   giftSessionsForm,
   identityForm,
   legalForm,
+  PHOTO_MESSAGE,
   pricesForm,
+  styleGalleryForm,
+  styleGalleryValues,
   testimonialsForm,
   youtubeIdFrom,
 } from "./document-forms";
-import { parseNestedForm, unflatten } from "./forms";
+import { flatten, parseNestedForm, unflatten } from "./forms";
 import { INVALID_PRICE_MESSAGE } from "./price-input";
 
 const PHOTO = "0f8fad5b-d9cb-469f-a165-70867728950e";
@@ -154,5 +157,98 @@ describe("list buttons", () => {
     ]) {
       expect(applyListIntent(tree, intent)).toBeUndefined();
     }
+  });
+});
+
+describe("lists of items with a photo", () => {
+  const OTHER = "6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b";
+
+  it("add a gift session that asks for its photo, then saves it once chosen", () => {
+    const values = documentValues("giftSessions", stored(seedDocuments.giftSessions));
+    const count = seedDocuments.giftSessions.sessions.length;
+    const added = applyListIntent(unflatten(values), "add:sessions");
+    const sessions = (added as { sessions: Array<Record<string, string>> }).sessions;
+    expect(sessions).toHaveLength(count + 1);
+    expect(sessions.at(-1)).toEqual({
+      title: "",
+      price: "",
+      description: "",
+      photo: "",
+      link: "",
+    });
+    const typed = {
+      ...flatten(added ?? {}),
+      [`sessions.${count}.title`]: "Séance fratrie",
+      [`sessions.${count}.price`]: "149 €",
+      [`sessions.${count}.description`]: "Frères et sœurs réunis.",
+      [`sessions.${count}.link`]: "https://boutique.example.fr/fratrie",
+    };
+    const refused = parseNestedForm(typed, giftSessionsForm);
+    expect(!refused.ok && refused.errors).toEqual({ [`sessions.${count}.photo`]: PHOTO_MESSAGE });
+    const accepted = parseNestedForm(
+      { ...typed, [`sessions.${count}.photo`]: OTHER },
+      giftSessionsForm,
+    );
+    expect(accepted.ok && accepted.data.sessions.at(-1)).toEqual({
+      title: "Séance fratrie",
+      price: { kind: "fixed", euros: 149 },
+      description: "Frères et sœurs réunis.",
+      photo: OTHER,
+      link: "https://boutique.example.fr/fratrie",
+    });
+    expect(accepted.ok && documentSchemas.giftSessions.safeParse(accepted.data).success).toBe(true);
+  });
+
+  it("remove a gift session and a gendarmerie service", () => {
+    const gifts = unflatten(documentValues("giftSessions", stored(seedDocuments.giftSessions)));
+    const removed = parseNestedForm(
+      flatten(applyListIntent(gifts, "remove:sessions.0") ?? {}),
+      giftSessionsForm,
+    );
+    expect(removed.ok && removed.data.sessions).toMatchObject(
+      stored(seedDocuments.giftSessions).sessions.slice(1),
+    );
+    const offer = unflatten(documentValues("gendarmerie", stored(seedDocuments.gendarmerie)));
+    const withNew = applyListIntent(offer, "add:services");
+    const services = (withNew as { services: Array<Record<string, string>> }).services;
+    expect(services.at(-1)).toMatchObject({ icon: "Camera", photo: "" });
+    const withoutFirst = parseNestedForm(
+      flatten(applyListIntent(offer, "remove:services.0") ?? {}),
+      gendarmerieForm,
+    );
+    expect(withoutFirst.ok && withoutFirst.data.services).toMatchObject(
+      stored(seedDocuments.gendarmerie).services.slice(1),
+    );
+  });
+
+  it("add a titled photo to an empty style gallery, move and remove it", () => {
+    const empty = unflatten(styleGalleryValues([]));
+    const added = applyListIntent(empty, "add:photos");
+    expect(added).toEqual({ photos: [{ title: "", photo: "" }] });
+    const refused = parseNestedForm(flatten(added ?? {}), styleGalleryForm);
+    expect(!refused.ok && refused.errors).toEqual({
+      "photos.0.title": "Ce champ est requis",
+      "photos.0.photo": PHOTO_MESSAGE,
+    });
+    const two = styleGalleryValues([
+      { title: "Dentelle", photo: PHOTO },
+      { title: "Clair-obscur", photo: OTHER },
+    ]);
+    const moved = parseNestedForm(
+      flatten(applyListIntent(unflatten(two), "up:photos.1") ?? {}),
+      styleGalleryForm,
+    );
+    expect(moved.ok && moved.data.photos).toEqual([
+      { title: "Clair-obscur", photo: OTHER },
+      { title: "Dentelle", photo: PHOTO },
+    ]);
+    const removed = parseNestedForm(
+      flatten(applyListIntent(unflatten(two), "remove:photos.0") ?? {}),
+      styleGalleryForm,
+    );
+    expect(removed.ok && removed.data.photos).toEqual([{ title: "Clair-obscur", photo: OTHER }]);
+    // Every item removed: an empty gallery, which the page announces as coming soon.
+    const none = parseNestedForm({}, styleGalleryForm);
+    expect(none.ok && none.data.photos).toEqual([]);
   });
 });

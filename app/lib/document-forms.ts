@@ -14,8 +14,9 @@ import { z } from "./zod";
  * The admin's forms of the site's documents (issue 11, items 1 and 5): for each document, the schema that
  * reads what the owner typed (French prices, one feature per line, dates) into the stored value, with a
  * French message at each field, and the way back (a stored value as the form shows it). Field names are
- * paths (`tabs.0.cards.3.price`, see `parseNestedForm`). Photos are not edited here (/admin/medias): they
- * travel as hidden fields, or are kept from the stored value.
+ * paths (`tabs.0.cards.3.price`, see `parseNestedForm`). An item with a photo (gift session, service, photo
+ * of a style gallery) names it by its media id, chosen in a list of the library's photos; the single photos
+ * (selfie booth, share image) travel as hidden fields and are replaced in /admin/medias.
  */
 
 export const REQUIRED_MESSAGE = "Ce champ est requis";
@@ -88,7 +89,8 @@ const checkbox = z
   .string()
   .optional()
   .transform((value) => value === "on");
-const photo = z.string({ error: "Photo inconnue" }).uuid("Photo inconnue");
+export const PHOTO_MESSAGE = "Choisissez une photo de la liste";
+const photo = z.string({ error: PHOTO_MESSAGE }).uuid(PHOTO_MESSAGE);
 
 const DATE_MESSAGE = "Date invalide";
 const optionalDate = z
@@ -312,6 +314,23 @@ export const testimonialsForm = z.object({
   grossesse: list(testimonialForm, 12, "témoignages"),
 });
 
+// --- Style galleries (/admin/medias/emplacements) ------------------------------------------------------
+
+/** The `document` a style gallery's form posts: `style:{gallery}` (the page has one form per gallery). */
+export const STYLE_DOCUMENT_PREFIX = "style:";
+
+/** One style gallery (Portrait & Famille, Grossesse, Naissances, Boudoir): its photos, each with a title. */
+export const styleGalleryForm = z.object({
+  photos: list(z.object({ title: requiredText(100), photo }), 30, "photos"),
+});
+
+/** A style gallery as its form shows it. */
+export function styleGalleryValues(
+  items: ReadonlyArray<{ title: string; photo: string }>,
+): Record<string, string> {
+  return flatten({ photos: items.map((item) => ({ title: item.title, photo: item.photo })) });
+}
+
 // --- Stored value → form --------------------------------------------------------------------------------
 
 const lines = (items: readonly string[]) => items.join("\n");
@@ -384,11 +403,23 @@ const emptyTestimonial = { quote: "", author: "", location: "" };
 
 /**
  * The lists the owner can add items to (« Ajouter une carte »), by path with `*` for an index, and the
- * item each starts with. Lists of items with a photo (services, gift sessions) are not here: their photos
- * are chosen in /admin/medias.
+ * item each starts with. An item with a photo starts without one: the form asks for it (a list of the
+ * library's photos), and refuses to save until it is chosen.
  */
 export const LIST_TEMPLATES: Record<string, Record<string, string>> = {
   "tabs.*.cards": emptyCard,
+  sessions: { title: "", price: "", description: "", photo: "", link: "" },
+  services: {
+    title: "",
+    price: "",
+    icon: "Camera",
+    description: "",
+    features: "",
+    photo: "",
+    youtubeId: "",
+    videoTitle: "",
+  },
+  photos: { title: "", photo: "" },
   packages: {
     title: "",
     subtitle: "",

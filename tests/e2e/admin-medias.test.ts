@@ -260,4 +260,74 @@ describe("the media library (/admin/medias)", () => {
     expect(await html("/galerie")).not.toContain(title);
     expect(await html("/galerie")).toContain("Mariage de Camille et Thomas");
   }, 240_000);
+
+  it("adds a titled photo of the library to /boudoir's empty gallery, seen at once, then removes it", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/medias/emplacements");
+    const form = page.getByRole("form", { name: "Boudoir : la galerie" });
+    expect(await form.getByRole("group").count()).toBe(0);
+    expect(await html("/boudoir")).toContain("Galerie disponible prochainement");
+    await form.getByRole("button", { name: "Ajouter une photo" }).click();
+    const item = form.getByRole("group", { name: "Photo 1 (Boudoir : la galerie)" });
+    await item.waitFor();
+    // A title and a photo are both required.
+    await form.getByRole("button", { name: "Enregistrer la galerie" }).click();
+    await item.getByText("Choisissez une photo de la liste").waitFor();
+    expect(await item.getByText("Ce champ est requis").count()).toBe(1);
+    await expectAccessible(page);
+
+    const title = `Dentelle et lumière ${marker}`;
+    await item.getByLabel("Titre").fill(title);
+    const photo = item.getByLabel(/^Photo/);
+    await photo.selectOption({ index: 1 });
+    const chosen = await photo.inputValue();
+    await form.getByRole("button", { name: "Enregistrer la galerie" }).click();
+    await page.getByText("Galerie enregistrée").first().waitFor();
+    const boudoir = await html("/boudoir");
+    expect(boudoir).toContain(title);
+    expect(boudoir).not.toContain("Galerie disponible prochainement");
+    const [row] = await serverDatabase()
+      .select()
+      .from(siteDocuments)
+      .where(eq(siteDocuments.key, "pagePhotos"));
+    expect((row?.data as { galleries: Record<string, unknown> }).galleries.boudoir).toEqual([
+      { title, photo: chosen },
+    ]);
+
+    await waitForToastsToClose(page);
+    const saved = form.getByRole("group", { name: `${title} (Boudoir : la galerie)` });
+    await saved.getByRole("button", { name: /^Retirer/ }).click();
+    await expect.poll(() => form.getByRole("group").count()).toBe(0);
+    await form.getByRole("button", { name: "Enregistrer la galerie" }).click();
+    await page.getByText("Galerie enregistrée").first().waitFor();
+    await expect.poll(async () => html("/boudoir")).toContain("Galerie disponible prochainement");
+    expect(await html("/boudoir")).not.toContain(title);
+  }, 240_000);
+
+  it("moves a /galerie item up: /galerie shows the new order at once", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/medias/galerie");
+    const [first, second] = (await loadGallery()).items;
+    const order = (text: string) => [
+      text.indexOf(first?.title ?? "?"),
+      text.indexOf(second?.title ?? "?"),
+    ];
+    const [a, b] = order(await html("/galerie"));
+    expect(a).toBeGreaterThan(-1);
+    expect(b).toBeGreaterThan(a ?? 0);
+    expect(
+      await page.getByRole("button", { name: `Monter « ${first?.title} »` }).isDisabled(),
+    ).toBe(true);
+    await page.getByRole("button", { name: `Monter « ${second?.title} »` }).click();
+    await page.getByText("Galerie enregistrée").first().waitFor();
+    const [firstAfter, secondAfter] = (await loadGallery()).items;
+    expect([firstAfter?.title, secondAfter?.title]).toEqual([second?.title, first?.title]);
+    const [a2, b2] = order(await html("/galerie"));
+    expect(b2).toBeGreaterThan(-1);
+    expect(a2).toBeGreaterThan(b2 ?? 0);
+    await expectAccessible(page);
+
+    // The history puts the previous order back.
+    await restorePreviousVersion(page, "Historique de la galerie");
+    const [firstBack] = (await loadGallery()).items;
+    expect(firstBack?.title).toBe(first?.title);
+  }, 240_000);
 });

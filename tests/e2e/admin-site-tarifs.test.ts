@@ -25,7 +25,14 @@ const url = useOwnServer();
 const { openPage } = useBrowser({ baseUrl: url });
 let admin: TestAccount;
 const original: Partial<Record<keyof Documents, unknown>> = {};
-const touched = ["prices", "identity", "legal", "gendarmerie", "testimonials"] as const;
+const touched = [
+  "prices",
+  "identity",
+  "legal",
+  "gendarmerie",
+  "testimonials",
+  "giftSessions",
+] as const;
 
 async function storedDocument<K extends keyof Documents>(key: K): Promise<Documents[K]> {
   const [row] = await serverDatabase()
@@ -209,6 +216,54 @@ describe("/admin/tarifs", () => {
       expect(await axeViolations(page), path).toEqual([]);
     }
   });
+
+  it("adds a gift session with a photo of the library, seen on /seances-a-offrir, then removes it", async () => {
+    const page = await signedIn("/admin/tarifs/seances-a-offrir");
+    const sessions = page.getByRole("region", { name: "Séances" });
+    const count = await sessions.getByRole("group").count();
+    expect(count).toBe((original.giftSessions as Documents["giftSessions"]).sessions.length);
+    await sessions.getByRole("button", { name: "Ajouter une séance" }).click();
+    await expect.poll(() => sessions.getByRole("group").count()).toBe(count + 1);
+    const title = "Séance Fratrie du test";
+    const added = card(page, `Séance ${count + 1}`);
+    await added.getByLabel("Titre").fill(title);
+    await added.getByLabel("Prix").fill("149 €");
+    await added.getByLabel("Description").fill("Frères et sœurs réunis devant l'objectif.");
+    await added.getByLabel("Lien vers le bon cadeau").fill("https://cadeaux.example.com/fratrie");
+    // No photo chosen yet: refused at that session, everything typed kept.
+    await page.getByRole("button", { name: "Enregistrer", exact: true }).click();
+    const typed = card(page, title);
+    await expect.poll(() => typed.getByText("Choisissez une photo de la liste").count()).toBe(1);
+    expect(await typed.getByLabel("Prix").inputValue()).toBe("149 €");
+    expect(await page.getByText("Choisissez une photo de la liste").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await storedDocument("giftSessions")).sessions).toHaveLength(count);
+
+    await typed.getByLabel(/^Photo/).selectOption({ index: 1 });
+    await page.getByRole("button", { name: "Enregistrer", exact: true }).click();
+    await expect
+      .poll(() => page.getByText("Séances à offrir enregistrées").count(), { timeout: 15_000 })
+      .toBe(1);
+    const saved = (await storedDocument("giftSessions")).sessions;
+    expect(saved).toHaveLength(count + 1);
+    expect(saved.at(-1)).toMatchObject({ title, price: { kind: "fixed", euros: 149 } });
+    expect(await (await fetch(`${url()}/seances-a-offrir`)).text()).toContain(title);
+
+    // Removed (no confirmation: the history brings it back), then saved: gone from the page.
+    await waitForToastsToClose(page);
+    await card(page, title)
+      .getByRole("button", { name: /^Retirer/ })
+      .click();
+    await expect.poll(() => sessions.getByRole("group").count()).toBe(count);
+    await page.getByRole("button", { name: "Enregistrer", exact: true }).click();
+    await expect
+      .poll(async () => (await storedDocument("giftSessions")).sessions.length, {
+        timeout: 15_000,
+      })
+      .toBe(count);
+    expect(await storedDocument("giftSessions")).toEqual(original.giftSessions);
+    expect(await (await fetch(`${url()}/seances-a-offrir`)).text()).not.toContain(title);
+  }, 120_000);
 
   it("adds and removes a testimonial without JavaScript, keeping what was typed", async () => {
     const page = await signedIn("/admin/tarifs/temoignages", { javaScriptEnabled: false });

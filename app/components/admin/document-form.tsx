@@ -257,6 +257,41 @@ export function IconField({ name, className }: { name: string; className?: strin
   );
 }
 
+/** A photo of the library as a list entry: its id and its alternative text. */
+export type PhotoOption = { value: string; label: string };
+
+/** The library's photos as a select's options, described by their alternative text. */
+export function photoOptions(
+  photos: ReadonlyArray<{ id: string; alt: string; demo: boolean }>,
+): PhotoOption[] {
+  return photos.map((photo) => ({
+    value: photo.id,
+    label: photo.demo ? `${photo.alt} (démonstration)` : photo.alt,
+  }));
+}
+
+/** The photo of a list's item, chosen among the library's photos (a new item starts without one). */
+export function PhotoField({
+  name,
+  photos,
+  className,
+}: {
+  name: string;
+  photos: readonly PhotoOption[];
+  className?: string;
+}) {
+  return (
+    <SelectField
+      name={name}
+      label="Photo"
+      required
+      options={photos}
+      className={className}
+      hint="Une photo de la médiathèque, décrite par son texte alternatif. Pour en ajouter une : Photos › Téléverser."
+    />
+  );
+}
+
 export function CheckboxField({
   name,
   label,
@@ -363,6 +398,9 @@ export function AddItemButton({ path, label }: { path: string; label: string }) 
   );
 }
 
-/** Where a list's items are not saved until « Enregistrer »: a reminder for the owner. */
+/**
+ * Where a list's items are not saved until « Enregistrer »: a reminder for the owner. « Retirer » asks no
+ * confirmation: nothing changes before the save, and the history brings a saved removal back.
+ */
 export const LIST_HINT =
-  "Ajouter, retirer ou déplacer un élément ne change le site qu'après « Enregistrer ».";
+  "Ajouter, retirer ou déplacer un élément ne change le site qu'après « Enregistrer ». Un élément retiré par erreur se retrouve dans l'historique, en bas de la page (« Restaurer cette version »).";

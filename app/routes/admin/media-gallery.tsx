@@ -1,3 +1,4 @@
+import { ArrowDown, ArrowUp } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import { Form } from "react-router";
 import type { Route } from "./+types/media-gallery";
@@ -25,8 +26,8 @@ import { invalidForm, refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /*
- * The gallery of /galerie: each customer gallery's photo, title, category and link, added and removed here,
- * with the document's history.
+ * The gallery of /galerie: each customer gallery's photo, title, category and link, added, removed and
+ * reordered here, with the document's history.
  */
 
 export const meta: Route.MetaFunction = () => [{ title: "Galerie - Administration" }];
@@ -44,6 +45,8 @@ const linkSchema = z
   .max(500, "L'adresse fait 500 caractères au plus.")
   .url("Indiquez l'adresse complète de la galerie du client (https://…).");
 const categorySchema = z.enum(GALLERY_CATEGORIES, { error: "Choisissez une catégorie." });
+/** The buttons that move an item: `up:{index}`, `down:{index}`. */
+const MOVE = /^(up|down):(\d{1,3})$/;
 
 /** One item's fields (`{prefix}title`, `…category`, `…link`) checked; errors keyed by field name. */
 function readItem(values: Record<string, string>, prefix: string, errors: FieldErrors) {
@@ -108,21 +111,41 @@ export async function action({ request }: Route.ActionArgs) {
       await saveDocument("gallery", next, author, `Galerie : « ${item.title} » ajoutée`);
       return redirectWithToast(PATH, { type: "success", title: "Galerie ajoutée" });
     }
-    if (intent !== "save") return refusedIntent("intent", "");
+    // « Monter » / « Descendre » save the gallery as typed, with that item moved one place.
+    const move = typeof intent === "string" ? MOVE.exec(intent) : null;
+    if (intent !== "save" && !move) return refusedIntent("intent", "");
     if (Number(values.count) !== gallery.items.length) {
       return invalidForm(values, {
         form: "La galerie a changé entre-temps : rechargez la page puis recommencez.",
       });
     }
+    const order = gallery.items.map((_, index) => index);
+    if (move) {
+      const from = Number(move[2]);
+      const to = move[1] === "up" ? from - 1 : from + 1;
+      if (from >= order.length) return refusedIntent("intent", "");
+      if (to >= 0 && to < order.length) [order[from], order[to]] = [to, from];
+    }
     const items: Gallery["items"] = [];
-    gallery.items.forEach((stored, index) => {
-      if (values[`item-${index}-remove`] === "on") return;
+    for (const index of order) {
+      const stored = gallery.items[index];
+      if (!stored || values[`item-${index}-remove`] === "on") continue;
       const item = readItem(values, `item-${index}-`, errors);
       if (item) items.push({ ...item, photo: stored.photo });
-    });
+    }
     if (Object.keys(errors).length > 0) return invalidForm(values, errors);
-    await saveDocument("gallery", { items }, author);
-    return redirectWithToast(PATH, { type: "success", title: "Galerie enregistrée" });
+    const moved = move ? gallery.items[Number(move[2])] : undefined;
+    await saveDocument(
+      "gallery",
+      { items },
+      author,
+      moved ? `Galerie : « ${moved.title} » déplacée` : undefined,
+    );
+    return redirectWithToast(PATH, {
+      type: "success",
+      title: "Galerie enregistrée",
+      ...(moved ? { description: "Le nouvel ordre est en ligne." } : {}),
+    });
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     return redirectWithToast(PATH, {
@@ -200,7 +223,20 @@ export default function MediaGallery({ loaderData, actionData }: Route.Component
         noValidate
         className="space-y-4 rounded-xl border border-border bg-white p-6"
       >
+        {/* The Enter key saves (the first submit button of a form is the one it presses). */}
+        <button
+          type="submit"
+          name="intent"
+          value="save"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+        />
         <input type="hidden" name="count" value={items.length} />
+        <p className="text-sm text-muted-foreground">
+          « Monter » et « Descendre » enregistrent aussitôt la galerie dans le nouvel ordre (avec ce
+          qui a été modifié) ; l'historique en bas de la page permet de revenir en arrière.
+        </p>
         <ErrorSummary id="galerie-erreurs" items={summaryItems(saveErrors)} />
         <ol className="divide-y divide-border">
           {items.map((item, index) => (
@@ -235,6 +271,30 @@ export default function MediaGallery({ loaderData, actionData }: Route.Component
                   />
                   Retirer cette galerie de la page
                 </label>
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`up:${index}`}
+                    variant="ghost"
+                    size="sm"
+                    disabled={busy || index === 0}
+                  >
+                    <ArrowUp aria-hidden="true" />
+                    Monter<span className="sr-only"> « {item.title} »</span>
+                  </Button>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`down:${index}`}
+                    variant="ghost"
+                    size="sm"
+                    disabled={busy || index === items.length - 1}
+                  >
+                    <ArrowDown aria-hidden="true" />
+                    Descendre<span className="sr-only"> « {item.title} »</span>
+                  </Button>
+                </div>
               </div>
             </li>
           ))}

@@ -9,6 +9,9 @@ import {
   IconField,
   LIST_HINT,
   ListItem,
+  PhotoField,
+  type PhotoOption,
+  photoOptions,
   PriceField,
   SelectField,
   TextAreaField,
@@ -24,6 +27,7 @@ import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { listStudios, loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { listLibrary } from "~/server/content/media-store.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Offre gendarmerie - Administration" }];
 
@@ -37,12 +41,18 @@ async function activeStudios() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [offer, revisions, studios] = await Promise.all([
+  const [offer, revisions, studios, library] = await Promise.all([
     loadDocument("gendarmerie"),
     documentRevisions("gendarmerie"),
     activeStudios(),
+    listLibrary(),
   ]);
-  return { values: documentValues("gendarmerie", offer), revisions, studios };
+  return {
+    values: documentValues("gendarmerie", offer),
+    revisions,
+    studios,
+    photos: photoOptions(library),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -62,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-function Services() {
+function Services({ photos }: { photos: readonly PhotoOption[] }) {
   const { values } = useDocumentForm();
   const count = listLength(values, "services");
   return (
@@ -73,7 +83,6 @@ function Services() {
       <h2 id="prestations-gendarmerie" className="font-sans text-xl font-semibold">
         Prestations
       </h2>
-      <p className="text-sm text-muted-foreground">Leurs photos se changent dans Photos.</p>
       {Array.from({ length: count }, (_, index) => {
         const item = `services.${index}`;
         return (
@@ -82,10 +91,8 @@ function Services() {
             path="services"
             index={index}
             length={count}
-            removable={false}
             heading={values[`${item}.title`] || `Prestation ${index + 1}`}
           >
-            <input type="hidden" name={`${item}.photo`} value={values[`${item}.photo`] ?? ""} />
             <div className="grid gap-4 sm:grid-cols-3">
               <TextField name={`${item}.title`} label="Titre" required maxLength={100} />
               <PriceField name={`${item}.price`} />
@@ -101,9 +108,11 @@ function Services() {
               />
               <TextField name={`${item}.videoTitle`} label="Titre de la vidéo" maxLength={200} />
             </div>
+            <PhotoField name={`${item}.photo`} photos={photos} />
           </ListItem>
         );
       })}
+      <AddItemButton path="services" label="Ajouter une prestation" />
     </section>
   );
 }
@@ -213,7 +222,7 @@ export default function AdminGendarmerie({ loaderData, actionData }: Route.Compo
             hint="Les boutons de la page mènent à son formulaire de contact."
           />
         </section>
-        <Services />
+        <Services photos={loaderData.photos} />
         <Packages />
         <section
           aria-labelledby="borne-gendarmerie"

@@ -2,8 +2,12 @@ import type { Route } from "./+types/tarifs.seances-a-offrir";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { documentFormState } from "~/components/admin/document-answer";
 import {
+  AddItemButton,
   DocumentForm,
+  LIST_HINT,
   ListItem,
+  PhotoField,
+  photoOptions,
   PriceField,
   TextAreaField,
   TextField,
@@ -17,6 +21,7 @@ import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { listLibrary } from "~/server/content/media-store.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Séances à offrir - Administration" }];
 
@@ -24,11 +29,16 @@ const PAGE = "/admin/tarifs/seances-a-offrir";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [gifts, revisions] = await Promise.all([
+  const [gifts, revisions, library] = await Promise.all([
     loadDocument("giftSessions"),
     documentRevisions("giftSessions"),
+    listLibrary(),
   ]);
-  return { values: documentValues("giftSessions", gifts), revisions };
+  return {
+    values: documentValues("giftSessions", gifts),
+    revisions,
+    photos: photoOptions(library),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -56,7 +66,7 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
     <div className="space-y-6">
       <AdminPageHeader
         title="Séances à offrir"
-        summary="Les séances de la page /seances-a-offrir (leurs photos se changent dans Photos)."
+        summary="Les séances de la page /seances-a-offrir : ajoutez-en, retirez-en, changez leur ordre, leurs textes et leurs photos."
       />
       <TarifsNav />
       <DocumentForm
@@ -66,6 +76,7 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
         {...state}
         previews={[{ path: "/seances-a-offrir", label: "Prévisualiser" }]}
       >
+        <p className="text-sm text-muted-foreground">{LIST_HINT}</p>
         <section
           aria-label="Séances"
           className="space-y-4 rounded-xl border border-border bg-white p-6"
@@ -78,14 +89,8 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
                 path="sessions"
                 index={index}
                 length={count}
-                removable={false}
                 heading={state.values[`${item}.title`] || `Séance ${index + 1}`}
               >
-                <input
-                  type="hidden"
-                  name={`${item}.photo`}
-                  value={state.values[`${item}.photo`] ?? ""}
-                />
                 <div className="grid gap-4 sm:grid-cols-2">
                   <TextField name={`${item}.title`} label="Titre" required maxLength={100} />
                   <PriceField name={`${item}.price`} />
@@ -98,9 +103,11 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
                   required
                   hint="L'adresse complète de la page où l'on achète le bon (https://…)."
                 />
+                <PhotoField name={`${item}.photo`} photos={loaderData.photos} />
               </ListItem>
             );
           })}
+          <AddItemButton path="sessions" label="Ajouter une séance" />
         </section>
       </DocumentForm>
       <RevisionHistory revisions={loaderData.revisions} />
