@@ -58,17 +58,26 @@ export function formatDateTimeFr(date: Date | string): string {
     .replace(",", "");
 }
 
-let parisDayFormatCache: Intl.DateTimeFormat | undefined;
-// Created on first use: the first Intl object of a page loads its locale data (tens of ms on a phone).
-const parisDayFormat = () =>
-  (parisDayFormatCache ??= new Intl.DateTimeFormat("en-CA", {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
+/** The day in Paris as YYYY-MM-DD (file names that sort by date, closures and offers compared as text). */
+export function isoDayInParis(date: Date): string {
+  const { year, month, day } = parisDay(date);
+  return `${year}-${String(month + 1).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** Today in Paris as an ISO date (« 2026-12-24 »): the studios' own calendar. */
+export function parisToday(now = new Date()): string {
+  return isoDayInParis(now);
+}
+
+let longDateTimeCache: Intl.DateTimeFormat | undefined;
+const longDateTime = () =>
+  (longDateTimeCache ??= new Intl.DateTimeFormat("fr-FR", {
+    dateStyle: "long",
+    timeStyle: "short",
     timeZone: "Europe/Paris",
   }));
 
-/** The day in Paris as YYYY-MM-DD (file names that sort by date). */
-export function isoDayInParis(date: Date): string {
-  return parisDayFormat().format(date);
+/** Date and time in words, in the studios' time zone: '23 novembre 2026 à 14:32' (histories). */
+export function formatLongDateTimeFr(date: Date | string): string {
+  return longDateTime().format(typeof date === "string" ? new Date(date) : date);
 }

@@ -4,11 +4,11 @@ import {
   frenchTime,
   openingHoursSpecification,
   openingLines,
-  parisToday,
   specialOpeningHoursSpecification,
   upcomingClosures,
 } from "./opening-hours";
 import { seedStudios } from "~/content/seed";
+import { parisToday } from "./dates";
 
 /** The seeded week of a studio of SPEC.md. */
 function hoursOf(slug: string) {

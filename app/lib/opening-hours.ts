@@ -93,11 +93,6 @@ export function openingHoursSpecification(hours: WeeklyHours) {
 
 // --- Dated closures (holidays, public holidays) ----------------------------------------------------------
 
-/** Today in Paris as an ISO date ("2026-12-24"): closures are dated in the studio's own calendar. */
-export function parisToday(now = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(now);
-}
-
 /** The closures that are under way or still to come on `today` (ISO date), in date order. */
 export function upcomingClosures(closures: readonly Closure[], today: string): Closure[] {
   return closures

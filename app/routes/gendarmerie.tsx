@@ -14,11 +14,8 @@ import { Photo } from "~/components/ui/photo";
 import { formatEuros } from "~/lib/prices";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import {
-  gendarmerieOfferRuns,
-  parisToday,
-  slotPhoto,
-} from "~/server/content/marketing-pages.server";
+import { parisToday } from "~/lib/dates";
+import { gendarmerieOfferRuns, slotPhoto } from "~/server/content/marketing-pages.server";
 import { siteContent, studioBySlug } from "~/server/content/site-content.server";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { axeViolations, useBrowser } from "./support/browser";
 import { studios as seeded } from "./support/studios";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import type { StudioData } from "../../app/content/schemas";
-import { parisToday } from "../../app/lib/opening-hours";
+import { parisToday } from "../../app/lib/dates";
 import {
   listStudios,
   saveStudio,

@@ -1,5 +1,6 @@
 import { History } from "lucide-react";
 import { useId } from "react";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { ConfirmedActionForm } from "./confirmed-action-form";
 
 /** The search parameter that opens the confirmation of a restore (how it works without JavaScript). */
@@ -12,12 +13,6 @@ export type RevisionItem = {
   createdAt: string;
   summary: string;
 };
-
-const dateTime = new Intl.DateTimeFormat("fr-FR", {
-  dateStyle: "long",
-  timeStyle: "short",
-  timeZone: "Europe/Paris",
-});
 
 /**
  * The history of a studio, a price list, the page photos…: every saved version, newest first, with who
@@ -43,7 +38,7 @@ export function RevisionHistory({
       ) : (
         <ol className="mt-4 divide-y divide-border">
           {revisions.map((revision, index) => {
-            const when = dateTime.format(new Date(revision.createdAt));
+            const when = formatLongDateTimeFr(revision.createdAt);
             return (
               <li key={revision.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
                 <div className="min-w-0 flex-1">

@@ -7,6 +7,7 @@ import {
   type Documents,
   type StudioData,
 } from "~/content/schemas";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { contentRevisions, media, siteDocuments, studios } from "../db/schema";
 import { moveStudioAddresses } from "./redirects.server";
@@ -219,12 +220,6 @@ export async function loadRevision(subject: string, id: string): Promise<unknown
   return row?.data;
 }
 
-const dateTime = new Intl.DateTimeFormat("fr-FR", {
-  dateStyle: "long",
-  timeStyle: "short",
-  timeZone: "Europe/Paris",
-});
-
 /** A revision of `subject` and the summary its restoration is saved with, or undefined. */
 async function revisionToRestore(subject: string, revisionId: string) {
   const [row] = await db()
@@ -232,7 +227,10 @@ async function revisionToRestore(subject: string, revisionId: string) {
     .from(contentRevisions)
     .where(and(eq(contentRevisions.subject, subject), eq(contentRevisions.id, revisionId)));
   return row
-    ? { data: row.data, summary: `Restauration de la version du ${dateTime.format(row.createdAt)}` }
+    ? {
+        data: row.data,
+        summary: `Restauration de la version du ${formatLongDateTimeFr(row.createdAt)}`,
+      }
     : undefined;
 }
 

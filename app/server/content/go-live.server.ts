@@ -1,4 +1,5 @@
 import { seedDocuments } from "~/content/seed";
+import { parisToday } from "~/lib/dates";
 import type { SiteContent } from "./site-content.server";
 
 /**
@@ -123,7 +124,7 @@ export function goLiveChecklist(content: SiteContent): ChecklistItem[] {
       service.youtubeId ===
         seedDocuments.gendarmerie.services.find((seed) => seed.title === service.title)?.youtubeId,
   );
-  const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Europe/Paris" });
+  const today = parisToday();
   const expired = gendarmerie.offer.validUntil !== "" && gendarmerie.offer.validUntil < today;
   items.push(
     item("Offre gendarmerie : vidéo et dates de l'offre", "/admin/tarifs", [

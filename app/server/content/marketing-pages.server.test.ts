@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gendarmerieOfferRuns, parisToday } from "./marketing-pages.server";
+import { parisToday } from "~/lib/dates";
+import { gendarmerieOfferRuns } from "./marketing-pages.server";
 
 describe("parisToday", () => {
   it("is the day in France, not in UTC", () => {

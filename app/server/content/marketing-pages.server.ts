@@ -23,18 +23,6 @@ export function galleryImages(
   }));
 }
 
-const parisDate = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Paris",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
-/** The day in France (ISO, « 2026-11-23 ») at this instant. */
-export function parisToday(now: Date = new Date()): string {
-  return parisDate.format(now);
-}
-
 /**
  * Whether the gendarmerie offer runs on `today` (ISO, France): from `validFrom` to `validUntil` included,
  * an empty bound leaving that side open.

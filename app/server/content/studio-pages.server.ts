@@ -1,6 +1,7 @@
 import type { ContactFormSettings } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
-import { parisToday, upcomingClosures } from "~/lib/opening-hours";
+import { parisToday } from "~/lib/dates";
+import { upcomingClosures } from "~/lib/opening-hours";
 import type { StudioFacts } from "~/lib/structured-data";
 import type { SiteContent, StudioRecord } from "./site-content.server";
 
