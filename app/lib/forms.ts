@@ -28,6 +28,11 @@ export function firstError(error: z.ZodError): string {
   return error.issues[0]?.message ?? "Données invalides";
 }
 
+/** The sign-in pages' refusal toast (SPEC: 'Erreur de validation' and the first message). */
+export function validationToast(error: z.ZodError): ToastMessage {
+  return { type: "error", title: "Erreur de validation", description: firstError(error) };
+}
+
 /**
  * Form fields as strings (files and repeated fields aside), to validate and to re-fill a form after a
  * refusal; control characters are dropped (the HTTP layer already removes them from form posts: this
@@ -41,6 +46,19 @@ export function formValues(formData: FormData, omit: string[] = []): Record<stri
     }
   }
   return values;
+}
+
+/** A form's text fields (or already-read values) without control characters, `omit` left out. */
+function inputValues(
+  input: FormData | Record<string, string>,
+  omit: string[],
+): Record<string, string> {
+  if (input instanceof FormData) return formValues(input, omit);
+  return Object.fromEntries(
+    Object.entries(input)
+      .filter(([key]) => !omit.includes(key))
+      .map(([key, value]) => [key, withoutControlCharacters(value)]),
+  );
 }
 
 /** A form's fields after validation: the schema's output, or what was typed and what to correct. */
@@ -58,14 +76,7 @@ export function parseForm<Schema extends z.ZodType>(
   schema: Schema,
   { omit = [] }: { omit?: string[] } = {},
 ): ParsedForm<z.output<Schema>> {
-  const values =
-    input instanceof FormData
-      ? formValues(input, omit)
-      : Object.fromEntries(
-          Object.entries(input)
-            .filter(([key]) => !omit.includes(key))
-            .map(([key, value]) => [key, withoutControlCharacters(value)]),
-        );
+  const values = inputValues(input, omit);
   const parsed = schema.safeParse(values);
   return parsed.success
     ? { ok: true, data: parsed.data, values }
@@ -217,14 +228,7 @@ export function parseNestedForm<Schema extends z.ZodType>(
   schema: Schema,
   { omit = [] }: { omit?: string[] } = {},
 ): ParsedForm<z.output<Schema>> {
-  const raw =
-    input instanceof FormData
-      ? formValues(input, omit)
-      : Object.fromEntries(
-          Object.entries(input)
-            .filter(([key]) => !omit.includes(key))
-            .map(([key, value]) => [key, withoutControlCharacters(value)]),
-        );
+  const raw = inputValues(input, omit);
   const tree = unflatten(raw);
   const values = flatten(tree);
   const parsed = schema.safeParse(tree);

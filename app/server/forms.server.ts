@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import type { FieldErrors, FormAnswer } from "~/lib/forms";
+import type { z } from "zod";
+import { fieldErrors, validationToast, type FieldErrors, type FormAnswer } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 
 /*
@@ -23,4 +24,16 @@ export function failedForm(values: Record<string, string>, toast: ToastMessage, 
  */
 export function refusedIntent(reason: "intent" | "id", unknownId: string) {
   return data({ error: reason === "id" ? unknownId : "Action inconnue" }, { status: 400 });
+}
+
+/**
+ * What a sign-in page's form (login, forgotten password, new password, invitation) answers with a 400: the
+ * messages at the fields, SPEC's 'Erreur de validation' toast, and the typed address back (never a password).
+ */
+export function signInRefusal(error: z.ZodError, email?: string) {
+  return {
+    errors: fieldErrors(error),
+    ...(email === undefined ? {} : { email }),
+    toast: validationToast(error),
+  };
 }

@@ -1,4 +1,5 @@
-import type { ComponentProps, ReactNode } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
 
@@ -273,4 +274,19 @@ export function Select({ className, ...props }: ComponentProps<"select">) {
 /** A multi-line text, as high as its rows. */
 export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
   return <textarea className={cn(controlLook, "py-2", className)} {...props} />;
+}
+
+/**
+ * A form's errors as shown: the browser's own check (`setClientErrors` on submit) or else the server's
+ * answer. Whenever they change, the focus goes to the first field in error, so that its message is read
+ * and it can be corrected at once.
+ */
+export function useFormErrors(serverErrors: FieldErrors | undefined) {
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const shown = clientErrors ?? serverErrors;
+  useEffect(() => {
+    if (shown) formRef.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [shown]);
+  return { errors: shown ?? {}, clientErrors, setClientErrors, formRef };
 }

@@ -1,16 +1,15 @@
-import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/administrateurs";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input } from "~/components/admin/field";
+import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
-import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { emailOnlySchema } from "~/lib/admin-schemas";
 import { formatDateFr } from "~/lib/dates";
-import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { listAdministrators } from "~/server/admin/administrators.server";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -19,6 +18,7 @@ import { auth } from "~/server/auth.server";
 import { env } from "~/server/env.server";
 import { configuredMailer, mailSettings } from "~/server/mail.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { signInRefusal } from "~/server/forms.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Administrateurs - Administration" }];
 
@@ -49,18 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
     email: typeof submitted === "string" ? submitted : "",
   });
   if (!parsed.success) {
-    return data<ActionResult>(
-      {
-        errors: fieldErrors(parsed.error),
-        email,
-        toast: {
-          type: "error",
-          title: "Erreur de validation",
-          description: firstError(parsed.error),
-        },
-      },
-      { status: 400 },
-    );
+    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
   }
   const outcome = await inviteAdministrator(await auth(), configuredMailer(), {
     email: parsed.data.email,
@@ -118,14 +107,8 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Administrators({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const { errors, clientErrors, formRef: form, checkWith } = useSignInForm(actionData?.errors);
   useServerToast(actionData?.toast);
-  const errors = clientErrors ?? actionData?.errors ?? {};
-  const form = useRef<HTMLFormElement>(null);
-  const invalid = clientErrors ?? actionData?.errors;
-  useEffect(() => {
-    if (invalid) form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
-  }, [invalid]);
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -177,18 +160,7 @@ export default function Administrators({ loaderData, actionData }: Route.Compone
             method="post"
             noValidate
             className="max-w-sm space-y-4"
-            onSubmit={(event) => {
-              const parsed = emailOnlySchema.safeParse({
-                email: String(new FormData(event.currentTarget).get("email") ?? ""),
-              });
-              if (parsed.success) {
-                setClientErrors(null);
-                return;
-              }
-              event.preventDefault();
-              setClientErrors(fieldErrors(parsed.error));
-              toast.error("Erreur de validation", { description: firstError(parsed.error) });
-            }}
+            onSubmit={checkWith(emailOnlySchema)}
           >
             <p className="text-sm text-muted-foreground">
               La personne reçoit un e-mail avec un lien pour choisir son mot de passe ; elle aura

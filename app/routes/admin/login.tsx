@@ -1,19 +1,19 @@
-import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/login";
 import { SignInShell } from "~/components/admin/admin-shell";
 import { Field, Input } from "~/components/admin/field";
+import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { loginSchema } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { getAdmin } from "~/server/admin/guard.server";
 import { signInAdministrator } from "~/server/admin/sign-in.server";
 import { clientAddressContext } from "~/server/context";
 import { readToast, redirectWithToast } from "~/server/toast.server";
+import { signInRefusal } from "~/server/forms.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Connexion - Administration" },
@@ -37,18 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   const email = typeof submitted.email === "string" ? submitted.email : "";
   if (!parsed.success) {
-    return data<ActionResult>(
-      {
-        errors: fieldErrors(parsed.error),
-        email,
-        toast: {
-          type: "error",
-          title: "Erreur de validation",
-          description: firstError(parsed.error),
-        },
-      },
-      { status: 400 },
-    );
+    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
   }
   const outcome = await signInAdministrator(request, {
     ...parsed.data,
@@ -74,21 +63,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/admin/login";
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const [clientAlert, setClientAlert] = useState<ToastMessage | null>(null);
+  const { errors, formRef: form, checkWith, clientAlert } = useSignInForm(actionData?.errors);
   useServerToast(loaderData.flash);
   useServerToast(actionData?.toast);
 
-  const errors = clientErrors ?? actionData?.errors ?? {};
   const alert = clientAlert ?? actionData?.toast;
-
-  // Focus goes to the first field in error, so that its message is read and it can be corrected at once.
-  const form = useRef<HTMLFormElement>(null);
-  const firstInvalid = clientErrors ?? actionData?.errors;
-  useEffect(() => {
-    if (!firstInvalid) return;
-    form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
-  }, [firstInvalid]);
 
   return (
     <SignInShell title="Connexion">
@@ -97,27 +76,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
         method="post"
         noValidate
         className="space-y-5"
-        onSubmit={(event) => {
-          const formData = new FormData(event.currentTarget);
-          const parsed = loginSchema.safeParse({
-            email: String(formData.get("email") ?? ""),
-            password: String(formData.get("password") ?? ""),
-          });
-          if (parsed.success) {
-            setClientErrors(null);
-            setClientAlert(null);
-            return;
-          }
-          event.preventDefault();
-          const message: ToastMessage = {
-            type: "error",
-            title: "Erreur de validation",
-            description: firstError(parsed.error),
-          };
-          setClientErrors(fieldErrors(parsed.error));
-          setClientAlert(message);
-          toast.error(message.title, { description: message.description });
-        }}
+        onSubmit={checkWith(loginSchema)}
       >
         <Field name="email" label="Email" error={errors.email}>
           {(props) => (

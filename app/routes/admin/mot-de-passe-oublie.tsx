@@ -1,21 +1,21 @@
-import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mot-de-passe-oublie";
 import { SignInShell } from "~/components/admin/admin-shell";
 import { Field, Input } from "~/components/admin/field";
+import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
-import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { emailOnlySchema } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { requestPasswordResetLink } from "~/server/admin/password-reset.server";
 import { tooManyAttempts } from "~/server/admin/sign-in.server";
 import { auth } from "~/server/auth.server";
 import { clientAddressContext } from "~/server/context";
 import { configuredMailer, mailSettings } from "~/server/mail.server";
+import { signInRefusal } from "~/server/forms.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Mot de passe oublié - Administration" },
@@ -53,18 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     email: typeof submitted === "string" ? submitted : "",
   });
   if (!parsed.success) {
-    return data<ActionResult>(
-      {
-        errors: fieldErrors(parsed.error),
-        email,
-        toast: {
-          type: "error",
-          title: "Erreur de validation",
-          description: firstError(parsed.error),
-        },
-      },
-      { status: 400 },
-    );
+    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
   }
   const outcome = await requestPasswordResetLink(await auth(), configuredMailer(), {
     email: parsed.data.email,
@@ -85,14 +74,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgottenPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const { errors, clientErrors, formRef: form, checkWith } = useSignInForm(actionData?.errors);
   useServerToast(actionData?.toast);
-  const errors = clientErrors ?? actionData?.errors ?? {};
-  const form = useRef<HTMLFormElement>(null);
-  const invalid = clientErrors ?? actionData?.errors;
-  useEffect(() => {
-    if (invalid) form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
-  }, [invalid]);
 
   const mailConfigured = loaderData.mailConfigured && actionData?.mailConfigured !== false;
 
@@ -118,18 +101,7 @@ export default function ForgottenPassword({ loaderData, actionData }: Route.Comp
           method="post"
           noValidate
           className="space-y-5"
-          onSubmit={(event) => {
-            const parsed = emailOnlySchema.safeParse({
-              email: String(new FormData(event.currentTarget).get("email") ?? ""),
-            });
-            if (parsed.success) {
-              setClientErrors(null);
-              return;
-            }
-            event.preventDefault();
-            setClientErrors(fieldErrors(parsed.error));
-            toast.error("Erreur de validation", { description: firstError(parsed.error) });
-          }}
+          onSubmit={checkWith(emailOnlySchema)}
         >
           <p className="text-sm text-muted-foreground">
             Indiquez l'adresse e-mail de votre compte : vous recevrez un lien pour choisir un

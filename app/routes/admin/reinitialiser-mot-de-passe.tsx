@@ -1,20 +1,20 @@
-import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/reinitialiser-mot-de-passe";
 import { SignInShell } from "~/components/admin/admin-shell";
 import { Field, Input } from "~/components/admin/field";
+import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
 import { Button } from "~/components/ui/button";
-import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { newPasswordSchema } from "~/lib/admin-schemas";
-import { type FieldErrors, fieldErrors, firstError } from "~/lib/forms";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { isResetTokenValid, resetPasswordWithToken } from "~/server/admin/password-reset.server";
 import { tooManyAttempts } from "~/server/admin/sign-in.server";
 import { auth } from "~/server/auth.server";
 import { clientAddressContext } from "~/server/context";
 import { redirectWithToast } from "~/server/toast.server";
+import { signInRefusal } from "~/server/forms.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Nouveau mot de passe - Administration" },
@@ -44,17 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     confirmation: text("confirmation"),
   });
   if (!parsed.success) {
-    return data<ActionResult>(
-      {
-        errors: fieldErrors(parsed.error),
-        toast: {
-          type: "error",
-          title: "Erreur de validation",
-          description: firstError(parsed.error),
-        },
-      },
-      { status: 400 },
-    );
+    return data<ActionResult>(signInRefusal(parsed.error), { status: 400 });
   }
   const outcome = await resetPasswordWithToken(await auth(), {
     token: text("token"),
@@ -77,14 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const { errors, clientErrors, formRef: form, checkWith } = useSignInForm(actionData?.errors);
   useServerToast(actionData?.toast);
-  const errors = clientErrors ?? actionData?.errors ?? {};
-  const form = useRef<HTMLFormElement>(null);
-  const invalid = clientErrors ?? actionData?.errors;
-  useEffect(() => {
-    if (invalid) form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
-  }, [invalid]);
 
   if (!loaderData.valid || actionData?.expired) {
     return (
@@ -118,20 +102,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         method="post"
         noValidate
         className="space-y-5"
-        onSubmit={(event) => {
-          const formData = new FormData(event.currentTarget);
-          const parsed = newPasswordSchema.safeParse({
-            password: String(formData.get("password") ?? ""),
-            confirmation: String(formData.get("confirmation") ?? ""),
-          });
-          if (parsed.success) {
-            setClientErrors(null);
-            return;
-          }
-          event.preventDefault();
-          setClientErrors(fieldErrors(parsed.error));
-          toast.error("Erreur de validation", { description: firstError(parsed.error) });
-        }}
+        onSubmit={checkWith(newPasswordSchema)}
       >
         <input type="hidden" name="token" value={loaderData.token} />
         <p className="text-sm text-muted-foreground">
