@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const content = await siteContent(context);
   const studio = chosenStudio(content, request);
   if (!studio) throw data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
-  return answerContactForm(request, context, studio, content.documents.identity);
+  return answerContactForm(request, context, studio);
 }
 
 /** With JavaScript: a failed request is answered like a server failure, what was typed kept. */

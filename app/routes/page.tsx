@@ -77,7 +77,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const found = studioAt(content, `/${params.page}`);
   // A studio retired (or renamed) meanwhile: its page is gone.
   if (found?.kind !== "contact") throw data(null, NOT_FOUND_INIT);
-  return answerContactForm(request, context, found.studio, content.documents.identity);
+  return answerContactForm(request, context, found.studio);
 }
 
 /** With JavaScript: a failed request is answered like a server failure, what was typed kept. */

@@ -1,14 +1,14 @@
 import { data, type RouterContextProvider } from "react-router";
 import { CONTACT_STUDIO_SLUG_MAX, HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { contactSchemaFor } from "~/lib/contact-schema";
-import type { Identity, StudioData } from "~/content/schemas";
+import type { StudioData } from "~/content/schemas";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
-import { sendContactMessageEmail, type MailSettings } from "./contact-mail.server";
-import { insertContactMessage, markContactMessageEmailed } from "./contact-messages.server";
+import { insertContactMessage } from "./contact-messages.server";
 import { clientAddressContext } from "./context";
-import { env } from "./env.server";
+import { db } from "./db/client.server";
 import { log } from "./logger.server";
+import { enqueueMail } from "./mail/outbox.server";
 import { consumeRateLimit } from "./rate-limit.server";
 
 /** Messages one address may send per window: enough for a family, too few for a spammer. */
@@ -16,25 +16,7 @@ export const CONTACT_RATE_LIMIT = { limit: 5, windowSeconds: 10 * 60 };
 
 export { contactToasts, type ContactFormResult };
 
-export type ContactSubmission = {
-  result: ContactFormResult;
-  httpStatus: number;
-  /** The e-mail to the studio, sent after the answer; settles once it is sent or has failed (logged). */
-  delivery: Promise<void>;
-};
-
-/**
- * SMTP settings when SMTP_URL is configured; without them messages are only stored. The sender defaults
- * to the brand and general e-mail of the site's identity.
- */
-export function mailSettingsFromEnv(
-  identity: Pick<Identity, "brand" | "email">,
-): MailSettings | null {
-  const { SMTP_URL, SMTP_FROM } = env();
-  return SMTP_URL
-    ? { url: SMTP_URL, from: SMTP_FROM ?? `${identity.brand} <${identity.email}>` }
-    : null;
-}
+export type ContactSubmission = { result: ContactFormResult; httpStatus: number };
 
 /** The studio a message is written to, as the content snapshot gives it (StudioRecord fits). */
 export type ContactStudio = {
@@ -44,29 +26,24 @@ export type ContactStudio = {
 
 /**
  * Handles one submission of a studio's contact form: spam trap, validation with the studio's schema, rate
- * limit per address, storage, then (when configured) the e-mail to the studio. The message is stored before
- * anything else can fail, so a failing mail server never loses it.
+ * limit per address, then the message stored together with the job that e-mails it to the studio (one
+ * transaction: no message without its e-mail, no e-mail twice). The job queue sends it after the answer,
+ * retrying while the mail server fails; without SMTP_URL it waits (the message is in the admin meanwhile).
  */
 export async function submitContactForm({
   formData,
   studio: recipient,
-  identity,
   clientAddress,
-  mail = mailSettingsFromEnv(identity),
 }: {
   formData: FormData;
   studio: ContactStudio;
-  /** The site's brand (the e-mail's subject) and general e-mail (its default sender). */
-  identity: Pick<Identity, "brand" | "email">;
   clientAddress: string;
-  mail?: MailSettings | null;
 }): Promise<ContactSubmission> {
   const studio = recipient.slug;
   const parsed = parseForm(formData, contactSchemaFor(recipient.data.contactForm), {
     omit: [HONEYPOT_FIELD],
   });
   const { values } = parsed;
-  const nothingToDeliver = Promise.resolve();
   const refuse = (
     status: "invalid" | "rate-limited" | "failed",
     httpStatus: number,
@@ -84,7 +61,6 @@ export async function submitContactForm({
       values,
     },
     httpStatus,
-    delivery: nothingToDeliver,
   });
 
   const rateLimitKey = `contact:${clientAddress}`;
@@ -106,24 +82,17 @@ export async function submitContactForm({
       log.warn("contact_rate_limited", { studio, clientAddress });
       return refuse("rate-limited", 429);
     }
-    const stored = await insertContactMessage({ studio, ...parsed.data, suspectedSpam });
+    const stored = await db().transaction(async (tx) => {
+      const row = await insertContactMessage({ studio, ...parsed.data, suspectedSpam }, tx);
+      if (!suspectedSpam) await enqueueMail({ kind: "contact", messageId: row.id }, { tx });
+      return row;
+    });
     if (suspectedSpam) log.warn("contact_honeypot", { id: stored.id, studio, clientAddress });
     else log.info("contact_message_stored", { id: stored.id, studio });
-
-    const delivery =
-      mail && !suspectedSpam
-        ? sendContactMessageEmail(stored, { brand: identity.brand, studio: recipient.data }, mail)
-            .then(() => markContactMessageEmailed(stored.id))
-            .then(() => log.info("contact_message_emailed", { id: stored.id, studio }))
-            .catch((error: unknown) =>
-              log.error("contact_message_email_failed", { id: stored.id, studio, error }),
-            )
-        : nothingToDeliver;
 
     return {
       result: { status: "sent", toast: contactToasts.sent, submissionId: stored.id },
       httpStatus: 200,
-      delivery,
     };
   } catch (error) {
     log.error("contact_message_failed", { studio, error });
@@ -133,20 +102,17 @@ export async function submitContactForm({
 
 /**
  * A contact page's action: the submission handled for `studio`, answered with its status code; the e-mail
- * goes out after the answer, so the visitor does not wait for the mail server.
+ * goes out from the job queue, so the visitor does not wait for the mail server.
  */
 export async function answerContactForm(
   request: Request,
   context: Readonly<RouterContextProvider>,
   studio: ContactStudio,
-  identity: Pick<Identity, "brand" | "email">,
 ) {
-  const { result, httpStatus, delivery } = await submitContactForm({
+  const { result, httpStatus } = await submitContactForm({
     formData: await request.formData(),
     studio,
-    identity,
     clientAddress: context.get(clientAddressContext),
   });
-  void delivery;
   return data(result, { status: httpStatus });
 }

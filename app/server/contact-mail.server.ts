@@ -1,9 +1,7 @@
-import nodemailer from "nodemailer";
 import { optionLabel } from "~/lib/contact-forms";
 import type { StudioData } from "~/content/schemas";
 import type { ContactMessage } from "./contact-messages.server";
-
-export type MailSettings = { url: string; from: string };
+import type { OutgoingMail } from "./mail/transport.server";
 
 /** What the e-mail says of the studio and the business: from the content the message was sent under. */
 export type ContactMailStudio = {
@@ -21,8 +19,7 @@ const dateFormat = new Intl.DateTimeFormat("fr-FR", {
 export function contactMessageEmail(
   message: ContactMessage,
   { brand, studio }: ContactMailStudio,
-  from: string,
-) {
+): OutgoingMail {
   const form = studio.contactForm;
   const lines = [
     `Nouveau message reçu le ${dateFormat.format(message.createdAt)} depuis le formulaire de contact du ${studio.name}.`,
@@ -43,29 +40,9 @@ export function contactMessageEmail(
     `Répondez directement à cet e-mail pour écrire à ${message.prenom} ${message.nom}.`,
   ];
   return {
-    from,
     to: studio.email,
     replyTo: { name: `${message.prenom} ${message.nom}`, address: message.email },
     subject: `[${brand}] Message de ${message.prenom} ${message.nom} (${optionLabel(form.shootingTypes, message.shootingType)})`,
     text: lines.join("\n"),
   };
-}
-
-/** Sends the message to its studio's address through the configured SMTP server. */
-export async function sendContactMessageEmail(
-  message: ContactMessage,
-  recipient: ContactMailStudio,
-  settings: MailSettings,
-): Promise<void> {
-  const transport = nodemailer.createTransport({
-    url: settings.url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
-  try {
-    await transport.sendMail(contactMessageEmail(message, recipient, settings.from));
-  } finally {
-    transport.close();
-  }
 }

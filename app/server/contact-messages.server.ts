@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { ContactMessageInput } from "~/lib/contact-forms";
 import { db } from "./db/client.server";
+import type { Executor } from "./jobs/queue.server";
 import { contactMessages } from "./db/schema";
 
 export type ContactMessage = typeof contactMessages.$inferSelect;
@@ -13,8 +13,11 @@ export type NewContactMessage = ContactMessageInput & {
 };
 
 /** Stores one validated message from a studio's contact form and returns the stored row. */
-export async function insertContactMessage(message: NewContactMessage): Promise<ContactMessage> {
-  const [row] = await db()
+export async function insertContactMessage(
+  message: NewContactMessage,
+  tx: Executor = db(),
+): Promise<ContactMessage> {
+  const [row] = await tx
     .insert(contactMessages)
     .values({
       studio: message.studio,
@@ -30,9 +33,4 @@ export async function insertContactMessage(message: NewContactMessage): Promise<
     .returning();
   if (!row) throw new Error("Le message n'a pas été enregistré.");
   return row;
-}
-
-/** Records that the studio's mail server accepted the e-mail carrying this message. */
-export async function markContactMessageEmailed(id: string, at = new Date()): Promise<void> {
-  await db().update(contactMessages).set({ emailedAt: at }).where(eq(contactMessages.id, id));
 }

@@ -25,6 +25,23 @@ const envSchema = z
     SEED_DEMO: booleanFlag.default(true),
     SMTP_URL: z.url({ protocol: /^smtps?$/, message: "doit être une URL smtp(s)://…" }).optional(),
     SMTP_FROM: z.string().min(3).optional(),
+    /** DKIM signing of outgoing mail: the domain, the DNS selector and the private key (PEM, or a file). */
+    DKIM_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "doit être un nom de domaine (exemple.fr)")
+      .optional(),
+    DKIM_SELECTOR: z
+      .string()
+      .regex(/^[a-z0-9._-]+$/i, "doit être un sélecteur DNS (lettres, chiffres, . _ -)")
+      .optional(),
+    DKIM_PRIVATE_KEY: z.string().min(1).optional(),
+    /** How many e-mails this process sends per minute at most (newsletters and the rest). */
+    MAIL_RATE_PER_MINUTE: z.coerce
+      .number()
+      .int("doit être un nombre entier")
+      .min(1, "doit être au moins 1")
+      .max(1_000_000)
+      .default(300),
     TRUST_PROXY: z
       .string()
       .optional()
@@ -34,7 +51,16 @@ const envSchema = z
   .refine((env) => !env.ADMIN_EMAIL === !env.ADMIN_PASSWORD, {
     message: "ADMIN_EMAIL et ADMIN_PASSWORD vont ensemble : définissez les deux ou aucun",
     path: ["ADMIN_PASSWORD"],
-  });
+  })
+  .refine(
+    (env) =>
+      [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY].every((value) => !value) ||
+      [env.DKIM_DOMAIN, env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY].every(Boolean),
+    {
+      message: "DKIM_DOMAIN, DKIM_SELECTOR et DKIM_PRIVATE_KEY vont ensemble : les trois ou aucun",
+      path: ["DKIM_PRIVATE_KEY"],
+    },
+  );
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
 

@@ -1,17 +1,18 @@
 import nodemailer from "nodemailer";
-import { readSiteContent } from "./content/site-content.server";
 import { env } from "./env.server";
+import { enqueueMail } from "./mail/outbox.server";
+import { defaultSender } from "./mail/transport.server";
 
 /**
- * Where and as whom the site sends e-mail: SMTP_URL and SMTP_FROM; without SMTP_FROM, the brand with its
- * general address as the owner set them in the admin, read when each e-mail goes.
+ * Administrators' e-mails (password reset, invitation): the callers write a plain-text e-mail and hand it
+ * to a Mailer. The site's mailer queues it (mail/outbox.server); tests may pass one that sends directly.
  */
 export type MailSettings = { url: string; from?: string };
 
 /** One plain-text e-mail. */
 export type MailMessage = { to: string; subject: string; text: string };
 
-/** Sends one e-mail (the transport is opened for it and closed after). */
+/** Sends (or queues) one e-mail. */
 export type Mailer = (message: MailMessage) => Promise<void>;
 
 /** The SMTP settings of this process, or null when SMTP_URL is not set (nothing can be e-mailed). */
@@ -20,7 +21,7 @@ export function mailSettings(): MailSettings | null {
   return SMTP_URL ? { url: SMTP_URL, from: SMTP_FROM } : null;
 }
 
-/** A mailer for `settings`, with time-outs so that a silent server cannot hold a request for long. */
+/** A mailer that sends at once through `settings` (for tests of the callers). */
 export function smtpMailer(settings: MailSettings): Mailer {
   return async (message) => {
     const transport = nodemailer.createTransport({
@@ -37,14 +38,10 @@ export function smtpMailer(settings: MailSettings): Mailer {
   };
 }
 
-/** « Brand <general address> » of the site's identity. */
-export async function defaultSender(): Promise<string> {
-  const { brand, email } = (await readSiteContent()).documents.identity;
-  return `${brand.replace(/[<>"]/g, "")} <${email}>`;
-}
-
-/** The mailer of this process's SMTP settings, or null when SMTP_URL is not set. */
+/** The site's mailer: through the job queue; null when SMTP_URL is not set (callers say e-mail is off). */
 export function configuredMailer(): Mailer | null {
-  const settings = mailSettings();
-  return settings ? smtpMailer(settings) : null;
+  if (!mailSettings()) return null;
+  return async (mail) => {
+    await enqueueMail({ kind: "admin", mail });
+  };
 }

@@ -180,17 +180,19 @@ describe("subscribers", () => {
           email: `ancien-${marker}@example.com`,
           consentSource: "blog",
           subscribedAt: new Date(Date.now() - 3 * day),
+          status: "active",
         },
         {
           email: `parti-${marker}@example.com`,
           consentSource: "blog",
           subscribedAt: new Date(Date.now() - 2 * day),
-          active: false,
+          status: "unsubscribed",
         },
         {
           email: `recent-${marker}@example.com`,
           consentSource: "article",
           subscribedAt: new Date(Date.now() - day),
+          status: "active",
         },
       ]);
     const page = await signedIn("/admin/subscribers", {

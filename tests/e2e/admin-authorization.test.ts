@@ -60,7 +60,7 @@ beforeAll(async () => {
   articleId = article?.id ?? "";
   await database
     .insert(blogNewsletterSubscribers)
-    .values({ email: secretEmail, consentSource: "blog" });
+    .values({ email: secretEmail, consentSource: "blog", status: "active" });
   const [message] = await database
     .insert(contactMessages)
     .values({

@@ -8,6 +8,8 @@ import {
   type Database,
 } from "../../app/server/db/client.server";
 import { applyMigrations } from "../../app/server/db/migrate.server";
+import { startJobQueue, stopJobQueue } from "../../app/server/jobs/queue.server";
+import { closeMailTransport } from "../../app/server/mail/transport.server";
 
 export type TestDatabase = { url: string; db: Database; close: () => Promise<void> };
 
@@ -41,14 +43,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * For a test file of server modules: a database of its own, connected as the app's (`db()`) before the
  * file's tests and dropped after them. Hooks the file registers later run after this connection.
  */
-export function useAppDatabase(): void {
+export function useAppDatabase({ jobs = false }: { jobs?: boolean } = {}): {
+  url: () => string;
+} {
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
     connectDatabase(database.url);
+    // The job queue on the same database (its workers are the test's to start: startWorkers).
+    if (jobs) await startJobQueue(database.url);
   });
   afterAll(async () => {
+    if (jobs) await stopJobQueue(2_000);
+    closeMailTransport();
     await closeDatabase();
     await database?.close();
   });
+  return {
+    url: () => {
+      if (!database) throw new Error("La base de test n'est pas encore créée.");
+      return database.url;
+    },
+  };
 }

@@ -37,16 +37,33 @@ describe("18-month retention", () => {
         message("handled-late@example.com", monthsAgo(20), monthsAgo(2)),
       ]);
     await database.db.insert(blogNewsletterSubscribers).values([
-      { email: "old-sub@example.com", consentSource: "blog", lastActivityAt: monthsAgo(19) },
+      {
+        email: "old-sub@example.com",
+        consentSource: "blog",
+        status: "active",
+        lastActivityAt: monthsAgo(19),
+      },
       {
         email: "active-sub@example.com",
         consentSource: "blog",
+        status: "active",
         subscribedAt: monthsAgo(30),
         lastActivityAt: monthsAgo(1),
       },
+      // Never confirmed: forgotten once the 7-day link has expired; a recent one is kept.
+      {
+        email: "unconfirmed@example.com",
+        consentSource: "blog",
+        subscribedAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000),
+      },
+      { email: "waiting@example.com", consentSource: "blog" },
     ]);
 
-    expect(await purgeExpiredPersonalData(database.db)).toEqual({ messages: 1, subscribers: 1 });
+    expect(await purgeExpiredPersonalData(database.db)).toEqual({
+      messages: 1,
+      subscribers: 1,
+      unconfirmed: 1,
+    });
 
     const emails = await database.db.execute<{ email: string }>(
       sql`select email from contact_messages union all select email from blog_newsletter_subscribers order by 1`,
@@ -55,6 +72,7 @@ describe("18-month retention", () => {
       "active-sub@example.com",
       "handled-late@example.com",
       "recent@example.com",
+      "waiting@example.com",
     ]);
   });
 });

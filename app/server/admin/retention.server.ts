@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { log } from "../logger.server";
 import { purgeExpiredRateLimits } from "../rate-limit.server";
+import { purgeOldMailFailures } from "../mail/failures.server";
+import { CONFIRMATION_LIFETIME_DAYS } from "../newsletter/links.server";
 
 /** SPEC §9: personal data is kept 18 months after the person's last activity. */
 export const RETENTION_MONTHS = 18;
@@ -12,7 +14,7 @@ export const RETENTION_MONTHS = 18;
  */
 export async function purgeExpiredPersonalData(
   database: Database,
-): Promise<{ messages: number; subscribers: number }> {
+): Promise<{ messages: number; subscribers: number; unconfirmed: number }> {
   const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
   const messages = await database.execute(
     sql`delete from contact_messages where coalesce(handled_at, created_at) < ${cutoff}`,
@@ -20,7 +22,16 @@ export async function purgeExpiredPersonalData(
   const subscribers = await database.execute(
     sql`delete from blog_newsletter_subscribers where last_activity_at < ${cutoff}`,
   );
-  return { messages: messages.rowCount ?? 0, subscribers: subscribers.rowCount ?? 0 };
+  // A sign-up never confirmed is forgotten once its link has expired.
+  const unconfirmed = await database.execute(
+    sql`delete from blog_newsletter_subscribers where status = 'pending'
+        and coalesce(confirmation_sent_at, subscribed_at) < now() - make_interval(days => ${CONFIRMATION_LIFETIME_DAYS})`,
+  );
+  return {
+    messages: messages.rowCount ?? 0,
+    subscribers: subscribers.rowCount ?? 0,
+    unconfirmed: unconfirmed.rowCount ?? 0,
+  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -33,8 +44,11 @@ export function startRetentionJob(database: Database): () => void {
   const run = async () => {
     try {
       const removed = await purgeExpiredPersonalData(database);
-      if (removed.messages || removed.subscribers) log.info("retention_purge", removed);
+      if (removed.messages || removed.subscribers || removed.unconfirmed) {
+        log.info("retention_purge", removed);
+      }
       await purgeExpiredRateLimits();
+      await purgeOldMailFailures();
     } catch (error) {
       log.error("retention_purge_failed", { error });
     }

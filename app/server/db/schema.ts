@@ -51,6 +51,10 @@ export const blogArticles = pgTable(
     seoDescription: varchar("seo_description", { length: 160 }),
     published: boolean("published").notNull().default(false),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** A draft to publish at this time (the job queue publishes it); null when none is planned. */
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    /** Send the article to the subscribers when the scheduled publication happens. */
+    newsletterOnPublish: boolean("newsletter_on_publish").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     viewCount: integer("view_count").notNull().default(0),
@@ -70,6 +74,9 @@ export const blogArticles = pgTable(
     index("blog_articles_published_idx").on(table.published, table.publishedAt.desc()),
     index("blog_articles_category_idx").on(table.categoryId, table.publishedAt.desc()),
     index("blog_articles_search_idx").using("gin", sql`${table.searchText} gin_trgm_ops`),
+    index("blog_articles_scheduled_idx")
+      .on(table.scheduledAt)
+      .where(sql`${table.scheduledAt} is not null`),
   ],
 );
 
@@ -87,22 +94,121 @@ export const contentVersion = pgTable(
   (table) => [check("content_version_single_row", sql`${table.id}`)],
 );
 
+/** Where a subscriber stands: waiting for the confirmation link, receiving the newsletter, or gone. */
+export const SUBSCRIBER_STATUSES = ["pending", "active", "unsubscribed"] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+
 export const blogNewsletterSubscribers = pgTable(
   "blog_newsletter_subscribers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     email: varchar("email", { length: 255 }).notNull(),
+    /** When the person signed up (or was imported); a new sign-up after leaving sets it again. */
     subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
-    active: boolean("active").notNull().default(true),
-    /** Which form the person consented on (e.g. "blog", "article"): proof of consent (RGPD). */
+    status: varchar("status", { length: 20 })
+      .$type<SubscriberStatus>()
+      .notNull()
+      .default("pending"),
+    /** SPEC's field, kept by PostgreSQL: true while the status is 'active'. */
+    active: boolean("active")
+      .notNull()
+      .generatedAlwaysAs(sql`status = 'active'`),
+    /** Which form the person consented on (e.g. "blog", "article", "import"): proof of consent (RGPD). */
     consentSource: varchar("consent_source", { length: 50 }).notNull(),
+    /** The address of the page the form was on, and the consent sentence it showed (CNIL: proof). */
+    consentPage: varchar("consent_page", { length: 500 }),
+    consentText: text("consent_text"),
+    /** When the confirmation e-mail was last queued (a new sign-up resends it at most once an hour). */
+    confirmationSentAt: timestamp("confirmation_sent_at", { withTimezone: true }),
+    /** When the person confirmed through the e-mailed link (or, for an import, the consent date given). */
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     /** When the person last did anything with us, for the 18-month retention. */
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex("blog_newsletter_subscribers_email_idx").on(sql`lower(${table.email})`),
     index("blog_newsletter_subscribers_date_idx").on(table.subscribedAt.desc()),
+    index("blog_newsletter_subscribers_status_idx").on(table.status),
+    check(
+      "blog_newsletter_subscribers_status_check",
+      sql`${table.status} in ('pending', 'active', 'unsubscribed')`,
+    ),
   ],
+);
+
+/** One newsletter: an article sent by e-mail to the active subscribers, once (one sending per article). */
+export const newsletterSendings = pgTable(
+  "newsletter_sendings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The article sent; null once the article is deleted (the sending's record stays). */
+    articleId: uuid("article_id").references(() => blogArticles.id, { onDelete: "set null" }),
+    /** What was sent, as it was sent: the subject, and the HTML and text with the unsubscribe placeholder. */
+    subject: varchar("subject", { length: 300 }).notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    /** 'sending' while deliveries are pending, 'done' when none is. */
+    status: varchar("status", { length: 20 })
+      .$type<"sending" | "done">()
+      .notNull()
+      .default("sending"),
+    total: integer("total").notNull().default(0),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("newsletter_sendings_article_idx")
+      .on(table.articleId)
+      .where(sql`${table.articleId} is not null`),
+    index("newsletter_sendings_date_idx").on(table.createdAt.desc()),
+  ],
+);
+
+/** One e-mail of a sending: to one subscriber, sent once. The queue's jobs carry batches of them. */
+export const newsletterDeliveries = pgTable(
+  "newsletter_deliveries",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    sendingId: uuid("sending_id")
+      .notNull()
+      .references(() => newsletterSendings.id, { onDelete: "cascade" }),
+    /** Null once the subscriber is deleted: the delivery's outcome stays counted. */
+    subscriberId: uuid("subscriber_id").references(() => blogNewsletterSubscribers.id, {
+      onDelete: "set null",
+    }),
+    /** The job that carries it: deliveries are sent in batches. */
+    batch: integer("batch").notNull(),
+    status: varchar("status", { length: 20 })
+      .$type<"pending" | "sent" | "failed" | "skipped">()
+      .notNull()
+      .default("pending"),
+    attempts: smallint("attempts").notNull().default(0),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (table) => [
+    uniqueIndex("newsletter_deliveries_subscriber_idx").on(table.sendingId, table.subscriberId),
+    index("newsletter_deliveries_batch_idx").on(table.sendingId, table.batch, table.status),
+  ],
+);
+
+/** The last failed attempts to send an e-mail, in French, for the admin (kept 30 days). */
+export const mailFailures = pgTable(
+  "mail_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** 'newsletter', 'confirmation', 'contact' or 'admin'. */
+    kind: varchar("kind", { length: 30 }).notNull(),
+    recipient: varchar("recipient", { length: 255 }),
+    /** What happened, in French, for the owner. */
+    error: text("error").notNull(),
+    /** False when the e-mail will be tried again; true when it is given up. */
+    final: boolean("final").notNull().default(false),
+  },
+  (table) => [index("mail_failures_date_idx").on(table.at.desc())],
 );
 
 export const contactMessages = pgTable(

@@ -1,4 +1,7 @@
 import { readdirSync } from "node:fs";
+import { startJobQueue, stopJobQueue } from "../jobs/queue.server";
+import { startWorkers } from "../jobs/workers.server";
+import { closeMailTransport } from "../mail/transport.server";
 import path from "node:path";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -255,6 +258,9 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   // A brand-new embedded database shows a living blog (issue 4 item 12); SEED_DEMO=0 turns it off.
   if (embedded && config.SEED_DEMO) await seedDemoContentIfEmpty(database, log);
   await startAdminServices();
+  // The job queue: e-mail, newsletters, scheduled publishing (decision record 0080).
+  await startJobQueue(databaseUrl);
+  await startWorkers();
 
   const app = createApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
@@ -283,6 +289,9 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearTimeout(force);
       await flushArticleViews();
+      // A job being sent finishes (up to 10 s); what is left waits in the queue for the next start.
+      await stopJobQueue();
+      closeMailTransport();
       await closeDatabase();
       await embedded?.stop();
       log.info("server_stopped");

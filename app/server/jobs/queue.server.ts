@@ -1,0 +1,116 @@
+import { PgBoss, fromDrizzle, type Queue, type SendOptions } from "pg-boss";
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.server";
+import { log } from "../logger.server";
+
+/*
+ * The job queue (ARCHITECTURE: background jobs): pg-boss on the site's own PostgreSQL, in its schema
+ * `pgboss`. Jobs survive restarts and are shared by every app process; a job created inside one of our
+ * transactions exists exactly when the transaction commits (the outbox pattern: a contact message and the
+ * job that e-mails it are one write). Decision record 0080.
+ */
+
+/** A transaction of ours (or the database itself) that a job can be created in. */
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+const retries = { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 30 * 60 };
+
+/** The queues and their policies. */
+export const QUEUES = {
+  /** One e-mail each: confirmations, contact messages, administrators' links. */
+  mail: {
+    ...retries,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    heartbeatSeconds: 10,
+    // Waits while SMTP_URL is unset: nothing is lost for a month.
+    retentionSeconds: 30 * 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
+  /**
+   * One batch of a newsletter's deliveries each. `singleton`: one batch at a time across every process, so
+   * MAIL_RATE_PER_MINUTE is the site's pace, not each process's.
+   */
+  newsletter: {
+    ...retries,
+    policy: "singleton",
+    notify: true,
+    expireInSeconds: 2 * 60 * 60,
+    heartbeatSeconds: 10,
+    retentionSeconds: 30 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  /** Publishes the articles whose scheduled time has come (at that time, and every minute as a net). */
+  publish: {
+    ...retries,
+    retryDelay: 10,
+    retryDelayMax: 5 * 60,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 366 * 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
+} satisfies Record<string, Omit<Queue, "name">>;
+
+export type QueueName = keyof typeof QUEUES;
+
+const holder = globalThis as typeof globalThis & { __studioJobs?: PgBoss };
+
+/**
+ * Starts the queue for this process (creating or migrating its schema) and makes sure the queues exist.
+ * Workers are registered separately (jobs/workers.server).
+ */
+export async function startJobQueue(databaseUrl: string): Promise<PgBoss> {
+  if (holder.__studioJobs) return holder.__studioJobs;
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    application_name: "studio-jobs",
+    // A small pool: the workers send one e-mail at a time, and the site's own pool serves the pages.
+    max: 3,
+    useListenNotify: true,
+    // A worker that died (killed process) is noticed within about 20 s and its job handed to another.
+    monitorIntervalSeconds: 10,
+    superviseIntervalSeconds: 10,
+  });
+  boss.on("error", (error: unknown) => log.error("job_queue_error", { error }));
+  await boss.start();
+  for (const [name, options] of Object.entries(QUEUES)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) await boss.createQueue(name, options);
+    else {
+      const { policy: _policy, ...changeable } = options as Omit<Queue, "name">;
+      await boss.updateQueue(name, changeable);
+    }
+  }
+  holder.__studioJobs = boss;
+  return boss;
+}
+
+/** The started queue of this process. */
+export function jobQueue(): PgBoss {
+  if (!holder.__studioJobs) throw new Error("La file de tâches n'est pas démarrée.");
+  return holder.__studioJobs;
+}
+
+/** Stops the workers (letting a running job finish for up to `timeoutMs`) and closes the queue's pool. */
+export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
+  const boss = holder.__studioJobs;
+  holder.__studioJobs = undefined;
+  await boss?.stop({ graceful: true, timeout: timeoutMs });
+}
+
+/**
+ * Creates a job; inside `tx` when given, so that it exists exactly when the caller's writes commit.
+ * Returns the job's id (null when a singleton key already has one).
+ */
+export async function enqueue(
+  queue: QueueName,
+  data: object,
+  options: Omit<SendOptions, "db"> & { tx?: Executor } = {},
+): Promise<string | null> {
+  const { tx, ...sendOptions } = options;
+  return jobQueue().send(queue, data, {
+    ...sendOptions,
+    ...(tx ? { db: fromDrizzle(tx, sql) } : {}),
+  });
+}

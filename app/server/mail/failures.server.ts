@@ -1,0 +1,37 @@
+import { desc, sql } from "drizzle-orm";
+import { db } from "../db/client.server";
+import { mailFailures } from "../db/schema";
+import { log } from "../logger.server";
+
+export type MailKind = "newsletter" | "confirmation" | "contact" | "admin";
+
+/** How long failures are shown in the admin. */
+export const MAIL_FAILURE_RETENTION_DAYS = 30;
+
+/** Notes a failed attempt for the admin (and the log); never throws, so a worker's own error stays visible. */
+export async function recordMailFailure(failure: {
+  kind: MailKind;
+  recipient: string | null;
+  error: string;
+  final: boolean;
+}): Promise<void> {
+  log.warn("mail_failed", { kind: failure.kind, error: failure.error, final: failure.final });
+  try {
+    await db().insert(mailFailures).values(failure);
+  } catch (error) {
+    log.error("mail_failure_not_recorded", { error });
+  }
+}
+
+/** The most recent failures, newest first. */
+export function latestMailFailures(limit = 20) {
+  return db().select().from(mailFailures).orderBy(desc(mailFailures.at)).limit(limit);
+}
+
+/** Forgets failures older than the retention (run with the daily purge). */
+export async function purgeOldMailFailures(): Promise<number> {
+  const result = await db().execute(
+    sql`delete from mail_failures where at < now() - make_interval(days => ${MAIL_FAILURE_RETENTION_DAYS})`,
+  );
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,194 @@
+import fs from "node:fs";
+import nodemailer, { type Transporter } from "nodemailer";
+import type SMTPPool from "nodemailer/lib/smtp-pool";
+import { readSiteContent } from "../content/site-content.server";
+import { env } from "../env.server";
+
+/*
+ * The one way out for e-mail: a pooled SMTP connection per process (SMTP_URL), DKIM-signed when DKIM_* are
+ * set, paced at MAIL_RATE_PER_MINUTE. Only the job queue's workers call `deliver` (mail/outbox.server and
+ * newsletter/sending.server): requests never wait for a mail server.
+ */
+
+export type MailConfig = {
+  url: string;
+  from?: string;
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  ratePerMinute: number;
+};
+
+/** One e-mail as the workers hand it over: text always, HTML and extra headers when the kind has them. */
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: { name: string; address: string };
+  headers?: Record<string, string>;
+  /** A stable Message-ID (`<…@domain>`): a retried e-mail keeps it, so providers can drop a duplicate. */
+  messageId?: string;
+};
+
+function privateKey(value: string): string {
+  return value.includes("-----BEGIN")
+    ? value.replace(/\\n/g, "\n")
+    : fs.readFileSync(value, "utf8");
+}
+
+/** This process's mail settings, or null when SMTP_URL is unset (mail then waits in the queue). */
+export function mailConfig(): MailConfig | null {
+  const config = env();
+  if (!config.SMTP_URL) return null;
+  return {
+    url: config.SMTP_URL,
+    from: config.SMTP_FROM,
+    dkim:
+      config.DKIM_DOMAIN && config.DKIM_SELECTOR && config.DKIM_PRIVATE_KEY
+        ? {
+            domainName: config.DKIM_DOMAIN,
+            keySelector: config.DKIM_SELECTOR,
+            privateKey: privateKey(config.DKIM_PRIVATE_KEY),
+          }
+        : undefined,
+    ratePerMinute: config.MAIL_RATE_PER_MINUTE,
+  };
+}
+
+/** « Brand <general address> » of the site's identity, read when each e-mail goes. */
+export async function defaultSender(): Promise<string> {
+  const { brand, email } = (await readSiteContent()).documents.identity;
+  return `${brand.replace(/[<>"]/g, "")} <${email}>`;
+}
+
+/** The domain of Message-IDs: DKIM's, else the sender's. */
+export function messageIdDomain(config: MailConfig, from: string): string {
+  return config.dkim?.domainName ?? /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? "localhost";
+}
+
+/**
+ * Paces sends: at most `ratePerMinute`, spread evenly (a token bucket of one second's worth), so a newsletter
+ * does not arrive at the provider as one burst.
+ */
+export class Pacer {
+  private readonly intervalMs: number;
+  private next = 0;
+  constructor(ratePerMinute: number) {
+    this.intervalMs = 60_000 / ratePerMinute;
+  }
+  async wait(): Promise<void> {
+    const now = performance.now();
+    const burst = Math.max(1, Math.floor(1000 / this.intervalMs));
+    this.next = Math.max(this.next, now - burst * this.intervalMs);
+    const delay = this.next - now;
+    this.next += this.intervalMs;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+type Sender = {
+  config: MailConfig;
+  transport: Transporter<SMTPPool.SentMessageInfo>;
+  pacer: Pacer;
+};
+
+const holder = globalThis as typeof globalThis & { __studioMailSender?: Sender };
+
+function sender(config: MailConfig): Sender {
+  const current = holder.__studioMailSender;
+  if (current && current.config.url === config.url) return current;
+  current?.transport.close();
+  const transport = nodemailer.createTransport({
+    url: config.url,
+    pool: true,
+    maxConnections: 2,
+    maxMessages: 500,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+    dkim: config.dkim,
+  } as SMTPPool.Options);
+  holder.__studioMailSender = { config, transport, pacer: new Pacer(config.ratePerMinute) };
+  return holder.__studioMailSender;
+}
+
+/** Sends one e-mail now, at the process's pace. Throws the SMTP error (see mailFailure). */
+export async function deliver(mail: OutgoingMail, config: MailConfig): Promise<void> {
+  const { transport, pacer } = sender(config);
+  await pacer.wait();
+  await transport.sendMail({
+    from: config.from ?? (await defaultSender()),
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    replyTo: mail.replyTo,
+    headers: mail.headers,
+    messageId: mail.messageId,
+  });
+}
+
+/** Closes the pooled connections (at shutdown). */
+export function closeMailTransport(): void {
+  holder.__studioMailSender?.transport.close();
+  holder.__studioMailSender = undefined;
+}
+
+export type MailFailure = {
+  /** True when trying again cannot help (the address is refused): the e-mail is given up. */
+  permanent: boolean;
+  /** What happened, in French, for the owner. */
+  message: string;
+};
+
+/** Reads an SMTP error as the admin shows it, and whether a retry can succeed. */
+export function mailFailure(error: unknown): MailFailure {
+  const details = error as {
+    code?: string;
+    responseCode?: number;
+    command?: string;
+    response?: string;
+  };
+  const response = details.response
+    ? ` (réponse du serveur : « ${details.response.slice(0, 200)} »)`
+    : "";
+  if (
+    details.code === "EENVELOPE" ||
+    (details.responseCode &&
+      details.responseCode >= 500 &&
+      (details.command === "RCPT TO" || details.command === "DATA"))
+  ) {
+    return { permanent: true, message: `Adresse refusée par le serveur d'envoi${response}.` };
+  }
+  if (details.responseCode === 535 || details.code === "EAUTH") {
+    return {
+      permanent: false,
+      message: `Identifiants SMTP refusés : vérifiez SMTP_URL${response}.`,
+    };
+  }
+  if (details.code === "ETIMEDOUT") {
+    return {
+      permanent: false,
+      message: "Le serveur d'envoi ne répond pas (délai dépassé) ; nouvel essai prévu.",
+    };
+  }
+  if (
+    details.code === "ECONNECTION" ||
+    details.code === "ESOCKET" ||
+    details.code === "ECONNREFUSED"
+  ) {
+    return {
+      permanent: false,
+      message: "Connexion au serveur d'envoi impossible ; nouvel essai prévu.",
+    };
+  }
+  if (details.responseCode && details.responseCode >= 400) {
+    return {
+      permanent: false,
+      message: `Envoi refusé pour l'instant${response} ; nouvel essai prévu.`,
+    };
+  }
+  return {
+    permanent: false,
+    message: `Échec de l'envoi : ${error instanceof Error ? error.message : String(error)}.`,
+  };
+}

@@ -1,0 +1,25 @@
+import { env } from "../env.server";
+import { signLinkToken } from "../signed-link.server";
+
+/** How long a confirmation link works; an unconfirmed sign-up is forgotten after it. */
+export const CONFIRMATION_LIFETIME_DAYS = 7;
+
+/** The subject of the unsubscribe link of a test e-mail or a preview: it belongs to nobody. */
+export const SAMPLE_SUBSCRIBER = "apercu";
+
+/** The address of the confirmation page for this subscriber (a signed token, valid 7 days). */
+export async function confirmationUrl(subscriberId: string): Promise<string> {
+  const token = await signLinkToken("newsletter-confirm", subscriberId, {
+    lifetimeSeconds: CONFIRMATION_LIFETIME_DAYS * 24 * 60 * 60,
+  });
+  return `${env().SITE_URL}/newsletter/confirmation?token=${token}`;
+}
+
+/**
+ * The subscriber's own unsubscribe address (page on GET, one-click on POST, RFC 8058). It does not expire:
+ * an old newsletter's link must still work.
+ */
+export async function unsubscribeUrl(subscriberId: string): Promise<string> {
+  const token = await signLinkToken("newsletter-unsubscribe", subscriberId);
+  return `${env().SITE_URL}/newsletter/desabonnement?token=${token}`;
+}

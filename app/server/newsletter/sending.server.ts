@@ -1,0 +1,265 @@
+import type { JobWithMetadata } from "pg-boss";
+import { fromDrizzle } from "pg-boss";
+import { and, eq, sql } from "drizzle-orm";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { blogArticles, newsletterDeliveries, newsletterSendings } from "../db/schema";
+import { env } from "../env.server";
+import { jobQueue, type Executor } from "../jobs/queue.server";
+import { log } from "../logger.server";
+import { recordMailFailure } from "../mail/failures.server";
+import {
+  deliver,
+  mailFailure,
+  type MailConfig,
+  messageIdDomain,
+  defaultSender,
+} from "../mail/transport.server";
+import { personalise, renderNewsletter, type NewsletterMode } from "./email.server";
+import { unsubscribeUrl } from "./links.server";
+
+/*
+ * Sending an article to the active subscribers (decision record 0080). Creating a sending is one
+ * transaction: the sending (one per article: never twice), one delivery row per active subscriber at that
+ * moment, and one job per batch of deliveries. A batch's job sends each delivery still 'pending' and marks it
+ * 'sent' as soon as the mail server has accepted it, so a job run again (after a crash or an SMTP failure)
+ * sends only what was not accepted yet.
+ */
+
+export type NewsletterBatchJob = { sendingId: string; batch: number };
+
+/** Deliveries per job: about 15 s of sending at the configured pace, between 20 and 200. */
+export function batchSize(ratePerMinute = env().MAIL_RATE_PER_MINUTE): number {
+  return Math.max(20, Math.min(200, Math.floor(ratePerMinute / 4)));
+}
+
+export type CreateSendingOutcome =
+  | { kind: "created"; sendingId: string; total: number }
+  | { kind: "already-sent"; sendingId: string }
+  | { kind: "not-published" }
+  | { kind: "not-found" }
+  | { kind: "no-subscribers" };
+
+/**
+ * Sends article `articleId` (published) to every active subscriber, once. Inside `tx` when given (the
+ * scheduled publication publishes and sends in one transaction).
+ */
+export async function createSending(
+  {
+    articleId,
+    createdBy,
+    mode = "excerpt",
+  }: { articleId: string; createdBy: string | null; mode?: NewsletterMode },
+  tx?: Executor,
+): Promise<CreateSendingOutcome> {
+  const run = async (executor: Executor): Promise<CreateSendingOutcome> => {
+    // The article's row is locked: two clicks, or the owner and the scheduler, wait for each other here.
+    const [article] = await executor
+      .select()
+      .from(blogArticles)
+      .where(eq(blogArticles.id, articleId))
+      .for("update");
+    if (!article) return { kind: "not-found" };
+    const [existing] = await executor
+      .select({ id: newsletterSendings.id })
+      .from(newsletterSendings)
+      .where(eq(newsletterSendings.articleId, articleId));
+    if (existing) return { kind: "already-sent", sendingId: existing.id };
+    if (!article.published) return { kind: "not-published" };
+
+    const { identity } = (await readSiteContent()).documents;
+    const content = renderNewsletter(article, identity, { siteUrl: env().SITE_URL, mode });
+    const [sending] = await executor
+      .insert(newsletterSendings)
+      .values({ articleId, createdBy, ...content })
+      .returning({ id: newsletterSendings.id });
+    if (!sending) throw new Error("L'envoi n'a pas été enregistré.");
+    const size = batchSize();
+    const inserted = await executor.execute<{ batch: number; count: string }>(sql`
+      with added as (
+        insert into newsletter_deliveries (sending_id, subscriber_id, batch)
+        select ${sending.id}, id, ((row_number() over (order by subscribed_at, id)) - 1) / ${size}
+        from blog_newsletter_subscribers where status = 'active'
+        returning batch
+      )
+      select batch, count(*) as count from added group by batch order by batch
+    `);
+    const total = inserted.rows.reduce((sum, row) => sum + Number(row.count), 0);
+    if (total === 0) {
+      // Nothing to send: no sending is kept, so the article can be sent once there are subscribers.
+      await executor.delete(newsletterSendings).where(eq(newsletterSendings.id, sending.id));
+      return { kind: "no-subscribers" };
+    }
+    await executor
+      .update(newsletterSendings)
+      .set({ total })
+      .where(eq(newsletterSendings.id, sending.id));
+    await jobQueue().insert(
+      "newsletter",
+      inserted.rows.map((row) => ({ data: { sendingId: sending.id, batch: Number(row.batch) } })),
+      { db: fromDrizzle(executor, sql) },
+    );
+    log.info("newsletter_sending_created", { sendingId: sending.id, articleId, total });
+    return { kind: "created", sendingId: sending.id, total };
+  };
+  return tx ? run(tx) : db().transaction((transaction) => run(transaction));
+}
+
+export type SendingProgress = {
+  id: string;
+  articleId: string | null;
+  subject: string;
+  status: "sending" | "done";
+  total: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  createdAt: Date;
+  finishedAt: Date | null;
+};
+
+/** Where sendings stand (newest first), with their counts; one sending when `id` is given. */
+export async function sendingsProgress({ id, limit = 50 }: { id?: string; limit?: number } = {}) {
+  const rows = await db().execute<{
+    id: string;
+    article_id: string | null;
+    subject: string;
+    status: "sending" | "done";
+    total: number;
+    sent: string;
+    failed: string;
+    skipped: string;
+    pending: string;
+    created_at: Date | string;
+    finished_at: Date | string | null;
+  }>(sql`
+    select s.id, s.article_id, s.subject, s.status, s.total, s.created_at, s.finished_at,
+      count(*) filter (where d.status = 'sent') as sent,
+      count(*) filter (where d.status = 'failed') as failed,
+      count(*) filter (where d.status = 'skipped') as skipped,
+      count(*) filter (where d.status = 'pending') as pending
+    from newsletter_sendings s left join newsletter_deliveries d on d.sending_id = s.id
+    ${id ? sql`where s.id = ${id}` : sql``}
+    group by s.id order by s.created_at desc limit ${limit}
+  `);
+  return rows.rows.map((row): SendingProgress => ({
+    id: row.id,
+    articleId: row.article_id,
+    subject: row.subject,
+    status: row.status,
+    total: row.total,
+    sent: Number(row.sent),
+    failed: Number(row.failed),
+    skipped: Number(row.skipped),
+    pending: Number(row.pending),
+    createdAt: new Date(row.created_at),
+    finishedAt: row.finished_at ? new Date(row.finished_at) : null,
+  }));
+}
+
+/** Marks the sending done once no delivery is pending. */
+async function finishIfDone(sendingId: string): Promise<void> {
+  const result = await db().execute(sql`
+    update newsletter_sendings set status = 'done', finished_at = now()
+    where id = ${sendingId} and status = 'sending'
+      and not exists (select 1 from newsletter_deliveries where sending_id = ${sendingId} and status = 'pending')
+  `);
+  if (result.rowCount) log.info("newsletter_sending_done", { sendingId });
+}
+
+type PendingDelivery = {
+  id: number;
+  subscriber_id: string | null;
+  email: string | null;
+  status: string | null;
+};
+
+/** The worker of the queue `newsletter`, sending through `config`: one batch of one sending per job. */
+export const newsletterJobHandler =
+  (config: MailConfig) => async (jobs: JobWithMetadata<NewsletterBatchJob>[]) => {
+    for (const job of jobs) {
+      const { sendingId, batch } = job.data;
+      const [sending] = await db()
+        .select()
+        .from(newsletterSendings)
+        .where(eq(newsletterSendings.id, sendingId));
+      if (!sending) continue;
+      const pending = await db().execute<PendingDelivery>(sql`
+      select d.id, d.subscriber_id, s.email, s.status
+      from newsletter_deliveries d left join blog_newsletter_subscribers s on s.id = d.subscriber_id
+      where d.sending_id = ${sendingId} and d.batch = ${batch} and d.status = 'pending'
+      order by d.id
+    `);
+      const domain = messageIdDomain(config, config.from ?? (await defaultSender()));
+      for (const delivery of pending.rows) {
+        // Left (or deleted) since the sending started: not sent.
+        if (!delivery.subscriber_id || !delivery.email || delivery.status !== "active") {
+          await db()
+            .update(newsletterDeliveries)
+            .set({ status: "skipped" })
+            .where(eq(newsletterDeliveries.id, delivery.id));
+          continue;
+        }
+        const link = await unsubscribeUrl(delivery.subscriber_id);
+        const content = personalise(sending, link);
+        try {
+          await deliver(
+            {
+              to: delivery.email,
+              ...content,
+              headers: {
+                "List-Unsubscribe": `<${link}>`,
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+              },
+              // The same for every attempt of this delivery: a provider may drop a rare duplicate by it.
+              messageId: `<newsletter-${sendingId}-${delivery.subscriber_id}@${domain}>`,
+            },
+            config,
+          );
+        } catch (error) {
+          const failure = mailFailure(error);
+          const giveUp = failure.permanent || job.retryCount >= job.retryLimit;
+          await db()
+            .update(newsletterDeliveries)
+            .set({
+              attempts: sql`${newsletterDeliveries.attempts} + 1`,
+              error: failure.message,
+              ...(failure.permanent ? { status: "failed" as const } : {}),
+            })
+            .where(eq(newsletterDeliveries.id, delivery.id));
+          await recordMailFailure({
+            kind: "newsletter",
+            recipient: delivery.email,
+            error: failure.message,
+            final: giveUp,
+          });
+          if (failure.permanent) continue;
+          if (giveUp) {
+            // The last attempt of this batch: what is left is given up, and said so.
+            await db()
+              .update(newsletterDeliveries)
+              .set({ status: "failed", error: failure.message })
+              .where(
+                and(
+                  eq(newsletterDeliveries.sendingId, sendingId),
+                  eq(newsletterDeliveries.batch, batch),
+                  eq(newsletterDeliveries.status, "pending"),
+                ),
+              );
+            await finishIfDone(sendingId);
+          }
+          throw error;
+        }
+        await db()
+          .update(newsletterDeliveries)
+          .set({
+            status: "sent",
+            sentAt: new Date(),
+            attempts: sql`${newsletterDeliveries.attempts} + 1`,
+          })
+          .where(eq(newsletterDeliveries.id, delivery.id));
+      }
+      await finishIfDone(sendingId);
+    }
+  };

@@ -1,0 +1,64 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { authSecret } from "./auth.server";
+
+/*
+ * Tokens of e-mailed links (newsletter confirmation, unsubscribe): what the link is for, whom it is about
+ * and until when, signed with a key derived from the session secret. Nothing is stored: a token cannot be
+ * forged, nor used for another purpose or another subscriber, and the address of the person is not in it.
+ */
+
+export type LinkPurpose = "newsletter-confirm" | "newsletter-unsubscribe";
+
+type Payload = { p: LinkPurpose; s: string; e?: number };
+
+async function key(): Promise<Buffer> {
+  return createHmac("sha256", await authSecret())
+    .update("studio e-mailed links")
+    .digest();
+}
+
+function signature(secretKey: Buffer, body: string): Buffer {
+  return createHmac("sha256", secretKey).update(body).digest();
+}
+
+/** A token for `subject` (an id), valid `lifetimeSeconds` when given, else for as long as the secret. */
+export async function signLinkToken(
+  purpose: LinkPurpose,
+  subject: string,
+  { lifetimeSeconds, now = Date.now() }: { lifetimeSeconds?: number; now?: number } = {},
+): Promise<string> {
+  const payload: Payload = { p: purpose, s: subject };
+  if (lifetimeSeconds !== undefined) payload.e = Math.floor(now / 1000) + lifetimeSeconds;
+  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  return `${body}.${signature(await key(), body).toString("base64url")}`;
+}
+
+export type LinkTokenCheck =
+  { ok: true; subject: string } | { ok: false; reason: "invalid" | "expired" };
+
+/** Reads a token made by signLinkToken for `purpose`; anything else, or a late one, is refused. */
+export async function verifyLinkToken(
+  purpose: LinkPurpose,
+  token: string | null | undefined,
+  now = Date.now(),
+): Promise<LinkTokenCheck> {
+  if (!token || token.length > 600) return { ok: false, reason: "invalid" };
+  const [body, given, ...rest] = token.split(".");
+  if (!body || !given || rest.length > 0) return { ok: false, reason: "invalid" };
+  const expected = signature(await key(), body);
+  const provided = Buffer.from(given, "base64url");
+  if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) {
+    return { ok: false, reason: "invalid" };
+  }
+  let payload: Partial<Payload>;
+  try {
+    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Partial<Payload>;
+  } catch {
+    return { ok: false, reason: "invalid" };
+  }
+  if (payload.p !== purpose || typeof payload.s !== "string")
+    return { ok: false, reason: "invalid" };
+  if (typeof payload.e === "number" && payload.e * 1000 < now)
+    return { ok: false, reason: "expired" };
+  return { ok: true, subject: payload.s };
+}
