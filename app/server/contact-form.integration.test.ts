@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeMailTransport } from "./mail/transport.server";
 import { useAppDatabase } from "../../tests/support/database";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
@@ -84,7 +85,10 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   await startWorkers({ mail: { url: smtp.url, from: "site@example.com", ratePerMinute: 6000 } });
 });
-afterAll(() => smtp.close());
+afterAll(async () => {
+  closeMailTransport();
+  await smtp.close();
+});
 
 /** The e-mail jobs in the queue, oldest first. */
 async function mailJobs() {
