@@ -13,9 +13,12 @@ export type NewsletterSource = (typeof newsletterSources)[number];
 export const NEWSLETTER_CONSENT_TEXT =
   "En vous inscrivant, vous acceptez de recevoir nos articles par email.";
 
-/** The sentence above « Me réinscrire » on the unsubscribe page, stored the same way. */
+/**
+ * The sentence above « Me réinscrire » on the unsubscribe page, stored the same way. Non-breaking spaces
+ * inside the quotation marks, as French typography wants (no line starting with a closing mark).
+ */
 export const RESUBSCRIBE_CONSENT_TEXT =
-  "En cliquant sur « Me réinscrire », vous acceptez de recevoir de nouveau nos articles par email.";
+  "En cliquant sur «\u00a0Me réinscrire\u00a0», vous acceptez de recevoir de nouveau nos articles par email.";
 
 /** The consent source of a person who came back through the unsubscribe page. */
 export const RESUBSCRIBE_SOURCE = "reinscription";
@@ -59,7 +62,7 @@ export const newsletterToasts = {
 export const newsletterPendingStatus = {
   title: "Vérifiez votre boîte mail.",
   description:
-    "Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur « Confirmer mon inscription ». Sans confirmation, vous ne recevrez rien.",
+    "Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur «\u00a0Confirmer mon inscription\u00a0». Sans confirmation, vous ne recevrez rien.",
 } as const;
 
 export function invalidEmailToast(message: string): ToastMessage {

@@ -66,7 +66,7 @@ describe("newsletter sign-up", () => {
     // from the e-mail (double opt-in, decision record 0081).
     const block = page.getByRole("region", { name: "Restez inspiré·e" });
     expect(await block.getByRole("status").textContent()).toBe(
-      "Vérifiez votre boîte mail. Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur « Confirmer mon inscription ». Sans confirmation, vous ne recevrez rien.",
+      "Vérifiez votre boîte mail. Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur «\u00a0Confirmer mon inscription\u00a0». Sans confirmation, vous ne recevrez rien.",
     );
     expect(await block.getByRole("status").getAttribute("aria-live")).toBe("polite");
     expect(await axeViolations(page)).toEqual([]);
