@@ -53,7 +53,7 @@ export type SignUp = {
 };
 
 export type SignUpOutcome =
-  /** A new, pending or returning address: waiting for its confirmation (`queued`: an e-mail left now). */
+  /** A new, pending or returning address, waiting for its confirmation (queued now or within the hour). */
   | { outcome: "subscribed"; subscriberId: string; confirmationQueued: boolean }
   /** Already receiving the newsletter: nothing changed. */
   | { outcome: "duplicate"; subscriberId: string };
@@ -96,7 +96,9 @@ export async function subscribeToNewsletter({
         status: SubscriberStatus;
         resend_due: boolean;
       }>(sql`
-        select id, status, coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}), true) as resend_due
+        select id, status,
+          coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}),
+            true) as resend_due
         from blog_newsletter_subscribers where lower(email) = lower(${email})
         for update
       `);

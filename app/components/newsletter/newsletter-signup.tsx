@@ -26,8 +26,9 @@ type NewsletterSignupProps = {
  * `handleNewsletterSubmission`). With JavaScript: a fetcher, the toast of SPEC §8, and the same outcome
  * written in the block (a polite live region), the field emptied on success; a refused address is also
  * said under the field, which gets the focus. Without JavaScript: a normal form post, and the page comes
- * back with the outcome written in the block. After a sign-up the status line says that the address still
- * has to be confirmed from the e-mail (double opt-in, decision record 0081); the toast keeps SPEC §8's words.
+ * back with the outcome written in the block. After a sign-up the status line says that the address
+ * still has to be confirmed from the e-mail (double opt-in, decision record 0081); the toast keeps SPEC
+ * §8's words.
  */
 export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const fetcher = useFetcher<NewsletterResult>({ key: `newsletter-${source}` });
