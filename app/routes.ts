@@ -30,6 +30,10 @@ export default [
     route("blog/:slug", "routes/blog-article.tsx"),
     route("blog/categorie/:slug", "routes/blog-category.tsx"),
 
+    // The newsletter's e-mailed links (issue 12): confirmation of a sign-up, unsubscribe. Not for crawlers.
+    route("newsletter/confirmation", "routes/newsletter.confirmation.tsx"),
+    route("newsletter/desabonnement", "routes/newsletter.desabonnement.tsx"),
+
     // The studios are data (issue 11): /studio-{slug} and /contact-studio-{slug} are judged by one route
     // of one segment, below every static page, with the old addresses (301) and the 404s of one segment.
     route(":page", "routes/page.tsx"),

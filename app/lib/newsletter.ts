@@ -6,6 +6,23 @@ import type { ToastMessage } from "./toast";
 export const newsletterSources = ["blog", "article"] as const;
 export type NewsletterSource = (typeof newsletterSources)[number];
 
+/**
+ * The consent sentence the sign-up block shows under its button, stored word for word with each sign-up
+ * (consent_text): what the person agreed to, as the CNIL expects the sender to be able to prove.
+ */
+export const NEWSLETTER_CONSENT_TEXT =
+  "En vous inscrivant, vous acceptez de recevoir nos articles par email.";
+
+/**
+ * The sentence above « Me réinscrire » on the unsubscribe page, stored the same way. Non-breaking spaces
+ * inside the quotation marks, as French typography wants (no line starting with a closing mark).
+ */
+export const RESUBSCRIBE_CONSENT_TEXT =
+  "En cliquant sur «\u00a0Me réinscrire\u00a0», vous acceptez de recevoir de nouveau nos articles par email.";
+
+/** The consent source of a person who came back through the unsubscribe page. */
+export const RESUBSCRIBE_SOURCE = "reinscription";
+
 export type NewsletterOutcome = "subscribed" | "duplicate" | "invalid" | "rate_limited" | "error";
 
 /** What the newsletter action answers; `email` is echoed back only when it was refused. */
@@ -36,6 +53,17 @@ export const newsletterToasts = {
     description: "Une erreur est survenue. Veuillez réessayer.",
   },
 } satisfies Record<Exclude<NewsletterOutcome, "invalid">, ToastMessage>;
+
+/**
+ * What the block's status line says after a sign-up: the toast of SPEC §8 stays word for word, but the
+ * address is only a request until the person confirms it from the e-mail, and the block says so
+ * (decision record 0081).
+ */
+export const newsletterPendingStatus = {
+  title: "Vérifiez votre boîte mail.",
+  description:
+    "Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur «\u00a0Confirmer mon inscription\u00a0». Sans confirmation, vous ne recevrez rien.",
+} as const;
 
 export function invalidEmailToast(message: string): ToastMessage {
   return { type: "error", title: "Erreur", description: message };

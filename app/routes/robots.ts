@@ -1,12 +1,18 @@
 import { PUBLIC_CACHE_CONTROL } from "~/lib/blog-seo";
 import { env } from "~/server/env.server";
 
-/** Crawlers may read everything public; the admin area is not for them; the sitemap is announced. */
+/**
+ * Addresses crawlers are kept out of: the admin area, and the newsletter's e-mailed links (each holds a
+ * subscriber's token; a crawler has nothing to find there). Never listed in the sitemap either.
+ */
+export const disallowedPaths = ["/admin", "/newsletter/"];
+
+/** Crawlers may read everything public but these; the sitemap is announced. */
 export function loader() {
   const body = [
     "User-agent: *",
     "Allow: /",
-    "Disallow: /admin",
+    ...disallowedPaths.map((path) => `Disallow: ${path}`),
     "",
     `Sitemap: ${env().SITE_URL}/sitemap.xml`,
     "",

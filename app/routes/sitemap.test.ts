@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { studioPaths, type StudioRecord } from "~/server/content/site-content.server";
 import { seedStudios } from "~/content/seed";
+import { disallowedPaths } from "./robots";
 import { publicPages, staticPages } from "./sitemap";
 
 /** Every page address of the route table under the public site's layout. */
@@ -20,7 +21,9 @@ describe("sitemap", () => {
   it("lists every static page of the public site's route table (blog pages come from the database)", () => {
     const pages = sitePages(siteLayout?.children ?? [])
       .filter((path) => !path.includes(":") && !path.includes("*"))
-      .filter((path) => path !== "/blog");
+      .filter((path) => path !== "/blog")
+      // What robots.txt keeps crawlers out of (the newsletter's e-mailed links) is no page for them.
+      .filter((path) => !disallowedPaths.some((prefix) => path.startsWith(prefix)));
     expect(pages.length).toBeGreaterThan(15);
     expect([...staticPages].sort()).toEqual([...pages].sort());
   });
@@ -38,5 +41,12 @@ describe("sitemap", () => {
       expect(pages).toContain(`/contact-studio-${slug}`);
     }
     expect(publicPages([])).toEqual(staticPages);
+  });
+
+  it("leaves out what robots.txt disallows", () => {
+    const pages = publicPages([]);
+    for (const prefix of disallowedPaths) {
+      expect(pages.filter((path) => path.startsWith(prefix))).toEqual([]);
+    }
   });
 });

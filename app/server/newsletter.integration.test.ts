@@ -6,25 +6,43 @@ import { clientAddressContext } from "./context";
 import { db } from "./db/client.server";
 import { blogNewsletterSubscribers } from "./db/schema";
 import {
+  CONFIRMATION_RESEND_MINUTES,
+  confirmSubscription,
   handleNewsletterSubmission,
+  linkPressAllowed,
+  NEWSLETTER_LINK_RATE_LIMIT,
   NEWSLETTER_RATE_LIMIT,
+  readSubscriberLink,
+  resubscribe,
   subscribeToNewsletter,
+  unsubscribe,
 } from "./newsletter.server";
+import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
+import { signLinkToken } from "./signed-link.server";
+import {
+  NEWSLETTER_CONSENT_TEXT,
+  RESUBSCRIBE_CONSENT_TEXT,
+  RESUBSCRIBE_SOURCE,
+} from "~/lib/newsletter";
 
-useAppDatabase();
+useAppDatabase({ jobs: true });
 
 beforeEach(async () => {
   await db().execute(sql`delete from rate_limits`);
 });
 
-async function submit(fields: Record<string, string>, client = "192.0.2.1") {
-  const request = new Request("http://localhost/blog", {
+function contextFor(client: string) {
+  const context = new RouterContextProvider();
+  context.set(clientAddressContext, client);
+  return context;
+}
+
+async function submit(fields: Record<string, string>, client = "192.0.2.1", page = "/blog") {
+  const request = new Request(`http://localhost${page}`, {
     method: "POST",
     body: new URLSearchParams(fields),
   });
-  const context = new RouterContextProvider();
-  context.set(clientAddressContext, client);
-  const response = await handleNewsletterSubmission(request, context);
+  const response = await handleNewsletterSubmission(request, contextFor(client));
   return { status: response.init?.status, ...response.data.newsletter };
 }
 
@@ -35,9 +53,41 @@ async function rowsFor(email: string) {
     .where(sql`lower(email) = lower(${email})`);
 }
 
-describe("newsletter sign-up", () => {
-  it("subscribes a new address, trimmed, and records which form the consent came from", async () => {
-    const result = await submit({ email: "  marie@example.com  ", source: "article" });
+async function rowFor(email: string) {
+  const [row] = await rowsFor(email);
+  if (!row) throw new Error(`Aucun abonné ${email}`);
+  return row;
+}
+
+/** The confirmation e-mails queued for this subscriber (jobs of the queue `mail`, not sent here). */
+async function confirmationsQueued(subscriberId: string): Promise<number> {
+  const result = await db().execute<{ count: string }>(sql`
+    select count(*) as count from pgboss.job
+    where name = 'mail' and data->>'kind' = 'confirmation' and data->>'subscriberId' = ${subscriberId}
+  `);
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+/** Moves the last confirmation e-mail of `email` back in time. */
+async function confirmationSentMinutesAgo(email: string, minutes: number) {
+  await db().execute(sql`
+    update blog_newsletter_subscribers
+    set confirmation_sent_at = now() - make_interval(mins => ${minutes})
+    where lower(email) = lower(${email})
+  `);
+}
+
+const signUp = (email: string, source: "blog" | "article" = "blog", page = "/blog") =>
+  subscribeToNewsletter({ email, source, page });
+
+describe("newsletter sign-up (double opt-in)", () => {
+  it("records a new address as pending with its consent, and queues its confirmation in the same step", async () => {
+    // With JavaScript the form posts to the page's data address.
+    const result = await submit(
+      { email: "  marie@example.com  ", source: "article" },
+      "192.0.2.1",
+      "/blog/seance-automne.data",
+    );
     expect(result).toMatchObject({
       status: 200,
       outcome: "subscribed",
@@ -47,17 +97,59 @@ describe("newsletter sign-up", () => {
       },
     });
     expect(result.email).toBeUndefined();
-    const [row] = await rowsFor("marie@example.com");
+    const row = await rowFor("marie@example.com");
     expect(row).toMatchObject({
       email: "marie@example.com",
+      status: "pending",
+      active: false,
       consentSource: "article",
-      active: true,
+      consentPage: "/blog/seance-automne",
+      consentText: NEWSLETTER_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
     });
-    expect(row?.subscribedAt).toBeInstanceOf(Date);
+    expect(row.subscribedAt).toBeInstanceOf(Date);
+    expect(row.confirmationSentAt).toBeInstanceOf(Date);
+    expect(await confirmationsQueued(row.id)).toBe(1);
   });
 
-  it("answers 'Déjà inscrit·e' for an address already there, whatever its case", async () => {
-    await submit({ email: "paul@example.com" });
+  it("answers a pending address like a new one, and sends its confirmation again only after an hour", async () => {
+    const email = "relance@example.com";
+    await submit({ email });
+    const { id } = await rowFor(email);
+    const again = await submit({ email: "Relance@Example.com" });
+    expect(again).toMatchObject({ status: 200, outcome: "subscribed" });
+    expect(await confirmationsQueued(id)).toBe(1);
+
+    await confirmationSentMinutesAgo(email, CONFIRMATION_RESEND_MINUTES - 1);
+    expect(await signUp(email)).toEqual({
+      outcome: "subscribed",
+      subscriberId: id,
+      confirmationQueued: false,
+    });
+    expect(await confirmationsQueued(id)).toBe(1);
+
+    await confirmationSentMinutesAgo(email, CONFIRMATION_RESEND_MINUTES);
+    const before = new Date();
+    expect(await signUp(email, "article", "/blog/autre-article")).toEqual({
+      outcome: "subscribed",
+      subscriberId: id,
+      confirmationQueued: true,
+    });
+    expect(await confirmationsQueued(id)).toBe(2);
+    const row = await rowFor(email);
+    expect(row.status).toBe("pending");
+    expect(row.confirmationSentAt?.getTime()).toBeGreaterThan(before.getTime() - 5_000);
+    // The latest sign-up is the consent the confirmation will prove.
+    expect(row).toMatchObject({ consentSource: "article", consentPage: "/blog/autre-article" });
+    expect(await rowsFor(email)).toHaveLength(1);
+  });
+
+  it("answers 'Déjà inscrit·e' for an active address, whatever its case, and changes nothing", async () => {
+    await signUp("paul@example.com");
+    const { id } = await rowFor("paul@example.com");
+    await confirmSubscription(id);
+    const confirmed = await rowFor("paul@example.com");
     for (const email of ["paul@example.com", "Paul@Example.COM"]) {
       const result = await submit({ email });
       expect(result).toMatchObject({
@@ -69,18 +161,65 @@ describe("newsletter sign-up", () => {
         },
       });
     }
-    expect(await rowsFor("paul@example.com")).toHaveLength(1);
+    expect(await rowsFor("paul@example.com")).toEqual([confirmed]);
+    expect(await confirmationsQueued(id)).toBe(1);
   });
 
-  it("keeps one row and one success when the same address signs up twenty times at once", async () => {
+  it("makes an address that had left pending again, with the new consent, and sends a confirmation at once", async () => {
+    const email = "retour@example.com";
+    await signUp(email);
+    const { id } = await rowFor(email);
+    await confirmSubscription(id);
+    await unsubscribe(id, { oneClick: false });
+    await db().execute(sql`
+      update blog_newsletter_subscribers set subscribed_at = now() - interval '1 year' where id = ${id}
+    `);
+    expect(await signUp(email, "article", "/blog/retour")).toEqual({
+      outcome: "subscribed",
+      subscriberId: id,
+      confirmationQueued: true,
+    });
+    const row = await rowFor(email);
+    expect(row).toMatchObject({
+      status: "pending",
+      consentSource: "article",
+      consentPage: "/blog/retour",
+      consentText: NEWSLETTER_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
+    });
+    expect(Date.now() - row.subscribedAt.getTime()).toBeLessThan(60_000);
+    expect(await confirmationsQueued(id)).toBe(2);
+  });
+
+  it("keeps one row and queues one confirmation when one address signs up twenty times at once", async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        subscribeToNewsletter(index % 2 ? "Lea@example.com" : "lea@example.com", "blog"),
+        signUp(index % 2 ? "Lea@example.com" : "lea@example.com"),
       ),
     );
-    expect(outcomes.filter((outcome) => outcome === "subscribed")).toHaveLength(1);
-    expect(outcomes.filter((outcome) => outcome === "duplicate")).toHaveLength(19);
-    expect(await rowsFor("lea@example.com")).toHaveLength(1);
+    expect(outcomes.every((outcome) => outcome.outcome === "subscribed")).toBe(true);
+    expect(
+      outcomes.filter((outcome) => "confirmationQueued" in outcome && outcome.confirmationQueued),
+    ).toHaveLength(1);
+    const rows = await rowsFor("lea@example.com");
+    expect(rows).toHaveLength(1);
+    expect(await confirmationsQueued(rows[0]?.id ?? "")).toBe(1);
+  });
+
+  it("sends one confirmation, not ten, when a due resend or a return is asked for ten times at once", async () => {
+    const email = "course@example.com";
+    await signUp(email);
+    const { id } = await rowFor(email);
+    await confirmationSentMinutesAgo(email, 2 * CONFIRMATION_RESEND_MINUTES);
+    await Promise.all(Array.from({ length: 10 }, () => signUp(email)));
+    expect(await confirmationsQueued(id)).toBe(2);
+
+    await confirmSubscription(id);
+    await unsubscribe(id, { oneClick: true });
+    await Promise.all(Array.from({ length: 10 }, () => signUp(email)));
+    expect(await confirmationsQueued(id)).toBe(3);
+    expect((await rowFor(email)).status).toBe("pending");
   });
 
   it("refuses an invalid or too long address with the message of SPEC §5, keeping what was typed", async () => {
@@ -125,5 +264,112 @@ describe("newsletter sign-up", () => {
     expect(await rowsFor("encore@example.com")).toHaveLength(0);
     // Another visitor is not affected.
     expect((await submit({ email: "autre@example.com" }, "192.0.2.10")).outcome).toBe("subscribed");
+  });
+});
+
+describe("the e-mailed links", () => {
+  async function pendingSubscriber(email: string) {
+    await signUp(email);
+    return rowFor(email);
+  }
+
+  it("confirms a pending address once: active, dated; a second press changes nothing", async () => {
+    const { id } = await pendingSubscriber("confirme@example.com");
+    const before = Date.now();
+    expect(await confirmSubscription(id)).toMatchObject({ status: "active", changed: true });
+    const row = await rowFor("confirme@example.com");
+    expect(row).toMatchObject({ status: "active", active: true });
+    expect(row.confirmedAt?.getTime()).toBeGreaterThan(before - 5_000);
+    expect(row.lastActivityAt.getTime()).toBeGreaterThan(before - 5_000);
+    expect(await confirmSubscription(id)).toMatchObject({ status: "active", changed: false });
+    expect((await rowFor("confirme@example.com")).confirmedAt).toEqual(row.confirmedAt);
+  });
+
+  it("does not bring back through an old confirmation link an address that left since", async () => {
+    const { id } = await pendingSubscriber("parti@example.com");
+    await unsubscribe(id, { oneClick: false });
+    expect(await confirmSubscription(id)).toMatchObject({
+      status: "unsubscribed",
+      changed: false,
+    });
+  });
+
+  it("unsubscribes (dated, idempotent), then re-subscribes with the consent of the unsubscribe page", async () => {
+    const { id } = await pendingSubscriber("aller-retour@example.com");
+    await confirmSubscription(id);
+    expect(await unsubscribe(id, { oneClick: true })).toMatchObject({
+      status: "unsubscribed",
+      changed: true,
+    });
+    const left = await rowFor("aller-retour@example.com");
+    expect(left).toMatchObject({ status: "unsubscribed", active: false });
+    expect(left.unsubscribedAt).toBeInstanceOf(Date);
+    expect(await unsubscribe(id, { oneClick: false })).toMatchObject({ changed: false });
+    expect((await rowFor("aller-retour@example.com")).unsubscribedAt).toEqual(left.unsubscribedAt);
+
+    const before = Date.now();
+    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: true });
+    const back = await rowFor("aller-retour@example.com");
+    expect(back).toMatchObject({
+      status: "active",
+      consentSource: RESUBSCRIBE_SOURCE,
+      consentPage: "/newsletter/desabonnement",
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      unsubscribedAt: null,
+    });
+    expect(back.subscribedAt.getTime()).toBeGreaterThan(before - 5_000);
+    expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 5_000);
+    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: false });
+  });
+
+  it("reads a link's token: its subscriber, a test e-mail's, a forged or altered one, an expired or orphaned one", async () => {
+    const { id, email } = await pendingSubscriber("jeton@example.com");
+    const token = await signLinkToken("newsletter-confirm", id, { lifetimeSeconds: 3600 });
+    expect(await readSubscriberLink("newsletter-confirm", token)).toEqual({
+      kind: "subscriber",
+      subscriber: { id, email, status: "pending" },
+      token,
+    });
+    expect(
+      await readSubscriberLink(
+        "newsletter-unsubscribe",
+        await signLinkToken("newsletter-unsubscribe", SAMPLE_SUBSCRIBER),
+      ),
+    ).toEqual({ kind: "sample" });
+    // The token of one purpose does not work for the other.
+    expect(await readSubscriberLink("newsletter-unsubscribe", token)).toEqual({ kind: "invalid" });
+    // Another subscriber's id under this signature: refused.
+    const [body, signature] = token.split(".");
+    const other = Buffer.from(
+      JSON.stringify({ p: "newsletter-confirm", s: crypto.randomUUID() }),
+    ).toString("base64url");
+    expect(await readSubscriberLink("newsletter-confirm", `${other}.${signature}`)).toEqual({
+      kind: "invalid",
+    });
+    for (const forged of [null, "", "abc", `${body}.`, `${body}.${signature}x`, "a.b.c"]) {
+      expect(await readSubscriberLink("newsletter-confirm", forged)).toEqual({ kind: "invalid" });
+    }
+    const late = await signLinkToken("newsletter-confirm", id, {
+      lifetimeSeconds: 60,
+      now: Date.now() - 120_000,
+    });
+    expect(await readSubscriberLink("newsletter-confirm", late)).toEqual({ kind: "gone" });
+    const deleted = await signLinkToken("newsletter-unsubscribe", crypto.randomUUID());
+    expect(await readSubscriberLink("newsletter-unsubscribe", deleted)).toEqual({ kind: "gone" });
+    const notAnId = await signLinkToken("newsletter-unsubscribe", "pas-un-identifiant");
+    expect(await readSubscriberLink("newsletter-unsubscribe", notAnId)).toEqual({
+      kind: "invalid",
+    });
+  });
+
+  it("limits the pages' buttons per client, with a larger budget of its own for one-click requests", async () => {
+    const visitor = contextFor("198.51.100.7");
+    for (let press = 0; press < NEWSLETTER_LINK_RATE_LIMIT.limit; press++) {
+      expect(await linkPressAllowed(visitor)).toBe(true);
+    }
+    expect(await linkPressAllowed(visitor)).toBe(false);
+    // A mail provider's servers unsubscribing many of its users: still honoured.
+    expect(await linkPressAllowed(visitor, { oneClick: true })).toBe(true);
+    expect(await linkPressAllowed(contextFor("198.51.100.8"))).toBe(true);
   });
 });

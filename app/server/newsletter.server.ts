@@ -1,37 +1,132 @@
 import { data, type RouterContextProvider } from "react-router";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { clientAddressContext } from "./context";
+import { pagePath } from "./http/methods.server";
 import { db } from "./db/client.server";
+import { blogNewsletterSubscribers, type SubscriberStatus } from "./db/schema";
 import { log } from "./logger.server";
+import { enqueueMail } from "./mail/outbox.server";
+import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
 import { consumeRateLimit } from "./rate-limit.server";
-import { parseForm } from "~/lib/forms";
+import { verifyLinkToken, type LinkPurpose } from "./signed-link.server";
+import { isUuid, parseForm } from "~/lib/forms";
 import {
   invalidEmailToast,
+  NEWSLETTER_CONSENT_TEXT,
   newsletterSources,
   newsletterToasts,
+  RESUBSCRIBE_CONSENT_TEXT,
+  RESUBSCRIBE_SOURCE,
   type NewsletterResult,
   type NewsletterSource,
 } from "~/lib/newsletter";
 import { newsletterSchema } from "~/lib/newsletter-schema";
+import {
+  LINK_PAGE_HEADERS,
+  linkPageStatus,
+  type LinkPageData,
+  type LinkTarget,
+} from "~/lib/newsletter-links";
+
+/*
+ * The subscriber's own steps (decision records 0032, 0081): signing up (a pending address and its
+ * confirmation e-mail), confirming from the e-mailed link, leaving and coming back from the unsubscribe
+ * link. The owner's steps (import, unsubscribe, delete) are in admin/subscribers.server.ts.
+ */
 
 /** Sign-ups allowed per client address and window: enough for a family behind one box, not for a bot. */
 export const NEWSLETTER_RATE_LIMIT = { limit: 5, windowSeconds: 10 * 60 };
 
+/** A pending address signing up again gets its confirmation e-mail again, at most this often. */
+export const CONFIRMATION_RESEND_MINUTES = 60;
+
+/** Where the unsubscribe page records a re-subscription's consent. */
+export const UNSUBSCRIBE_PAGE = "/newsletter/desabonnement";
+
+const CONSENT_PAGE_MAX_LENGTH = 500;
+
+export type SignUp = {
+  email: string;
+  source: NewsletterSource;
+  /** The path of the page whose form the person used. */
+  page: string;
+};
+
+export type SignUpOutcome =
+  /** A new, pending or returning address, waiting for its confirmation (queued now or within the hour). */
+  | { outcome: "subscribed"; subscriberId: string; confirmationQueued: boolean }
+  /** Already receiving the newsletter: nothing changed. */
+  | { outcome: "duplicate"; subscriberId: string };
+
 /**
- * Adds a subscriber unless the address (whatever its case) is already there. One statement: concurrent
- * sign-ups of the same address end with one row and exactly one "subscribed".
+ * Records a sign-up and, in the same transaction, queues the confirmation e-mail when one is due: for a
+ * new address, for one that had left, and for a pending one whose last e-mail is an hour old or more.
+ * An active address is left as it is. Concurrent sign-ups of one address wait for each other on the row
+ * (the insert's unique index, then `for update`): one row, at most one confirmation.
  */
-export async function subscribeToNewsletter(
-  email: string,
-  source: NewsletterSource,
-): Promise<"subscribed" | "duplicate"> {
-  const result = await db().execute(sql`
-    insert into blog_newsletter_subscribers (email, consent_source)
-    values (${email}, ${source})
-    on conflict ((lower(email))) do nothing
-    returning id
-  `);
-  return result.rows.length > 0 ? "subscribed" : "duplicate";
+export async function subscribeToNewsletter({
+  email,
+  source,
+  page,
+}: SignUp): Promise<SignUpOutcome> {
+  const consent = {
+    consentSource: source,
+    consentPage: page.slice(0, CONSENT_PAGE_MAX_LENGTH),
+    consentText: NEWSLETTER_CONSENT_TEXT,
+  };
+  // A retry only if the row vanished between the two statements (deleted by the owner or the purge).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await db().transaction(async (tx): Promise<SignUpOutcome | null> => {
+      const inserted = await tx.execute<{ id: string }>(sql`
+        insert into blog_newsletter_subscribers
+          (email, status, consent_source, consent_page, consent_text, confirmation_sent_at)
+        values (${email}, 'pending', ${consent.consentSource}, ${consent.consentPage},
+          ${consent.consentText}, now())
+        on conflict ((lower(email))) do nothing
+        returning id
+      `);
+      const created = inserted.rows[0];
+      if (created) {
+        await enqueueMail({ kind: "confirmation", subscriberId: created.id }, { tx });
+        return { outcome: "subscribed", subscriberId: created.id, confirmationQueued: true };
+      }
+
+      const existing = await tx.execute<{
+        id: string;
+        status: SubscriberStatus;
+        resend_due: boolean;
+      }>(sql`
+        select id, status,
+          coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}),
+            true) as resend_due
+        from blog_newsletter_subscribers where lower(email) = lower(${email})
+        for update
+      `);
+      const row = existing.rows[0];
+      if (!row) return null;
+      if (row.status === "active") return { outcome: "duplicate", subscriberId: row.id };
+
+      // Back after leaving: a new consent, to be confirmed again; the old dates belong to the old one.
+      const returning = row.status === "unsubscribed";
+      const send = returning || row.resend_due;
+      await tx
+        .update(blogNewsletterSubscribers)
+        .set({
+          ...consent,
+          status: "pending",
+          lastActivityAt: sql`now()`,
+          ...(returning
+            ? { subscribedAt: sql`now()`, confirmedAt: null, unsubscribedAt: null }
+            : {}),
+          ...(send ? { confirmationSentAt: sql`now()` } : {}),
+        })
+        .where(eq(blogNewsletterSubscribers.id, row.id));
+      if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
+      return { outcome: "subscribed", subscriberId: row.id, confirmationQueued: send };
+    });
+    if (outcome) return outcome;
+  }
+  throw new Error("L'inscription n'a pas pu être enregistrée.");
 }
 
 function answer(result: NewsletterResult["newsletter"], status: number) {
@@ -52,6 +147,9 @@ export async function handleNewsletterSubmission(
   const email = typeof submitted === "string" ? submitted : "";
   const sourceField = formData.get("source");
   const source = newsletterSources.find((value) => value === sourceField) ?? "blog";
+  // The form posts to the page that shows it: the action's address is the page's (with JavaScript, its
+  // data request's: "/blog.data").
+  const page = pagePath(new URL(request.url).pathname);
 
   try {
     const client = context.get(clientAddressContext);
@@ -66,16 +164,191 @@ export async function handleNewsletterSubmission(
       return answer({ outcome: "invalid", toast: invalidEmailToast(message), email }, 400);
     }
 
-    const outcome = await subscribeToNewsletter(parsed.data.email, source);
-    if (outcome === "subscribed") log.info("newsletter_subscribed", { source });
+    const signUp = await subscribeToNewsletter({ email: parsed.data.email, source, page });
+    if (signUp.outcome === "subscribed") {
+      log.info("newsletter_subscribed", {
+        source,
+        confirmationQueued: signUp.confirmationQueued,
+      });
+    }
     return answer(
-      outcome === "subscribed"
-        ? { outcome, toast: newsletterToasts.subscribed }
-        : { outcome, toast: newsletterToasts.duplicate },
+      signUp.outcome === "subscribed"
+        ? { outcome: "subscribed", toast: newsletterToasts.subscribed }
+        : { outcome: "duplicate", toast: newsletterToasts.duplicate },
       200,
     );
   } catch (error) {
     log.error("newsletter_failed", { error });
     return answer({ outcome: "error", toast: newsletterToasts.error, email }, 500);
   }
+}
+
+// --- The e-mailed links' steps ------------------------------------------------------------------------
+
+/** Presses of the link pages' buttons per client address and window: a person needs a handful. */
+export const NEWSLETTER_LINK_RATE_LIMIT = { limit: 20, windowSeconds: 10 * 60 };
+
+/**
+ * One-click unsubscribes (RFC 8058) per client address and window. A mail provider sends them for all of
+ * its users from a few servers: a visitor's budget would refuse real unsubscribes, which must be honoured.
+ */
+export const ONE_CLICK_RATE_LIMIT = { limit: 600, windowSeconds: 10 * 60 };
+
+/** Counts one press of a link page's button for this client; false when it is one too many. */
+export async function linkPressAllowed(
+  context: Readonly<RouterContextProvider>,
+  { oneClick = false }: { oneClick?: boolean } = {},
+): Promise<boolean> {
+  const client = context.get(clientAddressContext);
+  const limit = oneClick
+    ? await consumeRateLimit(`newsletter-un-clic:${client}`, ONE_CLICK_RATE_LIMIT)
+    : await consumeRateLimit(`newsletter-lien:${client}`, NEWSLETTER_LINK_RATE_LIMIT);
+  return limit.allowed;
+}
+
+/** What an e-mailed link's token leads to: a subscriber (with its id, for the server), or a page's answer. */
+export type SubscriberLink =
+  | Exclude<LinkTarget, { kind: "subscriber" }>
+  | { kind: "subscriber"; subscriber: Subscriber; token: string };
+
+/** The token a link page's button posts (its form's field), else the address's (a one-click request). */
+export function postedToken(request: Request, form: FormData): string | null {
+  const field = form.get("token");
+  return typeof field === "string" ? field : new URL(request.url).searchParams.get("token");
+}
+
+/** Reads a link's token (checked, then looked up). */
+export async function readSubscriberLink(
+  purpose: LinkPurpose,
+  token: string | null,
+): Promise<SubscriberLink> {
+  if (!token) return { kind: "invalid" };
+  const check = await verifyLinkToken(purpose, token);
+  // An expired confirmation is also gone: the daily purge forgets unconfirmed sign-ups at that age.
+  if (!check.ok) return { kind: check.reason === "expired" ? "gone" : "invalid" };
+  if (check.subject === SAMPLE_SUBSCRIBER) return { kind: "sample" };
+  if (!isUuid(check.subject)) return { kind: "invalid" };
+  const subscriber = await findSubscriber(check.subject);
+  return subscriber ? { kind: "subscriber", subscriber, token } : { kind: "gone" };
+}
+
+/** What the page is told of a link (the subscriber's id stays on the server). */
+export function linkTarget(link: SubscriberLink): LinkTarget {
+  if (link.kind !== "subscriber") return link;
+  const { status, email } = link.subscriber;
+  return { kind: "subscriber", status, email, token: link.token };
+}
+
+/** A link page's loader or action answer, with its status (400, 404, 429 or 200) and headers. */
+export function linkPageAnswer(page: LinkPageData) {
+  return data(page, { status: linkPageStatus(page), headers: LINK_PAGE_HEADERS });
+}
+
+/** The link after a step: the subscriber as the step left it (null: deleted meanwhile). */
+export function afterStep(link: SubscriberLink, subscriber: Subscriber | null): SubscriberLink {
+  return subscriber && link.kind === "subscriber" ? { ...link, subscriber } : { kind: "gone" };
+}
+
+export type Subscriber = { id: string; email: string; status: SubscriberStatus };
+
+export async function findSubscriber(id: string): Promise<Subscriber | null> {
+  const [row] = await db()
+    .select({
+      id: blogNewsletterSubscribers.id,
+      email: blogNewsletterSubscribers.email,
+      status: blogNewsletterSubscribers.status,
+    })
+    .from(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.id, id));
+  return row ?? null;
+}
+
+/**
+ * The button of the confirmation page: a pending address becomes active, dated. Anything else is left as
+ * it is (an address that left since the e-mail stays gone: only a new sign-up brings it back). Returns the
+ * subscriber as it stands afterwards, `changed` when this call confirmed it.
+ */
+export async function confirmSubscription(
+  id: string,
+): Promise<(Subscriber & { changed: boolean }) | null> {
+  const [confirmed] = await db()
+    .update(blogNewsletterSubscribers)
+    .set({ status: "active", confirmedAt: sql`now()`, lastActivityAt: sql`now()` })
+    .where(
+      and(eq(blogNewsletterSubscribers.id, id), eq(blogNewsletterSubscribers.status, "pending")),
+    )
+    .returning({
+      id: blogNewsletterSubscribers.id,
+      email: blogNewsletterSubscribers.email,
+      status: blogNewsletterSubscribers.status,
+    });
+  if (confirmed) {
+    log.info("newsletter_confirmed", { subscriberId: id });
+    return { ...confirmed, changed: true };
+  }
+  const current = await findSubscriber(id);
+  return current ? { ...current, changed: false } : null;
+}
+
+/** The unsubscribe link (page button or one-click POST): the address stops receiving, dated. Idempotent. */
+export async function unsubscribe(
+  id: string,
+  { oneClick }: { oneClick: boolean },
+): Promise<(Subscriber & { changed: boolean }) | null> {
+  const [left] = await db()
+    .update(blogNewsletterSubscribers)
+    .set({ status: "unsubscribed", unsubscribedAt: sql`now()`, lastActivityAt: sql`now()` })
+    .where(
+      and(
+        eq(blogNewsletterSubscribers.id, id),
+        ne(blogNewsletterSubscribers.status, "unsubscribed"),
+      ),
+    )
+    .returning({
+      id: blogNewsletterSubscribers.id,
+      email: blogNewsletterSubscribers.email,
+      status: blogNewsletterSubscribers.status,
+    });
+  if (left) {
+    log.info("newsletter_unsubscribed", { subscriberId: id, oneClick });
+    return { ...left, changed: true };
+  }
+  const current = await findSubscriber(id);
+  return current ? { ...current, changed: false } : null;
+}
+
+/**
+ * « Me réinscrire » on the unsubscribe page: the person's own link proves the address, and the click is a
+ * new consent, recorded as such (source 'reinscription', the page, its sentence, the date).
+ */
+export async function resubscribe(id: string): Promise<(Subscriber & { changed: boolean }) | null> {
+  const [back] = await db()
+    .update(blogNewsletterSubscribers)
+    .set({
+      status: "active",
+      consentSource: RESUBSCRIBE_SOURCE,
+      consentPage: UNSUBSCRIBE_PAGE,
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      subscribedAt: sql`now()`,
+      confirmedAt: sql`now()`,
+      unsubscribedAt: null,
+      lastActivityAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(blogNewsletterSubscribers.id, id),
+        inArray(blogNewsletterSubscribers.status, ["unsubscribed", "pending"]),
+      ),
+    )
+    .returning({
+      id: blogNewsletterSubscribers.id,
+      email: blogNewsletterSubscribers.email,
+      status: blogNewsletterSubscribers.status,
+    });
+  if (back) {
+    log.info("newsletter_resubscribed", { subscriberId: id });
+    return { ...back, changed: true };
+  }
+  const current = await findSubscriber(id);
+  return current ? { ...current, changed: false } : null;
 }

@@ -11,26 +11,44 @@ export type LinkPurpose = "newsletter-confirm" | "newsletter-unsubscribe";
 
 type Payload = { p: LinkPurpose; s: string; e?: number };
 
+/** The links' own key, derived from the session secret (a token is no use as a session, nor the reverse). */
+function keyOf(secret: string): Buffer {
+  return createHmac("sha256", secret).update("studio e-mailed links").digest();
+}
+
 async function key(): Promise<Buffer> {
-  return createHmac("sha256", await authSecret())
-    .update("studio e-mailed links")
-    .digest();
+  return keyOf(await authSecret());
 }
 
 function signature(secretKey: Buffer, body: string): Buffer {
   return createHmac("sha256", secretKey).update(body).digest();
 }
 
+type SignOptions = { lifetimeSeconds?: number; now?: number };
+
+/**
+ * A token for `subject` signed with `secret` (the server's AUTH_SECRET): what signLinkToken does, without
+ * reading the secret, for whoever holds it (a test that plays a subscriber's mailbox).
+ */
+export function signLinkTokenWith(
+  secret: string,
+  purpose: LinkPurpose,
+  subject: string,
+  { lifetimeSeconds, now = Date.now() }: SignOptions = {},
+): string {
+  const payload: Payload = { p: purpose, s: subject };
+  if (lifetimeSeconds !== undefined) payload.e = Math.floor(now / 1000) + lifetimeSeconds;
+  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  return `${body}.${signature(keyOf(secret), body).toString("base64url")}`;
+}
+
 /** A token for `subject` (an id), valid `lifetimeSeconds` when given, else for as long as the secret. */
 export async function signLinkToken(
   purpose: LinkPurpose,
   subject: string,
-  { lifetimeSeconds, now = Date.now() }: { lifetimeSeconds?: number; now?: number } = {},
+  options: SignOptions = {},
 ): Promise<string> {
-  const payload: Payload = { p: purpose, s: subject };
-  if (lifetimeSeconds !== undefined) payload.e = Math.floor(now / 1000) + lifetimeSeconds;
-  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  return `${body}.${signature(await key(), body).toString("base64url")}`;
+  return signLinkTokenWith(await authSecret(), purpose, subject, options);
 }
 
 export type LinkTokenCheck =

@@ -16,15 +16,18 @@ export type NewsletterBurst = {
   outcomes: Record<SignUpOutcome, number>;
   /** Rows stored for the addresses of this burst. */
   rows: number;
-  /** Addresses that got more than one "subscribed" answer (must be none). */
-  doubleSubscribed: number;
+  /** Confirmation e-mails queued for the addresses of this burst (double opt-in: one per address). */
+  confirmations: number;
+  /** Addresses whose confirmation e-mail was queued more than once (must be none). */
+  doubleConfirmed: number;
   problems: string[];
   milliseconds: number;
 };
 
 /**
  * Sends `unique` sign-ups plus `repeats` sign-ups of addresses already in the burst (half of them in
- * upper case), all at once, each from its own client address, then counts the stored rows.
+ * upper case), all at once, each from its own client address, then counts the stored rows and the
+ * confirmation e-mails queued (a repeat of a pending address gets the same answer, not a second e-mail).
  */
 export async function newsletterBurst(
   server: BenchServer,
@@ -56,12 +59,8 @@ export async function newsletterBurst(
     network: 0,
   };
   const problems: string[] = [];
-  const subscribedBy = new Map<string, number>();
-  answers.forEach((answer, i) => {
+  answers.forEach((answer) => {
     outcomes[answer.outcome] += 1;
-    const email = (order[i]?.email ?? "").toLowerCase();
-    if (answer.outcome === "subscribed")
-      subscribedBy.set(email, (subscribedBy.get(email) ?? 0) + 1);
     if (answer.outcome !== "subscribed" && answer.outcome !== "duplicate" && problems.length < 5) {
       problems.push(`${answer.outcome} ${answer.status} ${answer.detail ?? ""}`.trim());
     }
@@ -73,12 +72,23 @@ export async function newsletterBurst(
       "select count(*) from blog_newsletter_subscribers where lower(email) like $1",
       [`banc-${run}-%`],
     );
+    // The e-mails wait in the job queue (the bench's server has no SMTP_URL): one job each.
+    const queued = await client.query<{ jobs: string }>(
+      `select count(j.id) as jobs
+       from blog_newsletter_subscribers s
+       left join pgboss.job j on j.name = 'mail' and j.data->>'kind' = 'confirmation'
+         and j.data->>'subscriberId' = s.id::text
+       where lower(s.email) like $1
+       group by s.id`,
+      [`banc-${run}-%`],
+    );
     return {
       sent: emails.length,
       unique,
       outcomes,
       rows: Number(stored.rows[0]?.count ?? 0),
-      doubleSubscribed: [...subscribedBy.values()].filter((n) => n > 1).length,
+      confirmations: queued.rows.reduce((sum, row) => sum + Number(row.jobs), 0),
+      doubleConfirmed: queued.rows.filter((row) => Number(row.jobs) > 1).length,
       problems,
       milliseconds,
     };
@@ -155,16 +165,20 @@ export async function integritySection(context: Context): Promise<Partial<Sectio
           rows: [
             ["rows stored", metric(newsletter.rows, "", { equals: unique })],
             [
-              "answers « Inscription réussie »",
-              metric(newsletter.outcomes.subscribed, "", { equals: unique }),
+              "answers « Inscription réussie » (a repeat of a pending address too)",
+              metric(newsletter.outcomes.subscribed, "", { equals: unique + repeats }),
             ],
             [
-              "answers « Déjà inscrit·e »",
-              metric(newsletter.outcomes.duplicate, "", { equals: repeats }),
+              "answers « Déjà inscrit·e » (none is confirmed yet)",
+              metric(newsletter.outcomes.duplicate, "", { equals: 0 }),
             ],
             [
-              "addresses told « réussie » twice",
-              metric(newsletter.doubleSubscribed, "", { equals: 0 }),
+              "confirmation e-mails queued",
+              metric(newsletter.confirmations, "", { equals: unique }),
+            ],
+            [
+              "addresses sent two confirmations",
+              metric(newsletter.doubleConfirmed, "", { equals: 0 }),
             ],
             ["5xx answers", metric(newsletter.outcomes["5xx"], "", { equals: 0 })],
             [

@@ -3,6 +3,7 @@ import { like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blogNewsletterSubscribers } from "../../app/server/db/schema";
+import { NEWSLETTER_CONSENT_TEXT, newsletterPendingStatus } from "../../app/lib/newsletter";
 import { patiently } from "./support/blog";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
@@ -61,10 +62,11 @@ describe("newsletter sign-up", () => {
       "Vous recevrez nos prochains articles par email.",
     );
     await expect.poll(() => field.inputValue(), patiently).toBe("");
-    // The block says it too, politely, not only the toast (issue 10, item 7).
+    // The block says it too, politely (issue 10, item 7), with the step left: confirming the address
+    // from the e-mail (double opt-in, decision record 0081).
     const block = page.getByRole("region", { name: "Restez inspiré·e" });
     expect(await block.getByRole("status").textContent()).toBe(
-      "Inscription réussie ! Vous recevrez nos prochains articles par email.",
+      "Vérifiez votre boîte mail. Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur «\u00a0Confirmer mon inscription\u00a0». Sans confirmation, vous ne recevrez rien.",
     );
     expect(await block.getByRole("status").getAttribute("aria-live")).toBe("polite");
     expect(await axeViolations(page)).toEqual([]);
@@ -73,13 +75,20 @@ describe("newsletter sign-up", () => {
       .from(blogNewsletterSubscribers)
       .where(like(blogNewsletterSubscribers.email, address("nouvelle")));
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.consentSource).toBe("blog");
+    expect(rows[0]).toMatchObject({
+      status: "pending",
+      consentSource: "blog",
+      consentPage: "/blog",
+      consentText: NEWSLETTER_CONSENT_TEXT,
+    });
+    // The sentence stored is the one the block shows.
+    expect(await block.textContent()).toContain(NEWSLETTER_CONSENT_TEXT);
   });
 
   it("says 'Déjà inscrit·e' for an address already subscribed, whatever its case", async () => {
     await serverDatabase()
       .insert(blogNewsletterSubscribers)
-      .values({ email: address("deja"), consentSource: "blog" });
+      .values({ email: address("deja"), consentSource: "blog", status: "active" });
     const page = await openPage("/blog?q=zzz");
     await signUp(page, address("DEJA").replace(token, token.toUpperCase()));
     await expectToast(
@@ -126,7 +135,10 @@ describe("newsletter sign-up", () => {
     await signUp(page, address("sans-js"));
     await page.waitForLoadState();
     expect(
-      await page.getByRole("status").filter({ hasText: "Inscription réussie !" }).isVisible(),
+      await page
+        .getByRole("status")
+        .filter({ hasText: newsletterPendingStatus.description })
+        .isVisible(),
     ).toBe(true);
 
     await signUp(page, "invalide");

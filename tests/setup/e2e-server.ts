@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startServerProcess } from "../support/server-process";
 import { startSmtpCapture } from "../support/smtp-capture";
@@ -10,19 +11,27 @@ declare module "vitest" {
     databaseUrl: string;
     /** The mail it sent (its SMTP_URL is a capture on loopback): GET gives the messages as JSON. */
     mailboxUrl: string;
+    /**
+     * Its AUTH_SECRET, for tests that play a subscriber holding an e-mailed link the server signed
+     * (signLinkTokenWith), e.g. the unsubscribe link of a newsletter.
+     */
+    authSecret: string;
   }
 }
 
 /** Runs the production server (built by tests/setup/build.ts) on a free loopback port. */
 export default async function setup(project: TestProject) {
   const mail = await startSmtpCapture();
+  const authSecret = randomBytes(32).toString("base64url");
   const server = await startServerProcess(project.getProvidedContext().adminDatabaseUrl, {
     SMTP_URL: mail.smtpUrl,
     SMTP_FROM: "Studio de test <site@example.com>",
+    AUTH_SECRET: authSecret,
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("mailboxUrl", mail.mailboxUrl);
+  project.provide("authSecret", authSecret);
 
   return async () => {
     await server.stop();

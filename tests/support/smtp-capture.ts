@@ -3,10 +3,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-/** An e-mail as a test reads it: envelope recipients, decoded subject and plain-text body. */
-export type CapturedMail = { to: string[]; subject: string; text: string };
+/**
+ * An e-mail as a test reads it: envelope recipients, decoded subject, plain-text and HTML parts (empty when
+ * the message has none), and its headers (names in lower case, values unfolded and decoded).
+ */
+export type CapturedMail = {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+};
 
-/** Decodes a quoted-printable or base64 body (what nodemailer writes for plain-text UTF-8 mail). */
+/** Decodes a quoted-printable or base64 body (what nodemailer writes for UTF-8 mail). */
 function decodeBody(body: string, encoding: string): string {
   if (encoding === "base64")
     return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
@@ -36,19 +45,54 @@ function decodeHeader(value: string): string {
     );
 }
 
-/** Splits a raw single-part message into its decoded subject and text. */
-export function parseMail(raw: string): { subject: string; text: string } {
+type MimeEntity = { headers: Record<string, string>; body: string };
+
+/** Splits an entity (a whole message or one part) into its headers and its raw body. */
+function splitEntity(raw: string): MimeEntity {
   const split = raw.search(/\r?\n\r?\n/);
-  const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
-  const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
-  const header = (name: string) =>
-    new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
+  const head = (split < 0 ? raw : raw.slice(0, split)).replace(/\r?\n[ \t]+/g, " ");
+  const body = split < 0 ? "" : raw.slice(split).replace(/^\r?\n\r?\n/, "");
+  const headers: Record<string, string> = {};
+  for (const line of head.split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    // The first occurrence wins (trace headers such as Received repeat; the test does not read them).
+    headers[name] ??= decodeHeader(line.slice(colon + 1).trim());
+  }
+  return { headers, body };
+}
+
+/** The leaf parts of an entity, in order: multiparts are opened, each leaf decoded. */
+function leafParts(entity: MimeEntity): Array<{ type: string; content: string }> {
+  const contentType = entity.headers["content-type"] ?? "text/plain";
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "text/plain";
+  if (type.startsWith("multipart/")) {
+    const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+    if (!boundary) return [];
+    const sections = entity.body.split(`--${boundary}`).slice(1);
+    return (
+      sections
+        .filter((section) => !section.startsWith("--"))
+        // The line break before a boundary belongs to the boundary (RFC 2046 §5.1.1).
+        .map((section) => section.replace(/^\r?\n/, "").replace(/\r?\n$/, ""))
+        .flatMap((section) => leafParts(splitEntity(section)))
+    );
+  }
+  const encoding = (entity.headers["content-transfer-encoding"] ?? "").toLowerCase();
+  return [{ type, content: decodeBody(entity.body, encoding).replace(/\r\n/g, "\n") }];
+}
+
+/** Reads a raw message: its decoded subject, text and HTML parts, and headers. */
+export function parseMail(raw: string): Omit<CapturedMail, "to"> {
+  const message = splitEntity(raw);
+  const parts = leafParts(message);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.content;
   return {
-    subject: decodeHeader(header("Subject")),
-    text: decodeBody(body, header("Content-Transfer-Encoding").toLowerCase()).replace(
-      /\r\n/g,
-      "\n",
-    ),
+    subject: message.headers.subject ?? "",
+    text: part("text/plain") ?? "",
+    html: part("text/html") ?? "",
+    headers: message.headers,
   };
 }
 

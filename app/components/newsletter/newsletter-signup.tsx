@@ -6,7 +6,13 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { Button } from "~/components/ui/button";
 import { Field, fieldMeta } from "~/components/ui/field";
 import { firstError } from "~/lib/forms";
-import { invalidEmailToast, type NewsletterResult, type NewsletterSource } from "~/lib/newsletter";
+import {
+  invalidEmailToast,
+  NEWSLETTER_CONSENT_TEXT,
+  newsletterPendingStatus,
+  type NewsletterResult,
+  type NewsletterSource,
+} from "~/lib/newsletter";
 import { cn } from "~/lib/utils";
 
 type NewsletterSignupProps = {
@@ -20,7 +26,9 @@ type NewsletterSignupProps = {
  * `handleNewsletterSubmission`). With JavaScript: a fetcher, the toast of SPEC §8, and the same outcome
  * written in the block (a polite live region), the field emptied on success; a refused address is also
  * said under the field, which gets the focus. Without JavaScript: a normal form post, and the page comes
- * back with the outcome written in the block.
+ * back with the outcome written in the block. After a sign-up the status line says that the address
+ * still has to be confirmed from the e-mail (double opt-in, decision record 0081); the toast keeps SPEC
+ * §8's words.
  */
 export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const fetcher = useFetcher<NewsletterResult>({ key: `newsletter-${source}` });
@@ -48,7 +56,8 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
     clientError ?? (latest?.outcome === "invalid" ? latest.toast.description : undefined);
   const email = fieldMeta(id, "email", fieldError, true);
   // Everything else (success included) is written in the block as well as in the toast.
-  const status = clientError === null && latest?.outcome !== "invalid" ? latest : undefined;
+  const outcome = clientError === null && latest?.outcome !== "invalid" ? latest : undefined;
+  const status = outcome?.outcome === "subscribed" ? newsletterPendingStatus : outcome?.toast;
 
   return (
     <section
@@ -122,12 +131,12 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
         <div role="status" aria-live="polite" className="mt-4 text-sm text-stone-100">
           {status ? (
             <p>
-              <strong>{status.toast.title}</strong> {status.toast.description}
+              <strong>{status.title}</strong> {status.description}
             </p>
           ) : null}
         </div>
         <p className="mt-4 text-xs text-stone-300">
-          En vous inscrivant, vous acceptez de recevoir nos articles par email. Voir nos{" "}
+          {NEWSLETTER_CONSENT_TEXT} Voir nos{" "}
           <a href="/donnees-personnelles" className="underline hover:text-white">
             données personnelles
           </a>

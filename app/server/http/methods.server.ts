@@ -26,7 +26,7 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObjec
 }
 
 /** The path React Router judges for `pathname` (a client navigation asks for "/blog.data", "/_.data"). */
-function pagePath(pathname: string): string {
+export function pagePath(pathname: string): string {
   if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length) || "/";
   return pathname.replace(/\.data$/, "");
 }

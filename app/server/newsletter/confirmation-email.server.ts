@@ -23,7 +23,7 @@ export async function confirmationEmail(subscriberId: string): Promise<OutgoingM
     "Bonjour,",
     "",
     `Vous (ou quelqu'un d'autre) avez demandé à recevoir la newsletter de ${brand} à l'adresse ${subscriber.email}.`,
-    "Pour confirmer votre inscription, ouvrez ce lien puis cliquez sur « Confirmer mon inscription » :",
+    "Pour confirmer votre inscription, ouvrez ce lien puis cliquez sur «\u00a0Confirmer mon inscription\u00a0» :",
     "",
     url,
     "",
@@ -39,6 +39,7 @@ export async function confirmationEmail(subscriberId: string): Promise<OutgoingM
 <p style="margin:0 0 12px">Bonjour,</p>
 <p style="margin:0 0 12px">Vous avez demandé à recevoir la newsletter de ${escapeHtml(brand)} à l'adresse <strong>${escapeHtml(subscriber.email)}</strong>.</p>
 ${emailButton(url, "Confirmer mon inscription")}
+<p style="margin:0 0 12px;font-size:14px">Le bouton ouvre une page de notre site : cliquez-y sur «&nbsp;Confirmer mon inscription&nbsp;» pour terminer.</p>
 <p style="margin:0 0 12px;font-size:14px">Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :<br><a href="${escapeHtml(url)}" style="color:#9a3412;word-break:break-all">${escapeHtml(url)}</a></p>`,
     footer: `Ce lien est valable ${CONFIRMATION_LIFETIME_DAYS} jours. Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien.`,
   });

@@ -1,8 +1,9 @@
 import { env } from "../env.server";
 import { signLinkToken } from "../signed-link.server";
+import { CONFIRMATION_LIFETIME_DAYS } from "~/lib/newsletter-links";
 
-/** How long a confirmation link works; an unconfirmed sign-up is forgotten after it. */
-export const CONFIRMATION_LIFETIME_DAYS = 7;
+// The confirmation page says it too: the number lives with the pages' shared code.
+export { CONFIRMATION_LIFETIME_DAYS };
 
 /** The subject of the unsubscribe link of a test e-mail or a preview: it belongs to nobody. */
 export const SAMPLE_SUBSCRIBER = "apercu";

@@ -1,0 +1,132 @@
+import type { Route } from "./+types/newsletter.confirmation";
+import type { SiteHandle } from "./site-layout";
+import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
+import { newsletterToasts } from "~/lib/newsletter";
+import { CONFIRMATION_LIFETIME_DAYS, LINK_PAGE_HEADERS } from "~/lib/newsletter-links";
+import { siteFrom, useSite } from "~/lib/public-site";
+import {
+  afterStep,
+  confirmSubscription,
+  linkPageAnswer as answer,
+  linkPressAllowed,
+  linkTarget,
+  postedToken,
+  readSubscriberLink,
+} from "~/server/newsletter.server";
+
+export const handle: SiteHandle = { solidHeader: true };
+
+/*
+ * /newsletter/confirmation?token=… (double opt-in, decision record 0081): the link of the confirmation
+ * e-mail opens this page, and only its button confirms, so that a mail scanner opening links subscribes
+ * nobody.
+ */
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  return answer({ target: linkTarget(await readSubscriberLink("newsletter-confirm", token)) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const token = postedToken(request, await request.formData());
+  const allowed = await linkPressAllowed(context);
+  const link = await readSubscriberLink("newsletter-confirm", token);
+  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
+  if (!allowed) return answer({ target: linkTarget(link), event: "rate_limited" });
+  const after = await confirmSubscription(link.subscriber.id);
+  return answer({
+    target: linkTarget(afterStep(link, after)),
+    event: after?.changed ? "confirmed" : undefined,
+  });
+}
+
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Confirmation de votre inscription | ${siteFrom(matches).brand}` },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export default function NewsletterConfirmation({ loaderData, actionData }: Route.ComponentProps) {
+  const { brand } = useSite();
+  const { target, event } = actionData ?? loaderData;
+  const notice = event === "rate_limited" ? newsletterToasts.rate_limited : undefined;
+
+  switch (target.kind) {
+    case "invalid":
+      return (
+        <NewsletterLinkPage title="Lien invalide" answered={actionData}>
+          <p>
+            Ce lien de confirmation n'est pas valide : il a peut-être été mal copié ou coupé.
+            Ouvrez-le directement depuis l'email reçu, ou inscrivez-vous de nouveau depuis le blog.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "gone":
+      return (
+        <NewsletterLinkPage title="Lien expiré" answered={actionData}>
+          <p>
+            Ce lien de confirmation n'est plus valable : il expire au bout de{" "}
+            {CONFIRMATION_LIFETIME_DAYS} jours, et l'inscription qu'il devait confirmer n'existe
+            plus. Inscrivez-vous de nouveau depuis le blog : vous recevrez un nouveau lien.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "sample":
+      return (
+        <NewsletterLinkPage title="Lien d'un email de test" answered={actionData}>
+          <p>
+            Ce lien vient d'un email de test ou d'un aperçu : il ne correspond à aucune inscription,
+            et rien n'a été modifié.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "subscriber":
+      break;
+  }
+
+  if (target.status === "pending") {
+    return (
+      <NewsletterLinkPage title="Confirmez votre inscription" notice={notice} answered={actionData}>
+        <p>
+          Vous avez demandé à recevoir la newsletter de {brand} à l'adresse{" "}
+          <strong>{target.email}</strong>. Cliquez sur le bouton ci-dessous pour confirmer votre
+          inscription : vous recevrez ensuite un email à chaque nouvel article.
+        </p>
+        <LinkButton token={target.token} label="Confirmer mon inscription" />
+      </NewsletterLinkPage>
+    );
+  }
+  if (target.status === "active") {
+    return event === "confirmed" ? (
+      <NewsletterLinkPage title="Inscription confirmée" answered={actionData}>
+        <p>
+          Merci ! L'adresse <strong>{target.email}</strong> recevra nos prochains articles par
+          email. Chaque email contient un lien pour vous désinscrire en un clic.
+        </p>
+        <BackToBlog />
+      </NewsletterLinkPage>
+    ) : (
+      <NewsletterLinkPage title="Inscription déjà confirmée" answered={actionData}>
+        <p>
+          Bonne nouvelle : l'adresse <strong>{target.email}</strong> est déjà inscrite à notre
+          newsletter. Vous n'avez rien d'autre à faire.
+        </p>
+        <BackToBlog />
+      </NewsletterLinkPage>
+    );
+  }
+  return (
+    <NewsletterLinkPage title="Vous êtes désabonné·e" answered={actionData}>
+      <p>
+        L'adresse <strong>{target.email}</strong> s'est désabonnée de la newsletter depuis l'envoi
+        de ce lien : elle ne recevra rien. Pour recevoir de nouveau nos articles, inscrivez-vous
+        depuis le blog.
+      </p>
+      <BackToBlog />
+    </NewsletterLinkPage>
+  );
+}

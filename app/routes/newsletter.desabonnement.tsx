@@ -1,0 +1,161 @@
+import type { Route } from "./+types/newsletter.desabonnement";
+import type { SiteHandle } from "./site-layout";
+import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
+import { newsletterToasts, RESUBSCRIBE_CONSENT_TEXT } from "~/lib/newsletter";
+import {
+  LINK_PAGE_HEADERS,
+  ONE_CLICK_FIELD,
+  RESUBSCRIBE_INTENT,
+  type LinkEvent,
+} from "~/lib/newsletter-links";
+import { siteFrom, useSite } from "~/lib/public-site";
+import {
+  afterStep,
+  linkPageAnswer as answer,
+  linkPressAllowed,
+  linkTarget,
+  postedToken,
+  readSubscriberLink,
+  resubscribe,
+  unsubscribe,
+} from "~/server/newsletter.server";
+
+export const handle: SiteHandle = { solidHeader: true };
+
+/*
+ * /newsletter/desabonnement?token=… (decision record 0081): every newsletter's own unsubscribe link. GET
+ * shows the page and its « Me désabonner » button; a POST unsubscribes: the button, or the mail provider's
+ * one-click request of RFC 8058 (body `List-Unsubscribe=One-Click`, no cookie, another site's Origin or
+ * none: the signed token in the address is the whole authority, see http/origin-check.server.ts). Once
+ * unsubscribed, the page offers « Me réinscrire ».
+ */
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  return answer({ target: linkTarget(await readSubscriberLink("newsletter-unsubscribe", token)) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const oneClick = form.get(ONE_CLICK_FIELD.name) === ONE_CLICK_FIELD.value;
+  const allowed = await linkPressAllowed(context, { oneClick });
+  const link = await readSubscriberLink("newsletter-unsubscribe", postedToken(request, form));
+  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
+  if (!allowed) return answer({ target: linkTarget(link), event: "rate_limited" });
+  // Only « Me réinscrire » says so; any other POST leaves (the one-click body, the page's button, a
+  // provider that words its request differently): leaving must never fail on a detail.
+  if (form.get("intent") === RESUBSCRIBE_INTENT) {
+    const after = await resubscribe(link.subscriber.id);
+    return answer({
+      target: linkTarget(afterStep(link, after)),
+      event: after?.changed ? "resubscribed" : undefined,
+    });
+  }
+  const after = await unsubscribe(link.subscriber.id, { oneClick });
+  return answer({ target: linkTarget(afterStep(link, after)), event: "unsubscribed" });
+}
+
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Désabonnement de la newsletter | ${siteFrom(matches).brand}` },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+function Resubscribe({ token }: { token: string }) {
+  return (
+    <>
+      <p>C'était une erreur ? Vous pouvez vous réinscrire. {RESUBSCRIBE_CONSENT_TEXT}</p>
+      <LinkButton
+        token={token}
+        intent={RESUBSCRIBE_INTENT}
+        label="Me réinscrire"
+        variant="outline"
+      />
+    </>
+  );
+}
+
+export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  const { brand } = useSite();
+  const { target, event } = actionData ?? loaderData;
+  const notice = event === "rate_limited" ? newsletterToasts.rate_limited : undefined;
+
+  switch (target.kind) {
+    case "invalid":
+      return (
+        <NewsletterLinkPage title="Lien invalide" answered={actionData}>
+          <p>
+            Ce lien de désabonnement n'est pas valide : il a peut-être été mal copié ou coupé.
+            Ouvrez-le directement depuis l'un de nos emails, ou écrivez-nous : nous vous
+            désabonnerons.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "gone":
+      return (
+        <NewsletterLinkPage title="Adresse introuvable" answered={actionData}>
+          <p>
+            Cette adresse ne figure plus dans notre liste d'abonné·e·s : vous ne recevrez plus notre
+            newsletter.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "sample":
+      return (
+        <NewsletterLinkPage title="Lien d'un email de test" answered={actionData}>
+          <p>
+            Ce lien vient d'un email de test ou d'un aperçu de la newsletter : il ne correspond à
+            aucun·e abonné·e, et rien n'a été modifié.
+          </p>
+          <BackToBlog />
+        </NewsletterLinkPage>
+      );
+    case "subscriber":
+      break;
+  }
+
+  const { email, token } = target;
+  if (target.status === "unsubscribed") {
+    return (
+      <NewsletterLinkPage title="Vous êtes désabonné·e" notice={notice} answered={actionData}>
+        <p>
+          {unsubscribedText(event)} L'adresse <strong>{email}</strong> ne recevra plus la newsletter
+          de {brand}.
+        </p>
+        <Resubscribe token={token} />
+      </NewsletterLinkPage>
+    );
+  }
+  if (event === "resubscribed") {
+    return (
+      <NewsletterLinkPage title="Vous êtes de nouveau inscrit·e" answered={actionData}>
+        <p>
+          Bon retour parmi nous ! L'adresse <strong>{email}</strong> recevra de nouveau nos articles
+          par email.
+        </p>
+        <p>Changé d'avis ? Ce bouton vous désabonne de nouveau.</p>
+        <LinkButton token={token} label="Me désabonner" variant="outline" />
+      </NewsletterLinkPage>
+    );
+  }
+  return (
+    <NewsletterLinkPage
+      title="Se désabonner de la newsletter"
+      notice={notice}
+      answered={actionData}
+    >
+      <p>
+        L'adresse <strong>{email}</strong> est inscrite à la newsletter de {brand}. Cliquez sur le
+        bouton ci-dessous pour vous désabonner : vous ne recevrez plus nos articles par email.
+      </p>
+      <LinkButton token={token} label="Me désabonner" />
+    </NewsletterLinkPage>
+  );
+}
+
+function unsubscribedText(event: LinkEvent | undefined): string {
+  return event === "unsubscribed" ? "C'est fait." : "Votre désabonnement est déjà enregistré.";
+}
