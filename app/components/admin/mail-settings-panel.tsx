@@ -112,7 +112,10 @@ export function MailSettingsPanel({
           {ratePerMinute(settings.ratePerMinute)}
           <span className="block text-muted-foreground">Réglable par MAIL_RATE_PER_MINUTE.</span>
         </Setting>
-        <Setting term="File d'attente">{waitingSentence(waiting)}</Setting>
+        {/* Without SMTP_URL the box above says what waits. */}
+        {settings.enabled ? (
+          <Setting term="File d'attente">{waitingSentence(waiting)}</Setting>
+        ) : null}
       </dl>
     </div>
   );

@@ -324,7 +324,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
                             id={subscriber.id}
                             intent="unsubscribe"
                             param={CONFIRM_UNSUBSCRIBE_PARAM}
-                            confirmation="Désabonner cette adresse ? Elle ne recevra plus la newsletter, et seule la personne pourra se réinscrire."
+                            confirmation="Désabonner cette adresse de la newsletter ?"
                             itemLabel={subscriber.email}
                             variant="default"
                             label={
