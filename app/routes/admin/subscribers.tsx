@@ -49,6 +49,16 @@ const sourceLabels: Record<string, string> = {
   import: "Import",
 };
 
+/** The list's address with the filter, search and page of `params` (other parameters dropped). */
+function listPath(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const name of ["statut", "q", "page"]) {
+    const value = params.get(name);
+    if (value) kept.set(name, value);
+  }
+  return `/admin/subscribers${kept.size > 0 ? `?${kept}` : ""}`;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
@@ -98,9 +108,8 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = parseIntent(await request.formData(), ["unsubscribe", "delete"]);
   if (!parsed.ok) return refusedIntent(parsed.reason, "Abonné inconnu");
   const { intent, id } = parsed;
-  // Back to the list as it was (its filter, search and page).
-  const url = new URL(request.url);
-  const back = `${url.pathname}${url.search}`;
+  // Back to the list as it was: its filter, search and page (request.url may be the `.data` request's).
+  const back = listPath(new URL(request.url).searchParams);
   const gone = { type: "error", title: "Erreur", description: "Cet abonné n'existe plus" } as const;
   try {
     if (intent === "delete") {
@@ -191,13 +200,14 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
     }
   }
 
-  const pageLink = (target: number) => {
-    const params = new URLSearchParams();
-    if (filter) params.set("statut", filter);
-    if (search) params.set("q", search);
-    if (target > 1) params.set("page", String(target));
-    return `/admin/subscribers${params.size > 0 ? `?${params}` : ""}`;
-  };
+  const pageLink = (target: number) =>
+    listPath(
+      new URLSearchParams({
+        statut: filter ?? "",
+        q: search,
+        page: target > 1 ? String(target) : "",
+      }),
+    );
 
   return (
     <div className="space-y-6">
@@ -266,7 +276,9 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
       </Form>
 
       <section
-        className="overflow-x-auto rounded-xl border border-border bg-white"
+        // `relative`: the screen-reader-only texts of the rows (positioned) scroll with the table instead
+        // of widening the page on a phone.
+        className="relative overflow-x-auto rounded-xl border border-border bg-white"
         aria-label="Liste des abonnés"
       >
         {rows.length === 0 ? (
