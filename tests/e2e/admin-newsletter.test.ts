@@ -366,10 +366,32 @@ describe("importing subscribers", () => {
     expect((await subscriberByEmail(address("import-parti")))?.status).toBe("unsubscribed");
   });
 
+  it("works without JavaScript: the refusal keeps the ticked box, then the summary", async () => {
+    const page = await signedIn("/admin/subscribers/importer", { javaScriptEnabled: false });
+    const csv = `e-mail,date\n${address("sans-script")},${frenchDay(new Date(Date.now() - day))}\n`;
+    await page.getByLabel("Ces personnes ont accepté de recevoir la newsletter").check();
+    await page.getByRole("button", { name: "Importer" }).click();
+    await page.getByText("Choisissez le fichier CSV à importer.").waitFor();
+    expect(
+      await page.getByLabel("Ces personnes ont accepté de recevoir la newsletter").isChecked(),
+    ).toBe(true);
+    await page
+      .getByLabel("Fichier CSV")
+      .setInputFiles({ name: "liste.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Importer" }).click();
+    const summary = page.getByRole("region", { name: /Import du fichier/ });
+    await summary.waitFor();
+    expect(await summary.textContent()).toContain("1 adresse ajoutée");
+    expect((await subscriberByEmail(address("sans-script")))?.status).toBe("active");
+  });
+
   it("refuses, on the server, a post without the attestation or a file over 2 MB, and imports nothing", async () => {
     const page = await signedIn("/admin/subscribers/importer");
     const cookie = await cookieHeader(page);
-    const post = async (fields: Record<string, string>, content: string | Buffer) => {
+    const post = async (
+      fields: Record<string, string>,
+      content: string | Uint8Array<ArrayBuffer>,
+    ) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
       form.append("fichier", new Blob([content], { type: "text/csv" }), "liste.csv");
@@ -385,7 +407,8 @@ describe("importing subscribers", () => {
     expect(unattested.status).toBe(400);
     expect(unattested.text).toContain("Cochez cette case");
 
-    const large = Buffer.concat([Buffer.from(csv), Buffer.alloc(2.5 * 1024 * 1024, 0x20)]);
+    const large = new Uint8Array(2.5 * 1024 * 1024).fill(0x20);
+    large.set(new TextEncoder().encode(csv));
     const tooLarge = await post({ attestation: "on" }, large);
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.text).toContain("Le fichier dépasse 2 Mo");
