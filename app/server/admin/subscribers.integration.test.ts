@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { MAX_IMPORT_LINES } from "~/lib/subscriber-import";
 import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
@@ -111,6 +112,32 @@ describe("importing subscribers", () => {
         at,
       }),
     ).toEqual({ added: 0, alreadyPresent: 4, unsubscribed: 1 });
+  });
+
+  it("imports a file of 20,000 lines at once", async () => {
+    const consent = new Date(Date.now() - 30 * day).toISOString().slice(0, 10);
+    const lines = Array.from(
+      { length: MAX_IMPORT_LINES },
+      (_, index) => `personne-${index}@grand-fichier.test;${consent}`,
+    );
+    const bytes = new TextEncoder().encode(["email;date_consentement", ...lines].join("\n"));
+    const started = performance.now();
+    const parsed = parseSubscriberCsv(bytes);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(
+      await importSubscribers(parsed.rows, { adminEmail: "a@studio.test", fileName: "grand.csv" }),
+    ).toEqual({ added: MAX_IMPORT_LINES, alreadyPresent: 0, unsubscribed: 0 });
+    // Well within a request's time, on a busy test machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const [stored] = (
+      await db().execute<{ count: string }>(
+        sql`select count(*) as count from blog_newsletter_subscribers where email like '%@grand-fichier.test' and status = 'active'`,
+      )
+    ).rows;
+    expect(Number(stored?.count)).toBe(MAX_IMPORT_LINES);
+    await db().execute(
+      sql`delete from blog_newsletter_subscribers where email like '%@grand-fichier.test'`,
+    );
   });
 
   it("adds nothing at all when the database refuses one address", async () => {
