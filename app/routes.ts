@@ -59,6 +59,8 @@ export default [
     route("admin/articles/:id/apercu", "routes/admin/article-preview.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/subscribers", "routes/admin/subscribers.tsx"),
+    route("admin/subscribers/importer", "routes/admin/subscribers-import.tsx"),
+    route("admin/newsletter", "routes/admin/newsletter.tsx"),
     route("admin/messages", "routes/admin/messages.tsx"),
     route("admin/securite", "routes/admin/security.tsx"),
     route("admin/administrateurs", "routes/admin/administrateurs.tsx"),

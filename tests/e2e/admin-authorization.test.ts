@@ -30,6 +30,7 @@ const intruderEmail = `intrus-${marker}@example.com`;
 let articleId = "";
 let categoryId = "";
 let messageId = "";
+let subscriberId = "";
 let studioId = "";
 let studioBefore: unknown;
 /** A photo of the library (the demo hero of the home page): nobody may change or delete it. */
@@ -58,9 +59,11 @@ beforeAll(async () => {
     })
     .returning();
   articleId = article?.id ?? "";
-  await database
+  const [subscriber] = await database
     .insert(blogNewsletterSubscribers)
-    .values({ email: secretEmail, consentSource: "blog", status: "active" });
+    .values({ email: secretEmail, consentSource: "blog", status: "active" })
+    .returning();
+  subscriberId = subscriber?.id ?? "";
   const [message] = await database
     .insert(contactMessages)
     .values({
@@ -154,6 +157,8 @@ const pages = () => [
   "/admin/categories",
   `/admin/categories?categorie=${categoryId}`,
   "/admin/subscribers",
+  "/admin/subscribers/importer",
+  "/admin/newsletter",
   "/admin/messages",
   "/admin/securite",
   "/admin/administrateurs",
@@ -231,6 +236,12 @@ const actions = () => [
     }),
   },
   { path: "/admin/categories", body: new URLSearchParams({ intent: "delete", id: categoryId }) },
+  {
+    path: "/admin/subscribers",
+    body: new URLSearchParams({ intent: "unsubscribe", id: subscriberId }),
+  },
+  { path: "/admin/subscribers", body: new URLSearchParams({ intent: "delete", id: subscriberId }) },
+  { path: "/admin/subscribers/importer", body: subscriberImport() },
   { path: "/admin/messages", body: new URLSearchParams({ intent: "handled", id: messageId }) },
   { path: "/admin/messages", body: new URLSearchParams({ intent: "delete", id: messageId }) },
   { path: "/admin/securite", body: new URLSearchParams({ intent: "enable", password: "x" }) },
@@ -324,6 +335,21 @@ function mediaUpload() {
   return form;
 }
 
+/** A subscriber import (a valid file, attested): only the guard stops it. */
+function subscriberImport() {
+  const form = new FormData();
+  form.append("attestation", "on");
+  const day = new Date().toISOString().slice(0, 10);
+  form.append(
+    "fichier",
+    new Blob([`email;date_consentement\nimporte-${marker}@example.com;${day}\n`], {
+      type: "text/csv",
+    }),
+    "liste.csv",
+  );
+  return form;
+}
+
 function expectNoAdminData(text: string) {
   expect(text).not.toContain(secretTitle);
   expect(text).not.toContain(secretEmail);
@@ -357,6 +383,16 @@ async function expectNothingChanged() {
     .from(blogCategories)
     .where(eq(blogCategories.slug, `intrus-${marker}`));
   expect(categories).toEqual([]);
+  const [subscriber] = await database
+    .select()
+    .from(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.id, subscriberId));
+  expect(subscriber).toMatchObject({ email: secretEmail, status: "active", unsubscribedAt: null });
+  const imported = await database
+    .select()
+    .from(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.email, `importe-${marker}@example.com`));
+  expect(imported).toEqual([]);
   const invited = await database.select().from(users).where(eq(users.email, intruderEmail));
   expect(invited).toEqual([]);
   const [studio] = await database.select().from(studios).where(eq(studios.id, studioId));

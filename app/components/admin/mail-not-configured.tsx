@@ -4,13 +4,19 @@ import type { ReactNode } from "react";
  * Shown by the pages that send e-mail (forgotten password, invitations) when SMTP_URL is not set: how to
  * configure it, rather than pretending to send.
  */
-export function MailNotConfigured({ children }: { children?: ReactNode }) {
+export function MailNotConfigured({
+  title = "L'envoi d'e-mails n'est pas configuré",
+  children,
+}: {
+  title?: string;
+  children?: ReactNode;
+}) {
   return (
     <div
       role="status"
       className="space-y-2 rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950"
     >
-      <p className="font-semibold">L'envoi d'e-mails n'est pas configuré</p>
+      <p className="font-semibold">{title}</p>
       <p>
         Pour l'activer, définissez sur le serveur la variable d'environnement{" "}
         <code className="font-mono">SMTP_URL</code> (par exemple{" "}

@@ -44,6 +44,7 @@ const links = [
   { to: "/admin/medias", label: "Photos" },
   { to: "/admin/redirections", label: "Redirections" },
   { to: "/admin/categories", label: "Catégories" },
+  { to: "/admin/newsletter", label: "Newsletter" },
   { to: "/admin/subscribers", label: "Abonnés" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/administrateurs", label: "Administrateurs" },

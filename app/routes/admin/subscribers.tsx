@@ -1,33 +1,99 @@
-import { Copy, Download } from "lucide-react";
+import { Copy, Download, Search, Upload, UserX } from "lucide-react";
+import { Form, Link } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/subscribers";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { DeleteForm } from "~/components/admin/delete-form";
+import { Field, Input, Select } from "~/components/admin/field";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
+import { parseIntent } from "~/lib/forms";
+import {
+  formatCount,
+  stateFilter,
+  subscriberStateFilters,
+  subscriberStateLabels,
+  type SubscriberState,
+} from "~/lib/newsletter-admin";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { activeEmailList, listSubscribersForAdmin } from "~/server/admin/subscribers.server";
+import {
+  activeEmailList,
+  activeSubscribers,
+  deleteSubscriber,
+  subscriberCounts,
+  subscriberPage,
+  unsubscribeSubscriber,
+} from "~/server/admin/subscribers.server";
+import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Abonnés - Administration" }];
 
+/** The search parameter that opens a row's unsubscribe confirmation without JavaScript. */
+const CONFIRM_UNSUBSCRIBE_PARAM = "desabonner";
+
+const filterLabels: Record<keyof typeof subscriberStateFilters, string> = {
+  "en-attente": "En attente de confirmation",
+  actifs: "Actifs",
+  desabonnes: "Désabonnés",
+};
+
+/** Where a subscriber consented. */
+const sourceLabels: Record<string, string> = {
+  blog: "Blog",
+  article: "Article",
+  import: "Import",
+};
+
+/** The list's address with the filter, search and page of `params` (other parameters dropped). */
+function listPath(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const name of ["statut", "q", "page"]) {
+    const value = params.get(name);
+    if (value) kept.set(name, value);
+  }
+  return `/admin/subscribers${kept.size > 0 ? `?${kept}` : ""}`;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const filter = stateFilter(params.get("statut"));
+  const search = (params.get("q") ?? "").trim().slice(0, 255);
+  const requestedPage = Number.parseInt(params.get("page") ?? "1", 10);
   try {
-    const subscribers = await listSubscribersForAdmin();
+    const [list, counts, active] = await Promise.all([
+      subscriberPage({
+        state: filter ? subscriberStateFilters[filter] : null,
+        search,
+        page: Number.isFinite(requestedPage) ? requestedPage : 1,
+      }),
+      subscriberCounts(),
+      activeSubscribers(),
+    ]);
     return {
-      subscribers,
-      activeEmails: activeEmailList(subscribers),
-      activeCount: subscribers.filter((subscriber) => subscriber.active).length,
+      ...list,
+      counts,
+      filter,
+      search,
+      activeEmails: activeEmailList(active),
       loadError: null,
     };
   } catch (error) {
     log.error("admin_subscribers_load_failed", { error });
     return {
-      subscribers: [],
+      rows: [],
+      matching: 0,
+      page: 1,
+      pageCount: 1,
+      counts: { pending: 0, active: 0, unsubscribed: 0 },
+      filter,
+      search,
       activeEmails: "",
-      activeCount: 0,
       loadError: {
         type: "error" as const,
         title: "Erreur",
@@ -37,9 +103,91 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const parsed = parseIntent(await request.formData(), ["unsubscribe", "delete"]);
+  if (!parsed.ok) return refusedIntent(parsed.reason, "Abonné inconnu");
+  const { intent, id } = parsed;
+  // Back to the list as it was: its filter, search and page (request.url may be the `.data` request's).
+  const back = listPath(new URL(request.url).searchParams);
+  const gone = { type: "error", title: "Erreur", description: "Cet abonné n'existe plus" } as const;
+  try {
+    if (intent === "delete") {
+      const deleted = await deleteSubscriber(id);
+      if (!deleted) return redirectWithToast(back, gone);
+      return redirectWithToast(back, {
+        type: "success",
+        title: "Abonné supprimé",
+        description: `${deleted.email} et sa preuve de consentement sont effacés.`,
+      });
+    }
+    const result = await unsubscribeSubscriber(id);
+    if (result.outcome === "missing") return redirectWithToast(back, gone);
+    return redirectWithToast(
+      back,
+      result.outcome === "unsubscribed"
+        ? {
+            type: "success",
+            title: "Désabonnement enregistré",
+            description: `${result.email} ne recevra plus la newsletter.`,
+          }
+        : {
+            type: "info",
+            title: "Déjà désabonné·e",
+            description: `${result.email} ne recevait déjà plus la newsletter.`,
+          },
+    );
+  } catch (error) {
+    log.error("admin_subscriber_update_failed", { error, intent });
+    return redirectWithToast(back, {
+      type: "error",
+      title: "Erreur",
+      description:
+        intent === "delete"
+          ? "Impossible de supprimer l'abonné"
+          : "Impossible de désabonner l'abonné",
+    });
+  }
+}
+
+function StateBadge({ state }: { state: SubscriberState }) {
+  return (
+    <span
+      className={cn(
+        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
+        state === "active" && "bg-emerald-100 text-emerald-900",
+        state === "pending" && "bg-amber-100 text-amber-900",
+        state === "unsubscribed" && "bg-stone-100 text-stone-600",
+      )}
+    >
+      {subscriberStateLabels[state]}
+    </span>
+  );
+}
+
+/** The date that goes with the state: when the person confirmed (or consented, imported), or left. */
+function stateDate(subscriber: {
+  status: SubscriberState;
+  consentSource: string;
+  confirmedAt: Date | null;
+  unsubscribedAt: Date | null;
+}): string | null {
+  if (subscriber.status === "unsubscribed") {
+    return subscriber.unsubscribedAt ? `le ${formatDateFr(subscriber.unsubscribedAt)}` : null;
+  }
+  if (subscriber.status === "pending") return "de confirmation";
+  if (!subscriber.confirmedAt) return null;
+  return subscriber.consentSource === "import"
+    ? `consentement du ${formatDateFr(subscriber.confirmedAt)}`
+    : `confirmé le ${formatDateFr(subscriber.confirmedAt)}`;
+}
+
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
-  const { subscribers, activeEmails, activeCount, loadError } = loaderData;
+  const { rows, counts, matching, page, pageCount, filter, search, activeEmails, loadError } =
+    loaderData;
   useServerToast(loadError);
+  const total = counts.pending + counts.active + counts.unsubscribed;
+  const activeCount = counts.active;
 
   async function copyEmails() {
     try {
@@ -52,15 +200,27 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
     }
   }
 
+  const pageLink = (target: number) =>
+    listPath(
+      new URLSearchParams({
+        statut: filter ?? "",
+        q: search,
+        page: target > 1 ? String(target) : "",
+      }),
+    );
+
   return (
     <div className="space-y-6">
       <AdminPageHeader
         title="Abonnés"
         summary={
           <>
-            {subscribers.length} inscrit{subscribers.length > 1 ? "s" : ""}, dont {activeCount}{" "}
+            {formatCount(total)} inscrit{total > 1 ? "s" : ""}, dont {formatCount(activeCount)}{" "}
             actif
             {activeCount > 1 ? "s" : ""}
+            {counts.pending > 0
+              ? `, ${formatCount(counts.pending)} en attente de confirmation`
+              : ""}
           </>
         }
         actions={
@@ -77,17 +237,57 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
               <Download aria-hidden="true" />
               Exporter en CSV
             </a>
+            <Link
+              to="/admin/subscribers/importer"
+              className={buttonVariants({ variant: "outline" })}
+            >
+              <Upload aria-hidden="true" />
+              Importer
+            </Link>
           </>
         }
       />
 
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filtrer les abonnés"
+        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
+      >
+        <Field name="q" label="Adresse contenant" className="min-w-56 flex-1">
+          {(props) => <Input {...props} type="search" defaultValue={search} maxLength={255} />}
+        </Field>
+        <Field name="statut" label="État">
+          {(props) => (
+            <Select {...props} defaultValue={filter ?? ""}>
+              <option value="">Tous</option>
+              {Object.entries(filterLabels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Button type="submit" variant="outline">
+          <Search aria-hidden="true" />
+          Filtrer
+        </Button>
+      </Form>
+
       <section
-        className="overflow-x-auto rounded-xl border border-border bg-white"
+        // `relative`: the screen-reader-only texts of the rows (positioned) scroll with the table instead
+        // of widening the page on a phone.
+        className="relative overflow-x-auto rounded-xl border border-border bg-white"
         aria-label="Liste des abonnés"
       >
-        {subscribers.length === 0 ? (
+        {rows.length === 0 ? (
           <p className="px-5 py-8 text-muted-foreground">
-            {loadError ? "Impossible de charger les abonnés" : "Aucun abonné pour le moment."}
+            {loadError
+              ? "Impossible de charger les abonnés"
+              : filter || search
+                ? "Aucun abonné ne correspond à ces critères."
+                : "Aucun abonné pour le moment."}
           </p>
         ) : (
           <table className="w-full text-left text-sm">
@@ -102,32 +302,87 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className="px-5 py-3 font-semibold">
                   Statut
                 </th>
+                <th scope="col" className="px-5 py-3 font-semibold">
+                  Origine
+                </th>
+                <th scope="col" className="px-5 py-3 font-semibold">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
-              {subscribers.map((subscriber) => (
-                <tr key={subscriber.id} className={cn(!subscriber.active && "text-stone-500")}>
-                  <td className="px-5 py-3 break-all">{subscriber.email}</td>
-                  <td className="px-5 py-3 whitespace-nowrap">
-                    {formatDateFr(subscriber.subscribedAt)}
-                  </td>
-                  <td className="px-5 py-3">
-                    {subscriber.active ? (
-                      <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-                        Actif
-                      </span>
-                    ) : (
-                      <span className="rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-600">
-                        Désabonné
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
+              {rows.map((subscriber) => {
+                const date = stateDate(subscriber);
+                return (
+                  <tr
+                    key={subscriber.id}
+                    className={cn(subscriber.status === "unsubscribed" && "text-stone-500")}
+                  >
+                    <td className="px-5 py-3 break-all">{subscriber.email}</td>
+                    <td className="px-5 py-3 whitespace-nowrap">
+                      {formatDateFr(subscriber.subscribedAt)}
+                    </td>
+                    <td className="px-5 py-3">
+                      <StateBadge state={subscriber.status} />
+                      {date ? <span className="mt-1 block text-xs">{date}</span> : null}
+                    </td>
+                    <td className="px-5 py-3">
+                      {sourceLabels[subscriber.consentSource] ?? subscriber.consentSource}
+                    </td>
+                    <td className="px-5 py-3">
+                      <div className="flex flex-wrap justify-end gap-2">
+                        {subscriber.status === "unsubscribed" ? null : (
+                          <ConfirmedActionForm
+                            id={subscriber.id}
+                            intent="unsubscribe"
+                            param={CONFIRM_UNSUBSCRIBE_PARAM}
+                            confirmation="Désabonner cette adresse de la newsletter ?"
+                            itemLabel={subscriber.email}
+                            variant="default"
+                            label={
+                              <>
+                                <UserX aria-hidden="true" />
+                                Désabonner
+                              </>
+                            }
+                          />
+                        )}
+                        <DeleteForm
+                          id={subscriber.id}
+                          confirmation="Êtes-vous sûr de vouloir supprimer cet abonné ?"
+                          itemLabel={subscriber.email}
+                        />
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         )}
       </section>
+
+      {pageCount > 1 ? (
+        <nav aria-label="Pages de la liste" className="flex items-center justify-between gap-4">
+          {page > 1 ? (
+            <Link to={pageLink(page - 1)} className={buttonVariants({ variant: "outline" })}>
+              Précédent
+            </Link>
+          ) : (
+            <span />
+          )}
+          <p className="text-sm">
+            Page {page} sur {pageCount} ({formatCount(matching)} abonné{matching > 1 ? "s" : ""})
+          </p>
+          {page < pageCount ? (
+            <Link to={pageLink(page + 1)} className={buttonVariants({ variant: "outline" })}>
+              Suivant
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -57,6 +57,8 @@ export const BODY_LIMITS: RequestInputOptions = {
   defaultLimit: { maxBytes: 256 * KIB, maxFieldLength: 20_000 },
   limits: [
     { path: "/admin/articles", maxBytes: 4 * MIB },
+    // The subscriber import's CSV (2 MB at most: a bit more reaches the page, which says so in French).
+    { path: "/admin/subscribers/importer", maxBytes: 3 * MIB },
     { path: "/admin/images", maxBytes: 64 * MIB, stream: true },
     // The media library's upload (the page without JavaScript and its script's /envoi under it).
     { path: "/admin/medias/televerser", maxBytes: 64 * MIB, stream: true },
