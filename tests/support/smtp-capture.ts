@@ -3,8 +3,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-/** An e-mail as a test reads it: envelope recipients, decoded subject and plain-text body. */
-export type CapturedMail = { to: string[]; subject: string; text: string };
+/**
+ * An e-mail as a test reads it: envelope recipients, decoded subject and plain-text body (of a single-part
+ * message), and the message as received (`mailParts` reads a multipart one).
+ */
+export type CapturedMail = { to: string[]; subject: string; text: string; raw: string };
 
 /** Decodes a quoted-printable or base64 body (what nodemailer writes for plain-text UTF-8 mail). */
 function decodeBody(body: string, encoding: string): string {
@@ -52,6 +55,35 @@ export function parseMail(raw: string): { subject: string; text: string } {
   };
 }
 
+/** A message's headers (unfolded) and its decoded plain-text and HTML parts, multipart or not. */
+export function mailParts(raw: string): {
+  subject: string;
+  header: (name: string) => string;
+  text: string;
+  html: string;
+} {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+  const header = (name: string) =>
+    new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
+  const boundary = /boundary="?([^";]+)"?/i.exec(header("Content-Type"))?.[1];
+  const parts = boundary ? raw.slice(split).split(`--${boundary}`).slice(1, -1) : [raw];
+  const decoded = parts.map((part) => {
+    const partSplit = part.replace(/^\r?\n/, "").search(/\r?\n\r?\n/);
+    const partHead = part.replace(/^\r?\n/, "").slice(0, partSplit);
+    return {
+      type: /^Content-Type:\s*([^;\s]+)/im.exec(partHead)?.[1]?.toLowerCase() ?? "text/plain",
+      body: parseMail(part.replace(/^\r?\n/, "")).text,
+    };
+  });
+  return {
+    subject: parseMail(raw).subject,
+    header,
+    text: decoded.find((part) => part.type === "text/plain")?.body ?? "",
+    html: decoded.find((part) => part.type === "text/html")?.body ?? "",
+  };
+}
+
 /**
  * A real SMTP server on loopback that keeps every message it receives, and a loopback HTTP endpoint that
  * lists them as JSON (`GET /messages`), for tests running in other processes than the one that started it.
@@ -70,6 +102,7 @@ export async function startSmtpCapture() {
         received.push({
           to: session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase()),
           ...parseMail(raw),
+          raw,
         });
         callback();
       });
