@@ -56,12 +56,19 @@ const draft = {
   excerpt: `Les premières fleurs ${marker}.`,
   content: `<p>Le printemps arrive ${marker}.</p>`,
 };
+const withoutScript = {
+  title: `Sans script ${marker}`,
+  slug: `sans-script-${marker}`,
+  excerpt: `Un extrait ${marker}.`,
+  content: `<p>Tout le texte sans script ${marker}.</p>`,
+};
 const PREVIEW_POLICY =
   "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'";
 
 let admin: TestAccount;
 let publishedId = "";
 let draftId = "";
+let withoutScriptId = "";
 let activeCount = 0;
 
 beforeAll(async () => {
@@ -91,6 +98,11 @@ beforeAll(async () => {
     .values({ ...draft, author: "Claire" })
     .returning();
   draftId = unpublished?.id ?? "";
+  const [third] = await database
+    .insert(blogArticles)
+    .values({ ...withoutScript, author: "Claire", published: true, publishedAt: new Date() })
+    .returning();
+  withoutScriptId = third?.id ?? "";
   const [row] = await database
     .select({ count: count() })
     .from(blogNewsletterSubscribers)
@@ -325,6 +337,48 @@ describe("/admin/newsletter/envoyer/:id", () => {
       .toBe(true);
     const publicPage = await fetch(`${url()}/blog/${draft.slug}`);
     expect(publicPage.status).toBe(200);
+  });
+});
+
+describe("without JavaScript", () => {
+  it("chooses the full article, confirms on the page itself, and sends it", async () => {
+    const page = await signedIn(sendPath(withoutScriptId), { javaScriptEnabled: false });
+    await page.getByRole("radio", { name: "Article complet" }).check();
+    await page.getByRole("button", { name: "Mettre à jour l'aperçu" }).click();
+    await page.waitForURL(/\?mode=full$/);
+    const preview = page.frameLocator('iframe[title="Aperçu de l\'e-mail"]');
+    await preview.getByText(`Tout le texte sans script ${marker}.`).waitFor();
+
+    await page
+      .getByRole("button", { name: new RegExp(`^Envoyer à ${activeCount} abonnés`) })
+      .click();
+    await page.waitForURL(/confirmer-envoi=/);
+    const dialog = page.getByRole("alertdialog", {
+      name: `Envoyer cet article à ${activeCount} abonnés ?`,
+    });
+    await dialog.getByRole("button", { name: `Envoyer à ${activeCount} abonnés` }).click();
+    await page.waitForURL(SENDING_PATH);
+    await page.getByRole("progressbar", { name: "Progression de l'envoi" }).waitFor();
+
+    // The mode chosen went with the confirmation: the whole text is in the e-mails.
+    await expect
+      .poll(
+        () =>
+          readers.every(
+            (reader) =>
+              mailsTo(reader).filter((mail) => mail.subject === withoutScript.title).length === 1,
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const [mail] = mailsTo(readers[0] ?? "").filter(
+      (received) => received.subject === withoutScript.title,
+    );
+    expect(mail?.html).toContain(`Tout le texte sans script ${marker}.`);
+    expect(mail?.text).toContain(`Tout le texte sans script ${marker}.`);
+    expect(mail?.text).toContain(
+      `Voir l'article sur le site : ${url()}/blog/${withoutScript.slug}`,
+    );
   });
 });
 
