@@ -469,3 +469,47 @@ describe("/admin/newsletter/envois/:id", () => {
     });
   });
 });
+
+describe("with nobody to send to", () => {
+  it("says so and offers no sending; a direct request sends nothing", async () => {
+    const database = serverDatabase();
+    await database
+      .update(blogNewsletterSubscribers)
+      .set({ status: "unsubscribed", unsubscribedAt: new Date() })
+      .where(eq(blogNewsletterSubscribers.status, "active"));
+    const [article] = await database
+      .insert(blogArticles)
+      .values({
+        title: `Personne ${marker}`,
+        slug: `personne-${marker}`,
+        excerpt: "Extrait",
+        content: "<p>Texte</p>",
+        author: "Claire",
+        published: true,
+        publishedAt: new Date(),
+      })
+      .returning();
+    const page = await signedIn(sendPath(article?.id ?? ""));
+    await page
+      .getByText("Aucun abonné actif pour le moment : il n'y a personne à qui envoyer cet article.")
+      .waitFor();
+    expect(await page.getByRole("button", { name: /^Envoyer à/ }).count()).toBe(0);
+    // The test e-mail is still possible.
+    expect(await page.getByRole("button", { name: "M'envoyer un test" }).count()).toBe(1);
+
+    const response = await fetch(`${url()}${sendPath(article?.id ?? "")}`, {
+      method: "POST",
+      headers: { cookie: await cookieHeader(page) },
+      body: new URLSearchParams({ intent: "send", id: article?.id ?? "" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("Aucun abonné actif : rien n&#x27;a été envoyé.");
+    expect(
+      await database
+        .select()
+        .from(newsletterSendings)
+        .where(eq(newsletterSendings.articleId, article?.id ?? "")),
+    ).toEqual([]);
+  });
+});
