@@ -210,6 +210,11 @@ export default function NewsletterSending({ loaderData }: Route.ComponentProps) 
           >
             Adresses en échec
           </h2>
+          {loaderData.progress.failed > failures.length ? (
+            <p className="px-5 pt-3 text-sm text-muted-foreground">
+              Les {failures.length} premières sur {loaderData.progress.failed}.
+            </p>
+          ) : null}
           <table className="w-full text-left text-sm">
             <thead className="bg-muted/60">
               <tr>

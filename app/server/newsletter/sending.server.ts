@@ -271,8 +271,9 @@ export async function sendingsProgress({ id, limit = 50 }: { id?: string; limit?
 }
 
 /**
- * What went wrong in a sending: each given-up delivery with its French error (its address, unless the
- * subscriber was deleted since), and the last error of the deliveries still waiting for a new attempt.
+ * What went wrong in a sending: the given-up deliveries (the first `limit`) with their French errors and
+ * addresses (null when the subscriber was deleted since), and the error of a delivery still waiting for a
+ * new attempt, if any (the mail server refusing for a while, or unreachable).
  */
 export async function sendingProblems(sendingId: string, limit = 500) {
   const failed = await db()
