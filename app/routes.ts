@@ -79,7 +79,12 @@ export default [
     route("admin/medias/emplacements/choisir", "routes/admin/media-slot.tsx"),
     route("admin/medias/galerie", "routes/admin/media-gallery.tsx"),
     route("admin/medias/:id", "routes/admin/media-edit.tsx"),
+    // Sending an article by e-mail (issue 12)
+    route("admin/newsletter/envoyer/:id", "routes/admin/newsletter-send.tsx"),
+    route("admin/newsletter/envois/:id", "routes/admin/newsletter-sending.tsx"),
   ]),
+  route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
+  route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
   route("blog/rss.xml", "routes/blog-rss.ts"),

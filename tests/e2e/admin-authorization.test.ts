@@ -13,6 +13,7 @@ import {
   contentPreviews,
   contentRevisions,
   media,
+  newsletterSendings,
   siteDocuments,
   users,
 } from "../../app/server/db/schema";
@@ -39,6 +40,8 @@ let mediaAlt = "";
 let demoted: TestAccount;
 let demotedCookie = "";
 let revisionId = "";
+/** A sending whose subject is the secret draft's title: its pages must not show it to anyone else. */
+let sendingId = "";
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -86,6 +89,11 @@ beforeAll(async () => {
     .orderBy(desc(contentRevisions.createdAt))
     .limit(1);
   revisionId = revision?.id ?? "";
+  const [sending] = await database
+    .insert(newsletterSendings)
+    .values({ subject: secretTitle, html: `<p>${secretTitle}</p>`, text: secretTitle, total: 1 })
+    .returning();
+  sendingId = sending?.id ?? "";
   const [photo] = await database.select().from(media).where(eq(media.builtin, "accueil-hero"));
   mediaId = photo?.id ?? "";
   mediaAlt = photo?.alt ?? "";
@@ -115,6 +123,7 @@ afterAll(async () => {
     .delete(blogNewsletterSubscribers)
     .where(eq(blogNewsletterSubscribers.email, secretEmail));
   await database.delete(contactMessages).where(eq(contactMessages.id, messageId));
+  await database.delete(newsletterSendings).where(eq(newsletterSendings.id, sendingId));
   await deleteAccount(demoted);
 });
 
@@ -147,6 +156,8 @@ const resourcePaths = [
   "/admin/articles/brouillon",
   "/admin/subscribers/export.csv",
   "/admin/medias/televerser/envoi",
+  "/admin/newsletter/envoyer/:id/apercu",
+  "/admin/newsletter/envois/:id/progression",
 ];
 
 const pages = () => [
@@ -177,6 +188,9 @@ const pages = () => [
   "/admin/medias/emplacements/choisir?emplacement=page:scolaire.hero",
   "/admin/medias/galerie",
   `/admin/medias/${mediaId}`,
+  `/admin/newsletter/envoyer/${articleId}`,
+  `/admin/newsletter/envoyer/${articleId}?mode=full&confirmer-envoi=${articleId}`,
+  `/admin/newsletter/envois/${sendingId}`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -321,6 +335,14 @@ const actions = () => [
     body: new URLSearchParams({ intent: "save", count: "0" }),
   },
   { path: "/admin/medias/televerser", body: mediaUpload() },
+  {
+    path: `/admin/newsletter/envoyer/${articleId}`,
+    body: new URLSearchParams({ intent: "publish-and-send", id: articleId, mode: "excerpt" }),
+  },
+  {
+    path: `/admin/newsletter/envoyer/${articleId}`,
+    body: new URLSearchParams({ intent: "test", id: articleId, mode: "full" }),
+  },
 ];
 
 /** A photo posted to the media library (the upload page and its script's address take the same). */
@@ -425,6 +447,13 @@ async function expectNothingChanged() {
   expect(JSON.stringify(previews)).not.toContain(marker);
   const [photo] = await database.select().from(media).where(eq(media.id, mediaId));
   expect(photo).toMatchObject({ alt: mediaAlt });
+  // Nothing was sent: the draft has no sending (and stays unpublished, checked above).
+  expect(
+    await database
+      .select({ id: newsletterSendings.id })
+      .from(newsletterSendings)
+      .where(eq(newsletterSendings.articleId, articleId)),
+  ).toEqual([]);
   expect(
     await database
       .select()
@@ -447,7 +476,8 @@ describe("the list of guarded admin routes", () => {
         (path.split("?")[0] ?? "")
           .replaceAll(articleId, ":id")
           .replaceAll(studioId, ":id")
-          .replaceAll(mediaId, ":id"),
+          .replaceAll(mediaId, ":id")
+          .replaceAll(sendingId, ":id"),
       ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
@@ -537,6 +567,27 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
     });
     expect(autosave.status).toBe(visitor.status);
     expectNoAdminData(await autosave.text());
+
+    // The newsletter's preview (HTML and text) and a sending's progress (JSON).
+    for (const path of [
+      `/admin/newsletter/envoyer/${articleId}/apercu?mode=excerpt`,
+      `/admin/newsletter/envoyer/${articleId}/apercu?mode=full&format=texte`,
+      `/admin/newsletter/envois/${sendingId}/progression`,
+    ]) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { cookie: visitor.cookie() },
+        redirect: "manual",
+      });
+      expect(response.status, path).toBe(visitor.status);
+      expectNoAdminData(await response.text());
+      const post = await fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { cookie: visitor.cookie() },
+        redirect: "manual",
+      });
+      expect(post.status, `POST ${path}`).toBeGreaterThanOrEqual(400);
+      expectNoAdminData(await post.text());
+    }
     await expectNothingChanged();
   });
 });

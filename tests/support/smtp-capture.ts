@@ -5,7 +5,8 @@ import { SMTPServer } from "smtp-server";
 
 /**
  * An e-mail as a test reads it: envelope recipients, decoded subject, plain-text and HTML parts (empty when
- * the message has none), and its headers (names in lower case, values unfolded and decoded).
+ * the message has none), its headers (names in lower case, values unfolded and decoded), and the message as
+ * received (`mailParts` reads a multipart one).
  */
 export type CapturedMail = {
   to: string[];
@@ -13,6 +14,7 @@ export type CapturedMail = {
   text: string;
   html: string;
   headers: Record<string, string>;
+  raw: string;
 };
 
 /** Decodes a quoted-printable or base64 body (what nodemailer writes for UTF-8 mail). */
@@ -84,7 +86,7 @@ function leafParts(entity: MimeEntity): Array<{ type: string; content: string }>
 }
 
 /** Reads a raw message: its decoded subject, text and HTML parts, and headers. */
-export function parseMail(raw: string): Omit<CapturedMail, "to"> {
+export function parseMail(raw: string): Omit<CapturedMail, "to" | "raw"> {
   const message = splitEntity(raw);
   const parts = leafParts(message);
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.content;
@@ -94,6 +96,17 @@ export function parseMail(raw: string): Omit<CapturedMail, "to"> {
     html: part("text/html") ?? "",
     headers: message.headers,
   };
+}
+
+/** A message's subject, a header reader (unfolded, decoded) and its plain-text and HTML parts. */
+export function mailParts(raw: string): {
+  subject: string;
+  header: (name: string) => string;
+  text: string;
+  html: string;
+} {
+  const { subject, headers, text, html } = parseMail(raw);
+  return { subject, header: (name) => headers[name.toLowerCase()] ?? "", text, html };
 }
 
 /**
@@ -114,6 +127,7 @@ export async function startSmtpCapture() {
         received.push({
           to: session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase()),
           ...parseMail(raw),
+          raw,
         });
         callback();
       });

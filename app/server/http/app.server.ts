@@ -147,6 +147,11 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "unavailable" });
   });
 
+  // Photos go out in newsletters: a webmail shows them from its own origin (and the admin's preview from
+  // a sandbox), which the default `Cross-Origin-Resource-Policy: same-origin` would refuse.
+  const embeddable = (res: express.Response) =>
+    res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
+
   // Uploaded blog images (bucket blog-images): never rewritten under the same name (random + timestamp).
   app.use(
     "/uploads",
@@ -155,6 +160,7 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
       maxAge: "1y",
       index: false,
       dotfiles: "deny",
+      setHeaders: embeddable,
     }),
     (_req, res) => void res.status(404).end(),
   );
@@ -173,7 +179,11 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     // The other public files (favicon, images) are listed once: a page request must not cost a disk
     // lookup for a file that cannot exist.
     const publicFiles = listPublicFiles(clientDirectory);
-    const servePublicFile = express.static(clientDirectory, { maxAge: "1h", index: false });
+    const servePublicFile = express.static(clientDirectory, {
+      maxAge: "1h",
+      index: false,
+      setHeaders: embeddable,
+    });
     app.use((req, res, next) => {
       if (publicFiles.has(decodedPath(req.path))) servePublicFile(req, res, next);
       else next();

@@ -80,7 +80,12 @@ export function reactRouterHandler({ build, mode, getLoadContext }: Options): Re
       }
       res.statusMessage = response.statusText;
       res.status(response.status);
-      for (const [name, value] of response.headers) res.append(name, value);
+      // A route's header replaces the site's default of that name (securityHeaders): the newsletter
+      // preview sets its own Content-Security-Policy and X-Frame-Options. Cookies add up.
+      for (const [name, value] of response.headers) {
+        if (name === "set-cookie") res.append(name, value);
+        else res.setHeader(name, value);
+      }
       if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();
     } catch (error) {

@@ -26,4 +26,9 @@ describe("contentSecurityPolicy", () => {
     expect(policy["base-uri"]).toEqual(["'self'"]);
     expect(policy["default-src"]).toEqual(["'self'"]);
   });
+
+  it("frames only the site's own documents (the newsletter preview) and the video host", () => {
+    const policy = directives(contentSecurityPolicy("n"));
+    expect(policy["frame-src"]).toEqual(["'self'", "https://www.youtube-nocookie.com"]);
+  });
 });

@@ -21,7 +21,8 @@ export function contentSecurityPolicy(nonce: string, options: SecurityOptions = 
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(options.development ? ["ws:"] : [])],
     "media-src": ["'self'"],
-    "frame-src": FRAME_SOURCES,
+    // 'self': the admin's preview of a newsletter e-mail (a document of ours, with its own sandboxing CSP).
+    "frame-src": ["'self'", ...FRAME_SOURCES],
     "frame-ancestors": ["'none'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],

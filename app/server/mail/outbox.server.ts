@@ -8,6 +8,8 @@ import { contactMessages } from "../db/schema";
 import { enqueue, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { confirmationEmail } from "../newsletter/confirmation-email.server";
+import type { NewsletterMode } from "../newsletter/email.server";
+import { newsletterSample } from "../newsletter/sending.server";
 import { recordMailFailure, type MailKind } from "./failures.server";
 import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./transport.server";
 
@@ -23,7 +25,9 @@ export type MailJob =
   /** The double opt-in link, to a pending subscriber. */
   | { kind: "confirmation"; subscriberId: string }
   /** An administrator's link (password reset, invitation), written by the caller. */
-  | { kind: "admin"; mail: Pick<OutgoingMail, "to" | "subject" | "text"> };
+  | { kind: "admin"; mail: Pick<OutgoingMail, "to" | "subject" | "text"> }
+  /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
+  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string };
 
 /** Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). */
 export function enqueueMail(job: MailJob, options: { tx?: Executor } = {}) {
@@ -37,6 +41,20 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
       return job.mail;
     case "confirmation":
       return confirmationEmail(job.subscriberId);
+    case "newsletter-test": {
+      // Written when it leaves, like the real one: the article as it is then. Deleted meanwhile: nothing.
+      const sample = await newsletterSample(job.articleId, job.mode);
+      if (!sample) return null;
+      return {
+        to: job.to,
+        ...sample.content,
+        subject: `[Test] ${sample.content.subject}`,
+        headers: {
+          "List-Unsubscribe": `<${sample.unsubscribeUrl}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      };
+    }
     case "contact": {
       const [message] = await db()
         .select()
@@ -67,7 +85,7 @@ async function afterDelivery(job: MailJob): Promise<void> {
 }
 
 function kindOf(job: MailJob): MailKind {
-  return job.kind;
+  return job.kind === "newsletter-test" ? "newsletter" : job.kind;
 }
 
 /** The worker of the queue `mail`, sending through `config`: composes and sends each job's e-mail. */

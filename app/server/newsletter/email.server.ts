@@ -26,7 +26,13 @@ export type NewsletterArticle = {
 };
 
 /** 'excerpt': the summary and a button; 'full': the whole article in the e-mail. */
-export type NewsletterMode = "excerpt" | "full";
+export const NEWSLETTER_MODES = ["excerpt", "full"] as const;
+export type NewsletterMode = (typeof NEWSLETTER_MODES)[number];
+
+/** The mode a form or an address asks for, or null for anything else. */
+export function newsletterMode(value: unknown): NewsletterMode | null {
+  return NEWSLETTER_MODES.find((mode) => mode === value) ?? null;
+}
 
 export type NewsletterContent = { subject: string; html: string; text: string };
 

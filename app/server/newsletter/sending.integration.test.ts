@@ -5,11 +5,20 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMailTransport } from "../mail/transport.server";
 import { useAppDatabase } from "../../../tests/support/database";
+import { mailParts } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
 import { startWorkers } from "../jobs/workers.server";
+import { enqueueMail } from "../mail/outbox.server";
 import { verifyLinkToken } from "../signed-link.server";
-import { createSending, sendingsProgress } from "./sending.server";
+import { SAMPLE_SUBSCRIBER } from "./links.server";
+import {
+  activeSubscriberCount,
+  createSending,
+  sendArticle,
+  sendingOfArticle,
+  sendingsProgress,
+} from "./sending.server";
 
 useAppDatabase({ jobs: true });
 
@@ -48,7 +57,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function article(published: boolean) {
+async function article(published: boolean, values: Partial<typeof blogArticles.$inferInsert> = {}) {
   const [row] = await db()
     .insert(blogArticles)
     .values({
@@ -59,6 +68,7 @@ async function article(published: boolean) {
       author: "Claire",
       published,
       publishedAt: published ? new Date() : null,
+      ...values,
     })
     .returning();
   if (!row) throw new Error("no article");
@@ -118,5 +128,128 @@ describe("sending an article", () => {
     expect(mail).not.toContain("%%LIEN_DESINSCRIPTION%%");
     const deliveries = await db().select().from(newsletterDeliveries);
     expect(deliveries.every((delivery) => delivery.status === "sent")).toBe(true);
+  });
+});
+
+/** The messages received by `to` with this subject. */
+function messagesTo(to: string, subject: string) {
+  return received
+    .filter((mail) => mail.to === to)
+    .map((mail) => mailParts(mail.raw))
+    .filter((mail) => mail.subject === subject);
+}
+
+describe("the owner's send page", () => {
+  it("sends a test to an administrator: the article as subscribers get it, « [Test] », a link of nobody", async () => {
+    const draft = await article(false, { title: "Brouillon à tester", slug: "brouillon-a-tester" });
+    await enqueueMail({
+      kind: "newsletter-test",
+      articleId: draft.id,
+      mode: "full",
+      to: "proprietaire@example.com",
+    });
+    await expect
+      .poll(() => received.filter((mail) => mail.to === "proprietaire@example.com").length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const mail = mailParts(
+      received.find((mail) => mail.to === "proprietaire@example.com")?.raw ?? "",
+    );
+    expect(mail.subject).toBe("[Test] Brouillon à tester");
+    // The whole text is in both parts ('full'), and the unsubscribe link belongs to nobody.
+    expect(mail.html).toContain("Un texte <strong>complet</strong>.");
+    expect(mail.text).toContain("Un texte complet.");
+    const link = /^<(https?:\/\/[^>]+)>$/.exec(mail.header("List-Unsubscribe"))?.[1] ?? "";
+    expect(mail.html).toContain(link.replaceAll("&", "&amp;"));
+    expect(mail.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    const check = await verifyLinkToken(
+      "newsletter-unsubscribe",
+      new URL(link).searchParams.get("token"),
+    );
+    expect(check).toEqual({ ok: true, subject: SAMPLE_SUBSCRIBER });
+    // Nothing was sent to the subscribers, and the draft is no sending.
+    expect(await sendingOfArticle(draft.id)).toBeNull();
+  });
+
+  it("publishes a draft and sends it in one go; a draft that cannot be published is neither", async () => {
+    const incomplete = await article(false, { excerpt: "" });
+    expect(
+      await sendArticle({
+        articleId: incomplete.id,
+        createdBy: null,
+        mode: "excerpt",
+        publish: true,
+      }),
+    ).toEqual({ kind: "not-publishable" });
+    const [stillDraft] = await db()
+      .select()
+      .from(blogArticles)
+      .where(sql`${blogArticles.id} = ${incomplete.id}`);
+    expect(stillDraft).toMatchObject({ published: false, publishedAt: null });
+    expect(await sendingOfArticle(incomplete.id)).toBeNull();
+
+    const scheduled = await article(false, {
+      title: "Publié et envoyé",
+      scheduledAt: new Date(Date.now() + 86_400_000),
+    });
+    // « Envoyer » alone refuses a draft.
+    expect(
+      await sendArticle({
+        articleId: scheduled.id,
+        createdBy: null,
+        mode: "excerpt",
+        publish: false,
+      }),
+    ).toEqual({ kind: "not-published" });
+    const outcome = await sendArticle({
+      articleId: scheduled.id,
+      createdBy: null,
+      mode: "excerpt",
+      publish: true,
+    });
+    const subscribers = await activeSubscriberCount();
+    expect(outcome).toMatchObject({ kind: "created", total: subscribers });
+    const [published] = await db()
+      .select()
+      .from(blogArticles)
+      .where(sql`${blogArticles.id} = ${scheduled.id}`);
+    expect(published?.published).toBe(true);
+    expect(published?.publishedAt).toBeInstanceOf(Date);
+    expect(published?.scheduledAt).toBeNull();
+    // Again (a second click): refused, nothing more.
+    expect(
+      await sendArticle({
+        articleId: scheduled.id,
+        createdBy: null,
+        mode: "excerpt",
+        publish: true,
+      }),
+    ).toMatchObject({ kind: "already-sent" });
+    await expect
+      .poll(() => messagesTo("abonne-0@example.com", "Publié et envoyé").length, {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    await expect
+      .poll(async () => (await sendingOfArticle(scheduled.id))?.status, { timeout: 30_000 })
+      .toBe("done");
+  });
+
+  it("leaves a draft unpublished when there is nobody to send it to", async () => {
+    await db().execute(
+      sql`update blog_newsletter_subscribers set status = 'unsubscribed' where status = 'active'`,
+    );
+    expect(await activeSubscriberCount()).toBe(0);
+    const draft = await article(false);
+    expect(
+      await sendArticle({ articleId: draft.id, createdBy: null, mode: "full", publish: true }),
+    ).toEqual({ kind: "no-subscribers" });
+    const [row] = await db()
+      .select()
+      .from(blogArticles)
+      .where(sql`${blogArticles.id} = ${draft.id}`);
+    expect(row).toMatchObject({ published: false, publishedAt: null });
+    expect(await sendingOfArticle(draft.id)).toBeNull();
   });
 });

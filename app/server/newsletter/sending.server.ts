@@ -1,9 +1,14 @@
 import type { JobWithMetadata } from "pg-boss";
 import { fromDrizzle } from "pg-boss";
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { blogArticles, newsletterDeliveries, newsletterSendings } from "../db/schema";
+import {
+  blogArticles,
+  blogNewsletterSubscribers,
+  newsletterDeliveries,
+  newsletterSendings,
+} from "../db/schema";
 import { env } from "../env.server";
 import { jobQueue, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
@@ -15,8 +20,13 @@ import {
   messageIdDomain,
   defaultSender,
 } from "../mail/transport.server";
-import { personalise, renderNewsletter, type NewsletterMode } from "./email.server";
-import { unsubscribeUrl } from "./links.server";
+import {
+  personalise,
+  renderNewsletter,
+  type NewsletterContent,
+  type NewsletterMode,
+} from "./email.server";
+import { SAMPLE_SUBSCRIBER, unsubscribeUrl } from "./links.server";
 
 /*
  * Sending an article to the active subscribers (decision record 0080). Creating a sending is one
@@ -105,6 +115,108 @@ export async function createSending(
   return tx ? run(tx) : db().transaction((transaction) => run(transaction));
 }
 
+export type SendArticleOutcome = CreateSendingOutcome | { kind: "not-publishable" };
+
+/** Carries the outcome out of a transaction that must not commit. */
+class NotSent extends Error {
+  readonly outcome: SendArticleOutcome;
+  constructor(outcome: SendArticleOutcome) {
+    super(outcome.kind);
+    this.outcome = outcome;
+  }
+}
+
+/**
+ * The owner's « Envoyer » (`publish` false: the article must be published) or « Publier et envoyer »
+ * (`publish` true): the draft is published and its sending created in one transaction, so that it is never
+ * published without the newsletter asked for with it. A draft without excerpt or content cannot be published.
+ */
+export async function sendArticle({
+  articleId,
+  createdBy,
+  mode,
+  publish,
+}: {
+  articleId: string;
+  createdBy: string | null;
+  mode: NewsletterMode;
+  publish: boolean;
+}): Promise<SendArticleOutcome> {
+  if (!publish) return createSending({ articleId, createdBy, mode });
+  try {
+    return await db().transaction(async (tx) => {
+      await tx
+        .update(blogArticles)
+        .set({
+          published: true,
+          publishedAt: sql`coalesce(${blogArticles.publishedAt}, now())`,
+          // Published now: a publication planned for later has nothing left to do.
+          scheduledAt: null,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(blogArticles.id, articleId),
+            eq(blogArticles.published, false),
+            ne(blogArticles.excerpt, ""),
+            ne(blogArticles.content, ""),
+          ),
+        );
+      const outcome = await createSending({ articleId, createdBy, mode }, tx);
+      if (outcome.kind === "created") return outcome;
+      throw new NotSent(outcome.kind === "not-published" ? { kind: "not-publishable" } : outcome);
+    });
+  } catch (error) {
+    if (error instanceof NotSent) return error.outcome;
+    throw error;
+  }
+}
+
+/** How many subscribers a sending created now would go to. */
+export async function activeSubscriberCount(): Promise<number> {
+  const [row] = await db()
+    .select({ count: count() })
+    .from(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.status, "active"));
+  return row?.count ?? 0;
+}
+
+/** The sending of an article (there is at most one), or null when it was never sent. */
+export async function sendingOfArticle(articleId: string) {
+  const [sending] = await db()
+    .select({
+      id: newsletterSendings.id,
+      status: newsletterSendings.status,
+      total: newsletterSendings.total,
+      createdAt: newsletterSendings.createdAt,
+      finishedAt: newsletterSendings.finishedAt,
+    })
+    .from(newsletterSendings)
+    .where(eq(newsletterSendings.articleId, articleId));
+  return sending ?? null;
+}
+
+/**
+ * Article `articleId` as its newsletter will look, addressed to nobody (the sample unsubscribe link): the
+ * admin's preview and the owner's test e-mail. A draft is dated today, as it would be if published now.
+ * Null for an unknown article.
+ */
+export async function newsletterSample(
+  articleId: string,
+  mode: NewsletterMode,
+): Promise<{ content: NewsletterContent; unsubscribeUrl: string } | null> {
+  const [article] = await db().select().from(blogArticles).where(eq(blogArticles.id, articleId));
+  if (!article) return null;
+  const { identity } = (await readSiteContent()).documents;
+  const rendered = renderNewsletter(
+    { ...article, publishedAt: article.publishedAt ?? new Date() },
+    identity,
+    { siteUrl: env().SITE_URL, mode },
+  );
+  const link = await unsubscribeUrl(SAMPLE_SUBSCRIBER);
+  return { content: personalise(rendered, link), unsubscribeUrl: link };
+}
+
 export type SendingProgress = {
   id: string;
   articleId: string | null;
@@ -156,6 +268,43 @@ export async function sendingsProgress({ id, limit = 50 }: { id?: string; limit?
     createdAt: new Date(row.created_at),
     finishedAt: row.finished_at ? new Date(row.finished_at) : null,
   }));
+}
+
+/**
+ * What went wrong in a sending: the given-up deliveries (the first `limit`) with their French errors and
+ * addresses (null when the subscriber was deleted since), and the error of a delivery still waiting for a
+ * new attempt, if any (the mail server refusing for a while, or unreachable).
+ */
+export async function sendingProblems(sendingId: string, limit = 500) {
+  const failed = await db()
+    .select({
+      id: newsletterDeliveries.id,
+      email: blogNewsletterSubscribers.email,
+      error: newsletterDeliveries.error,
+    })
+    .from(newsletterDeliveries)
+    .leftJoin(
+      blogNewsletterSubscribers,
+      eq(blogNewsletterSubscribers.id, newsletterDeliveries.subscriberId),
+    )
+    .where(
+      and(eq(newsletterDeliveries.sendingId, sendingId), eq(newsletterDeliveries.status, "failed")),
+    )
+    .orderBy(newsletterDeliveries.id)
+    .limit(limit);
+  const [retrying] = await db()
+    .select({ error: newsletterDeliveries.error })
+    .from(newsletterDeliveries)
+    .where(
+      and(
+        eq(newsletterDeliveries.sendingId, sendingId),
+        eq(newsletterDeliveries.status, "pending"),
+        isNotNull(newsletterDeliveries.error),
+      ),
+    )
+    .orderBy(desc(newsletterDeliveries.id))
+    .limit(1);
+  return { failed, retryingError: retrying?.error ?? null };
 }
 
 /** Marks the sending done once no delivery is pending. */
