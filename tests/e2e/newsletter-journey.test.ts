@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blogArticles, blogNewsletterSubscribers } from "../../app/server/db/schema";
+import { mailParts, startSmtpCapture } from "../support/smtp-capture";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  signedInPage,
+  type TestAccount,
+} from "./support/admin";
+import { useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+import { useOwnServer } from "./support/own-server";
+
+/*
+ * The whole life of a subscriber, end to end (issue 12, « Done when »): she signs up on the blog, receives the
+ * confirmation e-mail, confirms on its page, receives the article the owner sends, leaves with her mail
+ * client's one-click unsubscribe (RFC 8058), comes back, leaves again through the e-mail's link, and receives
+ * nothing after. A server and SMTP capture of this file's own: a sending goes to every active subscriber.
+ */
+
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+const url = useOwnServer(() => ({
+  SMTP_URL: smtp?.smtpUrl ?? "",
+  SMTP_FROM: "Studio de test <site@example.com>",
+}));
+const { openPage } = useBrowser({ baseUrl: url });
+
+const marker = randomBytes(4).toString("hex");
+const reader = `lectrice-${marker}@example.com`;
+const other = `autre-${marker}@example.com`;
+let admin: TestAccount;
+
+async function article(title: string) {
+  const [row] = await serverDatabase()
+    .insert(blogArticles)
+    .values({
+      title,
+      slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${marker}`,
+      excerpt: `Ce qu'il faut savoir : ${title}.`,
+      content: `<p>${title}, tout le texte.</p>`,
+      author: "Claire",
+      published: true,
+      publishedAt: new Date(),
+    })
+    .returning();
+  if (!row) throw new Error("article not stored");
+  return row;
+}
+
+function mailsTo(address: string) {
+  return (smtp?.received ?? [])
+    .filter((mail) => mail.to.includes(address))
+    .map((mail) => mailParts(mail.raw));
+}
+
+async function status(email: string) {
+  const [row] = await serverDatabase()
+    .select({ status: blogNewsletterSubscribers.status })
+    .from(blogNewsletterSubscribers)
+    .where(eq(blogNewsletterSubscribers.email, email));
+  return row?.status;
+}
+
+/** The owner sends `articleId` to every active subscriber, through the admin, and waits for the end. */
+async function sendFromAdmin(articleId: string) {
+  const page = await signedInPage(openPage, admin, `/admin/newsletter/envoyer/${articleId}`);
+  await page.getByRole("button", { name: /^Envoyer à \d+ abonné/ }).click();
+  const dialog = page.getByRole("alertdialog");
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: /^Envoyer à \d+ abonné/ }).click();
+  await page.waitForURL(/\/admin\/newsletter\/envois\/[0-9a-f-]{36}$/);
+  await expect.poll(() => page.getByText(/^Terminé le /).count(), { timeout: 30_000 }).toBe(1);
+  await page.close();
+}
+
+async function press(page: Page, name: string) {
+  await page.getByRole("button", { name }).click();
+}
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+  await serverDatabase()
+    .insert(blogNewsletterSubscribers)
+    .values({ email: other, consentSource: "blog", status: "active", confirmedAt: new Date() });
+});
+afterAll(async () => {
+  await deleteAccount(admin);
+});
+
+describe("a subscriber's life", () => {
+  it("signs up, confirms, receives an article, leaves in one click and by the link, then receives nothing", async () => {
+    // 1. Sign-up on the blog: pending until confirmed, and a confirmation e-mail.
+    const blog = await openPage("/blog");
+    const form = blog.getByRole("region", { name: "Restez inspiré·e" });
+    await form.getByRole("textbox", { name: "Votre adresse email" }).fill(reader);
+    await form.getByRole("button", { name: "S'inscrire" }).click();
+    await expect.poll(() => status(reader)).toBe("pending");
+    await expect.poll(() => mailsTo(reader).length, { timeout: 20_000 }).toBe(1);
+    const [confirmation] = mailsTo(reader);
+    const link = /https?:\/\/\S+\/newsletter\/confirmation\?token=[\w.-]+/.exec(
+      confirmation?.text ?? "",
+    )?.[0];
+    expect(link, confirmation?.text).toBeDefined();
+    expect(confirmation?.html).toContain(`href="${link}"`);
+
+    // 2. The link's page confirms only when its button is pressed.
+    const confirm = await openPage(new URL(link ?? "").pathname + new URL(link ?? "").search);
+    expect(await status(reader)).toBe("pending");
+    await press(confirm, "Confirmer mon inscription");
+    await expect.poll(() => status(reader)).toBe("active");
+
+    // 3. The owner sends an article: one e-mail, both parts, working links, RFC 8058 headers.
+    const first = await article("Lumière de novembre");
+    await sendFromAdmin(first.id);
+    await expect.poll(() => mailsTo(reader).length, { timeout: 20_000 }).toBe(2);
+    const newsletter = mailsTo(reader)[1];
+    expect(newsletter?.subject).toBe(first.title);
+    expect(newsletter?.html).toContain(`href="${url()}/blog/${first.slug}"`);
+    expect(newsletter?.text).toContain(`${url()}/blog/${first.slug}`);
+    expect((await fetch(`${url()}/blog/${first.slug}`)).status).toBe(200);
+    expect(newsletter?.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    const unsubscribe = /^<(.+)>$/.exec(newsletter?.header("List-Unsubscribe") ?? "")?.[1] ?? "";
+    expect(unsubscribe).toMatch(/\/newsletter\/desabonnement\?token=/);
+    expect(newsletter?.text).toContain(unsubscribe);
+    expect(newsletter?.html).toContain(`href="${unsubscribe.replaceAll("&", "&amp;")}"`);
+    // No open-tracking pixel, no rewritten links: the only links are the article's, the site's and hers.
+    expect(newsletter?.html).not.toMatch(/<img[^>]+(?:width="1"|height="1")/);
+
+    // 4. Her mail client's one-click unsubscribe: a POST without cookie, from another origin.
+    const oneClick = await fetch(unsubscribe, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://mail.example.net",
+      },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.status).toBe(200);
+    await expect.poll(() => status(reader)).toBe("unsubscribed");
+
+    // 5. The link's page says she has left and lets her come back; the link then unsubscribes by its button.
+    const page = await openPage(new URL(unsubscribe).pathname + new URL(unsubscribe).search);
+    await press(page, "Me réinscrire");
+    await expect.poll(() => status(reader)).toBe("active");
+    const again = await openPage(new URL(unsubscribe).pathname + new URL(unsubscribe).search);
+    await press(again, "Me désabonner");
+    await expect.poll(() => status(reader)).toBe("unsubscribed");
+
+    // 6. The next article reaches the other subscriber, not her.
+    const second = await article("Neige sur Ussel");
+    await sendFromAdmin(second.id);
+    await expect.poll(() => mailsTo(other).length, { timeout: 20_000 }).toBe(2);
+    expect(mailsTo(other).map((mail) => mail.subject)).toEqual([first.title, second.title]);
+    expect(mailsTo(reader).map((mail) => mail.subject)).toEqual([
+      confirmation?.subject,
+      first.title,
+    ]);
+  });
+});
