@@ -52,6 +52,7 @@ const slug = `portraits-d-hiver-${marker}`;
 // The refused attempts' titles: the autosave keeps a draft of the first (never its scheduling).
 const refused = { title: `Essai programmé ${marker}`, slug: `essai-programme-${marker}` };
 const withoutScript = { title: `Sans script ${marker}`, slug: `sans-script-${marker}` };
+const unsent = { title: `Déjà en ligne ${marker}`, slug: `deja-en-ligne-${marker}` };
 const subscriber = `abonnee-${marker}@example.com`;
 let admin: TestAccount;
 
@@ -69,7 +70,7 @@ afterAll(async () => {
   const database = serverDatabase();
   await database
     .delete(blogArticles)
-    .where(inArray(blogArticles.slug, [slug, refused.slug, withoutScript.slug]));
+    .where(inArray(blogArticles.slug, [slug, refused.slug, withoutScript.slug, unsent.slug]));
   await database
     .delete(blogNewsletterSubscribers)
     .where(eq(blogNewsletterSubscribers.email, subscriber));
@@ -252,6 +253,36 @@ describe("scheduling an article", () => {
     const sent = row.getByRole("link", { name: /^Envoyé le / });
     expect(await sent.getAttribute("href")).toBe(`/admin/newsletter/envois/${sendings[0]?.id}`);
     expect(await row.getByText("Programmé", { exact: true }).count()).toBe(0);
+    // The same on the article's edit page.
+    await page.goto(`/admin/articles/${published?.id}/modifier`);
+    expect(await page.getByRole("link", { name: /^Envoyé le / }).getAttribute("href")).toBe(
+      `/admin/newsletter/envois/${sendings[0]?.id}`,
+    );
+    expect(await page.getByText("Programmer la publication").count()).toBe(0);
     expect(await mailsTo(capture?.mailboxUrl ?? "", subscriber)).toHaveLength(1);
   }, 300_000);
+
+  it("a published article not sent yet offers « Envoyer par e-mail » on the dashboard and its edit page", async () => {
+    const [article] = await serverDatabase()
+      .insert(blogArticles)
+      .values({
+        title: unsent.title,
+        slug: unsent.slug,
+        excerpt: "Un extrait.",
+        content: "<p>Un texte.</p>",
+        author: "Claire",
+        published: true,
+        publishedAt: new Date(),
+      })
+      .returning();
+    const page = await signedIn("/admin/dashboard");
+    const row = page.locator("li", { hasText: unsent.title });
+    const send = row.getByRole("link", { name: `Envoyer par e-mail « ${unsent.title} »` });
+    expect(await send.getAttribute("href")).toBe(`/admin/newsletter/envoyer/${article?.id}`);
+    await page.goto(`/admin/articles/${article?.id}/modifier`);
+    expect(await page.getByRole("link", { name: /^Envoyer par e-mail/ }).getAttribute("href")).toBe(
+      `/admin/newsletter/envoyer/${article?.id}`,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });
