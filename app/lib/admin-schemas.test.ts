@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parisDateTimeInputValue } from "./dates";
 import {
   articleDraftSchema,
   articleSchema,
@@ -114,5 +115,61 @@ describe("article images and drafts", () => {
     expect(articleDraftSchema.safeParse({ title: " " }).success).toBe(false);
     expect(articleDraftSchema.safeParse({ title: "x", slug: "Pas Bon" }).success).toBe(false);
     expect(articleDraftSchema.safeParse({ title: "x", cover_focal_x: "101" }).success).toBe(false);
+  });
+});
+
+describe("scheduling an article", () => {
+  const inParis = (offsetMs: number) => parisDateTimeInputValue(new Date(Date.now() + offsetMs));
+  const messages = (input: Record<string, string>) =>
+    articleSchema.safeParse(input).error?.issues.map((issue) => [issue.path[0], issue.message]);
+
+  it("reads the date and time typed in Paris as an instant, and the newsletter box", () => {
+    const article = articleSchema.parse({
+      ...valid,
+      scheduled_at: "2999-07-14T10:00",
+      newsletter_on_publish: "on",
+    });
+    expect(article.scheduled_at?.toISOString()).toBe("2999-07-14T08:00:00.000Z");
+    expect(article.newsletter_on_publish).toBe(true);
+    expect(articleSchema.parse(valid)).toMatchObject({
+      scheduled_at: null,
+      newsletter_on_publish: false,
+    });
+  });
+
+  it("refuses a time that is past or no time at all, in French", () => {
+    expect(messages({ ...valid, scheduled_at: inParis(-60_000) })).toEqual([
+      ["scheduled_at", "La date de publication programmée doit être dans le futur"],
+    ]);
+    expect(messages({ ...valid, scheduled_at: "2999-02-30T10:00" })).toEqual([
+      ["scheduled_at", "Date et heure de publication invalides"],
+    ]);
+    expect(articleSchema.safeParse({ ...valid, scheduled_at: inParis(3_600_000) }).success).toBe(
+      true,
+    );
+  });
+
+  it("says a past time along with the other fields' messages", () => {
+    expect(messages({ ...valid, title: "", scheduled_at: inParis(-60_000) })).toEqual([
+      ["title", "Le titre est requis"],
+      ["scheduled_at", "La date de publication programmée doit être dans le futur"],
+    ]);
+  });
+
+  it("« Publier » publishes now: a past time left in the field does not stop it", () => {
+    expect(
+      articleSchema.safeParse({ ...valid, scheduled_at: inParis(-60_000), intent: "publish" })
+        .success,
+    ).toBe(true);
+  });
+
+  it("the autosave of a draft ignores the scheduling fields", () => {
+    const draft = articleDraftSchema.parse({
+      title: "x",
+      scheduled_at: "hier",
+      newsletter_on_publish: "on",
+    });
+    expect(draft).not.toHaveProperty("scheduled_at");
+    expect(draft).not.toHaveProperty("newsletter_on_publish");
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "~/lib/zod";
+import { parisDateTimeToInstant } from "./dates";
 import { isUuid } from "./forms";
 import { SLUG_PATTERN, slugify } from "./slug";
 
@@ -75,7 +76,29 @@ const focalCoordinate = z
 
 export const ALT_REQUIRED_MESSAGE = "Chaque image du contenu doit avoir un texte alternatif";
 
-export const articleSchema = z.object({
+export const SCHEDULE_INVALID_MESSAGE = "Date et heure de publication invalides";
+export const SCHEDULE_PAST_MESSAGE = "La date de publication programmée doit être dans le futur";
+
+/** A publication time typed in Paris time (`<input type="datetime-local">`), as an instant; empty: none. */
+const scheduledAt = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, context) => {
+    if (!value) return null;
+    const instant = parisDateTimeToInstant(value);
+    if (instant) return instant;
+    context.addIssue({ code: "custom", message: SCHEDULE_INVALID_MESSAGE });
+    return z.NEVER;
+  });
+
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === "on");
+
+/** The fields of the article form; `articleSchema` adds the rule between them. */
+const articleFields = z.object({
   title: z
     .string()
     .trim()
@@ -113,7 +136,32 @@ export const articleSchema = z.object({
   seo_image_url: imageUrl,
   seo_title: optionalText(LIMITS.seoTitle, "Le titre SEO est trop long"),
   seo_description: optionalText(LIMITS.seoDescription, "La description SEO est trop longue"),
+  /** « Programmer la publication »: a draft published by the job queue at this time. */
+  scheduled_at: scheduledAt,
+  /** Send the article to the active subscribers when it is published (now or at the scheduled time). */
+  newsletter_on_publish: checkbox,
+  /** The button pressed: 'publish' (« Publier ») publishes now; anything else saves. */
+  intent: z.string().optional(),
 });
+
+/** The fields that only the form's buttons save (the autosave of a draft leaves them alone). */
+export const SCHEDULING_FIELDS = ["scheduled_at", "newsletter_on_publish"] as const;
+
+/**
+ * The article form. A publication time must be in the future when saving; « Publier » publishes now and
+ * ignores it. Checked whatever the other fields hold, so every message shows at once.
+ */
+export const articleSchema = articleFields.refine(
+  (article) =>
+    article.intent === "publish" ||
+    article.scheduled_at === null ||
+    article.scheduled_at.getTime() > Date.now(),
+  {
+    path: ["scheduled_at"],
+    message: SCHEDULE_PAST_MESSAGE,
+    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "scheduled_at"),
+  },
+);
 
 export type ArticleInput = z.infer<typeof articleSchema>;
 
@@ -122,7 +170,8 @@ export type ArticleInput = z.infer<typeof articleSchema>;
  * still be empty but is held to the same limits. An empty slug follows the title. Publishing still
  * requires the whole `articleSchema`.
  */
-export const articleDraftSchema = articleSchema
+export const articleDraftSchema = articleFields
+  .omit({ scheduled_at: true, newsletter_on_publish: true, intent: true })
   .extend({
     slug: z
       .string()

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatDateFr, formatDateTimeFr, isoDayInParis } from "./dates";
+import {
+  formatDateFr,
+  formatDateTimeFr,
+  isoDayInParis,
+  parisDateTimeInputValue,
+  parisDateTimeToInstant,
+} from "./dates";
 
 describe("formatDateFr", () => {
   it("writes day, full French month name and year", () => {
@@ -47,5 +53,80 @@ describe("formatDateTimeFr", () => {
 describe("isoDayInParis", () => {
   it("gives the Paris day, not the UTC one", () => {
     expect(isoDayInParis(new Date("2024-12-31T23:30:00Z"))).toBe("2025-01-01");
+  });
+});
+
+describe("parisDateTimeInputValue", () => {
+  it("writes the Paris wall clock as <input type=datetime-local> reads it", () => {
+    expect(parisDateTimeInputValue(new Date("2026-01-15T13:05:00Z"))).toBe("2026-01-15T14:05");
+    expect(parisDateTimeInputValue("2026-07-01T22:30:00Z")).toBe("2026-07-02T00:30");
+  });
+});
+
+describe("parisDateTimeToInstant", () => {
+  it("reads a Paris date and time as the instant it is, in winter and in summer", () => {
+    expect(parisDateTimeToInstant("2026-01-15T14:05")?.toISOString()).toBe(
+      "2026-01-15T13:05:00.000Z",
+    );
+    expect(parisDateTimeToInstant("2026-07-02T00:30")?.toISOString()).toBe(
+      "2026-07-01T22:30:00.000Z",
+    );
+    expect(parisDateTimeToInstant("2026-07-02T00:30:15")?.toISOString()).toBe(
+      "2026-07-01T22:30:15.000Z",
+    );
+  });
+
+  it("is the inverse of parisDateTimeInputValue, and agrees with Intl, all year round", () => {
+    const intl = new Intl.DateTimeFormat("sv-SE", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "Europe/Paris",
+    });
+    // Every 53 minutes over three years: both sides of each clock change.
+    for (let time = Date.UTC(2025, 0, 1); time < Date.UTC(2028, 0, 1); time += 53 * 60_000) {
+      const date = new Date(time);
+      const typed = parisDateTimeInputValue(date);
+      if (typed !== intl.format(date).replace(" ", "T")) {
+        expect(typed, date.toISOString()).toBe(intl.format(date).replace(" ", "T"));
+      }
+      const read = parisDateTimeToInstant(typed)?.getTime();
+      // The hour repeated in autumn reads as its first occurrence.
+      if (read !== time && read !== time - 3_600_000) {
+        expect(read, date.toISOString()).toBe(time);
+      }
+    }
+  });
+
+  it("reads the hour skipped in spring in winter time, the hour repeated in autumn first", () => {
+    // 29 March 2026: 02:00 becomes 03:00.
+    expect(parisDateTimeToInstant("2026-03-29T02:30")?.toISOString()).toBe(
+      "2026-03-29T01:30:00.000Z",
+    );
+    // 25 October 2026: 03:00 becomes 02:00 again.
+    expect(parisDateTimeToInstant("2026-10-25T02:30")?.toISOString()).toBe(
+      "2026-10-25T00:30:00.000Z",
+    );
+    expect(parisDateTimeToInstant("2026-10-25T03:30")?.toISOString()).toBe(
+      "2026-10-25T02:30:00.000Z",
+    );
+  });
+
+  it("refuses what is no date and time", () => {
+    for (const value of [
+      "",
+      "demain",
+      "2026-02-30T10:00",
+      "2026-13-01T10:00",
+      "2026-01-01T24:00",
+      "2026-01-01T10:60",
+      "2026-01-01",
+      "2026-01-01 10:00",
+      "1969-12-31T23:00",
+    ]) {
+      expect(parisDateTimeToInstant(value), value).toBeNull();
+    }
   });
 });

@@ -20,15 +20,24 @@ function lastSundayAt1Utc(year: number, month: number): number {
 }
 
 /**
- * The calendar day in Paris of an instant, without Intl (the first Intl object of a page loads its locale
- * data, a long task on a phone while the page hydrates): UTC+1, and UTC+2 from the last Sunday of March to
- * the last Sunday of October at 01:00 UTC (EU rule). dates.test.ts checks it against Intl.
+ * How many hours Paris is ahead of UTC at an instant, without Intl (the first Intl object of a page loads
+ * its locale data, a long task on a phone while the page hydrates): 1, and 2 from the last Sunday of March
+ * to the last Sunday of October at 01:00 UTC (EU rule). dates.test.ts checks it against Intl.
  */
-function parisDay(date: Date): { year: number; month: number; day: number } {
-  const year = date.getUTCFullYear();
+function parisOffsetHours(time: number): 1 | 2 {
+  const year = new Date(time).getUTCFullYear();
+  return time >= lastSundayAt1Utc(year, 2) && time < lastSundayAt1Utc(year, 9) ? 2 : 1;
+}
+
+/** An instant as Paris's wall clock reads it, in the UTC fields of a Date. */
+function parisWallClock(date: Date): Date {
   const time = date.getTime();
-  const summer = time >= lastSundayAt1Utc(year, 2) && time < lastSundayAt1Utc(year, 9);
-  const local = new Date(time + (summer ? 2 : 1) * 3_600_000);
+  return new Date(time + parisOffsetHours(time) * 3_600_000);
+}
+
+/** The calendar day in Paris of an instant. */
+function parisDay(date: Date): { year: number; month: number; day: number } {
+  const local = parisWallClock(date);
   return { year: local.getUTCFullYear(), month: local.getUTCMonth(), day: local.getUTCDate() };
 }
 
@@ -80,4 +89,44 @@ const longDateTime = () =>
 /** Date and time in words, in the studios' time zone: '23 novembre 2026 à 14:32' (histories). */
 export function formatLongDateTimeFr(date: Date | string): string {
   return longDateTime().format(typeof date === "string" ? new Date(date) : date);
+}
+
+const two = (value: number) => String(value).padStart(2, "0");
+
+/** An instant as `<input type="datetime-local">` shows it in Paris: '2026-03-05T14:30'. */
+export function parisDateTimeInputValue(date: Date | string): string {
+  const local = parisWallClock(typeof date === "string" ? new Date(date) : date);
+  return `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())}T${two(
+    local.getUTCHours(),
+  )}:${two(local.getUTCMinutes())}`;
+}
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
+
+/**
+ * A date and time of Paris's wall clock ('2026-03-05T14:30', what `<input type="datetime-local">` posts)
+ * as an instant; null when it is no real date and time. The hour the spring change skips is read in winter
+ * time (02:30 becomes 03:30 summer time); the hour the autumn change repeats, at its first occurrence.
+ */
+export function parisDateTimeToInstant(value: string): Date | null {
+  const match = LOCAL_DATE_TIME.exec(value);
+  if (!match) return null;
+  const part = (index: number) => Number(match[index] ?? 0);
+  const [year, month, day] = [part(1), part(2), part(3)];
+  const [hours, minutes, seconds] = [part(4), part(5), part(6)];
+  const wall = Date.UTC(year, month - 1, day, hours, minutes, seconds);
+  const check = new Date(wall);
+  const real =
+    year >= 1970 &&
+    check.getUTCMonth() === month - 1 &&
+    check.getUTCDate() === day &&
+    hours < 24 &&
+    minutes < 60 &&
+    seconds < 60;
+  if (!real) return null;
+  for (const offset of [2, 1] as const) {
+    const time = wall - offset * 3_600_000;
+    if (parisOffsetHours(time) === offset) return new Date(time);
+  }
+  return new Date(wall - 3_600_000);
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "./db/client.server";
 import { enqueue, type Executor } from "./jobs/queue.server";
 import { log } from "./logger.server";
-import { createSending } from "./newsletter/sending.server";
+import { createSending, type CreateSendingOutcome } from "./newsletter/sending.server";
 
 /*
  * Scheduled publishing: a draft with `scheduled_at` is published by the job queue at that time (a job
@@ -11,21 +11,34 @@ import { createSending } from "./newsletter/sending.server";
  * version (triggers), so the blog, the feed and the sitemap show it at once.
  */
 
-/** Publishes every draft whose time has come; returns their ids. Safe to run at any time, concurrently. */
+/**
+ * Publishes every draft whose time has come, dated from its scheduled time; returns their ids. Safe to run
+ * at any time and concurrently: a draft being published by another sweep (or saved by the owner) is
+ * skipped, not waited for, and the next sweep sees it. A draft whose autosave emptied its excerpt or its
+ * content waits: it could not be published from the form either.
+ */
 export async function publishDueArticles(): Promise<string[]> {
   return db().transaction(async (tx) => {
     const due = await tx.execute<{ id: string; newsletter_on_publish: boolean }>(sql`
-      update blog_articles
-      set published = true, published_at = scheduled_at, scheduled_at = null, updated_at = now()
-      where scheduled_at <= now() and not published
-      returning id, newsletter_on_publish
+      with due as (
+        select id from blog_articles
+        where scheduled_at <= now() and not published and excerpt <> '' and content <> ''
+        order by scheduled_at, id
+        for update skip locked
+      )
+      update blog_articles article
+      set published = true, published_at = article.scheduled_at, scheduled_at = null,
+        updated_at = now()
+      from due where article.id = due.id
+      returning article.id, article.newsletter_on_publish
     `);
     for (const article of due.rows) {
       log.info("article_published_on_schedule", { articleId: article.id });
-      if (article.newsletter_on_publish) {
-        const outcome = await createSending({ articleId: article.id, createdBy: null }, tx);
-        log.info("scheduled_newsletter", { articleId: article.id, outcome: outcome.kind });
-      }
+      await sendIfAsked(
+        { id: article.id, newsletterOnPublish: article.newsletter_on_publish },
+        null,
+        tx,
+      );
     }
     return due.rows.map((row) => row.id);
   });
@@ -34,4 +47,20 @@ export async function publishDueArticles(): Promise<string[]> {
 /** Asks the queue to publish at `at` (call it with the transaction that stores `scheduled_at`). */
 export async function enqueuePublication(at: Date, tx?: Executor): Promise<void> {
   await enqueue("publish", {}, { startAfter: at, tx });
+}
+
+/**
+ * The newsletter of an article just published, when the owner asked for one (« Envoyer l'article aux
+ * abonnés à la publication »), in the publishing transaction `tx`; null when she did not. Never twice:
+ * createSending keeps one sending per article.
+ */
+export async function sendIfAsked(
+  article: { id: string; newsletterOnPublish: boolean },
+  createdBy: string | null,
+  tx: Executor,
+): Promise<CreateSendingOutcome | null> {
+  if (!article.newsletterOnPublish) return null;
+  const outcome = await createSending({ articleId: article.id, createdBy }, tx);
+  log.info("newsletter_on_publication", { articleId: article.id, outcome: outcome.kind });
+  return outcome;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
 import { useAdminBrand } from "~/routes/admin/layout";
-import { articleSchema, LIMITS } from "~/lib/admin-schemas";
+import { articleSchema, LIMITS, SCHEDULING_FIELDS } from "~/lib/admin-schemas";
 import { type FieldErrors, parseForm } from "~/lib/forms";
 import { slugify } from "~/lib/slug";
 import type { ToastMessage } from "~/lib/toast";
@@ -47,6 +47,7 @@ const FIELD_LABELS: Record<string, string> = {
   seo_title: "Titre SEO",
   seo_description: "Description SEO",
   seo_image_url: "Image de partage",
+  scheduled_at: "Date et heure de publication",
 };
 
 /** How long the owner pauses before the draft is saved. */
@@ -124,7 +125,7 @@ export function ArticleForm({
           void autosave.settled().then(() => form.requestSubmit(submitter));
           return;
         }
-        const parsed = parseForm(new FormData(form), articleSchema);
+        const parsed = parseForm(new FormData(form, submitter), articleSchema);
         if (parsed.ok) {
           setClientErrors(null);
           autosave.cancel();
@@ -251,6 +252,10 @@ export function ArticleForm({
         />
       </Section>
 
+      {published ? null : (
+        <PublicationSection scheduledAt={field("scheduled_at")} values={values} />
+      )}
+
       <div className="flex flex-wrap items-center justify-end gap-3">
         <p role="status" className="mr-auto text-sm text-muted-foreground">
           {autosave.message}
@@ -274,6 +279,58 @@ export function ArticleForm({
         )}
       </div>
     </Form>
+  );
+}
+
+/**
+ * « Programmer la publication »: a draft's date and time in Paris (the job queue publishes it then; empty,
+ * it stays a draft), and whether the subscribers receive it when it is published, now or then. Saved by
+ * the form's buttons only, never by the autosave.
+ */
+function PublicationSection({
+  scheduledAt,
+  values,
+}: {
+  scheduledAt: FieldMeta;
+  values: ArticleFormValues;
+}) {
+  const newsletterId = `${ADMIN_FORM_ID}-newsletter_on_publish`;
+  return (
+    <Section title="Programmer la publication">
+      <Field
+        field={scheduledAt}
+        label="Date et heure de publication (heure de Paris)"
+        description="Facultatif. L'article reste un brouillon jusqu'à cette heure, puis paraît sur le blog, dans le flux RSS et le plan du site. Videz le champ pour déprogrammer ; « Publier » publie tout de suite."
+      >
+        {(props) => (
+          <Input
+            {...props}
+            type="datetime-local"
+            className="sm:max-w-xs"
+            defaultValue={values.scheduled_at ?? ""}
+          />
+        )}
+      </Field>
+      <div>
+        <div className="flex items-center gap-3">
+          <input
+            id={newsletterId}
+            type="checkbox"
+            name="newsletter_on_publish"
+            defaultChecked={values.newsletter_on_publish === "on"}
+            aria-describedby={`${newsletterId}-aide`}
+            className="size-5 accent-stone-800"
+          />
+          <label htmlFor={newsletterId} className="text-sm font-semibold">
+            Envoyer l'article aux abonnés à la publication
+          </label>
+        </div>
+        <p id={`${newsletterId}-aide`} className="mt-1 text-sm text-muted-foreground">
+          Un e-mail à chaque abonné confirmé, une seule fois : à l'heure programmée, ou tout de
+          suite avec « Publier ».
+        </p>
+      </div>
+    </Section>
   );
 }
 
@@ -314,10 +371,20 @@ const savedTime = new Intl.DateTimeFormat("fr-FR", {
   timeZone: "Europe/Paris",
 });
 
-/** The form's fields as one string, to tell whether anything changed since the last save. */
+/** The scheduling fields as one string: the autosave does not save them. */
+function schedulingKey(form: HTMLFormElement): string {
+  const body = new FormData(form);
+  return JSON.stringify(SCHEDULING_FIELDS.map((name) => String(body.get(name) ?? "")));
+}
+
+/**
+ * The fields the autosave saves, and as one string, to tell whether anything changed since the last
+ * save (the scheduling fields are left to the form's buttons).
+ */
 function snapshot(form: HTMLFormElement): { body: FormData; key: string; title: string } {
   const body = new FormData(form);
   body.delete("intent");
+  for (const name of SCHEDULING_FIELDS) body.delete(name);
   const key = JSON.stringify(
     [...body.entries()]
       .filter(([name]) => name !== "id")
@@ -353,12 +420,15 @@ function useDraftAutosave({
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inFlight = useRef<Promise<void> | null>(null);
   const lastSaved = useRef<string | null>(null);
+  const loadedScheduling = useRef<string | null>(null);
   const idleRef = useRef(idle);
   const onSavedRef = useRef(onSaved);
 
   // What the page was loaded with counts as saved.
   useEffect(() => {
-    if (formRef.current) lastSaved.current = snapshot(formRef.current).key;
+    if (!formRef.current) return;
+    lastSaved.current = snapshot(formRef.current).key;
+    loadedScheduling.current = schedulingKey(formRef.current);
   }, [formRef]);
 
   const save = (keepalive: boolean): Promise<void> | null => {
@@ -404,7 +474,15 @@ function useDraftAutosave({
           }
         }
         setMessage(`Enregistré à ${savedTime.format(new Date(answer.savedAt))}`);
-        if (formRef.current && snapshot(formRef.current).key === key) onSavedRef.current();
+        // Saved as shown, unless a scheduling change still waits for the form's buttons.
+        const form = formRef.current;
+        if (
+          form &&
+          snapshot(form).key === key &&
+          schedulingKey(form) === loadedScheduling.current
+        ) {
+          onSavedRef.current();
+        }
       })
       .catch(() => setMessage("Brouillon non enregistré : la connexion a été interrompue."))
       .finally(() => {

@@ -2,10 +2,16 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { ArticleForm } from "~/components/admin/article-form";
+import { ArticleSendingLink } from "~/components/admin/article-sending-link";
 import { useServerToast } from "~/components/ui/server-toast";
+import { parisDateTimeInputValue } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { saveArticle } from "~/server/admin/article-form.server";
-import { getArticleForAdmin, listCategoryOptions } from "~/server/admin/articles.server";
+import {
+  getArticleForAdmin,
+  getArticleSending,
+  listCategoryOptions,
+} from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -17,7 +23,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     const article = isUuid(params.id) ? await getArticleForAdmin(params.id) : null;
     if (!article) throw new Error("article introuvable");
-    return { article, categories: await listCategoryOptions() };
+    const [categories, sending] = await Promise.all([
+      listCategoryOptions(),
+      getArticleSending(article.id),
+    ]);
+    return { article, categories, sending };
   } catch (error) {
     log.warn("admin_article_load_failed", { error, id: params.id });
     throw await redirectWithToast("/admin/dashboard", {
@@ -29,13 +39,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   if (!isUuid(params.id)) return new Response("Article inconnu", { status: 404 });
-  return saveArticle(request, params.id);
+  return saveArticle(request, params.id, admin.id);
 }
 
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
-  const { article, categories } = loaderData;
+  const { article, categories, sending } = loaderData;
   useServerToast(actionData?.toast);
   const values = actionData?.values ?? {
     id: article.id,
@@ -51,20 +61,25 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
     seo_image_url: article.seoImageUrl ?? "",
     seo_title: article.seoTitle ?? "",
     seo_description: article.seoDescription ?? "",
+    scheduled_at: article.scheduledAt ? parisDateTimeInputValue(article.scheduledAt) : "",
+    newsletter_on_publish: article.newsletterOnPublish ? "on" : "",
   };
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader
         title="Modifier l'article"
         actions={
-          <Link
-            to={
-              article.published ? `/blog/${article.slug}` : `/admin/articles/${article.id}/apercu`
-            }
-            className="text-sm underline underline-offset-4"
-          >
-            {article.published ? "Voir l'article publié" : "Aperçu du brouillon"}
-          </Link>
+          <>
+            <ArticleSendingLink article={article} sending={sending} />
+            <Link
+              to={
+                article.published ? `/blog/${article.slug}` : `/admin/articles/${article.id}/apercu`
+              }
+              className="inline-flex min-h-9 items-center text-sm underline underline-offset-4"
+            >
+              {article.published ? "Voir l'article publié" : "Aperçu du brouillon"}
+            </Link>
+          </>
         }
       />
       <ArticleForm

@@ -27,8 +27,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  return saveArticle(request, null);
+  const admin = await requireAdmin(request);
+  return saveArticle(request, null, admin.id);
 }
 
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {

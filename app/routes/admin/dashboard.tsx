@@ -1,11 +1,12 @@
 import { Eye, FilePlus2, FolderTree, Mail, Pencil, Users } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { ArticleSendingLink } from "~/components/admin/article-sending-link";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
-import { formatDateFr } from "~/lib/dates";
+import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import {
@@ -13,6 +14,7 @@ import {
   listArticlesForAdmin,
   setArticlePublished,
 } from "~/server/admin/articles.server";
+import { sendingNotice } from "~/server/admin/article-form.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { goLiveChecklist } from "~/server/content/go-live.server";
 import { siteContent } from "~/server/content/site-content.server";
@@ -43,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const parsed = parseIntent(await request.formData(), ["delete", "publish", "unpublish"]);
   if (!parsed.ok) return refusedIntent(parsed.reason, "Article inconnu");
   const { intent, id } = parsed;
@@ -63,10 +65,12 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const published = intent === "publish";
   try {
-    if (!(await setArticlePublished(id, published))) throw new Error("not found");
+    const outcome = await setArticlePublished(id, published, { by: admin.id });
+    if (!outcome) throw new Error("not found");
     return redirectWithToast("/admin/dashboard", {
       type: "success",
       title: published ? "Article publié" : "Article dépublié",
+      description: sendingNotice(outcome.sending),
     });
   } catch (error) {
     log.error("admin_article_publish_failed", { error });
@@ -77,6 +81,13 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
 }
+
+/** SPEC's badges, and 'Programmé' for a draft the job queue will publish. */
+const BADGES = {
+  published: { label: "Publié", look: "bg-emerald-100 text-emerald-900" },
+  scheduled: { label: "Programmé", look: "bg-sky-100 text-sky-900" },
+  draft: { label: "Brouillon", look: "bg-stone-200 text-stone-800" },
+} as const;
 
 function StatCard({ label, value }: { label: string; value: number }) {
   return (
@@ -145,74 +156,93 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </p>
         ) : (
           <ul className="divide-y divide-border">
-            {articles.map((article) => (
-              <li
-                key={article.id}
-                className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center"
-              >
-                <div className="min-w-0 flex-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span
-                      className={cn(
-                        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-                        article.published
-                          ? "bg-emerald-100 text-emerald-900"
-                          : "bg-stone-200 text-stone-800",
-                      )}
-                    >
-                      {article.published ? "Publié" : "Brouillon"}
-                    </span>
-                    <h3 className="font-sans text-base font-semibold break-words">
-                      {article.title}
-                    </h3>
+            {articles.map((article) => {
+              const scheduledAt = article.published ? null : article.scheduledAt;
+              const badge =
+                BADGES[article.published ? "published" : scheduledAt ? "scheduled" : "draft"];
+              return (
+                <li
+                  key={article.id}
+                  className="flex flex-col gap-3 px-5 py-4 lg:flex-row lg:items-center"
+                >
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span
+                        className={cn(
+                          "rounded-full px-2.5 py-0.5 text-xs font-semibold",
+                          badge.look,
+                        )}
+                      >
+                        {badge.label}
+                      </span>
+                      <h3 className="font-sans text-base font-semibold break-words">
+                        {article.title}
+                      </h3>
+                    </div>
+                    <p className="mt-1 text-sm text-muted-foreground">
+                      Créé le {formatDateFr(article.createdAt)}
+                      {article.published && article.publishedAt
+                        ? ` · Publié le ${formatDateFr(article.publishedAt)}`
+                        : ""}
+                      {scheduledAt ? (
+                        <>
+                          {" · Publication programmée le "}
+                          <time dateTime={new Date(scheduledAt).toISOString()}>
+                            {formatLongDateTimeFr(scheduledAt)}
+                          </time>
+                          {article.newsletterOnPublish ? ", avec envoi aux abonnés" : ""}
+                        </>
+                      ) : null}
+                      {article.categoryName ? ` · ${article.categoryName}` : ""} ·{" "}
+                      <span className="inline-flex items-center gap-1">
+                        <Eye aria-hidden="true" className="size-3.5" />
+                        {article.viewCount} {article.viewCount > 1 ? "vues" : "vue"}
+                      </span>
+                    </p>
+                    {scheduledAt && article.incomplete ? (
+                      <p className="mt-1 text-sm font-medium text-amber-900">
+                        L'extrait ou le contenu est vide : l'article ne sera pas publié tant qu'il
+                        n'est pas complété.
+                      </p>
+                    ) : null}
                   </div>
-                  <p className="mt-1 text-sm text-muted-foreground">
-                    Créé le {formatDateFr(article.createdAt)}
-                    {article.published && article.publishedAt
-                      ? ` · Publié le ${formatDateFr(article.publishedAt)}`
-                      : ""}
-                    {article.categoryName ? ` · ${article.categoryName}` : ""} ·{" "}
-                    <span className="inline-flex items-center gap-1">
-                      <Eye aria-hidden="true" className="size-3.5" />
-                      {article.viewCount} {article.viewCount > 1 ? "vues" : "vue"}
-                    </span>
-                  </p>
-                </div>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="id" value={article.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value={article.published ? "unpublish" : "publish"}
-                      variant="outline"
-                      size="sm"
-                    >
-                      {article.published ? "Dépublier" : "Publier"}
-                      <span className="sr-only"> « {article.title} »</span>
-                    </Button>
-                  </Form>
-                  {article.published ? null : (
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Form method="post">
+                      <input type="hidden" name="id" value={article.id} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value={article.published ? "unpublish" : "publish"}
+                        variant="outline"
+                        size="sm"
+                      >
+                        {article.published ? "Dépublier" : "Publier"}
+                        <span className="sr-only"> « {article.title} »</span>
+                      </Button>
+                    </Form>
+                    {article.published ? null : (
+                      <Button asChild variant="ghost" size="sm">
+                        <Link to={`/admin/articles/${article.id}/apercu`}>
+                          Aperçu<span className="sr-only"> de « {article.title} »</span>
+                        </Link>
+                      </Button>
+                    )}
                     <Button asChild variant="ghost" size="sm">
-                      <Link to={`/admin/articles/${article.id}/apercu`}>
-                        Aperçu<span className="sr-only"> de « {article.title} »</span>
+                      <Link to={`/admin/articles/${article.id}/modifier`}>
+                        <Pencil aria-hidden="true" />
+                        Modifier<span className="sr-only"> « {article.title} »</span>
                       </Link>
                     </Button>
-                  )}
-                  <Button asChild variant="ghost" size="sm">
-                    <Link to={`/admin/articles/${article.id}/modifier`}>
-                      <Pencil aria-hidden="true" />
-                      Modifier<span className="sr-only"> « {article.title} »</span>
-                    </Link>
-                  </Button>
-                  <DeleteForm
-                    id={article.id}
-                    confirmation="Êtes-vous sûr de vouloir supprimer cet article ?"
-                    itemLabel={article.title}
-                  />
-                </div>
-              </li>
-            ))}
+                    <ArticleSendingLink article={article} sending={article.sending} />
+                    <DeleteForm
+                      id={article.id}
+                      confirmation="Êtes-vous sûr de vouloir supprimer cet article ?"
+                      itemLabel={article.title}
+                    />
+                  </div>
+                </li>
+              );
+            })}
           </ul>
         )}
       </section>

@@ -1,47 +1,83 @@
 import { articleSchema } from "~/lib/admin-schemas";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid, parseForm } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
+import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { redirectWithToast } from "../toast.server";
 import {
   createArticle,
+  type SavedArticle,
   SlugTakenError,
   UnknownCategoryError,
   updateArticle,
 } from "./articles.server";
 
+/** What became of the newsletter asked for at publication, in the owner's words. */
+export function sendingNotice(sending: CreateSendingOutcome | null): string | undefined {
+  if (!sending) return undefined;
+  switch (sending.kind) {
+    case "created":
+      return `Envoi aux abonnés en cours : ${sending.total} ${sending.total > 1 ? "e-mails" : "e-mail"}.`;
+    case "no-subscribers":
+      return "Aucun abonné confirmé : aucun e-mail n'est parti.";
+    case "already-sent":
+      return "L'article a déjà été envoyé aux abonnés : il ne l'est pas une seconde fois.";
+    default:
+      return undefined;
+  }
+}
+
+/** The dashboard's message after a save: SPEC's title, and what happens to the publication. */
+function savedToast(
+  saved: SavedArticle,
+  { publish, created }: { publish: boolean; created: boolean },
+) {
+  if (publish) {
+    return {
+      type: "success",
+      title: "Article publié",
+      description: sendingNotice(saved.sending),
+    } satisfies ToastMessage;
+  }
+  return {
+    type: "success",
+    title: created ? "Article créé" : "Article mis à jour",
+    description: saved.scheduledAt
+      ? `Publication programmée le ${formatLongDateTimeFr(saved.scheduledAt)}.`
+      : saved.unscheduled
+        ? "Publication déprogrammée : l'article reste un brouillon."
+        : undefined,
+  } satisfies ToastMessage;
+}
+
 /**
  * The article form's action for both pages: 400 with field errors and everything typed on a refusal,
  * a field message for a slug in use, 'Impossible de sauvegarder l'article' on a failure (values kept),
  * and the dashboard with 'Article créé' / 'Article mis à jour' / 'Article publié' on success.
- * `intent=publish` ('Publier') saves and publishes; any other intent saves without changing the
- * publication. On the new-article page, a draft the autosave already created (field `id`) is updated
- * instead of creating a second article.
+ * `intent=publish` ('Publier') saves and publishes now (and sends the newsletter when the box is ticked);
+ * any other intent saves, and schedules a draft's publication when a time is given. On the new-article
+ * page, a draft the autosave already created (field `id`) is updated instead of creating a second one.
  */
-export async function saveArticle(request: Request, id: string | null) {
+export async function saveArticle(request: Request, id: string | null, adminId: string) {
   const formData = await request.formData();
-  const publish = formData.get("intent") === "publish";
-  const parsed = parseForm(formData, articleSchema, { omit: ["intent"] });
-  const { values } = parsed;
+  const parsed = parseForm(formData, articleSchema);
+  const { intent: _intent, ...values } = parsed.values;
   if (!parsed.ok) return invalidForm(values, parsed.errors);
+  const publish = parsed.data.intent === "publish";
   const draftId = id ?? (isUuid(values.id) ? values.id : null);
   try {
-    const published = { type: "success", title: "Article publié" } as const;
+    const options = { publish, by: adminId };
     if (draftId === null) {
-      await createArticle(parsed.data, { publish });
-      return redirectWithToast(
-        "/admin/dashboard",
-        publish ? published : { type: "success", title: "Article créé" },
-      );
+      const saved = await createArticle(parsed.data, options);
+      return redirectWithToast("/admin/dashboard", savedToast(saved, { publish, created: true }));
     }
-    if (!(await updateArticle(draftId, parsed.data, { publish }))) {
-      throw new Error("article introuvable");
-    }
+    const saved = await updateArticle(draftId, parsed.data, options);
+    if (!saved) throw new Error("article introuvable");
     return redirectWithToast(
       "/admin/dashboard",
-      publish
-        ? published
-        : { type: "success", title: id === null ? "Article créé" : "Article mis à jour" },
+      savedToast(saved, { publish, created: id === null }),
     );
   } catch (error) {
     if (error instanceof SlugTakenError) {

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { ArticleDraftInput, ArticleInput } from "~/lib/admin-schemas";
 import { db } from "../db/client.server";
-import { blogArticles, blogCategories } from "../db/schema";
+import { blogArticles, blogCategories, newsletterSendings } from "../db/schema";
+import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { sanitizeArticleHtml } from "../sanitize.server";
+import { enqueuePublication, sendIfAsked } from "../scheduled-publishing.server";
 
 /** The dashboard's list: every article, drafts included, newest created first. */
 export function listArticlesForAdmin() {
@@ -15,11 +17,26 @@ export function listArticlesForAdmin() {
       publishedAt: blogArticles.publishedAt,
       viewCount: blogArticles.viewCount,
       createdAt: blogArticles.createdAt,
+      scheduledAt: blogArticles.scheduledAt,
+      newsletterOnPublish: blogArticles.newsletterOnPublish,
+      /** A draft the sweep cannot publish: its autosave emptied the excerpt or the content. */
+      incomplete: sql<boolean>`${blogArticles.excerpt} = '' or ${blogArticles.content} = ''`,
       categoryName: blogCategories.name,
+      sending: { id: newsletterSendings.id, createdAt: newsletterSendings.createdAt },
     })
     .from(blogArticles)
     .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+    .leftJoin(newsletterSendings, eq(newsletterSendings.articleId, blogArticles.id))
     .orderBy(desc(blogArticles.createdAt), desc(blogArticles.id));
+}
+
+/** The newsletter sending of an article (at most one), or null when it was never sent. */
+export async function getArticleSending(articleId: string) {
+  const [sending] = await db()
+    .select({ id: newsletterSendings.id, createdAt: newsletterSendings.createdAt })
+    .from(newsletterSendings)
+    .where(eq(newsletterSendings.articleId, articleId));
+  return sending ?? null;
 }
 
 /** The columns that publish an article; the first publication sets the date, later ones keep it. */
@@ -29,20 +46,31 @@ const publication = () => ({
 });
 
 /**
- * Publishes or unpublishes. An autosaved draft may still lack its excerpt or content: it cannot be
- * published until the form has them (false, as for an unknown id).
+ * Publishes or unpublishes; publishing now replaces a scheduled time, and sends the newsletter the owner
+ * asked for at publication (same transaction). An autosaved draft may still lack its excerpt or content:
+ * it cannot be published until the form has them (null, as for an unknown id).
  */
-export async function setArticlePublished(id: string, published: boolean): Promise<boolean> {
-  const rows = await db()
-    .update(blogArticles)
-    .set({ ...(published ? publication() : { published: false }), updatedAt: new Date() })
-    .where(
-      published
-        ? and(eq(blogArticles.id, id), ne(blogArticles.excerpt, ""), ne(blogArticles.content, ""))
-        : eq(blogArticles.id, id),
-    )
-    .returning({ id: blogArticles.id });
-  return rows.length > 0;
+export async function setArticlePublished(
+  id: string,
+  published: boolean,
+  { by = null }: { by?: string | null } = {},
+): Promise<{ sending: CreateSendingOutcome | null } | null> {
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(blogArticles)
+      .set({
+        ...(published ? { ...publication(), scheduledAt: null } : { published: false }),
+        updatedAt: new Date(),
+      })
+      .where(
+        published
+          ? and(eq(blogArticles.id, id), ne(blogArticles.excerpt, ""), ne(blogArticles.content, ""))
+          : eq(blogArticles.id, id),
+      )
+      .returning({ id: blogArticles.id, newsletterOnPublish: blogArticles.newsletterOnPublish });
+    if (!row) return null;
+    return { sending: published ? await sendIfAsked(row, by, tx) : null };
+  });
 }
 
 export async function deleteArticle(id: string): Promise<boolean> {
@@ -103,41 +131,108 @@ function values(input: ArticleInput | ArticleDraftInput) {
 
 function translateConstraintError(error: unknown): never {
   const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
-  if (cause?.code === "23505") throw new SlugTakenError("slug déjà utilisé", { cause: error });
-  if (cause?.code === "23503")
+  if (cause?.code === "23505" && cause.constraint === "blog_articles_slug_unique") {
+    throw new SlugTakenError("slug déjà utilisé", { cause: error });
+  }
+  if (
+    cause?.code === "23503" &&
+    cause.constraint === "blog_articles_category_id_blog_categories_id_fk"
+  ) {
     throw new UnknownCategoryError("catégorie inconnue", { cause: error });
+  }
+  // Anything else (the newsletter's writes of a publication included) is a failure, not a field's fault.
   throw error;
 }
 
-/** New articles start as drafts unless the owner chose 'Publier'. */
+/** What saving the article form did, for the owner's message. */
+export type SavedArticle = {
+  id: string;
+  /** The scheduled publication now planned (a draft's), or null. */
+  scheduledAt: Date | null;
+  /** A scheduled publication was cancelled by this save. */
+  unscheduled: boolean;
+  /** The newsletter sent on publication (« Publier » with the box ticked), or null. */
+  sending: CreateSendingOutcome | null;
+};
+
+type SaveOptions = { publish?: boolean; by?: string | null };
+
+/**
+ * New articles start as drafts unless the owner chose 'Publier'. A draft may be scheduled: its time and
+ * the job that publishes it are one write.
+ */
 export async function createArticle(
   input: ArticleInput,
-  { publish = false }: { publish?: boolean } = {},
-): Promise<string> {
+  { publish = false, by = null }: SaveOptions = {},
+): Promise<SavedArticle> {
   try {
-    const [row] = await db()
-      .insert(blogArticles)
-      .values({ ...values(input), published: publish, publishedAt: publish ? new Date() : null })
-      .returning({ id: blogArticles.id });
-    if (!row) throw new Error("insert returned nothing");
-    return row.id;
+    return await db().transaction(async (tx) => {
+      const scheduledAt = publish ? null : input.scheduled_at;
+      const [row] = await tx
+        .insert(blogArticles)
+        .values({
+          ...values(input),
+          published: publish,
+          publishedAt: publish ? new Date() : null,
+          scheduledAt,
+          newsletterOnPublish: input.newsletter_on_publish,
+        })
+        .returning({ id: blogArticles.id, newsletterOnPublish: blogArticles.newsletterOnPublish });
+      if (!row) throw new Error("insert returned nothing");
+      if (scheduledAt) await enqueuePublication(scheduledAt, tx);
+      const sending = publish ? await sendIfAsked(row, by, tx) : null;
+      return { id: row.id, scheduledAt, unscheduled: false, sending };
+    });
   } catch (error) {
     translateConstraintError(error);
   }
 }
 
+/**
+ * Saves the form over article `id` (null when there is none). A draft's publication time is stored,
+ * changed or cleared with the job for the new time in the same transaction (a job of an older time finds
+ * nothing due when it runs); publishing (now, or a published article's save) clears it.
+ */
 export async function updateArticle(
   id: string,
   input: ArticleInput,
-  { publish = false }: { publish?: boolean } = {},
-): Promise<boolean> {
+  { publish = false, by = null }: SaveOptions = {},
+): Promise<SavedArticle | null> {
   try {
-    const rows = await db()
-      .update(blogArticles)
-      .set({ ...values(input), ...(publish ? publication() : {}), updatedAt: new Date() })
-      .where(eq(blogArticles.id, id))
-      .returning({ id: blogArticles.id });
-    return rows.length > 0;
+    return await db().transaction(async (tx) => {
+      // Locked: the scheduled publication waits for this save (or this save for it).
+      const [before] = await tx
+        .select({ published: blogArticles.published, scheduledAt: blogArticles.scheduledAt })
+        .from(blogArticles)
+        .where(eq(blogArticles.id, id))
+        .for("update");
+      if (!before) return null;
+      const draft = !before.published && !publish;
+      const scheduledAt = draft ? input.scheduled_at : null;
+      const [row] = await tx
+        .update(blogArticles)
+        .set({
+          ...values(input),
+          ...(publish ? publication() : {}),
+          scheduledAt,
+          // A published article's form has no such box: its choice stays what it was.
+          ...(before.published ? {} : { newsletterOnPublish: input.newsletter_on_publish }),
+          updatedAt: new Date(),
+        })
+        .where(eq(blogArticles.id, id))
+        .returning({ id: blogArticles.id, newsletterOnPublish: blogArticles.newsletterOnPublish });
+      if (!row) return null;
+      if (scheduledAt && scheduledAt.getTime() !== before.scheduledAt?.getTime()) {
+        await enqueuePublication(scheduledAt, tx);
+      }
+      const sending = publish && !before.published ? await sendIfAsked(row, by, tx) : null;
+      return {
+        id,
+        scheduledAt,
+        unscheduled: before.scheduledAt !== null && scheduledAt === null,
+        sending,
+      };
+    });
   } catch (error) {
     translateConstraintError(error);
   }

@@ -14,9 +14,15 @@ export async function startWorkers({
 }: { mail?: MailConfig | null } = {}): Promise<void> {
   const boss = jobQueue();
   await boss.schedule("publish", "* * * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("publish", { pollingIntervalSeconds: 5 }, async () => {
-    await publishDueArticles();
-  });
+  // A publication job waits for its time (startAfter): NOTIFY wakes workers when a job is created, not
+  // when it falls due, so the worker looks every 5 s instead of pg-boss's 30 s backstop with NOTIFY.
+  await boss.work(
+    "publish",
+    { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
+    async () => {
+      await publishDueArticles();
+    },
+  );
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
     return;
