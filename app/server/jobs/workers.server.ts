@@ -1,9 +1,10 @@
+import type { JobWithMetadata } from "pg-boss";
 import { log } from "../logger.server";
 import { mailJobHandler } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
-import { newsletterJobHandler } from "../newsletter/sending.server";
+import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { jobQueue } from "./queue.server";
+import { jobQueue, queueStopping } from "./queue.server";
 
 /**
  * The workers of this process: scheduled publishing always; e-mail only with SMTP_URL (without it, e-mail
@@ -26,9 +27,32 @@ export async function startWorkers({
     { includeMetadata: true, batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 5 },
     mailJobHandler(mail),
   );
-  await boss.work(
+  const sendBatch = newsletterJobHandler(mail);
+  // Set once work() has answered with the worker's id (before any batch can end: a batch needs a fetch).
+  let fetchNextBatch = () => {};
+  const newsletterWorker = await boss.work(
     "newsletter",
-    { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 2 },
-    newsletterJobHandler(mail),
+    {
+      includeMetadata: true,
+      batchSize: 1,
+      pollingIntervalSeconds: 2,
+      // The queue's NOTIFY only announces new jobs: without this, a batch whose retry time has come (after
+      // an SMTP failure, or a dead process's batch handed back) would wait pg-boss's 30 s for it.
+      notifyPollingIntervalSeconds: 2,
+    },
+    async (jobs: JobWithMetadata<NewsletterBatchJob>[]) => {
+      const stopping = queueStopping();
+      try {
+        // A batch ends at the next e-mail when the process stops (see queueStopping).
+        await sendBatch(
+          jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
+        );
+      } finally {
+        // The next batch of a sending is already waiting, and nothing announces it: fetch it now rather
+        // than after the polling interval (at a high MAIL_RATE_PER_MINUTE a batch lasts less than that).
+        fetchNextBatch();
+      }
+    },
   );
+  fetchNextBatch = () => boss.notifyWorker(newsletterWorker);
 }
