@@ -1,10 +1,46 @@
-import type { JobWithMetadata } from "pg-boss";
+import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { log } from "../logger.server";
-import { mailJobHandler } from "../mail/outbox.server";
+import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { jobQueue, queueStopping } from "./queue.server";
+import { jobQueue, queueStopping, type QueueName } from "./queue.server";
+
+/**
+ * One worker of `queue` that works through a backlog without pausing. pg-boss's NOTIFY only announces a job
+ * being created, and a worker that has handled one otherwise waits for its next poll (30 s under NOTIFY)
+ * before it looks again: ten confirmations queued at once left in pairs every 30 s, and a newsletter's
+ * batches, all created together, one every 30 s. So the worker fetches again as soon as it has handled a
+ * job, and polls every `pollingIntervalSeconds` for the jobs whose retry time has come (nothing announces
+ * those either).
+ */
+async function workThrough<Data extends object>(
+  boss: PgBoss,
+  queue: QueueName,
+  pollingIntervalSeconds: number,
+  handler: (jobs: JobWithMetadata<Data>[]) => Promise<void>,
+): Promise<void> {
+  // Set once work() has answered with the worker's id (before any job can end: a job needs a fetch).
+  let fetchAgain = () => {};
+  const worker = await boss.work(
+    queue,
+    {
+      includeMetadata: true,
+      batchSize: 1,
+      localConcurrency: 1,
+      pollingIntervalSeconds,
+      notifyPollingIntervalSeconds: pollingIntervalSeconds,
+    },
+    async (jobs: JobWithMetadata<Data>[]) => {
+      try {
+        await handler(jobs);
+      } finally {
+        fetchAgain();
+      }
+    },
+  );
+  fetchAgain = () => boss.notifyWorker(worker);
+}
 
 /**
  * The workers of this process: scheduled publishing always; e-mail only with SMTP_URL (without it, e-mail
@@ -22,37 +58,17 @@ export async function startWorkers({
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
     return;
   }
-  await boss.work(
-    "mail",
-    { includeMetadata: true, batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 5 },
-    mailJobHandler(mail),
-  );
+  // Two e-mails at a time (the transport's pool has two connections).
+  const sendMail = mailJobHandler(mail);
+  for (let worker = 0; worker < 2; worker++) {
+    await workThrough<MailJob>(boss, "mail", 5, sendMail);
+  }
   const sendBatch = newsletterJobHandler(mail);
-  // Set once work() has answered with the worker's id (before any batch can end: a batch needs a fetch).
-  let fetchNextBatch = () => {};
-  const newsletterWorker = await boss.work(
-    "newsletter",
-    {
-      includeMetadata: true,
-      batchSize: 1,
-      pollingIntervalSeconds: 2,
-      // The queue's NOTIFY only announces new jobs: without this, a batch whose retry time has come (after
-      // an SMTP failure, or a dead process's batch handed back) would wait pg-boss's 30 s for it.
-      notifyPollingIntervalSeconds: 2,
-    },
-    async (jobs: JobWithMetadata<NewsletterBatchJob>[]) => {
-      const stopping = queueStopping();
-      try {
-        // A batch ends at the next e-mail when the process stops (see queueStopping).
-        await sendBatch(
-          jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
-        );
-      } finally {
-        // The next batch of a sending is already waiting, and nothing announces it: fetch it now rather
-        // than after the polling interval (at a high MAIL_RATE_PER_MINUTE a batch lasts less than that).
-        fetchNextBatch();
-      }
-    },
-  );
-  fetchNextBatch = () => boss.notifyWorker(newsletterWorker);
+  await workThrough<NewsletterBatchJob>(boss, "newsletter", 2, (jobs) => {
+    // A batch ends at the next e-mail when the process stops (see queueStopping).
+    const stopping = queueStopping();
+    return sendBatch(
+      jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
+    );
+  });
 }
