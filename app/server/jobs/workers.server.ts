@@ -51,7 +51,10 @@ export async function startWorkers({
 }: { mail?: MailConfig | null } = {}): Promise<void> {
   const boss = jobQueue();
   await boss.schedule("publish", "* * * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("publish", { pollingIntervalSeconds: 5 }, async () => {
+  // A publication's job becomes due at its time, which nothing announces: looked for every 5 s (pg-boss
+  // would wait 30 s under NOTIFY).
+  const poll = { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 };
+  await boss.work("publish", poll, async () => {
     await publishDueArticles();
   });
   if (!mail) {
