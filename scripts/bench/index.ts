@@ -18,6 +18,7 @@ import {
   type SectionResult,
 } from "./report.ts";
 import { searchSection } from "./search.ts";
+import { sendingSection } from "./sending.ts";
 import { serverSection } from "./server-speed.ts";
 import { ensureBuilt } from "./server.ts";
 import { weightSection } from "./weight.ts";
@@ -29,6 +30,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   search: searchSection,
   integrity: integritySection,
   durability: durabilitySection,
+  sending: sendingSection,
 };
 
 const { values } = parseArgs({

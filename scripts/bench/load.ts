@@ -23,14 +23,23 @@ type AutocannonJson = {
   timeouts: number;
 };
 
-/** Runs `durationSeconds` of load with `connections` keep-alive connections, capped at `maxRequests`. */
+/**
+ * Runs `durationSeconds` of load with `connections` keep-alive connections, capped at `maxRequests`;
+ * `headers` are sent with every request (a session cookie, for the admin's pages).
+ */
 export async function loadTest(
   url: string,
   {
     connections,
     durationSeconds,
     maxRequests,
-  }: { connections: number; durationSeconds: number; maxRequests: number },
+    headers = {},
+  }: {
+    connections: number;
+    durationSeconds: number;
+    maxRequests: number;
+    headers?: Record<string, string>;
+  },
 ): Promise<LoadResult> {
   if (new URL(url).hostname !== "127.0.0.1") throw new Error("Le banc ne vise que 127.0.0.1");
   const cli = path.join(root, "node_modules/autocannon/autocannon.js");
@@ -50,6 +59,7 @@ export async function loadTest(
     "accept=text/html",
     "-H",
     "accept-encoding=gzip, br",
+    ...Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]),
     url,
   ];
   const output = await new Promise<string>((resolve, reject) => {

@@ -60,6 +60,7 @@ export const sectionOrder = [
   "search",
   "integrity",
   "durability",
+  "sending",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -14,12 +14,25 @@ export type ServerProcess = {
   databaseUrl: string;
   /** Stops the server, drops its database and removes its data folder. */
   stop: () => Promise<void>;
+  /**
+   * Signals the running server (SIGKILL by default: a crash, nothing flushed) and waits for its exit;
+   * resolves with its exit code (null when a signal ended it).
+   */
+  kill: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /**
+   * Starts the server again on the same port, database and data folder (after `kill`), and resolves when
+   * /healthz answers, with the milliseconds from spawn to healthy.
+   */
+  restart: () => Promise<number>;
+  /** The last lines the server printed (its current run and the ones before). */
+  output: () => string;
 };
 
-async function waitForHealth(url: string, child: ReturnType<typeof spawn>, output: () => string) {
+async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Le serveur s'est arrêté :\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`Le serveur s'est arrêté :\n${output()}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) return;
@@ -52,40 +65,65 @@ export async function startServerProcess(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, ["server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl.toString(),
-      SITE_URL: baseUrl,
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
   const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
+  const spawnServer = () => {
+    const child = spawn(process.execPath, ["server.ts"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl.toString(),
+        SITE_URL: baseUrl,
+        LOG_LEVEL: "warn",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => resolve(code)),
+    );
+    return { child, exited };
+  };
+  let current = spawnServer();
+  const running = () => current.child.exitCode === null && current.child.signalCode === null;
+
+  const kill = (signal: NodeJS.Signals = "SIGKILL") => {
+    if (running()) current.child.kill(signal);
+    return current.exited;
+  };
   const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
+    await kill("SIGTERM");
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query(`drop database if exists "${name}" with (force)`);
     await client.end();
     await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
+  const restart = async () => {
+    if (running()) throw new Error("Le serveur tourne encore : kill() d'abord.");
+    const started = performance.now();
+    current = spawnServer();
+    await waitForHealth(baseUrl, current.child, () => output);
+    return performance.now() - started;
+  };
   try {
-    await waitForHealth(baseUrl, child, () => output);
+    await waitForHealth(baseUrl, current.child, () => output);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { baseUrl, databaseUrl: databaseUrl.toString(), stop };
+  return {
+    baseUrl,
+    databaseUrl: databaseUrl.toString(),
+    stop,
+    kill,
+    restart,
+    output: () => output,
+  };
 }

@@ -54,7 +54,20 @@ export const QUEUES = {
 
 export type QueueName = keyof typeof QUEUES;
 
-const holder = globalThis as typeof globalThis & { __studioJobs?: PgBoss };
+const holder = globalThis as typeof globalThis & {
+  __studioJobs?: PgBoss;
+  __studioJobsStopping?: AbortController;
+};
+
+/**
+ * Aborted when this process starts stopping its queue: a handler that works through many e-mails stops
+ * at the next one, so the batch goes back to the queue while the database is still open (instead of
+ * pg-boss giving up on it after the grace, possibly between an e-mail's acceptance and its record).
+ */
+export function queueStopping(): AbortSignal {
+  holder.__studioJobsStopping ??= new AbortController();
+  return holder.__studioJobsStopping.signal;
+}
 
 /**
  * Starts the queue for this process (creating or migrating its schema) and makes sure the queues exist.
@@ -96,6 +109,8 @@ export function jobQueue(): PgBoss {
 export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
   const boss = holder.__studioJobs;
   holder.__studioJobs = undefined;
+  holder.__studioJobsStopping?.abort(new Error("Arrêt du processus : la suite attend la file."));
+  holder.__studioJobsStopping = undefined;
   await boss?.stop({ graceful: true, timeout: timeoutMs });
 }
 

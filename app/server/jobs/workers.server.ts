@@ -1,9 +1,46 @@
+import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { log } from "../logger.server";
-import { mailJobHandler } from "../mail/outbox.server";
+import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
-import { newsletterJobHandler } from "../newsletter/sending.server";
+import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { jobQueue } from "./queue.server";
+import { jobQueue, queueStopping, type QueueName } from "./queue.server";
+
+/**
+ * One worker of `queue` that works through a backlog without pausing. pg-boss's NOTIFY only announces a job
+ * being created, and a worker that has handled one otherwise waits for its next poll (30 s under NOTIFY)
+ * before it looks again: ten confirmations queued at once left in pairs every 30 s, and a newsletter's
+ * batches, all created together, one every 30 s. So the worker fetches again as soon as it has handled a
+ * job, and polls every `pollingIntervalSeconds` for the jobs whose retry time has come (nothing announces
+ * those either).
+ */
+async function workThrough<Data extends object>(
+  boss: PgBoss,
+  queue: QueueName,
+  pollingIntervalSeconds: number,
+  handler: (jobs: JobWithMetadata<Data>[]) => Promise<void>,
+): Promise<void> {
+  // Set once work() has answered with the worker's id (before any job can end: a job needs a fetch).
+  let fetchAgain = () => {};
+  const worker = await boss.work(
+    queue,
+    {
+      includeMetadata: true,
+      batchSize: 1,
+      localConcurrency: 1,
+      pollingIntervalSeconds,
+      notifyPollingIntervalSeconds: pollingIntervalSeconds,
+    },
+    async (jobs: JobWithMetadata<Data>[]) => {
+      try {
+        await handler(jobs);
+      } finally {
+        fetchAgain();
+      }
+    },
+  );
+  fetchAgain = () => boss.notifyWorker(worker);
+}
 
 /**
  * The workers of this process: scheduled publishing always; e-mail only with SMTP_URL (without it, e-mail
@@ -14,27 +51,27 @@ export async function startWorkers({
 }: { mail?: MailConfig | null } = {}): Promise<void> {
   const boss = jobQueue();
   await boss.schedule("publish", "* * * * *", {}, { tz: "Europe/Paris" });
-  // A publication job waits for its time (startAfter): NOTIFY wakes workers when a job is created, not
-  // when it falls due, so the worker looks every 5 s instead of pg-boss's 30 s backstop with NOTIFY.
-  await boss.work(
-    "publish",
-    { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
-    async () => {
-      await publishDueArticles();
-    },
-  );
+  // A publication's job becomes due at its time, which nothing announces: looked for every 5 s (pg-boss
+  // would wait 30 s under NOTIFY).
+  const poll = { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 };
+  await boss.work("publish", poll, async () => {
+    await publishDueArticles();
+  });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
     return;
   }
-  await boss.work(
-    "mail",
-    { includeMetadata: true, batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 5 },
-    mailJobHandler(mail),
-  );
-  await boss.work(
-    "newsletter",
-    { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 2 },
-    newsletterJobHandler(mail),
-  );
+  // Two e-mails at a time (the transport's pool has two connections).
+  const sendMail = mailJobHandler(mail);
+  for (let worker = 0; worker < 2; worker++) {
+    await workThrough<MailJob>(boss, "mail", 5, sendMail);
+  }
+  const sendBatch = newsletterJobHandler(mail);
+  await workThrough<NewsletterBatchJob>(boss, "newsletter", 2, (jobs) => {
+    // A batch ends at the next e-mail when the process stops (see queueStopping).
+    const stopping = queueStopping();
+    return sendBatch(
+      jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
+    );
+  });
 }

@@ -151,13 +151,25 @@ export function mailFailure(error: unknown): MailFailure {
   const response = details.response
     ? ` (réponse du serveur : « ${details.response.slice(0, 200)} »)`
     : "";
-  if (
-    details.code === "EENVELOPE" ||
-    (details.responseCode &&
-      details.responseCode >= 500 &&
-      (details.command === "RCPT TO" || details.command === "DATA"))
-  ) {
+  // RFC 5321: a 5xx reply is final, a 4xx one (greylisting, a full queue, a rate limit) asks to come back
+  // later, whatever the command. nodemailer names both EENVELOPE when they answer MAIL FROM or RCPT TO.
+  const final = details.responseCode !== undefined && details.responseCode >= 500;
+  if (final && details.command === "RCPT TO") {
     return { permanent: true, message: `Adresse refusée par le serveur d'envoi${response}.` };
+  }
+  if (final && details.command === "DATA") {
+    return { permanent: true, message: `Message refusé par le serveur d'envoi${response}.` };
+  }
+  if (final && details.command === "MAIL FROM") {
+    // The site's own address is refused, for every recipient: a setting to fix, not a reason to give up.
+    return {
+      permanent: false,
+      message: `Adresse d'expédition refusée par le serveur d'envoi : vérifiez SMTP_FROM${response} ; nouvel essai prévu.`,
+    };
+  }
+  if (details.code === "EENVELOPE" && details.responseCode === undefined) {
+    // Refused before reaching the server (an address nodemailer cannot write).
+    return { permanent: true, message: "Adresse invalide : l'e-mail ne peut pas partir." };
   }
   if (details.responseCode === 535 || details.code === "EAUTH") {
     return {

@@ -342,6 +342,9 @@ export const newsletterJobHandler =
     `);
       const domain = messageIdDomain(config, config.from ?? (await defaultSender()));
       for (const delivery of pending.rows) {
+        // Aborted when this process no longer holds the batch (a missed heartbeat handed it to another
+        // process) or is stopping: going on could send an e-mail twice. The batch is run again later.
+        job.signal.throwIfAborted();
         // Left (or deleted) since the sending started: not sent.
         if (!delivery.subscriber_id || !delivery.email || delivery.status !== "active") {
           await db()
