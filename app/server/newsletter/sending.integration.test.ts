@@ -1,11 +1,8 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMailTransport } from "../mail/transport.server";
 import { useAppDatabase } from "../../../tests/support/database";
-import { mailParts } from "../../../tests/support/smtp-capture";
+import { mailParts, startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
 import { startWorkers } from "../jobs/workers.server";
@@ -22,39 +19,20 @@ import {
 
 useAppDatabase({ jobs: true });
 
-type Received = { to: string; raw: string };
-const received: Received[] = [];
-let server: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+/** Every message received, one entry per recipient. */
+const receivedMails = () =>
+  smtp.received.flatMap((mail) => mail.to.map((to) => ({ to, raw: mail.raw })));
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => (raw += chunk));
-      stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, raw });
-        callback();
-      });
-    },
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server.server, "listening");
-  const { port } = server.server.address() as AddressInfo;
+  smtp = await startSmtpCapture();
   await startWorkers({
-    mail: {
-      url: `smtp://127.0.0.1:${port}`,
-      from: "Studio <site@example.com>",
-      ratePerMinute: 60_000,
-    },
+    mail: { url: smtp.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 60_000 },
   });
 });
 afterAll(async () => {
   closeMailTransport();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
 });
 
 async function article(published: boolean, values: Partial<typeof blogArticles.$inferInsert> = {}) {
@@ -102,7 +80,7 @@ describe("sending an article", () => {
       sendingId: outcome.sendingId,
     });
 
-    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(45);
+    await expect.poll(() => receivedMails().length, { timeout: 30_000 }).toBe(45);
     await expect
       .poll(async () => (await sendingsProgress({ id: outcome.sendingId }))[0]?.status, {
         timeout: 10_000,
@@ -110,18 +88,18 @@ describe("sending an article", () => {
       .toBe("done");
     const [progress] = await sendingsProgress({ id: outcome.sendingId });
     expect(progress).toMatchObject({ total: 45, sent: 45, failed: 0, pending: 0 });
-    expect(new Set(received.map((mail) => mail.to)).size).toBe(45);
-    expect(received.some((mail) => mail.to === "en-attente@example.com")).toBe(false);
+    expect(new Set(receivedMails().map((mail) => mail.to)).size).toBe(45);
+    expect(receivedMails().some((mail) => mail.to === "en-attente@example.com")).toBe(false);
 
     // Headers unfolded (RFC 5322): long ones continue on the next line after a space.
-    const mail = (received[0]?.raw ?? "").replace(/\r?\n[ \t]+/g, " ");
+    const mail = (receivedMails()[0]?.raw ?? "").replace(/\r?\n[ \t]+/g, " ");
     const link = /^List-Unsubscribe: <(https?:\/\/[^>]+)>/m.exec(mail)?.[1] ?? "";
     expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
     const token = new URL(link).searchParams.get("token");
     const check = await verifyLinkToken("newsletter-unsubscribe", token);
     expect(check.ok).toBe(true);
     const rows = await db().execute<{ id: string }>(
-      sql`select id from blog_newsletter_subscribers where email = ${received[0]?.to}`,
+      sql`select id from blog_newsletter_subscribers where email = ${receivedMails()[0]?.to}`,
     );
     expect(check.ok && check.subject).toBe(rows.rows[0]?.id);
     expect(mail).toMatch(/Content-Type: multipart\/alternative/);
@@ -133,7 +111,7 @@ describe("sending an article", () => {
 
 /** The messages received by `to` with this subject. */
 function messagesTo(to: string, subject: string) {
-  return received
+  return receivedMails()
     .filter((mail) => mail.to === to)
     .map((mail) => mailParts(mail.raw))
     .filter((mail) => mail.subject === subject);
@@ -149,12 +127,12 @@ describe("the owner's send page", () => {
       to: "proprietaire@example.com",
     });
     await expect
-      .poll(() => received.filter((mail) => mail.to === "proprietaire@example.com").length, {
+      .poll(() => receivedMails().filter((mail) => mail.to === "proprietaire@example.com").length, {
         timeout: 20_000,
       })
       .toBe(1);
     const mail = mailParts(
-      received.find((mail) => mail.to === "proprietaire@example.com")?.raw ?? "",
+      receivedMails().find((mail) => mail.to === "proprietaire@example.com")?.raw ?? "",
     );
     expect(mail.subject).toBe("[Test] Brouillon à tester");
     // The whole text is in both parts ('full'), and the unsubscribe link belongs to nobody.
