@@ -73,8 +73,13 @@ export async function cookieHeader(page: Page): Promise<string> {
 /** Refusals (400, 401, 403, 429…) are answers the admin pages expect; the browser logs them as errors. */
 export const EXPECTED_REFUSALS = [/the server responded with a status of 4\d\d/];
 
-/** Toasts fade in and out (axe would measure a half-transparent one): wait until none is left. */
+/**
+ * Toasts fade in and out (axe would measure a half-transparent one): wait until none is left. A toast stays
+ * while the pointer rests on it (sonner pauses it, as a reader would want), and a click on a button near the
+ * corner leaves the pointer there: it is moved to the page's top left first.
+ */
 export async function waitForToastsToClose(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
   await expect.poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 15_000 }).toBe(0);
 }
 
