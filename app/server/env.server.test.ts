@@ -30,6 +30,24 @@ describe("parseEnv", () => {
     expect(env.ADMIN_EMAIL).toBe("admin@example.com");
   });
 
+  it("wants the three DKIM settings together, and a whole pace of e-mails", () => {
+    expect(() => parseEnv({ DKIM_DOMAIN: "studio.fr", DKIM_SELECTOR: "mail" })).toThrow(
+      /DKIM_PRIVATE_KEY/,
+    );
+    expect(() => parseEnv({ DKIM_DOMAIN: "pas un domaine" })).toThrow(/DKIM_DOMAIN/);
+    expect(() => parseEnv({ MAIL_RATE_PER_MINUTE: "0" })).toThrow(/MAIL_RATE_PER_MINUTE/);
+    expect(() => parseEnv({ MAIL_RATE_PER_MINUTE: "2,5" })).toThrow(/MAIL_RATE_PER_MINUTE/);
+    const env = parseEnv({
+      DKIM_DOMAIN: "studio.fr",
+      DKIM_SELECTOR: "mail2026",
+      DKIM_PRIVATE_KEY: "/etc/dkim/studio.pem",
+      MAIL_RATE_PER_MINUTE: "120",
+    });
+    expect(env.DKIM_SELECTOR).toBe("mail2026");
+    expect(env.MAIL_RATE_PER_MINUTE).toBe(120);
+    expect(parseEnv({}).MAIL_RATE_PER_MINUTE).toBe(300);
+  });
+
   it("treats empty values as unset and strips the trailing slash of SITE_URL", () => {
     const env = parseEnv({ PORT: "", SITE_URL: "https://studio.example.com/" });
     expect(env.PORT).toBe(3000);
