@@ -128,10 +128,40 @@ describe("the mail server refusing", () => {
       expect(failures.length).toBeGreaterThan(0);
       expect(failures.every((failure) => !failure.final)).toBe(true);
       expect(failures[0]?.error).toBe(
-        "Envoi refusé pour l'instant (réponse du serveur : « 451 4.7.1 Trop d'envois, réessayez plus tard ») ; nouvel essai prévu.",
+        "Destinataire refusé pour l'instant (réponse du serveur : « 451 4.7.1 Trop d'envois, réessayez plus tard ») ; nouvel essai prévu.",
       );
     },
   );
+
+  it("for a while for one address (452 at RCPT TO): the others of its batch leave at once, it follows later", async () => {
+    await db().delete(mailFailures);
+    // 60 a batch at this pace: one batch holds them all, the full mailbox among the first.
+    await onlySubscribers("plein", 60);
+    const full = "plein-1@example.com";
+    let refusals = 0;
+    onRecipient = (address) => {
+      if (address !== full || refusals >= 2) return "accept";
+      refusals += 1;
+      return { code: 452, message: "4.2.2 Boîte pleine, réessayez plus tard" };
+    };
+    const sendingId = await sendArticle("marche-brive-boite-pleine", 60);
+
+    // The 59 others are accepted while the full mailbox still waits for its next attempt.
+    await expect
+      .poll(() => acceptedOf(sendingId).length, { timeout: 30_000, interval: 100 })
+      .toBe(59);
+    expect(acceptedOf(sendingId).some((mail) => mail.to === full)).toBe(false);
+    await waitUntilDone(sendingId);
+    const accepted = acceptedOf(sendingId);
+    expect(accepted).toHaveLength(60);
+    expect(duplicates(accepted)).toEqual([]);
+    expect(accepted.at(-1)?.to).toBe(full);
+    const failures = await db().select().from(mailFailures);
+    expect(failures.map((failure) => [failure.recipient, failure.final])).toEqual([
+      [full, false],
+      [full, false],
+    ]);
+  });
 
   it("for good for one address (5xx): that delivery fails, the others are sent, the sending ends", async () => {
     await db().delete(mailFailures);

@@ -57,7 +57,9 @@ export function MailSettingsPanel({
         <MailNotConfigured title="L'envoi d'e-mails est désactivé">
           Rien n'est perdu : les e-mails (confirmations d'inscription, messages de contact,
           newsletters) attendent dans la file et partiront dès que le site aura redémarré avec{" "}
-          <code className="font-mono">SMTP_URL</code>. {waitingSentence(waiting)}
+          <code className="font-mono">SMTP_URL</code> (les newsletters pendant un an, les autres
+          e-mails pendant 30 jours ; les messages de contact restent de toute façon dans « Messages
+          »). {waitingSentence(waiting)}
         </MailNotConfigured>
       )}
       <dl className="divide-y divide-border text-sm">

@@ -22,6 +22,10 @@ export async function purgeExpiredPersonalData(
   const subscribers = await database.execute(
     sql`delete from blog_newsletter_subscribers where last_activity_at < ${cutoff}`,
   );
+  // What the mail servers answered about the people gone (their sendings stay counted, without the text).
+  await database.execute(
+    sql`update newsletter_deliveries set error = null where subscriber_id is null and error is not null`,
+  );
   // A sign-up never confirmed is forgotten once its link has expired.
   const unconfirmed = await database.execute(
     sql`delete from blog_newsletter_subscribers where status = 'pending'

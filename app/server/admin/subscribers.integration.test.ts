@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { MAX_IMPORT_LINES } from "~/lib/subscriber-import";
 import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
-import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
+import {
+  blogArticles,
+  blogNewsletterSubscribers,
+  mailFailures,
+  newsletterDeliveries,
+} from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
 import { createSending } from "../newsletter/sending.server";
 import { mailSettings, waitingMail } from "./newsletter-overview.server";
@@ -196,10 +201,28 @@ describe("the owner's actions on one subscriber", () => {
       .returning();
     const sending = await createSending({ articleId: article?.id ?? "", createdBy: null });
     expect(sending.kind).toBe("created");
+    // What a mail server answered about the address, which quotes it.
+    const answer =
+      "Adresse refusée (réponse du serveur : « 452 <Lecteur@actions.test> boîte pleine »)";
+    await db()
+      .update(newsletterDeliveries)
+      .set({ error: answer })
+      .where(eq(newsletterDeliveries.subscriberId, reader.id));
+    await db()
+      .insert(mailFailures)
+      .values([
+        { kind: "newsletter", recipient: "Lecteur@actions.test", error: answer },
+        { kind: "contact", recipient: "studio@actions.test", error: "Connexion impossible" },
+      ]);
     expect(await deleteSubscriber(reader.id)).toEqual({ email: "lecteur@actions.test" });
     expect(await byEmail(["lecteur@actions.test"])).toEqual([]);
     const deliveries = await db().select().from(newsletterDeliveries);
     expect(deliveries.some((delivery) => delivery.subscriberId === null)).toBe(true);
+    // Erased everywhere: no answer quoting the address is left, the others' stay.
+    expect(deliveries.map((delivery) => delivery.error)).not.toContain(answer);
+    expect((await db().select().from(mailFailures)).map((failure) => failure.recipient)).toEqual([
+      "studio@actions.test",
+    ]);
     expect(await deleteSubscriber(reader.id)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/client.server";
+import type { Executor } from "../jobs/queue.server";
 import { blogNewsletterSubscribers } from "../db/schema";
 import { formatDateTimeFr } from "~/lib/dates";
 import type { SubscriberState } from "~/lib/newsletter-admin";
@@ -131,11 +132,27 @@ export async function unsubscribeSubscriber(
 
 /** Deletes a subscriber and their proof of consent (a person's right to erasure); null when absent. */
 export async function deleteSubscriber(id: string): Promise<{ email: string } | null> {
-  const [deleted] = await db()
-    .delete(blogNewsletterSubscribers)
-    .where(eq(blogNewsletterSubscribers.id, id))
-    .returning({ email: blogNewsletterSubscribers.email });
-  return deleted ?? null;
+  return db().transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(blogNewsletterSubscribers)
+      .where(eq(blogNewsletterSubscribers.id, id))
+      .returning({ email: blogNewsletterSubscribers.email });
+    if (!deleted) return null;
+    // Erasure is whole: the mail servers' answers about this address (which often quote it) go too.
+    await forgetMailAnswers(tx, deleted.email);
+    return deleted;
+  });
+}
+
+/**
+ * Forgets what the mail servers answered about `email`: the sending errors the admin lists, and those of the
+ * deliveries whose subscriber is gone (their outcome stays counted, without its text).
+ */
+export async function forgetMailAnswers(executor: Executor, email: string): Promise<void> {
+  await executor.execute(
+    sql`update newsletter_deliveries set error = null where subscriber_id is null and error is not null`,
+  );
+  await executor.execute(sql`delete from mail_failures where lower(recipient) = lower(${email})`);
 }
 
 /** One CSV cell: quoted, quotes doubled, and a leading formula character neutralised for spreadsheets. */

@@ -190,6 +190,8 @@ export const newsletterDeliveries = pgTable(
   },
   (table) => [
     uniqueIndex("newsletter_deliveries_subscriber_idx").on(table.sendingId, table.subscriberId),
+    // Deleting a subscriber sets their deliveries' subscriber to null: found by this index, not a scan.
+    index("newsletter_deliveries_subscriber_only_idx").on(table.subscriberId),
     index("newsletter_deliveries_batch_idx").on(table.sendingId, table.batch, table.status),
   ],
 );

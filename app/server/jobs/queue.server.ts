@@ -13,7 +13,8 @@ import { log } from "../logger.server";
 /** A transaction of ours (or the database itself) that a job can be created in. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-const retries = { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 30 * 60 };
+// About a day of attempts: delays doubling from 5 s up to 30 minutes, 60 of them.
+const retries = { retryLimit: 60, retryDelay: 5, retryBackoff: true, retryDelayMax: 30 * 60 };
 
 /** The queues and their policies. */
 export const QUEUES = {
@@ -23,7 +24,8 @@ export const QUEUES = {
     notify: true,
     expireInSeconds: 5 * 60,
     heartbeatSeconds: 10,
-    // Waits while SMTP_URL is unset: nothing is lost for a month.
+    // Waits while SMTP_URL is unset for a month (a contact message stays in the admin's Messages anyway;
+    // a confirmation link is only valid 7 days).
     retentionSeconds: 30 * 24 * 60 * 60,
     deleteAfterSeconds: 24 * 60 * 60,
   },
@@ -37,7 +39,9 @@ export const QUEUES = {
     notify: true,
     expireInSeconds: 2 * 60 * 60,
     heartbeatSeconds: 10,
-    retentionSeconds: 30 * 24 * 60 * 60,
+    // A sending's batches wait a year while SMTP_URL is unset: a batch whose job was dropped would leave its
+    // deliveries pending for ever, and its article could not be sent again.
+    retentionSeconds: 366 * 24 * 60 * 60,
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   /** Publishes the articles whose scheduled time has come (at that time, and every minute as a net). */

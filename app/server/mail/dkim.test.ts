@@ -1,4 +1,4 @@
-import { createVerify, generateKeyPairSync } from "node:crypto";
+import { createHash, createVerify, generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { closeMailTransport, deliver } from "./transport.server";
@@ -18,13 +18,18 @@ afterAll(async () => {
 });
 
 describe("DKIM signing", () => {
-  it("signs the e-mail with the domain, the selector and the private key, over its headers and body", async () => {
+  it("signs the e-mail with the domain, the selector and the private key, over its headers (List-Unsubscribe-Post included) and body", async () => {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     await deliver(
       {
         to: "lectrice@example.net",
         subject: "Nouvel article",
         text: "Bonjour,\nun nouvel article.",
+        html: "<p>Bonjour,<br>un nouvel article.</p>",
+        headers: {
+          "List-Unsubscribe": "<https://studio.fr/newsletter/desabonnement?token=abc.def>",
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
       },
       {
         url: smtp.smtpUrl,
@@ -39,7 +44,7 @@ describe("DKIM signing", () => {
     );
     const [mail] = smtp.received;
     const signature = mail?.headers["dkim-signature"] ?? "";
-    const tags = Object.fromEntries(
+    const tags: Record<string, string> = Object.fromEntries(
       signature.split(";").map((tag) => {
         const [name, ...value] = tag.trim().split("=");
         return [name, value.join("=").replace(/\s+/g, "")];
@@ -47,12 +52,28 @@ describe("DKIM signing", () => {
     );
     expect(tags).toMatchObject({ v: "1", a: "rsa-sha256", d: "studio.fr", s: "mail2026" });
     expect(tags.h?.toLowerCase().split(":")).toEqual(
-      expect.arrayContaining(["from", "to", "subject"]),
+      expect.arrayContaining([
+        "from",
+        "to",
+        "subject",
+        "list-unsubscribe",
+        "list-unsubscribe-post",
+      ]),
     );
     // The signature is the private key's: the public key that DNS would publish verifies the signed
     // headers (relaxed canonicalisation, RFC 6376 §3.4.2) followed by the signature header without `b`.
     const raw = mail?.raw ?? "";
-    const head = raw.slice(0, raw.search(/\r?\n\r?\n/));
+    const split = raw.search(/\r?\n\r?\n/);
+    const head = raw.slice(0, split);
+    // The body hash (relaxed body canonicalisation, RFC 6376 §3.4.4): the body as received is the one signed.
+    const body = raw
+      .slice(split)
+      .replace(/^\r?\n\r?\n/, "")
+      .split(/\r?\n/)
+      .map((line) => line.replace(/[ \t]+/g, " ").replace(/ $/, ""))
+      .join("\r\n")
+      .replace(/(\r\n)*$/, "\r\n");
+    expect(createHash("sha256").update(body).digest("base64")).toBe(tags.bh);
     const fields = head.split(/\r?\n(?![ \t])/);
     const relaxed = (field: string) => {
       const colon = field.indexOf(":");

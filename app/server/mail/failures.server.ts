@@ -15,7 +15,12 @@ export async function recordMailFailure(failure: {
   error: string;
   final: boolean;
 }): Promise<void> {
-  log.warn("mail_failed", { kind: failure.kind, error: failure.error, final: failure.final });
+  // The log keeps what happened, not to whom: a mail server's answer often quotes the address.
+  log.warn("mail_failed", {
+    kind: failure.kind,
+    error: failure.error.replace(/[^\s<>"'«»(),;]+@[^\s<>"'«»(),;]+/g, "<adresse>"),
+    final: failure.final,
+  });
   try {
     await db().insert(mailFailures).values(failure);
   } catch (error) {

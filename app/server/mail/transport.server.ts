@@ -85,6 +85,17 @@ export class Pacer {
   }
 }
 
+/**
+ * The headers DKIM signs: nodemailer's list (RFC 6376's) and List-Unsubscribe-Post, which RFC 8058 §4 wants
+ * signed for a one-click unsubscribe to be honoured.
+ */
+export const DKIM_SIGNED_HEADERS = [
+  "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type",
+  "Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:Resent-Sender",
+  "Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:List-Help:List-Unsubscribe",
+  "List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive",
+].join(":");
+
 type Sender = {
   config: MailConfig;
   transport: Transporter<SMTPPool.SentMessageInfo>;
@@ -105,7 +116,7 @@ function sender(config: MailConfig): Sender {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
-    dkim: config.dkim,
+    dkim: config.dkim && { ...config.dkim, headerFieldNames: DKIM_SIGNED_HEADERS },
   } as SMTPPool.Options);
   holder.__studioMailSender = { config, transport, pacer: new Pacer(config.ratePerMinute) };
   return holder.__studioMailSender;
@@ -136,9 +147,23 @@ export function closeMailTransport(): void {
 export type MailFailure = {
   /** True when trying again cannot help (the address is refused): the e-mail is given up. */
   permanent: boolean;
+  /**
+   * A temporary refusal of this recipient only (a full mailbox, greylisting at RCPT TO): the others can be
+   * sent meanwhile, and this one again later.
+   */
+  recipientOnly: boolean;
   /** What happened, in French, for the owner. */
   message: string;
 };
+
+/**
+ * The enhanced status code of a reply (RFC 3463), e.g. "5.1.1": its second number says whose fault it is
+ * (1 the address, 2 the mailbox, 3 the receiving system, 7 a policy of the server).
+ */
+function enhancedStatus(response: string | undefined): [number, number] | null {
+  const match = /\b([245])\.(\d{1,3})\.\d{1,3}\b/.exec(response ?? "");
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
 
 /** Reads an SMTP error as the admin shows it, and whether a retry can succeed. */
 export function mailFailure(error: unknown): MailFailure {
@@ -151,35 +176,67 @@ export function mailFailure(error: unknown): MailFailure {
   const response = details.response
     ? ` (réponse du serveur : « ${details.response.slice(0, 200)} »)`
     : "";
+  const retry = (message: string, recipientOnly = false): MailFailure => ({
+    permanent: false,
+    recipientOnly,
+    message,
+  });
   // RFC 5321: a 5xx reply is final, a 4xx one (greylisting, a full queue, a rate limit) asks to come back
   // later, whatever the command. nodemailer names both EENVELOPE when they answer MAIL FROM or RCPT TO.
   const final = details.responseCode !== undefined && details.responseCode >= 500;
-  if (final && details.command === "RCPT TO") {
-    return { permanent: true, message: `Adresse refusée par le serveur d'envoi${response}.` };
-  }
-  if (final && details.command === "DATA") {
-    return { permanent: true, message: `Message refusé par le serveur d'envoi${response}.` };
+  const perMessage = details.command === "RCPT TO" || details.command === "DATA";
+  if (final && perMessage) {
+    // Only a refusal of the address or its mailbox gives this e-mail up. A refusal by the server's own
+    // policy (5.7.x: relay denied, authentication needed…) or without a reason would refuse every e-mail
+    // alike: that is a setting to fix, retried, never a whole newsletter given up in a few minutes.
+    const status = enhancedStatus(details.response);
+    const addressRefused = status
+      ? status[1] === 1 ||
+        status[1] === 2 ||
+        (status[1] === 3 && /\b5\.3\.4\b/.test(details.response ?? ""))
+      : [550, 551, 552, 553].includes(details.responseCode ?? 0);
+    if (addressRefused) {
+      return {
+        permanent: true,
+        recipientOnly: true,
+        message:
+          details.command === "DATA"
+            ? `Message refusé par le serveur d'envoi${response}.`
+            : `Adresse refusée par le serveur d'envoi${response}.`,
+      };
+    }
+    return retry(
+      `Envoi refusé par le serveur d'envoi${response} : vérifiez les réglages SMTP (SMTP_URL, SMTP_FROM) ; nouvel essai prévu.`,
+    );
   }
   if (final && details.command === "MAIL FROM") {
     // The site's own address is refused, for every recipient: a setting to fix, not a reason to give up.
-    return {
-      permanent: false,
-      message: `Adresse d'expédition refusée par le serveur d'envoi : vérifiez SMTP_FROM${response} ; nouvel essai prévu.`,
-    };
+    return retry(
+      `Adresse d'expédition refusée par le serveur d'envoi : vérifiez SMTP_FROM${response} ; nouvel essai prévu.`,
+    );
+  }
+  if (details.command === "RCPT TO" && details.responseCode && details.responseCode >= 400) {
+    return retry(`Destinataire refusé pour l'instant${response} ; nouvel essai prévu.`, true);
   }
   if (details.code === "EENVELOPE" && details.responseCode === undefined) {
     // Refused before reaching the server (an address nodemailer cannot write).
-    return { permanent: true, message: "Adresse invalide : l'e-mail ne peut pas partir." };
+    return {
+      permanent: true,
+      recipientOnly: true,
+      message: "Adresse invalide : l'e-mail ne peut pas partir.",
+    };
   }
   if (details.responseCode === 535 || details.code === "EAUTH") {
     return {
       permanent: false,
+      recipientOnly: false,
       message: `Identifiants SMTP refusés : vérifiez SMTP_URL${response}.`,
     };
   }
   if (details.code === "ETIMEDOUT") {
     return {
       permanent: false,
+      recipientOnly: false,
       message: "Le serveur d'envoi ne répond pas (délai dépassé) ; nouvel essai prévu.",
     };
   }
@@ -190,17 +247,20 @@ export function mailFailure(error: unknown): MailFailure {
   ) {
     return {
       permanent: false,
+      recipientOnly: false,
       message: "Connexion au serveur d'envoi impossible ; nouvel essai prévu.",
     };
   }
   if (details.responseCode && details.responseCode >= 400) {
     return {
       permanent: false,
+      recipientOnly: false,
       message: `Envoi refusé pour l'instant${response} ; nouvel essai prévu.`,
     };
   }
   return {
     permanent: false,
+    recipientOnly: false,
     message: `Échec de l'envoi : ${error instanceof Error ? error.message : String(error)}.`,
   };
 }

@@ -78,26 +78,53 @@ describe("mailFailure", () => {
       responseCode: Number(response.slice(0, 3)),
     });
 
-  it("gives up on an address or a message the server refuses for good (5xx)", () => {
+  it("gives up on an address or a mailbox the server refuses for good (5xx, 5.1.x / 5.2.x)", () => {
     expect(mailFailure(smtpError("EENVELOPE", "RCPT TO", "550 5.1.1 No such user"))).toEqual({
       permanent: true,
+      recipientOnly: true,
       message:
         "Adresse refusée par le serveur d'envoi (réponse du serveur : « 550 5.1.1 No such user »).",
     });
-    expect(mailFailure(smtpError("EMESSAGE", "DATA", "554 5.7.1 Rejected"))).toMatchObject({
+    expect(mailFailure(smtpError("EMESSAGE", "DATA", "552 5.2.2 Mailbox full"))).toMatchObject({
       permanent: true,
       message: expect.stringMatching(/^Message refusé par le serveur d'envoi/),
     });
+    // Without an enhanced code, the classic « unknown user » replies.
+    expect(mailFailure(smtpError("EENVELOPE", "RCPT TO", "550 User unknown"))).toMatchObject({
+      permanent: true,
+    });
   });
 
-  it("tries again later after a temporary refusal (4xx), whatever the command", () => {
+  it("keeps trying when the server's own policy refuses every e-mail (5.7.x): a setting to fix, not the address", () => {
+    for (const response of ["554 5.7.1 Relay access denied", "530 5.7.0 Authentication required"]) {
+      expect(mailFailure(smtpError("EENVELOPE", "RCPT TO", response))).toMatchObject({
+        permanent: false,
+        recipientOnly: false,
+        message: expect.stringContaining("vérifiez les réglages SMTP"),
+      });
+    }
+    expect(mailFailure(smtpError("EMESSAGE", "DATA", "554 5.7.1 Rejected"))).toMatchObject({
+      permanent: false,
+      recipientOnly: false,
+    });
+  });
+
+  it("tries again later after a temporary refusal (4xx), whatever the command; at RCPT TO, that recipient only", () => {
+    expect(
+      mailFailure(smtpError("EENVELOPE", "RCPT TO", "451 4.7.1 Greylisted, come back later")),
+    ).toEqual({
+      permanent: false,
+      recipientOnly: true,
+      message:
+        "Destinataire refusé pour l'instant (réponse du serveur : « 451 4.7.1 Greylisted, come back later ») ; nouvel essai prévu.",
+    });
     for (const [code, command, response] of [
-      ["EENVELOPE", "RCPT TO", "451 4.7.1 Greylisted, come back later"],
       ["EENVELOPE", "MAIL FROM", "421 4.7.0 Too many connections"],
       ["EMESSAGE", "DATA", "452 4.3.1 Insufficient system storage"],
     ] as const) {
       expect(mailFailure(smtpError(code, command, response))).toEqual({
         permanent: false,
+        recipientOnly: false,
         message: `Envoi refusé pour l'instant (réponse du serveur : « ${response} ») ; nouvel essai prévu.`,
       });
     }
@@ -119,6 +146,7 @@ describe("mailFailure", () => {
       mailFailure(Object.assign(new Error("connect ECONNREFUSED"), { code: "ESOCKET" })),
     ).toEqual({
       permanent: false,
+      recipientOnly: false,
       message: "Connexion au serveur d'envoi impossible ; nouvel essai prévu.",
     });
     expect(

@@ -37,24 +37,39 @@ export function newsletterMode(value: unknown): NewsletterMode | null {
 export type NewsletterContent = { subject: string; html: string; text: string };
 
 /** The article's body for an e-mail: sanitised, images and links absolute, images fitted to the width. */
-function emailBody(html: string, siteUrl: string): string {
+function emailBody(html: string, siteUrl: string, articleUrl: string): string {
+  // In an e-mail, a link must say where it goes on its own: the site's paths get the site's address, an
+  // anchor the article's; other links (https:, mailto:) stay as they are.
+  const href = (value: string) =>
+    value.startsWith("#")
+      ? `${articleUrl}${value}`
+      : value.startsWith("/") && !value.startsWith("//")
+        ? `${siteUrl}${value}`
+        : value;
   return sanitizeHtml(sanitizeArticleHtml(html), {
     allowedTags: sanitizeHtml.defaults.allowedTags.concat(["img"]),
-    allowedAttributes: { a: ["href"], img: ["src", "alt", "width", "height"] },
+    // Only the styles set below: the article's HTML brings none (its sanitiser drops them).
+    allowedAttributes: {
+      a: ["href", "style"],
+      img: ["src", "alt", "width", "style"],
+      p: ["style"],
+    },
     transformTags: {
       a: (tagName, attributes) => ({
         tagName,
         attribs: {
-          ...(attributes.href ? { href: absoluteUrl(siteUrl, attributes.href) } : {}),
+          ...(attributes.href ? { href: href(attributes.href) } : {}),
           style: "color:#9a3412",
         },
       }),
       img: (tagName, attributes) => ({
         tagName,
         attribs: {
-          src: absoluteUrl(siteUrl, attributes.src ?? ""),
+          src: href(attributes.src ?? ""),
           alt: attributes.alt ?? "",
-          style: "max-width:100%;height:auto;border-radius:6px",
+          // Outlook ignores max-width: the width attribute keeps a wide photo inside the 544 px column.
+          width: "544",
+          style: "display:block;width:100%;max-width:544px;height:auto;border-radius:6px",
         },
       }),
       p: (tagName) => ({ tagName, attribs: { style: "margin:0 0 14px" } }),
@@ -95,7 +110,7 @@ export function renderNewsletter(
     : "";
   const main =
     mode === "full"
-      ? emailBody(article.content, siteUrl)
+      ? emailBody(article.content, siteUrl, articleUrl)
       : `<p style="margin:0 0 14px">${escapeHtml(article.excerpt)}</p>`;
   const html = emailLayout({
     title: article.title,
@@ -106,7 +121,7 @@ export function renderNewsletter(
 <p style="margin:0 0 18px;font-size:14px;color:#57534e">${escapeHtml(byline)}</p>
 ${main}
 ${emailButton(articleUrl, mode === "full" ? "Voir l'article sur le site" : "Lire l'article")}`,
-    footer: `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter de ${escapeHtml(brand)}.<br><a href="${UNSUBSCRIBE_PLACEHOLDER}" style="color:#57534e">Se désinscrire en un clic</a>`,
+    footer: `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter de ${escapeHtml(brand)}.<br><a href="${UNSUBSCRIBE_PLACEHOLDER}" style="color:#57534e">Se désinscrire</a>`,
   });
   const text = [
     article.title,
@@ -118,7 +133,7 @@ ${emailButton(articleUrl, mode === "full" ? "Voir l'article sur le site" : "Lire
     "",
     "—",
     `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter de ${brand}.`,
-    `Se désinscrire en un clic : ${UNSUBSCRIBE_PLACEHOLDER}`,
+    `Se désinscrire : ${UNSUBSCRIBE_PLACEHOLDER}`,
   ].join("\n");
   return { subject: article.title, html, text };
 }

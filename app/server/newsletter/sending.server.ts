@@ -334,13 +334,31 @@ export const newsletterJobHandler =
         .from(newsletterSendings)
         .where(eq(newsletterSendings.id, sendingId));
       if (!sending) continue;
+      // Addresses refused for a while go last, so that they never hold the others back.
       const pending = await db().execute<PendingDelivery>(sql`
       select d.id, d.subscriber_id, s.email, s.status
       from newsletter_deliveries d left join blog_newsletter_subscribers s on s.id = d.subscriber_id
       where d.sending_id = ${sendingId} and d.batch = ${batch} and d.status = 'pending'
-      order by d.id
+      order by d.attempts, d.id
     `);
       const domain = messageIdDomain(config, config.from ?? (await defaultSender()));
+      const lastAttempt = job.retryCount >= job.retryLimit;
+      /** Gives up what is still pending in this batch (its last attempt has failed), and says so. */
+      const giveUpBatch = async (reason: string) => {
+        await db()
+          .update(newsletterDeliveries)
+          .set({ status: "failed", error: reason })
+          .where(
+            and(
+              eq(newsletterDeliveries.sendingId, sendingId),
+              eq(newsletterDeliveries.batch, batch),
+              eq(newsletterDeliveries.status, "pending"),
+            ),
+          );
+        await finishIfDone(sendingId);
+      };
+      // The first temporary refusal of a single recipient: the batch goes on, and is tried again after.
+      let deferred: unknown = null;
       for (const delivery of pending.rows) {
         // Aborted when this process no longer holds the batch (a missed heartbeat handed it to another
         // process) or is stopping: going on could send an e-mail twice. The batch is run again later.
@@ -371,7 +389,6 @@ export const newsletterJobHandler =
           );
         } catch (error) {
           const failure = mailFailure(error);
-          const giveUp = failure.permanent || job.retryCount >= job.retryLimit;
           await db()
             .update(newsletterDeliveries)
             .set({
@@ -384,23 +401,15 @@ export const newsletterJobHandler =
             kind: "newsletter",
             recipient: delivery.email,
             error: failure.message,
-            final: giveUp,
+            final: failure.permanent || lastAttempt,
           });
           if (failure.permanent) continue;
-          if (giveUp) {
-            // The last attempt of this batch: what is left is given up, and said so.
-            await db()
-              .update(newsletterDeliveries)
-              .set({ status: "failed", error: failure.message })
-              .where(
-                and(
-                  eq(newsletterDeliveries.sendingId, sendingId),
-                  eq(newsletterDeliveries.batch, batch),
-                  eq(newsletterDeliveries.status, "pending"),
-                ),
-              );
-            await finishIfDone(sendingId);
+          if (failure.recipientOnly) {
+            deferred ??= error;
+            continue;
           }
+          // The server refuses everything for now: the batch is tried again later, from where it stopped.
+          if (lastAttempt) await giveUpBatch(failure.message);
           throw error;
         }
         await db()
@@ -411,6 +420,10 @@ export const newsletterJobHandler =
             attempts: sql`${newsletterDeliveries.attempts} + 1`,
           })
           .where(eq(newsletterDeliveries.id, delivery.id));
+      }
+      if (deferred) {
+        if (lastAttempt) await giveUpBatch(mailFailure(deferred).message);
+        throw deferred;
       }
       await finishIfDone(sendingId);
     }

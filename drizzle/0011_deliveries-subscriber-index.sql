@@ -1,0 +1,1 @@
+CREATE INDEX "newsletter_deliveries_subscriber_only_idx" ON "newsletter_deliveries" USING btree ("subscriber_id");
