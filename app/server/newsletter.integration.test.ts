@@ -17,8 +17,10 @@ import {
   subscribeToNewsletter,
   unsubscribe,
 } from "./newsletter.server";
+import { confirmationEmail } from "./newsletter/confirmation-email.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
-import { signLinkToken } from "./signed-link.server";
+import { signLinkToken, verifyLinkToken } from "./signed-link.server";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import {
   NEWSLETTER_CONSENT_TEXT,
   RESUBSCRIBE_CONSENT_TEXT,
@@ -371,5 +373,45 @@ describe("the e-mailed links", () => {
     // A mail provider's servers unsubscribing many of its users: still honoured.
     expect(await linkPressAllowed(visitor, { oneClick: true })).toBe(true);
     expect(await linkPressAllowed(contextFor("198.51.100.8"))).toBe(true);
+  });
+});
+
+describe("the confirmation e-mail", () => {
+  function linkOf(mail: { text: string }) {
+    const token = /\/newsletter\/confirmation\?token=([\w.-]+)/.exec(mail.text)?.[1];
+    if (!token) throw new Error(`pas de lien dans : ${mail.text}`);
+    return token;
+  }
+
+  it("dates its link from when the e-mail was asked for, as the purge does, and says until when in French", async () => {
+    const email = "date-limite@example.com";
+    const { id } = await (async () => {
+      await signUp(email);
+      return rowFor(email);
+    })();
+    // The e-mail's job runs three days late (mail retries).
+    await confirmationSentMinutesAgo(email, 3 * 24 * 60);
+    const { confirmationSentAt } = await rowFor(email);
+    if (!confirmationSentAt) throw new Error("pas de date d'envoi");
+    const expiresAt = new Date(confirmationSentAt.getTime() + 7 * 24 * 60 * 60 * 1000);
+
+    const mail = await confirmationEmail(id);
+    if (!mail) throw new Error("pas d'e-mail");
+    const until = `Ce lien est valable jusqu'au ${formatLongDateTimeFr(expiresAt)}.`;
+    expect(mail.text).toContain(until);
+    expect(mail.html).toContain(until.replaceAll("'", "&#39;"));
+    const token = linkOf(mail);
+    expect(
+      await verifyLinkToken("newsletter-confirm", token, expiresAt.getTime() - 60_000),
+    ).toEqual({ ok: true, subject: id });
+    expect(await verifyLinkToken("newsletter-confirm", token, expiresAt.getTime() + 1_000)).toEqual(
+      {
+        ok: false,
+        reason: "expired",
+      },
+    );
+
+    // Too late to be of any use (the purge forgets the sign-up): nothing is sent.
+    expect(await confirmationEmail(id, new Date(expiresAt.getTime() + 1_000))).toBeNull();
   });
 });

@@ -5,11 +5,13 @@ import type { Page, Request as BrowserRequest } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { blogNewsletterSubscribers, rateLimits } from "../../app/server/db/schema";
 import { signLinkTokenWith, type LinkPurpose } from "../../app/server/signed-link.server";
+import { formatLongDateTimeFr } from "../../app/lib/dates";
 import {
   NEWSLETTER_CONSENT_TEXT,
   newsletterPendingStatus,
   RESUBSCRIBE_CONSENT_TEXT,
 } from "../../app/lib/newsletter";
+import { CONFIRMATION_LIFETIME_DAYS } from "../../app/lib/newsletter-links";
 import { mailsTo } from "../support/smtp-capture";
 import { patiently } from "./support/blog";
 import { axeViolations, useBrowser } from "./support/browser";
@@ -211,6 +213,10 @@ describe("double opt-in", () => {
     expect(inHtml).toBe(inText);
     const link = new URL(inText ?? "");
     expect(link.origin).toBe(new URL(baseUrl).origin);
+    // Valid until the sign-up's own date plus the days the purge waits, said in French.
+    const sentAt = pending.confirmationSentAt?.getTime() ?? 0;
+    const until = new Date(sentAt + CONFIRMATION_LIFETIME_DAYS * 24 * 60 * 60 * 1000);
+    expect(mail.text).toContain(`Ce lien est valable jusqu'au ${formatLongDateTimeFr(until)}.`);
 
     // Opening the link (as a mail scanner does) shows the page and changes nothing.
     const page = await openPage(`${link.pathname}${link.search}`);
