@@ -8,10 +8,12 @@ import { blogNewsletterSubscribers } from "./db/schema";
 import {
   CONFIRMATION_RESEND_MINUTES,
   confirmSubscription,
+  findSubscriber,
   handleNewsletterSubmission,
   linkPressAllowed,
   NEWSLETTER_LINK_RATE_LIMIT,
   NEWSLETTER_RATE_LIMIT,
+  ONE_CLICK_RATE_LIMIT,
   readSubscriberLink,
   resubscribe,
   subscribeToNewsletter,
@@ -21,6 +23,9 @@ import { confirmationEmail } from "./newsletter/confirmation-email.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
 import { signLinkToken, verifyLinkToken } from "./signed-link.server";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { RESUBSCRIBE_INTENT } from "~/lib/newsletter-links";
+import * as confirmationPage from "~/routes/newsletter.confirmation";
+import * as unsubscribePage from "~/routes/newsletter.desabonnement";
 import {
   NEWSLETTER_CONSENT_TEXT,
   RESUBSCRIBE_CONSENT_TEXT,
@@ -373,6 +378,148 @@ describe("the e-mailed links", () => {
     // A mail provider's servers unsubscribing many of its users: still honoured.
     expect(await linkPressAllowed(visitor, { oneClick: true })).toBe(true);
     expect(await linkPressAllowed(contextFor("198.51.100.8"))).toBe(true);
+  });
+});
+
+describe("the link pages' rate limits", () => {
+  /** A POST to a link page from `client`, as its form or a mail provider sends it. */
+  function post(
+    route: typeof unsubscribePage | typeof confirmationPage,
+    path: string,
+    fields: Record<string, string>,
+    client: string,
+  ) {
+    const request = new Request(`http://localhost${path}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+    });
+    return route.action({ request, context: contextFor(client), params: {} } as never);
+  }
+
+  /** Spends every budget of `client`, as other users behind one proxy would. */
+  async function spendBudgets(client: string) {
+    for (const [key, rule] of [
+      [`newsletter-lien:${client}`, NEWSLETTER_LINK_RATE_LIMIT],
+      [`newsletter-un-clic:${client}`, ONE_CLICK_RATE_LIMIT],
+    ] as const) {
+      await db().execute(sql`
+        insert into rate_limits (key, count, reset_at)
+        values (${key}, ${rule.limit}, now() + make_interval(secs => ${rule.windowSeconds}))
+      `);
+    }
+  }
+
+  async function activeSubscriber(email: string) {
+    await signUp(email);
+    const { id } = await rowFor(email);
+    await confirmSubscription(id);
+    return { id, token: await signLinkToken("newsletter-unsubscribe", id) };
+  }
+
+  it("always honours a genuine unsubscribe, one-click or button, even when the client's budgets are spent", async () => {
+    const client = "203.0.113.5";
+    await spendBudgets(client);
+    const provider = await activeSubscriber("un-clic-limite@example.com");
+    const oneClick = await post(
+      unsubscribePage,
+      `/newsletter/desabonnement?token=${provider.token}`,
+      { "List-Unsubscribe": "One-Click" },
+      client,
+    );
+    expect(oneClick.init?.status).toBe(200);
+    expect(oneClick.data).toMatchObject({
+      target: { kind: "subscriber", status: "unsubscribed" },
+      event: "unsubscribed",
+    });
+    expect((await rowFor("un-clic-limite@example.com")).status).toBe("unsubscribed");
+
+    const visitor = await activeSubscriber("bouton-limite@example.com");
+    const button = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token: visitor.token },
+      client,
+    );
+    expect(button.init?.status).toBe(200);
+    expect((await rowFor("bouton-limite@example.com")).status).toBe("unsubscribed");
+  });
+
+  it("neither counts genuine unsubscribes nor lets them spend the budget of « Me réinscrire »", async () => {
+    const client = "203.0.113.6";
+    const { id, token } = await activeSubscriber("souvent@example.com");
+    for (let press = 0; press < NEWSLETTER_LINK_RATE_LIMIT.limit + 5; press++) {
+      const answer = await post(unsubscribePage, "/newsletter/desabonnement", { token }, client);
+      expect(answer.init?.status).toBe(200);
+    }
+    const back = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token, intent: RESUBSCRIBE_INTENT },
+      client,
+    );
+    expect(back.init?.status).toBe(200);
+    expect(back.data).toMatchObject({ event: "resubscribed" });
+    expect((await findSubscriber(id))?.status).toBe("active");
+  });
+
+  it("counts and refuses « Me réinscrire », confirmation presses and tokens that lead nowhere", async () => {
+    const client = "203.0.113.7";
+    const { id, token } = await activeSubscriber("refusee@example.com");
+    await unsubscribe(id, { oneClick: false });
+    const pending = await signUp("a-confirmer@example.com");
+    const confirmToken = await signLinkToken("newsletter-confirm", pending.subscriberId, {
+      lifetimeSeconds: 3600,
+    });
+    await spendBudgets(client);
+
+    const back = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token, intent: RESUBSCRIBE_INTENT },
+      client,
+    );
+    expect(back.init?.status).toBe(429);
+    expect(back.data).toMatchObject({
+      target: { kind: "subscriber", status: "unsubscribed" },
+      event: "rate_limited",
+    });
+    expect((await rowFor("refusee@example.com")).status).toBe("unsubscribed");
+
+    const confirm = await post(
+      confirmationPage,
+      "/newsletter/confirmation",
+      { token: confirmToken },
+      client,
+    );
+    expect(confirm.init?.status).toBe(429);
+    expect((await rowFor("a-confirmer@example.com")).status).toBe("pending");
+
+    const unknown = await signLinkToken("newsletter-unsubscribe", crypto.randomUUID());
+    for (const [fields, path] of [
+      [{ token: "abc.def" }, "/newsletter/desabonnement"],
+      [{ token: unknown }, "/newsletter/desabonnement"],
+      [{ "List-Unsubscribe": "One-Click" }, `/newsletter/desabonnement?token=${unknown}`],
+      [{ "List-Unsubscribe": "One-Click" }, "/newsletter/desabonnement?token=abc.def"],
+      [{ token: "abc.def" }, "/newsletter/confirmation"],
+    ] as const) {
+      const route = path.startsWith("/newsletter/confirmation")
+        ? confirmationPage
+        : unsubscribePage;
+      const answer = await post(route, path, fields, client);
+      expect(answer.init?.status, path).toBe(429);
+      expect(answer.data, path).toMatchObject({ event: "rate_limited" });
+    }
+
+    // Another client is not affected: the same requests get their usual answers.
+    const other = "203.0.113.8";
+    expect(
+      (await post(unsubscribePage, "/newsletter/desabonnement", { token: "abc.def" }, other)).init
+        ?.status,
+    ).toBe(400);
+    expect(
+      (await post(unsubscribePage, "/newsletter/desabonnement", { token: unknown }, other)).init
+        ?.status,
+    ).toBe(404);
   });
 });
 

@@ -185,16 +185,24 @@ export async function handleNewsletterSubmission(
 
 // --- The e-mailed links' steps ------------------------------------------------------------------------
 
-/** Presses of the link pages' buttons per client address and window: a person needs a handful. */
+/*
+ * What the link pages count (decision record 0081): what can be abused, never a genuine unsubscribe. A valid
+ * token's unsubscribe is idempotent and must always be honoured (refusing it would be a legal fault, and
+ * without TRUST_PROXY every client shares one budget): it is neither counted nor refused. Counted: the
+ * requests whose token leads to no subscriber (forged, expired, deleted, a test e-mail's), the presses of
+ * « Me réinscrire » and of « Confirmer mon inscription ».
+ */
+
+/** Counted presses and requests per client address and window: a person needs a handful. */
 export const NEWSLETTER_LINK_RATE_LIMIT = { limit: 20, windowSeconds: 10 * 60 };
 
 /**
- * One-click unsubscribes (RFC 8058) per client address and window. A mail provider sends them for all of
- * its users from a few servers: a visitor's budget would refuse real unsubscribes, which must be honoured.
+ * One-click requests (RFC 8058) leading to no subscriber, per client address and window: a budget of their
+ * own, since a mail provider sends those of all its users from a few servers.
  */
 export const ONE_CLICK_RATE_LIMIT = { limit: 600, windowSeconds: 10 * 60 };
 
-/** Counts one press of a link page's button for this client; false when it is one too many. */
+/** Counts one request of a link page for this client; false when it is one too many. */
 export async function linkPressAllowed(
   context: Readonly<RouterContextProvider>,
   { oneClick = false }: { oneClick?: boolean } = {},

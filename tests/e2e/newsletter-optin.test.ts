@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import http from "node:http";
-import { eq, like, or } from "drizzle-orm";
+import { eq, like, or, sql } from "drizzle-orm";
 import type { Page, Request as BrowserRequest } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { blogNewsletterSubscribers, rateLimits } from "../../app/server/db/schema";
@@ -132,6 +132,39 @@ async function fromOwnAddress(request: BrowserRequest) {
       forwarded.end(body);
     },
   );
+}
+
+/** A POST from the loopback address `client` (a client of its own for the rate limits), as a mail provider sends it. */
+function postFrom(client: string, path: string, body: string) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: hostname,
+        port,
+        method: "POST",
+        path,
+        localAddress: client,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": Buffer.byteLength(body),
+          origin: "https://mail.example.net",
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
+    request.setTimeout(30_000, () => request.destroy(new Error("délai dépassé")));
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 async function signUpOnBlog(page: Page, email: string) {
@@ -344,6 +377,41 @@ describe("unsubscribe", () => {
     });
     expect(back.subscribedAt.getTime()).toBeGreaterThan(before - 60_000);
     expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 60_000);
+  });
+
+  it("honours a genuine unsubscribe from a client whose budgets are spent, and refuses only the rest", async () => {
+    // A client of its own, whose budgets other users behind the same proxy would have spent.
+    const client = `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+    const nowhere = linkUrl("newsletter-unsubscribe", randomUUID());
+    expect((await postFrom(client, nowhere, "List-Unsubscribe=One-Click")).status).toBe(404);
+    expect((await postFrom(client, "/newsletter/desabonnement", "token=abc.def")).status).toBe(400);
+    const spent = await serverDatabase()
+      .update(rateLimits)
+      .set({ count: 100_000 })
+      .where(
+        sql`${rateLimits.key} like ${"newsletter-%"} and ${rateLimits.key} like ${`%${client}`}`,
+      )
+      .returning();
+    expect(spent).toHaveLength(2);
+
+    const row = await activeSubscriber("budget-epuise");
+    const url = linkUrl("newsletter-unsubscribe", row.id);
+    const oneClick = await postFrom(client, url, "List-Unsubscribe=One-Click");
+    expect(oneClick.status).toBe(200);
+    expect(oneClick.text).toContain("Vous êtes désabonné·e");
+    expect((await subscriber(row.email)).status).toBe("unsubscribed");
+
+    // What can be abused stays counted: « Me réinscrire », a token that leads nowhere.
+    const token = new URL(url, baseUrl).searchParams.get("token") ?? "";
+    const back = await postFrom(
+      client,
+      "/newsletter/desabonnement",
+      new URLSearchParams({ token, intent: "reinscrire" }).toString(),
+    );
+    expect(back.status).toBe(429);
+    expect(back.text).toContain("Trop de tentatives");
+    expect((await subscriber(row.email)).status).toBe("unsubscribed");
+    expect((await postFrom(client, nowhere, "List-Unsubscribe=One-Click")).status).toBe(429);
   });
 
   it("unsubscribes without JavaScript too", async () => {
