@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const after = await resubscribe(link.subscriber.id);
     return answer({
       target: linkTarget(afterStep(link, after)),
-      event: after?.changed ? "resubscribed" : undefined,
+      event: after?.outcome === "unchanged" ? undefined : after?.outcome,
     });
   }
   const after = await unsubscribe(link.subscriber.id, { oneClick });
@@ -132,6 +132,19 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
           de {brand}.
         </p>
         <Resubscribe token={token} />
+      </NewsletterLinkPage>
+    );
+  }
+  if (event === "confirmation_sent") {
+    return (
+      <NewsletterLinkPage title="Confirmez votre réinscription" answered={actionData}>
+        <p>
+          Pour être sûrs que cette demande vient bien de vous, nous avons envoyé un email de
+          confirmation à l'adresse <strong>{email}</strong>. Ouvrez-le et cliquez sur
+          «&nbsp;Confirmer mon inscription&nbsp;» : vous recevrez de nouveau nos articles. Sans
+          confirmation, vous ne recevrez rien.
+        </p>
+        <BackToBlog />
       </NewsletterLinkPage>
     );
   }

@@ -15,6 +15,7 @@ import {
   NEWSLETTER_RATE_LIMIT,
   ONE_CLICK_RATE_LIMIT,
   readSubscriberLink,
+  RESUBSCRIBE_AT_ONCE_HOURS,
   resubscribe,
   subscribeToNewsletter,
   unsubscribe,
@@ -314,8 +315,9 @@ describe("the e-mailed links", () => {
     expect(await unsubscribe(id, { oneClick: false })).toMatchObject({ changed: false });
     expect((await rowFor("aller-retour@example.com")).unsubscribedAt).toEqual(left.unsubscribedAt);
 
+    // She has just left and changes her mind on the page: back at once, without another e-mail.
     const before = Date.now();
-    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: true });
+    expect(await resubscribe(id)).toMatchObject({ status: "active", outcome: "resubscribed" });
     const back = await rowFor("aller-retour@example.com");
     expect(back).toMatchObject({
       status: "active",
@@ -326,7 +328,75 @@ describe("the e-mailed links", () => {
     });
     expect(back.subscribedAt.getTime()).toBeGreaterThan(before - 5_000);
     expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 5_000);
-    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: false });
+    expect(await resubscribe(id)).toMatchObject({ status: "active", outcome: "unchanged" });
+    expect(await rowFor("aller-retour@example.com")).toEqual(back);
+    expect(await confirmationsQueued(id)).toBe(1);
+  });
+
+  it("asks an address that left more than a day ago to confirm « Me réinscrire » by e-mail (an old e-mail's link proves nothing)", async () => {
+    const email = "ancien-lien@example.com";
+    const { id } = await pendingSubscriber(email);
+    await confirmSubscription(id);
+    await unsubscribe(id, { oneClick: true });
+    await db().execute(sql`
+      update blog_newsletter_subscribers
+      set unsubscribed_at = now() - make_interval(hours => ${RESUBSCRIBE_AT_ONCE_HOURS}, mins => 1),
+        subscribed_at = now() - interval '1 year', confirmation_sent_at = now() - interval '1 year'
+      where id = ${id}
+    `);
+    const before = Date.now();
+    expect(await resubscribe(id)).toEqual({
+      id,
+      email,
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    const row = await rowFor(email);
+    expect(row).toMatchObject({
+      status: "pending",
+      active: false,
+      consentSource: RESUBSCRIBE_SOURCE,
+      consentPage: "/newsletter/desabonnement",
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
+    });
+    expect(row.subscribedAt.getTime()).toBeGreaterThan(before - 5_000);
+    expect(row.confirmationSentAt?.getTime()).toBeGreaterThan(before - 5_000);
+    expect(await confirmationsQueued(id)).toBe(2);
+
+    // Pressed again: still pending, the e-mail again only after an hour, as for a sign-up.
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    expect(await confirmationsQueued(id)).toBe(2);
+    await confirmationSentMinutesAgo(email, CONFIRMATION_RESEND_MINUTES);
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    expect(await confirmationsQueued(id)).toBe(3);
+    // Only the e-mailed link makes her active.
+    expect(await confirmSubscription(id)).toMatchObject({ status: "active", changed: true });
+  });
+
+  it("does not let « Me réinscrire » skip the confirmation of a pending sign-up", async () => {
+    const email = "en-attente@example.com";
+    const { id } = await pendingSubscriber(email);
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    const row = await rowFor(email);
+    expect(row).toMatchObject({
+      status: "pending",
+      confirmedAt: null,
+      consentSource: RESUBSCRIBE_SOURCE,
+    });
+    // The sign-up's e-mail is less than an hour old: not sent again.
+    expect(await confirmationsQueued(id)).toBe(1);
+    expect(await resubscribe(crypto.randomUUID())).toBeNull();
   });
 
   it("reads a link's token: its subscriber, a test e-mail's, a forged or altered one, an expired or orphaned one", async () => {

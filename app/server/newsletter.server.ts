@@ -1,9 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { clientAddressContext } from "./context";
 import { pagePath } from "./http/methods.server";
 import { db } from "./db/client.server";
 import { blogNewsletterSubscribers, type SubscriberStatus } from "./db/schema";
+import type { Executor } from "./jobs/queue.server";
 import { log } from "./logger.server";
 import { enqueueMail } from "./mail/outbox.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
@@ -58,6 +59,39 @@ export type SignUpOutcome =
   /** Already receiving the newsletter: nothing changed. */
   | { outcome: "duplicate"; subscriberId: string };
 
+/** The consent a pending address will confirm: where and on which sentence the person asked. */
+type Consent = { consentSource: string; consentPage: string; consentText: string };
+
+/** True when the address's last confirmation e-mail is old enough to be sent again (or was never sent). */
+const resendDue = sql<boolean>`coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}), true)`;
+
+/**
+ * An address that is not active asks to receive the newsletter (a sign-up, or « Me réinscrire » long after
+ * leaving): it becomes pending with this consent, to be confirmed from the e-mail, queued in `tx` when due.
+ * The row is locked by the caller (`for update`). Returns whether an e-mail was queued.
+ */
+async function awaitConfirmation(
+  tx: Executor,
+  row: { id: string; status: SubscriberStatus; resend_due: boolean },
+  consent: Consent,
+): Promise<boolean> {
+  // Back after leaving: a new consent, to be confirmed again; the old dates belong to the old one.
+  const returning = row.status === "unsubscribed";
+  const send = returning || row.resend_due;
+  await tx
+    .update(blogNewsletterSubscribers)
+    .set({
+      ...consent,
+      status: "pending",
+      lastActivityAt: sql`now()`,
+      ...(returning ? { subscribedAt: sql`now()`, confirmedAt: null, unsubscribedAt: null } : {}),
+      ...(send ? { confirmationSentAt: sql`now()` } : {}),
+    })
+    .where(eq(blogNewsletterSubscribers.id, row.id));
+  if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
+  return send;
+}
+
 /**
  * Records a sign-up and, in the same transaction, queues the confirmation e-mail when one is due: for a
  * new address, for one that had left, and for a pending one whose last e-mail is an hour old or more.
@@ -69,7 +103,7 @@ export async function subscribeToNewsletter({
   source,
   page,
 }: SignUp): Promise<SignUpOutcome> {
-  const consent = {
+  const consent: Consent = {
     consentSource: source,
     consentPage: page.slice(0, CONSENT_PAGE_MAX_LENGTH),
     consentText: NEWSLETTER_CONSENT_TEXT,
@@ -96,33 +130,15 @@ export async function subscribeToNewsletter({
         status: SubscriberStatus;
         resend_due: boolean;
       }>(sql`
-        select id, status,
-          coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}),
-            true) as resend_due
+        select id, status, ${resendDue} as resend_due
         from blog_newsletter_subscribers where lower(email) = lower(${email})
         for update
       `);
       const row = existing.rows[0];
       if (!row) return null;
       if (row.status === "active") return { outcome: "duplicate", subscriberId: row.id };
-
-      // Back after leaving: a new consent, to be confirmed again; the old dates belong to the old one.
-      const returning = row.status === "unsubscribed";
-      const send = returning || row.resend_due;
-      await tx
-        .update(blogNewsletterSubscribers)
-        .set({
-          ...consent,
-          status: "pending",
-          lastActivityAt: sql`now()`,
-          ...(returning
-            ? { subscribedAt: sql`now()`, confirmedAt: null, unsubscribedAt: null }
-            : {}),
-          ...(send ? { confirmationSentAt: sql`now()` } : {}),
-        })
-        .where(eq(blogNewsletterSubscribers.id, row.id));
-      if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
-      return { outcome: "subscribed", subscriberId: row.id, confirmationQueued: send };
+      const confirmationQueued = await awaitConfirmation(tx, row, consent);
+      return { outcome: "subscribed", subscriberId: row.id, confirmationQueued };
     });
     if (outcome) return outcome;
   }
@@ -326,37 +342,77 @@ export async function unsubscribe(
 }
 
 /**
- * « Me réinscrire » on the unsubscribe page: the person's own link proves the address, and the click is a
- * new consent, recorded as such (source 'reinscription', the page, its sentence, the date).
+ * How long after leaving « Me réinscrire » brings the person straight back: she has just left and changed
+ * her mind on the same page. Later, the link may be a forwarded or archived e-mail's: the address confirms.
  */
-export async function resubscribe(id: string): Promise<(Subscriber & { changed: boolean }) | null> {
-  const [back] = await db()
-    .update(blogNewsletterSubscribers)
-    .set({
-      status: "active",
-      consentSource: RESUBSCRIBE_SOURCE,
-      consentPage: UNSUBSCRIBE_PAGE,
-      consentText: RESUBSCRIBE_CONSENT_TEXT,
-      subscribedAt: sql`now()`,
-      confirmedAt: sql`now()`,
-      unsubscribedAt: null,
-      lastActivityAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(blogNewsletterSubscribers.id, id),
-        inArray(blogNewsletterSubscribers.status, ["unsubscribed", "pending"]),
-      ),
-    )
-    .returning({
-      id: blogNewsletterSubscribers.id,
-      email: blogNewsletterSubscribers.email,
-      status: blogNewsletterSubscribers.status,
+export const RESUBSCRIBE_AT_ONCE_HOURS = 24;
+
+export type ResubscribeOutcome =
+  /** Active again at once (she had left less than RESUBSCRIBE_AT_ONCE_HOURS ago). */
+  | "resubscribed"
+  /** Pending, waiting for the confirmation e-mail (queued now, or less than an hour ago). */
+  | "confirmation_sent"
+  /** Already active: nothing changed. */
+  | "unchanged";
+
+/**
+ * « Me réinscrire » on the unsubscribe page: the press is a new consent, recorded as such (source
+ * 'reinscription', the page, its sentence, the date). The link proves the address only for a person who
+ * left within the last RESUBSCRIBE_AT_ONCE_HOURS: she is active again at once. Anyone else (an older
+ * unsubscription, a pending sign-up) goes through the double opt-in of a sign-up: pending, and the
+ * confirmation e-mail, at most once an hour. Returns the subscriber as it stands afterwards.
+ */
+export async function resubscribe(
+  id: string,
+): Promise<(Subscriber & { outcome: ResubscribeOutcome }) | null> {
+  const consent: Consent = {
+    consentSource: RESUBSCRIBE_SOURCE,
+    consentPage: UNSUBSCRIBE_PAGE,
+    consentText: RESUBSCRIBE_CONSENT_TEXT,
+  };
+  const result = await db().transaction(async (tx) => {
+    const found = await tx.execute<Subscriber & { just_left: boolean; resend_due: boolean }>(sql`
+      select id, email, status, ${resendDue} as resend_due,
+        coalesce(unsubscribed_at between now() - make_interval(hours => ${RESUBSCRIBE_AT_ONCE_HOURS})
+          and now(), false) as just_left
+      from blog_newsletter_subscribers where id = ${id}
+      for update
+    `);
+    const row = found.rows[0];
+    if (!row) return null;
+    const subscriber = { id: row.id, email: row.email };
+    if (row.status === "active") {
+      return { ...subscriber, status: row.status, outcome: "unchanged" as const };
+    }
+    if (row.status === "unsubscribed" && row.just_left) {
+      await tx
+        .update(blogNewsletterSubscribers)
+        .set({
+          ...consent,
+          status: "active",
+          subscribedAt: sql`now()`,
+          confirmedAt: sql`now()`,
+          unsubscribedAt: null,
+          lastActivityAt: sql`now()`,
+        })
+        .where(eq(blogNewsletterSubscribers.id, id));
+      return { ...subscriber, status: "active" as const, outcome: "resubscribed" as const };
+    }
+    const confirmationQueued = await awaitConfirmation(tx, row, consent);
+    return {
+      ...subscriber,
+      status: "pending" as const,
+      outcome: "confirmation_sent" as const,
+      confirmationQueued,
+    };
+  });
+  if (!result) return null;
+  if (result.outcome !== "unchanged") {
+    log.info("newsletter_resubscribed", {
+      subscriberId: id,
+      outcome: result.outcome,
+      ...("confirmationQueued" in result ? { confirmationQueued: result.confirmationQueued } : {}),
     });
-  if (back) {
-    log.info("newsletter_resubscribed", { subscriberId: id });
-    return { ...back, changed: true };
   }
-  const current = await findSubscriber(id);
-  return current ? { ...current, changed: false } : null;
+  return { id: result.id, email: result.email, status: result.status, outcome: result.outcome };
 }

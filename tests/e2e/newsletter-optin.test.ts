@@ -379,6 +379,46 @@ describe("unsubscribe", () => {
     expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 60_000);
   });
 
+  it("asks an address that left days ago to confirm « Me réinscrire » by e-mail, then confirms it", async () => {
+    const row = await activeSubscriber("ancienne");
+    await serverDatabase()
+      .update(blogNewsletterSubscribers)
+      .set({
+        status: "unsubscribed",
+        unsubscribedAt: new Date(Date.now() - 3 * 24 * 60 * 60 * 1000),
+      })
+      .where(eq(blogNewsletterSubscribers.id, row.id));
+    // An old newsletter's link, forwarded or archived: it proves the address no more.
+    const page = await openPage(linkUrl("newsletter-unsubscribe", row.id));
+    expect(await heading(page)).toBe("Vous êtes désabonné·e");
+    await tabTo(page, "Me réinscrire");
+    await page.keyboard.press("Enter");
+    await headingAfter(page, "Confirmez votre réinscription");
+    expect(await page.getByText(/nous avons envoyé un email de confirmation/).isVisible()).toBe(
+      true,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    const pending = await subscriber(row.email);
+    expect(pending).toMatchObject({
+      status: "pending",
+      consentSource: "reinscription",
+      consentPage: "/newsletter/desabonnement",
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
+    });
+
+    await expect.poll(async () => (await mailsTo(mailboxUrl, row.email)).length, patiently).toBe(1);
+    const [mail] = await mailsTo(mailboxUrl, row.email);
+    const { inText } = confirmationLinks(mail ?? { text: "", html: "" });
+    if (!inText) throw new Error("pas de lien de confirmation");
+    const link = new URL(inText);
+    const confirm = await openPage(`${link.pathname}${link.search}`);
+    await confirm.getByRole("button", { name: "Confirmer mon inscription" }).click();
+    await headingAfter(confirm, "Inscription confirmée");
+    expect((await subscriber(row.email)).status).toBe("active");
+  });
+
   it("honours a genuine unsubscribe from a client whose budgets are spent, and refuses only the rest", async () => {
     // A client of its own, whose budgets other users behind the same proxy would have spent.
     const client = `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
