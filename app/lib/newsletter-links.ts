@@ -20,7 +20,13 @@ export type LinkTarget =
   | { kind: "subscriber"; status: SubscriberStatus; email: string; token: string };
 
 /** What the page's button has just done (or refused to do). */
-export type LinkEvent = "confirmed" | "unsubscribed" | "resubscribed" | "rate_limited";
+export type LinkEvent =
+  | "confirmed"
+  | "unsubscribed"
+  | "resubscribed"
+  /** « Me réinscrire » long after leaving: the address must confirm, an e-mail is on its way. */
+  | "confirmation_sent"
+  | "rate_limited";
 
 export type LinkPageData = { target: LinkTarget; event?: LinkEvent };
 

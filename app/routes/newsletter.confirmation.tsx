@@ -29,10 +29,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const token = postedToken(request, await request.formData());
+  // Every press is counted, whatever its token (decision record 0081).
   const allowed = await linkPressAllowed(context);
   const link = await readSubscriberLink("newsletter-confirm", token);
-  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
   if (!allowed) return answer({ target: linkTarget(link), event: "rate_limited" });
+  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
   const after = await confirmSubscription(link.subscriber.id);
   return answer({
     target: linkTarget(afterStep(link, after)),
@@ -55,7 +56,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
   switch (target.kind) {
     case "invalid":
       return (
-        <NewsletterLinkPage title="Lien invalide" answered={actionData}>
+        <NewsletterLinkPage title="Lien invalide" notice={notice} answered={actionData}>
           <p>
             Ce lien de confirmation n'est pas valide : il a peut-être été mal copié ou coupé.
             Ouvrez-le directement depuis l'email reçu, ou inscrivez-vous de nouveau depuis le blog.
@@ -65,7 +66,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
       );
     case "gone":
       return (
-        <NewsletterLinkPage title="Lien expiré" answered={actionData}>
+        <NewsletterLinkPage title="Lien expiré" notice={notice} answered={actionData}>
           <p>
             Ce lien de confirmation n'est plus valable : il expire au bout de{" "}
             {CONFIRMATION_LIFETIME_DAYS} jours, et l'inscription qu'il devait confirmer n'existe
@@ -76,7 +77,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
       );
     case "sample":
       return (
-        <NewsletterLinkPage title="Lien d'un email de test" answered={actionData}>
+        <NewsletterLinkPage title="Lien d'un email de test" notice={notice} answered={actionData}>
           <p>
             Ce lien vient d'un email de test ou d'un aperçu : il ne correspond à aucune inscription,
             et rien n'a été modifié.

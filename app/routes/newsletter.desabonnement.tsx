@@ -38,17 +38,23 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const oneClick = form.get(ONE_CLICK_FIELD.name) === ONE_CLICK_FIELD.value;
-  const allowed = await linkPressAllowed(context, { oneClick });
   const link = await readSubscriberLink("newsletter-unsubscribe", postedToken(request, form));
-  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
-  if (!allowed) return answer({ target: linkTarget(link), event: "rate_limited" });
-  // Only « Me réinscrire » says so; any other POST leaves (the one-click body, the page's button, a
-  // provider that words its request differently): leaving must never fail on a detail.
+  // A token that leads to no subscriber: nothing to do, but counted (someone may be trying tokens).
+  if (link.kind !== "subscriber") {
+    const allowed = await linkPressAllowed(context, { oneClick });
+    return answer({ target: linkTarget(link), event: allowed ? undefined : "rate_limited" });
+  }
+  // Only « Me réinscrire » says so, and it is counted; any other POST leaves (the one-click body, the
+  // page's button, a provider that words its request differently), never counted nor refused: leaving
+  // must not fail on a detail, nor on a budget shared with others.
   if (form.get("intent") === RESUBSCRIBE_INTENT) {
+    if (!(await linkPressAllowed(context))) {
+      return answer({ target: linkTarget(link), event: "rate_limited" });
+    }
     const after = await resubscribe(link.subscriber.id);
     return answer({
       target: linkTarget(afterStep(link, after)),
-      event: after?.changed ? "resubscribed" : undefined,
+      event: after?.outcome === "unchanged" ? undefined : after?.outcome,
     });
   }
   const after = await unsubscribe(link.subscriber.id, { oneClick });
@@ -84,7 +90,7 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
   switch (target.kind) {
     case "invalid":
       return (
-        <NewsletterLinkPage title="Lien invalide" answered={actionData}>
+        <NewsletterLinkPage title="Lien invalide" notice={notice} answered={actionData}>
           <p>
             Ce lien de désabonnement n'est pas valide : il a peut-être été mal copié ou coupé.
             Ouvrez-le directement depuis l'un de nos emails, ou écrivez-nous : nous vous
@@ -95,7 +101,7 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
       );
     case "gone":
       return (
-        <NewsletterLinkPage title="Adresse introuvable" answered={actionData}>
+        <NewsletterLinkPage title="Adresse introuvable" notice={notice} answered={actionData}>
           <p>
             Cette adresse ne figure plus dans notre liste d'abonné·e·s : vous ne recevrez plus notre
             newsletter.
@@ -105,7 +111,7 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
       );
     case "sample":
       return (
-        <NewsletterLinkPage title="Lien d'un email de test" answered={actionData}>
+        <NewsletterLinkPage title="Lien d'un email de test" notice={notice} answered={actionData}>
           <p>
             Ce lien vient d'un email de test ou d'un aperçu de la newsletter : il ne correspond à
             aucun·e abonné·e, et rien n'a été modifié.
@@ -126,6 +132,19 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
           de {brand}.
         </p>
         <Resubscribe token={token} />
+      </NewsletterLinkPage>
+    );
+  }
+  if (event === "confirmation_sent") {
+    return (
+      <NewsletterLinkPage title="Confirmez votre réinscription" answered={actionData}>
+        <p>
+          Pour être sûrs que cette demande vient bien de vous, nous avons envoyé un email de
+          confirmation à l'adresse <strong>{email}</strong>. Ouvrez-le et cliquez sur
+          «&nbsp;Confirmer mon inscription&nbsp;» : vous recevrez de nouveau nos articles. Sans
+          confirmation, vous ne recevrez rien.
+        </p>
+        <BackToBlog />
       </NewsletterLinkPage>
     );
   }

@@ -8,17 +8,25 @@ import { blogNewsletterSubscribers } from "./db/schema";
 import {
   CONFIRMATION_RESEND_MINUTES,
   confirmSubscription,
+  findSubscriber,
   handleNewsletterSubmission,
   linkPressAllowed,
   NEWSLETTER_LINK_RATE_LIMIT,
   NEWSLETTER_RATE_LIMIT,
+  ONE_CLICK_RATE_LIMIT,
   readSubscriberLink,
+  RESUBSCRIBE_AT_ONCE_HOURS,
   resubscribe,
   subscribeToNewsletter,
   unsubscribe,
 } from "./newsletter.server";
+import { confirmationEmail } from "./newsletter/confirmation-email.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
-import { signLinkToken } from "./signed-link.server";
+import { signLinkToken, verifyLinkToken } from "./signed-link.server";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import { RESUBSCRIBE_INTENT } from "~/lib/newsletter-links";
+import * as confirmationPage from "~/routes/newsletter.confirmation";
+import * as unsubscribePage from "~/routes/newsletter.desabonnement";
 import {
   NEWSLETTER_CONSENT_TEXT,
   RESUBSCRIBE_CONSENT_TEXT,
@@ -307,8 +315,9 @@ describe("the e-mailed links", () => {
     expect(await unsubscribe(id, { oneClick: false })).toMatchObject({ changed: false });
     expect((await rowFor("aller-retour@example.com")).unsubscribedAt).toEqual(left.unsubscribedAt);
 
+    // She has just left and changes her mind on the page: back at once, without another e-mail.
     const before = Date.now();
-    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: true });
+    expect(await resubscribe(id)).toMatchObject({ status: "active", outcome: "resubscribed" });
     const back = await rowFor("aller-retour@example.com");
     expect(back).toMatchObject({
       status: "active",
@@ -319,7 +328,75 @@ describe("the e-mailed links", () => {
     });
     expect(back.subscribedAt.getTime()).toBeGreaterThan(before - 5_000);
     expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 5_000);
-    expect(await resubscribe(id)).toMatchObject({ status: "active", changed: false });
+    expect(await resubscribe(id)).toMatchObject({ status: "active", outcome: "unchanged" });
+    expect(await rowFor("aller-retour@example.com")).toEqual(back);
+    expect(await confirmationsQueued(id)).toBe(1);
+  });
+
+  it("asks an address that left more than a day ago to confirm « Me réinscrire » by e-mail (an old e-mail's link proves nothing)", async () => {
+    const email = "ancien-lien@example.com";
+    const { id } = await pendingSubscriber(email);
+    await confirmSubscription(id);
+    await unsubscribe(id, { oneClick: true });
+    await db().execute(sql`
+      update blog_newsletter_subscribers
+      set unsubscribed_at = now() - make_interval(hours => ${RESUBSCRIBE_AT_ONCE_HOURS}, mins => 1),
+        subscribed_at = now() - interval '1 year', confirmation_sent_at = now() - interval '1 year'
+      where id = ${id}
+    `);
+    const before = Date.now();
+    expect(await resubscribe(id)).toEqual({
+      id,
+      email,
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    const row = await rowFor(email);
+    expect(row).toMatchObject({
+      status: "pending",
+      active: false,
+      consentSource: RESUBSCRIBE_SOURCE,
+      consentPage: "/newsletter/desabonnement",
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
+    });
+    expect(row.subscribedAt.getTime()).toBeGreaterThan(before - 5_000);
+    expect(row.confirmationSentAt?.getTime()).toBeGreaterThan(before - 5_000);
+    expect(await confirmationsQueued(id)).toBe(2);
+
+    // Pressed again: still pending, the e-mail again only after an hour, as for a sign-up.
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    expect(await confirmationsQueued(id)).toBe(2);
+    await confirmationSentMinutesAgo(email, CONFIRMATION_RESEND_MINUTES);
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    expect(await confirmationsQueued(id)).toBe(3);
+    // Only the e-mailed link makes her active.
+    expect(await confirmSubscription(id)).toMatchObject({ status: "active", changed: true });
+  });
+
+  it("does not let « Me réinscrire » skip the confirmation of a pending sign-up", async () => {
+    const email = "en-attente@example.com";
+    const { id } = await pendingSubscriber(email);
+    expect(await resubscribe(id)).toMatchObject({
+      status: "pending",
+      outcome: "confirmation_sent",
+    });
+    const row = await rowFor(email);
+    expect(row).toMatchObject({
+      status: "pending",
+      confirmedAt: null,
+      consentSource: RESUBSCRIBE_SOURCE,
+    });
+    // The sign-up's e-mail is less than an hour old: not sent again.
+    expect(await confirmationsQueued(id)).toBe(1);
+    expect(await resubscribe(crypto.randomUUID())).toBeNull();
   });
 
   it("reads a link's token: its subscriber, a test e-mail's, a forged or altered one, an expired or orphaned one", async () => {
@@ -371,5 +448,187 @@ describe("the e-mailed links", () => {
     // A mail provider's servers unsubscribing many of its users: still honoured.
     expect(await linkPressAllowed(visitor, { oneClick: true })).toBe(true);
     expect(await linkPressAllowed(contextFor("198.51.100.8"))).toBe(true);
+  });
+});
+
+describe("the link pages' rate limits", () => {
+  /** A POST to a link page from `client`, as its form or a mail provider sends it. */
+  function post(
+    route: typeof unsubscribePage | typeof confirmationPage,
+    path: string,
+    fields: Record<string, string>,
+    client: string,
+  ) {
+    const request = new Request(`http://localhost${path}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+    });
+    return route.action({ request, context: contextFor(client), params: {} } as never);
+  }
+
+  /** Spends every budget of `client`, as other users behind one proxy would. */
+  async function spendBudgets(client: string) {
+    for (const [key, rule] of [
+      [`newsletter-lien:${client}`, NEWSLETTER_LINK_RATE_LIMIT],
+      [`newsletter-un-clic:${client}`, ONE_CLICK_RATE_LIMIT],
+    ] as const) {
+      await db().execute(sql`
+        insert into rate_limits (key, count, reset_at)
+        values (${key}, ${rule.limit}, now() + make_interval(secs => ${rule.windowSeconds}))
+      `);
+    }
+  }
+
+  async function activeSubscriber(email: string) {
+    await signUp(email);
+    const { id } = await rowFor(email);
+    await confirmSubscription(id);
+    return { id, token: await signLinkToken("newsletter-unsubscribe", id) };
+  }
+
+  it("always honours a genuine unsubscribe, one-click or button, even when the client's budgets are spent", async () => {
+    const client = "203.0.113.5";
+    await spendBudgets(client);
+    const provider = await activeSubscriber("un-clic-limite@example.com");
+    const oneClick = await post(
+      unsubscribePage,
+      `/newsletter/desabonnement?token=${provider.token}`,
+      { "List-Unsubscribe": "One-Click" },
+      client,
+    );
+    expect(oneClick.init?.status).toBe(200);
+    expect(oneClick.data).toMatchObject({
+      target: { kind: "subscriber", status: "unsubscribed" },
+      event: "unsubscribed",
+    });
+    expect((await rowFor("un-clic-limite@example.com")).status).toBe("unsubscribed");
+
+    const visitor = await activeSubscriber("bouton-limite@example.com");
+    const button = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token: visitor.token },
+      client,
+    );
+    expect(button.init?.status).toBe(200);
+    expect((await rowFor("bouton-limite@example.com")).status).toBe("unsubscribed");
+  });
+
+  it("neither counts genuine unsubscribes nor lets them spend the budget of « Me réinscrire »", async () => {
+    const client = "203.0.113.6";
+    const { id, token } = await activeSubscriber("souvent@example.com");
+    for (let press = 0; press < NEWSLETTER_LINK_RATE_LIMIT.limit + 5; press++) {
+      const answer = await post(unsubscribePage, "/newsletter/desabonnement", { token }, client);
+      expect(answer.init?.status).toBe(200);
+    }
+    const back = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token, intent: RESUBSCRIBE_INTENT },
+      client,
+    );
+    expect(back.init?.status).toBe(200);
+    expect(back.data).toMatchObject({ event: "resubscribed" });
+    expect((await findSubscriber(id))?.status).toBe("active");
+  });
+
+  it("counts and refuses « Me réinscrire », confirmation presses and tokens that lead nowhere", async () => {
+    const client = "203.0.113.7";
+    const { id, token } = await activeSubscriber("refusee@example.com");
+    await unsubscribe(id, { oneClick: false });
+    const pending = await signUp("a-confirmer@example.com");
+    const confirmToken = await signLinkToken("newsletter-confirm", pending.subscriberId, {
+      lifetimeSeconds: 3600,
+    });
+    await spendBudgets(client);
+
+    const back = await post(
+      unsubscribePage,
+      "/newsletter/desabonnement",
+      { token, intent: RESUBSCRIBE_INTENT },
+      client,
+    );
+    expect(back.init?.status).toBe(429);
+    expect(back.data).toMatchObject({
+      target: { kind: "subscriber", status: "unsubscribed" },
+      event: "rate_limited",
+    });
+    expect((await rowFor("refusee@example.com")).status).toBe("unsubscribed");
+
+    const confirm = await post(
+      confirmationPage,
+      "/newsletter/confirmation",
+      { token: confirmToken },
+      client,
+    );
+    expect(confirm.init?.status).toBe(429);
+    expect((await rowFor("a-confirmer@example.com")).status).toBe("pending");
+
+    const unknown = await signLinkToken("newsletter-unsubscribe", crypto.randomUUID());
+    for (const [fields, path] of [
+      [{ token: "abc.def" }, "/newsletter/desabonnement"],
+      [{ token: unknown }, "/newsletter/desabonnement"],
+      [{ "List-Unsubscribe": "One-Click" }, `/newsletter/desabonnement?token=${unknown}`],
+      [{ "List-Unsubscribe": "One-Click" }, "/newsletter/desabonnement?token=abc.def"],
+      [{ token: "abc.def" }, "/newsletter/confirmation"],
+    ] as const) {
+      const route = path.startsWith("/newsletter/confirmation")
+        ? confirmationPage
+        : unsubscribePage;
+      const answer = await post(route, path, fields, client);
+      expect(answer.init?.status, path).toBe(429);
+      expect(answer.data, path).toMatchObject({ event: "rate_limited" });
+    }
+
+    // Another client is not affected: the same requests get their usual answers.
+    const other = "203.0.113.8";
+    expect(
+      (await post(unsubscribePage, "/newsletter/desabonnement", { token: "abc.def" }, other)).init
+        ?.status,
+    ).toBe(400);
+    expect(
+      (await post(unsubscribePage, "/newsletter/desabonnement", { token: unknown }, other)).init
+        ?.status,
+    ).toBe(404);
+  });
+});
+
+describe("the confirmation e-mail", () => {
+  function linkOf(mail: { text: string }) {
+    const token = /\/newsletter\/confirmation\?token=([\w.-]+)/.exec(mail.text)?.[1];
+    if (!token) throw new Error(`pas de lien dans : ${mail.text}`);
+    return token;
+  }
+
+  it("dates its link from when the e-mail was asked for, as the purge does, and says until when in French", async () => {
+    const email = "date-limite@example.com";
+    const { id } = await (async () => {
+      await signUp(email);
+      return rowFor(email);
+    })();
+    // The e-mail's job runs three days late (mail retries).
+    await confirmationSentMinutesAgo(email, 3 * 24 * 60);
+    const { confirmationSentAt } = await rowFor(email);
+    if (!confirmationSentAt) throw new Error("pas de date d'envoi");
+    const expiresAt = new Date(confirmationSentAt.getTime() + 7 * 24 * 60 * 60 * 1000);
+
+    const mail = await confirmationEmail(id);
+    if (!mail) throw new Error("pas d'e-mail");
+    const until = `Ce lien est valable jusqu'au ${formatLongDateTimeFr(expiresAt)}.`;
+    expect(mail.text).toContain(until);
+    expect(mail.html).toContain(until.replaceAll("'", "&#39;"));
+    const token = linkOf(mail);
+    expect(
+      await verifyLinkToken("newsletter-confirm", token, expiresAt.getTime() - 60_000),
+    ).toEqual({ ok: true, subject: id });
+    expect(await verifyLinkToken("newsletter-confirm", token, expiresAt.getTime() + 1_000)).toEqual(
+      {
+        ok: false,
+        reason: "expired",
+      },
+    );
+
+    // Too late to be of any use (the purge forgets the sign-up): nothing is sent.
+    expect(await confirmationEmail(id, new Date(expiresAt.getTime() + 1_000))).toBeNull();
   });
 });

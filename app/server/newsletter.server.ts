@@ -1,9 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { clientAddressContext } from "./context";
 import { pagePath } from "./http/methods.server";
 import { db } from "./db/client.server";
 import { blogNewsletterSubscribers, type SubscriberStatus } from "./db/schema";
+import type { Executor } from "./jobs/queue.server";
 import { log } from "./logger.server";
 import { enqueueMail } from "./mail/outbox.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
@@ -58,6 +59,39 @@ export type SignUpOutcome =
   /** Already receiving the newsletter: nothing changed. */
   | { outcome: "duplicate"; subscriberId: string };
 
+/** The consent a pending address will confirm: where and on which sentence the person asked. */
+type Consent = { consentSource: string; consentPage: string; consentText: string };
+
+/** True when the address's last confirmation e-mail is old enough to be sent again (or was never sent). */
+const resendDue = sql<boolean>`coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}), true)`;
+
+/**
+ * An address that is not active asks to receive the newsletter (a sign-up, or « Me réinscrire » long after
+ * leaving): it becomes pending with this consent, to be confirmed from the e-mail, queued in `tx` when due.
+ * The row is locked by the caller (`for update`). Returns whether an e-mail was queued.
+ */
+async function awaitConfirmation(
+  tx: Executor,
+  row: { id: string; status: SubscriberStatus; resend_due: boolean },
+  consent: Consent,
+): Promise<boolean> {
+  // Back after leaving: a new consent, to be confirmed again; the old dates belong to the old one.
+  const returning = row.status === "unsubscribed";
+  const send = returning || row.resend_due;
+  await tx
+    .update(blogNewsletterSubscribers)
+    .set({
+      ...consent,
+      status: "pending",
+      lastActivityAt: sql`now()`,
+      ...(returning ? { subscribedAt: sql`now()`, confirmedAt: null, unsubscribedAt: null } : {}),
+      ...(send ? { confirmationSentAt: sql`now()` } : {}),
+    })
+    .where(eq(blogNewsletterSubscribers.id, row.id));
+  if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
+  return send;
+}
+
 /**
  * Records a sign-up and, in the same transaction, queues the confirmation e-mail when one is due: for a
  * new address, for one that had left, and for a pending one whose last e-mail is an hour old or more.
@@ -69,7 +103,7 @@ export async function subscribeToNewsletter({
   source,
   page,
 }: SignUp): Promise<SignUpOutcome> {
-  const consent = {
+  const consent: Consent = {
     consentSource: source,
     consentPage: page.slice(0, CONSENT_PAGE_MAX_LENGTH),
     consentText: NEWSLETTER_CONSENT_TEXT,
@@ -96,33 +130,15 @@ export async function subscribeToNewsletter({
         status: SubscriberStatus;
         resend_due: boolean;
       }>(sql`
-        select id, status,
-          coalesce(confirmation_sent_at <= now() - make_interval(mins => ${CONFIRMATION_RESEND_MINUTES}),
-            true) as resend_due
+        select id, status, ${resendDue} as resend_due
         from blog_newsletter_subscribers where lower(email) = lower(${email})
         for update
       `);
       const row = existing.rows[0];
       if (!row) return null;
       if (row.status === "active") return { outcome: "duplicate", subscriberId: row.id };
-
-      // Back after leaving: a new consent, to be confirmed again; the old dates belong to the old one.
-      const returning = row.status === "unsubscribed";
-      const send = returning || row.resend_due;
-      await tx
-        .update(blogNewsletterSubscribers)
-        .set({
-          ...consent,
-          status: "pending",
-          lastActivityAt: sql`now()`,
-          ...(returning
-            ? { subscribedAt: sql`now()`, confirmedAt: null, unsubscribedAt: null }
-            : {}),
-          ...(send ? { confirmationSentAt: sql`now()` } : {}),
-        })
-        .where(eq(blogNewsletterSubscribers.id, row.id));
-      if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
-      return { outcome: "subscribed", subscriberId: row.id, confirmationQueued: send };
+      const confirmationQueued = await awaitConfirmation(tx, row, consent);
+      return { outcome: "subscribed", subscriberId: row.id, confirmationQueued };
     });
     if (outcome) return outcome;
   }
@@ -185,16 +201,24 @@ export async function handleNewsletterSubmission(
 
 // --- The e-mailed links' steps ------------------------------------------------------------------------
 
-/** Presses of the link pages' buttons per client address and window: a person needs a handful. */
+/*
+ * What the link pages count (decision record 0081): what can be abused, never a genuine unsubscribe. A valid
+ * token's unsubscribe is idempotent and must always be honoured (refusing it would be a legal fault, and
+ * without TRUST_PROXY every client shares one budget): it is neither counted nor refused. Counted: the
+ * requests whose token leads to no subscriber (forged, expired, deleted, a test e-mail's), the presses of
+ * « Me réinscrire » and of « Confirmer mon inscription ».
+ */
+
+/** Counted presses and requests per client address and window: a person needs a handful. */
 export const NEWSLETTER_LINK_RATE_LIMIT = { limit: 20, windowSeconds: 10 * 60 };
 
 /**
- * One-click unsubscribes (RFC 8058) per client address and window. A mail provider sends them for all of
- * its users from a few servers: a visitor's budget would refuse real unsubscribes, which must be honoured.
+ * One-click requests (RFC 8058) leading to no subscriber, per client address and window: a budget of their
+ * own, since a mail provider sends those of all its users from a few servers.
  */
 export const ONE_CLICK_RATE_LIMIT = { limit: 600, windowSeconds: 10 * 60 };
 
-/** Counts one press of a link page's button for this client; false when it is one too many. */
+/** Counts one request of a link page for this client; false when it is one too many. */
 export async function linkPressAllowed(
   context: Readonly<RouterContextProvider>,
   { oneClick = false }: { oneClick?: boolean } = {},
@@ -318,37 +342,77 @@ export async function unsubscribe(
 }
 
 /**
- * « Me réinscrire » on the unsubscribe page: the person's own link proves the address, and the click is a
- * new consent, recorded as such (source 'reinscription', the page, its sentence, the date).
+ * How long after leaving « Me réinscrire » brings the person straight back: she has just left and changed
+ * her mind on the same page. Later, the link may be a forwarded or archived e-mail's: the address confirms.
  */
-export async function resubscribe(id: string): Promise<(Subscriber & { changed: boolean }) | null> {
-  const [back] = await db()
-    .update(blogNewsletterSubscribers)
-    .set({
-      status: "active",
-      consentSource: RESUBSCRIBE_SOURCE,
-      consentPage: UNSUBSCRIBE_PAGE,
-      consentText: RESUBSCRIBE_CONSENT_TEXT,
-      subscribedAt: sql`now()`,
-      confirmedAt: sql`now()`,
-      unsubscribedAt: null,
-      lastActivityAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(blogNewsletterSubscribers.id, id),
-        inArray(blogNewsletterSubscribers.status, ["unsubscribed", "pending"]),
-      ),
-    )
-    .returning({
-      id: blogNewsletterSubscribers.id,
-      email: blogNewsletterSubscribers.email,
-      status: blogNewsletterSubscribers.status,
+export const RESUBSCRIBE_AT_ONCE_HOURS = 24;
+
+export type ResubscribeOutcome =
+  /** Active again at once (she had left less than RESUBSCRIBE_AT_ONCE_HOURS ago). */
+  | "resubscribed"
+  /** Pending, waiting for the confirmation e-mail (queued now, or less than an hour ago). */
+  | "confirmation_sent"
+  /** Already active: nothing changed. */
+  | "unchanged";
+
+/**
+ * « Me réinscrire » on the unsubscribe page: the press is a new consent, recorded as such (source
+ * 'reinscription', the page, its sentence, the date). The link proves the address only for a person who
+ * left within the last RESUBSCRIBE_AT_ONCE_HOURS: she is active again at once. Anyone else (an older
+ * unsubscription, a pending sign-up) goes through the double opt-in of a sign-up: pending, and the
+ * confirmation e-mail, at most once an hour. Returns the subscriber as it stands afterwards.
+ */
+export async function resubscribe(
+  id: string,
+): Promise<(Subscriber & { outcome: ResubscribeOutcome }) | null> {
+  const consent: Consent = {
+    consentSource: RESUBSCRIBE_SOURCE,
+    consentPage: UNSUBSCRIBE_PAGE,
+    consentText: RESUBSCRIBE_CONSENT_TEXT,
+  };
+  const result = await db().transaction(async (tx) => {
+    const found = await tx.execute<Subscriber & { just_left: boolean; resend_due: boolean }>(sql`
+      select id, email, status, ${resendDue} as resend_due,
+        coalesce(unsubscribed_at between now() - make_interval(hours => ${RESUBSCRIBE_AT_ONCE_HOURS})
+          and now(), false) as just_left
+      from blog_newsletter_subscribers where id = ${id}
+      for update
+    `);
+    const row = found.rows[0];
+    if (!row) return null;
+    const subscriber = { id: row.id, email: row.email };
+    if (row.status === "active") {
+      return { ...subscriber, status: row.status, outcome: "unchanged" as const };
+    }
+    if (row.status === "unsubscribed" && row.just_left) {
+      await tx
+        .update(blogNewsletterSubscribers)
+        .set({
+          ...consent,
+          status: "active",
+          subscribedAt: sql`now()`,
+          confirmedAt: sql`now()`,
+          unsubscribedAt: null,
+          lastActivityAt: sql`now()`,
+        })
+        .where(eq(blogNewsletterSubscribers.id, id));
+      return { ...subscriber, status: "active" as const, outcome: "resubscribed" as const };
+    }
+    const confirmationQueued = await awaitConfirmation(tx, row, consent);
+    return {
+      ...subscriber,
+      status: "pending" as const,
+      outcome: "confirmation_sent" as const,
+      confirmationQueued,
+    };
+  });
+  if (!result) return null;
+  if (result.outcome !== "unchanged") {
+    log.info("newsletter_resubscribed", {
+      subscriberId: id,
+      outcome: result.outcome,
+      ...("confirmationQueued" in result ? { confirmationQueued: result.confirmationQueued } : {}),
     });
-  if (back) {
-    log.info("newsletter_resubscribed", { subscriberId: id });
-    return { ...back, changed: true };
   }
-  const current = await findSubscriber(id);
-  return current ? { ...current, changed: false } : null;
+  return { id: result.id, email: result.email, status: result.status, outcome: result.outcome };
 }

@@ -1,15 +1,17 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import http from "node:http";
-import { eq, like, or } from "drizzle-orm";
+import { eq, like, or, sql } from "drizzle-orm";
 import type { Page, Request as BrowserRequest } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { blogNewsletterSubscribers, rateLimits } from "../../app/server/db/schema";
 import { signLinkTokenWith, type LinkPurpose } from "../../app/server/signed-link.server";
+import { formatLongDateTimeFr } from "../../app/lib/dates";
 import {
   NEWSLETTER_CONSENT_TEXT,
   newsletterPendingStatus,
   RESUBSCRIBE_CONSENT_TEXT,
 } from "../../app/lib/newsletter";
+import { CONFIRMATION_LIFETIME_DAYS } from "../../app/lib/newsletter-links";
 import { mailsTo } from "../support/smtp-capture";
 import { patiently } from "./support/blog";
 import { axeViolations, useBrowser } from "./support/browser";
@@ -132,6 +134,39 @@ async function fromOwnAddress(request: BrowserRequest) {
   );
 }
 
+/** A POST from the loopback address `client` (a client of its own for the rate limits), as a mail provider sends it. */
+function postFrom(client: string, path: string, body: string) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: hostname,
+        port,
+        method: "POST",
+        path,
+        localAddress: client,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": Buffer.byteLength(body),
+          origin: "https://mail.example.net",
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
+    request.setTimeout(30_000, () => request.destroy(new Error("délai dépassé")));
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 async function signUpOnBlog(page: Page, email: string) {
   await page.route(
     (url) => url.pathname.startsWith("/blog"),
@@ -211,6 +246,10 @@ describe("double opt-in", () => {
     expect(inHtml).toBe(inText);
     const link = new URL(inText ?? "");
     expect(link.origin).toBe(new URL(baseUrl).origin);
+    // Valid until the sign-up's own date plus the days the purge waits, said in French.
+    const sentAt = pending.confirmationSentAt?.getTime() ?? 0;
+    const until = new Date(sentAt + CONFIRMATION_LIFETIME_DAYS * 24 * 60 * 60 * 1000);
+    expect(mail.text).toContain(`Ce lien est valable jusqu'au ${formatLongDateTimeFr(until)}.`);
 
     // Opening the link (as a mail scanner does) shows the page and changes nothing.
     const page = await openPage(`${link.pathname}${link.search}`);
@@ -338,6 +377,81 @@ describe("unsubscribe", () => {
     });
     expect(back.subscribedAt.getTime()).toBeGreaterThan(before - 60_000);
     expect(back.confirmedAt?.getTime()).toBeGreaterThan(before - 60_000);
+  });
+
+  it("asks an address that left days ago to confirm « Me réinscrire » by e-mail, then confirms it", async () => {
+    const row = await activeSubscriber("ancienne");
+    await serverDatabase()
+      .update(blogNewsletterSubscribers)
+      .set({
+        status: "unsubscribed",
+        unsubscribedAt: new Date(Date.now() - 3 * 24 * 60 * 60 * 1000),
+      })
+      .where(eq(blogNewsletterSubscribers.id, row.id));
+    // An old newsletter's link, forwarded or archived: it proves the address no more.
+    const page = await openPage(linkUrl("newsletter-unsubscribe", row.id));
+    expect(await heading(page)).toBe("Vous êtes désabonné·e");
+    await tabTo(page, "Me réinscrire");
+    await page.keyboard.press("Enter");
+    await headingAfter(page, "Confirmez votre réinscription");
+    expect(await page.getByText(/nous avons envoyé un email de confirmation/).isVisible()).toBe(
+      true,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    const pending = await subscriber(row.email);
+    expect(pending).toMatchObject({
+      status: "pending",
+      consentSource: "reinscription",
+      consentPage: "/newsletter/desabonnement",
+      consentText: RESUBSCRIBE_CONSENT_TEXT,
+      confirmedAt: null,
+      unsubscribedAt: null,
+    });
+
+    await expect.poll(async () => (await mailsTo(mailboxUrl, row.email)).length, patiently).toBe(1);
+    const [mail] = await mailsTo(mailboxUrl, row.email);
+    const { inText } = confirmationLinks(mail ?? { text: "", html: "" });
+    if (!inText) throw new Error("pas de lien de confirmation");
+    const link = new URL(inText);
+    const confirm = await openPage(`${link.pathname}${link.search}`);
+    await confirm.getByRole("button", { name: "Confirmer mon inscription" }).click();
+    await headingAfter(confirm, "Inscription confirmée");
+    expect((await subscriber(row.email)).status).toBe("active");
+  });
+
+  it("honours a genuine unsubscribe from a client whose budgets are spent, and refuses only the rest", async () => {
+    // A client of its own, whose budgets other users behind the same proxy would have spent.
+    const client = `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+    const nowhere = linkUrl("newsletter-unsubscribe", randomUUID());
+    expect((await postFrom(client, nowhere, "List-Unsubscribe=One-Click")).status).toBe(404);
+    expect((await postFrom(client, "/newsletter/desabonnement", "token=abc.def")).status).toBe(400);
+    const spent = await serverDatabase()
+      .update(rateLimits)
+      .set({ count: 100_000 })
+      .where(
+        sql`${rateLimits.key} like ${"newsletter-%"} and ${rateLimits.key} like ${`%${client}`}`,
+      )
+      .returning();
+    expect(spent).toHaveLength(2);
+
+    const row = await activeSubscriber("budget-epuise");
+    const url = linkUrl("newsletter-unsubscribe", row.id);
+    const oneClick = await postFrom(client, url, "List-Unsubscribe=One-Click");
+    expect(oneClick.status).toBe(200);
+    expect(oneClick.text).toContain("Vous êtes désabonné·e");
+    expect((await subscriber(row.email)).status).toBe("unsubscribed");
+
+    // What can be abused stays counted: « Me réinscrire », a token that leads nowhere.
+    const token = new URL(url, baseUrl).searchParams.get("token") ?? "";
+    const back = await postFrom(
+      client,
+      "/newsletter/desabonnement",
+      new URLSearchParams({ token, intent: "reinscrire" }).toString(),
+    );
+    expect(back.status).toBe(429);
+    expect(back.text).toContain("Trop de tentatives");
+    expect((await subscriber(row.email)).status).toBe("unsubscribed");
+    expect((await postFrom(client, nowhere, "List-Unsubscribe=One-Click")).status).toBe(429);
   });
 
   it("unsubscribes without JavaScript too", async () => {
