@@ -106,7 +106,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
       <NewsletterLinkPage title="Inscription confirmée" answered={actionData}>
         <p>
           Merci ! L'adresse <strong>{target.email}</strong> recevra nos prochains articles par
-          email. Chaque email contient un lien pour vous désinscrire en un clic.
+          email. Chaque email contient un lien pour vous désinscrire à tout moment.
         </p>
         <BackToBlog />
       </NewsletterLinkPage>
