@@ -1,4 +1,5 @@
 import type { SubscriberStatus } from "~/server/db/schema";
+import type { ToastMessage } from "./toast";
 
 /*
  * The pages of the e-mailed links (/newsletter/confirmation, /newsletter/desabonnement): what their loader
@@ -28,7 +29,8 @@ export type LinkEvent =
   | "confirmation_sent"
   | "rate_limited";
 
-export type LinkPageData = { target: LinkTarget; event?: LinkEvent };
+/** `notice`: the words of a refusal (rate limit), written by the server so that these pages' code stays small. */
+export type LinkPageData = { target: LinkTarget; event?: LinkEvent; notice?: ToastMessage };
 
 /**
  * The pages' addresses hold a secret: never stored by a cache. (Nor sent to another site as a referrer:
@@ -48,3 +50,13 @@ export const ONE_CLICK_FIELD = { name: "List-Unsubscribe", value: "One-Click" } 
 
 /** The unsubscribe page's button that brings the person back. */
 export const RESUBSCRIBE_INTENT = "reinscrire";
+
+/**
+ * The sentence above « Me réinscrire » on the unsubscribe page, stored the same way. Non-breaking spaces
+ * inside the quotation marks, as French typography wants (no line starting with a closing mark).
+ */
+export const RESUBSCRIBE_CONSENT_TEXT =
+  "En cliquant sur «\u00a0Me réinscrire\u00a0», vous acceptez de recevoir de nouveau nos articles par email.";
+
+/** The consent source of a person who came back through the unsubscribe page. */
+export const RESUBSCRIBE_SOURCE = "reinscription";

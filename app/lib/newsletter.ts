@@ -13,16 +13,6 @@ export type NewsletterSource = (typeof newsletterSources)[number];
 export const NEWSLETTER_CONSENT_TEXT =
   "En vous inscrivant, vous acceptez de recevoir nos articles par email.";
 
-/**
- * The sentence above « Me réinscrire » on the unsubscribe page, stored the same way. Non-breaking spaces
- * inside the quotation marks, as French typography wants (no line starting with a closing mark).
- */
-export const RESUBSCRIBE_CONSENT_TEXT =
-  "En cliquant sur «\u00a0Me réinscrire\u00a0», vous acceptez de recevoir de nouveau nos articles par email.";
-
-/** The consent source of a person who came back through the unsubscribe page. */
-export const RESUBSCRIBE_SOURCE = "reinscription";
-
 export type NewsletterOutcome = "subscribed" | "duplicate" | "invalid" | "rate_limited" | "error";
 
 /** What the newsletter action answers; `email` is echoed back only when it was refused. */

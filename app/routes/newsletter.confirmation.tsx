@@ -1,7 +1,6 @@
 import type { Route } from "./+types/newsletter.confirmation";
 import type { SiteHandle } from "./site-layout";
 import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
-import { newsletterToasts } from "~/lib/newsletter";
 import { CONFIRMATION_LIFETIME_DAYS, LINK_PAGE_HEADERS } from "~/lib/newsletter-links";
 import { siteFrom, useSite } from "~/lib/public-site";
 import {
@@ -50,8 +49,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export default function NewsletterConfirmation({ loaderData, actionData }: Route.ComponentProps) {
   const { brand } = useSite();
-  const { target, event } = actionData ?? loaderData;
-  const notice = event === "rate_limited" ? newsletterToasts.rate_limited : undefined;
+  const { target, event, notice } = actionData ?? loaderData;
 
   switch (target.kind) {
     case "invalid":

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/newsletter.desabonnement";
 import type { SiteHandle } from "./site-layout";
 import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
-import { newsletterToasts, RESUBSCRIBE_CONSENT_TEXT } from "~/lib/newsletter";
 import {
   LINK_PAGE_HEADERS,
   ONE_CLICK_FIELD,
+  RESUBSCRIBE_CONSENT_TEXT,
   RESUBSCRIBE_INTENT,
   type LinkEvent,
 } from "~/lib/newsletter-links";
@@ -84,8 +84,7 @@ function Resubscribe({ token }: { token: string }) {
 
 export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const { brand } = useSite();
-  const { target, event } = actionData ?? loaderData;
-  const notice = event === "rate_limited" ? newsletterToasts.rate_limited : undefined;
+  const { target, event, notice } = actionData ?? loaderData;
 
   switch (target.kind) {
     case "invalid":

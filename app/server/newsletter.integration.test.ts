@@ -27,11 +27,8 @@ import { formatLongDateTimeFr } from "~/lib/dates";
 import { RESUBSCRIBE_INTENT } from "~/lib/newsletter-links";
 import * as confirmationPage from "~/routes/newsletter.confirmation";
 import * as unsubscribePage from "~/routes/newsletter.desabonnement";
-import {
-  NEWSLETTER_CONSENT_TEXT,
-  RESUBSCRIBE_CONSENT_TEXT,
-  RESUBSCRIBE_SOURCE,
-} from "~/lib/newsletter";
+import { NEWSLETTER_CONSENT_TEXT } from "~/lib/newsletter";
+import { RESUBSCRIBE_CONSENT_TEXT, RESUBSCRIBE_SOURCE } from "~/lib/newsletter-links";
 
 useAppDatabase({ jobs: true });
 

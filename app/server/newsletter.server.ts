@@ -16,8 +16,6 @@ import {
   NEWSLETTER_CONSENT_TEXT,
   newsletterSources,
   newsletterToasts,
-  RESUBSCRIBE_CONSENT_TEXT,
-  RESUBSCRIBE_SOURCE,
   type NewsletterResult,
   type NewsletterSource,
 } from "~/lib/newsletter";
@@ -25,6 +23,8 @@ import { newsletterSchema } from "~/lib/newsletter-schema";
 import {
   LINK_PAGE_HEADERS,
   linkPageStatus,
+  RESUBSCRIBE_CONSENT_TEXT,
+  RESUBSCRIBE_SOURCE,
   type LinkPageData,
   type LinkTarget,
 } from "~/lib/newsletter-links";
@@ -265,7 +265,9 @@ export function linkTarget(link: SubscriberLink): LinkTarget {
 
 /** A link page's loader or action answer, with its status (400, 404, 429 or 200) and headers. */
 export function linkPageAnswer(page: LinkPageData) {
-  return data(page, { status: linkPageStatus(page), headers: LINK_PAGE_HEADERS });
+  const answered: LinkPageData =
+    page.event === "rate_limited" ? { ...page, notice: newsletterToasts.rate_limited } : page;
+  return data(answered, { status: linkPageStatus(page), headers: LINK_PAGE_HEADERS });
 }
 
 /** The link after a step: the subscriber as the step left it (null: deleted meanwhile). */

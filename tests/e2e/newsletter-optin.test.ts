@@ -6,12 +6,11 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { blogNewsletterSubscribers, rateLimits } from "../../app/server/db/schema";
 import { signLinkTokenWith, type LinkPurpose } from "../../app/server/signed-link.server";
 import { formatLongDateTimeFr } from "../../app/lib/dates";
+import { NEWSLETTER_CONSENT_TEXT, newsletterPendingStatus } from "../../app/lib/newsletter";
 import {
-  NEWSLETTER_CONSENT_TEXT,
-  newsletterPendingStatus,
+  CONFIRMATION_LIFETIME_DAYS,
   RESUBSCRIBE_CONSENT_TEXT,
-} from "../../app/lib/newsletter";
-import { CONFIRMATION_LIFETIME_DAYS } from "../../app/lib/newsletter-links";
+} from "../../app/lib/newsletter-links";
 import { mailsTo } from "../support/smtp-capture";
 import { patiently } from "./support/blog";
 import { axeViolations, useBrowser } from "./support/browser";
