@@ -3,6 +3,7 @@
 // See docs/decisions/0050-benchmarks.md.
 import { parseArgs } from "node:util";
 import type { Context } from "./context.ts";
+import { ceilingSection } from "./ceiling.ts";
 import { durabilitySection } from "./durability.ts";
 import { integritySection } from "./integrity.ts";
 import { lighthouseSection } from "./lighthouse.ts";
@@ -31,6 +32,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   integrity: integritySection,
   durability: durabilitySection,
   sending: sendingSection,
+  ceiling: ceilingSection,
 };
 
 const { values } = parseArgs({

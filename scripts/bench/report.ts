@@ -61,6 +61,7 @@ export const sectionOrder = [
   "integrity",
   "durability",
   "sending",
+  "ceiling",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -1,0 +1,223 @@
+// Section « ceiling » (issue 13, item 4): the site's cached /tarifs against the physical limit of this machine,
+// measured in one run with wrk (1 thread, 32 connections, gzip): nginx serving /tarifs' own gzipped bytes,
+// a bare node:http server answering the same buffer, and the site itself.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Context } from "./context.ts";
+import { request } from "./http.ts";
+import { metric, type SectionResult } from "./report.ts";
+import { freePort } from "../../app/server/free-port.server.ts";
+import { makeDataDir, removeDataDir, sleep, startServer } from "./server.ts";
+
+const PAGE = "/tarifs";
+
+/** Installs the Debian packages the section needs when they are missing and we may (root with apt). */
+function ensureTools(context: Context): string | null {
+  const missing = ["nginx", "wrk"].filter(
+    (tool) =>
+      spawnSync("sh", ["-c", `command -v ${tool} || test -x /usr/sbin/${tool}`]).status !== 0,
+  );
+  if (missing.length === 0) return null;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
+  if (!hasApt || process.getuid?.() !== 0) {
+    return `${missing.join(" et ")} introuvable(s) : sudo apt-get install -y ${missing.join(" ")}`;
+  }
+  context.log(`Installation de ${missing.join(", ")} (apt-get)…`);
+  const install = spawnSync(
+    "sh",
+    [
+      "-c",
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(" ")}`,
+    ],
+    { stdio: "inherit" },
+  );
+  return install.status === 0 ? null : `l'installation de ${missing.join(", ")} a échoué`;
+}
+
+type WrkResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number };
+
+/** A wrk duration (« 1.23ms », « 850.00us », « 1.02s ») in milliseconds. */
+function milliseconds(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[match[2] as "ms"];
+}
+
+/** wrk -t1 -c32 for `seconds` against `url`, gzip accepted, with its latency distribution. */
+function wrk(url: string, seconds: number): WrkResult {
+  const run = spawnSync(
+    "wrk",
+    ["-t1", "-c32", `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url],
+    { encoding: "utf8", timeout: (seconds + 30) * 1000 },
+  );
+  const out = run.stdout ?? "";
+  const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "";
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "";
+  const errors =
+    Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) +
+    [...out.matchAll(/(connect|read|write|timeout) (\d+)/g)].reduce(
+      (sum, match) => sum + Number(match[2]),
+      0,
+    );
+  return { requestsPerSecond, p50Ms: milliseconds(p50), p99Ms: milliseconds(p99), errors };
+}
+
+/** nginx serving `body` (already gzipped) at PAGE with the site's content type, on a free port. */
+async function startNginx(directory: string, body: Buffer) {
+  const port = await freePort();
+  await mkdir(path.join(directory, "logs"), { recursive: true });
+  await writeFile(path.join(directory, "tarifs.html.gz"), body);
+  const config = `
+worker_processes 1;
+daemon off;
+pid ${directory}/nginx.pid;
+error_log ${directory}/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${directory}/body;
+  proxy_temp_path ${directory}/proxy;
+  fastcgi_temp_path ${directory}/fastcgi;
+  uwsgi_temp_path ${directory}/uwsgi;
+  scgi_temp_path ${directory}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    location = ${PAGE} {
+      default_type "text/html; charset=utf-8";
+      add_header Content-Encoding gzip;
+      alias ${directory}/tarifs.html.gz;
+    }
+  }
+}`;
+  await writeFile(path.join(directory, "nginx.conf"), config);
+  const binary = spawnSync("sh", ["-c", "command -v nginx || echo /usr/sbin/nginx"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const child = spawn(binary, ["-c", path.join(directory, "nginx.conf"), "-p", directory], {
+    stdio: "ignore",
+  });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${PAGE}`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  return { url: `http://127.0.0.1:${port}${PAGE}`, stop: () => child.kill("SIGQUIT") };
+}
+
+/**
+ * A bare node:http server answering every request with the gzipped page, in a process of its own (as the
+ * site is): Node's own floor on this machine.
+ */
+async function startBareNode(file: string) {
+  const port = await freePort();
+  const program = `
+    const body = require("node:fs").readFileSync(${JSON.stringify(file)});
+    require("node:http").createServer((request, response) => {
+      response.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Encoding": "gzip",
+        "Content-Length": body.length,
+      });
+      response.end(body);
+    }).listen(${port}, "127.0.0.1");`;
+  const child = spawn(process.execPath, ["-e", program], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}${PAGE}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+export async function ceilingSection(context: Context): Promise<Partial<SectionResult>> {
+  const problem = ensureTools(context);
+  if (problem) {
+    return {
+      title: "Cached pages against a static file server",
+      notes: [`Not measured: ${problem}.`],
+    };
+  }
+  const seconds = context.quick ? 3 : 10;
+  const dataDir = await makeDataDir("ceiling");
+  const server = await startServer({ dataDir });
+  try {
+    // The page as a visitor gets it the second time (from the page cache), and its bytes gzipped.
+    await request(`${server.baseUrl}${PAGE}`);
+    const page = await request(`${server.baseUrl}${PAGE}`);
+    const cached = page.headers["x-page-cache"];
+    const body = gzipSync(Buffer.from(page.body), { level: 6 });
+
+    const nginx = await startNginx(path.join(dataDir, "nginx"), body);
+    const bare = await startBareNode(path.join(dataDir, "nginx", "tarifs.html.gz"));
+    try {
+      context.log(`wrk nginx ${seconds} s`);
+      const ofNginx = wrk(nginx.url, seconds);
+      context.log(`wrk node:http ${seconds} s`);
+      const ofNode = wrk(bare.url, seconds);
+      context.log(`wrk site ${seconds} s`);
+      const ofSite = wrk(`${server.baseUrl}${PAGE}`, seconds);
+      const ratio = ofSite.requestsPerSecond / ofNginx.requestsPerSecond;
+      const row = (name: string, result: WrkResult) => [
+        name,
+        metric(Math.round(result.requestsPerSecond), "req/s"),
+        metric(result.p50Ms, "ms", undefined, 2),
+        metric(result.p99Ms, "ms", undefined, 2),
+        metric(result.errors, ""),
+      ];
+      return {
+        title: "Cached pages against a static file server",
+        tables: [
+          {
+            caption: `${PAGE} (${(body.length / 1024).toFixed(1)} KB gzipped), wrk 1 thread × 32 connections × ${seconds} s, Accept-Encoding: gzip, in one run`,
+            columns: ["server", "throughput", "p50", "p99", "errors / non-2xx"],
+            rows: [
+              row("nginx, the page's gzipped bytes as a file", ofNginx),
+              row("node:http, the same buffer", ofNode),
+              row(`the site (page cache: ${String(cached ?? "?")})`, ofSite),
+            ],
+          },
+          {
+            caption: "The site against the ceiling",
+            columns: ["figure", "value"],
+            rows: [
+              ["site / nginx throughput", metric(Math.round(ratio * 1000) / 10, "%", undefined, 1)],
+              [
+                "site / node:http throughput",
+                metric(
+                  Math.round((ofSite.requestsPerSecond / ofNode.requestsPerSecond) * 1000) / 10,
+                  "%",
+                  undefined,
+                  1,
+                ),
+              ],
+            ],
+          },
+        ],
+        notes: [
+          "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache (a fresh CSP nonce, security headers, the request log and the content-version check per request).",
+          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Issue 13 asks the site for at least 50 % of nginx's throughput with p99 ≤ 5 ms.",
+        ],
+        data: { nginx: ofNginx, node: ofNode, site: ofSite, ratio, gzippedBytes: body.length },
+      };
+    } finally {
+      nginx.stop();
+      bare.stop();
+    }
+  } finally {
+    await server.stop();
+    await removeDataDir(dataDir);
+  }
+}
