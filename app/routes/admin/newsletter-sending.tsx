@@ -50,8 +50,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 /**
  * The sending's figures, kept up to date while it is under way: its `/progression` address is asked every
- * 2 s, and the page's data is loaded again once it is done (the failed addresses, the end time). Without
- * JavaScript the figures are those of the page's loading (the « Actualiser » link reloads it).
+ * 2 s while the tab is in view (a tab left in the background asks nothing), and the page's data is loaded
+ * again once it is done (the failed addresses, the end time). Without JavaScript the figures are those of the
+ * page's loading (the « Actualiser » link reloads it).
  */
 function useLiveProgress(initial: ProgressView, progressUrl: string): ProgressView {
   // The last figures polled, for the page's data they followed (newer data replaces them).
@@ -63,6 +64,7 @@ function useLiveProgress(initial: ProgressView, progressUrl: string): ProgressVi
     if (!underWay) return;
     const controller = new AbortController();
     const timer = window.setInterval(() => {
+      if (document.visibilityState === "hidden") return;
       void fetch(progressUrl, {
         signal: controller.signal,
         headers: { Accept: "application/json" },
