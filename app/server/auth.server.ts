@@ -168,11 +168,8 @@ export function createAuth({
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/**
- * AUTH_SECRET, or a secret generated once and kept in DATA_DIR/auth-secret (readable by the owner only) so
- * that sessions survive restarts.
- */
-export async function authSecret(): Promise<string> {
+/** AUTH_SECRET, or the one kept in DATA_DIR/auth-secret, generated there by the first process that needs it. */
+async function loadAuthSecret(): Promise<string> {
   const config = env();
   if (config.AUTH_SECRET) return config.AUTH_SECRET;
   const file = path.join(config.dataDir, "auth-secret");
@@ -194,7 +191,23 @@ export async function authSecret(): Promise<string> {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __studioAuth?: Promise<Auth> };
+const holder = globalThis as typeof globalThis & {
+  __studioAuth?: Promise<Auth>;
+  __studioAuthSecret?: Promise<string>;
+};
+
+/**
+ * AUTH_SECRET, or a secret generated once and kept in DATA_DIR/auth-secret (readable by the owner only) so
+ * that sessions survive restarts. Read once per process: sessions, toasts, device cookies and every
+ * e-mailed link's token are signed with it (a failed read is tried again at the next call).
+ */
+export function authSecret(): Promise<string> {
+  holder.__studioAuthSecret ??= loadAuthSecret().catch((error: unknown) => {
+    holder.__studioAuthSecret = undefined;
+    throw error;
+  });
+  return holder.__studioAuthSecret;
+}
 
 /** The process's auth instance, created on first use (after the database is connected). */
 export function auth(): Promise<Auth> {

@@ -1,10 +1,8 @@
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeMailTransport } from "./mail/transport.server";
 import { useAppDatabase } from "../../tests/support/database";
+import { startScriptedSmtp, type ScriptedSmtp } from "../../tests/support/scripted-smtp";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
 import { db } from "./db/client.server";
@@ -21,44 +19,11 @@ function to(slug: string) {
   return { studio };
 }
 
-type ReceivedMail = { from: string; to: string[]; raw: string };
-
-/** A real SMTP server on loopback that keeps what it receives (or refuses everything). */
-async function startSmtpServer(options: { refuse?: boolean } = {}) {
-  const state = { refuse: options.refuse ?? false };
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => (raw += chunk));
-      stream.on("end", () => {
-        if (state.refuse) {
-          callback(Object.assign(new Error("Essayez plus tard"), { responseCode: 451 }));
-          return;
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((recipient) => recipient.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server.server, "listening");
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+/** What the loopback mail server accepted (it refuses every message for a while when `refuse` is set). */
+const smtp = {
+  refuse: false,
+  received: [] as { from: string; to: string[]; raw: string }[],
+};
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();
@@ -80,14 +45,20 @@ let address = 0;
 /** Each test submits from its own address, so rate limits never leak between tests. */
 const nextAddress = () => `192.0.2.${++address}`;
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let server: ScriptedSmtp;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  await startWorkers({ mail: { url: smtp.url, from: "site@example.com", ratePerMinute: 6000 } });
+  server = await startScriptedSmtp({
+    onMessage: ({ from, to, raw }) => {
+      if (smtp.refuse) return { code: 451, message: "Essayez plus tard" };
+      smtp.received.push({ from, to: to.split(","), raw });
+      return "accept";
+    },
+  });
+  await startWorkers({ mail: { url: server.url, from: "site@example.com", ratePerMinute: 6000 } });
 });
 afterAll(async () => {
   closeMailTransport();
-  await smtp.close();
+  await server.close();
 });
 
 /** The e-mail jobs in the queue, oldest first. */
@@ -261,7 +232,7 @@ describe("submitContactForm", () => {
   });
 
   it("retries a message the mail server refuses for a while, and delivers it once it accepts", async () => {
-    smtp.state.refuse = true;
+    smtp.refuse = true;
     try {
       const { result, httpStatus } = await submitContactForm({
         formData: form({ ...validUssel, shootingType: "famille", source: "salon" }),
@@ -285,7 +256,7 @@ describe("submitContactForm", () => {
       });
       expect(failure?.error).toContain("nouvel essai prévu");
     } finally {
-      smtp.state.refuse = false;
+      smtp.refuse = false;
     }
     await expect.poll(() => smtp.received.length, { timeout: 40_000 }).toBe(1);
     expect(smtp.received[0]?.to).toEqual(["brive@example.com"]);

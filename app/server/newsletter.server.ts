@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { clientAddressContext } from "./context";
 import { pagePath } from "./http/methods.server";
 import { db } from "./db/client.server";
@@ -277,16 +278,37 @@ export function afterStep(link: SubscriberLink, subscriber: Subscriber | null): 
 
 export type Subscriber = { id: string; email: string; status: SubscriberStatus };
 
+const subscriberColumns = {
+  id: blogNewsletterSubscribers.id,
+  email: blogNewsletterSubscribers.email,
+  status: blogNewsletterSubscribers.status,
+};
+
 export async function findSubscriber(id: string): Promise<Subscriber | null> {
   const [row] = await db()
-    .select({
-      id: blogNewsletterSubscribers.id,
-      email: blogNewsletterSubscribers.email,
-      status: blogNewsletterSubscribers.status,
-    })
+    .select(subscriberColumns)
     .from(blogNewsletterSubscribers)
     .where(eq(blogNewsletterSubscribers.id, id));
   return row ?? null;
+}
+
+/**
+ * A link's step on subscriber `id`: `change` when `applies` (its status allows it). Returns the subscriber
+ * as it stands afterwards, `changed` when this call changed it; null when it no longer exists.
+ */
+async function step(
+  id: string,
+  change: PgUpdateSetSource<typeof blogNewsletterSubscribers>,
+  applies: SQL,
+): Promise<(Subscriber & { changed: boolean }) | null> {
+  const [changed] = await db()
+    .update(blogNewsletterSubscribers)
+    .set({ ...change, lastActivityAt: sql`now()` })
+    .where(and(eq(blogNewsletterSubscribers.id, id), applies))
+    .returning(subscriberColumns);
+  if (changed) return { ...changed, changed: true };
+  const current = await findSubscriber(id);
+  return current ? { ...current, changed: false } : null;
 }
 
 /**
@@ -297,23 +319,13 @@ export async function findSubscriber(id: string): Promise<Subscriber | null> {
 export async function confirmSubscription(
   id: string,
 ): Promise<(Subscriber & { changed: boolean }) | null> {
-  const [confirmed] = await db()
-    .update(blogNewsletterSubscribers)
-    .set({ status: "active", confirmedAt: sql`now()`, lastActivityAt: sql`now()` })
-    .where(
-      and(eq(blogNewsletterSubscribers.id, id), eq(blogNewsletterSubscribers.status, "pending")),
-    )
-    .returning({
-      id: blogNewsletterSubscribers.id,
-      email: blogNewsletterSubscribers.email,
-      status: blogNewsletterSubscribers.status,
-    });
-  if (confirmed) {
-    log.info("newsletter_confirmed", { subscriberId: id });
-    return { ...confirmed, changed: true };
-  }
-  const current = await findSubscriber(id);
-  return current ? { ...current, changed: false } : null;
+  const result = await step(
+    id,
+    { status: "active", confirmedAt: sql`now()` },
+    eq(blogNewsletterSubscribers.status, "pending"),
+  );
+  if (result?.changed) log.info("newsletter_confirmed", { subscriberId: id });
+  return result;
 }
 
 /** The unsubscribe link (page button or one-click POST): the address stops receiving, dated. Idempotent. */
@@ -321,26 +333,13 @@ export async function unsubscribe(
   id: string,
   { oneClick }: { oneClick: boolean },
 ): Promise<(Subscriber & { changed: boolean }) | null> {
-  const [left] = await db()
-    .update(blogNewsletterSubscribers)
-    .set({ status: "unsubscribed", unsubscribedAt: sql`now()`, lastActivityAt: sql`now()` })
-    .where(
-      and(
-        eq(blogNewsletterSubscribers.id, id),
-        ne(blogNewsletterSubscribers.status, "unsubscribed"),
-      ),
-    )
-    .returning({
-      id: blogNewsletterSubscribers.id,
-      email: blogNewsletterSubscribers.email,
-      status: blogNewsletterSubscribers.status,
-    });
-  if (left) {
-    log.info("newsletter_unsubscribed", { subscriberId: id, oneClick });
-    return { ...left, changed: true };
-  }
-  const current = await findSubscriber(id);
-  return current ? { ...current, changed: false } : null;
+  const result = await step(
+    id,
+    { status: "unsubscribed", unsubscribedAt: sql`now()` },
+    ne(blogNewsletterSubscribers.status, "unsubscribed"),
+  );
+  if (result?.changed) log.info("newsletter_unsubscribed", { subscriberId: id, oneClick });
+  return result;
 }
 
 /**

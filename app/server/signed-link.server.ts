@@ -16,8 +16,15 @@ function keyOf(secret: string): Buffer {
   return createHmac("sha256", secret).update("studio e-mailed links").digest();
 }
 
-async function key(): Promise<Buffer> {
-  return keyOf(await authSecret());
+const holder = globalThis as typeof globalThis & { __studioLinkKey?: Promise<Buffer> };
+
+/** This process's links' key (its secret is read once: see authSecret). */
+function key(): Promise<Buffer> {
+  holder.__studioLinkKey ??= authSecret().then(keyOf, (error: unknown) => {
+    holder.__studioLinkKey = undefined;
+    throw error;
+  });
+  return holder.__studioLinkKey;
 }
 
 function signature(secretKey: Buffer, body: string): Buffer {
@@ -25,6 +32,18 @@ function signature(secretKey: Buffer, body: string): Buffer {
 }
 
 type SignOptions = { lifetimeSeconds?: number; now?: number };
+
+function signedToken(
+  secretKey: Buffer,
+  purpose: LinkPurpose,
+  subject: string,
+  { lifetimeSeconds, now = Date.now() }: SignOptions,
+): string {
+  const payload: Payload = { p: purpose, s: subject };
+  if (lifetimeSeconds !== undefined) payload.e = Math.floor(now / 1000) + lifetimeSeconds;
+  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  return `${body}.${signature(secretKey, body).toString("base64url")}`;
+}
 
 /**
  * A token for `subject` signed with `secret` (the server's AUTH_SECRET): what signLinkToken does, without
@@ -34,12 +53,9 @@ export function signLinkTokenWith(
   secret: string,
   purpose: LinkPurpose,
   subject: string,
-  { lifetimeSeconds, now = Date.now() }: SignOptions = {},
+  options: SignOptions = {},
 ): string {
-  const payload: Payload = { p: purpose, s: subject };
-  if (lifetimeSeconds !== undefined) payload.e = Math.floor(now / 1000) + lifetimeSeconds;
-  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  return `${body}.${signature(keyOf(secret), body).toString("base64url")}`;
+  return signedToken(keyOf(secret), purpose, subject, options);
 }
 
 /** A token for `subject` (an id), valid `lifetimeSeconds` when given, else for as long as the secret. */
@@ -48,7 +64,7 @@ export async function signLinkToken(
   subject: string,
   options: SignOptions = {},
 ): Promise<string> {
-  return signLinkTokenWith(await authSecret(), purpose, subject, options);
+  return signedToken(await key(), purpose, subject, options);
 }
 
 export type LinkTokenCheck =

@@ -31,7 +31,7 @@ export async function startScriptedSmtp({
   onMessage = () => "accept",
 }: {
   onRecipient?: (address: string) => SmtpAnswer;
-  onMessage?: (mail: { to: string; raw: string }) => SmtpAnswer | Promise<SmtpAnswer>;
+  onMessage?: (mail: { from: string; to: string; raw: string }) => SmtpAnswer | Promise<SmtpAnswer>;
 } = {}): Promise<ScriptedSmtp> {
   const accepted: AcceptedMail[] = [];
   let refused = 0;
@@ -52,7 +52,8 @@ export async function startScriptedSmtp({
       stream.on("data", (chunk: string) => (raw += chunk));
       stream.on("end", () => {
         const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()).join(",");
-        void Promise.resolve(onMessage({ to, raw })).then((answer) => {
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        void Promise.resolve(onMessage({ from, to, raw })).then((answer) => {
           if (answer !== "accept") {
             refused += 1;
             return callback(refusal(answer));

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { auth } from "../auth.server";
+import { authSecret } from "../auth.server";
 import { env } from "../env.server";
 
 /*
@@ -54,17 +54,17 @@ export function verifyDeviceCookie(secret: string, email: string, value: string)
   return nonce;
 }
 
-async function secret(): Promise<string> {
-  return (await (await auth()).$context).secret;
-}
-
 /** The nonce of this browser's device cookie when it is valid for `email`, else null. */
 export async function trustedDevice(request: Request, email: string): Promise<string | null> {
   const name = deviceCookieName();
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
     if (key !== name) continue;
-    const nonce = verifyDeviceCookie(await secret(), email, decodeURIComponent(value.join("=")));
+    const nonce = verifyDeviceCookie(
+      await authSecret(),
+      email,
+      decodeURIComponent(value.join("=")),
+    );
     if (nonce) return nonce;
   }
   return null;
@@ -74,7 +74,7 @@ export async function trustedDevice(request: Request, email: string): Promise<st
 export async function deviceCookieHeader(email: string): Promise<string> {
   const secure = secureCookies();
   return [
-    `${deviceCookieName(secure)}=${signDeviceCookie(await secret(), email)}`,
+    `${deviceCookieName(secure)}=${signDeviceCookie(await authSecret(), email)}`,
     `Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}`,
     "Path=/admin",
     "HttpOnly",

@@ -5,7 +5,8 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { createAuth, type Auth } from "../auth.server";
 import { db } from "../db/client.server";
 import { rateLimits, sessions, users, verifications } from "../db/schema";
-import { smtpMailer, type Mailer } from "../mail.server";
+import type { Mailer } from "../mail.server";
+import { closeMailTransport, deliver } from "../mail/transport.server";
 import { consumeRateLimit } from "../rate-limit.server";
 import { upsertAccount } from "./administrators.server";
 import {
@@ -25,7 +26,8 @@ let withoutMail: Auth;
 
 beforeAll(async () => {
   capture = await startSmtpCapture();
-  mailer = smtpMailer({ url: capture.smtpUrl, from: "Studio <site@example.com>" });
+  const config = { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 };
+  mailer = (message) => deliver(message, config);
   const options = {
     database: db(),
     secret: "a-test-secret-that-is-long-enough-0123456789",
@@ -34,7 +36,10 @@ beforeAll(async () => {
   auth = createAuth({ ...options, mailer: () => mailer });
   withoutMail = createAuth({ ...options, mailer: () => null });
 });
-afterAll(() => capture.close());
+afterAll(async () => {
+  closeMailTransport();
+  await capture.close();
+});
 
 const tokenOf = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? "";
 const mailsTo = (address: string) => capture.received.filter((mail) => mail.to.includes(address));

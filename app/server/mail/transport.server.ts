@@ -2,7 +2,7 @@ import fs from "node:fs";
 import nodemailer, { type Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { readSiteContent } from "../content/site-content.server";
-import { env } from "../env.server";
+import { env, type Env } from "../env.server";
 
 /*
  * The one way out for e-mail: a pooled SMTP connection per process (SMTP_URL), DKIM-signed when DKIM_* are
@@ -35,9 +35,7 @@ function privateKey(value: string): string {
     : fs.readFileSync(value, "utf8");
 }
 
-/** This process's mail settings, or null when SMTP_URL is unset (mail then waits in the queue). */
-export function mailConfig(): MailConfig | null {
-  const config = env();
+function readMailConfig(config: Env): MailConfig | null {
   if (!config.SMTP_URL) return null;
   return {
     url: config.SMTP_URL,
@@ -52,6 +50,18 @@ export function mailConfig(): MailConfig | null {
         : undefined,
     ratePerMinute: config.MAIL_RATE_PER_MINUTE,
   };
+}
+
+let read: { from: Env; config: MailConfig | null } | undefined;
+
+/**
+ * This process's mail settings, or null when SMTP_URL is unset (mail then waits in the queue). Read once
+ * from the process's configuration (the DKIM key's file too): the admin pages ask at each load.
+ */
+export function mailConfig(): MailConfig | null {
+  const config = env();
+  if (read?.from !== config) read = { from: config, config: readMailConfig(config) };
+  return read.config;
 }
 
 /** « Brand <general address> » of the site's identity, read when each e-mail goes. */

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMailTransport } from "../mail/transport.server";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -106,6 +106,43 @@ describe("sending an article", () => {
     expect(mail).not.toContain("%%LIEN_DESINSCRIPTION%%");
     const deliveries = await db().select().from(newsletterDeliveries);
     expect(deliveries.every((delivery) => delivery.status === "sent")).toBe(true);
+  });
+
+  it("skips the subscribers who left or were deleted once it was created, and finishes", async () => {
+    const [leaving, deleted] = await db()
+      .insert(blogNewsletterSubscribers)
+      .values([
+        { email: "partie-entre-temps@example.com", consentSource: "blog", status: "active" },
+        { email: "supprime-entre-temps@example.com", consentSource: "blog", status: "active" },
+      ])
+      .returning();
+    if (!leaving || !deleted) throw new Error("no subscribers");
+    const published = await article(true, { title: "Envoi avec départs" });
+    const total = await activeSubscriberCount();
+    // The sending and the departures commit together: its batches run after both.
+    const outcome = await db().transaction(async (tx) => {
+      const created = await createSending({ articleId: published.id, createdBy: null }, tx);
+      await tx
+        .update(blogNewsletterSubscribers)
+        .set({ status: "unsubscribed" })
+        .where(eq(blogNewsletterSubscribers.id, leaving.id));
+      await tx
+        .delete(blogNewsletterSubscribers)
+        .where(eq(blogNewsletterSubscribers.id, deleted.id));
+      return created;
+    });
+    expect(outcome).toMatchObject({ kind: "created", total });
+    if (outcome.kind !== "created") throw new Error("not created");
+    await expect
+      .poll(async () => (await sendingsProgress({ id: outcome.sendingId }))[0]?.status, {
+        timeout: 30_000,
+      })
+      .toBe("done");
+    const [progress] = await sendingsProgress({ id: outcome.sendingId });
+    expect(progress).toMatchObject({ total, sent: total - 2, skipped: 2, failed: 0, pending: 0 });
+    expect(messagesTo("partie-entre-temps@example.com", "Envoi avec départs")).toHaveLength(0);
+    expect(messagesTo("supprime-entre-temps@example.com", "Envoi avec départs")).toHaveLength(0);
+    expect(messagesTo("abonne-0@example.com", "Envoi avec départs")).toHaveLength(1);
   });
 });
 

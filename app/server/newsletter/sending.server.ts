@@ -317,12 +317,7 @@ async function finishIfDone(sendingId: string): Promise<void> {
   if (result.rowCount) log.info("newsletter_sending_done", { sendingId });
 }
 
-type PendingDelivery = {
-  id: number;
-  subscriber_id: string | null;
-  email: string | null;
-  status: string | null;
-};
+type PendingDelivery = { id: number; subscriber_id: string; email: string };
 
 /** The worker of the queue `newsletter`, sending through `config`: one batch of one sending per job. */
 export const newsletterJobHandler =
@@ -334,13 +329,24 @@ export const newsletterJobHandler =
         .from(newsletterSendings)
         .where(eq(newsletterSendings.id, sendingId));
       if (!sending) continue;
-      // Addresses refused for a while go last, so that they never hold the others back.
+      // Left (or deleted) since the sending started: not sent, the batch's all at once. The rest is to
+      // send, addresses refused for a while last, so that they never hold the others back. One statement,
+      // so one view of the subscribers: every pending delivery is either skipped or returned.
       const pending = await db().execute<PendingDelivery>(sql`
-      select d.id, d.subscriber_id, s.email, s.status
-      from newsletter_deliveries d left join blog_newsletter_subscribers s on s.id = d.subscriber_id
-      where d.sending_id = ${sendingId} and d.batch = ${batch} and d.status = 'pending'
-      order by d.attempts, d.id
-    `);
+        with skipped as (
+          update newsletter_deliveries d set status = 'skipped'
+          where d.sending_id = ${sendingId} and d.batch = ${batch} and d.status = 'pending'
+            and not exists (
+              select 1 from blog_newsletter_subscribers s
+              where s.id = d.subscriber_id and s.status = 'active'
+            )
+        )
+        select d.id, d.subscriber_id, s.email
+        from newsletter_deliveries d join blog_newsletter_subscribers s on s.id = d.subscriber_id
+        where d.sending_id = ${sendingId} and d.batch = ${batch} and d.status = 'pending'
+          and s.status = 'active'
+        order by d.attempts, d.id
+      `);
       const domain = messageIdDomain(config, config.from ?? (await defaultSender()));
       const lastAttempt = job.retryCount >= job.retryLimit;
       /** Gives up what is still pending in this batch (its last attempt has failed), and says so. */
@@ -363,14 +369,6 @@ export const newsletterJobHandler =
         // Aborted when this process no longer holds the batch (a missed heartbeat handed it to another
         // process) or is stopping: going on could send an e-mail twice. The batch is run again later.
         job.signal.throwIfAborted();
-        // Left (or deleted) since the sending started: not sent.
-        if (!delivery.subscriber_id || !delivery.email || delivery.status !== "active") {
-          await db()
-            .update(newsletterDeliveries)
-            .set({ status: "skipped" })
-            .where(eq(newsletterDeliveries.id, delivery.id));
-          continue;
-        }
         const link = await unsubscribeUrl(delivery.subscriber_id);
         const content = personalise(sending, link);
         try {
