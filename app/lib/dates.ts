@@ -101,32 +101,54 @@ export function parisDateTimeInputValue(date: Date | string): string {
   )}:${two(local.getUTCMinutes())}`;
 }
 
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
-
 /**
- * A date and time of Paris's wall clock ('2026-03-05T14:30', what `<input type="datetime-local">` posts)
- * as an instant; null when it is no real date and time. The hour the spring change skips is read in winter
- * time (02:30 becomes 03:30 summer time); the hour the autumn change repeats, at its first occurrence.
+ * A calendar date and time (month 1 to 12) as the milliseconds of the same fields read in UTC, or null when
+ * it is no real date and time (31/02, 13/13, 24:00, a year written with fewer than four digits).
  */
-export function parisDateTimeToInstant(value: string): Date | null {
-  const match = LOCAL_DATE_TIME.exec(value);
-  if (!match) return null;
-  const part = (index: number) => Number(match[index] ?? 0);
-  const [year, month, day] = [part(1), part(2), part(3)];
-  const [hours, minutes, seconds] = [part(4), part(5), part(6)];
+export function wallTime(
+  year: number,
+  month: number,
+  day: number,
+  hours = 0,
+  minutes = 0,
+  seconds = 0,
+): number | null {
+  if (hours > 23 || minutes > 59 || seconds > 59) return null;
   const wall = Date.UTC(year, month - 1, day, hours, minutes, seconds);
   const check = new Date(wall);
+  // Date.UTC moves 31/02 to March and reads years 0 to 99 as 1900 to 1999.
   const real =
-    year >= 1970 &&
+    check.getUTCFullYear() === year &&
     check.getUTCMonth() === month - 1 &&
-    check.getUTCDate() === day &&
-    hours < 24 &&
-    minutes < 60 &&
-    seconds < 60;
-  if (!real) return null;
+    check.getUTCDate() === day;
+  return real ? wall : null;
+}
+
+/**
+ * The instant when Paris's clocks read `wall` (wallTime's milliseconds). The hour the spring change skips is
+ * read in winter time (02:30 becomes 03:30 summer time); the hour the autumn change repeats, at its first
+ * occurrence.
+ */
+export function parisWallTimeToInstant(wall: number): Date {
   for (const offset of [2, 1] as const) {
     const time = wall - offset * 3_600_000;
     if (parisOffsetHours(time) === offset) return new Date(time);
   }
   return new Date(wall - 3_600_000);
+}
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
+
+/**
+ * A date and time of Paris's wall clock ('2026-03-05T14:30', what `<input type="datetime-local">` posts)
+ * as an instant; null when it is no real date and time (see parisWallTimeToInstant for the clock changes).
+ */
+export function parisDateTimeToInstant(value: string): Date | null {
+  const match = LOCAL_DATE_TIME.exec(value);
+  if (!match) return null;
+  const [year, month, day, hours, minutes, seconds] = [1, 2, 3, 4, 5, 6].map((index) =>
+    Number(match[index] ?? 0),
+  ) as [number, number, number, number, number, number];
+  const wall = year >= 1970 ? wallTime(year, month, day, hours, minutes, seconds) : null;
+  return wall === null ? null : parisWallTimeToInstant(wall);
 }

@@ -2,13 +2,10 @@ import { formatLongDateTimeFr } from "~/lib/dates";
 import { sendingsProgress, type SendingProgress } from "~/server/newsletter/sending.server";
 
 /** Where a sending stands, as its page shows it and its `/progression` address answers (JSON). */
-export type ProgressView = {
-  status: "sending" | "done";
-  total: number;
-  sent: number;
-  failed: number;
-  skipped: number;
-  pending: number;
+export type ProgressView = Pick<
+  SendingProgress,
+  "status" | "total" | "sent" | "failed" | "skipped" | "pending"
+> & {
   /** Deliveries settled (sent, failed or skipped): what the bar shows. */
   processed: number;
   /** Whole percent, rounded down: 100 only once nothing is pending. */

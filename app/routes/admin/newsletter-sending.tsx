@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Link, useLocation, useRevalidator } from "react-router";
 import type { Route } from "./+types/newsletter-sending";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { isUuid } from "~/lib/forms";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
@@ -202,46 +203,25 @@ export default function NewsletterSending({ loaderData }: Route.ComponentProps) 
       </section>
 
       {failures.length > 0 ? (
-        <section
-          aria-labelledby="echecs-titre"
-          className="overflow-x-auto rounded-xl border border-border bg-white"
-        >
-          <h2
-            id="echecs-titre"
-            className="border-b border-border px-5 py-4 font-sans text-lg font-semibold"
-          >
-            Adresses en échec
-          </h2>
+        <AdminSection id="echecs-titre" title="Adresses en échec">
           {loaderData.progress.failed > failures.length ? (
-            <p className="px-5 pt-3 text-sm text-muted-foreground">
+            <p className="pb-3 text-sm text-muted-foreground">
               Les {failures.length} premières sur {loaderData.progress.failed}.
             </p>
           ) : null}
-          <table className="w-full text-left text-sm">
-            <thead className="bg-muted/60">
-              <tr>
-                <th scope="col" className="px-5 py-2 font-semibold">
-                  Adresse
-                </th>
-                <th scope="col" className="px-5 py-2 font-semibold">
-                  Erreur
-                </th>
+          <AdminTable columns={[{ label: "Adresse" }, { label: "Erreur" }]}>
+            {failures.map((failure) => (
+              <tr key={failure.id}>
+                <td className={cellClass(false, "break-all")}>
+                  {failure.email ?? (
+                    <span className="text-muted-foreground">Abonné supprimé depuis</span>
+                  )}
+                </td>
+                <td className={cellClass()}>{failure.error}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {failures.map((failure) => (
-                <tr key={failure.id}>
-                  <td className="px-5 py-2 break-all">
-                    {failure.email ?? (
-                      <span className="text-muted-foreground">Abonné supprimé depuis</span>
-                    )}
-                  </td>
-                  <td className="px-5 py-2">{failure.error}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+            ))}
+          </AdminTable>
+        </AdminSection>
       ) : null}
     </div>
   );

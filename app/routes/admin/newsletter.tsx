@@ -1,8 +1,8 @@
 import { Upload, Users } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
 import { MailSettingsPanel } from "~/components/admin/mail-settings-panel";
 import { buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -62,17 +62,6 @@ const stateCards: Array<{ state: SubscriberState; filter: SubscriberStateFilter;
     { state: "unsubscribed", filter: "desabonnes", label: "Désabonnés" },
   ];
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-border bg-white">
-      <h2 id={id} className="border-b border-border px-5 py-4 text-xl font-semibold">
-        {title}
-      </h2>
-      <div className="px-5 py-4">{children}</div>
-    </section>
-  );
-}
-
 export default function Newsletter({ loaderData }: Route.ComponentProps) {
   const { settings, waiting, counts, sendings, failures, loadError } = loaderData;
   useServerToast(loadError);
@@ -99,11 +88,11 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <Section id="reglages-titre" title="Envoi des e-mails">
+      <AdminSection id="reglages-titre" title="Envoi des e-mails">
         <MailSettingsPanel settings={settings} waiting={waiting} />
-      </Section>
+      </AdminSection>
 
-      <Section id="abonnes-titre" title="Abonnés">
+      <AdminSection id="abonnes-titre" title="Abonnés">
         {counts ? (
           <ul className="grid gap-4 sm:grid-cols-3">
             {stateCards.map((card) => (
@@ -128,129 +117,99 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
             Voir la liste des abonnés
           </Link>
         </p>
-      </Section>
+      </AdminSection>
 
-      <Section id="envois-titre" title="Derniers envois">
+      <AdminSection id="envois-titre" title="Derniers envois">
         {sendings.length === 0 ? (
           <p className="text-muted-foreground">
             Aucun article n'a encore été envoyé. Envoyez un article publié depuis le tableau de
             bord.
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-border">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Objet
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    État
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                    Envoyés
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                    Échecs
-                  </th>
-                  <th scope="col" className="py-2 text-right font-semibold">
-                    En attente
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {sendings.map((sending) => (
-                  <tr key={sending.id}>
-                    <td className="py-3 pr-4">
-                      <Link
-                        to={`/admin/newsletter/envois/${sending.id}`}
-                        className="font-medium underline underline-offset-4"
-                      >
-                        {sending.subject}
-                      </Link>
-                    </td>
-                    <td className="py-3 pr-4 whitespace-nowrap">
-                      {formatDateTimeFr(sending.createdAt)}
-                    </td>
-                    <td className="py-3 pr-4">
-                      {sending.status === "done" ? (
-                        <>
-                          Terminé
-                          {sending.finishedAt ? (
-                            <span className="block text-xs text-muted-foreground">
-                              le {formatDateTimeFr(sending.finishedAt)}
-                            </span>
-                          ) : null}
-                        </>
-                      ) : (
-                        <span className="font-semibold text-amber-900">En cours</span>
-                      )}
-                    </td>
-                    <td className="py-3 pr-4 text-right whitespace-nowrap">
-                      {formatCount(sending.sent)} sur {formatCount(sending.total)}
-                    </td>
-                    <td className="py-3 pr-4 text-right">{formatCount(sending.failed)}</td>
-                    <td className="py-3 text-right">{formatCount(sending.pending)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={[
+              { label: "Objet" },
+              { label: "Date" },
+              { label: "État" },
+              { label: "Envoyés", numeric: true },
+              { label: "Échecs", numeric: true },
+              { label: "En attente", numeric: true },
+            ]}
+          >
+            {sendings.map((sending) => (
+              <tr key={sending.id}>
+                <td className={cellClass()}>
+                  <Link
+                    to={`/admin/newsletter/envois/${sending.id}`}
+                    className="font-medium underline underline-offset-4"
+                  >
+                    {sending.subject}
+                  </Link>
+                </td>
+                <td className={cellClass(false, "whitespace-nowrap")}>
+                  {formatDateTimeFr(sending.createdAt)}
+                </td>
+                <td className={cellClass()}>
+                  {sending.status === "done" ? (
+                    <>
+                      Terminé
+                      {sending.finishedAt ? (
+                        <span className="block text-xs text-muted-foreground">
+                          le {formatDateTimeFr(sending.finishedAt)}
+                        </span>
+                      ) : null}
+                    </>
+                  ) : (
+                    <span className="font-semibold text-amber-900">En cours</span>
+                  )}
+                </td>
+                <td className={cellClass(true, "whitespace-nowrap")}>
+                  {formatCount(sending.sent)} sur {formatCount(sending.total)}
+                </td>
+                <td className={cellClass(true)}>{formatCount(sending.failed)}</td>
+                <td className={cellClass(true)}>{formatCount(sending.pending)}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
-      </Section>
+      </AdminSection>
 
-      <Section id="erreurs-titre" title="Dernières erreurs d'envoi">
+      <AdminSection id="erreurs-titre" title="Dernières erreurs d'envoi">
         {failures.length === 0 ? (
           <p className="text-muted-foreground">Aucune erreur d'envoi ces 30 derniers jours.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-border">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    E-mail
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Destinataire
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Erreur
-                  </th>
-                  <th scope="col" className="py-2 font-semibold">
-                    Suite
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {failures.map((failure) => (
-                  <tr key={failure.id}>
-                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTimeFr(failure.at)}</td>
-                    <td className="py-3 pr-4">{mailKindLabel(failure.kind)}</td>
-                    <td className="py-3 pr-4 break-all">{failure.recipient ?? "—"}</td>
-                    <td className="py-3 pr-4">{failure.error}</td>
-                    <td className="py-3">
-                      <span
-                        className={cn(
-                          "rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap",
-                          failure.final ? "bg-red-100 text-red-900" : "bg-amber-100 text-amber-900",
-                        )}
-                      >
-                        {failure.final ? "abandonné" : "nouvel essai prévu"}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={[
+              { label: "Date" },
+              { label: "E-mail" },
+              { label: "Destinataire" },
+              { label: "Erreur" },
+              { label: "Suite" },
+            ]}
+          >
+            {failures.map((failure) => (
+              <tr key={failure.id}>
+                <td className={cellClass(false, "whitespace-nowrap")}>
+                  {formatDateTimeFr(failure.at)}
+                </td>
+                <td className={cellClass()}>{mailKindLabel(failure.kind)}</td>
+                <td className={cellClass(false, "break-all")}>{failure.recipient ?? "—"}</td>
+                <td className={cellClass()}>{failure.error}</td>
+                <td className={cellClass()}>
+                  <span
+                    className={cn(
+                      "rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap",
+                      failure.final ? "bg-red-100 text-red-900" : "bg-amber-100 text-amber-900",
+                    )}
+                  >
+                    {failure.final ? "abandonné" : "nouvel essai prévu"}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
-      </Section>
+      </AdminSection>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "~/lib/zod";
-import { formatDateTimeFr } from "~/lib/dates";
+import { formatDateTimeFr, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import {
   IMPORT_ATTESTATION,
   importMessages,
@@ -206,39 +206,6 @@ function findColumn(keys: string[], names: string[]): number {
 
 // --- Dates ---------------------------------------------------------------------------------------------
 
-const parisClock = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Paris",
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-/** How far Paris's clock is ahead of UTC at `instant` (ms). */
-function parisOffset(instant: number): number {
-  const parts = Object.fromEntries(
-    parisClock.formatToParts(instant).map((part) => [part.type, Number(part.value)]),
-  );
-  const wall = Date.UTC(
-    parts.year ?? 0,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
-/** The instant when Paris's clocks read `wall` (a time written as UTC milliseconds). */
-function fromParisTime(wall: number): Date {
-  const first = wall - parisOffset(wall);
-  return new Date(wall - parisOffset(first));
-}
-
 const FRENCH_DATE =
   /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T]+(\d{1,2})[:h](\d{2})(?::(\d{2}))?)?$/;
 const ISO_DATE =
@@ -265,15 +232,11 @@ export function parseConsentDate(value: string): Date | null {
     number,
     number,
   ];
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(wall);
-  // 31/02 and 13/13 are no dates (Date.UTC would move them to another day).
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1) return null;
-  if (check.getUTCDate() !== day) return null;
+  const wall = wallTime(year, month, day, hour, minute, second);
+  if (wall === null) return null;
   const zone = iso?.[7];
-  if (!zone) return fromParisTime(wall);
-  if (zone === "Z") return check;
+  if (!zone) return parisWallTimeToInstant(wall);
+  if (zone === "Z") return new Date(wall);
   const sign = zone.startsWith("-") ? -1 : 1;
   const [hours, minutes] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
   return new Date(wall - sign * (hours * 60 + minutes) * 60_000);

@@ -1,0 +1,64 @@
+import type { ReactNode } from "react";
+import { cn } from "~/lib/utils";
+
+/** A titled block of an admin page: its heading (the section's accessible name) over its content. */
+export function AdminSection({
+  id,
+  title,
+  children,
+}: {
+  /** The heading's id, which names the section. */
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-border bg-white">
+      <h2 id={id} className="border-b border-border px-5 py-4 text-xl font-semibold">
+        {title}
+      </h2>
+      <div className="px-5 py-4">{children}</div>
+    </section>
+  );
+}
+
+/** A column of an AdminTable: its header, right-aligned for figures. */
+export type AdminTableColumn = { label: string; numeric?: boolean };
+
+/** Cell classes matching the table's header (a figure's cell passes `numeric`). */
+export function cellClass(numeric = false, className?: string): string {
+  return cn("py-3 pr-4 last:pr-0", numeric && "text-right", className);
+}
+
+/**
+ * A table of an admin page (sendings, errors, failed addresses): its header row from `columns`, its rows as
+ * children (cells styled with cellClass), scrolling sideways on a narrow screen.
+ */
+export function AdminTable({
+  columns,
+  children,
+}: {
+  columns: AdminTableColumn[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-border">
+          <tr>
+            {columns.map((column) => (
+              <th
+                key={column.label}
+                scope="col"
+                className={cn("py-2 pr-4 font-semibold last:pr-0", column.numeric && "text-right")}
+              >
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">{children}</tbody>
+      </table>
+    </div>
+  );
+}
