@@ -1,6 +1,11 @@
 import type { Route } from "./+types/newsletter.confirmation";
 import type { SiteHandle } from "./site-layout";
-import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
+import {
+  BackToBlog,
+  LinkButton,
+  NewsletterLinkPage,
+  UnusableLinkPage,
+} from "~/components/newsletter/link-page";
 import { CONFIRMATION_LIFETIME_DAYS, LINK_PAGE_HEADERS } from "~/lib/newsletter-links";
 import { siteFrom, useSite } from "~/lib/public-site";
 import {
@@ -47,44 +52,34 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
+const UNUSABLE_LINK = {
+  invalid: {
+    title: "Lien invalide",
+    text: "Ce lien de confirmation n'est pas valide : il a peut-être été mal copié ou coupé. Ouvrez-le directement depuis l'email reçu, ou inscrivez-vous de nouveau depuis le blog.",
+  },
+  gone: {
+    title: "Lien expiré",
+    text: `Ce lien de confirmation n'est plus valable : il expire au bout de ${CONFIRMATION_LIFETIME_DAYS} jours, et l'inscription qu'il devait confirmer n'existe plus. Inscrivez-vous de nouveau depuis le blog : vous recevrez un nouveau lien.`,
+  },
+  sample: {
+    title: "Lien d'un email de test",
+    text: "Ce lien vient d'un email de test ou d'un aperçu : il ne correspond à aucune inscription, et rien n'a été modifié.",
+  },
+};
+
 export default function NewsletterConfirmation({ loaderData, actionData }: Route.ComponentProps) {
   const { brand } = useSite();
   const { target, event, notice } = actionData ?? loaderData;
 
-  switch (target.kind) {
-    case "invalid":
-      return (
-        <NewsletterLinkPage title="Lien invalide" notice={notice} answered={actionData}>
-          <p>
-            Ce lien de confirmation n'est pas valide : il a peut-être été mal copié ou coupé.
-            Ouvrez-le directement depuis l'email reçu, ou inscrivez-vous de nouveau depuis le blog.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "gone":
-      return (
-        <NewsletterLinkPage title="Lien expiré" notice={notice} answered={actionData}>
-          <p>
-            Ce lien de confirmation n'est plus valable : il expire au bout de{" "}
-            {CONFIRMATION_LIFETIME_DAYS} jours, et l'inscription qu'il devait confirmer n'existe
-            plus. Inscrivez-vous de nouveau depuis le blog : vous recevrez un nouveau lien.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "sample":
-      return (
-        <NewsletterLinkPage title="Lien d'un email de test" notice={notice} answered={actionData}>
-          <p>
-            Ce lien vient d'un email de test ou d'un aperçu : il ne correspond à aucune inscription,
-            et rien n'a été modifié.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "subscriber":
-      break;
+  if (target.kind !== "subscriber") {
+    return (
+      <UnusableLinkPage
+        kind={target.kind}
+        words={UNUSABLE_LINK}
+        notice={notice}
+        answered={actionData}
+      />
+    );
   }
 
   if (target.status === "pending") {

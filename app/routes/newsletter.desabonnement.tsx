@@ -1,6 +1,11 @@
 import type { Route } from "./+types/newsletter.desabonnement";
 import type { SiteHandle } from "./site-layout";
-import { BackToBlog, LinkButton, NewsletterLinkPage } from "~/components/newsletter/link-page";
+import {
+  BackToBlog,
+  LinkButton,
+  NewsletterLinkPage,
+  UnusableLinkPage,
+} from "~/components/newsletter/link-page";
 import {
   LINK_PAGE_HEADERS,
   ONE_CLICK_FIELD,
@@ -82,44 +87,34 @@ function Resubscribe({ token }: { token: string }) {
   );
 }
 
+const UNUSABLE_LINK = {
+  invalid: {
+    title: "Lien invalide",
+    text: "Ce lien de désabonnement n'est pas valide : il a peut-être été mal copié ou coupé. Ouvrez-le directement depuis l'un de nos emails, ou écrivez-nous : nous vous désabonnerons.",
+  },
+  gone: {
+    title: "Adresse introuvable",
+    text: "Cette adresse ne figure plus dans notre liste d'abonné·e·s : vous ne recevrez plus notre newsletter.",
+  },
+  sample: {
+    title: "Lien d'un email de test",
+    text: "Ce lien vient d'un email de test ou d'un aperçu de la newsletter : il ne correspond à aucun·e abonné·e, et rien n'a été modifié.",
+  },
+};
+
 export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const { brand } = useSite();
   const { target, event, notice } = actionData ?? loaderData;
 
-  switch (target.kind) {
-    case "invalid":
-      return (
-        <NewsletterLinkPage title="Lien invalide" notice={notice} answered={actionData}>
-          <p>
-            Ce lien de désabonnement n'est pas valide : il a peut-être été mal copié ou coupé.
-            Ouvrez-le directement depuis l'un de nos emails, ou écrivez-nous : nous vous
-            désabonnerons.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "gone":
-      return (
-        <NewsletterLinkPage title="Adresse introuvable" notice={notice} answered={actionData}>
-          <p>
-            Cette adresse ne figure plus dans notre liste d'abonné·e·s : vous ne recevrez plus notre
-            newsletter.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "sample":
-      return (
-        <NewsletterLinkPage title="Lien d'un email de test" notice={notice} answered={actionData}>
-          <p>
-            Ce lien vient d'un email de test ou d'un aperçu de la newsletter : il ne correspond à
-            aucun·e abonné·e, et rien n'a été modifié.
-          </p>
-          <BackToBlog />
-        </NewsletterLinkPage>
-      );
-    case "subscriber":
-      break;
+  if (target.kind !== "subscriber") {
+    return (
+      <UnusableLinkPage
+        kind={target.kind}
+        words={UNUSABLE_LINK}
+        notice={notice}
+        answered={actionData}
+      />
+    );
   }
 
   const { email, token } = target;

@@ -9,7 +9,7 @@ import type { Context } from "./context.ts";
 import { request } from "./http.ts";
 import { metric, type SectionResult } from "./report.ts";
 import { freePort } from "../../app/server/free-port.server.ts";
-import { makeDataDir, removeDataDir, sleep, startServer } from "./server.ts";
+import { makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
 
@@ -100,16 +100,9 @@ http {
   const child = spawn(binary, ["-c", path.join(directory, "nginx.conf"), "-p", directory], {
     stdio: "ignore",
   });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}${PAGE}`);
-      await response.arrayBuffer();
-      if (response.ok) break;
-    } catch {
-      await sleep(100);
-    }
-  }
-  return { url: `http://127.0.0.1:${port}${PAGE}`, stop: () => child.kill("SIGQUIT") };
+  const url = `http://127.0.0.1:${port}${PAGE}`;
+  await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 });
+  return { url, stop: () => child.kill("SIGQUIT") };
 }
 
 /**
@@ -130,15 +123,7 @@ async function startBareNode(file: string) {
     }).listen(${port}, "127.0.0.1");`;
   const child = spawn(process.execPath, ["-e", program], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}${PAGE}`;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) break;
-    } catch {
-      await sleep(100);
-    }
-  }
+  await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 });
   return { url, stop: () => child.kill("SIGTERM") };
 }
 

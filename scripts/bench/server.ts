@@ -22,6 +22,32 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Asks `url` until it answers 2xx (true), the time is over or `stopped()` says the process behind it is gone
+ * (false). Every attempt reads the whole body, so that no socket is left half read.
+ */
+export async function waitForAnswer(
+  url: string,
+  {
+    timeoutMs,
+    intervalMs = 25,
+    stopped = () => false,
+  }: { timeoutMs: number; intervalMs?: number; stopped?: () => boolean },
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopped()) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await sleep(intervalMs);
+  }
+  return false;
+}
+
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -183,26 +209,14 @@ export async function startServer(options: StartOptions): Promise<BenchServer> {
   );
 
   // scripts/start.ts builds first when the sources changed since the last build: give it time.
-  const deadline =
-    Date.now() + (options.healthTimeoutMs ?? (options.entry === "start" ? 300_000 : 120_000));
-  let startupMs: number | undefined;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`Le serveur s'est arrêté au démarrage :\n${output}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      await response.arrayBuffer();
-      if (response.ok) {
-        startupMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    await sleep(25);
-  }
-  if (startupMs === undefined) {
+  const exitedEarly = () => child.exitCode !== null || child.signalCode !== null;
+  const healthy = await waitForAnswer(`${baseUrl}/healthz`, {
+    timeoutMs: options.healthTimeoutMs ?? (options.entry === "start" ? 300_000 : 120_000),
+    stopped: exitedEarly,
+  });
+  const startupMs = performance.now() - started;
+  if (!healthy) {
+    if (exitedEarly()) throw new Error(`Le serveur s'est arrêté au démarrage :\n${output}`);
     child.kill("SIGKILL");
     throw new Error(`Le serveur n'a pas répondu à /healthz :\n${output}`);
   }

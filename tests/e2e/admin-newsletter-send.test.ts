@@ -7,7 +7,6 @@ import {
   newsletterDeliveries,
   newsletterSendings,
 } from "../../app/server/db/schema";
-import { mailParts, startSmtpCapture } from "../support/smtp-capture";
 import {
   clearSignInLimits,
   cookieHeader,
@@ -19,7 +18,7 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { useOwnServerWithMail } from "./support/own-server";
 
 /*
  * Sending an article from the admin (issue 12, item 3): preview, test e-mail, the sending behind a
@@ -27,17 +26,7 @@ import { useOwnServer } from "./support/own-server";
  * this file runs a server and database of its own, with its own SMTP capture to read what left.
  */
 
-let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-const url = useOwnServer(() => ({
-  SMTP_URL: smtp?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
-}));
+const { url, mailsTo } = useOwnServerWithMail();
 const { openPage } = useBrowser({ baseUrl: url });
 
 const marker = randomBytes(4).toString("hex");
@@ -116,13 +105,6 @@ afterAll(async () => {
 
 const signedIn = (path: string, options: Parameters<typeof openPage>[1] = {}) =>
   signedInPage(openPage, admin, path, options);
-
-/** Every message received by `address`, read. */
-function mailsTo(address: string) {
-  return (smtp?.received ?? [])
-    .filter((mail) => mail.to.includes(address.toLowerCase()))
-    .map((mail) => mailParts(mail.raw));
-}
 
 const sendPath = (id: string) => `/admin/newsletter/envoyer/${id}`;
 const SENDING_PATH = /\/admin\/newsletter\/envois\/[0-9a-f-]{36}$/;

@@ -12,7 +12,7 @@ import {
   blogNewsletterSubscribers,
   newsletterSendings,
 } from "../../app/server/db/schema";
-import { mailsTo, startSmtpCapture } from "../support/smtp-capture";
+import { mailsTo } from "../support/smtp-capture";
 import {
   clearSignInLimits,
   createAccount,
@@ -24,7 +24,7 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { useOwnServerWithMail } from "./support/own-server";
 
 /*
  * Scheduled publishing as the owner (issue 12, item 5): an article scheduled a little over a minute ahead,
@@ -33,17 +33,7 @@ import { useOwnServer } from "./support/own-server";
  * with an SMTP capture of its own: the shared server's pages and mailbox stay as other files expect.
  */
 
-let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
-beforeAll(async () => {
-  capture = await startSmtpCapture();
-});
-afterAll(async () => {
-  await capture?.close();
-});
-const url = useOwnServer(() => ({
-  SMTP_URL: capture?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
-}));
+const { url, mailboxUrl } = useOwnServerWithMail();
 const { openPage } = useBrowser({ baseUrl: url });
 
 const marker = randomBytes(4).toString("hex");
@@ -209,7 +199,7 @@ describe("scheduling an article", () => {
     expect(await publicText("/blog/rss.xml")).not.toContain(slug);
     expect(await publicText("/sitemap.xml")).not.toContain(slug);
     expect((await fetch(`${url()}/blog/${slug}`)).status).toBe(404);
-    expect(await mailsTo(capture?.mailboxUrl ?? "", subscriber)).toEqual([]);
+    expect(await mailsTo(mailboxUrl(), subscriber)).toEqual([]);
 
     // Then published by the job queue, within its polling interval of the time.
     await expect
@@ -233,12 +223,12 @@ describe("scheduling an article", () => {
 
     // Its newsletter, once.
     await expect
-      .poll(async () => (await mailsTo(capture?.mailboxUrl ?? "", subscriber)).length, {
+      .poll(async () => (await mailsTo(mailboxUrl(), subscriber)).length, {
         timeout: 60_000,
         interval: 1_000,
       })
       .toBe(1);
-    const [mail] = await mailsTo(capture?.mailboxUrl ?? "", subscriber);
+    const [mail] = await mailsTo(mailboxUrl(), subscriber);
     expect(mail?.subject).toBe(title);
     const sendings = await serverDatabase()
       .select()
@@ -259,7 +249,7 @@ describe("scheduling an article", () => {
       `/admin/newsletter/envois/${sendings[0]?.id}`,
     );
     expect(await page.getByText("Programmer la publication").count()).toBe(0);
-    expect(await mailsTo(capture?.mailboxUrl ?? "", subscriber)).toHaveLength(1);
+    expect(await mailsTo(mailboxUrl(), subscriber)).toHaveLength(1);
   }, 300_000);
 
   it("a published article not sent yet offers « Envoyer par e-mail » on the dashboard and its edit page", async () => {

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles, blogNewsletterSubscribers } from "../../app/server/db/schema";
-import { mailParts, startSmtpCapture } from "../support/smtp-capture";
 import {
   clearSignInLimits,
   createAccount,
@@ -13,7 +12,7 @@ import {
 } from "./support/admin";
 import { useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { useOwnServerWithMail } from "./support/own-server";
 
 /*
  * The whole life of a subscriber, end to end (issue 12, « Done when »): she signs up on the blog, receives the
@@ -22,17 +21,7 @@ import { useOwnServer } from "./support/own-server";
  * nothing after. A server and SMTP capture of this file's own: a sending goes to every active subscriber.
  */
 
-let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-const url = useOwnServer(() => ({
-  SMTP_URL: smtp?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
-}));
+const { url, mailsTo } = useOwnServerWithMail();
 const { openPage } = useBrowser({ baseUrl: url });
 
 const marker = randomBytes(4).toString("hex");
@@ -55,12 +44,6 @@ async function article(title: string) {
     .returning();
   if (!row) throw new Error("article not stored");
   return row;
-}
-
-function mailsTo(address: string) {
-  return (smtp?.received ?? [])
-    .filter((mail) => mail.to.includes(address))
-    .map((mail) => mailParts(mail.raw));
 }
 
 async function status(email: string) {

@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
+import type { LinkTarget } from "~/lib/newsletter-links";
 import type { ToastMessage } from "~/lib/toast";
 
 /**
@@ -74,5 +75,31 @@ export function BackToBlog() {
         Retour au blog
       </Link>
     </p>
+  );
+}
+
+/** A link that leads to no subscriber: not ours or altered, gone, or a test e-mail's. */
+export type UnusableLink = Exclude<LinkTarget, { kind: "subscriber" }>["kind"];
+
+/**
+ * The page of a link that leads to no subscriber: each link page words the three cases its own way
+ * (`words`), the frame and the way back to the blog are the same.
+ */
+export function UnusableLinkPage({
+  kind,
+  words,
+  notice,
+  answered,
+}: {
+  kind: UnusableLink;
+  words: Record<UnusableLink, { title: string; text: string }>;
+  notice?: ToastMessage;
+  answered?: unknown;
+}) {
+  return (
+    <NewsletterLinkPage title={words[kind].title} notice={notice} answered={answered}>
+      <p>{words[kind].text}</p>
+      <BackToBlog />
+    </NewsletterLinkPage>
   );
 }

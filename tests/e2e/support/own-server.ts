@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, inject } from "vitest";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
+import { mailParts, startSmtpCapture } from "../../support/smtp-capture";
 import { closeServerDatabase, targetServer } from "./database";
 
 /**
@@ -27,5 +28,37 @@ export function useOwnServer(
   return () => {
     if (!server) throw new Error("server not started");
     return server.baseUrl;
+  };
+}
+
+/**
+ * `useOwnServer` with e-mail on, delivered to an SMTP capture of the file's own (a sending goes to every
+ * active subscriber of the database: the shared server's mailbox would see it). `mailsTo` reads what an
+ * address received, in order; `mailboxUrl` is the capture's HTTP list, for `mailsTo` of smtp-capture.ts.
+ */
+export function useOwnServerWithMail() {
+  let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
+  beforeAll(async () => {
+    capture = await startSmtpCapture();
+  });
+  afterAll(async () => {
+    await capture?.close();
+  });
+  const url = useOwnServer(() => ({
+    SMTP_URL: capture?.smtpUrl ?? "",
+    SMTP_FROM: "Studio de test <site@example.com>",
+  }));
+  const started = () => {
+    if (!capture) throw new Error("SMTP capture not started");
+    return capture;
+  };
+  return {
+    url,
+    mailboxUrl: () => started().mailboxUrl,
+    /** Every message `address` received, read. */
+    mailsTo: (address: string) =>
+      started()
+        .received.filter((mail) => mail.to.includes(address.toLowerCase()))
+        .map((mail) => mailParts(mail.raw)),
   };
 }
