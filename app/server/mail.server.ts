@@ -13,9 +13,6 @@ export type MailMessage = { to: string; subject: string; text: string };
 /** Sends (or queues) one e-mail. */
 export type Mailer = (message: MailMessage) => Promise<void>;
 
-/** The SMTP settings of this process, or null when SMTP_URL is not set (nothing can be e-mailed). */
-export const mailSettings = mailConfig;
-
 /** The site's mailer: through the job queue; null when SMTP_URL is not set (callers say e-mail is off). */
 export function configuredMailer(): Mailer | null {
   if (!mailConfig()) return null;

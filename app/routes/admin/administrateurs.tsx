@@ -16,7 +16,8 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import { inviteAdministrator } from "~/server/admin/password-reset.server";
 import { auth } from "~/server/auth.server";
 import { env } from "~/server/env.server";
-import { configuredMailer, mailSettings } from "~/server/mail.server";
+import { configuredMailer } from "~/server/mail.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";
 
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const administrators = await listAdministrators();
   return {
     me: admin.id,
-    mailConfigured: mailSettings() !== null,
+    mailConfigured: mailConfig() !== null,
     administrators: administrators.map((row) => ({
       id: row.id,
       email: row.email,

@@ -14,7 +14,8 @@ import { requestPasswordResetLink } from "~/server/admin/password-reset.server";
 import { tooManyAttempts } from "~/server/admin/sign-in.server";
 import { auth } from "~/server/auth.server";
 import { clientAddressContext } from "~/server/context";
-import { configuredMailer, mailSettings } from "~/server/mail.server";
+import { configuredMailer } from "~/server/mail.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { signInRefusal } from "~/server/forms.server";
 
 export const meta: Route.MetaFunction = () => [
@@ -24,7 +25,7 @@ export const meta: Route.MetaFunction = () => [
 
 export function loader() {
   return data(
-    { mailConfigured: mailSettings() !== null },
+    { mailConfigured: mailConfig() !== null },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -13,7 +13,7 @@ import { cn } from "~/lib/utils";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
-import { mailSettings } from "~/server/mail.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { enqueueMail } from "~/server/mail/outbox.server";
 import { newsletterMode, type NewsletterMode } from "~/server/newsletter/email.server";
 import {
@@ -90,7 +90,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : null,
     mode,
     adminEmail: admin.email,
-    mailConfigured: mailSettings() !== null,
+    mailConfigured: mailConfig() !== null,
   };
 }
 
@@ -135,7 +135,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   );
   if (!mode) return refused("Choisissez « Extrait et bouton » ou « Article complet ».", 400);
   const { intent, id } = parsed;
-  const mailConfigured = mailSettings() !== null;
+  const mailConfigured = mailConfig() !== null;
 
   try {
     if (intent === "test") {

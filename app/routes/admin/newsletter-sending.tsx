@@ -8,7 +8,7 @@ import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { isUuid } from "~/lib/forms";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { mailSettings } from "~/server/mail.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { sendingProblems } from "~/server/newsletter/sending.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { findSendingProgress, progressView, type ProgressView } from "./newsletter-sending.server";
@@ -45,7 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       error: delivery.error ?? "Échec de l'envoi",
     })),
     retryingError: problems.retryingError,
-    mailConfigured: mailSettings() !== null,
+    mailConfigured: mailConfig() !== null,
   };
 }
 
