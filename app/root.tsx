@@ -6,12 +6,16 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunction,
   UNSAFE_FrameworkContext as FrameworkContext,
+  useMatches,
+  useRouteError,
 } from "react-router";
 import { useContext, useEffect } from "react";
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import playfairFont from "@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { isLightPage, isLightPath } from "~/light-pages";
+import { lightScriptSource } from "~/light-script";
 import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
@@ -31,11 +35,18 @@ export function loader() {
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // A light page (app/light-pages.ts, decision 0090) is decided by the server's render; in the browser, React
+  // runs only on hydrated pages, which stay so.
+  const matches = useMatches();
+  const error = useRouteError();
+  // import.meta.env.SSR: the light branch and its script are not even in the browser's bundle.
+  const light = import.meta.env.SSR && isLightPage(matches, error);
   // Says that React has taken over the server-rendered page (scripts start after the first paint), for
   // styles that differ with JavaScript and for the browser tests, which wait for it before interacting.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
   }, []);
+  useEffect(leaveForLightPages, []);
   return (
     <html lang="fr">
       <head>
@@ -47,11 +58,43 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh">
         {children}
-        <ScrollRestoration />
-        <ScriptsAfterFirstPaint />
+        {light ? (
+          <LightScript />
+        ) : (
+          <>
+            <ScrollRestoration />
+            <ScriptsAfterFirstPaint />
+          </>
+        )}
       </body>
     </html>
   );
+}
+
+/**
+ * On a hydrated page, a click on a link to a light page goes to the browser as a document navigation: the
+ * router never sees it (stopped before React's own listener, on the document), so it does not render the
+ * light page in the browser with React's JavaScript. One listener covers every link (header, footer,
+ * articles' text). Modified clicks, other windows, downloads and other sites are the browser's anyway.
+ */
+function leaveForLightPages() {
+  const toLightPage = (event: MouseEvent) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download")) return;
+    if (link.target && link.target !== "_self") return;
+    const url = new URL(link.href);
+    if (url.origin === window.location.origin && isLightPath(url.pathname)) event.stopPropagation();
+  };
+  window.addEventListener("click", toLightPage, true);
+  return () => window.removeEventListener("click", toLightPage, true);
+}
+
+/** A light page's only script, inline with the response's nonce (decision 0090). */
+function LightScript() {
+  const nonce = useContext(FrameworkContext)?.nonce;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: lightScriptSource() }} />;
 }
 
 // React Router's scripts arrive inert inside a <noscript> (React neither hoists nor hydrates what it holds).

@@ -97,7 +97,8 @@ describe("header", () => {
 
     await menu.getByRole("link", { name: "Tarifs" }).click();
     await page.waitForURL(/\/tarifs$/);
-    await expect.poll(() => menu.count()).toBe(0);
+    // The menu stays in the markup, hidden, for light pages' script (decision 0090).
+    await expect.poll(() => menu.isVisible()).toBe(false);
     expect(
       await page.getByRole("button", { name: "Ouvrir le menu" }).getAttribute("aria-expanded"),
     ).toBe("false");
@@ -123,7 +124,8 @@ describe("header", () => {
 
     await menu.getByRole("link", { name: "Tarifs" }).focus();
     await page.keyboard.press("Escape");
-    await expect.poll(() => menu.count()).toBe(0);
+    // The menu stays in the markup, hidden, for light pages' script (decision 0090).
+    await expect.poll(() => menu.isVisible()).toBe(false);
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     expect(await toggle.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(await pageScrolls()).toBe(true);

@@ -139,9 +139,10 @@ describe("page cache", () => {
     expect(withCookie.response.status).toBe(200);
   });
 
-  it("gives the browser a page whose scripts run and that navigates without reloading", async () => {
-    await get("/tarifs");
-    const page = await openPage("/tarifs");
+  /** Opens `path` in the browser and reloads it until the answer comes from the cache. */
+  async function openCached(path: string) {
+    await get(path);
+    const page = await openPage(path);
     // The page must come from the cache. Another file raising the content version at that moment makes
     // the stored copy stale (rightly rendered again): reload until the browser gets a stored copy.
     let reloaded = await page.reload();
@@ -153,6 +154,12 @@ describe("page cache", () => {
       reloaded = await page.reload();
     }
     expect(reloaded?.headers()["x-page-cache"]).toBe("hit");
+    return page;
+  }
+
+  // A hydrated page (decision 0090: /tarifs, light, has no framework script; its own script is below).
+  it("gives the browser a page whose scripts run and that navigates without reloading", async () => {
+    const page = await openCached("/blog");
     // The inline module script (nonce checked by the browser) ran, and React took over the page.
     await expect
       .poll(() => page.evaluate(() => "__reactRouterRouteModules" in window), patiently)
@@ -161,5 +168,12 @@ describe("page cache", () => {
     await page.getByRole("contentinfo").getByRole("link", { name: "Contact", exact: true }).click();
     await page.waitForURL(/\/contact$/);
     expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
+  });
+
+  it("gives the browser a light page whose inline script runs with the answer's nonce", async () => {
+    const page = await openCached("/tarifs");
+    await expect
+      .poll(() => page.evaluate(() => "enhanced" in document.documentElement.dataset), patiently)
+      .toBe(true);
   });
 });

@@ -12,7 +12,7 @@ async function panelText(page: Page, id: "particuliers" | "pro") {
   return (await panel(page, id).innerText()).replace(/[\u00a0\u202f]/g, " ").replace(/\s+/g, " ");
 }
 
-/** Once React has hydrated, only the selected tab stays in the Tab order. */
+/** Once the page is interactive (the light page's script, decision 0090), only the selected tab stays in the Tab order. */
 async function waitForInteractiveTabs(page: Page) {
   await expect.poll(() => page.locator('[role="tab"][tabindex="-1"]').count()).toBe(1);
 }

@@ -5,7 +5,9 @@ import { useBrowser } from "./support/browser";
 // for the HTML and the stylesheet only; React then takes over the same page.
 
 const { openPage, baseUrl } = useBrowser();
-const pages = ["/", "/tarifs", "/blog", "/contact-studio-brive"];
+// Hydrated pages only: the light pages (decision 0090: /, /tarifs…) load no framework script at all, which
+// tests/e2e/light-pages.test.ts checks.
+const pages = ["/blog", "/contact", "/contact-studio-brive"];
 
 describe("scripts after the first paint", () => {
   it("sends no module script or module preload outside the inert holder", async () => {

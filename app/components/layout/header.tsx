@@ -4,15 +4,13 @@ import { Link, NavLink, useLocation } from "react-router";
 import { Logo } from "./logo";
 import { headerLinks, type NavLinkItem } from "~/content/navigation";
 import { useSite } from "~/lib/public-site";
+import { SCROLL_THRESHOLD } from "~/light-script";
 import { cn } from "~/lib/utils";
 
 /** The studios' pages, in the owner's order: the « Studios » menu. */
 function useStudioLinks(): NavLinkItem[] {
   return useSite().studios.map((studio) => ({ label: studio.name, to: studio.pagePath }));
 }
-
-/** SPEC §9: past this many pixels of scroll the header becomes solid. */
-export const SCROLL_THRESHOLD = 50;
 
 function useScrolledPast(threshold: number): boolean {
   const [scrolled, setScrolled] = useState(false);
@@ -57,14 +55,16 @@ export function Header({ solid = false }: HeaderProps) {
     };
   }, [menuOpen]);
 
+  // The state is in data attributes and ARIA, and the styles follow them by CSS: on a light page (no
+  // React, decision 0090) the plain script of app/light-script.ts sets the same attributes on this markup.
   return (
     <header
       data-scrolled={scrolled ? "true" : "false"}
+      data-transparent={transparent ? "true" : "false"}
+      data-solid={solid ? "true" : undefined}
       className={cn(
-        "fixed inset-x-0 top-0 z-50 transition-[background-color,box-shadow,color] duration-300",
-        transparent
-          ? "bg-transparent text-white"
-          : "bg-white/85 text-foreground shadow-md backdrop-blur-md",
+        "group/header fixed inset-x-0 top-0 z-50 bg-white/85 text-foreground shadow-md backdrop-blur-md transition-[background-color,box-shadow,color] duration-300",
+        "data-[transparent=true]:bg-transparent data-[transparent=true]:text-white data-[transparent=true]:shadow-none data-[transparent=true]:backdrop-blur-none",
       )}
     >
       <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
@@ -73,26 +73,25 @@ export function Header({ solid = false }: HeaderProps) {
           <span className="sr-only"> – accueil</span>
         </Link>
 
-        <DesktopNavigation transparent={transparent} />
+        <DesktopNavigation />
 
+        {/* Both icons and labels are in the markup; aria-expanded shows one of each. */}
         <button
           ref={toggle}
           type="button"
-          className="inline-flex size-11 items-center justify-center rounded-md lg:hidden"
+          className="group/toggle inline-flex size-11 items-center justify-center rounded-md lg:hidden"
           aria-expanded={menuOpen}
           aria-controls="menu-mobile"
           onClick={() => setMenuOpen(!menuOpen)}
         >
-          {menuOpen ? (
-            <X aria-hidden="true" className="size-6" />
-          ) : (
-            <Menu aria-hidden="true" className="size-6" />
-          )}
-          <span className="sr-only">{menuOpen ? "Fermer le menu" : "Ouvrir le menu"}</span>
+          <X aria-hidden="true" className="size-6 group-aria-[expanded=false]/toggle:hidden" />
+          <Menu aria-hidden="true" className="size-6 group-aria-expanded/toggle:hidden" />
+          <span className="sr-only group-aria-[expanded=false]/toggle:hidden">Fermer le menu</span>
+          <span className="sr-only group-aria-expanded/toggle:hidden">Ouvrir le menu</span>
         </button>
       </div>
 
-      {menuOpen ? <MobileNavigation onNavigate={() => setMenuOpen(false)} /> : null}
+      <MobileNavigation open={menuOpen} onNavigate={() => setMenuOpen(false)} />
     </header>
   );
 }
@@ -102,19 +101,15 @@ export function isCurrent(to: string, pathname: string): boolean {
   return to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
 }
 
-function DesktopNavigation({ transparent }: { transparent: boolean }) {
+function DesktopNavigation() {
   const { pathname } = useLocation();
+  // Colours for the solid header, and over the photo while the header is transparent.
   const linkClass = (active: boolean) =>
     cn(
       "rounded-sm px-3 py-3.5 text-sm font-medium transition-colors",
-      active && "underline decoration-2 underline-offset-8",
-      transparent
-        ? active
-          ? "text-gold"
-          : "text-white hover:text-gold"
-        : active
-          ? "text-gold-dark"
-          : "text-foreground hover:text-gold-dark",
+      active
+        ? "text-gold-dark underline decoration-2 underline-offset-8 group-data-[transparent=true]/header:text-gold"
+        : "text-foreground hover:text-gold-dark group-data-[transparent=true]/header:text-white group-data-[transparent=true]/header:hover:text-gold",
     );
   const item = ({ label, to }: NavLinkItem) => {
     const active = isCurrent(to, pathname);
@@ -131,7 +126,7 @@ function DesktopNavigation({ transparent }: { transparent: boolean }) {
     <nav aria-label="Navigation principale" className="hidden lg:block">
       <ul className="flex items-center gap-1">
         {headerLinks.beforeStudios.map(item)}
-        <StudiosMenu transparent={transparent} />
+        <StudiosMenu />
         {headerLinks.afterStudios.map(item)}
         <li>
           <Link
@@ -150,7 +145,7 @@ function DesktopNavigation({ transparent }: { transparent: boolean }) {
  * 'Studios' as a disclosure menu: opens on mouse hover and with the keyboard (Enter or Space), Tab walks
  * its links, Escape closes it and returns to the button; leaving it or choosing a page closes it.
  */
-function StudiosMenu({ transparent }: { transparent: boolean }) {
+function StudiosMenu() {
   const { pathname } = useLocation();
   // Open for the page it was opened on: a navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -185,15 +180,12 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
           aria-controls="menu-studios"
           onClick={() => setOpen(!open)}
           onKeyDown={closeOnEscape}
-          className={cn(
-            "group inline-flex min-h-11 items-center gap-1 rounded-sm px-3 text-sm font-medium transition-colors",
-            transparent ? "text-white hover:text-gold" : "text-foreground hover:text-gold-dark",
-          )}
+          className="group/studios inline-flex min-h-11 items-center gap-1 rounded-sm px-3 text-sm font-medium text-foreground transition-colors group-data-[transparent=true]/header:text-white hover:text-gold-dark group-data-[transparent=true]/header:hover:text-gold"
         >
           Studios
           <ChevronDown
             aria-hidden="true"
-            className={cn("size-4 transition-transform", open && "rotate-180")}
+            className="size-4 transition-transform group-aria-expanded/studios:rotate-180"
           />
         </button>
         {/* The padding bridges the gap to the button, so the pointer never "leaves" on its way down. */}
@@ -221,7 +213,8 @@ function StudiosMenu({ transparent }: { transparent: boolean }) {
   );
 }
 
-function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
+/** In the markup whatever its state (hidden while closed), for the light pages' script to open it. */
+function MobileNavigation({ open, onNavigate }: { open: boolean; onNavigate: () => void }) {
   const studioLinks = useStudioLinks();
   const className = ({ isActive }: { isActive: boolean }) =>
     cn(
@@ -241,6 +234,7 @@ function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
     <nav
       id="menu-mobile"
       aria-label="Menu principal"
+      hidden={!open}
       className="max-h-[calc(100dvh-4.5rem)] overflow-y-auto overscroll-contain border-t border-border bg-white px-4 pb-6 text-foreground lg:hidden"
     >
       <ul className="flex flex-col py-2">

@@ -11,7 +11,8 @@ const tabHref = (id: PriceTab["id"]) => (id === "pro" ? "?onglet=pro" : "?onglet
 /**
  * The tabs of the prices page (WAI-ARIA tabs pattern). The chosen tab lives in the URL (`?onglet=pro`), so
  * it survives a reload and each tab is a real link that works without JavaScript; once the page is
- * interactive, the arrow keys move between tabs and only the chosen tab is in the Tab order.
+ * interactive, the arrow keys move between tabs and only the chosen tab is in the Tab order. On a light page
+ * (decision 0090, no React) the plain script of app/light-script.ts does the same on this markup.
  */
 export function PriceTabs({ tabs, selected }: { tabs: PriceTab[]; selected: PriceTab["id"] }) {
   const navigate = useNavigate();
@@ -61,12 +62,8 @@ export function PriceTabs({ tabs, selected }: { tabs: PriceTab[]; selected: Pric
               aria-selected={isSelected}
               aria-controls={`panneau-${tab.id}`}
               tabIndex={interactive && !isSelected ? -1 : 0}
-              className={cn(
-                "inline-flex min-h-11 items-center rounded-full px-5 text-sm font-semibold transition-colors sm:px-8",
-                isSelected
-                  ? "bg-primary text-primary-foreground shadow"
-                  : "text-foreground hover:bg-white",
-              )}
+              // Styled by aria-selected, which the light page's script sets too (decision 0090).
+              className="inline-flex min-h-11 items-center rounded-full px-5 text-sm font-semibold text-foreground transition-colors hover:bg-white aria-selected:bg-primary aria-selected:text-primary-foreground aria-selected:shadow sm:px-8"
             >
               {tab.label}
             </Link>

@@ -35,6 +35,8 @@ export function VideoPlaceholder({ video, sizes }: { video: ServiceVideo; sizes:
   return (
     <a
       href={videoEmbedUrl(video.youtubeId)}
+      // On a light page (decision 0090) the plain script of app/light-script.ts makes the same player.
+      data-video-title={video.title}
       onClick={(event) => {
         event.preventDefault();
         setPlaying(true);

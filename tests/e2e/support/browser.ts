@@ -82,16 +82,22 @@ export function useBrowser(options: { baseUrl?: () => string } = {}) {
 }
 
 /**
- * Waits until React has taken over the page (`<html data-hydrated>`, set by the root layout): the scripts
- * start after the first paint, so `load` can come before the page answers clicks and keys.
+ * Waits until the page answers clicks and keys: React has taken over a hydrated page (`<html data-hydrated>`,
+ * set by the root layout; the scripts start after the first paint, so `load` can come before), or the plain
+ * script of a light page has run (`<html data-enhanced>`, decision 0090).
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"), null, {
-    timeout: 15_000,
-  });
+  await page.waitForFunction(
+    () => {
+      const root = document.documentElement;
+      return root.hasAttribute("data-hydrated") || root.hasAttribute("data-enhanced");
+    },
+    null,
+    { timeout: 15_000 },
+  );
 }
 
-/** Makes the page's `goto` and `reload` resolve only once React has taken over the new document. */
+/** Makes the page's `goto` and `reload` resolve only once the new document answers (see `hydrated`). */
 export function waitForHydrationOnNavigation(page: Page): void {
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);

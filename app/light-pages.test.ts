@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { isLightPage, isLightPath } from "./light-pages";
+import { lightScriptSource } from "./light-script";
+
+const light = [
+  "/",
+  "/prestations",
+  "/prestations/grossesse",
+  "/prestations/naissances",
+  "/prestations/mariages",
+  "/portrait-famille",
+  "/boudoir",
+  "/professionnels",
+  "/gendarmerie",
+  "/scolaire",
+  "/seances-a-offrir",
+  "/tarifs",
+  "/galerie",
+  "/mentions-legales",
+  "/donnees-personnelles",
+  "/politique-cookies",
+  "/studio-brive",
+  "/studio-saint-yrieix",
+];
+const hydrated = [
+  "/contact",
+  "/contact-studio-brive",
+  "/blog",
+  "/blog/un-article",
+  "/blog/categorie/mariages",
+  "/newsletter/confirmation",
+  "/newsletter/desabonnement",
+  "/admin/dashboard",
+  "/prestations/autre",
+  "/tarifs/pro",
+  "/studio-",
+  "/galeries",
+];
+
+describe("light pages (decision 0090)", () => {
+  it("are the marketing pages, the studios' and the legal pages", () => {
+    for (const path of light) expect(isLightPath(path), path).toBe(true);
+    for (const path of hydrated) expect(isLightPath(path), path).toBe(false);
+  });
+
+  it("a page is light by its address, unless it is the 404 or an error page", () => {
+    const at = (pathname: string, loaderData?: unknown) => [
+      { pathname: "/" },
+      { pathname, loaderData },
+    ];
+    expect(isLightPage(at("/tarifs"), undefined)).toBe(true);
+    expect(isLightPage(at("/tarifs"), new Error("panne"))).toBe(false);
+    expect(isLightPage(at("/studio-brive", { kind: "studio" }), undefined)).toBe(true);
+    expect(isLightPage(at("/studio-inconnu", { kind: "not-found" }), undefined)).toBe(false);
+    expect(isLightPage(at("/contact-studio-brive", { kind: "contact" }), undefined)).toBe(false);
+    expect(isLightPage(at("/blog"), undefined)).toBe(false);
+    expect(isLightPage([], undefined)).toBe(false);
+  });
+
+  it("the plain script is a few KB at most", () => {
+    expect(lightScriptSource().length).toBeLessThan(5 * 1024);
+  });
+});

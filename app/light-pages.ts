@@ -1,0 +1,51 @@
+/**
+ * Which public pages are light (issue 13, decision 0090): complete server HTML with no framework JavaScript,
+ * only the small plain script of `app/light-script.ts` (header, menus, price tabs, video); every other page
+ * loads React and hydrates. This file is the one place that decides: `app/root.tsx` reads it to render a
+ * page's scripts, and hydrated pages read it to reach a light page by a document navigation. It ships in
+ * the hydrated pages' JavaScript, hence reasons in comments rather than strings.
+ *
+ * Light: the page only reads and links; the header's menus, `#studios` (CSS smooth scrolling), the tabs and
+ * the video are the plain script's or the platform's. The addresses of each route (`app/routes.ts`):
+ */
+const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => boolean }> = [
+  { path: /^\/$/ }, // routes/home
+  { path: /^\/prestations(?:\/(?:grossesse|naissances|mariages))?\/?$/ }, // routes/prestations(.*)
+  { path: /^\/(?:portrait-famille|boudoir|professionnels|scolaire|seances-a-offrir)\/?$/ }, // one route each
+  { path: /^\/gendarmerie\/?$/ }, // routes/gendarmerie: the click-to-load video is the script's
+  { path: /^\/tarifs\/?$/ }, // routes/tarifs: tabs are links (?onglet=), made WAI-ARIA tabs by the script
+  { path: /^\/galerie\/?$/ }, // routes/galerie
+  { path: /^\/(?:mentions-legales|donnees-personnelles|politique-cookies)\/?$/ }, // legal pages
+  // routes/page: a studio's page; the same route answers an unknown address of this shape with the 404.
+  {
+    path: /^\/studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/,
+    light: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "studio",
+  },
+];
+
+/*
+ * Hydrated (anything not above), and why:
+ * - /contact (routes/contact) and /contact-studio-{slug} (routes/page): the contact form answers in place,
+ *   keeps what was typed, shows toasts.
+ * - /blog, /blog/{slug}, /blog/categorie/{slug}: newsletter form, search, copy-link button, client
+ *   navigation between articles.
+ * - /newsletter/confirmation, /newsletter/desabonnement: the e-mailed links' answers, a form, toasts.
+ * - the 404 pages (routes/not-found, routes/page) and every error page: the 404 logs the address to the
+ *   console (SPEC §2), and an error page is rare and must show as it always has.
+ * - /admin/*: the owner's tools.
+ */
+
+/** Whether the page at this address is light (for links: hydrated pages reach it by a document load). */
+export function isLightPath(pathname: string): boolean {
+  return LIGHT.some((entry) => entry.path.test(pathname));
+}
+
+type Match = { pathname: string; loaderData?: unknown };
+
+/** Whether the page rendered for these route matches is light; an error page (`error` set) never is. */
+export function isLightPage(matches: readonly Match[], error: unknown): boolean {
+  const leaf = matches.at(-1);
+  if (error || !leaf) return false;
+  const entry = LIGHT.find(({ path }) => path.test(leaf.pathname));
+  return entry !== undefined && (entry.light?.(leaf.loaderData) ?? true);
+}

@@ -1,0 +1,143 @@
+/**
+ * The only script of a light page (decision 0090): what the platform cannot do alone, on the same markup
+ * React drives on hydrated pages (`header.tsx`, `price-tabs.tsx`, `video-placeholder.tsx`):
+ * - the header's state: `data-scrolled` past the threshold (SPEC §9), `data-transparent` for its colours;
+ * - the mobile menu: its toggle (aria-expanded, its label follows by CSS), Escape closes it and focuses the
+ *   toggle, the page behind does not scroll;
+ * - the « Studios » menu: mouse hover, Enter/Space on its button, Escape back to the button, leaving closes;
+ * - the price tabs: WAI-ARIA tabs over links (`?onglet=`), arrows/Home/End, only the chosen tab in the Tab
+ *   order, the URL kept in step without a reload;
+ * - the click-to-load video: the player replaces the poster link on click, nothing requested before.
+ * Then `<html data-enhanced>` says the page answers (the equivalent of React's `data-hydrated`).
+ *
+ * It is inlined with the response's nonce: `lightScriptSource` serialises this function, so it must not
+ * refer to anything outside its body (its settings come as the argument).
+ */
+function lightScript(scrollThreshold: number): void {
+  const doc = document;
+  const root = doc.documentElement;
+  const plainClick = (event: MouseEvent) =>
+    event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
+  const header = doc.querySelector<HTMLElement>("header[data-scrolled]");
+  const toggle = header?.querySelector<HTMLButtonElement>('[aria-controls="menu-mobile"]');
+  const menu = doc.getElementById("menu-mobile");
+  const trigger = header?.querySelector<HTMLButtonElement>('[aria-controls="menu-studios"]');
+  const studios = doc.getElementById("menu-studios");
+  let menuOpen = false;
+
+  const paint = () => {
+    if (!header) return;
+    const scrolled = window.scrollY > scrollThreshold;
+    header.dataset.scrolled = String(scrolled);
+    header.dataset.transparent = String(
+      !header.hasAttribute("data-solid") && !scrolled && !menuOpen,
+    );
+  };
+  const setMenu = (open: boolean) => {
+    if (!toggle || !menu) return;
+    menuOpen = open;
+    toggle.setAttribute("aria-expanded", String(open));
+    menu.hidden = !open;
+    root.classList.toggle("overflow-hidden", open);
+    paint();
+  };
+  const setStudios = (open: boolean) => {
+    if (!trigger || !studios) return;
+    trigger.setAttribute("aria-expanded", String(open));
+    studios.hidden = !open;
+  };
+
+  window.addEventListener("scroll", paint, { passive: true });
+  paint();
+  toggle?.addEventListener("click", () => setMenu(!menuOpen));
+  doc.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !menuOpen) return;
+    setMenu(false);
+    toggle?.focus();
+  });
+
+  const wrapper = trigger?.parentElement;
+  if (trigger && wrapper) {
+    trigger.addEventListener("click", () => setStudios(studios?.hidden === true));
+    wrapper.addEventListener("pointerenter", (event) => {
+      if (event.pointerType === "mouse") setStudios(true);
+    });
+    wrapper.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "mouse") setStudios(false);
+    });
+    wrapper.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || studios?.hidden !== false) return;
+      setStudios(false);
+      trigger.focus();
+    });
+    wrapper.addEventListener("focusout", (event) => {
+      if (!wrapper.contains(event.relatedTarget as Node | null)) setStudios(false);
+    });
+  }
+  // A page kept in the back-forward cache comes back with its menus closed, as after a navigation.
+  window.addEventListener("pagehide", () => {
+    setMenu(false);
+    setStudios(false);
+  });
+
+  for (const tablist of doc.querySelectorAll('[role="tablist"]')) {
+    const tabs = Array.from(tablist.querySelectorAll<HTMLAnchorElement>('[role="tab"]'));
+    const select = (chosen: HTMLAnchorElement) => {
+      for (const tab of tabs) {
+        const on = tab === chosen;
+        tab.setAttribute("aria-selected", String(on));
+        tab.tabIndex = on ? 0 : -1;
+        const panel = doc.getElementById(tab.getAttribute("aria-controls") ?? "");
+        if (panel) panel.hidden = !on;
+      }
+      history.replaceState(history.state, "", chosen.getAttribute("href"));
+      chosen.focus();
+    };
+    for (const tab of tabs) tab.tabIndex = tab.getAttribute("aria-selected") === "true" ? 0 : -1;
+    tablist.addEventListener("click", (event) => {
+      const tab = (event.target as Element).closest<HTMLAnchorElement>('[role="tab"]');
+      if (!tab || !plainClick(event as MouseEvent)) return;
+      event.preventDefault();
+      select(tab);
+    });
+    tablist.addEventListener("keydown", (event) => {
+      const key = (event as KeyboardEvent).key;
+      const index = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
+      const last = tabs.length - 1;
+      const target = {
+        ArrowRight: tabs[index === last ? 0 : index + 1],
+        ArrowLeft: tabs[index <= 0 ? last : index - 1],
+        Home: tabs[0],
+        End: tabs[last],
+      }[key];
+      if (!target) return;
+      event.preventDefault();
+      select(target);
+    });
+  }
+
+  doc.addEventListener("click", (event) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>("a[data-video-title]");
+    if (!link || !plainClick(event)) return;
+    event.preventDefault();
+    const player = doc.createElement("iframe");
+    player.src = link.href;
+    player.title = link.dataset.videoTitle ?? "";
+    player.className = "aspect-video w-full";
+    player.allow = "autoplay; encrypted-media; picture-in-picture; fullscreen";
+    player.allowFullscreen = true;
+    player.referrerPolicy = "strict-origin-when-cross-origin";
+    link.replaceWith(player);
+  });
+
+  root.dataset.enhanced = "";
+}
+
+/** SPEC §9: past this many pixels of scroll the header becomes solid (`header.tsx` on hydrated pages). */
+export const SCROLL_THRESHOLD = 50;
+
+/** The script's text, called with its settings; leading indentation dropped (nothing multi-line in it). */
+export function lightScriptSource(): string {
+  return `(${lightScript.toString()})(${SCROLL_THRESHOLD});`.replace(/\n\s+/g, "\n");
+}
