@@ -1,7 +1,44 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlibConstants } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
 import { imagetools } from "vite-imagetools";
+
+const compressWithBrotli = promisify(brotliCompress);
+
+/**
+ * Writes `x.js.br` beside every script and stylesheet of the browser build, at brotli's highest quality,
+ * which is too slow to run per request (the server compresses on the fly at quality 4): the framework file
+ * goes from 106 to 91 KB on the wire. The server sends these files to browsers that accept brotli
+ * (app/server/http/precompressed-assets.server.ts). Decision 0094.
+ */
+function precompressedAssets(): Plugin {
+  return {
+    name: "precompressed-assets",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async writeBundle(options, bundle) {
+      const directory = options.dir ?? path.dirname(options.file ?? "");
+      await Promise.all(
+        Object.values(bundle)
+          .filter((output) => /\.(js|css)$/.test(output.fileName))
+          .map(async (output) => {
+            const source = output.type === "chunk" ? output.code : output.source;
+            const compressed = await compressWithBrotli(Buffer.from(source), {
+              params: {
+                [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+                [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: source.length,
+              },
+            });
+            await writeFile(path.join(directory, `${output.fileName}.br`), compressed);
+          }),
+      );
+    },
+  };
+}
 
 export default defineConfig({
   build: { assetsInlineLimit: 0 },
@@ -57,5 +94,6 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    precompressedAssets(),
   ],
 });
