@@ -7,6 +7,23 @@ import { brotliCompress, constants as zlibConstants } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import { imagetools } from "vite-imagetools";
 
+/**
+ * lucide-react's icons make their components with our smaller runtime (app/components/ui/lucide-icon.ts),
+ * on the server and in the browser alike, so the markup is the same on both sides. Decision 0094.
+ */
+function smallIconRuntime(): Plugin {
+  const runtime = path.resolve(import.meta.dirname, "app/components/ui/lucide-icon.ts");
+  return {
+    name: "small-icon-runtime",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (source.endsWith("/createLucideIcon.mjs") && importer?.includes("lucide-react"))
+        return runtime;
+      return null;
+    },
+  };
+}
+
 const compressWithBrotli = promisify(brotliCompress);
 
 /**
@@ -76,6 +93,9 @@ export default defineConfig({
     },
   },
   resolve: { tsconfigPaths: true },
+  // Bundled into the server too, so that its icons render through the same runtime as in the browser
+  // (smallIconRuntime) and the server loads the icons it uses instead of all of lucide's.
+  ssr: { noExternal: ["lucide-react"] },
   plugins: [
     imagetools({
       // `import photo from "~/assets/photos/x.jpg?photo"` gives AVIF, WebP and JPEG at several widths
@@ -92,6 +112,7 @@ export default defineConfig({
         });
       },
     }),
+    smallIconRuntime(),
     tailwindcss(),
     reactRouter(),
     precompressedAssets(),
