@@ -85,6 +85,18 @@ export default defineConfig({
                   test: /app[\\/](components[\\/](layout|ui[\\/](?!field|icon))|lib[\\/](utils|seo|public-site)|content[\\/]navigation)|node_modules[\\/](clsx|class-variance-authority)[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](Icon|createLucideIcon|defaultAttributes|context|shared)/,
                   priority: 10,
                 },
+                // The form fields and the contact form in one file each rather than two or three small ones
+                // (decision 0094); the schemas the forms import on submit stay apart.
+                {
+                  name: "forms",
+                  test: /app[\\/](components[\\/]ui[\\/]field|lib[\\/]forms)\.tsx?$/,
+                  priority: 6,
+                },
+                {
+                  name: "contact",
+                  test: /app[\\/]components[\\/]contact[\\/](contact-form|contact-outcome)\.tsx?$/,
+                  priority: 5,
+                },
               ],
             },
           },
