@@ -36,6 +36,7 @@ import { cachePolicy } from "./cache-policy.server";
 import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
 import { pageCache } from "./page-cache.server";
+import { hashedAssets } from "./precompressed-assets.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
@@ -170,10 +171,10 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   } else {
     // This module is build/server/index.js once built; the browser assets sit in build/client.
     const clientDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-    // Hashed build assets never change under the same name.
+    // Hashed build assets never change under the same name; brotli-compressed by the build (decision 0094).
     app.use(
       "/assets",
-      express.static(path.join(clientDirectory, "assets"), { immutable: true, maxAge: "1y" }),
+      hashedAssets(path.join(clientDirectory, "assets")),
       (_req, res) => void res.status(404).end(),
     );
     // The other public files (favicon, images) are listed once: a page request must not cost a disk

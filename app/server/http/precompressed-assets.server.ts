@@ -1,0 +1,61 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import express, { type RequestHandler } from "express";
+
+const YEAR = "1y";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+/** Whether an `Accept-Encoding` header accepts brotli (`br`, not refused with `q=0`). */
+export function acceptsBrotli(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding, ...parameters] = part.trim().toLowerCase().split(";");
+    if (coding !== "br" && coding !== "*") return false;
+    const quality = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  });
+}
+
+/**
+ * The build's hashed assets (`/assets`), immutable for a year. A browser that accepts brotli gets the
+ * file the build compressed at brotli's highest quality (`x.js.br`, vite.config.ts), 10–15 % smaller than
+ * what the compression middleware makes per request; other clients get the plain file, which that
+ * middleware compresses as before. The list of compressed files is read once: no disk lookup per request.
+ * Decision 0094.
+ */
+export function hashedAssets(directory: string): RequestHandler {
+  const precompressed = new Set(
+    readdirSync(directory)
+      .filter((name) => name.endsWith(".br"))
+      .map((name) => name.slice(0, -".br".length)),
+  );
+  const serveFile = express.static(directory, { immutable: true, maxAge: YEAR, index: false });
+  const serveBrotli = express.static(directory, {
+    immutable: true,
+    maxAge: YEAR,
+    index: false,
+    setHeaders(res) {
+      res.setHeader("Content-Encoding", "br");
+    },
+  });
+  return (req, res, next) => {
+    const name = req.path.slice(1);
+    if (precompressed.has(name)) {
+      // Caches in front must keep the brotli and the plain answers apart.
+      res.setHeader("Vary", "Accept-Encoding");
+      if (acceptsBrotli(req.headers["accept-encoding"])) {
+        res.setHeader(
+          "Content-Type",
+          CONTENT_TYPES[path.extname(name)] ?? "application/octet-stream",
+        );
+        req.url = `/${name}.br`;
+        return serveBrotli(req, res, next);
+      }
+    }
+    return serveFile(req, res, next);
+  };
+}
