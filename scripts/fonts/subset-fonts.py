@@ -10,8 +10,10 @@ site uses (WEIGHTS), and writes into app/assets/fonts:
   together, see the decision);
 - fonts.css: their @font-face rules, whose unicode-range lists exactly the characters each file holds (any
   other character, such as a Latin-1 letter the owner types in the admin, falls back to the next font of the
-  stack, never to a missing glyph), and the metric-matched fallback faces (Arial / Times New Roman, or their
-  metric twins Liberation Sans / Serif) scaled so that the swap from fallback to web font moves nothing.
+  stack, never to a missing glyph), with font-display: optional (no swap once text is drawn: no layout
+  shift, and text waits at most the browser's ~100 ms block period), and the metric-matched fallback faces
+  (Arial / Times New Roman, or their metric twins Liberation Sans / Serif) scaled to the web fonts' widths and
+  line metrics, so that a page drawn with the fallback (a slow first visit) is laid out like the real one.
 
 The build reads only the committed outputs: no network, no dependency. To regenerate (after an upgrade of the
 fontsource packages, or a change of FRENCH or WEIGHTS), on Debian/Ubuntu:
@@ -206,7 +208,7 @@ def main():
             f'  font-family: "{spec["family"]}";\n'
             "  font-style: normal;\n"
             f"  font-weight: {low} {high};\n"
-            "  font-display: swap;\n"
+            "  font-display: optional;\n"
             f'  src: url("./{spec["out"]}") format("woff2");\n'
             f"  unicode-range: {unicode_range(kept)};\n"
             "}\n"

@@ -4,7 +4,8 @@ import { blogFixtures } from "./support/blog";
 import { useBrowser } from "./support/browser";
 
 // Decision 0091: the fonts a page preloads are fonts it draws text with, and the weights its text asks for
-// are within the weight range the subsets keep (400-700), with no italic face loaded.
+// are within the weight range the subsets keep (400-700), with no italic face loaded, and no face swaps in
+// after text is drawn (font-display: optional, so no layout shift from fonts).
 
 const { openPage } = useBrowser();
 const fixtures = blogFixtures();
@@ -109,7 +110,7 @@ describe("fonts", () => {
     },
   );
 
-  it("swaps without hiding text: every web font face says font-display: swap", async () => {
+  it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
     const page = await openPage("/");
     const faces = await page.evaluate(() =>
       [...document.fonts]
@@ -118,7 +119,7 @@ describe("fonts", () => {
     );
     expect(faces.map((face) => face.family).sort()).toEqual(["Inter", "Playfair Display"]);
     for (const face of faces) {
-      expect(face.display).toBe("swap");
+      expect(face.display).toBe("optional");
       expect(face.weight).toBe("400 700");
     }
   });
