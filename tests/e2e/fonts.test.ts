@@ -54,7 +54,7 @@ function drawnText(page: Page): Promise<Drawn[]> {
       if (!element || !(node.textContent ?? "").trim()) continue;
       if (!element.checkVisibility({ visibilityProperty: true })) continue;
       const css = getComputedStyle(element);
-      const family = css.fontFamily.split(",")[0].trim().replace(/^"|"$/g, "");
+      const family = (css.fontFamily.split(",")[0] ?? "").trim().replace(/^"|"$/g, "");
       const entry = { family, weight: Number(css.fontWeight), style: css.fontStyle };
       drawn.set(JSON.stringify(entry), entry);
     }

@@ -28,7 +28,7 @@ const code = (character: string) => character.codePointAt(0) ?? 0;
 function base128(bytes: Buffer, offset: number): [number, number] {
   let value = 0;
   for (let index = 0; index < 5; index++) {
-    const byte = bytes[offset + index];
+    const byte = bytes.readUInt8(offset + index);
     value = value * 128 + (byte & 0x7f);
     if ((byte & 0x80) === 0) return [value, offset + index + 1];
   }
@@ -43,7 +43,7 @@ function woff2Characters(file: Buffer): Set<number> {
   let offset = 48;
   const tables: Array<{ tag: number; length: number }> = [];
   for (let index = 0; index < tableCount; index++) {
-    const flags = file[offset++];
+    const flags = file.readUInt8(offset++);
     const tag = flags & 0x3f;
     if (tag === 63) offset += 4; // an arbitrary tag: cmap (index 0) is a known one
     const [origLength, afterOrig] = base128(file, offset);
@@ -107,8 +107,9 @@ function cmapCharacters(cmap: Buffer): Set<number> {
 function rangeCharacters(range: string): Set<number> {
   const characters = new Set<number>();
   for (const part of range.split(",")) {
-    const [first, last = first] = part.trim().replace(/^U\+/i, "").split("-");
-    for (let code = parseInt(first, 16); code <= parseInt(last, 16); code++) characters.add(code);
+    const [first = "", last = first] = part.trim().replace(/^U\+/i, "").split("-");
+    for (let point = parseInt(first, 16); point <= parseInt(last, 16); point++)
+      characters.add(point);
   }
   return characters;
 }
