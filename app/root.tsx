@@ -10,8 +10,8 @@ import {
   useRouteError,
 } from "react-router";
 import { useContext, useEffect } from "react";
-import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
-import playfairFont from "@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url";
+import interFont from "~/assets/fonts/inter-fr-wght.woff2?url";
+import playfairFont from "~/assets/fonts/playfair-display-fr-wght.woff2?url";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isLightPage, isLightPath } from "~/light-pages";
