@@ -2,7 +2,7 @@
 import { chromium } from "playwright-core";
 import type { Context } from "./context.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
-import { measuredPages, startPageServer } from "./pages.ts";
+import { jsBudgetKiB, measuredPages, startPageServer } from "./pages.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
 
 type Kind = "html" | "js" | "css" | "font" | "image" | "other";
@@ -114,8 +114,8 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       data[page.path] = weight;
 
       weight.scripts.sort((a, b) => b.bytes - a.bytes);
-      const budgetedJs = page.path === "/" || page.path.startsWith("/blog/");
-      if (budgetedJs && weight.bytes.js > 130 * 1024) {
+      const jsBudget = jsBudgetKiB[page.kind];
+      if (weight.bytes.js > jsBudget * 1024) {
         notes.push(
           `\`${page.path}\` loads ${weight.scripts.length} scripts; the biggest: ${weight.scripts
             .slice(0, 6)
@@ -124,9 +124,9 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
         );
       }
       rows.push([
-        `${page.name} (\`${page.path}\`)`,
+        `${page.name} (\`${page.path}\`, ${page.kind})`,
         metric(kib(weight.bytes.html), "KB"),
-        metric(kib(weight.bytes.js), "KB", budgetedJs ? { max: 130 } : undefined),
+        metric(kib(weight.bytes.js), "KB", { max: jsBudget }),
         metric(kib(weight.bytes.css), "KB", { max: 25 }),
         metric(kib(weight.bytes.font), "KB"),
         metric(kib(weight.bytes.image), "KB"),
@@ -164,7 +164,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
     notes: [
       "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked.",
       ...notes,
-      "The hero is the page's `fetchpriority=high` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. The JavaScript budget applies to `/` and to an article.",
+      `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (issue 13): ≤ ${jsBudgetKiB.light} KB on the light pages (no framework JavaScript), ≤ ${jsBudgetKiB.hydrated} KB on the hydrated ones (forms, blog).`,
     ],
     data,
   };
