@@ -132,7 +132,8 @@ export function beforeAfterRows(
       because: [page.kind === "light" ? "light" : "hydrated"],
     });
   }
-  for (const page of measuredPages) {
+  // Fonts are the same stylesheet on every page: the pages Lighthouse measures are enough.
+  for (const page of measuredPages.filter((candidate) => candidate.lighthouse)) {
     rows.push({
       figure: `Fonts downloaded, \`${page.path}\``,
       before: kib(weightOf(before.weight, page.path)?.bytes?.font),
