@@ -54,7 +54,7 @@ type Row = {
   because: ChangeKey[];
 };
 
-type Weight = { bytes?: Partial<Record<string, number>> };
+type Weight = { bytes?: Partial<Record<string, number>>; javascriptBytes?: number };
 type LighthouseRun = {
   scores?: Partial<Record<string, number | null>>;
   lcp?: number | null;
@@ -121,12 +121,15 @@ export function beforeAfterRows(
 ): Row[] {
   const rows: Row[] = [];
   for (const page of measuredPages) {
-    const b = weightOf(before.weight, page.path)?.bytes;
-    const a = weightOf(after.weight, page.path)?.bytes;
+    // Scripts downloaded + inline scripts (gzip estimate); bytes.js alone for a report without the latter.
+    const js = (section: SectionResult | undefined) => {
+      const weight = weightOf(section, page.path);
+      return kib(weight?.javascriptBytes ?? weight?.bytes?.js);
+    };
     rows.push({
       figure: `JavaScript before interaction, \`${page.path}\` (${page.kind})`,
-      before: kib(b?.js),
-      after: kib(a?.js),
+      before: js(before.weight),
+      after: js(after.weight),
       unit: "KB",
       budget: { max: jsBudgetKiB[page.kind] },
       because: [page.kind === "light" ? "light" : "hydrated"],

@@ -1,4 +1,5 @@
 // Section 3: what a phone downloads before any interaction, per page, from Chromium's own network events.
+import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import type { Context } from "./context.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
@@ -16,7 +17,41 @@ type PageWeight = {
   hero: { url: string; bytes: number } | null;
   /** Every script with its compressed size, biggest first. */
   scripts: Array<{ url: string; bytes: number }>;
+  /** Inline scripts of the HTML (also counted in its bytes): their count, raw size and gzip estimate. */
+  inlineScripts: { count: number; bytes: number; gzipBytes: number };
+  /** JavaScript before interaction: the scripts downloaded plus the inline scripts (gzip estimate). */
+  javascriptBytes: number;
 };
+
+const javascriptTypes = new Set(["", "module", "text/javascript", "application/javascript"]);
+
+/**
+ * The source of every inline script of an HTML document that the browser runs (no `src`, and a JavaScript
+ * type or none: JSON-LD, import maps and the like are data).
+ */
+export function inlineScriptSources(html: string): string[] {
+  const sources: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attributes = match[1] ?? "";
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    const type = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
+    const value = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim().toLowerCase();
+    if (!javascriptTypes.has(value)) continue;
+    if ((match[2] ?? "").trim()) sources.push(match[2] ?? "");
+  }
+  return sources;
+}
+
+/** Inline scripts' count, raw bytes and an estimate of their compressed bytes (gzip -6, all together). */
+export function inlineScriptWeight(html: string): PageWeight["inlineScripts"] {
+  const sources = inlineScriptSources(html);
+  const joined = sources.join("\n");
+  return {
+    count: sources.length,
+    bytes: Buffer.byteLength(joined),
+    gzipBytes: sources.length === 0 ? 0 : gzipSync(joined, { level: 6 }).length,
+  };
+}
 
 const kindOf = (type: string | undefined): Kind => {
   switch (type) {
@@ -67,6 +102,8 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
         thirdParty: [],
         hero: null,
         scripts: [],
+        inlineScripts: { count: 0, bytes: 0, gzipBytes: 0 },
+        javascriptBytes: 0,
       };
       const byUrl = new Map<string, number>();
       cdp.on("Network.requestWillBeSent", (event) => {
@@ -94,7 +131,11 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
           weight.scripts.push({ url: request.url.replace(origin, ""), bytes: body });
         }
       });
-      await tab.goto(`${server.baseUrl}${page.path}`, { waitUntil: "load", timeout: 60_000 });
+      const response = await tab.goto(`${server.baseUrl}${page.path}`, {
+        waitUntil: "load",
+        timeout: 60_000,
+      });
+      weight.inlineScripts = inlineScriptWeight(response ? await response.text() : "");
       await tab.waitForLoadState("networkidle", { timeout: 30_000 }).catch(() => undefined);
       // The hero: the page's high-priority image, else the image that is its largest contentful paint.
       const lcpUrl = await tab.evaluate(
@@ -114,19 +155,23 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       data[page.path] = weight;
 
       weight.scripts.sort((a, b) => b.bytes - a.bytes);
+      weight.javascriptBytes = weight.bytes.js + weight.inlineScripts.gzipBytes;
       const jsBudget = jsBudgetKiB[page.kind];
-      if (weight.bytes.js > jsBudget * 1024) {
+      if (weight.javascriptBytes > jsBudget * 1024) {
+        const biggest = weight.scripts
+          .slice(0, 6)
+          .map((script) => `\`${script.url}\` ${kib(script.bytes)} KB`)
+          .join(", ");
+        const inline = `${weight.inlineScripts.count}, ${kib(weight.inlineScripts.gzipBytes)} KB gzipped`;
         notes.push(
-          `\`${page.path}\` loads ${weight.scripts.length} scripts; the biggest: ${weight.scripts
-            .slice(0, 6)
-            .map((script) => `\`${script.url}\` ${kib(script.bytes)} KB`)
-            .join(", ")}.`,
+          `\`${page.path}\` loads ${weight.scripts.length} scripts; the biggest: ${biggest}; inline scripts: ${inline}.`,
         );
       }
       rows.push([
         `${page.name} (\`${page.path}\`, ${page.kind})`,
         metric(kib(weight.bytes.html), "KB"),
-        metric(kib(weight.bytes.js), "KB", { max: jsBudget }),
+        metric(kib(weight.javascriptBytes), "KB", { max: jsBudget }),
+        metric(kib(weight.inlineScripts.gzipBytes), "KB"),
         metric(kib(weight.bytes.css), "KB", { max: 25 }),
         metric(kib(weight.bytes.font), "KB"),
         metric(kib(weight.bytes.image), "KB"),
@@ -150,6 +195,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
           "page",
           "HTML",
           "JavaScript",
+          "of which inline",
           "CSS",
           "fonts",
           "images",
@@ -162,7 +208,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       },
     ],
     notes: [
-      "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked.",
+      "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter estimated as gzip -6 of their sources together (they are also in the HTML's bytes).",
       ...notes,
       `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (issue 13): ≤ ${jsBudgetKiB.light} KB on the light pages (no framework JavaScript), ≤ ${jsBudgetKiB.hydrated} KB on the hydrated ones (forms, blog).`,
     ],
