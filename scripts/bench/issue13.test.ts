@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { beforeAfterRows, changes, renderBeforeAfter, type Baseline } from "./issue13.ts";
+import {
+  beforeAfterRows,
+  changes,
+  memoryFigure,
+  renderBeforeAfter,
+  type Baseline,
+} from "./issue13.ts";
 import { benchArticleSlug } from "./seed.ts";
 import type { BenchReport, SectionResult } from "./report.ts";
 
@@ -110,6 +116,31 @@ describe("issue 13's before / after table", () => {
     expect(row("Database round trips of a cached hit")).toMatchObject({ before: 1, after: 0 });
     expect(row("Cached `/tarifs`: throughput")).toMatchObject({ before: 10.4, after: null });
     expect(row("Cached `/tarifs`: p99")).toMatchObject({ before: 19.64, after: null });
+  });
+
+  it("reads section « memory » from its data, else from its table rows, against the issue's figures", () => {
+    expect(row("Node RSS at idle (section « memory »")).toMatchObject({ before: 330, after: null });
+    const withMemory = beforeAfterRows(before.sections, {
+      ...after.sections,
+      memory: section({ idle: { nodeRss: 140.2 }, afterLoad: { nodeRss: 231 } }),
+    });
+    expect(
+      withMemory.find((candidate) => candidate.figure.startsWith("Node RSS after the benchmark")),
+    ).toMatchObject({ before: 480, after: 231, budget: { max: 260 } });
+    const fromTable = section({}, [
+      {
+        caption: "memory",
+        columns: ["figure", "value"],
+        rows: [
+          ["PostgreSQL at idle", { value: 40, unit: "MiB" }],
+          ["Node RSS at idle (page cache on)", { value: 150, unit: "MiB" }],
+          ["Node RSS after the load", { value: 250, unit: "MiB" }],
+        ],
+      },
+    ]);
+    expect(memoryFigure(fromTable, "idle")).toBe(150);
+    expect(memoryFigure(fromTable, "afterLoad")).toBe(250);
+    expect(memoryFigure(undefined, "idle")).toBeNull();
   });
 
   it("renders each row with its verdict, a dash where nothing was measured, and every change", () => {

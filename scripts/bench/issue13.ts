@@ -114,6 +114,28 @@ function ceilingFigure(section: SectionResult | undefined, pick: "ratio" | "p99"
   return typeof data.site?.p99Ms === "number" ? data.site.p99Ms : null;
 }
 
+/** Issue 13's own figures for the Node process before its changes (its text: « about 330 MiB at idle and 480 MiB under load »). */
+export const issueMemoryBefore = { idle: 330, afterLoad: 480 } as const;
+
+/**
+ * Node's RSS from section « memory » (decision 0092's section): `data.idle.nodeRss` / `data.afterLoad.nodeRss`
+ * (MiB, the shape section « server » uses) when present, else the first row of its tables that names Node's
+ * RSS at idle / after the load.
+ */
+export function memoryFigure(
+  section: SectionResult | undefined,
+  moment: "idle" | "afterLoad",
+): number | null {
+  const data = section?.data as
+    Partial<Record<"idle" | "afterLoad", { nodeRss?: unknown } | undefined>> | undefined;
+  const fromData = data?.[moment]?.nodeRss;
+  if (typeof fromData === "number") return fromData;
+  return tableFigure(
+    section,
+    moment === "idle" ? /node.*rss.*(idle|at rest)/i : /node.*rss.*(after|under).*load/i,
+  );
+}
+
 /** The rows of the before / after table, from the baseline's sections and the current ones. */
 export function beforeAfterRows(
   before: Partial<Record<string, SectionResult>>,
@@ -186,6 +208,22 @@ export function beforeAfterRows(
       because: ["memory"],
     },
     {
+      figure: "Node RSS at idle (section « memory »; before: issue 13's figure)",
+      before: issueMemoryBefore.idle,
+      after: memoryFigure(after.memory, "idle"),
+      unit: "MiB",
+      budget: { max: 160 },
+      because: ["memory"],
+    },
+    {
+      figure: "Node RSS after the benchmark's load (section « memory »; before: issue 13's figure)",
+      before: issueMemoryBefore.afterLoad,
+      after: memoryFigure(after.memory, "afterLoad"),
+      unit: "MiB",
+      budget: { max: 260 },
+      because: ["memory"],
+    },
+    {
       figure: "Database round trips of a cached hit, `/tarifs` (Server-Timing)",
       before: tableFigure(before.server, /^`\/tarifs`$/, 4),
       after: tableFigure(after.server, /^`\/tarifs`$/, 4),
@@ -253,7 +291,7 @@ export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null
   const rows = beforeAfterRows(baseline.sections, report.sections);
   const keys = Object.keys(changes) as ChangeKey[];
   const number = (key: ChangeKey) => keys.indexOf(key) + 1;
-  const sections = ["lighthouse", "weight", "server", "ceiling"];
+  const sections = ["lighthouse", "weight", "server", "memory", "ceiling"];
   const out = [
     "",
     '<a id="issue-13"></a>',
@@ -279,9 +317,12 @@ export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null
     "",
     ...keys.map((key) => `${number(key)}. ${changes[key]}`),
     "",
-    `- Before: ${baseline.note} (${sections.map((name) => sectionStamp(name, baseline.sections[name])).join("; ")}).`,
+    `- Before: ${baseline.note} (${sections
+      .filter((name) => baseline.sections[name])
+      .map((name) => sectionStamp(name, baseline.sections[name]))
+      .join("; ")}).`,
     `- After: ${sections.map((name) => sectionStamp(name, report.sections[name])).join("; ")}.`,
-    "- Memory as the issue budgets it (RSS at idle and after the benchmark's load, and PostgreSQL's footprint) is the section « memory » when it is run; the rows above compare the same measure (section « server ») before and after.",
+    "- Memory: the rows marked « server » compare one measure before and after; the rows marked « memory » are the figures the issue budgets (PostgreSQL's footprint is in that section), against the figures the issue quotes.",
   );
   return out;
 }
