@@ -122,11 +122,21 @@ describe("issue 13's before / after table", () => {
     expect(row("Node RSS at idle (section « memory »")).toMatchObject({ before: 330, after: null });
     const withMemory = beforeAfterRows(before.sections, {
       ...after.sections,
-      memory: section({ idle: { nodeRss: 140.2 }, afterLoad: { nodeRss: 231 } }),
+      memory: section({ memory: { idle: { nodeRss: 140.2 }, afterLoad: { nodeRss: 231 } } }),
     });
     expect(
       withMemory.find((candidate) => candidate.figure.startsWith("Node RSS after the benchmark")),
     ).toMatchObject({ before: 480, after: 231, budget: { max: 260 } });
+    expect(memoryFigure(section({ idle: { nodeRss: 120 } }), "idle")).toBe(120);
+    const fromRssRow = section({}, [
+      {
+        caption: "Node process",
+        columns: ["figure", "idle", "after load"],
+        rows: [["RSS", { value: 151, unit: "MiB" }, { value: 249, unit: "MiB" }]],
+      },
+    ]);
+    expect(memoryFigure(fromRssRow, "idle")).toBe(151);
+    expect(memoryFigure(fromRssRow, "afterLoad")).toBe(249);
     const fromTable = section({}, [
       {
         caption: "memory",

@@ -32,15 +32,15 @@ export function readBaseline(file = baselinePath): Baseline | null {
  */
 export const changes = {
   light:
-    "**Light pages** (decision 0090): the marketing pages are served as complete HTML without React Router's bundle; the header, menus, price tabs and video work with HTML, CSS and a few lines of plain script. This removes the framework's ~110 KB of JavaScript from them, and with it the main-thread work that delayed their LCP under Lighthouse's 4× CPU slow-down.",
+    "**Light pages** (decision 0090): the marketing pages, decided per route in one table, are served as complete HTML without React Router's scripts; the header, menus, price tabs and video work with HTML, CSS and one small inline script (with the response's nonce). The framework's JavaScript, and the main-thread work it cost under Lighthouse's 4× CPU slow-down, leave these pages.",
   fonts:
-    "**Fonts** (decision 0091): subset to the glyphs French text needs, only the weights in use, preloaded where they are on the LCP path, with a `font-display` that never hides text: fewer font bytes on every page, earlier text paint.",
+    "**Fonts** (decision 0091): cut down to the glyphs French text needs and the weights in use, preloaded where their text is on the LCP path, with a `font-display` that never leaves text invisible for long and metric-matched local fallbacks, so that no swap shifts the layout (CLS 0): fewer font bytes on every page.",
   memory:
-    "**Memory** (decision 0092): admin-only and upload-only modules (TipTap, sharp, QR codes, auth plugins…) load when first used, caches and pools are sized for a small server: lower Node RSS at idle and after the load.",
+    "**Memory** (decision 0092): admin-only and upload-only modules (TipTap, sharp, QR codes, auth, mail…) load when first used, and the heap, caches and pools are sized for a small server: less resident memory at idle and after the load.",
   fasthit:
-    "**Cached hits without a round trip** (decision 0093): the content version comes from PostgreSQL `LISTEN/NOTIFY` instead of a query per hit, and a cached hit is answered before the Express middleware stack: throughput closer to nginx's, shorter p99.",
+    "**Cached hits without a round trip** (decision 0093): the content version comes from PostgreSQL `LISTEN/NOTIFY` (with a heartbeat and the per-request read as fallback) instead of a query per hit, and a cached hit is answered before Express with the same nonce, headers and log line: no database wait and less work per hit.",
   hydrated:
-    "**Hydrated pages' JavaScript** (decision 0094): the blog and contact pages keep hydration but split and trim their client code (blog/contact/UI components, Vite's chunks) to ≤ 115 KB.",
+    "**Hydrated pages' JavaScript** (decision 0094): the blog and contact pages keep hydration; their client code is trimmed (components of our own where a library shipped more than used, fewer chunks) and hashed assets go out brotli-compressed at the highest quality, made once by the build.",
 } as const;
 export type ChangeKey = keyof typeof changes;
 
@@ -117,22 +117,30 @@ function ceilingFigure(section: SectionResult | undefined, pick: "ratio" | "p99"
 /** Issue 13's own figures for the Node process before its changes (its text: « about 330 MiB at idle and 480 MiB under load »). */
 export const issueMemoryBefore = { idle: 330, afterLoad: 480 } as const;
 
+type MemorySnapshot = { nodeRss?: unknown };
+type MemoryData = Partial<Record<"idle" | "afterLoad", MemorySnapshot>> & {
+  memory?: Partial<Record<"idle" | "afterLoad", MemorySnapshot>>;
+};
+
 /**
- * Node's RSS from section « memory » (decision 0092's section): `data.idle.nodeRss` / `data.afterLoad.nodeRss`
- * (MiB, the shape section « server » uses) when present, else the first row of its tables that names Node's
- * RSS at idle / after the load.
+ * Node's RSS (MiB) from section « memory » (decision 0092): `data.memory.idle.nodeRss` /
+ * `data.memory.afterLoad.nodeRss` (the shape section « server » uses too), else `data.idle.nodeRss`…, else
+ * its table's « RSS » row (columns idle, after load), else a row that names Node's RSS at idle / after load.
  */
 export function memoryFigure(
   section: SectionResult | undefined,
   moment: "idle" | "afterLoad",
 ): number | null {
-  const data = section?.data as
-    Partial<Record<"idle" | "afterLoad", { nodeRss?: unknown } | undefined>> | undefined;
-  const fromData = data?.[moment]?.nodeRss;
-  if (typeof fromData === "number") return fromData;
-  return tableFigure(
-    section,
-    moment === "idle" ? /node.*rss.*(idle|at rest)/i : /node.*rss.*(after|under).*load/i,
+  const data = section?.data as MemoryData | undefined;
+  for (const value of [data?.memory?.[moment]?.nodeRss, data?.[moment]?.nodeRss]) {
+    if (typeof value === "number") return value;
+  }
+  return (
+    tableFigure(section, /^(node )?rss$/i, moment === "idle" ? 1 : 2) ??
+    tableFigure(
+      section,
+      moment === "idle" ? /node.*rss.*(idle|at rest)/i : /node.*rss.*(after|under).*load/i,
+    )
   );
 }
 
