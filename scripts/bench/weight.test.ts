@@ -23,15 +23,26 @@ describe("inline scripts counted as JavaScript", () => {
     ]);
   });
 
-  it("gives their count, raw bytes and a gzip estimate", () => {
+  it("gives their count, raw bytes and what they add to the gzipped document", () => {
     const weight = inlineScriptWeight(html);
     expect(weight.count).toBe(3);
     expect(weight.bytes).toBe(
       Buffer.byteLength(
-        'document.documentElement.dataset.js = "";\nimport("/assets/entry.js");\nvar a = 1;',
+        'document.documentElement.dataset.js = "";import("/assets/entry.js");var a = 1;',
       ),
     );
     expect(weight.gzipBytes).toBeGreaterThan(0);
+    expect(weight.gzipBytes).toBeLessThan(weight.bytes + 40);
     expect(inlineScriptWeight("<p>no script</p>")).toEqual({ count: 0, bytes: 0, gzipBytes: 0 });
+  });
+
+  it("counts a script repeated in the document for what it adds, not its size again", () => {
+    const code = `(function () { ${"document.body.dataset.x = String(Math.random());".repeat(40)} })();`;
+    const once = inlineScriptWeight(`<main>page</main><script>${code}</script>`);
+    const twice = inlineScriptWeight(
+      `<main>page</main><script>${code}</script><script>${code}</script>`,
+    );
+    expect(twice.bytes).toBe(2 * once.bytes);
+    expect(twice.gzipBytes).toBeLessThan(once.gzipBytes * 1.5);
   });
 });

@@ -17,7 +17,7 @@ type PageWeight = {
   hero: { url: string; bytes: number } | null;
   /** Every script with its compressed size, biggest first. */
   scripts: Array<{ url: string; bytes: number }>;
-  /** Inline scripts of the HTML (also counted in its bytes): their count, raw size and gzip estimate. */
+  /** Inline scripts of the HTML (also counted in its bytes): count, raw size, what they add gzipped. */
   inlineScripts: { count: number; bytes: number; gzipBytes: number };
   /** JavaScript before interaction: the scripts downloaded plus the inline scripts (gzip estimate). */
   javascriptBytes: number;
@@ -25,31 +25,43 @@ type PageWeight = {
 
 const javascriptTypes = new Set(["", "module", "text/javascript", "application/javascript"]);
 
-/**
- * The source of every inline script of an HTML document that the browser runs (no `src`, and a JavaScript
- * type or none: JSON-LD, import maps and the like are data).
- */
-export function inlineScriptSources(html: string): string[] {
-  const sources: string[] = [];
+/** Every inline script of an HTML document that the browser runs: its whole tag and its source. */
+function inlineScripts(html: string): Array<{ tag: string; source: string }> {
+  const found: Array<{ tag: string; source: string }> = [];
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attributes = match[1] ?? "";
     if (/\ssrc\s*=/i.test(attributes)) continue;
     const type = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
     const value = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim().toLowerCase();
     if (!javascriptTypes.has(value)) continue;
-    if ((match[2] ?? "").trim()) sources.push(match[2] ?? "");
+    const source = match[2] ?? "";
+    if (source.trim()) found.push({ tag: match[0], source });
   }
-  return sources;
+  return found;
 }
 
-/** Inline scripts' count, raw bytes and an estimate of their compressed bytes (gzip -6, all together). */
+/**
+ * The source of every inline script of an HTML document that the browser runs (no `src`, and a JavaScript
+ * type or none: JSON-LD, import maps and the like are data).
+ */
+export function inlineScriptSources(html: string): string[] {
+  return inlineScripts(html).map((script) => script.source);
+}
+
+/**
+ * Inline scripts' count, raw bytes, and what they add to the compressed HTML: gzip -6 of the document minus
+ * gzip -6 of the same document without them (they travel inside it, compressed with the rest).
+ */
 export function inlineScriptWeight(html: string): PageWeight["inlineScripts"] {
-  const sources = inlineScriptSources(html);
-  const joined = sources.join("\n");
+  const scripts = inlineScripts(html);
+  if (scripts.length === 0) return { count: 0, bytes: 0, gzipBytes: 0 };
+  let without = html;
+  for (const { tag } of scripts) without = without.replace(tag, "");
+  const gzip = (text: string) => gzipSync(text, { level: 6 }).length;
   return {
-    count: sources.length,
-    bytes: Buffer.byteLength(joined),
-    gzipBytes: sources.length === 0 ? 0 : gzipSync(joined, { level: 6 }).length,
+    count: scripts.length,
+    bytes: scripts.reduce((sum, script) => sum + Buffer.byteLength(script.source), 0),
+    gzipBytes: Math.max(0, gzip(html) - gzip(without)),
   };
 }
 
@@ -208,7 +220,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
       },
     ],
     notes: [
-      "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter estimated as gzip -6 of their sources together (they are also in the HTML's bytes).",
+      "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter as what they add to the gzip -6 of the HTML (gzip of the document minus gzip of the document without them; they are also in the HTML's bytes).",
       ...notes,
       `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (issue 13): ≤ ${jsBudgetKiB.light} KB on the light pages (no framework JavaScript), ≤ ${jsBudgetKiB.hydrated} KB on the hydrated ones (forms, blog).`,
     ],
