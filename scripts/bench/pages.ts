@@ -1,16 +1,16 @@
-// The pages measured by Lighthouse and for weight, and the server they are measured on.
-import { benchArticleSlug, seedArticles } from "./seed.ts";
+// The server the pages of page-list.ts are measured on (Lighthouse, weight).
+import { seedArticles } from "./seed.ts";
+export {
+  jsBudgetKiB,
+  lcpBudgetSeconds,
+  measuredPages,
+  performanceBudget,
+  type MeasuredPage,
+  type PageKind,
+} from "./page-list.ts";
 import { connect, makeDataDir, removeDataDir, startServer, type BenchServer } from "./server.ts";
 
-export const measuredPages = [
-  { name: "accueil", path: "/" },
-  { name: "tarifs", path: "/tarifs" },
-  { name: "contact Brive", path: "/contact-studio-brive" },
-  { name: "blog", path: "/blog" },
-  { name: "article", path: `/blog/${benchArticleSlug(1)}` },
-];
-
-/** A production server with a dozen published articles (covers from the demo images) in two categories. */
+/** A production server with a dozen published articles (covers from the demo images) in five categories. */
 export async function startPageServer(label: string): Promise<{
   server: BenchServer;
   close: () => Promise<void>;

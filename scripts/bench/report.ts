@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root } from "../lib/build.ts";
+import { readBaseline, renderBeforeAfter } from "./issue13.ts";
 
 export type Budget = { max?: number; min?: number; equals?: number };
 
@@ -245,6 +246,7 @@ export function renderMarkdown(report: BenchReport): string {
       `| [${result.title}](#${name}) | ${result.date.slice(0, 16).replace("T", " ")} UTC | ${result.commit} | ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} | ${m.loadAverage} | ${missed === 0 ? "✅" : "❌"} ${met}/${met + missed} met${result.quick ? " (quick run: reduced counts)" : ""} |`,
     );
   }
+  out.push(...renderBeforeAfter(report, readBaseline()));
   for (const name of sectionOrder) {
     const result = report.sections[name];
     if (!result) continue;

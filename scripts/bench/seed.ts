@@ -39,6 +39,9 @@ const covers = [
 
 export const benchArticleSlug = (n: number) => `article-banc-${n}`;
 
+/** A category of the seeded articles (every fifth article is in it). */
+export const benchCategorySlug = "bench-conseils";
+
 /** The five benchmark categories (idempotent). */
 export async function seedCategories(client: pg.Client): Promise<void> {
   for (const [slug, name] of categories) {

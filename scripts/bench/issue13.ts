@@ -1,0 +1,336 @@
+// Issue 13's « before / after » table in docs/benchmarks.md: the figures the issue budgets, read from the
+// committed baseline (docs/benchmarks-before-issue13.json, measured on main c471656 before any of the issue's
+// changes) and from the current report, side by side, with the change that explains each row. Generated at
+// every run, so that it stays true when the bench runs again.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/build.ts";
+import { jsBudgetKiB, lcpBudgetSeconds, measuredPages, performanceBudget } from "./page-list.ts";
+import type { BenchReport, Budget, SectionResult } from "./report.ts";
+
+export const baselinePath = path.join(root, "docs/benchmarks-before-issue13.json");
+
+/** The « before » column: sections copied from docs/benchmarks.json as they were on main c471656. */
+export type Baseline = {
+  /** How and when the baseline was taken (shown under the table). */
+  note: string;
+  sections: Partial<Record<string, SectionResult>>;
+};
+
+export function readBaseline(file = baselinePath): Baseline | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Baseline;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The changes of issue 13, one line each, with the decision record that describes it. A row of the table
+ * names the change(s) behind it by key.
+ */
+export const changes = {
+  light:
+    "**Light pages** (decision 0090): the marketing pages, decided per route in one table, are served as complete HTML without React Router's scripts; the header, menus, price tabs and video work with HTML, CSS and one small inline script (with the response's nonce). The framework's JavaScript, and the main-thread work it cost under Lighthouse's 4× CPU slow-down, leave these pages.",
+  fonts:
+    "**Fonts** (decision 0091): cut down to the glyphs French text needs and the weights in use, preloaded where their text is on the LCP path, with a `font-display` that never leaves text invisible for long and metric-matched local fallbacks, so that no swap shifts the layout (CLS 0): fewer font bytes on every page.",
+  memory:
+    "**Memory** (decision 0092): admin-only and upload-only modules (TipTap, sharp, QR codes, auth, mail…) load when first used, and the heap, caches and pools are sized for a small server: less resident memory at idle and after the load.",
+  fasthit:
+    "**Cached hits without a round trip** (decision 0093): the content version comes from PostgreSQL `LISTEN/NOTIFY` (with a heartbeat and the per-request read as fallback) instead of a query per hit, and a cached hit is answered before Express with the same nonce, headers and log line: no database wait and less work per hit.",
+  hydrated:
+    "**Hydrated pages' JavaScript** (decision 0094): the blog and contact pages keep hydration; their client code is trimmed (components of our own where a library shipped more than used, fewer chunks) and hashed assets go out brotli-compressed at the highest quality, made once by the build.",
+} as const;
+export type ChangeKey = keyof typeof changes;
+
+type Row = {
+  figure: string;
+  before: number | null;
+  after: number | null;
+  unit: string;
+  digits?: number;
+  budget?: Budget;
+  because: ChangeKey[];
+};
+
+type Weight = { bytes?: Partial<Record<string, number>>; javascriptBytes?: number };
+type LighthouseRun = {
+  scores?: Partial<Record<string, number | null>>;
+  lcp?: number | null;
+};
+
+const kib = (bytes: number | undefined) =>
+  bytes === undefined ? null : Math.round((bytes / 1024) * 10) / 10;
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  return sorted.length % 2 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+function weightOf(section: SectionResult | undefined, page: string): Weight | undefined {
+  return (section?.data as Record<string, Weight> | undefined)?.[page];
+}
+
+function lighthouseMedian(
+  section: SectionResult | undefined,
+  page: string,
+  pick: (run: LighthouseRun) => number | null | undefined,
+): number | null {
+  const runs = (section?.data as Record<string, LighthouseRun[]> | undefined)?.[page];
+  if (!Array.isArray(runs)) return null;
+  return median(runs.map(pick).filter((v): v is number => typeof v === "number"));
+}
+
+/** A figure of a table of a section: the first Metric (or number) in the row whose first cell matches. */
+function tableFigure(
+  section: SectionResult | undefined,
+  rowLabel: RegExp,
+  column?: number,
+): number | null {
+  for (const table of section?.tables ?? []) {
+    for (const row of table.rows) {
+      if (typeof row[0] !== "string" || !rowLabel.test(row[0])) continue;
+      const cells = column === undefined ? row.slice(1) : [row[column]];
+      for (const cell of cells) {
+        if (typeof cell === "number") return cell;
+        if (cell && typeof cell === "object" && typeof cell.value === "number") return cell.value;
+      }
+    }
+  }
+  return null;
+}
+
+function ceilingFigure(section: SectionResult | undefined, pick: "ratio" | "p99"): number | null {
+  const data = section?.data as
+    { ratio?: number; site?: { p99Ms?: number; requestsPerSecond?: number } } | undefined;
+  if (!data) return null;
+  if (pick === "ratio") {
+    return typeof data.ratio === "number" ? Math.round(data.ratio * 1000) / 10 : null;
+  }
+  return typeof data.site?.p99Ms === "number" ? data.site.p99Ms : null;
+}
+
+/** Issue 13's own figures for the Node process before its changes (its text: « about 330 MiB at idle and 480 MiB under load »). */
+export const issueMemoryBefore = { idle: 330, afterLoad: 480 } as const;
+
+type MemorySnapshot = { nodeRss?: unknown };
+type MemoryData = Partial<Record<"idle" | "afterLoad", MemorySnapshot>> & {
+  memory?: Partial<Record<"idle" | "afterLoad", MemorySnapshot>>;
+};
+
+/**
+ * Node's RSS (MiB) from section « memory » (decision 0092): `data.memory.idle.nodeRss` /
+ * `data.memory.afterLoad.nodeRss` (the shape section « server » uses too), else `data.idle.nodeRss`…, else
+ * its table's « RSS » row (columns idle, after load), else a row that names Node's RSS at idle / after load.
+ */
+export function memoryFigure(
+  section: SectionResult | undefined,
+  moment: "idle" | "afterLoad",
+): number | null {
+  const data = section?.data as MemoryData | undefined;
+  for (const value of [data?.memory?.[moment]?.nodeRss, data?.[moment]?.nodeRss]) {
+    if (typeof value === "number") return value;
+  }
+  return (
+    tableFigure(section, /^(node )?rss$/i, moment === "idle" ? 1 : 2) ??
+    tableFigure(
+      section,
+      moment === "idle" ? /node.*rss.*(idle|at rest)/i : /node.*rss.*(after|under).*load/i,
+    )
+  );
+}
+
+/** The rows of the before / after table, from the baseline's sections and the current ones. */
+export function beforeAfterRows(
+  before: Partial<Record<string, SectionResult>>,
+  after: Partial<Record<string, SectionResult>>,
+): Row[] {
+  const rows: Row[] = [];
+  for (const page of measuredPages) {
+    // Scripts downloaded + inline scripts (gzip estimate); bytes.js alone for a report without the latter.
+    const js = (section: SectionResult | undefined) => {
+      const weight = weightOf(section, page.path);
+      return kib(weight?.javascriptBytes ?? weight?.bytes?.js);
+    };
+    rows.push({
+      figure: `JavaScript before interaction, \`${page.path}\` (${page.kind})`,
+      before: js(before.weight),
+      after: js(after.weight),
+      unit: "KB",
+      budget: { max: jsBudgetKiB[page.kind] },
+      because: [page.kind === "light" ? "light" : "hydrated"],
+    });
+  }
+  // Fonts are the same stylesheet on every page: the pages Lighthouse measures are enough.
+  for (const page of measuredPages.filter((candidate) => candidate.lighthouse)) {
+    rows.push({
+      figure: `Fonts downloaded, \`${page.path}\``,
+      before: kib(weightOf(before.weight, page.path)?.bytes?.font),
+      after: kib(weightOf(after.weight, page.path)?.bytes?.font),
+      unit: "KB",
+      because: ["fonts"],
+    });
+  }
+  for (const page of measuredPages.filter((candidate) => candidate.lighthouse)) {
+    const lcp = (section: SectionResult | undefined) => {
+      const ms = lighthouseMedian(section, page.path, (run) => run.lcp);
+      return ms === null ? null : Math.round(ms / 10) / 100;
+    };
+    rows.push({
+      figure: `LCP (Lighthouse mobile, median), \`${page.path}\``,
+      before: lcp(before.lighthouse),
+      after: lcp(after.lighthouse),
+      unit: "s",
+      digits: 2,
+      budget: { max: lcpBudgetSeconds },
+      because: page.kind === "light" ? ["light", "fonts"] : ["hydrated", "fonts"],
+    });
+    rows.push({
+      figure: `Performance score (Lighthouse mobile, median), \`${page.path}\``,
+      before: lighthouseMedian(before.lighthouse, page.path, (run) => run.scores?.performance),
+      after: lighthouseMedian(after.lighthouse, page.path, (run) => run.scores?.performance),
+      unit: "",
+      budget: performanceBudget[page.kind],
+      because: page.kind === "light" ? ["light", "fonts"] : ["hydrated", "fonts"],
+    });
+  }
+  rows.push(
+    {
+      figure: "Node RSS at idle (section « server », page cache on)",
+      before: tableFigure(before.server, /^Node RSS at idle/),
+      after: tableFigure(after.server, /^Node RSS at idle/),
+      unit: "MiB",
+      budget: { max: 160 },
+      because: ["memory"],
+    },
+    {
+      figure: "Node RSS after the load (section « server »)",
+      before: tableFigure(before.server, /^Node RSS after/),
+      after: tableFigure(after.server, /^Node RSS after/),
+      unit: "MiB",
+      budget: { max: 260 },
+      because: ["memory"],
+    },
+    {
+      figure: "Node RSS at idle (section « memory »; before: issue 13's figure)",
+      before: issueMemoryBefore.idle,
+      after: memoryFigure(after.memory, "idle"),
+      unit: "MiB",
+      budget: { max: 160 },
+      because: ["memory"],
+    },
+    {
+      figure: "Node RSS after the benchmark's load (section « memory »; before: issue 13's figure)",
+      before: issueMemoryBefore.afterLoad,
+      after: memoryFigure(after.memory, "afterLoad"),
+      unit: "MiB",
+      budget: { max: 260 },
+      because: ["memory"],
+    },
+    {
+      figure: "Database round trips of a cached hit, `/tarifs` (Server-Timing)",
+      before: tableFigure(before.server, /^`\/tarifs`$/, 4),
+      after: tableFigure(after.server, /^`\/tarifs`$/, 4),
+      unit: "",
+      budget: { equals: 0 },
+      because: ["fasthit"],
+    },
+    {
+      figure: "Cached `/tarifs`: throughput / nginx's on the same bytes (wrk, one run)",
+      before: ceilingFigure(before.ceiling, "ratio"),
+      after: ceilingFigure(after.ceiling, "ratio"),
+      unit: "%",
+      digits: 1,
+      budget: { min: 50 },
+      because: ["fasthit", "memory"],
+    },
+    {
+      figure: "Cached `/tarifs`: p99 (wrk, 32 connections)",
+      before: ceilingFigure(before.ceiling, "p99"),
+      after: ceilingFigure(after.ceiling, "p99"),
+      unit: "ms",
+      digits: 2,
+      budget: { max: 5 },
+      because: ["fasthit"],
+    },
+  );
+  return rows;
+}
+
+function meets(value: number, budget: Budget): boolean {
+  return (
+    (budget.max === undefined || value <= budget.max) &&
+    (budget.min === undefined || value >= budget.min) &&
+    (budget.equals === undefined || value === budget.equals)
+  );
+}
+
+function format(value: number | null, unit: string, digits?: number): string {
+  if (value === null) return "—";
+  const d = digits ?? (Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 1);
+  const text = value.toLocaleString("en-US", {
+    minimumFractionDigits: d,
+    maximumFractionDigits: d,
+  });
+  return unit ? `${text} ${unit}` : text;
+}
+
+function formatBudget(budget: Budget | undefined, unit: string, digits?: number): string {
+  if (!budget) return "—";
+  const u = unit ? ` ${unit}` : "";
+  const n = (value: number) => format(value, "", digits);
+  if (budget.equals !== undefined) return `= ${n(budget.equals)}${u}`;
+  if (budget.max !== undefined) return `≤ ${n(budget.max)}${u}`;
+  return `≥ ${n(budget.min ?? 0)}${u}`;
+}
+
+function sectionStamp(name: string, section: SectionResult | undefined): string {
+  if (!section) return `${name}: not measured`;
+  return `${name} ${section.date.slice(0, 16).replace("T", " ")} UTC, commit ${section.commit}, load ${section.machine.loadAverage}${section.quick ? ", **quick run**" : ""}`;
+}
+
+/** The Markdown of the « Before / after (issue 13) » part of docs/benchmarks.md (empty without a baseline). */
+export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null): string[] {
+  if (!baseline) return [];
+  const rows = beforeAfterRows(baseline.sections, report.sections);
+  const keys = Object.keys(changes) as ChangeKey[];
+  const number = (key: ChangeKey) => keys.indexOf(key) + 1;
+  const sections = ["lighthouse", "weight", "server", "memory", "ceiling"];
+  const out = [
+    "",
+    '<a id="issue-13"></a>',
+    "",
+    "## Before / after (issue 13)",
+    "",
+    "The figures issue 13 budgets, before its changes (the committed baseline",
+    "`docs/benchmarks-before-issue13.json`) and now (the sections below), side by side. ✅ / ❌: the current",
+    "figure meets / misses the issue's budget; — : not measured. The last column names the change that explains",
+    "the row (list under the table).",
+    "",
+    "| figure | before | after | budget | change |",
+    "| --- | ---: | ---: | ---: | --- |",
+  ];
+  for (const row of rows) {
+    const verdict =
+      row.budget && row.after !== null ? (meets(row.after, row.budget) ? "✅ " : "❌ ") : "";
+    out.push(
+      `| ${row.figure} | ${format(row.before, row.unit, row.digits)} | ${verdict}${format(row.after, row.unit, row.digits)} | ${formatBudget(row.budget, row.unit, row.digits)} | ${row.because.map((key) => `(${number(key)})`).join(" ")} |`,
+    );
+  }
+  out.push(
+    "",
+    ...keys.map((key) => `${number(key)}. ${changes[key]}`),
+    "",
+    `- Before: ${baseline.note} (${sections
+      .filter((name) => baseline.sections[name])
+      .map((name) => sectionStamp(name, baseline.sections[name]))
+      .join("; ")}).`,
+    `- After: ${sections.map((name) => sectionStamp(name, report.sections[name])).join("; ")}.`,
+    "- Memory: the rows marked « server » compare one measure before and after; the rows marked « memory » are the figures the issue budgets (PostgreSQL's footprint is in that section), against the figures the issue quotes.",
+  );
+  return out;
+}

@@ -1,0 +1,57 @@
+// The pages measured by Lighthouse and for weight, their kind (issue 13: light or hydrated) and their budgets;
+// no server here, so that the report (issue13.ts) can read the list without starting anything.
+import { benchArticleSlug, benchCategorySlug } from "./seed.ts";
+
+/**
+ * « light »: a marketing page that needs no client code (issue 13, item 1): its JavaScript budget is that
+ * of a few lines of plain script. « hydrated »: a page with a form or the blog, which keeps React Router.
+ */
+export type PageKind = "light" | "hydrated";
+
+export type MeasuredPage = {
+  name: string;
+  path: string;
+  kind: PageKind;
+  /** Measured by Lighthouse too (median of 3 runs per page: only the pages issue 13 budgets). */
+  lighthouse: boolean;
+};
+
+export const measuredPages: MeasuredPage[] = [
+  { name: "accueil", path: "/", kind: "light", lighthouse: true },
+  { name: "tarifs", path: "/tarifs", kind: "light", lighthouse: true },
+  { name: "studio Brive", path: "/studio-brive", kind: "light", lighthouse: true },
+  { name: "prestations", path: "/prestations", kind: "light", lighthouse: false },
+  { name: "grossesse", path: "/prestations/grossesse", kind: "light", lighthouse: false },
+  { name: "naissances", path: "/prestations/naissances", kind: "light", lighthouse: false },
+  { name: "mariages", path: "/prestations/mariages", kind: "light", lighthouse: false },
+  { name: "portrait de famille", path: "/portrait-famille", kind: "light", lighthouse: false },
+  { name: "boudoir", path: "/boudoir", kind: "light", lighthouse: false },
+  { name: "professionnels", path: "/professionnels", kind: "light", lighthouse: false },
+  { name: "gendarmerie", path: "/gendarmerie", kind: "light", lighthouse: false },
+  { name: "scolaire", path: "/scolaire", kind: "light", lighthouse: false },
+  { name: "séances à offrir", path: "/seances-a-offrir", kind: "light", lighthouse: false },
+  { name: "galerie", path: "/galerie", kind: "light", lighthouse: false },
+  { name: "mentions légales", path: "/mentions-legales", kind: "light", lighthouse: false },
+  { name: "données personnelles", path: "/donnees-personnelles", kind: "light", lighthouse: false },
+  { name: "politique cookies", path: "/politique-cookies", kind: "light", lighthouse: false },
+  { name: "contact", path: "/contact", kind: "hydrated", lighthouse: false },
+  { name: "contact Brive", path: "/contact-studio-brive", kind: "hydrated", lighthouse: true },
+  { name: "blog", path: "/blog", kind: "hydrated", lighthouse: true },
+  { name: "article", path: `/blog/${benchArticleSlug(1)}`, kind: "hydrated", lighthouse: true },
+  {
+    name: "catégorie",
+    path: `/blog/categorie/${benchCategorySlug}`,
+    kind: "hydrated",
+    lighthouse: false,
+  },
+];
+
+/** Issue 13, item 5: compressed JavaScript loaded before any interaction, in KB (1,024 bytes). */
+export const jsBudgetKiB: Record<PageKind, number> = { light: 5, hydrated: 115 };
+
+/** Issue 13, item 5: Lighthouse performance score (median of 3); LCP ≤ 1.2 s on every measured page. */
+export const performanceBudget: Record<PageKind, { min?: number; equals?: number }> = {
+  light: { equals: 100 },
+  hydrated: { min: 95 },
+};
+export const lcpBudgetSeconds = 1.2;
