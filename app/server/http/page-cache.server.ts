@@ -29,6 +29,11 @@ import { log } from "../logger.server";
 export type PageCacheOptions = {
   /** Reads the current content version (one round trip). */
   readContentVersion: () => Promise<number>;
+  /**
+   * The content version when it is known without a round trip (the LISTEN connection of decision 0093),
+   * else undefined: then `readContentVersion` is asked.
+   */
+  knownContentVersion?: () => number | undefined;
   /** A read slower than this counts as failed: the page is rendered, not served from the cache. */
   readTimeoutMs?: number;
   /** Upper bound of the memory held, all pages together (bodies, compressed parts, addresses). */
@@ -41,12 +46,14 @@ export type PageCacheOptions = {
   maxAgeMs?: number;
 };
 
-type Entry = {
+export type CachedPage = {
   headers: Array<[string, string]>;
   /** The body cut at each occurrence of the render's nonce (views of one buffer). */
   parts: Buffer[];
-  /** The same parts, each deflated on its own up to a byte boundary (views of one buffer). */
+  /** The same parts, each deflated on its own up to a byte boundary (views of `gzip.file`). */
   deflatedParts: Buffer[];
+  /** The whole gzip answer with room for a nonce of the render's length (see `gzipTemplate`). */
+  gzip: GzipTemplate;
   /** Memory the entry holds: its two buffers, its address and headers, and a fixed overhead. */
   bytes: number;
   /** Content version the page was rendered under. */
@@ -137,6 +144,143 @@ export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buff
   return Buffer.concat(pieces);
 }
 
+// CRC-32 arithmetic (the polynomial of RFC 1952, bits reflected: bit 31 is x^0), so that the CRC of an
+// answer is computed from the stored CRC of each part and the nonce alone, not from all its bytes again:
+// CRC(A·B) = CRC(A)·x^(8·|B|) mod P xor CRC(B), as zlib's crc32_combine does.
+const CRC_POLYNOMIAL = 0xedb88320;
+const X_TO_THE_0 = 0x80000000;
+
+/** a·b modulo the CRC polynomial. */
+function multiplyModulo(a: number, b: number): number {
+  let product = 0;
+  for (let bit = X_TO_THE_0; bit !== 0 && (a & (bit | (bit - 1))) !== 0; bit >>>= 1) {
+    if (a & bit) product ^= b;
+    b = b & 1 ? (b >>> 1) ^ CRC_POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(8·length) modulo the CRC polynomial: what shifting a CRC past `length` bytes multiplies it by. */
+function byteShift(length: number): number {
+  let result = X_TO_THE_0;
+  let power = 0x40000000; // x^1
+  for (let bits = length * 8; bits > 0; bits = Math.floor(bits / 2)) {
+    if (bits % 2 === 1) result = multiplyModulo(result, power);
+    power = multiplyModulo(power, power);
+  }
+  return result;
+}
+
+/** The CRC-32 of A·B from the CRC of A, and the CRC and byte shift of B. */
+export function combineCrc(crcOfA: number, crcOfB: number, shiftOfB: number): number {
+  return (multiplyModulo(shiftOfB, crcOfA) ^ crcOfB) >>> 0;
+}
+
+/**
+ * A page's gzip answer made once, with a hole for the nonce in each place the render's was: an answer is a
+ * copy of `file` with its own nonce written into the holes and its own CRC into the trailer. Nonces have
+ * one length (`securityHeaders`); an answer with another length is assembled by `gzipAnswer`.
+ */
+export type GzipTemplate = {
+  file: Buffer;
+  nonceLength: number;
+  nonceOffsets: number[];
+  /** Each part deflated on its own (views of `file`). */
+  deflatedParts: Buffer[];
+  /** CRC-32 of each part, and x^(8·length) of each. */
+  partCrcs: number[];
+  partShifts: number[];
+  nonceShift: number;
+};
+
+function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate {
+  const pieces: Buffer[] = [GZIP_HEADER];
+  const nonceOffsets: number[] = [];
+  const deflatedSpans: Array<[number, number]> = [];
+  let offset = GZIP_HEADER.length;
+  let length = 0;
+  const hole = storedBlock(Buffer.alloc(nonceLength));
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(hole);
+      nonceOffsets.push(offset + 5);
+      offset += hole.length;
+      length += nonceLength;
+    }
+    const deflated = deflatePart(part);
+    pieces.push(deflated);
+    deflatedSpans.push([offset, offset + deflated.length]);
+    offset += deflated.length;
+    length += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
+  pieces.push(LAST_BLOCK, trailer);
+  const file = copyOf(pieces);
+  return {
+    file,
+    nonceLength,
+    nonceOffsets,
+    deflatedParts: deflatedSpans.map(([start, end]) => file.subarray(start, end)),
+    partCrcs: parts.map((part) => zlib.crc32(part)),
+    partShifts: parts.map((part) => byteShift(part.length)),
+    nonceShift: byteShift(nonceLength),
+  };
+}
+
+/** `pieces` in one buffer of exactly their size. */
+function copyOf(pieces: Buffer[]): Buffer {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const file = Buffer.allocUnsafeSlow(total);
+  let offset = 0;
+  for (const piece of pieces) offset += piece.copy(file, offset);
+  return file;
+}
+
+/** The page's gzip answer with `nonce` (of the template's length) in every hole. */
+function answerFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer {
+  const { file, nonceOffsets, partCrcs, partShifts } = template;
+  const answer = Buffer.allocUnsafe(file.length);
+  file.copy(answer);
+  let crc = partCrcs[0]!;
+  const crcOfNonce = zlib.crc32(nonce);
+  for (let index = 0; index < nonceOffsets.length; index += 1) {
+    nonce.copy(answer, nonceOffsets[index]);
+    crc = combineCrc(crc, crcOfNonce, template.nonceShift);
+    crc = combineCrc(crc, partCrcs[index + 1]!, partShifts[index + 1]!);
+  }
+  answer.writeUInt32LE(crc, file.length - 8);
+  return answer;
+}
+
+/** The gzip answer of a stored page with `nonce`. */
+export function gzipBody(entry: CachedPage, nonce: Buffer): Buffer {
+  return nonce.length === entry.gzip.nonceLength
+    ? answerFromTemplate(entry.gzip, nonce)
+    : gzipAnswer(entry.parts, entry.deflatedParts, nonce);
+}
+
+/** The uncompressed answer of a stored page with `nonce`. */
+export function plainBody(entry: CachedPage, nonce: Buffer): Buffer {
+  const pieces: Buffer[] = [];
+  entry.parts.forEach((part, index) => {
+    if (index > 0) pieces.push(nonce);
+    pieces.push(part);
+  });
+  return Buffer.concat(pieces);
+}
+
+/** What the page does on every visit (counting a view), as its render did. */
+export function runEffects(entry: CachedPage, userAgent: string | null, path: string) {
+  for (const effect of entry.effects) {
+    try {
+      effect({ userAgent });
+    } catch (error) {
+      log.warn("page_cache_effect_failed", { error, path });
+    }
+  }
+}
+
 export function pageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxEntries = options.maxEntries ?? 5_000;
@@ -144,7 +288,7 @@ export function pageCache(options: PageCacheOptions) {
   const readTimeoutMs = options.readTimeoutMs ?? 1_000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the start.
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, CachedPage>();
   let storedBytes = 0;
 
   function remove(key: string) {
@@ -154,7 +298,7 @@ export function pageCache(options: PageCacheOptions) {
     storedBytes -= entry.bytes;
   }
 
-  function store(key: string, entry: Entry) {
+  function store(key: string, entry: CachedPage) {
     remove(key);
     entries.set(key, entry);
     storedBytes += entry.bytes;
@@ -197,26 +341,22 @@ export function pageCache(options: PageCacheOptions) {
     return waiting;
   }
 
-  function serve(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+  /** The stored page for `key` if it may be served under content `version` (and marks it recently used). */
+  function lookup(key: string, version: number): CachedPage | undefined {
+    const entry = entries.get(key);
+    if (!entry || entry.version !== version || Date.now() - entry.storedAt >= maxAgeMs) {
+      return undefined;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  function serve(req: ExpressRequest, res: ExpressResponse, entry: CachedPage) {
     const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
     const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
-    let body: Buffer;
-    if (gzip) body = gzipAnswer(entry.parts, entry.deflatedParts, nonce);
-    else {
-      const pieces: Buffer[] = [];
-      entry.parts.forEach((part, index) => {
-        if (index > 0) pieces.push(nonce);
-        pieces.push(part);
-      });
-      body = Buffer.concat(pieces);
-    }
-    for (const effect of entry.effects) {
-      try {
-        effect({ userAgent: req.get("user-agent") ?? null });
-      } catch (error) {
-        log.warn("page_cache_effect_failed", { error, path: req.path });
-      }
-    }
+    const body = gzip ? gzipBody(entry, nonce) : plainBody(entry, nonce);
+    runEffects(entry, req.get("user-agent") ?? null, req.path);
     res.status(200);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
@@ -265,7 +405,7 @@ export function pageCache(options: PageCacheOptions) {
     } as typeof res.end;
     res.setHeader("X-Page-Cache", "miss");
 
-    function finish(): Entry | undefined {
+    function finish(): CachedPage | undefined {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (
         !render.storable ||
@@ -285,7 +425,7 @@ export function pageCache(options: PageCacheOptions) {
       }
       parts.push(body.subarray(from));
       const plain = compact(parts);
-      const deflated = compact(plain.views.map(deflatePart));
+      const gzip = gzipTemplate(plain.views, Buffer.byteLength(nonce));
       const headers: Array<[string, string]> = [];
       for (const name of res.getHeaderNames()) {
         if (headersBefore.has(name) || PER_RESPONSE_HEADERS.has(name)) continue;
@@ -299,9 +439,14 @@ export function pageCache(options: PageCacheOptions) {
       return {
         headers,
         parts: plain.views,
-        deflatedParts: deflated.views,
+        deflatedParts: gzip.deflatedParts,
+        gzip,
         bytes:
-          plain.bytes + deflated.bytes + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,
+          plain.bytes +
+          gzip.file.length +
+          key.length * 2 +
+          headerBytes * 2 +
+          ENTRY_OVERHEAD_BYTES,
         version,
         storedAt: Date.now(),
         effects: render.effects,
@@ -320,15 +465,11 @@ export function pageCache(options: PageCacheOptions) {
     if (!eligible) return next();
 
     const key = req.originalUrl;
-    const entry = entries.get(key);
     let version: number;
     try {
-      version = await currentVersion();
-      if (entry && entry.version === version && Date.now() - entry.storedAt < maxAgeMs) {
-        entries.delete(key);
-        entries.set(key, entry);
-        return serve(req, res, entry);
-      }
+      version = options.knownContentVersion?.() ?? (await currentVersion());
+      const entry = lookup(key, version);
+      if (entry) return serve(req, res, entry);
     } catch (error) {
       // The database does not answer: render as if there were no cache (the page says what it can).
       // Logged once a minute at most: during an outage every request comes here.
@@ -348,6 +489,14 @@ export function pageCache(options: PageCacheOptions) {
 
   return {
     middleware,
+    /**
+     * The stored page for `key` when the content version is known without a round trip and the page was
+     * rendered under it: what the fast path before Express serves (fast-hit.server.ts).
+     */
+    knownHit(key: string): CachedPage | undefined {
+      const version = options.knownContentVersion?.();
+      return version === undefined ? undefined : lookup(key, version);
+    },
     /** Number of stored pages and their bytes, for tests and diagnostics. */
     size: () => ({ entries: entries.size, bytes: storedBytes }),
     clear: () => {
