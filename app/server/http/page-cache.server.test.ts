@@ -1,10 +1,18 @@
 import type { Server } from "node:http";
+import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PageRender } from "../context";
-import { gzipAnswer, pageCache } from "./page-cache.server";
+import {
+  combineCrc,
+  gzipAnswer,
+  gzipPieces,
+  gzipTemplate,
+  pageCache,
+  type CachedPage,
+} from "./page-cache.server";
 import { securityHeaders } from "./security.server";
 
 /**
@@ -301,3 +309,50 @@ describe("gzipAnswer", () => {
     }
   });
 });
+
+describe("gzipPieces", () => {
+  const text = (size: number, seed: number) =>
+    Buffer.from(
+      Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
+    );
+  const cases: Buffer[][] = [
+    [text(0, 1)],
+    [text(5_000, 3)],
+    [text(0, 1), text(0, 1)],
+    [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
+    [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
+  ];
+
+  it("gives a valid gzip file, CRC included, for each nonce spliced into the stored template", () => {
+    for (const parts of cases) {
+      const template = gzipTemplate(parts, 24);
+      const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+      const answers = new Set<string>();
+      // Nonces of the template's length use the template; others are assembled whole.
+      for (const nonce of [randomBytes(18).toString("base64"), "AAAAAAAAAAAAAAAAAAAAAAAA", "x", ""]) {
+        const bytes = Buffer.from(nonce);
+        const expected = Buffer.concat(
+          parts.flatMap((part, index) => (index ? [bytes, part] : [part])),
+        );
+        const file = Buffer.concat(gzipPieces(page, bytes));
+        // gunzip checks the trailer's CRC-32 and length.
+        expect(zlib.gunzipSync(file).equals(expected)).toBe(true);
+        answers.add(file.toString("base64"));
+      }
+      if (parts.length > 1) expect(answers.size).toBe(4);
+    }
+  });
+
+  it("combines CRCs as zlib computes the CRC of the whole", () => {
+    const whole = text(70_000, 13);
+    for (const cut of [0, 1, 7, 4_096, 69_999, 70_000]) {
+      const a = whole.subarray(0, cut);
+      const b = whole.subarray(cut);
+      const template = gzipTemplate([b], 0);
+      expect(combineCrc(zlib.crc32(a), zlib.crc32(b), template.partShifts[0]!)).toBe(
+        zlib.crc32(whole),
+      );
+    }
+  });
+});
+
