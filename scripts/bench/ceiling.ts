@@ -100,8 +100,14 @@ async function measureStaleness(baseUrl: string, databaseUrl: string, changes: n
     await client.end();
   }
   const sorted = [...delays].sort((a, b) => a - b);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
-  return { changes, p50Ms: at(0.5) ?? Number.NaN, p99Ms: at(0.99) ?? Number.NaN, maxMs: sorted.at(-1) };
+  const at = (share: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+  return {
+    changes,
+    p50Ms: at(0.5) ?? Number.NaN,
+    p99Ms: at(0.99) ?? Number.NaN,
+    maxMs: sorted.at(-1),
+  };
 }
 
 /** nginx serving `body` (already gzipped) at PAGE with the site's content type, on a free port. */

@@ -54,7 +54,49 @@ async function renamePriceCard(next: string) {
 
 const shows = (html: string, text: string) => html.includes(`${text}<`);
 
+/** Header names in order, and their values but for what belongs to one answer. */
+async function headersOf(acceptEncoding: string) {
+  const response = await fetch(`${server.baseUrl}/tarifs`, {
+    headers: { "accept-encoding": acceptEncoding },
+  });
+  await response.arrayBuffer();
+  return [...response.headers]
+    .filter(([name]) => name !== "date")
+    .map(([name, value]) =>
+      name === "content-security-policy"
+        ? [name, value.replace(/'nonce-[^']+'/, "'nonce-…'")]
+        : name === "content-length"
+          ? [name, "…"]
+          : [name, value],
+    );
+}
+
 describe("page cache told of changes by PostgreSQL", () => {
+  it("answers a hit before Express with the headers Express would send", async () => {
+    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    // A weighted Accept-Encoding is left to Express's negotiation: the same stored page, through the
+    // whole middleware stack.
+    const throughExpress = await headersOf("gzip;q=1, identity;q=0.5");
+    const beforeExpress = await headersOf("gzip");
+    expect(beforeExpress).toEqual(throughExpress);
+    expect(beforeExpress).toContainEqual(["x-page-cache", "hit"]);
+    expect(beforeExpress).toContainEqual(["content-encoding", "gzip"]);
+    expect(beforeExpress.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "content-security-policy",
+        "x-content-type-options",
+        "referrer-policy",
+        "permissions-policy",
+        "x-frame-options",
+        "cross-origin-opener-policy",
+        "cross-origin-resource-policy",
+        "content-type",
+        "vary",
+        "server-timing",
+      ]),
+    );
+  });
+
   it("serves cached pages without a round trip, and a change committed elsewhere once notified", async () => {
     await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
     // Another answer of the same stored page is identical but for the nonce: the header says it too.

@@ -104,8 +104,9 @@ export function listenToContentVersion(
     lost.removeAllListeners("notification");
     // A half-open connection would never answer the goodbye: cut the socket too.
     lost.end().catch(() => undefined);
-    (lost as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream
-      ?.destroy?.();
+    (
+      lost as unknown as { connection?: { stream?: { destroy?: () => void } } }
+    ).connection?.stream?.destroy?.();
     if (stopped) return;
     problem("content_version_listener_lost", error);
     reconnectTimer = setTimeout(connect, reconnectMs);

@@ -255,7 +255,10 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const serveFastHit = cache
     ? fastHits({
         cache,
-        trustProxy: app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean,
+        trustProxy: app.get("trust proxy fn") as (
+          address: string | undefined,
+          hop: number,
+        ) => boolean,
       })
     : undefined;
   return { app, serveFastHit };

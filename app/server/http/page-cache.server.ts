@@ -12,10 +12,12 @@ import { log } from "../logger.server";
  *
  * Rendering a page with React costs milliseconds of CPU; serving stored bytes costs microseconds. A stored
  * page is served again only while it cannot differ from a fresh render:
- * - its content: every page is stored with the content version read before its render (a number
- *   PostgreSQL raises in the same transaction as any change to articles or categories) and served only
- *   while that number is unchanged, checked with one query per request (requests that arrive while one
- *   read is running share the next one). No page is assumed not to read the database.
+ * - its content: every page is stored with the content version known before its render (a number
+ *   PostgreSQL raises in the same transaction as any change to the content) and served only while that
+ *   number is unchanged. The number is known without a round trip while PostgreSQL notifies this process
+ *   of every change (`knownContentVersion`, decision 0093); otherwise it is read with one query per request
+ *   (requests that arrive while one read is running share the next one). No page is assumed not to read
+ *   the database.
  * - its visitor: only GET requests without cookies or credentials are looked up or stored, and only
  *   answers 200 without `Set-Cookie`, `private` or `no-store`; the admin area never.
  * - its nonce: the Content-Security-Policy nonce of the render is cut out of the stored bytes and each
@@ -23,7 +25,8 @@ import { log } from "../logger.server";
  * What a page does on each visit (counting a view) is recorded with it and repeated (`onEveryServe`).
  * Compression is done once too: each stretch between two nonces is stored gzipped, and an answer is those
  * stretches with its nonce in between (see `gzipAnswer`), instead of compressing every answer again.
- * See docs/decisions/0006-page-cache.md.
+ * Hits are mostly answered before Express by fast-hit.server.ts, with the same bytes and headers.
+ * See docs/decisions/0006-page-cache.md and 0093-cache-without-round-trip.md.
  */
 
 export type PageCacheOptions = {
@@ -231,17 +234,17 @@ export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate
   }
   segments.push(file.subarray(from, file.length - 8));
   const zeros = Buffer.alloc(nonceLength);
-  let crcWithZeroNonce = zlib.crc32(parts[0]!);
+  let crcWithZeroNonce = 0;
+  parts.forEach((part, index) => {
+    if (index > 0) crcWithZeroNonce = zlib.crc32(zeros, crcWithZeroNonce);
+    crcWithZeroNonce = zlib.crc32(part, crcWithZeroNonce);
+  });
   let nonceShiftSum = 0;
   let bytesAfter = 0;
-  for (let index = parts.length - 1; index > 0; index -= 1) {
-    bytesAfter += parts[index]!.length;
+  for (const part of parts.slice(1).reverse()) {
+    bytesAfter += part.length;
     nonceShiftSum ^= byteShift(bytesAfter);
     bytesAfter += nonceLength;
-  }
-  for (let index = 1; index < parts.length; index += 1) {
-    crcWithZeroNonce = zlib.crc32(zeros, crcWithZeroNonce);
-    crcWithZeroNonce = zlib.crc32(parts[index]!, crcWithZeroNonce);
   }
   return {
     file,
@@ -273,12 +276,16 @@ function copyOf(pieces: Buffer[]): Buffer {
  */
 function piecesFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer[] {
   const { segments } = template;
-  const pieces: Buffer[] = [segments[0]!];
-  for (let index = 1; index < segments.length; index += 1) pieces.push(nonce, segments[index]!);
+  const pieces: Buffer[] = [];
+  for (const segment of segments) {
+    if (pieces.length > 0) pieces.push(nonce);
+    pieces.push(segment);
+  }
   // The CRC is affine in the nonce's bits: the CRC with a nonce of zeros, plus the nonce's own linear
   // part shifted to each of its places (the sum of those shifts is one factor, computed when stored).
   const nonceLinear = (zlib.crc32(nonce) ^ template.zeroNonceCrc) >>> 0;
-  const crc = (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
+  const crc =
+    (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
   const trailer = Buffer.allocUnsafe(8);
   trailer.writeUInt32LE(crc, 0);
   trailer.writeUInt32LE(template.uncompressedLength % 2 ** 32, 4);
@@ -480,11 +487,7 @@ export function pageCache(options: PageCacheOptions) {
         deflatedParts: gzip.deflatedParts,
         gzip,
         bytes:
-          plain.bytes +
-          gzip.file.length +
-          key.length * 2 +
-          headerBytes * 2 +
-          ENTRY_OVERHEAD_BYTES,
+          plain.bytes + gzip.file.length + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,
         version,
         storedAt: Date.now(),
         effects: render.effects,
