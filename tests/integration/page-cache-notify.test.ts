@@ -142,4 +142,32 @@ describe("page cache told of changes by PostgreSQL", () => {
       .poll(async () => shows((await tarifs()).html, title), { timeout: 10_000, interval: 5 })
       .toBe(true);
   });
+
+  it("stops trusting a listening connection that goes silent (its heartbeat is late)", async () => {
+    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    // The listener's server process frozen: its socket stays open but nothing answers, as with a
+    // connection cut somewhere on the way (half-open TCP). The test's cluster runs on this machine.
+    const listener = await database.query<{ pid: number }>(
+      `select pid from pg_stat_activity where application_name = $1 and datname = current_database()`,
+      [LISTENER_APPLICATION_NAME],
+    );
+    const pid = listener.rows[0]?.pid;
+    expect(pid).toBeTypeOf("number");
+    process.kill(pid ?? 0, "SIGSTOP");
+    try {
+      await renamePriceCard("Séance Famille sans nouvelles");
+      const committed = performance.now();
+      // No notification can arrive; within heartbeat period + time-out (2 s) the server reads the
+      // version itself and shows the change.
+      await expect
+        .poll(async () => shows((await tarifs()).html, title), { timeout: 10_000, interval: 20 })
+        .toBe(true);
+      expect(performance.now() - committed).toBeLessThan(8_000);
+      expect((await tarifs()).queries).toBeGreaterThanOrEqual(1);
+    } finally {
+      process.kill(pid ?? 0, "SIGCONT");
+    }
+    // A new connection replaces the silent one.
+    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+  });
 });

@@ -167,6 +167,10 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.get("/healthz", async (_req, res) => {
     const healthy = await databaseIsHealthy();
     res.setHeader("Cache-Control", "no-store");
+    // The content version this process serves cached pages under, « read » while it reads it per request
+    // (decision 0093): an operator, or a test that changed content through its own connection, sees
+    // whether this process has caught up.
+    res.setHeader("X-Content-Version", String(contentVersion?.current() ?? "read"));
     res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "unavailable" });
   });
 
