@@ -79,7 +79,7 @@ beforeAll(async () => {
       { fromPath: "/anciens/tulle", toPath: "/contact-studio-tulle" },
     ]);
   // Written through this file's own connection: the server learns of it by notification (decision 0093).
-  await serverCaughtUp({ baseUrl: server.baseUrl, database: db().$client });
+  await serverCaughtUp({ baseUrl: url(), database: db().$client });
 });
 
 afterAll(async () => {
@@ -268,6 +268,7 @@ describe("the redirects table", () => {
 describe("a retired studio", () => {
   it("leaves its pages (404), the menus, the home page, /contact and the sitemap", async () => {
     await setStudioRetired(tulleId, true);
+    await serverCaughtUp({ baseUrl: url(), database: db().$client });
     expect((await html("/studio-tulle")).status).toBe(404);
     expect((await html("/contact-studio-tulle")).status).toBe(404);
     const home = await html("/");

@@ -64,9 +64,11 @@ function waitingForTheServer(pool: pg.Pool): pg.Pool {
       return result;
     },
   });
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient>;
   Object.assign(pool, {
-    connect: async () => {
+    // pg's own `pool.query` borrows a client with a callback: that form is left as it is.
+    connect: async (...args: unknown[]) => {
+      if (args.length > 0) return connect(...args);
       const client = await connect();
       if (!(QUERY in client)) {
         const clientQuery = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
