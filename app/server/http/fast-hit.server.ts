@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { gzipPieces, plainBody, runEffects, type CachedPage } from "./page-cache.server";
+import {
+  giveBackGzipAnswer,
+  plainBody,
+  runEffects,
+  takeGzipAnswer,
+  type CachedPage,
+} from "./page-cache.server";
 import { logRequest } from "./request-log.server";
 import {
   newNonce,
@@ -75,9 +81,7 @@ export function fastHits(options: FastHitOptions) {
 
     const nonce = newNonce();
     const nonceBytes = Buffer.from(nonce, "latin1");
-    const pieces = gzip ? gzipPieces(entry, nonceBytes) : [plainBody(entry, nonceBytes)];
-    let length = 0;
-    for (const piece of pieces) length += piece.length;
+    const body = gzip ? takeGzipAnswer(entry, nonceBytes) : plainBody(entry, nonceBytes);
     const queryStart = url.indexOf("?");
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     runEffects(entry, headers["user-agent"] ?? null, path);
@@ -88,14 +92,13 @@ export function fastHits(options: FastHitOptions) {
     for (const [name, value] of entry.headers) answer.push(name, value);
     answer.push("X-Page-Cache", "hit", "Vary", "Accept-Encoding");
     if (gzip) answer.push("Content-Encoding", "gzip");
-    answer.push("Content-Length", String(length), "Server-Timing", NO_QUERIES);
+    answer.push("Content-Length", String(body.length), "Server-Timing", NO_QUERIES);
     res.writeHead(200, answer);
-    // Corked: the pieces leave in one write of the socket.
-    res.cork();
-    for (let index = 0; index < pieces.length - 1; index += 1) res.write(pieces[index]);
-    res.end(pieces[pieces.length - 1]);
-    res.uncork();
-    logRequest("GET", path, 200, performance.now() - started, length);
+    // Once written (`finish`: the socket has handed the bytes to the system), the buffer is free again.
+    res.end(body, (error?: Error | null) => {
+      if (gzip && !error) giveBackGzipAnswer(entry, body);
+    });
+    logRequest("GET", path, 200, performance.now() - started, body.length);
     return true;
   };
 }

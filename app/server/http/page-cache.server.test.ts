@@ -7,9 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PageRender } from "../context";
 import {
   combineCrc,
+  giveBackGzipAnswer,
   gzipAnswer,
   gzipPieces,
   gzipTemplate,
+  takeGzipAnswer,
   pageCache,
   type CachedPage,
 } from "./page-cache.server";
@@ -346,6 +348,25 @@ describe("gzipPieces", () => {
       }
       if (parts.length > 1) expect(answers.size).toBe(4);
     }
+  });
+
+  it("fills an answer given back with the next nonce, never one still being written", () => {
+    const parts = [text(120, 7), text(9_000, 5), text(33, 11)];
+    const template = gzipTemplate(parts, 24);
+    const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+    const expected = (nonce: string) =>
+      Buffer.concat(parts.flatMap((part, index) => (index ? [Buffer.from(nonce), part] : [part])));
+    const nonces = Array.from({ length: 3 }, () => randomBytes(18).toString("base64"));
+    const first = takeGzipAnswer(page, Buffer.from(nonces[0] ?? ""));
+    // Not given back yet: the next answer is another buffer, and the first keeps its nonce.
+    const second = takeGzipAnswer(page, Buffer.from(nonces[1] ?? ""));
+    expect(second).not.toBe(first);
+    expect(zlib.gunzipSync(first).equals(expected(nonces[0] ?? ""))).toBe(true);
+    giveBackGzipAnswer(page, first);
+    const third = takeGzipAnswer(page, Buffer.from(nonces[2] ?? ""));
+    expect(third).toBe(first);
+    expect(zlib.gunzipSync(third).equals(expected(nonces[2] ?? ""))).toBe(true);
+    expect(zlib.gunzipSync(second).equals(expected(nonces[1] ?? ""))).toBe(true);
   });
 
   it("combines CRCs as zlib computes the CRC of the whole", () => {

@@ -189,6 +189,12 @@ export type GzipTemplate = {
   nonceLength: number;
   /** `file` cut at the holes, without its last 8 bytes (CRC and length): views of `file`. */
   segments: Buffer[];
+  /** Where the nonce goes in `file`. */
+  nonceOffsets: number[];
+  /** Answers already written, ready to be filled again (see `takeGzipAnswer`). */
+  spare: Buffer[];
+  /** Set when the page leaves the cache: its answers are not kept any more. */
+  evicted: boolean;
   /** Length of the page with a nonce of `nonceLength`. */
   uncompressedLength: number;
   /** Each part deflated on its own (views of `file`). */
@@ -249,6 +255,9 @@ export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate
   return {
     file,
     segments,
+    nonceOffsets,
+    spare: [],
+    evicted: false,
     uncompressedLength: length,
     nonceLength,
     deflatedParts: deflatedSpans.map(([start, end]) => file.subarray(start, end)),
@@ -268,29 +277,79 @@ function copyOf(pieces: Buffer[]): Buffer {
   return file;
 }
 
-/**
- * The page's gzip answer with `nonce` (of the template's length) in every hole, as pieces to be written
- * one after the other: views of the stored file between the holes, the nonce, and the trailer with this
- * answer's CRC. Nothing of the page's size is copied or allocated per answer (garbage collection of one
- * page-sized buffer per answer took a fifth of the CPU at tens of thousands of answers a second).
- */
-function piecesFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer[] {
-  const { segments } = template;
-  const pieces: Buffer[] = [];
-  for (const segment of segments) {
-    if (pieces.length > 0) pieces.push(nonce);
-    pieces.push(segment);
-  }
+/** The CRC-32 of the page with `nonce` in its holes. */
+function answerCrc(template: GzipTemplate, nonce: Buffer): number {
   // The CRC is affine in the nonce's bits: the CRC with a nonce of zeros, plus the nonce's own linear
   // part shifted to each of its places (the sum of those shifts is one factor, computed when stored).
   const nonceLinear = (zlib.crc32(nonce) ^ template.zeroNonceCrc) >>> 0;
-  const crc =
-    (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
+  return (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
+}
+
+/**
+ * The page's gzip answer with `nonce` (of the template's length) in every hole, as pieces to be written
+ * one after the other: views of the stored file between the holes, the nonce, and the trailer with this
+ * answer's CRC.
+ */
+function piecesFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (const segment of template.segments) {
+    if (pieces.length > 0) pieces.push(nonce);
+    pieces.push(segment);
+  }
   const trailer = Buffer.allocUnsafe(8);
-  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(answerCrc(template, nonce), 0);
   trailer.writeUInt32LE(template.uncompressedLength % 2 ** 32, 4);
   pieces.push(trailer);
   return pieces;
+}
+
+// Answers already written are filled again rather than allocated: one page-sized buffer per answer cost a
+// fifth of the CPU in garbage collection at tens of thousands of answers a second. Bounded, all pages
+// together, and at most a few per page (as many as are written at the same moment).
+const SPARE_ANSWER_BYTES = 4 * 1024 * 1024;
+const SPARE_ANSWERS_PER_PAGE = 8;
+let spareAnswerBytes = 0;
+
+/**
+ * The whole gzip answer of a stored page with `nonce`, in a buffer that belongs to the caller until it
+ * hands it back with `giveBackGzipAnswer` once written (or never: it is then collected).
+ */
+export function takeGzipAnswer(entry: CachedPage, nonce: Buffer): Buffer {
+  const template = entry.gzip;
+  if (nonce.length !== template.nonceLength) {
+    return gzipAnswer(entry.parts, entry.deflatedParts, nonce);
+  }
+  let answer = template.spare.pop();
+  if (answer) spareAnswerBytes -= answer.length;
+  else {
+    answer = Buffer.allocUnsafeSlow(template.file.length);
+    template.file.copy(answer);
+  }
+  // Everything but the nonce and the CRC is the stored file already.
+  for (const offset of template.nonceOffsets) nonce.copy(answer, offset);
+  answer.writeUInt32LE(answerCrc(template, nonce), answer.length - 8);
+  return answer;
+}
+
+/** An answer of `takeGzipAnswer` that the socket has written: it may be filled again. */
+export function giveBackGzipAnswer(entry: CachedPage, answer: Buffer): void {
+  const template = entry.gzip;
+  if (
+    template.evicted ||
+    answer.length !== template.file.length ||
+    template.spare.length >= SPARE_ANSWERS_PER_PAGE ||
+    spareAnswerBytes + answer.length > SPARE_ANSWER_BYTES
+  ) {
+    return;
+  }
+  template.spare.push(answer);
+  spareAnswerBytes += answer.length;
+}
+
+function forgetSpareAnswers(entry: CachedPage): void {
+  entry.gzip.evicted = true;
+  for (const answer of entry.gzip.spare) spareAnswerBytes -= answer.length;
+  entry.gzip.spare.length = 0;
 }
 
 /** The gzip answer of a stored page with `nonce`, as pieces to write in order. */
@@ -341,6 +400,7 @@ export function pageCache(options: PageCacheOptions) {
     if (!entry) return;
     entries.delete(key);
     storedBytes -= entry.bytes;
+    forgetSpareAnswers(entry);
   }
 
   function store(key: string, entry: CachedPage) {
@@ -541,6 +601,7 @@ export function pageCache(options: PageCacheOptions) {
     /** Number of stored pages and their bytes, for tests and diagnostics. */
     size: () => ({ entries: entries.size, bytes: storedBytes }),
     clear: () => {
+      for (const entry of entries.values()) forgetSpareAnswers(entry);
       entries.clear();
       storedBytes = 0;
     },
