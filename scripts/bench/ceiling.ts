@@ -9,9 +9,12 @@ import type { Context } from "./context.ts";
 import { request } from "./http.ts";
 import { metric, type SectionResult } from "./report.ts";
 import { freePort } from "../../app/server/free-port.server.ts";
-import { makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
+import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
+/** Issue 13, item 4: the site's cached page at half of nginx's throughput at least, p99 ≤ 5 ms. */
+const BUDGET_RATIO_PERCENT = 50;
+const BUDGET_P99_MS = 5;
 
 /** Installs the Debian packages the section needs when they are missing and we may (root with apt). */
 function ensureTools(context: Context): string | null {
@@ -64,6 +67,47 @@ function wrk(url: string, seconds: number): WrkResult {
       0,
     );
   return { requestsPerSecond, p50Ms: milliseconds(p50), p99Ms: milliseconds(p99), errors };
+}
+
+/**
+ * Staleness of the page cache across processes (decision 0093): `changes` times, a price title of /tarifs
+ * is changed by another connection (as another process of the site, or a script, would), and /tarifs is
+ * asked for at once and again until it shows the change: milliseconds from the commit to the first answer
+ * that shows it.
+ */
+async function measureStaleness(baseUrl: string, databaseUrl: string, changes: number) {
+  const client = await connect(databaseUrl);
+  const delays: number[] = [];
+  try {
+    let current = "Séance Famille";
+    for (let index = 0; index < changes; index += 1) {
+      const next = `Séance Famille ${index}`;
+      await client.query(
+        `update site_documents set data = replace(data::text, $1, $2)::jsonb where key = 'prices'`,
+        [`"${current}"`, `"${next}"`],
+      );
+      const committed = performance.now();
+      current = next;
+      const deadline = committed + 10_000;
+      for (;;) {
+        const page = await request(`${baseUrl}${PAGE}`);
+        if (page.body.includes(`${next}<`)) break;
+        if (performance.now() > deadline) throw new Error(`${PAGE} still stale after 10 s`);
+      }
+      delays.push(performance.now() - committed);
+    }
+  } finally {
+    await client.end();
+  }
+  const sorted = [...delays].sort((a, b) => a - b);
+  const at = (share: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+  return {
+    changes,
+    p50Ms: at(0.5) ?? Number.NaN,
+    p99Ms: at(0.99) ?? Number.NaN,
+    maxMs: sorted.at(-1),
+  };
 }
 
 /** nginx serving `body` (already gzipped) at PAGE with the site's content type, on a free port. */
@@ -148,6 +192,10 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
     const nginx = await startNginx(path.join(dataDir, "nginx"), body);
     const bare = await startBareNode(path.join(dataDir, "nginx", "tarifs.html.gz"));
     try {
+      // Each server gets 2 s of the same load first, unmeasured: the site's code is compiled by V8 as it
+      // runs (its first seconds after start are several times slower), and start-up work settles.
+      context.log("wrk: 2 s of warm-up for each server");
+      for (const url of [nginx.url, bare.url, `${server.baseUrl}${PAGE}`]) wrk(url, 2);
       context.log(`wrk nginx ${seconds} s`);
       const ofNginx = wrk(nginx.url, seconds);
       context.log(`wrk node:http ${seconds} s`);
@@ -155,11 +203,14 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
       context.log(`wrk site ${seconds} s`);
       const ofSite = wrk(`${server.baseUrl}${PAGE}`, seconds);
       const ratio = ofSite.requestsPerSecond / ofNginx.requestsPerSecond;
-      const row = (name: string, result: WrkResult) => [
+      const changes = context.quick ? 20 : 100;
+      context.log(`staleness: ${changes} changes committed by another connection`);
+      const staleness = await measureStaleness(server.baseUrl, server.databaseUrl, changes);
+      const row = (name: string, result: WrkResult, p99Budget?: { max: number }) => [
         name,
         metric(Math.round(result.requestsPerSecond), "req/s"),
         metric(result.p50Ms, "ms", undefined, 2),
-        metric(result.p99Ms, "ms", undefined, 2),
+        metric(result.p99Ms, "ms", p99Budget, 2),
         metric(result.errors, ""),
       ];
       return {
@@ -171,14 +222,19 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
             rows: [
               row("nginx, the page's gzipped bytes as a file", ofNginx),
               row("node:http, the same buffer", ofNode),
-              row(`the site (page cache: ${String(cached ?? "?")})`, ofSite),
+              row(`the site (page cache: ${String(cached ?? "?")})`, ofSite, {
+                max: BUDGET_P99_MS,
+              }),
             ],
           },
           {
             caption: "The site against the ceiling",
             columns: ["figure", "value"],
             rows: [
-              ["site / nginx throughput", metric(Math.round(ratio * 1000) / 10, "%", undefined, 1)],
+              [
+                "site / nginx throughput",
+                metric(Math.round(ratio * 1000) / 10, "%", { min: BUDGET_RATIO_PERCENT }, 1),
+              ],
               [
                 "site / node:http throughput",
                 metric(
@@ -190,12 +246,28 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
               ],
             ],
           },
+          {
+            caption: `Staleness across processes: ${staleness.changes} changes to /tarifs' prices committed by another connection, time from the commit to the first answer showing it (asked for without pause)`,
+            columns: ["figure", "value"],
+            rows: [
+              ["p50", metric(staleness.p50Ms, "ms", undefined, 2)],
+              ["p99", metric(staleness.p99Ms, "ms", undefined, 2)],
+              ["max", metric(staleness.maxMs, "ms", undefined, 2)],
+            ],
+          },
         ],
         notes: [
-          "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache (a fresh CSP nonce, security headers, the request log and the content-version check per request).",
+          "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache before Express (a fresh CSP nonce, security headers, the request log; the content version known from PostgreSQL's notifications, no round trip: decision 0093). Each server had 2 s of the same load first, unmeasured.",
           "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Issue 13 asks the site for at least 50 % of nginx's throughput with p99 ≤ 5 ms.",
         ],
-        data: { nginx: ofNginx, node: ofNode, site: ofSite, ratio, gzippedBytes: body.length },
+        data: {
+          nginx: ofNginx,
+          node: ofNode,
+          site: ofSite,
+          ratio,
+          gzippedBytes: body.length,
+          staleness,
+        },
       };
     } finally {
       nginx.stop();

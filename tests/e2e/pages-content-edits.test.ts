@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadDocument, saveDocument } from "../../app/server/content/content-store.server";
 import { closeDatabase, connectDatabase } from "../../app/server/db/client.server";
 import { axeViolations, useBrowser } from "./support/browser";
+import { serverCaughtUp } from "./support/database";
 
 // The server under test is shared with every other e2e file running meanwhile: the edits below change only
 // what no other file reads (a testimonial's words, the last gallery's title and address), and each test puts
@@ -33,6 +34,7 @@ describe("an edit of the content shows on the public pages at the next request",
     expect(await html("/prestations/grossesse")).toContain(before);
     try {
       await saveDocument("testimonials", edited, owner, "Test des pages");
+      await serverCaughtUp();
       const page = await html("/prestations/grossesse");
       expect(page).toContain(quote);
       expect(page).toContain("Inès et Paul");
@@ -46,6 +48,7 @@ describe("an edit of the content shows on the public pages at the next request",
       expect(await axeViolations(browserPage)).toEqual([]);
     } finally {
       await saveDocument("testimonials", original, owner, "Test des pages : retour");
+      await serverCaughtUp();
     }
     const restored = await html("/prestations/grossesse");
     expect(restored).toContain(before);
@@ -62,6 +65,7 @@ describe("an edit of the content shows on the public pages at the next request",
     last.link = "https://galeries.example.com/mariage-julie-romain-vassiviere";
     try {
       await saveDocument("gallery", edited, owner, "Test des pages");
+      await serverCaughtUp();
       const page = await openPage("/galerie");
       const link = page.locator("main li a", { hasText: "au lac de Vassivière" });
       expect(await link.getAttribute("href")).toBe(
@@ -72,6 +76,7 @@ describe("an edit of the content shows on the public pages at the next request",
       expect(await html("/galerie")).not.toContain(`>${before}</span>`);
     } finally {
       await saveDocument("gallery", original, owner, "Test des pages : retour");
+      await serverCaughtUp();
     }
     const restored = await html("/galerie");
     expect(restored).toContain(`>${before}</span>`);

@@ -202,9 +202,28 @@ export function readSiteContent(): Promise<SiteContent> {
   return reading;
 }
 
-/** The page cache's version read: the same statement, so the content it validates is in memory afterwards. */
+let queued: Promise<SiteContent> | undefined;
+
+/**
+ * Like `readSiteContent`, but never a read that was already running when called: whatever was committed
+ * before the call is seen. Calls that arrive while one read runs share the next one.
+ */
+export function readSiteContentAfterNow(): Promise<SiteContent> {
+  if (!reading) return readSiteContent();
+  const ignore = () => undefined;
+  queued ??= reading.then(ignore, ignore).then(() => {
+    queued = undefined;
+    return readSiteContent();
+  });
+  return queued;
+}
+
+/**
+ * The page cache's version read: the same statement, so the content it validates is in memory afterwards.
+ * It starts after the call, so a change committed before the request arrived is always seen.
+ */
 export async function readContentVersionWithContent(): Promise<number> {
-  return (await readSiteContent()).version;
+  return (await readSiteContentAfterNow()).version;
 }
 
 /** The snapshot in memory, as fresh as the last read (for a render that follows a read of the version). */

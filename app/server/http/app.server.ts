@@ -3,7 +3,7 @@ import { startJobQueue, stopJobQueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { closeMailTransport } from "../mail/transport.server";
 import path from "node:path";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
@@ -23,6 +23,10 @@ import {
   siteContentContext,
   type SiteContent,
 } from "../content/site-content.server";
+import {
+  listenToContentVersion,
+  type ContentVersionListener,
+} from "../content/content-version-listener.server";
 import { requestedPreview, withPreview } from "../content/preview.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
@@ -33,6 +37,7 @@ import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
 import { cachePolicy } from "./cache-policy.server";
+import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
 import { pageCache } from "./page-cache.server";
@@ -43,7 +48,11 @@ import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
 
-type AppOptions = { viteDevServer?: ViteDevServer };
+type AppOptions = {
+  viteDevServer?: ViteDevServer;
+  /** The content version known without a round trip (decision 0093); without it, read per request. */
+  contentVersion?: ContentVersionListener;
+};
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -102,7 +111,11 @@ function decodedPath(urlPath: string): string {
   }
 }
 
-export function createApp({ viteDevServer }: AppOptions = {}) {
+/**
+ * The Express application, and the fast path that answers cached pages before it (decision 0093) when the
+ * page cache is on: a request listener calls `serveFastHit` first and hands what it declines to `app`.
+ */
+export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const config = env();
   const app = express();
   app.disable("x-powered-by");
@@ -112,6 +125,16 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
   app.use(cachePolicy());
   app.use(requestLog());
+  // A form or an action of this process may change content: the known version is set aside until it has
+  // answered and the version was read again, so its own change shows at once (decision 0093).
+  if (contentVersion) {
+    app.use((req, res, next) => {
+      if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS") {
+        res.once("close", contentVersion.holdForLocalWrite());
+      }
+      next();
+    });
+  }
   // `Server-Timing: db;dur=…;desc="N queries"` on every response: how many database round trips it took.
   installQueryStats();
   app.use((_req, res, next) => {
@@ -145,6 +168,10 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
   app.get("/healthz", async (_req, res) => {
     const healthy = await databaseIsHealthy();
     res.setHeader("Cache-Control", "no-store");
+    // The content version this process serves cached pages under, « read » while it reads it per request
+    // (decision 0093): an operator, or a test that changed content through its own connection, sees
+    // whether this process has caught up.
+    res.setHeader("X-Content-Version", String(contentVersion?.current() ?? "read"));
     res.status(healthy ? 200 : 503).json({ status: healthy ? "ok" : "unavailable" });
   });
 
@@ -191,11 +218,15 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
     });
   }
 
-  // Public pages are rendered once and served again while nothing they show has changed (decision 0006).
-  // Not in development, where the code itself changes under the cache.
-  if (!viteDevServer) {
-    app.use(pageCache({ readContentVersion: readContentVersionWithContent }).middleware);
-  }
+  // Public pages are rendered once and served again while nothing they show has changed (decisions 0006,
+  // 0093). Not in development, where the code itself changes under the cache.
+  const cache = viteDevServer
+    ? undefined
+    : pageCache({
+        readContentVersion: readContentVersionWithContent,
+        knownContentVersion: () => contentVersion?.current(),
+      });
+  if (cache) app.use(cache.middleware);
 
   app.use(
     reactRouterHandler({
@@ -226,7 +257,16 @@ export function createApp({ viteDevServer }: AppOptions = {}) {
       },
     }),
   );
-  return app;
+  const serveFastHit = cache
+    ? fastHits({
+        cache,
+        trustProxy: app.get("trust proxy fn") as (
+          address: string | undefined,
+          hop: number,
+        ) => boolean,
+      })
+    : undefined;
+  return { app, serveFastHit };
 }
 
 export type RunningServer = { server: Server; url: string; stop: () => Promise<void> };
@@ -275,11 +315,20 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   await startJobQueue(databaseUrl);
   await startWorkers();
 
-  const app = createApp(options);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+  // The content version without a round trip per request (decision 0093); not in development.
+  const contentVersion = options.viteDevServer
+    ? undefined
+    : listenToContentVersion({ databaseUrl, readVersion: readContentVersionWithContent });
+  const { app, serveFastHit } = createApp({ ...options, contentVersion });
+  const server = createServer(
+    serveFastHit ? (req, res) => void (serveFastHit(req, res) || app(req, res)) : app,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
@@ -304,6 +353,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       await flushArticleViews();
       // A job being sent finishes (up to 10 s); what is left waits in the queue for the next start.
       await stopJobQueue();
+      await contentVersion?.stop();
       closeMailTransport();
       await closeDatabase();
       await embedded?.stop();

@@ -1,10 +1,20 @@
 import type { Server } from "node:http";
+import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PageRender } from "../context";
-import { gzipAnswer, pageCache } from "./page-cache.server";
+import {
+  combineCrc,
+  giveBackGzipAnswer,
+  gzipAnswer,
+  gzipPieces,
+  gzipTemplate,
+  takeGzipAnswer,
+  pageCache,
+  type CachedPage,
+} from "./page-cache.server";
 import { securityHeaders } from "./security.server";
 
 /**
@@ -298,6 +308,75 @@ describe("gzipAnswer", () => {
         );
         expect(zlib.gunzipSync(gzipAnswer(parts, deflated, nonce)).equals(expected)).toBe(true);
       }
+    }
+  });
+});
+
+describe("gzipPieces", () => {
+  const text = (size: number, seed: number) =>
+    Buffer.from(
+      Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
+    );
+  const cases: Buffer[][] = [
+    [text(0, 1)],
+    [text(5_000, 3)],
+    [text(0, 1), text(0, 1)],
+    [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
+    [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
+  ];
+
+  it("gives a valid gzip file, CRC included, for each nonce spliced into the stored template", () => {
+    for (const parts of cases) {
+      const template = gzipTemplate(parts, 24);
+      const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+      const answers = new Set<string>();
+      // Nonces of the template's length use the template; others are assembled whole.
+      for (const nonce of [
+        randomBytes(18).toString("base64"),
+        "AAAAAAAAAAAAAAAAAAAAAAAA",
+        "x",
+        "",
+      ]) {
+        const bytes = Buffer.from(nonce);
+        const expected = Buffer.concat(
+          parts.flatMap((part, index) => (index ? [bytes, part] : [part])),
+        );
+        const file = Buffer.concat(gzipPieces(page, bytes));
+        // gunzip checks the trailer's CRC-32 and length.
+        expect(zlib.gunzipSync(file).equals(expected)).toBe(true);
+        answers.add(file.toString("base64"));
+      }
+      if (parts.length > 1) expect(answers.size).toBe(4);
+    }
+  });
+
+  it("fills an answer given back with the next nonce, never one still being written", () => {
+    const parts = [text(120, 7), text(9_000, 5), text(33, 11)];
+    const template = gzipTemplate(parts, 24);
+    const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+    const expected = (nonce: string) =>
+      Buffer.concat(parts.flatMap((part, index) => (index ? [Buffer.from(nonce), part] : [part])));
+    const nonces = Array.from({ length: 3 }, () => randomBytes(18).toString("base64"));
+    const first = takeGzipAnswer(page, Buffer.from(nonces[0] ?? ""));
+    // Not given back yet: the next answer is another buffer, and the first keeps its nonce.
+    const second = takeGzipAnswer(page, Buffer.from(nonces[1] ?? ""));
+    expect(second).not.toBe(first);
+    expect(zlib.gunzipSync(first).equals(expected(nonces[0] ?? ""))).toBe(true);
+    giveBackGzipAnswer(page, first);
+    const third = takeGzipAnswer(page, Buffer.from(nonces[2] ?? ""));
+    expect(third).toBe(first);
+    expect(zlib.gunzipSync(third).equals(expected(nonces[2] ?? ""))).toBe(true);
+    expect(zlib.gunzipSync(second).equals(expected(nonces[1] ?? ""))).toBe(true);
+  });
+
+  it("combines CRCs as zlib computes the CRC of the whole", () => {
+    const whole = text(70_000, 13);
+    for (const cut of [0, 1, 7, 4_096, 69_999, 70_000]) {
+      const a = whole.subarray(0, cut);
+      const b = whole.subarray(cut);
+      const [shiftOfB] = gzipTemplate([b], 0).partShifts;
+      expect(shiftOfB).toBeDefined();
+      expect(combineCrc(zlib.crc32(a), zlib.crc32(b), shiftOfB ?? 0)).toBe(zlib.crc32(whole));
     }
   });
 });

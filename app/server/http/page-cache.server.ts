@@ -12,10 +12,12 @@ import { log } from "../logger.server";
  *
  * Rendering a page with React costs milliseconds of CPU; serving stored bytes costs microseconds. A stored
  * page is served again only while it cannot differ from a fresh render:
- * - its content: every page is stored with the content version read before its render (a number
- *   PostgreSQL raises in the same transaction as any change to articles or categories) and served only
- *   while that number is unchanged, checked with one query per request (requests that arrive while one
- *   read is running share the next one). No page is assumed not to read the database.
+ * - its content: every page is stored with the content version known before its render (a number
+ *   PostgreSQL raises in the same transaction as any change to the content) and served only while that
+ *   number is unchanged. The number is known without a round trip while PostgreSQL notifies this process
+ *   of every change (`knownContentVersion`, decision 0093); otherwise it is read with one query per request
+ *   (requests that arrive while one read is running share the next one). No page is assumed not to read
+ *   the database.
  * - its visitor: only GET requests without cookies or credentials are looked up or stored, and only
  *   answers 200 without `Set-Cookie`, `private` or `no-store`; the admin area never.
  * - its nonce: the Content-Security-Policy nonce of the render is cut out of the stored bytes and each
@@ -23,12 +25,18 @@ import { log } from "../logger.server";
  * What a page does on each visit (counting a view) is recorded with it and repeated (`onEveryServe`).
  * Compression is done once too: each stretch between two nonces is stored gzipped, and an answer is those
  * stretches with its nonce in between (see `gzipAnswer`), instead of compressing every answer again.
- * See docs/decisions/0006-page-cache.md.
+ * Hits are mostly answered before Express by fast-hit.server.ts, with the same bytes and headers.
+ * See docs/decisions/0006-page-cache.md and 0093-cache-without-round-trip.md.
  */
 
 export type PageCacheOptions = {
   /** Reads the current content version (one round trip). */
   readContentVersion: () => Promise<number>;
+  /**
+   * The content version when it is known without a round trip (the LISTEN connection of decision 0093),
+   * else undefined: then `readContentVersion` is asked.
+   */
+  knownContentVersion?: () => number | undefined;
   /** A read slower than this counts as failed: the page is rendered, not served from the cache. */
   readTimeoutMs?: number;
   /** Upper bound of the memory held, all pages together (bodies, compressed parts, addresses). */
@@ -41,12 +49,14 @@ export type PageCacheOptions = {
   maxAgeMs?: number;
 };
 
-type Entry = {
+export type CachedPage = {
   headers: Array<[string, string]>;
   /** The body cut at each occurrence of the render's nonce (views of one buffer). */
   parts: Buffer[];
-  /** The same parts, each deflated on its own up to a byte boundary (views of one buffer). */
+  /** The same parts, each deflated on its own up to a byte boundary (views of `gzip.file`). */
   deflatedParts: Buffer[];
+  /** The whole gzip answer with room for a nonce of the render's length (see `gzipTemplate`). */
+  gzip: GzipTemplate;
   /** Memory the entry holds: its two buffers, its address and headers, and a fixed overhead. */
   bytes: number;
   /** Content version the page was rendered under. */
@@ -137,6 +147,244 @@ export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buff
   return Buffer.concat(pieces);
 }
 
+// CRC-32 arithmetic (the polynomial of RFC 1952, bits reflected: bit 31 is x^0), so that the CRC of an
+// answer is computed from the stored CRC of each part and the nonce alone, not from all its bytes again:
+// CRC(A·B) = CRC(A)·x^(8·|B|) mod P xor CRC(B), as zlib's crc32_combine does.
+const CRC_POLYNOMIAL = 0xedb88320;
+const X_TO_THE_0 = 0x80000000;
+
+/** a·b modulo the CRC polynomial. */
+function multiplyModulo(a: number, b: number): number {
+  let product = 0;
+  for (let bit = X_TO_THE_0; bit !== 0 && (a & (bit | (bit - 1))) !== 0; bit >>>= 1) {
+    if (a & bit) product ^= b;
+    b = b & 1 ? (b >>> 1) ^ CRC_POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(8·length) modulo the CRC polynomial: what shifting a CRC past `length` bytes multiplies it by. */
+function byteShift(length: number): number {
+  let result = X_TO_THE_0;
+  let power = 0x40000000; // x^1
+  for (let bits = length * 8; bits > 0; bits = Math.floor(bits / 2)) {
+    if (bits % 2 === 1) result = multiplyModulo(result, power);
+    power = multiplyModulo(power, power);
+  }
+  return result;
+}
+
+/** The CRC-32 of A·B from the CRC of A, and the CRC and byte shift of B. */
+export function combineCrc(crcOfA: number, crcOfB: number, shiftOfB: number): number {
+  return (multiplyModulo(shiftOfB, crcOfA) ^ crcOfB) >>> 0;
+}
+
+/**
+ * A page's gzip answer made once, with a hole for the nonce in each place the render's was: an answer is a
+ * copy of `file` with its own nonce written into the holes and its own CRC into the trailer. Nonces have
+ * one length (`securityHeaders`); an answer with another length is assembled by `gzipAnswer`.
+ */
+export type GzipTemplate = {
+  file: Buffer;
+  nonceLength: number;
+  /** `file` cut at the holes, without its last 8 bytes (CRC and length): views of `file`. */
+  segments: Buffer[];
+  /** Where the nonce goes in `file`. */
+  nonceOffsets: number[];
+  /** Answers already written, ready to be filled again (see `takeGzipAnswer`). */
+  spare: Buffer[];
+  /** Set when the page leaves the cache: its answers are not kept any more. */
+  evicted: boolean;
+  /** Length of the page with a nonce of `nonceLength`. */
+  uncompressedLength: number;
+  /** Each part deflated on its own (views of `file`). */
+  deflatedParts: Buffer[];
+  /** CRC-32 of the page with a nonce of zeros, and of such a nonce alone. */
+  crcWithZeroNonce: number;
+  zeroNonceCrc: number;
+  /** Sum of x^(8·bytes after it) over the nonce's places: how a nonce's bits reach the page's CRC. */
+  nonceShiftSum: number;
+  /** x^(8·length) of each part. */
+  partShifts: number[];
+};
+
+export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate {
+  const pieces: Buffer[] = [GZIP_HEADER];
+  const nonceOffsets: number[] = [];
+  const deflatedSpans: Array<[number, number]> = [];
+  let offset = GZIP_HEADER.length;
+  let length = 0;
+  const hole = storedBlock(Buffer.alloc(nonceLength));
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(hole);
+      nonceOffsets.push(offset + 5);
+      offset += hole.length;
+      length += nonceLength;
+    }
+    const deflated = deflatePart(part);
+    pieces.push(deflated);
+    deflatedSpans.push([offset, offset + deflated.length]);
+    offset += deflated.length;
+    length += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
+  pieces.push(LAST_BLOCK, trailer);
+  const file = copyOf(pieces);
+  const segments: Buffer[] = [];
+  let from = 0;
+  for (const at of nonceOffsets) {
+    segments.push(file.subarray(from, at));
+    from = at + nonceLength;
+  }
+  segments.push(file.subarray(from, file.length - 8));
+  const zeros = Buffer.alloc(nonceLength);
+  let crcWithZeroNonce = 0;
+  parts.forEach((part, index) => {
+    if (index > 0) crcWithZeroNonce = zlib.crc32(zeros, crcWithZeroNonce);
+    crcWithZeroNonce = zlib.crc32(part, crcWithZeroNonce);
+  });
+  let nonceShiftSum = 0;
+  let bytesAfter = 0;
+  for (const part of parts.slice(1).reverse()) {
+    bytesAfter += part.length;
+    nonceShiftSum ^= byteShift(bytesAfter);
+    bytesAfter += nonceLength;
+  }
+  return {
+    file,
+    segments,
+    nonceOffsets,
+    spare: [],
+    evicted: false,
+    uncompressedLength: length,
+    nonceLength,
+    deflatedParts: deflatedSpans.map(([start, end]) => file.subarray(start, end)),
+    crcWithZeroNonce,
+    zeroNonceCrc: zlib.crc32(zeros),
+    nonceShiftSum: nonceShiftSum >>> 0,
+    partShifts: parts.map((part) => byteShift(part.length)),
+  };
+}
+
+/** `pieces` in one buffer of exactly their size. */
+function copyOf(pieces: Buffer[]): Buffer {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const file = Buffer.allocUnsafeSlow(total);
+  let offset = 0;
+  for (const piece of pieces) offset += piece.copy(file, offset);
+  return file;
+}
+
+/** The CRC-32 of the page with `nonce` in its holes. */
+function answerCrc(template: GzipTemplate, nonce: Buffer): number {
+  // The CRC is affine in the nonce's bits: the CRC with a nonce of zeros, plus the nonce's own linear
+  // part shifted to each of its places (the sum of those shifts is one factor, computed when stored).
+  const nonceLinear = (zlib.crc32(nonce) ^ template.zeroNonceCrc) >>> 0;
+  return (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
+}
+
+/**
+ * The page's gzip answer with `nonce` (of the template's length) in every hole, as pieces to be written
+ * one after the other: views of the stored file between the holes, the nonce, and the trailer with this
+ * answer's CRC.
+ */
+function piecesFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (const segment of template.segments) {
+    if (pieces.length > 0) pieces.push(nonce);
+    pieces.push(segment);
+  }
+  const trailer = Buffer.allocUnsafe(8);
+  trailer.writeUInt32LE(answerCrc(template, nonce), 0);
+  trailer.writeUInt32LE(template.uncompressedLength % 2 ** 32, 4);
+  pieces.push(trailer);
+  return pieces;
+}
+
+// Answers already written are filled again rather than allocated: one page-sized buffer per answer cost a
+// fifth of the CPU in garbage collection at tens of thousands of answers a second. Bounded, all pages
+// together, and at most a few per page (as many as are written at the same moment).
+const SPARE_ANSWER_BYTES = 4 * 1024 * 1024;
+const SPARE_ANSWERS_PER_PAGE = 8;
+let spareAnswerBytes = 0;
+
+/**
+ * The whole gzip answer of a stored page with `nonce`, in a buffer that belongs to the caller until it
+ * hands it back with `giveBackGzipAnswer` once written (or never: it is then collected).
+ */
+export function takeGzipAnswer(entry: CachedPage, nonce: Buffer): Buffer {
+  const template = entry.gzip;
+  if (nonce.length !== template.nonceLength) {
+    return gzipAnswer(entry.parts, entry.deflatedParts, nonce);
+  }
+  let answer = template.spare.pop();
+  if (answer) spareAnswerBytes -= answer.length;
+  else {
+    answer = Buffer.allocUnsafeSlow(template.file.length);
+    template.file.copy(answer);
+  }
+  // Everything but the nonce and the CRC is the stored file already.
+  for (const offset of template.nonceOffsets) nonce.copy(answer, offset);
+  answer.writeUInt32LE(answerCrc(template, nonce), answer.length - 8);
+  return answer;
+}
+
+/** An answer of `takeGzipAnswer` that the socket has written: it may be filled again. */
+export function giveBackGzipAnswer(entry: CachedPage, answer: Buffer): void {
+  const template = entry.gzip;
+  if (
+    template.evicted ||
+    answer.length !== template.file.length ||
+    template.spare.length >= SPARE_ANSWERS_PER_PAGE ||
+    spareAnswerBytes + answer.length > SPARE_ANSWER_BYTES
+  ) {
+    return;
+  }
+  template.spare.push(answer);
+  spareAnswerBytes += answer.length;
+}
+
+function forgetSpareAnswers(entry: CachedPage): void {
+  entry.gzip.evicted = true;
+  for (const answer of entry.gzip.spare) spareAnswerBytes -= answer.length;
+  entry.gzip.spare.length = 0;
+}
+
+/** The gzip answer of a stored page with `nonce`, as pieces to write in order. */
+export function gzipPieces(entry: CachedPage, nonce: Buffer): Buffer[] {
+  return nonce.length === entry.gzip.nonceLength
+    ? piecesFromTemplate(entry.gzip, nonce)
+    : [gzipAnswer(entry.parts, entry.deflatedParts, nonce)];
+}
+
+/** The gzip answer of a stored page with `nonce`. */
+export function gzipBody(entry: CachedPage, nonce: Buffer): Buffer {
+  return Buffer.concat(gzipPieces(entry, nonce));
+}
+
+/** The uncompressed answer of a stored page with `nonce`. */
+export function plainBody(entry: CachedPage, nonce: Buffer): Buffer {
+  const pieces: Buffer[] = [];
+  entry.parts.forEach((part, index) => {
+    if (index > 0) pieces.push(nonce);
+    pieces.push(part);
+  });
+  return Buffer.concat(pieces);
+}
+
+/** What the page does on every visit (counting a view), as its render did. */
+export function runEffects(entry: CachedPage, userAgent: string | null, path: string) {
+  for (const effect of entry.effects) {
+    try {
+      effect({ userAgent });
+    } catch (error) {
+      log.warn("page_cache_effect_failed", { error, path });
+    }
+  }
+}
+
 export function pageCache(options: PageCacheOptions) {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxEntries = options.maxEntries ?? 5_000;
@@ -144,7 +392,7 @@ export function pageCache(options: PageCacheOptions) {
   const readTimeoutMs = options.readTimeoutMs ?? 1_000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the start.
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, CachedPage>();
   let storedBytes = 0;
 
   function remove(key: string) {
@@ -152,9 +400,10 @@ export function pageCache(options: PageCacheOptions) {
     if (!entry) return;
     entries.delete(key);
     storedBytes -= entry.bytes;
+    forgetSpareAnswers(entry);
   }
 
-  function store(key: string, entry: Entry) {
+  function store(key: string, entry: CachedPage) {
     remove(key);
     entries.set(key, entry);
     storedBytes += entry.bytes;
@@ -197,26 +446,22 @@ export function pageCache(options: PageCacheOptions) {
     return waiting;
   }
 
-  function serve(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+  /** The stored page for `key` if it may be served under content `version` (and marks it recently used). */
+  function lookup(key: string, version: number): CachedPage | undefined {
+    const entry = entries.get(key);
+    if (!entry || entry.version !== version || Date.now() - entry.storedAt >= maxAgeMs) {
+      return undefined;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  function serve(req: ExpressRequest, res: ExpressResponse, entry: CachedPage) {
     const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
     const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
-    let body: Buffer;
-    if (gzip) body = gzipAnswer(entry.parts, entry.deflatedParts, nonce);
-    else {
-      const pieces: Buffer[] = [];
-      entry.parts.forEach((part, index) => {
-        if (index > 0) pieces.push(nonce);
-        pieces.push(part);
-      });
-      body = Buffer.concat(pieces);
-    }
-    for (const effect of entry.effects) {
-      try {
-        effect({ userAgent: req.get("user-agent") ?? null });
-      } catch (error) {
-        log.warn("page_cache_effect_failed", { error, path: req.path });
-      }
-    }
+    const body = gzip ? gzipBody(entry, nonce) : plainBody(entry, nonce);
+    runEffects(entry, req.get("user-agent") ?? null, req.path);
     res.status(200);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
@@ -265,7 +510,7 @@ export function pageCache(options: PageCacheOptions) {
     } as typeof res.end;
     res.setHeader("X-Page-Cache", "miss");
 
-    function finish(): Entry | undefined {
+    function finish(): CachedPage | undefined {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (
         !render.storable ||
@@ -285,7 +530,7 @@ export function pageCache(options: PageCacheOptions) {
       }
       parts.push(body.subarray(from));
       const plain = compact(parts);
-      const deflated = compact(plain.views.map(deflatePart));
+      const gzip = gzipTemplate(plain.views, Buffer.byteLength(nonce));
       const headers: Array<[string, string]> = [];
       for (const name of res.getHeaderNames()) {
         if (headersBefore.has(name) || PER_RESPONSE_HEADERS.has(name)) continue;
@@ -299,9 +544,10 @@ export function pageCache(options: PageCacheOptions) {
       return {
         headers,
         parts: plain.views,
-        deflatedParts: deflated.views,
+        deflatedParts: gzip.deflatedParts,
+        gzip,
         bytes:
-          plain.bytes + deflated.bytes + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,
+          plain.bytes + gzip.file.length + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,
         version,
         storedAt: Date.now(),
         effects: render.effects,
@@ -320,15 +566,11 @@ export function pageCache(options: PageCacheOptions) {
     if (!eligible) return next();
 
     const key = req.originalUrl;
-    const entry = entries.get(key);
     let version: number;
     try {
-      version = await currentVersion();
-      if (entry && entry.version === version && Date.now() - entry.storedAt < maxAgeMs) {
-        entries.delete(key);
-        entries.set(key, entry);
-        return serve(req, res, entry);
-      }
+      version = options.knownContentVersion?.() ?? (await currentVersion());
+      const entry = lookup(key, version);
+      if (entry) return serve(req, res, entry);
     } catch (error) {
       // The database does not answer: render as if there were no cache (the page says what it can).
       // Logged once a minute at most: during an outage every request comes here.
@@ -348,9 +590,18 @@ export function pageCache(options: PageCacheOptions) {
 
   return {
     middleware,
+    /**
+     * The stored page for `key` when the content version is known without a round trip and the page was
+     * rendered under it: what the fast path before Express serves (fast-hit.server.ts).
+     */
+    knownHit(key: string): CachedPage | undefined {
+      const version = options.knownContentVersion?.();
+      return version === undefined ? undefined : lookup(key, version);
+    },
     /** Number of stored pages and their bytes, for tests and diagnostics. */
     size: () => ({ entries: entries.size, bytes: storedBytes }),
     clear: () => {
+      for (const entry of entries.values()) forgetSpareAnswers(entry);
       entries.clear();
       storedBytes = 0;
     },

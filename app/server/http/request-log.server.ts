@@ -1,23 +1,39 @@
 import type { RequestHandler } from "express";
 import { log } from "../logger.server";
 
-/** One JSON line per request once the response is sent; static assets at debug level. */
+/** The request's line in the log: static assets and health checks at debug level, errors at error. */
+export function logRequest(
+  method: string,
+  path: string,
+  status: number,
+  durationMs: number,
+  bytes: number | undefined,
+) {
+  const fields = {
+    method,
+    path,
+    status,
+    durationMs: Math.round(durationMs * 10) / 10,
+    bytes: bytes || undefined,
+  };
+  if (status >= 500) log.error("request", fields);
+  else if (path.startsWith("/assets/") || path === "/healthz") log.debug("request", fields);
+  else log.info("request", fields);
+}
+
+/** One JSON line per request once the response is sent (the fast path of cached pages logs alike). */
 export function requestLog(): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const quiet = req.path.startsWith("/assets/") || req.path === "/healthz";
-      const fields = {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        durationMs: Math.round(durationMs * 10) / 10,
-        bytes: Number(res.getHeader("content-length") ?? 0) || undefined,
-      };
-      if (res.statusCode >= 500) log.error("request", fields);
-      else if (quiet) log.debug("request", fields);
-      else log.info("request", fields);
+      logRequest(
+        req.method,
+        req.path,
+        res.statusCode,
+        durationMs,
+        Number(res.getHeader("content-length") ?? 0),
+      );
     });
     next();
   };

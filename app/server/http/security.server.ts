@@ -35,29 +35,61 @@ export function contentSecurityPolicy(nonce: string, options: SecurityOptions = 
     .join("; ");
 }
 
+/** The headers every response carries besides its policy, in the order they are sent. */
+export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  [
+    "Permissions-Policy",
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+  ],
+  ["X-Frame-Options", "DENY"],
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+];
+
+/** Sent over HTTPS only (`req.secure`). */
+export const STRICT_TRANSPORT_SECURITY = [
+  "Strict-Transport-Security",
+  "max-age=63072000; includeSubDomains",
+] as const;
+
+/** The policy of a response with `nonce`: built once, the nonce put in per response. */
+export function policyWithNonce(options: SecurityOptions = {}): (nonce: string) => string {
+  const [beforeNonce, afterNonce] = contentSecurityPolicy("\0", options).split("\0");
+  return (nonce) => `${beforeNonce}${nonce}${afterNonce}`;
+}
+
+const NONCE_BYTES = 18;
+// Random bytes drawn 256 nonces at a time: one call into the system's generator instead of one per
+// answer (it showed in the profile of cached pages served at tens of thousands per second).
+const NONCES_PER_DRAW = 256;
+let randomPool = Buffer.alloc(0);
+let poolOffset = 0;
+
+/** A fresh CSP nonce: 18 random bytes in base64 (24 characters). */
+export function newNonce(): string {
+  if (poolOffset + NONCE_BYTES > randomPool.length) {
+    randomPool = randomBytes(NONCE_BYTES * NONCES_PER_DRAW);
+    poolOffset = 0;
+  }
+  const nonce = randomPool.toString("base64", poolOffset, poolOffset + NONCE_BYTES);
+  poolOffset += NONCE_BYTES;
+  return nonce;
+}
+
 /**
  * Sets the security headers on every response and a fresh CSP nonce in `res.locals.cspNonce`, which the
  * request handler passes to React Router for its inline scripts.
  */
 export function securityHeaders(options: SecurityOptions = {}): RequestHandler {
-  // The policy is the same for every response but its nonce: built once, the nonce put in per response.
-  const [beforeNonce, afterNonce] = contentSecurityPolicy("\0", options).split("\0");
+  const policy = policyWithNonce(options);
   return (req, res, next) => {
-    const nonce = randomBytes(18).toString("base64");
+    const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", `${beforeNonce}${nonce}${afterNonce}`);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader(
-      "Permissions-Policy",
-      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
-    );
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
-    if (req.secure) {
-      res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
-    }
+    res.setHeader("Content-Security-Policy", policy(nonce));
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    if (req.secure) res.setHeader(...STRICT_TRANSPORT_SECURITY);
     next();
   };
 }
