@@ -77,12 +77,6 @@ export type DecodedUpload = {
 };
 
 /**
- * The checks and decoding every upload goes through (the blog's images and the media library's photos):
- * an empty, too large, too big in pixels, non-image or unsupported file is refused with a French
- * `ImageRejectedError`; otherwise the image is decoded once, oriented and reduced to fit `fit`, as raw
- * pixels from which every stored file is encoded (so no metadata, GPS included, is ever copied).
- */
-/**
  * sharp, loaded by the first upload rather than at start-up: with libvips it adds about 20 MB to a process
  * that may never receive a photo (decision record 0092).
  */
@@ -90,6 +84,12 @@ export async function loadSharp() {
   return (await import("sharp")).default;
 }
 
+/**
+ * The checks and decoding every upload goes through (the blog's images and the media library's photos):
+ * an empty, too large, too big in pixels, non-image or unsupported file is refused with a French
+ * `ImageRejectedError`; otherwise the image is decoded once, oriented and reduced to fit `fit`, as raw
+ * pixels from which every stored file is encoded (so no metadata, GPS included, is ever copied).
+ */
 export async function decodeUpload(
   filePath: string,
   fit: { width: number; height: number; fit: "inside" },
