@@ -62,7 +62,12 @@ export default defineConfig({
   environments: {
     // The production server is our own Express app (app/server/http/app.server.ts), bundled with the
     // React Router build so that the whole server ships as one module.
-    ssr: { build: { rollupOptions: { input: "./app/server/http/app.server.ts" } } },
+    ssr: {
+      build: { rollupOptions: { input: "./app/server/http/app.server.ts" } },
+      // Bundled rather than imported whole at start-up: the server then holds only the icons and Radix
+      // primitives the pages use, not all 1,600 icons and 50 primitives (decision record 0092).
+      resolve: { noExternal: ["lucide-react", "radix-ui", /^@radix-ui\//] },
+    },
     client: {
       build: {
         rollupOptions: {

@@ -20,8 +20,8 @@ function redact(value: unknown, depth = 0): unknown {
   );
 }
 
-function write(level: Level, message: string, fields?: Record<string, unknown>) {
-  if (order[level] < threshold) return;
+function write(level: Level, message: string, fields?: Record<string, unknown>, always = false) {
+  if (order[level] < threshold && !always) return;
   const line = JSON.stringify({
     time: new Date().toISOString(),
     level,
@@ -37,4 +37,7 @@ export const log = {
   info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
   warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
+  /** Written whatever LOG_LEVEL says: what an operator asked for (e.g. the memory report on SIGUSR2). */
+  report: (message: string, fields?: Record<string, unknown>) =>
+    write("info", message, fields, true),
 };

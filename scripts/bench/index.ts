@@ -7,6 +7,7 @@ import { ceilingSection } from "./ceiling.ts";
 import { durabilitySection } from "./durability.ts";
 import { integritySection } from "./integrity.ts";
 import { lighthouseSection } from "./lighthouse.ts";
+import { memorySection } from "./memory.ts";
 import {
   commit,
   machine,
@@ -33,6 +34,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   durability: durabilitySection,
   sending: sendingSection,
   ceiling: ceilingSection,
+  memory: memorySection,
 };
 
 const { values } = parseArgs({

@@ -63,6 +63,7 @@ export const sectionOrder = [
   "durability",
   "sending",
   "ceiling",
+  "memory",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

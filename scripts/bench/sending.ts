@@ -116,7 +116,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
 }
 
 /** Signs in through the login form, as a browser without JavaScript does; returns the Cookie header. */
-async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
   const response = await request(`${baseUrl}/admin/login`, {
     method: "POST",
     headers: {

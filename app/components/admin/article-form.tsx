@@ -19,7 +19,7 @@ import {
 } from "~/components/ui/field";
 import { ADMIN_FORM_ID } from "./field";
 import { ImageField } from "./image-field";
-import { RichTextEditor } from "./rich-text-editor";
+import { RichTextField } from "./rich-text-field";
 
 export type ArticleFormValues = Partial<Record<string, string>>;
 
@@ -352,7 +352,7 @@ function ContentField({
       <p id={`${field.id}-libelle`} className="mb-1.5 block text-sm font-semibold">
         Contenu
       </p>
-      <RichTextEditor
+      <RichTextField
         name={field.name}
         id={field.id}
         defaultValue={value}

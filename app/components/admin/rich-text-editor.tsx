@@ -20,10 +20,10 @@ import { useRef, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { Dialog } from "./dialog";
-import { controlLook, Input } from "~/components/ui/field";
+import { Input } from "~/components/ui/field";
 import { uploadStatusText, useImageUpload } from "./upload";
 
-type EditorProps = {
+export type EditorProps = {
   /** Form field carrying the HTML (`content`). */
   name: string;
   id: string;
@@ -39,8 +39,8 @@ const contentStyles =
 
 /**
  * The article body: TipTap (headings, bold, italic, lists, links, quotes, images). Its HTML travels in a
- * hidden field; before the script runs (or without JavaScript) a plain text area takes the same name.
- * The server sanitises whatever arrives.
+ * hidden field; until the editor exists, `fallback` (rich-text-field's plain text area) stands in. The
+ * server sanitises whatever arrives. Loaded in the browser only, by rich-text-field (decision record 0092).
  */
 export function RichTextEditor({
   name,
@@ -49,7 +49,8 @@ export function RichTextEditor({
   invalid,
   describedBy,
   onChange,
-}: EditorProps) {
+  fallback,
+}: EditorProps & { fallback: ReactNode }) {
   const [html, setHtml] = useState(defaultValue);
   const editor = useEditor({
     extensions: [
@@ -80,20 +81,7 @@ export function RichTextEditor({
     },
   });
 
-  if (!editor) {
-    return (
-      <textarea
-        id={id}
-        name={name}
-        rows={15}
-        defaultValue={defaultValue}
-        aria-labelledby={`${id}-libelle`}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        className={cn(controlLook, "py-2")}
-      />
-    );
-  }
+  if (!editor) return fallback;
   return (
     <div
       className={cn(

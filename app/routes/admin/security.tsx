@@ -1,4 +1,3 @@
-import { isAPIError } from "better-auth/api";
 import { Copy, Download, Printer, ShieldCheck } from "lucide-react";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, useNavigation } from "react-router";
@@ -13,7 +12,7 @@ import type { ToastMessage } from "~/lib/toast";
 import type { FieldErrors } from "~/lib/forms";
 import { type AdminUser, requireAdmin } from "~/server/admin/guard.server";
 import { totpSetup, type TotpSetup } from "~/server/admin/two-factor.server";
-import { auth } from "~/server/auth.server";
+import { auth, authRefusal } from "~/server/auth.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sécurité - Administration" }];
@@ -37,7 +36,7 @@ async function pendingBackupCodes(admin: AdminUser): Promise<string[] | undefine
     const result = await (await auth()).api.viewBackupCodes({ body: { userId: admin.id } });
     return result.backupCodes;
   } catch (error) {
-    if (isAPIError(error)) return undefined;
+    if (await authRefusal(error)) return undefined;
     throw error;
   }
 }
@@ -70,7 +69,9 @@ export async function action({ request }: Route.ActionArgs) {
       const { totpURI, backupCodes } = result as { totpURI: string; backupCodes: string[] };
       return data<ActionData>({ step: "confirm", setup: await totpSetup(totpURI), backupCodes });
     } catch (error) {
-      if (isAPIError(error)) return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
+      if (await authRefusal(error)) {
+        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
+      }
       throw error;
     }
   }
@@ -107,7 +108,7 @@ export async function action({ request }: Route.ActionArgs) {
         { headers: forward(result.headers) },
       );
     } catch (error) {
-      if (!isAPIError(error)) throw error;
+      if (!(await authRefusal(error))) throw error;
       return refuse({ code: "Code invalide" }, "Code invalide");
     }
   }
@@ -125,7 +126,9 @@ export async function action({ request }: Route.ActionArgs) {
         { headers: forward(result.headers) },
       );
     } catch (error) {
-      if (isAPIError(error)) return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
+      if (await authRefusal(error)) {
+        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
+      }
       throw error;
     }
   }

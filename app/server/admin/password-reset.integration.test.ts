@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { useAppDatabase } from "../../../tests/support/database";
-import { createAuth, type Auth } from "../auth.server";
+import { createAuth, type Auth } from "../auth-config.server";
 import { db } from "../db/client.server";
 import { rateLimits, sessions, users, verifications } from "../db/schema";
 import type { Mailer } from "../mail.server";

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { isAPIError } from "better-auth/api";
-import { type Auth, resetPasswordPath } from "../auth.server";
+import { type Auth, authRefusal, resetPasswordPath } from "../auth.server";
 import { log } from "../logger.server";
 import type { Mailer } from "../mail.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
@@ -59,8 +58,9 @@ export async function requestPasswordResetLink(
   try {
     await auth.api.requestPasswordReset({ body: { email: normalised } });
   } catch (error) {
-    if (!isAPIError(error)) throw error;
-    log.warn("password_reset_refused", { message: error.message });
+    const refusal = await authRefusal(error);
+    if (!refusal) throw error;
+    log.warn("password_reset_refused", { message: refusal.message });
   }
   return { kind: "sent" };
 }
@@ -95,7 +95,7 @@ export async function resetPasswordWithToken(
   try {
     await auth.api.resetPassword({ body: { token, newPassword: password } });
   } catch (error) {
-    if (isAPIError(error)) return { kind: "invalid-token" };
+    if (await authRefusal(error)) return { kind: "invalid-token" };
     throw error;
   }
   const user = await context.internalAdapter.findUserById(verification.value);

@@ -1,5 +1,4 @@
-import { isAPIError } from "better-auth/api";
-import { auth } from "../auth.server";
+import { auth, authRefusal } from "../auth.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import type { ToastMessage } from "~/lib/toast";
 import { deviceCookieHeader, trustedDevice } from "./device-cookie.server";
@@ -74,7 +73,8 @@ export async function signInAdministrator(
       returnHeaders: true,
     });
   } catch (error) {
-    if (isAPIError(error) && (error.status === "UNAUTHORIZED" || error.status === "BAD_REQUEST")) {
+    const refusal = await authRefusal(error);
+    if (refusal && (refusal.status === "UNAUTHORIZED" || refusal.status === "BAD_REQUEST")) {
       return { kind: "refused", status: 401, toast: INVALID_CREDENTIALS };
     }
     throw error;

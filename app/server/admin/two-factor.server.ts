@@ -1,6 +1,4 @@
-import { isAPIError } from "better-auth/api";
-import QRCode from "qrcode";
-import { auth } from "../auth.server";
+import { auth, authRefusal } from "../auth.server";
 import { consumeRateLimit } from "../rate-limit.server";
 import { finishSignIn, type SignInOutcome, tooManyAttempts } from "./sign-in.server";
 
@@ -49,9 +47,10 @@ export async function verifySecondFactor(
     const user = (result.response as { user?: { role?: unknown; email?: string } }).user;
     return finishSignIn(result.headers, user);
   } catch (error) {
-    if (isAPIError(error)) {
+    const refusal = await authRefusal(error);
+    if (refusal) {
       const expired =
-        (error.body as { code?: string } | undefined)?.code === "INVALID_TWO_FACTOR_COOKIE";
+        (refusal.body as { code?: string } | undefined)?.code === "INVALID_TWO_FACTOR_COOKIE";
       return {
         kind: "refused",
         status: 401,
@@ -73,6 +72,8 @@ export type TotpSetup = { totpURI: string; secret: string; qrCode: string };
 /** The QR code (an SVG data URL made on the server: no third-party request) and the manual key. */
 export async function totpSetup(totpURI: string): Promise<TotpSetup> {
   const secret = new URL(totpURI).searchParams.get("secret") ?? "";
+  // qrcode is loaded when an administrator first turns two-factor on, not at start-up (decision 0092).
+  const { default: QRCode } = await import("qrcode");
   const svg = await QRCode.toString(totpURI, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return {
     totpURI,

@@ -13,7 +13,9 @@ const holder = globalThis as typeof globalThis & { __studioDatabase?: Connection
 export function createConnection(url: string, options: { max?: number } = {}): Connection {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    // (2 × cores) + 1 for the 2-core server the site is sized for (decision record 0092): more connections
+    // would not run more queries at once, and each costs PostgreSQL a backend process.
+    max: options.max ?? 5,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });

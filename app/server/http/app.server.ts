@@ -40,6 +40,7 @@ import { cachePolicy } from "./cache-policy.server";
 import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
+import { reportMemoryOnSignal, reportPageCache, reportPool } from "./memory-report.server";
 import { pageCache } from "./page-cache.server";
 import { hashedAssets } from "./precompressed-assets.server";
 import { reactRouterHandler } from "./react-router-handler.server";
@@ -81,6 +82,12 @@ export const BODY_LIMITS: RequestInputOptions = {
  * (about 0.5 Mbit/s up) takes 14. Otherwise Node answers 408 and closes the connection.
  */
 export const SERVER_TIMEOUTS = { headersTimeoutMs: 20_000, requestTimeoutMs: 20 * 60_000 };
+
+/**
+ * The page cache's bound for a small server (decision record 0092): about 700 pages of 45 KB, more than the
+ * public pages of a site this size, and a bounded share of a 1 GB machine.
+ */
+export const PAGE_CACHE_BYTES = 32 * MIB;
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined) return false;
@@ -225,8 +232,12 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
     : pageCache({
         readContentVersion: readContentVersionWithContent,
         knownContentVersion: () => contentVersion?.current(),
+        maxBytes: PAGE_CACHE_BYTES,
       });
-  if (cache) app.use(cache.middleware);
+  if (cache) {
+    reportPageCache(cache.size);
+    app.use(cache.middleware);
+  }
 
   app.use(
     reactRouterHandler({
@@ -300,6 +311,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   }
 
   const database = connectDatabase(databaseUrl);
+  reportPool(() => database.$client);
   try {
     await applyMigrations(database);
   } catch (error) {
@@ -333,6 +345,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.on("clientError", answerClientError);
+  const stopMemoryReport = reportMemoryOnSignal();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
@@ -355,6 +368,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       await stopJobQueue();
       await contentVersion?.stop();
       closeMailTransport();
+      stopMemoryReport();
       await closeDatabase();
       await embedded?.stop();
       log.info("server_stopped");

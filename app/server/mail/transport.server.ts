@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { readSiteContent } from "../content/site-content.server";
 import { env, type Env } from "../env.server";
@@ -114,7 +114,10 @@ type Sender = {
 
 const holder = globalThis as typeof globalThis & { __studioMailSender?: Sender };
 
-function sender(config: MailConfig): Sender {
+async function sender(config: MailConfig): Promise<Sender> {
+  // nodemailer is loaded by the first e-mail, not at start-up (decision record 0092); nothing is awaited
+  // below, so two first e-mails at once still share one transport.
+  const { default: nodemailer } = await import("nodemailer");
   const current = holder.__studioMailSender;
   if (current && current.config.url === config.url) return current;
   current?.transport.close();
@@ -134,7 +137,7 @@ function sender(config: MailConfig): Sender {
 
 /** Sends one e-mail now, at the process's pace. Throws the SMTP error (see mailFailure). */
 export async function deliver(mail: OutgoingMail, config: MailConfig): Promise<void> {
-  const { transport, pacer } = sender(config);
+  const { transport, pacer } = await sender(config);
   await pacer.wait();
   await transport.sendMail({
     from: config.from ?? (await defaultSender()),

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { upsertAccount } from "../../../app/server/admin/administrators.server";
 import { signInRateLimitKeys } from "../../../app/server/admin/sign-in.server";
-import { createAuth } from "../../../app/server/auth.server";
+import { createAuth } from "../../../app/server/auth-config.server";
 import { rateLimits, users } from "../../../app/server/db/schema";
 import type { useBrowser } from "./browser";
 import { serverBaseUrl, serverDatabase } from "./database";

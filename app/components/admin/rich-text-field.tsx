@@ -1,0 +1,48 @@
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from "react";
+import { cn } from "~/lib/utils";
+import { controlLook } from "~/components/ui/field";
+import type { EditorProps } from "./rich-text-editor";
+
+// TipTap and ProseMirror are browser code: the server's HTML only ever shows the plain text area, so the
+// editor's module is imported once React runs in the browser and the server never loads it (decision
+// record 0092).
+// If its script cannot be fetched, the plain text area stays: the article can still be written and saved.
+const RichTextEditor = lazy(() =>
+  import("./rich-text-editor").then(
+    (module) => ({ default: module.RichTextEditor }),
+    () => ({ default: ({ fallback }: { fallback: ReactNode }) => fallback }),
+  ),
+);
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * The article body's field: the rich-text editor once React runs in the browser; before it (the server's
+ * HTML, or without JavaScript) a plain text area of the same name, so the form works without the editor.
+ */
+export function RichTextField(props: EditorProps) {
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  const { name, id, defaultValue, invalid, describedBy } = props;
+  const plain = (
+    <textarea
+      id={id}
+      name={name}
+      rows={15}
+      defaultValue={defaultValue}
+      aria-labelledby={`${id}-libelle`}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
+      className={cn(controlLook, "py-2")}
+    />
+  );
+  if (!hydrated) return plain;
+  return (
+    <Suspense fallback={plain}>
+      <RichTextEditor {...props} fallback={plain} />
+    </Suspense>
+  );
+}
