@@ -102,8 +102,11 @@ function LightScript() {
 // preloads once the page has painted its first content (or after three seconds, e.g. in a background
 // tab). The first paint then waits for the HTML and the stylesheet only, instead of sharing a slow mobile
 // link with the JavaScript; the page, fully server-rendered, reads and works (links, forms) before React
-// takes over. Decision 0007.
-const startScripts = `(function () {
+// takes over. Decision 0007. The server's HTML alone carries it: in the browser, hydration keeps what the
+// server wrote (and a script set by innerHTML never runs), so the text is left out of the browser's bundle.
+const startScripts = !import.meta.env.SSR
+  ? ""
+  : `(function () {
   var holder = document.getElementById("rr-scripts");
   if (!holder) return;
   var later = [];

@@ -67,7 +67,11 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     description: `${studio.name} (${where}) : horaires, téléphone, réservation en ligne et bons cadeaux. ${site.label}, ${site.experience}.`,
     path: studio.pagePath,
     matches,
-    extra: [jsonLd(studioStructuredData(siteUrlFrom(matches), site, studio))],
+    // A studio's page is light (decision 0090): only the server renders it, so the structured data (and
+    // its code) stays out of the browser's bundle, where this route serves the hydrated contact page.
+    extra: import.meta.env.SSR
+      ? [jsonLd(studioStructuredData(siteUrlFrom(matches), site, studio))]
+      : [],
   });
 };
 
