@@ -102,8 +102,13 @@ function LightScript() {
 // preloads once the page has painted its first content (or after three seconds, e.g. in a background
 // tab). The first paint then waits for the HTML and the stylesheet only, instead of sharing a slow mobile
 // link with the JavaScript; the page, fully server-rendered, reads and works (links, forms) before React
-// takes over. Decision 0007.
-const startScripts = `(function () {
+// takes over. Decision 0007. The server's HTML alone carries it: in the browser, hydration keeps what the
+// server wrote (and a script set by innerHTML never runs), so the text is left out of the browser's bundle.
+// It starts after the first contentful paint; a browser without paint timing waits one frame, a hidden tab
+// (which does not paint) three seconds. Sent without its indentation (about 0.1 KB less in gzip).
+const startScripts = !import.meta.env.SSR
+  ? ""
+  : `(function () {
   var holder = document.getElementById("rr-scripts");
   if (!holder) return;
   var later = [];
@@ -119,8 +124,6 @@ const startScripts = `(function () {
     performance.mark("scripts-start");
     later.forEach(function (element) { document.head.appendChild(element); });
   }
-  // After the first contentful paint; a browser without paint timing waits one frame, a hidden tab (which
-  // does not paint) three seconds.
   var observer = window.PerformanceObserver;
   if (observer && (observer.supportedEntryTypes || []).indexOf("paint") !== -1) {
     new observer(function (list) {
@@ -130,7 +133,7 @@ const startScripts = `(function () {
     requestAnimationFrame(function () { setTimeout(start, 0); });
   }
   setTimeout(start, 3000);
-})();`;
+})();`.replace(/\n\s+/g, "\n");
 
 function ScriptsAfterFirstPaint() {
   const nonce = useContext(FrameworkContext)?.nonce;

@@ -12,7 +12,7 @@ import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { studioStructuredData } from "~/lib/structured-data";
 import { answerContactForm } from "~/server/contact-form.server";
 import { siteContent } from "~/server/content/site-content.server";
-import { studioAt, studioPageData } from "~/server/content/studio-pages.server";
+import { studioAt, studioContactData, studioPageData } from "~/server/content/studio-pages.server";
 import { redirectOrNotFound } from "~/server/not-found.server";
 
 /**
@@ -35,10 +35,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const content = await siteContent(context);
   const found = studioAt(content, `/${params.page}`);
   if (!found) return redirectOrNotFound(request, content);
-  return {
-    kind: found.kind,
-    studio: studioPageData(content, found.studio),
-  };
+  return found.kind === "contact"
+    ? { kind: "contact" as const, studio: studioContactData(content, found.studio) }
+    : { kind: "studio" as const, studio: studioPageData(content, found.studio) };
 }
 
 /** The 404 keeps its `no-store`; a studio's page the site's usual policy. */
@@ -51,10 +50,11 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders })
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData || loaderData.kind === "not-found") return notFoundMeta;
-  const { studio } = loaderData;
   const site = siteFrom(matches);
-  const where = `${studio.address.street}, ${studio.address.postalCode} ${studio.address.city}`;
+  const { address } = loaderData.studio;
+  const where = `${address.street}, ${address.postalCode} ${address.city}`;
   if (loaderData.kind === "contact") {
+    const { studio } = loaderData;
     return seo({
       title: `Contacter le ${studioNameInSentence(studio)} | ${site.brand}`,
       description: `Écrivez au ${studioNameInSentence(studio)} (${where}) : horaires, téléphone et formulaire de contact pour réserver votre séance photo.`,
@@ -62,12 +62,17 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       matches,
     });
   }
+  const { studio } = loaderData;
   return seo({
     title: `${studio.name} | ${site.brand}`,
     description: `${studio.name} (${where}) : horaires, téléphone, réservation en ligne et bons cadeaux. ${site.label}, ${site.experience}.`,
     path: studio.pagePath,
     matches,
-    extra: [jsonLd(studioStructuredData(siteUrlFrom(matches), site, studio))],
+    // A studio's page is light (decision 0090): only the server renders it, so the structured data (and
+    // its code) stays out of the browser's bundle, where this route serves the hydrated contact page.
+    extra: import.meta.env.SSR
+      ? [jsonLd(studioStructuredData(siteUrlFrom(matches), site, studio))]
+      : [],
   });
 };
 

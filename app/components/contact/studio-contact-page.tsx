@@ -4,10 +4,10 @@ import { PageHero } from "~/components/marketing/page-hero";
 import { HeroPreload } from "~/components/studio/hero-preload";
 import { studioNameInSentence } from "~/components/studio/studio-name";
 import { useSite } from "~/lib/public-site";
-import type { StudioPageData } from "~/server/content/studio-pages.server";
+import type { StudioContactData } from "~/server/content/studio-pages.server";
 
 /** A studio's contact page (/contact-studio-{slug}): its cards and its own form. */
-export function StudioContactPage({ studio }: { studio: StudioPageData }) {
+export function StudioContactPage({ studio }: { studio: StudioContactData }) {
   const { brand } = useSite();
   return (
     <>

@@ -54,6 +54,36 @@ export function studioPageData(
   };
 }
 
+/**
+ * What a studio's contact page needs of it: hydrated (decision 0090), the page sends it to the browser in
+ * React Router's hand-off, so what only the studio's page shows (description, booking and gift links,
+ * coordinates, the photo's library facts) is left out (decision 0095).
+ */
+export type StudioContactData = Omit<
+  StudioPageData,
+  "pagePath" | "city" | "description" | "bookingUrl" | "giftVoucherUrl" | "geo" | "photo"
+> & { photo: Pick<SitePhoto, "picture"> };
+
+export function studioContactData(
+  content: SiteContent,
+  studio: StudioRecord,
+  today = parisToday(),
+): StudioContactData {
+  const { name, address, phone, email, hours, closures } = studioFacts(studio, today);
+  return {
+    name,
+    address,
+    phone,
+    email,
+    hours,
+    closures,
+    slug: studio.slug,
+    contactPath: studio.contactPath,
+    photo: { picture: content.photo(studio.data.photo).picture },
+    contactForm: studio.data.contactForm,
+  };
+}
+
 /** The studio whose page (`/studio-{slug}`) or contact page (`/contact-studio-{slug}`) is `path`. */
 export function studioAt(
   content: SiteContent,
