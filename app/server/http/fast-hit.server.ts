@@ -37,20 +37,11 @@ export type FastHitOptions = {
   trustProxy: (address: string | undefined, hop: number) => boolean;
 };
 
-/**
- * "gzip" among the encodings, with no weights anywhere and neither `identity` nor `*`: the page cache's
- * `acceptsEncodings("gzip", "identity")` breaks a tie between those by the header's order, which is left
- * to Express.
- */
+/** "gzip" among the encodings, with no weights anywhere (weights are left to Express's negotiation). */
 function acceptsPlainGzip(header: string): boolean | undefined {
   if (header.includes(";")) return undefined;
-  let gzip: boolean | undefined;
-  for (const token of header.split(",")) {
-    const encoding = token.trim().toLowerCase();
-    if (encoding === "identity" || encoding === "*") return undefined;
-    if (encoding === "gzip") gzip = true;
-  }
-  return gzip;
+  for (const token of header.split(",")) if (token.trim().toLowerCase() === "gzip") return true;
+  return undefined;
 }
 
 /** Whether the request came over HTTPS, as Express's `req.secure` says (see express/lib/request.js). */
