@@ -38,7 +38,8 @@ if (process.argv.includes("--dev")) {
   if (typeof process.execve === "function") {
     const given = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
     const flags = PRODUCTION_NODE_FLAGS.filter((flag) => !given.includes(flag.replace(/=.*/, "")));
-    process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, launcher], {
+    const args = [...flags, ...process.execArgv, launcher, ...process.argv.slice(2)];
+    process.execve(process.execPath, [process.execPath, ...args], {
       ...PRODUCTION_ENVIRONMENT,
       ...process.env,
     });

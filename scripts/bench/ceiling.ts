@@ -7,7 +7,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Context } from "./context.ts";
 import { request } from "./http.ts";
-import { metric, type SectionResult } from "./report.ts";
+import { check, metric, type SectionResult } from "./report.ts";
 import { freePort } from "../../app/server/free-port.server.ts";
 import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
@@ -15,6 +15,11 @@ const PAGE = "/tarifs";
 /** Issue 13, item 4: the site's cached page at half of nginx's throughput at least, p99 ≤ 5 ms. */
 const BUDGET_RATIO_PERCENT = 50;
 const BUDGET_P99_MS = 5;
+/**
+ * A change committed elsewhere shows within the listener's heartbeat period and time-out even when its
+ * notification is lost (decision 0093): 1 s + 1 s.
+ */
+const BUDGET_STALENESS_MAX_MS = 2_000;
 
 /** Installs the Debian packages the section needs when they are missing and we may (root with apt). */
 function ensureTools(context: Context): string | null {
@@ -202,16 +207,19 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
       const ofNode = wrk(bare.url, seconds);
       context.log(`wrk site ${seconds} s`);
       const ofSite = wrk(`${server.baseUrl}${PAGE}`, seconds);
-      const ratio = ofSite.requestsPerSecond / ofNginx.requestsPerSecond;
+      // Only cached, successful answers count: a site answering errors (or rendering every page) fast
+      // would otherwise meet the budget.
+      const sound = cached === "hit" && ofSite.errors === 0;
+      const ratio = sound ? ofSite.requestsPerSecond / ofNginx.requestsPerSecond : 0;
       const changes = context.quick ? 20 : 100;
       context.log(`staleness: ${changes} changes committed by another connection`);
       const staleness = await measureStaleness(server.baseUrl, server.databaseUrl, changes);
-      const row = (name: string, result: WrkResult, p99Budget?: { max: number }) => [
+      const row = (name: string, result: WrkResult, budgeted = false) => [
         name,
         metric(Math.round(result.requestsPerSecond), "req/s"),
         metric(result.p50Ms, "ms", undefined, 2),
-        metric(result.p99Ms, "ms", p99Budget, 2),
-        metric(result.errors, ""),
+        metric(result.p99Ms, "ms", budgeted ? { max: BUDGET_P99_MS } : undefined, 2),
+        metric(result.errors, "", budgeted ? { equals: 0 } : undefined),
       ];
       return {
         title: "Cached pages against a static file server",
@@ -222,9 +230,7 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
             rows: [
               row("nginx, the page's gzipped bytes as a file", ofNginx),
               row("node:http, the same buffer", ofNode),
-              row(`the site (page cache: ${String(cached ?? "?")})`, ofSite, {
-                max: BUDGET_P99_MS,
-              }),
+              row(`the site (page cache: ${String(cached ?? "?")})`, ofSite, true),
             ],
           },
           {
@@ -232,7 +238,11 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
             columns: ["figure", "value"],
             rows: [
               [
-                "site / nginx throughput",
+                "the site's answers came from its page cache",
+                check(cached === "hit", String(cached ?? "no X-Page-Cache header")),
+              ],
+              [
+                "site / nginx throughput (cached, error-free answers only)",
                 metric(Math.round(ratio * 1000) / 10, "%", { min: BUDGET_RATIO_PERCENT }, 1),
               ],
               [
@@ -252,7 +262,7 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
             rows: [
               ["p50", metric(staleness.p50Ms, "ms", undefined, 2)],
               ["p99", metric(staleness.p99Ms, "ms", undefined, 2)],
-              ["max", metric(staleness.maxMs, "ms", undefined, 2)],
+              ["max", metric(staleness.maxMs, "ms", { max: BUDGET_STALENESS_MAX_MS }, 2)],
             ],
           },
         ],

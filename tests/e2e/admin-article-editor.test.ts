@@ -12,7 +12,7 @@ import {
   signedInPage,
   type TestAccount,
 } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, hydrated, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
 
 const { openPage, baseUrl } = useBrowser();
@@ -51,6 +51,29 @@ async function jpeg(width: number, height: number): Promise<Buffer> {
 }
 
 describe("article editor", () => {
+  it("keeps what the owner typed in the plain text area while the editor's script was on its way", async () => {
+    const page = await signedIn("/admin/dashboard");
+    // The editor's script is held back (a slow line): the plain text area stands in, and takes text.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/rich-text-editor-[^/]*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto("/admin/articles/nouveau");
+    await hydrated(page);
+    const plain = page.locator("textarea[name=content]");
+    await plain.fill("Premier paragraphe tapé avant l'éditeur");
+    release();
+    await editor(page).waitFor();
+    await expect
+      .poll(() => editor(page).textContent())
+      .toContain("Premier paragraphe tapé avant l'éditeur");
+    await expect
+      .poll(() => page.locator("input[type=hidden][name=content]").inputValue())
+      .toContain("Premier paragraphe tapé avant l'éditeur");
+  });
+
   it("after inserting a link the caret is after it: the next keys add text, they do not replace the words", async () => {
     const page = await newArticlePage();
     await editor(page).click();

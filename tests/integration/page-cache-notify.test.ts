@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../app/server/content/content-version-listener.server";
@@ -95,6 +96,30 @@ describe("page cache told of changes by PostgreSQL", () => {
         "server-timing",
       ]),
     );
+  });
+
+  it("keeps cached pages on the fast path while a visitor's form is on its way", async () => {
+    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    // An anonymous post whose body is slow to come (a contact form on a slow line, or a stranger's
+    // trickle): content changes only through the admin area, so nothing is set aside meanwhile.
+    const url = new URL("/contact", server.baseUrl);
+    const slowPost = request(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": "1000",
+        origin: url.origin,
+      },
+    });
+    slowPost.on("error", () => undefined);
+    slowPost.write("prenom=Camille&");
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await howServed()).toBe("hit 0");
+      expect(await howServed()).toBe("hit 0");
+    } finally {
+      slowPost.destroy();
+    }
   });
 
   it("serves cached pages without a round trip, and a change committed elsewhere once notified", async () => {

@@ -32,6 +32,8 @@ export type EditorProps = {
   describedBy?: string;
   /** Called on every change of the content (the form autosaves). */
   onChange?: () => void;
+  /** What the owner has typed in the plain text area standing in for the editor, if anything. */
+  typedText?: () => string | undefined;
 };
 
 const contentStyles =
@@ -49,9 +51,11 @@ export function RichTextEditor({
   invalid,
   describedBy,
   onChange,
+  typedText,
   fallback,
 }: EditorProps & { fallback: ReactNode }) {
-  const [html, setHtml] = useState(defaultValue);
+  const start = typedText?.() ?? defaultValue;
+  const [html, setHtml] = useState(start);
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -62,8 +66,16 @@ export function RichTextEditor({
       }),
       Image.configure({ inline: false }),
     ],
-    content: defaultValue,
+    content: start,
     immediatelyRender: false,
+    // Text typed in the stand-in text area until this very moment is the editor's first content.
+    onCreate: ({ editor: created }) => {
+      const typed = typedText?.();
+      if (typed === undefined || typed === start) return;
+      created.commands.setContent(typed);
+      setHtml(created.isEmpty ? "" : created.getHTML());
+      onChange?.();
+    },
     editorProps: {
       attributes: {
         id,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useSyncExternalStore, type ReactNode } from "react";
+import { lazy, Suspense, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { cn } from "~/lib/utils";
 import { controlLook } from "~/components/ui/field";
 import type { EditorProps } from "./rich-text-editor";
@@ -27,12 +27,27 @@ export function RichTextField(props: EditorProps) {
     () => false,
   );
   const { name, id, defaultValue, invalid, describedBy } = props;
+  // What the owner typed in the plain text area (before React ran, or while the editor's script loads)
+  // goes on in the next text area and in the editor: the areas are replaced, never the text.
+  // Each new text area takes it over when it appears (its props may date from an earlier render).
+  const typed = useRef<string | undefined>(undefined);
   const plain = (
     <textarea
       id={id}
       name={name}
       rows={15}
       defaultValue={defaultValue}
+      ref={(element) => {
+        if (!element) return;
+        if (typed.current === undefined) {
+          if (element.value !== defaultValue) typed.current = element.value;
+        } else if (element.value !== typed.current) {
+          element.value = typed.current;
+        }
+      }}
+      onInput={(event) => {
+        typed.current = event.currentTarget.value;
+      }}
       aria-labelledby={`${id}-libelle`}
       aria-invalid={invalid || undefined}
       aria-describedby={describedBy}
@@ -42,7 +57,7 @@ export function RichTextField(props: EditorProps) {
   if (!hydrated) return plain;
   return (
     <Suspense fallback={plain}>
-      <RichTextEditor {...props} fallback={plain} />
+      <RichTextEditor {...props} typedText={() => typed.current} fallback={plain} />
     </Suspense>
   );
 }

@@ -152,7 +152,17 @@ export function listenToContentVersion(
     }
   }
 
-  async function connect() {
+  /** Connects (again); a throw before the connection exists (a bad setting) is logged and retried later. */
+  function connect() {
+    connectOnce().catch((error: unknown) => {
+      if (stopped) return;
+      problem("content_version_listener_lost", error);
+      reconnectTimer = setTimeout(connect, reconnectMs);
+      reconnectTimer.unref();
+    });
+  }
+
+  async function connectOnce() {
     if (stopped) return;
     const connecting = new pg.Client({
       connectionString: options.databaseUrl,
@@ -183,7 +193,7 @@ export function listenToContentVersion(
     }
   }
 
-  void connect();
+  connect();
 
   return {
     current() {

@@ -132,11 +132,14 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
   app.use(cachePolicy());
   app.use(requestLog());
-  // A form or an action of this process may change content: the known version is set aside until it has
-  // answered and the version was read again, so its own change shows at once (decision 0093).
+  // An administrator's action in this process may change content: the known version is set aside until it
+  // has answered and the version was read again, so her own change shows at once (decision 0093). Content
+  // changes only through the admin area, with a session cookie: a visitor's form (contact, newsletter) or a
+  // stranger's post never takes cached pages off the fast path.
   if (contentVersion) {
     app.use((req, res, next) => {
-      if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS") {
+      const unsafe = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
+      if (unsafe && req.headers.cookie !== undefined && req.path.startsWith("/admin")) {
         res.once("close", contentVersion.holdForLocalWrite());
       }
       next();

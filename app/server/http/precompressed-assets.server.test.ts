@@ -14,6 +14,8 @@ describe("acceptsBrotli", () => {
     expect(acceptsBrotli("br;q=0.5, gzip")).toBe(true);
     expect(acceptsBrotli("*")).toBe(true);
     expect(acceptsBrotli("gzip, br;q=0")).toBe(false);
+    expect(acceptsBrotli("br;q=0, *")).toBe(false);
+    expect(acceptsBrotli("*;q=0")).toBe(false);
     expect(acceptsBrotli("gzip, deflate")).toBe(false);
     expect(acceptsBrotli(undefined)).toBe(false);
   });

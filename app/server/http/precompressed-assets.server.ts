@@ -9,15 +9,22 @@ const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
 };
 
-/** Whether an `Accept-Encoding` header accepts brotli (`br`, not refused with `q=0`). */
+/**
+ * Whether an `Accept-Encoding` header accepts brotli: `br` named with a weight above 0, or, when `br` is
+ * not named at all, `*` with a weight above 0 (a named coding's own weight wins over `*`, RFC 9110 §12.5.3).
+ */
 export function acceptsBrotli(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
-  return acceptEncoding.split(",").some((part) => {
+  let brotli: boolean | undefined;
+  let any: boolean | undefined;
+  for (const part of acceptEncoding.split(",")) {
     const [coding, ...parameters] = part.trim().toLowerCase().split(";");
-    if (coding !== "br" && coding !== "*") return false;
     const quality = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return quality === undefined || Number(quality.slice(2)) > 0;
-  });
+    const accepted = quality === undefined || Number(quality.slice(2)) > 0;
+    if (coding === "br") brotli = accepted;
+    else if (coding === "*") any = accepted;
+  }
+  return brotli ?? any ?? false;
 }
 
 /**
