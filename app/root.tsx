@@ -10,21 +10,19 @@ import {
   useRouteError,
 } from "react-router";
 import { useContext, useEffect } from "react";
-import interFont from "~/assets/fonts/inter-fr-wght.woff2?url";
-import playfairFont from "~/assets/fonts/playfair-display-fr-wght.woff2?url";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isLightPage, isLightPath } from "~/light-pages";
 import { lightScriptSource } from "~/light-script";
+import { fontsScriptSource } from "~/fonts-script";
 import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
 
+// No font preload: the first page of a visit is drawn without the web fonts (decision 0095, FontsSwitch).
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
-  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: playfairFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
 export function loader() {
@@ -48,10 +46,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, []);
   useEffect(leaveForLightPages, []);
   return (
-    <html lang="fr">
+    // suppressHydrationWarning: FontsSwitch may add data-polices to <html> before React hydrates.
+    <html lang="fr" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <FontsSwitch />
         <meta name="theme-color" content="#1c1917" />
         <Meta />
         <Links />
@@ -91,7 +91,26 @@ function leaveForLightPages() {
   return () => window.removeEventListener("click", toLightPage, true);
 }
 
-/** A light page's only script, inline with the response's nonce (decision 0090). */
+// Built only by the server's render, like startScripts below: hydration keeps the server's <script>.
+const fontsSwitch = import.meta.env.SSR ? fontsScriptSource() : "";
+
+/**
+ * The brand fonts from the second page of a visit on (decision 0095, app/fonts-script.ts): before the first
+ * paint, a page reached from the site turns the web fonts on (`<html data-polices>`); a first page fetches
+ * them after its `load` event, for the next one.
+ */
+function FontsSwitch() {
+  const nonce = useContext(FrameworkContext)?.nonce;
+  return (
+    <script
+      nonce={nonce}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: fontsSwitch }}
+    />
+  );
+}
+
+/** A light page's script of its own, inline with the response's nonce (decision 0090). */
 function LightScript() {
   const nonce = useContext(FrameworkContext)?.nonce;
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: lightScriptSource() }} />;
