@@ -6,10 +6,11 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunction,
   UNSAFE_FrameworkContext as FrameworkContext,
+  useLocation,
   useMatches,
   useRouteError,
 } from "react-router";
-import { useContext, useEffect } from "react";
+import { useContext, useEffect, useLayoutEffect, useRef } from "react";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isLightPage, isLightPath } from "~/light-pages";
@@ -45,6 +46,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "";
   }, []);
   useEffect(leaveForLightPages, []);
+  useFontsOnNavigation();
   return (
     // suppressHydrationWarning: FontsSwitch may add data-polices to <html> before React hydrates.
     <html lang="fr" suppressHydrationWarning>
@@ -89,6 +91,24 @@ function leaveForLightPages() {
   };
   window.addEventListener("click", toLightPage, true);
   return () => window.removeEventListener("click", toLightPage, true);
+}
+
+/**
+ * On a hydrated page (the light ones have no React), a client-side navigation turns the web fonts on once
+ * the first page has fetched them (decision 0095): the new page is painted in them, after the visitor's own
+ * click. Never on the page being read (not at hydration), which keeps the fonts it was drawn in.
+ */
+function useFontsOnNavigation() {
+  const { key } = useLocation();
+  const landing = useRef(key);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    if (key === landing.current || root.hasAttribute("data-polices")) return;
+    const fonts = document.fonts;
+    if (fonts?.check("400 1em Inter") && fonts.check("700 1em 'Playfair Display'")) {
+      root.setAttribute("data-polices", "");
+    }
+  }, [key]);
 }
 
 // Built only by the server's render, like startScripts below: hydration keeps the server's <script>.

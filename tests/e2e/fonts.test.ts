@@ -183,6 +183,46 @@ describe("fonts", () => {
     },
   );
 
+  it("a client-side navigation of a hydrated page turns the fetched fonts on for the next page", async () => {
+    const page = await openPage("/blog");
+    await bothFontsRequested(page);
+    await page.waitForFunction(() =>
+      [...document.fonts]
+        .filter((face) => face.family === "Inter" || face.family === "Playfair Display")
+        .every((face) => face.status === "loaded"),
+    );
+    // The page being read keeps the fallbacks it was drawn in.
+    expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
+      false,
+    );
+    await page.evaluate(() => ((window as unknown as { mark: boolean }).mark = true));
+    await Promise.all([
+      page.waitForURL(`/blog/${article}`),
+      page.locator(`a[href="/blog/${article}"]`).first().click(),
+    ]);
+    // Same document (the router's navigation), now in the web fonts.
+    expect(await page.evaluate(() => (window as unknown as { mark?: boolean }).mark)).toBe(true);
+    await page.waitForFunction(() => document.documentElement.hasAttribute("data-polices"));
+    const families = new Set((await drawnText(page)).map((text) => text.family));
+    expect(families.has("Inter")).toBe(true);
+    expect(families.has("Playfair Display")).toBe(true);
+    // No shift the visitor did not cause (a click's own 500 ms are the layout's to use, as CLS counts).
+    const unexpected = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) {
+              const shift = entry as unknown as { value: number; hadRecentInput: boolean };
+              if (!shift.hadRecentInput) total += shift.value;
+            }
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(total), 100);
+        }),
+    );
+    expect(unexpected).toBe(0);
+  });
+
   it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
     const page = await openPage("/");
     const faces = await page.evaluate(() =>
