@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
 
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
-// inline script (app/light-script.ts) for the header, its menus, the price tabs and the video; the pages with
-// forms, the blog and the error pages stay hydrated.
+// inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
+// page, the fonts' switch in <head>, decision 0095); the pages with forms, the blog and the error pages stay
+// hydrated.
 
 const { openPage, baseUrl } = useBrowser();
 
