@@ -6,25 +6,24 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunction,
   UNSAFE_FrameworkContext as FrameworkContext,
+  useLocation,
   useMatches,
   useRouteError,
 } from "react-router";
-import { useContext, useEffect } from "react";
-import interFont from "~/assets/fonts/inter-fr-wght.woff2?url";
-import playfairFont from "~/assets/fonts/playfair-display-fr-wght.woff2?url";
+import { useContext, useEffect, useLayoutEffect, useRef } from "react";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isLightPage, isLightPath } from "~/light-pages";
 import { lightScriptSource } from "~/light-script";
+import { fontsScriptSource } from "~/fonts-script";
 import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
 
+// No font preload: the first page of a visit is drawn without the web fonts (decision 0095, FontsSwitch).
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
-  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: playfairFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
 export function loader() {
@@ -47,11 +46,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.dataset.hydrated = "";
   }, []);
   useEffect(leaveForLightPages, []);
+  useFontsOnNavigation();
   return (
-    <html lang="fr">
+    // suppressHydrationWarning: FontsSwitch may add data-polices to <html> before React hydrates.
+    <html lang="fr" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <FontsSwitch />
         <meta name="theme-color" content="#1c1917" />
         <Meta />
         <Links />
@@ -91,7 +93,44 @@ function leaveForLightPages() {
   return () => window.removeEventListener("click", toLightPage, true);
 }
 
-/** A light page's only script, inline with the response's nonce (decision 0090). */
+/**
+ * On a hydrated page (the light ones have no React), a client-side navigation turns the web fonts on once
+ * the first page has fetched them (decision 0095): the new page is painted in them, after the visitor's own
+ * click. Never on the page being read (not at hydration), which keeps the fonts it was drawn in.
+ */
+function useFontsOnNavigation() {
+  const { key } = useLocation();
+  const landing = useRef(key);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    if (key === landing.current || root.hasAttribute("data-polices")) return;
+    const fonts = document.fonts;
+    if (fonts?.check("400 1em Inter") && fonts.check("700 1em 'Playfair Display'")) {
+      root.setAttribute("data-polices", "");
+    }
+  }, [key]);
+}
+
+// Built only by the server's render, like startScripts below: hydration keeps the server's <script>.
+const fontsSwitch = import.meta.env.SSR ? fontsScriptSource() : "";
+
+/**
+ * The brand fonts from the second page of a visit on (decision 0095, app/fonts-script.ts): before the first
+ * paint, a page reached from the site turns the web fonts on (`<html data-polices>`); a first page fetches
+ * them after its `load` event, for the next one.
+ */
+function FontsSwitch() {
+  const nonce = useContext(FrameworkContext)?.nonce;
+  return (
+    <script
+      nonce={nonce}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: fontsSwitch }}
+    />
+  );
+}
+
+/** A light page's script of its own, inline with the response's nonce (decision 0090). */
 function LightScript() {
   const nonce = useContext(FrameworkContext)?.nonce;
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: lightScriptSource() }} />;

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogFixtures } from "./support/blog";
 import { useBrowser } from "./support/browser";
 
-// Decision 0091: the fonts a page preloads are fonts it draws text with, and the weights its text asks for
-// are within the weight range the subsets keep (400-700), with no italic face loaded, and no face swaps in
-// after text is drawn (font-display: optional, so no layout shift from fonts).
+// Decisions 0091 and 0095: the first page of a visit is drawn in the metric-matched fallbacks and requests no
+// web font before its `load` event, then fetches both subsets into the HTTP cache; a page reached from the
+// site draws its text in the web fonts from its first paint (`<html data-polices>`, set by an inline script
+// with the nonce), within the subsets' weights (400-700), with no italic face, and no face swaps in after text
+// is drawn (font-display: optional, so no layout shift from fonts).
 
 const { openPage } = useBrowser();
 const fixtures = blogFixtures();
@@ -62,53 +64,164 @@ function drawnText(page: Page): Promise<Drawn[]> {
   });
 }
 
-function preloadedFonts(page: Page): Promise<string[]> {
+/** The web font files the page asked for: path, start time, and bytes that came over the network. */
+function fontRequests(page: Page) {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="font"]')].map(
-      (link) => new URL(link.href).pathname,
-    ),
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((entry) => new URL(entry.name).pathname.endsWith(".woff2"))
+      .map((entry) => ({
+        pathname: new URL(entry.name).pathname,
+        startTime: entry.startTime,
+        transferSize: entry.transferSize,
+      })),
+  );
+}
+
+/** Waits until the page has asked for both subsets (the first page does after `load` and idle). */
+async function bothFontsRequested(page: Page): Promise<void> {
+  await page.waitForFunction(
+    (names) =>
+      names.every((name) =>
+        performance
+          .getEntriesByType("resource")
+          .some((entry) => entry.name.includes(`/${name}-`) && entry.name.endsWith(".woff2")),
+      ),
+    Object.keys(fileFamilies),
+    { timeout: 15_000 },
+  );
+}
+
+/** The layout shifts of the page so far (buffered entries). */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries())
+            total += (entry as unknown as { value: number }).value;
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
   );
 }
 
 describe("fonts", () => {
   it.each(pages)(
-    "%s preloads only fonts its text uses, within the subsets' weights",
+    "%s as the first page of a visit: fallbacks, no web font before load, both fetched after it",
     async (path) => {
       const page = await openPage(path);
+      expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
+        false,
+      );
+      expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
+      const families = new Set((await drawnText(page)).map((text) => text.family));
+      expect(families.has("Inter fallback")).toBe(true);
+      for (const family of Object.values(fileFamilies)) expect(families.has(family)).toBe(false);
+
+      await bothFontsRequested(page);
+      const loadStart = await page.evaluate(
+        () =>
+          (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming)
+            .loadEventStart,
+      );
+      expect(loadStart).toBeGreaterThan(0);
+      const requested = await fontRequests(page);
+      // The web fonts loaded are the subsets, never another file (no italic face, no fontsource file).
+      const files = requested.map((font) =>
+        Object.keys(fileFamilies).find((name) => font.pathname.startsWith(`/assets/${name}-`)),
+      );
+      expect(files.sort()).toEqual(Object.keys(fileFamilies).sort());
+      for (const font of requested) {
+        expect(font.startTime, font.pathname).toBeGreaterThanOrEqual(loadStart);
+      }
+      // Fetched, not drawn: the page keeps the fallbacks it was drawn in.
+      expect(await layoutShift(page)).toBe(0);
+    },
+  );
+
+  it.each(pages)(
+    "%s reached by a link from the site: drawn in the web fonts from the HTTP cache, weights 400-700",
+    async (path) => {
+      const page = await openPage("/");
+      await bothFontsRequested(page);
+      await page.evaluate(() => document.fonts.ready);
+      // A link of the site to the page (a document navigation from a light page, with its referrer).
+      await page.evaluate((href) => {
+        const link = document.createElement("a");
+        link.href = href;
+        link.textContent = "Page suivante";
+        link.id = "suivante";
+        document.body.append(link);
+      }, path);
+      await Promise.all([page.waitForURL(path), page.click("#suivante")]);
+      await page.waitForFunction(
+        () =>
+          document.documentElement.hasAttribute("data-hydrated") ||
+          document.documentElement.hasAttribute("data-enhanced"),
+      );
+      expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
+        true,
+      );
       await page.evaluate(() => document.fonts.ready);
       const drawn = await drawnText(page);
-      const families = new Set(drawn.map((text) => text.family));
-      expect(families.has("Inter")).toBe(true);
-
-      for (const href of await preloadedFonts(page)) {
-        const file = Object.keys(fileFamilies).find((name) => href.includes(`/${name}-`));
-        expect(file, `${href} : une police du site`).toBeDefined();
-        expect(families, `${href} préchargée sans texte qui l'utilise`).toContain(
-          fileFamilies[file ?? ""],
-        );
-      }
+      expect(new Set(drawn.map((text) => text.family)).has("Inter")).toBe(true);
       for (const text of drawn.filter((entry) => entry.family in reverse(fileFamilies))) {
         expect(text.weight, JSON.stringify(text)).toBeGreaterThanOrEqual(400);
         expect(text.weight, JSON.stringify(text)).toBeLessThanOrEqual(700);
-      }
-      // The web fonts loaded are the subsets, never another file (no italic face, no fontsource file).
-      const loaded = await page.evaluate(() =>
-        performance
-          .getEntriesByType("resource")
-          .map((entry) => new URL(entry.name).pathname)
-          .filter((pathname) => pathname.endsWith(".woff2")),
-      );
-      expect(loaded.length).toBeGreaterThan(0);
-      for (const pathname of loaded) {
-        expect(Object.keys(fileFamilies).some((name) => pathname.includes(`/${name}-`))).toBe(true);
       }
       expect(
         await page.evaluate(() =>
           [...document.fonts].filter((face) => face.status === "loaded").map((face) => face.family),
         ),
       ).toEqual(expect.arrayContaining(["Inter", "Playfair Display"]));
+      // From the HTTP cache, not the network again; and no face swapped in after the first paint.
+      const requested = await fontRequests(page);
+      expect(requested.length).toBeGreaterThan(0);
+      for (const font of requested) expect(font.transferSize, font.pathname).toBe(0);
+      expect(await layoutShift(page)).toBe(0);
     },
   );
+
+  it("a client-side navigation of a hydrated page turns the fetched fonts on for the next page", async () => {
+    const page = await openPage("/blog");
+    await bothFontsRequested(page);
+    await page.waitForFunction(() =>
+      [...document.fonts]
+        .filter((face) => face.family === "Inter" || face.family === "Playfair Display")
+        .every((face) => face.status === "loaded"),
+    );
+    // The page being read keeps the fallbacks it was drawn in.
+    expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
+      false,
+    );
+    await page.evaluate(() => ((window as unknown as { mark: boolean }).mark = true));
+    await Promise.all([
+      page.waitForURL(`/blog/${article}`),
+      page.locator(`a[href="/blog/${article}"]`).first().click(),
+    ]);
+    // Same document (the router's navigation), now in the web fonts.
+    expect(await page.evaluate(() => (window as unknown as { mark?: boolean }).mark)).toBe(true);
+    await page.waitForFunction(() => document.documentElement.hasAttribute("data-polices"));
+    const families = new Set((await drawnText(page)).map((text) => text.family));
+    expect(families.has("Inter")).toBe(true);
+    expect(families.has("Playfair Display")).toBe(true);
+    // No shift the visitor did not cause (a click's own 500 ms are the layout's to use, as CLS counts).
+    const unexpected = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) {
+              const shift = entry as unknown as { value: number; hadRecentInput: boolean };
+              if (!shift.hadRecentInput) total += shift.value;
+            }
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(total), 100);
+        }),
+    );
+    expect(unexpected).toBe(0);
+  });
 
   it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
     const page = await openPage("/");

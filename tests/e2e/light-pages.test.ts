@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
 
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
-// inline script (app/light-script.ts) for the header, its menus, the price tabs and the video; the pages with
-// forms, the blog and the error pages stay hydrated.
+// inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
+// page, the fonts' switch in <head>, decision 0095); the pages with forms, the blog and the error pages stay
+// hydrated.
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -49,7 +50,7 @@ const marked = (page: Page) =>
   page.evaluate(() => (window as unknown as { mark?: boolean }).mark === true);
 
 describe("light pages", () => {
-  it("are served without React Router's scripts, module preloads or hand-off, with one small nonced script", async () => {
+  it("are served without React Router's scripts, module preloads or hand-off, with two small nonced scripts", async () => {
     for (const path of lightPages) {
       const response = await fetch(`${baseUrl}${path}`);
       expect(response.status, path).toBe(200);
@@ -59,13 +60,14 @@ describe("light pages", () => {
       const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
         ([, attributes]) => !/type="application\/ld\+json"/.test(attributes ?? ""),
       );
-      expect(scripts.length, path).toBe(1);
-      const [, attributes, source] = scripts[0] ?? [];
+      // The page's own script, and the fonts' switch in <head> (decision 0095): together within 5 KB.
+      expect(scripts.length, path).toBe(2);
       const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(
         response.headers.get("content-security-policy") ?? "",
       )?.[1];
-      expect(attributes, path).toContain(`nonce="${nonce}"`);
-      expect(Buffer.byteLength(source ?? ""), path).toBeLessThan(5 * 1024);
+      for (const [, attributes] of scripts) expect(attributes, path).toContain(`nonce="${nonce}"`);
+      const bytes = scripts.reduce((sum, [, , source]) => sum + Buffer.byteLength(source ?? ""), 0);
+      expect(bytes, path).toBeLessThan(5 * 1024);
     }
     for (const path of hydratedPages) {
       const html = await (await fetch(`${baseUrl}${path}`)).text();
