@@ -32,9 +32,9 @@ export function readBaseline(file = baselinePath): Baseline | null {
  */
 export const changes = {
   light:
-    "**Light pages** (decision 0090): the marketing pages, decided per route in one table, are served as complete HTML without React Router's scripts; the header, menus, price tabs and video work with HTML, CSS and one small inline script (with the response's nonce). The framework's JavaScript, and the main-thread work it cost under Lighthouse's 4× CPU slow-down, leave these pages.",
+    "**Light pages** (decision 0090): the marketing pages, decided per route in one table, are served as complete HTML without React Router's scripts; the header, menus, price tabs and video work with HTML, CSS and a small inline script (with the response's nonce; about 1.6 KB gzipped with the fonts' switch). The framework's JavaScript, and the main-thread work it cost under Lighthouse's 4× CPU slow-down, leave these pages.",
   fonts:
-    "**Fonts** (decision 0091): cut down to the glyphs French text needs and the weights in use, preloaded where their text is on the LCP path, with a `font-display` that never leaves text invisible for long and metric-matched local fallbacks, so that no swap shifts the layout (CLS 0): fewer font bytes on every page.",
+    "**Fonts** (decisions 0091, 0095): cut down to the glyphs French text needs and the weights in use (84.6 → 47.8 KB), with `font-display: optional` and metric-matched local fallbacks, so that no swap shifts the layout (CLS 0); the first page of a visit is drawn in those fallbacks and fetches the fonts after its `load` (still counted in the weight, which measures until network idle), later pages (a same-origin referrer, no cookie or storage) use them from the HTTP cache: the fonts leave the first page's LCP path.",
   memory:
     "**Memory** (decision 0092): admin-only and upload-only modules (TipTap, sharp, QR codes, auth, mail…) load when first used, and the heap, caches and pools are sized for a small server: less resident memory at idle and after the load.",
   fasthit:
