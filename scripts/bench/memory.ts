@@ -15,6 +15,7 @@ import {
   clusterMemory,
   connect,
   makeDataDir,
+  mib,
   removeDataDir,
   residentBytes,
   sleep,
@@ -24,9 +25,6 @@ import {
 
 const BUDGET_IDLE_MIB = 160;
 const BUDGET_LOADED_MIB = 260;
-
-const mib = (bytes: number | undefined) =>
-  bytes === undefined ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** The server's `memory_report` line (app/server/http/memory-report.server.ts), asked for with SIGUSR2. */
 type MemoryReport = {

@@ -18,6 +18,7 @@ import {
   clusterMemory,
   connect,
   makeDataDir,
+  mib,
   removeDataDir,
   residentBytes,
   sleep,
@@ -234,9 +235,6 @@ async function articleIds(server: BenchServer, count: number): Promise<string[]>
     await client.end();
   }
 }
-
-const mib = (bytes: number | undefined) =>
-  bytes === undefined ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Samples the server's RSS and its PostgreSQL's PSS until stopped. */
 function sampleMemory(server: BenchServer, everyMs = 500) {

@@ -10,15 +10,13 @@ import {
   clusterMemory,
   connect,
   makeDataDir,
+  mib,
   removeDataDir,
   residentBytes,
   sleep,
   startServer,
   type BenchServer,
 } from "./server.ts";
-
-const mib = (bytes: number | undefined) =>
-  bytes === undefined ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
 function memory(server: BenchServer) {
   const database = clusterMemory(server.dataDir);

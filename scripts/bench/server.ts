@@ -112,6 +112,10 @@ function statusField(pid: number, field: string): number | undefined {
 /** Resident memory of one process, in bytes. */
 export const residentBytes = (pid: number) => statusField(pid, "VmRSS");
 
+/** Bytes in MiB with one decimal, for the reports (null when not measured). */
+export const mib = (bytes: number | undefined) =>
+  bytes === undefined ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
+
 /** Proportional set size (shared pages divided among the processes sharing them), in bytes. */
 function proportionalBytes(pid: number): number | undefined {
   try {

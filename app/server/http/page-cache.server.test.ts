@@ -285,20 +285,24 @@ describe("page cache", () => {
   });
 });
 
+/** A page's text of `size` bytes, varied by `seed`, with characters HTML escapes and a two-byte one. */
+const text = (size: number, seed: number) =>
+  Buffer.from(
+    Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
+  );
+
+/** Stored pages cut at their nonces: empty parts, one part, parts of every size. */
+const pageParts: Buffer[][] = [
+  [text(0, 1)],
+  [text(5_000, 3)],
+  [text(0, 1), text(0, 1)],
+  [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
+  [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
+];
+
 describe("gzipAnswer", () => {
   it("is a valid gzip file of the parts with the nonce between them", () => {
-    const text = (size: number, seed: number) =>
-      Buffer.from(
-        Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
-      );
-    const cases: Buffer[][] = [
-      [text(0, 1)],
-      [text(5_000, 3)],
-      [text(0, 1), text(0, 1)],
-      [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
-      [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
-    ];
-    for (const parts of cases) {
+    for (const parts of pageParts) {
       const deflated = parts.map((part) =>
         zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH }),
       );
@@ -313,20 +317,8 @@ describe("gzipAnswer", () => {
 });
 
 describe("gzipPieces", () => {
-  const text = (size: number, seed: number) =>
-    Buffer.from(
-      Array.from({ length: size }, (_, index) => 'abcdefghij <>"é'[(index * seed) % 14]).join(""),
-    );
-  const cases: Buffer[][] = [
-    [text(0, 1)],
-    [text(5_000, 3)],
-    [text(0, 1), text(0, 1)],
-    [text(120, 7), text(0, 1), text(90_000, 5), text(33, 11)],
-    [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
-  ];
-
   it("gives a valid gzip file, CRC included, for each nonce spliced into the stored template", () => {
-    for (const parts of cases) {
+    for (const parts of pageParts) {
       const template = gzipTemplate(parts, 24);
       const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
       const answers = new Set<string>();
