@@ -8,7 +8,6 @@ import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { parseIntent } from "~/lib/forms";
-import { cn } from "~/lib/utils";
 import {
   deleteArticle,
   listArticlesForAdmin,
@@ -21,6 +20,7 @@ import { siteContent } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Administration" }];
 
@@ -84,9 +84,9 @@ export async function action({ request }: Route.ActionArgs) {
 
 /** SPEC's badges, and 'Programmé' for a draft the job queue will publish. */
 const BADGES = {
-  published: { label: "Publié", look: "bg-emerald-100 text-emerald-900" },
-  scheduled: { label: "Programmé", look: "bg-sky-100 text-sky-900" },
-  draft: { label: "Brouillon", look: "bg-stone-200 text-stone-800" },
+  published: { label: "Publié", tone: "success" },
+  scheduled: { label: "Programmé", tone: "info" },
+  draft: { label: "Brouillon", tone: "neutral" },
 } as const;
 
 function StatCard({ label, value }: { label: string; value: number }) {
@@ -167,14 +167,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 >
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-center gap-2">
-                      <span
-                        className={cn(
-                          "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-                          badge.look,
-                        )}
-                      >
-                        {badge.label}
-                      </span>
+                      <StatusBadge tone={badge.tone}>{badge.label}</StatusBadge>
                       <h3 className="font-sans text-base font-semibold break-words">
                         {article.title}
                       </h3>

@@ -18,6 +18,7 @@ import {
 import { listStudios } from "~/server/content/content-store.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages - Administration" }];
 
@@ -134,18 +135,11 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                         </p>
                       ) : null}
                     </div>
-                    <span
-                      className={cn(
-                        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-                        message.handledAt
-                          ? "bg-stone-100 text-stone-700"
-                          : "bg-amber-100 text-amber-900",
-                      )}
-                    >
+                    <StatusBadge tone={message.handledAt ? "muted" : "warning"}>
                       {message.handledAt
                         ? `Traité le ${formatDateFr(message.handledAt)}`
                         : "À traiter"}
-                    </span>
+                    </StatusBadge>
                   </div>
                   <p className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
                     <a

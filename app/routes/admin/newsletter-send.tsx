@@ -9,7 +9,6 @@ import { Button } from "~/components/ui/button";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid, parseIntent } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
-import { cn } from "~/lib/utils";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
@@ -23,6 +22,7 @@ import {
   type SendArticleOutcome,
 } from "~/server/newsletter/sending.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Envoyer par e-mail : ${loaderData?.article.title ?? "article"} - Administration` },
@@ -200,14 +200,9 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
         className="space-y-3 rounded-xl border border-border bg-white p-5"
       >
         <div className="flex flex-wrap items-center gap-2">
-          <span
-            className={cn(
-              "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-              article.published ? "bg-emerald-100 text-emerald-900" : "bg-stone-200 text-stone-800",
-            )}
-          >
+          <StatusBadge tone={article.published ? "success" : "neutral"}>
             {article.published ? "Publié" : "Brouillon"}
-          </span>
+          </StatusBadge>
           <h2 id="article-titre" className="font-sans text-lg font-semibold break-words">
             {article.title}
           </h2>

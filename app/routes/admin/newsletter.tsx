@@ -13,13 +13,13 @@ import {
   type SubscriberStateFilter,
   type SubscriberState,
 } from "~/lib/newsletter-admin";
-import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { mailSettings, waitingMail } from "~/server/admin/newsletter-overview.server";
 import { subscriberCounts } from "~/server/admin/subscribers.server";
 import { log } from "~/server/logger.server";
 import { latestMailFailures } from "~/server/mail/failures.server";
 import { sendingsProgress } from "~/server/newsletter/sending.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Newsletter - Administration" }];
 
@@ -195,15 +195,10 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
                 <td className={cellClass()}>{mailKindLabel(failure.kind)}</td>
                 <td className={cellClass(false, "break-all")}>{failure.recipient ?? "—"}</td>
                 <td className={cellClass()}>{failure.error}</td>
-                <td className={cellClass()}>
-                  <span
-                    className={cn(
-                      "rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap",
-                      failure.final ? "bg-red-100 text-red-900" : "bg-amber-100 text-amber-900",
-                    )}
-                  >
+                <td className={cellClass(false, "whitespace-nowrap")}>
+                  <StatusBadge tone={failure.final ? "danger" : "warning"}>
                     {failure.final ? "abandonné" : "nouvel essai prévu"}
-                  </span>
+                  </StatusBadge>
                 </td>
               </tr>
             ))}

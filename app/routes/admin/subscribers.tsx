@@ -30,6 +30,7 @@ import {
 import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Abonnés - Administration" }];
 
@@ -150,19 +151,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+const STATE_TONES = { active: "success", pending: "warning", unsubscribed: "muted" } as const;
+
 function StateBadge({ state }: { state: SubscriberState }) {
-  return (
-    <span
-      className={cn(
-        "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-        state === "active" && "bg-emerald-100 text-emerald-900",
-        state === "pending" && "bg-amber-100 text-amber-900",
-        state === "unsubscribed" && "bg-stone-100 text-stone-600",
-      )}
-    >
-      {subscriberStateLabels[state]}
-    </span>
-  );
+  return <StatusBadge tone={STATE_TONES[state]}>{subscriberStateLabels[state]}</StatusBadge>;
 }
 
 /** The date that goes with the state: when the person confirmed (or consented, imported), or left. */
