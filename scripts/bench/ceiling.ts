@@ -9,6 +9,7 @@ import type { Context } from "./context.ts";
 import { request } from "./http.ts";
 import { check, metric, type SectionResult } from "./report.ts";
 import { freePort } from "../../app/server/free-port.server.ts";
+import { aptInstall } from "../lib/apt.ts";
 import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
@@ -28,20 +29,11 @@ function ensureTools(context: Context): string | null {
       spawnSync("sh", ["-c", `command -v ${tool} || test -x /usr/sbin/${tool}`]).status !== 0,
   );
   if (missing.length === 0) return null;
-  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
-  if (!hasApt || process.getuid?.() !== 0) {
+  const outcome = aptInstall(missing, context.log);
+  if (outcome === "cannot") {
     return `${missing.join(" et ")} introuvable(s) : sudo apt-get install -y ${missing.join(" ")}`;
   }
-  context.log(`Installation de ${missing.join(", ")} (apt-get)…`);
-  const install = spawnSync(
-    "sh",
-    [
-      "-c",
-      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(" ")}`,
-    ],
-    { stdio: "inherit" },
-  );
-  return install.status === 0 ? null : `l'installation de ${missing.join(", ")} a échoué`;
+  return outcome === "installed" ? null : `l'installation de ${missing.join(", ")} a échoué`;
 }
 
 type WrkResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number };
@@ -150,7 +142,10 @@ http {
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}${PAGE}`;
-  await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 });
+  if (!(await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 }))) {
+    child.kill("SIGQUIT");
+    throw new Error(`nginx ne répond pas (${url})`);
+  }
   return { url, stop: () => child.kill("SIGQUIT") };
 }
 
@@ -172,7 +167,10 @@ async function startBareNode(file: string) {
     }).listen(${port}, "127.0.0.1");`;
   const child = spawn(process.execPath, ["-e", program], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}${PAGE}`;
-  await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 });
+  if (!(await waitForAnswer(url, { timeoutMs: 5_000, intervalMs: 100 }))) {
+    child.kill("SIGTERM");
+    throw new Error(`le serveur node:http ne répond pas (${url})`);
+  }
   return { url, stop: () => child.kill("SIGTERM") };
 }
 

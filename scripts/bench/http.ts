@@ -156,3 +156,29 @@ export async function postContactMessage(
     return { outcome: "network", status: 0, detail: (error as Error).message };
   }
 }
+
+/** Signs in through the login form, as a browser without JavaScript does; returns the Cookie header. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await request(`${baseUrl}/admin/login`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: baseUrl,
+      accept: "text/html",
+    },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  const cookie = (response.headers["set-cookie"] ?? [])
+    .map((line) => line.split(";")[0] ?? "")
+    .filter((pair) => pair.includes("=") && !pair.endsWith("="))
+    .join("; ");
+  const dashboard = await request(`${baseUrl}/admin/dashboard`, {
+    headers: { cookie, accept: "text/html" },
+  });
+  if (response.status !== 302 || dashboard.status !== 200) {
+    throw new Error(
+      `Connexion à l'administration impossible (${response.status}, puis ${dashboard.status})`,
+    );
+  }
+  return cookie;
+}

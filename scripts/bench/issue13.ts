@@ -6,7 +6,15 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/build.ts";
 import { jsBudgetKiB, lcpBudgetSeconds, measuredPages, performanceBudget } from "./page-list.ts";
-import type { BenchReport, Budget, SectionResult } from "./report.ts";
+import {
+  formatBudget,
+  formatNumber,
+  median,
+  metric,
+  type BenchReport,
+  type Budget,
+  type SectionResult,
+} from "./report.ts";
 
 export const baselinePath = path.join(root, "docs/benchmarks-before-issue13.json");
 
@@ -62,14 +70,6 @@ type LighthouseRun = {
 
 const kib = (bytes: number | undefined) =>
   bytes === undefined ? null : Math.round((bytes / 1024) * 10) / 10;
-
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? 0;
-  return sorted.length % 2 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
 
 function weightOf(section: SectionResult | undefined, page: string): Weight | undefined {
   return (section?.data as Record<string, Weight> | undefined)?.[page];
@@ -272,31 +272,10 @@ export function beforeAfterRows(
   return rows;
 }
 
-function meets(value: number, budget: Budget): boolean {
-  return (
-    (budget.max === undefined || value <= budget.max) &&
-    (budget.min === undefined || value >= budget.min) &&
-    (budget.equals === undefined || value === budget.equals)
-  );
-}
-
+/** A figure with its unit, or « — » when it was not measured. */
 function format(value: number | null, unit: string, digits?: number): string {
   if (value === null) return "—";
-  const d = digits ?? (Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 1);
-  const text = value.toLocaleString("en-US", {
-    minimumFractionDigits: d,
-    maximumFractionDigits: d,
-  });
-  return unit ? `${text} ${unit}` : text;
-}
-
-function formatBudget(budget: Budget | undefined, unit: string, digits?: number): string {
-  if (!budget) return "—";
-  const u = unit ? ` ${unit}` : "";
-  const n = (value: number) => format(value, "", digits);
-  if (budget.equals !== undefined) return `= ${n(budget.equals)}${u}`;
-  if (budget.max !== undefined) return `≤ ${n(budget.max)}${u}`;
-  return `≥ ${n(budget.min ?? 0)}${u}`;
+  return `${formatNumber(value, digits)}${unit ? ` ${unit}` : ""}`;
 }
 
 function sectionStamp(name: string, section: SectionResult | undefined): string {
@@ -327,9 +306,13 @@ export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null
   ];
   for (const row of rows) {
     const verdict =
-      row.budget && row.after !== null ? (meets(row.after, row.budget) ? "✅ " : "❌ ") : "";
+      row.budget && row.after !== null
+        ? metric(row.after, "", row.budget).ok
+          ? "✅ "
+          : "❌ "
+        : "";
     out.push(
-      `| ${row.figure} | ${format(row.before, row.unit, row.digits)} | ${verdict}${format(row.after, row.unit, row.digits)} | ${formatBudget(row.budget, row.unit, row.digits)} | ${row.because.map((key) => `(${number(key)})`).join(" ")} |`,
+      `| ${row.figure} | ${format(row.before, row.unit, row.digits)} | ${verdict}${format(row.after, row.unit, row.digits)} | ${row.budget ? formatBudget(row.budget, row.unit, row.digits) : "—"} | ${row.because.map((key) => `(${number(key)})`).join(" ")} |`,
     );
   }
   out.push(

@@ -2,7 +2,8 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
-import { lcpBudgetSeconds, measuredPages, performanceBudget, startPageServer } from "./pages.ts";
+import { lcpBudgetSeconds, measuredPages, performanceBudget } from "./page-list.ts";
+import { startPageServer } from "./pages.ts";
 import { median, metric, type Cell, type SectionResult } from "./report.ts";
 import type { Context } from "./context.ts";
 

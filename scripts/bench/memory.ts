@@ -2,25 +2,23 @@
 // cache on, and PostgreSQL's beside it. See docs/decisions/0092-memory.md.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { root } from "../lib/build.ts";
 import type { Context } from "./context.ts";
-import { request } from "./http.ts";
+import { request, signIn } from "./http.ts";
 import { loadTest, type LoadResult } from "./load.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
 import { benchArticleSlug, searchTerms, seedArticles } from "./seed.ts";
-import { signIn } from "./sending.ts";
 import {
-  clusterMemory,
+  type BenchServer,
   connect,
   makeDataDir,
   mib,
+  peakBytes,
+  processMemory,
   removeDataDir,
-  residentBytes,
   sleep,
   startServer,
-  type BenchServer,
 } from "./server.ts";
 
 const BUDGET_IDLE_MIB = 160;
@@ -55,23 +53,9 @@ async function askReport(server: BenchServer): Promise<MemoryReport | null> {
   return null;
 }
 
-/** Peak resident memory of the process since it started (VmHWM). */
-function peakBytes(pid: number): number | undefined {
-  const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) * 1024 : undefined;
-}
-
 async function snapshot(server: BenchServer) {
   const report = await askReport(server);
-  const database = clusterMemory(server.dataDir);
-  return {
-    nodeRss: mib(residentBytes(server.pid)),
-    nodePeak: mib(peakBytes(server.pid)),
-    report,
-    postgresPss: mib(database.pss),
-    postgresRss: mib(database.rss),
-    postgresProcesses: database.processes,
-  };
+  return { ...processMemory(server), nodePeak: mib(peakBytes(server.pid)), report };
 }
 
 /** The public pages of the sitemap (the blog's articles but one left out: they are the load's business). */

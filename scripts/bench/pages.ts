@@ -1,13 +1,5 @@
 // The server the pages of page-list.ts are measured on (Lighthouse, weight).
 import { seedArticles } from "./seed.ts";
-export {
-  jsBudgetKiB,
-  lcpBudgetSeconds,
-  measuredPages,
-  performanceBudget,
-  type MeasuredPage,
-  type PageKind,
-} from "./page-list.ts";
 import { connect, makeDataDir, removeDataDir, startServer, type BenchServer } from "./server.ts";
 
 /** A production server with a dozen published articles (covers from the demo images) in five categories. */

@@ -172,12 +172,12 @@ export function writeReport(results: Partial<Record<SectionName, SectionResult>>
   return report;
 }
 
-function formatNumber(value: number, digits?: number): string {
+export function formatNumber(value: number, digits?: number): string {
   const d = digits ?? (Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 1);
   return value.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 }
 
-function formatBudget(budget: Budget, unit: string, digits?: number): string {
+export function formatBudget(budget: Budget, unit: string, digits?: number): string {
   const u = unit ? ` ${unit}` : "";
   if (budget.equals !== undefined) return `= ${formatNumber(budget.equals, digits)}${u}`;
   if (budget.min !== undefined && budget.max !== undefined) {

@@ -40,7 +40,7 @@ const covers = [
 export const benchArticleSlug = (n: number) => `article-banc-${n}`;
 
 /** A category of the seeded articles (every fifth article is in it). */
-export const benchCategorySlug = "bench-conseils";
+export const benchCategorySlug = categories[0][0];
 
 /** The five benchmark categories (idempotent). */
 export async function seedCategories(client: pg.Client): Promise<void> {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { root } from "../lib/build.ts";
 import type { Context } from "./context.ts";
-import { request } from "./http.ts";
+import { request, signIn } from "./http.ts";
 import { loadTest, type LoadResult } from "./load.ts";
 import { check, metric, type Cell, type SectionResult } from "./report.ts";
 import { seedArticles } from "./seed.ts";
@@ -114,32 +114,6 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
     await sleep(100);
   }
   throw new Error(`Délai dépassé : ${what}`);
-}
-
-/** Signs in through the login form, as a browser without JavaScript does; returns the Cookie header. */
-export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
-  const response = await request(`${baseUrl}/admin/login`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: baseUrl,
-      accept: "text/html",
-    },
-    body: new URLSearchParams({ email, password }).toString(),
-  });
-  const cookie = (response.headers["set-cookie"] ?? [])
-    .map((line) => line.split(";")[0] ?? "")
-    .filter((pair) => pair.includes("=") && !pair.endsWith("="))
-    .join("; ");
-  const dashboard = await request(`${baseUrl}/admin/dashboard`, {
-    headers: { cookie, accept: "text/html" },
-  });
-  if (response.status !== 302 || dashboard.status !== 200) {
-    throw new Error(
-      `Connexion à l'administration impossible (${response.status}, puis ${dashboard.status})`,
-    );
-  }
-  return cookie;
 }
 
 type SendingRun = {

@@ -5,28 +5,15 @@ import type { Context } from "./context.ts";
 import { databaseRoundTrips, request } from "./http.ts";
 import { loadTest, type LoadResult } from "./load.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
-import { benchArticleSlug, searchTerms, seedArticles } from "./seed.ts";
+import { benchArticleSlug, benchCategorySlug, searchTerms, seedArticles } from "./seed.ts";
 import {
-  clusterMemory,
   connect,
   makeDataDir,
-  mib,
+  processMemory,
   removeDataDir,
-  residentBytes,
   sleep,
   startServer,
-  type BenchServer,
 } from "./server.ts";
-
-function memory(server: BenchServer) {
-  const database = clusterMemory(server.dataDir);
-  return {
-    nodeRss: mib(residentBytes(server.pid)),
-    postgresPss: mib(database.pss),
-    postgresRss: mib(database.rss),
-    postgresProcesses: database.processes,
-  };
-}
 
 type ProfileNode = {
   id: number;
@@ -96,7 +83,7 @@ export async function serverSection(context: Context): Promise<Partial<SectionRe
       "/blog",
       `/blog?q=${searchTerms.common}`,
       "/blog?page=2",
-      "/blog/categorie/bench-conseils",
+      `/blog/categorie/${benchCategorySlug}`,
       article,
       "/sitemap.xml",
       "/blog/rss.xml",
@@ -115,7 +102,7 @@ export async function serverSection(context: Context): Promise<Partial<SectionRe
       ]);
     }
     await sleep(2_000);
-    const idle = memory(server);
+    const idle = processMemory(server);
 
     const loaded: Array<{ path: string; result: LoadResult }> = [];
     for (const page of ["/", "/blog", `/blog?q=${searchTerms.common}`, article, "/sitemap.xml"]) {
@@ -127,7 +114,7 @@ export async function serverSection(context: Context): Promise<Partial<SectionRe
       });
       loaded.push({ path: page, result });
     }
-    const afterLoad = memory(server);
+    const afterLoad = processMemory(server);
     data.load = loaded;
     data.memory = { idle, afterLoad };
 

@@ -112,6 +112,9 @@ function statusField(pid: number, field: string): number | undefined {
 /** Resident memory of one process, in bytes. */
 export const residentBytes = (pid: number) => statusField(pid, "VmRSS");
 
+/** Peak resident memory of one process since it started (VmHWM), in bytes. */
+export const peakBytes = (pid: number) => statusField(pid, "VmHWM");
+
 /** Bytes in MiB with one decimal, for the reports (null when not measured). */
 export const mib = (bytes: number | undefined) =>
   bytes === undefined ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -139,6 +142,17 @@ export function clusterMemory(dataDir: string): { rss: number; pss: number; proc
     pss += proportionalBytes(pid) ?? residentBytes(pid) ?? 0;
   }
   return { rss, pss, processes: pids.length };
+}
+
+/** The site's Node process (RSS) and its PostgreSQL cluster (PSS, RSS, processes), in MiB. */
+export function processMemory(server: BenchServer) {
+  const database = clusterMemory(server.dataDir);
+  return {
+    nodeRss: mib(residentBytes(server.pid)),
+    postgresPss: mib(database.pss),
+    postgresRss: mib(database.rss),
+    postgresProcesses: database.processes,
+  };
 }
 
 export type StartOptions = {

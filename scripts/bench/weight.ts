@@ -3,7 +3,8 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import type { Context } from "./context.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
-import { jsBudgetKiB, measuredPages, startPageServer } from "./pages.ts";
+import { jsBudgetKiB, measuredPages } from "./page-list.ts";
+import { startPageServer } from "./pages.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
 
 type Kind = "html" | "js" | "css" | "font" | "image" | "other";
