@@ -1,3 +1,5 @@
+import { inlineScript } from "~/lib/inline-script";
+
 /**
  * The brand fonts from the second page of a visit on (decisions 0091 and 0095). An inline script in `<head>`,
  * with the response's nonce, run before the first paint of every page:
@@ -13,7 +15,7 @@
  *
  * Serialised like `light-script.ts`: the function must not refer to anything outside its body.
  */
-function fontsScript(): void {
+function fontsScript(faces: string[]): void {
   const doc = document;
   try {
     if (doc.referrer && new URL(doc.referrer).origin === location.origin) {
@@ -26,15 +28,17 @@ function fontsScript(): void {
   window.addEventListener("load", () => {
     const fetchFonts = () => {
       if (!doc.fonts) return;
-      void doc.fonts.load("400 1em Inter").catch(() => undefined);
-      void doc.fonts.load("700 1em 'Playfair Display'").catch(() => undefined);
+      for (const face of faces) void doc.fonts.load(face).catch(() => undefined);
     };
     if ("requestIdleCallback" in window) window.requestIdleCallback(fetchFonts, { timeout: 2000 });
     else setTimeout(fetchFonts, 200);
   });
 }
 
-/** The script's text; leading indentation dropped (nothing multi-line in it). */
+/** The web fonts' faces the first page fetches and a client-side navigation checks (CSS font shorthand). */
+export const WEB_FONT_FACES = ["400 1em Inter", "700 1em 'Playfair Display'"];
+
+/** The script's text. */
 export function fontsScriptSource(): string {
-  return `(${fontsScript.toString()})();`.replace(/\n\s+/g, "\n");
+  return inlineScript(fontsScript, WEB_FONT_FACES);
 }

@@ -1,3 +1,5 @@
+import { inlineScript } from "~/lib/inline-script";
+
 /**
  * The only script of a light page (decision 0090): what the platform cannot do alone, on the same markup
  * React drives on hydrated pages (`header.tsx`, `price-tabs.tsx`, `video-placeholder.tsx`):
@@ -137,7 +139,7 @@ function lightScript(scrollThreshold: number): void {
 /** SPEC §9: past this many pixels of scroll the header becomes solid (`header.tsx` on hydrated pages). */
 export const SCROLL_THRESHOLD = 50;
 
-/** The script's text, called with its settings; leading indentation dropped (nothing multi-line in it). */
+/** The script's text, called with its settings. */
 export function lightScriptSource(): string {
-  return `(${lightScript.toString()})(${SCROLL_THRESHOLD});`.replace(/\n\s+/g, "\n");
+  return inlineScript(lightScript, SCROLL_THRESHOLD);
 }

@@ -15,7 +15,7 @@ import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { isLightPage, isLightPath } from "~/light-pages";
 import { lightScriptSource } from "~/light-script";
-import { fontsScriptSource } from "~/fonts-script";
+import { fontsScriptSource, WEB_FONT_FACES } from "~/fonts-script";
 import { AppToaster } from "~/components/ui/toaster";
 import { env } from "~/server/env.server";
 import "./app.css";
@@ -61,7 +61,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-dvh">
         {children}
         {light ? (
-          <LightScript />
+          <NoncedScript source={lightScript} />
         ) : (
           <>
             <ScrollRestoration />
@@ -105,7 +105,7 @@ function useFontsOnNavigation() {
     const root = document.documentElement;
     if (key === landing.current || root.hasAttribute("data-polices")) return;
     const fonts = document.fonts;
-    if (fonts?.check("400 1em Inter") && fonts.check("700 1em 'Playfair Display'")) {
+    if (fonts && WEB_FONT_FACES.every((face) => fonts.check(face))) {
       root.setAttribute("data-polices", "");
     }
   }, [key]);
@@ -120,20 +120,21 @@ const fontsSwitch = import.meta.env.SSR ? fontsScriptSource() : "";
  * them after its `load` event, for the next one.
  */
 function FontsSwitch() {
-  const nonce = useContext(FrameworkContext)?.nonce;
-  return (
-    <script
-      nonce={nonce}
-      suppressHydrationWarning
-      dangerouslySetInnerHTML={{ __html: fontsSwitch }}
-    />
-  );
+  return <NoncedScript source={fontsSwitch} />;
 }
 
-/** A light page's script of its own, inline with the response's nonce (decision 0090). */
-function LightScript() {
+// A light page's script of its own (decision 0090); light pages are rendered only by the server.
+const lightScript = import.meta.env.SSR ? lightScriptSource() : "";
+
+/**
+ * An inline script of ours with the response's nonce (decision 0003). Its text is built by the server only:
+ * in the browser, hydration keeps the server's <script> as it is (and a script set by innerHTML never runs).
+ */
+function NoncedScript({ source }: { source: string }) {
   const nonce = useContext(FrameworkContext)?.nonce;
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: lightScriptSource() }} />;
+  return (
+    <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: source }} />
+  );
 }
 
 // React Router's scripts arrive inert inside a <noscript> (React neither hoists nor hydrates what it holds).
@@ -175,17 +176,12 @@ const startScripts = !import.meta.env.SSR
 })();`.replace(/\n\s+/g, "\n");
 
 function ScriptsAfterFirstPaint() {
-  const nonce = useContext(FrameworkContext)?.nonce;
   return (
     <>
       <noscript id="rr-scripts" suppressHydrationWarning>
         <Scripts />
       </noscript>
-      <script
-        nonce={nonce}
-        suppressHydrationWarning
-        dangerouslySetInnerHTML={{ __html: startScripts }}
-      />
+      <NoncedScript source={startScripts} />
     </>
   );
 }

@@ -23,7 +23,7 @@ export function AdminSection({
 }
 
 /** A column of an AdminTable: its header, right-aligned for figures. */
-export type AdminTableColumn = { label: string; numeric?: boolean };
+type AdminTableColumn = { label: string; numeric?: boolean };
 
 /** Cell classes matching the table's header (a figure's cell passes `numeric`). */
 export function cellClass(numeric = false, className?: string): string {

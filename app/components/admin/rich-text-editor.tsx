@@ -32,8 +32,6 @@ export type EditorProps = {
   describedBy?: string;
   /** Called on every change of the content (the form autosaves). */
   onChange?: () => void;
-  /** What the owner has typed in the plain text area standing in for the editor, if anything. */
-  typedText?: () => string | undefined;
 };
 
 const contentStyles =
@@ -53,8 +51,12 @@ export function RichTextEditor({
   onChange,
   typedText,
   fallback,
-}: EditorProps & { fallback: ReactNode }) {
-  const start = typedText?.() ?? defaultValue;
+}: EditorProps & {
+  /** What the owner has typed in the plain text area standing in for the editor, if anything. */
+  typedText: () => string | undefined;
+  fallback: ReactNode;
+}) {
+  const start = typedText() ?? defaultValue;
   const [html, setHtml] = useState(start);
   const editor = useEditor({
     extensions: [
@@ -70,7 +72,7 @@ export function RichTextEditor({
     immediatelyRender: false,
     // Text typed in the stand-in text area until this very moment is the editor's first content.
     onCreate: ({ editor: created }) => {
-      const typed = typedText?.();
+      const typed = typedText();
       if (typed === undefined || typed === start) return;
       created.commands.setContent(typed);
       setHtml(created.isEmpty ? "" : created.getHTML());

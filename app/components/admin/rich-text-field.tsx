@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useSyncExternalStore, type ReactNode } from "react";
+import { lazy, Suspense, useRef, type ReactNode } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 import { cn } from "~/lib/utils";
 import { controlLook } from "~/components/ui/field";
 import type { EditorProps } from "./rich-text-editor";
@@ -14,18 +15,12 @@ const RichTextEditor = lazy(() =>
   ),
 );
 
-const subscribeToNothing = () => () => {};
-
 /**
  * The article body's field: the rich-text editor once React runs in the browser; before it (the server's
  * HTML, or without JavaScript) a plain text area of the same name, so the form works without the editor.
  */
 export function RichTextField(props: EditorProps) {
-  const hydrated = useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const { name, id, defaultValue, invalid, describedBy } = props;
   // What the owner typed in the plain text area (before React ran, or while the editor's script loads)
   // goes on in the next text area and in the editor: the areas are replaced, never the text.

@@ -1,6 +1,7 @@
-import { useRef, useSyncExternalStore, type KeyboardEvent } from "react";
+import { useRef, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Prices } from "~/content/schemas";
+import { useHydrated } from "~/lib/use-hydrated";
 import { cn } from "~/lib/utils";
 import { PriceCard } from "./price-card";
 
@@ -95,16 +96,5 @@ export function PriceTabs({ tabs, selected }: { tabs: PriceTab[]; selected: Pric
         </div>
       ))}
     </div>
-  );
-}
-
-const noSubscription = () => () => {};
-
-/** False in the server's HTML and during hydration, true once React runs in the browser. */
-function useHydrated() {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
   );
 }

@@ -79,7 +79,7 @@ export function BackToBlog() {
 }
 
 /** A link that leads to no subscriber: not ours or altered, gone, or a test e-mail's. */
-export type UnusableLink = Exclude<LinkTarget, { kind: "subscriber" }>["kind"];
+type UnusableLink = Exclude<LinkTarget, { kind: "subscriber" }>["kind"];
 
 /**
  * The page of a link that leads to no subscriber: each link page words the three cases its own way

@@ -1,5 +1,5 @@
 import { Copy, Download, Printer, ShieldCheck } from "lucide-react";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/security";
 import { Field, Input } from "~/components/admin/field";
@@ -10,6 +10,7 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { useAdminBrand } from "./layout";
 import type { ToastMessage } from "~/lib/toast";
 import type { FieldErrors } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
 import { type AdminUser, requireAdmin } from "~/server/admin/guard.server";
 import { totpSetup, type TotpSetup } from "~/server/admin/two-factor.server";
 import { auth, authRefusal } from "~/server/auth.server";
@@ -167,15 +168,9 @@ function backupCodesText(brand: string, email: string, codes: string[]): string 
   ].join("\n");
 }
 
-const subscribeToNothing = () => () => {};
-
 function BackupCodes({ email, codes }: { email: string; codes: string[] }) {
   // Copy and print need JavaScript: the buttons appear once it runs (the download link works without).
-  const hydrated = useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const text = backupCodesText(useAdminBrand(), email, codes);
 
   async function copy() {

@@ -11,6 +11,7 @@ import { listStudios, setStudioRetired } from "~/server/content/content-store.se
 import { studioPaths } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Studios - Administration" }];
 
@@ -87,11 +88,7 @@ export default function Studios({ loaderData }: Route.ComponentProps) {
               <div className="min-w-0 flex-1">
                 <h2 className="flex flex-wrap items-center gap-2 font-sans text-base font-semibold">
                   {studio.name}
-                  {studio.retired ? (
-                    <span className="rounded-full bg-stone-200 px-2.5 py-0.5 text-xs font-semibold text-stone-800">
-                      Retiré
-                    </span>
-                  ) : null}
+                  {studio.retired ? <StatusBadge tone="neutral">Retiré</StatusBadge> : null}
                 </h2>
                 <p className="text-sm text-muted-foreground">
                   {studio.city} · {studio.address} · {studio.phone}
