@@ -12,7 +12,6 @@ import {
   blogNewsletterSubscribers,
   newsletterSendings,
 } from "../../app/server/db/schema";
-import { mailsTo } from "../support/smtp-capture";
 import {
   clearSignInLimits,
   createAccount,
@@ -33,7 +32,7 @@ import { useOwnServerWithMail } from "./support/own-server";
  * with an SMTP capture of its own: the shared server's pages and mailbox stay as other files expect.
  */
 
-const { url, mailboxUrl } = useOwnServerWithMail();
+const { url, mailsTo } = useOwnServerWithMail();
 const { openPage } = useBrowser({ baseUrl: url });
 
 const marker = randomBytes(4).toString("hex");
@@ -199,7 +198,7 @@ describe("scheduling an article", () => {
     expect(await publicText("/blog/rss.xml")).not.toContain(slug);
     expect(await publicText("/sitemap.xml")).not.toContain(slug);
     expect((await fetch(`${url()}/blog/${slug}`)).status).toBe(404);
-    expect(await mailsTo(mailboxUrl(), subscriber)).toEqual([]);
+    expect(mailsTo(subscriber)).toEqual([]);
 
     // Then published by the job queue, within its polling interval of the time.
     await expect
@@ -223,12 +222,12 @@ describe("scheduling an article", () => {
 
     // Its newsletter, once.
     await expect
-      .poll(async () => (await mailsTo(mailboxUrl(), subscriber)).length, {
+      .poll(() => mailsTo(subscriber).length, {
         timeout: 60_000,
         interval: 1_000,
       })
       .toBe(1);
-    const [mail] = await mailsTo(mailboxUrl(), subscriber);
+    const [mail] = mailsTo(subscriber);
     expect(mail?.subject).toBe(title);
     const sendings = await serverDatabase()
       .select()
@@ -249,7 +248,7 @@ describe("scheduling an article", () => {
       `/admin/newsletter/envois/${sendings[0]?.id}`,
     );
     expect(await page.getByText("Programmer la publication").count()).toBe(0);
-    expect(await mailsTo(mailboxUrl(), subscriber)).toHaveLength(1);
+    expect(mailsTo(subscriber)).toHaveLength(1);
   }, 300_000);
 
   it("a published article not sent yet offers « Envoyer par e-mail » on the dashboard and its edit page", async () => {

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogFixtures } from "./support/blog";
-import { useBrowser } from "./support/browser";
+import { hydrated, mark, marked, useBrowser } from "./support/browser";
 
 // Decisions 0091 and 0095: the first page of a visit is drawn in the metric-matched fallbacks and requests no
 // web font before its `load` event, then fetches both subsets into the HTTP cache; a page reached from the
@@ -91,20 +91,29 @@ async function bothFontsRequested(page: Page): Promise<void> {
   );
 }
 
-/** The layout shifts of the page so far (buffered entries). */
-function layoutShift(page: Page): Promise<number> {
+/**
+ * The layout shifts of the page so far (buffered entries); `unexpected`: only those the visitor did not
+ * cause (a click's own 500 ms are the layout's to use, as CLS counts).
+ */
+function layoutShift(page: Page, { unexpected = false } = {}): Promise<number> {
   return page.evaluate(
-    () =>
+    (onlyUnexpected) =>
       new Promise<number>((resolve) => {
         let total = 0;
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries())
-            total += (entry as unknown as { value: number }).value;
+          for (const entry of list.getEntries()) {
+            const shift = entry as unknown as { value: number; hadRecentInput: boolean };
+            if (!onlyUnexpected || !shift.hadRecentInput) total += shift.value;
+          }
         }).observe({ type: "layout-shift", buffered: true });
         setTimeout(() => resolve(total), 100);
       }),
+    unexpected,
   );
 }
+
+/** The families of the web fonts (the others are their local fallbacks). */
+const webFamilies = new Set(Object.values(fileFamilies));
 
 describe("fonts", () => {
   it.each(pages)(
@@ -155,18 +164,14 @@ describe("fonts", () => {
         document.body.append(link);
       }, path);
       await Promise.all([page.waitForURL(path), page.click("#suivante")]);
-      await page.waitForFunction(
-        () =>
-          document.documentElement.hasAttribute("data-hydrated") ||
-          document.documentElement.hasAttribute("data-enhanced"),
-      );
+      await hydrated(page);
       expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
         true,
       );
       await page.evaluate(() => document.fonts.ready);
       const drawn = await drawnText(page);
       expect(new Set(drawn.map((text) => text.family)).has("Inter")).toBe(true);
-      for (const text of drawn.filter((entry) => entry.family in reverse(fileFamilies))) {
+      for (const text of drawn.filter((entry) => webFamilies.has(entry.family))) {
         expect(text.weight, JSON.stringify(text)).toBeGreaterThanOrEqual(400);
         expect(text.weight, JSON.stringify(text)).toBeLessThanOrEqual(700);
       }
@@ -195,32 +200,19 @@ describe("fonts", () => {
     expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
       false,
     );
-    await page.evaluate(() => ((window as unknown as { mark: boolean }).mark = true));
+    await mark(page);
     await Promise.all([
       page.waitForURL(`/blog/${article}`),
       page.locator(`a[href="/blog/${article}"]`).first().click(),
     ]);
     // Same document (the router's navigation), now in the web fonts.
-    expect(await page.evaluate(() => (window as unknown as { mark?: boolean }).mark)).toBe(true);
+    expect(await marked(page)).toBe(true);
     await page.waitForFunction(() => document.documentElement.hasAttribute("data-polices"));
     const families = new Set((await drawnText(page)).map((text) => text.family));
     expect(families.has("Inter")).toBe(true);
     expect(families.has("Playfair Display")).toBe(true);
-    // No shift the visitor did not cause (a click's own 500 ms are the layout's to use, as CLS counts).
-    const unexpected = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) {
-              const shift = entry as unknown as { value: number; hadRecentInput: boolean };
-              if (!shift.hadRecentInput) total += shift.value;
-            }
-          }).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => resolve(total), 100);
-        }),
-    );
-    expect(unexpected).toBe(0);
+    // No shift the visitor did not cause.
+    expect(await layoutShift(page, { unexpected: true })).toBe(0);
   });
 
   it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
@@ -237,7 +229,3 @@ describe("fonts", () => {
     }
   });
 });
-
-function reverse(record: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [value, key]));
-}

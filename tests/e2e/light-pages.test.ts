@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, mark, marked, useBrowser } from "./support/browser";
 
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
 // inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
@@ -42,12 +42,6 @@ function recordScripts(page: Page): string[] {
   });
   return scripts;
 }
-
-/** A mark on the window: gone after a document navigation, kept by a client-side one. */
-const mark = (page: Page) =>
-  page.evaluate(() => ((window as unknown as { mark: boolean }).mark = true));
-const marked = (page: Page) =>
-  page.evaluate(() => (window as unknown as { mark?: boolean }).mark === true);
 
 describe("light pages", () => {
   it("are served without React Router's scripts, module preloads or hand-off, with two small nonced scripts", async () => {

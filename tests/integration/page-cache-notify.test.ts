@@ -53,6 +53,9 @@ async function renamePriceCard(next: string) {
   title = next;
 }
 
+/** Waits (20 s at most) until /tarifs is served from the cache without asking the database. */
+const onFastPath = () => expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+
 const shows = (html: string, text: string) => html.includes(`${text}<`);
 
 /** Header names in order, and their values but for what belongs to one answer. */
@@ -74,7 +77,7 @@ async function headersOf(acceptEncoding: string) {
 
 describe("page cache told of changes by PostgreSQL", () => {
   it("answers a hit before Express with the headers Express would send", async () => {
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     // A weighted Accept-Encoding is left to Express's negotiation: the same stored page, through the
     // whole middleware stack.
     const throughExpress = await headersOf("gzip;q=1, identity;q=0.5");
@@ -99,7 +102,7 @@ describe("page cache told of changes by PostgreSQL", () => {
   });
 
   it("keeps cached pages on the fast path while a visitor's form is on its way", async () => {
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     // An anonymous post whose body is slow to come (a contact form on a slow line, or a stranger's
     // trickle): content changes only through the admin area, so nothing is set aside meanwhile.
     const url = new URL("/contact", server.baseUrl);
@@ -123,7 +126,7 @@ describe("page cache told of changes by PostgreSQL", () => {
   });
 
   it("serves cached pages without a round trip, and a change committed elsewhere once notified", async () => {
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     // Another answer of the same stored page is identical but for the nonce: the header says it too.
     expect((await tarifs()).queries).toBe(0);
 
@@ -138,7 +141,7 @@ describe("page cache told of changes by PostgreSQL", () => {
   });
 
   it("reads the version on every request while the listening connection is lost, then listens again", async () => {
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     const killed = await database.query(
       `select pg_terminate_backend(pid) from pg_stat_activity
         where application_name = $1 and datname = current_database()`,
@@ -155,7 +158,7 @@ describe("page cache told of changes by PostgreSQL", () => {
     expect(next.queries).toBeGreaterThanOrEqual(1);
 
     // Back within seconds: no round trip again, and changes arrive by notification again.
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     const listeners = await database.query(
       `select count(*)::int as count from pg_stat_activity
         where application_name = $1 and datname = current_database()`,
@@ -169,7 +172,7 @@ describe("page cache told of changes by PostgreSQL", () => {
   });
 
   it("stops trusting a listening connection that goes silent (its heartbeat is late)", async () => {
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
     // The listener's server process frozen: its socket stays open but nothing answers, as with a
     // connection cut somewhere on the way (half-open TCP). The test's cluster runs on this machine.
     const listener = await database.query<{ pid: number }>(
@@ -193,6 +196,6 @@ describe("page cache told of changes by PostgreSQL", () => {
       process.kill(pid ?? 0, "SIGCONT");
     }
     // A new connection replaces the silent one.
-    await expect.poll(howServed, { timeout: 20_000, interval: 50 }).toBe("hit 0");
+    await onFastPath();
   });
 });

@@ -300,6 +300,16 @@ const pageParts: Buffer[][] = [
   [Buffer.from("a"), Buffer.from("b"), Buffer.from("")],
 ];
 
+/** The page the parts make with `nonce` in each place between them. */
+const withNonce = (parts: Buffer[], nonce: Buffer) =>
+  Buffer.concat(parts.flatMap((part, index) => (index ? [nonce, part] : [part])));
+
+/** A stored page of these parts, its gzip template made for nonces of 24 characters. */
+function storedPage(parts: Buffer[]): CachedPage {
+  const template = gzipTemplate(parts, 24);
+  return { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+}
+
 describe("gzipAnswer", () => {
   it("is a valid gzip file of the parts with the nonce between them", () => {
     for (const parts of pageParts) {
@@ -307,9 +317,7 @@ describe("gzipAnswer", () => {
         zlib.deflateRawSync(part, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH }),
       );
       for (const nonce of [Buffer.from("7lMn0pF4XI5UHtr+iF6EqEp0"), Buffer.from("")]) {
-        const expected = Buffer.concat(
-          parts.flatMap((part, index) => (index ? [nonce, part] : [part])),
-        );
+        const expected = withNonce(parts, nonce);
         expect(zlib.gunzipSync(gzipAnswer(parts, deflated, nonce)).equals(expected)).toBe(true);
       }
     }
@@ -319,8 +327,7 @@ describe("gzipAnswer", () => {
 describe("gzipPieces", () => {
   it("gives a valid gzip file, CRC included, for each nonce spliced into the stored template", () => {
     for (const parts of pageParts) {
-      const template = gzipTemplate(parts, 24);
-      const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
+      const page = storedPage(parts);
       const answers = new Set<string>();
       // Nonces of the template's length use the template; others are assembled whole.
       for (const nonce of [
@@ -330,9 +337,7 @@ describe("gzipPieces", () => {
         "",
       ]) {
         const bytes = Buffer.from(nonce);
-        const expected = Buffer.concat(
-          parts.flatMap((part, index) => (index ? [bytes, part] : [part])),
-        );
+        const expected = withNonce(parts, bytes);
         const file = Buffer.concat(gzipPieces(page, bytes));
         // gunzip checks the trailer's CRC-32 and length.
         expect(zlib.gunzipSync(file).equals(expected)).toBe(true);
@@ -344,10 +349,8 @@ describe("gzipPieces", () => {
 
   it("fills an answer given back with the next nonce, never one still being written", () => {
     const parts = [text(120, 7), text(9_000, 5), text(33, 11)];
-    const template = gzipTemplate(parts, 24);
-    const page = { parts, deflatedParts: template.deflatedParts, gzip: template } as CachedPage;
-    const expected = (nonce: string) =>
-      Buffer.concat(parts.flatMap((part, index) => (index ? [Buffer.from(nonce), part] : [part])));
+    const page = storedPage(parts);
+    const expected = (nonce: string) => withNonce(parts, Buffer.from(nonce));
     const nonces = Array.from({ length: 3 }, () => randomBytes(18).toString("base64"));
     const first = takeGzipAnswer(page, Buffer.from(nonces[0] ?? ""));
     // Not given back yet: the next answer is another buffer, and the first keeps its nonce.

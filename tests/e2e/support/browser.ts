@@ -97,6 +97,12 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
+/** A mark on the window: gone after a document navigation, kept by a client-side one (`marked`). */
+export const mark = (page: Page) =>
+  page.evaluate(() => ((window as unknown as { mark: boolean }).mark = true));
+export const marked = (page: Page) =>
+  page.evaluate(() => (window as unknown as { mark?: boolean }).mark === true);
+
 /** Makes the page's `goto` and `reload` resolve only once the new document answers (see `hydrated`). */
 export function waitForHydrationOnNavigation(page: Page): void {
   const goto = page.goto.bind(page);

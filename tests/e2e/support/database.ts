@@ -44,23 +44,22 @@ function rawPool(): pg.Pool {
   return connection.pool;
 }
 
-const QUERY = Symbol("the pool's own query");
 const READS = /^\s*(select|with\s[\s\S]*\)\s*select)\s/i;
 
 /**
  * The pool of `serverDatabase`: after a statement that may change content (anything but a plain read)
  * and after a transaction's COMMIT, it waits until the server has caught up (`serverCaughtUp`).
  */
-function waitingForTheServer(pool: pg.Pool): pg.Pool {
+function waitingForTheServer(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const own = { query } as Pick<pg.Pool, "query">;
+  const unwrapped = { query } as Pick<pg.Pool, "query">;
+  const wrappedClients = new WeakSet<pg.PoolClient>();
   const textOf = (config: unknown) =>
     typeof config === "string" ? config : String((config as { text?: unknown })?.text ?? "");
   Object.assign(pool, {
-    [QUERY]: query,
     query: async (...args: unknown[]) => {
       const result = await query(...args);
-      if (!READS.test(textOf(args[0]))) await serverCaughtUp({ database: own });
+      if (!READS.test(textOf(args[0]))) await serverCaughtUp({ database: unwrapped });
       return result;
     },
   });
@@ -70,13 +69,14 @@ function waitingForTheServer(pool: pg.Pool): pg.Pool {
     connect: async (...args: unknown[]) => {
       if (args.length > 0) return connect(...args);
       const client = await connect();
-      if (!(QUERY in client)) {
+      if (!wrappedClients.has(client)) {
+        wrappedClients.add(client);
         const clientQuery = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
         Object.assign(client, {
-          [QUERY]: clientQuery,
           query: async (...args: unknown[]) => {
             const result = await clientQuery(...args);
-            if (/^\s*commit\b/i.test(textOf(args[0]))) await serverCaughtUp({ database: own });
+            if (/^\s*commit\b/i.test(textOf(args[0])))
+              await serverCaughtUp({ database: unwrapped });
             return result;
           },
         });
@@ -84,7 +84,6 @@ function waitingForTheServer(pool: pg.Pool): pg.Pool {
       return client;
     },
   });
-  return pool;
 }
 
 /**

@@ -34,7 +34,7 @@ export function useOwnServer(
 /**
  * `useOwnServer` with e-mail on, delivered to an SMTP capture of the file's own (a sending goes to every
  * active subscriber of the database: the shared server's mailbox would see it). `mailsTo` reads what an
- * address received, in order; `mailboxUrl` is the capture's HTTP list, for `mailsTo` of smtp-capture.ts.
+ * address received, in order.
  */
 export function useOwnServerWithMail() {
   let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
@@ -54,7 +54,6 @@ export function useOwnServerWithMail() {
   };
   return {
     url,
-    mailboxUrl: () => started().mailboxUrl,
     /** Every message `address` received, read. */
     mailsTo: (address: string) =>
       started()
