@@ -65,7 +65,8 @@ export default defineConfig({
     ssr: {
       build: { rollupOptions: { input: "./app/server/http/app.server.ts" } },
       // Bundled rather than imported whole at start-up: the server then holds only the icons and Radix
-      // primitives the pages use, not all 1,600 icons and 50 primitives (decision record 0092).
+      // primitives the pages use, not all 1,600 icons and 50 primitives (decision record 0092), and its
+      // icons render through the same runtime as in the browser (smallIconRuntime, decision 0094).
       resolve: { noExternal: ["lucide-react", "radix-ui", /^@radix-ui\//] },
     },
     client: {
@@ -110,9 +111,6 @@ export default defineConfig({
     },
   },
   resolve: { tsconfigPaths: true },
-  // Bundled into the server too, so that its icons render through the same runtime as in the browser
-  // (smallIconRuntime) and the server loads the icons it uses instead of all of lucide's.
-  ssr: { noExternal: ["lucide-react"] },
   plugins: [
     imagetools({
       // `import photo from "~/assets/photos/x.jpg?photo"` gives AVIF, WebP and JPEG at several widths

@@ -17,7 +17,7 @@ import {
 // first use, never at start-up, so a process that only serves public pages never loads them (decision
 // record 0092).
 
-export type AuthOptions = {
+type AuthOptions = {
   database: Database;
   secret: string;
   baseURL: string;

@@ -7,13 +7,7 @@ import { db } from "./db/client.server";
 import { env } from "./env.server";
 
 export type { Auth } from "./auth-config.server";
-export {
-  BACKUP_CODE_ALPHABET,
-  generateBackupCodes,
-  RESET_LINK_LIFETIME_SECONDS,
-  resetPasswordEmail,
-  resetPasswordPath,
-} from "./auth-rules.server";
+export { resetPasswordPath } from "./auth-rules.server";
 
 /** AUTH_SECRET, or the one kept in DATA_DIR/auth-secret, generated there by the first process that needs it. */
 async function loadAuthSecret(): Promise<string> {

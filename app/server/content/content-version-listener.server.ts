@@ -1,5 +1,6 @@
 import pg from "pg";
 import { log } from "../logger.server";
+import { withTimeout } from "../with-timeout.server";
 
 /**
  * The content version known without a round trip (decision 0093): one connection of its own per process
@@ -14,7 +15,7 @@ import { log } from "../logger.server";
  * the heartbeat notices within `heartbeatMs + heartbeatTimeoutMs` at most, which bounds staleness then.
  */
 
-export const CONTENT_VERSION_CHANNEL = "content_version";
+const CONTENT_VERSION_CHANNEL = "content_version";
 /** The listener's `application_name`, to recognise its connection in `pg_stat_activity`. */
 export const LISTENER_APPLICATION_NAME = "studio content version listener";
 
@@ -38,8 +39,6 @@ export type ContentVersionListener = {
    * returned function) and a version read after that end has come back.
    */
   holdForLocalWrite(): () => void;
-  /** Whether the version is known now (for tests and diagnostics). */
-  listening(): boolean;
   stop(): Promise<void>;
 };
 
@@ -107,23 +106,14 @@ export function listenToContentVersion(
     (
       lost as unknown as { connection?: { stream?: { destroy?: () => void } } }
     ).connection?.stream?.destroy?.();
+    reconnectLater(error);
+  }
+
+  function reconnectLater(error: unknown) {
     if (stopped) return;
     problem("content_version_listener_lost", error);
     reconnectTimer = setTimeout(connect, reconnectMs);
     reconnectTimer.unref();
-  }
-
-  function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${what}: no answer within ${heartbeatTimeoutMs} ms`)),
-          heartbeatTimeoutMs,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
   }
 
   function scheduleBeat(delay: number) {
@@ -139,6 +129,7 @@ export function listenToContentVersion(
     try {
       const result = await withTimeout(
         beating.query<{ version: string }>(`select version::text as version from content_version`),
+        heartbeatTimeoutMs,
         "heartbeat",
       );
       if (beating !== client) return;
@@ -154,12 +145,7 @@ export function listenToContentVersion(
 
   /** Connects (again); a throw before the connection exists (a bad setting) is logged and retried later. */
   function connect() {
-    connectOnce().catch((error: unknown) => {
-      if (stopped) return;
-      problem("content_version_listener_lost", error);
-      reconnectTimer = setTimeout(connect, reconnectMs);
-      reconnectTimer.unref();
-    });
+    connectOnce().catch(reconnectLater);
   }
 
   async function connectOnce() {
@@ -179,8 +165,12 @@ export function listenToContentVersion(
       if (known === undefined || !(version <= known)) invalidate();
     });
     try {
-      await withTimeout(connecting.connect(), "connect");
-      await withTimeout(connecting.query(`LISTEN ${CONTENT_VERSION_CHANNEL}`), "LISTEN");
+      await withTimeout(connecting.connect(), heartbeatTimeoutMs, "connect");
+      await withTimeout(
+        connecting.query(`LISTEN ${CONTENT_VERSION_CHANNEL}`),
+        heartbeatTimeoutMs,
+        "LISTEN",
+      );
       if (connecting !== client) return;
       // From here on no commit can pass unnoticed; the read that follows sees everything before.
       connected = true;
@@ -211,7 +201,6 @@ export function listenToContentVersion(
         invalidate();
       };
     },
-    listening: () => connected && known !== undefined,
     async stop() {
       stopped = true;
       clearTimeout(beatTimer);

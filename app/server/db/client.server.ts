@@ -2,6 +2,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { log } from "../logger.server";
 import * as schema from "./schema";
+import { withTimeout } from "../with-timeout.server";
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
@@ -47,18 +48,10 @@ export async function closeDatabase(): Promise<void> {
 export async function databaseIsHealthy(timeoutMs = 2_000): Promise<boolean> {
   const connection = holder.__studioDatabase;
   if (!connection) return false;
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      connection.pool.query("select 1"),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
-      }),
-    ]);
+    await withTimeout(connection.pool.query("select 1"), timeoutMs, "health check");
     return true;
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -87,7 +87,7 @@ export const SERVER_TIMEOUTS = { headersTimeoutMs: 20_000, requestTimeoutMs: 20 
  * The page cache's bound for a small server (decision record 0092): about 700 pages of 45 KB, more than the
  * public pages of a site this size, and a bounded share of a 1 GB machine.
  */
-export const PAGE_CACHE_BYTES = 32 * MIB;
+const PAGE_CACHE_BYTES = 32 * MIB;
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined) return false;

@@ -6,6 +6,7 @@ import type {
 } from "express";
 import { PageRender } from "../context";
 import { log } from "../logger.server";
+import { withTimeout } from "../with-timeout.server";
 
 /**
  * The page cache: public pages rendered once, then served again to every visitor without cookies.
@@ -53,8 +54,6 @@ export type CachedPage = {
   headers: Array<[string, string]>;
   /** The body cut at each occurrence of the render's nonce (views of one buffer). */
   parts: Buffer[];
-  /** The same parts, each deflated on its own up to a byte boundary (views of `gzip.file`). */
-  deflatedParts: Buffer[];
   /** The whole gzip answer with room for a nonce of the render's length (see `gzipTemplate`). */
   gzip: GzipTemplate;
   /** Memory the entry holds: its two buffers, its address and headers, and a fixed overhead. */
@@ -148,8 +147,8 @@ export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buff
 }
 
 // CRC-32 arithmetic (the polynomial of RFC 1952, bits reflected: bit 31 is x^0), so that the CRC of an
-// answer is computed from the stored CRC of each part and the nonce alone, not from all its bytes again:
-// CRC(A·B) = CRC(A)·x^(8·|B|) mod P xor CRC(B), as zlib's crc32_combine does.
+// answer is computed from the CRC stored with the page and the nonce alone, not from all its bytes again
+// (see `answerCrc`).
 const CRC_POLYNOMIAL = 0xedb88320;
 const X_TO_THE_0 = 0x80000000;
 
@@ -174,29 +173,20 @@ function byteShift(length: number): number {
   return result;
 }
 
-/** The CRC-32 of A·B from the CRC of A, and the CRC and byte shift of B. */
-export function combineCrc(crcOfA: number, crcOfB: number, shiftOfB: number): number {
-  return (multiplyModulo(shiftOfB, crcOfA) ^ crcOfB) >>> 0;
-}
-
 /**
  * A page's gzip answer made once, with a hole for the nonce in each place the render's was: an answer is a
  * copy of `file` with its own nonce written into the holes and its own CRC into the trailer. Nonces have
  * one length (`securityHeaders`); an answer with another length is assembled by `gzipAnswer`.
  */
-export type GzipTemplate = {
+type GzipTemplate = {
   file: Buffer;
   nonceLength: number;
-  /** `file` cut at the holes, without its last 8 bytes (CRC and length): views of `file`. */
-  segments: Buffer[];
   /** Where the nonce goes in `file`. */
   nonceOffsets: number[];
   /** Answers already written, ready to be filled again (see `takeGzipAnswer`). */
   spare: Buffer[];
   /** Set when the page leaves the cache: its answers are not kept any more. */
   evicted: boolean;
-  /** Length of the page with a nonce of `nonceLength`. */
-  uncompressedLength: number;
   /** Each part deflated on its own (views of `file`). */
   deflatedParts: Buffer[];
   /** CRC-32 of the page with a nonce of zeros, and of such a nonce alone. */
@@ -204,8 +194,6 @@ export type GzipTemplate = {
   zeroNonceCrc: number;
   /** Sum of x^(8·bytes after it) over the nonce's places: how a nonce's bits reach the page's CRC. */
   nonceShiftSum: number;
-  /** x^(8·length) of each part. */
-  partShifts: number[];
 };
 
 export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate {
@@ -232,13 +220,6 @@ export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate
   trailer.writeUInt32LE(length % 2 ** 32, 4);
   pieces.push(LAST_BLOCK, trailer);
   const file = copyOf(pieces);
-  const segments: Buffer[] = [];
-  let from = 0;
-  for (const at of nonceOffsets) {
-    segments.push(file.subarray(from, at));
-    from = at + nonceLength;
-  }
-  segments.push(file.subarray(from, file.length - 8));
   const zeros = Buffer.alloc(nonceLength);
   let crcWithZeroNonce = 0;
   parts.forEach((part, index) => {
@@ -254,17 +235,14 @@ export function gzipTemplate(parts: Buffer[], nonceLength: number): GzipTemplate
   }
   return {
     file,
-    segments,
     nonceOffsets,
     spare: [],
     evicted: false,
-    uncompressedLength: length,
     nonceLength,
     deflatedParts: deflatedSpans.map(([start, end]) => file.subarray(start, end)),
     crcWithZeroNonce,
     zeroNonceCrc: zlib.crc32(zeros),
     nonceShiftSum: nonceShiftSum >>> 0,
-    partShifts: parts.map((part) => byteShift(part.length)),
   };
 }
 
@@ -285,24 +263,6 @@ function answerCrc(template: GzipTemplate, nonce: Buffer): number {
   return (template.crcWithZeroNonce ^ multiplyModulo(template.nonceShiftSum, nonceLinear)) >>> 0;
 }
 
-/**
- * The page's gzip answer with `nonce` (of the template's length) in every hole, as pieces to be written
- * one after the other: views of the stored file between the holes, the nonce, and the trailer with this
- * answer's CRC.
- */
-function piecesFromTemplate(template: GzipTemplate, nonce: Buffer): Buffer[] {
-  const pieces: Buffer[] = [];
-  for (const segment of template.segments) {
-    if (pieces.length > 0) pieces.push(nonce);
-    pieces.push(segment);
-  }
-  const trailer = Buffer.allocUnsafe(8);
-  trailer.writeUInt32LE(answerCrc(template, nonce), 0);
-  trailer.writeUInt32LE(template.uncompressedLength % 2 ** 32, 4);
-  pieces.push(trailer);
-  return pieces;
-}
-
 // Answers already written are filled again rather than allocated: one page-sized buffer per answer cost a
 // fifth of the CPU in garbage collection at tens of thousands of answers a second. Bounded, all pages
 // together, and at most a few per page (as many as are written at the same moment).
@@ -317,7 +277,7 @@ let spareAnswerBytes = 0;
 export function takeGzipAnswer(entry: CachedPage, nonce: Buffer): Buffer {
   const template = entry.gzip;
   if (nonce.length !== template.nonceLength) {
-    return gzipAnswer(entry.parts, entry.deflatedParts, nonce);
+    return gzipAnswer(entry.parts, template.deflatedParts, nonce);
   }
   let answer = template.spare.pop();
   if (answer) spareAnswerBytes -= answer.length;
@@ -350,18 +310,6 @@ function forgetSpareAnswers(entry: CachedPage): void {
   entry.gzip.evicted = true;
   for (const answer of entry.gzip.spare) spareAnswerBytes -= answer.length;
   entry.gzip.spare.length = 0;
-}
-
-/** The gzip answer of a stored page with `nonce`, as pieces to write in order. */
-export function gzipPieces(entry: CachedPage, nonce: Buffer): Buffer[] {
-  return nonce.length === entry.gzip.nonceLength
-    ? piecesFromTemplate(entry.gzip, nonce)
-    : [gzipAnswer(entry.parts, entry.deflatedParts, nonce)];
-}
-
-/** The gzip answer of a stored page with `nonce`. */
-export function gzipBody(entry: CachedPage, nonce: Buffer): Buffer {
-  return Buffer.concat(gzipPieces(entry, nonce));
 }
 
 /** The uncompressed answer of a stored page with `nonce`. */
@@ -419,16 +367,7 @@ export function pageCache(options: PageCacheOptions) {
   let running: Promise<number> | undefined;
   let waiting: Promise<number> | undefined;
   function read(): Promise<number> {
-    let timer: NodeJS.Timeout | undefined;
-    const reading = Promise.race([
-      options.readContentVersion(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`content version not read within ${readTimeoutMs} ms`)),
-          readTimeoutMs,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
+    const reading = withTimeout(options.readContentVersion(), readTimeoutMs, "content version");
     running = reading;
     const done = () => {
       if (running === reading) running = undefined;
@@ -460,7 +399,8 @@ export function pageCache(options: PageCacheOptions) {
   function serve(req: ExpressRequest, res: ExpressResponse, entry: CachedPage) {
     const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
     const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
-    const body = gzip ? gzipBody(entry, nonce) : plainBody(entry, nonce);
+    // A buffer of its own (not handed back: the compression middleware stands between it and the socket).
+    const body = gzip ? takeGzipAnswer(entry, nonce) : plainBody(entry, nonce);
     runEffects(entry, req.get("user-agent") ?? null, req.path);
     res.status(200);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
@@ -544,7 +484,6 @@ export function pageCache(options: PageCacheOptions) {
       return {
         headers,
         parts: plain.views,
-        deflatedParts: gzip.deflatedParts,
         gzip,
         bytes:
           plain.bytes + gzip.file.length + key.length * 2 + headerBytes * 2 + ENTRY_OVERHEAD_BYTES,

@@ -4,11 +4,6 @@ import express, { type RequestHandler } from "express";
 
 const YEAR = "1y";
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-};
-
 /**
  * Whether an `Accept-Encoding` header accepts brotli: `br` named with a weight above 0, or, when `br` is
  * not named at all, `*` with a weight above 0 (a named coding's own weight wins over `*`, RFC 9110 §12.5.3).
@@ -55,10 +50,7 @@ export function hashedAssets(directory: string): RequestHandler {
       // Caches in front must keep the brotli and the plain answers apart.
       res.setHeader("Vary", "Accept-Encoding");
       if (acceptsBrotli(req.headers["accept-encoding"])) {
-        res.setHeader(
-          "Content-Type",
-          CONTENT_TYPES[path.extname(name)] ?? "application/octet-stream",
-        );
+        res.type(path.extname(name));
         req.url = `/${name}.br`;
         return serveBrotli(req, res, next);
       }
