@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
+  date,
   index,
   jsonb,
   integer,
@@ -436,3 +438,147 @@ export const contentPreviews = pgTable("content_previews", {
   authorId: text("author_id").references(() => users.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
 });
+
+/** A photo of a client gallery moves through these states; only `ready` photos reach the client. */
+export const GALLERY_PHOTO_STATUSES = ["uploaded", "processing", "ready", "failed"] as const;
+export type GalleryPhotoStatus = (typeof GALLERY_PHOTO_STATUSES)[number];
+
+/**
+ * A client gallery (issue 14): photos delivered privately after a session, reached at /galerie-client/{id}
+ * with an access code. `id` is the client's unguessable address; the code is the second factor, stored
+ * readable because the owner reads it to the client on the phone. `access_version` grows when the code
+ * changes, which voids every client's cookie. Files live in the storage module under `galleries/{id}/`.
+ */
+export const galleries = pgTable(
+  "galleries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: varchar("title", { length: 200 }).notNull(),
+    clientName: varchar("client_name", { length: 200 }).notNull(),
+    clientEmail: varchar("client_email", { length: 255 }).notNull(),
+    /** The studio that answers the client: reply-to, signature and the address of the selection e-mail. */
+    studioId: uuid("studio_id").references(() => studios.id, { onDelete: "set null" }),
+    sessionDate: date("session_date", { mode: "string" }),
+    /** The end of the expiry day (Europe/Paris): from then on the client reads « Cette galerie a expiré ». */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** When the retention job deletes the gallery and its files; never before the expiry. */
+    purgeAt: timestamp("purge_at", { withTimezone: true }).notNull(),
+    accessCode: varchar("access_code", { length: 16 }).notNull(),
+    accessVersion: integer("access_version").notNull().default(1),
+    downloadsAllowed: boolean("downloads_allowed").notNull().default(false),
+    watermark: boolean("watermark").notNull().default(false),
+    /** Grows when the web sizes must be made again (watermark on or off); part of their file names. */
+    variantRevision: integer("variant_revision").notNull().default(1),
+    coverPhotoId: uuid("cover_photo_id").references((): AnyPgColumn => galleryPhotos.id, {
+      onDelete: "set null",
+    }),
+    invitationSentAt: timestamp("invitation_sent_at", { withTimezone: true }),
+    /** Set when the client validated the selection: favourites and comments are locked from then on. */
+    selectionValidatedAt: timestamp("selection_validated_at", { withTimezone: true }),
+    lastClientActivityAt: timestamp("last_client_activity_at", { withTimezone: true }),
+    /** The retention (or the owner) started deleting it: it answers 404 from then on. */
+    deletingAt: timestamp("deleting_at", { withTimezone: true }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("galleries_purge_after_expiry", sql`${table.purgeAt} >= ${table.expiresAt}`),
+    index("galleries_purge_idx").on(table.purgeAt),
+    index("galleries_date_idx").on(table.createdAt.desc()),
+  ],
+);
+
+/**
+ * The photos of a gallery, in `position` order. The owner's upload is kept as `upload.{ext}` until the
+ * processing writes the cleaned delivery original (no GPS; HEIC becomes JPEG) with its size and CRC-32 (the
+ * ZIP needs both before streaming), the web sizes and the placeholder.
+ */
+export const galleryPhotos = pgTable(
+  "gallery_photos",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    galleryId: uuid("gallery_id")
+      .notNull()
+      .references(() => galleries.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    originalName: varchar("original_name", { length: 255 }).notNull(),
+    status: varchar("status", { length: 12 })
+      .$type<GalleryPhotoStatus>()
+      .notNull()
+      .default("uploaded"),
+    /** Why the processing failed, in French, for the owner. */
+    error: varchar("error", { length: 300 }),
+    /** jpg, png or heic: the upload's format. */
+    sourceExtension: varchar("source_extension", { length: 5 }).notNull(),
+    /** Upright dimensions (after the orientation tag). */
+    width: integer("width"),
+    height: integer("height"),
+    /** The web widths written (never enlarged), for `variant_revision`. */
+    widths: integer("widths")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    variantRevision: integer("variant_revision").notNull().default(0),
+    originalBytes: bigint("original_bytes", { mode: "number" }),
+    originalCrc32: bigint("original_crc32", { mode: "number" }),
+    /** jpg or png: the delivery original's format. */
+    originalExtension: varchar("original_extension", { length: 5 }),
+    thumbhash: varchar("thumbhash", { length: 48 }),
+    colour: varchar("colour", { length: 7 }),
+    favourite: boolean("favourite").notNull().default(false),
+    favouriteComment: varchar("favourite_comment", { length: 1000 }),
+    favouritedAt: timestamp("favourited_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check(
+      "gallery_photos_status_check",
+      sql`${table.status} in ('uploaded', 'processing', 'ready', 'failed')`,
+    ),
+    index("gallery_photos_order_idx").on(table.galleryId, table.position),
+    index("gallery_photos_favourites_idx")
+      .on(table.galleryId)
+      .where(sql`${table.favourite}`),
+  ],
+);
+
+/**
+ * An upload in pieces (resumable after a dropped connection): the parts received so far and where they go in
+ * the storage module. Found again by gallery, name, size and modification date when the owner drops the same
+ * files after a reload. Removed 48 hours after its last part when never completed.
+ */
+export const resumableUploads = pgTable(
+  "resumable_uploads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    galleryId: uuid("gallery_id").references(() => galleries.id, { onDelete: "cascade" }),
+    /** The photo row made at completion. */
+    photoId: uuid("photo_id"),
+    fileName: varchar("file_name", { length: 255 }).notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    contentType: varchar("content_type", { length: 100 }).notNull(),
+    lastModified: bigint("last_modified", { mode: "number" }),
+    chunkSize: integer("chunk_size").notNull(),
+    received: bigint("received", { mode: "number" }).notNull().default(0),
+    storageKey: varchar("storage_key", { length: 300 }).notNull(),
+    storageUploadId: text("storage_upload_id").notNull(),
+    /** The parts' ETags, numbered from 1 (S3 needs them to complete; not every store lists them). */
+    parts: jsonb("parts").$type<{ part: number; etag: string }[]>().notNull().default([]),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("resumable_uploads_match_idx").on(
+      table.galleryId,
+      table.fileName,
+      table.size,
+      table.lastModified,
+    ),
+    index("resumable_uploads_stale_idx")
+      .on(table.updatedAt)
+      .where(sql`${table.completedAt} is null`),
+  ],
+);

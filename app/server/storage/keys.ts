@@ -1,0 +1,82 @@
+/**
+ * The storage keys of the site, one place for their shapes:
+ * - `blog-images/{name}` and `media/{file}-{width}.{format}` are public (served under /uploads);
+ * - `galleries/{galleryId}/…` is private: reached only through the client gallery's routes.
+ */
+
+const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/;
+
+/** Throws when a key could escape its folder or name something odd: keys are built by code, never typed. */
+export function checkKey(key: string): string {
+  if (
+    !KEY_PATTERN.test(key) ||
+    key.length > 300 ||
+    key.split("/").some((part) => part === "" || part === "." || part === "..")
+  ) {
+    throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+/** The prefixes served publicly under /uploads/{key}. Nothing else is. */
+export const PUBLIC_PREFIXES = ["blog-images/", "media/"] as const;
+
+export function isPublicKey(key: string): boolean {
+  return PUBLIC_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+export const galleryPrefix = (galleryId: string) => `galleries/${galleryId}/`;
+
+export const galleryPhotoPrefix = (galleryId: string, photoId: string) =>
+  `${galleryPrefix(galleryId)}${photoId}/`;
+
+/** The owner's upload as received (with its metadata), deleted once processed. */
+export const galleryUploadKey = (galleryId: string, photoId: string, extension: string) =>
+  `${galleryPhotoPrefix(galleryId, photoId)}upload.${extension}`;
+
+/** The delivery original: the photographer's pixels without location data. */
+export const galleryOriginalKey = (galleryId: string, photoId: string, extension: string) =>
+  `${galleryPhotoPrefix(galleryId, photoId)}original.${extension}`;
+
+export const WEB_FORMATS = ["avif", "webp", "jpg"] as const;
+export type WebFormat = (typeof WEB_FORMATS)[number];
+
+/** A web size: its name carries the gallery's variant revision, so a changed watermark never reads stale. */
+export const galleryVariantName = (revision: number, width: number, format: WebFormat) =>
+  `r${revision}-w${width}.${format}`;
+
+export const galleryVariantKey = (
+  galleryId: string,
+  photoId: string,
+  revision: number,
+  width: number,
+  format: WebFormat,
+) => `${galleryPhotoPrefix(galleryId, photoId)}${galleryVariantName(revision, width, format)}`;
+
+const VARIANT_NAME = /^r(\d{1,6})-w(\d{2,5})\.(avif|webp|jpg)$/;
+
+/** Reads a web size's file name from a URL; null when it is not one. */
+export function parseVariantName(
+  name: string,
+): { revision: number; width: number; format: WebFormat } | null {
+  const match = VARIANT_NAME.exec(name);
+  if (!match) return null;
+  return { revision: Number(match[1]), width: Number(match[2]), format: match[3] as WebFormat };
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  avif: "image/avif",
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  heic: "image/heic",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+};
+
+/** The content type of a key from its extension (application/octet-stream when unknown). */
+export function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? "application/octet-stream";
+}
