@@ -82,9 +82,19 @@ export default [
     // Sending an article by e-mail (issue 12)
     route("admin/newsletter/envoyer/:id", "routes/admin/newsletter-send.tsx"),
     route("admin/newsletter/envois/:id", "routes/admin/newsletter-sending.tsx"),
+
+    // Client galleries (issue 14): the owner's pages.
   ]),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
+
+  // Client galleries (issue 14): the owner's resource routes (progress, previews).
+
+  // Client galleries (issue 14): resumable uploads of the photos (decision 0101).
+
+  // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
+
+  // Client galleries (issue 14): every photo in one ZIP (decision 0104).
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
   route("blog/rss.xml", "routes/blog-rss.ts"),

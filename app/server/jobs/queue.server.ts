@@ -54,9 +54,27 @@ export const QUEUES = {
     retentionSeconds: 366 * 24 * 60 * 60,
     deleteAfterSeconds: 24 * 60 * 60,
   },
+  /**
+   * One uploaded photo of a client gallery each ({@link PhotoJob}): decoded, cleaned of its location data,
+   * made into web sizes and a placeholder, in a worker thread (decision 0102). A few attempts only: a file
+   * that fails three times is damaged, and the owner reads why on the gallery's page.
+   */
+  photos: {
+    retryLimit: 3,
+    retryDelay: 30,
+    retryBackoff: true,
+    notify: true,
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: 30,
+    retentionSeconds: 30 * 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
 } satisfies Record<string, Omit<Queue, "name">>;
 
 export type QueueName = keyof typeof QUEUES;
+
+/** A job of the `photos` queue: the photo to process (its row says which gallery and file). */
+export type PhotoJob = { photoId: string };
 
 const holder = globalThis as typeof globalThis & {
   __studioJobs?: PgBoss;
