@@ -8,6 +8,23 @@ export const GALLERY_WIDTHS = [480, 960, 1600, 2400] as const;
 /** AVIF is slow to encode: only up to this width (the browser takes WebP above it). */
 export const GALLERY_AVIF_MAX_WIDTH = 1600;
 
+export const GALLERY_WEB_FORMATS = ["avif", "webp", "jpg"] as const;
+export type GalleryWebFormat = (typeof GALLERY_WEB_FORMATS)[number];
+
+/**
+ * The web widths of a photo `photoWidth` pixels wide (upright): every step below it, and the photo's own
+ * width up to the largest step (a 1067 px portrait gets 480, 960 and 1067; a 300 px photo only 300).
+ */
+export function galleryWidthsFor(photoWidth: number): number[] {
+  const top = Math.min(photoWidth, Math.max(...GALLERY_WIDTHS));
+  return [...GALLERY_WIDTHS.filter((width) => width < top), top];
+}
+
+/** The formats written at one web width: AVIF up to GALLERY_AVIF_MAX_WIDTH, WebP and JPEG always. */
+export function galleryFormatsFor(width: number): GalleryWebFormat[] {
+  return width <= GALLERY_AVIF_MAX_WIDTH ? ["avif", "webp", "jpg"] : ["webp", "jpg"];
+}
+
 /** The largest photo the owner can upload. */
 export const MAX_GALLERY_PHOTO_BYTES = 50 * 1024 * 1024;
 /** The size of every piece of a resumable upload but the last (S3 parts must be at least 5 MiB). */

@@ -1,3 +1,5 @@
+import type { GalleryWebFormat } from "~/lib/gallery-urls";
+
 /**
  * The storage keys of the site, one place for their shapes:
  * - `blog-images/{name}` and `media/{file}-{width}.{format}` are public (served under /uploads);
@@ -38,8 +40,7 @@ export const galleryUploadKey = (galleryId: string, photoId: string, extension: 
 export const galleryOriginalKey = (galleryId: string, photoId: string, extension: string) =>
   `${galleryPhotoPrefix(galleryId, photoId)}original.${extension}`;
 
-export const WEB_FORMATS = ["avif", "webp", "jpg"] as const;
-export type WebFormat = (typeof WEB_FORMATS)[number];
+type WebFormat = GalleryWebFormat;
 
 /** A web size: its name carries the gallery's variant revision, so a changed watermark never reads stale. */
 export const galleryVariantName = (revision: number, width: number, format: WebFormat) =>
