@@ -16,6 +16,8 @@ declare module "vitest" {
      * (signLinkTokenWith), e.g. the unsubscribe link of a newsletter.
      */
     authSecret: string;
+    /** Its DATA_DIR, for tests that put files in its store (local disk) directly. */
+    dataDir: string;
   }
 }
 
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("mailboxUrl", mail.mailboxUrl);
   project.provide("authSecret", authSecret);
+  project.provide("dataDir", server.dataDir);
 
   return async () => {
     await server.stop();

@@ -12,6 +12,8 @@ export type ServerProcess = {
   baseUrl: string;
   /** Its database (new, migrated and seeded by the server at boot). */
   databaseUrl: string;
+  /** Its DATA_DIR (uploads under `uploads/` when its storage is the local disk). */
+  dataDir: string;
   /** Stops the server, drops its database and removes its data folder. */
   stop: () => Promise<void>;
   /**
@@ -121,6 +123,7 @@ export async function startServerProcess(
   return {
     baseUrl,
     databaseUrl: databaseUrl.toString(),
+    dataDir,
     stop,
     kill,
     restart,

@@ -4,7 +4,7 @@ import { createConnection, type Database } from "../../../app/server/db/client.s
 
 let connection: ReturnType<typeof createConnection> | undefined;
 /** Set by `useOwnServer` for a test file that runs a server of its own. */
-let own: { databaseUrl: string; baseUrl: string } | undefined;
+let own: { databaseUrl: string; baseUrl: string; dataDir: string } | undefined;
 
 /**
  * Resolves once the server under test serves its cached pages under the content version the database has
@@ -104,8 +104,17 @@ export function serverBaseUrl(): string {
   return own?.baseUrl ?? inject("baseUrl");
 }
 
+/** The DATA_DIR of the server under test. */
+export function serverDataDir(): string {
+  return own?.dataDir ?? inject("dataDir");
+}
+
 /** From now on, this file's server is the one at `baseUrl`, with the database at `databaseUrl`. */
-export async function targetServer(target: { databaseUrl: string; baseUrl: string }) {
+export async function targetServer(target: {
+  databaseUrl: string;
+  baseUrl: string;
+  dataDir: string;
+}) {
   await closeServerDatabase();
   own = target;
 }
