@@ -42,6 +42,16 @@ const envSchema = z
       .min(1, "doit être au moins 1")
       .max(1_000_000)
       .default(300),
+    /**
+     * How many worker threads of this process prepare gallery photos (decision 0102); 0: none (another
+     * app server does it).
+     */
+    PHOTO_WORKERS: z.coerce
+      .number()
+      .int("doit être un nombre entier")
+      .min(0, "doit être au moins 0")
+      .max(4, "doit être au plus 4")
+      .default(1),
     TRUST_PROXY: z
       .string()
       .optional()
