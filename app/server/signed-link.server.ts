@@ -7,7 +7,8 @@ import { authSecret } from "./auth.server";
  * forged, nor used for another purpose or another subscriber, and the address of the person is not in it.
  */
 
-export type LinkPurpose = "newsletter-confirm" | "newsletter-unsubscribe";
+/** `gallery-access`: the cookie a client receives after the access code of a gallery (not a link). */
+export type LinkPurpose = "newsletter-confirm" | "newsletter-unsubscribe" | "gallery-access";
 
 type Payload = { p: LinkPurpose; s: string; e?: number };
 

@@ -1,0 +1,126 @@
+import { randomInt, timingSafeEqual } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { data } from "react-router";
+import { isUuid } from "~/lib/forms";
+import { db } from "../db/client.server";
+import { galleries } from "../db/schema";
+import { env } from "../env.server";
+import { signLinkToken, verifyLinkToken } from "../signed-link.server";
+
+/*
+ * Who may see a client gallery (decision 0103). The address carries an unguessable id; the access code is
+ * the second factor, typed once: the browser then holds a signed cookie naming the gallery and the code's
+ * version (a new code voids every cookie). The cookie's path is /galerie-client, not the gallery's own
+ * address: React Router's data requests (/galerie-client/{id}.data) would not carry a narrower one. Its
+ * name holds the id, so a client of two galleries keeps both.
+ */
+
+/** No 0/O, 1/I/L: a code read on the phone is typed right. 31⁸ ≈ 8.5 × 10¹¹ codes. */
+export const ACCESS_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const ACCESS_CODE_LENGTH = 8;
+
+export function generateAccessCode(): string {
+  return Array.from(
+    { length: ACCESS_CODE_LENGTH },
+    () => ACCESS_CODE_ALPHABET[randomInt(ACCESS_CODE_ALPHABET.length)],
+  ).join("");
+}
+
+/** What the person typed, as stored: upper case, without spaces or dashes. */
+export function normaliseAccessCode(typed: string): string {
+  return typed.toUpperCase().replace(/[\s-]+/g, "");
+}
+
+/** A code as shown to people: K7PM-4QXT. */
+export function formatAccessCode(code: string): string {
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/** Compares in constant time (for codes of the same length). */
+export function accessCodeMatches(typed: string, stored: string): boolean {
+  const given = Buffer.from(normaliseAccessCode(typed));
+  const expected = Buffer.from(stored);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export const GALLERY_COOKIE_PATH = "/galerie-client";
+export const galleryCookieName = (galleryId: string) => `galerie-${galleryId}`;
+
+/** A client stays signed in to a gallery this long at most (and never past its expiry). */
+const ACCESS_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+
+export type GalleryRow = typeof galleries.$inferSelect;
+
+/** The Set-Cookie header that opens `gallery` to this browser (after the right code). */
+export async function galleryAccessCookie(gallery: GalleryRow, now = Date.now()): Promise<string> {
+  const lifetimeSeconds = Math.max(
+    1,
+    Math.min(ACCESS_LIFETIME_SECONDS, Math.floor((gallery.expiresAt.getTime() - now) / 1000)),
+  );
+  const token = await signLinkToken("gallery-access", `${gallery.id}.${gallery.accessVersion}`, {
+    lifetimeSeconds,
+    now,
+  });
+  return [
+    `${galleryCookieName(gallery.id)}=${token}`,
+    `Max-Age=${lifetimeSeconds}`,
+    `Path=${GALLERY_COOKIE_PATH}`,
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(env().SITE_URL.startsWith("https://") ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/** The gallery of a client address, unless the id is malformed, unknown, or the gallery is being deleted. */
+export async function findClientGallery(galleryId: string): Promise<GalleryRow | null> {
+  if (!isUuid(galleryId)) return null;
+  const [row] = await db()
+    .select()
+    .from(galleries)
+    .where(and(eq(galleries.id, galleryId), isNull(galleries.deletingAt)));
+  return row ?? null;
+}
+
+function cookieValue(request: Request, name: string): string | null {
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return null;
+}
+
+/** True when this browser typed the gallery's current code (its cookie is valid for this version). */
+export async function hasGalleryCookie(request: Request, gallery: GalleryRow): Promise<boolean> {
+  const check = await verifyLinkToken(
+    "gallery-access",
+    cookieValue(request, galleryCookieName(gallery.id)),
+  );
+  return check.ok && check.subject === `${gallery.id}.${gallery.accessVersion}`;
+}
+
+export const isExpired = (gallery: GalleryRow, now = new Date()) => gallery.expiresAt <= now;
+
+/**
+ * For the routes of a gallery's files (photos, downloads, ZIP): the gallery when this browser holds its
+ * code, or when `allowAdmin` finds an administrator (the owner's « Voir comme le client »). Otherwise a 404
+ * that says nothing of whether the gallery exists; 410 once it has expired.
+ */
+export async function requireGalleryFileAccess(
+  request: Request,
+  galleryId: string,
+  options: { allowAdmin?: boolean } = {},
+): Promise<GalleryRow> {
+  const gallery = await findClientGallery(galleryId);
+  if (!gallery) throw data("Introuvable.", { status: 404 });
+  const granted =
+    (await hasGalleryCookie(request, gallery)) ||
+    (options.allowAdmin === true && (await isAdministrator(request)));
+  if (!granted) throw data("Introuvable.", { status: 404 });
+  if (isExpired(gallery)) throw data("Cette galerie a expiré.", { status: 410 });
+  return gallery;
+}
+
+async function isAdministrator(request: Request): Promise<boolean> {
+  const { getAdmin } = await import("../admin/guard.server");
+  return (await getAdmin(request)) !== null;
+}
