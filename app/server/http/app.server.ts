@@ -48,6 +48,7 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
+import { checkStorageAtStart } from "../storage/storage.server";
 
 type AppOptions = {
   viteDevServer?: ViteDevServer;
@@ -303,6 +304,14 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   }
 
   const started = Date.now();
+  // With S3, one question to the bucket: a wrong setting stops the start here (decision 0100).
+  let storageKind;
+  try {
+    storageKind = await checkStorageAtStart(config);
+  } catch (error) {
+    log.error("storage_unreachable", { error });
+    throw error;
+  }
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -355,6 +364,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   log.info("server_started", {
     url,
     database: embedded ? "embedded" : "external",
+    storage: storageKind,
     startupMs: Date.now() - started,
   });
 

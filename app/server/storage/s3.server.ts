@@ -325,7 +325,14 @@ export async function checkBucket(settings: S3Settings): Promise<void> {
     maxAttempts: 2,
   });
   try {
-    await client.send(new sdk.HeadBucketCommand({ Bucket: settings.bucket }));
+    await client.send(new sdk.HeadBucketCommand({ Bucket: settings.bucket }), {
+      abortSignal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    // A HEAD has no body: the status is all the store says.
+    const status = statusOf(error);
+    if (status && error instanceof Error) error.message = `HTTP ${status} ${error.message}`.trim();
+    throw error;
   } finally {
     client.destroy();
   }
