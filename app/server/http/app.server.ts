@@ -48,7 +48,8 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
-import { checkStorageAtStart } from "../storage/storage.server";
+import { serveUploads } from "../storage/serve.server";
+import { checkStorageAtStart, storage } from "../storage/storage.server";
 
 type AppOptions = {
   viteDevServer?: ViteDevServer;
@@ -191,16 +192,11 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const embeddable = (res: express.Response) =>
     res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
 
-  // Uploaded blog images (bucket blog-images): never rewritten under the same name (random + timestamp).
+  // Uploaded blog images and the media library (never rewritten under the same name: random +
+  // timestamp), from the local disk or S3; nothing else of the store (client galleries) is served here.
   app.use(
     "/uploads",
-    express.static(path.join(config.dataDir, "uploads"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      dotfiles: "deny",
-      setHeaders: embeddable,
-    }),
+    serveUploads(storage, { setHeaders: embeddable }),
     (_req, res) => void res.status(404).end(),
   );
 
