@@ -8,7 +8,8 @@ let chosen: Storage | undefined;
 
 /** The S3 settings of a configuration; undefined when its store is the local disk. */
 export function s3SettingsOf(config: Env): S3Settings | undefined {
-  if (!config.S3_BUCKET || !config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) return undefined;
+  if (!config.S3_BUCKET || !config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY)
+    return undefined;
   return {
     endpoint: config.S3_ENDPOINT,
     bucket: config.S3_BUCKET,
