@@ -77,7 +77,11 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
   return {
     kind: "local",
 
-    put(key, body, { contentLength }) {
+    async put(key, body, { contentLength }) {
+      // As S3 needs it (types.ts): a caller that forgot it fails here too, not only in production.
+      if (!Buffer.isBuffer(body) && contentLength === undefined) {
+        throw new Error(`Storage: ${key} needs its contentLength`);
+      }
       return writeAtomically(key, async (temporary) => {
         if (Buffer.isBuffer(body)) {
           await fs.writeFile(temporary, body);

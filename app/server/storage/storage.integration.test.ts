@@ -81,6 +81,22 @@ describe.each(storageDrivers)("storage: $kind", ({ kind, start }) => {
     expect((await store.storage.head("media/stream-800.webp"))?.contentType).toBe("image/webp");
   });
 
+  it("refuses a stream without its length, and a Buffer whose announced length is wrong", async () => {
+    await expect(
+      store.storage.put("media/unknown-length.jpg", streamOf(randomBytes(10)), {
+        contentType: "image/jpeg",
+      }),
+    ).rejects.toThrow(/contentLength/);
+    await expect(
+      store.storage.put("media/wrong-length.jpg", randomBytes(10), {
+        contentType: "image/jpeg",
+        contentLength: 11,
+      }),
+    ).rejects.toThrow(/announced/);
+    expect(await store.storage.head("media/unknown-length.jpg")).toBeNull();
+    expect(await store.storage.head("media/wrong-length.jpg")).toBeNull();
+  });
+
   it("answers null for an object that does not exist", async () => {
     expect(await store.storage.head("media/absent.jpg")).toBeNull();
     expect(await store.storage.get("media/absent.jpg")).toBeNull();
