@@ -142,6 +142,12 @@ describe("npm run storage:migrate", () => {
     );
   });
 
+  it("stops a site whose bucket does not answer, naming the variables", async () => {
+    await expect(
+      startServerProcess(inject("adminDatabaseUrl"), { ...s3.env, S3_BUCKET: "absent-bucket" }),
+    ).rejects.toThrow(/Stockage S3 injoignable : le bucket « absent-bucket ».*S3_BUCKET/s);
+  });
+
   it("leaves a site on the bucket serving the files without any local uploads folder", async () => {
     server = await startServerProcess(inject("adminDatabaseUrl"), {
       ...s3.env,

@@ -306,7 +306,8 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
     storageKind = await checkStorageAtStart(config);
   } catch (error) {
     log.error("storage_unreachable", { error });
-    throw error;
+    console.error(`\n✖ ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
   }
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.DATABASE_URL;
