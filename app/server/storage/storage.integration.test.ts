@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { startS3Server, type S3Server } from "../../../tests/support/s3-server";
+import { s3Storage } from "./s3.server";
 import type { ObjectBody } from "./types";
 
 /**
@@ -252,5 +255,49 @@ describe.each(storageDrivers)("storage: $kind", ({ kind, start }) => {
       for await (const _ of store.storage.list("../")) return;
     };
     await expect(listing()).rejects.toThrow(/Invalid storage key/);
+  });
+});
+
+describe("storage: s3 with S3_PREFIX", () => {
+  let server: S3Server;
+  beforeAll(async () => {
+    server = await startS3Server();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const store = (prefix?: string) =>
+    s3Storage({
+      endpoint: server.env.S3_ENDPOINT,
+      bucket: server.env.S3_BUCKET,
+      region: server.env.S3_REGION,
+      accessKeyId: server.env.S3_ACCESS_KEY_ID,
+      secretAccessKey: server.env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: true,
+      prefix,
+      temporaryDirectory: os.tmpdir(),
+    });
+
+  it("keeps a site's keys under its prefix, and deletes nothing of its neighbours", async () => {
+    const whole = store();
+    const siteA = store("site-a");
+    const siteB = store("site-b/");
+    const type = { contentType: "image/jpeg" };
+    await siteA.put("media/x-400.jpg", Buffer.from("a"), type);
+    await siteB.put("media/x-400.jpg", Buffer.from("bb"), type);
+
+    const keys: string[] = [];
+    for await (const object of whole.list("")) keys.push(object.key);
+    expect(keys).toEqual(["site-a/media/x-400.jpg", "site-b/media/x-400.jpg"]);
+
+    const listed: string[] = [];
+    for await (const object of siteA.list("media/")) listed.push(object.key);
+    expect(listed).toEqual(["media/x-400.jpg"]);
+    expect((await siteA.head("media/x-400.jpg"))?.size).toBe(1);
+
+    expect(await siteA.deletePrefix("media/")).toBe(1);
+    expect(await siteA.head("media/x-400.jpg")).toBeNull();
+    expect((await siteB.head("media/x-400.jpg"))?.size).toBe(2);
   });
 });
