@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import { checkKey, contentTypeOf } from "./keys";
+import { checkKey, checkPrefix, contentTypeOf } from "./keys";
 import type { ByteRange, ObjectInfo, Storage } from "./types";
 
 /**
@@ -33,8 +33,7 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
 
   /** The folder of a prefix: `media/` or `galleries/{id}/` (a whole folder: keys never end in `/`). */
   function prefixDirectory(prefix: string) {
-    if (!prefix.endsWith("/")) throw new Error(`Storage prefix must end with "/": ${prefix}`);
-    return path.join(root, checkKey(prefix.slice(0, -1)));
+    return prefix === "" ? root : path.join(root, checkPrefix(prefix).slice(0, -1));
   }
 
   async function* list(prefix: string): AsyncGenerator<ObjectInfo> {
@@ -112,7 +111,7 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
     },
 
     async deletePrefix(prefix) {
-      const directory = prefixDirectory(prefix);
+      const directory = prefixDirectory(checkPrefix(prefix));
       let count = 0;
       for await (const _ of list(prefix)) count += 1;
       await fs.rm(directory, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as S3 from "@aws-sdk/client-s3";
-import { checkKey, contentTypeOf } from "./keys";
+import { checkKey, checkPrefix, contentTypeOf } from "./keys";
 import type { ByteRange, ObjectBody, ObjectInfo, Storage } from "./types";
 
 export type S3Settings = {
@@ -153,7 +153,7 @@ export function s3Storage(settings: S3Settings): Storage {
   }
 
   async function* list(listPrefix: string): AsyncGenerator<ObjectInfo> {
-    if (listPrefix !== "") checkKey(listPrefix.replace(/\/$/, ""));
+    if (listPrefix !== "") checkPrefix(listPrefix);
     let after: string | undefined;
     for (;;) {
       const { objects, truncated } = await page(listPrefix, after);
@@ -214,8 +214,7 @@ export function s3Storage(settings: S3Settings): Storage {
     },
 
     async deletePrefix(deleted) {
-      if (!deleted.endsWith("/")) throw new Error(`Storage prefix must end with "/": ${deleted}`);
-      checkKey(deleted.slice(0, -1));
+      checkPrefix(deleted);
       // Page by page: each page is deleted before the next is asked (StartAfter the last key).
       let count = 0;
       let after: string | undefined;

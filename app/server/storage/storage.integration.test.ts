@@ -255,6 +255,16 @@ describe.each(storageDrivers)("storage: $kind", ({ kind, start }) => {
       for await (const _ of store.storage.list("../")) return;
     };
     await expect(listing()).rejects.toThrow(/Invalid storage key/);
+    const listingWithoutSlash = async () => {
+      for await (const _ of store.storage.list("media")) return;
+    };
+    await expect(listingWithoutSlash()).rejects.toThrow(/must end with/);
+    // The whole store can be listed (the migration and checks do), never deleted at once.
+    await expect(store.storage.deletePrefix("")).rejects.toThrow(/must end with/);
+    const all: string[] = [];
+    for await (const object of store.storage.list("")) all.push(object.key);
+    expect(all).toContain("media/stream-800.webp");
+    expect(all).toEqual([...all].sort((a, b) => (a < b ? -1 : 1)));
   });
 });
 
