@@ -58,4 +58,42 @@ describe("parseEnv", () => {
     const env = parseEnv({ DATABASE_URL: "postgresql://user:pw@db.example.com:5432/studio" });
     expect(env.DATABASE_URL).toContain("db.example.com");
   });
+
+  it("wants an S3 bucket with its two keys, and reads the store's settings", () => {
+    expect(parseEnv({}).S3_BUCKET).toBeUndefined();
+    expect(() => parseEnv({ S3_BUCKET: "photos-studio" })).toThrow(
+      /S3_BUCKET, S3_ACCESS_KEY_ID et S3_SECRET_ACCESS_KEY vont ensemble/,
+    );
+    expect(() => parseEnv({ S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).toThrow(
+      /vont ensemble/,
+    );
+    expect(() => parseEnv({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow(
+      /ne servent qu'avec S3_BUCKET/,
+    );
+    const keys = { S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" };
+    expect(() => parseEnv({ ...keys, S3_BUCKET: "B" })).toThrow(/S3_BUCKET : doit être un nom/);
+    expect(() => parseEnv({ ...keys, S3_BUCKET: "photos", S3_ENDPOINT: "ftp://x" })).toThrow(
+      /S3_ENDPOINT/,
+    );
+    expect(() => parseEnv({ ...keys, S3_BUCKET: "photos", S3_PREFIX: "../x" })).toThrow(
+      /S3_PREFIX/,
+    );
+    expect(() => parseEnv({ ...keys, S3_BUCKET: "photos", S3_FORCE_PATH_STYLE: "oui" })).toThrow(
+      /S3_FORCE_PATH_STYLE/,
+    );
+    const env = parseEnv({
+      ...keys,
+      S3_BUCKET: "photos-studio",
+      S3_ENDPOINT: "https://s3.fr-par.scw.cloud/",
+      S3_PREFIX: "studio/",
+      S3_FORCE_PATH_STYLE: "0",
+    });
+    expect(env).toMatchObject({
+      S3_BUCKET: "photos-studio",
+      S3_ENDPOINT: "https://s3.fr-par.scw.cloud",
+      S3_REGION: "us-east-1",
+      S3_PREFIX: "studio/",
+      S3_FORCE_PATH_STYLE: false,
+    });
+  });
 });

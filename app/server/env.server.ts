@@ -52,6 +52,37 @@ const envSchema = z
       .min(0, "doit être au moins 0")
       .max(4, "doit être au plus 4")
       .default(1),
+    /**
+     * An S3-compatible object store for every upload (decision 0100); the local disk (DATA_DIR/uploads)
+     * when S3_BUCKET is unset. S3_ENDPOINT: a server other than AWS (MinIO, Scaleway, R2…).
+     */
+    S3_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: "doit être une URL http(s)://…" })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "doit être un nom de bucket (3 à 63 minuscules, chiffres, . ou -)",
+      )
+      .optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "doit être une région (us-east-1, fr-par…)")
+      .default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** The bucket in the path (true by default with S3_ENDPOINT) rather than in the host name. */
+    S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+    /** Put before every key, to share a bucket: `studio/` gives `studio/media/…`. */
+    S3_PREFIX: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\/?$/,
+        "doit être un chemin de minuscules, chiffres, _ . - séparés par / (studio/)",
+      )
+      .optional(),
     TRUST_PROXY: z
       .string()
       .optional()
@@ -70,7 +101,21 @@ const envSchema = z
       message: "DKIM_DOMAIN, DKIM_SELECTOR et DKIM_PRIVATE_KEY vont ensemble : les trois ou aucun",
       path: ["DKIM_PRIVATE_KEY"],
     },
-  );
+  )
+  .refine(
+    (env) =>
+      [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY].every((value) => !value) ||
+      [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY].every(Boolean),
+    {
+      message:
+        "S3_BUCKET, S3_ACCESS_KEY_ID et S3_SECRET_ACCESS_KEY vont ensemble : les trois ou aucun",
+      path: ["S3_BUCKET"],
+    },
+  )
+  .refine((env) => env.S3_BUCKET || (!env.S3_ENDPOINT && !env.S3_PREFIX), {
+    message: "S3_ENDPOINT et S3_PREFIX ne servent qu'avec S3_BUCKET",
+    path: ["S3_BUCKET"],
+  });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
 

@@ -21,6 +21,9 @@ const ADMIN_ONLY = [
   "@tiptap",
   "prosemirror-model",
   "prosemirror-view",
+  // The S3 client (decision 0100): loaded by the first use of an S3 store, never on local disk.
+  "@aws-sdk",
+  "@smithy",
 ];
 
 const HOOK = `import { registerHooks } from "node:module";

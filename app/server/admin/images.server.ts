@@ -9,8 +9,13 @@ import {
   variantUrl,
 } from "~/lib/image-variants";
 import { env } from "../env.server";
+import { contentTypeOf } from "../storage/keys";
+import { storage } from "../storage/storage.server";
 
-/** SPEC: the bucket of the blog's images. Local storage keeps it as DATA_DIR/uploads/blog-images. */
+/**
+ * SPEC: the bucket of the blog's images: the storage prefix `blog-images/` (on local disk
+ * DATA_DIR/uploads/blog-images), served under /uploads/blog-images/.
+ */
 export const BLOG_IMAGES_BUCKET = "blog-images";
 /** Originals straight from a camera (a 24-megapixel JPEG weighs 10 to 30 MB). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -43,11 +48,6 @@ const EXTENSION_FORMATS: Record<string, Format> = {
 
 export class ImageRejectedError extends Error {
   override name = "ImageRejectedError";
-}
-
-/** Storage of the blog's files: the local disk (served by the app under /uploads). */
-export function blogImagesDirectory(): string {
-  return path.join(env().dataDir, "uploads", BLOG_IMAGES_BUCKET);
 }
 
 /** Where an upload is written while it arrives: beside the uploads (same disk), never served. */
@@ -133,7 +133,8 @@ export async function decodeUpload(
 /**
  * Decodes an upload (a file on disk) with sharp: anything that is not a real bitmap image is refused,
  * SVG included. Applies the camera orientation, reduces it to the largest size the site shows
- * (MAX_STORED_WIDTH), strips every metadata (GPS!), and writes the original plus AVIF and WebP variants.
+ * (MAX_STORED_WIDTH), strips every metadata (GPS!), and writes the original plus AVIF and WebP variants
+ * to the site's storage (local disk or S3).
  * Returns the public URL of the original.
  */
 export async function storeBlogImage(file: { name: string; path: string }): Promise<string> {
@@ -157,15 +158,14 @@ export async function storeBlogImage(file: { name: string; path: string }): Prom
       : pixels(),
   ).toBuffer();
 
-  const directory = blogImagesDirectory();
-  await fs.mkdir(directory, { recursive: true });
+  const store = storage();
   const url = `${BLOG_IMAGES_PATH}${name}`;
   const written: string[] = [];
   try {
     const write = async (fileName: string, bytes: Buffer) => {
-      const target = path.join(directory, fileName);
-      await fs.writeFile(target, bytes, { flag: "wx" });
-      written.push(target);
+      const key = `${BLOG_IMAGES_BUCKET}/${fileName}`;
+      await store.put(key, bytes, { contentType: contentTypeOf(key) });
+      written.push(key);
     };
     await write(name, original);
     for (const variantWidth of VARIANT_WIDTHS) {
@@ -179,7 +179,7 @@ export async function storeBlogImage(file: { name: string; path: string }): Prom
       await write(path.basename(variantUrl(url, variantWidth, "webp")), webp);
     }
   } catch (error) {
-    await Promise.all(written.map((target) => fs.rm(target, { force: true })));
+    await store.delete(written).catch(() => undefined);
     throw error;
   }
   return url;

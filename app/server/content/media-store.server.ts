@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { desc, eq, inArray } from "drizzle-orm";
 import type { Picture } from "imagetools-core";
@@ -9,6 +8,8 @@ import { decodeUpload, loadSharp } from "../admin/images.server";
 import { db } from "../db/client.server";
 import { media, siteDocuments, studios } from "../db/schema";
 import { env } from "../env.server";
+import { contentTypeOf } from "../storage/keys";
+import { storage } from "../storage/storage.server";
 import {
   ContentError,
   listStudios,
@@ -29,11 +30,15 @@ import {
 /**
  * The media library (issue 11, item 3): the owner's photos, uploaded once and shown by any slot of the site.
  * An upload goes through the blog's checks and decoding (images.server: not an image, HEIC, too large…),
- * then is stored as `{file}-{width}.{avif,webp,jpg}` in DATA_DIR/uploads/media at the widths of
+ * then is stored as `media/{file}-{width}.{avif,webp,jpg}` in the site's storage (local disk: DATA_DIR/uploads/media; or S3) at the widths of
  * `mediaWidthsFor` (never enlarged), with its intrinsic size, dominant colour, alternative text and focal
  * point. A photo still used by a document or a studio cannot be deleted.
  */
 
+/** The storage prefix of the library's files (served under /uploads/media/). */
+const MEDIA_PREFIX = "media/";
+
+/** Where the library's files are when the store is the local disk (DATA_DIR/uploads/media). */
 export function mediaDirectory(): string {
   return path.join(env().dataDir, "uploads", "media");
 }
@@ -66,14 +71,15 @@ export async function storeMedia(
   const widths = mediaWidthsFor(width);
   const file = `${randomBytes(8).toString("hex")}-${Date.now()}`;
 
-  const directory = mediaDirectory();
-  await fs.mkdir(directory, { recursive: true });
+  const store = storage();
   const written: string[] = [];
+  let bytes = 0;
   try {
-    const write = async (name: string, bytes: Buffer) => {
-      const target = path.join(directory, name);
-      await fs.writeFile(target, bytes, { flag: "wx" });
-      written.push(target);
+    const write = async (name: string, encoded: Buffer) => {
+      const key = `${MEDIA_PREFIX}${name}`;
+      await store.put(key, encoded, { contentType: contentTypeOf(key) });
+      written.push(key);
+      bytes += encoded.length;
     };
     // One width at a time (the server has few cores); its three formats together.
     for (const variantWidth of widths) {
@@ -88,10 +94,6 @@ export async function storeMedia(
       await write(`${file}-${variantWidth}.webp`, webp);
       await write(`${file}-${variantWidth}.jpg`, jpg);
     }
-    const bytes = (await Promise.all(written.map((target) => fs.stat(target)))).reduce(
-      (sum, stat) => sum + stat.size,
-      0,
-    );
     const [row] = await db()
       .insert(media)
       .values({
@@ -110,7 +112,7 @@ export async function storeMedia(
     if (!row) throw new Error("media not created");
     return row.id;
   } catch (error) {
-    await Promise.all(written.map((target) => fs.rm(target, { force: true })));
+    await store.delete(written).catch(() => undefined);
     throw error;
   }
 }
@@ -191,11 +193,8 @@ export async function deleteMedia(id: string): Promise<MediaDeletion> {
   });
   if (outcome.status !== "deleted") return outcome;
   if (outcome.file) {
-    const directory = mediaDirectory();
-    await Promise.all(
-      mediaFileNames(outcome.file, outcome.widths).map((name) =>
-        fs.rm(path.join(directory, name), { force: true }),
-      ),
+    await storage().delete(
+      mediaFileNames(outcome.file, outcome.widths).map((name) => `${MEDIA_PREFIX}${name}`),
     );
   }
   return { status: "deleted" };

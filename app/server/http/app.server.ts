@@ -48,6 +48,8 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
+import { serveUploads } from "../storage/serve.server";
+import { checkStorageAtStart, storage } from "../storage/storage.server";
 
 type AppOptions = {
   viteDevServer?: ViteDevServer;
@@ -190,16 +192,11 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const embeddable = (res: express.Response) =>
     res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
 
-  // Uploaded blog images (bucket blog-images): never rewritten under the same name (random + timestamp).
+  // Uploaded blog images and the media library (never rewritten under the same name: random +
+  // timestamp), from the local disk or S3; nothing else of the store (client galleries) is served here.
   app.use(
     "/uploads",
-    express.static(path.join(config.dataDir, "uploads"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      dotfiles: "deny",
-      setHeaders: embeddable,
-    }),
+    serveUploads(storage, { setHeaders: embeddable }),
     (_req, res) => void res.status(404).end(),
   );
 
@@ -303,6 +300,15 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   }
 
   const started = Date.now();
+  // With S3, one question to the bucket: a wrong setting stops the start here (decision 0100).
+  let storageKind;
+  try {
+    storageKind = await checkStorageAtStart(config);
+  } catch (error) {
+    log.error("storage_unreachable", { error });
+    console.error(`\n✖ ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -355,6 +361,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   log.info("server_started", {
     url,
     database: embedded ? "embedded" : "external",
+    storage: storageKind,
     startupMs: Date.now() - started,
   });
 

@@ -20,6 +20,13 @@ export function checkKey(key: string): string {
   return key;
 }
 
+/** A folder of keys (`media/`, `galleries/{id}/`): a valid key followed by `/`. Throws otherwise. */
+export function checkPrefix(prefix: string): string {
+  if (!prefix.endsWith("/")) throw new Error(`Storage prefix must end with "/": ${prefix}`);
+  checkKey(prefix.slice(0, -1));
+  return prefix;
+}
+
 /** The prefixes served publicly under /uploads/{key}. Nothing else is. */
 export const PUBLIC_PREFIXES = ["blog-images/", "media/"] as const;
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
-import { checkKey, contentTypeOf } from "./keys";
+import { checkKey, checkPrefix, contentTypeOf } from "./keys";
 import type { ByteRange, ObjectInfo, Storage } from "./types";
 
 /**
@@ -31,6 +31,32 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
     }
   }
 
+  /** The folder of a prefix: `media/` or `galleries/{id}/` (a whole folder: keys never end in `/`). */
+  function prefixDirectory(prefix: string) {
+    return prefix === "" ? root : path.join(root, checkPrefix(prefix).slice(0, -1));
+  }
+
+  async function* list(prefix: string): AsyncGenerator<ObjectInfo> {
+    const directory = prefixDirectory(prefix);
+    let names: string[];
+    try {
+      names = await fs.readdir(directory, { recursive: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    // Key order as S3 gives it (bytes of the whole key; keys are ASCII, so code units compare the same).
+    const keys = names
+      .filter((name) => !name.includes(".tmp-"))
+      .map((name) => `${prefix}${name.split(path.sep).join("/")}`)
+      .filter(isValidKey)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const key of keys) {
+      const found = await info(key);
+      if (found) yield found;
+    }
+  }
+
   async function writeAtomically(key: string, write: (temporary: string) => Promise<void>) {
     const target = file(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -50,7 +76,11 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
   return {
     kind: "local",
 
-    put(key, body, { contentLength }) {
+    async put(key, body, { contentLength }) {
+      // As S3 needs it (types.ts): a caller that forgot it fails here too, not only in production.
+      if (!Buffer.isBuffer(body) && contentLength === undefined) {
+        throw new Error(`Storage: ${key} needs its contentLength`);
+      }
       return writeAtomically(key, async (temporary) => {
         if (Buffer.isBuffer(body)) {
           await fs.writeFile(temporary, body);
@@ -81,29 +111,14 @@ export function localStorage(options: { root: string; partsRoot: string }): Stor
     },
 
     async deletePrefix(prefix) {
-      const directory = path.join(root, checkKey(prefix.replace(/\/$/, "")));
+      const directory = prefixDirectory(checkPrefix(prefix));
       let count = 0;
-      for await (const _ of this.list(prefix)) count += 1;
+      for await (const _ of list(prefix)) count += 1;
       await fs.rm(directory, { recursive: true, force: true });
       return count;
     },
 
-    async *list(prefix) {
-      const directory = path.join(root, checkKey(prefix.replace(/\/$/, "")));
-      let names: string[];
-      try {
-        names = await fs.readdir(directory, { recursive: true });
-      } catch (error) {
-        if (isMissing(error)) return;
-        throw error;
-      }
-      for (const name of names.sort()) {
-        if (name.includes(".tmp-")) continue;
-        const key = `${prefix.replace(/\/$/, "")}/${name.split(path.sep).join("/")}`;
-        const found = await info(key);
-        if (found) yield found;
-      }
-    },
+    list,
 
     async startMultipart(key) {
       checkKey(key);
@@ -182,4 +197,14 @@ function isMissing(error: unknown): boolean {
     (error as NodeJS.ErrnoException).code === "ENOENT" ||
     (error as NodeJS.ErrnoException).code === "ENOTDIR"
   );
+}
+
+/** Files a person put by hand under a name no key can have are not objects of the store. */
+function isValidKey(key: string): boolean {
+  try {
+    checkKey(key);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,347 @@
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type * as S3 from "@aws-sdk/client-s3";
+import { checkKey, checkPrefix, contentTypeOf } from "./keys";
+import type { ByteRange, ObjectBody, ObjectInfo, Storage } from "./types";
+
+export type S3Settings = {
+  /** An S3-compatible server's address; AWS itself when absent. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `{bucket}` in the path rather than the host name (MinIO, s3rver and most S3-compatible servers). */
+  forcePathStyle: boolean;
+  /** Put before every key: several sites (or a site and something else) can share one bucket. */
+  prefix?: string;
+  /** A folder on the local disk for `withLocalFile`'s temporary copies. */
+  temporaryDirectory: string;
+};
+
+type Sdk = typeof S3;
+
+/** Objects per DeleteObjects request and per listing page (S3's maximum for both). */
+const BATCH = 1000;
+
+/**
+ * An S3-compatible object store (decision 0100). The SDK is loaded on first use (decision 0092): a site on
+ * local disk never loads it.
+ *
+ * Settings every S3-compatible server accepts: checksums only when an operation requires them (recent SDKs
+ * otherwise send `aws-chunked` bodies with a trailing CRC32, which some servers store as part of the
+ * object), and always an explicit ContentLength (a stream without one cannot be signed).
+ */
+export function s3Storage(settings: S3Settings): Storage {
+  const prefix = settings.prefix ? settings.prefix.replace(/\/*$/, "/") : "";
+  const Bucket = settings.bucket;
+  const objectKey = (key: string) => `${prefix}${checkKey(key)}`;
+  const siteKey = (stored: string) => stored.slice(prefix.length);
+
+  let connection: Promise<{ sdk: Sdk; client: S3.S3Client }> | undefined;
+  const connect = () =>
+    (connection ??= import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+        region: settings.region,
+        forcePathStyle: settings.forcePathStyle,
+        credentials: {
+          accessKeyId: settings.accessKeyId,
+          secretAccessKey: settings.secretAccessKey,
+        },
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+        maxAttempts: 3,
+      }),
+    })));
+
+  async function head(key: string): Promise<ObjectInfo | null> {
+    const { sdk, client } = await connect();
+    try {
+      const found = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: objectKey(key) }));
+      return {
+        key,
+        size: found.ContentLength ?? 0,
+        etag: found.ETag ?? "",
+        lastModified: found.LastModified ?? new Date(0),
+        contentType: found.ContentType ?? contentTypeOf(key),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async function get(key: string, options: { range?: ByteRange } = {}): Promise<ObjectBody | null> {
+    const { sdk, client } = await connect();
+    const range = options.range;
+    if (range && (range.start < 0 || (range.end !== undefined && range.end < range.start))) {
+      throw new RangeError(`Range ${range.start}-${range.end}`);
+    }
+    try {
+      const found = await client.send(
+        new sdk.GetObjectCommand({
+          Bucket,
+          Key: objectKey(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end ?? ""}` } : {}),
+        }),
+      );
+      const body = found.Body as Readable;
+      const contentRange = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(found.ContentRange ?? "");
+      const size = contentRange ? Number(contentRange[3]) : (found.ContentLength ?? 0);
+      const info = {
+        key,
+        size,
+        etag: found.ETag ?? "",
+        lastModified: found.LastModified ?? new Date(0),
+        contentType: found.ContentType ?? contentTypeOf(key),
+        body,
+      };
+      if (!range) return info;
+      // What the store sent (a store that ignores ranges sends everything, and says so).
+      const start = contentRange ? Number(contentRange[1]) : 0;
+      const end = contentRange ? Number(contentRange[2]) : size - 1;
+      if (range.start > end) {
+        body.destroy();
+        throw new RangeError(`Range ${range.start}-${range.end} of ${size}`);
+      }
+      return { ...info, range: { start, end } };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      if (statusOf(error) === 416) throw new RangeError(`Range ${range?.start}-${range?.end}`);
+      throw error;
+    }
+  }
+
+  /** Writes a whole object and reads back what the store kept (its ETag and date). */
+  async function putObject(key: string, body: Buffer | Readable, length: number, type: string) {
+    const { sdk, client } = await connect();
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket,
+        Key: objectKey(key),
+        Body: body,
+        ContentLength: length,
+        ContentType: type,
+      }),
+    );
+    const written = await head(key);
+    if (!written) throw new Error(`Storage: ${key} vanished after writing`);
+    if (written.size !== length) {
+      throw new Error(`Storage: ${key} holds ${written.size} bytes, ${length} sent`);
+    }
+    return written;
+  }
+
+  /** One page of keys after `after` (StartAfter rather than a continuation token: any server pages so). */
+  async function page(listPrefix: string, after: string | undefined) {
+    const { sdk, client } = await connect();
+    const answer = await client.send(
+      new sdk.ListObjectsV2Command({
+        Bucket,
+        Prefix: `${prefix}${listPrefix}`,
+        MaxKeys: BATCH,
+        ...(after ? { StartAfter: after } : {}),
+      }),
+    );
+    return { objects: answer.Contents ?? [], truncated: answer.IsTruncated === true };
+  }
+
+  async function* list(listPrefix: string): AsyncGenerator<ObjectInfo> {
+    if (listPrefix !== "") checkPrefix(listPrefix);
+    let after: string | undefined;
+    for (;;) {
+      const { objects, truncated } = await page(listPrefix, after);
+      for (const object of objects) {
+        if (!object.Key) continue;
+        const key = siteKey(object.Key);
+        yield {
+          key,
+          size: object.Size ?? 0,
+          etag: object.ETag ?? "",
+          lastModified: object.LastModified ?? new Date(0),
+          contentType: contentTypeOf(key),
+        };
+      }
+      after = objects.at(-1)?.Key;
+      if (!truncated || !after) return;
+    }
+  }
+
+  async function deleteStored(storedKeys: string[]) {
+    const { sdk, client } = await connect();
+    for (let start = 0; start < storedKeys.length; start += BATCH) {
+      const batch = storedKeys.slice(start, start + BATCH);
+      const answer = await client.send(
+        new sdk.DeleteObjectsCommand({
+          Bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failed = answer.Errors ?? [];
+      if (failed.length > 0) {
+        throw new Error(
+          `Storage: ${failed.length} objects not deleted (${failed[0]?.Key}: ${failed[0]?.Code})`,
+        );
+      }
+    }
+  }
+
+  return {
+    kind: "s3",
+
+    async put(key, body, { contentType, contentLength }) {
+      if (Buffer.isBuffer(body)) {
+        if (contentLength !== undefined && contentLength !== body.length) {
+          throw new Error(`Storage: ${key} has ${body.length} bytes, ${contentLength} announced`);
+        }
+        return putObject(key, body, body.length, contentType);
+      }
+      if (contentLength === undefined) throw new Error(`Storage: ${key} needs its contentLength`);
+      return putObject(key, body, contentLength, contentType);
+    },
+
+    get,
+
+    head,
+    async delete(keys) {
+      await deleteStored(keys.map(objectKey));
+    },
+
+    async deletePrefix(deleted) {
+      checkPrefix(deleted);
+      // Page by page: each page is deleted before the next is asked (StartAfter the last key).
+      let count = 0;
+      let after: string | undefined;
+      for (;;) {
+        const { objects, truncated } = await page(deleted, after);
+        const storedKeys = objects.flatMap((object) => (object.Key ? [object.Key] : []));
+        await deleteStored(storedKeys);
+        count += storedKeys.length;
+        after = storedKeys.at(-1);
+        if (!truncated || !after) return count;
+      }
+    },
+
+    list,
+
+    async startMultipart(key, contentType) {
+      const { sdk, client } = await connect();
+      const started = await client.send(
+        new sdk.CreateMultipartUploadCommand({
+          Bucket,
+          Key: objectKey(key),
+          ContentType: contentType,
+        }),
+      );
+      if (!started.UploadId) throw new Error(`Storage: no upload id for ${key}`);
+      return started.UploadId;
+    },
+
+    async putPart(key, uploadId, part, body, length) {
+      const { sdk, client } = await connect();
+      if (Buffer.isBuffer(body) && body.length !== length) {
+        throw new Error(`Storage: part ${part} has ${body.length} bytes, ${length} announced`);
+      }
+      const answer = await client.send(
+        new sdk.UploadPartCommand({
+          Bucket,
+          Key: objectKey(key),
+          UploadId: uploadId,
+          PartNumber: part,
+          Body: body,
+          ContentLength: length,
+        }),
+      );
+      if (!answer.ETag) throw new Error(`Storage: no ETag for part ${part} of ${key}`);
+      return answer.ETag;
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      const { sdk, client } = await connect();
+      await client.send(
+        new sdk.CompleteMultipartUploadCommand({
+          Bucket,
+          Key: objectKey(key),
+          UploadId: uploadId,
+          MultipartUpload: {
+            Parts: [...parts]
+              .sort((a, b) => a.part - b.part)
+              .map(({ part, etag }) => ({ PartNumber: part, ETag: etag })),
+          },
+        }),
+      );
+      const written = await head(key);
+      if (!written) throw new Error(`Storage: ${key} vanished after its upload completed`);
+      return written;
+    },
+
+    async abortMultipart(key, uploadId) {
+      const { sdk, client } = await connect();
+      try {
+        await client.send(
+          new sdk.AbortMultipartUploadCommand({ Bucket, Key: objectKey(key), UploadId: uploadId }),
+        );
+      } catch (error) {
+        // Best effort (types.ts): a store without the operation (s3rver) or an upload already gone leaves
+        // its parts to the bucket's lifecycle rule for incomplete uploads (README).
+        if (isNotFound(error) || [405, 501].includes(statusOf(error) ?? 0)) return;
+        throw error;
+      }
+    },
+
+    async withLocalFile(key, use) {
+      const found = await get(key);
+      if (!found) throw new Error(`Storage: ${key} does not exist`);
+      await fs.mkdir(settings.temporaryDirectory, { recursive: true });
+      const copy = path.join(
+        settings.temporaryDirectory,
+        `${randomUUID()}${path.extname(key).toLowerCase()}`,
+      );
+      try {
+        await pipeline(found.body, createWriteStream(copy));
+        return await use(copy);
+      } finally {
+        await fs.rm(copy, { force: true });
+      }
+    },
+  };
+}
+
+/** Checks that the bucket answers with these credentials (the server's start, with S3). */
+export async function checkBucket(settings: S3Settings): Promise<void> {
+  const sdk = await import("@aws-sdk/client-s3");
+  const client = new sdk.S3Client({
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    maxAttempts: 2,
+  });
+  try {
+    await client.send(new sdk.HeadBucketCommand({ Bucket: settings.bucket }), {
+      abortSignal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    // A HEAD has no body: the status is all the store says.
+    const status = statusOf(error);
+    if (status && error instanceof Error) error.message = `HTTP ${status} ${error.message}`.trim();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+function isNotFound(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === "NotFound" || name === "NoSuchKey" || name === "NoSuchUpload";
+}
