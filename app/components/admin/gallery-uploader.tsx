@@ -143,10 +143,13 @@ const STATUS_TEXT: Record<QueueSnapshot["files"][number]["status"], string> = {
 export function GalleryUploader({
   galleryId,
   formAction,
+  formMessage,
   onBusyChange,
 }: {
   galleryId: string;
   formAction: string;
+  /** What became of the photo sent by the plain form (without JavaScript), if one was. */
+  formMessage?: { ok: boolean; text: string } | null;
   /** Told when sending starts and ends (the page polls the photos' states meanwhile). */
   onBusyChange?: (busy: boolean) => void;
 }) {
@@ -263,6 +266,14 @@ export function GalleryUploader({
             <Upload aria-hidden="true" />
             Envoyer la photo
           </Button>
+          {formMessage ? (
+            <p
+              role={formMessage.ok ? "status" : "alert"}
+              className={`w-full text-sm font-semibold ${formMessage.ok ? "text-green-800" : "text-red-800"}`}
+            >
+              {formMessage.text}
+            </p>
+          ) : null}
         </form>
       )}
 
@@ -286,7 +297,7 @@ export function GalleryUploader({
               {snapshot.percent} %
             </progress>
           </div>
-          <ul className="max-h-96 space-y-2 overflow-y-auto pr-1" aria-label="Photos envoyées">
+          <ul className="space-y-2" aria-label="Photos envoyées">
             {snapshot.files.map((file) => {
               const percent =
                 file.status === "done" || file.status === "duplicate"
@@ -311,7 +322,7 @@ export function GalleryUploader({
                   >
                     {percent} %
                   </progress>
-                  {file.message ? (
+                  {file.message && file.status !== "duplicate" ? (
                     <p className={file.status === "refused" ? "text-red-800" : "text-stone-700"}>
                       {file.message}
                     </p>

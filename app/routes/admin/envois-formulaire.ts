@@ -8,27 +8,36 @@ import { MultipartError, streamFileField } from "~/server/admin/multipart.server
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 import {
+  FORM_OUTCOME_PARAM,
+  formOutcomeMessage,
+  type FormOutcome,
+} from "~/server/uploads/form-outcome";
+import {
   receiveWholePhoto,
-  TOO_LARGE,
   UNKNOWN_GALLERY,
   UploadRefusal,
 } from "~/server/uploads/resumable.server";
 
 /**
  * One photo sent by the gallery page's plain form (a browser without JavaScript): the same checks as the
- * upload by pieces, then back to the page with a toast that says what happened.
+ * upload by pieces, then back to the page, which says what happened beside the form (`?envoi=`).
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request, { resource: true });
   const galleryId = params.galleryId;
   if (!isUuid(galleryId)) return Response.json({ error: UNKNOWN_GALLERY }, { status: 404 });
-  const back = adminGalleryPath(galleryId);
-  // The form cannot keep a chosen file: the page comes back with the reason in a toast.
-  const refused = (description: string) =>
-    redirectWithToast(back, { type: "error", title: "Photo non envoyée", description });
+  const back = (outcome: FormOutcome) => {
+    const message = formOutcomeMessage(outcome);
+    return redirectWithToast(
+      `${adminGalleryPath(galleryId)}?${FORM_OUTCOME_PARAM}=${outcome}`,
+      message?.ok
+        ? { type: "success", title: "Photo envoyée", description: message.text }
+        : { type: "error", title: "Photo non envoyée", description: message?.text },
+    );
+  };
 
   const announced = Number(request.headers.get("Content-Length") ?? 0);
-  if (announced > MAX_GALLERY_PHOTO_BYTES + 64 * 1024) return refused(TOO_LARGE);
+  if (announced > MAX_GALLERY_PHOTO_BYTES + 64 * 1024) return back("trop-grande");
   const incoming = await incomingUploadPath();
   try {
     let file;
@@ -40,13 +49,13 @@ export async function action({ request, params }: Route.ActionArgs) {
       });
     } catch (error) {
       if (!(error instanceof MultipartError)) throw error;
-      return refused(error.reason === "too-large" ? TOO_LARGE : "Choisissez une photo à envoyer.");
+      return back(error.reason === "too-large" ? "trop-grande" : "vide");
     }
-    if (file.size === 0 && file.fileName === "") return refused("Choisissez une photo à envoyer.");
-    const handle = await fs.open(incoming);
+    if (file.size === 0 && file.fileName === "") return back("vide");
     const head = Buffer.alloc(16);
+    const handle = await fs.open(incoming);
     try {
-      await handle.read(head, 0, 16, 0);
+      await handle.read(head, 0, head.length, 0);
     } finally {
       await handle.close();
     }
@@ -58,18 +67,17 @@ export async function action({ request, params }: Route.ActionArgs) {
       head,
       adminId: admin.id,
     });
-    return redirectWithToast(back, {
-      type: "success",
-      title: "Photo envoyée",
-      description: `${file.fileName} : préparation en cours.`,
-    });
+    return back("ok");
   } catch (error) {
     if (error instanceof UploadRefusal) {
       if (error.status === 404) return Response.json(error.body, { status: 404 });
-      return refused(error.message);
+      if (error.status === 413) return back("trop-grande");
+      if (error.status === 415) return back("format");
+      if (error.body.duplicate) return back("doublon");
+      return back("vide");
     }
     log.error("gallery_form_upload_failed", { error });
-    return refused("Erreur du serveur pendant l'enregistrement de la photo. Réessayez.");
+    return back("erreur");
   } finally {
     await fs.rm(incoming, { force: true });
   }

@@ -8,6 +8,7 @@ import { GalleryUploader } from "~/components/admin/gallery-uploader";
 import { Button } from "~/components/ui/button";
 import { isUuid, parseIntent } from "~/lib/forms";
 import {
+  adminGalleryPath,
   adminGalleryPhotoPath,
   adminGalleryProgressPath,
   ADMIN_GALLERIES_PATH,
@@ -25,6 +26,7 @@ import {
   setCoverPhoto,
   sortPhotosByName,
 } from "~/server/uploads/gallery-photos.server";
+import { FORM_OUTCOME_PARAM, formOutcomeMessage } from "~/server/uploads/form-outcome";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.gallery.title ?? "Galerie"} : photos - Administration` },
@@ -45,13 +47,19 @@ async function galleryOrLeave(id: string) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const gallery = await galleryOrLeave(params.id);
-  return { gallery, progress: progressOf(await listAdminPhotos(gallery.id)) };
+  // What became of a photo sent by the plain form (no JavaScript, so no toast): a known word only.
+  const outcome = new URL(request.url).searchParams.get(FORM_OUTCOME_PARAM) ?? "";
+  return {
+    gallery,
+    progress: progressOf(await listAdminPhotos(gallery.id)),
+    formMessage: formOutcomeMessage(outcome),
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const gallery = await galleryOrLeave(params.id);
-  const back = new URL(request.url).pathname;
+  const back = adminGalleryPath(gallery.id);
   const formData = await request.formData();
   if (formData.get("intent") === "sort-by-name") {
     await sortPhotosByName(gallery.id);
@@ -101,6 +109,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
       <GalleryUploader
         galleryId={gallery.id}
         formAction={uploadFormPath(gallery.id)}
+        formMessage={loaderData.formMessage}
         onBusyChange={setUploading}
       />
 

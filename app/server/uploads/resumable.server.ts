@@ -11,6 +11,7 @@ import { enqueue, type Executor, type PhotoJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { galleryUploadKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
+import { DUPLICATE, TOO_LARGE, UNSUPPORTED } from "./messages";
 
 /*
  * The resumable upload of a client gallery's photos (decision 0101): the browser starts an upload (name,
@@ -21,9 +22,7 @@ import { storage } from "../storage/storage.server";
  * The last piece completes the object and, in one transaction, makes the photo row and its processing job.
  */
 
-export const TOO_LARGE = "La photo dépasse 50 Mo.";
-export const UNSUPPORTED = "Format non pris en charge : JPEG, HEIC ou PNG.";
-export const DUPLICATE = "Déjà dans la galerie";
+export { DUPLICATE, TOO_LARGE, UNSUPPORTED };
 export const UNKNOWN_GALLERY = "Galerie introuvable";
 export const UNKNOWN_UPLOAD = "Envoi introuvable : recommencez l'envoi de cette photo.";
 export const EMPTY = "Le fichier est vide.";
