@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
@@ -161,6 +162,53 @@ describe("the photos page of a client gallery", () => {
     expect(row?.originalName).toBe("DSC_4000.jpg");
     expect((await storedUpload(galleryId, row?.id ?? "")).equals(big)).toBe(true);
     expect(await photoJobs([row?.id ?? ""])).toBe(1);
+  });
+
+  it("pauses while pieces fail, and the same file dropped on a new page goes on where it was", async () => {
+    const galleryId = await newGallery("Reprise après rechargement");
+    const big = await makeTestJpeg({
+      index: 41,
+      noise: true,
+      width: 4000,
+      height: 3000,
+      quality: 95,
+    });
+    // A file on the disk: dropped twice, it keeps its name, size and date, as a photographer's file does.
+    const file = path.join(os.tmpdir(), `galerie-${galleryId}`, "DSC_4100.jpg");
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, big);
+    const first = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`, {
+      allowConsole: [...EXPECTED_REFUSALS, /net::ERR_FAILED/],
+    });
+    // Every piece after the first fails: the connection is gone for good on this page.
+    await first.route(/\/admin\/envois\/[0-9a-f-]+\?.*offset=/, (route) =>
+      new URL(route.request().url()).searchParams.get("offset") === "0"
+        ? route.continue()
+        : route.abort("failed"),
+    );
+    await picker(first).setInputFiles(file);
+    await first
+      .getByText(/Envoi interrompu : nouvel essai dans \d+ s\./)
+      .waitFor({ timeout: 30_000 });
+    expect(
+      await first.getByRole("progressbar", { name: "DSC_4100.jpg" }).getAttribute("aria-valuenow"),
+    ).toBe(String(Math.floor((UPLOAD_CHUNK_BYTES / big.length) * 100)));
+    await expectAccessible(first);
+    await first.close();
+
+    // A new page (a reload, another day): the same file goes on from the second piece.
+    const second = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    const offsets: string[] = [];
+    second.on("request", (request) => {
+      const offset = new URL(request.url()).searchParams.get("offset");
+      if (request.method() === "POST" && offset !== null) offsets.push(offset);
+    });
+    await picker(second).setInputFiles(file);
+    await second.getByText("1 photo envoyée sur 1 · 100 %").waitFor({ timeout: 60_000 });
+    expect(offsets).toEqual([String(UPLOAD_CHUNK_BYTES)]);
+    const [row] = await photosOf(galleryId);
+    expect((await storedUpload(galleryId, row?.id ?? "")).equals(big)).toBe(true);
+    await fs.rm(path.dirname(file), { recursive: true, force: true });
   });
 
   it("orders the photos, chooses the cover and deletes one with its files", async () => {
