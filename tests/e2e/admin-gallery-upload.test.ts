@@ -6,11 +6,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { galleries, galleryPhotos, resumableUploads } from "../../app/server/db/schema";
 import { galleryPhotoPrefix, galleryUploadKey } from "../../app/server/storage/keys";
+import { localStorage } from "../../app/server/storage/local.server";
 import { UPLOAD_CHUNK_BYTES } from "../../app/lib/gallery-urls";
-import { insertTestGallery } from "../support/galleries";
+import { addReadyPhoto, insertTestGallery } from "../support/galleries";
 import { makeTestJpeg, makeTestPhotoSet } from "../support/photos";
 import {
   clearSignInLimits,
+  cookieHeader,
   createAccount,
   deleteAccount,
   EXPECTED_REFUSALS,
@@ -19,7 +21,7 @@ import {
   type TestAccount,
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase, serverDataDir } from "./support/database";
+import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
 
 const { openPage } = useBrowser();
 let admin: TestAccount;
@@ -277,6 +279,53 @@ describe("the photos page of a client gallery", () => {
         .from(resumableUploads)
         .where(eq(resumableUploads.photoId, second?.id ?? "")),
     ).toEqual([]);
+  });
+
+  it("shows a ready photo as « Prête » with its preview, private to the gallery's own photos", async () => {
+    const galleryId = await newGallery("Photos prêtes");
+    const otherId = await newGallery("Autre galerie");
+    const store = localStorage({
+      root: path.join(serverDataDir(), "uploads"),
+      partsRoot: path.join(serverDataDir(), "incoming-uploads", "parts"),
+    });
+    const [photo] = await makeTestPhotoSet(1, { first: 50 });
+    const { id: photoId } = await addReadyPhoto(serverDatabase(), store, galleryId, {
+      name: photo?.name ?? "",
+      buffer: photo?.buffer ?? Buffer.alloc(0),
+    });
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    const tile = page.getByRole("listitem").filter({ hasText: photo?.name ?? "" });
+    await tile.getByText("Prête").waitFor();
+    const preview = tile.locator("img");
+    await expect
+      .poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(480);
+    await expectAccessible(page);
+
+    const cookie = await cookieHeader(page);
+    const address = `/admin/galeries/${galleryId}/photos/${photoId}/r1-w480.jpg`;
+    const answer = await fetch(`${serverBaseUrl()}${address}`, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("image/jpeg");
+    // Another gallery's address, a width it does not have, a name outside the convention: nothing.
+    for (const wrong of [
+      `/admin/galeries/${otherId}/photos/${photoId}/r1-w480.jpg`,
+      `/admin/galeries/${galleryId}/photos/${photoId}/r1-w2400.jpg`,
+      `/admin/galeries/${galleryId}/photos/${photoId}/upload.jpg`,
+    ]) {
+      const refused = await fetch(`${serverBaseUrl()}${wrong}`, { headers: { cookie } });
+      expect(refused.status, wrong).toBe(404);
+    }
+    // The progress JSON the page polls.
+    const progress = await fetch(`${serverBaseUrl()}/admin/galeries/${galleryId}/progression`, {
+      headers: { cookie },
+    });
+    expect(await progress.json()).toMatchObject({
+      total: 1,
+      ready: 1,
+      preparing: 0,
+      photos: [{ id: photoId, status: "ready", preview: "r1-w480.jpg" }],
+    });
   });
 
   it("takes one photo by the plain form without JavaScript", async () => {
