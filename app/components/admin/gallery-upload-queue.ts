@@ -98,6 +98,7 @@ type Entry = FileProgress & { file: QueueFile };
 export class UploadQueue {
   private entries: Entry[] = [];
   private running = 0;
+  private starting: Promise<unknown> = Promise.resolve();
   private nextId = 1;
   private wakeUp: () => void = () => {};
   private wake: Promise<void>;
@@ -190,6 +191,16 @@ export class UploadQueue {
     }
   }
 
+  /**
+   * Starts one upload after the previous start answered: the server places photos in the order their
+   * uploads started, so a batch lands in name order even though 3 files go at a time.
+   */
+  private startInTurn(file: QueueFile) {
+    const started = this.starting.then(() => this.transport.start(file));
+    this.starting = started.catch(() => undefined);
+    return started;
+  }
+
   /** Sends one file to the end, pausing and trying again as long as the failures are transient. */
   private async upload(entry: Entry): Promise<void> {
     let uploadId: string | null = null;
@@ -199,7 +210,7 @@ export class UploadQueue {
     for (;;) {
       try {
         if (uploadId === null) {
-          const started = await this.transport.start(entry.file);
+          const started = await this.startInTurn(entry.file);
           if (started.kind === "duplicate") {
             return this.update(entry, { status: "duplicate", message: started.message });
           }

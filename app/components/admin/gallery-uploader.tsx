@@ -280,12 +280,12 @@ export function GalleryUploader({
       {snapshot && snapshot.files.length > 0 ? (
         <div className="space-y-3">
           <div className="space-y-1">
-            <p
-              id={`${inputId}-lot`}
-              className="text-sm font-semibold tabular-nums"
-              aria-live="polite"
-            >
+            <p id={`${inputId}-lot`} className="text-sm font-semibold tabular-nums">
               {batchText(snapshot)}
+            </p>
+            {/* Announced once per photo sent, not at every percent. */}
+            <p className="sr-only" role="status">
+              {`${snapshot.sentFiles} ${snapshot.sentFiles > 1 ? "photos envoyées" : "photo envoyée"} sur ${snapshot.totalFiles}`}
             </p>
             <progress
               aria-labelledby={`${inputId}-lot`}

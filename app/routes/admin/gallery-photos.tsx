@@ -178,7 +178,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
                     {isCover ? <span className="ml-2 font-semibold">· Couverture</span> : null}
                   </p>
                   <div className="mt-auto flex flex-wrap items-center gap-1">
-                    <Form method="post" className="flex gap-1">
+                    <Form method="post" className="flex flex-wrap gap-1">
                       <input type="hidden" name="id" value={photo.id} />
                       <Button
                         type="submit"

@@ -280,6 +280,29 @@ describe("resumable uploads of a gallery's photos (local disk)", () => {
     expect((await refusal(start("IMG_0005.jpg", file.length))).body.error).toBe(DUPLICATE);
   });
 
+  it("places a batch in the order its uploads started, whatever the order they finish in", async () => {
+    const { id: batchGallery } = await insertTestGallery(db(), { title: "Ordre d'un lot" });
+    const files = [jpegLike(3000), jpegLike(1000), jpegLike(2000)];
+    const names = ["IMG_0401.jpg", "IMG_0402.jpg", "IMG_0403.jpg"];
+    const started = [];
+    for (const [index, name] of names.entries())
+      started.push(await start(name, files[index]?.length ?? 0, { galleryId: batchGallery }));
+    // They finish in the order 2, 3, 1.
+    for (const index of [1, 2, 0])
+      await send(
+        started[index]?.state.uploadId ?? "",
+        files[index] ?? Buffer.alloc(0),
+        0,
+        batchGallery,
+      );
+    const rows = await db()
+      .select({ name: galleryPhotos.originalName, position: galleryPhotos.position })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, batchGallery))
+      .orderBy(galleryPhotos.position);
+    expect(rows).toEqual(names.map((name, index) => ({ name, position: index + 1 })));
+  });
+
   it("gives no new photo to a gallery being deleted", async () => {
     const file = jpegLike(2000);
     const { state } = await start("IMG_0300.jpg", file.length);

@@ -394,6 +394,39 @@ async function complete(upload: Upload): Promise<string> {
   return recordPhoto(upload, photoId, galleryId);
 }
 
+/**
+ * Where a completed photo goes: after every photo, unless photos whose uploads started after its own
+ * completed first (3 files go at a time, and a small one overtakes a large one): it then takes the place of
+ * the first of them, which move one place down. The browser starts uploads in name order, one after the
+ * other, so a batch ends up in name order whatever the order its files finish in.
+ */
+async function nextPosition(tx: Executor, galleryId: string, uploadId: string): Promise<number> {
+  const startedAt = sql`(select ${resumableUploads.createdAt} from ${resumableUploads} where ${resumableUploads.id} = ${uploadId})`;
+  const [overtaken] = await tx
+    .select({ position: sql<number | null>`min(${galleryPhotos.position})` })
+    .from(galleryPhotos)
+    .innerJoin(resumableUploads, eq(resumableUploads.photoId, galleryPhotos.id))
+    .where(
+      and(
+        eq(galleryPhotos.galleryId, galleryId),
+        sql`${resumableUploads.createdAt} > ${startedAt}`,
+      ),
+    );
+  const first = overtaken?.position ?? null;
+  if (first === null) {
+    const [last] = await tx
+      .select({ position: sql<number>`coalesce(max(${galleryPhotos.position}), 0)` })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, galleryId));
+    return (last?.position ?? 0) + 1;
+  }
+  await tx
+    .update(galleryPhotos)
+    .set({ position: sql`${galleryPhotos.position} + 1` })
+    .where(and(eq(galleryPhotos.galleryId, galleryId), sql`${galleryPhotos.position} >= ${first}`));
+  return first;
+}
+
 async function recordPhoto(
   upload: Pick<Upload, "id" | "fileName" | "storageKey">,
   photoId: string,
@@ -404,10 +437,11 @@ async function recordPhoto(
     // The gallery's row is locked: two photos completing at once take two different positions, and a
     // gallery being deleted meanwhile gets no new photo.
     if (!(await openGallery(tx, galleryId, true))) return false;
+    const position = await nextPosition(tx, galleryId, upload.id);
     await tx.insert(galleryPhotos).values({
       id: photoId,
       galleryId,
-      position: sql`(select coalesce(max(${galleryPhotos.position}), 0) + 1 from ${galleryPhotos} where ${galleryPhotos.galleryId} = ${galleryId})`,
+      position,
       originalName: upload.fileName,
       sourceExtension,
       status: "uploaded",
