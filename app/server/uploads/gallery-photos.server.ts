@@ -171,7 +171,9 @@ export async function deletePhoto(galleryId: string, photoId: string): Promise<s
       .where(and(eq(galleryPhotos.id, photoId), eq(galleryPhotos.galleryId, galleryId)))
       .returning({ name: galleryPhotos.originalName });
     if (!row) return null;
-    await tx.delete(resumableUploads).where(eq(resumableUploads.photoId, photoId));
+    await tx
+      .delete(resumableUploads)
+      .where(and(eq(resumableUploads.galleryId, galleryId), eq(resumableUploads.photoId, photoId)));
     return row.name;
   });
   if (deleted === null) return null;

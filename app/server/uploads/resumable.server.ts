@@ -409,6 +409,8 @@ async function nextPosition(tx: Executor, galleryId: string, uploadId: string): 
     .where(
       and(
         eq(galleryPhotos.galleryId, galleryId),
+        // Both sides by gallery: the uploads' index (gallery, name, size, date) serves the join.
+        eq(resumableUploads.galleryId, galleryId),
         sql`${resumableUploads.createdAt} > ${startedAt}`,
       ),
     );
