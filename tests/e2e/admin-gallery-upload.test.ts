@@ -232,6 +232,18 @@ describe("the photos page of a client gallery", () => {
     await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0020.jpg", "IMG_0022.jpg"]);
     await page.getByRole("button", { name: "Monter « IMG_0022.jpg »" }).click();
     await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0022.jpg", "IMG_0020.jpg"]);
+    // With the pointer: the last photo dropped on the first takes its place.
+    const tile = (name: string) =>
+      page
+        .getByRole("list", { name: /Photos de la galerie/ })
+        .getByRole("listitem")
+        .filter({
+          hasText: name,
+        });
+    await tile("IMG_0020.jpg").dragTo(tile("IMG_0021.jpg"));
+    await expect.poll(names).toEqual(["IMG_0020.jpg", "IMG_0021.jpg", "IMG_0022.jpg"]);
+    await tile("IMG_0020.jpg").dragTo(tile("IMG_0022.jpg"));
+    await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0022.jpg", "IMG_0020.jpg"]);
     await page.getByRole("button", { name: "Trier par nom de fichier" }).click();
     await expect.poll(names).toEqual(sorted);
 

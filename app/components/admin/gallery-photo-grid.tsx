@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useRevalidator } from "react-router";
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { useRevalidator, useSubmit } from "react-router";
 import type { PhotosProgress } from "~/server/uploads/gallery-photos.server";
 
 /** How often the page asks for the photos' states while some are being prepared or sent. */
@@ -65,4 +65,46 @@ export function GalleryPhotoGrid({ children }: { children: ReactNode }) {
       {children}
     </ul>
   );
+}
+
+/**
+ * Drag and drop in the grid, for a pointer: a photo dropped on another takes its place (posted as
+ * `intent=move` with the place, like the « Monter »/« Descendre » buttons, which do the same from the
+ * keyboard and without JavaScript).
+ */
+export function useDragToReorder(photoIds: string[]) {
+  const submit = useSubmit();
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+
+  const itemProps = (photoId: string) => ({
+    draggable: true,
+    "data-drop-target": over === photoId && dragged !== photoId ? "" : undefined,
+    onDragStart(event: DragEvent) {
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", photoId);
+      setDragged(photoId);
+    },
+    onDragOver(event: DragEvent) {
+      if (!dragged) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "move";
+      setOver(photoId);
+    },
+    onDragEnd() {
+      setDragged(null);
+      setOver(null);
+    },
+    onDrop(event: DragEvent) {
+      event.preventDefault();
+      const moving = dragged;
+      setDragged(null);
+      setOver(null);
+      if (!moving || moving === photoId) return;
+      const position = photoIds.indexOf(photoId) + 1;
+      if (position < 1) return;
+      void submit({ intent: "move", id: moving, position: String(position) }, { method: "post" });
+    },
+  });
+  return { itemProps };
 }

@@ -3,10 +3,15 @@ import { useState } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/gallery-photos";
 import { DeleteForm } from "~/components/admin/delete-form";
-import { GalleryPhotoGrid, useLivePhotos } from "~/components/admin/gallery-photo-grid";
+import {
+  GalleryPhotoGrid,
+  useDragToReorder,
+  useLivePhotos,
+} from "~/components/admin/gallery-photo-grid";
 import { GalleryUploader } from "~/components/admin/gallery-uploader";
 import { Button } from "~/components/ui/button";
 import { isUuid, parseIntent } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
 import {
   adminGalleryPath,
   adminGalleryPhotoPath,
@@ -65,11 +70,15 @@ export async function action({ request, params }: Route.ActionArgs) {
     await sortPhotosByName(gallery.id);
     return redirectWithToast(back, { type: "success", title: "Photos triées par nom de fichier" });
   }
-  const parsed = parseIntent(formData, ["up", "down", "cover", "delete"]);
+  const parsed = parseIntent(formData, ["up", "down", "move", "cover", "delete"]);
   if (!parsed.ok) return refusedIntent(parsed.reason, "Photo inconnue");
   const { intent, id } = parsed;
-  if (intent === "up" || intent === "down") {
-    const moved = await movePhoto(gallery.id, id, intent);
+  if (intent === "up" || intent === "down" || intent === "move") {
+    // `move` (drag and drop): to the place `position`, from 1.
+    const to = Number(formData.get("position"));
+    if (intent === "move" && !(Number.isSafeInteger(to) && to >= 1))
+      return refusedIntent("intent", "Photo inconnue");
+    const moved = await movePhoto(gallery.id, id, intent === "move" ? { to } : intent);
     return redirectWithToast(
       back,
       moved
@@ -101,6 +110,8 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
     uploading,
   );
   const { photos } = progress;
+  const hydrated = useHydrated();
+  const { itemProps } = useDragToReorder(photos.map((photo) => photo.id));
 
   return (
     <div className="space-y-6">
@@ -144,10 +155,12 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
           {photos.map((photo, index) => {
             const isCover = gallery.coverPhotoId === photo.id;
             return (
+              // Dragging is a pointer shortcut: « Monter » and « Descendre » do the same from the keyboard.
               <li
                 key={photo.id}
-                className="flex flex-col overflow-hidden rounded-lg border border-border"
+                className="flex flex-col overflow-hidden rounded-lg border border-border data-[drop-target]:border-gold-dark data-[drop-target]:ring-2 data-[drop-target]:ring-gold-dark"
                 data-photo-id={photo.id}
+                {...(hydrated ? itemProps(photo.id) : {})}
               >
                 <div className="flex aspect-[3/2] items-center justify-center bg-stone-100">
                   {photo.preview ? (

@@ -79,13 +79,13 @@ export function progressOf(photos: AdminPhoto[]): PhotosProgress {
 }
 
 /**
- * Moves a photo one place up or down (swaps positions with its neighbour, in one transaction with the
- * gallery's row locked so two moves do not interleave). False when it cannot go further.
+ * Moves a photo one place up or down, or to a place (`to`, from 1: drag and drop), in one transaction with
+ * the gallery's row locked so two moves do not interleave. False when it cannot go there.
  */
 export async function movePhoto(
   galleryId: string,
   photoId: string,
-  direction: "up" | "down",
+  move: "up" | "down" | { to: number },
 ): Promise<boolean> {
   return db().transaction(async (tx) => {
     await tx
@@ -99,11 +99,12 @@ export async function movePhoto(
       .where(eq(galleryPhotos.galleryId, galleryId))
       .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
     const index = photos.findIndex((photo) => photo.id === photoId);
-    const other = direction === "up" ? index - 1 : index + 1;
-    if (index === -1 || other < 0 || other >= photos.length) return false;
+    const target = move === "up" ? index - 1 : move === "down" ? index + 1 : move.to - 1;
+    if (index === -1 || target < 0 || target >= photos.length || target === index) return false;
     // Positions renumbered 1…n in the new order: also mends equal positions, if any.
     const order = photos.map((photo) => photo.id);
-    [order[index], order[other]] = [order[other] as string, order[index] as string];
+    order.splice(index, 1);
+    order.splice(target, 0, photoId);
     await renumber(tx, galleryId, order);
     return true;
   });
