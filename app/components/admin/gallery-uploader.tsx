@@ -162,14 +162,26 @@ export function GalleryUploader({
   const busy = snapshot?.busy ?? false;
 
   useEffect(() => {
+    // Progress events come many times a second per file: the list is drawn at most once a frame.
+    let frame = 0;
+    let latest: QueueSnapshot | null = null;
     const created = new UploadQueue(xhrTransport(galleryId), browserEnvironment, {
       concurrency: CONCURRENCY,
-      onChange: setSnapshot,
+      onChange(next) {
+        latest = next;
+        frame ||= window.requestAnimationFrame(() => {
+          frame = 0;
+          setSnapshot(latest);
+        });
+      },
     });
     queue.current = created;
     const online = () => created.online();
     window.addEventListener("online", online);
-    return () => window.removeEventListener("online", online);
+    return () => {
+      window.removeEventListener("online", online);
+      window.cancelAnimationFrame(frame);
+    };
   }, [galleryId]);
 
   useEffect(() => {
