@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   batchText,
   percentOf,
+  RefusedError,
   retryDelay,
   TransientError,
   UploadQueue,
@@ -59,7 +60,8 @@ function fakeServer(options: {
       concurrent += 1;
       maxConcurrent = Math.max(maxConcurrent, concurrent);
       try {
-        await Promise.resolve();
+        // A piece takes a moment on the network: the files' pieces overlap.
+        await new Promise((resolve) => setTimeout(resolve, 2));
         const upload = uploads.get(uploadId);
         if (!upload) throw new Error("unknown");
         log.push(`send ${uploadId}@${offset}`);
@@ -199,6 +201,18 @@ describe("the gallery's upload queue", () => {
       { status: "refused", message: "Format non pris en charge : JPEG, HEIC ou PNG." },
     ]);
     expect(batchText(last)).toBe("2 photos envoyées sur 2 · 66 %");
+  });
+
+  it("stops a file whose upload is gone on the server, with the server's reason", async () => {
+    const server = fakeServer({ chunkSize: 10, failures: new Map([[1, "before"]]) });
+    server.transport.offset = async () => {
+      throw new RefusedError("Envoi introuvable : recommencez l'envoi de cette photo.");
+    };
+    const { done } = run(server.transport, [file("IMG_1.jpg", 20)]);
+    expect((await done).files[0]).toMatchObject({
+      status: "refused",
+      message: "Envoi introuvable : recommencez l'envoi de cette photo.",
+    });
   });
 
   it("waits for the connection when offline, then goes on", async () => {

@@ -30,6 +30,11 @@ export class TransientError extends Error {
   override name = "TransientError";
 }
 
+/** A refusal found while asking where an upload stands (the upload or its gallery is gone): final. */
+export class RefusedError extends Error {
+  override name = "RefusedError";
+}
+
 export type Transport = {
   start(file: QueueFile): Promise<StartAnswer>;
   /** Where the upload stands on the server (`photoId` once completed). */
@@ -243,7 +248,8 @@ export class UploadQueue {
         if (!(error instanceof TransientError)) {
           return this.update(entry, {
             status: "refused",
-            message: "Erreur inattendue pendant l'envoi.",
+            message:
+              error instanceof RefusedError ? error.message : "Erreur inattendue pendant l'envoi.",
           });
         }
         const delay = retryDelay(attempt);

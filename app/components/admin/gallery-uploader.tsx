@@ -6,6 +6,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 import {
   batchText,
   percentOf,
+  RefusedError,
   TransientError,
   UploadQueue,
   type ChunkAnswer,
@@ -89,6 +90,7 @@ export function xhrTransport(galleryId: string): Transport {
         size?: number;
         photoId?: string | null;
       }>("GET", `${uploadPath(uploadId)}?${query}`, null, null);
+      if (status === 404) throw new RefusedError((body as ErrorBody).error ?? "Envoi introuvable.");
       if (status !== 200 || typeof body.received !== "number")
         throw new TransientError(`HTTP ${status}`);
       return { received: body.received, size: body.size ?? 0, photoId: body.photoId ?? null };
