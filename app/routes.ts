@@ -84,13 +84,19 @@ export default [
     route("admin/newsletter/envois/:id", "routes/admin/newsletter-sending.tsx"),
 
     // Client galleries (issue 14): the owner's pages.
+    route("admin/galeries/:id", "routes/admin/gallery-photos.tsx"),
   ]),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
 
   // Client galleries (issue 14): the owner's resource routes (progress, previews).
+  route("admin/galeries/:id/progression", "routes/admin/gallery-progress.ts"),
+  route("admin/galeries/:id/photos/:photoId/:file", "routes/admin/gallery-photo-file.ts"),
 
   // Client galleries (issue 14): resumable uploads of the photos (decision 0101).
+  route("admin/envois", "routes/admin/envois.ts"),
+  route("admin/envois/formulaire/:galleryId", "routes/admin/envois-formulaire.ts"),
+  route("admin/envois/:uploadId", "routes/admin/envois-morceau.ts"),
 
   // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
 

@@ -8,7 +8,10 @@ import {
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
+  galleries,
+  galleryPhotos,
   redirects,
+  resumableUploads,
   studios,
   contentPreviews,
   contentRevisions,
@@ -17,6 +20,7 @@ import {
   siteDocuments,
   users,
 } from "../../app/server/db/schema";
+import { insertTestGallery } from "../support/galleries";
 import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
 import { useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
@@ -42,6 +46,9 @@ let demotedCookie = "";
 let revisionId = "";
 /** A sending whose subject is the secret draft's title: its pages must not show it to anyone else. */
 let sendingId = "";
+/** A client gallery with one photo (issue 14): nobody else may see, order, upload to or delete it. */
+let galleryId = "";
+let galleryPhotoId = "";
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -97,6 +104,20 @@ beforeAll(async () => {
   const [photo] = await database.select().from(media).where(eq(media.builtin, "accueil-hero"));
   mediaId = photo?.id ?? "";
   mediaAlt = photo?.alt ?? "";
+  galleryId = (await insertTestGallery(database, { title: secretTitle })).id;
+  const [galleryPhoto] = await database
+    .insert(galleryPhotos)
+    .values({
+      galleryId,
+      position: 1,
+      originalName: `photo-${marker}.jpg`,
+      sourceExtension: "jpg",
+      status: "ready",
+      widths: [480],
+      variantRevision: 1,
+    })
+    .returning();
+  galleryPhotoId = galleryPhoto?.id ?? "";
 
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
@@ -124,6 +145,7 @@ afterAll(async () => {
     .where(eq(blogNewsletterSubscribers.email, secretEmail));
   await database.delete(contactMessages).where(eq(contactMessages.id, messageId));
   await database.delete(newsletterSendings).where(eq(newsletterSendings.id, sendingId));
+  await database.delete(galleries).where(eq(galleries.id, galleryId));
   await deleteAccount(demoted);
 });
 
@@ -158,6 +180,11 @@ const resourcePaths = [
   "/admin/medias/televerser/envoi",
   "/admin/newsletter/envoyer/:id/apercu",
   "/admin/newsletter/envois/:id/progression",
+  "/admin/galeries/:id/progression",
+  "/admin/galeries/:id/photos/:photoId/:file",
+  "/admin/envois",
+  "/admin/envois/formulaire/:galleryId",
+  "/admin/envois/:uploadId",
 ];
 
 const pages = () => [
@@ -191,6 +218,7 @@ const pages = () => [
   `/admin/newsletter/envoyer/${articleId}`,
   `/admin/newsletter/envoyer/${articleId}?mode=full&confirmer-envoi=${articleId}`,
   `/admin/newsletter/envois/${sendingId}`,
+  `/admin/galeries/${galleryId}`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -225,6 +253,14 @@ function articleForm(overrides: Record<string, string> = {}) {
 }
 
 const actions = () => [
+  {
+    path: `/admin/galeries/${galleryId}`,
+    body: new URLSearchParams({ intent: "delete", id: galleryPhotoId }),
+  },
+  {
+    path: `/admin/galeries/${galleryId}`,
+    body: new URLSearchParams({ intent: "cover", id: galleryPhotoId }),
+  },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "delete", id: articleId }) },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "publish", id: articleId }) },
   { path: "/admin/articles/nouveau", body: articleForm() },
@@ -380,6 +416,20 @@ function expectNoAdminData(text: string) {
 
 async function expectNothingChanged() {
   const database = serverDatabase();
+  // The gallery keeps its photo, no cover, and receives no upload.
+  const [clientGallery] = await database
+    .select()
+    .from(galleries)
+    .where(eq(galleries.id, galleryId));
+  expect(clientGallery?.coverPhotoId).toBeNull();
+  expect(
+    (await database.select().from(galleryPhotos).where(eq(galleryPhotos.galleryId, galleryId))).map(
+      (row) => row.id,
+    ),
+  ).toEqual([galleryPhotoId]);
+  expect(
+    await database.select().from(resumableUploads).where(eq(resumableUploads.galleryId, galleryId)),
+  ).toEqual([]);
   const [article] = await database
     .select()
     .from(blogArticles)
@@ -477,7 +527,8 @@ describe("the list of guarded admin routes", () => {
           .replaceAll(articleId, ":id")
           .replaceAll(studioId, ":id")
           .replaceAll(mediaId, ":id")
-          .replaceAll(sendingId, ":id"),
+          .replaceAll(sendingId, ":id")
+          .replaceAll(galleryId, ":id"),
       ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
@@ -588,6 +639,48 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       expect(post.status, `POST ${path}`).toBeGreaterThanOrEqual(400);
       expectNoAdminData(await post.text());
     }
+
+    // A client gallery's progress, previews and uploads (issue 14).
+    const uploadId = "00000000-0000-4000-8000-000000000000";
+    for (const path of [
+      `/admin/galeries/${galleryId}/progression`,
+      `/admin/galeries/${galleryId}/photos/${galleryPhotoId}/r1-w480.jpg`,
+      `/admin/envois/${uploadId}?galerie=${galleryId}`,
+    ]) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { cookie: visitor.cookie() },
+        redirect: "manual",
+      });
+      expect(response.status, path).toBe(visitor.status);
+      expectNoAdminData(await response.text());
+    }
+    const start = await fetch(`${baseUrl}/admin/envois`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie(), "Content-Type": "application/json" },
+      body: JSON.stringify({ galleryId, name: "IMG_0001.jpg", size: 3, type: "image/jpeg" }),
+      redirect: "manual",
+    });
+    expect(start.status).toBe(visitor.status);
+    const piece = await fetch(`${baseUrl}/admin/envois/${uploadId}?galerie=${galleryId}&offset=0`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie(), "Content-Type": "application/octet-stream" },
+      body: new Uint8Array([0xff, 0xd8, 0xff]),
+      redirect: "manual",
+    });
+    expect(piece.status).toBe(visitor.status);
+    const photoForm = new FormData();
+    photoForm.append(
+      "photo",
+      new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }),
+      "x.jpg",
+    );
+    const formUpload = await fetch(`${baseUrl}/admin/envois/formulaire/${galleryId}`, {
+      method: "POST",
+      headers: { cookie: visitor.cookie() },
+      body: photoForm,
+      redirect: "manual",
+    });
+    expect(formUpload.status).toBe(visitor.status);
     await expectNothingChanged();
   });
 });

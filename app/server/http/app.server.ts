@@ -75,6 +75,9 @@ export const BODY_LIMITS: RequestInputOptions = {
     { path: "/admin/images", maxBytes: 64 * MIB, stream: true },
     // The media library's upload (the page without JavaScript and its script's /envoi under it).
     { path: "/admin/medias/televerser", maxBytes: 64 * MIB, stream: true },
+    // A client gallery's photos arrive in pieces of 8 MiB (decision 0101); one whole by the form without JS.
+    { path: "/admin/envois", maxBytes: 8 * MIB + 64 * KIB, stream: true },
+    { path: "/admin/envois/formulaire", maxBytes: 64 * MIB, stream: true },
   ],
 };
 
@@ -141,7 +144,14 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   if (contentVersion) {
     app.use((req, res, next) => {
       const unsafe = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
-      if (unsafe && req.headers.cookie !== undefined && req.path.startsWith("/admin")) {
+      // A gallery's photos (hundreds of pieces for an hour) change no public content (decision 0101).
+      const galleries = /^\/admin\/(envois|galeries)(\/|\.data|$)/.test(req.path);
+      if (
+        unsafe &&
+        req.headers.cookie !== undefined &&
+        req.path.startsWith("/admin") &&
+        !galleries
+      ) {
         res.once("close", contentVersion.holdForLocalWrite());
       }
       next();

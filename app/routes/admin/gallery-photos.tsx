@@ -1,0 +1,240 @@
+import { ArrowDown, ArrowDownAZ, ArrowUp, ImageIcon, Star } from "lucide-react";
+import { useState } from "react";
+import { Form } from "react-router";
+import type { Route } from "./+types/gallery-photos";
+import { DeleteForm } from "~/components/admin/delete-form";
+import {
+  GalleryPhotoGrid,
+  useDragToReorder,
+  useLivePhotos,
+} from "~/components/admin/gallery-photo-grid";
+import { GalleryUploader } from "~/components/admin/gallery-uploader";
+import { Button } from "~/components/ui/button";
+import { isUuid, parseIntent } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
+import {
+  adminGalleryPath,
+  adminGalleryPhotoPath,
+  adminGalleryProgressPath,
+  ADMIN_GALLERIES_PATH,
+  uploadFormPath,
+} from "~/lib/gallery-urls";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { refusedIntent } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+import {
+  deletePhoto,
+  findAdminGallery,
+  listAdminPhotos,
+  movePhoto,
+  progressOf,
+  setCoverPhoto,
+  sortPhotosByName,
+} from "~/server/uploads/gallery-photos.server";
+import { FORM_OUTCOME_PARAM, formOutcomeMessage } from "~/server/uploads/form-outcome";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.gallery.title ?? "Galerie"} : photos - Administration` },
+];
+
+async function galleryOrLeave(id: string) {
+  const gallery = isUuid(id) ? await findAdminGallery(id) : null;
+  if (!gallery) {
+    throw await redirectWithToast(ADMIN_GALLERIES_PATH, {
+      type: "error",
+      title: "Erreur",
+      description: "Galerie introuvable",
+    });
+  }
+  return gallery;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const gallery = await galleryOrLeave(params.id);
+  // What became of a photo sent by the plain form (no JavaScript, so no toast): a known word only.
+  const outcome = new URL(request.url).searchParams.get(FORM_OUTCOME_PARAM) ?? "";
+  return {
+    gallery,
+    progress: progressOf(await listAdminPhotos(gallery.id)),
+    formMessage: formOutcomeMessage(outcome),
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const gallery = await galleryOrLeave(params.id);
+  const back = adminGalleryPath(gallery.id);
+  const formData = await request.formData();
+  if (formData.get("intent") === "sort-by-name") {
+    await sortPhotosByName(gallery.id);
+    return redirectWithToast(back, { type: "success", title: "Photos triées par nom de fichier" });
+  }
+  const parsed = parseIntent(formData, ["up", "down", "move", "cover", "delete"]);
+  if (!parsed.ok) return refusedIntent(parsed.reason, "Photo inconnue");
+  const { intent, id } = parsed;
+  if (intent === "up" || intent === "down" || intent === "move") {
+    // `move` (drag and drop): to the place `position`, from 1.
+    const to = Number(formData.get("position"));
+    if (intent === "move" && !(Number.isSafeInteger(to) && to >= 1))
+      return refusedIntent("intent", "Photo inconnue");
+    const moved = await movePhoto(gallery.id, id, intent === "move" ? { to } : intent);
+    return redirectWithToast(
+      back,
+      moved
+        ? { type: "success", title: "Ordre des photos enregistré" }
+        : { type: "error", title: "Cette photo ne peut pas aller plus loin" },
+    );
+  }
+  if (intent === "cover") {
+    if (!(await setCoverPhoto(gallery.id, id))) return refusedIntent("id", "Photo inconnue");
+    return redirectWithToast(back, { type: "success", title: "Couverture de la galerie choisie" });
+  }
+  const name = await deletePhoto(gallery.id, id);
+  if (name === null) return refusedIntent("id", "Photo inconnue");
+  return redirectWithToast(back, {
+    type: "success",
+    title: "Photo supprimée",
+    description: name,
+  });
+}
+
+const STATUS_TEXT = { uploaded: "Préparation…", processing: "Préparation…", ready: "Prête" };
+
+export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
+  const { gallery } = loaderData;
+  const [uploading, setUploading] = useState(false);
+  const progress = useLivePhotos(
+    loaderData.progress,
+    adminGalleryProgressPath(gallery.id),
+    uploading,
+  );
+  const { photos } = progress;
+  const hydrated = useHydrated();
+  const { itemProps } = useDragToReorder(photos.map((photo) => photo.id));
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-3xl font-bold">{gallery.title}</h1>
+
+      <GalleryUploader
+        galleryId={gallery.id}
+        formAction={uploadFormPath(gallery.id)}
+        formMessage={loaderData.formMessage}
+        onBusyChange={setUploading}
+      />
+
+      <section
+        aria-labelledby="photos-titre"
+        className="space-y-4 rounded-xl border border-border bg-white p-5"
+      >
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h2 id="photos-titre" className="font-sans text-lg font-semibold">
+              Photos de la galerie
+            </h2>
+            <p role="status" className="text-sm text-muted-foreground">
+              {progress.total === 0
+                ? "Aucune photo pour l'instant."
+                : `${progress.ready} ${progress.ready > 1 ? "photos prêtes" : "photo prête"} sur ${progress.total}` +
+                  (progress.preparing > 0 ? ` · ${progress.preparing} en préparation` : "") +
+                  (progress.failed > 0 ? ` · ${progress.failed} en erreur` : "")}
+            </p>
+          </div>
+          {photos.length > 1 ? (
+            <Form method="post">
+              <Button type="submit" name="intent" value="sort-by-name" variant="outline" size="sm">
+                <ArrowDownAZ aria-hidden="true" />
+                Trier par nom de fichier
+              </Button>
+            </Form>
+          ) : null}
+        </div>
+
+        <GalleryPhotoGrid>
+          {photos.map((photo, index) => {
+            const isCover = gallery.coverPhotoId === photo.id;
+            return (
+              // Dragging is a pointer shortcut: « Monter » and « Descendre » do the same from the keyboard.
+              <li
+                key={photo.id}
+                className="flex flex-col overflow-hidden rounded-lg border border-border data-[drop-target]:border-gold-dark data-[drop-target]:ring-2 data-[drop-target]:ring-gold-dark"
+                data-photo-id={photo.id}
+                {...(hydrated ? itemProps(photo.id) : {})}
+              >
+                <div className="flex aspect-[3/2] items-center justify-center bg-stone-100">
+                  {photo.preview ? (
+                    <img
+                      src={adminGalleryPhotoPath(gallery.id, photo.id, photo.preview)}
+                      alt=""
+                      loading="lazy"
+                      className="size-full object-contain"
+                    />
+                  ) : (
+                    <ImageIcon aria-hidden="true" className="size-8 text-stone-400" />
+                  )}
+                </div>
+                <div className="flex flex-1 flex-col gap-2 p-3">
+                  <h3 className="truncate text-sm font-semibold" title={photo.name}>
+                    {photo.name}
+                  </h3>
+                  <p className="text-sm">
+                    {photo.status === "failed" ? (
+                      <span className="text-red-800">
+                        Erreur : {photo.error ?? "la photo n'a pas pu être préparée."}
+                      </span>
+                    ) : (
+                      <span className={photo.status === "ready" ? "text-green-800" : ""}>
+                        {STATUS_TEXT[photo.status]}
+                      </span>
+                    )}
+                    {isCover ? <span className="ml-2 font-semibold">· Couverture</span> : null}
+                  </p>
+                  <div className="mt-auto flex flex-wrap items-center gap-1">
+                    <Form method="post" className="flex flex-wrap gap-1">
+                      <input type="hidden" name="id" value={photo.id} />
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="up"
+                        variant="ghost"
+                        size="icon"
+                        disabled={index === 0}
+                        aria-label={`Monter « ${photo.name} »`}
+                      >
+                        <ArrowUp aria-hidden="true" />
+                      </Button>
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="down"
+                        variant="ghost"
+                        size="icon"
+                        disabled={index === photos.length - 1}
+                        aria-label={`Descendre « ${photo.name} »`}
+                      >
+                        <ArrowDown aria-hidden="true" />
+                      </Button>
+                      {isCover ? null : (
+                        <Button type="submit" name="intent" value="cover" variant="ghost" size="sm">
+                          <Star aria-hidden="true" />
+                          Choisir comme couverture
+                          <span className="sr-only"> « {photo.name} »</span>
+                        </Button>
+                      )}
+                    </Form>
+                    <DeleteForm
+                      id={photo.id}
+                      confirmation="Supprimer cette photo de la galerie ?"
+                      itemLabel={photo.name}
+                    />
+                  </div>
+                </div>
+              </li>
+            );
+          })}
+        </GalleryPhotoGrid>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { GalleryPhotoStatus } from "../db/schema";
+import { db } from "../db/client.server";
+import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
+import { log } from "../logger.server";
+import { galleryPhotoPrefix } from "../storage/keys";
+import { storage } from "../storage/storage.server";
+
+/*
+ * The photos of one client gallery as the owner manages them (page `admin/galeries/:id`): their states
+ * while they are prepared, their order, the cover, deleting one.
+ */
+
+export type AdminGallery = { id: string; title: string; coverPhotoId: string | null };
+
+export async function findAdminGallery(galleryId: string): Promise<AdminGallery | null> {
+  const [row] = await db()
+    .select({ id: galleries.id, title: galleries.title, coverPhotoId: galleries.coverPhotoId })
+    .from(galleries)
+    .where(and(eq(galleries.id, galleryId), isNull(galleries.deletingAt)));
+  return row ?? null;
+}
+
+/** One photo in the owner's grid (and in the progress JSON polled every 2 s). */
+export type AdminPhoto = {
+  id: string;
+  name: string;
+  status: GalleryPhotoStatus;
+  error: string | null;
+  /** The smallest web size's file name once ready (for the preview), else null. */
+  preview: string | null;
+  width: number | null;
+  height: number | null;
+};
+
+export type PhotosProgress = {
+  total: number;
+  ready: number;
+  failed: number;
+  /** Uploaded but not ready yet (waiting or being prepared). */
+  preparing: number;
+  photos: AdminPhoto[];
+};
+
+export async function listAdminPhotos(galleryId: string): Promise<AdminPhoto[]> {
+  const rows = await db()
+    .select({
+      id: galleryPhotos.id,
+      name: galleryPhotos.originalName,
+      status: galleryPhotos.status,
+      error: galleryPhotos.error,
+      widths: galleryPhotos.widths,
+      revision: galleryPhotos.variantRevision,
+      width: galleryPhotos.width,
+      height: galleryPhotos.height,
+    })
+    .from(galleryPhotos)
+    .where(eq(galleryPhotos.galleryId, galleryId))
+    .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+  return rows.map((row) => {
+    const smallest = row.widths.length > 0 ? Math.min(...row.widths) : null;
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      error: row.error,
+      preview:
+        row.status === "ready" && smallest !== null ? `r${row.revision}-w${smallest}.jpg` : null,
+      width: row.width,
+      height: row.height,
+    };
+  });
+}
+
+export function progressOf(photos: AdminPhoto[]): PhotosProgress {
+  const ready = photos.filter((photo) => photo.status === "ready").length;
+  const failed = photos.filter((photo) => photo.status === "failed").length;
+  return { total: photos.length, ready, failed, preparing: photos.length - ready - failed, photos };
+}
+
+/**
+ * Moves a photo one place up or down, or to a place (`to`, from 1: drag and drop), in one transaction with
+ * the gallery's row locked so two moves do not interleave. False when it cannot go there.
+ */
+export async function movePhoto(
+  galleryId: string,
+  photoId: string,
+  move: "up" | "down" | { to: number },
+): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    await tx
+      .select({ id: galleries.id })
+      .from(galleries)
+      .where(eq(galleries.id, galleryId))
+      .for("update");
+    const photos = await tx
+      .select({ id: galleryPhotos.id, position: galleryPhotos.position })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, galleryId))
+      .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+    const index = photos.findIndex((photo) => photo.id === photoId);
+    const target = move === "up" ? index - 1 : move === "down" ? index + 1 : move.to - 1;
+    if (index === -1 || target < 0 || target >= photos.length || target === index) return false;
+    // Positions renumbered 1…n in the new order: also mends equal positions, if any.
+    const order = photos.map((photo) => photo.id);
+    order.splice(index, 1);
+    order.splice(target, 0, photoId);
+    await renumber(tx, galleryId, order);
+    return true;
+  });
+}
+
+type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
+
+async function renumber(tx: Tx, galleryId: string, order: string[]): Promise<void> {
+  if (order.length === 0) return;
+  const values = sql.join(
+    order.map((id, index) => sql`(${id}::uuid, ${index + 1}::integer)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${galleryPhotos} set position = ordered.position
+    from (values ${values}) as ordered(id, position)
+    where ${galleryPhotos.id} = ordered.id and ${galleryPhotos.galleryId} = ${galleryId}`);
+}
+
+/** Orders the gallery's photos by file name (natural order: IMG_2 before IMG_10). */
+export async function sortPhotosByName(galleryId: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    await tx
+      .select({ id: galleries.id })
+      .from(galleries)
+      .where(eq(galleries.id, galleryId))
+      .for("update");
+    const photos = await tx
+      .select({ id: galleryPhotos.id, name: galleryPhotos.originalName })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, galleryId));
+    const collator = new Intl.Collator("fr", { numeric: true, sensitivity: "base" });
+    photos.sort((a, b) => collator.compare(a.name, b.name));
+    await renumber(
+      tx,
+      galleryId,
+      photos.map((photo) => photo.id),
+    );
+  });
+}
+
+/** Sets the gallery's cover; false when the photo is not one of its photos. */
+export async function setCoverPhoto(galleryId: string, photoId: string): Promise<boolean> {
+  const updated = await db()
+    .update(galleries)
+    .set({ coverPhotoId: photoId, updatedAt: new Date() })
+    .where(
+      and(
+        eq(galleries.id, galleryId),
+        sql`exists (select 1 from ${galleryPhotos} where ${galleryPhotos.id} = ${photoId} and ${galleryPhotos.galleryId} = ${galleryId})`,
+      ),
+    )
+    .returning({ id: galleries.id });
+  return updated.length > 0;
+}
+
+/**
+ * Deletes one photo: its row (the cover falls back to none), its upload records, then every file under its
+ * storage prefix (upload, original, web sizes). Returns its name, or null when it is not in the gallery.
+ */
+export async function deletePhoto(galleryId: string, photoId: string): Promise<string | null> {
+  const deleted = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(galleryPhotos)
+      .where(and(eq(galleryPhotos.id, photoId), eq(galleryPhotos.galleryId, galleryId)))
+      .returning({ name: galleryPhotos.originalName });
+    if (!row) return null;
+    await tx
+      .delete(resumableUploads)
+      .where(and(eq(resumableUploads.galleryId, galleryId), eq(resumableUploads.photoId, photoId)));
+    return row.name;
+  });
+  if (deleted === null) return null;
+  try {
+    await storage().deletePrefix(galleryPhotoPrefix(galleryId, photoId));
+  } catch (error) {
+    // The row is gone: the files are unreachable; the gallery's retention deletes its whole prefix later.
+    log.error("gallery_photo_files_delete_failed", { galleryId, photoId, error });
+  }
+  return deleted;
+}
+
+/** Whether a photo belongs to the gallery (for its previews). */
+export async function findPhotoOfGallery(galleryId: string, photoId: string) {
+  const [row] = await db()
+    .select({ id: galleryPhotos.id, widths: galleryPhotos.widths })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.id, photoId), eq(galleryPhotos.galleryId, galleryId)));
+  return row ?? null;
+}

@@ -1,0 +1,371 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq, sql } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { galleries, galleryPhotos, resumableUploads } from "../../app/server/db/schema";
+import { galleryPhotoPrefix, galleryUploadKey } from "../../app/server/storage/keys";
+import { localStorage } from "../../app/server/storage/local.server";
+import { UPLOAD_CHUNK_BYTES } from "../../app/lib/gallery-urls";
+import { addReadyPhoto, insertTestGallery } from "../support/galleries";
+import { makeTestJpeg, makeTestPhotoSet } from "../support/photos";
+import {
+  clearSignInLimits,
+  cookieHeader,
+  createAccount,
+  deleteAccount,
+  EXPECTED_REFUSALS,
+  signedInPage,
+  waitForToastsToClose,
+  type TestAccount,
+} from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
+
+const { openPage } = useBrowser();
+let admin: TestAccount;
+const galleryIds: string[] = [];
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+});
+afterAll(async () => {
+  await deleteAccount(admin);
+  for (const id of galleryIds) {
+    await serverDatabase().delete(galleries).where(eq(galleries.id, id));
+    await fs.rm(path.join(serverDataDir(), "uploads", "galleries", id), {
+      recursive: true,
+      force: true,
+    });
+  }
+});
+
+async function newGallery(title: string): Promise<string> {
+  const { id } = await insertTestGallery(serverDatabase(), { title });
+  galleryIds.push(id);
+  return id;
+}
+
+async function photosOf(galleryId: string) {
+  return serverDatabase()
+    .select()
+    .from(galleryPhotos)
+    .where(eq(galleryPhotos.galleryId, galleryId))
+    .orderBy(asc(galleryPhotos.position));
+}
+
+async function photoJobs(photoIds: string[]): Promise<number> {
+  const result = await serverDatabase().execute<{ count: string }>(
+    sql`select count(*) from pgboss.job where name = 'photos' and data->>'photoId' in (${sql.join(
+      photoIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+  return Number(result.rows[0]?.count);
+}
+
+function storedUpload(galleryId: string, photoId: string): Promise<Buffer> {
+  return fs.readFile(
+    path.join(serverDataDir(), "uploads", galleryUploadKey(galleryId, photoId, "jpg")),
+  );
+}
+
+async function expectAccessible(page: Page) {
+  await waitForToastsToClose(page);
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+const picker = (page: Page) => page.getByLabel("Photos à ajouter à la galerie");
+
+describe("the photos page of a client gallery", () => {
+  it("uploads 12 photos with a bar each and one for the batch, and queues their preparation", async () => {
+    const galleryId = await newGallery("Mariage Claire et Hugo");
+    const photos = await makeTestPhotoSet(12);
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    await page.getByRole("heading", { level: 1, name: "Mariage Claire et Hugo" }).waitFor();
+    expect(await page.getByText("Aucune photo pour l'instant.").count()).toBe(1);
+    await expectAccessible(page);
+
+    // Given in a shuffled order: they are sent (and placed) by name.
+    const shuffled = [...photos].reverse();
+    await picker(page).setInputFiles(
+      shuffled.map(({ name, buffer }) => ({ name, mimeType: "image/jpeg", buffer })),
+    );
+    await page.getByText("12 photos envoyées sur 12 · 100 %").waitFor({ timeout: 60_000 });
+    const list = page.getByRole("list", { name: "Photos envoyées" });
+    for (const { name } of photos) {
+      const bar = list.getByRole("progressbar", { name });
+      expect(await bar.getAttribute("aria-valuenow"), name).toBe("100");
+    }
+    const batch = page.getByRole("progressbar", { name: /12 photos envoyées sur 12/ });
+    expect(await batch.getAttribute("aria-valuenow")).toBe("100");
+
+    // The rows, in the order of the names, each with its processing job.
+    const rows = await photosOf(galleryId);
+    expect(rows.map((row) => row.originalName)).toEqual(photos.map((photo) => photo.name));
+    expect(rows.filter((row) => row.status === "failed")).toEqual([]);
+    expect(await photoJobs(rows.map((row) => row.id))).toBe(12);
+    for (const row of rows) {
+      const original = photos.find((photo) => photo.name === row.originalName);
+      expect(
+        (await storedUpload(galleryId, row.id)).equals(original?.buffer ?? Buffer.alloc(0)),
+      ).toBe(true);
+    }
+    // The grid shows them as they are prepared (without the worker here: « Préparation… »).
+    const grid = page.getByRole("list", { name: /Photos de la galerie/ });
+    await expect.poll(() => grid.getByRole("listitem").count(), { timeout: 15_000 }).toBe(12);
+    expect(await grid.getByText("Préparation…").count()).toBeGreaterThan(0);
+    await expectAccessible(page);
+
+    // Dropped again: each is recognised, nothing is sent twice.
+    await picker(page).setInputFiles(
+      photos.slice(0, 2).map(({ name, buffer }) => ({ name, mimeType: "image/jpeg", buffer })),
+    );
+    await expect
+      .poll(() => list.getByText("Déjà dans la galerie").count(), { timeout: 15_000 })
+      .toBe(2);
+    expect(await photosOf(galleryId)).toHaveLength(12);
+  });
+
+  it("goes on after a piece fails: the stored upload is the file byte for byte", async () => {
+    const galleryId = await newGallery("Portrait studio");
+    const big = await makeTestJpeg({
+      index: 40,
+      noise: true,
+      width: 4000,
+      height: 3000,
+      quality: 95,
+    });
+    expect(big.length).toBeGreaterThan(UPLOAD_CHUNK_BYTES + 1);
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`, {
+      // The failed piece is logged by the browser as a network error.
+      allowConsole: [...EXPECTED_REFUSALS, /net::ERR_FAILED/],
+    });
+    let failed = 0;
+    const pieces: string[] = [];
+    await page.route(/\/admin\/envois\/[0-9a-f-]+\?.*offset=/, async (route) => {
+      const offset = new URL(route.request().url()).searchParams.get("offset") ?? "";
+      pieces.push(offset);
+      if (offset === String(UPLOAD_CHUNK_BYTES) && failed === 0) {
+        failed += 1;
+        await route.abort("failed");
+      } else {
+        await route.continue();
+      }
+    });
+    await picker(page).setInputFiles({ name: "DSC_4000.jpg", mimeType: "image/jpeg", buffer: big });
+    await page.getByText("1 photo envoyée sur 1 · 100 %").waitFor({ timeout: 60_000 });
+    expect(failed).toBe(1);
+    // The second piece was sent twice (after asking the server where it stood).
+    expect(pieces.filter((offset) => offset === String(UPLOAD_CHUNK_BYTES))).toHaveLength(2);
+    const [row] = await photosOf(galleryId);
+    expect(row?.originalName).toBe("DSC_4000.jpg");
+    expect((await storedUpload(galleryId, row?.id ?? "")).equals(big)).toBe(true);
+    expect(await photoJobs([row?.id ?? ""])).toBe(1);
+  });
+
+  it("pauses while pieces fail, and the same file dropped on a new page goes on where it was", async () => {
+    const galleryId = await newGallery("Reprise après rechargement");
+    const big = await makeTestJpeg({
+      index: 41,
+      noise: true,
+      width: 4000,
+      height: 3000,
+      quality: 95,
+    });
+    // A file on the disk: dropped twice, it keeps its name, size and date, as a photographer's file does.
+    const file = path.join(os.tmpdir(), `galerie-${galleryId}`, "DSC_4100.jpg");
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, big);
+    const first = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`, {
+      allowConsole: [...EXPECTED_REFUSALS, /net::ERR_FAILED/],
+    });
+    // Every piece after the first fails: the connection is gone for good on this page.
+    await first.route(/\/admin\/envois\/[0-9a-f-]+\?.*offset=/, (route) =>
+      new URL(route.request().url()).searchParams.get("offset") === "0"
+        ? route.continue()
+        : route.abort("failed"),
+    );
+    await picker(first).setInputFiles(file);
+    await first
+      .getByText(/Envoi interrompu : nouvel essai dans \d+ s\./)
+      .waitFor({ timeout: 30_000 });
+    expect(
+      await first.getByRole("progressbar", { name: "DSC_4100.jpg" }).getAttribute("aria-valuenow"),
+    ).toBe(String(Math.floor((UPLOAD_CHUNK_BYTES / big.length) * 100)));
+    await expectAccessible(first);
+    await first.close();
+
+    // A new page (a reload, another day): the same file goes on from the second piece.
+    const second = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    const offsets: string[] = [];
+    second.on("request", (request) => {
+      const offset = new URL(request.url()).searchParams.get("offset");
+      if (request.method() === "POST" && offset !== null) offsets.push(offset);
+    });
+    await picker(second).setInputFiles(file);
+    await second.getByText("1 photo envoyée sur 1 · 100 %").waitFor({ timeout: 60_000 });
+    expect(offsets).toEqual([String(UPLOAD_CHUNK_BYTES)]);
+    const [row] = await photosOf(galleryId);
+    expect((await storedUpload(galleryId, row?.id ?? "")).equals(big)).toBe(true);
+    await fs.rm(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it("orders the photos, chooses the cover and deletes one with its files", async () => {
+    const galleryId = await newGallery("Séance famille Dubois");
+    const photos = await makeTestPhotoSet(3, { first: 20 });
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    await picker(page).setInputFiles(
+      photos.map(({ name, buffer }) => ({ name, mimeType: "image/jpeg", buffer })),
+    );
+    await page.getByText("3 photos envoyées sur 3 · 100 %").waitFor({ timeout: 60_000 });
+    await page.reload();
+    const names = async () => (await photosOf(galleryId)).map((row) => row.originalName);
+    const sorted = ["IMG_0020.jpg", "IMG_0021.jpg", "IMG_0022.jpg"];
+    expect(await names()).toEqual(sorted);
+
+    // Keyboard: « Descendre » on the first photo.
+    await page.getByRole("button", { name: "Descendre « IMG_0020.jpg »" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0020.jpg", "IMG_0022.jpg"]);
+    await page.getByRole("button", { name: "Monter « IMG_0022.jpg »" }).click();
+    await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0022.jpg", "IMG_0020.jpg"]);
+    // With the pointer: the last photo dropped on the first takes its place.
+    const tile = (name: string) =>
+      page
+        .getByRole("list", { name: /Photos de la galerie/ })
+        .getByRole("listitem")
+        .filter({
+          hasText: name,
+        });
+    await tile("IMG_0020.jpg").dragTo(tile("IMG_0021.jpg"));
+    await expect.poll(names).toEqual(["IMG_0020.jpg", "IMG_0021.jpg", "IMG_0022.jpg"]);
+    await tile("IMG_0020.jpg").dragTo(tile("IMG_0022.jpg"));
+    await expect.poll(names).toEqual(["IMG_0021.jpg", "IMG_0022.jpg", "IMG_0020.jpg"]);
+    await page.getByRole("button", { name: "Trier par nom de fichier" }).click();
+    await expect.poll(names).toEqual(sorted);
+
+    await page.getByRole("button", { name: "Choisir comme couverture « IMG_0021.jpg »" }).click();
+    const cover = async () => {
+      const [gallery] = await serverDatabase()
+        .select({ cover: galleries.coverPhotoId })
+        .from(galleries)
+        .where(eq(galleries.id, galleryId));
+      return gallery?.cover;
+    };
+    const second = (await photosOf(galleryId))[1];
+    await expect.poll(cover).toBe(second?.id);
+    await page
+      .getByRole("listitem")
+      .filter({ hasText: "IMG_0021.jpg" })
+      .getByText("Couverture")
+      .waitFor();
+    await expectAccessible(page);
+
+    // Delete the cover photo: confirmed in a dialog; its row, its uploads and its files go.
+    await page.getByRole("button", { name: "Supprimer « IMG_0021.jpg »" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Supprimer cette photo de la galerie ?" });
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Supprimer" }).click();
+    await expect.poll(names).toEqual(["IMG_0020.jpg", "IMG_0022.jpg"]);
+    expect(await cover()).toBeNull();
+    const folder = path.join(
+      serverDataDir(),
+      "uploads",
+      galleryPhotoPrefix(galleryId, second?.id ?? ""),
+    );
+    await expect
+      .poll(() =>
+        fs.stat(folder).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(false);
+    expect(
+      await serverDatabase()
+        .select()
+        .from(resumableUploads)
+        .where(eq(resumableUploads.photoId, second?.id ?? "")),
+    ).toEqual([]);
+  });
+
+  it("shows a ready photo as « Prête » with its preview, private to the gallery's own photos", async () => {
+    const galleryId = await newGallery("Photos prêtes");
+    const otherId = await newGallery("Autre galerie");
+    const store = localStorage({
+      root: path.join(serverDataDir(), "uploads"),
+      partsRoot: path.join(serverDataDir(), "incoming-uploads", "parts"),
+    });
+    const [photo] = await makeTestPhotoSet(1, { first: 50 });
+    const { id: photoId } = await addReadyPhoto(serverDatabase(), store, galleryId, {
+      name: photo?.name ?? "",
+      buffer: photo?.buffer ?? Buffer.alloc(0),
+    });
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`);
+    const tile = page.getByRole("listitem").filter({ hasText: photo?.name ?? "" });
+    await tile.getByText("Prête").waitFor();
+    const preview = tile.locator("img");
+    await expect
+      .poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(480);
+    await expectAccessible(page);
+
+    const cookie = await cookieHeader(page);
+    const address = `/admin/galeries/${galleryId}/photos/${photoId}/r1-w480.jpg`;
+    const answer = await fetch(`${serverBaseUrl()}${address}`, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("image/jpeg");
+    // Another gallery's address, a width it does not have, a name outside the convention: nothing.
+    for (const wrong of [
+      `/admin/galeries/${otherId}/photos/${photoId}/r1-w480.jpg`,
+      `/admin/galeries/${galleryId}/photos/${photoId}/r1-w2400.jpg`,
+      `/admin/galeries/${galleryId}/photos/${photoId}/upload.jpg`,
+    ]) {
+      const refused = await fetch(`${serverBaseUrl()}${wrong}`, { headers: { cookie } });
+      expect(refused.status, wrong).toBe(404);
+    }
+    // The progress JSON the page polls.
+    const progress = await fetch(`${serverBaseUrl()}/admin/galeries/${galleryId}/progression`, {
+      headers: { cookie },
+    });
+    expect(await progress.json()).toMatchObject({
+      total: 1,
+      ready: 1,
+      preparing: 0,
+      photos: [{ id: photoId, status: "ready", preview: "r1-w480.jpg" }],
+    });
+  });
+
+  it("takes one photo by the plain form without JavaScript", async () => {
+    const galleryId = await newGallery("Sans JavaScript");
+    const [photo] = await makeTestPhotoSet(1, { first: 30 });
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${galleryId}`, {
+      javaScriptEnabled: false,
+    });
+    await page.getByLabel(/Photo à ajouter/).setInputFiles({
+      name: photo?.name ?? "",
+      mimeType: "image/jpeg",
+      buffer: photo?.buffer ?? Buffer.alloc(0),
+    });
+    await page.getByRole("button", { name: "Envoyer la photo" }).click();
+    await page.waitForURL(`**/admin/galeries/${galleryId}?envoi=ok`);
+    await page.getByText("Photo envoyée : elle est en préparation.").waitFor();
+    await page.getByText("Préparation…").waitFor();
+    const [row] = await photosOf(galleryId);
+    expect(row?.originalName).toBe(photo?.name);
+    expect(await photoJobs([row?.id ?? ""])).toBe(1);
+    // A file that is not a photo: refused, with the reason.
+    await page.getByLabel(/Photo à ajouter/).setInputFiles({
+      name: "devis.jpg",
+      mimeType: "image/jpeg",
+      buffer: Buffer.from("pas une photo"),
+    });
+    await page.getByRole("button", { name: "Envoyer la photo" }).click();
+    await page.getByText("Format non pris en charge : JPEG, HEIC ou PNG.").waitFor();
+    expect(await photosOf(galleryId)).toHaveLength(1);
+  });
+});
