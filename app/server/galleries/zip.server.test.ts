@@ -26,6 +26,13 @@ const fakeEntry = (index: number, size: number): ZipEntry => ({
   key: `galleries/g/p${index}/original.jpg`,
 });
 
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error("undefined");
+  return value;
+}
+
+const nth = <T>(list: readonly T[], index: number): T => defined(list[index]);
+
 /** The archive's tail (central directory and end records), the only bytes a layout holds after headers. */
 function tailOf(zip: ZipLayout): { start: number; bytes: Buffer } {
   const last = zip.parts.at(-1);
@@ -102,7 +109,7 @@ describe("layout", () => {
     const entries = [fakeEntry(1, 1000), fakeEntry(2, 0), fakeEntry(3, 2500)];
     const zip = layout(entries);
     expect(zip.zip64).toBe(false);
-    const nameBytes = Buffer.byteLength(entries[0]!.name);
+    const nameBytes = Buffer.byteLength(nth(entries, 0).name);
     const locals = entries.reduce((sum, entry) => sum + 30 + nameBytes + entry.size, 0);
     expect(zip.total).toBe(locals + 3 * (46 + nameBytes) + 22);
     const { entries: central, zip64Record, end } = readDirectory(zip);
@@ -112,19 +119,19 @@ describe("layout", () => {
     central.forEach((entry, index) => {
       expect(entry.flags).toBe(0x0800);
       expect(entry.versionNeeded).toBe(20);
-      expect(entry.crc).toBe(entries[index]!.crc32);
-      expect(entry.size).toBe(entries[index]!.size);
-      expect(entry.compressed).toBe(entries[index]!.size);
+      expect(entry.crc).toBe(nth(entries, index).crc32);
+      expect(entry.size).toBe(nth(entries, index).size);
+      expect(entry.compressed).toBe(nth(entries, index).size);
       expect(entry.offset).toBe(zip.offsets[index]);
       expect(entry.extra.length).toBe(0);
       const local = localHeaderAt(zip, entry.offset);
       expect(local.readUInt32LE(0)).toBe(0x04034b50);
       expect(local.readUInt16LE(6)).toBe(0x0800);
       expect(local.readUInt16LE(8)).toBe(0);
-      expect(local.readUInt32LE(14)).toBe(entries[index]!.crc32);
-      expect(local.readUInt32LE(18)).toBe(entries[index]!.size);
+      expect(local.readUInt32LE(14)).toBe(nth(entries, index).crc32);
+      expect(local.readUInt32LE(18)).toBe(nth(entries, index).size);
       expect(local.readUInt16LE(28)).toBe(0);
-      expect(local.subarray(30).toString("utf8")).toBe(entries[index]!.name);
+      expect(local.subarray(30).toString("utf8")).toBe(nth(entries, index).name);
     });
     // The parts tile the archive: each starts where the previous one ends.
     let position = 0;
@@ -142,8 +149,8 @@ describe("layout", () => {
     expect(zip.total).toBeGreaterThan(5 * GiB);
     const { entries: central, zip64Record, end } = readDirectory(zip);
     expect(zip64Record).toBeDefined();
-    expect(Number(zip64Record!.readBigUInt64LE(24))).toBe(5);
-    expect(zip64Record!.readUInt16LE(14)).toBe(45);
+    expect(Number(defined(zip64Record).readBigUInt64LE(24))).toBe(5);
+    expect(defined(zip64Record).readUInt16LE(14)).toBe(45);
     expect(end.readUInt16LE(8)).toBe(0xffff);
     expect(end.readUInt32LE(12)).toBe(0xffffffff);
     expect(end.readUInt32LE(16)).toBe(0xffffffff);
@@ -154,9 +161,9 @@ describe("layout", () => {
     expect(locator.readUInt32LE(16)).toBe(1);
 
     central.forEach((entry, index) => {
-      const offset = zip.offsets[index]!;
+      const offset = nth(zip.offsets, index);
       expect(entry.size).toBe(GiB);
-      expect(entry.crc).toBe(entries[index]!.crc32);
+      expect(entry.crc).toBe(nth(entries, index).crc32);
       if (offset < 0xffffffff) {
         expect(entry.offset).toBe(offset);
         expect(entry.extra.length).toBe(0);
@@ -179,7 +186,7 @@ describe("layout", () => {
     const entries = [fakeEntry(1, 4.5 * GiB), fakeEntry(2, 100)];
     const zip = layout(entries);
     const { entries: central } = readDirectory(zip);
-    const big = central[0]!;
+    const big = nth(central, 0);
     expect(big.size).toBe(0xffffffff);
     expect(big.compressed).toBe(0xffffffff);
     expect(big.offset).toBe(0);
@@ -195,7 +202,7 @@ describe("layout", () => {
     expect(Number(extra.readBigUInt64LE(4))).toBe(4.5 * GiB);
     expect(Number(extra.readBigUInt64LE(12))).toBe(4.5 * GiB);
     // The next entry starts past 4 GiB: its central offset goes to the extra field.
-    const second = central[1]!;
+    const second = nth(central, 1);
     expect(second.offset).toBe(0xffffffff);
     expect(Number(second.extra.readBigUInt64LE(4))).toBe(zip.offsets[1]);
   });
@@ -207,7 +214,7 @@ describe("layout", () => {
     expect(zip64Record).toBeDefined();
     central.forEach((entry, index) => {
       expect(entry.extra.readUInt16LE(2)).toBe(24);
-      expect(Number(entry.extra.readBigUInt64LE(4))).toBe(entries[index]!.size);
+      expect(Number(entry.extra.readBigUInt64LE(4))).toBe(nth(entries, index).size);
       expect(Number(entry.extra.readBigUInt64LE(20))).toBe(zip.offsets[index]);
     });
   });
@@ -215,7 +222,7 @@ describe("layout", () => {
   it("uses the ZIP64 end records from 65,535 entries", () => {
     const entries = Array.from({ length: 0xffff }, (_, index) => fakeEntry(index, 1));
     const { zip64Record } = readDirectory(layout(entries));
-    expect(Number(zip64Record!.readBigUInt64LE(32))).toBe(0xffff);
+    expect(Number(defined(zip64Record).readBigUInt64LE(32))).toBe(0xffff);
     const fewer = readDirectory(layout(entries.slice(1)));
     expect(fewer.zip64Record).toBeUndefined();
     expect(fewer.end.readUInt16LE(10)).toBe(0xfffe);
@@ -240,15 +247,17 @@ describe("ranges", () => {
   it("maps a range onto header bytes and spans of entries", () => {
     const entries = [fakeEntry(1, 1000), fakeEntry(2, 2000), fakeEntry(3, 3000)];
     const zip = layout(entries);
-    const second = zip.offsets[1]!;
-    const secondData = second + 30 + Buffer.byteLength(entries[1]!.name);
+    const second = nth(zip.offsets, 1);
+    const secondData = second + 30 + Buffer.byteLength(nth(entries, 1).name);
     // From the last 10 bytes of the first entry to 50 bytes into the second one's data.
     const range = { start: second - 10, end: secondData + 49 };
     const slices = slicesFor(zip, range);
     expect(slices).toHaveLength(3);
     expect(slices[0]).toMatchObject({ kind: "entry", entry: entries[0], from: 990, to: 999 });
-    expect(slices[1]!.kind).toBe("bytes");
-    expect(slices[1]!.kind === "bytes" && slices[1]!.bytes).toEqual(localHeaderAt(zip, second));
+    expect(nth(slices, 1).kind).toBe("bytes");
+    expect(nth(slices, 1).kind === "bytes" && nth(slices, 1).bytes).toEqual(
+      localHeaderAt(zip, second),
+    );
     expect(slices[2]).toMatchObject({ kind: "entry", entry: entries[1], from: 0, to: 49 });
     const length = slices.reduce(
       (sum, slice) =>
@@ -266,9 +275,9 @@ describe("ranges", () => {
   it("maps a range in the middle of a 5 GiB archive onto the right entry", () => {
     const entries = [1, 2, 3, 4, 5].map((index) => fakeEntry(index, GiB));
     const zip = layout(entries);
-    const start = zip.offsets[3]! + 100 + 2 * 1024 ** 2;
+    const start = nth(zip.offsets, 3) + 100 + 2 * 1024 ** 2;
     const slices = slicesFor(zip, { start, end: start + 999 });
-    const headerLength = zip.offsets[1]! - zip.offsets[0]! - GiB;
+    const headerLength = nth(zip.offsets, 1) - nth(zip.offsets, 0) - GiB;
     expect(slices).toEqual([
       {
         kind: "entry",
@@ -345,7 +354,7 @@ describe("zipBytes", () => {
     crc32: crc32(bytes),
   }));
   const store = () =>
-    memoryStore(new Map(entries.map((entry, index) => [entry.key, files[index]!])));
+    memoryStore(new Map(entries.map((entry, index) => [entry.key, nth(files, index)])));
 
   it("sends every range as the same bytes of the whole archive", async () => {
     const zip = layout(entries);
@@ -354,7 +363,7 @@ describe("zipBytes", () => {
     for (const [start, end] of [
       [0, 10],
       [40, 90],
-      [zip.offsets[1]! + 60, zip.offsets[2]! + 5],
+      [nth(zip.offsets, 1) + 60, nth(zip.offsets, 2) + 5],
       [zip.total - 30, zip.total - 1],
     ] as const) {
       expect(await collect(zipBytes(zip, store(), { start, end }))).toEqual(

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import { and, asc, eq } from "drizzle-orm";
 import { db } from "../db/client.server";
-import { galleries, galleryPhotos } from "../db/schema";
+import { type galleries, galleryPhotos } from "../db/schema";
 import { log } from "../logger.server";
 import { galleryOriginalKey } from "../storage/keys";
 import type { Storage } from "../storage/types";
