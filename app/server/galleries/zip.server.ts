@@ -300,7 +300,9 @@ export function slicesFor(zip: ZipLayout, range: ZipRange): ZipSlice[] {
 }
 
 /** Raised when a stored object is not what the database says: the download must fail, not lie. */
-export class ZipSourceError extends Error {}
+export class ZipSourceError extends Error {
+  override name = "ZipSourceError";
+}
 
 /**
  * The bytes of `range` of the archive, one entry at a time: each object is read from the store as the
