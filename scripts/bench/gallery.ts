@@ -271,8 +271,9 @@ async function zipRun(
 ) {
   const dataDir = await makeDataDir("gallery-zip");
   const targetBytes = context.quick ? 200e6 : 2e9;
-  const server = await startServer({ dataDir, env: { PHOTO_WORKERS: "0" } });
+  let server: BenchServer | undefined;
   try {
+    server = await startServer({ dataDir, env: { PHOTO_WORKERS: "0" } });
     const cookie = await createAdmin(server);
     const client = await connect(server.databaseUrl);
     let galleryId: string;
@@ -365,7 +366,7 @@ async function zipRun(
       rows,
     });
   } finally {
-    await server.stop();
+    await server?.stop();
     await removeDataDir(dataDir);
   }
 }
@@ -401,8 +402,9 @@ async function processingRun(
   data: Record<string, unknown>,
 ) {
   const dataDir = await makeDataDir("gallery-photos");
-  const server = await startServer({ dataDir, env: { PHOTO_WORKERS: "1" } });
+  let server: BenchServer | undefined;
   try {
+    server = await startServer({ dataDir, env: { PHOTO_WORKERS: "1" } });
     const cookie = await createAdmin(server);
     const client = await connect(server.databaseUrl);
     try {
@@ -521,7 +523,7 @@ async function processingRun(
       await client.end();
     }
   } finally {
-    await server.stop();
+    await server?.stop();
     await removeDataDir(dataDir);
   }
 }
