@@ -33,7 +33,8 @@ const BUDGET_ZIP_GROWTH_MIB = 32;
 const BUDGET_RSS_MIB = 260;
 /** Decision 0102's target on this 2-core machine with PHOTO_WORKERS=1. */
 const BUDGET_PHOTOS_PER_MINUTE = 15;
-const MIN_FREE_BYTES = 6e9;
+/** The quick run writes ~0.5 GB; a full one up to ~7 GB at once (500 queued uploads of 12 MB and more). */
+const MIN_FREE_BYTES = { quick: 6e9, full: 10e9 };
 const THROTTLED_BYTES_PER_SECOND = 20e6;
 
 type Sample = { at: number; rss: number };
@@ -54,13 +55,14 @@ function sampleMemory(pid: number) {
   };
 }
 
-/** Refuses to start when the disk of the data directories has less than 6 GB free. */
-async function assertFreeSpace(directory: string) {
+/** Refuses to start when the disk of the data directories has too little room (6 GB, 10 GB for a full run). */
+async function assertFreeSpace(directory: string, quick: boolean) {
   const stats = await statfs(directory);
   const free = stats.bavail * stats.bsize;
-  if (free < MIN_FREE_BYTES) {
+  const needed = quick ? MIN_FREE_BYTES.quick : MIN_FREE_BYTES.full;
+  if (free < needed) {
     throw new Error(
-      `Espace disque insuffisant pour le banc gallery : ${(free / 1e9).toFixed(1)} Go libres, 6 Go nécessaires.`,
+      `Espace disque insuffisant pour le banc gallery : ${(free / 1e9).toFixed(1)} Go libres, ${needed / 1e9} Go nécessaires.`,
     );
   }
   return free;
@@ -529,7 +531,7 @@ async function processingRun(
 }
 
 export async function gallerySection(context: Context): Promise<Partial<SectionResult>> {
-  const free = await assertFreeSpace(os.tmpdir());
+  const free = await assertFreeSpace(os.tmpdir(), context.quick);
   context.log(`gallery: ${(free / 1e9).toFixed(0)} Go libres`);
   const tables: SectionResult["tables"] = [];
   const data: Record<string, unknown> = {};
