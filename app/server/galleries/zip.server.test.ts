@@ -369,6 +369,36 @@ describe("zipBytes", () => {
     }
   });
 
+  it("reads nothing ahead of its consumer, and lets go of the object when the client leaves", async () => {
+    const big = Buffer.alloc(1024 * 1024, 3);
+    const entry = { ...fakeEntry(1, big.length), crc32: crc32(big) };
+    let body: Readable | undefined;
+    const store = {
+      async get() {
+        // 64 KiB at a time, like a file stream.
+        body = Readable.from(
+          (function* () {
+            for (let at = 0; at < big.length; at += 65536) yield big.subarray(at, at + 65536);
+          })(),
+        );
+        return {
+          key: entry.key,
+          size: big.length,
+          etag: "x",
+          lastModified: modified,
+          contentType: "image/jpeg",
+          body,
+        };
+      },
+    } as unknown as Storage;
+    const bytes = zipBytes(layout([entry]), store);
+    expect((await bytes.next()).value).toHaveLength(30 + Buffer.byteLength(entry.name));
+    expect(body).toBeUndefined(); // the object is opened only when its bytes are asked for
+    expect((await bytes.next()).value).toHaveLength(65536);
+    await bytes.return(undefined);
+    expect(body?.destroyed).toBe(true);
+  });
+
   it("fails (never ends) when an object's length or CRC-32 is not the database's", async () => {
     const shorter = layout(
       entries.map((entry, index) => (index === 1 ? { ...entry, size: 2999 } : entry)),
