@@ -244,6 +244,19 @@ describe("the gallery's ZIP", () => {
     }
   });
 
+  it("answers 410 once the gallery has expired, even to its cookie", async () => {
+    const { expiresAt } = await galleryRow();
+    await db()
+      .update(galleries)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(galleries.id, galleryId));
+    try {
+      expect(await refusal(callLoader(zipRequest()))).toBe(410);
+    } finally {
+      await db().update(galleries).set({ expiresAt }).where(eq(galleries.id, galleryId));
+    }
+  });
+
   it("fails the download (never a complete-looking archive) when an object is not its row", async () => {
     const key = galleryOriginalKey(galleryId, photoIds[3] ?? "", "jpg");
     const original = photos[3]?.buffer ?? Buffer.alloc(0);
