@@ -101,6 +101,7 @@ export default [
   // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
 
   // Client galleries (issue 14): every photo in one ZIP (decision 0104).
+  route("galerie-client/:id/telecharger.zip", "routes/galerie-client.zip.ts"),
 
   // Resource routes: feeds, sitemap, robots (issue 3/5)
   route("blog/rss.xml", "routes/blog-rss.ts"),

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import type { Context } from "./context.ts";
 import { ceilingSection } from "./ceiling.ts";
 import { durabilitySection } from "./durability.ts";
+import { gallerySection } from "./gallery.ts";
 import { integritySection } from "./integrity.ts";
 import { lighthouseSection } from "./lighthouse.ts";
 import { memorySection } from "./memory.ts";
@@ -35,6 +36,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   sending: sendingSection,
   ceiling: ceilingSection,
   memory: memorySection,
+  gallery: gallerySection,
 };
 
 const { values } = parseArgs({

@@ -64,6 +64,7 @@ export const sectionOrder = [
   "sending",
   "ceiling",
   "memory",
+  "gallery",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -4,6 +4,7 @@ import { log } from "../logger.server";
 import { purgeExpiredRateLimits } from "../rate-limit.server";
 import { purgeOldMailFailures } from "../mail/failures.server";
 import { CONFIRMATION_LIFETIME_DAYS } from "../newsletter/links.server";
+import { purgeGalleries } from "../galleries/retention.server";
 
 /** SPEC §9: personal data is kept 18 months after the person's last activity. */
 export const RETENTION_MONTHS = 18;
@@ -53,6 +54,11 @@ export function startRetentionJob(database: Database): () => void {
       }
       await purgeExpiredRateLimits();
       await purgeOldMailFailures();
+      // Client galleries at their purge date, stale uploads, inactive clients (decision 0105).
+      const galleries = await purgeGalleries(RETENTION_MONTHS);
+      if (galleries.galleriesDeleted || galleries.uploadsAborted || galleries.clientsForgotten) {
+        log.info("retention_galleries", galleries);
+      }
     } catch (error) {
       log.error("retention_purge_failed", { error });
     }
