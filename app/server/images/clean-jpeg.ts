@@ -93,11 +93,18 @@ function scanEnd(jpeg: Buffer, from: number): number {
   throw new BrokenImageError("JPEG tronqué : la fin de l'image manque.");
 }
 
-/**
- * The JPEG without its metadata (see above), and the camera orientation it keeps. Throws
- * `BrokenImageError` when the file is not a whole JPEG.
- */
+/** The JPEG without its metadata (see above), and the camera orientation it keeps. */
 export function cleanJpeg(jpeg: Buffer): { jpeg: Buffer; orientation: number } {
+  const { parts, orientation } = cleanJpegParts(jpeg);
+  return { jpeg: Buffer.concat(parts), orientation };
+}
+
+/**
+ * The cleaned JPEG as parts of the source (no copy of a 20 MB photo: the worker writes them one after
+ * the other), and the camera orientation it keeps. Throws `BrokenImageError` when the file is not a whole
+ * JPEG.
+ */
+export function cleanJpegParts(jpeg: Buffer): { parts: Buffer[]; orientation: number } {
   if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== SOI) {
     throw new BrokenImageError("Ce fichier n'est pas un JPEG.");
   }
@@ -139,7 +146,7 @@ export function cleanJpeg(jpeg: Buffer): { jpeg: Buffer; orientation: number } {
   const firstScan = head.pop() as Buffer;
   const leadingApp0 = head.findIndex((segment) => segment[1] !== APP0);
   const split = leadingApp0 === -1 ? head.length : leadingApp0;
-  const parts = [
+  const parts: Buffer[] = [
     jpeg.subarray(0, 2),
     ...head.slice(0, split),
     ...(orientation !== 1 ? [orientationSegment(orientation)] : []),
@@ -148,5 +155,5 @@ export function cleanJpeg(jpeg: Buffer): { jpeg: Buffer; orientation: number } {
     ...rest,
     Buffer.from([0xff, EOI]),
   ];
-  return { jpeg: Buffer.concat(parts), orientation };
+  return { parts, orientation };
 }

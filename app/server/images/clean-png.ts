@@ -28,8 +28,13 @@ export function isPng(file: Buffer): boolean {
   return file.subarray(0, 8).equals(SIGNATURE);
 }
 
-/** The PNG without its metadata; throws `BrokenImageError` when it is not a whole PNG. */
+/** The PNG without its metadata. */
 export function cleanPng(png: Buffer): Buffer {
+  return Buffer.concat(cleanPngParts(png));
+}
+
+/** The PNG without its metadata, as parts of the source; throws `BrokenImageError` when it is not a whole PNG. */
+export function cleanPngParts(png: Buffer): Buffer[] {
   if (!isPng(png)) throw new BrokenImageError("Ce fichier n'est pas un PNG.");
   const parts: Buffer[] = [SIGNATURE];
   let at = 8;
@@ -49,5 +54,5 @@ export function cleanPng(png: Buffer): Buffer {
     at += 12 + length;
   }
   // Anything after IEND is not part of the image.
-  return Buffer.concat(parts);
+  return parts;
 }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -11,8 +11,8 @@ import {
   type GalleryWebFormat,
 } from "../../lib/gallery-urls.ts";
 import { galleryVariantName } from "../storage/keys.ts";
-import { BrokenImageError, cleanJpeg } from "./clean-jpeg.ts";
-import { cleanPng, isPng } from "./clean-png.ts";
+import { BrokenImageError, cleanJpegParts } from "./clean-jpeg.ts";
+import { cleanPngParts, isPng } from "./clean-png.ts";
 import {
   MAX_HEIC_PIXELS,
   MAX_PHOTO_PIXELS,
@@ -116,12 +116,12 @@ function decodeHeic(file: string): Promise<Raw> {
 
 /** Checks the pixel count, then decodes upright, without alpha, at most MASTER_WIDTH wide. */
 async function masterOf(
-  input: Buffer | Raw,
+  input: string | Buffer | Raw,
 ): Promise<{ master: Raw; width: number; height: number }> {
   let image: Sharp;
   let width: number;
   let height: number;
-  if (Buffer.isBuffer(input)) {
+  if (typeof input === "string" || Buffer.isBuffer(input)) {
     const options = { failOn: "error" as const, limitInputPixels: MAX_PHOTO_PIXELS };
     let metadata: Metadata;
     try {
@@ -244,48 +244,58 @@ async function placeholder(master: Raw): Promise<{ thumbhash: string; colour: st
   };
 }
 
-async function writeOriginal(task: PhotoTask, bytes: Buffer, extension: "jpg" | "png") {
-  const file = path.join(task.outputDirectory, `original.${extension}`);
-  await writeFile(file, bytes);
-  return {
-    name: `original.${extension}`,
-    path: file,
-    extension,
-    bytes: bytes.length,
-    crc32: crc32(bytes),
-  };
+/** Writes the delivery original from its parts (no copy of the whole), with its size and CRC-32. */
+async function writeOriginal(task: PhotoTask, parts: Buffer[], extension: "jpg" | "png") {
+  const name = `original.${extension}`;
+  const file = path.join(task.outputDirectory, name);
+  const handle = await open(file, "w");
+  let bytes = 0;
+  let checksum = 0;
+  try {
+    for (const part of parts) {
+      await handle.write(part);
+      bytes += part.length;
+      checksum = crc32(part, checksum);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { name, path: file, extension, bytes, crc32: checksum };
 }
 
 /** The task (see PhotoTask): piscina calls this default export in the worker thread. */
 export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTaskResult> {
   try {
-    const file = await readFile(task.input);
+    let file: Buffer | null = await readFile(task.input);
     const kind = kindOf(file);
     if (kind === null) return { ok: false, message: PHOTO_MESSAGES.unsupported };
     let decoded: Awaited<ReturnType<typeof masterOf>>;
     let original: Extract<PhotoTaskResult, { ok: true }>["original"];
     if (kind === "heic") {
       if (task.mode === "variants") throw new RejectedPhoto(PHOTO_MESSAGES.unsupported);
+      file = null;
       const raw = await decodeHeic(task.input);
       // The delivery original of a HEIC: a JPEG of its pixels (few programs open HEIC), quality 92.
       const jpeg = await rawImage(raw)
         .flatten({ background: "#ffffff" })
         .jpeg({ quality: 92 })
         .toBuffer();
-      original = await writeOriginal(task, jpeg, "jpg");
+      original = await writeOriginal(task, [jpeg], "jpg");
       decoded = await masterOf(jpeg);
     } else {
-      let cleaned: Buffer = file;
       if (task.mode === "full") {
+        let parts: Buffer[];
         try {
-          cleaned = kind === "jpg" ? cleanJpeg(file).jpeg : cleanPng(file);
+          parts = kind === "jpg" ? cleanJpegParts(file).parts : cleanPngParts(file);
         } catch (error) {
           if (error instanceof BrokenImageError) throw new RejectedPhoto(PHOTO_MESSAGES.broken);
           throw error;
         }
+        original = await writeOriginal(task, parts, kind);
       }
-      decoded = await masterOf(cleaned);
-      if (task.mode === "full") original = await writeOriginal(task, cleaned, kind);
+      // The source's bytes are no longer needed: libvips reads the cleaned file from disk, in strips.
+      file = null;
+      decoded = await masterOf(original?.path ?? task.input);
     }
     const { master, width, height } = decoded;
     const { widths, files } = await webSizes(master, width, task);
