@@ -21,6 +21,11 @@ const ADMIN_ONLY = [
   "@tiptap",
   "prosemirror-model",
   "prosemirror-view",
+  // Gallery photos are prepared in worker threads made on the first photo (decision 0102).
+  "piscina",
+  "thumbhash",
+  "heic-decode",
+  "libheif-js",
 ];
 
 const HOOK = `import { registerHooks } from "node:module";
