@@ -9,12 +9,17 @@ import { insertTestGallery } from "../../../tests/support/galleries";
 import { hasGps, makeTestJpeg, makeTestPng } from "../../../tests/support/photos";
 import { db } from "../db/client.server";
 import { galleryPhotos } from "../db/schema";
+import * as pool from "../images/pool.server";
 import { closePhotoPool } from "../images/pool.server";
 import { enqueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { galleryPhotoPrefix, galleryUploadKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
-import { reprocessGalleryVariants } from "./processing.server";
+import {
+  handlePhotoJobs,
+  reprocessGalleryVariants,
+  retryPhotoProcessing,
+} from "./processing.server";
 
 // The store is a folder of this file's own (env() reads DATA_DIR once, on first use).
 const dataDir = vi.hoisted(() => {
@@ -280,6 +285,46 @@ describe("gallery photo processing (through the photos queue)", () => {
     );
     expect(back).toBeLessThan(15);
     expect((await photoRow(markedId)).status).toBe("ready");
+  });
+});
+
+describe("a photo whose preparation keeps failing", () => {
+  it("is retried by the queue, and marked failed for the owner after the last attempt only", async () => {
+    const gallery = await insertTestGallery(db());
+    const source = await makeTestJpeg({ index: 12, width: 400, height: 300 });
+    const [row] = await db()
+      .insert(galleryPhotos)
+      .values({ galleryId: gallery.id, position: 1, originalName: "a.jpg", sourceExtension: "jpg" })
+      .returning({ id: galleryPhotos.id });
+    if (!row) throw new Error("no photo row");
+    await storage().put(galleryUploadKey(gallery.id, row.id, "jpg"), source, {
+      contentType: "image/jpeg",
+    });
+    // The job as pg-boss hands it to the handler (only what the handler reads).
+    const job = (retryCount: number) =>
+      ({
+        id: `job-${retryCount}`,
+        data: { photoId: row.id },
+        retryCount,
+        retryLimit: 3,
+        signal: new AbortController().signal,
+      }) as unknown as Parameters<typeof handlePhotoJobs>[0][number];
+    const spy = vi.spyOn(pool, "runPhotoTask").mockRejectedValue(new Error("Disque plein"));
+    try {
+      await expect(handlePhotoJobs([job(1)])).rejects.toThrow("Disque plein");
+      expect(await photoRow(row.id)).toMatchObject({ status: "processing", error: null });
+      await expect(handlePhotoJobs([job(3)])).rejects.toThrow("Disque plein");
+      expect(await photoRow(row.id)).toMatchObject({
+        status: "failed",
+        error: "Erreur pendant la préparation : réessayez.",
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    // The owner's « Relancer » queues it again: the upload is still there and the photo gets ready.
+    expect(await retryPhotoProcessing(row.id)).toBe(true);
+    expect(await retryPhotoProcessing(row.id)).toBe(false);
+    expect(await settled(row.id)).toMatchObject({ status: "ready", error: null, widths: [400] });
   });
 });
 

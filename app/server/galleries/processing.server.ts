@@ -227,3 +227,21 @@ export async function reprocessGalleryVariants(
   }
   return photos.length;
 }
+
+/**
+ * « Relancer »: a failed photo goes back to the queue (its upload is kept when it fails). Inside `tx` when
+ * given, so the job exists exactly when the change does. Returns false when the photo is not failed.
+ */
+export async function retryPhotoProcessing(
+  photoId: string,
+  { tx = db() }: { tx?: Executor } = {},
+): Promise<boolean> {
+  const updated = await tx
+    .update(galleryPhotos)
+    .set({ status: "uploaded", error: null })
+    .where(and(eq(galleryPhotos.id, photoId), eq(galleryPhotos.status, "failed")))
+    .returning({ id: galleryPhotos.id });
+  if (updated.length === 0) return false;
+  await enqueue("photos", { photoId } satisfies PhotoJob, { tx });
+  return true;
+}
