@@ -189,6 +189,32 @@ describe("gallery photo processing (through the photos queue)", () => {
     const pngOriginal = await read(`${galleryPhotoPrefix(gallery.id, pngId)}original.png`);
     expect(await rawCrc(pngOriginal)).toBe(await rawCrc(png));
 
+    // A 16-bit PNG with transparency (as exported by editors): laid on white, 8 bits for the web.
+    const deep = await sharp({
+      create: {
+        width: 500,
+        height: 300,
+        channels: 4,
+        background: { r: 200, g: 30, b: 40, alpha: 0.5 },
+      },
+    })
+      .png()
+      .toColourspace("rgb16")
+      .toBuffer();
+    expect((await sharp(deep).metadata()).depth).toBe("ushort");
+    const deepId = await upload(
+      gallery.id,
+      { name: "export.png", extension: "png", buffer: deep },
+      3,
+    );
+    expect(await settled(deepId)).toMatchObject({ status: "ready", widths: [480, 500] });
+    const web = await sharp(await read(`${galleryPhotoPrefix(gallery.id, deepId)}r1-w500.jpg`))
+      .raw()
+      .toBuffer();
+    // Half-transparent red on white: pink, not black.
+    expect(web[0]).toBeGreaterThan(200);
+    expect(web[1]).toBeGreaterThan(100);
+
     const heicRow = await settled(heicId);
     expect(heicRow).toMatchObject({
       status: "ready",

@@ -144,7 +144,7 @@ async function masterOf(
       .flatten({ background: "#ffffff" })
       .resize({ width: MASTER_WIDTH, withoutEnlargement: true })
       .toColourspace("srgb")
-      .raw()
+      .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
     return { master: rawOf({ data, info }), width, height };
   } catch {
