@@ -2,8 +2,9 @@
 // batch of 24-megapixel camera JPEGs goes through the `photos` queue of the production server, as
 // `npm start` runs it (PHOTO_WORKERS=1 unless given). Not a test: figures to read.
 //
-//   node scripts/bench/photo-processing.ts [--photos 8] [--workers 1] [--watermark]
-import { mkdir, writeFile } from "node:fs/promises";
+//   node scripts/bench/photo-processing.ts [--photos 8] [--workers 1] [--watermark] [--heic]
+// (--heic: the small HEIC fixture instead, to check the production build decodes it.)
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PgBoss } from "pg-boss";
@@ -26,21 +27,27 @@ const { values } = parseArgs({
     workers: { type: "string", default: "1" },
     watermark: { type: "boolean", default: false },
     distinct: { type: "string", default: "3" },
+    heic: { type: "boolean", default: false },
   },
 });
 const count = Number(values.photos);
 const distinct = Math.min(count, Number(values.distinct));
 
 await ensureBuilt();
-console.log(`Making ${distinct} distinct 6000×4000 camera JPEGs (noise, q92)…`);
+if (!values.heic) console.log(`Making ${distinct} distinct 6000×4000 camera JPEGs (noise, q92)…`);
 const sources = [];
 for (let index = 1; index <= distinct; index++) {
+  if (values.heic) {
+    sources.push(await readFile(path.join(import.meta.dirname, "../../tests/fixtures/photo.heic")));
+    continue;
+  }
   sources.push(await makeTestJpeg({ index, width: 6000, height: 4000, noise: true, quality: 92 }));
 }
 console.log(
   `sizes: ${sources.map((file) => `${(file.length / 2 ** 20).toFixed(1)} MiB`).join(", ")}`,
 );
 
+const extension = values.heic ? "heic" : "jpg";
 const dataDir = await makeDataDir("photo-processing");
 const server = await startServer({ dataDir, env: { PHOTO_WORKERS: values.workers } });
 const rss = () => mib(residentBytes(server.pid)) ?? 0;
@@ -67,11 +74,18 @@ try {
   for (let position = 1; position <= count; position++) {
     const row = await client.query<{ id: string }>(
       `insert into gallery_photos (gallery_id, position, original_name, source_extension)
-       values ($1, $2, $3, 'jpg') returning id`,
-      [galleryId, position, `IMG_${position}.jpg`],
+       values ($1, $2, $3, $4) returning id`,
+      [galleryId, position, `IMG_${position}.${extension}`, extension],
     );
     const photoId = row.rows[0]?.id ?? "";
-    const file = path.join(dataDir, "uploads", "galleries", galleryId, photoId, "upload.jpg");
+    const file = path.join(
+      dataDir,
+      "uploads",
+      "galleries",
+      galleryId,
+      photoId,
+      `upload.${extension}`,
+    );
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, sources[(position - 1) % distinct] ?? Buffer.alloc(0));
     photoIds.push(photoId);
@@ -113,8 +127,10 @@ try {
   );
   console.log(`originals: ${(Number(sizes.rows[0]?.bytes) / 2 ** 20).toFixed(1)} MiB in all`);
   // The pool's thread goes away after a minute without work.
-  await sleep(65_000);
-  console.log(`server 65 s later (idle thread gone): RSS ${rss()} MiB`);
+  if (!values.heic) {
+    await sleep(65_000);
+    console.log(`server 65 s later (idle thread gone): RSS ${rss()} MiB`);
+  }
 } finally {
   await boss.stop({ graceful: false }).catch(() => {});
   await client.end();

@@ -60,11 +60,14 @@ function kindOf(file: Buffer): "jpg" | "png" | "heic" | null {
  */
 function decodeHeic(file: string): Promise<Raw> {
   const decoder = createRequire(import.meta.url).resolve("heic-decode");
+  // Written for both module kinds (the thread inherits the process's flags, `--input-type=module` too).
   const source = `
-    const { parentPort, workerData } = require("node:worker_threads");
-    const decode = require(workerData.decoder);
+    const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
+    const load = process.getBuiltinModule("node:module").createRequire(workerData.decoder);
+    const decode = load(workerData.decoder);
     (async () => {
-      const images = await decode.all({ buffer: require("node:fs").readFileSync(workerData.file) });
+      const buffer = process.getBuiltinModule("node:fs").readFileSync(workerData.file);
+      const images = await decode.all({ buffer });
       try {
         const image = images[0];
         if (image.width * image.height > workerData.maxPixels) return parentPort.postMessage({ tooLarge: true });
@@ -75,6 +78,7 @@ function decodeHeic(file: string): Promise<Raw> {
       }
     })().catch((error) => parentPort.postMessage({ error: String(error && error.message) }));
   `;
+
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, {
       eval: true,
