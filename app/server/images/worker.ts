@@ -46,6 +46,17 @@ type Raw = { data: Buffer; width: number; height: number; channels: 1 | 2 | 3 | 
 const rawImage = (raw: Raw) =>
   sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
 
+/** The first bytes of a file, enough to tell its format. */
+async function head(file: string): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 function kindOf(file: Buffer): "jpg" | "png" | "heic" | null {
   if (file[0] === 0xff && file[1] === 0xd8 && file[2] === 0xff) return "jpg";
   if (isPng(file)) return "png";
@@ -270,14 +281,12 @@ async function writeOriginal(task: PhotoTask, parts: Buffer[], extension: "jpg" 
 /** The task (see PhotoTask): piscina calls this default export in the worker thread. */
 export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTaskResult> {
   try {
-    let file: Buffer | null = await readFile(task.input);
-    const kind = kindOf(file);
+    const kind = kindOf(await head(task.input));
     if (kind === null) return { ok: false, message: PHOTO_MESSAGES.unsupported };
     let decoded: Awaited<ReturnType<typeof masterOf>>;
     let original: Extract<PhotoTaskResult, { ok: true }>["original"];
     if (kind === "heic") {
       if (task.mode === "variants") throw new RejectedPhoto(PHOTO_MESSAGES.unsupported);
-      file = null;
       const raw = await decodeHeic(task.input);
       // The delivery original of a HEIC: a JPEG of its pixels (few programs open HEIC), quality 92.
       const jpeg = await rawImage(raw)
@@ -290,6 +299,8 @@ export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTa
       if (task.mode === "full") {
         let parts: Buffer[];
         try {
+          // The whole file for its cleaning (released before decoding, which reads the cleaned file).
+          const file = await readFile(task.input);
           parts = kind === "jpg" ? cleanJpegParts(file).parts : cleanPngParts(file);
         } catch (error) {
           if (error instanceof BrokenImageError) throw new RejectedPhoto(PHOTO_MESSAGES.broken);
@@ -297,8 +308,7 @@ export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTa
         }
         original = await writeOriginal(task, parts, kind);
       }
-      // The source's bytes are no longer needed: libvips reads the cleaned file from disk, in strips.
-      file = null;
+      // libvips reads the cleaned file from disk, in strips.
       decoded = await masterOf(original?.path ?? task.input);
     }
     const { master, width, height } = decoded;
