@@ -281,6 +281,8 @@ describe("gallery photo processing (through the photos queue)", () => {
         .toBuffer({ resolveWithObject: true });
       return [...data];
     };
+    const markedAvif = await read(`${galleryPhotoPrefix(marked.id, markedId)}r1-w960.avif`);
+    expect((await sharp(markedAvif).metadata()).hasAlpha).toBe(false);
     const plainCorner = await corner(plain.id, plainId, 1);
     const markedCorner = await corner(marked.id, markedId, 1);
     // The mark's dark centre darkens the photo there; the rest of the photo is nearly the same.
