@@ -33,6 +33,26 @@ export default tseslint.config(
     },
   },
   {
+    // The photo worker's files run in a worker thread that Node loads as they are in development and tests
+    // (decision 0102): no `~/` alias there, relative imports with their `.ts` extension.
+    files: ["app/server/images/*.ts"],
+    ignores: ["app/server/images/*.server.ts", "app/server/images/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/*"],
+              message: "Relative import: the photo worker runs unbundled.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Command-line scripts talk to the person running them.
     files: ["scripts/**", "server.ts", "tests/**"],
     rules: { "no-console": "off" },

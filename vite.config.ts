@@ -1,6 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants } from "node:zlib";
@@ -20,6 +20,29 @@ function smallIconRuntime(): Plugin {
       if (source.endsWith("/createLucideIcon.mjs") && importer?.includes("lucide-react"))
         return runtime;
       return null;
+    },
+  };
+}
+
+/**
+ * The photo worker's entry keeps a name the pool can find (build/server/photo-worker.js): React Router
+ * names every server entry after its own file (index.js, then index2.js…), and Rolldown does not let a
+ * plugin rename a chunk, so the written file is renamed. Nothing imports the worker's file. Decision 0102.
+ */
+function photoWorkerEntry(): Plugin {
+  return {
+    name: "photo-worker-entry",
+    applyToEnvironment: (environment) => environment.name === "ssr",
+    async writeBundle(options, bundle) {
+      const directory = options.dir ?? path.dirname(options.file ?? "");
+      for (const output of Object.values(bundle)) {
+        if (output.type !== "chunk" || !output.isEntry || output.name !== "photo-worker") continue;
+        // Same folder, so its relative imports of shared chunks still resolve.
+        await rename(
+          path.join(directory, output.fileName),
+          path.join(directory, "photo-worker.js"),
+        );
+      }
     },
   };
 }
@@ -63,7 +86,16 @@ export default defineConfig({
     // The production server is our own Express app (app/server/http/app.server.ts), bundled with the
     // React Router build so that the whole server ships as one module.
     ssr: {
-      build: { rollupOptions: { input: "./app/server/http/app.server.ts" } },
+      // Second entry: the worker thread that prepares gallery photos (decision 0102), built beside the server
+      // as build/server/photo-worker.js, where images/pool.server.ts looks for it.
+      build: {
+        rollupOptions: {
+          input: {
+            index: "./app/server/http/app.server.ts",
+            "photo-worker": "./app/server/images/worker.ts",
+          },
+        },
+      },
       // Bundled rather than imported whole at start-up: the server then holds only the icons and Radix
       // primitives the pages use, not all 1,600 icons and 50 primitives (decision record 0092), and its
       // icons render through the same runtime as in the browser (smallIconRuntime, decision 0094).
@@ -131,5 +163,6 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
     precompressedAssets(),
+    photoWorkerEntry(),
   ],
 });

@@ -24,6 +24,11 @@ const ADMIN_ONLY = [
   // The S3 client (decision 0100): loaded by the first use of an S3 store, never on local disk.
   "@aws-sdk",
   "@smithy",
+  // Gallery photos are prepared in worker threads made on the first photo (decision 0102).
+  "piscina",
+  "thumbhash",
+  "heic-decode",
+  "libheif-js",
 ];
 
 const HOOK = `import { registerHooks } from "node:module";

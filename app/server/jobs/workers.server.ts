@@ -1,10 +1,12 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
+import { env } from "../env.server";
+import { handlePhotoJobs } from "../galleries/processing.server";
 import { log } from "../logger.server";
 import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { jobQueue, queueStopping, type QueueName } from "./queue.server";
+import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
  * One worker of `queue` that works through a backlog without pausing. pg-boss's NOTIFY only announces a job
@@ -43,12 +45,14 @@ async function workThrough<Data extends object>(
 }
 
 /**
- * The workers of this process: scheduled publishing always; e-mail only with SMTP_URL (without it, e-mail
+ * The workers of this process: scheduled publishing always; gallery photos when PHOTO_WORKERS > 0 (one
+ * queue worker per thread of the photo pool, decision 0102); e-mail only with SMTP_URL (without it, e-mail
  * jobs wait in the queue until a process that has it starts).
  */
 export async function startWorkers({
   mail = mailConfig(),
-}: { mail?: MailConfig | null } = {}): Promise<void> {
+  photoWorkers = env().PHOTO_WORKERS,
+}: { mail?: MailConfig | null; photoWorkers?: number } = {}): Promise<void> {
   const boss = jobQueue();
   await boss.schedule("publish", "* * * * *", {}, { tz: "Europe/Paris" });
   // A publication's job becomes due at its time, which nothing announces: looked for every 5 s (pg-boss
@@ -57,6 +61,10 @@ export async function startWorkers({
   await boss.work("publish", poll, async () => {
     await publishDueArticles();
   });
+  // Photos whose retry time has come are looked for every 10 s.
+  for (let worker = 0; worker < photoWorkers; worker++) {
+    await workThrough<PhotoJob>(boss, "photos", 10, handlePhotoJobs);
+  }
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
     return;

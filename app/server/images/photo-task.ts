@@ -1,0 +1,50 @@
+/**
+ * What the main thread asks of the photo worker and what it answers (decision 0102). Types only: the main
+ * thread never loads the worker's modules (sharp stays out of it).
+ */
+
+export type PhotoTask = {
+  /** A file on the local disk: the owner's upload (`full`) or the cleaned delivery original (`variants`). */
+  input: string;
+  /** `full`: clean the original and make the web sizes; `variants`: the web sizes only (watermark changed). */
+  mode: "full" | "variants";
+  /** An empty folder of this process where the worker writes its files. */
+  outputDirectory: string;
+  /** The gallery's variant revision, part of the web sizes' names. */
+  revision: number;
+  /** The brand mark bottom-right of the web sizes (never on the original). */
+  watermark: boolean;
+};
+
+export type PhotoFile = { name: string; path: string };
+
+export type PhotoTaskResult =
+  | {
+      ok: true;
+      /** Upright dimensions of the photo. */
+      width: number;
+      height: number;
+      widths: number[];
+      thumbhash: string;
+      colour: string;
+      /** The web sizes written, named `r{revision}-w{width}.{format}`. */
+      files: PhotoFile[];
+      /** The delivery original (`full` only): cleaned, its size and CRC-32. */
+      original?: PhotoFile & { extension: "jpg" | "png"; bytes: number; crc32: number };
+    }
+  /** The file cannot become a gallery photo: the owner reads `message`; trying again would not help. */
+  | { ok: false; message: string };
+
+/** The owner's messages (French), shown beside a photo that failed. */
+export const PHOTO_MESSAGES = {
+  broken: "Fichier illisible ou endommagé.",
+  unsupported: "Format non pris en charge : envoyez des photos JPEG, PNG ou HEIC.",
+  tooManyPixels: "Photo trop grande (plus de 100 mégapixels).",
+  heicTooLarge: "Photo HEIC trop grande (plus de 50 mégapixels) : exportez-la en JPEG.",
+  missing: "Fichier introuvable : envoyez la photo à nouveau.",
+  failed: "Erreur pendant la préparation : réessayez.",
+} as const;
+
+export const MAX_PHOTO_PIXELS = 100_000_000;
+/** A HEIC is decoded whole into RGBA by WebAssembly: 50 MP is 200 MB already. */
+export const MAX_HEIC_PIXELS = 50_000_000;
