@@ -27,18 +27,21 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function isIsoDay(value: string): boolean {
   const match = ISO_DAY.exec(value);
   if (!match) return false;
-  const [year, month, day] = [1, 2, 3].map((index) => Number(match[index]));
-  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const [year, month, day] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
   return (
-    year! >= 1970 &&
+    year >= 1970 &&
     date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month! - 1 &&
+    date.getUTCMonth() === month - 1 &&
     date.getUTCDate() === day
   );
 }
 
 /** `day` (YYYY-MM-DD) moved by whole days or months, as YYYY-MM-DD. */
-export function addToIsoDay(day: string, { days = 0, months = 0 }: { days?: number; months?: number }) {
+export function addToIsoDay(
+  day: string,
+  { days = 0, months = 0 }: { days?: number; months?: number },
+) {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   const moved = new Date(Date.UTC(year, month - 1 + months, date + days));
   // 31 August + 6 months is the last day of February, not 3 March.
@@ -71,7 +74,10 @@ export function galleryFormSchema({
       .string()
       .trim()
       .min(1, "Le titre est obligatoire")
-      .max(GALLERY_LIMITS.title, `Le titre doit contenir au plus ${GALLERY_LIMITS.title} caractères`),
+      .max(
+        GALLERY_LIMITS.title,
+        `Le titre doit contenir au plus ${GALLERY_LIMITS.title} caractères`,
+      ),
     clientName: z
       .string()
       .trim()

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { addToIsoDay, type GalleryForm } from "~/lib/gallery-schemas";
+import { addToIsoDay, MAX_EXPIRY_MONTHS, type GalleryForm } from "~/lib/gallery-schemas";
 import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
@@ -67,7 +67,9 @@ export function galleryState(
   return { kind: "draft" };
 }
 
-const studioName = sql<string | null>`(select ${studios.data}->>'name' from ${studios} where ${studios.id} = ${galleries.studioId})`;
+const studioName = sql<
+  string | null
+>`(select ${studios.data}->>'name' from ${studios} where ${studios.id} = ${galleries.studioId})`;
 
 /** Every gallery, newest first, with its photos (ready / all), its favourites and its originals' bytes. */
 export async function listGalleries() {
@@ -272,4 +274,31 @@ export async function deleteGallery(id: string): Promise<boolean> {
   await db().delete(galleries).where(eq(galleries.id, id));
   log.info("gallery_deleted", { id, files });
   return true;
+}
+
+/**
+ * Moves the expiry `days` later (from today when it has passed), at most 18 months ahead, and the deletion
+ * with it (same delay after the expiry). Null when unknown; else the new expiry.
+ */
+export async function extendExpiry(
+  id: string,
+  days: number,
+  now = new Date(),
+): Promise<Date | null> {
+  const found = await findGallery(id);
+  if (!found || found.gallery.deletingAt) return null;
+  const { gallery } = found;
+  const today = isoDayInParis(now);
+  const current = expiryDay(gallery.expiresAt);
+  const from = current < today ? today : current;
+  const latest = addToIsoDay(today, { months: MAX_EXPIRY_MONTHS });
+  const wanted = addToIsoDay(from, { days });
+  const expiresOn = wanted > latest ? latest : wanted;
+  const expiresAt = endOfParisDay(expiresOn);
+  const purgeAt = new Date(expiresAt.getTime() + purgeAfterDaysOf(gallery) * DAY_MS);
+  await db()
+    .update(galleries)
+    .set({ expiresAt, purgeAt, updatedAt: new Date() })
+    .where(eq(galleries.id, id));
+  return expiresAt;
 }
