@@ -14,7 +14,7 @@ export const RETENTION_MONTHS = 18;
  */
 export async function purgeExpiredPersonalData(
   database: Database,
-): Promise<{ messages: number; subscribers: number; unconfirmed: number }> {
+): Promise<{ messages: number; subscribers: number; unconfirmed: number; galleries: number }> {
   const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
   const messages = await database.execute(
     sql`delete from contact_messages where coalesce(handled_at, created_at) < ${cutoff}`,
@@ -31,10 +31,23 @@ export async function purgeExpiredPersonalData(
     sql`delete from blog_newsletter_subscribers where status = 'pending'
         and coalesce(confirmation_sent_at, subscribed_at) < now() - make_interval(days => ${CONFIRMATION_LIFETIME_DAYS})`,
   );
+  // Client galleries (decision 0105) are deleted long before, at their purge date; the net: one untouched
+  // for 18 months (client's last visit, else its last edit) forgets who the client is and what they wrote.
+  const galleries = await database.execute(
+    sql`update galleries set client_name = 'Client', client_email = 'client@invalid', updated_at = now()
+        where coalesce(last_client_activity_at, updated_at) < ${cutoff}
+        and client_email <> 'client@invalid'`,
+  );
+  await database.execute(
+    sql`update gallery_photos set favourite_comment = null
+        where favourite_comment is not null and gallery_id in (
+          select id from galleries where client_email = 'client@invalid')`,
+  );
   return {
     messages: messages.rowCount ?? 0,
     subscribers: subscribers.rowCount ?? 0,
     unconfirmed: unconfirmed.rowCount ?? 0,
+    galleries: galleries.rowCount ?? 0,
   };
 }
 
@@ -48,7 +61,7 @@ export function startRetentionJob(database: Database): () => void {
   const run = async () => {
     try {
       const removed = await purgeExpiredPersonalData(database);
-      if (removed.messages || removed.subscribers || removed.unconfirmed) {
+      if (removed.messages || removed.subscribers || removed.unconfirmed || removed.galleries) {
         log.info("retention_purge", removed);
       }
       await purgeExpiredRateLimits();

@@ -1,4 +1,5 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
+import { runGalleryRetention } from "../galleries/retention.server";
 import { log } from "../logger.server";
 import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
@@ -56,6 +57,11 @@ export async function startWorkers({
   const poll = { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 };
   await boss.work("publish", poll, async () => {
     await publishDueArticles();
+  });
+  // The galleries' retention (decision 0105), once a day at night.
+  await boss.schedule("gallery-retention", "30 3 * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("gallery-retention", async () => {
+    await runGalleryRetention();
   });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
