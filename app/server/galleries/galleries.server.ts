@@ -67,9 +67,12 @@ export function galleryState(
   return { kind: "draft" };
 }
 
+// Written out: drizzle leaves columns unqualified inside sql``, and a bare "id" in a subquery is its own table's.
 const studioName = sql<
   string | null
->`(select ${studios.data}->>'name' from ${studios} where ${studios.id} = ${galleries.studioId})`;
+>`(select s.data->>'name' from studios s where s.id = "galleries"."studio_id")`;
+const photoCount = (where: string) =>
+  sql<number>`(select count(*)::int from gallery_photos p where p.gallery_id = "galleries"."id"${sql.raw(where)})`;
 
 /** Every gallery, newest first, with its photos (ready / all), its favourites and its originals' bytes. */
 export async function listGalleries() {
@@ -86,10 +89,10 @@ export async function listGalleries() {
       selectionValidatedAt: galleries.selectionValidatedAt,
       deletingAt: galleries.deletingAt,
       createdAt: galleries.createdAt,
-      total: sql<number>`(select count(*)::int from ${galleryPhotos} where ${galleryPhotos.galleryId} = ${galleries.id})`,
-      ready: sql<number>`(select count(*)::int from ${galleryPhotos} where ${galleryPhotos.galleryId} = ${galleries.id} and ${galleryPhotos.status} = 'ready')`,
-      favourites: sql<number>`(select count(*)::int from ${galleryPhotos} where ${galleryPhotos.galleryId} = ${galleries.id} and ${galleryPhotos.favourite})`,
-      bytes: sql<number>`(select coalesce(sum(${galleryPhotos.originalBytes}), 0)::float8 from ${galleryPhotos} where ${galleryPhotos.galleryId} = ${galleries.id})`,
+      total: photoCount(""),
+      ready: photoCount(" and p.status = 'ready'"),
+      favourites: photoCount(" and p.favourite"),
+      bytes: sql<number>`(select coalesce(sum(p.original_bytes), 0)::float8 from gallery_photos p where p.gallery_id = "galleries"."id")`,
     })
     .from(galleries)
     .orderBy(desc(galleries.createdAt));

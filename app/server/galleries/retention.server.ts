@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
@@ -82,7 +83,7 @@ export async function purgeStaleUploads(now = new Date()) {
  */
 export async function purgeTemporaryFiles(now = Date.now()) {
   const directory = path.join(env().dataDir, "incoming-uploads");
-  let entries: import("node:fs").Dirent[];
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(directory, { withFileTypes: true });
   } catch {
