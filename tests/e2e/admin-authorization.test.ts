@@ -12,6 +12,7 @@ import {
   studios,
   contentPreviews,
   contentRevisions,
+  galleries,
   media,
   newsletterSendings,
   siteDocuments,
@@ -28,6 +29,8 @@ const secretTitle = `Brouillon secret ${marker}`;
 const secretEmail = `abonne-${marker}@example.com`;
 const secretMessage = `Message privé ${marker}`;
 const intruderEmail = `intrus-${marker}@example.com`;
+const secretClient = `Cliente secrète ${marker}`;
+let galleryId = "";
 let articleId = "";
 let categoryId = "";
 let messageId = "";
@@ -98,6 +101,20 @@ beforeAll(async () => {
   mediaId = photo?.id ?? "";
   mediaAlt = photo?.alt ?? "";
 
+  const [gallery] = await database
+    .insert(galleries)
+    .values({
+      title: `Galerie ${marker}`,
+      clientName: secretClient,
+      clientEmail: `cliente-${marker}@example.com`,
+      expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
+      purgeAt: new Date(Date.now() + 60 * 24 * 3600_000),
+      accessCode: "ABCDEFGH",
+      selectionValidatedAt: new Date(),
+    })
+    .returning();
+  galleryId = gallery?.id ?? "";
+
   // A signed-in person who is not an administrator: an administrator whose role was then taken away.
   await clearSignInLimits();
   demoted = await createAccount("admin");
@@ -124,6 +141,7 @@ afterAll(async () => {
     .where(eq(blogNewsletterSubscribers.email, secretEmail));
   await database.delete(contactMessages).where(eq(contactMessages.id, messageId));
   await database.delete(newsletterSendings).where(eq(newsletterSendings.id, sendingId));
+  await database.delete(galleries).where(eq(galleries.id, galleryId));
   await deleteAccount(demoted);
 });
 
@@ -158,6 +176,7 @@ const resourcePaths = [
   "/admin/medias/televerser/envoi",
   "/admin/newsletter/envoyer/:id/apercu",
   "/admin/newsletter/envois/:id/progression",
+  "/admin/galeries/:id/selection.csv",
 ];
 
 const pages = () => [
@@ -191,6 +210,12 @@ const pages = () => [
   `/admin/newsletter/envoyer/${articleId}`,
   `/admin/newsletter/envoyer/${articleId}?mode=full&confirmer-envoi=${articleId}`,
   `/admin/newsletter/envois/${sendingId}`,
+  "/admin/galeries",
+  "/admin/galeries/nouvelle",
+  `/admin/galeries/${galleryId}/reglages`,
+  `/admin/galeries/${galleryId}/reglages?supprimer=${galleryId}`,
+  `/admin/galeries/${galleryId}/selection`,
+  `/admin/galeries/${galleryId}/envoyer`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -224,7 +249,33 @@ function articleForm(overrides: Record<string, string> = {}) {
   });
 }
 
+/** The gallery form's fields (valid: only the guard stops it). */
+const galleryForm = (overrides: Record<string, string> = {}) =>
+  new URLSearchParams({
+    intent: "save",
+    title: `Intrus ${marker}`,
+    clientName: "Intrus",
+    clientEmail: intruderEmail,
+    expiresOn: new Date(Date.now() + 10 * 24 * 3600_000).toISOString().slice(0, 10),
+    purgeAfterDays: "30",
+    ...overrides,
+  });
+
 const actions = () => [
+  { path: "/admin/galeries/nouvelle", body: galleryForm() },
+  { path: `/admin/galeries/${galleryId}/reglages`, body: galleryForm() },
+  ...["new-code", "extend", "delete"].map((intent) => ({
+    path: `/admin/galeries/${galleryId}/reglages`,
+    body: new URLSearchParams({ intent, id: galleryId }),
+  })),
+  {
+    path: `/admin/galeries/${galleryId}/selection`,
+    body: new URLSearchParams({ intent: "reopen", id: galleryId }),
+  },
+  {
+    path: `/admin/galeries/${galleryId}/envoyer`,
+    body: new URLSearchParams({ intent: "send", id: galleryId }),
+  },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "delete", id: articleId }) },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "publish", id: articleId }) },
   { path: "/admin/articles/nouveau", body: articleForm() },
@@ -376,6 +427,7 @@ function expectNoAdminData(text: string) {
   expect(text).not.toContain(secretTitle);
   expect(text).not.toContain(secretEmail);
   expect(text).not.toContain(secretMessage);
+  expect(text).not.toContain(secretClient);
 }
 
 async function expectNothingChanged() {
@@ -460,6 +512,25 @@ async function expectNothingChanged() {
       .from(media)
       .where(eq(media.alt, `Intrus ${marker}`)),
   ).toEqual([]);
+  // The client gallery: same code, same expiry, selection still validated, never sent, no new gallery.
+  const [clientGallery] = await database
+    .select()
+    .from(galleries)
+    .where(eq(galleries.id, galleryId));
+  expect(clientGallery).toMatchObject({
+    title: `Galerie ${marker}`,
+    accessCode: "ABCDEFGH",
+    accessVersion: 1,
+    invitationSentAt: null,
+    deletingAt: null,
+  });
+  expect(clientGallery?.selectionValidatedAt).not.toBeNull();
+  expect(
+    await database
+      .select()
+      .from(galleries)
+      .where(eq(galleries.title, `Intrus ${marker}`)),
+  ).toEqual([]);
   const [gallery] = await database
     .select()
     .from(siteDocuments)
@@ -477,7 +548,8 @@ describe("the list of guarded admin routes", () => {
           .replaceAll(articleId, ":id")
           .replaceAll(studioId, ":id")
           .replaceAll(mediaId, ":id")
-          .replaceAll(sendingId, ":id"),
+          .replaceAll(sendingId, ":id")
+          .replaceAll(galleryId, ":id"),
       ),
     ]);
     const forgotten = adminPaths().filter((path) => !covered.has(path));
@@ -573,6 +645,7 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       `/admin/newsletter/envoyer/${articleId}/apercu?mode=excerpt`,
       `/admin/newsletter/envoyer/${articleId}/apercu?mode=full&format=texte`,
       `/admin/newsletter/envois/${sendingId}/progression`,
+      `/admin/galeries/${galleryId}/selection.csv`,
     ]) {
       const response = await fetch(`${baseUrl}${path}`, {
         headers: { cookie: visitor.cookie() },
