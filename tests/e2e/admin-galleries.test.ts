@@ -6,6 +6,7 @@ import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
+  EXPECTED_REFUSALS,
   signedInPage,
   waitForToastsToClose,
   type TestAccount,
@@ -49,7 +50,11 @@ async function galleryRow() {
 
 describe("/admin/galeries", () => {
   it("shows an empty list, then creates a gallery after French errors that keep what was typed", async () => {
-    const page = await signedIn("/admin/galeries");
+    // The photos page the form leads to is UPLOAD's (issue 14, merged by the lead): on this branch alone
+    // React Router logs its 404. TODO(merge): drop this allowance once /admin/galeries/:id exists.
+    const page = await signedInPage(openPage, admin, "/admin/galeries", {
+      allowConsole: [...EXPECTED_REFUSALS, /non-existent route: \/admin\/galeries\/[0-9a-f-]{36}$/],
+    });
     await page.getByRole("heading", { name: "Galeries clients", level: 1 }).waitFor();
     await page.getByText("Aucune galerie pour l'instant").waitFor();
     // The admin navigation leads here.
@@ -113,7 +118,7 @@ describe("/admin/galeries", () => {
     const page = await signedIn(`/admin/galeries/${before.id}/reglages`);
     await page.getByRole("heading", { name: title, level: 1 }).waitFor();
     const shownCode = `${before.accessCode.slice(0, 4)}-${before.accessCode.slice(4)}`;
-    await page.getByText(shownCode).waitFor();
+    expect(await page.getByTestId("code-acces").textContent()).toBe(shownCode);
     await waitForToastsToClose(page);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -129,7 +134,9 @@ describe("/admin/galeries", () => {
     const after = await galleryRow();
     expect(after.accessCode).not.toBe(before.accessCode);
     expect(after.accessVersion).toBe(before.accessVersion + 1);
-    await page.getByText(`${after.accessCode.slice(0, 4)}-${after.accessCode.slice(4)}`).waitFor();
+    await expect
+      .poll(() => page.getByTestId("code-acces").textContent())
+      .toBe(`${after.accessCode.slice(0, 4)}-${after.accessCode.slice(4)}`);
   });
 
   it("selection: the favourites with their comments, the names to copy, the CSV, and « Rouvrir la sélection »", async () => {
