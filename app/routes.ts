@@ -85,6 +85,11 @@ export default [
 
     // Client galleries (issue 14): the owner's pages.
     route("admin/galeries/:id", "routes/admin/gallery-photos.tsx"),
+    route("admin/galeries", "routes/admin/galleries.tsx"),
+    route("admin/galeries/nouvelle", "routes/admin/galleries-new.tsx"),
+    route("admin/galeries/:id/reglages", "routes/admin/galleries-settings.tsx"),
+    route("admin/galeries/:id/selection", "routes/admin/galleries-selection.tsx"),
+    route("admin/galeries/:id/envoyer", "routes/admin/galleries-send.tsx"),
   ]),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
@@ -92,6 +97,7 @@ export default [
   // Client galleries (issue 14): the owner's resource routes (progress, previews).
   route("admin/galeries/:id/progression", "routes/admin/gallery-progress.ts"),
   route("admin/galeries/:id/photos/:photoId/:file", "routes/admin/gallery-photo-file.ts"),
+  route("admin/galeries/:id/selection.csv", "routes/admin/galleries-selection-csv.ts"),
 
   // Client galleries (issue 14): resumable uploads of the photos (decision 0101).
   route("admin/envois", "routes/admin/envois.ts"),

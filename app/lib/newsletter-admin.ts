@@ -36,6 +36,7 @@ const mailKindLabels: Record<string, string> = {
   confirmation: "Confirmation d'inscription",
   contact: "Message de contact",
   admin: "Lien d'administration",
+  gallery: "Galerie client",
 };
 
 export function mailKindLabel(kind: string): string {

@@ -32,6 +32,7 @@ const secretTitle = `Brouillon secret ${marker}`;
 const secretEmail = `abonne-${marker}@example.com`;
 const secretMessage = `Message privé ${marker}`;
 const intruderEmail = `intrus-${marker}@example.com`;
+const secretClient = `Cliente secrète ${marker}`;
 let articleId = "";
 let categoryId = "";
 let messageId = "";
@@ -104,7 +105,15 @@ beforeAll(async () => {
   const [photo] = await database.select().from(media).where(eq(media.builtin, "accueil-hero"));
   mediaId = photo?.id ?? "";
   mediaAlt = photo?.alt ?? "";
-  galleryId = (await insertTestGallery(database, { title: secretTitle })).id;
+  galleryId = (
+    await insertTestGallery(database, {
+      title: `Galerie ${marker}`,
+      clientName: secretClient,
+      clientEmail: `cliente-${marker}@example.com`,
+      accessCode: "ABCDEFGH",
+      selectionValidatedAt: new Date(),
+    })
+  ).id;
   const [galleryPhoto] = await database
     .insert(galleryPhotos)
     .values({
@@ -185,6 +194,7 @@ const resourcePaths = [
   "/admin/envois",
   "/admin/envois/formulaire/:galleryId",
   "/admin/envois/:uploadId",
+  "/admin/galeries/:id/selection.csv",
 ];
 
 const pages = () => [
@@ -219,6 +229,12 @@ const pages = () => [
   `/admin/newsletter/envoyer/${articleId}?mode=full&confirmer-envoi=${articleId}`,
   `/admin/newsletter/envois/${sendingId}`,
   `/admin/galeries/${galleryId}`,
+  "/admin/galeries",
+  "/admin/galeries/nouvelle",
+  `/admin/galeries/${galleryId}/reglages`,
+  `/admin/galeries/${galleryId}/reglages?supprimer=${galleryId}`,
+  `/admin/galeries/${galleryId}/selection`,
+  `/admin/galeries/${galleryId}/envoyer`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -252,6 +268,18 @@ function articleForm(overrides: Record<string, string> = {}) {
   });
 }
 
+/** The gallery form's fields (valid: only the guard stops it). */
+const galleryForm = (overrides: Record<string, string> = {}) =>
+  new URLSearchParams({
+    intent: "save",
+    title: `Intrus ${marker}`,
+    clientName: "Intrus",
+    clientEmail: intruderEmail,
+    expiresOn: new Date(Date.now() + 10 * 24 * 3600_000).toISOString().slice(0, 10),
+    purgeAfterDays: "30",
+    ...overrides,
+  });
+
 const actions = () => [
   {
     path: `/admin/galeries/${galleryId}`,
@@ -260,6 +288,20 @@ const actions = () => [
   {
     path: `/admin/galeries/${galleryId}`,
     body: new URLSearchParams({ intent: "cover", id: galleryPhotoId }),
+  },
+  { path: "/admin/galeries/nouvelle", body: galleryForm() },
+  { path: `/admin/galeries/${galleryId}/reglages`, body: galleryForm() },
+  ...["new-code", "extend", "delete"].map((intent) => ({
+    path: `/admin/galeries/${galleryId}/reglages`,
+    body: new URLSearchParams({ intent, id: galleryId }),
+  })),
+  {
+    path: `/admin/galeries/${galleryId}/selection`,
+    body: new URLSearchParams({ intent: "reopen", id: galleryId }),
+  },
+  {
+    path: `/admin/galeries/${galleryId}/envoyer`,
+    body: new URLSearchParams({ intent: "send", id: galleryId }),
   },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "delete", id: articleId }) },
   { path: "/admin/dashboard", body: new URLSearchParams({ intent: "publish", id: articleId }) },
@@ -412,16 +454,12 @@ function expectNoAdminData(text: string) {
   expect(text).not.toContain(secretTitle);
   expect(text).not.toContain(secretEmail);
   expect(text).not.toContain(secretMessage);
+  expect(text).not.toContain(secretClient);
 }
 
 async function expectNothingChanged() {
   const database = serverDatabase();
   // The gallery keeps its photo, no cover, and receives no upload.
-  const [clientGallery] = await database
-    .select()
-    .from(galleries)
-    .where(eq(galleries.id, galleryId));
-  expect(clientGallery?.coverPhotoId).toBeNull();
   expect(
     (await database.select().from(galleryPhotos).where(eq(galleryPhotos.galleryId, galleryId))).map(
       (row) => row.id,
@@ -509,6 +547,26 @@ async function expectNothingChanged() {
       .select()
       .from(media)
       .where(eq(media.alt, `Intrus ${marker}`)),
+  ).toEqual([]);
+  // The client gallery: same code, same expiry, selection still validated, never sent, no new gallery.
+  const [clientGallery] = await database
+    .select()
+    .from(galleries)
+    .where(eq(galleries.id, galleryId));
+  expect(clientGallery).toMatchObject({
+    title: `Galerie ${marker}`,
+    accessCode: "ABCDEFGH",
+    accessVersion: 1,
+    invitationSentAt: null,
+    deletingAt: null,
+  });
+  expect(clientGallery?.selectionValidatedAt).not.toBeNull();
+  expect(clientGallery?.coverPhotoId).toBeNull();
+  expect(
+    await database
+      .select()
+      .from(galleries)
+      .where(eq(galleries.title, `Intrus ${marker}`)),
   ).toEqual([]);
   const [gallery] = await database
     .select()
@@ -624,6 +682,7 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       `/admin/newsletter/envoyer/${articleId}/apercu?mode=excerpt`,
       `/admin/newsletter/envoyer/${articleId}/apercu?mode=full&format=texte`,
       `/admin/newsletter/envois/${sendingId}/progression`,
+      `/admin/galeries/${galleryId}/selection.csv`,
     ]) {
       const response = await fetch(`${baseUrl}${path}`, {
         headers: { cookie: visitor.cookie() },

@@ -1,4 +1,4 @@
-import { Eye, FilePlus2, FolderTree, Mail, Pencil, Users } from "lucide-react";
+import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Users } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
@@ -137,6 +137,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Link to="/admin/messages">
             <Mail aria-hidden="true" />
             Messages
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/admin/galeries">
+            <Images aria-hidden="true" />
+            Galeries clients
           </Link>
         </Button>
       </nav>

@@ -8,6 +8,8 @@ import {
   useDragToReorder,
   useLivePhotos,
 } from "~/components/admin/gallery-photo-grid";
+import { requireGallery } from "~/server/galleries/admin-pages.server";
+import { GalleryHeader } from "~/components/admin/gallery-header";
 import { GalleryUploader } from "~/components/admin/gallery-uploader";
 import { Button } from "~/components/ui/button";
 import { isUuid, parseIntent } from "~/lib/forms";
@@ -56,6 +58,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const outcome = new URL(request.url).searchParams.get(FORM_OUTCOME_PARAM) ?? "";
   return {
     gallery,
+    header: (await requireGallery(gallery.id)).header,
     progress: progressOf(await listAdminPhotos(gallery.id)),
     formMessage: formOutcomeMessage(outcome),
   };
@@ -115,7 +118,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">{gallery.title}</h1>
+      <GalleryHeader gallery={loaderData.header} />
 
       <GalleryUploader
         galleryId={gallery.id}

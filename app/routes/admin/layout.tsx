@@ -42,6 +42,7 @@ const links = [
   { to: "/admin/studios", label: "Studios" },
   { to: "/admin/tarifs", label: "Tarifs" },
   { to: "/admin/medias", label: "Photos" },
+  { to: "/admin/galeries", label: "Galeries clients" },
   { to: "/admin/redirections", label: "Redirections" },
   { to: "/admin/categories", label: "Catégories" },
   { to: "/admin/newsletter", label: "Newsletter" },

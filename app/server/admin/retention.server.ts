@@ -4,7 +4,6 @@ import { log } from "../logger.server";
 import { purgeExpiredRateLimits } from "../rate-limit.server";
 import { purgeOldMailFailures } from "../mail/failures.server";
 import { CONFIRMATION_LIFETIME_DAYS } from "../newsletter/links.server";
-import { purgeGalleries } from "../galleries/retention.server";
 
 /** SPEC §9: personal data is kept 18 months after the person's last activity. */
 export const RETENTION_MONTHS = 18;
@@ -15,7 +14,7 @@ export const RETENTION_MONTHS = 18;
  */
 export async function purgeExpiredPersonalData(
   database: Database,
-): Promise<{ messages: number; subscribers: number; unconfirmed: number }> {
+): Promise<{ messages: number; subscribers: number; unconfirmed: number; galleries: number }> {
   const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
   const messages = await database.execute(
     sql`delete from contact_messages where coalesce(handled_at, created_at) < ${cutoff}`,
@@ -32,10 +31,23 @@ export async function purgeExpiredPersonalData(
     sql`delete from blog_newsletter_subscribers where status = 'pending'
         and coalesce(confirmation_sent_at, subscribed_at) < now() - make_interval(days => ${CONFIRMATION_LIFETIME_DAYS})`,
   );
+  // Client galleries (decision 0105) are deleted long before, at their purge date; the net: one untouched
+  // for 18 months (client's last visit, else its last edit) forgets who the client is and what they wrote.
+  const galleries = await database.execute(
+    sql`update galleries set client_name = 'Client', client_email = 'client@invalid', updated_at = now()
+        where coalesce(last_client_activity_at, updated_at) < ${cutoff}
+        and client_email <> 'client@invalid'`,
+  );
+  await database.execute(
+    sql`update gallery_photos set favourite_comment = null
+        where favourite_comment is not null and gallery_id in (
+          select id from galleries where client_email = 'client@invalid')`,
+  );
   return {
     messages: messages.rowCount ?? 0,
     subscribers: subscribers.rowCount ?? 0,
     unconfirmed: unconfirmed.rowCount ?? 0,
+    galleries: galleries.rowCount ?? 0,
   };
 }
 
@@ -49,16 +61,11 @@ export function startRetentionJob(database: Database): () => void {
   const run = async () => {
     try {
       const removed = await purgeExpiredPersonalData(database);
-      if (removed.messages || removed.subscribers || removed.unconfirmed) {
+      if (removed.messages || removed.subscribers || removed.unconfirmed || removed.galleries) {
         log.info("retention_purge", removed);
       }
       await purgeExpiredRateLimits();
       await purgeOldMailFailures();
-      // Client galleries at their purge date, stale uploads, inactive clients (decision 0105).
-      const galleries = await purgeGalleries(RETENTION_MONTHS);
-      if (galleries.galleriesDeleted || galleries.uploadsAborted || galleries.clientsForgotten) {
-        log.info("retention_galleries", galleries);
-      }
     } catch (error) {
       log.error("retention_purge_failed", { error });
     }

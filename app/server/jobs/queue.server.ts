@@ -69,6 +69,18 @@ export const QUEUES = {
     retentionSeconds: 30 * 24 * 60 * 60,
     deleteAfterSeconds: 24 * 60 * 60,
   },
+  /**
+   * The client galleries' retention, daily at 03:30 Paris time (decision 0105): galleries past their
+   * deletion date, abandoned uploads, leftover temporary files. `singleton`: one run at a time.
+   */
+  "gallery-retention": {
+    retryLimit: 3,
+    retryDelay: 10 * 60,
+    policy: "singleton",
+    expireInSeconds: 60 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
 } satisfies Record<string, Omit<Queue, "name">>;
 
 export type QueueName = keyof typeof QUEUES;

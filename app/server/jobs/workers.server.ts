@@ -1,6 +1,7 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
+import { runGalleryRetention } from "../galleries/retention.server";
 import { log } from "../logger.server";
 import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
@@ -65,6 +66,11 @@ export async function startWorkers({
   for (let worker = 0; worker < photoWorkers; worker++) {
     await workThrough<PhotoJob>(boss, "photos", 10, handlePhotoJobs);
   }
+  // The galleries' retention (decision 0105), once a day at night.
+  await boss.schedule("gallery-retention", "30 3 * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("gallery-retention", async () => {
+    await runGalleryRetention();
+  });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
     return;

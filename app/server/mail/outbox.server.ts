@@ -2,6 +2,8 @@ import type { JobWithMetadata } from "pg-boss";
 import { eq, sql } from "drizzle-orm";
 import { studioDataSchema } from "~/content/schemas";
 import { contactMessageEmail } from "../contact-mail.server";
+import { galleryInvitationEmail } from "../galleries/emails.server";
+import { markInvitationSent } from "../galleries/galleries.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { contactMessages } from "../db/schema";
@@ -27,7 +29,9 @@ export type MailJob =
   /** An administrator's link (password reset, invitation), written by the caller. */
   | { kind: "admin"; mail: Pick<OutgoingMail, "to" | "subject" | "text"> }
   /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
-  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string };
+  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string }
+  /** A client gallery's link and code, to its client (galleries.id; issue 14). */
+  | { kind: "gallery-invitation"; galleryId: string };
 
 /** Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). */
 export function enqueueMail(job: MailJob, options: { tx?: Executor } = {}) {
@@ -55,6 +59,8 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
         },
       };
     }
+    case "gallery-invitation":
+      return galleryInvitationEmail(job.galleryId);
     case "contact": {
       const [message] = await db()
         .select()
@@ -82,9 +88,14 @@ async function afterDelivery(job: MailJob): Promise<void> {
       .where(eq(contactMessages.id, job.messageId));
     log.info("contact_message_emailed", { id: job.messageId });
   }
+  if (job.kind === "gallery-invitation") {
+    await markInvitationSent(job.galleryId);
+    log.info("gallery_invitation_emailed", { id: job.galleryId });
+  }
 }
 
 function kindOf(job: MailJob): MailKind {
+  if (job.kind === "gallery-invitation") return "gallery";
   return job.kind === "newsletter-test" ? "newsletter" : job.kind;
 }
 

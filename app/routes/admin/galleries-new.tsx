@@ -1,0 +1,36 @@
+import type { Route } from "./+types/galleries-new";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { GalleryForm } from "~/components/admin/gallery-form";
+import { useServerToast } from "~/components/ui/server-toast";
+import { loadGalleryForm, saveGalleryForm } from "~/server/galleries/admin-pages.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Nouvelle galerie - Administration" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadGalleryForm(request, null);
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return saveGalleryForm(request, await request.formData(), null);
+}
+
+export default function NewGallery({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = actionData && "status" in actionData ? actionData : undefined;
+  const toast = answer && "toast" in answer ? answer.toast : undefined;
+  useServerToast(toast);
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <AdminPageHeader
+        title="Nouvelle galerie"
+        summary="Un code d'accès est créé avec la galerie ; vous déposerez les photos à l'étape suivante."
+      />
+      <GalleryForm
+        creating
+        values={answer?.values ?? loaderData.values}
+        errors={answer && "errors" in answer ? answer.errors : undefined}
+        alert={toast}
+        studios={loaderData.studios}
+      />
+    </div>
+  );
+}

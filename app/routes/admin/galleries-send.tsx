@@ -1,0 +1,170 @@
+import { Copy, Send } from "lucide-react";
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import type { Route } from "./+types/galleries-send";
+import { GalleryHeader } from "~/components/admin/gallery-header";
+import { MailNotConfigured } from "~/components/admin/mail-not-configured";
+import { Button } from "~/components/ui/button";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import { parseIntent } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { formatAccessCode } from "~/server/galleries/access.server";
+import { requireGallery } from "~/server/galleries/admin-pages.server";
+import { galleryInvitationEmail, galleryLink } from "~/server/galleries/emails.server";
+import { galleryCounts } from "~/server/galleries/galleries.server";
+import { refusedIntent } from "~/server/forms.server";
+import { enqueueMail } from "~/server/mail/outbox.server";
+import { mailConfig } from "~/server/mail/transport.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Envoyer « ${loaderData?.gallery.title ?? "Galerie"} » - Administration` },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const { gallery, header } = await requireGallery(params.id);
+  const mail = await galleryInvitationEmail(gallery.id);
+  if (!mail) throw new Error("a gallery found has an invitation");
+  const counts = await galleryCounts(gallery.id);
+  return {
+    gallery: header,
+    link: galleryLink(gallery.id),
+    code: formatAccessCode(gallery.accessCode),
+    sentAt: gallery.invitationSentAt?.toISOString() ?? null,
+    ready: counts.ready,
+    total: counts.total,
+    mailConfigured: mailConfig() !== null,
+    preview: {
+      to: mail.to,
+      replyTo: mail.replyTo ? `${mail.replyTo.name} <${mail.replyTo.address}>` : null,
+      subject: mail.subject,
+      text: mail.text,
+    },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const parsed = parseIntent(await request.formData(), ["send"]);
+  if (!parsed.ok || parsed.id !== params.id) {
+    return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
+  }
+  const { gallery } = await requireGallery(params.id);
+  await enqueueMail({ kind: "gallery-invitation", galleryId: gallery.id });
+  return redirectWithToast(
+    `/admin/galeries/${gallery.id}/envoyer`,
+    mailConfig()
+      ? {
+          type: "success",
+          title: "E-mail en route",
+          description: `Le lien et le code partent vers ${gallery.clientEmail}.`,
+        }
+      : {
+          type: "info",
+          title: "E-mail en attente",
+          description: `Il partira vers ${gallery.clientEmail} dès que l'envoi d'e-mails sera configuré (SMTP_URL).`,
+        },
+  );
+}
+
+/** A read-only value with a button that copies it (selectable by hand without JavaScript). */
+function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="text-sm font-semibold">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          onFocus={(event) => event.currentTarget.select()}
+          className="min-h-11 w-full rounded-md border border-border px-3 font-mono text-sm"
+        />
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => {
+            void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+          }}
+        >
+          <Copy aria-hidden="true" />
+          Copier<span className="sr-only"> {label.toLowerCase()}</span>
+        </Button>
+      </div>
+      <p aria-live="polite" className="text-sm text-muted-foreground">
+        {copied ? `${label} copié.` : ""}
+      </p>
+    </div>
+  );
+}
+
+export default function GallerySend({ loaderData }: Route.ComponentProps) {
+  const { gallery, link, code, sentAt, ready, total, mailConfigured, preview } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <GalleryHeader gallery={gallery} />
+      <section
+        aria-labelledby="acces-titre"
+        className="space-y-4 rounded-xl border border-border bg-white p-6"
+      >
+        <h2 id="acces-titre" className="font-sans text-lg font-semibold">
+          Le lien et le code
+        </h2>
+        <CopyField id="lien-galerie" label="Lien de la galerie" value={link} />
+        <CopyField id="code-galerie" label="Code d'accès" value={code} />
+      </section>
+      <section
+        aria-labelledby="envoi-titre"
+        className="space-y-4 rounded-xl border border-border bg-white p-6"
+      >
+        <h2 id="envoi-titre" className="font-sans text-lg font-semibold">
+          L'e-mail au client
+        </h2>
+        {mailConfigured ? null : (
+          <MailNotConfigured>
+            L'e-mail partira dès que l'envoi sera configuré ; en attendant, copiez le lien et le
+            code ci-dessus.
+          </MailNotConfigured>
+        )}
+        <p className="text-sm">
+          {sentAt
+            ? `Lien envoyé le ${formatLongDateTimeFr(sentAt)}.`
+            : "Le lien n'a pas encore été envoyé."}{" "}
+          {ready < total || total === 0
+            ? `Photos prêtes : ${ready} sur ${total}.`
+            : `Les ${total} photos sont prêtes.`}
+        </p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-semibold">À</dt>
+          <dd>{preview.to}</dd>
+          {preview.replyTo ? (
+            <>
+              <dt className="font-semibold">Réponses à</dt>
+              <dd>{preview.replyTo}</dd>
+            </>
+          ) : null}
+          <dt className="font-semibold">Objet</dt>
+          <dd>{preview.subject}</dd>
+        </dl>
+        <figure className="space-y-1">
+          <figcaption className="text-sm font-semibold">Aperçu du texte</figcaption>
+          <pre className="overflow-x-auto rounded-md border border-border bg-muted/50 p-4 font-sans text-sm whitespace-pre-wrap">
+            {preview.text}
+          </pre>
+        </figure>
+        <Form method="post">
+          <input type="hidden" name="id" value={gallery.id} />
+          <Button type="submit" name="intent" value="send" disabled={busy}>
+            <Send aria-hidden="true" />
+            {sentAt ? "Envoyer de nouveau le lien au client" : "Envoyer le lien au client"}
+          </Button>
+        </Form>
+      </section>
+    </div>
+  );
+}

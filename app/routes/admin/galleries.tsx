@@ -1,0 +1,130 @@
+import { Plus } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/galleries";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { GalleryStateBadge } from "~/components/admin/gallery-header";
+import { Button } from "~/components/ui/button";
+import { formatDateFr } from "~/lib/dates";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { galleryState, listGalleries } from "~/server/galleries/galleries.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Galeries clients - Administration" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const rows = await listGalleries();
+  return {
+    galleries: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      clientName: row.clientName,
+      studioName: row.studioName,
+      sessionDate: row.sessionDate,
+      ready: row.ready,
+      total: row.total,
+      bytes: row.bytes,
+      state: galleryState(row),
+    })),
+  };
+}
+
+/** Bytes as French readers write them: « 1,2 Go ». */
+function formatBytes(bytes: number): string {
+  const units = ["octets", "Ko", "Mo", "Go", "To"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
+}
+
+export default function Galleries({ loaderData }: Route.ComponentProps) {
+  const { galleries } = loaderData;
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Galeries clients"
+        summary="Les photos livrées à vos clients, chacune derrière un lien privé et un code d'accès."
+        actions={
+          <Button asChild>
+            <Link to="/admin/galeries/nouvelle">
+              <Plus aria-hidden="true" />
+              Nouvelle galerie
+            </Link>
+          </Button>
+        }
+      />
+      {galleries.length === 0 ? (
+        <section className="rounded-xl border border-border bg-white p-6 text-center">
+          <h2 className="font-sans text-lg font-semibold">Aucune galerie pour l'instant</h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Créez une galerie après une séance : vous y déposerez les photos, puis vous enverrez le
+            lien et le code au client.
+          </p>
+        </section>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-border bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Galeries clients, la plus récente d'abord</caption>
+            <thead className="border-b border-border bg-muted/50">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Galerie
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Client
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Studio
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Séance
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Photos prêtes
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Originaux
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  État
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {galleries.map((gallery) => (
+                <tr key={gallery.id}>
+                  <th scope="row" className="px-4 py-3 font-semibold">
+                    <Link
+                      to={`/admin/galeries/${gallery.id}`}
+                      className="underline underline-offset-4"
+                    >
+                      {gallery.title}
+                    </Link>
+                  </th>
+                  <td className="px-4 py-3">{gallery.clientName}</td>
+                  <td className="px-4 py-3">{gallery.studioName ?? "—"}</td>
+                  <td className="px-4 py-3">
+                    {gallery.sessionDate ? formatDateFr(`${gallery.sessionDate}T12:00:00Z`) : "—"}
+                  </td>
+                  <td className="px-4 py-3">
+                    {gallery.ready} / {gallery.total}
+                  </td>
+                  <td className="px-4 py-3">{formatBytes(gallery.bytes)}</td>
+                  <td className="px-4 py-3">
+                    <span className="flex flex-wrap gap-1">
+                      <GalleryStateBadge state={gallery.state} />
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

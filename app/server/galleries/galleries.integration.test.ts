@@ -1,0 +1,360 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
+import { makeTestJpeg } from "../../../tests/support/photos";
+import { galleryFormSchema, type GalleryForm } from "~/lib/gallery-schemas";
+import { db } from "../db/client.server";
+import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
+import { storage } from "../storage/storage.server";
+import { galleryPrefix } from "../storage/keys";
+import { galleryInvitationEmail } from "./emails.server";
+import {
+  changeAccessCode,
+  createGallery,
+  deleteGallery,
+  expiryDay,
+  extendExpiry,
+  findGallery,
+  galleryState,
+  listGalleries,
+  purgeAfterDaysOf,
+  reopenSelection,
+  updateGallery,
+} from "./galleries.server";
+import { purgeDueGalleries, purgeStaleUploads, purgeTemporaryFiles } from "./retention.server";
+
+// The store on a folder of this file's own (env() reads DATA_DIR once, on first use).
+const dataDir = vi.hoisted(() => {
+  const directory = `${process.env.TMPDIR ?? "/tmp"}/galleries-${process.pid}-${Date.now()}`;
+  process.env.DATA_DIR = directory;
+  return directory;
+});
+
+useAppDatabase({ jobs: true });
+afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const form = (overrides: Partial<GalleryForm> = {}): GalleryForm => ({
+  title: "Mariage de Léa et Hugo",
+  clientName: "Léa Dupont",
+  clientEmail: "lea@example.test",
+  studioId: null,
+  sessionDate: "2026-09-12",
+  expiresOn: "2027-01-31",
+  purgeAfterDays: 30,
+  downloadsAllowed: true,
+  watermark: false,
+  ...overrides,
+});
+
+async function stored(id: string) {
+  const found = await findGallery(id);
+  if (!found) throw new Error(`no gallery ${id}`);
+  return found.gallery;
+}
+
+async function objectsUnder(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const object of storage().list(prefix)) keys.push(object.key);
+  return keys;
+}
+
+async function countRows(galleryId: string) {
+  const result = await db().execute<{ galleries: number; photos: number; uploads: number }>(
+    sql`select (select count(*)::int from galleries where id = ${galleryId}) as galleries,
+               (select count(*)::int from gallery_photos where gallery_id = ${galleryId}) as photos,
+               (select count(*)::int from resumable_uploads where gallery_id = ${galleryId}) as uploads`,
+  );
+  return result.rows[0];
+}
+
+describe("gallery queries", () => {
+  it("creates a gallery with a code, the end of its expiry day in Paris and its purge date", async () => {
+    const id = await createGallery(form(), null);
+    const gallery = await stored(id);
+    expect(gallery).toMatchObject({
+      title: "Mariage de Léa et Hugo",
+      clientEmail: "lea@example.test",
+      accessVersion: 1,
+      downloadsAllowed: true,
+    });
+    expect(gallery.accessCode).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+    // 31 January ends at midnight Paris time (UTC+1 in winter).
+    expect(gallery.expiresAt.toISOString()).toBe("2027-01-31T23:00:00.000Z");
+    expect(expiryDay(gallery.expiresAt)).toBe("2027-01-31");
+    expect(purgeAfterDaysOf(gallery)).toBe(30);
+    expect(galleryState(gallery, new Date("2027-01-01T00:00:00Z"))).toEqual({ kind: "draft" });
+    expect(galleryState(gallery, new Date("2027-02-01T00:00:00Z")).kind).toBe("expired");
+  });
+
+  it("lists galleries with photos ready / total, favourites and the originals' bytes", async () => {
+    const { id } = await insertTestGallery(db(), { title: "Liste" });
+    const photo = await makeTestJpeg({ index: 1, width: 400, height: 300 });
+    await addReadyPhoto(db(), storage(), id, { name: "IMG_0001.jpg", buffer: photo });
+    await db()
+      .insert(galleryPhotos)
+      .values({ galleryId: id, position: 5, originalName: "IMG_0002.jpg", sourceExtension: "jpg" });
+    const row = (await listGalleries()).find((gallery) => gallery.id === id);
+    expect(row).toMatchObject({ ready: 1, total: 2, favourites: 0, bytes: photo.length });
+  });
+
+  it("changes the code and its version, reopens a validated selection, extends the expiry", async () => {
+    const { id, accessCode } = await insertTestGallery(db(), {
+      selectionValidatedAt: new Date(),
+      expiresAt: new Date(Date.now() - DAY_MS),
+      purgeAt: new Date(Date.now() + 9 * DAY_MS),
+    });
+    const code = await changeAccessCode(id);
+    expect(code).not.toBe(accessCode);
+    const after = await stored(id);
+    expect(after).toMatchObject({ accessCode: code, accessVersion: 2 });
+
+    expect(await reopenSelection(id)).toBe(true);
+    expect(await reopenSelection(id)).toBe(false);
+    expect((await stored(id)).selectionValidatedAt).toBeNull();
+
+    // Expired yesterday: extended from today, and the deletion moves with it (same delay).
+    const until = await extendExpiry(id, 30);
+    expect(until?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+    const extended = await stored(id);
+    expect(purgeAfterDaysOf(extended)).toBe(10);
+    expect(await changeAccessCode("00000000-0000-4000-8000-000000000000")).toBeNull();
+  });
+
+  it("turning the watermark on makes new web sizes: the revision grows and ready photos are queued", async () => {
+    const { id } = await insertTestGallery(db(), { watermark: false });
+    const photo = await makeTestJpeg({ index: 2, width: 400, height: 300 });
+    const { id: photoId } = await addReadyPhoto(db(), storage(), id, {
+      name: "IMG_0003.jpg",
+      buffer: photo,
+    });
+    const before = (await stored(id)).variantRevision;
+    expect(await updateGallery(id, form({ watermark: true }))).toBe(true);
+    expect((await stored(id)).variantRevision).toBe(before + 1);
+    const jobs = await db().execute<{ count: number }>(
+      sql`select count(*)::int as count from pgboss.job where name = 'photos' and data->>'photoId' = ${photoId}`,
+    );
+    expect(jobs.rows[0]?.count).toBe(1);
+    // Saving again without a change keeps the revision.
+    expect(await updateGallery(id, form({ watermark: true }))).toBe(true);
+    expect((await stored(id)).variantRevision).toBe(before + 1);
+  });
+
+  it("writes the invitation with the link, the code, the expiry date in French and the downloads", async () => {
+    const { id, accessCode } = await insertTestGallery(db(), {
+      title: "Naissance de Jules",
+      expiresAt: new Date("2027-03-12T23:00:00Z"),
+      purgeAt: new Date("2027-04-12T23:00:00Z"),
+      downloadsAllowed: false,
+    });
+    const mail = await galleryInvitationEmail(id);
+    expect(mail?.to).toBe("julie.martin@example.test");
+    expect(mail?.subject).toBe("Vos photos sont prêtes : Naissance de Jules");
+    const code = `${accessCode.slice(0, 4)}-${accessCode.slice(4)}`;
+    for (const body of [mail?.text, mail?.html]) {
+      expect(body).toContain(`/galerie-client/${id}`);
+      expect(body).toContain(code);
+      expect(body).toContain("12 mars 2027");
+      expect(body).toContain("le téléchargement n");
+    }
+    expect(mail?.replyTo?.address).toMatch(/@/);
+    await deleteGallery(id);
+    expect(await galleryInvitationEmail(id)).toBeNull();
+  });
+});
+
+describe("deleteGallery", () => {
+  it("removes the rows and every object of the gallery, and no other gallery's", async () => {
+    const kept = await insertTestGallery(db());
+    const gone = await insertTestGallery(db());
+    const photo = await makeTestJpeg({ index: 3, width: 400, height: 300 });
+    await addReadyPhoto(db(), storage(), kept.id, { name: "a.jpg", buffer: photo });
+    await addReadyPhoto(db(), storage(), gone.id, { name: "b.jpg", buffer: photo });
+    expect((await objectsUnder(galleryPrefix(gone.id))).length).toBeGreaterThan(3);
+
+    expect(await deleteGallery(gone.id)).toBe(true);
+    expect(await objectsUnder(galleryPrefix(gone.id))).toEqual([]);
+    expect(await countRows(gone.id)).toEqual({ galleries: 0, photos: 0, uploads: 0 });
+    expect((await objectsUnder(galleryPrefix(kept.id))).length).toBeGreaterThan(3);
+    expect(await countRows(kept.id)).toMatchObject({ galleries: 1, photos: 1 });
+    expect(await deleteGallery(gone.id)).toBe(false);
+  });
+
+  it("finishes after a crash that left the row marked and files behind", async () => {
+    const { id } = await insertTestGallery(db(), { deletingAt: new Date(Date.now() - 3600_000) });
+    const photo = await makeTestJpeg({ index: 4, width: 400, height: 300 });
+    await addReadyPhoto(db(), storage(), id, { name: "c.jpg", buffer: photo });
+    expect(await findGallery(id)).not.toBeNull();
+    // The retention picks it first (already being deleted), even with its purge date ahead.
+    await db()
+      .update(galleries)
+      .set({ purgeAt: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() - 2000) })
+      .where(eq(galleries.id, id));
+    expect(await purgeDueGalleries(1)).toBe(1);
+    expect(await objectsUnder(galleryPrefix(id))).toEqual([]);
+    expect(await countRows(id)).toMatchObject({ galleries: 0 });
+  });
+});
+
+describe("retention", () => {
+  it("deletes only the galleries whose purge date passed", async () => {
+    const due = await insertTestGallery(db(), {
+      expiresAt: new Date(Date.now() - 40 * DAY_MS),
+      purgeAt: new Date(Date.now() - 10 * DAY_MS),
+    });
+    const expiredNotDue = await insertTestGallery(db(), {
+      expiresAt: new Date(Date.now() - 5 * DAY_MS),
+      purgeAt: new Date(Date.now() + 25 * DAY_MS),
+    });
+    const open = await insertTestGallery(db());
+    const photo = await makeTestJpeg({ index: 5, width: 400, height: 300 });
+    await addReadyPhoto(db(), storage(), due.id, { name: "d.jpg", buffer: photo });
+
+    expect(await purgeDueGalleries()).toBeGreaterThanOrEqual(1);
+    expect(await countRows(due.id)).toMatchObject({ galleries: 0, photos: 0 });
+    expect(await objectsUnder(galleryPrefix(due.id))).toEqual([]);
+    expect(await countRows(expiredNotDue.id)).toMatchObject({ galleries: 1 });
+    expect(await countRows(open.id)).toMatchObject({ galleries: 1 });
+  });
+
+  it("takes 20 galleries a run at most", async () => {
+    for (let index = 0; index < 22; index++) {
+      await insertTestGallery(db(), {
+        expiresAt: new Date(Date.now() - 40 * DAY_MS),
+        purgeAt: new Date(Date.now() - DAY_MS),
+      });
+    }
+    expect(await purgeDueGalleries()).toBe(20);
+    expect(await purgeDueGalleries()).toBe(2);
+    expect(await purgeDueGalleries()).toBe(0);
+  });
+
+  it("aborts uploads untouched for 48 hours and removes their rows, keeping recent and finished ones", async () => {
+    const { id } = await insertTestGallery(db());
+    const started = async (key: string, hoursAgo: number, completed = false) => {
+      const uploadId = await storage().startMultipart(key, "image/jpeg");
+      await storage().putPart(key, uploadId, 1, Buffer.from("partie"), 6);
+      const at = new Date(Date.now() - hoursAgo * 3600_000);
+      const [row] = await db()
+        .insert(resumableUploads)
+        .values({
+          galleryId: id,
+          fileName: `${key.split("/").at(-1)}`,
+          size: 6,
+          contentType: "image/jpeg",
+          chunkSize: 6,
+          storageKey: key,
+          storageUploadId: uploadId,
+          updatedAt: at,
+          createdAt: at,
+          completedAt: completed ? at : null,
+        })
+        .returning({ id: resumableUploads.id });
+      if (!row) throw new Error("no upload row");
+      return row.id;
+    };
+    const stale = await started(`${galleryPrefix(id)}stale/upload.jpg`, 49);
+    const recent = await started(`${galleryPrefix(id)}recent/upload.jpg`, 47);
+    const finished = await started(`${galleryPrefix(id)}done/upload.jpg`, 72, true);
+
+    expect(await purgeStaleUploads()).toBe(1);
+    const left = await db().select({ id: resumableUploads.id }).from(resumableUploads);
+    const ids = left.map((row) => row.id);
+    expect(ids).not.toContain(stale);
+    expect(ids).toEqual(expect.arrayContaining([recent, finished]));
+    expect(await purgeStaleUploads()).toBe(0);
+  });
+
+  it("removes temporary files older than a day, not newer ones nor the store's parts", async () => {
+    const directory = path.join(dataDir, "incoming-uploads");
+    await fs.mkdir(path.join(directory, "parts"), { recursive: true });
+    const old = path.join(directory, "vieux.tmp");
+    const fresh = path.join(directory, "neuf.tmp");
+    await fs.writeFile(old, "x");
+    await fs.writeFile(fresh, "x");
+    const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS);
+    await fs.utimes(old, twoDaysAgo, twoDaysAgo);
+    expect(await purgeTemporaryFiles()).toBe(1);
+    await expect(fs.stat(old)).rejects.toThrow();
+    await expect(fs.stat(fresh)).resolves.toBeTruthy();
+    await expect(fs.stat(path.join(directory, "parts"))).resolves.toBeTruthy();
+  });
+});
+
+describe("the gallery form's rules", () => {
+  const studioId = "6f1d7a52-3f0e-4a8b-9c1d-2e3f4a5b6c7d";
+  const schema = galleryFormSchema({ today: "2026-11-23", studioIds: [studioId] });
+  const valid = {
+    title: "Séance",
+    clientName: "Anne",
+    clientEmail: "anne@example.test",
+    studioId,
+    sessionDate: "",
+    expiresOn: "2027-01-22",
+    purgeAfterDays: "30",
+    downloadsAllowed: "on",
+  };
+  const errors = (values: Record<string, string>) => {
+    const parsed = schema.safeParse(values);
+    return parsed.success
+      ? {}
+      : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
+  };
+
+  it("accepts a valid form and reads checkboxes, empty dates and numbers", () => {
+    const parsed = schema.parse(valid);
+    expect(parsed).toMatchObject({
+      studioId,
+      sessionDate: null,
+      purgeAfterDays: 30,
+      downloadsAllowed: true,
+      watermark: false,
+    });
+  });
+
+  it("says in French what is wrong", () => {
+    expect(
+      errors({
+        ...valid,
+        title: " ",
+        clientName: "x".repeat(201),
+        clientEmail: "pas-une-adresse",
+        studioId: "00000000-0000-4000-8000-000000000000",
+        sessionDate: "2026-02-31",
+        expiresOn: "2026-11-22",
+        purgeAfterDays: "366",
+      }),
+    ).toEqual({
+      title: "Le titre est obligatoire",
+      clientName: "Le nom du client doit contenir au plus 200 caractères",
+      clientEmail: "E-mail invalide",
+      studioId: "Choisissez un studio de la liste",
+      sessionDate: "Date de la séance invalide",
+      expiresOn: "La date d'expiration ne peut pas être passée",
+      purgeAfterDays: "Indiquez un nombre de jours entre 0 et 365",
+    });
+    expect(errors({ ...valid, expiresOn: "2028-05-24" })).toEqual({
+      expiresOn: "La date d'expiration doit être dans 18 mois au plus",
+    });
+    expect(errors({ ...valid, expiresOn: "2028-05-23", purgeAfterDays: "0" })).toEqual({});
+    expect(errors({ ...valid, purgeAfterDays: "-1" })).toHaveProperty("purgeAfterDays");
+  });
+
+  it("keeps a past expiry the owner did not change", () => {
+    const editing = galleryFormSchema({
+      today: "2026-11-23",
+      studioIds: [],
+      currentExpiry: "2026-10-01",
+    });
+    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-01" }).success).toBe(
+      true,
+    );
+    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-02" }).success).toBe(
+      false,
+    );
+  });
+});

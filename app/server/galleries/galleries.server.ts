@@ -1,0 +1,300 @@
+import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { addToIsoDay, MAX_EXPIRY_MONTHS, type GalleryForm } from "~/lib/gallery-schemas";
+import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
+import { isUuid } from "~/lib/forms";
+import { db } from "../db/client.server";
+import { galleries, galleryPhotos, resumableUploads, studios } from "../db/schema";
+import { reprocessGalleryVariants } from "./processing.server";
+import { log } from "../logger.server";
+import { storage } from "../storage/storage.server";
+import { galleryPrefix } from "../storage/keys";
+import { generateAccessCode } from "./access.server";
+
+/*
+ * The owner's side of the client galleries (issue 14): the list, one gallery, its form's writes, a new
+ * access code, the selection reopened, and the deletion shared with the retention (decision 0105).
+ */
+
+export type GalleryRow = typeof galleries.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The end of a Paris day (YYYY-MM-DD): the next day's midnight in Paris, when the gallery expires. */
+export function endOfParisDay(day: string): Date {
+  const next = addToIsoDay(day, { days: 1 });
+  const [year, month, date] = next.split("-").map(Number) as [number, number, number];
+  const wall = wallTime(year, month, date);
+  if (wall === null) throw new Error(`Invalid day ${day}`);
+  return parisWallTimeToInstant(wall);
+}
+
+/** The Paris day of an expiry instant (the last day the client can open the gallery). */
+export function expiryDay(expiresAt: Date): string {
+  return isoDayInParis(new Date(expiresAt.getTime() - 1));
+}
+
+/** The whole days between the expiry and the deletion (what the form shows). */
+export function purgeAfterDaysOf(gallery: Pick<GalleryRow, "expiresAt" | "purgeAt">): number {
+  return Math.round((gallery.purgeAt.getTime() - gallery.expiresAt.getTime()) / DAY_MS);
+}
+
+function datesOf(form: Pick<GalleryForm, "expiresOn" | "purgeAfterDays">) {
+  const expiresAt = endOfParisDay(form.expiresOn);
+  return { expiresAt, purgeAt: new Date(expiresAt.getTime() + form.purgeAfterDays * DAY_MS) };
+}
+
+/** The state shown in the list and the header. */
+export type GalleryState =
+  | { kind: "deleting" }
+  | { kind: "expired"; purgeAt: string }
+  | { kind: "selection" }
+  | { kind: "sent" }
+  | { kind: "draft" };
+
+export function galleryState(
+  gallery: Pick<
+    GalleryRow,
+    "deletingAt" | "expiresAt" | "purgeAt" | "selectionValidatedAt" | "invitationSentAt"
+  >,
+  now = new Date(),
+): GalleryState {
+  if (gallery.deletingAt) return { kind: "deleting" };
+  if (gallery.expiresAt.getTime() <= now.getTime()) {
+    return { kind: "expired", purgeAt: gallery.purgeAt.toISOString() };
+  }
+  if (gallery.selectionValidatedAt) return { kind: "selection" };
+  if (gallery.invitationSentAt) return { kind: "sent" };
+  return { kind: "draft" };
+}
+
+// Written out: drizzle leaves columns unqualified inside sql``, and a bare "id" in a subquery is its own table's.
+const studioName = sql<
+  string | null
+>`(select s.data->>'name' from studios s where s.id = "galleries"."studio_id")`;
+const photoCount = (where: string) =>
+  sql<number>`(select count(*)::int from gallery_photos p where p.gallery_id = "galleries"."id"${sql.raw(where)})`;
+
+/** Every gallery, newest first, with its photos (ready / all), its favourites and its originals' bytes. */
+export async function listGalleries() {
+  const rows = await db()
+    .select({
+      id: galleries.id,
+      title: galleries.title,
+      clientName: galleries.clientName,
+      studioName,
+      sessionDate: galleries.sessionDate,
+      expiresAt: galleries.expiresAt,
+      purgeAt: galleries.purgeAt,
+      invitationSentAt: galleries.invitationSentAt,
+      selectionValidatedAt: galleries.selectionValidatedAt,
+      deletingAt: galleries.deletingAt,
+      createdAt: galleries.createdAt,
+      total: photoCount(""),
+      ready: photoCount(" and p.status = 'ready'"),
+      favourites: photoCount(" and p.favourite"),
+      bytes: sql<number>`(select coalesce(sum(p.original_bytes), 0)::float8 from gallery_photos p where p.gallery_id = "galleries"."id")`,
+    })
+    .from(galleries)
+    .orderBy(desc(galleries.createdAt));
+  return rows;
+}
+
+/** One gallery (even while being deleted: the admin still names it), with its studio's name; null when unknown. */
+export async function findGallery(id: string) {
+  if (!isUuid(id)) return null;
+  const [row] = await db()
+    .select({ gallery: galleries, studioName })
+    .from(galleries)
+    .where(eq(galleries.id, id));
+  return row ?? null;
+}
+
+/** The photo counts of one gallery. */
+export async function galleryCounts(id: string) {
+  const [row] = await db()
+    .select({
+      total: sql<number>`count(*)::int`,
+      ready: sql<number>`(count(*) filter (where ${galleryPhotos.status} = 'ready'))::int`,
+      favourites: sql<number>`(count(*) filter (where ${galleryPhotos.favourite}))::int`,
+    })
+    .from(galleryPhotos)
+    .where(eq(galleryPhotos.galleryId, id));
+  return row ?? { total: 0, ready: 0, favourites: 0 };
+}
+
+/** The studios a gallery may name: those on the site (id and name, in menu order). */
+export async function currentStudios(): Promise<{ id: string; name: string }[]> {
+  return db()
+    .select({ id: studios.id, name: sql<string>`${studios.data}->>'name'` })
+    .from(studios)
+    .where(isNull(studios.retiredAt))
+    .orderBy(asc(studios.position), asc(studios.createdAt));
+}
+
+/** A new gallery with a new access code; returns its id. */
+export async function createGallery(form: GalleryForm, createdBy: string | null): Promise<string> {
+  const [row] = await db()
+    .insert(galleries)
+    .values({
+      title: form.title,
+      clientName: form.clientName,
+      clientEmail: form.clientEmail,
+      studioId: form.studioId,
+      sessionDate: form.sessionDate,
+      ...datesOf(form),
+      accessCode: generateAccessCode(),
+      downloadsAllowed: form.downloadsAllowed,
+      watermark: form.watermark,
+      createdBy,
+    })
+    .returning({ id: galleries.id });
+  if (!row) throw new Error("createGallery: no row");
+  log.info("gallery_created", { id: row.id });
+  return row.id;
+}
+
+/**
+ * Saves the form's fields; false when the gallery is unknown or being deleted. Turning the watermark on
+ * or off makes new web sizes: the revision grows and every processed photo goes back to the queue
+ * (its file names carry the revision, so the client never sees a stale one as the new one).
+ */
+export async function updateGallery(id: string, form: GalleryForm): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const [current] = await tx
+      .select({ watermark: galleries.watermark })
+      .from(galleries)
+      .where(and(eq(galleries.id, id), isNull(galleries.deletingAt)))
+      .for("update");
+    if (!current) return false;
+    const watermarkChanged = current.watermark !== form.watermark;
+    await tx
+      .update(galleries)
+      .set({
+        title: form.title,
+        clientName: form.clientName,
+        clientEmail: form.clientEmail,
+        studioId: form.studioId,
+        sessionDate: form.sessionDate,
+        ...datesOf(form),
+        downloadsAllowed: form.downloadsAllowed,
+        watermark: form.watermark,
+        updatedAt: new Date(),
+      })
+      .where(eq(galleries.id, id));
+    if (watermarkChanged) await reprocessGalleryVariants(id, { tx });
+    return true;
+  });
+}
+
+/** A new access code: every client's cookie stops working (access_version + 1). Null when unknown. */
+export async function changeAccessCode(id: string): Promise<string | null> {
+  const code = generateAccessCode();
+  const [row] = await db()
+    .update(galleries)
+    .set({
+      accessCode: code,
+      accessVersion: sql`${galleries.accessVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(galleries.id, id), isNull(galleries.deletingAt)))
+    .returning({ id: galleries.id });
+  if (!row) return null;
+  log.info("gallery_code_changed", { id });
+  return code;
+}
+
+/** Lets the client change the selection again; false when there was none validated. */
+export async function reopenSelection(id: string): Promise<boolean> {
+  const rows = await db()
+    .update(galleries)
+    .set({ selectionValidatedAt: null, updatedAt: new Date() })
+    .where(
+      and(
+        eq(galleries.id, id),
+        isNull(galleries.deletingAt),
+        isNotNull(galleries.selectionValidatedAt),
+      ),
+    )
+    .returning({ id: galleries.id });
+  return rows.length > 0;
+}
+
+/** The favourites of a gallery in the photos' order, with their comments. */
+export async function gallerySelection(id: string) {
+  return db()
+    .select({
+      id: galleryPhotos.id,
+      originalName: galleryPhotos.originalName,
+      comment: galleryPhotos.favouriteComment,
+      favouritedAt: galleryPhotos.favouritedAt,
+    })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.galleryId, id), eq(galleryPhotos.favourite, true)))
+    .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+}
+
+/** Notes that the mail server accepted the invitation. */
+export async function markInvitationSent(id: string, at = new Date()): Promise<void> {
+  await db().update(galleries).set({ invitationSentAt: at }).where(eq(galleries.id, id));
+}
+
+/** Forgets an unfinished upload's parts; a store that cannot (or already forgot them) is only logged. */
+export async function abortQuietly(key: string, uploadId: string): Promise<void> {
+  try {
+    await storage().abortMultipart(key, uploadId);
+  } catch (error) {
+    log.warn("gallery_upload_abort_failed", { key, error });
+  }
+}
+
+/**
+ * Deletes a gallery, its files and its rows (photos and uploads by cascade): first marked `deleting_at`
+ * (the client's pages answer 404 from then on), then its storage prefix emptied, then the row deleted.
+ * Run again after a crash at any step, it finishes the work. Returns false when there was no such gallery.
+ */
+export async function deleteGallery(id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const [marked] = await db()
+    .update(galleries)
+    .set({ deletingAt: sql`coalesce(${galleries.deletingAt}, now())` })
+    .where(eq(galleries.id, id))
+    .returning({ id: galleries.id });
+  if (!marked) return false;
+  // Unfinished uploads hold parts outside the prefix's objects (S3 keeps them until aborted).
+  const pending = await db()
+    .select({ key: resumableUploads.storageKey, uploadId: resumableUploads.storageUploadId })
+    .from(resumableUploads)
+    .where(and(eq(resumableUploads.galleryId, id), isNull(resumableUploads.completedAt)));
+  for (const upload of pending) await abortQuietly(upload.key, upload.uploadId);
+  const files = await storage().deletePrefix(galleryPrefix(id));
+  await db().delete(galleries).where(eq(galleries.id, id));
+  log.info("gallery_deleted", { id, files });
+  return true;
+}
+
+/**
+ * Moves the expiry `days` later (from today when it has passed), at most 18 months ahead, and the deletion
+ * with it (same delay after the expiry). Null when unknown; else the new expiry.
+ */
+export async function extendExpiry(
+  id: string,
+  days: number,
+  now = new Date(),
+): Promise<Date | null> {
+  const found = await findGallery(id);
+  if (!found || found.gallery.deletingAt) return null;
+  const { gallery } = found;
+  const today = isoDayInParis(now);
+  const current = expiryDay(gallery.expiresAt);
+  const from = current < today ? today : current;
+  const latest = addToIsoDay(today, { months: MAX_EXPIRY_MONTHS });
+  const wanted = addToIsoDay(from, { days });
+  const expiresOn = wanted > latest ? latest : wanted;
+  const expiresAt = endOfParisDay(expiresOn);
+  const purgeAt = new Date(expiresAt.getTime() + purgeAfterDaysOf(gallery) * DAY_MS);
+  await db()
+    .update(galleries)
+    .set({ expiresAt, purgeAt, updatedAt: new Date() })
+    .where(eq(galleries.id, id));
+  return expiresAt;
+}
