@@ -27,7 +27,9 @@ export type MailJob =
   /** An administrator's link (password reset, invitation), written by the caller. */
   | { kind: "admin"; mail: Pick<OutgoingMail, "to" | "subject" | "text"> }
   /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
-  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string };
+  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string }
+  /** A client's validated selection, to the gallery's studio (galleries.id; issue 14, CLIENT). */
+  | { kind: "gallery-selection"; galleryId: string };
 
 /** Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). */
 export function enqueueMail(job: MailJob, options: { tx?: Executor } = {}) {
@@ -39,6 +41,10 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
   switch (job.kind) {
     case "admin":
       return job.mail;
+    case "gallery-selection": {
+      const { selectionEmail } = await import("../galleries/client.server");
+      return selectionEmail(job.galleryId);
+    }
     case "confirmation":
       return confirmationEmail(job.subscriberId);
     case "newsletter-test": {
@@ -85,6 +91,7 @@ async function afterDelivery(job: MailJob): Promise<void> {
 }
 
 function kindOf(job: MailJob): MailKind {
+  if (job.kind === "gallery-selection") return "contact"; // a message to the studio, like a contact form's
   return job.kind === "newsletter-test" ? "newsletter" : job.kind;
 }
 
