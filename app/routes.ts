@@ -93,6 +93,11 @@ export default [
   // Client galleries (issue 14): resumable uploads of the photos (decision 0101).
 
   // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
+  layout("routes/gallery-client-layout.tsx", [
+    route("galerie-client/:id", "routes/galerie-client.tsx"),
+  ]),
+  route("galerie-client/:id/photos/:photoId/:file", "routes/galerie-client.photo.ts"),
+  route("galerie-client/:id/telecharger/:photoId", "routes/galerie-client.telecharger.ts"),
 
   // Client galleries (issue 14): every photo in one ZIP (decision 0104).
 

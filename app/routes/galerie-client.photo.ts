@@ -26,6 +26,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   ) {
     throw data("Introuvable.", { status: 404 });
   }
-  const key = galleryVariantKey(gallery.id, photo.id, variant.revision, variant.width, variant.format);
+  const key = galleryVariantKey(
+    gallery.id,
+    photo.id,
+    variant.revision,
+    variant.width,
+    variant.format,
+  );
   return streamObject(request, key, { "Cache-Control": FILE_CACHE_CONTROL });
 }

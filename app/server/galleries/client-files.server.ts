@@ -47,6 +47,10 @@ export function downloadName(originalName: string, extension: string): string {
 
 /** `attachment` with an ASCII fallback and the exact name (RFC 6266 / 5987). */
 export function contentDisposition(name: string): string {
-  const ascii = name.normalize("NFD").replace(/[^\x20-\x7e]/g, "").replace(/["\\]/g, "_") || "photo";
+  const ascii =
+    name
+      .normalize("NFD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\]/g, "_") || "photo";
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { adminGallerySelectionPath } from "~/lib/gallery-urls";
-import { readSiteContent } from "../content/site-content.server";
+import { readSiteContent, type SiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { env } from "../env.server";
@@ -16,7 +16,7 @@ import type { GalleryRow } from "./access.server";
  * racing a ♥ can never leave a change after the lock.
  */
 
-export const MAX_COMMENT_LENGTH = 1000;
+export { MAX_COMMENT_LENGTH } from "~/components/gallery/texts";
 
 export type ClientPhoto = {
   id: string;
@@ -228,8 +228,7 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
       comments.length > 0
         ? `<p><strong>Commentaires :</strong></p><ul>${comments
             .map(
-              (photo) =>
-                `<li>${escapeHtml(photo.name)} : ${escapeHtml(photo.comment ?? "")}</li>`,
+              (photo) => `<li>${escapeHtml(photo.name)} : ${escapeHtml(photo.comment ?? "")}</li>`,
             )
             .join("")}</ul>`
         : "",
@@ -237,5 +236,22 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
     ].join(""),
     footer: `Message envoyé par le site de ${escapeHtml(brand)} quand un client valide sa sélection.`,
   });
-  return { to, subject, text, html, replyTo: { name: gallery.clientName, address: gallery.clientEmail } };
+  return {
+    to,
+    subject,
+    text,
+    html,
+    replyTo: { name: gallery.clientName, address: gallery.clientEmail },
+  };
+}
+
+export type StudioContact = { name: string; phone: string; email: string };
+
+/** Who the client calls or writes to: the gallery's studio, else the site's own contact. */
+export function studioContact(content: SiteContent, studioId: string | null): StudioContact {
+  const { identity } = content.documents;
+  const studio = studioId ? content.studios.find((record) => record.id === studioId) : undefined;
+  return studio
+    ? { name: studio.data.name, phone: studio.data.phone, email: studio.data.email }
+    : { name: identity.brand, phone: identity.phone ?? "", email: identity.email };
 }
