@@ -57,7 +57,8 @@ const photoRow = async (galleryId: string, name: string) => {
       variantRevision: 1,
     })
     .returning({ id: galleryPhotos.id });
-  return photo!.id;
+  if (!photo) throw new Error("photo absente");
+  return photo.id;
 };
 
 describe("the access code", () => {
@@ -98,7 +99,7 @@ describe("attempts at a code", () => {
     );
     let allowed = 0;
     for (let attempt = 0; attempt < 31; attempt++) {
-      const result = await consumeCodeAttempt("10.0.1.1", ids[attempt % ids.length]!);
+      const result = await consumeCodeAttempt("10.0.1.1", ids[attempt % ids.length] ?? "");
       if (result.allowed) allowed++;
       else expect(result.retryAfterSeconds).toBeGreaterThan(3500);
     }
