@@ -403,6 +403,8 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
           listUrl={listUrl}
           actions={actions(single, "tile")}
           downloadsAllowed={gallery.downloadsAllowed}
+          canWrite={canWrite}
+          commentError={answer?.intent === "comment" ? answer : undefined}
         />
       ) : (
         <>
@@ -514,7 +516,11 @@ function SinglePhoto({
   listUrl,
   actions,
   downloadsAllowed,
+  canWrite,
+  commentError,
 }: {
+  canWrite: boolean;
+  commentError?: ActionAnswer;
   galleryId: string;
   photo: GalleryTile;
   previous?: GalleryTile;
@@ -558,7 +564,36 @@ function SinglePhoto({
           </a>
         ) : null}
       </div>
-      {photo.comment ? <p className="text-stone-700">Votre commentaire : {photo.comment}</p> : null}
+      {canWrite ? (
+        // Without JavaScript, the comment's form is here (the dialog needs the script).
+        <Form method="post" className="max-w-xl space-y-2">
+          <input type="hidden" name="intent" value="comment" />
+          <input type="hidden" name="photoId" value={photo.id} />
+          <label htmlFor="commentaire" className="block font-medium">
+            Commentaire pour le studio
+          </label>
+          <textarea
+            id="commentaire"
+            name="comment"
+            rows={4}
+            maxLength={MAX_COMMENT_LENGTH}
+            defaultValue={commentError?.error ? commentError.code : (photo.comment ?? "")}
+            aria-invalid={commentError?.error ? true : undefined}
+            aria-describedby={commentError?.error ? "commentaire-erreur" : undefined}
+            className="w-full rounded-md border border-stone-400 px-3 py-2"
+          />
+          {commentError?.error ? (
+            <p id="commentaire-erreur" role="alert" className="text-sm font-medium text-red-800">
+              {commentError.error}
+            </p>
+          ) : null}
+          <button type="submit" className={buttonClass}>
+            Enregistrer le commentaire
+          </button>
+        </Form>
+      ) : photo.comment ? (
+        <p className="text-stone-700">Votre commentaire : {photo.comment}</p>
+      ) : null}
     </section>
   );
 }
