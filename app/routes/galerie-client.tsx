@@ -35,6 +35,7 @@ import {
 import {
   clientPhotos,
   expiryDay,
+  formatDownloadSize,
   lockedMessage,
   setComment,
   setFavourite,
@@ -72,7 +73,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await clientGalleryViewer(request, gallery);
   if (!viewer) return data({ kind: "code" as const, title: gallery.title });
   if (viewer === "client") await touchClientActivity(gallery.id);
-  const photos = await clientPhotos(gallery.id);
+  const rows = await clientPhotos(gallery.id);
+  const photos = rows.map(({ bytes: _bytes, ...photo }) => photo);
+  const size = (list: typeof rows) =>
+    formatDownloadSize(list.reduce((total, photo) => total + photo.bytes, 0));
   return data({
     kind: "gallery" as const,
     preview: viewer === "admin",
@@ -83,6 +87,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       sessionDate: gallery.sessionDate ? formatDateFr(gallery.sessionDate) : null,
       availableUntil: expiryDay(gallery),
       downloadsAllowed: gallery.downloadsAllowed,
+      zipSize: size(rows),
+      favouritesZipSize: size(rows.filter((photo) => photo.favourite)),
       validatedAt: gallery.selectionValidatedAt
         ? formatLongDateTimeFr(gallery.selectionValidatedAt)
         : null,
@@ -429,11 +435,11 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
             {gallery.downloadsAllowed ? (
               <>
                 <a href={clientZipPath(gallery.id)} className={buttonClass}>
-                  Tout télécharger
+                  Tout télécharger (ZIP, {gallery.zipSize})
                 </a>
                 {favouritesCount > 0 ? (
                   <a href={clientZipPath(gallery.id, { favourites: true })} className={buttonClass}>
-                    Télécharger mes favoris
+                    Télécharger mes favoris (ZIP, {gallery.favouritesZipSize})
                   </a>
                 ) : null}
               </>

@@ -156,6 +156,11 @@ describe("the client's gallery", () => {
       { timeout: 10_000 },
     );
     expect(await page.getByText("Disponible jusqu'au").isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole("link", { name: /^Tout télécharger \(ZIP, [\d,]+ [kKMG]o\)$/ })
+        .getAttribute("href"),
+    ).toBe(`/galerie-client/${gallery.id}/telecharger.zip`);
     expect(await axeViolations(page)).toEqual([]);
 
     const response = await fetch(`${baseUrl}${galleryPath(gallery.id)}`, {
@@ -190,6 +195,7 @@ describe("the client's gallery", () => {
     const counter = page.locator(".yarl__counter");
     await counter.waitFor();
     expect(await counter.textContent()).toBe("1 / 4");
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("ArrowRight");
     await page.waitForFunction(
       () => document.querySelector(".yarl__counter")?.textContent === "2 / 4",

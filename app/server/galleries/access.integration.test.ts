@@ -17,7 +17,13 @@ import {
   requireGalleryFileAccess,
   tooManyAttemptsMessage,
 } from "./access.server";
-import { selectionEmail, setComment, setFavourite, validateSelection } from "./client.server";
+import {
+  formatDownloadSize,
+  selectionEmail,
+  setComment,
+  setFavourite,
+  validateSelection,
+} from "./client.server";
 
 useAppDatabase({ jobs: true });
 
@@ -69,6 +75,12 @@ describe("the access code", () => {
     expect(accessCodeMatches("K7PM-4QXZ", "K7PM4QXT")).toBe(false);
     expect(accessCodeMatches("K7PM4QX", "K7PM4QXT")).toBe(false);
     expect(accessCodeMatches("", "K7PM4QXT")).toBe(false);
+  });
+
+  it("gives download sizes in French units", () => {
+    expect(formatDownloadSize(350_000_000)).toBe("350 Mo");
+    expect(formatDownloadSize(2_140_000_000)).toBe("2,1 Go");
+    expect(formatDownloadSize(812)).toBe("812 octets");
   });
 
   it("says how long to wait, in minutes", () => {

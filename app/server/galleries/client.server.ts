@@ -28,6 +28,8 @@ export type ClientPhoto = {
   thumbhash: string | null;
   favourite: boolean;
   comment: string | null;
+  /** The delivery original's size (the ZIP's). */
+  bytes: number;
 };
 
 /** The photos the client sees: the ready ones, in the owner's order. */
@@ -43,6 +45,7 @@ export async function clientPhotos(galleryId: string): Promise<ClientPhoto[]> {
       thumbhash: galleryPhotos.thumbhash,
       favourite: galleryPhotos.favourite,
       comment: galleryPhotos.favouriteComment,
+      bytes: galleryPhotos.originalBytes,
     })
     .from(galleryPhotos)
     .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.status, "ready")))
@@ -51,6 +54,7 @@ export async function clientPhotos(galleryId: string): Promise<ClientPhoto[]> {
     ...row,
     width: row.width ?? 1,
     height: row.height ?? 1,
+    bytes: row.bytes ?? 0,
   }));
 }
 
@@ -254,4 +258,17 @@ export function studioContact(content: SiteContent, studioId: string | null): St
   return studio
     ? { name: studio.data.name, phone: studio.data.phone, email: studio.data.email }
     : { name: identity.brand, phone: identity.phone ?? "", email: identity.email };
+}
+
+/** A download's size as the client reads it: « 350 Mo », « 2,1 Go ». */
+export function formatDownloadSize(bytes: number): string {
+  const units = ["octets", "Ko", "Mo", "Go", "To"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit >= 3 ? 1 : 0;
+  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
 }
