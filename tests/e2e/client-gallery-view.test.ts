@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
+import http from "node:http";
 import path from "node:path";
 import { eq, inArray, like, or } from "drizzle-orm";
 import sharp from "sharp";
@@ -32,6 +33,43 @@ const store = () =>
 let gallery: TestGallery;
 let expired: TestGallery;
 let photoIds: string[] = [];
+
+// The code's attempts from a loopback address of this file's own (127.x.y.z all reach the server): the
+// limits count per address, and other files type codes from 127.0.0.1 at the same time.
+const attemptAddress = `127.${randomInt(1, 255)}.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+
+function postCodeFrom(client: string, galleryId: string, code: string) {
+  const { hostname, port } = new URL(baseUrl);
+  const body = new URLSearchParams({ intent: "code", code }).toString();
+  return new Promise<{ status: number; retryAfter?: string; text: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: hostname,
+        port,
+        method: "POST",
+        path: `/galerie-client/${galleryId}`,
+        localAddress: client,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfter: response.headers["retry-after"],
+            text: Buffer.concat(chunks).toString("utf8").replaceAll("<!-- -->", ""),
+          }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
 
 async function thumbhashOf(buffer: Buffer): Promise<string> {
   const { data, info } = await sharp(buffer)
@@ -67,7 +105,12 @@ afterAll(async () => {
   await database.delete(galleries).where(inArray(galleries.id, ids));
   await database
     .delete(rateLimits)
-    .where(or(...ids.map((id) => like(rateLimits.key, `galerie-code:%${id}`))));
+    .where(
+      or(
+        ...ids.map((id) => like(rateLimits.key, `galerie-code:%${id}`)),
+        like(rateLimits.key, `galerie-code:${attemptAddress}%`),
+      ),
+    );
   for (const id of ids) await store().deletePrefix(galleryPrefix(id));
   photoIds = [];
 });
@@ -136,6 +179,21 @@ describe("the client's gallery", () => {
       (entry) => entry.name === `galerie-${gallery.id}`,
     );
     expect(cookie).toMatchObject({ path: "/galerie-client", httpOnly: true, sameSite: "Lax" });
+  });
+
+  it("counts attempts before comparing: the 9th in 15 minutes is refused, even with the right code", async () => {
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const wrong = await postCodeFrom(attemptAddress, gallery.id, `FAUX${attempt}`);
+      expect(wrong.status).toBe(400);
+      expect(wrong.text).toContain(
+        "Code d&#x27;accès incorrect. Vérifiez le code à 8 caractères reçu par e-mail.",
+      );
+    }
+    const refused = await postCodeFrom(attemptAddress, gallery.id, gallery.accessCode);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(800);
+    expect(refused.text).toMatch(/Trop de tentatives\. Réessayez dans 1[45] minutes\./);
+    expect(refused.text).toContain('value="' + gallery.accessCode + '"');
   });
 
   it("shows a justified grid without style attributes, placeholders painted after hydration, axe clean", async () => {
