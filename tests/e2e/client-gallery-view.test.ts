@@ -32,6 +32,7 @@ const store = () =>
 
 let gallery: TestGallery;
 let expired: TestGallery;
+let plainGallery: TestGallery;
 let photoIds: string[] = [];
 
 // The code's attempts from a loopback address of this file's own (127.x.y.z all reach the server): the
@@ -88,7 +89,14 @@ beforeAll(async () => {
     expiresAt: new Date(Date.now() - 60_000),
     purgeAt: new Date(Date.now() + 86_400_000),
   });
+  plainGallery = await insertTestGallery(database, { title: "Baptême de Jules" });
   const photos = await makeTestPhotoSet(4);
+  await addReadyPhoto(
+    database,
+    store(),
+    plainGallery.id,
+    photos[0] ?? { name: "", buffer: Buffer.alloc(0) },
+  );
   for (const photo of photos) {
     const { id } = await addReadyPhoto(database, store(), gallery.id, photo);
     await database
@@ -101,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const database = serverDatabase();
-  const ids = [gallery.id, expired.id];
+  const ids = [gallery.id, expired.id, plainGallery.id];
   await database.delete(galleries).where(inArray(galleries.id, ids));
   await database
     .delete(rateLimits)
@@ -364,5 +372,31 @@ describe("the client's gallery", () => {
       .from(galleryPhotos)
       .where(eq(galleryPhotos.id, photoIds[3] ?? ""));
     expect(fourth?.favourite).toBe(false);
+  });
+
+  it("works without JavaScript: a favourite, a comment, the validation's question on the page", async () => {
+    const page = await openPage(galleryPath(plainGallery.id), {
+      javaScriptEnabled: false,
+      allowConsole,
+    });
+    await page.getByLabel("Code d'accès").fill(plainGallery.accessCode);
+    await page.getByRole("button", { name: "Voir mes photos" }).click();
+    await page.getByRole("button", { name: "Ajouter aux favoris : IMG_0001.jpg" }).click();
+    await page.getByRole("link", { name: "Mes favoris (1)" }).waitFor();
+    await page.locator("ul.justified > li a").first().click();
+    await page.getByLabel("Commentaire pour le studio").fill("Celle-ci en grand format");
+    await page.getByRole("button", { name: "Enregistrer le commentaire" }).click();
+    await page.getByRole("link", { name: "Retour à la galerie" }).click();
+    await page.getByRole("button", { name: "Valider ma sélection" }).click();
+    await page
+      .getByText("Valider ma sélection de 1 photo ? Vous ne pourrez plus la modifier.")
+      .waitFor();
+    await page.getByRole("button", { name: "Oui, valider ma sélection" }).click();
+    await page.getByText(/^Sélection envoyée au studio le \d/).waitFor();
+    const [photo] = await serverDatabase()
+      .select({ favourite: galleryPhotos.favourite, comment: galleryPhotos.favouriteComment })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, plainGallery.id));
+    expect(photo).toEqual({ favourite: true, comment: "Celle-ci en grand format" });
   });
 });
