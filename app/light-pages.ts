@@ -33,6 +33,9 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
  * - the 404 pages (routes/not-found, routes/page) and every error page: the 404 logs the address to the
  *   console (SPEC §2), and an error page is rare and must show as it always has.
  * - /admin/*: the owner's tools.
+ * - /galerie-client/{id} (routes/galerie-client, decision 0103): the client's gallery: the full-screen
+ *   viewer (zoom, swipe), favourites and comments answered in place, the thumbhash placeholders decoded in
+ *   the browser; the code form and the single-photo view work without JavaScript all the same.
  */
 
 /** Whether the page at this address is light (for links: hydrated pages reach it by a document load). */

@@ -105,6 +105,11 @@ export default [
   route("admin/envois/:uploadId", "routes/admin/envois-morceau.ts"),
 
   // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
+  layout("routes/gallery-client-layout.tsx", [
+    route("galerie-client/:id", "routes/galerie-client.tsx"),
+  ]),
+  route("galerie-client/:id/photos/:photoId/:file", "routes/galerie-client.photo.ts"),
+  route("galerie-client/:id/telecharger/:photoId", "routes/galerie-client.telecharger.ts"),
 
   // Client galleries (issue 14): every photo in one ZIP (decision 0104).
   route("galerie-client/:id/telecharger.zip", "routes/galerie-client.zip.ts"),

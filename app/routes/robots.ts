@@ -3,9 +3,10 @@ import { env } from "~/server/env.server";
 
 /**
  * Addresses crawlers are kept out of: the admin area, and the newsletter's e-mailed links (each holds a
- * subscriber's token; a crawler has nothing to find there). Never listed in the sitemap either.
+ * subscriber's token; a crawler has nothing to find there), and the clients' private galleries (decision
+ * 0103). Never listed in the sitemap either.
  */
-export const disallowedPaths = ["/admin", "/newsletter/"];
+export const disallowedPaths = ["/admin", "/newsletter/", "/galerie-client/"];
 
 /** Crawlers may read everything public but these; the sitemap is announced. */
 export function loader() {

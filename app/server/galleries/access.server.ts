@@ -5,6 +5,7 @@ import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { galleries } from "../db/schema";
 import { env } from "../env.server";
+import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server";
 import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 
 /*
@@ -123,4 +124,59 @@ export async function requireGalleryFileAccess(
 async function isAdministrator(request: Request): Promise<boolean> {
   const { getAdmin } = await import("../admin/guard.server");
   return (await getAdmin(request)) !== null;
+}
+
+/**
+ * Attempts at a gallery's code, counted before the comparison (every attempt counts, right or wrong): one
+ * browser on one gallery, one address across galleries (guessing ids and codes), and one gallery from
+ * anywhere (a botnet: the real client then waits too, and the message says when to try again).
+ */
+export const CODE_ATTEMPT_LIMITS = {
+  perClientAndGallery: { limit: 8, windowSeconds: 15 * 60 },
+  perClient: { limit: 30, windowSeconds: 60 * 60 },
+  perGallery: { limit: 100, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+export const codeAttemptKeys = (client: string, galleryId: string) => ({
+  perClientAndGallery: `galerie-code:${client}:${galleryId}`,
+  perClient: `galerie-code:${client}`,
+  perGallery: `galerie-code:${galleryId}`,
+});
+
+/** Counts one attempt; refused (with the seconds to wait) when any of the three limits is passed. */
+export async function consumeCodeAttempt(
+  client: string,
+  galleryId: string,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const keys = codeAttemptKeys(client, galleryId);
+  const results = await Promise.all(
+    (Object.keys(keys) as (keyof typeof keys)[]).map((name) =>
+      consumeRateLimit(keys[name], CODE_ATTEMPT_LIMITS[name]),
+    ),
+  );
+  const refused = results.filter((result) => !result.allowed);
+  return {
+    allowed: refused.length === 0,
+    retryAfterSeconds: Math.max(0, ...refused.map((result) => result.retryAfterSeconds)),
+  };
+}
+
+/** « Trop de tentatives. Réessayez dans N minutes. » */
+export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Trop de tentatives. Réessayez dans ${minutes} minute${minutes > 1 ? "s" : ""}.`;
+}
+
+export const WRONG_CODE_MESSAGE =
+  "Code d'accès incorrect. Vérifiez le code à 8 caractères reçu par e-mail.";
+export { MISSING_GALLERY_MESSAGE } from "~/components/gallery/texts";
+
+/** How this request may see a gallery: as its client (the cookie), as an administrator (read-only), or not. */
+export async function clientGalleryViewer(
+  request: Request,
+  gallery: GalleryRow,
+): Promise<"client" | "admin" | null> {
+  if (await hasGalleryCookie(request, gallery)) return "client";
+  if (await isAdministrator(request)) return "admin";
+  return null;
 }

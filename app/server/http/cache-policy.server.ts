@@ -1,6 +1,14 @@
 import type { RequestHandler } from "express";
 
 const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
+/**
+ * A client's gallery (issue 14, decision 0103): every answer is kept from crawlers and from other sites'
+ * referrers (the id in the address is half of the secret); its pages are personal, its files `private`
+ * (set by their route). `same-origin` rather than `no-referrer`: with `no-referrer` a browser posts a plain
+ * form (the code form without JavaScript) with `Origin: null`, which the CSRF check refuses; `same-origin`
+ * sends nothing to another site all the same.
+ */
+const CLIENT_GALLERY_PATH = /^\/galerie-client(\/|\.data|$)/;
 /** A public page showing an administrator's unsaved changes (content/preview.server.ts). */
 const PREVIEW_QUERY = /[?&]apercu=/;
 
@@ -16,8 +24,16 @@ export function cachePolicy(): RequestHandler {
     const writeHead = res.writeHead;
     res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
       if (!res.headersSent) {
+        const clientGallery = CLIENT_GALLERY_PATH.test(req.path);
+        if (clientGallery) {
+          res.setHeader("X-Robots-Tag", "noindex, nofollow, noarchive");
+          res.setHeader("Referrer-Policy", "same-origin");
+        }
+        const privateFile =
+          clientGallery && /^private\b/.test(String(res.getHeader("cache-control") ?? ""));
         const personal =
           ADMIN_PATH.test(req.path) ||
+          (clientGallery && !privateFile) ||
           PREVIEW_QUERY.test(req.originalUrl) ||
           res.hasHeader("set-cookie");
         const status = typeof args[0] === "number" ? args[0] : res.statusCode;

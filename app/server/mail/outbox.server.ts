@@ -31,7 +31,9 @@ export type MailJob =
   /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
   | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string }
   /** A client gallery's link and code, to its client (galleries.id; issue 14). */
-  | { kind: "gallery-invitation"; galleryId: string };
+  | { kind: "gallery-invitation"; galleryId: string }
+  /** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
+  | { kind: "gallery-selection"; galleryId: string };
 
 /** Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). */
 export function enqueueMail(job: MailJob, options: { tx?: Executor } = {}) {
@@ -43,6 +45,10 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
   switch (job.kind) {
     case "admin":
       return job.mail;
+    case "gallery-selection": {
+      const { selectionEmail } = await import("../galleries/client.server");
+      return selectionEmail(job.galleryId);
+    }
     case "confirmation":
       return confirmationEmail(job.subscriberId);
     case "newsletter-test": {
@@ -95,7 +101,7 @@ async function afterDelivery(job: MailJob): Promise<void> {
 }
 
 function kindOf(job: MailJob): MailKind {
-  if (job.kind === "gallery-invitation") return "gallery";
+  if (job.kind === "gallery-invitation" || job.kind === "gallery-selection") return "gallery";
   return job.kind === "newsletter-test" ? "newsletter" : job.kind;
 }
 

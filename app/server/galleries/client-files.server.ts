@@ -1,0 +1,56 @@
+import { Readable } from "node:stream";
+import { data } from "react-router";
+import { storage } from "../storage/storage.server";
+
+/**
+ * Web sizes and originals: names are immutable (the revision is in them) but the answer is private, no
+ * shared cache may keep a client's photo.
+ */
+export const FILE_CACHE_CONTROL = "private, max-age=86400";
+
+/** An object of the store as an answer (304 when the browser has it), or 404 when it is missing. */
+export async function streamObject(
+  request: Request,
+  key: string,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const object = await storage().get(key);
+  if (!object) throw data("Introuvable.", { status: 404 });
+  const etag = `"${object.etag.replace(/"/g, "")}"`;
+  if (request.headers.get("If-None-Match") === etag || request.method === "HEAD") {
+    object.body.destroy();
+    if (request.method !== "HEAD") {
+      return new Response(null, { status: 304, headers: { ...headers, ETag: etag } });
+    }
+  }
+  const body =
+    request.method === "HEAD"
+      ? null
+      : (Readable.toWeb(object.body) as unknown as ReadableStream<Uint8Array>);
+  return new Response(body, {
+    headers: {
+      "Content-Type": object.contentType,
+      "Content-Length": String(object.size),
+      ETag: etag,
+      "Last-Modified": object.lastModified.toUTCString(),
+      "X-Content-Type-Options": "nosniff",
+      ...headers,
+    },
+  });
+}
+
+/** The uploaded name with the delivered format's extension (IMG_0012.HEIC → IMG_0012.jpg). */
+export function downloadName(originalName: string, extension: string): string {
+  const base = originalName.replace(/\.[^./\\]*$/, "") || "photo";
+  return `${base}.${extension}`;
+}
+
+/** `attachment` with an ASCII fallback and the exact name (RFC 6266 / 5987). */
+export function contentDisposition(name: string): string {
+  const ascii =
+    name
+      .normalize("NFD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\]/g, "_") || "photo";
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

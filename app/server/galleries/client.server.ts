@@ -1,0 +1,274 @@
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
+import { adminGallerySelectionPath } from "~/lib/gallery-urls";
+import { readSiteContent, type SiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { galleries, galleryPhotos } from "../db/schema";
+import { env } from "../env.server";
+import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { enqueueMail } from "../mail/outbox.server";
+import type { OutgoingMail } from "../mail/transport.server";
+import type { GalleryRow } from "./access.server";
+
+/*
+ * The client's side of a gallery (decision 0103): its ready photos, favourites, comments and the validated
+ * selection. Every write is one statement guarded by `selection_validated_at is null`, so a validation
+ * racing a ♥ can never leave a change after the lock.
+ */
+
+export { MAX_COMMENT_LENGTH } from "~/components/gallery/texts";
+
+export type ClientPhoto = {
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  widths: number[];
+  revision: number;
+  thumbhash: string | null;
+  favourite: boolean;
+  comment: string | null;
+  /** The delivery original's size (the ZIP's). */
+  bytes: number;
+};
+
+/** The photos the client sees: the ready ones, in the owner's order. */
+export async function clientPhotos(galleryId: string): Promise<ClientPhoto[]> {
+  const rows = await db()
+    .select({
+      id: galleryPhotos.id,
+      name: galleryPhotos.originalName,
+      width: galleryPhotos.width,
+      height: galleryPhotos.height,
+      widths: galleryPhotos.widths,
+      revision: galleryPhotos.variantRevision,
+      thumbhash: galleryPhotos.thumbhash,
+      favourite: galleryPhotos.favourite,
+      comment: galleryPhotos.favouriteComment,
+      bytes: galleryPhotos.originalBytes,
+    })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.status, "ready")))
+    .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+  return rows.map((row) => ({
+    ...row,
+    width: row.width ?? 1,
+    height: row.height ?? 1,
+    bytes: row.bytes ?? 0,
+  }));
+}
+
+/** One ready photo of the gallery (files, downloads): checked against the gallery in the same query. */
+export async function clientPhoto(galleryId: string, photoId: string) {
+  const [row] = await db()
+    .select()
+    .from(galleryPhotos)
+    .where(
+      and(
+        eq(galleryPhotos.id, photoId),
+        eq(galleryPhotos.galleryId, galleryId),
+        eq(galleryPhotos.status, "ready"),
+      ),
+    );
+  return row ?? null;
+}
+
+/** Notes that the client came by, at most once an hour (one cheap guarded update). */
+export async function touchClientActivity(galleryId: string): Promise<void> {
+  await db()
+    .update(galleries)
+    .set({ lastClientActivityAt: new Date() })
+    .where(
+      and(
+        eq(galleries.id, galleryId),
+        or(
+          isNull(galleries.lastClientActivityAt),
+          lt(galleries.lastClientActivityAt, sql`now() - interval '1 hour'`),
+        ),
+      ),
+    );
+}
+
+const unlocked = (galleryId: string) =>
+  sql`exists (select 1 from ${galleries} where ${galleries.id} = ${galleryId} and ${galleries.selectionValidatedAt} is null)`;
+
+/** What a write of the selection did: done, the photo is not the gallery's, or the selection is locked. */
+export type SelectionWrite = "done" | "unknown-photo" | "locked";
+
+async function afterNoUpdate(galleryId: string, photoId: string): Promise<SelectionWrite> {
+  const [gallery] = await db()
+    .select({ validatedAt: galleries.selectionValidatedAt })
+    .from(galleries)
+    .where(eq(galleries.id, galleryId));
+  if (gallery?.validatedAt) return "locked";
+  const photo = await clientPhoto(galleryId, photoId);
+  return photo ? "locked" : "unknown-photo";
+}
+
+export async function setFavourite(
+  galleryId: string,
+  photoId: string,
+  value: boolean,
+): Promise<SelectionWrite> {
+  const updated = await db()
+    .update(galleryPhotos)
+    .set({
+      favourite: value,
+      favouritedAt: value ? new Date() : null,
+      ...(value ? {} : { favouriteComment: null }),
+    })
+    .where(
+      and(
+        eq(galleryPhotos.id, photoId),
+        eq(galleryPhotos.galleryId, galleryId),
+        eq(galleryPhotos.status, "ready"),
+        unlocked(galleryId),
+      ),
+    )
+    .returning({ id: galleryPhotos.id });
+  return updated.length > 0 ? "done" : afterNoUpdate(galleryId, photoId);
+}
+
+/** A comment makes the photo a favourite (the studio reads comments with the selection); empty removes it. */
+export async function setComment(
+  galleryId: string,
+  photoId: string,
+  comment: string,
+): Promise<SelectionWrite> {
+  const text = comment.trim();
+  const updated = await db()
+    .update(galleryPhotos)
+    .set(
+      text
+        ? {
+            favouriteComment: text,
+            favourite: true,
+            favouritedAt: sql`coalesce(${galleryPhotos.favouritedAt}, now())`,
+          }
+        : { favouriteComment: null },
+    )
+    .where(
+      and(
+        eq(galleryPhotos.id, photoId),
+        eq(galleryPhotos.galleryId, galleryId),
+        eq(galleryPhotos.status, "ready"),
+        unlocked(galleryId),
+      ),
+    )
+    .returning({ id: galleryPhotos.id });
+  return updated.length > 0 ? "done" : afterNoUpdate(galleryId, photoId);
+}
+
+/**
+ * Locks the selection and queues the studio's e-mail in the same transaction. Null when it was already
+ * validated (by another person with the same code, or a second click).
+ */
+export async function validateSelection(galleryId: string): Promise<{ count: number } | null> {
+  return db().transaction(async (tx) => {
+    const [locked] = await tx
+      .update(galleries)
+      .set({ selectionValidatedAt: new Date() })
+      .where(and(eq(galleries.id, galleryId), isNull(galleries.selectionValidatedAt)))
+      .returning({ id: galleries.id });
+    if (!locked) return null;
+    const [row] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(galleryPhotos)
+      .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)));
+    await enqueueMail({ kind: "gallery-selection", galleryId }, { tx });
+    return { count: row?.count ?? 0 };
+  });
+}
+
+/** « Votre sélection a été envoyée au studio le … » (409 after the lock). */
+export function lockedMessage(validatedAt: Date): string {
+  return `Votre sélection a été envoyée au studio le ${formatLongDateTimeFr(validatedAt)} : elle ne peut plus être modifiée. Contactez le studio pour la rouvrir.`;
+}
+
+/** The expiry as the client reads it (the last day the gallery opens). */
+export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
+  return formatDateFr(new Date(gallery.expiresAt.getTime() - 1000));
+}
+
+/**
+ * The e-mail of a validated selection, to the gallery's studio (else the site's address): the file names
+ * to copy, each comment, the admin link. Null when the gallery is gone or was reopened meanwhile.
+ */
+export async function selectionEmail(galleryId: string): Promise<OutgoingMail | null> {
+  const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
+  if (!gallery?.selectionValidatedAt || gallery.deletingAt) return null;
+  const favourites = await db()
+    .select({ name: galleryPhotos.originalName, comment: galleryPhotos.favouriteComment })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)))
+    .orderBy(asc(galleryPhotos.position));
+  const content = await readSiteContent();
+  const { brand, email: siteEmail } = content.documents.identity;
+  const studio = content.studios.find((record) => record.id === gallery.studioId);
+  const to = studio?.data.email || siteEmail;
+  const link = `${env().SITE_URL}${adminGallerySelectionPath(gallery.id)}`;
+  const subject = `Sélection reçue : ${gallery.title} (${favourites.length} photos)`;
+  const when = formatLongDateTimeFr(gallery.selectionValidatedAt);
+  const names = favourites.map((photo) => photo.name).join(", ");
+  const comments = favourites.filter((photo) => photo.comment);
+  const text = [
+    `${gallery.clientName} a validé sa sélection de ${favourites.length} photos le ${when} (galerie « ${gallery.title} »).`,
+    "",
+    "Fichiers :",
+    names || "(aucun)",
+    ...(comments.length > 0
+      ? ["", "Commentaires :", ...comments.map((photo) => `- ${photo.name} : ${photo.comment}`)]
+      : []),
+    "",
+    `Voir la sélection : ${link}`,
+  ].join("\n");
+  const html = emailLayout({
+    title: subject,
+    brand,
+    preheader: `${gallery.clientName} a choisi ${favourites.length} photos.`,
+    body: [
+      `<p>${escapeHtml(gallery.clientName)} a validé sa sélection de ${favourites.length} photos le ${escapeHtml(when)} (galerie « ${escapeHtml(gallery.title)} »).</p>`,
+      `<p><strong>Fichiers :</strong><br>${escapeHtml(names || "(aucun)")}</p>`,
+      comments.length > 0
+        ? `<p><strong>Commentaires :</strong></p><ul>${comments
+            .map(
+              (photo) => `<li>${escapeHtml(photo.name)} : ${escapeHtml(photo.comment ?? "")}</li>`,
+            )
+            .join("")}</ul>`
+        : "",
+      emailButton(link, "Voir la sélection"),
+    ].join(""),
+    footer: `Message envoyé par le site de ${escapeHtml(brand)} quand un client valide sa sélection.`,
+  });
+  return {
+    to,
+    subject,
+    text,
+    html,
+    replyTo: { name: gallery.clientName, address: gallery.clientEmail },
+  };
+}
+
+export type StudioContact = { name: string; phone: string; email: string };
+
+/** Who the client calls or writes to: the gallery's studio, else the site's own contact. */
+export function studioContact(content: SiteContent, studioId: string | null): StudioContact {
+  const { identity } = content.documents;
+  const studio = studioId ? content.studios.find((record) => record.id === studioId) : undefined;
+  return studio
+    ? { name: studio.data.name, phone: studio.data.phone, email: studio.data.email }
+    : { name: identity.brand, phone: identity.phone ?? "", email: identity.email };
+}
+
+/** A download's size as the client reads it: « 350 Mo », « 2,1 Go ». */
+export function formatDownloadSize(bytes: number): string {
+  const units = ["octets", "Ko", "Mo", "Go", "To"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit >= 3 ? 1 : 0;
+  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
+}
