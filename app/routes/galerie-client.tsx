@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
+import { MessageCircle, Pencil } from "lucide-react";
 import {
   data,
   Form,
@@ -449,7 +450,7 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
           {visible.length === 0 ? (
             <p className="py-8 text-stone-700">
               {onlyFavourites
-                ? "Aucun favori pour l'instant : touchez ♥ sur les photos que vous préférez."
+                ? "Aucun favori pour l'instant : touchez le cœur des photos que vous préférez."
                 : "Les photos arrivent bientôt."}
             </p>
           ) : (
@@ -679,7 +680,7 @@ function CommentButton({
     // Without JavaScript: the comment form lives on the single-photo page.
     return commented ? (
       <span className={iconButtonClass} title="Commentée">
-        <span aria-hidden="true">💬</span>
+        <MessageCircle aria-hidden="true" className="size-5" />
         <span className="sr-only">Commentée</span>
       </span>
     ) : null;
@@ -696,7 +697,11 @@ function CommentButton({
         onClick={() => dialogRef.current?.showModal()}
         className={compact ? "yarl__button" : iconButtonClass}
       >
-        <span aria-hidden="true">{commented ? "💬" : "✎"}</span>
+        {commented ? (
+          <MessageCircle aria-hidden="true" className="size-5" />
+        ) : (
+          <Pencil aria-hidden="true" className="size-5" />
+        )}
       </button>
       <dialog
         ref={dialogRef}
