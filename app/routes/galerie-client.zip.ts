@@ -33,8 +33,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     "Content-Disposition": `attachment; filename="galerie.zip"; filename*=UTF-8''${encodeRfc5987(
       `${folder}${favouritesOnly ? " - favoris" : ""}.zip`,
     )}`,
+    // X-Robots-Tag and Referrer-Policy: set for every /galerie-client answer (cachePolicy).
     "Cache-Control": "private, no-store",
-    "X-Robots-Tag": "noindex",
     "Accept-Ranges": "bytes",
     ETag: etag,
   });

@@ -270,6 +270,8 @@ describe("/admin/studios", () => {
 
     await page.getByRole("button", { name: "Remettre en ligne « Studio de Tulle »" }).click();
     await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(0);
+    // The « Studio remis en ligne » toast can sit over the button (and stays while hovered).
+    await waitForToastsToClose(page);
     await page.getByRole("button", { name: "Retirer « Studio de Tulle »" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Retirer" }).click();
     await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(1);

@@ -123,7 +123,7 @@ describe("the client's ZIP download", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-encoding")).toBeNull();
     expect(response.headers.get("cache-control")).toBe("private, no-store");
-    expect(response.headers.get("x-robots-tag")).toBe("noindex");
+    expect(response.headers.get("x-robots-tag")).toBe("noindex, nofollow, noarchive");
     expect(response.headers.get("x-page-cache")).toBeNull();
     const whole = Buffer.from(await response.arrayBuffer());
     expect(whole.length).toBe(Number(response.headers.get("content-length")));

@@ -151,7 +151,6 @@ describe("the gallery's ZIP", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(response.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(response.headers.get("Accept-Ranges")).toBe("bytes");
     expect(response.headers.get("Content-Disposition")).toBe(
       `attachment; filename="galerie.zip"; filename*=UTF-8''Mariage%20Julie%20%26%20Tom%20Brive.zip`,
