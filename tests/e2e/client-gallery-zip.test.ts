@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clientZipPath } from "../../app/lib/gallery-urls";
 import { galleries } from "../../app/server/db/schema";
@@ -9,6 +8,7 @@ import { galleryPrefix } from "../../app/server/storage/keys";
 import { localStorage } from "../../app/server/storage/local.server";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
+import { unzip } from "../support/unzip";
 import { makeTestPhotoSet } from "../support/photos";
 import { hydrated, useBrowser } from "./support/browser";
 import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
@@ -57,30 +57,6 @@ function accessCookie() {
     httpOnly: true,
     sameSite: "Lax" as const,
   };
-}
-
-function unzip(archive: Buffer): Promise<{ name: string; bytes: Buffer }[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(archive, { lazyEntries: true, strictFileNames: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries: { name: string; bytes: Buffer }[] = [];
-      zip.on("error", reject);
-      zip.on("end", () => resolve(entries));
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
-          stream.on("end", () => {
-            entries.push({ name: entry.fileName, bytes: Buffer.concat(chunks) });
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
 }
 
 const zipUrl = () => `${serverBaseUrl()}${clientZipPath(galleryId)}`;

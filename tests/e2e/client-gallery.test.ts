@@ -1,0 +1,251 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { galleries, galleryPhotos } from "../../app/server/db/schema";
+import { hasGps, makeTestPhotoSet } from "../support/photos";
+import { unzip } from "../support/unzip";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  signedInPage,
+  waitForToastsToClose,
+  type TestAccount,
+} from "./support/admin";
+import { axeViolations, hydrated, useBrowser } from "./support/browser";
+import { serverDatabase } from "./support/database";
+import { useOwnServerWithMail } from "./support/own-server";
+
+/*
+ * The issue's journey (issue 14, « Done when »), through the real pages and the real pipeline: the owner
+ * creates a gallery and uploads 30 camera JPEGs (with GPS, some turned) with progress; the worker prepares
+ * them; the link leaves by e-mail; the client types the code, browses, zooms, marks favourites with a
+ * comment and validates; the owner reads the selection and the studio gets its e-mail; the client's ZIP
+ * holds the 30 photos, same pixels, no GPS; an expired gallery and a guessed address say so in French.
+ */
+
+const { url, mailsTo } = useOwnServerWithMail();
+const { openPage } = useBrowser({ baseUrl: url });
+const marker = randomBytes(4).toString("hex");
+const title = `Mariage de Lou et Sam ${marker}`;
+const clientEmail = `lou-${marker}@example.com`;
+// Refused codes (400) and the expired/unknown galleries (410, 404) show as failed loads in the console.
+const allowConsole = [/status of 4\d\d/];
+let admin: TestAccount;
+let photos: { name: string; buffer: Buffer }[] = [];
+
+beforeAll(async () => {
+  await clearSignInLimits();
+  admin = await createAccount("admin");
+  photos = await makeTestPhotoSet(30);
+}, 60_000);
+
+afterAll(async () => {
+  await deleteAccount(admin);
+});
+
+/** The pixels as a viewer shows them (orientation applied), as a digest. */
+async function pixelsOf(jpeg: Buffer): Promise<string> {
+  const raw = await sharp(jpeg).rotate().raw().toBuffer();
+  return createHash("sha256").update(raw).digest("hex");
+}
+
+async function galleryRow() {
+  const [row] = await serverDatabase().select().from(galleries).where(eq(galleries.title, title));
+  if (!row) throw new Error("gallery not created");
+  return row;
+}
+
+const readyCount = async (galleryId: string) =>
+  (
+    await serverDatabase()
+      .select({ id: galleryPhotos.id })
+      .from(galleryPhotos)
+      .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.status, "ready")))
+  ).length;
+
+describe("a client gallery from the owner's upload to the client's ZIP", () => {
+  let link = "";
+  let code = "";
+
+  it("the owner creates it, uploads 30 photos with progress, they get ready, the link leaves by e-mail", async () => {
+    const page = await signedInPage(openPage, admin, "/admin/galeries/nouvelle");
+    await page.getByLabel("Titre de la galerie").fill(title);
+    await page.getByLabel("Nom du client").fill("Lou Martin");
+    await page.getByLabel("E-mail du client").fill(clientEmail);
+    await page.getByLabel("Studio", { exact: true }).selectOption({ label: "Studio d'Ussel" });
+    await page.getByLabel(/Le client peut télécharger les photos/).check();
+    await page.getByRole("button", { name: "Créer la galerie" }).click();
+    await page.waitForURL(/\/admin\/galeries\/[0-9a-f-]{36}$/);
+    const gallery = await galleryRow();
+
+    await page
+      .getByLabel("Photos à ajouter à la galerie")
+      .setInputFiles(photos.map(({ name, buffer }) => ({ name, mimeType: "image/jpeg", buffer })));
+    await page.getByText("30 photos envoyées sur 30 · 100 %").waitFor({ timeout: 120_000 });
+    const sent = page.getByRole("list", { name: "Photos envoyées" });
+    for (const { name } of photos) {
+      expect(await sent.getByRole("progressbar", { name }).getAttribute("aria-valuenow")).toBe(
+        "100",
+      );
+    }
+    // The worker prepares them off the request path; the page follows their states.
+    await expect.poll(() => readyCount(gallery.id), { timeout: 180_000, interval: 1_000 }).toBe(30);
+    const grid = page.getByRole("list", { name: /Photos de la galerie/ });
+    await expect.poll(() => grid.getByText("Prête").count(), { timeout: 15_000 }).toBe(30);
+    await page.getByRole("button", { name: "Choisir comme couverture « IMG_0004.jpg »" }).click();
+    await expect
+      .poll(async () => (await galleryRow()).coverPhotoId, { timeout: 10_000 })
+      .not.toBeNull();
+    await waitForToastsToClose(page);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const sending = await signedInPage(openPage, admin, `/admin/galeries/${gallery.id}/envoyer`);
+    await sending.getByRole("button", { name: "Envoyer le lien au client" }).click();
+    await expect.poll(() => mailsTo(clientEmail).length, { timeout: 20_000 }).toBe(1);
+    const [invitation] = mailsTo(clientEmail);
+    link =
+      /https?:\/\/[^\s"<>]+\/galerie-client\/[0-9a-f-]{36}/.exec(invitation?.text ?? "")?.[0] ?? "";
+    code = /\b[A-Z2-9]{4}-[A-Z2-9]{4}\b/.exec(invitation?.text ?? "")?.[0] ?? "";
+    expect(link).toBe(`${url()}/galerie-client/${gallery.id}`);
+    expect(code.replace("-", "")).toBe(gallery.accessCode);
+  }, 420_000);
+
+  it("the client types the code, browses, zooms, keeps 3 favourites with a comment and validates", async () => {
+    const page = await openPage(new URL(link).pathname, { allowConsole });
+    await hydrated(page);
+    const field = page.getByLabel("Code d'accès");
+    await field.fill("ABCD-EFGH");
+    await page.getByRole("button", { name: "Voir mes photos" }).click();
+    await page
+      .getByText("Code d'accès incorrect. Vérifiez le code à 8 caractères reçu par e-mail.")
+      .waitFor();
+    await field.fill(code.toLowerCase());
+    await page.getByRole("button", { name: "Voir mes photos" }).click();
+    const tiles = page.locator("ul.justified > li");
+    await tiles.first().waitFor();
+    expect(await tiles.count()).toBe(30);
+    await hydrated(page);
+
+    await tiles.first().locator("a").click();
+    const counter = page.locator(".yarl__counter");
+    await counter.waitFor();
+    expect(await counter.textContent()).toBe("1 / 30");
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(
+      () => document.querySelector(".yarl__counter")?.textContent === "2 / 30",
+    );
+    const zoomedIn = () =>
+      [...document.querySelectorAll<HTMLElement>(".yarl__slide_wrapper")].some((wrapper) =>
+        /scale\((?!1\))/.test(wrapper.style.transform),
+      );
+    expect(await page.evaluate(zoomedIn)).toBe(false);
+    // The zoom opens once the photo is there (its largest size decides how far it goes).
+    await page.waitForFunction(
+      () =>
+        document.querySelector(".yarl__slide_image") !== null &&
+        document.querySelector(".yarl__slide_image_loading, .yarl__slide_loading") === null,
+      null,
+      { timeout: 15_000 },
+    );
+    await page.keyboard.press("+");
+    await page.waitForFunction(zoomedIn, null, { timeout: 10_000 });
+    await page.keyboard.press("Escape");
+    await counter.waitFor({ state: "detached" });
+
+    for (const name of ["IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg"]) {
+      await page.getByRole("button", { name: `Ajouter aux favoris : ${name}` }).click();
+      await page.waitForFunction(
+        (label) =>
+          document.querySelector(`button[aria-label="${label}"]`)?.getAttribute("aria-pressed") ===
+          "true",
+        `Ajouter aux favoris : ${name}`,
+      );
+    }
+    await page.getByRole("button", { name: /^Commentaire : IMG_0002\.jpg/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Commentaire sur IMG_0002.jpg" });
+    await dialog.getByLabel("Votre commentaire pour le studio").fill("En noir et blanc aussi ?");
+    await dialog.getByRole("button", { name: "Enregistrer" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("link", { name: "Mes favoris (3)" }).waitFor();
+
+    await page.getByRole("button", { name: "Valider ma sélection" }).click();
+    const confirm = page.getByRole("dialog", {
+      name: "Valider ma sélection de 3 photos ? Vous ne pourrez plus la modifier.",
+    });
+    await confirm.getByRole("button", { name: "Oui, valider ma sélection" }).click();
+    await page.getByText(/^Sélection envoyée au studio le \d/).waitFor();
+    expect(
+      await page.getByRole("button", { name: "Ajouter aux favoris : IMG_0004.jpg" }).isDisabled(),
+    ).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 120_000);
+
+  it("the owner reads the selection, and the studio received it by e-mail", async () => {
+    const gallery = await galleryRow();
+    expect(gallery.selectionValidatedAt).toBeInstanceOf(Date);
+    const page = await signedInPage(openPage, admin, `/admin/galeries/${gallery.id}/selection`);
+    for (const name of ["IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg"]) {
+      expect(await page.getByText(name, { exact: true }).count()).toBeGreaterThan(0);
+    }
+    await page.getByText("En noir et blanc aussi ?").waitFor();
+    await expect
+      .poll(
+        () =>
+          mailsTo("ussel@example.com").filter(
+            (mail) => mail.subject === `Sélection reçue : ${title} (3 photos)`,
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    const [selection] = mailsTo("ussel@example.com").filter((mail) =>
+      mail.subject.startsWith("Sélection reçue"),
+    );
+    expect(selection?.text).toContain("IMG_0002.jpg");
+    expect(selection?.text).toContain("En noir et blanc aussi ?");
+  });
+
+  it("the client downloads the ZIP: 30 photos, the same pixels, no GPS", async () => {
+    const page = await openPage(new URL(link).pathname, { allowConsole });
+    await page.getByLabel("Code d'accès").fill(code);
+    await page.getByRole("button", { name: "Voir mes photos" }).click();
+    await page.locator("ul.justified > li").first().waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: 60_000 }),
+      page.getByRole("link", { name: /^Tout télécharger \(ZIP/ }).click(),
+    ]);
+    const archive = await readFile((await download.path()) ?? "");
+    const entries = await unzip(archive);
+    expect(entries.map((entry) => path.posix.basename(entry.name)).sort()).toEqual(
+      photos.map((photo) => photo.name).sort(),
+    );
+    for (const entry of entries) {
+      const uploaded = photos.find((photo) => photo.name === path.posix.basename(entry.name));
+      if (!uploaded) throw new Error(`unexpected entry ${entry.name}`);
+      expect(await hasGps(uploaded.buffer)).toBe(true);
+      expect(await hasGps(entry.bytes), entry.name).toBe(false);
+      expect(await pixelsOf(entry.bytes), entry.name).toBe(await pixelsOf(uploaded.buffer));
+    }
+  }, 120_000);
+
+  it("says so in French when the gallery has expired, or when the address was guessed", async () => {
+    const gallery = await galleryRow();
+    await serverDatabase()
+      .update(galleries)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(galleries.id, gallery.id));
+    const expired = await fetch(link);
+    expect(expired.status).toBe(410);
+    expect((await expired.text()).replaceAll("<!-- -->", "")).toMatch(
+      /Cette galerie a expiré le \d{1,2} [a-zéû]+ \d{4}\./,
+    );
+    const guessed = await fetch(`${url()}/galerie-client/${randomUUID()}`);
+    expect(guessed.status).toBe(404);
+    expect(await guessed.text()).toContain(
+      "Galerie introuvable. Vérifiez le lien reçu par e-mail.",
+    );
+  });
+});
