@@ -22,8 +22,12 @@ import {
 } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
+import { useOwnServer } from "./support/own-server";
 
-const { openPage } = useBrowser();
+// A server of the file's own without the photos worker (PHOTO_WORKERS=0): this file checks what the upload
+// leaves (the stored upload, queued jobs, order) before any processing; client-gallery.test.ts goes through it.
+const url = useOwnServer({ PHOTO_WORKERS: "0" });
+const { openPage } = useBrowser({ baseUrl: url });
 let admin: TestAccount;
 const galleryIds: string[] = [];
 
