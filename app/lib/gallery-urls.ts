@@ -25,6 +25,13 @@ export function galleryFormatsFor(width: number): GalleryWebFormat[] {
   return width <= GALLERY_AVIF_MAX_WIDTH ? ["avif", "webp", "jpg"] : ["webp", "jpg"];
 }
 
+/**
+ * A web size's file name (the client's URLs and the store's keys): it carries the gallery's variant revision,
+ * so a changed watermark never reads stale.
+ */
+export const galleryVariantName = (revision: number, width: number, format: GalleryWebFormat) =>
+  `r${revision}-w${width}.${format}`;
+
 /** The largest photo the owner can upload. */
 export const MAX_GALLERY_PHOTO_BYTES = 50 * 1024 * 1024;
 /** The size of every piece of a resumable upload but the last (S3 parts must be at least 5 MiB). */

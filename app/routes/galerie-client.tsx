@@ -40,10 +40,10 @@ import {
   lockedMessage,
   setComment,
   setFavourite,
-  studioContact,
   touchClientActivity,
   validateSelection,
 } from "~/server/galleries/client.server";
+import { studioContact } from "~/server/galleries/emails.server";
 import type { Route } from "./+types/galerie-client";
 
 /*

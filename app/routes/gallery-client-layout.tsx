@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { telHref } from "~/lib/public-site";
 import { siteContent } from "~/server/content/site-content.server";
 import { findClientGallery } from "~/server/galleries/access.server";
-import { studioContact } from "~/server/galleries/client.server";
+import { studioContact } from "~/server/galleries/emails.server";
 import type { Route } from "./+types/gallery-client-layout";
 
 /**

@@ -1,4 +1,9 @@
-import { clientPhotoPath, galleryFormatsFor, type GalleryWebFormat } from "~/lib/gallery-urls";
+import {
+  clientPhotoPath,
+  galleryFormatsFor,
+  galleryVariantName,
+  type GalleryWebFormat,
+} from "~/lib/gallery-urls";
 
 /** What the client page knows of a photo (loader data). */
 export type GalleryTile = {
@@ -18,7 +23,7 @@ export const photoUrl = (
   photo: GalleryTile,
   width: number,
   format: GalleryWebFormat,
-) => clientPhotoPath(galleryId, photo.id, `r${photo.revision}-w${width}.${format}`);
+) => clientPhotoPath(galleryId, photo.id, galleryVariantName(photo.revision, width, format));
 
 /** The `srcset` of one format: every width the processing wrote in it. */
 export function srcSetOf(galleryId: string, photo: GalleryTile, format: GalleryWebFormat): string {

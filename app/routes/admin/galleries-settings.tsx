@@ -1,4 +1,5 @@
 import { CalendarPlus, KeyRound, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/galleries-settings";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
@@ -7,6 +8,7 @@ import { GalleryHeader } from "~/components/admin/gallery-header";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
+import { cn } from "~/lib/utils";
 import { parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
@@ -99,13 +101,7 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
         alert={toast}
         studios={studios}
       />
-      <section
-        aria-labelledby="code-titre"
-        className="space-y-3 rounded-xl border border-border bg-white p-6"
-      >
-        <h2 id="code-titre" className="font-sans text-lg font-semibold">
-          Code d'accès
-        </h2>
+      <SettingsPanel id="code-titre" title="Code d'accès">
         <p className="text-sm">
           Code actuel :{" "}
           <strong className="font-mono text-lg tracking-widest" data-testid="code-acces">
@@ -130,14 +126,8 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
             </>
           }
         />
-      </section>
-      <section
-        aria-labelledby="duree-titre"
-        className="space-y-3 rounded-xl border border-border bg-white p-6"
-      >
-        <h2 id="duree-titre" className="font-sans text-lg font-semibold">
-          Durée
-        </h2>
+      </SettingsPanel>
+      <SettingsPanel id="duree-titre" title="Durée">
         <p className="text-sm">
           Ouverte jusqu'au {formatDateFr(new Date(Date.parse(gallery.expiresAt) - 1))} ; effacée le{" "}
           {formatDateFr(gallery.purgeAt)}.
@@ -149,14 +139,8 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
             Prolonger de {EXTENSION_DAYS} jours
           </Button>
         </Form>
-      </section>
-      <section
-        aria-labelledby="suppression-titre"
-        className="space-y-3 rounded-xl border border-red-200 bg-white p-6"
-      >
-        <h2 id="suppression-titre" className="font-sans text-lg font-semibold">
-          Supprimer la galerie
-        </h2>
+      </SettingsPanel>
+      <SettingsPanel id="suppression-titre" title="Supprimer la galerie" danger>
         <p className="text-sm text-muted-foreground">
           La galerie, ses {gallery.photos} photos et la sélection du client sont effacées
           définitivement ; le lien ne mène plus à rien.
@@ -175,7 +159,35 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
             </>
           }
         />
-      </section>
+      </SettingsPanel>
     </div>
+  );
+}
+
+/** One block of the settings page under its heading (the last one, destructive, framed in red). */
+function SettingsPanel({
+  id,
+  title,
+  danger = false,
+  children,
+}: {
+  id: string;
+  title: string;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={cn(
+        "space-y-3 rounded-xl border bg-white p-6",
+        danger ? "border-red-200" : "border-border",
+      )}
+    >
+      <h2 id={id} className="font-sans text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

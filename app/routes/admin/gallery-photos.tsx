@@ -12,13 +12,12 @@ import { requireGallery } from "~/server/galleries/admin-pages.server";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { GalleryUploader } from "~/components/admin/gallery-uploader";
 import { Button } from "~/components/ui/button";
-import { isUuid, parseIntent } from "~/lib/forms";
+import { parseIntent } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
 import {
   adminGalleryPath,
   adminGalleryPhotoPath,
   adminGalleryProgressPath,
-  ADMIN_GALLERIES_PATH,
   uploadFormPath,
 } from "~/lib/gallery-urls";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -26,7 +25,6 @@ import { refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
 import {
   deletePhoto,
-  findAdminGallery,
   listAdminPhotos,
   movePhoto,
   progressOf,
@@ -39,26 +37,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.gallery.title ?? "Galerie"} : photos - Administration` },
 ];
 
-async function galleryOrLeave(id: string) {
-  const gallery = isUuid(id) ? await findAdminGallery(id) : null;
-  if (!gallery) {
-    throw await redirectWithToast(ADMIN_GALLERIES_PATH, {
-      type: "error",
-      title: "Erreur",
-      description: "Galerie introuvable",
-    });
-  }
-  return gallery;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const gallery = await galleryOrLeave(params.id);
+  const { gallery, header } = await requireGallery(params.id);
   // What became of a photo sent by the plain form (no JavaScript, so no toast): a known word only.
   const outcome = new URL(request.url).searchParams.get(FORM_OUTCOME_PARAM) ?? "";
   return {
-    gallery,
-    header: (await requireGallery(gallery.id)).header,
+    gallery: { id: gallery.id, title: gallery.title, coverPhotoId: gallery.coverPhotoId },
+    header,
     progress: progressOf(await listAdminPhotos(gallery.id)),
     formMessage: formOutcomeMessage(outcome),
   };
@@ -66,7 +52,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  const gallery = await galleryOrLeave(params.id);
+  const { gallery } = await requireGallery(params.id);
   const back = adminGalleryPath(gallery.id);
   const formData = await request.formData();
   if (formData.get("intent") === "sort-by-name") {

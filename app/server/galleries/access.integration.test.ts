@@ -17,13 +17,8 @@ import {
   requireGalleryFileAccess,
   tooManyAttemptsMessage,
 } from "./access.server";
-import {
-  formatDownloadSize,
-  selectionEmail,
-  setComment,
-  setFavourite,
-  validateSelection,
-} from "./client.server";
+import { formatDownloadSize, setComment, setFavourite, validateSelection } from "./client.server";
+import { selectionEmail } from "./emails.server";
 
 useAppDatabase({ jobs: true });
 

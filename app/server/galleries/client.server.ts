@@ -1,14 +1,10 @@
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
-import { adminGallerySelectionPath } from "~/lib/gallery-urls";
-import { readSiteContent, type SiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
-import { env } from "../env.server";
-import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import { enqueueMail } from "../mail/outbox.server";
-import type { OutgoingMail } from "../mail/transport.server";
 import type { GalleryRow } from "./access.server";
+import type { GalleryTile } from "~/components/gallery/photo-urls";
 
 /*
  * The client's side of a gallery (decision 0103): its ready photos, favourites, comments and the validated
@@ -18,19 +14,8 @@ import type { GalleryRow } from "./access.server";
 
 export { MAX_COMMENT_LENGTH } from "~/components/gallery/texts";
 
-export type ClientPhoto = {
-  id: string;
-  name: string;
-  width: number;
-  height: number;
-  widths: number[];
-  revision: number;
-  thumbhash: string | null;
-  favourite: boolean;
-  comment: string | null;
-  /** The delivery original's size (the ZIP's). */
-  bytes: number;
-};
+/** A photo as the client page shows it, with its delivery original's size (the ZIP's). */
+export type ClientPhoto = GalleryTile & { bytes: number };
 
 /** The photos the client sees: the ready ones, in the owner's order. */
 export async function clientPhotos(galleryId: string): Promise<ClientPhoto[]> {
@@ -188,76 +173,6 @@ export function lockedMessage(validatedAt: Date): string {
 /** The expiry as the client reads it (the last day the gallery opens). */
 export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
   return formatDateFr(new Date(gallery.expiresAt.getTime() - 1000));
-}
-
-/**
- * The e-mail of a validated selection, to the gallery's studio (else the site's address): the file names
- * to copy, each comment, the admin link. Null when the gallery is gone or was reopened meanwhile.
- */
-export async function selectionEmail(galleryId: string): Promise<OutgoingMail | null> {
-  const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
-  if (!gallery?.selectionValidatedAt || gallery.deletingAt) return null;
-  const favourites = await db()
-    .select({ name: galleryPhotos.originalName, comment: galleryPhotos.favouriteComment })
-    .from(galleryPhotos)
-    .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)))
-    .orderBy(asc(galleryPhotos.position));
-  const content = await readSiteContent();
-  const { brand, email: siteEmail } = content.documents.identity;
-  const studio = content.studios.find((record) => record.id === gallery.studioId);
-  const to = studio?.data.email || siteEmail;
-  const link = `${env().SITE_URL}${adminGallerySelectionPath(gallery.id)}`;
-  const subject = `Sélection reçue : ${gallery.title} (${favourites.length} photos)`;
-  const when = formatLongDateTimeFr(gallery.selectionValidatedAt);
-  const names = favourites.map((photo) => photo.name).join(", ");
-  const comments = favourites.filter((photo) => photo.comment);
-  const text = [
-    `${gallery.clientName} a validé sa sélection de ${favourites.length} photos le ${when} (galerie « ${gallery.title} »).`,
-    "",
-    "Fichiers :",
-    names || "(aucun)",
-    ...(comments.length > 0
-      ? ["", "Commentaires :", ...comments.map((photo) => `- ${photo.name} : ${photo.comment}`)]
-      : []),
-    "",
-    `Voir la sélection : ${link}`,
-  ].join("\n");
-  const html = emailLayout({
-    title: subject,
-    brand,
-    preheader: `${gallery.clientName} a choisi ${favourites.length} photos.`,
-    body: [
-      `<p>${escapeHtml(gallery.clientName)} a validé sa sélection de ${favourites.length} photos le ${escapeHtml(when)} (galerie « ${escapeHtml(gallery.title)} »).</p>`,
-      `<p><strong>Fichiers :</strong><br>${escapeHtml(names || "(aucun)")}</p>`,
-      comments.length > 0
-        ? `<p><strong>Commentaires :</strong></p><ul>${comments
-            .map(
-              (photo) => `<li>${escapeHtml(photo.name)} : ${escapeHtml(photo.comment ?? "")}</li>`,
-            )
-            .join("")}</ul>`
-        : "",
-      emailButton(link, "Voir la sélection"),
-    ].join(""),
-    footer: `Message envoyé par le site de ${escapeHtml(brand)} quand un client valide sa sélection.`,
-  });
-  return {
-    to,
-    subject,
-    text,
-    html,
-    replyTo: { name: gallery.clientName, address: gallery.clientEmail },
-  };
-}
-
-export type StudioContact = { name: string; phone: string; email: string };
-
-/** Who the client calls or writes to: the gallery's studio, else the site's own contact. */
-export function studioContact(content: SiteContent, studioId: string | null): StudioContact {
-  const { identity } = content.documents;
-  const studio = studioId ? content.studios.find((record) => record.id === studioId) : undefined;
-  return studio
-    ? { name: studio.data.name, phone: studio.data.phone, email: studio.data.email }
-    : { name: identity.brand, phone: identity.phone ?? "", email: identity.email };
 }
 
 /** A download's size as the client reads it: « 350 Mo », « 2,1 Go ». */

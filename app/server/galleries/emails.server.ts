@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
-import { studioDataSchema } from "~/content/schemas";
-import { clientGalleryPath } from "~/lib/gallery-urls";
-import { formatDateFr } from "~/lib/dates";
-import { readSiteContent } from "../content/site-content.server";
+import { and, asc, eq } from "drizzle-orm";
+import { adminGallerySelectionPath, clientGalleryPath } from "~/lib/gallery-urls";
+import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
+import { readSiteContent, type SiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { galleries, studios } from "../db/schema";
+import { galleries, galleryPhotos } from "../db/schema";
 import { env } from "../env.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import type { OutgoingMail } from "../mail/transport.server";
@@ -12,10 +11,21 @@ import { formatAccessCode } from "./access.server";
 import { expiryDay } from "./galleries.server";
 
 /*
- * The invitation e-mail of a client gallery (issue 14, plan §10): composed when it leaves, from the rows
- * (a gallery deleted meanwhile sends nothing). The link carries no token: the code is the second factor,
- * and links end up in logs and histories.
+ * The e-mails of the client galleries (issue 14), composed when they leave, from the rows (a gallery deleted
+ * meanwhile sends nothing): the invitation to the client, and the validated selection to the studio. The
+ * invitation's link carries no token: the code is the second factor, and links end up in logs and histories.
  */
+
+export type StudioContact = { name: string; phone: string; email: string };
+
+/** Who the client calls or writes to: the gallery's studio, else the site's own contact. */
+export function studioContact(content: SiteContent, studioId: string | null): StudioContact {
+  const { identity } = content.documents;
+  const studio = studioId ? content.studios.find((record) => record.id === studioId) : undefined;
+  return studio
+    ? { name: studio.data.name, phone: studio.data.phone, email: studio.data.email }
+    : { name: identity.brand, phone: identity.phone ?? "", email: identity.email };
+}
 
 /** The client's address of a gallery, absolute. */
 export function galleryLink(galleryId: string): string {
@@ -24,19 +34,11 @@ export function galleryLink(galleryId: string): string {
 
 /** The invitation of `galleryId`, or null when the gallery is gone or being deleted. */
 export async function galleryInvitationEmail(galleryId: string): Promise<OutgoingMail | null> {
-  const [row] = await db()
-    .select({ gallery: galleries, studio: studios.data })
-    .from(galleries)
-    .leftJoin(studios, eq(studios.id, galleries.studioId))
-    .where(eq(galleries.id, galleryId));
-  if (!row || row.gallery.deletingAt) return null;
-  const { gallery } = row;
-  const { identity } = (await readSiteContent()).documents;
-  const studio = row.studio ? studioDataSchema.safeParse(row.studio) : null;
-  const contact = studio?.success
-    ? { name: studio.data.name, email: studio.data.email, phone: studio.data.phone }
-    : { name: identity.brand, email: identity.email, phone: identity.phone };
-  const brand = identity.brand;
+  const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
+  if (!gallery || gallery.deletingAt) return null;
+  const content = await readSiteContent();
+  const contact = studioContact(content, gallery.studioId);
+  const brand = content.documents.identity.brand;
   const link = galleryLink(gallery.id);
   const code = formatAccessCode(gallery.accessCode);
   const until = formatDateFr(`${expiryDay(gallery.expiresAt)}T12:00:00Z`);
@@ -84,5 +86,63 @@ ${paragraph("Choisissez vos photos préférées avec le cœur, ajoutez un commen
     text,
     html,
     replyTo: { name: contact.name, address: contact.email },
+  };
+}
+
+/**
+ * The e-mail of a validated selection, to the gallery's studio (else the site's address): the file names
+ * to copy, each comment, the admin link. Null when the gallery is gone or was reopened meanwhile.
+ */
+export async function selectionEmail(galleryId: string): Promise<OutgoingMail | null> {
+  const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
+  if (!gallery?.selectionValidatedAt || gallery.deletingAt) return null;
+  const favourites = await db()
+    .select({ name: galleryPhotos.originalName, comment: galleryPhotos.favouriteComment })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)))
+    .orderBy(asc(galleryPhotos.position));
+  const content = await readSiteContent();
+  const { brand, email: siteEmail } = content.documents.identity;
+  const to = studioContact(content, gallery.studioId).email || siteEmail;
+  const link = `${env().SITE_URL.replace(/\/$/, "")}${adminGallerySelectionPath(gallery.id)}`;
+  const subject = `Sélection reçue : ${gallery.title} (${favourites.length} photos)`;
+  const when = formatLongDateTimeFr(gallery.selectionValidatedAt);
+  const names = favourites.map((photo) => photo.name).join(", ");
+  const comments = favourites.filter((photo) => photo.comment);
+  const text = [
+    `${gallery.clientName} a validé sa sélection de ${favourites.length} photos le ${when} (galerie « ${gallery.title} »).`,
+    "",
+    "Fichiers :",
+    names || "(aucun)",
+    ...(comments.length > 0
+      ? ["", "Commentaires :", ...comments.map((photo) => `- ${photo.name} : ${photo.comment}`)]
+      : []),
+    "",
+    `Voir la sélection : ${link}`,
+  ].join("\n");
+  const html = emailLayout({
+    title: subject,
+    brand,
+    preheader: `${gallery.clientName} a choisi ${favourites.length} photos.`,
+    body: [
+      `<p>${escapeHtml(gallery.clientName)} a validé sa sélection de ${favourites.length} photos le ${escapeHtml(when)} (galerie « ${escapeHtml(gallery.title)} »).</p>`,
+      `<p><strong>Fichiers :</strong><br>${escapeHtml(names || "(aucun)")}</p>`,
+      comments.length > 0
+        ? `<p><strong>Commentaires :</strong></p><ul>${comments
+            .map(
+              (photo) => `<li>${escapeHtml(photo.name)} : ${escapeHtml(photo.comment ?? "")}</li>`,
+            )
+            .join("")}</ul>`
+        : "",
+      emailButton(link, "Voir la sélection"),
+    ].join(""),
+    footer: `Message envoyé par le site de ${escapeHtml(brand)} quand un client valide sa sélection.`,
+  });
+  return {
+    to,
+    subject,
+    text,
+    html,
+    replyTo: { name: gallery.clientName, address: gallery.clientEmail },
   };
 }

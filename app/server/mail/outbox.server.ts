@@ -2,7 +2,7 @@ import type { JobWithMetadata } from "pg-boss";
 import { eq, sql } from "drizzle-orm";
 import { studioDataSchema } from "~/content/schemas";
 import { contactMessageEmail } from "../contact-mail.server";
-import { galleryInvitationEmail } from "../galleries/emails.server";
+import { galleryInvitationEmail, selectionEmail } from "../galleries/emails.server";
 import { markInvitationSent } from "../galleries/galleries.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
@@ -45,10 +45,8 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
   switch (job.kind) {
     case "admin":
       return job.mail;
-    case "gallery-selection": {
-      const { selectionEmail } = await import("../galleries/client.server");
+    case "gallery-selection":
       return selectionEmail(job.galleryId);
-    }
     case "confirmation":
       return confirmationEmail(job.subscriberId);
     case "newsletter-test": {

@@ -1,4 +1,7 @@
-import type { GalleryWebFormat } from "~/lib/gallery-urls";
+// Relative, with its extension: the photo worker thread imports this file unbundled (decision 0102).
+import { galleryVariantName, type GalleryWebFormat } from "../../lib/gallery-urls.ts";
+
+export { galleryVariantName };
 
 /**
  * The storage keys of the site, one place for their shapes:
@@ -48,10 +51,6 @@ export const galleryOriginalKey = (galleryId: string, photoId: string, extension
   `${galleryPhotoPrefix(galleryId, photoId)}original.${extension}`;
 
 type WebFormat = GalleryWebFormat;
-
-/** A web size: its name carries the gallery's variant revision, so a changed watermark never reads stale. */
-export const galleryVariantName = (revision: number, width: number, format: WebFormat) =>
-  `r${revision}-w${width}.${format}`;
 
 export const galleryVariantKey = (
   galleryId: string,
