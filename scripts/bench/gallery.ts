@@ -29,8 +29,13 @@ import {
 
 /** RSS growth allowed while a ZIP streams (decision 0104): a few buffers, never the archive. */
 const BUDGET_ZIP_GROWTH_MIB = 32;
-/** The process's ceiling of decision 0092. */
+/** The process's ceiling of decision 0092, for serving: a ZIP streams under it. */
 const BUDGET_RSS_MIB = 260;
+/**
+ * While photos are prepared: 0092's ceiling plus the photo thread's allowance of decision 0102 (sharp loaded,
+ * a 24 MP photo decoded, its source and its encodes: about 140 MiB), the process's peak on a 1 GB server.
+ */
+const BUDGET_PROCESSING_RSS_MIB = 400;
 /** Decision 0102's target on this 2-core machine with PHOTO_WORKERS=1. */
 const BUDGET_PHOTOS_PER_MINUTE = 15;
 /** The quick run writes ~0.5 GB; a full one up to ~7 GB at once (500 queued uploads of 12 MB and more). */
@@ -466,7 +471,7 @@ async function processingRun(
             counts.failed ?? 0,
             metric(minutes, "min", undefined, 1),
             metric(perMinute, "/min", { min: BUDGET_PHOTOS_PER_MINUTE }, 1),
-            metric(mib(rssMax), "MiB", { max: BUDGET_RSS_MIB }),
+            metric(mib(rssMax), "MiB", { max: BUDGET_PROCESSING_RSS_MIB }),
             `${(cpuAfter.user - cpuBefore.user).toFixed(0)} / ${(cpuAfter.system - cpuBefore.system).toFixed(0)}`,
           ],
         ],
@@ -516,7 +521,7 @@ async function processingRun(
         columns: ["RSS max (MiB)", "photos prêtes avant / après la charge"],
         rows: [
           [
-            metric(mib(busyMax), "MiB", { max: BUDGET_RSS_MIB }),
+            metric(mib(busyMax), "MiB", { max: BUDGET_PROCESSING_RSS_MIB }),
             `${waiting.ready ?? 0} / ${stillWaiting.ready ?? 0}`,
           ],
         ],

@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowDownAZ, ArrowUp, ImageIcon, Star } from "lucide-react";
+import { ArrowDownAZ, ImageIcon, Star } from "lucide-react";
 import { useState } from "react";
 import { Form } from "react-router";
 import type { Route } from "./+types/gallery-photos";
@@ -11,6 +11,7 @@ import {
 import { requireGallery } from "~/server/galleries/admin-pages.server";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { GalleryUploader } from "~/components/admin/gallery-uploader";
+import { MoveButtons } from "~/components/admin/move-buttons";
 import { Button } from "~/components/ui/button";
 import { parseIntent } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -182,28 +183,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
                   <div className="mt-auto flex flex-wrap items-center gap-1">
                     <Form method="post" className="flex flex-wrap gap-1">
                       <input type="hidden" name="id" value={photo.id} />
-                      <Button
-                        type="submit"
-                        name="intent"
-                        value="up"
-                        variant="ghost"
-                        size="icon"
-                        disabled={index === 0}
-                        aria-label={`Monter « ${photo.name} »`}
-                      >
-                        <ArrowUp aria-hidden="true" />
-                      </Button>
-                      <Button
-                        type="submit"
-                        name="intent"
-                        value="down"
-                        variant="ghost"
-                        size="icon"
-                        disabled={index === photos.length - 1}
-                        aria-label={`Descendre « ${photo.name} »`}
-                      >
-                        <ArrowDown aria-hidden="true" />
-                      </Button>
+                      <MoveButtons name={photo.name} index={index} count={photos.length} />
                       {isCover ? null : (
                         <Button type="submit" name="intent" value="cover" variant="ghost" size="sm">
                           <Star aria-hidden="true" />

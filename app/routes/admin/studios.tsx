@@ -1,8 +1,9 @@
-import { ArrowDown, ArrowUp, EyeOff, Pencil, Plus, RotateCcw } from "lucide-react";
+import { EyeOff, Pencil, Plus, RotateCcw } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/studios";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { MoveButtons } from "~/components/admin/move-buttons";
 import { Button } from "~/components/ui/button";
 import { parseIntent } from "~/lib/forms";
 import { moveStudio } from "~/server/admin/studios.server";
@@ -104,28 +105,7 @@ export default function Studios({ loaderData }: Route.ComponentProps) {
               <div className="flex flex-wrap items-center gap-2">
                 <Form method="post" className="flex gap-1">
                   <input type="hidden" name="id" value={studio.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="up"
-                    variant="ghost"
-                    size="icon"
-                    disabled={index === 0}
-                    aria-label={`Monter « ${studio.name} »`}
-                  >
-                    <ArrowUp aria-hidden="true" />
-                  </Button>
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="down"
-                    variant="ghost"
-                    size="icon"
-                    disabled={index === studios.length - 1}
-                    aria-label={`Descendre « ${studio.name} »`}
-                  >
-                    <ArrowDown aria-hidden="true" />
-                  </Button>
+                  <MoveButtons name={studio.name} index={index} count={studios.length} />
                 </Form>
                 <Button asChild variant="ghost" size="sm">
                   <Link to={`/admin/studios/${studio.id}`}>

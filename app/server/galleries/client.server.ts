@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
@@ -90,18 +91,15 @@ async function afterNoUpdate(galleryId: string, photoId: string): Promise<Select
   return photo ? "locked" : "unknown-photo";
 }
 
-export async function setFavourite(
+/** One guarded write of the client's selection: a ready photo of this gallery, while it is not locked. */
+async function writeSelection(
   galleryId: string,
   photoId: string,
-  value: boolean,
+  values: PgUpdateSetSource<typeof galleryPhotos>,
 ): Promise<SelectionWrite> {
   const updated = await db()
     .update(galleryPhotos)
-    .set({
-      favourite: value,
-      favouritedAt: value ? new Date() : null,
-      ...(value ? {} : { favouriteComment: null }),
-    })
+    .set(values)
     .where(
       and(
         eq(galleryPhotos.id, photoId),
@@ -114,6 +112,18 @@ export async function setFavourite(
   return updated.length > 0 ? "done" : afterNoUpdate(galleryId, photoId);
 }
 
+export async function setFavourite(
+  galleryId: string,
+  photoId: string,
+  value: boolean,
+): Promise<SelectionWrite> {
+  return writeSelection(galleryId, photoId, {
+    favourite: value,
+    favouritedAt: value ? new Date() : null,
+    ...(value ? {} : { favouriteComment: null }),
+  });
+}
+
 /** A comment makes the photo a favourite (the studio reads comments with the selection); empty removes it. */
 export async function setComment(
   galleryId: string,
@@ -121,27 +131,17 @@ export async function setComment(
   comment: string,
 ): Promise<SelectionWrite> {
   const text = comment.trim();
-  const updated = await db()
-    .update(galleryPhotos)
-    .set(
-      text
-        ? {
-            favouriteComment: text,
-            favourite: true,
-            favouritedAt: sql`coalesce(${galleryPhotos.favouritedAt}, now())`,
-          }
-        : { favouriteComment: null },
-    )
-    .where(
-      and(
-        eq(galleryPhotos.id, photoId),
-        eq(galleryPhotos.galleryId, galleryId),
-        eq(galleryPhotos.status, "ready"),
-        unlocked(galleryId),
-      ),
-    )
-    .returning({ id: galleryPhotos.id });
-  return updated.length > 0 ? "done" : afterNoUpdate(galleryId, photoId);
+  return writeSelection(
+    galleryId,
+    photoId,
+    text
+      ? {
+          favouriteComment: text,
+          favourite: true,
+          favouritedAt: sql`coalesce(${galleryPhotos.favouritedAt}, now())`,
+        }
+      : { favouriteComment: null },
+  );
 }
 
 /**
