@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, like } from "drizzle-orm";
+import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import {
@@ -46,6 +46,15 @@ async function galleryRow() {
   const [row] = await serverDatabase().select().from(galleries).where(eq(galleries.title, title));
   if (!row) throw new Error("no gallery");
   return row;
+}
+
+/** The invitation e-mails queued for a gallery (sent or not). */
+async function invitationJobs(galleryId: string): Promise<number> {
+  const { rows } = await serverDatabase().execute<{ count: string }>(
+    sql`select count(*) from pgboss.job where name = 'mail'
+          and data->>'kind' = 'gallery-invitation' and data->>'galleryId' = ${galleryId}`,
+  );
+  return Number(rows[0]?.count);
 }
 
 describe("/admin/galeries", () => {
@@ -206,9 +215,18 @@ describe("/admin/galeries", () => {
     await waitForToastsToClose(page);
     expect(await axeViolations(page)).toEqual([]);
 
+    const token = await page.locator('input[name="envoi"]').inputValue();
     await page.getByRole("button", { name: "Envoyer le lien au client" }).click();
     await expect.poll(() => page.getByText("E-mail en route").count()).toBeGreaterThan(0);
     await expect.poll(() => mailsTo(clientEmail).length, { timeout: 20_000 }).toBe(1);
+    // The same form posted again (a double click without JavaScript, a resent POST) queues nothing more.
+    const again = await page.request.post(`${url()}/admin/galeries/${gallery.id}/envoyer`, {
+      form: { id: gallery.id, intent: "send", envoi: token },
+      headers: { Origin: url() },
+      maxRedirects: 0,
+    });
+    expect(again.status()).toBe(302);
+    expect(await invitationJobs(gallery.id)).toBe(1);
     const [mail] = mailsTo(clientEmail);
     expect(mail?.subject).toBe(`Vos photos sont prêtes : ${title}`);
     expect(mail?.text).toContain(`/galerie-client/${gallery.id}`);
@@ -226,6 +244,12 @@ describe("/admin/galeries", () => {
       .getByRole("row", { name: new RegExp(title) })
       .getByText("Lien envoyé")
       .waitFor();
+
+    // A deliberate second send, from the page shown after the first, leaves.
+    await page.reload();
+    await page.getByRole("button", { name: "Envoyer de nouveau le lien au client" }).click();
+    await expect.poll(() => mailsTo(clientEmail).length, { timeout: 20_000 }).toBe(2);
+    expect(await invitationJobs(gallery.id)).toBe(2);
   });
 
   it("deletes the gallery after a confirmation: gone from the list and the database", async () => {

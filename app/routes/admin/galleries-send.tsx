@@ -6,7 +6,7 @@ import { GalleryHeader } from "~/components/admin/gallery-header";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
 import { formatLongDateTimeFr } from "~/lib/dates";
-import { parseIntent } from "~/lib/forms";
+import { isUuid, parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
 import { requireGallery } from "~/server/galleries/admin-pages.server";
@@ -35,6 +35,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     ready: counts.ready,
     total: counts.total,
     mailConfigured: mailConfig() !== null,
+    // The form's own id: the same form posted twice (a double click without JavaScript, a resent POST)
+    // queues one e-mail; the page shown after a send has a new one, for a deliberate second send.
+    sendToken: crypto.randomUUID(),
     preview: {
       to: mail.to,
       replyTo: mail.replyTo ? `${mail.replyTo.name} <${mail.replyTo.address}>` : null,
@@ -46,25 +49,36 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  const parsed = parseIntent(await request.formData(), ["send"]);
+  const formData = await request.formData();
+  const parsed = parseIntent(formData, ["send"]);
   if (!parsed.ok || parsed.id !== params.id) {
     return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
   }
   const { gallery } = await requireGallery(params.id);
-  await enqueueMail({ kind: "gallery-invitation", galleryId: gallery.id });
+  const token = formData.get("envoi");
+  const queued = await enqueueMail(
+    { kind: "gallery-invitation", galleryId: gallery.id },
+    isUuid(token) ? { once: `gallery-invitation:${gallery.id}:${token}` } : {},
+  );
   return redirectWithToast(
     `/admin/galeries/${gallery.id}/envoyer`,
-    mailConfig()
+    !queued
       ? {
-          type: "success",
-          title: "E-mail en route",
-          description: `Le lien et le code partent vers ${gallery.clientEmail}.`,
-        }
-      : {
           type: "info",
-          title: "E-mail en attente",
-          description: `Il partira vers ${gallery.clientEmail} dès que l'envoi d'e-mails sera configuré (SMTP_URL).`,
-        },
+          title: "E-mail déjà demandé",
+          description: `Ce formulaire a déjà été envoyé : un seul e-mail part vers ${gallery.clientEmail}.`,
+        }
+      : mailConfig()
+        ? {
+            type: "success",
+            title: "E-mail en route",
+            description: `Le lien et le code partent vers ${gallery.clientEmail}.`,
+          }
+        : {
+            type: "info",
+            title: "E-mail en attente",
+            description: `Il partira vers ${gallery.clientEmail} dès que l'envoi d'e-mails sera configuré (SMTP_URL).`,
+          },
   );
 }
 
@@ -159,6 +173,7 @@ export default function GallerySend({ loaderData }: Route.ComponentProps) {
         </figure>
         <Form method="post">
           <input type="hidden" name="id" value={gallery.id} />
+          <input type="hidden" name="envoi" value={loaderData.sendToken} />
           <Button type="submit" name="intent" value="send" disabled={busy}>
             <Send aria-hidden="true" />
             {sentAt ? "Envoyer de nouveau le lien au client" : "Envoyer le lien au client"}

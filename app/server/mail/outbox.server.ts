@@ -35,9 +35,18 @@ export type MailJob =
   /** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
   | { kind: "gallery-selection"; galleryId: string };
 
-/** Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). */
-export function enqueueMail(job: MailJob, options: { tx?: Executor } = {}) {
-  return enqueue("mail", job, options);
+/**
+ * Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). With `once`,
+ * a second request with the same key within the hour queues nothing and answers null (pg-boss's
+ * singleton key over an hour's slot).
+ */
+export function enqueueMail(job: MailJob, options: { tx?: Executor; once?: string } = {}) {
+  const { once, ...rest } = options;
+  return enqueue(
+    "mail",
+    job,
+    once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: 3600 },
+  );
 }
 
 /** The e-mail of a job, or null when there is nothing (left) to send. */
