@@ -29,6 +29,18 @@ type Sdk = typeof S3;
 const BATCH = 1000;
 
 /**
+ * A streamed body that fails midway (the owner's connection dropped during a piece) aborts its request: the
+ * SDK would otherwise wait for the announced bytes until the socket's timeout, holding the request open
+ * (a minute) while the browser already retries.
+ */
+function sendOptionsFor(body: Buffer | Readable): { abortSignal?: AbortSignal } {
+  if (Buffer.isBuffer(body)) return {};
+  const controller = new AbortController();
+  body.once("error", (error: Error) => controller.abort(error));
+  return { abortSignal: controller.signal };
+}
+
+/**
  * An S3-compatible object store (decision 0100). The SDK is loaded on first use (decision 0092): a site on
  * local disk never loads it.
  *
@@ -129,6 +141,7 @@ export function s3Storage(settings: S3Settings): Storage {
         ContentLength: length,
         ContentType: type,
       }),
+      sendOptionsFor(body),
     );
     const written = await head(key);
     if (!written) throw new Error(`Storage: ${key} vanished after writing`);
@@ -257,6 +270,7 @@ export function s3Storage(settings: S3Settings): Storage {
           Body: body,
           ContentLength: length,
         }),
+        sendOptionsFor(body),
       );
       if (!answer.ETag) throw new Error(`Storage: no ETag for part ${part} of ${key}`);
       return answer.ETag;

@@ -68,3 +68,11 @@ export async function checkStorageAtStart(config: Env = env()): Promise<Storage[
 export function resetStorageForTests(): void {
   chosen = undefined;
 }
+
+/**
+ * Tests that run the same code against each store (`describe.each(storageDrivers)`): `storage()` answers
+ * `store` until the next call (undefined: back to the environment's choice).
+ */
+export function useStorageForTests(store: Storage | undefined): void {
+  chosen = store;
+}
