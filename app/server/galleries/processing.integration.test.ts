@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { hasGps, makeTestJpeg, makeTestPng } from "../../../tests/support/photos";
+import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { db } from "../db/client.server";
 import { galleryPhotos } from "../db/schema";
 import * as pool from "../images/pool.server";
@@ -14,7 +15,7 @@ import { closePhotoPool } from "../images/pool.server";
 import { enqueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { galleryPhotoPrefix, galleryUploadKey } from "../storage/keys";
-import { storage } from "../storage/storage.server";
+import { storage, useStorageForTests } from "../storage/storage.server";
 import {
   handlePhotoJobs,
   reprocessGalleryVariants,
@@ -97,262 +98,292 @@ const variantNames = (revision: number, widths: number[]) =>
 
 const rawCrc = async (file: Buffer) => crc32(await sharp(file).raw().toBuffer());
 
-describe("gallery photo processing (through the photos queue)", () => {
-  it("prepares a camera JPEG: original without GPS and with the same pixels, web sizes, placeholder", async () => {
-    const gallery = await insertTestGallery(db());
-    const source = await makeTestJpeg({ index: 1, width: 2600, height: 1733 });
-    expect(await hasGps(source)).toBe(true);
-    const photoId = await upload(gallery.id, {
-      name: "IMG_0001.jpg",
-      extension: "jpg",
-      buffer: source,
-    });
+// The same tests on the local disk and on a real S3-compatible server (s3rver in a child process): the worker
+// thread works on local files either way; what it reads and writes goes through storage().
+describe.each(storageDrivers)("on the $kind store", (driver) => {
+  let store: StorageUnderTest;
 
-    const row = await settled(photoId);
-    expect(row).toMatchObject({
-      status: "ready",
-      error: null,
-      width: 2600,
-      height: 1733,
-      widths: [480, 960, 1600, 2400],
-      variantRevision: 1,
-      originalExtension: "jpg",
-    });
-    expect(await keysOf(gallery.id, photoId)).toEqual(
-      [...variantNames(1, [480, 960, 1600, 2400]), "original.jpg"].sort(),
-    );
-    const original = await read(`${galleryPhotoPrefix(gallery.id, photoId)}original.jpg`);
-    expect(await hasGps(original)).toBe(false);
-    expect(original.includes(Buffer.from("Studio Test"))).toBe(false);
-    expect(await rawCrc(original)).toBe(await rawCrc(source));
-    expect(row.originalBytes).toBe(original.length);
-    expect(row.originalCrc32).toBe(crc32(original));
-
-    const web = await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w960.jpg`);
-    const webMetadata = await sharp(web).metadata();
-    expect([webMetadata.width, webMetadata.height]).toEqual([960, 640]);
-    expect(webMetadata.exif).toBeUndefined();
-    expect(
-      (await sharp(await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w480.avif`)).metadata())
-        .width,
-    ).toBe(480);
-    const placeholder = thumbHashToRGBA(Buffer.from(row.thumbhash ?? "", "base64"));
-    expect(placeholder.w / placeholder.h).toBeCloseTo(2600 / 1733, 0);
-    expect(row.colour).toMatch(/^#[0-9a-f]{6}$/);
+  beforeAll(async () => {
+    store = await driver.start();
+    useStorageForTests(store.storage);
   });
 
-  it("keeps a turned photo's orientation in the original and makes upright web sizes", async () => {
-    const gallery = await insertTestGallery(db());
-    const source = await makeTestJpeg({ index: 7, width: 1600, height: 1067, orientation: 6 });
-    const photoId = await upload(gallery.id, {
-      name: "IMG_0007.jpg",
-      extension: "jpg",
-      buffer: source,
-    });
-
-    const row = await settled(photoId);
-    expect(row).toMatchObject({
-      status: "ready",
-      width: 1067,
-      height: 1600,
-      widths: [480, 960, 1067],
-    });
-    const original = await read(`${galleryPhotoPrefix(gallery.id, photoId)}original.jpg`);
-    expect((await sharp(original).metadata()).orientation).toBe(6);
-    expect(await hasGps(original)).toBe(false);
-    expect(await rawCrc(original)).toBe(await rawCrc(source));
-    const web = await sharp(
-      await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w1067.webp`),
-    ).metadata();
-    expect([web.width, web.height, web.orientation]).toEqual([1067, 1600, undefined]);
+  afterAll(async () => {
+    useStorageForTests(undefined);
+    await store.stop();
   });
 
-  it("prepares a PNG (original PNG, same pixels) and a HEIC (original becomes a JPEG)", async () => {
-    const gallery = await insertTestGallery(db());
-    const png = await makeTestPng({ index: 2, width: 1200, height: 800 });
-    const pngId = await upload(gallery.id, { name: "scan.png", extension: "png", buffer: png }, 1);
-    const heic = await fs.readFile(new URL("../../../tests/fixtures/photo.heic", import.meta.url));
-    const heicId = await upload(
-      gallery.id,
-      { name: "IMG_4000.HEIC", extension: "heic", buffer: heic },
-      2,
-    );
+  describe("gallery photo processing (through the photos queue)", () => {
+    it("prepares a camera JPEG: original without GPS and with the same pixels, web sizes, placeholder", async () => {
+      const gallery = await insertTestGallery(db());
+      const source = await makeTestJpeg({ index: 1, width: 2600, height: 1733 });
+      expect(await hasGps(source)).toBe(true);
+      const photoId = await upload(gallery.id, {
+        name: "IMG_0001.jpg",
+        extension: "jpg",
+        buffer: source,
+      });
 
-    const pngRow = await settled(pngId);
-    expect(pngRow).toMatchObject({
-      status: "ready",
-      width: 1200,
-      height: 800,
-      widths: [480, 960, 1200],
-      originalExtension: "png",
+      const row = await settled(photoId);
+      expect(row).toMatchObject({
+        status: "ready",
+        error: null,
+        width: 2600,
+        height: 1733,
+        widths: [480, 960, 1600, 2400],
+        variantRevision: 1,
+        originalExtension: "jpg",
+      });
+      expect(await keysOf(gallery.id, photoId)).toEqual(
+        [...variantNames(1, [480, 960, 1600, 2400]), "original.jpg"].sort(),
+      );
+      const original = await read(`${galleryPhotoPrefix(gallery.id, photoId)}original.jpg`);
+      expect(await hasGps(original)).toBe(false);
+      expect(original.includes(Buffer.from("Studio Test"))).toBe(false);
+      expect(await rawCrc(original)).toBe(await rawCrc(source));
+      expect(row.originalBytes).toBe(original.length);
+      expect(row.originalCrc32).toBe(crc32(original));
+
+      const web = await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w960.jpg`);
+      const webMetadata = await sharp(web).metadata();
+      expect([webMetadata.width, webMetadata.height]).toEqual([960, 640]);
+      expect(webMetadata.exif).toBeUndefined();
+      expect(
+        (
+          await sharp(
+            await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w480.avif`),
+          ).metadata()
+        ).width,
+      ).toBe(480);
+      const placeholder = thumbHashToRGBA(Buffer.from(row.thumbhash ?? "", "base64"));
+      expect(placeholder.w / placeholder.h).toBeCloseTo(2600 / 1733, 0);
+      expect(row.colour).toMatch(/^#[0-9a-f]{6}$/);
     });
-    const pngOriginal = await read(`${galleryPhotoPrefix(gallery.id, pngId)}original.png`);
-    expect(await rawCrc(pngOriginal)).toBe(await rawCrc(png));
 
-    // A 16-bit PNG with transparency (as exported by editors): laid on white, 8 bits for the web.
-    const deep = await sharp({
-      create: {
-        width: 500,
-        height: 300,
-        channels: 4,
-        background: { r: 200, g: 30, b: 40, alpha: 0.5 },
-      },
-    })
-      .png()
-      .toColourspace("rgb16")
-      .toBuffer();
-    expect((await sharp(deep).metadata()).depth).toBe("ushort");
-    const deepId = await upload(
-      gallery.id,
-      { name: "export.png", extension: "png", buffer: deep },
-      3,
-    );
-    expect(await settled(deepId)).toMatchObject({ status: "ready", widths: [480, 500] });
-    const web = await sharp(await read(`${galleryPhotoPrefix(gallery.id, deepId)}r1-w500.jpg`))
-      .raw()
-      .toBuffer();
-    // Half-transparent red on white: pink, not black.
-    expect(web[0]).toBeGreaterThan(200);
-    expect(web[1]).toBeGreaterThan(100);
+    it("keeps a turned photo's orientation in the original and makes upright web sizes", async () => {
+      const gallery = await insertTestGallery(db());
+      const source = await makeTestJpeg({ index: 7, width: 1600, height: 1067, orientation: 6 });
+      const photoId = await upload(gallery.id, {
+        name: "IMG_0007.jpg",
+        extension: "jpg",
+        buffer: source,
+      });
 
-    const heicRow = await settled(heicId);
-    expect(heicRow).toMatchObject({
-      status: "ready",
-      width: 320,
-      height: 240,
-      widths: [320],
-      originalExtension: "jpg",
+      const row = await settled(photoId);
+      expect(row).toMatchObject({
+        status: "ready",
+        width: 1067,
+        height: 1600,
+        widths: [480, 960, 1067],
+      });
+      const original = await read(`${galleryPhotoPrefix(gallery.id, photoId)}original.jpg`);
+      expect((await sharp(original).metadata()).orientation).toBe(6);
+      expect(await hasGps(original)).toBe(false);
+      expect(await rawCrc(original)).toBe(await rawCrc(source));
+      const web = await sharp(
+        await read(`${galleryPhotoPrefix(gallery.id, photoId)}r1-w1067.webp`),
+      ).metadata();
+      expect([web.width, web.height, web.orientation]).toEqual([1067, 1600, undefined]);
     });
-    expect(await keysOf(gallery.id, heicId)).toEqual(
-      [...variantNames(1, [320]), "original.jpg"].sort(),
-    );
-    const heicOriginal = await read(`${galleryPhotoPrefix(gallery.id, heicId)}original.jpg`);
-    const decoded = await sharp(heicOriginal).metadata();
-    expect([decoded.format, decoded.width, decoded.height]).toEqual(["jpeg", 320, 240]);
-    // The fixture's left half has a red disc on green: the delivery JPEG shows the same picture.
-    const { data } = await sharp(heicOriginal)
-      .extract({ left: 100, top: 120, width: 1, height: 1 })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    expect(data[0]).toBeGreaterThan(150);
-    expect(data[1]).toBeLessThan(100);
-  });
 
-  it("marks a damaged or foreign file failed with a message for the owner, and keeps nothing made of it", async () => {
-    const gallery = await insertTestGallery(db());
-    const source = await makeTestJpeg({ index: 9, width: 800, height: 600 });
-    const brokenId = await upload(
-      gallery.id,
-      { name: "coupé.jpg", extension: "jpg", buffer: source.subarray(0, source.length / 2) },
-      1,
-    );
-    const foreignId = await upload(
-      gallery.id,
-      { name: "notes.jpg", extension: "jpg", buffer: Buffer.from("pas une photo") },
-      2,
-    );
+    it("prepares a PNG (original PNG, same pixels) and a HEIC (original becomes a JPEG)", async () => {
+      const gallery = await insertTestGallery(db());
+      const png = await makeTestPng({ index: 2, width: 1200, height: 800 });
+      const pngId = await upload(
+        gallery.id,
+        { name: "scan.png", extension: "png", buffer: png },
+        1,
+      );
+      const heic = await fs.readFile(
+        new URL("../../../tests/fixtures/photo.heic", import.meta.url),
+      );
+      const heicId = await upload(
+        gallery.id,
+        { name: "IMG_4000.HEIC", extension: "heic", buffer: heic },
+        2,
+      );
 
-    expect(await settled(brokenId)).toMatchObject({
-      status: "failed",
-      error: "Fichier illisible ou endommagé.",
-    });
-    expect(await settled(foreignId)).toMatchObject({
-      status: "failed",
-      error: "Format non pris en charge : envoyez des photos JPEG, PNG ou HEIC.",
-    });
-    expect(await keysOf(gallery.id, brokenId)).toEqual(["upload.jpg"]);
-  });
+      const pngRow = await settled(pngId);
+      expect(pngRow).toMatchObject({
+        status: "ready",
+        width: 1200,
+        height: 800,
+        widths: [480, 960, 1200],
+        originalExtension: "png",
+      });
+      const pngOriginal = await read(`${galleryPhotoPrefix(gallery.id, pngId)}original.png`);
+      expect(await rawCrc(pngOriginal)).toBe(await rawCrc(png));
 
-  it("marks the brand bottom-right when the gallery asks for it, and redoes the web sizes when it changes", async () => {
-    const plain = await insertTestGallery(db());
-    const marked = await insertTestGallery(db(), { watermark: true });
-    const source = await makeTestJpeg({ index: 11, width: 1000, height: 700, gps: false });
-    const plainId = await upload(plain.id, { name: "a.jpg", extension: "jpg", buffer: source });
-    const markedId = await upload(marked.id, { name: "a.jpg", extension: "jpg", buffer: source });
-    await settled(plainId);
-    await settled(markedId);
+      // A 16-bit PNG with transparency (as exported by editors): laid on white, 8 bits for the web.
+      const deep = await sharp({
+        create: {
+          width: 500,
+          height: 300,
+          channels: 4,
+          background: { r: 200, g: 30, b: 40, alpha: 0.5 },
+        },
+      })
+        .png()
+        .toColourspace("rgb16")
+        .toBuffer();
+      expect((await sharp(deep).metadata()).depth).toBe("ushort");
+      const deepId = await upload(
+        gallery.id,
+        { name: "export.png", extension: "png", buffer: deep },
+        3,
+      );
+      expect(await settled(deepId)).toMatchObject({ status: "ready", widths: [480, 500] });
+      const web = await sharp(await read(`${galleryPhotoPrefix(gallery.id, deepId)}r1-w500.jpg`))
+        .raw()
+        .toBuffer();
+      // Half-transparent red on white: pink, not black.
+      expect(web[0]).toBeGreaterThan(200);
+      expect(web[1]).toBeGreaterThan(100);
 
-    const corner = async (galleryId: string, photoId: string, revision: number) => {
-      const file = await read(`${galleryPhotoPrefix(galleryId, photoId)}r${revision}-w960.webp`);
-      // The middle of the mark: 960 × 2 % margin + half of 18 % from the right and bottom edges.
-      const { data } = await sharp(file)
-        .extract({ left: 960 - 19 - 86, top: 672 - 19 - 86, width: 1, height: 1 })
+      const heicRow = await settled(heicId);
+      expect(heicRow).toMatchObject({
+        status: "ready",
+        width: 320,
+        height: 240,
+        widths: [320],
+        originalExtension: "jpg",
+      });
+      expect(await keysOf(gallery.id, heicId)).toEqual(
+        [...variantNames(1, [320]), "original.jpg"].sort(),
+      );
+      const heicOriginal = await read(`${galleryPhotoPrefix(gallery.id, heicId)}original.jpg`);
+      const decoded = await sharp(heicOriginal).metadata();
+      expect([decoded.format, decoded.width, decoded.height]).toEqual(["jpeg", 320, 240]);
+      // The fixture's left half has a red disc on green: the delivery JPEG shows the same picture.
+      const { data } = await sharp(heicOriginal)
+        .extract({ left: 100, top: 120, width: 1, height: 1 })
         .raw()
         .toBuffer({ resolveWithObject: true });
-      return [...data];
-    };
-    const markedAvif = await read(`${galleryPhotoPrefix(marked.id, markedId)}r1-w960.avif`);
-    expect((await sharp(markedAvif).metadata()).hasAlpha).toBe(false);
-    const plainCorner = await corner(plain.id, plainId, 1);
-    const markedCorner = await corner(marked.id, markedId, 1);
-    // The mark's dark centre darkens the photo there; the rest of the photo is nearly the same.
-    const distance = plainCorner.reduce(
-      (sum, value, channel) => sum + Math.abs(value - (markedCorner[channel] ?? 0)),
-      0,
-    );
-    expect(distance).toBeGreaterThan(60);
-
-    // The owner turns the watermark off: a new revision, made from the delivery original.
-    await db().transaction(async (tx) => {
-      await tx.execute(sqlWatermarkOff(marked.id));
-      expect(await reprocessGalleryVariants(marked.id, { tx })).toBe(1);
+      expect(data[0]).toBeGreaterThan(150);
+      expect(data[1]).toBeLessThan(100);
     });
-    await expect
-      .poll(async () => (await photoRow(markedId)).variantRevision, {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBe(2);
-    expect(await keysOf(marked.id, markedId)).toEqual(
-      [...variantNames(2, [480, 960, 1000]), "original.jpg"].sort(),
-    );
-    const unmarked = await corner(marked.id, markedId, 2);
-    const back = unmarked.reduce(
-      (sum, value, channel) => sum + Math.abs(value - (plainCorner[channel] ?? 0)),
-      0,
-    );
-    expect(back).toBeLessThan(15);
-    expect((await photoRow(markedId)).status).toBe("ready");
-  });
-});
 
-describe("a photo whose preparation keeps failing", () => {
-  it("is retried by the queue, and marked failed for the owner after the last attempt only", async () => {
-    const gallery = await insertTestGallery(db());
-    const source = await makeTestJpeg({ index: 12, width: 400, height: 300 });
-    const [row] = await db()
-      .insert(galleryPhotos)
-      .values({ galleryId: gallery.id, position: 1, originalName: "a.jpg", sourceExtension: "jpg" })
-      .returning({ id: galleryPhotos.id });
-    if (!row) throw new Error("no photo row");
-    await storage().put(galleryUploadKey(gallery.id, row.id, "jpg"), source, {
-      contentType: "image/jpeg",
-    });
-    // The job as pg-boss hands it to the handler (only what the handler reads).
-    const job = (retryCount: number) =>
-      ({
-        id: `job-${retryCount}`,
-        data: { photoId: row.id },
-        retryCount,
-        retryLimit: 3,
-        signal: new AbortController().signal,
-      }) as unknown as Parameters<typeof handlePhotoJobs>[0][number];
-    const spy = vi.spyOn(pool, "runPhotoTask").mockRejectedValue(new Error("Disque plein"));
-    try {
-      await expect(handlePhotoJobs([job(1)])).rejects.toThrow("Disque plein");
-      expect(await photoRow(row.id)).toMatchObject({ status: "processing", error: null });
-      await expect(handlePhotoJobs([job(3)])).rejects.toThrow("Disque plein");
-      expect(await photoRow(row.id)).toMatchObject({
+    it("marks a damaged or foreign file failed with a message for the owner, and keeps nothing made of it", async () => {
+      const gallery = await insertTestGallery(db());
+      const source = await makeTestJpeg({ index: 9, width: 800, height: 600 });
+      const brokenId = await upload(
+        gallery.id,
+        { name: "coupé.jpg", extension: "jpg", buffer: source.subarray(0, source.length / 2) },
+        1,
+      );
+      const foreignId = await upload(
+        gallery.id,
+        { name: "notes.jpg", extension: "jpg", buffer: Buffer.from("pas une photo") },
+        2,
+      );
+
+      expect(await settled(brokenId)).toMatchObject({
         status: "failed",
-        error: "Erreur pendant la préparation : réessayez.",
+        error: "Fichier illisible ou endommagé.",
       });
-    } finally {
-      spy.mockRestore();
-    }
-    // The owner's « Relancer » queues it again: the upload is still there and the photo gets ready.
-    expect(await retryPhotoProcessing(row.id)).toBe(true);
-    expect(await retryPhotoProcessing(row.id)).toBe(false);
-    expect(await settled(row.id)).toMatchObject({ status: "ready", error: null, widths: [400] });
+      expect(await settled(foreignId)).toMatchObject({
+        status: "failed",
+        error: "Format non pris en charge : envoyez des photos JPEG, PNG ou HEIC.",
+      });
+      expect(await keysOf(gallery.id, brokenId)).toEqual(["upload.jpg"]);
+    });
+
+    it("marks the brand bottom-right when the gallery asks for it, and redoes the web sizes when it changes", async () => {
+      const plain = await insertTestGallery(db());
+      const marked = await insertTestGallery(db(), { watermark: true });
+      const source = await makeTestJpeg({ index: 11, width: 1000, height: 700, gps: false });
+      const plainId = await upload(plain.id, { name: "a.jpg", extension: "jpg", buffer: source });
+      const markedId = await upload(marked.id, { name: "a.jpg", extension: "jpg", buffer: source });
+      await settled(plainId);
+      await settled(markedId);
+
+      const corner = async (galleryId: string, photoId: string, revision: number) => {
+        const file = await read(`${galleryPhotoPrefix(galleryId, photoId)}r${revision}-w960.webp`);
+        // The middle of the mark: 960 × 2 % margin + half of 18 % from the right and bottom edges.
+        const { data } = await sharp(file)
+          .extract({ left: 960 - 19 - 86, top: 672 - 19 - 86, width: 1, height: 1 })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return [...data];
+      };
+      const markedAvif = await read(`${galleryPhotoPrefix(marked.id, markedId)}r1-w960.avif`);
+      expect((await sharp(markedAvif).metadata()).hasAlpha).toBe(false);
+      const plainCorner = await corner(plain.id, plainId, 1);
+      const markedCorner = await corner(marked.id, markedId, 1);
+      // The mark's dark centre darkens the photo there; the rest of the photo is nearly the same.
+      const distance = plainCorner.reduce(
+        (sum, value, channel) => sum + Math.abs(value - (markedCorner[channel] ?? 0)),
+        0,
+      );
+      expect(distance).toBeGreaterThan(60);
+
+      // The owner turns the watermark off: a new revision, made from the delivery original.
+      await db().transaction(async (tx) => {
+        await tx.execute(sqlWatermarkOff(marked.id));
+        expect(await reprocessGalleryVariants(marked.id, { tx })).toBe(1);
+      });
+      await expect
+        .poll(async () => (await photoRow(markedId)).variantRevision, {
+          timeout: 60_000,
+          interval: 250,
+        })
+        .toBe(2);
+      expect(await keysOf(marked.id, markedId)).toEqual(
+        [...variantNames(2, [480, 960, 1000]), "original.jpg"].sort(),
+      );
+      const unmarked = await corner(marked.id, markedId, 2);
+      const back = unmarked.reduce(
+        (sum, value, channel) => sum + Math.abs(value - (plainCorner[channel] ?? 0)),
+        0,
+      );
+      expect(back).toBeLessThan(15);
+      expect((await photoRow(markedId)).status).toBe("ready");
+    });
+  });
+
+  describe("a photo whose preparation keeps failing", () => {
+    it("is retried by the queue, and marked failed for the owner after the last attempt only", async () => {
+      const gallery = await insertTestGallery(db());
+      const source = await makeTestJpeg({ index: 12, width: 400, height: 300 });
+      const [row] = await db()
+        .insert(galleryPhotos)
+        .values({
+          galleryId: gallery.id,
+          position: 1,
+          originalName: "a.jpg",
+          sourceExtension: "jpg",
+        })
+        .returning({ id: galleryPhotos.id });
+      if (!row) throw new Error("no photo row");
+      await storage().put(galleryUploadKey(gallery.id, row.id, "jpg"), source, {
+        contentType: "image/jpeg",
+      });
+      // The job as pg-boss hands it to the handler (only what the handler reads).
+      const job = (retryCount: number) =>
+        ({
+          id: `job-${retryCount}`,
+          data: { photoId: row.id },
+          retryCount,
+          retryLimit: 3,
+          signal: new AbortController().signal,
+        }) as unknown as Parameters<typeof handlePhotoJobs>[0][number];
+      const spy = vi.spyOn(pool, "runPhotoTask").mockRejectedValue(new Error("Disque plein"));
+      try {
+        await expect(handlePhotoJobs([job(1)])).rejects.toThrow("Disque plein");
+        expect(await photoRow(row.id)).toMatchObject({ status: "processing", error: null });
+        await expect(handlePhotoJobs([job(3)])).rejects.toThrow("Disque plein");
+        expect(await photoRow(row.id)).toMatchObject({
+          status: "failed",
+          error: "Erreur pendant la préparation : réessayez.",
+        });
+      } finally {
+        spy.mockRestore();
+      }
+      // The owner's « Relancer » queues it again: the upload is still there and the photo gets ready.
+      expect(await retryPhotoProcessing(row.id)).toBe(true);
+      expect(await retryPhotoProcessing(row.id)).toBe(false);
+      expect(await settled(row.id)).toMatchObject({ status: "ready", error: null, widths: [400] });
+    });
   });
 });
 
