@@ -5,16 +5,17 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import { eq, inArray } from "drizzle-orm";
-import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestPhotoSet } from "../../../tests/support/photos";
+import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { unzip, type UnzippedEntry } from "../../../tests/support/unzip";
 import { loader } from "../../routes/galerie-client.zip";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { galleryOriginalKey } from "../storage/keys";
-import { storage } from "../storage/storage.server";
+import { storage, useStorageForTests } from "../storage/storage.server";
 import { galleryAccessCookie } from "./access.server";
 import { galleryZipEntries, layout, zipBytes } from "./zip.server";
 
@@ -33,28 +34,6 @@ let galleryId = "";
 let photos: Photo[] = [];
 let photoIds: string[] = [];
 let cookie = "";
-
-beforeAll(async () => {
-  const set = await makeTestPhotoSet(5);
-  // Two photos of the same name (two cameras), and one uploaded as HEIC (delivered as JPEG).
-  photos = set.map((photo, index) =>
-    index === 2
-      ? { ...photo, name: "IMG_0001.jpg" }
-      : index === 4
-        ? { ...photo, name: "Été 2026.HEIC" }
-        : photo,
-  );
-  const gallery = await insertTestGallery(db(), {
-    title: "Mariage Julie & Tom / Brive",
-    sessionDate: "2026-06-14",
-  });
-  galleryId = gallery.id;
-  photoIds = [];
-  for (const photo of photos) {
-    photoIds.push((await addReadyPhoto(db(), storage(), galleryId, photo)).id);
-  }
-  cookie = (await galleryAccessCookie(await galleryRow())).split(";")[0] ?? "";
-}, 120_000);
 
 async function galleryRow() {
   const [row] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
@@ -102,40 +81,7 @@ async function collect(iterable: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-type Unzipped = { name: string; crc32: number; bytes: Buffer; zip64: boolean; utf8: boolean };
-
-/** Every entry of an archive as yauzl (strict about offsets, sizes and ZIP64) reads it. */
-function unzip(archive: Buffer): Promise<Unzipped[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(archive, { lazyEntries: true, strictFileNames: true }, (error, zip) => {
-      if (error) return reject(error);
-      const entries: Unzipped[] = [];
-      zip.on("error", reject);
-      zip.on("end", () => resolve(entries));
-      zip.on("entry", (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
-          stream.on("end", () => {
-            entries.push({
-              name: entry.fileName,
-              crc32: entry.crc32,
-              bytes: Buffer.concat(chunks),
-              zip64: entry.extraFields.some((field) => field.id === 0x0001),
-              utf8: (entry.generalPurposeBitFlag & 0x0800) !== 0,
-            });
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
-
-function expectSamePhotos(entries: Unzipped[], indexes = [0, 1, 2, 3, 4]) {
+function expectSamePhotos(entries: UnzippedEntry[], indexes = [0, 1, 2, 3, 4]) {
   expect(entries.map((entry) => entry.name)).toEqual(indexes.map((index) => expectedNames[index]));
   entries.forEach((entry, position) => {
     const photo = photos[indexes[position] ?? -1];
@@ -145,7 +91,39 @@ function expectSamePhotos(entries: Unzipped[], indexes = [0, 1, 2, 3, 4]) {
   });
 }
 
-describe("the gallery's ZIP", () => {
+// The same tests on the local disk and on a real S3-compatible server (s3rver in a child process).
+describe.each(storageDrivers)("the gallery's ZIP ($kind)", (driver) => {
+  let store: StorageUnderTest;
+
+  beforeAll(async () => {
+    store = await driver.start();
+    useStorageForTests(store.storage);
+    const set = await makeTestPhotoSet(5);
+    // Two photos of the same name (two cameras), and one uploaded as HEIC (delivered as JPEG).
+    photos = set.map((photo, index) =>
+      index === 2
+        ? { ...photo, name: "IMG_0001.jpg" }
+        : index === 4
+          ? { ...photo, name: "Été 2026.HEIC" }
+          : photo,
+    );
+    const gallery = await insertTestGallery(db(), {
+      title: "Mariage Julie & Tom / Brive",
+      sessionDate: "2026-06-14",
+    });
+    galleryId = gallery.id;
+    photoIds = [];
+    for (const photo of photos) {
+      photoIds.push((await addReadyPhoto(db(), storage(), galleryId, photo)).id);
+    }
+    cookie = (await galleryAccessCookie(await galleryRow())).split(";")[0] ?? "";
+  }, 120_000);
+
+  afterAll(async () => {
+    useStorageForTests(undefined);
+    await store.stop();
+  });
+
   it("holds every ready photo, named, in order, with its CRC-32, read back by yauzl", async () => {
     const response = await callLoader(zipRequest());
     expect(response.status).toBe(200);
