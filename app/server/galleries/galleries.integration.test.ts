@@ -1,14 +1,15 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
+import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { galleryFormSchema, type GalleryForm } from "~/lib/gallery-schemas";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
-import { storage } from "../storage/storage.server";
+import { storage, useStorageForTests } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { galleryInvitationEmail } from "./emails.server";
 import {
@@ -167,108 +168,125 @@ describe("gallery queries", () => {
   });
 });
 
-describe("deleteGallery", () => {
-  it("removes the rows and every object of the gallery, and no other gallery's", async () => {
-    const kept = await insertTestGallery(db());
-    const gone = await insertTestGallery(db());
-    const photo = await makeTestJpeg({ index: 3, width: 400, height: 300 });
-    await addReadyPhoto(db(), storage(), kept.id, { name: "a.jpg", buffer: photo });
-    await addReadyPhoto(db(), storage(), gone.id, { name: "b.jpg", buffer: photo });
-    expect((await objectsUnder(galleryPrefix(gone.id))).length).toBeGreaterThan(3);
+// The same tests on the local disk and on a real S3-compatible server (s3rver in a child process).
+describe.each(storageDrivers)("on the $kind store", (driver) => {
+  let store: StorageUnderTest;
 
-    expect(await deleteGallery(gone.id)).toBe(true);
-    expect(await objectsUnder(galleryPrefix(gone.id))).toEqual([]);
-    expect(await countRows(gone.id)).toEqual({ galleries: 0, photos: 0, uploads: 0 });
-    expect((await objectsUnder(galleryPrefix(kept.id))).length).toBeGreaterThan(3);
-    expect(await countRows(kept.id)).toMatchObject({ galleries: 1, photos: 1 });
-    expect(await deleteGallery(gone.id)).toBe(false);
+  beforeAll(async () => {
+    store = await driver.start();
+    useStorageForTests(store.storage);
   });
 
-  it("finishes after a crash that left the row marked and files behind", async () => {
-    const { id } = await insertTestGallery(db(), { deletingAt: new Date(Date.now() - 3600_000) });
-    const photo = await makeTestJpeg({ index: 4, width: 400, height: 300 });
-    await addReadyPhoto(db(), storage(), id, { name: "c.jpg", buffer: photo });
-    expect(await findGallery(id)).not.toBeNull();
-    // The retention picks it first (already being deleted), even with its purge date ahead.
-    await db()
-      .update(galleries)
-      .set({ purgeAt: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() - 2000) })
-      .where(eq(galleries.id, id));
-    expect(await purgeDueGalleries(1)).toBe(1);
-    expect(await objectsUnder(galleryPrefix(id))).toEqual([]);
-    expect(await countRows(id)).toMatchObject({ galleries: 0 });
+  afterAll(async () => {
+    useStorageForTests(undefined);
+    await store.stop();
+  });
+
+  describe("deleteGallery", () => {
+    it("removes the rows and every object of the gallery, and no other gallery's", async () => {
+      const kept = await insertTestGallery(db());
+      const gone = await insertTestGallery(db());
+      const photo = await makeTestJpeg({ index: 3, width: 400, height: 300 });
+      await addReadyPhoto(db(), storage(), kept.id, { name: "a.jpg", buffer: photo });
+      await addReadyPhoto(db(), storage(), gone.id, { name: "b.jpg", buffer: photo });
+      expect((await objectsUnder(galleryPrefix(gone.id))).length).toBeGreaterThan(3);
+
+      expect(await deleteGallery(gone.id)).toBe(true);
+      expect(await objectsUnder(galleryPrefix(gone.id))).toEqual([]);
+      expect(await countRows(gone.id)).toEqual({ galleries: 0, photos: 0, uploads: 0 });
+      expect((await objectsUnder(galleryPrefix(kept.id))).length).toBeGreaterThan(3);
+      expect(await countRows(kept.id)).toMatchObject({ galleries: 1, photos: 1 });
+      expect(await deleteGallery(gone.id)).toBe(false);
+    });
+
+    it("finishes after a crash that left the row marked and files behind", async () => {
+      const { id } = await insertTestGallery(db(), { deletingAt: new Date(Date.now() - 3600_000) });
+      const photo = await makeTestJpeg({ index: 4, width: 400, height: 300 });
+      await addReadyPhoto(db(), storage(), id, { name: "c.jpg", buffer: photo });
+      expect(await findGallery(id)).not.toBeNull();
+      // The retention picks it first (already being deleted), even with its purge date ahead.
+      await db()
+        .update(galleries)
+        .set({ purgeAt: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() - 2000) })
+        .where(eq(galleries.id, id));
+      expect(await purgeDueGalleries(1)).toBe(1);
+      expect(await objectsUnder(galleryPrefix(id))).toEqual([]);
+      expect(await countRows(id)).toMatchObject({ galleries: 0 });
+    });
+  });
+
+  describe("retention", () => {
+    it("deletes only the galleries whose purge date passed", async () => {
+      const due = await insertTestGallery(db(), {
+        expiresAt: new Date(Date.now() - 40 * DAY_MS),
+        purgeAt: new Date(Date.now() - 10 * DAY_MS),
+      });
+      const expiredNotDue = await insertTestGallery(db(), {
+        expiresAt: new Date(Date.now() - 5 * DAY_MS),
+        purgeAt: new Date(Date.now() + 25 * DAY_MS),
+      });
+      const open = await insertTestGallery(db());
+      const photo = await makeTestJpeg({ index: 5, width: 400, height: 300 });
+      await addReadyPhoto(db(), storage(), due.id, { name: "d.jpg", buffer: photo });
+
+      expect(await purgeDueGalleries()).toBeGreaterThanOrEqual(1);
+      expect(await countRows(due.id)).toMatchObject({ galleries: 0, photos: 0 });
+      expect(await objectsUnder(galleryPrefix(due.id))).toEqual([]);
+      expect(await countRows(expiredNotDue.id)).toMatchObject({ galleries: 1 });
+      expect(await countRows(open.id)).toMatchObject({ galleries: 1 });
+    });
+
+    it("takes 20 galleries a run at most", async () => {
+      for (let index = 0; index < 22; index++) {
+        await insertTestGallery(db(), {
+          expiresAt: new Date(Date.now() - 40 * DAY_MS),
+          purgeAt: new Date(Date.now() - DAY_MS),
+        });
+      }
+      expect(await purgeDueGalleries()).toBe(20);
+      expect(await purgeDueGalleries()).toBe(2);
+      expect(await purgeDueGalleries()).toBe(0);
+    });
+
+    it("aborts uploads untouched for 48 hours and removes their rows, keeping recent and finished ones", async () => {
+      const { id } = await insertTestGallery(db());
+      const started = async (key: string, hoursAgo: number, completed = false) => {
+        const uploadId = await storage().startMultipart(key, "image/jpeg");
+        await storage().putPart(key, uploadId, 1, Buffer.from("partie"), 6);
+        const at = new Date(Date.now() - hoursAgo * 3600_000);
+        const [row] = await db()
+          .insert(resumableUploads)
+          .values({
+            galleryId: id,
+            fileName: `${key.split("/").at(-1)}`,
+            size: 6,
+            contentType: "image/jpeg",
+            chunkSize: 6,
+            storageKey: key,
+            storageUploadId: uploadId,
+            updatedAt: at,
+            createdAt: at,
+            completedAt: completed ? at : null,
+          })
+          .returning({ id: resumableUploads.id });
+        if (!row) throw new Error("no upload row");
+        return row.id;
+      };
+      const stale = await started(`${galleryPrefix(id)}stale/upload.jpg`, 49);
+      const recent = await started(`${galleryPrefix(id)}recent/upload.jpg`, 47);
+      const finished = await started(`${galleryPrefix(id)}done/upload.jpg`, 72, true);
+
+      expect(await purgeStaleUploads()).toBe(1);
+      const left = await db().select({ id: resumableUploads.id }).from(resumableUploads);
+      const ids = left.map((row) => row.id);
+      expect(ids).not.toContain(stale);
+      expect(ids).toEqual(expect.arrayContaining([recent, finished]));
+      expect(await purgeStaleUploads()).toBe(0);
+    });
   });
 });
 
-describe("retention", () => {
-  it("deletes only the galleries whose purge date passed", async () => {
-    const due = await insertTestGallery(db(), {
-      expiresAt: new Date(Date.now() - 40 * DAY_MS),
-      purgeAt: new Date(Date.now() - 10 * DAY_MS),
-    });
-    const expiredNotDue = await insertTestGallery(db(), {
-      expiresAt: new Date(Date.now() - 5 * DAY_MS),
-      purgeAt: new Date(Date.now() + 25 * DAY_MS),
-    });
-    const open = await insertTestGallery(db());
-    const photo = await makeTestJpeg({ index: 5, width: 400, height: 300 });
-    await addReadyPhoto(db(), storage(), due.id, { name: "d.jpg", buffer: photo });
-
-    expect(await purgeDueGalleries()).toBeGreaterThanOrEqual(1);
-    expect(await countRows(due.id)).toMatchObject({ galleries: 0, photos: 0 });
-    expect(await objectsUnder(galleryPrefix(due.id))).toEqual([]);
-    expect(await countRows(expiredNotDue.id)).toMatchObject({ galleries: 1 });
-    expect(await countRows(open.id)).toMatchObject({ galleries: 1 });
-  });
-
-  it("takes 20 galleries a run at most", async () => {
-    for (let index = 0; index < 22; index++) {
-      await insertTestGallery(db(), {
-        expiresAt: new Date(Date.now() - 40 * DAY_MS),
-        purgeAt: new Date(Date.now() - DAY_MS),
-      });
-    }
-    expect(await purgeDueGalleries()).toBe(20);
-    expect(await purgeDueGalleries()).toBe(2);
-    expect(await purgeDueGalleries()).toBe(0);
-  });
-
-  it("aborts uploads untouched for 48 hours and removes their rows, keeping recent and finished ones", async () => {
-    const { id } = await insertTestGallery(db());
-    const started = async (key: string, hoursAgo: number, completed = false) => {
-      const uploadId = await storage().startMultipart(key, "image/jpeg");
-      await storage().putPart(key, uploadId, 1, Buffer.from("partie"), 6);
-      const at = new Date(Date.now() - hoursAgo * 3600_000);
-      const [row] = await db()
-        .insert(resumableUploads)
-        .values({
-          galleryId: id,
-          fileName: `${key.split("/").at(-1)}`,
-          size: 6,
-          contentType: "image/jpeg",
-          chunkSize: 6,
-          storageKey: key,
-          storageUploadId: uploadId,
-          updatedAt: at,
-          createdAt: at,
-          completedAt: completed ? at : null,
-        })
-        .returning({ id: resumableUploads.id });
-      if (!row) throw new Error("no upload row");
-      return row.id;
-    };
-    const stale = await started(`${galleryPrefix(id)}stale/upload.jpg`, 49);
-    const recent = await started(`${galleryPrefix(id)}recent/upload.jpg`, 47);
-    const finished = await started(`${galleryPrefix(id)}done/upload.jpg`, 72, true);
-
-    expect(await purgeStaleUploads()).toBe(1);
-    const left = await db().select({ id: resumableUploads.id }).from(resumableUploads);
-    const ids = left.map((row) => row.id);
-    expect(ids).not.toContain(stale);
-    expect(ids).toEqual(expect.arrayContaining([recent, finished]));
-    expect(await purgeStaleUploads()).toBe(0);
-  });
-
+describe("temporary files", () => {
   it("removes temporary files older than a day, not newer ones nor the store's parts", async () => {
     const directory = path.join(dataDir, "incoming-uploads");
     await fs.mkdir(path.join(directory, "parts"), { recursive: true });
