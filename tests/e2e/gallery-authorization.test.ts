@@ -200,9 +200,12 @@ describe("the client galleries' authorisation", () => {
     for (const routePath of clientPaths()) {
       const url = fill(routePath, visitor.galleryId, visitor.photoId);
       const isPage = routePath === "/galerie-client/:id";
-      for (const address of isPage
+      const addresses = isPage
         ? [url, `${url}.data`, `${url}?photo=${visitor.photoId}`]
-        : [url]) {
+        : routePath.endsWith(".zip")
+          ? [url, `${url}?favoris=1`]
+          : [url];
+      for (const address of addresses) {
         const response = await send(address, visitor.cookie);
         const body = Buffer.from(await response.arrayBuffer());
         const text = body.toString("latin1");
@@ -218,8 +221,11 @@ describe("the client galleries' authorisation", () => {
           expect(response.status, address).toBe(visitor.status === 410 ? 410 : 200);
         } else {
           expect(response.status, address).toBe(visitor.status);
-          // No JPEG bytes.
+          // No JPEG bytes, no archive.
           expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), address).toBe(false);
+          expect(body.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")), address).toBe(
+            false,
+          );
         }
       }
     }
@@ -297,6 +303,41 @@ describe("the client galleries' authorisation", () => {
       .set({ downloadsAllowed: true })
       .where(eq(galleries.id, a.id));
     expect((await send(`/galerie-client/${a.id}/telecharger/${photoA}`, cookie)).status).toBe(200);
+  });
+
+  it("keeps the owner's gallery addresses to administrators, and each photo to its own gallery", async () => {
+    const [photoB] = await serverDatabase()
+      .select({ id: galleryPhotos.id })
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.galleryId, b.id));
+    const preview = (galleryId: string, photoId: string) =>
+      `/admin/galeries/${galleryId}/photos/${photoId}/r1-w800.jpg`;
+    const ownerAddresses = [
+      `/admin/galeries/${a.id}`,
+      `/admin/galeries/${a.id}.data`,
+      `/admin/galeries/${a.id}/progression`,
+      `/admin/galeries/${a.id}/selection`,
+      `/admin/galeries/${a.id}/selection.csv`,
+      `/admin/galeries/${a.id}/reglages`,
+      `/admin/galeries/${a.id}/envoyer`,
+      preview(a.id, photoA),
+    ];
+    for (const cookie of ["", memberCookie, `${cookieName(a.id)}=${token(`${a.id}.1`)}`]) {
+      for (const address of ownerAddresses) {
+        const response = await send(address, cookie);
+        const body = Buffer.from(await response.arrayBuffer());
+        expect(response.status, address).not.toBe(200);
+        expect(response.headers.get("content-type") ?? "", address).not.toMatch(/^image\//);
+        expect(body.toString("latin1"), address).not.toContain(secretName);
+        expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), address).toBe(false);
+      }
+    }
+    // The administrator: A's photo through A's address, never through B's nor B's photo through A's.
+    const own = await send(preview(a.id, photoA), adminCookie);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("image/jpeg");
+    expect((await send(preview(b.id, photoA), adminCookie)).status).toBe(404);
+    expect((await send(preview(a.id, photoB?.id ?? ""), adminCookie)).status).toBe(404);
   });
 
   it("keeps the client galleries out of robots and the sitemap", async () => {
