@@ -41,7 +41,7 @@ import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
 import { reportMemoryOnSignal, reportPageCache, reportPool } from "./memory-report.server";
-import { pageCache } from "./page-cache.server";
+import { holdsCachedPages, pageCache } from "./page-cache.server";
 import { hashedAssets } from "./precompressed-assets.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { answerClientError } from "./refusal.server";
@@ -138,20 +138,10 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.use(cachePolicy());
   app.use(requestLog());
   // An administrator's action in this process may change content: the known version is set aside until it
-  // has answered and the version was read again, so her own change shows at once (decision 0093). Content
-  // changes only through the admin area, with a session cookie: a visitor's form (contact, newsletter) or a
-  // stranger's post never takes cached pages off the fast path.
+  // has answered and the version was read again, so her own change shows at once (decision 0093).
   if (contentVersion) {
     app.use((req, res, next) => {
-      const unsafe = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
-      // A gallery's photos (hundreds of pieces for an hour) change no public content (decision 0101).
-      const galleries = /^\/admin\/(envois|galeries)(\/|\.data|$)/.test(req.path);
-      if (
-        unsafe &&
-        req.headers.cookie !== undefined &&
-        req.path.startsWith("/admin") &&
-        !galleries
-      ) {
+      if (holdsCachedPages(req.method, req.path, req.headers.cookie !== undefined)) {
         res.once("close", contentVersion.holdForLocalWrite());
       }
       next();

@@ -9,6 +9,7 @@ import {
   giveBackGzipAnswer,
   gzipAnswer,
   gzipTemplate,
+  holdsCachedPages,
   takeGzipAnswer,
   pageCache,
   type CachedPage,
@@ -360,5 +361,56 @@ describe("takeGzipAnswer", () => {
     expect(third).toBe(first);
     expect(zlib.gunzipSync(third).equals(expected(nonces[2] ?? ""))).toBe(true);
     expect(zlib.gunzipSync(second).equals(expected(nonces[1] ?? ""))).toBe(true);
+  });
+});
+
+describe("holdsCachedPages", () => {
+  it("sets the known version aside for an administrator's write, whatever the admin page", () => {
+    for (const path of [
+      "/admin",
+      "/admin.data",
+      "/admin/articles/nouveau",
+      "/admin/studios.data",
+    ]) {
+      for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+        expect(holdsCachedPages(method, path, true), `${method} ${path}`).toBe(true);
+      }
+    }
+  });
+
+  it("never for a read, a request without cookie, or a visitor's form", () => {
+    for (const method of ["GET", "HEAD", "OPTIONS"]) {
+      expect(holdsCachedPages(method, "/admin/articles/nouveau", true)).toBe(false);
+    }
+    expect(holdsCachedPages("POST", "/admin/articles/nouveau", false)).toBe(false);
+    expect(holdsCachedPages("POST", "/contact", true)).toBe(false);
+    expect(holdsCachedPages("POST", "/newsletter", true)).toBe(false);
+    expect(holdsCachedPages("POST", "/administration", true)).toBe(false);
+  });
+
+  it("not for the client galleries' admin: uploads and gallery pages change nothing public", () => {
+    for (const path of [
+      "/admin/envois",
+      "/admin/envois/0f8a2c44-3a1e-4c55-9d6b-1c2e3f4a5b6c",
+      "/admin/envois/formulaire/0f8a2c44-3a1e-4c55-9d6b-1c2e3f4a5b6c",
+      "/admin/galeries",
+      "/admin/galeries.data",
+      "/admin/galeries/nouvelle",
+      "/admin/galeries/0f8a2c44-3a1e-4c55-9d6b-1c2e3f4a5b6c/reglages.data",
+    ]) {
+      expect(holdsCachedPages("POST", path, true), path).toBe(false);
+      expect(holdsCachedPages("PATCH", path, true), path).toBe(false);
+    }
+  });
+
+  it("does not mistake other admin pages for the galleries'", () => {
+    for (const path of [
+      "/admin/galeriesX",
+      "/admin/envoisfoo",
+      "/admin/medias/galerie",
+      "/admin/newsletter/envois/1",
+    ]) {
+      expect(holdsCachedPages("POST", path, true), path).toBe(true);
+    }
   });
 });

@@ -123,6 +123,25 @@ function storedBlock(bytes: Buffer): Buffer {
   return block;
 }
 
+/** A gallery's photos and pages (hundreds of pieces for an hour) change no public content (decision 0101). */
+const GALLERY_ADMIN = /^\/admin\/(?:envois|galeries)(?:\/|\.data$|$)/;
+
+/**
+ * Whether a request may change public content, so that the cached pages' known version is set aside until
+ * it has answered (decision 0093): an administrator's write (a method other than GET, HEAD or OPTIONS under
+ * /admin with a cookie), except the client galleries' admin, which changes nothing public. A visitor's form
+ * (contact, newsletter) or a stranger's post never takes cached pages off the fast path.
+ */
+export function holdsCachedPages(method: string, path: string, hasCookie: boolean): boolean {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
+  if (
+    !hasCookie ||
+    !(path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin."))
+  )
+    return false;
+  return !GALLERY_ADMIN.test(path);
+}
+
 /** The gzip file (RFC 1952) of the page with `nonce` in each place the render's nonce was. */
 export function gzipAnswer(parts: Buffer[], deflatedParts: Buffer[], nonce: Buffer): Buffer {
   const pieces: Buffer[] = [GZIP_HEADER];
