@@ -160,10 +160,16 @@ export async function processPhoto(photoId: string, signal: AbortSignal): Promis
             }
           : {}),
       })
-      .where(eq(galleryPhotos.id, photoId))
+      .where(
+        and(
+          eq(galleryPhotos.id, photoId),
+          // A gallery being deleted may have emptied its prefix already: nothing is added after that.
+          sql`not exists (select 1 from ${galleries} where ${galleries.id} = ${galleryId} and ${galleries.deletingAt} is not null)`,
+        ),
+      )
       .returning({ id: galleryPhotos.id });
     if (updated.length === 0) {
-      // Deleted while it was being prepared: nothing of it stays in the store.
+      // Deleted while it was being prepared (the photo, or its gallery): nothing of it stays in the store.
       await storage().deletePrefix(prefix);
       return "gone";
     }
