@@ -3,7 +3,7 @@ import type { GalleryPhotoStatus } from "../db/schema";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
 import { log } from "../logger.server";
-import { galleryPhotoPrefix } from "../storage/keys";
+import { galleryPhotoPrefix, galleryVariantName } from "../storage/keys";
 import { storage } from "../storage/storage.server";
 
 /*
@@ -65,7 +65,9 @@ export async function listAdminPhotos(galleryId: string): Promise<AdminPhoto[]> 
       status: row.status,
       error: row.error,
       preview:
-        row.status === "ready" && smallest !== null ? `r${row.revision}-w${smallest}.jpg` : null,
+        row.status === "ready" && smallest !== null
+          ? galleryVariantName(row.revision, smallest, "jpg")
+          : null,
       width: row.width,
       height: row.height,
     };
@@ -87,46 +89,34 @@ export async function movePhoto(
   photoId: string,
   move: "up" | "down" | { to: number },
 ): Promise<boolean> {
-  return db().transaction(async (tx) => {
-    await tx
-      .select({ id: galleries.id })
-      .from(galleries)
-      .where(eq(galleries.id, galleryId))
-      .for("update");
-    const photos = await tx
-      .select({ id: galleryPhotos.id, position: galleryPhotos.position })
-      .from(galleryPhotos)
-      .where(eq(galleryPhotos.galleryId, galleryId))
-      .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+  return reorder(galleryId, (photos) => {
     const index = photos.findIndex((photo) => photo.id === photoId);
     const target = move === "up" ? index - 1 : move === "down" ? index + 1 : move.to - 1;
-    if (index === -1 || target < 0 || target >= photos.length || target === index) return false;
-    // Positions renumbered 1…n in the new order: also mends equal positions, if any.
+    if (index === -1 || target < 0 || target >= photos.length || target === index) return null;
     const order = photos.map((photo) => photo.id);
     order.splice(index, 1);
     order.splice(target, 0, photoId);
-    await renumber(tx, galleryId, order);
-    return true;
+    return order;
   });
-}
-
-type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
-
-async function renumber(tx: Tx, galleryId: string, order: string[]): Promise<void> {
-  if (order.length === 0) return;
-  const values = sql.join(
-    order.map((id, index) => sql`(${id}::uuid, ${index + 1}::integer)`),
-    sql`, `,
-  );
-  await tx.execute(sql`
-    update ${galleryPhotos} set position = ordered.position
-    from (values ${values}) as ordered(id, position)
-    where ${galleryPhotos.id} = ordered.id and ${galleryPhotos.galleryId} = ${galleryId}`);
 }
 
 /** Orders the gallery's photos by file name (natural order: IMG_2 before IMG_10). */
 export async function sortPhotosByName(galleryId: string): Promise<void> {
-  await db().transaction(async (tx) => {
+  const collator = new Intl.Collator("fr", { numeric: true, sensitivity: "base" });
+  await reorder(galleryId, (photos) =>
+    photos.toSorted((a, b) => collator.compare(a.name, b.name)).map((photo) => photo.id),
+  );
+}
+
+/**
+ * Gives the gallery's photos the order `decide` returns (their ids; null: no change), with the gallery's row
+ * locked so two reorderings do not interleave. Positions are renumbered 1…n, which also mends equal ones.
+ */
+async function reorder(
+  galleryId: string,
+  decide: (photos: { id: string; name: string }[]) => string[] | null,
+): Promise<boolean> {
+  return db().transaction(async (tx) => {
     await tx
       .select({ id: galleries.id })
       .from(galleries)
@@ -135,14 +125,19 @@ export async function sortPhotosByName(galleryId: string): Promise<void> {
     const photos = await tx
       .select({ id: galleryPhotos.id, name: galleryPhotos.originalName })
       .from(galleryPhotos)
-      .where(eq(galleryPhotos.galleryId, galleryId));
-    const collator = new Intl.Collator("fr", { numeric: true, sensitivity: "base" });
-    photos.sort((a, b) => collator.compare(a.name, b.name));
-    await renumber(
-      tx,
-      galleryId,
-      photos.map((photo) => photo.id),
+      .where(eq(galleryPhotos.galleryId, galleryId))
+      .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+    const order = decide(photos);
+    if (order === null || order.length === 0) return false;
+    const values = sql.join(
+      order.map((id, index) => sql`(${id}::uuid, ${index + 1}::integer)`),
+      sql`, `,
     );
+    await tx.execute(sql`
+      update ${galleryPhotos} set position = ordered.position
+      from (values ${values}) as ordered(id, position)
+      where ${galleryPhotos.id} = ordered.id and ${galleryPhotos.galleryId} = ${galleryId}`);
+    return true;
   });
 }
 
