@@ -36,6 +36,12 @@ export const cookies = [
     lifetime: "quelques minutes",
   },
   {
+    name: "galerie-{identifiant}",
+    purpose:
+      "Garde ouverte la galerie privée d'un client après qu'il a saisi son code d'accès (déposé uniquement à ce moment-là, et seulement pour les adresses de cette galerie).",
+    lifetime: "30 jours au plus, jamais au-delà de l'expiration de la galerie",
+  },
+  {
     name: "toast",
     purpose:
       "Transporte un message de confirmation d'une page de l'administration à la suivante (« Article publié »…).",

@@ -6,27 +6,32 @@ import { cnil, legalPolicy } from "~/content/legal";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { siteContent } from "~/server/content/site-content.server";
+import { DEFAULT_PURGE_AFTER_DAYS } from "~/lib/gallery-schemas";
 
 export const handle: SiteHandle = { solidHeader: true };
 
 /** The publisher's details (`legal` document, /admin/site). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { companyName, address, email } = (await siteContent(context)).documents.legal;
-  return { publisher: { companyName, address }, privacyContact: email };
+  return {
+    publisher: { companyName, address },
+    privacyContact: email,
+    galleryPurgeDays: DEFAULT_PURGE_AFTER_DAYS,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFrom(matches);
   return seo({
     title: `Données personnelles | ${site.brand}`,
-    description: `Quelles données ${site.brand} collecte (messages de contact, newsletter, comptes administrateurs), pourquoi, combien de temps (${legalPolicy.retentionMonths} mois) et comment exercer vos droits.`,
+    description: `Quelles données ${site.brand} collecte (messages de contact, newsletter, galeries clients, comptes administrateurs), pourquoi, combien de temps (${legalPolicy.retentionMonths} mois) et comment exercer vos droits.`,
     path: "/donnees-personnelles",
     matches,
   });
 };
 
 export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps) {
-  const { publisher, privacyContact } = loaderData;
+  const { publisher, privacyContact, galleryPurgeDays } = loaderData;
   const { retentionMonths, responseDelayMonths } = legalPolicy;
   const site = useSite();
   const mail = <a href={`mailto:${privacyContact}`}>{privacyContact}</a>;
@@ -72,6 +77,17 @@ export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps
           Finalité : vous envoyer nos nouveaux articles. Base légale : votre consentement, que vous
           pouvez retirer à tout moment en nous écrivant ou depuis le lien de désinscription.
         </p>
+        <h3 className="mt-6 text-lg font-semibold text-foreground">Galeries clients</h3>
+        <p>
+          Pour vous livrer vos photos, nous conservons votre nom, votre adresse email, vos favoris
+          et vos commentaires avec les photos de votre séance, ainsi que la date de votre dernière
+          visite de la galerie. Les photos que vous téléchargez ne contiennent aucune donnée de
+          localisation.
+        </p>
+        <p>
+          Finalité : vous remettre vos photos et recevoir votre sélection. Base légale : l'exécution
+          du contrat de prestation photographique.
+        </p>
         <h3 className="mt-6 text-lg font-semibold text-foreground">Comptes administrateurs</h3>
         <p>
           Pour les personnes de l'équipe qui gèrent le blog : adresse email, nom, mot de passe
@@ -99,6 +115,12 @@ export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps
           <li>
             Newsletter : jusqu'à votre désinscription, et au plus {retentionMonths} mois sans
             activité de votre part.
+          </li>
+          <li>
+            Galeries clients : la galerie et tous ses fichiers sont effacés automatiquement à la
+            date indiquée par le studio (par défaut {galleryPurgeDays} jours après sa date
+            d'expiration) ; au plus tard {retentionMonths} mois après votre dernière visite, vos
+            nom, adresse et commentaires sont effacés.
           </li>
           <li>Comptes administrateurs : tant que la personne administre le site.</li>
         </ul>

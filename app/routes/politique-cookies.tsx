@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFrom(matches);
   return seo({
     title: `Politique cookies | ${site.brand}`,
-    description: `${site.brand} n'utilise aucun cookie de suivi : seuls des cookies strictement nécessaires à l'espace d'administration, donc pas de bandeau de consentement.`,
+    description: `${site.brand} n'utilise aucun cookie de suivi : seuls des cookies strictement nécessaires à l'espace d'administration et aux galeries privées des clients, donc pas de bandeau de consentement.`,
     path: "/politique-cookies",
     matches,
   });
@@ -47,9 +47,10 @@ export default function PolitiqueCookies({ loaderData }: Route.ComponentProps) {
 
       <LegalSection id="nos-cookies" title="Les cookies que nous utilisons">
         <p>
-          Seulement des cookies strictement nécessaires, et seulement pour les administrateurs du
-          site lorsqu'ils se connectent à l'espace d'administration. Un visiteur qui consulte les
-          pages, lit le blog ou nous écrit n'en reçoit aucun.
+          Seulement des cookies strictement nécessaires : pour les administrateurs du site
+          lorsqu'ils se connectent à l'espace d'administration, et pour un client qui ouvre sa
+          galerie privée avec son code d'accès. Un visiteur qui consulte les pages, lit le blog ou
+          nous écrit n'en reçoit aucun.
         </p>
         <div className="mt-4 overflow-x-auto">
           <table className="w-full border-collapse text-left text-sm">

@@ -24,6 +24,9 @@ const pages = [
     texts: [
       "Messages des formulaires de contact",
       "Newsletter du blog",
+      "Galeries clients",
+      "aucune donnée de localisation",
+      "par défaut 30 jours après sa date",
       "Comptes administrateurs",
       "18 mois",
       "dans un délai de 2 mois",
@@ -37,6 +40,7 @@ const pages = [
     texts: [
       "strictement nécessaires",
       "studio.session_token",
+      "galerie-{identifiant}",
       "Pourquoi pas de bandeau de consentement ?",
       "youtube-nocookie.com",
     ],
