@@ -143,6 +143,10 @@ describe("the gallery's cookie", () => {
     expect(await hasGalleryCookie(withCookie(`${galleryCookieName(a.id)}=forged.token`), a)).toBe(
       false,
     );
+    // A malformed escape in the cookie: no token, not an error.
+    expect(await hasGalleryCookie(withCookie(`${galleryCookieName(a.id)}=%E0%A4%A`), a)).toBe(
+      false,
+    );
     const otherPurpose = await signLinkToken("newsletter-confirm", `${a.id}.${a.accessVersion}`);
     expect(
       await hasGalleryCookie(withCookie(`${galleryCookieName(a.id)}=${otherPurpose}`), a),

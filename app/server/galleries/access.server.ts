@@ -85,7 +85,13 @@ export async function findClientGallery(galleryId: string): Promise<GalleryRow |
 function cookieValue(request: Request, name: string): string | null {
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      // A malformed escape is no token: the same answer as no cookie, never an error page.
+      return null;
+    }
   }
   return null;
 }
