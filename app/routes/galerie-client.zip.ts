@@ -1,6 +1,7 @@
 import type { Route } from "./+types/galerie-client.zip";
 import { data } from "react-router";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { contentDisposition } from "~/server/galleries/client-files.server";
 import {
   galleryZipEntries,
   layout,
@@ -30,9 +31,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const folder = zipFolderName(gallery);
   const headers = new Headers({
     "Content-Type": "application/zip",
-    "Content-Disposition": `attachment; filename="galerie.zip"; filename*=UTF-8''${encodeRfc5987(
+    "Content-Disposition": contentDisposition(
       `${folder}${favouritesOnly ? " - favoris" : ""}.zip`,
-    )}`,
+      "galerie.zip",
+    ),
     // X-Robots-Tag and Referrer-Policy: set for every /galerie-client answer (cachePolicy).
     "Cache-Control": "private, no-store",
     "Accept-Ranges": "bytes",
@@ -78,12 +80,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     { highWaterMark: 0 },
   );
   return new Response(body, { status, headers });
-}
-
-/** RFC 5987 value: UTF-8 percent-encoded, with the few characters encodeURIComponent leaves that it may not. */
-function encodeRfc5987(value: string): string {
-  return encodeURIComponent(value).replace(
-    /['()*]/g,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }

@@ -45,12 +45,21 @@ export function downloadName(originalName: string, extension: string): string {
   return `${base}.${extension}`;
 }
 
-/** `attachment` with an ASCII fallback and the exact name (RFC 6266 / 5987). */
-export function contentDisposition(name: string): string {
+/**
+ * `attachment` with an ASCII fallback (`fallback`, else the name without its accents and quotes) and the
+ * exact name (RFC 6266, its `filename*` percent-encoded as RFC 5987 asks: `'()*` too).
+ */
+export function contentDisposition(name: string, fallback?: string): string {
   const ascii =
-    name
+    fallback ??
+    (name
       .normalize("NFD")
       .replace(/[^\x20-\x7e]/g, "")
-      .replace(/["\\]/g, "_") || "photo";
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+      .replace(/["\\]/g, "_") ||
+      "photo");
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
