@@ -4,7 +4,13 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { eq, inArray, like, or } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import routes from "../../app/routes";
-import { galleries, galleryPhotos, rateLimits, users } from "../../app/server/db/schema";
+import {
+  galleries,
+  galleryPhotos,
+  rateLimits,
+  resumableUploads,
+  users,
+} from "../../app/server/db/schema";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { localStorage } from "../../app/server/storage/local.server";
 import { galleryPrefix } from "../../app/server/storage/keys";
@@ -26,13 +32,16 @@ import { serverDatabase, serverDataDir } from "./support/database";
  * typed gallery A's current code — none, a forged token, gallery B's cookie, A's cookie of an older code,
  * a cookie of an expired gallery, a signed-in non-administrator — no photo of A is reachable (pages and
  * their data show neither its id nor its name, files answer 404 or 410 with no image) and every action
- * changes nothing. The administrator sees A read-only.
+ * changes nothing. The administrator sees A read-only. The owner's previews, progress and uploads answer
+ * only within the gallery of their address (and nothing without a session).
  */
 
 const { baseUrl } = useBrowser();
 const authSecret = inject("authSecret");
 const marker = randomBytes(4).toString("hex");
 const secretName = `SECRET-${marker}.jpg`;
+/** A's photo the client kept: what `?favoris=1` would put in the ZIP. */
+const favouriteName = `FAVORI-${marker}.jpg`;
 
 const store = () =>
   localStorage({
@@ -44,6 +53,7 @@ let a: TestGallery;
 let b: TestGallery;
 let expired: TestGallery;
 let photoA = "";
+let photoB = "";
 let photoExpired = "";
 let member: TestAccount;
 let admin: TestAccount;
@@ -61,7 +71,12 @@ beforeAll(async () => {
   expired = await insertTestGallery(database, { title: `Galerie expirée ${marker}` });
   const buffer = await makeTestJpeg({ index: 3, width: 800, height: 600 });
   photoA = (await addReadyPhoto(database, store(), a.id, { name: secretName, buffer })).id;
-  await addReadyPhoto(database, store(), b.id, { name: `B-${marker}.jpg`, buffer });
+  const favourite = await addReadyPhoto(database, store(), a.id, { name: favouriteName, buffer });
+  await database
+    .update(galleryPhotos)
+    .set({ favourite: true })
+    .where(eq(galleryPhotos.id, favourite.id));
+  photoB = (await addReadyPhoto(database, store(), b.id, { name: `B-${marker}.jpg`, buffer })).id;
   photoExpired = (
     await addReadyPhoto(database, store(), expired.id, { name: `E-${marker}.jpg`, buffer })
   ).id;
@@ -81,6 +96,11 @@ beforeAll(async () => {
 afterAll(async () => {
   const database = serverDatabase();
   const ids = [a.id, b.id, expired.id];
+  const uploads = await database
+    .select({ key: resumableUploads.storageKey, storageUploadId: resumableUploads.storageUploadId })
+    .from(resumableUploads)
+    .where(inArray(resumableUploads.galleryId, ids));
+  for (const upload of uploads) await store().abortMultipart(upload.key, upload.storageUploadId);
   await database.delete(galleries).where(inArray(galleries.id, ids));
   await database
     .delete(rateLimits)
@@ -114,6 +134,13 @@ const VISITOR_NAMES = [
   "cookie valable d'une galerie expirée",
   "compte connecté non administrateur",
 ];
+
+/** The addresses of one client route to try: the page with its data and viewer, the ZIP with its query. */
+function addressesOf(routePath: string, url: string, photoId: string): string[] {
+  if (routePath === "/galerie-client/:id") return [url, `${url}.data`, `${url}?photo=${photoId}`];
+  if (routePath.endsWith(".zip")) return [url, `${url}?favoris=1`];
+  return [url];
+}
 
 /** The visitors who have not typed A's current code, and the answer A's files owe them. */
 const visitors = () => [
@@ -189,6 +216,7 @@ describe("the client galleries' authorisation", () => {
         "/galerie-client/:id",
         "/galerie-client/:id/photos/:photoId/:file",
         "/galerie-client/:id/telecharger/:photoId",
+        "/galerie-client/:id/telecharger.zip",
       ]),
     );
   });
@@ -200,32 +228,40 @@ describe("the client galleries' authorisation", () => {
     for (const routePath of clientPaths()) {
       const url = fill(routePath, visitor.galleryId, visitor.photoId);
       const isPage = routePath === "/galerie-client/:id";
-      const addresses = isPage
-        ? [url, `${url}.data`, `${url}?photo=${visitor.photoId}`]
-        : routePath.endsWith(".zip")
-          ? [url, `${url}?favoris=1`]
-          : [url];
-      for (const address of addresses) {
-        const response = await send(address, visitor.cookie);
-        const body = Buffer.from(await response.arrayBuffer());
-        const text = body.toString("latin1");
-        expect(response.headers.get("x-robots-tag"), address).toBe("noindex, nofollow, noarchive");
-        expect(response.headers.get("content-type") ?? "", address).not.toMatch(/^image\//);
-        // (The `?photo=` address names the id itself: its page may echo the address, nothing more.)
-        if (!address.includes("?photo=")) expect(text, address).not.toContain(visitor.photoId);
-        expect(text, address).not.toContain(secretName);
-        expect(text, address).not.toContain("/photos/");
-        expect(text, address).not.toContain(`E-${marker}`);
-        if (isPage) {
-          // The page: the code form (200), or 410 once expired.
-          expect(response.status, address).toBe(visitor.status === 410 ? 410 : 200);
-        } else {
-          expect(response.status, address).toBe(visitor.status);
-          // No JPEG bytes, no archive.
-          expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), address).toBe(false);
-          expect(body.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")), address).toBe(
-            false,
+      for (const address of addressesOf(routePath, url, visitor.photoId)) {
+        // Files also asked the way a resumed download or a download manager asks.
+        const asked = isPage
+          ? [{ method: "GET" }]
+          : [
+              { method: "GET" },
+              { method: "GET", headers: { Range: "bytes=0-99" } },
+              { method: "HEAD" },
+            ];
+        for (const init of asked) {
+          const what = `${init.method} ${address}${init.headers ? " Range" : ""}`;
+          const response = await send(address, visitor.cookie, init);
+          const body = Buffer.from(await response.arrayBuffer());
+          const text = body.toString("latin1");
+          expect(response.headers.get("x-robots-tag"), what).toBe("noindex, nofollow, noarchive");
+          expect(response.headers.get("content-type") ?? "", what).not.toMatch(
+            /^(image\/|application\/zip)/,
           );
+          expect(response.headers.get("content-range"), what).toBeNull();
+          // (The `?photo=` address names the id itself: its page may echo the address, nothing more.)
+          if (!address.includes("?photo=")) expect(text, what).not.toContain(visitor.photoId);
+          expect(text, what).not.toContain(secretName);
+          expect(text, what).not.toContain(favouriteName);
+          expect(text, what).not.toContain("/photos/");
+          expect(text, what).not.toContain(`E-${marker}`);
+          if (isPage) {
+            // The page: the code form (200), or 410 once expired.
+            expect(response.status, what).toBe(visitor.status === 410 ? 410 : 200);
+          } else {
+            expect(response.status, what).toBe(visitor.status);
+            // No JPEG bytes, no ZIP bytes.
+            expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), what).toBe(false);
+            expect(body.subarray(0, 2).toString("latin1"), what).not.toBe("PK");
+          }
         }
       }
     }
@@ -282,16 +318,17 @@ describe("the client galleries' authorisation", () => {
       expect(response.status, file).toBe(404);
     }
     // Another gallery's photo through A's address: 404.
-    const [photoB] = await serverDatabase()
-      .select({ id: galleryPhotos.id })
-      .from(galleryPhotos)
-      .where(eq(galleryPhotos.galleryId, b.id));
     expect(
-      (await send(`/galerie-client/${a.id}/photos/${photoB?.id}/r1-w800.jpg`, cookie)).status,
+      (await send(`/galerie-client/${a.id}/photos/${photoB}/r1-w800.jpg`, cookie)).status,
     ).toBe(404);
-    expect((await send(`/galerie-client/${a.id}/telecharger/${photoB?.id}`, cookie)).status).toBe(
-      404,
-    );
+    expect((await send(`/galerie-client/${a.id}/telecharger/${photoB}`, cookie)).status).toBe(404);
+    // The favourites' ZIP holds the favourite only (what the visitors above were refused).
+    const favourites = await send(`/galerie-client/${a.id}/telecharger.zip?favoris=1`, cookie);
+    expect(favourites.status).toBe(200);
+    expect(favourites.headers.get("content-type")).toBe("application/zip");
+    const archive = Buffer.from(await favourites.arrayBuffer()).toString("latin1");
+    expect(archive).toContain(favouriteName);
+    expect(archive).not.toContain(secretName);
     // Downloads refused when the owner does not allow them.
     await serverDatabase()
       .update(galleries)
@@ -305,39 +342,112 @@ describe("the client galleries' authorisation", () => {
     expect((await send(`/galerie-client/${a.id}/telecharger/${photoA}`, cookie)).status).toBe(200);
   });
 
-  it("keeps the owner's gallery addresses to administrators, and each photo to its own gallery", async () => {
-    const [photoB] = await serverDatabase()
-      .select({ id: galleryPhotos.id })
-      .from(galleryPhotos)
-      .where(eq(galleryPhotos.galleryId, b.id));
+  it("answers the owner's previews, progress and uploads only within the gallery of the address", async () => {
     const preview = (galleryId: string, photoId: string) =>
       `/admin/galeries/${galleryId}/photos/${photoId}/r1-w800.jpg`;
-    const ownerAddresses = [
+    const own = await send(preview(b.id, photoB), adminCookie);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("image/jpeg");
+    await own.arrayBuffer();
+    // Gallery A's address with B's photo (and the reverse): 404, even to the signed-in owner.
+    for (const address of [preview(a.id, photoB), preview(b.id, photoA)]) {
+      const response = await send(address, adminCookie);
+      expect(response.status, address).toBe(404);
+      expect(response.headers.get("content-type") ?? "", address).not.toMatch(/^image\//);
+      await response.arrayBuffer();
+    }
+    // A's processing state lists A's photos, never B's.
+    const progress = await send(`/admin/galeries/${a.id}/progression`, adminCookie);
+    expect(progress.status).toBe(200);
+    const state = await progress.text();
+    expect(state).toContain(photoA);
+    expect(state).not.toContain(photoB);
+    // Without a session, or with a non-administrator's: refused like every admin resource route.
+    for (const [cookie, status] of [
+      ["", 401],
+      [memberCookie, 403],
+    ] as const) {
+      for (const address of [preview(a.id, photoA), `/admin/galeries/${a.id}/progression`]) {
+        const response = await send(address, cookie);
+        expect(response.status, `${address} ${cookie ? "membre" : "sans session"}`).toBe(status);
+        expect(response.headers.get("content-type") ?? "", address).not.toMatch(/^image\//);
+        const text = await response.text();
+        expect(text, address).not.toContain(photoA);
+        expect(text, address).not.toContain(secretName);
+      }
+    }
+
+    // An upload of gallery B, asked or continued under gallery A's id (or none): unknown, nothing received.
+    const start = await send("/admin/envois", adminCookie, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        galleryId: b.id,
+        name: `ENVOI-${marker}.jpg`,
+        size: 3,
+        type: "image/jpeg",
+      }),
+    });
+    expect(start.status).toBe(201);
+    const { uploadId } = (await start.json()) as { uploadId: string };
+    for (const query of [`?galerie=${a.id}`, `?galerie=${expired.id}`, "", "?galerie="]) {
+      const asked = await send(`/admin/envois/${uploadId}${query}`, adminCookie);
+      expect(asked.status, `GET ${query}`).toBe(404);
+      const piece = await send(
+        `/admin/envois/${uploadId}${query ? `${query}&` : "?"}offset=0`,
+        adminCookie,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/octet-stream" },
+          body: new Uint8Array([0xff, 0xd8, 0xff]),
+        },
+      );
+      expect(piece.status, `POST ${query}`).toBe(404);
+    }
+    // The upload id where a gallery id is expected: no such gallery.
+    const photoForm = new FormData();
+    photoForm.append(
+      "photo",
+      new Blob([new Uint8Array(await makeTestJpeg({ index: 4, width: 64, height: 48 }))], {
+        type: "image/jpeg",
+      }),
+      `FORM-${marker}.jpg`,
+    );
+    const form = await send(`/admin/envois/formulaire/${uploadId}`, adminCookie, {
+      method: "POST",
+      body: photoForm,
+    });
+    expect(form.status).toBe(404);
+    // Under its own gallery the upload is where it was left: nothing arrived through A.
+    const mine = await send(`/admin/envois/${uploadId}?galerie=${b.id}`, adminCookie);
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ received: 0, size: 3, photoId: null });
+    const names = await serverDatabase()
+      .select({ name: galleryPhotos.originalName })
+      .from(galleryPhotos)
+      .where(inArray(galleryPhotos.galleryId, [a.id, b.id]));
+    expect(names.filter((row) => /^(ENVOI|FORM)-/.test(row.name))).toEqual([]);
+  });
+
+  it("keeps the owner's gallery pages to administrators", async () => {
+    const ownerPages = [
       `/admin/galeries/${a.id}`,
       `/admin/galeries/${a.id}.data`,
-      `/admin/galeries/${a.id}/progression`,
       `/admin/galeries/${a.id}/selection`,
       `/admin/galeries/${a.id}/selection.csv`,
       `/admin/galeries/${a.id}/reglages`,
       `/admin/galeries/${a.id}/envoyer`,
-      preview(a.id, photoA),
     ];
+    // A stranger, a non-administrator, and the client holding A's code.
     for (const cookie of ["", memberCookie, `${cookieName(a.id)}=${token(`${a.id}.1`)}`]) {
-      for (const address of ownerAddresses) {
+      for (const address of ownerPages) {
         const response = await send(address, cookie);
         const body = Buffer.from(await response.arrayBuffer());
         expect(response.status, address).not.toBe(200);
-        expect(response.headers.get("content-type") ?? "", address).not.toMatch(/^image\//);
         expect(body.toString("latin1"), address).not.toContain(secretName);
-        expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), address).toBe(false);
+        expect(body.toString("latin1"), address).not.toContain(a.accessCode);
       }
     }
-    // The administrator: A's photo through A's address, never through B's nor B's photo through A's.
-    const own = await send(preview(a.id, photoA), adminCookie);
-    expect(own.status).toBe(200);
-    expect(own.headers.get("content-type")).toBe("image/jpeg");
-    expect((await send(preview(b.id, photoA), adminCookie)).status).toBe(404);
-    expect((await send(preview(a.id, photoB?.id ?? ""), adminCookie)).status).toBe(404);
   });
 
   it("keeps the client galleries out of robots and the sitemap", async () => {
