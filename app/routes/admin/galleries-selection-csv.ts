@@ -1,13 +1,8 @@
 import type { Route } from "./+types/galleries-selection-csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
+import { csvCell } from "~/lib/csv";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { findGallery, gallerySelection } from "~/server/galleries/galleries.server";
-
-/** A CSV cell: quoted, quotes doubled; a leading = + - @ defused (spreadsheets run formulas). */
-function cell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
 
 /** The client's selection of a gallery as a spreadsheet: file name, comment, when chosen. */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -21,14 +16,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const photos = await gallerySelection(found.gallery.id);
   const lines = [
-    ["Fichier", "Commentaire", "Choisie le"].map(cell).join(";"),
+    ["Fichier", "Commentaire", "Choisie le"].map(csvCell).join(";"),
     ...photos.map((photo) =>
       [
         photo.originalName,
         photo.comment ?? "",
         photo.favouritedAt ? formatDateTimeFr(photo.favouritedAt) : "",
       ]
-        .map(cell)
+        .map(csvCell)
         .join(";"),
     ),
   ];

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { csvCell } from "~/lib/csv";
 import { db } from "../db/client.server";
 import type { Executor } from "../jobs/queue.server";
 import { blogNewsletterSubscribers } from "../db/schema";
@@ -153,12 +154,6 @@ export async function forgetMailAnswers(executor: Executor, email: string): Prom
     sql`update newsletter_deliveries set error = null where subscriber_id is null and error is not null`,
   );
   await executor.execute(sql`delete from mail_failures where lower(recipient) = lower(${email})`);
-}
-
-/** One CSV cell: quoted, quotes doubled, and a leading formula character neutralised for spreadsheets. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** The state as the export writes it. */
