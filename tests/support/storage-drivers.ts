@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { localStorage } from "../../app/server/storage/local.server";
 import { s3Storage } from "../../app/server/storage/s3.server";
+import { useStorageForTests } from "../../app/server/storage/storage.server";
 import type { Storage } from "../../app/server/storage/types";
 import { startS3Server, type S3Env } from "./s3-server";
 
@@ -65,3 +67,23 @@ export const storageDrivers: StorageDriver[] = [
     },
   },
 ];
+
+/**
+ * In a `describe.each(storageDrivers)` block: starts the driver's store before the block's tests, points the
+ * app's `storage()` at it, and stops it afterwards. The store itself, for what a test reads beside the app.
+ */
+export function useStorageDriver(driver: StorageDriver): () => StorageUnderTest {
+  let store: StorageUnderTest | undefined;
+  beforeAll(async () => {
+    store = await driver.start();
+    useStorageForTests(store.storage);
+  });
+  afterAll(async () => {
+    useStorageForTests(undefined);
+    await store?.stop();
+  });
+  return () => {
+    if (!store) throw new Error("the store starts before the tests");
+    return store;
+  };
+}

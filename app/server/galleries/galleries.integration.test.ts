@@ -1,15 +1,15 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { galleryFormSchema, type GalleryForm } from "~/lib/gallery-schemas";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
-import { storage, useStorageForTests } from "../storage/storage.server";
+import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { galleryInvitationEmail } from "./emails.server";
 import {
@@ -170,17 +170,7 @@ describe("gallery queries", () => {
 
 // The same tests on the local disk and on a real S3-compatible server (s3rver in a child process).
 describe.each(storageDrivers)("on the $kind store", (driver) => {
-  let store: StorageUnderTest;
-
-  beforeAll(async () => {
-    store = await driver.start();
-    useStorageForTests(store.storage);
-  });
-
-  afterAll(async () => {
-    useStorageForTests(undefined);
-    await store.stop();
-  });
+  useStorageDriver(driver);
 
   describe("deleteGallery", () => {
     it("removes the rows and every object of the gallery, and no other gallery's", async () => {

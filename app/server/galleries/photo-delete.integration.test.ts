@@ -1,16 +1,16 @@
 import fs from "node:fs/promises";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import * as pool from "../images/pool.server";
 import { closePhotoPool } from "../images/pool.server";
 import { galleryPrefix, galleryUploadKey } from "../storage/keys";
-import { storage, useStorageForTests } from "../storage/storage.server";
+import { storage } from "../storage/storage.server";
 import { deletePhoto } from "../uploads/gallery-photos.server";
 import { deleteGallery } from "./galleries.server";
 import { processPhoto } from "./processing.server";
@@ -71,17 +71,7 @@ function whileTheWorkerRuns(during: () => Promise<void>) {
 }
 
 describe.each(storageDrivers)("a deletion while the photo is prepared ($kind)", (driver) => {
-  let store: StorageUnderTest;
-
-  beforeAll(async () => {
-    store = await driver.start();
-    useStorageForTests(store.storage);
-  });
-
-  afterAll(async () => {
-    useStorageForTests(undefined);
-    await store.stop();
-  });
+  useStorageDriver(driver);
 
   it("leaves nothing of a photo deleted before its results are stored", async () => {
     const gallery = await insertTestGallery(db());

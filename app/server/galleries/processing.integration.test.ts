@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { hasGps, makeTestJpeg, makeTestPng } from "../../../tests/support/photos";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { db } from "../db/client.server";
 import { galleryPhotos } from "../db/schema";
 import * as pool from "../images/pool.server";
@@ -15,7 +15,7 @@ import { closePhotoPool } from "../images/pool.server";
 import { enqueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { galleryPhotoPrefix, galleryUploadKey } from "../storage/keys";
-import { storage, useStorageForTests } from "../storage/storage.server";
+import { storage } from "../storage/storage.server";
 import {
   handlePhotoJobs,
   reprocessGalleryVariants,
@@ -101,17 +101,7 @@ const rawCrc = async (file: Buffer) => crc32(await sharp(file).raw().toBuffer())
 // The same tests on the local disk and on a real S3-compatible server (s3rver in a child process): the worker
 // thread works on local files either way; what it reads and writes goes through storage().
 describe.each(storageDrivers)("on the $kind store", (driver) => {
-  let store: StorageUnderTest;
-
-  beforeAll(async () => {
-    store = await driver.start();
-    useStorageForTests(store.storage);
-  });
-
-  afterAll(async () => {
-    useStorageForTests(undefined);
-    await store.stop();
-  });
+  useStorageDriver(driver);
 
   describe("gallery photo processing (through the photos queue)", () => {
     it("prepares a camera JPEG: original without GPS and with the same pixels, web sizes, placeholder", async () => {

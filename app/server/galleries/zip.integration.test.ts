@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestPhotoSet } from "../../../tests/support/photos";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { unzip, type UnzippedEntry } from "../../../tests/support/unzip";
 import { loader } from "../../routes/galerie-client.zip";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { galleryOriginalKey } from "../storage/keys";
-import { storage, useStorageForTests } from "../storage/storage.server";
+import { storage } from "../storage/storage.server";
 import { galleryAccessCookie } from "./access.server";
 import { galleryZipEntries, layout, zipBytes } from "./zip.server";
 
@@ -93,11 +93,9 @@ function expectSamePhotos(entries: UnzippedEntry[], indexes = [0, 1, 2, 3, 4]) {
 
 // The same tests on the local disk and on a real S3-compatible server (s3rver in a child process).
 describe.each(storageDrivers)("the gallery's ZIP ($kind)", (driver) => {
-  let store: StorageUnderTest;
+  useStorageDriver(driver);
 
   beforeAll(async () => {
-    store = await driver.start();
-    useStorageForTests(store.storage);
     const set = await makeTestPhotoSet(5);
     // Two photos of the same name (two cameras), and one uploaded as HEIC (delivered as JPEG).
     photos = set.map((photo, index) =>
@@ -118,11 +116,6 @@ describe.each(storageDrivers)("the gallery's ZIP ($kind)", (driver) => {
     }
     cookie = (await galleryAccessCookie(await galleryRow())).split(";")[0] ?? "";
   }, 120_000);
-
-  afterAll(async () => {
-    useStorageForTests(undefined);
-    await store.stop();
-  });
 
   it("holds every ready photo, named, in order, with its CRC-32, read back by yauzl", async () => {
     const response = await callLoader(zipRequest());

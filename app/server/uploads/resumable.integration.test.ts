@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
+import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { MAX_GALLERY_PHOTO_BYTES, UPLOAD_CHUNK_BYTES } from "~/lib/gallery-urls";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
 import * as queue from "../jobs/queue.server";
 import { galleryUploadKey } from "../storage/keys";
-import { storage, useStorageForTests } from "../storage/storage.server";
+import { storage } from "../storage/storage.server";
 import {
   DUPLICATE,
   receiveChunk,
@@ -96,18 +96,11 @@ async function storedBytes(photoId: string, extension = "jpg"): Promise<Buffer> 
 
 // The same tests on the local disk and on a real S3-compatible server (s3rver in a child process).
 describe.each(storageDrivers)("resumable uploads of a gallery's photos ($kind)", (driver) => {
-  let store: StorageUnderTest;
+  const store = useStorageDriver(driver);
 
   beforeAll(async () => {
-    store = await driver.start();
-    useStorageForTests(store.storage);
     galleryId = (await insertTestGallery(db())).id;
     otherGalleryId = (await insertTestGallery(db(), { title: "Autre galerie" })).id;
-  });
-
-  afterAll(async () => {
-    useStorageForTests(undefined);
-    await store.stop();
   });
 
   it("receives a 17 MB photo in 3 pieces, takes a retried piece, refuses a wrong offset, resumes", async () => {
@@ -254,7 +247,7 @@ describe.each(storageDrivers)("resumable uploads of a gallery's photos ($kind)",
     expect(stored.filter((key) => key.endsWith(".jpg")).length).toBe(2);
     if (driver.kind === "local") {
       // The local driver's pieces live in a folder of their own until completion (S3 aborts its upload).
-      const partsFolder = path.join(store.dataDir, "incoming-uploads", "parts");
+      const partsFolder = path.join(store().dataDir, "incoming-uploads", "parts");
       expect(await fs.readdir(partsFolder).catch(() => [])).toEqual([]);
     }
   });
@@ -283,7 +276,7 @@ describe.each(storageDrivers)("resumable uploads of a gallery's photos ($kind)",
 
   it("gives photos the next positions and takes one whole photo from the form without JavaScript", async () => {
     const file = await makeTestJpeg({ index: 5 });
-    const incoming = path.join(store.dataDir, "form-upload.part");
+    const incoming = path.join(store().dataDir, "form-upload.part");
     await fs.writeFile(incoming, file);
     const photoId = await receiveWholePhoto({
       galleryId,
