@@ -125,6 +125,19 @@ type AxeResult = {
 
 /** Runs axe-core (WCAG 2.2 A/AA and best practices) on the page and returns its violations. */
 export async function axeViolations(page: Page) {
+  // A toast or dialog still fading in has a colour contrast of its own for a few frames: axe measures the
+  // page at rest, after the finite animations and transitions under way (bounded: 2 s).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   // evaluate() goes through the DevTools protocol, so the page's own CSP stays enforced.
   await page.evaluate(axeSource);
   const results = await page.evaluate(() => {
