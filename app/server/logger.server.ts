@@ -6,10 +6,33 @@ const threshold = order[(process.env.LOG_LEVEL as Level | undefined) ?? "info"] 
 // Keys whose values must never reach the log, wherever they appear.
 const secretKey = /pass(word)?|secret|token|cookie|authorization|set-cookie/i;
 
+/**
+ * A failed query's error (drizzle's DrizzleQueryError) says its parameters in its message and stack: a gallery's
+ * access code, a client's e-mail or comment. The log keeps the query, the database's own error and the frames.
+ */
+function withoutParameters(error: Error & { query?: unknown; params?: unknown }) {
+  if (typeof error.query !== "string" || !Array.isArray(error.params)) return undefined;
+  const said = `params: ${error.params.join(",")}`;
+  const stack = error.stack ?? "";
+  const frames = stack.includes(said) ? stack.slice(stack.indexOf(said) + said.length) : "";
+  const message = `Failed query: ${error.query}\nparams: [redacted]`;
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  return {
+    name: error.name,
+    message,
+    stack: `${error.name}: ${message}${frames}`,
+    ...(cause && {
+      cause: { name: cause.name, message: cause.message, code: (cause as { code?: unknown }).code },
+    }),
+  };
+}
+
 function redact(value: unknown, depth = 0): unknown {
   if (depth > 4 || value === null || typeof value !== "object") return value;
   if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack };
+    return (
+      withoutParameters(value) ?? { name: value.name, message: value.message, stack: value.stack }
+    );
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   return Object.fromEntries(
