@@ -3,7 +3,10 @@ import { createContext, type RouterContextProvider } from "react-router";
 /** The Content-Security-Policy nonce of the current response, set by the HTTP layer. */
 export const cspNonceContext = createContext<string>("");
 
-/** The client's address as Express sees it (TRUST_PROXY decides whether proxies are believed). */
+/**
+ * The client as rate limits count it: its address as Express sees it (TRUST_PROXY decides whether proxies are
+ * believed), an IPv6 one by its /64 network (client-address.ts).
+ */
 export const clientAddressContext = createContext<string>("unknown");
 
 /** What one visitor's request may observe while a page is rendered for the page cache. */

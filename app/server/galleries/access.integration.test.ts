@@ -120,6 +120,14 @@ describe("attempts at a code", () => {
     }
     expect((await consumeCodeAttempt("10.2.0.1", gallery.id)).allowed).toBe(false);
   });
+
+  it("do not let one address keep a gallery locked: its refused attempts are not the gallery's", async () => {
+    const gallery = await insertTestGallery(db());
+    for (let attempt = 0; attempt < 150; attempt++)
+      await consumeCodeAttempt("10.3.0.1", gallery.id);
+    expect((await consumeCodeAttempt("10.3.0.1", gallery.id)).allowed).toBe(false);
+    expect((await consumeCodeAttempt("10.4.0.1", gallery.id)).allowed).toBe(true);
+  });
 });
 
 describe("the gallery's cookie", () => {

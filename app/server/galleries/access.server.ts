@@ -149,17 +149,23 @@ export const codeAttemptKeys = (client: string, galleryId: string) => ({
   perGallery: `galerie-code:${galleryId}`,
 });
 
-/** Counts one attempt; refused (with the seconds to wait) when any of the three limits is passed. */
+/**
+ * Counts one attempt; refused (with the seconds to wait) when a limit is passed. The gallery's own counter
+ * only counts attempts its client's limits let through: one address hammering the form is stopped by its
+ * own limits and cannot keep the gallery locked for its real client.
+ */
 export async function consumeCodeAttempt(
   client: string,
   galleryId: string,
 ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const keys = codeAttemptKeys(client, galleryId);
-  const results = await Promise.all(
-    (Object.keys(keys) as (keyof typeof keys)[]).map((name) =>
-      consumeRateLimit(keys[name], CODE_ATTEMPT_LIMITS[name]),
-    ),
-  );
+  const own = await Promise.all([
+    consumeRateLimit(keys.perClientAndGallery, CODE_ATTEMPT_LIMITS.perClientAndGallery),
+    consumeRateLimit(keys.perClient, CODE_ATTEMPT_LIMITS.perClient),
+  ]);
+  const results = own.every((result) => result.allowed)
+    ? [...own, await consumeRateLimit(keys.perGallery, CODE_ATTEMPT_LIMITS.perGallery)]
+    : own;
   const refused = results.filter((result) => !result.allowed);
   return {
     allowed: refused.length === 0,

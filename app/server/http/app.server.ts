@@ -9,6 +9,7 @@ import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
+import { clientForLimits } from "../client-address";
 import {
   clientAddressContext,
   cspNonceContext,
@@ -246,7 +247,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(cspNonceContext, String(res.locals.cspNonce ?? ""));
-        context.set(clientAddressContext, req.ip ?? "unknown");
+        context.set(clientAddressContext, clientForLimits(req.ip));
         const pageRender = (res.locals.pageRender as PageRender | undefined) ?? null;
         context.set(pageRenderContext, pageRender);
         // The page cache has just read the version for this request, and the site's content with it.
