@@ -40,7 +40,7 @@ const LINGER_MS = 5_000;
  * connection, and the client (a browser) often loses the answer and shows "connection reset" instead
  * of our French page. A client still sending after LINGER_MS (a slow sender of a huge body) is cut off.
  */
-function discardRestOfBody(req: ExpressRequest): void {
+export function discardRestOfBody(req: ExpressRequest): void {
   if (req.complete || req.destroyed) return;
   const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
   timer.unref();

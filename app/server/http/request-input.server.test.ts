@@ -18,6 +18,8 @@ beforeAll(async () => {
   );
   // What React Router would receive.
   app.use(async (req, res) => {
+    // A streamed path that refuses before reading (a piece sent without a session).
+    if (req.path === "/upload/refused") return void res.status(401).json({ error: "refused" });
     const body = requestBodyOf(req);
     if (body?.kind === "stream") {
       let size = 0;
@@ -37,7 +39,7 @@ beforeAll(async () => {
   });
   server = http.createServer({ connectionsCheckingInterval: 50 }, app);
   server.headersTimeout = 300;
-  server.requestTimeout = 5_000;
+  server.requestTimeout = 60_000;
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -150,6 +152,37 @@ describe("slow senders", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain("trop de temps");
   });
+
+  it("are cut off a few seconds after a streamed path answered without reading their body", async () => {
+    const { connect } = await import("node:net");
+    const url = new URL(base);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      let trickle: NodeJS.Timeout | undefined;
+      const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+        // 1 KB of a declared 4 KB, then a byte every 400 ms (never idle long enough for Node's own
+        // keep-alive timeout): the server answers at once and must not wait for the rest.
+        socket.write(
+          "POST /upload/refused HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n" +
+            "Content-Length: 4000\r\n\r\n" +
+            "x".repeat(1000),
+        );
+        trickle = setInterval(() => socket.write("x"), 400);
+      });
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("close", () => {
+        clearInterval(trickle);
+        resolve(text);
+      });
+      socket.on("error", reject);
+      // Bounded: without the cut, the request limit (60 s here) would end it.
+      setTimeout(() => socket.destroy(), 25_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
 
   it("get a French 408 when a form's body arrives too slowly", async () => {
     const { connect } = await import("node:net");

@@ -1,7 +1,7 @@
 import { Transform, type Readable } from "node:stream";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import { withoutControlCharacters } from "~/lib/forms";
-import { refuse } from "./refusal.server";
+import { discardRestOfBody, refuse } from "./refusal.server";
 
 /**
  * The first line of defence against bad input, before any loader or action runs (issue 10, items 11–12):
@@ -230,6 +230,9 @@ export function requestInput(options: RequestInputOptions): RequestHandler {
       const counted = countingStream(limit.maxBytes, tooLarge);
       req.on("error", (error) => counted.destroy(error));
       bodies.set(req, { kind: "stream", stream: req.pipe(counted) });
+      // Answered without reading the body (a refusal: no session, a bad piece): the rest is not kept
+      // coming for the 20-minute request limit, whoever sends it.
+      res.once("finish", () => discardRestOfBody(req));
       return next();
     }
     try {
