@@ -164,6 +164,12 @@ describe("the client's gallery", () => {
     expect(first.headers.get("x-page-cache") ?? "").not.toMatch(/hit/i);
     const again = await fetch(`${baseUrl}${galleryPath(gallery.id)}`);
     expect(again.headers.get("x-page-cache") ?? "").not.toMatch(/hit/i);
+    // React Router would take the address in capitals too: it is sent to the one its policies know.
+    const shouted = await fetch(`${baseUrl}${galleryPath(gallery.id).toUpperCase()}`, {
+      redirect: "manual",
+    });
+    expect(shouted.status).toBe(308);
+    expect(shouted.headers.get("location")).toBe(`/galerie-client/${gallery.id.toUpperCase()}`);
     const html = await again.text();
     expect(html).toContain('name="code"');
     for (const id of photoIds) expect(html).not.toContain(id);

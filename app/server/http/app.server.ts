@@ -37,7 +37,7 @@ import { seedDemoContentIfEmpty } from "../seed.server";
 import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
-import { cachePolicy } from "./cache-policy.server";
+import { cachePolicy, canonicalPrivateAreas } from "./cache-policy.server";
 import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
 import { originCheck } from "./origin-check.server";
@@ -136,6 +136,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
   app.use(compression());
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
+  app.use(canonicalPrivateAreas());
   app.use(cachePolicy());
   app.use(requestLog());
   // An administrator's action in this process may change content: the known version is set aside until it

@@ -46,3 +46,30 @@ export function cachePolicy(): RequestHandler {
     next();
   };
 }
+
+/** The private areas' addresses as written by the site, and as React Router also takes them. */
+const PRIVATE_AREA = /^\/(?:admin|galerie-client)(?=\/|\.data|$)/;
+const PRIVATE_AREA_ANY_SPELLING = new RegExp(PRIVATE_AREA.source, "i");
+
+/**
+ * React Router matches an address whatever its case or percent-encoding; the policies above, the page cache
+ * and the body limits read it as written. A private area's address written otherwise (`/GALERIE-CLIENT/…`,
+ * `/%61dmin`) is sent to its own spelling (308: method and body kept) before any of them sees it, so no
+ * spelling escapes `no-store`, `noindex` or the page cache's refusal.
+ */
+export function canonicalPrivateAreas(): RequestHandler {
+  return (req, res, next) => {
+    if (PRIVATE_AREA.test(req.path)) return next();
+    let path: string;
+    try {
+      path = decodeURIComponent(req.path);
+    } catch {
+      return next(); // Refused with a French 400 by cleanAddress.
+    }
+    const area = PRIVATE_AREA_ANY_SPELLING.exec(path)?.[0];
+    if (!area) return next();
+    const queryAt = req.originalUrl.indexOf("?");
+    const query = queryAt === -1 ? "" : req.originalUrl.slice(queryAt);
+    res.redirect(308, area.toLowerCase() + encodeURI(path.slice(area.length)) + query);
+  };
+}
