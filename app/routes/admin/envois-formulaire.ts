@@ -61,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     await receiveWholePhoto({
       galleryId,
-      name: file.fileName.normalize("NFC").trim().slice(0, 255),
+      name: file.fileName,
       size: file.size,
       path: incoming,
       head,

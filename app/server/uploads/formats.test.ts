@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formOutcomeMessage } from "./form-outcome";
-import { claimedFormat, sniffFormat } from "./resumable.server";
+import { claimedFormat, photoFileName, sniffFormat } from "./resumable.server";
 
 const heif = (brand: string) =>
   Buffer.concat([
@@ -45,5 +45,17 @@ describe("the formats of a gallery's uploads", () => {
     expect(formOutcomeMessage("ok")?.ok).toBe(true);
     expect(formOutcomeMessage("toString")).toBeNull();
     expect(formOutcomeMessage("<script>")).toBeNull();
+  });
+});
+
+describe("a photo's name from a plain form", () => {
+  it("keeps the last path part, without control characters, composed, 255 characters at most", () => {
+    expect(photoFileName("IMG_0001.JPG")).toBe("IMG_0001.JPG");
+    expect(photoFileName("..\\..\\windows\\IMG_0002.jpg")).toBe("IMG_0002.jpg");
+    expect(photoFileName("../../etc/IMG_0003.jpg")).toBe("IMG_0003.jpg");
+    expect(photoFileName("IMG\u0000_00\u001b04.jpg\r\n")).toBe("IMG_0004.jpg");
+    expect(photoFileName(" e\u0301te\u0301.heic ")).toBe("été.heic");
+    expect(photoFileName(`${"a".repeat(300)}.jpg`)).toHaveLength(255);
+    expect(photoFileName("dossier/")).toBe("");
   });
 });

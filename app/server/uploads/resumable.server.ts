@@ -473,6 +473,21 @@ async function readAll(body: Readable): Promise<Buffer> {
  * checks, stored in one piece, recorded like the last piece of an upload (so the same file sent again is
  * recognised as « Déjà dans la galerie »).
  */
+/**
+ * A photo's name as kept and shown, from a plain form's file part (whose name a browser or a script may write
+ * as a path, or with control characters): its last path part, NFC, without control characters, 255 at most.
+ */
+export function photoFileName(sent: string): string {
+  const last = sent.normalize("NFC").split(/[/\\]/).pop() ?? "";
+  return (
+    last
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .trim()
+      .slice(0, 255)
+  );
+}
+
 export async function receiveWholePhoto(input: {
   galleryId: string;
   name: string;
@@ -481,7 +496,8 @@ export async function receiveWholePhoto(input: {
   head: Buffer;
   adminId: string | null;
 }): Promise<string> {
-  const { galleryId, name, size, adminId } = input;
+  const { galleryId, size, adminId } = input;
+  const name = photoFileName(input.name);
   if (!(await openGallery(db(), galleryId)))
     throw new UploadRefusal(404, { error: UNKNOWN_GALLERY });
   const claimed = checkFile(name, size, "");
