@@ -187,10 +187,16 @@ export function GalleryForm({ creating, values, errors = {}, alert, studios }: G
               name="watermark"
               id={`${ADMIN_FORM_ID}-watermark`}
               defaultChecked={text("watermark") === "on"}
+              aria-describedby={`${ADMIN_FORM_ID}-watermark-aide`}
               className="size-4"
             />
             Filigrane (le nom du studio) sur les photos affichées
           </label>
+          <p id={`${ADMIN_FORM_ID}-watermark-aide`} className="text-sm text-muted-foreground">
+            À choisir avant d'envoyer l'invitation : un changement prépare de nouveau toutes les
+            photos (quelques minutes pour des centaines), et chacune reste affichée comme avant
+            jusque-là.
+          </p>
         </div>
       </fieldset>
       <Button type="submit" name="intent" value="save" disabled={busy}>

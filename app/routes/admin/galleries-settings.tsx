@@ -110,7 +110,8 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
         </p>
         <p className="text-sm text-muted-foreground">
           Un autre code ferme la galerie à tous ceux qui l'ont ouverte : il faudra leur donner le
-          nouveau.
+          nouveau. Après une invitation envoyée à une mauvaise adresse, générez un autre code avant
+          de l'envoyer à la bonne.
         </p>
         <ConfirmedActionForm
           id={gallery.id}
