@@ -12,6 +12,7 @@ import { addReadyPhoto, insertTestGallery, type TestGallery } from "../support/g
 import { makeTestPhotoSet } from "../support/photos";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
 import { serverDatabase, serverDataDir } from "./support/database";
+import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*
  * The client's gallery as the client lives it (issue 14, items 2 and 5; decision 0103): the code form, the
@@ -274,24 +275,8 @@ describe("the client's gallery", () => {
     );
     await page.waitForURL((url) => url.searchParams.get("photo") === photoIds[1]);
 
-    // Zoom: YARL scales the current slide's wrapper (scale(1) at rest).
-    const zoomedIn = () =>
-      [...document.querySelectorAll<HTMLElement>(".yarl__slide_wrapper")].some((wrapper) =>
-        /scale\((?!1\))/.test(wrapper.style.transform),
-      );
-    expect(await page.evaluate(zoomedIn)).toBe(false);
-    // YARL listens to the keyboard for zoom only once the new slide has registered its zoom wrapper
-    // (an effect after the slide change): a "+" pressed during the change is ignored, as for a person,
-    // who presses again. Up to five presses, a second apart.
-    for (let press = 1; press <= 5; press += 1) {
-      await page.keyboard.press("+");
-      const zoomed = await page
-        .waitForFunction(zoomedIn, null, { timeout: 1_000 })
-        .then(() => true)
-        .catch(() => false);
-      if (zoomed) break;
-      if (press === 5) throw new Error("'+' never zoomed the photo in");
-    }
+    expect(await viewerZoomedIn(page)).toBe(false);
+    await zoomInWithKeyboard(page);
     await page.keyboard.press("Escape");
     await counter.waitFor({ state: "detached" });
     await page.waitForURL((url) => !url.searchParams.has("photo"));

@@ -18,6 +18,7 @@ import {
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
 import { serverDatabase } from "./support/database";
 import { useOwnServerWithMail } from "./support/own-server";
+import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*
  * The issue's journey (issue 14, « Done when »), through the real pages and the real pipeline: the owner
@@ -139,11 +140,7 @@ describe("a client gallery from the owner's upload to the client's ZIP", () => {
     await page.waitForFunction(
       () => document.querySelector(".yarl__counter")?.textContent === "2 / 30",
     );
-    const zoomedIn = () =>
-      [...document.querySelectorAll<HTMLElement>(".yarl__slide_wrapper")].some((wrapper) =>
-        /scale\((?!1\))/.test(wrapper.style.transform),
-      );
-    expect(await page.evaluate(zoomedIn)).toBe(false);
+    expect(await viewerZoomedIn(page)).toBe(false);
     // The zoom opens once the photo is there (its largest size decides how far it goes).
     await page.waitForFunction(
       () =>
@@ -152,8 +149,7 @@ describe("a client gallery from the owner's upload to the client's ZIP", () => {
       null,
       { timeout: 15_000 },
     );
-    await page.keyboard.press("+");
-    await page.waitForFunction(zoomedIn, null, { timeout: 10_000 });
+    await zoomInWithKeyboard(page);
     await page.keyboard.press("Escape");
     await counter.waitFor({ state: "detached" });
 
