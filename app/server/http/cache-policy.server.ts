@@ -59,10 +59,13 @@ const PRIVATE_AREA_ANY_SPELLING = new RegExp(PRIVATE_AREA.source, "i");
  */
 export function canonicalPrivateAreas(): RequestHandler {
   return (req, res, next) => {
-    if (PRIVATE_AREA.test(req.path)) return next();
+    // Most requests: a public address without an escape, or a private one as the site writes it.
+    const written = req.path;
+    if (PRIVATE_AREA.test(written)) return next();
+    if (!written.includes("%") && !PRIVATE_AREA_ANY_SPELLING.test(written)) return next();
     let path: string;
     try {
-      path = decodeURIComponent(req.path);
+      path = decodeURIComponent(written);
     } catch {
       return next(); // Refused with a French 400 by cleanAddress.
     }
