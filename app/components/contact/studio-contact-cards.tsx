@@ -11,7 +11,7 @@ type ContactCardsStudio = Pick<StudioData, "address" | "phone" | "email" | "hour
 /** Address, phone, e-mail, hours and closures to come of one studio. */
 export function StudioContactCards({ studio }: { studio: ContactCardsStudio }) {
   return (
-    <ul className="grid gap-4">
+    <ul className="grid content-start gap-4">
       <Card icon={<MapPin aria-hidden="true" />} title="Adresse">
         <address className="not-italic">
           {studio.address.street}
