@@ -108,11 +108,13 @@ describe("studio contact pages", () => {
   it("keeps the cards in place while the form is still arriving (a first paint before the whole HTML)", async () => {
     // A busy phone may draw the page before the form is parsed; when the form then fills its column, the
     // cards beside it must not move (they did: the list stretched its rows to the form's height, CLS > 0).
-    const page = await openPage("/contact-studio-brive", { viewport: { width: 1280, height: 720 } });
+    const page = await openPage("/contact-studio-brive", {
+      viewport: { width: 1280, height: 720 },
+    });
     const cardTops = () =>
-      page.locator("main li:has(h2)").evaluateAll((cards) =>
-        cards.map((card) => card.getBoundingClientRect().top),
-      );
+      page
+        .locator("main li:has(h2)")
+        .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().top));
     const withForm = await cardTops();
     expect(withForm).toHaveLength(3);
     await page.locator("form[method=post]").evaluate((form) => {
