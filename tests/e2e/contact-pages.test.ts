@@ -106,7 +106,7 @@ describe("studio contact pages", () => {
   }
 
   it("keeps the cards in place while the form is still arriving (a first paint before the whole HTML)", async () => {
-    // A busy phone may draw the page before the form is parsed; when the form then fills its column, the
+    // A busy computer may draw the page before the form is parsed; when the form then fills its column, the
     // cards beside it must not move (they did: the list stretched its rows to the form's height, CLS > 0).
     const page = await openPage("/contact-studio-brive", {
       viewport: { width: 1280, height: 720 },
