@@ -67,6 +67,10 @@ export async function startServerProcess(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
+  // Set by kill() and stop(): any other exit of a server that was answering is a crash, and its last lines
+  // go to the test's output (a failed start already throws with them).
+  let exitRequested = false;
+  let answered = false;
   const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
 
   const spawnServer = () => {
@@ -88,7 +92,14 @@ export async function startServerProcess(
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     const exited = new Promise<number | null>((resolve) =>
-      child.once("exit", (code) => resolve(code)),
+      child.once("close", (code, signal) => {
+        if (answered && !exitRequested) {
+          process.stderr.write(
+            `Le serveur de test ${baseUrl} s'est arrêté de lui-même (code ${code}, signal ${signal}) ; ses dernières lignes :\n${output}\n`,
+          );
+        }
+        resolve(code);
+      }),
     );
     return { child, exited };
   };
@@ -96,6 +107,7 @@ export async function startServerProcess(
   const running = () => current.child.exitCode === null && current.child.signalCode === null;
 
   const kill = (signal: NodeJS.Signals = "SIGKILL") => {
+    exitRequested = true;
     if (running()) current.child.kill(signal);
     return current.exited;
   };
@@ -110,12 +122,14 @@ export async function startServerProcess(
   const restart = async () => {
     if (running()) throw new Error("Le serveur tourne encore : kill() d'abord.");
     const started = performance.now();
+    exitRequested = false;
     current = spawnServer();
     await waitForHealth(baseUrl, current.child, () => output);
     return performance.now() - started;
   };
   try {
     await waitForHealth(baseUrl, current.child, () => output);
+    answered = true;
   } catch (error) {
     await stop();
     throw error;
