@@ -89,7 +89,7 @@ describe("sending an article while e-mail is off", () => {
       .click();
     await page.waitForURL(/\/admin\/newsletter\/envois\/[0-9a-f-]{36}$/);
     await page.getByRole("status").filter({ hasText: "n'est pas configuré" }).waitFor();
-    expect(await page.getByText(`0 % (0 sur ${total})`).count()).toBe(1);
+    await page.getByText(`0 % (0 sur ${total})`).waitFor();
     expect(await page.getByRole("definition").allTextContents()).toEqual([
       "0",
       "0",
