@@ -230,11 +230,16 @@ describe("article form", () => {
     const confirm = page.getByRole("alertdialog", {
       name: "Êtes-vous sûr de vouloir supprimer cet article ?",
     });
-    await edited.getByRole("button", { name: /Supprimer/ }).click();
+    const deleteButton = edited.getByRole("button", { name: /Supprimer/ });
+    await deleteButton.click();
     await confirm.getByRole("link", { name: "Annuler" }).click();
     await expect.poll(() => confirm.count()).toBe(0);
     expect(await edited.count()).toBe(1);
-    await edited.getByRole("button", { name: /Supprimer/ }).click();
+    // The dialog is done closing once focus is back on the row's button (Radix returns it a task later).
+    await expect
+      .poll(() => deleteButton.evaluate((button) => button === document.activeElement))
+      .toBe(true);
+    await deleteButton.click();
     await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect.poll(() => page.getByText("Article supprimé").count()).toBe(1);
     await expect.poll(() => edited.count()).toBe(0);
