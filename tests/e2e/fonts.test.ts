@@ -91,24 +91,41 @@ async function bothFontsRequested(page: Page): Promise<void> {
   );
 }
 
-/**
- * The layout shifts of the page so far (buffered entries); `unexpected`: only those the visitor did not
- * cause (a click's own 500 ms are the layout's to use, as CLS counts).
- */
-function layoutShift(page: Page, { unexpected = false } = {}): Promise<number> {
+type Shifts = {
+  /** Every layout shift of the page so far (buffered entries). */
+  total: number;
+  /** Those the visitor did not cause: a click's own 500 ms are the layout's to use, as CLS counts. */
+  unexpected: number;
+  /** The elements outside the site's header that moved without the visitor causing it. */
+  unexpectedOutsideHeader: string[];
+};
+
+function layoutShifts(page: Page): Promise<Shifts> {
   return page.evaluate(
-    (onlyUnexpected) =>
-      new Promise<number>((resolve) => {
-        let total = 0;
+    () =>
+      new Promise<Shifts>((resolve) => {
+        const shifts: Shifts = { total: 0, unexpected: 0, unexpectedOutsideHeader: [] };
+        const header = document.querySelector("header");
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) {
-            const shift = entry as unknown as { value: number; hadRecentInput: boolean };
-            if (!onlyUnexpected || !shift.hadRecentInput) total += shift.value;
+            const shift = entry as unknown as {
+              value: number;
+              hadRecentInput: boolean;
+              sources: Array<{ node: Node | null }>;
+            };
+            shifts.total += shift.value;
+            if (shift.hadRecentInput) continue;
+            shifts.unexpected += shift.value;
+            for (const { node } of shift.sources) {
+              if (node && header?.contains(node)) continue;
+              shifts.unexpectedOutsideHeader.push(
+                node instanceof Element ? node.outerHTML.slice(0, 120) : String(node?.nodeName),
+              );
+            }
           }
         }).observe({ type: "layout-shift", buffered: true });
-        setTimeout(() => resolve(total), 100);
+        setTimeout(() => resolve(shifts), 100);
       }),
-    unexpected,
   );
 }
 
@@ -145,7 +162,7 @@ describe("fonts", () => {
         expect(font.startTime, font.pathname).toBeGreaterThanOrEqual(loadStart);
       }
       // Fetched, not drawn: the page keeps the fallbacks it was drawn in.
-      expect(await layoutShift(page)).toBe(0);
+      expect((await layoutShifts(page)).total).toBe(0);
     },
   );
 
@@ -184,7 +201,7 @@ describe("fonts", () => {
       const requested = await fontRequests(page);
       expect(requested.length).toBeGreaterThan(0);
       for (const font of requested) expect(font.transferSize, font.pathname).toBe(0);
-      expect(await layoutShift(page)).toBe(0);
+      expect((await layoutShifts(page)).total).toBe(0);
     },
   );
 
@@ -201,6 +218,12 @@ describe("fonts", () => {
       false,
     );
     await mark(page);
+    // The article's data comes late, as on a slow connection: the new page is drawn more than CLS's 500 ms
+    // after the click, so any shift of the switch counts as one the visitor did not cause.
+    await page.route(`**/blog/${article}.data*`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      await route.continue();
+    });
     await Promise.all([
       page.waitForURL(`/blog/${article}`),
       page.locator(`a[href="/blog/${article}"]`).first().click(),
@@ -211,8 +234,12 @@ describe("fonts", () => {
     const families = new Set((await drawnText(page)).map((text) => text.family));
     expect(families.has("Inter")).toBe(true);
     expect(families.has("Playfair Display")).toBe(true);
-    // No shift the visitor did not cause.
-    expect(await layoutShift(page, { unexpected: true })).toBe(0);
+    // Decision 0106: the header, drawn in the fallbacks and kept across the navigation, takes the web fonts'
+    // widths (its menu moves 4 px: 0.0001); nothing else moves. Fallbacks not matched to the fonts' metrics
+    // (Arial, Georgia) move it 0.0008.
+    const shifts = await layoutShifts(page);
+    expect(shifts.unexpectedOutsideHeader).toEqual([]);
+    expect(shifts.unexpected).toBeLessThan(0.0003);
   });
 
   it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
