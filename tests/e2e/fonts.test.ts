@@ -220,7 +220,9 @@ describe("fonts", () => {
     await mark(page);
     // The article's data comes late, as on a slow connection: the new page is drawn more than CLS's 500 ms
     // after the click, so any shift of the switch counts as one the visitor did not cause.
+    let delayed = 0;
     await page.route(`**/blog/${article}.data*`, async (route) => {
+      delayed += 1;
       await new Promise((resolve) => setTimeout(resolve, 900));
       await route.continue();
     });
@@ -237,6 +239,7 @@ describe("fonts", () => {
     // Decision 0106: the header, drawn in the fallbacks and kept across the navigation, takes the web fonts'
     // widths (its menu moves 4 px: 0.0001); nothing else moves. Fallbacks not matched to the fonts' metrics
     // (Arial, Georgia) move it 0.0008.
+    expect(delayed).toBe(1);
     const shifts = await layoutShifts(page);
     expect(shifts.unexpectedOutsideHeader).toEqual([]);
     expect(shifts.unexpected).toBeLessThan(0.0003);
