@@ -182,8 +182,8 @@ const CONTENT_END = "fin-du-contenu";
 
 /**
  * The first paint waits until the whole content is parsed (decision 0107). A browser short of time paints
- * the part of the HTML it has parsed so far; what arrives next then moves what was drawn (a search field's
- * icon drawn before its field, a centred list before its last items): layout shifts the visitor sees. An
+ * the part of the HTML it has parsed so far; what arrives next then moves what was drawn (the header's
+ * right-aligned menu before its last links, a search field's icon before its field): layout shifts. An
  * `expect` link holds rendering until the element after the content is parsed; the scripts after it do not
  * hold the paint. Browsers without it paint as before.
  */

@@ -268,8 +268,27 @@ describe("/admin/studios", () => {
     expect((await fetch(`${url()}/studio-tulle`)).status).toBe(404);
     expect(await (await fetch(`${url()}/`)).text()).not.toContain('href="/studio-tulle"');
 
+    // The « Studio retiré du site » toast sits over the lower half of this row's buttons at 1280 × 720.
+    await waitForToastsToClose(page);
     await page.getByRole("button", { name: "Remettre en ligne « Studio de Tulle »" }).click();
-    await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(0);
+    // Stored first, then shown: a failure says which of the two did not happen.
+    await expect
+      .poll(
+        async () => {
+          const [row] = await serverDatabase()
+            .select({ retiredAt: studios.retiredAt })
+            .from(studios)
+            .where(eq(studios.slug, "tulle"));
+          return row?.retiredAt;
+        },
+        { message: "the studio is back online in the database" },
+      )
+      .toBeNull();
+    await expect
+      .poll(() => page.getByText("Retiré", { exact: true }).count(), {
+        message: "the list no longer shows the studio as retired",
+      })
+      .toBe(0);
     // The « Studio remis en ligne » toast can sit over the button (and stays while hovered).
     await waitForToastsToClose(page);
     await page.getByRole("button", { name: "Retirer « Studio de Tulle »" }).click();
