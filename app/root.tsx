@@ -54,14 +54,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <FontsSwitch />
-        <RenderWhenParsed />
         <meta name="theme-color" content="#1c1917" />
         <Meta />
         <Links />
       </head>
       <body className="min-h-dvh">
         {children}
-        <div id={CONTENT_END} hidden />
         {light ? (
           <NoncedScript source={lightScript} />
         ) : (
@@ -176,20 +174,6 @@ const startScripts = !import.meta.env.SSR
   }
   setTimeout(start, 3000);
 })();`.replace(/\n\s+/g, "\n");
-
-/** The id of the empty element after the page's content, before its scripts (`RenderWhenParsed`). */
-const CONTENT_END = "fin-du-contenu";
-
-/**
- * The first paint waits until the whole content is parsed (decision 0107). A browser short of time paints
- * the part of the HTML it has parsed so far; what arrives next then moves what was drawn (the header's
- * right-aligned menu before its last links, a search field's icon before its field): layout shifts. An
- * `expect` link holds rendering until the element after the content is parsed; the scripts after it do not
- * hold the paint. Browsers without it paint as before.
- */
-function RenderWhenParsed() {
-  return <link rel="expect" href={`#${CONTENT_END}`} blocking="render" />;
-}
 
 function ScriptsAfterFirstPaint() {
   return (

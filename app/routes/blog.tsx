@@ -250,11 +250,8 @@ function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
       <label htmlFor="recherche-blog" className="sr-only">
         Rechercher un article
       </label>
+      {/* The field before its icon: a first paint of the HTML parsed so far never draws the icon alone. */}
       <div className="relative">
-        <Search
-          aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-muted-foreground"
-        />
         <input
           id="recherche-blog"
           type="search"
@@ -264,6 +261,10 @@ function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
           onChange={(event) => setTerm(event.target.value)}
           placeholder="Rechercher un article..."
           className="h-12 w-full rounded-full border border-border bg-white pr-5 pl-12 shadow-sm placeholder:text-stone-500"
+        />
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-muted-foreground"
         />
       </div>
       {categorie ? <input type="hidden" name="categorie" value={categorie} /> : null}

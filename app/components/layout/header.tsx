@@ -123,7 +123,12 @@ function DesktopNavigation() {
   };
 
   return (
-    <nav aria-label="Navigation principale" className="hidden lg:block">
+    // Hidden until the header's next element is parsed (decision 0107): a browser short of time paints the
+    // HTML parsed so far, and this right-aligned menu, drawn with its first links only, then moved 395 px.
+    <nav
+      aria-label="Navigation principale"
+      className="hidden lg:block [&:not(:has(~button))]:invisible"
+    >
       <ul className="flex items-center gap-1">
         {headerLinks.beforeStudios.map(item)}
         <StudiosMenu />
