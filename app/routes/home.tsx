@@ -75,9 +75,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           className="absolute inset-0 -z-20"
         />
         <div className="absolute inset-0 -z-10 bg-gradient-to-b from-black/70 via-black/50 to-black/75" />
-        {/* Centred on the photo: hidden until the link after it is parsed (decision 0107), or a first paint of
-            the HTML parsed so far would draw its first lines alone, then move them up 135 px. */}
-        <div className="mx-auto max-w-4xl px-6 py-32 text-center [&:not(:has(~a))]:invisible">
+        {/* Centred on the photo: its first lines drawn alone would move up 135 px as the rest came (0107). */}
+        <div className="invisible-until-parsed mx-auto max-w-4xl px-6 py-32 text-center">
           <p className="text-sm font-semibold tracking-[0.2em] text-gold uppercase">
             {site.label} · {site.experience}
           </p>

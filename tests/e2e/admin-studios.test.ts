@@ -59,6 +59,15 @@ afterAll(async () => {
 
 const signedIn = (path: string) => signedInPage(openPage, admin, path);
 
+/** When the fourth studio was retired, as stored (null while it is on the site). */
+async function tulleRetiredAt(): Promise<Date | null | undefined> {
+  const [row] = await serverDatabase()
+    .select({ retiredAt: studios.retiredAt })
+    .from(studios)
+    .where(eq(studios.slug, "tulle"));
+  return row?.retiredAt;
+}
+
 async function usselRow() {
   const [row] = await serverDatabase().select().from(studios).where(eq(studios.slug, "ussel"));
   if (!row) throw new Error("no Ussel studio");
@@ -260,11 +269,7 @@ describe("/admin/studios", () => {
     await dialog.getByRole("button", { name: "Retirer" }).click();
     await expect.poll(() => page.getByText("Studio retiré du site").count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(1);
-    const [retired] = await serverDatabase()
-      .select({ retiredAt: studios.retiredAt })
-      .from(studios)
-      .where(eq(studios.slug, "tulle"));
-    expect(retired?.retiredAt).toBeInstanceOf(Date);
+    expect(await tulleRetiredAt()).toBeInstanceOf(Date);
     expect((await fetch(`${url()}/studio-tulle`)).status).toBe(404);
     expect(await (await fetch(`${url()}/`)).text()).not.toContain('href="/studio-tulle"');
 
@@ -273,16 +278,7 @@ describe("/admin/studios", () => {
     await page.getByRole("button", { name: "Remettre en ligne « Studio de Tulle »" }).click();
     // Stored first, then shown: a failure says which of the two did not happen.
     await expect
-      .poll(
-        async () => {
-          const [row] = await serverDatabase()
-            .select({ retiredAt: studios.retiredAt })
-            .from(studios)
-            .where(eq(studios.slug, "tulle"));
-          return row?.retiredAt;
-        },
-        { message: "the studio is back online in the database" },
-      )
+      .poll(tulleRetiredAt, { message: "the studio is back online in the database" })
       .toBeNull();
     await expect
       .poll(() => page.getByText("Retiré", { exact: true }).count(), {

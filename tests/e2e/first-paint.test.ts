@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { layoutShifts, useBrowser } from "./support/browser";
 
 // Decision 0107: a browser short of time paints the part of the HTML it has parsed so far. What the rest
 // adds must not move what was drawn. Here the HTML comes in two parts, with a pause between them, cut where
@@ -19,7 +19,8 @@ import { useBrowser } from "./support/browser";
 const PAUSE_MS = 1_200;
 
 /** Where each page's HTML is cut: before the first match of the pattern (the part before it is sent). */
-const cuts: Array<{ path: string; before: RegExp; what: string }> = [
+type Cut = { path: string; before: RegExp; what: string };
+const cuts: Cut[] = [
   // The header's menu is at the right: drawn up to « Studios », its arrow moved 395 px to the left when the
   // other links came (0.00017, the shift two CI runs measured on first pages).
   { path: "/tarifs", before: /<div id="menu-studios"/, what: "the header's menu" },
@@ -31,18 +32,19 @@ const cuts: Array<{ path: string; before: RegExp; what: string }> = [
 
 let proxy: Server | undefined;
 let proxyUrl = "";
-let held = "";
+/** The page the proxy holds back, and whether it found the place to cut it. */
+let held: { cut: Cut; found: boolean } | undefined;
 
 const { openPage, baseUrl } = useBrowser({ baseUrl: () => proxyUrl });
 
-/** A loopback proxy to the suite's server that holds back the second part of the page named in `held`. */
+/** A loopback proxy to the suite's server that holds back the second part of the page in `held`. */
 beforeAll(async () => {
   const upstream = new URL(baseUrl);
   proxy = createServer((incoming, outgoing) => {
-    const cut = incoming.url === held ? cuts.find((entry) => entry.path === held) : undefined;
+    const hold = incoming.url === held?.cut.path ? held : undefined;
     const headers = { ...incoming.headers, host: upstream.host };
     // The held page comes uncompressed, so that it can be cut in its text.
-    if (cut) delete headers["accept-encoding"];
+    if (hold) delete headers["accept-encoding"];
     const forwarded = request(
       {
         host: upstream.hostname,
@@ -52,12 +54,12 @@ beforeAll(async () => {
         headers,
       },
       (answer) => {
-        if (!cut) {
+        if (!hold) {
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(outgoing);
           return;
         }
-        void sendInTwoParts(answer, outgoing, cut.before);
+        void sendInTwoParts(answer, outgoing, hold);
       },
     );
     forwarded.on("error", () => outgoing.destroy());
@@ -75,16 +77,17 @@ afterAll(async () => {
 async function sendInTwoParts(
   answer: IncomingMessage,
   outgoing: ServerResponse,
-  before: RegExp,
+  hold: { cut: Cut; found: boolean },
 ): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of answer) chunks.push(chunk as Buffer);
   const html = Buffer.concat(chunks).toString("utf8");
-  const at = html.search(before);
+  const at = html.search(hold.cut.before);
+  hold.found = at > 0;
   const headers = { ...answer.headers };
   delete headers["content-length"];
   outgoing.writeHead(answer.statusCode ?? 502, headers);
-  if (at < 0) {
+  if (!hold.found) {
     // The test checks that the cut was found (a changed page must not pass without its pause).
     outgoing.end(html);
     return;
@@ -94,45 +97,28 @@ async function sendInTwoParts(
   outgoing.end(html.slice(at));
 }
 
-/** The page's first contentful paint, when its HTML's first and last bytes came, its layout shifts so far. */
-function paintAndShifts(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<{ paint: number; responseStart: number; responseEnd: number; shifts: number }>(
-        (resolve) => {
-          let shifts = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) {
-              shifts += (entry as unknown as { value: number }).value;
-            }
-          }).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => {
-            const navigation = performance.getEntriesByType(
-              "navigation",
-            )[0] as PerformanceNavigationTiming;
-            resolve({
-              paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
-              responseStart: navigation.responseStart,
-              responseEnd: navigation.responseEnd,
-              shifts,
-            });
-          }, 100);
-        },
-      ),
-  );
+/** The page's first contentful paint, and when its HTML's first and last bytes came. */
+function paintTiming(page: Page) {
+  return page.evaluate(() => {
+    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    return {
+      paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
+      responseStart: navigation.responseStart,
+      responseEnd: navigation.responseEnd,
+    };
+  });
 }
 
 describe("first paint", () => {
   it.each(cuts)(
     "$path, its HTML held back at $what: painted with the first part, nothing moves when the rest comes",
-    async ({ path, before }) => {
-      const html = await (await fetch(`${baseUrl}${path}`)).text();
-      expect(html.search(before), "the place where the HTML is cut").toBeGreaterThan(0);
-
-      held = path;
-      const page = await openPage(path);
-      const { paint, responseStart, responseEnd, shifts } = await paintAndShifts(page);
-      held = "";
+    async (cut) => {
+      held = { cut, found: false };
+      const page = await openPage(cut.path);
+      const shifts = (await layoutShifts(page)).total;
+      const { paint, responseStart, responseEnd } = await paintTiming(page);
+      expect(held.found, "the place where the HTML is cut").toBe(true);
+      held = undefined;
       // The second part really was held back, the first was painted meanwhile, and nothing moved.
       expect(responseEnd - responseStart).toBeGreaterThanOrEqual(PAUSE_MS - 50);
       expect(paint).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogFixtures } from "./support/blog";
-import { hydrated, mark, marked, useBrowser } from "./support/browser";
+import { hydrated, layoutShifts, mark, marked, useBrowser } from "./support/browser";
 
 // Decisions 0091 and 0095: the first page of a visit is drawn in the metric-matched fallbacks and requests no
 // web font before its `load` event, then fetches both subsets into the HTTP cache; a page reached from the
@@ -88,44 +88,6 @@ async function bothFontsRequested(page: Page): Promise<void> {
       ),
     Object.keys(fileFamilies),
     { timeout: 15_000 },
-  );
-}
-
-type Shifts = {
-  /** Every layout shift of the page so far (buffered entries). */
-  total: number;
-  /** Those the visitor did not cause: a click's own 500 ms are the layout's to use, as CLS counts. */
-  unexpected: number;
-  /** The elements outside the site's header that moved without the visitor causing it. */
-  unexpectedOutsideHeader: string[];
-};
-
-function layoutShifts(page: Page): Promise<Shifts> {
-  return page.evaluate(
-    () =>
-      new Promise<Shifts>((resolve) => {
-        const shifts: Shifts = { total: 0, unexpected: 0, unexpectedOutsideHeader: [] };
-        const header = document.querySelector("header");
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            const shift = entry as unknown as {
-              value: number;
-              hadRecentInput: boolean;
-              sources: Array<{ node: Node | null }>;
-            };
-            shifts.total += shift.value;
-            if (shift.hadRecentInput) continue;
-            shifts.unexpected += shift.value;
-            for (const { node } of shift.sources) {
-              if (node && header?.contains(node)) continue;
-              shifts.unexpectedOutsideHeader.push(
-                node instanceof Element ? node.outerHTML.slice(0, 120) : String(node?.nodeName),
-              );
-            }
-          }
-        }).observe({ type: "layout-shift", buffered: true });
-        setTimeout(() => resolve(shifts), 100);
-      }),
   );
 }
 

@@ -123,12 +123,8 @@ function DesktopNavigation() {
   };
 
   return (
-    // Hidden until the header's next element is parsed (decision 0107): a browser short of time paints the
-    // HTML parsed so far, and this right-aligned menu, drawn with its first links only, then moved 395 px.
-    <nav
-      aria-label="Navigation principale"
-      className="hidden lg:block [&:not(:has(~button))]:invisible"
-    >
+    // Right-aligned: drawn with its first links only, it would move 395 px as the others came (0107).
+    <nav aria-label="Navigation principale" className="invisible-until-parsed hidden lg:block">
       <ul className="flex items-center gap-1">
         {headerLinks.beforeStudios.map(item)}
         <StudiosMenu />

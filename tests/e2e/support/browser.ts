@@ -157,3 +157,42 @@ export async function axeViolations(page: Page) {
     targets: violation.nodes.map((node) => JSON.stringify(node.target)),
   }));
 }
+
+export type Shifts = {
+  /** Every layout shift of the page so far (buffered entries). */
+  total: number;
+  /** Those the visitor did not cause: a click's own 500 ms are the layout's to use, as CLS counts. */
+  unexpected: number;
+  /** The elements outside the site's header that moved without the visitor causing it. */
+  unexpectedOutsideHeader: string[];
+};
+
+/** The layout shifts of the page so far (buffered), read 100 ms after the call. */
+export function layoutShifts(page: Page): Promise<Shifts> {
+  return page.evaluate(
+    () =>
+      new Promise<Shifts>((resolve) => {
+        const shifts: Shifts = { total: 0, unexpected: 0, unexpectedOutsideHeader: [] };
+        const header = document.querySelector("header");
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            const shift = entry as unknown as {
+              value: number;
+              hadRecentInput: boolean;
+              sources: Array<{ node: Node | null }>;
+            };
+            shifts.total += shift.value;
+            if (shift.hadRecentInput) continue;
+            shifts.unexpected += shift.value;
+            for (const { node } of shift.sources) {
+              if (node && header?.contains(node)) continue;
+              shifts.unexpectedOutsideHeader.push(
+                node instanceof Element ? node.outerHTML.slice(0, 120) : String(node?.nodeName),
+              );
+            }
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve(shifts), 100);
+      }),
+  );
+}
