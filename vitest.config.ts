@@ -30,7 +30,26 @@ export default defineConfig({
         },
       },
       {
-        // The production build, served by the real server, driven in the system Chromium.
+        // The production build, served by the real server, asked over HTTP: statuses, headers, redirects,
+        // authorisation, bad input and the server-rendered HTML. No browser.
+        extends: true,
+        test: {
+          name: "http",
+          include: ["tests/http/**/*.test.ts"],
+          globalSetup: [
+            "tests/setup/build.ts",
+            "tests/setup/postgres.ts",
+            "tests/setup/site-server.ts",
+          ],
+          env: { LOG_LEVEL: "warn" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        // The production build, served by the real server, driven in the system Chromium: what a person
+        // sees or does (interaction, focus, layout, axe, scripts, visual shifts).
         extends: true,
         test: {
           name: "e2e",
@@ -38,7 +57,7 @@ export default defineConfig({
           globalSetup: [
             "tests/setup/build.ts",
             "tests/setup/postgres.ts",
-            "tests/setup/e2e-server.ts",
+            "tests/setup/site-server.ts",
           ],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,

@@ -7,15 +7,15 @@ import {
   blogNewsletterSubscribers,
   contactMessages,
 } from "../../app/server/db/schema";
+import { signedInPage } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage, baseUrl } = useBrowser();
 const marker = randomBytes(4).toString("hex");

@@ -4,16 +4,15 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
+import { EXPECTED_REFUSALS, signedInPage } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signedInPage,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage, baseUrl } = useBrowser();
 const marker = randomBytes(4).toString("hex");

@@ -2,15 +2,15 @@ import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogCategories } from "../../app/server/db/schema";
+import { signedInPage } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage } = useBrowser();
 const marker = randomBytes(4).toString("hex");

@@ -2,18 +2,16 @@ import { randomBytes } from "node:crypto";
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
+import { EXPECTED_REFUSALS, signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServerWithMail } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServerWithMail } from "../support/own-server";
 
 /*
  * The owner's pages of the client galleries (issue 14): create (French errors, kept values), the list's

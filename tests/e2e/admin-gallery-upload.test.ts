@@ -11,18 +11,20 @@ import { UPLOAD_CHUNK_BYTES } from "../../app/lib/gallery-urls";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
 import { makeTestJpeg, makeTestPhotoSet } from "../support/photos";
 import {
-  clearSignInLimits,
   cookieHeader,
-  createAccount,
-  deleteAccount,
   EXPECTED_REFUSALS,
   signedInPage,
   waitForToastsToClose,
-  type TestAccount,
 } from "./support/admin";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  type TestAccount,
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { serverBaseUrl, serverDatabase, serverDataDir } from "../support/server-under-test";
+import { useOwnServer } from "../support/own-server";
 
 // A server of the file's own without the photos worker (PHOTO_WORKERS=0): this file checks what the upload
 // leaves (the stored upload, queued jobs, order) before any processing; client-gallery.test.ts goes through it.

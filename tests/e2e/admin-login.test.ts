@@ -1,18 +1,16 @@
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimits, sessions, users } from "../../app/server/db/schema";
+import { EXPECTED_REFUSALS, signIn, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signIn,
-  signInCookie,
+  sessionCookieHeader,
   type TestAccount,
-  waitForToastsToClose,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage, baseUrl } = useBrowser();
 
@@ -111,7 +109,7 @@ describe("admin sign-in", () => {
   });
 
   it("renews the session and its cookie while the administrator keeps working", async () => {
-    const cookie = await signInCookie(admin);
+    const cookie = await sessionCookieHeader(admin);
     const [user] = await serverDatabase().select().from(users).where(eq(users.email, admin.email));
     await serverDatabase()
       .update(sessions)

@@ -7,18 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gallery } from "../../app/content/schemas";
 import { media, siteDocuments } from "../../app/server/db/schema";
 import {
-  clearSignInLimits,
   cookieHeader,
-  createAccount,
-  deleteAccount,
   EXPECTED_REFUSALS,
   signedInPage,
   waitForToastsToClose,
-  type TestAccount,
 } from "./support/admin";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  type TestAccount,
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { useOwnServer } from "./support/own-server";
-import { serverDatabase } from "./support/database";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
 
 // The page photos and /galerie it changes show on pages other files check: a server of its own.
 const url = useOwnServer();

@@ -6,17 +6,16 @@ import {
   blogNewsletterSubscribers,
   newsletterDeliveries,
 } from "../../app/server/db/schema";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServer } from "../support/own-server";
 
 /*
  * The send page of a site whose e-mail is not configured (no SMTP_URL): it says so and what to set, and the

@@ -7,18 +7,16 @@ import {
   newsletterDeliveries,
   newsletterSendings,
 } from "../../app/server/db/schema";
+import { cookieHeader, signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
-  cookieHeader,
   createAccount,
   deleteAccount,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServerWithMail } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServerWithMail } from "../support/own-server";
 
 /*
  * Sending an article from the admin (issue 12, item 3): preview, test e-mail, the sending behind a

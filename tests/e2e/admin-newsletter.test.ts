@@ -9,17 +9,15 @@ import {
   newsletterSendings,
 } from "../../app/server/db/schema";
 import { formatDateTimeFr, isoDayInParis } from "../../app/lib/dates";
+import { cookieHeader, signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
-  cookieHeader,
   createAccount,
   deleteAccount,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 /*
  * /admin/newsletter, the subscriber list's actions and the import, on the suite's shared server (its

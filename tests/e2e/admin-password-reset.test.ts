@@ -4,19 +4,16 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { rateLimits, users, verifications } from "../../app/server/db/schema";
 import { mailsTo, resetLink } from "../support/smtp-capture";
+import { EXPECTED_REFUSALS, signIn, signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signIn,
-  signInCookie,
-  signedInPage,
+  sessionCookieHeader,
   type TestAccount,
-  waitForToastsToClose,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage, baseUrl } = useBrowser();
 const mailboxUrl = inject("mailboxUrl");
@@ -61,7 +58,7 @@ const SENT =
 
 describe("forgotten password", () => {
   it("e-mails a single-use link, answers the same for an unknown address, and signs out other sessions", async () => {
-    const otherSession = await signInCookie(admin);
+    const otherSession = await sessionCookieHeader(admin);
     const page = await openPage("/admin/login", { allowConsole: EXPECTED_REFUSALS });
     await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
     await page.waitForURL(/\/admin\/mot-de-passe-oublie$/);

@@ -12,18 +12,16 @@ import {
   blogNewsletterSubscribers,
   newsletterSendings,
 } from "../../app/server/db/schema";
+import { EXPECTED_REFUSALS, signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  EXPECTED_REFUSALS,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServerWithMail } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServerWithMail } from "../support/own-server";
 
 /*
  * Scheduled publishing as the owner (issue 12, item 5): an article scheduled a little over a minute ahead,

@@ -3,17 +3,16 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Documents, Prices } from "../../app/content/schemas";
 import { contentPreviews, contentRevisions, siteDocuments } from "../../app/server/db/schema";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
   type TestAccount,
-  waitForToastsToClose,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServer } from "../support/own-server";
 
 /*
  * /admin/site and /admin/tarifs (issue 11, items 1, 5 and 8). Prices, the brand and the legal details show

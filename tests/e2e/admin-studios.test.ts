@@ -2,17 +2,16 @@ import { randomBytes } from "node:crypto";
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, contentRevisions, redirects, studios } from "../../app/server/db/schema";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServer } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServer } from "../support/own-server";
 
 /*
  * /admin/studios and /admin/redirections as the owner (issue 11, items 2, 4 and 5). Ussel's phone and

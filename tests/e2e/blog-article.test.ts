@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
-import { blogFixtures, patiently } from "./support/blog";
+import { blogFixtures, patiently } from "../support/blog-fixtures";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage, baseUrl } = useBrowser();
 const fixtures = blogFixtures();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blogFixtures } from "./support/blog";
+import { blogFixtures } from "../support/blog-fixtures";
 import { useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blogFixtures, patiently } from "./support/blog";
+import { blogFixtures, patiently } from "../support/blog-fixtures";
 import { axeViolations, useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();

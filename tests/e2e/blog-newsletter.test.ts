@@ -4,9 +4,9 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { blogNewsletterSubscribers } from "../../app/server/db/schema";
 import { NEWSLETTER_CONSENT_TEXT, newsletterPendingStatus } from "../../app/lib/newsletter";
-import { patiently } from "./support/blog";
+import { patiently } from "../support/blog-fixtures";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 const { openPage } = useBrowser();
 const token = randomBytes(4).toString("hex");

@@ -11,7 +11,7 @@ import { galleryPrefix } from "../../app/server/storage/keys";
 import { addReadyPhoto, insertTestGallery, type TestGallery } from "../support/galleries";
 import { makeTestPhotoSet } from "../support/photos";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
-import { serverDatabase, serverDataDir } from "./support/database";
+import { serverDatabase, serverDataDir } from "../support/server-under-test";
 import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*

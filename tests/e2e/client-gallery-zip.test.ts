@@ -11,7 +11,7 @@ import { addReadyPhoto, insertTestGallery } from "../support/galleries";
 import { unzip } from "../support/unzip";
 import { makeTestPhotoSet } from "../support/photos";
 import { hydrated, useBrowser } from "./support/browser";
-import { serverBaseUrl, serverDatabase, serverDataDir } from "./support/database";
+import { serverBaseUrl, serverDatabase, serverDataDir } from "../support/server-under-test";
 
 /*
  * The client's « every photo in one ZIP » through the real server (decision 0104): a gallery placed in the

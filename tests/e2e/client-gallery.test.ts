@@ -7,17 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { hasGps, makeTestPhotoSet } from "../support/photos";
 import { unzip } from "../support/unzip";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
-  waitForToastsToClose,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServerWithMail } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServerWithMail } from "../support/own-server";
 import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*

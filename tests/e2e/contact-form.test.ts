@@ -3,7 +3,7 @@ import { eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
-import { closeServerDatabase, serverDatabase } from "./support/database";
+import { closeServerDatabase, serverDatabase } from "../support/server-under-test";
 import { contactMessages, rateLimits } from "../../app/server/db/schema";
 
 const { openPage } = useBrowser();

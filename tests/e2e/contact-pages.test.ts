@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
-import { contactForms, studios, telHref } from "./support/studios";
+import { contactForms, studios, telHref } from "../support/studios";
 import { openingLines } from "../../app/lib/opening-hours";
 
 const { openPage, baseUrl } = useBrowser();

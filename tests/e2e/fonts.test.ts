@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blogFixtures } from "./support/blog";
+import { blogFixtures } from "../support/blog-fixtures";
 import { hydrated, layoutShifts, mark, marked, useBrowser } from "./support/browser";
 
 // Decisions 0091 and 0095: the first page of a visit is drawn in the metric-matched fallbacks and requests no

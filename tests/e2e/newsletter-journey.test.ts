@@ -3,16 +3,16 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles, blogNewsletterSubscribers } from "../../app/server/db/schema";
+import { signedInPage } from "./support/admin";
 import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signedInPage,
   type TestAccount,
-} from "./support/admin";
+} from "../support/accounts";
 import { useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
-import { useOwnServerWithMail } from "./support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { useOwnServerWithMail } from "../support/own-server";
 
 /*
  * The whole life of a subscriber, end to end (issue 12, « Done when »): she signs up on the blog, receives the

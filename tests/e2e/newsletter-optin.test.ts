@@ -12,9 +12,9 @@ import {
   RESUBSCRIBE_CONSENT_TEXT,
 } from "../../app/lib/newsletter-links";
 import { mailsTo } from "../support/smtp-capture";
-import { patiently } from "./support/blog";
+import { patiently } from "../support/blog-fixtures";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 /*
  * Double opt-in and unsubscribe, as a subscriber lives them (issue 12, items 1, 2 and 7): the sign-up in

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./support/browser";
-import { studios } from "./support/studios";
+import { studios } from "../support/studios";
 
 const { openPage, baseUrl } = useBrowser();
 

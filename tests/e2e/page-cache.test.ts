@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
-import { blogFixtures, patiently } from "./support/blog";
+import { blogFixtures, patiently } from "../support/blog-fixtures";
 import { useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import { serverDatabase } from "../support/server-under-test";
 
 // The page cache of the production server (decisions 0006, 0093): public pages rendered once and served
 // again, up to date once PostgreSQL has notified a change committed elsewhere (this file writes through its

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadDocument, saveDocument } from "../../app/server/content/content-store.server";
 import { closeDatabase, connectDatabase } from "../../app/server/db/client.server";
 import { axeViolations, useBrowser } from "./support/browser";
-import { serverCaughtUp } from "./support/database";
+import { serverCaughtUp } from "../support/server-under-test";
 
 // The server under test is shared with every other e2e file running meanwhile: the edits below change only
 // what no other file reads (a testimonial's words, the last gallery's title and address), and each test puts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redirects } from "./support/studios";
+import { redirects } from "../support/studios";
 import { useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();

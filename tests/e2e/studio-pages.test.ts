@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { axeViolations, useBrowser } from "./support/browser";
-import { studios, telHref } from "./support/studios";
+import { studios, telHref } from "../support/studios";
 import { openingLines } from "../../app/lib/opening-hours";
 
 const { openPage, baseUrl } = useBrowser();

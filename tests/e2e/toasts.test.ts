@@ -4,10 +4,10 @@ import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signInCookie,
+  sessionCookieHeader,
   type TestAccount,
-} from "./support/admin";
-import { patiently } from "./support/blog";
+} from "../support/accounts";
+import { patiently } from "../support/blog-fixtures";
 import { useBrowser } from "./support/browser";
 
 const { openPage, baseUrl } = useBrowser();
@@ -41,7 +41,7 @@ describe("toasts", () => {
 
   it("show a toast a loader raises on a full page load, with no interaction", async () => {
     const page = await openPage("/");
-    const session = await signInCookie(admin);
+    const session = await sessionCookieHeader(admin);
     await page.context().addCookies(
       session.split("; ").map((pair) => {
         const [name = "", ...value] = pair.split("=");

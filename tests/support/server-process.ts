@@ -14,6 +14,8 @@ export type ServerProcess = {
   databaseUrl: string;
   /** Its DATA_DIR (uploads under `uploads/` when its storage is the local disk). */
   dataDir: string;
+  /** Its AUTH_SECRET: tests sign a session cookie or an e-mailed link's token with it. */
+  authSecret: string;
   /** Stops the server, drops its database and removes its data folder. */
   stop: () => Promise<void>;
   /**
@@ -64,6 +66,7 @@ export async function startServerProcess(
   databaseUrl.pathname = `/${name}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
+  const authSecret = env.AUTH_SECRET ?? randomBytes(32).toString("base64url");
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
@@ -86,6 +89,7 @@ export async function startServerProcess(
         SITE_URL: baseUrl,
         LOG_LEVEL: "warn",
         ...env,
+        AUTH_SECRET: authSecret,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -138,6 +142,7 @@ export async function startServerProcess(
     baseUrl,
     databaseUrl: databaseUrl.toString(),
     dataDir,
+    authSecret,
     stop,
     kill,
     restart,

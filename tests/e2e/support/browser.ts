@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/lib/chromium";
+import type { SessionCookie } from "../../support/accounts";
 
 export { CHROMIUM_ARGS, chromiumPath };
 
@@ -14,6 +15,8 @@ const axeSource = readFileSync(
 type PageOptions = BrowserContextOptions & {
   /** Console errors this test expects (e.g. the 404 page's log line); any other one fails the test. */
   allowConsole?: RegExp[];
+  /** A session to hold before the first request (`useAdmin().session()`): signed in by cookie. */
+  session?: SessionCookie;
 };
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
@@ -54,13 +57,18 @@ export function useBrowser(options: { baseUrl?: () => string } = {}) {
   /** A new browser context (no cookies) and page, navigated to `path`. */
   async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("browser not started");
-    const { allowConsole = [], ...contextOptions } = options;
+    const { allowConsole = [], session, ...contextOptions } = options;
     const origin = new URL(target()).origin;
     const context = await browser.newContext({
       baseURL: target(),
       locale: "fr-FR",
       ...contextOptions,
     });
+    if (session) {
+      await context.addCookies([
+        { ...session, url: origin, httpOnly: true, sameSite: "Lax", secure: false },
+      ]);
+    }
     const page = await context.newPage();
     const problems: Problems = { consoleErrors: [], foreignRequests: [] };
     page.on("console", (message) => {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startServerProcess } from "../support/server-process";
 import { startSmtpCapture } from "../support/smtp-capture";
@@ -24,16 +23,14 @@ declare module "vitest" {
 /** Runs the production server (built by tests/setup/build.ts) on a free loopback port. */
 export default async function setup(project: TestProject) {
   const mail = await startSmtpCapture();
-  const authSecret = randomBytes(32).toString("base64url");
   const server = await startServerProcess(project.getProvidedContext().adminDatabaseUrl, {
     SMTP_URL: mail.smtpUrl,
     SMTP_FROM: "Studio de test <site@example.com>",
-    AUTH_SECRET: authSecret,
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("mailboxUrl", mail.mailboxUrl);
-  project.provide("authSecret", authSecret);
+  project.provide("authSecret", server.authSecret);
   project.provide("dataDir", server.dataDir);
 
   return async () => {

@@ -1,4 +1,4 @@
-import { seedRedirects, seedStudios } from "../../../app/content/seed";
+import { seedRedirects, seedStudios } from "../../app/content/seed";
 
 /** The slugs of the three studios of SPEC.md. */
 type SeedSlug = "ussel" | "brive" | "limoges";
@@ -33,4 +33,4 @@ export const contactForms = Object.fromEntries(
 /** The old addresses of SPEC §2, as seeded. */
 export const redirects = seedRedirects;
 
-export { telHref } from "../../../app/lib/public-site";
+export { telHref } from "../../app/lib/public-site";

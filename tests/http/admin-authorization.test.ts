@@ -21,11 +21,15 @@ import {
   users,
 } from "../../app/server/db/schema";
 import { insertTestGallery } from "../support/galleries";
-import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
-import { useBrowser } from "./support/browser";
-import { serverDatabase } from "./support/database";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  type TestAccount,
+} from "../support/accounts";
+import { serverDatabase, serverBaseUrl } from "../support/server-under-test";
 
-const { baseUrl } = useBrowser();
+const baseUrl = serverBaseUrl();
 
 const marker = randomBytes(5).toString("hex");
 const secretTitle = `Brouillon secret ${marker}`;

@@ -1,10 +1,11 @@
 import { inject } from "vitest";
 import type pg from "pg";
-import { createConnection, type Database } from "../../../app/server/db/client.server";
+import { createConnection, type Database } from "../../app/server/db/client.server";
 
 let connection: ReturnType<typeof createConnection> | undefined;
 /** Set by `useOwnServer` for a test file that runs a server of its own. */
-let own: { databaseUrl: string; baseUrl: string; dataDir: string } | undefined;
+type Target = { databaseUrl: string; baseUrl: string; dataDir: string; authSecret: string };
+let own: Target | undefined;
 
 /**
  * Resolves once the server under test serves its cached pages under the content version the database has
@@ -109,12 +110,13 @@ export function serverDataDir(): string {
   return own?.dataDir ?? inject("dataDir");
 }
 
+/** The AUTH_SECRET of the server under test (session cookies, e-mailed links' tokens). */
+export function serverAuthSecret(): string {
+  return own?.authSecret ?? inject("authSecret");
+}
+
 /** From now on, this file's server is the one at `baseUrl`, with the database at `databaseUrl`. */
-export async function targetServer(target: {
-  databaseUrl: string;
-  baseUrl: string;
-  dataDir: string;
-}) {
+export async function targetServer(target: Target) {
   await closeServerDatabase();
   own = target;
 }

@@ -20,11 +20,10 @@ import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signInCookie,
+  sessionCookieHeader,
   type TestAccount,
-} from "./support/admin";
-import { useBrowser } from "./support/browser";
-import { serverDatabase, serverDataDir } from "./support/database";
+} from "../support/accounts";
+import { serverDatabase, serverDataDir, serverBaseUrl } from "../support/server-under-test";
 
 /*
  * Who may reach a client gallery (plan §12 « Authorisation », decision 0103). For every client route of the
@@ -36,7 +35,7 @@ import { serverDatabase, serverDataDir } from "./support/database";
  * only within the gallery of their address (and nothing without a session).
  */
 
-const { baseUrl } = useBrowser();
+const baseUrl = serverBaseUrl();
 const authSecret = inject("authSecret");
 const marker = randomBytes(4).toString("hex");
 const secretName = `SECRET-${marker}.jpg`;
@@ -88,8 +87,8 @@ beforeAll(async () => {
   member = await createAccount("admin");
   admin = await createAccount("admin");
   await clearSignInLimits(member, admin);
-  memberCookie = await signInCookie(member);
-  adminCookie = await signInCookie(admin);
+  memberCookie = await sessionCookieHeader(member);
+  adminCookie = await sessionCookieHeader(admin);
   await database.update(users).set({ role: "user" }).where(eq(users.email, member.email));
 }, 120_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from "vitest";
-import { startServerProcess, type ServerProcess } from "../../support/server-process";
-import { mailParts, startSmtpCapture } from "../../support/smtp-capture";
-import { closeServerDatabase, targetServer } from "./database";
+import { startServerProcess, type ServerProcess } from "./server-process";
+import { mailParts, startSmtpCapture } from "./smtp-capture";
+import { closeServerDatabase, targetServer } from "./server-under-test";
 
 /**
  * A server and database of the test file's own, for files that change what every page shows (the brand,

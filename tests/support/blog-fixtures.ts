@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { inArray, like } from "drizzle-orm";
-import { blogArticles, blogCategories } from "../../../app/server/db/schema";
-import { serverDatabase } from "./database";
+import { blogArticles, blogCategories } from "../../app/server/db/schema";
+import { serverDatabase } from "./server-under-test";
 
 type ArticleFixture = {
   slug?: string;

@@ -3,8 +3,8 @@ import http from "node:http";
 import net from "node:net";
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { closeServerDatabase, serverDatabase } from "./support/database";
-import { contactForms } from "./support/studios";
+import { closeServerDatabase, serverDatabase } from "../support/server-under-test";
+import { contactForms } from "../support/studios";
 import { blogNewsletterSubscribers, contactMessages, rateLimits } from "../../app/server/db/schema";
 
 /**

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
-import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } from "./support/admin";
+import {
+  clearSignInLimits,
+  createAccount,
+  deleteAccount,
+  type TestAccount,
+} from "../support/accounts";
+import { serverBaseUrl } from "../support/server-under-test";
 
 /**
  * Nothing personal may be kept by a shared cache (a proxy, a CDN) or the browser's back-forward cache:
@@ -8,7 +13,7 @@ import { clearSignInLimits, createAccount, deleteAccount, type TestAccount } fro
  * signed. Issue 10, item 13.
  */
 
-const { baseUrl } = useBrowser();
+const baseUrl = serverBaseUrl();
 let account: TestAccount;
 
 beforeAll(async () => {

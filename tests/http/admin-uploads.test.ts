@@ -5,19 +5,19 @@ import {
   clearSignInLimits,
   createAccount,
   deleteAccount,
-  signInCookie,
+  sessionCookieHeader,
   type TestAccount,
-} from "./support/admin";
-import { useBrowser } from "./support/browser";
+} from "../support/accounts";
+import { serverBaseUrl } from "../support/server-under-test";
 
-const { baseUrl } = useBrowser();
+const baseUrl = serverBaseUrl();
 let admin: TestAccount;
 let cookie = "";
 
 beforeAll(async () => {
   await clearSignInLimits();
   admin = await createAccount("admin");
-  cookie = await signInCookie(admin);
+  cookie = await sessionCookieHeader(admin);
 });
 afterAll(() => deleteAccount(admin));
 
