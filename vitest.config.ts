@@ -27,6 +27,9 @@ export default defineConfig({
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Most of their time is spent waiting (a database, a mail server's refusal window, a restarted
+          // process): three files at a time keep two cores busy (vitest's default here would be one).
+          maxWorkers: 3,
         },
       },
       {
@@ -44,7 +47,7 @@ export default defineConfig({
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          maxWorkers: 2,
+          maxWorkers: 3,
         },
       },
       {

@@ -1,43 +1,37 @@
 import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
-  blogArticles,
   blogCategories,
   blogNewsletterSubscribers,
   contactMessages,
 } from "../../app/server/db/schema";
-import { signedInPage } from "./support/admin";
-import {
-  clearSignInLimits,
-  createAccount,
-  deleteAccount,
-  type TestAccount,
-} from "../support/accounts";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { useAdmin } from "../support/accounts";
+import { insertTwoContactMessages } from "../support/admin-content";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
 
-const { openPage, baseUrl } = useBrowser();
-const marker = randomBytes(4).toString("hex");
-let admin: TestAccount;
+/*
+ * The admin's pages as the owner uses them: on a phone, through their dialogs, the clipboard and the
+ * confirmations. What they list, as the server renders it, is tests/http/admin-areas.
+ */
 
-beforeAll(async () => {
-  await clearSignInLimits();
-  admin = await createAccount("admin");
-});
+const { openPage } = useBrowser();
+const admin = useAdmin();
+const marker = randomBytes(4).toString("hex");
+
 afterAll(async () => {
   const database = serverDatabase();
-  await database.delete(blogArticles).where(like(blogArticles.slug, `%${marker}%`));
   await database.delete(blogCategories).where(like(blogCategories.slug, `%${marker}%`));
   await database
     .delete(blogNewsletterSubscribers)
     .where(like(blogNewsletterSubscribers.email, `%${marker}%`));
   await database.delete(contactMessages).where(like(contactMessages.email, `%${marker}%`));
-  await deleteAccount(admin);
 });
 
 const signedIn = (path: string, options?: Parameters<typeof openPage>[1]) =>
-  signedInPage(openPage, admin, path, options);
+  signedInPage(openPage, admin.account(), path, options);
 
 describe("admin layout", () => {
   it("fits a 390 px wide phone and has no accessibility violation", async () => {
@@ -59,43 +53,8 @@ describe("admin layout", () => {
   });
 });
 
-describe("dashboard", () => {
-  it("shows each article's publication date beside its creation date", async () => {
-    await serverDatabase()
-      .insert(blogArticles)
-      .values([
-        {
-          title: `Publié ${marker}`,
-          slug: `publie-${marker}`,
-          excerpt: "x",
-          content: "<p>x</p>",
-          author: "x",
-          published: true,
-          createdAt: new Date("2025-03-01T10:00:00Z"),
-          publishedAt: new Date("2025-03-05T10:00:00Z"),
-        },
-        {
-          title: `Brouillon ${marker}`,
-          slug: `brouillon-${marker}`,
-          excerpt: "x",
-          content: "<p>x</p>",
-          author: "x",
-          createdAt: new Date("2025-03-02T10:00:00Z"),
-        },
-      ]);
-    const page = await signedIn("/admin/dashboard");
-    const published = page.locator("li", { hasText: `Publié ${marker}` });
-    await expect
-      .poll(() => published.textContent())
-      .toContain("Créé le 1 mars 2025 · Publié le 5 mars 2025");
-    const draft = page.locator("li", { hasText: `Brouillon ${marker}` });
-    expect(await draft.textContent()).toContain("Créé le 2 mars 2025");
-    expect(await draft.textContent()).not.toContain("Publié le");
-  });
-});
-
 describe("categories", () => {
-  it("creates, edits and deletes a category through the dialog", async () => {
+  it("creates, edits and deletes a category through dialogs; deleting asks first, and Escape cancels", async () => {
     const page = await signedIn("/admin/categories");
     await page.getByRole("link", { name: "Nouvelle catégorie" }).click();
     const dialog = page.getByRole("dialog", { name: "Nouvelle catégorie" });
@@ -145,19 +104,41 @@ describe("categories", () => {
       description: "Les séances estivales",
     });
 
-    // The site's own confirmation dialog, not the browser's (issue 10).
+    // Deleting asks first, in the site's own dialog, not the browser's (issue 10): the cursor waits on
+    // 'Annuler', Escape cancels and puts it back on the row's button.
     const browserDialogs: string[] = [];
     page.on("dialog", (dialog) => {
       browserDialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page
+    // axe is to measure the dialog, not the last toast fading out behind it.
+    await waitForToastsToClose(page);
+    const trigger = page
       .locator("li", { hasText: `Brive en été ${marker}` })
-      .getByRole("button", { name: /Supprimer/ })
-      .click();
+      .getByRole("button", { name: /Supprimer/ });
+    await trigger.click();
     const confirm = page.getByRole("alertdialog", {
       name: "Êtes-vous sûr de vouloir supprimer cette catégorie ?",
     });
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(`« Brive en été ${marker} »`);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe("Annuler");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => confirm.count()).toBe(0);
+    await expect
+      .poll(() => trigger.evaluate((button) => button === document.activeElement))
+      .toBe(true);
+    expect(
+      await serverDatabase()
+        .select()
+        .from(blogCategories)
+        .where(eq(blogCategories.slug, `ete-brive-${marker}`)),
+    ).toHaveLength(1);
+
+    await trigger.click();
     await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect.poll(() => page.getByText("Catégorie supprimée").count()).toBe(1);
     expect(browserDialogs).toEqual([]);
@@ -171,7 +152,7 @@ describe("categories", () => {
 });
 
 describe("subscribers", () => {
-  it("lists subscribers newest first, dims the unsubscribed and copies the active addresses", async () => {
+  it("copies the active subscribers' addresses, the unsubscribed left out", async () => {
     const day = 24 * 60 * 60 * 1000;
     await serverDatabase()
       .insert(blogNewsletterSubscribers)
@@ -199,17 +180,6 @@ describe("subscribers", () => {
       permissions: ["clipboard-read", "clipboard-write"],
     });
     expect(await axeViolations(page)).toEqual([]);
-    const emails = await page.locator("tbody tr td:first-child").allTextContents();
-    const mine = emails.filter((email) => email.includes(marker));
-    expect(mine).toEqual([
-      `recent-${marker}@example.com`,
-      `parti-${marker}@example.com`,
-      `ancien-${marker}@example.com`,
-    ]);
-    const gone = page.locator("tr", { hasText: `parti-${marker}@example.com` });
-    expect(await gone.getByText("Désabonné").count()).toBe(1);
-    expect(await gone.getAttribute("class")).toContain("text-stone-500");
-
     await page.getByRole("button", { name: "Copier les emails" }).click();
     await expect.poll(() => page.getByText("Emails copiés").count()).toBe(1);
     const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -217,74 +187,27 @@ describe("subscribers", () => {
     expect(copiedMine).toEqual([`recent-${marker}@example.com`, `ancien-${marker}@example.com`]);
     expect(copied).not.toContain(`parti-${marker}`);
     expect(copied).toMatch(/^[^,\s]+(, [^,\s]+)*$/);
-
-    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    const csv = await fetch(`${baseUrl}/admin/subscribers/export.csv`, { headers: { cookie } });
-    expect(csv.status).toBe(200);
-    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const bytes = new Uint8Array(await csv.arrayBuffer());
-    const text = new TextDecoder().decode(bytes);
-    // French date and time in Paris (issue 10), semicolons and a BOM for French Excel.
-    expect(text).toMatch(
-      new RegExp(`"parti-${marker}@example\\.com";"\\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d";`),
-    );
-    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(text).toContain('"désabonné"');
   });
 });
 
 describe("messages", () => {
-  it("shows the contact messages newest first, marks one handled and deletes one after confirmation", async () => {
-    const base = {
-      studio: "brive",
-      shootingType: "naissance",
-      nom: "Martin",
-      telephone: "05 36 49 00 00",
-      source: "instagram",
-    };
-    await serverDatabase()
-      .insert(contactMessages)
-      .values([
-        {
-          ...base,
-          prenom: "Ancienne",
-          email: `ancienne-${marker}@example.com`,
-          message: `Premier message ${marker}`,
-          createdAt: new Date(Date.now() - 60_000),
-        },
-        {
-          ...base,
-          prenom: "Récente",
-          email: `recente-${marker}@example.com`,
-          message: `Second message ${marker}`,
-        },
-      ]);
+  it("marks a contact message handled and deletes one after confirmation", async () => {
+    const { olderEmail, newerEmail } = await insertTwoContactMessages(marker, {
+      older: "Ancienne",
+      newer: "Récente",
+      family: "Martin",
+    });
     const page = await signedIn("/admin/messages");
     expect(await axeViolations(page)).toEqual([]);
-    const names = (await page.locator("article h2").allTextContents()).filter((name) =>
-      ["Récente Martin", "Ancienne Martin"].includes(name),
-    );
-    expect(names).toEqual(["Récente Martin", "Ancienne Martin"]);
     const recent = page.getByRole("article", { name: "Message de Récente Martin" });
-    const text = await recent.textContent();
-    for (const part of [
-      "Studio de Brive",
-      "Naissance",
-      "Instagram",
-      `recente-${marker}@example.com`,
-      "05 36 49 00 00",
-      `Second message ${marker}`,
-      "À traiter",
-    ]) {
-      expect(text).toContain(part);
-    }
+    expect(await recent.getByText("À traiter").count()).toBe(1);
 
     await recent.getByRole("button", { name: "Marquer comme traité" }).click();
     await expect.poll(() => recent.getByText(/^Traité le /).count()).toBe(1);
     const [handled] = await serverDatabase()
       .select()
       .from(contactMessages)
-      .where(eq(contactMessages.email, `recente-${marker}@example.com`));
+      .where(eq(contactMessages.email, newerEmail));
     expect(handled?.handledAt).toBeInstanceOf(Date);
 
     await page
@@ -302,7 +225,7 @@ describe("messages", () => {
       await serverDatabase()
         .select()
         .from(contactMessages)
-        .where(eq(contactMessages.email, `ancienne-${marker}@example.com`)),
+        .where(eq(contactMessages.email, olderEmail)),
     ).toEqual([]);
   });
 });

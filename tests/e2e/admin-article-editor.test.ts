@@ -2,35 +2,30 @@ import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
-import { EXPECTED_REFUSALS, signedInPage } from "./support/admin";
-import {
-  clearSignInLimits,
-  createAccount,
-  deleteAccount,
-  type TestAccount,
-} from "../support/accounts";
+import { signedInPage } from "./support/admin";
+import { useAdmin } from "../support/accounts";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
 
-const { openPage, baseUrl } = useBrowser();
-const marker = randomBytes(4).toString("hex");
-let admin: TestAccount;
+/*
+ * The article editor as the owner uses it: typing, the toolbar, inline images, the cover's focal point,
+ * the autosave. The form's validation is admin-articles.test.ts; what the server answers without a
+ * browser (its own checks, the autosave's refusals, the preview's HTML) is tests/http/admin-articles.
+ */
 
-beforeAll(async () => {
-  await clearSignInLimits();
-  admin = await createAccount("admin");
-});
+const { openPage } = useBrowser();
+const admin = useAdmin();
+const marker = randomBytes(4).toString("hex");
+
 afterAll(async () => {
   await serverDatabase()
     .delete(blogArticles)
     .where(like(blogArticles.slug, `%${marker}%`));
-  await deleteAccount(admin);
 });
 
-const signedIn = (path: string, options?: Parameters<typeof openPage>[1]) =>
-  signedInPage(openPage, admin, path, options);
+const signedIn = (path: string) => signedInPage(openPage, admin.account(), path);
 
 const editor = (page: Page) => page.locator(".ProseMirror");
 
@@ -125,65 +120,6 @@ describe("article editor", () => {
     await expect.poll(() => image.getAttribute("alt")).toBe("Les mariés à Brive");
   });
 
-  it("the server refuses an inline image without alternative text", async () => {
-    const page = await signedIn("/admin/articles/nouveau");
-    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    const response = await fetch(`${baseUrl}/admin/articles/nouveau`, {
-      method: "POST",
-      headers: { cookie, origin: baseUrl },
-      body: new URLSearchParams({
-        title: "Sans alt",
-        slug: `sans-alt-${marker}`,
-        excerpt: "x",
-        content: '<p>x</p><img src="/uploads/blog-images/a.jpg">',
-        author: "x",
-      }),
-      redirect: "manual",
-    });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain(
-      "Chaque image du contenu doit avoir un texte alternatif",
-    );
-  });
-
-  it("validation errors are shown at the fields with a summary, focus on the first, and no toast", async () => {
-    const page = await newArticlePage();
-    expect(await page.locator("main form").getAttribute("novalidate")).not.toBeNull();
-    await page.getByRole("button", { name: "Créer l'article" }).click();
-    const summary = page.getByRole("alert").filter({ hasText: "L'article n'est pas enregistré" });
-    await expect.poll(() => summary.count()).toBe(1);
-    expect(await summary.locator("p").first().textContent()).toBe(
-      "L'article n'est pas enregistré : 4 champs à corriger.",
-    );
-    expect(await summary.getByRole("link").allTextContents()).toEqual([
-      "Titre : Le titre est requis",
-      "Slug : Le slug est requis",
-      "Extrait : L'extrait est requis",
-      "Contenu : Le contenu est requis",
-    ]);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("champ-title");
-    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
-    await summary.getByRole("link", { name: "Extrait : L'extrait est requis" }).click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("champ-excerpt");
-    expect(await axeViolations(page)).toEqual([]);
-  });
-
-  it("a refusal by the server puts the focus on its field", async () => {
-    const taken = `pris-${marker}`;
-    await serverDatabase()
-      .insert(blogArticles)
-      .values({ title: "Pris", slug: taken, excerpt: "x", content: "<p>x</p>", author: "x" });
-    const page = await newArticlePage();
-    await page.getByLabel("Titre", { exact: true }).fill("Un autre");
-    await page.getByLabel("Slug (adresse de l'article)").fill(taken);
-    await page.getByLabel("Extrait").fill("Extrait");
-    await editor(page).click();
-    await page.keyboard.type("Texte");
-    await page.getByRole("button", { name: "Créer l'article" }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("champ-slug");
-    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
-  });
-
   it("a new draft autosaves once, then its address and id follow; 'Publier' publishes it", async () => {
     const title = `Brouillon auto ${marker}`;
     const page = await newArticlePage();
@@ -262,108 +198,5 @@ describe("article editor", () => {
       .poll(async () => (await articlesTitled(title)).length, { timeout: 10_000 })
       .toBe(1);
     expect((await articlesTitled(title))[0]?.published).toBe(false);
-  });
-
-  it("autosave never touches a published article and needs a title", async () => {
-    const [published] = await serverDatabase()
-      .insert(blogArticles)
-      .values({
-        title: "Publié",
-        slug: `publie-${marker}`,
-        excerpt: "x",
-        content: "<p>x</p>",
-        author: "x",
-        published: true,
-        publishedAt: new Date(),
-      })
-      .returning();
-    const page = await signedIn("/admin/dashboard");
-    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    const post = (fields: Record<string, string>) =>
-      fetch(`${baseUrl}/admin/articles/brouillon`, {
-        method: "POST",
-        headers: { cookie, origin: baseUrl },
-        body: new URLSearchParams(fields),
-      });
-    const refused = await post({ id: published?.id ?? "", title: "Changé en douce" });
-    expect(refused.status).toBe(409);
-    const [after] = await articlesTitled("Publié");
-    expect(after?.slug).toBe(`publie-${marker}`);
-
-    const untitled = await post({ title: " ", excerpt: "x" });
-    expect(untitled.status).toBe(400);
-    expect(await untitled.json()).toMatchObject({ reason: "Le titre est requis" });
-
-    const anonymous = await fetch(`${baseUrl}/admin/articles/brouillon`, {
-      method: "POST",
-      headers: { origin: baseUrl },
-      body: new URLSearchParams({ title: "Anonyme" }),
-    });
-    expect(anonymous.status).toBe(401);
-  });
-
-  it("'Publier' works without JavaScript", async () => {
-    const page = await openPage("/admin/login", {
-      javaScriptEnabled: false,
-      allowConsole: EXPECTED_REFUSALS,
-    });
-    await page.getByLabel("Email").fill(admin.email);
-    await page.getByLabel("Mot de passe").fill(admin.password);
-    await page.getByRole("button", { name: "Se connecter" }).click();
-    await page.waitForURL(/dashboard$/);
-    await page.goto("/admin/articles/nouveau");
-    const title = `Sans script ${marker}`;
-    await page.getByLabel("Titre", { exact: true }).fill(title);
-    await page.getByLabel("Slug (adresse de l'article)").fill(`sans-script-${marker}`);
-    await page.getByLabel("Extrait").fill("Extrait");
-    await page.locator("textarea[name=content]").fill("<p>Texte</p>");
-    await page.getByRole("button", { name: "Publier" }).click();
-    await page.waitForURL(/dashboard$/);
-    const [row] = await articlesTitled(title);
-    expect(row?.published).toBe(true);
-  });
-
-  it("the preview and the published article render through one component, the cover around its focal point", async () => {
-    const slug = `meme-rendu-${marker}`;
-    const cover = `/uploads/blog-images/inexistante-${marker}.jpg`;
-    const [article] = await serverDatabase()
-      .insert(blogArticles)
-      .values({
-        title: `Même rendu ${marker}`,
-        slug,
-        excerpt: "Extrait",
-        content:
-          "<h2>Section</h2><p>Un <strong>texte</strong>.</p><blockquote><p>Citation</p></blockquote>",
-        author: "Studio",
-        coverImageUrl: cover,
-        coverFocalX: 20,
-        coverFocalY: 80,
-        published: true,
-        publishedAt: new Date(),
-      })
-      .returning();
-    const allow = { allowConsole: [/status of 404/] };
-    const page = await signedIn(`/admin/articles/${article?.id}/apercu`, allow);
-    const parts = (target: Page) =>
-      target.evaluate(() => {
-        const view = document.querySelector("[data-article-view]");
-        return {
-          article: view?.className,
-          header: view?.querySelector("header")?.outerHTML,
-          cover: view?.querySelector("img")?.outerHTML,
-          body: view?.querySelector("[data-article-body]")?.outerHTML,
-        };
-      });
-    const preview = await parts(page);
-    const visitor = await openPage(`/blog/${slug}`, allow);
-    const published = await parts(visitor);
-    expect(preview.header).toContain(`Même rendu ${marker}`);
-    expect(preview.body).toContain("<blockquote>");
-    expect(preview).toEqual(published);
-    expect(published.cover).toContain("object-position:20% 80%");
-
-    const card = visitor.locator("article", { hasText: `Même rendu ${marker}` });
-    await visitor.goto("/blog");
-    expect(await card.locator("img").getAttribute("style")).toContain("object-position:20% 80%");
   });
 });

@@ -3,39 +3,27 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Gallery } from "../../app/content/schemas";
 import { media, siteDocuments } from "../../app/server/db/schema";
-import {
-  cookieHeader,
-  EXPECTED_REFUSALS,
-  signedInPage,
-  waitForToastsToClose,
-} from "./support/admin";
-import {
-  clearSignInLimits,
-  createAccount,
-  deleteAccount,
-  type TestAccount,
-} from "../support/accounts";
+import { cookieHeader, signedInPage, waitForToastsToClose } from "./support/admin";
+import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
-// The page photos and /galerie it changes show on pages other files check: a server of its own.
+/*
+ * The media library as the owner uses it: uploads with a progress bar, the page photos and galleries
+ * changed and seen at once, their history. The page photos and /galerie it changes show on pages other
+ * files check: a server of its own. The upload posted without JavaScript is tests/http/admin-medias.
+ */
 const url = useOwnServer();
 const { openPage } = useBrowser({ baseUrl: url });
+const admin = useAdmin();
 const marker = randomBytes(4).toString("hex");
 const alt = `Élèves devant le tableau ${marker}`;
-let admin: TestAccount;
 
-beforeAll(async () => {
-  await clearSignInLimits();
-  admin = await createAccount("admin");
-});
-afterAll(async () => {
-  await deleteAccount(admin);
-});
+const signedIn = (path: string) => signedInPage(openPage, admin.account(), path);
 
 /** A real camera-sized JPEG (the demo photo enlarged): a few megabytes, so the upload takes a while. */
 function bigJpeg(): Promise<Buffer> {
@@ -69,12 +57,12 @@ async function expectAccessible(page: Page) {
   expect(await axeViolations(page)).toEqual([]);
 }
 
-/** Restores, from a page's history, the version saved just before the newest one. */
-async function restorePreviousVersion(page: Page, heading: string) {
+/** Restores, from a page's history, the version saved `savesBack` saves before the newest one. */
+async function restoreVersion(page: Page, heading: string, savesBack = 1) {
   const history = page.locator("section", { has: page.getByRole("heading", { name: heading }) });
   await history
     .getByRole("listitem")
-    .nth(1)
+    .nth(savesBack)
     .getByRole("button", { name: /Restaurer/ })
     .click();
   const dialog = page.getByRole("alertdialog", { name: "Remettre en ligne cette version ?" });
@@ -86,10 +74,8 @@ async function restorePreviousVersion(page: Page, heading: string) {
 // Signing in, axe on pages of sixty photos and encoding a camera photo at five widths take a while on a
 // shared machine: each test gets a budget well above the default (no assertion depends on time).
 describe("the media library (/admin/medias)", () => {
-  it("refuses a file that is not an image in French, keeping the alternative text (with and without JavaScript)", async () => {
-    const page = await signedInPage(openPage, admin, "/admin/medias", {
-      allowConsole: EXPECTED_REFUSALS,
-    });
+  it("refuses a file that is not an image in French, keeping the alternative text, and an empty one before sending", async () => {
+    const page = await signedIn("/admin/medias");
     await expectAccessible(page);
     const kept = `Texte gardé ${marker}`;
     await page.getByLabel("Photo", { exact: true }).setInputFiles({
@@ -103,22 +89,7 @@ describe("the media library (/admin/medias)", () => {
     expect(await page.getByLabel("Texte alternatif (obligatoire)").inputValue()).toBe(kept);
     expect(await axeViolations(page)).toEqual([]);
 
-    // Without JavaScript: a plain multipart post, answered by the upload page with the same message.
-    const noScript = await signedInPage(openPage, admin, "/admin/medias", {
-      javaScriptEnabled: false,
-      allowConsole: EXPECTED_REFUSALS,
-    });
-    await noScript.getByLabel("Photo", { exact: true }).setInputFiles({
-      name: "notes.jpg",
-      mimeType: "image/jpeg",
-      buffer: Buffer.from("toujours pas une photo"),
-    });
-    await noScript.getByLabel("Texte alternatif (obligatoire)").fill(kept);
-    await noScript.getByRole("button", { name: "Téléverser la photo" }).click();
-    await noScript.waitForURL(/\/admin\/medias\/televerser$/);
-    await noScript.getByText("Le fichier n'est pas une image valide.").waitFor();
-    expect(await noScript.getByLabel("Texte alternatif (obligatoire)").inputValue()).toBe(kept);
-    // (axe runs in the page: on the upload page with JavaScript.)
+    // The upload page, where the form posts without JavaScript.
     await page.goto("/admin/medias/televerser");
     await expectAccessible(page);
 
@@ -129,7 +100,7 @@ describe("the media library (/admin/medias)", () => {
   }, 240_000);
 
   it("uploads a photo into a page's hero with a progress bar, shows it at once, guards it while used, restores and deletes it", async () => {
-    const page = await signedInPage(openPage, admin, "/admin/medias/emplacements");
+    const page = await signedIn("/admin/medias/emplacements");
     await expectAccessible(page);
     await page.getByRole("link", { name: "Changer la photo : Scolaire : grande photo" }).click();
     await page.getByRole("heading", { name: "Changer la photo" }).waitFor();
@@ -198,7 +169,7 @@ describe("the media library (/admin/medias)", () => {
 
     // The history brings the demo photo back.
     await page.goto("/admin/medias/emplacements");
-    await restorePreviousVersion(page, "Historique des photos des pages");
+    await restoreVersion(page, "Historique des photos des pages");
     const restored = await html("/scolaire");
     expect(restored).not.toContain(`/uploads/media/${file}`);
     expect(restored).toMatch(/scolaire-hero[^"]*\.avif/);
@@ -216,9 +187,10 @@ describe("the media library (/admin/medias)", () => {
     expect((await fetch(`${url()}/uploads/media/${file}-400.avif`)).status).toBe(404);
   }, 240_000);
 
-  it("changes a /galerie item's title and photo, seen at once, then restores the gallery", async () => {
-    const page = await signedInPage(openPage, admin, "/admin/medias/galerie");
+  it("changes a /galerie item's title and photo and moves another up, each seen at once, then restores the gallery", async () => {
+    const page = await signedIn("/admin/medias/galerie");
     await expectAccessible(page);
+    const [before] = (await loadGallery()).items;
     const title = `Mariage au château ${marker}`;
     await page.locator("#champ-item-0-title").fill(title);
     await page.getByRole("button", { name: "Enregistrer la galerie" }).click();
@@ -246,25 +218,33 @@ describe("the media library (/admin/medias)", () => {
     expect(galerie).not.toContain(`/assets/${firstName}-`);
     expect(galerie).toContain(`/assets/${secondName}-`);
 
+    // The second item moved up: /galerie shows the new order at once.
     await page.goto("/admin/medias/galerie");
-    // Two saves: the title, then the photo; the version before both comes back.
-    const history = page.locator("section", {
-      has: page.getByRole("heading", { name: "Historique de la galerie" }),
-    });
-    await history
-      .getByRole("listitem")
-      .nth(2)
-      .getByRole("button", { name: /Restaurer/ })
-      .click();
-    const dialog = page.getByRole("alertdialog", { name: "Remettre en ligne cette version ?" });
-    await dialog.getByRole("button", { name: "Restaurer cette version" }).click();
-    await page.getByText("Version restaurée").first().waitFor();
-    expect(await html("/galerie")).not.toContain(title);
-    expect(await html("/galerie")).toContain("Mariage de Camille et Thomas");
+    const order = (text: string) => [text.indexOf(title), text.indexOf(second?.title ?? "?")];
+    const [a, b] = order(await html("/galerie"));
+    expect(a).toBeGreaterThan(-1);
+    expect(b).toBeGreaterThan(a ?? 0);
+    expect(await page.getByRole("button", { name: `Monter « ${title} »` }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: `Monter « ${second?.title} »` }).click();
+    await page.getByText("Galerie enregistrée").first().waitFor();
+    const [firstAfter, secondAfter] = (await loadGallery()).items;
+    expect([firstAfter?.title, secondAfter?.title]).toEqual([second?.title, title]);
+    const [a2, b2] = order(await html("/galerie"));
+    expect(b2).toBeGreaterThan(-1);
+    expect(a2).toBeGreaterThan(b2 ?? 0);
+    await expectAccessible(page);
+
+    // Three saves: the title, the photo, the order; the version before them all comes back.
+    await restoreVersion(page, "Historique de la galerie", 3);
+    const restored = await html("/galerie");
+    expect(restored).not.toContain(title);
+    expect(restored).toContain("Mariage de Camille et Thomas");
+    const [firstBack] = (await loadGallery()).items;
+    expect(firstBack).toEqual(before);
   }, 240_000);
 
   it("adds a titled photo of the library to /boudoir's empty gallery, seen at once, then removes it", async () => {
-    const page = await signedInPage(openPage, admin, "/admin/medias/emplacements");
+    const page = await signedIn("/admin/medias/emplacements");
     const form = page.getByRole("form", { name: "Boudoir : la galerie" });
     expect(await form.getByRole("group").count()).toBe(0);
     expect(await html("/boudoir")).toContain("Galerie disponible prochainement");
@@ -303,33 +283,5 @@ describe("the media library (/admin/medias)", () => {
     await page.getByText("Galerie enregistrée").first().waitFor();
     await expect.poll(async () => html("/boudoir")).toContain("Galerie disponible prochainement");
     expect(await html("/boudoir")).not.toContain(title);
-  }, 240_000);
-
-  it("moves a /galerie item up: /galerie shows the new order at once", async () => {
-    const page = await signedInPage(openPage, admin, "/admin/medias/galerie");
-    const [first, second] = (await loadGallery()).items;
-    const order = (text: string) => [
-      text.indexOf(first?.title ?? "?"),
-      text.indexOf(second?.title ?? "?"),
-    ];
-    const [a, b] = order(await html("/galerie"));
-    expect(a).toBeGreaterThan(-1);
-    expect(b).toBeGreaterThan(a ?? 0);
-    expect(
-      await page.getByRole("button", { name: `Monter « ${first?.title} »` }).isDisabled(),
-    ).toBe(true);
-    await page.getByRole("button", { name: `Monter « ${second?.title} »` }).click();
-    await page.getByText("Galerie enregistrée").first().waitFor();
-    const [firstAfter, secondAfter] = (await loadGallery()).items;
-    expect([firstAfter?.title, secondAfter?.title]).toEqual([second?.title, first?.title]);
-    const [a2, b2] = order(await html("/galerie"));
-    expect(b2).toBeGreaterThan(-1);
-    expect(a2).toBeGreaterThan(b2 ?? 0);
-    await expectAccessible(page);
-
-    // The history puts the previous order back.
-    await restorePreviousVersion(page, "Historique de la galerie");
-    const [firstBack] = (await loadGallery()).items;
-    expect(firstBack?.title).toBe(first?.title);
   }, 240_000);
 });

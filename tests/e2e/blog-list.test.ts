@@ -1,71 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createListArticles } from "../support/blog-and-newsletter";
 import { blogFixtures, patiently } from "../support/blog-fixtures";
 import { axeViolations, useBrowser } from "./support/browser";
 
-const { openPage, baseUrl } = useBrowser();
+const { openPage } = useBrowser();
 const fixtures = blogFixtures();
 const { token } = fixtures;
 
 beforeAll(async () => {
   await fixtures.createCategory();
-  // Ten articles share the token: a full page of nine, then one.
-  await fixtures.createArticles(
-    Array.from({ length: 10 }, (_, index) => ({
-      slug: `liste-${token}-${index}`,
-      title: `Liste ${token} numéro ${index}`,
-      publishedAt: new Date(Date.UTC(2025, 2, 5 + index, 10)),
-      inCategory: index < 3,
-    })),
-  );
-  await fixtures.createArticles([
-    {
-      slug: `ete-${token}`,
-      title: `Été au studio ${token}`,
-      excerpt: "Nos idées de séances en plein air.",
-      publishedAt: new Date(Date.UTC(2020, 0, 1)),
-    },
-    { slug: `brouillon-${token}`, title: `Brouillon ${token}`, published: false },
-  ]);
+  await createListArticles(fixtures);
 });
 
 afterAll(() => fixtures.cleanup());
 
+// What the server renders (texts, cache policy, cards, the search form without JavaScript) is checked over
+// HTTP in tests/http/blog-list.test.ts; here, the list a visitor browses, filters and searches.
+
 describe("/blog", () => {
-  it("is server-rendered with the texts of SPEC §2, a public cache policy and the RSS link", async () => {
-    const response = await fetch(`${baseUrl}/blog?q=${token}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe(
-      "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
-    );
-    const html = await response.text();
-    expect(html).toContain(
-      "<title>Blog - Studio Photo Exemple | Conseils et Actualités Photo</title>",
-    );
-    expect(html).toMatch(/<h1[^>]*>Le Blog de <span[^>]*>Studio Photo Exemple<\/span><\/h1>/);
-    expect(html).toContain("Conseils, coulisses et inspiration photographique");
-    expect(html).toContain('placeholder="Rechercher un article..."');
-    const feedLink = html.match(/<link[^>]*application\/rss\+xml[^>]*>/)?.[0] ?? "";
-    expect(feedLink).toContain('rel="alternate"');
-    expect(feedLink).toContain('href="/blog/rss.xml"');
-    expect(html).toContain(`Liste ${token} numéro 9`);
-    expect(html).not.toContain(`Brouillon ${token}`);
-  });
-
-  it("shows cards with category, title, excerpt, French date and 'Lire la suite'", async () => {
-    const page = await openPage(`/blog?q=${token}`);
-    const cards = page.locator("main article");
-    await expect.poll(() => cards.count(), patiently).toBe(9);
-    const newest = cards.first();
-    expect(await newest.getByRole("heading").textContent()).toBe(`Liste ${token} numéro 9`);
-    expect(await newest.locator("time").textContent()).toBe("14 mars 2025");
-    expect(await newest.getByRole("link", { name: /Lire la suite/ }).getAttribute("href")).toBe(
-      `/blog/liste-${token}-9`,
-    );
-    const categorised = cards.filter({ hasText: `Liste ${token} numéro 1` });
-    expect(await categorised.textContent()).toContain(fixtures.categoryName);
-    expect(await categorised.locator("time").textContent()).toBe("6 mars 2025");
-  });
-
   it("pages by nine: 'Suivant' only when more follow, 'Page N sur M', 'Précédent'", async () => {
     const page = await openPage(`/blog?q=${token}`);
     const pager = page.getByRole("navigation", { name: "Pagination" });
@@ -131,25 +83,14 @@ describe("/blog", () => {
     expect(await search.inputValue()).toBe(token);
   });
 
-  it("searches without JavaScript: the search box is a real GET form", async () => {
-    const page = await openPage("/blog", { javaScriptEnabled: false });
-    const search = page.getByRole("searchbox", { name: "Rechercher un article" });
-    await search.fill(`ete au studio ${token}`);
-    await search.press("Enter");
-    await page.waitForURL((url) => url.searchParams.get("q") === `ete au studio ${token}`);
-    expect(await page.locator("main article").count()).toBe(1);
-  });
-
-  it("has no accessibility violation", async () => {
+  it("has no accessibility violation, and works at 390 px wide with one column", async () => {
     const page = await openPage(`/blog?q=${token}`);
     expect(await axeViolations(page)).toEqual([]);
-  });
-
-  it("works at 390 px wide with one column", async () => {
-    const page = await openPage(`/blog?q=${token}`, { viewport: { width: 390, height: 844 } });
+    await page.setViewportSize({ width: 390, height: 844 });
     const widths = await page
       .locator("main article")
       .evaluateAll((cards) => cards.slice(0, 2).map((card) => card.getBoundingClientRect().x));
+    expect(widths).toHaveLength(2);
     expect(widths[0]).toBe(widths[1]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,

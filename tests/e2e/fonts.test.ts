@@ -96,9 +96,20 @@ const webFamilies = new Set(Object.values(fileFamilies));
 
 describe("fonts", () => {
   it.each(pages)(
-    "%s as the first page of a visit: fallbacks, no web font before load, both fetched after it",
+    "%s as the first page of a visit: fallbacks, no web font before load, both fetched after it, none to swap in",
     async (path) => {
       const page = await openPage(path);
+      // Never a swap after text is drawn: every web font face says font-display: optional.
+      const faces = await page.evaluate(() =>
+        [...document.fonts]
+          .filter((face) => !face.family.endsWith("fallback"))
+          .map((face) => ({ family: face.family, display: face.display, weight: face.weight })),
+      );
+      expect(faces.map((face) => face.family).sort()).toEqual(["Inter", "Playfair Display"]);
+      for (const face of faces) {
+        expect(face.display).toBe("optional");
+        expect(face.weight).toBe("400 700");
+      }
       expect(await page.evaluate(() => document.documentElement.hasAttribute("data-polices"))).toBe(
         false,
       );
@@ -205,19 +216,5 @@ describe("fonts", () => {
     const shifts = await layoutShifts(page);
     expect(shifts.unexpectedOutsideHeader).toEqual([]);
     expect(shifts.unexpected).toBeLessThan(0.0003);
-  });
-
-  it("never swaps after text is drawn: every web font face says font-display: optional", async () => {
-    const page = await openPage("/");
-    const faces = await page.evaluate(() =>
-      [...document.fonts]
-        .filter((face) => !face.family.endsWith("fallback"))
-        .map((face) => ({ family: face.family, display: face.display, weight: face.weight })),
-    );
-    expect(faces.map((face) => face.family).sort()).toEqual(["Inter", "Playfair Display"]);
-    for (const face of faces) {
-      expect(face.display).toBe("optional");
-      expect(face.weight).toBe("400 700");
-    }
   });
 });

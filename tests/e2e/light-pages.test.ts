@@ -5,32 +5,10 @@ import { axeViolations, mark, marked, useBrowser } from "./support/browser";
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
 // inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
 // page, the fonts' switch in <head>, decision 0095); the pages with forms, the blog and the error pages stay
-// hydrated.
+// hydrated. What the server sends for them (no framework script, two small nonced ones):
+// tests/http/light-pages.test.ts.
 
-const { openPage, baseUrl } = useBrowser();
-
-const lightPages = [
-  "/",
-  "/prestations",
-  "/prestations/grossesse",
-  "/prestations/naissances",
-  "/prestations/mariages",
-  "/portrait-famille",
-  "/boudoir",
-  "/professionnels",
-  "/gendarmerie",
-  "/scolaire",
-  "/seances-a-offrir",
-  "/studio-ussel",
-  "/studio-brive",
-  "/studio-limoges",
-  "/tarifs",
-  "/galerie",
-  "/mentions-legales",
-  "/donnees-personnelles",
-  "/politique-cookies",
-];
-const hydratedPages = ["/blog", "/contact", "/contact-studio-brive", "/newsletter/confirmation"];
+const { openPage } = useBrowser();
 
 /** The scripts a page asked for, once it has settled. */
 function recordScripts(page: Page): string[] {
@@ -44,31 +22,6 @@ function recordScripts(page: Page): string[] {
 }
 
 describe("light pages", () => {
-  it("are served without React Router's scripts, module preloads or hand-off, with two small nonced scripts", async () => {
-    for (const path of lightPages) {
-      const response = await fetch(`${baseUrl}${path}`);
-      expect(response.status, path).toBe(200);
-      const html = await response.text();
-      expect(html, path).not.toMatch(/rel="modulepreload"|type="module"|rr-scripts/);
-      expect(html, path).not.toContain("__reactRouterContext");
-      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
-        ([, attributes]) => !/type="application\/ld\+json"/.test(attributes ?? ""),
-      );
-      // The page's own script, and the fonts' switch in <head> (decision 0095): together within 5 KB.
-      expect(scripts.length, path).toBe(2);
-      const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(
-        response.headers.get("content-security-policy") ?? "",
-      )?.[1];
-      for (const [, attributes] of scripts) expect(attributes, path).toContain(`nonce="${nonce}"`);
-      const bytes = scripts.reduce((sum, [, , source]) => sum + Buffer.byteLength(source ?? ""), 0);
-      expect(bytes, path).toBeLessThan(5 * 1024);
-    }
-    for (const path of hydratedPages) {
-      const html = await (await fetch(`${baseUrl}${path}`)).text();
-      expect(html, path).toMatch(/<noscript id="rr-scripts">[\s\S]*type="module"/);
-    }
-  });
-
   it("request no JavaScript file in the browser, and answer once their script has run", async () => {
     for (const path of ["/", "/tarifs", "/studio-brive", "/gendarmerie"]) {
       const page = await openPage(path);
@@ -147,8 +100,8 @@ describe("light pages", () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it("open the Studios menu on hover and close it when the mouse leaves", async () => {
-    const page = await openPage("/galerie", { viewport: { width: 1280, height: 800 } });
+  it("open the Studios menu on hover and close it when the mouse leaves; walk it with the keyboard: Space opens, Tab reaches each studio, Escape returns, Tab out closes", async () => {
+    const page = await openPage("/", { viewport: { width: 1280, height: 800 } });
     const trigger = page.getByRole("button", { name: "Studios" });
     const list = page.locator("#menu-studios");
     await trigger.hover();
@@ -159,12 +112,7 @@ describe("light pages", () => {
     await page.mouse.move(640, 600);
     await expect.poll(() => list.isVisible()).toBe(false);
     expect(await trigger.getAttribute("aria-expanded")).toBe("false");
-  });
 
-  it("walk the Studios menu with the keyboard: Space opens, Tab reaches each studio, Escape returns, Tab out closes", async () => {
-    const page = await openPage("/", { viewport: { width: 1280, height: 800 } });
-    const trigger = page.getByRole("button", { name: "Studios" });
-    const list = page.locator("#menu-studios");
     await trigger.focus();
     await page.keyboard.press("Space");
     await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
@@ -184,84 +132,25 @@ describe("light pages", () => {
     await expect.poll(() => list.isVisible()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe("/tarifs");
   });
-
-  it("scroll to #studios in the page", async () => {
-    const page = await openPage("/");
-    await mark(page);
-    await page.getByRole("link", { name: "Découvrir nos studios" }).focus();
-    await page.keyboard.press("Enter");
-    await page.waitForURL(/#studios$/);
-    await expect
-      .poll(() =>
-        page.locator("#studios").evaluate((element) => element.getBoundingClientRect().top),
-      )
-      .toBeLessThan(200);
-    expect(await marked(page)).toBe(true);
-  });
-
-  it("switch price tabs with the mouse and the arrows without reloading, the URL in step", async () => {
-    const page = await openPage("/tarifs");
-    const tab = (name: string) => page.getByRole("tab", { name, exact: true });
-    await mark(page);
-    expect(await tab("Pro & Mariages").getAttribute("tabindex")).toBe("-1");
-
-    await tab("Pro & Mariages").click();
-    await page.waitForURL(/\/tarifs\?onglet=pro$/);
-    expect(await tab("Pro & Mariages").getAttribute("aria-selected")).toBe("true");
-    expect(await page.locator("#panneau-pro").isVisible()).toBe(true);
-    expect(await page.locator("#panneau-particuliers").isVisible()).toBe(false);
-    expect(await tab("Particuliers").getAttribute("tabindex")).toBe("-1");
-
-    await page.keyboard.press("ArrowLeft");
-    await page.waitForURL(/onglet=particuliers$/);
-    expect(await page.locator("#panneau-particuliers").isVisible()).toBe(true);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Particuliers");
-    await page.keyboard.press("End");
-    await page.waitForURL(/onglet=pro$/);
-    await page.keyboard.press("Home");
-    await page.waitForURL(/onglet=particuliers$/);
-    // Tab leaves the tab list for the chosen panel's content.
-    await page.keyboard.press("Tab");
-    expect(
-      await page.evaluate(() => document.activeElement?.closest("#panneau-particuliers") !== null),
-    ).toBe(true);
-    expect(await marked(page)).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
-  });
-
-  it("have no accessibility violation", async () => {
-    for (const path of ["/", "/studio-brive", "/gendarmerie", "/galerie", "/mentions-legales"]) {
-      const page = await openPage(path);
-      expect(await axeViolations(page), path).toEqual([]);
-      await page.context().close();
-    }
-  });
 });
 
 describe("between light and hydrated pages", () => {
-  it("a hydrated page's links to light pages load a new document, at the top, with no framework script", async () => {
+  it("a hydrated page's links to light pages load a new document, at the top, with no framework script; a light page's links to hydrated pages load them, and React takes over", async () => {
     const page = await openPage("/blog", { viewport: { width: 1280, height: 800 } });
+    const navigation = page.getByRole("navigation", { name: "Navigation principale" });
     await mark(page);
     await page.evaluate(() => window.scrollTo({ top: 300, behavior: "instant" }));
     const scripts = recordScripts(page);
-    await page
-      .getByRole("navigation", { name: "Navigation principale" })
-      .getByRole("link", { name: "Tarifs" })
-      .click();
+    await navigation.getByRole("link", { name: "Tarifs" }).click();
     await page.waitForURL(/\/tarifs$/);
     await page.waitForFunction(() => document.documentElement.hasAttribute("data-enhanced"));
     expect(await marked(page)).toBe(false);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await page.waitForLoadState("networkidle");
     expect(scripts).toEqual([]);
-  });
 
-  it("a light page's links to hydrated pages load them, and React takes over", async () => {
-    const page = await openPage("/tarifs", { viewport: { width: 1280, height: 800 } });
-    await page
-      .getByRole("navigation", { name: "Navigation principale" })
-      .getByRole("link", { name: "Blog" })
-      .click();
+    await page.evaluate(() => window.scrollTo({ top: 300, behavior: "instant" }));
+    await navigation.getByRole("link", { name: "Blog" }).click();
     await page.waitForURL(/\/blog$/);
     await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
     expect(await page.evaluate(() => window.scrollY)).toBe(0);

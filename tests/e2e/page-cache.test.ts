@@ -1,169 +1,31 @@
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blogArticles } from "../../app/server/db/schema";
-import { blogFixtures, patiently } from "../support/blog-fixtures";
+import { describe, expect, it } from "vitest";
+import { patiently } from "../support/blog-fixtures";
 import { useBrowser } from "./support/browser";
-import { serverDatabase } from "../support/server-under-test";
 
-// The page cache of the production server (decisions 0006, 0093): public pages rendered once and served
-// again, up to date once PostgreSQL has notified a change committed elsewhere (this file writes through its
-// own connection, as another process would; `serverDatabase` resolves once the server has caught up),
-// never shared with a signed-in person, each answer with its own CSP nonce.
+// The page cache of the production server (decisions 0006, 0093): what it serves, to whom and when it
+// renders again is in tests/http/page-cache.test.ts. Here, that a browser given a stored page (with the
+// nonce of its own answer) runs its scripts.
 
 const { openPage, baseUrl } = useBrowser();
-const fixtures = blogFixtures();
-const { token } = fixtures;
-const slug = `cache-${token}`;
-const person = {
-  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36",
-};
 
-beforeAll(async () => {
-  await fixtures.createCategory();
-  await fixtures.createArticles([
-    { slug, title: `Première version ${token}`, inCategory: true },
-    { slug: `voisin-${token}`, title: `Voisin ${token}`, inCategory: true },
-  ]);
-});
-
-afterAll(() => fixtures.cleanup());
-
-async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${baseUrl}${path}`, { headers });
-  const html = await response.text();
-  const policyNonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "");
-  return {
-    response,
-    html,
-    cache: response.headers.get("x-page-cache"),
-    policyNonce: policyNonce?.[1],
-    pageNonces: new Set([...html.matchAll(/nonce="([^"]*)"/g)].map((match) => match[1])),
-  };
-}
-
-/**
- * The next answer served from the cache. Other test files change blog content at the same time (each
- * change rightly makes stored pages stale), so a hit may take a few tries.
- */
-async function hit(path: string, headers: Record<string, string> = {}) {
-  for (let attempt = 1; attempt <= 30; attempt += 1) {
-    const answer = await get(path, headers);
-    if (answer.cache === "hit") return { ...answer, attempts: attempt };
+/** Opens `path` in the browser and reloads it until the answer comes from the cache. */
+async function openCached(path: string) {
+  // Rendered and stored before the browser asks.
+  await (await fetch(`${baseUrl}${path}`)).arrayBuffer();
+  const page = await openPage(path);
+  // The page must come from the cache. Another file raising the content version at that moment makes
+  // the stored copy stale (rightly rendered again): reload until the browser gets a stored copy.
+  let reloaded = await page.reload();
+  for (let attempt = 1; attempt < 30 && reloaded?.headers()["x-page-cache"] !== "hit"; attempt++) {
+    reloaded = await page.reload();
   }
-  throw new Error(`${path} never served from the page cache`);
+  expect(reloaded?.headers()["x-page-cache"]).toBe("hit");
+  return page;
 }
-
-/** The page without its nonce: what two answers of one stored render share. */
-const withoutNonce = (answer: { html: string; policyNonce?: string }) =>
-  answer.html.replaceAll(answer.policyNonce ?? "", "");
-
-const viewsOf = async () =>
-  (
-    await serverDatabase()
-      .select({ views: blogArticles.viewCount })
-      .from(blogArticles)
-      .where(eq(blogArticles.slug, slug))
-  )[0]?.views ?? 0;
 
 describe("page cache", () => {
-  it("serves a page again with a fresh nonce that every script of the answer carries", async () => {
-    // Two answers of one stored render: a change made by another file in between (a new article in the
-    // lists) renders the page again, and the pair is taken again.
-    let first = await hit(`/blog/${slug}`);
-    let second = await hit(`/blog/${slug}`);
-    for (let attempt = 1; attempt < 10 && withoutNonce(first) !== withoutNonce(second); attempt++) {
-      first = second;
-      second = await hit(`/blog/${slug}`);
-    }
-    for (const answer of [first, second]) {
-      expect(answer.policyNonce).toBeTruthy();
-      expect([...answer.pageNonces]).toEqual([answer.policyNonce]);
-    }
-    expect(first.policyNonce).not.toBe(second.policyNonce);
-    expect(withoutNonce(second)).toBe(withoutNonce(first));
-  });
-
-  it("shows a change to an article or a category once PostgreSQL has notified it", async () => {
-    for (const path of [
-      `/blog/${slug}`,
-      `/blog?q=${token}`,
-      `/blog/categorie/${fixtures.categorySlug}`,
-    ]) {
-      await hit(path);
-    }
-    await serverDatabase()
-      .update(blogArticles)
-      .set({ title: `Deuxième version ${token}` })
-      .where(eq(blogArticles.slug, slug));
-    for (const path of [
-      `/blog/${slug}`,
-      `/blog?q=${token}`,
-      `/blog/categorie/${fixtures.categorySlug}`,
-    ]) {
-      const answer = await get(path);
-      expect(answer.html, path).toContain(`Deuxième version ${token}`);
-      expect(answer.html, path).not.toContain(`Première version ${token}`);
-    }
-    // The related article's page lists it too.
-    expect((await get(`/blog/voisin-${token}`)).html).toContain(`Deuxième version ${token}`);
-  });
-
-  it("shows a change to every page, even pages first rendered all together", async () => {
-    // Many renders at once queue for the database pool: what each one read must still be known.
-    const paths = Array.from({ length: 40 }, (_, index) => `/blog?q=${token}&essai=${index}`);
-    await Promise.all(paths.map((path) => get(path)));
-    await serverDatabase()
-      .update(blogArticles)
-      .set({ title: `Troisième version ${token}` })
-      .where(eq(blogArticles.slug, slug));
-    // Every one of them, once notified: none keeps what it read before the change.
-    const answers = await Promise.all(paths.map((path) => get(path)));
-    expect(
-      answers.filter((answer) => answer.html.includes(`Troisième version ${token}`)).length,
-    ).toBe(paths.length);
-  });
-
-  it("counts the view of each person it serves the article to, not crawlers'", async () => {
-    await get(`/blog/${slug}`, person);
-    await expect.poll(viewsOf, patiently).toBeGreaterThan(0);
-    const before = await viewsOf();
-    let requests = 0;
-    for (let index = 0; index < 3; index += 1)
-      requests += (await hit(`/blog/${slug}`, person)).attempts;
-    await expect.poll(viewsOf, patiently).toBe(before + requests);
-    await hit(`/blog/${slug}`, { "user-agent": "Googlebot/2.1" });
-    // Views are written within a second; wait longer than that before checking nothing was added.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(await viewsOf()).toBe(before + requests);
-  });
-
-  it("never answers a visitor with cookies from the cache", async () => {
-    await hit("/tarifs");
-    const withCookie = await get("/tarifs", { cookie: "toast=x" });
-    expect(withCookie.cache).toBeNull();
-    expect(withCookie.response.status).toBe(200);
-  });
-
-  /** Opens `path` in the browser and reloads it until the answer comes from the cache. */
-  async function openCached(path: string) {
-    await get(path);
-    const page = await openPage(path);
-    // The page must come from the cache. Another file raising the content version at that moment makes
-    // the stored copy stale (rightly rendered again): reload until the browser gets a stored copy.
-    let reloaded = await page.reload();
-    for (
-      let attempt = 1;
-      attempt < 30 && reloaded?.headers()["x-page-cache"] !== "hit";
-      attempt++
-    ) {
-      reloaded = await page.reload();
-    }
-    expect(reloaded?.headers()["x-page-cache"]).toBe("hit");
-    return page;
-  }
-
-  // A hydrated page (decision 0090: /tarifs, light, has no framework script; its own script is below).
-  it("gives the browser a page whose scripts run and that navigates without reloading", async () => {
+  it("gives the browser pages whose scripts run: a hydrated page that navigates without reloading, a light page's inline script", async () => {
+    // A hydrated page (decision 0090: /tarifs, light, has no framework script; its own script is below).
     const page = await openCached("/blog");
     // The inline module script (nonce checked by the browser) ran, and React took over the page.
     await expect
@@ -173,12 +35,10 @@ describe("page cache", () => {
     await page.getByRole("contentinfo").getByRole("link", { name: "Contact", exact: true }).click();
     await page.waitForURL(/\/contact$/);
     expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
-  });
 
-  it("gives the browser a light page whose inline script runs with the answer's nonce", async () => {
-    const page = await openCached("/tarifs");
+    const light = await openCached("/tarifs");
     await expect
-      .poll(() => page.evaluate(() => "enhanced" in document.documentElement.dataset), patiently)
+      .poll(() => light.evaluate(() => "enhanced" in document.documentElement.dataset), patiently)
       .toBe(true);
   });
 });

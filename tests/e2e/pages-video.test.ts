@@ -2,6 +2,7 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath, hydrated } from "./support/browser";
 
+// The HTML without a player is checked over HTTP (tests/http/pages-video.test.ts).
 // This file drives its own browser: useBrowser() fails a test on any request to another host, and here one
 // request to the video host is exactly what the click must cause (answered locally by page.route).
 const baseUrl = inject("baseUrl");
@@ -67,13 +68,5 @@ describe("/gendarmerie video", () => {
     } finally {
       await context.close();
     }
-  });
-
-  it("sends no player in the HTML, only a link to the video for browsers without JavaScript", async () => {
-    const html = await (await fetch(`${baseUrl}/gendarmerie`)).text();
-    expect(html).not.toContain("<iframe");
-    expect(html).toMatch(
-      /<a href="https:\/\/www\.youtube-nocookie\.com\/embed\/[\w-]+\?autoplay=1&amp;rel=0"/,
-    );
   });
 });

@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { redirects } from "../support/studios";
 import { useBrowser } from "./support/browser";
 
-const { openPage, baseUrl } = useBrowser();
+// What the server answers at the old addresses is in tests/http/redirects.test.ts.
+
+const { openPage } = useBrowser();
 
 describe("old addresses", () => {
-  it.each(redirects)("$from answers 301 to $to, keeping the query string", async ({ from, to }) => {
-    const response = await fetch(`${baseUrl}${from}?utm_source=flyer`, { redirect: "manual" });
-    expect(response.status).toBe(301);
-    expect(response.headers.get("location")).toBe(`${to}?utm_source=flyer`);
-  });
-
-  it("every target is a page that exists", async () => {
-    for (const target of new Set(redirects.map((entry) => entry.to))) {
-      const response = await fetch(`${baseUrl}${target}`, { redirect: "manual" });
-      expect(response.status, target).toBe(200);
-    }
-  });
-
   it("a client-side navigation to an old address lands on the new one and replaces the history entry", async () => {
     // A hydrated page (the light ones, decision 0090, have no router).
     const page = await openPage("/blog");

@@ -2,25 +2,15 @@ import { describe, expect, it } from "vitest";
 import { useBrowser } from "./support/browser";
 
 // Decision 0007: the JavaScript starts loading once the page has painted, so that the first paint waits
-// for the HTML and the stylesheet only; React then takes over the same page.
+// for the HTML and the stylesheet only; React then takes over the same page. That the server's HTML holds
+// the scripts back is checked over HTTP in tests/http/scripts-after-paint.test.ts.
 
-const { openPage, baseUrl } = useBrowser();
+const { openPage } = useBrowser();
 // Hydrated pages only: the light pages (decision 0090: /, /tarifs…) load no framework script at all, which
 // tests/e2e/light-pages.test.ts checks.
 const pages = ["/blog", "/contact", "/contact-studio-brive"];
 
 describe("scripts after the first paint", () => {
-  it("sends no module script or module preload outside the inert holder", async () => {
-    for (const path of pages) {
-      const html = await (await fetch(`${baseUrl}${path}`)).text();
-      const holder = /<noscript id="rr-scripts">([\s\S]*?)<\/noscript>/.exec(html);
-      expect(holder, path).not.toBeNull();
-      expect(holder?.[1], path).toContain('type="module"');
-      const outside = html.replace(holder?.[0] ?? "", "");
-      expect(outside, path).not.toMatch(/rel="modulepreload"|type="module"/);
-    }
-  });
-
   it("requests the JavaScript only after the first contentful paint, then hydrates", async () => {
     for (const path of pages) {
       // openPage waits for React to take over the page.

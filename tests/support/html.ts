@@ -17,9 +17,22 @@ type FetchOptions = Omit<RequestInit, "headers"> & {
   cookie?: string;
 };
 
-/** Parses an HTML string as the browser's DOMParser would, without a browser. */
+/**
+ * Parses an HTML string as the browser's DOMParser would, without a browser. HTML attribute names are
+ * case-insensitive and browsers keep them in lower case; linkedom keeps them as written (React writes
+ * `autoComplete`, `srcSet`, `fetchPriority`), so they are lowered here for selectors and getAttribute.
+ */
 export function parseDocument(html: string): Document {
-  return parseHTML(html).document as unknown as Document;
+  const document = parseHTML(html).document as unknown as Document;
+  for (const element of document.querySelectorAll("*")) {
+    for (const { name, value } of [...element.attributes]) {
+      const lower = name.toLowerCase();
+      if (lower === name || element.namespaceURI === "http://www.w3.org/2000/svg") continue;
+      element.removeAttribute(name);
+      element.setAttribute(lower, value);
+    }
+  }
+  return document;
 }
 
 /**

@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { fetchPage } from "../support/html";
+import { structuredData } from "../support/public-pages";
 import { studios } from "../support/studios";
-
-const { openPage, baseUrl } = useBrowser();
 
 type Specification = { dayOfWeek: string[]; opens: string; closes: string; description?: string };
 type Branch = { "@id": string; openingHoursSpecification: Specification[] };
@@ -21,41 +19,33 @@ const frenchDay: Record<string, string> = {
 /** "09:00" → "9h", "12:30" → "12h30", written here again so the test does not reuse the page's code. */
 const frenchTime = (time: string) => time.replace(/^0?(\d+):(\d\d)$/, "$1h$2").replace(/h00$/, "h");
 
-async function jsonLdBlocks(path: string): Promise<Array<Record<string, unknown>>> {
-  const html = await (await fetch(`${baseUrl}${path}`)).text();
-  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((block) =>
-    JSON.parse(block[1] ?? "{}"),
-  );
-}
-
-/** The hours as shown: one entry per line, days then the texts of that line. */
-async function shownHours(page: Page) {
-  return page
-    .locator("main dl")
-    .first()
-    .locator(":scope > div")
-    .evaluateAll((lines) =>
-      lines.map((line) => ({
-        days: line.querySelector("dt")?.textContent ?? "",
-        hours: [...line.querySelectorAll("dd")].map((dd) => dd.textContent ?? ""),
-      })),
-    );
+/** The page's hours as the server renders them: one entry per line, days then the texts of that line. */
+function shownHours(document: Document) {
+  const list = document.querySelector("main dl");
+  return [...(list?.children ?? [])]
+    .filter((line) => line.nodeName === "DIV")
+    .map((line) => ({
+      days: line.querySelector("dt")?.textContent ?? "",
+      hours: [...line.querySelectorAll("dd")].map((dd) => dd.textContent ?? ""),
+    }));
 }
 
 describe("one source of opening hours per studio", () => {
-  it("shows the same hours on the studio page and its contact page, and the same JSON-LD on the studio page and the home page", async () => {
-    const home = (await jsonLdBlocks("/")).find((item) => item["@type"] === "ProfessionalService");
-    const departments = (home?.department ?? []) as Branch[];
+  it.each(studios)(
+    "$id: the same hours on the studio page and its contact page, the same JSON-LD on the studio page and the home page",
+    async (studio) => {
+      const home = structuredData((await fetchPage("/")).document).find(
+        (item) => item["@type"] === "ProfessionalService",
+      );
+      const departments = (home?.department ?? []) as Branch[];
 
-    for (const studio of studios) {
-      const studioPage = await openPage(studio.pagePath);
-      const onStudioPage = await shownHours(studioPage);
-      const contactPage = await openPage(studio.contactPath);
-      const onContactPage = await shownHours(contactPage);
+      const studioPage = (await fetchPage(studio.pagePath)).document;
+      const onStudioPage = shownHours(studioPage);
+      const onContactPage = shownHours((await fetchPage(studio.contactPath)).document);
       expect(onStudioPage.length).toBeGreaterThan(0);
       expect(onContactPage, studio.contactPath).toEqual(onStudioPage);
 
-      const branch = (await jsonLdBlocks(studio.pagePath)).find(
+      const branch = structuredData(studioPage).find(
         (item) => item["@type"] === "LocalBusiness",
       ) as Branch | undefined;
       const specifications = branch?.openingHoursSpecification ?? [];
@@ -83,6 +73,6 @@ describe("one source of opening hours per studio", () => {
       for (const day of Object.keys(frenchDay).filter((name) => !openDays.has(name))) {
         expect(closedLine?.days.toLowerCase()).toContain(frenchDay[day]);
       }
-    }
-  });
+    },
+  );
 });

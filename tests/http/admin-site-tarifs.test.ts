@@ -1,0 +1,264 @@
+import { desc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { contentRevisions } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import {
+  askWithoutScript,
+  elementsWithText,
+  fieldsetNamed,
+  formOf,
+  intentButton,
+  labelled,
+  naissancePrice,
+  plainSpaces,
+  regionNamed,
+  shownValue,
+  storedDocument,
+  typeInto,
+  useDocumentsRestored,
+} from "../support/admin-content";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
+import { fetchPage, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * /admin/site and /admin/tarifs as the server answers them (issue 11, items 1, 5 and 8): what a save, a
+ * refusal, a list's « Ajouter » and « Retirer » and a restore do, JavaScript off, and what the public pages
+ * show at once. Prices and the brand show on pages other files check: a server and database of its own,
+ * every document written back as it was. The forms in the browser (focus, previews, dialogs, axe) are
+ * tests/e2e/admin-site-tarifs.
+ */
+
+useOwnServer();
+const admin = useAdmin();
+const original = useDocumentsRestored([
+  "prices",
+  "identity",
+  "gendarmerie",
+  "testimonials",
+  "giftSessions",
+] as const);
+
+const adminPage = (path: string) => fetchPage(path, { cookie: admin.cookie() });
+
+/** Types `changes` into the page's document form and presses its button `intent` (« Enregistrer »). */
+function saveForm(
+  path: string,
+  form: Element,
+  changes: Record<string, string> = {},
+  intent = "save",
+): Promise<FetchedPage> {
+  return pressButton(path, intentButton(typeInto(form, changes), intent), {
+    cookie: admin.cookie(),
+  });
+}
+
+/** The `name` of the field labelled `label` in `root`, to type into it. */
+const nameOf = (root: Element, label: string) => labelled(root, label).getAttribute("name") ?? "";
+
+const publicHtml = async (path: string) => plainSpaces((await fetchPage(path)).html);
+
+describe("/admin/tarifs", () => {
+  it("saves a price typed the French way, then restores the previous version from the history", async () => {
+    const [before] = await serverDatabase()
+      .select({ createdAt: contentRevisions.createdAt })
+      .from(contentRevisions)
+      .where(eq(contentRevisions.subject, "document:prices"))
+      .orderBy(desc(contentRevisions.createdAt), desc(contentRevisions.id))
+      .limit(1);
+    const previous = naissancePrice(await storedDocument("prices"));
+    expect(previous).toEqual({ kind: "fixed", euros: 99 });
+    const price = (page: FetchedPage) =>
+      plainSpaces(shownValue(labelled(fieldsetNamed(page.document, "Séance Naissance"), "Prix")));
+
+    const page = await adminPage("/admin/tarifs");
+    expect(textOf(page.document.querySelector("h1"))).toBe("Tarifs");
+    expect(price(page)).toBe("99 €");
+    const form = formOf(page);
+    const saved = await saveForm("/admin/tarifs", form, {
+      [nameOf(fieldsetNamed(form, "Séance Naissance"), "Prix")]: "109 €",
+    });
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)).toMatchObject({ title: "Tarifs enregistrés" });
+    expect(naissancePrice(await storedDocument("prices"))).toEqual({ kind: "fixed", euros: 109 });
+    const after = await adminPage("/admin/tarifs");
+    expect(price(after)).toBe("109 €");
+    // The public page follows at once.
+    expect(await publicHtml("/tarifs")).toContain("109 €");
+
+    // The version saved before this test's.
+    const row = [...after.document.querySelectorAll("li")].find((item) =>
+      item.querySelector(`time[datetime="${before?.createdAt.toISOString()}"]`),
+    );
+    const { dialog, confirm } = await askWithoutScript(
+      buttonLabelled(row as Element, "Restaurer cette version"),
+      admin.cookie(),
+    );
+    expect(textOf(dialog)).toContain("Remettre en ligne cette version ?");
+    const restored = await confirm();
+    expect(flashedToast(restored.headers)).toMatchObject({ title: "Version restaurée" });
+    expect(naissancePrice(await storedDocument("prices"))).toEqual(previous);
+    expect(price(await adminPage("/admin/tarifs"))).toBe("99 €");
+    const [latest] = await serverDatabase()
+      .select({ summary: contentRevisions.summary })
+      .from(contentRevisions)
+      .where(eq(contentRevisions.subject, "document:prices"))
+      .orderBy(desc(contentRevisions.createdAt), desc(contentRevisions.id))
+      .limit(1);
+    expect(latest?.summary).toMatch(/^Restauration de la version du /);
+    // …and the public page shows the old figure again.
+    const tarifs = await publicHtml("/tarifs");
+    expect(tarifs).toContain("99 €");
+    expect(tarifs).not.toContain("109 €");
+  });
+
+  it("refuses a price that is not one, at its card, with everything typed kept", async () => {
+    const form = formOf(await adminPage("/admin/tarifs"));
+    const card = fieldsetNamed(form, "Séance Naissance");
+    const answer = await saveForm("/admin/tarifs", form, {
+      [nameOf(card, "Prix")]: "douze euros",
+      [nameOf(card, "Badge (facultatif)")]: "Nouveau badge",
+    });
+    expect(answer.status).toBe(400);
+    const refused = fieldsetNamed(answer.document, "Séance Naissance");
+    expect(
+      elementsWithText(
+        refused,
+        "Prix invalide : écrivez par exemple 129 €, à partir de 990 € ou Sur devis",
+      ),
+    ).toHaveLength(1);
+    expect(shownValue(labelled(refused, "Prix"))).toBe("douze euros");
+    expect(labelled(refused, "Prix").getAttribute("aria-invalid")).toBe("true");
+    expect(shownValue(labelled(refused, "Badge (facultatif)"))).toBe("Nouveau badge");
+    // Only this card's price is wrong.
+    expect(elementsWithText(answer.document, /^Prix invalide/)).toHaveLength(1);
+    expect(naissancePrice(await storedDocument("prices"))).toEqual({ kind: "fixed", euros: 99 });
+  });
+
+  it("refuses an offer that ends before it starts (gendarmerie), keeping what was typed", async () => {
+    const form = formOf(await adminPage("/admin/tarifs/gendarmerie"));
+    const answer = await saveForm("/admin/tarifs/gendarmerie", form, {
+      [nameOf(form, "Début de l'offre (facultatif)")]: "2026-09-01",
+      [nameOf(form, "Fin de l'offre, incluse (facultative)")]: "2026-08-31",
+    });
+    expect(answer.status).toBe(400);
+    expect(
+      elementsWithText(answer.document, "La fin de l'offre doit suivre son début"),
+    ).toHaveLength(1);
+    expect(shownValue(labelled(formOf(answer), "Début de l'offre (facultatif)"))).toBe(
+      "2026-09-01",
+    );
+    expect((await storedDocument("gendarmerie")).offer).toEqual(original("gendarmerie").offer);
+  });
+
+  it("adds a gift session with a photo of the library, seen on /seances-a-offrir, then removes it", async () => {
+    const path = "/admin/tarifs/seances-a-offrir";
+    const sessions = (page: FetchedPage) =>
+      regionNamed(page, "Séances").querySelectorAll("fieldset").length;
+    const count = original("giftSessions").sessions.length;
+    const page = await adminPage(path);
+    expect(sessions(page)).toBe(count);
+
+    // « Ajouter une séance » answers the form with one more, nothing saved.
+    const added = await pressButton(path, buttonLabelled(formOf(page), "Ajouter une séance"), {
+      cookie: admin.cookie(),
+    });
+    expect(added.status).toBe(200);
+    expect(sessions(added)).toBe(count + 1);
+    const title = "Séance Fratrie du test";
+    const empty = fieldsetNamed(added.document, `Séance ${count + 1}`);
+    // No photo chosen yet: refused at that session, everything typed kept.
+    const refused = await saveForm(path, formOf(added), {
+      [nameOf(empty, "Titre")]: title,
+      [nameOf(empty, "Prix")]: "149 €",
+      [nameOf(empty, "Description")]: "Frères et sœurs réunis devant l'objectif.",
+      [nameOf(empty, "Lien vers le bon cadeau")]: "https://cadeaux.example.com/fratrie",
+    });
+    expect(refused.status).toBe(400);
+    const typed = fieldsetNamed(refused.document, title);
+    expect(elementsWithText(typed, "Choisissez une photo de la liste")).toHaveLength(1);
+    expect(elementsWithText(refused.document, "Choisissez une photo de la liste")).toHaveLength(1);
+    expect(shownValue(labelled(typed, "Prix"))).toBe("149 €");
+    expect((await storedDocument("giftSessions")).sessions).toHaveLength(count);
+
+    const photo = typed.querySelector("select");
+    const firstPhoto = photo?.querySelectorAll("option")[1]?.getAttribute("value") ?? "";
+    const saved = await saveForm(path, formOf(refused), {
+      [photo?.getAttribute("name") ?? ""]: firstPhoto,
+    });
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)).toMatchObject({ title: "Séances à offrir enregistrées" });
+    const stored = (await storedDocument("giftSessions")).sessions;
+    expect(stored).toHaveLength(count + 1);
+    expect(stored.at(-1)).toMatchObject({ title, price: { kind: "fixed", euros: 149 } });
+    expect((await fetchPage("/seances-a-offrir")).html).toContain(title);
+
+    // Removed (no confirmation: the history brings it back), then saved: gone from the page.
+    const withIt = await adminPage(path);
+    const removed = await pressButton(
+      path,
+      buttonLabelled(fieldsetNamed(formOf(withIt), title), "Retirer"),
+      { cookie: admin.cookie() },
+    );
+    expect(sessions(removed)).toBe(count);
+    const resaved = await saveForm(path, formOf(removed));
+    expect(resaved.status).toBe(302);
+    expect(await storedDocument("giftSessions")).toEqual(original("giftSessions"));
+    expect((await fetchPage("/seances-a-offrir")).html).not.toContain(title);
+  });
+
+  it("adds and removes a testimonial, keeping what was typed", async () => {
+    const path = "/admin/tarifs/temoignages";
+    const grossesse = (page: FetchedPage) => regionNamed(page, "Page Grossesse");
+    const quotes = (page: FetchedPage) =>
+      [...grossesse(page).querySelectorAll("textarea")].map((quote) => shownValue(quote));
+    const page = await adminPage(path);
+    const count = grossesse(page).querySelectorAll("fieldset").length;
+    const kept = "Une citation tapée avant l'ajout";
+    typeInto(formOf(page), { [nameOf(grossesse(page), "Citation")]: kept });
+
+    const added = await pressButton(
+      path,
+      buttonLabelled(grossesse(page), "Ajouter un témoignage"),
+      { cookie: admin.cookie() },
+    );
+    expect(grossesse(added).querySelectorAll("fieldset")).toHaveLength(count + 1);
+    expect(quotes(added)[0]).toBe(kept);
+    expect(quotes(added).at(-1)).toBe("");
+
+    formOf(added);
+    const removed = await pressButton(
+      path,
+      buttonLabelled(grossesse(added), `Retirer « Témoignage ${count + 1} »`),
+      { cookie: admin.cookie() },
+    );
+    expect(grossesse(removed).querySelectorAll("fieldset")).toHaveLength(count);
+    expect(quotes(removed)[0]).toBe(kept);
+    expect(await storedDocument("testimonials")).toEqual(original("testimonials"));
+  });
+});
+
+describe("/admin/site", () => {
+  it("renames the studio: the title, the footer, the structured data and the share tags follow at once", async () => {
+    const page = await adminPage("/admin/site");
+    const identity = formOf(page, 'form[aria-label="Identité du site"]');
+    const saved = await saveForm("/admin/site", identity, {
+      [nameOf(identity, "Nom du studio")]: "Atelier Lumière",
+    });
+    expect(saved.status).toBe(302);
+    expect((await storedDocument("identity")).brand).toBe("Atelier Lumière");
+    for (const path of ["/", "/tarifs", "/studio-brive", "/mentions-legales"]) {
+      const { html } = await fetchPage(path);
+      expect(html, path).toMatch(/<title>[^<]*Atelier Lumière[^<]*<\/title>/);
+      expect(html, path).toContain('<meta property="og:site_name" content="Atelier Lumière"');
+      expect(html.replaceAll("<!-- -->", ""), path).toMatch(
+        /© \d{4} Atelier Lumière\. Tous droits réservés/,
+      );
+      expect(html, path).not.toContain("Studio Photo Exemple<");
+    }
+    expect((await fetchPage("/")).html).toContain('"name":"Atelier Lumière"');
+    // The sitemap lists the same pages, at the same addresses.
+    expect((await fetchPage("/sitemap.xml")).html).toContain("/studio-brive</loc>");
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { fetchPage } from "../support/html";
+
+// Decision 0007: the JavaScript starts loading once the page has painted, so that the first paint waits
+// for the HTML and the stylesheet only. Here, what the server's HTML holds back; the order a browser
+// follows is in tests/e2e/scripts-after-paint.test.ts.
+
+// Hydrated pages only: the light pages (decision 0090: /, /tarifs…) load no framework script at all, which
+// tests/e2e/light-pages.test.ts checks.
+const pages = ["/blog", "/contact", "/contact-studio-brive"];
+
+describe("scripts after the first paint", () => {
+  it("sends no module script or module preload outside the inert holder", async () => {
+    for (const path of pages) {
+      const { html } = await fetchPage(path);
+      const holder = /<noscript id="rr-scripts">([\s\S]*?)<\/noscript>/.exec(html);
+      expect(holder, path).not.toBeNull();
+      expect(holder?.[1], path).toContain('type="module"');
+      const outside = html.replace(holder?.[0] ?? "", "");
+      expect(outside, path).not.toMatch(/rel="modulepreload"|type="module"/);
+    }
+  });
+});
