@@ -128,8 +128,7 @@ describe("the spam trap", () => {
     const { document } = await fetchPage("/contact-studio-ussel");
     const trap = document.querySelector("form[method=post] input[name=site_web]");
     expect(trap?.getAttribute("tabindex")).toBe("-1");
-    // React writes `autoComplete`; a browser reads attribute names in any case, linkedom as written.
-    expect(trap?.getAttribute("autoComplete")).toBe("off");
+    expect(trap?.getAttribute("autocomplete")).toBe("off");
     expect(trap?.closest("[aria-hidden=true]")).not.toBeNull();
   });
 
