@@ -44,7 +44,7 @@ import { log } from "../logger.server";
 import { cachePolicy, canonicalPrivateAreas } from "./cache-policy.server";
 import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
-import { originCheck } from "./origin-check.server";
+import { crossSiteLeavesOnly, originCheck } from "./origin-check.server";
 import { reportMemoryOnSignal, reportPageCache, reportPool } from "./memory-report.server";
 import { holdsCachedPages, pageCache } from "./page-cache.server";
 import { hashedAssets } from "./precompressed-assets.server";
@@ -182,6 +182,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.use(cleanAddress());
   app.use(methodGuard(build));
   app.use(requestInput(BODY_LIMITS));
+  app.use(crossSiteLeavesOnly());
 
   app.get("/healthz", async (_req, res) => {
     const healthy = await databaseIsHealthy();
