@@ -12,6 +12,7 @@ import { cn } from "~/lib/utils";
 import { BLOG_PAGE_SIZE, publishedArticlesPage } from "~/server/articles.server";
 import { listCategories } from "~/server/categories.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
+import { elides } from "~/lib/french";
 
 /** How long typing must pause before the search runs. */
 const SEARCH_DELAY_MS = 350;
@@ -94,7 +95,8 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       <section className="bg-gradient-to-b from-stone-950 via-stone-900 to-stone-800 pt-36 pb-16 text-center text-white">
         <div className="mx-auto max-w-4xl px-4 sm:px-6">
           <h1 className="text-4xl leading-tight font-bold sm:text-5xl">
-            Le Blog de <span className="text-gold">{site.brand}</span>
+            Le Blog {elides(site.brand) ? "d'" : "de "}
+            <span className="text-gold">{site.brand}</span>
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-stone-200">
             Conseils, coulisses et inspiration photographique
