@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  firstOfMonth,
   formatDateFr,
   formatDateTimeFr,
+  formatLongDateTimeFr,
   isoDayInParis,
   parisDateTimeInputValue,
   parisDateTimeToInstant,
@@ -14,12 +16,12 @@ describe("formatDateFr", () => {
   });
 
   it("accepts ISO strings (loader data travels as JSON)", () => {
-    expect(formatDateFr("2025-12-01T09:00:00.000Z")).toBe("1 décembre 2025");
+    expect(formatDateFr("2025-12-01T09:00:00.000Z")).toBe("1er décembre 2025");
   });
 
   it("uses the Paris time zone, not the server's", () => {
     // 23:30 UTC on 31 December is already 1 January in Paris.
-    expect(formatDateFr("2024-12-31T23:30:00Z")).toBe("1 janvier 2025");
+    expect(formatDateFr("2024-12-31T23:30:00Z")).toBe("1er janvier 2025");
   });
 });
 
@@ -35,10 +37,21 @@ describe("formatDateFr without Intl", () => {
     const start = Date.UTC(2024, 0, 1);
     for (let time = start; time < Date.UTC(2028, 0, 1); time += 37 * 60_000) {
       const date = new Date(time);
-      if (formatDateFr(date) !== intl.format(date)) {
-        expect(formatDateFr(date), date.toISOString()).toBe(intl.format(date));
+      // Intl writes « 1 décembre »; French, and the site, « 1er décembre ».
+      const expected = firstOfMonth(intl.format(date));
+      if (formatDateFr(date) !== expected) {
+        expect(formatDateFr(date), date.toISOString()).toBe(expected);
       }
     }
+  });
+});
+
+describe("the first of the month", () => {
+  it("is « 1er » in dates and dates with times, never before a number or in 11, 21, 31", () => {
+    expect(formatLongDateTimeFr("2026-12-01T09:00:00Z")).toBe("1er décembre 2026 à 10:00");
+    expect(formatLongDateTimeFr("2026-12-11T09:00:00Z")).toBe("11 décembre 2026 à 10:00");
+    expect(formatLongDateTimeFr("2026-12-21T09:00:00Z")).toBe("21 décembre 2026 à 10:00");
+    expect(firstOfMonth("le 1 mars, 1 200 €")).toBe("le 1er mars, 1 200 €");
   });
 });
 

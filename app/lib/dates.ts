@@ -41,10 +41,13 @@ function parisDay(date: Date): { year: number; month: number; day: number } {
   return { year: local.getUTCFullYear(), month: local.getUTCMonth(), day: local.getUTCDate() };
 }
 
-/** A date as French visitors read it, in the studios' time zone: '5 mars 2025'. */
+/** The first of the month as French writes it: « 1er décembre », never « 1 décembre ». */
+export const firstOfMonth = (text: string): string => text.replace(/(^|\D)1(?= \p{L})/u, "$11er");
+
+/** A date as French visitors read it, in the studios' time zone: '5 mars 2025', '1er décembre 2025'. */
 export function formatDateFr(date: Date | string): string {
   const { year, month, day } = parisDay(typeof date === "string" ? new Date(date) : date);
-  return `${day} ${FRENCH_MONTHS[month]} ${year}`;
+  return `${day === 1 ? "1er" : day} ${FRENCH_MONTHS[month]} ${year}`;
 }
 
 let frenchDateTimeCache: Intl.DateTimeFormat | undefined;
@@ -88,7 +91,7 @@ const longDateTime = () =>
 
 /** Date and time in words, in the studios' time zone: '23 novembre 2026 à 14:32' (histories). */
 export function formatLongDateTimeFr(date: Date | string): string {
-  return longDateTime().format(typeof date === "string" ? new Date(date) : date);
+  return firstOfMonth(longDateTime().format(typeof date === "string" ? new Date(date) : date));
 }
 
 const two = (value: number) => String(value).padStart(2, "0");

@@ -1,17 +1,19 @@
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/blog";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
 import { buttonVariants } from "~/components/ui/button";
-import { blogFeedLink, blogPageHeaders } from "~/lib/blog-seo";
+import { blogFeedLink, blogPageHeaders, NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 import { BLOG_PAGE_SIZE, publishedArticlesPage } from "~/server/articles.server";
 import { listCategories } from "~/server/categories.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
+import { elides } from "~/lib/french";
 
 /** How long typing must pause before the search runs. */
 const SEARCH_DELAY_MS = 350;
@@ -33,6 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     listCategories(),
     publishedArticlesPage({ ...query, page }),
   ]);
+  // A page past the last one (an old link, a typed number) is no page: 404, with the way back.
+  if (page > 1 && articles.length === 0) throw data(null, NOT_FOUND_INIT);
   const pageCount = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
   return {
     categories,
@@ -52,7 +56,8 @@ export const action = ({ request, context }: Route.ActionArgs) =>
 
 export const headers = blogPageHeaders;
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) => {
+  if (error) return [{ title: "Page introuvable" }, { name: "robots", content: "noindex" }];
   const page = loaderData?.page ?? 1;
   const site = siteFrom(matches);
   const tags = seo({
@@ -94,7 +99,8 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       <section className="bg-gradient-to-b from-stone-950 via-stone-900 to-stone-800 pt-36 pb-16 text-center text-white">
         <div className="mx-auto max-w-4xl px-4 sm:px-6">
           <h1 className="text-4xl leading-tight font-bold sm:text-5xl">
-            Le Blog de <span className="text-gold">{site.brand}</span>
+            Le Blog {elides(site.brand) ? "d'" : "de "}
+            <span className="text-gold">{site.brand}</span>
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-stone-200">
             Conseils, coulisses et inspiration photographique
@@ -269,5 +275,34 @@ function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
       </div>
       {categorie ? <input type="hidden" name="categorie" value={categorie} /> : null}
     </Form>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const back = (
+    <Link to="/blog" className={buttonVariants()}>
+      Voir les derniers articles
+    </Link>
+  );
+  return (
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{
+        404: () => (
+          <ErrorPage
+            title="Page introuvable"
+            description="Cette page du blog n'existe pas : il y a moins d'articles que cela."
+            action={back}
+          />
+        ),
+      }}
+      fallback={() => (
+        <ErrorPage
+          title="Une erreur est survenue"
+          description="Le blog n'a pas pu être affiché. Veuillez réessayer."
+          action={back}
+        />
+      )}
+    />
   );
 }

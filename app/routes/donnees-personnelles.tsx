@@ -7,6 +7,7 @@ import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { siteContent } from "~/server/content/site-content.server";
 import { DEFAULT_PURGE_AFTER_DAYS } from "~/lib/gallery-schemas";
+import { ofName } from "~/lib/french";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -128,7 +129,7 @@ export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps
 
       <LegalSection id="destinataires" title="Qui y a accès">
         <p>
-          Seule l'équipe de {site.brand} consulte vos données. Nos prestataires techniques
+          Seule l'équipe {ofName(site.brand)} consulte vos données. Nos prestataires techniques
           (hébergement du site, envoi des emails) les traitent pour notre compte et selon nos
           instructions. Nous ne vendons, ne louons et ne cédons jamais vos données, et nous ne les
           utilisons pas pour de la publicité.

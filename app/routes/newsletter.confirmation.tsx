@@ -17,6 +17,7 @@ import {
   postedToken,
   readSubscriberLink,
 } from "~/server/newsletter.server";
+import { ofName } from "~/lib/french";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -86,7 +87,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
     return (
       <NewsletterLinkPage title="Confirmez votre inscription" notice={notice} answered={actionData}>
         <p>
-          Vous avez demandé à recevoir la newsletter de {brand} à l'adresse{" "}
+          Vous avez demandé à recevoir la newsletter {ofName(brand)} à l'adresse{" "}
           <strong>{target.email}</strong>. Cliquez sur le bouton ci-dessous pour confirmer votre
           inscription : vous recevrez ensuite un email à chaque nouvel article.
         </p>

@@ -24,6 +24,7 @@ import {
   resubscribe,
   unsubscribe,
 } from "~/server/newsletter.server";
+import { ofName } from "~/lib/french";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -123,7 +124,7 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
       <NewsletterLinkPage title="Vous êtes désabonné·e" notice={notice} answered={actionData}>
         <p>
           {unsubscribedText(event)} L'adresse <strong>{email}</strong> ne recevra plus la newsletter
-          de {brand}.
+          {ofName(brand)}.
         </p>
         <Resubscribe token={token} />
       </NewsletterLinkPage>
@@ -161,8 +162,8 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
       answered={actionData}
     >
       <p>
-        L'adresse <strong>{email}</strong> est inscrite à la newsletter de {brand}. Cliquez sur le
-        bouton ci-dessous pour vous désabonner : vous ne recevrez plus nos articles par email.
+        L'adresse <strong>{email}</strong> est inscrite à la newsletter {ofName(brand)}. Cliquez sur
+        le bouton ci-dessous pour vous désabonner : vous ne recevrez plus nos articles par email.
       </p>
       <LinkButton token={token} label="Me désabonner" />
     </NewsletterLinkPage>

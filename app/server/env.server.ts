@@ -83,6 +83,13 @@ const envSchema = z
         "doit être un chemin de minuscules, chiffres, _ . - séparés par / (studio/)",
       )
       .optional(),
+    /** How long the S3 store may keep a request waiting before the site gives up and says so (503/504). */
+    S3_TIMEOUT_SECONDS: z.coerce
+      .number()
+      .int("doit être un nombre entier de secondes")
+      .min(1, "doit être au moins 1")
+      .max(300, "doit être au plus 300")
+      .default(10),
     TRUST_PROXY: z
       .string()
       .optional()

@@ -43,7 +43,7 @@ export async function runWithAppDatabase(
       const directory = path.join(config.dataDir, "postgres");
       url = embedded.runningEmbeddedPostgresUrl(directory);
       if (!url) {
-        const started = await embedded.startEmbeddedPostgres({ directory });
+        const started = await embedded.startEmbeddedPostgres({ directory, holdDataFolder: true });
         stopEmbedded = started.stop;
         url = started.url;
       }

@@ -2,11 +2,14 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -59,20 +62,61 @@ export function buildIsCurrent(): boolean {
   );
 }
 
-/** Runs the production build (client and server bundles) and records what it was made from. */
+/** Where each build is made: one folder per build, beside the `build` link that names the current one. */
+export const versionsDirectory = `${buildDirectory}.versions`;
+/** Builds kept besides the current one, for servers still running an earlier build until their restart. */
+const KEPT_PREVIOUS_BUILDS = 2;
+
+/**
+ * Runs the production build (client and server bundles) into a new folder of its own, then makes it the
+ * current one in one step: `build` is a link, replaced by a rename. A running server loaded its build by
+ * its real folder and keeps serving it (its lazily imported modules included) until it is restarted; no
+ * request ever sees a half-written build. Its output is kept quiet unless the build fails.
+ */
 export function build(): void {
   const fingerprint = sourceFingerprint();
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const target = path.join(versionsDirectory, `${stamp}-${fingerprint.slice(0, 8)}`);
+  mkdirSync(versionsDirectory, { recursive: true });
   const cli = path.join(root, "node_modules/@react-router/dev/bin.cjs");
   const result = spawnSync(process.execPath, [cli, "build"], {
     cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, NODE_ENV: "production", BUILD_DIR: target },
   });
   if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    rmSync(target, { recursive: true, force: true });
     console.error("✖ La compilation du site a échoué.");
     process.exit(result.status ?? 1);
   }
-  writeFileSync(fingerprintFile, fingerprint);
+  writeFileSync(path.join(target, ".fingerprint"), fingerprint);
+  makeCurrent(target);
+  removeOldBuilds(target);
+}
+
+/** Points the `build` link at `target` in one rename (a folder left by an earlier layout is moved aside). */
+function makeCurrent(target: string): void {
+  const next = `${buildDirectory}.next`;
+  rmSync(next, { force: true });
+  // A junction on Windows needs no privilege; elsewhere the type is ignored.
+  symlinkSync(path.relative(path.dirname(next), target), next, "junction");
+  if (existsSync(buildDirectory) && !lstatSync(buildDirectory).isSymbolicLink()) {
+    renameSync(buildDirectory, path.join(versionsDirectory, `earlier-${path.basename(target)}`));
+  }
+  renameSync(next, buildDirectory);
+}
+
+function removeOldBuilds(current: string): void {
+  const builds = readdirSync(versionsDirectory)
+    .map((name) => path.join(versionsDirectory, name))
+    .filter((folder) => folder !== current)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const folder of builds.slice(KEPT_PREVIOUS_BUILDS)) {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -2,7 +2,9 @@ import { randomBytes, randomInt } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { eq, inArray, like } from "drizzle-orm";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import routes from "../../app/routes";
 import { closeServerDatabase, serverDatabase } from "../support/server-under-test";
 import { contactForms } from "../support/studios";
 import { blogNewsletterSubscribers, contactMessages, rateLimits } from "../../app/server/db/schema";
@@ -374,6 +376,69 @@ describe("methods", () => {
       const answer = await send({ method: "POST", path, headers: FORM, body: "x=1" });
       expectFrench(answer, 405);
       expect(answer.headers.allow, path).toBe("GET, HEAD");
+    }
+  });
+});
+
+describe("bodies that are not forms", () => {
+  // Every route of the table, its parameters filled with values of the right shape.
+  const routePaths = (entries: RouteConfigEntry[] = routes): string[] =>
+    entries.flatMap((entry) => [
+      ...(entry.path === undefined
+        ? []
+        : [
+            `/${entry.path}`
+              .replace(/:[a-zA-Z]+Id\b|:id\b|:uploadId\b/g, "00000000-0000-4000-8000-000000000000")
+              .replace(/\/:[a-zA-Z]+\??/g, "/x")
+              .replace(/\*$/, "x"),
+          ]),
+      ...routePaths(entry.children ?? []),
+    ]);
+  const bodies = [
+    { type: "text/plain", body: "x" },
+    { type: "application/json", body: '{"email":"a@example.com"}' },
+    { type: undefined, body: "email=a%40example.com" },
+  ];
+  // The forms a visitor reaches without signing in, and the admin's sign-in.
+  const forms = [
+    "/blog",
+    "/contact",
+    "/contact-studio-brive",
+    "/newsletter/desabonnement",
+    "/admin/login",
+    "/admin/mot-de-passe-oublie",
+  ];
+
+  it("are refused on every form with a French 415 in the site's refusal page", async () => {
+    for (const path of forms) {
+      for (const { type, body } of bodies) {
+        const answer = await send({
+          method: "POST",
+          path,
+          headers: type ? { "Content-Type": type } : {},
+          body,
+        });
+        expect(answer.status, `${path} ${type}`).toBe(415);
+        expect(answer.headers["cache-control"]).toBe("no-store");
+        expect(answer.body).toContain('lang="fr"');
+        expect(answer.body).toContain("n&#39;accepte que l&#39;envoi d&#39;un formulaire");
+      }
+    }
+  });
+
+  it("never get a server error, on any route of the table", async () => {
+    const paths = [...new Set(routePaths())];
+    expect(paths.length).toBeGreaterThan(50);
+    for (const path of paths) {
+      for (const { type, body } of bodies) {
+        const answer = await send({
+          method: "POST",
+          path,
+          headers: type ? { "Content-Type": type } : {},
+          body,
+        });
+        expect(answer.status, `${path} ${type}`).toBeLessThan(500);
+      }
     }
   });
 });

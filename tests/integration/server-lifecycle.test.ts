@@ -40,7 +40,7 @@ function postmasterPid(): number | undefined {
   return Number(readFileSync(lockFile, "utf8").split("\n")[0]);
 }
 
-async function startServer(port: number, databaseUrl = "") {
+function spawnServer(port: number, databaseUrl = "") {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
     env: {
@@ -58,9 +58,14 @@ async function startServer(port: number, databaseUrl = "") {
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function startServer(port: number, databaseUrl = "") {
+  const { child, output } = spawnServer(port, databaseUrl);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (response.ok) return child;
@@ -69,7 +74,7 @@ async function startServer(port: number, databaseUrl = "") {
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  throw new Error(`server did not become healthy:\n${output}`);
+  throw new Error(`server did not become healthy:\n${output()}`);
 }
 
 const exitOf = (child: ChildProcess) =>
@@ -113,6 +118,43 @@ describe("server lifecycle with the embedded database", () => {
 
     second.kill("SIGTERM");
     expect(await exitOf(second)).toBe(0);
+  });
+
+  it("refuses a second start on the data folder of a live server and leaves that server serving", async () => {
+    const port = await freePort();
+    const running = await startServer(port);
+    const database = postmasterPid();
+    let failures = 0;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (response) => response.status,
+          () => 0,
+        );
+        if (status !== 200) failures++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    try {
+      // Another port, then the very same one: both refuse in French, before touching anything.
+      for (const secondPort of [await freePort(), port]) {
+        const second = spawnServer(secondPort);
+        expect(await exitOf(second.child)).not.toBe(0);
+        expect(second.output()).toContain("est déjà utilisé par un serveur du site en marche");
+        expect(second.output()).toContain(`(processus ${running.pid})`);
+      }
+      // What the second start did not do shows a moment later, if at all: the database stopped under it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      watching = false;
+      await watcher;
+    }
+    expect(failures).toBe(0);
+    expect(postmasterPid()).toBe(database);
+    expect(running.exitCode).toBeNull();
+    running.kill("SIGTERM");
+    expect(await exitOf(running)).toBe(0);
   });
 
   it("shuts down on SIGTERM leaving no database process and no lock file", async () => {

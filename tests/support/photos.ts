@@ -89,6 +89,12 @@ export async function makeTestJpeg(options: TestPhotoOptions): Promise<Buffer> {
         Model: "Boîtier 1",
         DateTime: "2026:06:14 15:30:00",
       },
+      IFD2: {
+        DateTimeOriginal: "2026:06:14 15:29:58",
+        ExposureTime: "1/160",
+        FNumber: "28/10",
+        ISOSpeedRatings: "400",
+      },
       ...(gps
         ? {
             IFD3: {

@@ -17,6 +17,10 @@ export type S3Server = {
   env: S3Env;
   /** Stops the server (by its PID) and removes its folder. */
   stop: () => Promise<void>;
+  /** Freezes the server (SIGSTOP): connections are accepted by the system, never answered. */
+  freeze: () => void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw: () => void;
 };
 
 /**
@@ -53,7 +57,9 @@ export async function startS3Server(): Promise<S3Server> {
   let output = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
 
+  const signal = (name: NodeJS.Signals) => child.pid !== undefined && process.kill(child.pid, name);
   const stop = async () => {
+    signal("SIGCONT");
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       process.kill(child.pid, "SIGTERM");
@@ -94,6 +100,8 @@ export async function startS3Server(): Promise<S3Server> {
         S3_SECRET_ACCESS_KEY: "S3RVER",
       },
       stop,
+      freeze: () => void signal("SIGSTOP"),
+      thaw: () => void signal("SIGCONT"),
     };
   } catch (error) {
     await stop();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -39,6 +39,12 @@ export type EmbeddedPostgres = {
 type Options = {
   /** Directory that holds the cluster (created on first start). */
   directory: string;
+  /**
+   * Hold the data folder for as long as this process runs (decision 0108): a second start on the same
+   * folder then refuses (DataFolderInUseError) instead of taking the running server for a crash's leftover.
+   * The site and the command-line tools hold it; throwaway test clusters need not.
+   */
+  holdDataFolder?: boolean;
   /** Port to listen on (loopback only); a free one when omitted. */
   port?: number;
   /** Name of the application database created inside the cluster. */
@@ -78,14 +84,79 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * A server left running on this data directory by a process that was killed is stopped cleanly before we
- * start ours: never two servers on one data directory. A stale lock file (dead PID) is left to PostgreSQL,
- * which recognises and replaces it itself.
+ * The PostgreSQL advisory lock that the process running the site on a data folder holds on a connection of
+ * its own for as long as it lives (decision 0108). PostgreSQL ends the session, and so the lock, when that
+ * process dies, however it dies: the lock says « a live site », where a process id could be anyone's.
  */
-async function stopLeftoverServer(dataDir: string) {
+const DATA_FOLDER_LOCK = 7_319_005;
+const HOLDER_NAME = "site: dossier de données";
+
+/** A second start on a data folder that a live server holds. */
+export class DataFolderInUseError extends Error {}
+
+type AdminConfig = pg.ClientConfig & { port: number };
+
+/** The holder's own description (`HOLDER_NAME`, its process id) when a live process holds the folder. */
+async function liveHolder(config: AdminConfig): Promise<string | undefined> {
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch {
+    return undefined; // not answering: shutting down or broken, a leftover either way
+  }
+  try {
+    const { rows } = await client.query<{ holder: string | null }>(
+      `select a.application_name as holder
+         from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where l.locktype = 'advisory' and l.granted and l.objid = $1`,
+      [DATA_FOLDER_LOCK],
+    );
+    return rows[0] ? (rows[0].holder ?? HOLDER_NAME) : undefined;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Takes the data folder's lock on a connection kept open for the life of the process; throws when another
+ * process took it first. Its session ends with the database server (a restart by the watchdog takes it again).
+ */
+async function holdDataFolder(config: AdminConfig, directory: string): Promise<pg.Client> {
+  const client = new pg.Client({ ...config, application_name: `${HOLDER_NAME} ${process.pid}` });
+  // The watchdog sees the server's end; the lost session needs no other handling.
+  client.on("error", () => undefined);
+  await client.connect();
+  const { rows } = await client.query<{ taken: boolean }>(
+    "select pg_try_advisory_lock($1) as taken",
+    [DATA_FOLDER_LOCK],
+  );
+  if (!rows[0]?.taken) {
+    await client.end().catch(() => undefined);
+    throw inUse(directory, await liveHolder(config));
+  }
+  return client;
+}
+
+function inUse(directory: string, holder: string | undefined): DataFolderInUseError {
+  const pid = holder?.match(/(\d+)$/)?.[1];
+  return new DataFolderInUseError(
+    `Le dossier de données ${path.dirname(directory)} est déjà utilisé par un serveur du site en marche` +
+      `${pid ? ` (processus ${pid})` : ""} : ce démarrage s'arrête sans rien y toucher. Arrêtez d'abord ` +
+      "ce serveur, ou donnez à celui-ci un autre DATA_DIR.",
+  );
+}
+
+/**
+ * A server left running on this data directory by a process that was killed is stopped cleanly before we
+ * start ours: never two servers on one data directory. One that a live process holds (its lock, above) is
+ * left alone: this start refuses. A stale lock file (dead PID) is left to PostgreSQL, which recognises and
+ * replaces it itself.
+ */
+async function stopLeftoverServer(dataDir: string, password: string) {
   const lockFile = path.join(dataDir, "postmaster.pid");
   if (!existsSync(lockFile)) return;
-  const pid = Number(readFileSync(lockFile, "utf8").split("\n")[0]);
+  const lines = readFileSync(lockFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
   let commandLine = "";
   try {
@@ -95,6 +166,17 @@ async function stopLeftoverServer(dataDir: string) {
     commandLine = "postgres";
   }
   if (!commandLine.includes("postgres")) return;
+  const port = Number(lines[3]);
+  if (port > 0) {
+    const config = { host: "127.0.0.1", port, user: "postgres", password, database: "postgres" };
+    // A server started a moment ago takes its lock right after it answers: look again for a few seconds.
+    const recent = Date.now() - statSync(lockFile).mtimeMs < 30_000;
+    for (let look = 0; look < (recent ? 10 : 1); look++) {
+      if (look > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      const holder = await liveHolder(config);
+      if (holder) throw inUse(path.dirname(dataDir), holder);
+    }
+  }
   log.warn("embedded_postgres_leftover_stopping", { pid });
   process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, write a checkpoint
   if (!(await waitForExit(pid, 30_000))) {
@@ -216,7 +298,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
     }
   }
 
-  await stopLeftoverServer(dataDir);
+  await stopLeftoverServer(dataDir, password);
   const port = options.port ?? (await freePort());
   let output = "";
   const launch = () => {
@@ -251,8 +333,10 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
 
   const adminConfig = { host: "127.0.0.1", port, user: "postgres", password, database: "postgres" };
   let current = launch();
+  let holder: pg.Client | undefined;
   try {
     await waitUntilReady(adminConfig, current.child, () => output);
+    if (options.holdDataFolder) holder = await holdDataFolder(adminConfig, directory);
     const admin = new pg.Client(adminConfig);
     await admin.connect();
     try {
@@ -288,6 +372,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
         const next = launch();
         try {
           await waitUntilReady(adminConfig, next.child, () => output);
+          if (options.holdDataFolder) holder = await holdDataFolder(adminConfig, directory);
           current = next;
           log.info("embedded_postgres_restarted", { pid: next.child.pid, attempt });
           watch(next);
@@ -312,6 +397,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
     stop() {
       stopping ??= (async () => {
         const { child, exited } = current;
+        await holder?.end().catch(() => undefined);
         if (child.exitCode === null && child.signalCode === null) {
           child.kill("SIGINT");
           const timeout = setTimeout(() => child.kill("SIGQUIT"), 30_000);

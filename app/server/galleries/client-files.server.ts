@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { data } from "react-router";
+import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
+import { StorageUnavailableError } from "../storage/types";
 
 /**
  * Web sizes and originals: names are immutable (the revision is in them) but the answer is private, no
@@ -14,7 +16,15 @@ export async function streamObject(
   key: string,
   headers: Record<string, string>,
 ): Promise<Response> {
-  const object = await storage().get(key);
+  let object;
+  try {
+    // Given up when the visitor leaves (React Router aborts the request's signal).
+    object = await storage().get(key, { signal: request.signal });
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    log.error("storage_unavailable", { key, timedOut: error.timedOut, reason: error.message });
+    throw data(StorageUnavailableError.visitorMessage, { status: error.status });
+  }
   if (!object) throw data("Introuvable.", { status: 404 });
   const etag = `"${object.etag.replace(/"/g, "")}"`;
   if (request.headers.get("If-None-Match") === etag || request.method === "HEAD") {

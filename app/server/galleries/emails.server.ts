@@ -9,6 +9,7 @@ import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { formatAccessCode } from "./access.server";
 import { expiryDay } from "./galleries.server";
+import { ofName } from "~/lib/french";
 
 /*
  * The e-mails of the client galleries (issue 14), composed when they leave, from the rows (a gallery deleted
@@ -136,7 +137,7 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
         : "",
       emailButton(link, "Voir la sélection"),
     ].join(""),
-    footer: `Message envoyé par le site de ${escapeHtml(brand)} quand un client valide sa sélection.`,
+    footer: `Message envoyé par le site ${escapeHtml(ofName(brand))} quand un client valide sa sélection.`,
   });
   return {
     to,

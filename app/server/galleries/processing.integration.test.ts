@@ -104,7 +104,7 @@ describe.each(storageDrivers)("on the $kind store", (driver) => {
   useStorageDriver(driver);
 
   describe("gallery photo processing (through the photos queue)", () => {
-    it("prepares a camera JPEG: original without GPS and with the same pixels, web sizes, placeholder", async () => {
+    it("prepares a camera JPEG: original without GPS, with its capture date and the same pixels, web sizes, placeholder", async () => {
       const gallery = await insertTestGallery(db());
       const source = await makeTestJpeg({ index: 1, width: 2600, height: 1733 });
       expect(await hasGps(source)).toBe(true);
@@ -129,7 +129,9 @@ describe.each(storageDrivers)("on the $kind store", (driver) => {
       );
       const original = await read(`${galleryPhotoPrefix(gallery.id, photoId)}original.jpg`);
       expect(await hasGps(original)).toBe(false);
-      expect(original.includes(Buffer.from("Studio Test"))).toBe(false);
+      // Everything but the place stays (decision 0102): the camera and the capture date.
+      expect(original.includes(Buffer.from("Studio Test"))).toBe(true);
+      expect(original.includes(Buffer.from("2026:06:14 15:29:58"))).toBe(true);
       expect(await rawCrc(original)).toBe(await rawCrc(source));
       expect(row.originalBytes).toBe(original.length);
       expect(row.originalCrc32).toBe(crc32(original));

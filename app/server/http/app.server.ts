@@ -30,7 +30,11 @@ import {
 } from "../content/content-version-listener.server";
 import { requestedPreview, withPreview } from "../content/preview.server";
 import { closeDatabase, connectDatabase, databaseIsHealthy } from "../db/client.server";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded.server";
+import {
+  DataFolderInUseError,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from "../db/embedded.server";
 import { applyMigrations } from "../db/migrate.server";
 import { installQueryStats, withQueryStats } from "../db/query-stats.server";
 import { seedDemoContentIfEmpty } from "../seed.server";
@@ -40,7 +44,7 @@ import { log } from "../logger.server";
 import { cachePolicy, canonicalPrivateAreas } from "./cache-policy.server";
 import { fastHits } from "./fast-hit.server";
 import { methodGuard } from "./methods.server";
-import { originCheck } from "./origin-check.server";
+import { crossSiteLeavesOnly, originCheck } from "./origin-check.server";
 import { reportMemoryOnSignal, reportPageCache, reportPool } from "./memory-report.server";
 import { holdsCachedPages, pageCache } from "./page-cache.server";
 import { hashedAssets } from "./precompressed-assets.server";
@@ -178,6 +182,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.use(cleanAddress());
   app.use(methodGuard(build));
   app.use(requestInput(BODY_LIMITS));
+  app.use(crossSiteLeavesOnly());
 
   app.get("/healthz", async (_req, res) => {
     const healthy = await databaseIsHealthy();
@@ -314,10 +319,19 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({
-      directory: path.join(config.dataDir, "postgres"),
-      port: config.EMBEDDED_PG_PORT,
-    });
+    try {
+      embedded = await startEmbeddedPostgres({
+        directory: path.join(config.dataDir, "postgres"),
+        port: config.EMBEDDED_PG_PORT,
+        holdDataFolder: true,
+      });
+    } catch (error) {
+      // Another live server holds this data folder: it is left as it is, and this start says why it stops.
+      if (!(error instanceof DataFolderInUseError)) throw error;
+      log.error("data_folder_in_use", { dataDir: config.dataDir });
+      console.error(`\n✖ ${error.message}\n`);
+      process.exit(1);
+    }
     databaseUrl = embedded.url;
   }
 

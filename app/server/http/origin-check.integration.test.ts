@@ -1,7 +1,12 @@
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ONE_CLICK_UNSUBSCRIBE_PATH, originCheck } from "./origin-check.server";
+import {
+  crossSiteLeavesOnly,
+  ONE_CLICK_UNSUBSCRIBE_PATH,
+  originCheck,
+} from "./origin-check.server";
+import { requestInput } from "./request-input.server";
 
 let server: Server;
 let base: string;
@@ -56,5 +61,44 @@ describe("originCheck", () => {
     expect(await post(foreign, "/newsletter/confirmation")).toBe(403);
     expect(await post(foreign, `${ONE_CLICK_UNSUBSCRIBE_PATH}.data`)).toBe(403);
     expect(await post(foreign, `${ONE_CLICK_UNSUBSCRIBE_PATH}/autre`)).toBe(403);
+  });
+});
+
+describe("crossSiteLeavesOnly", () => {
+  it("lets another site's post leave the newsletter, never come back to it", async () => {
+    const app = express();
+    app.use(originCheck("https://studio.example.com"));
+    app.use(requestInput({ defaultLimit: { maxBytes: 64 * 1024 }, limits: [] }));
+    app.use(crossSiteLeavesOnly());
+    app.all(ONE_CLICK_UNSUBSCRIBE_PATH, (_req, res) => void res.send("action"));
+    const own = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    const address = own.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}${ONE_CLICK_UNSUBSCRIBE_PATH}?token=x`;
+    const send = (headers: Record<string, string>, body: string | FormData) =>
+      fetch(url, { method: "POST", headers: { Accept: "text/html", ...headers }, body });
+    const urlencoded = { "Content-Type": "application/x-www-form-urlencoded" };
+    const foreign = { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" };
+    try {
+      const back = await send({ ...foreign, ...urlencoded }, "token=x&intent=reinscrire");
+      expect(back.status).toBe(403);
+      expect(await back.text()).toContain("depuis notre propre page");
+      const multipart = new FormData();
+      multipart.append("intent", "reinscrire");
+      expect((await send({ "Sec-Fetch-Site": "cross-site" }, multipart)).status).toBe(403);
+      expect((await send({ Origin: "null", ...urlencoded }, "intent=reinscrire")).status).toBe(403);
+      // Leaving, from anywhere; coming back, from the site's own page or without a browser.
+      expect((await send({ ...foreign, ...urlencoded }, "List-Unsubscribe=One-Click")).status).toBe(
+        200,
+      );
+      expect((await send({ ...foreign, ...urlencoded }, "token=x")).status).toBe(200);
+      expect(
+        (await send({ Origin: "https://studio.example.com", ...urlencoded }, "intent=reinscrire"))
+          .status,
+      ).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => own.close(() => resolve()));
+    }
   });
 });

@@ -10,7 +10,9 @@ import { discardRestOfBody, refuse } from "./refusal.server";
  * - the body: limited in size per path, from `Content-Length` up front and while it arrives (413), and
  *   form posts normalised: control characters other than tab and newlines are removed from every field
  *   (a visitor's message is kept, without the byte that would make the database refuse it), bytes that
- *   are not UTF-8 become U+FFFD, and a field longer than the path allows is refused with a French 400.
+ *   are not UTF-8 become U+FFFD, and a field longer than the path allows is refused with a French 400. A
+ *   body that is not a form (JSON, plain text, no type at all) is refused with a French 415: every page
+ *   takes forms only, and its action would otherwise fail to read it.
  * Bodies of paths that stream (the admin's image upload) are counted as they pass, not held in memory.
  */
 
@@ -62,6 +64,8 @@ const INVALID_ADDRESS =
   "L'adresse demandée contient des caractères invalides (octets nuls, caractères de contrôle ou encodage incorrect). Vérifiez l'adresse saisie.";
 const TOO_SLOW = "Le formulaire a mis trop de temps à arriver. Veuillez réessayer.";
 const INVALID_FORM = "Le formulaire envoyé est illisible. Rechargez la page et réessayez.";
+const NOT_A_FORM =
+  "Cette adresse n'accepte que l'envoi d'un formulaire de la page. Rechargez la page et réessayez.";
 
 function fieldTooLong(maxFieldLength: number): string {
   return `Un champ du formulaire dépasse ${maxFieldLength.toLocaleString("fr-FR")} caractères. Raccourcissez votre texte et réessayez.`;
@@ -235,21 +239,18 @@ export function requestInput(options: RequestInputOptions): RequestHandler {
       res.once("finish", () => discardRestOfBody(req));
       return next();
     }
+    const contentType = req.get("content-type");
+    if (!formKind(contentType)) return refuse(req, res, 415, NOT_A_FORM);
     try {
       const bytes = await readBody(
         req,
         limit.maxBytes,
         limit.maxMilliseconds ?? DEFAULT_BODY_MILLISECONDS,
       );
-      const contentType = req.get("content-type");
-      if (contentType && formKind(contentType)) {
-        bodies.set(req, {
-          kind: "buffer",
-          ...(await normaliseForm(bytes, contentType, limit.maxFieldLength)),
-        });
-      } else {
-        bodies.set(req, { kind: "buffer", bytes, contentType });
-      }
+      bodies.set(req, {
+        kind: "buffer",
+        ...(await normaliseForm(bytes, contentType ?? "", limit.maxFieldLength)),
+      });
     } catch (error) {
       if (error instanceof BodyInterruptedError) return;
       if (!(error instanceof RequestInputError)) return next(error);

@@ -1,14 +1,16 @@
 /**
- * Removes a JPEG's metadata without touching its pixels (decision 0102): the segments are copied as they
- * are, except the Exif and XMP data (APP1, where cameras and phones write the GPS position), Photoshop's
- * APP13, comments, the other APPn and anything after the end of the image (MPF secondary images and gain
- * maps, with their own Exif). The colour profile (APP2 ICC_PROFILE), JFIF (APP0) and Adobe (APP14) segments
- * stay, and so do the tables and the compressed scans: the file decodes to exactly the same pixels. When the
- * camera's orientation is not 1, a minimal Exif segment holding only the orientation is written back, so the
- * photo still shows upright.
+ * Removes where a JPEG was taken without touching its pixels (decision 0102): the segments are copied as
+ * they are, except the XMP data (APP1), Photoshop's APP13 (IPTC), comments, the other APPn and anything
+ * after the end of the image (MPF secondary images and gain maps, with their own Exif). The camera's Exif
+ * segment is written again without its GPS position and the blocks that may hold a place
+ * (exif-without-location.ts): the capture date, camera and exposure stay. The colour profile (APP2
+ * ICC_PROFILE), JFIF (APP0) and Adobe (APP14) segments stay, and so do the tables and the compressed scans:
+ * the file decodes to exactly the same pixels. An Exif segment that cannot be read is replaced by a minimal
+ * one holding only the orientation, so the photo still shows upright.
  *
  * Runs in the photo worker: node builtins only.
  */
+import { exifWithoutLocation } from "./exif-without-location.ts";
 
 export class BrokenImageError extends Error {
   override name = "BrokenImageError";
@@ -111,6 +113,7 @@ export function cleanJpegParts(jpeg: Buffer): { parts: Buffer[]; orientation: nu
   const head: Buffer[] = [];
   const rest: Buffer[] = [];
   let orientation = 1;
+  let exif: Buffer | undefined;
   let scanned = false;
   let at = 2;
   for (;;) {
@@ -130,7 +133,10 @@ export function cleanJpegParts(jpeg: Buffer): { parts: Buffer[]; orientation: nu
     if (length < 2 || at + 2 + length > jpeg.length) throw new BrokenImageError("JPEG tronqué.");
     const segment = jpeg.subarray(at, at + 2 + length);
     at += 2 + length;
-    if (marker === APP1 && orientation === 1) orientation = exifOrientation(segment);
+    if (marker === APP1 && !exif && startsWith(segment, "Exif\0\0")) {
+      orientation = exifOrientation(segment);
+      exif = exifWithoutLocation(segment);
+    }
     if (!kept(marker, segment)) continue;
     // Segments before the first scan go in `head` (the orientation's Exif joins them), the rest after.
     (scanned ? rest : head).push(segment);
@@ -149,7 +155,7 @@ export function cleanJpegParts(jpeg: Buffer): { parts: Buffer[]; orientation: nu
   const parts: Buffer[] = [
     jpeg.subarray(0, 2),
     ...head.slice(0, split),
-    ...(orientation !== 1 ? [orientationSegment(orientation)] : []),
+    ...(exif ? [exif] : orientation !== 1 ? [orientationSegment(orientation)] : []),
     ...head.slice(split),
     firstScan,
     ...rest,

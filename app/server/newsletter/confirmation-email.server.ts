@@ -6,6 +6,7 @@ import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { confirmationExpiresAt, confirmationUrl } from "./links.server";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { ofName } from "~/lib/french";
 
 /**
  * The double opt-in e-mail: one link to a page whose button confirms (a mail scanner opening the link does
@@ -34,11 +35,11 @@ export async function confirmationEmail(
   const validity = `Ce lien est valable jusqu'au ${formatLongDateTimeFr(expiresAt)}.`;
   const { brand } = (await readSiteContent()).documents.identity;
   const url = await confirmationUrl(subscriberId, sentAt);
-  const subject = `Confirmez votre inscription à la newsletter de ${brand}`;
+  const subject = `Confirmez votre inscription à la newsletter ${ofName(brand)}`;
   const text = [
     "Bonjour,",
     "",
-    `Vous (ou quelqu'un d'autre) avez demandé à recevoir la newsletter de ${brand} à l'adresse ${subscriber.email}.`,
+    `Vous (ou quelqu'un d'autre) avez demandé à recevoir la newsletter ${ofName(brand)} à l'adresse ${subscriber.email}.`,
     "Pour confirmer votre inscription, ouvrez ce lien puis cliquez sur «\u00a0Confirmer mon inscription\u00a0» :",
     "",
     url,
@@ -53,7 +54,7 @@ export async function confirmationEmail(
     preheader: "Un clic pour confirmer votre adresse.",
     body: `<h1 style="font-size:22px;line-height:1.3;margin:16px 0">Confirmez votre inscription</h1>
 <p style="margin:0 0 12px">Bonjour,</p>
-<p style="margin:0 0 12px">Vous avez demandé à recevoir la newsletter de ${escapeHtml(brand)} à l'adresse <strong>${escapeHtml(subscriber.email)}</strong>.</p>
+<p style="margin:0 0 12px">Vous avez demandé à recevoir la newsletter ${escapeHtml(ofName(brand))} à l'adresse <strong>${escapeHtml(subscriber.email)}</strong>.</p>
 ${emailButton(url, "Confirmer mon inscription")}
 <p style="margin:0 0 12px;font-size:14px">Le bouton ouvre une page de notre site : cliquez-y sur «&nbsp;Confirmer mon inscription&nbsp;» pour terminer.</p>
 <p style="margin:0 0 12px;font-size:14px">Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :<br><a href="${escapeHtml(url)}" style="color:#9a3412;word-break:break-all">${escapeHtml(url)}</a></p>`,

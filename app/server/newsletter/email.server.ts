@@ -4,6 +4,7 @@ import { formatDateFr } from "~/lib/dates";
 import { absoluteUrl } from "~/lib/seo";
 import { sanitizeArticleHtml } from "../sanitize.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { ofName } from "~/lib/french";
 
 /*
  * An article as a newsletter: a French HTML e-mail (cover, title, date, excerpt or the whole text, a button
@@ -121,7 +122,7 @@ export function renderNewsletter(
 <p style="margin:0 0 18px;font-size:14px;color:#57534e">${escapeHtml(byline)}</p>
 ${main}
 ${emailButton(articleUrl, mode === "full" ? "Voir l'article sur le site" : "Lire l'article")}`,
-    footer: `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter de ${escapeHtml(brand)}.<br><a href="${UNSUBSCRIBE_PLACEHOLDER}" style="color:#57534e">Se désinscrire</a>`,
+    footer: `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter ${escapeHtml(ofName(brand))}.<br><a href="${UNSUBSCRIBE_PLACEHOLDER}" style="color:#57534e">Se désinscrire</a>`,
   });
   const text = [
     article.title,
@@ -132,7 +133,7 @@ ${emailButton(articleUrl, mode === "full" ? "Voir l'article sur le site" : "Lire
     `${mode === "full" ? "Voir l'article sur le site" : "Lire l'article"} : ${articleUrl}`,
     "",
     "—",
-    `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter de ${brand}.`,
+    `Vous recevez cet e-mail parce que vous êtes inscrit·e à la newsletter ${ofName(brand)}.`,
     `Se désinscrire : ${UNSUBSCRIBE_PLACEHOLDER}`,
   ].join("\n");
   return { subject: article.title, html, text };

@@ -6,7 +6,14 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as S3 from "@aws-sdk/client-s3";
 import { checkKey, checkPrefix, contentTypeOf } from "./keys";
-import type { ByteRange, ObjectBody, ObjectInfo, Storage } from "./types";
+import {
+  StorageUnavailableError,
+  type ByteRange,
+  type ObjectBody,
+  type ObjectInfo,
+  type ReadOptions,
+  type Storage,
+} from "./types";
 
 export type S3Settings = {
   /** An S3-compatible server's address; AWS itself when absent. */
@@ -21,6 +28,11 @@ export type S3Settings = {
   prefix?: string;
   /** A folder on the local disk for `withLocalFile`'s temporary copies. */
   temporaryDirectory: string;
+  /**
+   * How long the store may keep the site waiting: for an answer to each request (its retries included),
+   * and between two packets of a body on its way in or out (S3_TIMEOUT_SECONDS, 10 s by default).
+   */
+  timeoutMs?: number;
 };
 
 type Sdk = typeof S3;
@@ -28,16 +40,30 @@ type Sdk = typeof S3;
 /** Objects per DeleteObjects request and per listing page (S3's maximum for both). */
 const BATCH = 1000;
 
+const DEFAULT_TIMEOUT_MS = 10_000;
+
 /**
  * A streamed body that fails midway (the owner's connection dropped during a piece) aborts its request: the
  * SDK would otherwise wait for the announced bytes until the socket's timeout, holding the request open
- * (a minute) while the browser already retries.
+ * while the browser already retries.
  */
-function sendOptionsFor(body: Buffer | Readable): { abortSignal?: AbortSignal } {
-  if (Buffer.isBuffer(body)) return {};
+function abortedWith(body: Buffer | Readable | undefined): AbortSignal | undefined {
+  if (!body || Buffer.isBuffer(body)) return undefined;
   const controller = new AbortController();
   body.once("error", (error: Error) => controller.abort(error));
-  return { abortSignal: controller.signal };
+  return controller.signal;
+}
+
+/** The SDK's error when the store went silent (a connection or a socket given up). */
+function isSilence(error: unknown): boolean {
+  const { name, code } = error as { name?: string; code?: string };
+  return name === "TimeoutError" || name === "RequestTimeout" || code === "ETIMEDOUT";
+}
+
+/** The SDK's error when the store could not be reached at all. */
+function isUnreachable(error: unknown): boolean {
+  const { code } = error as { code?: string };
+  return ["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"].includes(code ?? "");
 }
 
 /**
@@ -53,6 +79,7 @@ export function s3Storage(settings: S3Settings): Storage {
   const Bucket = settings.bucket;
   const objectKey = (key: string) => `${prefix}${checkKey(key)}`;
   const siteKey = (stored: string) => stored.slice(prefix.length);
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   let connection: Promise<{ sdk: Sdk; client: S3.S3Client }> | undefined;
   const connect = () =>
@@ -69,13 +96,59 @@ export function s3Storage(settings: S3Settings): Storage {
         requestChecksumCalculation: "WHEN_REQUIRED",
         responseChecksumValidation: "WHEN_REQUIRED",
         maxAttempts: 3,
+        // A socket that connects or moves no byte for this long is given up (a frozen store).
+        requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
       }),
     })));
 
-  async function head(key: string): Promise<ObjectInfo | null> {
-    const { sdk, client } = await connect();
+  /**
+   * Every request to the store: bounded by `timeoutMs` until its answer arrives (retries included; a body
+   * streamed in from a visitor is bounded by the socket's silence instead, a slow line being no fault),
+   * given up when `signal` fires (the visitor left), and a store that does not answer becomes a
+   * StorageUnavailableError the HTTP layer answers in French.
+   */
+  async function send<Output = unknown>(
+    command: object,
+    options: { signal?: AbortSignal; body?: Buffer | Readable } = {},
+  ): Promise<Output> {
+    const { client } = await connect();
+    const deadline = new AbortController();
+    const streamed = options.body !== undefined && !Buffer.isBuffer(options.body);
+    const timer = streamed
+      ? undefined
+      : setTimeout(() => deadline.abort(new Error("storage deadline")), timeoutMs);
+    const signals = [deadline.signal, options.signal, abortedWith(options.body)].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
+    );
     try {
-      const found = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: objectKey(key) }));
+      // send() is typed per command class; each caller names the output it expects.
+      return (await client.send(command as never, {
+        abortSignal: AbortSignal.any(signals),
+      })) as Output;
+    } catch (error) {
+      const timedOut = deadline.signal.aborted || isSilence(error);
+      if (timedOut || isUnreachable(error)) {
+        throw new StorageUnavailableError(
+          `Le stockage S3 n'a pas répondu (${command.constructor.name})`,
+          {
+            timedOut,
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function head(key: string, options: ReadOptions = {}): Promise<ObjectInfo | null> {
+    const { sdk } = await connect();
+    try {
+      const found = await send<S3.HeadObjectCommandOutput>(
+        new sdk.HeadObjectCommand({ Bucket, Key: objectKey(key) }),
+        options,
+      );
       return {
         key,
         size: found.ContentLength ?? 0,
@@ -89,19 +162,23 @@ export function s3Storage(settings: S3Settings): Storage {
     }
   }
 
-  async function get(key: string, options: { range?: ByteRange } = {}): Promise<ObjectBody | null> {
-    const { sdk, client } = await connect();
+  async function get(
+    key: string,
+    options: ReadOptions & { range?: ByteRange } = {},
+  ): Promise<ObjectBody | null> {
+    const { sdk } = await connect();
     const range = options.range;
     if (range && (range.start < 0 || (range.end !== undefined && range.end < range.start))) {
       throw new RangeError(`Range ${range.start}-${range.end}`);
     }
     try {
-      const found = await client.send(
+      const found = await send<S3.GetObjectCommandOutput>(
         new sdk.GetObjectCommand({
           Bucket,
           Key: objectKey(key),
           ...(range ? { Range: `bytes=${range.start}-${range.end ?? ""}` } : {}),
         }),
+        { signal: options.signal },
       );
       const body = found.Body as Readable;
       const contentRange = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(found.ContentRange ?? "");
@@ -132,8 +209,8 @@ export function s3Storage(settings: S3Settings): Storage {
 
   /** Writes a whole object and reads back what the store kept (its ETag and date). */
   async function putObject(key: string, body: Buffer | Readable, length: number, type: string) {
-    const { sdk, client } = await connect();
-    await client.send(
+    const { sdk } = await connect();
+    await send(
       new sdk.PutObjectCommand({
         Bucket,
         Key: objectKey(key),
@@ -141,7 +218,7 @@ export function s3Storage(settings: S3Settings): Storage {
         ContentLength: length,
         ContentType: type,
       }),
-      sendOptionsFor(body),
+      { body },
     );
     const written = await head(key);
     if (!written) throw new Error(`Storage: ${key} vanished after writing`);
@@ -153,8 +230,8 @@ export function s3Storage(settings: S3Settings): Storage {
 
   /** One page of keys after `after` (StartAfter rather than a continuation token: any server pages so). */
   async function page(listPrefix: string, after: string | undefined) {
-    const { sdk, client } = await connect();
-    const answer = await client.send(
+    const { sdk } = await connect();
+    const answer = await send<S3.ListObjectsV2CommandOutput>(
       new sdk.ListObjectsV2Command({
         Bucket,
         Prefix: `${prefix}${listPrefix}`,
@@ -187,10 +264,10 @@ export function s3Storage(settings: S3Settings): Storage {
   }
 
   async function deleteStored(storedKeys: string[]) {
-    const { sdk, client } = await connect();
+    const { sdk } = await connect();
     for (let start = 0; start < storedKeys.length; start += BATCH) {
       const batch = storedKeys.slice(start, start + BATCH);
-      const answer = await client.send(
+      const answer = await send<S3.DeleteObjectsCommandOutput>(
         new sdk.DeleteObjectsCommand({
           Bucket,
           Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
@@ -244,8 +321,8 @@ export function s3Storage(settings: S3Settings): Storage {
     list,
 
     async startMultipart(key, contentType) {
-      const { sdk, client } = await connect();
-      const started = await client.send(
+      const { sdk } = await connect();
+      const started = await send<S3.CreateMultipartUploadCommandOutput>(
         new sdk.CreateMultipartUploadCommand({
           Bucket,
           Key: objectKey(key),
@@ -257,11 +334,11 @@ export function s3Storage(settings: S3Settings): Storage {
     },
 
     async putPart(key, uploadId, part, body, length) {
-      const { sdk, client } = await connect();
+      const { sdk } = await connect();
       if (Buffer.isBuffer(body) && body.length !== length) {
         throw new Error(`Storage: part ${part} has ${body.length} bytes, ${length} announced`);
       }
-      const answer = await client.send(
+      const answer = await send<S3.UploadPartCommandOutput>(
         new sdk.UploadPartCommand({
           Bucket,
           Key: objectKey(key),
@@ -270,15 +347,15 @@ export function s3Storage(settings: S3Settings): Storage {
           Body: body,
           ContentLength: length,
         }),
-        sendOptionsFor(body),
+        { body },
       );
       if (!answer.ETag) throw new Error(`Storage: no ETag for part ${part} of ${key}`);
       return answer.ETag;
     },
 
     async completeMultipart(key, uploadId, parts) {
-      const { sdk, client } = await connect();
-      await client.send(
+      const { sdk } = await connect();
+      await send(
         new sdk.CompleteMultipartUploadCommand({
           Bucket,
           Key: objectKey(key),
@@ -296,9 +373,9 @@ export function s3Storage(settings: S3Settings): Storage {
     },
 
     async abortMultipart(key, uploadId) {
-      const { sdk, client } = await connect();
+      const { sdk } = await connect();
       try {
-        await client.send(
+        await send(
           new sdk.AbortMultipartUploadCommand({ Bucket, Key: objectKey(key), UploadId: uploadId }),
         );
       } catch (error) {

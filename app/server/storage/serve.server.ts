@@ -1,8 +1,9 @@
 import { pipeline } from "node:stream/promises";
 import type express from "express";
+import { refuse } from "../http/refusal.server";
 import { log } from "../logger.server";
 import { checkKey, isPublicKey } from "./keys";
-import type { ByteRange, ObjectInfo, Storage } from "./types";
+import { StorageUnavailableError, type ByteRange, type ObjectInfo, type Storage } from "./types";
 
 /**
  * The public files under /uploads/{key} (blog images, media library), from the local disk or S3 alike:
@@ -19,13 +20,29 @@ export function serveUploads(
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const key = keyOf(req.path);
     if (!key) return next();
-    serve(store(), key, req, res, options.setHeaders).then(
+    // A visitor who leaves stops the store's request too: nobody is left to send it to.
+    const left = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) left.abort();
+    });
+    serve(store(), key, req, res, { ...options, signal: left.signal }).then(
       (served) => {
         if (!served) next();
       },
       (error: unknown) => {
+        if (left.signal.aborted) return; // the visitor left: nothing to answer, nothing went wrong
+        if (error instanceof StorageUnavailableError) {
+          log.error("storage_unavailable", {
+            key,
+            timedOut: error.timedOut,
+            reason: error.message,
+          });
+          if (!res.headersSent) {
+            return refuse(req, res, error.status, StorageUnavailableError.visitorMessage);
+          }
+        }
         if (!res.headersSent) return next(error);
-        // The body broke off midway (the client left, or the store's stream failed): nothing to add.
+        // The body broke off midway (the store's stream failed): nothing to add.
         if (!res.destroyed) {
           log.warn("upload_stream_failed", { key, error });
           res.destroy();
@@ -57,14 +74,14 @@ async function serve(
   key: string,
   req: express.Request,
   res: express.Response,
-  setHeaders?: (res: express.Response) => void,
+  { setHeaders, signal }: { setHeaders?: (res: express.Response) => void; signal: AbortSignal },
 ): Promise<boolean> {
   const conditional = req.headers["if-none-match"] ?? req.headers["if-modified-since"];
   const rangeHeader = req.method === "GET" ? req.headers.range : undefined;
 
   // The common case (a first visit) costs one request to the store; a conditional or ranged one, two.
   if (req.method === "GET" && !conditional && !rangeHeader) {
-    const object = await store.get(key);
+    const object = await store.get(key, { signal });
     if (!object) return false;
     writeHeaders(res, object, setHeaders);
     res.setHeader("Content-Length", object.size);
@@ -73,7 +90,7 @@ async function serve(
     return true;
   }
 
-  const info = await store.head(key);
+  const info = await store.head(key, { signal });
   if (!info) return false;
   writeHeaders(res, info, setHeaders);
   if (notModified(req, info)) {
@@ -95,7 +112,7 @@ async function serve(
 
   let object;
   try {
-    object = await store.get(key, range ? { range } : {});
+    object = await store.get(key, range ? { range, signal } : { signal });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // The object changed size between the two questions.

@@ -20,6 +20,7 @@ export function s3SettingsOf(config: Env): S3Settings | undefined {
     forcePathStyle: config.S3_FORCE_PATH_STYLE ?? Boolean(config.S3_ENDPOINT),
     prefix: config.S3_PREFIX,
     temporaryDirectory: path.join(config.dataDir, "incoming-uploads"),
+    timeoutMs: config.S3_TIMEOUT_SECONDS * 1000,
   };
 }
 

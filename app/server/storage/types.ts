@@ -18,6 +18,30 @@ export type ObjectBody = ObjectInfo & {
 
 export type ByteRange = { start: number; end?: number };
 
+/** What a read may be given: `signal` gives it up (the visitor who asked for it left). */
+export type ReadOptions = { signal?: AbortSignal };
+
+/**
+ * The store did not answer in time (`timedOut`, a 504 for a visitor) or could not be reached (a 503): the
+ * site is fine, its files are away for a moment.
+ */
+export class StorageUnavailableError extends Error {
+  /** What a visitor is told, with `status`. */
+  static readonly visitorMessage =
+    "Les photos du site sont momentanément inaccessibles : le stockage des fichiers ne répond pas. Réessayez dans un instant.";
+  readonly timedOut: boolean;
+  constructor(message: string, options: { timedOut: boolean; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = "StorageUnavailableError";
+    this.timedOut = options.timedOut;
+  }
+
+  /** 504 when the store was too slow to answer, 503 when it could not be reached. */
+  get status(): 503 | 504 {
+    return this.timedOut ? 504 : 503;
+  }
+}
+
 /**
  * Where the site keeps its files: the local disk (DATA_DIR/uploads) or an S3-compatible object store.
  * Every upload of the site goes through it (blog images, media library, client galleries): nothing else
@@ -34,8 +58,8 @@ export interface Storage {
     options: { contentType: string; contentLength?: number },
   ): Promise<ObjectInfo>;
   /** Reads an object (or one range of it); null when it does not exist. */
-  get(key: string, options?: { range?: ByteRange }): Promise<ObjectBody | null>;
-  head(key: string): Promise<ObjectInfo | null>;
+  get(key: string, options?: ReadOptions & { range?: ByteRange }): Promise<ObjectBody | null>;
+  head(key: string, options?: ReadOptions): Promise<ObjectInfo | null>;
   /** Deletes objects; missing keys are fine. */
   delete(keys: string[]): Promise<void>;
   /** Deletes every object under a prefix (ending with `/`); returns how many. Safe to run twice. */
