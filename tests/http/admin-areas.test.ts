@@ -57,7 +57,7 @@ describe("dashboard", () => {
       ]);
     const dashboard = await adminPage("/admin/dashboard");
     const row = (title: string) => textOf(articleRow(dashboard, title));
-    expect(row(`Publié ${marker}`)).toContain("Créé le 1 mars 2025 · Publié le 5 mars 2025");
+    expect(row(`Publié ${marker}`)).toContain("Créé le 1er mars 2025 · Publié le 5 mars 2025");
     expect(row(`Brouillon ${marker}`)).toContain("Créé le 2 mars 2025");
     expect(row(`Brouillon ${marker}`)).not.toContain("Publié le");
   });
