@@ -99,7 +99,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       <section className="bg-gradient-to-b from-stone-950 via-stone-900 to-stone-800 pt-36 pb-16 text-center text-white">
         <div className="mx-auto max-w-4xl px-4 sm:px-6">
           <h1 className="text-4xl leading-tight font-bold sm:text-5xl">
-            Le Blog {elides(site.brand) ? "d'" : "de "}
+            {elides(site.brand) ? "Le Blog d'" : "Le Blog de "}
             <span className="text-gold">{site.brand}</span>
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-stone-200">
