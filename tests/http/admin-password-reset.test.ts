@@ -67,10 +67,11 @@ describe("forgotten password", () => {
     expect((await requestLink(admin.account().email)).status).toBe(200);
     const link = await linkInMail(admin.account().email, sent + 1);
 
-    // The page holds a secret in its address: never stored by a cache.
+    // The page holds a secret in its address: never stored by a cache, never sent to another site.
     const form = await fetchPage(link);
     expect(form.status).toBe(200);
     expect(form.headers.get("cache-control")).toBe("no-store");
+    expect(form.headers.get("referrer-policy")).toBe("same-origin");
 
     // The login's rule for passwords, on the server too.
     const short = await chooseNewPassword(link, "123");

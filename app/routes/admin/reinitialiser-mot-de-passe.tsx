@@ -26,10 +26,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const valid = await isResetTokenValid(await auth(), token);
   return data(
     { token: valid ? token : "", valid },
-    // The address holds a secret: never stored by a cache, never sent as a referrer to another site.
-    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+    // The address holds a secret: never stored by a cache, never sent as a referrer (`same-origin`, not
+    // `no-referrer`: with it a browser posts the form without JavaScript with `Origin: null`, which the
+    // same-origin check refuses; see http/cache-policy.server.ts).
+    { headers: { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" } },
   );
 }
+
+// Headers given to data() reach the document only through this export.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 type ActionResult = { errors?: FieldErrors; toast?: ToastMessage; expired?: boolean };
 
