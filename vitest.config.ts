@@ -3,6 +3,15 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 
+/** The production build, a throwaway PostgreSQL and the site's server on them: the http and e2e projects. */
+const siteUnderTest = {
+  globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts", "tests/setup/site-server.ts"],
+  env: { LOG_LEVEL: "warn" },
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  maxWorkers: 2,
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -39,14 +48,7 @@ export default defineConfig({
         test: {
           name: "http",
           include: ["tests/http/**/*.test.ts"],
-          globalSetup: [
-            "tests/setup/build.ts",
-            "tests/setup/postgres.ts",
-            "tests/setup/site-server.ts",
-          ],
-          env: { LOG_LEVEL: "warn" },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...siteUnderTest,
           maxWorkers: 3,
         },
       },
@@ -57,15 +59,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          globalSetup: [
-            "tests/setup/build.ts",
-            "tests/setup/postgres.ts",
-            "tests/setup/site-server.ts",
-          ],
-          env: { LOG_LEVEL: "warn" },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          maxWorkers: 2,
+          ...siteUnderTest,
         },
       },
     ],

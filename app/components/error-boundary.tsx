@@ -68,3 +68,30 @@ export function ErrorPage({
     </section>
   );
 }
+
+/**
+ * A public page's error boundary: its own words for a 404, a general « Une erreur est survenue » otherwise,
+ * both with the same way back.
+ */
+export function PageErrorBoundary({
+  error,
+  notFound,
+  failure,
+  action,
+}: {
+  error: unknown;
+  notFound: { title: string; description: string };
+  /** The sentence under « Une erreur est survenue ». */
+  failure: string;
+  action: ReactNode;
+}) {
+  return (
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{ 404: () => <ErrorPage {...notFound} action={action} /> }}
+      fallback={() => (
+        <ErrorPage title="Une erreur est survenue" description={failure} action={action} />
+      )}
+    />
+  );
+}

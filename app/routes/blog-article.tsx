@@ -7,7 +7,7 @@ import { ArticleGrid } from "~/components/blog/article-card";
 import { ArticleView } from "~/components/blog/article-view";
 import { ShareButtons } from "~/components/blog/share-buttons";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
-import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { PageErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import {
   blogFeedLink,
@@ -161,25 +161,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </Link>
     </Button>
   );
+
   return (
-    <GeneralErrorBoundary
+    <PageErrorBoundary
       error={error}
-      statusHandlers={{
-        404: () => (
-          <ErrorPage
-            title="Article non trouvé"
-            description="Cet article n'existe pas ou n'est plus publié."
-            action={back}
-          />
-        ),
+      notFound={{
+        title: "Article non trouvé",
+        description: "Cet article n'existe pas ou n'est plus publié.",
       }}
-      fallback={() => (
-        <ErrorPage
-          title="Une erreur est survenue"
-          description="L'article n'a pas pu être affiché. Veuillez réessayer."
-          action={back}
-        />
-      )}
+      failure="L'article n'a pas pu être affiché. Veuillez réessayer."
+      action={back}
     />
   );
 }

@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/blog-category";
 import type { SiteHandle } from "./site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
-import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { PageErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import { siteFrom } from "~/lib/public-site";
 import {
@@ -113,25 +113,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <Link to="/blog">Voir tous les articles</Link>
     </Button>
   );
+
   return (
-    <GeneralErrorBoundary
+    <PageErrorBoundary
       error={error}
-      statusHandlers={{
-        404: () => (
-          <ErrorPage
-            title="Catégorie non trouvée"
-            description="Cette catégorie n'existe pas ou a été supprimée."
-            action={back}
-          />
-        ),
+      notFound={{
+        title: "Catégorie non trouvée",
+        description: "Cette catégorie n'existe pas ou a été supprimée.",
       }}
-      fallback={() => (
-        <ErrorPage
-          title="Une erreur est survenue"
-          description="La catégorie n'a pas pu être affichée. Veuillez réessayer."
-          action={back}
-        />
-      )}
+      failure="La catégorie n'a pas pu être affichée. Veuillez réessayer."
+      action={back}
     />
   );
 }

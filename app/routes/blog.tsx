@@ -6,7 +6,7 @@ import { ArticleGrid } from "~/components/blog/article-card";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
 import { buttonVariants } from "~/components/ui/button";
 import { blogFeedLink, blogPageHeaders, NOT_FOUND_INIT } from "~/lib/blog-seo";
-import { ErrorPage, GeneralErrorBoundary } from "~/components/error-boundary";
+import { PageErrorBoundary } from "~/components/error-boundary";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
@@ -284,25 +284,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       Voir les derniers articles
     </Link>
   );
+
   return (
-    <GeneralErrorBoundary
+    <PageErrorBoundary
       error={error}
-      statusHandlers={{
-        404: () => (
-          <ErrorPage
-            title="Page introuvable"
-            description="Cette page du blog n'existe pas : il y a moins d'articles que cela."
-            action={back}
-          />
-        ),
+      notFound={{
+        title: "Page introuvable",
+        description: "Cette page du blog n'existe pas : il y a moins d'articles que cela.",
       }}
-      fallback={() => (
-        <ErrorPage
-          title="Une erreur est survenue"
-          description="Le blog n'a pas pu être affiché. Veuillez réessayer."
-          action={back}
-        />
-      )}
+      failure="Le blog n'a pas pu être affiché. Veuillez réessayer."
+      action={back}
     />
   );
 }

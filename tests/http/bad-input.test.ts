@@ -409,15 +409,17 @@ describe("bodies that are not forms", () => {
     "/admin/mot-de-passe-oublie",
   ];
 
+  /** Each of `bodies` posted to `path`, with its answer. */
+  async function* postedTo(path: string) {
+    for (const { type, body } of bodies) {
+      const headers: Record<string, string> = type ? { "Content-Type": type } : {};
+      yield { type, answer: await send({ method: "POST", path, headers, body }) };
+    }
+  }
+
   it("are refused on every form with a French 415 in the site's refusal page", async () => {
     for (const path of forms) {
-      for (const { type, body } of bodies) {
-        const answer = await send({
-          method: "POST",
-          path,
-          headers: type ? { "Content-Type": type } : {},
-          body,
-        });
+      for await (const { type, answer } of postedTo(path)) {
         expect(answer.status, `${path} ${type}`).toBe(415);
         expect(answer.headers["cache-control"]).toBe("no-store");
         expect(answer.body).toContain('lang="fr"');
@@ -430,13 +432,7 @@ describe("bodies that are not forms", () => {
     const paths = [...new Set(routePaths())];
     expect(paths.length).toBeGreaterThan(50);
     for (const path of paths) {
-      for (const { type, body } of bodies) {
-        const answer = await send({
-          method: "POST",
-          path,
-          headers: type ? { "Content-Type": type } : {},
-          body,
-        });
+      for await (const { type, answer } of postedTo(path)) {
         expect(answer.status, `${path} ${type}`).toBeLessThan(500);
       }
     }
