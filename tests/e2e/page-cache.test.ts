@@ -6,12 +6,11 @@ import { useBrowser } from "./support/browser";
 // renders again is in tests/http/page-cache.test.ts. Here, that a browser given a stored page (with the
 // nonce of its own answer) runs its scripts.
 
-const { openPage, baseUrl } = useBrowser();
+const { openPage } = useBrowser();
 
 /** Opens `path` in the browser and reloads it until the answer comes from the cache. */
 async function openCached(path: string) {
-  // Rendered and stored before the browser asks.
-  await (await fetch(`${baseUrl}${path}`)).arrayBuffer();
+  // The first visit renders and stores it (no cookie); the reloads below are served the stored copy.
   const page = await openPage(path);
   // The page must come from the cache. Another file raising the content version at that moment makes
   // the stored copy stale (rightly rendered again): reload until the browser gets a stored copy.
