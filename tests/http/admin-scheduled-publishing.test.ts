@@ -125,7 +125,7 @@ describe("scheduling an article", () => {
   });
 
   it("publishes at the time given, on the blog, the feed and the sitemap, and sends it to the subscribers once", async () => {
-    const { typed, at } = parisTimeIn(70);
+    const { typed, at } = parisTimeIn(30);
     const created = await createScheduled({
       title,
       slug,
