@@ -14,6 +14,7 @@ import { GalleryPicture } from "~/components/gallery/gallery-picture";
 import "~/components/gallery/justified-grid.css";
 import type { GalleryTile } from "~/components/gallery/photo-urls";
 import { ratioClass } from "~/components/gallery/ratio";
+import { heroSizes, tileSizes } from "~/components/gallery/tile-sizes";
 import { MAX_COMMENT_LENGTH, MISSING_GALLERY_MESSAGE } from "~/components/gallery/texts";
 import { useThumbhashPlaceholders } from "~/components/gallery/thumbhash-placeholders";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
@@ -95,6 +96,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         : null,
     },
     photos: photos satisfies GalleryTile[],
+    coverId: photos.some((photo) => photo.id === gallery.coverPhotoId)
+      ? gallery.coverPhotoId
+      : null,
   });
 }
 
@@ -324,10 +328,23 @@ function CodeForm({ title, answer }: { title: string; answer?: ActionAnswer }) {
 
 type GalleryData = Extract<Route.ComponentProps["loaderData"], { kind: "gallery" }>;
 
+// The focus ring must show on a white photo as on a black one: a dark outline with a white line inside it.
+const tileLinkClass =
+  "relative block h-full w-full focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-stone-900 after:pointer-events-none after:absolute after:inset-[3px] after:hidden after:border-2 after:border-white after:content-[''] focus-visible:after:block";
+
 const buttonClass =
   "inline-flex min-h-11 items-center gap-2 rounded-md border border-stone-300 bg-white px-4 py-2 font-medium text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60";
 
-function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: ActionAnswer }) {
+// The filter in use stands out (dark), not only for a screen reader (aria-current).
+const filterClass = `${buttonClass} aria-[current=page]:border-stone-900 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white aria-[current=page]:hover:bg-stone-800`;
+
+function Gallery({
+  gallery,
+  photos,
+  coverId,
+  preview,
+  answer,
+}: GalleryData & { answer?: ActionAnswer }) {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const hydrated = useHydrated();
@@ -366,6 +383,7 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
 
   const openIndex = openId ? visible.findIndex((photo) => photo.id === openId) : -1;
   const single = openIndex >= 0 && !hydrated ? visible[openIndex] : undefined;
+  const cover = photos.find((photo) => photo.id === coverId);
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -373,6 +391,21 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
         <p role="status" className="mb-4 rounded-md bg-amber-200 px-4 py-2 font-semibold">
           Aperçu administrateur : vous voyez la galerie comme le client, sans pouvoir la modifier.
         </p>
+      ) : null}
+      {cover && !single ? (
+        // The cover the owner chose, as the gallery's opening (it is also a tile of the grid: no
+        // alternative text here).
+        <div className="mb-6 aspect-[4/5] overflow-hidden rounded-md bg-stone-300 md:aspect-[5/2]">
+          <GalleryPicture
+            galleryId={gallery.id}
+            photo={cover}
+            alt=""
+            eager
+            fallbackWidth={960}
+            sizes={heroSizes(cover.width, cover.height)}
+            className="h-full w-full object-cover"
+          />
+        </div>
       ) : null}
       <header className="mb-6">
         <h1 className="font-serif text-3xl font-semibold">{gallery.title}</h1>
@@ -422,14 +455,14 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
             <Link
               to={clientGalleryPath(gallery.id)}
               aria-current={onlyFavourites ? undefined : "page"}
-              className={buttonClass}
+              className={filterClass}
             >
               Toutes les photos ({photos.length})
             </Link>
             <Link
               to="?favoris=1"
               aria-current={onlyFavourites ? "page" : undefined}
-              className={buttonClass}
+              className={filterClass}
             >
               Mes favoris ({favouritesCount})
             </Link>
@@ -463,7 +496,7 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
                 >
                   <a
                     href={listUrl(photo.id)}
-                    className="block h-full w-full focus-visible:outline-4 focus-visible:-outline-offset-4 focus-visible:outline-white"
+                    className={tileLinkClass}
                     onClick={(event) => {
                       if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0)
                         return;
@@ -476,7 +509,7 @@ function Gallery({ gallery, photos, preview, answer }: GalleryData & { answer?: 
                       photo={photo}
                       eager={index < 8}
                       fallbackWidth={480}
-                      sizes={`(min-width: 48rem) ${Math.round((photo.width / photo.height) * 224)}px, ${Math.round((photo.width / photo.height) * 144)}px`}
+                      sizes={tileSizes(photo.width, photo.height)}
                     />
                     <span className="sr-only">
                       {photo.favourite ? " (favori)" : ""}
@@ -548,7 +581,9 @@ function SinglePhoto({
             Photo précédente
           </a>
         ) : null}
-        <span>{position}</span>
+        <span>
+          {position} · {photo.name}
+        </span>
         {next ? (
           <a href={listUrl(next.id)} className={buttonClass}>
             Photo suivante

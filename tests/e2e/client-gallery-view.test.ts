@@ -8,8 +8,9 @@ import {
   removeClientGalleries,
 } from "../support/client-galleries";
 import { insertTestGallery, type TestGallery } from "../support/galleries";
-import { makeTestPhotoSet } from "../support/photos";
+import { makeTestJpeg, makeTestPhotoSet } from "../support/photos";
 import { serverDatabase } from "../support/server-under-test";
+import type { Page } from "playwright-core";
 import { axeViolations, useBrowser } from "./support/browser";
 import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
@@ -153,5 +154,192 @@ describe("the client's gallery", () => {
       .from(galleries)
       .where(eq(galleries.id, gallery.id));
     expect(row?.validatedAt).toBeInstanceOf(Date);
+  });
+});
+
+/** One drawn photo of the page: how many pixels it shows, which file the browser took and could take. */
+type Drawn = {
+  name: string;
+  /** The width it is drawn at, in CSS pixels. */
+  drawnWidth: number;
+  /** The width its `sizes` gave the browser (what an image with `w` descriptors reports as natural). */
+  sizesWidth: number;
+  chosenWidth: number;
+  candidates: number[];
+};
+
+/**
+ * Every gallery photo on the page (the cover and the tiles, loaded): the width it is drawn at (object-fit:
+ * cover draws it over its whole box, wider than the box when the box crops its sides), the width its
+ * `sizes` announced, the width of the file the browser chose, and the widths it could choose from (the
+ * first source's `srcset`: Chromium takes AVIF).
+ */
+function drawnPhotos(page: Page): Promise<Drawn[]> {
+  return page.evaluate(async () => {
+    const images = [...document.querySelectorAll<HTMLImageElement>("main picture img")];
+    await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+    return images.map((image) => {
+      const box = image.getBoundingClientRect();
+      const ratio = image.naturalWidth / image.naturalHeight;
+      const source = image.parentElement?.querySelector("source");
+      return {
+        name: image.alt || "(couverture)",
+        drawnWidth: Math.max(box.width, box.height * ratio),
+        sizesWidth: image.naturalWidth,
+        chosenWidth: Number(/-w(\d+)\.\w+$/.exec(image.currentSrc)?.[1]),
+        candidates: (source?.srcset ?? image.srcset)
+          .split(",")
+          .map((candidate) => Number(/(\d+)w\s*$/.exec(candidate.trim())?.[1]))
+          .sort((a, b) => a - b),
+      };
+    });
+  });
+}
+
+/**
+ * The file a browser that knew the drawn size would take among `candidates`, by Chromium's rule
+ * (html_srcset_parser.cc, SelectionLogic): the smallest whose density reaches the screen's, except that on
+ * a screen denser than 1 it keeps the one below when the screen's density is under the two's geometric
+ * mean (a bandwidth trade-off of the browser's). A `sizes` smaller than the drawn size makes it take less
+ * than this; the photo is then blurry.
+ */
+function fileForDrawnSize(candidates: number[], shownCssWidth: number, dpr: number): number {
+  const density = (width: number) => width / shownCssWidth;
+  for (let index = 0; index < candidates.length - 1; index++) {
+    const current = candidates[index] as number;
+    const next = candidates[index + 1] as number;
+    if (density(next) < dpr) continue;
+    const mean = Math.sqrt(density(current) * density(next));
+    if ((dpr <= 1 && dpr > density(current)) || dpr >= mean) return next;
+    return current;
+  }
+  return candidates.at(-1) as number;
+}
+
+describe("the client's gallery on each screen", () => {
+  let screensGallery: TestGallery;
+
+  beforeAll(async () => {
+    screensGallery = await insertTestGallery(serverDatabase(), { title: "Portraits de famille" });
+    // Landscape (3:2), portrait (2:3, the fifth) and a panorama (4:1), each at the size a camera's
+    // export would have for the web.
+    const photos = [
+      ...(await makeTestPhotoSet(6)),
+      {
+        name: "PANO_0007.jpg",
+        buffer: await makeTestJpeg({ index: 7, width: 2400, height: 600 }),
+      },
+    ];
+    const ids: string[] = [];
+    for (const photo of photos)
+      ids.push(await addReadyPhotoWithPlaceholder(screensGallery.id, photo));
+    await serverDatabase()
+      .update(galleries)
+      .set({ coverPhotoId: ids[0] })
+      .where(eq(galleries.id, screensGallery.id));
+  }, 120_000);
+
+  afterAll(async () => {
+    await removeClientGalleries([screensGallery.id]);
+  });
+
+  const screens = [
+    { name: "phone", width: 390, height: 844 },
+    { name: "tablet", width: 768, height: 1024 },
+    { name: "desktop", width: 1440, height: 900 },
+  ];
+  const cases = screens.flatMap((screen) => [1, 2].map((dpr) => ({ ...screen, dpr })));
+
+  it.each(cases)(
+    "$name at DPR $dpr: every photo's file has the pixels its tile shows",
+    async ({ name, width, height, dpr }) => {
+      const page = await openPage(galleryPath(screensGallery.id), {
+        allowConsole,
+        session: clientAccessCookie(screensGallery.id),
+        viewport: { width, height },
+        deviceScaleFactor: dpr,
+      });
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      const drawn = await drawnPhotos(page);
+      // The cover above the grid, then the seven tiles.
+      expect(drawn).toHaveLength(8);
+      for (const photo of drawn) {
+        const what = `${photo.name} (${Math.round(photo.drawnWidth)} px drawn)`;
+        // What the page announced covers what it draws (the natural width the browser reports is the file's
+        // width over its density, truncated: one pixel less), and the browser took a file accordingly.
+        expect(photo.sizesWidth, what).toBeGreaterThanOrEqual(Math.floor(photo.drawnWidth) - 1);
+        expect(photo.chosenWidth, what).toBeGreaterThanOrEqual(
+          fileForDrawnSize(photo.candidates, photo.drawnWidth, dpr),
+        );
+      }
+      if (name === "phone") {
+        // Two columns of square tiles.
+        const tiles = await page.locator("ul.justified > li").evaluateAll((items) =>
+          items.map((item) => {
+            const box = item.getBoundingClientRect();
+            return { left: Math.round(box.left), width: box.width, height: box.height };
+          }),
+        );
+        expect(new Set(tiles.map((tile) => tile.left)).size).toBe(2);
+        for (const tile of tiles) {
+          expect(tile.width).toBeCloseTo((390 - 36) / 2, 0);
+          expect(tile.height).toBeCloseTo(tile.width, 0);
+        }
+      }
+    },
+  );
+
+  it("highlights the filter in use, rings the focused photo on light and dark, names the photo in the viewer", async () => {
+    const page = await openPage(galleryPath(screensGallery.id), {
+      allowConsole,
+      session: clientAccessCookie(screensGallery.id),
+    });
+    // Colours as sRGB "r,g,b" (the stylesheet writes them in oklch), read through a canvas.
+    await page.evaluate(() => {
+      (window as unknown as { rgb: (colour: string) => string }).rgb = (colour) => {
+        const context = document.createElement("canvas").getContext("2d");
+        if (!context) return "";
+        context.fillStyle = colour;
+        context.fillRect(0, 0, 1, 1);
+        return [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)].join(",");
+      };
+    });
+    const colours = (link: string) =>
+      page.getByRole("link", { name: link }).evaluate((element) => {
+        const { rgb } = window as unknown as { rgb: (colour: string) => string };
+        const style = getComputedStyle(element);
+        return `${rgb(style.color)} on ${rgb(style.backgroundColor)}`;
+      });
+    // « Toutes les photos » is the page (white on dark), « Mes favoris » is not (dark on white).
+    expect(await colours("Toutes les photos (7)")).toBe("255,255,255 on 28,25,23");
+    expect(await colours("Mes favoris (0)")).toBe("28,25,23 on 255,255,255");
+
+    const firstTile = page.locator("ul.justified > li a").first();
+    await firstTile.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    const ring = await firstTile.evaluate((element) => {
+      const { rgb } = window as unknown as { rgb: (colour: string) => string };
+      const outer = getComputedStyle(element);
+      const inner = getComputedStyle(element, "::after");
+      return {
+        focused: element.matches(":focus-visible"),
+        outline: `${outer.outlineStyle} ${outer.outlineWidth} ${rgb(outer.outlineColor)}`,
+        inner: `${inner.display} ${inner.borderTopStyle} ${inner.borderTopWidth} ${rgb(inner.borderTopColor)}`,
+      };
+    });
+    // A dark outline, and a white line inside it: one of the two shows on any photo.
+    expect(ring).toEqual({
+      focused: true,
+      outline: "solid 3px 28,25,23",
+      inner: "block solid 2px 255,255,255",
+    });
+
+    await page.keyboard.press("Enter");
+    await page.locator(".yarl__counter").waitFor();
+    await page.locator(".yarl__toolbar").getByText("IMG_0001.jpg", { exact: true }).waitFor();
+    await page.keyboard.press("ArrowRight");
+    await page.locator(".yarl__toolbar").getByText("IMG_0002.jpg", { exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

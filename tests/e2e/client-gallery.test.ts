@@ -110,6 +110,11 @@ describe("a client gallery from the owner's upload to the client's ZIP", () => {
       /Code d'accès : ([A-Z2-9]{4}-[A-Z2-9]{4})\b/.exec(invitation?.text ?? "")?.[1] ?? "";
     expect(link).toBe(`${url()}/galerie-client/${gallery.id}`);
     expect(code.replace("-", "")).toBe(gallery.accessCode);
+    // The chosen cover travels inside the e-mail (no address of a private photo in it), 960 px wide.
+    expect(invitation?.html).toContain('<img src="cid:couverture@galerie"');
+    const [cover] = invitation?.images ?? [];
+    expect(cover).toMatchObject({ type: "image/jpeg", contentId: "<couverture@galerie>" });
+    expect((await sharp(cover?.bytes).metadata()).width).toBe(960);
 
     // The client types the code, browses, zooms, keeps 3 favourites with a comment and validates.
     const client = await openPage(new URL(link).pathname, { allowConsole });

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import http from "node:http";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { galleryPhotos } from "../../app/server/db/schema";
+import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import {
   addReadyPhotoWithPlaceholder,
   insertExpiredGallery,
@@ -214,6 +214,45 @@ describe("the client's gallery over HTTP", () => {
     const wrongSize = src.replace(/-w\d+\./, "-w123.");
     expect((await fetch(`${baseUrl}${wrongSize}`, { headers: { cookie } })).status).toBe(404);
     expect((await fetch(`${baseUrl}${src}`)).status).toBe(404);
+  });
+
+  it("names only files that exist: every address of the grid, the cover and a single photo's page answers 200", async () => {
+    const cookie = clientAccessHeader(gallery.id);
+    await serverDatabase()
+      .update(galleries)
+      .set({ coverPhotoId: photoIds[1] })
+      .where(eq(galleries.id, gallery.id));
+    try {
+      const path = galleryPath(gallery.id);
+      const grid = await fetchPage(path, { cookie });
+      const single = await fetchPage(`${path}?photo=${photoIds[2]}`, { cookie });
+      // The cover above the grid's four tiles.
+      expect(grid.document.querySelectorAll("main picture")).toHaveLength(5);
+      const addresses = new Set<string>();
+      for (const page of [grid, single]) {
+        for (const element of page.document.querySelectorAll(
+          "main picture source, main picture img",
+        )) {
+          const src = element.getAttribute("src");
+          if (src) addresses.add(src);
+          for (const candidate of (element.getAttribute("srcset") ?? "").split(",")) {
+            const address = candidate.trim().split(/\s+/)[0];
+            if (address) addresses.add(address);
+          }
+        }
+      }
+      // 4 photos × (3 widths × 3 formats) + their fallback <img src> among them.
+      expect(addresses.size).toBe(36);
+      for (const address of addresses) {
+        const answer = await fetch(`${baseUrl}${address}`, { method: "HEAD", headers: { cookie } });
+        expect(answer.status, address).toBe(200);
+      }
+    } finally {
+      await serverDatabase()
+        .update(galleries)
+        .set({ coverPhotoId: null })
+        .where(eq(galleries.id, gallery.id));
+    }
   });
 
   it("shows one photo a page without JavaScript: its position, the next one, its download", async () => {

@@ -65,8 +65,10 @@ function splitEntity(raw: string): MimeEntity {
   return { headers, body };
 }
 
+type LeafPart = { type: string; content: string; entity: MimeEntity };
+
 /** The leaf parts of an entity, in order: multiparts are opened, each leaf decoded. */
-function leafParts(entity: MimeEntity): Array<{ type: string; content: string }> {
+function leafParts(entity: MimeEntity): LeafPart[] {
   const contentType = entity.headers["content-type"] ?? "text/plain";
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "text/plain";
   if (type.startsWith("multipart/")) {
@@ -82,7 +84,20 @@ function leafParts(entity: MimeEntity): Array<{ type: string; content: string }>
     );
   }
   const encoding = (entity.headers["content-transfer-encoding"] ?? "").toLowerCase();
-  return [{ type, content: decodeBody(entity.body, encoding).replace(/\r\n/g, "\n") }];
+  return [{ type, content: decodeBody(entity.body, encoding).replace(/\r\n/g, "\n"), entity }];
+}
+
+/** An image carried inside a message (its HTML shows it as `cid:`), with its bytes. */
+export type MailImage = { type: string; contentId: string; bytes: Buffer };
+
+function imagesOf(parts: LeafPart[]): MailImage[] {
+  return parts
+    .filter((part) => part.type.startsWith("image/"))
+    .map(({ type, entity }) => ({
+      type,
+      contentId: entity.headers["content-id"] ?? "",
+      bytes: Buffer.from(entity.body.replace(/\s+/g, ""), "base64"),
+    }));
 }
 
 /** Reads a raw message: its decoded subject, text and HTML parts, and headers. */
@@ -98,15 +113,25 @@ export function parseMail(raw: string): Omit<CapturedMail, "to" | "raw"> {
   };
 }
 
-/** A message's subject, a header reader (unfolded, decoded) and its plain-text and HTML parts. */
+/**
+ * A message's subject, a header reader (unfolded, decoded), its plain-text and HTML parts and the images it
+ * carries.
+ */
 export function mailParts(raw: string): {
   subject: string;
   header: (name: string) => string;
   text: string;
   html: string;
+  images: MailImage[];
 } {
   const { subject, headers, text, html } = parseMail(raw);
-  return { subject, header: (name) => headers[name.toLowerCase()] ?? "", text, html };
+  return {
+    subject,
+    header: (name) => headers[name.toLowerCase()] ?? "",
+    text,
+    html,
+    images: imagesOf(leafParts(splitEntity(raw))),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ export function GalleryPicture({
   galleryId,
   photo,
   sizes,
+  alt,
   eager = false,
   fallbackWidth = 960,
   className,
@@ -12,6 +13,8 @@ export function GalleryPicture({
   galleryId: string;
   photo: GalleryTile;
   sizes: string;
+  /** The alternative text: the file's name unless given ("" for a photo shown again). */
+  alt?: string;
   eager?: boolean;
   fallbackWidth?: number;
   className?: string;
@@ -27,7 +30,7 @@ export function GalleryPicture({
         sizes={sizes}
         width={photo.width}
         height={photo.height}
-        alt={photo.name}
+        alt={alt ?? photo.name}
         loading={eager ? "eager" : "lazy"}
         decoding="async"
         className={className}

@@ -40,7 +40,15 @@ export type PhotoViewerProps = {
 function CurrentActions({ photos, actions }: Pick<PhotoViewerProps, "photos" | "actions">) {
   const { currentIndex } = useLightboxState();
   const photo = photos[currentIndex];
-  return photo ? <div className="flex items-center gap-1 px-1">{actions(photo)}</div> : null;
+  // The file's name, as the studio will read it in the selection (« IMG_0042.jpg »).
+  return photo ? (
+    <div className="flex items-center gap-1 px-1">
+      <span className="max-w-[40vw] truncate px-2 text-sm text-white" title={photo.name}>
+        {photo.name}
+      </span>
+      {actions(photo)}
+    </div>
+  ) : null;
 }
 
 export default function PhotoViewer({

@@ -6,7 +6,10 @@ import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { env } from "../env.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
-import type { OutgoingMail } from "../mail/transport.server";
+import type { InlineImage, OutgoingMail } from "../mail/transport.server";
+import { log } from "../logger.server";
+import { galleryVariantKey } from "../storage/keys";
+import { storage } from "../storage/storage.server";
 import { formatAccessCode } from "./access.server";
 import { expiryDay } from "./galleries.server";
 import { ofName } from "~/lib/french";
@@ -31,6 +34,48 @@ export function studioContact(content: SiteContent, studioId: string | null): St
 /** The client's address of a gallery, absolute. */
 export function galleryLink(galleryId: string): string {
   return `${env().SITE_URL.replace(/\/$/, "")}${clientGalleryPath(galleryId)}`;
+}
+
+/** The cover's width in the invitation: 560 CSS pixels, sharp on a high-density screen. */
+const COVER_EMAIL_WIDTH = 1200;
+export const COVER_CID = "couverture@galerie";
+
+/**
+ * The gallery's cover as an image carried inside the invitation (its largest web size up to
+ * COVER_EMAIL_WIDTH, as JPEG: every mail client reads it), or null without a ready cover. A store that does
+ * not answer throws: the outbox tries the e-mail again later.
+ */
+async function coverImage(
+  galleryId: string,
+  coverPhotoId: string | null,
+): Promise<InlineImage | null> {
+  if (!coverPhotoId) return null;
+  const [photo] = await db()
+    .select({
+      status: galleryPhotos.status,
+      widths: galleryPhotos.widths,
+      revision: galleryPhotos.variantRevision,
+    })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.id, coverPhotoId), eq(galleryPhotos.galleryId, galleryId)));
+  if (photo?.status !== "ready" || photo.widths.length === 0) return null;
+  const fitting = photo.widths.filter((width) => width <= COVER_EMAIL_WIDTH);
+  const width = fitting.length > 0 ? Math.max(...fitting) : Math.min(...photo.widths);
+  const object = await storage().get(
+    galleryVariantKey(galleryId, coverPhotoId, photo.revision, width, "jpg"),
+  );
+  if (!object) {
+    log.warn("gallery_invitation_cover_missing", { galleryId, photoId: coverPhotoId });
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  return {
+    cid: COVER_CID,
+    filename: "couverture.jpg",
+    contentType: "image/jpeg",
+    content: Buffer.concat(chunks),
+  };
 }
 
 /** The invitation of `galleryId`, or null when the gallery is gone or being deleted. */
@@ -66,12 +111,16 @@ export async function galleryInvitationEmail(galleryId: string): Promise<Outgoin
     `— ${brand}`,
   ].join("\n");
 
+  const cover = await coverImage(gallery.id, gallery.coverPhotoId);
   const paragraph = (content: string) => `<p style="margin:0 0 12px">${content}</p>`;
+  const coverHtml = cover
+    ? `<img src="cid:${COVER_CID}" width="560" alt="${escapeHtml(`Photo de couverture : ${gallery.title}`)}" style="display:block;width:100%;max-width:560px;height:auto;border:0;border-radius:6px;margin:16px 0 0">\n`
+    : "";
   const html = emailLayout({
     title: subject,
     brand,
     preheader: `Votre galerie privée est ouverte jusqu'au ${until}.`,
-    body: `<h1 style="font-size:22px;line-height:1.3;margin:16px 0">Vos photos sont prêtes</h1>
+    body: `${coverHtml}<h1 style="font-size:22px;line-height:1.3;margin:16px 0">Vos photos sont prêtes</h1>
 ${paragraph(`Bonjour ${escapeHtml(gallery.clientName)},`)}
 ${paragraph(`Vos photos «&nbsp;${escapeHtml(gallery.title)}&nbsp;» vous attendent dans votre galerie privée.`)}
 ${emailButton(link, "Voir mes photos")}
@@ -87,6 +136,7 @@ ${paragraph("Choisissez vos photos préférées avec le cœur, ajoutez un commen
     text,
     html,
     replyTo: { name: contact.name, address: contact.email },
+    ...(cover ? { inlineImages: [cover] } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
@@ -10,8 +11,8 @@ import { galleryFormSchema, type GalleryForm } from "~/lib/gallery-schemas";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
 import { storage } from "../storage/storage.server";
-import { galleryPrefix } from "../storage/keys";
-import { galleryInvitationEmail } from "./emails.server";
+import { galleryPhotoPrefix, galleryPrefix } from "../storage/keys";
+import { COVER_CID, galleryInvitationEmail } from "./emails.server";
 import {
   changeAccessCode,
   createGallery,
@@ -163,8 +164,35 @@ describe("gallery queries", () => {
       expect(body).toContain("le téléchargement n");
     }
     expect(mail?.replyTo?.address).toMatch(/@/);
+    // No cover chosen: no image.
+    expect(mail?.inlineImages).toBeUndefined();
+    expect(mail?.html).not.toContain("cid:");
     await deleteGallery(id);
     expect(await galleryInvitationEmail(id)).toBeNull();
+  });
+
+  it("carries the gallery's cover inside the invitation, its web size up to 1200 px as JPEG", async () => {
+    const { id } = await insertTestGallery(db(), { title: "Mariage de Lou et Sam" });
+    const photo = await makeTestJpeg({ index: 5, width: 1600, height: 1067 });
+    const { id: photoId } = await addReadyPhoto(db(), storage(), id, {
+      name: "IMG_0005.jpg",
+      buffer: photo,
+    });
+    await db().update(galleries).set({ coverPhotoId: photoId }).where(eq(galleries.id, id));
+    const mail = await galleryInvitationEmail(id);
+    const [image] = mail?.inlineImages ?? [];
+    expect(image).toMatchObject({ cid: COVER_CID, contentType: "image/jpeg" });
+    // 960 px: the web sizes of a 1600 px photo are 480, 960 and 1600.
+    expect(await sharp(image?.content).metadata()).toMatchObject({ format: "jpeg", width: 960 });
+    expect(mail?.html).toContain(
+      `<img src="cid:${COVER_CID}" width="560" alt="Photo de couverture : Mariage de Lou et Sam"`,
+    );
+    // A cover whose files are gone (deleted meanwhile) leaves the invitation without an image.
+    await storage().deletePrefix(galleryPhotoPrefix(id, photoId));
+    const without = await galleryInvitationEmail(id);
+    expect(without?.inlineImages).toBeUndefined();
+    expect(without?.html).not.toContain("cid:");
+    await deleteGallery(id);
   });
 });
 

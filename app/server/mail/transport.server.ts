@@ -27,7 +27,14 @@ export type OutgoingMail = {
   headers?: Record<string, string>;
   /** A stable Message-ID (`<…@domain>`): a retried e-mail keeps it, so providers can drop a duplicate. */
   messageId?: string;
+  /**
+   * Images carried inside the e-mail, shown by the HTML as `cid:{cid}`: nothing to fetch from the site, so no
+   * link to a private photo leaves in the message and the image shows offline.
+   */
+  inlineImages?: InlineImage[];
 };
+
+export type InlineImage = { cid: string; filename: string; contentType: string; content: Buffer };
 
 function privateKey(value: string): string {
   return value.includes("-----BEGIN")
@@ -148,6 +155,7 @@ export async function deliver(mail: OutgoingMail, config: MailConfig): Promise<v
     replyTo: mail.replyTo,
     headers: mail.headers,
     messageId: mail.messageId,
+    attachments: mail.inlineImages?.map((image) => ({ ...image, contentDisposition: "inline" })),
   });
 }
 
