@@ -47,6 +47,7 @@ export default [
   route("admin/verification", "routes/admin/verification.tsx"),
   route("admin/mot-de-passe-oublie", "routes/admin/mot-de-passe-oublie.tsx"),
   route("admin/reinitialiser-mot-de-passe", "routes/admin/reinitialiser-mot-de-passe.tsx"),
+  route("admin/premier-administrateur", "routes/admin/premier-administrateur.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin/images", "routes/admin/images.ts"),
   route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),

@@ -35,6 +35,9 @@ export const newPasswordSchema = z
     message: "Les deux mots de passe ne correspondent pas",
   });
 
+/** The first administrator, created from the link the server prints at its first start. */
+export const firstAdministratorSchema = z.object({ email: adminEmail }).and(newPasswordSchema);
+
 export const LIMITS = {
   title: 200,
   slug: 200,

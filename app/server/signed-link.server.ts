@@ -7,8 +7,12 @@ import { authSecret } from "./auth.server";
  * forged, nor used for another purpose or another subscriber, and the address of the person is not in it.
  */
 
-/** `gallery-access`: the cookie a client receives after the access code of a gallery (not a link). */
-export type LinkPurpose = "newsletter-confirm" | "newsletter-unsubscribe" | "gallery-access";
+/**
+ * `gallery-access`: the cookie a client receives after the access code of a gallery (not a link).
+ * `first-administrator`: the link the server prints at start while the site has no administrator.
+ */
+export type LinkPurpose =
+  "newsletter-confirm" | "newsletter-unsubscribe" | "gallery-access" | "first-administrator";
 
 type Payload = { p: LinkPurpose; s: string; e?: number };
 

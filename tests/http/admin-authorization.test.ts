@@ -182,6 +182,7 @@ const publicAdminPaths = [
   "/admin/verification",
   "/admin/mot-de-passe-oublie",
   "/admin/reinitialiser-mot-de-passe",
+  "/admin/premier-administrateur",
   "/admin/logout",
 ];
 

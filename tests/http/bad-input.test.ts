@@ -407,6 +407,7 @@ describe("bodies that are not forms", () => {
     "/newsletter/desabonnement",
     "/admin/login",
     "/admin/mot-de-passe-oublie",
+    "/admin/premier-administrateur",
   ];
 
   /** Each of `bodies` posted to `path`, with its answer. */

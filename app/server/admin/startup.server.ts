@@ -3,6 +3,7 @@ import { db } from "../db/client.server";
 import { env } from "../env.server";
 import { log } from "../logger.server";
 import { upsertAccount } from "./administrators.server";
+import { firstAdministratorLink } from "./first-administrator.server";
 import { startRetentionJob } from "./retention.server";
 
 /**
@@ -17,6 +18,16 @@ export async function startAdminServices(): Promise<void> {
       password: ADMIN_PASSWORD,
     });
     log.info("administrator_ensured", { created });
+  }
+  // A new site: one line with the link that creates its first administrator (at warn, so that it shows
+  // whatever LOG_LEVEL says).
+  const link = await firstAdministratorLink();
+  if (link) {
+    log.warn("first_administrator_link", {
+      message:
+        "Aucun administrateur : ouvrez ce lien pour créer le premier (valable 24 h, une seule fois).",
+      url: link,
+    });
   }
   startRetentionJob(db());
 }

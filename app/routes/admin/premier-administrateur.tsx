@@ -1,0 +1,151 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/premier-administrateur";
+import { SignInShell } from "~/components/admin/admin-shell";
+import { Field, Input } from "~/components/admin/field";
+import { useSignInForm } from "~/components/admin/sign-in-form";
+import { FormAlert } from "~/components/admin/form-alert";
+import { Button } from "~/components/ui/button";
+import { firstAdministratorSchema } from "~/lib/admin-schemas";
+import type { FieldErrors } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+import {
+  createFirstAdministrator,
+  firstAdministratorTokenState,
+} from "~/server/admin/first-administrator.server";
+import { auth } from "~/server/auth.server";
+import { redirectWithToast } from "~/server/toast.server";
+import { signInRefusal } from "~/server/forms.server";
+
+/*
+ * /admin/premier-administrateur?jeton=… : the first administrator of a new site, from the link the server
+ * prints at start while there is none (first-administrator.server.ts). Any other time the page says the
+ * link no longer works and where to go.
+ */
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Premier administrateur - Administration" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("jeton") ?? "";
+  const state = await firstAdministratorTokenState(token);
+  return data(
+    { token: state === "valid" ? token : "", state },
+    // The address holds a secret: never stored by a cache, never sent as a referrer (same-origin: see
+    // reinitialiser-mot-de-passe.tsx).
+    {
+      status: state === "valid" ? 200 : 410,
+      headers: { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" },
+    },
+  );
+}
+
+// Headers given to data() reach the document only through this export.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+type ActionResult = {
+  errors?: FieldErrors;
+  toast?: ToastMessage;
+  email?: string;
+  state?: "invalid" | "used";
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const parsed = firstAdministratorSchema.safeParse({
+    email: text("email"),
+    password: text("password"),
+    confirmation: text("confirmation"),
+  });
+  if (!parsed.success) {
+    return data<ActionResult>(signInRefusal(parsed.error, text("email")), { status: 400 });
+  }
+  const outcome = await createFirstAdministrator(await auth(), {
+    token: text("token"),
+    email: parsed.data.email,
+    password: parsed.data.password,
+  });
+  if (outcome !== "created") return data<ActionResult>({ state: outcome }, { status: 410 });
+  throw await redirectWithToast("/admin/login", {
+    type: "success",
+    title: "Administrateur créé",
+    description: "Connectez-vous avec votre adresse e-mail et votre mot de passe.",
+  });
+}
+
+export default function FirstAdministrator({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const { errors, clientErrors, formRef: form, checkWith } = useSignInForm(actionData?.errors);
+  const state = actionData?.state ?? loaderData.state;
+
+  if (state !== "valid") {
+    return (
+      <SignInShell title="Lien expiré">
+        <div className="space-y-4">
+          <FormAlert
+            message={{
+              type: "error",
+              title: "Ce lien n'est plus valable",
+              description:
+                state === "used"
+                  ? "Le site a déjà un administrateur : connectez-vous, ou demandez-lui une invitation."
+                  : "Il a expiré ou il est incomplet. Redémarrez le site pour en afficher un nouveau, ou créez un administrateur avec « npm run admin:create ».",
+            }}
+          />
+          <p className="text-center text-sm">
+            <a href="/admin/login" className="inline-block py-1 underline underline-offset-4">
+              Aller à la page de connexion
+            </a>
+          </p>
+        </div>
+      </SignInShell>
+    );
+  }
+
+  return (
+    <SignInShell title="Premier administrateur">
+      <Form
+        ref={form}
+        method="post"
+        noValidate
+        className="space-y-5"
+        onSubmit={checkWith(firstAdministratorSchema)}
+      >
+        <input type="hidden" name="token" value={loaderData.token} />
+        <p className="text-sm text-muted-foreground">
+          Créez le compte qui administre le site : votre adresse e-mail et un mot de passe (au moins
+          6 caractères). Vous pourrez ensuite inviter d'autres administrateurs.
+        </p>
+        <Field name="email" label="Adresse e-mail" error={errors.email}>
+          {(props) => (
+            <Input
+              {...props}
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={actionData?.email}
+            />
+          )}
+        </Field>
+        <Field name="password" label="Mot de passe" error={errors.password}>
+          {(props) => (
+            <Input {...props} type="password" autoComplete="new-password" required minLength={6} />
+          )}
+        </Field>
+        <Field name="confirmation" label="Confirmez le mot de passe" error={errors.confirmation}>
+          {(props) => <Input {...props} type="password" autoComplete="new-password" required />}
+        </Field>
+        <FormAlert message={clientErrors ? null : actionData?.toast} />
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? "Création..." : "Créer l'administrateur"}
+        </Button>
+      </Form>
+    </SignInShell>
+  );
+}
