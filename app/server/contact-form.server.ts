@@ -8,7 +8,7 @@ import { insertContactMessage } from "./contact-messages.server";
 import { clientAddressContext } from "./context";
 import { db } from "./db/client.server";
 import { log } from "./logger.server";
-import { enqueueMail } from "./mail/outbox.server";
+import { enqueueContactMail } from "./contact-mail.server";
 import { consumeRateLimit } from "./rate-limit.server";
 
 /** Messages one address may send per window: enough for a family, too few for a spammer. */
@@ -84,7 +84,7 @@ export async function submitContactForm({
     }
     const stored = await db().transaction(async (tx) => {
       const row = await insertContactMessage({ studio, ...parsed.data, suspectedSpam }, tx);
-      if (!suspectedSpam) await enqueueMail({ kind: "contact", messageId: row.id }, { tx });
+      if (!suspectedSpam) await enqueueContactMail({ messageId: row.id }, { tx });
       return row;
     });
     if (suspectedSpam) log.warn("contact_honeypot", { id: stored.id, studio, clientAddress });

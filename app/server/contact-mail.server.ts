@@ -1,6 +1,12 @@
+import { eq, sql } from "drizzle-orm";
 import { optionLabel } from "~/lib/contact-forms";
-import type { StudioData } from "~/content/schemas";
+import { studioDataSchema, type StudioData } from "~/content/schemas";
 import type { ContactMessage } from "./contact-messages.server";
+import { readSiteContent } from "./content/site-content.server";
+import { db } from "./db/client.server";
+import { contactMessages } from "./db/schema";
+import { log } from "./logger.server";
+import { registerMailKind } from "./mail/outbox.server";
 import type { OutgoingMail } from "./mail/transport.server";
 
 /** What the e-mail says of the studio and the business: from the content the message was sent under. */
@@ -46,3 +52,31 @@ export function contactMessageEmail(
     text: lines.join("\n"),
   };
 }
+
+/** A visitor's contact message, to its studio (contact_messages.id), written from the stored row. */
+export const enqueueContactMail = registerMailKind<{ messageId: string }>("contact", {
+  failureKind: "contact",
+  async compose({ messageId }) {
+    const [message] = await db()
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.id, messageId));
+    // Deleted by the owner or the retention meanwhile, or already accepted by the mail server.
+    if (!message || message.emailedAt || message.suspectedSpam) return null;
+    const row = await db().execute<{ data: unknown }>(
+      sql`select data from studios where slug = ${message.studio}`,
+    );
+    const studio = studioDataSchema.safeParse(row.rows[0]?.data);
+    if (!studio.success) throw new Error(`Studio inconnu pour le message ${message.id}`);
+    const { brand } = (await readSiteContent()).documents.identity;
+    const mail = contactMessageEmail(message, { brand, studio: studio.data });
+    return { ...mail, messageId: undefined };
+  },
+  async afterDelivery({ messageId }) {
+    await db()
+      .update(contactMessages)
+      .set({ emailedAt: new Date() })
+      .where(eq(contactMessages.id, messageId));
+    log.info("contact_message_emailed", { id: messageId });
+  },
+});

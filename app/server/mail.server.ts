@@ -1,4 +1,4 @@
-import { enqueueMail } from "./mail/outbox.server";
+import { registerMailKind } from "./mail/outbox.server";
 import { mailConfig } from "./mail/transport.server";
 
 /*
@@ -13,10 +13,16 @@ export type MailMessage = { to: string; subject: string; text: string };
 /** Sends (or queues) one e-mail. */
 export type Mailer = (message: MailMessage) => Promise<void>;
 
+/** An administrator's link (password reset, invitation), written by the caller. */
+export const enqueueAdminMail = registerMailKind<{ mail: MailMessage }>("admin", {
+  failureKind: "admin",
+  compose: async ({ mail }) => mail,
+});
+
 /** The site's mailer: through the job queue; null when SMTP_URL is not set (callers say e-mail is off). */
 export function configuredMailer(): Mailer | null {
   if (!mailConfig()) return null;
   return async (mail) => {
-    await enqueueMail({ kind: "admin", mail });
+    await enqueueAdminMail({ mail });
   };
 }

@@ -7,7 +7,7 @@ import { db } from "./db/client.server";
 import { blogNewsletterSubscribers, type SubscriberStatus } from "./db/schema";
 import type { Executor } from "./jobs/queue.server";
 import { log } from "./logger.server";
-import { enqueueMail } from "./mail/outbox.server";
+import { enqueueConfirmationMail } from "./newsletter/confirmation-email.server";
 import { SAMPLE_SUBSCRIBER } from "./newsletter/links.server";
 import { consumeRateLimit } from "./rate-limit.server";
 import { verifyLinkToken, type LinkPurpose } from "./signed-link.server";
@@ -89,7 +89,7 @@ async function awaitConfirmation(
       ...(send ? { confirmationSentAt: sql`now()` } : {}),
     })
     .where(eq(blogNewsletterSubscribers.id, row.id));
-  if (send) await enqueueMail({ kind: "confirmation", subscriberId: row.id }, { tx });
+  if (send) await enqueueConfirmationMail({ subscriberId: row.id }, { tx });
   return send;
 }
 
@@ -122,7 +122,7 @@ export async function subscribeToNewsletter({
       `);
       const created = inserted.rows[0];
       if (created) {
-        await enqueueMail({ kind: "confirmation", subscriberId: created.id }, { tx });
+        await enqueueConfirmationMail({ subscriberId: created.id }, { tx });
         return { outcome: "subscribed", subscriberId: created.id, confirmationQueued: true };
       }
 

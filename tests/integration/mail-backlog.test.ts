@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers } from "../../app/server/jobs/workers.server";
-import { enqueueMail } from "../../app/server/mail/outbox.server";
+import { enqueueAdminMail } from "../../app/server/mail.server";
 import { closeMailTransport } from "../../app/server/mail/transport.server";
 import { useAppDatabase } from "../support/database";
 import { duplicates, startScriptedSmtp, type ScriptedSmtp } from "../support/scripted-smtp";
@@ -28,8 +28,7 @@ describe("the mail queue", () => {
   it("sends e-mails queued together one after another, without waiting for the next poll", async () => {
     const started = Date.now();
     for (let index = 0; index < 12; index++) {
-      await enqueueMail({
-        kind: "admin",
+      await enqueueAdminMail({
         mail: {
           to: `admin-${index}@example.com`,
           subject: "Votre lien de connexion",

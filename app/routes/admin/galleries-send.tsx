@@ -10,10 +10,14 @@ import { isUuid, parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
 import { requireGallery } from "~/server/galleries/admin-pages.server";
-import { galleryInvitationEmail, galleryLink } from "~/server/galleries/emails.server";
+import {
+  enqueueGalleryInvitation,
+  galleryInvitationEmail,
+  galleryLink,
+} from "~/server/galleries/emails.server";
 import { galleryCounts } from "~/server/galleries/galleries.server";
 import { refusedIntent } from "~/server/forms.server";
-import { enqueueMail } from "~/server/mail/outbox.server";
+
 import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -56,8 +60,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const { gallery } = await requireGallery(params.id);
   const token = formData.get("envoi");
-  const queued = await enqueueMail(
-    { kind: "gallery-invitation", galleryId: gallery.id },
+  const queued = await enqueueGalleryInvitation(
+    { galleryId: gallery.id },
     isUuid(token) ? { once: `gallery-invitation:${gallery.id}:${token}` } : {},
   );
   return redirectWithToast(

@@ -13,10 +13,10 @@ import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
 import { mailConfig } from "~/server/mail/transport.server";
-import { enqueueMail } from "~/server/mail/outbox.server";
 import { newsletterMode, type NewsletterMode } from "~/server/newsletter/email.server";
 import {
   activeSubscriberCount,
+  enqueueNewsletterTest,
   sendArticle,
   sendingOfArticle,
   type SendArticleOutcome,
@@ -141,7 +141,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (intent === "test") {
       if (!(await getArticleForAdmin(id))) return refused("Article inconnu", 404);
       // To the signed-in administrator only: the address is the session's, never the form's.
-      await enqueueMail({ kind: "newsletter-test", articleId: id, mode, to: admin.email });
+      await enqueueNewsletterTest({ articleId: id, mode, to: admin.email });
       return redirectWithToast(pagePath(id, mode), {
         type: "success",
         title: "E-mail de test envoyé",

@@ -9,7 +9,7 @@ import {
   mailFailures,
   newsletterDeliveries,
 } from "../db/schema";
-import { enqueueMail } from "../mail/outbox.server";
+import { enqueueAdminMail } from "../mail.server";
 import { createSending } from "../newsletter/sending.server";
 import { mailSettings, waitingMail } from "./newsletter-overview.server";
 import { importSubscribers, parseSubscriberCsv } from "./subscriber-import.server";
@@ -293,12 +293,10 @@ describe("the mail settings and the queue", () => {
     expect(settings.sender).toMatch(/^.+ <[^>]+@[^>]+>$/);
 
     const start = await waitingMail();
-    await enqueueMail({
-      kind: "admin",
+    await enqueueAdminMail({
       mail: { to: "a@studio.test", subject: "Lien", text: "Bonjour" },
     });
-    await enqueueMail({
-      kind: "admin",
+    await enqueueAdminMail({
       mail: { to: "b@studio.test", subject: "Lien", text: "Bonjour" },
     });
     const active = (await subscriberCounts()).active;

@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
-import { enqueueMail } from "../mail/outbox.server";
+import { enqueueGallerySelection } from "./emails.server";
 import type { GalleryRow } from "./access.server";
 import type { GalleryTile } from "~/components/gallery/photo-urls";
 
@@ -160,7 +160,7 @@ export async function validateSelection(galleryId: string): Promise<{ count: num
       .select({ count: sql<number>`count(*)::int` })
       .from(galleryPhotos)
       .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)));
-    await enqueueMail({ kind: "gallery-selection", galleryId }, { tx });
+    await enqueueGallerySelection({ galleryId }, { tx });
     return { count: row?.count ?? 0 };
   });
 }

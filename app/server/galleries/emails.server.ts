@@ -8,10 +8,11 @@ import { env } from "../env.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import type { InlineImage, OutgoingMail } from "../mail/transport.server";
 import { log } from "../logger.server";
+import { registerMailKind } from "../mail/outbox.server";
 import { galleryVariantKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
 import { formatAccessCode } from "./access.server";
-import { expiryDay } from "./galleries.server";
+import { expiryDay, markInvitationSent } from "./galleries.server";
 import { ofName } from "~/lib/french";
 
 /*
@@ -197,3 +198,22 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
     replyTo: { name: gallery.clientName, address: gallery.clientEmail },
   };
 }
+
+/** A client gallery's link and code, to its client (galleries.id; issue 14). */
+export const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>(
+  "gallery-invitation",
+  {
+    failureKind: "gallery",
+    compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
+    async afterDelivery({ galleryId }) {
+      await markInvitationSent(galleryId);
+      log.info("gallery_invitation_emailed", { id: galleryId });
+    },
+  },
+);
+
+/** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
+export const enqueueGallerySelection = registerMailKind<{ galleryId: string }>(
+  "gallery-selection",
+  { failureKind: "gallery", compose: ({ galleryId }) => selectionEmail(galleryId) },
+);

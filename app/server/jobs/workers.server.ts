@@ -3,6 +3,7 @@ import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
 import { runGalleryRetention } from "../galleries/retention.server";
 import { log } from "../logger.server";
+import "../mail/kinds.server";
 import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";

@@ -1,17 +1,5 @@
 import type { JobWithMetadata } from "pg-boss";
-import { eq, sql } from "drizzle-orm";
-import { studioDataSchema } from "~/content/schemas";
-import { contactMessageEmail } from "../contact-mail.server";
-import { galleryInvitationEmail, selectionEmail } from "../galleries/emails.server";
-import { markInvitationSent } from "../galleries/galleries.server";
-import { readSiteContent } from "../content/site-content.server";
-import { db } from "../db/client.server";
-import { contactMessages } from "../db/schema";
 import { enqueue, type Executor } from "../jobs/queue.server";
-import { log } from "../logger.server";
-import { confirmationEmail } from "../newsletter/confirmation-email.server";
-import type { NewsletterMode } from "../newsletter/email.server";
-import { newsletterSample } from "../newsletter/sending.server";
 import { recordMailFailure, type MailKind } from "./failures.server";
 import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./transport.server";
 
@@ -19,103 +7,62 @@ import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./tran
  * Transactional e-mail through the queue `mail`: one job per e-mail. Jobs carry ids, not content: the
  * e-mail is written when it leaves, from the stored row (no copy of a visitor's message in the queue).
  * A job that fails is retried with back-off (QUEUES.mail); a refused address is given up at once.
+ *
+ * The outbox knows no kind of e-mail: each feature registers its own (registerMailKind) in its module and
+ * queues through the function that returns, so that the outbox imports none of them (mail/kinds.server.ts
+ * loads them all for the worker).
  */
 
-export type MailJob =
-  /** A visitor's contact message, to its studio (contact_messages.id). */
-  | { kind: "contact"; messageId: string }
-  /** The double opt-in link, to a pending subscriber. */
-  | { kind: "confirmation"; subscriberId: string }
-  /** An administrator's link (password reset, invitation), written by the caller. */
-  | { kind: "admin"; mail: Pick<OutgoingMail, "to" | "subject" | "text"> }
-  /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
-  | { kind: "newsletter-test"; articleId: string; mode: NewsletterMode; to: string }
-  /** A client gallery's link and code, to its client (galleries.id; issue 14). */
-  | { kind: "gallery-invitation"; galleryId: string }
-  /** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
-  | { kind: "gallery-selection"; galleryId: string };
+/** What a job of the queue holds: the kind's name and the ids its e-mail is written from. */
+export type MailJob = { kind: string };
 
-/**
- * Queues one e-mail; inside `tx` when given (it then leaves only if the transaction commits). With `once`,
- * a second request with the same key within the hour queues nothing and answers null (pg-boss's
- * singleton key over an hour's slot).
- */
-export function enqueueMail(job: MailJob, options: { tx?: Executor; once?: string } = {}) {
-  const { once, ...rest } = options;
-  return enqueue(
-    "mail",
-    job,
-    once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: 3600 },
-  );
+export type MailKindDefinition<Data extends object> = {
+  /** Where a failure shows in the admin (« Erreurs d'envoi »). */
+  failureKind: MailKind;
+  /** The e-mail of a job, written when it leaves; null when there is nothing (left) to send. */
+  compose: (data: Data) => Promise<OutgoingMail | null>;
+  /** What the feature records once the mail server has accepted it. */
+  afterDelivery?: (data: Data) => Promise<void>;
+};
+
+export type EnqueueOptions = {
+  /** Queued inside this transaction: the e-mail leaves only if it commits. */
+  tx?: Executor;
+  /** A second request with the same key within the hour queues nothing and answers null. */
+  once?: string;
+};
+
+const kinds = new Map<string, MailKindDefinition<object>>();
+
+/** Registers the e-mail `name`; returns the function that queues one of it. */
+export function registerMailKind<Data extends object>(
+  name: string,
+  definition: MailKindDefinition<Data>,
+): (data: Data, options?: EnqueueOptions) => Promise<string | null> {
+  kinds.set(name, definition as unknown as MailKindDefinition<object>);
+  return (data, { once, ...rest } = {}) =>
+    enqueue(
+      "mail",
+      { ...data, kind: name },
+      once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: 3600 },
+    );
 }
 
-/** The e-mail of a job, or null when there is nothing (left) to send. */
-async function compose(job: MailJob): Promise<OutgoingMail | null> {
-  switch (job.kind) {
-    case "admin":
-      return job.mail;
-    case "gallery-selection":
-      return selectionEmail(job.galleryId);
-    case "confirmation":
-      return confirmationEmail(job.subscriberId);
-    case "newsletter-test": {
-      // Written when it leaves, like the real one: the article as it is then. Deleted meanwhile: nothing.
-      const sample = await newsletterSample(job.articleId, job.mode);
-      if (!sample) return null;
-      return {
-        to: job.to,
-        ...sample.content,
-        subject: `[Test] ${sample.content.subject}`,
-        headers: {
-          "List-Unsubscribe": `<${sample.unsubscribeUrl}>`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-      };
-    }
-    case "gallery-invitation":
-      return galleryInvitationEmail(job.galleryId);
-    case "contact": {
-      const [message] = await db()
-        .select()
-        .from(contactMessages)
-        .where(eq(contactMessages.id, job.messageId));
-      // Deleted by the owner or the retention meanwhile, or already accepted by the mail server.
-      if (!message || message.emailedAt || message.suspectedSpam) return null;
-      const row = await db().execute<{ data: unknown }>(
-        sql`select data from studios where slug = ${message.studio}`,
-      );
-      const studio = studioDataSchema.safeParse(row.rows[0]?.data);
-      if (!studio.success) throw new Error(`Studio inconnu pour le message ${message.id}`);
-      const { brand } = (await readSiteContent()).documents.identity;
-      const mail = contactMessageEmail(message, { brand, studio: studio.data });
-      return { ...mail, messageId: undefined };
-    }
-  }
-}
+/** The names of the kinds registered in this process. */
+export const registeredMailKinds = (): string[] => [...kinds.keys()];
 
-async function afterDelivery(job: MailJob): Promise<void> {
-  if (job.kind === "contact") {
-    await db()
-      .update(contactMessages)
-      .set({ emailedAt: new Date() })
-      .where(eq(contactMessages.id, job.messageId));
-    log.info("contact_message_emailed", { id: job.messageId });
-  }
-  if (job.kind === "gallery-invitation") {
-    await markInvitationSent(job.galleryId);
-    log.info("gallery_invitation_emailed", { id: job.galleryId });
-  }
-}
-
-function kindOf(job: MailJob): MailKind {
-  if (job.kind === "gallery-invitation" || job.kind === "gallery-selection") return "gallery";
-  return job.kind === "newsletter-test" ? "newsletter" : job.kind;
+function definitionOf(job: MailJob): MailKindDefinition<object> {
+  const definition = kinds.get(job.kind);
+  // A job of a kind this process never loaded: retried (another version of the site may know it).
+  if (!definition) throw new Error(`E-mail d'un type inconnu : ${job.kind}`);
+  return definition;
 }
 
 /** The worker of the queue `mail`, sending through `config`: composes and sends each job's e-mail. */
 export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetadata<MailJob>[]) => {
   for (const job of jobs) {
-    const mail = await compose(job.data);
+    const definition = definitionOf(job.data);
+    const mail = await definition.compose(job.data);
     if (!mail) continue;
     try {
       await deliver(mail, config);
@@ -123,7 +70,7 @@ export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetada
       const failure = mailFailure(error);
       const final = failure.permanent || job.retryCount >= job.retryLimit;
       await recordMailFailure({
-        kind: kindOf(job.data),
+        kind: definition.failureKind,
         recipient: mail.to,
         error: failure.message,
         final,
@@ -132,6 +79,6 @@ export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetada
       if (failure.permanent) continue;
       throw error;
     }
-    await afterDelivery(job.data);
+    await definition.afterDelivery?.(job.data);
   }
 };

@@ -3,6 +3,7 @@ import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { blogNewsletterSubscribers } from "../db/schema";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { registerMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { confirmationExpiresAt, confirmationUrl } from "./links.server";
 import { formatLongDateTimeFr } from "~/lib/dates";
@@ -62,3 +63,9 @@ ${emailButton(url, "Confirmer mon inscription")}
   });
   return { to: subscriber.email, subject, text, html };
 }
+
+/** The double opt-in link, to a pending subscriber (blog_newsletter_subscribers.id). */
+export const enqueueConfirmationMail = registerMailKind<{ subscriberId: string }>("confirmation", {
+  failureKind: "confirmation",
+  compose: ({ subscriberId }) => confirmationEmail(subscriberId),
+});

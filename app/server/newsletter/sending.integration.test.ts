@@ -6,12 +6,12 @@ import { mailParts, startSmtpCapture } from "../../../tests/support/smtp-capture
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
 import { startWorkers } from "../jobs/workers.server";
-import { enqueueMail } from "../mail/outbox.server";
 import { verifyLinkToken } from "../signed-link.server";
 import { SAMPLE_SUBSCRIBER } from "./links.server";
 import {
   activeSubscriberCount,
   createSending,
+  enqueueNewsletterTest,
   sendArticle,
   sendingOfArticle,
   sendingsProgress,
@@ -157,8 +157,7 @@ function messagesTo(to: string, subject: string) {
 describe("the owner's send page", () => {
   it("sends a test to an administrator: the article as subscribers get it, « [Test] », a link of nobody", async () => {
     const draft = await article(false, { title: "Brouillon à tester", slug: "brouillon-a-tester" });
-    await enqueueMail({
-      kind: "newsletter-test",
+    await enqueueNewsletterTest({
       articleId: draft.id,
       mode: "full",
       to: "proprietaire@example.com",

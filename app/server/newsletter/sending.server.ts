@@ -13,6 +13,7 @@ import { env } from "../env.server";
 import { jobQueue, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { recordMailFailure } from "../mail/failures.server";
+import { registerMailKind } from "../mail/outbox.server";
 import {
   deliver,
   mailFailure,
@@ -216,6 +217,29 @@ export async function newsletterSample(
   const link = await unsubscribeUrl(SAMPLE_SUBSCRIBER);
   return { content: personalise(rendered, link), unsubscribeUrl: link };
 }
+
+/** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
+export const enqueueNewsletterTest = registerMailKind<{
+  articleId: string;
+  mode: NewsletterMode;
+  to: string;
+}>("newsletter-test", {
+  failureKind: "newsletter",
+  // Written when it leaves, like the real one: the article as it is then. Deleted meanwhile: nothing.
+  async compose({ articleId, mode, to }) {
+    const sample = await newsletterSample(articleId, mode);
+    if (!sample) return null;
+    return {
+      to,
+      ...sample.content,
+      subject: `[Test] ${sample.content.subject}`,
+      headers: {
+        "List-Unsubscribe": `<${sample.unsubscribeUrl}>`,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    };
+  },
+});
 
 export type SendingProgress = {
   id: string;
