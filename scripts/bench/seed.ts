@@ -2,16 +2,18 @@
 // terms below match a known share of them.
 import type pg from "pg";
 
-/** Search terms and the share of generated articles each one matches (title or excerpt). */
+/** Search terms and the share of generated articles each one matches (title, excerpt or body). */
 export const searchTerms = {
-  /** In one title out of 8 ('Portrait de famille …'). */
+  /** In one title out of 8 ('Portrait de famille …') and one body out of 11. */
   common: "famille",
   /** In one title out of 10,007 (article 17, 10024, …). */
   rare: "zanzibar",
-  /** Accentless: matches 'Été' (one title out of 13). */
+  /** Accentless: matches 'Été' (one title out of 13, one body out of 11). */
   accentless: "ete",
   /** A literal percent sign ('-20 %' in one title out of 97). */
   percent: "%",
+  /** A typo of 'mariage' (one title out of 8): found by nothing but the typo fallback. */
+  typo: "mariagge",
   /** Worst case, beyond the list: no trigram to look up and no match, so nothing stops a scan early. */
   absent: "%_%",
 } as const;
@@ -88,7 +90,8 @@ export async function seedArticles(
            || 'simples aux couleurs douces, évitez les grands logos, et pensez à un change.</p>'
            || '<h2>Pendant la séance</h2><p>Nous prenons le temps : pauses, jeux, câlins. Les plus belles '
            || 'images naissent quand chacun oublie l''objectif.</p><ul><li>Arrivez dix minutes en avance'
-           || '</li><li>Apportez le doudou</li><li>Gardez le sourire</li></ul>',
+           || '</li><li>Apportez le doudou</li><li>Gardez le sourire</li></ul>'
+           || case when i % 11 = 0 then '<p>Un bel <em>été</em> en famille, à la lumière du soir.</p>' else '' end,
          'Studio Photo',
          cats.ids[1 + i % 5],
          '/images/demo-blog/' || ($4::text[])[1 + i % 10] || '.jpg',

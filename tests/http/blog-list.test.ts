@@ -71,4 +71,36 @@ describe("/blog", () => {
       `Été au studio ${token}`,
     ]);
   });
+
+  it("ranks a search: the title holding the word before newer excerpts and bodies, a partial match last", async () => {
+    const day = (month: number) => new Date(Date.UTC(2024, month, 1));
+    await fixtures.createArticles([
+      { title: "Été : nos idées de séances en plein air", publishedAt: day(5), inCategory: true },
+      {
+        title: "Souvenirs de vacances",
+        excerpt: "Les mariées de l'été.",
+        publishedAt: day(8),
+        inCategory: true,
+      },
+      {
+        title: "Coulisses du studio",
+        content: "<p>Cet <em>été</em>, le studio reste ouvert.</p>",
+        publishedAt: day(9),
+        inCategory: true,
+      },
+      // « fêtes » holds 'ete': found by the partial match of SPEC §5, after every word match.
+      { title: "Noël : les fêtes au studio", publishedAt: day(11), inCategory: true },
+    ]);
+    // The file's category keeps other files' articles out of the list.
+    const { status, document } = await fetchPage(
+      `/blog?${new URLSearchParams({ q: "été", categorie: fixtures.categorySlug })}`,
+    );
+    expect(status).toBe(200);
+    expect([...document.querySelectorAll("main article h2")].map(textOf)).toEqual([
+      "Été : nos idées de séances en plein air",
+      "Souvenirs de vacances",
+      "Coulisses du studio",
+      "Noël : les fêtes au studio",
+    ]);
+  });
 });

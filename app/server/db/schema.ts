@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   jsonb,
@@ -22,6 +23,9 @@ import {
  * `f_unaccent` is an IMMUTABLE wrapper around `unaccent` created by the first migration, so that
  * accent-insensitive search can use trigram indexes.
  */
+
+/** PostgreSQL's full-text document type; drizzle has none of its own. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -67,6 +71,15 @@ export const blogArticles = pgTable(
     searchText: text("search_text").generatedAlwaysAs(
       sql`f_unaccent(lower(title || chr(10) || excerpt))`,
     ),
+    /**
+     * The words of title (weight A), excerpt (B) and body (C, its HTML tags removed), stemmed without
+     * accents by the `french_unaccent` text search configuration of migration 0014: what the search ranks.
+     * A body may weigh 4 MiB but a tsvector holds at most 1 MiB of words: only its first 200,000
+     * characters (far more than any real article) are read, so that no save can fail on it.
+     */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql`setweight(to_tsvector('french_unaccent'::regconfig, title), 'A') || setweight(to_tsvector('french_unaccent'::regconfig, excerpt), 'B') || setweight(to_tsvector('french_unaccent'::regconfig, left(regexp_replace(content, '<[^>]*>', ' ', 'g'), 200000)), 'C')`,
+    ),
   },
   (table) => [
     check(
@@ -76,10 +89,25 @@ export const blogArticles = pgTable(
     index("blog_articles_published_idx").on(table.published, table.publishedAt.desc()),
     index("blog_articles_category_idx").on(table.categoryId, table.publishedAt.desc()),
     index("blog_articles_search_idx").using("gin", sql`${table.searchText} gin_trgm_ops`),
+    index("blog_articles_search_vector_idx").using("gin", table.searchVector),
     index("blog_articles_scheduled_idx")
       .on(table.scheduledAt)
       .where(sql`${table.scheduledAt} is not null`),
   ],
+);
+
+/**
+ * Every word (three characters or more, with a letter, without accents) of the titles and excerpts of
+ * published articles, with how many articles hold it: where a search that finds nothing looks for the words
+ * the visitor may have meant. Triggers of migration 0014 keep it as articles change.
+ */
+export const blogSearchWords = pgTable(
+  "blog_search_words",
+  {
+    word: text("word").primaryKey(),
+    articles: integer("articles").notNull(),
+  },
+  (table) => [index("blog_search_words_trigram_idx").using("gin", sql`${table.word} gin_trgm_ops`)],
 );
 
 /**
