@@ -1,48 +1,19 @@
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { usePolled } from "~/lib/use-polled";
 import { useRevalidator, useSubmit } from "react-router";
 import type { PhotosProgress } from "~/server/uploads/gallery-photos.server";
 
-/** How often the page asks for the photos' states while some are being prepared or sent. */
-const POLL_INTERVAL_MS = 2_000;
-
 /**
- * The gallery's photos and their states, kept up to date: `/progression` is asked every 2 s while a photo
- * is not ready yet or the uploader is sending (new photos appear as they complete), and only while the
- * tab is in view. Without JavaScript, the states are those of the page's loading.
+ * The gallery's photos and their states, kept up to date: `/progression` is polled while a photo is not
+ * ready yet or the uploader is sending (new photos appear as they complete). Without JavaScript, the states
+ * are those of the page's loading.
  */
 export function useLivePhotos(
   initial: PhotosProgress,
   progressUrl: string,
   uploading: boolean,
 ): PhotosProgress {
-  const [polled, setPolled] = useState<{ base: PhotosProgress; value: PhotosProgress } | null>(
-    null,
-  );
-  const live = polled?.base === initial ? polled.value : initial;
-  const active = uploading || live.preparing > 0;
-
-  useEffect(() => {
-    if (!active) return;
-    const controller = new AbortController();
-    const poll = () => {
-      if (document.visibilityState === "hidden") return;
-      void fetch(progressUrl, {
-        signal: controller.signal,
-        headers: { Accept: "application/json" },
-      })
-        .then(async (response) => {
-          if (response.ok)
-            setPolled({ base: initial, value: (await response.json()) as PhotosProgress });
-        })
-        // A network hiccup (or leaving the page): the next tick tries again.
-        .catch(() => undefined);
-    };
-    const timer = window.setInterval(poll, POLL_INTERVAL_MS);
-    return () => {
-      window.clearInterval(timer);
-      controller.abort();
-    };
-  }, [active, progressUrl, initial]);
+  const live = usePolled(initial, progressUrl, (value) => uploading || value.preparing > 0);
 
   // The uploader finished: one last look, so the last photos show without waiting for the next tick.
   const revalidator = useRevalidator();

@@ -1,11 +1,12 @@
 import { ExternalLink, RefreshCw } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Link, useLocation, useRevalidator } from "react-router";
 import type { Route } from "./+types/newsletter-sending";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { isUuid } from "~/lib/forms";
+import { usePolled } from "~/lib/use-polled";
 import { getArticleForAdmin } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { mailConfig } from "~/server/mail/transport.server";
@@ -16,9 +17,6 @@ import { findSendingProgress, progressView, type ProgressView } from "./newslett
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Envoi : ${loaderData?.subject ?? "newsletter"} - Administration` },
 ];
-
-/** How often the page asks where the sending stands, while it is under way. */
-const POLL_INTERVAL_MS = 2_000;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -50,38 +48,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /**
- * The sending's figures, kept up to date while it is under way: its `/progression` address is asked every
- * 2 s while the tab is in view (a tab left in the background asks nothing), and the page's data is loaded
- * again once it is done (the failed addresses, the end time). Without JavaScript the figures are those of the
+ * The sending's figures, kept up to date while it is under way (usePolled), and the page's data loaded again
+ * once it is done (the failed addresses, the end time). Without JavaScript the figures are those of the
  * page's loading (the « Actualiser » link reloads it).
  */
 function useLiveProgress(initial: ProgressView, progressUrl: string): ProgressView {
-  // The last figures polled, for the page's data they followed (newer data replaces them).
-  const [polled, setPolled] = useState<{ base: ProgressView; value: ProgressView } | null>(null);
-  const live = polled?.base === initial ? polled.value : initial;
-  const underWay = live.status === "sending";
-
-  useEffect(() => {
-    if (!underWay) return;
-    const controller = new AbortController();
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === "hidden") return;
-      void fetch(progressUrl, {
-        signal: controller.signal,
-        headers: { Accept: "application/json" },
-      })
-        .then(async (response) => {
-          if (response.ok)
-            setPolled({ base: initial, value: (await response.json()) as ProgressView });
-        })
-        // A network hiccup (or leaving the page): the next tick tries again.
-        .catch(() => undefined);
-    }, POLL_INTERVAL_MS);
-    return () => {
-      window.clearInterval(timer);
-      controller.abort();
-    };
-  }, [underWay, progressUrl, initial]);
+  const live = usePolled(initial, progressUrl, (value) => value.status === "sending");
 
   const revalidator = useRevalidator();
   const finishedSinceLoading = initial.status === "sending" && live.status === "done";
