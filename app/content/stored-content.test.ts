@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "./schemas";
+
+/*
+ * Stored content only grows (decision 0070): the documents and studios a site stored with an earlier
+ * release must still parse, every value kept, with today's schemas; a new field comes with `.default()` (or
+ * is optional), a field is never renamed nor removed without a migration of the stored rows. The fixture is
+ * what the release before issue 24 (373aa90) stored on a new site: its seed, read back from PostgreSQL. At
+ * each release, add that release's copy beside it.
+ */
+
+type Stored = {
+  release: string;
+  documents: Record<string, unknown>;
+  studios: Record<string, unknown>;
+};
+
+const fixtures = path.join(import.meta.dirname, "../../tests/fixtures");
+const releases: Stored[] = ["stored-content-373aa90.json"].map(
+  (name) => JSON.parse(readFileSync(path.join(fixtures, name), "utf8")) as Stored,
+);
+
+/** The paths of `stored` whose value `parsed` lost or changed (a field renamed, dropped or reshaped). */
+function lost(stored: unknown, parsed: unknown, at = "$"): string[] {
+  if (Array.isArray(stored)) {
+    if (!Array.isArray(parsed) || parsed.length !== stored.length) return [at];
+    return stored.flatMap((item, index) => lost(item, parsed[index], `${at}[${index}]`));
+  }
+  if (stored !== null && typeof stored === "object") {
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [at];
+    return Object.entries(stored).flatMap(([key, value]) =>
+      lost(value, (parsed as Record<string, unknown>)[key], `${at}.${key}`),
+    );
+  }
+  return Object.is(stored, parsed) ? [] : [at];
+}
+
+describe.each(releases)("content stored by release $release", ({ documents, studios }) => {
+  it.each(DOCUMENT_KEYS.filter((key) => key in documents))(
+    "document « %s » parses with today's schema, every stored value kept",
+    (key) => {
+      const parsed = documentSchemas[key].safeParse(documents[key]);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+      expect(lost(documents[key], parsed.data)).toEqual([]);
+    },
+  );
+
+  it("holds every kind of document and the three studios", () => {
+    expect(Object.keys(documents).sort()).toEqual([...DOCUMENT_KEYS].sort());
+    expect(Object.keys(studios).sort()).toEqual(["brive", "limoges", "ussel"]);
+  });
+
+  it.each(Object.keys(studios))(
+    "studio « %s » parses with today's schema, every stored value kept",
+    (slug) => {
+      const parsed = studioDataSchema.safeParse(studios[slug]);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+      expect(lost(studios[slug], parsed.data)).toEqual([]);
+    },
+  );
+});
+
+describe("the check of what a schema keeps", () => {
+  it("names a renamed, dropped or reshaped value", () => {
+    expect(lost({ a: 1, b: { c: [1, 2] } }, { a: 1, b: { c: [1, 2] }, d: true })).toEqual([]);
+    expect(lost({ a: 1, b: { c: [1, 2] } }, { a: 1, b: { d: [1, 2] } })).toEqual(["$.b.c"]);
+    expect(lost({ a: [1, 2] }, { a: [1] })).toEqual(["$.a"]);
+    expect(lost({ a: "x" }, { a: "y" })).toEqual(["$.a"]);
+  });
+});
