@@ -167,14 +167,33 @@ describe("the photos page of a client gallery", { timeout: 180_000 }, () => {
     await first.waitForURL("about:blank");
     await first.close();
 
-    // A new page (a reload, another day): the same file goes on from the second piece.
+    // A new page (a reload, another day): it names the file that did not finish, with what arrived.
+    const reached = String(Math.floor((UPLOAD_CHUNK_BYTES / big.length) * 100));
     const second = await signedInPage(openPage, admin.account(), `/admin/galeries/${galleryId}`);
+    const interrupted = second.getByRole("list", { name: "Envois interrompus" });
+    await interrupted.getByText("DSC_4100.jpg", { exact: true }).waitFor();
+    expect(await interrupted.getByText(new RegExp(`^${reached} % reçus`)).count()).toBe(1);
     const offsets: string[] = [];
     second.on("request", (request) => {
       const offset = new URL(request.url()).searchParams.get("offset");
       if (request.method() === "POST" && offset !== null) offsets.push(offset);
     });
+    // Chosen again, its bar starts at the byte reached (held here before the server's answer), and the
+    // file goes on from the second piece.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await second.route(/\/admin\/envois$/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await picker(second).setInputFiles(file);
+    await expect
+      .poll(() =>
+        second.getByRole("progressbar", { name: "DSC_4100.jpg" }).getAttribute("aria-valuenow"),
+      )
+      .toBe(reached);
+    expect(await interrupted.count()).toBe(0);
+    release();
     await second.getByText("1 photo envoyée sur 1 · 100 %").waitFor({ timeout: 60_000 });
     // Sent, not found already there; the browser's request events may reach the test after the page
     // has drawn the answer.

@@ -125,3 +125,74 @@ describe("the photos page of a client gallery over HTTP", () => {
     });
   });
 });
+
+describe("an upload interrupted before its last byte", () => {
+  it("is named on the gallery's page with the share received, until it completes", async () => {
+    const galleryId = await newGallery("Envoi interrompu");
+    const headers = { Cookie: admin.cookie(), Origin: new URL(serverBaseUrl()).origin };
+    // 9 MiB that start as a JPEG does: the first piece (8 MiB) arrives, then the page is left.
+    const size = 9 * 1024 * 1024;
+    const bytes = Buffer.alloc(size, 7);
+    bytes.set([0xff, 0xd8, 0xff, 0xe0], 0);
+    const start = await fetch(new URL("/admin/envois", serverBaseUrl()), {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        galleryId,
+        name: "DSC_7001.jpg",
+        size,
+        type: "image/jpeg",
+        lastModified: 1_700_000_000_000,
+      }),
+    });
+    expect(start.status).toBe(201);
+    const { uploadId, chunkSize } = (await start.json()) as { uploadId: string; chunkSize: number };
+    const piece = await fetch(
+      new URL(`/admin/envois/${uploadId}?galerie=${galleryId}&offset=0`, serverBaseUrl()),
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/octet-stream" },
+        body: bytes.subarray(0, chunkSize),
+      },
+    );
+    expect(piece.status).toBe(200);
+
+    const page = await fetchPage(`/admin/galeries/${galleryId}`, { cookie: admin.cookie() });
+    const list = page.document.querySelector('ul[aria-label="Envois interrompus"]');
+    expect(
+      [...(list?.querySelectorAll("li") ?? [])].map((item) =>
+        [...item.querySelectorAll("span")].map((part) => textOf(part)),
+      ),
+    ).toEqual([["DSC_7001.jpg", "88 % reçus (8,4 Mo sur 9,4 Mo)"]]);
+    expect(textOf(list?.parentElement)).toContain(
+      "Une photo n'a pas fini d'arriver. Choisissez-les à nouveau (ou tout le dossier) : chacune reprend où elle s'était arrêtée",
+    );
+    // The same file started again goes on from the byte reached, and once complete is named no more.
+    const again = await fetch(new URL("/admin/envois", serverBaseUrl()), {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        galleryId,
+        name: "DSC_7001.jpg",
+        size,
+        type: "image/jpeg",
+        lastModified: 1_700_000_000_000,
+      }),
+    });
+    expect(await again.json()).toMatchObject({ uploadId, received: chunkSize });
+    const last = await fetch(
+      new URL(
+        `/admin/envois/${uploadId}?galerie=${galleryId}&offset=${chunkSize}`,
+        serverBaseUrl(),
+      ),
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/octet-stream" },
+        body: bytes.subarray(chunkSize),
+      },
+    );
+    expect(last.status).toBe(201);
+    const after = await fetchPage(`/admin/galeries/${galleryId}`, { cookie: admin.cookie() });
+    expect(after.document.querySelector('ul[aria-label="Envois interrompus"]')).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   batchText,
+  timeLeftText,
   percentOf,
   RefusedError,
   retryDelay,
@@ -94,6 +95,7 @@ function run(transport: Transport, files: QueueFile[], environment?: Partial<Env
         online = true;
       },
       isOnline: () => online,
+      now: () => Date.now(),
       ...environment,
     },
     { concurrency: 3, onChange: (snapshot) => snapshots.push(snapshot) },
@@ -238,7 +240,73 @@ describe("the gallery's upload queue", () => {
   });
 });
 
+describe("a batch after an interruption", () => {
+  it("starts the bar of a file the server already holds in part at the byte reached", () => {
+    // A server that answers nothing yet: the first snapshot is what the page shows while it asks.
+    const silent: Transport = {
+      start: () => new Promise(() => {}),
+      offset: () => new Promise(() => {}),
+      send: () => new Promise(() => {}),
+    };
+    const snapshots: QueueSnapshot[] = [];
+    const queue = new UploadQueue(
+      silent,
+      { wait: async () => {}, isOnline: () => true, now: () => 0 },
+      { concurrency: 3, onChange: (snapshot) => snapshots.push(snapshot) },
+    );
+    queue.add([file("DSC_4100.jpg", 1000), file("DSC_4101.jpg", 1000)], (queued) =>
+      queued.name === "DSC_4100.jpg" ? 400 : 0,
+    );
+    const [first] = snapshots;
+    expect(first?.files.map(({ name, sent }) => [name, sent])).toEqual([
+      ["DSC_4100.jpg", 400],
+      ["DSC_4101.jpg", 0],
+    ]);
+    expect(first?.percent).toBe(20);
+  });
+
+  it("tells the time left from the pace of the last minute, once measured for 3 s", async () => {
+    let clock = 0;
+    const pieces: Array<(loaded: number) => void> = [];
+    // The server holds 3,000 bytes of the file from an earlier page: they are not this page's pace.
+    const transport: Transport = {
+      start: async () => ({ kind: "started", uploadId: "u", chunkSize: 10_000, received: 3_000 }),
+      offset: () => new Promise(() => {}),
+      send: (_id, _offset, _piece, onProgress) => {
+        pieces.push(onProgress);
+        return new Promise(() => {});
+      },
+    };
+    const snapshots: QueueSnapshot[] = [];
+    const queue = new UploadQueue(
+      transport,
+      { wait: async () => {}, isOnline: () => true, now: () => clock },
+      { concurrency: 1, onChange: (snapshot) => snapshots.push(snapshot) },
+    );
+    queue.add([file("IMG_0001.jpg", 10_000)], () => 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const progress = pieces[0];
+    if (!progress) throw new Error("no piece sent");
+    clock = 1_000;
+    progress(1_000); // 1,000 bytes in 1 s: not measured long enough.
+    expect(snapshots.at(-1)?.secondsLeft).toBeNull();
+    clock = 5_000;
+    progress(3_000); // 3,000 bytes in 5 s (0.6 byte/ms), 4,000 left: 6.7 s.
+    expect(snapshots.at(-1)?.files[0]?.sent).toBe(6_000);
+    expect(snapshots.at(-1)?.secondsLeft).toBe(7);
+  });
+});
+
 describe("the queue's figures", () => {
+  it("writes the time left in French, rounded up to the minute", () => {
+    expect(timeLeftText(45)).toBe("Moins d'une minute restante");
+    expect(timeLeftText(61)).toBe("Environ 2 min restantes");
+    expect(timeLeftText(59 * 60)).toBe("Environ 59 min restantes");
+    expect(timeLeftText(3600)).toBe("Environ 1 h restantes");
+    expect(timeLeftText(2 * 3600 + 14 * 60 + 10)).toBe("Environ 2 h 15 min restantes");
+    expect(timeLeftText(3 * 3600 + 5 * 60)).toBe("Environ 3 h 05 min restantes");
+  });
+
   it("doubles the wait up to 30 s", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 10].map(retryDelay)).toEqual([
       1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000,

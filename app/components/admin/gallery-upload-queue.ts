@@ -52,6 +52,8 @@ export type Environment = {
   /** Waits `ms`, or less when `wake` resolves first (the browser came back online). */
   wait(ms: number, wake: Promise<void>): Promise<void>;
   isOnline(): boolean;
+  /** Milliseconds of a monotonic clock (the time left is measured on it). */
+  now(): number;
 };
 
 export type FileStatus = "waiting" | "sending" | "paused" | "done" | "duplicate" | "refused";
@@ -76,6 +78,8 @@ export type QueueSnapshot = {
   percent: number;
   /** Some file is still waiting, sending or paused. */
   busy: boolean;
+  /** Seconds until the batch is sent at the pace of the last minute; null until it can be told. */
+  secondsLeft: number | null;
 };
 
 /** The waits between tries: 1, 2, 4, 8, 16, then 30 s. */
@@ -89,6 +93,22 @@ export function percentOf(sent: number, size: number): number {
   return Math.min(100, Math.floor((sent / size) * 100));
 }
 
+/** « Environ 2 h 15 min restantes » (rounded up to the minute). */
+export function timeLeftText(seconds: number): string {
+  if (seconds <= 60) return "Moins d'une minute restante";
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `Environ ${minutes} min restantes`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0
+    ? `Environ ${hours} h restantes`
+    : `Environ ${hours} h ${String(rest).padStart(2, "0")} min restantes`;
+}
+
+/** How far back the pace is measured, and how long it must have been measured to be told. */
+const PACE_WINDOW_MS = 60_000;
+const PACE_MINIMUM_MS = 3_000;
+
 /** « 12 photos envoyées sur 30 · 48 % » */
 export function batchText(snapshot: Pick<QueueSnapshot, "sentFiles" | "totalFiles" | "percent">) {
   const { sentFiles, totalFiles, percent } = snapshot;
@@ -98,7 +118,8 @@ export function batchText(snapshot: Pick<QueueSnapshot, "sentFiles" | "totalFile
 
 const collator = new Intl.Collator("fr", { numeric: true, sensitivity: "base" });
 
-type Entry = FileProgress & { file: QueueFile };
+/** `resumedFrom`: the bytes the server had before this page sent any (not counted in the pace). */
+type Entry = FileProgress & { file: QueueFile; resumedFrom: number };
 
 export class UploadQueue {
   private entries: Entry[] = [];
@@ -107,6 +128,8 @@ export class UploadQueue {
   private nextId = 1;
   private wakeUp: () => void = () => {};
   private wake: Promise<void>;
+  /** Bytes this page sent, over time, for the pace (the last PACE_WINDOW_MS). */
+  private pace: Array<{ at: number; moved: number }> = [];
 
   private readonly transport: Transport;
   private readonly environment: Environment;
@@ -136,15 +159,21 @@ export class UploadQueue {
     wakeUp();
   }
 
-  /** Adds files (sorted by name among themselves) at the end of the queue and starts sending. */
-  add(files: QueueFile[]): void {
+  /**
+   * Adds files (sorted by name among themselves) at the end of the queue and starts sending. `resumeFrom`
+   * gives the bytes the server already holds of a file whose upload was interrupted (a reload, another
+   * day): its bar starts there, as its upload will.
+   */
+  add(files: QueueFile[], resumeFrom: (file: QueueFile) => number = () => 0): void {
     const sorted = [...files].sort((a, b) => collator.compare(a.name, b.name));
     for (const file of sorted) {
+      const resumed = Math.min(file.size, Math.max(0, resumeFrom(file)));
       this.entries.push({
         id: this.nextId++,
         name: file.name,
         size: file.size,
-        sent: 0,
+        sent: resumed,
+        resumedFrom: resumed,
         status: "waiting",
         message: null,
         file,
@@ -155,11 +184,16 @@ export class UploadQueue {
   }
 
   snapshot(): QueueSnapshot {
-    const files = this.entries.map(({ file: _file, ...progress }) => progress);
+    const files = this.entries.map(
+      ({ file: _file, resumedFrom: _resumed, ...progress }) => progress,
+    );
     const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
     const sentBytes = files.reduce(
       (sum, file) => sum + (file.status === "duplicate" ? file.size : file.sent),
       0,
+    );
+    const busy = files.some(
+      (file) => file.status === "waiting" || file.status === "sending" || file.status === "paused",
     );
     return {
       files,
@@ -167,14 +201,45 @@ export class UploadQueue {
         .length,
       totalFiles: files.filter((file) => file.status !== "refused").length,
       percent: percentOf(sentBytes, totalBytes),
-      busy: files.some(
-        (file) =>
-          file.status === "waiting" || file.status === "sending" || file.status === "paused",
-      ),
+      busy,
+      secondsLeft: busy ? this.secondsLeft() : null,
     };
   }
 
+  /** The bytes still to send over the pace of the last minute; null before it was measured long enough. */
+  private secondsLeft(): number | null {
+    const first = this.pace[0];
+    const last = this.pace.at(-1);
+    if (!first || !last || last.at - first.at < PACE_MINIMUM_MS || last.moved <= first.moved)
+      return null;
+    const bytesPerMs = (last.moved - first.moved) / (last.at - first.at);
+    const remaining = this.entries
+      .filter(
+        (entry) =>
+          entry.status === "waiting" || entry.status === "sending" || entry.status === "paused",
+      )
+      .reduce((sum, entry) => sum + entry.size - entry.sent, 0);
+    return Math.ceil(remaining / bytesPerMs / 1000);
+  }
+
+  /** Notes the bytes sent so far (duplicates and resumed bytes aside) for the pace. */
+  private measure(): void {
+    const at = this.environment.now();
+    const moved = this.entries.reduce(
+      (sum, entry) =>
+        entry.status === "duplicate" || entry.status === "refused"
+          ? sum
+          : sum + Math.max(0, entry.sent - entry.resumedFrom),
+      0,
+    );
+    this.pace.push({ at, moved });
+    // The oldest point kept is the last one older than the window, so the window is always covered.
+    while (this.pace.length > 2 && (this.pace[1]?.at ?? at) <= at - PACE_WINDOW_MS)
+      this.pace.shift();
+  }
+
   private changed(): void {
+    this.measure();
     this.options.onChange(this.snapshot());
   }
 

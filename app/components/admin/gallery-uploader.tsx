@@ -3,9 +3,11 @@ import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { UPLOADS_PATH, uploadPath } from "~/lib/gallery-urls";
 import { useHydrated } from "~/lib/use-hydrated";
+import type { InterruptedUpload } from "~/server/uploads/resumable.server";
 import {
   batchText,
   percentOf,
+  timeLeftText,
   RefusedError,
   TransientError,
   UploadQueue,
@@ -125,7 +127,18 @@ const browserEnvironment: Environment = {
       });
     }),
   isOnline: () => navigator.onLine,
+  now: () => performance.now(),
 };
+
+/** The same file as an interrupted upload: its name, size and date (what the server matches it by). */
+const sameFile = (file: QueueFile, upload: InterruptedUpload) =>
+  file.name === upload.name &&
+  file.size === upload.size &&
+  (upload.lastModified === null || file.lastModified === upload.lastModified);
+
+/** « 18,5 Mo » */
+const megabytes = (bytes: number) =>
+  `${(bytes / 1_000_000).toLocaleString("fr-FR", { maximumFractionDigits: 1 })} Mo`;
 
 const STATUS_TEXT: Record<QueueSnapshot["files"][number]["status"], string> = {
   waiting: "En attente",
@@ -146,12 +159,15 @@ export function GalleryUploader({
   galleryId,
   formAction,
   formMessage,
+  interrupted = [],
   onBusyChange,
 }: {
   galleryId: string;
   formAction: string;
   /** What became of the photo sent by the plain form (without JavaScript), if one was. */
   formMessage?: { ok: boolean; text: string } | null;
+  /** The gallery's uploads that stopped before their last byte (named until chosen again). */
+  interrupted?: InterruptedUpload[];
   /** Told when sending starts and ends (the page polls the photos' states meanwhile). */
   onBusyChange?: (busy: boolean) => void;
 }) {
@@ -200,8 +216,17 @@ export function GalleryUploader({
 
   const addFiles = (files: FileList | null) => {
     if (!files || files.length === 0 || !queue.current) return;
-    queue.current.add([...files]);
+    // A file the server holds in part starts its bar where its upload will go on.
+    queue.current.add(
+      [...files],
+      (file) => interrupted.find((upload) => sameFile(file, upload))?.received ?? 0,
+    );
   };
+  // Interrupted uploads not chosen again on this page yet.
+  const waiting = interrupted.filter(
+    (upload) =>
+      !snapshot?.files.some((file) => file.name === upload.name && file.size === upload.size),
+  );
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -217,6 +242,29 @@ export function GalleryUploader({
       <h2 id="envoi-titre" className="font-sans text-lg font-semibold">
         Ajouter des photos
       </h2>
+      {waiting.length > 0 ? (
+        <div className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
+          <h3 className="font-semibold">Envois interrompus</h3>
+          <p>
+            {waiting.length > 1
+              ? `${waiting.length} photos n'ont pas fini d'arriver.`
+              : "Une photo n'a pas fini d'arriver."}{" "}
+            Choisissez-les à nouveau (ou tout le dossier) : chacune reprend où elle s'était arrêtée,
+            les photos déjà dans la galerie ne sont pas renvoyées.
+          </p>
+          <ul aria-label="Envois interrompus" className="space-y-1">
+            {waiting.map((upload) => (
+              <li key={`${upload.name}-${upload.size}`} className="flex justify-between gap-3">
+                <span className="truncate">{upload.name}</span>
+                <span className="shrink-0 tabular-nums">
+                  {`${percentOf(upload.received, upload.size)} % reçus (${megabytes(upload.received)} sur ${megabytes(upload.size)})`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
       {hydrated ? (
         // Dropping files is a pointer shortcut: the « Choisir des photos » button inside does the same
         // from the keyboard.
@@ -297,6 +345,11 @@ export function GalleryUploader({
             <p id={`${inputId}-lot`} className="text-sm font-semibold tabular-nums">
               {batchText(snapshot)}
             </p>
+            {snapshot.secondsLeft !== null ? (
+              <p className="text-sm text-stone-700 tabular-nums">
+                {timeLeftText(snapshot.secondsLeft)}
+              </p>
+            ) : null}
             {/* Announced once per photo sent, not at every percent. */}
             <p className="sr-only" role="status">
               {`${snapshot.sentFiles} ${snapshot.sentFiles > 1 ? "photos envoyées" : "photo envoyée"} sur ${snapshot.totalFiles}`}

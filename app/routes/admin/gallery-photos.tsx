@@ -33,6 +33,7 @@ import {
   sortPhotosByName,
 } from "~/server/uploads/gallery-photos.server";
 import { FORM_OUTCOME_PARAM, formOutcomeMessage } from "~/server/uploads/form-outcome";
+import { interruptedUploads } from "~/server/uploads/resumable.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.gallery.title ?? "Galerie"} : photos - Administration` },
@@ -47,6 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     gallery: { id: gallery.id, title: gallery.title, coverPhotoId: gallery.coverPhotoId },
     header,
     progress: progressOf(await listAdminPhotos(gallery.id)),
+    interrupted: await interruptedUploads(gallery.id),
     formMessage: formOutcomeMessage(outcome),
   };
 }
@@ -111,6 +113,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
         galleryId={gallery.id}
         formAction={uploadFormPath(gallery.id)}
         formMessage={loaderData.formMessage}
+        interrupted={loaderData.interrupted}
         onBusyChange={setUploading}
       />
 

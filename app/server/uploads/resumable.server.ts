@@ -254,6 +254,34 @@ async function findUpload(uploadId: string, galleryId: string): Promise<Upload> 
   return upload;
 }
 
+/** A photo whose upload stopped before its last byte (a reload, a closed laptop, another day). */
+export type InterruptedUpload = {
+  name: string;
+  size: number;
+  lastModified: number | null;
+  /** Bytes the store holds. */
+  received: number;
+};
+
+/**
+ * The gallery's unfinished uploads, by file name: the page names them, and the same files chosen again go
+ * on from `received` (startUpload matches them by name, size and date). Uploads the retention aborted are
+ * gone from the table (decision 0105).
+ */
+export async function interruptedUploads(galleryId: string): Promise<InterruptedUpload[]> {
+  const rows = await db()
+    .select({
+      name: resumableUploads.fileName,
+      size: resumableUploads.size,
+      lastModified: resumableUploads.lastModified,
+      received: resumableUploads.received,
+    })
+    .from(resumableUploads)
+    .where(and(eq(resumableUploads.galleryId, galleryId), isNull(resumableUploads.completedAt)))
+    .orderBy(resumableUploads.fileName, resumableUploads.createdAt);
+  return rows;
+}
+
 /** Where an upload stands: asked before every retry (the last piece may have arrived, its answer lost). */
 export async function uploadProgress(
   uploadId: string,
