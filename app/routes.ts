@@ -53,6 +53,7 @@ export default [
   route("admin/articles/brouillon", "routes/admin/article-autosave.ts"),
   route("admin/subscribers/export.csv", "routes/admin/subscribers-export.ts"),
   route("admin/medias/televerser/envoi", "routes/admin/media-upload-xhr.ts"),
+  route("admin/pages-du-site", "routes/admin/site-pages.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/dashboard.tsx"),
     route("admin/articles/nouveau", "routes/admin/article-new.tsx"),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { env } from "./env.server";
 import { sanitizeArticleHtml } from "./sanitize.server";
 
 // Classic vectors (OWASP XSS filter evasion cheat sheet, html5sec.org, PortSwigger's cheat sheet).
@@ -151,6 +152,24 @@ describe("sanitizeArticleHtml", () => {
     expect(output).toContain('href="https://ailleurs.example/page"');
     expect(output).toContain('rel="noopener noreferrer"');
     expect(output).toContain('target="_blank"');
+  });
+
+  it("writes a link to this site as its path, without a new tab or nofollow, whatever the editor wrote", () => {
+    const site = new URL(env().SITE_URL);
+    const www = `${site.protocol}//www.${site.host.replace(/^www\./, "")}`;
+    for (const href of [
+      `${site.origin}/tarifs?onglet=pro#mariage`,
+      `${www}/tarifs?onglet=pro#mariage`,
+    ]) {
+      expect(
+        sanitizeArticleHtml(
+          `<a href="${href}" target="_blank" rel="noopener noreferrer nofollow">nos tarifs</a>`,
+        ),
+      ).toBe('<a href="/tarifs?onglet=pro#mariage">nos tarifs</a>');
+    }
+    expect(
+      sanitizeArticleHtml('<a href="/tarifs" target="_blank" rel="nofollow">nos tarifs</a>'),
+    ).toBe('<a href="/tarifs">nos tarifs</a>');
   });
 
   it("keeps site-relative and mailto links as they are", () => {

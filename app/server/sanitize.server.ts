@@ -19,13 +19,28 @@ function siteHost(): string | undefined {
   }
 }
 
-function isExternal(href: string): boolean {
-  if (!/^https?:\/\//i.test(href)) return false;
+/** A host without its « www. »: studio.fr and www.studio.fr are the same site. */
+const bareHost = (host: string | undefined) => host?.toLowerCase().replace(/^www\./, "");
+
+/**
+ * A link to this site written as a full address (pasted from the browser's bar) becomes its path, so that
+ * it stays on the site (no new tab) and keeps working on another address of the site (a preview, a new
+ * domain). Other addresses are kept as written.
+ */
+function ownPath(href: string): string {
+  if (!/^https?:\/\//i.test(href)) return href;
   try {
-    return new URL(href).host !== siteHost();
+    const url = new URL(href);
+    return bareHost(url.host) === bareHost(siteHost())
+      ? `${url.pathname}${url.search}${url.hash}`
+      : href;
   } catch {
-    return true;
+    return href;
   }
+}
+
+function isExternal(href: string): boolean {
+  return /^https?:\/\//i.test(href);
 }
 
 const options: sanitizeHtml.IOptions = {
@@ -113,8 +128,8 @@ const options: sanitizeHtml.IOptions = {
       const attributes: sanitizeHtml.Attributes = {};
       if (attribs.title) attributes.title = attribs.title;
       if (safeHref.test(href)) {
-        attributes.href = href;
-        if (isExternal(href)) {
+        attributes.href = ownPath(href);
+        if (isExternal(attributes.href)) {
           attributes.target = "_blank";
           attributes.rel = "noopener noreferrer";
         }

@@ -75,14 +75,64 @@ describe("article editor", () => {
     for (let index = 0; index < "nos tarifs".length; index += 1) {
       await page.keyboard.press("Shift+ArrowLeft");
     }
-    page.once("dialog", (dialog) => void dialog.accept("https://exemple.fr/tarifs"));
     await page.getByRole("button", { name: "Lien", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Ajouter un lien" });
+    await dialog.getByLabel("Adresse du lien").fill("https://exemple.fr/tarifs");
+    await dialog.getByRole("button", { name: "Appliquer le lien" }).click();
+    await dialog.waitFor({ state: "detached" });
     await page.keyboard.type(" au studio");
 
     const link = editor(page).locator("a");
     await expect.poll(() => link.textContent()).toBe("nos tarifs");
     expect(await link.getAttribute("href")).toBe("https://exemple.fr/tarifs");
     expect(await editor(page).textContent()).toBe("Voir nos tarifs au studio");
+  });
+
+  it("links to a page of the site from the site's own dialog: picked from the list, checked, changed, removed", async () => {
+    const page = await newArticlePage();
+    // The browser's prompt() is not used any more: any dialog of the browser fails the test.
+    page.on("dialog", (browserDialog) => {
+      throw new Error(`boîte du navigateur : ${browserDialog.message()}`);
+    });
+    await editor(page).click();
+    await page.keyboard.type("Voir nos tarifs");
+    for (let index = 0; index < "nos tarifs".length; index += 1) {
+      await page.keyboard.press("Shift+ArrowLeft");
+    }
+    await page.getByRole("button", { name: "Lien", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Ajouter un lien" });
+    const address = dialog.getByLabel("Adresse du lien");
+    // A wrong address is refused in French, at the field.
+    await address.fill("tarifs");
+    await address.press("Enter");
+    await dialog
+      .getByText(
+        "Adresse invalide : une page du site (/tarifs), une adresse web (https://…) ou un e-mail (mailto:…)",
+      )
+      .waitFor();
+    // The list of the site's pages filters as she types; a page picked fills the address.
+    await dialog.getByLabel("Ou choisissez une page du site").fill("tarif");
+    const pages = dialog.getByRole("list", { name: "Pages du site" });
+    await pages.getByRole("button", { name: /^Tarifs/ }).click();
+    expect(await address.inputValue()).toBe("/tarifs");
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Appliquer le lien" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const link = editor(page).locator("a");
+    await expect.poll(() => link.getAttribute("href")).toBe("/tarifs");
+    // Nothing of a new tab or nofollow in what the editor writes for a page of the site.
+    expect(await link.getAttribute("target")).toBeNull();
+    expect(await link.getAttribute("rel")).toBeNull();
+
+    // On the link again: « Modifier le lien », then « Retirer le lien ».
+    await link.click();
+    await page.getByRole("button", { name: "Lien", exact: true }).click();
+    const editing = page.getByRole("dialog", { name: "Modifier le lien" });
+    expect(await editing.getByLabel("Adresse du lien").inputValue()).toBe("/tarifs");
+    await editing.getByRole("button", { name: "Retirer le lien" }).click();
+    await editing.waitFor({ state: "detached" });
+    await expect.poll(() => editor(page).locator("a").count()).toBe(0);
+    expect(await editor(page).textContent()).toBe("Voir nos tarifs");
   });
 
   it("inline images get a required, editable alternative text; the upload status ends in French", async () => {

@@ -192,6 +192,7 @@ const resourcePaths = [
   "/admin/articles/brouillon",
   "/admin/subscribers/export.csv",
   "/admin/medias/televerser/envoi",
+  "/admin/pages-du-site",
   "/admin/newsletter/envoyer/:id/apercu",
   "/admin/newsletter/envois/:id/progression",
   "/admin/galeries/:id/progression",
@@ -643,6 +644,15 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
     });
     expect(csv.status).toBe(visitor.status);
     expectNoAdminData(await csv.text());
+
+    // The editor's list of the site's pages (it names the drafts' neighbours: published articles only,
+    // but an admin's tool all the same).
+    const pagesList = await fetch(`${baseUrl}/admin/pages-du-site`, {
+      headers: { cookie: visitor.cookie(), Accept: "application/json" },
+      redirect: "manual",
+    });
+    expect(pagesList.status).toBe(visitor.status);
+    expect(await pagesList.text()).not.toContain("/tarifs");
 
     const form = new FormData();
     form.append(

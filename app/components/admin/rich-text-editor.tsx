@@ -20,6 +20,7 @@ import { useRef, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
 import { Dialog } from "./dialog";
+import { LinkDialog } from "./link-dialog";
 import { Input } from "~/components/ui/field";
 import { uploadStatusText, useImageUpload } from "./upload";
 
@@ -64,7 +65,13 @@ export function RichTextEditor({
         heading: { levels: [2, 3] },
         code: false,
         codeBlock: false,
-        link: { openOnClick: false, autolink: true, protocols: ["http", "https", "mailto"] },
+        // No target or rel written by the editor: the sanitizer gives them to links to other sites only.
+        link: {
+          openOnClick: false,
+          autolink: true,
+          protocols: ["http", "https", "mailto"],
+          HTMLAttributes: { target: null, rel: null },
+        },
       }),
       Image.configure({ inline: false }),
     ],
@@ -148,6 +155,7 @@ function Toolbar({ editor }: { editor: Editor }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const { status, busy, upload } = useImageUpload();
   const [altRequest, setAltRequest] = useState<AltRequest | null>(null);
+  const [linkRequest, setLinkRequest] = useState<{ href: string; editing: boolean } | null>(null);
   const state = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
@@ -168,13 +176,16 @@ function Toolbar({ editor }: { editor: Editor }) {
 
   function editLink() {
     const previous = (editor.getAttributes("link").href as string | undefined) ?? "";
-    const answer = window.prompt("Adresse du lien (laisser vide pour retirer le lien)", previous);
-    if (answer === null) return;
-    const href = answer.trim();
-    if (href === "") {
-      chain().extendMarkRange("link").unsetLink().run();
-      return;
-    }
+    setLinkRequest({ href: previous, editing: editor.isActive("link") });
+  }
+
+  function removeLink() {
+    setLinkRequest(null);
+    chain().extendMarkRange("link").unsetLink().run();
+  }
+
+  function applyLink(href: string) {
+    setLinkRequest(null);
     const linked = chain();
     // Nothing selected outside a link: the address itself becomes the linked words.
     if (editor.state.selection.empty && !editor.isActive("link")) {
@@ -312,6 +323,18 @@ function Toolbar({ editor }: { editor: Editor }) {
       <span role="status" className="ml-2 text-xs text-muted-foreground">
         {status ? uploadStatusText(status) : ""}
       </span>
+      {linkRequest ? (
+        <LinkDialog
+          initial={linkRequest.href}
+          editing={linkRequest.editing}
+          onCancel={() => {
+            setLinkRequest(null);
+            editor.commands.focus();
+          }}
+          onApply={applyLink}
+          onRemove={removeLink}
+        />
+      ) : null}
       {altRequest ? (
         <AltTextDialog
           key={altRequest.mode === "insert" ? altRequest.src : "edit"}
