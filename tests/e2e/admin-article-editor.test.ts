@@ -44,6 +44,14 @@ async function jpeg(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
+/** Types `text` in the editor, then selects its last `words` with the keyboard (Shift+←). */
+async function typeAndSelectLast(page: Page, text: string, words: string) {
+  await page.keyboard.type(text);
+  for (let index = 0; index < words.length; index += 1) {
+    await page.keyboard.press("Shift+ArrowLeft");
+  }
+}
+
 describe("article editor", () => {
   it("keeps what the owner typed in the plain text area while the editor's script was on its way", async () => {
     const page = await signedIn("/admin/dashboard");
@@ -71,10 +79,7 @@ describe("article editor", () => {
   it("after inserting a link the caret is after it: the next keys add text, they do not replace the words", async () => {
     const page = await newArticlePage();
     await editor(page).click();
-    await page.keyboard.type("Voir nos tarifs");
-    for (let index = 0; index < "nos tarifs".length; index += 1) {
-      await page.keyboard.press("Shift+ArrowLeft");
-    }
+    await typeAndSelectLast(page, "Voir nos tarifs", "nos tarifs");
     await page.getByRole("button", { name: "Lien", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Ajouter un lien" });
     await dialog.getByLabel("Adresse du lien").fill("https://exemple.fr/tarifs");
@@ -95,10 +100,7 @@ describe("article editor", () => {
       throw new Error(`boîte du navigateur : ${browserDialog.message()}`);
     });
     await editor(page).click();
-    await page.keyboard.type("Voir nos tarifs");
-    for (let index = 0; index < "nos tarifs".length; index += 1) {
-      await page.keyboard.press("Shift+ArrowLeft");
-    }
+    await typeAndSelectLast(page, "Voir nos tarifs", "nos tarifs");
     await page.getByRole("button", { name: "Lien", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Ajouter un lien" });
     const address = dialog.getByLabel("Adresse du lien");

@@ -134,17 +134,20 @@ describe("an upload interrupted before its last byte", () => {
     const size = 9 * 1024 * 1024;
     const bytes = Buffer.alloc(size, 7);
     bytes.set([0xff, 0xd8, 0xff, 0xe0], 0);
-    const start = await fetch(new URL("/admin/envois", serverBaseUrl()), {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        galleryId,
-        name: "DSC_7001.jpg",
-        size,
-        type: "image/jpeg",
-        lastModified: 1_700_000_000_000,
-      }),
-    });
+    // Starts (or finds again) the upload of the same file: name, size and date.
+    const startUpload = () =>
+      fetch(new URL("/admin/envois", serverBaseUrl()), {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          galleryId,
+          name: "DSC_7001.jpg",
+          size,
+          type: "image/jpeg",
+          lastModified: 1_700_000_000_000,
+        }),
+      });
+    const start = await startUpload();
     expect(start.status).toBe(201);
     const { uploadId, chunkSize } = (await start.json()) as { uploadId: string; chunkSize: number };
     const piece = await fetch(
@@ -168,17 +171,7 @@ describe("an upload interrupted before its last byte", () => {
       "Une photo n'a pas fini d'arriver. Choisissez-les à nouveau (ou tout le dossier) : chacune reprend où elle s'était arrêtée",
     );
     // The same file started again goes on from the byte reached, and once complete is named no more.
-    const again = await fetch(new URL("/admin/envois", serverBaseUrl()), {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        galleryId,
-        name: "DSC_7001.jpg",
-        size,
-        type: "image/jpeg",
-        lastModified: 1_700_000_000_000,
-      }),
-    });
+    const again = await startUpload();
     expect(await again.json()).toMatchObject({ uploadId, received: chunkSize });
     const last = await fetch(
       new URL(

@@ -38,6 +38,10 @@ function printedLink(): string {
   return `${pathname}${search}`;
 }
 
+/** Posts the page's form through `link` with the token it carries. */
+const createWith = (link: string, token: string, email: string, confirmation = "secret-123") =>
+  postForm(link, { token, email, password: "secret-123", confirmation });
+
 describe("the first administrator's link", () => {
   it("opens a page that creates the administrator once, keeping what was typed on a refusal", async () => {
     const link = printedLink();
@@ -49,12 +53,7 @@ describe("the first administrator's link", () => {
     expect(textOf(page.document.querySelector("h1"))).toBe("Premier administrateur");
     expect(page.document.querySelector('input[name="token"]')?.getAttribute("value")).toBe(token);
 
-    const refused = await postForm(link, {
-      token,
-      email: "lea@example.com",
-      password: "secret-123",
-      confirmation: "secret-124",
-    });
+    const refused = await createWith(link, token, "lea@example.com", "secret-124");
     expect(refused.status).toBe(400);
     expect(textOf(refused.document.querySelector("#champ-confirmation-erreur"))).toBe(
       "Les deux mots de passe ne correspondent pas",
@@ -63,12 +62,7 @@ describe("the first administrator's link", () => {
       "lea@example.com",
     );
 
-    const created = await postForm(link, {
-      token,
-      email: "lea@example.com",
-      password: "secret-123",
-      confirmation: "secret-123",
-    });
+    const created = await createWith(link, token, "lea@example.com");
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe("/admin/login");
     expect(flashedToast(created.headers)).toMatchObject({ title: "Administrateur créé" });
@@ -84,12 +78,7 @@ describe("the first administrator's link", () => {
     expect(used.status).toBe(410);
     expect(textOf(used.document.body)).toContain("Ce lien n'est plus valable");
     expect(textOf(used.document.body)).toContain("Le site a déjà un administrateur");
-    const again = await postForm(link, {
-      token,
-      email: "intrus@example.com",
-      password: "secret-123",
-      confirmation: "secret-123",
-    });
+    const again = await createWith(link, token, "intrus@example.com");
     expect(again.status).toBe(410);
     // The login refuses the address no link created (401, as for any unknown account).
     expect(

@@ -4,6 +4,7 @@ import { SignInShell } from "~/components/admin/admin-shell";
 import { Field, Input } from "~/components/admin/field";
 import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
+import { ExpiredLink, NewPasswordFields } from "~/components/admin/new-password";
 import { Button } from "~/components/ui/button";
 import { firstAdministratorSchema } from "~/lib/admin-schemas";
 import type { FieldErrors } from "~/lib/forms";
@@ -86,25 +87,15 @@ export default function FirstAdministrator({ loaderData, actionData }: Route.Com
 
   if (state !== "valid") {
     return (
-      <SignInShell title="Lien expiré">
-        <div className="space-y-4">
-          <FormAlert
-            message={{
-              type: "error",
-              title: "Ce lien n'est plus valable",
-              description:
-                state === "used"
-                  ? "Le site a déjà un administrateur : connectez-vous, ou demandez-lui une invitation."
-                  : "Il a expiré ou il est incomplet. Redémarrez le site pour en afficher un nouveau, ou créez un administrateur avec « npm run admin:create ».",
-            }}
-          />
-          <p className="text-center text-sm">
-            <a href="/admin/login" className="inline-block py-1 underline underline-offset-4">
-              Aller à la page de connexion
-            </a>
-          </p>
-        </div>
-      </SignInShell>
+      <ExpiredLink
+        description={
+          state === "used"
+            ? "Le site a déjà un administrateur : connectez-vous, ou demandez-lui une invitation."
+            : "Il a expiré ou il est incomplet. Redémarrez le site pour en afficher un nouveau, ou créez un administrateur avec « npm run admin:create »."
+        }
+        href="/admin/login"
+        linkText="Aller à la page de connexion"
+      />
     );
   }
 
@@ -133,14 +124,7 @@ export default function FirstAdministrator({ loaderData, actionData }: Route.Com
             />
           )}
         </Field>
-        <Field name="password" label="Mot de passe" error={errors.password}>
-          {(props) => (
-            <Input {...props} type="password" autoComplete="new-password" required minLength={6} />
-          )}
-        </Field>
-        <Field name="confirmation" label="Confirmez le mot de passe" error={errors.confirmation}>
-          {(props) => <Input {...props} type="password" autoComplete="new-password" required />}
-        </Field>
+        <NewPasswordFields errors={errors} label="Mot de passe" />
         <FormAlert message={clientErrors ? null : actionData?.toast} />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Création..." : "Créer l'administrateur"}

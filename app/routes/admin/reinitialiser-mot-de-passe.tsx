@@ -1,9 +1,9 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/reinitialiser-mot-de-passe";
 import { SignInShell } from "~/components/admin/admin-shell";
-import { Field, Input } from "~/components/admin/field";
 import { useSignInForm } from "~/components/admin/sign-in-form";
 import { FormAlert } from "~/components/admin/form-alert";
+import { ExpiredLink, NewPasswordFields } from "~/components/admin/new-password";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { newPasswordSchema } from "~/lib/admin-schemas";
@@ -77,26 +77,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 
   if (!loaderData.valid || actionData?.expired) {
     return (
-      <SignInShell title="Lien expiré">
-        <div className="space-y-4">
-          <FormAlert
-            message={{
-              type: "error",
-              title: "Ce lien n'est plus valable",
-              description:
-                "Il a déjà servi ou a expiré. Demandez un nouveau lien pour choisir votre mot de passe.",
-            }}
-          />
-          <p className="text-center text-sm">
-            <a
-              href="/admin/mot-de-passe-oublie"
-              className="inline-block py-1 underline underline-offset-4"
-            >
-              Demander un nouveau lien
-            </a>
-          </p>
-        </div>
-      </SignInShell>
+      <ExpiredLink
+        description="Il a déjà servi ou a expiré. Demandez un nouveau lien pour choisir votre mot de passe."
+        href="/admin/mot-de-passe-oublie"
+        linkText="Demander un nouveau lien"
+      />
     );
   }
 
@@ -114,14 +99,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           Choisissez votre mot de passe (au moins 6 caractères). Les autres appareils connectés à ce
           compte seront déconnectés.
         </p>
-        <Field name="password" label="Nouveau mot de passe" error={errors.password}>
-          {(props) => (
-            <Input {...props} type="password" autoComplete="new-password" required minLength={6} />
-          )}
-        </Field>
-        <Field name="confirmation" label="Confirmez le mot de passe" error={errors.confirmation}>
-          {(props) => <Input {...props} type="password" autoComplete="new-password" required />}
-        </Field>
+        <NewPasswordFields errors={errors} />
         <FormAlert message={clientErrors ? null : actionData?.toast} />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Enregistrement..." : "Enregistrer le mot de passe"}
