@@ -253,6 +253,27 @@ describe.each(storageDrivers)("on the $kind store", (driver) => {
         .toBuffer({ resolveWithObject: true });
       expect(data[0]).toBeGreaterThan(150);
       expect(data[1]).toBeLessThan(100);
+      // That HEIC has no Exif: its JPEG carries none either.
+      expect(decoded.exif).toBeUndefined();
+    });
+
+    it("carries a HEIC's Exif into its delivery JPEG, upright, without the location", async () => {
+      const gallery = await insertTestGallery(db());
+      const heic = await fs.readFile(
+        new URL("../../../tests/fixtures/photo-exif.heic", import.meta.url),
+      );
+      const id = await upload(
+        gallery.id,
+        { name: "IMG_4001.HEIC", extension: "heic", buffer: heic },
+        1,
+      );
+      expect(await settled(id)).toMatchObject({ status: "ready", originalExtension: "jpg" });
+      const original = await read(`${galleryPhotoPrefix(gallery.id, id)}original.jpg`);
+      const { exif, orientation } = await sharp(original).metadata();
+      expect(exif?.toString("latin1")).toContain("2026:06:14 15:29:58");
+      expect(exif?.toString("latin1")).toContain("Studio Test");
+      expect(orientation).toBe(1);
+      expect(await hasGps(original)).toBe(false);
     });
 
     it("marks a damaged or foreign file failed with a message for the owner, and keeps nothing made of it", async () => {

@@ -13,6 +13,8 @@ import {
 import { galleryVariantName } from "../storage/keys.ts";
 import { BrokenImageError, cleanJpegParts } from "./clean-jpeg.ts";
 import { cleanPngParts, isPng } from "./clean-png.ts";
+import { exifWithoutLocation } from "./exif-without-location.ts";
+import { heifExifSegment, uprightExif } from "./heif-exif.ts";
 import {
   MAX_HEIC_PIXELS,
   MAX_PHOTO_PIXELS,
@@ -278,6 +280,17 @@ async function writeOriginal(task: PhotoTask, parts: Buffer[], extension: "jpg" 
   return { name, path: file, extension, bytes, crc32: checksum };
 }
 
+/**
+ * The parts of `jpeg` with the APP1 `segment` after its start (and after its JFIF APP0, which must come
+ * first); `jpeg` alone without one.
+ */
+function withExif(jpeg: Buffer, segment: Buffer | undefined): Buffer[] {
+  if (!segment) return [jpeg];
+  let at = 2;
+  if (jpeg[2] === 0xff && jpeg[3] === 0xe0) at = 4 + jpeg.readUInt16BE(4);
+  return [jpeg.subarray(0, at), segment, jpeg.subarray(at)];
+}
+
 /** The task (see PhotoTask): piscina calls this default export in the worker thread. */
 export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTaskResult> {
   try {
@@ -288,12 +301,15 @@ export default async function processPhotoTask(task: PhotoTask): Promise<PhotoTa
     if (kind === "heic") {
       if (task.mode === "variants") throw new RejectedPhoto(PHOTO_MESSAGES.unsupported);
       const raw = await decodeHeic(task.input);
-      // The delivery original of a HEIC: a JPEG of its pixels (few programs open HEIC), quality 92.
+      // The delivery original of a HEIC: a JPEG of its pixels (few programs open HEIC), quality 92,
+      // with the camera's Exif but its location (the pixels come upright from the decoder).
       const jpeg = await rawImage(raw)
         .flatten({ background: "#ffffff" })
         .jpeg({ quality: 92 })
         .toBuffer();
-      original = await writeOriginal(task, [jpeg], "jpg");
+      const exif = heifExifSegment(await readFile(task.input));
+      const kept = exif ? exifWithoutLocation(exif) : undefined;
+      original = await writeOriginal(task, withExif(jpeg, kept && uprightExif(kept)), "jpg");
       decoded = await masterOf(jpeg);
     } else {
       if (task.mode === "full") {
