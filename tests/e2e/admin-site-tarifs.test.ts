@@ -154,9 +154,7 @@ describe("/admin/site", () => {
     await identity.getByLabel("E-mail général").fill("bonjour@atelier-lumiere.fr");
     await identity.getByLabel("Téléphone général (facultatif)").fill("05 55 12 34 56");
     await identity.getByRole("button", { name: "Enregistrer", exact: true }).click();
-    await expect
-      .poll(() => page.getByText("Identité du site enregistrée").count())
-      .toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Identité du site modifiée").count()).toBeGreaterThan(0);
     await page.goto("/admin/dashboard");
     await expect.poll(progress).toBe(before + 1);
     expect(await item.getByRole("link").count()).toBe(0);
