@@ -93,7 +93,7 @@ async function compose(job: MailJob): Promise<OutgoingMail | null> {
   }
 }
 
-async function afterDelivery(job: MailJob): Promise<void> {
+async function afterDelivery(job: MailJob, mail: OutgoingMail): Promise<void> {
   if (job.kind === "contact") {
     await db()
       .update(contactMessages)
@@ -102,7 +102,7 @@ async function afterDelivery(job: MailJob): Promise<void> {
     log.info("contact_message_emailed", { id: job.messageId });
   }
   if (job.kind === "gallery-invitation") {
-    await markInvitationSent(job.galleryId);
+    await markInvitationSent(job.galleryId, mail.to);
     log.info("gallery_invitation_emailed", { id: job.galleryId });
   }
 }
@@ -132,6 +132,6 @@ export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetada
       if (failure.permanent) continue;
       throw error;
     }
-    await afterDelivery(job.data);
+    await afterDelivery(job.data, mail);
   }
 };
