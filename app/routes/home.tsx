@@ -31,6 +31,13 @@ function studiosInWords(count: number): string {
   return `${word} studio${count > 1 ? "s" : ""}`;
 }
 
+/** « Studio d'Ussel, Studio de Brive et Studio de Limoges »: the studios as the page names them. */
+function studioNames(studios: ReadonlyArray<{ name: string }>): string {
+  return new Intl.ListFormat("fr", { type: "conjunction" }).format(
+    studios.map((studio) => studio.name),
+  );
+}
+
 /** The hero photo and, for each studio in menu order, its card and its structured data. */
 export async function loader({ context }: Route.LoaderArgs) {
   const content = await siteContent(context);
@@ -39,7 +46,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     studios: content.studios.map((studio) => ({
       ...studioFacts(studio),
       slug: studio.slug,
-      city: studio.data.city,
       description: studio.data.description,
       bookingUrl: studio.data.bookingUrl,
       photo: content.photo(studio.data.photo),
@@ -50,9 +56,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const siteUrl = siteUrlFrom(matches);
   const site = siteFrom(matches);
+  // From the studios on the site (the menu's), by the name the page gives each: a studio added in the
+  // admin is in the title at once, and a studio is never « Ambazac » here and « Studio de Limoges » there.
+  const names = studioNames(site.studios);
   return seo({
-    title: `${site.brand} | Studio photo à Ussel, Brive et Limoges`,
-    description: `Studio photo à Ussel, Brive et Limoges (Ambazac) : naissance, grossesse, famille, mariage et portraits professionnels. ${site.label}, ${site.experience}.`,
+    title: `${site.brand} | ${names}`,
+    description: `${studiosInWords(site.studios.length)} photo en Limousin (${names}) : naissance, grossesse, famille, mariage et portraits professionnels. ${site.label}, ${site.experience}.`,
     path: "/",
     matches,
     extra: [jsonLd(businessStructuredData(siteUrl, site, loaderData?.studios ?? []))],
@@ -158,7 +167,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <ul className="mt-4 space-y-1 text-sm">
                 {studios.map((studio) => (
                   <li key={studio.slug}>
-                    {studio.city} :{" "}
+                    {studio.name} :{" "}
                     <a href={telHref(studio.phone)} className="font-semibold hover:underline">
                       {studio.phone}
                     </a>
@@ -193,7 +202,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                         rel="noopener noreferrer"
                         className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
                       >
-                        {studio.city}
+                        {studio.name}
                         <span className="sr-only"> – réserver en ligne (nouvel onglet)</span>
                       </a>
                     </li>

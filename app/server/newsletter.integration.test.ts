@@ -96,9 +96,11 @@ describe("newsletter sign-up (double opt-in)", () => {
     expect(result).toMatchObject({
       status: 200,
       outcome: "subscribed",
+      // The step left, not SPEC §8's 'Inscription réussie !' (decision record 0112).
       toast: {
-        title: "Inscription réussie !",
-        description: "Vous recevrez nos prochains articles par email.",
+        title: "Vérifiez votre boîte mail.",
+        description:
+          "Pour terminer votre inscription, ouvrez l'email que nous vous avons envoyé et cliquez sur «\u00a0Confirmer mon inscription\u00a0». Sans confirmation, vous ne recevrez rien.",
       },
     });
     expect(result.email).toBeUndefined();

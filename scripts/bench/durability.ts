@@ -180,7 +180,7 @@ export async function durabilitySection(context: Context): Promise<Partial<Secti
   const column = (pick: (result: CrashResult) => unknown) => results.map(pick);
   const rows = [
     ["sign-ups sent", ...column((r) => r.sent)],
-    ["acknowledged « Inscription réussie »", ...column((r) => r.acknowledged)],
+    ["acknowledged « Vérifiez votre boîte mail »", ...column((r) => r.acknowledged)],
     ["acknowledged but missing after restart", ...column((r) => metric(r.lost, "", { equals: 0 }))],
     ["stored without an answer (in flight at the kill)", ...column((r) => r.storedWithoutAnswer)],
     [

@@ -108,7 +108,7 @@ export async function postNewsletter(
   try {
     const response = await postForm(baseUrl, "/blog", { email, source: "blog" }, client);
     if (response.status >= 500) return { outcome: "5xx", status: response.status };
-    const subscribed = response.body.includes("Inscription réussie");
+    const subscribed = response.body.includes("Vérifiez votre boîte mail");
     const duplicate = response.body.includes("Déjà inscrit");
     if (response.status === 200 && subscribed !== duplicate) {
       return { outcome: subscribed ? "subscribed" : "duplicate", status: 200 };

@@ -165,7 +165,7 @@ export async function integritySection(context: Context): Promise<Partial<Sectio
           rows: [
             ["rows stored", metric(newsletter.rows, "", { equals: unique })],
             [
-              "answers « Inscription réussie » (a repeat of a pending address too)",
+              "answers « Vérifiez votre boîte mail » (a repeat of a pending address too)",
               metric(newsletter.outcomes.subscribed, "", { equals: unique + repeats }),
             ],
             [

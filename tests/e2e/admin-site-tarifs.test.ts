@@ -11,7 +11,7 @@ import {
   storedDocument,
   useDocumentsRestored,
 } from "../support/admin-content";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, textContrast, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
 import { useOwnServer } from "../support/own-server";
 
@@ -70,6 +70,21 @@ describe("/admin/tarifs", () => {
       expect(await axeViolations(page), path).toEqual([]);
     }
   }, 120_000);
+
+  it("shows the section in use as a dark tab with white text, readable and apart from the others", async () => {
+    const page = await signedIn("/admin/tarifs/gendarmerie");
+    const sections = page.getByRole("navigation", { name: "Sections des tarifs" });
+    const active = sections.getByRole("link", { name: "Offre gendarmerie" });
+    expect(await active.getAttribute("aria-current")).toBe("page");
+    const inUse = await textContrast(active);
+    // Was white on white (issue 24, item 9): the active colours lost to the tab's own white background.
+    expect(inUse.ratio).toBeGreaterThanOrEqual(4.5);
+    expect(inUse.text).toBe("255,255,255");
+    const other = await textContrast(sections.getByRole("link", { name: "Témoignages" }));
+    expect(other.ratio).toBeGreaterThanOrEqual(4.5);
+    expect(other.background).not.toBe(inUse.background);
+    expect(await axeViolations(page)).toEqual([]);
+  });
 
   it("previews an unsaved price in a new tab; the live prices stay as they are", async () => {
     const page = await signedIn("/admin/tarifs");
@@ -139,9 +154,7 @@ describe("/admin/site", () => {
     await identity.getByLabel("E-mail général").fill("bonjour@atelier-lumiere.fr");
     await identity.getByLabel("Téléphone général (facultatif)").fill("05 55 12 34 56");
     await identity.getByRole("button", { name: "Enregistrer", exact: true }).click();
-    await expect
-      .poll(() => page.getByText("Identité du site enregistrée").count())
-      .toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Identité du site modifiée").count()).toBeGreaterThan(0);
     await page.goto("/admin/dashboard");
     await expect.poll(progress).toBe(before + 1);
     expect(await item.getByRole("link").count()).toBe(0);

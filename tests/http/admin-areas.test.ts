@@ -8,6 +8,7 @@ import {
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { articleRow, insertTwoContactMessages } from "../support/admin-content";
+import { formatLongDateTimeFr } from "../../app/lib/dates";
 import { fetchPage, textOf } from "../support/html";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
@@ -57,9 +58,57 @@ describe("dashboard", () => {
       ]);
     const dashboard = await adminPage("/admin/dashboard");
     const row = (title: string) => textOf(articleRow(dashboard, title));
-    expect(row(`Publié ${marker}`)).toContain("Créé le 1er mars 2025 · Publié le 5 mars 2025");
+    // The row leads with the date the list is ordered by.
+    expect(row(`Publié ${marker}`)).toContain("Publié le 5 mars 2025 · Créé le 1er mars 2025");
     expect(row(`Brouillon ${marker}`)).toContain("Créé le 2 mars 2025");
     expect(row(`Brouillon ${marker}`)).not.toContain("Publié le");
+  });
+
+  it("lists articles newest first by the date each row leads with: published, scheduled or created", async () => {
+    // By creation alone the order would be the draft, the published one, the scheduled one (issue 24).
+    const scheduledFor = new Date("2099-06-01T08:00:00Z");
+    await serverDatabase()
+      .insert(blogArticles)
+      .values([
+        {
+          title: `Ordre publié ${marker}`,
+          slug: `ordre-publie-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          published: true,
+          createdAt: new Date("2024-05-01T10:00:00Z"),
+          publishedAt: new Date("2024-05-20T10:00:00Z"),
+        },
+        {
+          title: `Ordre brouillon ${marker}`,
+          slug: `ordre-brouillon-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          createdAt: new Date("2024-05-10T10:00:00Z"),
+        },
+        {
+          title: `Ordre programmé ${marker}`,
+          slug: `ordre-programme-${marker}`,
+          excerpt: "x",
+          content: "<p>x</p>",
+          author: "x",
+          createdAt: new Date("2024-04-01T10:00:00Z"),
+          scheduledAt: scheduledFor,
+        },
+      ]);
+    const dashboard = await adminPage("/admin/dashboard");
+    const mine = [...dashboard.document.querySelectorAll("li")]
+      .filter((item) => textOf(item.querySelector("h3")).startsWith("Ordre "))
+      .filter((item) => textOf(item.querySelector("h3")).endsWith(marker))
+      .map((item) => textOf(item.querySelector("p")));
+    expect(mine).toHaveLength(3);
+    expect(mine[0]).toMatch(
+      new RegExp(`^Publication programmée le ${formatLongDateTimeFr(scheduledFor)} · Créé le`),
+    );
+    expect(mine[1]).toMatch(/^Publié le 20 mai 2024 · Créé le 1er mai 2024/);
+    expect(mine[2]).toMatch(/^Créé le 10 mai 2024/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, like, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatLongDateTimeFr } from "../../app/lib/dates";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { submitButton } from "../support/client-galleries";
@@ -254,10 +255,26 @@ describe("/admin/galeries over HTTP", () => {
     expect(sending.document.querySelector("#code-galerie")?.getAttribute("value")).toBe(code);
     expect(textOf(sending.document.body)).toContain(`Vos photos sont prêtes : ${title}`);
 
+    expect(textOf(sending.document.body)).toContain("Le lien n'a pas encore été envoyé.");
     const send = buttonNamed(sending, /^Envoyer le lien au client$/);
     const sent = await submitButton(send, path, { cookie: admin.cookie() });
     expect(sent.status).toBe(302);
-    expect(textOf((await followed(sent)).document.body)).toContain("E-mail en route");
+    // The page shown after the send says it went, when and to whom, whether the queue has delivered it
+    // yet or not (it said « pas encore envoyé » until the mail server had accepted it: issue 24).
+    const shown = textOf((await followed(sent)).document.body);
+    expect(shown).toContain("E-mail en route");
+    expect(shown).not.toContain("pas encore été envoyé");
+    const { invitationRequestedAt, invitationSentAt } = await galleryRow();
+    expect(invitationRequestedAt).not.toBeNull();
+    // Delivered already or not: the page tells the moment of the one or the other.
+    const said = [invitationRequestedAt, invitationSentAt].map(
+      (at) => at && `Lien envoyé le ${formatLongDateTimeFr(at)} à ${clientEmail}`,
+    );
+    expect(
+      said.some((sentence) => sentence && shown.includes(sentence)),
+      shown,
+    ).toBe(true);
+    expect(buttonNamed(await page(path), /^Envoyer de nouveau le lien au client$/)).toBeDefined();
     await expect.poll(() => mailsTo(clientEmail).length, { timeout: 20_000 }).toBe(1);
     // The same form posted again (a double click without JavaScript, a resent POST) queues nothing more.
     const again = await submitButton(send, path, { cookie: admin.cookie() });
@@ -275,6 +292,11 @@ describe("/admin/galeries over HTTP", () => {
       .poll(async () => (await galleryRow()).invitationSentAt !== null, { timeout: 10_000 })
       .toBe(true);
     expect(textOf(rowOf(await page("/admin/galeries")))).toContain("Lien envoyé");
+    const delivered = await galleryRow();
+    expect(delivered.invitationSentTo).toBe(clientEmail);
+    expect(textOf((await page(path)).document.body)).toContain(
+      `Lien envoyé le ${formatLongDateTimeFr(delivered.invitationSentAt ?? new Date())} à ${clientEmail}.`,
+    );
 
     // A deliberate second send, from the page shown after the first, leaves.
     const after = await page(path);

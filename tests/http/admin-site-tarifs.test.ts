@@ -247,6 +247,11 @@ describe("/admin/site", () => {
       [nameOf(identity, "Nom du studio")]: "Atelier Lumière",
     });
     expect(saved.status).toBe(302);
+    // The owner's words for it (issue 24, item 9).
+    expect(flashedToast(saved.headers)).toEqual({
+      type: "success",
+      title: "Identité du site modifiée",
+    });
     expect((await storedDocument("identity")).brand).toBe("Atelier Lumière");
     for (const path of ["/", "/tarifs", "/studio-brive", "/mentions-legales"]) {
       const { html } = await fetchPage(path);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { blogNewsletterSubscribers, rateLimits } from "../../app/server/db/schema";
-import { newsletterPendingStatus } from "../../app/lib/newsletter";
+import { newsletterToasts } from "../../app/lib/newsletter";
 import {
   deleteSubscribers,
   ownLoopbackAddress,
@@ -50,7 +50,7 @@ describe("newsletter sign-up without JavaScript", () => {
     const subscribed = await signUp(address("sans-js"));
     expect(subscribed.status).toBe(200);
     expect(subscribed.said).toBe(
-      `${newsletterPendingStatus.title} ${newsletterPendingStatus.description}`,
+      `${newsletterToasts.subscribed.title} ${newsletterToasts.subscribed.description}`,
     );
     expect((await subscriber(address("sans-js"))).status).toBe("pending");
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { setStudioRetired } from "../../app/server/content/content-store.server";
 import { db } from "../../app/server/db/client.server";
 import { contactMessages } from "../../app/server/db/schema";
-import { fetchPage, postForm, textOf } from "../support/html";
+import { fetchPage, metaContent, postForm, textOf } from "../support/html";
 import { structuredData } from "../support/public-pages";
 import {
   formFields,
@@ -101,6 +101,37 @@ describe("a studio added in the admin", () => {
     const sitemap = await page("/sitemap.xml");
     expect(sitemap.text).toContain(`<loc>${url()}/studio-tulle</loc>`);
     expect(sitemap.text).toContain(`<loc>${url()}/contact-studio-tulle</loc>`);
+  });
+
+  it("is in the home page's title and description, and the home page names each studio one way, by its name", async () => {
+    const { document, text } = await page("/");
+    const names = "Studio d'Ussel, Studio de Brive, Studio de Limoges et Studio de Tulle";
+    expect(textOf(document.querySelector("title"))).toBe(`Studio Photo Exemple | ${names}`);
+    expect(metaContent(document, "description")).toBe(
+      `Quatre studios photo en Limousin (${names}) : naissance, grossesse, famille, mariage et portraits professionnels. Portraitiste de France, plus de 15 ans d'expérience.`,
+    );
+    // The phone list and the online booking links said « Ambazac » for the card's « Studio de Limoges ».
+    const card = (title: string) =>
+      [...document.querySelectorAll("main li")].find(
+        (item) => textOf(item.querySelector("h3")) === title,
+      );
+    const phones = [...(card("Par téléphone")?.querySelectorAll("li") ?? [])].map(textOf);
+    expect(phones).toEqual([
+      "Studio d'Ussel : 05 36 49 10 01",
+      "Studio de Brive : 05 36 49 10 02",
+      "Studio de Limoges : 05 36 49 10 03",
+      "Studio de Tulle : 05 36 49 10 04",
+    ]);
+    const booking = [...(card("En ligne")?.querySelectorAll("a") ?? [])].map((link) =>
+      textOf(link).replace(" – réserver en ligne (nouvel onglet)", ""),
+    );
+    expect(booking).toEqual([
+      "Studio d'Ussel",
+      "Studio de Brive",
+      "Studio de Limoges",
+      "Studio de Tulle",
+    ]);
+    expect(text).not.toMatch(/>Ambazac</);
   });
 
   it("has its own contact form, with its settings: an optional phone, a required source, its own options", async () => {

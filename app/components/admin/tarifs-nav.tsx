@@ -18,10 +18,14 @@ export function TarifsNav() {
             <NavLink
               to={section.to}
               end={section.end}
+              // `cn` does not settle Tailwind conflicts: the two states share no colour class, or the
+              // stylesheet's order would pick one (white on white, issue 24).
               className={({ isActive }) =>
                 cn(
-                  "inline-flex min-h-9 items-center rounded-full border border-border bg-white px-4 text-sm hover:bg-muted",
-                  isActive && "border-stone-800 bg-stone-800 text-white hover:bg-stone-700",
+                  "inline-flex min-h-9 items-center rounded-full border px-4 text-sm",
+                  isActive
+                    ? "border-stone-800 bg-stone-800 font-semibold text-white hover:bg-stone-700"
+                    : "border-border bg-white hover:bg-muted",
                 )
               }
             >

@@ -9,7 +9,6 @@ import { firstError } from "~/lib/forms";
 import {
   invalidEmailToast,
   NEWSLETTER_CONSENT_TEXT,
-  newsletterPendingStatus,
   type NewsletterResult,
   type NewsletterSource,
 } from "~/lib/newsletter";
@@ -23,12 +22,11 @@ type NewsletterSignupProps = {
 
 /**
  * The newsletter block (SPEC §4, §5, §8). It posts to the action of the page that shows it (which calls
- * `handleNewsletterSubmission`). With JavaScript: a fetcher, the toast of SPEC §8, and the same outcome
- * written in the block (a polite live region), the field emptied on success; a refused address is also
- * said under the field, which gets the focus. Without JavaScript: a normal form post, and the page comes
- * back with the outcome written in the block. After a sign-up the status line says that the address
- * still has to be confirmed from the e-mail (double opt-in, decision record 0081); the toast keeps SPEC
- * §8's words.
+ * `handleNewsletterSubmission`). With JavaScript: a fetcher, a toast, and the same outcome written in the
+ * block (a polite live region), the field emptied on success; a refused address is also said under the
+ * field, which gets the focus. Without JavaScript: a normal form post, and the page comes back with the
+ * outcome written in the block. After a sign-up both say that the address still has to be confirmed from
+ * the e-mail (double opt-in, decision records 0081 and 0112).
  */
 export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const fetcher = useFetcher<NewsletterResult>({ key: `newsletter-${source}` });
@@ -43,7 +41,10 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const result = fetcher.data?.newsletter;
   const latest = result ?? documentResult;
 
-  useServerToast(result?.toast);
+  // One toast per block: each outcome replaces the previous one, so an earlier refusal cannot stay on
+  // screen under a sign-up that went through.
+  const toastId = `newsletter-${source}`;
+  useServerToast(result?.toast, toastId);
   useEffect(() => {
     if (result?.outcome === "subscribed") formRef.current?.reset();
     else if (result?.outcome === "invalid") {
@@ -57,7 +58,7 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
   const email = fieldMeta(id, "email", fieldError, true);
   // Everything else (success included) is written in the block as well as in the toast.
   const outcome = clientError === null && latest?.outcome !== "invalid" ? latest : undefined;
-  const status = outcome?.outcome === "subscribed" ? newsletterPendingStatus : outcome?.toast;
+  const status = outcome?.toast;
 
   return (
     <section
@@ -92,7 +93,7 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
                   setClientError(message);
                   field?.focus();
                   const { title, description } = invalidEmailToast(message);
-                  toast.error(title, { description });
+                  toast.error(title, { description, id: toastId });
                   return;
                 }
                 setClientError(null);

@@ -178,20 +178,22 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                         {article.title}
                       </h3>
                     </div>
+                    {/* The row leads with the date the list is ordered by (listArticlesForAdmin). */}
                     <p className="mt-1 text-sm text-muted-foreground">
-                      Créé le {formatDateFr(article.createdAt)}
                       {article.published && article.publishedAt
-                        ? ` · Publié le ${formatDateFr(article.publishedAt)}`
+                        ? `Publié le ${formatDateFr(article.publishedAt)} · `
                         : ""}
                       {scheduledAt ? (
                         <>
-                          {" · Publication programmée le "}
+                          {"Publication programmée le "}
                           <time dateTime={new Date(scheduledAt).toISOString()}>
                             {formatLongDateTimeFr(scheduledAt)}
                           </time>
                           {article.newsletterOnPublish ? ", avec envoi aux abonnés" : ""}
+                          {" · "}
                         </>
                       ) : null}
+                      Créé le {formatDateFr(article.createdAt)}
                       {article.categoryName ? ` · ${article.categoryName}` : ""} ·{" "}
                       <span className="inline-flex items-center gap-1">
                         <Eye aria-hidden="true" className="size-3.5" />

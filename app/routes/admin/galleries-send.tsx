@@ -6,24 +6,61 @@ import { GalleryHeader } from "~/components/admin/gallery-header";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
 import { formatLongDateTimeFr } from "~/lib/dates";
-import { isUuid, parseIntent } from "~/lib/forms";
+import { parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
 import { requireGallery } from "~/server/galleries/admin-pages.server";
 import {
-  enqueueGalleryInvitation,
   galleryInvitationEmail,
   galleryLink,
+  requestInvitation,
 } from "~/server/galleries/emails.server";
 import { galleryCounts } from "~/server/galleries/galleries.server";
 import { refusedIntent } from "~/server/forms.server";
-
 import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Envoyer « ${loaderData?.gallery.title ?? "Galerie"} » - Administration` },
 ];
+
+/**
+ * Where the invitation stands: asked for and still in the mail queue (it goes to the client's address as
+ * it is when it leaves), accepted by the mail server (to the address it went to), or never asked for.
+ */
+function invitationState(
+  gallery: {
+    invitationRequestedAt: Date | null;
+    invitationSentAt: Date | null;
+    invitationSentTo: string | null;
+  },
+  clientEmail: string,
+) {
+  const { invitationRequestedAt: requestedAt, invitationSentAt: sentAt } = gallery;
+  if (requestedAt && (!sentAt || requestedAt > sentAt)) {
+    return { kind: "queued" as const, at: requestedAt.toISOString(), to: clientEmail };
+  }
+  if (sentAt) {
+    return { kind: "sent" as const, at: sentAt.toISOString(), to: gallery.invitationSentTo };
+  }
+  return { kind: "never" as const };
+}
+
+/** The sentence that says where the invitation stands. */
+function invitationSentence(
+  invitation: ReturnType<typeof invitationState>,
+  mailConfigured: boolean,
+): string {
+  if (invitation.kind === "never") return "Le lien n'a pas encore été envoyé.";
+  const at = formatLongDateTimeFr(invitation.at);
+  if (invitation.kind === "sent") {
+    // Sent before the address was recorded with it: the date alone.
+    return invitation.to ? `Lien envoyé le ${at} à ${invitation.to}.` : `Lien envoyé le ${at}.`;
+  }
+  return mailConfigured
+    ? `Lien envoyé le ${at} à ${invitation.to} : l'e-mail est en route.`
+    : `Envoi demandé le ${at} pour ${invitation.to} : l'e-mail partira dès que l'envoi d'e-mails sera configuré.`;
+}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -35,7 +72,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     gallery: header,
     link: galleryLink(gallery.id),
     code: formatAccessCode(gallery.accessCode),
-    sentAt: gallery.invitationSentAt?.toISOString() ?? null,
+    invitation: invitationState(gallery, mail.to),
     ready: counts.ready,
     total: counts.total,
     mailConfigured: mailConfig() !== null,
@@ -59,11 +96,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
   }
   const { gallery } = await requireGallery(params.id);
-  const token = formData.get("envoi");
-  const queued = await enqueueGalleryInvitation(
-    { galleryId: gallery.id },
-    isUuid(token) ? { once: `gallery-invitation:${gallery.id}:${token}` } : {},
-  );
+  const queued = await requestInvitation(gallery.id, formData.get("envoi"));
   return redirectWithToast(
     `/admin/galeries/${gallery.id}/envoyer`,
     !queued
@@ -121,7 +154,7 @@ function CopyField({ id, label, value }: { id: string; label: string; value: str
 }
 
 export default function GallerySend({ loaderData }: Route.ComponentProps) {
-  const { gallery, link, code, sentAt, ready, total, mailConfigured, preview } = loaderData;
+  const { gallery, link, code, invitation, ready, total, mailConfigured, preview } = loaderData;
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -150,9 +183,7 @@ export default function GallerySend({ loaderData }: Route.ComponentProps) {
           </MailNotConfigured>
         )}
         <p className="text-sm">
-          {sentAt
-            ? `Lien envoyé le ${formatLongDateTimeFr(sentAt)}.`
-            : "Le lien n'a pas encore été envoyé."}{" "}
+          {invitationSentence(invitation, mailConfigured)}{" "}
           {ready < total || total === 0
             ? `Photos prêtes : ${ready} sur ${total}.`
             : `Les ${total} photos sont prêtes.`}
@@ -180,7 +211,9 @@ export default function GallerySend({ loaderData }: Route.ComponentProps) {
           <input type="hidden" name="envoi" value={loaderData.sendToken} />
           <Button type="submit" name="intent" value="send" disabled={busy}>
             <Send aria-hidden="true" />
-            {sentAt ? "Envoyer de nouveau le lien au client" : "Envoyer le lien au client"}
+            {invitation.kind === "never"
+              ? "Envoyer le lien au client"
+              : "Envoyer de nouveau le lien au client"}
           </Button>
         </Form>
       </section>

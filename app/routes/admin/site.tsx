@@ -52,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
         load: () => loadDocument("identity"),
         previewPaths: ["/"],
         page: PAGE,
-        savedTitle: "Identité du site enregistrée",
+        savedTitle: "Identité du site modifiée",
       });
     case "legal":
       return documentFormAction(formData, admin, {

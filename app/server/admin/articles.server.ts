@@ -6,7 +6,16 @@ import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { sanitizeArticleHtml } from "../sanitize.server";
 import { enqueuePublication, sendIfAsked } from "../scheduled-publishing.server";
 
-/** The dashboard's list: every article, drafts included, newest created first. */
+/**
+ * The date an article is listed by on the dashboard, the one its row leads with: its publication when
+ * published, its scheduled publication when scheduled, else its creation. Ordering by creation alone (SPEC
+ * §7) put rows out of order by the dates they show (issue 24).
+ */
+const listedAt = sql`case when ${blogArticles.published}
+  then coalesce(${blogArticles.publishedAt}, ${blogArticles.createdAt})
+  else coalesce(${blogArticles.scheduledAt}, ${blogArticles.createdAt}) end`;
+
+/** The dashboard's list: every article, drafts included, newest first by the date each row leads with. */
 export function listArticlesForAdmin() {
   return db()
     .select({
@@ -27,7 +36,7 @@ export function listArticlesForAdmin() {
     .from(blogArticles)
     .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
     .leftJoin(newsletterSendings, eq(newsletterSendings.articleId, blogArticles.id))
-    .orderBy(desc(blogArticles.createdAt), desc(blogArticles.id));
+    .orderBy(desc(listedAt), desc(blogArticles.createdAt), desc(blogArticles.id));
 }
 
 /** The newsletter sending of an article (at most one), or null when it was never sent. */

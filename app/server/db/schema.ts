@@ -500,7 +500,11 @@ export const galleries = pgTable(
     coverPhotoId: uuid("cover_photo_id").references((): AnyPgColumn => galleryPhotos.id, {
       onDelete: "set null",
     }),
+    /** When the mail server accepted the last invitation, and for which address. */
     invitationSentAt: timestamp("invitation_sent_at", { withTimezone: true }),
+    invitationSentTo: varchar("invitation_sent_to", { length: 255 }),
+    /** When the owner last asked for the invitation: it leaves through the mail queue, later. */
+    invitationRequestedAt: timestamp("invitation_requested_at", { withTimezone: true }),
     /** Set when the client validated the selection: favourites and comments are locked from then on. */
     selectionValidatedAt: timestamp("selection_validated_at", { withTimezone: true }),
     lastClientActivityAt: timestamp("last_client_activity_at", { withTimezone: true }),

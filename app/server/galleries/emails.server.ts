@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { isUuid } from "~/lib/forms";
 import { adminGallerySelectionPath, clientGalleryPath } from "~/lib/gallery-urls";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { readSiteContent, type SiteContent } from "../content/site-content.server";
@@ -200,17 +201,35 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
 }
 
 /** A client gallery's link and code, to its client (galleries.id; issue 14). */
-export const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>(
-  "gallery-invitation",
-  {
-    failureKind: "gallery",
-    compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
-    async afterDelivery({ galleryId }) {
-      await markInvitationSent(galleryId);
-      log.info("gallery_invitation_emailed", { id: galleryId });
-    },
+const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>("gallery-invitation", {
+  failureKind: "gallery",
+  compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
+  async afterDelivery({ galleryId }, mail) {
+    await markInvitationSent(galleryId, mail.to);
+    log.info("gallery_invitation_emailed", { id: galleryId });
   },
-);
+});
+
+/**
+ * Queues the gallery's invitation and notes when the owner asked, in one transaction: the e-mail leaves
+ * later (the mail queue, or once SMTP is configured), and the page shown after the send must already say
+ * that it was sent and to whom, not « pas encore envoyé » until the queue gets to it. `token` is the form's
+ * own id: the same form posted twice queues one e-mail (false then, and nothing changes).
+ */
+export async function requestInvitation(galleryId: string, token: unknown): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const queued = await enqueueGalleryInvitation(
+      { galleryId },
+      isUuid(token) ? { tx, once: `gallery-invitation:${galleryId}:${token}` } : { tx },
+    );
+    if (queued === null) return false;
+    await tx
+      .update(galleries)
+      .set({ invitationRequestedAt: new Date() })
+      .where(eq(galleries.id, galleryId));
+    return true;
+  });
+}
 
 /** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
 export const enqueueGallerySelection = registerMailKind<{ galleryId: string }>(

@@ -233,9 +233,12 @@ export async function gallerySelection(id: string) {
     .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
 }
 
-/** Notes that the mail server accepted the invitation. */
-export async function markInvitationSent(id: string, at = new Date()): Promise<void> {
-  await db().update(galleries).set({ invitationSentAt: at }).where(eq(galleries.id, id));
+/** Notes that the mail server accepted the invitation for `to`. */
+export async function markInvitationSent(id: string, to: string, at = new Date()): Promise<void> {
+  await db()
+    .update(galleries)
+    .set({ invitationSentAt: at, invitationSentTo: to })
+    .where(eq(galleries.id, id));
 }
 
 /** Forgets an unfinished upload's parts; a store that cannot (or already forgot them) is only logged. */

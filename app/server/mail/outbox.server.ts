@@ -21,8 +21,8 @@ export type MailKindDefinition<Data extends object> = {
   failureKind: MailKind;
   /** The e-mail of a job, written when it leaves; null when there is nothing (left) to send. */
   compose: (data: Data) => Promise<OutgoingMail | null>;
-  /** What the feature records once the mail server has accepted it. */
-  afterDelivery?: (data: Data) => Promise<void>;
+  /** What the feature records once the mail server has accepted it (`mail`: what was sent). */
+  afterDelivery?: (data: Data, mail: OutgoingMail) => Promise<void>;
 };
 
 export type EnqueueOptions = {
@@ -79,6 +79,6 @@ export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetada
       if (failure.permanent) continue;
       throw error;
     }
-    await definition.afterDelivery?.(job.data);
+    await definition.afterDelivery?.(job.data, mail);
   }
 };

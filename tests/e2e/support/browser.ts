@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/lib/chromium";
 import type { SessionCookie } from "../../support/accounts";
@@ -203,4 +209,53 @@ export function layoutShifts(page: Page): Promise<Shifts> {
         setTimeout(() => resolve(shifts), 100);
       }),
   );
+}
+
+/** An element's text colour, the background it is drawn on (both sRGB "r,g,b") and their WCAG contrast. */
+export type TextContrast = { text: string; background: string; ratio: number };
+
+/**
+ * The WCAG contrast of `locator`'s text over its background (its own, else the nearest ancestor's that is
+ * not transparent). Computed colours are oklch with Tailwind 4: a 1×1 canvas turns them into sRGB. axe
+ * cannot be relied on here: it reports text of the very colour of its background as « incomplete », not as
+ * a violation.
+ */
+export function textContrast(locator: Locator): Promise<TextContrast> {
+  return locator.evaluate((element) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext("2d", { willReadFrequently: true });
+    if (!context) throw new Error("no 2D canvas");
+    const srgb = (colour: string) => {
+      context.clearRect(0, 0, 1, 1);
+      context.fillStyle = colour;
+      context.fillRect(0, 0, 1, 1);
+      const [red = 0, green = 0, blue = 0, alpha = 0] = context.getImageData(0, 0, 1, 1).data;
+      return { channels: [red, green, blue], alpha };
+    };
+    let backdrop: Element | null = element;
+    let background = srgb("white").channels;
+    while (backdrop) {
+      const colour = srgb(getComputedStyle(backdrop).backgroundColor);
+      if (colour.alpha === 255) {
+        background = colour.channels;
+        break;
+      }
+      backdrop = backdrop.parentElement;
+    }
+    const text = srgb(getComputedStyle(element).color).channels;
+    const luminance = (channels: number[]) => {
+      const [red = 0, green = 0, blue = 0] = channels.map((channel) => {
+        const value = channel / 255;
+        return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+    };
+    const [lighter, darker] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+    return {
+      text: text.join(","),
+      background: background.join(","),
+      ratio: ((lighter ?? 0) + 0.05) / ((darker ?? 0) + 0.05),
+    };
+  });
 }
