@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { startJobQueue, stopJobQueue } from "../jobs/queue.server";
+import { announceQueueStop, startJobQueue, stopJobQueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { closeMailTransport } from "../mail/transport.server";
 import path from "node:path";
@@ -385,6 +385,9 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   const stop = () => {
     stopping ??= (async () => {
       log.info("server_stopping");
+      // The jobs stop at their next step now, not once the requests are done: a newsletter being sent
+      // would otherwise go on for as long as a slow request keeps the server open.
+      announceQueueStop();
       // Requests still running after 10 s are cut so that a stuck client cannot block the shutdown.
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -109,6 +109,8 @@ export function queueStopping(): AbortSignal {
  */
 export async function startJobQueue(databaseUrl: string): Promise<PgBoss> {
   if (holder.__studioJobs) return holder.__studioJobs;
+  // A new start (tests start and stop the queue more than once in one process): handlers run again.
+  holder.__studioJobsStopping = new AbortController();
   const boss = new PgBoss({
     connectionString: databaseUrl,
     application_name: "studio-jobs",
@@ -139,12 +141,23 @@ export function jobQueue(): PgBoss {
   return holder.__studioJobs;
 }
 
+/**
+ * Tells the running handlers that the process is stopping (queueStopping): a newsletter batch stops at its
+ * next e-mail. Called first thing on SIGTERM, before the HTTP server drains its requests (up to 10 s), so
+ * that no e-mail leaves during that wait.
+ */
+export function announceQueueStop(): void {
+  queueStopping();
+  holder.__studioJobsStopping?.abort(new Error("Arrêt du processus : la suite attend la file."));
+}
+
 /** Stops the workers (letting a running job finish for up to `timeoutMs`) and closes the queue's pool. */
 export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
   const boss = holder.__studioJobs;
   holder.__studioJobs = undefined;
-  holder.__studioJobsStopping?.abort(new Error("Arrêt du processus : la suite attend la file."));
-  holder.__studioJobsStopping = undefined;
+  // Stays aborted until the queue starts again: a batch fetched while pg-boss stops (a worker asks for its
+  // next job as soon as one ends) must stop at once too, not run on a fresh signal until the grace ends.
+  announceQueueStop();
   await boss?.stop({ graceful: true, timeout: timeoutMs });
 }
 

@@ -43,7 +43,10 @@ async function workThrough<Data extends object>(
       }
     },
   );
-  fetchAgain = () => boss.notifyWorker(worker);
+  // Not once the process is stopping: the next job stays in the queue for the next start.
+  fetchAgain = () => {
+    if (!queueStopping().aborted) boss.notifyWorker(worker);
+  };
 }
 
 /**
