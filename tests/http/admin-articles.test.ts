@@ -186,3 +186,56 @@ describe("the draft's preview", () => {
     expect(card?.querySelector("img")?.getAttribute("style")).toContain("object-position:20% 80%");
   });
 });
+
+describe("the SEO title and description (issue 24, item 9)", () => {
+  const longSeoTitle = "Séance photo de naissance à domicile en Corrèze : nos conseils";
+
+  it("are never cut: counted and previewed in the server's HTML, a longer title refused at its field and kept", async () => {
+    const page = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    const empty = formOf(page);
+    // A `maxlength` cuts a pasted title mid-word without a word: the counter says the length instead.
+    expect(labelled(empty, "Titre SEO (facultatif)").hasAttribute("maxlength")).toBe(false);
+    expect(labelled(empty, "Description SEO (facultative)").hasAttribute("maxlength")).toBe(false);
+    expect(elementsWithText(empty, "0 / 60 caractères")).toHaveLength(1);
+    expect(elementsWithText(empty, "0 / 160 caractères")).toHaveLength(1);
+    expect(elementsWithText(empty, "Aperçu dans les résultats de recherche")).toHaveLength(1);
+
+    const title = `Titre SEO trop long ${marker}`;
+    const answer = await postNewArticle({
+      title,
+      slug: `seo-trop-long-${marker}`,
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+      seo_title: longSeoTitle,
+    });
+    expect(answer.status).toBe(400);
+    const form = formOf(answer);
+    const seoTitle = labelled(form, "Titre SEO (facultatif)");
+    expect(shownValue(seoTitle)).toBe(longSeoTitle);
+    const [message] = elementsWithText(form, "Le titre SEO est trop long");
+    expect(seoTitle.getAttribute("aria-describedby")).toContain(message?.id);
+    expect(
+      elementsWithText(form, `${longSeoTitle.length} / 60 caractères : 2 de trop`),
+    ).toHaveLength(1);
+    expect(await articlesTitled(title)).toEqual([]);
+  });
+
+  it("the published article's <title> is the SEO title as typed, else the whole title", async () => {
+    const seoTitle = `Séance naissance à Brive : nos conseils ${marker} pour bébé`;
+    expect(seoTitle.length).toBeLessThanOrEqual(60);
+    const withSeo = `Avec titre SEO ${marker}`;
+    const longTitle = `Un très long titre d'article qui dépasse largement soixante caractères ${marker}`;
+    for (const [fields, expected] of [
+      [{ title: withSeo, slug: `avec-seo-${marker}`, seo_title: seoTitle }, seoTitle],
+      [{ title: longTitle, slug: `sans-seo-${marker}` }, longTitle],
+    ] as const) {
+      const answer = await postNewArticle(
+        { excerpt: "Extrait", content: "<p>Texte</p>", ...fields },
+        "publish",
+      );
+      expect(answer.status).toBe(302);
+      const article = await fetchPage(`/blog/${fields.slug}`);
+      expect(article.document.title).toBe(expected);
+    }
+  });
+});

@@ -20,6 +20,7 @@ import {
 import { ADMIN_FORM_ID } from "./field";
 import { ImageField } from "./image-field";
 import { RichTextField } from "./rich-text-field";
+import { SeoFields } from "./seo-fields";
 
 export type ArticleFormValues = Partial<Record<string, string>>;
 
@@ -81,6 +82,8 @@ export function ArticleForm({
   const formRef = useRef<HTMLFormElement>(null);
   const [title, setTitle] = useState(values.title ?? "");
   const [slug, setSlug] = useState(values.slug ?? "");
+  // The search result preview shows the excerpt when there is no SEO description.
+  const [excerpt, setExcerpt] = useState(values.excerpt ?? "");
   // While creating, the slug follows the title until the owner edits it by hand.
   const [slugFollowsTitle, setSlugFollowsTitle] = useState(mode === "create" && !values.slug);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
@@ -180,7 +183,14 @@ export function ArticleForm({
           label="Extrait"
           description={`${LIMITS.excerpt} caractères au plus.`}
         >
-          {(props) => <Textarea {...props} rows={3} defaultValue={values.excerpt ?? ""} />}
+          {(props) => (
+            <Textarea
+              {...props}
+              rows={3}
+              value={excerpt}
+              onChange={(event) => setExcerpt(event.target.value)}
+            />
+          )}
         </Field>
         <ContentField field={field("content")} value={values.content ?? ""} onChange={changed} />
         <div className="grid gap-5 sm:grid-cols-2">
@@ -220,29 +230,14 @@ export function ArticleForm({
       </Section>
 
       <Section title="SEO">
-        <Field
-          field={field("seo_title")}
-          label="Titre SEO (facultatif)"
-          description={`${LIMITS.seoTitle} caractères au plus. À défaut, le titre de l'article.`}
-        >
-          {(props) => (
-            <Input {...props} maxLength={LIMITS.seoTitle} defaultValue={values.seo_title ?? ""} />
-          )}
-        </Field>
-        <Field
-          field={field("seo_description")}
-          label="Description SEO (facultative)"
-          description={`${LIMITS.seoDescription} caractères au plus. À défaut, l'extrait.`}
-        >
-          {(props) => (
-            <Textarea
-              {...props}
-              rows={2}
-              maxLength={LIMITS.seoDescription}
-              defaultValue={values.seo_description ?? ""}
-            />
-          )}
-        </Field>
+        <SeoFields
+          titleField={field("seo_title")}
+          descriptionField={field("seo_description")}
+          values={values}
+          articleTitle={title.trim()}
+          excerpt={excerpt.trim()}
+          slug={slug}
+        />
         <ImageField
           name="seo_image_url"
           label="Image de partage (facultative)"
