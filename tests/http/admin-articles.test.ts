@@ -8,6 +8,7 @@ import {
   formOf,
   intentButton,
   labelled,
+  linksNamed,
   shownValue,
   typeInto,
 } from "../support/admin-content";
@@ -237,5 +238,105 @@ describe("the SEO title and description (issue 24, item 9)", () => {
       const article = await fetchPage(`/blog/${fields.slug}`);
       expect(article.document.title).toBe(expected);
     }
+  });
+});
+
+describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
+  /** A visit of the new-article page: its form and the visit's autosave. */
+  async function visitNewArticle() {
+    const page = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    expect(page.status).toBe(200);
+    const session = formOf(page).querySelector('[name="draft_session"]')?.getAttribute("value");
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const autosave = async (fields: Record<string, string>) => {
+      const answer = await postForm(
+        "/admin/articles/brouillon",
+        { draft_session: session ?? "", ...fields },
+        { cookie: admin.cookie() },
+      );
+      const body = JSON.parse(answer.html) as { id?: string; slug?: string; reason?: string };
+      return { status: answer.status, ...body };
+    };
+    return { page, autosave };
+  }
+
+  it("one visit autosaves one draft, even when the page never got its id back", async () => {
+    const title = `Une visite ${marker}`;
+    const visit = await visitNewArticle();
+    const first = await visit.autosave({ title });
+    expect(first.status).toBe(201);
+    // The first answer was lost (the tab closed, the network dropped): the page still sends no id.
+    const second = await visit.autosave({ title, excerpt: "La suite." });
+    expect(second.status).toBeLessThan(300);
+    expect(second.id).toBe(first.id);
+    const rows = await articlesTitled(title);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ excerpt: "La suite.", slug: `une-visite-${marker}` });
+  });
+
+  it("the next visit offers the unfinished draft, and the same title never collides with it", async () => {
+    const title = `Même titre ${marker}`;
+    const slug = `meme-titre-${marker}`;
+    const left = await (await visitNewArticle()).autosave({ title });
+    expect(left.status).toBe(201);
+
+    const next = await visitNewArticle();
+    const offer = linksNamed(
+      next.page.document,
+      new RegExp(
+        `^Reprendre le brouillon « ${title} » enregistré le \\d{1,2} \\S+ \\d{4} à \\d{2}:\\d{2}$`,
+      ),
+    );
+    expect(offer).toHaveLength(1);
+    expect(offer[0]?.getAttribute("href")).toBe(`/admin/articles/${left.id}/modifier`);
+
+    // Her autosave in this visit takes the next free address instead of failing.
+    const again = await next.autosave({ title });
+    expect(again.status).toBe(201);
+    expect(again.slug).toBe(`${slug}-2`);
+    expect(again.id).not.toBe(left.id);
+
+    // Saved by hand (without JavaScript, from a third visit): created, the address said in the message.
+    const third = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    const form = typeInto(formOf(third), {
+      title,
+      slug,
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+    });
+    const saved = await pressButton("/admin/articles/nouveau", intentButton(form, "save"), {
+      cookie: admin.cookie(),
+    });
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)).toMatchObject({
+      title: "Article créé",
+      description: `Adresse de l'article : /blog/${slug}-3 (/blog/${slug} est celle d'un brouillon enregistré automatiquement).`,
+    });
+    expect((await articlesTitled(title)).map((row) => row.slug).sort()).toEqual([
+      slug,
+      `${slug}-2`,
+      `${slug}-3`,
+    ]);
+  });
+
+  it("a draft saved with the form's buttons is no longer offered", async () => {
+    const title = `Terminé ${marker}`;
+    const draft = await (await visitNewArticle()).autosave({ title });
+    const edit = await fetchPage(`/admin/articles/${draft.id}/modifier`, {
+      cookie: admin.cookie(),
+    });
+    const form = typeInto(formOf(edit), {
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+      author: "Studio",
+    });
+    const saved = await pressButton(
+      `/admin/articles/${draft.id}/modifier`,
+      intentButton(form, "save"),
+      { cookie: admin.cookie() },
+    );
+    expect(saved.status).toBe(302);
+    const next = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    expect(linksNamed(next.document, new RegExp(`« ${title} »`))).toEqual([]);
   });
 });
