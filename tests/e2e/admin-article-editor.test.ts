@@ -241,6 +241,46 @@ describe("article editor", () => {
     expect(rows[0]?.publishedAt).toBeInstanceOf(Date);
   });
 
+  it("« Nouvel article » offers the draft left unfinished; the same title autosaves beside it; the offer resumes it", async () => {
+    const title = `Laissé en plan ${marker}`;
+    const slug = `laisse-en-plan-${marker}`;
+    const status = (page: Page) => page.locator("main form > div:last-child [role='status']");
+    const left = await newArticlePage();
+    await left.getByLabel("Titre", { exact: true }).fill(title);
+    await expect
+      .poll(() => status(left).textContent(), { timeout: 15_000 })
+      .toMatch(/^Enregistré à /);
+    await left.close({ runBeforeUnload: false });
+    const [draft] = await articlesTitled(title);
+
+    const page = await newArticlePage();
+    const offer = page.getByRole("link", {
+      name: new RegExp(`^Reprendre le brouillon « ${title} » enregistré le `),
+    });
+    await offer.waitFor();
+    expect(await page.getByText("Ou commencez un nouvel article ci-dessous.").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // She writes the same title again: no « Ce slug est déjà utilisé », the next address, said.
+    await page.getByLabel("Titre", { exact: true }).fill(title);
+    await expect
+      .poll(() => status(page).textContent(), { timeout: 15_000 })
+      .toMatch(
+        new RegExp(
+          `^Enregistré à \\d{2}:\\d{2}\\. Adresse : /blog/${slug}-2 \\(/blog/${slug} est celle d'un autre brouillon\\)\\.$`,
+        ),
+      );
+    expect(await page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe(`${slug}-2`);
+    expect(await articlesTitled(title)).toHaveLength(2);
+
+    // Saved as shown: the offer leads to the earlier draft without a leave warning, by the keyboard.
+    await offer.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(new RegExp(`/admin/articles/${draft?.id}/modifier$`));
+    await expect.poll(() => page.getByLabel("Titre", { exact: true }).inputValue()).toBe(title);
+    expect(await page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe(slug);
+  });
+
   it("what was typed is saved when the tab is closed", async () => {
     const title = `Onglet fermé ${marker}`;
     const page = await newArticlePage();

@@ -19,7 +19,11 @@ const admin = useAdmin();
 const marker = randomBytes(4).toString("hex");
 const categoryName = `Mariages ${marker}`;
 let categoryId = "";
-const slugs = ["ete-a-brive", `autre-${marker}`];
+const slugs = [
+  "ete-a-brive",
+  `autre-${marker}`,
+  "seance-naissance-a-brive-douceur-et-lumiere-naturelle-au-studio",
+];
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -51,10 +55,11 @@ describe("article form", () => {
     await page.locator(".ProseMirror").waitFor();
     expect(await form(page).getAttribute("novalidate")).not.toBeNull();
     expect(await page.getByLabel("Auteur").inputValue()).toBe("Studio Photo Exemple");
-    expect(await page.getByLabel("Titre SEO (facultatif)").getAttribute("maxlength")).toBe("60");
-    expect(await page.getByLabel("Description SEO (facultative)").getAttribute("maxlength")).toBe(
-      "160",
-    );
+    // No `maxlength`: it cut a pasted SEO title mid-word without a word (issue 24, item 9).
+    expect(await page.getByLabel("Titre SEO (facultatif)").getAttribute("maxlength")).toBeNull();
+    expect(
+      await page.getByLabel("Description SEO (facultative)").getAttribute("maxlength"),
+    ).toBeNull();
     expect(await axeViolations(page)).toEqual([]);
 
     await save(page);
@@ -90,12 +95,6 @@ describe("article form", () => {
     await page.getByLabel("Titre", { exact: true }).fill("a".repeat(201));
     await page.getByLabel("Extrait").fill("e".repeat(501));
     await page.getByLabel("Auteur").fill("n".repeat(101));
-    // The browser caps the SEO fields; lift the caps to reach the schema's own messages.
-    await page.evaluate(() =>
-      document
-        .querySelectorAll("[maxlength]")
-        .forEach((element) => element.removeAttribute("maxlength")),
-    );
     await page.getByLabel("Titre SEO (facultatif)").fill("t".repeat(61));
     await page.getByLabel("Description SEO (facultative)").fill("d".repeat(161));
     await save(page);
@@ -117,6 +116,53 @@ describe("article form", () => {
       "Le slug doit contenir uniquement des lettres minuscules, chiffres et tirets",
     );
     expect(page.url()).toMatch(/\/admin\/articles\/nouveau$/);
+  });
+
+  it("counts the SEO title and description as she types and shows the article as a search result", async () => {
+    const page = await signedIn("/admin/articles/nouveau");
+    await page.locator(".ProseMirror").waitFor();
+    const seoTitle = page.getByLabel("Titre SEO (facultatif)");
+    const seoDescription = page.getByLabel("Description SEO (facultative)");
+    const preview = page.getByRole("region", { name: "Aperçu dans les résultats de recherche" });
+    // The counter is part of what the field says when focused (its description).
+    const description = (field: typeof seoTitle) =>
+      field.evaluate((element) =>
+        (element.getAttribute("aria-describedby") ?? "")
+          .split(" ")
+          .map((id) => document.getElementById(id)?.textContent ?? "")
+          .join(" "),
+      );
+
+    const title = "Séance naissance à Brive : douceur et lumière naturelle au studio";
+    await page.getByLabel("Titre", { exact: true }).fill(title);
+    await page.getByLabel("Extrait").fill("Nos conseils pour la première séance de bébé.");
+    // No SEO title: the result shows the article's title, cut at a word with « … » as an engine would.
+    await expect
+      .poll(() => preview.textContent())
+      .toContain("Séance naissance à Brive : douceur et lumière naturelle au …");
+    expect(await preview.textContent()).toContain(
+      "/blog/seance-naissance-a-brive-douceur-et-lumiere-naturelle-au-studio",
+    );
+    expect(await preview.textContent()).toContain("Nos conseils pour la première séance de bébé.");
+
+    await seoTitle.pressSequentially("Photo de naissance à Brive");
+    await expect.poll(() => description(seoTitle)).toContain("26 / 60 caractères");
+    await expect.poll(() => preview.textContent()).toContain("Photo de naissance à Brive");
+    await seoDescription.fill("Séance douce au studio.");
+    await expect.poll(() => description(seoDescription)).toContain("23 / 160 caractères");
+    await expect.poll(() => preview.textContent()).toContain("Séance douce au studio.");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Past the limit nothing is cut: the counter warns, once for screen readers, and saving is refused.
+    const long = "Photo de naissance à Brive : conseils pour une séance réussie";
+    await seoTitle.fill(long);
+    expect(await seoTitle.inputValue()).toBe(long);
+    await expect.poll(() => description(seoTitle)).toContain("61 / 60 caractères : 1 de trop");
+    expect(await page.getByText("Le titre SEO dépasse 60 caractères.").count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await save(page);
+    await expectMessage(page, "Le titre SEO est trop long");
+    expect(await seoTitle.inputValue()).toBe(long);
   });
 
   it("creates, previews, publishes, unpublishes, edits and deletes an article", async () => {

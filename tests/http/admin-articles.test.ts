@@ -8,6 +8,7 @@ import {
   formOf,
   intentButton,
   labelled,
+  linksNamed,
   shownValue,
   typeInto,
 } from "../support/admin-content";
@@ -184,5 +185,158 @@ describe("the draft's preview", () => {
       each.textContent?.includes(`Même rendu ${marker}`),
     );
     expect(card?.querySelector("img")?.getAttribute("style")).toContain("object-position:20% 80%");
+  });
+});
+
+describe("the SEO title and description (issue 24, item 9)", () => {
+  const longSeoTitle = "Séance photo de naissance à domicile en Corrèze : nos conseils";
+
+  it("are never cut: counted and previewed in the server's HTML, a longer title refused at its field and kept", async () => {
+    const page = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    const empty = formOf(page);
+    // A `maxlength` cuts a pasted title mid-word without a word: the counter says the length instead.
+    expect(labelled(empty, "Titre SEO (facultatif)").hasAttribute("maxlength")).toBe(false);
+    expect(labelled(empty, "Description SEO (facultative)").hasAttribute("maxlength")).toBe(false);
+    expect(elementsWithText(empty, "0 / 60 caractères")).toHaveLength(1);
+    expect(elementsWithText(empty, "0 / 160 caractères")).toHaveLength(1);
+    expect(elementsWithText(empty, "Aperçu dans les résultats de recherche")).toHaveLength(1);
+
+    const title = `Titre SEO trop long ${marker}`;
+    const answer = await postNewArticle({
+      title,
+      slug: `seo-trop-long-${marker}`,
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+      seo_title: longSeoTitle,
+    });
+    expect(answer.status).toBe(400);
+    const form = formOf(answer);
+    const seoTitle = labelled(form, "Titre SEO (facultatif)");
+    expect(shownValue(seoTitle)).toBe(longSeoTitle);
+    const [message] = elementsWithText(form, "Le titre SEO est trop long");
+    expect(seoTitle.getAttribute("aria-describedby")).toContain(message?.id);
+    expect(
+      elementsWithText(form, `${longSeoTitle.length} / 60 caractères : 2 de trop`),
+    ).toHaveLength(1);
+    expect(await articlesTitled(title)).toEqual([]);
+  });
+
+  it("the published article's <title> is the SEO title as typed, else the whole title", async () => {
+    const seoTitle = `Séance naissance à Brive : nos conseils ${marker} pour bébé`;
+    expect(seoTitle.length).toBeLessThanOrEqual(60);
+    const withSeo = `Avec titre SEO ${marker}`;
+    const longTitle = `Un très long titre d'article qui dépasse largement soixante caractères ${marker}`;
+    for (const [fields, expected] of [
+      [{ title: withSeo, slug: `avec-seo-${marker}`, seo_title: seoTitle }, seoTitle],
+      [{ title: longTitle, slug: `sans-seo-${marker}` }, longTitle],
+    ] as const) {
+      const answer = await postNewArticle(
+        { excerpt: "Extrait", content: "<p>Texte</p>", ...fields },
+        "publish",
+      );
+      expect(answer.status).toBe(302);
+      const article = await fetchPage(`/blog/${fields.slug}`);
+      expect(article.document.title).toBe(expected);
+    }
+  });
+});
+
+describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
+  /** A visit of the new-article page: its form and the visit's autosave. */
+  async function visitNewArticle() {
+    const page = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    expect(page.status).toBe(200);
+    const session = formOf(page).querySelector('[name="draft_session"]')?.getAttribute("value");
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const autosave = async (fields: Record<string, string>) => {
+      const answer = await postForm(
+        "/admin/articles/brouillon",
+        { draft_session: session ?? "", ...fields },
+        { cookie: admin.cookie() },
+      );
+      const body = JSON.parse(answer.html) as { id?: string; slug?: string; reason?: string };
+      return { status: answer.status, ...body };
+    };
+    return { page, autosave };
+  }
+
+  it("one visit autosaves one draft, even when the page never got its id back", async () => {
+    const title = `Une visite ${marker}`;
+    const visit = await visitNewArticle();
+    const first = await visit.autosave({ title });
+    expect(first.status).toBe(201);
+    // The first answer was lost (the tab closed, the network dropped): the page still sends no id.
+    const second = await visit.autosave({ title, excerpt: "La suite." });
+    expect(second.status).toBeLessThan(300);
+    expect(second.id).toBe(first.id);
+    const rows = await articlesTitled(title);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ excerpt: "La suite.", slug: `une-visite-${marker}` });
+  });
+
+  it("the next visit offers the unfinished draft, and the same title never collides with it", async () => {
+    const title = `Même titre ${marker}`;
+    const slug = `meme-titre-${marker}`;
+    const left = await (await visitNewArticle()).autosave({ title });
+    expect(left.status).toBe(201);
+
+    const next = await visitNewArticle();
+    const offer = linksNamed(
+      next.page.document,
+      new RegExp(
+        `^Reprendre le brouillon « ${title} » enregistré le \\d{1,2} \\S+ \\d{4} à \\d{2}:\\d{2}$`,
+      ),
+    );
+    expect(offer).toHaveLength(1);
+    expect(offer[0]?.getAttribute("href")).toBe(`/admin/articles/${left.id}/modifier`);
+
+    // Her autosave in this visit takes the next free address instead of failing.
+    const again = await next.autosave({ title });
+    expect(again.status).toBe(201);
+    expect(again.slug).toBe(`${slug}-2`);
+    expect(again.id).not.toBe(left.id);
+
+    // Saved by hand (without JavaScript, from a third visit): created, the address said in the message.
+    const third = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    const form = typeInto(formOf(third), {
+      title,
+      slug,
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+    });
+    const saved = await pressButton("/admin/articles/nouveau", intentButton(form, "save"), {
+      cookie: admin.cookie(),
+    });
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)).toMatchObject({
+      title: "Article créé",
+      description: `Adresse de l'article : /blog/${slug}-3 (/blog/${slug} est celle d'un brouillon enregistré automatiquement).`,
+    });
+    expect((await articlesTitled(title)).map((row) => row.slug).sort()).toEqual([
+      slug,
+      `${slug}-2`,
+      `${slug}-3`,
+    ]);
+  });
+
+  it("a draft saved with the form's buttons is no longer offered", async () => {
+    const title = `Terminé ${marker}`;
+    const draft = await (await visitNewArticle()).autosave({ title });
+    const edit = await fetchPage(`/admin/articles/${draft.id}/modifier`, {
+      cookie: admin.cookie(),
+    });
+    const form = typeInto(formOf(edit), {
+      excerpt: "Extrait",
+      content: "<p>Texte</p>",
+      author: "Studio",
+    });
+    const saved = await pressButton(
+      `/admin/articles/${draft.id}/modifier`,
+      intentButton(form, "save"),
+      { cookie: admin.cookie() },
+    );
+    expect(saved.status).toBe(302);
+    const next = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
+    expect(linksNamed(next.document, new RegExp(`« ${title} »`))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
 import { useAdminBrand } from "~/routes/admin/layout";
 import { articleSchema, LIMITS, SCHEDULING_FIELDS } from "~/lib/admin-schemas";
@@ -20,6 +21,7 @@ import {
 import { ADMIN_FORM_ID } from "./field";
 import { ImageField } from "./image-field";
 import { RichTextField } from "./rich-text-field";
+import { SeoFields } from "./seo-fields";
 
 export type ArticleFormValues = Partial<Record<string, string>>;
 
@@ -31,6 +33,8 @@ type ArticleFormProps = {
   alert?: ToastMessage | null;
   /** A published article is not autosaved (its changes would go live) and has no 'Publier' button. */
   published?: boolean;
+  /** « Nouvel article »: this visit, so that its autosaves keep to one draft (decision 0111). */
+  draftSession?: string;
 };
 
 /** The fields' names as the error summary says them. */
@@ -74,6 +78,7 @@ export function ArticleForm({
   errors: serverErrors,
   alert,
   published = false,
+  draftSession,
 }: ArticleFormProps) {
   const brand = useAdminBrand();
   const navigation = useNavigation();
@@ -81,6 +86,8 @@ export function ArticleForm({
   const formRef = useRef<HTMLFormElement>(null);
   const [title, setTitle] = useState(values.title ?? "");
   const [slug, setSlug] = useState(values.slug ?? "");
+  // The search result preview shows the excerpt when there is no SEO description.
+  const [excerpt, setExcerpt] = useState(values.excerpt ?? "");
   // While creating, the slug follows the title until the owner edits it by hand.
   const [slugFollowsTitle, setSlugFollowsTitle] = useState(mode === "create" && !values.slug);
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
@@ -97,6 +104,8 @@ export function ArticleForm({
     followUrl: mode === "create",
     idle: navigation.state === "idle",
     onSaved: () => setDirty(false),
+    // The address she had was an unfinished draft's: the field shows the one saved.
+    onSlugMoved: (saved) => flushSync(() => setSlug(saved)),
   });
   const changed = () => {
     setDirty(true);
@@ -138,6 +147,7 @@ export function ArticleForm({
       }}
     >
       <input type="hidden" name="id" value={autosave.id} />
+      {draftSession ? <input type="hidden" name="draft_session" value={draftSession} /> : null}
       <ErrorSummary
         id="erreurs-formulaire"
         items={Object.entries(FIELD_LABELS).map(([name, label]) => ({ field: field(name), label }))}
@@ -180,7 +190,14 @@ export function ArticleForm({
           label="Extrait"
           description={`${LIMITS.excerpt} caractères au plus.`}
         >
-          {(props) => <Textarea {...props} rows={3} defaultValue={values.excerpt ?? ""} />}
+          {(props) => (
+            <Textarea
+              {...props}
+              rows={3}
+              value={excerpt}
+              onChange={(event) => setExcerpt(event.target.value)}
+            />
+          )}
         </Field>
         <ContentField field={field("content")} value={values.content ?? ""} onChange={changed} />
         <div className="grid gap-5 sm:grid-cols-2">
@@ -220,29 +237,14 @@ export function ArticleForm({
       </Section>
 
       <Section title="SEO">
-        <Field
-          field={field("seo_title")}
-          label="Titre SEO (facultatif)"
-          description={`${LIMITS.seoTitle} caractères au plus. À défaut, le titre de l'article.`}
-        >
-          {(props) => (
-            <Input {...props} maxLength={LIMITS.seoTitle} defaultValue={values.seo_title ?? ""} />
-          )}
-        </Field>
-        <Field
-          field={field("seo_description")}
-          label="Description SEO (facultative)"
-          description={`${LIMITS.seoDescription} caractères au plus. À défaut, l'extrait.`}
-        >
-          {(props) => (
-            <Textarea
-              {...props}
-              rows={2}
-              maxLength={LIMITS.seoDescription}
-              defaultValue={values.seo_description ?? ""}
-            />
-          )}
-        </Field>
+        <SeoFields
+          titleField={field("seo_title")}
+          descriptionField={field("seo_description")}
+          values={values}
+          articleTitle={title.trim()}
+          excerpt={excerpt.trim()}
+          slug={slug}
+        />
         <ImageField
           name="seo_image_url"
           label="Image de partage (facultative)"
@@ -385,12 +387,15 @@ function snapshot(form: HTMLFormElement): { body: FormData; key: string; title: 
   const body = new FormData(form);
   body.delete("intent");
   for (const name of SCHEDULING_FIELDS) body.delete(name);
-  const key = JSON.stringify(
+  return { body, key: keyOf(body), title: String(body.get("title") ?? "").trim() };
+}
+
+function keyOf(body: FormData): string {
+  return JSON.stringify(
     [...body.entries()]
       .filter(([name]) => name !== "id")
       .map(([name, value]) => [name, String(value)]),
   );
-  return { body, key, title: String(body.get("title") ?? "").trim() };
 }
 
 /**
@@ -406,6 +411,7 @@ function useDraftAutosave({
   followUrl,
   idle,
   onSaved,
+  onSlugMoved,
 }: {
   formRef: React.RefObject<HTMLFormElement | null>;
   enabled: boolean;
@@ -413,6 +419,7 @@ function useDraftAutosave({
   followUrl: boolean;
   idle: boolean;
   onSaved: () => void;
+  onSlugMoved: (slug: string) => void;
 }) {
   const [id, setId] = useState(initialId);
   const [message, setMessage] = useState("");
@@ -423,6 +430,7 @@ function useDraftAutosave({
   const loadedScheduling = useRef<string | null>(null);
   const idleRef = useRef(idle);
   const onSavedRef = useRef(onSaved);
+  const onSlugMovedRef = useRef(onSlugMoved);
 
   // What the page was loaded with counts as saved.
   useEffect(() => {
@@ -434,8 +442,8 @@ function useDraftAutosave({
   const save = (keepalive: boolean): Promise<void> | null => {
     const form = formRef.current;
     if (!enabled || !form || inFlight.current || !idleRef.current) return inFlight.current;
-    const { body, key, title } = snapshot(form);
-    if (key === lastSaved.current) return null;
+    const { body, key: sentKey, title } = snapshot(form);
+    if (sentKey === lastSaved.current) return null;
     if (!title) {
       setMessage("Brouillon non enregistré : saisissez un titre.");
       return null;
@@ -454,11 +462,20 @@ function useDraftAutosave({
         const answer = (await response.json()) as {
           id?: string;
           savedAt?: string;
+          slug?: string;
           reason?: string;
         };
         if (!response.ok || !answer.id || !answer.savedAt) {
           setMessage(`Brouillon non enregistré : ${answer.reason ?? "erreur du serveur."}`);
           return;
+        }
+        const sentSlug = String(body.get("slug") ?? "");
+        const moved = answer.slug && answer.slug !== sentSlug ? answer.slug : null;
+        let key = sentKey;
+        if (moved) {
+          body.set("slug", moved);
+          key = keyOf(body);
+          onSlugMovedRef.current(moved);
         }
         lastSaved.current = key;
         if (idRef.current !== answer.id) {
@@ -473,7 +490,12 @@ function useDraftAutosave({
             );
           }
         }
-        setMessage(`Enregistré à ${savedTime.format(new Date(answer.savedAt))}`);
+        const time = savedTime.format(new Date(answer.savedAt));
+        setMessage(
+          moved
+            ? `Enregistré à ${time}. Adresse : /blog/${moved} (/blog/${sentSlug} est celle d'un autre brouillon).`
+            : `Enregistré à ${time}`,
+        );
         // Saved as shown, unless a scheduling change still waits for the form's buttons.
         const form = formRef.current;
         if (
@@ -496,6 +518,7 @@ function useDraftAutosave({
   useEffect(() => {
     idleRef.current = idle;
     onSavedRef.current = onSaved;
+    onSlugMovedRef.current = onSlugMoved;
     saveRef.current = save;
   });
 

@@ -17,29 +17,34 @@ const notSaved = (reason: string, status: number, errors?: Record<string, string
   );
 
 /**
- * The article form's autosave (resource route, the form's fields plus `id` once the draft exists):
- * saves a draft, never publishes, never touches a published article. Answers `{ id, savedAt }`, or 4xx
+ * The article form's autosave (resource route, the form's fields plus `id` once the draft exists, and the
+ * new-article visit's `draft_session`): saves a draft, never publishes, never touches a published
+ * article. Answers `{ id, savedAt, slug }` (the address may differ from the one sent, decision 0111), or 4xx
  * with the reason in French. The form's own buttons still go through the full validation.
  */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request, { resource: true });
+  const admin = await requireAdmin(request, { resource: true });
   let values: Record<string, string>;
   try {
     values = formValues(await request.formData());
   } catch {
     return notSaved("Le formulaire n'a pas pu être lu.", 400);
   }
-  const { id = "", intent: _intent, ...fields } = values;
+  const { id = "", intent: _intent, draft_session: session = "", ...fields } = values;
   if (id !== "" && !isUuid(id)) return notSaved("Article inconnu.", 404);
+  if (session !== "" && !isUuid(session)) return notSaved("Le formulaire n'a pas pu être lu.", 400);
   const parsed = parseForm(fields, articleDraftSchema);
   if (!parsed.ok) {
     return notSaved(Object.values(parsed.errors)[0] ?? "Données invalides", 400, parsed.errors);
   }
   try {
-    const saved = await saveDraft(id === "" ? null : id, parsed.data);
+    const saved = await saveDraft(id === "" ? null : id, parsed.data, {
+      session: session === "" ? null : session,
+      by: admin.id,
+    });
     if (!saved) return notSaved("Article inconnu.", 404);
     return Response.json(
-      { id: saved.id, savedAt: saved.updatedAt.toISOString() },
+      { id: saved.id, savedAt: saved.updatedAt.toISOString(), slug: saved.slug },
       { status: id === "" ? 201 : 200 },
     );
   } catch (error) {

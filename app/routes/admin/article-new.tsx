@@ -1,22 +1,33 @@
+import { randomUUID } from "node:crypto";
+import { useState } from "react";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import type { Route } from "./+types/article-new";
 import { ArticleForm } from "~/components/admin/article-form";
+import { UnfinishedDrafts } from "~/components/admin/unfinished-drafts";
 import { useServerToast } from "~/components/ui/server-toast";
 import { saveArticle } from "~/server/admin/article-form.server";
-import { listCategoryOptions } from "~/server/admin/articles.server";
+import { listCategoryOptions, listUnfinishedDrafts } from "~/server/admin/articles.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { log } from "~/server/logger.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouvel article - Administration" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
+  // One visit of the page: its autosaves update one draft, whatever answers get lost (decision 0111).
+  const draftSession = randomUUID();
   try {
-    return { categories: await listCategoryOptions(), loadError: null };
+    const [categories, unfinishedDrafts] = await Promise.all([
+      listCategoryOptions(),
+      listUnfinishedDrafts(admin.id),
+    ]);
+    return { categories, unfinishedDrafts, draftSession, loadError: null };
   } catch (error) {
     log.error("admin_categories_load_failed", { error });
     return {
       categories: [],
+      unfinishedDrafts: [],
+      draftSession,
       loadError: {
         type: "error" as const,
         title: "Erreur",
@@ -34,13 +45,18 @@ export async function action({ request }: Route.ActionArgs) {
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {
   useServerToast(loaderData.loadError);
   useServerToast(actionData?.toast);
+  // As the page opened: a reload of the data after a refused save would list this visit's own draft.
+  const [unfinishedDrafts] = useState(loaderData.unfinishedDrafts);
+  const values = actionData?.values ?? {};
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader title="Nouvel article" />
+      <UnfinishedDrafts drafts={unfinishedDrafts} />
       <ArticleForm
         mode="create"
         categories={loaderData.categories}
-        values={actionData?.values ?? {}}
+        draftSession={values.draft_session || loaderData.draftSession}
+        values={values}
         errors={actionData?.errors}
         alert={actionData?.toast}
       />

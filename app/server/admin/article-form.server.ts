@@ -8,6 +8,7 @@ import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { redirectWithToast } from "../toast.server";
 import {
   createArticle,
+  findSessionDraft,
   type SavedArticle,
   SlugTakenError,
   UnknownCategoryError,
@@ -32,23 +33,30 @@ export function sendingNotice(sending: CreateSendingOutcome | null): string | un
 /** The dashboard's message after a save: SPEC's title, and what happens to the publication. */
 function savedToast(
   saved: SavedArticle,
-  { publish, created }: { publish: boolean; created: boolean },
+  { publish, created, typedSlug }: { publish: boolean; created: boolean; typedSlug: string },
 ) {
+  const moved = saved.movedToSlug
+    ? `Adresse de l'article : /blog/${saved.movedToSlug} (/blog/${typedSlug} est celle d'un brouillon enregistré automatiquement).`
+    : undefined;
+  const description = (notice: string | undefined) =>
+    [moved, notice].filter(Boolean).join(" ") || undefined;
   if (publish) {
     return {
       type: "success",
       title: "Article publié",
-      description: sendingNotice(saved.sending),
+      description: description(sendingNotice(saved.sending)),
     } satisfies ToastMessage;
   }
   return {
     type: "success",
     title: created ? "Article créé" : "Article mis à jour",
-    description: saved.scheduledAt
-      ? `Publication programmée le ${formatLongDateTimeFr(saved.scheduledAt)}.`
-      : saved.unscheduled
-        ? "Publication déprogrammée : l'article reste un brouillon."
-        : undefined,
+    description: description(
+      saved.scheduledAt
+        ? `Publication programmée le ${formatLongDateTimeFr(saved.scheduledAt)}.`
+        : saved.unscheduled
+          ? "Publication déprogrammée : l'article reste un brouillon."
+          : undefined,
+    ),
   } satisfies ToastMessage;
 }
 
@@ -58,7 +66,9 @@ function savedToast(
  * and the dashboard with 'Article créé' / 'Article mis à jour' / 'Article publié' on success.
  * `intent=publish` ('Publier') saves and publishes now (and sends the newsletter when the box is ticked);
  * any other intent saves, and schedules a draft's publication when a time is given. On the new-article
- * page, a draft the autosave already created (field `id`) is updated instead of creating a second one.
+ * page, a draft the autosave already created (field `id`, else the visit's `draft_session` when the
+ * autosave's answer never came back) is updated instead of creating a second one, and an address held by
+ * an unfinished autosaved draft gives way to the next free one (decision 0111).
  */
 export async function saveArticle(request: Request, id: string | null, adminId: string) {
   const formData = await request.formData();
@@ -66,18 +76,24 @@ export async function saveArticle(request: Request, id: string | null, adminId: 
   const { intent: _intent, ...values } = parsed.values;
   if (!parsed.ok) return invalidForm(values, parsed.errors);
   const publish = parsed.data.intent === "publish";
-  const draftId = id ?? (isUuid(values.id) ? values.id : null);
+  const session = id === null && isUuid(values.draft_session) ? values.draft_session : null;
   try {
-    const options = { publish, by: adminId };
+    const draftId =
+      id ?? (isUuid(values.id) ? values.id : session ? await findSessionDraft(session) : null);
+    const options = { publish, by: adminId, yieldToAutosavedDrafts: id === null };
+    const typedSlug = parsed.data.slug;
     if (draftId === null) {
       const saved = await createArticle(parsed.data, options);
-      return redirectWithToast("/admin/dashboard", savedToast(saved, { publish, created: true }));
+      return redirectWithToast(
+        "/admin/dashboard",
+        savedToast(saved, { publish, created: true, typedSlug }),
+      );
     }
     const saved = await updateArticle(draftId, parsed.data, options);
     if (!saved) throw new Error("article introuvable");
     return redirectWithToast(
       "/admin/dashboard",
-      savedToast(saved, { publish, created: id === null }),
+      savedToast(saved, { publish, created: id === null, typedSlug }),
     );
   } catch (error) {
     if (error instanceof SlugTakenError) {

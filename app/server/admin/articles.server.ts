@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
-import type { ArticleDraftInput, ArticleInput } from "~/lib/admin-schemas";
+import { and, asc, desc, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
+import { type ArticleDraftInput, type ArticleInput, LIMITS } from "~/lib/admin-schemas";
 import { db } from "../db/client.server";
 import { blogArticles, blogCategories, newsletterSendings } from "../db/schema";
 import type { CreateSendingOutcome } from "../newsletter/sending.server";
@@ -153,6 +153,57 @@ function translateConstraintError(error: unknown): never {
   throw error;
 }
 
+type Database = Pick<ReturnType<typeof db>, "select">;
+
+/**
+ * The address a new article gets when `slug` is already held by a draft the autosave left unfinished (no
+ * one chose that address by hand): the next free `slug-2`, `slug-3`… An address held by an article saved
+ * by hand stays refused (SlugTakenError), as before.
+ */
+async function slugFreeOfAutosavedDrafts(
+  database: Database,
+  slug: string,
+  exceptId: string | null,
+): Promise<string> {
+  const holderOf = async (candidate: string) => {
+    const [holder] = await database
+      .select({ id: blogArticles.id, autosaved: isNotNull(blogArticles.autosaveSession) })
+      .from(blogArticles)
+      .where(eq(blogArticles.slug, candidate));
+    return holder && holder.id !== exceptId ? holder : null;
+  };
+  const holder = await holderOf(slug);
+  if (!holder?.autosaved) return slug;
+  for (let number = 2; ; number += 1) {
+    const suffix = `-${number}`;
+    const candidate = `${slug.slice(0, LIMITS.slug - suffix.length).replace(/-+$/, "")}${suffix}`;
+    if (!(await holderOf(candidate))) return candidate;
+  }
+}
+
+/** How long an unfinished autosaved draft is offered on « Nouvel article ». */
+const UNFINISHED_DRAFT_DAYS = 7;
+
+/**
+ * The drafts `adminId`'s autosave created on « Nouvel article » and she never saved with the form's
+ * buttons, changed in the last week, newest first: what the page offers to resume.
+ */
+export function listUnfinishedDrafts(adminId: string) {
+  return db()
+    .select({ id: blogArticles.id, title: blogArticles.title, updatedAt: blogArticles.updatedAt })
+    .from(blogArticles)
+    .where(
+      and(
+        eq(blogArticles.autosavedBy, adminId),
+        isNotNull(blogArticles.autosaveSession),
+        eq(blogArticles.published, false),
+        gt(blogArticles.updatedAt, sql`now() - make_interval(days => ${UNFINISHED_DRAFT_DAYS})`),
+      ),
+    )
+    .orderBy(desc(blogArticles.updatedAt))
+    .limit(3);
+}
+
 /** What saving the article form did, for the owner's message. */
 export type SavedArticle = {
   id: string;
@@ -162,9 +213,16 @@ export type SavedArticle = {
   unscheduled: boolean;
   /** The newsletter sent on publication (« Publier » with the box ticked), or null. */
   sending: CreateSendingOutcome | null;
+  /** The address saved, when it is not the one typed (an unfinished autosaved draft held it). */
+  movedToSlug: string | null;
 };
 
-type SaveOptions = { publish?: boolean; by?: string | null };
+type SaveOptions = {
+  publish?: boolean;
+  by?: string | null;
+  /** « Nouvel article »: an address held by an unfinished autosaved draft gives way to the next free one. */
+  yieldToAutosavedDrafts?: boolean;
+};
 
 /**
  * New articles start as drafts unless the owner chose 'Publier'. A draft may be scheduled: its time and
@@ -172,15 +230,19 @@ type SaveOptions = { publish?: boolean; by?: string | null };
  */
 export async function createArticle(
   input: ArticleInput,
-  { publish = false, by = null }: SaveOptions = {},
+  { publish = false, by = null, yieldToAutosavedDrafts = false }: SaveOptions = {},
 ): Promise<SavedArticle> {
   try {
     return await db().transaction(async (tx) => {
       const scheduledAt = publish ? null : input.scheduled_at;
+      const slug = yieldToAutosavedDrafts
+        ? await slugFreeOfAutosavedDrafts(tx, input.slug, null)
+        : input.slug;
       const [row] = await tx
         .insert(blogArticles)
         .values({
           ...values(input),
+          slug,
           published: publish,
           publishedAt: publish ? new Date() : null,
           scheduledAt,
@@ -190,7 +252,13 @@ export async function createArticle(
       if (!row) throw new Error("insert returned nothing");
       if (scheduledAt) await enqueuePublication(scheduledAt, tx);
       const sending = publish ? await sendIfAsked(row, by, tx) : null;
-      return { id: row.id, scheduledAt, unscheduled: false, sending };
+      return {
+        id: row.id,
+        scheduledAt,
+        unscheduled: false,
+        sending,
+        movedToSlug: slug === input.slug ? null : slug,
+      };
     });
   } catch (error) {
     translateConstraintError(error);
@@ -205,7 +273,7 @@ export async function createArticle(
 export async function updateArticle(
   id: string,
   input: ArticleInput,
-  { publish = false, by = null }: SaveOptions = {},
+  { publish = false, by = null, yieldToAutosavedDrafts = false }: SaveOptions = {},
 ): Promise<SavedArticle | null> {
   try {
     return await db().transaction(async (tx) => {
@@ -218,10 +286,17 @@ export async function updateArticle(
       if (!before) return null;
       const draft = !before.published && !publish;
       const scheduledAt = draft ? input.scheduled_at : null;
+      const slug = yieldToAutosavedDrafts
+        ? await slugFreeOfAutosavedDrafts(tx, input.slug, id)
+        : input.slug;
       const [row] = await tx
         .update(blogArticles)
         .set({
           ...values(input),
+          slug,
+          // Saved by her hand: no longer an unfinished draft to offer.
+          autosaveSession: null,
+          autosavedBy: null,
           ...(publish ? publication() : {}),
           scheduledAt,
           // A published article's form has no such box: its choice stays what it was.
@@ -240,6 +315,7 @@ export async function updateArticle(
         scheduledAt,
         unscheduled: before.scheduledAt !== null && scheduledAt === null,
         sending,
+        movedToSlug: slug === input.slug ? null : slug,
       };
     });
   } catch (error) {
@@ -253,33 +329,67 @@ export class ArticlePublishedError extends Error {
 
 /**
  * The autosave of a draft: creates it (id null) or updates it, never publishes. A published article is
- * never autosaved (its changes would go live unreviewed): ArticlePublishedError. Returns the id, or null
- * for an unknown id.
+ * never autosaved (its changes would go live unreviewed): ArticlePublishedError. On « Nouvel article »,
+ * `session` names the visit: a second save of the same visit without the id (its first answer lost, or a
+ * save sent as the page closed) updates the draft that visit created instead of adding another; an
+ * address held by an unfinished autosaved draft gives way to the next free one. Returns the id and the
+ * address saved, or null for an unknown id.
  */
-export async function saveDraft(id: string | null, input: ArticleDraftInput) {
+export async function saveDraft(
+  id: string | null,
+  input: ArticleDraftInput,
+  { session = null, by = null }: { session?: string | null; by?: string | null } = {},
+) {
+  const returned = {
+    id: blogArticles.id,
+    updatedAt: blogArticles.updatedAt,
+    slug: blogArticles.slug,
+  };
   try {
-    if (id === null) {
-      const [row] = await db()
-        .insert(blogArticles)
-        .values({ ...values(input), published: false })
-        .returning({ id: blogArticles.id, updatedAt: blogArticles.updatedAt });
-      if (!row) throw new Error("insert returned nothing");
-      return row;
-    }
-    const [row] = await db()
-      .update(blogArticles)
-      .set({ ...values(input), updatedAt: new Date() })
-      .where(and(eq(blogArticles.id, id), eq(blogArticles.published, false)))
-      .returning({ id: blogArticles.id, updatedAt: blogArticles.updatedAt });
-    if (row) return row;
-    const [existing] = await db()
-      .select({ id: blogArticles.id })
-      .from(blogArticles)
-      .where(eq(blogArticles.id, id));
-    if (existing) throw new ArticlePublishedError("article publié");
-    return null;
+    return await db().transaction(async (tx) => {
+      const draftId = id ?? (session ? await findSessionDraft(session, tx) : null);
+      const slug = await slugFreeOfAutosavedDrafts(tx, input.slug, draftId);
+      if (draftId === null) {
+        const [row] = await tx
+          .insert(blogArticles)
+          .values({
+            ...values(input),
+            slug,
+            published: false,
+            autosaveSession: session,
+            autosavedBy: session ? by : null,
+          })
+          .returning(returned);
+        if (!row) throw new Error("insert returned nothing");
+        return row;
+      }
+      const [row] = await tx
+        .update(blogArticles)
+        .set({ ...values(input), slug, updatedAt: new Date() })
+        .where(and(eq(blogArticles.id, draftId), eq(blogArticles.published, false)))
+        .returning(returned);
+      if (row) return row;
+      const [existing] = await tx
+        .select({ id: blogArticles.id })
+        .from(blogArticles)
+        .where(eq(blogArticles.id, draftId));
+      if (existing) throw new ArticlePublishedError("article publié");
+      return null;
+    });
   } catch (error) {
     if (error instanceof ArticlePublishedError) throw error;
     translateConstraintError(error);
   }
+}
+
+/** The article the autosave of the visit `session` created, if any (it may have been published since). */
+export async function findSessionDraft(
+  session: string,
+  database: Database = db(),
+): Promise<string | null> {
+  const [row] = await database
+    .select({ id: blogArticles.id })
+    .from(blogArticles)
+    .where(eq(blogArticles.autosaveSession, session));
+  return row?.id ?? null;
 }

@@ -65,6 +65,16 @@ export const blogArticles = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     viewCount: integer("view_count").notNull().default(0),
     /**
+     * The visit of « Nouvel article » whose autosave created this draft: its later autosaves update this
+     * row even when the first answer never reached the page. Null once saved with the form's buttons: a
+     * draft still holding it was left unfinished, and « Nouvel article » offers to resume it.
+     */
+    autosaveSession: uuid("autosave_session").unique(),
+    /** Who that autosave was: the offer to resume goes to her only. */
+    autosavedBy: text("autosaved_by").references((): AnyPgColumn => users.id, {
+      onDelete: "set null",
+    }),
+    /**
      * Title and excerpt, lower-case and without accents, kept by PostgreSQL itself: what the search
      * matches, under one trigram index. The line break keeps a term from matching across the two.
      */
