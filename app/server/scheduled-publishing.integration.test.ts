@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ArticleInput } from "~/lib/admin-schemas";
+import { articleInput } from "../../tests/support/article-input";
 import { useAppDatabase } from "../../tests/support/database";
 import {
   createArticle,
@@ -39,28 +39,7 @@ beforeAll(async () => {
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
 const unique = () => randomBytes(4).toString("hex");
 
-/** What the article form gives the server once validated. */
-function input(overrides: Partial<ArticleInput> = {}): ArticleInput {
-  const marker = unique();
-  return {
-    title: `Séance de printemps ${marker}`,
-    slug: `seance-printemps-${marker}`,
-    excerpt: "Les premières fleurs au studio de Brive.",
-    content: "<p>Un texte complet.</p>",
-    author: "Claire",
-    category_id: null,
-    cover_image_url: null,
-    cover_focal_x: 50,
-    cover_focal_y: 50,
-    seo_image_url: null,
-    seo_title: null,
-    seo_description: null,
-    scheduled_at: null,
-    newsletter_on_publish: false,
-    intent: "save",
-    ...overrides,
-  };
-}
+const input = articleInput;
 
 /** A draft as stored, its time possibly already past (the form would refuse it; the clock moves on). */
 async function draft(values: Partial<typeof blogArticles.$inferInsert> = {}) {

@@ -109,8 +109,31 @@ describe("/admin/studios", () => {
       /"dayOfWeek":\[[^\]]*"Saturday"[^\]]*\],"opens":"09:00","closes":"13:00"/,
     );
 
-    // The history: the previous version comes back after a confirmation.
+    // The history: the previous version is seen first (with the keyboard), what bringing it back would
+    // change listed (issue 24, item 9)…
     const history = page.getByRole("region", { name: "Historique du studio" });
+    expect(await history.getByText("Modifié : Téléphone et Horaires › Samedi").isVisible()).toBe(
+      true,
+    );
+    await history
+      .getByRole("link", { name: /^Voir cette version/ })
+      .first()
+      .focus();
+    await page.keyboard.press("Enter");
+    const version = history.getByRole("region", { name: /^La version du / });
+    await expect.poll(() => version.isVisible()).toBe(true);
+    const changes = await version.getByRole("list").first().getByRole("listitem").allInnerTexts();
+    expect(changes.map((change) => change.replace(/\s+/g, " "))).toEqual([
+      `Téléphone Actuellement 05 55 12 34 56 Cette version ${before.data.phone}`,
+      expect.stringMatching(/^Horaires › Samedi Actuellement 9h–13h Cette version /),
+    ]);
+    expect(
+      await version
+        .getByRole("link", { name: /^Voir la page du studio avec cette version/ })
+        .getAttribute("href"),
+    ).toMatch(/^\/studio-ussel\?apercu=/);
+    expect(await axeViolations(page)).toEqual([]);
+    // …then it comes back after a confirmation.
     await history
       .getByRole("button", { name: /Restaurer cette version/ })
       .first()

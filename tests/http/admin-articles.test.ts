@@ -4,16 +4,18 @@ import { afterAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import {
+  askWithoutScript,
   elementsWithText,
   formOf,
   intentButton,
   labelled,
   linksNamed,
+  regionNamed,
   shownValue,
   typeInto,
 } from "../support/admin-content";
-import { flashedToast, pressButton } from "../support/admin-forms";
-import { fetchPage, postForm, type FetchedPage } from "../support/html";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
@@ -106,6 +108,66 @@ describe("the article form without JavaScript", () => {
       type: "error",
       description: "Impossible de charger l'article",
     });
+  });
+});
+
+describe("an article's history (issue 24, item 9)", () => {
+  it("each save is kept: a version is seen, previewed and brought back, its address unchanged", async () => {
+    const slug = `historique-${marker}`;
+    const first = `Premier jet ${marker}`;
+    const created = await postNewArticle({
+      title: first,
+      slug,
+      excerpt: "Extrait",
+      content: "<p>Texte du premier jet.</p>",
+    });
+    expect(created.status).toBe(302);
+    const [row] = await articlesTitled(first);
+    const path = `/admin/articles/${row?.id}/modifier`;
+    const editPage = await fetchPage(path, { cookie: admin.cookie() });
+    const revised = `Texte revu ${marker}`;
+    const saved = await pressButton(
+      path,
+      intentButton(
+        typeInto(formOf(editPage), { title: revised, content: "<p>Texte revu et corrigé.</p>" }),
+        "save",
+      ),
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(saved.headers)).toMatchObject({ title: "Article mis à jour" });
+
+    const page = await fetchPage(path, { cookie: admin.cookie() });
+    const history = regionNamed(page, "Historique de l'article");
+    const lines = [...history.querySelectorAll("ol > li")];
+    expect(lines).toHaveLength(2);
+    expect(textOf(lines[0])).toContain("Modifié : Titre et Contenu");
+    expect(textOf(lines[0])).toContain("Version en ligne");
+
+    const see = linksNamed(lines[1] as Element, /^Voir cette version/)[0];
+    const seen = await fetchPage(see?.getAttribute("href") ?? "", { cookie: admin.cookie() });
+    const panel = seen.document.querySelector("section[id^='version-']");
+    expect(textOf(panel)).toContain(`TitreActuellement${revised}Cette version${first}`);
+    expect(textOf(panel)).toContain(
+      "ContenuActuellementTexte revu et corrigé.Cette versionTexte du premier jet.",
+    );
+    const preview = linksNamed(panel as Element, /^Voir l'article avec cette version/)[0];
+    const previewed = await fetchPage(preview?.getAttribute("href") ?? "", {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(previewed.document.querySelector("h1"))).toBe(first);
+    expect(textOf(previewed.document.querySelector('[role="status"]'))).toMatch(
+      /^Aperçu — la version du .* de ce brouillon, visible des seuls administrateurs\.Modifier l.article$/,
+    );
+
+    const { confirm } = await askWithoutScript(
+      buttonLabelled(lines[1] as Element, "Restaurer cette version"),
+      admin.cookie(),
+    );
+    const restored = await confirm();
+    expect(restored.headers.get("location")).toBe(path);
+    expect(flashedToast(restored.headers)).toMatchObject({ title: "Version restaurée" });
+    const [back] = await articlesTitled(first);
+    expect(back).toMatchObject({ slug, content: "<p>Texte du premier jet.</p>", published: false });
   });
 });
 

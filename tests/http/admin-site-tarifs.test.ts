@@ -91,6 +91,33 @@ describe("/admin/tarifs", () => {
     const row = [...after.document.querySelectorAll("li")].find((item) =>
       item.querySelector(`time[datetime="${before?.createdAt.toISOString()}"]`),
     );
+    // Seen before it is brought back (issue 24, item 9): what it would change, and the page as it was.
+    expect(textOf(after.document.body)).toMatch(
+      /Modifié : Onglets › .*« Séance Naissance » › Prix/,
+    );
+    const seeLink = [...(row as Element).querySelectorAll("a")].find((link) =>
+      textOf(link).startsWith("Voir cette version"),
+    );
+    const seen = await adminPage(seeLink?.getAttribute("href") ?? "");
+    const panel = [...seen.document.querySelectorAll("section[id^='version-']")][0] as Element;
+    expect(textOf(panel)).toMatch(/^La version du /);
+    const change = [...panel.querySelectorAll("li")].find((item) =>
+      textOf(item).includes("Séance Naissance"),
+    );
+    expect(plainSpaces(textOf(change as Element))).toMatch(
+      /› Prix\s*Actuellement\s*109 €\s*Cette version\s*99 €/,
+    );
+    const previewLink = [...panel.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Voir la page Tarifs avec cette version (nouvel onglet)",
+    );
+    const previewPath = previewLink?.getAttribute("href") ?? "";
+    expect(previewPath).toMatch(/^\/tarifs\?apercu=/);
+    const asOwner = plainSpaces((await adminPage(previewPath)).html);
+    expect(asOwner).toContain("99 €");
+    expect(asOwner).not.toContain("109 €");
+    // A visitor given the same address sees the page as it is.
+    expect(await publicHtml(previewPath)).toContain("109 €");
+
     const { dialog, confirm } = await askWithoutScript(
       buttonLabelled(row as Element, "Restaurer cette version"),
       admin.cookie(),

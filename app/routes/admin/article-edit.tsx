@@ -3,10 +3,15 @@ import { Link } from "react-router";
 import type { Route } from "./+types/article-edit";
 import { ArticleForm } from "~/components/admin/article-form";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
+import { RevisionHistory } from "~/components/admin/revision-history";
 import { useServerToast } from "~/components/ui/server-toast";
 import { parisDateTimeInputValue } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
-import { saveArticle } from "~/server/admin/article-form.server";
+import {
+  articleHistory,
+  restoreArticleAction,
+  saveArticle,
+} from "~/server/admin/article-form.server";
 import {
   getArticleForAdmin,
   getArticleSending,
@@ -23,11 +28,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     const article = isUuid(params.id) ? await getArticleForAdmin(params.id) : null;
     if (!article) throw new Error("article introuvable");
-    const [categories, sending] = await Promise.all([
+    const [categories, sending, history] = await Promise.all([
       listCategoryOptions(),
       getArticleSending(article.id),
+      articleHistory(article, request),
     ]);
-    return { article, categories, sending };
+    return { article, categories, sending, history };
   } catch (error) {
     log.warn("admin_article_load_failed", { error, id: params.id });
     throw await redirectWithToast("/admin/dashboard", {
@@ -41,11 +47,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   if (!isUuid(params.id)) return new Response("Article inconnu", { status: 404 });
-  return saveArticle(request, params.id, admin.id);
+  const fields = await request.clone().formData();
+  if (fields.get("intent") === "restore") {
+    return restoreArticleAction(params.id, fields.get("revision"), admin);
+  }
+  return saveArticle(request, params.id, admin);
 }
 
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {
-  const { article, categories, sending } = loaderData;
+  const { article, categories, sending, history } = loaderData;
   useServerToast(actionData?.toast);
   const values = actionData?.values ?? {
     id: article.id,
@@ -83,7 +93,8 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
         }
       />
       <ArticleForm
-        key={article.id}
+        // A restore brings a new version: the fields start again from it.
+        key={`${article.id}-${history.revisions[0]?.id ?? ""}`}
         mode="edit"
         published={article.published}
         categories={categories}
@@ -91,6 +102,7 @@ export default function EditArticle({ loaderData, actionData }: Route.ComponentP
         errors={actionData?.errors}
         alert={actionData?.toast}
       />
+      <RevisionHistory history={history} title="Historique de l'article" />
     </div>
   );
 }

@@ -15,12 +15,11 @@ import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
   ContentError,
-  documentSubject,
-  listRevisions,
   loadDocument,
   restoreDocument,
   saveDocument,
 } from "~/server/content/content-store.server";
+import { documentHistory } from "~/server/content/document-form.server";
 import { listLibrary } from "~/server/content/media-store.server";
 import { invalidForm, refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -63,10 +62,10 @@ function readItem(values: Record<string, string>, prefix: string, errors: FieldE
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [gallery, library, revisions] = await Promise.all([
+  const [gallery, library, history] = await Promise.all([
     loadDocument("gallery"),
     listLibrary(),
-    listRevisions(documentSubject("gallery")),
+    documentHistory("gallery", request),
   ]);
   const photos = library.map(({ id, alt, colour, picture, demo }) => ({
     id,
@@ -79,10 +78,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     items: gallery.items.map((item) => ({ ...item, photo: byId.get(item.photo) ?? null })),
     photos,
-    revisions: revisions.map((revision) => ({
-      ...revision,
-      createdAt: revision.createdAt.toISOString(),
-    })),
+    history,
   };
 }
 
@@ -193,7 +189,7 @@ function ItemFields({ prefix, values, errors, defaults }: ItemFieldsProps) {
 }
 
 export default function MediaGallery({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, photos, revisions } = loaderData;
+  const { items, photos, history } = loaderData;
   const answer: FormAnswer | undefined =
     actionData && "status" in actionData ? actionData : undefined;
   const adding = answer?.values.intent === "add";
@@ -331,7 +327,7 @@ export default function MediaGallery({ loaderData, actionData }: Route.Component
         </Form>
       </section>
 
-      <RevisionHistory revisions={revisions} title="Historique de la galerie" />
+      <RevisionHistory history={history} title="Historique de la galerie" />
     </div>
   );
 }

@@ -20,13 +20,8 @@ import { STYLE_DOCUMENT_PREFIX, styleGalleryValues } from "~/lib/document-forms"
 import { isUuid, listLength } from "~/lib/forms";
 import { slotPickerPath } from "~/lib/media-forms";
 import { requireAdmin } from "~/server/admin/guard.server";
-import {
-  ContentError,
-  documentSubject,
-  listRevisions,
-  loadDocument,
-  restoreDocument,
-} from "~/server/content/content-store.server";
+import { ContentError, loadDocument, restoreDocument } from "~/server/content/content-store.server";
+import { documentHistory } from "~/server/content/document-form.server";
 import { SLOT_GROUPS } from "~/server/content/media-slots.server";
 import { listLibrary, listSlots } from "~/server/content/media-store.server";
 import { styleGalleryAction, styleGalleryOf } from "~/server/content/style-gallery-form.server";
@@ -46,10 +41,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Photos des pages - Admi
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [slots, library, revisions, pagePhotos] = await Promise.all([
+  const [slots, library, history, pagePhotos] = await Promise.all([
     listSlots(),
     listLibrary(),
-    listRevisions(documentSubject("pagePhotos")),
+    documentHistory("pagePhotos", request),
     loadDocument("pagePhotos"),
   ]);
   const photos = new Map(library.map((photo) => [photo.id, photo]));
@@ -81,10 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           };
         }),
     })).filter((group) => group.slots.length > 0),
-    revisions: revisions.map((revision) => ({
-      ...revision,
-      createdAt: revision.createdAt.toISOString(),
-    })),
+    history,
   };
 }
 
@@ -182,8 +174,8 @@ function StyleGalleryPhotos({
 }
 
 export default function MediaSlots({ loaderData, actionData }: Route.ComponentProps) {
-  const { groups, revisions, galleries, photoOptions: photos, thumbnails } = loaderData;
-  const version = revisions[0]?.id ?? "seed";
+  const { groups, history, galleries, photoOptions: photos, thumbnails } = loaderData;
+  const version = history.revisions[0]?.id ?? "seed";
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -266,7 +258,7 @@ export default function MediaSlots({ loaderData, actionData }: Route.ComponentPr
           );
         })}
       </section>
-      <RevisionHistory revisions={revisions} title="Historique des photos des pages" />
+      <RevisionHistory history={history} title="Historique des photos des pages" />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import {
   documentFormAction,
-  documentRevisions,
+  documentHistory,
   restoreAction,
 } from "~/server/content/document-form.server";
 
@@ -21,15 +21,15 @@ const PAGE = "/admin/site";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [identity, legal, identityRevisions, legalRevisions] = await Promise.all([
+  const [identity, legal, identityHistory, legalHistory] = await Promise.all([
     loadDocument("identity"),
     loadDocument("legal"),
-    documentRevisions("identity"),
-    documentRevisions("legal"),
+    documentHistory("identity", request),
+    documentHistory("legal", request),
   ]);
   return {
-    identity: { values: documentValues("identity", identity), revisions: identityRevisions },
-    legal: { values: documentValues("legal", legal), revisions: legalRevisions },
+    identity: { values: documentValues("identity", identity), history: identityHistory },
+    legal: { values: documentValues("legal", legal), history: legalHistory },
   };
 }
 
@@ -95,13 +95,13 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
   const identity = documentFormState(
     "identity",
     loaderData.identity.values,
-    loaderData.identity.revisions[0]?.id ?? "seed",
+    loaderData.identity.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   const legal = documentFormState(
     "legal",
     loaderData.legal.values,
-    loaderData.legal.revisions[0]?.id ?? "seed",
+    loaderData.legal.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   return (
@@ -172,7 +172,7 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
           </p>
         </DocumentForm>
         <RevisionHistory
-          revisions={loaderData.identity.revisions}
+          history={loaderData.identity.history}
           title="Historique de l'identité du site"
         />
       </Section>
@@ -240,7 +240,7 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
           </fieldset>
         </DocumentForm>
         <RevisionHistory
-          revisions={loaderData.legal.revisions}
+          history={loaderData.legal.history}
           title="Historique des mentions légales"
         />
       </Section>

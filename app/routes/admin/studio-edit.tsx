@@ -19,7 +19,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function EditStudio({ loaderData, actionData }: Route.ComponentProps) {
-  const { studio, values, revisions } = loaderData;
+  const { studio, values, history } = loaderData;
   const answer = actionData && "status" in actionData ? actionData : undefined;
   const toast = answer && "toast" in answer ? answer.toast : undefined;
   useServerToast(toast);
@@ -47,13 +47,13 @@ export default function EditStudio({ loaderData, actionData }: Route.ComponentPr
       />
       <StudioForm
         // A save or a restore brings a new version: the fields start again from it.
-        key={revisions[0]?.id ?? studio?.id}
+        key={history.revisions[0]?.id ?? studio?.id}
         creating={false}
         values={answer?.values ?? values}
         errors={answer && "errors" in answer ? answer.errors : undefined}
         alert={toast}
       />
-      <RevisionHistory revisions={revisions} title="Historique du studio" />
+      <RevisionHistory history={history} title="Historique du studio" />
     </div>
   );
 }

@@ -26,7 +26,7 @@ import { listLength } from "~/lib/forms";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { listStudios, loadDocument } from "~/server/content/content-store.server";
-import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { listLibrary } from "~/server/content/media-store.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Offre gendarmerie - Administration" }];
@@ -41,15 +41,15 @@ async function activeStudios() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [offer, revisions, studios, library] = await Promise.all([
+  const [offer, history, studios, library] = await Promise.all([
     loadDocument("gendarmerie"),
-    documentRevisions("gendarmerie"),
+    documentHistory("gendarmerie", request),
     activeStudios(),
     listLibrary(),
   ]);
   return {
     values: documentValues("gendarmerie", offer),
-    revisions,
+    history,
     studios,
     photos: photoOptions(library),
   };
@@ -168,7 +168,7 @@ export default function AdminGendarmerie({ loaderData, actionData }: Route.Compo
   const state = documentFormState(
     "gendarmerie",
     loaderData.values,
-    loaderData.revisions[0]?.id ?? "seed",
+    loaderData.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   return (
@@ -251,7 +251,7 @@ export default function AdminGendarmerie({ loaderData, actionData }: Route.Compo
           <FeaturesField name="selfieBooth.features" />
         </section>
       </DocumentForm>
-      <RevisionHistory revisions={loaderData.revisions} />
+      <RevisionHistory history={loaderData.history} />
     </div>
   );
 }

@@ -20,7 +20,7 @@ import { listLength } from "~/lib/forms";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
-import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { listLibrary } from "~/server/content/media-store.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Séances à offrir - Administration" }];
@@ -29,14 +29,14 @@ const PAGE = "/admin/tarifs/seances-a-offrir";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [gifts, revisions, library] = await Promise.all([
+  const [gifts, history, library] = await Promise.all([
     loadDocument("giftSessions"),
-    documentRevisions("giftSessions"),
+    documentHistory("giftSessions", request),
     listLibrary(),
   ]);
   return {
     values: documentValues("giftSessions", gifts),
-    revisions,
+    history,
     photos: photoOptions(library),
   };
 }
@@ -58,7 +58,7 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
   const state = documentFormState(
     "giftSessions",
     loaderData.values,
-    loaderData.revisions[0]?.id ?? "seed",
+    loaderData.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   const count = listLength(state.values, "sessions");
@@ -110,7 +110,7 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
           <AddItemButton path="sessions" label="Ajouter une séance" />
         </section>
       </DocumentForm>
-      <RevisionHistory revisions={loaderData.revisions} />
+      <RevisionHistory history={loaderData.history} />
     </div>
   );
 }

@@ -18,7 +18,7 @@ import { listLength } from "~/lib/forms";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
-import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Témoignages - Administration" }];
 
@@ -33,11 +33,11 @@ const PAGES = [
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [testimonials, revisions] = await Promise.all([
+  const [testimonials, history] = await Promise.all([
     loadDocument("testimonials"),
-    documentRevisions("testimonials"),
+    documentHistory("testimonials", request),
   ]);
-  return { values: documentValues("testimonials", testimonials), revisions };
+  return { values: documentValues("testimonials", testimonials), history };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -94,7 +94,7 @@ export default function AdminTestimonials({ loaderData, actionData }: Route.Comp
   const state = documentFormState(
     "testimonials",
     loaderData.values,
-    loaderData.revisions[0]?.id ?? "seed",
+    loaderData.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   return (
@@ -119,7 +119,7 @@ export default function AdminTestimonials({ loaderData, actionData }: Route.Comp
           <PageTestimonials key={page.list} list={page.list} title={page.title} />
         ))}
       </DocumentForm>
-      <RevisionHistory revisions={loaderData.revisions} />
+      <RevisionHistory history={loaderData.history} />
     </div>
   );
 }

@@ -21,7 +21,7 @@ import { listLength } from "~/lib/forms";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { listStudios, loadDocument } from "~/server/content/content-store.server";
-import { documentFormAction, documentRevisions } from "~/server/content/document-form.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { studioPaths } from "~/server/content/site-content.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tarifs - Administration" }];
@@ -30,9 +30,9 @@ const PAGE = "/admin/tarifs";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [prices, revisions, studios] = await Promise.all([
+  const [prices, history, studios] = await Promise.all([
     loadDocument("prices"),
-    documentRevisions("prices"),
+    documentHistory("prices", request),
     listStudios(),
   ]);
   const pages = [
@@ -44,7 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         label: `Studio ${studio.data.city}`,
       })),
   ];
-  return { values: documentValues("prices", prices), revisions, pages };
+  return { values: documentValues("prices", prices), history, pages };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -116,7 +116,7 @@ export default function AdminTarifs({ loaderData, actionData }: Route.ComponentP
   const { values, errors, nonce, message } = documentFormState(
     "prices",
     loaderData.values,
-    loaderData.revisions[0]?.id ?? "seed",
+    loaderData.history.revisions[0]?.id ?? "seed",
     actionData,
   );
   const pagesListId = "pages-du-site";
@@ -146,7 +146,7 @@ export default function AdminTarifs({ loaderData, actionData }: Route.ComponentP
         <TabSection tab={0} pagesListId={pagesListId} />
         <TabSection tab={1} pagesListId={pagesListId} />
       </DocumentForm>
-      <RevisionHistory revisions={loaderData.revisions} />
+      <RevisionHistory history={loaderData.history} />
     </div>
   );
 }

@@ -1,14 +1,20 @@
 import { articleSchema } from "~/lib/admin-schemas";
+import { ARTICLE_REVISION_FIELDS, articleSubject } from "~/lib/article-revision";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid, parseForm } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import type { CreateSendingOutcome } from "../newsletter/sending.server";
+import { authorOf } from "../content/document-form.server";
+import { loadRevisionHistory } from "../content/revision-history.server";
 import { redirectWithToast } from "../toast.server";
+import type { AdminUser } from "./guard.server";
 import {
+  type AdminArticle,
   createArticle,
   findSessionDraft,
+  restoreArticle,
   type SavedArticle,
   SlugTakenError,
   UnknownCategoryError,
@@ -70,7 +76,8 @@ function savedToast(
  * autosave's answer never came back) is updated instead of creating a second one, and an address held by
  * an unfinished autosaved draft gives way to the next free one (decision 0111).
  */
-export async function saveArticle(request: Request, id: string | null, adminId: string) {
+export async function saveArticle(request: Request, id: string | null, admin: AdminUser) {
+  const adminId = admin.id;
   const formData = await request.formData();
   const parsed = parseForm(formData, articleSchema);
   const { intent: _intent, ...values } = parsed.values;
@@ -80,7 +87,12 @@ export async function saveArticle(request: Request, id: string | null, adminId: 
   try {
     const draftId =
       id ?? (isUuid(values.id) ? values.id : session ? await findSessionDraft(session) : null);
-    const options = { publish, by: adminId, yieldToAutosavedDrafts: id === null };
+    const options = {
+      publish,
+      by: adminId,
+      author: authorOf(admin),
+      yieldToAutosavedDrafts: id === null,
+    };
     const typedSlug = parsed.data.slug;
     if (draftId === null) {
       const saved = await createArticle(parsed.data, options);
@@ -109,4 +121,57 @@ export async function saveArticle(request: Request, id: string | null, adminId: 
       description: "Impossible de sauvegarder l'article",
     });
   }
+}
+
+/**
+ * The history of an article on its page (issue 24, item 9): each save with the form and what it changed,
+ * and the version asked for (`?version=`) with what bringing it back would change, compared with the
+ * article as it is now (a draft's autosave included), and its preview.
+ */
+export function articleHistory(article: AdminArticle, request: Request) {
+  const current = Object.fromEntries(
+    ARTICLE_REVISION_FIELDS.map((field) => [field, article[field]]),
+  );
+  return loadRevisionHistory(articleSubject(article.id), request, {
+    normalize: (data) => ({ ...current, ...(data as object) }),
+    current,
+    html: ["content"],
+    previews: (revisionId) => [
+      {
+        label: "Voir l'article avec cette version",
+        href: `/admin/articles/${article.id}/apercu?version=${revisionId}`,
+      },
+    ],
+  });
+}
+
+/** « Restaurer cette version » on an article's page: back to the page with a toast saying how it went. */
+export async function restoreArticleAction(
+  id: string,
+  revision: FormDataEntryValue | null,
+  admin: AdminUser,
+) {
+  const page = `/admin/articles/${id}/modifier`;
+  const restored = isUuid(revision) ? await restoreArticle(id, revision, authorOf(admin)) : false;
+  if (restored === null) {
+    return redirectWithToast("/admin/dashboard", {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de charger l'article",
+    });
+  }
+  return redirectWithToast(
+    page,
+    restored
+      ? {
+          type: "success",
+          title: "Version restaurée",
+          description: "L'article a repris le texte de cette version.",
+        }
+      : {
+          type: "error",
+          title: "Version introuvable",
+          description: "Cette version n'existe plus : rechargez la page.",
+        },
+  );
 }

@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
 import { type ArticleDraftInput, type ArticleInput, LIMITS } from "~/lib/admin-schemas";
+import {
+  ARTICLE_REVISION_FIELDS,
+  type ArticleRevisionData,
+  articleSubject,
+} from "~/lib/article-revision";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import type { Author } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { blogArticles, blogCategories, newsletterSendings } from "../db/schema";
+import { blogArticles, blogCategories, contentRevisions, newsletterSendings } from "../db/schema";
 import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { sanitizeArticleHtml } from "../sanitize.server";
 import { enqueuePublication, sendIfAsked } from "../scheduled-publishing.server";
@@ -220,6 +227,8 @@ export type SavedArticle = {
 type SaveOptions = {
   publish?: boolean;
   by?: string | null;
+  /** Who saves, as the article's history names her (« Administrateur » when unknown). */
+  author?: Author;
   /** « Nouvel article »: an address held by an unfinished autosaved draft gives way to the next free one. */
   yieldToAutosavedDrafts?: boolean;
 };
@@ -230,7 +239,7 @@ type SaveOptions = {
  */
 export async function createArticle(
   input: ArticleInput,
-  { publish = false, by = null, yieldToAutosavedDrafts = false }: SaveOptions = {},
+  { publish = false, by = null, author, yieldToAutosavedDrafts = false }: SaveOptions = {},
 ): Promise<SavedArticle> {
   try {
     return await db().transaction(async (tx) => {
@@ -250,6 +259,7 @@ export async function createArticle(
         })
         .returning({ id: blogArticles.id, newsletterOnPublish: blogArticles.newsletterOnPublish });
       if (!row) throw new Error("insert returned nothing");
+      await recordRevision(tx, row.id, author ?? { id: by ?? "", name: "" });
       if (scheduledAt) await enqueuePublication(scheduledAt, tx);
       const sending = publish ? await sendIfAsked(row, by, tx) : null;
       return {
@@ -273,7 +283,7 @@ export async function createArticle(
 export async function updateArticle(
   id: string,
   input: ArticleInput,
-  { publish = false, by = null, yieldToAutosavedDrafts = false }: SaveOptions = {},
+  { publish = false, by = null, author, yieldToAutosavedDrafts = false }: SaveOptions = {},
 ): Promise<SavedArticle | null> {
   try {
     return await db().transaction(async (tx) => {
@@ -284,6 +294,7 @@ export async function updateArticle(
         .where(eq(blogArticles.id, id))
         .for("update");
       if (!before) return null;
+      await keepVersionBeforeHistory(tx, id);
       const draft = !before.published && !publish;
       const scheduledAt = draft ? input.scheduled_at : null;
       const slug = yieldToAutosavedDrafts
@@ -306,6 +317,7 @@ export async function updateArticle(
         .where(eq(blogArticles.id, id))
         .returning({ id: blogArticles.id, newsletterOnPublish: blogArticles.newsletterOnPublish });
       if (!row) return null;
+      await recordRevision(tx, id, author ?? { id: by ?? "", name: "" });
       if (scheduledAt && scheduledAt.getTime() !== before.scheduledAt?.getTime()) {
         await enqueuePublication(scheduledAt, tx);
       }
@@ -321,6 +333,114 @@ export async function updateArticle(
   } catch (error) {
     translateConstraintError(error);
   }
+}
+
+type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
+
+const revisionColumns = Object.fromEntries(
+  ARTICLE_REVISION_FIELDS.map((field) => [field, blogArticles[field]]),
+) as { [K in (typeof ARTICLE_REVISION_FIELDS)[number]]: (typeof blogArticles)[K] };
+
+/**
+ * Keeps the article as this save left it in its history (issue 24, item 9), in the save's transaction: a
+ * save with the form's buttons or a restore, not an autosave (a draft's every pause would fill it).
+ */
+async function recordRevision(tx: Tx, id: string, author: Author, summary = "") {
+  const [data] = await tx.select(revisionColumns).from(blogArticles).where(eq(blogArticles.id, id));
+  if (!data) return;
+  await tx.insert(contentRevisions).values({
+    subject: articleSubject(id),
+    data: data satisfies ArticleRevisionData,
+    authorId: author.id || null,
+    authorName: author.name || "Administrateur",
+    summary,
+  });
+}
+
+/** One version of an article (its values as saved then, and when), or null when it is not one of its. */
+export async function loadArticleVersion(id: string, revisionId: string) {
+  const [revision] = await db()
+    .select({ data: contentRevisions.data, createdAt: contentRevisions.createdAt })
+    .from(contentRevisions)
+    .where(
+      and(eq(contentRevisions.subject, articleSubject(id)), eq(contentRevisions.id, revisionId)),
+    );
+  return revision
+    ? { data: revision.data as Partial<ArticleRevisionData>, createdAt: revision.createdAt }
+    : null;
+}
+
+/**
+ * An article written before articles had a history, or autosaved only, has no version yet: before its
+ * first save with the form, what it held is kept, dated from its last change, so that this save can be
+ * undone too.
+ */
+async function keepVersionBeforeHistory(tx: Tx, id: string) {
+  const [kept] = await tx
+    .select({ id: contentRevisions.id })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.subject, articleSubject(id)))
+    .limit(1);
+  if (kept) return;
+  const [article] = await tx
+    .select({ ...revisionColumns, updatedAt: blogArticles.updatedAt })
+    .from(blogArticles)
+    .where(eq(blogArticles.id, id));
+  if (!article) return;
+  const { updatedAt, ...data } = article;
+  await tx.insert(contentRevisions).values({
+    subject: articleSubject(id),
+    data: data satisfies ArticleRevisionData,
+    authorName: "Version antérieure",
+    summary: "L'article tel qu'il était avant son premier enregistrement dans l'historique",
+    createdAt: updatedAt,
+  });
+}
+
+/**
+ * Brings an article back to one of its versions (what it said, its photos, its search-engine texts; never
+ * its address nor its publication), with a revision saying so. A category deleted since is left empty.
+ * False when `revisionId` is not one of this article's versions, null when the article is gone.
+ */
+export async function restoreArticle(
+  id: string,
+  revisionId: string,
+  author: Author,
+): Promise<boolean | null> {
+  return db().transaction(async (tx) => {
+    const revision = await loadArticleVersion(id, revisionId);
+    if (!revision) return false;
+    const stored = revision.data;
+    const [article] = await tx
+      .select(revisionColumns)
+      .from(blogArticles)
+      .where(eq(blogArticles.id, id))
+      .for("update");
+    if (!article) return null;
+    const value: ArticleRevisionData = { ...article, ...stored };
+    const [category] = value.categoryId
+      ? await tx
+          .select({ id: blogCategories.id })
+          .from(blogCategories)
+          .where(eq(blogCategories.id, value.categoryId))
+      : [];
+    await tx
+      .update(blogArticles)
+      .set({
+        ...value,
+        content: sanitizeArticleHtml(value.content),
+        categoryId: category?.id ?? null,
+        updatedAt: new Date(),
+      })
+      .where(eq(blogArticles.id, id));
+    await recordRevision(
+      tx,
+      id,
+      author,
+      `Restauration de la version du ${formatLongDateTimeFr(revision.createdAt)}`,
+    );
+    return true;
+  });
 }
 
 export class ArticlePublishedError extends Error {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { DAYS, type StudioData } from "~/content/schemas";
+import { DAYS, studioDataSchema, type StudioData } from "~/content/schemas";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import {
   closureRowCount,
@@ -11,7 +11,6 @@ import {
 } from "~/lib/studio-form";
 import {
   ContentError,
-  listRevisions,
   listStudios,
   restoreStudio,
   saveStudio,
@@ -19,6 +18,7 @@ import {
   type Author,
 } from "../content/content-store.server";
 import { createStudioPreview, previewHref } from "../content/preview.server";
+import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { studioPaths } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { studios } from "../db/schema";
@@ -53,7 +53,7 @@ export function newStudioValues(): Record<string, string> {
 export type StudioFormLoaderData = {
   studio: { id: string; slug: string; name: string; retired: boolean; pagePath: string } | null;
   values: Record<string, string>;
-  revisions: Array<{ id: string; authorName: string; createdAt: string; summary: string }>;
+  history: RevisionHistoryData;
 };
 
 export async function loadStudioForm(
@@ -61,7 +61,13 @@ export async function loadStudioForm(
   id: string | null,
 ): Promise<StudioFormLoaderData> {
   await requireAdmin(request);
-  if (id === null) return { studio: null, values: newStudioValues(), revisions: [] };
+  if (id === null) {
+    return {
+      studio: null,
+      values: newStudioValues(),
+      history: { revisions: [], viewed: null, changedSince: false },
+    };
+  }
   const studio = isUuid(id) ? (await listStudios()).find((row) => row.id === id) : undefined;
   if (!studio) {
     throw await redirectWithToast("/admin/studios", {
@@ -70,7 +76,7 @@ export async function loadStudioForm(
       description: "Ce studio n'existe pas ou plus.",
     });
   }
-  const revisions = await listRevisions(studioSubject(studio.id));
+  const history = await studioHistory(studio.id, request);
   return {
     studio: {
       id: studio.id,
@@ -80,11 +86,24 @@ export async function loadStudioForm(
       pagePath: studioPaths(studio.slug).pagePath,
     },
     values: studioFormValues(studio.slug, studio.data),
-    revisions: revisions.map((revision) => ({
-      ...revision,
-      createdAt: revision.createdAt.toISOString(),
-    })),
+    history,
   };
+}
+
+/** The history of a studio: each save, and the version asked for with a link to its page as it was. */
+function studioHistory(id: string, request: Request) {
+  return loadRevisionHistory(studioSubject(id), request, {
+    normalize: (value) => {
+      const { slug, ...data } = value as { slug: string };
+      return { slug, ...studioDataSchema.parse(data) };
+    },
+    previews: (revisionId, value) => [
+      {
+        label: "Voir la page du studio avec cette version",
+        href: previewHref(studioPaths((value as { slug: string }).slug).pagePath, revisionId),
+      },
+    ],
+  });
 }
 
 /** The form's answer when it re-renders with one more closure row (nothing is saved). */

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
-import { documentSchemas, type Documents } from "~/content/schemas";
+import { type DocumentKey, documentSchemas, type Documents } from "~/content/schemas";
 import { applyListIntent, type FormDocumentKey } from "~/lib/document-forms";
 import {
   type FieldErrors,
@@ -17,12 +17,12 @@ import { redirectWithToast } from "../toast.server";
 import {
   ContentError,
   documentSubject,
-  listRevisions,
   restoreDocument,
   saveDocument,
   type Author,
 } from "./content-store.server";
 import { createDocumentPreview, previewHref } from "./preview.server";
+import { loadRevisionHistory } from "./revision-history.server";
 
 /**
  * The action of an admin form that edits one document (issue 11, items 1 and 5). The form posts its
@@ -82,13 +82,35 @@ const CHECK_FIELDS: ToastMessage = {
   description: "Corrigez les champs signalés en rouge, puis enregistrez à nouveau.",
 };
 
-/** The revisions of a document, as the page's history lists them. */
-export async function documentRevisions(key: FormDocumentKey) {
-  const revisions = await listRevisions(documentSubject(key));
-  return revisions.map((revision) => ({
-    ...revision,
-    createdAt: revision.createdAt.toISOString(),
-  }));
+/** The public pages showing each document, where its earlier versions can be seen. */
+const DOCUMENT_PAGES: Record<DocumentKey, ReadonlyArray<{ label: string; path: string }>> = {
+  identity: [{ label: "la page d'accueil", path: "/" }],
+  legal: [{ label: "les mentions légales", path: "/mentions-legales" }],
+  prices: [{ label: "la page Tarifs", path: "/tarifs" }],
+  gendarmerie: [{ label: "la page Gendarmerie", path: "/gendarmerie" }],
+  giftSessions: [{ label: "la page Séances à offrir", path: "/seances-a-offrir" }],
+  testimonials: [
+    { label: "la page Gendarmerie", path: "/gendarmerie" },
+    { label: "la page Portrait & Famille", path: "/portrait-famille" },
+    { label: "la page Grossesse", path: "/prestations/grossesse" },
+  ],
+  pagePhotos: [{ label: "la page d'accueil", path: "/" }],
+  gallery: [{ label: "la Galerie", path: "/galerie" }],
+};
+
+/**
+ * The history of a document as its page shows it: each save and what it changed, and the version
+ * `request` asks to see (`?version=`), with links to the public pages showing it.
+ */
+export function documentHistory(key: DocumentKey, request: Request) {
+  return loadRevisionHistory(documentSubject(key), request, {
+    normalize: (data) => documentSchemas[key].parse(data),
+    previews: (revisionId) =>
+      DOCUMENT_PAGES[key].map((page) => ({
+        label: `Voir ${page.label} avec cette version`,
+        href: previewHref(page.path, revisionId),
+      })),
+  });
 }
 
 /** Restores `revision` of one of `keys` (the one it belongs to); a toast says how it went. */

@@ -9,7 +9,7 @@ import {
 import { isUuid } from "~/lib/forms";
 import { getAdmin } from "../admin/guard.server";
 import { db } from "../db/client.server";
-import { contentPreviews } from "../db/schema";
+import { contentPreviews, contentRevisions } from "../db/schema";
 import type { Author } from "./content-store.server";
 import { studioPaths, type SiteContent } from "./site-content.server";
 
@@ -64,10 +64,45 @@ export function previewHref(path: string, id: string): string {
   return `${path}${path.includes("?") ? "&" : "?"}${PREVIEW_PARAM}=${id}`;
 }
 
-/** The preview id a request asks for, if any (an address with `?apercu=`). */
+/** The preview id a request asks for, if any (an address with `?apercu=`): a preview's or a revision's. */
 export function requestedPreview(url: URL): string | undefined {
   const id = url.searchParams.get(PREVIEW_PARAM);
   return id && isUuid(id) ? id : undefined;
+}
+
+/** An unsaved value stored by « Prévisualiser » (one day). */
+async function unsavedValue(id: string) {
+  const [row] = await db()
+    .select({ subject: contentPreviews.subject, data: contentPreviews.data })
+    .from(contentPreviews)
+    .where(
+      and(
+        eq(contentPreviews.id, id),
+        gt(contentPreviews.createdAt, sql`now() - ${PREVIEW_LIFETIME}`),
+      ),
+    );
+  return row;
+}
+
+/**
+ * An earlier version of a document or a studio (« Voir la page avec cette version » in a history), in the
+ * shape of a preview.
+ */
+async function earlierVersion(id: string) {
+  const [row] = await db()
+    .select({ subject: contentRevisions.subject, data: contentRevisions.data })
+    .from(contentRevisions)
+    .where(eq(contentRevisions.id, id));
+  if (!row) return undefined;
+  if (row.subject.startsWith("document:")) return row;
+  if (!row.subject.startsWith("studio:")) return undefined;
+  const { slug, ...data } = row.data as { slug: string };
+  const studio: StudioPreview = {
+    id: row.subject.slice("studio:".length),
+    slug,
+    data: data as StudioData,
+  };
+  return { subject: "studio", data: studio };
 }
 
 /**
@@ -80,15 +115,7 @@ export async function withPreview(
   request: Request,
 ): Promise<SiteContent> {
   if (!(await getAdmin(request))) return content;
-  const [row] = await db()
-    .select({ subject: contentPreviews.subject, data: contentPreviews.data })
-    .from(contentPreviews)
-    .where(
-      and(
-        eq(contentPreviews.id, previewId),
-        gt(contentPreviews.createdAt, sql`now() - ${PREVIEW_LIFETIME}`),
-      ),
-    );
+  const row = (await unsavedValue(previewId)) ?? (await earlierVersion(previewId));
   if (!row) return content;
   if (row.subject === "studio") {
     const studio = row.data as StudioPreview;
