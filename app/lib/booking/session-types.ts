@@ -93,3 +93,15 @@ export function checkAnswers(
   }
   return { answers, errors };
 }
+
+/** Who books: the client's details, checked on the page and again by the server. */
+export const bookingClientSchema = z.object({
+  name: z.string().trim().min(1, "Veuillez indiquer votre nom.").max(200, "Ce nom est trop long."),
+  email: z
+    .string()
+    .trim()
+    .max(255, "Cette adresse e-mail est trop longue.")
+    .email("Veuillez indiquer une adresse e-mail valide."),
+  phone: z.string().trim().max(30, "Ce numéro de téléphone est trop long.").default(""),
+});
+export type BookingClient = z.input<typeof bookingClientSchema>;
