@@ -222,6 +222,14 @@ function freePhotographers(prepared: PreparedAvailability, start: number, end: n
   return ids;
 }
 
+/**
+ * The photographers free over an occupied window (buffers included), in the order given; [] when the studio
+ * itself is taken. For a time chosen outside the rules (the owner's booking by phone).
+ */
+export function photographersFreeFor(availability: Availability, window: Interval): string[] {
+  return freePhotographers(prepare(availability), window.start, window.end);
+}
+
 /** The occupied window of a session starting at `start`: its buffers included. */
 export function occupiedWindow(rules: SlotRules, start: number): Interval {
   return {
