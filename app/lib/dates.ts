@@ -140,6 +140,25 @@ export function parisWallTimeToInstant(wall: number): Date {
   return new Date(wall - 3_600_000);
 }
 
+/**
+ * Every instant when Paris's clocks read `wall` (wallTime's milliseconds), earliest first: none in the hour
+ * the spring change skips, two in the hour the autumn change repeats, one otherwise. Booking slots use it
+ * so that a skipped time is never offered and a repeated one is offered once.
+ */
+export function parisWallTimeInstants(wall: number): number[] {
+  const instants: number[] = [];
+  for (const offset of [2, 1] as const) {
+    const time = wall - offset * 3_600_000;
+    if (parisOffsetHours(time) === offset) instants.push(time);
+  }
+  return instants;
+}
+
+/** The milliseconds of Paris's wall clock at an instant, read as UTC fields (wallTime's scale). */
+export function parisWallTimeOf(instant: number): number {
+  return instant + parisOffsetHours(instant) * 3_600_000;
+}
+
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
 
 /**

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { ensureDefaultPhotographer } from "../booking/photographers.server";
 import { ensureSiteContent } from "../content/ensure-seed.server";
 import type { Database } from "./client.server";
 
@@ -22,8 +23,8 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK = 7_319_004;
 
 /**
- * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11),
- * serialised across processes with an advisory lock.
+ * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11) and
+ * the owner's photographer when there is none (issue 25), serialised across processes with an advisory lock.
  */
 export async function applyMigrations(database: Database): Promise<void> {
   const client = await database.$client.connect();
@@ -31,6 +32,7 @@ export async function applyMigrations(database: Database): Promise<void> {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(database, { migrationsFolder: migrationsFolder() });
     await ensureSiteContent(database);
+    await ensureDefaultPhotographer(database);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

@@ -10,6 +10,7 @@ import {
   jsonb,
   integer,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -17,6 +18,15 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import type {
+  BookingActor,
+  BookingEventKind,
+  BookingSource,
+  BookingState,
+  SessionMode,
+  SessionVisibility,
+} from "../../lib/booking/model";
+import type { BookableHours, BookingQuestion } from "../../lib/booking/session-types";
 
 /**
  * The database schema. Length limits mirror SPEC §9 so that the database refuses what the forms refuse.
@@ -622,5 +632,294 @@ export const resumableUploads = pgTable(
     index("resumable_uploads_stale_idx")
       .on(table.updatedAt)
       .where(sql`${table.completedAt} is null`),
+  ],
+);
+
+/*
+ * Online booking (issue 25, decision record 0113). Bookings are instants; what each one occupies (its studio,
+ * its photographer, its buffers, the travel that keeps the photographer from other studios) is a set of
+ * time ranges in `booking_occupancies`, under exclusion constraints that migration 0017 adds by hand: a slot
+ * can never be sold twice, whatever the timing or the number of app servers.
+ */
+
+/** PostgreSQL's range of timestamptz, `[start, end)`; drizzle has none of its own. */
+const tstzrange = customType<{ data: string }>({ dataType: () => "tstzrange" });
+
+/** The people who do the sessions. One is made for the owner when there is none (app/server/booking/seed). */
+export const photographers = pgTable("photographers", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: varchar("name", { length: 100 }).notNull(),
+  /** An inactive photographer keeps the bookings made with her but gets no new one. */
+  active: boolean("active").notNull().default(true),
+  position: smallint("position").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The studios each photographer works at: bookings of a studio go to one of its photographers. */
+export const photographerStudios = pgTable(
+  "photographer_studios",
+  {
+    photographerId: uuid("photographer_id")
+      .notNull()
+      .references(() => photographers.id, { onDelete: "cascade" }),
+    studioId: uuid("studio_id")
+      .notNull()
+      .references(() => studios.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.photographerId, table.studioId] }),
+    index("photographer_studios_studio_idx").on(table.studioId),
+  ],
+);
+
+/**
+ * The owner's travel time between two studios, the same both ways: one row per pair, the smaller id first.
+ * A pair without a row counts UNKNOWN_TRAVEL_MINUTES (app/lib/booking/model.ts).
+ */
+export const travelTimes = pgTable(
+  "travel_times",
+  {
+    studioA: uuid("studio_a")
+      .notNull()
+      .references(() => studios.id, { onDelete: "cascade" }),
+    studioB: uuid("studio_b")
+      .notNull()
+      .references(() => studios.id, { onDelete: "cascade" }),
+    minutes: integer("minutes").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.studioA, table.studioB] }),
+    check("travel_times_pair_order", sql`${table.studioA} < ${table.studioB}`),
+    check("travel_times_minutes_check", sql`${table.minutes} between 0 and 1440`),
+  ],
+);
+
+/** What a visitor books: « Séance portrait, 1 h, 129 € ». The JSON columns' shapes: app/lib/booking/session-types.ts. */
+export const sessionTypes = pgTable(
+  "session_types",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: varchar("slug", { length: 100 }).notNull().unique(),
+    name: varchar("name", { length: 150 }).notNull(),
+    description: text("description").notNull().default(""),
+    photoId: uuid("photo_id").references(() => media.id, { onDelete: "set null" }),
+    durationMinutes: integer("duration_minutes").notNull(),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    priceText: varchar("price_text", { length: 200 }).notNull().default(""),
+    includedText: text("included_text").notNull().default(""),
+    minimumNoticeHours: integer("minimum_notice_hours").notNull().default(24),
+    horizonDays: integer("horizon_days").notNull().default(90),
+    stepMinutes: integer("step_minutes").notNull().default(30),
+    mode: varchar("mode", { length: 10 }).$type<SessionMode>().notNull().default("instant"),
+    /** How long the owner has to answer a request; its slot is held until then. */
+    responseDeadlineHours: integer("response_deadline_hours").notNull().default(48),
+    /** « Acompte de 30 € à régler au studio » (no card payment); null: none. */
+    depositText: text("deposit_text"),
+    visibility: varchar("visibility", { length: 10 })
+      .$type<SessionVisibility>()
+      .notNull()
+      .default("public"),
+    /** The secret of a private type's link (`visibility` private): who has it may book it. */
+    privateToken: varchar("private_token", { length: 64 }).unique(),
+    questions: jsonb("questions").$type<BookingQuestion[]>().notNull().default([]),
+    /** Per weekday, hours replacing the studio's for this type; null: the studio's hours. */
+    bookableHours: jsonb("bookable_hours").$type<BookableHours>(),
+    /** A client may cancel or move until this many hours before the start. */
+    cancellationCutoffHours: integer("cancellation_cutoff_hours").notNull().default(48),
+    position: smallint("position").notNull().default(0),
+    /** An archived type is no longer offered; its bookings keep it. */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("session_types_slug_check", sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    check("session_types_mode_check", sql`${table.mode} in ('instant', 'request')`),
+    check("session_types_visibility_check", sql`${table.visibility} in ('public', 'private')`),
+    check(
+      "session_types_private_token_check",
+      sql`${table.visibility} = 'public' or ${table.privateToken} is not null`,
+    ),
+    check(
+      "session_types_minutes_check",
+      sql`${table.durationMinutes} between 5 and 1440 and ${table.bufferBeforeMinutes} between 0 and 600 and ${table.bufferAfterMinutes} between 0 and 600 and ${table.stepMinutes} between 5 and 720`,
+    ),
+    check(
+      "session_types_hours_check",
+      sql`${table.minimumNoticeHours} between 0 and 8760 and ${table.horizonDays} between 1 and 730 and ${table.responseDeadlineHours} between 1 and 720 and ${table.cancellationCutoffHours} between 0 and 8760`,
+    ),
+  ],
+);
+
+/** The studios that offer each session type. */
+export const sessionTypeStudios = pgTable(
+  "session_type_studios",
+  {
+    sessionTypeId: uuid("session_type_id")
+      .notNull()
+      .references(() => sessionTypes.id, { onDelete: "cascade" }),
+    studioId: uuid("studio_id")
+      .notNull()
+      .references(() => studios.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sessionTypeId, table.studioId] }),
+    index("session_type_studios_studio_idx").on(table.studioId),
+  ],
+);
+
+/**
+ * A booking: one session of one type, at one studio, with one photographer, between two instants. Its
+ * buffers are copied from the type when it is made, so that a later change of the type does not move what
+ * an existing booking occupies. The client's manage link holds a random token; only its SHA-256 is kept.
+ */
+export const bookings = pgTable(
+  "bookings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionTypeId: uuid("session_type_id")
+      .notNull()
+      .references(() => sessionTypes.id, { onDelete: "restrict" }),
+    studioId: uuid("studio_id")
+      .notNull()
+      .references(() => studios.id, { onDelete: "restrict" }),
+    photographerId: uuid("photographer_id")
+      .notNull()
+      .references(() => photographers.id, { onDelete: "restrict" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    state: varchar("state", { length: 12 }).$type<BookingState>().notNull(),
+    /** A request's answer deadline: until then it holds its slot (see booking_occupancies.holds_until). */
+    respondBy: timestamp("respond_by", { withTimezone: true }),
+    source: varchar("source", { length: 10 }).$type<BookingSource>().notNull().default("client"),
+    clientName: varchar("client_name", { length: 200 }).notNull(),
+    clientEmail: varchar("client_email", { length: 255 }).notNull(),
+    clientPhone: varchar("client_phone", { length: 30 }).notNull().default(""),
+    /** Answers to the type's questions, by question id (app/lib/booking/session-types.ts). */
+    answers: jsonb("answers").$type<Record<string, string>>().notNull().default({}),
+    /** When the client accepted the terms (null for a booking the owner took by phone). */
+    consentAt: timestamp("consent_at", { withTimezone: true }),
+    /** SHA-256 (hex) of the client's manage token. */
+    manageTokenHash: varchar("manage_token_hash", { length: 64 }).notNull().unique(),
+    /** The calendar event's SEQUENCE: grows with every move and the cancellation. */
+    icsSequence: integer("ics_sequence").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("bookings_times_check", sql`${table.endsAt} > ${table.startsAt}`),
+    check(
+      "bookings_state_check",
+      sql`${table.state} in ('pending', 'confirmed', 'declined', 'cancelled', 'no_show', 'done')`,
+    ),
+    check("bookings_source_check", sql`${table.source} in ('client', 'owner')`),
+    check(
+      "bookings_request_deadline_check",
+      sql`${table.state} <> 'pending' or ${table.respondBy} is not null`,
+    ),
+    index("bookings_starts_idx").on(table.startsAt),
+    index("bookings_studio_starts_idx").on(table.studioId, table.startsAt),
+    index("bookings_email_idx").on(table.clientEmail, table.createdAt.desc()),
+    index("bookings_pending_idx")
+      .on(table.respondBy)
+      .where(sql`${table.state} = 'pending'`),
+  ],
+);
+
+/** A booking's history: what happened, when, by whom (the agenda shows it). */
+export const bookingEvents = pgTable(
+  "booking_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 20 }).$type<BookingEventKind>().notNull(),
+    actor: varchar("actor", { length: 10 }).$type<BookingActor>().notNull(),
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Who it was at the time (the client's name, the administrator's), kept when an account goes. */
+    actorName: varchar("actor_name", { length: 255 }).notNull().default(""),
+    /** What changed: the times before and after a move, the owner's message to the client… */
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("booking_events_booking_idx").on(table.bookingId, table.at)],
+);
+
+/**
+ * Time off the agenda: « congés » of a photographer (no studio), works at a studio (no photographer), or
+ * « séance en extérieur » of a photographer seen from a studio (both). Occupies like a booking without buffers.
+ */
+export const blockedPeriods = pgTable(
+  "blocked_periods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    studioId: uuid("studio_id").references(() => studios.id, { onDelete: "cascade" }),
+    photographerId: uuid("photographer_id").references(() => photographers.id, {
+      onDelete: "cascade",
+    }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    label: varchar("label", { length: 200 }).notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("blocked_periods_times_check", sql`${table.endsAt} > ${table.startsAt}`),
+    check(
+      "blocked_periods_subject_check",
+      sql`${table.studioId} is not null or ${table.photographerId} is not null`,
+    ),
+    index("blocked_periods_starts_idx").on(table.startsAt),
+  ],
+);
+
+/**
+ * What each active booking (pending or confirmed) and each blocked period occupies, as time ranges: a real
+ * row (its studio and photographer, buffers included) and, for every other studio, a travel margin (`real`
+ * false: the photographer cannot be there then). Migration 0017's exclusion constraints forbid two real
+ * rows of one studio or one photographer at once, and a real row of a photographer at a studio inside one of
+ * her margins there. Rows go with their booking's state change, in the same transaction.
+ */
+export const bookingOccupancies = pgTable(
+  "booking_occupancies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id").references(() => bookings.id, { onDelete: "cascade" }),
+    blockedPeriodId: uuid("blocked_period_id").references(() => blockedPeriods.id, {
+      onDelete: "cascade",
+    }),
+    studioId: uuid("studio_id").references(() => studios.id, { onDelete: "cascade" }),
+    photographerId: uuid("photographer_id").references(() => photographers.id, {
+      onDelete: "cascade",
+    }),
+    during: tstzrange("during").notNull(),
+    real: boolean("real").notNull(),
+    /**
+     * A request holds its slot until its answer deadline; past it, the rows no longer count for free slots
+     * and the next booking's transaction deletes them (an accept then takes the slot again if still free).
+     */
+    holdsUntil: timestamp("holds_until", { withTimezone: true }),
+  },
+  (table) => [
+    check(
+      "booking_occupancies_owner_check",
+      sql`(${table.bookingId} is null) <> (${table.blockedPeriodId} is null)`,
+    ),
+    check(
+      "booking_occupancies_subject_check",
+      sql`${table.studioId} is not null or ${table.photographerId} is not null`,
+    ),
+    check("booking_occupancies_during_check", sql`not isempty(${table.during})`),
+    index("booking_occupancies_booking_idx").on(table.bookingId),
+    index("booking_occupancies_blocked_idx").on(table.blockedPeriodId),
+    index("booking_occupancies_lapsing_idx")
+      .on(table.holdsUntil)
+      .where(sql`${table.holdsUntil} is not null`),
   ],
 );

@@ -1,0 +1,73 @@
+/**
+ * The words of online booking (issue 25), shared by the database schema, the server modules and the pages.
+ * Decision record 0113 explains the model.
+ */
+
+/**
+ * Where a booking stands. `pending` is a request (« demande ») the owner accepts or declines; `pending` and
+ * `confirmed` hold their time (they have occupancy rows), the others do not, except `no_show` and `done`,
+ * which keep the time they took so that the agenda's history stays true.
+ */
+export const BOOKING_STATES = [
+  "pending",
+  "confirmed",
+  "declined",
+  "cancelled",
+  "no_show",
+  "done",
+] as const;
+export type BookingState = (typeof BOOKING_STATES)[number];
+
+/** What the owner and the visitor read for each state. */
+export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
+  pending: "Demande en attente",
+  confirmed: "Confirmée",
+  declined: "Refusée",
+  cancelled: "Annulée",
+  no_show: "Absence",
+  done: "Effectuée",
+};
+
+/** Booked at once (`instant`) or asked for (`request`): the owner answers within the type's deadline. */
+export const SESSION_MODES = ["instant", "request"] as const;
+export type SessionMode = (typeof SESSION_MODES)[number];
+
+/** Listed on /reserver (`public`) or reachable only through its private link (`private`). */
+export const SESSION_VISIBILITIES = ["public", "private"] as const;
+export type SessionVisibility = (typeof SESSION_VISIBILITIES)[number];
+
+/** Who made a booking: the visitor on the site, or the owner (a booking taken by phone). */
+export const BOOKING_SOURCES = ["client", "owner"] as const;
+export type BookingSource = (typeof BOOKING_SOURCES)[number];
+
+/** The lines of a booking's history (`booking_events`). */
+export const BOOKING_EVENT_KINDS = [
+  "requested",
+  "booked",
+  "accepted",
+  "declined",
+  "cancelled",
+  "moved",
+  "no_show",
+  "done",
+] as const;
+export type BookingEventKind = (typeof BOOKING_EVENT_KINDS)[number];
+
+/** Who did what a history line says. */
+export const BOOKING_ACTORS = ["client", "owner", "system"] as const;
+export type BookingActor = (typeof BOOKING_ACTORS)[number];
+
+/** Defaults of a session type (issue 25). */
+export const SESSION_TYPE_DEFAULTS = {
+  minimumNoticeHours: 24,
+  horizonDays: 90,
+  stepMinutes: 30,
+  responseDeadlineHours: 48,
+  cancellationCutoffHours: 48,
+} as const;
+
+/**
+ * Travel time between two studios the owner has not given yet: long enough that a photographer is never
+ * booked in two towns too close together; the owner sets the real figure per pair.
+ */
+export const UNKNOWN_TRAVEL_MINUTES = 120;

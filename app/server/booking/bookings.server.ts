@@ -1,0 +1,604 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
+import {
+  bookingClientSchema,
+  bookingQuestionsSchema,
+  checkAnswers,
+  type BookingClient,
+} from "~/lib/booking/session-types";
+import {
+  checkSlot,
+  instantOfSlotKey,
+  occupiedWindow,
+  photographersFreeFor,
+  type SlotRules,
+} from "~/lib/booking/slots";
+import { isUuid } from "~/lib/forms";
+import { db } from "../db/client.server";
+import {
+  blockedPeriods,
+  bookingEvents,
+  bookings,
+  photographers,
+  photographerStudios,
+  sessionTypes,
+} from "../db/schema";
+import {
+  loadAvailability,
+  loadBookingContext,
+  slotCalendarOf,
+  slotRulesOf,
+  type BookingContext,
+} from "./availability.server";
+import { looksLikeManageToken, manageTokenHash, newManageToken } from "./manage-token.server";
+import {
+  deleteBookingOccupancies,
+  exclusionConflict,
+  insertOccupancies,
+  isRetryable,
+  releaseLapsedRequests,
+  type Tx,
+} from "./occupancies.server";
+import { BookingRefusedError, SlotTakenError } from "./refusals.server";
+
+/*
+ * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
+ * occupy (decision record 0113). Every refusal a visitor or the owner can cause is a BookingRefusedError
+ * (French message, 4xx status); a slot someone else took is a SlotTakenError, decided by PostgreSQL's
+ * exclusion constraints, never by a check in code alone.
+ */
+
+export type BookingRecord = typeof bookings.$inferSelect;
+export type BookingEventRecord = typeof bookingEvents.$inferSelect;
+
+/** Who acts: the client (from the booking pages or the manage link), or an administrator. */
+export type BookingAuthor =
+  { actor: "client" } | { actor: "owner"; userId: string | null; name: string };
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+/** Runs a transaction again (twice at most) when PostgreSQL broke a deadlock between two bookings. */
+async function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db().transaction(work);
+    } catch (error) {
+      if (attempt >= 3 || !isRetryable(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Tries the photographers in turn, each in a savepoint, until the database accepts what `occupy` writes for
+ * one of them; returns her id. The studio taken, or every photographer taken: SlotTakenError.
+ */
+async function occupyWithFirstFree(
+  tx: Tx,
+  photographerIds: readonly string[],
+  occupy: (savepoint: Tx, photographerId: string) => Promise<void>,
+): Promise<string> {
+  for (const photographerId of photographerIds) {
+    try {
+      await tx.transaction((savepoint) => occupy(savepoint, photographerId));
+      return photographerId;
+    } catch (error) {
+      const conflict = exclusionConflict(error);
+      if (conflict === null) throw error;
+      if (conflict === "studio") throw new SlotTakenError({ cause: error });
+    }
+  }
+  throw new SlotTakenError();
+}
+
+async function addEvent(
+  tx: Tx,
+  bookingId: string,
+  kind: BookingEventKind,
+  by: BookingAuthor | { actor: Exclude<BookingActor, "owner">; name: string },
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await tx.insert(bookingEvents).values({
+    bookingId,
+    kind,
+    actor: by.actor,
+    actorUserId: by.actor === "owner" ? by.userId : null,
+    actorName: "name" in by ? by.name : "",
+    detail,
+  });
+}
+
+/** The booking, locked until the transaction ends, with its type's cut-off. */
+async function lockBooking(tx: Tx, bookingId: string) {
+  if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
+  const [row] = await tx
+    .select({ booking: bookings, cutoffHours: sessionTypes.cancellationCutoffHours })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, bookingId))
+    .for("update", { of: bookings });
+  if (!row) throw new BookingRefusedError("not_found");
+  return row;
+}
+
+const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
+
+/** A client may change a booking until its type's cut-off before the start; the owner always. */
+function checkCutoff(by: BookingAuthor, startsAt: Date, cutoffHours: number, now: Date): void {
+  if (by.actor === "client" && now.getTime() > startsAt.getTime() - cutoffHours * HOUR) {
+    throw new BookingRefusedError("cutoff");
+  }
+}
+
+/** The active photographers covering a studio, `first` first when given. */
+async function photographersOf(tx: Tx, studioId: string, first?: string): Promise<string[]> {
+  const rows = await tx
+    .select({ id: photographers.id })
+    .from(photographers)
+    .innerJoin(photographerStudios, eq(photographerStudios.photographerId, photographers.id))
+    .where(and(eq(photographerStudios.studioId, studioId), eq(photographers.active, true)))
+    .orderBy(asc(photographers.position), asc(photographers.createdAt));
+  const ids = rows.map((row) => row.id);
+  return first ? [first, ...ids.filter((id) => id !== first)] : ids;
+}
+
+/**
+ * Where a start can go, and who is free for it. A client's start is checked against every rule of the
+ * session type (checkSlot); the owner's (a booking by phone, a move) only has to be a real Paris time.
+ */
+async function resolveStart(
+  context: BookingContext,
+  rules: SlotRules,
+  slot: string,
+  by: BookingAuthor,
+  now: Date,
+  exceptBookingId?: string,
+): Promise<{ start: number; photographerIds: string[] }> {
+  const parsed = instantOfSlotKey(slot);
+  if (typeof parsed === "string") throw new BookingRefusedError(parsed);
+  const availability = await loadAvailability(
+    context,
+    { fromDay: parsed.day, toDay: parsed.day },
+    now,
+    { exceptBookingId },
+  );
+  if (by.actor === "owner") {
+    const photographerIds = photographersFreeFor(availability, occupiedWindow(rules, parsed.start));
+    return { start: parsed.start, photographerIds };
+  }
+  const check = checkSlot({ rules, calendar: slotCalendarOf(context), availability, now }, slot);
+  if (!check.ok) {
+    throw check.refusal === "taken" ? new SlotTakenError() : new BookingRefusedError(check.refusal);
+  }
+  return { start: check.slot.start.getTime(), photographerIds: check.slot.photographerIds };
+}
+
+export type NewBooking = {
+  studioId: string;
+  sessionTypeId: string;
+  /** The chosen start as a slot key, Paris wall time « 2026-03-29T10:30 » (FreeSlot.key). */
+  slot: string;
+  client: BookingClient;
+  /** Answers to the type's questions, by question id (« oui »/« non » or true/false for yes/no). */
+  answers?: Readonly<Record<string, unknown>>;
+  /** When the client accepted the terms; required from a client, null for the owner's bookings. */
+  consentAt: Date | null;
+  /** The secret of a private type's link. */
+  privateToken?: string | null;
+  /** Default: the client. The owner's booking skips the type's rules (hours, notice, step) and is confirmed. */
+  by?: BookingAuthor;
+  /** The owner's choice of photographer; else the first free one who covers the studio. */
+  photographerId?: string;
+  now?: Date;
+};
+
+export type CreatedBooking = {
+  id: string;
+  state: "pending" | "confirmed";
+  startsAt: Date;
+  endsAt: Date;
+  photographerId: string;
+  /** A request's answer deadline (the slot is held until then), else null. */
+  respondBy: Date | null;
+  /** The raw manage token for /reservation/{token}: returned this once, stored only hashed. */
+  manageToken: string;
+};
+
+/**
+ * Books a slot: checks the studio, the type (private link), the client's details and answers, the start
+ * against the type's rules (past, notice, horizon, step, hours, closures, clock-change gap), then writes
+ * the booking, its occupancies and its first history line in one transaction with the first photographer
+ * the database accepts. A request (type in « demande » mode) is `pending` and holds its slot until its
+ * answer deadline. Refusals: BookingRefusedError; the slot taken: SlotTakenError.
+ */
+export async function createBooking(input: NewBooking): Promise<CreatedBooking> {
+  const now = input.now ?? new Date();
+  const by = input.by ?? { actor: "client" };
+  const byOwner = by.actor === "owner";
+  const context = await loadBookingContext(input.studioId, input.sessionTypeId, {
+    privateToken: input.privateToken,
+    allowHidden: byOwner,
+  });
+  const { sessionType } = context;
+
+  const fieldErrors: Record<string, string> = {};
+  const client = bookingClientSchema.safeParse(input.client);
+  if (!client.success) {
+    for (const issue of client.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+  }
+  const questions = bookingQuestionsSchema.safeParse(sessionType.questions);
+  const checked = checkAnswers(questions.success ? questions.data : [], input.answers ?? {});
+  for (const [id, message] of Object.entries(checked.errors))
+    fieldErrors[`answers.${id}`] = message;
+  if (!byOwner && !input.consentAt) {
+    fieldErrors.consent = "Veuillez accepter les conditions de réservation.";
+  }
+  if (input.photographerId !== undefined && !isUuid(input.photographerId)) {
+    fieldErrors.photographerId = "Ce photographe n'existe pas.";
+  }
+  if (!client.success || Object.keys(fieldErrors).length > 0) {
+    throw new BookingRefusedError("invalid_details", { fieldErrors });
+  }
+
+  const rules = slotRulesOf(sessionType);
+  const resolved = await resolveStart(context, rules, input.slot, by, now);
+  const candidates = input.photographerId ? [input.photographerId] : resolved.photographerIds;
+  if (candidates.length === 0) throw new SlotTakenError();
+
+  const startsAt = new Date(resolved.start);
+  const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
+  const isRequest = !byOwner && sessionType.mode === "request";
+  // The owner answers before the deadline, and in any case before the session.
+  const respondBy = isRequest
+    ? new Date(Math.min(now.getTime() + sessionType.responseDeadlineHours * HOUR, resolved.start))
+    : null;
+  const state = isRequest ? "pending" : "confirmed";
+  const token = newManageToken();
+
+  const created = await inTransaction(async (tx) => {
+    await releaseLapsedRequests(tx, now);
+    const id = randomUUID();
+    const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {
+      await savepoint.insert(bookings).values({
+        id,
+        sessionTypeId: sessionType.id,
+        studioId: context.studio.id,
+        photographerId: chosen,
+        startsAt,
+        endsAt,
+        bufferBeforeMinutes: rules.bufferBeforeMinutes,
+        bufferAfterMinutes: rules.bufferAfterMinutes,
+        state,
+        respondBy,
+        source: by.actor,
+        clientName: client.data.name,
+        clientEmail: client.data.email,
+        clientPhone: client.data.phone,
+        answers: checked.answers,
+        consentAt: input.consentAt,
+        manageTokenHash: token.hash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await insertOccupancies(savepoint, {
+        owner: { bookingId: id },
+        photographerId: chosen,
+        studioId: context.studio.id,
+        start: startsAt,
+        end: endsAt,
+        bufferBeforeMinutes: rules.bufferBeforeMinutes,
+        bufferAfterMinutes: rules.bufferAfterMinutes,
+        holdsUntil: respondBy,
+      });
+    });
+    await addEvent(
+      tx,
+      id,
+      isRequest ? "requested" : "booked",
+      byOwner ? by : { actor: "client", name: client.data.name },
+    );
+    return { id, photographerId };
+  });
+  return { ...created, state, startsAt, endsAt, respondBy, manageToken: token.token };
+}
+
+/**
+ * The owner accepts a request: it becomes `confirmed` and holds its time for good. A request past its
+ * answer deadline has let its time go; it takes it again if still free, else SlotTakenError (another booking
+ * came meanwhile: two requests for one time can exist only that way).
+ */
+export async function acceptRequest(
+  bookingId: string,
+  by: Extract<BookingAuthor, { actor: "owner" }>,
+  now = new Date(),
+): Promise<void> {
+  await inTransaction(async (tx) => {
+    const { booking } = await lockBooking(tx, bookingId);
+    if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
+    await releaseLapsedRequests(tx, now);
+    const held = await tx.execute(
+      sql`update booking_occupancies set holds_until = null where booking_id = ${booking.id}::uuid`,
+    );
+    if (!held.rowCount) {
+      const candidates = await photographersOf(tx, booking.studioId, booking.photographerId);
+      const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
+        insertOccupancies(savepoint, {
+          owner: { bookingId: booking.id },
+          photographerId: chosen,
+          studioId: booking.studioId,
+          start: booking.startsAt,
+          end: booking.endsAt,
+          bufferBeforeMinutes: booking.bufferBeforeMinutes,
+          bufferAfterMinutes: booking.bufferAfterMinutes,
+          holdsUntil: null,
+        }),
+      );
+      if (photographerId !== booking.photographerId) {
+        await tx.update(bookings).set({ photographerId }).where(eq(bookings.id, booking.id));
+      }
+    }
+    await tx
+      .update(bookings)
+      .set({ state: "confirmed", updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(tx, booking.id, "accepted", by);
+  });
+}
+
+/** The owner declines a request, with an optional message for the client: its time is free at once. */
+export async function declineRequest(
+  bookingId: string,
+  by: Extract<BookingAuthor, { actor: "owner" }>,
+  options: { message?: string; now?: Date } = {},
+): Promise<void> {
+  const now = options.now ?? new Date();
+  await inTransaction(async (tx) => {
+    const { booking } = await lockBooking(tx, bookingId);
+    if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
+    await deleteBookingOccupancies(tx, booking.id);
+    await tx
+      .update(bookings)
+      .set({ state: "declined", updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(tx, booking.id, "declined", by, messageDetail(options.message));
+  });
+}
+
+const messageDetail = (message: string | undefined) =>
+  message?.trim() ? { message: message.trim().slice(0, 2000) } : {};
+
+/**
+ * Cancels a booking or a request (the client until the type's cut-off, the owner always): its time is free
+ * at once; the calendar event's SEQUENCE grows (the e-mail's `.ics` says STATUS:CANCELLED). Returns the new
+ * SEQUENCE.
+ */
+export async function cancelBooking(
+  bookingId: string,
+  by: BookingAuthor,
+  options: { message?: string; now?: Date } = {},
+): Promise<{ icsSequence: number }> {
+  const now = options.now ?? new Date();
+  return inTransaction(async (tx) => {
+    const { booking, cutoffHours } = await lockBooking(tx, bookingId);
+    if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
+    checkCutoff(by, booking.startsAt, cutoffHours, now);
+    await deleteBookingOccupancies(tx, booking.id);
+    const icsSequence = booking.icsSequence + 1;
+    await tx
+      .update(bookings)
+      .set({ state: "cancelled", icsSequence, updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(
+      tx,
+      booking.id,
+      "cancelled",
+      by.actor === "client" ? { actor: "client", name: booking.clientName } : by,
+      messageDetail(options.message),
+    );
+    return { icsSequence };
+  });
+}
+
+/**
+ * Moves a booking (or a request) to another start, at its studio or, for the owner, another one offering
+ * its type: the same booking, its SEQUENCE + 1, its occupancies replaced in one transaction (it never stands
+ * in its own way). A client's new start follows the type's rules and the cut-off applies to the current
+ * one. Keeps the booking's own duration and buffers. The new time taken: SlotTakenError, nothing changed.
+ */
+export async function moveBooking(
+  bookingId: string,
+  to: { slot: string; studioId?: string },
+  by: BookingAuthor,
+  now = new Date(),
+): Promise<{ startsAt: Date; endsAt: Date; icsSequence: number; photographerId: string }> {
+  if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
+  const [current] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
+  if (!current) throw new BookingRefusedError("not_found");
+  if (!isActive(current.state)) throw new BookingRefusedError("not_active");
+  const studioId = by.actor === "owner" && to.studioId ? to.studioId : current.studioId;
+  const context = await loadBookingContext(studioId, current.sessionTypeId, { allowHidden: true });
+  const rules: SlotRules = {
+    ...slotRulesOf(context.sessionType),
+    durationMinutes: (current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE,
+    bufferBeforeMinutes: current.bufferBeforeMinutes,
+    bufferAfterMinutes: current.bufferAfterMinutes,
+  };
+  checkCutoff(by, current.startsAt, context.sessionType.cancellationCutoffHours, now);
+  const resolved = await resolveStart(context, rules, to.slot, by, now, current.id);
+  const startsAt = new Date(resolved.start);
+  const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
+  // Her own photographer first when she is free there.
+  const candidates = resolved.photographerIds.includes(current.photographerId)
+    ? [
+        current.photographerId,
+        ...resolved.photographerIds.filter((id) => id !== current.photographerId),
+      ]
+    : resolved.photographerIds;
+  if (candidates.length === 0) throw new SlotTakenError();
+
+  return inTransaction(async (tx) => {
+    const { booking } = await lockBooking(tx, bookingId);
+    if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
+    await releaseLapsedRequests(tx, now);
+    await deleteBookingOccupancies(tx, booking.id);
+    const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
+      insertOccupancies(savepoint, {
+        owner: { bookingId: booking.id },
+        photographerId: chosen,
+        studioId,
+        start: startsAt,
+        end: endsAt,
+        bufferBeforeMinutes: booking.bufferBeforeMinutes,
+        bufferAfterMinutes: booking.bufferAfterMinutes,
+        holdsUntil: booking.state === "pending" ? booking.respondBy : null,
+      }),
+    );
+    const icsSequence = booking.icsSequence + 1;
+    await tx
+      .update(bookings)
+      .set({ startsAt, endsAt, studioId, photographerId, icsSequence, updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(
+      tx,
+      booking.id,
+      "moved",
+      by.actor === "client" ? { actor: "client", name: booking.clientName } : by,
+      {
+        from: booking.startsAt.toISOString(),
+        to: startsAt.toISOString(),
+        ...(studioId !== booking.studioId && {
+          fromStudioId: booking.studioId,
+          toStudioId: studioId,
+        }),
+      },
+    );
+    return { startsAt, endsAt, icsSequence, photographerId };
+  });
+}
+
+/** After the session: the owner marks a confirmed booking done or the client absent (its time stays taken). */
+export async function markBookingOutcome(
+  bookingId: string,
+  outcome: "done" | "no_show",
+  by: Extract<BookingAuthor, { actor: "owner" }>,
+  now = new Date(),
+): Promise<void> {
+  await inTransaction(async (tx) => {
+    const { booking } = await lockBooking(tx, bookingId);
+    if (booking.state !== "confirmed") throw new BookingRefusedError("not_active");
+    await tx
+      .update(bookings)
+      .set({ state: outcome, updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(tx, booking.id, outcome, by);
+  });
+}
+
+/** The booking a manage link names, or null (a forged, unknown or malformed token: the same null). */
+export async function findBookingByManageToken(token: unknown): Promise<BookingRecord | null> {
+  if (!looksLikeManageToken(token)) return null;
+  const [booking] = await db()
+    .select()
+    .from(bookings)
+    .where(eq(bookings.manageTokenHash, manageTokenHash(token)));
+  return booking ?? null;
+}
+
+/** A booking and its history, oldest line first (the agenda's detail). */
+export async function findBooking(
+  bookingId: string,
+): Promise<{ booking: BookingRecord; events: BookingEventRecord[] } | null> {
+  if (!isUuid(bookingId)) return null;
+  const [booking] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
+  if (!booking) return null;
+  const events = await db()
+    .select()
+    .from(bookingEvents)
+    .where(eq(bookingEvents.bookingId, bookingId))
+    .orderBy(asc(bookingEvents.at), asc(bookingEvents.id));
+  return { booking, events };
+}
+
+export type NewBlockedPeriod = {
+  /** Null: the photographer's time off wherever she is. */
+  studioId: string | null;
+  /** Null: the whole studio (any photographer). */
+  photographerId: string | null;
+  start: Date;
+  end: Date;
+  /** « Congés », « Séance en extérieur »… */
+  label: string;
+  createdBy?: string | null;
+};
+
+/**
+ * Blocks time off the agenda (a studio, a photographer, or a photographer at a studio with her travel
+ * margins like a booking). Time that a booking already holds is refused (`period_taken`): move or cancel it
+ * first. Returns the period's id.
+ */
+export async function blockPeriod(period: NewBlockedPeriod): Promise<string> {
+  const label = period.label.trim();
+  const fieldErrors: Record<string, string> = {};
+  if (period.studioId === null && period.photographerId === null) {
+    fieldErrors.studioId = "Choisissez un studio, un photographe ou les deux.";
+  }
+  if (period.studioId !== null && !isUuid(period.studioId))
+    fieldErrors.studioId = "Studio inconnu.";
+  if (period.photographerId !== null && !isUuid(period.photographerId)) {
+    fieldErrors.photographerId = "Photographe inconnu.";
+  }
+  if (label.length === 0 || label.length > 200) {
+    fieldErrors.label = "Indiquez un libellé de 200 caractères au plus.";
+  }
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new BookingRefusedError("invalid_details", { fieldErrors });
+  }
+  if (!(period.end.getTime() > period.start.getTime())) {
+    throw new BookingRefusedError("invalid_period", {
+      fieldErrors: { end: "La fin doit suivre le début." },
+    });
+  }
+  try {
+    return await inTransaction(async (tx) => {
+      const [row] = await tx
+        .insert(blockedPeriods)
+        .values({
+          studioId: period.studioId,
+          photographerId: period.photographerId,
+          startsAt: period.start,
+          endsAt: period.end,
+          label,
+          createdBy: period.createdBy ?? null,
+        })
+        .returning({ id: blockedPeriods.id });
+      if (!row) throw new Error("blocked period not inserted");
+      await insertOccupancies(tx, {
+        owner: { blockedPeriodId: row.id },
+        photographerId: period.photographerId,
+        studioId: period.studioId,
+        start: period.start,
+        end: period.end,
+        bufferBeforeMinutes: 0,
+        bufferAfterMinutes: 0,
+        holdsUntil: null,
+      });
+      return row.id;
+    });
+  } catch (error) {
+    if (exclusionConflict(error)) throw new BookingRefusedError("period_taken", { cause: error });
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code === "23503") throw new BookingRefusedError("invalid_details", { cause: error });
+    throw error;
+  }
+}
+
+/** Gives blocked time back (its occupancies go with it). False when there was no such period. */
+export async function unblockPeriod(periodId: string): Promise<boolean> {
+  if (!isUuid(periodId)) return false;
+  const deleted = await db()
+    .delete(blockedPeriods)
+    .where(eq(blockedPeriods.id, periodId))
+    .returning({ id: blockedPeriods.id });
+  return deleted.length > 0;
+}

@@ -1,0 +1,75 @@
+import { SLOT_REFUSAL_MESSAGES, type SlotRefusal } from "~/lib/booking/slots";
+
+/** Every reason a booking operation says no, beside the slot's own (app/lib/booking/slots.ts). */
+export type BookingRefusalCode =
+  | SlotRefusal
+  | "unknown_studio"
+  | "unknown_session_type"
+  | "invalid_details"
+  | "not_found"
+  | "not_pending"
+  | "not_active"
+  | "cutoff"
+  | "invalid_period"
+  | "period_taken";
+
+const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
+  unknown_studio: "Ce studio n'existe pas ou ne prend pas de réservation en ligne.",
+  unknown_session_type: "Cette séance n'existe pas ou n'est pas proposée dans ce studio.",
+  invalid_details: "Certaines informations sont à corriger.",
+  not_found: "Cette réservation n'existe pas.",
+  not_pending: "Cette demande a déjà reçu une réponse.",
+  not_active: "Cette réservation est déjà annulée ou terminée.",
+  cutoff: "Il est trop tard pour modifier cette réservation en ligne : appelez le studio.",
+  invalid_period: "La fin doit suivre le début.",
+  period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
+};
+
+/** The HTTP status a page answers with: 404 for what does not exist, 409 for a conflict, else 400. */
+const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
+  unknown_studio: 404,
+  unknown_session_type: 404,
+  not_found: 404,
+  taken: 409,
+  not_pending: 409,
+  not_active: 409,
+  period_taken: 409,
+};
+
+/**
+ * An expected refusal of a booking operation, with its French message: pages answer it as a 4xx with the
+ * submitted values (nothing typed lost), never as a 5xx. `fieldErrors` names the fields to correct.
+ */
+export class BookingRefusedError extends Error {
+  readonly code: BookingRefusalCode;
+  readonly status: 400 | 404 | 409;
+  readonly fieldErrors: Readonly<Record<string, string>>;
+
+  constructor(
+    code: BookingRefusalCode,
+    options: { fieldErrors?: Record<string, string>; message?: string; cause?: unknown } = {},
+  ) {
+    const message =
+      options.message ??
+      (code in MESSAGES
+        ? MESSAGES[code as keyof typeof MESSAGES]
+        : SLOT_REFUSAL_MESSAGES[code as SlotRefusal]);
+    super(message, { cause: options.cause });
+    this.name = "BookingRefusedError";
+    this.code = code;
+    this.status = STATUS[code] ?? 400;
+    this.fieldErrors = options.fieldErrors ?? {};
+  }
+}
+
+/**
+ * The slot was taken by someone else, between the page and the click or at the same instant: the database's
+ * exclusion constraint said so. « Ce créneau vient d'être réservé. » (issue 25); the page proposes the next
+ * free times.
+ */
+export class SlotTakenError extends BookingRefusedError {
+  constructor(options: { cause?: unknown } = {}) {
+    super("taken", options);
+    this.name = "SlotTakenError";
+  }
+}
