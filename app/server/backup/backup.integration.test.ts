@@ -144,11 +144,13 @@ describe("a backup that cannot be restored is refused, the site unchanged", () =
     await rm(directory, { recursive: true, force: true });
   });
 
-  async function refusal(file: string) {
+  async function refusal(file: string, key?: string) {
     const before = await everyRow();
-    const error = await restoreBackup(file, { pool: db().$client, storage: store.storage }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await restoreBackup(file, {
+      pool: db().$client,
+      storage: store.storage,
+      key,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BackupRefusedError);
     expect(await everyRow()).toEqual(before);
     return (error as Error).message;
@@ -198,6 +200,31 @@ describe("a backup that cannot be restored is refused, the site unchanged", () =
       "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.",
     );
     await expect(verifyBackup(good)).resolves.toMatchObject({ format: 1 });
+  });
+
+  it("encrypted with BACKUP_KEY: nothing readable without it, refused with a wrong one, restored with it", async () => {
+    const key = "la phrase de passe de la propriétaire, gardée ailleurs";
+    const sealed = await createBackup({
+      pool: db().$client,
+      storage: store.storage,
+      directory,
+      key,
+      now: new Date("2026-11-27T03:00:00Z"),
+    });
+    expect(path.basename(sealed.file)).toBe("sauvegarde-2026-11-27-030000.tar.enc");
+    expect((await readFile(sealed.file)).includes(Buffer.from("sauvegarde.json"))).toBe(false);
+    expect(await refusal(sealed.file)).toBe(
+      "Cette sauvegarde est chiffrée : il faut sa clé (BACKUP_KEY) pour la lire.",
+    );
+    expect(await refusal(sealed.file, "pas la bonne phrase de passe du tout")).toBe(
+      "La clé BACKUP_KEY n'ouvre pas cette sauvegarde : ce n'est pas la bonne clé, ou l'archive a été modifiée.",
+    );
+    const before = await everyRow();
+    await restoreBackup(sealed.file, { pool: db().$client, storage: store.storage, key });
+    const after = await everyRow();
+    delete before["public.content_version"];
+    delete after["public.content_version"];
+    expect(after).toEqual(before);
   });
 
   it("an interrupted backup leaves no archive, and the earlier ones as they were", async () => {

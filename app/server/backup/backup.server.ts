@@ -2,12 +2,13 @@ import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
+import { PassThrough, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import type { Storage } from "../storage/types";
+import { encryptStream } from "./encryption.server";
 import { TarWriter } from "./tar.server";
 
 /*
@@ -146,13 +147,16 @@ export type BackupSource = {
   storage: Storage;
   /** Where the archive is written (created if missing). */
   directory: string;
+  /** BACKUP_KEY: the archive is encrypted with it (`.tar.enc`). */
+  key?: string;
   now?: Date;
 };
 
 /** The archive's file name: its date in UTC, sortable (« sauvegarde-2026-11-27-030000.tar »). */
-export function backupFileName(at: Date): string {
+export function backupFileName(at: Date, encrypted = false): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  return `sauvegarde-${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}-${stamp.slice(9)}.tar`;
+  const name = `sauvegarde-${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}-${stamp.slice(9)}.tar`;
+  return encrypted ? `${name}.enc` : name;
 }
 
 /**
@@ -163,23 +167,29 @@ export async function createBackup({
   pool,
   storage,
   directory,
+  key,
   now = new Date(),
 }: BackupSource): Promise<BackupResult> {
   await mkdir(directory, { recursive: true });
   const work = path.join(directory, `.partial-${randomUUID()}`);
   await mkdir(work);
   try {
-    const file = path.join(directory, backupFileName(now));
-    const partial = path.join(work, "archive.tar");
+    const file = path.join(directory, backupFileName(now, Boolean(key)));
+    const partial = path.join(work, "archive");
     const out = createWriteStream(partial);
-    const closed = new Promise<void>((resolve, reject) => {
-      out.on("close", resolve);
-      out.on("error", reject);
-    });
-    const tar = new TarWriter(out);
-    const manifest = await writeArchive(tar, { pool, storage, work, now });
-    out.end();
-    await closed;
+    const sealed = key ? encryptStream(key) : new PassThrough();
+    const written = pipeline(sealed, out);
+    const tar = new TarWriter(sealed);
+    let manifest: BackupManifest;
+    try {
+      manifest = await writeArchive(tar, { pool, storage, work, now });
+    } catch (error) {
+      sealed.destroy();
+      await written.catch(() => undefined);
+      throw error;
+    }
+    sealed.end();
+    await written;
     await rename(partial, file);
     return { file, size: (await stat(file)).size, manifest };
   } finally {

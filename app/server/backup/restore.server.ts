@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -17,6 +18,7 @@ import {
   qualified,
   Tally,
 } from "./backup.server";
+import { decryptStream, ENCRYPTED_MAGIC, isEncrypted, WrongKeyError } from "./encryption.server";
 import { readTar, TarFormatError, type TarEntry } from "./tar.server";
 
 /*
@@ -54,16 +56,50 @@ async function jsonOf<T>(entry: TarEntry): Promise<T> {
   return JSON.parse(Buffer.concat(parts).toString("utf8")) as T;
 }
 
-/** The entries of an archive file, its damage told in the owner's words. */
-async function* entriesOf(file: string): AsyncGenerator<TarEntry> {
+const ENCRYPTED_WITHOUT_KEY =
+  "Cette sauvegarde est chiffrée : il faut sa clé (BACKUP_KEY) pour la lire.";
+const WRONG_KEY =
+  "La clé BACKUP_KEY n'ouvre pas cette sauvegarde : ce n'est pas la bonne clé, ou l'archive a été modifiée.";
+
+/** The archive's bytes, opened with `key` when it is encrypted. */
+async function archiveBytes(file: string, key: string | undefined): Promise<AsyncIterable<Buffer>> {
+  const handle = await open(file);
+  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
   try {
-    yield* readTar(createReadStream(file));
-  } catch (error) {
-    if (error instanceof TarFormatError || (error as { code?: string }).code?.startsWith("Z_")) {
-      throw new BackupRefusedError(DAMAGED, { cause: error });
-    }
-    throw error;
+    await handle.read(start, 0, start.length, 0);
+  } finally {
+    await handle.close();
   }
+  if (!isEncrypted(start)) return createReadStream(file);
+  if (!key) throw new BackupRefusedError(ENCRYPTED_WITHOUT_KEY);
+  const opened = decryptStream(key);
+  pipeline(createReadStream(file), opened).catch((error: unknown) =>
+    opened.destroy(error as Error),
+  );
+  return opened;
+}
+
+/** The entries of an archive file, its damage told in the owner's words. */
+async function* entriesOf(file: string, key: string | undefined): AsyncGenerator<TarEntry> {
+  try {
+    yield* readTar(await archiveBytes(file, key));
+  } catch (error) {
+    throw refusalOf(error);
+  }
+}
+
+/** An error reading an archive, as the owner is told it (others as they are). */
+function refusalOf(error: unknown): unknown {
+  if (error instanceof BackupRefusedError) return error;
+  if (error instanceof WrongKeyError) return new BackupRefusedError(WRONG_KEY, { cause: error });
+  if (
+    error instanceof TarFormatError ||
+    error instanceof SyntaxError ||
+    (error as { code?: string }).code?.startsWith("Z_")
+  ) {
+    return new BackupRefusedError(DAMAGED, { cause: error });
+  }
+  return error;
 }
 
 /**
@@ -71,12 +107,12 @@ async function* entriesOf(file: string): AsyncGenerator<TarEntry> {
  * version reads, each table and file has the size, rows and SHA-256 of the manifest, nothing is missing.
  * Returns the manifest.
  */
-export async function verifyBackup(file: string): Promise<BackupManifest> {
+export async function verifyBackup(file: string, key?: string): Promise<BackupManifest> {
   let header: BackupHeader | undefined;
   let manifest: BackupManifest | undefined;
   const seen = new Map<string, Counted>();
   try {
-    for await (const entry of entriesOf(file)) {
+    for await (const entry of entriesOf(file, key)) {
       if (!header) {
         if (entry.name !== HEADER_ENTRY) {
           throw new BackupRefusedError("Ce fichier n'est pas une sauvegarde du site.");
@@ -96,15 +132,7 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
       }
     }
   } catch (error) {
-    if (error instanceof BackupRefusedError) throw error;
-    if (
-      error instanceof TarFormatError ||
-      error instanceof SyntaxError ||
-      (error as { code?: string }).code?.startsWith("Z_")
-    ) {
-      throw new BackupRefusedError(DAMAGED, { cause: error });
-    }
-    throw error;
+    throw refusalOf(error);
   }
   if (!header) throw new BackupRefusedError("Ce fichier n'est pas une sauvegarde du site.");
   if (!manifest) throw new BackupRefusedError(DAMAGED);
@@ -135,7 +163,7 @@ function gunzip(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
 
 export type RestoreReport = { tables: number; rows: number; files: number; removedFiles: number };
 
-export type RestoreTarget = { pool: pg.Pool; storage: Storage };
+export type RestoreTarget = { pool: pg.Pool; storage: Storage; key?: string };
 
 /**
  * Restores `file` over the site: checked first (nothing changes if it is not good), then the files, then
@@ -144,9 +172,9 @@ export type RestoreTarget = { pool: pg.Pool; storage: Storage };
  */
 export async function restoreBackup(
   file: string,
-  { pool, storage }: RestoreTarget,
+  { pool, storage, key }: RestoreTarget,
 ): Promise<RestoreReport> {
-  const manifest = await verifyBackup(file);
+  const manifest = await verifyBackup(file, key);
   const client = await pool.connect();
   try {
     const level = await migrationLevel(client);
@@ -171,7 +199,7 @@ export async function restoreBackup(
 
     // The files first, beside the live ones: until the tables switch, the site shows what it showed.
     const wanted = new Map(manifest.files.map((item) => [item.entry, item]));
-    for await (const entry of entriesOf(file)) {
+    for await (const entry of entriesOf(file, key)) {
       const item = wanted.get(entry.name);
       if (!item) continue;
       await storage.put(item.key, Readable.from(entry.body), {
@@ -180,7 +208,7 @@ export async function restoreBackup(
       });
     }
 
-    await loadTables(client, file, manifest);
+    await loadTables(client, { file, key }, manifest);
 
     const keep = new Set(manifest.files.map((item) => item.key));
     const extra: string[] = [];
@@ -198,7 +226,11 @@ export async function restoreBackup(
 }
 
 /** Every table emptied and loaded from the archive in one transaction, checked before it commits. */
-async function loadTables(client: pg.PoolClient, file: string, manifest: BackupManifest) {
+async function loadTables(
+  client: pg.PoolClient,
+  { file, key }: { file: string; key: string | undefined },
+  manifest: BackupManifest,
+) {
   const byEntry = new Map(manifest.tables.map((table) => [table.entry, table]));
   const all = manifest.tables.map((table) => qualified(table.name)).join(", ");
   await client.query("begin");
@@ -214,7 +246,7 @@ async function loadTables(client: pg.PoolClient, file: string, manifest: BackupM
     }
     await client.query(`truncate ${all}`);
     let loaded = 0;
-    for await (const entry of entriesOf(file)) {
+    for await (const entry of entriesOf(file, key)) {
       const table = byEntry.get(entry.name);
       if (!table) {
         if (entry.name.startsWith("fichiers/")) break;
