@@ -9,8 +9,9 @@ import { storageDrivers, type StorageUnderTest } from "../../../tests/support/st
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, siteDocuments } from "../db/schema";
 import type { Storage } from "../storage/types";
-import { createBackup, listTables, qualified } from "./backup.server";
-import { BackupRefusedError, restoreBackup, verifyBackup } from "./restore.server";
+import { createBackup, listTables, migrationLevel, qualified } from "./backup.server";
+import { BackupRefusedError, checkBackup, restoreBackup, verifyBackup } from "./restore.server";
+import { migrateTo, withScratchDatabase } from "./scratch.server";
 import { readTar, TarWriter } from "./tar.server";
 
 useAppDatabase();
@@ -246,5 +247,54 @@ describe("a backup that cannot be restored is refused, the site unchanged", () =
     expect(
       await Promise.all(before.map(async (name) => (await stat(path.join(directory, name))).size)),
     ).toEqual(sizes);
+  });
+});
+
+describe("a backup of an older version", () => {
+  let directory: string;
+  let store: StorageUnderTest;
+  beforeAll(async () => {
+    const [local] = storageDrivers;
+    if (!local) throw new Error("no local storage driver");
+    store = await local.start();
+    directory = await mkdtemp(path.join(os.tmpdir(), "backups-old-"));
+  });
+  afterAll(async () => {
+    await store.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("is checked in a database of its own, then restored through the migrations after it", async () => {
+    const live = await db().$client.connect();
+    const level = await migrationLevel(live).finally(() => live.release());
+    // The site one migration ago, with an article the current site does not have.
+    const old = await withScratchDatabase(db().$client, async (scratch) => {
+      await migrateTo(scratch, level.count - 1);
+      await scratch.insert(blogArticles).values({
+        title: "Écrit avec la version d'avant",
+        slug: "ecrit-version-avant",
+        excerpt: "Extrait",
+        content: "<p>Texte</p>",
+        author: "Claire",
+        published: true,
+        publishedAt: new Date("2026-01-05T10:00:00Z"),
+      });
+      return createBackup({ pool: scratch.$client, storage: store.storage, directory });
+    });
+    expect(old.manifest.migrations.count).toBe(level.count - 1);
+
+    const before = await everyRow();
+    const report = await checkBackup(old.file, { pool: db().$client });
+    expect(report.counts["public.blog_articles"]).toBe(1);
+    expect(report.tables).toBe(old.manifest.tables.length);
+    // Checked elsewhere: the site did not move.
+    expect(await everyRow()).toEqual(before);
+
+    await restoreBackup(old.file, { pool: db().$client, storage: store.storage });
+    const titles = await db().select({ title: blogArticles.title }).from(blogArticles);
+    expect(titles).toEqual([{ title: "Écrit avec la version d'avant" }]);
+    const after = await db().$client.connect();
+    // The site's migrations all still applied, the later one included.
+    expect(await migrationLevel(after).finally(() => after.release())).toEqual(level);
   });
 });

@@ -5,8 +5,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import { createHash as hashOf } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { applyMigrations, migrationsFolder } from "../db/migrate.server";
 import type { Storage } from "../storage/types";
+import { BackupRefusedError } from "./errors.server";
+import { migrateTo, withScratchDatabase } from "./scratch.server";
 import {
   BACKUP_FORMAT,
   type BackupHeader,
@@ -15,6 +21,7 @@ import {
   listTables,
   MANIFEST_ENTRY,
   migrationLevel,
+  type MigrationLevel,
   qualified,
   Tally,
 } from "./backup.server";
@@ -29,10 +36,7 @@ import { readTar, TarFormatError, type TarEntry } from "./tar.server";
  * back. Only once it is committed are the files the archive does not hold removed.
  */
 
-/** Refused: the owner's words for why (a damaged archive, another version…); nothing was changed. */
-export class BackupRefusedError extends Error {
-  override name = "BackupRefusedError";
-}
+export { BackupRefusedError };
 
 const DAMAGED = "Cette sauvegarde est abîmée ou incomplète : elle ne peut pas être restaurée.";
 
@@ -165,10 +169,40 @@ export type RestoreReport = { tables: number; rows: number; files: number; remov
 
 export type RestoreTarget = { pool: pg.Pool; storage: Storage; key?: string };
 
+const NEWER =
+  "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.";
+const OTHER_HISTORY =
+  "Cette sauvegarde ne vient pas de ce logiciel (ses migrations diffèrent) : elle ne peut pas être restaurée ici.";
+
+/** The hash drizzle records for the site's migration number `count` (1-based), if there is one. */
+async function migrationHash(count: number): Promise<string | null> {
+  const folder = migrationsFolder();
+  const journal = JSON.parse(
+    await readFile(path.join(folder, "meta", "_journal.json"), "utf8"),
+  ) as {
+    entries: Array<{ tag: string }>;
+  };
+  const entry = journal.entries[count - 1];
+  if (!entry) return null;
+  const sql = await readFile(path.join(folder, `${entry.tag}.sql`), "utf8");
+  return hashOf("sha256").update(sql).digest("hex");
+}
+
+/** Refuses an archive this version cannot bring back: newer, or of another history of migrations. */
+async function checkLevel(manifest: BackupManifest, live: { count: number }) {
+  if (manifest.migrations.count > live.count) throw new BackupRefusedError(NEWER);
+  if (
+    manifest.migrations.count > 0 &&
+    (await migrationHash(manifest.migrations.count)) !== manifest.migrations.last
+  ) {
+    throw new BackupRefusedError(OTHER_HISTORY);
+  }
+}
+
 /**
  * Restores `file` over the site: checked first (nothing changes if it is not good), then the files, then
- * every table in one transaction. The archive must come from the database's own migration level (an older
- * one is brought up by its migrations in a database of its own: see restoreOlder, to come).
+ * every table in one transaction. An archive from an older version is first restored in a database of its
+ * own at its level and brought up by the migrations after it, then copied over the site's tables.
  */
 export async function restoreBackup(
   file: string,
@@ -178,23 +212,17 @@ export async function restoreBackup(
   const client = await pool.connect();
   try {
     const level = await migrationLevel(client);
-    if (manifest.migrations.count > level.count) {
-      throw new BackupRefusedError(
-        "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.",
-      );
-    }
-    if (manifest.migrations.count < level.count || manifest.migrations.last !== level.last) {
-      throw new BackupRefusedError(
-        "Cette sauvegarde vient d'une version plus ancienne du site : sa restauration n'est pas encore possible depuis cette version.",
-      );
-    }
-    const tables = await listTables(client);
-    const names = new Set(tables.map((table) => table.name));
-    if (
-      manifest.tables.length !== tables.length ||
-      manifest.tables.some((table) => !names.has(table.name))
-    ) {
-      throw new BackupRefusedError(DAMAGED);
+    await checkLevel(manifest, level);
+    const older = manifest.migrations.count < level.count;
+    if (!older) {
+      const tables = await listTables(client);
+      const names = new Set(tables.map((table) => table.name));
+      if (
+        manifest.tables.length !== tables.length ||
+        manifest.tables.some((table) => !names.has(table.name))
+      ) {
+        throw new BackupRefusedError(DAMAGED);
+      }
     }
 
     // The files first, beside the live ones: until the tables switch, the site shows what it showed.
@@ -208,7 +236,21 @@ export async function restoreBackup(
       });
     }
 
-    await loadTables(client, { file, key }, manifest);
+    if (older) {
+      await withScratchDatabase(pool, async (scratch) => {
+        await migrateTo(scratch, manifest.migrations.count);
+        await withClient(scratch.$client, (loading) =>
+          inTransaction(loading, () => loadTables(loading, { file, key }, manifest)),
+        );
+        // Brought up to this version: its migrations, and what the site writes at start.
+        await applyMigrations(scratch);
+        await withClient(scratch.$client, (source) =>
+          inTransaction(client, () => copyTables(source, client)),
+        );
+      });
+    } else {
+      await inTransaction(client, () => loadTables(client, { file, key }, manifest));
+    }
 
     const keep = new Set(manifest.files.map((item) => item.key));
     const extra: string[] = [];
@@ -225,56 +267,163 @@ export async function restoreBackup(
   }
 }
 
-/** Every table emptied and loaded from the archive in one transaction, checked before it commits. */
-async function loadTables(
-  client: pg.PoolClient,
-  { file, key }: { file: string; key: string | undefined },
-  manifest: BackupManifest,
-) {
-  const byEntry = new Map(manifest.tables.map((table) => [table.entry, table]));
-  const all = manifest.tables.map((table) => qualified(table.name)).join(", ");
+/** `work` with a client of `pool`, released after. */
+async function withClient(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
+  const client = await pool.connect();
+  try {
+    await work(client);
+  } finally {
+    client.release();
+  }
+}
+
+/** `work` in one transaction of `client`: committed when it ends, rolled back when it throws. */
+async function inTransaction(client: pg.ClientBase, work: () => Promise<void>): Promise<void> {
   await client.query("begin");
   try {
-    const { rows } = await client.query<{ version: number }>(
-      "select version from public.content_version",
-    );
-    const liveVersion = rows[0]?.version ?? 0;
-    // Triggers the site's writes keep (search words, content version) would fire on the loaded rows and
-    // clash with the ones loaded after: off while loading, for this transaction only.
-    for (const table of manifest.tables) {
-      await client.query(`alter table ${qualified(table.name)} disable trigger user`);
-    }
-    await client.query(`truncate ${all}`);
-    let loaded = 0;
-    for await (const entry of entriesOf(file, key)) {
-      const table = byEntry.get(entry.name);
-      if (!table) {
-        if (entry.name.startsWith("fichiers/")) break;
-        continue;
-      }
-      const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
-      const tally = new Tally();
-      const copy = client.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
-      await pipeline(Readable.from(entry.body), createGunzip(), tally, copy);
-      if (tally.rows !== table.rows || tally.hash.digest("hex") !== table.sha256) {
-        throw new BackupRefusedError(DAMAGED);
-      }
-      loaded += 1;
-    }
-    if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
-    await resetSequences(client);
-    for (const table of manifest.tables) {
-      await client.query(`alter table ${qualified(table.name)} enable trigger user`);
-    }
-    // Pages cached under a number the restored one would reach again must not be served: past both.
-    await client.query("update public.content_version set version = greatest(version, $1) + 1", [
-      liveVersion,
-    ]);
+    await work();
     await client.query("commit");
   } catch (error) {
     await client.query("rollback").catch(() => undefined);
     throw error;
   }
+}
+
+/** What « Vérifier cette sauvegarde » found: the archive restored in a database of its own, then dropped. */
+export type CheckReport = {
+  createdAt: string;
+  encrypted: boolean;
+  tables: number;
+  rows: number;
+  files: number;
+  bytes: number;
+  /** Rows of the tables the owner knows, by table name (« public.blog_articles »…). */
+  counts: Record<string, number>;
+};
+
+/**
+ * Restores the archive into a scratch database (never the site's) to prove it can be: every entry checked
+ * against the manifest, every table loaded at the archive's level. The site is not touched.
+ */
+export async function checkBackup(
+  file: string,
+  { pool, key }: { pool: pg.Pool; key?: string },
+): Promise<CheckReport> {
+  const manifest = await verifyBackup(file, key);
+  const live = await pool.connect();
+  let level: MigrationLevel;
+  try {
+    level = await migrationLevel(live);
+  } finally {
+    live.release();
+  }
+  await checkLevel(manifest, level);
+  await withScratchDatabase(pool, async (scratch) => {
+    await migrateTo(scratch, manifest.migrations.count);
+    await withClient(scratch.$client, (client) =>
+      inTransaction(client, () => loadTables(client, { file, key }, manifest)),
+    );
+  });
+  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
+  const handle = await open(file);
+  try {
+    await handle.read(start, 0, start.length, 0);
+  } finally {
+    await handle.close();
+  }
+  return {
+    createdAt: manifest.createdAt,
+    encrypted: isEncrypted(start),
+    tables: manifest.tables.length,
+    rows: manifest.tables.reduce((sum, table) => sum + table.rows, 0),
+    files: manifest.files.length,
+    bytes: manifest.files.reduce((sum, item) => sum + item.size, 0),
+    counts: Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
+  };
+}
+
+/**
+ * Every table of the site replaced by the same table of `source` (a scratch database at this version), in
+ * the transaction open on `target`; parents first, triggers off, sequences and content version as for a
+ * restore.
+ */
+async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
+  const tables = await listTables(target);
+  const liveVersion = await contentVersionOf(target);
+  for (const table of tables)
+    await target.query(`alter table ${qualified(table.name)} disable trigger user`);
+  await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
+  for (const table of tables) {
+    const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const out = source.query(
+      copyTo(`copy (select ${columns} from ${qualified(table.name)}) to stdout`),
+    );
+    const into = target.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
+    await pipeline(out, into);
+  }
+  await finishLoad(target, tables, liveVersion);
+}
+
+async function contentVersionOf(client: pg.ClientBase): Promise<number> {
+  const exists = await client.query(`select to_regclass('public.content_version') as t`);
+  if (!exists.rows[0]?.t) return 0;
+  const { rows } = await client.query<{ version: number }>(
+    "select version from public.content_version",
+  );
+  return rows[0]?.version ?? 0;
+}
+
+/** After the tables are loaded: sequences past the restored values, triggers back, caches left behind. */
+async function finishLoad(
+  client: pg.ClientBase,
+  tables: ReadonlyArray<{ name: string }>,
+  liveVersion: number,
+) {
+  await resetSequences(client);
+  for (const table of tables)
+    await client.query(`alter table ${qualified(table.name)} enable trigger user`);
+  // Pages cached under a number the restored one would reach again must not be served: past both.
+  const exists = await client.query(`select to_regclass('public.content_version') as t`);
+  if (exists.rows[0]?.t) {
+    await client.query("update public.content_version set version = greatest(version, $1) + 1", [
+      liveVersion,
+    ]);
+  }
+}
+
+/** Every table emptied and loaded from the archive (in the caller's transaction), checked as it loads. */
+async function loadTables(
+  client: pg.ClientBase,
+  { file, key }: { file: string; key: string | undefined },
+  manifest: BackupManifest,
+) {
+  const byEntry = new Map(manifest.tables.map((table) => [table.entry, table]));
+  const all = manifest.tables.map((table) => qualified(table.name)).join(", ");
+  const liveVersion = await contentVersionOf(client);
+  // Triggers the site's writes keep (search words, content version) would fire on the loaded rows and
+  // clash with the ones loaded after: off while loading, in this transaction only.
+  for (const table of manifest.tables) {
+    await client.query(`alter table ${qualified(table.name)} disable trigger user`);
+  }
+  await client.query(`truncate ${all}`);
+  let loaded = 0;
+  for await (const entry of entriesOf(file, key)) {
+    const table = byEntry.get(entry.name);
+    if (!table) {
+      if (entry.name.startsWith("fichiers/")) break;
+      continue;
+    }
+    const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const tally = new Tally();
+    const copy = client.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
+    await pipeline(Readable.from(entry.body), createGunzip(), tally, copy);
+    if (tally.rows !== table.rows || tally.hash.digest("hex") !== table.sha256) {
+      throw new BackupRefusedError(DAMAGED);
+    }
+    loaded += 1;
+  }
+  if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
+  await finishLoad(client, manifest.tables, liveVersion);
 }
 
 /** Each sequence a column owns, set past the largest value restored. */
