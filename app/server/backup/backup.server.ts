@@ -23,6 +23,8 @@ import { TarWriter } from "./tar.server";
 export const BACKUP_FORMAT = 1;
 /** The schemas backed up: the site's tables and drizzle's record of the migrations applied. */
 export const BACKUP_SCHEMAS = ["public", "drizzle"] as const;
+/** Tables left out: the history of backups themselves (a restore must not rewind it). */
+export const NOT_BACKED_UP = ["public.backup_runs"] as const;
 
 export type TableManifest = {
   /** `schema.table`. */
@@ -79,9 +81,10 @@ export async function listTables(
        join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                           and a.attgenerated = ''
       where c.relkind in ('r', 'p') and n.nspname = any($1)
+        and not (n.nspname || '.' || c.relname = any($2))
       group by n.nspname, c.relname
       order by 1`,
-    [BACKUP_SCHEMAS],
+    [BACKUP_SCHEMAS, NOT_BACKED_UP],
   );
   const { rows: references } = await client.query<{ child: string; parent: string }>(
     `select cn.nspname || '.' || c.relname as child, pn.nspname || '.' || p.relname as parent
@@ -150,7 +153,11 @@ export type BackupSource = {
   /** BACKUP_KEY: the archive is encrypted with it (`.tar.enc`). */
   key?: string;
   now?: Date;
+  /** Told after each table and each file. */
+  onProgress?: (progress: BackupProgress) => void;
 };
+
+export type BackupProgress = { step: "tables" | "files"; done: number; total: number };
 
 /** The archive's file name: its date in UTC, sortable (« sauvegarde-2026-11-27-030000.tar »). */
 export function backupFileName(at: Date, encrypted = false): string {
@@ -169,6 +176,7 @@ export async function createBackup({
   directory,
   key,
   now = new Date(),
+  onProgress = () => undefined,
 }: BackupSource): Promise<BackupResult> {
   await mkdir(directory, { recursive: true });
   const work = path.join(directory, `.partial-${randomUUID()}`);
@@ -182,7 +190,7 @@ export async function createBackup({
     const tar = new TarWriter(sealed);
     let manifest: BackupManifest;
     try {
-      manifest = await writeArchive(tar, { pool, storage, work, now });
+      manifest = await writeArchive(tar, { pool, storage, work, now, onProgress });
     } catch (error) {
       sealed.destroy();
       await written.catch(() => undefined);
@@ -199,7 +207,19 @@ export async function createBackup({
 
 async function writeArchive(
   tar: TarWriter,
-  { pool, storage, work, now }: { pool: pg.Pool; storage: Storage; work: string; now: Date },
+  {
+    pool,
+    storage,
+    work,
+    now,
+    onProgress,
+  }: {
+    pool: pg.Pool;
+    storage: Storage;
+    work: string;
+    now: Date;
+    onProgress: (progress: BackupProgress) => void;
+  },
 ): Promise<BackupManifest> {
   const client = await pool.connect();
   const tables: TableManifest[] = [];
@@ -214,7 +234,8 @@ async function writeArchive(
       storage: storage.kind,
     };
     await tar.add(HEADER_ENTRY, ...jsonEntry(header));
-    for (const table of await listTables(client)) {
+    const all = await listTables(client);
+    for (const table of all) {
       const spool = path.join(work, `${table.name}.copy.gz`);
       const tally = new Tally();
       const columns = table.columns.map(quoteIdent).join(", ");
@@ -232,6 +253,7 @@ async function writeArchive(
         sha256: tally.hash.digest("hex"),
         entry,
       });
+      onProgress({ step: "tables", done: tables.length, total: all.length });
     }
     await client.query("commit");
   } catch (error) {
@@ -241,15 +263,18 @@ async function writeArchive(
     client.release();
   }
   const files: FileManifest[] = [];
-  for await (const info of storage.list("")) {
-    const object = await storage.get(info.key);
+  const keys: string[] = [];
+  for await (const info of storage.list("")) keys.push(info.key);
+  for (const [index, key] of keys.entries()) {
+    onProgress({ step: "files", done: index, total: keys.length });
+    const object = await storage.get(key);
     // Deleted since it was listed: not part of the site any more.
     if (!object) continue;
     const tally = new Tally();
-    const entry = `fichiers/${info.key}`;
+    const entry = `fichiers/${key}`;
     await tar.add(entry, object.size, object.body.pipe(tally), object.lastModified.getTime());
     files.push({
-      key: info.key,
+      key,
       size: object.size,
       contentType: object.contentType,
       sha256: tally.hash.digest("hex"),

@@ -923,3 +923,31 @@ export const bookingOccupancies = pgTable(
       .where(sql`${table.holdsUntil} is not null`),
   ],
 );
+
+/**
+ * Each backup the site ran (issue 26): when, why (the nightly schedule, « Sauvegarder maintenant », the
+ * safety backup before a restore), how it went and how far it is. Not itself backed up nor restored: after a
+ * restore it still tells the site's real history of backups.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reason: varchar("reason", { length: 20 }).notNull().$type<"schedule" | "manual" | "safety">(),
+    status: varchar("status", { length: 20 })
+      .notNull()
+      .default("running")
+      .$type<"running" | "done" | "failed">(),
+    requestedBy: text("requested_by").references(() => users.id, { onDelete: "set null" }),
+    /** The archive's file name once written. */
+    file: varchar("file", { length: 200 }),
+    bytes: bigint("bytes", { mode: "number" }),
+    /** What went wrong, for the owner and the operator. */
+    error: text("error"),
+    /** How far it is: tables and files done out of how many. */
+    progress: jsonb("progress").$type<{ step: "tables" | "files"; done: number; total: number }>(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [index("backup_runs_started_idx").on(table.startedAt.desc())],
+);

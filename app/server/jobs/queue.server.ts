@@ -81,6 +81,20 @@ export const QUEUES = {
     retentionSeconds: 7 * 24 * 60 * 60,
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
+  /**
+   * The site's backups (issue 26): nightly at BACKUP_HOUR, Paris time, and « Sauvegarder maintenant ».
+   * `singleton`: one backup at a time across every server. Not retried: a failure is recorded and
+   * e-mailed, the next night tries again, the owner can too.
+   */
+  backup: {
+    retryLimit: 0,
+    policy: "singleton",
+    notify: true,
+    expireInSeconds: 6 * 60 * 60,
+    heartbeatSeconds: 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
 } satisfies Record<string, Omit<Queue, "name">>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -8,6 +8,7 @@ import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
+import { backupSettings, type BackupJob, runRecordedBackup } from "../backup/service.server";
 import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
@@ -74,6 +75,18 @@ export async function startWorkers({
   await boss.schedule("gallery-retention", "30 3 * * *", {}, { tz: "Europe/Paris" });
   await boss.work("gallery-retention", async () => {
     await runGalleryRetention();
+  });
+  // Backups (issue 26): nightly, and when the owner asks; one at a time across every server.
+  await boss.schedule(
+    "backup",
+    `0 ${backupSettings().hour} * * *`,
+    { reason: "schedule" },
+    {
+      tz: "Europe/Paris",
+    },
+  );
+  await boss.work<BackupJob>("backup", async ([job]) => {
+    if (job) await runRecordedBackup(job.data);
   });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
