@@ -13,6 +13,7 @@ const studio: StudioData = {
   phone: "05 36 49 10 01",
   email: "ussel@example.com",
   bookingUrl: "https://reservation.example.com/ussel",
+  onlineBooking: false,
   giftVoucherUrl: "",
   hours: {
     Tuesday: [

@@ -923,3 +923,24 @@ export const bookingOccupancies = pgTable(
       .where(sql`${table.holdsUntil} is not null`),
   ],
 );
+
+/**
+ * The reminders sent (48 h and 2 h before, decision 0115), one row per booking, kind and start: the job
+ * writes the row and queues the e-mail in one transaction, so a reminder never leaves twice; a booking moved
+ * to another start is reminded again for its new time.
+ */
+export const bookingReminders = pgTable(
+  "booking_reminders",
+  {
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 5 }).$type<"48h" | "2h">().notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookingId, table.kind, table.startsAt] }),
+    check("booking_reminders_kind_check", sql`${table.kind} in ('48h', '2h')`),
+  ],
+);
