@@ -37,8 +37,8 @@ beforeAll(async () => {
     sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
   );
   const types = await database.execute<{ id: string }>(sql`
-    insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, price_text, questions)
-    values ('portrait-test', 'Portrait test', 'Une heure au studio.', 60, 0, 60, 30, '120 €',
+    insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, cancellation_cutoff_hours, price_text, questions)
+    values ('portrait-test', 'Portrait test', 'Une heure au studio.', 60, 0, 60, 30, 0, '120 €',
             '[{"id":"prenom-enfant","kind":"text","label":"Prénom de l''enfant","required":true,"options":[]}]'::jsonb)
     returning id`);
   const privateTypes = await database.execute<{ id: string }>(sql`

@@ -182,17 +182,19 @@ describe("a booking's e-mails", () => {
   });
 
   it("escapes text and folds long lines in the .ics", async () => {
+    const email = `long-${++counter}@example.test`;
     const made = await book("2027-01-26T10:00", {
       client: {
         name: "Zoé; Martin, « la grande » avec un nom très long pour plier la ligne",
-        email: `long-${++counter}@example.test`,
+        email,
         phone: "",
       },
     });
-    await expect.poll(() => mailsTo(`long-${counter}@example.test`).length).toBe(1);
-    const ics = icsOf(mailsTo(`long-${counter}@example.test`)[0] ?? { raw: "" });
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const ics = icsOf(mailsTo(email)[0] ?? { raw: "" });
     expect(ics.property("DESCRIPTION")).toContain("Téléphone du studio :");
     expect(ics.property("DESCRIPTION")).toContain("\\n");
+    expect(ics.property("LOCATION")).toContain("\\,");
     expect(ics.property("URL")).toBe(`http://localhost:3000/reservation/${made.manageToken}`);
   });
 });
