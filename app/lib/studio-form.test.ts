@@ -41,6 +41,22 @@ describe("the studio form", () => {
     });
   });
 
+  it("turns « Réservation en ligne » on with its box, off without it (a box not ticked is not posted)", () => {
+    const on = parseStudioForm(
+      { ...studioFormValues("ussel", studio), onlineBooking: "on" },
+      studio,
+      "x",
+    );
+    expect(on.ok && on.data.onlineBooking).toBe(true);
+    expect(on.ok && studioFormValues("ussel", on.data).onlineBooking).toBe("on");
+    const { onlineBooking: _dropped, ...unticked } = studioFormValues("ussel", {
+      ...studio,
+      onlineBooking: true,
+    });
+    const off = parseStudioForm(unticked, studio, "x");
+    expect(off.ok && off.data.onlineBooking).toBe(false);
+  });
+
   it("keeps an option's value when its label stays, derives one for a new label", () => {
     const values = {
       ...studioFormValues("ussel", studio),

@@ -51,13 +51,22 @@ describe("booking on a phone", () => {
     expect(new URL(page.url()).pathname).toBe("/reserver");
     await expectAccessible(page, "/reserver");
 
-    await pressToNavigate(page, page.getByRole("link", { name: /Studio de Brive/ }));
+    await pressToNavigate(
+      page,
+      page.locator("main").getByRole("link", { name: /Studio de Brive/ }),
+    );
     await expectAccessible(page, "séances");
-    await pressToNavigate(page, page.getByRole("link", { name: /Portrait en studio/ }));
+    await pressToNavigate(
+      page,
+      page.locator("main").getByRole("link", { name: /Portrait en studio/ }),
+    );
     await expectAccessible(page, "jours");
 
     await pressToNavigate(page, page.locator('main a[href*="jour="]').first());
-    const time = page.getByRole("link", { name: /^[a-z]+ .* à \d+ h.*, disponible$/ }).first();
+    const time = page
+      .locator("main")
+      .getByRole("link", { name: /^[a-z]+ .* à \d+ h.*, disponible$/ })
+      .first();
     const box = await time.boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(44);
     expect(box?.width).toBeGreaterThanOrEqual(44);

@@ -44,6 +44,8 @@ type Loaded = {
   typeName: string;
   depositText: string | null;
   cutoffHours: number;
+  /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
+  questionLabels: Record<string, string>;
   studio: Pick<StudioData, "name" | "address" | "phone" | "email" | "geo">;
   brand: string;
   siteEmail: string;
@@ -56,6 +58,7 @@ async function load(bookingId: string): Promise<Loaded | null> {
       typeName: sessionTypes.name,
       depositText: sessionTypes.depositText,
       cutoffHours: sessionTypes.cancellationCutoffHours,
+      questions: sessionTypes.questions,
       studioData: studios.data,
     })
     .from(bookings)
@@ -80,6 +83,9 @@ async function load(bookingId: string): Promise<Loaded | null> {
     typeName: row.typeName,
     depositText: row.depositText,
     cutoffHours: row.cutoffHours,
+    questionLabels: Object.fromEntries(
+      row.questions.map((question) => [question.id, question.label]),
+    ),
     studio,
     brand: identity.brand,
     siteEmail: identity.email,
@@ -320,7 +326,9 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     `Séance : ${loaded.typeName}`,
     `Quand : ${when}`,
     `Client : ${booking.clientName} · ${booking.clientEmail}${booking.clientPhone ? ` · ${booking.clientPhone}` : ""}`,
-    ...Object.entries(booking.answers).map(([question, answer]) => `${question} : ${answer}`),
+    ...Object.entries(booking.answers).map(
+      ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
+    ),
     ...(booking.respondBy && booking.state === "pending"
       ? [`À accepter ou refuser avant le ${instantLabelFr(booking.respondBy)}.`]
       : []),
