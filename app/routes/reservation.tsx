@@ -11,6 +11,7 @@ import {
 } from "~/components/booking/booking-layout";
 import { Button } from "~/components/ui/button";
 import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { slotKeyOf } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
 import { dayLabelFr, durationLabelFr, instantLabelFr } from "~/lib/booking/words";
 import { telHref } from "~/lib/public-site";
@@ -49,10 +50,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   let nextFrom: string | null = null;
   let times: { key: string; time: string }[] = [];
   if (moving) {
+    // Its own time does not stand in its way: it can move by half an hour.
     const query = {
       studioId: booking.studioId,
       sessionTypeId: booking.sessionTypeId,
       privateToken: type.privateToken,
+      exceptBookingId: booking.id,
     };
     const [free, dayTimes] = await Promise.all([
       nextFreeDays({ ...query, fromDay: from }),
@@ -60,7 +63,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     ]);
     days = free.days.map((entry) => ({ day: entry.day, count: entry.slots.length }));
     nextFrom = free.nextFrom;
-    times = dayTimes.map((slot) => ({ key: slot.key, time: slot.time }));
+    const current = slotKeyOf(booking.startsAt);
+    times = dayTimes
+      .filter((slot) => slot.key !== current)
+      .map((slot) => ({ key: slot.key, time: slot.time }));
   }
   return data(
     {
@@ -76,6 +82,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         respondBy: booking.respondBy ? instantLabelFr(booking.respondBy) : null,
       },
       type: { name: type.name, cutoffHours: type.cutoffHours },
+      changeUntil: instantLabelFr(
+        new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
+      ),
       studio,
       changeable,
       moving,
@@ -205,6 +214,11 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
         </p>
       ) : null}
 
+      {changeable && !moving && !cancelling ? (
+        <p>
+          Vous pouvez déplacer ou annuler cette séance en ligne jusqu'au {loaderData.changeUntil}.
+        </p>
+      ) : null}
       {changeable && !moving && !cancelling ? (
         <div className="flex flex-wrap gap-3">
           <Button asChild>

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { addParisDays, type FreeDay, type FreeSlot } from "~/lib/booking/slots";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
@@ -118,6 +118,7 @@ export async function nextFreeDays(query: {
   privateToken: string | null;
   fromDay?: string | null;
   now?: Date;
+  exceptBookingId?: string;
 }): Promise<{ days: FreeDay[]; nextFrom: string | null }> {
   const { days } = await findFreeSlots({
     studioId: query.studioId,
@@ -125,6 +126,7 @@ export async function nextFreeDays(query: {
     privateToken: query.privateToken,
     fromDay: query.fromDay ?? undefined,
     now: query.now,
+    exceptBookingId: query.exceptBookingId,
   });
   const free = days.filter((day) => day.slots.length > 0);
   const shown = free.slice(0, DAYS_PER_PAGE);
@@ -142,6 +144,7 @@ export async function freeTimesOf(query: {
   privateToken: string | null;
   day: string;
   now?: Date;
+  exceptBookingId?: string;
 }): Promise<FreeSlot[]> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(query.day)) return [];
   const { days } = await findFreeSlots({ ...query, fromDay: query.day, toDay: query.day });
@@ -168,7 +171,7 @@ export async function activeBookingsOf(email: string, now = new Date()): Promise
     .from(bookings)
     .where(
       and(
-        eq(bookings.clientEmail, email.trim()),
+        sql`lower(${bookings.clientEmail}) = ${email.trim().toLowerCase()}`,
         inArray(bookings.state, ["pending", "confirmed"]),
         gt(bookings.endsAt, now),
       ),
