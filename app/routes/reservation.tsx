@@ -25,7 +25,7 @@ import { clientAddressContext } from "~/server/context";
 /**
  * /reservation/{jeton}: the client's booking (from the confirmation and every e-mail): see it, cancel it
  * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&du=…&jour=…`, the times as buttons of a
- * POST form) until the type's cut-off. Never cached, never indexed, no referrer (the token is the key).
+ * POST form) until the type's cut-off. Never cached, never indexed, no referrer to other sites (the token is the key).
  */
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -101,10 +101,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
+/**
+ * `same-origin` rather than `no-referrer` (the address is the key, and no other site may receive it): with
+ * `no-referrer` a browser posts the page's forms with `Origin: null`, which the CSRF check refuses.
+ */
 const PRIVATE_HEADERS = {
   "Cache-Control": "no-store",
   "X-Robots-Tag": "noindex, nofollow",
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "same-origin",
 };
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {

@@ -19,8 +19,8 @@ beforeAll(async () => {
     sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
   );
   const types = await database.execute<{ id: string }>(sql`
-    insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, price_text)
-    values ('portrait-e2e', 'Portrait en studio', 'Une heure au studio.', 60, 0, 60, 30, '120 €')
+    insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, cancellation_cutoff_hours, price_text)
+    values ('portrait-e2e', 'Portrait en studio', 'Une heure au studio.', 60, 0, 60, 30, 0, '120 €')
     returning id`);
   await database.execute(sql`
     insert into session_type_studios (session_type_id, studio_id)
@@ -41,7 +41,7 @@ async function pressToNavigate(page: Page, locator: ReturnType<Page["locator"]>)
 }
 
 describe("booking on a phone", () => {
-  it("from the header's « Réserver » to the confirmation, by keyboard, accessible at each step", async () => {
+  it("from the header's « Réserver » to the confirmation, then cancels, by keyboard, accessible at each step", async () => {
     const page = await openPage("/", { viewport: { width: 390, height: 844 }, hasTouch: true });
     await page.getByRole("button", { name: "Ouvrir le menu" }).click();
     await pressToNavigate(
@@ -86,5 +86,13 @@ describe("booking on a phone", () => {
       .poll(() => page.getByRole("status").first().textContent())
       .toContain("Votre séance est réservée.");
     await expectAccessible(page, "réservation");
+
+    // The client's page posts its forms from a browser too (same-origin referrer: the CSRF check passes).
+    await pressToNavigate(page, page.getByRole("link", { name: "Annuler la séance" }));
+    await expectAccessible(page, "annulation");
+    await pressToNavigate(page, page.getByRole("button", { name: "Oui, annuler ma séance" }));
+    await expect
+      .poll(() => page.getByRole("status").first().textContent())
+      .toContain("Votre séance est annulée.");
   });
 });

@@ -196,7 +196,7 @@ describe("the details form without JavaScript", () => {
     expectLight(mine);
     expect(mine.headers.get("cache-control")).toBe("no-store");
     expect(mine.headers.get("x-robots-tag")).toContain("noindex");
-    expect(mine.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(mine.headers.get("referrer-policy")).toBe("same-origin");
     expect(textOf(mine.document.querySelector("main"))).toContain("Votre séance est réservée.");
     expect(textOf(mine.document.querySelector("main"))).toContain("Léa Martin");
     await expect.poll(() => mailsTo(fields.email).length).toBe(1);
