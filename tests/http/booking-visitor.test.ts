@@ -42,8 +42,8 @@ beforeAll(async () => {
             '[{"id":"prenom-enfant","kind":"text","label":"Prénom de l''enfant","required":true,"options":[]}]'::jsonb)
     returning id`);
   const privateTypes = await database.execute<{ id: string }>(sql`
-    insert into session_types (slug, name, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, visibility, private_token)
-    values ('privee-test', 'Séance privée test', 60, 0, 60, 30, 'private', ${SECRET})
+    insert into session_types (slug, name, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, visibility, private_token, mode)
+    values ('privee-test', 'Séance privée test', 60, 0, 60, 30, 'private', ${SECRET}, 'request')
     returning id`);
   await database.execute(sql`
     insert into session_type_studios (session_type_id, studio_id)
@@ -256,6 +256,27 @@ describe("the details form without JavaScript", () => {
     const next = alternatives[0]?.getAttribute("value") ?? "";
     const rebooked = await postForm(href, { ...late, creneau: next }, from());
     expect(rebooked.status).toBe(303);
+  });
+
+  it("a private session asked for through its link: a request, held for the studio's answer", async () => {
+    const { href } = await firstFreeTime(`/reserver/brive/privee-test?lien=${SECRET}`);
+    expect(href).toContain(`lien=${SECRET}`);
+    const form = await fetchPage(href);
+    expect(textOf(form.document.querySelector("h1"))).toBe("Demander ce créneau");
+    const fields = details();
+    const answer = await postForm(href, fields, from());
+    expect(answer.status).toBe(303);
+    const page = await fetchPage(answer.headers.get("location") ?? "");
+    expect(textOf(page.document.querySelector("main"))).toContain(
+      "Votre demande est envoyée au studio.",
+    );
+    expect(textOf(page.document.querySelector("main"))).toContain("Demande en attente");
+    await expect
+      .poll(() => mailsTo(fields.email).map((mail) => mail.subject.split(" :")[0]))
+      .toEqual(["Demande de séance reçue"]);
+    // Without its link, the same post finds no such session.
+    const withoutLink = href.replace(/[?&]lien=[^&]+/, "");
+    expect((await postForm(withoutLink, details(), from())).status).toBe(404);
   });
 
   it("limits bookings to come per e-mail address", async () => {
