@@ -925,6 +925,27 @@ export const bookingOccupancies = pgTable(
 );
 
 /**
+ * The reminders sent (48 h and 2 h before, decision 0115), one row per booking, kind and start: the job
+ * writes the row and queues the e-mail in one transaction, so a reminder never leaves twice; a booking moved
+ * to another start is reminded again for its new time.
+ */
+export const bookingReminders = pgTable(
+  "booking_reminders",
+  {
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 5 }).$type<"48h" | "2h">().notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookingId, table.kind, table.startsAt] }),
+    check("booking_reminders_kind_check", sql`${table.kind} in ('48h', '2h')`),
+  ],
+);
+
+/**
  * Each backup the site ran (issue 26): when, why (the nightly schedule, « Sauvegarder maintenant », the
  * safety backup before a restore), how it went and how far it is. Not itself backed up nor restored: after a
  * restore it still tells the site's real history of backups.

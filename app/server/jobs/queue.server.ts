@@ -95,6 +95,18 @@ export const QUEUES = {
     retentionSeconds: 24 * 60 * 60,
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
+  /**
+   * Booking reminders, every 5 minutes (decision 0115): `singleton`, one run at a time; a run that fails
+   * is simply the next one's work (each reminder's row makes it once).
+   */
+  "booking-reminders": {
+    retryLimit: 1,
+    retryDelay: 60,
+    policy: "singleton",
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
 } satisfies Record<string, Omit<Queue, "name">>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,4 +1,5 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
+import { sendDueReminders } from "../booking/reminders.server";
 import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
 import { runGalleryRetention } from "../galleries/retention.server";
@@ -87,6 +88,11 @@ export async function startWorkers({
   );
   await boss.work<BackupJob>("backup", async ([job]) => {
     if (job) await runRecordedBackup(job.data);
+  });
+  // Booking reminders 48 h and 2 h before (decision 0115): queued every 5 minutes, each once.
+  await boss.schedule("booking-reminders", "*/5 * * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("booking-reminders", async () => {
+    await sendDueReminders();
   });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });

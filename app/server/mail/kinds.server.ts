@@ -5,6 +5,7 @@
  * the features use.
  */
 import "../backup/service.server";
+import "../booking/emails.server";
 import "../contact-mail.server";
 import "../galleries/emails.server";
 import "../mail.server";

@@ -24,6 +24,8 @@ describe("the mail worker's kinds", () => {
     const inSources = kindsInSources(app).sort();
     expect(inSources).toEqual([
       "admin",
+      "booking-client",
+      "booking-owner",
       "confirmation",
       "contact",
       "gallery-invitation",
