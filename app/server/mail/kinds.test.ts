@@ -24,6 +24,7 @@ describe("the mail worker's kinds", () => {
     const inSources = kindsInSources(app).sort();
     expect(inSources).toEqual([
       "admin",
+      "backup-failed",
       "booking-client",
       "booking-owner",
       "confirmation",
