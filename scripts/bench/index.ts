@@ -20,6 +20,7 @@ import {
   type SectionName,
   type SectionResult,
 } from "./report.ts";
+import { reservationsSection } from "./reservations.ts";
 import { searchSection } from "./search.ts";
 import { sendingSection } from "./sending.ts";
 import { serverSection } from "./server-speed.ts";
@@ -37,6 +38,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   ceiling: ceilingSection,
   memory: memorySection,
   gallery: gallerySection,
+  reservations: reservationsSection,
 };
 
 const { values } = parseArgs({

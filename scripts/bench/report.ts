@@ -65,6 +65,7 @@ export const sectionOrder = [
   "ceiling",
   "memory",
   "gallery",
+  "reservations",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 
