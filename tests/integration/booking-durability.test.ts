@@ -1,0 +1,167 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { request } from "../../scripts/bench/http.ts";
+import { freeSlotPaths, offerBooking, postBooking } from "../../scripts/bench/reservations.ts";
+import { startScriptedSmtp, type ScriptedSmtp, type SmtpAnswer } from "../support/scripted-smtp";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
+import { parseMail } from "../support/smtp-capture";
+
+// Issue 25, « What must hold »: SIGKILL of the app process during a burst of bookings (different slots) →
+// after a restart every booking whose answer was the 303 to its page is there, and each confirmation e-mail
+// (and the studio's notice) is sent exactly once.
+//
+// Where the kill happens. A booking and its e-mail jobs are one transaction (decision 0115), so a kill
+// anywhere loses no acknowledged booking and never leaves one without its e-mails. Sending, though, has one
+// window no SMTP sender can close (decision 0080, « Exactement une fois »): between the mail server's 250
+// and the job's completion, a kill makes the e-mail go again. So, as tests/integration/
+// newsletter-durability.test.ts does, the kill comes from inside the SMTP transaction of the first message
+// after BOOKINGS_BEFORE_KILL bookings were acknowledged, with bookings still being posted: that message was
+// not delivered (it must go once after the restart) and every earlier one was answered and its job ended
+// before the next began (one e-mail at a time per process).
+
+const BOOKINGS = 60;
+const CONCURRENCY = 6;
+const BOOKINGS_BEFORE_KILL = 20;
+
+let smtp: ScriptedSmtp;
+let server: ServerProcess | undefined;
+/** Each message the mail server accepted: recipient and decoded subject. */
+const delivered: { to: string; subject: string }[] = [];
+let answer: (mail: { to: string; raw: string }) => Promise<SmtpAnswer> = () =>
+  Promise.resolve("accept");
+
+beforeAll(async () => {
+  smtp = await startScriptedSmtp({
+    onMessage: async (mail) => {
+      const verdict = await answer(mail);
+      if (verdict === "accept")
+        delivered.push({ to: mail.to, subject: parseMail(mail.raw).subject });
+      return verdict;
+    },
+  });
+  server = await startServerProcess(inject("adminDatabaseUrl"), {
+    SMTP_URL: smtp.url,
+    SMTP_FROM: "Studio de test <site@example.com>",
+    // Each visitor posts from its own address (X-Forwarded-For): the per-visitor limit stays on.
+    TRUST_PROXY: "loopback",
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp.close();
+});
+
+function running(): ServerProcess {
+  if (!server) throw new Error("server not started");
+  return server;
+}
+
+async function query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: running().databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("bookings survive a SIGKILL of their app process", () => {
+  it(
+    "keeps every acknowledged booking and sends each one's e-mails exactly once after the restart",
+    { timeout: 300_000 },
+    async ({ annotate }) => {
+      const { baseUrl } = running();
+      const client = new pg.Client({ connectionString: running().databaseUrl });
+      await client.connect();
+      const { daysPath, typeId } = await offerBooking(client).finally(() => client.end());
+      const slots = await freeSlotPaths(baseUrl, daysPath, BOOKINGS);
+      const run = randomBytes(3).toString("hex");
+      const email = (index: number) => `duree-${run}-${index}@example.com`;
+
+      const acknowledged = new Map<string, string>();
+      const failed: Record<string, number> = {};
+      let killed: Promise<unknown> | undefined;
+      let killedRecipient: string | undefined;
+      let killedWhile = 0;
+      answer = async ({ to }) => {
+        if (killed || acknowledged.size < BOOKINGS_BEFORE_KILL) return "accept";
+        killedRecipient = to;
+        killedWhile = BOOKINGS - acknowledged.size;
+        killed = running().kill("SIGKILL");
+        await killed;
+        // Nobody is left to read it: as far as the site knows, the transaction ended unanswered.
+        return { code: 421, message: "4.3.0 Expéditeur disparu" };
+      };
+
+      let next = 0;
+      const deadline = Date.now() + 60_000;
+      const visitor = async () => {
+        while (next < BOOKINGS && Date.now() < deadline) {
+          const index = next++;
+          const posted = await postBooking(baseUrl, slots[index] ?? "", {
+            email: email(index),
+            client: 70_000 + index,
+          });
+          if (posted.outcome === "booked" && posted.location) {
+            acknowledged.set(email(index), posted.location.replace(/\?.*$/, ""));
+          } else {
+            failed[posted.outcome] = (failed[posted.outcome] ?? 0) + 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, visitor));
+      expect(killed, "the server was killed during the burst").toBeDefined();
+      await killed;
+      // Only a dead server refuses: no booking was refused for itself.
+      expect(Object.keys(failed).filter((outcome) => outcome !== "network")).toEqual([]);
+      expect(acknowledged.size).toBeGreaterThanOrEqual(BOOKINGS_BEFORE_KILL);
+
+      const restartMs = await running().restart();
+      const stored = await query<{ email: string }>(
+        "select lower(client_email) as email from bookings where session_type_id = $1",
+        [typeId],
+      );
+      const storedEmails = new Set(stored.map((row) => row.email));
+      expect([...acknowledged.keys()].filter((address) => !storedEmails.has(address))).toEqual([]);
+      // Each acknowledged client's page opens on the restarted server.
+      for (const path of acknowledged.values()) {
+        expect((await request(`${baseUrl}${path}`)).status, path).toBe(200);
+      }
+
+      // Every stored booking (acknowledged, or committed while its answer died with the server) e-mails its
+      // client once and the studio once.
+      const clientMails = () =>
+        delivered.filter(
+          (mail) =>
+            mail.to.startsWith(`duree-${run}-`) &&
+            mail.subject.startsWith("Votre séance est réservée"),
+        );
+      const studioMails = () => delivered.filter((mail) => !mail.to.startsWith("duree-"));
+      await expect
+        .poll(() => clientMails().length + studioMails().length, {
+          timeout: 120_000,
+          interval: 250,
+        })
+        .toBe(stored.length * 2);
+      const queued = await query<{ count: number }>(
+        "select count(*)::int as count from pgboss.job where name = 'mail' and state in ('created', 'retry', 'active')",
+      );
+      expect(queued[0]?.count).toBe(0);
+      const perClient = new Map<string, number>();
+      for (const mail of clientMails()) perClient.set(mail.to, (perClient.get(mail.to) ?? 0) + 1);
+      expect([...perClient.keys()].sort()).toEqual([...storedEmails].sort());
+      expect([...perClient.values()].every((copies) => copies === 1)).toBe(true);
+      // The studio's notices name each booking's time: all different, so one each.
+      expect(new Set(studioMails().map((mail) => mail.subject)).size).toBe(stored.length);
+      // The message the kill interrupted was among them: sent again after the restart, and counted once.
+      expect(killedRecipient).toBeDefined();
+
+      const figures = `SIGKILL after ${BOOKINGS_BEFORE_KILL} acknowledged bookings, ${killedWhile} not yet answered; ${acknowledged.size} acknowledged, ${stored.length} stored (${stored.length - acknowledged.size} committed without their answer), ${failed.network ?? 0} refused connections; restart ${(restartMs / 1000).toFixed(1)} s; ${delivered.length} e-mails, each once`;
+      process.stdout.write(`${figures}\n`);
+      await annotate(figures);
+    },
+  );
+});
