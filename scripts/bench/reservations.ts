@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { measureBookingSlots, BOOKING_SLOTS_BUDGET_P95_MS } from "./booking-slots.ts";
 import type { Context } from "./context.ts";
-import { clientAddress, request } from "./http.ts";
+import { clientAddress, databaseMilliseconds, request } from "./http.ts";
 import { loadTest } from "./load.ts";
 import { check, metric, percentile, type SectionResult } from "./report.ts";
 import {
@@ -48,6 +48,56 @@ export async function offerBooking(
     [typeId, studio],
   );
   return { typeSlug, typeId, daysPath: `/reserver/${studio}/${typeSlug}` };
+}
+
+/**
+ * An agenda as full as the issue's figure, written in SQL over the next 90 days: 2,000 bookings of 45 minutes
+ * (hourly, from 08:00 UTC) spread over the three studios, each studio's by a photographer of its own, and 200
+ * evening blocked periods of the studios, each with the rows the exclusion constraints check.
+ */
+export async function seedAgenda(client: pg.Client, typeId: string): Promise<void> {
+  await client.query(
+    `
+    with studio as (
+      select id, row_number() over (order by slug) - 1 as n from studios where slug in ('brive', 'limoges', 'ussel')
+    ), photographer as (
+      insert into photographers (name, position) select 'Banc ' || n, 20 + n from studio returning id, name
+    ), covers as (
+      insert into photographer_studios (photographer_id, studio_id)
+      select p.id, s.id from photographer p join studio s on p.name = 'Banc ' || s.n returning photographer_id, studio_id
+    ), made as (
+      insert into bookings (session_type_id, studio_id, photographer_id, starts_at, ends_at, state, client_name,
+        client_email, manage_token_hash)
+      select $1::uuid, c.studio_id, c.photographer_id,
+        date_trunc('day', now()) + interval '1 day' + (k % 90) * interval '1 day' + interval '8 hours' + (k / 90) * interval '1 hour',
+        date_trunc('day', now()) + interval '1 day' + (k % 90) * interval '1 day' + interval '8 hours 45 minutes' + (k / 90) * interval '1 hour',
+        'confirmed', 'Client banc', 'banc-' || i || '@example.com', encode(sha256(('banc-' || i)::bytea), 'hex')
+      from generate_series(0, 1999) as i
+      cross join lateral (select i / 3 as k, i % 3 as n) as spread
+      join studio s on s.n = spread.n
+      join covers c on c.studio_id = s.id
+      returning id, studio_id, photographer_id, starts_at, ends_at
+    )
+    insert into booking_occupancies (booking_id, studio_id, photographer_id, during, real)
+    select id, studio_id, photographer_id, tstzrange(starts_at, ends_at), true from made
+  `,
+    [typeId],
+  );
+  await client.query(`
+    with studio as (
+      select id, row_number() over (order by slug) - 1 as n from studios where slug in ('brive', 'limoges', 'ussel')
+    ), blocked as (
+      insert into blocked_periods (studio_id, starts_at, ends_at, label)
+      select s.id,
+        date_trunc('day', now()) + interval '1 day' + (j / 3) * interval '1 day' + interval '19 hours',
+        date_trunc('day', now()) + interval '1 day' + (j / 3) * interval '1 day' + interval '22 hours',
+        'Séance en extérieur'
+      from generate_series(0, 199) as j join studio s on s.n = j % 3
+      returning id, studio_id, starts_at, ends_at
+    )
+    insert into booking_occupancies (blocked_period_id, studio_id, during, real)
+    select id, studio_id, tstzrange(starts_at, ends_at), true from blocked
+  `);
 }
 
 const hrefs = (html: string, pattern: RegExp): string[] =>
@@ -284,17 +334,35 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
   const duration = quick ? 2 : 10;
   const connections = 32;
   let page: Awaited<ReturnType<typeof loadTest>>;
+  const daysPage: { ms: number; db: number }[] = [];
+  let pageCache = "";
   try {
     const server = await startServer({ dataDir });
     try {
       const client = await connect(server.databaseUrl);
+      let daysPath: string;
       try {
-        await offerBooking(client);
+        const offered = await offerBooking(client);
+        daysPath = offered.daysPath;
+        context.log("réservations: 2,000 bookings and 200 blocked periods in SQL");
+        await seedAgenda(client, offered.typeId);
       } finally {
         await client.end();
       }
+      const runs = quick ? 30 : 200;
+      context.log(`réservations: ${daysPath} ${runs} times, one after the other`);
+      for (let warm = 0; warm < 20; warm += 1) await request(`${server.baseUrl}${daysPath}`);
+      for (let run = 0; run < runs; run += 1) {
+        const answer = await request(`${server.baseUrl}${daysPath}`, {
+          headers: { accept: "text/html" },
+        });
+        if (answer.status !== 200) throw new Error(`${daysPath} : ${answer.status}`);
+        daysPage.push({ ms: answer.ms, db: databaseMilliseconds(answer.headers) ?? Number.NaN });
+      }
       const warm = await request(`${server.baseUrl}/reserver/brive`);
       if (warm.status !== 200) throw new Error(`/reserver/brive : ${warm.status}`);
+      const again = await request(`${server.baseUrl}/reserver/brive`);
+      pageCache = `${String(warm.headers["x-page-cache"] ?? "none")} / ${String(again.headers["x-page-cache"] ?? "none")}`;
       context.log(
         `réservations: autocannon /reserver/brive (${duration} s, ${connections} connections)`,
       );
@@ -331,6 +399,48 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
         ],
       },
       {
+        caption:
+          "The same agenda in PostgreSQL, the days page `/reserver/brive/{séance}` asked one request after the other (its queries, the 90 days' computation and the page)",
+        columns: ["figure", "value"],
+        rows: [
+          ["requests (after 20 to warm up)", daysPage.length],
+          [
+            "p50",
+            metric(
+              percentile(
+                daysPage.map((r) => r.ms),
+                50,
+              ),
+              "ms",
+              undefined,
+              1,
+            ),
+          ],
+          [
+            "p95",
+            metric(
+              percentile(
+                daysPage.map((r) => r.ms),
+                95,
+              ),
+              "ms",
+              undefined,
+              1,
+            ),
+          ],
+          [
+            "database time p50 / p95 (Server-Timing)",
+            `${percentile(
+              daysPage.map((r) => r.db),
+              50,
+            )?.toFixed(1)} / ${percentile(
+              daysPage.map((r) => r.db),
+              95,
+            )?.toFixed(1)} ms`,
+          ],
+        ],
+      },
+      {
         caption: `\`/reserver/brive\`: autocannon, ${duration} s, ${connections} connections`,
         columns: ["figure", "value"],
         rows: [
@@ -338,6 +448,7 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
           ["p50", metric(page.p50, "ms")],
           ["p99", metric(page.p99, "ms", { max: 50 })],
           ["requests", page.total],
+          ["page cache (first request / second)", pageCache],
           [
             "errors / non-2xx",
             metric(page.non2xx + page.errors + page.timeouts, "", { equals: 0 }),
@@ -377,9 +488,10 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
     ],
     notes: [
       `Computation: \`scripts/bench/booking-slots.ts\`, ${slots.runs} runs in one process of the agenda the page's two queries return (3 studios, 2 photographers, 90 days, 24 h notice, 30-minute steps, 1 h sessions with 15-minute buffers), without the queries; load average ${slots.loadAverage.toFixed(1)} when it ran.`,
+      "Days page: the same counts written in SQL (`seedAgenda`: 2,000 bookings of 45 minutes, hourly from 08:00 UTC over the next 90 days, spread over the three studios, each studio's by a photographer of its own; 200 evening blocked periods of the studios), then the page of a public session type of Brive (1 h, no notice, hourly starts, 90 days) asked sequentially: what a visitor waits for, the free slots of the whole horizon computed on each request (no cache). No budget of its own: the issue's 20 ms is the computation's.",
       "`/reserver/brive`: the studio's session types (one offered), a light page; the load generator runs on the same machine as the server and its database.",
       "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted by `tests/integration/booking-race.test.ts`.",
     ],
-    data: { slots, page, race },
+    data: { slots, daysPage, page, race },
   };
 }
