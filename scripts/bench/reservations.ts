@@ -492,6 +492,29 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
       "`/reserver/brive`: the studio's session types (one offered), a light page; the load generator runs on the same machine as the server and its database.",
       "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted by `tests/integration/booking-race.test.ts`.",
     ],
-    data: { slots, daysPage, page, race },
+    data: {
+      slots,
+      daysPage: {
+        requests: daysPage.length,
+        p50: percentile(
+          daysPage.map((r) => r.ms),
+          50,
+        ),
+        p95: percentile(
+          daysPage.map((r) => r.ms),
+          95,
+        ),
+        databaseP50: percentile(
+          daysPage.map((r) => r.db),
+          50,
+        ),
+        databaseP95: percentile(
+          daysPage.map((r) => r.db),
+          95,
+        ),
+      },
+      page,
+      race,
+    },
   };
 }
