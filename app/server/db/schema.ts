@@ -923,3 +923,15 @@ export const bookingOccupancies = pgTable(
       .where(sql`${table.holdsUntil} is not null`),
   ],
 );
+
+/**
+ * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
+ * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
+ * address stops working at once.
+ */
+export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  tokenHash: varchar("token_hash", { length: 64 }).notNull().unique(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
