@@ -45,6 +45,9 @@ export type SessionTypeValue = {
   cancellationCutoffHours: number;
 };
 
+/** The admin's list of session types. */
+export const SESSION_TYPES_PAGE = "/admin/reservations/seances";
+
 export const MAX_QUESTIONS = 10;
 
 export const DEPOSIT_KINDS = ["acompte", "arrhes"] as const;

@@ -7,9 +7,9 @@ import { StatusBadge } from "~/components/admin/status-badge";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
 import { durationFr } from "~/lib/booking/agenda-format";
+import { SESSION_TYPES_PAGE } from "~/lib/booking/session-type-form";
 import { parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { SESSION_TYPES_PAGE } from "~/server/admin/session-types.server";
 import {
   listSessionTypes,
   setSessionTypeArchived,

@@ -4,6 +4,7 @@ import {
   newSessionTypeValues,
   parseSessionTypeForm,
   sessionTypeFormValues,
+  SESSION_TYPES_PAGE,
 } from "~/lib/booking/session-type-form";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -32,8 +33,6 @@ import { requireAdmin } from "./guard.server";
  * buttons give the form back with its list changed (nothing saved, without JavaScript), and an earlier
  * version can be seen and restored.
  */
-
-export const SESSION_TYPES_PAGE = "/admin/reservations/seances";
 
 /** The public address of a private type's link (the visitor's booking pages read `seance` and `lien`). */
 export function privateLinkPath(type: {
