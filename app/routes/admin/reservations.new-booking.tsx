@@ -124,6 +124,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
         summary="Une séance prise par téléphone : elle est confirmée aussitôt, sans passer par les règles de réservation en ligne (délai, horaires)."
       />
       <ReservationsNav />
+      <FormAlert message={answer ? { type: "error", title: answer.message } : undefined} />
       <section aria-labelledby="choix" className={section}>
         <h2 id="choix" className="font-sans text-lg font-semibold">
           1. Studio, séance et jour
@@ -170,7 +171,6 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
         <Form method="post" noValidate className="space-y-6" aria-labelledby="details">
           <input type="hidden" name="studioId" value={studioId} />
           <input type="hidden" name="sessionTypeId" value={sessionTypeId} />
-          <FormAlert message={answer ? { type: "error", title: answer.message } : undefined} />
           <section className={section}>
             <h2 id="details" className="font-sans text-lg font-semibold">
               2. Horaire

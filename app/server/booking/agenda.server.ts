@@ -241,7 +241,7 @@ export async function ownerFreeSlots(query: {
   }
   const rules = { ...slotRulesOf(context.sessionType), ...query.booking, minimumNoticeHours: 0 };
   // The owner may look as far ahead as she likes: the horizon is the visitor's.
-  rules.horizonDays = 3650;
+  rules.horizonDays = 7300;
   const availability = await loadAvailability(
     context,
     { fromDay: query.day, toDay: query.day },

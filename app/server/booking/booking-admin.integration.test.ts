@@ -151,10 +151,11 @@ describe("session types with revisions", () => {
       },
     ]);
     // The form shows what was stored, and saves it again unchanged.
-    const values = sessionTypeFormValues(sessionTypeValue(created!));
+    if (!created) throw new Error("not created");
+    const values = sessionTypeFormValues(sessionTypeValue(created));
     expect(values.depositKind).toBe("acompte");
     const again = parse(values);
-    expect(again.ok && again.value).toEqual(sessionTypeValue(created!));
+    expect(again.ok && again.value).toEqual(sessionTypeValue(created));
 
     const second = parse({
       ...values,
