@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   blockedPeriods,
   bookingCalendarFeeds,
+  bookingExternalCalendars,
   bookings,
   contentRevisions,
   photographers,
@@ -240,7 +241,7 @@ describe("/admin/reservations/reglages", () => {
     }
   });
 
-  it("adds a photographer", async () => {
+  it("adds a photographer, and takes her own calendar's address", async () => {
     const answer = await post("/admin/reservations/reglages", {
       intent: "add-photographer",
       name: `Marie ${marker}`,
@@ -253,11 +254,39 @@ describe("/admin/reservations/reglages", () => {
     });
     expect(empty.status).toBe(400);
     expect(textOf(empty.document.querySelector("main"))).toContain("Indiquez un nom");
-    // Not a photographer of Limoges' bookings in the tests below.
-    await database()
-      .update(photographers)
-      .set({ active: false })
+    const [marie] = await database()
+      .select({ id: photographers.id })
+      .from(photographers)
       .where(eq(photographers.name, `Marie ${marker}`));
+    const save = (calendarUrl: string) =>
+      // Unticked « Prend de nouvelles réservations »: not a photographer of the bookings below.
+      post("/admin/reservations/reglages", {
+        intent: "save-photographer",
+        id: marie?.id ?? "",
+        name: `Marie ${marker}`,
+        [`studio-${limoges}`]: "on",
+        calendarUrl,
+      });
+    const wrong = await save("file:///etc/passwd");
+    expect(wrong.status).toBe(400);
+    expect(textOf(wrong.document.querySelector("main"))).toContain(
+      "Une adresse complète commençant par https:// ou webcal://",
+    );
+    const marieForm = wrong.document.querySelector(`form[aria-label="Marie ${marker}"]`);
+    expect(marieForm?.querySelector('[name="calendarUrl"]')?.getAttribute("value")).toBe(
+      "file:///etc/passwd",
+    );
+    expect((await save("webcal://127.0.0.1:9/agenda.ics")).status).toBe(302);
+    const [calendar] = await database()
+      .select()
+      .from(bookingExternalCalendars)
+      .where(eq(bookingExternalCalendars.photographerId, marie?.id ?? ""));
+    expect(calendar?.url).toBe("https://127.0.0.1:9/agenda.ics");
+    const [stored] = await database()
+      .select({ active: photographers.active })
+      .from(photographers)
+      .where(eq(photographers.id, marie?.id ?? ""));
+    expect(stored?.active).toBe(false);
   });
 });
 

@@ -3,7 +3,19 @@ import { useId } from "react";
 import { Form } from "react-router";
 import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
+
+/** What the calendar field says under it: how to find the address, and how the last import went. */
+function calendarHint(calendar: { syncedAt: string | null; error: string | null } | null): string {
+  const how =
+    "Ses rendez-vous personnels y deviennent des heures occupées (ni titres ni détails ne sont gardés), lues toutes les 15 minutes. Google Agenda : Paramètres › l'agenda › « Adresse secrète au format iCal ».";
+  if (!calendar) return how;
+  if (calendar.error) return `${how} Dernière lecture impossible : ${calendar.error}`;
+  return calendar.syncedAt
+    ? `${how} Dernière lecture : ${formatLongDateTimeFr(calendar.syncedAt)}.`
+    : `${how} Première lecture dans les 15 minutes.`;
+}
 
 export type PhotographerFormState = { values: Record<string, string>; errors: FieldErrors };
 
@@ -17,7 +29,13 @@ export function PhotographerFields({
   state,
 }: {
   studios: readonly { id: string; name: string }[];
-  photographer?: { id: string; name: string; active: boolean; studioIds: string[] };
+  photographer?: {
+    id: string;
+    name: string;
+    active: boolean;
+    studioIds: string[];
+    calendar: { url: string; syncedAt: string | null; error: string | null } | null;
+  };
   state?: PhotographerFormState;
 }) {
   const prefix = useId();
@@ -74,6 +92,27 @@ export function PhotographerFields({
           })}
         </div>
       </fieldset>
+      {photographer ? (
+        <Field
+          name={`agenda-${photographer.id}`}
+          label="Son agenda personnel (adresse iCal, facultative)"
+          error={state?.errors.calendarUrl}
+          hint={calendarHint(photographer.calendar)}
+        >
+          {(props) => (
+            <Input
+              {...props}
+              name="calendarUrl"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              maxLength={2000}
+              placeholder="https://…/basic.ics"
+              defaultValue={value("calendarUrl", photographer.calendar?.url ?? "")}
+            />
+          )}
+        </Field>
+      ) : null}
       {photographer ? (
         <div className="flex min-h-11 items-center gap-2">
           <input

@@ -25,6 +25,11 @@ import {
   travelMinutesByPair,
   updatePhotographer,
 } from "~/server/booking/photographer-admin.server";
+import {
+  checkCalendarUrl,
+  listExternalCalendars,
+  setExternalCalendar,
+} from "~/server/booking/external-busy.server";
 import { listPhotographers, setTravelTime } from "~/server/booking/photographers.server";
 import { listStudios } from "~/server/content/content-store.server";
 import { env } from "~/server/env.server";
@@ -44,11 +49,12 @@ async function onSiteStudios() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [studios, people, travel, feedSince] = await Promise.all([
+  const [studios, people, travel, feedSince, calendars] = await Promise.all([
     onSiteStudios(),
     listPhotographers(),
     travelMinutesByPair(),
     calendarFeedCreatedAt(),
+    listExternalCalendars(),
   ]);
   const pairs = studios.flatMap((from, index) =>
     studios.slice(index + 1).map((to) => ({
@@ -64,6 +70,16 @@ export async function loader({ request }: Route.LoaderArgs) {
       name: person.name,
       active: person.active,
       studioIds: person.studioIds,
+      calendar: (() => {
+        const calendar = calendars.find((row) => row.photographerId === person.id);
+        return calendar
+          ? {
+              url: calendar.url,
+              syncedAt: calendar.lastSyncedAt?.toISOString() ?? null,
+              error: calendar.lastError,
+            }
+          : null;
+      })(),
     })),
     pairs,
     feedSince: feedSince?.toISOString() ?? null,
@@ -92,7 +108,17 @@ export async function action({ request }: Route.ActionArgs) {
     const id = values.id ?? "";
     const form = intent === "add-photographer" ? "new" : id;
     const error = nameError(name);
-    if (error) return data<Answer>({ form, values, errors: { name: error } }, { status: 400 });
+    const calendar = checkCalendarUrl(values.calendarUrl ?? "");
+    const calendarError =
+      intent === "save-photographer" && (values.calendarUrl ?? "").trim() !== "" && !calendar.ok
+        ? calendar.error
+        : undefined;
+    if (error || calendarError) {
+      const errors: FieldErrors = {};
+      if (error) errors.name = error;
+      if (calendarError) errors.calendarUrl = calendarError;
+      return data<Answer>({ form, values, errors }, { status: 400 });
+    }
     if (intent === "add-photographer") {
       await addPhotographer(name, ticked);
       return redirectWithToast(PAGE, { type: "success", title: "Photographe ajoutée" });
@@ -107,6 +133,7 @@ export async function action({ request }: Route.ActionArgs) {
       active: values.active === "on",
       studioIds: [...ticked, ...retired],
     });
+    await setExternalCalendar(id, calendar.ok ? calendar.url : null);
     return redirectWithToast(PAGE, {
       type: "success",
       title: "Photographe enregistrée",
