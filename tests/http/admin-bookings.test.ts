@@ -429,12 +429,32 @@ describe("/admin/reservations: the agenda", () => {
         consentAt: new Date(),
         manageTokenHash: randomBytes(32).toString("hex"),
       })
-      .returning({ id: bookings.id });
+      .returning({ id: bookings.id, photographerId: bookings.photographerId });
     const agenda = await adminPage("/admin/reservations");
     const requests = agenda.document.querySelector('[aria-labelledby="demandes"]');
     expect(textOf(requests)).toContain(`Demande ${marker}`);
+    expect(textOf(requests)).toMatch(/Répondre avant le \d/);
+    // A session of today, on the dashboard (a row without occupancies: other files' free times stay).
+    const now = new Date();
+    await database()
+      .insert(bookings)
+      .values({
+        sessionTypeId: typeId,
+        studioId: limoges,
+        photographerId: request?.photographerId ?? "",
+        startsAt: now,
+        endsAt: new Date(now.getTime() + 60_000),
+        state: "confirmed",
+        clientName: `Aujourd'hui ${marker}`,
+        clientEmail: "jour@example.test",
+        manageTokenHash: randomBytes(32).toString("hex"),
+      });
     const dashboard = await adminPage("/admin/dashboard");
-    expect(textOf(dashboard.document.querySelector("main"))).toMatch(/demandes? attend/);
+    const bookingsCard = dashboard.document.querySelector('[aria-labelledby="reservations-titre"]');
+    expect(textOf(bookingsCard)).toMatch(/demandes? attend/);
+    expect(
+      textOf(bookingsCard?.querySelector('[aria-labelledby="reservations-aujourdhui"]')),
+    ).toContain(`Aujourd'hui ${marker}`);
     const accepted = await post(`/admin/reservations/${request?.id}`, { intent: "accept" });
     expect(flashedToast(accepted.headers)?.title).toBe("Demande acceptée");
     const [row] = await database()

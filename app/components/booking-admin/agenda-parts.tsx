@@ -51,9 +51,12 @@ export function StateBadge({ state }: { state: BookingState }) {
 export function BookingItem({
   booking,
   showDay = false,
+  note,
 }: {
   booking: BookingLine;
   showDay?: boolean;
+  /** A line under the client's (a request's answer deadline). */
+  note?: string;
 }) {
   const over = booking.state === "cancelled" || booking.state === "declined";
   return (
@@ -71,6 +74,7 @@ export function BookingItem({
           <span className="block text-sm text-muted-foreground">
             {booking.studioName} · {booking.photographerName}
           </span>
+          {note ? <span className="block text-sm font-medium">{note}</span> : null}
         </span>
         <StateBadge state={booking.state} />
       </Link>

@@ -19,7 +19,7 @@ import { FormAlert } from "~/components/ui/field";
 import { isIsoDay, longDayFr, mondayOf } from "~/lib/booking/agenda-format";
 import { BOOKING_STATES, BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
 import { addParisDays } from "~/lib/booking/slots";
-import { isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
+import { formatLongDateTimeFr, isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -232,7 +232,16 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
           </h2>
           <ul className="space-y-2">
             {requests.map((request) => (
-              <BookingItem key={request.id} booking={request} showDay />
+              <BookingItem
+                key={request.id}
+                booking={request}
+                showDay
+                note={
+                  request.respondBy
+                    ? `Répondre avant le ${formatLongDateTimeFr(request.respondBy)}`
+                    : undefined
+                }
+              />
             ))}
           </ul>
         </section>
