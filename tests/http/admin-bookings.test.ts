@@ -175,9 +175,11 @@ describe("/admin/reservations/seances", () => {
     const path = location(saved);
     const id = path.split("/").pop() ?? "";
     const page = await adminPage(path);
-    const link = page.document.querySelector("#lien-prive-adresse")?.getAttribute("value") ?? "";
+    const link = page.document.querySelector("#lien-prive-0")?.getAttribute("value") ?? "";
     const [type] = await database().select().from(sessionTypes).where(eq(sessionTypes.id, id));
-    expect(link).toContain(`lien=${type?.privateToken}`);
+    expect(link).toMatch(
+      new RegExp(`^https?://[^/]+/reserver/limoges/${type?.slug}\\?lien=${type?.privateToken}$`),
+    );
 
     const edited = typeInto(formOf(page, "main form[method=post][novalidate]"), {
       durationMinutes: "120",

@@ -38,7 +38,7 @@ export default function EditSessionType({ loaderData, actionData }: Route.Compon
         }
       />
       <ReservationsNav />
-      {sessionType?.privateLink ? (
+      {sessionType && sessionType.privateLinks.length > 0 ? (
         <section
           aria-labelledby="lien-prive"
           className="space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6"
@@ -50,16 +50,20 @@ export default function EditSessionType({ loaderData, actionData }: Route.Compon
             Cette séance n'apparaît pas sur la page Réserver : seules les personnes qui ont ce lien
             peuvent la réserver. Copiez-le et envoyez-le à vos clients.
           </p>
-          <label htmlFor="lien-prive-adresse" className="sr-only">
-            Adresse du lien privé
-          </label>
-          <input
-            id="lien-prive-adresse"
-            readOnly
-            value={`${origin}${sessionType.privateLink}`}
-            className="w-full rounded-md border border-border bg-muted px-3 py-2 font-mono text-sm"
-            onFocus={(event) => event.currentTarget.select()}
-          />
+          {sessionType.privateLinks.map((link, index) => (
+            <div key={link.path} className="space-y-1">
+              <label htmlFor={`lien-prive-${index}`} className="text-sm font-semibold">
+                {link.studioName}
+              </label>
+              <input
+                id={`lien-prive-${index}`}
+                readOnly
+                value={`${origin}${link.path}`}
+                className="w-full rounded-md border border-border bg-muted px-3 py-2 font-mono text-sm"
+                onFocus={(event) => event.currentTarget.select()}
+              />
+            </div>
+          ))}
           <ConfirmedActionForm
             id={sessionType.id}
             intent="renew-link"

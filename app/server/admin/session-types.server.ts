@@ -34,14 +34,22 @@ import { requireAdmin } from "./guard.server";
  * version can be seen and restored.
  */
 
-/** The public address of a private type's link (the visitor's booking pages read `seance` and `lien`). */
-export function privateLinkPath(type: {
-  slug: string;
-  privateToken: string | null;
-}): string | null {
-  return type.privateToken
-    ? `/reserver?seance=${encodeURIComponent(type.slug)}&lien=${encodeURIComponent(type.privateToken)}`
-    : null;
+/**
+ * The addresses of a private type's link, one per studio offering it: its page of free days, the secret as
+ * `lien` (the visitor's booking pages, `bookingDaysPath` of app/lib/booking/urls.ts, read it there).
+ */
+export function privateLinkPaths(
+  type: { slug: string; privateToken: string | null; studioIds: readonly string[] },
+  studios: readonly { id: string; slug: string; name: string }[],
+): { studioName: string; path: string }[] {
+  const token = type.privateToken;
+  if (!token) return [];
+  return studios
+    .filter((studio) => type.studioIds.includes(studio.id))
+    .map((studio) => ({
+      studioName: studio.name,
+      path: `/reserver/${studio.slug}/${type.slug}?lien=${encodeURIComponent(token)}`,
+    }));
 }
 
 export type SessionTypeFormLoaderData = {
@@ -49,10 +57,10 @@ export type SessionTypeFormLoaderData = {
     id: string;
     name: string;
     archived: boolean;
-    privateLink: string | null;
+    privateLinks: { studioName: string; path: string }[];
   } | null;
   values: Record<string, string>;
-  studios: { id: string; name: string }[];
+  studios: { id: string; slug: string; name: string }[];
   photos: { value: string; label: string }[];
   history: RevisionHistoryData;
 };
@@ -62,7 +70,7 @@ async function formChoices() {
   return {
     studios: studios
       .filter((studio) => studio.retiredAt === null)
-      .map((studio) => ({ id: studio.id, name: studio.data.name })),
+      .map((studio) => ({ id: studio.id, slug: studio.slug, name: studio.data.name })),
     photos: library.map((photo) => ({
       value: photo.id,
       label: photo.demo ? `${photo.alt} (démonstration)` : photo.alt,
@@ -97,19 +105,22 @@ export async function loadSessionTypeForm(
     });
   }
   return {
-    sessionType: describe(row),
+    sessionType: describe(row, choices.studios),
     values: sessionTypeFormValues(sessionTypeValue(row)),
     ...choices,
     history: await sessionTypeHistory(row.id, request),
   };
 }
 
-function describe(row: SessionTypeRow) {
+function describe(
+  row: SessionTypeRow,
+  studios: readonly { id: string; slug: string; name: string }[],
+) {
   return {
     id: row.id,
     name: row.name,
     archived: row.archivedAt !== null,
-    privateLink: row.visibility === "private" ? privateLinkPath(row) : null,
+    privateLinks: row.visibility === "private" ? privateLinkPaths(row, studios) : [],
   };
 }
 
