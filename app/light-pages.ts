@@ -16,6 +16,9 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
   { path: /^\/tarifs\/?$/ }, // routes/tarifs: tabs are links (?onglet=), made WAI-ARIA tabs by the script
   { path: /^\/galerie\/?$/ }, // routes/galerie
   { path: /^\/(?:mentions-legales|donnees-personnelles|politique-cookies)\/?$/ }, // legal pages
+  // routes/reserver*, routes/reservation (issue 25): every step of booking is links and plain forms.
+  { path: /^\/reserver(?:\/[a-z0-9-]+(?:\/[a-z0-9-]+(?:\/coordonnees)?)?)?\/?$/ },
+  { path: /^\/reservation\/[A-Za-z0-9_-]+\/?$/ },
   // routes/page: a studio's page; the same route answers an unknown address of this shape with the 404.
   {
     path: /^\/studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/,

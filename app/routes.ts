@@ -34,6 +34,13 @@ export default [
     route("newsletter/confirmation", "routes/newsletter.confirmation.tsx"),
     route("newsletter/desabonnement", "routes/newsletter.desabonnement.tsx"),
 
+    // Booking: visitor (issue 25, decision 0115; addresses in app/lib/booking/urls.ts)
+    route("reserver", "routes/reserver.tsx"),
+    route("reserver/:studio", "routes/reserver.studio.tsx"),
+    route("reserver/:studio/:seance", "routes/reserver.seance.tsx"),
+    route("reserver/:studio/:seance/coordonnees", "routes/reserver.coordonnees.tsx"),
+    route("reservation/:token", "routes/reservation.tsx"),
+
     // The studios are data (issue 11): /studio-{slug} and /contact-studio-{slug} are judged by one route
     // of one segment, below every static page, with the old addresses (301) and the 404s of one segment.
     route(":page", "routes/page.tsx"),

@@ -334,6 +334,11 @@ export const studioDataSchema = z.object({
   phone: requiredText(30),
   email: z.string().trim().max(255).email(),
   bookingUrl: optionalUrl,
+  /**
+   * « Réservation en ligne » (issue 25, decision 0115): the studio's « Réserver » leads to the site's own
+   * booking pages (/reserver/{slug}) instead of `bookingUrl`. Off until the owner turns it on.
+   */
+  onlineBooking: z.boolean().default(false),
   giftVoucherUrl: optionalUrl,
   hours: weeklyHoursSchema,
   closures: z.array(closureSchema).max(50),

@@ -589,6 +589,7 @@ export const seedStudios: SeedStudio[] = [
       phone: "05 36 49 10 01",
       email: "ussel@example.com",
       bookingUrl: "https://reservation.example.com/studio-ussel",
+      onlineBooking: false,
       giftVoucherUrl: "https://bons-cadeaux.example.com/studio-ussel",
       // The contact page's reading (SPEC §2 and §9); Saturday keeps the studio page's 9h – 14h.
       hours: {
@@ -616,6 +617,7 @@ export const seedStudios: SeedStudio[] = [
       phone: "05 36 49 10 02",
       email: "brive@example.com",
       bookingUrl: "https://reservation.example.com/studio-brive",
+      onlineBooking: false,
       giftVoucherUrl: "https://bons-cadeaux.example.com/studio-brive",
       // The contact page's reading (SPEC §2 and §9): closed on Monday.
       hours: everyDay(tuesdayToSaturday, morningAndAfternoon),
@@ -637,6 +639,7 @@ export const seedStudios: SeedStudio[] = [
       phone: "05 36 49 10 03",
       email: "limoges@example.com",
       bookingUrl: "https://reservation.example.com/studio-limoges",
+      onlineBooking: false,
       giftVoucherUrl: "https://bons-cadeaux.example.com/studio-limoges",
       // SPEC §9 gives Limoges one reading (its contact page, §2, says "like Ussel": not kept).
       hours: everyDay(tuesdayToSaturday, morningAndAfternoon),

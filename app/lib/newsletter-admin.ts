@@ -37,6 +37,7 @@ const mailKindLabels: Record<string, string> = {
   contact: "Message de contact",
   admin: "Lien d'administration",
   gallery: "Galerie client",
+  booking: "Réservation",
 };
 
 export function mailKindLabel(kind: string): string {

@@ -13,6 +13,8 @@ export type PublicStudio = {
   address: { street: string; postalCode: string; city: string };
   phone: string;
   email: string;
+  /** « Réservation en ligne » is on: its visitors book at /reserver/{slug} (issue 25). */
+  onlineBooking: boolean;
 };
 
 export type PublicSite = {
@@ -47,6 +49,14 @@ export function useSite(): PublicSite {
   const layout = useRouteLoaderData(SITE_LAYOUT_ID) as { site?: PublicSite } | undefined;
   if (!layout?.site) throw new Error("Les données du site manquent (routes/site-layout).");
   return layout.site;
+}
+
+/**
+ * Where the header's « Réserver » leads: the booking pages when at least one studio takes bookings on the
+ * site, else the contact page (issue 25).
+ */
+export function reserveHref(site: Pick<PublicSite, "studios">): string {
+  return site.studios.some((studio) => studio.onlineBooking) ? "/reserver" : "/contact";
 }
 
 /** "05 36 49 10 01" → "tel:+33536491001" */

@@ -121,6 +121,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   street: "Rue",
   postalCode: "Code postal",
   bookingUrl: "Lien de réservation",
+  onlineBooking: "Réservation en ligne",
   giftVoucherUrl: "Lien des bons cadeaux",
   hours: "Horaires",
   opens: "Ouverture",

@@ -14,6 +14,8 @@ export type StudioFacts = Pick<
   pagePath: string;
   /** The closures under way or to come (past ones say nothing to a search engine). */
   closures: Closure[];
+  /** The studio's booking pages (/reserver/{slug}) when it takes bookings on the site, else null. */
+  bookingPath: string | null;
 };
 
 type BusinessFacts = Pick<
@@ -86,6 +88,24 @@ function studioBranch(siteUrl: string, site: BusinessFacts, studio: StudioFacts)
     openingHoursSpecification: openingHoursSpecification(studio.hours),
     ...(studio.closures.length > 0
       ? { specialOpeningHoursSpecification: specialOpeningHoursSpecification(studio.closures) }
+      : {}),
+    // Issue 25: the booking pages as schema.org's booking action.
+    ...(studio.bookingPath
+      ? {
+          potentialAction: {
+            "@type": "ReserveAction",
+            target: {
+              "@type": "EntryPoint",
+              urlTemplate: `${siteUrl}${studio.bookingPath}`,
+              inLanguage: "fr-FR",
+              actionPlatform: [
+                "https://schema.org/DesktopWebPlatform",
+                "https://schema.org/MobileWebPlatform",
+              ],
+            },
+            result: { "@type": "Reservation", name: `Séance photo – ${studio.name}` },
+          },
+        }
       : {}),
     branchOf: { "@id": businessId(siteUrl) },
   };

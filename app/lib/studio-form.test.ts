@@ -13,6 +13,7 @@ const studio: StudioData = {
   phone: "05 36 49 10 01",
   email: "ussel@example.com",
   bookingUrl: "https://reservation.example.com/ussel",
+  onlineBooking: false,
   giftVoucherUrl: "",
   hours: {
     Tuesday: [
@@ -38,6 +39,22 @@ describe("the studio form", () => {
       slug: "ussel",
       data: studio,
     });
+  });
+
+  it("turns « Réservation en ligne » on with its box, off without it (a box not ticked is not posted)", () => {
+    const on = parseStudioForm(
+      { ...studioFormValues("ussel", studio), onlineBooking: "on" },
+      studio,
+      "x",
+    );
+    expect(on.ok && on.data.onlineBooking).toBe(true);
+    expect(on.ok && studioFormValues("ussel", on.data).onlineBooking).toBe("on");
+    const { onlineBooking: _dropped, ...unticked } = studioFormValues("ussel", {
+      ...studio,
+      onlineBooking: true,
+    });
+    const off = parseStudioForm(unticked, studio, "x");
+    expect(off.ok && off.data.onlineBooking).toBe(false);
   });
 
   it("keeps an option's value when its label stays, derives one for a new label", () => {

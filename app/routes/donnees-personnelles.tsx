@@ -89,6 +89,23 @@ export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps
           Finalité : vous remettre vos photos et recevoir votre sélection. Base légale : l'exécution
           du contrat de prestation photographique.
         </p>
+        <h3 id="reservations" className="mt-6 text-lg font-semibold text-foreground">
+          Réservations en ligne
+        </h3>
+        <p>
+          Quand vous réservez une séance sur le site, nous enregistrons le studio, la séance, le
+          jour et l'heure choisis, vos nom, adresse email et téléphone, vos réponses aux questions
+          du studio, la date à laquelle vous avez accepté les conditions de réservation, et
+          l'historique de la réservation (demande, confirmation, déplacement, annulation). Votre
+          lien personnel n'est conservé que sous une forme chiffrée et irréversible. Vous recevez
+          les emails de confirmation et de rappel (48 heures et 2 heures avant la séance) ; le
+          studio reçoit une copie de chaque réservation.
+        </p>
+        <p>
+          Finalité : organiser votre séance, vous la rappeler et vous permettre de la déplacer ou de
+          l'annuler. Base légale : l'exécution du contrat de prestation photographique (et les
+          mesures précontractuelles pour une demande).
+        </p>
         <h3 className="mt-6 text-lg font-semibold text-foreground">Comptes administrateurs</h3>
         <p>
           Pour les personnes de l'équipe qui gèrent le blog : adresse email, nom, mot de passe
@@ -122,6 +139,10 @@ export default function DonneesPersonnelles({ loaderData }: Route.ComponentProps
             date indiquée par le studio (par défaut {galleryPurgeDays} jours après sa date
             d'expiration) ; au plus tard {retentionMonths} mois après votre dernière visite, vos
             nom, adresse et commentaires sont effacés.
+          </li>
+          <li>
+            Réservations en ligne : {retentionMonths} mois après la date de la séance (ou de sa
+            dernière modification), puis elles sont effacées avec leur historique.
           </li>
           <li>Comptes administrateurs : tant que la personne administre le site.</li>
         </ul>

@@ -193,18 +193,28 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </p>
               <ul className="mt-4 flex flex-wrap justify-center gap-2 text-sm">
                 {studios
-                  .filter((studio) => studio.bookingUrl)
+                  .filter((studio) => studio.bookingPath || studio.bookingUrl)
                   .map((studio) => (
                     <li key={studio.slug}>
-                      <a
-                        href={studio.bookingUrl}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
-                      >
-                        {studio.name}
-                        <span className="sr-only"> – réserver en ligne (nouvel onglet)</span>
-                      </a>
+                      {studio.bookingPath ? (
+                        <Link
+                          to={studio.bookingPath}
+                          className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
+                        >
+                          {studio.name}
+                          <span className="sr-only"> – réserver en ligne</span>
+                        </Link>
+                      ) : (
+                        <a
+                          href={studio.bookingUrl}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          className="inline-block rounded-full border border-border px-3 py-1.5 hover:bg-muted"
+                        >
+                          {studio.name}
+                          <span className="sr-only"> – réserver en ligne (nouvel onglet)</span>
+                        </a>
+                      )}
                     </li>
                   ))}
               </ul>

@@ -95,6 +95,34 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
         </p>
       </LegalSection>
 
+      <LegalSection id="conditions-reservation" title="Conditions de réservation des séances">
+        <ul>
+          <li>
+            Une séance réservée en ligne est confirmée dès la fin de la réservation ; une séance «
+            sur demande » l'est quand le studio l'accepte (vous recevez sa réponse par email dans le
+            délai indiqué, le créneau vous étant gardé d'ici là).
+          </li>
+          <li>
+            Vous pouvez déplacer ou annuler votre séance vous-même, depuis le lien personnel reçu
+            par email, jusqu'au délai indiqué pour la séance (48 heures avant, sauf mention
+            contraire) ; ensuite, appelez le studio.
+          </li>
+          <li>
+            Le prix et, le cas échéant, l'acompte sont ceux affichés lors de la réservation ; aucun
+            paiement n'est demandé sur le site : l'acompte se règle au studio ou par virement, selon
+            ce qui est indiqué.
+          </li>
+          <li>
+            Le studio peut déplacer ou annuler une séance en cas d'empêchement : il vous prévient
+            par email et vous propose un autre créneau.
+          </li>
+          <li>
+            En cas de retard important ou d'absence sans prévenir, la séance peut être écourtée ou
+            considérée comme effectuée.
+          </li>
+        </ul>
+      </LegalSection>
+
       <LegalSection id="donnees" title="Données personnelles et cookies">
         <p>
           La manière dont nous traitons vos données est décrite dans la page{" "}

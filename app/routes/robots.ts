@@ -6,7 +6,7 @@ import { env } from "~/server/env.server";
  * subscriber's token; a crawler has nothing to find there), and the clients' private galleries (decision
  * 0103). Never listed in the sitemap either.
  */
-export const disallowedPaths = ["/admin", "/newsletter/", "/galerie-client/"];
+export const disallowedPaths = ["/admin", "/newsletter/", "/galerie-client/", "/reservation/"];
 
 /** Crawlers may read everything public but these; the sitemap is announced. */
 export function loader() {

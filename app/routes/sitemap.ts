@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Route } from "./+types/sitemap";
 import { PUBLIC_CACHE_CONTROL } from "~/lib/blog-seo";
+import { BOOKING_HOME_PATH, bookingStudioPath } from "~/lib/booking/urls";
 import { listSitemapArticles } from "~/server/articles.server";
 import { listSitemapCategories } from "~/server/categories.server";
 import { siteContent, type StudioRecord } from "~/server/content/site-content.server";
@@ -46,12 +47,18 @@ function entry(location: string, lastModified: Date): string {
   return `  <url>\n    <loc>${escapeXml(location)}</loc>\n    <lastmod>${lastModified.toISOString()}</lastmod>\n  </url>`;
 }
 
-/** Every public page's address: the static pages, then each studio's page and contact page. */
+/**
+ * Every public page's address: the static pages, then each studio's page and contact page, then the booking
+ * pages of the studios that take bookings on the site (issue 25; /reserver exists only when one does).
+ */
 export function publicPages(studios: readonly StudioRecord[]): string[] {
+  const booking = studios.filter((studio) => studio.data.onlineBooking);
   return [
     ...staticPages,
     ...studios.map((studio) => studio.pagePath),
     ...studios.map((studio) => studio.contactPath),
+    ...(booking.length > 0 ? [BOOKING_HOME_PATH] : []),
+    ...booking.map((studio) => bookingStudioPath(studio.slug)),
   ];
 }
 

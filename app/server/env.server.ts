@@ -90,6 +90,20 @@ const envSchema = z
       .min(1, "doit être au moins 1")
       .max(300, "doit être au plus 300")
       .default(10),
+    /**
+     * Backups (issue 26): encrypted with this passphrase when set (keep it somewhere else than the site:
+     * without it no backup can be read); daily at BACKUP_HOUR (Paris time); kept 7 days, 4 weeks, 6 months.
+     */
+    BACKUP_KEY: z.string().min(16, "doit contenir au moins 16 caractères").optional(),
+    BACKUP_HOUR: z.coerce
+      .number()
+      .int("doit être une heure entière")
+      .min(0, "doit être entre 0 et 23")
+      .max(23, "doit être entre 0 et 23")
+      .default(3),
+    BACKUP_KEEP_DAILY: z.coerce.number().int().min(1, "doit être au moins 1").max(365).default(7),
+    BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
+    BACKUP_KEEP_MONTHLY: z.coerce.number().int().min(0).max(240).default(6),
     TRUST_PROXY: z
       .string()
       .optional()

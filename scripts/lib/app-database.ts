@@ -61,5 +61,6 @@ export async function runWithAppDatabase(
     await stopEmbedded?.();
     await vite.close();
   }
-  process.exit(exitCode);
+  // A task may set process.exitCode itself (a refusal it printed in its own words).
+  process.exit(exitCode || Number(process.exitCode ?? 0));
 }

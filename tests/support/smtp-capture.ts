@@ -134,6 +134,23 @@ export function mailParts(raw: string): {
   };
 }
 
+/** A file attached to a message (a booking's `.ics`), its text decoded with its own line ends kept. */
+export type MailAttachment = { type: string; filename: string; text: string };
+
+export function mailAttachments(raw: string): MailAttachment[] {
+  return leafParts(splitEntity(raw))
+    .filter((part) => /attachment/i.test(part.entity.headers["content-disposition"] ?? ""))
+    .map(({ type, entity }) => ({
+      type,
+      filename:
+        /filename="?([^";]+)"?/i.exec(entity.headers["content-disposition"] ?? "")?.[1] ?? "",
+      text: decodeBody(
+        entity.body,
+        (entity.headers["content-transfer-encoding"] ?? "").toLowerCase(),
+      ),
+    }));
+}
+
 /**
  * A real SMTP server on loopback that keeps every message it receives, and a loopback HTTP endpoint that
  * lists them as JSON (`GET /messages`), for tests running in other processes than the one that started it.

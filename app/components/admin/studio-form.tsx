@@ -32,6 +32,7 @@ function fieldLabel(name: string): string {
     phone: "Téléphone",
     email: "E-mail",
     bookingUrl: "Lien de réservation",
+    onlineBooking: "Réservation en ligne",
     giftVoucherUrl: "Lien des bons cadeaux",
     latitude: "Latitude",
     longitude: "Longitude",
@@ -264,6 +265,25 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
           type: "url",
           hint: "Adresse complète commençant par https://",
         })}
+        <div className="flex items-start gap-3">
+          <input
+            id={`${ADMIN_FORM_ID}-onlineBooking`}
+            type="checkbox"
+            name="onlineBooking"
+            aria-describedby={`${ADMIN_FORM_ID}-onlineBooking-aide`}
+            className="mt-0.5 size-5 accent-stone-800"
+            defaultChecked={text("onlineBooking") === "on"}
+          />
+          <div>
+            <label htmlFor={`${ADMIN_FORM_ID}-onlineBooking`} className="text-sm font-semibold">
+              Réservation en ligne
+            </label>
+            <p id={`${ADMIN_FORM_ID}-onlineBooking-aide`} className="text-sm text-muted-foreground">
+              Les visiteurs choisissent leur séance et leur créneau directement sur le site ; sinon,
+              le bouton « Réserver » du studio mène au lien de réservation ci-dessus.
+            </p>
+          </div>
+        </div>
         {field("giftVoucherUrl", "Lien des bons cadeaux (facultatif)", {
           maxLength: 500,
           type: "url",

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { Logo } from "./logo";
 import { headerLinks, type NavLinkItem } from "~/content/navigation";
-import { useSite } from "~/lib/public-site";
+import { reserveHref, useSite } from "~/lib/public-site";
 import { SCROLL_THRESHOLD } from "~/light-script";
 import { cn } from "~/lib/utils";
 
@@ -131,7 +131,7 @@ function DesktopNavigation() {
         {headerLinks.afterStudios.map(item)}
         <li>
           <Link
-            to="/contact"
+            to={reserveHref(useSite())}
             className="ml-3 inline-flex min-h-11 items-center rounded-full bg-gold px-5 text-sm font-semibold text-primary shadow-sm transition-colors hover:bg-white"
           >
             Réserver
@@ -247,7 +247,7 @@ function MobileNavigation({ open, onNavigate }: { open: boolean; onNavigate: () 
         {links(headerLinks.afterStudios)}
       </ul>
       <Link
-        to="/contact"
+        to={reserveHref(useSite())}
         onClick={onNavigate}
         className="mt-2 flex justify-center rounded-full bg-primary px-5 py-3 font-semibold text-primary-foreground"
       >

@@ -21,7 +21,11 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
         title={studio.name}
         subtitle={studio.description}
       >
-        {studio.bookingUrl ? (
+        {studio.bookingPath ? (
+          <Button asChild variant="gold" size="lg">
+            <Link to={studio.bookingPath}>Réserver en ligne</Link>
+          </Button>
+        ) : studio.bookingUrl ? (
           <Button asChild variant="gold" size="lg">
             <ExternalLink href={studio.bookingUrl}>Réserver en ligne</ExternalLink>
           </Button>
@@ -94,7 +98,7 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
         </section>
 
         <div className="space-y-8">
-          {studio.bookingUrl ? (
+          {studio.bookingPath || studio.bookingUrl ? (
             <section aria-labelledby="reserver" className="rounded-2xl bg-muted p-8">
               <CalendarCheck aria-hidden="true" className="size-8 text-gold-dark" />
               <h2 id="reserver" className="mt-3 text-xl font-bold">
@@ -104,12 +108,21 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
                 Choisissez votre créneau en ligne, ou appelez-nous : nous vous conseillons avec
                 plaisir.
               </p>
-              <ExternalLink
-                href={studio.bookingUrl}
-                className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
-              >
-                Réservation en ligne – {studio.city}
-              </ExternalLink>
+              {studio.bookingPath ? (
+                <Link
+                  to={studio.bookingPath}
+                  className="mt-4 inline-flex min-h-11 items-center gap-1.5 font-semibold text-gold-dark hover:underline"
+                >
+                  Réserver – {studio.city}
+                </Link>
+              ) : (
+                <ExternalLink
+                  href={studio.bookingUrl}
+                  className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
+                >
+                  Réservation en ligne – {studio.city}
+                </ExternalLink>
+              )}
             </section>
           ) : null}
           {studio.giftVoucherUrl ? (

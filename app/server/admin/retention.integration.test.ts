@@ -65,6 +65,7 @@ describe("18-month retention", () => {
       subscribers: 1,
       unconfirmed: 1,
       galleries: 0,
+      bookings: 0,
     });
 
     const emails = await database.db.execute<{ email: string }>(

@@ -12,9 +12,13 @@ export const RETENTION_MONTHS = 18;
  * Deletes contact messages and newsletter subscribers whose last activity is older than the retention
  * period. A message's last activity is when it was handled, else when it was sent.
  */
-export async function purgeExpiredPersonalData(
-  database: Database,
-): Promise<{ messages: number; subscribers: number; unconfirmed: number; galleries: number }> {
+export async function purgeExpiredPersonalData(database: Database): Promise<{
+  messages: number;
+  subscribers: number;
+  unconfirmed: number;
+  galleries: number;
+  bookings: number;
+}> {
   const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
   const messages = await database.execute(
     sql`delete from contact_messages where coalesce(handled_at, created_at) < ${cutoff}`,
@@ -43,7 +47,13 @@ export async function purgeExpiredPersonalData(
         where favourite_comment is not null and gallery_id in (
           select id from galleries where client_email = 'client@invalid')`,
   );
+  // Bookings (issue 25, decision 0115): erased with their history, occupancies and reminders 18 months
+  // after the session (or its last change, whichever is later). A session still to come is never erased.
+  const erasedBookings = await database.execute(
+    sql`delete from bookings where greatest(ends_at, updated_at) < ${cutoff}`,
+  );
   return {
+    bookings: erasedBookings.rowCount ?? 0,
     messages: messages.rowCount ?? 0,
     subscribers: subscribers.rowCount ?? 0,
     unconfirmed: unconfirmed.rowCount ?? 0,
@@ -61,7 +71,13 @@ export function startRetentionJob(database: Database): () => void {
   const run = async () => {
     try {
       const removed = await purgeExpiredPersonalData(database);
-      if (removed.messages || removed.subscribers || removed.unconfirmed || removed.galleries) {
+      if (
+        removed.messages ||
+        removed.subscribers ||
+        removed.unconfirmed ||
+        removed.galleries ||
+        removed.bookings
+      ) {
         log.info("retention_purge", removed);
       }
       await purgeExpiredRateLimits();

@@ -223,6 +223,8 @@ export async function findFreeSlots(query: {
   fromDay?: string;
   toDay?: string;
   now?: Date;
+  /** A booking being moved: its own time does not stand in its way (the client's page, decision 0115). */
+  exceptBookingId?: string;
 }): Promise<{ context: BookingContext; days: FreeDay[] }> {
   const now = query.now ?? new Date();
   const context = await loadBookingContext(query.studioId, query.sessionTypeId, {
@@ -235,7 +237,9 @@ export async function findFreeSlots(query: {
   const fromDay = isIsoDay(query.fromDay) && query.fromDay > today ? query.fromDay : today;
   const toDay = isIsoDay(query.toDay) && query.toDay < lastDay ? query.toDay : lastDay;
   if (fromDay > toDay) return { context, days: [] };
-  const availability = await loadAvailability(context, { fromDay, toDay }, now);
+  const availability = await loadAvailability(context, { fromDay, toDay }, now, {
+    exceptBookingId: query.exceptBookingId,
+  });
   const days = freeSlots({
     rules,
     calendar: slotCalendarOf(context),

@@ -30,7 +30,7 @@ import {
 import { listPhotographers } from "./photographers.server";
 import { BookingRefusedError, SlotTakenError } from "./refusals.server";
 
-useAppDatabase();
+useAppDatabase({ jobs: true });
 
 /** Monday 4 January 2027, 09:00 in Paris. */
 const NOW = new Date("2027-01-04T08:00:00Z");

@@ -31,7 +31,8 @@ import {
   slotRulesOf,
   type BookingContext,
 } from "./availability.server";
-import { looksLikeManageToken, manageTokenHash, newManageToken } from "./manage-token.server";
+import { queueBookingMails } from "./emails.server";
+import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
   deleteBookingOccupancies,
   exclusionConflict,
@@ -46,7 +47,8 @@ import { BookingRefusedError, SlotTakenError } from "./refusals.server";
  * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
  * occupy (decision record 0113). Every refusal a visitor or the owner can cause is a BookingRefusedError
  * (French message, 4xx status); a slot someone else took is a SlotTakenError, decided by PostgreSQL's
- * exclusion constraints, never by a check in code alone.
+ * exclusion constraints, never by a check in code alone. Each change queues its e-mails (emails.server.ts)
+ * in its own transaction: the client's, with the `.ics`, and the owner's when the client acted.
  */
 
 export type BookingRecord = typeof bookings.$inferSelect;
@@ -254,11 +256,12 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
     ? new Date(Math.min(now.getTime() + sessionType.responseDeadlineHours * HOUR, resolved.start))
     : null;
   const state = isRequest ? "pending" : "confirmed";
-  const token = newManageToken();
+  const id = randomUUID();
+  // Derived from the id (decision 0115): later e-mails can give the link again; only its hash is stored.
+  const manageToken = await manageTokenFor(id);
 
   const created = await inTransaction(async (tx) => {
     await releaseLapsedRequests(tx, now);
-    const id = randomUUID();
     const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {
       await savepoint.insert(bookings).values({
         id,
@@ -277,7 +280,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         clientPhone: client.data.phone,
         answers: checked.answers,
         consentAt: input.consentAt,
-        manageTokenHash: token.hash,
+        manageTokenHash: manageTokenHash(manageToken),
         createdAt: now,
         updatedAt: now,
       });
@@ -298,9 +301,10 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
       isRequest ? "requested" : "booked",
       byOwner ? by : { actor: "client", name: client.data.name },
     );
+    await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor);
     return { id, photographerId };
   });
-  return { ...created, state, startsAt, endsAt, respondBy, manageToken: token.token };
+  return { ...created, state, startsAt, endsAt, respondBy, manageToken };
 }
 
 /**
@@ -338,11 +342,13 @@ export async function acceptRequest(
         await tx.update(bookings).set({ photographerId }).where(eq(bookings.id, booking.id));
       }
     }
+    // The client's calendar turns the tentative event into a confirmed one: a new SEQUENCE.
     await tx
       .update(bookings)
-      .set({ state: "confirmed", updatedAt: now })
+      .set({ state: "confirmed", icsSequence: booking.icsSequence + 1, updatedAt: now })
       .where(eq(bookings.id, booking.id));
     await addEvent(tx, booking.id, "accepted", by);
+    await queueBookingMails(tx, booking.id, "accepted", "owner");
   });
 }
 
@@ -359,9 +365,10 @@ export async function declineRequest(
     await deleteBookingOccupancies(tx, booking.id);
     await tx
       .update(bookings)
-      .set({ state: "declined", updatedAt: now })
+      .set({ state: "declined", icsSequence: booking.icsSequence + 1, updatedAt: now })
       .where(eq(bookings.id, booking.id));
     await addEvent(tx, booking.id, "declined", by, messageDetail(options.message));
+    await queueBookingMails(tx, booking.id, "declined", "owner");
   });
 }
 
@@ -396,6 +403,7 @@ export async function cancelBooking(
       by.actor === "client" ? { actor: "client", name: booking.clientName } : by,
       messageDetail(options.message),
     );
+    await queueBookingMails(tx, booking.id, "cancelled", by.actor);
     return { icsSequence };
   });
 }
@@ -473,6 +481,7 @@ export async function moveBooking(
         }),
       },
     );
+    await queueBookingMails(tx, booking.id, "moved", by.actor);
     return { startsAt, endsAt, icsSequence, photographerId };
   });
 }

@@ -24,7 +24,7 @@ function content(change?: (draft: SiteContent) => void): SiteContent {
 describe("go-live checklist", () => {
   it("lists every demo value of the seed as still to do, each with the form that changes it", () => {
     const items = goLiveChecklist(content());
-    expect(items).toHaveLength(13);
+    expect(items).toHaveLength(14);
     expect(items.filter((item) => item.done)).toEqual([]);
     const brive = items.find((item) => item.label.startsWith("Studio de Brive"));
     expect(brive).toMatchObject({
@@ -56,6 +56,24 @@ describe("go-live checklist", () => {
     expect(byLabel("Coordonnées générales")?.done).toBe(true);
     expect(byLabel("Studio de Brive")?.done).toBe(true);
     expect(byLabel("Studio d'Ussel")?.done).toBe(false);
+  });
+
+  it("« Réservation en ligne » is to do until every studio takes bookings on the site, whose external link then no longer counts", () => {
+    const off = goLiveChecklist(content()).find((item) => item.label === "Réservation en ligne");
+    expect(off).toMatchObject({
+      done: false,
+      href: "/admin/studios/studio-0",
+      detail: "pas encore activée : Studio d'Ussel, Studio de Brive, Studio de Limoges",
+    });
+    const items = goLiveChecklist(
+      content((draft) => {
+        for (const studio of draft.studios) studio.data.onlineBooking = true;
+      }),
+    );
+    expect(items.find((item) => item.label === "Réservation en ligne")?.done).toBe(true);
+    expect(items.find((item) => item.label.startsWith("Studio de Brive"))?.detail).toBe(
+      "téléphone, e-mail, bons cadeaux",
+    );
   });
 
   it("recognises the seed's placeholders and nothing real", () => {

@@ -103,12 +103,26 @@ export function goLiveChecklist(content: SiteContent): ChecklistItem[] {
         placeholders({
           téléphone: studio.data.phone,
           "e-mail": studio.data.email,
-          "réservation en ligne": studio.data.bookingUrl,
+          // Booking on the site replaces the external link: its placeholder no longer shows.
+          ...(studio.data.onlineBooking ? {} : { "réservation en ligne": studio.data.bookingUrl }),
           "bons cadeaux": studio.data.giftVoucherUrl,
         }),
       ),
     );
   }
+
+  // Issue 25: off until the owner turns it on per studio (the studio's form), with its session types.
+  const withoutOnlineBooking = content.studios.filter((studio) => !studio.data.onlineBooking);
+  items.push(
+    item(
+      "Réservation en ligne",
+      withoutOnlineBooking[0] ? `/admin/studios/${withoutOnlineBooking[0].id}` : "/admin/studios",
+      withoutOnlineBooking.map((studio) => studio.data.name),
+      withoutOnlineBooking.length > 0
+        ? `pas encore activée : ${withoutOnlineBooking.map((studio) => studio.data.name).join(", ")}`
+        : undefined,
+    ),
+  );
 
   const giftLinks = giftSessions.sessions.filter((session) => isPlaceholder(session.link));
   items.push(

@@ -31,6 +31,7 @@ export function publicSite(content: SiteContent): PublicSite {
       address: studio.data.address,
       phone: studio.data.phone,
       email: studio.data.email,
+      onlineBooking: studio.data.onlineBooking,
     })),
   };
 }

@@ -1,5 +1,6 @@
 import type { ContactFormSettings } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
+import { bookingStudioPath } from "~/lib/booking/urls";
 import { parisToday } from "~/lib/dates";
 import { upcomingClosures } from "~/lib/opening-hours";
 import type { StudioFacts } from "~/lib/structured-data";
@@ -32,6 +33,7 @@ export function studioFacts(studio: StudioRecord, today = parisToday()): StudioF
     hours,
     geo,
     closures: upcomingClosures(closures, today),
+    bookingPath: studio.data.onlineBooking ? bookingStudioPath(studio.slug) : null,
   };
 }
 
@@ -61,7 +63,14 @@ export function studioPageData(
  */
 export type StudioContactData = Omit<
   StudioPageData,
-  "pagePath" | "city" | "description" | "bookingUrl" | "giftVoucherUrl" | "geo" | "photo"
+  | "pagePath"
+  | "city"
+  | "description"
+  | "bookingUrl"
+  | "giftVoucherUrl"
+  | "geo"
+  | "photo"
+  | "bookingPath"
 > & { photo: Pick<SitePhoto, "picture"> };
 
 export function studioContactData(

@@ -925,6 +925,55 @@ export const bookingOccupancies = pgTable(
 );
 
 /**
+ * The reminders sent (48 h and 2 h before, decision 0115), one row per booking, kind and start: the job
+ * writes the row and queues the e-mail in one transaction, so a reminder never leaves twice; a booking moved
+ * to another start is reminded again for its new time.
+ */
+export const bookingReminders = pgTable(
+  "booking_reminders",
+  {
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 5 }).$type<"48h" | "2h">().notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookingId, table.kind, table.startsAt] }),
+    check("booking_reminders_kind_check", sql`${table.kind} in ('48h', '2h')`),
+  ],
+);
+
+/**
+ * Each backup the site ran (issue 26): when, why (the nightly schedule, « Sauvegarder maintenant », the
+ * safety backup before a restore), how it went and how far it is. Not itself backed up nor restored: after a
+ * restore it still tells the site's real history of backups.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reason: varchar("reason", { length: 20 }).notNull().$type<"schedule" | "manual" | "safety">(),
+    status: varchar("status", { length: 20 })
+      .notNull()
+      .default("running")
+      .$type<"running" | "done" | "failed">(),
+    requestedBy: text("requested_by").references(() => users.id, { onDelete: "set null" }),
+    /** The archive's file name once written. */
+    file: varchar("file", { length: 200 }),
+    bytes: bigint("bytes", { mode: "number" }),
+    /** What went wrong, for the owner and the operator. */
+    error: text("error"),
+    /** How far it is: tables and files done out of how many. */
+    progress: jsonb("progress").$type<{ step: "tables" | "files"; done: number; total: number }>(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [index("backup_runs_started_idx").on(table.startedAt.desc())],
+);
+
+/**
  * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
  * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
  * address stops working at once.

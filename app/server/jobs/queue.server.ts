@@ -82,6 +82,32 @@ export const QUEUES = {
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   /**
+   * The site's backups (issue 26): nightly at BACKUP_HOUR, Paris time, and « Sauvegarder maintenant ».
+   * `singleton`: one backup at a time across every server. Not retried: a failure is recorded and
+   * e-mailed, the next night tries again, the owner can too.
+   */
+  backup: {
+    retryLimit: 0,
+    policy: "singleton",
+    notify: true,
+    expireInSeconds: 6 * 60 * 60,
+    heartbeatSeconds: 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  /**
+   * Booking reminders, every 5 minutes (decision 0115): `singleton`, one run at a time; a run that fails
+   * is simply the next one's work (each reminder's row makes it once).
+   */
+  "booking-reminders": {
+    retryLimit: 1,
+    retryDelay: 60,
+    policy: "singleton",
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
+  /**
    * The busy times of the photographers' own calendars, imported every 15 minutes (issue 25, decision
    * 0116). `singleton`: one import at a time; a missed run is simply the next one.
    */

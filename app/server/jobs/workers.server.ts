@@ -1,5 +1,6 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { importExternalCalendars } from "../booking/external-busy.server";
+import { sendDueReminders } from "../booking/reminders.server";
 import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
 import { runGalleryRetention } from "../galleries/retention.server";
@@ -9,6 +10,7 @@ import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
+import { backupSettings, type BackupJob, runRecordedBackup } from "../backup/service.server";
 import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
@@ -75,6 +77,23 @@ export async function startWorkers({
   await boss.schedule("gallery-retention", "30 3 * * *", {}, { tz: "Europe/Paris" });
   await boss.work("gallery-retention", async () => {
     await runGalleryRetention();
+  });
+  // Backups (issue 26): nightly, and when the owner asks; one at a time across every server.
+  await boss.schedule(
+    "backup",
+    `0 ${backupSettings().hour} * * *`,
+    { reason: "schedule" },
+    {
+      tz: "Europe/Paris",
+    },
+  );
+  await boss.work<BackupJob>("backup", async ([job]) => {
+    if (job) await runRecordedBackup(job.data);
+  });
+  // Booking reminders 48 h and 2 h before (decision 0115): queued every 5 minutes, each once.
+  await boss.schedule("booking-reminders", "*/5 * * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("booking-reminders", async () => {
+    await sendDueReminders();
   });
   // The photographers' own calendars, every 15 minutes (issue 25).
   await boss.schedule("booking-busy-import", "*/15 * * * *", {}, { tz: "Europe/Paris" });

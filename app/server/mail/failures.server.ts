@@ -3,7 +3,7 @@ import { db } from "../db/client.server";
 import { mailFailures } from "../db/schema";
 import { log } from "../logger.server";
 
-export type MailKind = "newsletter" | "confirmation" | "contact" | "admin" | "gallery";
+export type MailKind = "newsletter" | "confirmation" | "contact" | "admin" | "gallery" | "booking";
 
 /** How long failures are shown in the admin. */
 export const MAIL_FAILURE_RETENTION_DAYS = 30;

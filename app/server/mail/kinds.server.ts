@@ -4,6 +4,8 @@
  * its feature's module and that module is added here; the test of this list checks it against the kinds
  * the features use.
  */
+import "../backup/service.server";
+import "../booking/emails.server";
 import "../contact-mail.server";
 import "../galleries/emails.server";
 import "../mail.server";

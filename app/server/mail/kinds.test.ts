@@ -24,6 +24,9 @@ describe("the mail worker's kinds", () => {
     const inSources = kindsInSources(app).sort();
     expect(inSources).toEqual([
       "admin",
+      "backup-failed",
+      "booking-client",
+      "booking-owner",
       "confirmation",
       "contact",
       "gallery-invitation",

@@ -32,7 +32,11 @@ export type OutgoingMail = {
    * link to a private photo leaves in the message and the image shows offline.
    */
   inlineImages?: InlineImage[];
+  /** Files attached to the e-mail (a booking's `.ics`). */
+  attachments?: MailAttachment[];
 };
+
+export type MailAttachment = { filename: string; contentType: string; content: string | Buffer };
 
 export type InlineImage = { cid: string; filename: string; contentType: string; content: Buffer };
 
@@ -155,7 +159,13 @@ export async function deliver(mail: OutgoingMail, config: MailConfig): Promise<v
     replyTo: mail.replyTo,
     headers: mail.headers,
     messageId: mail.messageId,
-    attachments: mail.inlineImages?.map((image) => ({ ...image, contentDisposition: "inline" })),
+    attachments: [
+      ...(mail.inlineImages ?? []).map((image) => ({
+        ...image,
+        contentDisposition: "inline" as const,
+      })),
+      ...(mail.attachments ?? []),
+    ],
   });
 }
 

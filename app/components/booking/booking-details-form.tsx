@@ -1,0 +1,209 @@
+import { Link } from "react-router";
+import { Field, fieldMeta, Input, Select, Textarea } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import type { BookingQuestion } from "~/lib/booking/session-types";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { Notice, TimeChoices } from "./booking-layout";
+
+const FORM_ID = "reservation";
+
+/**
+ * The client's details, the owner's questions and the consent, posted without JavaScript. After a refusal
+ * it comes back with every value typed; a slot someone else took brings the next free times as buttons of
+ * this same form, so one click books another time with everything already typed.
+ */
+export function BookingDetailsForm({
+  action,
+  questions,
+  values,
+  errors,
+  message,
+  request,
+  depositText,
+  cutoffHours,
+  responseDeadlineHours,
+  alternatives,
+  phone,
+}: {
+  action: string;
+  questions: readonly BookingQuestion[];
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  message: string | null;
+  request: boolean;
+  depositText: string | null;
+  cutoffHours: number;
+  responseDeadlineHours: number;
+  alternatives: { key: string; time: string }[];
+  phone: string;
+}) {
+  const meta = (name: string, required = false) => fieldMeta(FORM_ID, name, errors[name], required);
+  const value = (name: string) => values[name] ?? "";
+  const name = meta("name", true);
+  const email = meta("email", true);
+  const tel = meta("phone");
+  const consent = meta("consent", true);
+  return (
+    <form
+      method="post"
+      action={action}
+      noValidate
+      className="space-y-6"
+      aria-labelledby="coordonnees"
+    >
+      <h2 id="coordonnees" className="text-xl font-semibold">
+        Vos coordonnées
+      </h2>
+      {message ? (
+        <Notice tone="error" title={message}>
+          {alternatives.length > 0 ? (
+            <p>Choisissez l'un des prochains horaires libres : vos informations sont gardées.</p>
+          ) : Object.keys(errors).length > 0 ? (
+            <p>Corrigez les champs signalés ci-dessous.</p>
+          ) : (
+            <p>Besoin d'aide ? Appelez le studio au {phone}.</p>
+          )}
+        </Notice>
+      ) : null}
+      {alternatives.length > 0 ? (
+        <section aria-labelledby="autres-horaires" className="space-y-3">
+          <h3 id="autres-horaires" className="font-semibold">
+            Prochains horaires libres (un clic réserve avec vos informations)
+          </h3>
+          <TimeChoices slots={alternatives} buttonName="creneau" />
+        </section>
+      ) : null}
+
+      <Field field={name} label="Nom et prénom">
+        {(props) => (
+          <Input
+            {...props}
+            type="text"
+            autoComplete="name"
+            maxLength={200}
+            defaultValue={value("name")}
+          />
+        )}
+      </Field>
+      <Field
+        field={email}
+        label="E-mail"
+        description="Pour la confirmation et votre lien personnel."
+      >
+        {(props) => (
+          <Input
+            {...props}
+            type="email"
+            autoComplete="email"
+            maxLength={255}
+            defaultValue={value("email")}
+          />
+        )}
+      </Field>
+      <Field field={tel} label="Téléphone (facultatif)">
+        {(props) => (
+          <Input
+            {...props}
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            maxLength={30}
+            defaultValue={value("phone")}
+          />
+        )}
+      </Field>
+
+      {questions.map((question) => {
+        const field = meta(`answers.${question.id}`, question.required);
+        const posted = value(`answers.${question.id}`);
+        if (question.kind === "text") {
+          return (
+            <Field key={question.id} field={field} label={question.label}>
+              {(props) => <Textarea {...props} rows={3} maxLength={1000} defaultValue={posted} />}
+            </Field>
+          );
+        }
+        const options = question.kind === "yes_no" ? ["oui", "non"] : question.options;
+        return (
+          <Field key={question.id} field={field} label={question.label}>
+            {(props) => (
+              <Select {...props} defaultValue={posted}>
+                <option value="">Choisir…</option>
+                {options.map((option) => (
+                  <option key={option} value={option}>
+                    {question.kind === "yes_no" ? (option === "oui" ? "Oui" : "Non") : option}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        );
+      })}
+
+      <div className="rounded-xl bg-muted p-4 text-sm">
+        <ul className="list-disc space-y-1 pl-5">
+          {request ? (
+            <li>
+              C'est une demande : le studio l'accepte ou la refuse sous {responseDeadlineHours} h,
+              et ce créneau vous est gardé d'ici là.
+            </li>
+          ) : null}
+          {depositText ? <li>{depositText}</li> : null}
+          <li>
+            Vous pourrez déplacer ou annuler votre séance en ligne jusqu'à {cutoffHours} h avant.
+          </li>
+        </ul>
+      </div>
+
+      <div>
+        <div className="flex items-start gap-3">
+          <input
+            id={consent.id}
+            name="consent"
+            type="checkbox"
+            required
+            aria-invalid={consent.errors ? true : undefined}
+            aria-describedby={consent.errors ? consent.errorId : undefined}
+            defaultChecked={value("consent") === "on"}
+            className="mt-0.5 size-6 shrink-0 accent-stone-800"
+          />
+          <label htmlFor={consent.id} className="text-sm">
+            J'accepte les{" "}
+            <Link to="/mentions-legales#conditions-reservation" className="underline">
+              conditions de réservation
+            </Link>{" "}
+            et l'usage de mes données pour cette séance (
+            <Link to="/donnees-personnelles#reservations" className="underline">
+              données personnelles
+            </Link>
+            ).
+          </label>
+        </div>
+        {consent.errors ? (
+          <p id={consent.errorId} className="mt-1.5 text-sm font-medium text-destructive">
+            {consent.errors[0]}
+          </p>
+        ) : null}
+      </div>
+
+      {/* Spam trap: people never see nor reach it; bots fill in every field. */}
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label htmlFor={`${FORM_ID}-${HONEYPOT_FIELD}`}>Ne pas remplir ce champ</label>
+        <input
+          id={`${FORM_ID}-${HONEYPOT_FIELD}`}
+          type="text"
+          name={HONEYPOT_FIELD}
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
+      </div>
+
+      <Button type="submit" size="lg" className="w-full sm:w-auto">
+        {request ? "Envoyer ma demande" : "Confirmer la réservation"}
+      </Button>
+      {/* Last in the form: an alternative's button, earlier, names its own time first. */}
+      {values.creneau ? <input type="hidden" name="creneau" value={values.creneau} /> : null}
+    </form>
+  );
+}

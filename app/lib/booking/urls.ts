@@ -1,0 +1,46 @@
+/**
+ * The addresses of online booking (issue 25, decision 0115), one step per page, every choice in the address
+ * so that each step is a plain link that works without JavaScript and can be reloaded or shared:
+ *
+ * - `/reserver`: the studios that take bookings on the site;
+ * - `/reserver/{studio}`: the session types offered there (a private one only with `?lien={secret}`);
+ * - `/reserver/{studio}/{séance}?du={jour}&jour={jour}`: the next free days from `du` (a page of days), and the
+ *   free times of `jour`;
+ * - `/reserver/{studio}/{séance}/coordonnees?creneau={AAAA-MM-JJTHH:MM}`: the client's details, posted to the
+ *   same address;
+ * - `/reservation/{jeton}`: the client's own page (see, cancel, move), from the e-mails.
+ *
+ * A private session type's secret travels as `lien` on every step.
+ */
+
+const withQuery = (path: string, query: Record<string, string | null | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+export const BOOKING_HOME_PATH = "/reserver";
+
+export const bookingStudioPath = (studioSlug: string, privateToken?: string | null) =>
+  withQuery(`/reserver/${studioSlug}`, { lien: privateToken });
+
+export const bookingDaysPath = (
+  studioSlug: string,
+  sessionTypeSlug: string,
+  query: { lien?: string | null; du?: string | null; jour?: string | null } = {},
+) => withQuery(`/reserver/${studioSlug}/${sessionTypeSlug}`, query);
+
+export const bookingDetailsPath = (
+  studioSlug: string,
+  sessionTypeSlug: string,
+  slotKey: string,
+  privateToken?: string | null,
+) =>
+  withQuery(`/reserver/${studioSlug}/${sessionTypeSlug}/coordonnees`, {
+    creneau: slotKey,
+    lien: privateToken,
+  });
+
+export const managePath = (token: string, query: Record<string, string | null | undefined> = {}) =>
+  withQuery(`/reservation/${token}`, query);

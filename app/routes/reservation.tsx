@@ -1,0 +1,314 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/reservation";
+import type { SiteHandle } from "./site-layout";
+import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import {
+  BookingPage,
+  DayChoices,
+  NO_INDEX,
+  Notice,
+  TimeChoices,
+} from "~/components/booking/booking-layout";
+import { Button } from "~/components/ui/button";
+import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { slotKeyOf } from "~/lib/booking/slots";
+import { managePath } from "~/lib/booking/urls";
+import { dayLabelFr, durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import { telHref } from "~/lib/public-site";
+import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
+import { managedBooking } from "~/server/booking/manage-page.server";
+import { BookingRefusedError } from "~/server/booking/refusals.server";
+import { freeTimesOf, nextFreeDays } from "~/server/booking/visitor.server";
+import { consumeRateLimit } from "~/server/rate-limit.server";
+import { clientAddressContext } from "~/server/context";
+
+/**
+ * /reservation/{jeton}: the client's booking (from the confirmation and every e-mail): see it, cancel it
+ * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&du=…&jour=…`, the times as buttons of a
+ * POST form) until the type's cut-off. Never cached, never indexed, no referrer to other sites (the token is the key).
+ */
+
+export const handle: SiteHandle = { solidHeader: true };
+
+const isDay = (value: string | null): value is string =>
+  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+const DONE: Record<string, string> = {
+  annulee: "Votre séance est annulée. Un e-mail de confirmation vous est envoyé.",
+  deplacee: "Votre séance est déplacée. Un e-mail avec le nouvel horaire vous est envoyé.",
+};
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const managed = await managedBooking(params.token);
+  const { booking, type, studio, changeable } = managed;
+  const search = new URL(request.url).searchParams;
+  const moving = changeable && search.get("deplacer") === "1" && !type.archived;
+  const cancelling = changeable && search.get("annuler") === "1";
+  const from = isDay(search.get("du")) ? search.get("du") : null;
+  const day = isDay(search.get("jour")) ? search.get("jour") : null;
+  let days: { day: string; count: number }[] = [];
+  let nextFrom: string | null = null;
+  let times: { key: string; time: string }[] = [];
+  if (moving) {
+    // Its own time does not stand in its way: it can move by half an hour.
+    const query = {
+      studioId: booking.studioId,
+      sessionTypeId: booking.sessionTypeId,
+      privateToken: type.privateToken,
+      exceptBookingId: booking.id,
+    };
+    const [free, dayTimes] = await Promise.all([
+      nextFreeDays({ ...query, fromDay: from }),
+      day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
+    ]);
+    days = free.days.map((entry) => ({ day: entry.day, count: entry.slots.length }));
+    nextFrom = free.nextFrom;
+    const current = slotKeyOf(booking.startsAt);
+    times = dayTimes
+      .filter((slot) => slot.key !== current)
+      .map((slot) => ({ key: slot.key, time: slot.time }));
+  }
+  return data(
+    {
+      token: params.token,
+      booking: {
+        state: booking.state,
+        stateLabel: BOOKING_STATE_LABELS[booking.state],
+        when: instantLabelFr(booking.startsAt),
+        duration: durationLabelFr(
+          Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),
+        ),
+        clientName: booking.clientName,
+        respondBy: booking.respondBy ? instantLabelFr(booking.respondBy) : null,
+      },
+      type: { name: type.name, cutoffHours: type.cutoffHours },
+      changeUntil: instantLabelFr(
+        new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
+      ),
+      studio,
+      changeable,
+      moving,
+      cancelling,
+      from,
+      day,
+      days,
+      nextFrom,
+      times,
+      done: DONE[search.get("fait") ?? ""] ?? null,
+      created: search.get("nouvelle") === "1",
+    },
+    { headers: PRIVATE_HEADERS },
+  );
+}
+
+/**
+ * `same-origin` rather than `no-referrer` (the address is the key, and no other site may receive it): with
+ * `no-referrer` a browser posts the page's forms with `Origin: null`, which the CSRF check refuses.
+ */
+const PRIVATE_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Robots-Tag": "noindex, nofollow",
+  "Referrer-Policy": "same-origin",
+};
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const headers = new Headers(PRIVATE_HEADERS);
+  for (const source of [loaderHeaders, actionHeaders]) {
+    source.forEach((value, key) => headers.set(key, value));
+  }
+  return headers;
+};
+
+/** Cancelling and moving from the client's page: each refused as a French 4xx, never a 5xx. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const managed = await managedBooking(params.token);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const refuse = (status: number, message: string) =>
+    data({ message }, { status, headers: PRIVATE_HEADERS });
+  const limited = await consumeRateLimit(`booking-manage:${context.get(clientAddressContext)}`, {
+    limit: 30,
+    windowSeconds: 3600,
+  });
+  if (!limited.allowed) return refuse(429, "Trop de modifications : réessayez dans une heure.");
+  try {
+    if (intent === "cancel") {
+      await cancelBooking(managed.booking.id, { actor: "client" });
+      return redirect(managePath(params.token, { fait: "annulee" }), 303);
+    }
+    if (intent === "move") {
+      const slot = formData.get("creneau");
+      if (typeof slot !== "string" || slot.length > 40) {
+        return refuse(400, "Choisissez un horaire.");
+      }
+      await moveBooking(managed.booking.id, { slot }, { actor: "client" });
+      return redirect(managePath(params.token, { fait: "deplacee" }), 303);
+    }
+    return refuse(400, "Cette action n'existe pas.");
+  } catch (error) {
+    if (error instanceof BookingRefusedError) return refuse(error.status, error.message);
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Votre réservation" }, NO_INDEX];
+
+export default function ReservationPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { token, booking, type, studio, changeable, moving, cancelling } = loaderData;
+  const { street, postalCode, city } = studio.address;
+  const active = booking.state === "pending" || booking.state === "confirmed";
+  return (
+    <BookingPage trail={[]} title="Votre réservation">
+      {loaderData.created ? (
+        <Notice
+          tone="success"
+          title={
+            booking.state === "pending"
+              ? "Votre demande est envoyée au studio."
+              : "Votre séance est réservée."
+          }
+        >
+          <p>
+            Un e-mail de confirmation vous est envoyé avec ce lien personnel : gardez-le pour
+            déplacer ou annuler votre séance.
+          </p>
+        </Notice>
+      ) : null}
+      {loaderData.done ? <Notice tone="success" title={loaderData.done} /> : null}
+      {actionData?.message ? <Notice tone="error" title={actionData.message} /> : null}
+
+      <section
+        aria-labelledby="seance"
+        className="rounded-2xl border border-border bg-white p-6 shadow-sm"
+      >
+        <h2 id="seance" className="text-xl font-semibold">
+          {type.name}
+        </h2>
+        <dl className="mt-4 grid gap-3 sm:grid-cols-[10rem_1fr]">
+          <dt className="font-semibold">Quand</dt>
+          <dd className="first-letter:uppercase">
+            {booking.when} ({booking.duration})
+          </dd>
+          <dt className="font-semibold">Où</dt>
+          <dd>
+            {studio.name}, {street}, {postalCode} {city}
+          </dd>
+          <dt className="font-semibold">Téléphone</dt>
+          <dd>
+            <a href={telHref(studio.phone)} className="text-gold-dark underline">
+              {studio.phone}
+            </a>
+          </dd>
+          <dt className="font-semibold">Au nom de</dt>
+          <dd>{booking.clientName}</dd>
+          <dt className="font-semibold">État</dt>
+          <dd>
+            {booking.stateLabel}
+            {booking.state === "pending" && booking.respondBy
+              ? ` (réponse au plus tard le ${booking.respondBy})`
+              : ""}
+          </dd>
+        </dl>
+      </section>
+
+      {active && !changeable ? (
+        <p>
+          Il est trop tard pour modifier cette séance en ligne (jusqu'à {type.cutoffHours} h avant)
+          : appelez le studio au {studio.phone}.
+        </p>
+      ) : null}
+
+      {changeable && !moving && !cancelling ? (
+        <p>
+          Vous pouvez déplacer ou annuler cette séance en ligne jusqu'au {loaderData.changeUntil}.
+        </p>
+      ) : null}
+      {changeable && !moving && !cancelling ? (
+        <div className="flex flex-wrap gap-3">
+          <Button asChild>
+            <Link to={managePath(token, { deplacer: "1" })}>Déplacer la séance</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={managePath(token, { annuler: "1" })}>Annuler la séance</Link>
+          </Button>
+        </div>
+      ) : null}
+
+      {cancelling ? (
+        <section
+          aria-labelledby="annuler"
+          className="rounded-2xl border border-red-200 bg-red-50 p-6"
+        >
+          <h2 id="annuler" className="text-xl font-semibold">
+            Annuler la séance ?
+          </h2>
+          <p className="mt-2">
+            Le créneau sera libéré pour d'autres personnes. Cette action est définitive.
+          </p>
+          <form method="post" action={managePath(token)} className="mt-4 flex flex-wrap gap-3">
+            <input type="hidden" name="intent" value="cancel" />
+            <Button type="submit" variant="destructive">
+              Oui, annuler ma séance
+            </Button>
+            <Button asChild variant="outline">
+              <Link to={managePath(token)}>Non, la garder</Link>
+            </Button>
+          </form>
+        </section>
+      ) : null}
+
+      {moving ? (
+        <section aria-labelledby="deplacer" className="space-y-6">
+          <h2 id="deplacer" className="text-xl font-semibold">
+            Déplacer la séance
+          </h2>
+          {loaderData.days.length === 0 ? (
+            <p>Aucun autre créneau libre en ligne : appelez le studio au {studio.phone}.</p>
+          ) : (
+            <DayChoices
+              days={loaderData.days}
+              selected={loaderData.day}
+              hrefOf={(chosen) =>
+                `${managePath(token, { deplacer: "1", du: loaderData.from, jour: chosen })}#horaires`
+              }
+            />
+          )}
+          {loaderData.nextFrom ? (
+            <Button asChild variant="outline">
+              <Link to={managePath(token, { deplacer: "1", du: loaderData.nextFrom })}>
+                Jours suivants
+              </Link>
+            </Button>
+          ) : null}
+          {loaderData.day ? (
+            <form
+              method="post"
+              action={managePath(token)}
+              id="horaires"
+              aria-labelledby="horaires-titre"
+            >
+              <h3 id="horaires-titre" className="font-semibold first-letter:uppercase">
+                {dayLabelFr(loaderData.day)} : choisissez le nouvel horaire
+              </h3>
+              <input type="hidden" name="intent" value="move" />
+              <div className="mt-3">
+                {loaderData.times.length === 0 ? (
+                  <p>Plus aucun horaire libre ce jour-là.</p>
+                ) : (
+                  <TimeChoices slots={loaderData.times} buttonName="creneau" />
+                )}
+              </div>
+            </form>
+          ) : null}
+          <Link to={managePath(token)} className="inline-flex min-h-11 items-center underline">
+            Garder l'horaire actuel
+          </Link>
+        </section>
+      ) : null}
+    </BookingPage>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <BookingErrorBoundary error={error} />;
+}

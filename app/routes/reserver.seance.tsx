@@ -1,0 +1,164 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/reserver.seance";
+import type { SiteHandle } from "./site-layout";
+import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import {
+  BookingPage,
+  DayChoices,
+  NO_INDEX,
+  TimeChoices,
+} from "~/components/booking/booking-layout";
+import { Button } from "~/components/ui/button";
+import {
+  BOOKING_HOME_PATH,
+  bookingDaysPath,
+  bookingDetailsPath,
+  bookingStudioPath,
+} from "~/lib/booking/urls";
+import { dayLabelFr, durationLabelFr } from "~/lib/booking/words";
+import { siteFrom } from "~/lib/public-site";
+import { seo } from "~/lib/seo";
+import {
+  bookingStudioAt,
+  freeTimesOf,
+  nextFreeDays,
+  offeredSessionType,
+  privateTokenOf,
+} from "~/server/booking/visitor.server";
+import { siteContent } from "~/server/content/site-content.server";
+
+/**
+ * /reserver/{studio}/{séance}: the next free days (a page of them from `?du=`), and the free times of the
+ * day chosen (`?jour=`), each a link to the details form.
+ */
+
+export const handle: SiteHandle = { solidHeader: true };
+
+const isDay = (value: string | null): value is string =>
+  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const content = await siteContent(context);
+  const studio = bookingStudioAt(content, params.studio);
+  const search = new URL(request.url).searchParams;
+  const privateToken = privateTokenOf(search.get("lien"));
+  const type = await offeredSessionType(studio.id, params.seance, privateToken);
+  const from = isDay(search.get("du")) ? search.get("du") : null;
+  const day = isDay(search.get("jour")) ? search.get("jour") : null;
+  const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
+  const [{ days, nextFrom }, times] = await Promise.all([
+    nextFreeDays({ ...query, fromDay: from }),
+    day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
+  ]);
+  return {
+    studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
+    type: {
+      slug: type.slug,
+      name: type.name,
+      duration: durationLabelFr(type.durationMinutes),
+      priceText: type.priceText,
+    },
+    privateToken,
+    from,
+    day,
+    days: days.map((free) => ({ day: free.day, count: free.slots.length })),
+    nextFrom,
+    times: times.map((slot) => ({ key: slot.key, time: slot.time })),
+  };
+}
+
+export const headers = () => ({ "Cache-Control": "no-store" });
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [];
+  const site = siteFrom(matches);
+  return seo({
+    title: `${loaderData.type.name} au ${loaderData.studio.name} : choisir un créneau | ${site.brand}`,
+    description: `Les prochains créneaux libres pour « ${loaderData.type.name} » au ${loaderData.studio.name}.`,
+    path: bookingDaysPath(loaderData.studio.slug, loaderData.type.slug),
+    matches,
+    extra: [NO_INDEX],
+  });
+};
+
+export default function ReserverSeancePage({ loaderData }: Route.ComponentProps) {
+  const { studio, type, privateToken, day, days, nextFrom, times, from } = loaderData;
+  const lien = privateToken;
+  return (
+    <BookingPage
+      trail={[
+        { label: "Studio", to: BOOKING_HOME_PATH },
+        { label: studio.name, to: bookingStudioPath(studio.slug, lien) },
+        { label: type.name },
+      ]}
+      title={`${type.name} au ${studio.name}`}
+      intro={
+        <p>
+          Durée : {type.duration}
+          {type.priceText ? ` · ${type.priceText}` : ""}. Choisissez un jour, puis un horaire (heure
+          de Paris).
+        </p>
+      }
+    >
+      <section aria-labelledby="jours">
+        <h2 id="jours" className="text-xl font-semibold">
+          {from ? `Jours libres à partir du ${dayLabelFr(from)}` : "Prochains jours libres"}
+        </h2>
+        {days.length === 0 ? (
+          <p className="mt-3">
+            Plus aucun créneau libre en ligne sur cette période : appelez le studio au{" "}
+            {studio.phone}.
+          </p>
+        ) : (
+          <div className="mt-3">
+            <DayChoices
+              days={days}
+              selected={day}
+              hrefOf={(chosen) =>
+                `${bookingDaysPath(studio.slug, type.slug, { lien, du: from, jour: chosen })}#horaires`
+              }
+            />
+          </div>
+        )}
+        <div className="mt-4 flex flex-wrap gap-3">
+          {from ? (
+            <Button asChild variant="outline">
+              <Link to={bookingDaysPath(studio.slug, type.slug, { lien })}>
+                Revenir aux premiers jours
+              </Link>
+            </Button>
+          ) : null}
+          {nextFrom ? (
+            <Button asChild variant="outline">
+              <Link to={bookingDaysPath(studio.slug, type.slug, { lien, du: nextFrom })}>
+                Jours suivants
+              </Link>
+            </Button>
+          ) : null}
+        </div>
+      </section>
+
+      {day ? (
+        <section aria-labelledby="horaires-titre" id="horaires">
+          <h2 id="horaires-titre" className="text-xl font-semibold first-letter:uppercase">
+            {dayLabelFr(day)} : horaires libres
+          </h2>
+          {times.length === 0 ? (
+            <p className="mt-3">Plus aucun horaire libre ce jour-là : choisissez un autre jour.</p>
+          ) : (
+            <div className="mt-3">
+              <TimeChoices
+                slots={times}
+                hrefOf={(key) => bookingDetailsPath(studio.slug, type.slug, key, lien)}
+              />
+            </div>
+          )}
+        </section>
+      ) : null}
+    </BookingPage>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <BookingErrorBoundary error={error} />;
+}

@@ -1,0 +1,448 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import type pg from "pg";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import { createHash as hashOf } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { applyMigrations, migrationsFolder } from "../db/migrate.server";
+import type { Storage } from "../storage/types";
+import { BackupRefusedError } from "./errors.server";
+import { migrateTo, withScratchDatabase } from "./scratch.server";
+import {
+  BACKUP_FORMAT,
+  type BackupHeader,
+  type BackupManifest,
+  HEADER_ENTRY,
+  listTables,
+  MANIFEST_ENTRY,
+  migrationLevel,
+  type MigrationLevel,
+  qualified,
+  Tally,
+} from "./backup.server";
+import { decryptStream, ENCRYPTED_MAGIC, isEncrypted, WrongKeyError } from "./encryption.server";
+import { readTar, TarFormatError, type TarEntry } from "./tar.server";
+
+/*
+ * A restore (issue 26) never changes the site before the whole archive is known good: a first reading
+ * checks every entry against the manifest (sizes, row counts, SHA-256). Then the files are put back (new
+ * keys beside the live ones: the site still serves as before), then every table is replaced in ONE
+ * transaction (emptied, loaded, counted and hashed again): a failure, or the process killed, rolls it all
+ * back. Only once it is committed are the files the archive does not hold removed.
+ */
+
+export { BackupRefusedError };
+
+const DAMAGED = "Cette sauvegarde est abîmée ou incomplète : elle ne peut pas être restaurée.";
+
+type Counted = { bytes: number; rows: number; sha256: string };
+
+async function tallyOf(chunks: AsyncIterable<Buffer>, { rows = false } = {}): Promise<Counted> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (rows) for (const byte of chunk) if (byte === 10) lines += 1;
+  }
+  return { bytes, rows: lines, sha256: hash.digest("hex") };
+}
+
+async function jsonOf<T>(entry: TarEntry): Promise<T> {
+  const parts: Buffer[] = [];
+  for await (const chunk of entry.body) parts.push(chunk);
+  return JSON.parse(Buffer.concat(parts).toString("utf8")) as T;
+}
+
+const ENCRYPTED_WITHOUT_KEY =
+  "Cette sauvegarde est chiffrée : il faut sa clé (BACKUP_KEY) pour la lire.";
+const WRONG_KEY =
+  "La clé BACKUP_KEY n'ouvre pas cette sauvegarde : ce n'est pas la bonne clé, ou l'archive a été modifiée.";
+
+/** The archive's bytes, opened with `key` when it is encrypted. */
+async function archiveBytes(file: string, key: string | undefined): Promise<AsyncIterable<Buffer>> {
+  const handle = await open(file);
+  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
+  try {
+    await handle.read(start, 0, start.length, 0);
+  } finally {
+    await handle.close();
+  }
+  if (!isEncrypted(start)) return createReadStream(file);
+  if (!key) throw new BackupRefusedError(ENCRYPTED_WITHOUT_KEY);
+  const opened = decryptStream(key);
+  pipeline(createReadStream(file), opened).catch((error: unknown) =>
+    opened.destroy(error as Error),
+  );
+  return opened;
+}
+
+/** The entries of an archive file, its damage told in the owner's words. */
+async function* entriesOf(file: string, key: string | undefined): AsyncGenerator<TarEntry> {
+  try {
+    yield* readTar(await archiveBytes(file, key));
+  } catch (error) {
+    throw refusalOf(error);
+  }
+}
+
+/** An error reading an archive, as the owner is told it (others as they are). */
+function refusalOf(error: unknown): unknown {
+  if (error instanceof BackupRefusedError) return error;
+  if (error instanceof WrongKeyError) return new BackupRefusedError(WRONG_KEY, { cause: error });
+  if (
+    error instanceof TarFormatError ||
+    error instanceof SyntaxError ||
+    (error as { code?: string }).code?.startsWith("Z_")
+  ) {
+    return new BackupRefusedError(DAMAGED, { cause: error });
+  }
+  return error;
+}
+
+/**
+ * Reads the whole archive and checks it: its first entry says it is a backup of this site in a format this
+ * version reads, each table and file has the size, rows and SHA-256 of the manifest, nothing is missing.
+ * Returns the manifest.
+ */
+export async function verifyBackup(file: string, key?: string): Promise<BackupManifest> {
+  let header: BackupHeader | undefined;
+  let manifest: BackupManifest | undefined;
+  const seen = new Map<string, Counted>();
+  try {
+    for await (const entry of entriesOf(file, key)) {
+      if (!header) {
+        if (entry.name !== HEADER_ENTRY) {
+          throw new BackupRefusedError("Ce fichier n'est pas une sauvegarde du site.");
+        }
+        header = await jsonOf<BackupHeader>(entry);
+        if (header.format > BACKUP_FORMAT) {
+          throw new BackupRefusedError(
+            "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.",
+          );
+        }
+      } else if (entry.name === MANIFEST_ENTRY) {
+        manifest = await jsonOf<BackupManifest>(entry);
+      } else if (entry.name.startsWith("base/")) {
+        seen.set(entry.name, await tallyOf(gunzip(entry.body), { rows: true }));
+      } else {
+        seen.set(entry.name, await tallyOf(entry.body));
+      }
+    }
+  } catch (error) {
+    throw refusalOf(error);
+  }
+  if (!header) throw new BackupRefusedError("Ce fichier n'est pas une sauvegarde du site.");
+  if (!manifest) throw new BackupRefusedError(DAMAGED);
+  for (const table of manifest.tables) {
+    const found = seen.get(table.entry);
+    if (!found || found.rows !== table.rows || found.sha256 !== table.sha256) {
+      throw new BackupRefusedError(DAMAGED);
+    }
+  }
+  for (const item of manifest.files) {
+    const found = seen.get(item.entry);
+    if (!found || found.bytes !== item.size || found.sha256 !== item.sha256) {
+      throw new BackupRefusedError(DAMAGED);
+    }
+  }
+  return manifest;
+}
+
+/** A gzipped entry's bytes, uncompressed, as they come. */
+function gunzip(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  const unzipped = createGunzip();
+  // An error reading the archive ends the unzipped stream with it (a bare pipe would leave it waiting).
+  pipeline(Readable.from(body), unzipped).catch((error: unknown) =>
+    unzipped.destroy(error as Error),
+  );
+  return unzipped;
+}
+
+export type RestoreReport = { tables: number; rows: number; files: number; removedFiles: number };
+
+export type RestoreTarget = { pool: pg.Pool; storage: Storage; key?: string };
+
+const NEWER =
+  "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.";
+const OTHER_HISTORY =
+  "Cette sauvegarde ne vient pas de ce logiciel (ses migrations diffèrent) : elle ne peut pas être restaurée ici.";
+
+/** The hash drizzle records for the site's migration number `count` (1-based), if there is one. */
+async function migrationHash(count: number): Promise<string | null> {
+  const folder = migrationsFolder();
+  const journal = JSON.parse(
+    await readFile(path.join(folder, "meta", "_journal.json"), "utf8"),
+  ) as {
+    entries: Array<{ tag: string }>;
+  };
+  const entry = journal.entries[count - 1];
+  if (!entry) return null;
+  const sql = await readFile(path.join(folder, `${entry.tag}.sql`), "utf8");
+  return hashOf("sha256").update(sql).digest("hex");
+}
+
+/** Refuses an archive this version cannot bring back: newer, or of another history of migrations. */
+async function checkLevel(manifest: BackupManifest, live: { count: number }) {
+  if (manifest.migrations.count > live.count) throw new BackupRefusedError(NEWER);
+  if (
+    manifest.migrations.count > 0 &&
+    (await migrationHash(manifest.migrations.count)) !== manifest.migrations.last
+  ) {
+    throw new BackupRefusedError(OTHER_HISTORY);
+  }
+}
+
+/**
+ * Restores `file` over the site: checked first (nothing changes if it is not good), then the files, then
+ * every table in one transaction. An archive from an older version is first restored in a database of its
+ * own at its level and brought up by the migrations after it, then copied over the site's tables.
+ */
+export async function restoreBackup(
+  file: string,
+  { pool, storage, key }: RestoreTarget,
+): Promise<RestoreReport> {
+  const manifest = await verifyBackup(file, key);
+  const client = await pool.connect();
+  try {
+    const level = await migrationLevel(client);
+    await checkLevel(manifest, level);
+    const older = manifest.migrations.count < level.count;
+    if (!older) {
+      const tables = await listTables(client);
+      const names = new Set(tables.map((table) => table.name));
+      if (
+        manifest.tables.length !== tables.length ||
+        manifest.tables.some((table) => !names.has(table.name))
+      ) {
+        throw new BackupRefusedError(DAMAGED);
+      }
+    }
+
+    // The files first, beside the live ones: until the tables switch, the site shows what it showed.
+    const wanted = new Map(manifest.files.map((item) => [item.entry, item]));
+    for await (const entry of entriesOf(file, key)) {
+      const item = wanted.get(entry.name);
+      if (!item) continue;
+      await storage.put(item.key, Readable.from(entry.body), {
+        contentType: item.contentType,
+        contentLength: item.size,
+      });
+    }
+
+    if (older) {
+      await withScratchDatabase(pool, async (scratch) => {
+        await migrateTo(scratch, manifest.migrations.count);
+        await withClient(scratch.$client, (loading) =>
+          inTransaction(loading, () => loadTables(loading, { file, key }, manifest)),
+        );
+        // Brought up to this version: its migrations, and what the site writes at start.
+        await applyMigrations(scratch);
+        await withClient(scratch.$client, (source) =>
+          inTransaction(client, () => copyTables(source, client)),
+        );
+      });
+    } else {
+      await inTransaction(client, () => loadTables(client, { file, key }, manifest));
+    }
+
+    const keep = new Set(manifest.files.map((item) => item.key));
+    const extra: string[] = [];
+    for await (const info of storage.list("")) if (!keep.has(info.key)) extra.push(info.key);
+    for (let at = 0; at < extra.length; at += 500) await storage.delete(extra.slice(at, at + 500));
+    return {
+      tables: manifest.tables.length,
+      rows: manifest.tables.reduce((sum, table) => sum + table.rows, 0),
+      files: manifest.files.length,
+      removedFiles: extra.length,
+    };
+  } finally {
+    client.release();
+  }
+}
+
+/** `work` with a client of `pool`, released after. */
+async function withClient(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
+  const client = await pool.connect();
+  try {
+    await work(client);
+  } finally {
+    client.release();
+  }
+}
+
+/** `work` in one transaction of `client`: committed when it ends, rolled back when it throws. */
+async function inTransaction(client: pg.ClientBase, work: () => Promise<void>): Promise<void> {
+  await client.query("begin");
+  try {
+    await work();
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What « Vérifier cette sauvegarde » found: the archive restored in a database of its own, then dropped. */
+export type CheckReport = {
+  createdAt: string;
+  encrypted: boolean;
+  tables: number;
+  rows: number;
+  files: number;
+  bytes: number;
+  /** Rows of the tables the owner knows, by table name (« public.blog_articles »…). */
+  counts: Record<string, number>;
+};
+
+/**
+ * Restores the archive into a scratch database (never the site's) to prove it can be: every entry checked
+ * against the manifest, every table loaded at the archive's level. The site is not touched.
+ */
+export async function checkBackup(
+  file: string,
+  { pool, key }: { pool: pg.Pool; key?: string },
+): Promise<CheckReport> {
+  const manifest = await verifyBackup(file, key);
+  const live = await pool.connect();
+  let level: MigrationLevel;
+  try {
+    level = await migrationLevel(live);
+  } finally {
+    live.release();
+  }
+  await checkLevel(manifest, level);
+  await withScratchDatabase(pool, async (scratch) => {
+    await migrateTo(scratch, manifest.migrations.count);
+    await withClient(scratch.$client, (client) =>
+      inTransaction(client, () => loadTables(client, { file, key }, manifest)),
+    );
+  });
+  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
+  const handle = await open(file);
+  try {
+    await handle.read(start, 0, start.length, 0);
+  } finally {
+    await handle.close();
+  }
+  return {
+    createdAt: manifest.createdAt,
+    encrypted: isEncrypted(start),
+    tables: manifest.tables.length,
+    rows: manifest.tables.reduce((sum, table) => sum + table.rows, 0),
+    files: manifest.files.length,
+    bytes: manifest.files.reduce((sum, item) => sum + item.size, 0),
+    counts: Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
+  };
+}
+
+/**
+ * Every table of the site replaced by the same table of `source` (a scratch database at this version), in
+ * the transaction open on `target`; parents first, triggers off, sequences and content version as for a
+ * restore.
+ */
+async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
+  const tables = await listTables(target);
+  const liveVersion = await contentVersionOf(target);
+  for (const table of tables)
+    await target.query(`alter table ${qualified(table.name)} disable trigger user`);
+  await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
+  for (const table of tables) {
+    const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const out = source.query(
+      copyTo(`copy (select ${columns} from ${qualified(table.name)}) to stdout`),
+    );
+    const into = target.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
+    await pipeline(out, into);
+  }
+  await finishLoad(target, tables, liveVersion);
+}
+
+async function contentVersionOf(client: pg.ClientBase): Promise<number> {
+  const exists = await client.query(`select to_regclass('public.content_version') as t`);
+  if (!exists.rows[0]?.t) return 0;
+  const { rows } = await client.query<{ version: number }>(
+    "select version from public.content_version",
+  );
+  return rows[0]?.version ?? 0;
+}
+
+/** After the tables are loaded: sequences past the restored values, triggers back, caches left behind. */
+async function finishLoad(
+  client: pg.ClientBase,
+  tables: ReadonlyArray<{ name: string }>,
+  liveVersion: number,
+) {
+  await resetSequences(client);
+  for (const table of tables)
+    await client.query(`alter table ${qualified(table.name)} enable trigger user`);
+  // Pages cached under a number the restored one would reach again must not be served: past both.
+  const exists = await client.query(`select to_regclass('public.content_version') as t`);
+  if (exists.rows[0]?.t) {
+    await client.query("update public.content_version set version = greatest(version, $1) + 1", [
+      liveVersion,
+    ]);
+  }
+}
+
+/** Every table emptied and loaded from the archive (in the caller's transaction), checked as it loads. */
+async function loadTables(
+  client: pg.ClientBase,
+  { file, key }: { file: string; key: string | undefined },
+  manifest: BackupManifest,
+) {
+  const byEntry = new Map(manifest.tables.map((table) => [table.entry, table]));
+  const all = manifest.tables.map((table) => qualified(table.name)).join(", ");
+  const liveVersion = await contentVersionOf(client);
+  // Triggers the site's writes keep (search words, content version) would fire on the loaded rows and
+  // clash with the ones loaded after: off while loading, in this transaction only.
+  for (const table of manifest.tables) {
+    await client.query(`alter table ${qualified(table.name)} disable trigger user`);
+  }
+  await client.query(`truncate ${all}`);
+  let loaded = 0;
+  for await (const entry of entriesOf(file, key)) {
+    const table = byEntry.get(entry.name);
+    if (!table) {
+      if (entry.name.startsWith("fichiers/")) break;
+      continue;
+    }
+    const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const tally = new Tally();
+    const copy = client.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
+    await pipeline(Readable.from(entry.body), createGunzip(), tally, copy);
+    if (tally.rows !== table.rows || tally.hash.digest("hex") !== table.sha256) {
+      throw new BackupRefusedError(DAMAGED);
+    }
+    loaded += 1;
+  }
+  if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
+  await finishLoad(client, manifest.tables, liveVersion);
+}
+
+/** Each sequence a column owns, set past the largest value restored. */
+async function resetSequences(client: pg.ClientBase) {
+  const { rows } = await client.query<{ sequence: string; tableName: string; column: string }>(
+    `select quote_ident(sn.nspname) || '.' || quote_ident(s.relname) as sequence,
+            quote_ident(tn.nspname) || '.' || quote_ident(t.relname) as "tableName",
+            quote_ident(a.attname) as column
+       from pg_class s
+       join pg_namespace sn on sn.oid = s.relnamespace
+       join pg_depend d on d.objid = s.oid and d.deptype in ('a', 'i')
+       join pg_class t on t.oid = d.refobjid
+       join pg_namespace tn on tn.oid = t.relnamespace
+       join pg_attribute a on a.attrelid = t.oid and a.attnum = d.refobjsubid
+      where s.relkind = 'S' and tn.nspname in ('public', 'drizzle')`,
+  );
+  for (const row of rows) {
+    await client.query(
+      `select setval('${row.sequence}', coalesce((select max(${row.column}) from ${row.tableName}), 0) + 1, false)`,
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { db } from "../db/client.server";
+import { backupRuns, users } from "../db/schema";
+import { resetStorageForTests, useStorageForTests } from "../storage/storage.server";
+import { localStorageOf } from "../storage/storage.server";
+import { backupHealth, backupSettings, listBackups, runRecordedBackup } from "./service.server";
+
+useAppDatabase();
+
+describe("recorded backups", () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "backup-service-"));
+    useStorageForTests(localStorageOf(dataDir));
+    await db()
+      .insert(users)
+      .values({ id: "owner-backups", name: "Camille", email: "camille@example.com", role: "admin" })
+      .onConflictDoNothing();
+  });
+  afterAll(async () => {
+    resetStorageForTests();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const settings = () => ({ ...backupSettings(), directory: path.join(dataDir, "backups") });
+
+  it("says « never » before the first, then « ok » with the archive listed", async () => {
+    expect((await backupHealth()).state).toBe("never");
+    const result = await runRecordedBackup({ reason: "manual", by: "owner-backups" }, settings());
+    const health = await backupHealth();
+    expect(health.state).toBe("ok");
+    expect(health.lastSuccess).toMatchObject({
+      file: path.basename(result.file),
+      bytes: result.size,
+    });
+    expect((await listBackups(settings().directory)).map((file) => file.name)).toEqual([
+      path.basename(result.file),
+    ]);
+    // A day and a half later with nothing since: missed.
+    expect((await backupHealth(new Date(Date.now() + 36 * 60 * 60 * 1000))).state).toBe("missed");
+  });
+
+  it("records a failure with its reason, e-mails the administrators, and shows red until the next success", async () => {
+    const broken = { ...settings(), directory: "/proc/pas-un-dossier-possible" };
+    await expect(runRecordedBackup({ reason: "schedule" }, broken)).rejects.toThrow();
+    const health = await backupHealth();
+    expect(health.state).toBe("failed");
+    expect(health.lastFailure?.error).toBeTruthy();
+    const jobs = await db().$client.query<{ data: { kind: string; to: string } }>(
+      "select data from pgboss.job where name = 'mail' and data->>'kind' = 'backup-failed'",
+    );
+    expect(jobs.rows.map((row) => row.data.to)).toContain("camille@example.com");
+
+    await runRecordedBackup({ reason: "schedule" }, settings());
+    expect((await backupHealth()).state).toBe("ok");
+  });
+
+  it("a run cut off by a stopped server counts as failed after the queue's time limit", async () => {
+    await db()
+      .insert(backupRuns)
+      .values({ reason: "schedule", startedAt: new Date(Date.now() - 7 * 60 * 60 * 1000) });
+    // Newer successes hide it; alone as the latest, it is a failure.
+    await db().delete(backupRuns);
+    await db()
+      .insert(backupRuns)
+      .values({ reason: "schedule", startedAt: new Date(Date.now() - 7 * 60 * 60 * 1000) });
+    expect((await backupHealth()).state).toBe("failed");
+    expect(await readdir(settings().directory)).not.toContain(".partial");
+  });
+});

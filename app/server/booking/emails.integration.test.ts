@@ -1,0 +1,276 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import {
+  client,
+  insertSessionType,
+  studioIds,
+  type SeededStudioIds,
+} from "../../../tests/support/booking";
+import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
+import { purgeExpiredPersonalData } from "../admin/retention.server";
+import { db } from "../db/client.server";
+import { bookingReminders, bookings } from "../db/schema";
+import { startWorkers } from "../jobs/workers.server";
+import {
+  acceptRequest,
+  cancelBooking,
+  createBooking,
+  declineRequest,
+  findBookingByManageToken,
+  moveBooking,
+  type NewBooking,
+} from "./bookings.server";
+import { clientBookingEmail } from "./emails.server";
+import { sendDueReminders } from "./reminders.server";
+
+// The e-mails of online booking as they leave through the queue to a real SMTP server on loopback: what
+// the client and the owner read, the `.ics` (UID, SEQUENCE, STATUS, CRLF, folding), the personal link of
+// every e-mail, reminders sent once, and the retention of bookings.
+
+useAppDatabase({ jobs: true });
+
+let capture: Awaited<ReturnType<typeof startSmtpCapture>>;
+let studio: SeededStudioIds = { ussel: "", brive: "", limoges: "" };
+let portrait = "";
+let request = "";
+const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+/** Monday 4 January 2027, 09:00 in Paris. */
+const NOW = new Date("2027-01-04T08:00:00Z");
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  capture = await startSmtpCapture();
+  await startWorkers({
+    mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
+    photoWorkers: 0,
+  });
+  studio = await studioIds();
+  portrait = await insertSessionType([studio.brive], { name: "Séance portrait" });
+  request = await insertSessionType([studio.brive], {
+    name: "Séance nouveau-né",
+    mode: "request",
+    responseDeadlineHours: 24,
+  });
+});
+afterAll(async () => {
+  await capture.close();
+});
+
+let counter = 0;
+const uniqueClient = () => ({ ...client, email: `client-${++counter}@example.test` });
+const book = (slot: string, overrides: Partial<NewBooking> = {}) =>
+  createBooking({
+    studioId: studio.brive,
+    sessionTypeId: portrait,
+    slot,
+    client: uniqueClient(),
+    consentAt: NOW,
+    now: NOW,
+    ...overrides,
+  });
+
+const mailsTo = (address: string) => capture.received.filter((mail) => mail.to.includes(address));
+
+/** The unfolded properties of the single VEVENT of an `.ics`, and the file's own lines. */
+function readIcs(text: string) {
+  expect(text).toMatch(/\r\n$/);
+  const lines = text.split("\r\n").slice(0, -1);
+  for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+  const unfolded = text.replace(/\r\n /g, "").split("\r\n");
+  const property = (name: string) =>
+    unfolded
+      .find((line) => line.startsWith(`${name}:`) || line.startsWith(`${name};`))
+      ?.replace(/^[^:]+:/, "");
+  return { property, unfolded };
+}
+
+function icsOf(mail: { raw: string }) {
+  const [ics] = mailAttachments(mail.raw).filter((file) => file.type === "text/calendar");
+  expect(ics?.filename).toBe("seance.ics");
+  return readIcs(ics?.text ?? "");
+}
+
+describe("a booking's e-mails", () => {
+  it("tell the client (details, address, phone, link, .ics) and the owner, once each", async () => {
+    const made = await book("2027-01-12T10:00");
+    const email =
+      (await db().select().from(bookings).where(eq(bookings.id, made.id)))[0]?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const [mail] = mailsTo(email);
+    expect(mail?.subject).toBe("Votre séance est réservée : mardi 12 janvier 2027 à 10 h");
+    expect(mail?.text).toContain("Séance : Séance portrait (1 h)");
+    expect(mail?.text).toContain("Où : Studio de Brive");
+    expect(mail?.text).toContain("Téléphone du studio :");
+    expect(mail?.text).toContain(`/reservation/${made.manageToken}`);
+    const ics = icsOf(mail ?? { raw: "" });
+    expect(ics.property("UID")).toBe(`${made.id}@localhost:3000`);
+    expect(ics.property("SEQUENCE")).toBe("0");
+    expect(ics.property("STATUS")).toBe("CONFIRMED");
+    expect(ics.property("METHOD")).toBe("REQUEST");
+    expect(ics.property("DTSTART")).toBe("20270112T090000Z");
+    expect(ics.property("DTEND")).toBe("20270112T100000Z");
+    expect(ics.property("SUMMARY")).toBe("Séance portrait – Studio de Brive");
+    // The owner is told of each booking made by a client, at the studio's address.
+    await expect
+      .poll(
+        () =>
+          capture.received.filter((each) =>
+            each.subject.startsWith("Nouvelle réservation : Léa Martin, mardi 12 janvier"),
+          ).length,
+      )
+      .toBe(1);
+  });
+
+  it("move: the same UID, SEQUENCE + 1, the same personal link; cancel: STATUS:CANCELLED", async () => {
+    const made = await book("2027-01-13T10:00");
+    const email = (await findBookingByManageToken(made.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    await moveBooking(made.id, { slot: "2027-01-13T15:00" }, { actor: "client" }, NOW);
+    await expect.poll(() => mailsTo(email).length).toBe(2);
+    const moved = mailsTo(email)[1];
+    expect(moved?.subject).toBe("Votre séance est déplacée : mercredi 13 janvier 2027 à 15 h");
+    expect(moved?.text).toContain(`/reservation/${made.manageToken}`);
+    const movedIcs = icsOf(moved ?? { raw: "" });
+    expect(movedIcs.property("UID")).toBe(`${made.id}@localhost:3000`);
+    expect(movedIcs.property("SEQUENCE")).toBe("1");
+    expect(movedIcs.property("DTSTART")).toBe("20270113T140000Z");
+
+    await cancelBooking(made.id, { actor: "client" }, { now: NOW });
+    await expect.poll(() => mailsTo(email).length).toBe(3);
+    const cancelled = mailsTo(email)[2];
+    expect(cancelled?.subject).toBe("Séance annulée : mercredi 13 janvier 2027 à 15 h");
+    const cancelledIcs = icsOf(cancelled ?? { raw: "" });
+    expect(cancelledIcs.property("SEQUENCE")).toBe("2");
+    expect(cancelledIcs.property("STATUS")).toBe("CANCELLED");
+    expect(cancelledIcs.property("METHOD")).toBe("CANCEL");
+    await expect
+      .poll(
+        () =>
+          capture.received.filter((each) =>
+            each.subject.startsWith("Réservation annulée par le client"),
+          ).length,
+      )
+      .toBe(1);
+  });
+
+  it("a request: received (TENTATIVE), accepted (CONFIRMED, SEQUENCE 1); another declined with the owner's message", async () => {
+    const asked = await book("2027-01-14T10:00", { sessionTypeId: request });
+    const email = (await findBookingByManageToken(asked.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    expect(mailsTo(email)[0]?.subject).toBe(
+      "Demande de séance reçue : jeudi 14 janvier 2027 à 10 h",
+    );
+    expect(icsOf(mailsTo(email)[0] ?? { raw: "" }).property("STATUS")).toBe("TENTATIVE");
+    await acceptRequest(asked.id, owner, NOW);
+    await expect.poll(() => mailsTo(email).length).toBe(2);
+    expect(mailsTo(email)[1]?.subject).toBe(
+      "Votre séance est confirmée : jeudi 14 janvier 2027 à 10 h",
+    );
+    const accepted = icsOf(mailsTo(email)[1] ?? { raw: "" });
+    expect(accepted.property("STATUS")).toBe("CONFIRMED");
+    expect(accepted.property("SEQUENCE")).toBe("1");
+
+    const other = await book("2027-01-15T10:00", { sessionTypeId: request });
+    const otherEmail = (await findBookingByManageToken(other.manageToken))?.clientEmail ?? "";
+    await declineRequest(other.id, owner, { message: "Le studio est fermé ce jour-là.", now: NOW });
+    await expect.poll(() => mailsTo(otherEmail).length).toBe(2);
+    const declined = mailsTo(otherEmail)[1];
+    expect(declined?.subject).toBe("Votre demande de séance n'a pas pu être acceptée");
+    expect(declined?.text).toContain("Message du studio : « Le studio est fermé ce jour-là. »");
+    expect(icsOf(declined ?? { raw: "" }).property("STATUS")).toBe("CANCELLED");
+  });
+
+  it("escapes text and folds long lines in the .ics", async () => {
+    const email = `long-${++counter}@example.test`;
+    const made = await book("2027-01-26T10:00", {
+      client: {
+        name: "Zoé; Martin, « la grande » avec un nom très long pour plier la ligne",
+        email,
+        phone: "",
+      },
+    });
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const ics = icsOf(mailsTo(email)[0] ?? { raw: "" });
+    expect(ics.property("DESCRIPTION")).toContain("Téléphone du studio :");
+    expect(ics.property("DESCRIPTION")).toContain("\\n");
+    expect(ics.property("LOCATION")).toContain("\\,");
+    expect(ics.property("URL")).toBe(`http://localhost:3000/reservation/${made.manageToken}`);
+  });
+});
+
+describe("reminders", () => {
+  it("go 48 h and 2 h before a confirmed session, each once; never for one cancelled or made inside the window", async () => {
+    const soon = await book("2027-01-20T10:00");
+    const gone = await book("2027-01-20T14:00");
+    await cancelBooking(gone.id, owner, { now: NOW });
+    const lateNow = new Date("2027-01-19T10:00:00Z");
+    const late = await book("2027-01-20T16:00", { now: lateNow });
+    const email = (await findBookingByManageToken(soon.manageToken))?.clientEmail ?? "";
+    const lateEmail = (await findBookingByManageToken(late.manageToken))?.clientEmail ?? "";
+
+    // 47 h before the first: its 48 h reminder, once however many runs.
+    const at48 = new Date(soon.startsAt.getTime() - 47 * HOUR);
+    expect(await sendDueReminders(at48)).toBe(1);
+    expect(await sendDueReminders(at48)).toBe(0);
+    await expect
+      .poll(() => mailsTo(email).map((mail) => mail.subject))
+      .toContain("Rappel : votre séance approche (mercredi 20 janvier 2027 à 10 h)");
+    // 1 h 30 before: the 2 h one; the late booking (made 22 h before) gets only its own 2 h one later.
+    const at2 = new Date(soon.startsAt.getTime() - 1.5 * HOUR);
+    expect(await sendDueReminders(at2)).toBe(1);
+    expect(await sendDueReminders(at2)).toBe(0);
+    await expect
+      .poll(() => mailsTo(email).filter((mail) => mail.subject.startsWith("Rappel")).length)
+      .toBe(2);
+    const rows = await db()
+      .select()
+      .from(bookingReminders)
+      .where(eq(bookingReminders.bookingId, gone.id));
+    expect(rows).toEqual([]);
+    expect(await sendDueReminders(new Date(late.startsAt.getTime() - 1.5 * HOUR))).toBe(1);
+    await expect
+      .poll(() => mailsTo(lateEmail).map((mail) => mail.subject))
+      .toEqual([
+        "Votre séance est réservée : mercredi 20 janvier 2027 à 16 h",
+        "Rappel : votre séance aujourd'hui (mercredi 20 janvier 2027 à 16 h)",
+      ]);
+  });
+
+  it("says nothing when the booking was cancelled or moved after its reminder was queued", async () => {
+    const made = await book("2027-01-21T10:00");
+    const job = {
+      bookingId: made.id,
+      event: "reminder-48h" as const,
+      startsAt: made.startsAt.toISOString(),
+    };
+    expect(await clientBookingEmail(job)).not.toBeNull();
+    await moveBooking(made.id, { slot: "2027-01-21T11:00" }, owner, NOW);
+    expect(await clientBookingEmail(job)).toBeNull();
+    await cancelBooking(made.id, owner, { now: NOW });
+    expect(
+      await clientBookingEmail({
+        ...job,
+        startsAt: new Date(made.startsAt.getTime() + HOUR).toISOString(),
+      }),
+    ).toBeNull();
+  });
+});
+
+describe("retention", () => {
+  it("erases bookings 18 months after their session, with their history, and keeps the others", async () => {
+    const old = await book("2027-01-22T10:00");
+    const kept = await book("2027-01-22T14:00");
+    await db().execute(
+      sql`update bookings set starts_at = now() - interval '19 months 1 hour', ends_at = now() - interval '19 months', updated_at = now() - interval '19 months' where id = ${old.id}::uuid`,
+    );
+    const removed = await purgeExpiredPersonalData(db());
+    expect(removed.bookings).toBe(1);
+    expect(await findBookingByManageToken(old.manageToken)).toBeNull();
+    expect((await findBookingByManageToken(kept.manageToken))?.id).toBe(kept.id);
+    const events = await db().execute<{ count: number }>(
+      sql`select count(*)::int as count from booking_events where booking_id = ${old.id}::uuid`,
+    );
+    expect(events.rows[0]?.count).toBe(0);
+  });
+});

@@ -1,0 +1,393 @@
+import { and, desc, eq } from "drizzle-orm";
+import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
+import { managePath } from "~/lib/booking/urls";
+import { durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import type { StudioData } from "~/content/schemas";
+import { studioDataSchema } from "~/content/schemas";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { bookingEvents, bookings, sessionTypes, studios } from "../db/schema";
+import { env } from "../env.server";
+import type { Executor } from "../jobs/queue.server";
+import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { registerMailKind } from "../mail/outbox.server";
+import type { OutgoingMail } from "../mail/transport.server";
+import { manageTokenFor } from "./manage-token.server";
+
+/*
+ * The e-mails of online booking (issue 25, decision 0115), queued by the booking functions inside their own
+ * transactions (bookings.server.ts): none is lost when a booking commits, none leaves when it rolls back.
+ * Like every e-mail of the outbox, a job carries ids, and the e-mail is written when it leaves, from the
+ * booking as it then stands: its `.ics` has the current SEQUENCE and state, and the client's personal link
+ * is derived again from the booking's id (manageTokenFor), never stored nor queued.
+ */
+
+/** What happened to a booking, as the e-mails tell it. */
+export type BookingMailEvent =
+  "booked" | "requested" | "accepted" | "declined" | "moved" | "cancelled";
+export type ReminderKind = "48h" | "2h";
+
+type ClientMailJob = {
+  bookingId: string;
+  event: BookingMailEvent | `reminder-${ReminderKind}`;
+  /** For a reminder: the start it was planned for (a booking moved since gets its own). */
+  startsAt?: string;
+};
+type OwnerMailJob = { bookingId: string; event: BookingMailEvent };
+
+const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
+const siteHost = () => new URL(env().SITE_URL).host;
+
+type Loaded = {
+  booking: typeof bookings.$inferSelect;
+  typeName: string;
+  depositText: string | null;
+  cutoffHours: number;
+  /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
+  questionLabels: Record<string, string>;
+  studio: Pick<StudioData, "name" | "address" | "phone" | "email" | "geo">;
+  brand: string;
+  siteEmail: string;
+};
+
+async function load(bookingId: string): Promise<Loaded | null> {
+  const [row] = await db()
+    .select({
+      booking: bookings,
+      typeName: sessionTypes.name,
+      depositText: sessionTypes.depositText,
+      cutoffHours: sessionTypes.cancellationCutoffHours,
+      questions: sessionTypes.questions,
+      studioData: studios.data,
+    })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .innerJoin(studios, eq(studios.id, bookings.studioId))
+    .where(eq(bookings.id, bookingId));
+  if (!row) return null;
+  const content = await readSiteContent();
+  const parsed = studioDataSchema.safeParse(row.studioData);
+  const { identity } = content.documents;
+  const studio = parsed.success
+    ? parsed.data
+    : {
+        name: identity.brand,
+        address: { street: "", postalCode: "", city: "" },
+        phone: identity.phone,
+        email: identity.email,
+        geo: null,
+      };
+  return {
+    booking: row.booking,
+    typeName: row.typeName,
+    depositText: row.depositText,
+    cutoffHours: row.cutoffHours,
+    questionLabels: Object.fromEntries(
+      row.questions.map((question) => [question.id, question.label]),
+    ),
+    studio,
+    brand: identity.brand,
+    siteEmail: identity.email,
+  };
+}
+
+const addressLine = (studio: Loaded["studio"]) =>
+  [studio.address.street, `${studio.address.postalCode} ${studio.address.city}`.trim()]
+    .filter(Boolean)
+    .join(", ");
+
+/** A map of the studio: its coordinates when known, else its address. */
+function mapLink(studio: Loaded["studio"]): string {
+  return studio.geo
+    ? `https://www.openstreetmap.org/?mlat=${studio.geo.latitude}&mlon=${studio.geo.longitude}#map=17/${studio.geo.latitude}/${studio.geo.longitude}`
+    : `https://www.openstreetmap.org/search?query=${encodeURIComponent(addressLine(studio))}`;
+}
+
+/** The booking's calendar event as it stands (cancelled and declined ones say STATUS:CANCELLED). */
+export function bookingIcs(loaded: Loaded, link: string): string {
+  const { booking } = loaded;
+  const status: IcsEvent["status"] =
+    booking.state === "cancelled" || booking.state === "declined"
+      ? "CANCELLED"
+      : booking.state === "pending"
+        ? "TENTATIVE"
+        : "CONFIRMED";
+  return icsCalendar({
+    uid: `${booking.id}@${siteHost()}`,
+    sequence: booking.icsSequence,
+    start: booking.startsAt,
+    end: booking.endsAt,
+    stamp: booking.updatedAt,
+    summary: `${loaded.typeName} – ${loaded.studio.name}`,
+    description: [
+      `${loaded.typeName} au ${loaded.studio.name}.`,
+      `Téléphone du studio : ${loaded.studio.phone}`,
+      `Votre réservation : ${link}`,
+    ].join("\n"),
+    location: addressLine(loaded.studio),
+    url: link,
+    organizer: { name: loaded.studio.name, email: loaded.studio.email || loaded.siteEmail },
+    status,
+  });
+}
+
+type Wording = { subject: string; heading: string; lines: string[] };
+
+function clientWording(
+  loaded: Loaded,
+  event: ClientMailJob["event"],
+  message: string | null,
+): Wording {
+  const { booking, typeName, studio } = loaded;
+  const when = instantLabelFr(booking.startsAt);
+  const answerBy = booking.respondBy ? instantLabelFr(booking.respondBy) : null;
+  const said = message ? [`Message du studio : « ${message} »`] : [];
+  switch (event) {
+    case "booked":
+      return {
+        subject: `Votre séance est réservée : ${when}`,
+        heading: "Votre séance est réservée",
+        lines: [
+          `Nous avons bien réservé votre ${typeName.toLowerCase()} au ${studio.name}, le ${when}.`,
+        ],
+      };
+    case "requested":
+      return {
+        subject: `Demande de séance reçue : ${when}`,
+        heading: "Votre demande est bien reçue",
+        lines: [
+          `Vous avez demandé une séance « ${typeName} » au ${studio.name}, le ${when}.`,
+          `Le studio vous répond${answerBy ? ` au plus tard le ${answerBy}` : " très vite"} ; ce créneau vous est réservé d'ici là.`,
+        ],
+      };
+    case "accepted":
+      return {
+        subject: `Votre séance est confirmée : ${when}`,
+        heading: "Votre séance est confirmée",
+        lines: [
+          `Le studio a accepté votre demande : « ${typeName} » au ${studio.name}, le ${when}.`,
+        ],
+      };
+    case "declined":
+      return {
+        subject: "Votre demande de séance n'a pas pu être acceptée",
+        heading: "Votre demande n'a pas pu être acceptée",
+        lines: [
+          `Le studio ne peut pas vous recevoir le ${when} pour « ${typeName} ».`,
+          ...said,
+          "Vous pouvez choisir un autre créneau sur le site ou appeler le studio.",
+        ],
+      };
+    case "moved":
+      return {
+        subject: `Votre séance est déplacée : ${when}`,
+        heading: "Votre séance est déplacée",
+        lines: [`Votre séance « ${typeName} » au ${studio.name} a lieu désormais le ${when}.`],
+      };
+    case "cancelled":
+      return {
+        subject: `Séance annulée : ${when}`,
+        heading: "Votre séance est annulée",
+        lines: [`Votre séance « ${typeName} » au ${studio.name} du ${when} est annulée.`, ...said],
+      };
+    case "reminder-48h":
+    case "reminder-2h":
+      return {
+        subject: `Rappel : votre séance ${event === "reminder-2h" ? "aujourd'hui" : "approche"} (${when})`,
+        heading: "Votre séance approche",
+        lines: [
+          `Nous vous attendons le ${when} au ${studio.name} pour votre séance « ${typeName} ».`,
+        ],
+      };
+  }
+}
+
+/** The owner's message given with a decline or a cancellation, from the booking's history. */
+async function lastMessage(
+  bookingId: string,
+  kind: "declined" | "cancelled",
+): Promise<string | null> {
+  const [row] = await db()
+    .select({ detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, kind)))
+    .orderBy(desc(bookingEvents.at), desc(bookingEvents.id))
+    .limit(1);
+  const message = (row?.detail as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : null;
+}
+
+/** The client's e-mail of `event`, or null when there is nothing (left) to say. */
+export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMail | null> {
+  const loaded = await load(job.bookingId);
+  if (!loaded) return null;
+  const { booking, studio, brand } = loaded;
+  const reminder = job.event.startsWith("reminder-");
+  // A reminder goes only for the booking still on, at the time it was planned for.
+  if (
+    reminder &&
+    (booking.state !== "confirmed" || booking.startsAt.toISOString() !== job.startsAt)
+  ) {
+    return null;
+  }
+  const message =
+    job.event === "declined" || job.event === "cancelled"
+      ? await lastMessage(booking.id, job.event)
+      : null;
+  const wording = clientWording(loaded, job.event, message);
+  const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
+  const active = booking.state === "pending" || booking.state === "confirmed";
+  const duration = durationLabelFr(
+    Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),
+  );
+  const where = addressLine(studio);
+  const details = [
+    `Séance : ${loaded.typeName} (${duration})`,
+    `Quand : ${instantLabelFr(booking.startsAt)}`,
+    `Où : ${studio.name}, ${where}`,
+    `Plan d'accès : ${mapLink(studio)}`,
+    `Téléphone du studio : ${studio.phone}`,
+    `État : ${BOOKING_STATE_LABELS[booking.state]}`,
+    ...(loaded.depositText && active ? [`Acompte : ${loaded.depositText}`] : []),
+  ];
+  const manageLine = active
+    ? `Voir, déplacer ou annuler votre séance (jusqu'à ${loaded.cutoffHours} h avant) : ${link}`
+    : `Votre réservation : ${link}`;
+  const text = [
+    `Bonjour ${booking.clientName},`,
+    "",
+    ...wording.lines,
+    "",
+    ...details,
+    "",
+    manageLine,
+    "",
+    "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
+    "",
+    `— ${brand}`,
+  ].join("\n");
+  const paragraph = (content: string) => `<p style="margin:0 0 12px">${content}</p>`;
+  const html = emailLayout({
+    title: wording.subject,
+    brand,
+    preheader: wording.lines[0] ?? wording.subject,
+    body: `<h1 style="font-size:22px;line-height:1.3;margin:16px 0">${escapeHtml(wording.heading)}</h1>
+${paragraph(`Bonjour ${escapeHtml(booking.clientName)},`)}
+${wording.lines.map((line) => paragraph(escapeHtml(line))).join("\n")}
+<ul style="margin:0 0 12px;padding-left:20px">${details
+      .filter((line) => !line.startsWith("Plan d'accès"))
+      .map((line) => `<li>${escapeHtml(line)}</li>`)
+      .join(
+        "",
+      )}<li><a href="${escapeHtml(mapLink(studio))}" style="color:#9a3412">Plan d'accès</a></li></ul>
+${active ? emailButton(link, "Voir, déplacer ou annuler") : ""}
+<p style="margin:0 0 12px;font-size:14px">Votre lien personnel :<br><a href="${escapeHtml(link)}" style="color:#9a3412;word-break:break-all">${escapeHtml(link)}</a></p>`,
+    footer: `Une question ? Appelez le ${escapeHtml(studio.name)} au ${escapeHtml(studio.phone)} ou répondez à cet e-mail. Ce lien est personnel : ne le partagez pas.`,
+  });
+  return {
+    to: booking.clientEmail,
+    subject: wording.subject,
+    text,
+    html,
+    replyTo: { name: studio.name, address: studio.email || loaded.siteEmail },
+    attachments: [
+      {
+        filename: "seance.ics",
+        contentType: `text/calendar; charset=utf-8; method=${
+          booking.state === "cancelled" || booking.state === "declined" ? "CANCEL" : "REQUEST"
+        }`,
+        content: bookingIcs(loaded, link),
+      },
+    ],
+  };
+}
+
+const OWNER_SUBJECTS: Record<BookingMailEvent, string> = {
+  booked: "Nouvelle réservation",
+  requested: "Nouvelle demande de séance (à accepter ou refuser)",
+  accepted: "Demande acceptée",
+  declined: "Demande refusée",
+  moved: "Réservation déplacée par le client",
+  cancelled: "Réservation annulée par le client",
+};
+
+/** The owner's e-mail of a client's booking, request, move or cancellation, to the studio's address. */
+export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
+  const loaded = await load(job.bookingId);
+  if (!loaded) return null;
+  const { booking, studio, brand } = loaded;
+  const when = instantLabelFr(booking.startsAt);
+  const subject = `${OWNER_SUBJECTS[job.event]} : ${booking.clientName}, ${when}`;
+  const agenda = `${siteUrl()}/admin/reservations`;
+  const lines = [
+    `${OWNER_SUBJECTS[job.event]} au ${studio.name}.`,
+    "",
+    `Séance : ${loaded.typeName}`,
+    `Quand : ${when}`,
+    `Client : ${booking.clientName} · ${booking.clientEmail}${booking.clientPhone ? ` · ${booking.clientPhone}` : ""}`,
+    ...Object.entries(booking.answers).map(
+      ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
+    ),
+    ...(booking.respondBy && booking.state === "pending"
+      ? [`À accepter ou refuser avant le ${instantLabelFr(booking.respondBy)}.`]
+      : []),
+    "",
+    `Agenda : ${agenda}`,
+  ];
+  const html = emailLayout({
+    title: subject,
+    brand,
+    preheader: `${booking.clientName}, ${when}`,
+    body: `${lines
+      .filter((line) => line !== "" && !line.startsWith("Agenda"))
+      .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
+      .join("\n")}${emailButton(agenda, "Ouvrir l'agenda")}`,
+    footer: `Message envoyé par le site ${escapeHtml(brand)} à chaque réservation en ligne.`,
+  });
+  return {
+    to: studio.email || loaded.siteEmail,
+    subject,
+    text: lines.join("\n"),
+    html,
+    replyTo: { name: booking.clientName, address: booking.clientEmail },
+  };
+}
+
+const queueClientMail = registerMailKind<ClientMailJob>("booking-client", {
+  failureKind: "booking",
+  compose: clientBookingEmail,
+});
+const queueOwnerMail = registerMailKind<OwnerMailJob>("booking-owner", {
+  failureKind: "booking",
+  compose: ownerBookingEmail,
+});
+
+/**
+ * Queues, inside the booking's transaction `tx`, the e-mails of what just happened: the client's always (a
+ * booking the owner took by phone too), the owner's when the client did it (she knows what she did).
+ */
+export async function queueBookingMails(
+  tx: Executor,
+  bookingId: string,
+  event: BookingMailEvent,
+  actor: "client" | "owner",
+): Promise<void> {
+  await queueClientMail({ bookingId, event }, { tx });
+  if (actor === "client" && event !== "accepted" && event !== "declined") {
+    await queueOwnerMail({ bookingId, event }, { tx });
+  }
+}
+
+/** Queues a reminder inside `tx` (the reminders' job, reminders.server.ts). */
+export async function queueReminderMail(
+  tx: Executor,
+  bookingId: string,
+  kind: ReminderKind,
+  startsAt: Date,
+): Promise<void> {
+  await queueClientMail(
+    { bookingId, event: `reminder-${kind}`, startsAt: startsAt.toISOString() },
+    { tx },
+  );
+}

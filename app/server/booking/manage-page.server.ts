@@ -1,0 +1,62 @@
+import { eq } from "drizzle-orm";
+import { data } from "react-router";
+import { studioDataSchema } from "~/content/schemas";
+import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { db } from "../db/client.server";
+import { sessionTypes, studios } from "../db/schema";
+import { findBookingByManageToken, type BookingRecord } from "./bookings.server";
+
+/*
+ * The client's own page, /reservation/{jeton} (decision 0115): the token names one booking, anything else
+ * (forged, malformed, of a booking erased by the retention) is the same 404, which says nothing of any
+ * other booking.
+ */
+
+const HOUR = 3_600_000;
+
+export type ManagedBooking = {
+  booking: BookingRecord;
+  type: { name: string; cutoffHours: number; privateToken: string | null; archived: boolean };
+  studio: {
+    name: string;
+    phone: string;
+    address: { street: string; postalCode: string; city: string };
+  };
+  /** Whether the client may still cancel or move it online (active, before the cut-off). */
+  changeable: boolean;
+};
+
+export async function managedBooking(
+  token: string | undefined,
+  now = new Date(),
+): Promise<ManagedBooking> {
+  const booking = await findBookingByManageToken(token);
+  if (!booking) throw data(null, NOT_FOUND_INIT);
+  const [row] = await db()
+    .select({
+      name: sessionTypes.name,
+      cutoffHours: sessionTypes.cancellationCutoffHours,
+      privateToken: sessionTypes.privateToken,
+      archivedAt: sessionTypes.archivedAt,
+      studioData: studios.data,
+    })
+    .from(sessionTypes)
+    .innerJoin(studios, eq(studios.id, booking.studioId))
+    .where(eq(sessionTypes.id, booking.sessionTypeId));
+  if (!row) throw data(null, NOT_FOUND_INIT);
+  const studio = studioDataSchema.safeParse(row.studioData);
+  const active = booking.state === "pending" || booking.state === "confirmed";
+  return {
+    booking,
+    type: {
+      name: row.name,
+      cutoffHours: row.cutoffHours,
+      privateToken: row.privateToken,
+      archived: row.archivedAt !== null,
+    },
+    studio: studio.success
+      ? { name: studio.data.name, phone: studio.data.phone, address: studio.data.address }
+      : { name: "Studio", phone: "", address: { street: "", postalCode: "", city: "" } },
+    changeable: active && now.getTime() <= booking.startsAt.getTime() - row.cutoffHours * HOUR,
+  };
+}

@@ -1,0 +1,129 @@
+import { redirect } from "react-router";
+import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { bookingQuestionsSchema } from "~/lib/booking/session-types";
+import { instantOfSlotKey } from "~/lib/booking/slots";
+import { managePath } from "~/lib/booking/urls";
+import { withoutControlCharacters } from "~/lib/forms";
+import { log } from "../logger.server";
+import { consumeRateLimit } from "../rate-limit.server";
+import { createBooking } from "./bookings.server";
+import { BookingRefusedError, SlotTakenError } from "./refusals.server";
+import {
+  activeBookingsOf,
+  MAX_ACTIVE_BOOKINGS_PER_EMAIL,
+  nextFreeTimes,
+  type OfferedSessionType,
+} from "./visitor.server";
+
+/*
+ * The details form of /reserver/{studio}/{séance}/coordonnees posted (issue 25): rate limits, spam trap, then
+ * createBooking, which checks everything again and lets PostgreSQL decide a race. A refusal answers a 4xx
+ * with every value typed and a French message; a slot someone else just took also brings the next free
+ * times. Success: 303 to the client's own page (/reservation/{jeton}?nouvelle=1).
+ */
+
+/** Booking attempts per visitor address and hour: enough for a family, not for a robot. */
+export const BOOKING_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
+/** Attempts per e-mail address and day. */
+export const BOOKING_EMAIL_RATE_LIMIT = { limit: 6, windowSeconds: 24 * 3600 };
+
+export type BookingFormAnswer = {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  message: string;
+  /** For a slot taken or refused: the next free times, to choose at once. */
+  alternatives: { key: string; time: string }[];
+};
+
+/** The form's posted values as text, the spam trap left out. */
+function postedValues(formData: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of formData) {
+    if (name === HONEYPOT_FIELD || typeof value !== "string" || name.length > 80) continue;
+    values[name] = withoutControlCharacters(value).slice(0, 2000);
+  }
+  return values;
+}
+
+export async function submitBookingForm(input: {
+  formData: FormData;
+  studio: { id: string };
+  type: OfferedSessionType;
+  slot: string;
+  privateToken: string | null;
+  clientAddress: string;
+}): Promise<{ status: number; answer: BookingFormAnswer } | Response> {
+  const values = postedValues(input.formData);
+  const refuse = (
+    status: number,
+    message: string,
+    errors: Record<string, string> = {},
+    alternatives: BookingFormAnswer["alternatives"] = [],
+  ) => ({ status, answer: { values, errors, message, alternatives } });
+
+  const trap = input.formData.get(HONEYPOT_FIELD);
+  if (typeof trap === "string" && trap !== "") {
+    log.warn("booking_honeypot", { clientAddress: input.clientAddress });
+    return refuse(
+      400,
+      "Votre réservation n'a pas pu être enregistrée. Appelez le studio pour réserver.",
+    );
+  }
+  const byAddress = await consumeRateLimit(`booking:${input.clientAddress}`, BOOKING_RATE_LIMIT);
+  if (!byAddress.allowed) {
+    log.warn("booking_rate_limited", { clientAddress: input.clientAddress });
+    return refuse(429, "Trop de réservations depuis cette connexion : réessayez dans une heure.");
+  }
+  const email = (values.email ?? "").trim().toLowerCase();
+  if (email) {
+    const byEmail = await consumeRateLimit(`booking-email:${email}`, BOOKING_EMAIL_RATE_LIMIT);
+    const active = await activeBookingsOf(email);
+    if (!byEmail.allowed || active >= MAX_ACTIVE_BOOKINGS_PER_EMAIL) {
+      return refuse(429, "Cette adresse e-mail a déjà plusieurs réservations à venir.", {
+        email: `Au plus ${MAX_ACTIVE_BOOKINGS_PER_EMAIL} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
+      });
+    }
+  }
+
+  const questions = bookingQuestionsSchema.safeParse(input.type.questions);
+  const answers: Record<string, string> = {};
+  for (const question of questions.success ? questions.data : []) {
+    answers[question.id] = values[`answers.${question.id}`] ?? "";
+  }
+  try {
+    const made = await createBooking({
+      studioId: input.studio.id,
+      sessionTypeId: input.type.id,
+      slot: input.slot,
+      client: { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
+      answers,
+      consentAt: values.consent === "on" ? new Date() : null,
+      privateToken: input.privateToken,
+    });
+    log.info("booking_made", { id: made.id, state: made.state });
+    return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
+  } catch (error) {
+    if (!(error instanceof BookingRefusedError)) throw error;
+    const slotRefused = error instanceof SlotTakenError || !(error.code in NON_SLOT_CODES);
+    const parsed = instantOfSlotKey(input.slot);
+    const alternatives = slotRefused
+      ? await nextFreeTimes(
+          {
+            studioId: input.studio.id,
+            sessionTypeId: input.type.id,
+            privateToken: input.privateToken,
+          },
+          typeof parsed === "string" ? new Date().toISOString().slice(0, 10) : parsed.day,
+        )
+      : [];
+    return refuse(
+      error.status,
+      error.message,
+      { ...error.fieldErrors },
+      alternatives.map((slot) => ({ key: slot.key, time: slot.time })),
+    );
+  }
+}
+
+/** Refusals about the details rather than the time. */
+const NON_SLOT_CODES = { invalid_details: true, unknown_studio: true, unknown_session_type: true };

@@ -1,0 +1,184 @@
+import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { data } from "react-router";
+import { addParisDays, type FreeDay, type FreeSlot } from "~/lib/booking/slots";
+import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import type { SiteContent, StudioRecord } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { bookings, sessionTypes, sessionTypeStudios } from "../db/schema";
+import { findFreeSlots } from "./availability.server";
+import { BookingRefusedError } from "./refusals.server";
+
+/*
+ * What the visitor's booking pages read (issue 25, decision 0115): the studios that take bookings on the
+ * site, the session types each offers, the next free days. Every page's address is checked here: an
+ * unknown studio, a studio with booking off, an unknown, archived or private type without its secret all
+ * answer the same French 404.
+ */
+
+export type OfferedSessionType = Pick<
+  typeof sessionTypes.$inferSelect,
+  | "id"
+  | "slug"
+  | "name"
+  | "description"
+  | "durationMinutes"
+  | "priceText"
+  | "includedText"
+  | "mode"
+  | "depositText"
+  | "visibility"
+  | "questions"
+  | "responseDeadlineHours"
+  | "cancellationCutoffHours"
+>;
+
+/** The studios on the site whose « Réservation en ligne » is on, in menu order. */
+export const bookingStudios = (content: SiteContent): StudioRecord[] =>
+  content.studios.filter((studio) => studio.data.onlineBooking);
+
+/** The studio of a booking page's address, or a 404 (unknown, retired, or booking off). */
+export function bookingStudioAt(content: SiteContent, slug: string | undefined): StudioRecord {
+  const studio = bookingStudios(content).find((candidate) => candidate.slug === slug);
+  if (!studio) throw data(null, NOT_FOUND_INIT);
+  return studio;
+}
+
+const offeredColumns = {
+  id: sessionTypes.id,
+  slug: sessionTypes.slug,
+  name: sessionTypes.name,
+  description: sessionTypes.description,
+  durationMinutes: sessionTypes.durationMinutes,
+  priceText: sessionTypes.priceText,
+  includedText: sessionTypes.includedText,
+  mode: sessionTypes.mode,
+  depositText: sessionTypes.depositText,
+  visibility: sessionTypes.visibility,
+  questions: sessionTypes.questions,
+  responseDeadlineHours: sessionTypes.responseDeadlineHours,
+  cancellationCutoffHours: sessionTypes.cancellationCutoffHours,
+};
+
+/** A private type's secret as an address may carry it; anything else is no secret. */
+export const privateTokenOf = (value: string | null): string | null =>
+  value && /^[A-Za-z0-9_-]{8,64}$/.test(value) ? value : null;
+
+/**
+ * The session types offered at a studio: the public ones, and the private one whose secret the visitor's
+ * link carries. Archived ones never.
+ */
+export async function offeredSessionTypes(
+  studioId: string,
+  privateToken: string | null,
+): Promise<OfferedSessionType[]> {
+  return db()
+    .select(offeredColumns)
+    .from(sessionTypes)
+    .innerJoin(
+      sessionTypeStudios,
+      and(
+        eq(sessionTypeStudios.sessionTypeId, sessionTypes.id),
+        eq(sessionTypeStudios.studioId, studioId),
+      ),
+    )
+    .where(
+      and(
+        isNull(sessionTypes.archivedAt),
+        privateToken
+          ? or(eq(sessionTypes.visibility, "public"), eq(sessionTypes.privateToken, privateToken))
+          : eq(sessionTypes.visibility, "public"),
+      ),
+    )
+    .orderBy(asc(sessionTypes.position), asc(sessionTypes.name));
+}
+
+/** The session type of a booking page's address at this studio, or a 404. */
+export async function offeredSessionType(
+  studioId: string,
+  slug: string | undefined,
+  privateToken: string | null,
+): Promise<OfferedSessionType> {
+  const found = (await offeredSessionTypes(studioId, privateToken)).find(
+    (type) => type.slug === slug,
+  );
+  if (!found) throw data(null, NOT_FOUND_INIT);
+  return found;
+}
+
+/** How many free days a page shows. */
+export const DAYS_PER_PAGE = 7;
+
+/**
+ * The next free days from `fromDay` (today when absent or past): the first DAYS_PER_PAGE days with a free
+ * time, and the day to start the next page from (null at the horizon).
+ */
+export async function nextFreeDays(query: {
+  studioId: string;
+  sessionTypeId: string;
+  privateToken: string | null;
+  fromDay?: string | null;
+  now?: Date;
+  exceptBookingId?: string;
+}): Promise<{ days: FreeDay[]; nextFrom: string | null }> {
+  const { days } = await findFreeSlots({
+    studioId: query.studioId,
+    sessionTypeId: query.sessionTypeId,
+    privateToken: query.privateToken,
+    fromDay: query.fromDay ?? undefined,
+    now: query.now,
+    exceptBookingId: query.exceptBookingId,
+  });
+  const free = days.filter((day) => day.slots.length > 0);
+  const shown = free.slice(0, DAYS_PER_PAGE);
+  const last = shown.at(-1);
+  return {
+    days: shown,
+    nextFrom: free.length > DAYS_PER_PAGE && last ? addParisDays(last.day, 1) : null,
+  };
+}
+
+/** The free times of one day (none when it is no day, past the horizon, or full). */
+export async function freeTimesOf(query: {
+  studioId: string;
+  sessionTypeId: string;
+  privateToken: string | null;
+  day: string;
+  now?: Date;
+  exceptBookingId?: string;
+}): Promise<FreeSlot[]> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(query.day)) return [];
+  const { days } = await findFreeSlots({ ...query, fromDay: query.day, toDay: query.day });
+  return days.find((candidate) => candidate.day === query.day)?.slots ?? [];
+}
+
+/** The next free times after a refused one (a slot someone else just took): a few to choose from at once. */
+export async function nextFreeTimes(
+  query: { studioId: string; sessionTypeId: string; privateToken: string | null; now?: Date },
+  fromDay: string,
+  howMany = 6,
+): Promise<FreeSlot[]> {
+  const { days } = await findFreeSlots({ ...query, fromDay });
+  return days.flatMap((day) => day.slots).slice(0, howMany);
+}
+
+/** At most this many bookings to come (requests included) per e-mail address: a robot cannot fill a week. */
+export const MAX_ACTIVE_BOOKINGS_PER_EMAIL = 3;
+
+/** How many bookings to come (pending or confirmed) an e-mail address holds. */
+export async function activeBookingsOf(email: string, now = new Date()): Promise<number> {
+  const [row] = await db()
+    .select({ total: count() })
+    .from(bookings)
+    .where(
+      and(
+        sql`lower(${bookings.clientEmail}) = ${email.trim().toLowerCase()}`,
+        inArray(bookings.state, ["pending", "confirmed"]),
+        gt(bookings.endsAt, now),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
+/** True for a refusal the pages answer with a message (anything else is a server error). */
+export const isRefusal = (error: unknown): error is BookingRefusedError =>
+  error instanceof BookingRefusedError;

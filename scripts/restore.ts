@@ -1,0 +1,45 @@
+// `npm run restore -- <archive>`: restores a backup over the site (DATABASE_URL, else the embedded database
+// of DATA_DIR; files to the site's storage). The archive is checked whole first (nothing changes if it is
+// damaged, from a newer version, or encrypted with another key than BACKUP_KEY); a safety backup of the
+// site as it is comes next (--sans-sauvegarde to skip it on a new machine), then files and tables.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type * as RestoreModule from "../app/server/backup/restore.server.ts";
+import type * as ServiceModule from "../app/server/backup/service.server.ts";
+import { runWithAppDatabase } from "./lib/app-database.ts";
+
+const { values, positionals } = parseArgs({
+  options: { "sans-sauvegarde": { type: "boolean" } },
+  allowPositionals: true,
+  strict: true,
+});
+const [archive] = positionals;
+if (!archive || positionals.length > 1) {
+  console.error("✖ Indiquez une sauvegarde : npm run restore -- chemin/vers/sauvegarde-….tar");
+  process.exit(1);
+}
+
+await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
+  const { restoreFrom } = await load<typeof ServiceModule>("app/server/backup/service.server.ts");
+  const { BackupRefusedError } = await load<typeof RestoreModule>(
+    "app/server/backup/restore.server.ts",
+  );
+  try {
+    const report = await restoreFrom(path.resolve(archive), {
+      safety: values["sans-sauvegarde"] !== true,
+    });
+    if (report.safetyBackup) {
+      console.log(`✔ Sauvegarde de sécurité du site d'avant : ${report.safetyBackup}.`);
+    }
+    console.log(
+      `✔ Restauré : ${report.tables} tables (${report.rows} lignes), ${report.files} fichiers.`,
+    );
+  } catch (error) {
+    if (error instanceof BackupRefusedError) {
+      console.error(`✖ ${error.message} Le site n'a pas été modifié.`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+});

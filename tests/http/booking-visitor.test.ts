@@ -1,0 +1,356 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { startSmtpCapture } from "../support/smtp-capture";
+
+// The visitor's booking pages without JavaScript (issue 25, decision 0115), on a server of the file's own:
+// turning booking on for Brive changes the header of every page. Each step is a server-rendered light page;
+// bad input of every kind is a French 4xx; the slot someone else took keeps what was typed. What a person
+// sees and does in a browser (phone, keyboard, axe): tests/e2e/booking-visitor.test.ts.
+
+let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
+beforeAll(async () => {
+  capture = await startSmtpCapture();
+});
+afterAll(async () => {
+  await capture?.close();
+});
+useOwnServer(() => ({
+  SMTP_URL: capture?.smtpUrl ?? "",
+  SMTP_FROM: "Studio de test <site@example.com>",
+  // Each test posts from an address of its own (X-Forwarded-For), so the per-visitor limit is its own.
+  TRUST_PROXY: "loopback",
+}));
+
+const SECRET = "lien-prive-de-test-0123";
+let visitor = 0;
+/** Headers of a visitor of its own (rate limits count per address). */
+const from = () => ({ headers: { "X-Forwarded-For": `203.0.113.${++visitor}` } });
+const uniqueEmail = () => `visiteur-${randomBytes(4).toString("hex")}@example.test`;
+
+beforeAll(async () => {
+  const database = serverDatabase();
+  await database.execute(
+    sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
+  );
+  const types = await database.execute<{ id: string }>(sql`
+    insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, cancellation_cutoff_hours, price_text, questions)
+    values ('portrait-test', 'Portrait test', 'Une heure au studio.', 60, 0, 60, 30, 0, '120 €',
+            '[{"id":"prenom-enfant","kind":"text","label":"Prénom de l''enfant","required":true,"options":[]}]'::jsonb)
+    returning id`);
+  const privateTypes = await database.execute<{ id: string }>(sql`
+    insert into session_types (slug, name, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, visibility, private_token, mode)
+    values ('privee-test', 'Séance privée test', 60, 0, 60, 30, 'private', ${SECRET}, 'request')
+    returning id`);
+  await database.execute(sql`
+    insert into session_type_studios (session_type_id, studio_id)
+    select t.id, s.id from studios s, (values (${types.rows[0]?.id}::uuid), (${privateTypes.rows[0]?.id}::uuid)) as t(id)
+    where s.slug = 'brive'`);
+});
+
+const mailsTo = (address: string) =>
+  (capture?.received ?? []).filter((mail) => mail.to.includes(address.toLowerCase()));
+
+/** The script a light page ships: none of React Router's, within 5 KB. */
+function expectLight(page: FetchedPage) {
+  expect(page.html).not.toMatch(/rel="modulepreload"|type="module"|rr-scripts/);
+  expect(page.html).not.toContain("__reactRouterContext");
+  const bytes = [...page.document.querySelectorAll("script")]
+    .filter((script) => script.getAttribute("type") !== "application/ld+json")
+    .reduce((sum, script) => sum + Buffer.byteLength(script.textContent ?? ""), 0);
+  expect(bytes).toBeLessThan(5 * 1024);
+}
+
+/** The first free time's link of the days page: the day's page, then its first time. */
+async function firstFreeTime(
+  path = "/reserver/brive/portrait-test",
+): Promise<{ key: string; href: string }> {
+  const days = await fetchPage(path);
+  const dayLink = days.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
+  const day = await fetchPage(dayLink);
+  const timeLink = day.document.querySelector('a[href*="coordonnees?creneau="]');
+  const href = timeLink?.getAttribute("href") ?? "";
+  return { key: new URL(href, "http://x").searchParams.get("creneau") ?? "", href };
+}
+
+const details = (overrides: Record<string, string> = {}) => ({
+  name: "Léa Martin",
+  email: uniqueEmail(),
+  phone: "06 12 34 56 78",
+  "answers.prenom-enfant": "Jules",
+  consent: "on",
+  site_web: "",
+  ...overrides,
+});
+
+describe("the way in", () => {
+  it("the header's « Réserver » leads to /reserver, which lists only the studios with booking on", async () => {
+    const home = await fetchPage("/");
+    const reserve = [...home.document.querySelectorAll("header a")].filter(
+      (link) => textOf(link) === "Réserver",
+    );
+    expect(reserve.map((link) => link.getAttribute("href"))).toEqual(["/reserver", "/reserver"]);
+    const page = await fetchPage("/reserver");
+    expect(page.status).toBe(200);
+    expectLight(page);
+    const links = [...page.document.querySelectorAll('main a[href^="/reserver/"]')];
+    expect(links.map((link) => link.getAttribute("href"))).toEqual(["/reserver/brive"]);
+  });
+
+  it("Brive's page links to its booking pages and says so in its JSON-LD; Ussel keeps its external link", async () => {
+    const brive = await fetchPage("/studio-brive");
+    const booking = [...brive.document.querySelectorAll("main a")].find(
+      (link) => textOf(link) === "Réserver en ligne",
+    );
+    expect(booking?.getAttribute("href")).toBe("/reserver/brive");
+    const jsonLd = [...brive.document.querySelectorAll('script[type="application/ld+json"]')]
+      .map((script) => JSON.parse(script.textContent ?? "{}") as Record<string, unknown>)
+      .find((data) => data["@type"] === "LocalBusiness");
+    expect(jsonLd?.potentialAction).toMatchObject({
+      "@type": "ReserveAction",
+      target: { "@type": "EntryPoint", urlTemplate: expect.stringMatching(/\/reserver\/brive$/) },
+    });
+    const ussel = await fetchPage("/studio-ussel");
+    const external = [...ussel.document.querySelectorAll("main a")].find((link) =>
+      textOf(link).startsWith("Réserver en ligne"),
+    );
+    expect(external?.getAttribute("href")).toMatch(/^https:\/\//);
+  });
+
+  it("lists the public session types, the private one only with its link; unknown or off studios are a French 404", async () => {
+    const page = await fetchPage("/reserver/brive");
+    expect(page.status).toBe(200);
+    expectLight(page);
+    expect(textOf(page.document.querySelector("main"))).toContain("Portrait test");
+    expect(textOf(page.document.querySelector("main"))).not.toContain("Séance privée test");
+    const withLink = await fetchPage(`/reserver/brive?lien=${SECRET}`);
+    expect(textOf(withLink.document.querySelector("main"))).toContain("Séance privée test");
+    expect(
+      withLink.document.querySelector(`a[href="/reserver/brive/privee-test?lien=${SECRET}"]`),
+    ).not.toBeNull();
+    for (const path of [
+      "/reserver/ussel",
+      "/reserver/nulle-part",
+      "/reserver/brive/privee-test",
+      "/reserver/brive/privee-test?lien=faux-lien-0000",
+      "/reserver/brive/inconnue",
+      "/reserver/ussel/portrait-test",
+    ]) {
+      const missing = await fetchPage(path);
+      expect(missing.status, path).toBe(404);
+      expect(textOf(missing.document.querySelector("h1")), path).toBe("Page introuvable");
+    }
+    expect((await fetchPage(`/reserver/brive/privee-test?lien=${SECRET}`)).status).toBe(200);
+  });
+});
+
+describe("choosing a day and a time", () => {
+  it("shows a page of free days, then the day's times as links with their French names", async () => {
+    const days = await fetchPage("/reserver/brive/portrait-test");
+    expect(days.status).toBe(200);
+    expect(days.headers.get("cache-control")).toBe("no-store");
+    expectLight(days);
+    const dayLinks = [...days.document.querySelectorAll('a[href*="jour="]')];
+    expect(dayLinks.length).toBeGreaterThan(0);
+    expect(dayLinks.length).toBeLessThanOrEqual(7);
+    const day = await fetchPage(dayLinks[0]?.getAttribute("href") ?? "");
+    const times = [...day.document.querySelectorAll('a[href*="coordonnees?creneau="]')];
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) {
+      expect(time.getAttribute("aria-label")).toMatch(
+        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+ à \d{1,2} h( \d\d)?, disponible$/,
+      );
+    }
+    // Addresses that name no day are ignored, never an error.
+    expect(
+      (await fetchPage("/reserver/brive/portrait-test?du=2026-02-31&jour=n'importe")).status,
+    ).toBe(200);
+  });
+});
+
+describe("the details form without JavaScript", () => {
+  it("books: 303 to the client's page, which shows the booking, never cached nor indexed; the e-mail brings its link", async () => {
+    const { href } = await firstFreeTime();
+    const form = await fetchPage(href);
+    expect(form.status).toBe(200);
+    expectLight(form);
+    for (const name of ["name", "email", "phone", "answers.prenom-enfant", "consent", "site_web"]) {
+      expect(
+        form.document.querySelector(`form[method=post] [name="${name}"]`),
+        name,
+      ).not.toBeNull();
+    }
+    expect(
+      form.document.querySelector('a[href="/mentions-legales#conditions-reservation"]'),
+    ).not.toBeNull();
+    const fields = details();
+    const answer = await postForm(href, fields, from());
+    expect(answer.status).toBe(303);
+    const location = answer.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/reservation\/[A-Za-z0-9_-]{43}\?nouvelle=1$/);
+    const mine = await fetchPage(location);
+    expect(mine.status).toBe(200);
+    expectLight(mine);
+    expect(mine.headers.get("cache-control")).toBe("no-store");
+    expect(mine.headers.get("x-robots-tag")).toContain("noindex");
+    expect(mine.headers.get("referrer-policy")).toBe("same-origin");
+    expect(textOf(mine.document.querySelector("main"))).toContain("Votre séance est réservée.");
+    expect(textOf(mine.document.querySelector("main"))).toContain("Léa Martin");
+    await expect.poll(() => mailsTo(fields.email).length).toBe(1);
+    expect(mailsTo(fields.email)[0]?.text).toContain(location.replace(/\?.*$/, ""));
+  });
+
+  it("answers bad input with a French 400 and every value typed, never a 5xx", async () => {
+    const { href } = await firstFreeTime();
+    const answer = await postForm(
+      href,
+      details({ name: "", email: "pas-une-adresse", "answers.prenom-enfant": "", consent: "" }),
+      from(),
+    );
+    expect(answer.status).toBe(400);
+    const main = textOf(answer.document.querySelector("main"));
+    expect(main).toContain("Veuillez indiquer votre nom.");
+    expect(main).toContain("Veuillez indiquer une adresse e-mail valide.");
+    expect(main).toContain("Veuillez répondre à cette question.");
+    expect(main).toContain("Veuillez accepter les conditions de réservation.");
+    expect(answer.document.querySelector('input[name="email"]')?.getAttribute("value")).toBe(
+      "pas-une-adresse",
+    );
+    expect(answer.document.querySelector('input[name="phone"]')?.getAttribute("value")).toBe(
+      "06 12 34 56 78",
+    );
+    for (const creneau of [
+      "2020-01-06T10:00",
+      "n'importe-quoi",
+      "2026-02-30T10:00",
+      "2027-03-28T02:30",
+    ]) {
+      const path = `/reserver/brive/portrait-test/coordonnees?creneau=${encodeURIComponent(creneau)}`;
+      const shown = await fetchPage(path);
+      expect([400, 409], creneau).toContain(shown.status);
+      const posted = await postForm(path, details(), from());
+      expect([400, 409], creneau).toContain(posted.status);
+      expect(textOf(posted.document.querySelector("[role=alert]")), creneau).not.toBe("");
+    }
+    const trap = await postForm(href, details({ site_web: "http://spam.example" }), from());
+    expect(trap.status).toBe(400);
+  });
+
+  it("a slot someone else just took: « Ce créneau vient d'être réservé. », the next times to book in one click, nothing typed lost", async () => {
+    const { href } = await firstFreeTime();
+    expect((await postForm(href, details(), from())).status).toBe(303);
+    const late = details({ name: "Hugo Lefebvre" });
+    const taken = await postForm(href, late, from());
+    expect(taken.status).toBe(409);
+    expect(textOf(taken.document.querySelector("[role=alert]"))).toContain(
+      "Ce créneau vient d'être réservé.",
+    );
+    expect(taken.document.querySelector('input[name="name"]')?.getAttribute("value")).toBe(
+      "Hugo Lefebvre",
+    );
+    const alternatives = [...taken.document.querySelectorAll('button[name="creneau"]')];
+    expect(alternatives.length).toBeGreaterThan(0);
+    const next = alternatives[0]?.getAttribute("value") ?? "";
+    const rebooked = await postForm(href, { ...late, creneau: next }, from());
+    expect(rebooked.status).toBe(303);
+  });
+
+  it("a private session asked for through its link: a request, held for the studio's answer", async () => {
+    const { href } = await firstFreeTime(`/reserver/brive/privee-test?lien=${SECRET}`);
+    expect(href).toContain(`lien=${SECRET}`);
+    const form = await fetchPage(href);
+    expect(textOf(form.document.querySelector("h1"))).toBe("Demander ce créneau");
+    const fields = details();
+    const answer = await postForm(href, fields, from());
+    expect(answer.status).toBe(303);
+    const page = await fetchPage(answer.headers.get("location") ?? "");
+    expect(textOf(page.document.querySelector("main"))).toContain(
+      "Votre demande est envoyée au studio.",
+    );
+    expect(textOf(page.document.querySelector("main"))).toContain("Demande en attente");
+    await expect
+      .poll(() => mailsTo(fields.email).map((mail) => mail.subject.split(" :")[0]))
+      .toEqual(["Demande de séance reçue"]);
+    // Without its link, the same post finds no such session.
+    const withoutLink = href.replace(/[?&]lien=[^&]+/, "");
+    expect((await postForm(withoutLink, details(), from())).status).toBe(404);
+  });
+
+  it("limits bookings to come per e-mail address", async () => {
+    const email = uniqueEmail();
+    for (let index = 0; index < 3; index++) {
+      const { href } = await firstFreeTime();
+      expect((await postForm(href, details({ email }), from())).status).toBe(303);
+    }
+    const { href } = await firstFreeTime();
+    const refused = await postForm(href, details({ email }), from());
+    expect(refused.status).toBe(429);
+    expect(textOf(refused.document.querySelector("main"))).toContain(
+      "Au plus 3 réservations à venir",
+    );
+  });
+
+  it("refuses a POST where no form is (405)", async () => {
+    expect((await postForm("/reserver", {}, from())).status).toBe(405);
+    expect((await postForm("/reserver/brive/portrait-test", {}, from())).status).toBe(405);
+  });
+});
+
+describe("the client's page /reservation/{token}", () => {
+  async function booked(): Promise<{ path: string; email: string }> {
+    const { href } = await firstFreeTime();
+    const fields = details();
+    const answer = await postForm(href, fields, from());
+    return {
+      path: (answer.headers.get("location") ?? "").replace(/\?.*$/, ""),
+      email: fields.email,
+    };
+  }
+
+  it("answers the same French 404 to any token that names no booking", async () => {
+    for (const token of ["x", "A".repeat(43), `${"a".repeat(42)}_`, "../admin"]) {
+      const page = await fetchPage(`/reservation/${encodeURIComponent(token)}`);
+      expect(page.status, token).toBe(404);
+      expect(textOf(page.document.querySelector("h1"))).toBe("Page introuvable");
+    }
+    expect(
+      (await postForm(`/reservation/${"A".repeat(43)}`, { intent: "cancel" }, from())).status,
+    ).toBe(404);
+  });
+
+  it("moves the booking to another free time (POST), then cancels it after a confirmation step", async () => {
+    const { path, email } = await booked();
+    const moving = await fetchPage(`${path}?deplacer=1`);
+    const dayLink = moving.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
+    const day = await fetchPage(dayLink);
+    const buttons = [...day.document.querySelectorAll('form[method=post] button[name="creneau"]')];
+    expect(buttons.length).toBeGreaterThan(0);
+    const target = buttons.at(-1)?.getAttribute("value") ?? "";
+    const moved = await postForm(path, { intent: "move", creneau: target }, from());
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get("location")).toBe(`${path}?fait=deplacee`);
+    await expect
+      .poll(() => mailsTo(email).map((mail) => mail.subject.split(" :")[0]))
+      .toEqual(["Votre séance est réservée", "Votre séance est déplacée"]);
+    const badMove = await postForm(path, { intent: "move", creneau: "2020-01-01T10:00" }, from());
+    expect(badMove.status).toBe(400);
+
+    const confirm = await fetchPage(`${path}?annuler=1`);
+    expect(
+      confirm.document.querySelector('form[method=post] input[name="intent"][value="cancel"]'),
+    ).not.toBeNull();
+    const cancelled = await postForm(path, { intent: "cancel" }, from());
+    expect(cancelled.status).toBe(303);
+    const after = await fetchPage(`${path}?fait=annulee`);
+    expect(textOf(after.document.querySelector("main"))).toContain("Annulée");
+    const again = await postForm(path, { intent: "cancel" }, from());
+    expect(again.status).toBe(409);
+    expect(textOf(again.document.querySelector("[role=alert]"))).toBe(
+      "Cette réservation est déjà annulée ou terminée.",
+    );
+    expect((await postForm(path, { intent: "autre" }, from())).status).toBe(400);
+  });
+});
