@@ -31,7 +31,7 @@ import {
   sessionTypeValue,
 } from "./session-type-store.server";
 
-useAppDatabase();
+useAppDatabase({ jobs: true });
 
 const author = { id: "", name: "Sophie" };
 const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
