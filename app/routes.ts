@@ -99,7 +99,19 @@ export default [
     route("admin/galeries/:id/reglages", "routes/admin/galleries-settings.tsx"),
     route("admin/galeries/:id/selection", "routes/admin/galleries-selection.tsx"),
     route("admin/galeries/:id/envoyer", "routes/admin/galleries-send.tsx"),
+
+    // Booking: admin (issue 25): the agenda, the session types, the photographers and the owner's feed
+    // (its address, outside /admin, right after this layout: its secret is its only key).
+    route("admin/reservations", "routes/admin/reservations.tsx"),
+    route("admin/reservations/nouvelle", "routes/admin/reservations.new-booking.tsx"),
+    route("admin/reservations/export.csv", "routes/admin/reservations.export.ts"),
+    route("admin/reservations/seances", "routes/admin/reservations.seances.tsx"),
+    route("admin/reservations/seances/nouvelle", "routes/admin/reservations.seance-new.tsx"),
+    route("admin/reservations/seances/:id", "routes/admin/reservations.seance-edit.tsx"),
+    route("admin/reservations/reglages", "routes/admin/reservations.reglages.tsx"),
+    route("admin/reservations/:id", "routes/admin/reservations.booking.tsx"),
   ]),
+  route("calendrier/:file", "routes/booking-calendar-feed.ts"),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
 

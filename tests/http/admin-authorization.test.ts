@@ -4,6 +4,10 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import {
+  blockedPeriods,
+  bookingCalendarFeeds,
+  photographers,
+  sessionTypes,
   blogArticles,
   blogCategories,
   blogNewsletterSubscribers,
@@ -201,6 +205,7 @@ const resourcePaths = [
   "/admin/envois/formulaire/:galleryId",
   "/admin/envois/:uploadId",
   "/admin/galeries/:id/selection.csv",
+  "/admin/reservations/export.csv",
 ];
 
 const pages = () => [
@@ -241,6 +246,15 @@ const pages = () => [
   `/admin/galeries/${galleryId}/reglages?supprimer=${galleryId}`,
   `/admin/galeries/${galleryId}/selection`,
   `/admin/galeries/${galleryId}/envoyer`,
+  "/admin/reservations",
+  "/admin/reservations?vue=liste",
+  "/admin/reservations/nouvelle",
+  "/admin/reservations/seances",
+  "/admin/reservations/seances/nouvelle",
+  `/admin/reservations/seances/${studioId}`,
+  "/admin/reservations/reglages",
+  `/admin/reservations/${studioId}`,
+  `/admin/reservations/${studioId}?annuler=1`,
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -287,6 +301,41 @@ const galleryForm = (overrides: Record<string, string> = {}) =>
   });
 
 const actions = () => [
+  {
+    path: "/admin/reservations/seances/nouvelle",
+    body: new URLSearchParams({
+      intent: "save",
+      name: `Intrus ${marker}`,
+      durationMinutes: "60",
+      [`studio-${studioId}`]: "on",
+    }),
+  },
+  {
+    path: "/admin/reservations/seances",
+    body: new URLSearchParams({ intent: "archive", id: studioId }),
+  },
+  {
+    path: "/admin/reservations/reglages",
+    body: new URLSearchParams({ intent: "add-photographer", name: `Intrus ${marker}` }),
+  },
+  {
+    path: "/admin/reservations/reglages",
+    body: new URLSearchParams({ intent: "renew-feed" }),
+  },
+  {
+    path: "/admin/reservations",
+    body: new URLSearchParams({
+      intent: "block",
+      label: `Intrus ${marker}`,
+      studioId,
+      start: "2031-01-07T10:00",
+      end: "2031-01-07T12:00",
+    }),
+  },
+  ...["accept", "cancel", "move"].map((intent) => ({
+    path: `/admin/reservations/${studioId}`,
+    body: new URLSearchParams({ intent, slot: "2031-01-07T10:00" }),
+  })),
   {
     path: `/admin/galeries/${galleryId}`,
     body: new URLSearchParams({ intent: "delete", id: galleryPhotoId }),
@@ -579,6 +628,27 @@ async function expectNothingChanged() {
     .from(siteDocuments)
     .where(eq(siteDocuments.key, "gallery"));
   expect((gallery?.data as { items: unknown[] }).items.length).toBeGreaterThan(0);
+  // No session type, photographer, blocked time or calendar feed of the visitor's (issue 25).
+  expect(
+    await database
+      .select()
+      .from(sessionTypes)
+      .where(eq(sessionTypes.name, `Intrus ${marker}`)),
+  ).toEqual([]);
+  expect(
+    await database
+      .select()
+      .from(photographers)
+      .where(eq(photographers.name, `Intrus ${marker}`)),
+  ).toEqual([]);
+  expect(
+    await database
+      .select()
+      .from(blockedPeriods)
+      .where(eq(blockedPeriods.label, `Intrus ${marker}`)),
+  ).toEqual([]);
+  const feeds = await database.select().from(bookingCalendarFeeds);
+  expect(feeds.filter((feed) => feed.createdBy === demotedUser?.id)).toEqual([]);
 }
 
 describe("the list of guarded admin routes", () => {
@@ -644,6 +714,12 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
     });
     expect(csv.status).toBe(visitor.status);
     expectNoAdminData(await csv.text());
+    const bookingsCsv = await fetch(`${baseUrl}/admin/reservations/export.csv`, {
+      headers: { cookie: visitor.cookie() },
+      redirect: "manual",
+    });
+    expect(bookingsCsv.status).toBe(visitor.status);
+    expect(await bookingsCsv.text()).not.toContain("debut");
 
     // The editor's list of the site's pages (it names the drafts' neighbours: published articles only,
     // but an admin's tool all the same).

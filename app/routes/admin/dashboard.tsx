@@ -4,6 +4,7 @@ import type { Route } from "./+types/dashboard";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
+import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
@@ -15,6 +16,7 @@ import {
 } from "~/server/admin/articles.server";
 import { sendingNotice } from "~/server/admin/article-form.server";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { dashboardBookings } from "~/server/booking/agenda.server";
 import { goLiveChecklist } from "~/server/content/go-live.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
@@ -27,14 +29,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Admin
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
   const checklist = goLiveChecklist(await siteContent(context));
+  const bookings = await dashboardBookings();
   try {
     const articles = await listArticlesForAdmin();
-    return { articles, checklist, loadError: null };
+    return { articles, checklist, bookings, loadError: null };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
       articles: [],
       checklist,
+      bookings,
       loadError: {
         type: "error" as const,
         title: "Erreur",
@@ -99,7 +103,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { articles, checklist, loadError } = loaderData;
+  const { articles, checklist, bookings, loadError } = loaderData;
   useServerToast(loadError);
   const publishedCount = articles.filter((article) => article.published).length;
 
@@ -119,6 +123,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <StatCard label="Articles" value={articles.length} />
         <StatCard label="Articles publiés" value={publishedCount} />
       </div>
+
+      {bookings ? <DashboardBookings {...bookings} /> : null}
 
       <nav aria-label="Gestion" className="flex flex-wrap gap-3">
         <Button asChild variant="outline" size="sm">

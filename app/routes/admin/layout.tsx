@@ -39,6 +39,7 @@ export const meta: Route.MetaFunction = () => [{ name: "robots", content: "noind
 const links = [
   { to: "/admin/dashboard", label: "Tableau de bord" },
   { to: "/admin/site", label: "Site" },
+  { to: "/admin/reservations", label: "Réservations" },
   { to: "/admin/studios", label: "Studios" },
   { to: "/admin/tarifs", label: "Tarifs" },
   { to: "/admin/medias", label: "Photos" },

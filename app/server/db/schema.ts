@@ -972,3 +972,52 @@ export const backupRuns = pgTable(
   },
   (table) => [index("backup_runs_started_idx").on(table.startedAt.desc())],
 );
+
+/**
+ * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
+ * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
+ * address stops working at once.
+ */
+export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  tokenHash: varchar("token_hash", { length: 64 }).notNull().unique(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * A photographer's own calendar (an iCal address the owner gives, issue 25): its busy times are imported
+ * every 15 minutes into `booking_external_busy` so that no one books her when she is taken elsewhere.
+ */
+export const bookingExternalCalendars = pgTable("booking_external_calendars", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  photographerId: uuid("photographer_id")
+    .notNull()
+    .unique()
+    .references(() => photographers.id, { onDelete: "cascade" }),
+  url: text("url").notNull(),
+  lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+  /** Why the last import failed, in French for the settings page; null after a success. */
+  lastError: text("last_error"),
+  createdAt: createdAt(),
+});
+
+/** The busy times of the photographers' own calendars, as of their last import (replaced at each). */
+export const bookingExternalBusy = pgTable(
+  "booking_external_busy",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    calendarId: uuid("calendar_id")
+      .notNull()
+      .references(() => bookingExternalCalendars.id, { onDelete: "cascade" }),
+    photographerId: uuid("photographer_id")
+      .notNull()
+      .references(() => photographers.id, { onDelete: "cascade" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check("booking_external_busy_times_check", sql`${table.endsAt} > ${table.startsAt}`),
+    index("booking_external_busy_photographer_idx").on(table.photographerId, table.startsAt),
+  ],
+);

@@ -107,6 +107,17 @@ export const QUEUES = {
     retentionSeconds: 24 * 60 * 60,
     deleteAfterSeconds: 24 * 60 * 60,
   },
+  /**
+   * The busy times of the photographers' own calendars, imported every 15 minutes (issue 25, decision
+   * 0116). `singleton`: one import at a time; a missed run is simply the next one.
+   */
+  "booking-busy-import": {
+    retryLimit: 0,
+    policy: "singleton",
+    expireInSeconds: 10 * 60,
+    retentionSeconds: 60 * 60,
+    deleteAfterSeconds: 60 * 60,
+  },
 } satisfies Record<string, Omit<Queue, "name">>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,4 +1,5 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
+import { importExternalCalendars } from "../booking/external-busy.server";
 import { sendDueReminders } from "../booking/reminders.server";
 import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
@@ -93,6 +94,11 @@ export async function startWorkers({
   await boss.schedule("booking-reminders", "*/5 * * * *", {}, { tz: "Europe/Paris" });
   await boss.work("booking-reminders", async () => {
     await sendDueReminders();
+  });
+  // The photographers' own calendars, every 15 minutes (issue 25).
+  await boss.schedule("booking-busy-import", "*/15 * * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("booking-busy-import", async () => {
+    await importExternalCalendars();
   });
   if (!mail) {
     log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });

@@ -1,0 +1,139 @@
+import { Link } from "react-router";
+import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
+import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
+import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import { parisDateTimeInputValue } from "~/lib/dates";
+
+/*
+ * The pieces of the owner's agenda (issue 25): a booking's line, a blocked period's line, a day of them.
+ * Server-rendered links: a tap opens the booking.
+ */
+
+export const STATE_TONES: Record<BookingState, StatusTone> = {
+  pending: "warning",
+  confirmed: "success",
+  declined: "muted",
+  cancelled: "muted",
+  no_show: "danger",
+  done: "neutral",
+};
+
+/** « 10 h 30 » in Paris from an ISO instant. */
+export const timeFr = (iso: string) => clockFr(parisDateTimeInputValue(iso).slice(11));
+/** « 2026-12-03 » in Paris from an ISO instant. */
+export const dayOf = (iso: string) => parisDateTimeInputValue(iso).slice(0, 10);
+
+export type BookingLine = {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  state: BookingState;
+  clientName: string;
+  sessionTypeName: string;
+  studioName: string;
+  photographerName: string;
+};
+
+export type BlockedLine = {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  label: string;
+  studioName: string | null;
+  photographerName: string | null;
+};
+
+export function StateBadge({ state }: { state: BookingState }) {
+  return <StatusBadge tone={STATE_TONES[state]}>{BOOKING_STATE_LABELS[state]}</StatusBadge>;
+}
+
+/** One booking: its times, client, type, studio and state; the whole line opens it. */
+export function BookingItem({
+  booking,
+  showDay = false,
+  note,
+}: {
+  booking: BookingLine;
+  showDay?: boolean;
+  /** A line under the client's (a request's answer deadline). */
+  note?: string;
+}) {
+  const over = booking.state === "cancelled" || booking.state === "declined";
+  return (
+    <li>
+      <Link
+        to={`/admin/reservations/${booking.id}`}
+        className="flex min-h-11 flex-col gap-1 rounded-lg border border-border bg-white px-3 py-2 hover:bg-muted sm:flex-row sm:items-center sm:gap-3"
+      >
+        <span className="font-semibold tabular-nums">
+          {showDay ? `${longDayFr(dayOf(booking.startsAt))}, ` : ""}
+          {timeFr(booking.startsAt)} – {timeFr(booking.endsAt)}
+        </span>
+        <span className={over ? "min-w-0 flex-1 line-through" : "min-w-0 flex-1"}>
+          {booking.clientName} · {booking.sessionTypeName}
+          <span className="block text-sm text-muted-foreground">
+            {booking.studioName} · {booking.photographerName}
+          </span>
+          {note ? <span className="block text-sm font-medium">{note}</span> : null}
+        </span>
+        <StateBadge state={booking.state} />
+      </Link>
+    </li>
+  );
+}
+
+/** Blocked time: its label, what it blocks and when. */
+export function blockedSummary(period: BlockedLine): string {
+  const who = [
+    period.studioName ?? "tous les studios",
+    period.photographerName ?? "toutes les photographes",
+  ];
+  const sameDay = dayOf(period.startsAt) === dayOf(period.endsAt);
+  const when = sameDay
+    ? `${timeFr(period.startsAt)} – ${timeFr(period.endsAt)}`
+    : `du ${longDayFr(dayOf(period.startsAt))} ${timeFr(period.startsAt)} au ${longDayFr(dayOf(period.endsAt))} ${timeFr(period.endsAt)}`;
+  return `${when} · ${who.join(" · ")}`;
+}
+
+/** A day of the agenda: its heading, its blocked time, its bookings (or that it has none). */
+export function AgendaDay({
+  day,
+  bookings,
+  blocked,
+  headingLevel = 2,
+}: {
+  day: string;
+  bookings: readonly BookingLine[];
+  blocked: readonly BlockedLine[];
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section aria-label={longDayFr(day)} className="space-y-2">
+      <Heading className="font-sans text-base font-semibold first-letter:uppercase">
+        {longDayFr(day)}
+      </Heading>
+      {blocked.length > 0 ? (
+        <ul className="space-y-1">
+          {blocked.map((period) => (
+            <li
+              key={period.id}
+              className="rounded-lg border border-dashed border-stone-400 bg-stone-100 px-3 py-2 text-sm"
+            >
+              <span className="font-semibold">{period.label}</span> · {blockedSummary(period)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {bookings.length > 0 ? (
+        <ul className="space-y-2">
+          {bookings.map((booking) => (
+            <BookingItem key={booking.id} booking={booking} />
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-muted-foreground">Aucune réservation.</p>
+      )}
+    </section>
+  );
+}

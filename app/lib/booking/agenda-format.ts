@@ -1,0 +1,69 @@
+import { DAYS, type DayOfWeek } from "~/content/schemas";
+import { addParisDays } from "./slots";
+
+/*
+ * How the owner's booking pages write durations, days and times (issue 25): French, Paris time.
+ */
+
+/** « 1 h 30 », « 1 h 15 », « 2 h », « 45 min », « 0 min ». */
+export function durationFr(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${String(rest).padStart(2, "0")}`;
+}
+
+const WEEKDAY_NAMES: Record<DayOfWeek, string> = {
+  Monday: "lundi",
+  Tuesday: "mardi",
+  Wednesday: "mercredi",
+  Thursday: "jeudi",
+  Friday: "vendredi",
+  Saturday: "samedi",
+  Sunday: "dimanche",
+};
+
+const MONTHS = [
+  "janvier",
+  "février",
+  "mars",
+  "avril",
+  "mai",
+  "juin",
+  "juillet",
+  "août",
+  "septembre",
+  "octobre",
+  "novembre",
+  "décembre",
+];
+
+/** True for a real calendar day written YYYY-MM-DD. */
+export function isIsoDay(value: unknown): value is string {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** The weekday of a calendar day (YYYY-MM-DD). */
+export function weekdayOf(day: string): DayOfWeek {
+  const index = new Date(`${day}T12:00:00Z`).getUTCDay();
+  return DAYS[(index + 6) % 7] ?? "Monday";
+}
+
+/** « mardi 3 décembre 2026 », « lundi 1er mars 2027 ». */
+export function longDayFr(day: string): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return `${WEEKDAY_NAMES[weekdayOf(day)]} ${date === 1 ? "1er" : date} ${MONTHS[month - 1]} ${year}`;
+}
+
+/** The Monday of the week holding `day`. */
+export function mondayOf(day: string): string {
+  return addParisDays(day, -DAYS.indexOf(weekdayOf(day)));
+}
+
+/** « 10 h 30 », « 9 h » from « 10:30 », « 09:00 ». */
+export function clockFr(time: string): string {
+  const [hours = "0", minutes = "00"] = time.split(":");
+  return minutes === "00" ? `${Number(hours)} h` : `${Number(hours)} h ${minutes}`;
+}

@@ -1,0 +1,289 @@
+import { Plus } from "lucide-react";
+import { data, Form } from "react-router";
+import type { Route } from "./+types/reservations.new-booking";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { Field, Input, Select, Textarea } from "~/components/admin/field";
+import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
+import { clockFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
+import { bookingQuestionsSchema } from "~/lib/booking/session-types";
+import { addParisDays } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
+import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { authorOf } from "~/server/admin/studios.server";
+import { ownerFreeSlots } from "~/server/booking/agenda.server";
+import { createBooking } from "~/server/booking/bookings.server";
+import { BookingRefusedError } from "~/server/booking/refusals.server";
+import { listSessionTypes } from "~/server/booking/session-type-store.server";
+import { listStudios } from "~/server/content/content-store.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Ajouter une réservation - Administration" },
+];
+
+const answerField = (questionId: string) => `reponse-${questionId}`;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const [studioRows, types] = await Promise.all([listStudios(), listSessionTypes()]);
+  const studios = studioRows
+    .filter((studio) => studio.retiredAt === null)
+    .map((studio) => ({ id: studio.id, name: studio.data.name }));
+  const offered = types.filter((type) => type.archivedAt === null);
+  const askedStudio = url.searchParams.get("studio");
+  const studioId =
+    studios.find((studio) => studio.id === askedStudio)?.id ?? studios[0]?.id ?? null;
+  const askedType = url.searchParams.get("seance");
+  const chosen = offered.find(
+    (type) => type.id === askedType && studioId !== null && type.studioIds.includes(studioId),
+  );
+  const askedDay = url.searchParams.get("jour");
+  const day = isIsoDay(askedDay) ? askedDay : addParisDays(isoDayInParis(new Date()), 1);
+  const slots =
+    chosen && studioId ? await ownerFreeSlots({ studioId, sessionTypeId: chosen.id, day }) : [];
+  const questions = chosen ? bookingQuestionsSchema.safeParse(chosen.questions) : null;
+  return {
+    studios,
+    sessionTypes: offered.map((type) => ({
+      id: type.id,
+      name: type.name,
+      studioIds: type.studioIds,
+    })),
+    studioId,
+    sessionTypeId: chosen?.id ?? null,
+    askedTypeMissing: askedType !== null && !chosen,
+    day,
+    slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
+    questions: questions?.success ? questions.data : [],
+  };
+}
+
+type Answer = { values: Record<string, string>; errors: FieldErrors; message: string };
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const values = formValues(await request.formData(), ["intent"]);
+  const slot = (values.slot || values.slotTime || "").slice(0, 16);
+  const refuse = (errors: FieldErrors, message: string, status: number) =>
+    data<Answer>({ values, errors, message }, { status });
+  if (!isUuid(values.studioId) || !isUuid(values.sessionTypeId)) {
+    return refuse({}, "Choisissez d'abord le studio et la séance.", 400);
+  }
+  if (slot === "") {
+    return refuse(
+      { slotTime: "Choisissez un horaire libre ou indiquez une date et une heure" },
+      "La réservation n'est pas enregistrée : choisissez un horaire.",
+      400,
+    );
+  }
+  const answers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (name.startsWith("reponse-")) answers[name.slice("reponse-".length)] = value;
+  }
+  try {
+    const created = await createBooking({
+      studioId: values.studioId,
+      sessionTypeId: values.sessionTypeId,
+      slot,
+      client: { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
+      answers,
+      consentAt: null,
+      by: { actor: "owner", userId: admin.id, name: authorOf(admin).name },
+    });
+    return redirectWithToast(`/admin/reservations/${created.id}`, {
+      type: "success",
+      title: "Réservation ajoutée",
+      description: "Elle est confirmée et apparaît dans l'agenda.",
+    });
+  } catch (error) {
+    if (error instanceof BookingRefusedError) {
+      const errors: FieldErrors = {};
+      for (const [field, message] of Object.entries(error.fieldErrors)) {
+        errors[field.startsWith("answers.") ? answerField(field.slice(8)) : field] = message;
+      }
+      return refuse(errors, error.message, error.status);
+    }
+    throw error;
+  }
+}
+
+export default function NewBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const { studios, sessionTypes, studioId, sessionTypeId, day, slots, questions } = loaderData;
+  const answer = actionData && "message" in actionData ? actionData : undefined;
+  const value = (name: string, fallback = "") => answer?.values[name] ?? fallback;
+  const errors = answer?.errors ?? {};
+  const section = "space-y-4 rounded-xl border border-border bg-white p-4 sm:p-6";
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <AdminPageHeader
+        title="Ajouter une réservation"
+        summary="Une séance prise par téléphone : elle est confirmée aussitôt, sans passer par les règles de réservation en ligne (délai, horaires)."
+      />
+      <ReservationsNav />
+      <FormAlert message={answer ? { type: "error", title: answer.message } : undefined} />
+      <section aria-labelledby="choix" className={section}>
+        <h2 id="choix" className="font-sans text-lg font-semibold">
+          1. Studio, séance et jour
+        </h2>
+        <Form method="get" className="grid gap-4 sm:grid-cols-[1fr_1fr_11rem_auto] sm:items-end">
+          <Field name="studio" label="Studio">
+            {(props) => (
+              <Select {...props} defaultValue={studioId ?? ""}>
+                {studios.map((studio) => (
+                  <option key={studio.id} value={studio.id}>
+                    {studio.name}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field name="seance" label="Séance">
+            {(props) => (
+              <Select {...props} defaultValue={sessionTypeId ?? ""}>
+                <option value="">Choisissez…</option>
+                {sessionTypes.map((type) => (
+                  <option key={type.id} value={type.id}>
+                    {type.name}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field name="jour" label="Jour">
+            {(props) => <Input {...props} type="date" defaultValue={day} />}
+          </Field>
+          <Button type="submit" variant="outline" className="min-h-11">
+            Voir les horaires
+          </Button>
+        </Form>
+        {loaderData.askedTypeMissing ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            Cette séance n'est pas proposée dans ce studio : choisissez-en une autre.
+          </p>
+        ) : null}
+      </section>
+
+      {studioId && sessionTypeId ? (
+        <Form method="post" noValidate className="space-y-6" aria-labelledby="details">
+          <input type="hidden" name="studioId" value={studioId} />
+          <input type="hidden" name="sessionTypeId" value={sessionTypeId} />
+          <section className={section}>
+            <h2 id="details" className="font-sans text-lg font-semibold">
+              2. Horaire
+            </h2>
+            <fieldset>
+              <legend className="text-sm font-semibold first-letter:uppercase">
+                Horaires libres le {longDayFr(day)}
+              </legend>
+              {slots.length === 0 ? (
+                <p className="text-sm text-muted-foreground">Aucun horaire libre ce jour-là.</p>
+              ) : (
+                <div className="mt-2 flex flex-wrap gap-2">
+                  {slots.map((slot) => (
+                    <label
+                      key={slot.key}
+                      className="inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-3 has-[:checked]:border-stone-800 has-[:checked]:bg-stone-100"
+                    >
+                      <input
+                        type="radio"
+                        name="slot"
+                        value={slot.key}
+                        defaultChecked={value("slot") === slot.key}
+                        className="size-4 accent-stone-800"
+                      />
+                      {clockFr(slot.time)}
+                    </label>
+                  ))}
+                </div>
+              )}
+            </fieldset>
+            <Field
+              name="slotTime"
+              label="Ou une autre date et heure"
+              error={errors.slotTime}
+              hint="N'importe quelle heure où le studio et une photographe sont libres."
+            >
+              {(props) => (
+                <Input {...props} type="datetime-local" defaultValue={value("slotTime")} />
+              )}
+            </Field>
+          </section>
+          <section className={section}>
+            <h2 className="font-sans text-lg font-semibold">3. Client</h2>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field name="name" label="Nom" error={errors.name}>
+                {(props) => (
+                  <Input
+                    {...props}
+                    maxLength={200}
+                    autoComplete="off"
+                    defaultValue={value("name")}
+                  />
+                )}
+              </Field>
+              <Field name="phone" label="Téléphone" error={errors.phone}>
+                {(props) => (
+                  <Input
+                    {...props}
+                    type="tel"
+                    maxLength={30}
+                    autoComplete="off"
+                    defaultValue={value("phone")}
+                  />
+                )}
+              </Field>
+            </div>
+            <Field
+              name="email"
+              label="E-mail"
+              error={errors.email}
+              hint="Le client y reçoit la confirmation et son lien pour gérer la réservation."
+            >
+              {(props) => (
+                <Input
+                  {...props}
+                  type="email"
+                  maxLength={255}
+                  autoComplete="off"
+                  defaultValue={value("email")}
+                />
+              )}
+            </Field>
+            {questions.map((question) => {
+              const name = answerField(question.id);
+              const label = `${question.label}${question.required ? "" : " (facultatif)"}`;
+              return (
+                <Field key={question.id} name={name} label={label} error={errors[name]}>
+                  {(props) =>
+                    question.kind === "text" ? (
+                      <Textarea {...props} rows={2} maxLength={1000} defaultValue={value(name)} />
+                    ) : (
+                      <Select {...props} defaultValue={value(name)}>
+                        <option value="">—</option>
+                        {(question.kind === "yes_no" ? ["oui", "non"] : question.options).map(
+                          (option) => (
+                            <option key={option} value={option}>
+                              {option}
+                            </option>
+                          ),
+                        )}
+                      </Select>
+                    )
+                  }
+                </Field>
+              );
+            })}
+          </section>
+          <Button type="submit">
+            <Plus aria-hidden="true" />
+            Ajouter la réservation
+          </Button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,353 @@
+import { and, asc, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { csvCell } from "~/lib/csv";
+import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
+import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import { bookingQuestionsSchema, type BookingQuestion } from "~/lib/booking/session-types";
+import { addParisDays, freeSlots, parisWallRange, type FreeSlot } from "~/lib/booking/slots";
+import { isUuid } from "~/lib/forms";
+import { db } from "../db/client.server";
+import { log } from "../logger.server";
+import {
+  blockedPeriods,
+  bookingEvents,
+  bookings,
+  photographers,
+  sessionTypes,
+  sessionTypeStudios,
+  studios,
+} from "../db/schema";
+import {
+  loadAvailability,
+  loadBookingContext,
+  slotCalendarOf,
+  slotRulesOf,
+} from "./availability.server";
+
+/*
+ * What the owner's agenda reads (issue 25): the bookings and blocked time of a range of Paris days with the
+ * names they are shown with, one booking with its history, the free times to move it to, the CSV export,
+ * and the dashboard's today and tomorrow.
+ */
+
+export type AgendaBooking = {
+  id: string;
+  startsAt: Date;
+  endsAt: Date;
+  state: BookingState;
+  respondBy: Date | null;
+  source: "client" | "owner";
+  clientName: string;
+  clientEmail: string;
+  clientPhone: string;
+  answers: Record<string, string>;
+  createdAt: Date;
+  sessionTypeId: string;
+  sessionTypeName: string;
+  studioId: string;
+  studioName: string;
+  photographerId: string;
+  photographerName: string;
+};
+
+const agendaColumns = {
+  id: bookings.id,
+  startsAt: bookings.startsAt,
+  endsAt: bookings.endsAt,
+  state: bookings.state,
+  respondBy: bookings.respondBy,
+  source: bookings.source,
+  clientName: bookings.clientName,
+  clientEmail: bookings.clientEmail,
+  clientPhone: bookings.clientPhone,
+  answers: bookings.answers,
+  createdAt: bookings.createdAt,
+  sessionTypeId: bookings.sessionTypeId,
+  sessionTypeName: sessionTypes.name,
+  studioId: bookings.studioId,
+  studioName: sql<string>`${studios.data}->>'name'`,
+  photographerId: bookings.photographerId,
+  photographerName: photographers.name,
+};
+
+function agendaQuery() {
+  return db()
+    .select(agendaColumns)
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .innerJoin(studios, eq(studios.id, bookings.studioId))
+    .innerJoin(photographers, eq(photographers.id, bookings.photographerId))
+    .$dynamic();
+}
+
+/** The instants a range of Paris days covers: 00:00 of `fromDay` to 00:00 after `toDay`. */
+export function daysRange(fromDay: string, toDay: string): { from: Date; to: Date } {
+  return {
+    from: new Date(parisWallRange(fromDay, "00:00", "00:00").start),
+    to: new Date(parisWallRange(addParisDays(toDay, 1), "00:00", "00:00").start),
+  };
+}
+
+export type AgendaFilter = { studioId?: string | null; states?: readonly BookingState[] };
+
+/** The bookings starting between two Paris days (included), in time order. */
+export async function agendaBookings(
+  fromDay: string,
+  toDay: string,
+  filter: AgendaFilter = {},
+): Promise<AgendaBooking[]> {
+  const { from, to } = daysRange(fromDay, toDay);
+  const conditions = [gte(bookings.startsAt, from), lt(bookings.startsAt, to)];
+  if (filter.studioId && isUuid(filter.studioId)) {
+    conditions.push(eq(bookings.studioId, filter.studioId));
+  }
+  if (filter.states && filter.states.length > 0) {
+    conditions.push(inArray(bookings.state, [...filter.states]));
+  }
+  return agendaQuery()
+    .where(and(...conditions))
+    .orderBy(asc(bookings.startsAt), asc(bookings.createdAt));
+}
+
+/** The requests waiting for the owner's answer, the most urgent first. */
+export async function pendingRequests(): Promise<AgendaBooking[]> {
+  return agendaQuery()
+    .where(eq(bookings.state, "pending"))
+    .orderBy(asc(bookings.respondBy), asc(bookings.startsAt));
+}
+
+export type AgendaBlockedPeriod = {
+  id: string;
+  startsAt: Date;
+  endsAt: Date;
+  label: string;
+  studioName: string | null;
+  photographerName: string | null;
+};
+
+/** The blocked time overlapping a range of Paris days, in time order. */
+export async function agendaBlockedPeriods(
+  fromDay: string,
+  toDay: string,
+  studioId?: string | null,
+): Promise<AgendaBlockedPeriod[]> {
+  const { from, to } = daysRange(fromDay, toDay);
+  const conditions = [lt(blockedPeriods.startsAt, to), sql`${blockedPeriods.endsAt} > ${from}`];
+  if (studioId && isUuid(studioId)) {
+    conditions.push(
+      or(eq(blockedPeriods.studioId, studioId), sql`${blockedPeriods.studioId} is null`) ??
+        sql`true`,
+    );
+  }
+  return db()
+    .select({
+      id: blockedPeriods.id,
+      startsAt: blockedPeriods.startsAt,
+      endsAt: blockedPeriods.endsAt,
+      label: blockedPeriods.label,
+      studioName: sql<string | null>`${studios.data}->>'name'`,
+      photographerName: photographers.name,
+    })
+    .from(blockedPeriods)
+    .leftJoin(studios, eq(studios.id, blockedPeriods.studioId))
+    .leftJoin(photographers, eq(photographers.id, blockedPeriods.photographerId))
+    .where(and(...conditions))
+    .orderBy(asc(blockedPeriods.startsAt));
+}
+
+export type BookingDetail = {
+  booking: AgendaBooking & {
+    icsSequence: number;
+    consentAt: Date | null;
+    bufferBeforeMinutes: number;
+    bufferAfterMinutes: number;
+  };
+  questions: BookingQuestion[];
+  events: (typeof bookingEvents.$inferSelect)[];
+};
+
+/** One booking with its names, its type's questions (to label the answers) and its history. */
+export async function bookingDetail(id: string): Promise<BookingDetail | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await agendaQuery().where(eq(bookings.id, id)).limit(1);
+  if (!row) return null;
+  const [[extra], [type], events] = await Promise.all([
+    db()
+      .select({
+        icsSequence: bookings.icsSequence,
+        consentAt: bookings.consentAt,
+        bufferBeforeMinutes: bookings.bufferBeforeMinutes,
+        bufferAfterMinutes: bookings.bufferAfterMinutes,
+      })
+      .from(bookings)
+      .where(eq(bookings.id, id)),
+    db()
+      .select({ questions: sessionTypes.questions })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.id, row.sessionTypeId)),
+    db()
+      .select()
+      .from(bookingEvents)
+      .where(eq(bookingEvents.bookingId, id))
+      .orderBy(asc(bookingEvents.at), asc(bookingEvents.id)),
+  ]);
+  const questions = bookingQuestionsSchema.safeParse(type?.questions ?? []);
+  return {
+    booking: {
+      ...row,
+      icsSequence: extra?.icsSequence ?? 0,
+      consentAt: extra?.consentAt ?? null,
+      bufferBeforeMinutes: extra?.bufferBeforeMinutes ?? 0,
+      bufferAfterMinutes: extra?.bufferAfterMinutes ?? 0,
+    },
+    questions: questions.success ? questions.data : [],
+    events,
+  };
+}
+
+/** The studios offering a session type that are still on the site (where a booking can move). */
+export async function studiosOffering(
+  sessionTypeId: string,
+): Promise<{ id: string; name: string }[]> {
+  if (!isUuid(sessionTypeId)) return [];
+  return db()
+    .select({ id: studios.id, name: sql<string>`${studios.data}->>'name'` })
+    .from(sessionTypeStudios)
+    .innerJoin(studios, eq(studios.id, sessionTypeStudios.studioId))
+    .where(
+      and(eq(sessionTypeStudios.sessionTypeId, sessionTypeId), sql`${studios.retiredAt} is null`),
+    )
+    .orderBy(asc(studios.position));
+}
+
+/**
+ * The free starts of one Paris day for a booking of `durationMinutes` (its buffers), at a studio offering
+ * the type, as the owner sees them: the type's hours and step, no notice, `exceptBookingId` not standing in
+ * its own way (a move). Empty when the studio does not offer the type.
+ */
+export async function ownerFreeSlots(query: {
+  studioId: string;
+  sessionTypeId: string;
+  day: string;
+  exceptBookingId?: string;
+  booking?: { durationMinutes: number; bufferBeforeMinutes: number; bufferAfterMinutes: number };
+  now?: Date;
+}): Promise<FreeSlot[]> {
+  const now = query.now ?? new Date();
+  let context;
+  try {
+    context = await loadBookingContext(query.studioId, query.sessionTypeId, { allowHidden: true });
+  } catch {
+    return [];
+  }
+  const rules = { ...slotRulesOf(context.sessionType), ...query.booking, minimumNoticeHours: 0 };
+  // The owner may look as far ahead as she likes: the horizon is the visitor's.
+  rules.horizonDays = 7300;
+  const availability = await loadAvailability(
+    context,
+    { fromDay: query.day, toDay: query.day },
+    now,
+    { exceptBookingId: query.exceptBookingId },
+  );
+  const days = freeSlots({
+    rules,
+    calendar: slotCalendarOf(context),
+    availability,
+    now,
+    fromDay: query.day,
+    toDay: query.day,
+  });
+  return days[0]?.slots ?? [];
+}
+
+/** The dashboard's two days: today's and tomorrow's bookings that still hold (requests included). */
+export async function todayAndTomorrow(now = new Date()) {
+  const today = isoDayInParis(now);
+  const tomorrow = addParisDays(today, 1);
+  const rows = await agendaBookings(today, tomorrow, {
+    states: ["pending", "confirmed", "done", "no_show"],
+  });
+  return {
+    today,
+    tomorrow,
+    todays: rows.filter((row) => isoDayInParis(row.startsAt) === today),
+    tomorrows: rows.filter((row) => isoDayInParis(row.startsAt) === tomorrow),
+  };
+}
+
+/** Every booking for the CSV export, newest session first (at most 20,000 rows). */
+export async function bookingsForExport(): Promise<AgendaBooking[]> {
+  return agendaQuery().orderBy(desc(bookings.startsAt)).limit(20_000);
+}
+
+const CSV_HEADER = [
+  "debut",
+  "fin",
+  "etat",
+  "seance",
+  "studio",
+  "photographe",
+  "client",
+  "email",
+  "telephone",
+  "reponses",
+  "origine",
+  "creee_le",
+];
+
+/** The bookings as CSV (semicolons, Paris times, answers as « clé : réponse » lines), with a BOM for Excel. */
+export function bookingsCsv(rows: readonly AgendaBooking[]): string {
+  const lines = [CSV_HEADER.map(csvCell).join(";")];
+  for (const row of rows) {
+    lines.push(
+      [
+        formatDateTimeFr(row.startsAt),
+        formatDateTimeFr(row.endsAt),
+        BOOKING_STATE_LABELS[row.state],
+        row.sessionTypeName,
+        row.studioName,
+        row.photographerName,
+        row.clientName,
+        row.clientEmail,
+        row.clientPhone,
+        Object.entries(row.answers)
+          .map(([key, value]) => `${key} : ${value}`)
+          .join("\n"),
+        row.source === "owner" ? "Téléphone" : "Site",
+        formatDateTimeFr(row.createdAt),
+      ]
+        .map(csvCell)
+        .join(";"),
+    );
+  }
+  return `\uFEFF${lines.join("\r\n")}\r\n`;
+}
+
+/**
+ * What the dashboard shows of the bookings, as its page takes it; null when it cannot be read (the
+ * dashboard still opens).
+ */
+export async function dashboardBookings(now = new Date()) {
+  try {
+    const [days, requests] = await Promise.all([todayAndTomorrow(now), pendingRequests()]);
+    const line = (row: AgendaBooking) => ({
+      id: row.id,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+      state: row.state,
+      clientName: row.clientName,
+      sessionTypeName: row.sessionTypeName,
+      studioName: row.studioName,
+      photographerName: row.photographerName,
+    });
+    return {
+      today: days.today,
+      tomorrow: days.tomorrow,
+      todays: days.todays.map(line),
+      tomorrows: days.tomorrows.map(line),
+      pendingCount: requests.length,
+    };
+  } catch (error) {
+    log.error("admin_dashboard_bookings_failed", { error });
+    return null;
+  }
+}

@@ -1,0 +1,143 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { db } from "../db/client.server";
+import { bookingExternalBusy, bookingExternalCalendars } from "../db/schema";
+import {
+  checkCalendarUrl,
+  externalBusyOf,
+  importExternalCalendars,
+  setExternalCalendar,
+  withExternalBusy,
+} from "./external-busy.server";
+import { listPhotographers } from "./photographers.server";
+
+useAppDatabase();
+
+/** Tuesday 5 January 2027, 09:00 in Paris. */
+const NOW = new Date("2027-01-05T08:00:00Z");
+
+/** The owner's own calendar: a meeting, a weekly class, a day off, a cancelled and a « free » event. */
+const CALENDAR = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//test//FR",
+  "BEGIN:VEVENT",
+  "UID:rdv@test",
+  "DTSTAMP:20270101T000000Z",
+  "DTSTART;TZID=Europe/Paris:20270106T100000",
+  "DTEND;TZID=Europe/Paris:20270106T113000",
+  "SUMMARY:Dentiste",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:cours@test",
+  "DTSTAMP:20270101T000000Z",
+  "DTSTART:20270107T170000Z",
+  "DTEND:20270107T180000Z",
+  "RRULE:FREQ=WEEKLY;COUNT=3",
+  "SUMMARY:Cours",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:conges@test",
+  "DTSTAMP:20270101T000000Z",
+  "DTSTART;VALUE=DATE:20270201",
+  "DTEND;VALUE=DATE:20270203",
+  "SUMMARY:Congés",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:annule@test",
+  "DTSTAMP:20270101T000000Z",
+  "DTSTART:20270108T100000Z",
+  "DTEND:20270108T110000Z",
+  "STATUS:CANCELLED",
+  "END:VEVENT",
+  "BEGIN:VEVENT",
+  "UID:libre@test",
+  "DTSTAMP:20270101T000000Z",
+  "DTSTART:20270109T100000Z",
+  "DTEND:20270109T110000Z",
+  "TRANSP:TRANSPARENT",
+  "END:VEVENT",
+  "END:VCALENDAR",
+].join("\r\n");
+
+let server: Server;
+let base = "";
+let answer = { status: 200, body: CALENDAR };
+
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    response.writeHead(answer.status, { "Content-Type": "text/calendar" });
+    response.end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("the photographers' own calendars", () => {
+  it("imports when she is busy, from a server on loopback, and replaces it at each import", async () => {
+    const [photographer] = await listPhotographers();
+    const id = photographer?.id ?? "";
+    await setExternalCalendar(id, `${base}/agenda.ics`);
+    expect(await importExternalCalendars({ now: NOW })).toBe(1);
+
+    const busy = await externalBusyOf([id], NOW, new Date("2027-03-01T00:00:00Z"));
+    const iso = (busy.get(id) ?? []).map((interval) => [
+      new Date(interval.start).toISOString(),
+      new Date(interval.end).toISOString(),
+    ]);
+    expect(iso).toEqual([
+      ["2027-01-06T09:00:00.000Z", "2027-01-06T10:30:00.000Z"],
+      ["2027-01-07T17:00:00.000Z", "2027-01-07T18:00:00.000Z"],
+      ["2027-01-14T17:00:00.000Z", "2027-01-14T18:00:00.000Z"],
+      ["2027-01-21T17:00:00.000Z", "2027-01-21T18:00:00.000Z"],
+      // Two whole Paris days: 1 and 2 February.
+      ["2027-01-31T23:00:00.000Z", "2027-02-02T23:00:00.000Z"],
+    ]);
+
+    // What the slot computation gets: her busy times added to those of her bookings.
+    const availability = await withExternalBusy(
+      { studioBusy: [], photographers: [{ id, busy: [{ start: 0, end: 1 }] }] },
+      NOW,
+      new Date("2027-01-07T00:00:00Z"),
+    );
+    expect(availability.photographers[0]?.busy).toHaveLength(2);
+
+    answer = {
+      status: 200,
+      body: CALENDAR.replace(/BEGIN:VEVENT\r\nUID:cours[\s\S]*?END:VEVENT\r\n/, ""),
+    };
+    await importExternalCalendars({ now: NOW });
+    expect(
+      (await externalBusyOf([id], NOW, new Date("2027-03-01T00:00:00Z"))).get(id),
+    ).toHaveLength(2);
+
+    // A failure keeps what was imported and says why.
+    answer = { status: 404, body: "" };
+    await importExternalCalendars({ now: NOW });
+    const [calendar] = await db()
+      .select()
+      .from(bookingExternalCalendars)
+      .where(eq(bookingExternalCalendars.photographerId, id));
+    expect(calendar?.lastError).toBe("L'agenda a répondu 404.");
+    expect(await db().select().from(bookingExternalBusy)).toHaveLength(2);
+
+    await setExternalCalendar(id, null);
+    expect(await db().select().from(bookingExternalBusy)).toHaveLength(0);
+  });
+
+  it("accepts an http(s) or webcal address only", () => {
+    expect(checkCalendarUrl("webcal://p01-caldav.icloud.com/published/2/abc")).toEqual({
+      ok: true,
+      url: "https://p01-caldav.icloud.com/published/2/abc",
+    });
+    expect(checkCalendarUrl("file:///etc/passwd").ok).toBe(false);
+    expect(checkCalendarUrl("mon agenda").ok).toBe(false);
+  });
+});

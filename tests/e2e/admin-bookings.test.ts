@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { eq, inArray, like } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  bookings,
+  contentRevisions,
+  photographers,
+  sessionTypes,
+  studios,
+} from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import { serverDatabase } from "../support/server-under-test";
+import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+
+/*
+ * The owner on her phone (issue 25, admin side): she creates a session type, then finds a client's request
+ * in the agenda and accepts it. Each page without a horizontal scroll and without an axe violation. What
+ * the server answers to each form, with JavaScript off, is tests/http/admin-bookings.
+ */
+
+const { openPage } = useBrowser();
+const admin = useAdmin();
+const marker = randomBytes(4).toString("hex");
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+afterAll(async () => {
+  const database = serverDatabase();
+  const types = await database
+    .select({ id: sessionTypes.id })
+    .from(sessionTypes)
+    .where(like(sessionTypes.name, `%${marker}%`));
+  const ids = types.map((type) => type.id);
+  if (ids.length === 0) return;
+  await database.delete(bookings).where(inArray(bookings.sessionTypeId, ids));
+  await database.delete(sessionTypes).where(inArray(sessionTypes.id, ids));
+  await database.delete(contentRevisions).where(
+    inArray(
+      contentRevisions.subject,
+      ids.map((id) => `session-type:${id}`),
+    ),
+  );
+});
+
+const noSideScroll = (page: Awaited<ReturnType<typeof signedInPage>>) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe("the owner's booking pages on a phone", () => {
+  it("creates a session type, then sees and accepts a request in the agenda", async () => {
+    const page = await signedInPage(
+      openPage,
+      admin.account(),
+      "/admin/reservations/seances/nouvelle",
+      PHONE,
+    );
+    await page.getByLabel("Nom de la séance").fill(`Séance nouveau-né ${marker}`);
+    await page.getByLabel("Réservation", { exact: true }).selectOption("request");
+    await page.getByRole("button", { name: "Ajouter une question" }).click();
+    await page.getByLabel("Question", { exact: true }).fill("Prénom du bébé ?");
+    expect(await noSideScroll(page)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Créer la séance" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe(`Séance nouveau-né ${marker}`);
+    await waitForToastsToClose(page);
+
+    // A client's request for it, as the booking pages make it.
+    const database = serverDatabase();
+    const [type] = await database
+      .select({ id: sessionTypes.id })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.name, `Séance nouveau-né ${marker}`));
+    const [brive] = await database
+      .select({ id: studios.id })
+      .from(studios)
+      .where(eq(studios.slug, "brive"));
+    const [photographer] = await database
+      .select({ id: photographers.id })
+      .from(photographers)
+      .where(eq(photographers.active, true))
+      .limit(1);
+    // Early on a day months ahead: no other test's booking there.
+    const start = new Date(Date.now() + (30 + Math.floor(Math.random() * 300)) * 86_400_000);
+    start.setUTCHours(5, Math.floor(Math.random() * 4) * 15, 0, 0);
+    await database.insert(bookings).values({
+      sessionTypeId: type?.id ?? "",
+      studioId: brive?.id ?? "",
+      photographerId: photographer?.id ?? "",
+      startsAt: start,
+      endsAt: new Date(start.getTime() + 3_600_000),
+      state: "pending",
+      respondBy: new Date(Date.now() + 86_400_000),
+      clientName: `Camille ${marker}`,
+      clientEmail: "camille@example.test",
+      answers: { "prenom-du-bebe": "Jules" },
+      consentAt: new Date(),
+      manageTokenHash: randomBytes(32).toString("hex"),
+    });
+
+    await page.getByRole("link", { name: "Agenda", exact: true }).click();
+    const requests = page.getByRole("region", { name: /Demandes à traiter/ });
+    await requests.getByRole("link", { name: new RegExp(`Camille ${marker}`) }).waitFor();
+    expect(await noSideScroll(page)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await requests.getByRole("link", { name: new RegExp(`Camille ${marker}`) }).click();
+    await page.getByText("Prénom du bébé ?").waitFor();
+    await expect.poll(() => page.getByText("Jules", { exact: true }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Accepter la demande" }).click();
+    await page.getByText("Demande acceptée par", { exact: false }).waitFor();
+    await expect
+      .poll(() => page.getByRole("button", { name: "Accepter la demande" }).count())
+      .toBe(0);
+    expect(await noSideScroll(page)).toBe(true);
+  });
+});
