@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { resetStorageForTests, useStorageForTests } from "../storage/storage.ser
 import { localStorageOf } from "../storage/storage.server";
 import { backupHealth, backupSettings, listBackups, runRecordedBackup } from "./service.server";
 
-useAppDatabase();
+useAppDatabase({ jobs: true });
 
 describe("recorded backups", () => {
   let dataDir: string;
@@ -30,7 +30,7 @@ describe("recorded backups", () => {
 
   it("says « never » before the first, then « ok » with the archive listed", async () => {
     expect((await backupHealth()).state).toBe("never");
-    const result = await runRecordedBackup({ reason: "manual", by: "owner-backups" }, settings());
+    const result = await runRecordedBackup({ reason: "manual", by: "Camille" }, settings());
     const health = await backupHealth();
     expect(health.state).toBe("ok");
     expect(health.lastSuccess).toMatchObject({
@@ -45,7 +45,9 @@ describe("recorded backups", () => {
   });
 
   it("records a failure with its reason, e-mails the administrators, and shows red until the next success", async () => {
-    const broken = { ...settings(), directory: "/proc/pas-un-dossier-possible" };
+    // A folder that cannot be made: its parent is a file.
+    await writeFile(path.join(dataDir, "un-fichier"), "");
+    const broken = { ...settings(), directory: path.join(dataDir, "un-fichier", "backups") };
     await expect(runRecordedBackup({ reason: "schedule" }, broken)).rejects.toThrow();
     const health = await backupHealth();
     expect(health.state).toBe("failed");

@@ -15,6 +15,7 @@ import {
   type SlotRules,
 } from "~/lib/booking/slots";
 import { db } from "../db/client.server";
+import { withExternalBusy } from "./external-busy.server";
 import {
   photographers,
   photographerStudios,
@@ -167,8 +168,7 @@ const isIsoDay = (value: string | undefined): value is string =>
 /**
  * What is busy for the context's studio and photographers between two Paris days (included), from the
  * occupancies that hold now (a lapsed request's do not). `exceptBookingId`: a booking being moved does not
- * stand in its own way. Imported busy times of an external calendar are to be added to the photographer's
- * `busy` by the caller.
+ * stand in its own way. The busy times imported from the photographers' own calendars are added to theirs.
  */
 export async function loadAvailability(
   context: BookingContext,
@@ -204,11 +204,11 @@ export async function loadAvailability(
     start: row.start,
     end: row.end,
   }));
-  return availabilityAt(
-    context.studio.id,
-    context.photographerIds,
-    occupancies,
-    context.travelMinutes,
+  // The photographers' own calendars (imported every 15 minutes) count as busy too.
+  return withExternalBusy(
+    availabilityAt(context.studio.id, context.photographerIds, occupancies, context.travelMinutes),
+    from,
+    to,
   );
 }
 

@@ -12,6 +12,8 @@ import {
   setExternalCalendar,
   withExternalBusy,
 } from "./external-busy.server";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { findFreeSlots } from "./availability.server";
 import { listPhotographers } from "./photographers.server";
 
 useAppDatabase();
@@ -130,6 +132,32 @@ describe("the photographers' own calendars", () => {
 
     await setExternalCalendar(id, null);
     expect(await db().select().from(bookingExternalBusy)).toHaveLength(0);
+  });
+
+  it("keeps visitors off the times she is busy elsewhere", async () => {
+    answer = { status: 200, body: CALENDAR };
+    const [photographer] = await listPhotographers();
+    const id = photographer?.id ?? "";
+    const { ussel } = await studioIds();
+    const sessionTypeId = await insertSessionType([ussel], {
+      bookableHours: { Wednesday: [{ opens: "09:00", closes: "13:00" }] },
+    });
+    const times = async () => {
+      const { days } = await findFreeSlots({
+        studioId: ussel,
+        sessionTypeId,
+        fromDay: "2027-01-06",
+        toDay: "2027-01-06",
+        now: NOW,
+      });
+      return days.flatMap((day) => day.slots.map((slot) => slot.time));
+    };
+    expect(await times()).toEqual(["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "12:00"]);
+    await setExternalCalendar(id, `${base}/agenda.ics`);
+    await importExternalCalendars({ now: NOW });
+    // The dentist, 10:00 to 11:30: an hour's session fits before it or after it only.
+    expect(await times()).toEqual(["09:00", "11:30", "12:00"]);
+    await setExternalCalendar(id, null);
   });
 
   it("accepts an http(s) or webcal address only", () => {

@@ -959,7 +959,9 @@ export const backupRuns = pgTable(
       .notNull()
       .default("running")
       .$type<"running" | "done" | "failed">(),
-    requestedBy: text("requested_by").references(() => users.id, { onDelete: "set null" }),
+    /** Who asked (« Sauvegarder maintenant »), by name: kept when the account goes, never a foreign key (a
+     * restore replaces the users, not this history). */
+    requestedBy: varchar("requested_by", { length: 255 }),
     /** The archive's file name once written. */
     file: varchar("file", { length: 200 }),
     bytes: bigint("bytes", { mode: "number" }),
