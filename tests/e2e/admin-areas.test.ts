@@ -6,7 +6,7 @@ import {
   blogNewsletterSubscribers,
   contactMessages,
 } from "../../app/server/db/schema";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { insertTwoContactMessages } from "../support/admin-content";
 import { axeViolations, useBrowser } from "./support/browser";
@@ -112,7 +112,7 @@ describe("categories", () => {
       void dialog.dismiss();
     });
     // axe is to measure the dialog, not the last toast fading out behind it.
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     const trigger = page
       .locator("li", { hasText: `Brive en été ${marker}` })
       .getByRole("button", { name: /Supprimer/ });

@@ -5,7 +5,7 @@ import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 
 /*
@@ -40,7 +40,7 @@ describe("/admin/galeries", () => {
   it("creates a gallery after French errors that keep what was typed; the list and the form pass axe", async () => {
     const page = await signedIn("/admin/galeries");
     await page.getByText("Aucune galerie pour l'instant").waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("link", { name: "Nouvelle galerie" }).click();
@@ -58,7 +58,7 @@ describe("/admin/galeries", () => {
     expect(await page.getByLabel("Titre de la galerie").inputValue()).toBe(title);
     expect(await page.getByLabel("Nom du client").inputValue()).toBe("Léa Dupont");
     expect(await page.getByLabel("E-mail du client").inputValue()).toBe("pas-une-adresse");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel("E-mail du client").fill(`cliente-${marker}@example.com`);
@@ -76,7 +76,7 @@ describe("/admin/galeries", () => {
       .getByRole("row", { name: new RegExp(title) })
       .getByText("Brouillon")
       .waitFor();
-    await waitForToastsToClose(list);
+    await closeToasts(list);
     expect(await axeViolations(list)).toEqual([]);
   });
 
@@ -103,7 +103,7 @@ describe("/admin/galeries", () => {
 
     const page = await signedIn(`/admin/galeries/${gallery.id}/selection`);
     await page.getByRole("heading", { name: "2 photos choisies" }).waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: /Rouvrir la sélection/ }).click();
     await page
@@ -115,7 +115,7 @@ describe("/admin/galeries", () => {
 
     const sending = await signedIn(`/admin/galeries/${gallery.id}/envoyer`);
     await sending.getByText(`Vos photos sont prêtes : ${title}`).waitFor();
-    await waitForToastsToClose(sending);
+    await closeToasts(sending);
     expect(await axeViolations(sending)).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe("/admin/galeries", () => {
     const before = await galleryRow();
     const page = await signedIn(`/admin/galeries/${before.id}/reglages`);
     await page.getByRole("heading", { name: title, level: 1 }).waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: /Générer un autre code/ }).click();
@@ -143,7 +143,7 @@ describe("/admin/galeries", () => {
       name: /Supprimer définitivement cette galerie/,
     });
     await confirm.waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     await confirm.getByRole("button", { name: /Supprimer la galerie/ }).click();
     await page.waitForURL(/\/admin\/galeries$/);

@@ -9,7 +9,7 @@ import { galleryPhotoPrefix, galleryUploadKey } from "../../app/server/storage/k
 import { UPLOAD_CHUNK_BYTES } from "../../app/lib/gallery-urls";
 import { addReadyPhoto } from "../support/galleries";
 import { makeTestJpeg, makeTestPhotoSet } from "../support/photos";
-import { EXPECTED_REFUSALS, signedInPage, waitForToastsToClose } from "./support/admin";
+import { EXPECTED_REFUSALS, signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import {
   photoJobs,
@@ -37,7 +37,7 @@ function storedUpload(galleryId: string, photoId: string): Promise<Buffer> {
 }
 
 async function expectAccessible(page: Page) {
-  await waitForToastsToClose(page);
+  await closeToasts(page);
   expect(await axeViolations(page)).toEqual([]);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPECTED_REFUSALS, signIn, waitForToastsToClose } from "./support/admin";
+import { EXPECTED_REFUSALS, signIn, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 
@@ -63,7 +63,7 @@ describe("admin sign-in", () => {
     await expect
       .poll(() => page.getByText("Redirection vers le tableau de bord...").count())
       .toBe(1);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "Déconnexion" }).click();

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { Gallery } from "../../app/content/schemas";
 import { media, siteDocuments } from "../../app/server/db/schema";
-import { cookieHeader, signedInPage, waitForToastsToClose } from "./support/admin";
+import { cookieHeader, signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { useOwnServer } from "../support/own-server";
@@ -53,7 +53,7 @@ async function html(pathname: string): Promise<string> {
 }
 
 async function expectAccessible(page: Page) {
-  await waitForToastsToClose(page);
+  await closeToasts(page);
   expect(await axeViolations(page)).toEqual([]);
 }
 
@@ -176,7 +176,7 @@ describe("the media library (/admin/medias)", () => {
 
     // Unused now: it can be deleted, and its files go with it.
     await page.goto("/admin/medias");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await card.getByRole("button", { name: /Supprimer/ }).click();
     const dialog = page.getByRole("alertdialog", {
       name: "Supprimer cette photo de la médiathèque ?",
@@ -275,7 +275,7 @@ describe("the media library (/admin/medias)", () => {
       { title, photo: chosen },
     ]);
 
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     const saved = form.getByRole("group", { name: `${title} (Boudoir : la galerie)` });
     await saved.getByRole("button", { name: /^Retirer/ }).click();
     await expect.poll(() => form.getByRole("group").count()).toBe(0);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { addArticle, sampleArticle, useNewsletterReaders } from "../support/newsletter-admin";
@@ -29,7 +29,7 @@ describe("sending an article while e-mail is off", () => {
       `/admin/newsletter/envoyer/${articleId}`,
     );
     await page.getByRole("status").filter({ hasText: "n'est pas configuré" }).waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "M'envoyer un test" }).click();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import {
@@ -84,7 +84,7 @@ describe("/admin/newsletter/envoyer/:id", () => {
     await preview.getByText(`Texte complet de l'article ${marker}`).waitFor();
     expect(await preview.getByRole("link", { name: "Voir l'article sur le site" }).count()).toBe(1);
 
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -107,7 +107,7 @@ describe("/admin/newsletter/envoyer/:id", () => {
       "0",
       "0",
     ]);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     // Exactly one e-mail each, as the issue describes it; nothing for the others.
@@ -162,7 +162,7 @@ describe("/admin/newsletter/envois/:id", () => {
     expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(
       true,
     );
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { DAY_MS, frenchDay, useNewsletterRows } from "../support/newsletter-admin";
@@ -47,7 +47,7 @@ describe("the subscriber list", () => {
     const activeRow = page.locator("tr", { hasText: address("liste-actif") });
     const pendingRow = page.locator("tr", { hasText: address("liste-attente") });
 
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await activeRow.getByRole("button", { name: /Désabonner/ }).click();
     const question = page.getByRole("alertdialog", {
       name: "Désabonner cette adresse de la newsletter ?",
@@ -66,7 +66,7 @@ describe("the subscriber list", () => {
     expect(left?.status).toBe("unsubscribed");
     expect(Date.now() - (left?.unsubscribedAt?.getTime() ?? 0)).toBeLessThan(60_000);
 
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await pendingRow.getByRole("button", { name: /Supprimer/ }).click();
     const deletion = page.getByRole("alertdialog", {
       name: "Êtes-vous sûr de vouloir supprimer cet abonné ?",
@@ -85,7 +85,7 @@ describe("importing subscribers", () => {
     const file = { name: `abonnes-${marker}.csv`, mimeType: "text/csv", buffer: Buffer.from(csv) };
 
     const page = await signedIn("/admin/newsletter");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("link", { name: "Importer des abonnés" }).click();
     await page.waitForURL(/\/admin\/subscribers\/importer$/);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { EXPECTED_REFUSALS, signIn, signedInPage, waitForToastsToClose } from "./support/admin";
+import { EXPECTED_REFUSALS, signIn, signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { linkInMail, RESET_REQUESTED, useInvitation } from "../support/password-reset";
@@ -33,7 +33,7 @@ describe("forgotten password", () => {
     await page.getByLabel("Email").fill(admin.account().email);
     await page.getByRole("button", { name: "Recevoir un lien" }).click();
     await expect.poll(() => page.locator("[role=status]").textContent()).toBe(RESET_REQUESTED);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     // The link opens a form with the login's rule for passwords.
@@ -58,7 +58,7 @@ describe("forgotten password", () => {
     await expect.poll(() => page.getByText("Mot de passe enregistré").count()).toBe(1);
 
     admin.account().password = newPassword;
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await signIn(page, admin.account());
   });
 });
@@ -85,7 +85,7 @@ describe("inviting an administrator", () => {
     await expect
       .poll(() => page.getByRole("row", { name: new RegExp(invited) }).textContent())
       .toContain("Invitation en attente");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { parisDateTimeInputValue } from "../../app/lib/dates";
 import { blogArticles } from "../../app/server/db/schema";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { addArticle, DAY_MS } from "../support/newsletter-admin";
 import { axeViolations, useBrowser } from "./support/browser";
@@ -102,7 +102,7 @@ describe("scheduling an article", () => {
     const page = await signedIn("/admin/dashboard");
     const row = page.locator("li", { hasText: scheduled.title });
     await expect.poll(() => row.getByText("Programmé", { exact: true }).count()).toBe(1);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto(`/admin/articles/${publishedId}/modifier`);

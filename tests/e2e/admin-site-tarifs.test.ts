@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { Prices } from "../../app/content/schemas";
 import { contentPreviews } from "../../app/server/db/schema";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import {
   naissancePrice,
@@ -54,7 +54,7 @@ describe("/admin/tarifs", () => {
     await expect.poll(() => added.getByText(/^Prix invalide/).count()).toBe(1);
     expect(await added.getByLabel("Prix").getAttribute("aria-invalid")).toBe("true");
     expect(await card(page, "Mariages").getByText("Ce champ est requis").count()).toBe(0);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     await added.getByRole("button", { name: /^Retirer/ }).click();
     await expect.poll(() => pro.getByRole("group").count()).toBe(2);
@@ -146,7 +146,7 @@ describe("/admin/site", () => {
     // The other form keeps its stored values.
     const legal = page.getByRole("form", { name: "Mentions légales" });
     expect(await legal.getByText("Ce champ est requis").count()).toBe(0);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     expect(await storedDocument("identity")).toEqual(original("identity"));
 
@@ -159,7 +159,7 @@ describe("/admin/site", () => {
     await expect.poll(progress).toBe(before + 1);
     expect(await item.getByRole("link").count()).toBe(0);
     expect(await item.textContent()).toContain("fait");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -173,7 +173,7 @@ describe("/admin/site", () => {
       .poll(() => page.getByText("Mentions légales enregistrées").count(), { timeout: 15_000 })
       .toBe(1);
     expect((await storedDocument("legal")).vatNumber).toBe("FR99 123456789");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     const history = page.getByRole("region", { name: "Historique des mentions légales" });
     await history
       .getByRole("button", { name: /Restaurer cette version/ })

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, contentRevisions, redirects, studios } from "../../app/server/db/schema";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
@@ -75,7 +75,7 @@ describe("/admin/studios", () => {
     const before = await usselRow();
     const page = await signedIn("/admin/studios");
     await page.getByRole("heading", { name: "Studios", level: 1 }).waitFor();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("link", { name: "Modifier « Studio d'Ussel »" }).click();
     await page.getByRole("heading", { name: "Studio d'Ussel", level: 1 }).waitFor();
@@ -84,7 +84,7 @@ describe("/admin/studios", () => {
       "9h–12h (sans rendez-vous), 14h–18h (sur rendez-vous uniquement)",
     );
     expect(await page.getByLabel("Lundi").inputValue()).toBe("");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel("Téléphone", { exact: true }).fill("05 55 12 34 56");
@@ -281,7 +281,7 @@ describe("/admin/studios", () => {
     expect(await (await fetch(`${url()}/`)).text()).not.toContain('href="/studio-tulle"');
 
     // The « Studio retiré du site » toast sits over the lower half of this row's buttons at 1280 × 720.
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await page.getByRole("button", { name: "Remettre en ligne « Studio de Tulle »" }).click();
     // The page first: the database is read once the list shows the studio back.
     await expect
@@ -291,7 +291,7 @@ describe("/admin/studios", () => {
       .toBe(0);
     expect(await tulleRetiredAt(), "the studio is back online in the database").toBeNull();
     // The « Studio remis en ligne » toast can sit over the button (and stays while hovered).
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     await page.getByRole("button", { name: "Retirer « Studio de Tulle »" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Retirer" }).click();
     await expect.poll(() => page.getByText("Retiré", { exact: true }).count()).toBe(1);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { EXPECTED_REFUSALS, waitForToastsToClose } from "./support/admin";
+import { EXPECTED_REFUSALS, closeToasts } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, useBrowser } from "./support/browser";
 import { totp } from "../support/two-factor";
@@ -42,7 +42,7 @@ describe("two-factor sign-in (TOTP)", () => {
       page.getByRole("list", { name: "Codes de secours" }).locator("li").allTextContents();
     const backupCodes = await listed();
     expect(backupCodes).toHaveLength(10);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     // The codes can be downloaded as a text file, copied or printed.
@@ -69,7 +69,7 @@ describe("two-factor sign-in (TOTP)", () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("name")))
       .toBe("code");
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     // The right code then turns two-factor on.

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { hasGps, makeTestPhotoSet } from "../support/photos";
 import { unzip } from "../support/unzip";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { closeToasts, signedInPage } from "./support/admin";
 import { useAdmin } from "../support/accounts";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
@@ -91,7 +91,7 @@ describe("a client gallery from the owner's upload to the client's ZIP", () => {
     // Its toast, then none: axe measures the page at rest (a CI run saw it measure the toast fading in).
     await page.getByText("Couverture de la galerie choisie").waitFor();
     expect((await galleryRow()).coverPhotoId).not.toBeNull();
-    await waitForToastsToClose(page);
+    await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
     // The link and the code leave by e-mail.

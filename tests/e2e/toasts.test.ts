@@ -24,7 +24,7 @@ describe("toasts", () => {
     await expect.poll(() => page.locator(toastArea).count(), patiently).toBe(1);
   });
 
-  it("show a toast a loader raises on a full page load, with no interaction", async () => {
+  it("show a toast a loader raises on a full page load, with no interaction; it leaves by itself", async () => {
     // A stale edit link: the loader redirects to the dashboard with its message in the flash cookie.
     const page = await openPage(`/admin/articles/${randomUUID()}/modifier`, {
       session: admin.session(),
@@ -35,5 +35,7 @@ describe("toasts", () => {
     });
     await expect.poll(() => toast.isVisible(), patiently).toBe(true);
     expect(await page.locator(toastArea).count()).toBe(1);
+    // After a few seconds (4 s). The other browser tests close theirs with its button (closeToasts).
+    await expect.poll(() => toast.count(), patiently).toBe(0);
   });
 });
