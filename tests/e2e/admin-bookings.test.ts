@@ -10,7 +10,7 @@ import {
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { serverDatabase } from "../support/server-under-test";
-import { signedInPage, waitForToastsToClose } from "./support/admin";
+import { signedInPage, closeToasts } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 
 /*
@@ -63,7 +63,7 @@ describe("the owner's booking pages on a phone", () => {
     await expect
       .poll(() => page.getByRole("heading", { level: 1 }).textContent())
       .toBe(`Séance nouveau-né ${marker}`);
-    await waitForToastsToClose(page);
+    await closeToasts(page);
 
     // A client's request for it, as the booking pages make it.
     const database = serverDatabase();

@@ -35,6 +35,8 @@ describe("toasts", () => {
     });
     await expect.poll(() => toast.isVisible(), patiently).toBe(true);
     expect(await page.locator(toastArea).count()).toBe(1);
+    // Its close button speaks French to a screen reader.
+    expect(await toast.getByRole("button", { name: "Fermer la notification" }).count()).toBe(1);
     // After a few seconds (4 s). The other browser tests close theirs with its button (closeToasts).
     await expect.poll(() => toast.count(), patiently).toBe(0);
   });

@@ -32,14 +32,27 @@ export type ServerProcess = {
   output: () => string;
 };
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+/**
+ * Waits until this child is the server answering `url`: its own « server_started » line (it bound the port)
+ * and a healthy /healthz. /healthz alone could be another test file's server that took the port between
+ * freePort() and this child's bind (it then dies with EADDRINUSE): the caller tries another port.
+ */
+async function waitForHealth(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  started: () => boolean,
+) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`Le serveur s'est arrêté :\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw output().includes("EADDRINUSE")
+        ? new PortTakenError(`Port pris par un autre serveur :\n${output()}`)
+        : new Error(`Le serveur s'est arrêté :\n${output()}`);
+    }
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
+      if (response.ok && started()) return;
     } catch {
       // not listening yet
     }
@@ -47,6 +60,8 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
   }
   throw new Error(`Le serveur n'a pas répondu à /healthz :\n${output()}`);
 }
+
+class PortTakenError extends Error {}
 
 /**
  * Runs the production server (built by tests/setup/build.ts) on a free loopback port, with a database of
@@ -67,16 +82,23 @@ export async function startServerProcess(
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
   const authSecret = env.AUTH_SECRET ?? randomBytes(32).toString("base64url");
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let port = await freePort();
+  let baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
+  // This run's own output: whether it printed « server_started » (it holds the port).
+  let runOutput = "";
+  const started = () => runOutput.includes('"msg":"server_started"');
   // Set by kill() and stop(): any other exit of a server that was answering is a crash, and its last lines
   // go to the test's output (a failed start already throws with them).
   let exitRequested = false;
   let answered = false;
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+    if (!started()) runOutput = (runOutput + chunk.toString()).slice(-20_000);
+  };
 
   const spawnServer = () => {
+    runOutput = "";
     const child = spawn(process.execPath, ["server.ts"], {
       cwd: root,
       env: {
@@ -125,18 +147,28 @@ export async function startServerProcess(
   };
   const restart = async () => {
     if (running()) throw new Error("Le serveur tourne encore : kill() d'abord.");
-    const started = performance.now();
+    const startedAt = performance.now();
     exitRequested = false;
     current = spawnServer();
-    await waitForHealth(baseUrl, current.child, () => output);
-    return performance.now() - started;
+    await waitForHealth(baseUrl, current.child, () => output, started);
+    return performance.now() - startedAt;
   };
-  try {
-    await waitForHealth(baseUrl, current.child, () => output);
-    answered = true;
-  } catch (error) {
-    await stop();
-    throw error;
+  // A port another server took meanwhile: another one, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await waitForHealth(baseUrl, current.child, () => output, started);
+      answered = true;
+      break;
+    } catch (error) {
+      if (error instanceof PortTakenError && attempt < 5) {
+        port = await freePort();
+        baseUrl = `http://127.0.0.1:${port}`;
+        current = spawnServer();
+        continue;
+      }
+      await stop();
+      throw error;
+    }
   }
   return {
     baseUrl,

@@ -82,6 +82,7 @@ export function AppToaster() {
         theme="system"
         richColors
         closeButton
+        toastOptions={{ closeButtonAriaLabel: "Fermer la notification" }}
       />
     </Suspense>
   );

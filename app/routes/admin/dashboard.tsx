@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
 import { DeleteForm } from "~/components/admin/delete-form";
+import { BackupStatus, type BackupStatusData } from "~/components/admin/backup-status";
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
 import { Button } from "~/components/ui/button";
@@ -16,6 +17,7 @@ import {
 } from "~/server/admin/articles.server";
 import { sendingNotice } from "~/server/admin/article-form.server";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { backupHealth } from "~/server/backup/service.server";
 import { dashboardBookings } from "~/server/booking/agenda.server";
 import { goLiveChecklist } from "~/server/content/go-live.server";
 import { siteContent } from "~/server/content/site-content.server";
@@ -29,22 +31,42 @@ export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Admin
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
   const checklist = goLiveChecklist(await siteContent(context));
-  const bookings = await dashboardBookings();
+  const [bookings, backups] = await Promise.all([dashboardBookings(), backupStatus()]);
   try {
     const articles = await listArticlesForAdmin();
-    return { articles, checklist, bookings, loadError: null };
+    return { articles, checklist, bookings, backups, loadError: null };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
       articles: [],
       checklist,
       bookings,
+      backups,
       loadError: {
         type: "error" as const,
         title: "Erreur",
         description: "Impossible de charger les articles",
       },
     };
+  }
+}
+
+/** The backups' health as the dashboard shows it (a failure to read it is not the dashboard's). */
+async function backupStatus(): Promise<BackupStatusData> {
+  try {
+    const health = await backupHealth();
+    return {
+      state: health.state,
+      lastSuccess: health.lastSuccess
+        ? { at: health.lastSuccess.at.toISOString(), bytes: health.lastSuccess.bytes }
+        : null,
+      lastFailure: health.lastFailure
+        ? { at: health.lastFailure.at.toISOString(), error: health.lastFailure.error }
+        : null,
+    };
+  } catch (error) {
+    log.error("backup_health_failed", { error });
+    return { state: "failed", lastSuccess: null, lastFailure: null };
   }
 }
 
@@ -103,7 +125,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { articles, checklist, bookings, loadError } = loaderData;
+  const { articles, checklist, bookings, backups, loadError } = loaderData;
   useServerToast(loadError);
   const publishedCount = articles.filter((article) => article.published).length;
 
@@ -125,6 +147,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       {bookings ? <DashboardBookings {...bookings} /> : null}
+
+      <BackupStatus status={backups} />
 
       <nav aria-label="Gestion" className="flex flex-wrap gap-3">
         <Button asChild variant="outline" size="sm">

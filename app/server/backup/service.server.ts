@@ -265,10 +265,9 @@ const enqueueBackupFailed = registerMailKind<{ runId: string; to: string }>("bac
         "",
         `La sauvegarde du site du ${when} a échoué : ${run.error ?? "raison inconnue"}.`,
         "",
-        "Les sauvegardes précédentes sont intactes. Vous pouvez en relancer une depuis l'administration :",
-        `${siteUrl}/admin/sauvegardes`,
-        "",
-        "Si l'échec se répète, transmettez ce message à la personne qui s'occupe de l'hébergement du site.",
+        "Les sauvegardes précédentes sont intactes, et la prochaine sera tentée la nuit prochaine.",
+        "Si l'échec se répète, transmettez ce message à la personne qui s'occupe de l'hébergement du site",
+        `(${siteUrl}).`,
       ].join("\n"),
       messageId: `<sauvegarde-${runId}-${to.replace(/[^a-z0-9]/gi, "")}@${new URL(siteUrl).hostname}>`,
     };
