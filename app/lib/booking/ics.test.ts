@@ -1,36 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { foldLine, icsCalendar, icsText, icsTime } from "./ics";
+import { icsCalendar } from "./ics";
 import { durationLabelFr, slotLabelFr, timeLabelFr } from "./words";
 
 describe("the .ics of a booking", () => {
-  it("escapes TEXT values: backslash, semicolon, comma, new lines", () => {
-    expect(icsText("a\\b; c, d\ne")).toBe("a\\\\b\\; c\\, d\\ne");
-  });
+  const event = {
+    uid: "abc@studio.example",
+    sequence: 3,
+    start: new Date("2026-10-25T01:30:00Z"),
+    end: new Date("2026-10-25T02:30:00Z"),
+    stamp: new Date("2026-10-01T08:00:00.123Z"),
+    summary: "Portrait, studio",
+    description: `Ligne 1\nLigne 2 ${"é".repeat(100)}`,
+    location: "1 rue X; 19100 Brive",
+    status: "CANCELLED" as const,
+  };
 
-  it("folds lines at 75 octets without cutting a UTF-8 character, continuation lines starting with a space", () => {
-    const line = `DESCRIPTION:${"é".repeat(100)}`;
-    const folded = foldLine(line);
-    const parts = folded.split("\r\n");
-    expect(parts.length).toBeGreaterThan(1);
-    for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(75);
-    for (const part of parts.slice(1)) expect(part.startsWith(" ")).toBe(true);
-    expect(parts.map((part, index) => (index === 0 ? part : part.slice(1))).join("")).toBe(line);
-  });
-
-  it("writes UTC times, the UID and SEQUENCE given, CRLF line ends, METHOD:CANCEL for a cancelled event", () => {
-    const text = icsCalendar({
-      uid: "abc@studio.example",
-      sequence: 3,
-      start: new Date("2026-10-25T01:30:00Z"),
-      end: new Date("2026-10-25T02:30:00Z"),
-      stamp: new Date("2026-10-01T08:00:00.123Z"),
-      summary: "Portrait, studio",
-      description: "Ligne 1\nLigne 2",
-      location: "1 rue X, 19100 Brive",
-      status: "CANCELLED",
-    });
-    expect(text.endsWith("\r\n")).toBe(true);
-    expect(text.split("\r\n")).toEqual(
+  it("writes UTC times, the UID and SEQUENCE given, escaped text, METHOD:CANCEL for a cancelled event", () => {
+    const text = icsCalendar(event);
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    const unfolded = text.replace(/\r\n[ \t]/g, "").split("\r\n");
+    expect(unfolded).toEqual(
       expect.arrayContaining([
         "METHOD:CANCEL",
         "UID:abc@studio.example",
@@ -38,11 +27,19 @@ describe("the .ics of a booking", () => {
         "DTSTART:20261025T013000Z",
         "DTSTAMP:20261001T080000Z",
         "SUMMARY:Portrait\\, studio",
-        "DESCRIPTION:Ligne 1\\nLigne 2",
+        `DESCRIPTION:Ligne 1\\nLigne 2 ${"é".repeat(100)}`,
+        "LOCATION:1 rue X\\; 19100 Brive",
         "STATUS:CANCELLED",
       ]),
     );
-    expect(icsTime(new Date("2027-03-28T01:00:00Z"))).toBe("20270328T010000Z");
+  });
+
+  it("folds lines at 75 octets without cutting a UTF-8 character, with CRLF", () => {
+    const lines = icsCalendar({ ...event, status: "CONFIRMED" }).split("\r\n");
+    expect(lines).toContain("METHOD:REQUEST");
+    for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    expect(lines.some((line) => line.startsWith(" "))).toBe(true);
+    expect(lines.join("").includes("\uFFFD")).toBe(false);
   });
 });
 

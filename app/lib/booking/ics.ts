@@ -1,9 +1,11 @@
+import ical, { ICalCalendarMethod, ICalEventStatus, ICalEventTransparency } from "ical-generator";
+
 /*
  * A booking as an iCalendar event (RFC 5545), the `.ics` attached to the client's e-mails: a stable UID (the
  * booking's id at the site's host) and the booking's SEQUENCE, so that a calendar updates the same event when
  * the booking moves and marks it cancelled (STATUS:CANCELLED, METHOD:CANCEL) instead of adding another.
- * A few lines of the standard rather than a library: times in UTC (no VTIMEZONE needed), text escaped, lines
- * folded at 75 octets with CRLF.
+ * Written by ical-generator, as the owner's feed is (calendar-feed.server.ts): escaping, folding at 75 octets
+ * and CRLF are the library's; times in UTC (no VTIMEZONE needed).
  */
 
 export type IcsEvent = {
@@ -21,65 +23,35 @@ export type IcsEvent = {
   status: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
 };
 
-/** An instant as iCalendar's UTC form: 20261203T093000Z. */
-export const icsTime = (instant: Date) =>
-  instant
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "");
-
-/** TEXT value escaping (RFC 5545 §3.3.11): backslash, semicolon, comma, and new lines. */
-export const icsText = (value: string) =>
-  value.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
-
-/** Folds a content line at 75 octets (§3.1), never inside a UTF-8 character. */
-export function foldLine(line: string): string {
-  const parts: string[] = [];
-  let current = "";
-  let octets = 0;
-  for (const character of line) {
-    const size = Buffer.byteLength(character);
-    // The first line holds 75 octets; the next ones 74 after their leading space.
-    if (octets + size > (parts.length === 0 ? 75 : 74)) {
-      parts.push(current);
-      current = "";
-      octets = 0;
-    }
-    current += character;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join("\r\n ");
-}
+const STATUS = {
+  CONFIRMED: ICalEventStatus.CONFIRMED,
+  TENTATIVE: ICalEventStatus.TENTATIVE,
+  CANCELLED: ICalEventStatus.CANCELLED,
+} as const;
 
 /** The calendar file of one event: METHOD:REQUEST, or METHOD:CANCEL for a cancelled one. */
 export function icsCalendar(event: IcsEvent): string {
-  const cancelled = event.status === "CANCELLED";
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Studio photo//Reservations//FR",
-    "CALSCALE:GREGORIAN",
-    `METHOD:${cancelled ? "CANCEL" : "REQUEST"}`,
-    "BEGIN:VEVENT",
-    `UID:${event.uid}`,
-    `SEQUENCE:${event.sequence}`,
-    `DTSTAMP:${icsTime(event.stamp)}`,
-    `DTSTART:${icsTime(event.start)}`,
-    `DTEND:${icsTime(event.end)}`,
-    `SUMMARY:${icsText(event.summary)}`,
-    `DESCRIPTION:${icsText(event.description)}`,
-    `LOCATION:${icsText(event.location)}`,
-    ...(event.url ? [`URL:${event.url}`] : []),
+  const calendar = ical({
+    prodId: { company: "Studio photo", product: "Reservations", language: "FR" },
+    method: event.status === "CANCELLED" ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+  });
+  calendar.createEvent({
+    id: event.uid,
+    sequence: event.sequence,
+    stamp: event.stamp,
+    start: event.start,
+    end: event.end,
+    summary: event.summary,
+    description: event.description,
+    location: event.location,
+    ...(event.url ? { url: event.url } : {}),
     ...(event.organizer
-      ? [
-          `ORGANIZER;CN="${event.organizer.name.replace(/["\\]/g, "")}":mailto:${event.organizer.email}`,
-        ]
-      : []),
-    `STATUS:${event.status}`,
-    "TRANSP:OPAQUE",
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ];
-  return `${lines.map(foldLine).join("\r\n")}\r\n`;
+      ? { organizer: { name: event.organizer.name, email: event.organizer.email } }
+      : {}),
+    status: STATUS[event.status],
+    transparency: ICalEventTransparency.OPAQUE,
+  });
+  // Every content line ends with CRLF (RFC 5545 §3.1), the last one too, which the library leaves off.
+  const text = calendar.toString();
+  return text.endsWith("\r\n") ? text : `${text}\r\n`;
 }
