@@ -1,4 +1,5 @@
-const FRENCH_MONTHS = [
+/** The months' names as French writes them in dates. */
+export const FRENCH_MONTHS = [
   "janvier",
   "février",
   "mars",

@@ -3,7 +3,8 @@ import type { Closure, OpeningRange, WeeklyHours } from "~/content/schemas";
 
 export const weekDays: readonly DayOfWeek[] = DAYS;
 
-const frenchDayNames: Record<DayOfWeek, string> = {
+/** The days' names as French writes them in a sentence (« lundi »). */
+export const frenchDayNames: Record<DayOfWeek, string> = {
   Monday: "lundi",
   Tuesday: "mardi",
   Wednesday: "mercredi",

@@ -1,5 +1,4 @@
-import { NavLink } from "react-router";
-import { cn } from "~/lib/utils";
+import { SectionNav } from "./section-nav";
 
 const sections = [
   { to: "/admin/tarifs", label: "Tarifs", end: true },
@@ -10,32 +9,7 @@ const sections = [
 
 /** The sections of /admin/tarifs: one document each, each with its own history. */
 export function TarifsNav() {
-  return (
-    <nav aria-label="Sections des tarifs">
-      <ul className="flex flex-wrap gap-2">
-        {sections.map((section) => (
-          <li key={section.to}>
-            <NavLink
-              to={section.to}
-              end={section.end}
-              // `cn` does not settle Tailwind conflicts: the two states share no colour class, or the
-              // stylesheet's order would pick one (white on white, issue 24).
-              className={({ isActive }) =>
-                cn(
-                  "inline-flex min-h-9 items-center rounded-full border px-4 text-sm",
-                  isActive
-                    ? "border-stone-800 bg-stone-800 font-semibold text-white hover:bg-stone-700"
-                    : "border-border bg-white hover:bg-muted",
-                )
-              }
-            >
-              {section.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <SectionNav label="Sections des tarifs" sections={sections} />;
 }
 
 /** The site's pages a card's « En savoir plus » may lead to. */

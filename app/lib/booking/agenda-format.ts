@@ -1,4 +1,6 @@
 import { DAYS, type DayOfWeek } from "~/content/schemas";
+import { FRENCH_MONTHS } from "../dates";
+import { frenchDayNames } from "../opening-hours";
 import { addParisDays } from "./slots";
 
 /*
@@ -13,30 +15,7 @@ export function durationFr(minutes: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${String(rest).padStart(2, "0")}`;
 }
 
-const WEEKDAY_NAMES: Record<DayOfWeek, string> = {
-  Monday: "lundi",
-  Tuesday: "mardi",
-  Wednesday: "mercredi",
-  Thursday: "jeudi",
-  Friday: "vendredi",
-  Saturday: "samedi",
-  Sunday: "dimanche",
-};
-
-const MONTHS = [
-  "janvier",
-  "février",
-  "mars",
-  "avril",
-  "mai",
-  "juin",
-  "juillet",
-  "août",
-  "septembre",
-  "octobre",
-  "novembre",
-  "décembre",
-];
+const WEEKDAY_NAMES = frenchDayNames;
 
 /** True for a real calendar day written YYYY-MM-DD. */
 export function isIsoDay(value: unknown): value is string {
@@ -54,7 +33,7 @@ export function weekdayOf(day: string): DayOfWeek {
 /** « mardi 3 décembre 2026 », « lundi 1er mars 2027 ». */
 export function longDayFr(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return `${WEEKDAY_NAMES[weekdayOf(day)]} ${date === 1 ? "1er" : date} ${MONTHS[month - 1]} ${year}`;
+  return `${WEEKDAY_NAMES[weekdayOf(day)]} ${date === 1 ? "1er" : date} ${FRENCH_MONTHS[month - 1]} ${year}`;
 }
 
 /** The Monday of the week holding `day`. */
