@@ -47,11 +47,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   if (!isUuid(params.id)) return new Response("Article inconnu", { status: 404 });
-  const fields = await request.clone().formData();
-  if (fields.get("intent") === "restore") {
-    return restoreArticleAction(params.id, fields.get("revision"), admin);
+  const formData = await request.formData();
+  if (formData.get("intent") === "restore") {
+    return restoreArticleAction(params.id, formData.get("revision"), admin);
   }
-  return saveArticle(request, params.id, admin);
+  return saveArticle(formData, params.id, admin);
 }
 
 export default function EditArticle({ loaderData, actionData }: Route.ComponentProps) {

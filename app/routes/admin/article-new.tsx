@@ -39,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  return saveArticle(request, null, admin);
+  return saveArticle(await request.formData(), null, admin);
 }
 
 export default function NewArticle({ loaderData, actionData }: Route.ComponentProps) {

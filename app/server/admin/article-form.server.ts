@@ -76,9 +76,8 @@ function savedToast(
  * autosave's answer never came back) is updated instead of creating a second one, and an address held by
  * an unfinished autosaved draft gives way to the next free one (decision 0111).
  */
-export async function saveArticle(request: Request, id: string | null, admin: AdminUser) {
+export async function saveArticle(formData: FormData, id: string | null, admin: AdminUser) {
   const adminId = admin.id;
-  const formData = await request.formData();
   const parsed = parseForm(formData, articleSchema);
   const { intent: _intent, ...values } = parsed.values;
   if (!parsed.ok) return invalidForm(values, parsed.errors);

@@ -161,8 +161,8 @@ export type BackupProgress = { step: "tables" | "files"; done: number; total: nu
 
 /** The archive's file name: its date in UTC, sortable (« sauvegarde-2026-11-27-030000.tar »). */
 export function backupFileName(at: Date, encrypted = false): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-  const name = `sauvegarde-${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}-${stamp.slice(9)}.tar`;
+  const iso = at.toISOString(); // 2026-11-27T03:00:00.000Z
+  const name = `sauvegarde-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(":", "")}.tar`;
   return encrypted ? `${name}.enc` : name;
 }
 

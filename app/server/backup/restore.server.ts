@@ -65,8 +65,8 @@ const ENCRYPTED_WITHOUT_KEY =
 const WRONG_KEY =
   "La clé BACKUP_KEY n'ouvre pas cette sauvegarde : ce n'est pas la bonne clé, ou l'archive a été modifiée.";
 
-/** The archive's bytes, opened with `key` when it is encrypted. */
-async function archiveBytes(file: string, key: string | undefined): Promise<AsyncIterable<Buffer>> {
+/** Whether an archive file is encrypted (its first bytes). */
+async function isEncryptedFile(file: string): Promise<boolean> {
   const handle = await open(file);
   const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
   try {
@@ -74,7 +74,12 @@ async function archiveBytes(file: string, key: string | undefined): Promise<Asyn
   } finally {
     await handle.close();
   }
-  if (!isEncrypted(start)) return createReadStream(file);
+  return isEncrypted(start);
+}
+
+/** The archive's bytes, opened with `key` when it is encrypted. */
+async function archiveBytes(file: string, key: string | undefined): Promise<AsyncIterable<Buffer>> {
+  if (!(await isEncryptedFile(file))) return createReadStream(file);
   if (!key) throw new BackupRefusedError(ENCRYPTED_WITHOUT_KEY);
   const opened = decryptStream(key);
   pipeline(createReadStream(file), opened).catch((error: unknown) =>
@@ -167,7 +172,13 @@ function gunzip(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
 
 export type RestoreReport = { tables: number; rows: number; files: number; removedFiles: number };
 
-export type RestoreTarget = { pool: pg.Pool; storage: Storage; key?: string };
+export type RestoreTarget = {
+  pool: pg.Pool;
+  storage: Storage;
+  key?: string;
+  /** The archive's manifest when the caller has just checked it whole (verifyBackup): not read twice. */
+  verified?: BackupManifest;
+};
 
 const NEWER =
   "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer.";
@@ -206,9 +217,9 @@ async function checkLevel(manifest: BackupManifest, live: { count: number }) {
  */
 export async function restoreBackup(
   file: string,
-  { pool, storage, key }: RestoreTarget,
+  { pool, storage, key, verified }: RestoreTarget,
 ): Promise<RestoreReport> {
-  const manifest = await verifyBackup(file, key);
+  const manifest = verified ?? (await verifyBackup(file, key));
   const client = await pool.connect();
   try {
     const level = await migrationLevel(client);
@@ -324,16 +335,9 @@ export async function checkBackup(
       inTransaction(client, () => loadTables(client, { file, key }, manifest)),
     );
   });
-  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
-  const handle = await open(file);
-  try {
-    await handle.read(start, 0, start.length, 0);
-  } finally {
-    await handle.close();
-  }
   return {
     createdAt: manifest.createdAt,
-    encrypted: isEncrypted(start),
+    encrypted: await isEncryptedFile(file),
     tables: manifest.tables.length,
     rows: manifest.tables.reduce((sum, table) => sum + table.rows, 0),
     files: manifest.files.length,

@@ -137,11 +137,11 @@ export async function restoreFrom(
 ): Promise<RestoreReport & { safetyBackup: string | null }> {
   const target = { pool: db().$client, storage: storage(), key: settings.key };
   // Checked before the safety backup: a damaged archive costs nothing.
-  await verifyBackup(file, settings.key);
+  const verified = await verifyBackup(file, settings.key);
   const safetyBackup = safety
     ? await createBackup({ ...target, directory: settings.directory })
     : null;
-  const report = await restoreBackup(file, target);
+  const report = await restoreBackup(file, { ...target, verified });
   log.info("backup_restored", { file: path.basename(file), ...report });
   return { ...report, safetyBackup: safetyBackup ? path.basename(safetyBackup.file) : null };
 }
