@@ -1,5 +1,4 @@
 import { and, eq, gt, inArray, lt } from "drizzle-orm";
-import * as nodeIcal from "node-ical";
 import type { Availability, Interval } from "~/lib/booking/slots";
 import { addParisDays, parisWallRange } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
@@ -61,8 +60,12 @@ export async function setExternalCalendar(
 const localDay = (date: Date) =>
   `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
 
-/** The busy intervals of an iCalendar text between two instants: cancelled and « free » events left out. */
-export function busyIntervalsOf(ics: string, from: Date, to: Date): Interval[] {
+/**
+ * The busy intervals of an iCalendar text between two instants: cancelled and « free » events left out.
+ * node-ical (and the Temporal polyfill under it) is loaded by the first import, not at the server's start.
+ */
+export async function busyIntervalsOf(ics: string, from: Date, to: Date): Promise<Interval[]> {
+  const nodeIcal = await import("node-ical");
   const parsed = nodeIcal.sync.parseICS(ics);
   const intervals: Interval[] = [];
   for (const component of Object.values(parsed)) {
@@ -130,7 +133,7 @@ export async function importExternalCalendars(
   let imported = 0;
   for (const calendar of await listExternalCalendars()) {
     try {
-      const busy = busyIntervalsOf(
+      const busy = await busyIntervalsOf(
         await download(calendar.url, options.fetcher ?? fetch),
         from,
         to,
