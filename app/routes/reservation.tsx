@@ -87,6 +87,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ),
       studio,
       changeable,
+      rebookPath: managed.rebookPath,
       moving,
       cancelling,
       from,
@@ -215,6 +216,17 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
         <p>
           Il est trop tard pour modifier cette séance en ligne (jusqu'à {type.cutoffHours} h avant)
           : appelez le studio au {studio.phone}.
+        </p>
+      ) : null}
+
+      {loaderData.rebookPath ? (
+        <p>
+          <Link
+            to={loaderData.rebookPath}
+            className="inline-flex min-h-11 items-center text-gold-dark underline"
+          >
+            Choisir un autre créneau pour cette séance
+          </Link>
         </p>
       ) : null}
 

@@ -346,6 +346,11 @@ describe("the client's page /reservation/{token}", () => {
     expect(cancelled.status).toBe(303);
     const after = await fetchPage(`${path}?fait=annulee`);
     expect(textOf(after.document.querySelector("main"))).toContain("Annulée");
+    // A way back: the same session's days, at the same studio.
+    const rebook = [...after.document.querySelectorAll("main a")].find(
+      (link) => textOf(link) === "Choisir un autre créneau pour cette séance",
+    );
+    expect(rebook?.getAttribute("href")).toBe("/reserver/brive/portrait-test");
     const again = await postForm(path, { intent: "cancel" }, from());
     expect(again.status).toBe(409);
     expect(textOf(again.document.querySelector("[role=alert]"))).toBe(

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
-import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import { BOOKING_STATE_LABELS, type BookingState, isCalledOff } from "~/lib/booking/model";
 import { parisDateTimeInputValue } from "~/lib/dates";
 
 /*
@@ -13,6 +13,7 @@ export const STATE_TONES: Record<BookingState, StatusTone> = {
   pending: "warning",
   confirmed: "success",
   declined: "muted",
+  expired: "muted",
   cancelled: "muted",
   no_show: "danger",
   done: "neutral",
@@ -58,7 +59,7 @@ export function BookingItem({
   /** A line under the client's (a request's answer deadline). */
   note?: string;
 }) {
-  const over = booking.state === "cancelled" || booking.state === "declined";
+  const over = isCalledOff(booking.state);
   return (
     <li>
       <Link

@@ -17,6 +17,7 @@ const VERBS: Record<BookingEventKind, string> = {
   booked: "Réservée",
   accepted: "Demande acceptée",
   declined: "Demande refusée",
+  expired: "Demande expirée sans réponse avant la date limite (le client est prévenu)",
   cancelled: "Annulée",
   moved: "Déplacée",
   no_show: "Absence notée",
@@ -24,6 +25,7 @@ const VERBS: Record<BookingEventKind, string> = {
 };
 
 function who(event: BookingEventView): string {
+  if (event.kind === "expired") return "";
   if (event.actor === "system") return " automatiquement";
   if (event.actor === "client")
     return ` par le client${event.actorName ? ` (${event.actorName})` : ""}`;

@@ -4,7 +4,8 @@
  */
 
 /**
- * Where a booking stands. `pending` is a request (« demande ») the owner accepts or declines; `pending` and
+ * Where a booking stands. `pending` is a request (« demande ») the owner accepts or declines; one left
+ * unanswered past its deadline becomes `expired` (the client and the owner are told). `pending` and
  * `confirmed` hold their time (they have occupancy rows), the others do not, except `no_show` and `done`,
  * which keep the time they took so that the agenda's history stays true.
  */
@@ -12,17 +13,23 @@ export const BOOKING_STATES = [
   "pending",
   "confirmed",
   "declined",
+  "expired",
   "cancelled",
   "no_show",
   "done",
 ] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
+/** Refused, expired or cancelled: the session will not take place (its calendar event says CANCELLED). */
+export const isCalledOff = (state: BookingState) =>
+  state === "declined" || state === "expired" || state === "cancelled";
+
 /** What the owner and the visitor read for each state. */
 export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
   pending: "Demande en attente",
   confirmed: "Confirmée",
   declined: "Refusée",
+  expired: "Demande expirée",
   cancelled: "Annulée",
   no_show: "Absence",
   done: "Effectuée",
@@ -46,6 +53,7 @@ export const BOOKING_EVENT_KINDS = [
   "booked",
   "accepted",
   "declined",
+  "expired",
   "cancelled",
   "moved",
   "no_show",

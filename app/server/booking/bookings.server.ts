@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
 import {
   bookingClientSchema,
@@ -319,6 +319,7 @@ export async function acceptRequest(
 ): Promise<void> {
   await inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
+    if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     await releaseLapsedRequests(tx, now);
     const held = await tx.execute(
@@ -352,6 +353,35 @@ export async function acceptRequest(
   });
 }
 
+/**
+ * Requests left unanswered past their deadline expire: their time is free (it already no longer counted
+ * for the free slots), the client is told the studio could not answer in time and may book again, the owner
+ * is told too. From the reminders' job every 5 minutes (jobs/workers.server.ts); a request being answered at
+ * that instant is locked and skipped, and answered. Until the job passes, a late acceptance still takes its
+ * time if free (acceptRequest). Returns how many expired.
+ */
+export async function expireLapsedRequests(now = new Date()): Promise<number> {
+  return inTransaction(async (tx) => {
+    const lapsed = await tx
+      .select({ id: bookings.id, icsSequence: bookings.icsSequence })
+      .from(bookings)
+      .where(and(eq(bookings.state, "pending"), lte(bookings.respondBy, now)))
+      .orderBy(asc(bookings.respondBy))
+      .limit(200)
+      .for("update", { skipLocked: true });
+    for (const booking of lapsed) {
+      await deleteBookingOccupancies(tx, booking.id);
+      await tx
+        .update(bookings)
+        .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
+        .where(eq(bookings.id, booking.id));
+      await addEvent(tx, booking.id, "expired", { actor: "system", name: "" });
+      await queueBookingMails(tx, booking.id, "expired", "system");
+    }
+    return lapsed.length;
+  });
+}
+
 /** The owner declines a request, with an optional message for the client: its time is free at once. */
 export async function declineRequest(
   bookingId: string,
@@ -361,6 +391,7 @@ export async function declineRequest(
   const now = options.now ?? new Date();
   await inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
+    if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     await deleteBookingOccupancies(tx, booking.id);
     await tx

@@ -63,6 +63,7 @@ const STATUS: Record<BookingState, ICalEventStatus> = {
   no_show: ICalEventStatus.CONFIRMED,
   cancelled: ICalEventStatus.CANCELLED,
   declined: ICalEventStatus.CANCELLED,
+  expired: ICalEventStatus.CANCELLED,
 };
 
 /** The host the events' UIDs end with (the client's e-mailed .ics uses the same). */

@@ -17,6 +17,7 @@ import {
   cancelBooking,
   createBooking,
   declineRequest,
+  expireLapsedRequests,
   findBookingByManageToken,
   moveBooking,
   type NewBooking,
@@ -179,6 +180,42 @@ describe("a booking's e-mails", () => {
     expect(declined?.subject).toBe("Votre demande de séance n'a pas pu être acceptée");
     expect(declined?.text).toContain("Message du studio : « Le studio est fermé ce jour-là. »");
     expect(icsOf(declined ?? { raw: "" }).property("STATUS")).toBe("CANCELLED");
+  });
+
+  it("a request left unanswered expires at its deadline: the client (CANCELLED, with a way back) and the owner are told once", async () => {
+    const asked = await book("2027-01-19T10:00", { sessionTypeId: request });
+    const email = (await findBookingByManageToken(asked.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    // An hour before its deadline nothing happens; just after it, it expires, once.
+    expect(await expireLapsedRequests(new Date(NOW.getTime() + 23 * HOUR))).toBe(0);
+    const lapsedAt = new Date(NOW.getTime() + 24 * HOUR + 60_000);
+    expect(await expireLapsedRequests(lapsedAt)).toBe(1);
+    expect(await expireLapsedRequests(lapsedAt)).toBe(0);
+
+    await expect.poll(() => mailsTo(email).length).toBe(2);
+    const expired = mailsTo(email)[1];
+    expect(expired?.subject).toBe("Votre demande de séance n'a pas reçu de réponse à temps");
+    expect(expired?.text).toContain(
+      "Le studio n'a pas pu répondre à temps à votre demande du mardi 19 janvier 2027 à 10 h",
+    );
+    expect(expired?.text).toContain("État : Demande expirée");
+    const ics = icsOf(expired ?? { raw: "" });
+    expect(ics.property("STATUS")).toBe("CANCELLED");
+    expect(ics.property("SEQUENCE")).toBe("1");
+    await expect
+      .poll(() =>
+        capture.received.filter((each) =>
+          each.subject.startsWith("Demande expirée sans réponse : "),
+        ),
+      )
+      .toHaveLength(1);
+    // Too late to accept it: the owner reads why.
+    await expect(acceptRequest(asked.id, owner, lapsedAt)).rejects.toMatchObject({
+      code: "expired",
+      status: 409,
+    });
+    const stored = await findBookingByManageToken(asked.manageToken);
+    expect(stored?.state).toBe("expired");
   });
 
   it("escapes text and folds long lines in the .ics", async () => {

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
 import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
 import { managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr } from "~/lib/booking/words";
@@ -25,7 +25,7 @@ import { manageTokenFor } from "./manage-token.server";
 
 /** What happened to a booking, as the e-mails tell it. */
 export type BookingMailEvent =
-  "booked" | "requested" | "accepted" | "declined" | "moved" | "cancelled";
+  "booked" | "requested" | "accepted" | "declined" | "expired" | "moved" | "cancelled";
 export type ReminderKind = "48h" | "2h";
 
 type ClientMailJob = {
@@ -104,15 +104,14 @@ function mapLink(studio: Loaded["studio"]): string {
     : `https://www.openstreetmap.org/search?query=${encodeURIComponent(addressLine(studio))}`;
 }
 
-/** The booking's calendar event as it stands (cancelled and declined ones say STATUS:CANCELLED). */
+/** The booking's calendar event as it stands (called-off ones say STATUS:CANCELLED). */
 export function bookingIcs(loaded: Loaded, link: string): string {
   const { booking } = loaded;
-  const status: IcsEvent["status"] =
-    booking.state === "cancelled" || booking.state === "declined"
-      ? "CANCELLED"
-      : booking.state === "pending"
-        ? "TENTATIVE"
-        : "CONFIRMED";
+  const status: IcsEvent["status"] = isCalledOff(booking.state)
+    ? "CANCELLED"
+    : booking.state === "pending"
+      ? "TENTATIVE"
+      : "CONFIRMED";
   return icsCalendar({
     uid: `${booking.id}@${siteHost()}`,
     sequence: booking.icsSequence,
@@ -177,6 +176,15 @@ function clientWording(
           `Le studio ne peut pas vous recevoir le ${when} pour « ${typeName} ».`,
           ...said,
           "Vous pouvez choisir un autre créneau sur le site ou appeler le studio.",
+        ],
+      };
+    case "expired":
+      return {
+        subject: "Votre demande de séance n'a pas reçu de réponse à temps",
+        heading: "Votre demande n'a pas reçu de réponse à temps",
+        lines: [
+          `Le studio n'a pas pu répondre à temps à votre demande du ${when} pour « ${typeName} » : ce créneau ne vous est plus réservé.`,
+          `Vous pouvez choisir un créneau sur le site, le même s'il est encore libre, ou appeler le studio au ${studio.phone}.`,
         ],
       };
     case "moved":
@@ -295,7 +303,7 @@ ${active ? emailButton(link, "Voir, déplacer ou annuler") : ""}
       {
         filename: "seance.ics",
         contentType: `text/calendar; charset=utf-8; method=${
-          booking.state === "cancelled" || booking.state === "declined" ? "CANCEL" : "REQUEST"
+          isCalledOff(booking.state) ? "CANCEL" : "REQUEST"
         }`,
         content: bookingIcs(loaded, link),
       },
@@ -308,11 +316,15 @@ const OWNER_SUBJECTS: Record<BookingMailEvent, string> = {
   requested: "Nouvelle demande de séance (à accepter ou refuser)",
   accepted: "Demande acceptée",
   declined: "Demande refusée",
+  expired: "Demande expirée sans réponse",
   moved: "Réservation déplacée par le client",
   cancelled: "Réservation annulée par le client",
 };
 
-/** The owner's e-mail of a client's booking, request, move or cancellation, to the studio's address. */
+/**
+ * The owner's e-mail of a client's booking, request, move or cancellation, and of a request left unanswered
+ * until it expired, to the studio's address.
+ */
 export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
   const loaded = await load(job.bookingId);
   if (!loaded) return null;
@@ -331,6 +343,11 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     ),
     ...(booking.respondBy && booking.state === "pending"
       ? [`À accepter ou refuser avant le ${instantLabelFr(booking.respondBy)}.`]
+      : []),
+    ...(job.event === "expired"
+      ? [
+          "Elle n'a reçu ni acceptation ni refus avant sa date limite : le créneau est libéré et le client en est prévenu (il peut réserver à nouveau).",
+        ]
       : []),
     "",
     `Agenda : ${agenda}`,
@@ -365,16 +382,17 @@ const queueOwnerMail = registerMailKind<OwnerMailJob>("booking-owner", {
 
 /**
  * Queues, inside the booking's transaction `tx`, the e-mails of what just happened: the client's always (a
- * booking the owner took by phone too), the owner's when the client did it (she knows what she did).
+ * booking the owner took by phone too), the owner's when the client did it or it happened by itself (she
+ * knows what she did).
  */
 export async function queueBookingMails(
   tx: Executor,
   bookingId: string,
   event: BookingMailEvent,
-  actor: "client" | "owner",
+  actor: "client" | "owner" | "system",
 ): Promise<void> {
   await queueClientMail({ bookingId, event }, { tx });
-  if (actor === "client" && event !== "accepted" && event !== "declined") {
+  if (actor !== "owner" && event !== "accepted" && event !== "declined") {
     await queueOwnerMail({ bookingId, event }, { tx });
   }
 }

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { studioDataSchema } from "~/content/schemas";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { isCalledOff } from "~/lib/booking/model";
+import { bookingDaysPath } from "~/lib/booking/urls";
 import { db } from "../db/client.server";
 import { sessionTypes, studios } from "../db/schema";
 import { findBookingByManageToken, type BookingRecord } from "./bookings.server";
@@ -24,6 +26,8 @@ export type ManagedBooking = {
   };
   /** Whether the client may still cancel or move it online (active, before the cut-off). */
   changeable: boolean;
+  /** Where to choose another time of the same session, once this one is refused, expired or cancelled. */
+  rebookPath: string | null;
 };
 
 export async function managedBooking(
@@ -38,6 +42,8 @@ export async function managedBooking(
       cutoffHours: sessionTypes.cancellationCutoffHours,
       privateToken: sessionTypes.privateToken,
       archivedAt: sessionTypes.archivedAt,
+      typeSlug: sessionTypes.slug,
+      studioSlug: studios.slug,
       studioData: studios.data,
     })
     .from(sessionTypes)
@@ -58,5 +64,9 @@ export async function managedBooking(
       ? { name: studio.data.name, phone: studio.data.phone, address: studio.data.address }
       : { name: "Studio", phone: "", address: { street: "", postalCode: "", city: "" } },
     changeable: active && now.getTime() <= booking.startsAt.getTime() - row.cutoffHours * HOUR,
+    rebookPath:
+      isCalledOff(booking.state) && row.archivedAt === null
+        ? bookingDaysPath(row.studioSlug, row.typeSlug, { lien: row.privateToken })
+        : null,
   };
 }

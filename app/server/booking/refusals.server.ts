@@ -8,6 +8,7 @@ export type BookingRefusalCode =
   | "invalid_details"
   | "not_found"
   | "not_pending"
+  | "expired"
   | "not_active"
   | "cutoff"
   | "invalid_period"
@@ -19,6 +20,8 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   invalid_details: "Certaines informations sont à corriger.",
   not_found: "Cette réservation n'existe pas.",
   not_pending: "Cette demande a déjà reçu une réponse.",
+  expired:
+    "Cette demande a expiré sans réponse avant sa date limite : le client en a été prévenu et peut réserver à nouveau.",
   not_active: "Cette réservation est déjà annulée ou terminée.",
   cutoff: "Il est trop tard pour modifier cette réservation en ligne : appelez le studio.",
   invalid_period: "La fin doit suivre le début.",
@@ -32,6 +35,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   not_found: 404,
   taken: 409,
   not_pending: 409,
+  expired: 409,
   not_active: 409,
   period_taken: 409,
 };

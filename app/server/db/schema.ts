@@ -815,7 +815,7 @@ export const bookings = pgTable(
     check("bookings_times_check", sql`${table.endsAt} > ${table.startsAt}`),
     check(
       "bookings_state_check",
-      sql`${table.state} in ('pending', 'confirmed', 'declined', 'cancelled', 'no_show', 'done')`,
+      sql`${table.state} in ('pending', 'confirmed', 'declined', 'expired', 'cancelled', 'no_show', 'done')`,
     ),
     check("bookings_source_check", sql`${table.source} in ('client', 'owner')`),
     check(

@@ -1,5 +1,6 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import { importExternalCalendars } from "../booking/external-busy.server";
+import { expireLapsedRequests } from "../booking/bookings.server";
 import { sendDueReminders } from "../booking/reminders.server";
 import { env } from "../env.server";
 import { handlePhotoJobs } from "../galleries/processing.server";
@@ -90,9 +91,11 @@ export async function startWorkers({
   await boss.work<BackupJob>("backup", async ([job]) => {
     if (job) await runRecordedBackup(job.data);
   });
-  // Booking reminders 48 h and 2 h before (decision 0115): queued every 5 minutes, each once.
+  // Booking reminders 48 h and 2 h before (decision 0115), and the requests left unanswered past their
+  // deadline: every 5 minutes, each once.
   await boss.schedule("booking-reminders", "*/5 * * * *", {}, { tz: "Europe/Paris" });
   await boss.work("booking-reminders", async () => {
+    await expireLapsedRequests();
     await sendDueReminders();
   });
   // The photographers' own calendars, every 15 minutes (issue 25).

@@ -1,0 +1,2 @@
+ALTER TABLE "bookings" DROP CONSTRAINT "bookings_state_check";--> statement-breakpoint
+ALTER TABLE "bookings" ADD CONSTRAINT "bookings_state_check" CHECK ("bookings"."state" in ('pending', 'confirmed', 'declined', 'expired', 'cancelled', 'no_show', 'done'));
