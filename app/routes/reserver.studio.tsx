@@ -4,6 +4,7 @@ import type { Route } from "./+types/reserver.studio";
 import type { SiteHandle } from "./site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingPage, choiceClass, NO_INDEX } from "~/components/booking/booking-layout";
+import { Photo } from "~/components/ui/photo";
 import { bookingDaysPath, bookingStudioPath, BOOKING_HOME_PATH } from "~/lib/booking/urls";
 import { durationLabelFr } from "~/lib/booking/words";
 import { siteFrom } from "~/lib/public-site";
@@ -13,6 +14,7 @@ import {
   bookingStudioAt,
   offeredSessionTypes,
   privateTokenOf,
+  withPreviewedType,
 } from "~/server/booking/visitor.server";
 import { siteContent } from "~/server/content/site-content.server";
 
@@ -24,7 +26,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const content = await siteContent(context);
   const studio = bookingStudioAt(content, params.studio);
   const privateToken = privateTokenOf(new URL(request.url).searchParams.get("lien"));
-  const types = await offeredSessionTypes(studio.id, privateToken);
+  const offered = await offeredSessionTypes(studio.id, privateToken);
+  const { types, previewedId } = withPreviewedType(offered, content, studio.id);
   return {
     studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
     privateToken,
@@ -32,10 +35,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       slug: type.slug,
       name: type.name,
       description: type.description,
+      photo: type.photoId ? content.photo(type.photoId) : null,
       duration: durationLabelFr(type.durationMinutes),
       priceText: type.priceText,
       request: type.mode === "request",
       private: type.visibility === "private",
+      previewed: type.id === previewedId,
+      // One not created yet has no page of free days to open.
+      linked: type.id !== "apercu",
     })),
   };
 }
@@ -67,13 +74,25 @@ export default function ReserverStudioPage({ loaderData }: Route.ComponentProps)
         </p>
       ) : (
         <ul className="grid gap-3">
-          {types.map((type) => (
-            <li key={type.slug}>
-              <Link
-                to={bookingDaysPath(studio.slug, type.slug, { lien: privateToken })}
-                className={cn(choiceClass, "w-full items-start")}
-              >
-                <span>
+          {types.map((type) => {
+            const card = (
+              <>
+                {type.photo ? (
+                  <Photo
+                    photo={type.photo}
+                    alt=""
+                    sizes="96px"
+                    className="shrink-0"
+                    imgClassName="size-20 rounded-lg object-cover sm:size-24"
+                  />
+                ) : null}
+                <span className="min-w-0 flex-1">
+                  {type.previewed ? (
+                    <span className="mb-1 block text-sm font-semibold text-amber-800">
+                      Aperçu de cette séance
+                      {type.private ? " (réservable par lien privé uniquement)" : ""}
+                    </span>
+                  ) : null}
                   <span className="block text-lg">{type.name}</span>
                   {type.description ? (
                     <span className="mt-1 block text-sm font-normal text-muted-foreground">
@@ -89,10 +108,24 @@ export default function ReserverStudioPage({ loaderData }: Route.ComponentProps)
                     {type.request ? <span>Sur demande (le studio confirme)</span> : null}
                   </span>
                 </span>
-                <span aria-hidden="true">›</span>
-              </Link>
-            </li>
-          ))}
+              </>
+            );
+            return (
+              <li key={type.slug}>
+                {type.linked ? (
+                  <Link
+                    to={bookingDaysPath(studio.slug, type.slug, { lien: privateToken })}
+                    className={cn(choiceClass, "w-full items-start gap-4")}
+                  >
+                    {card}
+                    <span aria-hidden="true">›</span>
+                  </Link>
+                ) : (
+                  <div className={cn(choiceClass, "w-full items-start gap-4")}>{card}</div>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </BookingPage>

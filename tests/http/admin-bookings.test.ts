@@ -200,6 +200,68 @@ describe("/admin/reservations/seances", () => {
     expect(after?.durationMinutes).toBe(60);
     expect(after?.privateToken).toBe(type?.privateToken);
   });
+  it("previews an unsaved version, and an earlier one, on the studio's booking page: the owner only", async () => {
+    const form = await newTypeForm(`Séance aperçu ${marker}`, {
+      description: "Portrait en lumière naturelle",
+    });
+    const saved = await pressButton(
+      "/admin/reservations/seances/nouvelle",
+      intentButton(form, "save"),
+      { cookie: admin.cookie() },
+    );
+    const path = location(saved);
+    const id = path.split("/").pop() ?? "";
+    created.push(id);
+    const page = await adminPage(path);
+    const photo = page.document.querySelector('[name="photoId"] option[value]:not([value=""])');
+    const edited = typeInto(formOf(page, "main form[method=post][novalidate]"), {
+      name: `Séance aperçu modifiée ${marker}`,
+      visibility: "private",
+      photoId: photo?.getAttribute("value") ?? "",
+    });
+    const previewed = await pressButton(path, intentButton(edited, "preview"), {
+      cookie: admin.cookie(),
+    });
+    expect(previewed.status).toBe(302);
+    const previewPath = location(previewed);
+    expect(previewPath).toMatch(/^\/reserver\/limoges\?apercu=[0-9a-f-]{36}$/);
+
+    const previewPage = await adminPage(previewPath);
+    // The type's photo on its card (decorative: its name says what it is).
+    expect(previewPage.document.querySelector("main li picture img")?.getAttribute("alt")).toBe("");
+    const seen = textOf(previewPage.document.querySelector("body"));
+    expect(seen).toContain(`Séance aperçu modifiée ${marker}`);
+    expect(seen).toContain("Aperçu de cette séance (réservable par lien privé uniquement)");
+    expect(seen).toContain(
+      "Aperçu : modifications non enregistrées, visibles par vous uniquement.",
+    );
+    expect(seen).not.toContain(`Séance aperçu ${marker}Portrait`);
+    const [stored] = await database().select().from(sessionTypes).where(eq(sessionTypes.id, id));
+    expect(stored?.name).toBe(`Séance aperçu ${marker}`);
+    // A visitor with the same address gets the page as it is (or no page, booking being off there).
+    const visitor = await fetchPage(previewPath);
+    expect(textOf(visitor.document.querySelector("body"))).not.toContain("modifiée");
+
+    // Saved, the first version is seen from the history on the same page as it was.
+    await pressButton(path, intentButton(edited, "save"), { cookie: admin.cookie() });
+    const [first] = await database()
+      .select({ id: contentRevisions.id })
+      .from(contentRevisions)
+      .where(eq(contentRevisions.subject, `session-type:${id}`))
+      .orderBy(contentRevisions.createdAt)
+      .limit(1);
+    const history = await adminPage(`${path}?version=${first?.id}`);
+    const link = [...history.document.querySelectorAll("main a")].find((anchor) =>
+      textOf(anchor).startsWith("Voir la page Réserver du Studio de Limoges avec cette version"),
+    );
+    expect(link?.getAttribute("href")).toBe(`/reserver/limoges?apercu=${first?.id}`);
+    const earlier = textOf(
+      (await adminPage(link?.getAttribute("href") ?? "")).document.querySelector("main"),
+    );
+    expect(earlier).toContain(`Séance aperçu ${marker}`);
+    expect(earlier).toContain("Portrait en lumière naturelle");
+    expect(earlier).not.toContain("modifiée");
+  });
 });
 
 describe("/admin/reservations/reglages", () => {

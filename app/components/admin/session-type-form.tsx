@@ -1,5 +1,5 @@
-import { ArrowDown, ArrowUp, Plus, Save, Trash2 } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { ArrowDown, ArrowUp, Eye, Plus, Save, Trash2 } from "lucide-react";
+import { type MouseEvent, useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
@@ -18,6 +18,27 @@ import {
 import { QUESTION_KINDS } from "~/lib/booking/session-types";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
+
+/**
+ * « Prévisualiser » posts the form to a new tab, as the browser does without JavaScript: React Router's
+ * <Form> would post it here and leave the form for the public page. A native submit() (no submit event)
+ * with the button's intent and target, then the form as it was.
+ */
+function previewInNewTab(event: MouseEvent<HTMLButtonElement>) {
+  const form = event.currentTarget.form;
+  if (!form) return;
+  event.preventDefault();
+  const intent = document.createElement("input");
+  intent.type = "hidden";
+  intent.name = "intent";
+  intent.value = "preview";
+  form.append(intent);
+  const target = form.target;
+  form.target = "_blank";
+  HTMLFormElement.prototype.submit.call(form);
+  form.target = target;
+  intent.remove();
+}
 
 const LABELS: Record<string, string> = {
   name: "Nom de la séance",
@@ -438,7 +459,19 @@ export function SessionTypeForm({
         ) : null}
       </fieldset>
 
-      <div className="sticky bottom-0 z-10 flex justify-end rounded-xl border border-border bg-white/95 p-3 shadow-sm">
+      <div className="sticky bottom-0 z-10 flex flex-wrap justify-end gap-2 rounded-xl border border-border bg-white/95 p-3 shadow-sm">
+        <Button
+          type="submit"
+          name="intent"
+          value="preview"
+          formTarget="_blank"
+          variant="outline"
+          onClick={previewInNewTab}
+        >
+          <Eye aria-hidden="true" />
+          Prévisualiser
+          <span className="sr-only"> (nouvel onglet)</span>
+        </Button>
         <Button type="submit" name="intent" value="save" disabled={busy}>
           <Save aria-hidden="true" />
           {busy ? "Enregistrement..." : creating ? "Créer la séance" : "Enregistrer"}

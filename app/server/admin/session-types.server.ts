@@ -1,10 +1,12 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
+import { bookingStudioPath } from "~/lib/booking/urls";
 import {
   applyQuestionIntent,
   newSessionTypeValues,
   parseSessionTypeForm,
   sessionTypeFormValues,
   SESSION_TYPES_PAGE,
+  type SessionTypeValue,
 } from "~/lib/booking/session-type-form";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -20,6 +22,7 @@ import {
 } from "../booking/session-type-store.server";
 import { listLibrary } from "../content/media-store.server";
 import { listStudios } from "../content/content-store.server";
+import { createSessionTypePreview, previewHref } from "../content/preview.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
@@ -78,8 +81,22 @@ async function formChoices() {
   };
 }
 
-function sessionTypeHistory(id: string, request: Request) {
-  return loadRevisionHistory(sessionTypeSubject(id), request, { normalize: (value) => value });
+/** The history of a type: each save, and the version asked for with its studios' booking pages as it was. */
+function sessionTypeHistory(
+  id: string,
+  request: Request,
+  studios: readonly { id: string; slug: string; name: string }[],
+) {
+  return loadRevisionHistory(sessionTypeSubject(id), request, {
+    normalize: (value) => value,
+    previews: (revisionId, value) =>
+      studios
+        .filter((studio) => (value as SessionTypeValue).studioIds.includes(studio.id))
+        .map((studio) => ({
+          label: `Voir la page Réserver du ${studio.name} avec cette version`,
+          href: previewHref(bookingStudioPath(studio.slug), revisionId),
+        })),
+  });
 }
 
 export async function loadSessionTypeForm(
@@ -108,7 +125,7 @@ export async function loadSessionTypeForm(
     sessionType: describe(row, choices.studios),
     values: sessionTypeFormValues(sessionTypeValue(row)),
     ...choices,
-    history: await sessionTypeHistory(row.id, request),
+    history: await sessionTypeHistory(row.id, request, choices.studios),
   };
 }
 
@@ -166,7 +183,7 @@ export async function sessionTypeFormAction(request: Request, id: string | null)
   }
 
   const values = formValues(formData, ["intent", "revision"]);
-  if (intent !== "save") {
+  if (intent !== "save" && intent !== "preview") {
     const changed = applyQuestionIntent(values, intent);
     if (!changed) return data({ error: "Action inconnue" }, { status: 400 });
     return data<QuestionsAnswer>({ status: "more", values: changed });
@@ -183,6 +200,14 @@ export async function sessionTypeFormAction(request: Request, id: string | null)
   });
   if (!parsed.ok) return invalidForm(values, parsed.errors);
   const value = { ...parsed.value, studioIds: [...parsed.value.studioIds, ...keptRetired] };
+
+  if (intent === "preview") {
+    // The booking page of the first studio offering it, with this unsaved version in place (a new tab).
+    const studio = choices.studios.find((candidate) => value.studioIds.includes(candidate.id));
+    if (!studio) return invalidForm(values, { studios: "Cochez au moins un studio" });
+    const previewId = await createSessionTypePreview(current?.id ?? null, value, author);
+    return redirect(previewHref(bookingStudioPath(studio.slug), previewId));
+  }
 
   try {
     const savedId = await saveSessionType(current?.id ?? null, value, author);

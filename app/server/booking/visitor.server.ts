@@ -21,6 +21,7 @@ export type OfferedSessionType = Pick<
   | "slug"
   | "name"
   | "description"
+  | "photoId"
   | "durationMinutes"
   | "priceText"
   | "includedText"
@@ -36,11 +37,59 @@ export type OfferedSessionType = Pick<
 export const bookingStudios = (content: SiteContent): StudioRecord[] =>
   content.studios.filter((studio) => studio.data.onlineBooking);
 
-/** The studio of a booking page's address, or a 404 (unknown, retired, or booking off). */
+/**
+ * The studio of a booking page's address, or a 404 (unknown, retired, or booking off). An administrator's
+ * preview of a session type opens the studios it names even before their booking is on.
+ */
 export function bookingStudioAt(content: SiteContent, slug: string | undefined): StudioRecord {
-  const studio = bookingStudios(content).find((candidate) => candidate.slug === slug);
+  const previewed = content.sessionTypePreview?.value.studioIds ?? [];
+  const studio = content.studios.find(
+    (candidate) =>
+      candidate.slug === slug && (candidate.data.onlineBooking || previewed.includes(candidate.id)),
+  );
   if (!studio) throw data(null, NOT_FOUND_INIT);
   return studio;
+}
+
+/**
+ * The session types of a studio's booking page, with the one an administrator previews in its place (or
+ * added, for one not offered there yet or not created yet), whatever its visibility.
+ */
+export function withPreviewedType(
+  types: readonly OfferedSessionType[],
+  content: SiteContent,
+  studioId: string,
+): { types: OfferedSessionType[]; previewedId: string | null } {
+  const preview = content.sessionTypePreview;
+  if (!preview || !preview.value.studioIds.includes(studioId)) {
+    return { types: [...types], previewedId: null };
+  }
+  const id = preview.id ?? "apercu";
+  const { value } = preview;
+  const previewed: OfferedSessionType = {
+    id,
+    slug: value.slug,
+    name: value.name,
+    description: value.description,
+    photoId: value.photoId,
+    durationMinutes: value.durationMinutes,
+    priceText: value.priceText,
+    includedText: value.includedText,
+    mode: value.mode,
+    depositText: value.depositText,
+    visibility: value.visibility,
+    questions: value.questions,
+    responseDeadlineHours: value.responseDeadlineHours,
+    cancellationCutoffHours: value.cancellationCutoffHours,
+  };
+  const at = types.findIndex((type) => type.id === id);
+  return {
+    types:
+      at >= 0
+        ? types.map((type, index) => (index === at ? previewed : type))
+        : [...types, previewed],
+    previewedId: id,
+  };
 }
 
 const offeredColumns = {
@@ -48,6 +97,7 @@ const offeredColumns = {
   slug: sessionTypes.slug,
   name: sessionTypes.name,
   description: sessionTypes.description,
+  photoId: sessionTypes.photoId,
   durationMinutes: sessionTypes.durationMinutes,
   priceText: sessionTypes.priceText,
   includedText: sessionTypes.includedText,

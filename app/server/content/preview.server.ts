@@ -10,6 +10,7 @@ import { isUuid } from "~/lib/forms";
 import { getAdmin } from "../admin/guard.server";
 import { db } from "../db/client.server";
 import { contentPreviews, contentRevisions } from "../db/schema";
+import type { SessionTypeValue } from "~/lib/booking/session-type-form";
 import type { Author } from "./content-store.server";
 import { studioPaths, type SiteContent } from "./site-content.server";
 
@@ -25,7 +26,7 @@ import { studioPaths, type SiteContent } from "./site-content.server";
 export const PREVIEW_PARAM = "apercu";
 const PREVIEW_LIFETIME = sql`interval '1 day'`;
 
-export type PreviewSubject = `document:${DocumentKey}` | "studio";
+export type PreviewSubject = `document:${DocumentKey}` | "studio" | "session-type";
 
 type StudioPreview = { id: string | null; slug: string; data: StudioData };
 
@@ -44,6 +45,15 @@ export async function createStudioPreview(studio: StudioPreview, author: Author)
   if (!STUDIO_SLUG_PATTERN.test(studio.slug)) throw new Error("invalid slug");
   const data: StudioPreview = { ...studio, data: studioDataSchema.parse(studio.data) };
   return insertPreview("studio", data, author);
+}
+
+/** Stores an unsaved session type (id null: one not created yet); returns the preview's id. */
+export function createSessionTypePreview(
+  id: string | null,
+  value: SessionTypeValue,
+  author: Author,
+): Promise<string> {
+  return insertPreview("session-type", { id, value }, author);
 }
 
 async function insertPreview(subject: string, data: unknown, author: Author): Promise<string> {
@@ -95,6 +105,10 @@ async function earlierVersion(id: string) {
     .where(eq(contentRevisions.id, id));
   if (!row) return undefined;
   if (row.subject.startsWith("document:")) return row;
+  if (row.subject.startsWith("session-type:")) {
+    const id = row.subject.slice("session-type:".length);
+    return { subject: "session-type", data: { id, value: row.data } };
+  }
   if (!row.subject.startsWith("studio:")) return undefined;
   const { slug, ...data } = row.data as { slug: string };
   const studio: StudioPreview = {
@@ -117,6 +131,10 @@ export async function withPreview(
   if (!(await getAdmin(request))) return content;
   const row = (await unsavedValue(previewId)) ?? (await earlierVersion(previewId));
   if (!row) return content;
+  if (row.subject === "session-type") {
+    const preview = row.data as NonNullable<SiteContent["sessionTypePreview"]>;
+    return { ...content, sessionTypePreview: preview, preview: true };
+  }
   if (row.subject === "studio") {
     const studio = row.data as StudioPreview;
     const data = studioDataSchema.parse(studio.data);

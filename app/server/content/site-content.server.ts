@@ -13,6 +13,7 @@ import { db } from "../db/client.server";
 import { log } from "../logger.server";
 import { demoPicture } from "./demo-photo-pictures.server";
 import { seedDocuments } from "~/content/seed";
+import type { SessionTypeValue } from "~/lib/booking/session-type-form";
 
 /**
  * What the public pages show of the business, read from PostgreSQL (issue 11): the documents, the studios
@@ -43,6 +44,11 @@ export type SiteContent = {
   photo(id: string): SitePhoto;
   /** This request shows an administrator's unsaved changes (preview.server.ts): never cached. */
   preview?: boolean;
+  /**
+   * A session type as the administrator previews it (unsaved, or an earlier version), shown on the booking
+   * pages of the studios it names; `id` null for one not created yet.
+   */
+  sessionTypePreview?: { id: string | null; value: SessionTypeValue };
 };
 
 type MediaRow = {
