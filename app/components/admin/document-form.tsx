@@ -327,32 +327,50 @@ export function CheckboxField({
 }
 
 /** An item of a list the owner edits: its heading, and buttons to move it or remove it. */
+/** The intents of an item's buttons: a document list's by its path, or a form's own. */
+type ItemIntents = { up: string; down: string; remove: string };
+
 export function ListItem({
-  path,
   index,
   length,
   heading,
+  legend = heading,
   removable = true,
   children,
+  ...list
 }: {
-  /** The list's path (`tabs.0.cards`). */
-  path: string;
   index: number;
   length: number;
+  /** What the item is called (the buttons' names for a screen reader: « Monter « Séance Naissance » »). */
   heading: string;
+  /** The fieldset's visible title, when it is not the heading (« Question 2 »). */
+  legend?: string;
   removable?: boolean;
   children: ReactNode;
-}) {
-  const item = `${path}.${index}`;
+} & (
+  | {
+      /** The list's path (`tabs.0.cards`). */
+      path: string;
+    }
+  | { intents: ItemIntents }
+)) {
+  const intents: ItemIntents =
+    "intents" in list
+      ? list.intents
+      : {
+          up: listIntent.up(`${list.path}.${index}`),
+          down: listIntent.down(`${list.path}.${index}`),
+          remove: listIntent.remove(`${list.path}.${index}`),
+        };
   return (
     <fieldset className="rounded-lg border border-border p-4">
-      <legend className="px-1 font-sans text-base font-semibold">{heading}</legend>
+      <legend className="px-1 font-sans text-base font-semibold">{legend}</legend>
       <div className="space-y-4">{children}</div>
       <div className="mt-4 flex flex-wrap gap-2 border-t border-border pt-3">
         <Button
           type="submit"
           name="intent"
-          value={listIntent.up(item)}
+          value={intents.up}
           variant="ghost"
           size="sm"
           disabled={index === 0}
@@ -363,7 +381,7 @@ export function ListItem({
         <Button
           type="submit"
           name="intent"
-          value={listIntent.down(item)}
+          value={intents.down}
           variant="ghost"
           size="sm"
           disabled={index === length - 1}
@@ -375,7 +393,7 @@ export function ListItem({
           <Button
             type="submit"
             name="intent"
-            value={listIntent.remove(item)}
+            value={intents.remove}
             variant="ghost-destructive"
             size="sm"
           >
@@ -389,9 +407,18 @@ export function ListItem({
 }
 
 /** « Ajouter une carte »: the form comes back with one more empty item at the end of the list. */
-export function AddItemButton({ path, label }: { path: string; label: string }) {
+export function AddItemButton({
+  label,
+  ...list
+}: { label: string } & ({ path: string } | { intent: string })) {
   return (
-    <Button type="submit" name="intent" value={listIntent.add(path)} variant="outline" size="sm">
+    <Button
+      type="submit"
+      name="intent"
+      value={"intent" in list ? list.intent : listIntent.add(list.path)}
+      variant="outline"
+      size="sm"
+    >
       <Plus aria-hidden="true" />
       {label}
     </Button>

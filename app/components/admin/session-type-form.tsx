@@ -1,6 +1,8 @@
-import { ArrowDown, ArrowUp, Eye, Plus, Save, Trash2 } from "lucide-react";
-import { type MouseEvent, useEffect, useRef } from "react";
+import { Save } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
+import { AddItemButton, ListItem } from "~/components/admin/document-form";
+import { PreviewButton, submitPreviewToNewTab } from "~/components/admin/preview-button";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
@@ -18,27 +20,6 @@ import {
 import { QUESTION_KINDS } from "~/lib/booking/session-types";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
-
-/**
- * « Prévisualiser » posts the form to a new tab, as the browser does without JavaScript: React Router's
- * <Form> would post it here and leave the form for the public page. A native submit() (no submit event)
- * with the button's intent and target, then the form as it was.
- */
-function previewInNewTab(event: MouseEvent<HTMLButtonElement>) {
-  const form = event.currentTarget.form;
-  if (!form) return;
-  event.preventDefault();
-  const intent = document.createElement("input");
-  intent.type = "hidden";
-  intent.name = "intent";
-  intent.value = "preview";
-  form.append(intent);
-  const target = form.target;
-  form.target = "_blank";
-  HTMLFormElement.prototype.submit.call(form);
-  form.target = target;
-  intent.remove();
-}
 
 const LABELS: Record<string, string> = {
   name: "Nom de la séance",
@@ -170,7 +151,14 @@ export function SessionTypeForm({
   const legend = "px-1 font-sans text-lg font-semibold";
 
   return (
-    <Form method="post" noValidate ref={form} className="space-y-8" preventScrollReset>
+    <Form
+      method="post"
+      noValidate
+      ref={form}
+      className="space-y-8"
+      preventScrollReset
+      onSubmit={submitPreviewToNewTab}
+    >
       {/* Enter in a field saves (the first submit button is the form's default one). */}
       <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
       <FormAlert message={alert} />
@@ -368,10 +356,18 @@ export function SessionTypeForm({
         {Array.from({ length: questions }, (_, index) => {
           const heading = text(questionField(index, "label")) || `Question ${index + 1}`;
           return (
-            <fieldset key={index} className="rounded-lg border border-border p-4">
-              <legend className="px-1 font-sans text-base font-semibold">
-                Question {index + 1}
-              </legend>
+            <ListItem
+              key={index}
+              index={index}
+              length={questions}
+              heading={heading}
+              legend={`Question ${index + 1}`}
+              intents={{
+                up: questionIntent.up(index),
+                down: questionIntent.down(index),
+                remove: questionIntent.remove(index),
+              }}
+            >
               <input
                 type="hidden"
                 name={questionField(index, "id")}
@@ -408,70 +404,16 @@ export function SessionTypeForm({
                   </label>
                 </div>
               </div>
-              <div className="mt-4 flex flex-wrap gap-2 border-t border-border pt-3">
-                <Button
-                  type="submit"
-                  name="intent"
-                  value={questionIntent.up(index)}
-                  variant="ghost"
-                  size="sm"
-                  disabled={index === 0}
-                >
-                  <ArrowUp aria-hidden="true" />
-                  Monter<span className="sr-only"> « {heading} »</span>
-                </Button>
-                <Button
-                  type="submit"
-                  name="intent"
-                  value={questionIntent.down(index)}
-                  variant="ghost"
-                  size="sm"
-                  disabled={index === questions - 1}
-                >
-                  <ArrowDown aria-hidden="true" />
-                  Descendre<span className="sr-only"> « {heading} »</span>
-                </Button>
-                <Button
-                  type="submit"
-                  name="intent"
-                  value={questionIntent.remove(index)}
-                  variant="ghost-destructive"
-                  size="sm"
-                >
-                  <Trash2 aria-hidden="true" />
-                  Retirer<span className="sr-only"> « {heading} »</span>
-                </Button>
-              </div>
-            </fieldset>
+            </ListItem>
           );
         })}
         {questions < MAX_QUESTIONS ? (
-          <Button
-            type="submit"
-            name="intent"
-            value={questionIntent.add}
-            variant="outline"
-            size="sm"
-          >
-            <Plus aria-hidden="true" />
-            Ajouter une question
-          </Button>
+          <AddItemButton intent={questionIntent.add} label="Ajouter une question" />
         ) : null}
       </fieldset>
 
       <div className="sticky bottom-0 z-10 flex flex-wrap justify-end gap-2 rounded-xl border border-border bg-white/95 p-3 shadow-sm">
-        <Button
-          type="submit"
-          name="intent"
-          value="preview"
-          formTarget="_blank"
-          variant="outline"
-          onClick={previewInNewTab}
-        >
-          <Eye aria-hidden="true" />
-          Prévisualiser
-          <span className="sr-only"> (nouvel onglet)</span>
-        </Button>
+        <PreviewButton disabled={busy} />
         <Button type="submit" name="intent" value="save" disabled={busy}>
           <Save aria-hidden="true" />
           {busy ? "Enregistrement..." : creating ? "Créer la séance" : "Enregistrer"}

@@ -1,6 +1,7 @@
-import { Eye, Plus, Save } from "lucide-react";
+import { Plus, Save } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { PreviewButton, submitPreviewToNewTab } from "~/components/admin/preview-button";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
@@ -131,23 +132,7 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
       noValidate
       ref={form}
       className="space-y-8"
-      onSubmit={(event) => {
-        // « Prévisualiser » opens the page in a new tab: React Router's navigation would stay in this
-        // one, so this submission is the browser's own (as without JavaScript).
-        const submitter = (event.nativeEvent as SubmitEvent).submitter;
-        if (submitter?.getAttribute("formtarget") !== "_blank") return;
-        event.preventDefault();
-        const element = event.currentTarget;
-        const intent = document.createElement("input");
-        intent.type = "hidden";
-        intent.name = "intent";
-        intent.value = "preview";
-        element.append(intent);
-        element.target = "_blank";
-        HTMLFormElement.prototype.submit.call(element);
-        intent.remove();
-        element.removeAttribute("target");
-      }}
+      onSubmit={submitPreviewToNewTab}
     >
       {/* Enter in a field saves (the first submit button is the form's default one). */}
       <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
@@ -389,18 +374,7 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
       </fieldset>
 
       <div className="flex flex-wrap justify-end gap-3">
-        <Button
-          type="submit"
-          name="intent"
-          value="preview"
-          variant="outline"
-          formTarget="_blank"
-          disabled={busy}
-        >
-          <Eye aria-hidden="true" />
-          Prévisualiser
-          <span className="sr-only"> (nouvel onglet)</span>
-        </Button>
+        <PreviewButton disabled={busy} />
         <Button type="submit" name="intent" value="save" disabled={busy}>
           <Save aria-hidden="true" />
           {busy ? "Enregistrement..." : creating ? "Créer le studio" : "Enregistrer"}

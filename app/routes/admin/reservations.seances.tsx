@@ -1,8 +1,8 @@
-import { Archive, ArchiveRestore, Pencil, Plus } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Archive, ArchiveRestore, Plus } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/reservations.seances";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
-import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { EditAndArchiveActions } from "~/components/admin/edit-and-archive";
 import { StatusBadge } from "~/components/admin/status-badge";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
@@ -101,44 +101,33 @@ export default function SessionTypes({ loaderData }: Route.ComponentProps) {
                       .join(" · ")}
                   </p>
                 </div>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Button asChild variant="ghost" size="sm">
-                    <Link to={`${SESSION_TYPES_PAGE}/${type.id}`}>
-                      <Pencil aria-hidden="true" />
-                      Modifier<span className="sr-only"> « {type.name} »</span>
-                    </Link>
-                  </Button>
-                  {type.archived ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={type.id} />
-                      <Button
-                        type="submit"
-                        name="intent"
-                        value="unarchive"
-                        variant="outline"
-                        size="sm"
-                      >
+                <EditAndArchiveActions
+                  id={type.id}
+                  name={type.name}
+                  editTo={`${SESSION_TYPES_PAGE}/${type.id}`}
+                  archived={type.archived}
+                  archive={{
+                    intent: "archive",
+                    param: CONFIRM_ARCHIVE_PARAM,
+                    confirmation:
+                      "Archiver cette séance ? Elle ne sera plus proposée à la réservation ; ses réservations restent dans l'agenda. Vous pourrez la proposer de nouveau.",
+                    label: (
+                      <>
+                        <Archive aria-hidden="true" />
+                        Archiver
+                      </>
+                    ),
+                  }}
+                  restore={{
+                    intent: "unarchive",
+                    label: (
+                      <>
                         <ArchiveRestore aria-hidden="true" />
-                        Proposer de nouveau<span className="sr-only"> « {type.name} »</span>
-                      </Button>
-                    </Form>
-                  ) : (
-                    <ConfirmedActionForm
-                      id={type.id}
-                      intent="archive"
-                      param={CONFIRM_ARCHIVE_PARAM}
-                      confirmation="Archiver cette séance ? Elle ne sera plus proposée à la réservation ; ses réservations restent dans l'agenda. Vous pourrez la proposer de nouveau."
-                      itemLabel={type.name}
-                      variant="destructive"
-                      label={
-                        <>
-                          <Archive aria-hidden="true" />
-                          Archiver
-                        </>
-                      }
-                    />
-                  )}
-                </div>
+                        Proposer de nouveau
+                      </>
+                    ),
+                  }}
+                />
               </li>
             ))}
           </ul>

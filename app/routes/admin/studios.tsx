@@ -1,8 +1,8 @@
-import { EyeOff, Pencil, Plus, RotateCcw } from "lucide-react";
+import { EyeOff, Plus, RotateCcw } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/studios";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
-import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { EditAndArchiveActions } from "~/components/admin/edit-and-archive";
 import { MoveButtons } from "~/components/admin/move-buttons";
 import { Button } from "~/components/ui/button";
 import { parseIntent } from "~/lib/forms";
@@ -102,48 +102,38 @@ export default function Studios({ loaderData }: Route.ComponentProps) {
                   </p>
                 )}
               </div>
-              <div className="flex flex-wrap items-center gap-2">
+              <EditAndArchiveActions
+                id={studio.id}
+                name={studio.name}
+                editTo={`/admin/studios/${studio.id}`}
+                archived={studio.retired}
+                archive={{
+                  intent: "retire",
+                  param: CONFIRM_RETIRE_PARAM,
+                  confirmation:
+                    "Retirer ce studio du site ? Ses pages et son formulaire quittent le site ; ses messages restent dans Messages. Vous pourrez le remettre en ligne.",
+                  label: (
+                    <>
+                      <EyeOff aria-hidden="true" />
+                      Retirer
+                    </>
+                  ),
+                }}
+                restore={{
+                  intent: "reactivate",
+                  label: (
+                    <>
+                      <RotateCcw aria-hidden="true" />
+                      Remettre en ligne
+                    </>
+                  ),
+                }}
+              >
                 <Form method="post" className="flex gap-1">
                   <input type="hidden" name="id" value={studio.id} />
                   <MoveButtons name={studio.name} index={index} count={studios.length} />
                 </Form>
-                <Button asChild variant="ghost" size="sm">
-                  <Link to={`/admin/studios/${studio.id}`}>
-                    <Pencil aria-hidden="true" />
-                    Modifier<span className="sr-only"> « {studio.name} »</span>
-                  </Link>
-                </Button>
-                {studio.retired ? (
-                  <Form method="post">
-                    <input type="hidden" name="id" value={studio.id} />
-                    <Button
-                      type="submit"
-                      name="intent"
-                      value="reactivate"
-                      variant="outline"
-                      size="sm"
-                    >
-                      <RotateCcw aria-hidden="true" />
-                      Remettre en ligne<span className="sr-only"> « {studio.name} »</span>
-                    </Button>
-                  </Form>
-                ) : (
-                  <ConfirmedActionForm
-                    id={studio.id}
-                    intent="retire"
-                    param={CONFIRM_RETIRE_PARAM}
-                    confirmation="Retirer ce studio du site ? Ses pages et son formulaire quittent le site ; ses messages restent dans Messages. Vous pourrez le remettre en ligne."
-                    itemLabel={studio.name}
-                    variant="destructive"
-                    label={
-                      <>
-                        <EyeOff aria-hidden="true" />
-                        Retirer
-                      </>
-                    }
-                  />
-                )}
-              </div>
+              </EditAndArchiveActions>
             </li>
           ))}
         </ul>
