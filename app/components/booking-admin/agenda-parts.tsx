@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { Field, Input } from "~/components/admin/field";
 import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
 import { BOOKING_STATE_LABELS, type BookingState, isCalledOff } from "~/lib/booking/model";
@@ -136,5 +137,66 @@ export function AgendaDay({
         <p className="text-sm text-muted-foreground">Aucune réservation.</p>
       )}
     </section>
+  );
+}
+
+/**
+ * The owner's choice of a start (a phone booking, a move): the day's free times as radio buttons, or any
+ * other date and time in a field (outside the online hours; the database still refuses a taken time).
+ */
+export function OwnerSlotChoice({
+  day,
+  slots,
+  chosen,
+  otherTime,
+  otherTimeError,
+  otherTimeHint,
+}: {
+  day: string;
+  slots: readonly { key: string; time: string }[];
+  /** The radio checked when the form comes back. */
+  chosen: string | undefined;
+  otherTime: string;
+  otherTimeError?: string;
+  otherTimeHint: string;
+}) {
+  return (
+    <>
+      <fieldset>
+        <legend className="text-sm font-semibold first-letter:uppercase">
+          Horaires libres le {longDayFr(day)}
+        </legend>
+        {slots.length === 0 ? (
+          <p className="text-sm text-muted-foreground">Aucun horaire libre ce jour-là.</p>
+        ) : (
+          <div className="mt-2 flex flex-wrap gap-2">
+            {slots.map((slot) => (
+              <label
+                key={slot.key}
+                className="inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-3 has-[:checked]:border-stone-800 has-[:checked]:bg-stone-100"
+              >
+                <input
+                  type="radio"
+                  name="slot"
+                  value={slot.key}
+                  defaultChecked={chosen === slot.key}
+                  className="size-4 accent-stone-800"
+                />
+                <span className="sr-only">{longDayFr(day)} à </span>
+                {clockFr(slot.time)}
+              </label>
+            ))}
+          </div>
+        )}
+      </fieldset>
+      <Field
+        name="slotTime"
+        label="Ou une autre date et heure"
+        error={otherTimeError}
+        hint={otherTimeHint}
+      >
+        {(props) => <Input {...props} type="datetime-local" defaultValue={otherTime} />}
+      </Field>
+    </>
   );
 }

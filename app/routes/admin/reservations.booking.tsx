@@ -3,13 +3,18 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reservations.booking";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
-import { Field, Input, Textarea } from "~/components/admin/field";
-import { dayOf, StateBadge, timeFr } from "~/components/booking-admin/agenda-parts";
+import { Field, Textarea } from "~/components/admin/field";
+import {
+  dayOf,
+  OwnerSlotChoice,
+  StateBadge,
+  timeFr,
+} from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
-import { clockFr, durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
+import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
 import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { formValues, isUuid } from "~/lib/forms";
@@ -421,42 +426,13 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           </Form>
           <Form method="post" className="space-y-3">
             <input type="hidden" name="studioId" value={move.studioId} />
-            <fieldset>
-              <legend className="text-sm font-semibold first-letter:uppercase">
-                Horaires libres le {longDayFr(move.day)}
-              </legend>
-              {move.slots.length === 0 ? (
-                <p className="text-sm text-muted-foreground">Aucun horaire libre ce jour-là.</p>
-              ) : (
-                <div className="mt-2 flex flex-wrap gap-2">
-                  {move.slots.map((slot) => (
-                    <label
-                      key={slot.key}
-                      className="inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-3 has-[:checked]:border-stone-800 has-[:checked]:bg-stone-100"
-                    >
-                      <input
-                        type="radio"
-                        name="slot"
-                        value={slot.key}
-                        defaultChecked={moveValues?.slot === slot.key}
-                        className="size-4 accent-stone-800"
-                      />
-                      <span className="sr-only">{longDayFr(move.day)} à </span>
-                      {clockFr(slot.time)}
-                    </label>
-                  ))}
-                </div>
-              )}
-            </fieldset>
-            <Field
-              name="slotTime"
-              label="Ou une autre date et heure"
-              hint="Hors des horaires proposés : vous pouvez choisir n'importe quelle heure libre."
-            >
-              {(props) => (
-                <Input {...props} type="datetime-local" defaultValue={moveValues?.slotTime ?? ""} />
-              )}
-            </Field>
+            <OwnerSlotChoice
+              day={move.day}
+              slots={move.slots}
+              chosen={moveValues?.slot}
+              otherTime={moveValues?.slotTime ?? ""}
+              otherTimeHint="Hors des horaires proposés : vous pouvez choisir n'importe quelle heure libre."
+            />
             <div className="flex flex-wrap gap-2">
               <Button type="submit" name="intent" value="move">
                 <MoveRight aria-hidden="true" />

@@ -3,10 +3,11 @@ import { data, Form } from "react-router";
 import type { Route } from "./+types/reservations.new-booking";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input, Select, Textarea } from "~/components/admin/field";
+import { OwnerSlotChoice } from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
-import { clockFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
+import { isIsoDay } from "~/lib/booking/agenda-format";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
@@ -175,42 +176,14 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
             <h2 id="details" className="font-sans text-lg font-semibold">
               2. Horaire
             </h2>
-            <fieldset>
-              <legend className="text-sm font-semibold first-letter:uppercase">
-                Horaires libres le {longDayFr(day)}
-              </legend>
-              {slots.length === 0 ? (
-                <p className="text-sm text-muted-foreground">Aucun horaire libre ce jour-là.</p>
-              ) : (
-                <div className="mt-2 flex flex-wrap gap-2">
-                  {slots.map((slot) => (
-                    <label
-                      key={slot.key}
-                      className="inline-flex min-h-11 items-center gap-2 rounded-md border border-border px-3 has-[:checked]:border-stone-800 has-[:checked]:bg-stone-100"
-                    >
-                      <input
-                        type="radio"
-                        name="slot"
-                        value={slot.key}
-                        defaultChecked={value("slot") === slot.key}
-                        className="size-4 accent-stone-800"
-                      />
-                      {clockFr(slot.time)}
-                    </label>
-                  ))}
-                </div>
-              )}
-            </fieldset>
-            <Field
-              name="slotTime"
-              label="Ou une autre date et heure"
-              error={errors.slotTime}
-              hint="N'importe quelle heure où le studio et une photographe sont libres."
-            >
-              {(props) => (
-                <Input {...props} type="datetime-local" defaultValue={value("slotTime")} />
-              )}
-            </Field>
+            <OwnerSlotChoice
+              day={day}
+              slots={slots}
+              chosen={value("slot")}
+              otherTime={value("slotTime")}
+              otherTimeError={errors.slotTime}
+              otherTimeHint="N'importe quelle heure où le studio et une photographe sont libres."
+            />
           </section>
           <section className={section}>
             <h2 className="font-sans text-lg font-semibold">3. Client</h2>
