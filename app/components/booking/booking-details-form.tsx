@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { Field, fieldMeta, Input, Select, Textarea } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { HoneypotField } from "~/components/ui/honeypot-field";
 import type { BookingQuestion } from "~/lib/booking/session-types";
-import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { Notice, TimeChoices } from "./booking-layout";
 
 const FORM_ID = "reservation";
@@ -186,18 +186,7 @@ export function BookingDetailsForm({
         ) : null}
       </div>
 
-      {/* Spam trap: people never see nor reach it; bots fill in every field. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label htmlFor={`${FORM_ID}-${HONEYPOT_FIELD}`}>Ne pas remplir ce champ</label>
-        <input
-          id={`${FORM_ID}-${HONEYPOT_FIELD}`}
-          type="text"
-          name={HONEYPOT_FIELD}
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-        />
-      </div>
+      <HoneypotField formId={FORM_ID} />
 
       <Button type="submit" size="lg" className="w-full sm:w-auto">
         {request ? "Envoyer ma demande" : "Confirmer la réservation"}

@@ -2,6 +2,7 @@ import { CheckCircle2, CircleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
+import { HoneypotField } from "~/components/ui/honeypot-field";
 import {
   ErrorSummary,
   Field,
@@ -13,12 +14,7 @@ import {
   type FieldMeta,
 } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
-import {
-  HONEYPOT_FIELD,
-  MESSAGE_MAX_LENGTH,
-  type ContactFormSettings,
-  type Option,
-} from "~/lib/contact-forms";
+import { MESSAGE_MAX_LENGTH, type ContactFormSettings, type Option } from "~/lib/contact-forms";
 import { fieldErrors, type FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { cn } from "~/lib/utils";
@@ -285,18 +281,7 @@ export function ContactForm({ studio, settings, action, className }: ContactForm
         </Field>
       ) : null}
 
-      {/* Spam trap: people never see nor reach it; bots fill in every field. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label htmlFor={`${formId}-${HONEYPOT_FIELD}`}>Ne pas remplir ce champ</label>
-        <input
-          id={`${formId}-${HONEYPOT_FIELD}`}
-          type="text"
-          name={HONEYPOT_FIELD}
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-        />
-      </div>
+      <HoneypotField formId={formId} />
 
       <div role="status" aria-live="polite">
         {outcome ? <Outcome result={outcome} /> : null}
