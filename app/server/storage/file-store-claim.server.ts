@@ -131,7 +131,7 @@ export async function claimFileStore(
       lost = true;
       log.warn("file_store_claim_lost", { error });
       void current.end().catch(() => undefined);
-      retry = setTimeout(reclaim, RECLAIM_MS);
+      retry = setTimeout(reclaim, RECLAIM_MS).unref();
     };
     current.on("error", onLost);
     current.on("end", () => onLost());
@@ -150,7 +150,7 @@ export async function claimFileStore(
         // operator has to act (the refusal says what). Otherwise the database is away: tried again.
         if (error instanceof FileStoreConflictError) log.error("file_store_conflict", { error });
         else log.warn("file_store_claim_failed", { error });
-        retry = setTimeout(reclaim, RECLAIM_MS);
+        retry = setTimeout(reclaim, RECLAIM_MS).unref();
       },
     );
   };
