@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +39,15 @@ export async function testCaddyfile(port: number, upstreams: string[]): Promise<
     `$1reverse_proxy ${upstreams.join(" ")} {\n$1\theader_down ${SERVED_BY} {http.reverse_proxy.upstream.hostport}`,
   );
   return `{\n\tadmin off\n}\n\n${config}`;
+}
+
+const NOT_INSTALLED =
+  "Caddy n'est pas installé : apt-get install caddy (Debian, 2.6 ou plus ; .ci/run le fait).";
+
+/** Throws, saying how to install it, when the system has no `caddy` command. */
+export function requireCaddy(): void {
+  const version = spawnSync("caddy", ["version"], { encoding: "utf8", timeout: 10_000 });
+  if (version.error || version.status !== 0) throw new Error(NOT_INSTALLED);
 }
 
 /**
@@ -86,13 +95,7 @@ export async function startCaddy(upstreams: string[]): Promise<Caddy> {
     const failedToStart = new Promise<Error>((resolve) => {
       started.once("error", (error: NodeJS.ErrnoException) => {
         gone = true;
-        resolve(
-          error.code === "ENOENT"
-            ? new Error(
-                "Caddy n'est pas installé : apt-get install caddy (Debian, 2.6 ou plus ; .ci/run le fait).",
-              )
-            : error,
-        );
+        resolve(error.code === "ENOENT" ? new Error(NOT_INSTALLED) : error);
       });
       started.once("exit", (code) => {
         gone = true;
