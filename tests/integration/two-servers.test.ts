@@ -40,7 +40,7 @@ let first: ServerProcess | undefined;
 let second: ServerProcess | undefined;
 let caddy: Caddy | undefined;
 let database: pg.Client | undefined;
-/** When both servers were up: the scheduled jobs counted are the ones created after it. */
+/** When both servers were up: a schedule's occurrence sent after it was sent with both running. */
 let bothUpAt: Date;
 
 const ready = <T>(value: T | undefined): T => {
