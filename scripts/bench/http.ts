@@ -24,6 +24,8 @@ export function request(
     headers?: Record<string, string>;
     body?: string;
     timeoutMs?: number;
+    /** A loopback address of this machine to send from (127.0.0.0/8): a client of its own for a proxy. */
+    localAddress?: string;
   } = {},
 ): Promise<HttpResponse> {
   const url = new URL(target);
@@ -42,6 +44,7 @@ export function request(
           ...options.headers,
         },
         timeout: options.timeoutMs ?? 30_000,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 // Section « réservations » (issue 25): the free slots' computation (booking-slots.ts), `/reserver/{studio}`
 // under load, and 50 visitors posting the booking form for one slot at once, split across two app processes
-// on one database. The race is also run, with the same counts, by tests/integration/booking-race.test.ts,
-// and the helpers below by tests/integration/booking-durability.test.ts.
+// on one database. The race is also run, with the same counts, through Caddy in front of two app servers by
+// tests/integration/two-servers.test.ts, and the helpers below by tests/integration/booking-durability.test.ts.
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { measureBookingSlots, BOOKING_SLOTS_BUDGET_P95_MS } from "./booking-slots.ts";
@@ -142,18 +142,26 @@ const readable = (html: string) =>
 
 /**
  * Posts the details form at `slotPath` as a browser without JavaScript does (urlencoded, same Origin), from
- * its own client address. Booked: the 303 to the client's page; taken: the 409 with the French message.
+ * its own client address: X-Forwarded-For to an app server, or, through a reverse proxy (which sets that
+ * header itself), a loopback address of its own (`localAddress`). Booked: the 303 to the client's page;
+ * taken: the 409 with the French message. `servedBy`: the header a test proxy names its upstream in.
  */
 export async function postBooking(
   baseUrl: string,
   slotPath: string,
-  { email, client }: { email: string; client: number },
+  {
+    email,
+    client,
+    localAddress,
+    servedByHeader = "x-served-by",
+  }: { email: string; client: number; localAddress?: string; servedByHeader?: string },
 ): Promise<{
   outcome: BookingOutcome;
   status: number;
   ms: number;
   location?: string;
   detail?: string;
+  servedBy?: string;
 }> {
   const started = performance.now();
   try {
@@ -173,23 +181,26 @@ export async function postBooking(
         site_web: "",
       }).toString(),
       timeoutMs: 60_000,
+      localAddress,
     });
     const ms = performance.now() - started;
     const location = String(response.headers.location ?? "");
-    if (response.status >= 500) return { outcome: "5xx", status: response.status, ms };
+    const servedBy = response.headers[servedByHeader]?.toString();
+    if (response.status >= 500) return { outcome: "5xx", status: response.status, ms, servedBy };
     if (
       response.status === 303 &&
       /^\/reservation\/[A-Za-z0-9_-]{43}\?nouvelle=1$/.test(location)
     ) {
-      return { outcome: "booked", status: 303, ms, location };
+      return { outcome: "booked", status: 303, ms, location, servedBy };
     }
     if (response.status === 409 && readable(response.body).includes(SLOT_TAKEN_MESSAGE)) {
-      return { outcome: "taken", status: 409, ms };
+      return { outcome: "taken", status: 409, ms, servedBy };
     }
     return {
       outcome: "other",
       status: response.status,
       ms,
+      servedBy,
       detail: readable(response.body)
         .replace(/<[^>]+>/g, " ")
         .replace(/\s+/g, " ")
@@ -219,21 +230,27 @@ export type RaceResult = {
   answerMaxMs: number;
   /** The booked one's answer. */
   winnerMs: number | null;
+  /** Answers per upstream, when the posts went through a test proxy that names it (`servedBy`). */
+  servedBy: Record<string, number>;
 };
 
 /**
  * `visitors` posts of the details form for one and the same free time, all sent at once, alternately to
- * each of `servers` (app processes on one database), each visitor with its own e-mail and client address.
+ * each of `servers` (app processes on one database, or one reverse proxy in front of them), each visitor
+ * with its own e-mail and client address (`from`: the loopback address visitor i sends from, behind a
+ * proxy).
  */
 export async function raceForOneSlot({
   servers,
   visitors,
   client,
+  from,
 }: {
-  servers: BenchServer[];
+  servers: Pick<BenchServer, "baseUrl">[];
   visitors: number;
   /** On the servers' database. */
   client: pg.Client;
+  from?: (visitor: number) => string;
 }): Promise<RaceResult> {
   const first = servers[0];
   if (!first) throw new Error("Aucun serveur");
@@ -247,6 +264,7 @@ export async function raceForOneSlot({
       postBooking((servers[index % servers.length] ?? first).baseUrl, slotPath, {
         email: `course-${run}-${index}@example.com`,
         client: 50_000 + index,
+        localAddress: from?.(index),
       }),
     ),
   );
@@ -264,7 +282,12 @@ export async function raceForOneSlot({
     [typeId],
   );
   const times = answers.map((answer) => answer.ms);
+  const servedBy: Record<string, number> = {};
+  for (const { servedBy: upstream } of answers) {
+    if (upstream) servedBy[upstream] = (servedBy[upstream] ?? 0) + 1;
+  }
   return {
+    servedBy,
     visitors,
     processes: servers.length,
     outcomes,
@@ -280,22 +303,16 @@ export async function raceForOneSlot({
 }
 
 /**
- * Two app processes on one database: the first with its embedded PostgreSQL in `dataDir`, the second
- * (its own data folder) on the first one's database. The caller stops both and cleans the directories.
+ * Two app processes of one machine on one database: the first with its embedded PostgreSQL in `dataDir`,
+ * the second on the first one's database, with the same data folder for its files (two servers with files
+ * of their own are refused, decision 0119). The caller stops both and cleans the directory.
  */
-export async function startTwoProcesses(
-  dataDir: string,
-  secondDataDir: string,
-): Promise<[BenchServer, BenchServer]> {
+export async function startTwoProcesses(dataDir: string): Promise<[BenchServer, BenchServer]> {
   // One secret for both: a client's link made by one process opens on the other.
   const env = { AUTH_SECRET: randomBytes(32).toString("base64url") };
   const first = await startServer({ dataDir, env });
   try {
-    const second = await startServer({
-      dataDir: secondDataDir,
-      databaseUrl: first.databaseUrl,
-      env,
-    });
+    const second = await startServer({ dataDir, databaseUrl: first.databaseUrl, env });
     return [first, second];
   } catch (error) {
     await first.stop();
@@ -306,10 +323,9 @@ export async function startTwoProcesses(
 /** The race on two fresh processes; everything started is stopped and removed. */
 export async function raceOnTwoProcesses(visitors = 50): Promise<RaceResult> {
   const dataDir = await makeDataDir("reservations");
-  const secondDataDir = await makeDataDir("reservations-second");
   let servers: BenchServer[] = [];
   try {
-    servers = await startTwoProcesses(dataDir, secondDataDir);
+    servers = await startTwoProcesses(dataDir);
     const client = await connect(servers[0]?.databaseUrl ?? "");
     try {
       return await raceForOneSlot({ servers, visitors, client });
@@ -321,7 +337,6 @@ export async function raceOnTwoProcesses(visitors = 50): Promise<RaceResult> {
     for (const server of [...servers].reverse()) await server.stop();
     await cleanUpCluster(dataDir);
     await removeDataDir(dataDir);
-    await removeDataDir(secondDataDir);
   }
 }
 
@@ -490,7 +505,7 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
       `Computation: \`scripts/bench/booking-slots.ts\`, ${slots.runs} runs in one process of the agenda the page reads from PostgreSQL (3 studios, 2 photographers, 90 days, 24 h notice, 30-minute steps, 1 h sessions with 15-minute buffers), without the queries; load average ${slots.loadAverage.toFixed(1)} when it ran.`,
       "Days page: the same counts written in SQL (`seedAgenda`: 2,000 bookings of 45 minutes, hourly from 08:00 UTC over the next 90 days, spread over the three studios, each studio's by a photographer of its own; 200 evening blocked periods of the studios), then the page of a public session type of Brive (1 h, no notice, hourly starts, 90 days) asked sequentially: what a visitor waits for, the free slots of the whole horizon computed on each request (no cache). No budget of its own: the issue's 20 ms is the computation's.",
       "`/reserver/brive`: the studio's session types (one offered), a light page; the load generator runs on the same machine as the server and its database.",
-      "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted by `tests/integration/booking-race.test.ts`.",
+      "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted through Caddy by `tests/integration/two-servers.test.ts`.",
     ],
     data: {
       slots,

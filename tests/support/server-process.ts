@@ -66,19 +66,24 @@ class PortTakenError extends Error {}
 /**
  * Runs the production server (built by tests/setup/build.ts) on a free loopback port, with a database of
  * its own created on the cluster of `adminUrl`: the e2e suite's shared server, or a server of one test
- * file whose changes (a studio added, then retired) must not show on the pages other files check.
+ * file whose changes (a studio added, then retired) must not show on the pages other files check. With
+ * `sharedDatabaseUrl`, it runs on that database instead (another app server of the same site), which
+ * `stop` leaves to its owner.
  */
 export async function startServerProcess(
   adminUrl: string,
   env: Record<string, string> = {},
+  { sharedDatabaseUrl }: { sharedDatabaseUrl?: string } = {},
 ): Promise<ServerProcess> {
   const name = `e2e_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${name}`;
+  if (!sharedDatabaseUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.end();
+  }
+  const databaseUrl = new URL(sharedDatabaseUrl ?? adminUrl);
+  if (!sharedDatabaseUrl) databaseUrl.pathname = `/${name}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
   const authSecret = env.AUTH_SECRET ?? randomBytes(32).toString("base64url");
@@ -139,10 +144,12 @@ export async function startServerProcess(
   };
   const stop = async () => {
     await kill("SIGTERM");
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
+    if (!sharedDatabaseUrl) {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    }
     await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   const restart = async () => {

@@ -54,6 +54,12 @@ import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
 import { serveUploads } from "../storage/serve.server";
+import {
+  claimFileStore,
+  fileStoreOf,
+  FileStoreConflictError,
+  type FileStoreClaim,
+} from "../storage/file-store-claim.server";
 import { checkStorageAtStart, storage } from "../storage/storage.server";
 
 type AppOptions = {
@@ -335,12 +341,25 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
     databaseUrl = embedded.url;
   }
 
+  // Every server on this database uses the same files, or this one stops here (decision 0119).
+  let fileStoreClaim: FileStoreClaim;
+  try {
+    fileStoreClaim = await claimFileStore(databaseUrl, fileStoreOf(config));
+  } catch (error) {
+    if (!(error instanceof FileStoreConflictError)) throw error;
+    log.error("file_store_conflict", { storage: storageKind });
+    console.error(`\n✖ ${error.message}\n`);
+    await embedded?.stop();
+    process.exit(1);
+  }
+
   const database = connectDatabase(databaseUrl);
   reportPool(() => database.$client);
   try {
     await applyMigrations(database);
   } catch (error) {
     log.error("migrations_failed", { error });
+    await fileStoreClaim.release();
     await closeDatabase();
     await embedded?.stop();
     throw error;
@@ -397,6 +416,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
       // A job being sent finishes (up to 10 s); what is left waits in the queue for the next start.
       await stopJobQueue();
       await contentVersion?.stop();
+      await fileStoreClaim.release();
       closeMailTransport();
       stopMemoryReport();
       await closeDatabase();
