@@ -1,0 +1,156 @@
+import { Link } from "react-router";
+import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
+import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
+import { gridHours, placeDay, type PlacedItem } from "~/lib/booking/week-layout";
+import { cn } from "~/lib/utils";
+import { blockedSummary, STATE_TONES, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
+
+/*
+ * The agenda's week as a time grid on a wide screen (issue 25): a column per day, each booking drawn at its
+ * Paris time and as long as it lasts, side by side when two studios overlap, blocked time hatched behind.
+ * Server-rendered links; a phone keeps the week as a list of days (the agenda shows one or the other).
+ */
+
+/** Pixels per hour: a 30-minute session is 32 px high, a comfortable target. */
+const HOUR_HEIGHT = 64;
+
+const BLOCK_TONES = {
+  success: "border-emerald-700 bg-emerald-50",
+  info: "border-sky-700 bg-sky-50",
+  warning: "border-amber-600 bg-amber-50",
+  danger: "border-red-700 bg-red-50",
+  neutral: "border-stone-600 bg-stone-100",
+  muted: "border-stone-400 bg-stone-50",
+} as const;
+
+const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
+
+/** « lun. 7 » from « lundi 7 décembre 2026 ». */
+function shortDay(day: string): { name: string; date: string } {
+  const [name = "", date = ""] = longDayFr(day).split(" ");
+  return { name: `${name.slice(0, 3)}.`, date };
+}
+
+function position(entry: PlacedItem<{ id: string; startsAt: string; endsAt: string }>, minutes: number) {
+  return {
+    top: percent(entry.top, minutes),
+    height: percent(entry.height, minutes),
+    left: percent(entry.lane, entry.lanes),
+    width: percent(1, entry.lanes),
+  };
+}
+
+export function WeekGrid({
+  days,
+  today,
+  bookings,
+  blocked,
+  dayHref,
+}: {
+  days: readonly string[];
+  today: string;
+  bookings: readonly BookingLine[];
+  blocked: readonly BlockedLine[];
+  dayHref: (day: string) => string;
+}) {
+  const shown = bookings.filter((booking) => !isCalledOff(booking.state));
+  const hours = gridHours(days, shown);
+  const minutes = (hours.last - hours.first) * 60;
+  const hourLabels = Array.from({ length: hours.last - hours.first }, (_, index) => hours.first + index);
+  const columns = "grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]";
+  return (
+    <div className="space-y-2">
+      <div className={cn(columns, "border-b border-border pb-2")}>
+        <span aria-hidden="true" />
+        {days.map((day) => {
+          const { name, date } = shortDay(day);
+          return (
+            <h3 key={day} className="px-1 text-center font-sans text-sm font-semibold">
+              <Link
+                to={dayHref(day)}
+                aria-current={day === today ? "date" : undefined}
+                aria-label={longDayFr(day)}
+                className={cn(
+                  "inline-flex min-h-11 flex-col items-center justify-center rounded-md px-2 hover:bg-muted",
+                  day === today && "bg-stone-800 text-white hover:bg-stone-700",
+                )}
+              >
+                <span className="capitalize">{name}</span>
+                <span className="text-base">{date}</span>
+              </Link>
+            </h3>
+          );
+        })}
+      </div>
+      <div className={columns}>
+        <ol aria-hidden="true" className="relative" style={{ height: (minutes / 60) * HOUR_HEIGHT }}>
+          {hourLabels.map((hour, index) => (
+            <li
+              key={hour}
+              className="absolute right-2 -translate-y-1/2 text-xs text-muted-foreground tabular-nums"
+              style={{ top: percent(index * 60, minutes) }}
+            >
+              {index === 0 ? "" : `${hour} h`}
+            </li>
+          ))}
+        </ol>
+        {days.map((day) => {
+          const dayBlocked = placeDay(day, blocked, hours);
+          const dayBookings = placeDay(day, shown, hours);
+          return (
+            <section
+              key={day}
+              aria-label={longDayFr(day)}
+              className="relative border-l border-border"
+              style={{
+                height: (minutes / 60) * HOUR_HEIGHT,
+                backgroundImage: `repeating-linear-gradient(to bottom, var(--color-border) 0 1px, transparent 1px ${HOUR_HEIGHT}px)`,
+              }}
+            >
+              {dayBlocked.map((entry) => (
+                <p
+                  key={entry.item.id}
+                  className="absolute overflow-hidden border border-dashed border-stone-400 bg-[repeating-linear-gradient(135deg,var(--color-stone-100)_0_6px,var(--color-stone-200)_6px_12px)] p-1 text-xs"
+                  style={{ ...position(entry, minutes), left: 0, width: "100%" }}
+                >
+                  <span className="font-semibold">{entry.item.label}</span>
+                  <span className="sr-only"> · {blockedSummary(entry.item)}</span>
+                </p>
+              ))}
+              <ul>
+                {dayBookings.map((entry) => (
+                  <li key={entry.item.id} className="absolute p-0.5" style={position(entry, minutes)}>
+                    <Link
+                      to={`/admin/reservations/${entry.item.id}`}
+                      className={cn(
+                        "block h-full overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-xs leading-tight shadow-sm hover:brightness-95 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-stone-800",
+                        BLOCK_TONES[STATE_TONES[entry.item.state]],
+                      )}
+                    >
+                      <span className="font-semibold tabular-nums">
+                        {timeFr(entry.item.startsAt)}
+                        <span className="sr-only"> – {timeFr(entry.item.endsAt)}</span>
+                      </span>{" "}
+                      <span>{entry.item.clientName}</span>
+                      <span className="block truncate text-muted-foreground">
+                        {entry.item.sessionTypeName} · {entry.item.studioName}
+                      </span>
+                      <span className="sr-only">
+                        {" "}
+                        · {entry.item.photographerName} · {BOOKING_STATE_LABELS[entry.item.state]}
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
+      <p className="text-sm text-muted-foreground">
+        De {clockFr(`${hours.first}:00`)} à {clockFr(`${hours.last}:00`)}. Les réservations annulées,
+        refusées ou expirées sont dans la vue « Liste ».
+      </p>
+    </div>
+  );
+}
