@@ -29,6 +29,8 @@ const admin = useAdmin();
 
 /** Everyone here is in France: the browsers' clocks read Paris time, as the pages' times do. */
 const IN_PARIS = { timezoneId: "Europe/Paris" };
+/** The owner's pages: nothing in the journey is refused, so not even a 4xx may reach the console. */
+const OWNER = { ...IN_PARIS, allowConsole: [] };
 const PHONE = {
   ...IN_PARIS,
   viewport: { width: 390, height: 844 },
@@ -113,7 +115,7 @@ describe("the booking journey", () => {
       openPage,
       admin.account(),
       "/admin/reservations/seances/nouvelle",
-      IN_PARIS,
+      OWNER,
     );
     await owner.getByLabel("Nom de la séance", { exact: true }).fill(TYPE);
     await owner
@@ -176,7 +178,7 @@ describe("the booking journey", () => {
     const link = /https?:\/\/\S+\/reservation\/[\w-]{43}/.exec(booked.text)?.[0];
     expect(link?.startsWith(url())).toBe(true);
 
-    const owner = await signedInPage(openPage, admin.account(), agendaDay(seen.firstDay), IN_PARIS);
+    const owner = await signedInPage(openPage, admin.account(), agendaDay(seen.firstDay), OWNER);
     expect(await agendaLine(owner, seen.firstDay, VISITOR.name)).toMatch(
       new RegExp(`^${clockOf(seen.booked)} – .*${VISITOR.name} · ${TYPE}.*Confirmée$`),
     );
@@ -271,7 +273,7 @@ describe("the booking journey", () => {
     });
     expect(asked.status).toBe(303);
 
-    const owner = await signedInPage(openPage, admin.account(), "/admin/reservations", IN_PARIS);
+    const owner = await signedInPage(openPage, admin.account(), "/admin/reservations", OWNER);
     const requests = owner.getByRole("region", { name: /Demandes à traiter/ });
     await requests.getByRole("link", { name: new RegExp(REQUESTER.name) }).click();
     await owner.getByRole("button", { name: "Accepter la demande" }).click();
@@ -314,7 +316,7 @@ describe("the booking journey", () => {
       openPage,
       admin.account(),
       "/admin/reservations/reglages",
-      IN_PARIS,
+      OWNER,
     );
     await owner.getByRole("button", { name: "Générer un nouveau lien" }).click();
     const field = owner.getByRole("textbox", { name: /Copiez-le maintenant/ });
