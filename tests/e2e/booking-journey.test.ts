@@ -167,7 +167,7 @@ describe("the booking journey", () => {
     await visitor.getByRole("button", { name: "Confirmer la réservation" }).tap();
     await visitor.getByRole("status").getByText("Votre séance est réservée.").waitFor();
     const when = slotLabelFr(seen.booked, true);
-    expect(await visitor.locator("main").textContent()).toContain(`${when} (1 h)`);
+    await expect.poll(() => visitor.locator("main").textContent()).toContain(`${when} (1 h)`);
 
     // The e-mail: its subject says when, its .ics is one event, its link is the visitor's page.
     const booked = await mailed(VISITOR.email, `Votre séance est réservée : ${when}`);
@@ -190,16 +190,18 @@ describe("the booking journey", () => {
     const otherDay = visitor.locator('main a[href*="jour="]').nth(1);
     const movedDay = paramOf(await otherDay.getAttribute("href"), "jour");
     await otherDay.tap();
-    const newTime = visitor.getByRole("button", { name: /, disponible$/ }).last();
-    await newTime.waitFor();
-    seen.movedTo = (await newTime.getAttribute("value")) ?? "";
+    // The day's page loaded to its end: the last of its times is the last of the day, not of what the
+    // browser has parsed so far.
+    await visitor.waitForURL((address) => address.searchParams.get("jour") === movedDay);
+    const lastTime = visitor.getByRole("button", { name: /, disponible$/ }).last();
+    seen.movedTo = (await lastTime.getAttribute("value")) ?? "";
     expect(dayOf(seen.movedTo)).toBe(movedDay);
     // The move step's page (days and times as buttons) is checked here only.
     expect(await axeViolations(visitor)).toEqual([]);
-    await newTime.tap();
+    await visitor.getByRole("button", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
     await visitor.getByRole("status").getByText("Votre séance est déplacée.").waitFor();
     const movedWhen = slotLabelFr(seen.movedTo, true);
-    expect(await visitor.locator("main").textContent()).toContain(`${movedWhen} (1 h)`);
+    await expect.poll(() => visitor.locator("main").textContent()).toContain(`${movedWhen} (1 h)`);
 
     const moved = await mailed(VISITOR.email, `Votre séance est déplacée : ${movedWhen}`);
     expect(moved.event).toMatchObject({ uid: seen.uid, sequence: 1, status: "CONFIRMED" });
@@ -214,7 +216,7 @@ describe("the booking journey", () => {
     await visitor.getByRole("link", { name: "Annuler la séance" }).tap();
     await visitor.getByRole("button", { name: "Oui, annuler ma séance" }).tap();
     await visitor.getByRole("status").getByText("Votre séance est annulée.").waitFor();
-    expect(await visitor.locator("main").textContent()).toContain("Annulée");
+    await expect.poll(() => visitor.locator("main").textContent()).toContain("Annulée");
 
     const cancelled = await mailed(VISITOR.email, `Séance annulée : ${movedWhen}`);
     expect(cancelled.event).toMatchObject({ uid: seen.uid, sequence: 2, status: "CANCELLED" });
@@ -227,9 +229,9 @@ describe("the booking journey", () => {
     const [from, to] = [seen.booked, seen.movedTo].map((key) =>
       formatLongDateTimeFr(new Date(instantOf(key) ?? 0)),
     );
-    expect((await history.innerText()).replace(/\s+/g, " ")).toContain(
-      `Déplacée du ${from} au ${to} par le client`,
-    );
+    await expect
+      .poll(async () => (await history.innerText()).replace(/\s+/g, " "))
+      .toContain(`Déplacée du ${from} au ${to} par le client`);
   });
 
   it("the same booking with JavaScript off", async () => {
@@ -251,9 +253,9 @@ describe("the booking journey", () => {
     await page.getByRole("checkbox", { name: /J'accepte les conditions/ }).check();
     await page.getByRole("button", { name: "Confirmer la réservation" }).click();
     await page.getByRole("status").getByText("Votre séance est réservée.").waitFor();
-    expect(await page.locator("main").textContent()).toContain(
-      slotLabelFr(seen.noScriptBooked, true),
-    );
+    await expect
+      .poll(() => page.locator("main").textContent())
+      .toContain(slotLabelFr(seen.noScriptBooked, true));
     const { event } = await mailed(
       NO_SCRIPT_VISITOR.email,
       `Votre séance est réservée : ${slotLabelFr(seen.noScriptBooked, true)}`,
