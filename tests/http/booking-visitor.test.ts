@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstFreeTime } from "../support/booking";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
@@ -26,6 +27,7 @@ useOwnServer(() => ({
 }));
 
 const SECRET = "lien-prive-de-test-0123";
+const PORTRAIT = "/reserver/brive/portrait-test";
 let visitor = 0;
 /** Headers of a visitor of its own (rate limits count per address). */
 const from = () => ({ headers: { "X-Forwarded-For": `203.0.113.${++visitor}` } });
@@ -62,18 +64,6 @@ function expectLight(page: FetchedPage) {
     .filter((script) => script.getAttribute("type") !== "application/ld+json")
     .reduce((sum, script) => sum + Buffer.byteLength(script.textContent ?? ""), 0);
   expect(bytes).toBeLessThan(5 * 1024);
-}
-
-/** The first free time's link of the days page: the day's page, then its first time. */
-async function firstFreeTime(
-  path = "/reserver/brive/portrait-test",
-): Promise<{ key: string; href: string }> {
-  const days = await fetchPage(path);
-  const dayLink = days.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
-  const day = await fetchPage(dayLink);
-  const timeLink = day.document.querySelector('a[href*="coordonnees?creneau="]');
-  const href = timeLink?.getAttribute("href") ?? "";
-  return { key: new URL(href, "http://x").searchParams.get("creneau") ?? "", href };
 }
 
 const details = (overrides: Record<string, string> = {}) => ({
@@ -173,7 +163,7 @@ describe("choosing a day and a time", () => {
 
 describe("the details form without JavaScript", () => {
   it("books: 303 to the client's page, which shows the booking, never cached nor indexed; the e-mail brings its link", async () => {
-    const { href } = await firstFreeTime();
+    const { href } = await firstFreeTime(PORTRAIT);
     const form = await fetchPage(href);
     expect(form.status).toBe(200);
     expectLight(form);
@@ -204,7 +194,7 @@ describe("the details form without JavaScript", () => {
   });
 
   it("answers bad input with a French 400 and every value typed, never a 5xx", async () => {
-    const { href } = await firstFreeTime();
+    const { href } = await firstFreeTime(PORTRAIT);
     const answer = await postForm(
       href,
       details({ name: "", email: "pas-une-adresse", "answers.prenom-enfant": "", consent: "" }),
@@ -240,7 +230,7 @@ describe("the details form without JavaScript", () => {
   });
 
   it("a slot someone else just took: « Ce créneau vient d'être réservé. », the next times to book in one click, nothing typed lost", async () => {
-    const { href } = await firstFreeTime();
+    const { href } = await firstFreeTime(PORTRAIT);
     expect((await postForm(href, details(), from())).status).toBe(303);
     const late = details({ name: "Hugo Lefebvre" });
     const taken = await postForm(href, late, from());
@@ -282,10 +272,10 @@ describe("the details form without JavaScript", () => {
   it("limits bookings to come per e-mail address", async () => {
     const email = uniqueEmail();
     for (let index = 0; index < 3; index++) {
-      const { href } = await firstFreeTime();
+      const { href } = await firstFreeTime(PORTRAIT);
       expect((await postForm(href, details({ email }), from())).status).toBe(303);
     }
-    const { href } = await firstFreeTime();
+    const { href } = await firstFreeTime(PORTRAIT);
     const refused = await postForm(href, details({ email }), from());
     expect(refused.status).toBe(429);
     expect(textOf(refused.document.querySelector("main"))).toContain(
@@ -301,7 +291,7 @@ describe("the details form without JavaScript", () => {
 
 describe("the client's page /reservation/{token}", () => {
   async function booked(): Promise<{ path: string; email: string }> {
-    const { href } = await firstFreeTime();
+    const { href } = await firstFreeTime(PORTRAIT);
     const fields = details();
     const answer = await postForm(href, fields, from());
     return {

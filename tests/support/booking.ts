@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { db } from "../../app/server/db/client.server";
+import { db, type Database } from "../../app/server/db/client.server";
 import {
   photographers,
   photographerStudios,
@@ -7,12 +7,16 @@ import {
   sessionTypeStudios,
   studios,
 } from "../../app/server/db/schema";
+import { fetchPage } from "./html";
 
 export type SeededStudioIds = { ussel: string; brive: string; limoges: string };
 
-/** The ids of the three seeded studios. */
-export async function studioIds(): Promise<SeededStudioIds> {
-  const rows = await db().select({ id: studios.id, slug: studios.slug }).from(studios);
+/**
+ * The ids of the three seeded studios, in the tests' database or in `database` (a browser test's server:
+ * `serverDatabase()`).
+ */
+export async function studioIds(database: Database = db()): Promise<SeededStudioIds> {
+  const rows = await database.select({ id: studios.id, slug: studios.slug }).from(studios);
   const idOf = (slug: string) => {
     const id = rows.find((row) => row.slug === slug)?.id;
     if (!id) throw new Error(`no seeded studio ${slug}`);
@@ -30,13 +34,17 @@ export function first<T>(rows: readonly T[]): T {
 
 let counter = 0;
 
-/** A session type offered at the given studios: 1 h, no buffer, no notice, 30-minute steps, unless told. */
+/**
+ * A session type offered at the given studios: 1 h, no buffer, no notice, 30-minute steps, unless told; in
+ * the tests' database or in `database`.
+ */
 export async function insertSessionType(
   studioIdList: readonly string[],
   overrides: Partial<typeof sessionTypes.$inferInsert> = {},
+  database: Database = db(),
 ): Promise<string> {
   counter += 1;
-  const [row] = await db()
+  const [row] = await database
     .insert(sessionTypes)
     .values({
       slug: `seance-test-${process.pid}-${counter}`,
@@ -49,7 +57,7 @@ export async function insertSessionType(
     })
     .returning({ id: sessionTypes.id });
   if (!row) throw new Error("session type not inserted");
-  await db()
+  await database
     .insert(sessionTypeStudios)
     .values(studioIdList.map((studioId) => ({ sessionTypeId: row.id, studioId })));
   return row.id;
@@ -76,3 +84,16 @@ export async function setPhotographerActive(id: string, active: boolean): Promis
 
 /** The client of the tests' bookings. */
 export const client = { name: "Léa Martin", email: "lea@example.test", phone: "06 12 34 56 78" };
+
+/**
+ * The first free time a visitor is offered on a session type's days page (`/reserver/{studio}/{séance}`,
+ * with `?lien=` for a private one): its slot key and the details form's address, as the pages link them.
+ */
+export async function firstFreeTime(daysPath: string): Promise<{ key: string; href: string }> {
+  const days = await fetchPage(daysPath);
+  const dayLink = days.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
+  const day = await fetchPage(dayLink);
+  const timeLink = day.document.querySelector('a[href*="coordonnees?creneau="]');
+  const href = timeLink?.getAttribute("href") ?? "";
+  return { key: new URL(href, "http://x").searchParams.get("creneau") ?? "", href };
+}

@@ -114,8 +114,8 @@ export function parseMail(raw: string): Omit<CapturedMail, "to" | "raw"> {
 }
 
 /**
- * A message's subject, a header reader (unfolded, decoded), its plain-text and HTML parts and the images it
- * carries.
+ * A message's subject, a header reader (unfolded, decoded), its plain-text and HTML parts, the images it
+ * carries and its attached files.
  */
 export function mailParts(raw: string): {
   subject: string;
@@ -123,6 +123,7 @@ export function mailParts(raw: string): {
   text: string;
   html: string;
   images: MailImage[];
+  attachments: MailAttachment[];
 } {
   const { subject, headers, text, html } = parseMail(raw);
   return {
@@ -131,6 +132,7 @@ export function mailParts(raw: string): {
     text,
     html,
     images: imagesOf(leafParts(splitEntity(raw))),
+    attachments: mailAttachments(raw),
   };
 }
 
