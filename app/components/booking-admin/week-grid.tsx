@@ -3,7 +3,13 @@ import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
 import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
 import { gridHours, placeDay, type PlacedItem } from "~/lib/booking/week-layout";
 import { cn } from "~/lib/utils";
-import { blockedSummary, STATE_TONES, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
+import {
+  blockedSummary,
+  STATE_TONES,
+  timeFr,
+  type BlockedLine,
+  type BookingLine,
+} from "./agenda-parts";
 
 /*
  * The agenda's week as a time grid on a wide screen (issue 25): a column per day, each booking drawn at its
@@ -25,13 +31,16 @@ const BLOCK_TONES = {
 
 const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
 
-/** « lun. 7 » from « lundi 7 décembre 2026 ». */
-function shortDay(day: string): { name: string; date: string } {
-  const [name = "", date = ""] = longDayFr(day).split(" ");
-  return { name: `${name.slice(0, 3)}.`, date };
+/** « lundi », « 7 » and « décembre 2026 » of « lundi 7 décembre 2026 ». */
+function dayParts(day: string): { name: string; date: string; rest: string } {
+  const [name = "", date = "", ...rest] = longDayFr(day).split(" ");
+  return { name, date, rest: rest.join(" ") };
 }
 
-function position(entry: PlacedItem<{ id: string; startsAt: string; endsAt: string }>, minutes: number) {
+function position(
+  entry: PlacedItem<{ id: string; startsAt: string; endsAt: string }>,
+  minutes: number,
+) {
   return {
     top: percent(entry.top, minutes),
     height: percent(entry.height, minutes),
@@ -56,34 +65,40 @@ export function WeekGrid({
   const shown = bookings.filter((booking) => !isCalledOff(booking.state));
   const hours = gridHours(days, shown);
   const minutes = (hours.last - hours.first) * 60;
-  const hourLabels = Array.from({ length: hours.last - hours.first }, (_, index) => hours.first + index);
+  const hourLabels = Array.from(
+    { length: hours.last - hours.first },
+    (_, index) => hours.first + index,
+  );
   const columns = "grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]";
   return (
     <div className="space-y-2">
       <div className={cn(columns, "border-b border-border pb-2")}>
         <span aria-hidden="true" />
         {days.map((day) => {
-          const { name, date } = shortDay(day);
+          const { name, date, rest } = dayParts(day);
           return (
             <h3 key={day} className="px-1 text-center font-sans text-sm font-semibold">
               <Link
                 to={dayHref(day)}
                 aria-current={day === today ? "date" : undefined}
-                aria-label={longDayFr(day)}
                 className={cn(
                   "inline-flex min-h-11 flex-col items-center justify-center rounded-md px-2 hover:bg-muted",
                   day === today && "bg-stone-800 text-white hover:bg-stone-700",
                 )}
               >
-                <span className="capitalize">{name}</span>
-                <span className="text-base">{date}</span>
+                <span>{name}</span> <span className="text-base">{date}</span>
+                <span className="sr-only"> {rest}</span>
               </Link>
             </h3>
           );
         })}
       </div>
       <div className={columns}>
-        <ol aria-hidden="true" className="relative" style={{ height: (minutes / 60) * HOUR_HEIGHT }}>
+        <ol
+          aria-hidden="true"
+          className="relative"
+          style={{ height: (minutes / 60) * HOUR_HEIGHT }}
+        >
           {hourLabels.map((hour, index) => (
             <li
               key={hour}
@@ -119,7 +134,11 @@ export function WeekGrid({
               ))}
               <ul>
                 {dayBookings.map((entry) => (
-                  <li key={entry.item.id} className="absolute p-0.5" style={position(entry, minutes)}>
+                  <li
+                    key={entry.item.id}
+                    className="absolute p-0.5"
+                    style={position(entry, minutes)}
+                  >
                     <Link
                       to={`/admin/reservations/${entry.item.id}`}
                       className={cn(
@@ -148,8 +167,8 @@ export function WeekGrid({
         })}
       </div>
       <p className="text-sm text-muted-foreground">
-        De {clockFr(`${hours.first}:00`)} à {clockFr(`${hours.last}:00`)}. Les réservations annulées,
-        refusées ou expirées sont dans la vue « Liste ».
+        De {clockFr(`${hours.first}:00`)} à {clockFr(`${hours.last}:00`)}. Les réservations
+        annulées, refusées ou expirées sont dans la vue « Liste ».
       </p>
     </div>
   );

@@ -108,7 +108,13 @@ export function placeDay<T extends TimedItem>(
     const busy = new Set(group.filter((other) => other.end > start).map(({ entry }) => entry.lane));
     let lane = 0;
     while (busy.has(lane)) lane += 1;
-    const entry: PlacedItem<T> = { item, top: start - gridStart, height: end - start, lane, lanes: 1 };
+    const entry: PlacedItem<T> = {
+      item,
+      top: start - gridStart,
+      height: end - start,
+      lane,
+      lanes: 1,
+    };
     group.push({ entry, end });
     placed.push(entry);
   }

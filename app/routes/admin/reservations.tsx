@@ -14,6 +14,7 @@ import {
   type BookingLine,
 } from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
+import { WeekGrid } from "~/components/booking-admin/week-grid";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { isIsoDay, longDayFr, mondayOf } from "~/lib/booking/agenda-format";
@@ -352,19 +353,33 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
             </ul>
           )
         ) : (
-          <div className="space-y-6">
-            {days.map((day) => (
-              <AgendaDay
-                key={day}
-                day={day}
-                headingLevel={3}
-                bookings={bookings.filter((booking) => dayOf(booking.startsAt) === day)}
-                blocked={blocked.filter(
-                  (period) => dayOf(period.startsAt) <= day && dayOf(period.endsAt) >= day,
-                )}
-              />
-            ))}
-          </div>
+          <>
+            {view === "semaine" ? (
+              // A wide screen sees the week as a time grid; a phone, as the list of its days below.
+              <div className="hidden lg:block">
+                <WeekGrid
+                  days={days}
+                  today={today}
+                  bookings={bookings}
+                  blocked={blocked}
+                  dayHref={(day) => href("jour", day)}
+                />
+              </div>
+            ) : null}
+            <div className={cn("space-y-6", view === "semaine" && "lg:hidden")}>
+              {days.map((day) => (
+                <AgendaDay
+                  key={day}
+                  day={day}
+                  headingLevel={3}
+                  bookings={bookings.filter((booking) => dayOf(booking.startsAt) === day)}
+                  blocked={blocked.filter(
+                    (period) => dayOf(period.startsAt) <= day && dayOf(period.endsAt) >= day,
+                  )}
+                />
+              ))}
+            </div>
+          </>
         )}
       </section>
 
