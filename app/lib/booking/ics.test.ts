@@ -37,6 +37,20 @@ describe("the .ics of a booking", () => {
   it("folds lines at 75 octets without cutting a UTF-8 character, with CRLF", () => {
     const lines = icsCalendar({ ...event, status: "CONFIRMED" }).split("\r\n");
     expect(lines).toContain("METHOD:REQUEST");
+    // A request names its attendee, the client, who has nothing to answer.
+    const attendee = icsCalendar({
+      ...event,
+      status: "CONFIRMED",
+      attendee: { name: "Léa Martin", email: "lea@example.test" },
+    })
+      .replace(/\r\n[ \t]/g, "")
+      .split("\r\n")
+      .find((line) => line.startsWith("ATTENDEE"));
+    expect(attendee).toMatch(/^ATTENDEE;/);
+    expect(attendee).toContain("PARTSTAT=ACCEPTED");
+    expect(attendee).toContain("RSVP=FALSE");
+    expect(attendee).toContain('CN="Léa Martin"');
+    expect(attendee).toMatch(/:mailto:lea@example\.test$/i);
     for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     expect(lines.some((line) => line.startsWith(" "))).toBe(true);
     expect(lines.join("").includes("\uFFFD")).toBe(false);

@@ -1,4 +1,10 @@
-import ical, { ICalCalendarMethod, ICalEventStatus, ICalEventTransparency } from "ical-generator";
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+  ICalEventTransparency,
+} from "ical-generator";
 
 /*
  * A booking as an iCalendar event (RFC 5545), the `.ics` attached to the client's e-mails: a stable UID (the
@@ -20,6 +26,11 @@ export type IcsEvent = {
   location: string;
   url?: string;
   organizer?: { name: string; email: string };
+  /**
+   * The client, who booked it: a METHOD:REQUEST names its attendee (RFC 5546 §3.2.2), without which some
+   * calendars take a later version for a new event instead of an update.
+   */
+  attendee?: { name: string; email: string };
   status: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
 };
 
@@ -47,6 +58,20 @@ export function icsCalendar(event: IcsEvent): string {
     ...(event.url ? { url: event.url } : {}),
     ...(event.organizer
       ? { organizer: { name: event.organizer.name, email: event.organizer.email } }
+      : {}),
+    ...(event.attendee
+      ? {
+          attendees: [
+            {
+              name: event.attendee.name,
+              email: event.attendee.email,
+              role: ICalAttendeeRole.REQ,
+              // She asked for it: nothing to answer.
+              status: ICalAttendeeStatus.ACCEPTED,
+              rsvp: false,
+            },
+          ],
+        }
       : {}),
     status: STATUS[event.status],
     transparency: ICalEventTransparency.OPAQUE,

@@ -22,6 +22,7 @@ import {
   moveBooking,
   type NewBooking,
 } from "./bookings.server";
+import { parisDateTimeInputValue } from "~/lib/dates";
 import { clientBookingEmail } from "./emails.server";
 import { sendDueReminders } from "./reminders.server";
 
@@ -103,8 +104,14 @@ describe("a booking's e-mails", () => {
     expect(mail?.text).toContain("Séance : Séance portrait (1 h)");
     expect(mail?.text).toContain("Où : Studio de Brive");
     expect(mail?.text).toContain("Téléphone du studio :");
-    expect(mail?.text).toContain(`/reservation/${made.manageToken}`);
+    expect(mail?.text).toContain(
+      `Voir, déplacer ou annuler votre séance (jusqu'au dimanche 10 janvier 2027 à 10 h) : http://localhost:3000/reservation/${made.manageToken}`,
+    );
+    expect(mail?.text).toContain(
+      "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
+    );
     const ics = icsOf(mail ?? { raw: "" });
+    expect(ics.property("ATTENDEE")).toMatch(/^mailto:client-\d+@example\.test$/i);
     expect(ics.property("UID")).toBe(`${made.id}@localhost:3000`);
     expect(ics.property("SEQUENCE")).toBe("0");
     expect(ics.property("STATUS")).toBe("CONFIRMED");
@@ -199,6 +206,7 @@ describe("a booking's e-mails", () => {
       "Le studio n'a pas pu répondre à temps à votre demande du mardi 19 janvier 2027 à 10 h",
     );
     expect(expired?.text).toContain("État : Demande expirée");
+    expect(expired?.text).toContain("Le fichier joint retire la séance de votre agenda.");
     const ics = icsOf(expired ?? { raw: "" });
     expect(ics.property("STATUS")).toBe("CANCELLED");
     expect(ics.property("SEQUENCE")).toBe("1");
@@ -216,6 +224,39 @@ describe("a booking's e-mails", () => {
     });
     const stored = await findBookingByManageToken(asked.manageToken);
     expect(stored?.state).toBe("expired");
+  });
+
+  it("past the online cut-off, the link only shows the session; a late request is answered before it starts", async () => {
+    // Taken by phone for tomorrow (the cut-off is 48 h): the client calls to change it.
+    const tomorrow = new Date(Date.now() + 26 * HOUR);
+    const slot = parisDateTimeInputValue(tomorrow).slice(0, 11) + "10:00";
+    const email = `bientot-${++counter}@example.test`;
+    await createBooking({
+      studioId: studio.brive,
+      sessionTypeId: portrait,
+      slot,
+      client: { ...client, email },
+      consentAt: null,
+      by: owner,
+    });
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const soon = mailsTo(email)[0];
+    expect(soon?.text).toMatch(
+      /Voir votre séance \(pour la modifier, appelez le studio au [^)]+\) : http/,
+    );
+    expect(soon?.text).not.toContain("déplacer ou annuler");
+    expect(soon?.html).toContain("Voir ma séance");
+
+    // A request 13 h ahead, its type's deadline 24 h: the answer comes before the session starts.
+    const asked = await book("2027-01-27T10:00", {
+      sessionTypeId: request,
+      now: new Date("2027-01-26T20:00:00Z"),
+    });
+    const askedEmail = (await findBookingByManageToken(asked.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(askedEmail).length).toBe(1);
+    expect(mailsTo(askedEmail)[0]?.text).toContain(
+      "Le studio vous répond avant le début de la séance ; ce créneau vous est réservé d'ici là.",
+    );
   });
 
   it("escapes text and folds long lines in the .ics", async () => {

@@ -127,6 +127,7 @@ export function bookingIcs(loaded: Loaded, link: string): string {
     location: addressLine(loaded.studio),
     url: link,
     organizer: { name: loaded.studio.name, email: loaded.studio.email || loaded.siteEmail },
+    attendee: { name: booking.clientName, email: booking.clientEmail },
     status,
   });
 }
@@ -140,7 +141,11 @@ function clientWording(
 ): Wording {
   const { booking, typeName, studio } = loaded;
   const when = instantLabelFr(booking.startsAt);
-  const answerBy = booking.respondBy ? instantLabelFr(booking.respondBy) : null;
+  // A request made close to its session is answered before it starts, not by a date of its own.
+  const answerBy =
+    booking.respondBy && booking.respondBy < booking.startsAt
+      ? `au plus tard le ${instantLabelFr(booking.respondBy)}`
+      : "avant le début de la séance";
   const said = message ? [`Message du studio : « ${message} »`] : [];
   switch (event) {
     case "booked":
@@ -157,7 +162,7 @@ function clientWording(
         heading: "Votre demande est bien reçue",
         lines: [
           `Vous avez demandé une séance « ${typeName} » au ${studio.name}, le ${when}.`,
-          `Le studio vous répond${answerBy ? ` au plus tard le ${answerBy}` : " très vite"} ; ce créneau vous est réservé d'ici là.`,
+          `Le studio vous répond ${answerBy} ; ce créneau vous est réservé d'ici là.`,
         ],
       };
     case "accepted":
@@ -259,9 +264,14 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `État : ${BOOKING_STATE_LABELS[booking.state]}`,
     ...(loaded.depositText && active ? [`Acompte : ${loaded.depositText}`] : []),
   ];
-  const manageLine = active
-    ? `Voir, déplacer ou annuler votre séance (jusqu'à ${loaded.cutoffHours} h avant) : ${link}`
-    : `Votre réservation : ${link}`;
+  // The client may change it online until the cut-off; past it, the link only shows it.
+  const changeUntil = new Date(booking.startsAt.getTime() - loaded.cutoffHours * 3_600_000);
+  const changeable = active && Date.now() <= changeUntil.getTime();
+  const manageLine = changeable
+    ? `Voir, déplacer ou annuler votre séance (jusqu'au ${instantLabelFr(changeUntil)}) : ${link}`
+    : active
+      ? `Voir votre séance (pour la modifier, appelez le studio au ${studio.phone}) : ${link}`
+      : `Votre réservation : ${link}`;
   const text = [
     `Bonjour ${booking.clientName},`,
     "",
@@ -271,7 +281,9 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     "",
     manageLine,
     "",
-    "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
+    isCalledOff(booking.state)
+      ? "Le fichier joint retire la séance de votre agenda."
+      : "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
     "",
     `— ${brand}`,
   ].join("\n");
@@ -289,7 +301,7 @@ ${wording.lines.map((line) => paragraph(escapeHtml(line))).join("\n")}
       .join(
         "",
       )}<li><a href="${escapeHtml(mapLink(studio))}" style="color:#9a3412">Plan d'accès</a></li></ul>
-${active ? emailButton(link, "Voir, déplacer ou annuler") : ""}
+${changeable ? emailButton(link, "Voir, déplacer ou annuler") : active ? emailButton(link, "Voir ma séance") : ""}
 <p style="margin:0 0 12px;font-size:14px">Votre lien personnel :<br><a href="${escapeHtml(link)}" style="color:#9a3412;word-break:break-all">${escapeHtml(link)}</a></p>`,
     footer: `Une question ? Appelez le ${escapeHtml(studio.name)} au ${escapeHtml(studio.phone)} ou répondez à cet e-mail. Ce lien est personnel : ne le partagez pas.`,
   });
