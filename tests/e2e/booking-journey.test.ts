@@ -1,5 +1,5 @@
 import * as nodeIcal from "node-ical";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { clockFr } from "../../app/lib/booking/agenda-format";
 import { slotLabelFr } from "../../app/lib/booking/words";
@@ -10,15 +10,15 @@ import { postForm } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { closeToasts, signedInPage } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, hydrated, useBrowser } from "./support/browser";
 
 /*
  * Issue 25's journey, once, end to end: the owner creates a session type and turns booking on for Brive; a
- * visitor on a phone books it from the header's « Réserver », gets the e-mail and its .ics, moves the
- * session from the e-mail's link, then cancels it, while the owner sees each step in her agenda; the same
- * booking with JavaScript off; a request accepted; a booking taken by phone; the owner's calendar feed.
- * The details of each page are checked elsewhere: tests/e2e/booking-visitor (keyboard, 44 px, axe of the
- * booking steps), tests/e2e/admin-bookings (the owner on a phone), tests/http/booking-visitor and
+ * visitor on a phone books it from the header's « Réserver » with the keyboard, gets the e-mail and its
+ * .ics, moves the session from the e-mail's link, then cancels it, each of her steps without an axe-core
+ * violation, while the owner sees each step in her agenda; the same booking with JavaScript off; a request
+ * accepted; a booking taken by phone; the owner's calendar feed. The details of each page are checked
+ * elsewhere: tests/e2e/admin-bookings (the owner on a phone), tests/http/booking-visitor and
  * tests/http/admin-bookings (every form and refusal without JavaScript). A server of the file's own, with
  * its own mailbox: turning booking on changes the header of every page.
  */
@@ -101,6 +101,19 @@ const clockOf = (key: string) => clockFr(key.slice(11, 16));
 const paramOf = (href: string | null, name: string) =>
   new URL(href ?? "", "http://127.0.0.1").searchParams.get(name) ?? "";
 
+/**
+ * Follows a link or presses a button with the keyboard (focus, Enter), once a finger could tap it as well
+ * (a trial tap: visible, enabled, not covered), and waits for the next page.
+ */
+async function pressEnter(page: Page, target: Locator) {
+  await target.tap({ trial: true });
+  const before = page.url();
+  await target.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForURL((address) => address.toString() !== before);
+  await hydrated(page);
+}
+
 /** The agenda's line of `client`'s booking on `day`, as the owner sees it (text, whitespace folded). */
 async function agendaLine(owner: Page, day: string, client: string): Promise<string> {
   if (!owner.url().endsWith(agendaDay(day))) await owner.goto(agendaDay(day));
@@ -140,34 +153,53 @@ describe("the booking journey", () => {
     await expect.poll(() => owner.getByText("Studio enregistré").count()).toBeGreaterThan(0);
   });
 
-  it("a visitor on a phone books it from the header, moves it from the e-mail's link and cancels it; the owner sees each step", async () => {
+  it("a visitor on a phone books it from the header with the keyboard, moves it from the e-mail's link and cancels it, each step accessible; the owner sees each step", async () => {
     const visitor = await openPage("/", PHONE);
     await visitor.getByRole("button", { name: "Ouvrir le menu" }).tap();
-    await visitor.locator("#menu-mobile").getByRole("link", { name: "Réserver" }).tap();
+    await pressEnter(
+      visitor,
+      visitor.locator("#menu-mobile").getByRole("link", { name: "Réserver" }),
+    );
     await visitor.getByRole("heading", { level: 1, name: "Réserver une séance" }).waitFor();
-    await visitor
-      .locator("main")
-      .getByRole("link", { name: /Studio de Brive/ })
-      .tap();
-    await visitor.getByRole("link", { name: new RegExp(TYPE) }).tap();
+    expect(new URL(visitor.url()).pathname).toBe("/reserver");
+    expect(await axeViolations(visitor), "/reserver").toEqual([]);
+    await pressEnter(
+      visitor,
+      visitor.locator("main").getByRole("link", { name: /Studio de Brive/ }),
+    );
+    expect(await axeViolations(visitor), "séances").toEqual([]);
+    await pressEnter(visitor, visitor.getByRole("link", { name: new RegExp(TYPE) }));
     await visitor.waitForURL(/\/reserver\/brive\/portrait-en-studio$/);
+    expect(await axeViolations(visitor), "jours").toEqual([]);
     const firstDay = visitor.locator('main a[href*="jour="]').first();
     seen.firstDay = paramOf(await firstDay.getAttribute("href"), "jour");
-    await firstDay.tap();
+    await pressEnter(visitor, firstDay);
     const time = visitor.getByRole("link", { name: /, disponible$/ }).first();
     seen.booked = paramOf(await time.getAttribute("href"), "creneau");
     expect(dayOf(seen.booked)).toBe(seen.firstDay);
     expect(await time.getAttribute("aria-label")).toBe(`${slotLabelFr(seen.booked)}, disponible`);
-    await time.tap();
+    // A time is a target of at least 44 px on a phone.
+    const box = await time.boundingBox();
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(await axeViolations(visitor), "horaires").toEqual([]);
+    await pressEnter(visitor, time);
     await visitor.getByRole("heading", { level: 1, name: "Réserver ce créneau" }).waitFor();
+    expect(await axeViolations(visitor), "coordonnées").toEqual([]);
     await visitor.getByLabel("Nom et prénom").fill(VISITOR.name);
     await visitor.getByLabel("E-mail").fill(VISITOR.email);
     await visitor.getByLabel("Téléphone (facultatif)").fill("06 12 34 56 78");
-    await visitor.getByRole("checkbox", { name: /J'accepte les conditions/ }).check();
-    await visitor.getByRole("button", { name: "Confirmer la réservation" }).tap();
+    const consent = visitor.getByRole("checkbox", { name: /J'accepte les conditions/ });
+    await consent.focus();
+    await visitor.keyboard.press("Space");
+    await expect.poll(() => consent.isChecked()).toBe(true);
+    await pressEnter(visitor, visitor.getByRole("button", { name: "Confirmer la réservation" }));
+    expect(new URL(visitor.url()).pathname).toMatch(/^\/reservation\/[\w-]{43}$/);
     await visitor.getByRole("status").getByText("Votre séance est réservée.").waitFor();
     const when = slotLabelFr(seen.booked, true);
     await expect.poll(() => visitor.locator("main").textContent()).toContain(`${when} (1 h)`);
+    // The client's page, with the toast that says it is booked.
+    expect(await axeViolations(visitor), "réservation").toEqual([]);
 
     // The e-mail: its subject says when, its .ics is one event, its link is the visitor's page.
     const booked = await mailed(VISITOR.email, `Votre séance est réservée : ${when}`);
@@ -196,8 +228,8 @@ describe("the booking journey", () => {
     const lastTime = visitor.getByRole("button", { name: /, disponible$/ }).last();
     seen.movedTo = (await lastTime.getAttribute("value")) ?? "";
     expect(dayOf(seen.movedTo)).toBe(movedDay);
-    // The move step's page (days and times as buttons) is checked here only.
-    expect(await axeViolations(visitor)).toEqual([]);
+    // The move step's page (days and times as buttons).
+    expect(await axeViolations(visitor), "déplacement").toEqual([]);
     await visitor.getByRole("button", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
     await visitor.getByRole("status").getByText("Votre séance est déplacée.").waitFor();
     const movedWhen = slotLabelFr(seen.movedTo, true);
@@ -213,8 +245,9 @@ describe("the booking journey", () => {
       new RegExp(`^${clockOf(seen.movedTo)} – .*${VISITOR.name} · ${TYPE}.*Confirmée$`),
     );
 
-    await visitor.getByRole("link", { name: "Annuler la séance" }).tap();
-    await visitor.getByRole("button", { name: "Oui, annuler ma séance" }).tap();
+    await pressEnter(visitor, visitor.getByRole("link", { name: "Annuler la séance" }));
+    expect(await axeViolations(visitor), "annulation").toEqual([]);
+    await pressEnter(visitor, visitor.getByRole("button", { name: "Oui, annuler ma séance" }));
     await visitor.getByRole("status").getByText("Votre séance est annulée.").waitFor();
     await expect.poll(() => visitor.locator("main").textContent()).toContain("Annulée");
 
@@ -264,7 +297,8 @@ describe("the booking journey", () => {
   });
 
   it("the owner accepts a request and adds a booking taken by phone", async () => {
-    // A visitor's request, posted as the booking pages' form would (those pages: booking-visitor tests).
+    // A visitor's request, posted as the booking pages' form would (those pages: the phone walk above and
+    // tests/http/booking-visitor).
     const request = await firstFreeTime("/reserver/brive/nouveau-ne");
     seen.requested = request.key;
     const asked = await postForm(request.href, {

@@ -10,7 +10,8 @@ import { startSmtpCapture } from "../support/smtp-capture";
 // The visitor's booking pages without JavaScript (issue 25, decision 0115), on a server of the file's own:
 // turning booking on for Brive changes the header of every page. Each step is a server-rendered light page;
 // bad input of every kind is a French 4xx; the slot someone else took keeps what was typed. What a person
-// sees and does in a browser (phone, keyboard, axe): tests/e2e/booking-visitor.test.ts.
+// sees and does in a browser (phone, keyboard, 44 px, axe): the visitor's walk in
+// tests/e2e/booking-journey.test.ts.
 
 let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
 beforeAll(async () => {
