@@ -382,6 +382,25 @@ describe("/admin/reservations: the agenda", () => {
     });
 
   it("adds a booking taken by phone from the free times of the chosen day", async () => {
+    // The type (Limoges only) asked for at another studio: the page says where it is offered.
+    const elsewhere = await adminPage(
+      `/admin/reservations/nouvelle?studio=${brive}&seance=${typeId}&jour=${DAY}`,
+    );
+    const alert = elsewhere.document.querySelector("[role=alert]");
+    expect(textOf(alert)).toContain("Cette séance n'est pas proposée dans ce studio");
+    expect(alert?.querySelector("a")?.getAttribute("href")).toBe(
+      `/admin/reservations/nouvelle?studio=${limoges}&seance=${typeId}&jour=${DAY}`,
+    );
+    // Asked without a studio, it opens at the studio offering it.
+    const withoutStudio = await adminPage(
+      `/admin/reservations/nouvelle?seance=${typeId}&jour=${DAY}`,
+    );
+    expect(
+      withoutStudio.document
+        .querySelector('select[name="studio"] option[selected]')
+        ?.getAttribute("value"),
+    ).toBe(limoges);
+
     const page = await adminPage(
       `/admin/reservations/nouvelle?studio=${limoges}&seance=${typeId}&jour=${DAY}`,
     );

@@ -1,5 +1,5 @@
 import { Plus } from "lucide-react";
-import { data, Form } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/reservations.new-booking";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input, Select, Textarea } from "~/components/admin/field";
@@ -36,12 +36,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     .map((studio) => ({ id: studio.id, name: studio.data.name }));
   const offered = types.filter((type) => type.archivedAt === null);
   const askedStudio = url.searchParams.get("studio");
-  const studioId =
-    studios.find((studio) => studio.id === askedStudio)?.id ?? studios[0]?.id ?? null;
   const askedType = url.searchParams.get("seance");
-  const chosen = offered.find(
-    (type) => type.id === askedType && studioId !== null && type.studioIds.includes(studioId),
-  );
+  const typeAsked = offered.find((type) => type.id === askedType);
+  // The studio asked for; else one offering the type asked for; else the first offering any.
+  const studioId =
+    studios.find((studio) => studio.id === askedStudio)?.id ??
+    studios.find((studio) => typeAsked?.studioIds.includes(studio.id))?.id ??
+    studios.find((studio) => offered.some((type) => type.studioIds.includes(studio.id)))?.id ??
+    studios[0]?.id ??
+    null;
+  const chosen =
+    typeAsked && studioId !== null && typeAsked.studioIds.includes(studioId)
+      ? typeAsked
+      : undefined;
   const askedDay = url.searchParams.get("jour");
   const day = isIsoDay(askedDay) ? askedDay : addParisDays(isoDayInParis(new Date()), 1);
   const slots =
@@ -57,6 +64,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     studioId,
     sessionTypeId: chosen?.id ?? null,
     askedTypeMissing: askedType !== null && !chosen,
+    // Where the type asked for is offered, when not at the studio chosen: one link each.
+    typeStudios:
+      typeAsked && !chosen
+        ? studios
+            .filter((studio) => typeAsked.studioIds.includes(studio.id))
+            .map((studio) => ({
+              name: studio.name,
+              href: `?${new URLSearchParams({ studio: studio.id, seance: typeAsked.id, jour: day })}`,
+            }))
+        : [],
     day,
     slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
     questions: questions?.success ? questions.data : [],
@@ -162,9 +179,23 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
           </Button>
         </Form>
         {loaderData.askedTypeMissing ? (
-          <p role="alert" className="text-sm font-medium text-red-700">
-            Cette séance n'est pas proposée dans ce studio : choisissez-en une autre.
-          </p>
+          <div role="alert" className="text-sm font-medium text-red-700">
+            <p>Cette séance n'est pas proposée dans ce studio : choisissez-en une autre.</p>
+            {loaderData.typeStudios.length > 0 ? (
+              <p className="mt-1">
+                Elle l'est au{" "}
+                {loaderData.typeStudios.map((studio, index) => (
+                  <span key={studio.href}>
+                    {index > 0 ? ", au " : ""}
+                    <Link to={studio.href} className="underline underline-offset-4">
+                      {studio.name}
+                    </Link>
+                  </span>
+                ))}
+                .
+              </p>
+            ) : null}
+          </div>
         ) : null}
       </section>
 
