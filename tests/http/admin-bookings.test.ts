@@ -352,6 +352,96 @@ describe("/admin/reservations/reglages", () => {
       .where(eq(photographers.id, marie?.id ?? ""));
     expect(stored?.active).toBe(false);
   });
+
+  it("orders the photographers, and deletes one added by mistake but never one with bookings", async () => {
+    await post("/admin/reservations/reglages", {
+      intent: "add-photographer",
+      name: `Jeanne ${marker}`,
+      [`studio-${brive}`]: "on",
+    });
+    const order = async () =>
+      (
+        await database()
+          .select({ id: photographers.id, name: photographers.name })
+          .from(photographers)
+          .orderBy(photographers.position, photographers.createdAt)
+      ).map((row) => row.name);
+    const jeanne = (
+      await database()
+        .select({ id: photographers.id })
+        .from(photographers)
+        .where(eq(photographers.name, `Jeanne ${marker}`))
+    )[0]?.id;
+    const before = await order();
+    expect(before.at(-1)).toBe(`Jeanne ${marker}`);
+    const up = await post("/admin/reservations/reglages", { intent: "up", id: jeanne ?? "" });
+    expect(flashedToast(up.headers)?.title).toBe("Ordre des photographes enregistré");
+    expect((await order()).at(-2)).toBe(`Jeanne ${marker}`);
+    const last = await post("/admin/reservations/reglages", {
+      intent: "down",
+      id:
+        (
+          await database()
+            .select({ id: photographers.id })
+            .from(photographers)
+            .orderBy(photographers.position, photographers.createdAt)
+        ).at(-1)?.id ?? "",
+    });
+    expect(flashedToast(last.headers)?.title).toBe("Cette photographe ne peut pas aller plus loin");
+
+    // The page asks before deleting, without JavaScript too.
+    const page = await adminPage(`/admin/reservations/reglages?supprimer-photographe=${jeanne}`);
+    expect(textOf(page.document.querySelector('[role="alertdialog"]'))).toContain(
+      "Supprimer cette photographe ?",
+    );
+    const deleted = await post("/admin/reservations/reglages", {
+      intent: "delete-photographer",
+      id: jeanne ?? "",
+    });
+    expect(flashedToast(deleted.headers)?.title).toBe("Photographe supprimée");
+    expect(await order()).not.toContain(`Jeanne ${marker}`);
+
+    // One with a booking stays (its history names her).
+    await post("/admin/reservations/reglages", {
+      intent: "add-photographer",
+      name: `Lise ${marker}`,
+      [`studio-${brive}`]: "on",
+    });
+    const [lise] = await database()
+      .select({ id: photographers.id })
+      .from(photographers)
+      .where(eq(photographers.name, `Lise ${marker}`));
+    const [type] = await database()
+      .insert(sessionTypes)
+      .values({ name: `Séance Lise ${marker}`, slug: `lise-${marker}`, durationMinutes: 60 })
+      .returning({ id: sessionTypes.id });
+    await database()
+      .insert(bookings)
+      .values({
+        sessionTypeId: type?.id ?? "",
+        studioId: brive,
+        photographerId: lise?.id ?? "",
+        startsAt: new Date(`${DAY}T07:00:00Z`),
+        endsAt: new Date(`${DAY}T08:00:00Z`),
+        state: "done",
+        clientName: "Client de Lise",
+        clientEmail: "lise@example.test",
+        manageTokenHash: randomBytes(32).toString("hex"),
+      });
+    const refused = await post("/admin/reservations/reglages", {
+      intent: "delete-photographer",
+      id: lise?.id ?? "",
+    });
+    expect(flashedToast(refused.headers)?.title).toBe("Cette photographe a des réservations");
+    expect(await order()).toContain(`Lise ${marker}`);
+    // Gone again: the other files' bookings at Brive must not find a second photographer there.
+    await database()
+      .delete(bookings)
+      .where(eq(bookings.photographerId, lise?.id ?? ""));
+    await database()
+      .delete(photographers)
+      .where(eq(photographers.id, lise?.id ?? ""));
+  });
 });
 
 describe("/admin/reservations: the agenda", () => {

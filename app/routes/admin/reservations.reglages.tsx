@@ -1,6 +1,9 @@
+import { Trash2 } from "lucide-react";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/reservations.reglages";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { MoveButtons } from "~/components/admin/move-buttons";
 import { CalendarFeedSection } from "~/components/booking-admin/calendar-feed-section";
 import {
   PhotographerFields,
@@ -12,6 +15,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { parseTravelMinutes, travelText } from "~/lib/booking/travel-input";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
   calendarFeedCreatedAt,
@@ -21,9 +25,12 @@ import {
 } from "~/server/booking/calendar-feed.server";
 import {
   addPhotographer,
+  deletePhotographer,
+  movePhotographer,
   pairKey,
   travelMinutesByPair,
   updatePhotographer,
+  type PhotographerDeletion,
 } from "~/server/booking/photographer-admin.server";
 import {
   checkCalendarUrl,
@@ -93,6 +100,22 @@ type Answer =
 const nameError = (name: string) =>
   name === "" ? "Indiquez un nom" : name.length > 100 ? "100 caractères au plus" : undefined;
 
+const DELETION_TOASTS: Record<PhotographerDeletion, ToastMessage> = {
+  deleted: { type: "success", title: "Photographe supprimée" },
+  not_found: { type: "error", title: "Cette photographe n'existe plus" },
+  has_bookings: {
+    type: "error",
+    title: "Cette photographe a des réservations",
+    description:
+      "Elle reste dans leur historique : décochez plutôt « Prend de nouvelles réservations ».",
+  },
+  last: {
+    type: "error",
+    title: "Il faut au moins une photographe",
+    description: "Ajoutez-en une autre avant de supprimer celle-ci.",
+  },
+};
+
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await request.formData();
@@ -139,6 +162,25 @@ export async function action({ request }: Route.ActionArgs) {
       title: "Photographe enregistrée",
       description: "Les réservations déjà prises ne changent pas.",
     });
+  }
+
+  if (intent === "up" || intent === "down") {
+    const moved = isUuid(values.id) && (await movePhotographer(values.id, intent));
+    return redirectWithToast(
+      PAGE,
+      moved
+        ? {
+            type: "success",
+            title: "Ordre des photographes enregistré",
+            description: "Une réservation va à la première photographe libre de la liste.",
+          }
+        : { type: "error", title: "Cette photographe ne peut pas aller plus loin" },
+    );
+  }
+
+  if (intent === "delete-photographer") {
+    const outcome = await deletePhotographer(values.id ?? "");
+    return redirectWithToast(PAGE, DELETION_TOASTS[outcome]);
   }
 
   if (intent === "save-travel") {
@@ -202,13 +244,41 @@ export default function BookingSettings({ loaderData, actionData }: Route.Compon
           Chaque réservation occupe son studio et la photographe qui la fait : une photographe n'est
           jamais réservée à deux endroits à la fois, trajet compris.
         </p>
-        {photographers.map((person) => (
-          <PhotographerFields
-            key={person.id}
-            studios={studios}
-            photographer={person}
-            state={stateOf(person.id)}
-          />
+        {photographers.length > 1 ? (
+          <p className="text-sm text-muted-foreground">
+            Une réservation va à la première photographe libre de la liste, dans cet ordre.
+          </p>
+        ) : null}
+        {photographers.map((person, index) => (
+          <div key={person.id} className="space-y-2">
+            <PhotographerFields
+              studios={studios}
+              photographer={person}
+              state={stateOf(person.id)}
+            />
+            {photographers.length > 1 ? (
+              <div className="flex flex-wrap items-center gap-2">
+                <Form method="post" className="flex gap-1">
+                  <input type="hidden" name="id" value={person.id} />
+                  <MoveButtons name={person.name} index={index} count={photographers.length} />
+                </Form>
+                <ConfirmedActionForm
+                  id={person.id}
+                  intent="delete-photographer"
+                  param="supprimer-photographe"
+                  confirmation="Supprimer cette photographe ? Possible seulement si elle n'a aucune réservation ; ses congés bloqués disparaissent avec elle."
+                  itemLabel={person.name}
+                  variant="destructive"
+                  label={
+                    <>
+                      <Trash2 aria-hidden="true" />
+                      Supprimer
+                    </>
+                  }
+                />
+              </div>
+            ) : null}
+          </div>
         ))}
         <PhotographerFields studios={studios} state={stateOf("new")} />
       </section>

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { DAYS, studioDataSchema, type StudioData } from "~/content/schemas";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { movedOrder } from "~/lib/reorder";
 import {
   closureRowCount,
   hoursField,
@@ -189,11 +190,12 @@ export async function moveStudio(id: string, direction: "up" | "down"): Promise<
       .from(studios)
       .orderBy(studios.position, studios.createdAt)
       .for("update");
-    const index = rows.findIndex((row) => row.id === id);
-    const other = direction === "up" ? index - 1 : index + 1;
-    if (index < 0 || other < 0 || other >= rows.length) return false;
-    const order = rows.map((row) => row.id);
-    [order[index], order[other]] = [order[other] ?? "", order[index] ?? ""];
+    const order = movedOrder(
+      rows.map((row) => row.id),
+      id,
+      direction,
+    );
+    if (!order) return false;
     for (const [position, studioId] of order.entries()) {
       await tx.update(studios).set({ position }).where(eq(studios.id, studioId));
     }

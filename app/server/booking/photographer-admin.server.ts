@@ -1,12 +1,14 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/forms";
+import { movedOrder } from "~/lib/reorder";
 import { db } from "../db/client.server";
-import { photographers, travelTimes } from "../db/schema";
+import { bookings, photographers, travelTimes } from "../db/schema";
 import { setPhotographerStudios } from "./photographers.server";
 
 /*
  * The owner's settings of who does the sessions (issue 25, « Qui et où »), beside photographers.server.ts:
- * adding a photographer, renaming her, taking her off new bookings, and reading the travel times.
+ * adding a photographer, renaming her, taking her off new bookings, her place in the list, deleting one
+ * added by mistake, and reading the travel times.
  */
 
 /** Adds a photographer covering `studioIds`, after the others. Returns her id. */
@@ -40,6 +42,50 @@ export async function updatePhotographer(
   if (rows.length === 0) return false;
   await setPhotographerStudios(id, changes.studioIds);
   return true;
+}
+
+/** Moves a photographer one place up or down the list (the first free one takes a booking). */
+export async function movePhotographer(id: string, direction: "up" | "down"): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: photographers.id })
+      .from(photographers)
+      .orderBy(asc(photographers.position), asc(photographers.createdAt))
+      .for("update");
+    const order = movedOrder(
+      rows.map((row) => row.id),
+      id,
+      direction,
+    );
+    if (!order) return false;
+    for (const [position, photographerId] of order.entries()) {
+      await tx.update(photographers).set({ position }).where(eq(photographers.id, photographerId));
+    }
+    return true;
+  });
+}
+
+export type PhotographerDeletion = "deleted" | "not_found" | "has_bookings" | "last";
+
+/**
+ * Deletes a photographer added by mistake: never one with bookings (their history names her: she is taken
+ * off new bookings instead), never the last one. Her days off and her own calendar's busy times go with her.
+ */
+export async function deletePhotographer(id: string): Promise<PhotographerDeletion> {
+  if (!isUuid(id)) return "not_found";
+  return db().transaction(async (tx) => {
+    const rows = await tx.select({ id: photographers.id }).from(photographers).for("update");
+    if (!rows.some((row) => row.id === id)) return "not_found";
+    if (rows.length === 1) return "last";
+    const [booked] = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(eq(bookings.photographerId, id))
+      .limit(1);
+    if (booked) return "has_bookings";
+    await tx.delete(photographers).where(eq(photographers.id, id));
+    return "deleted";
+  });
 }
 
 /** The travel times the owner has given, by unordered pair (`{a} {b}`, smaller id first). */
