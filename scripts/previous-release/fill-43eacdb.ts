@@ -162,19 +162,34 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   const studioIds = Object.fromEntries(
     (await store.listStudios()).map((studio: any) => [studio.slug, studio.id]),
   );
+  // Checked with that release's own schemas: the fixture holds only what it could have stored.
+  const { bookingQuestionsSchema, bookableHoursSchema } = await load<any>(
+    "app/lib/booking/session-types.ts",
+  );
+  const questions = bookingQuestionsSchema.parse([
+    { id: "prenom-enfant", kind: "text", label: "Prénom de l'enfant" },
+    {
+      id: "tenue",
+      kind: "choice",
+      label: "Tenue",
+      required: true,
+      options: ["Habillée", "Décontractée"],
+    },
+    { id: "premiere-seance", kind: "yes_no", label: "Première séance ?" },
+  ]);
+  const hours = bookableHoursSchema.parse({
+    Monday: [{ opens: "09:00", closes: "12:00" }],
+    Saturday: [{ opens: "10:00", closes: "17:00" }],
+  });
   const {
     rows: [portrait],
   } = await sql(
     `insert into session_types (slug, name, description, photo_id, duration_minutes, buffer_after_minutes, price_text, included_text,
                                 minimum_notice_hours, horizon_days, mode, deposit_text, questions, bookable_hours, position)
      values ('seance-portrait', 'Séance portrait', 'Une heure au studio, en lumière douce.', $1, 60, 15, '129 €', '10 photos retouchées',
-             24, 120, 'instant', 'Acompte de 30 € à régler au studio',
-             '[{"id":"prenom-enfant","kind":"text","label":"Prénom de l''enfant","required":false,"options":[]},
-               {"id":"tenue","kind":"choice","label":"Tenue","required":true,"options":["Habillée","Décontractée"]},
-               {"id":"premiere-seance","kind":"yes_no","label":"Première séance ?","required":false,"options":[]}]',
-             '{"mon":[{"opens":"09:00","closes":"12:00"}],"sat":[{"opens":"10:00","closes":"17:00"}]}', 1)
+             24, 120, 'instant', 'Acompte de 30 € à régler au studio', $2, $3, 1)
      returning id`,
-    [mediaId],
+    [mediaId, JSON.stringify(questions), JSON.stringify(hours)],
   );
   const {
     rows: [request],
@@ -200,7 +215,7 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   const confirmed = await booking.createBooking({
     studioId: studioIds.ussel,
     sessionTypeId: portrait.id,
-    slot: "2026-12-05T10:00",
+    slot: "2026-12-07T10:00",
     client: client("Anaïs Petit", "anais.petit@example.fr"),
     answers: { "prenom-enfant": "Jules", tenue: "Habillée", "premiere-seance": "oui" },
     consentAt: bookedAt,

@@ -71,6 +71,12 @@ class PortTakenError extends Error {}
 export async function startServerProcess(
   adminUrl: string,
   env: Record<string, string> = {},
+  {
+    prepare,
+  }: {
+    /** Fills the new database and data folder before the server first starts (e.g. an older release's data). */
+    prepare?: (target: { databaseUrl: string; dataDir: string }) => Promise<void>;
+  } = {},
 ): Promise<ServerProcess> {
   const name = `e2e_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -81,6 +87,16 @@ export async function startServerProcess(
   databaseUrl.pathname = `/${name}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
+  try {
+    await prepare?.({ databaseUrl: databaseUrl.toString(), dataDir });
+  } catch (error) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.end();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const authSecret = env.AUTH_SECRET ?? randomBytes(32).toString("base64url");
   let port = await freePort();
   let baseUrl = `http://127.0.0.1:${port}`;
