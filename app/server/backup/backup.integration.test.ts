@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { to as copyTo } from "pg-copy-streams";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -18,7 +20,7 @@ import {
 import type { Storage } from "../storage/types";
 import { createBackup, listTables, migrationLevel, qualified } from "./backup.server";
 import { BackupRefusedError, checkBackup, restoreBackup, verifyBackup } from "./restore.server";
-import { migrateTo, withScratchDatabase } from "./scratch.server";
+import { migrateTo, SCRATCH_PREFIX, withScratchDatabase } from "./scratch.server";
 import { readTar, TarWriter } from "./tar.server";
 
 useAppDatabase();
@@ -329,5 +331,32 @@ describe("a backup of an older version", () => {
     const after = await db().$client.connect();
     // The site's migrations all still applied, the later one included.
     expect(await migrationLevel(after).finally(() => after.release())).toEqual(level);
+  });
+
+  it("drops the scratch databases a killed check or restore left, and only those", async () => {
+    const pool = db().$client;
+    const suffix = () => randomBytes(6).toString("hex");
+    const leftover = `${SCRATCH_PREFIX}1000000000_${suffix()}`;
+    const inUse = `${SCRATCH_PREFIX}1000000000_${suffix()}`;
+    const young = `${SCRATCH_PREFIX}${Math.floor(Date.now() / 1000)}_${suffix()}`;
+    for (const name of [leftover, inUse, young]) await pool.query(`create database "${name}"`);
+    // Another process's check, long under way.
+    const url = new URL((pool.options as { connectionString: string }).connectionString);
+    url.pathname = `/${inUse}`;
+    const other = new pg.Client({ connectionString: url.toString() });
+    await other.connect();
+    try {
+      await withScratchDatabase(pool, async () => undefined);
+      const { rows } = await pool.query<{ name: string }>(
+        "select datname as name from pg_database where datname = any($1)",
+        [[leftover, inUse, young]],
+      );
+      expect(rows.map((row) => row.name).sort()).toEqual([inUse, young].sort());
+    } finally {
+      await other.end();
+      for (const name of [leftover, inUse, young]) {
+        await pool.query(`drop database if exists "${name}" with (force)`);
+      }
+    }
   });
 });
