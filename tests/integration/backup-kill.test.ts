@@ -34,7 +34,17 @@ let backups: string;
 let earlier: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = await startServerProcess(inject("adminDatabaseUrl"));
+  // The nightly backup far from now: no archive but the test's.
+  const parisHour = Number(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Paris",
+      hour: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date()),
+  );
+  server = await startServerProcess(inject("adminDatabaseUrl"), {
+    BACKUP_HOUR: String((parisHour + 12) % 24),
+  });
   pool = new pg.Pool({ connectionString: server.databaseUrl, max: 3 });
   storage = localStorageOf(server.dataDir);
   backups = path.join(server.dataDir, "backups");
