@@ -469,16 +469,18 @@ async function dropBackwardKeys(
   });
   for (const key of backward) {
     await client.query(
-      `alter table ${qualified(key.table)} drop constraint ${qualified(key.name)}`,
+      `alter table ${qualified(key.table)} drop constraint ${constraintName(key)}`,
     );
   }
   return backward.map(({ table, name, definition }) => ({ table, name, definition }));
 }
 
+const constraintName = (key: ForeignKey) => `"${key.name.replaceAll('"', '""')}"`;
+
 async function addKeysBack(client: pg.ClientBase, keys: readonly ForeignKey[]) {
   for (const key of keys) {
     await client.query(
-      `alter table ${qualified(key.table)} add constraint ${qualified(key.name)} ${key.definition}`,
+      `alter table ${qualified(key.table)} add constraint ${constraintName(key)} ${key.definition}`,
     );
   }
 }
