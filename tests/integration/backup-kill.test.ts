@@ -243,6 +243,11 @@ describe("kill -9 of a backup or a restore", () => {
       await connectionGone(held.pid);
 
       await expectServing("seance-1");
+      // The triggers the restore turned off for its load (search words, content version) are on again.
+      const { rows: disabled } = await pool.query(
+        "select tgname from pg_trigger where not tgisinternal and tgenabled = 'D'",
+      );
+      expect(disabled).toEqual([]);
       const after = await siteState();
       expect(after.tables).toEqual(before.tables);
       // Every file the site had is there with the same bytes. The archive's files went back before the
