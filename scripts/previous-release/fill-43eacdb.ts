@@ -127,7 +127,9 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   );
 
   // A client gallery with two ready photos, one favourite; an upload in pieces left half-way.
+  // Its expiry years ahead: the nightly retention would delete it (and its files) after its purge date.
   const gallery = await insertTestGallery(db(), {
+    expiresAt: new Date("2036-01-01T22:59:59Z"),
     title: "Mariage de Camille et Thomas",
     clientName: "Camille Martin",
     clientEmail: "camille.martin@example.fr",
@@ -211,11 +213,13 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   ]);
   const ownerAuthor = { actor: "owner", userId: owner.id, name: "Sophie" };
   const client = (name: string, email: string) => ({ name, email, phone: "06 98 76 54 32" });
-  const bookedAt = new Date("2026-11-20T08:00:00Z");
+  // Sessions years ahead: the retention erases a booking 18 months after its session, never one to come,
+  // so the upgrade test finds them whenever it runs.
+  const bookedAt = new Date("2031-03-01T08:00:00Z");
   const confirmed = await booking.createBooking({
     studioId: studioIds.ussel,
     sessionTypeId: portrait.id,
-    slot: "2026-12-07T10:00",
+    slot: "2031-03-10T10:00",
     client: client("Anaïs Petit", "anais.petit@example.fr"),
     answers: { "prenom-enfant": "Jules", tenue: "Habillée", "premiere-seance": "oui" },
     consentAt: bookedAt,
@@ -224,7 +228,7 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   await booking.createBooking({
     studioId: studioIds.brive,
     sessionTypeId: request.id,
-    slot: "2026-12-08T14:00",
+    slot: "2031-03-11T14:00",
     client: client("Entreprise Limousin Bois", "contact@limousin-bois.example.fr"),
     consentAt: bookedAt,
     privateToken: "lien-prive-entreprise-0123456789",
@@ -233,7 +237,7 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   const moved = await booking.createBooking({
     studioId: studioIds.brive,
     sessionTypeId: portrait.id,
-    slot: "2026-12-12T11:00",
+    slot: "2031-03-15T11:00",
     client: client("Paul Girard", "paul.girard@example.fr"),
     answers: { tenue: "Décontractée" },
     by: ownerAuthor,
@@ -244,8 +248,8 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   await booking.blockPeriod({
     studioId: null,
     photographerId: confirmed.photographerId,
-    start: new Date("2026-12-22T00:00:00Z"),
-    end: new Date("2027-01-03T00:00:00Z"),
+    start: new Date("2031-07-20T00:00:00Z"),
+    end: new Date("2031-08-03T00:00:00Z"),
     label: "Congés",
     createdBy: owner.id,
   });
