@@ -5,7 +5,7 @@
 // release writes without a mail server or a job queue. That release's modules are loaded untyped: their
 // types are that release's, not today's.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -85,6 +85,8 @@ await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
     { name: "studio-ussel.jpg", path: libraryPhoto },
     { alt: "Le studio d'Ussel", focal: { x: 40, y: 60 } },
   );
+  await rm(blogPhoto, { force: true });
+  await rm(libraryPhoto, { force: true });
 
   // Documents and studios saved from the admin: each save leaves a revision by its author.
   const testimonials = await store.loadDocument("testimonials");
