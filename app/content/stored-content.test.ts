@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { lostValues as lost } from "../../tests/support/stored-values";
 import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "./schemas";
 
 /*
@@ -8,7 +9,8 @@ import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "./schemas";
  * release must still parse, every value kept, with today's schemas; a new field comes with `.default()` (or
  * is optional), a field is never renamed nor removed without a migration of the stored rows. The fixture is
  * what the release before issue 24 (373aa90) stored on a new site: its seed, read back from PostgreSQL. At
- * each release, add that release's copy beside it.
+ * each release, add that release's copy beside it. The whole database of the release before issue 26, every
+ * stored document included, is upgraded by tests/integration/upgrade.test.ts.
  */
 
 type Stored = {
@@ -21,21 +23,6 @@ const fixtures = path.join(import.meta.dirname, "../../tests/fixtures");
 const releases: Stored[] = ["stored-content-373aa90.json"].map(
   (name) => JSON.parse(readFileSync(path.join(fixtures, name), "utf8")) as Stored,
 );
-
-/** The paths of `stored` whose value `parsed` lost or changed (a field renamed, dropped or reshaped). */
-function lost(stored: unknown, parsed: unknown, at = "$"): string[] {
-  if (Array.isArray(stored)) {
-    if (!Array.isArray(parsed) || parsed.length !== stored.length) return [at];
-    return stored.flatMap((item, index) => lost(item, parsed[index], `${at}[${index}]`));
-  }
-  if (stored !== null && typeof stored === "object") {
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [at];
-    return Object.entries(stored).flatMap(([key, value]) =>
-      lost(value, (parsed as Record<string, unknown>)[key], `${at}.${key}`),
-    );
-  }
-  return Object.is(stored, parsed) ? [] : [at];
-}
 
 describe.each(releases)("content stored by release $release", ({ documents, studios }) => {
   it.each(DOCUMENT_KEYS.filter((key) => key in documents))(

@@ -73,7 +73,15 @@ class PortTakenError extends Error {}
 export async function startServerProcess(
   adminUrl: string,
   env: Record<string, string> = {},
-  { sharedDatabaseUrl }: { sharedDatabaseUrl?: string } = {},
+  {
+    sharedDatabaseUrl,
+    prepare,
+  }: {
+    /** A database another test server already uses (several app servers on one database). */
+    sharedDatabaseUrl?: string;
+    /** Fills the new database and data folder before the server first starts (e.g. an older release's data). */
+    prepare?: (target: { databaseUrl: string; dataDir: string }) => Promise<void>;
+  } = {},
 ): Promise<ServerProcess> {
   const name = `e2e_${randomBytes(6).toString("hex")}`;
   if (!sharedDatabaseUrl) {
@@ -86,6 +94,18 @@ export async function startServerProcess(
   if (!sharedDatabaseUrl) databaseUrl.pathname = `/${name}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "studio-e2e-"));
+  try {
+    await prepare?.({ databaseUrl: databaseUrl.toString(), dataDir });
+  } catch (error) {
+    if (!sharedDatabaseUrl) {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists "${name}" with (force)`);
+      await client.end();
+    }
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const authSecret = env.AUTH_SECRET ?? randomBytes(32).toString("base64url");
   let port = await freePort();
   let baseUrl = `http://127.0.0.1:${port}`;

@@ -1,17 +1,26 @@
+import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { to as copyTo } from "pg-copy-streams";
 import { useAppDatabase } from "../../../tests/support/database";
 import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { db } from "../db/client.server";
-import { blogArticles, blogNewsletterSubscribers, siteDocuments } from "../db/schema";
+import { eq } from "drizzle-orm";
+import {
+  blogArticles,
+  blogNewsletterSubscribers,
+  galleries,
+  galleryPhotos,
+  siteDocuments,
+} from "../db/schema";
 import type { Storage } from "../storage/types";
 import { createBackup, listTables, migrationLevel, qualified } from "./backup.server";
 import { BackupRefusedError, checkBackup, restoreBackup, verifyBackup } from "./restore.server";
-import { migrateTo, withScratchDatabase } from "./scratch.server";
+import { migrateTo, SCRATCH_PREFIX, withScratchDatabase } from "./scratch.server";
 import { readTar, TarWriter } from "./tar.server";
 
 useAppDatabase();
@@ -83,6 +92,32 @@ describe.each(storageDrivers)("a backup with files on $kind", ({ start }) => {
     await storage.put("galleries/g1/originals/p1.jpg", Buffer.alloc(70_000, 7), {
       contentType: "image/jpeg",
     });
+    // A client gallery whose cover is one of its photos: the two tables refer to each other, so no order
+    // of tables loads them with every foreign key checked row by row.
+    const [gallery] = await db()
+      .insert(galleries)
+      .values({
+        title: "Mariage de Camille et Thomas",
+        clientName: "Camille Martin",
+        clientEmail: "camille@example.fr",
+        expiresAt: new Date("2027-01-01T00:00:00Z"),
+        purgeAt: new Date("2027-02-01T00:00:00Z"),
+        accessCode: "ABCD2345",
+      })
+      .returning({ id: galleries.id });
+    const [cover] = await db()
+      .insert(galleryPhotos)
+      .values({
+        galleryId: gallery?.id ?? "",
+        position: 1,
+        originalName: "IMG_0001.jpg",
+        sourceExtension: "jpg",
+      })
+      .returning({ id: galleryPhotos.id });
+    await db()
+      .update(galleries)
+      .set({ coverPhotoId: cover?.id })
+      .where(eq(galleries.id, gallery?.id ?? ""));
     const rowsBefore = await everyRow();
     const filesBefore = await everyFile(storage);
 
@@ -296,5 +331,32 @@ describe("a backup of an older version", () => {
     const after = await db().$client.connect();
     // The site's migrations all still applied, the later one included.
     expect(await migrationLevel(after).finally(() => after.release())).toEqual(level);
+  });
+
+  it("drops the scratch databases a killed check or restore left, and only those", async () => {
+    const pool = db().$client;
+    const suffix = () => randomBytes(6).toString("hex");
+    const leftover = `${SCRATCH_PREFIX}1000000000_${suffix()}`;
+    const inUse = `${SCRATCH_PREFIX}1000000000_${suffix()}`;
+    const young = `${SCRATCH_PREFIX}${Math.floor(Date.now() / 1000)}_${suffix()}`;
+    for (const name of [leftover, inUse, young]) await pool.query(`create database "${name}"`);
+    // Another process's check, long under way.
+    const url = new URL((pool.options as { connectionString: string }).connectionString);
+    url.pathname = `/${inUse}`;
+    const other = new pg.Client({ connectionString: url.toString() });
+    await other.connect();
+    try {
+      await withScratchDatabase(pool, async () => undefined);
+      const { rows } = await pool.query<{ name: string }>(
+        "select datname as name from pg_database where datname = any($1)",
+        [[leftover, inUse, young]],
+      );
+      expect(rows.map((row) => row.name).sort()).toEqual([inUse, young].sort());
+    } finally {
+      await other.end();
+      for (const name of [leftover, inUse, young]) {
+        await pool.query(`drop database if exists "${name}" with (force)`);
+      }
+    }
   });
 });

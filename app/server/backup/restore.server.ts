@@ -357,6 +357,10 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
   for (const table of tables)
     await target.query(`alter table ${qualified(table.name)} disable trigger user`);
   await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
+  const keys = await dropBackwardKeys(
+    target,
+    tables.map((table) => table.name),
+  );
   for (const table of tables) {
     const columns = table.columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
     const out = source.query(
@@ -365,6 +369,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
     const into = target.query(copyFrom(`copy ${qualified(table.name)} (${columns}) from stdin`));
     await pipeline(out, into);
   }
+  await addKeysBack(target, keys);
   await finishLoad(target, tables, liveVersion);
 }
 
@@ -410,6 +415,10 @@ async function loadTables(
     await client.query(`alter table ${qualified(table.name)} disable trigger user`);
   }
   await client.query(`truncate ${all}`);
+  const keys = await dropBackwardKeys(
+    client,
+    manifest.tables.map((table) => table.name),
+  );
   let loaded = 0;
   for await (const entry of entriesOf(file, key)) {
     const table = byEntry.get(entry.name);
@@ -427,7 +436,53 @@ async function loadTables(
     loaded += 1;
   }
   if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
+  await addKeysBack(client, keys);
   await finishLoad(client, manifest.tables, liveVersion);
+}
+
+type ForeignKey = { table: string; name: string; definition: string };
+
+/**
+ * The foreign keys no load order can satisfy, dropped in the loading transaction: a table that refers to one
+ * loaded after it (a gallery and its cover photo refer to each other, so one of the two comes first) or to
+ * itself. PostgreSQL checks each row as COPY writes it, and these keys are not deferrable. `addKeysBack`
+ * adds them again once every row is in, which checks every row then: a broken reference still fails the
+ * restore, and nothing is committed.
+ */
+async function dropBackwardKeys(
+  client: pg.ClientBase,
+  order: readonly string[],
+): Promise<ForeignKey[]> {
+  const position = new Map(order.map((name, index) => [name, index]));
+  const { rows } = await client.query<ForeignKey & { parent: string }>(
+    `select cn.nspname || '.' || c.relname as table, pn.nspname || '.' || p.relname as parent,
+            k.conname as name, pg_get_constraintdef(k.oid) as definition
+       from pg_constraint k
+       join pg_class c on c.oid = k.conrelid join pg_namespace cn on cn.oid = c.relnamespace
+       join pg_class p on p.oid = k.confrelid join pg_namespace pn on pn.oid = p.relnamespace
+      where k.contype = 'f'`,
+  );
+  const backward = rows.filter((key) => {
+    const child = position.get(key.table);
+    const parent = position.get(key.parent);
+    return child !== undefined && parent !== undefined && parent >= child;
+  });
+  for (const key of backward) {
+    await client.query(
+      `alter table ${qualified(key.table)} drop constraint ${constraintName(key)}`,
+    );
+  }
+  return backward.map(({ table, name, definition }) => ({ table, name, definition }));
+}
+
+const constraintName = (key: ForeignKey) => `"${key.name.replaceAll('"', '""')}"`;
+
+async function addKeysBack(client: pg.ClientBase, keys: readonly ForeignKey[]) {
+  for (const key of keys) {
+    await client.query(
+      `alter table ${qualified(key.table)} add constraint ${constraintName(key)} ${key.definition}`,
+    );
+  }
 }
 
 /** Each sequence a column owns, set past the largest value restored. */

@@ -24,6 +24,29 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
+/** Scratch databases are named `verification_sauvegarde_{creation, Unix seconds}_{random}`. */
+export const SCRATCH_PREFIX = "verification_sauvegarde_";
+/** Older than this and unused, a scratch database is a killed process's leftover. */
+const LEFTOVER_AFTER_SECONDS = 10 * 60;
+
+/**
+ * Drops the scratch databases a killed process left (its `finally` never ran): a check or an older
+ * archive's restore cut by kill -9 or a crash. One still in use (another process's check, however long) is
+ * refused by PostgreSQL without FORCE and left alone; a young one may be another process's, about to connect.
+ */
+async function dropLeftovers(pool: pg.Pool) {
+  const { rows } = await pool.query<{ name: string }>(
+    "select datname as name from pg_database where starts_with(datname, $1)",
+    [SCRATCH_PREFIX],
+  );
+  const now = Date.now() / 1000;
+  for (const { name } of rows) {
+    const created = Number(name.slice(SCRATCH_PREFIX.length).split("_")[0]);
+    if (Number.isInteger(created) && now - created < LEFTOVER_AFTER_SECONDS) continue;
+    await pool.query(`drop database if exists "${name}"`).catch(() => undefined);
+  }
+}
+
 /**
  * Runs `task` with a new empty database on the server of `pool`, then drops it. The user of the site needs
  * the CREATEDB right (the embedded database has it); without it, a French refusal.
@@ -34,7 +57,8 @@ export async function withScratchDatabase<T>(
 ): Promise<T> {
   const url = (pool.options as { connectionString?: string }).connectionString;
   if (!url) throw new Error("connection string unknown");
-  const name = `verification_sauvegarde_${randomBytes(6).toString("hex")}`;
+  await dropLeftovers(pool);
+  const name = `${SCRATCH_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(6).toString("hex")}`;
   try {
     await pool.query(`create database "${name}"`);
   } catch (error) {
