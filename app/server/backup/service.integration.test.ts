@@ -37,7 +37,7 @@ describe("recorded backups", () => {
       file: path.basename(result.file),
       bytes: result.size,
     });
-    expect((await listBackups(settings().directory)).map((file) => file.name)).toEqual([
+    expect((await listBackups(settings())).map((file) => file.name)).toEqual([
       path.basename(result.file),
     ]);
     // A day and a half later with nothing since: missed.
