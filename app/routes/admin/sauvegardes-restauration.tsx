@@ -1,0 +1,111 @@
+import { RefreshCw } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, redirect, useRevalidator } from "react-router";
+import type { Route } from "./+types/sauvegardes-restauration";
+import { backupDateOfFile, RunProgress, RunReport } from "~/components/backups/run-views";
+import { useServerToast } from "~/components/ui/server-toast";
+import { isUuid } from "~/lib/forms";
+import { POLL_INTERVAL_MS } from "~/lib/use-polled";
+import { getAdmin } from "~/server/admin/guard.server";
+import { backupRun } from "~/server/backup/service.server";
+import { readToast, redirectWithToast } from "~/server/toast.server";
+import { runView } from "./sauvegardes.server";
+
+/*
+ * A restore asked from /admin/sauvegardes, followed until it ends (decision 0118). Outside the admin
+ * layout on purpose: the restore replaces the accounts and their sessions, so the owner's own session may
+ * be gone when it ends; this page then sends her to the login page with the reason, instead of a bare
+ * redirect. Nothing else is told to someone signed out (the address holds the run's random id).
+ */
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Restauration - Administration" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const admin = await getAdmin(request);
+  const run = isUuid(params.id) ? await backupRun(params.id) : null;
+  if (!admin) {
+    if (run?.kind === "restore" && run.status === "done") {
+      throw await redirectWithToast("/admin/login", {
+        type: "info",
+        title: "La sauvegarde a été restaurée",
+        description:
+          "Les comptes sont revenus à leur état de ce jour-là : reconnectez-vous (avec le mot de passe que vous aviez alors).",
+      });
+    }
+    throw redirect("/admin/login");
+  }
+  if (!run || run.kind !== "restore") {
+    throw await redirectWithToast("/admin/sauvegardes", {
+      type: "error",
+      title: "Restauration introuvable",
+    });
+  }
+  const { toast, headers } = await readToast(request);
+  headers.set("Cache-Control", "no-store");
+  return data({ run: runView(run), toast }, { headers });
+}
+
+export default function Restauration({ loaderData }: Route.ComponentProps) {
+  const { run, toast } = loaderData;
+  useServerToast(toast);
+  const underWay = run.status === "queued" || run.status === "running";
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState !== "hidden" && revalidator.state === "idle") {
+        void revalidator.revalidate();
+      }
+    }, POLL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [underWay, revalidator]);
+  const date = run.file ? (backupDateOfFile(run.file) ?? run.file) : "";
+
+  return (
+    <main id="contenu" className="min-h-dvh bg-muted px-4 py-10">
+      <div className="mx-auto max-w-3xl space-y-6 rounded-xl border border-border bg-white p-6">
+        <h1 className="text-3xl font-bold">Restauration de la sauvegarde du {date}</h1>
+        {underWay ? (
+          <>
+            {/* Without JavaScript the page reloads itself until the restore ends. */}
+            <noscript>
+              <meta httpEquiv="refresh" content="3" />
+            </noscript>
+            <p className="text-sm">
+              La restauration se fait sur le serveur : vous pouvez laisser cette page ouverte, elle
+              se met à jour toute seule. Le site peut répondre plus lentement pendant quelques
+              instants.
+            </p>
+            <div aria-live="polite">
+              <RunProgress run={run} />
+            </div>
+            <Link
+              to={`/admin/sauvegardes/restauration/${run.id}`}
+              className="inline-flex h-9 items-center gap-2 rounded-full border border-current px-4 text-sm font-semibold hover:bg-black/5"
+            >
+              <RefreshCw aria-hidden="true" className="size-4" />
+              Actualiser
+            </Link>
+          </>
+        ) : (
+          <div role="status" className="space-y-4">
+            <h2 className="font-sans text-lg font-semibold">
+              {run.status === "done"
+                ? "Restauration terminée"
+                : "La restauration n'a pas été faite"}
+            </h2>
+            <RunReport run={run} />
+          </div>
+        )}
+        <p>
+          <Link to="/admin/sauvegardes" className="underline underline-offset-4">
+            Retour aux sauvegardes
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
