@@ -156,12 +156,11 @@ export async function restoreFrom(
   const target = { pool: db().$client, storage: storage(), key: settings.key };
   // Checked before the safety backup: a damaged archive costs nothing.
   const verified = await verifyBackup(file, settings.key);
-  const safetyBackup = safety
-    ? await createBackup({ ...target, directory: settings.directory })
-    : null;
+  // Kept where the others are (uploaded with BACKUP_S3_*), and deleting none (see runRecordedBackup).
+  const safetyBackup = safety ? await backUpNow(settings, undefined, { retention: false }) : null;
   const report = await restoreBackup(file, { ...target, verified });
   log.info("backup_restored", { file: path.basename(file), ...report });
-  return { ...report, safetyBackup: safetyBackup ? path.basename(safetyBackup.file) : null };
+  return { ...report, safetyBackup: safetyBackup?.name ?? null };
 }
 
 export type BackupReason = "schedule" | "manual" | "safety";
