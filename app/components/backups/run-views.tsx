@@ -1,11 +1,68 @@
-import { CircleAlert, CircleCheck } from "lucide-react";
+import { CircleAlert, CircleCheck, RefreshCw } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useRevalidator } from "react-router";
+import { AdminSection } from "~/components/admin/admin-table";
 import { formatLongDateTimeFr } from "~/lib/dates";
-import type { RunView } from "~/routes/admin/sauvegardes.server";
+import { POLL_INTERVAL_MS } from "~/lib/use-polled";
+import type { BackupRunProgress, BackupRunReport } from "~/server/db/schema";
 
 /*
  * The parts of /admin/sauvegardes and of a restore's page (decision 0118): a size as the owner reads it,
  * a run under way as a real progress bar with its words, and what a check or a restore found.
  */
+
+/** A backup, a check or a restore as the pages show it (dates as ISO strings). */
+export type RunView = {
+  id: string;
+  kind: "backup" | "check" | "restore";
+  reason: "schedule" | "manual" | "safety";
+  status: "queued" | "running" | "done" | "failed";
+  file: string | null;
+  progress: BackupRunProgress | null;
+  startedAt: string;
+  finishedAt: string | null;
+  error: string | null;
+  report: BackupRunReport | null;
+};
+
+/**
+ * While work is under way: the page's data again every 2 s (only while the tab is in view). Without
+ * JavaScript, the page's `<noscript>` refresh and its « Actualiser » link do it.
+ */
+export function useRefreshWhile(underWay: boolean) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!underWay) return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState !== "hidden" && revalidator.state === "idle") {
+        void revalidator.revalidate();
+      }
+    }, POLL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [underWay, revalidator]);
+}
+
+/** Reloads the page every 3 s without JavaScript (a `<noscript>` is inert when scripts run). */
+export function RefreshWithoutScript() {
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content="3" />
+    </noscript>
+  );
+}
+
+/** The « Actualiser » link: the page loaded again, as the refresh does. */
+export function RefreshLink({ to }: { to: string }) {
+  return (
+    <Link
+      to={to}
+      className="inline-flex h-9 items-center gap-2 rounded-full border border-current px-4 text-sm font-semibold hover:bg-black/5"
+    >
+      <RefreshCw aria-hidden="true" className="size-4" />
+      Actualiser
+    </Link>
+  );
+}
 
 /** « 850 ko », « 12,4 Mo », « 1,2 Go » */
 export function formatSizeFr(bytes: number): string {
@@ -165,5 +222,20 @@ export function RunReport({ run }: { run: RunView }) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The page's « En cours »: every run waiting or under way, refreshed until none is left. */
+export function UnderWay({ runs, refreshTo }: { runs: RunView[]; refreshTo: string }) {
+  return (
+    <AdminSection id="en-cours" title="En cours">
+      <RefreshWithoutScript />
+      <div className="space-y-4" aria-live="polite">
+        {runs.map((run) => (
+          <RunProgress key={run.id} run={run} />
+        ))}
+        <RefreshLink to={refreshTo} />
+      </div>
+    </AdminSection>
   );
 }

@@ -1,11 +1,15 @@
-import { RefreshCw } from "lucide-react";
-import { useEffect } from "react";
-import { data, Link, redirect, useRevalidator } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/sauvegardes-restauration";
-import { backupDateOfFile, RunProgress, RunReport } from "~/components/backups/run-views";
+import {
+  backupDateOfFile,
+  RefreshLink,
+  RefreshWithoutScript,
+  RunProgress,
+  RunReport,
+  useRefreshWhile,
+} from "~/components/backups/run-views";
 import { useServerToast } from "~/components/ui/server-toast";
 import { isUuid } from "~/lib/forms";
-import { POLL_INTERVAL_MS } from "~/lib/use-polled";
 import { getAdmin } from "~/server/admin/guard.server";
 import { backupRun } from "~/server/backup/service.server";
 import { readToast, redirectWithToast } from "~/server/toast.server";
@@ -52,16 +56,7 @@ export default function Restauration({ loaderData }: Route.ComponentProps) {
   const { run, toast } = loaderData;
   useServerToast(toast);
   const underWay = run.status === "queued" || run.status === "running";
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!underWay) return;
-    const timer = window.setInterval(() => {
-      if (document.visibilityState !== "hidden" && revalidator.state === "idle") {
-        void revalidator.revalidate();
-      }
-    }, POLL_INTERVAL_MS);
-    return () => window.clearInterval(timer);
-  }, [underWay, revalidator]);
+  useRefreshWhile(underWay);
   const date = run.file ? (backupDateOfFile(run.file) ?? run.file) : "";
 
   return (
@@ -70,10 +65,7 @@ export default function Restauration({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Restauration de la sauvegarde du {date}</h1>
         {underWay ? (
           <>
-            {/* Without JavaScript the page reloads itself until the restore ends. */}
-            <noscript>
-              <meta httpEquiv="refresh" content="3" />
-            </noscript>
+            <RefreshWithoutScript />
             <p className="text-sm">
               La restauration se fait sur le serveur : vous pouvez laisser cette page ouverte, elle
               se met à jour toute seule. Le site peut répondre plus lentement pendant quelques
@@ -82,13 +74,7 @@ export default function Restauration({ loaderData }: Route.ComponentProps) {
             <div aria-live="polite">
               <RunProgress run={run} />
             </div>
-            <Link
-              to={`/admin/sauvegardes/restauration/${run.id}`}
-              className="inline-flex h-9 items-center gap-2 rounded-full border border-current px-4 text-sm font-semibold hover:bg-black/5"
-            >
-              <RefreshCw aria-hidden="true" className="size-4" />
-              Actualiser
-            </Link>
+            <RefreshLink to={`/admin/sauvegardes/restauration/${run.id}`} />
           </>
         ) : (
           <div role="status" className="space-y-4">

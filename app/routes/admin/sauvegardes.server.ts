@@ -6,7 +6,7 @@ import {
   listBackups,
   recentRuns,
 } from "~/server/backup/service.server";
-import type { BackupRunProgress, BackupRunReport } from "~/server/db/schema";
+import type { RunView } from "~/components/backups/run-views";
 import { log } from "~/server/logger.server";
 import { signLinkToken, verifyLinkToken } from "~/server/signed-link.server";
 
@@ -36,19 +36,6 @@ export async function checkDownloadLink(
   if (!check.ok) return check.reason;
   return check.subject === `${adminId}/${name}` ? "ok" : "invalid";
 }
-
-export type RunView = {
-  id: string;
-  kind: "backup" | "check" | "restore";
-  reason: "schedule" | "manual" | "safety";
-  status: "queued" | "running" | "done" | "failed";
-  file: string | null;
-  progress: BackupRunProgress | null;
-  startedAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  report: BackupRunReport | null;
-};
 
 type RunRow = Awaited<ReturnType<typeof recentRuns>>[number];
 

@@ -1,26 +1,18 @@
-import { DatabaseBackup, Download, RefreshCw, RotateCcw, ShieldCheck } from "lucide-react";
-import { useEffect } from "react";
-import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
+import { DatabaseBackup } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/sauvegardes";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
-import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
+import { AdminSection } from "~/components/admin/admin-table";
 import { BackupStatus } from "~/components/admin/backup-status";
-import { Field, Input } from "~/components/admin/field";
-import { StatusBadge } from "~/components/admin/status-badge";
-import {
-  backupDate,
-  backupDateOfFile,
-  formatSizeFr,
-  RunProgress,
-  RunReport,
-} from "~/components/backups/run-views";
+import { BackupList } from "~/components/backups/backup-list";
+import { RestoreConfirmation } from "~/components/backups/restore-confirmation";
+import { RunReport, UnderWay, useRefreshWhile } from "~/components/backups/run-views";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { RESTORE_WORD } from "~/lib/backups";
 import { type FormAnswer, parseForm } from "~/lib/forms";
-import { POLL_INTERVAL_MS } from "~/lib/use-polled";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
   listBackups,
@@ -134,22 +126,6 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-/** While work is under way: the page's data again every 2 s (with JavaScript; without, a refresh). */
-function useRefreshWhile(active: boolean) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!active) return;
-    const timer = window.setInterval(() => {
-      if (document.visibilityState !== "hidden" && revalidator.state === "idle") {
-        void revalidator.revalidate();
-      }
-    }, POLL_INTERVAL_MS);
-    return () => window.clearInterval(timer);
-  }, [active, revalidator]);
-}
-
-type LoaderData = Route.ComponentProps["loaderData"];
-
 export default function Sauvegardes({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData && "status" in actionData ? actionData : undefined;
   useServerToast(answer?.status === "failed" ? answer.toast : undefined);
@@ -200,7 +176,7 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
         </div>
       </AdminSection>
 
-      {active ? <UnderWay runs={loaderData.active} /> : null}
+      {active ? <UnderWay runs={loaderData.active} refreshTo="/admin/sauvegardes" /> : null}
 
       {loaderData.lastRestore &&
       loaderData.lastRestore.status !== "queued" &&
@@ -210,195 +186,12 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
         </AdminSection>
       ) : null}
 
-      <BackupList loaderData={loaderData} busy={busy} />
-    </div>
-  );
-}
-
-function UnderWay({ runs }: { runs: LoaderData["active"] }) {
-  return (
-    <AdminSection id="en-cours" title="En cours">
-      {/* Without JavaScript the page reloads itself while work is under way. */}
-      <noscript>
-        <meta httpEquiv="refresh" content="3" />
-      </noscript>
-      <div className="space-y-4" aria-live="polite">
-        {runs.map((run) => (
-          <RunProgress key={run.id} run={run} />
-        ))}
-        <Link
-          to="/admin/sauvegardes"
-          className="inline-flex h-9 items-center gap-2 rounded-full border border-current px-4 text-sm font-semibold hover:bg-black/5"
-        >
-          <RefreshCw aria-hidden="true" className="size-4" />
-          Actualiser
-        </Link>
-      </div>
-    </AdminSection>
-  );
-}
-
-function BackupList({ loaderData, busy }: { loaderData: LoaderData; busy: boolean }) {
-  const { backups, listError } = loaderData;
-  return (
-    <AdminSection id="liste-sauvegardes" title="Sauvegardes disponibles">
-      {listError ? (
-        <p role="alert" className="text-sm text-red-900">
-          {listError}
-        </p>
-      ) : backups.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          Aucune sauvegarde pour l'instant : la première sera faite cette nuit, ou tout de suite
-          avec « Sauvegarder maintenant ».
-        </p>
-      ) : (
-        <AdminTable
-          columns={[
-            { label: "Date" },
-            { label: "Taille", numeric: true },
-            { label: "Vérification" },
-            { label: "Actions" },
-          ]}
-        >
-          {backups.map((backup) => {
-            const date = backupDate(backup.createdAt);
-            const checking =
-              backup.check?.status === "queued" || backup.check?.status === "running";
-            return (
-              <tr key={backup.name} className="border-b border-border align-top last:border-0">
-                <th scope="row" className={cellClass(false, "text-left font-semibold")}>
-                  {date}
-                  {backup.encrypted ? (
-                    <span className="ml-2">
-                      <StatusBadge tone="info">chiffrée</StatusBadge>
-                    </span>
-                  ) : null}
-                </th>
-                <td className={cellClass(true, "whitespace-nowrap tabular-nums")}>
-                  {formatSizeFr(backup.size)}
-                </td>
-                <td className={cellClass()}>
-                  {checking ? (
-                    <p className="text-sm">Vérification en cours…</p>
-                  ) : backup.check ? (
-                    <RunReport run={backup.check} />
-                  ) : (
-                    <p className="text-sm text-muted-foreground">Pas encore vérifiée</p>
-                  )}
-                </td>
-                <td className={cellClass()}>
-                  <div className="flex flex-wrap gap-2">
-                    <a
-                      href={backup.downloadUrl}
-                      download={backup.name}
-                      className="inline-flex h-9 items-center gap-2 rounded-full border border-current px-4 text-sm font-semibold hover:bg-black/5"
-                    >
-                      <Download aria-hidden="true" className="size-4" />
-                      Télécharger<span className="sr-only"> la sauvegarde du {date}</span>
-                    </a>
-                    <Form method="post">
-                      <input type="hidden" name="sauvegarde" value={backup.name} />
-                      <Button
-                        type="submit"
-                        name="intent"
-                        value="check"
-                        variant="outline"
-                        size="sm"
-                        disabled={busy || checking}
-                      >
-                        <ShieldCheck aria-hidden="true" />
-                        Vérifier cette sauvegarde
-                        <span className="sr-only"> du {date}</span>
-                      </Button>
-                    </Form>
-                    <Link
-                      to={`/admin/sauvegardes?${RESTORE_PARAM}=${encodeURIComponent(backup.name)}`}
-                      className="inline-flex h-9 items-center gap-2 rounded-full px-4 text-sm font-semibold text-destructive hover:bg-red-50"
-                    >
-                      <RotateCcw aria-hidden="true" className="size-4" />
-                      Restaurer<span className="sr-only"> la sauvegarde du {date}</span>
-                    </Link>
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </AdminTable>
-      )}
-    </AdminSection>
-  );
-}
-
-function RestoreConfirmation({
-  name,
-  answer,
-  busy,
-}: {
-  name: string;
-  answer: FormAnswer | undefined;
-  busy: boolean;
-}) {
-  const date = backupDateOfFile(name) ?? name;
-  return (
-    <div className="space-y-6">
-      <AdminPageHeader title={`Restaurer la sauvegarde du ${date}`} />
-      <section
-        aria-labelledby="restauration-titre"
-        className="space-y-4 rounded-xl border border-red-300 bg-white p-6"
-      >
-        <h2 id="restauration-titre" className="font-sans text-lg font-semibold">
-          Ce que fait une restauration
-        </h2>
-        <ul className="list-disc space-y-1 pl-5 text-sm">
-          <li>
-            Le site redevient exactement tel qu'il était le {date} : textes, tarifs, photos,
-            galeries, abonnés, réservations et comptes. Ce qui a été ajouté ou modifié depuis
-            disparaît du site.
-          </li>
-          <li>
-            Avant de commencer, une sauvegarde de sécurité du site tel qu'il est maintenant est
-            faite : vous pourrez y revenir.
-          </li>
-          <li>
-            La sauvegarde est d'abord vérifiée entière : si elle est abîmée, rien n'est changé.
-          </li>
-          <li>Cela prend quelques minutes ; il faudra peut-être vous reconnecter ensuite.</li>
-        </ul>
-        <Form method="post" noValidate className="space-y-4">
-          <FormAlert message={answer?.status === "invalid" ? answer.toast : undefined} />
-          <input type="hidden" name="sauvegarde" value={name} />
-          <Field
-            name="confirmation"
-            label={`Pour confirmer, tapez ${RESTORE_WORD}`}
-            error={answer?.errors?.confirmation}
-          >
-            {(props) => (
-              <Input
-                {...props}
-                name="confirmation"
-                autoComplete="off"
-                spellCheck={false}
-                defaultValue=""
-              />
-            )}
-          </Field>
-          <div className="flex flex-wrap items-center gap-3">
-            <Button
-              type="submit"
-              name="intent"
-              value="restore"
-              variant="destructive"
-              disabled={busy}
-            >
-              <RotateCcw aria-hidden="true" />
-              Restaurer cette sauvegarde
-            </Button>
-            <Link to="/admin/sauvegardes" className="text-sm underline underline-offset-4">
-              Annuler
-            </Link>
-          </div>
-        </Form>
-      </section>
+      <BackupList
+        backups={loaderData.backups}
+        listError={loaderData.listError}
+        busy={busy}
+        restoreParam={RESTORE_PARAM}
+      />
     </div>
   );
 }
