@@ -52,11 +52,28 @@ describe("/admin/sauvegardes", () => {
     await closeToasts(page);
     expect(await axeViolations(page)).toEqual([]);
 
-    // Back up now: the new line appears on its own (the page asks again while the backup runs).
-    await page.getByRole("button", { name: "Sauvegarder maintenant" }).focus();
-    await page.keyboard.press("Enter");
+    // Back up now: its progress shows while it runs (held on one table, locked here, so that the page is
+    // seen mid-way), then the new line appears on its own (the page asks again while the backup runs).
+    const holder = await serverDatabase().$client.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("lock table public.travel_times in access exclusive mode");
+      await page.getByRole("button", { name: "Sauvegarder maintenant" }).focus();
+      await page.keyboard.press("Enter");
+      const toasts = page.getByRole("region", { name: /^Notifications/ });
+      await toasts.getByText("Sauvegarde demandée").waitFor();
+      const underWay = page.getByRole("region", { name: "En cours" });
+      await underWay.getByRole("progressbar", { name: "Sauvegarde demandée" }).waitFor();
+      await underWay
+        .locator("span", { hasText: /^Base de données : \d+ sur \d+ tables$/ })
+        .waitFor();
+      await closeToasts(page);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await holder.query("rollback");
+      holder.release();
+    }
     const toasts = page.getByRole("region", { name: /^Notifications/ });
-    await toasts.getByText("Sauvegarde demandée").waitFor();
     const list = page.getByRole("region", { name: "Sauvegardes disponibles" });
     const row = list.getByRole("row").nth(1);
     await row.getByText("Pas encore vérifiée").waitFor({ timeout: 60_000 });

@@ -117,7 +117,7 @@ describe("/admin/sauvegardes over HTTP", () => {
     expect(bar?.getAttribute("value")).toBe("3");
     expect(bar?.getAttribute("max")).toBe("40");
     const underWay = page.document.querySelector('[aria-labelledby="en-cours"]');
-    expect(textOf(underWay)).toContain("Base de données : 3 tables sur 40");
+    expect(textOf(underWay)).toContain("Base de données : 3 sur 40 tables");
     // Without JavaScript the page reloads itself; « Actualiser » does the same by hand.
     expect(underWay?.innerHTML).toMatch(/<noscript><meta http-equiv="refresh" content="3"/i);
     expect(textOf(underWay)).toContain("Actualiser");

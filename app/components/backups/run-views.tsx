@@ -115,7 +115,7 @@ function stepOf(run: RunView): { text: string; value: number; max: number } {
   switch (progress.step) {
     case "tables":
       return {
-        text: `Base de données : ${progress.done} tables sur ${progress.total}`,
+        text: `Base de données : ${progress.done} sur ${progress.total} tables`,
         value: progress.done,
         max: Math.max(progress.total, 1),
       };
