@@ -199,6 +199,20 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
   });
 });
 
+describe("a backup the bucket refuses", () => {
+  it("fails, leaves no archive on the server, and the backups already there intact", async () => {
+    const directory = path.join(dataDir, "backups-refused");
+    const good = destinations[1]?.settings(directory);
+    if (!good?.s3) throw new Error("no s3 settings");
+    const before = (await listBackups(good)).map((file) => file.name);
+    const refused = { ...good, s3: { ...good.s3, bucket: "un-bucket-qui-n-existe-pas" } };
+    await expect(backUpNow(refused)).rejects.toThrow();
+    const local = await readdir(directory).catch(() => []);
+    expect(local.filter((name) => name.startsWith("sauvegarde-"))).toEqual([]);
+    expect((await listBackups(good)).map((file) => file.name)).toEqual(before);
+  });
+});
+
 describe("upload parts", () => {
   it("are 16 MiB at least and never more than S3's 10,000", () => {
     expect(partSizeFor(1000)).toBe(16 * 1024 * 1024);
