@@ -114,7 +114,10 @@ export function partSizeFor(size: number): number {
  * in memory), checked by its size, then removed from the local folder. A check or a restore reads a copy
  * downloaded under `directory` (DATA_DIR/backups), removed afterwards.
  */
-export function s3Destination(settings: S3Settings, directory: string): BackupDestination {
+export function s3Destination(
+  settings: Omit<S3Settings, "temporaryDirectory">,
+  directory: string,
+): BackupDestination {
   const store = s3Storage({
     ...settings,
     temporaryDirectory: path.join(directory, ".partial-copies"),

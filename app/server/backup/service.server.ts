@@ -34,6 +34,14 @@ import { backupsToKeep, type Retention } from "./retention";
 import { readTar } from "./tar.server";
 
 export type { BackupFile };
+
+/*
+ * The site's backups as the operator and the owner see them (issue 26): where they are kept (this
+ * server's folder or the BACKUP_S3_* bucket, destination.server), which are kept, a backup now, and the
+ * owner's page's requests (a backup, the check or the restore of one) as recorded jobs of the `backup`
+ * queue (decision 0118). The archive itself is backup.server / restore.server.
+ */
+
 /** The `backup` queue's time limit (QUEUES.backup.expireInSeconds). */
 const INTERRUPTED_AFTER_MS = 6 * 60 * 60 * 1000;
 
@@ -44,11 +52,6 @@ export function isCutOff(run: { status: string; startedAt: Date }, now = new Dat
     now.getTime() - run.startedAt.getTime() > INTERRUPTED_AFTER_MS
   );
 }
-
-/*
- * The site's backups as the operator and the owner see them (issue 26): where they are, which are kept,
- * a backup now, a restore of one of them. The archive itself is backup.server / restore.server.
- */
 
 export type BackupSettings = {
   /** Where archives are written (then kept, or uploaded when `s3` is set): DATA_DIR/backups. */
@@ -77,7 +80,7 @@ export function backupSettings(config: Env = env()): BackupSettings {
 /** Where the backups of these settings are kept (destination.server). */
 export function destinationOf(settings: BackupSettings = backupSettings()): BackupDestination {
   return settings.s3
-    ? s3Destination({ ...settings.s3, temporaryDirectory: settings.directory }, settings.directory)
+    ? s3Destination(settings.s3, settings.directory)
     : localDestination(settings.directory);
 }
 
