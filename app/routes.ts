@@ -110,10 +110,16 @@ export default [
     route("admin/reservations/seances/:id", "routes/admin/reservations.seance-edit.tsx"),
     route("admin/reservations/reglages", "routes/admin/reservations.reglages.tsx"),
     route("admin/reservations/:id", "routes/admin/reservations.booking.tsx"),
+    // Backups (issue 26, decision 0118): health, list, back up now, check, restore with a typed word.
+    route("admin/sauvegardes", "routes/admin/sauvegardes.tsx"),
   ]),
   route("calendrier/:file", "routes/booking-calendar-feed.ts"),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
+  // A backup's download (signed link + session) and a restore followed outside the layout: the restore
+  // may end the owner's session (decision 0118).
+  route("admin/sauvegardes/telecharger/:name", "routes/admin/sauvegardes-telecharger.ts"),
+  route("admin/sauvegardes/restauration/:id", "routes/admin/sauvegardes-restauration.tsx"),
 
   // Client galleries (issue 14): the owner's resource routes (progress, previews).
   route("admin/galeries/:id/progression", "routes/admin/gallery-progress.ts"),

@@ -1,17 +1,19 @@
 // `npm run backup`: backs the site up now into DATA_DIR/backups (encrypted with BACKUP_KEY when set), then
 // deletes the backups the retention no longer keeps. The site may be running: its database is read from
 // one snapshot while it serves.
-import path from "node:path";
 import type * as ServiceModule from "../app/server/backup/service.server.ts";
 import { runWithAppDatabase } from "./lib/app-database.ts";
 
 await runWithAppDatabase("✖ Sauvegarde impossible :", async (load) => {
-  const { backUpNow } = await load<typeof ServiceModule>("app/server/backup/service.server.ts");
+  const { backUpNow, destinationOf } = await load<typeof ServiceModule>(
+    "app/server/backup/service.server.ts",
+  );
   const result = await backUpNow();
+  const where = destinationOf().description;
   const megabytes = (result.size / 1024 / 1024).toLocaleString("fr-FR", {
     maximumFractionDigits: 1,
   });
   console.log(
-    `✔ Sauvegarde ${path.basename(result.file)} : ${result.manifest.tables.length} tables, ${result.manifest.files.length} fichiers, ${megabytes} Mo (${path.dirname(result.file)}).`,
+    `✔ Sauvegarde ${result.name} : ${result.manifest.tables.length} tables, ${result.manifest.files.length} fichiers, ${megabytes} Mo (${where.kind === "s3" ? `bucket ${where.bucket}${where.prefix ? `, ${where.prefix}` : ""}` : where.directory}).`,
   );
 });

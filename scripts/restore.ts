@@ -1,7 +1,9 @@
 // `npm run restore -- <archive>`: restores a backup over the site (DATABASE_URL, else the embedded database
 // of DATA_DIR; files to the site's storage). The archive is checked whole first (nothing changes if it is
 // damaged, from a newer version, or encrypted with another key than BACKUP_KEY); a safety backup of the
-// site as it is comes next (--sans-sauvegarde to skip it on a new machine), then files and tables.
+// site as it is comes next (--sans-sauvegarde to skip it on a new machine), then files and tables. A name
+// that is no file here is looked for where the backups are kept (the BACKUP_S3_* bucket, decision 0118).
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type * as RestoreModule from "../app/server/backup/restore.server.ts";
@@ -20,14 +22,32 @@ if (!archive || positionals.length > 1) {
 }
 
 await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
-  const { restoreFrom } = await load<typeof ServiceModule>("app/server/backup/service.server.ts");
+  const { destinationOf, restoreFrom } = await load<typeof ServiceModule>(
+    "app/server/backup/service.server.ts",
+  );
   const { BackupRefusedError } = await load<typeof RestoreModule>(
     "app/server/backup/restore.server.ts",
   );
+  const restore = (file: string) =>
+    restoreFrom(file, { safety: values["sans-sauvegarde"] !== true });
   try {
-    const report = await restoreFrom(path.resolve(archive), {
-      safety: values["sans-sauvegarde"] !== true,
-    });
+    const local = path.resolve(archive);
+    const onDisk = await stat(local).then(
+      () => true,
+      () => false,
+    );
+    // Not a file here: a backup of the destination by its name (BACKUP_S3_*: downloaded first).
+    const fromDestination = onDisk
+      ? null
+      : await destinationOf().withLocalFile(path.basename(archive), restore);
+    if (!onDisk && !fromDestination) {
+      console.error(
+        `✖ Aucune sauvegarde « ${archive} » ici ni là où sont gardées les sauvegardes.`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    const report = fromDestination ? fromDestination.value : await restore(local);
     if (report.safetyBackup) {
       console.log(`✔ Sauvegarde de sécurité du site d'avant : ${report.safetyBackup}.`);
     }

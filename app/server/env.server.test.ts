@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "./env.server";
+import { backupS3SettingsOf } from "./backup/destination.server";
 
 describe("parseEnv", () => {
   it("applies the contract's defaults", () => {
@@ -95,5 +96,42 @@ describe("parseEnv", () => {
       S3_PREFIX: "studio/",
       S3_FORCE_PATH_STYLE: false,
     });
+  });
+
+  it("wants the backups' bucket with its two keys, and reads where they go (decision 0118)", () => {
+    expect(backupS3SettingsOf(parseEnv({}))).toBeUndefined();
+    expect(() => parseEnv({ BACKUP_S3_BUCKET: "sauvegardes-studio" })).toThrow(
+      /BACKUP_S3_BUCKET, BACKUP_S3_ACCESS_KEY_ID et BACKUP_S3_SECRET_ACCESS_KEY vont ensemble/,
+    );
+    expect(() => parseEnv({ BACKUP_S3_PREFIX: "sauvegardes/" })).toThrow(
+      /ne servent qu'avec BACKUP_S3_BUCKET/,
+    );
+    const keys = { BACKUP_S3_ACCESS_KEY_ID: "id", BACKUP_S3_SECRET_ACCESS_KEY: "secret" };
+    expect(() => parseEnv({ ...keys, BACKUP_S3_BUCKET: "B" })).toThrow(/BACKUP_S3_BUCKET : /);
+    expect(() =>
+      parseEnv({ ...keys, BACKUP_S3_BUCKET: "sauvegardes", BACKUP_S3_PREFIX: "../x" }),
+    ).toThrow(/BACKUP_S3_PREFIX/);
+    const env = parseEnv({
+      ...keys,
+      BACKUP_S3_BUCKET: "sauvegardes-studio",
+      BACKUP_S3_ENDPOINT: "https://s3.fr-par.scw.cloud/",
+      BACKUP_S3_REGION: "fr-par",
+      BACKUP_S3_PREFIX: "studio/",
+    });
+    expect(backupS3SettingsOf(env)).toMatchObject({
+      bucket: "sauvegardes-studio",
+      endpoint: "https://s3.fr-par.scw.cloud",
+      region: "fr-par",
+      prefix: "studio/",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      forcePathStyle: true,
+    });
+    // The site's own bucket is another thing: its variables do not make backups go there.
+    expect(
+      backupS3SettingsOf(
+        parseEnv({ S3_BUCKET: "photos", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" }),
+      ),
+    ).toBeUndefined();
   });
 });

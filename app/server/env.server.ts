@@ -104,6 +104,34 @@ const envSchema = z
     BACKUP_KEEP_DAILY: z.coerce.number().int().min(1, "doit être au moins 1").max(365).default(7),
     BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
     BACKUP_KEEP_MONTHLY: z.coerce.number().int().min(0).max(240).default(6),
+    /**
+     * Backups off the server (issue 26, decision 0118): an S3-compatible bucket (or a prefix of one) of
+     * their own, not the site's S3_BUCKET: a backup written there never depends on the live store.
+     */
+    BACKUP_S3_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: "doit être une URL http(s)://…" })
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional(),
+    BACKUP_S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "doit être un nom de bucket (3 à 63 minuscules, chiffres, . ou -)",
+      )
+      .optional(),
+    BACKUP_S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "doit être une région (us-east-1, fr-par…)")
+      .default("us-east-1"),
+    BACKUP_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    BACKUP_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    BACKUP_S3_PREFIX: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9_.-]*(\/[a-z0-9][a-z0-9_.-]*)*\/?$/,
+        "doit être un chemin de minuscules, chiffres, _ . - séparés par / (sauvegardes/)",
+      )
+      .optional(),
     TRUST_PROXY: z
       .string()
       .optional()
@@ -136,6 +164,24 @@ const envSchema = z
   .refine((env) => env.S3_BUCKET || (!env.S3_ENDPOINT && !env.S3_PREFIX), {
     message: "S3_ENDPOINT et S3_PREFIX ne servent qu'avec S3_BUCKET",
     path: ["S3_BUCKET"],
+  })
+  .refine(
+    (env) =>
+      [env.BACKUP_S3_BUCKET, env.BACKUP_S3_ACCESS_KEY_ID, env.BACKUP_S3_SECRET_ACCESS_KEY].every(
+        (value) => !value,
+      ) ||
+      [env.BACKUP_S3_BUCKET, env.BACKUP_S3_ACCESS_KEY_ID, env.BACKUP_S3_SECRET_ACCESS_KEY].every(
+        Boolean,
+      ),
+    {
+      message:
+        "BACKUP_S3_BUCKET, BACKUP_S3_ACCESS_KEY_ID et BACKUP_S3_SECRET_ACCESS_KEY vont ensemble : les trois ou aucun",
+      path: ["BACKUP_S3_BUCKET"],
+    },
+  )
+  .refine((env) => env.BACKUP_S3_BUCKET || (!env.BACKUP_S3_ENDPOINT && !env.BACKUP_S3_PREFIX), {
+    message: "BACKUP_S3_ENDPOINT et BACKUP_S3_PREFIX ne servent qu'avec BACKUP_S3_BUCKET",
+    path: ["BACKUP_S3_BUCKET"],
   });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };

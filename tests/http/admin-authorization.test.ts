@@ -23,6 +23,7 @@ import {
   newsletterSendings,
   siteDocuments,
   users,
+  backupRuns,
 } from "../../app/server/db/schema";
 import { insertTestGallery } from "../support/galleries";
 import {
@@ -206,6 +207,7 @@ const resourcePaths = [
   "/admin/envois/:uploadId",
   "/admin/galeries/:id/selection.csv",
   "/admin/reservations/export.csv",
+  "/admin/sauvegardes/telecharger/:name",
 ];
 
 const pages = () => [
@@ -246,6 +248,9 @@ const pages = () => [
   `/admin/galeries/${galleryId}/reglages?supprimer=${galleryId}`,
   `/admin/galeries/${galleryId}/selection`,
   `/admin/galeries/${galleryId}/envoyer`,
+  "/admin/sauvegardes",
+  "/admin/sauvegardes?restaurer=sauvegarde-2026-01-01-030000.tar",
+  `/admin/sauvegardes/restauration/${studioId}`,
   "/admin/reservations",
   "/admin/reservations?vue=liste",
   "/admin/reservations/nouvelle",
@@ -301,6 +306,15 @@ const galleryForm = (overrides: Record<string, string> = {}) =>
   });
 
 const actions = () => [
+  { path: "/admin/sauvegardes", body: new URLSearchParams({ intent: "backup" }) },
+  {
+    path: "/admin/sauvegardes",
+    body: new URLSearchParams({
+      intent: "restore",
+      sauvegarde: "sauvegarde-2026-01-01-030000.tar",
+      confirmation: "RESTAURER",
+    }),
+  },
   {
     path: "/admin/reservations/seances/nouvelle",
     body: new URLSearchParams({
@@ -649,6 +663,10 @@ async function expectNothingChanged() {
   ).toEqual([]);
   const feeds = await database.select().from(bookingCalendarFeeds);
   expect(feeds.filter((feed) => feed.createdBy === demotedUser?.id)).toEqual([]);
+  // No backup, check or restore asked (the backups' page, decision 0118).
+  expect(
+    (await database.select().from(backupRuns)).filter((run) => run.status === "queued"),
+  ).toEqual([]);
 }
 
 describe("the list of guarded admin routes", () => {
@@ -714,6 +732,13 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
     });
     expect(csv.status).toBe(visitor.status);
     expectNoAdminData(await csv.text());
+    // A backup's download asks for the session first (a signed link alone is not enough).
+    const backup = await fetch(
+      `${baseUrl}/admin/sauvegardes/telecharger/sauvegarde-2026-01-01-030000.tar?jeton=x`,
+      { headers: { cookie: visitor.cookie() }, redirect: "manual" },
+    );
+    expect(backup.status).toBe(302);
+    expect(backup.headers.get("location")).toBe("/admin/login");
     const bookingsCsv = await fetch(`${baseUrl}/admin/reservations/export.csv`, {
       headers: { cookie: visitor.cookie() },
       redirect: "manual",

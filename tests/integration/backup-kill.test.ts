@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createBackup } from "../../app/server/backup/backup.server";
 import { verifyBackup } from "../../app/server/backup/restore.server";
-import { listBackups } from "../../app/server/backup/service.server";
+import { localDestination } from "../../app/server/backup/destination.server";
 import { localStorageOf } from "../../app/server/storage/storage.server";
 import type { Storage } from "../../app/server/storage/types";
 import { root } from "../../scripts/lib/build";
@@ -82,7 +82,7 @@ afterAll(async () => {
 /** Every archive in the backups folder (names as the site lists them), with its SHA-256. */
 async function checksums(): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
-  for (const { name } of await listBackups(backups)) {
+  for (const { name } of await localDestination(backups).list()) {
     found[name] = createHash("sha256")
       .update(await readFile(path.join(backups, name)))
       .digest("hex");
@@ -201,13 +201,13 @@ describe("kill -9 of a backup or a restore", () => {
       await expectServing("seance-1");
       expect(await checksums()).toEqual(earlier);
       // The leftover is not a backup: never listed, removed by the retention after a day.
-      expect((await listBackups(backups)).map((file) => file.name)).toEqual(
+      expect((await localDestination(backups).list()).map((file) => file.name)).toEqual(
         Object.keys(earlier).sort().reverse(),
       );
 
       const next = runScript("backup.ts");
       expect(await next.exited, next.output()).toBe(0);
-      const listed = await listBackups(backups);
+      const listed = await localDestination(backups).list();
       expect(listed).toHaveLength(3);
       const newest = listed[0];
       if (!newest) throw new Error("no backup listed");

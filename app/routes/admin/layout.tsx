@@ -51,6 +51,7 @@ const links = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/administrateurs", label: "Administrateurs" },
   { to: "/admin/securite", label: "Sécurité" },
+  { to: "/admin/sauvegardes", label: "Sauvegardes" },
 ];
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -7,7 +7,14 @@ import { db } from "../db/client.server";
 import { backupRuns, users } from "../db/schema";
 import { resetStorageForTests, useStorageForTests } from "../storage/storage.server";
 import { localStorageOf } from "../storage/storage.server";
-import { backupHealth, backupSettings, listBackups, runRecordedBackup } from "./service.server";
+import {
+  backupHealth,
+  backupSettings,
+  listBackups,
+  requestBackup,
+  requestCheck,
+  runRecordedBackup,
+} from "./service.server";
 
 useAppDatabase({ jobs: true });
 
@@ -37,7 +44,7 @@ describe("recorded backups", () => {
       file: path.basename(result.file),
       bytes: result.size,
     });
-    expect((await listBackups(settings().directory)).map((file) => file.name)).toEqual([
+    expect((await listBackups(settings())).map((file) => file.name)).toEqual([
       path.basename(result.file),
     ]);
     // A day and a half later with nothing since: missed.
@@ -59,6 +66,28 @@ describe("recorded backups", () => {
 
     await runRecordedBackup({ reason: "schedule" }, settings());
     expect((await backupHealth()).state).toBe("ok");
+  });
+
+  it("records a backup, a check or a restore asked from the page at once, once however often it is asked", async () => {
+    await db().delete(backupRuns);
+    const first = await requestBackup("Camille");
+    expect(await requestBackup("Camille")).toBe(first);
+    const check = await requestCheck("sauvegarde-2026-11-27-030000.tar", "Camille");
+    expect(await requestCheck("sauvegarde-2026-11-27-030000.tar", "Camille")).toBe(check);
+    expect(await requestCheck("sauvegarde-2026-11-26-030000.tar", "Camille")).not.toBe(check);
+    const runs = await db().select().from(backupRuns);
+    expect(runs.map((run) => [run.kind, run.status, run.file]).sort()).toEqual([
+      ["backup", "queued", null],
+      ["check", "queued", "sauvegarde-2026-11-26-030000.tar"],
+      ["check", "queued", "sauvegarde-2026-11-27-030000.tar"],
+    ]);
+    const jobs = await db().$client.query<{ data: { runId: string } }>(
+      "select data from pgboss.job where name = 'backup'",
+    );
+    expect(jobs.rows.map((job) => job.data.runId).sort()).toEqual(runs.map((run) => run.id).sort());
+    // Waiting runs are not backups done or failed: the health does not count them.
+    expect((await backupHealth()).state).toBe("never");
+    await db().delete(backupRuns);
   });
 
   it("a run cut off by a stopped server counts as failed after the queue's time limit", async () => {

@@ -1,28 +1,66 @@
-import { readdir, rm, stat } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { pipeline } from "node:stream/promises";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
-import { backupRuns, users } from "../db/schema";
+import { type BackupRunProgress, type BackupRunReport, backupRuns, users } from "../db/schema";
 import { env, type Env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueue } from "../jobs/queue.server";
 import { registerMailKind } from "../mail/outbox.server";
+import type { S3Settings } from "../storage/s3.server";
 import { storage } from "../storage/storage.server";
-import { type BackupProgress, createBackup, type BackupResult } from "./backup.server";
-import { restoreBackup, type RestoreReport, verifyBackup } from "./restore.server";
+import {
+  type BackupHeader,
+  type BackupProgress,
+  createBackup,
+  type BackupResult,
+  HEADER_ENTRY,
+} from "./backup.server";
+import {
+  backupS3SettingsOf,
+  type BackupDestination,
+  type BackupFile,
+  isBackupName,
+  localDestination,
+  s3Destination,
+} from "./destination.server";
+import { decryptStream, ENCRYPTED_MAGIC, isEncrypted } from "./encryption.server";
+import { BackupRefusedError } from "./errors.server";
+import { checkBackup, restoreBackup, type RestoreReport, verifyBackup } from "./restore.server";
 import { backupsToKeep, type Retention } from "./retention";
+import { readTar } from "./tar.server";
+
+export type { BackupFile };
 
 /*
- * The site's backups as the operator and the owner see them (issue 26): where they are, which are kept,
- * a backup now, a restore of one of them. The archive itself is backup.server / restore.server.
+ * The site's backups as the operator and the owner see them (issue 26): where they are kept (this
+ * server's folder or the BACKUP_S3_* bucket, destination.server), which are kept, a backup now, and the
+ * owner's page's requests (a backup, the check or the restore of one) as recorded jobs of the `backup`
+ * queue (decision 0118). The archive itself is backup.server / restore.server.
  */
 
+/** The `backup` queue's time limit (QUEUES.backup.expireInSeconds). */
+const INTERRUPTED_AFTER_MS = 6 * 60 * 60 * 1000;
+
+/** A run still waiting or « running » past the queue's time limit: cut off (its server stopped). */
+export function isCutOff(run: { status: string; startedAt: Date }, now = new Date()): boolean {
+  return (
+    (run.status === "running" || run.status === "queued") &&
+    now.getTime() - run.startedAt.getTime() > INTERRUPTED_AFTER_MS
+  );
+}
+
 export type BackupSettings = {
+  /** Where archives are written (then kept, or uploaded when `s3` is set): DATA_DIR/backups. */
   directory: string;
   key: string | undefined;
   hour: number;
   retention: Retention;
+  /** BACKUP_S3_*: the backups are kept in this bucket, off the server. */
+  s3?: Omit<S3Settings, "temporaryDirectory">;
 };
 
 export function backupSettings(config: Env = env()): BackupSettings {
@@ -35,59 +73,34 @@ export function backupSettings(config: Env = env()): BackupSettings {
       weekly: config.BACKUP_KEEP_WEEKLY,
       monthly: config.BACKUP_KEEP_MONTHLY,
     },
+    s3: backupS3SettingsOf(config),
   };
 }
 
-const NAME = /^sauvegarde-(\d{4})-(\d{2})-(\d{2})-(\d{2})(\d{2})(\d{2})\.tar(\.enc)?$/;
-
-export type BackupFile = { name: string; size: number; createdAt: Date; encrypted: boolean };
-
-/** The backups of a folder, newest first (other files are not backups and are left alone). */
-export async function listBackups(directory = backupSettings().directory): Promise<BackupFile[]> {
-  let names: string[];
-  try {
-    names = await readdir(directory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const files: BackupFile[] = [];
-  for (const name of names) {
-    const match = NAME.exec(name);
-    if (!match) continue;
-    const [, year, month, day, hours, minutes, seconds, encrypted] = match;
-    files.push({
-      name,
-      size: (await stat(path.join(directory, name))).size,
-      createdAt: new Date(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`),
-      encrypted: Boolean(encrypted),
-    });
-  }
-  return files.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+/** Where the backups of these settings are kept (destination.server). */
+export function destinationOf(settings: BackupSettings = backupSettings()): BackupDestination {
+  return settings.s3
+    ? s3Destination(settings.s3, settings.directory)
+    : localDestination(settings.directory);
 }
 
-/** The path of a listed backup by its name, or null (a name is never a path: nothing outside the folder). */
-export async function backupPath(name: string, directory = backupSettings().directory) {
-  if (!NAME.test(name)) return null;
-  const file = path.join(directory, name);
-  try {
-    await stat(file);
-    return file;
-  } catch {
-    return null;
-  }
+/** The backups kept, newest first. */
+export function listBackups(settings: BackupSettings = backupSettings()): Promise<BackupFile[]> {
+  return destinationOf(settings).list();
 }
 
 /** Deletes the backups the retention no longer keeps, and leftovers of interrupted ones; returns names. */
 export async function applyRetention(settings = backupSettings()): Promise<string[]> {
-  const files = await listBackups(settings.directory);
+  const destination = destinationOf(settings);
+  const files = await destination.list();
   const kept = backupsToKeep(
     files.map((file) => file.createdAt),
     settings.retention,
   );
   const removed = files.filter((_, index) => !kept.has(index)).map((file) => file.name);
-  for (const name of removed) await rm(path.join(settings.directory, name), { force: true });
-  for (const name of await readdir(settings.directory)) {
+  await destination.remove(removed);
+  const local = await readdir(settings.directory).catch(() => []);
+  for (const name of local) {
     if (name.startsWith(".partial-")) {
       const leftover = path.join(settings.directory, name);
       // Another server's backup may be under way: only day-old leftovers are someone's interrupted one.
@@ -99,11 +112,12 @@ export async function applyRetention(settings = backupSettings()): Promise<strin
   return removed;
 }
 
-/** A backup now, then the retention. */
+/** A backup now, handed to its destination (kept here, or uploaded), then the retention. */
 export async function backUpNow(
   settings = backupSettings(),
   onProgress?: (progress: BackupProgress) => void,
-): Promise<BackupResult> {
+  { retention = true }: { retention?: boolean } = {},
+): Promise<BackupResult & { name: string }> {
   const started = Date.now();
   const result = await createBackup({
     pool: db().$client,
@@ -112,7 +126,14 @@ export async function backUpNow(
     key: settings.key,
     onProgress,
   });
-  const removed = await applyRetention(settings);
+  try {
+    await destinationOf(settings).keep(result.file);
+  } catch (error) {
+    // Not uploaded: no archive left behind in the local folder to fill the disk unseen.
+    if (settings.s3) await rm(result.file, { force: true });
+    throw error;
+  }
+  const removed = retention ? await applyRetention(settings) : [];
   log.info("backup_done", {
     file: path.basename(result.file),
     bytes: result.size,
@@ -121,7 +142,7 @@ export async function backUpNow(
     ms: Date.now() - started,
     removed,
   });
-  return result;
+  return { ...result, name: path.basename(result.file) };
 }
 
 /**
@@ -138,22 +159,266 @@ export async function restoreFrom(
   const target = { pool: db().$client, storage: storage(), key: settings.key };
   // Checked before the safety backup: a damaged archive costs nothing.
   const verified = await verifyBackup(file, settings.key);
-  const safetyBackup = safety
-    ? await createBackup({ ...target, directory: settings.directory })
-    : null;
+  // Kept where the others are (uploaded with BACKUP_S3_*), and deleting none (see runRecordedBackup).
+  const safetyBackup = safety ? await backUpNow(settings, undefined, { retention: false }) : null;
   const report = await restoreBackup(file, { ...target, verified });
   log.info("backup_restored", { file: path.basename(file), ...report });
-  return { ...report, safetyBackup: safetyBackup ? path.basename(safetyBackup.file) : null };
+  return { ...report, safetyBackup: safetyBackup?.name ?? null };
 }
 
 export type BackupReason = "schedule" | "manual" | "safety";
 
-/** A job of the `backup` queue: why, and who asked (« Sauvegarder maintenant »). */
-export type BackupJob = { reason: BackupReason; by?: string | null };
+/**
+ * A job of the `backup` queue: a backup (why, who asked, and its run when the page recorded it already),
+ * or the check or restore of an archive (its run, recorded when the owner asked). One queue for the three:
+ * it is a singleton, so a backup, a check and a restore never run at the same time, on any server.
+ */
+export type BackupJob =
+  | { reason: BackupReason; by?: string | null; runId?: string }
+  | { operation: "check" | "restore"; runId: string };
 
-/** Queues a backup (one at a time across every server: the queue is a singleton). */
-export function requestBackup(by: string | null): Promise<string | null> {
-  return enqueue("backup", { reason: "manual", by } satisfies BackupJob);
+/**
+ * Queues a backup (« Sauvegarder maintenant »), recorded at once as waiting so that the page shows it;
+ * nothing new when one is already waiting or running. Returns its run.
+ */
+export async function requestBackup(by: string | null): Promise<string> {
+  return requestRun({ kind: "backup", by, file: null });
+}
+
+/** Queues « Vérifier cette sauvegarde » of a listed backup (see runCheck); its run. */
+export function requestCheck(name: string, by: string | null): Promise<string> {
+  return requestRun({ kind: "check", by, file: name });
+}
+
+/** Queues the restore of a listed backup over the site (see runRestore); its run. */
+export function requestRestore(name: string, by: string | null): Promise<string> {
+  return requestRun({ kind: "restore", by, file: name });
+}
+
+async function requestRun({
+  kind,
+  by,
+  file,
+}: {
+  kind: "backup" | "check" | "restore";
+  by: string | null;
+  file: string | null;
+}): Promise<string> {
+  return db().transaction(async (tx) => {
+    // One request at a time per kind and archive: a second click finds the first one's run.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('backup-request'))`);
+    const [pending] = await tx
+      .select({ id: backupRuns.id })
+      .from(backupRuns)
+      .where(
+        and(
+          eq(backupRuns.kind, kind),
+          inArray(backupRuns.status, ["queued", "running"]),
+          file === null ? isNull(backupRuns.file) : eq(backupRuns.file, file),
+          gt(backupRuns.startedAt, new Date(Date.now() - INTERRUPTED_AFTER_MS)),
+        ),
+      )
+      .limit(1);
+    if (pending) return pending.id;
+    const [run] = await tx
+      .insert(backupRuns)
+      .values({ kind, reason: "manual", status: "queued", requestedBy: by, file })
+      .returning({ id: backupRuns.id });
+    if (!run) throw new Error("backup run not recorded");
+    const job: BackupJob =
+      kind === "backup"
+        ? { reason: "manual", by, runId: run.id }
+        : { operation: kind, runId: run.id };
+    await enqueue("backup", job, { tx });
+    return run.id;
+  });
+}
+
+/** One job of the `backup` queue (jobs/workers.server). */
+export async function runBackupJob(job: BackupJob): Promise<void> {
+  if ("operation" in job) {
+    if (job.operation === "check") await runCheck(job.runId);
+    else await runRestore(job.runId);
+    return;
+  }
+  await runRecordedBackup(job);
+}
+
+/** A run's progress, written at most once a second (a backup reports each table and file). */
+function progressWriter(runId: string) {
+  let last = 0;
+  return (progress: BackupRunProgress, force = false) => {
+    if (!force && Date.now() - last < 1000) return;
+    last = Date.now();
+    void db()
+      .update(backupRuns)
+      .set({ progress })
+      .where(eq(backupRuns.id, runId))
+      .catch(() => undefined);
+  };
+}
+
+/** A run of the page, now started: null when it is no longer waiting (done already, or unknown). */
+async function startRun(runId: string) {
+  const [run] = await db()
+    .update(backupRuns)
+    .set({ status: "running", startedAt: new Date() })
+    .where(and(eq(backupRuns.id, runId), eq(backupRuns.status, "queued")))
+    .returning();
+  return run ?? null;
+}
+
+async function finishRun(
+  runId: string,
+  outcome: { report: BackupRunReport } | { error: unknown },
+): Promise<void> {
+  await db()
+    .update(backupRuns)
+    .set(
+      "report" in outcome
+        ? { status: "done", report: outcome.report, progress: null, finishedAt: new Date() }
+        : {
+            status: "failed",
+            error: ownerMessageOf(outcome.error).slice(0, 2000),
+            progress: null,
+            finishedAt: new Date(),
+          },
+    )
+    .where(eq(backupRuns.id, runId));
+}
+
+/** What the owner reads of a failure: a refusal's own French words, else a plain sentence. */
+function ownerMessageOf(error: unknown): string {
+  if (error instanceof BackupRefusedError) return error.message;
+  if (error instanceof MissingBackupError) return error.message;
+  return "une erreur inattendue est survenue (le détail est dans le journal du serveur)";
+}
+
+class MissingBackupError extends Error {
+  override name = "MissingBackupError";
+  constructor() {
+    super("cette sauvegarde n'existe plus (supprimée depuis, ou déplacée)");
+  }
+}
+
+/** The migration level and date an archive says it was taken at (its first entry), for the report. */
+async function headerOf(file: string, key: string | undefined): Promise<BackupHeader | null> {
+  const handle = await open(file);
+  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
+  try {
+    await handle.read(start, 0, start.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const source = createReadStream(file);
+  let bytes: AsyncIterable<Buffer> = source;
+  if (isEncrypted(start)) {
+    if (!key) return null;
+    const opened = decryptStream(key);
+    pipeline(source, opened).catch(() => undefined);
+    bytes = opened;
+  }
+  try {
+    for await (const entry of readTar(bytes)) {
+      if (entry.name !== HEADER_ENTRY) return null;
+      const parts: Buffer[] = [];
+      for await (const chunk of entry.body) parts.push(chunk);
+      return JSON.parse(Buffer.concat(parts).toString("utf8")) as BackupHeader;
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    source.destroy();
+  }
+}
+
+/**
+ * « Vérifier cette sauvegarde »: the archive (downloaded first from S3) restored into a database of its
+ * own (checkBackup: every entry against its manifest, every table loaded), then dropped; the site is not
+ * touched. What it found is the run's report.
+ */
+export async function runCheck(runId: string, settings = backupSettings()): Promise<void> {
+  const run = await startRun(runId);
+  if (!run?.file) return;
+  const progress = progressWriter(runId);
+  try {
+    if (settings.s3) progress({ step: "download", done: 0, total: 1 }, true);
+    const found = await destinationOf(settings).withLocalFile(run.file, async (file) => {
+      progress({ step: "check", done: 0, total: 1 }, true);
+      const header = await headerOf(file, settings.key);
+      const report = await checkBackup(file, { pool: db().$client, key: settings.key });
+      return { ...report, ...(header ? { migrations: header.migrations } : {}) };
+    });
+    if (!found) throw new MissingBackupError();
+    await finishRun(runId, { report: found.value });
+    log.info("backup_checked", { file: run.file, tables: found.value.tables });
+  } catch (error) {
+    log.error("backup_check_failed", { error, file: run.file });
+    await finishRun(runId, { error });
+  }
+}
+
+/**
+ * The restore of a listed backup over the site, from the page: the archive (downloaded first from S3)
+ * checked whole, a safety backup of the site as it is (recorded as a backup of its own), then the restore
+ * (restore.server: one transaction). A refusal or a failure leaves the site as it was.
+ */
+export async function runRestore(runId: string, settings = backupSettings()): Promise<void> {
+  const run = await startRun(runId);
+  if (!run?.file) return;
+  const progress = progressWriter(runId);
+  try {
+    if (settings.s3) progress({ step: "download", done: 0, total: 1 }, true);
+    const found = await destinationOf(settings).withLocalFile(run.file, async (file) => {
+      progress({ step: "check", done: 0, total: 1 }, true);
+      // Checked before the safety backup: a damaged archive costs nothing.
+      const verified = await verifyBackup(file, settings.key);
+      progress({ step: "safety", done: 0, total: 1 }, true);
+      const safety = await runRecordedBackup({ reason: "safety", by: run.requestedBy }, settings);
+      progress({ step: "restore", done: 0, total: 1 }, true);
+      const restored = await restoreBackup(file, {
+        pool: db().$client,
+        storage: storage(),
+        key: settings.key,
+        verified,
+      });
+      log.info("backup_restored", { file: run.file, ...restored });
+      return {
+        createdAt: verified.createdAt,
+        encrypted: run.file?.endsWith(".enc") ?? false,
+        tables: restored.tables,
+        rows: restored.rows,
+        files: restored.files,
+        bytes: verified.files.reduce((sum, item) => sum + item.size, 0),
+        counts: Object.fromEntries(verified.tables.map((table) => [table.name, table.rows])),
+        migrations: verified.migrations,
+        safetyBackup: safety.name,
+      } satisfies BackupRunReport;
+    });
+    if (!found) throw new MissingBackupError();
+    await finishRun(runId, { report: found.value });
+  } catch (error) {
+    log.error("backup_restore_failed", { error, file: run.file });
+    await finishRun(runId, { error });
+  }
+}
+
+/** A check or restore of the page (or null): its state, progress and report. */
+export async function backupRun(runId: string) {
+  const [run] = await db().select().from(backupRuns).where(eq(backupRuns.id, runId));
+  return run ?? null;
+}
+
+/** The runs the page shows: those waiting or running, and the latest result of each archive's check. */
+export async function recentRuns(limit = 50) {
+  return db().select().from(backupRuns).orderBy(desc(backupRuns.startedAt)).limit(limit);
+}
+
+/** A listed backup's bytes for a download (or null when there is no such backup). */
+export async function readBackup(name: string, settings = backupSettings()) {
+  if (!isBackupName(name)) return null;
+  return destinationOf(settings).read(name);
 }
 
 /**
@@ -161,31 +426,27 @@ export function requestBackup(by: string | null): Promise<string | null> {
  * with its reason and e-mailed to the administrators, then thrown.
  */
 export async function runRecordedBackup(
-  { reason, by = null }: BackupJob,
+  { reason, by = null, runId }: { reason: BackupReason; by?: string | null; runId?: string },
   settings = backupSettings(),
-): Promise<BackupResult> {
-  const [run] = await db()
-    .insert(backupRuns)
-    .values({ reason, requestedBy: by })
-    .returning({ id: backupRuns.id });
+): Promise<BackupResult & { name: string }> {
+  const started = runId ? await startRun(runId) : null;
+  const [run] = started
+    ? [started]
+    : await db()
+        .insert(backupRuns)
+        .values({ reason, requestedBy: by })
+        .returning({ id: backupRuns.id });
   if (!run) throw new Error("backup run not recorded");
-  let lastReport = 0;
-  const report = (progress: BackupProgress) => {
-    if (Date.now() - lastReport < 1000) return;
-    lastReport = Date.now();
-    void db()
-      .update(backupRuns)
-      .set({ progress })
-      .where(eq(backupRuns.id, run.id))
-      .catch(() => undefined);
-  };
+  const report = progressWriter(run.id);
   try {
-    const result = await backUpNow(settings, report);
+    // A safety backup deletes nothing: the retention keeps one a day, and the archive about to be
+    // restored may be today's (the next night's retention sorts them).
+    const result = await backUpNow(settings, report, { retention: reason !== "safety" });
     await db()
       .update(backupRuns)
       .set({
         status: "done",
-        file: path.basename(result.file),
+        file: result.name,
         bytes: result.size,
         progress: null,
         finishedAt: new Date(),
@@ -211,16 +472,19 @@ export type BackupHealth = {
   lastFailure: { at: Date; error: string | null } | null;
 };
 
-/** The `backup` queue's time limit (QUEUES.backup.expireInSeconds). */
-const INTERRUPTED_AFTER_MS = 6 * 60 * 60 * 1000;
 /** A night's backup is missed when the last good one is older than this. */
 const MISSED_AFTER_MS = 26 * 60 * 60 * 1000;
 
 export async function backupHealth(now = new Date()): Promise<BackupHealth> {
-  const rows = await db().select().from(backupRuns).orderBy(desc(backupRuns.startedAt)).limit(20);
+  const rows = await db()
+    .select()
+    .from(backupRuns)
+    .where(and(eq(backupRuns.kind, "backup"), sql`${backupRuns.status} <> 'queued'`))
+    .orderBy(desc(backupRuns.startedAt))
+    .limit(20);
   // A run still « running » past the queue's time limit was cut off (its server stopped): a failure.
   const runs = rows.map((run) =>
-    run.status === "running" && now.getTime() - run.startedAt.getTime() > INTERRUPTED_AFTER_MS
+    isCutOff(run, now)
       ? {
           ...run,
           status: "failed" as const,

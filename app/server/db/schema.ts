@@ -945,6 +945,28 @@ export const bookingReminders = pgTable(
   ],
 );
 
+/** How far a run is: a backup's tables then files; a restore's steps (the safety backup's own progress). */
+export type BackupRunProgress = {
+  step: "tables" | "files" | "download" | "check" | "safety" | "restore";
+  done: number;
+  total: number;
+};
+
+/** What a check (or a restore) of an archive found, for the owner's page. */
+export type BackupRunReport = {
+  createdAt: string;
+  encrypted: boolean;
+  tables: number;
+  rows: number;
+  files: number;
+  bytes: number;
+  counts: Record<string, number>;
+  /** The archive's migration level (how many of the site's migrations it was taken after). */
+  migrations?: { count: number; last: string | null };
+  /** A restore: the safety backup taken of the site just before. */
+  safetyBackup?: string | null;
+};
+
 /**
  * Each backup the site ran (issue 26): when, why (the nightly schedule, « Sauvegarder maintenant », the
  * safety backup before a restore), how it went and how far it is. Not itself backed up nor restored: after a
@@ -954,11 +976,20 @@ export const backupRuns = pgTable(
   "backup_runs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /**
+     * What ran (decision 0118): a backup, the check of one (« Vérifier cette sauvegarde ») or the restore
+     * of one; for the last two `file` is the archive they read and `report` what they found.
+     */
+    kind: varchar("kind", { length: 20 })
+      .notNull()
+      .default("backup")
+      .$type<"backup" | "check" | "restore">(),
     reason: varchar("reason", { length: 20 }).notNull().$type<"schedule" | "manual" | "safety">(),
+    /** `queued`: asked from the page, waiting for the job queue (one backup, check or restore at a time). */
     status: varchar("status", { length: 20 })
       .notNull()
       .default("running")
-      .$type<"running" | "done" | "failed">(),
+      .$type<"queued" | "running" | "done" | "failed">(),
     /** Who asked (« Sauvegarder maintenant »), by name: kept when the account goes, never a foreign key (a
      * restore replaces the users, not this history). */
     requestedBy: varchar("requested_by", { length: 255 }),
@@ -967,8 +998,10 @@ export const backupRuns = pgTable(
     bytes: bigint("bytes", { mode: "number" }),
     /** What went wrong, for the owner and the operator. */
     error: text("error"),
-    /** How far it is: tables and files done out of how many. */
-    progress: jsonb("progress").$type<{ step: "tables" | "files"; done: number; total: number }>(),
+    /** How far it is: tables and files done out of how many (a restore: its step). */
+    progress: jsonb("progress").$type<BackupRunProgress>(),
+    /** What a check or a restore found (BackupRunReport). */
+    report: jsonb("report").$type<BackupRunReport>(),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },

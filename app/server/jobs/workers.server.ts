@@ -11,7 +11,7 @@ import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { backupSettings, type BackupJob, runRecordedBackup } from "../backup/service.server";
+import { backupSettings, type BackupJob, runBackupJob } from "../backup/service.server";
 import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
@@ -89,7 +89,7 @@ export async function startWorkers({
     },
   );
   await boss.work<BackupJob>("backup", async ([job]) => {
-    if (job) await runRecordedBackup(job.data);
+    if (job) await runBackupJob(job.data);
   });
   // Booking reminders 48 h and 2 h before (decision 0115), and the requests left unanswered past their
   // deadline: every 5 minutes, each once.

@@ -1,0 +1,87 @@
+import { RotateCcw } from "lucide-react";
+import { Form, Link } from "react-router";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { Field, Input } from "~/components/admin/field";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
+import { RESTORE_WORD } from "~/lib/backups";
+import type { FormAnswer } from "~/lib/forms";
+import { backupDateOfFile } from "./run-views";
+
+/**
+ * The confirmation of a restore (works without JavaScript: the page with `?restaurer=<name>`): what it
+ * does in plain words, then the word to type; the action checks it again.
+ */
+export function RestoreConfirmation({
+  name,
+  answer,
+  busy,
+}: {
+  name: string;
+  answer: FormAnswer | undefined;
+  busy: boolean;
+}) {
+  const date = backupDateOfFile(name) ?? name;
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader title={`Restaurer la sauvegarde du ${date}`} />
+      <section
+        aria-labelledby="restauration-titre"
+        className="space-y-4 rounded-xl border border-red-300 bg-white p-6"
+      >
+        <h2 id="restauration-titre" className="font-sans text-lg font-semibold">
+          Ce que fait une restauration
+        </h2>
+        <ul className="list-disc space-y-1 pl-5 text-sm">
+          <li>
+            Le site redevient exactement tel qu'il était le {date} : textes, tarifs, photos,
+            galeries, abonnés, réservations et comptes. Ce qui a été ajouté ou modifié depuis
+            disparaît du site.
+          </li>
+          <li>
+            Avant de commencer, une sauvegarde de sécurité du site tel qu'il est maintenant est
+            faite : vous pourrez y revenir.
+          </li>
+          <li>
+            La sauvegarde est d'abord vérifiée entière : si elle est abîmée, rien n'est changé.
+          </li>
+          <li>Cela prend quelques minutes ; il faudra peut-être vous reconnecter ensuite.</li>
+        </ul>
+        <Form method="post" noValidate className="space-y-4">
+          <FormAlert message={answer?.status === "invalid" ? answer.toast : undefined} />
+          <input type="hidden" name="sauvegarde" value={name} />
+          <Field
+            name="confirmation"
+            label={`Pour confirmer, tapez ${RESTORE_WORD}`}
+            error={answer?.errors?.confirmation}
+          >
+            {(props) => (
+              <Input
+                {...props}
+                name="confirmation"
+                autoComplete="off"
+                spellCheck={false}
+                defaultValue=""
+              />
+            )}
+          </Field>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button
+              type="submit"
+              name="intent"
+              value="restore"
+              variant="destructive"
+              disabled={busy}
+            >
+              <RotateCcw aria-hidden="true" />
+              Restaurer cette sauvegarde
+            </Button>
+            <Link to="/admin/sauvegardes" className="text-sm underline underline-offset-4">
+              Annuler
+            </Link>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { isCutOff } from "~/server/backup/service.server";
+import {
+  backupHealth,
+  backupSettings,
+  destinationOf,
+  listBackups,
+  recentRuns,
+} from "~/server/backup/service.server";
+import type { RunView } from "~/components/backups/run-views";
+import { log } from "~/server/logger.server";
+import { signLinkToken, verifyLinkToken } from "~/server/signed-link.server";
+
+/*
+ * What /admin/sauvegardes shows and the signed download links of its backups (decision 0118). A link
+ * is for one administrator and ten minutes: copied into a chat or left in a history it is soon useless,
+ * and the administrator's session is asked for as well.
+ */
+
+const DOWNLOAD_LIFETIME_SECONDS = 10 * 60;
+
+/** The signed address of one backup's download, for this administrator. */
+export async function downloadLink(adminId: string, name: string): Promise<string> {
+  const token = await signLinkToken("backup-download", `${adminId}/${name}`, {
+    lifetimeSeconds: DOWNLOAD_LIFETIME_SECONDS,
+  });
+  return `/admin/sauvegardes/telecharger/${encodeURIComponent(name)}?jeton=${token}`;
+}
+
+/** Whether a download link is this administrator's for this backup, and still valid. */
+export async function checkDownloadLink(
+  adminId: string,
+  name: string,
+  token: string | null,
+): Promise<"ok" | "invalid" | "expired"> {
+  const check = await verifyLinkToken("backup-download", token);
+  if (!check.ok) return check.reason;
+  return check.subject === `${adminId}/${name}` ? "ok" : "invalid";
+}
+
+type RunRow = Awaited<ReturnType<typeof recentRuns>>[number];
+
+export function runView(run: RunRow, now = new Date()): RunView {
+  const cutOff = isCutOff(run, now);
+  return {
+    id: run.id,
+    kind: run.kind,
+    reason: run.reason,
+    status: cutOff ? "failed" : run.status,
+    file: run.file,
+    progress: run.progress,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    error: cutOff ? (run.error ?? "interrompue (le serveur s'est arrêté)") : run.error,
+    report: run.report,
+  };
+}
+
+/** Where the backups go, in the owner's words, without a secret. */
+function destinationWords(): string {
+  const where = destinationOf().description;
+  if (where.kind === "local") return `sur ce serveur, dans le dossier ${where.directory}`;
+  const host = where.endpoint ? ` chez ${new URL(where.endpoint).host}` : " (Amazon S3)";
+  return `dans l'espace S3 « ${where.bucket}${where.prefix ? `/${where.prefix.replace(/\/+$/, "")}` : ""} »${host}, hors de ce serveur`;
+}
+
+/** Everything the page shows: health, schedule, destination, the backups and the work under way. */
+export async function backupsPage(adminId: string) {
+  const settings = backupSettings();
+  const now = new Date();
+  const [health, runs] = await Promise.all([backupHealth(now), recentRuns(100)]);
+  const views = runs.map((run) => runView(run, now));
+  let listError: string | null = null;
+  let files: Awaited<ReturnType<typeof listBackups>> = [];
+  try {
+    files = await listBackups(settings);
+  } catch (error) {
+    log.error("backup_list_failed", { error });
+    listError =
+      settings.s3 !== undefined
+        ? "L'espace S3 des sauvegardes ne répond pas : la liste n'a pas pu être lue. Réessayez dans un instant."
+        : "Le dossier des sauvegardes n'a pas pu être lu.";
+  }
+  const backups = await Promise.all(
+    files.map(async (file) => ({
+      name: file.name,
+      size: file.size,
+      createdAt: file.createdAt.toISOString(),
+      encrypted: file.encrypted,
+      downloadUrl: await downloadLink(adminId, file.name),
+      check: views.find((run) => run.kind === "check" && run.file === file.name) ?? null,
+    })),
+  );
+  return {
+    health: {
+      state: health.state,
+      lastSuccess: health.lastSuccess
+        ? {
+            at: health.lastSuccess.at.toISOString(),
+            file: health.lastSuccess.file,
+            bytes: health.lastSuccess.bytes,
+          }
+        : null,
+      lastFailure: health.lastFailure
+        ? { at: health.lastFailure.at.toISOString(), error: health.lastFailure.error }
+        : null,
+    },
+    hour: settings.hour,
+    destination: destinationWords(),
+    encrypted: settings.key !== undefined,
+    backups,
+    listError,
+    active: views.filter((run) => run.status === "queued" || run.status === "running"),
+    lastRestore: views.find((run) => run.kind === "restore") ?? null,
+  };
+}

@@ -1,0 +1,197 @@
+import { DatabaseBackup } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/sauvegardes";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { AdminSection } from "~/components/admin/admin-table";
+import { BackupStatus } from "~/components/admin/backup-status";
+import { BackupList } from "~/components/backups/backup-list";
+import { RestoreConfirmation } from "~/components/backups/restore-confirmation";
+import { RunReport, UnderWay, useRefreshWhile } from "~/components/backups/run-views";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
+import { useServerToast } from "~/components/ui/server-toast";
+import { RESTORE_WORD } from "~/lib/backups";
+import { type FormAnswer, parseForm } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import {
+  listBackups,
+  requestBackup,
+  requestCheck,
+  requestRestore,
+} from "~/server/backup/service.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+import { backupsPage } from "./sauvegardes.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sauvegardes - Administration" }];
+
+/** The search parameter that opens a backup's restore confirmation (works without JavaScript). */
+const RESTORE_PARAM = "restaurer";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  const page = await backupsPage(admin.id);
+  const asked = new URL(request.url).searchParams.get(RESTORE_PARAM);
+  const restoreTarget = page.backups.find((backup) => backup.name === asked) ?? null;
+  return data(
+    { ...page, restoreTarget: restoreTarget?.name ?? null },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+const backupName = z.string().regex(/^sauvegarde-[0-9-]+\.tar(\.enc)?$/, "Sauvegarde inconnue");
+
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("backup") }),
+  z.object({ intent: z.literal("check"), sauvegarde: backupName }),
+  z.object({
+    intent: z.literal("restore"),
+    sauvegarde: backupName,
+    confirmation: z
+      .string()
+      .trim()
+      .refine(
+        (typed) => typed.toUpperCase() === RESTORE_WORD,
+        `Tapez ${RESTORE_WORD} pour confirmer la restauration.`,
+      ),
+  }),
+]);
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const parsed = parseForm(await request.formData(), actionSchema);
+  if (!parsed.ok) {
+    return data<FormAnswer>(
+      {
+        status: "invalid",
+        values: parsed.values,
+        errors: parsed.errors,
+        toast: {
+          type: "error",
+          title: "Rien n'a été fait",
+          description:
+            parsed.errors.confirmation ?? parsed.errors.sauvegarde ?? "Demande inconnue.",
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const who = admin.name || admin.email;
+  const form = parsed.data;
+  try {
+    if (form.intent === "backup") {
+      await requestBackup(who);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: "Sauvegarde demandée",
+        description: "Elle commence dans un instant : sa progression s'affiche sur cette page.",
+      });
+    }
+    const listed = (await listBackups()).some((backup) => backup.name === form.sauvegarde);
+    if (!listed) {
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "error",
+        title: "Cette sauvegarde n'existe plus",
+      });
+    }
+    if (form.intent === "check") {
+      await requestCheck(form.sauvegarde, who);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: "Vérification demandée",
+        description:
+          "La sauvegarde est restaurée à part, sans toucher au site ; le résultat s'affiche sur cette page.",
+      });
+    }
+    const runId = await requestRestore(form.sauvegarde, who);
+    return redirectWithToast(`/admin/sauvegardes/restauration/${runId}`, {
+      type: "info",
+      title: "Restauration demandée",
+    });
+  } catch (error) {
+    log.error("admin_backup_request_failed", { error, intent: form.intent });
+    return data<FormAnswer>(
+      {
+        status: "failed",
+        values: parsed.values,
+        toast: {
+          type: "error",
+          title: "Erreur",
+          description: "La demande n'a pas pu être enregistrée. Réessayez dans un instant.",
+        },
+      },
+      { status: 500 },
+    );
+  }
+}
+
+export default function Sauvegardes({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = actionData && "status" in actionData ? actionData : undefined;
+  useServerToast(answer?.status === "failed" ? answer.toast : undefined);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const active = loaderData.active.length > 0;
+  useRefreshWhile(active);
+  const restoring = loaderData.restoreTarget ?? answer?.values.sauvegarde ?? null;
+
+  if (restoring && (loaderData.restoreTarget || answer?.values.intent === "restore")) {
+    return <RestoreConfirmation name={restoring} answer={answer} busy={busy} />;
+  }
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Sauvegardes"
+        summary="Tout le site (textes, tarifs, photos, galeries clients, abonnés, réservations) copié dans une archive que vous pouvez télécharger, vérifier ou restaurer."
+        actions={
+          <Form method="post">
+            <Button type="submit" name="intent" value="backup" disabled={busy}>
+              <DatabaseBackup aria-hidden="true" />
+              Sauvegarder maintenant
+            </Button>
+          </Form>
+        }
+      />
+      {answer?.status === "invalid" ? <FormAlert message={answer.toast} /> : null}
+
+      <AdminSection id="etat-sauvegardes" title="État">
+        <div className="space-y-4">
+          <BackupStatus status={loaderData.health} />
+          <dl className="grid gap-3 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
+            <dt className="font-semibold">Quand</dt>
+            <dd>
+              Chaque nuit vers {loaderData.hour} h (heure de Paris), et quand vous cliquez sur «
+              Sauvegarder maintenant ».
+            </dd>
+            <dt className="font-semibold">Où</dt>
+            <dd>{loaderData.destination}.</dd>
+            <dt className="font-semibold">Chiffrement</dt>
+            <dd>
+              {loaderData.encrypted
+                ? "Oui : les nouvelles sauvegardes sont chiffrées ; sans leur clé (BACKUP_KEY), personne ne peut les lire. Gardez cette clé hors du serveur."
+                : "Non : demandez à la personne qui héberge le site de définir une clé (BACKUP_KEY) pour les chiffrer."}
+            </dd>
+          </dl>
+        </div>
+      </AdminSection>
+
+      {active ? <UnderWay runs={loaderData.active} refreshTo="/admin/sauvegardes" /> : null}
+
+      {loaderData.lastRestore &&
+      loaderData.lastRestore.status !== "queued" &&
+      loaderData.lastRestore.status !== "running" ? (
+        <AdminSection id="derniere-restauration" title="Dernière restauration">
+          <RunReport run={loaderData.lastRestore} />
+        </AdminSection>
+      ) : null}
+
+      <BackupList
+        backups={loaderData.backups}
+        listError={loaderData.listError}
+        busy={busy}
+        restoreParam={RESTORE_PARAM}
+      />
+    </div>
+  );
+}

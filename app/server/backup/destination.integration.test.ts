@@ -1,0 +1,222 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { startS3Server, type S3Server } from "../../../tests/support/s3-server";
+import { db } from "../db/client.server";
+import { backupRuns, blogArticles } from "../db/schema";
+import {
+  localStorageOf,
+  resetStorageForTests,
+  useStorageForTests,
+} from "../storage/storage.server";
+import { partSizeFor } from "./destination.server";
+import { verifyBackup } from "./restore.server";
+import {
+  applyRetention,
+  backupSettings,
+  type BackupSettings,
+  backUpNow,
+  destinationOf,
+  listBackups,
+  readBackup,
+  runCheck,
+  runRestore,
+} from "./service.server";
+
+/*
+ * The backups' destination (decision 0118) the same way on this server's folder and on an S3 bucket of
+ * their own (s3rver on loopback): a backup listed where it went (and nothing left in the local folder with
+ * S3), the retention deleting there, the download streaming the archive itself, and a check and a restore
+ * reading it from there (a temporary copy, removed afterwards).
+ */
+
+useAppDatabase({ jobs: true });
+
+const KEY = "une phrase de passe de test assez longue";
+
+type Destination = { kind: "local" | "s3"; settings: (directory: string) => BackupSettings };
+
+let s3: S3Server | undefined;
+const destinations: Destination[] = [
+  {
+    kind: "local",
+    settings: (directory) => ({ ...backupSettings(), directory, s3: undefined }),
+  },
+  {
+    kind: "s3",
+    settings: (directory) => {
+      if (!s3) throw new Error("s3rver not started");
+      return {
+        ...backupSettings(),
+        directory,
+        key: KEY,
+        s3: {
+          endpoint: s3.env.S3_ENDPOINT,
+          bucket: s3.env.S3_BUCKET,
+          region: s3.env.S3_REGION,
+          accessKeyId: s3.env.S3_ACCESS_KEY_ID,
+          secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: true,
+          prefix: "sauvegardes/",
+        },
+      };
+    },
+  },
+];
+
+let dataDir: string;
+beforeAll(async () => {
+  s3 = await startS3Server();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "backup-destination-"));
+  useStorageForTests(localStorageOf(dataDir));
+}, 60_000);
+afterAll(async () => {
+  resetStorageForTests();
+  await s3?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A run of the page, recorded as the page records it (waiting), then read back by `run`. */
+async function queuedRun(kind: "check" | "restore", file: string): Promise<string> {
+  const [row] = await db()
+    .insert(backupRuns)
+    .values({ kind, reason: "manual", status: "queued", file })
+    .returning({ id: backupRuns.id });
+  if (!row) throw new Error("run not recorded");
+  return row.id;
+}
+
+async function run(id: string) {
+  const [row] = await db().select().from(backupRuns).where(eq(backupRuns.id, id));
+  return row;
+}
+
+async function articleTitled(title: string) {
+  const [row] = await db().select().from(blogArticles).where(eq(blogArticles.title, title));
+  return row ?? null;
+}
+
+describe.each(destinations)("backups kept on $kind", ({ kind, settings: settingsOf }) => {
+  let directory: string;
+  let settings: BackupSettings;
+  beforeAll(async () => {
+    directory = path.join(dataDir, `backups-${kind}`);
+    settings = settingsOf(directory);
+  });
+
+  it("lists a new backup there, downloads it as the archive itself, and leaves no local copy with S3", async () => {
+    const result = await backUpNow(settings);
+    const listed = await listBackups(settings);
+    expect(listed.map((file) => file.name)).toEqual([result.name]);
+    expect(listed[0]).toMatchObject({ size: result.size, encrypted: kind === "s3" });
+    const local = (await readdir(directory)).filter((name) => name.startsWith("sauvegarde-"));
+    expect(local).toEqual(kind === "s3" ? [] : [result.name]);
+
+    const download = await readBackup(result.name, settings);
+    expect(download?.size).toBe(result.size);
+    const copy = path.join(dataDir, `telechargee-${kind}.tar`);
+    if (!download) throw new Error("no download");
+    await pipeline(download.body, createWriteStream(copy));
+    const manifest = await verifyBackup(copy, settings.key);
+    expect(manifest.tables.length).toBe(result.manifest.tables.length);
+
+    expect(await readBackup("../secrets.json", settings)).toBeNull();
+    expect(await readBackup("sauvegarde-2001-01-01-000000.tar", settings)).toBeNull();
+  });
+
+  it("deletes there what the retention no longer keeps, newest kept", async () => {
+    const destination = destinationOf(settings);
+    // Ten older archives, one a day (their content does not matter to the retention).
+    for (let day = 1; day <= 10; day += 1) {
+      const name = `sauvegarde-2026-01-${String(day).padStart(2, "0")}-030000.tar`;
+      await writeFile(path.join(directory, name), `archive ${day}`);
+      await destination.keep(path.join(directory, name));
+    }
+    const before = await listBackups(settings);
+    expect(before).toHaveLength(11);
+    const removed = await applyRetention({
+      ...settings,
+      retention: { daily: 3, weekly: 0, monthly: 0 },
+    });
+    expect(removed).toHaveLength(8);
+    const after = (await listBackups(settings)).map((file) => file.name);
+    expect(after).toEqual(before.slice(0, 3).map((file) => file.name));
+  });
+
+  it("checks a backup from there and restores it over the site, a safety backup taken first", async () => {
+    const title = `Article d'avant ${kind}`;
+    const later = `Article d'après ${kind}`;
+    await db()
+      .insert(blogArticles)
+      .values({ title, slug: `avant-${kind}`, excerpt: "", content: "<p>a</p>", author: "C" });
+    const backup = await backUpNow(settings);
+    await db()
+      .insert(blogArticles)
+      .values({
+        title: later,
+        slug: `apres-${kind}`,
+        excerpt: "",
+        content: "<p>b</p>",
+        author: "C",
+      });
+
+    const check = await queuedRun("check", backup.name);
+    await runCheck(check, settings);
+    const checked = await run(check);
+    expect(checked).toMatchObject({ status: "done", error: null });
+    expect(checked?.report).toMatchObject({
+      tables: backup.manifest.tables.length,
+      encrypted: kind === "s3",
+      migrations: backup.manifest.migrations,
+    });
+    expect(await articleTitled(later)).not.toBeNull();
+
+    const restore = await queuedRun("restore", backup.name);
+    await runRestore(restore, settings);
+    const restored = await run(restore);
+    expect(restored).toMatchObject({ status: "done", error: null });
+    expect(await articleTitled(title)).not.toBeNull();
+    expect(await articleTitled(later)).toBeNull();
+    // The site as it was just before is a backup of its own, kept at the same destination.
+    const safety = restored?.report?.safetyBackup;
+    expect(safety).toBeTruthy();
+    expect((await listBackups(settings)).map((file) => file.name)).toContain(safety);
+    // No copy left behind by the check or the restore.
+    expect(await readdir(path.join(directory, ".partial-copies")).catch(() => [])).toEqual([]);
+  });
+
+  it("tells the owner in French when the archive is gone", async () => {
+    const check = await queuedRun("check", "sauvegarde-2001-01-01-000000.tar");
+    await runCheck(check, settings);
+    const failed = await run(check);
+    expect(failed).toMatchObject({ status: "failed" });
+    expect(failed?.error).toContain("n'existe plus");
+  });
+});
+
+describe("a backup the bucket refuses", () => {
+  it("fails, leaves no archive on the server, and the backups already there intact", async () => {
+    const directory = path.join(dataDir, "backups-refused");
+    const good = destinations[1]?.settings(directory);
+    if (!good?.s3) throw new Error("no s3 settings");
+    const before = (await listBackups(good)).map((file) => file.name);
+    const refused = { ...good, s3: { ...good.s3, bucket: "un-bucket-qui-n-existe-pas" } };
+    await expect(backUpNow(refused)).rejects.toThrow();
+    const local = await readdir(directory).catch(() => []);
+    expect(local.filter((name) => name.startsWith("sauvegarde-"))).toEqual([]);
+    expect((await listBackups(good)).map((file) => file.name)).toEqual(before);
+  });
+});
+
+describe("upload parts", () => {
+  it("are 16 MiB at least and never more than S3's 10,000", () => {
+    expect(partSizeFor(1000)).toBe(16 * 1024 * 1024);
+    const huge = 200 * 1024 ** 3;
+    expect(Math.ceil(huge / partSizeFor(huge))).toBeLessThanOrEqual(10_000);
+  });
+});
