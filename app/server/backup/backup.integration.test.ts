@@ -18,6 +18,7 @@ import {
   siteDocuments,
 } from "../db/schema";
 import type { Storage } from "../storage/types";
+import { localDestination } from "./destination.server";
 import { createBackup, listTables, migrationLevel, qualified } from "./backup.server";
 import { BackupRefusedError, checkBackup, restoreBackup, verifyBackup } from "./restore.server";
 import { migrateTo, SCRATCH_PREFIX, withScratchDatabase } from "./scratch.server";
@@ -261,6 +262,32 @@ describe("a backup that cannot be restored is refused, the site unchanged", () =
     delete before["public.content_version"];
     delete after["public.content_version"];
     expect(after).toEqual(before);
+  });
+
+  it("two backups of the same second keep both archives, the second named « -2 » and listed first", async () => {
+    const at = new Date("2026-11-27T03:00:00Z");
+    const first = await createBackup({
+      pool: db().$client,
+      storage: store.storage,
+      directory,
+      now: at,
+    });
+    const second = await createBackup({
+      pool: db().$client,
+      storage: store.storage,
+      directory,
+      now: at,
+    });
+    expect(path.basename(first.file)).toBe("sauvegarde-2026-11-27-030000.tar");
+    expect(path.basename(second.file)).toBe("sauvegarde-2026-11-27-030000-2.tar");
+    const listed = (await localDestination(directory).list()).map((file) => file.name);
+    expect(listed.indexOf("sauvegarde-2026-11-27-030000-2.tar")).toBeLessThan(
+      listed.indexOf("sauvegarde-2026-11-27-030000.tar"),
+    );
+    await verifyBackup(first.file);
+    await verifyBackup(second.file);
+    await rm(first.file);
+    await rm(second.file);
   });
 
   it("an interrupted backup leaves no archive, and the earlier ones as they were", async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -159,11 +159,28 @@ export type BackupSource = {
 
 export type BackupProgress = { step: "tables" | "files"; done: number; total: number };
 
-/** The archive's file name: its date in UTC, sortable (« sauvegarde-2026-11-27-030000.tar »). */
-export function backupFileName(at: Date, encrypted = false): string {
+/**
+ * The archive's file name: its date in UTC, sortable (« sauvegarde-2026-11-27-030000.tar »), and, for the
+ * second backup of one second (the command beside the nightly job), « -2 » and so on.
+ */
+export function backupFileName(at: Date, encrypted = false, rank = 1): string {
   const iso = at.toISOString(); // 2026-11-27T03:00:00.000Z
-  const name = `sauvegarde-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(":", "")}.tar`;
+  const stamp = `${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(":", "")}`;
+  const name = `sauvegarde-${stamp}${rank > 1 ? `-${rank}` : ""}.tar`;
   return encrypted ? `${name}.enc` : name;
+}
+
+/** Gives the finished archive its name, never over another backup's (link fails if the name is taken). */
+async function nameArchive(partial: string, directory: string, now: Date, encrypted: boolean) {
+  for (let rank = 1; ; rank += 1) {
+    const file = path.join(directory, backupFileName(now, encrypted, rank));
+    try {
+      await link(partial, file);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || rank >= 99) throw error;
+    }
+  }
 }
 
 /**
@@ -182,7 +199,6 @@ export async function createBackup({
   const work = path.join(directory, `.partial-${randomUUID()}`);
   await mkdir(work);
   try {
-    const file = path.join(directory, backupFileName(now, Boolean(key)));
     const partial = path.join(work, "archive");
     const out = createWriteStream(partial);
     const sealed = key ? encryptStream(key) : new PassThrough();
@@ -198,7 +214,7 @@ export async function createBackup({
     }
     sealed.end();
     await written;
-    await rename(partial, file);
+    const file = await nameArchive(partial, directory, now, Boolean(key));
     return { file, size: (await stat(file)).size, manifest };
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -13,7 +13,8 @@ import { s3Storage, type S3Settings } from "../storage/s3.server";
  * check and the restore see the same list through this one interface.
  */
 
-const NAME = /^sauvegarde-(\d{4})-(\d{2})-(\d{2})-(\d{2})(\d{2})(\d{2})\.tar(\.enc)?$/;
+const NAME =
+  /^sauvegarde-(\d{4})-(\d{2})-(\d{2})-(\d{2})(\d{2})(\d{2})(?:-(\d{1,2}))?\.tar(\.enc)?$/;
 
 /** Whether a name is a backup's (a name is never a path: nothing outside the destination). */
 export const isBackupName = (name: string) => NAME.test(name);
@@ -24,11 +25,14 @@ export type BackupFile = { name: string; size: number; createdAt: Date; encrypte
 function backupFileOf(name: string, size: number): BackupFile | null {
   const match = NAME.exec(name);
   if (!match) return null;
-  const [, year, month, day, hours, minutes, seconds, encrypted] = match;
+  const [, year, month, day, hours, minutes, seconds, rank, encrypted] = match;
   return {
     name,
     size,
-    createdAt: new Date(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`),
+    // The second backup of one second (« -2 ») sorts after the first.
+    createdAt: new Date(
+      Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`) + Number(rank ?? 1) - 1,
+    ),
     encrypted: Boolean(encrypted),
   };
 }

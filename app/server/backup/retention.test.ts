@@ -36,11 +36,26 @@ describe("which backups are kept", () => {
     ]);
   });
 
-  it("keeps the newest whatever the rules, and two backups of one day count as one day", () => {
-    const times = [new Date("2026-11-27T10:00:00Z"), new Date("2026-11-27T02:00:00Z")];
+  it("keeps the newest whatever the rules, and two backups of one day count as one day past the last 24 hours", () => {
+    const times = [new Date("2026-11-28T10:00:00Z"), new Date("2026-11-27T02:00:00Z")];
     expect([...backupsToKeep(times, { daily: 1, weekly: 0, monthly: 0 })]).toEqual([0]);
     expect([...backupsToKeep(times, { daily: 0, weekly: 0, monthly: 0 })]).toEqual([0]);
+    const older = [
+      new Date("2026-11-28T10:00:00Z"),
+      new Date("2026-11-26T10:00:00Z"),
+      new Date("2026-11-26T02:00:00Z"),
+    ];
+    expect([...backupsToKeep(older, { daily: 2, weekly: 0, monthly: 0 })].sort()).toEqual([0, 1]);
     expect(backupsToKeep([], { daily: 7, weekly: 4, monthly: 6 }).size).toBe(0);
+  });
+
+  it("never deletes a backup of the last 24 hours: the afternoon's « Sauvegarder maintenant » keeps last night's", () => {
+    const times = [
+      new Date("2026-11-27T14:00:00Z"),
+      new Date("2026-11-27T02:00:00Z"),
+      new Date("2026-11-26T02:00:00Z"),
+    ];
+    expect([...backupsToKeep(times, { daily: 1, weekly: 0, monthly: 0 })].sort()).toEqual([0, 1]);
   });
 
   it("counts days in Paris time: 00:30 in Paris is the next day", () => {

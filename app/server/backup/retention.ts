@@ -1,12 +1,16 @@
 /*
  * Which backups to keep (issue 26): the last of each of the latest `daily` days, `weekly` weeks (Monday
  * first) and `monthly` months, in Paris time — 7 + 4 + 6 by default, about six months back with a few
- * archives. A backup is kept when any rule keeps it; the newest is always kept.
+ * archives. A backup is kept when any rule keeps it; the newest is always kept, and so is every backup of
+ * the 24 hours before it (a « Sauvegarder maintenant » in the afternoon never deletes last night's).
  */
 
 export type Retention = { daily: number; weekly: number; monthly: number };
 
 export const DEFAULT_RETENTION: Retention = { daily: 7, weekly: 4, monthly: 6 };
+
+/** Every backup this close to the newest is kept, whatever the rules. */
+const RECENT_MS = 24 * 60 * 60 * 1000;
 
 const parisParts = new Intl.DateTimeFormat("en-CA", {
   timeZone: "Europe/Paris",
@@ -55,6 +59,10 @@ export function backupsToKeep(
     }
   }
   const newest = newestFirst[0];
-  if (newest) kept.add(newest.index);
+  if (newest) {
+    for (const { time, index } of newestFirst) {
+      if (newest.time.getTime() - time.getTime() < RECENT_MS) kept.add(index);
+    }
+  }
   return kept;
 }

@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
 import { createConnection, type Database } from "../db/client.server";
 import { migrationsFolder } from "../db/migrate.server";
+import { log } from "../logger.server";
 import { BackupRefusedError } from "./errors.server";
 
 /*
@@ -75,7 +76,12 @@ export async function withScratchDatabase<T>(
     return await task(scratch.db);
   } finally {
     await scratch.pool.end();
-    await pool.query(`drop database if exists "${name}" with (force)`);
+    // Its connections are closed: a plain drop. FORCE (which cuts connections, logged as pool errors) only
+    // if one is somehow still there.
+    await pool.query(`drop database if exists "${name}"`).catch(async (error: unknown) => {
+      log.warn("scratch_database_busy", { name, error });
+      await pool.query(`drop database if exists "${name}" with (force)`);
+    });
   }
 }
 
