@@ -90,6 +90,45 @@ describe("recorded backups", () => {
     await db().delete(backupRuns);
   });
 
+  it("a run whose server died is closed within minutes, the owner e-mailed; a young one is left to start", async () => {
+    await db().delete(backupRuns);
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const [dead, gone, young] = await db()
+      .insert(backupRuns)
+      .values([
+        // « Running » with no job of the queue active: its server was killed under it.
+        { reason: "schedule", status: "running", startedAt: minutesAgo(5) },
+        // Waiting for a job that no longer exists.
+        {
+          kind: "check",
+          reason: "manual",
+          status: "queued",
+          file: "x.tar",
+          startedAt: minutesAgo(5),
+        },
+        { reason: "manual", status: "running", startedAt: minutesAgo(0) },
+      ])
+      .returning({ id: backupRuns.id });
+    const health = await backupHealth();
+    expect(health.state).toBe("running");
+    const after = await db().select().from(backupRuns);
+    const statusOf = (id: string | undefined) => after.find((run) => run.id === id)?.status;
+    expect([statusOf(dead?.id), statusOf(gone?.id), statusOf(young?.id)]).toEqual([
+      "failed",
+      "failed",
+      "running",
+    ]);
+    expect(after.find((run) => run.id === dead?.id)?.error).toBe(
+      "interrompue : le serveur s'est arrêté pendant le travail",
+    );
+    const mails = await db().$client.query<{ data: { runId: string } }>(
+      "select data from pgboss.job where name = 'mail' and data->>'kind' = 'backup-failed'",
+    );
+    expect(mails.rows.map((row) => row.data.runId)).toContain(dead?.id);
+    expect(mails.rows.map((row) => row.data.runId)).not.toContain(gone?.id);
+    await db().delete(backupRuns);
+  });
+
   it("a run cut off by a stopped server counts as failed after the queue's time limit", async () => {
     await db()
       .insert(backupRuns)

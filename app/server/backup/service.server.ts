@@ -475,7 +475,47 @@ export type BackupHealth = {
 /** A night's backup is missed when the last good one is older than this. */
 const MISSED_AFTER_MS = 26 * 60 * 60 * 1000;
 
+/**
+ * Closes the runs whose server stopped under them (kill -9, a crash, a power cut): a « running » run while
+ * no job of the `backup` queue is active (one at a time: the queue is a singleton, and a run is marked done
+ * or failed before its job ends), a « queued » one whose job is gone. pg-boss fails a dead server's job once
+ * its heartbeat stops (60 s), so the owner reads it within minutes instead of after the queue's 6 hours
+ * (runs of the last two minutes are left to start).
+ * A backup closed so is e-mailed like any failed one. Returns how many were closed.
+ */
+export async function closeInterruptedRuns(now = new Date()): Promise<number> {
+  const at = now.toISOString();
+  let closed;
+  try {
+    closed = await db().execute<{ id: string; kind: string }>(sql`
+      update backup_runs run
+      set status = 'failed', error = coalesce(run.error, ${INTERRUPTED_ERROR}), finished_at = ${at}::timestamptz
+      where run.started_at < ${at}::timestamptz - make_interval(secs => ${GRACE_SECONDS})
+        and ((run.status = 'running' and not exists (
+              select 1 from pgboss.job j where j.name = 'backup' and j.state = 'active'))
+          or (run.status = 'queued' and not exists (
+              select 1 from pgboss.job j
+              where j.name = 'backup' and j.state in ('created', 'retry', 'active')
+                and j.data->>'runId' = run.id::text)))
+      returning run.id, run.kind`);
+  } catch (error) {
+    // No job queue on this database yet (a first start before the workers, a test without jobs).
+    if ((error as { cause?: { code?: string } }).cause?.code === "42P01") return 0;
+    throw error;
+  }
+  for (const run of closed.rows) {
+    log.warn("backup_run_interrupted", { runId: run.id, kind: run.kind });
+    if (run.kind === "backup") await tellAdministrators(run.id);
+  }
+  return closed.rows.length;
+}
+
+const INTERRUPTED_ERROR = "interrompue : le serveur s'est arrêté pendant le travail";
+/** A run younger than this is left alone: its job may be starting (and pg-boss takes a minute to fail a dead one). */
+const GRACE_SECONDS = 2 * 60;
+
 export async function backupHealth(now = new Date()): Promise<BackupHealth> {
+  await closeInterruptedRuns(now);
   const rows = await db()
     .select()
     .from(backupRuns)
