@@ -14,6 +14,7 @@ import {
   requestBackup,
   requestCheck,
   runRecordedBackup,
+  watchBackups,
 } from "./service.server";
 
 useAppDatabase({ jobs: true });
@@ -126,6 +127,39 @@ describe("recorded backups", () => {
     );
     expect(mails.rows.map((row) => row.data.runId)).toContain(dead?.id);
     expect(mails.rows.map((row) => row.data.runId)).not.toContain(gone?.id);
+    await db().delete(backupRuns);
+  });
+
+  it("a night without a backup is e-mailed to the administrators the next morning, once", async () => {
+    await db().delete(backupRuns);
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    await db()
+      .insert(backupRuns)
+      .values({
+        reason: "schedule",
+        status: "done",
+        startedAt: hoursAgo(30),
+        finishedAt: hoursAgo(30),
+      });
+    expect(await watchBackups()).toBe(true);
+    expect(await watchBackups()).toBe(true);
+    const missed = async () =>
+      (
+        await db().$client.query<{ data: { to: string } }>(
+          "select data from pgboss.job where name = 'mail' and data->>'kind' = 'backup-missed'",
+        )
+      ).rows.map((row) => row.data.to);
+    expect(await missed()).toEqual(["camille@example.com"]);
+    // Last night's done: nothing to say.
+    await db()
+      .insert(backupRuns)
+      .values({
+        reason: "schedule",
+        status: "done",
+        startedAt: hoursAgo(5),
+        finishedAt: hoursAgo(5),
+      });
+    expect(await watchBackups()).toBe(false);
     await db().delete(backupRuns);
   });
 

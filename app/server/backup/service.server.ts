@@ -591,3 +591,48 @@ async function tellAdministrators(runId: string) {
     );
   }
 }
+
+const enqueueBackupMissed = registerMailKind<{ day: string; to: string }>("backup-missed", {
+  failureKind: "admin",
+  async compose({ day, to }) {
+    // Written when it leaves: a backup done meanwhile says there is nothing to tell.
+    const health = await backupHealth();
+    if (health.state !== "missed" || !health.lastSuccess) return null;
+    const siteUrl = env().SITE_URL;
+    return {
+      to,
+      subject: "Aucune sauvegarde du site depuis plus d'un jour",
+      text: [
+        "Bonjour,",
+        "",
+        `La dernière sauvegarde réussie du site date du ${formatLongDateTimeFr(health.lastSuccess.at)} : celle de la nuit n'a pas eu lieu (le serveur était peut-être arrêté).`,
+        "",
+        `Vous pouvez en faire une tout de suite : ${siteUrl}/admin/sauvegardes, « Sauvegarder maintenant ».`,
+        "Si cela se répète, transmettez ce message à la personne qui s'occupe de l'hébergement du site.",
+      ].join("\n"),
+      messageId: `<sauvegarde-manquee-${day}-${to.replace(/[^a-z0-9]/gi, "")}@${new URL(siteUrl).hostname}>`,
+    };
+  },
+});
+
+/**
+ * The morning look at the night's backup (the `backup-watch` job): when the last good one is more than 26
+ * hours old, every administrator is e-mailed, once a day. A site that never had one is left to its first
+ * night (the dashboard says so). Returns whether it e-mailed.
+ */
+export async function watchBackups(now = new Date()): Promise<boolean> {
+  const health = await backupHealth(now);
+  if (health.state !== "missed") return false;
+  const day = now.toISOString().slice(0, 10);
+  const admins = await db()
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, "admin"), isNotNull(users.email)));
+  for (const admin of admins) {
+    await enqueueBackupMissed(
+      { day, to: admin.email },
+      { once: `backup-missed:${day}:${admin.email}` },
+    );
+  }
+  return admins.length > 0;
+}

@@ -108,6 +108,18 @@ export const QUEUES = {
     deleteAfterSeconds: 24 * 60 * 60,
   },
   /**
+   * The morning look at the night's backup (issue 26): none done for 26 hours (the server was down at
+   * night, the job never ran), the administrators are e-mailed. Once a day; a failed look is the next one's.
+   */
+  "backup-watch": {
+    retryLimit: 1,
+    retryDelay: 5 * 60,
+    policy: "singleton",
+    expireInSeconds: 10 * 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  /**
    * The busy times of the photographers' own calendars, imported every 15 minutes (issue 25, decision
    * 0116). `singleton`: one import at a time; a missed run is simply the next one.
    */

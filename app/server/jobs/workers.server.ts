@@ -11,7 +11,12 @@ import { mailJobHandler, type MailJob } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
 import { publishDueArticles } from "../scheduled-publishing.server";
-import { backupSettings, type BackupJob, runBackupJob } from "../backup/service.server";
+import {
+  backupSettings,
+  type BackupJob,
+  runBackupJob,
+  watchBackups,
+} from "../backup/service.server";
 import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
@@ -90,6 +95,18 @@ export async function startWorkers({
   );
   await boss.work<BackupJob>("backup", async ([job]) => {
     if (job) await runBackupJob(job.data);
+  });
+  // Three hours after the night's backup, whether it happened (a missed one is e-mailed).
+  await boss.schedule(
+    "backup-watch",
+    `0 ${(backupSettings().hour + 3) % 24} * * *`,
+    {},
+    {
+      tz: "Europe/Paris",
+    },
+  );
+  await boss.work("backup-watch", async () => {
+    await watchBackups();
   });
   // Booking reminders 48 h and 2 h before (decision 0115), and the requests left unanswered past their
   // deadline: every 5 minutes, each once.
