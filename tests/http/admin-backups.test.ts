@@ -160,6 +160,9 @@ describe("/admin/sauvegardes over HTTP", () => {
     const archive = Buffer.from(await answer.arrayBuffer());
     expect(answer.headers.get("content-type")).toBe("application/x-tar");
     expect(answer.headers.get("cache-control")).toBe("no-store");
+    // Sent as it is, with its length (the browser shows how much is left), never gzipped again.
+    expect(answer.headers.get("content-encoding")).toBeNull();
+    expect(answer.headers.get("content-length")).toBe(String(archive.length));
     // A tar whose first entry is the backup's header.
     expect(archive.subarray(0, 15).toString("latin1")).toBe("sauvegarde.json");
 

@@ -138,13 +138,25 @@ function decodedPath(urlPath: string): string {
  * The Express application, and the fast path that answers cached pages before it (decision 0093) when the
  * page cache is on: a request listener calls `serveFastHit` first and hands what it declines to `app`.
  */
+/**
+ * What the compression middleware may gzip: not a download that says its length (a backup, already
+ * compressed inside): gzip would drop the length, and the browser could not show how much is left.
+ */
+function compressible(req: express.Request, res: express.Response): boolean {
+  const disposition = String(res.getHeader("Content-Disposition") ?? "");
+  if (disposition.startsWith("attachment") && res.getHeader("Content-Length") !== undefined) {
+    return false;
+  }
+  return compression.filter(req, res);
+}
+
 export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const config = env();
   const app = express();
   app.disable("x-powered-by");
   // Behind a reverse proxy, TRUST_PROXY makes req.ip, req.secure (HSTS) and rate limits see the client.
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
-  app.use(compression());
+  app.use(compression({ filter: compressible }));
   app.use(securityHeaders({ development: Boolean(viteDevServer) }));
   app.use(canonicalPrivateAreas());
   app.use(cachePolicy());
