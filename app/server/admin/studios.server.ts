@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { DAYS, studioDataSchema, type StudioData } from "~/content/schemas";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
-import { movedOrder } from "~/lib/reorder";
 import {
   closureRowCount,
   hoursField,
@@ -21,8 +19,7 @@ import {
 import { createStudioPreview, previewHref } from "../content/preview.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { studioPaths } from "../content/site-content.server";
-import { db } from "../db/client.server";
-import { studios } from "../db/schema";
+import { moveRow } from "../db/reorder.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
@@ -183,22 +180,6 @@ export async function studioFormAction(request: Request, id: string | null) {
 }
 
 /** Moves a studio one place up or down in the menus; false when it cannot move. */
-export async function moveStudio(id: string, direction: "up" | "down"): Promise<boolean> {
-  return db().transaction(async (tx) => {
-    const rows = await tx
-      .select({ id: studios.id })
-      .from(studios)
-      .orderBy(studios.position, studios.createdAt)
-      .for("update");
-    const order = movedOrder(
-      rows.map((row) => row.id),
-      id,
-      direction,
-    );
-    if (!order) return false;
-    for (const [position, studioId] of order.entries()) {
-      await tx.update(studios).set({ position }).where(eq(studios.id, studioId));
-    }
-    return true;
-  });
+export function moveStudio(id: string, direction: "up" | "down"): Promise<boolean> {
+  return moveRow("studios", id, direction);
 }

@@ -334,74 +334,83 @@ async function headerOf(file: string, key: string | undefined): Promise<BackupHe
 }
 
 /**
- * « Vérifier cette sauvegarde »: the archive (downloaded first from S3) restored into a database of its
- * own (checkBackup: every entry against its manifest, every table loaded), then dropped; the site is not
- * touched. What it found is the run's report.
+ * A check or a restore of the page, run by its job: the run started, its archive at hand (downloaded first
+ * from S3), `work` done with it; what it found is the run's report, a failure the run's error (logged as
+ * `failedEvent`). A backup gone meanwhile is a failure of its own.
  */
-export async function runCheck(runId: string, settings = backupSettings()): Promise<void> {
+async function runWithArchive(
+  runId: string,
+  settings: BackupSettings,
+  failedEvent: string,
+  work: (
+    file: string,
+    run: { file: string; requestedBy: string | null },
+    progress: ReturnType<typeof progressWriter>,
+  ) => Promise<BackupRunReport>,
+): Promise<void> {
   const run = await startRun(runId);
   if (!run?.file) return;
+  const { file: name } = run;
   const progress = progressWriter(runId);
   try {
     if (settings.s3) progress({ step: "download", done: 0, total: 1 }, true);
-    const found = await destinationOf(settings).withLocalFile(run.file, async (file) => {
-      progress({ step: "check", done: 0, total: 1 }, true);
-      const header = await headerOf(file, settings.key);
-      const report = await checkBackup(file, { pool: db().$client, key: settings.key });
-      return { ...report, ...(header ? { migrations: header.migrations } : {}) };
-    });
+    const found = await destinationOf(settings).withLocalFile(name, (file) =>
+      work(file, { file: name, requestedBy: run.requestedBy }, progress),
+    );
     if (!found) throw new MissingBackupError();
     await finishRun(runId, { report: found.value });
-    log.info("backup_checked", { file: run.file, tables: found.value.tables });
   } catch (error) {
-    log.error("backup_check_failed", { error, file: run.file });
+    log.error(failedEvent, { error, file: name });
     await finishRun(runId, { error });
   }
 }
 
 /**
- * The restore of a listed backup over the site, from the page: the archive (downloaded first from S3)
- * checked whole, a safety backup of the site as it is (recorded as a backup of its own), then the restore
- * (restore.server: one transaction). A refusal or a failure leaves the site as it was.
+ * « Vérifier cette sauvegarde »: the archive restored into a database of its own (checkBackup: every entry
+ * against its manifest, every table loaded), then dropped; the site is not touched.
  */
-export async function runRestore(runId: string, settings = backupSettings()): Promise<void> {
-  const run = await startRun(runId);
-  if (!run?.file) return;
-  const progress = progressWriter(runId);
-  try {
-    if (settings.s3) progress({ step: "download", done: 0, total: 1 }, true);
-    const found = await destinationOf(settings).withLocalFile(run.file, async (file) => {
-      progress({ step: "check", done: 0, total: 1 }, true);
-      // Checked before the safety backup: a damaged archive costs nothing.
-      const verified = await verifyBackup(file, settings.key);
-      progress({ step: "safety", done: 0, total: 1 }, true);
-      const safety = await runRecordedBackup({ reason: "safety", by: run.requestedBy }, settings);
-      progress({ step: "restore", done: 0, total: 1 }, true);
-      const restored = await restoreBackup(file, {
-        pool: db().$client,
-        storage: storage(),
-        key: settings.key,
-        verified,
-      });
-      log.info("backup_restored", { file: run.file, ...restored });
-      return {
-        createdAt: verified.createdAt,
-        encrypted: run.file?.endsWith(".enc") ?? false,
-        tables: restored.tables,
-        rows: restored.rows,
-        files: restored.files,
-        bytes: verified.files.reduce((sum, item) => sum + item.size, 0),
-        counts: Object.fromEntries(verified.tables.map((table) => [table.name, table.rows])),
-        migrations: verified.migrations,
-        safetyBackup: safety.name,
-      } satisfies BackupRunReport;
+export function runCheck(runId: string, settings = backupSettings()): Promise<void> {
+  return runWithArchive(runId, settings, "backup_check_failed", async (file, run, progress) => {
+    progress({ step: "check", done: 0, total: 1 }, true);
+    const header = await headerOf(file, settings.key);
+    const report = await checkBackup(file, { pool: db().$client, key: settings.key });
+    log.info("backup_checked", { file: run.file, tables: report.tables });
+    return { ...report, ...(header ? { migrations: header.migrations } : {}) };
+  });
+}
+
+/**
+ * The restore of a listed backup over the site, from the page: the archive checked whole, a safety backup
+ * of the site as it is (recorded as a backup of its own), then the restore (restore.server: one
+ * transaction). A refusal or a failure leaves the site as it was.
+ */
+export function runRestore(runId: string, settings = backupSettings()): Promise<void> {
+  return runWithArchive(runId, settings, "backup_restore_failed", async (file, run, progress) => {
+    progress({ step: "check", done: 0, total: 1 }, true);
+    // Checked before the safety backup: a damaged archive costs nothing.
+    const verified = await verifyBackup(file, settings.key);
+    progress({ step: "safety", done: 0, total: 1 }, true);
+    const safety = await runRecordedBackup({ reason: "safety", by: run.requestedBy }, settings);
+    progress({ step: "restore", done: 0, total: 1 }, true);
+    const restored = await restoreBackup(file, {
+      pool: db().$client,
+      storage: storage(),
+      key: settings.key,
+      verified,
     });
-    if (!found) throw new MissingBackupError();
-    await finishRun(runId, { report: found.value });
-  } catch (error) {
-    log.error("backup_restore_failed", { error, file: run.file });
-    await finishRun(runId, { error });
-  }
+    log.info("backup_restored", { file: run.file, ...restored });
+    return {
+      createdAt: verified.createdAt,
+      encrypted: run.file.endsWith(".enc"),
+      tables: restored.tables,
+      rows: restored.rows,
+      files: restored.files,
+      bytes: verified.files.reduce((sum, item) => sum + item.size, 0),
+      counts: Object.fromEntries(verified.tables.map((table) => [table.name, table.rows])),
+      migrations: verified.migrations,
+      safetyBackup: safety.name,
+    } satisfies BackupRunReport;
+  });
 }
 
 /** A check or restore of the page (or null): its state, progress and report. */

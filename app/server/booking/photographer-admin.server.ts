@@ -1,7 +1,7 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/forms";
-import { movedOrder } from "~/lib/reorder";
 import { db } from "../db/client.server";
+import { moveRow } from "../db/reorder.server";
 import { bookings, photographers, travelTimes } from "../db/schema";
 import { setPhotographerStudios } from "./photographers.server";
 
@@ -45,24 +45,8 @@ export async function updatePhotographer(
 }
 
 /** Moves a photographer one place up or down the list (the first free one takes a booking). */
-export async function movePhotographer(id: string, direction: "up" | "down"): Promise<boolean> {
-  return db().transaction(async (tx) => {
-    const rows = await tx
-      .select({ id: photographers.id })
-      .from(photographers)
-      .orderBy(asc(photographers.position), asc(photographers.createdAt))
-      .for("update");
-    const order = movedOrder(
-      rows.map((row) => row.id),
-      id,
-      direction,
-    );
-    if (!order) return false;
-    for (const [position, photographerId] of order.entries()) {
-      await tx.update(photographers).set({ position }).where(eq(photographers.id, photographerId));
-    }
-    return true;
-  });
+export function movePhotographer(id: string, direction: "up" | "down"): Promise<boolean> {
+  return moveRow("photographers", id, direction);
 }
 
 export type PhotographerDeletion = "deleted" | "not_found" | "has_bookings" | "last";
