@@ -34,6 +34,7 @@ export const measuredPages: MeasuredPage[] = [
   { name: "mentions légales", path: "/mentions-legales", kind: "light", lighthouse: false },
   { name: "données personnelles", path: "/donnees-personnelles", kind: "light", lighthouse: false },
   { name: "politique cookies", path: "/politique-cookies", kind: "light", lighthouse: false },
+  { name: "réserver Brive", path: "/reserver/brive", kind: "light", lighthouse: true },
   { name: "contact", path: "/contact", kind: "hydrated", lighthouse: false },
   { name: "contact Brive", path: "/contact-studio-brive", kind: "hydrated", lighthouse: true },
   { name: "blog", path: "/blog", kind: "hydrated", lighthouse: true },

@@ -1,8 +1,12 @@
 // The server the pages of page-list.ts are measured on (Lighthouse, weight).
+import { offerBooking } from "./reservations.ts";
 import { seedArticles } from "./seed.ts";
 import { connect, makeDataDir, removeDataDir, startServer, type BenchServer } from "./server.ts";
 
-/** A production server with a dozen published articles (covers from the demo images) in five categories. */
+/**
+ * A production server with a dozen published articles (covers from the demo images) in five categories, and
+ * online booking on at Brive.
+ */
 export async function startPageServer(label: string): Promise<{
   server: BenchServer;
   close: () => Promise<void>;
@@ -12,6 +16,8 @@ export async function startPageServer(label: string): Promise<{
   const client = await connect(server.databaseUrl);
   try {
     await seedArticles(client, { to: 12 });
+    // Brive takes bookings on the site: its booking page is measured too (issue 25: a light page).
+    await offerBooking(client, "brive");
   } finally {
     await client.end();
   }
