@@ -126,6 +126,16 @@ export async function migrationLevel(client: pg.ClientBase): Promise<MigrationLe
   return { count: Number(rows[0]?.count ?? 0), last: rows[0]?.last ?? null };
 }
 
+/**
+ * The newlines of a chunk (COPY text: one a row). Found by Buffer's native search: a JavaScript loop over
+ * every byte cost the server's event loop about 8 ns a byte, 40 s of CPU for 5 GB of photos.
+ */
+export function countNewlines(chunk: Buffer): number {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count += 1;
+  return count;
+}
+
 /** Counts rows and hashes the bytes flowing through (COPY text: one line a row). */
 export class Tally extends Transform {
   readonly hash = createHash("sha256");
@@ -136,7 +146,7 @@ export class Tally extends Transform {
     done: (error?: Error | null, data?: Buffer) => void,
   ) {
     this.hash.update(chunk);
-    for (const byte of chunk) if (byte === 10) this.rows += 1;
+    this.rows += countNewlines(chunk);
     done(null, chunk);
   }
 }

@@ -136,14 +136,20 @@ export async function* readTar(
   input: AsyncIterable<Buffer | Uint8Array>,
 ): AsyncGenerator<TarEntry> {
   const iterator = input[Symbol.asyncIterator]();
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let done = false;
 
   async function fill(bytes: number): Promise<boolean> {
     while (pending.length < bytes && !done) {
       const next = await iterator.next();
       if (next.done) done = true;
-      else pending = Buffer.concat([pending, Buffer.from(next.value)]);
+      else {
+        // The chunk itself when nothing waits (most of the time): a photo's bytes are not copied twice.
+        const chunk = Buffer.isBuffer(next.value)
+          ? next.value
+          : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      }
     }
     return pending.length >= bytes;
   }
