@@ -17,7 +17,8 @@ import { TarWriter } from "./tar.server";
  * one repeatable-read snapshot taken while the site keeps serving), then every stored file (local disk or
  * S3 alike, through the storage interface), then `manifest.json` with each table's row count and each
  * entry's SHA-256: what a restore checks before it changes anything. Nothing is held in memory: tables are
- * spooled to a file beside the archive (a tar entry needs its size first), files streamed through.
+ * spooled to a file beside the archive (a tar entry needs its size first), S3 objects streamed through,
+ * local files read into one reused buffer (bench « sauvegardes »: the server's RSS for 5 GB of photos).
  */
 
 export const BACKUP_FORMAT = 1;
