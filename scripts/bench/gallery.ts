@@ -44,12 +44,12 @@ const THROTTLED_BYTES_PER_SECOND = 20e6;
 
 type Sample = { at: number; rss: number };
 
-/** Samples the server's resident memory every 200 ms (VmRSS) until stopped. */
-function sampleMemory(pid: number) {
+/** Samples a process's resident memory every `everyMs` (VmRSS) until stopped. */
+export function sampleMemory(pid: number, everyMs = 200) {
   const samples: Sample[] = [];
   const take = () => samples.push({ at: Date.now(), rss: residentBytes(pid) ?? 0 });
   take();
-  const timer = setInterval(take, 200);
+  const timer = setInterval(take, everyMs);
   return {
     samples,
     stop() {
@@ -74,7 +74,7 @@ async function assertFreeSpace(directory: string, quick: boolean) {
 }
 
 /** A gallery row of the server's database (no e-mail sent: the admin's pages are not used for it). */
-async function insertGallery(client: pg.Client, title: string): Promise<string> {
+export async function insertGallery(client: pg.Client, title: string): Promise<string> {
   const id = randomUUID();
   await client.query(
     `insert into galleries (id, title, client_name, client_email, session_date, expires_at, purge_at,
@@ -256,8 +256,9 @@ async function cpuSeconds(pid: number): Promise<{ user: number; system: number }
   return { user: Number(fields[11]) / ticks, system: Number(fields[12]) / ticks };
 }
 
-async function createAdmin(server: BenchServer) {
-  const admin = { email: "banc-galeries@example.com", password: randomBytes(12).toString("hex") };
+/** An administrator made by `npm run admin:create`, signed in: her session cookie. */
+export async function createAdmin(server: BenchServer, email = "banc-galeries@example.com") {
+  const admin = { email, password: randomBytes(12).toString("hex") };
   await promisify(execFile)(
     process.execPath,
     ["scripts/admin-create.ts", "--email", admin.email, "--password", admin.password],

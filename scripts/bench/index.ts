@@ -2,6 +2,7 @@
 // on loopback with throwaway data directories, and writes docs/benchmarks.json + docs/benchmarks.md.
 // See docs/decisions/0050-benchmarks.md.
 import { parseArgs } from "node:util";
+import { backupsSection } from "./backups.ts";
 import type { Context } from "./context.ts";
 import { ceilingSection } from "./ceiling.ts";
 import { durabilitySection } from "./durability.ts";
@@ -39,6 +40,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   memory: memorySection,
   gallery: gallerySection,
   reservations: reservationsSection,
+  sauvegardes: backupsSection,
 };
 
 const { values } = parseArgs({

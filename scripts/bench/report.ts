@@ -66,6 +66,7 @@ export const sectionOrder = [
   "memory",
   "gallery",
   "reservations",
+  "sauvegardes",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { link, mkdir, rm, stat } from "node:fs/promises";
+import { link, mkdir, open, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Transform, type Writable } from "node:stream";
+import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
@@ -17,7 +17,8 @@ import { TarWriter } from "./tar.server";
  * one repeatable-read snapshot taken while the site keeps serving), then every stored file (local disk or
  * S3 alike, through the storage interface), then `manifest.json` with each table's row count and each
  * entry's SHA-256: what a restore checks before it changes anything. Nothing is held in memory: tables are
- * spooled to a file beside the archive (a tar entry needs its size first), files streamed through.
+ * spooled to a file beside the archive (a tar entry needs its size first), S3 objects streamed through,
+ * local files read into one reused buffer (bench « sauvegardes »: the server's RSS for 5 GB of photos).
  */
 
 export const BACKUP_FORMAT = 1;
@@ -126,6 +127,16 @@ export async function migrationLevel(client: pg.ClientBase): Promise<MigrationLe
   return { count: Number(rows[0]?.count ?? 0), last: rows[0]?.last ?? null };
 }
 
+/**
+ * The newlines of a chunk (COPY text: one a row). Found by Buffer's native search: a JavaScript loop over
+ * every byte cost the server's event loop about 8 ns a byte, 40 s of CPU for 5 GB of photos.
+ */
+export function countNewlines(chunk: Buffer): number {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count += 1;
+  return count;
+}
+
 /** Counts rows and hashes the bytes flowing through (COPY text: one line a row). */
 export class Tally extends Transform {
   readonly hash = createHash("sha256");
@@ -136,7 +147,7 @@ export class Tally extends Transform {
     done: (error?: Error | null, data?: Buffer) => void,
   ) {
     this.hash.update(chunk);
-    for (const byte of chunk) if (byte === 10) this.rows += 1;
+    this.rows += countNewlines(chunk);
     done(null, chunk);
   }
 }
@@ -201,8 +212,11 @@ export async function createBackup({
   try {
     const partial = path.join(work, "archive");
     const out = createWriteStream(partial);
-    const sealed = key ? encryptStream(key) : new PassThrough();
-    const written = pipeline(sealed, out);
+    // Unencrypted, the tar goes straight to its file: a piece of a stored file is written before its
+    // buffer is filled again (TarWriter.addPieces); the encryption copies what it is given.
+    const encryption = key ? encryptStream(key) : null;
+    const sealed: Writable = encryption ?? out;
+    const written = encryption ? pipeline(encryption, out) : finished(out);
     const tar = new TarWriter(sealed);
     let manifest: BackupManifest;
     try {
@@ -281,26 +295,93 @@ async function writeArchive(
   const files: FileManifest[] = [];
   const keys: string[] = [];
   for await (const info of storage.list("")) keys.push(info.key);
+  const buffer = Buffer.allocUnsafe(FILE_PIECE);
   for (const [index, key] of keys.entries()) {
     onProgress({ step: "files", done: index, total: keys.length });
-    const object = await storage.get(key);
-    // Deleted since it was listed: not part of the site any more.
-    if (!object) continue;
-    const tally = new Tally();
     const entry = `fichiers/${key}`;
-    await tar.add(entry, object.size, object.body.pipe(tally), object.lastModified.getTime());
-    files.push({
-      key,
-      size: object.size,
-      contentType: object.contentType,
-      sha256: tally.hash.digest("hex"),
-      entry,
-    });
+    const file =
+      storage.kind === "local"
+        ? await addLocalFile(tar, storage, key, entry, buffer)
+        : await addStoredFile(tar, storage, key, entry);
+    // Deleted since it was listed: not part of the site any more.
+    if (file) files.push(file);
   }
   const manifest: BackupManifest = { ...header, tables, files };
   await tar.add(MANIFEST_ENTRY, ...jsonEntry(manifest));
   await tar.finish();
   return manifest;
+}
+
+/** Pieces of a stored file read into one buffer (1 MiB): the backup's memory whatever the files' size. */
+const FILE_PIECE = 1 << 20;
+
+/** A file of an S3 store, streamed from the bucket; null when it was deleted since it was listed. */
+async function addStoredFile(
+  tar: TarWriter,
+  storage: Storage,
+  key: string,
+  entry: string,
+): Promise<FileManifest | null> {
+  const object = await storage.get(key);
+  if (!object) return null;
+  const tally = new Tally();
+  await tar.add(entry, object.size, object.body.pipe(tally), object.lastModified.getTime());
+  return {
+    key,
+    size: object.size,
+    contentType: object.contentType,
+    sha256: tally.hash.digest("hex"),
+    entry,
+  };
+}
+
+/**
+ * A file of the local store read into `buffer`, reused piece after piece (TarWriter.addPieces): a read
+ * stream's fresh buffer per piece stayed until the garbage collector ran, which an idle server does
+ * seldom: +77 MiB for a backup of 5 GB of photos at night. Null when it was deleted since it was listed.
+ */
+async function addLocalFile(
+  tar: TarWriter,
+  storage: Storage,
+  key: string,
+  entry: string,
+  buffer: Buffer,
+): Promise<FileManifest | null> {
+  const object = await storage.head(key);
+  if (!object) return null;
+  let started = false;
+  try {
+    return await storage.withLocalFile(key, async (file) => {
+      const handle = await open(file);
+      started = true;
+      try {
+        const { size } = await handle.stat();
+        const hash = createHash("sha256");
+        await tar.addPieces(entry, size, object.lastModified.getTime(), async (write) => {
+          for (let position = 0; position < size;) {
+            const { bytesRead } = await handle.read(
+              buffer,
+              0,
+              Math.min(buffer.length, size - position),
+              position,
+            );
+            if (bytesRead === 0) break;
+            const piece = buffer.subarray(0, bytesRead);
+            hash.update(piece);
+            await write(piece);
+            position += bytesRead;
+          }
+        });
+        return { key, size, contentType: object.contentType, sha256: hash.digest("hex"), entry };
+      } finally {
+        await handle.close();
+      }
+    });
+  } catch (error) {
+    // Deleted between the listing and its opening: nothing of it was written.
+    if (!started && !(await storage.head(key))) return null;
+    throw error;
+  }
 }
 
 function jsonEntry(value: unknown): [number, Buffer] {

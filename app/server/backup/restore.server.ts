@@ -17,6 +17,7 @@ import {
   BACKUP_FORMAT,
   type BackupHeader,
   type BackupManifest,
+  countNewlines,
   HEADER_ENTRY,
   listTables,
   MANIFEST_ENTRY,
@@ -49,7 +50,7 @@ async function tallyOf(chunks: AsyncIterable<Buffer>, { rows = false } = {}): Pr
   for await (const chunk of chunks) {
     hash.update(chunk);
     bytes += chunk.length;
-    if (rows) for (const byte of chunk) if (byte === 10) lines += 1;
+    if (rows) lines += countNewlines(chunk);
   }
   return { bytes, rows: lines, sha256: hash.digest("hex") };
 }

@@ -64,6 +64,31 @@ describe("the backup's tar", () => {
     await expect(read(bytes.subarray(0, 700))).rejects.toThrow("archive incomplète");
   });
 
+  it("writes pieces handed over in one reused buffer, each before the buffer is filled again", async () => {
+    const photo = Buffer.alloc(2_500_000);
+    for (let index = 0; index < photo.length; index++) photo[index] = (index * 7) % 251;
+    const pieces = path.join(directory, "pieces.tar");
+    const out = createWriteStream(pieces);
+    const tar = new TarWriter(out);
+    const buffer = Buffer.alloc(1 << 16);
+    await tar.addPieces("fichiers/photo.jpg", photo.length, Date.now(), async (write) => {
+      for (let position = 0; position < photo.length; position += buffer.length) {
+        const length = photo.copy(buffer, 0, position, position + buffer.length);
+        await write(buffer.subarray(0, length));
+      }
+    });
+    await tar.finish();
+    out.end();
+    await new Promise<void>((resolve) => out.on("close", () => resolve()));
+    const read: Array<[string, boolean]> = [];
+    for await (const entry of readTar(createReadStream(pieces))) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry.body) chunks.push(chunk);
+      read.push([entry.name, Buffer.concat(chunks).equals(photo)]);
+    }
+    expect(read).toEqual([["fichiers/photo.jpg", true]]);
+  });
+
   it("refuses a body shorter or longer than the size it announced", async () => {
     const tar = new TarWriter(new Writable({ write: (_chunk, _encoding, done) => done() }));
     await expect(tar.add("court", 10, Readable.from([Buffer.alloc(4)]))).rejects.toThrow(

@@ -69,17 +69,7 @@ export class TarWriter {
     body: Readable | Buffer,
     mtime = Date.now(),
   ): Promise<void> {
-    const records: string[] = [];
-    if (Buffer.byteLength(name) > 100 || /[^\x20-\x7e]/.test(name))
-      records.push(paxRecord("path", name));
-    if (size > MAX_OCTAL_SIZE) records.push(paxRecord("size", String(size)));
-    if (records.length > 0) {
-      const pax = Buffer.from(records.join(""), "utf8");
-      await write(this.out, ustarHeader("PaxHeader", pax.length, "x", mtime));
-      await write(this.out, Buffer.concat([pax, Buffer.alloc(padding(pax.length))]));
-    }
-    const shortName = Buffer.from(name, "utf8").subarray(0, 100).toString("latin1");
-    await write(this.out, ustarHeader(shortName, size, "0", mtime));
+    await this.begin(name, size, mtime);
     let written = 0;
     if (Buffer.isBuffer(body)) {
       await write(this.out, body);
@@ -92,6 +82,48 @@ export class TarWriter {
         await write(this.out, bytes);
       }
     }
+    await this.end(name, size, written);
+  }
+
+  /**
+   * An entry of `size` bytes that `fill` hands over piece by piece in one buffer it reuses: `write` resolves
+   * once the piece has left for the output (its write's callback), so the buffer may be filled again. A
+   * stream would allocate a buffer per piece, garbage an idle server keeps for tens of MiB.
+   * The output must not hold pieces as they are (a PassThrough would): a file, or a transform that copies.
+   */
+  async addPieces(
+    name: string,
+    size: number,
+    mtime: number,
+    fill: (write: (piece: Buffer) => Promise<void>) => Promise<void>,
+  ): Promise<void> {
+    await this.begin(name, size, mtime);
+    let written = 0;
+    await fill(async (piece) => {
+      written += piece.length;
+      if (written > size) throw new Error(`Entrée « ${name} » : plus de ${size} octets.`);
+      await new Promise<void>((resolve, reject) =>
+        this.out.write(piece, (error) => (error ? reject(error) : resolve())),
+      );
+    });
+    await this.end(name, size, written);
+  }
+
+  private async begin(name: string, size: number, mtime: number): Promise<void> {
+    const records: string[] = [];
+    if (Buffer.byteLength(name) > 100 || /[^\x20-\x7e]/.test(name))
+      records.push(paxRecord("path", name));
+    if (size > MAX_OCTAL_SIZE) records.push(paxRecord("size", String(size)));
+    if (records.length > 0) {
+      const pax = Buffer.from(records.join(""), "utf8");
+      await write(this.out, ustarHeader("PaxHeader", pax.length, "x", mtime));
+      await write(this.out, Buffer.concat([pax, Buffer.alloc(padding(pax.length))]));
+    }
+    const shortName = Buffer.from(name, "utf8").subarray(0, 100).toString("latin1");
+    await write(this.out, ustarHeader(shortName, size, "0", mtime));
+  }
+
+  private async end(name: string, size: number, written: number): Promise<void> {
     if (written !== size) {
       throw new Error(`Entrée « ${name} » : ${written} octets lus au lieu de ${size}.`);
     }
@@ -136,14 +168,20 @@ export async function* readTar(
   input: AsyncIterable<Buffer | Uint8Array>,
 ): AsyncGenerator<TarEntry> {
   const iterator = input[Symbol.asyncIterator]();
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let done = false;
 
   async function fill(bytes: number): Promise<boolean> {
     while (pending.length < bytes && !done) {
       const next = await iterator.next();
       if (next.done) done = true;
-      else pending = Buffer.concat([pending, Buffer.from(next.value)]);
+      else {
+        // The chunk itself when nothing waits (most of the time): a photo's bytes are not copied twice.
+        const chunk = Buffer.isBuffer(next.value)
+          ? next.value
+          : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      }
     }
     return pending.length >= bytes;
   }
