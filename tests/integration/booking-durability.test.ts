@@ -17,8 +17,10 @@ import { parseMail } from "../support/smtp-capture";
 // and the job's completion, a kill makes the e-mail go again. So, as tests/integration/
 // newsletter-durability.test.ts does, the kill comes from inside the SMTP transaction of the first message
 // after BOOKINGS_BEFORE_KILL bookings were acknowledged, with bookings still being posted: that message was
-// not delivered (it must go once after the restart) and every earlier one was answered and its job ended
-// before the next began (one e-mail at a time per process).
+// not delivered (it must go once after the restart). The process sends two e-mails at a time: the other
+// one may be in that window at the kill (accepted just before it, its job not yet ended), and it alone may
+// arrive twice; what the dead process's connection still brings after the kill is refused, as from a
+// sender that is gone.
 
 const BOOKINGS = 60;
 const CONCURRENCY = 6;
@@ -27,7 +29,7 @@ const BOOKINGS_BEFORE_KILL = 20;
 let smtp: ScriptedSmtp;
 let server: ServerProcess | undefined;
 /** Each message the mail server accepted: recipient and decoded subject. */
-const delivered: { to: string; subject: string }[] = [];
+const delivered: { to: string; subject: string; at: number }[] = [];
 let answer: (mail: { to: string; raw: string }) => Promise<SmtpAnswer> = () =>
   Promise.resolve("accept");
 
@@ -36,7 +38,7 @@ beforeAll(async () => {
     onMessage: async (mail) => {
       const verdict = await answer(mail);
       if (verdict === "accept")
-        delivered.push({ to: mail.to, subject: parseMail(mail.raw).subject });
+        delivered.push({ to: mail.to, subject: parseMail(mail.raw).subject, at: Date.now() });
       return verdict;
     },
   });
@@ -70,7 +72,7 @@ async function query<Row extends pg.QueryResultRow>(text: string, values: unknow
 
 describe("bookings survive a SIGKILL of their app process", () => {
   it(
-    "keeps every acknowledged booking and sends each one's e-mails exactly once after the restart",
+    "keeps every acknowledged booking and sends each one's e-mails once after the restart (the one in flight at the kill at most twice)",
     { timeout: 300_000 },
     async ({ annotate }) => {
       const { baseUrl } = running();
@@ -86,10 +88,15 @@ describe("bookings survive a SIGKILL of their app process", () => {
       let killed: Promise<unknown> | undefined;
       let killedRecipient: string | undefined;
       let killedWhile = 0;
+      let killedAt = 0;
+      let restarted = false;
       answer = async ({ to }) => {
+        // Between the kill and the restart, only the dead process's connection can bring anything.
+        if (killed && !restarted) return { code: 421, message: "4.3.0 Expéditeur disparu" };
         if (killed || acknowledged.size < BOOKINGS_BEFORE_KILL) return "accept";
         killedRecipient = to;
         killedWhile = BOOKINGS - acknowledged.size;
+        killedAt = Date.now();
         killed = running().kill("SIGKILL");
         await killed;
         // Nobody is left to read it: as far as the site knows, the transaction ended unanswered.
@@ -119,6 +126,7 @@ describe("bookings survive a SIGKILL of their app process", () => {
       expect(Object.keys(failed).filter((outcome) => outcome !== "network")).toEqual([]);
       expect(acknowledged.size).toBeGreaterThanOrEqual(BOOKINGS_BEFORE_KILL);
 
+      restarted = true;
       const restartMs = await running().restart();
       const stored = await query<{ email: string }>(
         "select lower(client_email) as email from bookings where session_type_id = $1",
@@ -132,19 +140,25 @@ describe("bookings survive a SIGKILL of their app process", () => {
       }
 
       // Every stored booking (acknowledged, or committed while its answer died with the server) e-mails its
-      // client once and the studio once.
-      const clientMails = () =>
+      // client once and the studio once: each (recipient, subject) once, the message in the window at the
+      // kill (see above) perhaps twice.
+      const ours = () =>
         delivered.filter(
           (mail) =>
-            mail.to.startsWith(`duree-${run}-`) &&
-            mail.subject.startsWith("Votre séance est réservée"),
+            (mail.to.startsWith(`duree-${run}-`) &&
+              mail.subject.startsWith("Votre séance est réservée")) ||
+            !mail.to.startsWith("duree-"),
         );
-      const studioMails = () => delivered.filter((mail) => !mail.to.startsWith("duree-"));
+      const copies = () => {
+        const byMessage = new Map<string, number[]>();
+        for (const mail of ours()) {
+          const key = `${mail.to} ${mail.subject}`;
+          byMessage.set(key, [...(byMessage.get(key) ?? []), mail.at]);
+        }
+        return byMessage;
+      };
       await expect
-        .poll(() => clientMails().length + studioMails().length, {
-          timeout: 120_000,
-          interval: 250,
-        })
+        .poll(() => copies().size, { timeout: 120_000, interval: 250 })
         .toBe(stored.length * 2);
       // No mail job left: the last one is marked done just after its message is accepted (a moment later on
       // a busy machine), and none is waiting to send a second copy.
@@ -155,17 +169,30 @@ describe("bookings survive a SIGKILL of their app process", () => {
           )
         )[0]?.count;
       await expect.poll(queued, { timeout: 30_000, interval: 250 }).toBe(0);
-      expect(clientMails().length + studioMails().length).toBe(stored.length * 2);
-      const perClient = new Map<string, number>();
-      for (const mail of clientMails()) perClient.set(mail.to, (perClient.get(mail.to) ?? 0) + 1);
-      expect([...perClient.keys()].sort()).toEqual([...storedEmails].sort());
-      expect([...perClient.values()].every((copies) => copies === 1)).toBe(true);
+      const messages = copies();
+      expect(messages.size).toBe(stored.length * 2);
+      const twice = [...messages].filter(([, times]) => times.length > 1);
+      // At most the other worker's message, accepted in the instant before the kill, went again.
+      expect(twice.length).toBeLessThanOrEqual(1);
+      for (const [message, times] of twice) {
+        expect(times, message).toHaveLength(2);
+        expect(killedAt - (times[0] ?? 0), message).toBeLessThan(1_000);
+        expect(killedAt - (times[0] ?? 0), message).toBeGreaterThanOrEqual(0);
+      }
+      const clients = new Set(
+        [...messages.keys()]
+          .filter((key) => key.startsWith(`duree-${run}-`))
+          .map((key) => key.split(" ")[0]),
+      );
+      expect([...clients].sort()).toEqual([...storedEmails].sort());
       // The studio's notices name each booking's time: all different, so one each.
-      expect(new Set(studioMails().map((mail) => mail.subject)).size).toBe(stored.length);
+      expect([...messages.keys()].filter((key) => !key.startsWith("duree-"))).toHaveLength(
+        stored.length,
+      );
       // The message the kill interrupted was among them: sent again after the restart, and counted once.
       expect(killedRecipient).toBeDefined();
 
-      const figures = `SIGKILL after ${BOOKINGS_BEFORE_KILL} acknowledged bookings, ${killedWhile} not yet answered; ${acknowledged.size} acknowledged, ${stored.length} stored (${stored.length - acknowledged.size} committed without their answer), ${failed.network ?? 0} refused connections; restart ${(restartMs / 1000).toFixed(1)} s; ${delivered.length} e-mails, each once`;
+      const figures = `SIGKILL after ${BOOKINGS_BEFORE_KILL} acknowledged bookings, ${killedWhile} not yet answered; ${acknowledged.size} acknowledged, ${stored.length} stored (${stored.length - acknowledged.size} committed without their answer), ${failed.network ?? 0} refused connections; restart ${(restartMs / 1000).toFixed(1)} s; ${delivered.length} e-mails, ${twice.length === 0 ? "each once" : "each once but the one in the kill's instant"}`;
       process.stdout.write(`${figures}\n`);
       await annotate(figures);
     },

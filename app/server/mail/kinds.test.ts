@@ -25,6 +25,7 @@ describe("the mail worker's kinds", () => {
     expect(inSources).toEqual([
       "admin",
       "backup-failed",
+      "backup-missed",
       "booking-client",
       "booking-owner",
       "confirmation",
