@@ -110,6 +110,8 @@ describe("recorded backups", () => {
         { reason: "manual", status: "running", startedAt: minutesAgo(0) },
       ])
       .returning({ id: backupRuns.id });
+    // The look every 5 minutes closes them; the health then reads the runs as they are.
+    await watchBackups();
     const health = await backupHealth();
     expect(health.state).toBe("running");
     const after = await db().select().from(backupRuns);

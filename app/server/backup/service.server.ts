@@ -524,7 +524,6 @@ const INTERRUPTED_ERROR = "interrompue : le serveur s'est arrêté pendant le tr
 const GRACE_SECONDS = 2 * 60;
 
 export async function backupHealth(now = new Date()): Promise<BackupHealth> {
-  await closeInterruptedRuns(now);
   const rows = await db()
     .select()
     .from(backupRuns)
@@ -625,11 +624,13 @@ const enqueueBackupMissed = registerMailKind<{ day: string; to: string }>("backu
 });
 
 /**
- * The morning look at the night's backup (the `backup-watch` job): when the last good one is more than 26
- * hours old, every administrator is e-mailed, once a day. A site that never had one is left to its first
- * night (the dashboard says so). Returns whether it e-mailed.
+ * The look at the backups every 5 minutes (the `backup-watch` job): runs whose server died are closed
+ * (closeInterruptedRuns), and when the last good backup is more than 26 hours old every administrator is
+ * e-mailed, once a day. A site that never had one is left to its first night (the dashboard says so).
+ * Returns whether it e-mailed.
  */
 export async function watchBackups(now = new Date()): Promise<boolean> {
+  await closeInterruptedRuns(now);
   const health = await backupHealth(now);
   if (health.state !== "missed") return false;
   const day = now.toISOString().slice(0, 10);

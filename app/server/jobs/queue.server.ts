@@ -108,12 +108,12 @@ export const QUEUES = {
     deleteAfterSeconds: 24 * 60 * 60,
   },
   /**
-   * The morning look at the night's backup (issue 26): none done for 26 hours (the server was down at
-   * night, the job never ran), the administrators are e-mailed. Once a day; a failed look is the next one's.
+   * The look at the backups every 5 minutes (issue 26): runs whose server died are closed, and none done for
+   * 26 hours (the server was down at night, the job never ran) is e-mailed once a day. A failed look is the
+   * next one's.
    */
   "backup-watch": {
-    retryLimit: 1,
-    retryDelay: 5 * 60,
+    retryLimit: 0,
     policy: "singleton",
     expireInSeconds: 10 * 60,
     retentionSeconds: 24 * 60 * 60,

@@ -96,15 +96,8 @@ export async function startWorkers({
   await boss.work<BackupJob>("backup", async ([job]) => {
     if (job) await runBackupJob(job.data);
   });
-  // Three hours after the night's backup, whether it happened (a missed one is e-mailed).
-  await boss.schedule(
-    "backup-watch",
-    `0 ${(backupSettings().hour + 3) % 24} * * *`,
-    {},
-    {
-      tz: "Europe/Paris",
-    },
-  );
+  // Every 5 minutes: runs whose server died are closed, a night without a backup is e-mailed (once a day).
+  await boss.schedule("backup-watch", "*/5 * * * *", {}, { tz: "Europe/Paris" });
   await boss.work("backup-watch", async () => {
     await watchBackups();
   });
