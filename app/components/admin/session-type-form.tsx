@@ -1,11 +1,7 @@
-import { Save } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
 import { AddItemButton, ListItem } from "~/components/admin/document-form";
-import { PreviewButton, submitPreviewToNewTab } from "~/components/admin/preview-button";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
-import { Button } from "~/components/ui/button";
-import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
+import { RecordForm } from "~/components/admin/record-form";
+import { fieldMeta } from "~/components/ui/field";
 import {
   DEPOSIT_LABELS,
   hoursOverrideField,
@@ -71,9 +67,6 @@ export function SessionTypeForm({
   studios,
   photos,
 }: SessionTypeFormProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const form = useRef<HTMLFormElement>(null);
   const questions = questionCount(values);
   const order = [
     ...Object.keys(LABELS),
@@ -82,12 +75,6 @@ export function SessionTypeForm({
       (["kind", "label", "options"] as const).map((part) => questionField(index, part)),
     ).flat(),
   ];
-
-  useEffect(() => {
-    focusFirstInvalid(form.current, order, errors);
-    // Only when an answer arrives.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [errors]);
 
   const text = (name: string) => values[name] ?? "";
   const input = (
@@ -143,34 +130,22 @@ export function SessionTypeForm({
     </Field>
   );
 
-  const summaryItems = Object.keys(errors)
-    .sort((a, b) => order.indexOf(a) - order.indexOf(b))
-    .map((name) => ({ field: fieldMeta(ADMIN_FORM_ID, name, errors[name]), label: labelOf(name) }));
   const studiosError = fieldMeta(ADMIN_FORM_ID, "studios", errors.studios);
   const section = "space-y-4 rounded-xl border border-border bg-white p-4 sm:p-6";
   const legend = "px-1 font-sans text-lg font-semibold";
 
   return (
-    <Form
-      method="post"
-      noValidate
-      ref={form}
-      className="space-y-8"
+    <RecordForm
+      summaryId="seance-erreurs"
+      notSaved="La séance n'est pas enregistrée"
+      order={order}
+      errors={errors}
+      labelOf={labelOf}
+      alert={alert}
+      saveLabel={creating ? "Créer la séance" : "Enregistrer"}
+      stickyActions
       preventScrollReset
-      onSubmit={submitPreviewToNewTab}
     >
-      {/* Enter in a field saves (the first submit button is the form's default one). */}
-      <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
-      <FormAlert message={alert} />
-      <ErrorSummary
-        id="seance-erreurs"
-        items={summaryItems}
-        title={(count) =>
-          count === 1
-            ? "La séance n'est pas enregistrée : un champ est à corriger."
-            : `La séance n'est pas enregistrée : ${count} champs sont à corriger.`
-        }
-      />
       <input type="hidden" name="questionCount" value={questions} />
 
       <fieldset className={section}>
@@ -411,14 +386,6 @@ export function SessionTypeForm({
           <AddItemButton intent={questionIntent.add} label="Ajouter une question" />
         ) : null}
       </fieldset>
-
-      <div className="sticky bottom-0 z-10 flex flex-wrap justify-end gap-2 rounded-xl border border-border bg-white/95 p-3 shadow-sm">
-        <PreviewButton disabled={busy} />
-        <Button type="submit" name="intent" value="save" disabled={busy}>
-          <Save aria-hidden="true" />
-          {busy ? "Enregistrement..." : creating ? "Créer la séance" : "Enregistrer"}
-        </Button>
-      </div>
-    </Form>
+    </RecordForm>
   );
 }

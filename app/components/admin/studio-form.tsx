@@ -1,10 +1,8 @@
-import { Plus, Save } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { PreviewButton, submitPreviewToNewTab } from "~/components/admin/preview-button";
+import { Plus } from "lucide-react";
+import { useState } from "react";
 import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
+import { RecordForm } from "~/components/admin/record-form";
 import { Button } from "~/components/ui/button";
-import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
 import { DAYS } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import { DAY_LABELS } from "~/lib/hours-input";
@@ -62,19 +60,10 @@ type StudioFormProps = {
 
 /** The studio's form: every field of a studio but its photo (the media library's). */
 export function StudioForm({ creating, values, errors = {}, alert }: StudioFormProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const form = useRef<HTMLFormElement>(null);
   const [slug, setSlug] = useState(values.slug ?? "");
   const [slugEdited, setSlugEdited] = useState(!creating || Boolean(values.slug));
   const closureRows = closureRowCount(values);
   const order = studioFieldOrder(closureRows);
-
-  useEffect(() => {
-    focusFirstInvalid(form.current, order, errors);
-    // Only when an answer arrives.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [errors]);
 
   const text = (name: string) => values[name] ?? "";
   const field = (
@@ -119,33 +108,16 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
     </Field>
   );
 
-  const summaryItems = Object.keys(errors)
-    .sort((a, b) => order.indexOf(a) - order.indexOf(b))
-    .map((name) => ({
-      field: fieldMeta(ADMIN_FORM_ID, name, errors[name]),
-      label: fieldLabel(name),
-    }));
-
   return (
-    <Form
-      method="post"
-      noValidate
-      ref={form}
-      className="space-y-8"
-      onSubmit={submitPreviewToNewTab}
+    <RecordForm
+      summaryId="studio-erreurs"
+      notSaved="Le studio n'est pas enregistré"
+      order={order}
+      errors={errors}
+      labelOf={fieldLabel}
+      alert={alert}
+      saveLabel={creating ? "Créer le studio" : "Enregistrer"}
     >
-      {/* Enter in a field saves (the first submit button is the form's default one). */}
-      <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
-      <FormAlert message={alert} />
-      <ErrorSummary
-        id="studio-erreurs"
-        items={summaryItems}
-        title={(count) =>
-          count === 1
-            ? "Le studio n'est pas enregistré : un champ est à corriger."
-            : `Le studio n'est pas enregistré : ${count} champs sont à corriger.`
-        }
-      />
       <input type="hidden" name="closureCount" value={closureRows} />
 
       <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
@@ -372,14 +344,6 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
           </label>
         </div>
       </fieldset>
-
-      <div className="flex flex-wrap justify-end gap-3">
-        <PreviewButton disabled={busy} />
-        <Button type="submit" name="intent" value="save" disabled={busy}>
-          <Save aria-hidden="true" />
-          {busy ? "Enregistrement..." : creating ? "Créer le studio" : "Enregistrer"}
-        </Button>
-      </div>
-    </Form>
+    </RecordForm>
   );
 }

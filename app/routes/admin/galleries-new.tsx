@@ -1,7 +1,7 @@
 import type { Route } from "./+types/galleries-new";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { GalleryForm } from "~/components/admin/gallery-form";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadGalleryForm, saveGalleryForm } from "~/server/galleries/admin-pages.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouvelle galerie - Administration" }];
@@ -15,9 +15,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function NewGallery({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader

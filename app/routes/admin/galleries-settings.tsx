@@ -6,7 +6,7 @@ import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { GalleryForm } from "~/components/admin/gallery-form";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { Button } from "~/components/ui/button";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
 import { cn } from "~/lib/utils";
 import { parseIntent } from "~/lib/forms";
@@ -88,9 +88,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function GallerySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { gallery, values, studios, code } = loaderData;
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <GalleryHeader gallery={gallery} />

@@ -5,7 +5,7 @@ import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { SessionTypeForm } from "~/components/admin/session-type-form";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadSessionTypeForm, sessionTypeFormAction } from "~/server/admin/session-types.server";
 import { env } from "~/server/env.server";
 
@@ -24,9 +24,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EditSessionType({ loaderData, actionData }: Route.ComponentProps) {
   const { sessionType, values, history, studios, photos, origin } = loaderData;
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader

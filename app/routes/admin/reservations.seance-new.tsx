@@ -2,7 +2,7 @@ import type { Route } from "./+types/reservations.seance-new";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { SessionTypeForm } from "~/components/admin/session-type-form";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadSessionTypeForm, sessionTypeFormAction } from "~/server/admin/session-types.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouvelle séance - Administration" }];
@@ -16,9 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function NewSessionType({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader

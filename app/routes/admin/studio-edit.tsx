@@ -3,7 +3,7 @@ import type { Route } from "./+types/studio-edit";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { StudioForm } from "~/components/admin/studio-form";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadStudioForm, studioFormAction } from "~/server/admin/studios.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -20,9 +20,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EditStudio({ loaderData, actionData }: Route.ComponentProps) {
   const { studio, values, history } = loaderData;
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader

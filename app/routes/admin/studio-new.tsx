@@ -1,7 +1,7 @@
 import type { Route } from "./+types/studio-new";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { StudioForm } from "~/components/admin/studio-form";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadStudioForm, studioFormAction } from "~/server/admin/studios.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouveau studio - Administration" }];
@@ -15,9 +15,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function NewStudio({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = actionData && "status" in actionData ? actionData : undefined;
-  const toast = answer && "toast" in answer ? answer.toast : undefined;
-  useServerToast(toast);
+  const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <AdminPageHeader
