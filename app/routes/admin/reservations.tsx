@@ -11,7 +11,6 @@ import {
   dayOf,
   timeFr,
   type BlockedLine,
-  type BookingLine,
 } from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { WeekGrid } from "~/components/booking-admin/week-grid";
@@ -27,9 +26,9 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import {
   agendaBlockedPeriods,
   agendaBookings,
+  agendaLine,
   pendingRequests,
   type AgendaBlockedPeriod,
-  type AgendaBooking,
 } from "~/server/booking/agenda.server";
 import { blockPeriod, unblockPeriod } from "~/server/booking/bookings.server";
 import { listPhotographers } from "~/server/booking/photographers.server";
@@ -46,17 +45,6 @@ const VIEWS = { jour: "Jour", semaine: "Semaine", liste: "Liste" } as const;
 type View = keyof typeof VIEWS;
 /** How many days the list view covers from its date. */
 const LIST_DAYS = 60;
-
-const bookingLine = (row: AgendaBooking): BookingLine => ({
-  id: row.id,
-  startsAt: row.startsAt.toISOString(),
-  endsAt: row.endsAt.toISOString(),
-  state: row.state,
-  clientName: row.clientName,
-  sessionTypeName: row.sessionTypeName,
-  studioName: row.studioName,
-  photographerName: row.photographerName,
-});
 
 const blockedLine = (row: AgendaBlockedPeriod): BlockedLine => ({
   id: row.id,
@@ -101,10 +89,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     toDay,
     studioId,
     state,
-    bookings: rows.map(bookingLine),
+    bookings: rows.map(agendaLine),
     blocked: blocked.map(blockedLine),
     requests: requests.map((row) => ({
-      ...bookingLine(row),
+      ...agendaLine(row),
       respondBy: row.respondBy?.toISOString() ?? null,
     })),
     studios: studios

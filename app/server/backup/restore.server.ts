@@ -311,6 +311,8 @@ export type CheckReport = {
   bytes: number;
   /** Rows of the tables the owner knows, by table name (« public.blog_articles »…). */
   counts: Record<string, number>;
+  /** The migration level the archive was taken at. */
+  migrations: MigrationLevel;
 };
 
 /**
@@ -344,6 +346,7 @@ export async function checkBackup(
     files: manifest.files.length,
     bytes: manifest.files.reduce((sum, item) => sum + item.size, 0),
     counts: Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
+    migrations: manifest.migrations,
   };
 }
 

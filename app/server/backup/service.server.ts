@@ -1,7 +1,5 @@
-import { createReadStream } from "node:fs";
-import { open, readdir, rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
@@ -12,13 +10,7 @@ import { enqueue } from "../jobs/queue.server";
 import { registerMailKind } from "../mail/outbox.server";
 import type { S3Settings } from "../storage/s3.server";
 import { storage } from "../storage/storage.server";
-import {
-  type BackupHeader,
-  type BackupProgress,
-  createBackup,
-  type BackupResult,
-  HEADER_ENTRY,
-} from "./backup.server";
+import { type BackupProgress, createBackup, type BackupResult } from "./backup.server";
 import {
   backupS3SettingsOf,
   type BackupDestination,
@@ -27,11 +19,9 @@ import {
   localDestination,
   s3Destination,
 } from "./destination.server";
-import { decryptStream, ENCRYPTED_MAGIC, isEncrypted } from "./encryption.server";
 import { BackupRefusedError } from "./errors.server";
 import { checkBackup, restoreBackup, type RestoreReport, verifyBackup } from "./restore.server";
 import { backupsToKeep, type Retention } from "./retention";
-import { readTar } from "./tar.server";
 
 export type { BackupFile };
 
@@ -301,38 +291,6 @@ class MissingBackupError extends Error {
   }
 }
 
-/** The migration level and date an archive says it was taken at (its first entry), for the report. */
-async function headerOf(file: string, key: string | undefined): Promise<BackupHeader | null> {
-  const handle = await open(file);
-  const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
-  try {
-    await handle.read(start, 0, start.length, 0);
-  } finally {
-    await handle.close();
-  }
-  const source = createReadStream(file);
-  let bytes: AsyncIterable<Buffer> = source;
-  if (isEncrypted(start)) {
-    if (!key) return null;
-    const opened = decryptStream(key);
-    pipeline(source, opened).catch(() => undefined);
-    bytes = opened;
-  }
-  try {
-    for await (const entry of readTar(bytes)) {
-      if (entry.name !== HEADER_ENTRY) return null;
-      const parts: Buffer[] = [];
-      for await (const chunk of entry.body) parts.push(chunk);
-      return JSON.parse(Buffer.concat(parts).toString("utf8")) as BackupHeader;
-    }
-    return null;
-  } catch {
-    return null;
-  } finally {
-    source.destroy();
-  }
-}
-
 /**
  * A check or a restore of the page, run by its job: the run started, its archive at hand (downloaded first
  * from S3), `work` done with it; what it found is the run's report, a failure the run's error (logged as
@@ -372,10 +330,9 @@ async function runWithArchive(
 export function runCheck(runId: string, settings = backupSettings()): Promise<void> {
   return runWithArchive(runId, settings, "backup_check_failed", async (file, run, progress) => {
     progress({ step: "check", done: 0, total: 1 }, true);
-    const header = await headerOf(file, settings.key);
     const report = await checkBackup(file, { pool: db().$client, key: settings.key });
     log.info("backup_checked", { file: run.file, tables: report.tables });
-    return { ...report, ...(header ? { migrations: header.migrations } : {}) };
+    return report;
   });
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import type { BookingLine } from "~/components/booking-admin/agenda-parts";
 import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
 import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
@@ -322,6 +323,18 @@ export function bookingsCsv(rows: readonly AgendaBooking[]): string {
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
 
+/** A booking as the agenda's lines show it (the agenda and the dashboard): what a page needs, as JSON. */
+export const agendaLine = (row: AgendaBooking): BookingLine => ({
+  id: row.id,
+  startsAt: row.startsAt.toISOString(),
+  endsAt: row.endsAt.toISOString(),
+  state: row.state,
+  clientName: row.clientName,
+  sessionTypeName: row.sessionTypeName,
+  studioName: row.studioName,
+  photographerName: row.photographerName,
+});
+
 /**
  * What the dashboard shows of the bookings, as its page takes it; null when it cannot be read (the
  * dashboard still opens).
@@ -329,21 +342,11 @@ export function bookingsCsv(rows: readonly AgendaBooking[]): string {
 export async function dashboardBookings(now = new Date()) {
   try {
     const [days, requests] = await Promise.all([todayAndTomorrow(now), pendingRequests()]);
-    const line = (row: AgendaBooking) => ({
-      id: row.id,
-      startsAt: row.startsAt.toISOString(),
-      endsAt: row.endsAt.toISOString(),
-      state: row.state,
-      clientName: row.clientName,
-      sessionTypeName: row.sessionTypeName,
-      studioName: row.studioName,
-      photographerName: row.photographerName,
-    });
     return {
       today: days.today,
       tomorrow: days.tomorrow,
-      todays: days.todays.map(line),
-      tomorrows: days.tomorrows.map(line),
+      todays: days.todays.map(agendaLine),
+      tomorrows: days.tomorrows.map(agendaLine),
       pendingCount: requests.length,
     };
   } catch (error) {
