@@ -1,6 +1,6 @@
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CHROMIUM_ARGS, chromiumPath, hydrated } from "./support/browser";
+import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { hydrated, workerBrowser } from "./support/browser";
 
 // The HTML without a player is checked over HTTP (tests/http/pages-video.test.ts).
 // This file drives its own browser: useBrowser() fails a test on any request to another host, and here one
@@ -12,10 +12,7 @@ const YOUTUBE = /(^|\.)(youtube(-nocookie)?\.com|ytimg\.com|googlevideo\.com)$/;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 
 describe("/gendarmerie video", () => {

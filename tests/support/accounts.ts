@@ -12,20 +12,21 @@ export type TestAccount = { email: string; password: string; role: "admin" | "us
 /** A session of the server under test, as its browser cookie (`name=value`). */
 export type SessionCookie = { name: string; value: string };
 
-const instances = new Map<string, Auth>();
+// One per connection of `serverDatabase` (a file's own server has its own; a closed one is never reused).
+const instances = new WeakMap<object, Auth>();
 
 /** better-auth on the server's database with the server's secret: what it signs, the server accepts. */
 function serverAuth(): Auth {
-  const key = `${serverBaseUrl()} ${serverAuthSecret()}`;
-  let auth = instances.get(key);
+  const database = serverDatabase();
+  let auth = instances.get(database);
   if (!auth) {
     auth = createAuth({
-      database: serverDatabase(),
+      database,
       secret: serverAuthSecret(),
       baseURL: serverBaseUrl(),
       mailer: () => null,
     });
-    instances.set(key, auth);
+    instances.set(database, auth);
   }
   return auth;
 }

@@ -121,7 +121,12 @@ export async function targetServer(target: Target) {
   own = target;
 }
 
+/**
+ * Ends the connection of `serverDatabase` and goes back to the suite's shared server: a file's `afterAll`
+ * calls it, and the next file of the same worker (files share a worker's modules) starts from there.
+ */
 export async function closeServerDatabase(): Promise<void> {
   await connection?.pool.end();
   connection = undefined;
+  own = undefined;
 }

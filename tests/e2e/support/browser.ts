@@ -7,7 +7,7 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+import { afterEach, beforeAll, expect, inject } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/lib/chromium";
 import type { SessionCookie } from "../../support/accounts";
 
@@ -27,6 +27,20 @@ type PageOptions = BrowserContextOptions & {
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
 
+let launched: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, launched by its first test file and used by the next ones (the e2e project does not
+ * isolate files: vitest.config.ts): each test still gets new contexts, with nothing shared but the process.
+ * Playwright ends it when the worker exits; one that crashed is launched again.
+ */
+export async function workerBrowser(): Promise<Browser> {
+  const current = await launched?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  launched = chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  return launched;
+}
+
 /**
  * Sets up a browser for the test file and returns `openPage`. After each test it checks that the page
  * printed no unexpected console error (CSP violations and hydration errors are console errors) and made
@@ -37,23 +51,20 @@ export function useBrowser(options: { baseUrl?: () => string } = {}) {
   const opened: Array<{ page: Page; problems: Problems; allow: RegExp[] }> = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    browser = await workerBrowser();
   });
 
   afterEach(async () => {
     const pages = opened.splice(0);
-    for (const { page, problems, allow } of pages) {
-      await page.context().close();
+    // Closed before any check fails: the worker's browser serves its next files.
+    for (const { page } of pages) await page.context().close();
+    for (const { problems, allow } of pages) {
       const unexpected = problems.consoleErrors.filter(
         (text) => !allow.some((pattern) => pattern.test(text)),
       );
       expect(unexpected, "erreurs dans la console du navigateur").toEqual([]);
       expect(problems.foreignRequests, "requêtes vers un autre hôte").toEqual([]);
     }
-  });
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   // The suite's shared server, or a server of the test file's own (known once its `beforeAll` ran).
