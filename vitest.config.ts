@@ -60,9 +60,9 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts"],
-          // Each file in a process of its own costs more than its tests: two at a time (one by default on
-          // two cores) halve the project's 30 s.
-          maxWorkers: 2,
+          // Run with integration (npm run test:unit), in its pool of four: each file in a process of its
+          // own costs more than its tests, one at a time (vitest's default on two cores) took 30 s.
+          maxWorkers: 4,
         },
       },
       {
