@@ -5,12 +5,21 @@ import { defineConfig } from "vitest/config";
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 
 /**
- * The browser files that take longest (a journey of 30 photos, uploads, the media library…), started first
- * so that no worker is left with one of them at the end while the others wait. Without vitest's cache (a
- * fresh clone, as in CI) files are ordered by size, which put the gallery journey twelfth and left the
- * page checks as the last file.
+ * The files that take longest (a browser journey of 30 photos, uploads, the media library; a publication
+ * waiting for its time; a mail server refusing for a while, kill -9 and restarts), started first so that
+ * no worker is left with one of them at the end while the others wait. Without vitest's cache (a fresh
+ * clone, as in CI) files are ordered by size, which put the gallery journey twelfth, left the page checks
+ * as the last browser file and started the scheduled publication halfway through the http project.
  */
 const LONGEST_FIRST = [
+  "tests/http/admin-scheduled-publishing.test.ts",
+  "tests/integration/newsletter-smtp-refusal.test.ts",
+  "tests/integration/newsletter-durability.test.ts",
+  "tests/integration/two-servers.test.ts",
+  "tests/integration/server-lifecycle.test.ts",
+  "tests/integration/booking-durability.test.ts",
+  "tests/integration/build-switch.test.ts",
+  "tests/integration/durability.test.ts",
   "tests/e2e/client-gallery.test.ts",
   "tests/e2e/admin-medias.test.ts",
   "tests/e2e/admin-gallery-upload.test.ts",

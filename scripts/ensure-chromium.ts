@@ -1,25 +1,36 @@
-// Browser tests drive the system Chromium: CHROME_PATH, else /usr/bin/chromium. On a fresh Debian-like
-// machine where we run as root, install it with apt; otherwise say the one command to run.
+// Browser tests drive the system's Chromium: its headless shell for most files, the full browser for the
+// fonts (decision 0120). On a fresh Debian-like machine where we run as root, install what is missing with
+// apt; otherwise say the one command to run.
 import { existsSync } from "node:fs";
 import { aptInstall } from "./lib/apt.ts";
-import { chromiumPath } from "./lib/chromium.ts";
+import { chromiumPath, headlessShellPath } from "./lib/chromium.ts";
 
-const candidate = chromiumPath();
-if (!existsSync(candidate)) {
-  if (process.env.CHROME_PATH) {
-    console.error(`✖ CHROME_PATH=${process.env.CHROME_PATH} n'existe pas.`);
-    process.exit(1);
-  }
-  const outcome = aptInstall(["chromium"], console.log);
+const browsers = [
+  { path: chromiumPath(), variable: "CHROME_PATH", debianPackage: "chromium" },
+  {
+    path: headlessShellPath(),
+    variable: "CHROME_HEADLESS_SHELL_PATH",
+    debianPackage: "chromium-headless-shell",
+  },
+];
+const missing = browsers.filter((browser) => !existsSync(browser.path));
+const named = missing.find((browser) => process.env[browser.variable]);
+if (named) {
+  console.error(`✖ ${named.variable}=${process.env[named.variable]} n'existe pas.`);
+  process.exit(1);
+}
+if (missing.length > 0) {
+  const packages = missing.map((browser) => browser.debianPackage);
+  const outcome = aptInstall(packages, console.log);
   if (outcome === "cannot") {
     console.error(
       "✖ Chromium est introuvable pour les tests dans le navigateur. Installez-le :\n" +
-        "    sudo apt-get update && sudo apt-get install -y chromium\n" +
+        `    sudo apt-get update && sudo apt-get install -y ${packages.join(" ")}\n` +
         "  ou indiquez son chemin dans CHROME_PATH.",
     );
     process.exit(1);
   }
-  if (outcome === "failed" || !existsSync(candidate)) {
+  if (outcome === "failed" || missing.some((browser) => !existsSync(browser.path))) {
     console.error("✖ L'installation de Chromium a échoué.");
     process.exit(1);
   }

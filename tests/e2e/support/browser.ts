@@ -8,10 +8,8 @@ import {
   type Page,
 } from "playwright-core";
 import { afterEach, beforeAll, expect, inject } from "vitest";
-import { CHROMIUM_ARGS, chromiumPath } from "../../../scripts/lib/chromium";
+import { CHROMIUM_ARGS, chromiumPath, headlessShellPath } from "../../../scripts/lib/chromium";
 import type { SessionCookie } from "../../support/accounts";
-
-export { CHROMIUM_ARGS, chromiumPath };
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
@@ -27,18 +25,22 @@ type PageOptions = BrowserContextOptions & {
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
 
-let launched: Promise<Browser> | undefined;
+type Engine = "headless-shell" | "chromium";
+const launched = new Map<Engine, Promise<Browser>>();
 
 /**
- * The worker's Chromium, launched by its first test file and used by the next ones (the e2e project does not
+ * The worker's browser, launched by its first test file and used by the next ones (the e2e project does not
  * isolate files: vitest.config.ts): each test still gets new contexts, with nothing shared but the process.
- * Playwright ends it when the worker exits; one that crashed is launched again.
+ * The headless shell by default; the full Chromium for what depends on how it draws text (decision 0120).
+ * Playwright ends them when the worker exits; one that crashed is launched again.
  */
-export async function workerBrowser(): Promise<Browser> {
-  const current = await launched?.catch(() => undefined);
+export async function workerBrowser(engine: Engine = "headless-shell"): Promise<Browser> {
+  const current = await launched.get(engine)?.catch(() => undefined);
   if (current?.isConnected()) return current;
-  launched = chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-  return launched;
+  const executablePath = engine === "chromium" ? chromiumPath() : headlessShellPath();
+  const launching = chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  launched.set(engine, launching);
+  return launching;
 }
 
 /**
@@ -46,12 +48,12 @@ export async function workerBrowser(): Promise<Browser> {
  * printed no unexpected console error (CSP violations and hydration errors are console errors) and made
  * no request outside the site under test.
  */
-export function useBrowser(options: { baseUrl?: () => string } = {}) {
+export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } = {}) {
   let browser: Browser | undefined;
   const opened: Array<{ page: Page; problems: Problems; allow: RegExp[] }> = [];
 
   beforeAll(async () => {
-    browser = await workerBrowser();
+    browser = await workerBrowser(options.engine);
   });
 
   afterEach(async () => {
