@@ -6,7 +6,7 @@ export function chromiumPath(): string {
 }
 
 /** Debian's `chromium-headless-shell` package: the same engine without the browser's own interface. */
-export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
 /**
  * The browser tests' Chromium: CHROME_HEADLESS_SHELL_PATH, else the headless shell, which does the same work

@@ -5,6 +5,7 @@ import { upsertAccount } from "../../app/server/admin/administrators.server";
 import { signInRateLimitKeys } from "../../app/server/admin/sign-in.server";
 import { createAuth, type Auth } from "../../app/server/auth-config.server";
 import { rateLimits, users } from "../../app/server/db/schema";
+import type { Database } from "../../app/server/db/client.server";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "./server-under-test";
 
 export type TestAccount = { email: string; password: string; role: "admin" | "user" };
@@ -13,7 +14,7 @@ export type TestAccount = { email: string; password: string; role: "admin" | "us
 export type SessionCookie = { name: string; value: string };
 
 // One per connection of `serverDatabase` (a file's own server has its own; a closed one is never reused).
-const instances = new WeakMap<object, Auth>();
+const instances = new WeakMap<Database, Auth>();
 
 /** better-auth on the server's database with the server's secret: what it signs, the server accepts. */
 function serverAuth(): Auth {
