@@ -4,9 +4,12 @@ import {
   formatDateFr,
   formatDateTimeFr,
   formatLongDateTimeFr,
+  isIsoDay,
   isoDayInParis,
   parisDateTimeInputValue,
   parisDateTimeToInstant,
+  parseCalendar,
+  parseIsoDay,
 } from "./dates";
 
 describe("formatDateFr", () => {
@@ -140,6 +143,53 @@ describe("parisDateTimeToInstant", () => {
       "1969-12-31T23:00",
     ]) {
       expect(parisDateTimeToInstant(value), value).toBeNull();
+    }
+  });
+});
+
+describe("parseCalendar, the one reader of dates (decision 0122)", () => {
+  it("reads a real day and a real date-time", () => {
+    expect(parseIsoDay("2026-12-31")).toBe("2026-12-31");
+    expect(parseIsoDay("2028-02-29")).toBe("2028-02-29");
+    expect(parseCalendar("2026-03-05T14:30", { time: true })).toMatchObject({
+      year: 2026,
+      month: 3,
+      day: 5,
+      hours: 14,
+      minutes: 30,
+      isoDay: "2026-03-05",
+      wall: Date.UTC(2026, 2, 5, 14, 30),
+    });
+  });
+
+  it("refuses impossible days, years outside the product's, and anything not text", () => {
+    for (const value of [
+      "2026-12-32",
+      "2026-00-10",
+      "0000-00-00",
+      "0001-01-01",
+      "1969-12-31",
+      "3000-01-01",
+      "9999-12-31",
+      "2027-02-29",
+      "2026-1-05",
+      " 2026-01-05",
+      "2026-01-05T10:00",
+      "",
+      null,
+      undefined,
+      20260105,
+    ]) {
+      expect(parseIsoDay(value), String(value)).toBeNull();
+      expect(isIsoDay(value), String(value)).toBe(false);
+    }
+    for (const value of [
+      "9999-12-31T10:00",
+      "0000-00-00T00:00",
+      "2026-12-32T10:00",
+      "2026-12-01",
+    ]) {
+      expect(parseCalendar(value, { time: true }), value).toBeNull();
     }
   });
 });

@@ -160,18 +160,67 @@ export function parisWallTimeOf(instant: number): number {
   return instant + parisOffsetHours(instant) * 3_600_000;
 }
 
+/**
+ * The years the product reads in a date typed or put in an address (decision 0122): nothing of a studio
+ * happens before 1970 or after 2999 (an article may be scheduled far ahead), and a date outside them
+ * (« 0001-01-01 », « 9999-12-31 ») is refused like 31/02 before it reaches a query or date arithmetic
+ * (JavaScript reads years 0 to 99 as 1900 to 1999, PostgreSQL's timestamptz refuses year 10000).
+ */
+export const FIRST_YEAR = 1970;
+export const LAST_YEAR = 2999;
+
+/** A calendar day and time of day, as written (month 1 to 12). */
+export type CalendarDateTime = {
+  year: number;
+  month: number;
+  day: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+  /** « YYYY-MM-DD ». */
+  isoDay: string;
+  /** wallTime's milliseconds: the fields read as UTC. */
+  wall: number;
+};
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
 
 /**
- * A date and time of Paris's wall clock ('2026-03-05T14:30', what `<input type="datetime-local">` posts)
- * as an instant; null when it is no real date and time (see parisWallTimeToInstant for the clock changes).
+ * THE reader of calendar dates and date-times for the whole product (decision 0122): « YYYY-MM-DD », or with
+ * `time` « YYYY-MM-DDTHH:MM[:SS[.mmm]] » (what `<input type="datetime-local">` posts and booking slot keys
+ * are). Null for anything else: no real date or time (2026-12-32, 2026-00-10, 24:00), a year outside
+ * FIRST_YEAR…LAST_YEAR, or no text.
  */
-export function parisDateTimeToInstant(value: string): Date | null {
-  const match = LOCAL_DATE_TIME.exec(value);
+export function parseCalendar(
+  value: unknown,
+  { time }: { time: boolean },
+): CalendarDateTime | null {
+  if (typeof value !== "string" || value.length > 32) return null;
+  const match = (time ? LOCAL_DATE_TIME : ISO_DAY).exec(value);
   if (!match) return null;
   const [year, month, day, hours, minutes, seconds] = [1, 2, 3, 4, 5, 6].map((index) =>
     Number(match[index] ?? 0),
   ) as [number, number, number, number, number, number];
-  const wall = year >= 1970 ? wallTime(year, month, day, hours, minutes, seconds) : null;
-  return wall === null ? null : parisWallTimeToInstant(wall);
+  if (year < FIRST_YEAR || year > LAST_YEAR) return null;
+  const wall = wallTime(year, month, day, hours, minutes, seconds);
+  if (wall === null) return null;
+  return { year, month, day, hours, minutes, seconds, isoDay: value.slice(0, 10), wall };
+}
+
+/** A real calendar day « YYYY-MM-DD » within the product's years (parseCalendar), or null. */
+export const parseIsoDay = (value: unknown): string | null =>
+  parseCalendar(value, { time: false })?.isoDay ?? null;
+
+/** True for a real calendar day « YYYY-MM-DD » within the product's years (parseCalendar). */
+export const isIsoDay = (value: unknown): value is string => parseIsoDay(value) !== null;
+
+/**
+ * A date and time of Paris's wall clock ('2026-03-05T14:30', what `<input type="datetime-local">` posts)
+ * as an instant; null when it is no real date and time (parseCalendar; see parisWallTimeToInstant for the
+ * clock changes).
+ */
+export function parisDateTimeToInstant(value: string): Date | null {
+  const parsed = parseCalendar(value, { time: true });
+  return parsed === null ? null : parisWallTimeToInstant(parsed.wall);
 }

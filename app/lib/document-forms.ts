@@ -5,6 +5,7 @@ import {
   type Documents,
   type IconName,
 } from "~/content/schemas";
+import { isIsoDay } from "./dates";
 import { flatten, type FormTree } from "./forms";
 import { formatPriceInput, INVALID_PRICE_MESSAGE, parsePriceInput } from "./price-input";
 import type { Price } from "./prices";
@@ -97,13 +98,7 @@ const optionalDate = z
   .string()
   .trim()
   .default("")
-  .refine(
-    (value) =>
-      value === "" ||
-      (/^\d{4}-\d{2}-\d{2}$/.test(value) &&
-        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)),
-    DATE_MESSAGE,
-  );
+  .refine((value) => value === "" || isIsoDay(value), DATE_MESSAGE);
 
 const YOUTUBE_MESSAGE =
   "Vidéo YouTube invalide : collez l'adresse de la vidéo (https://www.youtube.com/watch?v=…) ou son identifiant";

@@ -1,5 +1,6 @@
 import { z } from "~/lib/zod";
 import { isUuid } from "./forms";
+import { isIsoDay } from "~/lib/dates";
 
 /*
  * The client galleries' admin form (issue 14): its rules and French messages, read by the actions as the
@@ -21,21 +22,8 @@ export const MAX_EXPIRY_MONTHS = 18;
 export const DEFAULT_PURGE_AFTER_DAYS = 30;
 export const MAX_PURGE_AFTER_DAYS = 365;
 
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written YYYY-MM-DD (no 31/02). */
-export function isIsoDay(value: string): boolean {
-  const match = ISO_DAY.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    year >= 1970 &&
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day
-  );
-}
+/** A real calendar day written YYYY-MM-DD (no 31/02; the product's one reader, decision 0122). */
+export { isIsoDay };
 
 /** `day` (YYYY-MM-DD) moved by whole days or months, as YYYY-MM-DD. */
 export function addToIsoDay(

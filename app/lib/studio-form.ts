@@ -7,6 +7,7 @@ import {
   type Option,
   type StudioData,
 } from "~/content/schemas";
+import { isIsoDay } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
 import { formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { slugify } from "~/lib/slug";
@@ -162,8 +163,6 @@ function parseCoordinate(input: string, limit: number): number | undefined {
   return Math.abs(value) <= limit ? value : undefined;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 export type ParsedStudioForm =
   { ok: true; slug: string; data: StudioData } | { ok: false; errors: FieldErrors };
 
@@ -198,9 +197,9 @@ export function parseStudioForm(
     const to = (values[closureField("to", index)] ?? "").trim() || from;
     const label = (values[closureField("label", index)] ?? "").trim();
     if (!from && !to && !label) continue;
-    if (!ISO_DATE.test(from)) {
+    if (!isIsoDay(from)) {
       errors[closureField("from", index)] = "Indiquez le premier jour de fermeture";
-    } else if (!ISO_DATE.test(to)) {
+    } else if (!isIsoDay(to)) {
       errors[closureField("to", index)] = "Indiquez le dernier jour de fermeture";
     } else if (to < from) {
       errors[closureField("to", index)] = "Le dernier jour doit suivre le premier";

@@ -14,6 +14,7 @@ import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
 import { slotKeyOf } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
 import { dayLabelFr, durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import { parseIsoDay } from "~/lib/dates";
 import { telHref } from "~/lib/public-site";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
@@ -30,9 +31,6 @@ import { clientAddressContext } from "~/server/context";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-const isDay = (value: string | null): value is string =>
-  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
-
 const DONE: Record<string, string> = {
   annulee: "Votre séance est annulée. Un e-mail de confirmation vous est envoyé.",
   deplacee: "Votre séance est déplacée. Un e-mail avec le nouvel horaire vous est envoyé.",
@@ -44,8 +42,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const moving = changeable && search.get("deplacer") === "1" && !type.archived;
   const cancelling = changeable && search.get("annuler") === "1";
-  const from = isDay(search.get("du")) ? search.get("du") : null;
-  const day = isDay(search.get("jour")) ? search.get("jour") : null;
+  // An impossible day in the address (2026-12-32, 0000-00-00) is no day chosen (decision 0122).
+  const from = parseIsoDay(search.get("du"));
+  const day = parseIsoDay(search.get("jour"));
   let days: { day: string; count: number }[] = [];
   let nextFrom: string | null = null;
   let times: { key: string; time: string }[] = [];

@@ -16,6 +16,7 @@ import {
   bookingStudioPath,
 } from "~/lib/booking/urls";
 import { dayLabelFr, durationLabelFr } from "~/lib/booking/words";
+import { parseIsoDay } from "~/lib/dates";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import {
@@ -34,17 +35,15 @@ import { siteContent } from "~/server/content/site-content.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-const isDay = (value: string | null): value is string =>
-  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const content = await siteContent(context);
   const studio = bookingStudioAt(content, params.studio);
   const search = new URL(request.url).searchParams;
   const privateToken = privateTokenOf(search.get("lien"));
   const type = await offeredSessionType(studio.id, params.seance, privateToken);
-  const from = isDay(search.get("du")) ? search.get("du") : null;
-  const day = isDay(search.get("jour")) ? search.get("jour") : null;
+  // An impossible day in the address (2026-12-32, 0000-00-00) is no day chosen (decision 0122).
+  const from = parseIsoDay(search.get("du"));
+  const day = parseIsoDay(search.get("jour"));
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
   const [{ days, nextFrom }, times] = await Promise.all([
     nextFreeDays({ ...query, fromDay: from }),

@@ -302,6 +302,121 @@ export async function raceForOneSlot({
   };
 }
 
+/** The storm's overlapping times: one day, three studios, one photographer who covers them all. */
+const STORM_TIMES = [
+  { studio: "ussel", time: "10:00" },
+  { studio: "brive", time: "10:30" },
+  { studio: "limoges", time: "11:00" },
+  { studio: "brive", time: "10:00" },
+] as const;
+
+/**
+ * Turns booking on at the three seeded studios and offers them one new session type of one hour, bookable
+ * every day from 08:00 to 19:00 (so that the three studios' hours do not matter), then returns the details
+ * form's address of four overlapping times a week ahead at the three studios (STORM_TIMES). The site's only
+ * photographer (the start-up seed's « Photographe ») covers the three studios: any two of these bookings
+ * collide, at a studio, on her time or on her travel.
+ */
+export async function offerOverlappingTimes(
+  client: pg.Client,
+): Promise<{ typeId: string; slotPaths: string[] }> {
+  const typeSlug = `portrait-orage-${randomBytes(3).toString("hex")}`;
+  const everyDay = Object.fromEntries(
+    ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
+      day,
+      [{ opens: "08:00", closes: "19:00" }],
+    ]),
+  );
+  await client.query(
+    `update studios set data = jsonb_set(data, '{onlineBooking}', 'true')
+     where slug in ('ussel', 'brive', 'limoges')`,
+  );
+  const inserted = await client.query<{ id: string }>(
+    `insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes,
+       horizon_days, cancellation_cutoff_hours, price_text, bookable_hours)
+     values ($1, 'Portrait (orage)', 'Une heure au studio.', 60, 0, 30, 90, 0, '120 €', $2) returning id`,
+    [typeSlug, JSON.stringify(everyDay)],
+  );
+  const typeId = inserted.rows[0]?.id;
+  if (!typeId) throw new Error("Type de séance non créé");
+  await client.query(
+    `insert into session_type_studios (session_type_id, studio_id)
+     select $1, id from studios where slug in ('ussel', 'brive', 'limoges')`,
+    [typeId],
+  );
+  const day = new Date(Date.now() + 7 * 24 * 3_600_000).toISOString().slice(0, 10);
+  const slotPaths = STORM_TIMES.map(
+    ({ studio, time }) => `/reserver/${studio}/${typeSlug}/coordonnees?creneau=${day}T${time}`,
+  );
+  return { typeId, slotPaths };
+}
+
+export type StormResult = {
+  visitors: number;
+  outcomes: Record<BookingOutcome, number>;
+  unexpected: { status: number; detail?: string }[];
+  /** Bookings of the storm's session type afterwards. */
+  rows: number;
+  answerP50Ms: number;
+  answerP99Ms: number;
+  answerMaxMs: number;
+};
+
+/**
+ * The probe's storm (decision 0121): `visitors` posts of the details form at once over the four
+ * overlapping times of offerOverlappingTimes (visitor i books time i mod 4), alternately to each of
+ * `servers`, each visitor with its own e-mail and client address. One booking is made; every other visitor
+ * must read « Ce créneau vient d'être réservé. », quickly, whatever the order PostgreSQL sees them in.
+ */
+export async function stormOfOverlappingBookings({
+  servers,
+  visitors,
+  client,
+}: {
+  servers: Pick<BenchServer, "baseUrl">[];
+  visitors: number;
+  /** On the servers' database. */
+  client: pg.Client;
+}): Promise<StormResult> {
+  const first = servers[0];
+  if (!first) throw new Error("Aucun serveur");
+  const { typeId, slotPaths } = await offerOverlappingTimes(client);
+  const run = randomBytes(3).toString("hex");
+  const answers = await Promise.all(
+    Array.from({ length: visitors }, (_, index) =>
+      postBooking(
+        (servers[index % servers.length] ?? first).baseUrl,
+        slotPaths[index % slotPaths.length] ?? "",
+        { email: `orage-${run}-${index}@example.com`, client: 60_000 + index },
+      ),
+    ),
+  );
+  const outcomes: Record<BookingOutcome, number> = {
+    booked: 0,
+    taken: 0,
+    other: 0,
+    "5xx": 0,
+    network: 0,
+  };
+  for (const answer of answers) outcomes[answer.outcome] += 1;
+  const rows = await client.query<{ count: number }>(
+    "select count(*)::int as count from bookings where session_type_id = $1",
+    [typeId],
+  );
+  const times = answers.map((answer) => answer.ms);
+  return {
+    visitors,
+    outcomes,
+    unexpected: answers
+      .filter((answer) => answer.outcome !== "booked" && answer.outcome !== "taken")
+      .map(({ status, detail }) => ({ status, detail })),
+    rows: rows.rows[0]?.count ?? -1,
+    answerP50Ms: percentile(times, 50) ?? Number.NaN,
+    answerP99Ms: percentile(times, 99) ?? Number.NaN,
+    answerMaxMs: Math.max(...times),
+  };
+}
+
 /**
  * Two app processes of one machine on one database: the first with its embedded PostgreSQL in `dataDir`,
  * the second on the first one's database, with the same data folder for its files (two servers with files
@@ -334,6 +449,28 @@ export async function raceOnTwoProcesses(visitors = 50): Promise<RaceResult> {
     }
   } finally {
     // The second process first: the first one owns the embedded cluster.
+    for (const server of [...servers].reverse()) await server.stop();
+    await cleanUpCluster(dataDir);
+    await removeDataDir(dataDir);
+  }
+}
+
+/** The storm's budget (decision 0121): every visitor has her answer within two seconds. */
+export const STORM_BUDGET_P99_MS = 2_000;
+
+/** The storm on two fresh processes; everything started is stopped and removed. */
+export async function stormOnTwoProcesses(visitors = 40): Promise<StormResult> {
+  const dataDir = await makeDataDir("reservations-orage");
+  let servers: BenchServer[] = [];
+  try {
+    servers = await startTwoProcesses(dataDir);
+    const client = await connect(servers[0]?.databaseUrl ?? "");
+    try {
+      return await stormOfOverlappingBookings({ servers, visitors, client });
+    } finally {
+      await client.end();
+    }
+  } finally {
     for (const server of [...servers].reverse()) await server.stop();
     await cleanUpCluster(dataDir);
     await removeDataDir(dataDir);
@@ -396,6 +533,11 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
 
   context.log("réservations: 50 visitors book one slot at once, on two app processes");
   const race = await raceOnTwoProcesses(50);
+
+  context.log(
+    "réservations: 40 visitors book four overlapping times at three studios sharing a photographer, on two app processes",
+  );
+  const storm = await stormOnTwoProcesses(40);
 
   return {
     title: "Réservations",
@@ -500,11 +642,32 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
           ],
         ],
       },
+      {
+        caption: `${storm.visitors} visitors post the booking form at once for four overlapping times at three studios sharing one photographer (Ussel 10:00, Brive 10:30, Limoges 11:00, Brive 10:00), alternately to 2 app processes on one database`,
+        columns: ["figure", "value"],
+        rows: [
+          ["booked (303 to their page)", metric(storm.outcomes.booked, "", { equals: 1 })],
+          [
+            `refused 409 « ${SLOT_TAKEN_MESSAGE} »`,
+            metric(storm.outcomes.taken, "", { equals: storm.visitors - 1 }),
+          ],
+          ["5xx", metric(storm.outcomes["5xx"], "", { equals: 0 })],
+          [
+            "other answers / refused connections",
+            metric(storm.outcomes.other + storm.outcomes.network, "", { equals: 0 }),
+          ],
+          ["bookings in the database", metric(storm.rows, "", { equals: 1 })],
+          ["answer p50", metric(storm.answerP50Ms, "ms")],
+          ["answer p99", metric(storm.answerP99Ms, "ms", { max: STORM_BUDGET_P99_MS })],
+          ["answer max", metric(storm.answerMaxMs, "ms")],
+        ],
+      },
     ],
     notes: [
       `Computation: \`scripts/bench/booking-slots.ts\`, ${slots.runs} runs in one process of the agenda the page reads from PostgreSQL (3 studios, 2 photographers, 90 days, 24 h notice, 30-minute steps, 1 h sessions with 15-minute buffers), without the queries; load average ${slots.loadAverage.toFixed(1)} when it ran.`,
       "Days page: the same counts written in SQL (`seedAgenda`: 2,000 bookings of 45 minutes, hourly from 08:00 UTC over the next 90 days, spread over the three studios, each studio's by a photographer of its own; 200 evening blocked periods of the studios), then the page of a public session type of Brive (1 h, no notice, hourly starts, 90 days) asked sequentially: what a visitor waits for, the free slots of the whole horizon computed on each request (no cache). No budget of its own: the issue's 20 ms is the computation's.",
       "`/reserver/brive`: the studio's session types (one offered), a light page; the load generator runs on the same machine as the server and its database.",
+      "Storm (decision 0121): the start-up seed's only photographer covers the three studios, so any two of the four times collide (at a studio, on her time or on her travel); each booking takes its studio's and its photographers' advisory locks in one order before writing its rows. Also asserted (counts only) by `tests/integration/booking-storm.test.ts`.",
       "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted through Caddy by `tests/integration/two-servers.test.ts`.",
     ],
     data: {
@@ -530,6 +693,7 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
       },
       page,
       race,
+      storm,
     },
   };
 }

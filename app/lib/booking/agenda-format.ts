@@ -1,5 +1,5 @@
 import { DAYS, type DayOfWeek } from "~/content/schemas";
-import { FRENCH_MONTHS } from "../dates";
+import { FRENCH_MONTHS, isIsoDay } from "../dates";
 import { frenchDayNames } from "../opening-hours";
 import { addParisDays } from "./slots";
 
@@ -17,12 +17,8 @@ export function durationFr(minutes: number): string {
 
 const WEEKDAY_NAMES = frenchDayNames;
 
-/** True for a real calendar day written YYYY-MM-DD. */
-export function isIsoDay(value: unknown): value is string {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
+/** True for a real calendar day written YYYY-MM-DD (the product's one reader, decision 0122). */
+export { isIsoDay };
 
 /** The weekday of a calendar day (YYYY-MM-DD). */
 export function weekdayOf(day: string): DayOfWeek {

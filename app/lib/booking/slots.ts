@@ -1,6 +1,6 @@
 import { DAYS } from "~/content/days";
 import type { Closure, WeeklyHours } from "~/content/schemas";
-import { isoDayInParis, parisWallTimeInstants, parisWallTimeOf, wallTime } from "~/lib/dates";
+import { isoDayInParis, parseCalendar, parisWallTimeInstants, parisWallTimeOf } from "~/lib/dates";
 import { effectiveHours, type BookableHours } from "./session-types";
 
 /*
@@ -87,9 +87,7 @@ const two = (value: number) => String(value).padStart(2, "0");
 
 /** The wall-scale milliseconds of 00:00 of a Paris day « YYYY-MM-DD », or null when it is no real date. */
 function dayWall(day: string): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!match) return null;
-  return wallTime(Number(match[1]), Number(match[2]), Number(match[3]));
+  return parseCalendar(day, { time: false })?.wall ?? null;
 }
 
 const isoDayOfWall = (wall: number) => new Date(wall).toISOString().slice(0, 10);
@@ -289,21 +287,17 @@ export const SLOT_REFUSAL_MESSAGES: Record<SlotRefusal, string> = {
   taken: "Ce créneau vient d'être réservé.",
 };
 
-const SLOT_KEY = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+const SLOT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
 /**
  * The instant a slot key (« 2026-03-29T10:30 », Paris wall time) names: its first occurrence when the autumn
  * change repeats it; `clock_gap` when the spring change skips it; `invalid` when it is no date and time.
  */
 export function instantOfSlotKey(key: string): { start: number; day: string } | SlotRefusal {
-  const match = SLOT_KEY.exec(key);
-  if (!match) return "invalid";
-  const [year = 0, month = 0, day = 0, hours = 0, minutes = 0] = [1, 2, 3, 4, 5].map((index) =>
-    Number(match[index]),
-  );
-  const wall = year >= 2000 ? wallTime(year, month, day, hours, minutes) : null;
-  if (wall === null) return "invalid";
-  const start = parisWallTimeInstants(wall)[0];
+  // Minutes only (no seconds), read by the product's one reader of dates (decision 0122).
+  const parsed = SLOT_KEY.test(key) ? parseCalendar(key, { time: true }) : null;
+  if (parsed === null) return "invalid";
+  const start = parisWallTimeInstants(parsed.wall)[0];
   if (start === undefined) return "clock_gap";
   return { start, day: key.slice(0, 10) };
 }

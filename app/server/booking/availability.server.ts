@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Closure, WeeklyHours } from "~/content/schemas";
-import { isoDayInParis } from "~/lib/dates";
+import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { UNKNOWN_TRAVEL_MINUTES } from "~/lib/booking/model";
 import {
@@ -158,12 +158,6 @@ export function slotCalendarOf(context: BookingContext): SlotCalendar {
 }
 
 const DAY = 86_400_000;
-
-const isIsoDay = (value: string | undefined): value is string =>
-  value !== undefined &&
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-  new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 /**
  * What is busy for the context's studio and photographers between two Paris days (included), from the

@@ -38,6 +38,7 @@ import {
   exclusionConflict,
   insertOccupancies,
   isRetryable,
+  lockOccupants,
   releaseLapsedRequests,
   type Tx,
 } from "./occupancies.server";
@@ -261,6 +262,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const manageToken = await manageTokenFor(id);
 
   const created = await inTransaction(async (tx) => {
+    await lockOccupants(tx, { studioIds: [context.studio.id], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {
       await savepoint.insert(bookings).values({
@@ -321,12 +323,13 @@ export async function acceptRequest(
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
+    const candidates = await photographersOf(tx, booking.studioId, booking.photographerId);
+    await lockOccupants(tx, { studioIds: [booking.studioId], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const held = await tx.execute(
       sql`update booking_occupancies set holds_until = null where booking_id = ${booking.id}::uuid`,
     );
     if (!held.rowCount) {
-      const candidates = await photographersOf(tx, booking.studioId, booking.photographerId);
       const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
         insertOccupancies(savepoint, {
           owner: { bookingId: booking.id },
@@ -479,6 +482,10 @@ export async function moveBooking(
   return inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
+    await lockOccupants(tx, {
+      studioIds: [booking.studioId, studioId],
+      photographerIds: [booking.photographerId, ...candidates],
+    });
     await releaseLapsedRequests(tx, now);
     await deleteBookingOccupancies(tx, booking.id);
     const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
@@ -601,6 +608,10 @@ export async function blockPeriod(period: NewBlockedPeriod): Promise<string> {
   }
   try {
     return await inTransaction(async (tx) => {
+      await lockOccupants(tx, {
+        studioIds: [period.studioId],
+        photographerIds: [period.photographerId],
+      });
       const [row] = await tx
         .insert(blockedPeriods)
         .values({

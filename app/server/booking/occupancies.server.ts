@@ -56,6 +56,43 @@ export async function insertOccupancies(tx: Tx, occupation: Occupation): Promise
     where ${photographerId}::uuid is not null and other.id <> ${studioId}::uuid`);
 }
 
+/** The first keys of the occupants' advisory locks: no other lock of the site uses them. */
+const STUDIO_LOCK_SPACE = 0x0b00c1;
+const PHOTOGRAPHER_LOCK_SPACE = 0x0b00c2;
+
+/**
+ * Takes, until the transaction ends, one advisory lock per studio and per photographer whose rows it may
+ * write, always in one order, before it deletes or writes any row (decision 0121). A booking writes a row
+ * at its studio and a travel margin at every other one: two bookings of one photographer at two studios,
+ * each inserting in its own order, each waited for the other's row (a deadlock). Any two writes the
+ * exclusion constraints compare share a studio (two sessions in one room) or a photographer: serialised on
+ * it, the second reads the first one's committed rows and gets its exclusion violation at once,
+ * « Ce créneau vient d'être réservé. ». A transaction that may try several photographers locks them all
+ * here, first. Locks taken in a rolled-back savepoint would be released, so this runs outside them.
+ */
+export async function lockOccupants(
+  tx: Tx,
+  occupants: { studioIds: readonly (string | null)[]; photographerIds: readonly (string | null)[] },
+): Promise<void> {
+  const keys = [
+    ...[...new Set(occupants.studioIds)].flatMap((id) =>
+      id === null ? [] : [sql`(${STUDIO_LOCK_SPACE}::int, ${id}::text)`],
+    ),
+    ...[...new Set(occupants.photographerIds)].flatMap((id) =>
+      id === null ? [] : [sql`(${PHOTOGRAPHER_LOCK_SPACE}::int, ${id}::text)`],
+    ),
+  ];
+  if (keys.length === 0) return;
+  // The sorted subquery hands its rows to the lock in its order (offset 0 keeps it from being flattened).
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(space, key)
+    from (
+      select space, hashtext(id) as key
+      from (values ${sql.join(keys, sql`, `)}) as occupant(space, id)
+      order by space, key offset 0
+    ) ordered`);
+}
+
 export async function deleteBookingOccupancies(tx: Tx, bookingId: string): Promise<void> {
   await tx.execute(sql`delete from booking_occupancies where booking_id = ${bookingId}::uuid`);
 }

@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { addParisDays, type FreeDay, type FreeSlot } from "~/lib/booking/slots";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { isIsoDay } from "~/lib/dates";
 import type { SiteContent, StudioRecord } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { bookings, sessionTypes, sessionTypeStudios } from "../db/schema";
@@ -196,7 +197,7 @@ export async function freeTimesOf(query: {
   now?: Date;
   exceptBookingId?: string;
 }): Promise<FreeSlot[]> {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(query.day)) return [];
+  if (!isIsoDay(query.day)) return [];
   const { days } = await findFreeSlots({ ...query, fromDay: query.day, toDay: query.day });
   return days.find((candidate) => candidate.day === query.day)?.slots ?? [];
 }
@@ -207,6 +208,10 @@ export async function nextFreeTimes(
   fromDay: string,
   howMany = 6,
 ): Promise<FreeSlot[]> {
+  // A week first: computing the whole horizon for each of many visitors refused at once costs seconds.
+  const week = await findFreeSlots({ ...query, fromDay, toDay: addParisDays(fromDay, 6) });
+  const soon = week.days.flatMap((day) => day.slots);
+  if (soon.length >= howMany) return soon.slice(0, howMany);
   const { days } = await findFreeSlots({ ...query, fromDay });
   return days.flatMap((day) => day.slots).slice(0, howMany);
 }
