@@ -19,8 +19,8 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
  * Where the kill lands. The test holds a lock on one table (`verifications`, which no page reads), so the
  * command stops at a known point and the kill never depends on timing: the backup in the middle of its
  * snapshot (earlier tables already in its `.partial-…` archive, this one's COPY waiting); the restore once
- * every file of the archive is back on the disk and its transaction open, its TRUNCATE waiting — the window
- * where the files are the archive's and the tables still the site's.
+ * every file of the archive is staged on the disk and its transaction open, its TRUNCATE waiting — the window
+ * where the archive's files are staged and the tables still the site's.
  */
 
 const HELD_TABLE = "public.verifications";
@@ -250,13 +250,13 @@ describe("kill -9 of a backup or a restore", () => {
       expect(disabled).toEqual([]);
       const after = await siteState();
       expect(after.tables).toEqual(before.tables);
-      // Every file the site had is there with the same bytes. The archive's files went back before the
-      // tables (a table never names a missing file): the photo deleted since is there again, unused until
-      // a restore completes, which removes what its archive does not hold.
+      // Every file the site had is there with the same bytes, and no other is live. The archive's files
+      // wait under a staging prefix, never served, until the tables commit (decision 0128): the next
+      // restore sweeps them away.
       for (const [key, sum] of Object.entries(before.files)) expect(after.files[key]).toBe(sum);
-      expect(Object.keys(after.files).filter((key) => !(key in before.files))).toEqual([
-        "media/photo-19-1200.webp",
-      ]);
+      const added = Object.keys(after.files).filter((key) => !(key in before.files));
+      expect(added.every((key) => key.startsWith("restauration/"))).toBe(true);
+      expect(added.some((key) => key.endsWith("/media/photo-19-1200.webp"))).toBe(true);
       expect(await checksums()).toEqual(backupsBefore);
 
       const again = runScript("restore.ts", [archive, "--sans-sauvegarde"]);
@@ -267,6 +267,9 @@ describe("kill -9 of a backup or a restore", () => {
       ).toContain("seance-30");
       expect(Object.keys(restored.files)).toContain("media/photo-19-1200.webp");
       expect(Object.keys(restored.files)).not.toContain("media/nouvelle-1200.webp");
+      expect(Object.keys(restored.files).filter((key) => key.startsWith("restauration/"))).toEqual(
+        [],
+      );
       await expectServing("seance-30");
       expect(await checksums()).toEqual(backupsBefore);
     },

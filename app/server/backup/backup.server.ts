@@ -9,6 +9,7 @@ import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import type { Storage } from "../storage/types";
 import { encryptStream } from "./encryption.server";
+import { finishPendingSwitches, STAGING_ROOT } from "./staged-files.server";
 import { TarWriter } from "./tar.server";
 
 /*
@@ -24,8 +25,8 @@ import { TarWriter } from "./tar.server";
 export const BACKUP_FORMAT = 1;
 /** The schemas backed up: the site's tables and drizzle's record of the migrations applied. */
 export const BACKUP_SCHEMAS = ["public", "drizzle"] as const;
-/** Tables left out: the history of backups themselves (a restore must not rewind it). */
-export const NOT_BACKED_UP = ["public.backup_runs"] as const;
+/** Tables left out: the history of backups and the restore's pending file moves (a restore must not rewind them). */
+export const NOT_BACKED_UP = ["public.backup_runs", "public.restore_file_switches"] as const;
 
 export type TableManifest = {
   /** `schema.table`. */
@@ -206,6 +207,8 @@ export async function createBackup({
   now = new Date(),
   onProgress = () => undefined,
 }: BackupSource): Promise<BackupResult> {
+  // A restore killed after its commit left files to move: the backup holds them where the tables say.
+  await finishPendingSwitches(pool, storage);
   await mkdir(directory, { recursive: true });
   const work = path.join(directory, `.partial-${randomUUID()}`);
   await mkdir(work);
@@ -294,7 +297,10 @@ async function writeArchive(
   }
   const files: FileManifest[] = [];
   const keys: string[] = [];
-  for await (const info of storage.list("")) keys.push(info.key);
+  for await (const info of storage.list("")) {
+    // A restore's staged files are not the site's (decision 0128).
+    if (!info.key.startsWith(STAGING_ROOT)) keys.push(info.key);
+  }
   const buffer = Buffer.allocUnsafe(FILE_PIECE);
   for (const [index, key] of keys.entries()) {
     onProgress({ step: "files", done: index, total: keys.length });

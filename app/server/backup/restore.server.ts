@@ -10,6 +10,7 @@ import { createHash as hashOf } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrationsFolder } from "../db/migrate.server";
+import { contentTypeOf, isSiteFileKey } from "../storage/keys";
 import type { Storage } from "../storage/types";
 import { BackupRefusedError } from "./errors.server";
 import { migrateTo, withScratchDatabase } from "./scratch.server";
@@ -27,14 +28,22 @@ import {
   Tally,
 } from "./backup.server";
 import { decryptStream, ENCRYPTED_MAGIC, isEncrypted, WrongKeyError } from "./encryption.server";
+import {
+  finishPendingSwitches,
+  newStagingPrefix,
+  recordSwitch,
+  STAGING_ROOT,
+  switchStagedFiles,
+} from "./staged-files.server";
 import { readTar, TarFormatError, type TarEntry } from "./tar.server";
 
 /*
- * A restore (issue 26) never changes the site before the whole archive is known good: a first reading
- * checks every entry against the manifest (sizes, row counts, SHA-256). Then the files are put back (new
- * keys beside the live ones: the site still serves as before), then every table is replaced in ONE
- * transaction (emptied, loaded, counted and hashed again): a failure, or the process killed, rolls it all
- * back. Only once it is committed are the files the archive does not hold removed.
+ * A restore never changes the site before the whole archive is known good: a first reading checks every
+ * entry against the manifest (sizes, row counts, SHA-256, keys the site makes). Then the files are written
+ * under a staging prefix (decision 0128: nothing live changes), then every table is replaced in ONE
+ * transaction (emptied, loaded, counted and hashed again) which also records the staged files: a failure,
+ * or the process killed, rolls it all back. Only once it is committed are the staged files moved to their
+ * keys and the files the archive does not hold removed.
  */
 
 export { BackupRefusedError };
@@ -153,6 +162,13 @@ export async function verifyBackup(file: string, key?: string): Promise<BackupMa
     }
   }
   for (const item of manifest.files) {
+    // Only what the site itself makes: a crafted archive cannot bring a page or a script to the site's
+    // origin, nor write outside the site's folders (decision 0128).
+    if (!isSiteFileKey(item.key) || item.entry !== `fichiers/${item.key}`) {
+      throw new BackupRefusedError(
+        `Cette sauvegarde contient un fichier que le site ne crée jamais (« ${item.key.slice(0, 120)} ») : elle ne peut pas être restaurée.`,
+      );
+    }
     const found = seen.get(item.entry);
     if (!found || found.bytes !== item.size || found.sha256 !== item.sha256) {
       throw new BackupRefusedError(DAMAGED);
@@ -221,52 +237,58 @@ export async function restoreBackup(
   { pool, storage, key, verified }: RestoreTarget,
 ): Promise<RestoreReport> {
   const manifest = verified ?? (await verifyBackup(file, key));
+  // What an earlier restore left: its committed files moved, its uncommitted ones swept away.
+  await finishPendingSwitches(pool, storage, { sweep: true });
   const client = await pool.connect();
   try {
-    const level = await migrationLevel(client);
-    await checkLevel(manifest, level);
-    const older = manifest.migrations.count < level.count;
-    if (!older) {
-      const tables = await listTables(client);
-      const names = new Set(tables.map((table) => table.name));
-      if (
-        manifest.tables.length !== tables.length ||
-        manifest.tables.some((table) => !names.has(table.name))
-      ) {
-        throw new BackupRefusedError(DAMAGED);
+    const older = await checkRestorable(client, manifest);
+
+    // The files under a staging prefix: until the tables commit, the site serves what it served.
+    const staging = newStagingPrefix();
+    try {
+      const wanted = new Map(manifest.files.map((item) => [item.entry, item]));
+      for await (const entry of entriesOf(file, key)) {
+        const item = wanted.get(entry.name);
+        if (!item) continue;
+        await storage.put(`${staging}${item.key}`, Readable.from(entry.body), {
+          contentType: contentTypeOf(item.key),
+          contentLength: item.size,
+        });
       }
+
+      if (older) {
+        await withScratchDatabase(pool, async (scratch) => {
+          await migrateTo(scratch, manifest.migrations.count);
+          await withClient(scratch.$client, (loading) =>
+            inTransaction(loading, () => loadTables(loading, { file, key }, manifest)),
+          );
+          // Brought up to this version: its migrations, and what the site writes at start.
+          await applyMigrations(scratch);
+          await withClient(scratch.$client, (source) =>
+            inTransaction(client, async () => {
+              await copyTables(source, client);
+              await recordSwitch(client, staging);
+            }),
+          );
+        });
+      } else {
+        await inTransaction(client, async () => {
+          await loadTables(client, { file, key }, manifest);
+          await recordSwitch(client, staging);
+        });
+      }
+    } catch (error) {
+      // Nothing committed: the staged files go, the live ones were never touched.
+      await storage.deletePrefix(staging).catch(() => undefined);
+      throw error;
     }
 
-    // The files first, beside the live ones: until the tables switch, the site shows what it showed.
-    const wanted = new Map(manifest.files.map((item) => [item.entry, item]));
-    for await (const entry of entriesOf(file, key)) {
-      const item = wanted.get(entry.name);
-      if (!item) continue;
-      await storage.put(item.key, Readable.from(entry.body), {
-        contentType: item.contentType,
-        contentLength: item.size,
-      });
-    }
-
-    if (older) {
-      await withScratchDatabase(pool, async (scratch) => {
-        await migrateTo(scratch, manifest.migrations.count);
-        await withClient(scratch.$client, (loading) =>
-          inTransaction(loading, () => loadTables(loading, { file, key }, manifest)),
-        );
-        // Brought up to this version: its migrations, and what the site writes at start.
-        await applyMigrations(scratch);
-        await withClient(scratch.$client, (source) =>
-          inTransaction(client, () => copyTables(source, client)),
-        );
-      });
-    } else {
-      await inTransaction(client, () => loadTables(client, { file, key }, manifest));
-    }
-
+    await switchStagedFiles(pool, storage, staging);
     const keep = new Set(manifest.files.map((item) => item.key));
     const extra: string[] = [];
-    for await (const info of storage.list("")) if (!keep.has(info.key)) extra.push(info.key);
+    for await (const info of storage.list("")) {
+      if (!keep.has(info.key) && !info.key.startsWith(STAGING_ROOT)) extra.push(info.key);
+    }
     for (let at = 0; at < extra.length; at += 500) await storage.delete(extra.slice(at, at + 500));
     return {
       tables: manifest.tables.length,
@@ -277,6 +299,43 @@ export async function restoreBackup(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The checks a restore makes before anything costly (decision 0128): the archive's level (not newer, of
+ * this software's migrations) and, at this version, the same tables as the site. Returns whether the
+ * archive is of an older version (restored through a scratch database).
+ */
+async function checkRestorable(client: pg.ClientBase, manifest: BackupManifest): Promise<boolean> {
+  const level = await migrationLevel(client);
+  await checkLevel(manifest, level);
+  const older = manifest.migrations.count < level.count;
+  if (!older) {
+    const tables = await listTables(client);
+    const names = new Set(tables.map((table) => table.name));
+    if (
+      manifest.tables.length !== tables.length ||
+      manifest.tables.some((table) => !names.has(table.name))
+    ) {
+      throw new BackupRefusedError(DAMAGED);
+    }
+  }
+  return older;
+}
+
+/**
+ * Everything that can refuse an archive without touching the site (decision 0128): every entry against
+ * its manifest, the keys of its files, its version and its tables. Returns its manifest, for restoreBackup.
+ */
+export async function verifyRestorable(
+  file: string,
+  { pool, key }: { pool: pg.Pool; key?: string },
+): Promise<BackupManifest> {
+  const manifest = await verifyBackup(file, key);
+  await withClient(pool, async (client) => {
+    await checkRestorable(client, manifest);
+  });
+  return manifest;
 }
 
 /** `work` with a client of `pool`, released after. */

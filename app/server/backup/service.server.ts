@@ -20,8 +20,9 @@ import {
   s3Destination,
 } from "./destination.server";
 import { BackupRefusedError } from "./errors.server";
-import { checkBackup, restoreBackup, type RestoreReport, verifyBackup } from "./restore.server";
+import { checkBackup, restoreBackup, type RestoreReport, verifyRestorable } from "./restore.server";
 import { backupsToKeep, type Retention } from "./retention";
+import { finishPendingSwitches } from "./staged-files.server";
 
 export type { BackupFile };
 
@@ -147,8 +148,8 @@ export async function restoreFrom(
   }: { settings?: BackupSettings; safety?: boolean } = {},
 ): Promise<RestoreReport & { safetyBackup: string | null }> {
   const target = { pool: db().$client, storage: storage(), key: settings.key };
-  // Checked before the safety backup: a damaged archive costs nothing.
-  const verified = await verifyBackup(file, settings.key);
+  // Checked whole before the safety backup (decision 0128): a damaged, foreign or newer archive costs nothing.
+  const verified = await verifyRestorable(file, { pool: target.pool, key: settings.key });
   // Kept where the others are (uploaded with BACKUP_S3_*), and deleting none (see runRecordedBackup).
   const safetyBackup = safety ? await backUpNow(settings, undefined, { retention: false }) : null;
   const report = await restoreBackup(file, { ...target, verified });
@@ -344,8 +345,8 @@ export function runCheck(runId: string, settings = backupSettings()): Promise<vo
 export function runRestore(runId: string, settings = backupSettings()): Promise<void> {
   return runWithArchive(runId, settings, "backup_restore_failed", async (file, run, progress) => {
     progress({ step: "check", done: 0, total: 1 }, true);
-    // Checked before the safety backup: a damaged archive costs nothing.
-    const verified = await verifyBackup(file, settings.key);
+    // Checked whole before the safety backup (decision 0128): a damaged, foreign or newer archive costs nothing.
+    const verified = await verifyRestorable(file, { pool: db().$client, key: settings.key });
     progress({ step: "safety", done: 0, total: 1 }, true);
     const safety = await runRecordedBackup({ reason: "safety", by: run.requestedBy }, settings);
     progress({ step: "restore", done: 0, total: 1 }, true);
@@ -588,6 +589,8 @@ const enqueueBackupMissed = registerMailKind<{ day: string; to: string }>("backu
  */
 export async function watchBackups(now = new Date()): Promise<boolean> {
   await closeInterruptedRuns(now);
+  // A restore killed after its commit: its files are moved where its tables say (decision 0128).
+  await finishPendingSwitches(db().$client, storage());
   const health = await backupHealth(now);
   if (health.state !== "missed") return false;
   const day = now.toISOString().slice(0, 10);

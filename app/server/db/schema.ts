@@ -1009,6 +1009,17 @@ export const backupRuns = pgTable(
 );
 
 /**
+ * The files of a restore waiting under their staging prefix (decision 0128): written in the restore's own
+ * transaction, so a row exists exactly when the tables that name those files were committed. The files are
+ * then moved to their keys and the row deleted; a process killed in between leaves the row, and the next
+ * backup, restore or look at the backups finishes the move. Not backed up, never restored.
+ */
+export const restoreFileSwitches = pgTable("restore_file_switches", {
+  prefix: varchar("prefix", { length: 100 }).primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
  * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
  * address stops working at once.

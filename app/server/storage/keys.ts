@@ -71,6 +71,11 @@ export function parseVariantName(
   return { revision: Number(match[1]), width: Number(match[2]), format: match[3] as WebFormat };
 }
 
+/**
+ * The types of the files the site makes (decision 0128): photos only. A stored file is served with the type
+ * its key's extension implies from this list, never one a store or an archive declares: an `.html`, `.js`
+ * or `.svg` put in the store by hand or by a crafted backup is never a page of the site's origin.
+ */
 export const CONTENT_TYPES: Record<string, string> = {
   avif: "image/avif",
   webp: "image/webp",
@@ -79,11 +84,36 @@ export const CONTENT_TYPES: Record<string, string> = {
   png: "image/png",
   heic: "image/heic",
   gif: "image/gif",
-  svg: "image/svg+xml",
 };
+
+function extensionOf(key: string): string {
+  return key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+}
 
 /** The content type of a key from its extension (application/octet-stream when unknown). */
 export function contentTypeOf(key: string): string {
-  const extension = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? "application/octet-stream";
+  return CONTENT_TYPES[extensionOf(key)] ?? "application/octet-stream";
+}
+
+/** Whether the key's extension is one of the types the site makes (CONTENT_TYPES). */
+export function hasSiteFileType(key: string): boolean {
+  return Object.hasOwn(CONTENT_TYPES, extensionOf(key));
+}
+
+const NAME = "[a-z0-9][a-z0-9_.-]*";
+const SITE_KEY = new RegExp(
+  `^(?:blog-images/${NAME}|media/${NAME}|galleries/${NAME}/${NAME}/${NAME})$`,
+);
+
+/**
+ * Whether the site itself could have made this key (blog images, the media library, a client gallery's
+ * photo files), with a type of CONTENT_TYPES. A restore refuses an archive holding any other (decision 0128).
+ */
+export function isSiteFileKey(key: string): boolean {
+  try {
+    checkKey(key);
+  } catch {
+    return false;
+  }
+  return SITE_KEY.test(key) && hasSiteFileType(key);
 }

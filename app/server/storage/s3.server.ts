@@ -154,7 +154,8 @@ export function s3Storage(settings: S3Settings): Storage {
         size: found.ContentLength ?? 0,
         etag: found.ETag ?? "",
         lastModified: found.LastModified ?? new Date(0),
-        contentType: found.ContentType ?? contentTypeOf(key),
+        // The key says the type (keys.ts), never what was declared when the object was written.
+        contentType: contentTypeOf(key),
       };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -188,7 +189,8 @@ export function s3Storage(settings: S3Settings): Storage {
         size,
         etag: found.ETag ?? "",
         lastModified: found.LastModified ?? new Date(0),
-        contentType: found.ContentType ?? contentTypeOf(key),
+        // The key says the type (keys.ts), never what was declared when the object was written.
+        contentType: contentTypeOf(key),
         body,
       };
       if (!range) return info;

@@ -120,6 +120,25 @@ describe.each(storageDrivers)("/uploads from $kind", ({ start }) => {
     });
     expect(post.status).toBe(404);
   });
+
+  it("serves a stored file with the type its key implies, never one declared when it was written", async () => {
+    // What a crafted backup or a hand-made upload could leave in the store (decision 0128).
+    const script = Buffer.from("<script>alert(document.cookie)</script>");
+    for (const key of ["media/piege.html", "media/piege.js", "blog-images/logo.svg"]) {
+      await store.storage.put(key, script, { contentType: "text/html" });
+      const response = await fetch(`${base}/${key}`);
+      expect(response.status, key).toBe(404);
+      await response.arrayBuffer();
+    }
+    await store.storage.put("media/deguisee-400.jpg", script, { contentType: "text/html" });
+    for (const method of ["GET", "HEAD"]) {
+      const response = await fetch(`${base}/media/deguisee-400.jpg`, { method });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/jpeg");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      await response.arrayBuffer();
+    }
+  });
 });
 
 describe("parseRange", () => {

@@ -2,7 +2,7 @@ import { pipeline } from "node:stream/promises";
 import type express from "express";
 import { refuse } from "../http/refusal.server";
 import { log } from "../logger.server";
-import { checkKey, isPublicKey } from "./keys";
+import { checkKey, contentTypeOf, hasSiteFileType, isPublicKey } from "./keys";
 import { StorageUnavailableError, type ByteRange, type ObjectInfo, type Storage } from "./types";
 
 /**
@@ -61,7 +61,8 @@ function keyOf(requestPath: string): string | null {
     return null;
   }
   const key = decoded.replace(/^\//, "");
-  if (!isPublicKey(key)) return null;
+  // Only photos of the types the site makes (decision 0128): nothing else put in the store is served.
+  if (!isPublicKey(key) || !hasSiteFileType(key)) return null;
   try {
     return checkKey(key);
   } catch {
@@ -140,7 +141,9 @@ function writeHeaders(
   info: ObjectInfo,
   setHeaders?: (res: express.Response) => void,
 ) {
-  res.setHeader("Content-Type", info.contentType);
+  // The type its key implies, whatever the store was told when the file was written (decision 0128).
+  res.setHeader("Content-Type", contentTypeOf(info.key));
+  res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("ETag", info.etag);
   res.setHeader("Last-Modified", info.lastModified.toUTCString());
   res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
