@@ -24,6 +24,8 @@ function lightScript(scrollThreshold: number): void {
   const header = doc.querySelector<HTMLElement>("header[data-scrolled]");
   const toggle = header?.querySelector<HTMLButtonElement>('[aria-controls="menu-mobile"]');
   const menu = doc.getElementById("menu-mobile");
+  // The menu's <details> opens by itself without a script (decision 0124); here the button drives it.
+  const details = menu?.closest("details");
   const trigger = header?.querySelector<HTMLButtonElement>('[aria-controls="menu-studios"]');
   const studios = doc.getElementById("menu-studios");
   let menuOpen = false;
@@ -37,10 +39,10 @@ function lightScript(scrollThreshold: number): void {
     );
   };
   const setMenu = (open: boolean) => {
-    if (!toggle || !menu) return;
+    if (!toggle || !details) return;
     menuOpen = open;
     toggle.setAttribute("aria-expanded", String(open));
-    menu.hidden = !open;
+    details.open = open;
     root.classList.toggle("overflow-hidden", open);
     paint();
   };
@@ -53,6 +55,9 @@ function lightScript(scrollThreshold: number): void {
   window.addEventListener("scroll", paint, { passive: true });
   paint();
   toggle?.addEventListener("click", () => setMenu(!menuOpen));
+  details?.addEventListener("toggle", () => {
+    if (details.open !== menuOpen) setMenu(details.open);
+  });
   doc.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || !menuOpen) return;
     setMenu(false);

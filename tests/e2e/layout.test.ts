@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { axeViolations, useBrowser } from "./support/browser";
 
 // The links the header and footer send (current page, footer pages, social profiles) are checked in
 // tests/http/layout.test.ts; here, how the header behaves in a browser.
@@ -131,6 +131,52 @@ describe("header", () => {
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     expect(await toggle.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(await pageScrolls()).toBe(true);
+  });
+
+  it("on a 375 px phone, « Réserver » sits beside the menu toggle, inside the screen, the brand beside them", async () => {
+    const page = await openPage("/", { viewport: { width: 375, height: 740 } });
+    const header = page.locator("header").first();
+    const reserve = header
+      .getByRole("link", { name: "Réserver", exact: true })
+      .filter({ visible: true });
+    const toggle = page.getByRole("button", { name: "Ouvrir le menu" });
+    const box = async (locator: typeof toggle) => {
+      const found = await locator.boundingBox();
+      if (!found) throw new Error("not drawn");
+      return found;
+    };
+    const reserveBox = await box(reserve);
+    const toggleBox = await box(toggle);
+    const logoBox = await box(header.getByRole("link", { name: /accueil/ }));
+    expect(reserveBox.height).toBeGreaterThanOrEqual(44);
+    expect(reserveBox.x + reserveBox.width).toBeLessThanOrEqual(toggleBox.x);
+    expect(toggleBox.x + toggleBox.width).toBeLessThanOrEqual(375);
+    expect(logoBox.x + logoBox.width).toBeLessThanOrEqual(reserveBox.x);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    expect(await reserve.getAttribute("href")).toBe("/contact");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("on a phone without JavaScript, the menu opens and closes from its own button and its links work", async () => {
+    for (const path of ["/", "/tarifs"]) {
+      const page = await openPage(path, {
+        viewport: { width: 375, height: 740 },
+        javaScriptEnabled: false,
+      });
+      const summary = page.locator("header summary");
+      const menu = page.locator("#menu-mobile");
+      expect(await menu.isVisible(), path).toBe(false);
+      // The scripted button keeps its place, out of reach; the summary stands there instead.
+      expect(await page.locator('button[aria-controls="menu-mobile"]').isVisible()).toBe(false);
+      await summary.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => menu.isVisible()).toBe(true);
+      await summary.click();
+      await expect.poll(() => menu.isVisible()).toBe(false);
+      await summary.click();
+      await menu.getByRole("link", { name: "Galerie" }).click();
+      await page.waitForURL(/\/galerie$/);
+    }
   });
 
   it("scrolls to the top on every navigation", async () => {

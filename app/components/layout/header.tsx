@@ -67,31 +67,59 @@ export function Header({ solid = false }: HeaderProps) {
         "data-[transparent=true]:bg-transparent data-[transparent=true]:text-white data-[transparent=true]:shadow-none data-[transparent=true]:backdrop-blur-none",
       )}
     >
-      <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" className="inline-flex min-h-11 items-center rounded-sm">
-          <Logo brand={useSite().brand} />
+      <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-2 px-4 sm:gap-4 sm:px-6">
+        <Link to="/" className="inline-flex min-h-11 min-w-0 items-center rounded-sm">
+          <Logo brand={useSite().brand} className="min-w-0 [&>span]:truncate" />
           <span className="sr-only"> – accueil</span>
         </Link>
 
         <DesktopNavigation />
 
-        {/* Both icons and labels are in the markup; aria-expanded shows one of each. */}
-        <button
-          ref={toggle}
-          type="button"
-          className="group/toggle inline-flex size-11 items-center justify-center rounded-md lg:hidden"
-          aria-expanded={menuOpen}
-          aria-controls="menu-mobile"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          <X aria-hidden="true" className="size-6 group-aria-[expanded=false]/toggle:hidden" />
-          <Menu aria-hidden="true" className="size-6 group-aria-expanded/toggle:hidden" />
-          <span className="sr-only group-aria-[expanded=false]/toggle:hidden">Fermer le menu</span>
-          <span className="sr-only group-aria-expanded/toggle:hidden">Ouvrir le menu</span>
-        </button>
+        {/* On a phone, booking is one tap away, beside the menu (decision 0124). */}
+        <div className="flex shrink-0 items-center gap-2 lg:hidden">
+          <Link
+            to={reserveHref(useSite())}
+            className="inline-flex min-h-11 items-center rounded-full bg-gold px-4 text-sm font-semibold text-primary shadow-sm"
+          >
+            Réserver
+          </Link>
+          {/* Both icons and labels are in the markup; aria-expanded shows one of each. Before a script
+              answers, the <details> below opens the menu by itself; this button keeps its place. */}
+          <button
+            ref={toggle}
+            type="button"
+            className="group/toggle inline-flex size-11 items-center justify-center rounded-md unscripted:invisible"
+            aria-expanded={menuOpen}
+            aria-controls="menu-mobile"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <X aria-hidden="true" className="size-6 group-aria-[expanded=false]/toggle:hidden" />
+            <Menu aria-hidden="true" className="size-6 group-aria-expanded/toggle:hidden" />
+            <span className="sr-only group-aria-[expanded=false]/toggle:hidden">
+              Fermer le menu
+            </span>
+            <span className="sr-only group-aria-expanded/toggle:hidden">Ouvrir le menu</span>
+          </button>
+        </div>
       </div>
 
-      <MobileNavigation open={menuOpen} onNavigate={() => setMenuOpen(false)} />
+      {/* The menu works without JavaScript (decision 0124): a <details> whose summary sits where the button
+          is, hidden once a script answers; then the button drives `open`. A find-in-page that opens it
+          natively is followed by the state. */}
+      <details
+        open={menuOpen}
+        onToggle={(event) => {
+          if (event.currentTarget.open !== menuOpen) setMenuOpen(event.currentTarget.open);
+        }}
+        className="group/menu lg:hidden"
+      >
+        <summary className="absolute top-3.5 right-4 inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-md sm:right-6 scripted:hidden [&::-webkit-details-marker]:hidden">
+          <X aria-hidden="true" className="size-6 not-group-open/menu:hidden" />
+          <Menu aria-hidden="true" className="size-6 group-open/menu:hidden" />
+          <span className="sr-only">Menu</span>
+        </summary>
+        <MobileNavigation onNavigate={() => setMenuOpen(false)} />
+      </details>
     </header>
   );
 }
@@ -214,8 +242,8 @@ function StudiosMenu() {
   );
 }
 
-/** In the markup whatever its state (hidden while closed), for the light pages' script to open it. */
-function MobileNavigation({ open, onNavigate }: { open: boolean; onNavigate: () => void }) {
+/** In the markup whatever its state (inside the closed <details>), for the light pages' script to open it. */
+function MobileNavigation({ onNavigate }: { onNavigate: () => void }) {
   const studioLinks = useStudioLinks();
   const className = ({ isActive }: { isActive: boolean }) =>
     cn(
@@ -235,7 +263,6 @@ function MobileNavigation({ open, onNavigate }: { open: boolean; onNavigate: () 
     <nav
       id="menu-mobile"
       aria-label="Menu principal"
-      hidden={!open}
       className="max-h-[calc(100dvh-4.5rem)] overflow-y-auto overscroll-contain border-t border-border bg-white px-4 pb-6 text-foreground lg:hidden"
     >
       <ul className="flex flex-col py-2">
