@@ -8,11 +8,14 @@ import {
   UNSAFE_FrameworkContext as FrameworkContext,
   useLocation,
   useMatches,
+  isRouteErrorResponse,
   useRouteError,
 } from "react-router";
 import { useContext, useEffect, useLayoutEffect, useRef } from "react";
 import type { Route } from "./+types/root";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SessionExpired } from "~/components/admin/session-expired";
+import { isSessionExpiredAnswer } from "~/lib/session-expired";
 import { isLightPage, isLightPath } from "~/light-pages";
 import { lightScriptSource } from "~/light-script";
 import { fontsScriptSource, WEB_FONT_FACES } from "~/fonts-script";
@@ -195,11 +198,13 @@ export default function App() {
   );
 }
 
-/** What happened, in French, for the status of an error answer (the title stays SPEC's). */
+/** What happened, in French, for the status of an error answer (decision 0133: the page answers in French). */
 function errorExplanation(status: number | null): string {
   switch (status) {
     case 400:
       return "La requête envoyée n'a pas pu être comprise : elle contient des données invalides.";
+    case 401:
+      return "Il faut être connecté·e pour faire cela.";
     case 403:
       return "Vous n'avez pas l'autorisation d'accéder à cette page.";
     case 404:
@@ -216,15 +221,24 @@ function errorExplanation(status: number | null): string {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  // An admin form posted after the session ended (decision 0133).
+  if (isRouteErrorResponse(error) && isSessionExpiredAnswer(error.data)) {
+    return <SessionExpired answer={error.data} />;
+  }
   return (
     <GeneralErrorBoundary
       error={error}
-      fallback={({ status, details, stack }) => (
+      fallback={({ status, stack }) => (
         <main className="mx-auto max-w-3xl px-6 py-24">
-          <title>Erreur</title>
-          <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+          <title>{status === 404 ? "Page introuvable" : "Erreur"}</title>
+          <h1 className="text-3xl font-bold">
+            {status === 404 ? "Page introuvable" : "Une erreur est survenue"}
+          </h1>
           <p className="mt-4 text-lg">{errorExplanation(status)}</p>
-          <p className="mt-2 text-muted-foreground">{details}</p>
+          {/* The code, not the English reason phrase of HTTP; a thrown error's message only in development. */}
+          {status ? (
+            <p className="mt-2 text-muted-foreground">Code de l'erreur : {status}</p>
+          ) : null}
           {stack ? (
             <pre className="mt-6 overflow-x-auto rounded bg-muted p-4 text-sm">
               <code>{stack}</code>

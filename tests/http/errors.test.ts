@@ -13,7 +13,9 @@ describe("not-found page", () => {
       const { status, html, document } = await fetchPage(path);
       expect(status, path).toBe(404);
       expect(textOf(document.querySelector("h1")), path).toBe("404");
-      expect(html).toContain("Oops! Page not found");
+      // French, not the specification's template English (decision 0133).
+      expect(textOf(document.querySelector("main h1 + p")), path).toBe("Page introuvable");
+      expect(html).not.toContain("Oops");
       expect(metaContent(document, "robots")).toBe("noindex");
       const home = [...document.querySelectorAll("main a")].filter(
         (link) => textOf(link) === "Retour à l'accueil",

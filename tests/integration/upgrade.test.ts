@@ -116,7 +116,7 @@ async function failing(paths: readonly string[], headers: Record<string, string>
     while (next < paths.length) {
       const pathname = paths[next++] ?? "";
       const { status, html } = await get(pathname, headers);
-      if (status !== 200 || html.includes("Unexpected Application Error!")) {
+      if (status !== 200 || /<h1[^>]*>Une erreur est survenue</.test(html)) {
         failures.push({ pathname, status });
       }
     }
