@@ -25,22 +25,24 @@ function smallIconRuntime(): Plugin {
 }
 
 /**
- * The photo worker's entry keeps a name the pool can find (build/server/photo-worker.js): React Router
- * names every server entry after its own file (index.js, then index2.js…), and Rolldown does not let a
- * plugin rename a chunk, so the written file is renamed. Nothing imports the worker's file. Decision 0102.
+ * Server entries that keep a name their users can find beside the built server: the photo worker
+ * (build/server/photo-worker.js, where images/pool.server.ts looks for it, decision 0102) and the app's modules
+ * of the command-line scripts (build/server/command-line.js, scripts/lib/app-loader.ts, decision 0135). React
+ * Router names every server entry after its own file (index.js, then index2.js…), and Rolldown does not let a
+ * plugin rename a chunk, so the written file is renamed. Nothing imports these entries' files.
  */
-function photoWorkerEntry(): Plugin {
+function namedServerEntries(names: string[]): Plugin {
   return {
-    name: "photo-worker-entry",
+    name: "named-server-entries",
     applyToEnvironment: (environment) => environment.name === "ssr",
     async writeBundle(options, bundle) {
       const directory = options.dir ?? path.dirname(options.file ?? "");
       for (const output of Object.values(bundle)) {
-        if (output.type !== "chunk" || !output.isEntry || output.name !== "photo-worker") continue;
+        if (output.type !== "chunk" || !output.isEntry || !names.includes(output.name)) continue;
         // Same folder, so its relative imports of shared chunks still resolve.
         await rename(
           path.join(directory, output.fileName),
-          path.join(directory, "photo-worker.js"),
+          path.join(directory, `${output.name}.js`),
         );
       }
     },
@@ -87,12 +89,14 @@ export default defineConfig({
     // React Router build so that the whole server ships as one module.
     ssr: {
       // Second entry: the worker thread that prepares gallery photos (decision 0102), built beside the server
-      // as build/server/photo-worker.js, where images/pool.server.ts looks for it.
+      // as build/server/photo-worker.js, where images/pool.server.ts looks for it. Third: the app's modules
+      // that the command-line scripts load (build/server/command-line.js, decision 0135), each on demand.
       build: {
         rollupOptions: {
           input: {
             index: "./app/server/http/app.server.ts",
             "photo-worker": "./app/server/images/worker.ts",
+            "command-line": "./scripts/lib/app-modules.ts",
           },
         },
       },
@@ -163,6 +167,6 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
     precompressedAssets(),
-    photoWorkerEntry(),
+    namedServerEntries(["photo-worker", "command-line"]),
   ],
 });

@@ -19,10 +19,10 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, symlink } from "
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createServer } from "vite";
 import type * as BackupModule from "../app/server/backup/backup.server.ts";
 import type * as EmbeddedModule from "../app/server/db/embedded.server.ts";
 import type * as StorageModule from "../app/server/storage/storage.server.ts";
+import { appModuleLoader } from "./lib/app-loader.ts";
 
 /** The commit before issue 26's first backup commit (c2bf44a): bookings' tables are there (0017). */
 export const RELEASE = "43eacdb";
@@ -61,58 +61,46 @@ try {
   });
   if (filled.status !== 0) throw new Error(`Le remplissage de ${RELEASE} a échoué.`);
 
-  const vite = await createServer({
-    configFile: false,
-    root,
-    logLevel: "error",
-    appType: "custom",
-    server: { middlewareMode: true, hmr: false, ws: false },
-    resolve: { alias: { "~": path.join(root, "app") } },
-  });
+  // Today's modules, from today's build (the filler above ran the release's own sources).
+  const load = await appModuleLoader();
+  const { startEmbeddedPostgres } = await load<typeof EmbeddedModule>(
+    "app/server/db/embedded.server.ts",
+  );
+  const { localStorageOf } = await load<typeof StorageModule>(
+    "app/server/storage/storage.server.ts",
+  );
+  const { createBackup, listTables } = await load<typeof BackupModule>(
+    "app/server/backup/backup.server.ts",
+  );
+  const cluster = await startEmbeddedPostgres({ directory: path.join(dataDir, "postgres") });
+  const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
   try {
-    const load = async <Module>(file: string) =>
-      (await vite.ssrLoadModule(path.join(root, file))) as Module;
-    const { startEmbeddedPostgres } = await load<typeof EmbeddedModule>(
-      "app/server/db/embedded.server.ts",
-    );
-    const { localStorageOf } = await load<typeof StorageModule>(
-      "app/server/storage/storage.server.ts",
-    );
-    const { createBackup, listTables } = await load<typeof BackupModule>(
-      "app/server/backup/backup.server.ts",
-    );
-    const cluster = await startEmbeddedPostgres({ directory: path.join(dataDir, "postgres") });
-    const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
+    const client = await pool.connect();
+    const empty: string[] = [];
     try {
-      const client = await pool.connect();
-      const empty: string[] = [];
-      try {
-        for (const table of await listTables(client)) {
-          const { rows } = await client.query<{ any: boolean }>(
-            `select exists (select from ${table.name}) as any`,
-          );
-          if (!rows[0]?.any && !MAY_BE_EMPTY.includes(table.name)) empty.push(table.name);
-        }
-      } finally {
-        client.release();
+      for (const table of await listTables(client)) {
+        const { rows } = await client.query<{ any: boolean }>(
+          `select exists (select from ${table.name}) as any`,
+        );
+        if (!rows[0]?.any && !MAY_BE_EMPTY.includes(table.name)) empty.push(table.name);
       }
-      if (empty.length > 0) throw new Error(`Tables vides : ${empty.join(", ")}`);
-      const result = await createBackup({
-        pool,
-        storage: localStorageOf(dataDir),
-        directory: path.join(work, "out"),
-        now: new Date("2026-11-27T00:00:00Z"),
-      });
-      await rename(result.file, fixture);
-      console.log(
-        `✔ ${path.relative(root, fixture)} : ${result.manifest.tables.length} tables, ${result.manifest.tables.reduce((sum, table) => sum + table.rows, 0)} lignes, ${result.manifest.files.length} fichiers, ${result.size} octets, niveau ${result.manifest.migrations.count}.`,
-      );
     } finally {
-      await pool.end();
-      await cluster.stop();
+      client.release();
     }
+    if (empty.length > 0) throw new Error(`Tables vides : ${empty.join(", ")}`);
+    const result = await createBackup({
+      pool,
+      storage: localStorageOf(dataDir),
+      directory: path.join(work, "out"),
+      now: new Date("2026-11-27T00:00:00Z"),
+    });
+    await rename(result.file, fixture);
+    console.log(
+      `✔ ${path.relative(root, fixture)} : ${result.manifest.tables.length} tables, ${result.manifest.tables.reduce((sum, table) => sum + table.rows, 0)} lignes, ${result.manifest.files.length} fichiers, ${result.size} octets, niveau ${result.manifest.migrations.count}.`,
+    );
   } finally {
-    await vite.close();
+    await pool.end();
+    await cluster.stop();
   }
 } finally {
   await rm(work, { recursive: true, force: true });

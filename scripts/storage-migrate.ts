@@ -8,13 +8,12 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createServer } from "vite";
 import type * as EnvModule from "../app/server/env.server.ts";
 import type * as KeysModule from "../app/server/storage/keys.ts";
 import type * as S3Module from "../app/server/storage/s3.server.ts";
 import type * as StorageModule from "../app/server/storage/storage.server.ts";
+import { appModuleLoader, relaunchAsSmallProcess } from "./lib/app-loader.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 /** Files copied at a time: enough to hide the store's latency, little for a small server. */
 const CONCURRENCY = 4;
 
@@ -29,17 +28,8 @@ if (dryRun && deleteLocal) {
   process.exit(1);
 }
 
-// The app's modules use the `~/` alias: Vite loads them, as for admin:create and db:seed.
-const vite = await createServer({
-  configFile: false,
-  root,
-  logLevel: "error",
-  appType: "custom",
-  server: { middlewareMode: true, hmr: false, ws: false },
-  resolve: { alias: { "~": path.join(root, "app") } },
-});
-const load = async <Module>(file: string) =>
-  (await vite.ssrLoadModule(path.join(root, file))) as Module;
+relaunchAsSmallProcess();
+const load = await appModuleLoader();
 
 let exitCode = 0;
 try {
@@ -47,8 +37,6 @@ try {
 } catch (error) {
   console.error("✖ Migration interrompue :", error instanceof Error ? error.message : error);
   exitCode = 1;
-} finally {
-  await vite.close();
 }
 process.exit(exitCode);
 

@@ -4,10 +4,8 @@
 // `node scripts/bench/booking-slots.ts [--quick]` prints the figures; measureBookingSlots() is part of the
 // body of the bench section « réservations » (scripts/bench/reservations.ts).
 import os from "node:os";
-import path from "node:path";
-import { createServer } from "vite";
 import type * as SlotsModule from "../../app/lib/booking/slots.ts";
-import { root } from "../lib/build.ts";
+import { appModuleLoader } from "../lib/app-loader.ts";
 import { percentile } from "./report.ts";
 
 export const BOOKING_SLOTS_BUDGET_P95_MS = 20;
@@ -36,115 +34,102 @@ function random(seed: number) {
 }
 
 export async function measureBookingSlots({ quick = false } = {}): Promise<Figures> {
-  const vite = await createServer({
-    configFile: false,
-    root,
-    logLevel: "error",
-    appType: "custom",
-    server: { middlewareMode: true, hmr: false, ws: false },
-    resolve: { alias: { "~": path.join(root, "app") } },
-  });
-  try {
-    const slots = (await vite.ssrLoadModule(
-      path.join(root, "app/lib/booking/slots.ts"),
-    )) as typeof SlotsModule;
-    const studios = ["ussel", "brive", "limoges"];
-    const photographers = ["anne", "bruno"];
-    const now = new Date("2027-01-04T08:00:00Z");
-    const next = random(25);
-    const occupancies: SlotsModule.OccupancyInterval[] = [];
-    // 2,000 bookings of 1 h over the 90 days, between 08:00 and 17:00 UTC, with 15-minute buffers: a real
-    // row and a 75-minute margin at each other studio, as booking_occupancies keeps them.
-    for (let index = 0; index < 2_000; index += 1) {
-      const start =
-        now.getTime() +
-        Math.floor(next() * 90) * DAY +
-        (8 * 60 + Math.floor(next() * 18) * 30) * MINUTE;
-      const studioId = studios[index % 3] ?? "brive";
-      const photographerId = photographers[index % 2] ?? "anne";
+  const load = await appModuleLoader();
+  const slots = await load<typeof SlotsModule>("app/lib/booking/slots.ts");
+  const studios = ["ussel", "brive", "limoges"];
+  const photographers = ["anne", "bruno"];
+  const now = new Date("2027-01-04T08:00:00Z");
+  const next = random(25);
+  const occupancies: SlotsModule.OccupancyInterval[] = [];
+  // 2,000 bookings of 1 h over the 90 days, between 08:00 and 17:00 UTC, with 15-minute buffers: a real
+  // row and a 75-minute margin at each other studio, as booking_occupancies keeps them.
+  for (let index = 0; index < 2_000; index += 1) {
+    const start =
+      now.getTime() +
+      Math.floor(next() * 90) * DAY +
+      (8 * 60 + Math.floor(next() * 18) * 30) * MINUTE;
+    const studioId = studios[index % 3] ?? "brive";
+    const photographerId = photographers[index % 2] ?? "anne";
+    occupancies.push({
+      photographerId,
+      studioId,
+      start: start - 15 * MINUTE,
+      end: start + 75 * MINUTE,
+      real: true,
+    });
+    for (const other of studios.filter((each) => each !== studioId)) {
       occupancies.push({
         photographerId,
-        studioId,
-        start: start - 15 * MINUTE,
-        end: start + 75 * MINUTE,
-        real: true,
-      });
-      for (const other of studios.filter((each) => each !== studioId)) {
-        occupancies.push({
-          photographerId,
-          studioId: other,
-          start: start - 90 * MINUTE,
-          end: start + 150 * MINUTE,
-          real: false,
-        });
-      }
-    }
-    // 200 blocked periods: half a photographer's half-days off, half a studio's.
-    for (let index = 0; index < 200; index += 1) {
-      const start = now.getTime() + Math.floor(next() * 90) * DAY + 7 * 60 * MINUTE;
-      occupancies.push({
-        photographerId: index % 2 === 0 ? (photographers[index % 4 === 0 ? 0 : 1] ?? null) : null,
-        studioId: index % 2 === 0 ? null : (studios[index % 3] ?? null),
-        start,
-        end: start + 4 * 60 * MINUTE,
-        real: true,
+        studioId: other,
+        start: start - 90 * MINUTE,
+        end: start + 150 * MINUTE,
+        real: false,
       });
     }
-    const hours = { opens: "09:00", closes: "12:00" };
-    const afternoon = { opens: "14:00", closes: "18:00" };
-    const week = Object.fromEntries(
-      ["Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"].map((day) => [
-        day,
-        [hours, afternoon],
-      ]),
-    );
-    const travel = () => 75;
-    const runs = quick ? 50 : 500;
-    const timings: number[] = [];
-    const cpuTimings: number[] = [];
-    let freeSlots = 0;
-    for (let run = 0; run < runs + 20; run += 1) {
-      const started = performance.now();
-      const cpuStarted = process.cpuUsage();
-      const availability = slots.availabilityAt("brive", photographers, occupancies, travel);
-      const days = slots.freeSlots({
-        rules: {
-          durationMinutes: 60,
-          bufferBeforeMinutes: 15,
-          bufferAfterMinutes: 15,
-          minimumNoticeHours: 24,
-          horizonDays: 90,
-          stepMinutes: 30,
-        },
-        calendar: {
-          hours: week,
-          closures: [{ from: "2027-02-15", to: "2027-02-21", label: "Vacances" }],
-          override: null,
-        },
-        availability,
-        now,
-      });
-      const elapsed = performance.now() - started;
-      const cpu = process.cpuUsage(cpuStarted);
-      // The first runs warm the JIT up, as a running server's would be.
-      if (run >= 20) {
-        timings.push(elapsed);
-        cpuTimings.push((cpu.user + cpu.system) / 1000);
-      }
-      freeSlots = days.reduce((sum, day) => sum + day.slots.length, 0);
-    }
-    return {
-      runs,
-      occupancies: occupancies.length,
-      freeSlots,
-      p50: percentile(timings, 50) ?? Number.NaN,
-      p95: percentile(timings, 95) ?? Number.NaN,
-      cpuP95: percentile(cpuTimings, 95) ?? Number.NaN,
-      loadAverage: os.loadavg()[0] ?? 0,
-    };
-  } finally {
-    await vite.close();
   }
+  // 200 blocked periods: half a photographer's half-days off, half a studio's.
+  for (let index = 0; index < 200; index += 1) {
+    const start = now.getTime() + Math.floor(next() * 90) * DAY + 7 * 60 * MINUTE;
+    occupancies.push({
+      photographerId: index % 2 === 0 ? (photographers[index % 4 === 0 ? 0 : 1] ?? null) : null,
+      studioId: index % 2 === 0 ? null : (studios[index % 3] ?? null),
+      start,
+      end: start + 4 * 60 * MINUTE,
+      real: true,
+    });
+  }
+  const hours = { opens: "09:00", closes: "12:00" };
+  const afternoon = { opens: "14:00", closes: "18:00" };
+  const week = Object.fromEntries(
+    ["Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"].map((day) => [
+      day,
+      [hours, afternoon],
+    ]),
+  );
+  const travel = () => 75;
+  const runs = quick ? 50 : 500;
+  const timings: number[] = [];
+  const cpuTimings: number[] = [];
+  let freeSlots = 0;
+  for (let run = 0; run < runs + 20; run += 1) {
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    const availability = slots.availabilityAt("brive", photographers, occupancies, travel);
+    const days = slots.freeSlots({
+      rules: {
+        durationMinutes: 60,
+        bufferBeforeMinutes: 15,
+        bufferAfterMinutes: 15,
+        minimumNoticeHours: 24,
+        horizonDays: 90,
+        stepMinutes: 30,
+      },
+      calendar: {
+        hours: week,
+        closures: [{ from: "2027-02-15", to: "2027-02-21", label: "Vacances" }],
+        override: null,
+      },
+      availability,
+      now,
+    });
+    const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStarted);
+    // The first runs warm the JIT up, as a running server's would be.
+    if (run >= 20) {
+      timings.push(elapsed);
+      cpuTimings.push((cpu.user + cpu.system) / 1000);
+    }
+    freeSlots = days.reduce((sum, day) => sum + day.slots.length, 0);
+  }
+  return {
+    runs,
+    occupancies: occupancies.length,
+    freeSlots,
+    p50: percentile(timings, 50) ?? Number.NaN,
+    p95: percentile(timings, 95) ?? Number.NaN,
+    cpuP95: percentile(cpuTimings, 95) ?? Number.NaN,
+    loadAverage: os.loadavg()[0] ?? 0,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,5 +1,5 @@
 // `node scripts/bench/create-sending.ts <article id>`, run by the sending section in a process of its own:
-// creates the newsletter sending of a published article with the app's own function (loaded through Vite,
+// creates the newsletter sending of a published article with the app's own function (loaded from the build,
 // as admin:create does; the benchmark itself never imports the app), on DATABASE_URL and its job queue,
 // exactly as the admin's action does, and prints the outcome as JSON on its last line.
 import type * as QueueModule from "../../app/server/jobs/queue.server.ts";

@@ -1,17 +1,13 @@
-// Command-line tools that work on the site's data (admin:create, db:seed) share this: the app's server
-// modules (which use the `~/` alias) are loaded through Vite, and the database is DATABASE_URL, else the
-// embedded PostgreSQL in DATA_DIR — the one the running site holds, or one started for the task.
+// Command-line tools that work on the site's data (admin:create, db:seed, backup, restore) share this: the
+// app's server modules come from the production build (scripts/lib/app-loader.ts), and the database is
+// DATABASE_URL, else the embedded PostgreSQL in DATA_DIR — the one the running site holds, or one started
+// for the task.
 import path from "node:path";
-import { createServer } from "vite";
 import type * as ClientModule from "../../app/server/db/client.server.ts";
 import type * as EmbeddedModule from "../../app/server/db/embedded.server.ts";
 import type * as MigrateModule from "../../app/server/db/migrate.server.ts";
 import type * as EnvModule from "../../app/server/env.server.ts";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-/** Loads an app module, e.g. `load<typeof SeedModule>("app/server/seed.server.ts")`. */
-export type AppModuleLoader = <Module>(file: string) => Promise<Module>;
+import { appModuleLoader, relaunchAsSmallProcess, type AppModuleLoader } from "./app-loader.ts";
 
 /**
  * Runs `task` with the app's database connected (migrations applied), then closes everything and exits:
@@ -21,17 +17,8 @@ export async function runWithAppDatabase(
   failureMessage: string,
   task: (load: AppModuleLoader) => Promise<void>,
 ): Promise<never> {
-  const vite = await createServer({
-    configFile: false,
-    root,
-    logLevel: "error",
-    appType: "custom",
-    server: { middlewareMode: true, hmr: false, ws: false },
-    resolve: { alias: { "~": path.join(root, "app") } },
-  });
-  const load: AppModuleLoader = async (file) =>
-    (await vite.ssrLoadModule(path.join(root, file))) as never;
-
+  relaunchAsSmallProcess();
+  const load = await appModuleLoader();
   let exitCode = 0;
   let stopEmbedded: (() => Promise<void>) | undefined;
   const client = await load<typeof ClientModule>("app/server/db/client.server.ts");
@@ -59,7 +46,6 @@ export async function runWithAppDatabase(
   } finally {
     await client.closeDatabase();
     await stopEmbedded?.();
-    await vite.close();
   }
   // A task may set process.exitCode itself (a refusal it printed in its own words).
   process.exit(exitCode || Number(process.exitCode ?? 0));

@@ -22,6 +22,8 @@ const fingerprintFile = path.join(buildDirectory, ".fingerprint");
 // Everything the production build is made from.
 const inputs = [
   "app",
+  // The app's modules of the command-line scripts: an entry of the server build (scripts/lib/app-loader.ts).
+  "scripts/lib/app-modules.ts",
   "public",
   "package-lock.json",
   "vite.config.ts",
