@@ -8,9 +8,12 @@ import {
   type BookingClient,
 } from "~/lib/booking/session-types";
 import {
+  addParisDays,
   checkSlot,
+  horizonLastDay,
   instantOfSlotKey,
   occupiedWindow,
+  parisWallRange,
   photographersFreeFor,
   type SlotRules,
 } from "~/lib/booking/slots";
@@ -147,6 +150,47 @@ async function photographersOf(tx: Tx, studioId: string, first?: string): Promis
 }
 
 /**
+ * The free photographers in the order a booking should try them (decision 0123): the one already at this
+ * studio that day (a session or a blocked time there: she stays, no travel), then the one who covers fewer
+ * studios (a photographer of every studio stays free for the others), then the owner's order (the order
+ * given). Sending every booking to the first of the list filled the day of the photographer of three
+ * studios, whose travel margins then closed the other studios.
+ */
+async function inPreferredOrder(
+  candidates: readonly string[],
+  studioId: string,
+  day: string,
+): Promise<string[]> {
+  if (candidates.length < 2) return [...candidates];
+  const { start } = parisWallRange(day, "00:00", "00:00");
+  const end = parisWallRange(addParisDays(day, 1), "00:00", "00:00").start;
+  const rows = await db().execute<{ id: string; here: boolean; studios: number }>(sql`
+    select candidate.id::text as id,
+      exists (
+        select 1 from booking_occupancies o
+        where o.photographer_id = candidate.id and o.studio_id = ${studioId}::uuid and o.real
+          and o.during && tstzrange(${new Date(start).toISOString()}::timestamptz,
+                                    ${new Date(end).toISOString()}::timestamptz)
+      ) as here,
+      (select count(*)::int from photographer_studios ps where ps.photographer_id = candidate.id) as studios
+    from unnest(array[${sql.join(
+      candidates.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::uuid[]) as candidate(id)`);
+  const facts = new Map(rows.rows.map((row) => [row.id, row]));
+  const rank = (id: string) => {
+    const fact = facts.get(id);
+    return [fact?.here ? 0 : 1, fact?.studios ?? 0] as const;
+  };
+  // A stable sort: equal ranks keep the owner's order.
+  return [...candidates].sort((a, b) => {
+    const [hereA, studiosA] = rank(a);
+    const [hereB, studiosB] = rank(b);
+    return hereA - hereB || studiosA - studiosB;
+  });
+}
+
+/**
  * Where a start can go, and who is free for it. A client's start is checked against every rule of the
  * session type (checkSlot); the owner's (a booking by phone, a move) only has to be a real Paris time.
  */
@@ -160,6 +204,10 @@ async function resolveStart(
 ): Promise<{ start: number; photographerIds: string[] }> {
   const parsed = instantOfSlotKey(slot);
   if (typeof parsed === "string") throw new BookingRefusedError(parsed);
+  // Past the type's horizon a client's time is refused before anything is read (decision 0122).
+  if (by.actor === "client" && parsed.day > horizonLastDay(rules, now)) {
+    throw new BookingRefusedError("horizon");
+  }
   const availability = await loadAvailability(
     context,
     { fromDay: parsed.day, toDay: parsed.day },
@@ -167,14 +215,24 @@ async function resolveStart(
     { exceptBookingId },
   );
   if (by.actor === "owner") {
-    const photographerIds = photographersFreeFor(availability, occupiedWindow(rules, parsed.start));
-    return { start: parsed.start, photographerIds };
+    const free = photographersFreeFor(availability, occupiedWindow(rules, parsed.start));
+    return {
+      start: parsed.start,
+      photographerIds: await inPreferredOrder(free, context.studio.id, parsed.day),
+    };
   }
   const check = checkSlot({ rules, calendar: slotCalendarOf(context), availability, now }, slot);
   if (!check.ok) {
     throw check.refusal === "taken" ? new SlotTakenError() : new BookingRefusedError(check.refusal);
   }
-  return { start: check.slot.start.getTime(), photographerIds: check.slot.photographerIds };
+  return {
+    start: check.slot.start.getTime(),
+    photographerIds: await inPreferredOrder(
+      check.slot.photographerIds,
+      context.studio.id,
+      parsed.day,
+    ),
+  };
 }
 
 export type NewBooking = {
