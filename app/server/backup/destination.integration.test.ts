@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -14,6 +14,7 @@ import {
   resetStorageForTests,
   useStorageForTests,
 } from "../storage/storage.server";
+import { createBackup } from "./backup.server";
 import { partSizeFor } from "./destination.server";
 import { verifyBackup } from "./restore.server";
 import {
@@ -24,6 +25,7 @@ import {
   destinationOf,
   listBackups,
   readBackup,
+  restoreFrom,
   runCheck,
   runRestore,
 } from "./service.server";
@@ -196,6 +198,50 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     const failed = await run(check);
     expect(failed).toMatchObject({ status: "failed" });
     expect(failed?.error).toContain("n'existe plus");
+  });
+
+  it("with BACKUP_KEY, tells « chiffrée » by the content and refuses a plain archive in French", async () => {
+    const keyed = { ...settings, key: KEY };
+    const title = `Article après la sauvegarde en clair ${kind}`;
+    // A plain archive (another site's, or made before the key), named as an encrypted one.
+    const plain = await createBackup({
+      pool: db().$client,
+      storage: localStorageOf(dataDir),
+      directory: path.join(dataDir, `en-clair-${kind}`),
+    });
+    const disguised = path.join(directory, "sauvegarde-2001-02-03-040506.tar.enc");
+    await rename(plain.file, disguised);
+    await destinationOf(keyed).keep(disguised);
+    const sealed = await backUpNow(keyed);
+    const listed = await listBackups(keyed);
+    expect(
+      listed.find((file) => file.name === "sauvegarde-2001-02-03-040506.tar.enc"),
+    ).toMatchObject({ encrypted: false });
+    expect(listed.find((file) => file.name === sealed.name)).toMatchObject({ encrypted: true });
+    await db()
+      .insert(blogArticles)
+      .values({ title, slug: `clair-${kind}`, excerpt: "", content: "<p>c</p>", author: "C" });
+
+    const refused =
+      "Cette sauvegarde n'est pas chiffrée, alors que ce site chiffre les siennes (BACKUP_KEY) : rien ne prouve qu'elle vienne de lui, elle n'est pas restaurée.";
+    for (const [operation, runIt] of [
+      ["check", runCheck],
+      ["restore", runRestore],
+    ] as const) {
+      const id = await queuedRun(operation, "sauvegarde-2001-02-03-040506.tar.enc");
+      await runIt(id, keyed);
+      expect(await run(id)).toMatchObject({ status: "failed", error: refused });
+    }
+    expect(await articleTitled(title)).not.toBeNull();
+
+    // The command line's --accepter-non-chiffree: knowingly restored.
+    const found = await destinationOf(keyed).withLocalFile(
+      "sauvegarde-2001-02-03-040506.tar.enc",
+      (file) => restoreFrom(file, { settings: keyed, safety: false, acceptUnencrypted: true }),
+    );
+    expect(found?.value.tables).toBe(plain.manifest.tables.length);
+    expect(await articleTitled(title)).toBeNull();
+    await destinationOf(keyed).remove(["sauvegarde-2001-02-03-040506.tar.enc", sealed.name]);
   });
 });
 
