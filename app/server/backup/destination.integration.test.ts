@@ -1,5 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { createWriteStream, readdirSync, statSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -198,6 +198,32 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     const failed = await run(check);
     expect(failed).toMatchObject({ status: "failed" });
     expect(failed?.error).toContain("n'existe plus");
+  });
+
+  it("keeps the backups for the site's user alone: the folder 0700, archives and temporary files 0600", async () => {
+    // A folder an earlier version made world-readable.
+    await mkdir(directory, { recursive: true });
+    await chmod(directory, 0o755);
+    const modes = (file: string) => statSync(file).mode & 0o777;
+    const during: number[] = [];
+    const result = await backUpNow(settings, () => {
+      if (during.length > 0) return;
+      // The archive under way, seen by the backup's own progress.
+      const work = readdirSync(directory).find(
+        (name) => name.startsWith(".partial-") && name !== ".partial-copies",
+      );
+      if (!work) throw new Error("no backup under way");
+      during.push(modes(path.join(directory, work)), modes(path.join(directory, work, "archive")));
+    });
+    expect(during).toEqual([0o700, 0o600]);
+    expect(modes(directory)).toBe(0o700);
+    if (kind === "local") expect(modes(path.join(directory, result.name))).toBe(0o600);
+    const copied = await destinationOf(settings).withLocalFile(result.name, async (file) => [
+      modes(path.dirname(file)),
+      modes(file),
+    ]);
+    expect(copied?.value).toEqual([0o700, 0o600]);
+    await destinationOf(settings).remove([result.name]);
   });
 
   it("with BACKUP_KEY, tells « chiffrée » by the content and refuses a plain archive in French", async () => {
