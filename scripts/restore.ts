@@ -3,6 +3,7 @@
 // damaged, from a newer version, or encrypted with another key than BACKUP_KEY); a safety backup of the
 // site as it is comes next (--sans-sauvegarde to skip it on a new machine), then files and tables. A name
 // that is no file here is looked for where the backups are kept (the BACKUP_S3_* bucket, decision 0118).
+// With BACKUP_KEY set, an archive not encrypted with it is refused unless --accepter-non-chiffree.
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -11,7 +12,11 @@ import type * as ServiceModule from "../app/server/backup/service.server.ts";
 import { runWithAppDatabase } from "./lib/app-database.ts";
 
 const { values, positionals } = parseArgs({
-  options: { "sans-sauvegarde": { type: "boolean" } },
+  options: {
+    "sans-sauvegarde": { type: "boolean" },
+    // With BACKUP_KEY set, a plain archive is refused unless the operator accepts it knowingly (decision 0129).
+    "accepter-non-chiffree": { type: "boolean" },
+  },
   allowPositionals: true,
   strict: true,
 });
@@ -25,11 +30,14 @@ await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
   const { destinationOf, restoreFrom } = await load<typeof ServiceModule>(
     "app/server/backup/service.server.ts",
   );
-  const { BackupRefusedError } = await load<typeof RestoreModule>(
+  const { BackupRefusedError, UnencryptedArchiveError } = await load<typeof RestoreModule>(
     "app/server/backup/restore.server.ts",
   );
   const restore = (file: string) =>
-    restoreFrom(file, { safety: values["sans-sauvegarde"] !== true });
+    restoreFrom(file, {
+      safety: values["sans-sauvegarde"] !== true,
+      acceptUnencrypted: values["accepter-non-chiffree"] === true,
+    });
   try {
     const local = path.resolve(archive);
     const onDisk = await stat(local).then(
@@ -57,6 +65,11 @@ await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
   } catch (error) {
     if (error instanceof BackupRefusedError) {
       console.error(`✖ ${error.message} Le site n'a pas été modifié.`);
+      if (error instanceof UnencryptedArchiveError) {
+        console.error(
+          "  Si vous savez d'où elle vient, restaurez-la quand même avec --accepter-non-chiffree.",
+        );
+      }
       process.exitCode = 1;
       return;
     }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { link, mkdir, open, rm, stat } from "node:fs/promises";
+import { chmod, link, mkdir, open, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -196,6 +196,19 @@ async function nameArchive(partial: string, directory: string, now: Date, encryp
 }
 
 /**
+ * A backup holds password hashes, session tokens and every client's data: its folder and files are the
+ * site's user's alone, like the secrets beside them (decision 0129).
+ */
+export const PRIVATE_FOLDER = 0o700;
+export const PRIVATE_FILE = 0o600;
+
+/** `directory` made (or, made earlier world-readable, closed) for the site's user alone. */
+export async function privateFolder(directory: string): Promise<void> {
+  await mkdir(directory, { recursive: true, mode: PRIVATE_FOLDER });
+  await chmod(directory, PRIVATE_FOLDER);
+}
+
+/**
  * Backs the site up into `directory`. The archive appears under its final name only once complete (a
  * `.partial` before): an interrupted backup leaves earlier ones as they were.
  */
@@ -209,12 +222,12 @@ export async function createBackup({
 }: BackupSource): Promise<BackupResult> {
   // A restore killed after its commit left files to move: the backup holds them where the tables say.
   await finishPendingSwitches(pool, storage);
-  await mkdir(directory, { recursive: true });
+  await privateFolder(directory);
   const work = path.join(directory, `.partial-${randomUUID()}`);
-  await mkdir(work);
+  await mkdir(work, { mode: PRIVATE_FOLDER });
   try {
     const partial = path.join(work, "archive");
-    const out = createWriteStream(partial);
+    const out = createWriteStream(partial, { mode: PRIVATE_FILE });
     // Unencrypted, the tar goes straight to its file: a piece of a stored file is written before its
     // buffer is filled again (TarWriter.addPieces); the encryption copies what it is given.
     const encryption = key ? encryptStream(key) : null;
@@ -275,7 +288,7 @@ async function writeArchive(
       const copy = client.query(
         copyTo(`copy (select ${columns} from ${qualified(table.name)}) to stdout`),
       );
-      await pipeline(copy, tally, createGzip(), createWriteStream(spool));
+      await pipeline(copy, tally, createGzip(), createWriteStream(spool, { mode: PRIVATE_FILE }));
       const entry = `base/${table.name}.copy.gz`;
       await tar.add(entry, (await stat(spool)).size, createReadStream(spool));
       await rm(spool);

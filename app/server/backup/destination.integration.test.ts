@@ -1,5 +1,5 @@
-import { createWriteStream } from "node:fs";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { createWriteStream, readdirSync, statSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -14,6 +14,7 @@ import {
   resetStorageForTests,
   useStorageForTests,
 } from "../storage/storage.server";
+import { createBackup } from "./backup.server";
 import { partSizeFor } from "./destination.server";
 import { verifyBackup } from "./restore.server";
 import {
@@ -24,6 +25,7 @@ import {
   destinationOf,
   listBackups,
   readBackup,
+  restoreFrom,
   runCheck,
   runRestore,
 } from "./service.server";
@@ -196,6 +198,76 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     const failed = await run(check);
     expect(failed).toMatchObject({ status: "failed" });
     expect(failed?.error).toContain("n'existe plus");
+  });
+
+  it("keeps the backups for the site's user alone: the folder 0700, archives and temporary files 0600", async () => {
+    // A folder an earlier version made world-readable.
+    await mkdir(directory, { recursive: true });
+    await chmod(directory, 0o755);
+    const modes = (file: string) => statSync(file).mode & 0o777;
+    const during: number[] = [];
+    const result = await backUpNow(settings, () => {
+      if (during.length > 0) return;
+      // The archive under way, seen by the backup's own progress.
+      const work = readdirSync(directory).find(
+        (name) => name.startsWith(".partial-") && name !== ".partial-copies",
+      );
+      if (!work) throw new Error("no backup under way");
+      during.push(modes(path.join(directory, work)), modes(path.join(directory, work, "archive")));
+    });
+    expect(during).toEqual([0o700, 0o600]);
+    expect(modes(directory)).toBe(0o700);
+    if (kind === "local") expect(modes(path.join(directory, result.name))).toBe(0o600);
+    const copied = await destinationOf(settings).withLocalFile(result.name, async (file) => [
+      modes(path.dirname(file)),
+      modes(file),
+    ]);
+    expect(copied?.value).toEqual([0o700, 0o600]);
+    await destinationOf(settings).remove([result.name]);
+  });
+
+  it("with BACKUP_KEY, tells « chiffrée » by the content and refuses a plain archive in French", async () => {
+    const keyed = { ...settings, key: KEY };
+    const title = `Article après la sauvegarde en clair ${kind}`;
+    // A plain archive (another site's, or made before the key), named as an encrypted one.
+    const plain = await createBackup({
+      pool: db().$client,
+      storage: localStorageOf(dataDir),
+      directory: path.join(dataDir, `en-clair-${kind}`),
+    });
+    const disguised = path.join(directory, "sauvegarde-2001-02-03-040506.tar.enc");
+    await rename(plain.file, disguised);
+    await destinationOf(keyed).keep(disguised);
+    const sealed = await backUpNow(keyed);
+    const listed = await listBackups(keyed);
+    expect(
+      listed.find((file) => file.name === "sauvegarde-2001-02-03-040506.tar.enc"),
+    ).toMatchObject({ encrypted: false });
+    expect(listed.find((file) => file.name === sealed.name)).toMatchObject({ encrypted: true });
+    await db()
+      .insert(blogArticles)
+      .values({ title, slug: `clair-${kind}`, excerpt: "", content: "<p>c</p>", author: "C" });
+
+    const refused =
+      "Cette sauvegarde n'est pas chiffrée, alors que ce site chiffre les siennes (BACKUP_KEY) : rien ne prouve qu'elle vienne de lui, elle n'est pas restaurée.";
+    for (const [operation, runIt] of [
+      ["check", runCheck],
+      ["restore", runRestore],
+    ] as const) {
+      const id = await queuedRun(operation, "sauvegarde-2001-02-03-040506.tar.enc");
+      await runIt(id, keyed);
+      expect(await run(id)).toMatchObject({ status: "failed", error: refused });
+    }
+    expect(await articleTitled(title)).not.toBeNull();
+
+    // The command line's --accepter-non-chiffree: knowingly restored.
+    const found = await destinationOf(keyed).withLocalFile(
+      "sauvegarde-2001-02-03-040506.tar.enc",
+      (file) => restoreFrom(file, { settings: keyed, safety: false, acceptUnencrypted: true }),
+    );
+    expect(found?.value.tables).toBe(plain.manifest.tables.length);
+    expect(await articleTitled(title)).toBeNull();
+    await destinationOf(keyed).remove(["sauvegarde-2001-02-03-040506.tar.enc", sealed.name]);
   });
 });
 

@@ -1,9 +1,10 @@
 import { createReadStream } from "node:fs";
-import { readdir, rm, stat } from "node:fs/promises";
+import { open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Env } from "../env.server";
 import { s3Storage, type S3Settings } from "../storage/s3.server";
+import { ENCRYPTED_MAGIC, isEncrypted } from "./encryption.server";
 
 /*
  * Where the backups are kept (issue 26, decision 0118): the server's own folder (DATA_DIR/backups), or an
@@ -19,13 +20,19 @@ const NAME =
 /** Whether a name is a backup's (a name is never a path: nothing outside the destination). */
 export const isBackupName = (name: string) => NAME.test(name);
 
-export type BackupFile = { name: string; size: number; createdAt: Date; encrypted: boolean };
+export type BackupFile = {
+  name: string;
+  size: number;
+  createdAt: Date;
+  /** From its first bytes, never its name (decision 0129): a renamed plain tar is not « chiffrée ». */
+  encrypted: boolean;
+};
 
 /** A backup's facts read from its name (`sauvegarde-2026-11-27-030000.tar.enc`), or null. */
-function backupFileOf(name: string, size: number): BackupFile | null {
+function backupFileOf(name: string, size: number, encrypted: boolean): BackupFile | null {
   const match = NAME.exec(name);
   if (!match) return null;
-  const [, year, month, day, hours, minutes, seconds, rank, encrypted] = match;
+  const [, year, month, day, hours, minutes, seconds, rank] = match;
   return {
     name,
     size,
@@ -33,8 +40,20 @@ function backupFileOf(name: string, size: number): BackupFile | null {
     createdAt: new Date(
       Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}Z`) + Number(rank ?? 1) - 1,
     ),
-    encrypted: Boolean(encrypted),
+    encrypted,
   };
+}
+
+/** Whether a local archive begins as an encrypted one does. */
+async function startsEncrypted(file: string): Promise<boolean> {
+  const handle = await open(file);
+  try {
+    const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
+    const { bytesRead } = await handle.read(start, 0, start.length, 0);
+    return isEncrypted(start.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 const newestFirst = (files: BackupFile[]) =>
@@ -82,7 +101,8 @@ export function localDestination(directory: string): BackupDestination {
       const files: BackupFile[] = [];
       for (const name of names) {
         if (!isBackupName(name)) continue;
-        const found = backupFileOf(name, (await stat(path.join(directory, name))).size);
+        const file = path.join(directory, name);
+        const found = backupFileOf(name, (await stat(file)).size, await startsEncrypted(file));
         if (found) files.push(found);
       }
       return newestFirst(files);
@@ -135,12 +155,26 @@ export function s3Destination(
       endpoint: settings.endpoint ?? null,
     },
     async list() {
-      const files: BackupFile[] = [];
+      const objects: Array<{ key: string; size: number }> = [];
       for await (const object of store.list("")) {
-        const found = backupFileOf(object.key, object.size);
-        if (found) files.push(found);
+        if (isBackupName(object.key)) objects.push(object);
       }
-      return newestFirst(files);
+      const files = await Promise.all(
+        objects.map(async (object) => {
+          // Its first bytes only: what it is, whatever its name says.
+          const start = await store
+            .get(object.key, { range: { start: 0, end: ENCRYPTED_MAGIC.length - 1 } })
+            // An empty object has no first bytes (416): not an encrypted archive.
+            .catch((error: unknown) => {
+              if (error instanceof RangeError) return null;
+              throw error;
+            });
+          const chunks: Buffer[] = [];
+          for await (const chunk of start?.body ?? []) chunks.push(chunk as Buffer);
+          return backupFileOf(object.key, object.size, isEncrypted(Buffer.concat(chunks)));
+        }),
+      );
+      return newestFirst(files.filter((file): file is BackupFile => file !== null));
     },
     async keep(file) {
       const name = path.basename(file);

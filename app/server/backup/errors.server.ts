@@ -2,3 +2,16 @@
 export class BackupRefusedError extends Error {
   override name = "BackupRefusedError";
 }
+
+/**
+ * Refused: the site encrypts its backups (BACKUP_KEY) and this archive is not encrypted, so nothing proves
+ * it is one of the site's (decision 0129). The command line may accept it knowingly.
+ */
+export class UnencryptedArchiveError extends BackupRefusedError {
+  override name = "UnencryptedArchiveError";
+  constructor() {
+    super(
+      "Cette sauvegarde n'est pas chiffrée, alors que ce site chiffre les siennes (BACKUP_KEY) : rien ne prouve qu'elle vienne de lui, elle n'est pas restaurée.",
+    );
+  }
+}

@@ -12,7 +12,7 @@ import path from "node:path";
 import { applyMigrations, migrationsFolder } from "../db/migrate.server";
 import { contentTypeOf, isSiteFileKey } from "../storage/keys";
 import type { Storage } from "../storage/types";
-import { BackupRefusedError } from "./errors.server";
+import { BackupRefusedError, UnencryptedArchiveError } from "./errors.server";
 import { migrateTo, withScratchDatabase } from "./scratch.server";
 import {
   BACKUP_FORMAT,
@@ -46,7 +46,14 @@ import { readTar, TarFormatError, type TarEntry } from "./tar.server";
  * keys and the files the archive does not hold removed.
  */
 
-export { BackupRefusedError };
+export { BackupRefusedError, UnencryptedArchiveError };
+
+/**
+ * How an archive's encryption is judged: with `key` (BACKUP_KEY) set, only an archive encrypted with it is
+ * read, unless `acceptUnencrypted` (the command line's --accepter-non-chiffree) says a plain one is
+ * knowingly wanted (decision 0129).
+ */
+export type ArchiveKey = { key?: string; acceptUnencrypted?: boolean };
 
 const DAMAGED = "Cette sauvegarde est abîmée ou incomplète : elle ne peut pas être restaurée.";
 
@@ -76,7 +83,7 @@ const WRONG_KEY =
   "La clé BACKUP_KEY n'ouvre pas cette sauvegarde : ce n'est pas la bonne clé, ou l'archive a été modifiée.";
 
 /** Whether an archive file is encrypted (its first bytes). */
-async function isEncryptedFile(file: string): Promise<boolean> {
+export async function isEncryptedFile(file: string): Promise<boolean> {
   const handle = await open(file);
   const start = Buffer.alloc(ENCRYPTED_MAGIC.length);
   try {
@@ -126,7 +133,15 @@ function refusalOf(error: unknown): unknown {
  * version reads, each table and file has the size, rows and SHA-256 of the manifest, nothing is missing.
  * Returns the manifest.
  */
-export async function verifyBackup(file: string, key?: string): Promise<BackupManifest> {
+export async function verifyBackup(
+  file: string,
+  key?: string,
+  { acceptUnencrypted = false }: { acceptUnencrypted?: boolean } = {},
+): Promise<BackupManifest> {
+  // With a key, encryption is what says an archive is the site's own: a plain one could be anyone's.
+  if (key && !acceptUnencrypted && !(await isEncryptedFile(file))) {
+    throw new UnencryptedArchiveError();
+  }
   let header: BackupHeader | undefined;
   let manifest: BackupManifest | undefined;
   const seen = new Map<string, Counted>();
@@ -189,10 +204,9 @@ function gunzip(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
 
 export type RestoreReport = { tables: number; rows: number; files: number; removedFiles: number };
 
-export type RestoreTarget = {
+export type RestoreTarget = ArchiveKey & {
   pool: pg.Pool;
   storage: Storage;
-  key?: string;
   /** The archive's manifest when the caller has just checked it whole (verifyBackup): not read twice. */
   verified?: BackupManifest;
 };
@@ -234,9 +248,9 @@ async function checkLevel(manifest: BackupManifest, live: { count: number }) {
  */
 export async function restoreBackup(
   file: string,
-  { pool, storage, key, verified }: RestoreTarget,
+  { pool, storage, key, acceptUnencrypted, verified }: RestoreTarget,
 ): Promise<RestoreReport> {
-  const manifest = verified ?? (await verifyBackup(file, key));
+  const manifest = verified ?? (await verifyBackup(file, key, { acceptUnencrypted }));
   // What an earlier restore left: its committed files moved, its uncommitted ones swept away.
   await finishPendingSwitches(pool, storage, { sweep: true });
   const client = await pool.connect();
@@ -329,9 +343,9 @@ async function checkRestorable(client: pg.ClientBase, manifest: BackupManifest):
  */
 export async function verifyRestorable(
   file: string,
-  { pool, key }: { pool: pg.Pool; key?: string },
+  { pool, key, acceptUnencrypted }: ArchiveKey & { pool: pg.Pool },
 ): Promise<BackupManifest> {
-  const manifest = await verifyBackup(file, key);
+  const manifest = await verifyBackup(file, key, { acceptUnencrypted });
   await withClient(pool, async (client) => {
     await checkRestorable(client, manifest);
   });

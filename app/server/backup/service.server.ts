@@ -20,7 +20,13 @@ import {
   s3Destination,
 } from "./destination.server";
 import { BackupRefusedError } from "./errors.server";
-import { checkBackup, restoreBackup, type RestoreReport, verifyRestorable } from "./restore.server";
+import {
+  checkBackup,
+  isEncryptedFile,
+  restoreBackup,
+  type RestoreReport,
+  verifyRestorable,
+} from "./restore.server";
 import { backupsToKeep, type Retention } from "./retention";
 import { finishPendingSwitches } from "./staged-files.server";
 
@@ -145,11 +151,12 @@ export async function restoreFrom(
   {
     settings = backupSettings(),
     safety = true,
-  }: { settings?: BackupSettings; safety?: boolean } = {},
+    acceptUnencrypted = false,
+  }: { settings?: BackupSettings; safety?: boolean; acceptUnencrypted?: boolean } = {},
 ): Promise<RestoreReport & { safetyBackup: string | null }> {
-  const target = { pool: db().$client, storage: storage(), key: settings.key };
+  const target = { pool: db().$client, storage: storage(), key: settings.key, acceptUnencrypted };
   // Checked whole before the safety backup (decision 0128): a damaged, foreign or newer archive costs nothing.
-  const verified = await verifyRestorable(file, { pool: target.pool, key: settings.key });
+  const verified = await verifyRestorable(file, target);
   // Kept where the others are (uploaded with BACKUP_S3_*), and deleting none (see runRecordedBackup).
   const safetyBackup = safety ? await backUpNow(settings, undefined, { retention: false }) : null;
   const report = await restoreBackup(file, { ...target, verified });
@@ -359,7 +366,7 @@ export function runRestore(runId: string, settings = backupSettings()): Promise<
     log.info("backup_restored", { file: run.file, ...restored });
     return {
       createdAt: verified.createdAt,
-      encrypted: run.file.endsWith(".enc"),
+      encrypted: await isEncryptedFile(file),
       tables: restored.tables,
       rows: restored.rows,
       files: restored.files,

@@ -391,13 +391,14 @@ export function s3Storage(settings: S3Settings): Storage {
     async withLocalFile(key, use) {
       const found = await get(key);
       if (!found) throw new Error(`Storage: ${key} does not exist`);
-      await fs.mkdir(settings.temporaryDirectory, { recursive: true });
+      // Owner-only: a copy may be a backup (sessions, clients' data) or a client's photo (decision 0129).
+      await fs.mkdir(settings.temporaryDirectory, { recursive: true, mode: 0o700 });
       const copy = path.join(
         settings.temporaryDirectory,
         `${randomUUID()}${path.extname(key).toLowerCase()}`,
       );
       try {
-        await pipeline(found.body, createWriteStream(copy));
+        await pipeline(found.body, createWriteStream(copy, { mode: 0o600 }));
         return await use(copy);
       } finally {
         await fs.rm(copy, { force: true });
