@@ -107,6 +107,11 @@ export const priceCardSchema = z.object({
   badge: text(40),
   features: z.array(requiredText(200)).max(12),
   link,
+  /**
+   * The session type this card's offer is booked as (decision 0127), by id; "" for a card booked by other
+   * means. The card is then the one home of its price and of « ce qui est compris » (its features).
+   */
+  sessionType: z.union([z.literal(""), z.string().uuid()]).default(""),
 });
 export type PriceCard = z.infer<typeof priceCardSchema>;
 

@@ -86,6 +86,7 @@ const prices: Documents["prices"] = {
             `Découverte de vos photos ${sessionFacts.famille.discovery}`,
           ],
           link: "/portrait-famille",
+          sessionType: "",
         },
         {
           title: "Séance Grossesse",
@@ -98,6 +99,7 @@ const prices: Documents["prices"] = {
             `Découverte de vos photos ${sessionFacts.grossesse.discovery}`,
           ],
           link: "/prestations/grossesse",
+          sessionType: "",
         },
         {
           title: "Séance Naissance",
@@ -110,6 +112,7 @@ const prices: Documents["prices"] = {
             `Découverte de vos photos ${sessionFacts.naissance.discovery}`,
           ],
           link: "/prestations/naissances",
+          sessionType: "",
         },
         {
           title: "Coffret Grossesse + Naissance",
@@ -122,6 +125,7 @@ const prices: Documents["prices"] = {
             "Découverte de vos photos 15 jours après chaque séance",
           ],
           link: "/prestations/naissances",
+          sessionType: "",
         },
         {
           title: "Portrait CV",
@@ -134,6 +138,7 @@ const prices: Documents["prices"] = {
             "Conseils de pose et de tenue",
           ],
           link: "/professionnels",
+          sessionType: "",
         },
       ],
     },
@@ -152,6 +157,7 @@ const prices: Documents["prices"] = {
             `Vos photos livrées ${sessionFacts.mariage.delivery}`,
           ],
           link: "/prestations/mariages",
+          sessionType: "",
         },
         {
           title: "Prestations Pro",
@@ -164,6 +170,7 @@ const prices: Documents["prices"] = {
             "Devis personnalisé selon votre projet",
           ],
           link: "/professionnels",
+          sessionType: "",
         },
       ],
     },
@@ -649,6 +656,68 @@ export const seedStudios: SeedStudio[] = [
       contactForm: limogesForm,
     },
   },
+];
+
+// --- Demo booking ---------------------------------------------------------------------------------------------
+
+/**
+ * The demo's online booking (decision 0126): with SEED_DEMO on a brand-new embedded database, each bookable
+ * card of /tarifs becomes a session type offered at the three studios, one photographer works at each studio,
+ * and the studios take bookings on the site. Price and « ce qui est compris » are the card's (decision 0127);
+ * durations are SPEC §9's (a range counts its longest end, so a session never overruns the next one).
+ */
+export type SeedSessionType = {
+  slug: string;
+  /** The title of the /tarifs card this type books. */
+  card: string;
+  name: string;
+  description: string;
+  durationMinutes: number;
+};
+
+export const seedSessionTypes: SeedSessionType[] = [
+  {
+    slug: "seance-famille",
+    card: "Séance Famille",
+    name: "Séance Famille",
+    description: "Parents, enfants, grands-parents : une séance en studio, de 45 min à 1 h.",
+    durationMinutes: 60,
+  },
+  {
+    slug: "seance-grossesse",
+    card: "Séance Grossesse",
+    name: "Séance Grossesse",
+    description: `Votre ventre rond en studio, ${sessionFacts.grossesse.idealMoment}.`,
+    durationMinutes: 60,
+  },
+  {
+    slug: "seance-naissance",
+    card: "Séance Naissance",
+    name: "Séance Naissance",
+    description: `Les premiers jours de bébé, ${sessionFacts.naissance.idealMoment} ; comptez ${sessionFacts.naissance.duration}.`,
+    durationMinutes: 150,
+  },
+  {
+    slug: "portrait-cv",
+    card: "Portrait CV",
+    name: "Portrait CV",
+    description: "Un portrait professionnel en studio pour votre CV et vos réseaux.",
+    durationMinutes: 90,
+  },
+];
+
+/** First estimates of the travel between the three studios (by road, minutes), for the owner to correct. */
+export const seedTravelMinutes: ReadonlyArray<[from: string, to: string, minutes: number]> = [
+  ["ussel", "brive", 75],
+  ["brive", "limoges", 75],
+  ["ussel", "limoges", 80],
+];
+
+/** The demo's photographers: one per seeded studio. */
+export const seedPhotographers: ReadonlyArray<{ name: string; studio: string }> = [
+  { name: "Photographe d'Ussel (démo)", studio: "ussel" },
+  { name: "Photographe de Brive (démo)", studio: "brive" },
+  { name: "Photographe de Limoges (démo)", studio: "limoges" },
 ];
 
 // --- Redirects -------------------------------------------------------------------------------------------------

@@ -215,6 +215,12 @@ const priceCardForm = z.object({
   badge: optionalText(40),
   features,
   link,
+  /** The session type the card is booked as (decision 0127), chosen in a list; "" for none. */
+  sessionType: z
+    .union([z.literal(""), z.uuid()], {
+      error: "Séance inconnue : choisissez-en une dans la liste",
+    })
+    .default(""),
 });
 
 export const pricesForm = z.object({
@@ -393,7 +399,15 @@ export function documentValues<K extends FormDocumentKey>(
   return flatten((documentTrees[key] as (value: Documents[K]) => FormTree)(value));
 }
 
-const emptyCard = { title: "", price: "", icon: "Camera", badge: "", features: "", link: "" };
+const emptyCard = {
+  title: "",
+  price: "",
+  icon: "Camera",
+  badge: "",
+  features: "",
+  link: "",
+  sessionType: "",
+};
 const emptyTestimonial = { quote: "", author: "", location: "" };
 
 /**

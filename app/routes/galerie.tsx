@@ -1,6 +1,7 @@
 import type { Route } from "./+types/galerie";
 import { ExternalLink } from "~/components/marketing/external-link";
 import { Photo } from "~/components/ui/photo";
+import { shownAddress } from "~/lib/external-links";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { siteContent } from "~/server/content/site-content.server";
@@ -13,6 +14,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     items: content.documents.gallery.items.map((item) => ({
       ...item,
+      // A link the owner has not set yet is not shown (decision 0126).
+      link: shownAddress(item.link),
       photo: content.photo(item.photo),
     })),
   };
@@ -33,17 +36,15 @@ export default function Galerie({ loaderData: { items } }: Route.ComponentProps)
       <header className="mx-auto max-w-3xl text-center">
         <h1 className="text-4xl font-bold sm:text-5xl">Galerie</h1>
         <p className="mt-4 text-muted-foreground">
-          Événements, familles et mariages : chaque galerie s'ouvre sur notre service de livraison
-          de photos, dans un nouvel onglet.
+          {items.some((item) => item.link)
+            ? "Événements, familles et mariages : chaque galerie s'ouvre sur notre service de livraison de photos, dans un nouvel onglet."
+            : "Événements, familles et mariages : quelques séances de nos studios."}
         </p>
       </header>
       <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {items.map((item) => (
-          <li key={`${item.link}-${item.photo.id}`}>
-            <ExternalLink
-              href={item.link}
-              className="group block overflow-hidden rounded-2xl border border-border bg-white shadow-sm transition-shadow hover:shadow-lg"
-            >
+        {items.map((item) => {
+          const card = (
+            <>
               {/* The photo's own colour fills the card while it loads; the ratio keeps its place. */}
               <span className="block" style={{ backgroundColor: item.photo.colour }}>
                 <Photo
@@ -60,9 +61,25 @@ export default function Galerie({ loaderData: { items } }: Route.ComponentProps)
                 </span>
                 <span className="mt-1 block font-serif text-lg font-semibold">{item.title}</span>
               </span>
-            </ExternalLink>
-          </li>
-        ))}
+            </>
+          );
+          const frame =
+            "group block overflow-hidden rounded-2xl border border-border bg-white shadow-sm";
+          return (
+            <li key={`${item.title}-${item.photo.id}`}>
+              {item.link ? (
+                <ExternalLink
+                  href={item.link}
+                  className={`${frame} transition-shadow hover:shadow-lg`}
+                >
+                  {card}
+                </ExternalLink>
+              ) : (
+                <div className={frame}>{card}</div>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

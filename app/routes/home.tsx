@@ -1,6 +1,7 @@
 import { ChevronDown, Mail, MapPin, Phone, CalendarCheck } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { shownAddress } from "~/lib/external-links";
 import { Button } from "~/components/ui/button";
 import { Photo, preloadPhoto } from "~/components/ui/photo";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
@@ -47,7 +48,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       ...studioFacts(studio),
       slug: studio.slug,
       description: studio.data.description,
-      bookingUrl: studio.data.bookingUrl,
+      bookingUrl: shownAddress(studio.data.bookingUrl),
       photo: content.photo(studio.data.photo),
     })),
   };

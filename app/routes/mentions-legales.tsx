@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/mentions-legales";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
+import { shownAddress } from "~/lib/external-links";
 import { siteFrom, telHref } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { siteContent } from "~/server/content/site-content.server";
@@ -10,7 +11,11 @@ export const handle: SiteHandle = { solidHeader: true };
 
 /** The legal details (`legal` document, /admin/site). */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { legal: (await siteContent(context)).documents.legal };
+  const { legal } = (await siteContent(context)).documents;
+  // A link the owner has not set yet is not shown (decision 0126).
+  return {
+    legal: { ...legal, host: { ...legal.host, website: shownAddress(legal.host.website) } },
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {

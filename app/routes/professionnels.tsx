@@ -13,6 +13,7 @@ import {
   quoteRequestMailto,
   reasonsToChooseUs,
 } from "~/content/professionnels";
+import { shownAddress } from "~/lib/external-links";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { slotPhoto } from "~/server/content/marketing-pages.server";
@@ -20,11 +21,12 @@ import { siteContent } from "~/server/content/site-content.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const content = await siteContent(context);
-  const { selfieBoothUrl } = content.documents.identity;
+  const selfieBoothUrl = shownAddress(content.documents.identity.selfieBoothUrl);
   return {
     hero: slotPhoto(content, "professionnels.hero"),
     services: professionalServices.flatMap(({ link, ...service }) => {
-      // Without a selfie-booth site (identity), its card is left out rather than shown without its link.
+      // Without a selfie-booth site (identity, not a placeholder: decision 0126), its card is left out
+      // rather than shown without its link.
       if (link === "selfie-booth" && !selfieBoothUrl) return [];
       const cardLink: CardLink | undefined =
         link === "selfie-booth" ? { href: selfieBoothUrl, external: true } : link;

@@ -6,6 +6,7 @@ import { PhotoCard } from "~/components/marketing/photo-card";
 import { PriceTag } from "~/components/marketing/price-tag";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
+import { shownAddress } from "~/lib/external-links";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { slotPhoto } from "~/server/content/marketing-pages.server";
@@ -17,6 +18,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     hero: slotPhoto(content, "seances-a-offrir.hero"),
     sessions: content.documents.giftSessions.sessions.map((session) => ({
       ...session,
+      // A link the owner has not set yet is not shown (decision 0126).
+      link: shownAddress(session.link),
       photo: content.photo(session.photo),
     })),
   };
@@ -45,16 +48,20 @@ export default function SeancesAOffrir({ loaderData: { hero, sessions } }: Route
         <SectionHeading
           id="seances-cadeaux"
           title="Nos séances cadeaux"
-          intro="Choisissez une séance : la réservation et le bon cadeau se font sur notre service en ligne."
+          intro={
+            sessions.some((session) => session.link)
+              ? "Choisissez une séance : la réservation et le bon cadeau se font sur notre service en ligne."
+              : "Choisissez une séance, puis contactez-nous : nous préparons le bon cadeau avec vous."
+          }
         />
         <ul className="mt-12 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
           {sessions.map((session) => (
-            <li key={session.link} className="flex [&>article]:flex-1">
+            <li key={`${session.title}-${session.photo.id}`} className="flex [&>article]:flex-1">
               <PhotoCard
                 photo={session.photo}
                 title={session.title}
                 description={session.description}
-                link={{ href: session.link, external: true }}
+                link={session.link ? { href: session.link, external: true } : undefined}
                 linkHint="Réserver ou offrir"
                 sizes="(min-width: 1024px) 25vw, (min-width: 640px) 50vw, 100vw"
               >

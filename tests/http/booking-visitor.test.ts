@@ -39,6 +39,10 @@ beforeAll(async () => {
   await database.execute(
     sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
   );
+  // Ussel books elsewhere: an address of its own (the seed's is a placeholder, not shown: decision 0126).
+  await database.execute(
+    sql`update studios set data = jsonb_set(data, '{bookingUrl}', '"https://rendez-vous.studio-ussel.fr/"') where slug = 'ussel'`,
+  );
   const types = await database.execute<{ id: string }>(sql`
     insert into session_types (slug, name, description, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, cancellation_cutoff_hours, price_text, questions)
     values ('portrait-test', 'Portrait test', 'Une heure au studio.', 60, 0, 60, 30, 0, '120 €',

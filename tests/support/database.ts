@@ -13,8 +13,13 @@ import { closeMailTransport } from "../../app/server/mail/transport.server";
 
 export type TestDatabase = { url: string; db: Database; close: () => Promise<void> };
 
-/** A new, migrated database of its own for one test file; `close` drops it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A new, migrated database of its own for one test file; `close` drops it. `demo`: seeded as a new demo
+ * site's (its online booking, decision 0126).
+ */
+export async function createTestDatabase({
+  demo = false,
+}: { demo?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = inject("adminDatabaseUrl");
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -25,7 +30,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { db, pool } = createConnection(url.toString(), { max: 5 });
-  await applyMigrations(db);
+  await applyMigrations(db, { demo });
   return {
     url: url.toString(),
     db,

@@ -76,15 +76,22 @@ export async function startServerProcess(
   {
     sharedDatabaseUrl,
     prepare,
+    embedded = false,
   }: {
     /** A database another test server already uses (several app servers on one database). */
     sharedDatabaseUrl?: string;
+    /**
+     * No DATABASE_URL: the server starts its own embedded PostgreSQL in its data folder, as `npm start` on
+     * a fresh clone does (and seeds the demo unless SEED_DEMO=0). `databaseUrl` is then unknown ("").
+     */
+    embedded?: boolean;
     /** Fills the new database and data folder before the server first starts (e.g. an older release's data). */
     prepare?: (target: { databaseUrl: string; dataDir: string }) => Promise<void>;
   } = {},
 ): Promise<ServerProcess> {
   const name = `e2e_${randomBytes(6).toString("hex")}`;
-  if (!sharedDatabaseUrl) {
+  const ownDatabase = !sharedDatabaseUrl && !embedded;
+  if (ownDatabase) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database "${name}"`);
@@ -97,7 +104,7 @@ export async function startServerProcess(
   try {
     await prepare?.({ databaseUrl: databaseUrl.toString(), dataDir });
   } catch (error) {
-    if (!sharedDatabaseUrl) {
+    if (ownDatabase) {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`drop database if exists "${name}" with (force)`);
@@ -132,7 +139,7 @@ export async function startServerProcess(
         HOST: "127.0.0.1",
         PORT: String(port),
         DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl.toString(),
+        DATABASE_URL: embedded ? "" : databaseUrl.toString(),
         SITE_URL: baseUrl,
         LOG_LEVEL: "warn",
         ...env,
@@ -164,7 +171,7 @@ export async function startServerProcess(
   };
   const stop = async () => {
     await kill("SIGTERM");
-    if (!sharedDatabaseUrl) {
+    if (ownDatabase) {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`drop database if exists "${name}" with (force)`);
@@ -199,7 +206,7 @@ export async function startServerProcess(
   }
   return {
     baseUrl,
-    databaseUrl: databaseUrl.toString(),
+    databaseUrl: embedded ? "" : databaseUrl.toString(),
     dataDir,
     authSecret,
     stop,

@@ -20,6 +20,7 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import { backupHealth } from "~/server/backup/service.server";
 import { dashboardBookings } from "~/server/booking/agenda.server";
 import { goLiveChecklist } from "~/server/content/go-live.server";
+import { bookingFacts } from "~/server/content/go-live-booking.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
@@ -30,7 +31,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Admin
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const checklist = goLiveChecklist(await siteContent(context));
+  const [content, booking] = await Promise.all([siteContent(context), bookingFacts()]);
+  const checklist = goLiveChecklist(content, booking);
   const [bookings, backups] = await Promise.all([dashboardBookings(), backupStatus()]);
   try {
     const articles = await listArticlesForAdmin();

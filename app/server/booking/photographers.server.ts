@@ -1,4 +1,5 @@
 import { asc, count, eq, isNull } from "drizzle-orm";
+import { seedTravelMinutes } from "~/content/seed";
 import { isUuid } from "~/lib/forms";
 import type { Database } from "../db/client.server";
 import { db } from "../db/client.server";
@@ -71,13 +72,6 @@ export async function setTravelTime(
     });
 }
 
-/** First estimates of the travel between the three studios of SPEC.md (by road), for the owner to correct. */
-const SEED_TRAVEL_MINUTES: [string, string, number][] = [
-  ["ussel", "brive", 75],
-  ["brive", "limoges", 75],
-  ["ussel", "limoges", 80],
-];
-
 /**
  * Bookings need a photographer: when there is none (a new site, or an earlier version's database), one is
  * made for the owner, « Photographe », covering every studio still on the site, with first travel estimates
@@ -102,7 +96,7 @@ export async function ensureDefaultPhotographer(database: Database): Promise<voi
         .values(onSite.map((studio) => ({ photographerId: owner.id, studioId: studio.id })));
     }
     const idOf = new Map(onSite.map((studio) => [studio.slug, studio.id]));
-    const pairs = SEED_TRAVEL_MINUTES.flatMap(([from, to, minutes]) => {
+    const pairs = seedTravelMinutes.flatMap(([from, to, minutes]) => {
       const a = idOf.get(from);
       const b = idOf.get(to);
       if (!a || !b) return [];

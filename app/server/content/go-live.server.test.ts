@@ -76,6 +76,59 @@ describe("go-live checklist", () => {
     );
   });
 
+  it("a studio with booking on but no session type or no photographer is not done, and says what it lacks", () => {
+    const on = content((draft) => {
+      for (const studio of draft.studios) studio.data.onlineBooking = true;
+    });
+    const ready = { sessionTypes: 2, photographers: 1 };
+    const items = goLiveChecklist(on, {
+      studios: new Map([
+        ["studio-0", ready],
+        ["studio-1", { sessionTypes: 0, photographers: 1 }],
+        ["studio-2", { sessionTypes: 0, photographers: 0 }],
+      ]),
+      demoSessionTypes: [],
+    });
+    expect(items.find((item) => item.label === "Réservation en ligne")).toMatchObject({
+      done: false,
+      href: "/admin/studios/studio-1",
+      detail:
+        "Studio de Brive : il manque une séance proposée dans ce studio ; Studio de Limoges : il manque une séance proposée dans ce studio et un photographe qui y travaille",
+    });
+    const all = goLiveChecklist(on, {
+      studios: new Map(["studio-0", "studio-1", "studio-2"].map((id) => [id, ready])),
+      demoSessionTypes: [],
+    });
+    expect(all.find((item) => item.label === "Réservation en ligne")?.done).toBe(true);
+  });
+
+  it("names the demo's session types until the owner has saved (or archived) each", () => {
+    const pending = goLiveChecklist(content(), {
+      studios: new Map(),
+      demoSessionTypes: [
+        { name: "Séance Famille", reviewed: true },
+        { name: "Séance Naissance", reviewed: false },
+        { name: "Portrait CV", reviewed: false },
+      ],
+    }).find((item) => item.label.startsWith("Séances de démonstration"));
+    expect(pending).toMatchObject({
+      done: false,
+      href: "/admin/reservations/seances",
+      detail: "à relire et enregistrer (ou archiver) : Séance Naissance, Portrait CV",
+    });
+    const reviewed = goLiveChecklist(content(), {
+      studios: new Map(),
+      demoSessionTypes: [{ name: "Séance Famille", reviewed: true }],
+    }).find((item) => item.label.startsWith("Séances de démonstration"));
+    expect(reviewed?.done).toBe(true);
+    // A site without the demo's booking has no such line.
+    expect(
+      goLiveChecklist(content(), { studios: new Map(), demoSessionTypes: [] }).map(
+        (item) => item.label,
+      ),
+    ).not.toContain("Séances de démonstration : prix, durées et règles");
+  });
+
   it("recognises the seed's placeholders and nothing real", () => {
     for (const value of [
       "contact@example.com",

@@ -50,7 +50,29 @@ function item(label: string, href: string, pending: string[], detail?: string): 
   };
 }
 
-export function goLiveChecklist(content: SiteContent): ChecklistItem[] {
+/** What the checklist knows of online booking (go-live-booking.server.ts reads it). */
+export type BookingFacts = {
+  /** Per studio id: how many public session types it offers and active photographers work there. */
+  studios: ReadonlyMap<string, { sessionTypes: number; photographers: number }>;
+  /**
+   * The session types of the demo (decision 0126) still offered, and whether the owner saved each since:
+   * until then she has not said their price, duration and rules are hers.
+   */
+  demoSessionTypes: ReadonlyArray<{ name: string; reviewed: boolean }>;
+};
+
+/** What a studio still lacks to take bookings on the site, in the owner's words; [] when nothing. */
+export function missingForOnlineBooking(facts: {
+  sessionTypes: number;
+  photographers: number;
+}): string[] {
+  return [
+    ...(facts.sessionTypes > 0 ? [] : ["une séance proposée dans ce studio"]),
+    ...(facts.photographers > 0 ? [] : ["un photographe qui y travaille"]),
+  ];
+}
+
+export function goLiveChecklist(content: SiteContent, booking?: BookingFacts): ChecklistItem[] {
   const { identity, legal, giftSessions, gallery, gendarmerie, testimonials, pagePhotos } =
     content.documents;
   const items: ChecklistItem[] = [];
@@ -111,18 +133,50 @@ export function goLiveChecklist(content: SiteContent): ChecklistItem[] {
     );
   }
 
-  // Issue 25: off until the owner turns it on per studio (the studio's form), with its session types.
-  const withoutOnlineBooking = content.studios.filter((studio) => !studio.data.onlineBooking);
+  // Issue 25: off until the owner turns it on per studio (the studio's form), with its session types. A
+  // studio with it on but nothing to book or nobody to take the booking is not done either.
+  const bookable = (studio: (typeof content.studios)[number]) => {
+    if (!studio.data.onlineBooking) return false;
+    const facts = booking?.studios.get(studio.id);
+    return !facts || missingForOnlineBooking(facts).length === 0;
+  };
+  const withoutOnlineBooking = content.studios.filter((studio) => !bookable(studio));
+  const off = withoutOnlineBooking.filter((studio) => !studio.data.onlineBooking);
+  const lacking = withoutOnlineBooking.filter((studio) => studio.data.onlineBooking);
+  const lacks = (studio: (typeof content.studios)[number]) =>
+    missingForOnlineBooking(
+      booking?.studios.get(studio.id) ?? { sessionTypes: 0, photographers: 0 },
+    ).join(" et ");
   items.push(
     item(
       "Réservation en ligne",
       withoutOnlineBooking[0] ? `/admin/studios/${withoutOnlineBooking[0].id}` : "/admin/studios",
       withoutOnlineBooking.map((studio) => studio.data.name),
       withoutOnlineBooking.length > 0
-        ? `pas encore activée : ${withoutOnlineBooking.map((studio) => studio.data.name).join(", ")}`
+        ? [
+            ...(off.length > 0
+              ? [`pas encore activée : ${off.map((studio) => studio.data.name).join(", ")}`]
+              : []),
+            ...lacking.map((studio) => `${studio.data.name} : il manque ${lacks(studio)}`),
+          ].join(" ; ")
         : undefined,
     ),
   );
+
+  const demoTypes = booking?.demoSessionTypes ?? [];
+  if (demoTypes.length > 0) {
+    const toReview = demoTypes.filter((type) => !type.reviewed).map((type) => type.name);
+    items.push(
+      item(
+        "Séances de démonstration : prix, durées et règles",
+        "/admin/reservations/seances",
+        toReview,
+        toReview.length > 0
+          ? `à relire et enregistrer (ou archiver) : ${toReview.join(", ")}`
+          : undefined,
+      ),
+    );
+  }
 
   const giftLinks = giftSessions.sessions.filter((session) => isPlaceholder(session.link));
   items.push(

@@ -1,4 +1,5 @@
 import type { PublicSite } from "~/lib/public-site";
+import { shownAddress } from "~/lib/external-links";
 import { DEFAULT_SHARE_IMAGE } from "~/lib/seo";
 import type { SiteContent } from "./site-content.server";
 
@@ -18,7 +19,7 @@ export function publicSite(content: SiteContent): PublicSite {
     label: identity.label,
     email: identity.email,
     phone: identity.phone,
-    selfieBoothUrl: identity.selfieBoothUrl,
+    selfieBoothUrl: shownAddress(identity.selfieBoothUrl),
     social,
     priceRange: identity.priceRange,
     shareImage: share && !share.demo ? share.picture.img.src : DEFAULT_SHARE_IMAGE,

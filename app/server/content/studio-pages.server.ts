@@ -2,6 +2,7 @@ import type { ContactFormSettings } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
 import { bookingStudioPath } from "~/lib/booking/urls";
 import { parisToday } from "~/lib/dates";
+import { shownAddress } from "~/lib/external-links";
 import { upcomingClosures } from "~/lib/opening-hours";
 import type { StudioFacts } from "~/lib/structured-data";
 import type { SiteContent, StudioRecord } from "./site-content.server";
@@ -49,8 +50,9 @@ export function studioPageData(
     contactPath: studio.contactPath,
     city: data.city,
     description: data.description,
-    bookingUrl: data.bookingUrl,
-    giftVoucherUrl: data.giftVoucherUrl,
+    // A link the owner has not set yet is not shown (decision 0126).
+    bookingUrl: shownAddress(data.bookingUrl),
+    giftVoucherUrl: shownAddress(data.giftVoucherUrl),
     photo: content.photo(data.photo),
     contactForm: data.contactForm,
   };

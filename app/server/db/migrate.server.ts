@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { ensureDefaultPhotographer } from "../booking/photographers.server";
 import { ensureSiteContent } from "../content/ensure-seed.server";
+import { ensureDemoBooking } from "../content/ensure-seed-booking.server";
 import type { Database } from "./client.server";
 
 /** The committed `drizzle/` folder, found from this module whether it runs from source or from the build. */
@@ -23,15 +24,20 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK = 7_319_004;
 
 /**
- * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11) and
- * the owner's photographer when there is none (issue 25), serialised across processes with an advisory lock.
+ * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11),
+ * with `demo` the demo's online booking on a database that never had any (decision 0126), and the owner's
+ * photographer when there is none (issue 25), serialised across processes with an advisory lock.
  */
-export async function applyMigrations(database: Database): Promise<void> {
+export async function applyMigrations(
+  database: Database,
+  { demo = false }: { demo?: boolean } = {},
+): Promise<void> {
   const client = await database.$client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(database, { migrationsFolder: migrationsFolder() });
     await ensureSiteContent(database);
+    if (demo) await ensureDemoBooking(database);
     await ensureDefaultPhotographer(database);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);

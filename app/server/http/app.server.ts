@@ -368,7 +368,8 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   const database = connectDatabase(databaseUrl);
   reportPool(() => database.$client);
   try {
-    await applyMigrations(database);
+    // The demo takes bookings out of the box, on the same databases as the demo blog (decision 0126).
+    await applyMigrations(database, { demo: Boolean(embedded) && config.SEED_DEMO });
   } catch (error) {
     log.error("migrations_failed", { error });
     await fileStoreClaim.release();
