@@ -47,4 +47,53 @@ describe("log", () => {
       code: "57014",
     });
   });
+
+  it("writes the request lines of one turn of the event loop in one write, before any other line", async () => {
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const request = { method: "GET", status: 200, durationMs: 0.3, bytes: 7462 };
+    log.request("info", { ...request, path: "/tarifs" });
+    log.request("info", { ...request, path: '/a "quoted" \\ path', bytes: undefined });
+    // A cached page answered at tens of thousands a second wrote one line per answer: a system call each.
+    expect(write).not.toHaveBeenCalled();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(write).toHaveBeenCalledTimes(1);
+    const lines = String(write.mock.calls[0]?.[0]).split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { time: expect.any(String), level: "info", msg: "request", ...request, path: "/tarifs" },
+      {
+        time: expect.any(String),
+        level: "info",
+        msg: "request",
+        ...request,
+        path: '/a "quoted" \\ path',
+        bytes: undefined,
+      },
+    ]);
+    // The same keys in the same order as `log.info("request", fields)` gave.
+    expect(Object.keys(JSON.parse(lines[0] ?? "{}"))).toEqual([
+      "time",
+      "level",
+      "msg",
+      "method",
+      "path",
+      "status",
+      "durationMs",
+      "bytes",
+    ]);
+
+    write.mockClear();
+    log.request("error", { ...request, status: 503, path: "/blog" });
+    log.warn("page_cache_version_unavailable");
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(String(write.mock.calls[0]?.[0]))).toMatchObject({
+      path: "/blog",
+      status: 503,
+    });
+    expect(JSON.parse(String(write.mock.calls[1]?.[0]))).toMatchObject({
+      msg: "page_cache_version_unavailable",
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(write).toHaveBeenCalledTimes(2);
+  });
 });

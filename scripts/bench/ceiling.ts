@@ -2,6 +2,7 @@
 // measured in one run with wrk (1 thread, 32 connections, gzip): nginx serving /tarifs' own gzipped bytes,
 // a bare node:http server answering the same buffer, and the site itself.
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -13,9 +14,11 @@ import { aptInstall } from "../lib/apt.ts";
 import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
-/** Issue 13, item 4: the site's cached page at half of nginx's throughput at least, p99 ≤ 5 ms. */
+/** Issue 13, item 4: the site's cached page at half of nginx's throughput at least. */
 const BUDGET_RATIO_PERCENT = 50;
-const BUDGET_P99_MS = 5;
+/** Issue 33: at least 60 % of a bare node:http server's throughput, p99 ≤ 4 ms (was 5 ms). */
+const BUDGET_NODE_RATIO_PERCENT = 60;
+const BUDGET_P99_MS = 4;
 /**
  * A change committed elsewhere shows within the listener's heartbeat period and time-out even when its
  * notification is lost (decision 0093): 1 s + 1 s.
@@ -36,7 +39,53 @@ function ensureTools(context: Context): string | null {
   return outcome === "installed" ? null : `l'installation de ${missing.join(", ")} a échoué`;
 }
 
-type WrkResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number };
+type WrkResult = {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  requests: number;
+  /** CPU time (user + system) of the serving processes per answer, in µs: steadier than throughput on a busy machine. */
+  cpuMicrosecondsPerAnswer?: number;
+};
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, in clock ticks) of `pids` and of their children's processes (nginx's worker). */
+function cpuTicks(pids: number[]): number {
+  let ticks = 0;
+  const all = new Set(pids);
+  for (const pid of pids) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(/\s+/)) {
+        if (child) all.add(Number(child));
+      }
+    } catch {
+      // gone
+    }
+  }
+  for (const pid of all) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks;
+}
+
+/** `wrk` against `url`, with the CPU time `pids` spent meanwhile divided by the answers. */
+async function measured(url: string, seconds: number, pids: number[]): Promise<WrkResult> {
+  const before = cpuTicks(pids);
+  const result = await wrk(url, seconds);
+  const ticks = cpuTicks(pids) - before;
+  return {
+    ...result,
+    cpuMicrosecondsPerAnswer:
+      result.requests > 0 ? (ticks / CLOCK_TICKS_PER_SECOND / result.requests) * 1e6 : undefined,
+  };
+}
 
 /** A wrk duration (« 1.23ms », « 850.00us », « 1.02s ») in milliseconds. */
 function milliseconds(text: string): number {
@@ -46,14 +95,22 @@ function milliseconds(text: string): number {
   return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[match[2] as "ms"];
 }
 
-/** wrk -t1 -c32 for `seconds` against `url`, gzip accepted, with its latency distribution. */
-function wrk(url: string, seconds: number): WrkResult {
-  const run = spawnSync(
+/**
+ * wrk -t1 -c32 for `seconds` against `url`, gzip accepted, with its latency distribution. Run without
+ * blocking this process: it reads the site's log (a pipe), and a log nobody reads stops the site's writes.
+ */
+async function wrk(
+  url: string,
+  seconds: number,
+): Promise<Omit<WrkResult, "cpuMicrosecondsPerAnswer">> {
+  const child = spawn(
     "wrk",
     ["-t1", "-c32", `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url],
-    { encoding: "utf8", timeout: (seconds + 30) * 1000 },
+    { stdio: ["ignore", "pipe", "ignore"], timeout: (seconds + 30) * 1000 },
   );
-  const out = run.stdout ?? "";
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (out += text));
+  await new Promise((resolve) => child.once("close", resolve));
   const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
   const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "";
   const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "";
@@ -63,7 +120,14 @@ function wrk(url: string, seconds: number): WrkResult {
       (sum, match) => sum + Number(match[2]),
       0,
     );
-  return { requestsPerSecond, p50Ms: milliseconds(p50), p99Ms: milliseconds(p99), errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return {
+    requestsPerSecond,
+    p50Ms: milliseconds(p50),
+    p99Ms: milliseconds(p99),
+    errors,
+    requests,
+  };
 }
 
 /**
@@ -146,7 +210,7 @@ http {
     child.kill("SIGQUIT");
     throw new Error(`nginx ne répond pas (${url})`);
   }
-  return { url, stop: () => child.kill("SIGQUIT") };
+  return { url, pid: child.pid ?? 0, stop: () => child.kill("SIGQUIT") };
 }
 
 /**
@@ -171,7 +235,7 @@ async function startBareNode(file: string) {
     child.kill("SIGTERM");
     throw new Error(`le serveur node:http ne répond pas (${url})`);
   }
-  return { url, stop: () => child.kill("SIGTERM") };
+  return { url, pid: child.pid ?? 0, stop: () => child.kill("SIGTERM") };
 }
 
 export async function ceilingSection(context: Context): Promise<Partial<SectionResult>> {
@@ -184,7 +248,9 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
   }
   const seconds = context.quick ? 3 : 10;
   const dataDir = await makeDataDir("ceiling");
-  const server = await startServer({ dataDir });
+  // The log level a site runs with unless its operator says otherwise (the other sections keep `warn`):
+  // each answer writes its request line, as in production (decision 0131).
+  const server = await startServer({ dataDir, env: { LOG_LEVEL: "info" } });
   try {
     // The page as a visitor gets it the second time (from the page cache), and its bytes gzipped.
     await request(`${server.baseUrl}${PAGE}`);
@@ -198,13 +264,13 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
       // Each server gets 2 s of the same load first, unmeasured: the site's code is compiled by V8 as it
       // runs (its first seconds after start are several times slower), and start-up work settles.
       context.log("wrk: 2 s of warm-up for each server");
-      for (const url of [nginx.url, bare.url, `${server.baseUrl}${PAGE}`]) wrk(url, 2);
+      for (const url of [nginx.url, bare.url, `${server.baseUrl}${PAGE}`]) await wrk(url, 2);
       context.log(`wrk nginx ${seconds} s`);
-      const ofNginx = wrk(nginx.url, seconds);
+      const ofNginx = await measured(nginx.url, seconds, [nginx.pid]);
       context.log(`wrk node:http ${seconds} s`);
-      const ofNode = wrk(bare.url, seconds);
+      const ofNode = await measured(bare.url, seconds, [bare.pid]);
       context.log(`wrk site ${seconds} s`);
-      const ofSite = wrk(`${server.baseUrl}${PAGE}`, seconds);
+      const ofSite = await measured(`${server.baseUrl}${PAGE}`, seconds, [server.pid]);
       // Only cached, successful answers count: a site answering errors (or rendering every page) fast
       // would otherwise meet the budget.
       const sound = cached === "hit" && ofSite.errors === 0;
@@ -218,13 +284,14 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
         metric(result.p50Ms, "ms", undefined, 2),
         metric(result.p99Ms, "ms", budgeted ? { max: BUDGET_P99_MS } : undefined, 2),
         metric(result.errors, "", budgeted ? { equals: 0 } : undefined),
+        metric(result.cpuMicrosecondsPerAnswer, "µs", undefined, 1),
       ];
       return {
         title: "Cached pages against a static file server",
         tables: [
           {
             caption: `${PAGE} (${(body.length / 1024).toFixed(1)} KB gzipped), wrk 1 thread × 32 connections × ${seconds} s, Accept-Encoding: gzip, in one run`,
-            columns: ["server", "throughput", "p50", "p99", "errors / non-2xx"],
+            columns: ["server", "throughput", "p50", "p99", "errors / non-2xx", "CPU per answer"],
             rows: [
               row("nginx, the page's gzipped bytes as a file", ofNginx),
               row("node:http, the same buffer", ofNode),
@@ -244,11 +311,26 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
                 metric(Math.round(ratio * 1000) / 10, "%", { min: BUDGET_RATIO_PERCENT }, 1),
               ],
               [
-                "site / node:http throughput",
+                "node:http's CPU per answer / the site's (steadier than throughput on a busy machine)",
                 metric(
-                  Math.round((ofSite.requestsPerSecond / ofNode.requestsPerSecond) * 1000) / 10,
+                  ofSite.cpuMicrosecondsPerAnswer && ofNode.cpuMicrosecondsPerAnswer
+                    ? Math.round(
+                        (ofNode.cpuMicrosecondsPerAnswer / ofSite.cpuMicrosecondsPerAnswer) * 1000,
+                      ) / 10
+                    : undefined,
                   "%",
                   undefined,
+                  1,
+                ),
+              ],
+              [
+                "site / node:http throughput",
+                metric(
+                  sound
+                    ? Math.round((ofSite.requestsPerSecond / ofNode.requestsPerSecond) * 1000) / 10
+                    : 0,
+                  "%",
+                  { min: BUDGET_NODE_RATIO_PERCENT },
                   1,
                 ),
               ],
@@ -266,7 +348,8 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
         ],
         notes: [
           "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache before Express (a fresh CSP nonce, security headers, the request log; the content version known from PostgreSQL's notifications, no round trip: decision 0093). Each server had 2 s of the same load first, unmeasured.",
-          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Issue 13 asks the site for at least 50 % of nginx's throughput with p99 ≤ 5 ms.",
+          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Issue 13 asks the site for at least 50 % of nginx's throughput; issue 33 for at least 60 % of bare node:http's with p99 ≤ 4 ms.",
+          "The site runs at its default log level (info): every answer writes its request line to stdout, read by this benchmark as a log collector would (decision 0131).",
         ],
         data: {
           nginx: ofNginx,

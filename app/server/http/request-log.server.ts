@@ -9,16 +9,15 @@ export function logRequest(
   durationMs: number,
   bytes: number | undefined,
 ) {
-  const fields = {
+  const level =
+    status >= 500 ? "error" : path.startsWith("/assets/") || path === "/healthz" ? "debug" : "info";
+  log.request(level, {
     method,
     path,
     status,
     durationMs: Math.round(durationMs * 10) / 10,
     bytes: bytes || undefined,
-  };
-  if (status >= 500) log.error("request", fields);
-  else if (path.startsWith("/assets/") || path === "/healthz") log.debug("request", fields);
-  else log.info("request", fields);
+  });
 }
 
 /** One JSON line per request once the response is sent (the fast path of cached pages logs alike). */
