@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { formatLongDateTimeFr } from "../../app/lib/dates";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
-import { submitButton } from "../support/client-galleries";
+import { clientAccessHeader, submitButton } from "../support/client-galleries";
 import { fetchPage, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
@@ -308,6 +308,37 @@ describe("/admin/galeries over HTTP", () => {
     expect(resend.status).toBe(302);
     await expect.poll(() => mailsTo(clientEmail).length, { timeout: 20_000 }).toBe(2);
     expect(await invitationJobs(gallery.id)).toBe(2);
+  });
+
+  it("the client's validation sends her a receipt through the mail queue, and the dashboard shows « Sélection reçue »", async () => {
+    const gallery = await galleryRow();
+    const path = `/galerie-client/${gallery.id}`;
+    const cookie = clientAccessHeader(gallery.id, gallery.accessVersion);
+    const question = await fetchPage(`${path}?valider=1`, { cookie });
+    const validated = await submitButton(
+      buttonNamed(question, /^Oui, valider ma sélection$/),
+      `${path}?valider=1`,
+      { cookie },
+    );
+    expect(validated.status).toBe(200);
+
+    const receiptSubject = `Votre sélection est bien arrivée : ${title}`;
+    const receipts = () => mailsTo(clientEmail).filter((mail) => mail.subject === receiptSubject);
+    await expect.poll(() => receipts().length, { timeout: 20_000 }).toBe(1);
+    const [receipt] = receipts();
+    expect(receipt?.text).toContain("Nous avons bien reçu votre sélection de 2 photos");
+    expect(receipt?.text).toContain("- IMG_0033.jpg : En noir et blanc, s'il vous plaît");
+    expect(receipt?.header("reply-to")).toContain("ussel@example.com");
+
+    const dashboard = await page("/admin/dashboard");
+    const mark = [...dashboard.document.querySelectorAll("li")].find((item) =>
+      textOf(item).includes(title),
+    );
+    expect(textOf(mark)).toContain("Sélection reçue");
+    expect(textOf(mark)).toContain(`${gallery.clientName} · 2 photos`);
+    expect(mark?.querySelector("a")?.getAttribute("href")).toBe(
+      `/admin/galeries/${gallery.id}/selection`,
+    );
   });
 
   it("deletes the gallery once confirmed: gone from the list and the database; its address leads back to the list", async () => {

@@ -6,6 +6,7 @@ import { DeleteForm } from "~/components/admin/delete-form";
 import { BackupStatus, type BackupStatusData } from "~/components/admin/backup-status";
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
+import { DashboardSelections } from "~/components/admin/dashboard-selections";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
@@ -21,6 +22,7 @@ import { backupHealth } from "~/server/backup/service.server";
 import { dashboardBookings } from "~/server/booking/agenda.server";
 import { goLiveChecklist } from "~/server/content/go-live.server";
 import { bookingFacts } from "~/server/content/go-live-booking.server";
+import { recentSelections } from "~/server/galleries/galleries.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
@@ -33,10 +35,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
   const [content, booking] = await Promise.all([siteContent(context), bookingFacts()]);
   const checklist = goLiveChecklist(content, booking);
-  const [bookings, backups] = await Promise.all([dashboardBookings(), backupStatus()]);
+  const [bookings, backups, selections] = await Promise.all([
+    dashboardBookings(),
+    backupStatus(),
+    receivedSelections(),
+  ]);
   try {
     const articles = await listArticlesForAdmin();
-    return { articles, checklist, bookings, backups, loadError: null };
+    return { articles, checklist, bookings, backups, selections, loadError: null };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
@@ -44,12 +50,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       checklist,
       bookings,
       backups,
+      selections,
       loadError: {
         type: "error" as const,
         title: "Erreur",
         description: "Impossible de charger les articles",
       },
     };
+  }
+}
+
+/** The selections clients sent lately (decision 0134; a failure to read them is not the dashboard's). */
+async function receivedSelections() {
+  try {
+    return (await recentSelections()).map((selection) => ({
+      ...selection,
+      validatedAt: (selection.validatedAt ?? new Date()).toISOString(),
+    }));
+  } catch (error) {
+    log.error("dashboard_selections_failed", { error });
+    return [];
   }
 }
 
@@ -127,7 +147,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { articles, checklist, bookings, backups, loadError } = loaderData;
+  const { articles, checklist, bookings, backups, selections, loadError } = loaderData;
   useServerToast(loadError);
   const publishedCount = articles.filter((article) => article.published).length;
 
@@ -149,6 +169,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       {bookings ? <DashboardBookings {...bookings} /> : null}
+
+      <DashboardSelections selections={selections} />
 
       <BackupStatus status={backups} />
 

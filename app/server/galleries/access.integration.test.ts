@@ -18,7 +18,7 @@ import {
   tooManyAttemptsMessage,
 } from "./access.server";
 import { formatDownloadSize, setComment, setFavourite, validateSelection } from "./client.server";
-import { selectionEmail } from "./emails.server";
+import { selectionEmail, selectionReceiptEmail } from "./emails.server";
 
 useAppDatabase({ jobs: true });
 
@@ -202,7 +202,7 @@ describe("the gallery's cookie", () => {
 });
 
 describe("the selection", () => {
-  it("is written until validated, then locked; the studio's e-mail is queued with the lock", async () => {
+  it("is written until validated, then locked; the studio's e-mail and the client's receipt are queued with the lock", async () => {
     const gallery = await insertTestGallery(db());
     const other = await insertTestGallery(db());
     const first = await photoRow(gallery.id, "IMG_0001.jpg");
@@ -233,15 +233,36 @@ describe("the selection", () => {
     ]);
 
     const jobs = await db().execute<{ data: unknown }>(
-      sql`select data from pgboss.job where name = 'mail' and data->>'galleryId' = ${gallery.id}`,
+      sql`select data from pgboss.job where name = 'mail' and data->>'galleryId' = ${gallery.id} order by data->>'kind'`,
     );
+    // The client's receipt (decision 0134) with the studio's e-mail, once, however often she presses.
     expect(jobs.rows.map((job) => job.data)).toEqual([
       { kind: "gallery-selection", galleryId: gallery.id },
+      { kind: "gallery-selection-receipt", galleryId: gallery.id },
     ]);
     const mail = await selectionEmail(gallery.id);
     expect(mail?.subject).toBe("Sélection reçue : Séance en famille (2 photos)");
     expect(mail?.text).toContain("IMG_0001.jpg, IMG_0002.jpg");
     expect(mail?.text).toContain("- IMG_0002.jpg : En noir et blanc ?");
     expect(mail?.text).toContain(`/admin/galeries/${gallery.id}/selection`);
+
+    const receipt = await selectionReceiptEmail(gallery.id);
+    expect(receipt?.to).toBe("julie.martin@example.test");
+    expect(receipt?.subject).toBe("Votre sélection est bien arrivée : Séance en famille");
+    expect(receipt?.text).toContain("Nous avons bien reçu votre sélection de 2 photos");
+    expect(receipt?.text).toContain("- IMG_0001.jpg\n- IMG_0002.jpg : En noir et blanc ?");
+    expect(receipt?.text).toContain(`/galerie-client/${gallery.id}`);
+    expect(receipt?.html).toContain("IMG_0002.jpg : En noir et blanc ?");
+  });
+
+  it("sends no receipt when the selection was reopened before the e-mail left", async () => {
+    const gallery = await insertTestGallery(db());
+    await setFavourite(gallery.id, await photoRow(gallery.id, "IMG_0003.jpg"), true);
+    expect(await validateSelection(gallery.id)).toEqual({ count: 1 });
+    await db()
+      .update(galleries)
+      .set({ selectionValidatedAt: null })
+      .where(eq(galleries.id, gallery.id));
+    expect(await selectionReceiptEmail(gallery.id)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
-import { enqueueGallerySelection } from "./emails.server";
+import { enqueueGallerySelection, enqueueGallerySelectionReceipt } from "./emails.server";
 import type { GalleryRow } from "./access.server";
 import type { GalleryTile } from "~/components/gallery/photo-urls";
 
@@ -145,7 +145,8 @@ export async function setComment(
 }
 
 /**
- * Locks the selection and queues the studio's e-mail in the same transaction. Null when it was already
+ * Locks the selection and queues the studio's e-mail and the client's receipt in the same transaction (both
+ * or neither). Null when it was already
  * validated (by another person with the same code, or a second click).
  */
 export async function validateSelection(galleryId: string): Promise<{ count: number } | null> {
@@ -161,6 +162,7 @@ export async function validateSelection(galleryId: string): Promise<{ count: num
       .from(galleryPhotos)
       .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)));
     await enqueueGallerySelection({ galleryId }, { tx });
+    await enqueueGallerySelectionReceipt({ galleryId }, { tx });
     return { count: row?.count ?? 0 };
   });
 }

@@ -18,7 +18,8 @@ import { ofName } from "~/lib/french";
 
 /*
  * The e-mails of the client galleries (issue 14), composed when they leave, from the rows (a gallery deleted
- * meanwhile sends nothing): the invitation to the client, and the validated selection to the studio. The
+ * meanwhile sends nothing): the invitation to the client, the validated selection to the studio and its
+ * receipt to the client (decision 0134). The
  * invitation's link carries no token: the code is the second factor, and links end up in logs and histories.
  */
 
@@ -200,6 +201,74 @@ export async function selectionEmail(galleryId: string): Promise<OutgoingMail | 
   };
 }
 
+/**
+ * The client's receipt of her validated selection (decision 0134): what reached the studio (the file names
+ * she can quote, her comments), when, and whom to call to change it. Null when the gallery is gone or the
+ * selection was reopened before the e-mail left (she will get the receipt of her next validation).
+ */
+export async function selectionReceiptEmail(galleryId: string): Promise<OutgoingMail | null> {
+  const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
+  if (!gallery?.selectionValidatedAt || gallery.deletingAt) return null;
+  const favourites = await db()
+    .select({ name: galleryPhotos.originalName, comment: galleryPhotos.favouriteComment })
+    .from(galleryPhotos)
+    .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.favourite, true)))
+    .orderBy(asc(galleryPhotos.position));
+  const content = await readSiteContent();
+  const brand = content.documents.identity.brand;
+  const contact = studioContact(content, gallery.studioId);
+  const contactLine = [contact.name, contact.email, contact.phone].filter(Boolean).join(" · ");
+  const link = galleryLink(gallery.id);
+  const when = formatLongDateTimeFr(gallery.selectionValidatedAt);
+  const count = favourites.length === 1 ? "1 photo" : `${favourites.length} photos`;
+  const subject = `Votre sélection est bien arrivée : ${gallery.title}`;
+  const intro = `Nous avons bien reçu votre sélection de ${count} (galerie « ${gallery.title} »), envoyée le ${when}.`;
+  const change =
+    "Elle ne peut plus être modifiée depuis la galerie : pour y changer quelque chose, répondez à cet e-mail ou contactez-nous.";
+  const lines = favourites.map((photo) =>
+    photo.comment ? `${photo.name} : ${photo.comment}` : photo.name,
+  );
+  const text = [
+    `Bonjour ${gallery.clientName},`,
+    "",
+    intro,
+    "",
+    "Photos choisies :",
+    ...(lines.length > 0 ? lines.map((line) => `- ${line}`) : ["(aucune)"]),
+    "",
+    change,
+    `Vos photos restent visibles dans votre galerie : ${link}`,
+    "",
+    `Contact : ${contactLine}.`,
+    "",
+    `— ${brand}`,
+  ].join("\n");
+  const html = emailLayout({
+    title: subject,
+    brand,
+    preheader: `Nous avons bien reçu votre sélection de ${count}.`,
+    body: [
+      `<h1 style="font-size:22px;line-height:1.3;margin:16px 0">Votre sélection est bien arrivée</h1>`,
+      `<p style="margin:0 0 12px">Bonjour ${escapeHtml(gallery.clientName)},</p>`,
+      `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>`,
+      `<p style="margin:0 0 4px"><strong>Photos choisies :</strong></p>`,
+      lines.length > 0
+        ? `<ul style="margin:0 0 12px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`
+        : `<p style="margin:0 0 12px">(aucune)</p>`,
+      `<p style="margin:0 0 12px">${escapeHtml(change)}</p>`,
+      emailButton(link, "Revoir mes photos"),
+    ].join("\n"),
+    footer: `Une question ? Répondez à cet e-mail ou contactez-nous : ${escapeHtml(contactLine)}.`,
+  });
+  return {
+    to: gallery.clientEmail,
+    subject,
+    text,
+    html,
+    replyTo: { name: contact.name, address: contact.email },
+  };
+}
+
 /** A client gallery's link and code, to its client (galleries.id; issue 14). */
 const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>("gallery-invitation", {
   failureKind: "gallery",
@@ -235,4 +304,10 @@ export async function requestInvitation(galleryId: string, token: unknown): Prom
 export const enqueueGallerySelection = registerMailKind<{ galleryId: string }>(
   "gallery-selection",
   { failureKind: "gallery", compose: ({ galleryId }) => selectionEmail(galleryId) },
+);
+
+/** The receipt of a validated selection, to the client (galleries.id; decision 0134). */
+export const enqueueGallerySelectionReceipt = registerMailKind<{ galleryId: string }>(
+  "gallery-selection-receipt",
+  { failureKind: "gallery", compose: ({ galleryId }) => selectionReceiptEmail(galleryId) },
 );

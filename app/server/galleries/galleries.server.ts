@@ -99,6 +99,33 @@ export async function listGalleries() {
   return rows;
 }
 
+/** How many received selections the dashboard lists (the newest; the galleries list has them all). */
+export const DASHBOARD_SELECTIONS = 5;
+
+/**
+ * The selections clients validated in the last 30 days, newest first, for the dashboard's « Sélection
+ * reçue » (decision 0134): one bounded query, never the whole list of galleries.
+ */
+export async function recentSelections(now = new Date()) {
+  return db()
+    .select({
+      id: galleries.id,
+      title: galleries.title,
+      clientName: galleries.clientName,
+      validatedAt: galleries.selectionValidatedAt,
+      favourites: photoCount(" and p.favourite"),
+    })
+    .from(galleries)
+    .where(
+      and(
+        isNull(galleries.deletingAt),
+        sql`${galleries.selectionValidatedAt} > ${new Date(now.getTime() - 30 * DAY_MS)}`,
+      ),
+    )
+    .orderBy(desc(galleries.selectionValidatedAt))
+    .limit(DASHBOARD_SELECTIONS);
+}
+
 /** One gallery (even while being deleted: the admin still names it), with its studio's name; null when unknown. */
 export async function findGallery(id: string) {
   if (!isUuid(id)) return null;

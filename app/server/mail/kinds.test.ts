@@ -32,6 +32,7 @@ describe("the mail worker's kinds", () => {
       "contact",
       "gallery-invitation",
       "gallery-selection",
+      "gallery-selection-receipt",
       "newsletter-test",
     ]);
     expect(registeredMailKinds().sort()).toEqual(inSources);
