@@ -56,7 +56,7 @@ describe("dashboard", () => {
           createdAt: new Date("2025-03-02T10:00:00Z"),
         },
       ]);
-    const dashboard = await adminPage("/admin/dashboard");
+    const dashboard = await adminPage(`/admin/dashboard?q=${marker}`);
     const row = (title: string) => textOf(articleRow(dashboard, title));
     // The row leads with the date the list is ordered by.
     expect(row(`Publié ${marker}`)).toContain("Publié le 5 mars 2025 · Créé le 1er mars 2025");
@@ -98,7 +98,7 @@ describe("dashboard", () => {
           scheduledAt: scheduledFor,
         },
       ]);
-    const dashboard = await adminPage("/admin/dashboard");
+    const dashboard = await adminPage(`/admin/dashboard?q=${marker}`);
     const mine = [...dashboard.document.querySelectorAll("li")]
       .filter((item) => textOf(item.querySelector("h3")).startsWith("Ordre "))
       .filter((item) => textOf(item.querySelector("h3")).endsWith(marker))
@@ -142,7 +142,7 @@ describe("subscribers", () => {
           status: "active",
         },
       ]);
-    const { document } = await adminPage("/admin/subscribers");
+    const { document } = await adminPage(`/admin/subscribers?q=${marker}`);
     const rows = [...document.querySelectorAll("tbody tr")];
     const mine = rows
       .map((row) => textOf(row.querySelector("td")))
@@ -177,7 +177,7 @@ describe("messages", () => {
       newer: "Seconde",
       family: `Durand ${marker}`,
     });
-    const { document } = await adminPage("/admin/messages");
+    const { document } = await adminPage(`/admin/messages?q=${marker}`);
     const names = [...document.querySelectorAll("article h2")]
       .map((name) => textOf(name))
       .filter((name) => name.includes(marker));

@@ -336,10 +336,10 @@ describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
     expect(rows[0]).toMatchObject({ excerpt: "La suite.", slug: `une-visite-${marker}` });
   });
 
-  it("the next visit offers the unfinished draft, and the same title never collides with it", async () => {
+  it("the next visit offers the unfinished draft, and the same title goes on with it instead of a twin", async () => {
     const title = `Même titre ${marker}`;
     const slug = `meme-titre-${marker}`;
-    const left = await (await visitNewArticle()).autosave({ title });
+    const left = await (await visitNewArticle()).autosave({ title, excerpt: "Le début." });
     expect(left.status).toBe(201);
 
     const next = await visitNewArticle();
@@ -352,13 +352,32 @@ describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
     expect(offer).toHaveLength(1);
     expect(offer[0]?.getAttribute("href")).toBe(`/admin/articles/${left.id}/modifier`);
 
-    // Her autosave in this visit takes the next free address instead of failing.
-    const again = await next.autosave({ title });
-    expect(again.status).toBe(201);
-    expect(again.slug).toBe(`${slug}-2`);
-    expect(again.id).not.toBe(left.id);
+    // Her autosave in this visit, under the same title (other case and spaces), merges into that draft
+    // (decision 0130): one draft, what she left empty kept from the first visit, the first version in its
+    // history; her later saves of this visit without the id go on with it.
+    const again = await next.autosave({
+      title: ` ${title.toUpperCase()} `,
+      content: "<p>La suite.</p>",
+    });
+    expect(again.status).toBeLessThan(300);
+    expect(again.id).toBe(left.id);
+    expect(again.slug).toBe(slug);
+    const later = await next.autosave({ title, content: "<p>La suite, encore.</p>" });
+    expect(later.id).toBe(left.id);
+    const [merged, ...twins] = await articlesTitled(title);
+    expect(twins).toEqual([]);
+    expect(merged).toMatchObject({ excerpt: "Le début.", content: "<p>La suite, encore.</p>" });
+    const history = await fetchPage(`/admin/articles/${left.id}/modifier`, {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(history.document.body)).toContain("Version antérieure");
+    const offered = linksNamed(
+      (await visitNewArticle()).page.document,
+      new RegExp(`^Reprendre le brouillon « ${title} »`),
+    );
+    expect(offered).toHaveLength(1);
 
-    // Saved by hand (without JavaScript, from a third visit): created, the address said in the message.
+    // Saved by hand (without JavaScript, from another visit): a new article, the address said in the message.
     const third = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });
     const form = typeInto(formOf(third), {
       title,
@@ -372,12 +391,11 @@ describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
     expect(saved.status).toBe(302);
     expect(flashedToast(saved.headers)).toMatchObject({
       title: "Article créé",
-      description: `Adresse de l'article : /blog/${slug}-3 (/blog/${slug} est celle d'un brouillon enregistré automatiquement).`,
+      description: `Adresse de l'article : /blog/${slug}-2 (/blog/${slug} est celle d'un brouillon enregistré automatiquement).`,
     });
     expect((await articlesTitled(title)).map((row) => row.slug).sort()).toEqual([
       slug,
       `${slug}-2`,
-      `${slug}-3`,
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Users } from "lucide-react";
+import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Search, Users } from "lucide-react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
@@ -7,15 +7,23 @@ import { BackupStatus, type BackupStatusData } from "~/components/admin/backup-s
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
 import { DashboardSelections } from "~/components/admin/dashboard-selections";
+import { Field, Input, Select } from "~/components/admin/field";
+import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { parseIntent } from "~/lib/forms";
 import {
+  ARTICLE_LIST_ORDER,
+  ARTICLE_STATE_FILTERS,
+  articleCounts,
+  countArticles,
   deleteArticle,
   listArticlesForAdmin,
   setArticlePublished,
+  type ArticleStateFilter,
 } from "~/server/admin/articles.server";
+import { listPath, pagePosition, searchParam } from "~/server/admin/keyset.server";
 import { sendingNotice } from "~/server/admin/article-form.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { backupHealth } from "~/server/backup/service.server";
@@ -31,8 +39,19 @@ import { StatusBadge } from "~/components/admin/status-badge";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tableau de bord - Administration" }];
 
+const PAGE = "/admin/dashboard";
+
+function stateFilter(value: string | null): ArticleStateFilter | null {
+  return value !== null && Object.hasOwn(ARTICLE_STATE_FILTERS, value)
+    ? (value as ArticleStateFilter)
+    : null;
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const filters = { search: searchParam(params), state: stateFilter(params.get("statut")) };
+  const filtered = filters.search !== "" || filters.state !== null;
   const [content, booking] = await Promise.all([siteContent(context), bookingFacts()]);
   const checklist = goLiveChecklist(content, booking);
   const [bookings, backups, selections] = await Promise.all([
@@ -41,12 +60,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     receivedSelections(),
   ]);
   try {
-    const articles = await listArticlesForAdmin();
-    return { articles, checklist, bookings, backups, selections, loadError: null };
+    // One page of articles and counts by the database, never every article (decision 0130).
+    const [page, counts, matching] = await Promise.all([
+      listArticlesForAdmin(filters, pagePosition(ARTICLE_LIST_ORDER, params)),
+      articleCounts(),
+      filtered ? countArticles(filters) : null,
+    ]);
+    return {
+      ...page,
+      counts,
+      matching,
+      filters,
+      checklist,
+      bookings,
+      backups,
+      selections,
+      loadError: null,
+    };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
-      articles: [],
+      rows: [],
+      previous: null,
+      next: null,
+      counts: { total: 0, published: 0 },
+      matching: null,
+      filters,
       checklist,
       bookings,
       backups,
@@ -97,14 +136,16 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = parseIntent(await request.formData(), ["delete", "publish", "unpublish"]);
   if (!parsed.ok) return refusedIntent(parsed.reason, "Article inconnu");
   const { intent, id } = parsed;
+  // Back to the list as it was: its search, filter and page.
+  const back = listPath(PAGE, new URL(request.url).searchParams, ["q", "statut", "apres", "avant"]);
 
   if (intent === "delete") {
     try {
       if (!(await deleteArticle(id))) throw new Error("not found");
-      return redirectWithToast("/admin/dashboard", { type: "success", title: "Article supprimé" });
+      return redirectWithToast(back, { type: "success", title: "Article supprimé" });
     } catch (error) {
       log.error("admin_article_delete_failed", { error });
-      return redirectWithToast("/admin/dashboard", {
+      return redirectWithToast(back, {
         type: "error",
         title: "Erreur",
         description: "Impossible de supprimer l'article",
@@ -115,14 +156,14 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const outcome = await setArticlePublished(id, published, { by: admin.id });
     if (!outcome) throw new Error("not found");
-    return redirectWithToast("/admin/dashboard", {
+    return redirectWithToast(back, {
       type: "success",
       title: published ? "Article publié" : "Article dépublié",
       description: sendingNotice(outcome.sending),
     });
   } catch (error) {
     log.error("admin_article_publish_failed", { error });
-    return redirectWithToast("/admin/dashboard", {
+    return redirectWithToast(back, {
       type: "error",
       title: "Erreur",
       description: "Impossible de modifier le statut de publication",
@@ -147,9 +188,9 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { articles, checklist, bookings, backups, selections, loadError } = loaderData;
+  const { rows: articles, previous, next, counts, matching, filters } = loaderData;
+  const { checklist, bookings, backups, selections, loadError } = loaderData;
   useServerToast(loadError);
-  const publishedCount = articles.filter((article) => article.published).length;
 
   return (
     <div className="space-y-8">
@@ -164,8 +205,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <StatCard label="Articles" value={articles.length} />
-        <StatCard label="Articles publiés" value={publishedCount} />
+        <StatCard label="Articles" value={counts.total} />
+        <StatCard label="Articles publiés" value={counts.published} />
       </div>
 
       {bookings ? <DashboardBookings {...bookings} /> : null}
@@ -210,9 +251,44 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h2 id="articles-titre" className="border-b border-border px-5 py-4 text-xl font-semibold">
           Articles
         </h2>
+        <Form
+          method="get"
+          role="search"
+          aria-label="Filtrer les articles"
+          className="flex flex-wrap items-end gap-3 border-b border-border px-5 py-4"
+        >
+          <Field name="q" label="Titre contenant" className="min-w-56 flex-1">
+            {(props) => (
+              <Input {...props} type="search" defaultValue={filters.search} maxLength={255} />
+            )}
+          </Field>
+          <Field name="statut" label="État">
+            {(props) => (
+              <Select {...props} defaultValue={filters.state ?? ""}>
+                <option value="">Tous</option>
+                <option value="publies">Publiés</option>
+                <option value="brouillons">Brouillons</option>
+              </Select>
+            )}
+          </Field>
+          <Button type="submit" variant="outline">
+            <Search aria-hidden="true" />
+            Filtrer
+          </Button>
+        </Form>
+        {matching !== null ? (
+          <p className="px-5 pt-4 text-sm text-muted-foreground">
+            {matching} article{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à ces
+            critères.
+          </p>
+        ) : null}
         {articles.length === 0 ? (
           <p className="px-5 py-8 text-muted-foreground">
-            {loadError ? "Impossible de charger les articles" : "Aucun article pour le moment."}
+            {loadError
+              ? "Impossible de charger les articles"
+              : matching !== null
+                ? "Aucun article ne correspond à ces critères."
+                : "Aucun article pour le moment."}
           </p>
         ) : (
           <ul className="divide-y divide-border">
@@ -300,6 +376,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             })}
           </ul>
         )}
+        <div className="border-t border-border px-5 py-4 empty:hidden">
+          <Pager previous={previous} next={next} label="Pages des articles" />
+        </div>
       </section>
     </div>
   );

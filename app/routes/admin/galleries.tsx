@@ -1,20 +1,33 @@
-import { Plus } from "lucide-react";
-import { Link } from "react-router";
+import { Plus, Search } from "lucide-react";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/galleries";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { Field, Input } from "~/components/admin/field";
 import { GalleryStateBadge } from "~/components/admin/gallery-header";
+import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { formatDateFr } from "~/lib/dates";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { galleryState, listGalleries } from "~/server/galleries/galleries.server";
+import { pagePosition, searchParam } from "~/server/admin/keyset.server";
+import {
+  GALLERY_LIST_ORDER,
+  galleryState,
+  listGalleries,
+} from "~/server/galleries/galleries.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Galeries clients - Administration" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const rows = await listGalleries();
+  const params = new URL(request.url).searchParams;
+  const search = searchParam(params);
+  const page = await listGalleries(search, pagePosition(GALLERY_LIST_ORDER, params));
   return {
-    galleries: rows.map((row) => ({
+    search,
+    matching: page.matching,
+    previous: page.previous,
+    next: page.next,
+    galleries: page.rows.map((row) => ({
       id: row.id,
       title: row.title,
       clientName: row.clientName,
@@ -42,7 +55,7 @@ function formatBytes(bytes: number): string {
 }
 
 export default function Galleries({ loaderData }: Route.ComponentProps) {
-  const { galleries } = loaderData;
+  const { galleries, search, matching, previous, next } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -57,7 +70,31 @@ export default function Galleries({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
-      {galleries.length === 0 ? (
+      <Form
+        method="get"
+        role="search"
+        aria-label="Chercher une galerie"
+        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
+      >
+        <Field name="q" label="Titre ou client contenant" className="min-w-56 flex-1">
+          {(props) => <Input {...props} type="search" defaultValue={search} maxLength={255} />}
+        </Field>
+        <Button type="submit" variant="outline">
+          <Search aria-hidden="true" />
+          Chercher
+        </Button>
+      </Form>
+      {search ? (
+        <p className="text-sm">
+          {matching} galerie{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à cette
+          recherche.
+        </p>
+      ) : null}
+      {galleries.length === 0 && search ? (
+        <p className="rounded-xl border border-border bg-white px-5 py-8 text-muted-foreground">
+          Aucune galerie ne correspond à cette recherche.
+        </p>
+      ) : galleries.length === 0 ? (
         <section className="rounded-xl border border-border bg-white p-6 text-center">
           <h2 className="font-sans text-lg font-semibold">Aucune galerie pour l'instant</h2>
           <p className="mt-1 text-sm text-muted-foreground">
@@ -125,6 +162,7 @@ export default function Galleries({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
+      <Pager previous={previous} next={next} label="Pages des galeries" />
     </div>
   );
 }

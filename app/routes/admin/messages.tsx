@@ -1,8 +1,10 @@
-import { Check, Mail, Phone, RotateCcw } from "lucide-react";
+import { Check, Mail, Phone, RotateCcw, Search } from "lucide-react";
 import { Form } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
+import { Field, Input, Select } from "~/components/admin/field";
+import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
@@ -10,10 +12,15 @@ import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { refusedIntent } from "~/server/forms.server";
+import { listPath, pagePosition, searchParam } from "~/server/admin/keyset.server";
 import {
   deleteMessage,
   listMessagesForAdmin,
+  MESSAGE_LIST_ORDER,
+  MESSAGE_STATE_FILTERS,
+  messageCounts,
   setMessageHandled,
+  type MessageStateFilter,
 } from "~/server/admin/messages.server";
 import { listStudios } from "~/server/content/content-store.server";
 import { log } from "~/server/logger.server";
@@ -27,13 +34,29 @@ function label(options: Array<{ value: string; label: string }>, value: string |
   return options.find((option) => option.value === value)?.label ?? value;
 }
 
+const PAGE = "/admin/messages";
+/** What the list's address keeps when an action brings the owner back to it. */
+const LIST_PARAMS = ["statut", "q", "apres", "avant"];
+
+function stateFilter(value: string | null): MessageStateFilter | null {
+  return value !== null && Object.hasOwn(MESSAGE_STATE_FILTERS, value)
+    ? (value as MessageStateFilter)
+    : null;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const filters = { state: stateFilter(params.get("statut")), search: searchParam(params) };
   try {
     // Every studio, retired ones too: their messages stay, under the studio's name.
-    const [rows, studios] = await Promise.all([listMessagesForAdmin(), listStudios()]);
+    const [page, counts, studios] = await Promise.all([
+      listMessagesForAdmin(filters, pagePosition(MESSAGE_LIST_ORDER, params)),
+      messageCounts(),
+      listStudios(),
+    ]);
     const bySlug = new Map(studios.map((studio) => [studio.slug, studio.data]));
-    const messages = rows.map((row) => {
+    const messages = page.rows.map((row) => {
       const studio = bySlug.get(row.studio);
       const form = studio?.contactForm;
       return {
@@ -43,11 +66,17 @@ export async function loader({ request }: Route.LoaderArgs) {
         sourceLabel: form ? label(form.sources, row.source) : row.source,
       };
     });
-    return { messages, loadError: null };
+    const { previous, next, matching } = page;
+    return { messages, previous, next, matching, counts, filters, loadError: null };
   } catch (error) {
     log.error("admin_messages_load_failed", { error });
     return {
       messages: [],
+      previous: null,
+      next: null,
+      matching: 0,
+      counts: { total: 0, waiting: 0 },
+      filters,
       loadError: {
         type: "error" as const,
         title: "Erreur",
@@ -62,20 +91,21 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = parseIntent(await request.formData(), ["delete", "handled", "unhandled"]);
   if (!parsed.ok) return refusedIntent(parsed.reason, "Message inconnu");
   const { intent, id } = parsed;
+  const back = listPath(PAGE, new URL(request.url).searchParams, LIST_PARAMS);
   try {
     if (intent === "delete") {
       if (!(await deleteMessage(id))) throw new Error("not found");
-      return redirectWithToast("/admin/messages", { type: "success", title: "Message supprimé" });
+      return redirectWithToast(back, { type: "success", title: "Message supprimé" });
     }
     if (!(await setMessageHandled(id, intent === "handled"))) throw new Error("not found");
-    return redirectWithToast("/admin/messages", {
+    return redirectWithToast(back, {
       type: "success",
       title:
         intent === "handled" ? "Message marqué comme traité" : "Message marqué comme à traiter",
     });
   } catch (error) {
     log.error("admin_message_update_failed", { error });
-    return redirectWithToast("/admin/messages", {
+    return redirectWithToast(back, {
       type: "error",
       title: "Erreur",
       description:
@@ -87,9 +117,9 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Messages({ loaderData }: Route.ComponentProps) {
-  const { messages, loadError } = loaderData;
+  const { messages, previous, next, matching, counts, filters, loadError } = loaderData;
   useServerToast(loadError);
-  const waiting = messages.filter((message) => !message.handledAt).length;
+  const filtered = filters.state !== null || filters.search !== "";
 
   return (
     <div className="space-y-6">
@@ -97,15 +127,51 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
         title="Messages"
         summary={
           <>
-            {messages.length} message{messages.length > 1 ? "s" : ""}, dont {waiting} à traiter. Les
-            messages sont effacés automatiquement 18 mois après leur dernier traitement.
+            {counts.total} message{counts.total > 1 ? "s" : ""}, dont {counts.waiting} à traiter.
+            Les messages sont effacés automatiquement 18 mois après leur dernier traitement.
           </>
         }
       />
 
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filtrer les messages"
+        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
+      >
+        <Field name="q" label="Nom ou adresse contenant" className="min-w-56 flex-1">
+          {(props) => (
+            <Input {...props} type="search" defaultValue={filters.search} maxLength={255} />
+          )}
+        </Field>
+        <Field name="statut" label="État">
+          {(props) => (
+            <Select {...props} defaultValue={filters.state ?? ""}>
+              <option value="">Tous</option>
+              <option value="a-traiter">À traiter</option>
+              <option value="traites">Traités</option>
+            </Select>
+          )}
+        </Field>
+        <Button type="submit" variant="outline">
+          <Search aria-hidden="true" />
+          Filtrer
+        </Button>
+      </Form>
+      {filtered ? (
+        <p className="text-sm">
+          {matching} message{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à ces
+          critères.
+        </p>
+      ) : null}
+
       {messages.length === 0 ? (
         <p className="rounded-xl border border-border bg-white px-5 py-8 text-muted-foreground">
-          {loadError ? "Impossible de charger les messages" : "Aucun message pour le moment."}
+          {loadError
+            ? "Impossible de charger les messages"
+            : filtered
+              ? "Aucun message ne correspond à ces critères."
+              : "Aucun message pour le moment."}
         </p>
       ) : (
         <ul className="space-y-4" aria-label="Liste des messages">
@@ -189,6 +255,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
       )}
+      <Pager previous={previous} next={next} label="Pages des messages" />
     </div>
   );
 }

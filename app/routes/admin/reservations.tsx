@@ -4,6 +4,7 @@ import type { Route } from "./+types/reservations";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { Field, Input, Select } from "~/components/admin/field";
+import { Pager } from "~/components/admin/pager";
 import {
   AgendaDay,
   blockedSummary,
@@ -23,8 +24,11 @@ import { formatLongDateTimeFr, isoDayInParis, parisDateTimeToInstant } from "~/l
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { pagePosition } from "~/server/admin/keyset.server";
 import {
   agendaBlockedPeriods,
+  AGENDA_LIST_ORDER,
+  agendaBookingPage,
   agendaBookings,
   agendaLine,
   pendingRequests,
@@ -74,13 +78,25 @@ export async function loader({ request }: Route.LoaderArgs) {
       : view === "semaine"
         ? [mondayOf(date), addParisDays(mondayOf(date), 6)]
         : [date, addParisDays(date, LIST_DAYS - 1)];
-  const [rows, blocked, requests, studios, people] = await Promise.all([
-    agendaBookings(fromDay, toDay, { studioId, states: state ? [state] : undefined }),
-    agendaBlockedPeriods(fromDay, toDay, studioId),
-    pendingRequests(),
-    listStudios(),
-    listPhotographers(),
-  ]);
+  const filter = { studioId, states: state ? [state] : undefined };
+  // The list view reads a page of its days (decision 0130); the day and the week read their few bookings.
+  const listPage =
+    view === "liste"
+      ? agendaBookingPage(fromDay, toDay, filter, pagePosition(AGENDA_LIST_ORDER, url.searchParams))
+      : agendaBookings(fromDay, toDay, filter).then((rows) => ({
+          rows,
+          previous: null,
+          next: null,
+          matching: rows.length,
+        }));
+  const [{ rows, previous, next, matching }, blocked, requests, studios, people] =
+    await Promise.all([
+      listPage,
+      agendaBlockedPeriods(fromDay, toDay, studioId),
+      pendingRequests(),
+      listStudios(),
+      listPhotographers(),
+    ]);
   return {
     view,
     date,
@@ -90,6 +106,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     studioId,
     state,
     bookings: rows.map(agendaLine),
+    previous,
+    next,
+    matching,
     blocked: blocked.map(blockedLine),
     requests: requests.map((row) => ({
       ...agendaLine(row),
@@ -334,11 +353,22 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
               Aucune réservation sur ces {LIST_DAYS} jours.
             </p>
           ) : (
-            <ul className="space-y-2" aria-label="Réservations">
-              {bookings.map((booking) => (
-                <BookingItem key={booking.id} booking={booking} showDay />
-              ))}
-            </ul>
+            <>
+              <p className="text-sm text-muted-foreground">
+                {loaderData.matching} réservation{loaderData.matching > 1 ? "s" : ""} sur ces{" "}
+                {LIST_DAYS} jours.
+              </p>
+              <ul className="space-y-2" aria-label="Réservations">
+                {bookings.map((booking) => (
+                  <BookingItem key={booking.id} booking={booking} showDay />
+                ))}
+              </ul>
+              <Pager
+                previous={loaderData.previous}
+                next={loaderData.next}
+                label="Pages des réservations"
+              />
+            </>
           )
         ) : (
           <>

@@ -6,6 +6,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { DeleteForm } from "~/components/admin/delete-form";
 import { Field, Input, Select } from "~/components/admin/field";
+import { Pager } from "~/components/admin/pager";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
@@ -19,10 +20,12 @@ import {
 } from "~/lib/newsletter-admin";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { listPath, pagePosition, searchParam } from "~/server/admin/keyset.server";
 import {
   activeEmailList,
-  activeSubscribers,
+  activeSubscribersToCopy,
   deleteSubscriber,
+  SUBSCRIBER_LIST_ORDER,
   subscriberCounts,
   subscriberPage,
   unsubscribeSubscriber,
@@ -50,38 +53,31 @@ const sourceLabels: Record<string, string> = {
   import: "Import",
 };
 
-/** The list's address with the filter, search and page of `params` (other parameters dropped). */
-function listPath(params: URLSearchParams): string {
-  const kept = new URLSearchParams();
-  for (const name of ["statut", "q", "page"]) {
-    const value = params.get(name);
-    if (value) kept.set(name, value);
-  }
-  return `/admin/subscribers${kept.size > 0 ? `?${kept}` : ""}`;
-}
+/** What the list's address keeps when an action brings the owner back to it. */
+const LIST_PARAMS = ["statut", "q", "apres", "avant"];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const filter = stateFilter(params.get("statut"));
-  const search = (params.get("q") ?? "").trim().slice(0, 255);
-  const requestedPage = Number.parseInt(params.get("page") ?? "1", 10);
+  const search = searchParam(params);
   try {
-    const [list, counts, active] = await Promise.all([
-      subscriberPage({
-        state: filter ? subscriberStateFilters[filter] : null,
-        search,
-        page: Number.isFinite(requestedPage) ? requestedPage : 1,
-      }),
+    // A page of the list, counts by the database, and the addresses to copy only when they are few
+    // (decision 0130): never every subscriber in the page.
+    const [list, counts, toCopy] = await Promise.all([
+      subscriberPage(
+        { state: filter ? subscriberStateFilters[filter] : null, search },
+        pagePosition(SUBSCRIBER_LIST_ORDER, params),
+      ),
       subscriberCounts(),
-      activeSubscribers(),
+      activeSubscribersToCopy(),
     ]);
     return {
       ...list,
       counts,
       filter,
       search,
-      activeEmails: activeEmailList(active),
+      activeEmails: toCopy ? activeEmailList(toCopy) : null,
       loadError: null,
     };
   } catch (error) {
@@ -89,8 +85,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     return {
       rows: [],
       matching: 0,
-      page: 1,
-      pageCount: 1,
+      previous: null,
+      next: null,
       counts: { pending: 0, active: 0, unsubscribed: 0 },
       filter,
       search,
@@ -110,7 +106,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.ok) return refusedIntent(parsed.reason, "Abonné inconnu");
   const { intent, id } = parsed;
   // Back to the list as it was: its filter, search and page (request.url may be the `.data` request's).
-  const back = listPath(new URL(request.url).searchParams);
+  const back = listPath("/admin/subscribers", new URL(request.url).searchParams, LIST_PARAMS);
   const gone = { type: "error", title: "Erreur", description: "Cet abonné n'existe plus" } as const;
   try {
     if (intent === "delete") {
@@ -175,7 +171,7 @@ function stateDate(subscriber: {
 }
 
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
-  const { rows, counts, matching, page, pageCount, filter, search, activeEmails, loadError } =
+  const { rows, counts, matching, previous, next, filter, search, activeEmails, loadError } =
     loaderData;
   useServerToast(loadError);
   const total = counts.pending + counts.active + counts.unsubscribed;
@@ -183,7 +179,7 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 
   async function copyEmails() {
     try {
-      await navigator.clipboard.writeText(activeEmails);
+      await navigator.clipboard.writeText(activeEmails ?? "");
       toast.success("Emails copiés", {
         description: `${activeCount} adresse${activeCount > 1 ? "s" : ""} copiée${activeCount > 1 ? "s" : ""}`,
       });
@@ -191,15 +187,6 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
       toast.error("Erreur", { description: "Impossible de copier les emails" });
     }
   }
-
-  const pageLink = (target: number) =>
-    listPath(
-      new URLSearchParams({
-        statut: filter ?? "",
-        q: search,
-        page: target > 1 ? String(target) : "",
-      }),
-    );
 
   return (
     <div className="space-y-6">
@@ -217,10 +204,22 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         }
         actions={
           <>
-            <Button type="button" onClick={() => void copyEmails()} disabled={activeCount === 0}>
-              <Copy aria-hidden="true" />
-              Copier les emails
-            </Button>
+            {activeEmails === null ? (
+              // Too many addresses to paste anywhere, or to hold in the page: a file (decision 0130).
+              <a
+                href="/admin/subscribers/export.csv?statut=actifs"
+                download
+                className={buttonVariants()}
+              >
+                <Download aria-hidden="true" />
+                Télécharger les emails actifs
+              </a>
+            ) : (
+              <Button type="button" onClick={() => void copyEmails()} disabled={activeCount === 0}>
+                <Copy aria-hidden="true" />
+                Copier les emails
+              </Button>
+            )}
             <a
               href="/admin/subscribers/export.csv"
               download
@@ -354,27 +353,13 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      {pageCount > 1 ? (
-        <nav aria-label="Pages de la liste" className="flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className={buttonVariants({ variant: "outline" })}>
-              Précédent
-            </Link>
-          ) : (
-            <span />
-          )}
-          <p className="text-sm">
-            Page {page} sur {pageCount} ({formatCount(matching)} abonné{matching > 1 ? "s" : ""})
-          </p>
-          {page < pageCount ? (
-            <Link to={pageLink(page + 1)} className={buttonVariants({ variant: "outline" })}>
-              Suivant
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
+      {rows.length > 0 && (filter || search) ? (
+        <p className="text-sm">
+          {formatCount(matching)} abonné{matching > 1 ? "s" : ""} correspond
+          {matching > 1 ? "ent" : ""} à ces critères.
+        </p>
       ) : null}
+      <Pager previous={previous} next={next} label="Pages des abonnés" />
     </div>
   );
 }

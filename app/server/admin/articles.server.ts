@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import { type ArticleDraftInput, type ArticleInput, LIMITS } from "~/lib/admin-schemas";
 import {
   ARTICLE_REVISION_FIELDS,
@@ -12,6 +12,13 @@ import { blogArticles, blogCategories, contentRevisions, newsletterSendings } fr
 import type { CreateSendingOutcome } from "../newsletter/sending.server";
 import { sanitizeArticleHtml } from "../sanitize.server";
 import { enqueuePublication, sendIfAsked } from "../scheduled-publishing.server";
+import {
+  cursorColumn,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "./keyset.server";
 
 /**
  * The date an article is listed by on the dashboard, the one its row leads with: its publication when
@@ -22,28 +29,79 @@ const listedAt = sql`case when ${blogArticles.published}
   then coalesce(${blogArticles.publishedAt}, ${blogArticles.createdAt})
   else coalesce(${blogArticles.scheduledAt}, ${blogArticles.createdAt}) end`;
 
-/** The dashboard's list: every article, drafts included, newest first by the date each row leads with. */
-export function listArticlesForAdmin() {
-  return db()
+/** The dashboard's order: newest first by the date each row leads with, the id breaking ties. */
+export const ARTICLE_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: listedAt, type: "timestamptz" },
+    { expression: blogArticles.createdAt, type: "timestamptz" },
+    { expression: blogArticles.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
+/** The dashboard's filters (its query string): `publies`, `brouillons` (scheduled ones included). */
+export const ARTICLE_STATE_FILTERS = { publies: true, brouillons: false } as const;
+export type ArticleStateFilter = keyof typeof ARTICLE_STATE_FILTERS;
+
+export type ArticleListFilters = { search: string; state: ArticleStateFilter | null };
+
+function articleFilters({ search, state }: ArticleListFilters): SQL[] {
+  const conditions: SQL[] = [];
+  if (state) conditions.push(eq(blogArticles.published, ARTICLE_STATE_FILTERS[state]));
+  if (search) conditions.push(sql`${blogArticles.title} ilike ${likePattern(search)}`);
+  return conditions;
+}
+
+/**
+ * One page of the dashboard's list (drafts included), newest first by the date each row leads with:
+ * a page, never every article (decision 0130).
+ */
+export function listArticlesForAdmin(filters: ArticleListFilters, position: PagePosition) {
+  return keysetPage(ARTICLE_LIST_ORDER, position, ({ where, orderBy, limit }) =>
+    db()
+      .select({
+        id: blogArticles.id,
+        title: blogArticles.title,
+        slug: blogArticles.slug,
+        published: blogArticles.published,
+        publishedAt: blogArticles.publishedAt,
+        viewCount: blogArticles.viewCount,
+        createdAt: blogArticles.createdAt,
+        scheduledAt: blogArticles.scheduledAt,
+        newsletterOnPublish: blogArticles.newsletterOnPublish,
+        /** A draft the sweep cannot publish: its autosave emptied the excerpt or the content. */
+        incomplete: sql<boolean>`${blogArticles.excerpt} = '' or ${blogArticles.content} = ''`,
+        categoryName: blogCategories.name,
+        sending: { id: newsletterSendings.id, createdAt: newsletterSendings.createdAt },
+        cursor: cursorColumn(ARTICLE_LIST_ORDER),
+      })
+      .from(blogArticles)
+      .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
+      .leftJoin(newsletterSendings, eq(newsletterSendings.articleId, blogArticles.id))
+      .where(and(...articleFilters(filters), where))
+      .orderBy(...orderBy)
+      .limit(limit),
+  );
+}
+
+/** The dashboard's cards, counted by the database: every article and the published ones. */
+export async function articleCounts(): Promise<{ total: number; published: number }> {
+  const [row] = await db()
     .select({
-      id: blogArticles.id,
-      title: blogArticles.title,
-      slug: blogArticles.slug,
-      published: blogArticles.published,
-      publishedAt: blogArticles.publishedAt,
-      viewCount: blogArticles.viewCount,
-      createdAt: blogArticles.createdAt,
-      scheduledAt: blogArticles.scheduledAt,
-      newsletterOnPublish: blogArticles.newsletterOnPublish,
-      /** A draft the sweep cannot publish: its autosave emptied the excerpt or the content. */
-      incomplete: sql<boolean>`${blogArticles.excerpt} = '' or ${blogArticles.content} = ''`,
-      categoryName: blogCategories.name,
-      sending: { id: newsletterSendings.id, createdAt: newsletterSendings.createdAt },
+      total: count(),
+      published: sql<number>`(count(*) filter (where ${blogArticles.published}))::int`,
     })
+    .from(blogArticles);
+  return row ?? { total: 0, published: 0 };
+}
+
+/** How many articles the dashboard's search and filter match. */
+export async function countArticles(filters: ArticleListFilters): Promise<number> {
+  const [row] = await db()
+    .select({ count: count() })
     .from(blogArticles)
-    .leftJoin(blogCategories, eq(blogArticles.categoryId, blogCategories.id))
-    .leftJoin(newsletterSendings, eq(newsletterSendings.articleId, blogArticles.id))
-    .orderBy(desc(listedAt), desc(blogArticles.createdAt), desc(blogArticles.id));
+    .where(and(...articleFilters(filters)));
+  return row?.count ?? 0;
 }
 
 /** The newsletter sending of an article (at most one), or null when it was never sent. */
@@ -443,6 +501,13 @@ export async function restoreArticle(
   });
 }
 
+/** What an autosave answers: the draft's id, when it was saved and its address. */
+const draftAnswer = {
+  id: blogArticles.id,
+  updatedAt: blogArticles.updatedAt,
+  slug: blogArticles.slug,
+};
+
 export class ArticlePublishedError extends Error {
   override name = "ArticlePublishedError";
 }
@@ -460,14 +525,14 @@ export async function saveDraft(
   input: ArticleDraftInput,
   { session = null, by = null }: { session?: string | null; by?: string | null } = {},
 ) {
-  const returned = {
-    id: blogArticles.id,
-    updatedAt: blogArticles.updatedAt,
-    slug: blogArticles.slug,
-  };
+  const returned = draftAnswer;
   try {
     return await db().transaction(async (tx) => {
       const draftId = id ?? (session ? await findSessionDraft(session, tx) : null);
+      // A new visit writing the title of her unfinished draft goes on with that draft (decision 0130).
+      const twin =
+        draftId === null && session && by ? await findTwinDraft(tx, by, input.title) : null;
+      if (twin) return mergeIntoTwin(tx, twin, input, session ?? "");
       const slug = await slugFreeOfAutosavedDrafts(tx, input.slug, draftId);
       if (draftId === null) {
         const [row] = await tx
@@ -500,6 +565,75 @@ export async function saveDraft(
     if (error instanceof ArticlePublishedError) throw error;
     translateConstraintError(error);
   }
+}
+
+/**
+ * The unfinished draft of `adminId` (autosaved on « Nouvel article », never saved with the form's buttons,
+ * changed in the last week) whose title is `title`, spaces and case aside: the twin a new visit would
+ * otherwise start beside it. Locked, so that two visits merge into it one after the other.
+ */
+async function findTwinDraft(tx: Tx, adminId: string, title: string) {
+  const [twin] = await tx
+    .select({ id: blogArticles.id, ...revisionColumns, updatedAt: blogArticles.updatedAt })
+    .from(blogArticles)
+    .where(
+      and(
+        eq(blogArticles.autosavedBy, adminId),
+        isNotNull(blogArticles.autosaveSession),
+        eq(blogArticles.published, false),
+        gt(blogArticles.updatedAt, sql`now() - make_interval(days => ${UNFINISHED_DRAFT_DAYS})`),
+        sql`lower(btrim(${blogArticles.title})) = lower(btrim(${title}))`,
+      ),
+    )
+    .orderBy(desc(blogArticles.updatedAt))
+    .limit(1)
+    .for("update");
+  return twin ?? null;
+}
+
+/**
+ * The new visit's autosave written over its twin: what it typed replaces the twin's fields, a field it left
+ * empty keeps the twin's, and the twin as it was stays in its history (« Restaurer » brings it back).
+ * The twin now belongs to this visit (its later saves without the id update it too).
+ */
+async function mergeIntoTwin(
+  tx: Tx,
+  twin: NonNullable<Awaited<ReturnType<typeof findTwinDraft>>>,
+  input: ArticleDraftInput,
+  session: string,
+) {
+  const { id, updatedAt, ...before } = twin;
+  await tx.insert(contentRevisions).values({
+    subject: articleSubject(id),
+    data: before satisfies ArticleRevisionData,
+    authorName: "Version antérieure",
+    summary:
+      "Le brouillon tel qu'il était avant d'être repris par une autre visite de « Nouvel article »",
+    createdAt: updatedAt,
+  });
+  const typed = values(input);
+  const kept = (field: keyof ArticleRevisionData) =>
+    typed[field] === "" || typed[field] === null ? { [field]: before[field] } : {};
+  const [row] = await tx
+    .update(blogArticles)
+    .set({
+      ...typed,
+      ...kept("excerpt"),
+      ...kept("content"),
+      ...kept("author"),
+      ...kept("categoryId"),
+      ...kept("coverImageUrl"),
+      ...kept("seoImageUrl"),
+      ...kept("seoTitle"),
+      ...kept("seoDescription"),
+      slug: await slugFreeOfAutosavedDrafts(tx, input.slug, id),
+      autosaveSession: session,
+      updatedAt: new Date(),
+    })
+    .where(eq(blogArticles.id, id))
+    .returning(draftAnswer);
+  if (!row) throw new Error("twin draft vanished");
+  return row;
 }
 
 /** The article the autosave of the visit `session` created, if any (it may have been published since). */

@@ -1,3 +1,4 @@
+import { ADMIN_PAGE_SIZE as SUBSCRIBERS_PAGE_SIZE, decodeCursor } from "./keyset.server";
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MAX_IMPORT_LINES } from "~/lib/subscriber-import";
@@ -17,7 +18,7 @@ import {
   deleteSubscriber,
   subscriberCounts,
   subscriberPage,
-  SUBSCRIBERS_PAGE_SIZE,
+  SUBSCRIBER_LIST_ORDER,
   unsubscribeSubscriber,
 } from "./subscribers.server";
 
@@ -246,31 +247,32 @@ describe("the list and its counts", () => {
     expect(after.active - before.active).toBe(35);
     expect(after.unsubscribed - before.unsubscribed).toBe(1);
 
-    const first = await subscriberPage({ state: null, search: "@pages.test", page: 1 });
-    expect(first).toMatchObject({ matching: SUBSCRIBERS_PAGE_SIZE + 4, page: 1, pageCount: 2 });
+    const first = await subscriberPage({ state: null, search: "@pages.test" }, null);
+    expect(first).toMatchObject({ matching: SUBSCRIBERS_PAGE_SIZE + 4, previous: null });
     expect(first.rows).toHaveLength(SUBSCRIBERS_PAGE_SIZE);
     // Newest first.
     expect(first.rows.slice(0, 2).map((row) => row.email)).toEqual([
       "cent%pour_cent@pages.test",
       "liste-0@pages.test",
     ]);
-    const second = await subscriberPage({ state: null, search: "@pages.test", page: 2 });
+    // The next page starts after the last row shown (decision 0130: keyset pages, not numbers).
+    const second = await subscriberPage(
+      { state: null, search: "@pages.test" },
+      { after: decodeCursor(SUBSCRIBER_LIST_ORDER, first.next) ?? [] },
+    );
     expect(second.rows.map((row) => row.email)).toEqual(
       [49, 50, 51, 52].map((index) => `liste-${index}@pages.test`),
     );
-    // A page past the end shows the last one.
-    expect((await subscriberPage({ state: null, search: "@pages.test", page: 9 })).page).toBe(2);
+    expect(second.next).toBeNull();
 
-    const pending = await subscriberPage({ state: "pending", search: "@PAGES.test", page: 1 });
+    const pending = await subscriberPage({ state: "pending", search: "@PAGES.test" }, null);
     expect(pending.matching).toBe(18);
     expect(pending.rows.every((row) => row.status === "pending")).toBe(true);
     // % and _ are searched for as such.
     expect(
-      (await subscriberPage({ state: null, search: "%pour_", page: 1 })).rows.map(
-        (row) => row.email,
-      ),
+      (await subscriberPage({ state: null, search: "%pour_" }, null)).rows.map((row) => row.email),
     ).toEqual(["cent%pour_cent@pages.test"]);
-    expect((await subscriberPage({ state: null, search: "e%t", page: 1 })).matching).toBe(0);
+    expect((await subscriberPage({ state: null, search: "e%t" }, null)).matching).toBe(0);
   });
 });
 

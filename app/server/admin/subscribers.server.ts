@@ -5,6 +5,14 @@ import type { Executor } from "../jobs/queue.server";
 import { blogNewsletterSubscribers } from "../db/schema";
 import { formatDateTimeFr } from "~/lib/dates";
 import type { SubscriberState } from "~/lib/newsletter-admin";
+import {
+  cursorColumn,
+  keysetCondition,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "./keyset.server";
 
 const subscriberColumns = {
   id: blogNewsletterSubscribers.id,
@@ -17,61 +25,84 @@ const subscriberColumns = {
   unsubscribedAt: blogNewsletterSubscribers.unsubscribedAt,
 };
 
+/** The list's order, newest first (SPEC §7), the id breaking ties. */
+export const SUBSCRIBER_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: blogNewsletterSubscribers.subscribedAt, type: "timestamptz" },
+    { expression: blogNewsletterSubscribers.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
 const newestFirst = [
   desc(blogNewsletterSubscribers.subscribedAt),
   desc(blogNewsletterSubscribers.id),
 ];
 
-/** Every subscriber, newest first (SPEC §7): the CSV export. */
-export function listSubscribersForAdmin() {
-  return db()
-    .select(subscriberColumns)
-    .from(blogNewsletterSubscribers)
-    .orderBy(...newestFirst);
-}
+export type AdminSubscriber = {
+  id: string;
+  email: string;
+  subscribedAt: Date;
+  status: SubscriberState;
+  active: boolean;
+  consentSource: string;
+  confirmedAt: Date | null;
+  unsubscribedAt: Date | null;
+};
 
-export type AdminSubscriber = Awaited<ReturnType<typeof listSubscribersForAdmin>>[number];
+export type SubscriberFilters = { state: SubscriberState | null; search: string };
 
-/** Rows of the list per page: the list can hold tens of thousands of imported addresses. */
-export const SUBSCRIBERS_PAGE_SIZE = 50;
-
-/** `%` and `_` typed in the search are searched for as such (as the blog's search does). */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
-/**
- * One page of the list, newest first: subscribers in `state` (all when null) whose address contains
- * `search` (any case), with how many match in all.
- */
-export async function subscriberPage({
-  state,
-  search,
-  page,
-}: {
-  state: SubscriberState | null;
-  search: string;
-  page: number;
-}) {
+/** Subscribers in `state` (all when null) whose address contains `search` (any case). */
+function subscriberFilters({ state, search }: SubscriberFilters): SQL | undefined {
   const conditions: SQL[] = [];
   if (state) conditions.push(eq(blogNewsletterSubscribers.status, state));
   if (search) conditions.push(sql`${blogNewsletterSubscribers.email} ilike ${likePattern(search)}`);
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const [total] = await db()
-    .select({ count: count() })
-    .from(blogNewsletterSubscribers)
-    .where(where);
-  const matching = total?.count ?? 0;
-  const pageCount = Math.max(1, Math.ceil(matching / SUBSCRIBERS_PAGE_SIZE));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const rows = await db()
-    .select(subscriberColumns)
-    .from(blogNewsletterSubscribers)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(SUBSCRIBERS_PAGE_SIZE)
-    .offset((current - 1) * SUBSCRIBERS_PAGE_SIZE);
-  return { rows, matching, page: current, pageCount };
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/**
+ * One page of the list (decision 0130), newest first, with how many match in all (counted by the
+ * database): the list can hold tens of thousands of imported addresses.
+ */
+export async function subscriberPage(filters: SubscriberFilters, position: PagePosition) {
+  const where = subscriberFilters(filters);
+  const [page, [total]] = await Promise.all([
+    keysetPage(SUBSCRIBER_LIST_ORDER, position, (query) =>
+      db()
+        .select({ ...subscriberColumns, cursor: cursorColumn(SUBSCRIBER_LIST_ORDER) })
+        .from(blogNewsletterSubscribers)
+        .where(and(where, query.where))
+        .orderBy(...query.orderBy)
+        .limit(query.limit),
+    ),
+    db().select({ count: count() }).from(blogNewsletterSubscribers).where(where),
+  ]);
+  return { ...page, matching: total?.count ?? 0 };
+}
+
+/** Rows the export reads at a time: its memory stays one batch, whatever the list's size. */
+const EXPORT_BATCH = 1000;
+
+/**
+ * Every subscriber matching `filters`, newest first, a batch at a time (the CSV export streams them,
+ * decision 0130).
+ */
+export async function* subscriberBatches(
+  filters: SubscriberFilters,
+): AsyncGenerator<AdminSubscriber[]> {
+  let position: PagePosition = null;
+  for (;;) {
+    const batch = await db()
+      .select({ ...subscriberColumns, cursor: cursorColumn(SUBSCRIBER_LIST_ORDER) })
+      .from(blogNewsletterSubscribers)
+      .where(and(subscriberFilters(filters), keysetCondition(SUBSCRIBER_LIST_ORDER, position)))
+      .orderBy(...newestFirst)
+      .limit(EXPORT_BATCH);
+    if (batch.length > 0) yield batch.map(({ cursor: _cursor, ...row }) => row);
+    const last = batch.at(-1);
+    if (batch.length < EXPORT_BATCH || !last) return;
+    position = { after: last.cursor };
+  }
 }
 
 /** How many subscribers are in each state. */
@@ -85,13 +116,21 @@ export async function subscriberCounts(): Promise<Record<SubscriberState, number
   return counts;
 }
 
-/** The active subscribers' addresses, newest first (what 'Copier les emails' copies). */
-export function activeSubscribers() {
-  return db()
+/** Up to this many active addresses, « Copier les emails » copies them from the page (decision 0130). */
+export const COPIED_EMAILS_LIMIT = 200;
+
+/**
+ * The active subscribers' addresses, newest first, when there are at most COPIED_EMAILS_LIMIT (what
+ * « Copier les emails » copies); null when there are more: the page offers them as a download.
+ */
+export async function activeSubscribersToCopy() {
+  const rows = await db()
     .select({ email: blogNewsletterSubscribers.email, active: blogNewsletterSubscribers.active })
     .from(blogNewsletterSubscribers)
     .where(eq(blogNewsletterSubscribers.status, "active"))
-    .orderBy(...newestFirst);
+    .orderBy(...newestFirst)
+    .limit(COPIED_EMAILS_LIMIT + 1);
+  return rows.length > COPIED_EMAILS_LIMIT ? null : rows;
 }
 
 /** SPEC §9: the active addresses only, joined by a comma and a space. */
@@ -168,23 +207,62 @@ const exportedStates: Record<SubscriberState, string> = {
  * reads it back: `date_confirmation` is then the consent date and only active rows are taken.
  */
 export function subscribersCsv(subscribers: AdminSubscriber[]): string {
+  return `${SUBSCRIBERS_CSV_HEADER}${subscriberCsvLines(subscribers)}`;
+}
+
+/** The export's first line, after the BOM. */
+export const SUBSCRIBERS_CSV_HEADER = `\uFEFF${[
+  "email",
+  "date_inscription",
+  "statut",
+  "origine",
+  "date_confirmation",
+  "date_desabonnement",
+]
+  .map(csvCell)
+  .join(";")}\r\n`;
+
+/** The export's lines of `subscribers`, each ended by CRLF. */
+export function subscriberCsvLines(subscribers: AdminSubscriber[]): string {
   const date = (value: Date | null) => (value ? formatDateTimeFr(value) : "");
-  const lines = [
-    ["email", "date_inscription", "statut", "origine", "date_confirmation", "date_desabonnement"]
-      .map(csvCell)
-      .join(";"),
-    ...subscribers.map((subscriber) =>
-      [
-        subscriber.email,
-        formatDateTimeFr(subscriber.subscribedAt),
-        exportedStates[subscriber.status],
-        subscriber.consentSource,
-        date(subscriber.confirmedAt),
-        date(subscriber.unsubscribedAt),
-      ]
-        .map(csvCell)
-        .join(";"),
-    ),
-  ];
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  return subscribers
+    .map(
+      (subscriber) =>
+        `${[
+          subscriber.email,
+          formatDateTimeFr(subscriber.subscribedAt),
+          exportedStates[subscriber.status],
+          subscriber.consentSource,
+          date(subscriber.confirmedAt),
+          date(subscriber.unsubscribedAt),
+        ]
+          .map(csvCell)
+          .join(";")}\r\n`,
+    )
+    .join("");
+}
+
+/**
+ * The export of the subscribers matching `filters` as a stream (decision 0130): a batch of rows at a time,
+ * so 50,000 addresses never sit in the server's memory at once.
+ */
+export function subscribersCsvStream(filters: SubscriberFilters): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const batches = subscriberBatches(filters);
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(SUBSCRIBERS_CSV_HEADER));
+        return;
+      }
+      const batch = await batches.next();
+      if (batch.done) controller.close();
+      else controller.enqueue(encoder.encode(subscriberCsvLines(batch.value)));
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { BookingLine } from "~/components/booking-admin/agenda-parts";
 import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
@@ -6,6 +6,12 @@ import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
 import { bookingQuestionsSchema, type BookingQuestion } from "~/lib/booking/session-types";
 import { addParisDays, freeSlots, parisWallRange, type FreeSlot } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
+import {
+  cursorColumn,
+  keysetPage,
+  type KeysetOrder,
+  type PagePosition,
+} from "../admin/keyset.server";
 import { db } from "../db/client.server";
 import { log } from "../logger.server";
 import {
@@ -107,6 +113,50 @@ export async function agendaBookings(
   return agendaQuery()
     .where(and(...conditions))
     .orderBy(asc(bookings.startsAt), asc(bookings.createdAt));
+}
+
+/** The agenda's list view in time order, the id breaking ties (decision 0130). */
+export const AGENDA_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: bookings.startsAt, type: "timestamptz" },
+    { expression: bookings.id, type: "uuid" },
+  ],
+  direction: "asc",
+};
+
+/** One page of the bookings of a range of Paris days (the agenda's list view), in time order. */
+export async function agendaBookingPage(
+  fromDay: string,
+  toDay: string,
+  filter: AgendaFilter,
+  position: PagePosition,
+) {
+  const { from, to } = daysRange(fromDay, toDay);
+  const conditions = [gte(bookings.startsAt, from), lt(bookings.startsAt, to)];
+  if (filter.studioId && isUuid(filter.studioId)) {
+    conditions.push(eq(bookings.studioId, filter.studioId));
+  }
+  if (filter.states && filter.states.length > 0) {
+    conditions.push(inArray(bookings.state, [...filter.states]));
+  }
+  const [page, [total]] = await Promise.all([
+    keysetPage(AGENDA_LIST_ORDER, position, (query) =>
+      db()
+        .select({ ...agendaColumns, cursor: cursorColumn(AGENDA_LIST_ORDER) })
+        .from(bookings)
+        .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+        .innerJoin(studios, eq(studios.id, bookings.studioId))
+        .innerJoin(photographers, eq(photographers.id, bookings.photographerId))
+        .where(and(...conditions, query.where))
+        .orderBy(...query.orderBy)
+        .limit(query.limit),
+    ),
+    db()
+      .select({ count: count() })
+      .from(bookings)
+      .where(and(...conditions)),
+  ]);
+  return { ...page, matching: total?.count ?? 0 };
 }
 
 /** The requests waiting for the owner's answer, the most urgent first. */

@@ -113,6 +113,13 @@ export const blogArticles = pgTable(
     index("blog_articles_scheduled_idx")
       .on(table.scheduledAt)
       .where(sql`${table.scheduledAt} is not null`),
+    // The dashboard's pages (decision 0130): the date each row leads with, as articles.server.ts's
+    // listedAt writes it, then the creation and the id (read backwards for newest first).
+    index("blog_articles_admin_list_idx").on(
+      sql`(case when published then coalesce(published_at, created_at) else coalesce(scheduled_at, created_at) end)`,
+      table.createdAt,
+      table.id,
+    ),
   ],
 );
 
@@ -178,8 +185,9 @@ export const blogNewsletterSubscribers = pgTable(
   },
   (table) => [
     uniqueIndex("blog_newsletter_subscribers_email_idx").on(sql`lower(${table.email})`),
-    index("blog_newsletter_subscribers_date_idx").on(table.subscribedAt.desc()),
-    index("blog_newsletter_subscribers_status_idx").on(table.status),
+    // The list's pages, all or by state (decision 0130): the date, then the id that breaks ties.
+    index("blog_newsletter_subscribers_date_idx").on(table.subscribedAt, table.id),
+    index("blog_newsletter_subscribers_status_idx").on(table.status, table.subscribedAt, table.id),
     check(
       "blog_newsletter_subscribers_status_check",
       sql`${table.status} in ('pending', 'active', 'unsubscribed')`,
@@ -282,7 +290,8 @@ export const contactMessages = pgTable(
     /** The form's spam trap was filled in: a bot most likely, or a visitor's autofill. Never e-mailed. */
     suspectedSpam: boolean("suspected_spam").notNull().default(false),
   },
-  (table) => [index("contact_messages_date_idx").on(table.createdAt.desc())],
+  // The list's pages (decision 0130): the date, then the id that breaks ties.
+  (table) => [index("contact_messages_date_idx").on(table.createdAt, table.id)],
 );
 
 /** Fixed-window counters for rate limits, shared by every app process. */
@@ -537,7 +546,8 @@ export const galleries = pgTable(
   (table) => [
     check("galleries_purge_after_expiry", sql`${table.purgeAt} >= ${table.expiresAt}`),
     index("galleries_purge_idx").on(table.purgeAt),
-    index("galleries_date_idx").on(table.createdAt.desc()),
+    // The admin list's pages (decision 0130): the date, then the id that breaks ties.
+    index("galleries_date_idx").on(table.createdAt, table.id),
   ],
 );
 
@@ -822,7 +832,8 @@ export const bookings = pgTable(
       "bookings_request_deadline_check",
       sql`${table.state} <> 'pending' or ${table.respondBy} is not null`,
     ),
-    index("bookings_starts_idx").on(table.startsAt),
+    // The agenda's days, and the list view's pages (decision 0130): the start, then the id.
+    index("bookings_starts_idx").on(table.startsAt, table.id),
     index("bookings_studio_starts_idx").on(table.studioId, table.startsAt),
     index("bookings_email_idx").on(table.clientEmail, table.createdAt.desc()),
     index("bookings_pending_idx")

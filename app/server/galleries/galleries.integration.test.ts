@@ -100,7 +100,7 @@ describe("gallery queries", () => {
     await db()
       .insert(galleryPhotos)
       .values({ galleryId: id, position: 5, originalName: "IMG_0002.jpg", sourceExtension: "jpg" });
-    const row = (await listGalleries()).find((gallery) => gallery.id === id);
+    const row = (await listGalleries()).rows.find((gallery) => gallery.id === id);
     expect(row).toMatchObject({ ready: 1, total: 2, favourites: 0, bytes: photo.length });
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { addToIsoDay, MAX_EXPIRY_MONTHS, type GalleryForm } from "~/lib/gallery-schemas";
 import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
@@ -9,6 +9,13 @@ import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { generateAccessCode } from "./access.server";
+import {
+  cursorColumn,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "../admin/keyset.server";
 
 /*
  * The owner's side of the client galleries (issue 14): the list, one gallery, its form's writes, a new
@@ -74,29 +81,57 @@ const studioName = sql<
 const photoCount = (where: string) =>
   sql<number>`(select count(*)::int from gallery_photos p where p.gallery_id = "galleries"."id"${sql.raw(where)})`;
 
-/** Every gallery, newest first, with its photos (ready / all), its favourites and its originals' bytes. */
-export async function listGalleries() {
-  const rows = await db()
-    .select({
-      id: galleries.id,
-      title: galleries.title,
-      clientName: galleries.clientName,
-      studioName,
-      sessionDate: galleries.sessionDate,
-      expiresAt: galleries.expiresAt,
-      purgeAt: galleries.purgeAt,
-      invitationSentAt: galleries.invitationSentAt,
-      selectionValidatedAt: galleries.selectionValidatedAt,
-      deletingAt: galleries.deletingAt,
-      createdAt: galleries.createdAt,
-      total: photoCount(""),
-      ready: photoCount(" and p.status = 'ready'"),
-      favourites: photoCount(" and p.favourite"),
-      bytes: sql<number>`(select coalesce(sum(p.original_bytes), 0)::float8 from gallery_photos p where p.gallery_id = "galleries"."id")`,
-    })
-    .from(galleries)
-    .orderBy(desc(galleries.createdAt));
-  return rows;
+/** The admin list's order: newest first, the id breaking ties. */
+export const GALLERY_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: galleries.createdAt, type: "timestamptz" },
+    { expression: galleries.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
+/** Galleries whose title or client's name contains `search` (any case); all when empty. */
+function galleryFilters(search: string): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = likePattern(search);
+  return sql`(${galleries.title} ilike ${pattern} or ${galleries.clientName} ilike ${pattern})`;
+}
+
+/**
+ * One page of the galleries (decision 0130), newest first, with their photo counts and the originals'
+ * bytes, and how many galleries match.
+ */
+export async function listGalleries(search = "", position: PagePosition = null) {
+  const where = galleryFilters(search);
+  const [page, [total]] = await Promise.all([
+    keysetPage(GALLERY_LIST_ORDER, position, (query) =>
+      db()
+        .select({
+          id: galleries.id,
+          title: galleries.title,
+          clientName: galleries.clientName,
+          studioName,
+          sessionDate: galleries.sessionDate,
+          expiresAt: galleries.expiresAt,
+          purgeAt: galleries.purgeAt,
+          invitationSentAt: galleries.invitationSentAt,
+          selectionValidatedAt: galleries.selectionValidatedAt,
+          deletingAt: galleries.deletingAt,
+          createdAt: galleries.createdAt,
+          total: photoCount(""),
+          ready: photoCount(" and p.status = 'ready'"),
+          favourites: photoCount(" and p.favourite"),
+          bytes: sql<number>`(select coalesce(sum(p.original_bytes), 0)::float8 from gallery_photos p where p.gallery_id = "galleries"."id")`,
+          cursor: cursorColumn(GALLERY_LIST_ORDER),
+        })
+        .from(galleries)
+        .where(and(where, query.where))
+        .orderBy(...query.orderBy)
+        .limit(query.limit),
+    ),
+    db().select({ count: count() }).from(galleries).where(where),
+  ]);
+  return { ...page, matching: total?.count ?? 0 };
 }
 
 /** How many received selections the dashboard lists (the newest; the galleries list has them all). */
