@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { addToIsoDay, MAX_EXPIRY_MONTHS, type GalleryForm } from "~/lib/gallery-schemas";
 import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
