@@ -3,11 +3,12 @@
 // opens each admin list, its first page and a later one reached by « Page suivante », while the server's
 // RSS is sampled every 100 ms.
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import type pg from "pg";
 import { seedSubscribers } from "./backups.ts";
 import type { Context } from "./context.ts";
 import { createAdmin, sampleMemory } from "./gallery.ts";
-import { request } from "./http.ts";
+import { databaseMilliseconds, databaseRoundTrips, request } from "./http.ts";
 import { metric, median, percentile, type Cell, type SectionResult } from "./report.ts";
 import { seedArticles } from "./seed.ts";
 import {
@@ -102,15 +103,32 @@ function nextPageLink(html: string): string | null {
   return href ? href.replaceAll("&amp;", "&") : null;
 }
 
-type Timing = { name: string; page: string; rows: string; p50: number; p95: number; bytes: number };
+type Timing = {
+  name: string;
+  page: string;
+  rows: string;
+  p50: number;
+  p95: number;
+  bytes: number;
+  databaseMs: number | null;
+  queries: number | null;
+};
 
 async function measurePage(
   server: BenchServer,
   cookie: string,
   path: string,
   times: number,
-): Promise<{ timings: number[]; bytes: number; html: string }> {
+): Promise<{
+  timings: number[];
+  bytes: number;
+  html: string;
+  databaseMs: number | null;
+  queries: number | null;
+}> {
   const timings: number[] = [];
+  const database: number[] = [];
+  let queries: number | null = null;
   let html = "";
   for (let index = 0; index < times + 2; index++) {
     const answer = await request(`${server.baseUrl}${path}`, {
@@ -119,9 +137,19 @@ async function measurePage(
     if (answer.status !== 200) throw new Error(`${path} : ${answer.status}`);
     html = answer.body;
     // The first two warm the route (its module, the database's plans); the others are measured.
-    if (index >= 2) timings.push(answer.ms);
+    if (index >= 2) {
+      timings.push(answer.ms);
+      database.push(databaseMilliseconds(answer.headers) ?? Number.NaN);
+      queries = databaseRoundTrips(answer.headers) ?? null;
+    }
   }
-  return { timings, bytes: Buffer.byteLength(html), html };
+  return {
+    timings,
+    bytes: Buffer.byteLength(html),
+    html,
+    databaseMs: median(database.filter((value) => !Number.isNaN(value))),
+    queries,
+  };
 }
 
 export async function adminListsSection(context: Context): Promise<Partial<SectionResult>> {
@@ -172,6 +200,8 @@ export async function adminListsSection(context: Context): Promise<Partial<Secti
         p50: percentile(first.timings, 50) ?? Number.NaN,
         p95: percentile(first.timings, 95) ?? Number.NaN,
         bytes: first.bytes,
+        databaseMs: first.databaseMs,
+        queries: first.queries,
       });
       let later: string | null = list.path;
       let reached = 1;
@@ -194,6 +224,8 @@ export async function adminListsSection(context: Context): Promise<Partial<Secti
           p50: percentile(page.timings, 50) ?? Number.NaN,
           p95: percentile(page.timings, 95) ?? Number.NaN,
           bytes: page.bytes,
+          databaseMs: page.databaseMs,
+          queries: page.queries,
         });
       }
     }
@@ -202,17 +234,29 @@ export async function adminListsSection(context: Context): Promise<Partial<Secti
     const after = residentBytes(pid) ?? 0;
     data.timings = timings;
     data.memory = { beforeMiB: mib(before), maxMiB: mib(max), afterMiB: mib(after) };
+    data.loadAverage = os.loadavg();
     return {
       title: "Listes de l'administration à l'échelle : pages de 50, temps et mémoire",
       tables: [
         {
           caption: `Chaque liste, sa première page et une page plus loin par « Page suivante » (${times} requêtes l'une après l'autre, après 2 d'échauffement) : ${counts.articles} articles, ${counts.subscribers} abonnés, ${counts.bookings} réservations, ${counts.messages} messages, ${counts.galleries} galeries`,
-          columns: ["liste", "page", "éléments <li>/<tr>", "HTML (Ko)", "p50 (ms)", "p95 (ms)"],
+          columns: [
+            "liste",
+            "page",
+            "éléments <li>/<tr>",
+            "HTML (Ko)",
+            "requêtes SQL",
+            "attente SQL p50 (ms)",
+            "p50 (ms)",
+            "p95 (ms)",
+          ],
           rows: timings.map((timing): Cell[] => [
             timing.name,
             timing.page,
             timing.rows,
             Math.round(timing.bytes / 1024),
+            timing.queries,
+            metric(timing.databaseMs, "ms", undefined, 1),
             metric(timing.p50, "ms", undefined, 1),
             metric(timing.p95, "ms", { max: BUDGET_P95_MS }, 1),
           ]),
@@ -235,6 +279,10 @@ export async function adminListsSection(context: Context): Promise<Partial<Secti
         "Seed in SQL (`generate_series`): published articles (seed.ts), active subscribers, contact messages " +
           "(a quarter handled), bookings one every 12 minutes from tomorrow (a tenth cancelled; the list view's " +
           "60 days hold most of them), galleries without photos.",
+        `Load average of the machine at the end: ${os
+          .loadavg()
+          .map((value) => value.toFixed(1))
+          .join(", ")} (other work on it inflates the p95).`,
         "Each page is asked by one client at a time (keep-alive), signed in by cookie; « page plus loin » is " +
           `the page reached by following « Page suivante » ${LATER_PAGE} times (keyset pages: its cost does ` +
           "not grow with its rank). The row count is the page's `<li>` and `<tr>` elements, menus included.",
