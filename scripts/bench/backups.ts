@@ -86,7 +86,7 @@ async function writeRandomFile(file: string, size: number): Promise<number> {
 }
 
 /** 50,000 confirmed subscribers with their consent, as the newsletter's form stores them. */
-async function seedSubscribers(client: pg.Client, count: number) {
+export async function seedSubscribers(client: pg.Client, count: number) {
   await client.query(
     `insert into blog_newsletter_subscribers (email, status, consent_source, consent_page, consent_text,
        confirmed_at, subscribed_at, last_activity_at)

@@ -2,6 +2,7 @@
 // on loopback with throwaway data directories, and writes docs/benchmarks.json + docs/benchmarks.md.
 // See docs/decisions/0050-benchmarks.md.
 import { parseArgs } from "node:util";
+import { adminListsSection } from "./admin-lists.ts";
 import { backupsSection } from "./backups.ts";
 import type { Context } from "./context.ts";
 import { ceilingSection } from "./ceiling.ts";
@@ -41,6 +42,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   gallery: gallerySection,
   reservations: reservationsSection,
   sauvegardes: backupsSection,
+  listes: adminListsSection,
 };
 
 const { values } = parseArgs({

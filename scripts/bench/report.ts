@@ -67,6 +67,7 @@ export const sectionOrder = [
   "gallery",
   "reservations",
   "sauvegardes",
+  "listes",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

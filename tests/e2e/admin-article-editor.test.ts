@@ -241,7 +241,7 @@ describe("article editor", () => {
     expect(rows[0]?.publishedAt).toBeInstanceOf(Date);
   });
 
-  it("« Nouvel article » offers the draft left unfinished; the same title autosaves beside it; the offer resumes it", async () => {
+  it("« Nouvel article » offers the draft left unfinished; the same title opens it instead of a twin", async () => {
     const title = `Laissé en plan ${marker}`;
     const slug = `laisse-en-plan-${marker}`;
     const status = (page: Page) => page.locator("main form > div:last-child [role='status']");
@@ -261,26 +261,15 @@ describe("article editor", () => {
     expect(await page.getByText("Ou commencez un nouvel article ci-dessous.").count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
 
-    // She writes the same title again: no « Ce slug est déjà utilisé », the next address, said.
+    // She writes the same title again: the unfinished draft opens, completed, instead of a twin beside it
+    // (decision 0130).
     await page.getByLabel("Titre", { exact: true }).fill(title);
-    await expect
-      .poll(() => status(page).textContent(), { timeout: 15_000 })
-      .toMatch(
-        new RegExp(
-          `^Enregistré à \\d{2}:\\d{2}\\. Adresse : /blog/${slug}-2 \\(/blog/${slug} est celle d'un autre brouillon\\)\\.$`,
-        ),
-      );
-    expect(await page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe(`${slug}-2`);
-    expect(await articlesTitled(title)).toHaveLength(2);
-
-    // Saved as shown: the offer leads to the earlier draft without a leave warning, by the keyboard.
-    await offer.focus();
-    await page.keyboard.press("Enter");
-    await page.waitForURL(new RegExp(`/admin/articles/${draft?.id}/modifier$`));
-    // The address changes before the new page is drawn (a client-side navigation), and both pages show
-    // the same title: the earlier draft is known by its own address, waited for.
+    await page.waitForURL(new RegExp(`/admin/articles/${draft?.id}/modifier$`), {
+      timeout: 15_000,
+    });
     await expect.poll(() => page.getByLabel("Slug (adresse de l'article)").inputValue()).toBe(slug);
     expect(await page.getByLabel("Titre", { exact: true }).inputValue()).toBe(title);
+    expect(await articlesTitled(title)).toHaveLength(1);
   });
 
   it("what was typed is saved when the tab is closed", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   blogArticles,
@@ -13,7 +14,7 @@ import {
 import { useAdmin } from "../support/accounts";
 import { fetchPage, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
-import { serverDatabase } from "../support/server-under-test";
+import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
  * Every admin list answers a page of 50 rows, with « Page suivante » / « Page précédente » as plain links
@@ -177,5 +178,68 @@ describe("the admin lists, page by page without JavaScript", () => {
       textOf(paragraph),
     );
     expect(cards[cards.indexOf("Articles") + 1]).toBe(String(total));
+  });
+});
+
+describe("« Copier les emails »", () => {
+  const activeCount = async () =>
+    (
+      await serverDatabase().execute<{ count: number }>(
+        sql`select count(*)::int as count from blog_newsletter_subscribers where status = 'active'`,
+      )
+    ).rows[0]?.count ?? 0;
+
+  it("copies from the page while the active addresses are few (SPEC)", async () => {
+    expect(await activeCount()).toBeLessThanOrEqual(200);
+    const list = await page("/admin/subscribers");
+    const buttons = [...list.document.querySelectorAll("button")].map((button) => textOf(button));
+    expect(buttons).toContain("Copier les emails");
+  });
+
+  it("becomes a streamed CSV download of the active addresses when they are many, none of them in the page", async () => {
+    await serverDatabase()
+      .insert(blogNewsletterSubscribers)
+      .values([
+        ...Array.from({ length: 200 }, (_, index) => ({
+          email: `copie-${index}@example.com`,
+          consentSource: "import",
+          status: "active" as const,
+          subscribedAt: new Date(Date.parse("2020-01-01T00:00:00Z") + index * minute),
+        })),
+        {
+          email: "copie-partie@example.com",
+          consentSource: "blog",
+          status: "unsubscribed" as const,
+        },
+      ]);
+    const active = await activeCount();
+    expect(active).toBeGreaterThan(200);
+    const list = await page("/admin/subscribers");
+    const buttons = [...list.document.querySelectorAll("button")].map((button) => textOf(button));
+    expect(buttons).not.toContain("Copier les emails");
+    const download = [...list.document.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Télécharger les emails actifs",
+    );
+    expect(download?.getAttribute("href")).toBe("/admin/subscribers/export.csv?statut=actifs");
+    // Only the page's 50 rows are in the page: the oldest addresses are not.
+    expect(list.html).not.toContain("copie-0@example.com");
+
+    const csv = await fetch(
+      new URL("/admin/subscribers/export.csv?statut=actifs", serverBaseUrl()),
+      {
+        headers: { cookie: admin.cookie() },
+      },
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="abonnes-actifs-/,
+    );
+    // Streamed: sent in chunks, its length unknown when it starts.
+    expect(csv.headers.get("content-length")).toBeNull();
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(active + 1);
+    expect(lines.filter((line) => line.includes('"copie-'))).toHaveLength(200);
+    expect(lines.some((line) => line.includes("copie-partie"))).toBe(false);
+    expect(new Set(lines).size).toBe(lines.length);
   });
 });

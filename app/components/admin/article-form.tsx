@@ -464,9 +464,19 @@ function useDraftAutosave({
           savedAt?: string;
           slug?: string;
           reason?: string;
+          merged?: boolean;
         };
         if (!response.ok || !answer.id || !answer.savedAt) {
           setMessage(`Brouillon non enregistré : ${answer.reason ?? "erreur du serveur."}`);
+          return;
+        }
+        if (answer.merged) {
+          // Saved into her unfinished draft of this title (decision 0130): that draft opens, with
+          // what it held and what was just typed, instead of a twin (saved: no leave warning).
+          lastSaved.current = sentKey;
+          onSavedRef.current();
+          setMessage("Ce titre est celui d'un brouillon non terminé : il s'ouvre, complété.");
+          window.location.replace(`/admin/articles/${answer.id}/modifier`);
           return;
         }
         const sentSlug = String(body.get("slug") ?? "");

@@ -19,8 +19,9 @@ const notSaved = (reason: string, status: number, errors?: Record<string, string
 /**
  * The article form's autosave (resource route, the form's fields plus `id` once the draft exists, and the
  * new-article visit's `draft_session`): saves a draft, never publishes, never touches a published
- * article. Answers `{ id, savedAt, slug }` (the address may differ from the one sent, decision 0111), or 4xx
- * with the reason in French. The form's own buttons still go through the full validation.
+ * article. Answers `{ id, savedAt, slug }` (the address may differ from the one sent, decision 0111), with
+ * `merged: true` when a new visit's save went into her unfinished draft of the same title (decision 0130),
+ * or 4xx with the reason in French. The form's own buttons still go through the full validation.
  */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request, { resource: true });
@@ -43,9 +44,15 @@ export async function action({ request }: Route.ActionArgs) {
       by: admin.id,
     });
     if (!saved) return notSaved("Article inconnu.", 404);
+    const merged = "merged" in saved && saved.merged;
     return Response.json(
-      { id: saved.id, savedAt: saved.updatedAt.toISOString(), slug: saved.slug },
-      { status: id === "" ? 201 : 200 },
+      {
+        id: saved.id,
+        savedAt: saved.updatedAt.toISOString(),
+        slug: saved.slug,
+        ...(merged ? { merged } : {}),
+      },
+      { status: id === "" && !merged ? 201 : 200 },
     );
   } catch (error) {
     if (error instanceof ArticlePublishedError) {

@@ -66,7 +66,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         sourceLabel: form ? label(form.sources, row.source) : row.source,
       };
     });
-    const { previous, next, matching } = page;
+    const { previous, next } = page;
+    const matching = page.matching ?? counts.total;
     return { messages, previous, next, matching, counts, filters, loadError: null };
   } catch (error) {
     log.error("admin_messages_load_failed", { error });

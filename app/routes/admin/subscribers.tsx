@@ -74,6 +74,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     ]);
     return {
       ...list,
+      matching: list.matching ?? counts.pending + counts.active + counts.unsubscribed,
       counts,
       filter,
       search,

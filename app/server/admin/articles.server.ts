@@ -633,7 +633,7 @@ async function mergeIntoTwin(
     .where(eq(blogArticles.id, id))
     .returning(draftAnswer);
   if (!row) throw new Error("twin draft vanished");
-  return row;
+  return { ...row, merged: true };
 }
 
 /** The article the autosave of the visit `session` created, if any (it may have been published since). */

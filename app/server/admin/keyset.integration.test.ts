@@ -4,7 +4,12 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
 import { contactMessages } from "../db/schema";
 import { ADMIN_PAGE_SIZE, decodeCursor, pagePosition, type PagePosition } from "./keyset.server";
-import { listMessagesForAdmin, MESSAGE_LIST_ORDER, type MessageFilters } from "./messages.server";
+import {
+  listMessagesForAdmin,
+  MESSAGE_LIST_ORDER,
+  messageCounts,
+  type MessageFilters,
+} from "./messages.server";
 
 useAppDatabase();
 
@@ -76,7 +81,8 @@ describe("the admin lists' keyset pages", () => {
     const pages = await walkForward(ALL);
     expect(pages.map((page) => page.rows.length)).toEqual([50, 50, 23]);
     expect(pages.flatMap((page) => page.rows.map((row) => row.id))).toEqual(await expectedOrder());
-    expect(pages.every((page) => page.matching === TOTAL)).toBe(true);
+    // Unfiltered, the list's count is messageCounts()'s, by the database.
+    expect(await messageCounts()).toMatchObject({ total: TOTAL });
     // The first page has no page before it, the last none after it.
     expect(pages[0]?.previous).toBeNull();
     expect(pages[1]?.previous).not.toBeNull();

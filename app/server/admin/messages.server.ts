@@ -54,9 +54,10 @@ export async function listMessagesForAdmin(filters: MessageFilters, position: Pa
         .orderBy(...query.orderBy)
         .limit(query.limit),
     ),
-    db().select({ count: count() }).from(contactMessages).where(where),
+    // Unfiltered, the count is messageCounts()'s total, which the page reads anyway.
+    where ? db().select({ count: count() }).from(contactMessages).where(where) : [{ count: null }],
   ]);
-  return { ...page, matching: total?.count ?? 0 };
+  return { ...page, matching: total?.count ?? null };
 }
 
 /** Every message and those still to handle, counted by the database. */

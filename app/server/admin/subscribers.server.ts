@@ -66,6 +66,7 @@ function subscriberFilters({ state, search }: SubscriberFilters): SQL | undefine
  */
 export async function subscriberPage(filters: SubscriberFilters, position: PagePosition) {
   const where = subscriberFilters(filters);
+  // Unfiltered, the list's count is the sum of subscriberCounts(), which the page reads anyway.
   const [page, [total]] = await Promise.all([
     keysetPage(SUBSCRIBER_LIST_ORDER, position, (query) =>
       db()
@@ -75,9 +76,11 @@ export async function subscriberPage(filters: SubscriberFilters, position: PageP
         .orderBy(...query.orderBy)
         .limit(query.limit),
     ),
-    db().select({ count: count() }).from(blogNewsletterSubscribers).where(where),
+    where
+      ? db().select({ count: count() }).from(blogNewsletterSubscribers).where(where)
+      : [{ count: null }],
   ]);
-  return { ...page, matching: total?.count ?? 0 };
+  return { ...page, matching: total?.count ?? null };
 }
 
 /** Rows the export reads at a time: its memory stays one batch, whatever the list's size. */
