@@ -53,7 +53,10 @@ function lightScript(scrollThreshold: number): void {
   };
 
   window.addEventListener("scroll", paint, { passive: true });
-  paint();
+  // The first frame is drawn with the server's attributes (those of a page at its top); the scroll position
+  // is read once it is drawn: read now, at the end of the parsing, it forced a style and layout pass of
+  // the whole page before the first paint (decision 0132).
+  requestAnimationFrame(() => setTimeout(paint, 0));
   toggle?.addEventListener("click", () => setMenu(!menuOpen));
   details?.addEventListener("toggle", () => {
     if (details.open !== menuOpen) setMenu(details.open);

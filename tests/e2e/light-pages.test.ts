@@ -37,6 +37,33 @@ describe("light pages", () => {
     }
   });
 
+  it("read the scroll position only once the document is parsed: no layout forced before the first paint", async () => {
+    const page = await openPage("/");
+    await page.addInitScript(() => {
+      const scrollY = Object.getOwnPropertyDescriptor(window, "scrollY");
+      const getter = scrollY?.get;
+      if (!getter) return;
+      Object.defineProperty(window, "scrollY", {
+        configurable: true,
+        get() {
+          const reads = ((window as unknown as { scrollReads?: string[] }).scrollReads ??= []);
+          reads.push(document.readyState);
+          return getter.call(window);
+        },
+      });
+    });
+    await page.reload();
+    await expect
+      .poll(() => page.evaluate(() => (window as { scrollReads?: string[] }).scrollReads ?? []))
+      .not.toEqual([]);
+    // Decision 0132: read while the page was still being parsed, it forced a style and layout pass of the
+    // whole page before its first frame.
+    expect(
+      await page.evaluate(() => (window as { scrollReads?: string[] }).scrollReads ?? []),
+    ).not.toContain("loading");
+    expect(await page.locator("header").getAttribute("data-scrolled")).toBe("false");
+  });
+
   it("keep the 404 page hydrated, at a studio-like address too (it logs the address)", async () => {
     const page = await openPage("/studio-nulle-part", {
       allowConsole: [/^404 Error/, /status of 404/],
