@@ -46,6 +46,7 @@ import {
   type Tx,
 } from "./occupancies.server";
 import { BookingRefusedError, SlotTakenError } from "./refusals.server";
+import { MAX_ACTIVE_BOOKINGS_PER_EMAIL } from "./visitor.server";
 
 /*
  * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
@@ -129,6 +130,32 @@ async function lockBooking(tx: Tx, bookingId: string) {
 }
 
 const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
+
+/**
+ * At most MAX_ACTIVE_BOOKINGS_PER_EMAIL bookings to come per e-mail address, held under any number of posts
+ * at once: checked inside the booking's transaction, under a lock of that address taken before any other
+ * (decision 0121), so that the second of two posts counts the first one's booking.
+ */
+async function checkBookingsToCome(tx: Tx, email: string, now: Date): Promise<void> {
+  const address = email.trim().toLowerCase();
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}::int, hashtext(${address}::text))`,
+  );
+  const result = await tx.execute<{ count: number }>(sql`
+    select count(*)::int as count from bookings
+    where lower(client_email) = ${address} and state in ('pending', 'confirmed')
+      and ends_at > ${now.toISOString()}::timestamptz`);
+  if ((result.rows[0]?.count ?? 0) >= MAX_ACTIVE_BOOKINGS_PER_EMAIL) {
+    throw new BookingRefusedError("too_many_bookings", {
+      fieldErrors: {
+        email: `Au plus ${MAX_ACTIVE_BOOKINGS_PER_EMAIL} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
+      },
+    });
+  }
+}
+
+/** The first key of the e-mail addresses' advisory locks (the occupants' are 0x0b00c1 and 0x0b00c2). */
+const EMAIL_LOCK_SPACE = 0x0b00c3;
 
 /** A client may change a booking until its type's cut-off before the start; the owner always. */
 function checkCutoff(by: BookingAuthor, startsAt: Date, cutoffHours: number, now: Date): void {
@@ -320,6 +347,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const manageToken = await manageTokenFor(id);
 
   const created = await inTransaction(async (tx) => {
+    if (!byOwner) await checkBookingsToCome(tx, client.data.email, now);
     await lockOccupants(tx, { studioIds: [context.studio.id], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {

@@ -13,7 +13,8 @@ export type BookingRefusalCode =
   | "cutoff"
   | "invalid_period"
   | "period_taken"
-  | "too_many_moves";
+  | "too_many_moves"
+  | "too_many_bookings";
 
 const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   unknown_studio: "Ce studio n'existe pas ou ne prend pas de réservation en ligne.",
@@ -27,6 +28,7 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   cutoff: "Il est trop tard pour modifier cette réservation en ligne : appelez le studio.",
   invalid_period: "La fin doit suivre le début.",
   period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
+  too_many_bookings: "Cette adresse e-mail a déjà plusieurs réservations à venir.",
   too_many_moves:
     "Cette séance a déjà été déplacée 3 fois aujourd'hui : appelez le studio pour la déplacer de nouveau.",
 };
@@ -42,6 +44,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   not_active: 409,
   period_taken: 409,
   too_many_moves: 409,
+  too_many_bookings: 409,
 };
 
 /**

@@ -114,3 +114,23 @@ describe("the booking form's limits", () => {
     expect(statusOf(await post(slotNumber(nextSlot++), "203.0.113.21"))).toBe(303);
   });
 });
+
+describe("the bookings to come per e-mail address", () => {
+  it("holds 3 under 7 posts at once with one address", async () => {
+    const email = `sept-${randomBytes(4).toString("hex")}@example.test`;
+    const answers = await Promise.all(
+      Array.from({ length: 7 }, (_, index) =>
+        post(slotNumber(nextSlot++), `203.0.113.${40 + index}`, { email }),
+      ),
+    );
+    const statuses = answers.map(statusOf).sort();
+    expect(statuses.filter((status) => status === 303)).toHaveLength(3);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    const refused = answers.filter((answer) => !(answer instanceof Response));
+    for (const answer of refused) {
+      expect(answer instanceof Response ? "" : answer.answer.errors.email).toBe(
+        "Au plus 3 réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.",
+      );
+    }
+  });
+});

@@ -140,7 +140,12 @@ export async function submitBookingForm(input: {
 }
 
 /** Refusals about the details rather than the time. */
-const NON_SLOT_CODES = { invalid_details: true, unknown_studio: true, unknown_session_type: true };
+const NON_SLOT_CODES = {
+  invalid_details: true,
+  unknown_studio: true,
+  unknown_session_type: true,
+  too_many_bookings: true,
+};
 
 const LIMIT_WORDS = {
   address: `${BOOKING_RATE_LIMIT.limit} réservations en une heure depuis une même connexion`,
