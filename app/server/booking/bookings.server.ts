@@ -46,7 +46,6 @@ import {
   type Tx,
 } from "./occupancies.server";
 import { BookingRefusedError, SlotTakenError } from "./refusals.server";
-import { MAX_ACTIVE_BOOKINGS_PER_EMAIL } from "./visitor.server";
 
 /*
  * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
@@ -132,11 +131,11 @@ async function lockBooking(tx: Tx, bookingId: string) {
 const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
 
 /**
- * At most MAX_ACTIVE_BOOKINGS_PER_EMAIL bookings to come per e-mail address, held under any number of posts
+ * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
  * at once: checked inside the booking's transaction, under a lock of that address taken before any other
  * (decision 0121), so that the second of two posts counts the first one's booking.
  */
-async function checkBookingsToCome(tx: Tx, email: string, now: Date): Promise<void> {
+async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date): Promise<void> {
   const address = email.trim().toLowerCase();
   await tx.execute(
     sql`select pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}::int, hashtext(${address}::text))`,
@@ -145,10 +144,10 @@ async function checkBookingsToCome(tx: Tx, email: string, now: Date): Promise<vo
     select count(*)::int as count from bookings
     where lower(client_email) = ${address} and state in ('pending', 'confirmed')
       and ends_at > ${now.toISOString()}::timestamptz`);
-  if ((result.rows[0]?.count ?? 0) >= MAX_ACTIVE_BOOKINGS_PER_EMAIL) {
+  if ((result.rows[0]?.count ?? 0) >= max) {
     throw new BookingRefusedError("too_many_bookings", {
       fieldErrors: {
-        email: `Au plus ${MAX_ACTIVE_BOOKINGS_PER_EMAIL} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
+        email: `Au plus ${max} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
       },
     });
   }
@@ -276,6 +275,8 @@ export type NewBooking = {
   privateToken?: string | null;
   /** Default: the client. The owner's booking skips the type's rules (hours, notice, step) and is confirmed. */
   by?: BookingAuthor;
+  /** At most this many bookings to come with the client's e-mail address (the visitor's form's rule). */
+  maxBookingsToCome?: number;
   /** The owner's choice of photographer; else the first free one who covers the studio. */
   photographerId?: string;
   now?: Date;
@@ -347,7 +348,9 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const manageToken = await manageTokenFor(id);
 
   const created = await inTransaction(async (tx) => {
-    if (!byOwner) await checkBookingsToCome(tx, client.data.email, now);
+    if (input.maxBookingsToCome !== undefined) {
+      await checkBookingsToCome(tx, client.data.email, input.maxBookingsToCome, now);
+    }
     await lockOccupants(tx, { studioIds: [context.studio.id], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {

@@ -110,6 +110,7 @@ export async function submitBookingForm(input: {
       answers,
       consentAt: values.consent === "on" ? new Date() : null,
       privateToken: input.privateToken,
+      maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
     });
     log.info("booking_made", { id: made.id, state: made.state });
     // Only what books counts against the limits.
