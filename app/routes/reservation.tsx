@@ -34,6 +34,11 @@ export const handle: SiteHandle = { solidHeader: true };
 const DONE: Record<string, string> = {
   annulee: "Votre séance est annulée. Un e-mail de confirmation vous est envoyé.",
   deplacee: "Votre séance est déplacée. Un e-mail avec le nouvel horaire vous est envoyé.",
+  // Decision 0123: an address not yet confirmed gets a few e-mails a day from the client's own actions.
+  "annulee-sans-email":
+    "Votre séance est annulée. Cette adresse e-mail a déjà reçu plusieurs messages aujourd'hui : aucun e-mail n'est envoyé cette fois.",
+  "deplacee-sans-email":
+    "Votre séance est déplacée. Cette adresse e-mail a déjà reçu plusieurs messages aujourd'hui : aucun e-mail n'est envoyé cette fois.",
 };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -133,16 +138,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!limited.allowed) return refuse(429, "Trop de modifications : réessayez dans une heure.");
   try {
     if (intent === "cancel") {
-      await cancelBooking(managed.booking.id, { actor: "client" });
-      return redirect(managePath(params.token, { fait: "annulee" }), 303);
+      const { mailed } = await cancelBooking(managed.booking.id, { actor: "client" });
+      return redirect(
+        managePath(params.token, { fait: mailed ? "annulee" : "annulee-sans-email" }),
+        303,
+      );
     }
     if (intent === "move") {
       const slot = formData.get("creneau");
       if (typeof slot !== "string" || slot.length > 40) {
         return refuse(400, "Choisissez un horaire.");
       }
-      await moveBooking(managed.booking.id, { slot }, { actor: "client" });
-      return redirect(managePath(params.token, { fait: "deplacee" }), 303);
+      const { mailed } = await moveBooking(managed.booking.id, { slot }, { actor: "client" });
+      return redirect(
+        managePath(params.token, { fait: mailed ? "deplacee" : "deplacee-sans-email" }),
+        303,
+      );
     }
     return refuse(400, "Cette action n'existe pas.");
   } catch (error) {

@@ -46,6 +46,11 @@ const envSchema = z
      * How many worker threads of this process prepare gallery photos (decision 0102); 0: none (another
      * app server does it).
      */
+    /**
+     * 1: the photographers' calendar import may ask addresses of this machine or a private network (tests
+     * serve a calendar on loopback; an agenda server on the studio's own network). Default: refused.
+     */
+    BOOKING_CALENDAR_ALLOW_PRIVATE: z.enum(["0", "1"], "doit valoir 0 ou 1").default("0"),
     PHOTO_WORKERS: z.coerce
       .number()
       .int("doit être un nombre entier")

@@ -50,6 +50,16 @@ export async function consumeRateLimit(key: string, rule: RateLimitRule): Promis
   };
 }
 
+/**
+ * Whether `key` has already used its window's allowance, without counting anything: for limits that count
+ * only what succeeded (a booking made), checked before and counted after (consumeRateLimit).
+ */
+export async function rateLimitReached(key: string, rule: RateLimitRule): Promise<boolean> {
+  const result = await db().execute<{ count: number }>(sql`
+    select count from rate_limits where key = ${storedRateLimitKey(key)} and reset_at > now()`);
+  return Number(result.rows[0]?.count ?? 0) >= rule.limit;
+}
+
 /** Forgets the attempts for `key` (e.g. after a successful sign-in). */
 export async function resetRateLimit(key: string): Promise<void> {
   await db().execute(sql`delete from rate_limits where key = ${storedRateLimitKey(key)}`);

@@ -381,6 +381,16 @@ export async function stormOfOverlappingBookings({
   const first = servers[0];
   if (!first) throw new Error("Aucun serveur");
   const { typeId, slotPaths } = await offerOverlappingTimes(client);
+  // Each server shows each form once first, as visitors see it before posting: the storm measures the
+  // posts, not a process's first load of the route.
+  for (const server of servers) {
+    for (const slotPath of slotPaths) {
+      const form = await request(`${server.baseUrl}${slotPath}`, {
+        headers: { accept: "text/html" },
+      });
+      if (form.status !== 200) throw new Error(`${slotPath} : ${form.status}`);
+    }
+  }
   const run = randomBytes(3).toString("hex");
   const answers = await Promise.all(
     Array.from({ length: visitors }, (_, index) =>

@@ -241,7 +241,7 @@ export function parseSessionTypeForm(
   const name = text("name");
   if (name === "") errors.name = "Indiquez le nom de la séance";
   else if (name.length > 150) errors.name = "150 caractères au plus";
-  const slug = text("slug") === "" ? slugify(name).slice(0, 100) : text("slug");
+  const slug = text("slug") === "" ? slugify(name).slice(0, 100).replace(/-+$/, "") : text("slug");
   if (slug === "" && !errors.name) errors.slug = "Indiquez l'adresse de la séance";
   else if (slug.length > 100) errors.slug = "100 caractères au plus";
   else if (slug !== "" && !SLUG_PATTERN.test(slug)) {
@@ -328,7 +328,8 @@ export function parseSessionTypeForm(
     const given = text(questionField(index, "id"));
     let id = SLUG_PATTERN.test(given) && given.length <= 50 ? given : "";
     if (id === "" || usedIds.has(id)) {
-      const base = slugify(label).slice(0, 40) || "question";
+      // Cut to 40 characters, a key may end on a hyphen, which no key may: trimmed.
+      const base = slugify(label).slice(0, 40).replace(/-+$/, "") || "question";
       id = base;
       for (let suffix = 2; usedIds.has(id); suffix += 1) id = `${base}-${suffix}`;
     }

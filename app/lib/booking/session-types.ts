@@ -94,14 +94,29 @@ export function checkAnswers(
   return { answers, errors };
 }
 
+/**
+ * A single-line field as one line: a line break (or tab) posted in it becomes a space, so that nothing a
+ * visitor types forges a line of the studio's plain-text e-mail (« Téléphone : … » under her name).
+ */
+const oneLine = (value: string) => value.replace(/[\r\n\t\u2028\u2029\u0085]+/g, " ");
+
 /** Who books: the client's details, checked on the page and again by the server. */
 export const bookingClientSchema = z.object({
-  name: z.string().trim().min(1, "Veuillez indiquer votre nom.").max(200, "Ce nom est trop long."),
+  name: z
+    .string()
+    .transform(oneLine)
+    .pipe(
+      z.string().trim().min(1, "Veuillez indiquer votre nom.").max(200, "Ce nom est trop long."),
+    ),
   email: z
     .string()
     .trim()
     .max(255, "Cette adresse e-mail est trop longue.")
     .email("Veuillez indiquer une adresse e-mail valide."),
-  phone: z.string().trim().max(30, "Ce numéro de téléphone est trop long.").default(""),
+  phone: z
+    .string()
+    .default("")
+    .transform(oneLine)
+    .pipe(z.string().trim().max(30, "Ce numéro de téléphone est trop long.")),
 });
 export type BookingClient = z.input<typeof bookingClientSchema>;

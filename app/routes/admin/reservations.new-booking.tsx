@@ -14,7 +14,7 @@ import { isoDayInParis } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { authorOf } from "~/server/admin/studios.server";
-import { ownerFreeSlots } from "~/server/booking/agenda.server";
+import { busyReasonsOf, ownerFreeSlots } from "~/server/booking/agenda.server";
 import { createBooking } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { listSessionTypes } from "~/server/booking/session-type-store.server";
@@ -51,8 +51,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       : undefined;
   const askedDay = url.searchParams.get("jour");
   const day = isIsoDay(askedDay) ? askedDay : addParisDays(isoDayInParis(new Date()), 1);
-  const slots =
-    chosen && studioId ? await ownerFreeSlots({ studioId, sessionTypeId: chosen.id, day }) : [];
+  const [slots, busy] =
+    chosen && studioId
+      ? await Promise.all([
+          ownerFreeSlots({ studioId, sessionTypeId: chosen.id, day }),
+          busyReasonsOf({ studioId, day }),
+        ])
+      : [[], []];
   const questions = chosen ? bookingQuestionsSchema.safeParse(chosen.questions) : null;
   return {
     studios,
@@ -76,6 +81,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         : [],
     day,
     slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
+    busy,
     questions: questions?.success ? questions.data : [],
   };
 }
@@ -130,7 +136,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function NewBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { studios, sessionTypes, studioId, sessionTypeId, day, slots, questions } = loaderData;
+  const { studios, sessionTypes, studioId, sessionTypeId, day, slots, busy, questions } =
+    loaderData;
   const answer = actionData && "message" in actionData ? actionData : undefined;
   const value = (name: string, fallback = "") => answer?.values[name] ?? fallback;
   const errors = answer?.errors ?? {};
@@ -215,6 +222,16 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
               otherTimeError={errors.slotTime}
               otherTimeHint="N'importe quelle heure où le studio et une photographe sont libres."
             />
+            {busy.length > 0 ? (
+              <div className="text-sm">
+                <h3 className="font-medium">Ce qui occupe ce jour-là</h3>
+                <ul className="mt-1 list-disc space-y-1 pl-5 text-muted-foreground">
+                  {busy.map((line, index) => (
+                    <li key={`${index}-${line}`}>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
           </section>
           <section className={section}>
             <h2 className="font-sans text-lg font-semibold">3. Client</h2>

@@ -4,7 +4,15 @@ import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
 import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
 import { bookingQuestionsSchema, type BookingQuestion } from "~/lib/booking/session-types";
-import { addParisDays, freeSlots, parisWallRange, type FreeSlot } from "~/lib/booking/slots";
+import { UNKNOWN_TRAVEL_MINUTES } from "~/lib/booking/model";
+import {
+  addParisDays,
+  freeSlots,
+  parisWallRange,
+  slotKeyOf,
+  type FreeSlot,
+} from "~/lib/booking/slots";
+import { durationLabelFr, timeLabelFr } from "~/lib/booking/words";
 import { isUuid } from "~/lib/forms";
 import {
   cursorColumn,
@@ -308,6 +316,62 @@ export async function ownerFreeSlots(query: {
     toDay: query.day,
   });
   return days[0]?.slots ?? [];
+}
+
+/**
+ * Why times of a Paris day are not free at a studio, as the owner reads it beside its free times (decision
+ * 0123): each session and blocked time of that day at the studio, and of the photographers who cover it
+ * wherever they are, with the travel back here: « Claire est au Studio de Brive de 10 h à 11 h 15 (1 h 15
+ * de trajet jusqu'ici) ». Buffers are included in the times (they occupy the room and the photographer).
+ */
+export async function busyReasonsOf(query: {
+  studioId: string;
+  day: string;
+  now?: Date;
+}): Promise<string[]> {
+  if (!isUuid(query.studioId)) return [];
+  const now = query.now ?? new Date();
+  const from = new Date(parisWallRange(query.day, "00:00", "00:00").start);
+  const to = new Date(parisWallRange(addParisDays(query.day, 1), "00:00", "00:00").start);
+  const result = await db().execute<{
+    studio_id: string | null;
+    photographer: string | null;
+    studio: string | null;
+    label: string | null;
+    travel: number | null;
+    start: Date;
+    end: Date;
+  }>(sql`
+    select o.studio_id, p.name as photographer, s.data->>'name' as studio, bp.label,
+           travel.minutes as travel, lower(o.during) as start, upper(o.during) as end
+    from booking_occupancies o
+    left join photographers p on p.id = o.photographer_id
+    left join studios s on s.id = o.studio_id
+    left join blocked_periods bp on bp.id = o.blocked_period_id
+    left join travel_times travel
+      on travel.studio_a = least(o.studio_id, ${query.studioId}::uuid)
+     and travel.studio_b = greatest(o.studio_id, ${query.studioId}::uuid)
+    where o.real
+      and o.during && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz)
+      and (o.holds_until is null or o.holds_until > ${now.toISOString()}::timestamptz)
+      and (o.studio_id = ${query.studioId}::uuid
+           or o.photographer_id in (
+             select ps.photographer_id from photographer_studios ps
+             join photographers active on active.id = ps.photographer_id and active.active
+             where ps.studio_id = ${query.studioId}::uuid))
+    order by lower(o.during), p.name`);
+  const time = (instant: Date) => timeLabelFr(slotKeyOf(instant).slice(11, 16));
+  const at = (studio: string) => (/^studio\b/i.test(studio) ? `au ${studio}` : `à ${studio}`);
+  return result.rows.map((row) => {
+    const when = `de ${time(new Date(row.start))} à ${time(new Date(row.end))}`;
+    const label = row.label ? ` (${row.label})` : "";
+    if (row.photographer === null) return `Le studio est bloqué ${when}${label}`;
+    if (row.studio === null) return `${row.photographer} n'est pas disponible ${when}${label}`;
+    if (row.studio_id === query.studioId)
+      return `${row.photographer} est ${at(row.studio)} ${when}${label}`;
+    const travel = durationLabelFr(row.travel ?? UNKNOWN_TRAVEL_MINUTES);
+    return `${row.photographer} est ${at(row.studio)} ${when}${label} (${travel} de trajet jusqu'ici)`;
+  });
 }
 
 /** The dashboard's two days: today's and tomorrow's bookings that still hold (requests included). */

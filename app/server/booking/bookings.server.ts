@@ -130,6 +130,32 @@ async function lockBooking(tx: Tx, bookingId: string) {
 
 const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
 
+/**
+ * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
+ * at once: checked inside the booking's transaction, under a lock of that address taken before any other
+ * (decision 0121), so that the second of two posts counts the first one's booking.
+ */
+async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date): Promise<void> {
+  const address = email.trim().toLowerCase();
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}::int, hashtext(${address}::text))`,
+  );
+  const result = await tx.execute<{ count: number }>(sql`
+    select count(*)::int as count from bookings
+    where lower(client_email) = ${address} and state in ('pending', 'confirmed')
+      and ends_at > ${now.toISOString()}::timestamptz`);
+  if ((result.rows[0]?.count ?? 0) >= max) {
+    throw new BookingRefusedError("too_many_bookings", {
+      fieldErrors: {
+        email: `Au plus ${max} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
+      },
+    });
+  }
+}
+
+/** The first key of the e-mail addresses' advisory locks (the occupants' are 0x0b00c1 and 0x0b00c2). */
+const EMAIL_LOCK_SPACE = 0x0b00c3;
+
 /** A client may change a booking until its type's cut-off before the start; the owner always. */
 function checkCutoff(by: BookingAuthor, startsAt: Date, cutoffHours: number, now: Date): void {
   if (by.actor === "client" && now.getTime() > startsAt.getTime() - cutoffHours * HOUR) {
@@ -249,6 +275,8 @@ export type NewBooking = {
   privateToken?: string | null;
   /** Default: the client. The owner's booking skips the type's rules (hours, notice, step) and is confirmed. */
   by?: BookingAuthor;
+  /** At most this many bookings to come with the client's e-mail address (the visitor's form's rule). */
+  maxBookingsToCome?: number;
   /** The owner's choice of photographer; else the first free one who covers the studio. */
   photographerId?: string;
   now?: Date;
@@ -320,6 +348,9 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const manageToken = await manageTokenFor(id);
 
   const created = await inTransaction(async (tx) => {
+    if (input.maxBookingsToCome !== undefined) {
+      await checkBookingsToCome(tx, client.data.email, input.maxBookingsToCome, now);
+    }
     await lockOccupants(tx, { studioIds: [context.studio.id], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const photographerId = await occupyWithFirstFree(tx, candidates, async (savepoint, chosen) => {
@@ -476,7 +507,7 @@ export async function cancelBooking(
   bookingId: string,
   by: BookingAuthor,
   options: { message?: string; now?: Date } = {},
-): Promise<{ icsSequence: number }> {
+): Promise<{ icsSequence: number; mailed: boolean }> {
   const now = options.now ?? new Date();
   return inTransaction(async (tx) => {
     const { booking, cutoffHours } = await lockBooking(tx, bookingId);
@@ -495,9 +526,52 @@ export async function cancelBooking(
       by.actor === "client" ? { actor: "client", name: booking.clientName } : by,
       messageDetail(options.message),
     );
-    await queueBookingMails(tx, booking.id, "cancelled", by.actor);
-    return { icsSequence };
+    const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
+    await queueBookingMails(tx, booking.id, "cancelled", by.actor, { toClient: mailed });
+    return { icsSequence, mailed };
   });
+}
+
+/** Moves a client may make of one booking in 24 hours (decision 0123); then she calls the studio. */
+export const MAX_CLIENT_MOVES_PER_DAY = 3;
+/**
+ * E-mails a client's own actions (booking, moving, cancelling) may send in 24 hours to an address not yet
+ * confirmed (decision 0123): a booking made with someone else's address must not flood her mailbox.
+ */
+export const MAX_CLIENT_MAILS_PER_DAY_UNCONFIRMED = 4;
+
+/**
+ * Whether the client's e-mail for what she just did may go: yes to a confirmed address (one the owner knows:
+ * a booking she took or accepted for it, or a session done), else while the address's bookings have had
+ * at most MAX_CLIENT_MAILS_PER_DAY_UNCONFIRMED client actions in 24 hours (this one included:
+ * called after its history line).
+ */
+async function clientMailAllowed(tx: Tx, bookingId: string, now: Date): Promise<boolean> {
+  const result = await tx.execute<{ confirmed: boolean; recent: number }>(sql`
+    with address as (select lower(client_email) as email from bookings where id = ${bookingId}::uuid),
+    same as (
+      select b.id, b.state, b.source from bookings b, address where lower(b.client_email) = address.email
+    )
+    select
+      exists (
+        select 1 from same
+        where same.state = 'done' or same.source = 'owner'
+           or exists (select 1 from booking_events e where e.booking_id = same.id and e.kind = 'accepted')
+      ) as confirmed,
+      (select count(*)::int from booking_events e join same on same.id = e.booking_id
+        where e.actor = 'client' and e.kind in ('booked', 'requested', 'moved', 'cancelled')
+          and e.at > ${now.toISOString()}::timestamptz - interval '24 hours') as recent`);
+  const row = result.rows[0];
+  return Boolean(row?.confirmed) || (row?.recent ?? 0) <= MAX_CLIENT_MAILS_PER_DAY_UNCONFIRMED;
+}
+
+/** A client's moves of one booking in the last 24 hours. */
+async function recentClientMoves(tx: Tx, bookingId: string, now: Date): Promise<number> {
+  const result = await tx.execute<{ count: number }>(sql`
+    select count(*)::int as count from booking_events
+    where booking_id = ${bookingId}::uuid and kind = 'moved' and actor = 'client'
+      and at > ${now.toISOString()}::timestamptz - interval '24 hours'`);
+  return result.rows[0]?.count ?? 0;
 }
 
 /**
@@ -511,7 +585,14 @@ export async function moveBooking(
   to: { slot: string; studioId?: string },
   by: BookingAuthor,
   now = new Date(),
-): Promise<{ startsAt: Date; endsAt: Date; icsSequence: number; photographerId: string }> {
+): Promise<{
+  startsAt: Date;
+  endsAt: Date;
+  icsSequence: number;
+  photographerId: string;
+  /** False when the client's e-mail was not sent (decision 0123: too many to an unconfirmed address). */
+  mailed: boolean;
+}> {
   if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
   const [current] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
   if (!current) throw new BookingRefusedError("not_found");
@@ -540,6 +621,12 @@ export async function moveBooking(
   return inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
+    if (
+      by.actor === "client" &&
+      (await recentClientMoves(tx, booking.id, now)) >= MAX_CLIENT_MOVES_PER_DAY
+    ) {
+      throw new BookingRefusedError("too_many_moves");
+    }
     await lockOccupants(tx, {
       studioIds: [booking.studioId, studioId],
       photographerIds: [booking.photographerId, ...candidates],
@@ -577,8 +664,9 @@ export async function moveBooking(
         }),
       },
     );
-    await queueBookingMails(tx, booking.id, "moved", by.actor);
-    return { startsAt, endsAt, icsSequence, photographerId };
+    const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
+    await queueBookingMails(tx, booking.id, "moved", by.actor, { toClient: mailed });
+    return { startsAt, endsAt, icsSequence, photographerId, mailed };
   });
 }
 

@@ -402,8 +402,10 @@ export async function queueBookingMails(
   bookingId: string,
   event: BookingMailEvent,
   actor: "client" | "owner" | "system",
+  { toClient = true }: { toClient?: boolean } = {},
 ): Promise<void> {
-  await queueClientMail({ bookingId, event }, { tx });
+  // Not to the client when her address has had enough e-mails today (decision 0123, bookings.server.ts).
+  if (toClient) await queueClientMail({ bookingId, event }, { tx });
   if (actor !== "owner" && event !== "accepted" && event !== "declined") {
     await queueOwnerMail({ bookingId, event }, { tx });
   }

@@ -16,6 +16,9 @@ import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { findFreeSlots } from "./availability.server";
 import { listPhotographers } from "./photographers.server";
 
+// This file's calendar server is on loopback, which an import refuses unless allowed (decision 0123).
+process.env.BOOKING_CALENDAR_ALLOW_PRIVATE = "1";
+
 useAppDatabase();
 
 /** Tuesday 5 January 2027, 09:00 in Paris. */
@@ -70,9 +73,19 @@ let base = "";
 let answer = { status: 200, body: CALENDAR };
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  server = createServer((request, response) => {
     response.writeHead(answer.status, { "Content-Type": "text/calendar" });
-    response.end(answer.body);
+    if (request.url !== "/sans-fin.ics") {
+      response.end(answer.body);
+      return;
+    }
+    // An answer that never ends: 64 KiB at a time for as long as it is read.
+    const piece = Buffer.alloc(64 * 1024, "X");
+    const more = () => {
+      while (response.write(piece));
+    };
+    response.on("drain", more);
+    more();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -157,6 +170,42 @@ describe("the photographers' own calendars", () => {
     await importExternalCalendars({ now: NOW });
     // The dentist, 10:00 to 11:30: an hour's session fits before it or after it only.
     expect(await times()).toEqual(["09:00", "11:30", "12:00"]);
+    await setExternalCalendar(id, null);
+  });
+
+  it("cuts an answer that never ends at 5 MB", async () => {
+    answer = { status: 200, body: CALENDAR };
+    const [photographer] = await listPhotographers();
+    const id = photographer?.id ?? "";
+    await setExternalCalendar(id, `${base}/sans-fin.ics`);
+    expect(await importExternalCalendars({ now: NOW })).toBe(0);
+    const [calendar] = await db()
+      .select()
+      .from(bookingExternalCalendars)
+      .where(eq(bookingExternalCalendars.photographerId, id));
+    expect(calendar?.lastError).toBe("L'agenda est trop volumineux (5 Mo au plus).");
+    await setExternalCalendar(id, null);
+  });
+
+  it("refuses an address of this machine or a private network unless allowed", async () => {
+    answer = { status: 200, body: CALENDAR };
+    const [photographer] = await listPhotographers();
+    const id = photographer?.id ?? "";
+    for (const address of [
+      `${base}/agenda.ics`,
+      "http://10.1.2.3/agenda.ics",
+      "http://[::1]/a.ics",
+    ]) {
+      await setExternalCalendar(id, address);
+      expect(await importExternalCalendars({ now: NOW, allowPrivate: false }), address).toBe(0);
+      const [calendar] = await db()
+        .select()
+        .from(bookingExternalCalendars)
+        .where(eq(bookingExternalCalendars.photographerId, id));
+      expect(calendar?.lastError, address).toBe(
+        "Cette adresse mène à un réseau privé : donnez l'adresse publique de l'agenda.",
+      );
+    }
     await setExternalCalendar(id, null);
   });
 

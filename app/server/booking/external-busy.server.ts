@@ -1,9 +1,12 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
 import { and, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Availability, Interval } from "~/lib/booking/slots";
 import { addParisDays, parisWallRange } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { bookingExternalBusy, bookingExternalCalendars } from "../db/schema";
+import { env } from "../env.server";
 import { log } from "../logger.server";
 
 /*
@@ -101,18 +104,104 @@ export async function busyIntervalsOf(ics: string, from: Date, to: Date): Promis
 /** Why an import failed, in French for the settings page. */
 class CalendarImportError extends Error {}
 
-/** Reads a calendar's address within the time and size limits; throws a CalendarImportError. */
-async function download(url: string, fetcher: typeof fetch): Promise<string> {
-  const response = await fetcher(url, {
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    headers: { Accept: "text/calendar" },
-    redirect: "follow",
-  });
-  if (!response.ok) throw new CalendarImportError(`L'agenda a répondu ${response.status}.`);
-  const body = await response.text();
-  if (body.length > MAX_BYTES) {
-    throw new CalendarImportError("L'agenda est trop volumineux (5 Mo au plus).");
+/** Addresses a calendar import never asks, unless BOOKING_CALENDAR_ALLOW_PRIVATE=1 (decision 0123). */
+const PRIVATE_NETWORKS = (() => {
+  const list = new BlockList();
+  for (const [network, prefix] of [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.168.0.0", 16],
+    ["224.0.0.0", 3],
+  ] as const) {
+    list.addSubnet(network, prefix, "ipv4");
   }
+  for (const [network, prefix] of [
+    ["::", 127],
+    ["fc00::", 7],
+    ["fe80::", 10],
+    ["ff00::", 8],
+    ["::ffff:0:0", 96],
+  ] as const) {
+    list.addSubnet(network, prefix, "ipv6");
+  }
+  return list;
+})();
+
+/**
+ * Refuses an address whose host is, or resolves to, the server's own machine or a private network: the
+ * owner's form must not make the server ask what only it can reach (its database, a cloud's metadata).
+ */
+async function checkPublicHost(url: URL, allowPrivate: boolean): Promise<void> {
+  if (allowPrivate) return;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) }]
+    : await lookup(host, { all: true }).catch(() => {
+        throw new CalendarImportError("L'adresse de l'agenda est introuvable.");
+      });
+  for (const { address, family } of addresses) {
+    if (PRIVATE_NETWORKS.check(address, family === 6 ? "ipv6" : "ipv4")) {
+      throw new CalendarImportError(
+        "Cette adresse mène à un réseau privé : donnez l'adresse publique de l'agenda.",
+      );
+    }
+  }
+}
+
+/** Redirections followed at most (each checked like the address given). */
+const MAX_REDIRECTS = 3;
+
+/**
+ * Reads a calendar's address within the time and size limits, counting bytes as they come (a 5 MB answer
+ * is cut there, never read whole first); throws a CalendarImportError.
+ */
+async function download(
+  address: string,
+  fetcher: typeof fetch,
+  allowPrivate: boolean,
+): Promise<string> {
+  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  let url = new URL(address);
+  let response: Response;
+  for (let redirects = 0; ; redirects += 1) {
+    await checkPublicHost(url, allowPrivate);
+    response = await fetcher(url, {
+      signal,
+      headers: { Accept: "text/calendar" },
+      redirect: "manual",
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) break;
+    await response.body?.cancel();
+    if (redirects >= MAX_REDIRECTS)
+      throw new CalendarImportError("L'agenda redirige trop de fois.");
+    url = new URL(location, url);
+    if (!/^https?:$/.test(url.protocol)) {
+      throw new CalendarImportError("L'agenda redirige vers une adresse qui n'est pas web.");
+    }
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new CalendarImportError(`L'agenda a répondu ${response.status}.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = response.body?.getReader();
+  for (;;) {
+    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (chunk.done) break;
+    bytes += chunk.value.byteLength;
+    if (bytes > MAX_BYTES) {
+      await reader?.cancel();
+      throw new CalendarImportError("L'agenda est trop volumineux (5 Mo au plus).");
+    }
+    chunks.push(chunk.value);
+  }
+  const body = Buffer.concat(chunks).toString("utf8");
   if (!body.includes("BEGIN:VCALENDAR")) {
     throw new CalendarImportError("Cette adresse ne donne pas un agenda iCal.");
   }
@@ -125,16 +214,17 @@ async function download(url: string, fetcher: typeof fetch): Promise<string> {
  * calendars were imported.
  */
 export async function importExternalCalendars(
-  options: { now?: Date; fetcher?: typeof fetch } = {},
+  options: { now?: Date; fetcher?: typeof fetch; allowPrivate?: boolean } = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
+  const allowPrivate = options.allowPrivate ?? env().BOOKING_CALENDAR_ALLOW_PRIVATE === "1";
   const from = new Date(now.getTime() - DAY);
   const to = new Date(now.getTime() + AHEAD_DAYS * DAY);
   let imported = 0;
   for (const calendar of await listExternalCalendars()) {
     try {
       const busy = await busyIntervalsOf(
-        await download(calendar.url, options.fetcher ?? fetch),
+        await download(calendar.url, options.fetcher ?? fetch, allowPrivate),
         from,
         to,
       );

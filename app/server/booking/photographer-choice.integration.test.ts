@@ -9,6 +9,7 @@ import {
 } from "../../../tests/support/booking";
 import { findFreeSlots } from "./availability.server";
 import { createBooking, type NewBooking } from "./bookings.server";
+import { updatePhotographer } from "./photographer-admin.server";
 import { listPhotographers } from "./photographers.server";
 
 // Which photographer a booking goes to (decision 0123): the one already at that studio that day, then the
@@ -78,5 +79,31 @@ describe("the photographer a booking goes to", () => {
     // Another day, nobody there yet: Brive's own.
     const otherDay = await book(studio.brive, "2027-01-08T15:00");
     expect(otherDay.photographerId).toBe(briveOnly);
+  });
+});
+
+describe("two saves of one photographer at once", () => {
+  it("both succeed, the last one's studios kept", async () => {
+    const id = await insertPhotographer("Deux fois", [studio.brive]);
+    // Bounded: ten rounds of two saves at once.
+    for (let round = 0; round < 10; round++) {
+      const saves = await Promise.allSettled([
+        updatePhotographer(id, {
+          name: "Deux fois",
+          active: true,
+          studioIds: [studio.brive, studio.ussel],
+        }),
+        updatePhotographer(id, {
+          name: "Deux fois",
+          active: true,
+          studioIds: [studio.brive, studio.ussel],
+        }),
+      ]);
+      expect(saves.map((save) => save.status)).toEqual(["fulfilled", "fulfilled"]);
+    }
+    const people = await listPhotographers();
+    expect(new Set(people.find((person) => person.id === id)?.studioIds)).toEqual(
+      new Set([studio.brive, studio.ussel]),
+    );
   });
 });

@@ -35,6 +35,13 @@ export async function setPhotographerStudios(
   studioIds: readonly string[],
 ): Promise<void> {
   await db().transaction(async (tx) => {
+    // Two saves of one photographer at once: the second waits for the first, then replaces its rows (each
+    // deleting before the other's insert was visible, both inserted the same pairs: a unique violation).
+    await tx
+      .select({ id: photographers.id })
+      .from(photographers)
+      .where(eq(photographers.id, photographerId))
+      .for("update");
     await tx
       .delete(photographerStudios)
       .where(eq(photographerStudios.photographerId, photographerId));

@@ -12,7 +12,9 @@ export type BookingRefusalCode =
   | "not_active"
   | "cutoff"
   | "invalid_period"
-  | "period_taken";
+  | "period_taken"
+  | "too_many_moves"
+  | "too_many_bookings";
 
 const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   unknown_studio: "Ce studio n'existe pas ou ne prend pas de réservation en ligne.",
@@ -26,6 +28,9 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   cutoff: "Il est trop tard pour modifier cette réservation en ligne : appelez le studio.",
   invalid_period: "La fin doit suivre le début.",
   period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
+  too_many_bookings: "Cette adresse e-mail a déjà plusieurs réservations à venir.",
+  too_many_moves:
+    "Cette séance a déjà été déplacée 3 fois aujourd'hui : appelez le studio pour la déplacer de nouveau.",
 };
 
 /** The HTTP status a page answers with: 404 for what does not exist, 409 for a conflict, else 400. */
@@ -38,6 +43,8 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   expired: 409,
   not_active: 409,
   period_taken: 409,
+  too_many_moves: 409,
+  too_many_bookings: 409,
 };
 
 /**

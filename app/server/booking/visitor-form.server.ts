@@ -1,11 +1,16 @@
+import { and, eq, isNotNull } from "drizzle-orm";
 import { redirect } from "react-router";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
 import { withoutControlCharacters } from "~/lib/forms";
+import { db } from "../db/client.server";
+import { users } from "../db/schema";
+import { env } from "../env.server";
 import { log } from "../logger.server";
-import { consumeRateLimit } from "../rate-limit.server";
+import { enqueueAdminMail } from "../mail.server";
+import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
 import { createBooking } from "./bookings.server";
 import { BookingRefusedError, SlotTakenError } from "./refusals.server";
 import {
@@ -22,9 +27,12 @@ import {
  * times. Success: 303 to the client's own page (/reservation/{jeton}?nouvelle=1).
  */
 
-/** Booking attempts per visitor address and hour: enough for a family, not for a robot. */
-export const BOOKING_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
-/** Attempts per e-mail address and day. */
+/**
+ * Bookings made per visitor address and hour (decision 0123): only bookings count, so that typos and times
+ * someone else took never lock anyone out; an office, a school or a phone network shares one address.
+ */
+export const BOOKING_RATE_LIMIT = { limit: 30, windowSeconds: 3600 };
+/** Bookings made per e-mail address and day. */
 export const BOOKING_EMAIL_RATE_LIMIT = { limit: 6, windowSeconds: 24 * 3600 };
 
 export type BookingFormAnswer = {
@@ -69,16 +77,19 @@ export async function submitBookingForm(input: {
       "Votre réservation n'a pas pu être enregistrée. Appelez le studio pour réserver.",
     );
   }
-  const byAddress = await consumeRateLimit(`booking:${input.clientAddress}`, BOOKING_RATE_LIMIT);
-  if (!byAddress.allowed) {
+  const addressKey = `booking:${input.clientAddress}`;
+  if (await rateLimitReached(addressKey, BOOKING_RATE_LIMIT)) {
     log.warn("booking_rate_limited", { clientAddress: input.clientAddress });
+    await tellOwnerOfLimit("address");
     return refuse(429, "Trop de réservations depuis cette connexion : réessayez dans une heure.");
   }
   const email = (values.email ?? "").trim().toLowerCase();
+  const emailKey = `booking-email:${email}`;
   if (email) {
-    const byEmail = await consumeRateLimit(`booking-email:${email}`, BOOKING_EMAIL_RATE_LIMIT);
+    const byEmail = await rateLimitReached(emailKey, BOOKING_EMAIL_RATE_LIMIT);
     const active = await activeBookingsOf(email);
-    if (!byEmail.allowed || active >= MAX_ACTIVE_BOOKINGS_PER_EMAIL) {
+    if (byEmail || active >= MAX_ACTIVE_BOOKINGS_PER_EMAIL) {
+      if (byEmail) await tellOwnerOfLimit("email");
       return refuse(429, "Cette adresse e-mail a déjà plusieurs réservations à venir.", {
         email: `Au plus ${MAX_ACTIVE_BOOKINGS_PER_EMAIL} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,
       });
@@ -99,8 +110,12 @@ export async function submitBookingForm(input: {
       answers,
       consentAt: values.consent === "on" ? new Date() : null,
       privateToken: input.privateToken,
+      maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
     });
     log.info("booking_made", { id: made.id, state: made.state });
+    // Only what books counts against the limits.
+    await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
+    if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
     return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
   } catch (error) {
     if (!(error instanceof BookingRefusedError)) throw error;
@@ -126,4 +141,47 @@ export async function submitBookingForm(input: {
 }
 
 /** Refusals about the details rather than the time. */
-const NON_SLOT_CODES = { invalid_details: true, unknown_studio: true, unknown_session_type: true };
+const NON_SLOT_CODES = {
+  invalid_details: true,
+  unknown_studio: true,
+  unknown_session_type: true,
+  too_many_bookings: true,
+};
+
+const LIMIT_WORDS = {
+  address: `${BOOKING_RATE_LIMIT.limit} réservations en une heure depuis une même connexion`,
+  email: `${BOOKING_EMAIL_RATE_LIMIT.limit} réservations en un jour avec une même adresse e-mail`,
+} as const;
+
+/**
+ * Tells every administrator that a booking limit refused a visitor, at most once an hour per limit
+ * (decision 0123), through the mail queue. A real person behind a shared connection calls the studio; an
+ * owner who knows can expect the call, or a robot.
+ */
+async function tellOwnerOfLimit(limit: keyof typeof LIMIT_WORDS): Promise<void> {
+  const admins = await db()
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, "admin"), isNotNull(users.email)));
+  const siteUrl = env().SITE_URL;
+  for (const admin of admins) {
+    await enqueueAdminMail(
+      {
+        mail: {
+          to: admin.email,
+          subject: "Réservation en ligne : une limite a été atteinte",
+          text: [
+            "Bonjour,",
+            "",
+            `Un visiteur vient d'être empêché de réserver sur le site : ${LIMIT_WORDS[limit]}, c'est la limite fixée contre les robots.`,
+            "Il lit « Trop de réservations » et peut vous appeler. Si c'est une personne réelle (une école, un bureau ou un réseau de téléphone partagent une même connexion), prenez sa réservation par téléphone dans l'agenda.",
+            "",
+            `L'agenda : ${siteUrl}/admin/reservations`,
+            "Ce message est envoyé au plus une fois par heure.",
+          ].join("\n"),
+        },
+      },
+      { once: `booking-limit:${limit}:${admin.email}` },
+    );
+  }
+}
