@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { craftArchive } from "../../../tests/support/backup-archives";
 import { useAppDatabase } from "../../../tests/support/database";
 import { startS3Server, type S3Server } from "../../../tests/support/s3-server";
 import { db } from "../db/client.server";
@@ -256,7 +257,7 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     ] as const) {
       const id = await queuedRun(operation, "sauvegarde-2001-02-03-040506.tar.enc");
       await runIt(id, keyed);
-      expect(await run(id)).toMatchObject({ status: "failed", error: refused });
+      expect(await run(id)).toMatchObject({ status: "failed", error: refused.replace(/\.$/, "") });
     }
     expect(await articleTitled(title)).not.toBeNull();
 
@@ -268,6 +269,50 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     expect(found?.value.tables).toBe(plain.manifest.tables.length);
     expect(await articleTitled(title)).toBeNull();
     await destinationOf(keyed).remove(["sauvegarde-2001-02-03-040506.tar.enc", sealed.name]);
+  });
+});
+
+describe("a restore from the page", () => {
+  it("checks the archive before its safety backup, and says in French why it failed", async () => {
+    const settings = {
+      ...backupSettings(),
+      directory: path.join(dataDir, "backups-checked-first"),
+      s3: undefined,
+      key: undefined,
+    };
+    await db()
+      .insert(blogArticles)
+      .values({ title: "Gardé", slug: "garde", excerpt: "", content: "<p>g</p>", author: "C" });
+    const good = await backUpNow(settings);
+    const from = path.join(settings.directory, good.name);
+    const newer = "sauvegarde-2001-03-04-050607.tar";
+    const broken = "sauvegarde-2001-03-04-050608.tar";
+    await craftArchive(from, path.join(settings.directory, newer), { newerBy: 1 });
+    await craftArchive(from, path.join(settings.directory, broken), {
+      duplicateRowOf: "public.blog_articles",
+    });
+    const safetyBackups = async () =>
+      (await db().select().from(backupRuns).where(eq(backupRuns.reason, "safety"))).length;
+    const safetyBefore = await safetyBackups();
+
+    const refused = await queuedRun("restore", newer);
+    await runRestore(refused, settings);
+    expect(await run(refused)).toMatchObject({
+      status: "failed",
+      error:
+        "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer",
+    });
+    // Refused by a check that costs nothing: no safety backup was taken for it.
+    expect(await safetyBackups()).toBe(safetyBefore);
+
+    const failed = await queuedRun("restore", broken);
+    await runRestore(failed, settings);
+    expect(await run(failed)).toMatchObject({
+      status: "failed",
+      error:
+        "la table « blog_articles » de la sauvegarde contient deux lignes de même clé : la sauvegarde est incohérente",
+    });
+    expect(await articleTitled("Gardé")).not.toBeNull();
   });
 });
 

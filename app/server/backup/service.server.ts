@@ -19,7 +19,7 @@ import {
   localDestination,
   s3Destination,
 } from "./destination.server";
-import { BackupRefusedError } from "./errors.server";
+import { ownerMessageOf as failureWords } from "./failure-words.server";
 import {
   checkBackup,
   isEncryptedFile,
@@ -285,11 +285,10 @@ async function finishRun(
     .where(eq(backupRuns.id, runId));
 }
 
-/** What the owner reads of a failure: a refusal's own French words, else a plain sentence. */
+/** What the owner reads of a failure (failure-words.server), a missing archive included. */
 function ownerMessageOf(error: unknown): string {
-  if (error instanceof BackupRefusedError) return error.message;
   if (error instanceof MissingBackupError) return error.message;
-  return "une erreur inattendue est survenue (le détail est dans le journal du serveur)";
+  return failureWords(error);
 }
 
 class MissingBackupError extends Error {
