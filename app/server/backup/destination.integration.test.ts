@@ -16,7 +16,10 @@ import {
   useStorageForTests,
 } from "../storage/storage.server";
 import { createBackup } from "./backup.server";
-import { partSizeFor } from "./destination.server";
+import { backupsPage } from "../../routes/admin/sauvegardes.server";
+import { env } from "../env.server";
+import { StorageUnavailableError } from "../storage/types";
+import { backupS3SettingsOf, partSizeFor } from "./destination.server";
 import { verifyBackup } from "./restore.server";
 import {
   applyRetention,
@@ -313,6 +316,37 @@ describe("a restore from the page", () => {
         "la table « blog_articles » de la sauvegarde contient deux lignes de même clé : la sauvegarde est incohérente",
     });
     expect(await articleTitled("Gardé")).not.toBeNull();
+  });
+});
+
+describe("a bucket of backups that does not answer", () => {
+  it("is given up after the site's S3 bound, and the page says so in French", async () => {
+    if (!s3) throw new Error("s3rver not started");
+    const settings: BackupSettings = {
+      ...backupSettings(),
+      directory: path.join(dataDir, "backups-frozen"),
+      s3: backupS3SettingsOf({
+        ...env(),
+        S3_TIMEOUT_SECONDS: 1,
+        BACKUP_S3_ENDPOINT: s3.env.S3_ENDPOINT,
+        BACKUP_S3_BUCKET: s3.env.S3_BUCKET,
+        BACKUP_S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+        BACKUP_S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+      }),
+    };
+    // Frozen: connections are accepted, never answered (a bucket down behind its load balancer).
+    s3.freeze();
+    try {
+      const error = await listBackups(settings).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StorageUnavailableError);
+      const page = await backupsPage("administratrice", settings);
+      expect(page.backups).toEqual([]);
+      expect(page.listError).toBe(
+        "L'espace S3 des sauvegardes n'a pas répondu à temps : la liste des sauvegardes n'a pas pu être lue. Réessayez dans un instant ; si cela dure, prévenez la personne qui héberge le site.",
+      );
+    } finally {
+      s3.thaw();
+    }
   });
 });
 

@@ -8,11 +8,11 @@ import { env, type Env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueue } from "../jobs/queue.server";
 import { registerMailKind } from "../mail/outbox.server";
-import type { S3Settings } from "../storage/s3.server";
 import { storage } from "../storage/storage.server";
 import { type BackupProgress, createBackup, type BackupResult } from "./backup.server";
 import {
   backupS3SettingsOf,
+  type BackupS3Settings,
   type BackupDestination,
   type BackupFile,
   isBackupName,
@@ -57,7 +57,7 @@ export type BackupSettings = {
   hour: number;
   retention: Retention;
   /** BACKUP_S3_*: the backups are kept in this bucket, off the server. */
-  s3?: Omit<S3Settings, "temporaryDirectory">;
+  s3?: BackupS3Settings;
 };
 
 export function backupSettings(config: Env = env()): BackupSettings {
