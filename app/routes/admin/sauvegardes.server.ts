@@ -106,6 +106,8 @@ export async function backupsPage(adminId: string, settings: BackupSettings = ba
     },
     hour: settings.hour,
     destination: destinationWords(settings),
+    offServer: settings.s3 !== undefined,
+    retention: settings.retention,
     encrypted: settings.key !== undefined,
     backups,
     listError,
