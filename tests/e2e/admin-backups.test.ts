@@ -129,4 +129,38 @@ describe("/admin/sauvegardes", () => {
     await page.getByRole("heading", { name: "Dernière restauration" }).waitFor();
     expect(await list.getByRole("row").count()).toBe(3);
   });
+
+  it("on a phone, shows each backup's actions under it, within the screen, with no axe violation", async () => {
+    const width = 375;
+    const page = await signedInPage(openPage, admin.account(), "/admin/sauvegardes", {
+      viewport: { width, height: 812 },
+    });
+    const list = page.getByRole("region", { name: "Sauvegardes disponibles" });
+    const rows = list.getByRole("row").filter({ has: page.getByRole("rowheader") });
+    await rows.first().waitFor();
+    await closeToasts(page);
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const row of await rows.all()) {
+      const date = await row.getByRole("rowheader").boundingBox();
+      for (const action of [
+        row.getByRole("link", { name: /^Télécharger/ }),
+        row.getByRole("button", { name: /^Vérifier cette sauvegarde/ }),
+        row.getByRole("link", { name: /^Restaurer/ }),
+      ]) {
+        const box = await action.boundingBox();
+        if (!box || !date) throw new Error("an action or the date is not shown");
+        // Whole on the screen, and under the backup's date (not in a column beside it).
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+        expect(box.y).toBeGreaterThan(date.y + date.height - 1);
+      }
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+    // In her words: copies on this server die with it; how many are kept.
+    await page.getByText("Ces copies sont sur le même serveur que le site").waitFor();
+    await page.getByText("Toutes celles des dernières 24 heures, puis la dernière").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { backupRuns, blogArticles, users } from "../../app/server/db/schema";
+import { backupRuns, blogArticles, contactMessages, users } from "../../app/server/db/schema";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { useAdmin } from "../support/accounts";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
@@ -210,7 +210,10 @@ describe("/admin/sauvegardes over HTTP", () => {
     const page = await pageUntil((answer) => textOf(rows(answer)[0]).includes("Vérifiée le"));
     const cell = textOf(rows(page)[0]);
     expect(cell).toContain("elle se restaure entièrement, sans problème");
-    expect(cell).toMatch(/\d+ tables \([\d  ]+ lignes\), \d+ fichiers/);
+    // The files counted are those uploaded from the admin (decision 0129): none on this server.
+    expect(cell).toMatch(
+      /\d+ tables \([\d  ]+ lignes\), (aucun fichier déposé|\d+ fichiers déposés) depuis l'administration/,
+    );
     expect(cell).toMatch(/version de la base \d+/);
 
     const unknown = await postForm(
@@ -232,6 +235,17 @@ describe("/admin/sauvegardes over HTTP", () => {
       .insert(blogArticles)
       .values({ title, slug: `garde-${marker}`, excerpt: "", content: "<p>x</p>", author: "C" });
     const name = backupNameOf(rows(await backupsPage())[0]);
+    // A message received since that backup: the confirmation says the restore erases it.
+    await serverDatabase()
+      .insert(contactMessages)
+      .values({
+        studio: "brive",
+        shootingType: "famille",
+        prenom: "Anne",
+        nom: "Lefèvre",
+        email: "anne@example.test",
+        message: `Bonjour ${marker}`,
+      });
 
     const confirmation = await fetchPage(`/admin/sauvegardes?restaurer=${name}`, {
       cookie: admin.cookie(),
@@ -239,6 +253,9 @@ describe("/admin/sauvegardes over HTTP", () => {
     expect(textOf(confirmation.document.querySelector("h1"))).toMatch(
       /^Restaurer la sauvegarde du /,
     );
+    expect(
+      textOf(confirmation.document.querySelector("main") ?? confirmation.document.body),
+    ).toContain("1 message reçu depuis disparaîtra.");
     const field = confirmation.document.querySelector('input[name="confirmation"]');
     expect(field).not.toBeNull();
     expect(textOf(confirmation.document.querySelector(`label[for="${field?.id}"]`))).toBe(

@@ -37,14 +37,20 @@ export function cellClass(numeric = false, className?: string): string {
 export function AdminTable({
   columns,
   children,
+  stackOnPhone = false,
 }: {
   columns: AdminTableColumn[];
   children: ReactNode;
+  /**
+   * On a phone, each row is a block of its cells one under another (rows use `stackedRowClass`), instead
+   * of a table scrolling sideways that hides its last column's buttons off-screen.
+   */
+  stackOnPhone?: boolean;
 }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-border">
+      <table className={cn("w-full text-left text-sm", stackOnPhone && "max-sm:block")}>
+        <thead className={cn("border-b border-border", stackOnPhone && "max-sm:sr-only")}>
           <tr>
             {columns.map((column) => (
               <th
@@ -57,8 +63,14 @@ export function AdminTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-border">{children}</tbody>
+        <tbody className={cn("divide-y divide-border", stackOnPhone && "max-sm:block")}>
+          {children}
+        </tbody>
       </table>
     </div>
   );
 }
+
+/** A row of a table that stacks on a phone (AdminTable's `stackOnPhone`), and its cells. */
+export const stackedRowClass = "max-sm:block max-sm:py-3";
+export const stackedCellClass = "max-sm:block max-sm:py-1 max-sm:pr-0 max-sm:text-left";

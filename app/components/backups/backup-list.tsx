@@ -1,6 +1,13 @@
 import { Download, RotateCcw, ShieldCheck } from "lucide-react";
 import { Form, Link } from "react-router";
-import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
+import {
+  AdminSection,
+  AdminTable,
+  cellClass,
+  stackedCellClass,
+  stackedRowClass,
+} from "~/components/admin/admin-table";
+import { cn } from "~/lib/utils";
 import { StatusBadge } from "~/components/admin/status-badge";
 import { Button } from "~/components/ui/button";
 import { backupDate, formatSizeFr, RunReport, type RunView } from "./run-views";
@@ -45,6 +52,7 @@ export function BackupList({
         </p>
       ) : (
         <AdminTable
+          stackOnPhone
           columns={[
             { label: "Date" },
             { label: "Taille", numeric: true },
@@ -57,8 +65,14 @@ export function BackupList({
             const checking =
               backup.check?.status === "queued" || backup.check?.status === "running";
             return (
-              <tr key={backup.name} className="border-b border-border align-top last:border-0">
-                <th scope="row" className={cellClass(false, "text-left font-semibold")}>
+              <tr
+                key={backup.name}
+                className={cn("border-b border-border align-top last:border-0", stackedRowClass)}
+              >
+                <th
+                  scope="row"
+                  className={cellClass(false, cn("text-left font-semibold", stackedCellClass))}
+                >
                   {date}
                   {backup.encrypted ? (
                     <span className="ml-2">
@@ -66,10 +80,15 @@ export function BackupList({
                     </span>
                   ) : null}
                 </th>
-                <td className={cellClass(true, "whitespace-nowrap tabular-nums")}>
+                <td
+                  className={cellClass(
+                    true,
+                    cn("whitespace-nowrap tabular-nums", stackedCellClass),
+                  )}
+                >
                   {formatSizeFr(backup.size)}
                 </td>
-                <td className={cellClass()}>
+                <td className={cellClass(false, stackedCellClass)}>
                   {checking ? (
                     <p className="text-sm">Vérification en cours…</p>
                   ) : backup.check ? (
@@ -78,7 +97,7 @@ export function BackupList({
                     <p className="text-sm text-muted-foreground">Pas encore vérifiée</p>
                   )}
                 </td>
-                <td className={cellClass()}>
+                <td className={cellClass(false, stackedCellClass)}>
                   <div className="flex flex-wrap gap-2">
                     <a
                       href={backup.downloadUrl}

@@ -4,8 +4,9 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
-import { RESTORE_WORD } from "~/lib/backups";
+import { type ErasedSince, erasedSentences, RESTORE_WORD } from "~/lib/backups";
 import type { FormAnswer } from "~/lib/forms";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { backupDateOfFile } from "./run-views";
 
 /**
@@ -16,10 +17,13 @@ export function RestoreConfirmation({
   name,
   answer,
   busy,
+  erased,
 }: {
   name: string;
   answer: FormAnswer | undefined;
   busy: boolean;
+  /** What was made since that backup (null when not known, e.g. after a refused word without a reload). */
+  erased: ErasedSince | null;
 }) {
   const date = backupDateOfFile(name) ?? name;
   return (
@@ -47,6 +51,7 @@ export function RestoreConfirmation({
           </li>
           <li>Cela prend quelques minutes ; il faudra peut-être vous reconnecter ensuite.</li>
         </ul>
+        {erased ? <ErasedSinceBackup erased={erased} /> : null}
         <Form method="post" noValidate className="space-y-4">
           <FormAlert message={answer?.status === "invalid" ? answer.toast : undefined} />
           <input type="hidden" name="sauvegarde" value={name} />
@@ -82,6 +87,72 @@ export function RestoreConfirmation({
           </div>
         </Form>
       </section>
+    </div>
+  );
+}
+
+/** What the restore erases, and the clients of the bookings it erases, to call them. */
+function ErasedSinceBackup({ erased }: { erased: ErasedSince }) {
+  const sentences = erasedSentences(erased);
+  return (
+    <div className="space-y-3 text-sm">
+      <h2 className="font-sans text-lg font-semibold">Ce qui disparaîtra</h2>
+      {sentences.length === 0 ? (
+        <p>
+          Aucune réservation, galerie, message ni abonné n'a été ajouté depuis cette sauvegarde.
+        </p>
+      ) : (
+        <ul className="list-disc space-y-1 pl-5 font-medium text-red-900">
+          {sentences.map((line) => (
+            <li key={line}>{line}.</li>
+          ))}
+        </ul>
+      )}
+      {erased.clients.length > 0 ? (
+        <>
+          <p>
+            Les clientes et clients de ces réservations ne les verront plus : notez-les pour les
+            appeler.
+          </p>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Clients des réservations qui disparaîtront</caption>
+              <thead className="border-b border-border">
+                <tr>
+                  <th scope="col" className="py-2 pr-4">
+                    Nom
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Téléphone
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    E-mail
+                  </th>
+                  <th scope="col" className="py-2">
+                    Séance
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-border">
+                {erased.clients.map((client) => (
+                  <tr key={`${client.email}-${client.startsAt}`}>
+                    <th scope="row" className="py-2 pr-4 font-semibold">
+                      {client.name}
+                    </th>
+                    <td className="py-2 pr-4">
+                      {client.phone ? <a href={`tel:${client.phone}`}>{client.phone}</a> : "—"}
+                    </td>
+                    <td className="py-2 pr-4">
+                      {client.email ? <a href={`mailto:${client.email}`}>{client.email}</a> : "—"}
+                    </td>
+                    <td className="py-2">{formatLongDateTimeFr(client.startsAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -209,12 +209,20 @@ export function RunReport({ run }: { run: RunView }) {
         </span>
       </p>
       <p>
-        {report.tables} tables ({report.rows.toLocaleString("fr-FR")} lignes), {report.files}{" "}
-        fichiers ({formatSizeFr(report.bytes)})
+        {report.tables} tables ({report.rows.toLocaleString("fr-FR")} lignes),{" "}
+        {report.files === 0
+          ? "aucun fichier déposé depuis l'administration"
+          : `${report.files} fichiers déposés depuis l'administration (${formatSizeFr(report.bytes)})`}
         {report.migrations ? `, version de la base ${report.migrations.count}` : ""}
         {report.encrypted ? ", chiffrée" : ""}.
       </p>
       {figures.length > 0 ? <p>Dont : {figures.join(", ")}.</p> : null}
+      {figures.length > 0 ? (
+        <p className="text-muted-foreground">
+          Les photos livrées avec le site (celles de sa première mise en ligne) font partie du
+          logiciel : elles ne sont pas dans la sauvegarde, et n'ont pas besoin d'y être.
+        </p>
+      ) : null}
       {report.safetyBackup ? (
         <p>
           Le site d'avant la restauration est gardé dans la sauvegarde du{" "}

@@ -1,6 +1,7 @@
 import { isCutOff } from "~/server/backup/service.server";
 import {
   backupHealth,
+  type BackupSettings,
   backupSettings,
   destinationOf,
   listBackups,
@@ -56,16 +57,15 @@ export function runView(run: RunRow, now = new Date()): RunView {
 }
 
 /** Where the backups go, in the owner's words, without a secret. */
-function destinationWords(): string {
-  const where = destinationOf().description;
+function destinationWords(settings: BackupSettings): string {
+  const where = destinationOf(settings).description;
   if (where.kind === "local") return `sur ce serveur, dans le dossier ${where.directory}`;
   const host = where.endpoint ? ` chez ${new URL(where.endpoint).host}` : " (Amazon S3)";
   return `dans l'espace S3 « ${where.bucket}${where.prefix ? `/${where.prefix.replace(/\/+$/, "")}` : ""} »${host}, hors de ce serveur`;
 }
 
 /** Everything the page shows: health, schedule, destination, the backups and the work under way. */
-export async function backupsPage(adminId: string) {
-  const settings = backupSettings();
+export async function backupsPage(adminId: string, settings: BackupSettings = backupSettings()) {
   const now = new Date();
   const [health, runs] = await Promise.all([backupHealth(now), recentRuns(100)]);
   const views = runs.map((run) => runView(run, now));
@@ -77,7 +77,7 @@ export async function backupsPage(adminId: string) {
     log.error("backup_list_failed", { error });
     listError =
       settings.s3 !== undefined
-        ? "L'espace S3 des sauvegardes ne répond pas : la liste n'a pas pu être lue. Réessayez dans un instant."
+        ? "L'espace S3 des sauvegardes n'a pas répondu à temps : la liste des sauvegardes n'a pas pu être lue. Réessayez dans un instant ; si cela dure, prévenez la personne qui héberge le site."
         : "Le dossier des sauvegardes n'a pas pu être lu.";
   }
   const backups = await Promise.all(
@@ -105,7 +105,9 @@ export async function backupsPage(adminId: string) {
         : null,
     },
     hour: settings.hour,
-    destination: destinationWords(),
+    destination: destinationWords(settings),
+    offServer: settings.s3 !== undefined,
+    retention: settings.retention,
     encrypted: settings.key !== undefined,
     backups,
     listError,

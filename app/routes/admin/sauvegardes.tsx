@@ -20,6 +20,7 @@ import {
   requestCheck,
   requestRestore,
 } from "~/server/backup/service.server";
+import { erasedSince } from "~/server/backup/since-backup.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { backupsPage } from "./sauvegardes.server";
@@ -34,8 +35,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const page = await backupsPage(admin.id);
   const asked = new URL(request.url).searchParams.get(RESTORE_PARAM);
   const restoreTarget = page.backups.find((backup) => backup.name === asked) ?? null;
+  // What the restore would erase, read before she types the word (decision 0128).
+  const erased = restoreTarget ? await erasedSince(new Date(restoreTarget.createdAt)) : null;
   return data(
-    { ...page, restoreTarget: restoreTarget?.name ?? null },
+    { ...page, restoreTarget: restoreTarget?.name ?? null, erased },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -136,7 +139,14 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
   const restoring = loaderData.restoreTarget ?? answer?.values.sauvegarde ?? null;
 
   if (restoring && (loaderData.restoreTarget || answer?.values.intent === "restore")) {
-    return <RestoreConfirmation name={restoring} answer={answer} busy={busy} />;
+    return (
+      <RestoreConfirmation
+        name={restoring}
+        answer={answer}
+        busy={busy}
+        erased={loaderData.erased}
+      />
+    );
   }
 
   return (
@@ -165,7 +175,20 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
               Sauvegarder maintenant ».
             </dd>
             <dt className="font-semibold">Où</dt>
-            <dd>{loaderData.destination}.</dd>
+            <dd className="space-y-1">
+              <p>{loaderData.destination}.</p>
+              {loaderData.offServer ? null : (
+                <p className="font-medium text-amber-900">
+                  Ces copies sont sur le même serveur que le site : s'il tombe en panne, est piraté
+                  ou disparaît, elles disparaissent avec lui. Téléchargez-en une de temps en temps
+                  et gardez-la chez vous (sur votre ordinateur ou une clé USB), ou demandez à la
+                  personne qui héberge le site de les envoyer dans un espace de stockage à part
+                  (réglages BACKUP_S3_*).
+                </p>
+              )}
+            </dd>
+            <dt className="font-semibold">Combien</dt>
+            <dd>{retentionWords(loaderData.retention)}</dd>
             <dt className="font-semibold">Chiffrement</dt>
             <dd>
               {loaderData.encrypted
@@ -194,4 +217,15 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
       />
     </div>
   );
+}
+
+/** The retention (BACKUP_KEEP_*) in the owner's words. */
+function retentionWords(retention: { daily: number; weekly: number; monthly: number }): string {
+  const kept = [
+    retention.daily > 0 ? `de chacun des ${retention.daily} derniers jours` : null,
+    retention.weekly > 0 ? `de chacune des ${retention.weekly} dernières semaines` : null,
+    retention.monthly > 0 ? `de chacun des ${retention.monthly} derniers mois` : null,
+  ].filter((part): part is string => part !== null);
+  const last = kept.length > 1 ? `${kept.slice(0, -1).join(", ")} et ${kept.at(-1)}` : kept[0];
+  return `Toutes celles des dernières 24 heures${last ? `, puis la dernière ${last}` : ""} ; les plus anciennes sont effacées après chaque sauvegarde.`;
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { craftArchive } from "../../../tests/support/backup-archives";
 import { useAppDatabase } from "../../../tests/support/database";
 import { startS3Server, type S3Server } from "../../../tests/support/s3-server";
 import { db } from "../db/client.server";
@@ -15,7 +16,10 @@ import {
   useStorageForTests,
 } from "../storage/storage.server";
 import { createBackup } from "./backup.server";
-import { partSizeFor } from "./destination.server";
+import { backupsPage } from "../../routes/admin/sauvegardes.server";
+import { env } from "../env.server";
+import { StorageUnavailableError } from "../storage/types";
+import { backupS3SettingsOf, partSizeFor } from "./destination.server";
 import { verifyBackup } from "./restore.server";
 import {
   applyRetention,
@@ -256,7 +260,7 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     ] as const) {
       const id = await queuedRun(operation, "sauvegarde-2001-02-03-040506.tar.enc");
       await runIt(id, keyed);
-      expect(await run(id)).toMatchObject({ status: "failed", error: refused });
+      expect(await run(id)).toMatchObject({ status: "failed", error: refused.replace(/\.$/, "") });
     }
     expect(await articleTitled(title)).not.toBeNull();
 
@@ -268,6 +272,81 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     expect(found?.value.tables).toBe(plain.manifest.tables.length);
     expect(await articleTitled(title)).toBeNull();
     await destinationOf(keyed).remove(["sauvegarde-2001-02-03-040506.tar.enc", sealed.name]);
+  });
+});
+
+describe("a restore from the page", () => {
+  it("checks the archive before its safety backup, and says in French why it failed", async () => {
+    const settings = {
+      ...backupSettings(),
+      directory: path.join(dataDir, "backups-checked-first"),
+      s3: undefined,
+      key: undefined,
+    };
+    await db()
+      .insert(blogArticles)
+      .values({ title: "Gardé", slug: "garde", excerpt: "", content: "<p>g</p>", author: "C" });
+    const good = await backUpNow(settings);
+    const from = path.join(settings.directory, good.name);
+    const newer = "sauvegarde-2001-03-04-050607.tar";
+    const broken = "sauvegarde-2001-03-04-050608.tar";
+    await craftArchive(from, path.join(settings.directory, newer), { newerBy: 1 });
+    await craftArchive(from, path.join(settings.directory, broken), {
+      duplicateRowOf: "public.blog_articles",
+    });
+    const safetyBackups = async () =>
+      (await db().select().from(backupRuns).where(eq(backupRuns.reason, "safety"))).length;
+    const safetyBefore = await safetyBackups();
+
+    const refused = await queuedRun("restore", newer);
+    await runRestore(refused, settings);
+    expect(await run(refused)).toMatchObject({
+      status: "failed",
+      error:
+        "Cette sauvegarde vient d'une version plus récente du site : mettez le site à jour avant de la restaurer",
+    });
+    // Refused by a check that costs nothing: no safety backup was taken for it.
+    expect(await safetyBackups()).toBe(safetyBefore);
+
+    const failed = await queuedRun("restore", broken);
+    await runRestore(failed, settings);
+    expect(await run(failed)).toMatchObject({
+      status: "failed",
+      error:
+        "la table « blog_articles » de la sauvegarde contient deux lignes de même clé : la sauvegarde est incohérente",
+    });
+    expect(await articleTitled("Gardé")).not.toBeNull();
+  });
+});
+
+describe("a bucket of backups that does not answer", () => {
+  it("is given up after the site's S3 bound, and the page says so in French", async () => {
+    if (!s3) throw new Error("s3rver not started");
+    const settings: BackupSettings = {
+      ...backupSettings(),
+      directory: path.join(dataDir, "backups-frozen"),
+      s3: backupS3SettingsOf({
+        ...env(),
+        S3_TIMEOUT_SECONDS: 1,
+        BACKUP_S3_ENDPOINT: s3.env.S3_ENDPOINT,
+        BACKUP_S3_BUCKET: s3.env.S3_BUCKET,
+        BACKUP_S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+        BACKUP_S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+      }),
+    };
+    // Frozen: connections are accepted, never answered (a bucket down behind its load balancer).
+    s3.freeze();
+    try {
+      const error = await listBackups(settings).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StorageUnavailableError);
+      const page = await backupsPage("administratrice", settings);
+      expect(page.backups).toEqual([]);
+      expect(page.listError).toBe(
+        "L'espace S3 des sauvegardes n'a pas répondu à temps : la liste des sauvegardes n'a pas pu être lue. Réessayez dans un instant ; si cela dure, prévenez la personne qui héberge le site.",
+      );
+    } finally {
+      s3.thaw();
+    }
   });
 });
 

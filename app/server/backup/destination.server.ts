@@ -138,15 +138,20 @@ export function partSizeFor(size: number): number {
  * in memory), checked by its size, then removed from the local folder. A check or a restore reads a copy
  * downloaded under `directory` (DATA_DIR/backups), removed afterwards.
  */
-export function s3Destination(
-  settings: Omit<S3Settings, "temporaryDirectory">,
-  directory: string,
-): BackupDestination {
+export function s3Destination(settings: BackupS3Settings, directory: string): BackupDestination {
   const store = s3Storage({
     ...settings,
     temporaryDirectory: path.join(directory, ".partial-copies"),
   });
-  const exists = async (name: string) => isBackupName(name) && (await store.head(name)) !== null;
+  // Questions (the list, a backup's first bytes, whether one exists, deletions) are bounded like the site's
+  // files (S3_TIMEOUT_SECONDS): the page must not wait a minute for a bucket that does not answer
+  // (decision 0129). Only the archives' own bytes, streamed for minutes, get the longer bound.
+  const answers = s3Storage({
+    ...settings,
+    timeoutMs: settings.answerTimeoutMs ?? settings.timeoutMs,
+    temporaryDirectory: path.join(directory, ".partial-copies"),
+  });
+  const exists = async (name: string) => isBackupName(name) && (await answers.head(name)) !== null;
   return {
     description: {
       kind: "s3",
@@ -156,13 +161,13 @@ export function s3Destination(
     },
     async list() {
       const objects: Array<{ key: string; size: number }> = [];
-      for await (const object of store.list("")) {
+      for await (const object of answers.list("")) {
         if (isBackupName(object.key)) objects.push(object);
       }
       const files = await Promise.all(
         objects.map(async (object) => {
           // Its first bytes only: what it is, whatever its name says.
-          const start = await store
+          const start = await answers
             .get(object.key, { range: { start: 0, end: ENCRYPTED_MAGIC.length - 1 } })
             // An empty object has no first bytes (416): not an encrypted archive.
             .catch((error: unknown) => {
@@ -211,15 +216,18 @@ export function s3Destination(
       return { value: await store.withLocalFile(name, use) };
     },
     async remove(names) {
-      await store.delete(names.filter(isBackupName));
+      await answers.delete(names.filter(isBackupName));
     },
   };
 }
 
+/** The bucket of the backups: `timeoutMs` for an archive's bytes, `answerTimeoutMs` for any question. */
+export type BackupS3Settings = Omit<S3Settings, "temporaryDirectory"> & {
+  answerTimeoutMs?: number;
+};
+
 /** The S3 settings of the backups (BACKUP_S3_*), or undefined when they stay on this server. */
-export function backupS3SettingsOf(
-  config: Env,
-): Omit<S3Settings, "temporaryDirectory"> | undefined {
+export function backupS3SettingsOf(config: Env): BackupS3Settings | undefined {
   if (
     !config.BACKUP_S3_BUCKET ||
     !config.BACKUP_S3_ACCESS_KEY_ID ||
@@ -237,5 +245,6 @@ export function backupS3SettingsOf(
     prefix: config.BACKUP_S3_PREFIX,
     // An archive streams for minutes: a pause of the reader (a slow download) is no failure of the store.
     timeoutMs: 60_000,
+    answerTimeoutMs: config.S3_TIMEOUT_SECONDS * 1000,
   };
 }

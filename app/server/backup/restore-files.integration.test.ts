@@ -1,19 +1,16 @@
-import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
+import { craftArchive as craft } from "../../../tests/support/backup-archives";
 import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { db } from "../db/client.server";
 import { blogArticles } from "../db/schema";
 import type { Storage } from "../storage/types";
-import { type BackupManifest, createBackup, MANIFEST_ENTRY } from "./backup.server";
+import { createBackup } from "./backup.server";
 import { BackupRefusedError, restoreBackup, verifyBackup } from "./restore.server";
 import { recordSwitch } from "./staged-files.server";
-import { readTar, TarWriter } from "./tar.server";
 
 useAppDatabase();
 
@@ -28,62 +25,6 @@ async function everyFile(storage: Storage): Promise<Record<string, string>> {
   }
   return files;
 }
-
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
-
-type Change = {
-  /** Files replaced or added, each with the type the archive declares. */
-  files?: Record<string, { bytes: Buffer; contentType: string }>;
-  /** A table whose first row is loaded twice (its primary key then fails, inside the transaction). */
-  duplicateRowOf?: string;
-};
-
-/**
- * A copy of `good` changed as a crafted or broken archive would be, its manifest made to agree: it passes
- * every check of the archive itself, so only what the restore does with it can stop it.
- */
-async function craft(good: string, out: string, change: Change): Promise<string> {
-  const stream = createWriteStream(out);
-  const tar = new TarWriter(stream);
-  const added = new Map(Object.entries(change.files ?? {}));
-  for await (const entry of readTar(createReadStream(good))) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of entry.body) chunks.push(chunk);
-    let body: Buffer = Buffer.concat(chunks);
-    if (entry.name === MANIFEST_ENTRY) {
-      const manifest = JSON.parse(body.toString("utf8")) as BackupManifest;
-      for (const [key, { bytes, contentType }] of added) {
-        const item = { key, size: bytes.length, contentType, sha256: sha256(bytes) };
-        const entryName = `fichiers/${key}`;
-        const at = manifest.files.findIndex((file) => file.key === key);
-        if (at >= 0) manifest.files[at] = { ...item, entry: entryName };
-        else manifest.files.push({ ...item, entry: entryName });
-        if (at < 0) await tar.add(entryName, bytes.length, bytes);
-      }
-      if (change.duplicateRowOf) {
-        const table = manifest.tables.find((item) => item.name === change.duplicateRowOf);
-        if (!table) throw new Error(`no table ${change.duplicateRowOf}`);
-        table.rows += 1;
-        table.sha256 = duplicatedSha;
-      }
-      body = Buffer.from(JSON.stringify(manifest));
-    } else if (entry.name === `base/${change.duplicateRowOf}.copy.gz`) {
-      const text = gunzipSync(body).toString("utf8");
-      const doubled = Buffer.from(`${text.split("\n")[0]}\n${text}`, "utf8");
-      duplicatedSha = sha256(doubled);
-      body = gzipSync(doubled);
-    } else if (entry.name.startsWith("fichiers/")) {
-      const replaced = added.get(entry.name.slice("fichiers/".length));
-      if (replaced) body = replaced.bytes;
-    }
-    await tar.add(entry.name, body.length, body);
-  }
-  await tar.finish();
-  stream.end();
-  await new Promise<void>((resolve) => stream.on("close", () => resolve()));
-  return out;
-}
-let duplicatedSha = "";
 
 describe.each(storageDrivers)("a restore's files on $kind", ({ start }) => {
   let store: StorageUnderTest;

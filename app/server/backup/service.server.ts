@@ -8,18 +8,18 @@ import { env, type Env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueue } from "../jobs/queue.server";
 import { registerMailKind } from "../mail/outbox.server";
-import type { S3Settings } from "../storage/s3.server";
 import { storage } from "../storage/storage.server";
 import { type BackupProgress, createBackup, type BackupResult } from "./backup.server";
 import {
   backupS3SettingsOf,
+  type BackupS3Settings,
   type BackupDestination,
   type BackupFile,
   isBackupName,
   localDestination,
   s3Destination,
 } from "./destination.server";
-import { BackupRefusedError } from "./errors.server";
+import { ownerMessageOf as failureWords } from "./failure-words.server";
 import {
   checkBackup,
   isEncryptedFile,
@@ -57,7 +57,7 @@ export type BackupSettings = {
   hour: number;
   retention: Retention;
   /** BACKUP_S3_*: the backups are kept in this bucket, off the server. */
-  s3?: Omit<S3Settings, "temporaryDirectory">;
+  s3?: BackupS3Settings;
 };
 
 export function backupSettings(config: Env = env()): BackupSettings {
@@ -285,11 +285,10 @@ async function finishRun(
     .where(eq(backupRuns.id, runId));
 }
 
-/** What the owner reads of a failure: a refusal's own French words, else a plain sentence. */
+/** What the owner reads of a failure (failure-words.server), a missing archive included. */
 function ownerMessageOf(error: unknown): string {
-  if (error instanceof BackupRefusedError) return error.message;
   if (error instanceof MissingBackupError) return error.message;
-  return "une erreur inattendue est survenue (le détail est dans le journal du serveur)";
+  return failureWords(error);
 }
 
 class MissingBackupError extends Error {
