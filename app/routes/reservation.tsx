@@ -22,6 +22,9 @@ import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { freeTimesOf, nextFreeDays } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
 import { clientAddressContext } from "~/server/context";
+import { siteContent } from "~/server/content/site-content.server";
+import { sessionOffer } from "~/lib/booking/offer";
+import { IncludedList } from "~/components/booking/included-list";
 
 /**
  * /reservation/{jeton}: the client's booking (from the confirmation and every e-mail): see it, cancel it
@@ -41,9 +44,14 @@ const DONE: Record<string, string> = {
     "Votre séance est déplacée. Cette adresse e-mail a déjà reçu plusieurs messages aujourd'hui : aucun e-mail n'est envoyé cette fois.",
 };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const managed = await managedBooking(params.token);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const [managed, content] = await Promise.all([
+    managedBooking(params.token),
+    siteContent(context),
+  ]);
   const { booking, type, studio, changeable } = managed;
+  // What the session costs and includes: its price card's when it is its offer (decision 0127).
+  const offer = sessionOffer(content.documents.prices, type);
   const search = new URL(request.url).searchParams;
   const moving = changeable && search.get("deplacer") === "1" && !type.archived;
   const cancelling = changeable && search.get("annuler") === "1";
@@ -85,7 +93,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         clientName: booking.clientName,
         respondBy: booking.respondBy ? instantLabelFr(booking.respondBy) : null,
       },
-      type: { name: type.name, cutoffHours: type.cutoffHours },
+      type: {
+        name: type.name,
+        cutoffHours: type.cutoffHours,
+        price: offer.price,
+        included: offer.included,
+      },
       changeUntil: instantLabelFr(
         new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
       ),
@@ -210,6 +223,12 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
               {studio.phone}
             </a>
           </dd>
+          {type.price ? (
+            <>
+              <dt className="font-semibold">Tarif</dt>
+              <dd>{type.price}</dd>
+            </>
+          ) : null}
           <dt className="font-semibold">Au nom de</dt>
           <dd>{booking.clientName}</dd>
           <dt className="font-semibold">État</dt>
@@ -220,6 +239,7 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
               : ""}
           </dd>
         </dl>
+        <IncludedList lines={type.included} className="mt-4" />
       </section>
 
       {active && !changeable ? (

@@ -24,6 +24,8 @@ import {
   privateTokenOf,
 } from "~/server/booking/visitor.server";
 import { siteContent } from "~/server/content/site-content.server";
+import { sessionOffer } from "~/lib/booking/offer";
+import { IncludedList } from "~/components/booking/included-list";
 import { clientAddressContext } from "~/server/context";
 
 /**
@@ -45,7 +47,9 @@ async function resolve(
   const privateToken = privateTokenOf(search.get("lien"));
   const type = await offeredSessionType(studio.id, params.seance, privateToken);
   const slot = search.get("creneau") ?? "";
-  return { studio, type, slot, privateToken };
+  // The price card's price when the type is its offer (decision 0127).
+  const offer = sessionOffer(content.documents.prices, type);
+  return { studio, type, slot, privateToken, offer };
 }
 
 /** The time posted: an alternative's button (after a slot was taken) names its own, else the address's. */
@@ -57,7 +61,7 @@ const postedSlot = (formData: FormData, fallback: string) => {
 type Resolved = Awaited<ReturnType<typeof resolve>>;
 
 /** What every answer of the page holds: the studio, the type, the time and its questions. */
-function pageData({ studio, type, slot, privateToken }: Resolved) {
+function pageData({ studio, type, slot, privateToken, offer }: Resolved) {
   const questions = bookingQuestionsSchema.safeParse(type.questions);
   return {
     studio: {
@@ -70,7 +74,8 @@ function pageData({ studio, type, slot, privateToken }: Resolved) {
       slug: type.slug,
       name: type.name,
       duration: durationLabelFr(type.durationMinutes),
-      priceText: type.priceText,
+      priceText: offer.price,
+      included: offer.included,
       depositText: type.depositText,
       request: type.mode === "request",
       responseDeadlineHours: type.responseDeadlineHours,
@@ -161,12 +166,15 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
       title={type.request ? "Demander ce créneau" : "Réserver ce créneau"}
       intro={
         when ? (
-          <p>
-            <strong className="text-foreground first-letter:uppercase">{when}</strong> · {type.name}{" "}
-            ({type.duration}) au {studio.name}, {studio.address.street}, {studio.address.postalCode}{" "}
-            {studio.address.city}
-            {type.priceText ? ` · ${type.priceText}` : ""}
-          </p>
+          <>
+            <p>
+              <strong className="text-foreground first-letter:uppercase">{when}</strong> ·{" "}
+              {type.name} ({type.duration}) au {studio.name}, {studio.address.street},{" "}
+              {studio.address.postalCode} {studio.address.city}
+              {type.priceText ? ` · ${type.priceText}` : ""}
+            </p>
+            <IncludedList lines={type.included} className="mt-4 text-foreground" />
+          </>
         ) : null
       }
     >

@@ -15,6 +15,8 @@ import {
   bookingDetailsPath,
   bookingStudioPath,
 } from "~/lib/booking/urls";
+import { IncludedList } from "~/components/booking/included-list";
+import { sessionOffer } from "~/lib/booking/offer";
 import { dayLabelFr, durationLabelFr } from "~/lib/booking/words";
 import { parseIsoDay } from "~/lib/dates";
 import { siteFrom } from "~/lib/public-site";
@@ -45,6 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const from = parseIsoDay(search.get("du"));
   const day = parseIsoDay(search.get("jour"));
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
+  const offer = sessionOffer(content.documents.prices, type);
   const [{ days, nextFrom }, times] = await Promise.all([
     nextFreeDays({ ...query, fromDay: from }),
     day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
@@ -55,7 +58,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       slug: type.slug,
       name: type.name,
       duration: durationLabelFr(type.durationMinutes),
-      priceText: type.priceText,
+      // The price card's when the type is its offer (decision 0127).
+      priceText: offer.price,
+      included: offer.included,
     },
     privateToken,
     from,
@@ -92,11 +97,14 @@ export default function ReserverSeancePage({ loaderData }: Route.ComponentProps)
       ]}
       title={`${type.name} au ${studio.name}`}
       intro={
-        <p>
-          Durée : {type.duration}
-          {type.priceText ? ` · ${type.priceText}` : ""}. Choisissez un jour, puis un horaire (heure
-          de Paris).
-        </p>
+        <>
+          <p>
+            Durée : {type.duration}
+            {type.priceText ? ` · ${type.priceText}` : ""}. Choisissez un jour, puis un horaire
+            (heure de Paris).
+          </p>
+          <IncludedList lines={type.included} className="mt-4 text-foreground" />
+        </>
       }
     >
       <section aria-labelledby="jours">

@@ -6,6 +6,7 @@ import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingPage, choiceClass, NO_INDEX } from "~/components/booking/booking-layout";
 import { Photo } from "~/components/ui/photo";
 import { bookingDaysPath, bookingStudioPath, BOOKING_HOME_PATH } from "~/lib/booking/urls";
+import { sessionOffer } from "~/lib/booking/offer";
 import { durationLabelFr } from "~/lib/booking/words";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
@@ -37,7 +38,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: type.description,
       photo: type.photoId ? content.photo(type.photoId) : null,
       duration: durationLabelFr(type.durationMinutes),
-      priceText: type.priceText,
+      // The price card's when the type is its offer (decision 0127).
+      priceText: sessionOffer(content.documents.prices, type).price,
       request: type.mode === "request",
       private: type.visibility === "private",
       previewed: type.id === previewedId,

@@ -4,10 +4,11 @@ import type { Route } from "./+types/reserver";
 import type { SiteHandle } from "./site-layout";
 import { BookingPage, choiceClass } from "~/components/booking/booking-layout";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
-import { bookingStudioPath } from "~/lib/booking/urls";
+import { bookingDaysPath, bookingStudioPath } from "~/lib/booking/urls";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { bookingStudios } from "~/server/booking/visitor.server";
+import { bookingStudiosOf, publicSessionTypes } from "~/server/content/price-offers.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { cn } from "~/lib/utils";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
@@ -16,16 +17,26 @@ import { BookingErrorBoundary } from "~/components/booking/booking-error";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const content = await siteContent(context);
-  const studios = bookingStudios(content).map((studio) => ({
-    slug: studio.slug,
-    name: studio.data.name,
-    address: studio.data.address,
-  }));
+  // From a card of /tarifs (decision 0127): the studios offering that session, each leading to its days.
+  const wanted = new URL(request.url).searchParams.get("seance");
+  const type = wanted
+    ? (await publicSessionTypes()).find((candidate) => candidate.slug === wanted)
+    : undefined;
+  const offering = type ? bookingStudiosOf(content, type) : [];
+  const session = type && offering.length > 0 ? { slug: type.slug, name: type.name } : null;
+  const studios = bookingStudios(content)
+    .filter((studio) => !session || offering.includes(studio.slug))
+    .map((studio) => ({
+      slug: studio.slug,
+      name: studio.data.name,
+      address: studio.data.address,
+      href: session ? bookingDaysPath(studio.slug, session.slug) : bookingStudioPath(studio.slug),
+    }));
   // No studio takes bookings on the site: the header leads to /contact, and this page does not exist.
   if (studios.length === 0) throw data(null, NOT_FOUND_INIT);
-  return { studios };
+  return { studios, session };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -43,12 +54,16 @@ export default function ReserverPage({ loaderData }: Route.ComponentProps) {
     <BookingPage
       trail={[]}
       title="Réserver une séance"
-      intro="Choisissez le studio où vous souhaitez faire votre séance."
+      intro={
+        loaderData.session
+          ? `Choisissez le studio où vous souhaitez faire votre « ${loaderData.session.name} ».`
+          : "Choisissez le studio où vous souhaitez faire votre séance."
+      }
     >
       <ul className="grid gap-3">
         {loaderData.studios.map((studio) => (
           <li key={studio.slug}>
-            <Link to={bookingStudioPath(studio.slug)} className={cn(choiceClass, "w-full")}>
+            <Link to={studio.href} className={cn(choiceClass, "w-full")}>
               <span>
                 <span className="block text-lg">{studio.name}</span>
                 <span className="flex items-center gap-1 text-sm font-normal text-muted-foreground">

@@ -7,13 +7,27 @@ import { priceTabFromParameter } from "~/content/tarifs";
 import { formatPrice } from "~/lib/prices";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { BOOKING_HOME_PATH } from "~/lib/booking/urls";
+import { cardBookingPaths } from "~/server/content/price-offers.server";
 import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
 
 export const handle: SiteHandle = { solidHeader: true };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { tabs: (await siteContent(context)).documents.prices.tabs };
+  const content = await siteContent(context);
+  // A card whose session can be booked on the site leads to it (decision 0127).
+  const paths = await cardBookingPaths(content);
+  return {
+    tabs: content.documents.prices.tabs.map((tab) => ({
+      ...tab,
+      cards: tab.cards.map((card) => ({
+        ...card,
+        bookingPath: paths.get(card.sessionType) ?? null,
+      })),
+    })),
+    booking: paths.size > 0,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -30,7 +44,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   });
 };
 
-export default function Tarifs({ loaderData: { tabs } }: Route.ComponentProps) {
+export default function Tarifs({ loaderData: { tabs, booking } }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const selected = priceTabFromParameter(searchParams.get("onglet"));
   return (
@@ -47,7 +61,7 @@ export default function Tarifs({ loaderData: { tabs } }: Route.ComponentProps) {
       </div>
       <div className="mt-16 flex flex-wrap justify-center gap-4">
         <Button asChild variant="gold" size="lg">
-          <Link to="/contact">Réserver une séance</Link>
+          <Link to={booking ? BOOKING_HOME_PATH : "/contact"}>Réserver une séance</Link>
         </Button>
         <Button asChild variant="outline" size="lg">
           <Link to="/contact">Nous contacter</Link>

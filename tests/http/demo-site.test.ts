@@ -93,6 +93,60 @@ describe("a fresh demo site takes bookings", () => {
     expect(text).toContain("Votre séance est réservée.");
     expect(text).toContain("Séance Famille");
     expect(text).toContain("Camille Durand");
+    // One price list (decision 0127): the card's price and « ce qui est compris » in the confirmation.
+    expect(text).toContain("Tarif79 €");
+    expect(text).toContain("Ce qui est compris");
+    expect(text).toContain("Un tirage papier 20x30 cm offert");
+  });
+});
+
+describe("one price list (decision 0127)", () => {
+  const BOOKABLE = [
+    ["Séance Famille", "seance-famille"],
+    ["Séance Grossesse", "seance-grossesse"],
+    ["Séance Naissance", "seance-naissance"],
+    ["Portrait CV", "portrait-cv"],
+  ] as const;
+
+  it("each bookable card of /tarifs has « Réserver », to the choice of the studios offering its session", async () => {
+    const page = await fetchPage("/tarifs");
+    const cards = [...page.document.querySelectorAll("main article")];
+    const reserve = (title: string) => {
+      const card = cards.find((element) => textOf(element.querySelector("h3")) === title);
+      return [...(card?.querySelectorAll("a") ?? [])]
+        .filter((link) => textOf(link).startsWith("Réserver"))
+        .map((link) => link.getAttribute("href"));
+    };
+    for (const [title, slug] of BOOKABLE) {
+      expect(reserve(title), title).toEqual([`/reserver?seance=${slug}`]);
+    }
+    for (const title of ["Coffret Grossesse + Naissance", "Mariages", "Prestations Pro"]) {
+      expect(reserve(title), title).toEqual([]);
+    }
+
+    const chooser = await fetchPage("/reserver?seance=seance-naissance");
+    expect(chooser.status).toBe(200);
+    expect(textOf(chooser.document.querySelector("main"))).toContain("Séance Naissance");
+    expect(
+      [...chooser.document.querySelectorAll('main a[href^="/reserver/"]')].map((link) =>
+        link.getAttribute("href"),
+      ),
+    ).toEqual(SLUGS.map((slug) => `/reserver/${slug}/seance-naissance`));
+  });
+
+  it("the booking pages sell each session at its card's price, with its card's lines as « ce qui est compris »", async () => {
+    const studio = textOf((await fetchPage("/reserver/limoges")).document.querySelector("main"));
+    expect(studio).toContain("79 €");
+    expect(studio).toContain("99 €");
+    expect(studio).toContain("59 €");
+    const days = textOf(
+      (await fetchPage("/reserver/limoges/seance-naissance")).document.querySelector("main"),
+    );
+    expect(days).toContain("99 €");
+    expect(days).toContain("Ce qui est compris");
+    expect(days).toContain(
+      "Séance de 1 h 30 à 2 h 30, idéalement entre le 7e et le 15e jour de vie",
+    );
   });
 });
 

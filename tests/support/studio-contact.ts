@@ -89,7 +89,7 @@ async function tulle(): Promise<StudioData> {
     address: { street: "3 quai de la Corrèze", postalCode: "19000", city: "Tulle" },
     phone: "05 36 49 10 04",
     email: "tulle@example.com",
-    bookingUrl: "https://reservation.example.com/studio-tulle",
+    bookingUrl: "https://rendez-vous.studio-tulle.fr/",
     hours: { Wednesday: [{ opens: "10:00", closes: "17:30" }] },
     closures: [{ from: inDays(-30), to: inDays(-20), label: "passée" }, tulleClosure],
     geo: { latitude: 45.2658, longitude: 1.7722 },
@@ -136,6 +136,18 @@ export function useAddedStudio() {
     await targetServer(server);
     connectDatabase(server.databaseUrl);
     tulleId = await saveStudio(null, "tulle", await tulle(), { id: "", name: "Test" });
+    // Every studio books on a site of its own: the seed's addresses are placeholders, which the pages
+    // do not show (decision 0126).
+    for (const studio of await listStudios()) {
+      if (studio.slug === "tulle") continue;
+      const bookingUrl = `https://rendez-vous.studio-${studio.slug}.fr/`;
+      await saveStudio(
+        studio.id,
+        studio.slug,
+        { ...studio.data, bookingUrl },
+        { id: "", name: "Test" },
+      );
+    }
     await db()
       .insert(redirects)
       .values([

@@ -56,6 +56,8 @@ type SessionTypeFormProps = {
   alert: ToastMessage | undefined;
   studios: readonly { id: string; name: string }[];
   photos: readonly { value: string; label: string }[];
+  /** The card of /tarifs whose offer this type is (decision 0127): its price and inclusions win. */
+  priceCard?: { title: string; price: string } | null;
 };
 
 /** Every setting of a session type, in one form that posts without JavaScript. */
@@ -66,6 +68,7 @@ export function SessionTypeForm({
   alert,
   studios,
   photos,
+  priceCard,
 }: SessionTypeFormProps) {
   const questions = questionCount(values);
   const order = [
@@ -175,6 +178,14 @@ export function SessionTypeForm({
             </Select>
           )}
         </Field>
+        {priceCard ? (
+          <p className="rounded-md border border-gold-dark bg-amber-50 p-3 text-sm">
+            Cette séance est l'offre de la carte « {priceCard.title} » de la page Tarifs : elle est
+            vendue à son prix ({priceCard.price}), avec ses lignes comme « ce qui est compris ».
+            Pour les changer, modifiez la carte dans <a href="/admin/tarifs">Tarifs</a> ; les deux
+            champs ci-dessous ne servent que si aucune carte ne la nomme.
+          </p>
+        ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           {input("priceText", "Prix", {
             maxLength: 200,

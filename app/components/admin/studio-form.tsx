@@ -227,7 +227,12 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
             id={`${ADMIN_FORM_ID}-onlineBooking`}
             type="checkbox"
             name="onlineBooking"
-            aria-describedby={`${ADMIN_FORM_ID}-onlineBooking-aide`}
+            aria-describedby={
+              errors.onlineBooking
+                ? `${ADMIN_FORM_ID}-onlineBooking-erreur ${ADMIN_FORM_ID}-onlineBooking-aide`
+                : `${ADMIN_FORM_ID}-onlineBooking-aide`
+            }
+            aria-invalid={errors.onlineBooking ? true : undefined}
             className="mt-0.5 size-5 accent-stone-800"
             defaultChecked={text("onlineBooking") === "on"}
           />
@@ -237,8 +242,17 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
             </label>
             <p id={`${ADMIN_FORM_ID}-onlineBooking-aide`} className="text-sm text-muted-foreground">
               Les visiteurs choisissent leur séance et leur créneau directement sur le site ; sinon,
-              le bouton « Réserver » du studio mène au lien de réservation ci-dessus.
+              le bouton « Réserver » du studio mène au lien de réservation ci-dessus. Il faut
+              d'abord une séance proposée dans ce studio et un photographe qui y travaille.
             </p>
+            {errors.onlineBooking ? (
+              <p
+                id={`${ADMIN_FORM_ID}-onlineBooking-erreur`}
+                className="mt-1 text-sm font-medium text-red-700"
+              >
+                {errors.onlineBooking}
+              </p>
+            ) : null}
           </div>
         </div>
         {field("giftVoucherUrl", "Lien des bons cadeaux (facultatif)", {

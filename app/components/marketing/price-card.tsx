@@ -1,12 +1,19 @@
 import { Link } from "react-router";
+import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import type { PriceCard as PriceCardData } from "~/content/schemas";
 import { cn } from "~/lib/utils";
 import { FeatureList } from "./feature-list";
 import { PriceTag } from "./price-tag";
 
-/** A card of the prices page: title, badge, price, what is included and 'En savoir plus'. */
-export function PriceCard({ card }: { card: PriceCardData }) {
+/** A card as the prices page shows it: with where its « Réserver » leads, when it can be booked online. */
+export type ShownPriceCard = PriceCardData & { bookingPath?: string | null };
+
+/**
+ * A card of the prices page: title, badge, price, what is included, « Réserver » when its session can be
+ * booked on the site (decision 0127), and 'En savoir plus'.
+ */
+export function PriceCard({ card }: { card: ShownPriceCard }) {
   return (
     <article
       className={cn(
@@ -23,6 +30,13 @@ export function PriceCard({ card }: { card: PriceCardData }) {
       <h3 className="mt-4 text-xl font-semibold">{card.title}</h3>
       <PriceTag price={card.price} className="mt-2" />
       <FeatureList features={card.features} className="mt-4 flex-1" />
+      {card.bookingPath ? (
+        <Button asChild variant="gold" className="mt-4">
+          <Link to={card.bookingPath}>
+            Réserver<span className="sr-only"> : {card.title}</span>
+          </Link>
+        </Button>
+      ) : null}
       <Link
         to={card.link}
         className="mt-4 inline-flex min-h-11 items-center text-sm font-semibold text-gold-dark underline-offset-4 hover:underline"

@@ -3,9 +3,9 @@ import { Link, useNavigate } from "react-router";
 import type { Prices } from "~/content/schemas";
 import { useHydrated } from "~/lib/use-hydrated";
 import { cn } from "~/lib/utils";
-import { PriceCard } from "./price-card";
+import { PriceCard, type ShownPriceCard } from "./price-card";
 
-type PriceTab = Prices["tabs"][number];
+type PriceTab = Omit<Prices["tabs"][number], "cards"> & { cards: ShownPriceCard[] };
 
 const tabHref = (id: PriceTab["id"]) => (id === "pro" ? "?onglet=pro" : "?onglet=particuliers");
 

@@ -2,7 +2,7 @@
  * The addresses of online booking (issue 25, decision 0115), one step per page, every choice in the address
  * so that each step is a plain link that works without JavaScript and can be reloaded or shared:
  *
- * - `/reserver`: the studios that take bookings on the site;
+ * - `/reserver`: the studios that take bookings on the site (`?seance={séance}`: those offering that one);
  * - `/reserver/{studio}`: the session types offered there (a private one only with `?lien={secret}`);
  * - `/reserver/{studio}/{séance}?du={jour}&jour={jour}`: the next free days from `du` (a page of days), and the
  *   free times of `jour`;
@@ -21,6 +21,10 @@ const withQuery = (path: string, query: Record<string, string | null | undefined
 };
 
 export const BOOKING_HOME_PATH = "/reserver";
+
+/** `/reserver?seance={séance}`: the studios where a session type can be booked, to choose one. */
+export const bookingChooserPath = (sessionTypeSlug: string) =>
+  withQuery(BOOKING_HOME_PATH, { seance: sessionTypeSlug });
 
 export const bookingStudioPath = (studioSlug: string, privateToken?: string | null) =>
   withQuery(`/reserver/${studioSlug}`, { lien: privateToken });

@@ -8,14 +8,25 @@ import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { useFormAnswer } from "~/components/ui/server-toast";
 import { loadSessionTypeForm, sessionTypeFormAction } from "~/server/admin/session-types.server";
 import { env } from "~/server/env.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import { cardOfSessionType } from "~/lib/booking/offer";
+import { formatPrice } from "~/lib/prices";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.sessionType?.name ?? "Séance"} - Administration` },
 ];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const form = await loadSessionTypeForm(request, params.id);
-  return { ...form, origin: env().SITE_URL };
+  const [form, prices] = await Promise.all([
+    loadSessionTypeForm(request, params.id),
+    loadDocument("prices"),
+  ]);
+  const card = cardOfSessionType(prices, params.id);
+  return {
+    ...form,
+    origin: env().SITE_URL,
+    priceCard: card ? { title: card.title, price: formatPrice(card.price) } : null,
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -23,7 +34,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function EditSessionType({ loaderData, actionData }: Route.ComponentProps) {
-  const { sessionType, values, history, studios, photos, origin } = loaderData;
+  const { sessionType, values, history, studios, photos, origin, priceCard } = loaderData;
   const { answer, toast } = useFormAnswer(actionData);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -85,6 +96,7 @@ export default function EditSessionType({ loaderData, actionData }: Route.Compon
         alert={toast}
         studios={studios}
         photos={photos}
+        priceCard={priceCard}
       />
       <RevisionHistory history={history} title="Historique de la séance" />
     </div>

@@ -9,6 +9,7 @@ import {
   LIST_HINT,
   ListItem,
   PriceField,
+  SelectField,
   TextField,
   useDocumentForm,
   useFormField,
@@ -23,6 +24,7 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import { listStudios, loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { studioPaths } from "~/server/content/site-content.server";
+import { listSessionTypes } from "~/server/booking/session-type-store.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Tarifs - Administration" }];
 
@@ -30,11 +32,19 @@ const PAGE = "/admin/tarifs";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [prices, history, studios] = await Promise.all([
+  const [prices, history, studios, types] = await Promise.all([
     loadDocument("prices"),
     documentHistory("prices", request),
     listStudios(),
+    listSessionTypes(),
   ]);
+  // A card may be the offer of a session type booked on the site (decision 0127).
+  const sessionTypes = [
+    { value: "", label: "Aucune : pas de réservation en ligne" },
+    ...types
+      .filter((type) => !type.archivedAt)
+      .map((type) => ({ value: type.id, label: type.name })),
+  ];
   const pages = [
     ...SITE_PAGES,
     ...studios
@@ -44,7 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         label: `Studio ${studio.data.city}`,
       })),
   ];
-  return { values: documentValues("prices", prices), history, pages };
+  return { values: documentValues("prices", prices), history, pages, sessionTypes };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -60,7 +70,17 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-function TabSection({ tab, pagesListId }: { tab: number; pagesListId: string }) {
+type Option = { value: string; label: string };
+
+function TabSection({
+  tab,
+  pagesListId,
+  sessionTypes,
+}: {
+  tab: number;
+  pagesListId: string;
+  sessionTypes: readonly Option[];
+}) {
   const { value: label } = useFormField(`tabs.${tab}.label`);
   const { formId, values } = useDocumentForm();
   const path = `tabs.${tab}.cards`;
@@ -104,6 +124,12 @@ function TabSection({ tab, pagesListId }: { tab: number; pagesListId: string }) 
               list={pagesListId}
               hint="Choisissez une page du site, ou écrivez une adresse (/ma-page ou https://…)."
             />
+            <SelectField
+              name={`${card}.sessionType`}
+              label="Séance réservable en ligne"
+              options={sessionTypes}
+              hint="La carte affiche alors « Réserver », et la séance est vendue au prix de la carte, avec ses lignes comme « ce qui est compris »."
+            />
           </ListItem>
         );
       })}
@@ -143,8 +169,8 @@ export default function AdminTarifs({ loaderData, actionData }: Route.ComponentP
         previews={[{ path: "/tarifs", label: "Prévisualiser" }]}
       >
         <p className="text-sm text-muted-foreground">{LIST_HINT}</p>
-        <TabSection tab={0} pagesListId={pagesListId} />
-        <TabSection tab={1} pagesListId={pagesListId} />
+        <TabSection tab={0} pagesListId={pagesListId} sessionTypes={loaderData.sessionTypes} />
+        <TabSection tab={1} pagesListId={pagesListId} sessionTypes={loaderData.sessionTypes} />
       </DocumentForm>
       <RevisionHistory history={loaderData.history} />
     </div>

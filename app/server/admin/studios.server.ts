@@ -16,7 +16,9 @@ import {
   studioSubject,
   type Author,
 } from "../content/content-store.server";
+import { onlineBookingRefusal, publicBookingLink } from "../content/go-live-booking.server";
 import { createStudioPreview, previewHref } from "../content/preview.server";
+import { env } from "../env.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { studioPaths } from "../content/site-content.server";
 import { moveRow } from "../db/reorder.server";
@@ -50,6 +52,8 @@ export function newStudioValues(): Record<string, string> {
 
 export type StudioFormLoaderData = {
   studio: { id: string; slug: string; name: string; retired: boolean; pagePath: string } | null;
+  /** With online booking on: the studio's public booking page and its QR code (decision 0127). */
+  bookingLink: { url: string; qrCode: string } | null;
   values: Record<string, string>;
   history: RevisionHistoryData;
 };
@@ -62,6 +66,7 @@ export async function loadStudioForm(
   if (id === null) {
     return {
       studio: null,
+      bookingLink: null,
       values: newStudioValues(),
       history: { revisions: [], viewed: null, changedSince: false },
     };
@@ -83,6 +88,10 @@ export async function loadStudioForm(
       retired: studio.retiredAt !== null,
       pagePath: studioPaths(studio.slug).pagePath,
     },
+    bookingLink:
+      studio.data.onlineBooking && !studio.retiredAt
+        ? await publicBookingLink(env().SITE_URL, studio.slug)
+        : null,
     values: studioFormValues(studio.slug, studio.data),
     history,
   };
@@ -149,6 +158,12 @@ export async function studioFormAction(request: Request, id: string | null) {
   if (!firstPhoto) throw new Error("no studio to take a photo from");
   const parsed = parseStudioForm(values, previous, firstPhoto);
   if (!parsed.ok) return invalidForm(values, parsed.errors);
+
+  // Never on without a session to book and someone to take it (decision 0127): say what is missing.
+  if (intent === "save" && parsed.data.onlineBooking) {
+    const refusal = await onlineBookingRefusal(id);
+    if (refusal) return invalidForm(values, { onlineBooking: refusal });
+  }
 
   if (intent === "preview") {
     const previewId = await createStudioPreview(

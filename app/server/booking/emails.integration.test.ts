@@ -24,6 +24,7 @@ import {
 } from "./bookings.server";
 import { parisDateTimeInputValue } from "~/lib/dates";
 import { clientBookingEmail } from "./emails.server";
+import { loadDocument, saveDocument } from "../content/content-store.server";
 import { sendDueReminders } from "./reminders.server";
 
 // The e-mails of online booking as they leave through the queue to a real SMTP server on loopback: what
@@ -256,6 +257,41 @@ describe("a booking's e-mails", () => {
     await expect.poll(() => mailsTo(askedEmail).length).toBe(1);
     expect(mailsTo(askedEmail)[0]?.text).toContain(
       "Le studio vous répond avant le début de la séance ; ce créneau vous est réservé d'ici là.",
+    );
+  });
+
+  it("give the session's price and « ce qui est compris »: its price card's when it is that card's offer (decision 0127)", async () => {
+    const linked = await insertSessionType([studio.brive], {
+      name: "Séance famille du tarif",
+      priceText: "129 €",
+      includedText: "Ce que le type disait",
+    });
+    const prices = await loadDocument("prices");
+    const card = prices.tabs[0]?.cards.find((candidate) => candidate.title === "Séance Famille");
+    if (!card) throw new Error("no « Séance Famille » card");
+    card.sessionType = linked;
+    await saveDocument("prices", prices, { id: "", name: "Test" }, "Carte liée");
+    const booked = await book("2027-01-28T10:00", { sessionTypeId: linked });
+    const email = (await findBookingByManageToken(booked.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const text = mailsTo(email)[0]?.text ?? "";
+    expect(text).toContain("Tarif : 79\u00a0€");
+    expect(text).toContain(
+      "Ce qui est compris : Séance de 45 min à 1 h en studio ; Un tirage papier 20x30 cm offert ; Découverte de vos photos 10 jours après la séance",
+    );
+    expect(text).not.toContain("129 €");
+
+    // A type no card names keeps what the owner typed on it.
+    const own = await insertSessionType([studio.brive], {
+      priceText: "45 €",
+      includedText: "Une heure au studio\n5 photos retouchées",
+    });
+    const other = await book("2027-01-28T14:00", { sessionTypeId: own });
+    const otherEmail = (await findBookingByManageToken(other.manageToken))?.clientEmail ?? "";
+    await expect.poll(() => mailsTo(otherEmail).length).toBe(1);
+    expect(mailsTo(otherEmail)[0]?.text).toContain("Tarif : 45 €");
+    expect(mailsTo(otherEmail)[0]?.text).toContain(
+      "Ce qui est compris : Une heure au studio ; 5 photos retouchées",
     );
   });
 

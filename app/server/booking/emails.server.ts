@@ -5,6 +5,7 @@ import { managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr } from "~/lib/booking/words";
 import type { StudioData } from "~/content/schemas";
 import { studioDataSchema } from "~/content/schemas";
+import { sessionOffer, type SessionOffer } from "~/lib/booking/offer";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { bookingEvents, bookings, sessionTypes, studios } from "../db/schema";
@@ -42,6 +43,8 @@ const siteHost = () => new URL(env().SITE_URL).host;
 type Loaded = {
   booking: typeof bookings.$inferSelect;
   typeName: string;
+  /** Its price and « ce qui est compris »: its price card's when it is its offer (decision 0127). */
+  offer: SessionOffer;
   depositText: string | null;
   cutoffHours: number;
   /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
@@ -56,6 +59,8 @@ async function load(bookingId: string): Promise<Loaded | null> {
     .select({
       booking: bookings,
       typeName: sessionTypes.name,
+      priceText: sessionTypes.priceText,
+      includedText: sessionTypes.includedText,
       depositText: sessionTypes.depositText,
       cutoffHours: sessionTypes.cancellationCutoffHours,
       questions: sessionTypes.questions,
@@ -81,6 +86,11 @@ async function load(bookingId: string): Promise<Loaded | null> {
   return {
     booking: row.booking,
     typeName: row.typeName,
+    offer: sessionOffer(content.documents.prices, {
+      id: row.booking.sessionTypeId,
+      priceText: row.priceText,
+      includedText: row.includedText,
+    }),
     depositText: row.depositText,
     cutoffHours: row.cutoffHours,
     questionLabels: Object.fromEntries(
@@ -257,6 +267,10 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   const where = addressLine(studio);
   const details = [
     `Séance : ${loaded.typeName} (${duration})`,
+    ...(loaded.offer.price ? [`Tarif : ${loaded.offer.price}`] : []),
+    ...(loaded.offer.included.length > 0
+      ? [`Ce qui est compris : ${loaded.offer.included.join(" ; ")}`]
+      : []),
     `Quand : ${instantLabelFr(booking.startsAt)}`,
     `Où : ${studio.name}, ${where}`,
     `Plan d'accès : ${mapLink(studio)}`,

@@ -18,7 +18,15 @@ const HOUR = 3_600_000;
 
 export type ManagedBooking = {
   booking: BookingRecord;
-  type: { name: string; cutoffHours: number; privateToken: string | null; archived: boolean };
+  type: {
+    id: string;
+    name: string;
+    cutoffHours: number;
+    privateToken: string | null;
+    archived: boolean;
+    priceText: string;
+    includedText: string;
+  };
   studio: {
     name: string;
     phone: string;
@@ -39,6 +47,8 @@ export async function managedBooking(
   const [row] = await db()
     .select({
       name: sessionTypes.name,
+      priceText: sessionTypes.priceText,
+      includedText: sessionTypes.includedText,
       cutoffHours: sessionTypes.cancellationCutoffHours,
       privateToken: sessionTypes.privateToken,
       archivedAt: sessionTypes.archivedAt,
@@ -55,7 +65,10 @@ export async function managedBooking(
   return {
     booking,
     type: {
+      id: booking.sessionTypeId,
       name: row.name,
+      priceText: row.priceText,
+      includedText: row.includedText,
       cutoffHours: row.cutoffHours,
       privateToken: row.privateToken,
       archived: row.archivedAt !== null,

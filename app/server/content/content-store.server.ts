@@ -37,12 +37,17 @@ export type RevisionSummary = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Every media id a value names (the only uuids in documents and studios are photo references). */
+/** Fields of documents holding the id of another record than a photo: a price card's session type (0127). */
+const NOT_PHOTO_FIELDS = new Set(["sessionType"]);
+
+/** Every media id a value names (the uuids in documents and studios are photo references, but the above). */
 export function mediaIdsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (typeof value === "string" && UUID.test(value)) found.add(value.toLowerCase());
   else if (Array.isArray(value)) for (const item of value) mediaIdsIn(item, found);
   else if (value && typeof value === "object") {
-    for (const item of Object.values(value)) mediaIdsIn(item, found);
+    for (const [field, item] of Object.entries(value)) {
+      if (!NOT_PHOTO_FIELDS.has(field)) mediaIdsIn(item, found);
+    }
   }
   return found;
 }

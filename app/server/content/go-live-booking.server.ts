@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { SEED_AUTHOR } from "./ensure-seed.server";
-import type { BookingFacts } from "./go-live.server";
+import { bookingStudioPath } from "~/lib/booking/urls";
+import { missingForOnlineBooking, type BookingFacts } from "./go-live.server";
 
 type StudioRow = { studio_id: string; session_types: number; photographers: number };
 type DemoRow = { name: string; reviewed: boolean };
@@ -41,4 +42,24 @@ export async function bookingFacts(): Promise<BookingFacts> {
     ),
     demoSessionTypes: demo.rows.map((row) => ({ name: row.name, reviewed: row.reviewed })),
   };
+}
+
+/**
+ * Why a studio cannot take bookings on the site yet, in French, or null when it can (decision 0127): a
+ * studio not created yet has neither session type nor photographer.
+ */
+export async function onlineBookingRefusal(studioId: string | null): Promise<string | null> {
+  const facts = studioId ? (await bookingFacts()).studios.get(studioId) : undefined;
+  const missing = missingForOnlineBooking(facts ?? { sessionTypes: 0, photographers: 0 });
+  if (missing.length === 0) return null;
+  return `La réservation en ligne ne peut pas être activée : il manque ${missing.join(" et ")}. Complétez d'abord Réservations (Séances, Réglages).`;
+}
+
+/** A studio's public booking page as a visitor opens it, and its QR code (an SVG data URL, made here). */
+export async function publicBookingLink(siteUrl: string, slug: string) {
+  const url = `${siteUrl.replace(/\/$/, "")}${bookingStudioPath(slug)}`;
+  // qrcode is loaded when first needed, not at start-up (decision 0092).
+  const { default: QRCode } = await import("qrcode");
+  const svg = await QRCode.toString(url, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { url, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
