@@ -1,14 +1,9 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/reserver.seance";
 import type { SiteHandle } from "./site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
-import {
-  BookingPage,
-  DayChoices,
-  NO_INDEX,
-  TimeChoices,
-} from "~/components/booking/booking-layout";
-import { Button } from "~/components/ui/button";
+import { BookingPage, NO_INDEX, TimeChoices } from "~/components/booking/booking-layout";
+import { MonthCalendar } from "~/components/booking/month-calendar";
+import { parseMonth } from "~/lib/booking/month";
 import {
   BOOKING_HOME_PATH,
   bookingDaysPath,
@@ -20,16 +15,17 @@ import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import {
   bookingStudioAt,
+  freeDaysOfMonth,
   freeTimesOf,
-  nextFreeDays,
   offeredSessionType,
   privateTokenOf,
 } from "~/server/booking/visitor.server";
 import { siteContent } from "~/server/content/site-content.server";
 
 /**
- * /reserver/{studio}/{séance}: the next free days (a page of them from `?du=`), and the free times of the
- * day chosen (`?jour=`), each a link to the details form.
+ * /reserver/{studio}/{séance}: a month of free days (`?mois=AAAA-MM`, else the chosen day's month, else the
+ * first free day's; decision 0124), and the free times of the day chosen (`?jour=`), each a link to the
+ * details form.
  */
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -43,11 +39,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const privateToken = privateTokenOf(search.get("lien"));
   const type = await offeredSessionType(studio.id, params.seance, privateToken);
-  const from = isDay(search.get("du")) ? search.get("du") : null;
   const day = isDay(search.get("jour")) ? search.get("jour") : null;
+  // An address of the former pages of seven days (`?du=`) opens that day's month.
+  const from = isDay(search.get("du")) ? search.get("du") : null;
+  const month = parseMonth(search.get("mois")) ?? (from && !day ? from.slice(0, 7) : null);
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
-  const [{ days, nextFrom }, times] = await Promise.all([
-    nextFreeDays({ ...query, fromDay: from }),
+  const [calendar, times] = await Promise.all([
+    freeDaysOfMonth({ ...query, month, day }),
     day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
   ]);
   return {
@@ -59,10 +57,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       priceText: type.priceText,
     },
     privateToken,
-    from,
     day,
-    days: days.map((free) => ({ day: free.day, count: free.slots.length })),
-    nextFrom,
+    calendar,
     times: times.map((slot) => ({ key: slot.key, time: slot.time })),
   };
 }
@@ -82,7 +78,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ReserverSeancePage({ loaderData }: Route.ComponentProps) {
-  const { studio, type, privateToken, day, days, nextFrom, times, from } = loaderData;
+  const { studio, type, privateToken, day, calendar, times } = loaderData;
   const lien = privateToken;
   return (
     <BookingPage
@@ -102,40 +98,24 @@ export default function ReserverSeancePage({ loaderData }: Route.ComponentProps)
     >
       <section aria-labelledby="jours">
         <h2 id="jours" className="text-xl font-semibold">
-          {from ? `Jours libres à partir du ${dayLabelFr(from)}` : "Prochains jours libres"}
+          Jours libres
         </h2>
-        {days.length === 0 ? (
+        <div className="mt-3">
+          <MonthCalendar
+            {...calendar}
+            selected={day}
+            hrefOfDay={(chosen) =>
+              `${bookingDaysPath(studio.slug, type.slug, { lien, jour: chosen })}#horaires`
+            }
+            hrefOfMonth={(month) => bookingDaysPath(studio.slug, type.slug, { lien, mois: month })}
+          />
+        </div>
+        {calendar.days.length === 0 && !calendar.nextMonth ? (
           <p className="mt-3">
             Plus aucun créneau libre en ligne sur cette période : appelez le studio au{" "}
             {studio.phone}.
           </p>
-        ) : (
-          <div className="mt-3">
-            <DayChoices
-              days={days}
-              selected={day}
-              hrefOf={(chosen) =>
-                `${bookingDaysPath(studio.slug, type.slug, { lien, du: from, jour: chosen })}#horaires`
-              }
-            />
-          </div>
-        )}
-        <div className="mt-4 flex flex-wrap gap-3">
-          {from ? (
-            <Button asChild variant="outline">
-              <Link to={bookingDaysPath(studio.slug, type.slug, { lien })}>
-                Revenir aux premiers jours
-              </Link>
-            </Button>
-          ) : null}
-          {nextFrom ? (
-            <Button asChild variant="outline">
-              <Link to={bookingDaysPath(studio.slug, type.slug, { lien, du: nextFrom })}>
-                Jours suivants
-              </Link>
-            </Button>
-          ) : null}
-        </div>
+        ) : null}
       </section>
 
       {day ? (

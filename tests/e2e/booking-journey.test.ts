@@ -225,12 +225,18 @@ describe("the booking journey", () => {
     // The day's page loaded to its end: the last of its times is the last of the day, not of what the
     // browser has parsed so far.
     await visitor.waitForURL((address) => address.searchParams.get("jour") === movedDay);
-    const lastTime = visitor.getByRole("button", { name: /, disponible$/ }).last();
-    seen.movedTo = (await lastTime.getAttribute("value")) ?? "";
+    const lastTime = visitor.getByRole("link", { name: /, disponible$/ }).last();
+    seen.movedTo = paramOf(await lastTime.getAttribute("href"), "creneau");
     expect(dayOf(seen.movedTo)).toBe(movedDay);
-    // The move step's page (days and times as buttons).
+    // The move step's page (days and times as links).
     expect(await axeViolations(visitor), "déplacement").toEqual([]);
-    await visitor.getByRole("button", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
+    await visitor.getByRole("link", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
+    // Nothing moves before she confirms (decision 0124).
+    await visitor
+      .getByRole("heading", { name: `Déplacer au ${slotLabelFr(seen.movedTo)} ?` })
+      .waitFor();
+    expect(await axeViolations(visitor), "confirmation du déplacement").toEqual([]);
+    await visitor.getByRole("button", { name: "Confirmer" }).tap();
     await visitor.getByRole("status").getByText("Votre séance est déplacée.").waitFor();
     const movedWhen = slotLabelFr(seen.movedTo, true);
     await expect.poll(() => visitor.locator("main").textContent()).toContain(`${movedWhen} (1 h)`);

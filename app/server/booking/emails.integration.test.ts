@@ -143,6 +143,24 @@ describe("a booking's e-mails", () => {
     expect(movedIcs.property("UID")).toBe(`${made.id}@localhost:3000`);
     expect(movedIcs.property("SEQUENCE")).toBe("1");
     expect(movedIcs.property("DTSTART")).toBe("20270113T140000Z");
+    // The owner reads the old time beside the new one, a link to that booking, and its .ics (decision 0125).
+    const ownerSubject =
+      "Réservation déplacée par le client : Léa Martin, mercredi 13 janvier 2027 à 15 h";
+    await expect
+      .poll(() => capture.received.filter((each) => each.subject === ownerSubject).length)
+      .toBe(1);
+    const ownerMail = capture.received.find((each) => each.subject === ownerSubject);
+    expect(ownerMail?.text).toContain(
+      "Quand : mercredi 13 janvier 2027 à 15 h (au lieu du mercredi 13 janvier 2027 à 10 h)",
+    );
+    expect(ownerMail?.text).toContain(
+      `La réservation : http://localhost:3000/admin/reservations/${made.id}`,
+    );
+    expect(ownerMail?.html).toContain(`href="http://localhost:3000/admin/reservations/${made.id}"`);
+    const ownerIcs = icsOf(ownerMail ?? { raw: "" });
+    expect(ownerIcs.property("UID")).toBe(`${made.id}@localhost:3000`);
+    expect(ownerIcs.property("METHOD")).toBe("PUBLISH");
+    expect(ownerIcs.property("DTSTART")).toBe("20270113T140000Z");
 
     await cancelBooking(made.id, { actor: "client" }, { now: NOW });
     await expect.poll(() => mailsTo(email).length).toBe(3);
@@ -170,6 +188,18 @@ describe("a booking's e-mails", () => {
       "Demande de séance reçue : jeudi 14 janvier 2027 à 10 h",
     );
     expect(icsOf(mailsTo(email)[0] ?? { raw: "" }).property("STATUS")).toBe("TENTATIVE");
+    // The owner's e-mail leads to that request, to accept or decline it there (decision 0125).
+    const ownerSubject =
+      "Nouvelle demande de séance (à accepter ou refuser) : Léa Martin, jeudi 14 janvier 2027 à 10 h";
+    await expect
+      .poll(() => capture.received.filter((each) => each.subject === ownerSubject).length)
+      .toBe(1);
+    const ownerMail = capture.received.find((each) => each.subject === ownerSubject);
+    const admin = `http://localhost:3000/admin/reservations/${asked.id}`;
+    expect(ownerMail?.text).toContain(`Accepter : ${admin}\nRefuser : ${admin}?refuser=1`);
+    expect(ownerMail?.html).toContain(`href="${admin}"`);
+    expect(ownerMail?.html).toContain(`href="${admin}?refuser=1"`);
+    expect(icsOf(ownerMail ?? { raw: "" }).property("STATUS")).toBe("TENTATIVE");
     await acceptRequest(asked.id, owner, NOW);
     await expect.poll(() => mailsTo(email).length).toBe(2);
     expect(mailsTo(email)[1]?.subject).toBe(
