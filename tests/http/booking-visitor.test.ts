@@ -205,7 +205,7 @@ describe("choosing a day and a time", () => {
     expect(times.length).toBeGreaterThan(0);
     for (const time of times) {
       expect(time.getAttribute("aria-label")).toMatch(
-        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+ à \d{1,2} h( \d\d)?, disponible$/,
+        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+ à \d{1,2}\u00A0h(\u00A0\d\d)?, disponible$/,
       );
     }
     // Addresses that name no day are ignored, never an error.
@@ -405,7 +405,7 @@ describe("the client's page /reservation/{token}", () => {
     const confirmStep = await fetchPage(timeHref);
     expectLight(confirmStep);
     const question = textOf(confirmStep.document.querySelector("#confirmer-titre"));
-    expect(question).toBe(`Déplacer au ${slotLabelFr(target)} ?`);
+    expect(question).toBe(`Déplacer au ${slotLabelFr(target).replace(/\s/g, " ")} ?`);
     const confirmForm = confirmStep.document.querySelector("#confirmer form[method=post]");
     expect(confirmForm?.getAttribute("action")).toBe(path);
     expect(confirmForm?.querySelector('input[name="intent"]')?.getAttribute("value")).toBe("move");

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
 import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
 import { managePath } from "~/lib/booking/urls";
-import { durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
 import type { StudioData } from "~/content/schemas";
 import { studioDataSchema } from "~/content/schemas";
 import { readSiteContent } from "../content/site-content.server";
@@ -172,7 +172,7 @@ function clientWording(
         subject: `Votre séance est réservée : ${when}`,
         heading: "Votre séance est réservée",
         lines: [
-          `Nous avons bien réservé votre ${typeName.toLowerCase()} au ${studio.name}, le ${when}.`,
+          `Nous avons bien réservé votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
         ],
       };
     case "requested":
@@ -180,7 +180,7 @@ function clientWording(
         subject: `Demande de séance reçue : ${when}`,
         heading: "Votre demande est bien reçue",
         lines: [
-          `Vous avez demandé une séance « ${typeName} » au ${studio.name}, le ${when}.`,
+          `Vous avez demandé une ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
           `Le studio vous répond ${answerBy} ; ce créneau vous est réservé d'ici là.`,
         ],
       };
@@ -215,13 +215,18 @@ function clientWording(
       return {
         subject: `Votre séance est déplacée : ${when}`,
         heading: "Votre séance est déplacée",
-        lines: [`Votre séance « ${typeName} » au ${studio.name} a lieu désormais le ${when}.`],
+        lines: [
+          `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} a lieu désormais le ${when}.`,
+        ],
       };
     case "cancelled":
       return {
         subject: `Séance annulée : ${when}`,
         heading: "Votre séance est annulée",
-        lines: [`Votre séance « ${typeName} » au ${studio.name} du ${when} est annulée.`, ...said],
+        lines: [
+          `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} du ${when} est annulée.`,
+          ...said,
+        ],
       };
     case "reminder-48h":
     case "reminder-2h":
@@ -229,7 +234,7 @@ function clientWording(
         subject: `Rappel : votre séance ${event === "reminder-2h" ? "aujourd'hui" : "approche"} (${when})`,
         heading: "Votre séance approche",
         lines: [
-          `Nous vous attendons le ${when} au ${studio.name} pour votre séance « ${typeName} ».`,
+          `Nous vous attendons le ${when} au ${studio.name} pour votre ${sessionOfTypeFr(typeName)}.`,
         ],
       };
   }
@@ -281,7 +286,8 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Plan d'accès : ${mapLink(studio)}`,
     `Téléphone du studio : ${studio.phone}`,
     `État : ${BOOKING_STATE_LABELS[booking.state]}`,
-    ...(loaded.depositText && active ? [`Acompte : ${loaded.depositText}`] : []),
+    // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
+    ...(loaded.depositText && active ? [loaded.depositText] : []),
   ];
   // The client may change it online until the cut-off; past it, the link only shows it.
   const changeUntil = new Date(booking.startsAt.getTime() - loaded.cutoffHours * 3_600_000);
