@@ -83,7 +83,7 @@ export default function ReserverSeancePage({ loaderData }: Route.ComponentProps)
   return (
     <BookingPage
       trail={[
-        { label: "Studio", to: BOOKING_HOME_PATH },
+        { label: "Réserver une séance", to: BOOKING_HOME_PATH },
         { label: studio.name, to: bookingStudioPath(studio.slug, lien) },
         { label: type.name },
       ]}

@@ -535,9 +535,7 @@ describe("/admin/reservations: the agenda", () => {
     const addAt = week.document.querySelector(
       `a[href="/admin/reservations/nouvelle?jour=${DAY}&heure=11%3A00"]`,
     );
-    expect(addAt?.getAttribute("aria-label")).toMatch(
-      /^Ajouter une réservation le .* à 11\u00A0h$/,
-    );
+    expect(addAt?.getAttribute("aria-label")).toMatch(/^Réserver le .* à 11\u00A0h$/);
     // The form opens on that hour: the free time chosen, or typed as another time.
     const prefilled = await adminPage(
       `/admin/reservations/nouvelle?studio=${limoges}&seance=${typeId}&jour=${DAY}&heure=11:00`,

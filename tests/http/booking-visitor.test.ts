@@ -221,6 +221,20 @@ describe("the details form without JavaScript", () => {
     const form = await fetchPage(href);
     expect(form.status).toBe(200);
     expectLight(form);
+    // The steps name the pages they lead to, the current one as its title says (decision 0125).
+    const steps = [
+      ...form.document.querySelectorAll('nav[aria-label="Étapes de la réservation"] li'),
+    ].map((step) => textOf(step).replace(/^›\s*/, ""));
+    expect(steps).toEqual([
+      "Réserver une séance",
+      "Studio de Brive",
+      "Portrait test",
+      "Réserver ce créneau",
+    ]);
+    expect(textOf(form.document.querySelector("h1"))).toBe("Réserver ce créneau");
+    const first = form.document.querySelector('nav[aria-label="Étapes de la réservation"] a');
+    const home = await fetchPage(first?.getAttribute("href") ?? "");
+    expect(textOf(home.document.querySelector("h1"))).toBe("Réserver une séance");
     for (const name of ["name", "email", "phone", "answers.prenom-enfant", "consent", "site_web"]) {
       expect(
         form.document.querySelector(`form[method=post] [name="${name}"]`),
@@ -394,7 +408,17 @@ describe("the client's page /reservation/{token}", () => {
   it("moves the booking to another free time (POST), then cancels it after a confirmation step", async () => {
     const { path, email } = await booked();
     const moving = await fetchPage(`${path}?deplacer=1`);
-    const dayLink = moving.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
+    // The month's last free day (its first may be today, with the booked time its only one left), else the
+    // next month's.
+    const lastDayOf = (page: FetchedPage) =>
+      [...page.document.querySelectorAll('main table a[href*="jour="]')]
+        .at(-1)
+        ?.getAttribute("href");
+    const nextMonth = moving.document
+      .querySelector('a[aria-label^="Mois suivant"]')
+      ?.getAttribute("href");
+    const dayLink =
+      (nextMonth ? lastDayOf(await fetchPage(nextMonth)) : undefined) ?? lastDayOf(moving) ?? "";
     const day = await fetchPage(dayLink);
     // A time is a link to a confirmation step (decision 0124); nothing is posted by choosing it.
     expect(day.document.querySelector('button[name="creneau"]')).toBeNull();

@@ -151,7 +151,7 @@ export function WeekGrid({
                   key={hour}
                   to={newBookingHref(day, `${String(hour).padStart(2, "0")}:00`)}
                   tabIndex={-1}
-                  aria-label={`Ajouter une réservation le ${longDayFr(day)} à ${clockFr(`${hour}:00`)}`}
+                  aria-label={`Réserver le ${longDayFr(day)} à ${clockFr(`${hour}:00`)}`}
                   className="absolute inset-x-0 hover:bg-amber-50/60"
                   style={{ top: percent(index * 60, minutes), height: percent(60, minutes) }}
                 />
