@@ -114,6 +114,7 @@ export default [
     route("admin/sauvegardes", "routes/admin/sauvegardes.tsx"),
   ]),
   route("calendrier/:file", "routes/booking-calendar-feed.ts"),
+  route("reservation/:token/seance.ics", "routes/reservation.ics.ts"),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter-send-preview.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter-sending-progress.ts"),
   // A backup's download (signed link + session) and a restore followed outside the layout: the restore

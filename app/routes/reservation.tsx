@@ -1,25 +1,22 @@
+import { CalendarPlus } from "lucide-react";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/reservation";
 import type { SiteHandle } from "./site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
-import {
-  BookingPage,
-  DayChoices,
-  NO_INDEX,
-  Notice,
-  TimeChoices,
-} from "~/components/booking/booking-layout";
+import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
+import { MonthCalendar } from "~/components/booking/month-calendar";
+import { parseMonth } from "~/lib/booking/month";
 import { Button } from "~/components/ui/button";
 import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
 import { slotKeyOf } from "~/lib/booking/slots";
-import { managePath } from "~/lib/booking/urls";
-import { dayLabelFr, durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import { manageIcsPath, managePath } from "~/lib/booking/urls";
+import { dayLabelFr, durationLabelFr, instantLabelFr, slotLabelFr } from "~/lib/booking/words";
 import { parseIsoDay } from "~/lib/dates";
 import { telHref } from "~/lib/public-site";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
-import { freeTimesOf, nextFreeDays } from "~/server/booking/visitor.server";
+import { freeDaysOfMonth, freeTimesOf, type FreeMonth } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
 import { clientAddressContext } from "~/server/context";
 import { siteContent } from "~/server/content/site-content.server";
@@ -28,8 +25,8 @@ import { IncludedList } from "~/components/booking/included-list";
 
 /**
  * /reservation/{jeton}: the client's booking (from the confirmation and every e-mail): see it, cancel it
- * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&du=…&jour=…`, the times as buttons of a
- * POST form) until the type's cut-off. Never cached, never indexed, no referrer to other sites (the token is the key).
+ * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&mois=…&jour=…`, a time chosen then confirmed
+ * by a POST form, `&creneau=…`, decision 0124) until the type's cut-off; add it to a calendar (`seance.ics`). Never cached, never indexed, no referrer to other sites (the token is the key).
  */
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -56,11 +53,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const moving = changeable && search.get("deplacer") === "1" && !type.archived;
   const cancelling = changeable && search.get("annuler") === "1";
   // An impossible day in the address (2026-12-32, 0000-00-00) is no day chosen (decision 0122).
-  const from = parseIsoDay(search.get("du"));
   const day = parseIsoDay(search.get("jour"));
-  let days: { day: string; count: number }[] = [];
-  let nextFrom: string | null = null;
+  const month = parseMonth(search.get("mois"));
+  let calendar: FreeMonth | null = null;
   let times: { key: string; time: string }[] = [];
+  // The time chosen for a move, shown for confirmation before anything changes (decision 0124).
+  let confirmMove: { key: string; label: string } | null = null;
   if (moving) {
     // Its own time does not stand in its way: it can move by half an hour.
     const query = {
@@ -70,15 +68,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       exceptBookingId: booking.id,
     };
     const [free, dayTimes] = await Promise.all([
-      nextFreeDays({ ...query, fromDay: from }),
+      freeDaysOfMonth({ ...query, month, day }),
       day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
     ]);
-    days = free.days.map((entry) => ({ day: entry.day, count: entry.slots.length }));
-    nextFrom = free.nextFrom;
+    calendar = free;
     const current = slotKeyOf(booking.startsAt);
     times = dayTimes
       .filter((slot) => slot.key !== current)
       .map((slot) => ({ key: slot.key, time: slot.time }));
+    // Only one of the day's free times is confirmed; any other value shows the day's times again.
+    const chosen = times.find((slot) => slot.key === search.get("creneau"));
+    if (chosen) confirmMove = { key: chosen.key, label: slotLabelFr(chosen.key) };
   }
   return data(
     {
@@ -107,11 +107,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       rebookPath: managed.rebookPath,
       moving,
       cancelling,
-      from,
       day,
-      days,
-      nextFrom,
+      calendar,
       times,
+      confirmMove,
       done: DONE[search.get("fait") ?? ""] ?? null,
       created: search.get("nouvelle") === "1",
     },
@@ -240,6 +239,17 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           </dd>
         </dl>
         <IncludedList lines={type.included} className="mt-4" />
+        {active ? (
+          // A plain download (a light page has no router to intercept it): the calendar opens the file.
+          <a
+            href={manageIcsPath(token)}
+            download="seance.ics"
+            className="mt-4 inline-flex min-h-11 items-center gap-2 font-medium text-gold-dark underline underline-offset-4"
+          >
+            <CalendarPlus aria-hidden="true" className="size-5" />
+            Ajouter à mon agenda
+          </a>
+        ) : null}
       </section>
 
       {active && !changeable ? (
@@ -304,43 +314,64 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           <h2 id="deplacer" className="text-xl font-semibold">
             Déplacer la séance
           </h2>
-          {loaderData.days.length === 0 ? (
-            <p>Aucun autre créneau libre en ligne : appelez le studio au {studio.phone}.</p>
-          ) : (
-            <DayChoices
-              days={loaderData.days}
+          {loaderData.calendar ? (
+            <MonthCalendar
+              {...loaderData.calendar}
               selected={loaderData.day}
-              hrefOf={(chosen) =>
-                `${managePath(token, { deplacer: "1", du: loaderData.from, jour: chosen })}#horaires`
+              hrefOfDay={(chosen) =>
+                `${managePath(token, { deplacer: "1", jour: chosen })}#horaires`
               }
+              hrefOfMonth={(chosen) => managePath(token, { deplacer: "1", mois: chosen })}
             />
-          )}
-          {loaderData.nextFrom ? (
-            <Button asChild variant="outline">
-              <Link to={managePath(token, { deplacer: "1", du: loaderData.nextFrom })}>
-                Jours suivants
-              </Link>
-            </Button>
           ) : null}
-          {loaderData.day ? (
-            <form
-              method="post"
-              action={managePath(token)}
-              id="horaires"
-              aria-labelledby="horaires-titre"
-            >
+          {loaderData.calendar?.days.length === 0 && !loaderData.calendar.nextMonth ? (
+            <p>Aucun autre créneau libre en ligne : appelez le studio au {studio.phone}.</p>
+          ) : null}
+          {loaderData.day && !loaderData.confirmMove ? (
+            <section id="horaires" aria-labelledby="horaires-titre">
               <h3 id="horaires-titre" className="font-semibold first-letter:uppercase">
                 {dayLabelFr(loaderData.day)} : choisissez le nouvel horaire
               </h3>
-              <input type="hidden" name="intent" value="move" />
               <div className="mt-3">
                 {loaderData.times.length === 0 ? (
                   <p>Plus aucun horaire libre ce jour-là.</p>
                 ) : (
-                  <TimeChoices slots={loaderData.times} buttonName="creneau" />
+                  <TimeChoices
+                    slots={loaderData.times}
+                    hrefOf={(key) =>
+                      `${managePath(token, { deplacer: "1", jour: loaderData.day, creneau: key })}#confirmer`
+                    }
+                  />
                 )}
               </div>
-            </form>
+            </section>
+          ) : null}
+          {loaderData.confirmMove ? (
+            <section
+              id="confirmer"
+              aria-labelledby="confirmer-titre"
+              className="rounded-2xl border border-gold-dark bg-amber-50 p-6"
+            >
+              <h3 id="confirmer-titre" className="text-lg font-semibold">
+                Déplacer au {loaderData.confirmMove.label} ?
+              </h3>
+              <p className="mt-2">
+                Votre horaire actuel ({booking.when}) sera libéré. Un e-mail vous confirmera le
+                nouvel horaire.
+              </p>
+              <form method="post" action={managePath(token)} className="mt-4 flex flex-wrap gap-3">
+                <input type="hidden" name="intent" value="move" />
+                <input type="hidden" name="creneau" value={loaderData.confirmMove.key} />
+                <Button type="submit">Confirmer</Button>
+                <Button asChild variant="outline">
+                  <Link
+                    to={`${managePath(token, { deplacer: "1", jour: loaderData.day })}#horaires`}
+                  >
+                    Annuler
+                  </Link>
+                </Button>
+              </form>
+            </section>
           ) : null}
           <Link to={managePath(token)} className="inline-flex min-h-11 items-center underline">
             Garder l'horaire actuel

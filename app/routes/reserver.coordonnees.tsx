@@ -158,10 +158,11 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
   return (
     <BookingPage
       trail={[
-        { label: "Studio", to: BOOKING_HOME_PATH },
+        { label: "Réserver une séance", to: BOOKING_HOME_PATH },
         { label: studio.name, to: bookingStudioPath(studio.slug, lien) },
         { label: type.name, to: bookingDaysPath(studio.slug, type.slug, { lien }) },
-        { label: "Vos coordonnées" },
+        // The current step is named as the page is (decision 0125).
+        { label: type.request ? "Demander ce créneau" : "Réserver ce créneau" },
       ]}
       title={type.request ? "Demander ce créneau" : "Réserver ce créneau"}
       intro={

@@ -1,14 +1,9 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/reserver.seance";
 import type { SiteHandle } from "./site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
-import {
-  BookingPage,
-  DayChoices,
-  NO_INDEX,
-  TimeChoices,
-} from "~/components/booking/booking-layout";
-import { Button } from "~/components/ui/button";
+import { BookingPage, NO_INDEX, TimeChoices } from "~/components/booking/booking-layout";
+import { MonthCalendar } from "~/components/booking/month-calendar";
+import { parseMonth } from "~/lib/booking/month";
 import {
   BOOKING_HOME_PATH,
   bookingDaysPath,
@@ -23,16 +18,17 @@ import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import {
   bookingStudioAt,
+  freeDaysOfMonth,
   freeTimesOf,
-  nextFreeDays,
   offeredSessionType,
   privateTokenOf,
 } from "~/server/booking/visitor.server";
 import { siteContent } from "~/server/content/site-content.server";
 
 /**
- * /reserver/{studio}/{séance}: the next free days (a page of them from `?du=`), and the free times of the
- * day chosen (`?jour=`), each a link to the details form.
+ * /reserver/{studio}/{séance}: a month of free days (`?mois=AAAA-MM`, else the chosen day's month, else the
+ * first free day's; decision 0124), and the free times of the day chosen (`?jour=`), each a link to the
+ * details form.
  */
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -44,12 +40,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const privateToken = privateTokenOf(search.get("lien"));
   const type = await offeredSessionType(studio.id, params.seance, privateToken);
   // An impossible day in the address (2026-12-32, 0000-00-00) is no day chosen (decision 0122).
-  const from = parseIsoDay(search.get("du"));
   const day = parseIsoDay(search.get("jour"));
+  // An address of the former pages of seven days (`?du=`) opens that day's month.
+  const from = parseIsoDay(search.get("du"));
+  const month = parseMonth(search.get("mois")) ?? (from && !day ? from.slice(0, 7) : null);
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
   const offer = sessionOffer(content.documents.prices, type);
-  const [{ days, nextFrom }, times] = await Promise.all([
-    nextFreeDays({ ...query, fromDay: from }),
+  const [calendar, times] = await Promise.all([
+    freeDaysOfMonth({ ...query, month, day }),
     day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
   ]);
   return {
@@ -63,10 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       included: offer.included,
     },
     privateToken,
-    from,
     day,
-    days: days.map((free) => ({ day: free.day, count: free.slots.length })),
-    nextFrom,
+    calendar,
     times: times.map((slot) => ({ key: slot.key, time: slot.time })),
   };
 }
@@ -86,12 +82,12 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ReserverSeancePage({ loaderData }: Route.ComponentProps) {
-  const { studio, type, privateToken, day, days, nextFrom, times, from } = loaderData;
+  const { studio, type, privateToken, day, calendar, times } = loaderData;
   const lien = privateToken;
   return (
     <BookingPage
       trail={[
-        { label: "Studio", to: BOOKING_HOME_PATH },
+        { label: "Réserver une séance", to: BOOKING_HOME_PATH },
         { label: studio.name, to: bookingStudioPath(studio.slug, lien) },
         { label: type.name },
       ]}
@@ -109,40 +105,24 @@ export default function ReserverSeancePage({ loaderData }: Route.ComponentProps)
     >
       <section aria-labelledby="jours">
         <h2 id="jours" className="text-xl font-semibold">
-          {from ? `Jours libres à partir du ${dayLabelFr(from)}` : "Prochains jours libres"}
+          Jours libres
         </h2>
-        {days.length === 0 ? (
+        <div className="mt-3">
+          <MonthCalendar
+            {...calendar}
+            selected={day}
+            hrefOfDay={(chosen) =>
+              `${bookingDaysPath(studio.slug, type.slug, { lien, jour: chosen })}#horaires`
+            }
+            hrefOfMonth={(month) => bookingDaysPath(studio.slug, type.slug, { lien, mois: month })}
+          />
+        </div>
+        {calendar.days.length === 0 && !calendar.nextMonth ? (
           <p className="mt-3">
             Plus aucun créneau libre en ligne sur cette période : appelez le studio au{" "}
             {studio.phone}.
           </p>
-        ) : (
-          <div className="mt-3">
-            <DayChoices
-              days={days}
-              selected={day}
-              hrefOf={(chosen) =>
-                `${bookingDaysPath(studio.slug, type.slug, { lien, du: from, jour: chosen })}#horaires`
-              }
-            />
-          </div>
-        )}
-        <div className="mt-4 flex flex-wrap gap-3">
-          {from ? (
-            <Button asChild variant="outline">
-              <Link to={bookingDaysPath(studio.slug, type.slug, { lien })}>
-                Revenir aux premiers jours
-              </Link>
-            </Button>
-          ) : null}
-          {nextFrom ? (
-            <Button asChild variant="outline">
-              <Link to={bookingDaysPath(studio.slug, type.slug, { lien, du: nextFrom })}>
-                Jours suivants
-              </Link>
-            </Button>
-          ) : null}
-        </div>
+        ) : null}
       </section>
 
       {day ? (

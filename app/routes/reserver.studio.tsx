@@ -65,7 +65,7 @@ export default function ReserverStudioPage({ loaderData }: Route.ComponentProps)
   const { studio, types, privateToken } = loaderData;
   return (
     <BookingPage
-      trail={[{ label: "Studio", to: BOOKING_HOME_PATH }, { label: studio.name }]}
+      trail={[{ label: "Réserver une séance", to: BOOKING_HOME_PATH }, { label: studio.name }]}
       title={`Réserver au ${studio.name}`}
       intro="Choisissez votre séance."
     >

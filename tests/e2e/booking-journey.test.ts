@@ -3,7 +3,7 @@ import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { clockFr } from "../../app/lib/booking/agenda-format";
 import { slotLabelFr } from "../../app/lib/booking/words";
-import { formatLongDateTimeFr, parisDateTimeToInstant } from "../../app/lib/dates";
+import { parisDateTimeToInstant } from "../../app/lib/dates";
 import { useAdmin } from "../support/accounts";
 import { firstFreeTime, insertSessionType, studioIds } from "../support/booking";
 import { postForm } from "../support/html";
@@ -96,7 +96,7 @@ const instantOf = (key: string) => parisDateTimeToInstant(key)?.getTime();
 const dayOf = (key: string) => key.slice(0, 10);
 const agendaDay = (day: string) => `/admin/reservations?vue=jour&date=${day}`;
 /** « 10 h 30 », as the agenda writes a slot key's time. */
-const clockOf = (key: string) => clockFr(key.slice(11, 16));
+const clockOf = (key: string) => clockFr(key.slice(11, 16)).replace(/\s/g, " ");
 /** The value of a search parameter of a link. */
 const paramOf = (href: string | null, name: string) =>
   new URL(href ?? "", "http://127.0.0.1").searchParams.get(name) ?? "";
@@ -197,7 +197,7 @@ describe("the booking journey", () => {
     expect(new URL(visitor.url()).pathname).toMatch(/^\/reservation\/[\w-]{43}$/);
     await visitor.getByRole("status").getByText("Votre séance est réservée.").waitFor();
     const when = slotLabelFr(seen.booked, true);
-    await expect.poll(() => visitor.locator("main").textContent()).toContain(`${when} (1 h)`);
+    await expect.poll(() => visitor.locator("main").textContent()).toContain(`${when} (1\u00A0h)`);
     // The client's page, with the toast that says it is booked.
     expect(await axeViolations(visitor), "réservation").toEqual([]);
 
@@ -225,15 +225,23 @@ describe("the booking journey", () => {
     // The day's page loaded to its end: the last of its times is the last of the day, not of what the
     // browser has parsed so far.
     await visitor.waitForURL((address) => address.searchParams.get("jour") === movedDay);
-    const lastTime = visitor.getByRole("button", { name: /, disponible$/ }).last();
-    seen.movedTo = (await lastTime.getAttribute("value")) ?? "";
+    const lastTime = visitor.getByRole("link", { name: /, disponible$/ }).last();
+    seen.movedTo = paramOf(await lastTime.getAttribute("href"), "creneau");
     expect(dayOf(seen.movedTo)).toBe(movedDay);
-    // The move step's page (days and times as buttons).
+    // The move step's page (days and times as links).
     expect(await axeViolations(visitor), "déplacement").toEqual([]);
-    await visitor.getByRole("button", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
+    await visitor.getByRole("link", { name: `${slotLabelFr(seen.movedTo)}, disponible` }).tap();
+    // Nothing moves before she confirms (decision 0124).
+    await visitor
+      .getByRole("heading", { name: `Déplacer au ${slotLabelFr(seen.movedTo)} ?` })
+      .waitFor();
+    expect(await axeViolations(visitor), "confirmation du déplacement").toEqual([]);
+    await visitor.getByRole("button", { name: "Confirmer" }).tap();
     await visitor.getByRole("status").getByText("Votre séance est déplacée.").waitFor();
     const movedWhen = slotLabelFr(seen.movedTo, true);
-    await expect.poll(() => visitor.locator("main").textContent()).toContain(`${movedWhen} (1 h)`);
+    await expect
+      .poll(() => visitor.locator("main").textContent())
+      .toContain(`${movedWhen} (1\u00A0h)`);
 
     const moved = await mailed(VISITOR.email, `Votre séance est déplacée : ${movedWhen}`);
     expect(moved.event).toMatchObject({ uid: seen.uid, sequence: 1, status: "CONFIRMED" });
@@ -260,7 +268,7 @@ describe("the booking journey", () => {
     const history = owner.getByRole("region", { name: "Historique" });
     await history.getByText("Annulée par le client").waitFor();
     const [from, to] = [seen.booked, seen.movedTo].map((key) =>
-      formatLongDateTimeFr(new Date(instantOf(key) ?? 0)),
+      slotLabelFr(key, true).replace(/\s/g, " "),
     );
     await expect
       .poll(async () => (await history.innerText()).replace(/\s+/g, " "))

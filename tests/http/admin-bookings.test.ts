@@ -524,6 +524,33 @@ describe("/admin/reservations: the agenda", () => {
 
     const week = await adminPage(`/admin/reservations?vue=semaine&date=${DAY}`);
     expect(textOf(week.document.querySelector("main"))).toContain(`Léa ${marker}`);
+    // The week grid (decision 0125): a colour per studio, named in a legend and in each booking; each
+    // hour of a day a link to add a booking there.
+    const legend = week.document.querySelector('ul[aria-label="Couleurs des studios"]');
+    expect(textOf(legend)).toContain("Studio de Limoges");
+    const block = [...week.document.querySelectorAll('a[href^="/admin/reservations/"]')].find(
+      (link) => textOf(link).includes(`Léa ${marker}`) && link.closest("li.absolute"),
+    );
+    expect(textOf(block)).toMatch(/^Studio de Limoges 10 h/);
+    const addAt = week.document.querySelector(
+      `a[href="/admin/reservations/nouvelle?jour=${DAY}&heure=11%3A00"]`,
+    );
+    expect(addAt?.getAttribute("aria-label")).toMatch(/^Réserver le .* à 11\u00A0h$/);
+    // The form opens on that hour: the free time chosen, or typed as another time.
+    const prefilled = await adminPage(
+      `/admin/reservations/nouvelle?studio=${limoges}&seance=${typeId}&jour=${DAY}&heure=11:00`,
+    );
+    expect(
+      prefilled.document
+        .querySelector(`input[name="slot"][value="${DAY}T11:00"]`)
+        ?.hasAttribute("checked"),
+    ).toBe(true);
+    const taken = await adminPage(
+      `/admin/reservations/nouvelle?studio=${limoges}&seance=${typeId}&jour=${DAY}&heure=10:00`,
+    );
+    expect(taken.document.querySelector('input[name="slotTime"]')?.getAttribute("value")).toBe(
+      `${DAY}T10:00`,
+    );
     const list = await adminPage(`/admin/reservations?vue=liste&date=${DAY}`);
     expect(textOf(list.document.querySelector("main"))).toContain(`Léa ${marker}`);
   });
@@ -606,7 +633,9 @@ describe("/admin/reservations: the agenda", () => {
     const agenda = await adminPage("/admin/reservations");
     const requests = agenda.document.querySelector('[aria-labelledby="demandes"]');
     expect(textOf(requests)).toContain(`Demande ${marker}`);
-    expect(textOf(requests)).toMatch(/Répondre avant le \d/);
+    expect(textOf(requests)).toMatch(
+      /Répondre avant le [a-z]+ (1er|\d{1,2}) [a-zéû]+ \d{4} à \d{1,2} h/,
+    );
     // A session of today, on the dashboard (a row without occupancies: other files' free times stay).
     const now = new Date();
     await database()

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstFreeTime } from "../support/booking";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
-import { serverDatabase } from "../support/server-under-test";
-import { startSmtpCapture } from "../support/smtp-capture";
+import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
+import { mailParts, startSmtpCapture } from "../support/smtp-capture";
+import { addParisDays } from "~/lib/booking/slots";
+import { slotLabelFr } from "~/lib/booking/words";
+import { isoDayInParis } from "~/lib/dates";
 
 // The visitor's booking pages without JavaScript (issue 25, decision 0115), on a server of the file's own:
 // turning booking on for Brive changes the header of every page. Each step is a server-rendered light page;
@@ -148,20 +151,65 @@ describe("the way in", () => {
 });
 
 describe("choosing a day and a time", () => {
-  it("shows a page of free days, then the day's times as links with their French names", async () => {
+  it("shows a month of free days, then the day's times as links with their French names", async () => {
     const days = await fetchPage("/reserver/brive/portrait-test");
     expect(days.status).toBe(200);
     expect(days.headers.get("cache-control")).toBe("no-store");
     expectLight(days);
-    const dayLinks = [...days.document.querySelectorAll('a[href*="jour="]')];
+    // A calendar of the month (decision 0124): every day of it, the free ones as links to their times.
+    const table = days.document.querySelector("main table");
+    const month = textOf(days.document.getElementById("mois-titre"));
+    expect(month).toMatch(/^[a-zéû]+ \d{4}$/);
+    expect(table?.getAttribute("aria-labelledby")).toBe("mois-titre");
+    expect([...(table?.querySelectorAll("th") ?? [])].map((cell) => textOf(cell))).toEqual([
+      "lun.",
+      "mar.",
+      "mer.",
+      "jeu.",
+      "ven.",
+      "sam.",
+      "dim.",
+    ]);
+    const cells = [...(table?.querySelectorAll("td") ?? [])].filter((cell) => textOf(cell) !== "");
+    expect(cells.length).toBeGreaterThanOrEqual(28);
+    const dayLinks = [...days.document.querySelectorAll('main table a[href*="jour="]')];
     expect(dayLinks.length).toBeGreaterThan(0);
-    expect(dayLinks.length).toBeLessThanOrEqual(7);
+    const monthKey = new URL(dayLinks[0]?.getAttribute("href") ?? "", "http://x").searchParams
+      .get("jour")
+      ?.slice(0, 7);
+    for (const link of dayLinks) {
+      expect(link.getAttribute("href")).toContain(`jour=${monthKey}-`);
+      expect(link.getAttribute("aria-label")).toMatch(
+        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+, \d+ horaires? libres?$/,
+      );
+    }
+    // From this month to the 30-day horizon's month, each with links to the months beside it.
+    const thisMonth = isoDayInParis(new Date()).slice(0, 7);
+    const lastMonth = addParisDays(isoDayInParis(new Date()), 30).slice(0, 7);
+    const first = await fetchPage(`/reserver/brive/portrait-test?mois=${thisMonth}`);
+    expect(first.document.querySelector('a[aria-label^="Mois précédent"]')).toBeNull();
+    const last = await fetchPage(`/reserver/brive/portrait-test?mois=${lastMonth}`);
+    expect(last.document.querySelector('a[aria-label^="Mois suivant"]')).toBeNull();
+    if (lastMonth !== thisMonth) {
+      const next = first.document.querySelector('a[aria-label^="Mois suivant : "]');
+      expect(next?.getAttribute("href")).toBe(`/reserver/brive/portrait-test?mois=${lastMonth}`);
+      const previous = last.document.querySelector('a[aria-label^="Mois précédent : "]');
+      expect(previous?.getAttribute("href")).toBe(
+        `/reserver/brive/portrait-test?mois=${thisMonth}`,
+      );
+    }
+    // Months out of reach show the nearest one; no real month is a page without a day chosen.
+    for (const asked of ["1999-01", "9999-12", "2026-13", "0000-00"]) {
+      const page = await fetchPage(`/reserver/brive/portrait-test?mois=${asked}`);
+      expect(page.status, asked).toBe(200);
+      expect(page.document.querySelector("main table"), asked).not.toBeNull();
+    }
     const day = await fetchPage(dayLinks[0]?.getAttribute("href") ?? "");
     const times = [...day.document.querySelectorAll('a[href*="coordonnees?creneau="]')];
     expect(times.length).toBeGreaterThan(0);
     for (const time of times) {
       expect(time.getAttribute("aria-label")).toMatch(
-        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+ à \d{1,2} h( \d\d)?, disponible$/,
+        /^(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) (1er|\d{1,2}) [a-zéû]+ à \d{1,2}\u00A0h(\u00A0\d\d)?, disponible$/,
       );
     }
     // Addresses that name no day are ignored, never an error.
@@ -177,6 +225,20 @@ describe("the details form without JavaScript", () => {
     const form = await fetchPage(href);
     expect(form.status).toBe(200);
     expectLight(form);
+    // The steps name the pages they lead to, the current one as its title says (decision 0125).
+    const steps = [
+      ...form.document.querySelectorAll('nav[aria-label="Étapes de la réservation"] li'),
+    ].map((step) => textOf(step).replace(/^›\s*/, ""));
+    expect(steps).toEqual([
+      "Réserver une séance",
+      "Studio de Brive",
+      "Portrait test",
+      "Réserver ce créneau",
+    ]);
+    expect(textOf(form.document.querySelector("h1"))).toBe("Réserver ce créneau");
+    const first = form.document.querySelector('nav[aria-label="Étapes de la réservation"] a');
+    const home = await fetchPage(first?.getAttribute("href") ?? "");
+    expect(textOf(home.document.querySelector("h1"))).toBe("Réserver une séance");
     for (const name of ["name", "email", "phone", "answers.prenom-enfant", "consent", "site_web"]) {
       expect(
         form.document.querySelector(`form[method=post] [name="${name}"]`),
@@ -201,6 +263,32 @@ describe("the details form without JavaScript", () => {
     expect(textOf(mine.document.querySelector("main"))).toContain("Léa Martin");
     await expect.poll(() => mailsTo(fields.email).length).toBe(1);
     expect(mailsTo(fields.email)[0]?.text).toContain(location.replace(/\?.*$/, ""));
+
+    // « Ajouter à mon agenda »: the booking's own event, the e-mail's UID and SEQUENCE (decision 0124).
+    const add = [...mine.document.querySelectorAll("main a")].find(
+      (link) => textOf(link) === "Ajouter à mon agenda",
+    );
+    const icsPath = add?.getAttribute("href") ?? "";
+    expect(icsPath).toBe(`${location.replace(/\?.*$/, "")}/seance.ics`);
+    const ics = await fetch(new URL(icsPath, serverBaseUrl()));
+    expect(ics.status).toBe(200);
+    expect(ics.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    expect(ics.headers.get("content-disposition")).toBe('attachment; filename="seance.ics"');
+    expect(ics.headers.get("cache-control")).toBe("no-store");
+    expect(ics.headers.get("x-robots-tag")).toContain("noindex");
+    const calendar = await ics.text();
+    expect(calendar).toContain("METHOD:PUBLISH\r\n");
+    expect(calendar).toContain("STATUS:CONFIRMED\r\n");
+    expect(calendar).toContain("SEQUENCE:0\r\n");
+    expect(calendar).toContain("SUMMARY:Portrait test – Studio de Brive\r\n");
+    expect(calendar).not.toContain("ATTENDEE");
+    const mailed = mailParts(mailsTo(fields.email)[0]?.raw ?? "").attachments.find(
+      (attachment) => attachment.filename === "seance.ics",
+    );
+    const uid = /UID:(.+)\r\n/.exec(calendar)?.[1];
+    expect(uid).toBeTruthy();
+    expect(mailed?.text).toContain(`UID:${uid}`);
+    expect((await fetchPage(`/reservation/${"A".repeat(43)}/seance.ics`)).status).toBe(404);
   });
 
   it("answers bad input with a French 400 and every value typed, never a 5xx", async () => {
@@ -324,11 +412,43 @@ describe("the client's page /reservation/{token}", () => {
   it("moves the booking to another free time (POST), then cancels it after a confirmation step", async () => {
     const { path, email } = await booked();
     const moving = await fetchPage(`${path}?deplacer=1`);
-    const dayLink = moving.document.querySelector('a[href*="jour="]')?.getAttribute("href") ?? "";
+    // The month's last free day (its first may be today, with the booked time its only one left), else the
+    // next month's.
+    const lastDayOf = (page: FetchedPage) =>
+      [...page.document.querySelectorAll('main table a[href*="jour="]')]
+        .at(-1)
+        ?.getAttribute("href");
+    const nextMonth = moving.document
+      .querySelector('a[aria-label^="Mois suivant"]')
+      ?.getAttribute("href");
+    const dayLink =
+      (nextMonth ? lastDayOf(await fetchPage(nextMonth)) : undefined) ?? lastDayOf(moving) ?? "";
     const day = await fetchPage(dayLink);
-    const buttons = [...day.document.querySelectorAll('form[method=post] button[name="creneau"]')];
-    expect(buttons.length).toBeGreaterThan(0);
-    const target = buttons.at(-1)?.getAttribute("value") ?? "";
+    // A time is a link to a confirmation step (decision 0124); nothing is posted by choosing it.
+    expect(day.document.querySelector('button[name="creneau"]')).toBeNull();
+    const timeLinks = [...day.document.querySelectorAll('main a[href*="creneau="]')];
+    expect(timeLinks.length).toBeGreaterThan(0);
+    const timeHref = timeLinks.at(-1)?.getAttribute("href") ?? "";
+    const target = new URL(timeHref, "http://x").searchParams.get("creneau") ?? "";
+    const confirmStep = await fetchPage(timeHref);
+    expectLight(confirmStep);
+    const question = textOf(confirmStep.document.querySelector("#confirmer-titre"));
+    expect(question).toBe(`Déplacer au ${slotLabelFr(target).replace(/\s/g, " ")} ?`);
+    const confirmForm = confirmStep.document.querySelector("#confirmer form[method=post]");
+    expect(confirmForm?.getAttribute("action")).toBe(path);
+    expect(confirmForm?.querySelector('input[name="intent"]')?.getAttribute("value")).toBe("move");
+    expect(confirmForm?.querySelector('input[name="creneau"]')?.getAttribute("value")).toBe(target);
+    expect(textOf(confirmForm?.querySelector('button[type="submit"]'))).toBe("Confirmer");
+    const back = [...(confirmForm?.querySelectorAll("a") ?? [])].find(
+      (link) => textOf(link) === "Annuler",
+    );
+    expect(back?.getAttribute("href")).not.toContain("creneau=");
+    // A time that is not one of the day's free times asks nothing: the day's times again.
+    const forged = await fetchPage(`${dayLink}&creneau=2020-01-01T10:00`);
+    expect(forged.document.querySelector("#confirmer")).toBeNull();
+    expect(forged.document.querySelector('main a[href*="creneau="]')).not.toBeNull();
+    expect(mailsTo(email)).toHaveLength(1);
+
     const moved = await postForm(path, { intent: "move", creneau: target }, from());
     expect(moved.status).toBe(303);
     expect(moved.headers.get("location")).toBe(`${path}?fait=deplacee`);

@@ -1,8 +1,8 @@
 import { CalendarPlus, CalendarX } from "lucide-react";
+import { instantLabelFr } from "~/lib/booking/words";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
-import { formatLongDateTimeFr } from "~/lib/dates";
 
 /**
  * The owner's calendar feed (issue 25): its state, « Générer un nouveau lien » (the old one stops), the
@@ -61,7 +61,7 @@ export function CalendarFeedSection({
       ) : (
         <p className="text-sm">
           {since
-            ? `Un lien est actif depuis le ${formatLongDateTimeFr(since)}.`
+            ? `Un lien est actif depuis le ${instantLabelFr(since)}.`
             : "Aucun lien pour l'instant."}
         </p>
       )}

@@ -1,9 +1,9 @@
 import { Plus, Save } from "lucide-react";
+import { instantLabelFr } from "~/lib/booking/words";
 import { useId } from "react";
 import { Form } from "react-router";
 import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
-import { formatLongDateTimeFr } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
 
 /** What the calendar field says under it: how to find the address, and how the last import went. */
@@ -13,7 +13,7 @@ function calendarHint(calendar: { syncedAt: string | null; error: string | null 
   if (!calendar) return how;
   if (calendar.error) return `${how} Dernière lecture impossible : ${calendar.error}`;
   return calendar.syncedAt
-    ? `${how} Dernière lecture : ${formatLongDateTimeFr(calendar.syncedAt)}.`
+    ? `${how} Dernière lecture : ${instantLabelFr(calendar.syncedAt)}.`
     : `${how} Première lecture dans les 15 minutes.`;
 }
 

@@ -3,13 +3,7 @@ import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
 import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
 import { gridHours, placeDay, type PlacedItem } from "~/lib/booking/week-layout";
 import { cn } from "~/lib/utils";
-import {
-  blockedSummary,
-  STATE_TONES,
-  timeFr,
-  type BlockedLine,
-  type BookingLine,
-} from "./agenda-parts";
+import { blockedSummary, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
 
 /*
  * The agenda's week as a time grid on a wide screen (issue 25): a column per day, each booking drawn at its
@@ -20,14 +14,26 @@ import {
 /** Pixels per hour: a 30-minute session is 32 px high, a comfortable target. */
 const HOUR_HEIGHT = 64;
 
-const BLOCK_TONES = {
-  success: "border-emerald-700 bg-emerald-50",
-  info: "border-sky-700 bg-sky-50",
-  warning: "border-amber-600 bg-amber-50",
-  danger: "border-red-700 bg-red-50",
-  neutral: "border-stone-600 bg-stone-100",
-  muted: "border-stone-400 bg-stone-50",
-} as const;
+/**
+ * One colour per studio, in the owner's order (decision 0125): the booking's band and background, and the
+ * legend's swatch. Never the only sign: each booking writes its studio's name too.
+ */
+const STUDIO_COLOURS = [
+  { block: "border-sky-700 bg-sky-50", swatch: "bg-sky-700" },
+  { block: "border-violet-700 bg-violet-50", swatch: "bg-violet-700" },
+  { block: "border-emerald-700 bg-emerald-50", swatch: "bg-emerald-700" },
+  { block: "border-amber-700 bg-amber-50", swatch: "bg-amber-700" },
+  { block: "border-rose-700 bg-rose-50", swatch: "bg-rose-700" },
+  { block: "border-teal-700 bg-teal-50", swatch: "bg-teal-700" },
+] as const;
+
+const colourOf = (studios: readonly { name: string }[], name: string) => {
+  const index = studios.findIndex((studio) => studio.name === name);
+  return (
+    STUDIO_COLOURS[(index < 0 ? studios.length : index) % STUDIO_COLOURS.length] ??
+    STUDIO_COLOURS[0]
+  );
+};
 
 const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
 
@@ -54,13 +60,19 @@ export function WeekGrid({
   today,
   bookings,
   blocked,
+  studios,
   dayHref,
+  newBookingHref,
 }: {
   days: readonly string[];
   today: string;
   bookings: readonly BookingLine[];
   blocked: readonly BlockedLine[];
+  /** The studios in the owner's order: their colours. */
+  studios: readonly { id: string; name: string }[];
   dayHref: (day: string) => string;
+  /** The phone-booking form, prefilled with a day and an hour: a tap on a free time adds a booking there. */
+  newBookingHref: (day: string, time: string) => string;
 }) {
   const shown = bookings.filter((booking) => !isCalledOff(booking.state));
   const hours = gridHours(days, shown);
@@ -72,6 +84,17 @@ export function WeekGrid({
   const columns = "grid grid-cols-[3rem_repeat(7,minmax(0,1fr))]";
   return (
     <div className="space-y-2">
+      <ul aria-label="Couleurs des studios" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        {studios.map((studio) => (
+          <li key={studio.id} className="inline-flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className={cn("size-3 rounded-sm", colourOf(studios, studio.name).swatch)}
+            />
+            {studio.name}
+          </li>
+        ))}
+      </ul>
       <div className={cn(columns, "border-b border-border pb-2")}>
         <span aria-hidden="true" />
         {days.map((day) => {
@@ -122,6 +145,17 @@ export function WeekGrid({
                 backgroundImage: `repeating-linear-gradient(to bottom, var(--color-border) 0 1px, transparent 1px ${HOUR_HEIGHT}px)`,
               }}
             >
+              {/* Under everything: each hour is a link to add a booking there (tap a free time). */}
+              {hourLabels.map((hour, index) => (
+                <Link
+                  key={hour}
+                  to={newBookingHref(day, `${String(hour).padStart(2, "0")}:00`)}
+                  tabIndex={-1}
+                  aria-label={`Réserver le ${longDayFr(day)} à ${clockFr(`${hour}:00`)}`}
+                  className="absolute inset-x-0 hover:bg-amber-50/60"
+                  style={{ top: percent(index * 60, minutes), height: percent(60, minutes) }}
+                />
+              ))}
               {dayBlocked.map((entry) => (
                 <p
                   key={entry.item.id}
@@ -129,6 +163,11 @@ export function WeekGrid({
                   style={{ ...position(entry, minutes), left: 0, width: "100%" }}
                 >
                   <span className="font-semibold">{entry.item.label}</span>
+                  {/* Whose time it is, on the grid itself (decision 0125). */}
+                  <span className="block">
+                    {entry.item.photographerName ?? "Toutes les photographes"} ·{" "}
+                    {entry.item.studioName ?? "tous les studios"}
+                  </span>
                   <span className="sr-only"> · {blockedSummary(entry.item)}</span>
                 </p>
               ))}
@@ -142,22 +181,29 @@ export function WeekGrid({
                     <Link
                       to={`/admin/reservations/${entry.item.id}`}
                       className={cn(
-                        "block h-full overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-xs leading-tight shadow-sm hover:brightness-95 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-stone-800",
-                        BLOCK_TONES[STATE_TONES[entry.item.state]],
+                        "relative block h-full overflow-hidden rounded-md border-l-4 px-1.5 py-0.5 text-xs leading-tight shadow-sm hover:brightness-95 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-stone-800",
+                        colourOf(studios, entry.item.studioName).block,
+                        entry.item.state === "pending" && "border-dashed",
                       )}
                     >
+                      {/* The studio first, never cut: the colour is not the only sign. */}
+                      <span className="block font-semibold break-words">
+                        {entry.item.studioName}
+                      </span>{" "}
                       <span className="font-semibold tabular-nums">
                         {timeFr(entry.item.startsAt)}
                         <span className="sr-only"> – {timeFr(entry.item.endsAt)}</span>
                       </span>{" "}
                       <span>{entry.item.clientName}</span>
                       <span className="block truncate text-muted-foreground">
-                        {entry.item.sessionTypeName} · {entry.item.studioName}
+                        {entry.item.sessionTypeName}
                       </span>
-                      <span className="sr-only">
-                        {" "}
-                        · {entry.item.photographerName} · {BOOKING_STATE_LABELS[entry.item.state]}
-                      </span>
+                      {entry.item.state === "confirmed" ? null : (
+                        <span className="block font-medium">
+                          {BOOKING_STATE_LABELS[entry.item.state]}
+                        </span>
+                      )}
+                      <span className="sr-only"> · {entry.item.photographerName}</span>
                     </Link>
                   </li>
                 ))}

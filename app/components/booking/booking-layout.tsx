@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { dayLabelFr, slotLabelFr, timeLabelFr } from "~/lib/booking/words";
+import { slotLabelFr, timeLabelFr } from "~/lib/booking/words";
 import { cn } from "~/lib/utils";
 
 /*
@@ -54,40 +54,6 @@ export function BookingPage({
 
 export const choiceClass =
   "flex min-h-11 items-center justify-between gap-3 rounded-xl border border-border bg-white px-4 py-3 text-left font-medium shadow-sm transition-colors hover:border-gold-dark hover:bg-amber-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-dark";
-
-/** The free days, each a link to its times (« mardi 3 décembre, 5 horaires libres »). */
-export function DayChoices({
-  days,
-  selected,
-  hrefOf,
-}: {
-  days: { day: string; count: number }[];
-  selected: string | null;
-  hrefOf: (day: string) => string;
-}) {
-  return (
-    <ul className="grid gap-2 sm:grid-cols-2">
-      {days.map(({ day, count }) => (
-        <li key={day}>
-          <Link
-            to={hrefOf(day)}
-            aria-current={day === selected ? "date" : undefined}
-            className={cn(
-              choiceClass,
-              "w-full",
-              day === selected && "border-gold-dark bg-amber-50",
-            )}
-          >
-            <span className="first-letter:uppercase">{dayLabelFr(day)}</span>
-            <span className="text-sm text-muted-foreground">
-              {count} {count > 1 ? "horaires libres" : "horaire libre"}
-            </span>
-          </Link>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** The free times of a day as links (a new booking) or as buttons of a POST form (a move). */
 export function TimeChoices({

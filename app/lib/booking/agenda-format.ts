@@ -2,6 +2,7 @@ import { DAYS, type DayOfWeek } from "~/content/schemas";
 import { FRENCH_MONTHS, isIsoDay } from "../dates";
 import { frenchDayNames } from "../opening-hours";
 import { addParisDays } from "./slots";
+import { durationLabelFr, timeLabelFr } from "./words";
 
 /*
  * How the owner's booking pages write durations, days and times (issue 25): French, Paris time.
@@ -9,10 +10,7 @@ import { addParisDays } from "./slots";
 
 /** « 1 h 30 », « 1 h 15 », « 2 h », « 45 min », « 0 min ». */
 export function durationFr(minutes: number): string {
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${String(rest).padStart(2, "0")}`;
+  return durationLabelFr(minutes);
 }
 
 const WEEKDAY_NAMES = frenchDayNames;
@@ -39,6 +37,5 @@ export function mondayOf(day: string): string {
 
 /** « 10 h 30 », « 9 h » from « 10:30 », « 09:00 ». */
 export function clockFr(time: string): string {
-  const [hours = "0", minutes = "00"] = time.split(":");
-  return minutes === "00" ? `${Number(hours)} h` : `${Number(hours)} h ${minutes}`;
+  return timeLabelFr(time);
 }

@@ -1,5 +1,5 @@
-import { formatLongDateTimeFr } from "~/lib/dates";
 import type { BookingActor, BookingEventKind } from "./model";
+import { instantLabelFr } from "./words";
 
 /*
  * A booking's history in the owner's words (issue 25): one French sentence per `booking_events` row.
@@ -38,7 +38,7 @@ export function eventSentence(event: BookingEventView): string {
   const to = typeof event.detail.to === "string" ? event.detail.to : null;
   const move =
     event.kind === "moved" && from && to
-      ? ` du ${formatLongDateTimeFr(from)} au ${formatLongDateTimeFr(to)}`
+      ? ` du ${instantLabelFr(from)} au ${instantLabelFr(to)}`
       : "";
   const byPhone =
     event.kind === "booked" && event.actor === "owner" ? " (prise par téléphone)" : "";

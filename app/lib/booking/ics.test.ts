@@ -59,10 +59,10 @@ describe("the .ics of a booking", () => {
 
 describe("booking words", () => {
   it("names days and times as French speakers say them", () => {
-    expect(slotLabelFr("2026-12-01T10:30")).toBe("mardi 1er décembre à 10 h 30");
-    expect(slotLabelFr("2026-12-03T09:00", true)).toBe("jeudi 3 décembre 2026 à 9 h");
-    expect(timeLabelFr("14:05")).toBe("14 h 05");
-    expect(durationLabelFr(90)).toBe("1 h 30");
-    expect(durationLabelFr(45)).toBe("45 min");
+    expect(slotLabelFr("2026-12-01T10:30")).toBe("mardi 1er décembre à 10\u00A0h\u00A030");
+    expect(slotLabelFr("2026-12-03T09:00", true)).toBe("jeudi 3 décembre 2026 à 9\u00A0h");
+    expect(timeLabelFr("14:05")).toBe("14\u00A0h\u00A005");
+    expect(durationLabelFr(90)).toBe("1\u00A0h\u00A030");
+    expect(durationLabelFr(45)).toBe("45\u00A0min");
   });
 });

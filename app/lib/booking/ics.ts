@@ -32,6 +32,12 @@ export type IcsEvent = {
    */
   attendee?: { name: string; email: string };
   status: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
+  /**
+   * A file the client downloads from her page (« Ajouter à mon agenda », decision 0124): METHOD:PUBLISH and
+   * no attendee (RFC 5546 §3.2.1), an event to add rather than an invitation to answer. Same UID and
+   * SEQUENCE, so the e-mails' later versions update it.
+   */
+  publish?: boolean;
 };
 
 const STATUS = {
@@ -44,7 +50,11 @@ const STATUS = {
 export function icsCalendar(event: IcsEvent): string {
   const calendar = ical({
     prodId: { company: "Studio photo", product: "Reservations", language: "FR" },
-    method: event.status === "CANCELLED" ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    method: event.publish
+      ? ICalCalendarMethod.PUBLISH
+      : event.status === "CANCELLED"
+        ? ICalCalendarMethod.CANCEL
+        : ICalCalendarMethod.REQUEST,
   });
   calendar.createEvent({
     id: event.uid,
@@ -59,7 +69,7 @@ export function icsCalendar(event: IcsEvent): string {
     ...(event.organizer
       ? { organizer: { name: event.organizer.name, email: event.organizer.email } }
       : {}),
-    ...(event.attendee
+    ...(event.attendee && !event.publish
       ? {
           attendees: [
             {

@@ -28,4 +28,5 @@ export function parseTravelMinutes(
 
 /** What the field shows for a stored figure. */
 export const travelText = (minutes: number | undefined) =>
-  minutes === undefined ? "" : durationFr(minutes);
+  // A field she edits: plain spaces, as she types them (the shown durations have non-breaking ones).
+  minutes === undefined ? "" : durationFr(minutes).replace(/\u00A0/g, " ");

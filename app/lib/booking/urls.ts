@@ -4,7 +4,7 @@
  *
  * - `/reserver`: the studios that take bookings on the site (`?seance={séance}`: those offering that one);
  * - `/reserver/{studio}`: the session types offered there (a private one only with `?lien={secret}`);
- * - `/reserver/{studio}/{séance}?du={jour}&jour={jour}`: the next free days from `du` (a page of days), and the
+ * - `/reserver/{studio}/{séance}?mois={AAAA-MM}&jour={jour}`: a month of free days (decision 0124), and the
  *   free times of `jour`;
  * - `/reserver/{studio}/{séance}/coordonnees?creneau={AAAA-MM-JJTHH:MM}`: the client's details, posted to the
  *   same address;
@@ -32,7 +32,7 @@ export const bookingStudioPath = (studioSlug: string, privateToken?: string | nu
 export const bookingDaysPath = (
   studioSlug: string,
   sessionTypeSlug: string,
-  query: { lien?: string | null; du?: string | null; jour?: string | null } = {},
+  query: { lien?: string | null; mois?: string | null; jour?: string | null } = {},
 ) => withQuery(`/reserver/${studioSlug}/${sessionTypeSlug}`, query);
 
 export const bookingDetailsPath = (
@@ -48,3 +48,6 @@ export const bookingDetailsPath = (
 
 export const managePath = (token: string, query: Record<string, string | null | undefined> = {}) =>
   withQuery(`/reservation/${token}`, query);
+
+/** The booking's calendar file, from the client's page (« Ajouter à mon agenda », decision 0124). */
+export const manageIcsPath = (token: string) => `/reservation/${token}/seance.ics`;

@@ -1,4 +1,5 @@
 import { Ban, Check, CheckCheck, MoveRight, UserX } from "lucide-react";
+import { instantLabelFr } from "~/lib/booking/words";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reservations.booking";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -16,7 +17,6 @@ import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
 import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
-import { formatLongDateTimeFr } from "~/lib/dates";
 import { formValues, isUuid } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { authorOf } from "~/server/admin/studios.server";
@@ -186,7 +186,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         return redirectWithToast(here, {
           type: "success",
           title: "Réservation déplacée",
-          description: `Nouvel horaire : ${formatLongDateTimeFr(moved.startsAt)}.`,
+          description: `Nouvel horaire : ${instantLabelFr(moved.startsAt)}.`,
         });
       }
       default:
@@ -251,7 +251,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           {booking.state === "pending" && booking.respondBy ? (
             <>
               <dt className="font-semibold">Répondre avant le</dt>
-              <dd>{formatLongDateTimeFr(booking.respondBy)}</dd>
+              <dd>{instantLabelFr(booking.respondBy)}</dd>
             </>
           ) : null}
           <dt className="font-semibold">Client</dt>
@@ -453,7 +453,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
         <ol className="space-y-2 text-sm">
           {history.map((event) => (
             <li key={event.id}>
-              <span className="text-muted-foreground">{formatLongDateTimeFr(event.at)}</span> —{" "}
+              <span className="text-muted-foreground">{instantLabelFr(event.at)}</span> —{" "}
               {event.sentence}
               {event.message ? (
                 <blockquote className="mt-1 border-l-2 border-border pl-3 whitespace-pre-line">

@@ -59,7 +59,15 @@ export async function loader({ request }: Route.LoaderArgs) {
         ])
       : [[], []];
   const questions = chosen ? bookingQuestionsSchema.safeParse(chosen.questions) : null;
+  // The hour tapped in the agenda's week (decision 0125): that free time chosen, else typed as another time.
+  const askedHour =
+    /^([01]\d|2[0-3]):[0-5]\d$/.exec(url.searchParams.get("heure") ?? "")?.[0] ?? null;
+  const askedKey = askedHour ? `${day}T${askedHour}` : null;
+  const askedFree = askedKey !== null && slots.some((slot) => slot.key === askedKey);
   return {
+    askedHour,
+    askedSlot: askedFree ? askedKey : null,
+    askedOtherTime: askedKey !== null && !askedFree && chosen ? askedKey : null,
     studios,
     sessionTypes: offered.map((type) => ({
       id: type.id,
@@ -181,6 +189,9 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
           <Field name="jour" label="Jour">
             {(props) => <Input {...props} type="date" defaultValue={day} />}
           </Field>
+          {loaderData.askedHour ? (
+            <input type="hidden" name="heure" value={loaderData.askedHour} />
+          ) : null}
           <Button type="submit" variant="outline" className="min-h-11">
             Voir les horaires
           </Button>
@@ -217,8 +228,8 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
             <OwnerSlotChoice
               day={day}
               slots={slots}
-              chosen={value("slot")}
-              otherTime={value("slotTime")}
+              chosen={value("slot", loaderData.askedSlot ?? "")}
+              otherTime={value("slotTime", loaderData.askedOtherTime ?? "")}
               otherTimeError={errors.slotTime}
               otherTimeHint="N'importe quelle heure où le studio et une photographe sont libres."
             />

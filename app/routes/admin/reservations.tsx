@@ -1,4 +1,5 @@
 import { CalendarOff, Download, Plus, Trash2 } from "lucide-react";
+import { instantLabelFr } from "~/lib/booking/words";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/reservations";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -20,7 +21,7 @@ import { FormAlert } from "~/components/ui/field";
 import { isIsoDay, longDayFr, mondayOf } from "~/lib/booking/agenda-format";
 import { BOOKING_STATES, BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
 import { addParisDays } from "~/lib/booking/slots";
-import { formatLongDateTimeFr, isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
+import { isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -246,7 +247,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                 showDay
                 note={
                   request.respondBy
-                    ? `Répondre avant le ${formatLongDateTimeFr(request.respondBy)}`
+                    ? `Répondre avant le ${instantLabelFr(request.respondBy)}`
                     : undefined
                 }
               />
@@ -380,7 +381,15 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                   today={today}
                   bookings={bookings}
                   blocked={blocked}
+                  studios={loaderData.studios}
                   dayHref={(day) => href("jour", day)}
+                  newBookingHref={(day, time) =>
+                    `/admin/reservations/nouvelle?${new URLSearchParams({
+                      ...(loaderData.studioId ? { studio: loaderData.studioId } : {}),
+                      jour: day,
+                      heure: time,
+                    })}`
+                  }
                 />
               </div>
             ) : null}

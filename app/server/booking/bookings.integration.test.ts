@@ -293,6 +293,12 @@ describe("requests", () => {
   const request = (slot: string, now = NOW) => book(slot, { sessionTypeId: asked, now });
   const later = new Date(NOW.getTime() + 25 * HOUR);
 
+  it("never has its answer deadline in the night: asked at 22 h, answered by 8 h two mornings later (decision 0125)", async () => {
+    // Monday 4 January 2027 at 22 h in Paris: 24 h later is Tuesday 22 h, moved to Wednesday 8 h.
+    const made = await request("2027-02-16T10:00", new Date("2027-01-04T21:00:00Z"));
+    expect(made.respondBy?.toISOString()).toBe("2027-01-06T07:00:00.000Z");
+  });
+
   it("holds its slot until the owner answers, then is confirmed", async () => {
     const made = await request("2027-02-02T10:00");
     expect(made.state).toBe("pending");

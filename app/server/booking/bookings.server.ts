@@ -1,3 +1,4 @@
+import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
@@ -338,9 +339,14 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const startsAt = new Date(resolved.start);
   const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
   const isRequest = !byOwner && sessionType.mode === "request";
-  // The owner answers before the deadline, and in any case before the session.
+  // The owner answers before the deadline, and in any case before the session; never in the night (0125).
   const respondBy = isRequest
-    ? new Date(Math.min(now.getTime() + sessionType.responseDeadlineHours * HOUR, resolved.start))
+    ? daytimeDeadline(
+        new Date(
+          Math.min(now.getTime() + sessionType.responseDeadlineHours * HOUR, resolved.start),
+        ),
+        startsAt,
+      )
     : null;
   const state = isRequest ? "pending" : "confirmed";
   const id = randomUUID();

@@ -101,12 +101,12 @@ describe("a booking's e-mails", () => {
       (await db().select().from(bookings).where(eq(bookings.id, made.id)))[0]?.clientEmail ?? "";
     await expect.poll(() => mailsTo(email).length).toBe(1);
     const [mail] = mailsTo(email);
-    expect(mail?.subject).toBe("Votre séance est réservée : mardi 12 janvier 2027 à 10 h");
-    expect(mail?.text).toContain("Séance : Séance portrait (1 h)");
+    expect(mail?.subject).toBe("Votre séance est réservée : mardi 12 janvier 2027 à 10\u00A0h");
+    expect(mail?.text).toContain("Séance : Séance portrait (1\u00A0h)");
     expect(mail?.text).toContain("Où : Studio de Brive");
     expect(mail?.text).toContain("Téléphone du studio :");
     expect(mail?.text).toContain(
-      `Voir, déplacer ou annuler votre séance (jusqu'au dimanche 10 janvier 2027 à 10 h) : http://localhost:3000/reservation/${made.manageToken}`,
+      `Voir, déplacer ou annuler votre séance (jusqu'au dimanche 10 janvier 2027 à 10\u00A0h) : http://localhost:3000/reservation/${made.manageToken}`,
     );
     expect(mail?.text).toContain(
       "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
@@ -138,17 +138,35 @@ describe("a booking's e-mails", () => {
     await moveBooking(made.id, { slot: "2027-01-13T15:00" }, { actor: "client" }, NOW);
     await expect.poll(() => mailsTo(email).length).toBe(2);
     const moved = mailsTo(email)[1];
-    expect(moved?.subject).toBe("Votre séance est déplacée : mercredi 13 janvier 2027 à 15 h");
+    expect(moved?.subject).toBe("Votre séance est déplacée : mercredi 13 janvier 2027 à 15\u00A0h");
     expect(moved?.text).toContain(`/reservation/${made.manageToken}`);
     const movedIcs = icsOf(moved ?? { raw: "" });
     expect(movedIcs.property("UID")).toBe(`${made.id}@localhost:3000`);
     expect(movedIcs.property("SEQUENCE")).toBe("1");
     expect(movedIcs.property("DTSTART")).toBe("20270113T140000Z");
+    // The owner reads the old time beside the new one, a link to that booking, and its .ics (decision 0125).
+    const ownerSubject =
+      "Réservation déplacée par le client : Léa Martin, mercredi 13 janvier 2027 à 15\u00A0h";
+    await expect
+      .poll(() => capture.received.filter((each) => each.subject === ownerSubject).length)
+      .toBe(1);
+    const ownerMail = capture.received.find((each) => each.subject === ownerSubject);
+    expect(ownerMail?.text).toContain(
+      "Quand : mercredi 13 janvier 2027 à 15\u00A0h (au lieu du mercredi 13 janvier 2027 à 10\u00A0h)",
+    );
+    expect(ownerMail?.text).toContain(
+      `La réservation : http://localhost:3000/admin/reservations/${made.id}`,
+    );
+    expect(ownerMail?.html).toContain(`href="http://localhost:3000/admin/reservations/${made.id}"`);
+    const ownerIcs = icsOf(ownerMail ?? { raw: "" });
+    expect(ownerIcs.property("UID")).toBe(`${made.id}@localhost:3000`);
+    expect(ownerIcs.property("METHOD")).toBe("PUBLISH");
+    expect(ownerIcs.property("DTSTART")).toBe("20270113T140000Z");
 
     await cancelBooking(made.id, { actor: "client" }, { now: NOW });
     await expect.poll(() => mailsTo(email).length).toBe(3);
     const cancelled = mailsTo(email)[2];
-    expect(cancelled?.subject).toBe("Séance annulée : mercredi 13 janvier 2027 à 15 h");
+    expect(cancelled?.subject).toBe("Séance annulée : mercredi 13 janvier 2027 à 15\u00A0h");
     const cancelledIcs = icsOf(cancelled ?? { raw: "" });
     expect(cancelledIcs.property("SEQUENCE")).toBe("2");
     expect(cancelledIcs.property("STATUS")).toBe("CANCELLED");
@@ -168,13 +186,25 @@ describe("a booking's e-mails", () => {
     const email = (await findBookingByManageToken(asked.manageToken))?.clientEmail ?? "";
     await expect.poll(() => mailsTo(email).length).toBe(1);
     expect(mailsTo(email)[0]?.subject).toBe(
-      "Demande de séance reçue : jeudi 14 janvier 2027 à 10 h",
+      "Demande de séance reçue : jeudi 14 janvier 2027 à 10\u00A0h",
     );
     expect(icsOf(mailsTo(email)[0] ?? { raw: "" }).property("STATUS")).toBe("TENTATIVE");
+    // The owner's e-mail leads to that request, to accept or decline it there (decision 0125).
+    const ownerSubject =
+      "Nouvelle demande de séance (à accepter ou refuser) : Léa Martin, jeudi 14 janvier 2027 à 10\u00A0h";
+    await expect
+      .poll(() => capture.received.filter((each) => each.subject === ownerSubject).length)
+      .toBe(1);
+    const ownerMail = capture.received.find((each) => each.subject === ownerSubject);
+    const admin = `http://localhost:3000/admin/reservations/${asked.id}`;
+    expect(ownerMail?.text).toContain(`Accepter : ${admin}\nRefuser : ${admin}?refuser=1`);
+    expect(ownerMail?.html).toContain(`href="${admin}"`);
+    expect(ownerMail?.html).toContain(`href="${admin}?refuser=1"`);
+    expect(icsOf(ownerMail ?? { raw: "" }).property("STATUS")).toBe("TENTATIVE");
     await acceptRequest(asked.id, owner, NOW);
     await expect.poll(() => mailsTo(email).length).toBe(2);
     expect(mailsTo(email)[1]?.subject).toBe(
-      "Votre séance est confirmée : jeudi 14 janvier 2027 à 10 h",
+      "Votre séance est confirmée : jeudi 14 janvier 2027 à 10\u00A0h",
     );
     const accepted = icsOf(mailsTo(email)[1] ?? { raw: "" });
     expect(accepted.property("STATUS")).toBe("CONFIRMED");
@@ -204,7 +234,7 @@ describe("a booking's e-mails", () => {
     const expired = mailsTo(email)[1];
     expect(expired?.subject).toBe("Votre demande de séance n'a pas reçu de réponse à temps");
     expect(expired?.text).toContain(
-      "Le studio n'a pas pu répondre à temps à votre demande du mardi 19 janvier 2027 à 10 h",
+      "Le studio n'a pas pu répondre à temps à votre demande du mardi 19 janvier 2027 à 10\u00A0h",
     );
     expect(expired?.text).toContain("État : Demande expirée");
     expect(expired?.text).toContain("Le fichier joint retire la séance de votre agenda.");
@@ -329,7 +359,7 @@ describe("reminders", () => {
     expect(await sendDueReminders(at48)).toBe(0);
     await expect
       .poll(() => mailsTo(email).map((mail) => mail.subject))
-      .toContain("Rappel : votre séance approche (mercredi 20 janvier 2027 à 10 h)");
+      .toContain("Rappel : votre séance approche (mercredi 20 janvier 2027 à 10\u00A0h)");
     // 1 h 30 before: the 2 h one; the late booking (made 22 h before) gets only its own 2 h one later.
     const at2 = new Date(soon.startsAt.getTime() - 1.5 * HOUR);
     expect(await sendDueReminders(at2)).toBe(1);
@@ -346,8 +376,8 @@ describe("reminders", () => {
     await expect
       .poll(() => mailsTo(lateEmail).map((mail) => mail.subject))
       .toEqual([
-        "Votre séance est réservée : mercredi 20 janvier 2027 à 16 h",
-        "Rappel : votre séance aujourd'hui (mercredi 20 janvier 2027 à 16 h)",
+        "Votre séance est réservée : mercredi 20 janvier 2027 à 16\u00A0h",
+        "Rappel : votre séance aujourd'hui (mercredi 20 janvier 2027 à 16\u00A0h)",
       ]);
   });
 

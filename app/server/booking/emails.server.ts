@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
 import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
 import { managePath } from "~/lib/booking/urls";
-import { durationLabelFr, instantLabelFr } from "~/lib/booking/words";
+import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
 import type { StudioData } from "~/content/schemas";
 import { studioDataSchema } from "~/content/schemas";
 import { sessionOffer, type SessionOffer } from "~/lib/booking/offer";
@@ -115,7 +115,11 @@ function mapLink(studio: Loaded["studio"]): string {
 }
 
 /** The booking's calendar event as it stands (called-off ones say STATUS:CANCELLED). */
-export function bookingIcs(loaded: Loaded, link: string): string {
+export function bookingIcs(
+  loaded: Loaded,
+  link: string,
+  options: { publish?: boolean } = {},
+): string {
   const { booking } = loaded;
   const status: IcsEvent["status"] = isCalledOff(booking.state)
     ? "CANCELLED"
@@ -139,7 +143,22 @@ export function bookingIcs(loaded: Loaded, link: string): string {
     organizer: { name: loaded.studio.name, email: loaded.studio.email || loaded.siteEmail },
     attendee: { name: booking.clientName, email: booking.clientEmail },
     status,
+    publish: options.publish,
   });
+}
+
+/**
+ * The booking's event as a file to add to a calendar from the client's page (decision 0124), the same
+ * event as the e-mails' `.ics`; null for a booking that no longer exists.
+ */
+export async function bookingIcsFile(
+  bookingId: string,
+  manageToken: string,
+): Promise<string | null> {
+  const loaded = await load(bookingId);
+  return loaded
+    ? bookingIcs(loaded, `${siteUrl()}${managePath(manageToken)}`, { publish: true })
+    : null;
 }
 
 type Wording = { subject: string; heading: string; lines: string[] };
@@ -163,7 +182,7 @@ function clientWording(
         subject: `Votre séance est réservée : ${when}`,
         heading: "Votre séance est réservée",
         lines: [
-          `Nous avons bien réservé votre ${typeName.toLowerCase()} au ${studio.name}, le ${when}.`,
+          `Nous avons bien réservé votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
         ],
       };
     case "requested":
@@ -171,7 +190,7 @@ function clientWording(
         subject: `Demande de séance reçue : ${when}`,
         heading: "Votre demande est bien reçue",
         lines: [
-          `Vous avez demandé une séance « ${typeName} » au ${studio.name}, le ${when}.`,
+          `Vous avez demandé une ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
           `Le studio vous répond ${answerBy} ; ce créneau vous est réservé d'ici là.`,
         ],
       };
@@ -206,13 +225,18 @@ function clientWording(
       return {
         subject: `Votre séance est déplacée : ${when}`,
         heading: "Votre séance est déplacée",
-        lines: [`Votre séance « ${typeName} » au ${studio.name} a lieu désormais le ${when}.`],
+        lines: [
+          `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} a lieu désormais le ${when}.`,
+        ],
       };
     case "cancelled":
       return {
         subject: `Séance annulée : ${when}`,
         heading: "Votre séance est annulée",
-        lines: [`Votre séance « ${typeName} » au ${studio.name} du ${when} est annulée.`, ...said],
+        lines: [
+          `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} du ${when} est annulée.`,
+          ...said,
+        ],
       };
     case "reminder-48h":
     case "reminder-2h":
@@ -220,7 +244,7 @@ function clientWording(
         subject: `Rappel : votre séance ${event === "reminder-2h" ? "aujourd'hui" : "approche"} (${when})`,
         heading: "Votre séance approche",
         lines: [
-          `Nous vous attendons le ${when} au ${studio.name} pour votre séance « ${typeName} ».`,
+          `Nous vous attendons le ${when} au ${studio.name} pour votre ${sessionOfTypeFr(typeName)}.`,
         ],
       };
   }
@@ -276,7 +300,8 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Plan d'accès : ${mapLink(studio)}`,
     `Téléphone du studio : ${studio.phone}`,
     `État : ${BOOKING_STATE_LABELS[booking.state]}`,
-    ...(loaded.depositText && active ? [`Acompte : ${loaded.depositText}`] : []),
+    // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
+    ...(loaded.depositText && active ? [loaded.depositText] : []),
   ];
   // The client may change it online until the cut-off; past it, the link only shows it.
   const changeUntil = new Date(booking.startsAt.getTime() - loaded.cutoffHours * 3_600_000);
@@ -357,17 +382,23 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
   const { booking, studio, brand } = loaded;
   const when = instantLabelFr(booking.startsAt);
   const subject = `${OWNER_SUBJECTS[job.event]} : ${booking.clientName}, ${when}`;
-  const agenda = `${siteUrl()}/admin/reservations`;
+  // Straight to this booking in the admin (decision 0125); answering stays a button there, never a link
+  // of the e-mail (a mail client that opens links would answer for her).
+  const bookingLink = `${siteUrl()}/admin/reservations/${booking.id}`;
+  const answering = booking.state === "pending";
+  const previousStart = job.event === "moved" ? await previousStartOf(booking.id) : null;
   const lines = [
     `${OWNER_SUBJECTS[job.event]} au ${studio.name}.`,
     "",
     `Séance : ${loaded.typeName}`,
-    `Quand : ${when}`,
+    previousStart
+      ? `Quand : ${when} (au lieu du ${instantLabelFr(previousStart)})`
+      : `Quand : ${when}`,
     `Client : ${booking.clientName} · ${booking.clientEmail}${booking.clientPhone ? ` · ${booking.clientPhone}` : ""}`,
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),
-    ...(booking.respondBy && booking.state === "pending"
+    ...(booking.respondBy && answering
       ? [`À accepter ou refuser avant le ${instantLabelFr(booking.respondBy)}.`]
       : []),
     ...(job.event === "expired"
@@ -376,16 +407,26 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
         ]
       : []),
     "",
-    `Agenda : ${agenda}`,
+    ...(answering
+      ? [`Accepter : ${bookingLink}`, `Refuser : ${bookingLink}?refuser=1`]
+      : [`La réservation : ${bookingLink}`]),
+    "",
+    "Le fichier joint met la séance dans votre agenda.",
   ];
+  const buttons = answering
+    ? `${emailButton(bookingLink, "Accepter")}${emailButton(`${bookingLink}?refuser=1`, "Refuser")}`
+    : emailButton(bookingLink, "Voir la réservation");
   const html = emailLayout({
     title: subject,
     brand,
     preheader: `${booking.clientName}, ${when}`,
     body: `${lines
-      .filter((line) => line !== "" && !line.startsWith("Agenda"))
+      .filter(
+        (line) =>
+          line !== "" && !/^(Accepter|Refuser|La réservation|Le fichier joint) :?/.test(line),
+      )
       .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
-      .join("\n")}${emailButton(agenda, "Ouvrir l'agenda")}`,
+      .join("\n")}${buttons}`,
     footer: `Message envoyé par le site ${escapeHtml(brand)} à chaque réservation en ligne.`,
   });
   return {
@@ -394,7 +435,27 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     text: lines.join("\n"),
     html,
     replyTo: { name: booking.clientName, address: booking.clientEmail },
+    attachments: [
+      {
+        filename: "seance.ics",
+        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+        // The owner's copy: an event to keep, not an invitation to answer (the client is its attendee).
+        content: bookingIcs(loaded, bookingLink, { publish: true }),
+      },
+    ],
   };
+}
+
+/** Where the booking started before its last move (its history keeps both times). */
+async function previousStartOf(bookingId: string): Promise<Date | null> {
+  const [moved] = await db()
+    .select({ detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "moved")))
+    .orderBy(desc(bookingEvents.at))
+    .limit(1);
+  const from = moved?.detail.from;
+  return typeof from === "string" ? new Date(from) : null;
 }
 
 const queueClientMail = registerMailKind<ClientMailJob>("booking-client", {

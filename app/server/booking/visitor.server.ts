@@ -1,12 +1,14 @@
 import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { data } from "react-router";
-import { addParisDays, type FreeDay, type FreeSlot } from "~/lib/booking/slots";
+import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
+import { horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { isIsoDay } from "~/lib/dates";
 import type { SiteContent, StudioRecord } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { bookings, sessionTypes, sessionTypeStudios } from "../db/schema";
-import { findFreeSlots } from "./availability.server";
+import { findFreeSlots, slotRulesOf } from "./availability.server";
 import { BookingRefusedError } from "./refusals.server";
 
 /*
@@ -156,35 +158,66 @@ export async function offeredSessionType(
   return found;
 }
 
-/** How many free days a page shows. */
-export const DAYS_PER_PAGE = 7;
+export type FreeMonth = {
+  /** The month shown, « AAAA-MM ». */
+  month: string;
+  /** Its days with a free time, and how many. */
+  days: { day: string; count: number }[];
+  /** The months to step to, none before this month nor past the type's horizon. */
+  previousMonth: string | null;
+  nextMonth: string | null;
+};
 
 /**
- * The next free days from `fromDay` (today when absent or past): the first DAYS_PER_PAGE days with a free
- * time, and the day to start the next page from (null at the horizon).
+ * A month of free days (the month view, decision 0124): the month asked for, else the month of the day
+ * asked for, else the month of the first free day from today. A month before this one is this one; one
+ * past the horizon is the horizon's.
  */
-export async function nextFreeDays(query: {
+export async function freeDaysOfMonth(query: {
   studioId: string;
   sessionTypeId: string;
   privateToken: string | null;
-  fromDay?: string | null;
+  month?: string | null;
+  day?: string | null;
   now?: Date;
   exceptBookingId?: string;
-}): Promise<{ days: FreeDay[]; nextFrom: string | null }> {
-  const { days } = await findFreeSlots({
+}): Promise<FreeMonth> {
+  const now = query.now ?? new Date();
+  const thisMonth = monthOf(isoDayInParis(now));
+  const base = {
     studioId: query.studioId,
     sessionTypeId: query.sessionTypeId,
     privateToken: query.privateToken,
-    fromDay: query.fromDay ?? undefined,
-    now: query.now,
+    now,
     exceptBookingId: query.exceptBookingId,
-  });
-  const free = days.filter((day) => day.slots.length > 0);
-  const shown = free.slice(0, DAYS_PER_PAGE);
-  const last = shown.at(-1);
+  };
+  const asked = query.month ?? (query.day ? monthOf(query.day) : null);
+  const inMonth = (month: string) => {
+    const { first, last } = monthBounds(month);
+    return findFreeSlots({ ...base, fromDay: first, toDay: last });
+  };
+  let month: string;
+  let found: Awaited<ReturnType<typeof findFreeSlots>>;
+  if (asked === null) {
+    found = await findFreeSlots(base);
+    const first = found.days.find((day) => day.slots.length > 0);
+    month = first ? monthOf(first.day) : thisMonth;
+  } else {
+    month = asked < thisMonth ? thisMonth : asked;
+    found = await inMonth(month);
+  }
+  const lastMonth = monthOf(horizonLastDay(slotRulesOf(found.context.sessionType), now));
+  if (month > lastMonth) {
+    month = lastMonth < thisMonth ? thisMonth : lastMonth;
+    found = await inMonth(month);
+  }
   return {
-    days: shown,
-    nextFrom: free.length > DAYS_PER_PAGE && last ? addParisDays(last.day, 1) : null,
+    month,
+    days: found.days
+      .filter((day) => day.slots.length > 0 && monthOf(day.day) === month)
+      .map((day) => ({ day: day.day, count: day.slots.length })),
+    previousMonth: month > thisMonth ? addMonths(month, -1) : null,
+    nextMonth: month < lastMonth ? addMonths(month, 1) : null,
   };
 }
 
