@@ -1,11 +1,12 @@
 import { Copy, Send } from "lucide-react";
-import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useEffect, useState } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/galleries-send";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { POLL_INTERVAL_MS } from "~/lib/use-polled";
 import { parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
@@ -153,9 +154,27 @@ function CopyField({ id, label, value }: { id: string; label: string; value: str
   );
 }
 
+/**
+ * While the invitation waits in the mail queue (and e-mail is configured, so it will leave), the page reads
+ * its loader again every POLL_INTERVAL_MS, only while the tab is in view: « l'e-mail est en route » becomes
+ * « Lien envoyé le … à … » and the header's « Lien envoyé » without a reload.
+ */
+function useRefreshedWhileQueued(queued: boolean) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    // Started again after each reading (`state` back to idle).
+    if (!queued || state !== "idle") return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState !== "hidden") void revalidate();
+    }, POLL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [queued, revalidate, state]);
+}
+
 export default function GallerySend({ loaderData }: Route.ComponentProps) {
   const { gallery, link, code, invitation, ready, total, mailConfigured, preview } = loaderData;
   const busy = useNavigation().state === "submitting";
+  useRefreshedWhileQueued(invitation.kind === "queued" && mailConfigured);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <GalleryHeader gallery={gallery} />
