@@ -24,8 +24,7 @@ export type LinkTarget =
 export type LinkEvent =
   | "confirmed"
   | "unsubscribed"
-  | "resubscribed"
-  /** « Me réinscrire » long after leaving: the address must confirm, an e-mail is on its way. */
+  /** « Me réinscrire »: the address must confirm, an e-mail is on its way (decision 0081). */
   | "confirmation_sent"
   | "rate_limited";
 

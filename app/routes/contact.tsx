@@ -87,7 +87,10 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
                     {item.name}
                   </Link>{" "}
                   :{" "}
-                  <a href={telHref(item.phone)} className="text-gold-dark hover:underline">
+                  <a
+                    href={telHref(item.phone)}
+                    className="inline-flex min-h-11 items-center text-gold-dark hover:underline"
+                  >
                     {item.phone}
                   </a>
                 </li>

@@ -41,7 +41,10 @@ export default function GalleryClientLayout({ loaderData }: Route.ComponentProps
           {contact.phone ? (
             <p>
               Téléphone :{" "}
-              <a className="underline" href={telHref(contact.phone)}>
+              <a
+                className="inline-flex min-h-11 items-center underline"
+                href={telHref(contact.phone)}
+              >
                 {contact.phone}
               </a>
             </p>

@@ -169,7 +169,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 {studios.map((studio) => (
                   <li key={studio.slug}>
                     {studio.name} :{" "}
-                    <a href={telHref(studio.phone)} className="font-semibold hover:underline">
+                    <a
+                      href={telHref(studio.phone)}
+                      className="inline-flex min-h-11 items-center font-semibold hover:underline"
+                    >
                       {studio.phone}
                     </a>
                   </li>

@@ -53,7 +53,10 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
             <li>Numéro de TVA intracommunautaire : {publisher.vatNumber}</li>
           ) : null}
           <li>
-            Téléphone : <a href={telHref(publisher.phone)}>{publisher.phone}</a>
+            Téléphone :{" "}
+            <a className="inline-flex min-h-11 items-center" href={telHref(publisher.phone)}>
+              {publisher.phone}
+            </a>
           </li>
           <li>
             Email : <a href={`mailto:${publisher.email}`}>{publisher.email}</a>

@@ -143,18 +143,6 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
       </NewsletterLinkPage>
     );
   }
-  if (event === "resubscribed") {
-    return (
-      <NewsletterLinkPage title="Vous êtes de nouveau inscrit·e" answered={actionData}>
-        <p>
-          Bon retour parmi nous ! L'adresse <strong>{email}</strong> recevra de nouveau nos articles
-          par email.
-        </p>
-        <p>Changé d'avis ? Ce bouton vous désabonne de nouveau.</p>
-        <LinkButton token={token} label="Me désabonner" variant="outline" />
-      </NewsletterLinkPage>
-    );
-  }
   return (
     <NewsletterLinkPage
       title="Se désabonner de la newsletter"

@@ -218,7 +218,10 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           </dd>
           <dt className="font-semibold">Téléphone</dt>
           <dd>
-            <a href={telHref(studio.phone)} className="text-gold-dark underline">
+            <a
+              href={telHref(studio.phone)}
+              className="inline-flex min-h-11 items-center text-gold-dark underline"
+            >
               {studio.phone}
             </a>
           </dd>

@@ -342,15 +342,7 @@ export async function unsubscribe(
   return result;
 }
 
-/**
- * How long after leaving « Me réinscrire » brings the person straight back: she has just left and changed
- * her mind on the same page. Later, the link may be a forwarded or archived e-mail's: the address confirms.
- */
-export const RESUBSCRIBE_AT_ONCE_HOURS = 24;
-
 export type ResubscribeOutcome =
-  /** Active again at once (she had left less than RESUBSCRIBE_AT_ONCE_HOURS ago). */
-  | "resubscribed"
   /** Pending, waiting for the confirmation e-mail (queued now, or less than an hour ago). */
   | "confirmation_sent"
   /** Already active: nothing changed. */
@@ -358,10 +350,10 @@ export type ResubscribeOutcome =
 
 /**
  * « Me réinscrire » on the unsubscribe page: the press is a new consent, recorded as such (source
- * 'reinscription', the page, its sentence, the date). The link proves the address only for a person who
- * left within the last RESUBSCRIBE_AT_ONCE_HOURS: she is active again at once. Anyone else (an older
- * unsubscription, a pending sign-up) goes through the double opt-in of a sign-up: pending, and the
- * confirmation e-mail, at most once an hour. Returns the subscriber as it stands afterwards.
+ * 'reinscription', the page, its sentence, the date). The unsubscribe link never expires and proves only
+ * that someone holds one of the person's newsletters (forwarded, archived, or a program's): like a sign-up,
+ * the address is pending until it confirms from the e-mail queued here, at most once an hour (decision
+ * 0081, amended 2026-11-29). Returns the subscriber as it stands afterwards.
  */
 export async function resubscribe(
   id: string,
@@ -372,10 +364,8 @@ export async function resubscribe(
     consentText: RESUBSCRIBE_CONSENT_TEXT,
   };
   const result = await db().transaction(async (tx) => {
-    const found = await tx.execute<Subscriber & { just_left: boolean; resend_due: boolean }>(sql`
-      select id, email, status, ${resendDue} as resend_due,
-        coalesce(unsubscribed_at between now() - make_interval(hours => ${RESUBSCRIBE_AT_ONCE_HOURS})
-          and now(), false) as just_left
+    const found = await tx.execute<Subscriber & { resend_due: boolean }>(sql`
+      select id, email, status, ${resendDue} as resend_due
       from blog_newsletter_subscribers where id = ${id}
       for update
     `);
@@ -384,20 +374,6 @@ export async function resubscribe(
     const subscriber = { id: row.id, email: row.email };
     if (row.status === "active") {
       return { ...subscriber, status: row.status, outcome: "unchanged" as const };
-    }
-    if (row.status === "unsubscribed" && row.just_left) {
-      await tx
-        .update(blogNewsletterSubscribers)
-        .set({
-          ...consent,
-          status: "active",
-          subscribedAt: sql`now()`,
-          confirmedAt: sql`now()`,
-          unsubscribedAt: null,
-          lastActivityAt: sql`now()`,
-        })
-        .where(eq(blogNewsletterSubscribers.id, id));
-      return { ...subscriber, status: "active" as const, outcome: "resubscribed" as const };
     }
     const confirmationQueued = await awaitConfirmation(tx, row, consent);
     return {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatLongDateTimeFr } from "../../app/lib/dates";
 import { galleries, galleryPhotos } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { useOwnServerWithMail } from "../support/own-server";
@@ -117,6 +118,27 @@ describe("/admin/galeries", () => {
     await sending.getByText(`Vos photos sont prêtes : ${title}`).waitFor();
     await closeToasts(sending);
     expect(await axeViolations(sending)).toEqual([]);
+  });
+
+  it("the sending page follows the e-mail from « en route » to « Lien envoyé » without a reload", async () => {
+    const gallery = await galleryRow();
+    const to = gallery.clientEmail;
+    // As the page finds it just after « Envoyer le lien au client »: asked for, not delivered yet.
+    await serverDatabase()
+      .update(galleries)
+      .set({ invitationRequestedAt: new Date(), invitationSentAt: null, invitationSentTo: null })
+      .where(eq(galleries.id, gallery.id));
+    const page = await signedIn(`/admin/galeries/${gallery.id}/envoyer`);
+    await page.getByText(/: l'e-mail est en route\./).waitFor();
+    // The mail queue delivers it (what its afterDelivery records).
+    const sentAt = new Date(Date.now() + 1000);
+    await serverDatabase()
+      .update(galleries)
+      .set({ invitationSentAt: sentAt, invitationSentTo: to })
+      .where(eq(galleries.id, gallery.id));
+    await page.getByText(`Lien envoyé le ${formatLongDateTimeFr(sentAt)} à ${to}.`).waitFor();
+    await page.locator("header").getByText("Lien envoyé", { exact: true }).waitFor();
+    expect(await page.getByText(/l'e-mail est en route/).count()).toBe(0);
   });
 
   it("asks in a dialog before a new code and before the deletion; the settings and the dialog pass axe", async () => {

@@ -58,6 +58,8 @@ describe("the client's gallery", () => {
 
     const page = await openPage(galleryPath(gallery.id), { allowConsole });
     expect(await axeViolations(page)).toEqual([]);
+    // The page is there to take the code: its field has the focus (decision 0134).
+    await page.waitForFunction(() => document.activeElement?.id === "code");
     const field = page.getByLabel("Code d'accès");
     await field.fill("zzzz-zzzz");
     await page.getByRole("button", { name: "Voir mes photos" }).click();
@@ -82,6 +84,16 @@ describe("the client's gallery", () => {
     );
     expect(await page.getByText("Disponible jusqu'au").isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("fetches the viewer's code while the page is idle, before the first photo is opened (decision 0134)", async () => {
+    const page = await openGallery();
+    await page.waitForFunction(() =>
+      performance
+        .getEntriesByType("resource")
+        .some((entry) => /\/assets\/photo-viewer-[\w-]+\.js$/.test(entry.name)),
+    );
+    expect(await page.locator(".yarl__counter").count()).toBe(0);
   });
 
   it("opens the viewer: counter, arrows, zoom, Escape", async () => {
@@ -273,17 +285,34 @@ describe("the client's gallery on each screen", () => {
         );
       }
       if (name === "phone") {
-        // Two columns of square tiles.
+        // Whole photos in rows (decision 0134): each tile has its photo's shape (clamped to 2.5, the
+        // panorama), a row's tiles share one height, and every row but the last fills the width.
         const tiles = await page.locator("ul.justified > li").evaluateAll((items) =>
           items.map((item) => {
             const box = item.getBoundingClientRect();
-            return { left: Math.round(box.left), width: box.width, height: box.height };
+            const image = item.querySelector("img");
+            return {
+              top: Math.round(box.top),
+              right: box.right,
+              width: box.width,
+              height: box.height,
+              ratio: Number(image?.getAttribute("width")) / Number(image?.getAttribute("height")),
+            };
           }),
         );
-        expect(new Set(tiles.map((tile) => tile.left)).size).toBe(2);
         for (const tile of tiles) {
-          expect(tile.width).toBeCloseTo((390 - 36) / 2, 0);
-          expect(tile.height).toBeCloseTo(tile.width, 0);
+          expect(tile.width / tile.height).toBeCloseTo(Math.min(2.5, tile.ratio), 1);
+        }
+        const rows = [...new Set(tiles.map((tile) => tile.top))].map((top) =>
+          tiles.filter((tile) => tile.top === top),
+        );
+        expect(rows.length).toBeGreaterThan(1);
+        for (const [index, row] of rows.entries()) {
+          const heights = row.map((tile) => tile.height);
+          expect(Math.max(...heights) - Math.min(...heights)).toBeLessThan(1);
+          if (index < rows.length - 1) {
+            expect(Math.max(...row.map((tile) => tile.right))).toBeCloseTo(width - 16, 0);
+          }
         }
       }
     },
@@ -337,9 +366,61 @@ describe("the client's gallery on each screen", () => {
 
     await page.keyboard.press("Enter");
     await page.locator(".yarl__counter").waitFor();
-    await page.locator(".yarl__toolbar").getByText("IMG_0001.jpg", { exact: true }).waitFor();
+    const name = page.locator("[data-photo-name]");
+    await name.getByText("IMG_0001.jpg", { exact: true }).waitFor();
     await page.keyboard.press("ArrowRight");
-    await page.locator(".yarl__toolbar").getByText("IMG_0002.jpg", { exact: true }).waitFor();
+    await name.getByText("IMG_0002.jpg", { exact: true }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("on a 375 px phone, the viewer shows the file's name on a line of its own, clear of the counter and the buttons (decision 0134)", async () => {
+    const page = await openPage(`${galleryPath(screensGallery.id)}`, {
+      allowConsole,
+      session: clientAccessCookie(screensGallery.id),
+      viewport: { width: 375, height: 667 },
+    });
+    await page.locator("ul.justified > li a").nth(4).click();
+    await page.locator(".yarl__counter").getByText("5 / 7").waitFor();
+    const name = page.locator("[data-photo-name]");
+    await name.getByText("IMG_0005.jpg", { exact: true }).waitFor();
+    const layout = await page.evaluate(() => {
+      const box = (element: Element) => {
+        const { left, top, right, bottom, height } = element.getBoundingClientRect();
+        return { left, top, right, bottom, height };
+      };
+      const nameElement = document.querySelector("[data-photo-name]");
+      if (!nameElement) return null;
+      const others = [
+        ...document.querySelectorAll(".yarl__counter, .yarl__toolbar button, .yarl__toolbar a"),
+      ].map((element) => ({
+        text: element.textContent || element.getAttribute("aria-label"),
+        ...box(element),
+      }));
+      return {
+        name: box(nameElement),
+        lineHeight: parseFloat(getComputedStyle(nameElement).lineHeight),
+        paddings:
+          parseFloat(getComputedStyle(nameElement).paddingTop) +
+          parseFloat(getComputedStyle(nameElement).paddingBottom),
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+        others,
+      };
+    });
+    expect(layout).not.toBeNull();
+    if (!layout) return;
+    // One line, inside the screen.
+    expect(layout.name.height).toBeLessThanOrEqual(layout.lineHeight + layout.paddings + 1);
+    expect(layout.name.left).toBeGreaterThanOrEqual(0);
+    expect(layout.name.right).toBeLessThanOrEqual(layout.viewport.width);
+    expect(layout.name.bottom).toBeLessThanOrEqual(layout.viewport.height);
+    // Nothing else on its line: no box of the counter or the toolbar meets it.
+    const overlapping = layout.others.filter(
+      (other) =>
+        other.bottom > layout.name.top &&
+        other.top < layout.name.bottom &&
+        other.right > layout.name.left &&
+        other.left < layout.name.right,
+    );
+    expect(overlapping).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { axeViolations, useBrowser } from "./support/browser";
 
 /*
  * The page of the link a new site prints while it has no administrator (decision 0110), where the owner uses
- * it: checks before posting, focus, the login page after. What the server does with the link (once, late,
+ * it: checks before posting, focus, the dashboard after (signed in). What the server does with the link (once, late,
  * forged, the printed line) is tests/http/first-administrator.test.ts. A server of this file's own: on the
  * suite's, other files create administrators.
  */
@@ -16,7 +16,7 @@ const url = useOwnServer();
 const { openPage } = useBrowser({ baseUrl: url });
 
 describe("the first administrator's page", () => {
-  it("checks the fields before posting, creates the account, then the login page says so", async () => {
+  it("checks the fields before posting, creates the account, then she is signed in on the dashboard", async () => {
     const token = signLinkTokenWith(serverAuthSecret(), "first-administrator", "setup", {
       lifetimeSeconds: 3600,
     });
@@ -37,8 +37,10 @@ describe("the first administrator's page", () => {
 
     await page.getByLabel("Confirmez le mot de passe").fill("secret-123");
     await page.keyboard.press("Enter");
-    await page.waitForURL(/\/admin\/login$/);
+    // Signed in at once with the password she has just typed twice (decision 0110).
+    await page.waitForURL(/\/admin\/dashboard$/);
     await page.getByText("Administrateur créé").waitFor();
+    await page.getByRole("heading", { name: "Tableau de bord" }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -194,7 +194,8 @@ describe("the client's gallery over HTTP", () => {
     const tiles = [...page.document.querySelectorAll("ul.justified > li")];
     expect(tiles).toHaveLength(4);
     for (const tile of tiles) {
-      expect(tile.getAttribute("class")).toMatch(/^ratio-\d+$/);
+      // Its shape, and its row on a phone (decision 0134).
+      expect(tile.getAttribute("class")).toMatch(/^ratio-\d+ row-ratio-\d+ row-of-[123]$/);
       expect(tile.getAttribute("data-thumbhash")).toBeTruthy();
     }
     // The gallery's own header, under its title (the site's header comes first).

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cookieAfter } from "../support/auth";
 import { flashedToast } from "../support/admin-forms";
 import { fetchPage, postForm, textOf } from "../support/html";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
@@ -64,8 +65,12 @@ describe("the first administrator's link", () => {
 
     const created = await createWith(link, token, "lea@example.com");
     expect(created.status).toBe(302);
-    expect(created.headers.get("location")).toBe("/admin/login");
+    // Signed in at once (decision 0110): the answer carries her session, the dashboard opens with it.
+    expect(created.headers.get("location")).toBe("/admin/dashboard");
     expect(flashedToast(created.headers)).toMatchObject({ title: "Administrateur créé" });
+    const dashboard = await fetchPage("/admin/dashboard", { cookie: cookieAfter(created.headers) });
+    expect(dashboard.status).toBe(200);
+    expect(textOf(dashboard.document.querySelector("h1"))).toBe("Tableau de bord");
     const signedIn = await postForm("/admin/login", {
       email: "lea@example.com",
       password: "secret-123",

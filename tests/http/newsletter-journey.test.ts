@@ -135,8 +135,10 @@ describe("a subscriber's life", () => {
 
     // 5. The link's page says she has left and lets her come back; the link then unsubscribes by its button.
     const unsubscribePath = new URL(unsubscribe).pathname + new URL(unsubscribe).search;
+    // Coming back waits for her confirmation, like a sign-up (decision 0081, amended 2026-11-29).
     await press(unsubscribePath, "Me réinscrire");
-    expect(await status(reader)).toBe("active");
+    expect(await status(reader)).toBe("pending");
+    await expect.poll(() => mailsTo(reader).length, { timeout: 20_000 }).toBe(3);
     await press(unsubscribePath, "Me désabonner");
     expect(await status(reader)).toBe("unsubscribed");
 
@@ -148,6 +150,7 @@ describe("a subscriber's life", () => {
     expect(mailsTo(reader).map((mail) => mail.subject)).toEqual([
       confirmation?.subject,
       first.title,
+      confirmation?.subject,
     ]);
   });
 });

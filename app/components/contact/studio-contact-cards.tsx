@@ -22,7 +22,7 @@ export function StudioContactCards({ studio }: { studio: ContactCardsStudio }) {
       <Card icon={<Phone aria-hidden="true" />} title="Téléphone">
         <a
           href={telHref(studio.phone)}
-          className="inline-block py-1.5 font-semibold text-gold-dark hover:underline"
+          className="inline-flex min-h-11 items-center font-semibold text-gold-dark hover:underline"
         >
           {studio.phone}
         </a>

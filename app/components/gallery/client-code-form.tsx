@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Form } from "react-router";
 import type { ActionAnswer } from "./client-answer";
 
@@ -14,6 +14,9 @@ export function Notice({ title, children }: { title: string; children: ReactNode
 
 export function CodeForm({ title, answer }: { title: string; answer?: ActionAnswer }) {
   const error = answer?.intent === "code" ? answer.error : undefined;
+  const field = useRef<HTMLInputElement>(null);
+  // The page exists to take this code: the client types it at once (decision 0134).
+  useEffect(() => field.current?.focus(), []);
   return (
     <div className="mx-auto max-w-md px-4 py-16">
       <h1 className="mb-2 font-serif text-3xl font-semibold">{title}</h1>
@@ -29,6 +32,7 @@ export function CodeForm({ title, answer }: { title: string; answer?: ActionAnsw
           <input
             id="code"
             name="code"
+            ref={field}
             type="text"
             autoComplete="off"
             autoCapitalize="characters"

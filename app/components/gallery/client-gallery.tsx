@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { clientGalleryPath, clientPhotoDownloadPath, clientZipPath } from "~/lib/gallery-urls";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -8,12 +8,46 @@ import { CommentButton, FavouriteButton, ValidateSelection } from "./client-phot
 import { SinglePhoto } from "./client-single-photo";
 import { GalleryPicture } from "./gallery-picture";
 import "./justified-grid.css";
+import { PHONE_ROW_RATIO, photoRows, rowClasses, type RowPlace } from "./justified-rows";
 import type { GalleryTile } from "./photo-urls";
 import { ratioClass } from "./ratio";
 import { useThumbhashPlaceholders } from "./thumbhash-placeholders";
 import { heroSizes, tileSizes } from "./tile-sizes";
 
-const PhotoViewer = lazy(() => import("./photo-viewer"));
+const loadViewer = () => import("./photo-viewer");
+const PhotoViewer = lazy(loadViewer);
+
+/**
+ * Fetches the viewer's chunk (script and stylesheet) once the page is idle, or at the first touch, pointer
+ * or focus on the grid if that comes first: the first photo then opens without waiting for it (decision
+ * 0134). The module is fetched once; React.lazy reuses it.
+ */
+function usePreloadedViewer(grid: React.RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    let done = false;
+    const preload = () => {
+      if (done) return;
+      done = true;
+      void loadViewer();
+    };
+    // Safari before 18 has no requestIdleCallback.
+    const hasIdle = typeof window.requestIdleCallback === "function";
+    const idle = hasIdle
+      ? window.requestIdleCallback(preload, { timeout: 2000 })
+      : window.setTimeout(preload, 200);
+    const element = grid.current;
+    element?.addEventListener("pointerdown", preload, { once: true });
+    element?.addEventListener("focusin", preload, { once: true });
+    return () => {
+      if (hasIdle) window.cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
+      element?.removeEventListener("pointerdown", preload);
+      element?.removeEventListener("focusin", preload);
+    };
+  }, [grid]);
+}
+
+const PHONE_ROW: RowPlace = { rowRatio: PHONE_ROW_RATIO, rowCount: 2 };
 
 /** What the client gallery's page shows once the code is given (its loader's data). */
 export type ClientGalleryData = {
@@ -57,6 +91,7 @@ export function ClientGallery({
   const locked = gallery.validatedAt !== null;
   const canWrite = !preview && !locked;
   useThumbhashPlaceholders(gridRef, `${onlyFavourites}-${visible.length}`);
+  usePreloadedViewer(gridRef);
 
   const listUrl = (photoId?: string) => {
     const params = new URLSearchParams();
@@ -82,6 +117,7 @@ export function ClientGallery({
     </>
   );
 
+  const rows = photoRows(visible);
   const openIndex = openId ? visible.findIndex((photo) => photo.id === openId) : -1;
   const single = openIndex >= 0 && !hydrated ? visible[openIndex] : undefined;
   const cover = photos.find((photo) => photo.id === coverId);
@@ -192,7 +228,7 @@ export function ClientGallery({
               {visible.map((photo, index) => (
                 <li
                   key={photo.id}
-                  className={ratioClass(photo.width, photo.height)}
+                  className={`${ratioClass(photo.width, photo.height)} ${rowClasses(rows[index] ?? PHONE_ROW)}`}
                   data-thumbhash={photo.thumbhash ?? undefined}
                 >
                   <a
@@ -210,7 +246,7 @@ export function ClientGallery({
                       photo={photo}
                       eager={index < 8}
                       fallbackWidth={480}
-                      sizes={tileSizes(photo.width, photo.height)}
+                      sizes={tileSizes(photo.width, photo.height, rows[index] ?? PHONE_ROW)}
                     />
                     <span className="sr-only">
                       {photo.favourite ? " (favori)" : ""}

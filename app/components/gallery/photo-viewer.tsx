@@ -40,14 +40,24 @@ export type PhotoViewerProps = {
 function CurrentActions({ photos, actions }: Pick<PhotoViewerProps, "photos" | "actions">) {
   const { currentIndex } = useLightboxState();
   const photo = photos[currentIndex];
-  // The file's name, as the studio will read it in the selection (« IMG_0042.jpg »).
+  return photo ? <div className="flex items-center gap-1 px-1">{actions(photo)}</div> : null;
+}
+
+/**
+ * The file's name, as the studio will read it in the selection (« IMG_0042.jpg »): on a line of its own at
+ * the bottom, never beside the counter or the buttons, where a phone's narrow toolbar ran them together
+ * (« 05.JPG9 », decision 0134).
+ */
+function CurrentName({ photos }: Pick<PhotoViewerProps, "photos">) {
+  const { currentIndex } = useLightboxState();
+  const photo = photos[currentIndex];
   return photo ? (
-    <div className="flex items-center gap-1 px-1">
-      <span className="max-w-[40vw] truncate px-2 text-sm text-white" title={photo.name}>
-        {photo.name}
-      </span>
-      {actions(photo)}
-    </div>
+    <p
+      data-photo-name
+      className="pointer-events-none absolute inset-x-0 bottom-0 truncate bg-black/60 px-4 py-2 text-center text-sm text-white"
+    >
+      {photo.name}
+    </p>
   ) : null;
 }
 
@@ -87,6 +97,7 @@ export default function PhotoViewer({
       carousel={{ preload: 2, finite: false }}
       zoom={{ maxZoomPixelRatio: 2, scrollToZoom: true }}
       on={{ view: ({ index: viewed }) => onView(viewed) }}
+      render={{ controls: () => <CurrentName photos={photos} /> }}
       toolbar={{
         buttons: [
           <CurrentActions key="gallery-actions" photos={photos} actions={actions} />,

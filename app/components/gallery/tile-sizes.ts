@@ -1,3 +1,4 @@
+import type { RowPlace } from "./justified-rows";
 import { ratioHundredths } from "./ratio";
 
 /*
@@ -7,9 +8,8 @@ import { ratioHundredths } from "./ratio";
  * crops its sides.
  */
 
-/** The page's side padding (px-4) and the gap between two tiles, in CSS pixels. */
+/** The page's side padding (px-4), in CSS pixels. */
 const PAGE_PADDING = 16;
-const GAP = 4;
 /** From this width the grid is justified rows (justified-grid.css). */
 const ROWS_FROM = "48rem";
 /** The row height there (14rem) and how much a tile may grow past it (justified-grid.css). */
@@ -18,17 +18,16 @@ const MAX_GROWTH = 1.5;
 
 const rounded = (value: number) => Math.round(value * 1000) / 1000;
 
-export function tileSizes(width: number, height: number): string {
+export function tileSizes(width: number, height: number, place: RowPlace): string {
   const photoRatio = width > 0 && height > 0 ? width / height : 1;
   // Justified rows: a tile is at most MAX_GROWTH row heights high; the photo in it is as wide as its
   // height times the wider of its own ratio and the tile's (rounded, clamped) one.
   const tileRatio = ratioHundredths(width, height) / 100;
   const inRows = Math.ceil(ROW_HEIGHT * MAX_GROWTH * Math.max(tileRatio, photoRatio));
-  // Phones: two square tiles a row, as wide as half the page minus its padding and half the gap; a
-  // landscape photo is drawn as high as the tile, so wider by its ratio.
-  const scale = rounded(Math.max(1, photoRatio));
-  const half = PAGE_PADDING + GAP / 2;
-  const inColumns = `calc(${rounded(50 * scale)}vw - ${rounded(half * scale)}px)`;
+  // Phones: the tile's share of the page's width (its ratio over its row's), less the page's padding; a
+  // photo wider than its tile's rounded ratio is drawn wider by the difference.
+  const scale = rounded((tileRatio / place.rowRatio) * Math.max(1, photoRatio / tileRatio));
+  const inColumns = `calc(${rounded(100 * scale)}vw - ${rounded(2 * PAGE_PADDING * scale)}px)`;
   return `(min-width: ${ROWS_FROM}) ${inRows}px, ${inColumns}`;
 }
 

@@ -69,7 +69,7 @@ export function Footer() {
                   <br />
                   <a
                     href={telHref(studio.phone)}
-                    className="inline-block py-1 hover:text-white hover:underline"
+                    className="inline-flex min-h-11 items-center hover:text-white hover:underline"
                   >
                     {studio.phone}
                   </a>

@@ -62,7 +62,10 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
                 <Phone aria-hidden="true" className="mt-1 size-5 shrink-0 text-gold-dark" />
                 <div>
                   <h3 className="font-semibold">Téléphone</h3>
-                  <a href={telHref(studio.phone)} className="text-gold-dark hover:underline">
+                  <a
+                    href={telHref(studio.phone)}
+                    className="inline-flex min-h-11 items-center text-gold-dark hover:underline"
+                  >
                     {studio.phone}
                   </a>
                 </div>

@@ -1,11 +1,13 @@
 import { Send } from "lucide-react";
-import { Form, useNavigation } from "react-router";
+import { useEffect } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/galleries-send";
 import { CopyField } from "~/components/admin/copy-field";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { POLL_INTERVAL_MS } from "~/lib/use-polled";
 import { parseIntent } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { formatAccessCode } from "~/server/galleries/access.server";
@@ -119,9 +121,27 @@ export async function action({ request, params }: Route.ActionArgs) {
   );
 }
 
+/**
+ * While the invitation waits in the mail queue (and e-mail is configured, so it will leave), the page reads
+ * its loader again every POLL_INTERVAL_MS, only while the tab is in view: « l'e-mail est en route » becomes
+ * « Lien envoyé le … à … » and the header's « Lien envoyé » without a reload.
+ */
+function useRefreshedWhileQueued(queued: boolean) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    // Started again after each reading (`state` back to idle).
+    if (!queued || state !== "idle") return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState !== "hidden") void revalidate();
+    }, POLL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [queued, revalidate, state]);
+}
+
 export default function GallerySend({ loaderData }: Route.ComponentProps) {
   const { gallery, link, code, invitation, ready, total, mailConfigured, preview } = loaderData;
   const busy = useNavigation().state === "submitting";
+  useRefreshedWhileQueued(invitation.kind === "queued" && mailConfigured);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <GalleryHeader gallery={gallery} />

@@ -13,7 +13,9 @@ import {
   createFirstAdministrator,
   firstAdministratorTokenState,
 } from "~/server/admin/first-administrator.server";
+import { signInAdministrator } from "~/server/admin/sign-in.server";
 import { auth } from "~/server/auth.server";
+import { clientAddressContext } from "~/server/context";
 import { redirectWithToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";
 
@@ -52,7 +54,7 @@ type ActionResult = {
   state?: "invalid" | "used";
 };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const text = (name: string) => {
     const value = formData.get(name);
@@ -72,6 +74,23 @@ export async function action({ request }: Route.ActionArgs) {
     password: parsed.data.password,
   });
   if (outcome !== "created") return data<ActionResult>({ state: outcome }, { status: 410 });
+  // She has just typed her password twice: she is signed in with it, as the login form would (its limits,
+  // its known device), and lands on the dashboard.
+  const signIn = await signInAdministrator(request, {
+    ...parsed.data,
+    client: context.get(clientAddressContext),
+  });
+  if (signIn.kind === "signed-in") {
+    throw await redirectWithToast(
+      "/admin/dashboard",
+      {
+        type: "success",
+        title: "Administrateur créé",
+        description: "Vous êtes connecté·e. Bienvenue dans l'administration du site.",
+      },
+      { headers: signIn.headers },
+    );
+  }
   throw await redirectWithToast("/admin/login", {
     type: "success",
     title: "Administrateur créé",
