@@ -1,10 +1,9 @@
 import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
-import { horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
-import { isoDayInParis } from "~/lib/dates";
+import { addParisDays, horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
+import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
-import { isIsoDay } from "~/lib/dates";
 import type { SiteContent, StudioRecord } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { bookings, sessionTypes, sessionTypeStudios } from "../db/schema";
