@@ -87,6 +87,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   badge: "Badge",
   features: "Points inclus",
   link: "Lien",
+  sessionType: "Séance réservable en ligne",
   offer: "Offre",
   validFrom: "Valable à partir du",
   validUntil: "Valable jusqu'au",
