@@ -7,6 +7,8 @@ import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
+import { log } from "../logger.server";
+import { isSiteFileKey } from "../storage/keys";
 import type { Storage } from "../storage/types";
 import { encryptStream } from "./encryption.server";
 import { finishPendingSwitches, STAGING_ROOT } from "./staged-files.server";
@@ -311,8 +313,11 @@ async function writeArchive(
   const files: FileManifest[] = [];
   const keys: string[] = [];
   for await (const info of storage.list("")) {
-    // A restore's staged files are not the site's (decision 0128).
-    if (!info.key.startsWith(STAGING_ROOT)) keys.push(info.key);
+    // Only the files the site makes (decision 0128): a restore refuses any other, so one stray file put
+    // in the store by hand would make every backup unrestorable; a restore's staged files are not the
+    // site's either.
+    if (isSiteFileKey(info.key)) keys.push(info.key);
+    else if (!info.key.startsWith(STAGING_ROOT)) log.warn("backup_file_skipped", { key: info.key });
   }
   const buffer = Buffer.allocUnsafe(FILE_PIECE);
   for (const [index, key] of keys.entries()) {

@@ -54,6 +54,16 @@ describe.each(storageDrivers)("a restore's files on $kind", ({ start }) => {
     await rm(directory, { recursive: true, force: true });
   });
 
+  it("never comes from a backup holding a file the site does not make: such a file is left out", async () => {
+    await store.storage.put("notes/liste.txt", Buffer.from("à faire"), {
+      contentType: "text/plain",
+    });
+    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    expect(backup.manifest.files.map((file) => file.key)).toEqual(["media/photo-1200.webp"]);
+    await verifyBackup(backup.file);
+    await store.storage.delete(["notes/liste.txt"]);
+  });
+
   it("whose tables fail leaves every live file as it was, and serves none of the archive's", async () => {
     const broken = await craft(good, path.join(directory, "tables-cassees.tar"), {
       files: {
