@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contentRevisions } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
+import { insertSessionType, studioIds } from "../support/booking";
 import {
   askWithoutScript,
   elementsWithText,
@@ -161,6 +162,47 @@ describe("/admin/tarifs", () => {
     // Only this card's price is wrong.
     expect(elementsWithText(answer.document, /^Prix invalide/)).toHaveLength(1);
     expect(naissancePrice(await storedDocument("prices"))).toEqual({ kind: "fixed", euros: 99 });
+  });
+
+  it("refuses a card naming a session type that does not exist, and two cards naming one (decision 0127)", async () => {
+    const form = formOf(await adminPage("/admin/tarifs"));
+    // A posted id that the list does not offer (a session type deleted meanwhile, or a forged post).
+    const forgedId = "0b8e4c36-4f52-4a43-9a4b-0c7f0f3e1a11";
+    const select = labelled(fieldsetNamed(form, "Séance Naissance"), "Séance réservable en ligne");
+    const option = form.ownerDocument.createElement("option");
+    option.setAttribute("value", forgedId);
+    select.append(option);
+    const forged = await saveForm("/admin/tarifs", form, {
+      [select.getAttribute("name") ?? ""]: forgedId,
+    });
+    expect(forged.status).toBe(400);
+    expect(
+      elementsWithText(
+        fieldsetNamed(forged.document, "Séance Naissance"),
+        "Cette séance n'existe plus : choisissez-en une dans la liste",
+      ),
+    ).toHaveLength(1);
+
+    // Offered at a studio whose online booking is off: no page shows it.
+    const { limoges } = await studioIds(serverDatabase());
+    const typeId = await insertSessionType(
+      [limoges],
+      { name: "Séance du tarif" },
+      serverDatabase(),
+    );
+    const twice = await saveForm("/admin/tarifs", formOf(await adminPage("/admin/tarifs")), {
+      [nameOf(fieldsetNamed(form, "Séance Famille"), "Séance réservable en ligne")]: typeId,
+      [nameOf(fieldsetNamed(form, "Séance Grossesse"), "Séance réservable en ligne")]: typeId,
+    });
+    expect(twice.status).toBe(400);
+    expect(
+      elementsWithText(
+        fieldsetNamed(twice.document, "Séance Grossesse"),
+        "Cette séance est déjà celle de la carte « Séance Famille » : une séance, une carte",
+      ),
+    ).toHaveLength(1);
+    const cards = (await storedDocument("prices")).tabs.flatMap((tab) => tab.cards);
+    expect(cards.every((card) => card.sessionType === "")).toBe(true);
   });
 
   it("refuses an offer that ends before it starts (gendarmerie), keeping what was typed", async () => {

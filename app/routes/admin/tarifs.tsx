@@ -64,6 +64,26 @@ export async function action({ request }: Route.ActionArgs) {
     schema: pricesForm,
     build: (parsed: z.output<typeof pricesForm>): Documents["prices"] => parsed,
     load: () => loadDocument("prices"),
+    // A card names an existing session type, and each type is the offer of one card (decision 0127).
+    check: async (prices) => {
+      const known = new Set((await listSessionTypes()).map((type) => type.id));
+      const taken = new Map<string, string>();
+      const errors: Record<string, string> = {};
+      prices.tabs.forEach((tab, tabIndex) =>
+        tab.cards.forEach((card, cardIndex) => {
+          if (card.sessionType === "") return;
+          const field = `tabs.${tabIndex}.cards.${cardIndex}.sessionType`;
+          const other = taken.get(card.sessionType);
+          if (!known.has(card.sessionType)) {
+            errors[field] = "Cette séance n'existe plus : choisissez-en une dans la liste";
+          } else if (other !== undefined) {
+            errors[field] =
+              `Cette séance est déjà celle de la carte « ${other} » : une séance, une carte`;
+          } else taken.set(card.sessionType, card.title);
+        }),
+      );
+      return errors;
+    },
     previewPaths: ["/tarifs"],
     page: PAGE,
     savedTitle: "Tarifs enregistrés",
