@@ -19,8 +19,20 @@ export function newStagingPrefix(): string {
   return `${STAGING_ROOT}${randomBytes(8).toString("hex")}/`;
 }
 
+/**
+ * Whether the database has the switches' table: one whose migrations predate it (a release's data being
+ * prepared by the upgrade test) has none, and its restore moves the files after the commit unrecorded.
+ */
+async function switchesRecorded(queryable: pg.ClientBase | pg.Pool): Promise<boolean> {
+  const { rows } = await queryable.query<{ present: boolean }>(
+    "select to_regclass('public.restore_file_switches') is not null as present",
+  );
+  return rows[0]?.present === true;
+}
+
 /** Records, in the caller's transaction, that `prefix` holds the files of the tables it commits. */
 export async function recordSwitch(client: pg.ClientBase, prefix: string): Promise<void> {
+  if (!(await switchesRecorded(client))) return;
   await client.query("insert into restore_file_switches (prefix) values ($1)", [prefix]);
 }
 
@@ -42,7 +54,9 @@ export async function switchStagedFiles(
     moved += 1;
   }
   await storage.deletePrefix(prefix);
-  await pool.query("delete from restore_file_switches where prefix = $1", [prefix]);
+  if (await switchesRecorded(pool)) {
+    await pool.query("delete from restore_file_switches where prefix = $1", [prefix]);
+  }
   return moved;
 }
 
@@ -55,10 +69,7 @@ export async function finishPendingSwitches(
   storage: Storage,
   { sweep = false }: { sweep?: boolean } = {},
 ): Promise<void> {
-  const exists = await pool.query<{ t: string | null }>(
-    "select to_regclass('public.restore_file_switches') as t",
-  );
-  if (!exists.rows[0]?.t) return;
+  if (!(await switchesRecorded(pool))) return;
   const { rows } = await pool.query<{ prefix: string }>(
     "select prefix from restore_file_switches order by created_at",
   );
