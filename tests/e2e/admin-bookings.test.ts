@@ -119,6 +119,22 @@ describe("the owner's booking pages on a phone", () => {
 });
 
 describe("the agenda's week on a wide screen", () => {
+  it("on a phone, the agenda opens at the present moment of today", async () => {
+    // Today's list is one of seven in the week (the last on a Sunday): it opens there, not at Monday.
+    const owner = await signedInPage(openPage, admin.account(), "/admin/reservations", PHONE);
+    const now = owner.locator("#maintenant");
+    await expect.poll(() => now.textContent()).toMatch(/^Maintenant · \d{1,2}\u00A0h/);
+    await expect
+      .poll(() =>
+        now.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    expect(await axeViolations(owner)).toEqual([]);
+  });
+
   it("draws each booking at its time and length, overlapping ones side by side; a tap opens it", async () => {
     const database = serverDatabase();
     const [brive, ussel] = await Promise.all(

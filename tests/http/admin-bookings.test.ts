@@ -524,6 +524,12 @@ describe("/admin/reservations: the agenda", () => {
 
     const week = await adminPage(`/admin/reservations?vue=semaine&date=${DAY}`);
     expect(textOf(week.document.querySelector("main"))).toContain(`Léa ${marker}`);
+    // « Maintenant » marks today only, among its bookings (decision 0125).
+    expect(week.document.getElementById("maintenant")).toBeNull();
+    const today = await adminPage("/admin/reservations?vue=jour");
+    expect(textOf(today.document.getElementById("maintenant"))).toMatch(
+      /^Maintenant · \d{1,2} h( \d\d)?$/,
+    );
     // The week grid (decision 0125): a colour per studio, named in a legend and in each booking; each
     // hour of a day a link to add a booking there.
     const legend = week.document.querySelector('ul[aria-label="Couleurs des studios"]');

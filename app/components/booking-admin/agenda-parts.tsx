@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { Link } from "react-router";
 import { Field, Input } from "~/components/admin/field";
 import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
@@ -103,12 +104,25 @@ export function AgendaDay({
   bookings,
   blocked,
   headingLevel = 2,
+  now,
 }: {
   day: string;
   bookings: readonly BookingLine[];
   blocked: readonly BlockedLine[];
   headingLevel?: 2 | 3;
+  /** On today's list: the present moment, marked among the bookings where a phone opens (decision 0125). */
+  now?: string;
 }) {
+  // « Maintenant » stands before the first booking not over yet.
+  const nowAt = now ? bookings.findIndex((booking) => booking.endsAt > now) : -1;
+  const nowMark = now ? (
+    <li
+      id="maintenant"
+      className="flex items-center gap-2 text-sm font-semibold text-red-700 before:h-px before:flex-1 before:bg-red-700 after:h-px after:flex-1 after:bg-red-700"
+    >
+      Maintenant · {timeFr(now)}
+    </li>
+  ) : null;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <section aria-label={longDayFr(day)} className="space-y-2">
@@ -129,12 +143,19 @@ export function AgendaDay({
       ) : null}
       {bookings.length > 0 ? (
         <ul className="space-y-2">
-          {bookings.map((booking) => (
-            <BookingItem key={booking.id} booking={booking} />
+          {bookings.map((booking, index) => (
+            <Fragment key={booking.id}>
+              {index === nowAt ? nowMark : null}
+              <BookingItem booking={booking} />
+            </Fragment>
           ))}
+          {nowAt === -1 ? nowMark : null}
         </ul>
       ) : (
-        <p className="text-sm text-muted-foreground">Aucune réservation.</p>
+        <>
+          {nowMark ? <ul>{nowMark}</ul> : null}
+          <p className="text-sm text-muted-foreground">Aucune réservation.</p>
+        </>
       )}
     </section>
   );

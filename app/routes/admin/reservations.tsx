@@ -1,5 +1,6 @@
 import { CalendarOff, Download, Plus, Trash2 } from "lucide-react";
 import { instantLabelFr } from "~/lib/booking/words";
+import { useEffect } from "react";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/reservations";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -102,6 +103,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     view,
     date,
     today,
+    now: new Date().toISOString(),
     fromDay,
     toDay,
     studioId,
@@ -191,6 +193,12 @@ function agendaHref(params: {
 }
 
 export default function Agenda({ loaderData, actionData }: Route.ComponentProps) {
+  // On a phone the agenda opens at the present moment of today's list (decision 0125); a wide screen
+  // shows the whole week's grid at once.
+  useEffect(() => {
+    if (window.location.hash || !window.matchMedia("(max-width: 1023.98px)").matches) return;
+    document.getElementById("maintenant")?.scrollIntoView({ block: "center" });
+  }, []);
   const { view, date, today, fromDay, toDay, studioId, state, bookings, blocked, requests } =
     loaderData;
   const blockAnswer = actionData && "message" in actionData ? actionData : undefined;
@@ -292,7 +300,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
             </Link>
           </Button>
           <Button asChild variant="outline" size="sm">
-            <Link to={href(view, today)}>Aujourd'hui</Link>
+            <Link to={`${href(view, today)}#maintenant`}>Aujourd'hui</Link>
           </Button>
           <Button asChild variant="outline" size="sm">
             <Link to={href(view, addParisDays(date, step))}>
@@ -399,6 +407,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                   key={day}
                   day={day}
                   headingLevel={3}
+                  now={day === today ? loaderData.now : undefined}
                   bookings={bookings.filter((booking) => dayOf(booking.startsAt) === day)}
                   blocked={blocked.filter(
                     (period) => dayOf(period.startsAt) <= day && dayOf(period.endsAt) >= day,
