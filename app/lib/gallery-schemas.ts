@@ -37,6 +37,32 @@ export function addToIsoDay(
   return moved.toISOString().slice(0, 10);
 }
 
+/**
+ * Where the cover stays centred when its box (4:5 on a phone, 5:2 wider) crops it, named as the owner
+ * chooses it, with its point in % of the photo's width and height (decision 0134).
+ */
+export const COVER_FOCUS = {
+  "haut-gauche": { label: "En haut à gauche", x: 0, y: 0 },
+  haut: { label: "En haut", x: 50, y: 0 },
+  "haut-droite": { label: "En haut à droite", x: 100, y: 0 },
+  gauche: { label: "À gauche", x: 0, y: 50 },
+  centre: { label: "Au centre", x: 50, y: 50 },
+  droite: { label: "À droite", x: 100, y: 50 },
+  "bas-gauche": { label: "En bas à gauche", x: 0, y: 100 },
+  bas: { label: "En bas", x: 50, y: 100 },
+  "bas-droite": { label: "En bas à droite", x: 100, y: 100 },
+} as const;
+export type CoverFocus = keyof typeof COVER_FOCUS;
+
+/** The choice nearest a stored point. */
+export function coverFocusOf(x: number, y: number): CoverFocus {
+  const entries = Object.entries(COVER_FOCUS) as [CoverFocus, { x: number; y: number }][];
+  const distance = (point: { x: number; y: number }) => (point.x - x) ** 2 + (point.y - y) ** 2;
+  return entries.reduce((best, entry) =>
+    distance(entry[1]) < distance(best[1]) ? entry : best,
+  )[0];
+}
+
 const checkbox = z
   .string()
   .optional()
@@ -118,6 +144,15 @@ export function galleryFormSchema({
       ),
     downloadsAllowed: checkbox,
     watermark: checkbox,
+    // Absent (an older form): the stored point is kept.
+    coverFocus: z
+      .string()
+      .optional()
+      .refine(
+        (value) => value === undefined || value === "" || value in COVER_FOCUS,
+        "Choisissez un cadrage de la liste",
+      )
+      .transform((value) => (value ? (value as CoverFocus) : undefined)),
   });
 }
 
@@ -134,6 +169,7 @@ export const GALLERY_FIELD_ORDER = [
   "purgeAfterDays",
   "downloadsAllowed",
   "watermark",
+  "coverFocus",
 ] as const;
 
 /** What a new gallery's form starts with. */

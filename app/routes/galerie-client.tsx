@@ -78,6 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       validatedAt: gallery.selectionValidatedAt
         ? formatLongDateTimeFr(gallery.selectionValidatedAt)
         : null,
+      coverFocal: { x: gallery.coverFocalX, y: gallery.coverFocalY },
     },
     photos: photos satisfies GalleryTile[],
     coverId: photos.some((photo) => photo.id === gallery.coverPhotoId)

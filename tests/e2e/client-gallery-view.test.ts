@@ -245,9 +245,10 @@ describe("the client's gallery on each screen", () => {
     const ids: string[] = [];
     for (const photo of photos)
       ids.push(await addReadyPhotoWithPlaceholder(screensGallery.id, photo));
+    // The owner chose « En haut » for the cover's framing (decision 0134).
     await serverDatabase()
       .update(galleries)
-      .set({ coverPhotoId: ids[0] })
+      .set({ coverPhotoId: ids[0], coverFocalX: 50, coverFocalY: 0 })
       .where(eq(galleries.id, screensGallery.id));
   }, 120_000);
 
@@ -379,6 +380,9 @@ describe("the client's gallery on each screen", () => {
       session: clientAccessCookie(screensGallery.id),
       viewport: { width: 375, height: 667 },
     });
+    // The cover, cropped to 4:5 here, keeps the point the owner chose in view.
+    const cover = page.locator("main picture img").first();
+    expect(await cover.evaluate((image) => getComputedStyle(image).objectPosition)).toBe("50% 0%");
     await page.locator("ul.justified > li a").nth(4).click();
     await page.locator(".yarl__counter").getByText("5 / 7").waitFor();
     const name = page.locator("[data-photo-name]");

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { ErrorSummary, fieldMeta, FormAlert, focusFirstInvalid } from "~/components/ui/field";
 import type { FieldErrors } from "~/lib/forms";
 import {
+  COVER_FOCUS,
   GALLERY_FIELD_ORDER,
   GALLERY_LIMITS,
   MAX_EXPIRY_MONTHS,
@@ -23,6 +24,7 @@ const LABELS: Record<string, string> = {
   purgeAfterDays: "Suppression après l'expiration",
   downloadsAllowed: "Téléchargement",
   watermark: "Filigrane",
+  coverFocus: "Cadrage de la couverture",
   form: "Galerie",
 };
 
@@ -198,6 +200,24 @@ export function GalleryForm({ creating, values, errors = {}, alert, studios }: G
             jusque-là.
           </p>
         </div>
+        {creating ? null : (
+          <Field
+            name="coverFocus"
+            label={LABELS.coverFocus ?? "Cadrage de la couverture"}
+            error={errors.coverFocus}
+            hint="Ce qui reste visible de la photo de couverture quand son cadre la rogne (en haut d'une galerie : 4:5 sur un téléphone, 5:2 sur un écran large)."
+          >
+            {(props) => (
+              <Select {...props} defaultValue={text("coverFocus") || "centre"}>
+                {Object.entries(COVER_FOCUS).map(([value, { label }]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        )}
       </fieldset>
       <Button type="submit" name="intent" value="save" disabled={busy}>
         <Save aria-hidden="true" />

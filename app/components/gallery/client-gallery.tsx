@@ -47,6 +47,10 @@ function usePreloadedViewer(grid: React.RefObject<HTMLElement | null>) {
   }, [grid]);
 }
 
+/** The cover's `object-position` as classes (justified-grid.css: no style attribute), by tenths. */
+const focalClasses = ({ x, y }: { x: number; y: number }) =>
+  `focal-x-${Math.round(x / 10) * 10} focal-y-${Math.round(y / 10) * 10}`;
+
 const PHONE_ROW: RowPlace = { rowRatio: PHONE_ROW_RATIO, rowCount: 2 };
 
 /** What the client gallery's page shows once the code is given (its loader's data). */
@@ -63,6 +67,8 @@ export type ClientGalleryData = {
     zipSize: string;
     favouritesZipSize: string;
     validatedAt: string | null;
+    /** The cover's point that stays in view, in % (decision 0134). */
+    coverFocal: { x: number; y: number };
   };
   photos: GalleryTile[];
   /** The cover the owner chose, when it is one of the photos. */
@@ -140,7 +146,7 @@ export function ClientGallery({
             eager
             fallbackWidth={960}
             sizes={heroSizes(cover.width, cover.height)}
-            className="h-full w-full object-cover"
+            className={`h-full w-full object-cover ${focalClasses(gallery.coverFocal)}`}
           />
         </div>
       ) : null}

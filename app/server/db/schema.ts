@@ -529,6 +529,9 @@ export const galleries = pgTable(
     coverPhotoId: uuid("cover_photo_id").references((): AnyPgColumn => galleryPhotos.id, {
       onDelete: "set null",
     }),
+    /** Where the cover stays centred when its box crops it, in % of its width and height (decision 0134). */
+    coverFocalX: smallint("cover_focal_x").notNull().default(50),
+    coverFocalY: smallint("cover_focal_y").notNull().default(50),
     /** When the mail server accepted the last invitation, and for which address. */
     invitationSentAt: timestamp("invitation_sent_at", { withTimezone: true }),
     invitationSentTo: varchar("invitation_sent_to", { length: 255 }),
@@ -545,6 +548,10 @@ export const galleries = pgTable(
   },
   (table) => [
     check("galleries_purge_after_expiry", sql`${table.purgeAt} >= ${table.expiresAt}`),
+    check(
+      "galleries_cover_focal_check",
+      sql`${table.coverFocalX} between 0 and 100 and ${table.coverFocalY} between 0 and 100`,
+    ),
     index("galleries_purge_idx").on(table.purgeAt),
     // The admin list's pages (decision 0130): the date, then the id that breaks ties.
     index("galleries_date_idx").on(table.createdAt, table.id),

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { parisToday } from "~/lib/dates";
 import { parseForm } from "~/lib/forms";
-import { galleryFormSchema, newGalleryValues } from "~/lib/gallery-schemas";
+import { coverFocusOf, galleryFormSchema, newGalleryValues } from "~/lib/gallery-schemas";
 import { requireAdmin } from "../admin/guard.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
@@ -61,6 +61,7 @@ function storedValues(gallery: NonNullable<Awaited<ReturnType<typeof findGallery
     purgeAfterDays: String(purgeAfterDaysOf(gallery)),
     ...(gallery.downloadsAllowed ? { downloadsAllowed: "on" } : {}),
     ...(gallery.watermark ? { watermark: "on" } : {}),
+    coverFocus: coverFocusOf(gallery.coverFocalX, gallery.coverFocalY),
   };
 }
 

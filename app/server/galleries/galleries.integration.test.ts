@@ -50,6 +50,7 @@ const form = (overrides: Partial<GalleryForm> = {}): GalleryForm => ({
   purgeAfterDays: 30,
   downloadsAllowed: true,
   watermark: false,
+  coverFocus: undefined,
   ...overrides,
 });
 
@@ -75,6 +76,16 @@ async function countRows(galleryId: string) {
 }
 
 describe("gallery queries", () => {
+  it("keeps the cover's point the owner chose, and the stored one when a form does not say (decision 0134)", async () => {
+    const id = await createGallery(form(), null);
+    expect(await stored(id)).toMatchObject({ coverFocalX: 50, coverFocalY: 50 });
+    expect(await updateGallery(id, form({ coverFocus: "haut" }))).toBe(true);
+    expect(await stored(id)).toMatchObject({ coverFocalX: 50, coverFocalY: 0 });
+    expect(await updateGallery(id, form({ coverFocus: undefined }))).toBe(true);
+    expect(await stored(id)).toMatchObject({ coverFocalX: 50, coverFocalY: 0 });
+    await deleteGallery(id);
+  });
+
   it("creates a gallery with a code, the end of its expiry day in Paris and its purge date", async () => {
     const id = await createGallery(form(), null);
     const gallery = await stored(id);

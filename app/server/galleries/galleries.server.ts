@@ -1,5 +1,10 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { addToIsoDay, MAX_EXPIRY_MONTHS, type GalleryForm } from "~/lib/gallery-schemas";
+import {
+  addToIsoDay,
+  COVER_FOCUS,
+  MAX_EXPIRY_MONTHS,
+  type GalleryForm,
+} from "~/lib/gallery-schemas";
 import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
@@ -43,6 +48,13 @@ export function expiryDay(expiresAt: Date): string {
 /** The whole days between the expiry and the deletion (what the form shows). */
 export function purgeAfterDaysOf(gallery: Pick<GalleryRow, "expiresAt" | "purgeAt">): number {
   return Math.round((gallery.purgeAt.getTime() - gallery.expiresAt.getTime()) / DAY_MS);
+}
+
+/** The cover's point chosen in the form, or nothing when the form did not say. */
+function coverFocalOf(form: Pick<GalleryForm, "coverFocus">) {
+  if (!form.coverFocus) return {};
+  const { x, y } = COVER_FOCUS[form.coverFocus];
+  return { coverFocalX: x, coverFocalY: y };
 }
 
 function datesOf(form: Pick<GalleryForm, "expiresOn" | "purgeAfterDays">) {
@@ -207,6 +219,7 @@ export async function createGallery(form: GalleryForm, createdBy: string | null)
       accessCode: generateAccessCode(),
       downloadsAllowed: form.downloadsAllowed,
       watermark: form.watermark,
+      ...coverFocalOf(form),
       createdBy,
     })
     .returning({ id: galleries.id });
@@ -240,6 +253,7 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
         ...datesOf(form),
         downloadsAllowed: form.downloadsAllowed,
         watermark: form.watermark,
+        ...coverFocalOf(form),
         updatedAt: new Date(),
       })
       .where(eq(galleries.id, id));
