@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import type { Context } from "./context.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
-import { issue33, measuredPages } from "./page-list.ts";
+import { pageBudgets, measuredPages } from "./page-list.ts";
 import { startPageServer } from "./pages.ts";
 import { metric, type Cell, type SectionResult } from "./report.ts";
 
@@ -169,7 +169,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
 
       weight.scripts.sort((a, b) => b.bytes - a.bytes);
       weight.javascriptBytes = weight.bytes.js + weight.inlineScripts.gzipBytes;
-      const jsBudget = issue33.jsKiB[page.kind];
+      const jsBudget = pageBudgets.jsKiB[page.kind];
       if (weight.javascriptBytes > jsBudget * 1024) {
         const biggest = weight.scripts
           .slice(0, 6)
@@ -223,7 +223,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
     notes: [
       "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter as what they add to the gzip -6 of the HTML (gzip of the document minus gzip of the document without them; they are also in the HTML's bytes).",
       ...notes,
-      `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (issue 33): ≤ ${issue33.jsKiB.light} KB on the light pages (no framework JavaScript), ≤ ${issue33.jsKiB.hydrated} KB on the hydrated ones (forms, blog).`,
+      `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (decision 0132): ≤ ${pageBudgets.jsKiB.light} KB on the light pages (no framework JavaScript), ≤ ${pageBudgets.jsKiB.hydrated} KB on the hydrated ones (forms, blog).`,
     ],
     data,
   };
