@@ -1,4 +1,5 @@
-import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Search, Users } from "lucide-react";
+import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Users } from "lucide-react";
+import { ListFilters } from "~/components/admin/list-filters";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { ArticleSendingLink } from "~/components/admin/article-sending-link";
@@ -7,7 +8,6 @@ import { BackupStatus, type BackupStatusData } from "~/components/admin/backup-s
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
 import { DashboardSelections } from "~/components/admin/dashboard-selections";
-import { Field, Input, Select } from "~/components/admin/field";
 import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -251,31 +251,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h2 id="articles-titre" className="border-b border-border px-5 py-4 text-xl font-semibold">
           Articles
         </h2>
-        <Form
-          method="get"
-          role="search"
-          aria-label="Filtrer les articles"
-          className="flex flex-wrap items-end gap-3 border-b border-border px-5 py-4"
-        >
-          <Field name="q" label="Titre contenant" className="min-w-56 flex-1">
-            {(props) => (
-              <Input {...props} type="search" defaultValue={filters.search} maxLength={255} />
-            )}
-          </Field>
-          <Field name="statut" label="État">
-            {(props) => (
-              <Select {...props} defaultValue={filters.state ?? ""}>
-                <option value="">Tous</option>
-                <option value="publies">Publiés</option>
-                <option value="brouillons">Brouillons</option>
-              </Select>
-            )}
-          </Field>
-          <Button type="submit" variant="outline">
-            <Search aria-hidden="true" />
-            Filtrer
-          </Button>
-        </Form>
+        <ListFilters
+          label="Filtrer les articles"
+          searchLabel="Titre contenant"
+          search={filters.search}
+          states={{ publies: "Publiés", brouillons: "Brouillons" }}
+          state={filters.state}
+          className="border-b border-border px-5 py-4"
+        />
         {matching !== null ? (
           <p className="px-5 pt-4 text-sm text-muted-foreground">
             {matching} article{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à ces

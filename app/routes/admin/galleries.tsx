@@ -1,8 +1,8 @@
-import { Plus, Search } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Plus } from "lucide-react";
+import { ListFilters } from "~/components/admin/list-filters";
+import { Link } from "react-router";
 import type { Route } from "./+types/galleries";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
-import { Field, Input } from "~/components/admin/field";
 import { GalleryStateBadge } from "~/components/admin/gallery-header";
 import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
@@ -70,20 +70,12 @@ export default function Galleries({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
-      <Form
-        method="get"
-        role="search"
-        aria-label="Chercher une galerie"
-        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
-      >
-        <Field name="q" label="Titre ou client contenant" className="min-w-56 flex-1">
-          {(props) => <Input {...props} type="search" defaultValue={search} maxLength={255} />}
-        </Field>
-        <Button type="submit" variant="outline">
-          <Search aria-hidden="true" />
-          Chercher
-        </Button>
-      </Form>
+      <ListFilters
+        label="Chercher une galerie"
+        searchLabel="Titre ou client contenant"
+        search={search}
+        submitLabel="Chercher"
+      />
       {search ? (
         <p className="text-sm">
           {matching} galerie{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à cette

@@ -1,9 +1,9 @@
-import { Check, Mail, Phone, RotateCcw, Search } from "lucide-react";
+import { Check, Mail, Phone, RotateCcw } from "lucide-react";
+import { ListFilters } from "~/components/admin/list-filters";
 import { Form } from "react-router";
 import type { Route } from "./+types/messages";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DeleteForm } from "~/components/admin/delete-form";
-import { Field, Input, Select } from "~/components/admin/field";
 import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -134,31 +134,13 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filtrer les messages"
-        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
-      >
-        <Field name="q" label="Nom ou adresse contenant" className="min-w-56 flex-1">
-          {(props) => (
-            <Input {...props} type="search" defaultValue={filters.search} maxLength={255} />
-          )}
-        </Field>
-        <Field name="statut" label="État">
-          {(props) => (
-            <Select {...props} defaultValue={filters.state ?? ""}>
-              <option value="">Tous</option>
-              <option value="a-traiter">À traiter</option>
-              <option value="traites">Traités</option>
-            </Select>
-          )}
-        </Field>
-        <Button type="submit" variant="outline">
-          <Search aria-hidden="true" />
-          Filtrer
-        </Button>
-      </Form>
+      <ListFilters
+        label="Filtrer les messages"
+        searchLabel="Nom ou adresse contenant"
+        search={filters.search}
+        states={{ "a-traiter": "À traiter", traites: "Traités" }}
+        state={filters.state}
+      />
       {filtered ? (
         <p className="text-sm">
           {matching} message{matching > 1 ? "s" : ""} correspond{matching > 1 ? "ent" : ""} à ces

@@ -1,11 +1,11 @@
-import { Copy, Download, Search, Upload, UserX } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Copy, Download, Upload, UserX } from "lucide-react";
+import { ListFilters } from "~/components/admin/list-filters";
+import { Link } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/subscribers";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { DeleteForm } from "~/components/admin/delete-form";
-import { Field, Input, Select } from "~/components/admin/field";
 import { Pager } from "~/components/admin/pager";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
@@ -240,32 +240,13 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filtrer les abonnés"
-        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
-      >
-        <Field name="q" label="Adresse contenant" className="min-w-56 flex-1">
-          {(props) => <Input {...props} type="search" defaultValue={search} maxLength={255} />}
-        </Field>
-        <Field name="statut" label="État">
-          {(props) => (
-            <Select {...props} defaultValue={filter ?? ""}>
-              <option value="">Tous</option>
-              {Object.entries(filterLabels).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Button type="submit" variant="outline">
-          <Search aria-hidden="true" />
-          Filtrer
-        </Button>
-      </Form>
+      <ListFilters
+        label="Filtrer les abonnés"
+        searchLabel="Adresse contenant"
+        search={search}
+        states={filterLabels}
+        state={filter}
+      />
 
       <section
         // `relative`: the screen-reader-only texts of the rows (positioned) scroll with the table instead
