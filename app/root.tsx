@@ -142,14 +142,13 @@ function NoncedScript({ source }: { source: string }) {
 
 // React Router's scripts arrive inert inside a <noscript> (React neither hoists nor hydrates what it holds).
 // The inline script after it runs the router's data hand-off at once, then adds the module script and its
-// preloads once the page has painted its first content and its images (its `load` event, then two frames:
-// the largest paint, a cover or a hero photo, comes before any script is asked for; decision 0132), or
-// after three seconds (a background tab, a very slow photo). The first paint then waits for the HTML and the stylesheet only, instead of sharing a slow mobile
+// preloads once the page has painted its first content (or after three seconds, e.g. in a background
+// tab). The first paint then waits for the HTML and the stylesheet only, instead of sharing a slow mobile
 // link with the JavaScript; the page, fully server-rendered, reads and works (links, forms) before React
 // takes over. Decision 0007. The server's HTML alone carries it: in the browser, hydration keeps what the
 // server wrote (and a script set by innerHTML never runs), so the text is left out of the browser's bundle.
-// A browser without paint timing waits one frame instead of the first contentful paint; a hidden tab (which
-// does not paint) three seconds. Sent without its indentation (about 0.1 KB less in gzip).
+// It starts after the first contentful paint; a browser without paint timing waits one frame, a hidden tab
+// (which does not paint) three seconds. Sent without its indentation (about 0.1 KB less in gzip).
 const startScripts = !import.meta.env.SSR
   ? ""
   : `(function () {
@@ -168,20 +167,14 @@ const startScripts = !import.meta.env.SSR
     performance.mark("scripts-start");
     later.forEach(function (element) { document.head.appendChild(element); });
   }
-  var painted = false;
-  var loaded = document.readyState === "complete";
-  function ready() {
-    if (painted && loaded) requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(start, 0); }); });
-  }
   var observer = window.PerformanceObserver;
   if (observer && (observer.supportedEntryTypes || []).indexOf("paint") !== -1) {
     new observer(function (list) {
-      list.getEntriesByName("first-contentful-paint").forEach(function () { painted = true; ready(); });
+      list.getEntriesByName("first-contentful-paint").forEach(function () { setTimeout(start, 0); });
     }).observe({ type: "paint", buffered: true });
   } else {
-    requestAnimationFrame(function () { painted = true; ready(); });
+    requestAnimationFrame(function () { setTimeout(start, 0); });
   }
-  window.addEventListener("load", function () { loaded = true; ready(); });
   setTimeout(start, 3000);
 })();`.replace(/\n\s+/g, "\n");
 
