@@ -133,7 +133,7 @@ export function goLiveChecklist(content: SiteContent, booking?: BookingFacts): C
     );
   }
 
-  // Issue 25: off until the owner turns it on per studio (the studio's form), with its session types. A
+  // Decisions 0113 and 0127: off until the owner turns it on per studio (the studio's form), with its session types. A
   // studio with it on but nothing to book or nobody to take the booking is not done either.
   const bookable = (studio: (typeof content.studios)[number]) => {
     if (!studio.data.onlineBooking) return false;

@@ -24,9 +24,9 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK = 7_319_004;
 
 /**
- * Applies pending migrations, then writes the seed of the site's content where it is missing (issue 11),
+ * Applies pending migrations, then writes the seed of the site's content where it is missing (decision 0070),
  * with `demo` the demo's online booking on a database that never had any (decision 0126), and the owner's
- * photographer when there is none (issue 25), serialised across processes with an advisory lock.
+ * photographer when there is none (decision 0113), serialised across processes with an advisory lock.
  */
 export async function applyMigrations(
   database: Database,
