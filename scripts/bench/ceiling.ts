@@ -14,7 +14,7 @@ import { aptInstall } from "../lib/apt.ts";
 import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
-/** Issue 13, item 4: the site's cached page at half of nginx's throughput at least. */
+/** Decision 0050 (ceiling): the site's cached page at half of nginx's throughput at least. */
 const BUDGET_RATIO_PERCENT = 50;
 /** Decision 0131: at least 60 % of a bare node:http server's throughput, p99 ≤ 4 ms (was 5 ms). */
 const BUDGET_NODE_RATIO_PERCENT = 60;
@@ -348,7 +348,7 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
         ],
         notes: [
           "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache before Express (a fresh CSP nonce, security headers, the request log; the content version known from PostgreSQL's notifications, no round trip: decision 0093). Each server had 2 s of the same load first, unmeasured.",
-          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Issue 13 asks the site for at least 50 % of nginx's throughput; decision 0131 for at least 60 % of bare node:http's with p99 ≤ 4 ms.",
+          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Decision 0050 asks the site for at least 50 % of nginx's throughput; decision 0131 for at least 60 % of bare node:http's with p99 ≤ 4 ms.",
           "The site runs at its default log level (info): every answer writes its request line to stdout, read by this benchmark as a log collector would (decision 0131).",
         ],
         data: {

@@ -60,7 +60,7 @@ export const lcpBudgetSeconds = 1.2;
 /**
  * Decision 0132: every page as fast as a light one: LCP ≤ 1.0 s, performance 100 and total blocking time under
  * 100 ms on every measured page (median of 3), hydrated JavaScript ≤ 100 KB. The sections measure these;
- * issue 13's stay in its before / after table.
+ * the earlier budgets (decision 0050) stay in its before / after table.
  */
 export const pageBudgets = {
   lcpSeconds: 1.0,
