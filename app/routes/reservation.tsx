@@ -40,6 +40,11 @@ const DONE: Record<string, string> = {
   "deplacee-sans-email":
     "Votre séance est déplacée. Cette adresse e-mail a déjà reçu plusieurs messages aujourd'hui : aucun e-mail n'est envoyé cette fois.",
 };
+/** A booking the studio took by phone without e-mail (decision 0138): the site never writes to its client. */
+const DONE_WITHOUT_MAIL: Record<string, string> = {
+  annulee: "Votre séance est annulée. Le studio en est prévenu.",
+  deplacee: "Votre séance est déplacée. Le studio en est prévenu.",
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [managed, content] = await Promise.all([
@@ -111,7 +116,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       calendar,
       times,
       confirmMove,
-      done: DONE[search.get("fait") ?? ""] ?? null,
+      done: booking.clientMail
+        ? (DONE[search.get("fait") ?? ""] ?? null)
+        : (DONE_WITHOUT_MAIL[(search.get("fait") ?? "").replace(/-sans-email$/, "")] ?? null),
+      clientMail: booking.clientMail,
       created: search.get("nouvelle") === "1",
     },
     { headers: PRIVATE_HEADERS },
@@ -359,8 +367,8 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
                 Déplacer au {loaderData.confirmMove.label} ?
               </h3>
               <p className="mt-2">
-                Votre horaire actuel ({booking.when}) sera libéré. Un e-mail vous confirmera le
-                nouvel horaire.
+                Votre horaire actuel ({booking.when}) sera libéré.
+                {loaderData.clientMail ? " Un e-mail vous confirmera le nouvel horaire." : null}
               </p>
               <form method="post" action={managePath(token)} className="mt-4 flex flex-wrap gap-3">
                 <input type="hidden" name="intent" value="move" />

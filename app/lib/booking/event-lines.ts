@@ -9,6 +9,9 @@ export type BookingEventView = {
   kind: BookingEventKind;
   actor: BookingActor;
   actorName: string;
+  /** The administrator's account, when it still exists, and its current e-mail address. */
+  actorUserId?: string | null;
+  actorEmail?: string | null;
   detail: Record<string, unknown>;
 };
 
@@ -24,16 +27,34 @@ const VERBS: Record<BookingEventKind, string> = {
   done: "Séance effectuée",
 };
 
-function who(event: BookingEventView): string {
+/**
+ * Who did it, as the administrator reading the history says it (decision 0138): « par vous » for what she did
+ * herself, another administrator by her e-mail address (accounts have no display name, and their name is a
+ * login word), the address recorded at the time when the account has gone.
+ */
+function who(event: BookingEventView, viewerId: string | undefined): string {
   if (event.kind === "expired") return "";
   if (event.actor === "system") return " automatiquement";
   if (event.actor === "client")
     return ` par le client${event.actorName ? ` (${event.actorName})` : ""}`;
-  return event.actorName ? ` par ${event.actorName}` : " par l'administration";
+  if (viewerId !== undefined && event.actorUserId === viewerId) return " par vous";
+  if (event.actorEmail) return ` par ${event.actorEmail}`;
+  return event.actorName.includes("@") ? ` par ${event.actorName}` : " par l'administration";
 }
 
-/** « Déplacée du 3 décembre 2026 à 10:30 au 4 décembre 2026 à 14:00 par Marie ». */
-export function eventSentence(event: BookingEventView): string {
+/** What the client was sent of a booking the owner took by phone, when nothing (decision 0138). */
+function clientMailNote(event: BookingEventView): string {
+  if (event.detail.clientMail === "no_address")
+    return ", sans e-mail : rien n'est envoyé au client";
+  if (event.detail.clientMail === "not_sent") return ", sans e-mail au client";
+  return "";
+}
+
+/**
+ * « Déplacée du jeudi 3 décembre 2026 à 10 h 30 au vendredi 4 décembre 2026 à 14 h par vous », as
+ * `viewerId` (the administrator reading) reads it.
+ */
+export function eventSentence(event: BookingEventView, viewerId?: string): string {
   const from = typeof event.detail.from === "string" ? event.detail.from : null;
   const to = typeof event.detail.to === "string" ? event.detail.to : null;
   const move =
@@ -41,8 +62,10 @@ export function eventSentence(event: BookingEventView): string {
       ? ` du ${instantLabelFr(from)} au ${instantLabelFr(to)}`
       : "";
   const byPhone =
-    event.kind === "booked" && event.actor === "owner" ? " (prise par téléphone)" : "";
-  return `${VERBS[event.kind]}${move}${who(event)}${byPhone}`;
+    event.kind === "booked" && event.actor === "owner"
+      ? ` (prise par téléphone${clientMailNote(event)})`
+      : "";
+  return `${VERBS[event.kind]}${move}${who(event, viewerId)}${byPhone}`;
 }
 
 /** The message the owner or the client wrote with a refusal or a cancellation, if any. */

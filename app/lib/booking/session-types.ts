@@ -120,3 +120,21 @@ export const bookingClientSchema = z.object({
     .pipe(z.string().trim().max(30, "Ce numéro de téléphone est trop long.")),
 });
 export type BookingClient = z.input<typeof bookingClientSchema>;
+
+/**
+ * The client of a booking the owner takes by phone (decision 0138): the e-mail may be left empty (stored
+ * empty, and then no e-mail goes to the client); one typed must be an address.
+ */
+export const ownerBookingClientSchema = bookingClientSchema.extend({
+  email: z
+    .string()
+    .trim()
+    .max(255, "Cette adresse e-mail est trop longue.")
+    .refine(
+      (email) => email === "" || z.email().safeParse(email).success,
+      "Indiquez une adresse e-mail valide, ou laissez le champ vide.",
+    ),
+});
+
+/** The owner's internal note on a booking, at most this long (decision 0138). */
+export const INTERNAL_NOTE_MAX = 2000;

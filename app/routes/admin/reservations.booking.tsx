@@ -18,8 +18,10 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
 import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
 import { formValues, isUuid } from "~/lib/forms";
+import { managePath } from "~/lib/booking/urls";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { authorOf } from "~/server/admin/studios.server";
+import { env } from "~/server/env.server";
+import { manageTokenFor } from "~/server/booking/manage-token.server";
 import { bookingDetail, ownerFreeSlots, studiosOffering } from "~/server/booking/agenda.server";
 import {
   acceptRequest,
@@ -27,6 +29,7 @@ import {
   declineRequest,
   markBookingOutcome,
   moveBooking,
+  ownerAuthor,
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -39,7 +42,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 const STEP = { move: "deplacer", cancel: "annuler", decline: "refuser" } as const;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const detail = await bookingDetail(params.id);
   if (!detail) {
     throw await redirectWithToast("/admin/reservations", {
@@ -89,6 +92,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       photographerName: booking.photographerName,
       source: booking.source,
       createdAt: booking.createdAt.toISOString(),
+      clientMail: booking.clientMail,
+      internalNote: booking.internalNote,
+      // The client's page, for the owner to give by phone when no e-mail carries it (decision 0138).
+      clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
     answers: Object.entries(booking.answers).map(([id, answer]) => ({
       question: labelOf.get(id) ?? id,
@@ -97,7 +104,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     history: events.map((event) => ({
       id: event.id,
       at: event.at.toISOString(),
-      sentence: eventSentence(event),
+      sentence: eventSentence(event, admin.id),
       message: eventMessage(event),
     })),
     move: moving
@@ -124,7 +131,7 @@ type Answer = {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const by = { actor: "owner" as const, ...authorOf(admin), userId: admin.id };
+  const by = ownerAuthor(admin);
   const here = `/admin/reservations/${params.id}`;
   if (!isUuid(params.id)) return data({ error: "Réservation inconnue" }, { status: 404 });
   const formData = await request.formData();
@@ -258,9 +265,18 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           <dd>{booking.clientName}</dd>
           <dt className="font-semibold">E-mail</dt>
           <dd>
-            <a href={`mailto:${booking.clientEmail}`} className="underline underline-offset-4">
-              {booking.clientEmail}
-            </a>
+            {booking.clientEmail ? (
+              <a href={`mailto:${booking.clientEmail}`} className="underline underline-offset-4">
+                {booking.clientEmail}
+              </a>
+            ) : (
+              "Aucune adresse"
+            )}
+            {booking.clientMail ? null : (
+              <span className="block text-muted-foreground">
+                Le site n'envoie aucun e-mail au client pour cette réservation.
+              </span>
+            )}
           </dd>
           {booking.clientPhone ? (
             <>
@@ -275,6 +291,12 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </dd>
             </>
           ) : null}
+          {booking.internalNote ? (
+            <>
+              <dt className="font-semibold">Note interne</dt>
+              <dd className="whitespace-pre-line">{booking.internalNote}</dd>
+            </>
+          ) : null}
           {answers.map((answer) => (
             <div key={answer.question} className="contents">
               <dt className="font-semibold">{answer.question}</dt>
@@ -282,6 +304,19 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             </div>
           ))}
         </dl>
+        <div className="space-y-1 text-sm">
+          <h3 className="font-semibold">Lien de la réservation pour le client</h3>
+          <p className="text-muted-foreground">
+            {booking.clientMail
+              ? "Le client le reçoit dans ses e-mails : il y voit, déplace ou annule sa séance."
+              : "Aucun e-mail ne le lui apporte : donnez-le-lui par téléphone ou par SMS. Il y voit, déplace ou annule sa séance."}
+          </p>
+          <p className="break-all">
+            <a href={booking.clientLink} className="underline underline-offset-4">
+              {booking.clientLink}
+            </a>
+          </p>
+        </div>
       </section>
 
       {active ? (

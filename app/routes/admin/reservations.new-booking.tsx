@@ -8,14 +8,14 @@ import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { isIsoDay } from "~/lib/booking/agenda-format";
-import { bookingQuestionsSchema } from "~/lib/booking/session-types";
+import { bookingQuestionsSchema, INTERNAL_NOTE_MAX } from "~/lib/booking/session-types";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { authorOf } from "~/server/admin/studios.server";
 import { busyReasonsOf, ownerFreeSlots } from "~/server/booking/agenda.server";
-import { createBooking } from "~/server/booking/bookings.server";
+import { createBooking, ownerAuthor } from "~/server/booking/bookings.server";
+import { listPhotographers } from "~/server/booking/photographers.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { listSessionTypes } from "~/server/booking/session-type-store.server";
 import { listStudios } from "~/server/content/content-store.server";
@@ -30,7 +30,11 @@ const answerField = (questionId: string) => `reponse-${questionId}`;
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
-  const [studioRows, types] = await Promise.all([listStudios(), listSessionTypes()]);
+  const [studioRows, types, people] = await Promise.all([
+    listStudios(),
+    listSessionTypes(),
+    listPhotographers(),
+  ]);
   const studios = studioRows
     .filter((studio) => studio.retiredAt === null)
     .map((studio) => ({ id: studio.id, name: studio.data.name }));
@@ -90,6 +94,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     day,
     slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
     busy,
+    // Who may take it (decision 0138): the studio's active photographers, in the owner's order.
+    photographers: people
+      .filter((person) => person.active && studioId !== null && person.studioIds.includes(studioId))
+      .map((person) => ({ id: person.id, name: person.name })),
     questions: questions?.success ? questions.data : [],
   };
 }
@@ -124,12 +132,19 @@ export async function action({ request }: Route.ActionArgs) {
       client: { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
       answers,
       consentAt: null,
-      by: { actor: "owner", userId: admin.id, name: authorOf(admin).name },
+      by: ownerAuthor(admin),
+      // Empty: the automatic choice, as online (decision 0123); a chosen one must be free (0138).
+      photographerId: values.photographerId || undefined,
+      internalNote: values.internalNote ?? "",
+      notifyClient: values.silent !== "on",
     });
+    const mailed = (values.email ?? "").trim() !== "" && values.silent !== "on";
     return redirectWithToast(`/admin/reservations/${created.id}`, {
       type: "success",
       title: "Réservation ajoutée",
-      description: "Elle est confirmée et apparaît dans l'agenda.",
+      description: mailed
+        ? "Elle est confirmée et apparaît dans l'agenda ; le client reçoit sa confirmation par e-mail."
+        : "Elle est confirmée et apparaît dans l'agenda. Aucun e-mail n'est envoyé au client : donnez-lui le lien de sa réservation (ci-dessous).",
     });
   } catch (error) {
     if (error instanceof BookingRefusedError) {
@@ -146,6 +161,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function NewBooking({ loaderData, actionData }: Route.ComponentProps) {
   const { studios, sessionTypes, studioId, sessionTypeId, day, slots, busy, questions } =
     loaderData;
+  const { photographers } = loaderData;
   const answer = actionData && "message" in actionData ? actionData : undefined;
   const value = (name: string, fallback = "") => answer?.values[name] ?? fallback;
   const errors = answer?.errors ?? {};
@@ -233,6 +249,23 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
               otherTimeError={errors.slotTime}
               otherTimeHint="N'importe quelle heure où le studio et une photographe sont libres."
             />
+            <Field
+              name="photographerId"
+              label="Photographe"
+              error={errors.photographerId}
+              hint="Au choix automatique, la même que pour une réservation en ligne : celle qui est déjà au studio ce jour-là, sinon celle qui couvre le moins de studios."
+            >
+              {(props) => (
+                <Select {...props} defaultValue={value("photographerId")}>
+                  <option value="">Choix automatique</option>
+                  {photographers.map((person) => (
+                    <option key={person.id} value={person.id}>
+                      {person.name}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
             {busy.length > 0 ? (
               <div className="text-sm">
                 <h3 className="font-medium">Ce qui occupe ce jour-là</h3>
@@ -271,9 +304,9 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
             </div>
             <Field
               name="email"
-              label="E-mail"
+              label="E-mail (facultatif)"
               error={errors.email}
-              hint="Le client y reçoit la confirmation et son lien pour gérer la réservation."
+              hint="Le client y reçoit la confirmation et son lien pour gérer la réservation. Sans e-mail, rien ne lui est envoyé : la page de la réservation vous donne ce lien à lui communiquer."
             >
               {(props) => (
                 <Input
@@ -309,6 +342,41 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
                 </Field>
               );
             })}
+            <div className="space-y-1">
+              <label className="flex min-h-11 items-center gap-3 text-sm font-semibold">
+                <input
+                  type="checkbox"
+                  name="silent"
+                  id="champ-silent"
+                  defaultChecked={value("silent") === "on"}
+                  aria-describedby="champ-silent-aide"
+                  className="size-5 accent-stone-800"
+                />
+                Ne pas envoyer d'e-mail au client
+              </label>
+              <p id="champ-silent-aide" className="text-sm text-muted-foreground">
+                Ni confirmation, ni rappel, ni changement : le site n'écrit jamais au client pour
+                cette réservation. La page de la réservation vous donne son lien à lui communiquer.
+              </p>
+            </div>
+          </section>
+          <section className={section}>
+            <h2 className="font-sans text-lg font-semibold">4. Pour vous</h2>
+            <Field
+              name="internalNote"
+              label="Note interne"
+              error={errors.internalNote}
+              hint="Visible seulement ici, sur la page de la réservation : jamais par le client ni dans ses e-mails."
+            >
+              {(props) => (
+                <Textarea
+                  {...props}
+                  rows={3}
+                  maxLength={INTERNAL_NOTE_MAX}
+                  defaultValue={value("internalNote")}
+                />
+              )}
+            </Field>
           </section>
           <Button type="submit">
             <Plus aria-hidden="true" />

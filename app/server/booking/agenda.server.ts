@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { BookingLine } from "~/components/booking-admin/agenda-parts";
 import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
@@ -30,6 +30,7 @@ import {
   sessionTypes,
   sessionTypeStudios,
   studios,
+  users,
 } from "../db/schema";
 import {
   loadAvailability,
@@ -219,9 +220,12 @@ export type BookingDetail = {
     consentAt: Date | null;
     bufferBeforeMinutes: number;
     bufferAfterMinutes: number;
+    internalNote: string;
+    clientMail: boolean;
   };
   questions: BookingQuestion[];
-  events: (typeof bookingEvents.$inferSelect)[];
+  /** Its history, each line with the current address of the administrator who did it (decision 0138). */
+  events: (typeof bookingEvents.$inferSelect & { actorEmail: string | null })[];
 };
 
 /** One booking with its names, its type's questions (to label the answers) and its history. */
@@ -236,6 +240,8 @@ export async function bookingDetail(id: string): Promise<BookingDetail | null> {
         consentAt: bookings.consentAt,
         bufferBeforeMinutes: bookings.bufferBeforeMinutes,
         bufferAfterMinutes: bookings.bufferAfterMinutes,
+        internalNote: bookings.internalNote,
+        clientMail: bookings.clientMail,
       })
       .from(bookings)
       .where(eq(bookings.id, id)),
@@ -244,8 +250,9 @@ export async function bookingDetail(id: string): Promise<BookingDetail | null> {
       .from(sessionTypes)
       .where(eq(sessionTypes.id, row.sessionTypeId)),
     db()
-      .select()
+      .select({ ...getTableColumns(bookingEvents), actorEmail: users.email })
       .from(bookingEvents)
+      .leftJoin(users, eq(users.id, bookingEvents.actorUserId))
       .where(eq(bookingEvents.bookingId, id))
       .orderBy(asc(bookingEvents.at), asc(bookingEvents.id)),
   ]);
@@ -257,6 +264,8 @@ export async function bookingDetail(id: string): Promise<BookingDetail | null> {
       consentAt: extra?.consentAt ?? null,
       bufferBeforeMinutes: extra?.bufferBeforeMinutes ?? 0,
       bufferAfterMinutes: extra?.bufferAfterMinutes ?? 0,
+      internalNote: extra?.internalNote ?? "",
+      clientMail: extra?.clientMail ?? true,
     },
     questions: questions.success ? questions.data : [],
     events,
@@ -318,6 +327,68 @@ export async function ownerFreeSlots(query: {
   return days[0]?.slots ?? [];
 }
 
+type BusyRow = {
+  studio_id: string | null;
+  photographer_id: string | null;
+  photographer: string | null;
+  studio: string | null;
+  label: string | null;
+  travel: number | null;
+  start: Date;
+  end: Date;
+};
+
+/**
+ * What occupies a Paris day at a studio, or for the photographers who cover it wherever they are (or only
+ * `photographerId`), with the travel from each place back to the studio.
+ */
+async function busyRowsOf(query: {
+  studioId: string;
+  day: string;
+  photographerId?: string;
+  now: Date;
+}): Promise<BusyRow[]> {
+  const from = new Date(parisWallRange(query.day, "00:00", "00:00").start);
+  const to = new Date(parisWallRange(addParisDays(query.day, 1), "00:00", "00:00").start);
+  const whose = query.photographerId
+    ? sql`o.photographer_id = ${query.photographerId}::uuid`
+    : sql`(o.studio_id = ${query.studioId}::uuid
+           or o.photographer_id in (
+             select ps.photographer_id from photographer_studios ps
+             join photographers active on active.id = ps.photographer_id and active.active
+             where ps.studio_id = ${query.studioId}::uuid))`;
+  const result = await db().execute<BusyRow>(sql`
+    select o.studio_id, o.photographer_id, p.name as photographer, s.data->>'name' as studio, bp.label,
+           travel.minutes as travel, lower(o.during) as start, upper(o.during) as end
+    from booking_occupancies o
+    left join photographers p on p.id = o.photographer_id
+    left join studios s on s.id = o.studio_id
+    left join blocked_periods bp on bp.id = o.blocked_period_id
+    left join travel_times travel
+      on travel.studio_a = least(o.studio_id, ${query.studioId}::uuid)
+     and travel.studio_b = greatest(o.studio_id, ${query.studioId}::uuid)
+    where o.real
+      and o.during && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz)
+      and (o.holds_until is null or o.holds_until > ${query.now.toISOString()}::timestamptz)
+      and ${whose}
+    order by lower(o.during), p.name`);
+  return result.rows.map((row) => ({ ...row, start: new Date(row.start), end: new Date(row.end) }));
+}
+
+/** One line of what occupies a studio's day, as the owner reads it (decision 0123). */
+function busyReason(row: BusyRow, studioId: string): string {
+  const time = (instant: Date) => timeLabelFr(slotKeyOf(instant).slice(11, 16));
+  const at = (studio: string) => (/^studio\b/i.test(studio) ? `au ${studio}` : `à ${studio}`);
+  const when = `de ${time(row.start)} à ${time(row.end)}`;
+  const label = row.label ? ` (${row.label})` : "";
+  if (row.photographer === null) return `Le studio est bloqué ${when}${label}`;
+  if (row.studio === null) return `${row.photographer} n'est pas disponible ${when}${label}`;
+  if (row.studio_id === studioId)
+    return `${row.photographer} est ${at(row.studio)} ${when}${label}`;
+  const travel = durationLabelFr(row.travel ?? UNKNOWN_TRAVEL_MINUTES);
+  return `${row.photographer} est ${at(row.studio)} ${when}${label} (${travel} de trajet jusqu'ici)`;
+}
+
 /**
  * Why times of a Paris day are not free at a studio, as the owner reads it beside its free times (decision
  * 0123): each session and blocked time of that day at the studio, and of the photographers who cover it
@@ -330,48 +401,37 @@ export async function busyReasonsOf(query: {
   now?: Date;
 }): Promise<string[]> {
   if (!isUuid(query.studioId)) return [];
-  const now = query.now ?? new Date();
-  const from = new Date(parisWallRange(query.day, "00:00", "00:00").start);
-  const to = new Date(parisWallRange(addParisDays(query.day, 1), "00:00", "00:00").start);
-  const result = await db().execute<{
-    studio_id: string | null;
-    photographer: string | null;
-    studio: string | null;
-    label: string | null;
-    travel: number | null;
-    start: Date;
-    end: Date;
-  }>(sql`
-    select o.studio_id, p.name as photographer, s.data->>'name' as studio, bp.label,
-           travel.minutes as travel, lower(o.during) as start, upper(o.during) as end
-    from booking_occupancies o
-    left join photographers p on p.id = o.photographer_id
-    left join studios s on s.id = o.studio_id
-    left join blocked_periods bp on bp.id = o.blocked_period_id
-    left join travel_times travel
-      on travel.studio_a = least(o.studio_id, ${query.studioId}::uuid)
-     and travel.studio_b = greatest(o.studio_id, ${query.studioId}::uuid)
-    where o.real
-      and o.during && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz)
-      and (o.holds_until is null or o.holds_until > ${now.toISOString()}::timestamptz)
-      and (o.studio_id = ${query.studioId}::uuid
-           or o.photographer_id in (
-             select ps.photographer_id from photographer_studios ps
-             join photographers active on active.id = ps.photographer_id and active.active
-             where ps.studio_id = ${query.studioId}::uuid))
-    order by lower(o.during), p.name`);
-  const time = (instant: Date) => timeLabelFr(slotKeyOf(instant).slice(11, 16));
-  const at = (studio: string) => (/^studio\b/i.test(studio) ? `au ${studio}` : `à ${studio}`);
-  return result.rows.map((row) => {
-    const when = `de ${time(new Date(row.start))} à ${time(new Date(row.end))}`;
-    const label = row.label ? ` (${row.label})` : "";
-    if (row.photographer === null) return `Le studio est bloqué ${when}${label}`;
-    if (row.studio === null) return `${row.photographer} n'est pas disponible ${when}${label}`;
-    if (row.studio_id === query.studioId)
-      return `${row.photographer} est ${at(row.studio)} ${when}${label}`;
-    const travel = durationLabelFr(row.travel ?? UNKNOWN_TRAVEL_MINUTES);
-    return `${row.photographer} est ${at(row.studio)} ${when}${label} (${travel} de trajet jusqu'ici)`;
-  });
+  const rows = await busyRowsOf({ ...query, now: query.now ?? new Date() });
+  return rows.map((row) => busyReason(row, query.studioId));
+}
+
+/**
+ * Why one photographer cannot take a booking occupying `window` at a studio (the owner chose her, decision
+ * 0138): what she has that day that meets the window, counting the travel between the two studios; empty
+ * when nothing of the agenda explains it (her own calendar's busy times, decision 0116).
+ */
+export async function photographerBusyReasons(query: {
+  studioId: string;
+  photographerId: string;
+  day: string;
+  window: { start: number; end: number };
+  now?: Date;
+}): Promise<string[]> {
+  if (!isUuid(query.studioId) || !isUuid(query.photographerId)) return [];
+  const rows = await busyRowsOf({ ...query, now: query.now ?? new Date() });
+  const MINUTE = 60_000;
+  return rows
+    .filter((row) => {
+      const travel =
+        row.studio_id === null || row.studio_id === query.studioId
+          ? 0
+          : (row.travel ?? UNKNOWN_TRAVEL_MINUTES) * MINUTE;
+      return (
+        row.start.getTime() - travel < query.window.end &&
+        row.end.getTime() + travel > query.window.start
+      );
+    })
+    .map((row) => busyReason(row, query.studioId));
 }
 
 /** The dashboard's two days: today's and tomorrow's bookings that still hold (requests included). */

@@ -6,6 +6,8 @@ import {
   bookingClientSchema,
   bookingQuestionsSchema,
   checkAnswers,
+  INTERNAL_NOTE_MAX,
+  ownerBookingClientSchema,
   type BookingClient,
 } from "~/lib/booking/session-types";
 import {
@@ -28,6 +30,7 @@ import {
   photographerStudios,
   sessionTypes,
 } from "../db/schema";
+import { photographerBusyReasons } from "./agenda.server";
 import {
   loadAvailability,
   loadBookingContext,
@@ -62,6 +65,19 @@ export type BookingEventRecord = typeof bookingEvents.$inferSelect;
 /** Who acts: the client (from the booking pages or the manage link), or an administrator. */
 export type BookingAuthor =
   { actor: "client" } | { actor: "owner"; userId: string | null; name: string };
+
+/**
+ * An administrator as a booking's history records her (decision 0138): her account, and her e-mail address
+ * rather than the account's name (a login word such as « owner », which nobody reads as a person).
+ */
+export const ownerAuthor = (admin: {
+  id: string;
+  email: string;
+}): Extract<BookingAuthor, { actor: "owner" }> => ({
+  actor: "owner",
+  userId: admin.id,
+  name: admin.email,
+});
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -152,6 +168,45 @@ async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date
       },
     });
   }
+}
+
+const UNKNOWN_PHOTOGRAPHER =
+  "Cette personne ne photographie pas dans ce studio : choisissez-en une autre.";
+
+/**
+ * The photographer the owner chose cannot take this time: refused with what she has then (decision 0138,
+ * the reasons of decision 0123), or because she does not work at this studio (or no longer works).
+ */
+async function refuseChosenPhotographer(
+  photographerId: string,
+  studioId: string,
+  rules: SlotRules,
+  slot: string,
+  at: { start: number; now: Date },
+): Promise<never> {
+  const [chosen] = await db()
+    .select({ name: photographers.name, active: photographers.active })
+    .from(photographers)
+    .innerJoin(photographerStudios, eq(photographerStudios.photographerId, photographers.id))
+    .where(and(eq(photographers.id, photographerId), eq(photographerStudios.studioId, studioId)));
+  if (!chosen?.active) {
+    throw new BookingRefusedError("invalid_details", {
+      fieldErrors: { photographerId: UNKNOWN_PHOTOGRAPHER },
+    });
+  }
+  const reasons = await photographerBusyReasons({
+    studioId,
+    photographerId,
+    day: slot.slice(0, 10),
+    window: occupiedWindow(rules, at.start),
+    now: at.now,
+  });
+  const why =
+    reasons.length > 0 ? `${reasons.join(" ; ")}.` : "Son agenda personnel indique un rendez-vous.";
+  throw new BookingRefusedError("photographer_busy", {
+    message: `${chosen.name} n'est pas libre à cette heure : ${why}`,
+    fieldErrors: { photographerId: why },
+  });
 }
 
 /** The first key of the e-mail addresses' advisory locks (the occupants' are 0x0b00c1 and 0x0b00c2). */
@@ -278,8 +333,15 @@ export type NewBooking = {
   by?: BookingAuthor;
   /** At most this many bookings to come with the client's e-mail address (the visitor's form's rule). */
   maxBookingsToCome?: number;
-  /** The owner's choice of photographer; else the first free one who covers the studio. */
+  /**
+   * The owner's choice of photographer: she must cover the studio and be free then, else a refusal that
+   * says why (decision 0138); else the first free one in the preferred order (decision 0123).
+   */
   photographerId?: string;
+  /** The owner's note, shown on the booking's page only (decision 0138). */
+  internalNote?: string;
+  /** False: the owner books silently, no e-mail to the client about this booking (decision 0138). */
+  notifyClient?: boolean;
   now?: Date;
 };
 
@@ -313,7 +375,8 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const { sessionType } = context;
 
   const fieldErrors: Record<string, string> = {};
-  const client = bookingClientSchema.safeParse(input.client);
+  // The owner may take a booking by phone without an e-mail address (decision 0138).
+  const client = (byOwner ? ownerBookingClientSchema : bookingClientSchema).safeParse(input.client);
   if (!client.success) {
     for (const issue of client.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
   }
@@ -325,7 +388,11 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
     fieldErrors.consent = "Veuillez accepter les conditions de réservation.";
   }
   if (input.photographerId !== undefined && !isUuid(input.photographerId)) {
-    fieldErrors.photographerId = "Ce photographe n'existe pas.";
+    fieldErrors.photographerId = UNKNOWN_PHOTOGRAPHER;
+  }
+  const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
+  if (internalNote.length > INTERNAL_NOTE_MAX) {
+    fieldErrors.internalNote = `La note interne fait au plus ${INTERNAL_NOTE_MAX.toLocaleString("fr-FR")} caractères.`;
   }
   if (!client.success || Object.keys(fieldErrors).length > 0) {
     throw new BookingRefusedError("invalid_details", { fieldErrors });
@@ -333,8 +400,16 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
 
   const rules = slotRulesOf(sessionType);
   const resolved = await resolveStart(context, rules, input.slot, by, now);
+  if (input.photographerId && !resolved.photographerIds.includes(input.photographerId)) {
+    await refuseChosenPhotographer(input.photographerId, context.studio.id, rules, input.slot, {
+      start: resolved.start,
+      now,
+    });
+  }
   const candidates = input.photographerId ? [input.photographerId] : resolved.photographerIds;
   if (candidates.length === 0) throw new SlotTakenError();
+  // No e-mail without an address, nor when the owner books silently (decision 0138).
+  const mailClient = client.data.email !== "" && input.notifyClient !== false;
 
   const startsAt = new Date(resolved.start);
   const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
@@ -375,6 +450,8 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         clientName: client.data.name,
         clientEmail: client.data.email,
         clientPhone: client.data.phone,
+        internalNote,
+        clientMail: mailClient,
         answers: checked.answers,
         consentAt: input.consentAt,
         manageTokenHash: manageTokenHash(manageToken),
@@ -397,8 +474,11 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
       id,
       isRequest ? "requested" : "booked",
       byOwner ? by : { actor: "client", name: client.data.name },
+      mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" },
     );
-    await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor);
+    await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
+      toClient: mailClient,
+    });
     return { id, photographerId };
   });
   return { ...created, state, startsAt, endsAt, respondBy, manageToken };

@@ -106,7 +106,7 @@ export async function calendarFeed(): Promise<string> {
       `${row.typeName} — ${BOOKING_STATE_LABELS[row.state]}`,
       `Client : ${row.clientName}`,
       row.clientPhone ? `Téléphone : ${row.clientPhone}` : null,
-      `E-mail : ${row.clientEmail}`,
+      row.clientEmail ? `E-mail : ${row.clientEmail}` : null,
       `Photographe : ${row.photographerName}`,
     ].filter((line): line is string => line !== null);
     calendar.createEvent({

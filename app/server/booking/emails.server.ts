@@ -141,7 +141,10 @@ export function bookingIcs(
     location: addressLine(loaded.studio),
     url: link,
     organizer: { name: loaded.studio.name, email: loaded.studio.email || loaded.siteEmail },
-    attendee: { name: booking.clientName, email: booking.clientEmail },
+    // A booking taken by phone without an address has no attendee (decision 0138).
+    ...(booking.clientEmail
+      ? { attendee: { name: booking.clientName, email: booking.clientEmail } }
+      : {}),
     status,
     publish: options.publish,
   });
@@ -270,6 +273,8 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   const loaded = await load(job.bookingId);
   if (!loaded) return null;
   const { booking, studio, brand } = loaded;
+  // Taken by phone without an address or silently (decision 0138): nothing goes to the client.
+  if (!booking.clientMail || booking.clientEmail === "") return null;
   const reminder = job.event.startsWith("reminder-");
   // A reminder goes only for the booking still on, at the time it was planned for.
   if (
@@ -394,7 +399,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     previousStart
       ? `Quand : ${when} (au lieu du ${instantLabelFr(previousStart)})`
       : `Quand : ${when}`,
-    `Client : ${booking.clientName} · ${booking.clientEmail}${booking.clientPhone ? ` · ${booking.clientPhone}` : ""}`,
+    `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),
@@ -434,7 +439,9 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     subject,
     text: lines.join("\n"),
     html,
-    replyTo: { name: booking.clientName, address: booking.clientEmail },
+    ...(booking.clientEmail
+      ? { replyTo: { name: booking.clientName, address: booking.clientEmail } }
+      : {}),
     attachments: [
       {
         filename: "seance.ics",

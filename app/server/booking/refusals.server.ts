@@ -14,7 +14,8 @@ export type BookingRefusalCode =
   | "invalid_period"
   | "period_taken"
   | "too_many_moves"
-  | "too_many_bookings";
+  | "too_many_bookings"
+  | "photographer_busy";
 
 const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   unknown_studio: "Ce studio n'existe pas ou ne prend pas de réservation en ligne.",
@@ -29,6 +30,7 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   invalid_period: "La fin doit suivre le début.",
   period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
   too_many_bookings: "Cette adresse e-mail a déjà plusieurs réservations à venir.",
+  photographer_busy: "Cette personne n'est pas libre à cette heure.",
   too_many_moves:
     "Cette séance a déjà été déplacée 3 fois aujourd'hui : appelez le studio pour la déplacer de nouveau.",
 };
@@ -45,6 +47,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   period_taken: 409,
   too_many_moves: 409,
   too_many_bookings: 409,
+  photographer_busy: 409,
 };
 
 /**

@@ -815,10 +815,18 @@ export const bookings = pgTable(
     respondBy: timestamp("respond_by", { withTimezone: true }),
     source: varchar("source", { length: 10 }).$type<BookingSource>().notNull().default("client"),
     clientName: varchar("client_name", { length: 200 }).notNull(),
+    /** Empty for a booking the owner took by phone without an address (decision 0138): no e-mail goes. */
     clientEmail: varchar("client_email", { length: 255 }).notNull(),
     clientPhone: varchar("client_phone", { length: 30 }).notNull().default(""),
     /** Answers to the type's questions, by question id (app/lib/booking/session-types.ts). */
     answers: jsonb("answers").$type<Record<string, string>>().notNull().default({}),
+    /** The owner's own note on a booking she took by phone (decision 0138): never shown to the client. */
+    internalNote: text("internal_note").notNull().default(""),
+    /**
+     * False: the site never e-mails the client about this booking (the owner took it by phone without an
+     * address, or ticked « Ne pas envoyer d'e-mail au client », decision 0138).
+     */
+    clientMail: boolean("client_mail").notNull().default(true),
     /** When the client accepted the terms (null for a booking the owner took by phone). */
     consentAt: timestamp("consent_at", { withTimezone: true }),
     /** SHA-256 (hex) of the client's manage token. */

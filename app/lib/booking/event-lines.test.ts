@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { eventSentence, type BookingEventView } from "./event-lines";
+
+// Decision 0138: the history names an administrator as a person reads her, never by a login word.
+const accepted: BookingEventView = {
+  kind: "accepted",
+  actor: "owner",
+  actorName: "owner",
+  actorUserId: "user-1",
+  actorEmail: "owner@studio.example",
+  detail: {},
+};
+
+describe("eventSentence", () => {
+  it("says « par vous » to the administrator who did it", () => {
+    expect(eventSentence(accepted, "user-1")).toBe("Demande acceptée par vous");
+  });
+
+  it("names another administrator by her e-mail address", () => {
+    expect(eventSentence(accepted, "user-2")).toBe("Demande acceptée par owner@studio.example");
+  });
+
+  it("keeps the address recorded at the time when the account has gone, never a login word", () => {
+    const gone = { ...accepted, actorUserId: null, actorEmail: null };
+    expect(eventSentence({ ...gone, actorName: "marie@studio.example" }, "user-2")).toBe(
+      "Demande acceptée par marie@studio.example",
+    );
+    expect(eventSentence(gone, "user-2")).toBe("Demande acceptée par l'administration");
+  });
+
+  it("says when a phone booking sent the client nothing", () => {
+    const booked = { ...accepted, kind: "booked" as const };
+    expect(eventSentence({ ...booked, detail: { clientMail: "not_sent" } }, "user-1")).toBe(
+      "Réservée par vous (prise par téléphone, sans e-mail au client)",
+    );
+    expect(eventSentence({ ...booked, detail: { clientMail: "no_address" } }, "user-1")).toBe(
+      "Réservée par vous (prise par téléphone, sans e-mail : rien n'est envoyé au client)",
+    );
+  });
+});
