@@ -10,8 +10,10 @@ import {
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { serverDatabase } from "../support/server-under-test";
+import sharp from "sharp";
+import { longDayFr } from "~/lib/booking/agenda-format";
 import { signedInPage, closeToasts } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, textContrast, useBrowser } from "./support/browser";
 
 /*
  * The owner on her phone (issue 25, admin side): she creates a session type, then finds a client's request
@@ -201,5 +203,82 @@ describe("the agenda's week on a wide screen", () => {
     await alice.focus();
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: new RegExp(`Alice ${marker}`) }).waitFor();
+  });
+  it("hatches and names the hours the studio is closed, readable in normal and forced colours", async () => {
+    const [brive] = await serverDatabase()
+      .select({ id: studios.id })
+      .from(studios)
+      .where(eq(studios.slug, "brive"));
+    // A week far ahead with nothing in it: Brive opens 9 h–12 h and 14 h–18 h on Tuesday, not on Monday.
+    const tuesday = new Date(Date.UTC(2034, 0, 3) + Math.floor(Math.random() * 40) * 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const monday = new Date(Date.parse(`${tuesday}T12:00:00Z`) - 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const page = await signedInPage(
+      openPage,
+      admin.account(),
+      `/admin/reservations?vue=semaine&date=${tuesday}&studio=${brive?.id ?? ""}`,
+      { viewport: { width: 1280, height: 900 } },
+    );
+    const column = page.getByRole("region", { name: longDayFr(tuesday), exact: true });
+    const closed = column.getByText("Fermé", { exact: true });
+    // Before 9 h, at lunch and after 18 h: each band named, not only hatched.
+    await expect.poll(() => closed.count()).toBe(3);
+    const columnBox = await column.boundingBox();
+    const lunch = await closed.nth(1).locator("..").boundingBox();
+    if (!columnBox || !lunch) throw new Error("grid not drawn");
+    const hour = columnBox.height / 12;
+    expect(Math.abs(lunch.y - columnBox.y - 4 * hour)).toBeLessThan(2);
+    expect(Math.abs(lunch.height - 2 * hour)).toBeLessThan(2);
+    expect(
+      await page
+        .getByRole("region", { name: longDayFr(monday), exact: true })
+        .getByText("Fermé", { exact: true })
+        .count(),
+    ).toBe(1);
+    // Its hours in words for a screen reader, and the closed hours' links say so.
+    expect(
+      await column
+        .getByText(/^Studio de Brive : ouvert de 9\sh à 12\sh et de 14\sh à 18\sh\.$/)
+        .count(),
+    ).toBe(1);
+    expect(
+      await column.getByRole("link", { name: /à 12\sh, hors des heures d'ouverture$/ }).count(),
+    ).toBe(1);
+    expect(await column.getByRole("link", { name: /à 10\sh$/ }).count()).toBe(1);
+
+    // Seen: the closed half hour after 12 h is darker and striped, the open one at 10 h plain.
+    const tone = async (fromTop: number) => {
+      // The page's coordinates (the grid goes below the window): boundingBox() is read unscrolled.
+      const shot = await page.screenshot({
+        fullPage: true,
+        clip: {
+          x: columnBox.x + 4,
+          y: columnBox.y + fromTop,
+          width: columnBox.width - 8,
+          height: hour / 2,
+        },
+      });
+      const { channels } = await sharp(shot).greyscale().stats();
+      return { mean: channels[0]?.mean ?? 0, spread: channels[0]?.stdev ?? 0 };
+    };
+    const [open, shut] = await Promise.all([tone(2.25 * hour), tone(4.5 * hour)]);
+    expect(open.mean - shut.mean).toBeGreaterThan(6);
+    expect(shut.spread).toBeGreaterThan(open.spread);
+    expect((await textContrast(closed.first())).ratio).toBeGreaterThanOrEqual(4.5);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // High-contrast mode drops the hatching: the bands keep their name and their edges.
+    await page.emulateMedia({ forcedColors: "active" });
+    expect(await closed.nth(1).isVisible()).toBe(true);
+    expect((await textContrast(closed.nth(1))).ratio).toBeGreaterThanOrEqual(4.5);
+    expect(
+      await closed
+        .nth(1)
+        .locator("..")
+        .evaluate((band) => getComputedStyle(band).borderTopWidth),
+    ).toBe("1px");
   });
 });

@@ -1,7 +1,15 @@
 import { Link } from "react-router";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
 import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
-import { gridHours, placeDay, type PlacedItem } from "~/lib/booking/week-layout";
+import {
+  closedSpans,
+  dayOpening,
+  gridHours,
+  hourClosed,
+  placeDay,
+  type PlacedItem,
+  type StudioOpening,
+} from "~/lib/booking/week-layout";
 import { cn } from "~/lib/utils";
 import { blockedSummary, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
 
@@ -61,6 +69,7 @@ export function WeekGrid({
   bookings,
   blocked,
   studios,
+  openings,
   dayHref,
   newBookingHref,
 }: {
@@ -70,6 +79,8 @@ export function WeekGrid({
   blocked: readonly BlockedLine[];
   /** The studios in the owner's order: their colours. */
   studios: readonly { id: string; name: string }[];
+  /** The hours of the studios shown (one when filtered): the time none is open is shaded. */
+  openings: readonly StudioOpening[];
   dayHref: (day: string) => string;
   /** The phone-booking form, prefilled with a day and an hour: a tap on a free time adds a booking there. */
   newBookingHref: (day: string, time: string) => string;
@@ -135,6 +146,7 @@ export function WeekGrid({
         {days.map((day) => {
           const dayBlocked = placeDay(day, blocked, hours);
           const dayBookings = placeDay(day, shown, hours);
+          const opening = dayOpening(day, openings);
           return (
             <section
               key={day}
@@ -145,13 +157,29 @@ export function WeekGrid({
                 backgroundImage: `repeating-linear-gradient(to bottom, var(--color-border) 0 1px, transparent 1px ${HOUR_HEIGHT}px)`,
               }}
             >
+              {/* The studios' hours in words, and the closed time hatched and named (decision 0138). */}
+              <p className="sr-only">{opening.summary}.</p>
+              {closedSpans(opening.open, hours).map((span) => (
+                <div
+                  key={span.top}
+                  aria-hidden="true"
+                  className="pointer-events-none absolute inset-x-0 flex items-start justify-center overflow-hidden border-y border-stone-300 bg-[repeating-linear-gradient(45deg,var(--color-stone-100)_0_5px,var(--color-stone-300)_5px_7px)] pt-1 text-xs font-medium text-stone-700"
+                  style={{ top: percent(span.top, minutes), height: percent(span.height, minutes) }}
+                >
+                  {span.height >= 30 ? (
+                    <span className="rounded-sm bg-stone-100 px-1">Fermé</span>
+                  ) : null}
+                </div>
+              ))}
               {/* Under everything: each hour is a link to add a booking there (tap a free time). */}
               {hourLabels.map((hour, index) => (
                 <Link
                   key={hour}
                   to={newBookingHref(day, `${String(hour).padStart(2, "0")}:00`)}
                   tabIndex={-1}
-                  aria-label={`Réserver le ${longDayFr(day)} à ${clockFr(`${hour}:00`)}`}
+                  aria-label={`Réserver le ${longDayFr(day)} à ${clockFr(`${hour}:00`)}${
+                    hourClosed(opening.open, hour) ? ", hors des heures d'ouverture" : ""
+                  }`}
                   className="absolute inset-x-0 hover:bg-amber-50/60"
                   style={{ top: percent(index * 60, minutes), height: percent(60, minutes) }}
                 />
@@ -212,9 +240,20 @@ export function WeekGrid({
           );
         })}
       </div>
-      <p className="text-sm text-muted-foreground">
-        De {clockFr(`${hours.first}:00`)} à {clockFr(`${hours.last}:00`)}. Les réservations
-        annulées, refusées ou expirées sont dans la vue « Liste ».
+      <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
+        <span>
+          De {clockFr(`${hours.first}:00`)} à {clockFr(`${hours.last}:00`)}.
+        </span>
+        <span className="inline-flex items-center gap-2">
+          <span
+            aria-hidden="true"
+            className="inline-block size-3 border border-stone-300 bg-[repeating-linear-gradient(45deg,var(--color-stone-100)_0_3px,var(--color-stone-300)_3px_5px)]"
+          />
+          {openings.length === 1
+            ? "Hachuré : le studio est fermé."
+            : "Hachuré : tous les studios sont fermés."}
+        </span>
+        <span>Les réservations annulées, refusées ou expirées sont dans la vue « Liste ».</span>
       </p>
     </div>
   );

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { gridHours, MIN_MINUTES, placeDay } from "./week-layout";
+import {
+  closedSpans,
+  dayOpening,
+  gridHours,
+  hourClosed,
+  MIN_MINUTES,
+  placeDay,
+} from "./week-layout";
 
 // The owner's week grid: Paris wall-clock positions (winter and summer time), overlaps side by side,
 // items crossing midnight or the grid's edges clipped.
@@ -85,5 +92,61 @@ describe("gridHours", () => {
         ],
       ),
     ).toEqual({ first: 7, last: 22 });
+  });
+});
+
+// Decision 0138: the grid shades the time when the studios shown are closed, and says their hours.
+describe("dayOpening and closedSpans", () => {
+  const limoges = {
+    name: "Studio de Limoges",
+    hours: {
+      Tuesday: [
+        { opens: "14:00", closes: "18:00" },
+        { opens: "09:00", closes: "12:00" },
+      ],
+    },
+    closures: [{ from: "2026-12-22", to: "2026-12-31", label: "Noël" }],
+  };
+  const brive = {
+    name: "Studio de Brive",
+    hours: { Tuesday: [{ opens: "10:00", closes: "13:00" }] },
+    closures: [],
+  };
+
+  it("shades what is outside one studio's hours, and says them", () => {
+    const opening = dayOpening("2026-12-08", [limoges]);
+    expect(opening.summary).toBe(
+      "Studio de Limoges : ouvert de 9\u00A0h à 12\u00A0h et de 14\u00A0h à 18\u00A0h",
+    );
+    expect(closedSpans(opening.open, HOURS)).toEqual([
+      { top: 0, height: 60 },
+      { top: 240, height: 120 },
+      { top: 600, height: 120 },
+    ]);
+    expect(hourClosed(opening.open, 8)).toBe(true);
+    expect(hourClosed(opening.open, 11)).toBe(false);
+    expect(hourClosed(opening.open, 12)).toBe(true);
+  });
+
+  it("shades only when no studio shown is open", () => {
+    const opening = dayOpening("2026-12-08", [limoges, brive]);
+    expect(opening.open).toEqual([
+      { start: 540, end: 780 },
+      { start: 840, end: 1080 },
+    ]);
+    expect(closedSpans(opening.open, HOURS)).toEqual([
+      { top: 0, height: 60 },
+      { top: 300, height: 60 },
+      { top: 600, height: 120 },
+    ]);
+  });
+
+  it("shades a whole day of closure or without hours", () => {
+    const closed = dayOpening("2026-12-22", [limoges]);
+    expect(closed.summary).toBe("Studio de Limoges : fermé");
+    expect(closedSpans(closed.open, HOURS)).toEqual([{ top: 0, height: 720 }]);
+    expect(closedSpans(dayOpening("2026-12-07", [limoges]).open, HOURS)).toEqual([
+      { top: 0, height: 720 },
+    ]);
   });
 });

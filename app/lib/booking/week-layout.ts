@@ -1,4 +1,7 @@
+import { DAYS } from "~/content/days";
+import type { Closure, WeeklyHours } from "~/content/schemas";
 import { parisDateTimeInputValue } from "../dates";
+import { timeLabelFr } from "./words";
 
 /*
  * Where the owner's week grid draws each booking and blocked time (issue 25): per day column, from the
@@ -120,4 +123,74 @@ export function placeDay<T extends TimedItem>(
   }
   closeGroup();
   return placed;
+}
+
+/** What the week grid needs of a studio to shade its closed hours (decision 0138). */
+export type StudioOpening = { name: string; hours: WeeklyHours; closures: readonly Closure[] };
+
+type Span = { start: number; end: number };
+
+const minutesOfTime = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** A studio's opening ranges on a Paris day (none when closed: its week, or a dated closure). */
+function rangesOn(day: string, studio: StudioOpening): { opens: string; closes: string }[] {
+  if (studio.closures.some((closure) => closure.from <= day && day <= closure.to)) return [];
+  const weekday = DAYS[(new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7];
+  return (weekday && studio.hours[weekday]) || [];
+}
+
+export type DayOpening = {
+  /** When at least one of the studios is open, merged, in minutes after midnight. */
+  open: Span[];
+  /** Each studio's hours that day in words: « Studio de Brive : ouvert de 9 h à 12 h et de 14 h à 18 h ». */
+  summary: string;
+};
+
+/**
+ * When the studios shown are open on a Paris day (decision 0138): the grid shades the rest, the time when
+ * none of them is open (with a studio filter, that studio's closed hours), and says each one's hours.
+ */
+export function dayOpening(day: string, studios: readonly StudioOpening[]): DayOpening {
+  const spans: Span[] = [];
+  const lines: string[] = [];
+  for (const studio of studios) {
+    const ranges = [...rangesOn(day, studio)].sort((a, b) => a.opens.localeCompare(b.opens));
+    for (const range of ranges) {
+      spans.push({ start: minutesOfTime(range.opens), end: minutesOfTime(range.closes) });
+    }
+    const words = ranges
+      .map((range) => `de ${timeLabelFr(range.opens)} à ${timeLabelFr(range.closes)}`)
+      .join(" et ");
+    lines.push(`${studio.name} : ${words ? `ouvert ${words}` : "fermé"}`);
+  }
+  spans.sort((a, b) => a.start - b.start);
+  const open: Span[] = [];
+  for (const span of spans) {
+    const last = open.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else open.push({ ...span });
+  }
+  return { open, summary: lines.join(" ; ") };
+}
+
+/** The parts of a grid from `hours.first` to `hours.last` outside `open`, in minutes after its first hour. */
+export function closedSpans(
+  open: readonly Span[],
+  hours: { first: number; last: number },
+): { top: number; height: number }[] {
+  const gridStart = hours.first * 60;
+  const gridEnd = hours.last * 60;
+  const closed: { top: number; height: number }[] = [];
+  let cursor = gridStart;
+  for (const span of [...open, { start: gridEnd, end: gridEnd }]) {
+    const end = Math.min(span.start, gridEnd);
+    if (end > cursor) closed.push({ top: cursor - gridStart, height: end - cursor });
+    cursor = Math.max(cursor, span.end);
+  }
+  return closed;
+}
+
+/** Whether the hour starting at `hour` (0–23) is wholly outside `open`. */
+export function hourClosed(open: readonly Span[], hour: number): boolean {
+  return !open.some((span) => span.start < (hour + 1) * 60 && span.end > hour * 60);
 }

@@ -121,6 +121,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       .filter((studio) => studio.retiredAt === null)
       .map((studio) => ({ id: studio.id, name: studio.data.name })),
     photographers: people.map((person) => ({ id: person.id, name: person.name })),
+    // The week grid shades the time the studios shown are closed (decision 0138).
+    openings: studios
+      .filter((studio) => studio.retiredAt === null && (!studioId || studio.id === studioId))
+      .map((studio) => ({
+        name: studio.data.name,
+        hours: studio.data.hours,
+        closures: studio.data.closures,
+      })),
   };
 }
 
@@ -390,6 +398,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                   bookings={bookings}
                   blocked={blocked}
                   studios={loaderData.studios}
+                  openings={loaderData.openings}
                   dayHref={(day) => href("jour", day)}
                   newBookingHref={(day, time) =>
                     `/admin/reservations/nouvelle?${new URLSearchParams({
