@@ -401,6 +401,39 @@ describe("reminders", () => {
   });
 });
 
+describe("a booking the owner takes without e-mail (decision 0138)", () => {
+  it("sends its client nothing: no confirmation, no reminder, nothing when it is moved or cancelled", async () => {
+    const silent = await book("2027-02-16T10:00", {
+      by: owner,
+      consentAt: null,
+      notifyClient: false,
+    });
+    const silentEmail = (await findBookingByManageToken(silent.manageToken))?.clientEmail ?? "";
+    const withoutAddress = await book("2027-02-16T14:00", {
+      by: owner,
+      consentAt: null,
+      client: { name: "Jeanne Sans-Mail", email: "", phone: "05 55 00 00 00" },
+    });
+    const told = await book("2027-02-16T16:00", { by: owner, consentAt: null });
+    const toldEmail = (await findBookingByManageToken(told.manageToken))?.clientEmail ?? "";
+
+    // The reminders of that day: only the booking that e-mails its client has one.
+    expect(await sendDueReminders(new Date(told.startsAt.getTime() - 47 * HOUR))).toBe(1);
+    await moveBooking(silent.id, { slot: "2027-02-16T11:00" }, owner, NOW);
+    await cancelBooking(withoutAddress.id, owner, { now: NOW });
+    for (const id of [silent.id, withoutAddress.id]) {
+      expect(
+        await clientBookingEmail({ bookingId: id, event: "booked" }),
+        "nothing to write to this client",
+      ).toBeNull();
+    }
+    await expect
+      .poll(() => mailsTo(toldEmail).filter((mail) => mail.subject.startsWith("Rappel")).length)
+      .toBe(1);
+    expect(mailsTo(silentEmail)).toEqual([]);
+  });
+});
+
 describe("retention", () => {
   it("erases bookings 18 months after their session, with their history, and keeps the others", async () => {
     const old = await book("2027-01-22T10:00");

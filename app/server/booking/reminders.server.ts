@@ -7,7 +7,8 @@ import { queueReminderMail, type ReminderKind } from "./emails.server";
  * (jobs/workers.server.ts). Each reminder is a row of `booking_reminders` (booking, kind, start) written in
  * the same transaction as its e-mail's job: a second run, or a second process, finds the row and queues
  * nothing, so none leaves twice; the e-mail itself checks, when it leaves, that the booking is still on at
- * that time. A booking made or moved inside the window has just had its own e-mail: no reminder for it.
+ * that time. A booking made or moved inside the window has just had its own e-mail: no reminder for it, nor
+ * for one whose client the site never writes to (decision 0138).
  */
 
 const REMINDERS: readonly { kind: ReminderKind; hours: number; until: number }[] = [
@@ -24,7 +25,7 @@ export async function sendDueReminders(now = new Date()): Promise<number> {
       const due = await tx.execute<{ booking_id: string; starts_at: Date | string }>(sql`
         insert into booking_reminders (booking_id, kind, starts_at)
         select id, ${kind}, starts_at from bookings
-        where state = 'confirmed'
+        where state = 'confirmed' and client_mail
           and starts_at > ${now.toISOString()}::timestamptz + make_interval(hours => ${until})
           and starts_at <= ${now.toISOString()}::timestamptz + make_interval(hours => ${hours})
           and updated_at < starts_at - make_interval(hours => ${hours})
