@@ -343,7 +343,7 @@ describe("the booking journey", () => {
     await slot.check();
     await owner.getByLabel("Nom", { exact: true }).fill(CALLER.name);
     await owner.getByLabel("Téléphone", { exact: true }).fill("05 55 00 00 00");
-    await owner.getByLabel("E-mail", { exact: true }).fill(CALLER.email);
+    await owner.getByLabel("E-mail (facultatif)", { exact: true }).fill(CALLER.email);
     // The phone booking's page, with the day's free times (checked here only).
     expect(await axeViolations(owner)).toEqual([]);
     await owner.getByRole("button", { name: "Ajouter la réservation" }).click();
