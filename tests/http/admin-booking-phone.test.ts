@@ -133,10 +133,11 @@ describe("a booking taken by phone", () => {
     );
     expect(saved.status).toBe(302);
     const detail = await page(location(saved));
-    const shown = [...detail.document.querySelectorAll("main dt")].find(
-      (term) => textOf(term) === "Note interne",
+    const noteField = () => detail.document.querySelector('textarea[name="internalNote"]');
+    expect(noteField()?.textContent).toBe(note);
+    expect(textOf(detail.document.querySelector('label[for="champ-internalNote"]'))).toBe(
+      "Note interne",
     );
-    expect(textOf(shown?.nextElementSibling)).toBe(note);
     await expect.poll(() => mail.mailsTo("ines.note@example.test").length).toBe(1);
     const [confirmation] = mail.mailsTo("ines.note@example.test");
     expect(confirmation?.text).not.toContain("tirage");
@@ -146,6 +147,30 @@ describe("a booking taken by phone", () => {
       ?.getAttribute("href");
     const clientPage = await fetchPage(new URL(link ?? "").pathname);
     expect(clientPage.html).not.toContain("tirage");
+
+    // She rewrites it later on the booking's page; too long, it is refused with what she typed.
+    const path = location(saved);
+    const long = "y".repeat(2001);
+    const refused = await postForm(
+      path,
+      { intent: "note", internalNote: long },
+      { cookie: admin.cookie() },
+    );
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.querySelector("main"))).toContain(
+      "La note interne fait au plus 2 000 caractères.",
+    );
+    expect(refused.document.querySelector('textarea[name="internalNote"]')?.textContent).toBe(long);
+    const rewritten = await postForm(
+      path,
+      { intent: "note", internalNote: "Rappeler la veille" },
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(rewritten.headers)?.title).toBe("Note enregistrée");
+    const after = await page(path);
+    expect(after.document.querySelector('textarea[name="internalNote"]')?.textContent).toBe(
+      "Rappeler la veille",
+    );
   });
 
   it("refuses bad input in French, keeping everything typed", async () => {

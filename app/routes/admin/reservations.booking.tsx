@@ -18,6 +18,7 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
 import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
 import { formValues, isUuid } from "~/lib/forms";
+import { INTERNAL_NOTE_MAX } from "~/lib/booking/session-types";
 import { managePath } from "~/lib/booking/urls";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { env } from "~/server/env.server";
@@ -30,6 +31,7 @@ import {
   markBookingOutcome,
   moveBooking,
   ownerAuthor,
+  setInternalNote,
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -126,7 +128,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 type Answer = {
   error: string;
   values: Record<string, string>;
-  step: "move" | "cancel" | "decline" | "other";
+  step: "move" | "cancel" | "decline" | "note" | "other";
+  fieldErrors?: Record<string, string>;
 };
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -145,7 +148,9 @@ export async function action({ request, params }: Route.ActionArgs) {
         ? "cancel"
         : intent === "decline"
           ? "decline"
-          : "other";
+          : intent === "note"
+            ? "note"
+            : "other";
   try {
     switch (intent) {
       case "accept":
@@ -169,6 +174,9 @@ export async function action({ request, params }: Route.ActionArgs) {
           title: "Réservation annulée",
           description: "Le créneau est de nouveau libre.",
         });
+      case "note":
+        await setInternalNote(params.id, values.internalNote ?? "");
+        return redirectWithToast(here, { type: "success", title: "Note enregistrée" });
       case "done":
       case "no_show":
         await markBookingOutcome(params.id, intent, by);
@@ -202,7 +210,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof BookingRefusedError) {
       if (error.code === "not_found") throw redirect("/admin/reservations");
-      return data<Answer>({ error: error.message, values, step }, { status: error.status });
+      return data<Answer>(
+        { error: error.message, values, step, fieldErrors: { ...error.fieldErrors } },
+        { status: error.status },
+      );
     }
     throw error;
   }
@@ -291,12 +302,6 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </dd>
             </>
           ) : null}
-          {booking.internalNote ? (
-            <>
-              <dt className="font-semibold">Note interne</dt>
-              <dd className="whitespace-pre-line">{booking.internalNote}</dd>
-            </>
-          ) : null}
           {answers.map((answer) => (
             <div key={answer.question} className="contents">
               <dt className="font-semibold">{answer.question}</dt>
@@ -317,6 +322,36 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             </a>
           </p>
         </div>
+      </section>
+
+      <section aria-labelledby="note-interne" className={section}>
+        <h2 id="note-interne" className="font-sans text-lg font-semibold">
+          Pour vous
+        </h2>
+        <Form method="post" className="space-y-3">
+          <Field
+            name="internalNote"
+            label="Note interne"
+            error={refusal?.step === "note" ? refusal.fieldErrors?.internalNote : undefined}
+            hint="Visible seulement ici, par les administrateurs : jamais par le client ni dans ses e-mails."
+          >
+            {(props) => (
+              <Textarea
+                {...props}
+                rows={3}
+                maxLength={INTERNAL_NOTE_MAX}
+                defaultValue={
+                  refusal?.step === "note"
+                    ? (refusal.values.internalNote ?? "")
+                    : booking.internalNote
+                }
+              />
+            )}
+          </Field>
+          <Button type="submit" name="intent" value="note" variant="outline">
+            Enregistrer la note
+          </Button>
+        </Form>
       </section>
 
       {active ? (

@@ -170,6 +170,8 @@ async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date
   }
 }
 
+const NOTE_TOO_LONG = `La note interne fait au plus ${INTERNAL_NOTE_MAX.toLocaleString("fr-FR")} caractères.`;
+
 const UNKNOWN_PHOTOGRAPHER =
   "Cette personne ne photographie pas dans ce studio : choisissez-en une autre.";
 
@@ -392,7 +394,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   }
   const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
   if (internalNote.length > INTERNAL_NOTE_MAX) {
-    fieldErrors.internalNote = `La note interne fait au plus ${INTERNAL_NOTE_MAX.toLocaleString("fr-FR")} caractères.`;
+    fieldErrors.internalNote = NOTE_TOO_LONG;
   }
   if (!client.success || Object.keys(fieldErrors).length > 0) {
     throw new BookingRefusedError("invalid_details", { fieldErrors });
@@ -754,6 +756,28 @@ export async function moveBooking(
     await queueBookingMails(tx, booking.id, "moved", by.actor, { toClient: mailed });
     return { startsAt, endsAt, icsSequence, photographerId, mailed };
   });
+}
+
+/**
+ * The owner writes or rewrites a booking's internal note (decision 0138), whatever its state: it is hers,
+ * seen on the booking's page only. Too long: a refusal naming the field.
+ */
+export async function setInternalNote(bookingId: string, note: string): Promise<void> {
+  const internalNote = note.trim();
+  if (internalNote.length > INTERNAL_NOTE_MAX) {
+    throw new BookingRefusedError("invalid_details", {
+      fieldErrors: {
+        internalNote: NOTE_TOO_LONG,
+      },
+    });
+  }
+  if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
+  const updated = await db()
+    .update(bookings)
+    .set({ internalNote })
+    .where(eq(bookings.id, bookingId))
+    .returning({ id: bookings.id });
+  if (updated.length === 0) throw new BookingRefusedError("not_found");
 }
 
 /** After the session: the owner marks a confirmed booking done or the client absent (its time stays taken). */
