@@ -97,9 +97,17 @@ describe("a booking taken by phone", () => {
       ?.getAttribute("href");
     expect(link).toMatch(/\/reservation\/[A-Za-z0-9_-]+$/);
     // The link opens the client's own page.
-    const clientPage = await fetchPage(new URL(link ?? "").pathname);
+    const clientPath = new URL(link ?? "").pathname;
+    const clientPage = await fetchPage(clientPath);
     expect(clientPage.status).toBe(200);
     expect(textOf(clientPage.document.querySelector("main"))).toContain("Portrait téléphone");
+    // Cancelled from there, the page promises no e-mail: the studio is told.
+    const cancelled = await postForm(clientPath, { intent: "cancel" });
+    expect(cancelled.status).toBe(303);
+    const told = await fetchPage(location(cancelled));
+    expect(textOf(told.document.querySelector("main"))).toContain(
+      "Votre séance est annulée. Le studio en est prévenu.",
+    );
   });
 
   it("books silently with an address: the client gets no e-mail, another booking's does", async () => {

@@ -253,7 +253,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
               name="photographerId"
               label="Photographe"
               error={errors.photographerId}
-              hint="Au choix automatique, la même que pour une réservation en ligne : celle qui est déjà au studio ce jour-là, sinon celle qui couvre le moins de studios."
+              hint="Choix automatique : comme pour une réservation en ligne, la photographe déjà au studio ce jour-là, sinon celle qui couvre le moins de studios."
             >
               {(props) => (
                 <Select {...props} defaultValue={value("photographerId")}>
