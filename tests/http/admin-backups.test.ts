@@ -90,7 +90,7 @@ describe("the dashboard's backups", () => {
     });
     const page = await dashboard();
     expect(page.querySelector('section[aria-label="Sauvegardes"]')).toBeNull();
-    expect(textOf(page.body)).toMatch(/Dernière sauvegarde réussie : le .* \(12,4 Mo\)\./);
+    expect(textOf(page.body)).toMatch(/Dernière sauvegarde réussie : le .* \(12 Mo\)\./);
   });
 });
 
@@ -142,7 +142,7 @@ describe("/admin/sauvegardes over HTTP", () => {
     const page = await pageUntil((answer) => rows(answer).length > before);
     const row = rows(page)[0];
     expect(textOf(row)).toMatch(/\d+ \w+ \d{4} à \d\d:\d\d/);
-    expect(textOf(row)).toMatch(/\d+(,\d)? (ko|Mo)/);
+    expect(textOf(row)).toMatch(/\d+(,\d)? (Ko|Mo)/);
     expect(textOf(row)).toContain("Pas encore vérifiée");
   });
 
