@@ -12,6 +12,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { RESTORE_WORD } from "~/lib/backups";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { type FormAnswer, parseForm } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
@@ -21,6 +22,7 @@ import {
   requestRestore,
 } from "~/server/backup/service.server";
 import { erasedSince } from "~/server/backup/since-backup.server";
+import { monthlyLinkSetting, setMonthlyLink } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { backupsPage } from "./sauvegardes.server";
@@ -32,13 +34,22 @@ const RESTORE_PARAM = "restaurer";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const page = await backupsPage(admin.id);
+  const [page, monthly] = await Promise.all([backupsPage(admin.id), monthlyLinkSetting(admin.id)]);
   const asked = new URL(request.url).searchParams.get(RESTORE_PARAM);
   const restoreTarget = page.backups.find((backup) => backup.name === asked) ?? null;
   // What the restore would erase, read before she types the word (decision 0128).
   const erased = restoreTarget ? await erasedSince(new Date(restoreTarget.createdAt)) : null;
   return data(
-    { ...page, restoreTarget: restoreTarget?.name ?? null, erased },
+    {
+      ...page,
+      restoreTarget: restoreTarget?.name ?? null,
+      erased,
+      monthlyLink: {
+        enabled: monthly.enabled,
+        email: admin.email,
+        lastSentAt: monthly.lastSentAt?.toISOString() ?? null,
+      },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -47,6 +58,8 @@ const backupName = z.string().regex(/^sauvegarde-[0-9-]+\.tar(\.enc)?$/, "Sauveg
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("backup") }),
+  // The monthly e-mailed link (decision 0139): the box sends « on » when ticked, nothing when not.
+  z.object({ intent: z.literal("monthly-link"), envoyer: z.literal("on").optional() }),
   z.object({ intent: z.literal("check"), sauvegarde: backupName }),
   z.object({
     intent: z.literal("restore"),
@@ -89,6 +102,17 @@ export async function action({ request }: Route.ActionArgs) {
         type: "success",
         title: "Sauvegarde demandée",
         description: "Elle commence dans un instant : sa progression s'affiche sur cette page.",
+      });
+    }
+    if (form.intent === "monthly-link") {
+      const enabled = form.envoyer === "on";
+      await setMonthlyLink(admin.id, enabled);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: enabled ? "E-mail mensuel activé" : "E-mail mensuel arrêté",
+        description: enabled
+          ? `Un lien pour télécharger la dernière sauvegarde sera envoyé chaque mois à ${admin.email}.`
+          : "Vous ne recevrez plus de lien par e-mail.",
       });
     }
     const listed = (await listBackups()).some((backup) => backup.name === form.sauvegarde);
@@ -177,7 +201,12 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
             <dt className="font-semibold">Où</dt>
             <dd className="space-y-1">
               <p>{loaderData.destination}.</p>
-              {loaderData.offServer ? null : (
+              {loaderData.offServer ? (
+                <p>
+                  Ces copies sont gardées hors de ce serveur : s'il tombe en panne ou disparaît,
+                  elles restent disponibles pour remettre le site en ligne.
+                </p>
+              ) : (
                 <p className="font-medium text-amber-900">
                   Ces copies sont sur le même serveur que le site : s'il tombe en panne, est piraté
                   ou disparaît, elles disparaissent avec lui. Téléchargez-en une de temps en temps
@@ -198,6 +227,8 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
           </dl>
         </div>
       </AdminSection>
+
+      <MonthlyLinkSection setting={loaderData.monthlyLink} busy={busy} />
 
       {active ? <UnderWay runs={loaderData.active} refreshTo="/admin/sauvegardes" /> : null}
 
@@ -228,4 +259,50 @@ function retentionWords(retention: { daily: number; weekly: number; monthly: num
   ].filter((part): part is string => part !== null);
   const last = kept.length > 1 ? `${kept.slice(0, -1).join(", ")} et ${kept.at(-1)}` : kept[0];
   return `Toutes celles des dernières 24 heures${last ? `, puis la dernière ${last}` : ""} ; les plus anciennes sont effacées après chaque sauvegarde.`;
+}
+
+/**
+ * The e-mail of each month (decision 0139): a link to download the latest backup, to keep one away from
+ * the server. Works without JavaScript (a box and a button).
+ */
+function MonthlyLinkSection({
+  setting,
+  busy,
+}: {
+  setting: { enabled: boolean; email: string; lastSentAt: string | null };
+  busy: boolean;
+}) {
+  return (
+    <AdminSection id="lien-mensuel" title="Une sauvegarde chez vous chaque mois">
+      <Form method="post" className="space-y-3 text-sm">
+        <div className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            id="lien-mensuel-envoyer"
+            name="envoyer"
+            defaultChecked={setting.enabled}
+            aria-describedby="lien-mensuel-aide"
+            className="mt-0.5 size-5 shrink-0 accent-gold-dark"
+          />
+          <label htmlFor="lien-mensuel-envoyer" className="font-semibold">
+            M'envoyer chaque mois un lien pour télécharger une sauvegarde
+          </label>
+        </div>
+        <p id="lien-mensuel-aide" className="text-muted-foreground">
+          À l'adresse {setting.email}. Le lien sert 7 jours, et seulement une fois connectée à
+          l'administration : quelqu'un qui lirait l'e-mail ne pourrait rien en faire.
+        </p>
+        <p>
+          {setting.lastSentAt
+            ? `Dernier e-mail envoyé le ${formatLongDateTimeFr(setting.lastSentAt)}.`
+            : setting.enabled
+              ? "Aucun e-mail envoyé pour l'instant : le premier part vers 10 h, dès qu'une sauvegarde existe."
+              : "Aucun e-mail envoyé."}
+        </p>
+        <Button type="submit" name="intent" value="monthly-link" variant="outline" disabled={busy}>
+          Enregistrer
+        </Button>
+      </Form>
+    </AdminSection>
+  );
 }

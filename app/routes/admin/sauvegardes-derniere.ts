@@ -1,0 +1,56 @@
+import type { Route } from "./+types/sauvegardes-derniere";
+import { getAdmin } from "~/server/admin/guard.server";
+import { checkMonthlyLink, latestBackup } from "~/server/backup/monthly-link.server";
+import { log } from "~/server/logger.server";
+import { backupDownload, downloadRefusal } from "./sauvegardes.server";
+
+/**
+ * The latest backup from the link e-mailed each month (decision 0139): the administrator's session AND a
+ * link signed for her, valid 7 days. Signed out, she is asked to sign in and open the link again, and
+ * nothing says whether the link is valid: a leaked e-mail alone opens nothing and tells nothing.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await getAdmin(request);
+  if (!admin) {
+    return downloadRefusal(
+      401,
+      "Connectez-vous pour télécharger la sauvegarde",
+      "Pour votre sécurité, la sauvegarde ne se télécharge qu'une fois connectée à l'administration du site. Connectez-vous, puis ouvrez à nouveau le lien de l'e-mail.",
+      { href: "/admin/login", label: "Se connecter" },
+    );
+  }
+  const check = await checkMonthlyLink(admin.id, new URL(request.url).searchParams.get("jeton"));
+  if (check === "expired") {
+    return downloadRefusal(
+      410,
+      "Ce lien de téléchargement a expiré",
+      "Pour votre sécurité, le lien de l'e-mail mensuel ne sert que 7 jours. La page des sauvegardes a un lien « Télécharger » pour chacune.",
+    );
+  }
+  if (check !== "ok") {
+    return downloadRefusal(
+      403,
+      "Ce lien de téléchargement n'est pas valable",
+      "Il a été modifié, ou il a été envoyé à un autre administrateur. La page des sauvegardes a un lien « Télécharger » pour chacune.",
+    );
+  }
+  let latest: Awaited<ReturnType<typeof latestBackup>>;
+  try {
+    latest = await latestBackup();
+  } catch (error) {
+    log.error("backup_list_failed", { error });
+    return downloadRefusal(
+      503,
+      "La sauvegarde n'a pas pu être lue",
+      "L'endroit où sont gardées les sauvegardes ne répond pas. Réessayez dans un instant.",
+    );
+  }
+  if (!latest) {
+    return downloadRefusal(
+      404,
+      "Aucune sauvegarde à télécharger",
+      "Il n'y a pas encore de sauvegarde. La page des sauvegardes permet d'en faire une tout de suite.",
+    );
+  }
+  return backupDownload(request, latest.name, admin.email);
+}
