@@ -1,5 +1,5 @@
 import type { Route } from "./+types/sauvegardes-derniere";
-import { getAdmin } from "~/server/admin/guard.server";
+import { getAdmin, hasSession } from "~/server/admin/guard.server";
 import { checkMonthlyLink, latestBackup } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
 import { backupDownload, downloadRefusal } from "./sauvegardes.server";
@@ -11,6 +11,14 @@ import { backupDownload, downloadRefusal } from "./sauvegardes.server";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await getAdmin(request);
+  if (!admin && (await hasSession(request))) {
+    return downloadRefusal(
+      403,
+      "Accès réservé aux administrateurs",
+      "Ce compte n'est pas celui d'un administrateur du site.",
+      { href: "/", label: "Retour au site" },
+    );
+  }
   if (!admin) {
     return downloadRefusal(
       401,
