@@ -4,6 +4,7 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
+import { jobQueue } from "../jobs/queue.server";
 import { startWorkers } from "../jobs/workers.server";
 import { verifyLinkToken } from "../signed-link.server";
 import {
@@ -17,7 +18,7 @@ import { runRecordedBackup } from "./service.server";
 // The download link e-mailed each month (decision 0139), as it leaves through the queue to a real SMTP
 // server on loopback: nothing without a backup, one e-mail a month however often (and however many servers
 // at once) the job runs, a link signed for her and valid 7 days, and the page's « dernier envoi ». Time is
-// the job's `now`; the months are in 2027 so that the daily run at 10 h (real time) never counts here.
+// the job's `now` (months of 2027); the schedule's own run in real time is removed.
 
 const dataDir = vi.hoisted(() => {
   const directory = `${process.env.TMPDIR ?? "/tmp"}/backup-monthly-${process.pid}-${Date.now()}`;
@@ -43,6 +44,8 @@ beforeAll(async () => {
     mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
     photoWorkers: 0,
   });
+  // The job's daily run in real time is not this test's: its `now` is given below.
+  await jobQueue().unschedule("backup-link");
 });
 afterAll(async () => {
   await capture.close();
