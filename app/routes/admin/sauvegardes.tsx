@@ -24,6 +24,7 @@ import {
 import { erasedSince } from "~/server/backup/since-backup.server";
 import { monthlyLinkSetting, setMonthlyLink } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { backupsPage } from "./sauvegardes.server";
 
@@ -48,6 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         enabled: monthly.enabled,
         email: admin.email,
         lastSentAt: monthly.lastSentAt?.toISOString() ?? null,
+        mailConfigured: mailConfig() !== null,
       },
     },
     { headers: { "Cache-Control": "no-store" } },
@@ -269,7 +271,7 @@ function MonthlyLinkSection({
   setting,
   busy,
 }: {
-  setting: { enabled: boolean; email: string; lastSentAt: string | null };
+  setting: { enabled: boolean; email: string; lastSentAt: string | null; mailConfigured: boolean };
   busy: boolean;
 }) {
   return (
@@ -299,6 +301,12 @@ function MonthlyLinkSection({
               ? "Aucun e-mail envoyé pour l'instant : le premier part vers 10 h, dès qu'une sauvegarde existe."
               : "Aucun e-mail envoyé."}
         </p>
+        {setting.enabled && !setting.mailConfigured ? (
+          <p className="font-medium text-amber-900">
+            Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge
+            le site de régler leur envoi (SMTP_URL).
+          </p>
+        ) : null}
         <Button type="submit" name="intent" value="monthly-link" variant="outline" disabled={busy}>
           Enregistrer
         </Button>
