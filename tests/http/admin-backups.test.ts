@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { backupRuns, blogArticles, contactMessages, users } from "../../app/server/db/schema";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { useAdmin } from "../support/accounts";
+import { cookieAfter } from "../support/auth";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "../support/server-under-test";
@@ -259,7 +260,34 @@ describe("/admin/sauvegardes over HTTP", () => {
     expect(textOf(signedOut.document.querySelector("h1"))).toBe(
       "Connectez-vous pour télécharger la sauvegarde",
     );
-    expect(signedOut.document.querySelector('a[href="/admin/login"]')).not.toBeNull();
+    // Signing in from there comes back to the link, which then downloads.
+    const signIn = signedOut.document.querySelector("a")?.getAttribute("href") ?? "";
+    expect(signIn).toBe(`/admin/login?retour=${encodeURIComponent(path(token))}`);
+    const loginPage = await fetchPage(signIn);
+    expect(loginPage.status).toBe(200);
+    const form = loginPage.document.querySelector("form[method=post]");
+    expect(form?.getAttribute("action")).toBe(signIn);
+    const signedIn = await postForm(
+      signIn,
+      { email: admin.account().email, password: admin.account().password },
+      {},
+    );
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe(path(token));
+    const session = cookieAfter(signedIn.headers);
+    const afterSignIn = await fetch(new URL(path(token), serverBaseUrl()), {
+      headers: { Cookie: session },
+    });
+    expect(afterSignIn.status).toBe(200);
+    expect(afterSignIn.headers.get("content-type")).toBe("application/x-tar");
+    await afterSignIn.arrayBuffer();
+    // Only an address of this site's admin is followed.
+    const elsewhere = await postForm(
+      "/admin/login?retour=%2F%2Fexample.com%2Fadmin%2F",
+      { email: admin.account().email, password: admin.account().password },
+      {},
+    );
+    expect(elsewhere.headers.get("location")).toBe("/admin/dashboard");
 
     const forged = token.replace(/^(.)/, (first: string) => (first === "a" ? "b" : "a"));
     for (const refusedToken of [forged, sign(await userId(otherAdmin.account().email)), ""]) {

@@ -1,12 +1,13 @@
 import type { Route } from "./+types/sauvegardes-derniere";
 import { getAdmin, hasSession } from "~/server/admin/guard.server";
+import { withReturnPath } from "~/server/admin/return-path.server";
 import { checkMonthlyLink, latestBackup } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
 import { backupDownload, downloadRefusal } from "./sauvegardes.server";
 
 /**
  * The latest backup from the link e-mailed each month (decision 0139): the administrator's session AND a
- * link signed for her, valid 7 days. Signed out, she is asked to sign in and open the link again, and
+ * link signed for her, valid 7 days. Signed out, she is asked to sign in (the sign-in comes back here), and
  * nothing says whether the link is valid: a leaked e-mail alone opens nothing and tells nothing.
  */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -20,11 +21,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     );
   }
   if (!admin) {
+    const url = new URL(request.url);
+    // The sign-in comes back here (the token is checked then, with her session).
+    const signIn = withReturnPath("/admin/login", `${url.pathname}${url.search}`);
     return downloadRefusal(
       401,
       "Connectez-vous pour télécharger la sauvegarde",
-      "Pour votre sécurité, la sauvegarde ne se télécharge qu'une fois connectée à l'administration du site. Connectez-vous, puis ouvrez à nouveau le lien de l'e-mail.",
-      { href: "/admin/login", label: "Se connecter" },
+      "Pour votre sécurité, la sauvegarde ne se télécharge qu'une fois connectée à l'administration du site. Une fois connectée, le téléchargement commence.",
+      { href: signIn.replaceAll("&", "&amp;"), label: "Se connecter" },
     );
   }
   const check = await checkMonthlyLink(admin.id, new URL(request.url).searchParams.get("jeton"));

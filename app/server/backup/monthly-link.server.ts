@@ -86,7 +86,7 @@ const enqueueMonthlyLink = registerMailKind<MonthlyLinkMail>("backup-monthly-lin
         "",
         "Gardez-la hors du serveur, sur votre ordinateur ou une clé USB : si le serveur tombe en panne ou disparaît, c'est elle qui permettra de remettre le site en ligne.",
         "",
-        "Pour votre sécurité, ce lien sert 7 jours, et seulement une fois connectée à l'administration du site : si on vous demande de vous connecter, faites-le, puis ouvrez à nouveau ce lien.",
+        "Pour votre sécurité, ce lien sert 7 jours, et seulement une fois connectée à l'administration du site : si on vous demande de vous connecter, le téléchargement commence dès que vous l'êtes.",
         "",
         `Vous recevez cet e-mail chaque mois parce que vous l'avez demandé. Pour ne plus le recevoir : ${siteUrl}/admin/sauvegardes.`,
       ].join("\n"),
