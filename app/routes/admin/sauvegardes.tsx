@@ -6,13 +6,13 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminSection } from "~/components/admin/admin-table";
 import { BackupStatus } from "~/components/admin/backup-status";
 import { BackupList } from "~/components/backups/backup-list";
+import { MonthlyLinkSection } from "~/components/backups/monthly-link-section";
 import { RestoreConfirmation } from "~/components/backups/restore-confirmation";
 import { RunReport, UnderWay, useRefreshWhile } from "~/components/backups/run-views";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { RESTORE_WORD } from "~/lib/backups";
-import { formatLongDateTimeFr } from "~/lib/dates";
 import { type FormAnswer, parseForm } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
@@ -261,56 +261,4 @@ function retentionWords(retention: { daily: number; weekly: number; monthly: num
   ].filter((part): part is string => part !== null);
   const last = kept.length > 1 ? `${kept.slice(0, -1).join(", ")} et ${kept.at(-1)}` : kept[0];
   return `Toutes celles des dernières 24 heures${last ? `, puis la dernière ${last}` : ""} ; les plus anciennes sont effacées après chaque sauvegarde.`;
-}
-
-/**
- * The e-mail of each month (decision 0139): a link to download the latest backup, to keep one away from
- * the server. Works without JavaScript (a box and a button).
- */
-function MonthlyLinkSection({
-  setting,
-  busy,
-}: {
-  setting: { enabled: boolean; email: string; lastSentAt: string | null; mailConfigured: boolean };
-  busy: boolean;
-}) {
-  return (
-    <AdminSection id="lien-mensuel" title="Une sauvegarde chez vous chaque mois">
-      <Form method="post" className="space-y-3 text-sm">
-        <div className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            id="lien-mensuel-envoyer"
-            name="envoyer"
-            defaultChecked={setting.enabled}
-            aria-describedby="lien-mensuel-aide"
-            className="mt-0.5 size-5 shrink-0 accent-gold-dark"
-          />
-          <label htmlFor="lien-mensuel-envoyer" className="font-semibold">
-            M'envoyer chaque mois un lien pour télécharger une sauvegarde
-          </label>
-        </div>
-        <p id="lien-mensuel-aide" className="text-muted-foreground">
-          À l'adresse {setting.email}. Le lien sert 7 jours, et seulement une fois connectée à
-          l'administration : quelqu'un qui lirait l'e-mail ne pourrait rien en faire.
-        </p>
-        <p>
-          {setting.lastSentAt
-            ? `Dernier e-mail envoyé le ${formatLongDateTimeFr(setting.lastSentAt)}.`
-            : setting.enabled
-              ? "Aucun e-mail envoyé pour l'instant : le premier part vers 10 h, dès qu'une sauvegarde existe."
-              : "Aucun e-mail envoyé."}
-        </p>
-        {setting.enabled && !setting.mailConfigured ? (
-          <p className="font-medium text-amber-900">
-            Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge
-            le site de régler leur envoi (SMTP_URL).
-          </p>
-        ) : null}
-        <Button type="submit" name="intent" value="monthly-link" variant="outline" disabled={busy}>
-          Enregistrer
-        </Button>
-      </Form>
-    </AdminSection>
-  );
 }
