@@ -120,6 +120,8 @@ export default [
   // A backup's download (signed link + session) and a restore followed outside the layout: the restore
   // may end the owner's session (decision 0118).
   route("admin/sauvegardes/telecharger/:name", "routes/admin/sauvegardes-telecharger.ts"),
+  // The latest backup from the link e-mailed each month (decision 0139): signed link + session.
+  route("admin/sauvegardes/derniere", "routes/admin/sauvegardes-derniere.ts"),
   route("admin/sauvegardes/restauration/:id", "routes/admin/sauvegardes-restauration.tsx"),
 
   // Client galleries (issue 14): the owner's resource routes (progress, previews).

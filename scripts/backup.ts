@@ -2,6 +2,7 @@
 // deletes the backups the retention no longer keeps. The site may be running: its database is read from
 // one snapshot while it serves.
 import type * as ServiceModule from "../app/server/backup/service.server.ts";
+import { formatSize } from "../app/lib/sizes.ts";
 import { runWithAppDatabase } from "./lib/app-database.ts";
 
 await runWithAppDatabase("✖ Sauvegarde impossible :", async (load) => {
@@ -10,10 +11,7 @@ await runWithAppDatabase("✖ Sauvegarde impossible :", async (load) => {
   );
   const result = await backUpNow();
   const where = destinationOf().description;
-  const megabytes = (result.size / 1024 / 1024).toLocaleString("fr-FR", {
-    maximumFractionDigits: 1,
-  });
   console.log(
-    `✔ Sauvegarde ${result.name} : ${result.manifest.tables.length} tables, ${result.manifest.files.length} fichiers, ${megabytes} Mo (${where.kind === "s3" ? `bucket ${where.bucket}${where.prefix ? `, ${where.prefix}` : ""}` : where.directory}).`,
+    `✔ Sauvegarde ${result.name} : ${result.manifest.tables.length} tables, ${result.manifest.files.length} fichiers, ${formatSize(result.size)} (${where.kind === "s3" ? `bucket ${where.bucket}${where.prefix ? `, ${where.prefix}` : ""}` : where.directory}).`,
   );
 });

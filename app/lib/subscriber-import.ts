@@ -2,6 +2,7 @@
  * The subscriber import's limits and words, shared by the page (a check before sending) and the server (the
  * authority). The CSV itself is read on the server only (server/admin/subscriber-import.server.ts).
  */
+import { formatSize } from "./sizes";
 
 /** Largest file accepted: a list of 20,000 addresses with their dates is well under 1 MB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
@@ -14,7 +15,7 @@ export const IMPORT_ATTESTATION = "Ces personnes ont accepté de recevoir la new
 
 export const importMessages = {
   noFile: "Choisissez le fichier CSV à importer.",
-  tooLarge: "Le fichier dépasse 2 Mo : découpez-le en plusieurs fichiers.",
+  tooLarge: `Le fichier dépasse ${formatSize(MAX_IMPORT_BYTES)} : découpez-le en plusieurs fichiers.`,
   attestation:
     "Cochez cette case : seules des personnes ayant accepté de recevoir la newsletter peuvent être importées.",
 } as const;

@@ -6,6 +6,7 @@ import type { GalleryTile } from "~/components/gallery/photo-urls";
 import { MAX_COMMENT_LENGTH, MISSING_GALLERY_MESSAGE } from "~/components/gallery/texts";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
+import { formatSize } from "~/lib/sizes";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { clientAddressContext } from "~/server/context";
 import { siteContent } from "~/server/content/site-content.server";
@@ -23,7 +24,6 @@ import {
 import {
   clientPhotos,
   expiryDay,
-  formatDownloadSize,
   lockedMessage,
   setComment,
   setFavourite,
@@ -62,7 +62,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const rows = await clientPhotos(gallery.id);
   const photos = rows.map(({ bytes: _bytes, ...photo }) => photo);
   const size = (list: typeof rows) =>
-    formatDownloadSize(list.reduce((total, photo) => total + photo.bytes, 0));
+    formatSize(list.reduce((total, photo) => total + photo.bytes, 0));
   return data({
     kind: "gallery" as const,
     preview: viewer === "admin",

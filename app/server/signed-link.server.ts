@@ -11,13 +11,15 @@ import { authSecret } from "./auth.server";
  * `gallery-access`: the cookie a client receives after the access code of a gallery (not a link).
  * `first-administrator`: the link the server prints at start while the site has no administrator.
  * `backup-download`: a backup's download link on /admin/sauvegardes (one administrator, ten minutes).
+ * `backup-monthly`: the latest backup's link e-mailed each month (one administrator, 7 days; decision 0139).
  */
 export type LinkPurpose =
   | "newsletter-confirm"
   | "newsletter-unsubscribe"
   | "gallery-access"
   | "first-administrator"
-  | "backup-download";
+  | "backup-download"
+  | "backup-monthly";
 
 type Payload = { p: LinkPurpose; s: string; e?: number };
 

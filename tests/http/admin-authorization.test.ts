@@ -208,6 +208,7 @@ const resourcePaths = [
   "/admin/galeries/:id/selection.csv",
   "/admin/reservations/export.csv",
   "/admin/sauvegardes/telecharger/:name",
+  "/admin/sauvegardes/derniere",
 ];
 
 const pages = () => [
@@ -739,6 +740,14 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
     );
     expect(backup.status).toBe(302);
     expect(backup.headers.get("location")).toBe("/admin/login");
+    // The monthly e-mail's link (decision 0139): a French page, never the archive.
+    const latest = await fetch(`${baseUrl}/admin/sauvegardes/derniere?jeton=x`, {
+      headers: { cookie: visitor.cookie() },
+      redirect: "manual",
+    });
+    expect(latest.status).toBe(visitor.status);
+    expect(latest.headers.get("content-type")).toContain("text/html");
+    expectNoAdminData(await latest.text());
     const bookingsCsv = await fetch(`${baseUrl}/admin/reservations/export.csv`, {
       headers: { cookie: visitor.cookie() },
       redirect: "manual",

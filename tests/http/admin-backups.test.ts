@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { backupRuns, blogArticles, contactMessages, users } from "../../app/server/db/schema";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { useAdmin } from "../support/accounts";
+import { cookieAfter } from "../support/auth";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "../support/server-under-test";
@@ -90,7 +91,7 @@ describe("the dashboard's backups", () => {
     });
     const page = await dashboard();
     expect(page.querySelector('section[aria-label="Sauvegardes"]')).toBeNull();
-    expect(textOf(page.body)).toMatch(/Dernière sauvegarde réussie : le .* \(12,4 Mo\)\./);
+    expect(textOf(page.body)).toMatch(/Dernière sauvegarde réussie : le .* \(12 Mo\)\./);
   });
 });
 
@@ -142,7 +143,7 @@ describe("/admin/sauvegardes over HTTP", () => {
     const page = await pageUntil((answer) => rows(answer).length > before);
     const row = rows(page)[0];
     expect(textOf(row)).toMatch(/\d+ \w+ \d{4} à \d\d:\d\d/);
-    expect(textOf(row)).toMatch(/\d+(,\d)? (ko|Mo)/);
+    expect(textOf(row)).toMatch(/\d+(,\d)? (Ko|Mo)/);
     expect(textOf(row)).toContain("Pas encore vérifiée");
   });
 
@@ -197,6 +198,117 @@ describe("/admin/sauvegardes over HTTP", () => {
     expect(expired.status).toBe(410);
     expect(textOf(expired.document.querySelector("h1"))).toBe("Ce lien de téléchargement a expiré");
     expect(textOf(expired.document.body)).toContain("Retour aux sauvegardes");
+  });
+
+  // Decision 0139: the latest backup's link e-mailed each month, signed for her and valid 7 days.
+  it("the monthly e-mail is switched on and off on the page, at the administrator's own address", async () => {
+    const section = (page: FetchedPage) =>
+      page.document.querySelector('section[aria-labelledby="lien-mensuel"]');
+    const box = (page: FetchedPage) =>
+      section(page)?.querySelector<HTMLInputElement>('input[type="checkbox"][name="envoyer"]');
+    const before = await backupsPage();
+    expect(box(before)?.hasAttribute("checked")).toBe(false);
+    expect(textOf(section(before))).toContain(
+      "M'envoyer chaque mois un lien pour télécharger une sauvegarde",
+    );
+    expect(textOf(section(before))).toContain(`À l'adresse ${admin.account().email}.`);
+
+    const on = await postForm(
+      "/admin/sauvegardes",
+      { intent: "monthly-link", envoyer: "on" },
+      { cookie: admin.cookie() },
+    );
+    expect(on.status).toBe(302);
+    const after = await backupsPage();
+    expect(box(after)?.hasAttribute("checked")).toBe(true);
+    expect(textOf(section(after))).toContain("Aucun e-mail envoyé pour l'instant");
+    // Another administrator's setting is her own.
+    const other = await fetchPage("/admin/sauvegardes", { cookie: otherAdmin.cookie() });
+    expect(box(other)?.hasAttribute("checked")).toBe(false);
+
+    await postForm("/admin/sauvegardes", { intent: "monthly-link" }, { cookie: admin.cookie() });
+    expect(box(await backupsPage())?.hasAttribute("checked")).toBe(false);
+  });
+
+  it("the monthly link downloads the latest backup only signed in, with her valid link; others are refused in French", async () => {
+    const ownerId = await userId(admin.account().email);
+    const sign = (subject: string, now = Date.now()) =>
+      signLinkTokenWith(serverAuthSecret(), "backup-monthly", subject, {
+        lifetimeSeconds: 7 * 24 * 60 * 60,
+        now,
+      });
+    const path = (token: string) => `/admin/sauvegardes/derniere?jeton=${token}`;
+    const token = sign(ownerId);
+
+    const answer = await fetch(new URL(path(token), serverBaseUrl()), {
+      headers: { Cookie: admin.cookie() },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("application/x-tar");
+    // The newest backup: the first of the page's list.
+    const [newest] = downloadLinks(await backupsPage());
+    const newestName = decodeURIComponent(newest?.split("/").at(-1)?.split("?")[0] ?? "");
+    expect(newestName).toMatch(/^sauvegarde-[\d-]+\.tar$/);
+    expect(answer.headers.get("content-disposition")).toBe(`attachment; filename="${newestName}"`);
+    const archive = Buffer.from(await answer.arrayBuffer());
+    expect(archive.subarray(0, 15).toString("latin1")).toBe("sauvegarde.json");
+
+    // The link alone, signed out: asked to sign in, and nothing said about the link.
+    const signedOut = await fetchPage(path(token));
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get("content-type")).toContain("text/html");
+    expect(textOf(signedOut.document.querySelector("h1"))).toBe(
+      "Connectez-vous pour télécharger la sauvegarde",
+    );
+    // Signing in from there comes back to the link, which then downloads.
+    const signIn = signedOut.document.querySelector("a")?.getAttribute("href") ?? "";
+    expect(signIn).toBe(`/admin/login?retour=${encodeURIComponent(path(token))}`);
+    const loginPage = await fetchPage(signIn);
+    expect(loginPage.status).toBe(200);
+    const form = loginPage.document.querySelector("form[method=post]");
+    expect(form?.getAttribute("action")).toBe(signIn);
+    const signedIn = await postForm(
+      signIn,
+      { email: admin.account().email, password: admin.account().password },
+      {},
+    );
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe(path(token));
+    const session = cookieAfter(signedIn.headers);
+    const afterSignIn = await fetch(new URL(path(token), serverBaseUrl()), {
+      headers: { Cookie: session },
+    });
+    expect(afterSignIn.status).toBe(200);
+    expect(afterSignIn.headers.get("content-type")).toBe("application/x-tar");
+    await afterSignIn.arrayBuffer();
+    // Only an address of this site's admin is followed.
+    const elsewhere = await postForm(
+      "/admin/login?retour=%2F%2Fexample.com%2Fadmin%2F",
+      { email: admin.account().email, password: admin.account().password },
+      {},
+    );
+    expect(elsewhere.headers.get("location")).toBe("/admin/dashboard");
+
+    const forged = token.replace(/^(.)/, (first: string) => (first === "a" ? "b" : "a"));
+    for (const refusedToken of [forged, sign(await userId(otherAdmin.account().email)), ""]) {
+      const refused = await fetchPage(path(refusedToken), { cookie: admin.cookie() });
+      expect(refused.status).toBe(403);
+      expect(textOf(refused.document.querySelector("h1"))).toBe(
+        "Ce lien de téléchargement n'est pas valable",
+      );
+    }
+    // A page's ten-minute link is not a monthly one.
+    const pageLink = signLinkTokenWith(serverAuthSecret(), "backup-download", ownerId, {
+      lifetimeSeconds: 600,
+    });
+    expect((await fetchPage(path(pageLink), { cookie: admin.cookie() })).status).toBe(403);
+
+    const expired = await fetchPage(path(sign(ownerId, Date.now() - 8 * 24 * 60 * 60 * 1000)), {
+      cookie: admin.cookie(),
+    });
+    expect(expired.status).toBe(410);
+    expect(textOf(expired.document.querySelector("h1"))).toBe("Ce lien de téléchargement a expiré");
+    expect(textOf(expired.document.body)).toContain("ne sert que 7 jours");
   });
 
   it("« Vérifier cette sauvegarde » restores it apart and shows what it found", async () => {

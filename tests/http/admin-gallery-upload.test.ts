@@ -166,7 +166,7 @@ describe("an upload interrupted before its last byte", () => {
       [...(list?.querySelectorAll("li") ?? [])].map((item) =>
         [...item.querySelectorAll("span")].map((part) => textOf(part)),
       ),
-    ).toEqual([["DSC_7001.jpg", "88 % reçus (8,4 Mo sur 9,4 Mo)"]]);
+    ).toEqual([["DSC_7001.jpg", "88 % reçus (8 Mo sur 9 Mo)"]]);
     expect(textOf(list?.parentElement)).toContain(
       "Une photo n'a pas fini d'arriver. Choisissez-les à nouveau (ou tout le dossier) : chacune reprend où elle s'était arrêtée",
     );

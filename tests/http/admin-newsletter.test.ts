@@ -284,7 +284,7 @@ describe("importing subscribers", () => {
     large.set(new TextEncoder().encode(csv));
     const tooLarge = await postImport({ attestation: "on" }, { name: "liste.csv", content: large });
     expect(tooLarge.status).toBe(400);
-    expect(tooLarge.html).toContain("Le fichier dépasse 2 Mo");
+    expect(tooLarge.html).toContain("Le fichier dépasse 2\u00a0Mo");
 
     const headless = await postImport(
       { attestation: "on" },

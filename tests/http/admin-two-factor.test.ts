@@ -137,6 +137,24 @@ describe("two-factor sign-in (TOTP), answered by the server", () => {
     expect(formAlert(again)).toContain("Code invalide");
   });
 
+  // Decision 0139: an e-mailed link that needs the session sends her to sign in, then back to it.
+  it("keeps the address she came from through the second step", async () => {
+    const retour = "/admin/sauvegardes/derniere?jeton=abc.def";
+    const query = `?retour=${encodeURIComponent(retour)}`;
+    const password = await postForm(`/admin/login${query}`, {
+      email: admin.account().email,
+      password: admin.account().password,
+    });
+    expect(password.headers.get("location")).toBe(`/admin/verification${query}`);
+    const signedIn = await postForm(
+      `/admin/verification${query}`,
+      { code: backupCodes[1] ?? "" },
+      { cookie: cookieAfter(password.headers) },
+    );
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe(retour);
+  });
+
   it("turns off with the password only; the password alone then signs in", async () => {
     await expectWrongPasswordRefused("disable");
 

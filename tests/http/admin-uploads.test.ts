@@ -61,7 +61,7 @@ describe("image uploads", () => {
     const big = Buffer.alloc(51 * 1024 * 1024, 1);
     const tooLarge = {
       error: "Impossible d'uploader l'image",
-      reason: "L'image dépasse la taille maximale de 50 Mo.",
+      reason: "L'image dépasse la taille maximale de 50\u00a0Mo.",
     };
     expect(await upload(big, "enorme.jpg", "image/jpeg")).toEqual({ status: 413, body: tooLarge });
 

@@ -1,5 +1,6 @@
 import { CircleAlert, ShieldCheck } from "lucide-react";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { formatSize } from "~/lib/sizes";
 
 /** What the dashboard knows of the backups (service.server's BackupHealth, dates as ISO strings). */
 export type BackupStatusData = {
@@ -8,9 +9,6 @@ export type BackupStatusData = {
   lastFailure: { at: string; error: string | null } | null;
 };
 
-const megabytes = (bytes: number) =>
-  `${(bytes / 1024 / 1024).toLocaleString("fr-FR", { maximumFractionDigits: 1 })} Mo`;
-
 /**
  * The backups on the dashboard (issue 26): one calm line while they run every night (or before the first
  * night), red when the last one failed or none came for more than a day, with what to do.
@@ -18,7 +16,7 @@ const megabytes = (bytes: number) =>
 export function BackupStatus({ status }: { status: BackupStatusData }) {
   const last = status.lastSuccess
     ? `Dernière sauvegarde réussie : le ${formatLongDateTimeFr(status.lastSuccess.at)}${
-        status.lastSuccess.bytes ? ` (${megabytes(status.lastSuccess.bytes)})` : ""
+        status.lastSuccess.bytes ? ` (${formatSize(status.lastSuccess.bytes)})` : ""
       }.`
     : "Aucune sauvegarde réussie pour l'instant.";
   if (status.state === "never") {

@@ -1,7 +1,8 @@
 import { Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { UPLOADS_PATH, uploadPath } from "~/lib/gallery-urls";
+import { MAX_GALLERY_PHOTO_BYTES, UPLOADS_PATH, uploadPath } from "~/lib/gallery-urls";
+import { formatSize } from "~/lib/sizes";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { InterruptedUpload } from "~/server/uploads/resumable.server";
 import {
@@ -136,10 +137,6 @@ const sameFile = (file: QueueFile, upload: InterruptedUpload) =>
   file.size === upload.size &&
   (upload.lastModified === null || file.lastModified === upload.lastModified);
 
-/** « 18,5 Mo » */
-const megabytes = (bytes: number) =>
-  `${(bytes / 1_000_000).toLocaleString("fr-FR", { maximumFractionDigits: 1 })} Mo`;
-
 const STATUS_TEXT: Record<QueueSnapshot["files"][number]["status"], string> = {
   waiting: "En attente",
   sending: "Envoi…",
@@ -257,7 +254,7 @@ export function GalleryUploader({
               <li key={`${upload.name}-${upload.size}`} className="flex justify-between gap-3">
                 <span className="truncate">{upload.name}</span>
                 <span className="shrink-0 tabular-nums">
-                  {`${percentOf(upload.received, upload.size)} % reçus (${megabytes(upload.received)} sur ${megabytes(upload.size)})`}
+                  {`${percentOf(upload.received, upload.size)} % reçus (${formatSize(upload.received)} sur ${formatSize(upload.size)})`}
                 </span>
               </li>
             ))}
@@ -282,7 +279,10 @@ export function GalleryUploader({
             dragging ? "border-gold-dark bg-amber-50" : "border-stone-300"
           }`}
         >
-          <p>Déposez vos photos ici (JPEG, HEIC ou PNG, 50 Mo au plus chacune)</p>
+          <p>
+            Déposez vos photos ici (JPEG, HEIC ou PNG, {formatSize(MAX_GALLERY_PHOTO_BYTES)} au plus
+            chacune)
+          </p>
           <input
             ref={input}
             id={inputId}
@@ -314,7 +314,7 @@ export function GalleryUploader({
         >
           <div className="space-y-1">
             <label htmlFor={`${inputId}-formulaire`} className="block text-sm font-semibold">
-              Photo à ajouter (JPEG, HEIC ou PNG, 50 Mo au plus)
+              Photo à ajouter (JPEG, HEIC ou PNG, {formatSize(MAX_GALLERY_PHOTO_BYTES)} au plus)
             </label>
             <input
               id={`${inputId}-formulaire`}

@@ -5,6 +5,7 @@ import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import type { FieldErrors } from "~/lib/forms";
+import { formatSize } from "~/lib/sizes";
 import {
   ALT_MAX_LENGTH,
   mediaDetailsSchema,
@@ -12,7 +13,7 @@ import {
   UPLOAD_XHR_PATH,
   type UploadAnswer,
 } from "~/lib/media-forms";
-import { MAX_IMAGE_BYTES } from "./upload";
+import { MAX_IMAGE_BYTES, TOO_LARGE_IMAGE } from "./upload";
 
 type Progress = { state: "sending"; percent: number } | { state: "processing" };
 
@@ -73,8 +74,7 @@ export function MediaUploadForm({
     if (!parsed.success) found.alt = parsed.error.issues[0]?.message;
     if (!(file instanceof File) || file.size === 0)
       found.file = "Choisissez une photo à téléverser.";
-    else if (file.size > MAX_IMAGE_BYTES)
-      found.file = "L'image dépasse la taille maximale de 50 Mo.";
+    else if (file.size > MAX_IMAGE_BYTES) found.file = TOO_LARGE_IMAGE;
     if (Object.keys(found).length > 0) {
       setClientAnswer({ values, errors: found });
       form.querySelector<HTMLElement>(found.file ? "[name=file]" : "[name=alt]")?.focus();
@@ -121,7 +121,7 @@ export function MediaUploadForm({
         name="file"
         label="Photo"
         error={errors.file}
-        hint="JPEG, PNG, WebP, AVIF ou GIF, 50 Mo au plus. La photo est redimensionnée et ses données de localisation (GPS) sont retirées."
+        hint={`JPEG, PNG, WebP, AVIF ou GIF, ${formatSize(MAX_IMAGE_BYTES)} au plus. La photo est redimensionnée et ses données de localisation (GPS) sont retirées.`}
       >
         {(props) => (
           <input

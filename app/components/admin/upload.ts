@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { toast } from "~/components/ui/toaster";
+import { formatSize } from "~/lib/sizes";
 
 /** Largest image the server accepts (checked here first to spare a slow connection). */
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+
+export const TOO_LARGE_IMAGE = `L'image dépasse la taille maximale de ${formatSize(MAX_IMAGE_BYTES)}.`;
 
 export class UploadError extends Error {
   override name = "UploadError";
@@ -14,7 +17,7 @@ export class UploadError extends Error {
  */
 export function uploadImage(file: File, onProgress: (fraction: number) => void): Promise<string> {
   if (file.size > MAX_IMAGE_BYTES) {
-    return Promise.reject(new UploadError("L'image dépasse la taille maximale de 50 Mo."));
+    return Promise.reject(new UploadError(TOO_LARGE_IMAGE));
   }
   if (file.type && !file.type.startsWith("image/")) {
     return Promise.reject(new UploadError("Ce fichier n'est pas une image."));
@@ -29,8 +32,7 @@ export function uploadImage(file: File, onProgress: (fraction: number) => void):
     request.addEventListener("load", () => {
       const body = request.response as { url?: string; reason?: string } | null;
       if (request.status === 201 && body?.url) resolve(body.url);
-      else if (request.status === 413)
-        reject(new UploadError(body?.reason ?? "L'image dépasse la taille maximale de 50 Mo."));
+      else if (request.status === 413) reject(new UploadError(body?.reason ?? TOO_LARGE_IMAGE));
       else reject(new UploadError(body?.reason ?? `Erreur du serveur (${request.status}).`));
     });
     request.addEventListener("error", () =>

@@ -7,10 +7,11 @@ import {
   stackedCellClass,
   stackedRowClass,
 } from "~/components/admin/admin-table";
+import { formatSize } from "~/lib/sizes";
 import { cn } from "~/lib/utils";
 import { StatusBadge } from "~/components/admin/status-badge";
 import { Button } from "~/components/ui/button";
-import { backupDate, formatSizeFr, RunReport, type RunView } from "./run-views";
+import { backupDate, RunReport, type RunView } from "./run-views";
 
 /** One backup of the list: its facts, its signed download link, its latest check. */
 export type BackupRow = {
@@ -86,7 +87,7 @@ export function BackupList({
                     cn("whitespace-nowrap tabular-nums", stackedCellClass),
                   )}
                 >
-                  {formatSizeFr(backup.size)}
+                  {formatSize(backup.size)}
                 </td>
                 <td className={cellClass(false, stackedCellClass)}>
                   {checking ? (

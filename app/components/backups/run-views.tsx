@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { AdminSection } from "~/components/admin/admin-table";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { formatSize } from "~/lib/sizes";
 import { POLL_INTERVAL_MS } from "~/lib/use-polled";
 import type { BackupRunProgress, BackupRunReport } from "~/server/db/schema";
 
@@ -62,19 +63,6 @@ export function RefreshLink({ to }: { to: string }) {
       Actualiser
     </Link>
   );
-}
-
-/** « 850 ko », « 12,4 Mo », « 1,2 Go » */
-export function formatSizeFr(bytes: number): string {
-  const units = ["octets", "ko", "Mo", "Go", "To"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const digits = unit === 0 ? 0 : 1;
-  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
 /** A backup's date as its name on the page: « 27 novembre 2026 à 03:00 ». */
@@ -170,7 +158,7 @@ export function RunProgress({ run }: { run: RunView }) {
 /** The owner's names of the tables she knows, for a report's figures. */
 const KNOWN_TABLES: Array<[string, string]> = [
   ["public.blog_articles", "articles"],
-  ["public.media", "photos du site"],
+  ["public.media", "photos de la médiathèque"],
   ["public.blog_newsletter_subscribers", "abonnés"],
   ["public.galleries", "galeries clients"],
   ["public.gallery_photos", "photos de galeries"],
@@ -212,15 +200,18 @@ export function RunReport({ run }: { run: RunView }) {
         {report.tables} tables ({report.rows.toLocaleString("fr-FR")} lignes),{" "}
         {report.files === 0
           ? "aucun fichier déposé depuis l'administration"
-          : `${report.files} fichiers déposés depuis l'administration (${formatSizeFr(report.bytes)})`}
+          : `${report.files} fichiers déposés depuis l'administration (${formatSize(report.bytes)})`}
         {report.migrations ? `, version de la base ${report.migrations.count}` : ""}
         {report.encrypted ? ", chiffrée" : ""}.
       </p>
       {figures.length > 0 ? <p>Dont : {figures.join(", ")}.</p> : null}
       {figures.length > 0 ? (
         <p className="text-muted-foreground">
-          Les photos livrées avec le site (celles de sa première mise en ligne) font partie du
-          logiciel : elles ne sont pas dans la sauvegarde, et n'ont pas besoin d'y être.
+          Les fichiers comptés sont ceux que vous avez déposés depuis l'administration (photos de la
+          médiathèque, des galeries et des articles). Les photos de la médiathèque livrées avec le
+          site (celles de sa première mise en ligne) sont comptées parmi ses photos, mais leurs
+          fichiers font partie du logiciel : ils ne sont pas dans la sauvegarde, et n'ont pas besoin
+          d'y être.
         </p>
       ) : null}
       {report.safetyBackup ? (

@@ -7,6 +7,7 @@ import { GalleryStateBadge } from "~/components/admin/gallery-header";
 import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { formatDateFr } from "~/lib/dates";
+import { formatSize } from "~/lib/sizes";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { pagePosition, searchParam } from "~/server/admin/keyset.server";
 import {
@@ -39,19 +40,6 @@ export async function loader({ request }: Route.LoaderArgs) {
       state: galleryState(row),
     })),
   };
-}
-
-/** Bytes as French readers write them: « 1,2 Go ». */
-function formatBytes(bytes: number): string {
-  const units = ["octets", "Ko", "Mo", "Go", "To"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
 export default function Galleries({ loaderData }: Route.ComponentProps) {
@@ -142,7 +130,7 @@ export default function Galleries({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3">
                     {gallery.ready} / {gallery.total}
                   </td>
-                  <td className="px-4 py-3">{formatBytes(gallery.bytes)}</td>
+                  <td className="px-4 py-3">{formatSize(gallery.bytes)}</td>
                   <td className="px-4 py-3">
                     <span className="flex flex-wrap gap-1">
                       <GalleryStateBadge state={gallery.state} />

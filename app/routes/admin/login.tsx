@@ -12,6 +12,7 @@ import type { ToastMessage } from "~/lib/toast";
 import { getAdmin } from "~/server/admin/guard.server";
 import { signInAdministrator } from "~/server/admin/sign-in.server";
 import { clientAddressContext } from "~/server/context";
+import { returnPathOf, withReturnPath } from "~/server/admin/return-path.server";
 import { readToast, redirectWithToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";
 
@@ -21,7 +22,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await getAdmin(request)) throw redirect("/admin/dashboard");
+  if (await getAdmin(request)) throw redirect(returnPathOf(request) ?? "/admin/dashboard");
   const { toast: flash, headers } = await readToast(request);
   return data({ flash }, { headers });
 }
@@ -47,8 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionResult>({ email, toast: outcome.toast }, { status: outcome.status });
   }
   if (outcome.kind === "two-factor") {
-    throw redirect("/admin/verification", { headers: outcome.headers });
+    throw redirect(withReturnPath("/admin/verification", returnPathOf(request)), {
+      headers: outcome.headers,
+    });
   }
+  // Back to the e-mailed link she opened signed out (decision 0139), without a toast for a download.
+  const returnPath = returnPathOf(request);
+  if (returnPath) throw redirect(returnPath, { headers: outcome.headers });
   throw await redirectWithToast(
     "/admin/dashboard",
     {

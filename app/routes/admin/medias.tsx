@@ -7,6 +7,7 @@ import { MediaThumbnail } from "~/components/admin/media-thumbnail";
 import { MediaUploadForm } from "~/components/admin/media-upload-form";
 import { Button } from "~/components/ui/button";
 import { parseIntent } from "~/lib/forms";
+import { formatSize } from "~/lib/sizes";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { deleteMedia, listLibrary, mediaUsage } from "~/server/content/media-store.server";
 import { refusedIntent } from "~/server/forms.server";
@@ -49,8 +50,6 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
 }
-
-const megabytes = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 1 });
 
 export default function Medias({ loaderData }: Route.ComponentProps) {
   const { photos } = loaderData;
@@ -113,7 +112,7 @@ export default function Medias({ loaderData }: Route.ComponentProps) {
               <p className="text-xs text-muted-foreground">
                 {photo.demo
                   ? "Photo de démonstration"
-                  : `${photo.width} × ${photo.height} px · ${megabytes.format(photo.bytes / 1024 / 1024)} Mo`}
+                  : `${photo.width} × ${photo.height} px · ${formatSize(photo.bytes)}`}
               </p>
               <div className="mt-auto flex flex-wrap items-center gap-2">
                 <Button asChild variant="ghost" size="sm">

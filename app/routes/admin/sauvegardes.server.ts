@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { isCutOff } from "~/server/backup/service.server";
 import {
   backupHealth,
@@ -5,6 +6,7 @@ import {
   backupSettings,
   destinationOf,
   listBackups,
+  readBackup,
   recentRuns,
 } from "~/server/backup/service.server";
 import type { RunView } from "~/components/backups/run-views";
@@ -114,4 +116,66 @@ export async function backupsPage(adminId: string, settings: BackupSettings = ba
     active: views.filter((run) => run.status === "queued" || run.status === "running"),
     lastRestore: views.find((run) => run.kind === "restore") ?? null,
   };
+}
+
+/** A backup's archive streamed from its destination, or a short French page when it cannot be. */
+export async function backupDownload(
+  request: Request,
+  name: string,
+  by: string,
+): Promise<Response> {
+  let found: Awaited<ReturnType<typeof readBackup>>;
+  try {
+    found = await readBackup(name);
+  } catch (error) {
+    log.error("backup_download_failed", { error, name });
+    return downloadRefusal(
+      503,
+      "La sauvegarde n'a pas pu être lue",
+      "L'endroit où sont gardées les sauvegardes ne répond pas. Réessayez dans un instant.",
+    );
+  }
+  if (!found) {
+    return downloadRefusal(
+      404,
+      "Cette sauvegarde n'existe plus",
+      "Elle a été supprimée depuis (les plus anciennes le sont chaque nuit).",
+    );
+  }
+  const body = found.body;
+  request.signal.addEventListener("abort", () => body.destroy(), { once: true });
+  log.info("backup_downloaded", { name, by });
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, {
+    headers: {
+      "Content-Type": "application/x-tar",
+      "Content-Length": String(found.size),
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/** A short French page: why the download is refused, and the way back. */
+export function downloadRefusal(
+  status: number,
+  title: string,
+  text: string,
+  back = { href: "/admin/sauvegardes", label: "Retour aux sauvegardes" },
+): Response {
+  const html = `<!doctype html>
+<html lang="fr">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; line-height: 1.5">
+<main>
+<h1>${title}</h1>
+<p>${text}</p>
+<p><a href="${back.href}">${back.label}</a></p>
+</main>
+</body>
+</html>`;
+  return new Response(html, {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

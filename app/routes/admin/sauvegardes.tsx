@@ -6,6 +6,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminSection } from "~/components/admin/admin-table";
 import { BackupStatus } from "~/components/admin/backup-status";
 import { BackupList } from "~/components/backups/backup-list";
+import { MonthlyLinkSection } from "~/components/backups/monthly-link-section";
 import { RestoreConfirmation } from "~/components/backups/restore-confirmation";
 import { RunReport, UnderWay, useRefreshWhile } from "~/components/backups/run-views";
 import { Button } from "~/components/ui/button";
@@ -21,7 +22,9 @@ import {
   requestRestore,
 } from "~/server/backup/service.server";
 import { erasedSince } from "~/server/backup/since-backup.server";
+import { monthlyLinkSetting, setMonthlyLink } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { backupsPage } from "./sauvegardes.server";
 
@@ -32,13 +35,23 @@ const RESTORE_PARAM = "restaurer";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const page = await backupsPage(admin.id);
+  const [page, monthly] = await Promise.all([backupsPage(admin.id), monthlyLinkSetting(admin.id)]);
   const asked = new URL(request.url).searchParams.get(RESTORE_PARAM);
   const restoreTarget = page.backups.find((backup) => backup.name === asked) ?? null;
   // What the restore would erase, read before she types the word (decision 0128).
   const erased = restoreTarget ? await erasedSince(new Date(restoreTarget.createdAt)) : null;
   return data(
-    { ...page, restoreTarget: restoreTarget?.name ?? null, erased },
+    {
+      ...page,
+      restoreTarget: restoreTarget?.name ?? null,
+      erased,
+      monthlyLink: {
+        enabled: monthly.enabled,
+        email: admin.email,
+        lastSentAt: monthly.lastSentAt?.toISOString() ?? null,
+        mailConfigured: mailConfig() !== null,
+      },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -47,6 +60,8 @@ const backupName = z.string().regex(/^sauvegarde-[0-9-]+\.tar(\.enc)?$/, "Sauveg
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("backup") }),
+  // The monthly e-mailed link (decision 0139): the box sends « on » when ticked, nothing when not.
+  z.object({ intent: z.literal("monthly-link"), envoyer: z.literal("on").optional() }),
   z.object({ intent: z.literal("check"), sauvegarde: backupName }),
   z.object({
     intent: z.literal("restore"),
@@ -89,6 +104,17 @@ export async function action({ request }: Route.ActionArgs) {
         type: "success",
         title: "Sauvegarde demandée",
         description: "Elle commence dans un instant : sa progression s'affiche sur cette page.",
+      });
+    }
+    if (form.intent === "monthly-link") {
+      const enabled = form.envoyer === "on";
+      await setMonthlyLink(admin.id, enabled);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: enabled ? "E-mail mensuel activé" : "E-mail mensuel arrêté",
+        description: enabled
+          ? `Un lien pour télécharger la dernière sauvegarde sera envoyé chaque mois à ${admin.email}.`
+          : "Vous ne recevrez plus de lien par e-mail.",
       });
     }
     const listed = (await listBackups()).some((backup) => backup.name === form.sauvegarde);
@@ -177,7 +203,12 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
             <dt className="font-semibold">Où</dt>
             <dd className="space-y-1">
               <p>{loaderData.destination}.</p>
-              {loaderData.offServer ? null : (
+              {loaderData.offServer ? (
+                <p>
+                  Ces copies sont gardées hors de ce serveur : s'il tombe en panne ou disparaît,
+                  elles restent disponibles pour remettre le site en ligne.
+                </p>
+              ) : (
                 <p className="font-medium text-amber-900">
                   Ces copies sont sur le même serveur que le site : s'il tombe en panne, est piraté
                   ou disparaît, elles disparaissent avec lui. Téléchargez-en une de temps en temps
@@ -198,6 +229,8 @@ export default function Sauvegardes({ loaderData, actionData }: Route.ComponentP
           </dl>
         </div>
       </AdminSection>
+
+      <MonthlyLinkSection setting={loaderData.monthlyLink} busy={busy} />
 
       {active ? <UnderWay runs={loaderData.active} refreshTo="/admin/sauvegardes" /> : null}
 

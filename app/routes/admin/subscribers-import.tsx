@@ -8,9 +8,11 @@ import { ErrorList, fieldMeta, useFormErrors } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { withoutControlCharacters } from "~/lib/forms";
 import { formatCount } from "~/lib/newsletter-admin";
+import { formatSize } from "~/lib/sizes";
 import {
   IMPORT_ATTESTATION,
   importFormErrors,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_LINES,
   type ImportSummary,
 } from "~/lib/subscriber-import";
@@ -191,7 +193,10 @@ export default function SubscribersImport({ loaderData, actionData }: Route.Comp
             Un consentement de plus de {loaderData.retentionMonths} mois n'est pas importé : c'est
             la durée de conservation des données du site.
           </li>
-          <li>2 Mo et {formatCount(MAX_IMPORT_LINES)} lignes au plus par fichier.</li>
+          <li>
+            {formatSize(MAX_IMPORT_BYTES)} et {formatCount(MAX_IMPORT_LINES)} lignes au plus par
+            fichier.
+          </li>
         </ul>
       </section>
 

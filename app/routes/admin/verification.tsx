@@ -9,6 +9,7 @@ import type { ToastMessage } from "~/lib/toast";
 import { getAdmin } from "~/server/admin/guard.server";
 import { hasTwoFactorChallenge, verifySecondFactor } from "~/server/admin/two-factor.server";
 import { clientAddressContext } from "~/server/context";
+import { returnPathOf, withReturnPath } from "~/server/admin/return-path.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: Route.MetaFunction = () => [
@@ -17,7 +18,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await getAdmin(request)) throw redirect("/admin/dashboard");
+  if (await getAdmin(request)) throw redirect(returnPathOf(request) ?? "/admin/dashboard");
   if (!hasTwoFactorChallenge(request)) throw redirect("/admin/login");
   return null;
 }
@@ -43,7 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (outcome.kind === "refused") return data({ toast: outcome.toast }, { status: outcome.status });
   if (outcome.kind === "two-factor")
-    throw redirect("/admin/verification", { headers: outcome.headers });
+    throw redirect(withReturnPath("/admin/verification", returnPathOf(request)), {
+      headers: outcome.headers,
+    });
+  // Back to the e-mailed link she opened signed out (decision 0139), without a toast for a download.
+  const returnPath = returnPathOf(request);
+  if (returnPath) throw redirect(returnPath, { headers: outcome.headers });
   throw await redirectWithToast(
     "/admin/dashboard",
     {

@@ -29,7 +29,7 @@ export async function getAdmin(request: Request): Promise<AdminUser | null> {
 }
 
 /** True when the request carries any valid session (admin or not). */
-async function hasSession(request: Request): Promise<boolean> {
+export async function hasSession(request: Request): Promise<boolean> {
   try {
     return Boolean(await (await auth()).api.getSession({ headers: request.headers }));
   } catch {

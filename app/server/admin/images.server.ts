@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
+import { formatSize } from "~/lib/sizes";
 import {
   BLOG_IMAGES_PATH,
   MAX_STORED_WIDTH,
@@ -19,7 +20,7 @@ import { storage } from "../storage/storage.server";
 export const BLOG_IMAGES_BUCKET = "blog-images";
 /** Originals straight from a camera (a 24-megapixel JPEG weighs 10 to 30 MB). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-export const TOO_LARGE_MESSAGE = "L'image dépasse la taille maximale de 50 Mo.";
+export const TOO_LARGE_MESSAGE = `L'image dépasse la taille maximale de ${formatSize(MAX_UPLOAD_BYTES)}.`;
 /** Above this many pixels a file is refused before decoding (a 100-megapixel photo is already rare). */
 const MAX_INPUT_PIXELS = 120_000_000;
 

@@ -209,7 +209,7 @@ describe("parseSubscriberCsv", () => {
   it("refuses more than 2 MB or 20,000 lines", () => {
     const big = new Uint8Array(MAX_IMPORT_BYTES + 1).fill(0x61);
     expect(refused(parseSubscriberCsv(big, now))).toBe(
-      "Le fichier dépasse 2 Mo : découpez-le en plusieurs fichiers.",
+      "Le fichier dépasse 2\u00a0Mo : découpez-le en plusieurs fichiers.",
     );
     const line = (index: number) => `a${index}@example.fr;05/03/2025`;
     const atLimit = ["email;date", ...Array.from({ length: MAX_IMPORT_LINES }, (_, i) => line(i))];

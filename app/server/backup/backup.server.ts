@@ -27,8 +27,13 @@ import { TarWriter } from "./tar.server";
 export const BACKUP_FORMAT = 1;
 /** The schemas backed up: the site's tables and drizzle's record of the migrations applied. */
 export const BACKUP_SCHEMAS = ["public", "drizzle"] as const;
-/** Tables left out: the history of backups and the restore's pending file moves (a restore must not rewind them). */
-export const NOT_BACKED_UP = ["public.backup_runs", "public.restore_file_switches"] as const;
+/** Tables left out: the history of backups, the restore's pending file moves and the months of the e-mailed
+ * download links (decision 0139): a restore must not rewind them. */
+export const NOT_BACKED_UP = [
+  "public.backup_runs",
+  "public.restore_file_switches",
+  "public.backup_link_mails",
+] as const;
 
 export type TableManifest = {
   /** `schema.table`. */

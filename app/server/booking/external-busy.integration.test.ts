@@ -183,7 +183,7 @@ describe("the photographers' own calendars", () => {
       .select()
       .from(bookingExternalCalendars)
       .where(eq(bookingExternalCalendars.photographerId, id));
-    expect(calendar?.lastError).toBe("L'agenda est trop volumineux (5 Mo au plus).");
+    expect(calendar?.lastError).toBe("L'agenda est trop volumineux (5\u00a0Mo au plus).");
     await setExternalCalendar(id, null);
   });
 

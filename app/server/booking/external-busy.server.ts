@@ -4,6 +4,7 @@ import { and, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Availability, Interval } from "~/lib/booking/slots";
 import { addParisDays, parisWallRange } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
+import { formatSize } from "~/lib/sizes";
 import { db } from "../db/client.server";
 import { bookingExternalBusy, bookingExternalCalendars } from "../db/schema";
 import { env } from "../env.server";
@@ -197,7 +198,9 @@ async function download(
     bytes += chunk.value.byteLength;
     if (bytes > MAX_BYTES) {
       await reader?.cancel();
-      throw new CalendarImportError("L'agenda est trop volumineux (5 Mo au plus).");
+      throw new CalendarImportError(
+        `L'agenda est trop volumineux (${formatSize(MAX_BYTES)} au plus).`,
+      );
     }
     chunks.push(chunk.value);
   }

@@ -1046,6 +1046,23 @@ export const restoreFileSwitches = pgTable("restore_file_switches", {
 });
 
 /**
+ * The administrators who asked for a download link by e-mail each month (decision 0139), and the last month
+ * (YYYY-MM, Paris) whose e-mail was queued: the job claims a month by moving `last_month` to it in the
+ * transaction that queues the e-mail, so one month gives one e-mail, however many servers run the job. No
+ * foreign key and not backed up: a restore replaces `users` and must not bring back an older month, which
+ * would send this month's e-mail again.
+ */
+export const backupLinkMails = pgTable("backup_link_mails", {
+  userId: text("user_id").primaryKey(),
+  /** Switched off, the row stays: switched on again the same month, the month stays claimed. */
+  enabled: boolean("enabled").notNull().default(true),
+  createdAt: createdAt(),
+  lastMonth: varchar("last_month", { length: 7 }),
+  /** When the mail server accepted the last one (shown on the page). */
+  lastSentAt: timestamp("last_sent_at", { withTimezone: true }),
+});
+
+/**
  * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
  * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
  * address stops working at once.

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
+import { formatSize } from "~/lib/sizes";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { signLinkToken } from "../signed-link.server";
@@ -17,7 +18,7 @@ import {
   requireGalleryFileAccess,
   tooManyAttemptsMessage,
 } from "./access.server";
-import { formatDownloadSize, setComment, setFavourite, validateSelection } from "./client.server";
+import { setComment, setFavourite, validateSelection } from "./client.server";
 import { selectionEmail, selectionReceiptEmail } from "./emails.server";
 
 useAppDatabase({ jobs: true });
@@ -72,10 +73,11 @@ describe("the access code", () => {
     expect(accessCodeMatches("", "K7PM4QXT")).toBe(false);
   });
 
+  // One size format for the product (decision 0139): binary units, a non-breaking space before the unit.
   it("gives download sizes in French units", () => {
-    expect(formatDownloadSize(350_000_000)).toBe("350 Mo");
-    expect(formatDownloadSize(2_140_000_000)).toBe("2,1 Go");
-    expect(formatDownloadSize(812)).toBe("812 octets");
+    expect(formatSize(350 * 1024 * 1024)).toBe("350\u00a0Mo");
+    expect(formatSize(2_140_000_000)).toBe("2\u00a0Go");
+    expect(formatSize(812)).toBe("812\u00a0octets");
   });
 
   it("says how long to wait, in minutes", () => {

@@ -176,16 +176,3 @@ export function lockedMessage(validatedAt: Date): string {
 export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
   return formatDateFr(new Date(gallery.expiresAt.getTime() - 1000));
 }
-
-/** A download's size as the client reads it: « 350 Mo », « 2,1 Go ». */
-export function formatDownloadSize(bytes: number): string {
-  const units = ["octets", "Ko", "Mo", "Go", "To"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const digits = unit >= 3 ? 1 : 0;
-  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: digits })} ${units[unit]}`;
-}

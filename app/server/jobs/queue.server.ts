@@ -120,6 +120,18 @@ export const QUEUES = {
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   /**
+   * The latest backup's download link, e-mailed once a month to the administrators who asked (decision
+   * 0139): looked at daily, so a month whose first days the server was down still gets its e-mail.
+   */
+  "backup-link": {
+    retryLimit: 1,
+    retryDelay: 10 * 60,
+    policy: "singleton",
+    expireInSeconds: 10 * 60,
+    retentionSeconds: 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  /**
    * The busy times of the photographers' own calendars, imported every 15 minutes (issue 25, decision
    * 0116). `singleton`: one import at a time; a missed run is simply the next one.
    */

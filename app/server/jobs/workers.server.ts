@@ -17,6 +17,7 @@ import {
   runBackupJob,
   watchBackups,
 } from "../backup/service.server";
+import { sendMonthlyBackupLinks } from "../backup/monthly-link.server";
 import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
 
 /**
@@ -100,6 +101,12 @@ export async function startWorkers({
   await boss.schedule("backup-watch", "*/5 * * * *", {}, { tz: "Europe/Paris" });
   await boss.work("backup-watch", async () => {
     await watchBackups();
+  });
+  // The monthly download link of the latest backup (decision 0139): looked at each day at 10 h, sent once
+  // a month to each administrator who asked.
+  await boss.schedule("backup-link", "0 10 * * *", {}, { tz: "Europe/Paris" });
+  await boss.work("backup-link", async () => {
+    await sendMonthlyBackupLinks();
   });
   // Booking reminders 48 h and 2 h before (decision 0115), and the requests left unanswered past their
   // deadline: every 5 minutes, each once.

@@ -4,6 +4,7 @@
  * its feature's module and that module is added here; the test of this list checks it against the kinds
  * the features use.
  */
+import "../backup/monthly-link.server";
 import "../backup/service.server";
 import "../booking/emails.server";
 import "../contact-mail.server";

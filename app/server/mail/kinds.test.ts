@@ -26,6 +26,7 @@ describe("the mail worker's kinds", () => {
       "admin",
       "backup-failed",
       "backup-missed",
+      "backup-monthly-link",
       "booking-client",
       "booking-owner",
       "confirmation",
