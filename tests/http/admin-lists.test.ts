@@ -179,6 +179,24 @@ describe("the admin lists, page by page without JavaScript", () => {
     );
     expect(cards[cards.indexOf("Articles") + 1]).toBe(String(total));
   });
+
+  it("the dashboard's page and its data carry the rows' columns, never an article's body (decision 0136)", async () => {
+    const body = "Corps du billet que le tableau de bord ne transporte pas";
+    await serverDatabase()
+      .update(blogArticles)
+      .set({ content: `<p>${body}</p>`, excerpt: `Extrait : ${body}` })
+      .where(sql`${blogArticles.slug} = 'pagination-0'`);
+    const dashboard = await page("/admin/dashboard?q=Pagination");
+    expect(dashboard.html).toContain("Pagination 0");
+    expect(dashboard.html).not.toContain(body);
+    const data = await fetch(new URL("/admin/dashboard.data?q=Pagination", serverBaseUrl()), {
+      headers: { cookie: admin.cookie() },
+    });
+    const payload = await data.text();
+    expect(data.status).toBe(200);
+    expect(payload).toContain("Pagination 0");
+    expect(payload).not.toContain(body);
+  });
 });
 
 describe("« Copier les emails »", () => {

@@ -43,7 +43,7 @@ export function GalleryPhotoGrid({ children }: { children: ReactNode }) {
  * `intent=move` with the place, like the « Monter »/« Descendre » buttons, which do the same from the
  * keyboard and without JavaScript).
  */
-export function useDragToReorder(photoIds: string[]) {
+export function useDragToReorder(photoIds: string[], offset = 0) {
   const submit = useSubmit();
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
@@ -72,8 +72,10 @@ export function useDragToReorder(photoIds: string[]) {
       setDragged(null);
       setOver(null);
       if (!moving || moving === photoId) return;
-      const position = photoIds.indexOf(photoId) + 1;
-      if (position < 1) return;
+      // The place in the whole gallery: the grid shows one page of it (decision 0136).
+      const index = photoIds.indexOf(photoId);
+      if (index < 0) return;
+      const position = offset + index + 1;
       void submit({ intent: "move", id: moving, position: String(position) }, { method: "post" });
     },
   });

@@ -51,32 +51,38 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const filters = { search: searchParam(params), state: stateFilter(params.get("statut")) };
-  const filtered = filters.search !== "" || filters.state !== null;
-  const [content, booking] = await Promise.all([siteContent(context), bookingFacts()]);
-  const checklist = goLiveChecklist(content, booking);
-  const [bookings, backups, selections] = await Promise.all([
+  // Every panel's queries at once, not one panel after another (decision 0136).
+  const [content, booking, bookings, backups, selections, articles] = await Promise.all([
+    siteContent(context),
+    bookingFacts(),
     dashboardBookings(),
     backupStatus(),
     receivedSelections(),
+    articlesPage(filters, params),
   ]);
+  return {
+    ...articles,
+    filters,
+    checklist: goLiveChecklist(content, booking),
+    bookings,
+    backups,
+    selections,
+  };
+}
+
+/** One page of articles and counts by the database, never every article (decision 0130). */
+async function articlesPage(
+  filters: { search: string; state: ArticleStateFilter | null },
+  params: URLSearchParams,
+) {
+  const filtered = filters.search !== "" || filters.state !== null;
   try {
-    // One page of articles and counts by the database, never every article (decision 0130).
     const [page, counts, matching] = await Promise.all([
       listArticlesForAdmin(filters, pagePosition(ARTICLE_LIST_ORDER, params)),
       articleCounts(),
       filtered ? countArticles(filters) : null,
     ]);
-    return {
-      ...page,
-      counts,
-      matching,
-      filters,
-      checklist,
-      bookings,
-      backups,
-      selections,
-      loadError: null,
-    };
+    return { ...page, counts, matching, loadError: null };
   } catch (error) {
     log.error("admin_articles_load_failed", { error });
     return {
@@ -85,11 +91,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       next: null,
       counts: { total: 0, published: 0 },
       matching: null,
-      filters,
-      checklist,
-      bookings,
-      backups,
-      selections,
       loadError: {
         type: "error" as const,
         title: "Erreur",

@@ -1,6 +1,6 @@
 import { ArrowDownAZ, ImageIcon, Star } from "lucide-react";
 import { useState } from "react";
-import { Form } from "react-router";
+import { Form, useLocation } from "react-router";
 import type { Route } from "./+types/gallery-photos";
 import { DeleteForm } from "~/components/admin/delete-form";
 import {
@@ -12,6 +12,7 @@ import { requireGallery } from "~/server/galleries/admin-pages.server";
 import { GalleryHeader } from "~/components/admin/gallery-header";
 import { GalleryUploader } from "~/components/admin/gallery-uploader";
 import { MoveButtons } from "~/components/admin/move-buttons";
+import { Pager } from "~/components/admin/pager";
 import { Button } from "~/components/ui/button";
 import { parseIntent } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -22,13 +23,14 @@ import {
   uploadFormPath,
 } from "~/lib/gallery-urls";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { listPath, pagePosition } from "~/server/admin/keyset.server";
 import { refusedIntent } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/toast.server";
 import {
+  ADMIN_PHOTO_ORDER,
+  adminPhotoPage,
   deletePhoto,
-  listAdminPhotos,
   movePhoto,
-  progressOf,
   setCoverPhoto,
   sortPhotosByName,
 } from "~/server/uploads/gallery-photos.server";
@@ -43,12 +45,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const { gallery, header } = await requireGallery(params.id);
   // What became of a photo sent by the plain form (no JavaScript, so no toast): a known word only.
-  const outcome = new URL(request.url).searchParams.get(FORM_OUTCOME_PARAM) ?? "";
+  const query = new URL(request.url).searchParams;
+  const outcome = query.get(FORM_OUTCOME_PARAM) ?? "";
+  // One page of the photos and counts by the database: a gallery can hold 2,000 (decision 0136).
+  const [progress, interrupted] = await Promise.all([
+    adminPhotoPage(gallery.id, pagePosition(ADMIN_PHOTO_ORDER, query)),
+    interruptedUploads(gallery.id),
+  ]);
   return {
     gallery: { id: gallery.id, title: gallery.title, coverPhotoId: gallery.coverPhotoId },
     header,
-    progress: progressOf(await listAdminPhotos(gallery.id)),
-    interrupted: await interruptedUploads(gallery.id),
+    progress,
+    interrupted,
     formMessage: formOutcomeMessage(outcome),
   };
 }
@@ -56,7 +64,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const { gallery } = await requireGallery(params.id);
-  const back = adminGalleryPath(gallery.id);
+  // Back to the page of the grid the owner was on (request.url may be the `.data` request's).
+  const back = listPath(adminGalleryPath(gallery.id), new URL(request.url).searchParams, [
+    "apres",
+    "avant",
+  ]);
   const formData = await request.formData();
   if (formData.get("intent") === "sort-by-name") {
     await sortPhotosByName(gallery.id);
@@ -96,14 +108,19 @@ const STATUS_TEXT = { uploaded: "Préparation…", processing: "Préparation…"
 export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
   const { gallery } = loaderData;
   const [uploading, setUploading] = useState(false);
+  // The progress follows the page shown: its own `apres`/`avant`.
+  const { search } = useLocation();
   const progress = useLivePhotos(
     loaderData.progress,
-    adminGalleryProgressPath(gallery.id),
+    `${adminGalleryProgressPath(gallery.id)}${search}`,
     uploading,
   );
-  const { photos } = progress;
+  const { photos, offset, total } = progress;
   const hydrated = useHydrated();
-  const { itemProps } = useDragToReorder(photos.map((photo) => photo.id));
+  const { itemProps } = useDragToReorder(
+    photos.map((photo) => photo.id),
+    offset,
+  );
 
   return (
     <div className="space-y-6">
@@ -134,7 +151,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
                   (progress.failed > 0 ? ` · ${progress.failed} en erreur` : "")}
             </p>
           </div>
-          {photos.length > 1 ? (
+          {total > 1 ? (
             <Form method="post">
               <Button type="submit" name="intent" value="sort-by-name" variant="outline" size="sm">
                 <ArrowDownAZ aria-hidden="true" />
@@ -186,7 +203,8 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
                   <div className="mt-auto flex flex-wrap items-center gap-1">
                     <Form method="post" className="flex flex-wrap gap-1">
                       <input type="hidden" name="id" value={photo.id} />
-                      <MoveButtons name={photo.name} index={index} count={photos.length} />
+                      {/* Places in the whole gallery: « Monter » from a page's first photo crosses to the page before. */}
+                      <MoveButtons name={photo.name} index={offset + index} count={total} />
                       {isCover ? null : (
                         <Button type="submit" name="intent" value="cover" variant="ghost" size="sm">
                           <Star aria-hidden="true" />
@@ -206,6 +224,7 @@ export default function GalleryPhotos({ loaderData }: Route.ComponentProps) {
             );
           })}
         </GalleryPhotoGrid>
+        <Pager previous={progress.previous} next={progress.next} label="Pages des photos" />
       </section>
     </div>
   );

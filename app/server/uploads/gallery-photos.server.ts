@@ -1,7 +1,15 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { GalleryPhotoStatus } from "../db/schema";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
+import {
+  cursorColumn,
+  decodeCursor,
+  keysetCondition,
+  keysetPage,
+  type KeysetOrder,
+  type PagePosition,
+} from "../admin/keyset.server";
 import { log } from "../logger.server";
 import { galleryPhotoPrefix, galleryVariantName } from "../storage/keys";
 import { storage } from "../storage/storage.server";
@@ -34,50 +42,112 @@ export type AdminPhoto = {
 };
 
 export type PhotosProgress = {
+  /** The gallery's photos, counted by the database (every page, not only this one). */
   total: number;
   ready: number;
   failed: number;
   /** Uploaded but not ready yet (waiting or being prepared). */
   preparing: number;
+  /** One page of the photos, in the client's order (decision 0136). */
   photos: AdminPhoto[];
+  /** How many photos come before this page: the first one's place in the gallery is `offset + 1`. */
+  offset: number;
+  /** The cursors of the pages before and after (null at either end). */
+  previous: string | null;
+  next: string | null;
 };
 
-export async function listAdminPhotos(galleryId: string): Promise<AdminPhoto[]> {
-  const rows = await db()
-    .select({
-      id: galleryPhotos.id,
-      name: galleryPhotos.originalName,
-      status: galleryPhotos.status,
-      error: galleryPhotos.error,
-      widths: galleryPhotos.widths,
-      revision: galleryPhotos.variantRevision,
-      width: galleryPhotos.width,
-      height: galleryPhotos.height,
-    })
-    .from(galleryPhotos)
-    .where(eq(galleryPhotos.galleryId, galleryId))
-    .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
-  return rows.map((row) => {
-    const smallest = row.widths.length > 0 ? Math.min(...row.widths) : null;
-    return {
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      error: row.error,
-      preview:
-        row.status === "ready" && smallest !== null
-          ? galleryVariantName(row.revision, smallest, "jpg")
-          : null,
-      width: row.width,
-      height: row.height,
-    };
-  });
+/** Photos per page of the owner's grid: a gallery can hold 2,000 (decision 0136). */
+export const ADMIN_PHOTOS_PAGE_SIZE = 100;
+
+/** The client's order: the owner's positions, then the upload's time, the id breaking ties. */
+export const ADMIN_PHOTO_ORDER: KeysetOrder = {
+  keys: [
+    { expression: galleryPhotos.position, type: "integer" },
+    { expression: galleryPhotos.createdAt, type: "timestamptz" },
+    { expression: galleryPhotos.id, type: "uuid" },
+  ],
+  direction: "asc",
+};
+
+function adminPhoto(row: {
+  id: string;
+  name: string;
+  status: GalleryPhotoStatus;
+  error: string | null;
+  widths: number[];
+  revision: number;
+  width: number | null;
+  height: number | null;
+}): AdminPhoto {
+  const smallest = row.widths.length > 0 ? Math.min(...row.widths) : null;
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    error: row.error,
+    preview:
+      row.status === "ready" && smallest !== null
+        ? galleryVariantName(row.revision, smallest, "jpg")
+        : null,
+    width: row.width,
+    height: row.height,
+  };
 }
 
-export function progressOf(photos: AdminPhoto[]): PhotosProgress {
-  const ready = photos.filter((photo) => photo.status === "ready").length;
-  const failed = photos.filter((photo) => photo.status === "failed").length;
-  return { total: photos.length, ready, failed, preparing: photos.length - ready - failed, photos };
+/**
+ * One page of a gallery's photos for the owner's grid and its progress (decision 0136): the page's rows,
+ * the gallery's counts by state and the page's place in the gallery, by the database, never every photo.
+ */
+export async function adminPhotoPage(
+  galleryId: string,
+  position: PagePosition,
+): Promise<PhotosProgress> {
+  const page = await keysetPage(
+    ADMIN_PHOTO_ORDER,
+    position,
+    (query) =>
+      db()
+        .select({
+          id: galleryPhotos.id,
+          name: galleryPhotos.originalName,
+          status: galleryPhotos.status,
+          error: galleryPhotos.error,
+          widths: galleryPhotos.widths,
+          revision: galleryPhotos.variantRevision,
+          width: galleryPhotos.width,
+          height: galleryPhotos.height,
+          cursor: cursorColumn(ADMIN_PHOTO_ORDER),
+        })
+        .from(galleryPhotos)
+        .where(and(eq(galleryPhotos.galleryId, galleryId), query.where))
+        .orderBy(...query.orderBy)
+        .limit(query.limit),
+    ADMIN_PHOTOS_PAGE_SIZE,
+  );
+  // The page's first photo is the cursor of « Page précédente »: the photos before it give the offset.
+  const first = page.previous ? decodeCursor(ADMIN_PHOTO_ORDER, page.previous) : null;
+  const before = first ? keysetCondition(ADMIN_PHOTO_ORDER, { before: first }) : undefined;
+  const [counts] = await db()
+    .select({
+      total: count(),
+      ready: sql<number>`(count(*) filter (where ${galleryPhotos.status} = 'ready'))::int`,
+      failed: sql<number>`(count(*) filter (where ${galleryPhotos.status} = 'failed'))::int`,
+      offset: before ? sql<number>`(count(*) filter (where ${before}))::int` : sql<number>`0`,
+    })
+    .from(galleryPhotos)
+    .where(eq(galleryPhotos.galleryId, galleryId));
+  const { total = 0, ready = 0, failed = 0, offset = 0 } = counts ?? {};
+  return {
+    total,
+    ready,
+    failed,
+    preparing: total - ready - failed,
+    photos: page.rows.map(adminPhoto),
+    offset,
+    previous: page.previous,
+    next: page.next,
+  };
 }
 
 /**
