@@ -6,9 +6,9 @@ import { useBrowser } from "./support/browser";
 // the scripts back is checked over HTTP in tests/http/scripts-after-paint.test.ts.
 
 const { openPage } = useBrowser();
-// Hydrated pages only: the light pages (decision 0090: /, /tarifs…) load no framework script at all, which
-// tests/e2e/light-pages.test.ts checks.
-const pages = ["/blog", "/contact", "/contact-studio-brive"];
+// Hydrated pages only: the light pages (decisions 0090, 0137: /, /tarifs, /blog…) load no framework
+// script, which tests/e2e/light-pages.test.ts checks.
+const pages = ["/contact", "/contact-studio-brive"];
 
 describe("scripts after the first paint", () => {
   it("requests the JavaScript only after the first contentful paint, then hydrates", async () => {

@@ -5,9 +5,9 @@ import { fetchPage } from "../support/html";
 // for the HTML and the stylesheet only. Here, what the server's HTML holds back; the order a browser
 // follows is in tests/e2e/scripts-after-paint.test.ts.
 
-// Hydrated pages only: the light pages (decision 0090: /, /tarifs…) load no framework script at all, which
-// tests/e2e/light-pages.test.ts checks.
-const pages = ["/blog", "/contact", "/contact-studio-brive"];
+// Hydrated pages only: the light pages (decisions 0090, 0137: /, /tarifs, /blog…) load no framework
+// script, which tests/e2e/light-pages.test.ts checks.
+const pages = ["/contact", "/contact-studio-brive"];
 
 describe("scripts after the first paint", () => {
   it("sends no module script or module preload outside the inert holder", async () => {
