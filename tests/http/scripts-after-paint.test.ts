@@ -20,4 +20,18 @@ describe("scripts after the first paint", () => {
       expect(outside, path).not.toMatch(/rel="modulepreload"|type="module"/);
     }
   });
+
+  it("writes the response's nonce only outside the inert holder: the starter gives it to the scripts it adds", async () => {
+    for (const path of pages) {
+      const { html, headers } = await fetchPage(path);
+      const nonce = /'nonce-([^']+)'/.exec(headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce, path).toBeTruthy();
+      const holder = /<noscript id="rr-scripts">([\s\S]*?)<\/noscript>/.exec(html)?.[1] ?? "";
+      expect(holder, path).toContain("<script");
+      // Decision 0137: a stored page is compressed in parts split at each nonce (decision 0006); the
+      // holder's two dozen preloads split it into as many parts, 3 KB more on the wire than one stream.
+      expect(holder, path).not.toContain(nonce);
+      expect(html.split(nonce ?? "").length - 1, path).toBeLessThanOrEqual(8);
+    }
+  });
 });
