@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import { imagetools } from "vite-imagetools";
+import { minifiedInlineScripts } from "./scripts/lib/minified-inline-scripts.ts";
 
 /**
  * lucide-react's icons make their components with our smaller runtime (app/components/ui/lucide-icon.ts),
@@ -166,6 +167,7 @@ export default defineConfig({
     smallIconRuntime(),
     tailwindcss(),
     reactRouter(),
+    minifiedInlineScripts(),
     precompressedAssets(),
     namedServerEntries(["photo-worker", "command-line"]),
   ],

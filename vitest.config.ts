@@ -1,6 +1,7 @@
 import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+import { minifiedInlineScripts } from "./scripts/lib/minified-inline-scripts.ts";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 
@@ -58,6 +59,8 @@ const siteUnderTest = {
 
 export default defineConfig({
   resolve: { alias },
+  // The light pages' scripts as the build sends them (app/light-pages.test.ts measures them).
+  plugins: [minifiedInlineScripts()],
   test: {
     // Browser and database checks run on shared, busy machines: polls wait up to 10 s for the page to settle.
     expect: { poll: { timeout: 10_000 } },

@@ -21,13 +21,14 @@ const light = [
   "/politique-cookies",
   "/studio-brive",
   "/studio-saint-yrieix",
+  // Decision 0137.
+  "/blog",
+  "/blog/un-article",
+  "/blog/categorie/mariages",
 ];
 const hydrated = [
   "/contact",
   "/contact-studio-brive",
-  "/blog",
-  "/blog/un-article",
-  "/blog/categorie/mariages",
   "/newsletter/confirmation",
   "/newsletter/desabonnement",
   "/admin/dashboard",
@@ -53,7 +54,11 @@ describe("light pages (decision 0090)", () => {
     expect(isLightPage(at("/studio-brive", { kind: "studio" }), undefined)).toBe(true);
     expect(isLightPage(at("/studio-inconnu", { kind: "not-found" }), undefined)).toBe(false);
     expect(isLightPage(at("/contact-studio-brive", { kind: "contact" }), undefined)).toBe(false);
-    expect(isLightPage(at("/blog"), undefined)).toBe(false);
+    expect(isLightPage(at("/contact"), undefined)).toBe(false);
+    // The blog's pages (decision 0137), but not their 404 (a route error: no loader data).
+    expect(isLightPage(at("/blog", { articles: [] }), undefined)).toBe(true);
+    expect(isLightPage(at("/blog/un-article", { article: {} }), undefined)).toBe(true);
+    expect(isLightPage(at("/blog/inconnu", undefined), undefined)).toBe(false);
     expect(isLightPage([], undefined)).toBe(false);
   });
 

@@ -1,12 +1,14 @@
 /**
  * Which public pages are light (issue 13, decision 0090): complete server HTML with no framework JavaScript,
- * only the small plain script of `app/light-script.ts` (header, menus, price tabs, video); every other page
- * loads React and hydrates. This file is the one place that decides: `app/root.tsx` reads it to render a
- * page's scripts, and hydrated pages read it to reach a light page by a document navigation. It ships in
- * the hydrated pages' JavaScript, hence reasons in comments rather than strings.
+ * only the small plain script of `app/light-script.ts` (header, menus, price tabs, video, the blog's « Copier
+ * le lien »); every other page loads React and hydrates. This file is the one place that decides:
+ * `app/root.tsx` reads it to render a page's scripts, and hydrated pages read it to reach a light page by a
+ * document navigation. It ships in the hydrated pages' JavaScript, hence reasons in comments rather than
+ * strings.
  *
- * Light: the page only reads and links; the header's menus, `#studios` (CSS smooth scrolling), the tabs and
- * the video are the plain script's or the platform's. The addresses of each route (`app/routes.ts`):
+ * Light: the page only reads, links and posts plain forms answered by a new page; the header's menus,
+ * `#studios` (CSS smooth scrolling), the tabs and the video are the plain script's or the platform's. The
+ * addresses of each route (`app/routes.ts`):
  */
 const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => boolean }> = [
   { path: /^\/$/ }, // routes/home
@@ -19,6 +21,15 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
   // routes/reserver*, routes/reservation (issue 25): every step of booking is links and plain forms.
   { path: /^\/reserver(?:\/[a-z0-9-]+(?:\/[a-z0-9-]+(?:\/coordonnees)?)?)?\/?$/ },
   { path: /^\/reservation\/[A-Za-z0-9_-]+\/?$/ },
+  // routes/blog, routes/blog-article, routes/blog-category (decision 0137): the search is a GET form,
+  // pages and categories are links, the newsletter form a plain post answered in the page; the script
+  // adds « Copier le lien » and holds a form's second submit. An unknown article or category is a 404,
+  // an error page (no loader data), hence hydrated. (/blog/rss.xml matches too: a document load is what
+  // a link to it needs.)
+  {
+    path: /^\/blog(?:\/categorie)?(?:\/[^/]+)?\/?$/,
+    light: (loaderData) => loaderData !== undefined,
+  },
   // routes/page: a studio's page; the same route answers an unknown address of this shape with the 404.
   {
     path: /^\/studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/,
@@ -30,8 +41,6 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
  * Hydrated (anything not above), and why:
  * - /contact (routes/contact) and /contact-studio-{slug} (routes/page): the contact form answers in place,
  *   keeps what was typed, shows toasts.
- * - /blog, /blog/{slug}, /blog/categorie/{slug}: newsletter form, search, copy-link button, client
- *   navigation between articles.
  * - /newsletter/confirmation, /newsletter/desabonnement: the e-mailed links' answers, a form, toasts.
  * - the 404 pages (routes/not-found, routes/page) and every error page: the 404 logs the address to the
  *   console (SPEC §2), and an error page is rare and must show as it always has.

@@ -9,7 +9,10 @@ import { inlineScript } from "~/lib/inline-script";
  * - the « Studios » menu: mouse hover, Enter/Space on its button, Escape back to the button, leaving closes;
  * - the price tabs: WAI-ARIA tabs over links (`?onglet=`), arrows/Home/End, only the chosen tab in the Tab
  *   order, the URL kept in step without a reload;
- * - the click-to-load video: the player replaces the poster link on click, nothing requested before.
+ * - the click-to-load video: the player replaces the poster link on click, nothing requested before;
+ * - the blog's « Copier le lien » (`data-copy-link`, hidden without a script), said in its live region;
+ * - a form with `data-sending-label` (the newsletter's): its button says so and is disabled once it is
+ *   submitted, so that a second click sends nothing twice (decision 0137).
  * Then `<html data-enhanced>` says the page answers (the equivalent of React's `data-hydrated`).
  *
  * It is inlined with the response's nonce: `lightScriptSource` serialises this function, so it must not
@@ -85,11 +88,44 @@ function lightScript(scrollThreshold: number): void {
       if (!wrapper.contains(event.relatedTarget as Node | null)) setStudios(false);
     });
   }
-  // A page kept in the back-forward cache comes back with its menus closed, as after a navigation.
+  let sent: HTMLButtonElement | null | undefined;
+  let label = "";
+  doc.addEventListener("submit", (event) => {
+    const form = event.target as HTMLFormElement;
+    sent = form.dataset.sendingLabel ? form.querySelector("button") : null;
+    if (!sent) return;
+    label = sent.textContent ?? "";
+    sent.textContent = form.dataset.sendingLabel ?? "";
+    sent.disabled = true;
+  });
+  // A page kept in the back-forward cache comes back with its menus closed, as after a navigation, and
+  // its form ready to be sent again.
   window.addEventListener("pagehide", () => {
     setMenu(false);
     setStudios(false);
+    if (sent) {
+      sent.textContent = label;
+      sent.disabled = false;
+    }
   });
+
+  for (const item of doc.querySelectorAll<HTMLElement>("[data-copy-link]")) {
+    const said = item.querySelector("[role=status]");
+    item.hidden = false;
+    item.querySelector("button")?.addEventListener("click", () => {
+      Promise.resolve()
+        .then(() => navigator.clipboard.writeText(item.dataset.copyLink ?? ""))
+        .then(
+          () => "Lien copié !",
+          () => "Impossible de copier le lien.",
+        )
+        .then((text) => {
+          if (!said) return;
+          said.textContent = text;
+          setTimeout(() => (said.textContent = ""), 4000);
+        });
+    });
+  }
 
   for (const tablist of doc.querySelectorAll('[role="tablist"]')) {
     const tabs = Array.from(tablist.querySelectorAll<HTMLAnchorElement>('[role="tab"]'));

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link, type ShouldRevalidateFunction } from "react-router";
+import { createContext, data, Link } from "react-router";
 import { isbot } from "isbot";
 import type { Route } from "./+types/blog-article";
 import type { SiteHandle } from "./site-layout";
@@ -28,14 +28,20 @@ import { siteFrom } from "~/lib/public-site";
 
 export const handle: SiteHandle = { solidHeader: true };
 
+/** Set by the action: the page rendered after it answers a sign-up, not a new visit. */
+const signingUp = createContext(false);
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const article = await findPublishedArticle(params.slug);
   if (!article) throw data(null, NOT_FOUND_INIT);
 
-  // A person's visit counts one view, also when the page cache serves the page again; crawlers' do not.
-  onEveryServe(context, request, ({ userAgent }) => {
-    if (!isbot(userAgent)) countArticleView(article.id);
-  });
+  // A person's visit counts one view, also when the page cache serves the page again; crawlers' do not,
+  // nor does the article shown again with the answer to its newsletter form (a light page, decision 0137).
+  if (!context.get(signingUp)) {
+    onEveryServe(context, request, ({ userAgent }) => {
+      if (!isbot(userAgent)) countArticleView(article.id);
+    });
+  }
 
   const related = await listRelatedArticles(article);
   return {
@@ -45,14 +51,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-// Signing up to the newsletter must not reload the article (nor count another view).
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  formMethod,
-  defaultShouldRevalidate,
-}) => (formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate);
-
-export const action = ({ request, context }: Route.ActionArgs) =>
-  handleNewsletterSubmission(request, context);
+export function action({ request, context }: Route.ActionArgs) {
+  context.set(signingUp, true);
+  return handleNewsletterSubmission(request, context);
+}
 
 export const headers = blogPageHeaders;
 

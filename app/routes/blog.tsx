@@ -1,6 +1,5 @@
 import { ChevronLeft, ChevronRight, Search } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/blog";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { NewsletterSignup } from "~/components/newsletter/newsletter-signup";
@@ -15,8 +14,6 @@ import { listCategories } from "~/server/categories.server";
 import { handleNewsletterSubmission } from "~/server/newsletter.server";
 import { elides } from "~/lib/french";
 
-/** How long typing must pause before the search runs. */
-const SEARCH_DELAY_MS = 350;
 const MAX_SEARCH_LENGTH = 100;
 
 function pageNumber(value: string | null): number {
@@ -72,27 +69,26 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, error }) => {
   return loaderData?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };
 
-function withChanges(current: URLSearchParams, changes: Record<string, string | null>) {
+/** The address of the list with some parameters changed (a change of filter passes `page: null`). */
+function listHref(current: URLSearchParams, changes: Record<string, string | null>): string {
   const params = new URLSearchParams(current);
   for (const [key, value] of Object.entries(changes)) {
     if (value) params.set(key, value);
     else params.delete(key);
   }
-  return params;
-}
-
-/** The address of the list with some parameters changed (a change of filter passes `page: null`). */
-function listHref(current: URLSearchParams, changes: Record<string, string | null>): string {
-  const search = withChanges(current, changes).toString();
+  const search = params.toString();
   return search ? `/blog?${search}` : "/blog";
 }
+
+/*
+ * The blog is a light page (decision 0137): only the server renders it. The search is a GET form (Enter
+ * sends it), the categories and the pager are links; each answer is a new page.
+ */
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   const site = useSite();
   const { categories, articles, q, categorie, page, pageCount, hasNext } = loaderData;
-  const [searchParams, setSearchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
+  const [searchParams] = useSearchParams();
 
   return (
     <>
@@ -109,16 +105,7 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
-        <SearchBox
-          initial={q}
-          categorie={categorie}
-          onSearch={(term) =>
-            setSearchParams((current) => withChanges(current, { q: term, page: null }), {
-              replace: true,
-              preventScrollReset: true,
-            })
-          }
-        />
+        <SearchBox term={q} categorie={categorie} />
 
         <nav aria-label="Catégories" className="mt-6">
           <ul className="flex flex-wrap justify-center gap-2">
@@ -128,7 +115,6 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
                 <li key={category.id}>
                   <Link
                     to={listHref(searchParams, { categorie: category.slug || null, page: null })}
-                    preventScrollReset
                     aria-current={active ? "page" : undefined}
                     className={cn(
                       "inline-block rounded-full border px-4 py-2 text-sm font-semibold transition-colors",
@@ -145,26 +131,11 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           </ul>
         </nav>
 
-        <div className="mt-10" aria-busy={loading}>
-          <p
-            role="status"
-            className={cn("text-center text-muted-foreground", !loading && "sr-only")}
-          >
-            {loading ? "Chargement..." : ""}
-          </p>
+        <div className="mt-10">
           {articles.length === 0 ? (
-            <p
-              className={cn(
-                "py-16 text-center text-lg text-muted-foreground",
-                loading && "opacity-50",
-              )}
-            >
-              Aucun article trouvé
-            </p>
+            <p className="py-16 text-center text-lg text-muted-foreground">Aucun article trouvé</p>
           ) : (
-            <div className={cn("transition-opacity", loading && "opacity-50")}>
-              <ArticleGrid articles={articles} eagerFirst />
-            </div>
+            <ArticleGrid articles={articles} eagerFirst />
           )}
         </div>
 
@@ -202,57 +173,10 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type SearchBoxProps = {
-  initial: string;
-  categorie: string;
-  onSearch: (term: string) => void;
-};
-
-/**
- * A real GET form (Enter submits it without JavaScript); with JavaScript the search runs once typing pauses.
- */
-function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
-  const [term, setTerm] = useState(initial);
-  // The term this box last searched for, and the page's term it last saw.
-  const [sent, setSent] = useState(initial);
-  const [seen, setSeen] = useState(initial);
-  if (initial !== seen) {
-    setSeen(initial);
-    // Another navigation (back button, a link) brought another term: show it. Our own search's answer
-    // must not overwrite what the visitor kept typing meanwhile.
-    if (initial !== sent) {
-      setTerm(initial);
-      setSent(initial);
-    }
-  }
-
-  const onSearchRef = useRef(onSearch);
-  useEffect(() => {
-    onSearchRef.current = onSearch;
-  });
-
-  useEffect(() => {
-    const wanted = term.trim();
-    if (wanted === sent) return;
-    const timer = setTimeout(() => {
-      setSent(wanted);
-      onSearchRef.current(wanted);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [term, sent]);
-
+/** A real GET form: Enter sends it, and the answer is the list for that term (decision 0137). */
+function SearchBox({ term, categorie }: { term: string; categorie: string }) {
   return (
-    <Form
-      method="get"
-      action="/blog"
-      role="search"
-      className="mx-auto max-w-xl"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setSent(term.trim());
-        onSearchRef.current(term.trim());
-      }}
-    >
+    <Form method="get" action="/blog" role="search" className="mx-auto max-w-xl">
       <label htmlFor="recherche-blog" className="sr-only">
         Rechercher un article
       </label>
@@ -262,9 +186,8 @@ function SearchBox({ initial, categorie, onSearch }: SearchBoxProps) {
           id="recherche-blog"
           type="search"
           name="q"
-          value={term}
+          defaultValue={term}
           maxLength={MAX_SEARCH_LENGTH}
-          onChange={(event) => setTerm(event.target.value)}
           placeholder="Rechercher un article..."
           className="h-12 w-full rounded-full border border-border bg-white pr-5 pl-12 shadow-sm placeholder:text-stone-500"
         />

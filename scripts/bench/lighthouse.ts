@@ -125,7 +125,7 @@ export async function lighthouseSection(context: Context): Promise<Partial<Secti
     await close();
   }
   notes.unshift(
-    `Lighthouse ${runs === 1 ? "ran once" : `ran ${runs} times`} per page (mobile form factor, default simulated throttling: 4× CPU slow-down, slow 4G); each figure is the median of the runs. Published articles were seeded with SQL first. Budgets (decision 0132): performance = 100, LCP ≤ ${pageBudgets.lcpSeconds} s and total blocking time under 100 ms on every page, light (no framework JavaScript) or hydrated (forms, blog). The simulation (Lantern) starts from the main-thread tasks it observes: TBT, and with it the performance score, rises on a loaded machine (see the load average above), LCP much less.`,
+    `Lighthouse ${runs === 1 ? "ran once" : `ran ${runs} times`} per page (mobile form factor, default simulated throttling: 4× CPU slow-down, slow 4G); each figure is the median of the runs. Published articles were seeded with SQL first. Budgets (decision 0132): performance = 100, LCP ≤ ${pageBudgets.lcpSeconds} s and total blocking time under 100 ms on every page, light (no framework JavaScript: the marketing pages, booking, the blog) or hydrated (the contact pages). The simulation (Lantern) starts from the main-thread tasks it observes: TBT, and with it the performance score, rises on a loaded machine (see the load average above), LCP much less.`,
   );
   return {
     title: "Page quality (Lighthouse, mobile)",

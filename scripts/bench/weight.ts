@@ -223,7 +223,7 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
     notes: [
       "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter as what they add to the gzip -6 of the HTML (gzip of the document minus gzip of the document without them; they are also in the HTML's bytes).",
       ...notes,
-      `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (decision 0132): ≤ ${pageBudgets.jsKiB.light} KB on the light pages (no framework JavaScript), ≤ ${pageBudgets.jsKiB.hydrated} KB on the hydrated ones (forms, blog).`,
+      `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (decision 0132): ≤ ${pageBudgets.jsKiB.light} KB on the light pages (no framework JavaScript), ≤ ${pageBudgets.jsKiB.hydrated} KB on the hydrated ones (the contact pages; the blog is light since decision 0137).`,
     ],
     data,
   };

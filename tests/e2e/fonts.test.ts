@@ -181,7 +181,8 @@ describe("fonts", () => {
   );
 
   it("a client-side navigation of a hydrated page turns the fetched fonts on for the next page", async () => {
-    const page = await openPage("/blog");
+    // Between two hydrated pages (the blog's are light, decision 0137).
+    const page = await openPage("/contact");
     await bothFontsRequested(page);
     await page.waitForFunction(() =>
       [...document.fonts]
@@ -193,17 +194,17 @@ describe("fonts", () => {
       false,
     );
     await mark(page);
-    // The article's data comes late, as on a slow connection: the new page is drawn more than CLS's 500 ms
+    // The studio's data comes late, as on a slow connection: the new page is drawn more than CLS's 500 ms
     // after the click, so any shift of the switch counts as one the visitor did not cause.
     let delayed = 0;
-    await page.route(`**/blog/${article}.data*`, async (route) => {
+    await page.route(`**/contact-studio-brive.data*`, async (route) => {
       delayed += 1;
       await new Promise((resolve) => setTimeout(resolve, 900));
       await route.continue();
     });
     await Promise.all([
-      page.waitForURL(`/blog/${article}`),
-      page.locator(`a[href="/blog/${article}"]`).first().click(),
+      page.waitForURL("/contact-studio-brive"),
+      page.locator('main a[href="/contact-studio-brive"]').first().click(),
     ]);
     // Same document (the router's navigation), now in the web fonts.
     expect(await marked(page)).toBe(true);

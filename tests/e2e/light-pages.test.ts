@@ -4,9 +4,9 @@ import { axeViolations, mark, marked, useBrowser } from "./support/browser";
 
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
 // inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
-// page, the fonts' switch in <head>, decision 0095); the pages with forms, the blog and the error pages stay
-// hydrated. What the server sends for them (no framework script, two small nonced ones):
-// tests/http/light-pages.test.ts.
+// page, the fonts' switch in <head>, decision 0095); the blog's pages too (decision 0137); the contact pages
+// and the error pages stay hydrated. What the server sends for them (no framework script, two small nonced
+// ones): tests/http/light-pages.test.ts.
 
 const { openPage } = useBrowser();
 
@@ -23,7 +23,7 @@ function recordScripts(page: Page): string[] {
 
 describe("light pages", () => {
   it("request no JavaScript file in the browser, and answer once their script has run", async () => {
-    for (const path of ["/", "/tarifs", "/studio-brive", "/gendarmerie"]) {
+    for (const path of ["/", "/tarifs", "/studio-brive", "/gendarmerie", "/blog"]) {
       const page = await openPage(path);
       const scripts = recordScripts(page);
       await page.reload();
@@ -163,7 +163,7 @@ describe("light pages", () => {
 
 describe("between light and hydrated pages", () => {
   it("a hydrated page's links to light pages load a new document, at the top, with no framework script; a light page's links to hydrated pages load them, and React takes over", async () => {
-    const page = await openPage("/blog", { viewport: { width: 1280, height: 800 } });
+    const page = await openPage("/contact", { viewport: { width: 1280, height: 800 } });
     const navigation = page.getByRole("navigation", { name: "Navigation principale" });
     await mark(page);
     await page.evaluate(() => window.scrollTo({ top: 300, behavior: "instant" }));
@@ -177,8 +177,8 @@ describe("between light and hydrated pages", () => {
     expect(scripts).toEqual([]);
 
     await page.evaluate(() => window.scrollTo({ top: 300, behavior: "instant" }));
-    await navigation.getByRole("link", { name: "Blog" }).click();
-    await page.waitForURL(/\/blog$/);
+    await navigation.getByRole("link", { name: "Contact", exact: true }).click();
+    await page.waitForURL(/\/contact$/);
     await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });

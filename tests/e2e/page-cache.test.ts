@@ -24,8 +24,9 @@ async function openCached(path: string) {
 
 describe("page cache", () => {
   it("gives the browser pages whose scripts run: a hydrated page that navigates without reloading, a light page's inline script", async () => {
-    // A hydrated page (decision 0090: /tarifs, light, has no framework script; its own script is below).
-    const page = await openCached("/blog");
+    // A hydrated page (decisions 0090, 0137: /tarifs, light, has no framework script; its own script is
+    // below).
+    const page = await openCached("/contact-studio-brive");
     // The inline module script (nonce checked by the browser) ran, and React took over the page.
     await expect
       .poll(() => page.evaluate(() => "__reactRouterRouteModules" in window), patiently)

@@ -115,6 +115,13 @@ describe("article page", () => {
     expect(linkedIn?.getAttribute("href")).toBe(
       `https://www.linkedin.com/sharing/share-offsite/?url=${url}`,
     );
+    // « Copier le lien » is the light script's (decision 0137): hidden until it runs, with the address.
+    const copy = [...document.querySelectorAll("button")].find(
+      (button) => textOf(button) === "Copier le lien",
+    );
+    const item = copy?.closest("li");
+    expect(item?.hasAttribute("hidden")).toBe(true);
+    expect(item?.getAttribute("data-copy-link")).toBe(`${baseUrl}/blog/${slug}`);
 
     const related = [...document.querySelectorAll("section[aria-labelledby]")].find(
       (section) =>
@@ -150,6 +157,17 @@ describe("article page", () => {
     await visit(visited, crawler);
     await visit(witness, person);
     await expect.poll(() => views(witness), patiently).toBe(before.witness + 1);
+    expect(await views(visited)).toBe(before.visited + 1);
+
+    // The article shown again with the answer to its newsletter form is no new visit (decision 0137).
+    const signUp = await fetchPage(`/blog/${visited}`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "pas-une-adresse", source: "article" }),
+      headers: { "user-agent": person, Origin: baseUrl },
+    });
+    expect(signUp.html).toContain("<h1");
+    await visit(witness, person);
+    await expect.poll(() => views(witness), patiently).toBe(before.witness + 2);
     expect(await views(visited)).toBe(before.visited + 1);
   });
 

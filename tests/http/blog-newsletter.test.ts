@@ -13,8 +13,8 @@ import {
 import { textOf } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
-// The sign-up block as the server answers its form posted without JavaScript; the toasts, the field's
-// focus and the sending state are in tests/e2e/blog-newsletter.test.ts.
+// The sign-up block as the server answers its form posted: the blog's pages are light (decision 0137), so
+// this is every visitor's sign-up; the focus and the sending state are in tests/e2e/blog-newsletter.test.ts.
 
 const token = randomBytes(4).toString("hex");
 const address = (name: string) => `${name}-${token}@example.com`;
@@ -53,6 +53,12 @@ describe("newsletter sign-up without JavaScript", () => {
       `${newsletterToasts.subscribed.title} ${newsletterToasts.subscribed.description}`,
     );
     expect((await subscriber(address("sans-js"))).status).toBe("pending");
+    // A light page again (decision 0137), the outcome focused by the HTML itself (and so brought into view).
+    const html = subscribed.document.documentElement.outerHTML;
+    expect(html).not.toMatch(/rel="modulepreload"|type="module"|rr-scripts|__reactRouterContext/);
+    const status = [...subscribed.document.querySelectorAll("[autofocus]")];
+    expect(status.map((element) => element.getAttribute("role"))).toEqual(["status"]);
+    expect(status[0]?.getAttribute("tabindex")).toBe("-1");
 
     // The refusal is written at the field (issue 10, item 2).
     const refused = await signUp("invalide");
@@ -62,6 +68,9 @@ describe("newsletter sign-up without JavaScript", () => {
     const describedBy = field?.getAttribute("aria-describedby") ?? "";
     expect(textOf(refused.document.getElementById(describedBy))).toBe("Email invalide");
     expect(field?.getAttribute("value")).toBe("invalide");
+    const focused = refused.document.querySelectorAll("[autofocus]");
+    expect(focused).toHaveLength(1);
+    expect(focused[0]).toBe(field);
   });
 
   it("says 'Déjà inscrit·e' for an address already subscribed, whatever its case", async () => {

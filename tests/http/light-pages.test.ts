@@ -1,10 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blogFixtures } from "../support/blog-fixtures";
 import { fetchPage } from "../support/html";
 
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
 // inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
-// page, the fonts' switch in <head>, decision 0095); the pages with forms, the blog and the error pages stay
-// hydrated. What the browser then does with them: tests/e2e/light-pages.test.ts.
+// page, the fonts' switch in <head>, decision 0095); the blog's pages too (decision 0137: its search and
+// newsletter forms are plain forms); the contact pages and the error pages stay hydrated. What the browser
+// then does with them: tests/e2e/light-pages.test.ts.
+
+const fixtures = blogFixtures();
+const article = `article-leger-${fixtures.token}`;
+
+beforeAll(async () => {
+  await fixtures.createCategory();
+  await fixtures.createArticles([{ slug: article, inCategory: true }]);
+});
+
+afterAll(() => fixtures.cleanup());
 
 const lightPages = [
   "/",
@@ -26,8 +38,18 @@ const lightPages = [
   "/mentions-legales",
   "/donnees-personnelles",
   "/politique-cookies",
+  "/blog",
+  "/blog?q=portrait&page=1",
+  `/blog/${article}`,
+  `/blog/categorie/${fixtures.categorySlug}`,
 ];
-const hydratedPages = ["/blog", "/contact", "/contact-studio-brive", "/newsletter/confirmation"];
+const hydratedPages = [
+  "/contact",
+  "/contact-studio-brive",
+  "/newsletter/confirmation",
+  // An unknown article is an error page (a 404).
+  `/blog/inconnu-${fixtures.token}`,
+];
 
 describe("light pages", () => {
   it.each(lightPages)(

@@ -1,5 +1,4 @@
 import { Link2 } from "lucide-react";
-import { toast } from "~/components/ui/toaster";
 import { SocialIcon } from "~/components/layout/social-icons";
 import { cn } from "~/lib/utils";
 
@@ -11,19 +10,12 @@ const buttonClass =
 
 /**
  * Facebook, LinkedIn (new tab, this page's canonical address) and copy-link: a column beside the article on
- * large screens, a row above it on small ones (the parent decides with `className`).
+ * large screens, a row above it on small ones (the parent decides with `className`). The article's page is
+ * light (decision 0137): « Copier le lien » is the light script's (`data-copy-link`), hidden until it runs,
+ * and says what happened in the live region beside it.
  */
 export function ShareButtons({ url, className }: { url: string; className?: string }) {
   const encoded = encodeURIComponent(url);
-
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success("Lien copié !");
-    } catch {
-      toast.error("Erreur", { description: "Impossible de copier le lien." });
-    }
-  }
 
   return (
     <ul aria-label="Partager cet article" className={cn("flex gap-3", className)}>
@@ -51,11 +43,15 @@ export function ShareButtons({ url, className }: { url: string; className?: stri
           <span className="sr-only">Partager sur LinkedIn (nouvel onglet)</span>
         </a>
       </li>
-      <li>
-        <button type="button" onClick={() => void copyLink()} className={buttonClass}>
+      <li className="relative" hidden data-copy-link={url}>
+        <button type="button" className={buttonClass}>
           <Link2 aria-hidden="true" className="size-5" />
           <span className="sr-only">Copier le lien</span>
         </button>
+        <span
+          role="status"
+          className="absolute top-full left-0 z-10 mt-2 rounded-md bg-stone-900 px-2 py-1 text-sm whitespace-nowrap text-white empty:p-0"
+        />
       </li>
     </ul>
   );

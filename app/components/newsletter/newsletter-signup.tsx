@@ -1,13 +1,9 @@
 import { Mail } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
-import { useActionData, useFetcher } from "react-router";
-import { toast } from "~/components/ui/toaster";
-import { useServerToast } from "~/components/ui/server-toast";
+import { useId } from "react";
+import { Form, useActionData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, fieldMeta } from "~/components/ui/field";
-import { firstError } from "~/lib/forms";
 import {
-  invalidEmailToast,
   NEWSLETTER_CONSENT_TEXT,
   type NewsletterResult,
   type NewsletterSource,
@@ -21,44 +17,20 @@ type NewsletterSignupProps = {
 };
 
 /**
- * The newsletter block (SPEC §4, §5, §8). It posts to the action of the page that shows it (which calls
- * `handleNewsletterSubmission`). With JavaScript: a fetcher, a toast, and the same outcome written in the
- * block (a polite live region), the field emptied on success; a refused address is also said under the
- * field, which gets the focus. Without JavaScript: a normal form post, and the page comes back with the
- * outcome written in the block. After a sign-up both say that the address still has to be confirmed from
- * the e-mail (double opt-in, decision records 0081 and 0112).
+ * The newsletter block (SPEC §4, §5, §8) of the blog's pages, which are light (decision 0137): a plain form
+ * post to the action of the page that shows it (`handleNewsletterSubmission`), and the page comes back
+ * with the outcome written in the block. The focus goes, without any script (`autofocus`, which also
+ * brings it into view), to the refused field, whose message is under it with the address kept, or to the
+ * outcome: after a sign-up, that the address still has to be confirmed from the e-mail (double opt-in,
+ * decision records 0081 and 0112). The light script holds a second click while the post is under way.
  */
 export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
-  const fetcher = useFetcher<NewsletterResult>({ key: `newsletter-${source}` });
-  // Set only after a post without JavaScript (a fetcher never fills the page's action data).
-  const documentResult = useActionData<NewsletterResult | undefined>()?.newsletter;
-  const formRef = useRef<HTMLFormElement>(null);
-  const [clientError, setClientError] = useState<string | null>(null);
+  const result = useActionData<NewsletterResult | undefined>()?.newsletter;
   const id = useId();
-  // Between the click and the post, the schema may still be loading: that counts as sending too.
-  const [checking, setChecking] = useState(false);
-  const sending = checking || fetcher.state !== "idle";
-  const result = fetcher.data?.newsletter;
-  const latest = result ?? documentResult;
-
-  // One toast per block: each outcome replaces the previous one, so an earlier refusal cannot stay on
-  // screen under a sign-up that went through.
-  const toastId = `newsletter-${source}`;
-  useServerToast(result?.toast, toastId);
-  useEffect(() => {
-    if (result?.outcome === "subscribed") formRef.current?.reset();
-    else if (result?.outcome === "invalid") {
-      formRef.current?.querySelector<HTMLInputElement>("input[name=email]")?.focus();
-    }
-  }, [result]);
-
-  // A message under the field: the browser's own check, or the server's refusal until the next try.
-  const fieldError =
-    clientError ?? (latest?.outcome === "invalid" ? latest.toast.description : undefined);
-  const email = fieldMeta(id, "email", fieldError, true);
-  // Everything else (success included) is written in the block as well as in the toast.
-  const outcome = clientError === null && latest?.outcome !== "invalid" ? latest : undefined;
-  const status = outcome?.toast;
+  const invalid = result?.outcome === "invalid";
+  const email = fieldMeta(id, "email", invalid ? result.toast.description : undefined, true);
+  // Everything else (success included) is written in the block.
+  const status = result && !invalid ? result.toast : undefined;
 
   return (
     <section
@@ -74,35 +46,11 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
           Recevez nos nouveaux articles, conseils et coulisses directement par email. Un email à
           chaque article, désinscription en un clic.
         </p>
-        <fetcher.Form
-          ref={formRef}
+        <Form
           method="post"
           noValidate
+          data-sending-label="..."
           className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-start"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const form = event.currentTarget;
-            const field = form.querySelector<HTMLInputElement>("input[name=email]");
-            const value = new FormData(form).get("email");
-            setChecking(true);
-            void import("~/lib/newsletter-schema")
-              .then(({ newsletterSchema }) => {
-                const parsed = newsletterSchema.safeParse({ email: value });
-                if (!parsed.success) {
-                  const message = firstError(parsed.error);
-                  setClientError(message);
-                  field?.focus();
-                  const { title, description } = invalidEmailToast(message);
-                  toast.error(title, { description, id: toastId });
-                  return;
-                }
-                setClientError(null);
-                void fetcher.submit(form);
-              })
-              // Offline or a failed chunk: let the server, the authority, judge.
-              .catch(() => void fetcher.submit(form))
-              .finally(() => setChecking(false));
-          }}
         >
           <input type="hidden" name="source" value={source} />
           <Field
@@ -119,17 +67,27 @@ export function NewsletterSignup({ source, className }: NewsletterSignupProps) {
                 autoComplete="email"
                 maxLength={255}
                 placeholder="votre@email.fr"
-                defaultValue={documentResult?.email ?? ""}
-                onChange={() => setClientError(null)}
+                defaultValue={result?.email ?? ""}
+                // Only in the answer to the visitor's own post: back to what to correct (see above).
+                // eslint-disable-next-line jsx-a11y/no-autofocus
+                autoFocus={invalid}
                 className="h-12 w-full rounded-full border border-white/30 bg-white px-5 text-foreground placeholder:text-stone-500"
               />
             )}
           </Field>
-          <Button type="submit" variant="gold" size="lg-field" disabled={sending}>
-            {sending ? "..." : "S'inscrire"}
+          <Button type="submit" variant="gold" size="lg-field">
+            S'inscrire
           </Button>
-        </fetcher.Form>
-        <div role="status" aria-live="polite" className="mt-4 text-sm text-stone-100">
+        </Form>
+        <div
+          role="status"
+          aria-live="polite"
+          tabIndex={status ? -1 : undefined}
+          // Only in the answer to the visitor's own post: its outcome, read and in view (see above).
+          // eslint-disable-next-line jsx-a11y/no-autofocus
+          autoFocus={status !== undefined}
+          className="mt-4 text-sm text-stone-100 focus:outline-none"
+        >
           {status ? (
             <p>
               <strong>{status.title}</strong> {status.description}
