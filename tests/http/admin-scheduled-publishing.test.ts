@@ -105,6 +105,13 @@ async function publicText(path: string): Promise<string> {
   return page.html;
 }
 
+/** What a visitor reads on the page at `path` (200). */
+async function publicWords(path: string): Promise<string> {
+  const page = await fetchPage(path);
+  expect(page.status, path).toBe(200);
+  return textOf(page.document.body);
+}
+
 describe("scheduling an article", () => {
   it("the server refuses a time already past, keeping what was typed and storing nothing", async () => {
     const past = parisDateTimeInputValue(new Date(Date.now() - 120_000));
@@ -156,7 +163,9 @@ describe("scheduling an article", () => {
 
     // Until then, a draft: nowhere public.
     expect(Date.now()).toBeLessThan(at.getTime());
-    expect(await publicText("/blog")).not.toContain(title);
+    // The page's words, not its markup: the title's apostrophe is escaped in the HTML (the blog is a light
+    // page, decision 0137, with no loader data in it), so a search of the markup could never find it.
+    expect(await publicWords("/blog")).not.toContain(title);
     expect(await publicText("/blog/rss.xml")).not.toContain(slug);
     expect(await publicText("/sitemap.xml")).not.toContain(slug);
     expect((await fetchPage(`/blog/${slug}`)).status).toBe(404);
@@ -164,7 +173,7 @@ describe("scheduling an article", () => {
 
     // Then published by the job queue, within its polling interval of the time.
     await expect
-      .poll(async () => (await fetchPage("/blog")).html.includes(title), {
+      .poll(async () => (await publicWords("/blog")).includes(title), {
         timeout: 150_000,
         interval: 2_000,
       })
@@ -172,7 +181,7 @@ describe("scheduling an article", () => {
     expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
     expect(await publicText("/blog/rss.xml")).toContain(`/blog/${slug}`);
     expect(await publicText("/sitemap.xml")).toContain(`/blog/${slug}`);
-    expect(await publicText(`/blog/${slug}`)).toContain(title);
+    expect(await publicWords(`/blog/${slug}`)).toContain(title);
     const [published] = await serverDatabase()
       .select()
       .from(blogArticles)
