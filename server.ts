@@ -12,7 +12,7 @@ type ServerModule = { startServer: (options?: { viteDevServer?: unknown }) => Pr
  * next one: under a burst of rendered pages the heap reached 180 MB for 50 MB of live objects; 1.5 times
  * keeps it under 80 MB. An operator's own value of a flag (on the command line) wins.
  */
-const PRODUCTION_NODE_FLAGS = ["--max-semi-space-size=8", "--heap-growing-percent=50"];
+const PRODUCTION_NODE_FLAGS = ["--max-semi-space-size=8", "--heap-growing-percent=100"];
 
 /**
  * glibc gives each thread that allocates (libuv's pool, V8's compiler and GC threads) a malloc arena of its

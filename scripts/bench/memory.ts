@@ -223,7 +223,7 @@ export async function memorySection(context: Context): Promise<Partial<SectionRe
     ];
     const notes = [
       "RSS from /proc/<pid>/status; heap, external, page cache and pool from the server's own `memory_report` (SIGUSR2, app/server/http/memory-report.server.ts).",
-      "The server runs as `npm start` runs it: server.ts becomes `node --max-semi-space-size=8 --heap-growing-percent=50 scripts/serve-build.mjs` with `MALLOC_ARENA_MAX=2` (decision record 0092).",
+      "The server runs as `npm start` runs it: server.ts becomes `node --max-semi-space-size=8 --heap-growing-percent=100 scripts/serve-build.mjs` with `MALLOC_ARENA_MAX=2` (decision record 0092).",
       "Recommended for a 1 GB server: PostgreSQL's `shared_buffers = 128MB` (its default; the whole database fits in it several times over), the rest of the PostgreSQL figures are its processes' own memory; see the README, Operations.",
     ];
     return { title: "Memory", tables, notes, data };
