@@ -23,7 +23,15 @@ function recordScripts(page: Page): string[] {
 
 describe("light pages", () => {
   it("request no JavaScript file in the browser, and answer once their script has run", async () => {
-    for (const path of ["/", "/tarifs", "/studio-brive", "/gendarmerie", "/blog"]) {
+    for (const path of [
+      "/",
+      "/tarifs",
+      "/studio-brive",
+      "/gendarmerie",
+      "/blog",
+      "/contact",
+      "/contact-studio-brive",
+    ]) {
       const page = await openPage(path);
       const scripts = recordScripts(page);
       await page.reload();
