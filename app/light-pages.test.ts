@@ -25,10 +25,11 @@ const light = [
   "/blog",
   "/blog/un-article",
   "/blog/categorie/mariages",
-];
-const hydrated = [
+  // Decision 0137, its contact pages' section.
   "/contact",
   "/contact-studio-brive",
+];
+const hydrated = [
   "/newsletter/confirmation",
   "/newsletter/desabonnement",
   "/admin/dashboard",
@@ -53,8 +54,11 @@ describe("light pages (decision 0090)", () => {
     expect(isLightPage(at("/tarifs"), new Error("panne"))).toBe(false);
     expect(isLightPage(at("/studio-brive", { kind: "studio" }), undefined)).toBe(true);
     expect(isLightPage(at("/studio-inconnu", { kind: "not-found" }), undefined)).toBe(false);
-    expect(isLightPage(at("/contact-studio-brive", { kind: "contact" }), undefined)).toBe(false);
-    expect(isLightPage(at("/contact"), undefined)).toBe(false);
+    // The contact pages (decision 0137), but not an unknown one (routes/page's 404).
+    expect(isLightPage(at("/contact-studio-brive", { kind: "contact" }), undefined)).toBe(true);
+    expect(isLightPage(at("/contact-studio-x", { kind: "not-found" }), undefined)).toBe(false);
+    expect(isLightPage(at("/contact"), undefined)).toBe(true);
+    expect(isLightPage(at("/contact"), new Error("panne"))).toBe(false);
     // The blog's pages (decision 0137), but not their 404 (a route error: no loader data).
     expect(isLightPage(at("/blog", { articles: [] }), undefined)).toBe(true);
     expect(isLightPage(at("/blog/un-article", { article: {} }), undefined)).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * Which public pages are light (issue 13, decision 0090): complete server HTML with no framework JavaScript,
  * only the small plain script of `app/light-script.ts` (header, menus, price tabs, video, the blog's « Copier
- * le lien »); every other page loads React and hydrates. This file is the one place that decides:
+ * le lien », the contact form sent in place); every other page loads React and hydrates. This file is the one place that decides:
  * `app/root.tsx` reads it to render a page's scripts, and hydrated pages read it to reach a light page by a
  * document navigation. It ships in the hydrated pages' JavaScript, hence reasons in comments rather than
  * strings.
@@ -30,17 +30,23 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
     path: /^\/blog(?:\/categorie)?(?:\/[^/]+)?\/?$/,
     light: (loaderData) => loaderData !== undefined,
   },
-  // routes/page: a studio's page; the same route answers an unknown address of this shape with the 404.
+  // routes/contact and routes/page's contact pages (decision 0137): the form is a plain post answered by
+  // the page (errors at the fields, what was typed kept); the script sends it in place, says « Envoi en
+  // cours... » and shows the answer 1 s after the click at the soonest.
+  { path: /^\/contact\/?$/ },
+  // routes/page: a studio's page or its contact page; the same route answers an unknown address of this
+  // shape with the 404.
   {
-    path: /^\/studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/,
-    light: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "studio",
+    path: /^\/(?:contact-)?studio-[a-z0-9]+(?:-[a-z0-9]+)*\/?$/,
+    light: (loaderData) => {
+      const kind = (loaderData as { kind?: string } | undefined)?.kind;
+      return kind === "studio" || kind === "contact";
+    },
   },
 ];
 
 /*
  * Hydrated (anything not above), and why:
- * - /contact (routes/contact) and /contact-studio-{slug} (routes/page): the contact form answers in place,
- *   keeps what was typed, shows toasts.
  * - /newsletter/confirmation, /newsletter/desabonnement: the e-mailed links' answers, a form, toasts.
  * - the 404 pages (routes/not-found, routes/page) and every error page: the 404 logs the address to the
  *   console (SPEC §2), and an error page is rare and must show as it always has.

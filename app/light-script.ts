@@ -11,14 +11,16 @@ import { inlineScript } from "~/lib/inline-script";
  *   order, the URL kept in step without a reload;
  * - the click-to-load video: the player replaces the poster link on click, nothing requested before;
  * - the blog's « Copier le lien » (`data-copy-link`, hidden without a script), said in its live region;
- * - a form with `data-sending-label` (the newsletter's): its button says so and is disabled once it is
- *   submitted, so that a second click sends nothing twice (decision 0137).
+ * - a form with `data-sending-label` (the newsletter's, the contact form's): its button says so and is
+ *   disabled once it is submitted, so that a second click sends nothing twice (decision 0137);
+ * - a form with `data-in-place` (the contact form's, decision 0137): sent with `fetch`, the same body as a
+ *   plain post, and the answered page's own markup shown in place (see below).
  * Then `<html data-enhanced>` says the page answers (the equivalent of React's `data-hydrated`).
  *
  * It is inlined with the response's nonce: `lightScriptSource` serialises this function, so it must not
  * refer to anything outside its body (its settings come as the argument).
  */
-function lightScript(scrollThreshold: number): void {
+function lightScript(scrollThreshold: number, confirmationDelay: number): void {
   const doc = document;
   const root = doc.documentElement;
   const plainClick = (event: MouseEvent) =>
@@ -109,6 +111,77 @@ function lightScript(scrollThreshold: number): void {
     }
   });
 
+  // The contact form sent in place (decision 0137): the server answers the page as to a plain post, and
+  // the form's markup is taken from it, so its validation and messages are the only ones. The outcome
+  // waits until `confirmationDelay` after the click (SPEC §9), in the form's live region. Sent: the fields
+  // come back empty, unless the visitor has begun another message meanwhile. Refused (or the server
+  // failed): the answer's fields, messages and summary, with what is typed now put back and the focus on
+  // the first refused field. No answer: the form's own failure sentence (its <template>), nothing touched.
+  for (const form of doc.querySelectorAll<HTMLFormElement>("form[data-in-place]")) {
+    // The markup is the server's (`contact-form.tsx`): these elements are there.
+    const find = (selector: string, within: ParentNode = form) =>
+      within.querySelector(selector) as HTMLElement;
+    const button = find("button") as HTMLButtonElement;
+    const live = find("[role=status]");
+    const typed = () => [...new FormData(form)] as string[][];
+    const fields = "[data-fields]";
+    // One send at a time: the document's `data-sending-label` listener (above) disables the button as
+    // this submit reaches it, and a form whose button is disabled is not submitted by Enter either.
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const label = button.textContent;
+      const at = Date.now();
+      const sent = JSON.stringify(typed());
+      live.textContent = "";
+      fetch(form.action, { method: "POST", body: new URLSearchParams(typed()) })
+        .then((answer) => answer.text())
+        .then(
+          (html) => new DOMParser().parseFromString(html, "text/html").getElementById(form.id),
+          () => null,
+        )
+        .then((answered) =>
+          setTimeout(
+            () => {
+              button.textContent = label;
+              button.disabled = false;
+              const fresh = answered && find(fields, answered);
+              const outcome = answered?.dataset.outcome;
+              const now = typed();
+              live.replaceChildren(
+                ...(fresh
+                  ? find("[role=status]", answered)
+                  : (find("template") as HTMLTemplateElement).content.cloneNode(true)
+                ).childNodes,
+              );
+              if (!fresh || (outcome == "sent" && JSON.stringify(now) != sent)) return;
+              find(fields).replaceWith(fresh);
+              if (outcome == "sent") return;
+              // By name on the form (its named controls): the fields' names are not the form's own properties.
+              for (const [name, value] of now)
+                (
+                  (form as unknown as Record<string, HTMLInputElement>)[
+                    name as string
+                  ] as HTMLInputElement
+                ).value = value as string;
+              find("[aria-invalid]")?.focus();
+            },
+            at + confirmationDelay - Date.now(),
+          ),
+        );
+    });
+    // A refused field is checked again as it is corrected: once the browser's own check (required, type,
+    // length) passes, its message and its `aria-describedby` (the form's fields have no other
+    // description) go; the server judges the rest. The summary stays the account of the last answer until
+    // the next one, as a summary does (its links lead to the fields).
+    form.addEventListener("input", (event) => {
+      const control = event.target as HTMLInputElement;
+      if (!control.ariaInvalid || !control.checkValidity()) return;
+      control.ariaInvalid = null;
+      control.removeAttribute("aria-describedby");
+      find("#" + control.id + "-erreur").remove();
+    });
+  }
+
   for (const item of doc.querySelectorAll<HTMLElement>("[data-copy-link]")) {
     const said = item.querySelector("[role=status]");
     item.hidden = false;
@@ -183,7 +256,10 @@ function lightScript(scrollThreshold: number): void {
 /** SPEC §9: past this many pixels of scroll the header becomes solid (`header.tsx` on hydrated pages). */
 export const SCROLL_THRESHOLD = 50;
 
+/** SPEC §9: the contact form's confirmation appears no sooner than 1 s after submitting. */
+export const CONFIRMATION_DELAY_MS = 1000;
+
 /** The script's text, called with its settings. */
 export function lightScriptSource(): string {
-  return inlineScript(lightScript, SCROLL_THRESHOLD);
+  return inlineScript(lightScript, SCROLL_THRESHOLD, CONFIRMATION_DELAY_MS);
 }

@@ -2,7 +2,6 @@ import { Mail, Phone } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/contact";
 import { ContactForm } from "~/components/contact/contact-form";
-import { contactClientAction } from "~/components/contact/contact-outcome";
 import { PageHero } from "~/components/marketing/page-hero";
 import { HeroPreload } from "~/components/studio/hero-preload";
 import { studioNameInSentence } from "~/components/studio/studio-name";
@@ -54,9 +53,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!studio) throw data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
   return answerContactForm(request, context, studio);
 }
-
-/** With JavaScript: a failed request is answered like a server failure, what was typed kept. */
-export const clientAction = (args: Route.ClientActionArgs) => contactClientAction(args);
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const { photo, studio } = loaderData;

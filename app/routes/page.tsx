@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/page";
 import type { SiteHandle } from "./site-layout";
-import { contactClientAction } from "~/components/contact/contact-outcome";
 import { StudioContactPage } from "~/components/contact/studio-contact-page";
 import { NotFoundPage, notFoundMeta } from "~/components/layout/not-found-page";
 import { StudioPage } from "~/components/studio/studio-page";
@@ -84,9 +83,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (found?.kind !== "contact") throw data(null, NOT_FOUND_INIT);
   return answerContactForm(request, context, found.studio);
 }
-
-/** With JavaScript: a failed request is answered like a server failure, what was typed kept. */
-export const clientAction = (args: Route.ClientActionArgs) => contactClientAction(args);
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "not-found") return <NotFoundPage />;

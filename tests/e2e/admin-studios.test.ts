@@ -263,7 +263,9 @@ describe("/admin/studios", () => {
     await visitor.locator("textarea[name=message]").fill("Un mariage à Tulle en juin ?");
     await visitor.locator("select[name=source]").selectOption("google");
     await visitor.getByRole("button", { name: "Envoyer le message" }).click();
-    await visitor.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
+    await visitor
+      .locator("form[method=post] [role=status]", { hasText: "Message envoyé !" })
+      .waitFor();
     const [message] = await serverDatabase()
       .select()
       .from(contactMessages)

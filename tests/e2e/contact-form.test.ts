@@ -5,8 +5,9 @@ import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
 import { useContactMessages } from "../support/studio-contact";
 
-// The contact forms with JavaScript: what the visitor sees while sending, the checks as they type, focus,
-// toasts. The forms posted without JavaScript (what is stored, the page answered, the spam trap) are in
+// The contact forms with the light pages' script (decision 0137): sent in place, what the visitor sees while
+// sending, the outcome in the form's live region, the checks as they correct, focus. The forms posted
+// without JavaScript (what is stored, the page answered, the spam trap) are in
 // tests/http/contact-form.test.ts.
 
 const { openPage } = useBrowser();
@@ -39,25 +40,11 @@ async function currentValues(page: Page) {
     );
 }
 
-/** Records the text of every toast the page shows, in order, from now on. */
-async function recordToasts(page: Page) {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { toastsSeen: string[] }).toastsSeen = seen;
-    new MutationObserver((records) => {
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          if (node instanceof Element) {
-            const toasts = node.matches("[data-sonner-toast]")
-              ? [node]
-              : [...node.querySelectorAll("[data-sonner-toast]")];
-            for (const toast of toasts) seen.push(toast.textContent ?? "");
-          }
-        }
-      }
-    }).observe(document.body, { subtree: true, childList: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen);
+/** Marks the page, so that the test can tell it was never replaced by a new one (the form sent in place). */
+async function markPage(page: Page) {
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  return () =>
+    page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
 }
 
 /** Records, in the page's own clock, when the form was submitted and when `text` first appeared. */
@@ -79,8 +66,9 @@ async function watchFor(page: Page, text: string) {
 }
 
 describe("contact forms with JavaScript", () => {
-  it("Ussel: sends with 'Envoi en cours...', confirms no sooner than 1 s later, keeps a message begun meanwhile, then sends it and empties the form", async () => {
+  it("Ussel: sends in place with 'Envoi en cours...', confirms no sooner than 1 s later, keeps a message begun meanwhile, then sends it and empties the form", async () => {
     const page = await openPage("/contact-studio-ussel");
+    const samePage = await markPage(page);
     const email = uniqueEmail();
     const form = page.locator("form[method=post]");
     const button = form.locator("button[type=submit]");
@@ -98,22 +86,47 @@ describe("contact forms with JavaScript", () => {
     // while the first is being sent, it must not be wiped, however slow the machine running the test.
     let answerFirst: () => void = () => undefined;
     const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const bodies: Array<{ type?: string; body: string | null }> = [];
     await page.route(
       (url) => url.pathname.startsWith("/contact-studio-ussel"),
       async (route) => {
-        if (route.request().method() === "POST") await firstAnswered;
+        if (route.request().method() === "POST") {
+          bodies.push({
+            type: route.request().headers()["content-type"],
+            body: route.request().postData(),
+          });
+          await firstAnswered;
+        }
         await route.continue();
       },
     );
     await button.click();
     await expect.poll(() => button.textContent()).toBe("Envoi en cours...");
     expect(await button.isDisabled()).toBe(true);
+    // The body of a plain post: every field, the spam trap included, as typed.
+    expect(bodies).toEqual([
+      {
+        type: expect.stringContaining("application/x-www-form-urlencoded"),
+        body: new URLSearchParams({
+          shootingType: "grossesse-naissance",
+          prenom: "Camille",
+          nom: "Durand",
+          email,
+          telephone: "06 12 34 56 78",
+          message: "Bonjour,\nune séance grossesse en avril ?",
+          source: "parrainage",
+          site_web: "",
+        }).toString(),
+      },
+    ]);
     await form.locator("[name=message]").fill("Second message : et une séance famille ?");
     answerFirst();
 
-    const toast = page.locator("[data-sonner-toast]", { hasText: "Message envoyé !" });
-    await toast.waitFor();
-    expect(await toast.textContent()).toContain(
+    // Said politely in the form's block, where a plain post's answer says it too.
+    const status = form.getByRole("status");
+    expect(await status.getAttribute("aria-live")).toBe("polite");
+    await expect.poll(() => status.textContent()).toContain("Message envoyé !");
+    expect(await status.textContent()).toContain(
       "Merci pour votre message, nous reviendrons vers vous dès que possible.",
     );
     const { submittedAt, shownAt } = await timing();
@@ -152,11 +165,13 @@ describe("contact forms with JavaScript", () => {
       "Bonjour,\nune séance grossesse en avril ?",
       "Second message : et une séance famille ?",
     ]);
+    expect(await samePage()).toBe(true);
   });
 
-  it("refuses invalid values at the fields, with a summary and the focus on the first one, never with a toast", async () => {
-    const page = await openPage("/contact-studio-brive");
-    const toasts = await recordToasts(page);
+  it("refuses invalid values at the fields, with a summary and the focus on the first one, the outcome line left empty", async () => {
+    // The refusal's answer is the page with its 400, as to a plain post: the browser's console notes it.
+    const page = await openPage("/contact-studio-brive", { allowConsole: [/status of 400/] });
+    const samePage = await markPage(page);
     const email = uniqueEmail();
     await fill(page, { prenom: "Lucas", email: "pas-un-email", message: "Bonjour" });
     await page.locator("form[method=post] button[type=submit]").click();
@@ -201,13 +216,20 @@ describe("contact forms with JavaScript", () => {
     expect(await form.getByRole("status").textContent()).toBe("");
     expect(await axeViolations(page)).toEqual([]);
 
-    // The message follows the correction.
+    // The field's message follows the correction: still refused by the browser's own check (the
+    // address' form), it stays; accepted, it goes. The summary stays the account of the last answer.
+    const emailError = page.locator("#contact-brive-email-erreur");
+    await emailField.fill("encore-faux");
+    expect(await emailError.textContent()).toBe("Email invalide");
+    expect(await emailField.getAttribute("aria-invalid")).toBe("true");
     await emailField.fill(email);
-    await expect.poll(() => form.textContent()).not.toContain("Email invalide");
+    await expect.poll(() => emailError.count()).toBe(0);
+    expect(await emailField.getAttribute("aria-invalid")).toBeNull();
+    expect(await emailField.getAttribute("aria-describedby")).toBeNull();
+    expect(await form.locator("[name=nom]").getAttribute("aria-invalid")).toBe("true");
     expect(await storedMessages(email)).toHaveLength(0);
 
-    // Corrected, it goes; the only toast the visitor saw is the confirmation (a toast raised by the refusal
-    // would have come first: toasts are shown in the order they are asked for).
+    // Corrected, it goes, and the outcome line says so.
     await fill(page, {
       shootingType: "famille",
       nom: "Martin",
@@ -215,15 +237,17 @@ describe("contact forms with JavaScript", () => {
       source: "google",
     });
     await page.locator("form[method=post] button[type=submit]").click();
-    await page.locator("[data-sonner-toast]", { hasText: "Message envoyé !" }).waitFor();
-    expect(await toasts()).toEqual([
-      "Message envoyé !Merci pour votre message, nous reviendrons vers vous dès que possible.",
-    ]);
+    await expect
+      .poll(() => form.getByRole("status").textContent())
+      .toBe(
+        "Message envoyé !Merci pour votre message, nous reviendrons vers vous dès que possible.",
+      );
     expect(await summary.textContent()).toBe("");
     expect(await storedMessages(email)).toHaveLength(1);
+    expect(await samePage()).toBe(true);
   });
 
-  it("says what went wrong in a toast, keeping what was typed: 'Une erreur est survenue' only with no answer, 'Trop de tentatives' past the limit", async () => {
+  it("says what went wrong in place, keeping what was typed: 'Une erreur est survenue' only with no answer, 'Trop de tentatives' past the limit", async () => {
     const page = await openPage("/contact?studio=limoges", {
       allowConsole: [/ERR_FAILED|Failed to load resource/, /status of 429/],
     });
@@ -244,12 +268,9 @@ describe("contact forms with JavaScript", () => {
     const form = page.locator("form[method=post]");
     const button = form.locator("button[type=submit]");
     await button.click();
-    const failed = page.locator("[data-sonner-toast]", { hasText: "Erreur" });
-    await failed.waitFor();
-    expect(await failed.textContent()).toContain("Une erreur est survenue. Veuillez réessayer.");
-    expect(await form.getByRole("status").textContent()).toBe(
-      "ErreurUne erreur est survenue. Veuillez réessayer.",
-    );
+    await expect
+      .poll(() => form.getByRole("status").textContent())
+      .toBe("ErreurUne erreur est survenue. Veuillez réessayer.");
     expect(await form.getByRole("alert").textContent()).toBe("");
     expect(await currentValues(page)).toMatchObject(values);
     await expect.poll(() => button.textContent()).toBe("Envoyer le message");
@@ -263,9 +284,9 @@ describe("contact forms with JavaScript", () => {
       );
     }
     await button.click();
-    const limited = page.locator("[data-sonner-toast]", { hasText: "Trop de tentatives" });
-    await limited.waitFor();
-    expect(await limited.textContent()).toContain("Veuillez réessayer dans quelques minutes.");
+    await expect
+      .poll(() => form.getByRole("status").textContent())
+      .toBe("Trop de tentativesVeuillez réessayer dans quelques minutes.");
     expect(await currentValues(page)).toMatchObject(values);
     expect(await storedMessages(email)).toHaveLength(0);
   });

@@ -12,13 +12,13 @@ const toastArea = 'section[aria-label^="Notifications"]';
 
 describe("toasts", () => {
   it("load the toast area only when needed: not with the page, as soon as the visitor starts on a form", async () => {
-    // A hydrated page with a form (the blog's are light, decision 0137).
-    const page = await openPage("/contact");
+    // A hydrated page with a form: the admin's sign-in (the public forms' pages are light, decision 0137).
+    const page = await openPage("/admin/login");
     // Hydrated, and every request the page makes by itself done (500 ms without any).
     await page.waitForLoadState("networkidle");
     expect(await page.locator(toastArea).count()).toBe(0);
 
-    await page.getByRole("textbox", { name: "Prénom" }).focus();
+    await page.getByRole("textbox", { name: "Email" }).focus();
     await expect.poll(() => page.locator(toastArea).count(), patiently).toBe(1);
   });
 

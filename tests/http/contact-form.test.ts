@@ -123,6 +123,55 @@ describe("contact forms without JavaScript", () => {
   });
 });
 
+describe("the answer the light script takes the form from (decision 0137)", () => {
+  it("is the light page itself, its form marked with the outcome and holding the failure sentence", async () => {
+    const page = await fetchPage("/contact-studio-brive");
+    const form = page.document.querySelector("form[method=post]");
+    expect(form?.id).toBe("contact-brive");
+    expect(form?.hasAttribute("data-in-place")).toBe(true);
+    expect(form?.getAttribute("data-sending-label")).toBe("Envoi en cours...");
+    expect(form?.hasAttribute("data-outcome")).toBe(false);
+    expect(form?.querySelector("template[data-failed]")?.innerHTML).toContain(
+      "Une erreur est survenue. Veuillez réessayer.",
+    );
+
+    // Posted as the script posts it (same origin, urlencoded): the page as to a plain post, no React.
+    const refused = await postForm(
+      "/contact-studio-brive",
+      { prenom: "Lucas", email: "pas-un-email", site_web: "" },
+      { headers: { "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors" } },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.html).not.toMatch(/type="module"|rr-scripts/);
+    const answered = refused.document.getElementById("contact-brive");
+    expect(answered?.getAttribute("data-outcome")).toBe("invalid");
+    expect(
+      answered?.querySelector("[data-fields] [name=email]")?.getAttribute("aria-invalid"),
+    ).toBe("true");
+
+    const email = uniqueEmail();
+    const sent = await postForm(
+      "/contact-studio-brive",
+      {
+        shootingType: "famille",
+        prenom: "Lucas",
+        nom: "Martin",
+        email,
+        telephone: "06 00 00 00 00",
+        message: "Bonjour",
+        source: "google",
+        site_web: "",
+      },
+      { headers: { "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors" } },
+    );
+    expect(sent.document.getElementById("contact-brive")?.getAttribute("data-outcome")).toBe(
+      "sent",
+    );
+    expect(statusOf(sent)).toBe(confirmation);
+    expect(await storedMessages(email)).toHaveLength(1);
+  });
+});
+
 describe("the spam trap", () => {
   it("is out of reach: no tab stop, no autofill, hidden from assistive technologies", async () => {
     const { document } = await fetchPage("/contact-studio-ussel");

@@ -5,7 +5,8 @@ import { fetchPage } from "../support/html";
 // Decision 0090: the marketing pages are complete server HTML with no framework JavaScript, only a small
 // inline script (app/light-script.ts) for the header, its menus, the price tabs and the video (and, like every
 // page, the fonts' switch in <head>, decision 0095); the blog's pages too (decision 0137: its search and
-// newsletter forms are plain forms); the contact pages and the error pages stay hydrated. What the browser
+// newsletter forms are plain forms), and the contact pages (its form a plain post, sent in place by the
+// script); the error pages stay hydrated. What the browser
 // then does with them: tests/e2e/light-pages.test.ts.
 
 const fixtures = blogFixtures();
@@ -42,10 +43,13 @@ const lightPages = [
   "/blog?q=portrait&page=1",
   `/blog/${article}`,
   `/blog/categorie/${fixtures.categorySlug}`,
+  "/contact",
+  "/contact?studio=limoges",
+  "/contact-studio-brive",
 ];
 const hydratedPages = [
-  "/contact",
-  "/contact-studio-brive",
+  // An unknown studio's contact page is routes/page's 404.
+  "/contact-studio-inconnu",
   "/newsletter/confirmation",
   // An unknown article is an error page (a 404).
   `/blog/inconnu-${fixtures.token}`,

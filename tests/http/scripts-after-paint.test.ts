@@ -5,9 +5,10 @@ import { fetchPage } from "../support/html";
 // for the HTML and the stylesheet only. Here, what the server's HTML holds back; the order a browser
 // follows is in tests/e2e/scripts-after-paint.test.ts.
 
-// Hydrated pages only: the light pages (decisions 0090, 0137: /, /tarifs, /blog…) load no framework
+// Hydrated pages only: the light pages (decisions 0090, 0137: /, /tarifs, /blog, /contact…) load no framework
 // script, which tests/e2e/light-pages.test.ts checks.
-const pages = ["/contact", "/contact-studio-brive"];
+// The public ones since the contact pages became light (decision 0137): the e-mailed links' answers.
+const pages = ["/newsletter/confirmation", "/newsletter/desabonnement"];
 
 describe("scripts after the first paint", () => {
   it("sends no module script or module preload outside the inert holder", async () => {

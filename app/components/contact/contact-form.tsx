@@ -1,27 +1,20 @@
 import { CheckCircle2, CircleAlert } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { useActionData, useFetcher } from "react-router";
+import { useActionData } from "react-router";
 import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot-field";
 import {
   ErrorSummary,
   Field,
   fieldMeta,
-  focusFirstInvalid,
   Input,
   Select,
   Textarea,
   type FieldMeta,
 } from "~/components/ui/field";
-import { useServerToast } from "~/components/ui/server-toast";
 import { MESSAGE_MAX_LENGTH, type ContactFormSettings, type Option } from "~/lib/contact-forms";
-import { fieldErrors, type FieldErrors } from "~/lib/forms";
-import type { ToastMessage } from "~/lib/toast";
+import type { FieldErrors } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import type { ContactFormResult } from "./contact-outcome";
-
-/** SPEC §9: the confirmation appears no sooner than 1 s after submitting. */
-export const CONFIRMATION_DELAY_MS = 1000;
+import { contactToasts, type ContactFormResult } from "./contact-outcome";
 
 const FIELD_ORDER = ["shootingType", "prenom", "nom", "email", "telephone", "message", "source"];
 
@@ -35,13 +28,8 @@ const LABELS: Record<string, string> = {
   source: "Comment nous avez-vous connus ?",
 };
 
-/** The values a form holds now, to tell whether the visitor typed on after submitting. */
-function snapshot(form: HTMLFormElement | null): string {
-  return form ? JSON.stringify([...new FormData(form)]) : "";
-}
-
 type ContactFormProps = {
-  /** The studio's slug: names the form's fields (ids) and its fetcher. */
+  /** The studio's slug: names the form's fields (ids). */
   studio: string;
   /** The studio's shooting types, sources and required fields (edited with the studio). */
   settings: ContactFormSettings;
@@ -50,61 +38,19 @@ type ContactFormProps = {
   className?: string;
 };
 
-const loadContactSchema = () => import("~/lib/contact-schema");
-
 /**
- * A studio's contact form (SPEC §2, §4, §5). With JavaScript it validates at once with the studio's zod
- * schema (loaded when the visitor starts on the form), posts through a fetcher and reveals the server's
- * answer (toast + inline status) no sooner than 1 s after submitting, then empties itself on success.
- * Refused values are shown at their fields, with a summary and the focus on the first one, never as a
- * toast: the toast is for the outcome (sent, too many attempts, a real failure). Without JavaScript it is
- * a plain form post and the page comes back with the same messages and the typed values in place.
+ * A studio's contact form (SPEC §2, §4, §5) on a light page (decision 0137): a plain form post, answered by
+ * the page with the outcome under the form, the refused values at their fields (with a summary) and what
+ * was typed in place. The light script (`data-in-place`, app/light-script.ts) posts the same body with
+ * `fetch`, takes this same markup from the answered page, holds the outcome until 1 s after the click and
+ * says « Envoi en cours... » meanwhile; the server's validation is the only one.
  */
 export function ContactForm({ studio, settings, action, className }: ContactFormProps) {
   const hasTelephone = settings.telephone !== "none";
   const hasSource = settings.sources.length > 0;
-  const fetcher = useFetcher<ContactFormResult>({ key: `contact-${studio}` });
-  // Filled only after a post without JavaScript (a fetcher never fills the page's action data).
-  const documentResult = useActionData<ContactFormResult | undefined>();
-  const [shown, setShown] = useState<ContactFormResult | undefined>(documentResult);
-  const [toastToShow, setToastToShow] = useState<ToastMessage | null>(null);
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  const [waiting, setWaiting] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const submitted = useRef<{ at: number; values: string } | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useServerToast(toastToShow);
-
-  const answer = fetcher.data;
-  useEffect(() => {
-    if (!answer || submitted.current === null) return;
-    const { at, values: sentValues } = submitted.current;
-    const delay = Math.max(0, CONFIRMATION_DELAY_MS - (Date.now() - at));
-    const timer = setTimeout(() => {
-      submitted.current = null;
-      setWaiting(false);
-      setShown(answer);
-      if (answer.status === "invalid") {
-        // The fields say what to correct; no toast over the form.
-        setToastToShow(null);
-        focusFirstInvalid(formRef.current, FIELD_ORDER, answer.errors);
-        return;
-      }
-      setToastToShow(answer.toast);
-      // Emptied once sent (SPEC §4), unless the visitor has started writing again meanwhile: a new
-      // message begun during the wait is never wiped.
-      if (answer.status === "sent" && snapshot(formRef.current) === sentValues) {
-        setFormKey((key) => key + 1);
-      }
-    }, delay);
-    return () => clearTimeout(timer);
-  }, [answer]);
-
-  const serverErrors = shown && shown.status !== "sent" ? shown.errors : {};
-  const errors: FieldErrors = clientErrors ?? serverErrors;
+  const shown = useActionData<ContactFormResult | undefined>();
+  const errors: FieldErrors = shown && shown.status !== "sent" ? shown.errors : {};
   const values = shown && shown.status !== "sent" ? shown.values : {};
-  const busy = waiting || fetcher.state !== "idle";
   const formId = `contact-${studio}`;
   const field = (name: string, required = true) => fieldMeta(formId, name, errors[name], required);
   const fields = {
@@ -126,169 +72,124 @@ export function ContactForm({ studio, settings, action, className }: ContactForm
   const outcome = shown && shown.status !== "invalid" ? shown : undefined;
 
   return (
-    <fetcher.Form
-      key={formKey}
-      ref={formRef}
+    <form
+      id={formId}
       method="post"
       action={action}
       noValidate
       aria-labelledby={`${formId}-titre`}
       className={cn("space-y-5", className)}
-      // The studio's schema (with zod) loads when the visitor starts on the form; submitting waits for it.
-      onFocus={() => void loadContactSchema()}
-      onSubmit={(event) => {
-        event.preventDefault();
-        // One submission at a time; the button says so from the click on.
-        if (busy) return;
-        const form = event.currentTarget;
-        // What is validated is what is sent, even if the visitor types on while the schema loads.
-        const formData = new FormData(form);
-        const sentValues = snapshot(form);
-        const data = Object.fromEntries(formData);
-        setWaiting(true);
-        void loadContactSchema()
-          .then(({ parseContactForm }) => {
-            const parsed = parseContactForm(settings, data);
-            if (!parsed.success) {
-              const found = fieldErrors(parsed.error);
-              setWaiting(false);
-              setClientErrors(found);
-              setShown(undefined);
-              focusFirstInvalid(form, FIELD_ORDER, found);
-              return false;
-            }
-            return true;
-          })
-          // Offline or a failed chunk: let the server, the authority, judge.
-          .catch(() => true)
-          .then((send) => {
-            if (!send) return;
-            setClientErrors(null);
-            setShown(undefined);
-            submitted.current = { at: Date.now(), values: sentValues };
-            void fetcher.submit(formData, { method: "post", action });
-          });
-      }}
-      onChange={(event) => {
-        // Once a field has been refused, its message follows what the visitor types.
-        const name = (event.target as EventTarget & { name?: string }).name ?? "";
-        if (!clientErrors?.[name] && !serverErrors[name]) return;
-        const data = Object.fromEntries(new FormData(event.currentTarget));
-        const shownBefore = clientErrors ?? serverErrors;
-        void loadContactSchema().then(({ parseContactForm }) => {
-          const parsed = parseContactForm(settings, data);
-          const now = parsed.success ? {} : fieldErrors(parsed.error);
-          setClientErrors(
-            Object.fromEntries(
-              Object.keys(shownBefore)
-                .filter((field) => now[field])
-                .map((field) => [field, now[field]]),
-            ),
-          );
-        });
-      }}
+      data-in-place=""
+      data-outcome={shown?.status}
+      data-sending-label="Envoi en cours..."
     >
-      <h2 id={`${formId}-titre`} className="text-2xl font-bold">
-        Envoyez-nous un message
-      </h2>
-      <p className="text-sm text-muted-foreground">
-        Les champs marqués d'un <span aria-hidden="true">*</span>
-        <span className="sr-only">astérisque</span> sont obligatoires.
-      </p>
+      <div data-fields="" className="space-y-5">
+        <h2 id={`${formId}-titre`} className="text-2xl font-bold">
+          Envoyez-nous un message
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Les champs marqués d'un <span aria-hidden="true">*</span>
+          <span className="sr-only">astérisque</span> sont obligatoires.
+        </p>
 
-      <ErrorSummary id={`${formId}-resume`} items={summary} />
+        <ErrorSummary id={`${formId}-resume`} items={summary} />
 
-      <Field field={fields.shootingType} label={LABELS.shootingType}>
-        {(props) => (
-          <Select {...props} defaultValue={values.shootingType ?? ""}>
-            <option value="">Choisissez un type de séance</option>
-            <Options options={settings.shootingTypes} />
-          </Select>
-        )}
-      </Field>
-
-      <div className="grid gap-5 sm:grid-cols-2">
-        <Field field={fields.prenom} label={LABELS.prenom}>
+        <Field field={fields.shootingType} label={LABELS.shootingType}>
           {(props) => (
-            <Input
-              {...props}
-              defaultValue={values.prenom ?? ""}
-              type="text"
-              autoComplete="given-name"
-              maxLength={100}
-            />
-          )}
-        </Field>
-        <Field field={fields.nom} label={LABELS.nom}>
-          {(props) => (
-            <Input
-              {...props}
-              defaultValue={values.nom ?? ""}
-              type="text"
-              autoComplete="family-name"
-              maxLength={100}
-            />
-          )}
-        </Field>
-      </div>
-
-      <div className={cn("grid gap-5", hasTelephone && "sm:grid-cols-2")}>
-        <Field field={fields.email} label={LABELS.email}>
-          {(props) => (
-            <Input
-              {...props}
-              defaultValue={values.email ?? ""}
-              type="email"
-              autoComplete="email"
-              maxLength={255}
-            />
-          )}
-        </Field>
-        {hasTelephone ? (
-          <Field field={fields.telephone} label={LABELS.telephone}>
-            {(props) => (
-              <Input
-                {...props}
-                defaultValue={values.telephone ?? ""}
-                type="tel"
-                autoComplete="tel"
-                maxLength={30}
-              />
-            )}
-          </Field>
-        ) : null}
-      </div>
-
-      <Field field={fields.message} label={LABELS.message}>
-        {(props) => (
-          <Textarea
-            {...props}
-            defaultValue={values.message ?? ""}
-            rows={5}
-            maxLength={MESSAGE_MAX_LENGTH}
-          />
-        )}
-      </Field>
-
-      {hasSource ? (
-        <Field field={fields.source} label={LABELS.source}>
-          {(props) => (
-            <Select {...props} defaultValue={values.source ?? ""}>
-              <option value="">Choisissez une réponse</option>
-              <Options options={settings.sources} />
+            <Select {...props} defaultValue={values.shootingType ?? ""}>
+              <option value="">Choisissez un type de séance</option>
+              <Options options={settings.shootingTypes} />
             </Select>
           )}
         </Field>
-      ) : null}
 
-      <HoneypotField formId={formId} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field field={fields.prenom} label={LABELS.prenom}>
+            {(props) => (
+              <Input
+                {...props}
+                defaultValue={values.prenom ?? ""}
+                type="text"
+                autoComplete="given-name"
+                maxLength={100}
+              />
+            )}
+          </Field>
+          <Field field={fields.nom} label={LABELS.nom}>
+            {(props) => (
+              <Input
+                {...props}
+                defaultValue={values.nom ?? ""}
+                type="text"
+                autoComplete="family-name"
+                maxLength={100}
+              />
+            )}
+          </Field>
+        </div>
+
+        <div className={cn("grid gap-5", hasTelephone && "sm:grid-cols-2")}>
+          <Field field={fields.email} label={LABELS.email}>
+            {(props) => (
+              <Input
+                {...props}
+                defaultValue={values.email ?? ""}
+                type="email"
+                autoComplete="email"
+                maxLength={255}
+              />
+            )}
+          </Field>
+          {hasTelephone ? (
+            <Field field={fields.telephone} label={LABELS.telephone}>
+              {(props) => (
+                <Input
+                  {...props}
+                  defaultValue={values.telephone ?? ""}
+                  type="tel"
+                  autoComplete="tel"
+                  maxLength={30}
+                />
+              )}
+            </Field>
+          ) : null}
+        </div>
+
+        <Field field={fields.message} label={LABELS.message}>
+          {(props) => (
+            <Textarea
+              {...props}
+              defaultValue={values.message ?? ""}
+              rows={5}
+              maxLength={MESSAGE_MAX_LENGTH}
+            />
+          )}
+        </Field>
+
+        {hasSource ? (
+          <Field field={fields.source} label={LABELS.source}>
+            {(props) => (
+              <Select {...props} defaultValue={values.source ?? ""}>
+                <option value="">Choisissez une réponse</option>
+                <Options options={settings.sources} />
+              </Select>
+            )}
+          </Field>
+        ) : null}
+
+        <HoneypotField formId={formId} />
+      </div>
 
       <div role="status" aria-live="polite">
         {outcome ? <Outcome result={outcome} /> : null}
       </div>
+      {/* What the light script says when no answer came (offline, connection cut), what was typed kept. */}
+      <template data-failed="">
+        <Outcome result={{ toast: contactToasts.failed, status: "failed" }} />
+      </template>
 
-      <Button type="submit" size="lg" disabled={busy} className="w-full sm:w-auto">
-        {busy ? "Envoi en cours..." : "Envoyer le message"}
+      <Button type="submit" size="lg" className="w-full sm:w-auto">
+        Envoyer le message
       </Button>
       <p className="text-xs text-muted-foreground">
         Vos informations servent uniquement à répondre à votre demande. Voir nos{" "}
@@ -297,7 +198,7 @@ export function ContactForm({ studio, settings, action, className }: ContactForm
         </a>
         .
       </p>
-    </fetcher.Form>
+    </form>
   );
 }
 
@@ -309,7 +210,7 @@ function Options({ options }: { options: Option[] }) {
   ));
 }
 
-function Outcome({ result }: { result: ContactFormResult }) {
+function Outcome({ result }: { result: Pick<ContactFormResult, "status" | "toast"> }) {
   const sent = result.status === "sent";
   const Icon = sent ? CheckCircle2 : CircleAlert;
   return (

@@ -1,8 +1,7 @@
-import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { formValues, type FieldErrors } from "~/lib/forms";
+import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 
-/** The contact forms' messages (SPEC §8), shared by the action and by the page (a network failure). */
+/** The contact forms' messages (SPEC §8), shared by the action and by the form (a network failure, said by the light script). */
 export const contactToasts = {
   sent: {
     type: "success",
@@ -28,7 +27,7 @@ export const contactToasts = {
   },
 } satisfies Record<string, ToastMessage>;
 
-/** What the contact action answers; the form shows it at the fields, inline and (with JavaScript) as a toast. */
+/** What the contact action answers; the form shows it at the fields and under the form. */
 export type ContactFormResult =
   | { status: "sent"; toast: ToastMessage; submissionId: string }
   | {
@@ -37,27 +36,3 @@ export type ContactFormResult =
       errors: FieldErrors;
       values: Record<string, string>;
     };
-
-/** The answer the page gives itself when the request never got one (offline, connection cut). */
-export function networkFailure(values: Record<string, string>): ContactFormResult {
-  return { status: "failed", toast: contactToasts.failed, errors: {}, values };
-}
-
-/**
- * A contact page's `clientAction`: the server's answer as it is, or, when no answer came (offline,
- * connection cut), the generic failure, shown by the form like a server failure with what was typed kept.
- */
-export async function contactClientAction<T>({
-  request,
-  serverAction,
-}: {
-  request: Request;
-  serverAction: () => Promise<T>;
-}): Promise<T | ContactFormResult> {
-  const values = formValues(await request.clone().formData(), [HONEYPOT_FIELD]);
-  try {
-    return await serverAction();
-  } catch {
-    return networkFailure(values);
-  }
-}
