@@ -8,8 +8,8 @@ import { inlineScript } from "~/lib/inline-script";
  *   that attribute puts Inter and Playfair Display in `--font-sans` / `--font-serif` (`app.css`). The first
  *   page has fetched them into the HTTP cache, so `font-display: optional` uses them at once;
  * - the first page of a visit (no referrer, or another site's) is drawn in the metric-matched fallbacks
- *   (same layout) and asks for no font file before its `load` event; after it, once the browser is idle, it
- *   fetches both files into the HTTP cache for the next page (`document.fonts.load` downloads a face that
+ *   (same layout) and asks for no font file before its `load` event; a second after it, once the browser is
+ *   idle, it fetches both files into the HTTP cache for the next page (`document.fonts.load` downloads a face that
  *   nothing on the page uses yet).
  * Nothing is stored on the visitor's device (no cookie, no web storage): the referrer alone decides.
  *
@@ -30,8 +30,14 @@ function fontsScript(faces: string[]): void {
       if (!doc.fonts) return;
       for (const face of faces) void doc.fonts.load(face).catch(() => undefined);
     };
-    if ("requestIdleCallback" in window) window.requestIdleCallback(fetchFonts, { timeout: 2000 });
-    else setTimeout(fetchFonts, 200);
+    // A second after the load event, then when the browser is idle: the page's own paints come first. At
+    // once after the load, the fonts' 50 KB could start before the first paint on a slow phone, and share
+    // a slow connection with the page's largest image (decision 0137).
+    setTimeout(() => {
+      if ("requestIdleCallback" in window)
+        window.requestIdleCallback(fetchFonts, { timeout: 2000 });
+      else fetchFonts();
+    }, 1000);
   });
 }
 
