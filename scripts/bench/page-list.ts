@@ -1,9 +1,9 @@
-// The pages measured by Lighthouse and for weight, their kind (issue 13: light or hydrated) and their budgets;
+// The pages measured by Lighthouse and for weight, their kind (light or hydrated, decision 0090) and their budgets;
 // no server here, so that the report (issue13.ts) can read the list without starting anything.
 import { benchArticleSlug, benchCategorySlug } from "./seed.ts";
 
 /**
- * « light »: a page that needs no client code (issue 13, item 1; the blog's pages and the contact pages since
+ * « light »: a page that needs no client code (decision 0090; the blog's pages and the contact pages since
  * decision 0137): its JavaScript budget is that of a few lines of plain script. « hydrated »: a page that
  * keeps React Router (none of the public pages measured here since decision 0137).
  */
