@@ -1,6 +1,10 @@
 // Generates the cover images of the demo articles (public/images/demo-blog, committed): soft placeholders
-// that stand where the studio's own photos will go. Usage: npx node scripts/generate-demo-blog-images.ts
+// that stand where the studio's own photos will go, each with the AVIF and WebP variants an uploaded cover
+// gets (app/server/admin/images.server.ts), so that the demo blog weighs what the owner's own will.
+// Usage: npx node scripts/generate-demo-blog-images.ts
 import path from "node:path";
+import sharp from "sharp";
+import { VARIANT_WIDTHS, variantUrl } from "../app/lib/image-variants.ts";
 import { writePlaceholderImage } from "./lib/placeholder-image.ts";
 
 /** Cover name (as used by app/server/seed.server.ts) → hue of its palette. */
@@ -33,4 +37,14 @@ for (const [name, hue] of Object.entries(demoCoverImages)) {
     quality: 78,
   });
   console.log(`✓ ${path.relative(process.cwd(), file)} (${Math.round(size / 1024)} Ko)`);
+  for (const width of VARIANT_WIDTHS) {
+    const resized = () => sharp(file).resize({ width, withoutEnlargement: true });
+    // The upload's settings, so that the demo is no lighter or heavier than the real thing.
+    await resized()
+      .avif({ quality: 55, effort: 2 })
+      .toFile(path.join(directory, path.basename(variantUrl(file, width, "avif"))));
+    await resized()
+      .webp({ quality: 78 })
+      .toFile(path.join(directory, path.basename(variantUrl(file, width, "webp"))));
+  }
 }

@@ -10,12 +10,22 @@ export type VariantFormat = "avif" | "webp";
 /** Where uploaded blog images are served from (the bucket `blog-images`). */
 export const BLOG_IMAGES_PATH = "/uploads/blog-images/";
 
-/** True for an image of our upload bucket, which has variants; other images (old site, static) do not. */
+/**
+ * Where the demo articles' covers are (public/images/demo-blog): made with the same variants as an upload
+ * (scripts/generate-demo-blog-images.ts), so that the demo blog weighs what the owner's own will.
+ */
+export const DEMO_BLOG_IMAGES_PATH = "/images/demo-blog/";
+
+/**
+ * True for an image of our upload bucket or a demo cover, which have variants; other images (old site,
+ * static) do not.
+ */
 export function hasVariants(url: string | null | undefined): url is string {
+  if (typeof url !== "string") return false;
+  const folder = [BLOG_IMAGES_PATH, DEMO_BLOG_IMAGES_PATH].find((prefix) => url.startsWith(prefix));
   return (
-    typeof url === "string" &&
-    url.startsWith(BLOG_IMAGES_PATH) &&
-    /^[a-z0-9-]+\.(?:jpe?g|png|webp|avif|gif)$/i.test(url.slice(BLOG_IMAGES_PATH.length))
+    folder !== undefined &&
+    /^[a-z0-9-]+\.(?:jpe?g|png|webp|avif|gif)$/i.test(url.slice(folder.length))
   );
 }
 

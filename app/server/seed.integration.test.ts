@@ -2,10 +2,17 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/database";
+import {
+  DEMO_BLOG_IMAGES_PATH,
+  VARIANT_WIDTHS,
+  variantUrl,
+  type VariantFormat,
+} from "~/lib/image-variants";
 import { blogArticles, blogCategories } from "./db/schema";
 import { blogIsEmpty, demoCoverNames, seedDemoContent } from "./seed.server";
 
 let testDatabase: TestDatabase;
+const formats: VariantFormat[] = ["avif", "webp"];
 
 beforeAll(async () => {
   testDatabase = await createTestDatabase();
@@ -31,10 +38,17 @@ describe("demo content", () => {
     expect(await seedDemoContent(testDatabase.db)).toEqual({ categories: 0, articles: 0 });
   });
 
-  it("has a cover image file for every article", () => {
-    const directory = path.resolve(import.meta.dirname, "../../public/images/demo-blog");
+  it("has a cover image file, with its AVIF and WebP variants, for every article", () => {
+    const directory = path.resolve(import.meta.dirname, "../../public");
     for (const name of demoCoverNames) {
-      expect(existsSync(path.join(directory, `${name}.jpg`)), name).toBe(true);
+      const cover = `${DEMO_BLOG_IMAGES_PATH}${name}.jpg`;
+      const files = [
+        cover,
+        ...VARIANT_WIDTHS.flatMap((width) =>
+          formats.map((format) => variantUrl(cover, width, format)),
+        ),
+      ];
+      for (const file of files) expect(existsSync(path.join(directory, file)), file).toBe(true);
     }
   });
 });

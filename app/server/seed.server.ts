@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { seedDocuments } from "~/content/seed";
+import { DEMO_BLOG_IMAGES_PATH } from "~/lib/image-variants";
 import type { Database } from "./db/client.server";
 import { blogArticles, blogCategories } from "./db/schema";
 import type { log as logger } from "./logger.server";
@@ -330,7 +331,7 @@ export async function seedDemoContent(database: Database) {
         content: contentOf(article),
         author: seedDocuments.identity.brand,
         categoryId: categoryIds.get(article.category) ?? null,
-        coverImageUrl: `/images/demo-blog/${article.cover}.jpg`,
+        coverImageUrl: `${DEMO_BLOG_IMAGES_PATH}${article.cover}.jpg`,
         published: article.publishedAt !== null,
         publishedAt: article.publishedAt ? new Date(article.publishedAt) : null,
       })),
