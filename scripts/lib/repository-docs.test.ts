@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const decisions = path.join(root, "docs/decisions");
+
+/** The records: `NNNN-title.md` beside the index. */
+function recordFiles(): string[] {
+  return fs
+    .readdirSync(decisions)
+    .filter((name) => /^\d{4}-.+\.md$/.test(name))
+    .sort();
+}
+
+/** A record's « Date: YYYY-MM-DD · Status: … » line, within the lines under its title. */
+function dateAndStatus(file: string): { date: string; status: string } | undefined {
+  const head = fs.readFileSync(path.join(decisions, file), "utf8").split("\n").slice(0, 6);
+  for (const line of head) {
+    const [, date, status] = /^Date: (\d{4}-\d{2}-\d{2}) · Status: (.+)$/.exec(line) ?? [];
+    if (date && status) return { date, status: status.trim() };
+  }
+  return undefined;
+}
+
+/** The index's rows: `| [NNNN](file.md) | title | date | status |`, keyed by file. */
+function indexRows(): Map<string, { date: string; status: string }> {
+  const rows = new Map<string, { date: string; status: string }>();
+  const index = fs.readFileSync(path.join(decisions, "README.md"), "utf8");
+  for (const line of index.split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    const [, file] = /^\[\d{4}\]\(([^)]+)\)$/.exec(cells[1] ?? "") ?? [];
+    if (file) rows.set(file, { date: cells[3] ?? "", status: cells[4] ?? "" });
+  }
+  return rows;
+}
+
+const STATUS = /^(accepted|superseded by \d{4})\b/;
+
+describe("the decision records", () => {
+  it("each give their date and their status (accepted, or superseded by a record) under the title", () => {
+    const missing = recordFiles().filter((file) => {
+      const found = dateAndStatus(file);
+      return !found || !STATUS.test(found.status);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("are each in docs/decisions/README.md with the same date and status", () => {
+    const rows = indexRows();
+    const wrong = recordFiles().filter((file) => {
+      const row = rows.get(file);
+      const own = dateAndStatus(file);
+      return !row || !own || row.date !== own.date || row.status !== own.status;
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it("are indexed only if they exist, and name existing records as amending or replacing them", () => {
+    const files = recordFiles();
+    const numbers = new Set(files.map((file) => file.slice(0, 4)));
+    const unknown = [...indexRows().keys()].filter((file) => !files.includes(file));
+    const dangling = files.flatMap((file) => {
+      const status = dateAndStatus(file)?.status ?? "";
+      return [...status.matchAll(/(?:amended by|superseded by|and) (\d{4})/g)]
+        .map(([, number]) => number ?? "")
+        .filter((number) => !numbers.has(number))
+        .map((number) => `${file} → ${number}`);
+    });
+    expect({ unknown, dangling }).toEqual({ unknown: [], dangling: [] });
+  });
+});
