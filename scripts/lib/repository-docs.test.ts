@@ -70,3 +70,35 @@ describe("the decision records", () => {
     expect({ unknown, dangling }).toEqual({ unknown: [], dangling: [] });
   });
 });
+
+describe("docs/architecture.md, the operating contract", () => {
+  const contract = fs.readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+  const source = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+
+  it("names every environment variable the server's schema reads", () => {
+    const schema = /const envSchema = z\s*\.object\(\{([\s\S]*?)\n {2}\}\)/.exec(
+      source("app/server/env.server.ts"),
+    );
+    const variables = [...(schema?.[1] ?? "").matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map(
+      ([, name]) => name ?? "",
+    );
+    expect(variables.length).toBeGreaterThan(30);
+    expect(variables.filter((name) => !contract.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("names every address of the route table", () => {
+    const paths = [...source("app/routes.ts").matchAll(/route\("([^"]+)"/g)]
+      .map(([, address]) => `/${address}`)
+      .filter((address) => address !== "/*" && address !== "/:page");
+    expect(paths.length).toBeGreaterThan(90);
+    expect(paths.filter((address) => !contract.includes(`\`${address}`))).toEqual([]);
+  });
+
+  it("names every table of the schema", () => {
+    const tables = [...source("app/server/db/schema.ts").matchAll(/pgTable\(\s*"([a-z_]+)"/g)].map(
+      ([, name]) => name ?? "",
+    );
+    expect(tables.length).toBeGreaterThan(30);
+    expect(tables.filter((name) => !contract.includes(`\`${name}\``))).toEqual([]);
+  });
+});

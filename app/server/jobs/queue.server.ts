@@ -4,7 +4,7 @@ import type { Database } from "../db/client.server";
 import { log } from "../logger.server";
 
 /*
- * The job queue (ARCHITECTURE: background jobs): pg-boss on the site's own PostgreSQL, in its schema
+ * The job queue (docs/architecture.md: background jobs): pg-boss on the site's own PostgreSQL, in its schema
  * `pgboss`. Jobs survive restarts and are shared by every app process; a job created inside one of our
  * transactions exists exactly when the transaction commits (the outbox pattern: a contact message and the
  * job that e-mails it are one write). Decision record 0080.
