@@ -112,6 +112,7 @@ export default [
     route("admin/reservations/:id", "routes/admin/reservations.booking.tsx"),
     // Backups (issue 26, decision 0118): health, list, back up now, check, restore with a typed word.
     route("admin/sauvegardes", "routes/admin/sauvegardes.tsx"),
+    route("admin/aide", "routes/admin/aide.tsx"),
   ]),
   route("calendrier/:file", "routes/booking-calendar-feed.ts"),
   route("reservation/:token/seance.ics", "routes/reservation.ics.ts"),

@@ -102,3 +102,56 @@ describe("docs/architecture.md, the operating contract", () => {
     expect(tables.filter((name) => !contract.includes(`\`${name}\``))).toEqual([]);
   });
 });
+
+describe("the README and docs/", () => {
+  /** README.md and every Markdown file under docs/. */
+  function documents(): string[] {
+    const found = ["README.md"];
+    const walk = (folder: string) => {
+      for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
+        const relative = path.join(folder, entry.name);
+        if (entry.isDirectory()) walk(relative);
+        else if (entry.name.endsWith(".md")) found.push(relative);
+      }
+    };
+    walk("docs");
+    return found.sort();
+  }
+
+  /** Where a path written in `document` leads: beside it for links and `./`, `../`; else from the root. */
+  function target(document: string, written: string): string {
+    const relative = /^\.\.?\//.test(written) ? path.dirname(document) : "";
+    return path.resolve(root, relative, written);
+  }
+
+  it("link nothing outside the repository: every ../ path stays inside it", () => {
+    const outside = documents().flatMap((document) => {
+      const text = fs.readFileSync(path.join(root, document), "utf8");
+      return [...text.matchAll(/(?:\.\.\/)+[\w./-]*/g)]
+        .map(([written]) => written)
+        .filter((written) => path.relative(root, target(document, written)).startsWith(".."))
+        .map((written) => `${document}: ${written}`);
+    });
+    expect(outside).toEqual([]);
+  });
+
+  it("link only files the repository holds (Markdown links, and every file.md they name)", () => {
+    const missing = documents().flatMap((document) => {
+      const text = fs.readFileSync(path.join(root, document), "utf8");
+      const links = [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+        .map(([, written]) => written ?? "")
+        .filter((written) => !/^(?:[a-z]+:|\/)/.test(written))
+        .map((written) => (/^\.\.?\//.test(written) ? written : `./${written}`));
+      const named = [...text.matchAll(/(?<![\w/.-])([\w./-]+\.md)\b/g)]
+        .map(([, written]) => written ?? "")
+        .filter((written) => !written.startsWith("http"));
+      const exists = (written: string) =>
+        fs.existsSync(target(document, written)) ||
+        fs.existsSync(path.resolve(root, path.dirname(document), written));
+      return [...links, ...named]
+        .filter((written) => !exists(written))
+        .map((written) => `${document}: ${written}`);
+    });
+    expect(missing).toEqual([]);
+  });
+});

@@ -252,6 +252,7 @@ const pages = () => [
   "/admin/sauvegardes",
   "/admin/sauvegardes?restaurer=sauvegarde-2026-01-01-030000.tar",
   `/admin/sauvegardes/restauration/${studioId}`,
+  "/admin/aide",
   "/admin/reservations",
   "/admin/reservations?vue=liste",
   "/admin/reservations/nouvelle",
