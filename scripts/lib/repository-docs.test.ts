@@ -155,3 +155,25 @@ describe("the README and docs/", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("the code's comments and test names", () => {
+  it("cite decision records, never an issue of a tracker a clone cannot open", () => {
+    const citing: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
+        const relative = path.join(folder, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "node_modules" && entry.name !== "fixtures") walk(relative);
+        } else if (/\.(?:ts|tsx|js|mjs|py|css)$/.test(entry.name)) {
+          fs.readFileSync(path.join(root, relative), "utf8")
+            .split("\n")
+            .forEach((line, index) => {
+              if (/\bissues? #?\d/i.test(line)) citing.push(`${relative}:${index + 1}`);
+            });
+        }
+      }
+    };
+    for (const folder of ["app", "scripts", "tests"]) walk(folder);
+    expect(citing).toEqual([]);
+  });
+});
