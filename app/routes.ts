@@ -48,7 +48,7 @@ export default [
     route("*", "routes/not-found.tsx"),
   ]),
 
-  // Admin (every loader and action checks the administrator itself, decision 0040)
+  // Admin (every loader and action checks the administrator itself: loaders run in parallel)
   route("admin", "routes/admin/index.ts"),
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/verification", "routes/admin/verification.tsx"),

@@ -582,7 +582,7 @@ const limogesForm: ContactFormSettings = {
 
 export type SeedStudio = { slug: string; data: StudioData };
 
-/** The three studios of SPEC.md, in menu order. Phones, e-mails and links are PLACEHOLDERS. */
+/** The three studios of the specification (docs/specification.md), in menu order. Phones, e-mails and links are PLACEHOLDERS. */
 export const seedStudios: SeedStudio[] = [
   {
     slug: "ussel",

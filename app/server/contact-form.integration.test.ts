@@ -12,7 +12,7 @@ import { seedStudios } from "~/content/seed";
 
 useAppDatabase({ jobs: true });
 
-/** The recipient of a submission: a seeded studio of SPEC.md, and the site's identity. */
+/** The recipient of a submission: a seeded studio of the specification, and the site's identity. */
 function to(slug: string) {
   const studio = seedStudios.find((candidate) => candidate.slug === slug);
   if (!studio) throw new Error(`no seeded studio ${slug}`);

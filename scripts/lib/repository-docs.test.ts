@@ -156,8 +156,15 @@ describe("the README and docs/", () => {
   });
 });
 
+/** « issue N » of a tracker, or a file kept outside the repository (the checks below name them too). */
+const OUTSIDE_REFERENCES = [
+  /\bissues? #?\d/i,
+  /\b(?:SPEC|STYLE|ARCHITECTURE)\.md\b|\.\.\/shared\//,
+];
+const checks = path.join("scripts", "lib", "repository-docs.test.ts");
+
 describe("the code's comments and test names", () => {
-  it("cite decision records, never an issue of a tracker a clone cannot open", () => {
+  it("cite decision records or this repository's docs, never a tracker's issue or a file outside", () => {
     const citing: string[] = [];
     const walk = (folder: string) => {
       for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
@@ -168,7 +175,12 @@ describe("the code's comments and test names", () => {
           fs.readFileSync(path.join(root, relative), "utf8")
             .split("\n")
             .forEach((line, index) => {
-              if (/\bissues? #?\d/i.test(line)) citing.push(`${relative}:${index + 1}`);
+              if (
+                relative !== checks &&
+                OUTSIDE_REFERENCES.some((reference) => reference.test(line))
+              ) {
+                citing.push(`${relative}:${index + 1}`);
+              }
             });
         }
       }
