@@ -1,5 +1,5 @@
 /**
- * Which public pages are light (issue 13, decision 0090): complete server HTML with no framework JavaScript,
+ * Which public pages are light (decision 0090): complete server HTML with no framework JavaScript,
  * only the small plain script of `app/light-script.ts` (header, menus, price tabs, video, the blog's « Copier
  * le lien », the contact form sent in place); every other page loads React and hydrates. This file is the one place that decides:
  * `app/root.tsx` reads it to render a page's scripts, and hydrated pages read it to reach a light page by a
@@ -18,7 +18,7 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
   { path: /^\/tarifs\/?$/ }, // routes/tarifs: tabs are links (?onglet=), made WAI-ARIA tabs by the script
   { path: /^\/galerie\/?$/ }, // routes/galerie
   { path: /^\/(?:mentions-legales|donnees-personnelles|politique-cookies)\/?$/ }, // legal pages
-  // routes/reserver*, routes/reservation (issue 25): every step of booking is links and plain forms.
+  // routes/reserver*, routes/reservation (decision 0115): every step of booking is links and plain forms.
   { path: /^\/reserver(?:\/[a-z0-9-]+(?:\/[a-z0-9-]+(?:\/coordonnees)?)?)?\/?$/ },
   { path: /^\/reservation\/[A-Za-z0-9_-]+\/?$/ },
   // routes/blog, routes/blog-article, routes/blog-category (decision 0137): the search is a GET form,

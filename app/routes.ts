@@ -5,7 +5,7 @@ export default [
   layout("routes/site-layout.tsx", [
     index("routes/home.tsx"),
 
-    // Services, prices, gallery (issue 2/5)
+    // Services, prices, gallery
     route("prestations", "routes/prestations.tsx"),
     route("portrait-famille", "routes/portrait-famille.tsx"),
     route("prestations/grossesse", "routes/prestations.grossesse.tsx"),
@@ -19,36 +19,36 @@ export default [
     route("galerie", "routes/galerie.tsx"),
     route("boudoir", "routes/boudoir.tsx"),
 
-    // Contact, legal pages (issue 2/5)
+    // Contact, legal pages
     route("contact", "routes/contact.tsx"),
     route("mentions-legales", "routes/mentions-legales.tsx"),
     route("donnees-personnelles", "routes/donnees-personnelles.tsx"),
     route("politique-cookies", "routes/politique-cookies.tsx"),
 
-    // Blog (issue 3/5)
+    // Blog
     route("blog", "routes/blog.tsx"),
     route("blog/:slug", "routes/blog-article.tsx"),
     route("blog/categorie/:slug", "routes/blog-category.tsx"),
 
-    // The newsletter's e-mailed links (issue 12): confirmation of a sign-up, unsubscribe. Not for crawlers.
+    // The newsletter's e-mailed links (decision 0081): confirmation of a sign-up, unsubscribe. Not for crawlers.
     route("newsletter/confirmation", "routes/newsletter.confirmation.tsx"),
     route("newsletter/desabonnement", "routes/newsletter.desabonnement.tsx"),
 
-    // Booking: visitor (issue 25, decision 0115; addresses in app/lib/booking/urls.ts)
+    // Booking: visitor (decision 0115; addresses in app/lib/booking/urls.ts)
     route("reserver", "routes/reserver.tsx"),
     route("reserver/:studio", "routes/reserver.studio.tsx"),
     route("reserver/:studio/:seance", "routes/reserver.seance.tsx"),
     route("reserver/:studio/:seance/coordonnees", "routes/reserver.coordonnees.tsx"),
     route("reservation/:token", "routes/reservation.tsx"),
 
-    // The studios are data (issue 11): /studio-{slug} and /contact-studio-{slug} are judged by one route
+    // The studios are data (decision 0070): /studio-{slug} and /contact-studio-{slug} are judged by one route
     // of one segment, below every static page, with the old addresses (301) and the 404s of one segment.
     route(":page", "routes/page.tsx"),
     // Unknown addresses of several segments, and the old addresses among them (301 to their new page).
     route("*", "routes/not-found.tsx"),
   ]),
 
-  // Admin (issue 4/5)
+  // Admin (every loader and action checks the administrator itself: loaders run in parallel)
   route("admin", "routes/admin/index.ts"),
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/verification", "routes/admin/verification.tsx"),
@@ -88,11 +88,11 @@ export default [
     route("admin/medias/emplacements/choisir", "routes/admin/media-slot.tsx"),
     route("admin/medias/galerie", "routes/admin/media-gallery.tsx"),
     route("admin/medias/:id", "routes/admin/media-edit.tsx"),
-    // Sending an article by e-mail (issue 12)
+    // Sending an article by e-mail (decision 0084)
     route("admin/newsletter/envoyer/:id", "routes/admin/newsletter-send.tsx"),
     route("admin/newsletter/envois/:id", "routes/admin/newsletter-sending.tsx"),
 
-    // Client galleries (issue 14): the owner's pages.
+    // Client galleries (decision 0103): the owner's pages.
     route("admin/galeries/:id", "routes/admin/gallery-photos.tsx"),
     route("admin/galeries", "routes/admin/galleries.tsx"),
     route("admin/galeries/nouvelle", "routes/admin/galleries-new.tsx"),
@@ -100,7 +100,7 @@ export default [
     route("admin/galeries/:id/selection", "routes/admin/galleries-selection.tsx"),
     route("admin/galeries/:id/envoyer", "routes/admin/galleries-send.tsx"),
 
-    // Booking: admin (issue 25): the agenda, the session types, the photographers and the owner's feed
+    // Booking: admin (decision 0116): the agenda, the session types, the photographers and the owner's feed
     // (its address, outside /admin, right after this layout: its secret is its only key).
     route("admin/reservations", "routes/admin/reservations.tsx"),
     route("admin/reservations/nouvelle", "routes/admin/reservations.new-booking.tsx"),
@@ -110,8 +110,9 @@ export default [
     route("admin/reservations/seances/:id", "routes/admin/reservations.seance-edit.tsx"),
     route("admin/reservations/reglages", "routes/admin/reservations.reglages.tsx"),
     route("admin/reservations/:id", "routes/admin/reservations.booking.tsx"),
-    // Backups (issue 26, decision 0118): health, list, back up now, check, restore with a typed word.
+    // Backups (decision 0118): health, list, back up now, check, restore with a typed word.
     route("admin/sauvegardes", "routes/admin/sauvegardes.tsx"),
+    route("admin/aide", "routes/admin/aide.tsx"),
   ]),
   route("calendrier/:file", "routes/booking-calendar-feed.ts"),
   route("reservation/:token/seance.ics", "routes/reservation.ics.ts"),
@@ -124,27 +125,27 @@ export default [
   route("admin/sauvegardes/derniere", "routes/admin/sauvegardes-derniere.ts"),
   route("admin/sauvegardes/restauration/:id", "routes/admin/sauvegardes-restauration.tsx"),
 
-  // Client galleries (issue 14): the owner's resource routes (progress, previews).
+  // Client galleries (decision 0103): the owner's resource routes (progress, previews).
   route("admin/galeries/:id/progression", "routes/admin/gallery-progress.ts"),
   route("admin/galeries/:id/photos/:photoId/:file", "routes/admin/gallery-photo-file.ts"),
   route("admin/galeries/:id/selection.csv", "routes/admin/galleries-selection-csv.ts"),
 
-  // Client galleries (issue 14): resumable uploads of the photos (decision 0101).
+  // Client galleries: resumable uploads of the photos (decision 0101).
   route("admin/envois", "routes/admin/envois.ts"),
   route("admin/envois/formulaire/:galleryId", "routes/admin/envois-formulaire.ts"),
   route("admin/envois/:uploadId", "routes/admin/envois-morceau.ts"),
 
-  // Client galleries (issue 14): the client's pages and files, never listed (decision 0103).
+  // Client galleries: the client's pages and files, never listed (decision 0103).
   layout("routes/gallery-client-layout.tsx", [
     route("galerie-client/:id", "routes/galerie-client.tsx"),
   ]),
   route("galerie-client/:id/photos/:photoId/:file", "routes/galerie-client.photo.ts"),
   route("galerie-client/:id/telecharger/:photoId", "routes/galerie-client.telecharger.ts"),
 
-  // Client galleries (issue 14): every photo in one ZIP (decision 0104).
+  // Client galleries: every photo in one ZIP (decision 0104).
   route("galerie-client/:id/telecharger.zip", "routes/galerie-client.zip.ts"),
 
-  // Resource routes: feeds, sitemap, robots (issue 3/5)
+  // Resource routes: feeds, sitemap, robots
   route("blog/rss.xml", "routes/blog-rss.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),

@@ -1,6 +1,6 @@
 // `npm run fixture:previous-release`: makes tests/fixtures/previous-release-<commit>.tar, the frozen database
-// and files of the previous release that tests/integration/upgrade.test.ts upgrades to today's code (issue 26,
-// « Safe upgrades »). Refresh it at each release: set RELEASE below to the new release's commit, write its
+// and files of the previous release that tests/integration/upgrade.test.ts upgrades to today's code, so
+// that an upgrade is tested from real data (README, « Mettre à jour »). Refresh it at each release: set RELEASE below to the new release's commit, write its
 // filler beside the old one (scripts/previous-release/fill-<commit>.ts: that release's own modules fill
 // every table), run this, delete the old fixture and commit the new one.
 //
@@ -24,7 +24,7 @@ import type * as EmbeddedModule from "../app/server/db/embedded.server.ts";
 import type * as StorageModule from "../app/server/storage/storage.server.ts";
 import { appModuleLoader } from "./lib/app-loader.ts";
 
-/** The commit before issue 26's first backup commit (c2bf44a): bookings' tables are there (0017). */
+/** The commit before the first backup commit (c2bf44a, decision 0117): bookings' tables are there (0017). */
 export const RELEASE = "43eacdb";
 /** Tables that may stay empty on a filled site. None: even the short-lived rows (sessions, rate limits,
  * verifications, previews) are filled, so that the upgrade meets one of each. */

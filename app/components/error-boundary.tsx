@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { type ErrorResponse, isRouteErrorResponse } from "react-router";
 
 /*
- * The one error boundary (issue 11, item 0): each route says what to show for the statuses it knows
+ * The one error boundary (decision 0133): each route says what to show for the statuses it knows
  * (an unknown article: 404) and what to show otherwise; reading the error is done once, here.
  */
 

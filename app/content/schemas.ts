@@ -2,7 +2,7 @@ import { z } from "~/lib/zod";
 import { DAYS, type DayOfWeek } from "./days";
 
 /**
- * The business's facts as the database keeps them (issue 11): one JSON document per subject (identity, legal
+ * The business's facts as the database keeps them (decision 0070): one JSON document per subject (identity, legal
  * details, prices, gendarmerie offer, gift sessions, testimonials, page photos, gallery), one row per studio.
  * These schemas are the storage contract: every write is parsed with them, so a document read back always has
  * this shape. The admin's forms have their own schemas (French input such as « 129 € » or « 9h30–18h ») that
@@ -340,7 +340,7 @@ export const studioDataSchema = z.object({
   email: z.string().trim().max(255).email(),
   bookingUrl: optionalUrl,
   /**
-   * « Réservation en ligne » (issue 25, decision 0115): the studio's « Réserver » leads to the site's own
+   * « Réservation en ligne » (decision 0115): the studio's « Réserver » leads to the site's own
    * booking pages (/reserver/{slug}) instead of `bookingUrl`. Off until the owner turns it on.
    */
   onlineBooking: z.boolean().default(false),

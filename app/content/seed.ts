@@ -11,7 +11,7 @@ import type { Price } from "~/lib/prices";
 
 /**
  * The seed: the business's facts as the specification gives them, written into the database when its tables
- * are empty (a new database, or one of a version before issue 11). Values marked PLACEHOLDER are not known
+ * are empty (a new database, or one from before the content moved to the database, decision 0070). Values marked PLACEHOLDER are not known
  * yet; the dashboard's go-live checklist lists each one until the owner replaces it from the admin.
  * Photos are named by their demo file (app/assets/photos/{name}.jpg) as `demo:{name}`; the seed gives each
  * demo photo a row of the media library and writes that row's id in their place.
@@ -582,7 +582,7 @@ const limogesForm: ContactFormSettings = {
 
 export type SeedStudio = { slug: string; data: StudioData };
 
-/** The three studios of SPEC.md, in menu order. Phones, e-mails and links are PLACEHOLDERS. */
+/** The three studios of the specification (docs/specification.md), in menu order. Phones, e-mails and links are PLACEHOLDERS. */
 export const seedStudios: SeedStudio[] = [
   {
     slug: "ussel",

@@ -8,8 +8,8 @@ import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "./schemas";
  * Stored content only grows (decision 0070): the documents and studios a site stored with an earlier
  * release must still parse, every value kept, with today's schemas; a new field comes with `.default()` (or
  * is optional), a field is never renamed nor removed without a migration of the stored rows. The fixture is
- * what the release before issue 24 (373aa90) stored on a new site: its seed, read back from PostgreSQL. At
- * each release, add that release's copy beside it. The whole database of the release before issue 26, every
+ * what the release 373aa90 stored on a new site: its seed, read back from PostgreSQL. At
+ * each release, add that release's copy beside it. The whole database of the release before backups (43eacdb), every
  * stored document included, is upgraded by tests/integration/upgrade.test.ts.
  */
 

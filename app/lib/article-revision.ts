@@ -1,5 +1,5 @@
 /**
- * What a revision of an article keeps (issue 24, item 9): the article as the owner writes it. Its address,
+ * What a revision of an article keeps (decision 0114): the article as the owner writes it. Its address,
  * its publication and its newsletter are not part of it: bringing a version back never moves a published
  * article's address nor publishes, unpublishes or sends anything.
  */

@@ -12,7 +12,7 @@ import type { Price } from "./prices";
 import { z } from "./zod";
 
 /*
- * The admin's forms of the site's documents (issue 11, items 1 and 5): for each document, the schema that
+ * The admin's forms of the site's documents (decision 0070): for each document, the schema that
  * reads what the owner typed (French prices, one feature per line, dates) into the stored value, with a
  * French message at each field, and the way back (a stored value as the form shows it). Field names are
  * paths (`tabs.0.cards.3.price`, see `parseNestedForm`). An item with a photo (gift session, service, photo

@@ -67,7 +67,7 @@ export type ParsedForm<T> =
   | { ok: false; values: Record<string, string>; errors: FieldErrors };
 
 /**
- * The one way to read a form (issue 11, item 0): its text fields (control characters dropped, `omit`
+ * The one way to read a form (decision 0060): its text fields (control characters dropped, `omit`
  * left out), validated by `schema`. On a refusal, what was typed comes back with the first message of
  * each invalid field, ready for the answer `{ status: "invalid", values, errors }`.
  */

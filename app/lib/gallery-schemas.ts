@@ -3,7 +3,7 @@ import { isUuid } from "./forms";
 import { isIsoDay } from "~/lib/dates";
 
 /*
- * The client galleries' admin form (issue 14): its rules and French messages, read by the actions as the
+ * The client galleries' admin form (decision 0103): its rules and French messages, read by the actions as the
  * authority. Lengths are the columns' (db/schema.ts `galleries`). Dates are days of the studios' calendar
  * (Europe/Paris), as `<input type="date">` posts them.
  */

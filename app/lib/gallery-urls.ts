@@ -1,5 +1,5 @@
 /**
- * Addresses and shared figures of the client galleries (issue 14), for the server and the browser alike.
+ * Addresses and shared figures of the client galleries (decision 0103), for the server and the browser alike.
  * The client's pages live under /galerie-client/{id}; the owner's under /admin/galeries.
  */
 

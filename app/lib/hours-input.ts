@@ -2,7 +2,7 @@ import type { DayOfWeek, OpeningRange, WeeklyHours } from "~/content/schemas";
 import { DAYS } from "~/content/schemas";
 
 /*
- * Opening hours as a French person writes them (issue 11, item 5): one line per weekday,
+ * Opening hours as a French person writes them (decision 0070): one line per weekday,
  * « 9h–12h, 14h–18h », « 9h30-18h », « 9 h – 12 h 30 », « 09:00 - 12:00 »; empty or « fermé » for a closed
  * day; a note per range in parentheses: « 9h–12h (sans rendez-vous), 14h–18h (sur rendez-vous uniquement) ».
  * `parseDayHours` reads one line into the stored ranges (or a French message naming the day);

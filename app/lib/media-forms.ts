@@ -1,6 +1,6 @@
 import { z } from "~/lib/zod";
 
-/** The media library's forms (issue 11, item 3): a photo's alternative text and focal point. */
+/** The media library's forms (decision 0070): a photo's alternative text and focal point. */
 
 export const ALT_MAX_LENGTH = 300;
 

@@ -10,7 +10,7 @@ import {
 import { seedStudios } from "~/content/seed";
 import { parisToday } from "./dates";
 
-/** The seeded week of a studio of SPEC.md. */
+/** The seeded week of a studio of the specification. */
 function hoursOf(slug: string) {
   const studio = seedStudios.find((candidate) => candidate.slug === slug);
   if (!studio) throw new Error(`no seeded studio ${slug}`);

@@ -1,7 +1,7 @@
 import { formatPrice, type Price } from "./prices";
 
 /**
- * Prices as a French person types them (issue 11, item 5): « 129 € », « 129 », « 1 200 € », « 1200€ »,
+ * Prices as a French person types them (decision 0070): « 129 € », « 129 », « 1 200 € », « 1200€ »,
  * « 49,00 € », « à partir de 990 € », « dès 990 € », « Sur devis ». The form shows a stored price as the
  * site writes it (`formatPrice`, with narrow no-break spaces), and reads that back unchanged.
  */

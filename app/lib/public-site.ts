@@ -2,7 +2,7 @@ import { useRouteLoaderData } from "react-router";
 
 /**
  * What every public page shows of the business (header, footer, titles, share tags), from the site
- * layout's loader (routes/site-layout.tsx), which reads it from the database (issue 11).
+ * layout's loader (routes/site-layout.tsx), which reads it from the database (decision 0070).
  */
 export type PublicStudio = {
   slug: string;
@@ -13,7 +13,7 @@ export type PublicStudio = {
   address: { street: string; postalCode: string; city: string };
   phone: string;
   email: string;
-  /** « Réservation en ligne » is on: its visitors book at /reserver/{slug} (issue 25). */
+  /** « Réservation en ligne » is on: its visitors book at /reserver/{slug} (decision 0115). */
   onlineBooking: boolean;
 };
 
@@ -53,7 +53,7 @@ export function useSite(): PublicSite {
 
 /**
  * Where the header's « Réserver » leads: the booking pages when at least one studio takes bookings on the
- * site, else the contact page (issue 25).
+ * site, else the contact page (decision 0115).
  */
 export function reserveHref(site: Pick<PublicSite, "studios">): string {
   return site.studios.some((studio) => studio.onlineBooking) ? "/reserver" : "/contact";

@@ -3,8 +3,8 @@ import { DAY_LABELS, formatDayHours } from "./hours-input";
 import { formatPrice, type Price } from "./prices";
 
 /**
- * What changed between two versions of a document, a studio or an article, in the owner's words (issue 24,
- * item 9): « Tarifs › « Particuliers » › « Portrait » › Prix : 120 € → 150 € ». The history shows it for each
+ * What changed between two versions of a document, a studio or an article, in the owner's words (decision
+ * 0114): « Tarifs › « Particuliers » › « Portrait » › Prix : 120 € → 150 € ». The history shows it for each
  * save, and before a restore it says what bringing a version back would change.
  */
 

@@ -89,7 +89,7 @@ function studioBranch(siteUrl: string, site: BusinessFacts, studio: StudioFacts)
     ...(studio.closures.length > 0
       ? { specialOpeningHoursSpecification: specialOpeningHoursSpecification(studio.closures) }
       : {}),
-    // Issue 25: the booking pages as schema.org's booking action.
+    // The booking pages as schema.org's booking action (decision 0115).
     ...(studio.bookingPath
       ? {
           potentialAction: {

@@ -14,7 +14,7 @@ import { slugify } from "~/lib/slug";
 import { z } from "~/lib/zod";
 
 /*
- * The studio form of /admin/studios (issue 11, items 2 and 5): every field of `StudioData` but its photo
+ * The studio form of /admin/studios (decision 0070): every field of `StudioData` but its photo
  * (the media library's), plus its address (slug), as a French person types them. `studioFormValues` writes
  * a stored studio as the form's fields; `parseStudioForm` reads the fields back, with a French message at
  * each field that does not hold. The server is the authority (the form posts without JavaScript).

@@ -5,7 +5,7 @@ import { siteContent } from "~/server/content/site-content.server";
 import { env } from "~/server/env.server";
 import { escapeXml } from "~/server/xml.server";
 
-/** RSS 2.0 feed of the 20 latest published articles (issue 4 item 10). */
+/** RSS 2.0 feed of the 20 latest published articles. */
 export async function loader({ context }: Route.LoaderArgs) {
   const siteUrl = env().SITE_URL;
   const [articles, content] = await Promise.all([listFeedArticles(), siteContent(context)]);

@@ -43,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     // Past countCap matches the pager says 'Page N' only.
     pageCount: exact ? pageCount : null,
-    // SPEC §9: 'Suivant' only when a full page came back, and (issue 10) only when more articles follow.
+    // SPEC §9: 'Suivant' only when a full page came back, and only when more articles follow.
     hasNext: articles.length === BLOG_PAGE_SIZE && (!exact || page < pageCount),
   };
 }

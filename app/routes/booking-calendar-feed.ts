@@ -2,7 +2,7 @@ import type { Route } from "./+types/booking-calendar-feed";
 import { calendarFeed, isCalendarFeedToken } from "~/server/booking/calendar-feed.server";
 
 /**
- * The owner's calendar of every booking, /calendrier/{token}.ics (issue 25): its secret token is its only
+ * The owner's calendar of every booking, /calendrier/{token}.ics (decision 0116): its secret token is its only
  * key (no session: a phone's calendar fetches it). A token that is not the current one: 404, the same as
  * any unknown address.
  */

@@ -34,7 +34,7 @@ import { studioContact } from "~/server/galleries/emails.server";
 import type { Route } from "./+types/galerie-client";
 
 /*
- * /galerie-client/{id} (issue 14, decision 0103): the client's gallery. Without the code's cookie the code
+ * /galerie-client/{id} (decision 0103): the client's gallery. Without the code's cookie the code
  * form; with it the grid, the viewer (?photo={id}, a single-photo page without JavaScript), favourites,
  * comments and the validation of the selection. An administrator sees it read-only (« Aperçu
  * administrateur »). Actions by `intent`; authorisation is checked in every one.

@@ -15,7 +15,7 @@ import { studioAt, studioContactData, studioPageData } from "~/server/content/st
 import { redirectOrNotFound } from "~/server/not-found.server";
 
 /**
- * Every address of one segment that no static route claims: the studios are data (issue 11), so their
+ * Every address of one segment that no static route claims: the studios are data (decision 0070), so their
  * pages (/studio-{slug}) and contact pages (/contact-studio-{slug}) are resolved here from the studios on
  * the site; anything else is an old address to redirect (the `redirects` table) or a 404. React Router
  * cannot match a parameter inside a segment (`/studio-:slug`), and static routes rank above this one.

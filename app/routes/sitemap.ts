@@ -49,7 +49,7 @@ function entry(location: string, lastModified: Date): string {
 
 /**
  * Every public page's address: the static pages, then each studio's page and contact page, then the booking
- * pages of the studios that take bookings on the site (issue 25; /reserver exists only when one does).
+ * pages of the studios that take bookings on the site (decision 0115; /reserver exists only when one does).
  */
 export function publicPages(studios: readonly StudioRecord[]): string[] {
   const booking = studios.filter((studio) => studio.data.onlineBooking);

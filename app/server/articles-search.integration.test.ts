@@ -12,7 +12,7 @@ import {
 import { db } from "./db/client.server";
 import { blogArticles } from "./db/schema";
 
-// The ranking of /blog?q= (issue 24, item 10; decision 0109). Each test writes its own articles and removes
+// The ranking of /blog?q= (decision 0109). Each test writes its own articles and removes
 // them: a search sees every published article.
 useAppDatabase();
 

@@ -104,7 +104,7 @@ describe("the /blog list", () => {
   });
 
   it("searches without caring about accents or case ('ete' finds 'Été', 'noel' finds 'Noël')", async () => {
-    // The title before the newer excerpt: a search ranks by relevance (issue 24, item 10).
+    // The title before the newer excerpt: a search ranks by relevance (decision 0109).
     expect(slugsOf(await listPublishedArticles({ search: "ete" }))).toEqual([
       "ete-a-brive",
       "extrait",

@@ -12,7 +12,7 @@ import { seedStudios } from "~/content/seed";
 
 useAppDatabase({ jobs: true });
 
-/** The recipient of a submission: a seeded studio of SPEC.md, and the site's identity. */
+/** The recipient of a submission: a seeded studio of the specification, and the site's identity. */
 function to(slug: string) {
   const studio = seedStudios.find((candidate) => candidate.slug === slug);
   if (!studio) throw new Error(`no seeded studio ${slug}`);
@@ -132,7 +132,7 @@ describe("submitContactForm", () => {
     expect(ussel.httpStatus).toBe(400);
     expect(ussel.result).toMatchObject({
       status: "invalid",
-      // A refusal is not a failure: the fields say what to correct (issue 10, item 2).
+      // A refusal is not a failure: the fields say what to correct (decision 0060).
       toast: { title: "Le message n'est pas encore parti" },
       errors: {
         telephone: "Le téléphone est requis",
@@ -312,7 +312,7 @@ describe("submitContactForm", () => {
       });
       expect(httpStatus).toBe(200);
       expect(result.status).toBe("sent");
-      // Acknowledged as sent, so stored (issue 10, item 8): nothing acknowledged is ever dropped.
+      // Acknowledged as sent, so stored (decision 0021): nothing acknowledged is ever dropped.
       expect(await db().select().from(contactMessages)).toMatchObject([
         { message: validUssel.message, suspectedSpam: true, emailedAt: null },
       ]);
@@ -326,7 +326,7 @@ describe("submitContactForm", () => {
     }
   });
 
-  it("stores every message of one visitor, the same text twice included (issue 10, item 8)", async () => {
+  it("stores every message of one visitor, the same text twice included", async () => {
     const client = nextAddress();
     const send = (message: string) =>
       submitContactForm({

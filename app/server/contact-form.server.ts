@@ -67,7 +67,7 @@ export async function submitContactForm({
   if (!parsed.ok) return refuse("invalid", 400, parsed.errors);
 
   // The spam trap filled in: most likely a bot, but a browser's or a password manager's autofill can fill
-  // it too (issue 10, item 8: a visitor's second message, acknowledged, was never stored). A message that
+  // it too (decision 0021: a visitor's second message, acknowledged, was once never stored). A message that
   // is acknowledged is stored: this one is kept, marked as suspected spam and not e-mailed to the studio.
   const trap = formData.get(HONEYPOT_FIELD);
   const suspectedSpam = typeof trap === "string" && trap !== "";

@@ -96,7 +96,7 @@ const envSchema = z
       .max(300, "doit être au plus 300")
       .default(10),
     /**
-     * Backups (issue 26): encrypted with this passphrase when set (keep it somewhere else than the site:
+     * Backups (decision 0117): encrypted with this passphrase when set (keep it somewhere else than the site:
      * without it no backup can be read); daily at BACKUP_HOUR (Paris time); kept 7 days, 4 weeks, 6 months.
      */
     BACKUP_KEY: z.string().min(16, "doit contenir au moins 16 caractères").optional(),
@@ -110,7 +110,7 @@ const envSchema = z
     BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).max(520).default(4),
     BACKUP_KEEP_MONTHLY: z.coerce.number().int().min(0).max(240).default(6),
     /**
-     * Backups off the server (issue 26, decision 0118): an S3-compatible bucket (or a prefix of one) of
+     * Backups off the server (decision 0118): an S3-compatible bucket (or a prefix of one) of
      * their own, not the site's S3_BUCKET: a backup written there never depends on the live store.
      */
     BACKUP_S3_ENDPOINT: z

@@ -4,7 +4,7 @@ import { fieldErrors, validationToast, type FieldErrors, type FormAnswer } from 
 import type { ToastMessage } from "~/lib/toast";
 
 /*
- * The one way a form's action answers without redirecting (issue 11, item 0): `FormAnswer` with the
+ * The one way a form's action answers without redirecting (decision 0060): `FormAnswer` with the
  * status code that says what happened. Success redirects with a toast (redirectWithToast).
  */
 

@@ -2,7 +2,7 @@ import sanitizeHtml from "sanitize-html";
 import { env } from "./env.server";
 
 /**
- * The allowlist for article bodies (issue 4 item 8). Run on every write and again on every render, so stored
+ * The allowlist for article bodies. Run on every write and again on every render, so stored
  * HTML can never carry a script, whatever reached the database.
  */
 

@@ -9,7 +9,7 @@ import { sanitizeArticleHtml } from "./sanitize.server";
 type Logger = typeof logger;
 
 /**
- * Demo content (issue 4 item 12): three categories and twelve French articles (one of them a draft), so that
+ * Demo content: three categories and twelve French articles (one of them a draft), so that
  * a newcomer sees a living blog. Added on the first start of an empty embedded database (SEED_DEMO=0 turns
  * it off) and by `npm run db:seed` on any database.
  */

@@ -6,7 +6,7 @@ import { authSecret } from "./auth.server";
 import { env } from "./env.server";
 
 // A toast that must survive a redirect (a full page load, or a form posted without JavaScript) travels in
-// this short-lived cookie and is shown, then cleared, by the next page. STYLE.md habit 7.
+// this short-lived cookie and is shown, then cleared, by the next page.
 // It is signed (a forged cookie would put any text in the site's own voice) with a key derived from the
 // sessions' secret, and its flags follow the session cookie's: Secure whenever the site is served over
 // https (better-auth's `useSecureCookies`, auth.server.ts).

@@ -1,4 +1,4 @@
-// Section « sauvegardes » (issue 26): a backup of 10,000 articles, 50,000 subscribers and 5 GB of photos
+// Section « sauvegardes » (decision 0117): a backup of 10,000 articles, 50,000 subscribers and 5 GB of photos
 // taken by the production server's own job (« Sauvegarder maintenant »), with `/` and `/tarifs` under load
 // meanwhile and the server's RSS sampled every 100 ms; then that archive restored by `npm run restore` on a
 // new data folder, its peak RSS held to a budget, and the restored site counted. See
@@ -32,9 +32,9 @@ import {
 } from "./server.ts";
 import { freePort } from "../../app/server/free-port.server.ts";
 
-/** Issue 26: the public pages stay fast while the nightly backup runs. */
+/** The public pages stay fast while the nightly backup runs (decision 0117). */
 const BUDGET_P99_MS = 50;
-/** Issue 26: the archive is streamed, never held in memory. */
+/** The archive is streamed, never held in memory (decision 0117). */
 const BUDGET_RSS_GROWTH_MIB = 64;
 /** The restore's process at its peak (decision 0135: the app's modules from the build, no Vite). */
 const BUDGET_RESTORE_PEAK_MIB = 150;

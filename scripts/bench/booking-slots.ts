@@ -1,4 +1,4 @@
-// Booking slots (issue 25, « réservations »): the free slots of one studio for 90 days with 2,000 existing
+// Booking slots (section « réservations », decision 0113): the free slots of one studio for 90 days with 2,000 existing
 // bookings (their travel margins at the other studios included) and 200 blocked periods, computed by
 // app/lib/booking/slots.ts as /reserver/{studio} does after its two queries. Budget: p95 ≤ 20 ms.
 // `node scripts/bench/booking-slots.ts [--quick]` prints the figures; measureBookingSlots() is part of the

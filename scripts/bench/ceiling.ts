@@ -1,4 +1,4 @@
-// Section « ceiling » (issue 13, item 4): the site's cached /tarifs against the physical limit of this machine,
+// Section « ceiling » (decision 0093): the site's cached /tarifs against the physical limit of this machine,
 // measured in one run with wrk (1 thread, 32 connections, gzip): nginx serving /tarifs' own gzipped bytes,
 // a bare node:http server answering the same buffer, and the site itself.
 import { spawn, spawnSync } from "node:child_process";

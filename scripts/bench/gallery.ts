@@ -1,4 +1,4 @@
-// Section gallery (issue 14): a client gallery's ZIP (throughput, and the server's memory during a 2 GB
+// Section gallery (decision 0103): a client gallery's ZIP (throughput, and the server's memory during a 2 GB
 // archive, read as fast as loopback allows and by a client throttled to 20 MB/s), photos processed per
 // minute, and the public pages' latency while 500 photos are processed. See docs/decisions/0104-zip.md.
 import { execFile } from "node:child_process";

@@ -80,7 +80,7 @@ const after: BenchReport = {
   },
 };
 
-describe("issue 13's before / after table", () => {
+describe("the light pages' before / after table", () => {
   const rows = beforeAfterRows(before.sections, after.sections);
   const row = (figure: string) => rows.find((candidate) => candidate.figure.startsWith(figure));
 
@@ -165,7 +165,7 @@ describe("issue 13's before / after table", () => {
 
   it("renders each row with its verdict, a dash where nothing was measured, and every change", () => {
     const markdown = renderBeforeAfter(after, before).join("\n");
-    expect(markdown).toContain("## Before / after (issue 13)");
+    expect(markdown).toContain("## Before / after (decisions 0090–0095)");
     expect(markdown).toMatch(
       /\| JavaScript before interaction, `\/` \(light\) \| 125 KB \| ✅ 2 KB \| ≤ 5 KB \| \(1\) \|/,
     );

@@ -1,5 +1,5 @@
-// Issue 13's « before / after » table in docs/benchmarks.md: the figures the issue budgets, read from the
-// committed baseline (docs/benchmarks-before-issue13.json, measured on main c471656 before any of the issue's
+// The light pages' « before / after » table in docs/benchmarks.md (decisions 0090–0095): the figures budgeted, read from the
+// committed baseline (docs/benchmarks-before-issue13.json, measured on main c471656 before any of those
 // changes) and from the current report, side by side, with the change that explains each row. Generated at
 // every run, so that it stays true when the bench runs again.
 import { existsSync, readFileSync } from "node:fs";
@@ -35,7 +35,7 @@ export function readBaseline(file = baselinePath): Baseline | null {
 }
 
 /**
- * The changes of issue 13, one line each, with the decision record that describes it. A row of the table
+ * The changes that made the public pages light and fast (decisions 0090–0095), one line each, with the decision record that describes it. A row of the table
  * names the change(s) behind it by key.
  */
 export const changes = {
@@ -114,7 +114,7 @@ function ceilingFigure(section: SectionResult | undefined, pick: "ratio" | "p99"
   return typeof data.site?.p99Ms === "number" ? data.site.p99Ms : null;
 }
 
-/** Issue 13's own figures for the Node process before its changes (its text: « about 330 MiB at idle and 480 MiB under load »). */
+/** The Node process's figures before decision 0092's changes (its text: « about 330 MiB at idle and 480 MiB under load »). */
 export const issueMemoryBefore = { idle: 330, afterLoad: 480 } as const;
 
 type MemorySnapshot = { nodeRss?: unknown };
@@ -226,7 +226,7 @@ export function beforeAfterRows(
       because: ["memory"],
     },
     {
-      figure: "Node RSS at idle (section « memory »; before: issue 13's figure)",
+      figure: "Node RSS at idle (section « memory »; before: the figure before decision 0092)",
       before: issueMemoryBefore.idle,
       after: memoryFigure(after.memory, "idle"),
       unit: "MiB",
@@ -235,7 +235,7 @@ export function beforeAfterRows(
     },
     {
       figure:
-        "Node RSS 2 s after the benchmark's load (section « memory »; before: issue 13's figure)",
+        "Node RSS 2 s after the benchmark's load (section « memory »; before: the figure before decision 0092)",
       before: issueMemoryBefore.afterLoad,
       after: memoryFigure(after.memory, "afterLoad"),
       unit: "MiB",
@@ -283,7 +283,7 @@ function sectionStamp(name: string, section: SectionResult | undefined): string 
   return `${name} ${section.date.slice(0, 16).replace("T", " ")} UTC, commit ${section.commit}, load ${section.machine.loadAverage}${section.quick ? ", **quick run**" : ""}`;
 }
 
-/** The Markdown of the « Before / after (issue 13) » part of docs/benchmarks.md (empty without a baseline). */
+/** The Markdown of the « Before / after (decisions 0090–0095) » part of docs/benchmarks.md (empty without a baseline). */
 export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null): string[] {
   if (!baseline) return [];
   const rows = beforeAfterRows(baseline.sections, report.sections);
@@ -294,11 +294,11 @@ export function renderBeforeAfter(report: BenchReport, baseline: Baseline | null
     "",
     '<a id="issue-13"></a>',
     "",
-    "## Before / after (issue 13)",
+    "## Before / after (decisions 0090–0095)",
     "",
-    "The figures issue 13 budgets, before its changes (the committed baseline",
+    "The figures decisions 0090–0095 budget, before their changes (the committed baseline",
     "`docs/benchmarks-before-issue13.json`) and now (the sections below), side by side. ✅ / ❌: the current",
-    "figure meets / misses the issue's budget; — : not measured. The last column names the change that explains",
+    "figure meets / misses its budget; — : not measured. The last column names the change that explains",
     "the row (list under the table).",
     "",
     "| figure | before | after | budget | change |",

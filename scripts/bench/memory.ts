@@ -1,4 +1,4 @@
-// Section memory (issue 13, item 3): the Node process's footprint at idle and after a load, with the page
+// Section memory (decision 0092): the Node process's footprint at idle and after a load, with the page
 // cache on, and PostgreSQL's beside it. See docs/decisions/0092-memory.md.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";

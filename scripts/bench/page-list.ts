@@ -13,7 +13,7 @@ export type MeasuredPage = {
   name: string;
   path: string;
   kind: PageKind;
-  /** Measured by Lighthouse too (median of 3 runs per page: only the pages issue 13 budgets). */
+  /** Measured by Lighthouse too (median of 3 runs per page: only the pages decision 0095 budgets). */
   lighthouse: boolean;
 };
 
@@ -49,10 +49,10 @@ export const measuredPages: MeasuredPage[] = [
   },
 ];
 
-/** Issue 13, item 5: compressed JavaScript loaded before any interaction, in KB (1,024 bytes). */
+/** Decision 0094: compressed JavaScript loaded before any interaction, in KB (1,024 bytes). */
 export const jsBudgetKiB: Record<PageKind, number> = { light: 5, hydrated: 115 };
 
-/** Issue 13, item 5: Lighthouse performance score (median of 3); LCP ≤ 1.2 s on every measured page. */
+/** Decision 0095: Lighthouse performance score (median of 3); LCP ≤ 1.2 s on every measured page. */
 export const performanceBudget: Record<PageKind, { min?: number; equals?: number }> = {
   light: { equals: 100 },
   hydrated: { min: 95 },

@@ -16,7 +16,7 @@ export async function startPageServer(label: string): Promise<{
   const client = await connect(server.databaseUrl);
   try {
     await seedArticles(client, { to: 12 });
-    // Brive takes bookings on the site: its booking page is measured too (issue 25: a light page).
+    // Brive takes bookings on the site: its booking page is measured too (a light page, decision 0115).
     await offerBooking(client, "brive");
   } finally {
     await client.end();

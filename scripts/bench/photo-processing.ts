@@ -1,4 +1,4 @@
-// Gallery photo processing (issue 14, decision 0102): photos per minute and the server's memory while a
+// Gallery photo processing (decision 0102): photos per minute and the server's memory while a
 // batch of 24-megapixel camera JPEGs goes through the `photos` queue of the production server, as
 // `npm start` runs it (PHOTO_WORKERS=1 unless given). Not a test: figures to read.
 //

@@ -1,4 +1,4 @@
-// Section « réservations » (issue 25): the free slots' computation (booking-slots.ts), `/reserver/{studio}`
+// Section « réservations » (decision 0115): the free slots' computation (booking-slots.ts), `/reserver/{studio}`
 // under load, and 50 visitors posting the booking form for one slot at once, split across two app processes
 // on one database. The race is also run, with the same counts, through Caddy in front of two app servers by
 // tests/integration/two-servers.test.ts, and the helpers below by tests/integration/booking-durability.test.ts.

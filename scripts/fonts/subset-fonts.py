@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-The site's two typefaces cut down to what French text needs (issue 13 item 2, decision 0091).
+The site's two typefaces cut down to what French text needs (decision 0091).
 
 Reads the variable fonts that npm installs (@fontsource-variable/inter and /playfair-display, their "latin"
 files), keeps only the characters of FRENCH below that the font has, narrows the weight axis to the weights the

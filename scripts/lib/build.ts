@@ -20,10 +20,12 @@ export const buildDirectory = path.resolve(root, process.env.BUILD_DIR ?? "build
 const fingerprintFile = path.join(buildDirectory, ".fingerprint");
 
 // Everything the production build is made from.
-const inputs = [
+export const buildInputs = [
   "app",
   // The app's modules of the command-line scripts: an entry of the server build (scripts/lib/app-loader.ts).
   "scripts/lib/app-modules.ts",
+  // The owner's guide, bundled into the admin's help page (decision 0140).
+  "docs/guide-proprietaire.md",
   "public",
   "package-lock.json",
   "vite.config.ts",
@@ -44,7 +46,7 @@ function* files(entry: string): Generator<string> {
 /** A hash of the build's inputs: the build is up to date when it was made from the same inputs. */
 export function sourceFingerprint(): string {
   const hash = createHash("sha256");
-  for (const input of inputs) {
+  for (const input of buildInputs) {
     for (const file of files(input)) {
       hash
         .update(file)

@@ -4,7 +4,7 @@ import path from "node:path";
 /*
  * The runtime import graph of a source folder: which module loads which when it runs. `import type` and
  * `export type … from` are left out (TypeScript erases them), so are packages; `~/` is the app's alias.
- * Used by the test that keeps app/ free of import cycles (issue 24, item 12).
+ * Used by the test that keeps app/ free of import cycles.
  */
 
 const EXTENSIONS = [".ts", ".tsx", "/index.ts", "/index.tsx"];

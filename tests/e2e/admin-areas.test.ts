@@ -104,7 +104,7 @@ describe("categories", () => {
       description: "Les séances estivales",
     });
 
-    // Deleting asks first, in the site's own dialog, not the browser's (issue 10): the cursor waits on
+    // Deleting asks first, in the site's own dialog, not the browser's: the cursor waits on
     // 'Annuler', Escape cancels and puts it back on the row's button.
     const browserDialogs: string[] = [];
     page.on("dialog", (dialog) => {

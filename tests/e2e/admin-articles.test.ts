@@ -55,7 +55,7 @@ describe("article form", () => {
     await page.locator(".ProseMirror").waitFor();
     expect(await form(page).getAttribute("novalidate")).not.toBeNull();
     expect(await page.getByLabel("Auteur").inputValue()).toBe("Studio Photo Exemple");
-    // No `maxlength`: it cut a pasted SEO title mid-word without a word (issue 24, item 9).
+    // No `maxlength`: it cut a pasted SEO title mid-word without a word (decision 0111).
     expect(await page.getByLabel("Titre SEO (facultatif)").getAttribute("maxlength")).toBeNull();
     expect(
       await page.getByLabel("Description SEO (facultative)").getAttribute("maxlength"),
@@ -262,7 +262,7 @@ describe("article form", () => {
     const edited = page.locator("li", { hasText: "Été à Brive, la suite" });
     await expect.poll(() => edited.count()).toBe(1);
 
-    // Deleting asks first, in the site's dialog (issue 10); cancelling keeps the article.
+    // Deleting asks first, in the site's dialog; cancelling keeps the article.
     const confirm = page.getByRole("alertdialog", {
       name: "Êtes-vous sûr de vouloir supprimer cet article ?",
     });

@@ -10,7 +10,7 @@ import { closeToasts, signedInPage } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 
 /*
- * The owner's path through /admin/sauvegardes with a browser (issue 26, decision 0118), by keyboard:
+ * The owner's path through /admin/sauvegardes with a browser (decision 0118), by keyboard:
  * back up now (the new backup appears without reloading), check it (its report appears), download it (the
  * link gives the archive), restore it after typing the word (refused before), and follow the restore to
  * its end; axe on each state. What the server answers without JavaScript (progress, signed links refused,

@@ -16,7 +16,7 @@ import { signedInPage, closeToasts } from "./support/admin";
 import { axeViolations, textContrast, useBrowser } from "./support/browser";
 
 /*
- * The owner on her phone (issue 25, admin side): she creates a session type, then finds a client's request
+ * The owner on her phone (decision 0116): she creates a session type, then finds a client's request
  * in the agenda and accepts it. Each page without a horizontal scroll and without an axe violation. On a
  * wide screen, the week's time grid draws bookings where and as long as they are. What
  * the server answers to each form, with JavaScript off, is tests/http/admin-bookings.

@@ -10,7 +10,7 @@ import { signedInPage, closeToasts } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
 
 /*
- * The owner's pages of the client galleries (issue 14) with JavaScript: create after French errors, the
+ * The owner's pages of the client galleries (decision 0103) with JavaScript: create after French errors, the
  * confirmations asked in a dialog (a new code, reopening the selection, the deletion) and their toasts; axe
  * on every page. What the server answers (the form's defaults and messages, the list's states, the CSV,
  * the e-mail sent, the forms without JavaScript) is in tests/http/admin-galleries.test.ts. A server of the

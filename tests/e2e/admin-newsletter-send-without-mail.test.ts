@@ -7,8 +7,8 @@ import { useOwnServer } from "../support/own-server";
 
 /*
  * The send page of a site whose e-mail is not configured (no SMTP_URL), in a browser: it says so, and the
- * test e-mail is said to wait for the configuration. The sending itself, queued all the same (issue 12,
- * item 6: nothing is lost), is tests/http/admin-newsletter-send-without-mail.
+ * test e-mail is said to wait for the configuration. The sending itself, queued all the same (decision
+ * 0080: nothing is lost), is tests/http/admin-newsletter-send-without-mail.
  */
 
 const url = useOwnServer({ SMTP_URL: "" });

@@ -11,7 +11,7 @@ import {
 import { useOwnServerWithMail } from "../support/own-server";
 
 /*
- * Sending an article from the admin (issue 12, item 3) where a person does it: the preview's frame and its
+ * Sending an article from the admin (decision 0084) where a person does it: the preview's frame and its
  * mode, the sending behind a confirmation dialog, its live progress. Sendings go to every active subscriber
  * of the database: this file runs a server and database of its own, with its own SMTP capture to read what
  * left. What the server answers (the preview's policy, the test e-mail, the sending without JavaScript,

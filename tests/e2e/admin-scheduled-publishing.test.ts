@@ -12,7 +12,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { useOwnServer } from "../support/own-server";
 
 /*
- * Scheduling an article in the browser (issue 12, item 5): the form's own check of a time already past,
+ * Scheduling an article in the browser (decision 0080): the form's own check of a time already past,
  * the autosave that leaves the scheduling to the form's buttons, and axe on the pages that show what was
  * scheduled or is still to send. A server of its own: a published article would show on the shared
  * server's blog. Publishing at the time given and the newsletter that follows, the server's own check and

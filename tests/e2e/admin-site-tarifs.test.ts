@@ -16,7 +16,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { useOwnServer } from "../support/own-server";
 
 /*
- * /admin/site and /admin/tarifs in the browser (issue 11, items 1, 5 and 8): lists changed without a
+ * /admin/site and /admin/tarifs in the browser (decision 0070): lists changed without a
  * reload, previews in a new tab, the cursor on the first field to correct, restores confirmed in the
  * site's dialog, axe on every section. Prices, the brand and the legal details show on pages other files
  * check: a server and database of its own, every document written back as it was. What the server answers
@@ -77,7 +77,7 @@ describe("/admin/tarifs", () => {
     const active = sections.getByRole("link", { name: "Offre gendarmerie" });
     expect(await active.getAttribute("aria-current")).toBe("page");
     const inUse = await textContrast(active);
-    // Was white on white (issue 24, item 9): the active colours lost to the tab's own white background.
+    // Was white on white: the active colours lost to the tab's own white background.
     expect(inUse.ratio).toBeGreaterThanOrEqual(4.5);
     expect(inUse.text).toBe("255,255,255");
     const other = await textContrast(sections.getByRole("link", { name: "Témoignages" }));

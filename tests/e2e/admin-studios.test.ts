@@ -9,7 +9,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { useOwnServer } from "../support/own-server";
 
 /*
- * /admin/studios and /admin/redirections as the owner (issue 11, items 2, 4 and 5). Ussel's phone and
+ * /admin/studios and /admin/redirections as the owner (decision 0070). Ussel's phone and
  * hours show on pages other files check: this file runs a server and database of its own. Every change is
  * still undone at the end (Ussel's row written back, the fourth studio and the redirects removed). The
  * list as the server renders it and the redirects' refusals without JavaScript are tests/http/admin-studios.
@@ -110,7 +110,7 @@ describe("/admin/studios", () => {
     );
 
     // The history: the previous version is seen first (with the keyboard), what bringing it back would
-    // change listed (issue 24, item 9)…
+    // change listed (decision 0114)…
     const history = page.getByRole("region", { name: "Historique du studio" });
     expect(await history.getByText("Modifié : Téléphone et Horaires › Samedi").isVisible()).toBe(
       true,

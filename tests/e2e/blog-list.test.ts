@@ -22,7 +22,7 @@ describe("/blog", () => {
   it("pages by nine: 'Suivant' only when more follow, 'Page N sur M', 'Précédent'", async () => {
     const page = await openPage(`/blog?q=${token}`);
     const pager = page.getByRole("navigation", { name: "Pagination" });
-    // Eleven articles match: two pages (issue 10 adds the page count to SPEC's 'Page N').
+    // Eleven articles match: two pages (the page count added to SPEC's 'Page N' says how many there are).
     expect(await pager.getByText("Page 1 sur 2", { exact: true }).isVisible()).toBe(true);
     expect(await pager.getByRole("link", { name: "Précédent" }).count()).toBe(0);
     await pager.getByRole("link", { name: "Suivant" }).click();

@@ -13,7 +13,7 @@ import { closeToasts, signedInPage } from "./support/admin";
 import { axeViolations, hydrated, useBrowser } from "./support/browser";
 
 /*
- * Issue 25's journey, once, end to end: the owner creates a session type and turns booking on for Brive; a
+ * Online booking's journey (decisions 0113–0116), once, end to end: the owner creates a session type and turns booking on for Brive; a
  * visitor on a phone books it from the header's « Réserver » with the keyboard, gets the e-mail and its
  * .ics, moves the session from the e-mail's link, then cancels it, each of her steps without an axe-core
  * violation, while the owner sees each step in her agenda; the same booking with JavaScript off; a request

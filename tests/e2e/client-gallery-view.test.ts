@@ -15,7 +15,7 @@ import { axeViolations, useBrowser } from "./support/browser";
 import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*
- * The client's gallery as the client lives it with JavaScript (issue 14, items 2 and 5; decision 0103): the
+ * The client's gallery as the client lives it with JavaScript (decision 0103): the
  * code typed, the justified grid with its placeholders, the viewer (counter, arrows, zoom, Escape),
  * favourites and a comment, the validated selection that locks; axe on each. What the server answers
  * (missing and expired galleries, the forms without JavaScript, the limits, the files) is in

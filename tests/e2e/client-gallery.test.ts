@@ -15,7 +15,7 @@ import { useOwnServerWithMail } from "../support/own-server";
 import { viewerZoomedIn, zoomInWithKeyboard } from "./support/viewer";
 
 /*
- * The issue's journey (issue 14, « Done when »), through the real pages and the real pipeline: the owner
+ * The client gallery's whole journey (decisions 0101–0105), through the real pages and the real pipeline: the owner
  * creates a gallery and uploads 30 camera JPEGs (with GPS, some turned) with progress; the worker prepares
  * them; the link leaves by e-mail; the client types the code, browses, zooms, marks favourites with a
  * comment and validates; the owner reads the selection and the studio gets its e-mail; the client's ZIP

@@ -18,7 +18,7 @@ import { axeViolations, useBrowser } from "./support/browser";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * The e-mailed links' pages as a subscriber uses them (issue 12, items 1, 2 and 7): their buttons reached
+ * The e-mailed links' pages as a subscriber uses them (decision 0081): their buttons reached
  * and pressed with the keyboard, the focus on the new state's heading, no accessibility violation. What the
  * server answers (the sign-up, the e-mail, the pages and buttons without JavaScript, one-click
  * unsubscribes, forged and expired links, the rate limits) is checked over HTTP in

@@ -3,7 +3,7 @@ import { axeViolations, useBrowser } from "./support/browser";
 import { messageToTulle, storedMessagesToTulle, useAddedStudio } from "../support/studio-contact";
 
 /**
- * Issue 11, item 2: a studio added in the admin gets pages a visitor can use. What the server sends for it
+ * Decision 0070: a studio added in the admin gets pages a visitor can use. What the server sends for it
  * (its pages, menus, JSON-LD, sitemap, redirects, retirement) is in tests/http/studios-as-data.test.ts;
  * here, what needs a browser: axe on its pages, and its own form checked and sent with JavaScript.
  */

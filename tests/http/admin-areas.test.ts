@@ -65,7 +65,7 @@ describe("dashboard", () => {
   });
 
   it("lists articles newest first by the date each row leads with: published, scheduled or created", async () => {
-    // By creation alone the order would be the draft, the published one, the scheduled one (issue 24).
+    // By creation alone the order would be the draft, the published one, the scheduled one.
     const scheduledFor = new Date("2099-06-01T08:00:00Z");
     await serverDatabase()
       .insert(blogArticles)
@@ -160,7 +160,7 @@ describe("subscribers", () => {
     // The bytes as sent: reading the body as text would drop the BOM.
     const bytes = new Uint8Array(await csv.arrayBuffer());
     const text = new TextDecoder().decode(bytes);
-    // French date and time in Paris (issue 10), semicolons and a BOM for French Excel.
+    // French date and time in Paris, semicolons and a BOM for French Excel.
     expect(text).toMatch(
       new RegExp(`"parti-${marker}@example\\.com";"\\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d";`),
     );

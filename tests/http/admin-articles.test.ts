@@ -19,7 +19,7 @@ import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * The article form and the article pages as the server answers them (issue 23): its own checks with
+ * The article form and the article pages as the server answers them (decision 0120): its own checks with
  * JavaScript off, the autosave's endpoint, the draft's preview. The editor itself is tests/e2e.
  */
 
@@ -111,7 +111,7 @@ describe("the article form without JavaScript", () => {
   });
 });
 
-describe("an article's history (issue 24, item 9)", () => {
+describe("an article's history, seen before it is restored", () => {
   it("each save is kept: a version is seen, previewed and brought back, its address unchanged", async () => {
     const slug = `historique-${marker}`;
     const first = `Premier jet ${marker}`;
@@ -250,7 +250,7 @@ describe("the draft's preview", () => {
   });
 });
 
-describe("the SEO title and description (issue 24, item 9)", () => {
+describe("the SEO title and description, never cut", () => {
   const longSeoTitle = "Séance photo de naissance à domicile en Corrèze : nos conseils";
 
   it("are never cut: counted and previewed in the server's HTML, a longer title refused at its field and kept", async () => {
@@ -303,7 +303,7 @@ describe("the SEO title and description (issue 24, item 9)", () => {
   });
 });
 
-describe("autosaved drafts of « Nouvel article » (issue 24, item 9)", () => {
+describe("autosaved drafts of « Nouvel article », offered and not in the way", () => {
   /** A visit of the new-article page: its form and the visit's autosave. */
   async function visitNewArticle() {
     const page = await fetchPage("/admin/articles/nouveau", { cookie: admin.cookie() });

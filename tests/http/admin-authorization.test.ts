@@ -56,7 +56,7 @@ let demotedCookie = "";
 let revisionId = "";
 /** A sending whose subject is the secret draft's title: its pages must not show it to anyone else. */
 let sendingId = "";
-/** A client gallery with one photo (issue 14): nobody else may see, order, upload to or delete it. */
+/** A client gallery with one photo (decision 0103): nobody else may see, order, upload to or delete it. */
 let galleryId = "";
 let galleryPhotoId = "";
 
@@ -252,6 +252,7 @@ const pages = () => [
   "/admin/sauvegardes",
   "/admin/sauvegardes?restaurer=sauvegarde-2026-01-01-030000.tar",
   `/admin/sauvegardes/restauration/${studioId}`,
+  "/admin/aide",
   "/admin/reservations",
   "/admin/reservations?vue=liste",
   "/admin/reservations/nouvelle",
@@ -643,7 +644,7 @@ async function expectNothingChanged() {
     .from(siteDocuments)
     .where(eq(siteDocuments.key, "gallery"));
   expect((gallery?.data as { items: unknown[] }).items.length).toBeGreaterThan(0);
-  // No session type, photographer, blocked time or calendar feed of the visitor's (issue 25).
+  // No session type, photographer, blocked time or calendar feed of the visitor's (decision 0116).
   expect(
     await database
       .select()
@@ -824,7 +825,7 @@ describe.each(visitors)("admin routes for a $name visitor", (visitor) => {
       expectNoAdminData(await post.text());
     }
 
-    // A client gallery's progress, previews and uploads (issue 14).
+    // A client gallery's progress, previews and uploads (decision 0103).
     const uploadId = "00000000-0000-4000-8000-000000000000";
     for (const path of [
       `/admin/galeries/${galleryId}/progression`,

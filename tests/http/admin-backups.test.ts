@@ -10,7 +10,7 @@ import { useOwnServer } from "../support/own-server";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
- * The backups as the server renders them (issue 26, decision 0118): the dashboard's health, and
+ * The backups as the server renders them (decision 0118): the dashboard's health, and
  * /admin/sauvegardes without JavaScript — a backup asked and shown, the signed download links (an altered,
  * another administrator's or an old link is refused in French), a check and its report, a restore refused
  * without its typed word (nothing asked, nothing changed), and the owner sent to the login page with the

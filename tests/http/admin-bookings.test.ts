@@ -20,7 +20,7 @@ import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * The owner's booking pages as the server answers them with JavaScript off (issue 25, admin side): session
+ * The owner's booking pages as the server answers them with JavaScript off (decision 0116): session
  * types (validation, questions' list, revisions, private link), photographers and travel times, the
  * calendar feed, the agenda (phone booking, a slot taken, move, cancel, request accepted, time blocked),
  * the CSV export and the dashboard.

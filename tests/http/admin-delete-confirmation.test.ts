@@ -9,7 +9,7 @@ import { fetchPage, textOf } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * A delete is confirmed first, without JavaScript too (issue 10): the row's button reloads the page with
+ * A delete is confirmed first, without JavaScript too: the row's button reloads the page with
  * the site's dialog open, whose own button deletes. The dialog with JavaScript (focus, Escape) is
  * tests/e2e/admin-areas.
  */

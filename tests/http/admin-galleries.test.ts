@@ -10,7 +10,7 @@ import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * The owner's pages of the client galleries (issue 14) as the server answers them, their forms posted as a
+ * The owner's pages of the client galleries (decision 0103) as the server answers them, their forms posted as a
  * browser without JavaScript posts them: create (French errors, kept values), the list's states, the
  * settings (a new code voids the old one), the selection and its CSV, sending the link (read back from this
  * file's own SMTP capture) and the deletion, each confirmation answered on the page the server renders
@@ -260,7 +260,7 @@ describe("/admin/galeries over HTTP", () => {
     const sent = await submitButton(send, path, { cookie: admin.cookie() });
     expect(sent.status).toBe(302);
     // The page shown after the send says it went, when and to whom, whether the queue has delivered it
-    // yet or not (it said « pas encore envoyé » until the mail server had accepted it: issue 24).
+    // yet or not (it said « pas encore envoyé » until the mail server had accepted it).
     const shown = textOf((await followed(sent)).document.body);
     expect(shown).toContain("E-mail en route");
     expect(shown).not.toContain("pas encore été envoyé");

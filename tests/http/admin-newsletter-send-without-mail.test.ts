@@ -9,7 +9,7 @@ import { serverDatabase } from "../support/server-under-test";
 
 /*
  * The send page of a site whose e-mail is not configured (no SMTP_URL), as the server answers it: it says
- * so and what to set, and the sending is still created: its e-mails wait in the queue (issue 12, item 6:
+ * so and what to set, and the sending is still created: its e-mails wait in the queue (decision 0080:
  * nothing is lost). The page in a browser is tests/e2e/admin-newsletter-send-without-mail.
  */
 

@@ -19,7 +19,7 @@ import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * Sending an article from the admin (issue 12, item 3) as the server answers it: the send page and its
+ * Sending an article from the admin (decision 0084) as the server answers it: the send page and its
  * preview, the test e-mail, the sending without JavaScript, never twice, « Publier et envoyer », a sending's
  * page and figures. Sendings go to every active subscriber of the database: this file runs a server and
  * database of its own, with its own SMTP capture to read what left. The page in a browser (the preview's

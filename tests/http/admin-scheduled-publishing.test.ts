@@ -29,7 +29,7 @@ import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * Scheduled publishing as the owner (issue 12, item 5): an article scheduled a little over a minute ahead,
+ * Scheduled publishing as the owner (decision 0080): an article scheduled a little over a minute ahead,
  * newsletter box ticked, is absent from /blog, the feed and the sitemap, then present once its time has
  * come, and its newsletter reaches the subscriber once. It publishes and sends on a server of its own,
  * with an SMTP capture of its own: the shared server's pages and mailbox stay as other files expect.

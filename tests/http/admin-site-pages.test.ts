@@ -10,7 +10,7 @@ import { fetchPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * The pages the article editor's link dialog offers (issue 24, item 9): the site's own pages by name, each
+ * The pages the article editor's link dialog offers: the site's own pages by name, each
  * studio's page and contact page, the newest published articles. Refusals to others are in
  * admin-authorization.test.ts; the dialog itself in tests/e2e/admin-article-editor.test.ts.
  */

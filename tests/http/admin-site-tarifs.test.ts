@@ -24,7 +24,7 @@ import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * /admin/site and /admin/tarifs as the server answers them (issue 11, items 1, 5 and 8): what a save, a
+ * /admin/site and /admin/tarifs as the server answers them (decision 0070): what a save, a
  * refusal, a list's « Ajouter » and « Retirer » and a restore do, JavaScript off, and what the public pages
  * show at once. Prices and the brand show on pages other files check: a server and database of its own,
  * every document written back as it was. The forms in the browser (focus, previews, dialogs, axe) are
@@ -92,7 +92,7 @@ describe("/admin/tarifs", () => {
     const row = [...after.document.querySelectorAll("li")].find((item) =>
       item.querySelector(`time[datetime="${before?.createdAt.toISOString()}"]`),
     );
-    // Seen before it is brought back (issue 24, item 9): what it would change, and the page as it was.
+    // Seen before it is brought back (decision 0114): what it would change, and the page as it was.
     expect(textOf(after.document.body)).toMatch(
       /Modifié : Onglets › .*« Séance Naissance » › Prix/,
     );
@@ -316,7 +316,7 @@ describe("/admin/site", () => {
       [nameOf(identity, "Nom du studio")]: "Atelier Lumière",
     });
     expect(saved.status).toBe(302);
-    // The owner's words for it (issue 24, item 9).
+    // The owner's words for it.
     expect(flashedToast(saved.headers)).toEqual({
       type: "success",
       title: "Identité du site modifiée",

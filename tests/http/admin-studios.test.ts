@@ -16,7 +16,7 @@ import { fetchPage, textOf, type FetchedPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
- * /admin/studios and /admin/redirections as the server answers them (issue 11, items 2 and 4): the list
+ * /admin/studios and /admin/redirections as the server answers them (decision 0070): the list
  * of studios, and the redirects' refusals posted without JavaScript. Changing a studio, its previews and
  * its history, and the redirects' own page in use, are tests/e2e/admin-studios (a server of its own: a
  * studio's phone shows on pages other files check). Nothing here changes what a page shows.

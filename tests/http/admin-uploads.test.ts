@@ -56,7 +56,7 @@ describe("image uploads", () => {
     }
   });
 
-  // Issue 10: the limit was 15 MB, which refused photos straight from a camera; it is now 50 MB.
+  // The limit was 15 MB, which refused photos straight from a camera; it is now 50 MB.
   it("refuses a file larger than 50 MB, announced or streamed without a length", async () => {
     const big = Buffer.alloc(51 * 1024 * 1024, 1);
     const tooLarge = {

@@ -13,7 +13,7 @@ import { blogNewsletterSubscribers, contactMessages, rateLimits } from "../../ap
  * What an attacker (or a broken client) sends to every public form and query parameter: NUL bytes,
  * control characters, bytes that are not UTF-8 (percent-encoded and raw), over-long values, oversized
  * and endless bodies, methods no page takes. The server never answers 5xx: it refuses in French (400,
- * 405, 413) or normalises the value and answers as usual. Issue 10, items 11 and 12.
+ * 405, 413) or normalises the value and answers as usual, before any loader or action runs.
  */
 
 const baseUrl = inject("baseUrl");

@@ -60,7 +60,7 @@ describe("newsletter sign-up without JavaScript", () => {
     expect(status.map((element) => element.getAttribute("role"))).toEqual(["status"]);
     expect(status[0]?.getAttribute("tabindex")).toBe("-1");
 
-    // The refusal is written at the field (issue 10, item 2).
+    // The refusal is written at the field (decision 0060).
     const refused = await signUp("invalide");
     expect(refused.status).toBe(400);
     const field = refused.document.querySelector('input[name="email"]');

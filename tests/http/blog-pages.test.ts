@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fetchPage, metaContent, textOf } from "../support/html";
 
-// A page of the blog's list past its last one is no page (issue 24, item 9): a French 404 with the way
+// A page of the blog's list past its last one is no page: a French 404 with the way
 // back, never an empty list answered 200 that search engines would index.
 
 describe("the blog's list past its last page", () => {

@@ -10,7 +10,7 @@ import { addParisDays } from "~/lib/booking/slots";
 import { slotLabelFr } from "~/lib/booking/words";
 import { isoDayInParis } from "~/lib/dates";
 
-// The visitor's booking pages without JavaScript (issue 25, decision 0115), on a server of the file's own:
+// The visitor's booking pages without JavaScript (decision 0115), on a server of the file's own:
 // turning booking on for Brive changes the header of every page. Each step is a server-rendered light page;
 // bad input of every kind is a French 4xx; the slot someone else took keeps what was typed. What a person
 // sees and does in a browser (phone, keyboard, 44 px, axe): the visitor's walk in

@@ -17,7 +17,7 @@ import { makeTestPhotoSet } from "../support/photos";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
- * The client's gallery as the server answers it (issue 14, items 2 and 5; decision 0103): the missing and
+ * The client's gallery as the server answers it (decision 0103): the missing and
  * expired galleries, the code form posted without JavaScript and its limits, the grid's HTML and its private
  * files, the single-photo page, favourites, a comment and the validation without JavaScript, and the
  * selection that stays locked. What the client sees and does with JavaScript (the placeholders, the viewer,

@@ -6,7 +6,7 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 import { closeServerDatabase, targetServer } from "../support/server-under-test";
 
 /*
- * A new site's first ten minutes (issue 24, item 11): started with no administrator, the server prints one
+ * A new site's first ten minutes (decision 0110): started with no administrator, the server prints one
  * line with a link valid 24 hours; the link opens a French page that creates the first administrator once.
  * A server of this file's own: on the suite's, other files create administrators.
  */

@@ -34,7 +34,7 @@ describe("home page", () => {
     ]);
     expect(business?.priceRange).toBeTruthy();
     // Hours are per studio (one LocalBusiness each, as on the studio pages), not one business-wide week:
-    // the old Monday–Saturday 9h–18h contradicted the studios' own hours (issue 10).
+    // the old Monday–Saturday 9h–18h contradicted the studios' own hours.
     expect(business?.openingHoursSpecification).toBeUndefined();
     expect(business?.department.map((studio) => studio["@id"])).toEqual([
       `${baseUrl}/studio-ussel#studio`,

@@ -9,7 +9,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { useOwnServerWithMail } from "../support/own-server";
 
 /*
- * The whole life of a subscriber, end to end (issue 12, « Done when »): she signs up on the blog, receives the
+ * The whole life of a subscriber, end to end (decisions 0080 and 0081): she signs up on the blog, receives the
  * confirmation e-mail, confirms on its page, receives the article the owner sends, leaves with her mail
  * client's one-click unsubscribe (RFC 8058), comes back, leaves again through the e-mail's link, and receives
  * nothing after. Every form is posted as a browser without JavaScript posts it (the pages' use with the

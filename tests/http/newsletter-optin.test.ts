@@ -22,7 +22,7 @@ import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 import { mailsTo } from "../support/smtp-capture";
 
 /*
- * Double opt-in and unsubscribe over HTTP (issue 12, items 1, 2 and 7): the sign-up form and the e-mailed
+ * Double opt-in and unsubscribe over HTTP (decision 0081): the sign-up form and the e-mailed
  * links' buttons posted as a browser without JavaScript posts them, the confirmation e-mail caught by the
  * shared server's SMTP capture, the unsubscribe link a newsletter carries (signed with the server's
  * AUTH_SECRET, as the server signs it) taken by a mail provider's one-click POST, forged, expired and test

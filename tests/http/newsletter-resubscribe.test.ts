@@ -7,8 +7,8 @@ import { fetchPage, textOf } from "../support/html";
 import { serverAuthSecret, serverDatabase } from "../support/server-under-test";
 
 // « Me réinscrire » on a newsletter's unsubscribe address needs the site's own page: only leaving is open to
-// other sites (RFC 8058's one-click), so a forged page cannot make a person who left active again (issue 24,
-// item 4). Coming back from the page, even a minute after leaving, asks for the address's confirmation by
+// other sites (RFC 8058's one-click), so a forged page cannot make a person who left active again (decision
+// 0081). Coming back from the page, even a minute after leaving, asks for the address's confirmation by
 // e-mail (decision 0081, amended 2026-11-29): the token may be a program's.
 
 const email = `reinscription-${randomBytes(4).toString("hex")}@example.com`;

@@ -10,7 +10,7 @@ import { serverBaseUrl } from "../support/server-under-test";
 /**
  * Nothing personal may be kept by a shared cache (a proxy, a CDN) or the browser's back-forward cache:
  * every admin answer, the login, 404s and refusals send `Cache-Control: no-store`; the flash cookie is
- * signed. Issue 10, item 13.
+ * signed (decision 0031: nothing personal is ever cached).
  */
 
 const baseUrl = serverBaseUrl();

@@ -16,7 +16,7 @@ import {
 import { studios as seeded } from "../support/studios";
 
 /**
- * Issue 11, item 2: a studio added in the admin (here through `saveStudio`, as the admin saves it) gets its
+ * Decision 0070: a studio added in the admin (here through `saveStudio`, as the admin saves it) gets its
  * page, its contact page with its own form, a place in the menus, the footer, /contact, the home page,
  * the sitemap and the structured data; retired, it leaves all of them. Item 4: a redirect of the
  * `redirects` table is followed. What a visitor does with the new studio's pages in a browser (axe, the

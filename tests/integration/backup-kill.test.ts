@@ -13,7 +13,7 @@ import { root } from "../../scripts/lib/build";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
 /*
- * Issue 26: kill -9 in the middle of `npm run backup` and of `npm run restore` leaves the site serving its
+ * Decisions 0117 and 0128: kill -9 in the middle of `npm run backup` and of `npm run restore` leaves the site serving its
  * data and the earlier backups as they were, and the next backup or restore succeeds.
  *
  * Where the kill lands. The test holds a lock on one table (`verifications`, which no page reads), so the

@@ -7,7 +7,7 @@ import { startScriptedSmtp, type ScriptedSmtp, type SmtpAnswer } from "../suppor
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { parseMail } from "../support/smtp-capture";
 
-// Issue 25, « What must hold »: SIGKILL of the app process during a burst of bookings (different slots) →
+// Decision 0113, what must hold: SIGKILL of the app process during a burst of bookings (different slots) →
 // after a restart every booking whose answer was the 303 to its page is there, and each confirmation e-mail
 // (and the studio's notice) is sent exactly once.
 //

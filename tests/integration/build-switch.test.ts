@@ -7,7 +7,7 @@ import { buildDirectory as suiteBuild, root } from "../../scripts/lib/build";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
 // `npm run build` (and `npm start` after a change) beside a running server: the server keeps serving the
-// build it started with, every request answered, until it is restarted (issue 24, item 2).
+// build it started with, every request answered, until it is restarted (decision 0108).
 
 const folders: string[] = [];
 let server: ServerProcess | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { crashDuringSignUps, type Victim } from "../../scripts/bench/durability.ts";
 import { cleanUpCluster, makeDataDir, removeDataDir } from "../../scripts/bench/server.ts";
 
-// Issue 6 item 7 with smaller counts (the benchmark runs 1,000 sign-ups): a SIGKILL of the Node server or of
+// The benchmark's durability section (decision 0050) with smaller counts (the benchmark runs 1,000 sign-ups): a SIGKILL of the Node server or of
 // its embedded PostgreSQL in the middle of sign-ups loses no acknowledged sign-up, `npm start` (scripts/start.ts)
 // comes back without manual repair, and the final stop leaves no database process behind.
 

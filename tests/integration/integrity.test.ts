@@ -8,7 +8,7 @@ import {
 } from "../../scripts/bench/server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
-// Issue 6 item 6 with smaller counts (the benchmark runs 500 sign-ups and 200 messages): concurrent posts of
+// The benchmark's integrity section (decision 0050) with smaller counts (the benchmark runs 500 sign-ups and 200 messages): concurrent posts of
 // the real forms to the production server lose nothing, duplicate nothing and never answer 5xx.
 
 let database: TestDatabase;

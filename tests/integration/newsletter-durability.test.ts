@@ -18,7 +18,7 @@ import {
 } from "../support/scripted-smtp";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
-// Issue 12, « done when »: the server process is killed in the middle of a sending of 2,000 e-mails and,
+// Decision 0080: the server process is killed in the middle of a sending of 2,000 e-mails and,
 // after a restart, exactly 2,000 have been delivered, none twice.
 //
 // Where the kill happens. A delivery is recorded 'sent' right after the mail server answers 250 to its

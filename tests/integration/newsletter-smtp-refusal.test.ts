@@ -13,7 +13,7 @@ import {
   type SmtpAnswer,
 } from "../support/scripted-smtp";
 
-// Issue 12: the mail server refusing for a while delays a sending but neither loses nor repeats an
+// Decision 0080: the mail server refusing for a while delays a sending but neither loses nor repeats an
 // e-mail; an address it refuses for good is given up alone. The workers run in this process against a
 // loopback SMTP server whose answers each test writes.
 

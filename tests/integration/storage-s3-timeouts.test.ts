@@ -6,7 +6,7 @@ import { StorageUnavailableError } from "../../app/server/storage/types";
 import { startS3Server, type S3Server } from "../support/s3-server";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
-// A bucket that stops answering (issue 24, item 5): every request to it is bounded in time, given up when
+// A bucket that stops answering: every request to it is bounded in time, given up when
 // the visitor leaves, answered 504 in French with one JSON log line, and the site serves again once the
 // bucket is back.
 

@@ -14,7 +14,7 @@ import { makeTestJpeg } from "../support/photos";
 import { startS3Server, type S3Server } from "../support/s3-server";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
-// Issue 14 item 3: with S3_* set, the blog's images and the media library go to the bucket (nothing under
+// Decision 0100: with S3_* set, the blog's images and the media library go to the bucket (nothing under
 // DATA_DIR/uploads), and a site on that bucket serves them; a deleted photo's files leave the bucket.
 
 let s3: S3Server;

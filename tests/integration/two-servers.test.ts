@@ -30,7 +30,7 @@ import { startS3Server, type S3Server } from "../support/s3-server";
 import { closeServerDatabase, serverDatabase, targetServer } from "../support/server-under-test";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 
-// Issue 26, « Several app servers, proven » (decision 0119): two production app processes on one
+// Several app servers, proven (decision 0119): two production app processes on one
 // PostgreSQL and one S3 bucket, behind Caddy with the repository's own configuration (deploy/Caddyfile),
 // asked only through Caddy, which names the server of each answer. Started once for the whole file; the
 // last test kills one of them.

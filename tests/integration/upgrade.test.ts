@@ -26,8 +26,8 @@ import { closeServerDatabase, serverDatabase, targetServer } from "../support/se
 import { lostValues } from "../support/stored-values";
 
 /*
- * Issue 26, « Safe upgrades »: the database and files of the previous release (for now 43eacdb, the commit
- * before issue 26's work), frozen with content in every table by `npm run fixture:previous-release`, are put
+ * Safe upgrades (README, « Mettre à jour »): the database and files of the previous release (for now 43eacdb, the commit
+ * before the backups' work), frozen with content in every table by `npm run fixture:previous-release`, are put
  * back at that release's migration level, then today's production server starts on them (its migrations
  * run at start, as on the owner's machine). Every page and admin screen must answer, and every stored JSON
  * document must parse with today's schemas, keeping every stored value. At each release, refresh the

@@ -123,7 +123,7 @@ export const storedMessagesToTulle = () =>
   db().select().from(contactMessages).where(eq(contactMessages.email, messageToTulle.fields.email));
 
 /**
- * Issue 11: a fourth studio, Tulle, added as the admin saves one (`saveStudio`), with two rows of the
+ * Decision 0070: a fourth studio, Tulle, added as the admin saves one (`saveStudio`), with two rows of the
  * `redirects` table, on a server and database of the file's own: on the suite's shared server it would
  * show in the menus and JSON-LD other files compare exactly. The app's `db()` (for the content store), the
  * page helpers of `html.ts` and `serverDatabase()` target that server and its database.

@@ -1,12 +1,12 @@
 import { seedRedirects, seedStudios } from "../../app/content/seed";
 
-/** The slugs of the three studios of SPEC.md. */
+/** The slugs of the three studios of the specification. */
 type SeedSlug = "ussel" | "brive" | "limoges";
 const SEED_SLUGS: readonly string[] = ["ussel", "brive", "limoges"] satisfies SeedSlug[];
 const isSeedSlug = (slug: string): slug is SeedSlug => SEED_SLUGS.includes(slug);
 
 /**
- * The three studios of SPEC.md as the seed writes them into every new database (the e2e server's too), in
+ * The three studios of the specification as the seed writes them into every new database (the e2e server's too), in
  * the shape the browser tests read: what each page must show until the owner changes it.
  */
 export const studios = seedStudios.map(({ slug, data }) => {

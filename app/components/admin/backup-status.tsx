@@ -10,7 +10,7 @@ export type BackupStatusData = {
 };
 
 /**
- * The backups on the dashboard (issue 26): one calm line while they run every night (or before the first
+ * The backups on the dashboard (decision 0118): one calm line while they run every night (or before the first
  * night), red when the last one failed or none came for more than a day, with what to do.
  */
 export function BackupStatus({ status }: { status: BackupStatusData }) {

@@ -10,7 +10,7 @@ import {
 import { Dialog } from "./dialog";
 
 /**
- * The article editor's link dialog (issue 24, item 9), instead of the browser's prompt(): an address typed
+ * The article editor's link dialog, instead of the browser's prompt(): an address typed
  * or pasted, or a page of the site picked from a list that filters as she types; « Retirer le lien » on an
  * existing link. The address is checked as the sanitizer will keep it.
  */

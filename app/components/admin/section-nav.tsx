@@ -17,7 +17,7 @@ export function SectionNav({ label, sections }: { label: string; sections: reado
               to={section.to}
               end={section.end}
               // `cn` does not settle Tailwind conflicts: the two states share no colour class, or the
-              // stylesheet's order would pick one (white on white, issue 24).
+              // stylesheet's order would pick one (white on white).
               className={({ isActive }) =>
                 cn(
                   "inline-flex min-h-11 items-center rounded-full border px-4 text-sm",

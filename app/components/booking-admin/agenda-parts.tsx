@@ -7,7 +7,7 @@ import { BOOKING_STATE_LABELS, type BookingState, isCalledOff } from "~/lib/book
 import { parisDateTimeInputValue } from "~/lib/dates";
 
 /*
- * The pieces of the owner's agenda (issue 25): a booking's line, a blocked period's line, a day of them.
+ * The pieces of the owner's agenda (decision 0116): a booking's line, a blocked period's line, a day of them.
  * Server-rendered links: a tap opens the booking.
  */
 

@@ -5,7 +5,7 @@ import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 
 /**
- * The owner's calendar feed (issue 25): its state, « Générer un nouveau lien » (the old one stops), the
+ * The owner's calendar feed (decision 0116): its state, « Générer un nouveau lien » (the old one stops), the
  * new address shown once with how to subscribe from a phone, and « Désactiver le lien ».
  */
 export function CalendarFeedSection({

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { longDayFr } from "~/lib/booking/agenda-format";
 import { BookingItem, type BookingLine } from "./agenda-parts";
 
-/** The dashboard's bookings of today and tomorrow (issue 25), and the requests waiting for an answer. */
+/** The dashboard's bookings of today and tomorrow (decision 0116), and the requests waiting for an answer. */
 export function DashboardBookings({
   today,
   tomorrow,

@@ -14,7 +14,7 @@ import { cn } from "~/lib/utils";
 import { blockedSummary, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
 
 /*
- * The agenda's week as a time grid on a wide screen (issue 25): a column per day, each booking drawn at its
+ * The agenda's week as a time grid on a wide screen (decision 0116): a column per day, each booking drawn at its
  * Paris time and as long as it lasts, side by side when two studios overlap, blocked time hatched behind.
  * Server-rendered links; a phone keeps the week as a list of days (the agenda shows one or the other).
  */

@@ -4,7 +4,7 @@ import { slotLabelFr, timeLabelFr } from "~/lib/booking/words";
 import { cn } from "~/lib/utils";
 
 /*
- * The parts of the visitor's booking pages (issue 25): server-rendered, light (no framework script), every
+ * The parts of the visitor's booking pages (decision 0115): server-rendered, light (no framework script), every
  * choice a real link or button of at least 44 px, labelled in full French for screen readers.
  */
 

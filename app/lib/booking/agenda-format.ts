@@ -5,7 +5,7 @@ import { addParisDays } from "./slots";
 import { durationLabelFr, timeLabelFr } from "./words";
 
 /*
- * How the owner's booking pages write durations, days and times (issue 25): French, Paris time.
+ * How the owner's booking pages write durations, days and times (decision 0116): French, Paris time.
  */
 
 /** « 1 h 30 », « 1 h 15 », « 2 h », « 45 min », « 0 min ». */

@@ -2,7 +2,7 @@ import type { BookingActor, BookingEventKind } from "./model";
 import { instantLabelFr } from "./words";
 
 /*
- * A booking's history in the owner's words (issue 25): one French sentence per `booking_events` row.
+ * A booking's history in the owner's words (decision 0116): one French sentence per `booking_events` row.
  */
 
 export type BookingEventView = {

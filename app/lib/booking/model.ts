@@ -1,5 +1,5 @@
 /**
- * The words of online booking (issue 25), shared by the database schema, the server modules and the pages.
+ * The words of online booking (decision 0113), shared by the database schema, the server modules and the pages.
  * Decision record 0113 explains the model.
  */
 
@@ -65,7 +65,7 @@ export type BookingEventKind = (typeof BOOKING_EVENT_KINDS)[number];
 export const BOOKING_ACTORS = ["client", "owner", "system"] as const;
 export type BookingActor = (typeof BOOKING_ACTORS)[number];
 
-/** Defaults of a session type (issue 25). */
+/** Defaults of a session type (decision 0113). */
 export const SESSION_TYPE_DEFAULTS = {
   minimumNoticeHours: 24,
   horizonDays: 90,

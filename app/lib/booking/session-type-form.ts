@@ -12,7 +12,7 @@ import {
 } from "./session-types";
 
 /*
- * The session type form of /admin/reservations/seances (issue 25): every setting of a session type as the
+ * The session type form of /admin/reservations/seances (decision 0116): every setting of a session type as the
  * owner types it, in flat field names (questions as `question-{i}-label`…), so that it posts without
  * JavaScript and comes back whole after a refusal. `sessionTypeFormValues` writes a stored type as fields;
  * `parseSessionTypeForm` reads them back with a French message at each field that does not hold. The same
@@ -75,7 +75,7 @@ export const questionIntent = {
   down: (index: number) => `down-question-${index}`,
 };
 
-/** The fields of a new session type: the issue's defaults, every studio ticked. */
+/** A new session type's fields: `SESSION_TYPE_DEFAULTS`, every studio ticked. */
 export function newSessionTypeValues(studioIds: readonly string[]): Record<string, string> {
   const values: Record<string, string> = {
     durationMinutes: "60",

@@ -3,7 +3,7 @@ import { z } from "~/lib/zod";
 
 /*
  * The JSON parts of a session type (`session_types.questions`, `session_types.bookable_hours`) and the
- * answers a visitor gives. Stored JSON only grows, with defaults (STYLE.md): a question written before a new
+ * answers a visitor gives. Stored JSON only grows, with defaults (docs/architecture.md, « Tables »): a question written before a new
  * field was added still parses.
  */
 

@@ -1,7 +1,7 @@
 import { durationFr } from "./agenda-format";
 
 /*
- * A travel time as the owner types it (issue 25): « 1 h 15 », « 1h15 », « 75 », « 75 min », « 2 h ».
+ * A travel time as the owner types it (decision 0116): « 1 h 15 », « 1h15 », « 75 », « 75 min », « 2 h ».
  */
 
 const HOURS = /^(\d{1,2})\s*h\s*(\d{1,2})?\s*(?:min)?$/i;

@@ -1,5 +1,5 @@
 /**
- * The addresses of online booking (issue 25, decision 0115), one step per page, every choice in the address
+ * The addresses of online booking (decision 0115), one step per page, every choice in the address
  * so that each step is a plain link that works without JavaScript and can be reloaded or shared:
  *
  * - `/reserver`: the studios that take bookings on the site (`?seance={séance}`: those offering that one);

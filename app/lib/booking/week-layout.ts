@@ -4,7 +4,7 @@ import { parisDateTimeInputValue } from "../dates";
 import { timeLabelFr } from "./words";
 
 /*
- * Where the owner's week grid draws each booking and blocked time (issue 25): per day column, from the
+ * Where the owner's week grid draws each booking and blocked time (decision 0116): per day column, from the
  * Paris wall clock, in minutes after the grid's first hour, side by side when they overlap (two studios at
  * once). Pure: the component only turns these figures into percentages.
  */

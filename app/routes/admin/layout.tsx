@@ -52,6 +52,7 @@ const links = [
   { to: "/admin/administrateurs", label: "Administrateurs" },
   { to: "/admin/securite", label: "Sécurité" },
   { to: "/admin/sauvegardes", label: "Sauvegardes" },
+  { to: "/admin/aide", label: "Aide" },
 ];
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

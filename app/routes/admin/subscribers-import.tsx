@@ -23,7 +23,7 @@ import { failedForm, invalidForm } from "~/server/forms.server";
 import { log } from "~/server/logger.server";
 
 /*
- * The owner imports people who already consented, with the consent date (issue 12, item 2). The file is
+ * The owner imports people who already consented, with the consent date (decision 0084). The file is
  * read and the valid lines added in one go; the page then says what happened to each line. Posting the same
  * file again changes nothing: its addresses are then already present.
  */

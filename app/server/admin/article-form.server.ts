@@ -123,7 +123,7 @@ export async function saveArticle(formData: FormData, id: string | null, admin: 
 }
 
 /**
- * The history of an article on its page (issue 24, item 9): each save with the form and what it changed,
+ * The history of an article on its page (decision 0114): each save with the form and what it changed,
  * and the version asked for (`?version=`) with what bringing it back would change, compared with the
  * article as it is now (a draft's autosave included), and its preview.
  */

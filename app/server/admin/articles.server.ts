@@ -23,7 +23,7 @@ import {
 /**
  * The date an article is listed by on the dashboard, the one its row leads with: its publication when
  * published, its scheduled publication when scheduled, else its creation. Ordering by creation alone (SPEC
- * §7) put rows out of order by the dates they show (issue 24).
+ * §7) put rows out of order by the dates they show.
  */
 const listedAt = sql`case when ${blogArticles.published}
   then coalesce(${blogArticles.publishedAt}, ${blogArticles.createdAt})
@@ -400,7 +400,7 @@ const revisionColumns = Object.fromEntries(
 ) as { [K in (typeof ARTICLE_REVISION_FIELDS)[number]]: (typeof blogArticles)[K] };
 
 /**
- * Keeps the article as this save left it in its history (issue 24, item 9), in the save's transaction: a
+ * Keeps the article as this save left it in its history (decision 0114), in the save's transaction: a
  * save with the form's buttons or a restore, not an autosave (a draft's every pause would fill it).
  */
 async function recordRevision(tx: Tx, id: string, author: Author, summary = "") {

@@ -7,7 +7,7 @@ import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 import { upsertAccount } from "./administrators.server";
 
 /*
- * The first administrator of a new site (issue 24, item 11; as Ghost's setup page): while no administrator
+ * The first administrator of a new site (decision 0110; as Ghost's setup page): while no administrator
  * exists, the server prints at start a link valid 24 hours to a page that creates one. The link is signed,
  * not stored: it stops working as soon as any administrator exists (this page, `admin:create` or
  * ADMIN_EMAIL), which makes it single-use; two people posting it at once are serialised by a lock.

@@ -73,10 +73,11 @@ async function sessionExpiredAnswer(request: Request): Promise<SessionExpiredAns
 }
 
 /**
- * Every admin loader and action starts with this (STYLE habit 4). Pages (GET) of a signed-out or non-admin
- * visitor are redirected to the login page; actions and resource routes (`resource: true`) are refused with
- * 401 (not signed in) or 403 (signed in, not an administrator). A page's form post refused with 401 (a
- * session expired while the owner typed) carries what she posted back to « Votre session a expiré ».
+ * Every admin loader and action starts with this: a check in the layout alone is a hole, since loaders run
+ * in parallel. Pages (GET) of a signed-out or non-admin visitor are redirected to the login page; actions
+ * and resource routes (`resource: true`) are refused with 401 (not signed in) or 403 (signed in, not an
+ * administrator). A page's form post refused with 401 (a session expired while the owner typed) carries
+ * what she posted back to « Votre session a expiré ».
  */
 export async function requireAdmin(
   request: Request,

@@ -47,7 +47,7 @@ export async function purgeExpiredPersonalData(database: Database): Promise<{
         where favourite_comment is not null and gallery_id in (
           select id from galleries where client_email = 'client@invalid')`,
   );
-  // Bookings (issue 25, decision 0115): erased with their history, occupancies and reminders 18 months
+  // Bookings (decision 0115): erased with their history, occupancies and reminders 18 months
   // after the session (or its last change, whichever is later). A session still to come is never erased.
   const erasedBookings = await database.execute(
     sql`delete from bookings where greatest(ends_at, updated_at) < ${cutoff}`,

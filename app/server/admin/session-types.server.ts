@@ -32,7 +32,7 @@ import { requireAdmin } from "./guard.server";
 
 /*
  * The session type form's loader and action, shared by /admin/reservations/seances/nouvelle and
- * /admin/reservations/seances/:id (issue 25): « Enregistrer » saves it with its revision, the questions'
+ * /admin/reservations/seances/:id (decision 0116): « Enregistrer » saves it with its revision, the questions'
  * buttons give the form back with its list changed (nothing saved, without JavaScript), and an earlier
  * version can be seen and restored.
  */

@@ -28,8 +28,8 @@ import { redirectWithToast } from "../toast.server";
 import { requireAdmin, type AdminUser } from "./guard.server";
 
 /**
- * The studio form's loader and action, shared by /admin/studios/nouveau and /admin/studios/:id (issue 11,
- * item 2): one form for every field of a studio; « Enregistrer » saves it (with its revision),
+ * The studio form's loader and action, shared by /admin/studios/nouveau and /admin/studios/:id (decision
+ * 0070): one form for every field of a studio; « Enregistrer » saves it (with its revision),
  * « Prévisualiser » shows the public page with the unsaved values, « Ajouter une fermeture » gives one
  * more closure row (keeping what was typed, without JavaScript), and each earlier version can be restored.
  */

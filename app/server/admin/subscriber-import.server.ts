@@ -12,7 +12,7 @@ import { log } from "../logger.server";
 import { RETENTION_MONTHS } from "./retention.server";
 
 /*
- * Importing people who already consented to the newsletter (issue 12, item 2): a CSV of addresses and
+ * Importing people who already consented to the newsletter (decision 0084): a CSV of addresses and
  * consent dates, read here line by line (each refused line says why, with its number), then added in one
  * statement: all or nothing. An address already known is left as it is; someone who unsubscribed is never
  * subscribed again by an import. Decision record 0084.

@@ -15,7 +15,7 @@ import { finishPendingSwitches, STAGING_ROOT } from "./staged-files.server";
 import { TarWriter } from "./tar.server";
 
 /*
- * A backup (issue 26) is one tar archive: `sauvegarde.json` first (what it is, from which migration level),
+ * A backup (decision 0117) is one tar archive: `sauvegarde.json` first (what it is, from which migration level),
  * then every table of the site's database as PostgreSQL's COPY text (gzipped, one entry a table, all from
  * one repeatable-read snapshot taken while the site keeps serving), then every stored file (local disk or
  * S3 alike, through the storage interface), then `manifest.json` with each table's row count and each

@@ -7,7 +7,7 @@ import { s3Storage, type S3Settings } from "../storage/s3.server";
 import { ENCRYPTED_MAGIC, isEncrypted } from "./encryption.server";
 
 /*
- * Where the backups are kept (issue 26, decision 0118): the server's own folder (DATA_DIR/backups), or an
+ * Where the backups are kept (decision 0118): the server's own folder (DATA_DIR/backups), or an
  * S3-compatible bucket of their own (BACKUP_S3_*), off the machine. A backup is always written to the local
  * folder first (createBackup renames it there only once complete), then handed to the destination: kept
  * where it is, or uploaded in parts and the local copy removed. The page, the retention, the download, the

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:
 import { Transform, type TransformCallback } from "node:stream";
 
 /*
- * An encrypted backup (BACKUP_KEY, issue 26): the archive cut in 64 KiB pieces, each sealed with
+ * An encrypted backup (BACKUP_KEY, decisions 0117 and 0129): the archive cut in 64 KiB pieces, each sealed with
  * AES-256-GCM (authenticated: a changed byte is refused, not restored), the key derived from BACKUP_KEY and a
  * random salt with scrypt. Each piece's nonce holds its number and its additional data says whether it is
  * the last one, so that pieces cannot be reordered, dropped or cut off at the end unnoticed (the STREAM

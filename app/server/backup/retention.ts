@@ -1,5 +1,5 @@
 /*
- * Which backups to keep (issue 26): the last of each of the latest `daily` days, `weekly` weeks (Monday
+ * Which backups to keep (decision 0117): the last of each of the latest `daily` days, `weekly` weeks (Monday
  * first) and `monthly` months, in Paris time — 7 + 4 + 6 by default, about six months back with a few
  * archives. A backup is kept when any rule keeps it; the newest is always kept, and so is every backup of
  * the 24 hours before it (a « Sauvegarder maintenant » in the afternoon never deletes last night's).

@@ -10,7 +10,7 @@ import { log } from "../logger.server";
 import { BackupRefusedError } from "./errors.server";
 
 /*
- * A database of its own on the site's PostgreSQL server (issue 26), for what must not touch the site: the
+ * A database of its own on the site's PostgreSQL server (decision 0117), for what must not touch the site: the
  * check of a backup (« Vérifier cette sauvegarde »: restored there, counted, dropped) and the restore of an
  * archive from an older version (restored there at its own migration level, brought up by the migrations
  * after it, then copied over the site's tables in one transaction). Dropped afterwards, whatever happens.

@@ -33,7 +33,7 @@ import { finishPendingSwitches } from "./staged-files.server";
 export type { BackupFile };
 
 /*
- * The site's backups as the operator and the owner see them (issue 26): where they are kept (this
+ * The site's backups as the operator and the owner see them (decision 0117): where they are kept (this
  * server's folder or the BACKUP_S3_* bucket, destination.server), which are kept, a backup now, and the
  * owner's page's requests (a backup, the check or the restore of one) as recorded jobs of the `backup`
  * queue (decision 0118). The archive itself is backup.server / restore.server.

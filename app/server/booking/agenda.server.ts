@@ -40,7 +40,7 @@ import {
 } from "./availability.server";
 
 /*
- * What the owner's agenda reads (issue 25): the bookings and blocked time of a range of Paris days with the
+ * What the owner's agenda reads (decision 0116): the bookings and blocked time of a range of Paris days with the
  * names they are shown with, one booking with its history, the free times to move it to, the CSV export,
  * and the dashboard's today and tomorrow.
  */

@@ -52,7 +52,7 @@ const parse = (values: Record<string, string>) =>
   parseSessionTypeForm(values, { studioIds: studioList, photoIds: [] });
 
 describe("the session type form", () => {
-  it("keeps the issue's defaults and derives the address from the name", () => {
+  it("keeps a new session type's defaults and derives the address from the name", () => {
     const parsed = parse(form());
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;

@@ -7,7 +7,7 @@ import { bookingCalendarFeeds, bookings, photographers, sessionTypes, studios } 
 import { env } from "../env.server";
 
 /*
- * The owner's own calendar (issue 25): one secret address, /calendrier/{token}.ics, that her phone's
+ * The owner's own calendar (decision 0116): one secret address, /calendrier/{token}.ics, that her phone's
  * calendar subscribes to. The token (32 random bytes, base64url) is shown once when it is made; only its
  * SHA-256 is kept, and making a new one deletes the old: the old address answers 404 at once.
  * Each booking is one event: UID `{booking id}@{site host}` (stable), SEQUENCE the booking's ics_sequence

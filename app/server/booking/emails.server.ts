@@ -17,7 +17,7 @@ import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
 
 /*
- * The e-mails of online booking (issue 25, decision 0115), queued by the booking functions inside their own
+ * The e-mails of online booking (decision 0115), queued by the booking functions inside their own
  * transactions (bookings.server.ts): none is lost when a booking commits, none leaves when it rolls back.
  * Like every e-mail of the outbox, a job carries ids, and the e-mail is written when it leaves, from the
  * booking as it then stands: its `.ics` has the current SEQUENCE and state, and the client's personal link

@@ -11,7 +11,7 @@ import { env } from "../env.server";
 import { log } from "../logger.server";
 
 /*
- * The busy times of a photographer's own calendar (issue 25, optional part): the owner gives an iCal
+ * The busy times of a photographer's own calendar (decision 0116): the owner gives an iCal
  * address (Google Agenda's « adresse secrète au format iCal », iCloud's public link…); every 15 minutes a
  * job fetches it, keeps only when she is busy (no titles, no details: nothing of her private life is
  * stored) from yesterday to 400 days ahead, and replaces the photographer's rows. The slot computation

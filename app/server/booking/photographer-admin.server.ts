@@ -6,7 +6,7 @@ import { bookings, photographers, travelTimes } from "../db/schema";
 import { setPhotographerStudios } from "./photographers.server";
 
 /*
- * The owner's settings of who does the sessions (issue 25, « Qui et où »), beside photographers.server.ts:
+ * The owner's settings of who does the sessions (decision 0116, « Qui et où »), beside photographers.server.ts:
  * adding a photographer, renaming her, taking her off new bookings, her place in the list, deleting one
  * added by mistake, and reading the travel times.
  */

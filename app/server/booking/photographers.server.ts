@@ -6,7 +6,7 @@ import { db } from "../db/client.server";
 import { photographers, photographerStudios, studios, travelTimes } from "../db/schema";
 
 /*
- * Who does the sessions and how far apart the studios are (issue 25): the owner's settings that the slot
+ * Who does the sessions and how far apart the studios are (decision 0116): the owner's settings that the slot
  * computation and the occupancies read.
  */
 

@@ -78,7 +78,7 @@ export class BookingRefusedError extends Error {
 
 /**
  * The slot was taken by someone else, between the page and the click or at the same instant: the database's
- * exclusion constraint said so. « Ce créneau vient d'être réservé. » (issue 25); the page proposes the next
+ * exclusion constraint said so. « Ce créneau vient d'être réservé. » (decision 0113); the page proposes the next
  * free times.
  */
 export class SlotTakenError extends BookingRefusedError {

@@ -9,7 +9,7 @@ import { db } from "../db/client.server";
 import { contentRevisions, sessionTypes, sessionTypeStudios } from "../db/schema";
 
 /*
- * The owner's session types (issue 25): saved with a revision in `content_revisions` under
+ * The owner's session types (decision 0116): saved with a revision in `content_revisions` under
  * `session-type:{id}` like the site's other content, restored from one, archived. The private link's
  * secret is never in a revision: restoring a version keeps the link the owner has handed out.
  */

@@ -21,7 +21,7 @@ import {
 } from "./visitor.server";
 
 /*
- * The details form of /reserver/{studio}/{séance}/coordonnees posted (issue 25): rate limits, spam trap, then
+ * The details form of /reserver/{studio}/{séance}/coordonnees posted (decision 0115): rate limits, spam trap, then
  * createBooking, which checks everything again and lets PostgreSQL decide a race. A refusal answers a 4xx
  * with every value typed and a French message; a slot someone else just took also brings the next free
  * times. Success: 303 to the client's own page (/reservation/{jeton}?nouvelle=1).

@@ -11,7 +11,7 @@ import { findFreeSlots, slotRulesOf } from "./availability.server";
 import { BookingRefusedError } from "./refusals.server";
 
 /*
- * What the visitor's booking pages read (issue 25, decision 0115): the studios that take bookings on the
+ * What the visitor's booking pages read (decision 0115): the studios that take bookings on the
  * site, the session types each offers, the next free days. Every page's address is checked here: an
  * unknown studio, a studio with booking off, an unknown, archived or private type without its secret all
  * answer the same French 404.

@@ -13,7 +13,7 @@ import { contentRevisions, media, siteDocuments, studios } from "../db/schema";
 import { moveStudioAddresses } from "./redirects.server";
 
 /**
- * Writes of the site's content (issue 11): every write is validated by the storage schema, checks that the
+ * Writes of the site's content (decision 0070): every write is validated by the storage schema, checks that the
  * photos it names exist, and keeps a revision (who, when, the whole value) in the same transaction, so the
  * history is exactly what the site showed. Restoring a revision writes its value again as a new revision.
  */

@@ -25,7 +25,7 @@ import { createDocumentPreview, previewHref } from "./preview.server";
 import { loadRevisionHistory } from "./revision-history.server";
 
 /**
- * The action of an admin form that edits one document (issue 11, items 1 and 5). The form posts its
+ * The action of an admin form that edits one document (decision 0070). The form posts its
  * fields by path (`tabs.0.cards.3.price`) and a button's `intent`:
  * - `save`: validates, saves (a revision keeps it), back to the page with a toast;
  * - `preview:/tarifs`: validates, stores the unsaved value and opens the public page with it;

@@ -41,8 +41,8 @@ function withMediaIds<T>(value: T, ids: ReadonlyMap<string, string>): T {
 }
 
 /**
- * Writes the seed of what is missing (issue 11): documents that do not exist yet, the studios and redirects
- * of SPEC.md when they were never seeded, and the demo photos they show. Runs after every migration, on a
+ * Writes the seed of what is missing (decision 0070): documents that do not exist yet, the studios and redirects
+ * of the specification (docs/specification.md) when they were never seeded, and the demo photos they show. Runs after every migration, on a
  * new database and on one of an earlier version alike; what the owner changed is never touched.
  */
 export async function ensureSiteContent(database: Database): Promise<void> {

@@ -3,7 +3,7 @@ import { parisToday } from "~/lib/dates";
 import type { SiteContent } from "./site-content.server";
 
 /**
- * The go-live checklist of the dashboard (issue 11, item 6): every fact that still holds a demo value of the
+ * The go-live checklist of the dashboard (decision 0070): every fact that still holds a demo value of the
  * seed, with the form where the owner replaces it. A fact counts as done once it no longer looks like a
  * placeholder: the demo brand, an address at example.com, a number of the range reserved for fiction
  * (05 36 49), zeros where a registration number goes, the « Exemple » host, a demo photo.

@@ -9,7 +9,7 @@ import {
 } from "~/content/schemas";
 
 /**
- * Every place of the site a photo fills (issue 11, item 3), named in the owner's words: the page slots, the
+ * Every place of the site a photo fills (decision 0070), named in the owner's words: the page slots, the
  * style galleries, /galerie's items, the gift sessions, the gendarmerie's services and selfie booth, the share
  * image and each studio's photo. One list serves the slot editor (which photo fills what, replace it) and the
  * media library (where a photo is used, so that a used one is not deleted).

@@ -28,7 +28,7 @@ import {
 } from "./media-slots.server";
 
 /**
- * The media library (issue 11, item 3): the owner's photos, uploaded once and shown by any slot of the site.
+ * The media library (decision 0070): the owner's photos, uploaded once and shown by any slot of the site.
  * An upload goes through the blog's checks and decoding (images.server: not an image, HEIC, too large…),
  * then is stored as `media/{file}-{width}.{avif,webp,jpg}` in the site's storage (local disk: DATA_DIR/uploads/media; or S3) at the widths of
  * `mediaWidthsFor` (never enlarged), with its intrinsic size, dominant colour, alternative text and focal

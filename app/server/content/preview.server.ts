@@ -15,7 +15,7 @@ import type { Author } from "./content-store.server";
 import { studioPaths, type SiteContent } from "./site-content.server";
 
 /**
- * « Prévisualiser » (issue 11, item 5): the owner sees a public page with her unsaved changes before they go
+ * « Prévisualiser » (decision 0070): the owner sees a public page with her unsaved changes before they go
  * live. The form's action stores the unsaved value (`createPreview`) and sends her to the page with
  * `?apercu={id}`; for an administrator's request, the site's content of that request is the snapshot with
  * this value in place of the saved one, so the page renders exactly as it would once saved. Visitors, and

@@ -5,7 +5,7 @@ import { studioPaths } from "./site-content.server";
 import type { PageMatcher } from "./site-pages.server";
 
 /**
- * The old addresses of the site (issue 11, item 4): /admin/redirections lists, adds, edits and removes
+ * The old addresses of the site (decision 0070): /admin/redirections lists, adds, edits and removes
  * them; the public 404 route answers each with a 301 to its new address (`SiteContent.redirects`).
  *
  * Every write is checked here, on the server, in a transaction that locks the table (two owners' tabs

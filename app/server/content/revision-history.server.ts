@@ -10,7 +10,7 @@ import { blogCategories, contentRevisions, media } from "../db/schema";
 import { mediaIdsIn } from "./content-store.server";
 
 /**
- * The history of a document, a studio or an article as its page shows it (issue 24, item 9): each save with
+ * The history of a document, a studio or an article as its page shows it (decision 0114): each save with
  * who made it, when, and what it changed; and, for the version the owner asks to see (`?version=<id>`),
  * what bringing it back would change and a link to the page as it would look.
  */

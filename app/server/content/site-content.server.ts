@@ -16,7 +16,7 @@ import { seedDocuments } from "~/content/seed";
 import type { SessionTypeValue } from "~/lib/booking/session-type-form";
 
 /**
- * What the public pages show of the business, read from PostgreSQL (issue 11): the documents, the studios
+ * What the public pages show of the business, read from PostgreSQL (decision 0070): the documents, the studios
  * still open, the media library's photos and the redirects, as one immutable snapshot.
  *
  * One statement reads the content version and, only when it differs from the snapshot this process holds,

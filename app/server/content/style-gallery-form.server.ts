@@ -9,7 +9,7 @@ import { ContentError, loadDocument, saveDocument } from "./content-store.server
 import { authorOf } from "./document-form.server";
 
 /**
- * The form of one style gallery (/admin/medias/emplacements, issue 11, items 3 and 5): its photos, each a
+ * The form of one style gallery (/admin/medias/emplacements, decision 0070): its photos, each a
  * title and a photo of the library, added (« Ajouter une photo »), removed, moved and retitled. The list
  * buttons answer the form changed, nothing saved; « Enregistrer » saves the gallery into the page photos
  * document (a revision keeps the previous one, so a removal is undone from the history). Each form posts

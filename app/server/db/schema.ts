@@ -302,7 +302,7 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 /*
- * Sign-in (better-auth, issue 5/5). Column names follow better-auth's fields; the adapter maps its models
+ * Sign-in (better-auth, decision 0040). Column names follow better-auth's fields; the adapter maps its models
  * (user, session, account, verification, twoFactor) to these tables. `role` decides who is an administrator.
  */
 const authTimestamps = () => ({
@@ -390,7 +390,7 @@ export const twoFactors = pgTable(
 );
 
 /*
- * The business's facts, edited from the admin (issue 11). Shapes of the JSON documents are the zod schemas
+ * The business's facts, edited from the admin (decision 0070). Shapes of the JSON documents are the zod schemas
  * of app/content/schemas.ts, which every write goes through. Every change raises `content_version`
  * (migration 0008), like articles do, so cached pages follow at once.
  */
@@ -501,7 +501,7 @@ export const GALLERY_PHOTO_STATUSES = ["uploaded", "processing", "ready", "faile
 export type GalleryPhotoStatus = (typeof GALLERY_PHOTO_STATUSES)[number];
 
 /**
- * A client gallery (issue 14): photos delivered privately after a session, reached at /galerie-client/{id}
+ * A client gallery (decision 0103): photos delivered privately after a session, reached at /galerie-client/{id}
  * with an access code. `id` is the client's unguessable address; the code is the second factor, stored
  * readable because the owner reads it to the client on the phone. `access_version` grows when the code
  * changes, which voids every client's cookie. Files live in the storage module under `galleries/{id}/`.
@@ -653,7 +653,7 @@ export const resumableUploads = pgTable(
 );
 
 /*
- * Online booking (issue 25, decision record 0113). Bookings are instants; what each one occupies (its studio,
+ * Online booking (decision record 0113). Bookings are instants; what each one occupies (its studio,
  * its photographer, its buffers, the travel that keeps the photographer from other studios) is a set of
  * time ranges in `booking_occupancies`, under exclusion constraints that migration 0017 adds by hand: a slot
  * can never be sold twice, whatever the timing or the number of app servers.
@@ -994,7 +994,7 @@ export type BackupRunReport = {
 };
 
 /**
- * Each backup the site ran (issue 26): when, why (the nightly schedule, « Sauvegarder maintenant », the
+ * Each backup the site ran (decision 0117): when, why (the nightly schedule, « Sauvegarder maintenant », the
  * safety backup before a restore), how it went and how far it is. Not itself backed up nor restored: after a
  * restore it still tells the site's real history of backups.
  */
@@ -1063,7 +1063,7 @@ export const backupLinkMails = pgTable("backup_link_mails", {
 });
 
 /**
- * The owner's own calendar feed of every booking (issue 25): a secret address to subscribe to from her
+ * The owner's own calendar feed of every booking (decision 0116): a secret address to subscribe to from her
  * phone. Only the SHA-256 of its token is kept; « Générer un nouveau lien » replaces the row, so the old
  * address stops working at once.
  */
@@ -1075,7 +1075,7 @@ export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
 });
 
 /**
- * A photographer's own calendar (an iCal address the owner gives, issue 25): its busy times are imported
+ * A photographer's own calendar (an iCal address the owner gives, decision 0116): its busy times are imported
  * every 15 minutes into `booking_external_busy` so that no one books her when she is taken elsewhere.
  */
 export const bookingExternalCalendars = pgTable("booking_external_calendars", {

@@ -17,7 +17,7 @@ import { expiryDay, markInvitationSent } from "./galleries.server";
 import { ofName } from "~/lib/french";
 
 /*
- * The e-mails of the client galleries (issue 14), composed when they leave, from the rows (a gallery deleted
+ * The e-mails of the client galleries (decision 0103), composed when they leave, from the rows (a gallery deleted
  * meanwhile sends nothing): the invitation to the client, the validated selection to the studio and its
  * receipt to the client (decision 0134). The
  * invitation's link carries no token: the code is the second factor, and links end up in logs and histories.
@@ -269,7 +269,7 @@ export async function selectionReceiptEmail(galleryId: string): Promise<Outgoing
   };
 }
 
-/** A client gallery's link and code, to its client (galleries.id; issue 14). */
+/** A client gallery's link and code, to its client (galleries.id; decision 0103). */
 const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>("gallery-invitation", {
   failureKind: "gallery",
   compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
@@ -300,7 +300,7 @@ export async function requestInvitation(galleryId: string, token: unknown): Prom
   });
 }
 
-/** A client's validated selection, to the gallery's studio (galleries.id; issue 14). */
+/** A client's validated selection, to the gallery's studio (galleries.id; decision 0103). */
 export const enqueueGallerySelection = registerMailKind<{ galleryId: string }>(
   "gallery-selection",
   { failureKind: "gallery", compose: ({ galleryId }) => selectionEmail(galleryId) },

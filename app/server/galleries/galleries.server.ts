@@ -23,7 +23,7 @@ import {
 } from "../admin/keyset.server";
 
 /*
- * The owner's side of the client galleries (issue 14): the list, one gallery, its form's writes, a new
+ * The owner's side of the client galleries (decision 0103): the list, one gallery, its form's writes, a new
  * access code, the selection reopened, and the deletion shared with the retention (decision 0105).
  */
 

@@ -21,7 +21,7 @@ import {
 import { storage } from "../storage/storage.server";
 
 /*
- * The processing of a client gallery's photos (issue 14, decision 0102), one `photos` job per photo. The
+ * The processing of a client gallery's photos (decision 0102), one `photos` job per photo. The
  * work itself (decoding, cleaning, encoding) runs in a worker thread of the pool (images/pool.server.ts);
  * this side reads and writes the database and the store. Every step can run again: a retried job redoes
  * the whole photo and writes the same keys.

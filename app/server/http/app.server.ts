@@ -72,7 +72,7 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 
 /**
- * How much each path may receive (issue 10, item 12). Public forms hold a few short fields and a message
+ * How much each path may receive. Public forms hold a few short fields and a message
  * of 5,000 characters at most: 256 KB and 20,000 characters a field are far beyond any real visitor, while a
  * pasted address of 10,000 characters still reaches its form and gets the form's own French message.
  * The admin's articles hold long HTML; its image upload streams large originals to disk.
@@ -93,7 +93,7 @@ export const BODY_LIMITS: RequestInputOptions = {
 };
 
 /**
- * Slow senders (issue 10, item 12): the headers must arrive within 20 s, a form's body within 30 s
+ * Slow senders: the headers must arrive within 20 s, a form's body within 30 s
  * (BODY_LIMITS), and a whole request within 20 minutes: a 50 MB photo sent from a rural ADSL line
  * (about 0.5 Mbit/s up) takes 14. Otherwise Node answers 408 and closes the connection.
  */
@@ -377,7 +377,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
     await embedded?.stop();
     throw error;
   }
-  // A brand-new embedded database shows a living blog (issue 4 item 12); SEED_DEMO=0 turns it off.
+  // A brand-new embedded database shows a living blog; SEED_DEMO=0 turns it off.
   if (embedded && config.SEED_DEMO) await seedDemoContentIfEmpty(database, log);
   await startAdminServices();
   // The job queue: e-mail, newsletters, scheduled publishing (decision record 0080).

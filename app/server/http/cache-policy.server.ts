@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 
 const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
 /**
- * A client's gallery (issue 14, decision 0103): every answer is kept from crawlers and from other sites'
+ * A client's gallery (decision 0103): every answer is kept from crawlers and from other sites'
  * referrers (the id in the address is half of the secret); its pages are personal, its files `private`
  * (set by their route). `same-origin` rather than `no-referrer`: with `no-referrer` a browser posts a plain
  * form (the code form without JavaScript) with `Origin: null`, which the CSRF check refuses; `same-origin`
@@ -13,8 +13,8 @@ const CLIENT_GALLERY_PATH = /^\/galerie-client(\/|\.data|$)/;
 const PREVIEW_QUERY = /[?&]apercu=/;
 
 /**
- * `Cache-Control: no-store` on every answer that concerns one person, whatever the route sets (issue 10,
- * item 13): every answer of the admin area (pages, their `.data` requests, the login, exports), previews of
+ * `Cache-Control: no-store` on every answer that concerns one person, whatever the route sets
+ * (decision 0031: nothing personal is ever cached): every answer of the admin area (pages, their `.data` requests, the login, exports), previews of
  * unsaved changes (`?apercu=`), any
  * answer that sets a cookie (a session, a flash message), and errors that did not choose a policy (404s,
  * refusals). Public pages keep the policy their route gives them.

@@ -4,7 +4,7 @@ import { withoutControlCharacters } from "~/lib/forms";
 import { discardRestOfBody, refuse } from "./refusal.server";
 
 /**
- * The first line of defence against bad input, before any loader or action runs (issue 10, items 11–12):
+ * The first line of defence against bad input, before any loader or action runs:
  * - the address: a path or query string holding invalid UTF-8 or control characters (NUL…) is refused
  *   with a French 400; no page can mean anything by them, and PostgreSQL refuses NUL in text.
  * - the body: limited in size per path, from `Content-Length` up front and while it arrives (413), and

@@ -1,5 +1,5 @@
 /**
- * A camera's Exif data without where the photo was taken (issue 24, item 7): the capture date, camera,
+ * A camera's Exif data without where the photo was taken (decision 0102): the capture date, camera,
  * lens, exposure and orientation stay, so a client's photo library files the photo under the day of the
  * session; the GPS position goes, and so does everything that can hold a place or cannot be rewritten
  * safely: IPTC and XMP packets (city, sublocation), maker notes (opaque blocks whose offsets would break),

@@ -1,5 +1,5 @@
 /**
- * The Exif data of a HEIC/HEIF file (issue 24, item 7): the iPhone writes the capture date, camera and
+ * The Exif data of a HEIC/HEIF file (decision 0102): the iPhone writes the capture date, camera and
  * exposure in an item of type `Exif`, which heic-decode does not give (pixels only). Read from the ISO
  * base media boxes (ISO/IEC 23008-12: `meta` → `iinf` names the item, `iloc` says where its bytes are) and
  * returned as a JPEG APP1 segment, for the delivery JPEG. Runs in the photo worker: node builtins only.

@@ -4,7 +4,7 @@ import type { Database } from "../db/client.server";
 import { log } from "../logger.server";
 
 /*
- * The job queue (ARCHITECTURE: background jobs): pg-boss on the site's own PostgreSQL, in its schema
+ * The job queue (docs/architecture.md: background jobs): pg-boss on the site's own PostgreSQL, in its schema
  * `pgboss`. Jobs survive restarts and are shared by every app process; a job created inside one of our
  * transactions exists exactly when the transaction commits (the outbox pattern: a contact message and the
  * job that e-mails it are one write). Decision record 0080.
@@ -82,7 +82,7 @@ export const QUEUES = {
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   /**
-   * The site's backups (issue 26): nightly at BACKUP_HOUR, Paris time, and « Sauvegarder maintenant ».
+   * The site's backups (decision 0117): nightly at BACKUP_HOUR, Paris time, and « Sauvegarder maintenant ».
    * `singleton`: one backup at a time across every server. Not retried: a failure is recorded and
    * e-mailed, the next night tries again, the owner can too.
    */
@@ -108,7 +108,7 @@ export const QUEUES = {
     deleteAfterSeconds: 24 * 60 * 60,
   },
   /**
-   * The look at the backups every 5 minutes (issue 26): runs whose server died are closed, and none done for
+   * The look at the backups every 5 minutes (decision 0117): runs whose server died are closed, and none done for
    * 26 hours (the server was down at night, the job never ran) is e-mailed once a day. A failed look is the
    * next one's.
    */
@@ -132,7 +132,7 @@ export const QUEUES = {
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   /**
-   * The busy times of the photographers' own calendars, imported every 15 minutes (issue 25, decision
+   * The busy times of the photographers' own calendars, imported every 15 minutes (decision
    * 0116). `singleton`: one import at a time; a missed run is simply the next one.
    */
   "booking-busy-import": {

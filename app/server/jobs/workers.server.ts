@@ -85,7 +85,7 @@ export async function startWorkers({
   await boss.work("gallery-retention", async () => {
     await runGalleryRetention();
   });
-  // Backups (issue 26): nightly, and when the owner asks; one at a time across every server.
+  // Backups (decision 0117): nightly, and when the owner asks; one at a time across every server.
   await boss.schedule(
     "backup",
     `0 ${backupSettings().hour} * * *`,
@@ -115,7 +115,7 @@ export async function startWorkers({
     await expireLapsedRequests();
     await sendDueReminders();
   });
-  // The photographers' own calendars, every 15 minutes (issue 25).
+  // The photographers' own calendars, every 15 minutes (decision 0116).
   await boss.schedule("booking-busy-import", "*/15 * * * *", {}, { tz: "Europe/Paris" });
   await boss.work("booking-busy-import", async () => {
     await importExternalCalendars();

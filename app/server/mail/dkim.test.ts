@@ -4,7 +4,7 @@ import { startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { closeMailTransport, deliver } from "./transport.server";
 
 /*
- * DKIM (issue 12, item 6): with DKIM_* set, every e-mail leaves signed for the domain and selector, so the
+ * DKIM (decision 0080): with DKIM_* set, every e-mail leaves signed for the domain and selector, so the
  * receiving servers can check it against the public key published in DNS at `{selector}._domainkey.{domain}`.
  */
 
