@@ -2,8 +2,17 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { insertTestGallery } from "../../../tests/support/galleries";
-import { blogNewsletterSubscribers, contactMessages, galleryPhotos } from "../db/schema";
-import { purgeExpiredPersonalData } from "./retention.server";
+import { purgeOldContactMessages } from "../contact-messages.server";
+import {
+  blogNewsletterSubscribers,
+  contactMessages,
+  galleryPhotos,
+  mailFailures,
+  rateLimits,
+} from "../db/schema";
+import { purgeForgottenGalleryClients } from "../galleries/retention.server";
+import { purgeInactiveSubscribers, purgeUnconfirmedSignUps } from "../newsletter/retention.server";
+import { PERSONAL_DATA_PURGES, purgeExpiredPersonalData } from "./personal-data-purge.server";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -28,7 +37,7 @@ const message = (email: string, createdAt: Date, handledAt: Date | null = null) 
   handledAt,
 });
 
-describe("18-month retention", () => {
+describe("the personal-data purge (18-month retention)", () => {
   it("deletes messages and subscribers whose last activity is older than 18 months, and only those", async () => {
     await database.db
       .insert(contactMessages)
@@ -60,13 +69,9 @@ describe("18-month retention", () => {
       { email: "waiting@example.com", consentSource: "blog" },
     ]);
 
-    expect(await purgeExpiredPersonalData(database.db)).toEqual({
-      messages: 1,
-      subscribers: 1,
-      unconfirmed: 1,
-      galleries: 0,
-      bookings: 0,
-    });
+    expect(await purgeOldContactMessages(database.db)).toBe(1);
+    expect(await purgeInactiveSubscribers(database.db)).toBe(1);
+    expect(await purgeUnconfirmedSignUps(database.db)).toBe(1);
 
     const emails = await database.db.execute<{ email: string }>(
       sql`select email from contact_messages union all select email from blog_newsletter_subscribers order by 1`,
@@ -106,7 +111,7 @@ describe("18-month retention", () => {
       });
     }
 
-    expect((await purgeExpiredPersonalData(database.db)).galleries).toBe(1);
+    expect(await purgeForgottenGalleryClients(database.db)).toBe(1);
 
     const rows = await database.db.execute<{
       id: string;
@@ -128,6 +133,47 @@ describe("18-month retention", () => {
       favourite_comment: "En noir et blanc ?",
     });
     // A second run changes nothing more.
-    expect((await purgeExpiredPersonalData(database.db)).galleries).toBe(0);
+    expect(await purgeForgottenGalleryClients(database.db)).toBe(0);
+  });
+
+  it("runs every feature's purge in one night's run, expired rate limits and old mail failures too", async () => {
+    await database.db.insert(contactMessages).values([message("old-2@example.com", monthsAgo(19))]);
+    await database.db.insert(rateLimits).values([
+      { key: "expired", count: 3, resetAt: new Date(Date.now() - 60_000) },
+      { key: "running", count: 1, resetAt: new Date(Date.now() + 600_000) },
+    ]);
+    await database.db.insert(mailFailures).values([
+      {
+        kind: "contact",
+        recipient: "ancien@example.com",
+        error: "refusé",
+        final: true,
+        at: monthsAgo(2),
+      },
+      { kind: "contact", recipient: "recent@example.com", error: "refusé", final: true },
+    ]);
+
+    expect(Object.keys(PERSONAL_DATA_PURGES)).toEqual([
+      "messages",
+      "subscribers",
+      "unconfirmed",
+      "galleries",
+      "bookings",
+      "rateLimits",
+      "mailFailures",
+    ]);
+    expect(await purgeExpiredPersonalData(database.db)).toEqual({
+      messages: 1,
+      subscribers: 0,
+      unconfirmed: 0,
+      galleries: 0,
+      bookings: 0,
+      rateLimits: 1,
+      mailFailures: 1,
+    });
+    const left = await database.db.execute<{ key: string }>(
+      sql`select key from rate_limits union all select recipient from mail_failures order by 1`,
+    );
+    expect(left.rows.map((row) => row.key)).toEqual(["recent@example.com", "running"]);
   });
 });
