@@ -112,7 +112,7 @@ export async function createSending(
       .set({ total })
       .where(eq(newsletterSendings.id, sending.id));
     await jobQueue().insert(
-      "newsletter",
+      newsletterJob.name,
       inserted.rows.map((row) => ({ data: { sendingId: sending.id, batch: Number(row.batch) } })),
       { db: fromDrizzle(executor, sql) },
     );
