@@ -47,8 +47,8 @@ const MANAGE_TOKEN = "AncienneReservationAncienneReservation01234";
 
 /**
  * Rows whose count may change with the date the test runs: short-lived ones the server clears once their
- * time has passed, personal data its retention erases at start (an unconfirmed sign-up after its link's
- * lifetime, mail failures after their days, messages and subscribers after 18 months), the content version
+ * time has passed, personal data its nightly purge erases (decision 0151: an unconfirmed sign-up after its
+ * link's lifetime, mail failures after their days, messages and subscribers after 18 months), the content version
  * (moved on) and the migrations (more of them). The fixture's bookings and gallery are dated years ahead.
  */
 const DATED = new Set([
