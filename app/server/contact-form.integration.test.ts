@@ -7,7 +7,7 @@ import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
 import { db } from "./db/client.server";
 import { contactMessages, mailFailures, rateLimits } from "./db/schema";
-import { startWorkers } from "./jobs/workers.server";
+import { startWorkers } from "./boot/jobs.server";
 import { seedStudios } from "~/content/seed";
 
 useAppDatabase({ jobs: true });

@@ -6,7 +6,7 @@ import { readSiteContent } from "./content/site-content.server";
 import { db } from "./db/client.server";
 import { contactMessages } from "./db/schema";
 import { log } from "./logger.server";
-import { registerMailKind } from "./mail/outbox.server";
+import { defineMailKind } from "./mail/outbox.server";
 import type { OutgoingMail } from "./mail/transport.server";
 
 /** What the e-mail says of the studio and the business: from the content the message was sent under. */
@@ -54,7 +54,7 @@ export function contactMessageEmail(
 }
 
 /** A visitor's contact message, to its studio (contact_messages.id), written from the stored row. */
-export const enqueueContactMail = registerMailKind<{ messageId: string }>("contact", {
+export const enqueueContactMail = defineMailKind<{ messageId: string }>("contact", {
   failureKind: "contact",
   async compose({ messageId }) {
     const [message] = await db()

@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import type { ContactMessageInput } from "~/lib/contact-forms";
-import { db } from "./db/client.server";
+import { RETENTION_MONTHS } from "~/lib/retention";
+import { db, type Database } from "./db/client.server";
 import type { Executor } from "./jobs/queue.server";
 import { contactMessages } from "./db/schema";
 
@@ -33,4 +35,17 @@ export async function insertContactMessage(
     .returning();
   if (!row) throw new Error("Le message n'a pas été enregistré.");
   return row;
+}
+
+/**
+ * The contact messages' part of the nightly personal-data purge (boot/personal-data-purge.server): a
+ * message whose last activity (when it was handled, else when it was sent) is older than the retention
+ * period is deleted. Returns how many.
+ */
+export async function purgeOldContactMessages(database: Database): Promise<number> {
+  const deleted = await database.execute(
+    sql`delete from contact_messages
+        where coalesce(handled_at, created_at) < now() - make_interval(months => ${RETENTION_MONTHS})`,
+  );
+  return deleted.rowCount ?? 0;
 }

@@ -1,4 +1,4 @@
-import { registerMailKind } from "./mail/outbox.server";
+import { defineMailKind } from "./mail/outbox.server";
 import { mailConfig } from "./mail/transport.server";
 
 /*
@@ -14,7 +14,7 @@ export type MailMessage = { to: string; subject: string; text: string };
 export type Mailer = (message: MailMessage) => Promise<void>;
 
 /** An administrator's link (password reset, invitation), written by the caller. */
-export const enqueueAdminMail = registerMailKind<{ mail: MailMessage }>("admin", {
+export const enqueueAdminMail = defineMailKind<{ mail: MailMessage }>("admin", {
   failureKind: "admin",
   compose: async ({ mail }) => mail,
 });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { db } from "./db/client.server";
+import { db, type Database } from "./db/client.server";
 
 export type RateLimitRule = {
   /** Requests allowed per window. */
@@ -65,7 +65,11 @@ export async function resetRateLimit(key: string): Promise<void> {
   await db().execute(sql`delete from rate_limits where key = ${storedRateLimitKey(key)}`);
 }
 
-/** Removes expired windows; called from time to time so the table stays small. */
-export async function purgeExpiredRateLimits(): Promise<void> {
-  await db().execute(sql`delete from rate_limits where reset_at < now()`);
+/**
+ * Removes expired windows, in the nightly personal-data purge (boot/personal-data-purge.server): their
+ * keys hold client addresses, which need no keeping once the window is over. Returns how many.
+ */
+export async function purgeExpiredRateLimits(database: Database = db()): Promise<number> {
+  const deleted = await database.execute(sql`delete from rate_limits where reset_at < now()`);
+  return deleted.rowCount ?? 0;
 }

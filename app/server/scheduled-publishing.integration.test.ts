@@ -16,7 +16,7 @@ import {
   newsletterDeliveries,
   newsletterSendings,
 } from "./db/schema";
-import { startWorkers } from "./jobs/workers.server";
+import { startWorkers } from "./boot/jobs.server";
 import { publishDueArticles } from "./scheduled-publishing.server";
 
 useAppDatabase({ jobs: true });

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type * as ClientModule from "../../app/server/db/client.server.ts";
 import type * as EmbeddedModule from "../../app/server/db/embedded.server.ts";
-import type * as MigrateModule from "../../app/server/db/migrate.server.ts";
+import type * as DatabaseBootModule from "../../app/server/boot/database.server.ts";
 import type * as EnvModule from "../../app/server/env.server.ts";
 import { appModuleLoader, relaunchAsSmallProcess, type AppModuleLoader } from "./app-loader.ts";
 
@@ -37,8 +37,8 @@ export async function runWithAppDatabase(
     }
     const database = client.connectDatabase(url);
     await (
-      await load<typeof MigrateModule>("app/server/db/migrate.server.ts")
-    ).applyMigrations(database);
+      await load<typeof DatabaseBootModule>("app/server/boot/database.server.ts")
+    ).prepareDatabase(database);
     await task(load);
   } catch (error) {
     console.error(failureMessage, error);

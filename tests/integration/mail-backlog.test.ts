@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorkers } from "../../app/server/jobs/workers.server";
+import { startWorkers } from "../../app/server/boot/jobs.server";
 import { enqueueAdminMail } from "../../app/server/mail.server";
 import { closeMailTransport } from "../../app/server/mail/transport.server";
 import { useAppDatabase } from "../support/database";

@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closeDatabase, connectDatabase, db } from "../../app/server/db/client.server";
 import { blogArticles } from "../../app/server/db/schema";
-import { startJobQueue, stopJobQueue } from "../../app/server/jobs/queue.server";
+import { startSiteJobQueue } from "../../app/server/boot/jobs.server";
+import { stopJobQueue } from "../../app/server/jobs/queue.server";
 import {
   batchSize,
   createSending,
@@ -86,7 +87,7 @@ async function publishedArticle(slug: string) {
  * This process runs no worker, and leaves the queue at once, so only the server's processes send.
  */
 async function send(articleId: string, total: number): Promise<string> {
-  await startJobQueue(running().databaseUrl);
+  await startSiteJobQueue(running().databaseUrl);
   const outcome = await createSending({ articleId, createdBy: null });
   await stopJobQueue(2_000);
   expect(outcome).toMatchObject({ kind: "created", total });

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/server/db/client.server";
 import { blogArticles, mailFailures, newsletterDeliveries } from "../../app/server/db/schema";
-import { startWorkers } from "../../app/server/jobs/workers.server";
+import { startWorkers } from "../../app/server/boot/jobs.server";
 import { closeMailTransport } from "../../app/server/mail/transport.server";
 import { createSending, sendingsProgress } from "../../app/server/newsletter/sending.server";
 import { useAppDatabase } from "../support/database";

@@ -359,6 +359,65 @@ describe("two app servers behind Caddy", () => {
     expect(jobs.made).toBeLessThanOrEqual(seen.length);
   });
 
+  it("purges personal data once a night between them", { timeout: 240_000 }, async () => {
+    const client = ready(database);
+    // One schedule for the site, whichever server wrote it last: 04:15 each night, Paris time.
+    const schedule = async () =>
+      (
+        await client.query<{ cron: string; timezone: string }>(
+          `select cron, timezone from pgboss.schedule where name = 'personal-data-purge'`,
+        )
+      ).rows;
+    expect(await schedule()).toEqual([{ cron: "15 4 * * *", timezone: "Europe/Paris" }]);
+    // A message past its 18 months, for the purge to forget.
+    const old = await client.query<{ id: string }>(
+      `insert into contact_messages (studio, shooting_type, prenom, nom, email, message, created_at)
+       values ('ussel', 'naissance', 'Anne', 'Martin', 'ancienne@example.com', 'Bonjour',
+         now() - interval '19 months') returning id`,
+    );
+    // Tonight brought to a coming minute (at least 20 s ahead), Paris time, on the shared schedule.
+    const night = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+    const [hour, minute] = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Paris",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .format(night)
+      .split(":")
+      .map(Number);
+    await client.query(`update pgboss.schedule set cron = $1 where name = 'personal-data-purge'`, [
+      `${minute} ${hour} * * *`,
+    ]);
+    try {
+      const purges = async () =>
+        (
+          await client.query<{ made: number; done: number }>(
+            `select count(*)::int as made, count(*) filter (where state = 'completed')::int as done
+             from pgboss.job where name = 'personal-data-purge'`,
+          )
+        ).rows[0] ?? { made: 0, done: 0 };
+      // Done by one of them (bounded: its minute comes within 80 s, a cron pass sends it within 30 s).
+      await expect
+        .poll(async () => (await purges()).done, { timeout: 200_000, interval: 1_000 })
+        .toBe(1);
+      expect(await purges()).toEqual({ made: 1, done: 1 });
+      const sent = await client.query<{ sent: number }>(
+        `select count(*)::int as sent from pgboss.job
+         where name = '__pgboss__send-it' and data->>'name' = 'personal-data-purge'`,
+      );
+      expect(sent.rows[0]?.sent).toBe(1);
+      const left = await client.query(`select 1 from contact_messages where id = $1`, [
+        old.rows[0]?.id,
+      ]);
+      expect(left.rowCount).toBe(0);
+    } finally {
+      await client.query(
+        `update pgboss.schedule set cron = '15 4 * * *' where name = 'personal-data-purge'`,
+      );
+    }
+  });
+
   it("keeps serving through Caddy when one server is killed in the middle of a request", async () => {
     // Two forms on their way, one at each server (round-robin), their bodies not sent yet.
     const slowPosts = Array.from({ length: 2 }, () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { PgBoss } from "pg-boss";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
@@ -46,8 +47,8 @@ const MANAGE_TOKEN = "AncienneReservationAncienneReservation01234";
 
 /**
  * Rows whose count may change with the date the test runs: short-lived ones the server clears once their
- * time has passed, personal data its retention erases at start (an unconfirmed sign-up after its link's
- * lifetime, mail failures after their days, messages and subscribers after 18 months), the content version
+ * time has passed, personal data its nightly purge erases (decision 0151: an unconfirmed sign-up after its
+ * link's lifetime, mail failures after their days, messages and subscribers after 18 months), the content version
  * (moved on) and the migrations (more of them). The fixture's bookings and gallery are dated years ahead.
  */
 const DATED = new Set([
@@ -66,6 +67,8 @@ const DATED = new Set([
 let server: ServerProcess;
 let manifest: BackupManifest;
 let account: TestAccount | undefined;
+/** A job the previous release queued and never ran (its server stopped first). */
+let leftJob: string | null = null;
 
 beforeAll(async () => {
   manifest = await verifyBackup(FIXTURE);
@@ -86,6 +89,22 @@ beforeAll(async () => {
         } finally {
           await pool.end();
         }
+        // Its queue as that release made it (name and options of decision 0080), with a job waiting.
+        const boss = new PgBoss({ connectionString: databaseUrl, max: 1 });
+        boss.on("error", () => undefined);
+        await boss.start();
+        await boss.createQueue("publish", {
+          retryLimit: 60,
+          retryDelay: 10,
+          retryBackoff: true,
+          retryDelayMax: 5 * 60,
+          notify: true,
+          expireInSeconds: 5 * 60,
+          retentionSeconds: 366 * 24 * 60 * 60,
+          deleteAfterSeconds: 24 * 60 * 60,
+        });
+        leftJob = await boss.send("publish", {});
+        await boss.stop({ graceful: false, timeout: 1_000 });
       },
     },
   );
@@ -138,6 +157,22 @@ function pathsUnder(file: string, entries: RouteConfigEntry[] = routes, inside =
 }
 
 describe("the previous release's data, upgraded by today's server", () => {
+  it("does the jobs the release left in its queues (their names and options kept, decision 0149)", async () => {
+    expect(leftJob).not.toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (
+            await rows<{ state: string }>(
+              "select state from pgboss.job where name = 'publish' and id = $1",
+              [leftJob],
+            )
+          )[0]?.state,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe("completed");
+  });
+
   it("went through every migration after the release's, whose own files are the ones it ran", async () => {
     const folder = migrationsFolder();
     const journal = JSON.parse(

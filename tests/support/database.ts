@@ -7,8 +7,9 @@ import {
   createConnection,
   type Database,
 } from "../../app/server/db/client.server";
-import { applyMigrations } from "../../app/server/db/migrate.server";
-import { startJobQueue, stopJobQueue } from "../../app/server/jobs/queue.server";
+import { prepareDatabase } from "../../app/server/boot/database.server";
+import { startSiteJobQueue } from "../../app/server/boot/jobs.server";
+import { stopJobQueue } from "../../app/server/jobs/queue.server";
 import { closeMailTransport } from "../../app/server/mail/transport.server";
 
 export type TestDatabase = { url: string; db: Database; close: () => Promise<void> };
@@ -30,7 +31,7 @@ export async function createTestDatabase({
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { db, pool } = createConnection(url.toString(), { max: 5 });
-  await applyMigrations(db, { demo });
+  await prepareDatabase(db, { demo });
   return {
     url: url.toString(),
     db,
@@ -56,7 +57,7 @@ export function useAppDatabase({ jobs = false }: { jobs?: boolean } = {}): {
     database = await createTestDatabase();
     connectDatabase(database.url);
     // The job queue on the same database (its workers are the test's to start: startWorkers).
-    if (jobs) await startJobQueue(database.url);
+    if (jobs) await startSiteJobQueue(database.url);
   });
   afterAll(async () => {
     if (jobs) await stopJobQueue(2_000);

@@ -17,7 +17,7 @@ import {
   type ImportSummary,
 } from "~/lib/subscriber-import";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { RETENTION_MONTHS } from "~/server/admin/retention.server";
+import { RETENTION_MONTHS } from "~/lib/retention";
 import { importSubscribers, parseSubscriberCsv } from "~/server/admin/subscriber-import.server";
 import { failedForm, invalidForm } from "~/server/forms.server";
 import { log } from "~/server/logger.server";

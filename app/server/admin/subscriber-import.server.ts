@@ -9,7 +9,7 @@ import {
 } from "~/lib/subscriber-import";
 import { db } from "../db/client.server";
 import { log } from "../logger.server";
-import { RETENTION_MONTHS } from "./retention.server";
+import { RETENTION_MONTHS } from "~/lib/retention";
 
 /*
  * Importing people who already consented to the newsletter (decision 0084): a CSV of addresses and

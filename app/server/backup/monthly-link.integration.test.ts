@@ -5,7 +5,7 @@ import { startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { jobQueue } from "../jobs/queue.server";
-import { startWorkers } from "../jobs/workers.server";
+import { startWorkers } from "../boot/jobs.server";
 import { verifyLinkToken } from "../signed-link.server";
 import {
   checkMonthlyLink,

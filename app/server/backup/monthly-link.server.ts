@@ -5,7 +5,7 @@ import { db } from "../db/client.server";
 import { backupLinkMails, users } from "../db/schema";
 import { env } from "../env.server";
 import { log } from "../logger.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 import { type BackupFile } from "./destination.server";
 import { listBackups } from "./service.server";
@@ -56,7 +56,7 @@ export async function latestBackup(): Promise<BackupFile | null> {
 
 type MonthlyLinkMail = { userId: string; month: string };
 
-const enqueueMonthlyLink = registerMailKind<MonthlyLinkMail>("backup-monthly-link", {
+export const enqueueMonthlyLink = defineMailKind<MonthlyLinkMail>("backup-monthly-link", {
   failureKind: "admin",
   async compose({ userId, month }) {
     const [admin] = await db()

@@ -9,7 +9,8 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { createHash as hashOf } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { applyMigrations, migrationsFolder } from "../db/migrate.server";
+import { prepareDatabase } from "../boot/database.server";
+import { migrationsFolder } from "../db/migrate.server";
 import { log } from "../logger.server";
 import { contentTypeOf, isSiteFileKey } from "../storage/keys";
 import type { Storage } from "../storage/types";
@@ -277,8 +278,9 @@ export async function restoreBackup(
           await withClient(scratch.$client, (loading) =>
             inTransaction(loading, () => loadTables(loading, { file, key }, manifest)),
           );
-          // Brought up to this version: its migrations, and what the site writes at start.
-          await applyMigrations(scratch);
+          // Brought up to this version: its migrations, and what the site writes at start (the one
+          // feature module that reads boot/: a restore is a start on older data, decision 0149).
+          await prepareDatabase(scratch);
           await withClient(scratch.$client, (source) =>
             inTransaction(client, async () => {
               await copyTables(source, client);

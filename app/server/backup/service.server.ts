@@ -7,7 +7,7 @@ import { type BackupRunProgress, type BackupRunReport, backupRuns, users } from 
 import { env, type Env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueue } from "../jobs/queue.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import { storage } from "../storage/storage.server";
 import { type BackupProgress, createBackup, type BackupResult } from "./backup.server";
 import {
@@ -39,7 +39,7 @@ export type { BackupFile };
  * queue (decision 0118). The archive itself is backup.server / restore.server.
  */
 
-/** The `backup` queue's time limit (QUEUES.backup.expireInSeconds). */
+/** The `backup` queue's time limit (its expireInSeconds, backup/jobs.server). */
 const INTERRUPTED_AFTER_MS = 6 * 60 * 60 * 1000;
 
 /** A run still waiting or « running » past the queue's time limit: cut off (its server stopped). */
@@ -232,7 +232,7 @@ async function requestRun({
   });
 }
 
-/** One job of the `backup` queue (jobs/workers.server). */
+/** One job of the `backup` queue (backup/jobs.server). */
 export async function runBackupJob(job: BackupJob): Promise<void> {
   if ("operation" in job) {
     if (job.operation === "check") await runCheck(job.runId);
@@ -526,7 +526,7 @@ export async function backupHealth(now = new Date()): Promise<BackupHealth> {
   return { state, lastSuccess, lastFailure };
 }
 
-const enqueueBackupFailed = registerMailKind<{ runId: string; to: string }>("backup-failed", {
+export const enqueueBackupFailed = defineMailKind<{ runId: string; to: string }>("backup-failed", {
   failureKind: "admin",
   async compose({ runId, to }) {
     const [run] = await db().select().from(backupRuns).where(eq(backupRuns.id, runId));
@@ -564,7 +564,7 @@ async function tellAdministrators(runId: string) {
   }
 }
 
-const enqueueBackupMissed = registerMailKind<{ day: string; to: string }>("backup-missed", {
+export const enqueueBackupMissed = defineMailKind<{ day: string; to: string }>("backup-missed", {
   failureKind: "admin",
   async compose({ day, to }) {
     // Written when it leaves: a backup done meanwhile says there is nothing to tell.

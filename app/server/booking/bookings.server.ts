@@ -536,7 +536,7 @@ export async function acceptRequest(
 /**
  * Requests left unanswered past their deadline expire: their time is free (it already no longer counted
  * for the free slots), the client is told the studio could not answer in time and may book again, the owner
- * is told too. From the reminders' job every 5 minutes (jobs/workers.server.ts); a request being answered at
+ * is told too. From the reminders' job every 5 minutes (booking/jobs.server.ts); a request being answered at
  * that instant is locked and skipped, and answered. Until the job passes, a late acceptance still takes its
  * time if free (acceptRequest). Returns how many expired.
  */

@@ -8,10 +8,10 @@ import {
   type SeededStudioIds,
 } from "../../../tests/support/booking";
 import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
-import { purgeExpiredPersonalData } from "../admin/retention.server";
 import { db } from "../db/client.server";
 import { bookingReminders, bookings } from "../db/schema";
-import { startWorkers } from "../jobs/workers.server";
+import { startWorkers } from "../boot/jobs.server";
+import { purgeOldBookings } from "./retention.server";
 import {
   acceptRequest,
   cancelBooking,
@@ -441,8 +441,7 @@ describe("retention", () => {
     await db().execute(
       sql`update bookings set starts_at = now() - interval '19 months 1 hour', ends_at = now() - interval '19 months', updated_at = now() - interval '19 months' where id = ${old.id}::uuid`,
     );
-    const removed = await purgeExpiredPersonalData(db());
-    expect(removed.bookings).toBe(1);
+    expect(await purgeOldBookings(db())).toBe(1);
     expect(await findBookingByManageToken(old.manageToken)).toBeNull();
     expect((await findBookingByManageToken(kept.manageToken))?.id).toBe(kept.id);
     const events = await db().execute<{ count: number }>(

@@ -12,7 +12,7 @@ import { bookingEvents, bookings, sessionTypes, studios } from "../db/schema";
 import { env } from "../env.server";
 import type { Executor } from "../jobs/queue.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
 
@@ -465,11 +465,11 @@ async function previousStartOf(bookingId: string): Promise<Date | null> {
   return typeof from === "string" ? new Date(from) : null;
 }
 
-const queueClientMail = registerMailKind<ClientMailJob>("booking-client", {
+export const queueClientMail = defineMailKind<ClientMailJob>("booking-client", {
   failureKind: "booking",
   compose: clientBookingEmail,
 });
-const queueOwnerMail = registerMailKind<OwnerMailJob>("booking-owner", {
+export const queueOwnerMail = defineMailKind<OwnerMailJob>("booking-owner", {
   failureKind: "booking",
   compose: ownerBookingEmail,
 });

@@ -4,7 +4,7 @@ import { queueReminderMail, type ReminderKind } from "./emails.server";
 
 /*
  * Reminders 48 h and 2 h before a confirmed session (decision 0115), from a job every 5 minutes
- * (jobs/workers.server.ts). Each reminder is a row of `booking_reminders` (booking, kind, start) written in
+ * (booking/jobs.server.ts). Each reminder is a row of `booking_reminders` (booking, kind, start) written in
  * the same transaction as its e-mail's job: a second run, or a second process, finds the row and queues
  * nothing, so none leaves twice; the e-mail itself checks, when it leaves, that the booking is still on at
  * that time. A booking made or moved inside the window has just had its own e-mail: no reminder for it, nor

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pricesSchema, studioDataSchema } from "~/content/schemas";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { closeDatabase, connectDatabase } from "../db/client.server";
-import { applyMigrations } from "../db/migrate.server";
+import { prepareDatabase } from "../boot/database.server";
 import {
   contentRevisions,
   photographers,
@@ -91,7 +91,7 @@ describe("the demo's online booking (decision 0126)", () => {
   });
 
   it("is written once: a later start, or a site whose booking was already set up, gets nothing more", async () => {
-    await applyMigrations(demo.db, { demo: true });
+    await prepareDatabase(demo.db, { demo: true });
     expect(await demo.db.select().from(sessionTypes)).toHaveLength(4);
     expect(await demo.db.select().from(photographers)).toHaveLength(3);
 

@@ -3,9 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import { ensureDefaultPhotographer } from "../booking/photographers.server";
-import { ensureSiteContent } from "../content/ensure-seed.server";
-import { ensureDemoBooking } from "../content/ensure-seed-booking.server";
 import type { Database } from "./client.server";
 
 /** The committed `drizzle/` folder, found from this module whether it runs from source or from the build. */
@@ -24,21 +21,20 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK = 7_319_004;
 
 /**
- * Applies pending migrations, then writes the seed of the site's content where it is missing (decision 0070),
- * with `demo` the demo's online booking on a database that never had any (decision 0126), and the owner's
- * photographer when there is none (decision 0113), serialised across processes with an advisory lock.
+ * Applies pending migrations, serialised across processes with an advisory lock; then `afterwards` (the
+ * start-up seeds, boot/database.server) under the same lock, so that a second server starting at the same
+ * moment finds them written. Migrations only migrate: what the site writes at start is boot's (decision
+ * 0149).
  */
 export async function applyMigrations(
   database: Database,
-  { demo = false }: { demo?: boolean } = {},
+  afterwards?: (database: Database) => Promise<void>,
 ): Promise<void> {
   const client = await database.$client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(database, { migrationsFolder: migrationsFolder() });
-    await ensureSiteContent(database);
-    if (demo) await ensureDemoBooking(database);
-    await ensureDefaultPhotographer(database);
+    await afterwards?.(database);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

@@ -9,7 +9,7 @@ import { env } from "../env.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import type { InlineImage, OutgoingMail } from "../mail/transport.server";
 import { log } from "../logger.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import { galleryVariantKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
 import { formatAccessCode } from "./access.server";
@@ -270,14 +270,17 @@ export async function selectionReceiptEmail(galleryId: string): Promise<Outgoing
 }
 
 /** A client gallery's link and code, to its client (galleries.id; decision 0103). */
-const enqueueGalleryInvitation = registerMailKind<{ galleryId: string }>("gallery-invitation", {
-  failureKind: "gallery",
-  compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
-  async afterDelivery({ galleryId }, mail) {
-    await markInvitationSent(galleryId, mail.to);
-    log.info("gallery_invitation_emailed", { id: galleryId });
+export const enqueueGalleryInvitation = defineMailKind<{ galleryId: string }>(
+  "gallery-invitation",
+  {
+    failureKind: "gallery",
+    compose: ({ galleryId }) => galleryInvitationEmail(galleryId),
+    async afterDelivery({ galleryId }, mail) {
+      await markInvitationSent(galleryId, mail.to);
+      log.info("gallery_invitation_emailed", { id: galleryId });
+    },
   },
-});
+);
 
 /**
  * Queues the gallery's invitation and notes when the owner asked, in one transaction: the e-mail leaves
@@ -301,13 +304,13 @@ export async function requestInvitation(galleryId: string, token: unknown): Prom
 }
 
 /** A client's validated selection, to the gallery's studio (galleries.id; decision 0103). */
-export const enqueueGallerySelection = registerMailKind<{ galleryId: string }>(
-  "gallery-selection",
-  { failureKind: "gallery", compose: ({ galleryId }) => selectionEmail(galleryId) },
-);
+export const enqueueGallerySelection = defineMailKind<{ galleryId: string }>("gallery-selection", {
+  failureKind: "gallery",
+  compose: ({ galleryId }) => selectionEmail(galleryId),
+});
 
 /** The receipt of a validated selection, to the client (galleries.id; decision 0134). */
-export const enqueueGallerySelectionReceipt = registerMailKind<{ galleryId: string }>(
+export const enqueueGallerySelectionReceipt = defineMailKind<{ galleryId: string }>(
   "gallery-selection-receipt",
   { failureKind: "gallery", compose: ({ galleryId }) => selectionReceiptEmail(galleryId) },
 );

@@ -13,7 +13,7 @@ import { galleryPhotos } from "../db/schema";
 import * as pool from "../images/pool.server";
 import { closePhotoPool } from "../images/pool.server";
 import { enqueue } from "../jobs/queue.server";
-import { startWorkers } from "../jobs/workers.server";
+import { startWorkers } from "../boot/jobs.server";
 import { galleryPhotoPrefix, galleryUploadKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
 import {

@@ -9,7 +9,7 @@ import { galleries, galleryPhotos } from "../db/schema";
 import { env } from "../env.server";
 import { runPhotoTask } from "../images/pool.server";
 import { PHOTO_MESSAGES, type PhotoFile, type PhotoTaskResult } from "../images/photo-task";
-import { enqueue, queueStopping, type Executor, type PhotoJob } from "../jobs/queue.server";
+import { defineJob, queueStopping, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import {
   contentTypeOf,
@@ -187,6 +187,9 @@ export async function processPhoto(photoId: string, signal: AbortSignal): Promis
   }
 }
 
+/** A job of the `photos` queue: the photo to process (its row says which gallery and file). */
+export type PhotoJob = { photoId: string };
+
 /**
  * The `photos` queue's handler: one photo per job. After the queue's last attempt a photo that still
  * fails is marked `failed` for the owner (« Erreur pendant la préparation : réessayez. »).
@@ -211,6 +214,30 @@ export async function handlePhotoJobs(jobs: JobWithMetadata<PhotoJob>[]): Promis
 }
 
 /**
+ * The queue `photos`: one uploaded photo of a client gallery each, decoded, cleaned of its location data,
+ * made into web sizes and a placeholder, in a worker thread (decision 0102). A few attempts only: a file
+ * that fails three times is damaged, and the owner reads why on the gallery's page. One worker per thread
+ * of the photo pool (PHOTO_WORKERS, none when 0); photos whose retry time has come are looked for every 10 s.
+ */
+export const photoJob = defineJob<PhotoJob, { photoWorkers: number }>({
+  name: "photos",
+  policy: {
+    retryLimit: 3,
+    retryDelay: 30,
+    retryBackoff: true,
+    notify: true,
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: 30,
+    retentionSeconds: 30 * 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
+  workers: ({ photoWorkers }) => photoWorkers,
+  backlog: true,
+  pollingIntervalSeconds: 10,
+  handler: handlePhotoJobs,
+});
+
+/**
  * The web sizes of every photo of a gallery made again (the watermark was turned on or off): the gallery's
  * `variant_revision` grows and each prepared photo gets a job. Call it inside the transaction that changes
  * the watermark (`tx`), so the jobs exist exactly when the change does. Photos still waiting for their
@@ -229,7 +256,7 @@ export async function reprocessGalleryVariants(
     .from(galleryPhotos)
     .where(and(eq(galleryPhotos.galleryId, galleryId), eq(galleryPhotos.status, "ready")));
   for (const photo of photos) {
-    await enqueue("photos", { photoId: photo.id } satisfies PhotoJob, { tx });
+    await photoJob.send({ photoId: photo.id }, { tx });
   }
   return photos.length;
 }
@@ -248,6 +275,6 @@ export async function retryPhotoProcessing(
     .where(and(eq(galleryPhotos.id, photoId), eq(galleryPhotos.status, "failed")))
     .returning({ id: galleryPhotos.id });
   if (updated.length === 0) return false;
-  await enqueue("photos", { photoId } satisfies PhotoJob, { tx });
+  await photoJob.send({ photoId }, { tx });
   return true;
 }

@@ -2,9 +2,11 @@ import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
-import { db } from "../db/client.server";
+import { RETENTION_MONTHS } from "~/lib/retention";
+import { db, type Database } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
 import { env } from "../env.server";
+import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { abortQuietly, deleteGallery } from "./galleries.server";
 
@@ -126,4 +128,45 @@ export async function runGalleryRetention(now = new Date()) {
   }
   if (result.galleries || result.uploads || result.files) log.info("gallery_retention", result);
   return result;
+}
+
+/**
+ * The queue `gallery-retention`: runGalleryRetention daily at 03:30 Paris time (decision 0105).
+ * `singleton`: one run at a time.
+ */
+export const galleryRetentionJob = defineJob({
+  name: "gallery-retention",
+  policy: {
+    retryLimit: 3,
+    retryDelay: 10 * 60,
+    policy: "singleton",
+    expireInSeconds: 60 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  schedule: { cron: "30 3 * * *", tz: "Europe/Paris" },
+  handler: async () => {
+    await runGalleryRetention();
+  },
+});
+
+/**
+ * The galleries' part of the nightly personal-data purge (boot/personal-data-purge.server). Client
+ * galleries are deleted long before, at their purge date (decision 0105); this is the net: one untouched
+ * for 18 months (client's last visit, else its last edit) forgets who the client is and what they wrote.
+ * Returns how many galleries forgot their client.
+ */
+export async function purgeForgottenGalleryClients(database: Database): Promise<number> {
+  const cutoff = sql`now() - make_interval(months => ${RETENTION_MONTHS})`;
+  const forgotten = await database.execute(
+    sql`update galleries set client_name = 'Client', client_email = 'client@invalid', updated_at = now()
+        where coalesce(last_client_activity_at, updated_at) < ${cutoff}
+        and client_email <> 'client@invalid'`,
+  );
+  await database.execute(
+    sql`update gallery_photos set favourite_comment = null
+        where favourite_comment is not null and gallery_id in (
+          select id from galleries where client_email = 'client@invalid')`,
+  );
+  return forgotten.rowCount ?? 0;
 }

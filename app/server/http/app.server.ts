@@ -1,6 +1,8 @@
 import { readdirSync } from "node:fs";
-import { announceQueueStop, startJobQueue, stopJobQueue } from "../jobs/queue.server";
-import { startWorkers } from "../jobs/workers.server";
+import { announceQueueStop, stopJobQueue } from "../jobs/queue.server";
+import { ensureAdministrator } from "../boot/administrator.server";
+import { prepareDatabase } from "../boot/database.server";
+import { startSiteJobQueue, startWorkers } from "../boot/jobs.server";
 import { closeMailTransport } from "../mail/transport.server";
 import path from "node:path";
 import { createServer, type Server } from "node:http";
@@ -35,10 +37,8 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
 } from "../db/embedded.server";
-import { applyMigrations } from "../db/migrate.server";
 import { installQueryStats, withQueryStats } from "../db/query-stats.server";
 import { seedDemoContentIfEmpty } from "../seed.server";
-import { startAdminServices } from "../admin/startup.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
 import { cachePolicy, canonicalPrivateAreas } from "./cache-policy.server";
@@ -369,7 +369,7 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   reportPool(() => database.$client);
   try {
     // The demo takes bookings out of the box, on the same databases as the demo blog (decision 0126).
-    await applyMigrations(database, { demo: Boolean(embedded) && config.SEED_DEMO });
+    await prepareDatabase(database, { demo: Boolean(embedded) && config.SEED_DEMO });
   } catch (error) {
     log.error("migrations_failed", { error });
     await fileStoreClaim.release();
@@ -379,9 +379,10 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   }
   // A brand-new embedded database shows a living blog; SEED_DEMO=0 turns it off.
   if (embedded && config.SEED_DEMO) await seedDemoContentIfEmpty(database, log);
-  await startAdminServices();
-  // The job queue: e-mail, newsletters, scheduled publishing (decision record 0080).
-  await startJobQueue(databaseUrl);
+  await ensureAdministrator();
+  // The job queue and this process's workers of every job, the nightly personal-data purge among them
+  // (decisions 0080 and 0149).
+  await startSiteJobQueue(databaseUrl);
   await startWorkers();
 
   // The content version without a round trip per request (decision 0093); not in development.

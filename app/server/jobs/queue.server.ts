@@ -1,10 +1,10 @@
-import { PgBoss, fromDrizzle, type Queue, type SendOptions } from "pg-boss";
+import { PgBoss, fromDrizzle, type JobWithMetadata, type Queue, type SendOptions } from "pg-boss";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.server";
 import { log } from "../logger.server";
 
 /*
- * The job queue (docs/architecture.md: background jobs): pg-boss on the site's own PostgreSQL, in its schema
+ * The job queue (ARCHITECTURE: background jobs): pg-boss on the site's own PostgreSQL, in its schema
  * `pgboss`. Jobs survive restarts and are shared by every app process; a job created inside one of our
  * transactions exists exactly when the transaction commits (the outbox pattern: a contact message and the
  * job that e-mails it are one write). Decision record 0080.
@@ -13,141 +13,63 @@ import { log } from "../logger.server";
 /** A transaction of ours (or the database itself) that a job can be created in. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-// About a day of attempts: delays doubling from 5 s up to 30 minutes, 60 of them.
-const retries = { retryLimit: 60, retryDelay: 5, retryBackoff: true, retryDelayMax: 30 * 60 };
+/** About a day of attempts: delays doubling from 5 s up to 30 minutes, 60 of them. */
+export const RETRIES_FOR_A_DAY = {
+  retryLimit: 60,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 30 * 60,
+} as const;
 
-/** The queues and their policies. */
-export const QUEUES = {
-  /** One e-mail each: confirmations, contact messages, administrators' links. */
-  mail: {
-    ...retries,
-    notify: true,
-    expireInSeconds: 5 * 60,
-    heartbeatSeconds: 10,
-    // Waits while SMTP_URL is unset for a month (a contact message stays in the admin's Messages anyway;
-    // a confirmation link is only valid 7 days).
-    retentionSeconds: 30 * 24 * 60 * 60,
-    deleteAfterSeconds: 24 * 60 * 60,
-  },
-  /**
-   * One batch of a newsletter's deliveries each. `singleton`: one batch at a time across every process, so
-   * MAIL_RATE_PER_MINUTE is the site's pace, not each process's.
-   */
-  newsletter: {
-    ...retries,
-    policy: "singleton",
-    notify: true,
-    expireInSeconds: 2 * 60 * 60,
-    heartbeatSeconds: 10,
-    // A sending's batches wait a year while SMTP_URL is unset: a batch whose job was dropped would leave its
-    // deliveries pending for ever, and its article could not be sent again.
-    retentionSeconds: 366 * 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
-  /** Publishes the articles whose scheduled time has come (at that time, and every minute as a net). */
-  publish: {
-    ...retries,
-    retryDelay: 10,
-    retryDelayMax: 5 * 60,
-    notify: true,
-    expireInSeconds: 5 * 60,
-    retentionSeconds: 366 * 24 * 60 * 60,
-    deleteAfterSeconds: 24 * 60 * 60,
-  },
-  /**
-   * One uploaded photo of a client gallery each ({@link PhotoJob}): decoded, cleaned of its location data,
-   * made into web sizes and a placeholder, in a worker thread (decision 0102). A few attempts only: a file
-   * that fails three times is damaged, and the owner reads why on the gallery's page.
-   */
-  photos: {
-    retryLimit: 3,
-    retryDelay: 30,
-    retryBackoff: true,
-    notify: true,
-    expireInSeconds: 15 * 60,
-    heartbeatSeconds: 30,
-    retentionSeconds: 30 * 24 * 60 * 60,
-    deleteAfterSeconds: 24 * 60 * 60,
-  },
-  /**
-   * The client galleries' retention, daily at 03:30 Paris time (decision 0105): galleries past their
-   * deletion date, abandoned uploads, leftover temporary files. `singleton`: one run at a time.
-   */
-  "gallery-retention": {
-    retryLimit: 3,
-    retryDelay: 10 * 60,
-    policy: "singleton",
-    expireInSeconds: 60 * 60,
-    retentionSeconds: 7 * 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
-  /**
-   * The site's backups (decision 0117): nightly at BACKUP_HOUR, Paris time, and « Sauvegarder maintenant ».
-   * `singleton`: one backup at a time across every server. Not retried: a failure is recorded and
-   * e-mailed, the next night tries again, the owner can too.
-   */
-  backup: {
-    retryLimit: 0,
-    policy: "singleton",
-    notify: true,
-    expireInSeconds: 6 * 60 * 60,
-    heartbeatSeconds: 60,
-    retentionSeconds: 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
-  /**
-   * Booking reminders, every 5 minutes (decision 0115): `singleton`, one run at a time; a run that fails
-   * is simply the next one's work (each reminder's row makes it once).
-   */
-  "booking-reminders": {
-    retryLimit: 1,
-    retryDelay: 60,
-    policy: "singleton",
-    expireInSeconds: 5 * 60,
-    retentionSeconds: 24 * 60 * 60,
-    deleteAfterSeconds: 24 * 60 * 60,
-  },
-  /**
-   * The look at the backups every 5 minutes (decision 0117): runs whose server died are closed, and none done for
-   * 26 hours (the server was down at night, the job never ran) is e-mailed once a day. A failed look is the
-   * next one's.
-   */
-  "backup-watch": {
-    retryLimit: 0,
-    policy: "singleton",
-    expireInSeconds: 10 * 60,
-    retentionSeconds: 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
-  /**
-   * The latest backup's download link, e-mailed once a month to the administrators who asked (decision
-   * 0139): looked at daily, so a month whose first days the server was down still gets its e-mail.
-   */
-  "backup-link": {
-    retryLimit: 1,
-    retryDelay: 10 * 60,
-    policy: "singleton",
-    expireInSeconds: 10 * 60,
-    retentionSeconds: 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
-  /**
-   * The busy times of the photographers' own calendars, imported every 15 minutes (decision
-   * 0116). `singleton`: one import at a time; a missed run is simply the next one.
-   */
-  "booking-busy-import": {
-    retryLimit: 0,
-    policy: "singleton",
-    expireInSeconds: 10 * 60,
-    retentionSeconds: 60 * 60,
-    deleteAfterSeconds: 60 * 60,
-  },
-} satisfies Record<string, Omit<Queue, "name">>;
+/**
+ * One kind of job, defined once by the feature that owns it (decision 0149) and listed in boot/jobs.server:
+ * its queue (name and pg-boss options, kept as they are for the jobs already in a database), its schedule
+ * when it has one, its workers in a process and its handler. `Settings` is what the process tells its
+ * workers (boot/jobs.server's ProcessSettings): the mail server, how many photo threads…
+ */
+export type JobDefinition<Data extends object = object, Settings = unknown> = {
+  name: string;
+  /** The queue's pg-boss options; `policy` only applies when the queue is created. */
+  policy: Omit<Queue, "name">;
+  /** A recurring job, sent once per occurrence whichever server's clock calls it. */
+  schedule?: {
+    /** A cron expression, or the function that reads it from the configuration at start. */
+    cron: string | (() => string);
+    tz: "Europe/Paris";
+    data?: object;
+    /** `once`: an occurrence missed while no server ran is sent at the next start (pg-boss's `missed`). */
+    missed?: "once";
+  };
+  /** How many workers this process runs (default 1; 0: none here, the jobs wait for a process that has). */
+  workers?: (settings: Settings) => number;
+  /** Seconds between looks for jobs whose time has come (retries, a later start): pg-boss's polling. */
+  pollingIntervalSeconds?: number;
+  /** A worker that fetches its next job as soon as it has handled one, to work through a backlog. */
+  backlog?: boolean;
+  handler: (jobs: JobWithMetadata<Data>[], settings: Settings) => Promise<void>;
+};
 
-export type QueueName = keyof typeof QUEUES;
+/** A job's definition, with `send` to create one (inside `tx` when given; see enqueue). */
+export type DefinedJob<Data extends object = object, Settings = unknown> = JobDefinition<
+  Data,
+  Settings
+> & {
+  send: (
+    data: Data,
+    options?: Omit<SendOptions, "db"> & { tx?: Executor },
+  ) => Promise<string | null>;
+};
 
-/** A job of the `photos` queue: the photo to process (its row says which gallery and file). */
-export type PhotoJob = { photoId: string };
+/** Defines a job (decision 0149); its feature exports it and boot/jobs.server lists it. */
+export function defineJob<Data extends object = object, Settings = unknown>(
+  definition: JobDefinition<Data, Settings>,
+): DefinedJob<Data, Settings> {
+  return { ...definition, send: (data, options) => enqueue(definition.name, data, options) };
+}
+
+/** Any job of a list, whatever its data. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJob<Settings = unknown> = JobDefinition<any, Settings>;
 
 const holder = globalThis as typeof globalThis & {
   __studioJobs?: PgBoss;
@@ -165,10 +87,13 @@ export function queueStopping(): AbortSignal {
 }
 
 /**
- * Starts the queue for this process (creating or migrating its schema) and makes sure the queues exist.
- * Workers are registered separately (jobs/workers.server).
+ * Starts the queue for this process (creating or migrating its schema) and makes sure the queues of `jobs`
+ * exist with their options. Workers are registered separately (jobs/workers.server).
  */
-export async function startJobQueue(databaseUrl: string): Promise<PgBoss> {
+export async function startJobQueue(
+  databaseUrl: string,
+  jobs: readonly Pick<AnyJob, "name" | "policy">[],
+): Promise<PgBoss> {
   if (holder.__studioJobs) return holder.__studioJobs;
   // A new start (tests start and stop the queue more than once in one process): handlers run again.
   holder.__studioJobsStopping = new AbortController();
@@ -184,11 +109,11 @@ export async function startJobQueue(databaseUrl: string): Promise<PgBoss> {
   });
   boss.on("error", (error: unknown) => log.error("job_queue_error", { error }));
   await boss.start();
-  for (const [name, options] of Object.entries(QUEUES)) {
+  for (const { name, policy: options } of jobs) {
     const existing = await boss.getQueue(name);
     if (!existing) await boss.createQueue(name, options);
     else {
-      const { policy: _policy, ...changeable } = options as Omit<Queue, "name">;
+      const { policy: _policy, ...changeable } = options;
       await boss.updateQueue(name, changeable);
     }
   }
@@ -227,7 +152,7 @@ export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
  * Returns the job's id (null when a singleton key already has one).
  */
 export async function enqueue(
-  queue: QueueName,
+  queue: string,
   data: object,
   options: Omit<SendOptions, "db"> & { tx?: Executor } = {},
 ): Promise<string | null> {

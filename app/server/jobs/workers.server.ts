@@ -1,24 +1,5 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
-import { importExternalCalendars } from "../booking/external-busy.server";
-import { expireLapsedRequests } from "../booking/bookings.server";
-import { sendDueReminders } from "../booking/reminders.server";
-import { env } from "../env.server";
-import { handlePhotoJobs } from "../galleries/processing.server";
-import { runGalleryRetention } from "../galleries/retention.server";
-import { log } from "../logger.server";
-import "../mail/kinds.server";
-import { mailJobHandler, type MailJob } from "../mail/outbox.server";
-import { mailConfig, type MailConfig } from "../mail/transport.server";
-import { newsletterJobHandler, type NewsletterBatchJob } from "../newsletter/sending.server";
-import { publishDueArticles } from "../scheduled-publishing.server";
-import {
-  backupSettings,
-  type BackupJob,
-  runBackupJob,
-  watchBackups,
-} from "../backup/service.server";
-import { sendMonthlyBackupLinks } from "../backup/monthly-link.server";
-import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.server";
+import { jobQueue, queueStopping, type AnyJob } from "./queue.server";
 
 /**
  * One worker of `queue` that works through a backlog without pausing. pg-boss's NOTIFY only announces a job
@@ -30,7 +11,7 @@ import { jobQueue, queueStopping, type PhotoJob, type QueueName } from "./queue.
  */
 async function workThrough<Data extends object>(
   boss: PgBoss,
-  queue: QueueName,
+  queue: string,
   pollingIntervalSeconds: number,
   handler: (jobs: JobWithMetadata<Data>[]) => Promise<void>,
 ): Promise<void> {
@@ -60,81 +41,43 @@ async function workThrough<Data extends object>(
 }
 
 /**
- * The workers of this process: scheduled publishing always; gallery photos when PHOTO_WORKERS > 0 (one
- * queue worker per thread of the photo pool, decision 0102); e-mail only with SMTP_URL (without it, e-mail
- * jobs wait in the queue until a process that has it starts).
+ * Schedules the recurring jobs of `jobs` and starts this process's workers of each (decision 0149), as
+ * each definition says. A schedule is one row per queue in pg-boss, shared by every server: registering it
+ * again from each start changes nothing, and pg-boss sends each occurrence once.
  */
-export async function startWorkers({
-  mail = mailConfig(),
-  photoWorkers = env().PHOTO_WORKERS,
-}: { mail?: MailConfig | null; photoWorkers?: number } = {}): Promise<void> {
+export async function startJobWorkers<Settings>(
+  jobs: readonly AnyJob<Settings>[],
+  settings: Settings,
+): Promise<void> {
   const boss = jobQueue();
-  await boss.schedule("publish", "* * * * *", {}, { tz: "Europe/Paris" });
-  // A publication's job becomes due at its time, which nothing announces: looked for every 5 s (pg-boss
-  // would wait 30 s under NOTIFY).
-  const poll = { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 };
-  await boss.work("publish", poll, async () => {
-    await publishDueArticles();
-  });
-  // Photos whose retry time has come are looked for every 10 s.
-  for (let worker = 0; worker < photoWorkers; worker++) {
-    await workThrough<PhotoJob>(boss, "photos", 10, handlePhotoJobs);
+  for (const job of jobs) {
+    if (job.schedule) {
+      const { cron, tz, data = {}, missed } = job.schedule;
+      await boss.schedule(
+        job.name,
+        typeof cron === "function" ? cron() : cron,
+        data,
+        missed ? { tz, missed } : { tz },
+      );
+    }
+    const workers = job.workers?.(settings) ?? 1;
+    const handler = (jobs: JobWithMetadata<object>[]) => job.handler(jobs, settings);
+    for (let worker = 0; worker < workers; worker++) {
+      if (job.backlog) {
+        await workThrough(boss, job.name, job.pollingIntervalSeconds ?? 2, handler);
+      } else {
+        const polling = job.pollingIntervalSeconds;
+        await boss.work(
+          job.name,
+          {
+            includeMetadata: true,
+            ...(polling === undefined
+              ? {}
+              : { pollingIntervalSeconds: polling, notifyPollingIntervalSeconds: polling }),
+          },
+          handler,
+        );
+      }
+    }
   }
-  // The galleries' retention (decision 0105), once a day at night.
-  await boss.schedule("gallery-retention", "30 3 * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("gallery-retention", async () => {
-    await runGalleryRetention();
-  });
-  // Backups (decision 0117): nightly, and when the owner asks; one at a time across every server.
-  await boss.schedule(
-    "backup",
-    `0 ${backupSettings().hour} * * *`,
-    { reason: "schedule" },
-    {
-      tz: "Europe/Paris",
-    },
-  );
-  await boss.work<BackupJob>("backup", async ([job]) => {
-    if (job) await runBackupJob(job.data);
-  });
-  // Every 5 minutes: runs whose server died are closed, a night without a backup is e-mailed (once a day).
-  await boss.schedule("backup-watch", "*/5 * * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("backup-watch", async () => {
-    await watchBackups();
-  });
-  // The monthly download link of the latest backup (decision 0139): looked at each day at 10 h, sent once
-  // a month to each administrator who asked.
-  await boss.schedule("backup-link", "0 10 * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("backup-link", async () => {
-    await sendMonthlyBackupLinks();
-  });
-  // Booking reminders 48 h and 2 h before (decision 0115), and the requests left unanswered past their
-  // deadline: every 5 minutes, each once.
-  await boss.schedule("booking-reminders", "*/5 * * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("booking-reminders", async () => {
-    await expireLapsedRequests();
-    await sendDueReminders();
-  });
-  // The photographers' own calendars, every 15 minutes (decision 0116).
-  await boss.schedule("booking-busy-import", "*/15 * * * *", {}, { tz: "Europe/Paris" });
-  await boss.work("booking-busy-import", async () => {
-    await importExternalCalendars();
-  });
-  if (!mail) {
-    log.warn("mail_disabled", { reason: "SMTP_URL is not set: e-mails wait in the queue" });
-    return;
-  }
-  // Two e-mails at a time (the transport's pool has two connections).
-  const sendMail = mailJobHandler(mail);
-  for (let worker = 0; worker < 2; worker++) {
-    await workThrough<MailJob>(boss, "mail", 5, sendMail);
-  }
-  const sendBatch = newsletterJobHandler(mail);
-  await workThrough<NewsletterBatchJob>(boss, "newsletter", 2, (jobs) => {
-    // A batch ends at the next e-mail when the process stops (see queueStopping).
-    const stopping = queueStopping();
-    return sendBatch(
-      jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
-    );
-  });
 }

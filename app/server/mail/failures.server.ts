@@ -1,5 +1,5 @@
 import { desc, sql } from "drizzle-orm";
-import { db } from "../db/client.server";
+import { db, type Database } from "../db/client.server";
 import { mailFailures } from "../db/schema";
 import { log } from "../logger.server";
 
@@ -33,9 +33,9 @@ export function latestMailFailures(limit = 20) {
   return db().select().from(mailFailures).orderBy(desc(mailFailures.at)).limit(limit);
 }
 
-/** Forgets failures older than the retention (run with the daily purge). */
-export async function purgeOldMailFailures(): Promise<number> {
-  const result = await db().execute(
+/** Forgets failures older than the retention (in the nightly purge, boot/personal-data-purge.server). */
+export async function purgeOldMailFailures(database: Database = db()): Promise<number> {
+  const result = await database.execute(
     sql`delete from mail_failures where at < now() - make_interval(days => ${MAIL_FAILURE_RETENTION_DAYS})`,
   );
   return result.rowCount ?? 0;

@@ -1,16 +1,15 @@
 import type { JobWithMetadata } from "pg-boss";
-import { enqueue, type Executor } from "../jobs/queue.server";
+import { defineJob, enqueue, RETRIES_FOR_A_DAY, type Executor } from "../jobs/queue.server";
 import { recordMailFailure, type MailKind } from "./failures.server";
 import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./transport.server";
 
 /*
  * Transactional e-mail through the queue `mail`: one job per e-mail. Jobs carry ids, not content: the
  * e-mail is written when it leaves, from the stored row (no copy of a visitor's message in the queue).
- * A job that fails is retried with back-off (QUEUES.mail); a refused address is given up at once.
+ * A job that fails is retried with back-off (mailJob's policy); a refused address is given up at once.
  *
- * The outbox knows no kind of e-mail: each feature registers its own (registerMailKind) in its module and
- * queues through the function that returns, so that the outbox imports none of them (mail/kinds.server.ts
- * loads them all for the worker).
+ * The outbox knows no kind of e-mail: each feature defines its own (defineMailKind) in its module and
+ * queues through it; boot/mail-kinds.server lists them all for the worker (decision 0150).
  */
 
 /** What a job of the queue holds: the kind's name and the ids its e-mail is written from. */
@@ -32,53 +31,89 @@ export type EnqueueOptions = {
   once?: string;
 };
 
-const kinds = new Map<string, MailKindDefinition<object>>();
+/**
+ * A kind of e-mail: the function that queues one of it, carrying its name and how it is written. Its
+ * feature exports it; boot/mail-kinds.server lists it, so that the mail worker can write its jobs.
+ */
+export type MailKindQueue<Data extends object> = ((
+  data: Data,
+  options?: EnqueueOptions,
+) => Promise<string | null>) & { kind: string; definition: MailKindDefinition<Data> };
 
-/** Registers the e-mail `name`; returns the function that queues one of it. */
-export function registerMailKind<Data extends object>(
+/** Any kind of e-mail of a list, whatever its data. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMailKind = MailKindQueue<any>;
+
+/** Defines the e-mail `name`; returns the function that queues one of it (decision 0150). */
+export function defineMailKind<Data extends object>(
   name: string,
   definition: MailKindDefinition<Data>,
-): (data: Data, options?: EnqueueOptions) => Promise<string | null> {
-  kinds.set(name, definition as unknown as MailKindDefinition<object>);
-  return (data, { once, ...rest } = {}) =>
+): MailKindQueue<Data> {
+  const queue = (data: Data, { once, ...rest }: EnqueueOptions = {}) =>
     enqueue(
       "mail",
       { ...data, kind: name },
       once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: 3600 },
     );
+  return Object.assign(queue, { kind: name, definition });
 }
 
-/** The names of the kinds registered in this process. */
-export const registeredMailKinds = (): string[] => [...kinds.keys()];
-
-function definitionOf(job: MailJob): MailKindDefinition<object> {
-  const definition = kinds.get(job.kind);
-  // A job of a kind this process never loaded: retried (another version of the site may know it).
-  if (!definition) throw new Error(`E-mail d'un type inconnu : ${job.kind}`);
-  return definition;
-}
-
-/** The worker of the queue `mail`, sending through `config`: composes and sends each job's e-mail. */
-export const mailJobHandler = (config: MailConfig) => async (jobs: JobWithMetadata<MailJob>[]) => {
-  for (const job of jobs) {
-    const definition = definitionOf(job.data);
-    const mail = await definition.compose(job.data);
-    if (!mail) continue;
-    try {
-      await deliver(mail, config);
-    } catch (error) {
-      const failure = mailFailure(error);
-      const final = failure.permanent || job.retryCount >= job.retryLimit;
-      await recordMailFailure({
-        kind: definition.failureKind,
-        recipient: mail.to,
-        error: failure.message,
-        final,
-      });
-      // A refused address will not be accepted later: the job ends here (recorded above).
-      if (failure.permanent) continue;
-      throw error;
+/** The worker of the queue `mail`, sending through `config` the e-mails of `kinds`. */
+export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]) => {
+  const byName = new Map(kinds.map((kind) => [kind.kind, kind.definition]));
+  return async (jobs: JobWithMetadata<MailJob>[]) => {
+    for (const job of jobs) {
+      const definition: MailKindDefinition<object> | undefined = byName.get(job.data.kind);
+      // A job of a kind this process does not know: retried (another version of the site may know it).
+      if (!definition) throw new Error(`E-mail d'un type inconnu : ${job.data.kind}`);
+      const mail = await definition.compose(job.data);
+      if (!mail) continue;
+      try {
+        await deliver(mail, config);
+      } catch (error) {
+        const failure = mailFailure(error);
+        const final = failure.permanent || job.retryCount >= job.retryLimit;
+        await recordMailFailure({
+          kind: definition.failureKind,
+          recipient: mail.to,
+          error: failure.message,
+          final,
+        });
+        // A refused address will not be accepted later: the job ends here (recorded above).
+        if (failure.permanent) continue;
+        throw error;
+      }
+      await definition.afterDelivery?.(job.data, mail);
     }
-    await definition.afterDelivery?.(job.data, mail);
-  }
+  };
 };
+
+/**
+ * The queue `mail`: one e-mail each (confirmations, contact messages, administrators' links), retried for
+ * about a day. Two workers at a time (the transport's pool has two connections), only in a process with
+ * SMTP_URL: without it, e-mail jobs wait in the queue until a process that has it starts. Jobs whose retry
+ * time has come are looked for every 5 s.
+ */
+export const mailJob = defineJob<
+  MailJob,
+  { mail: MailConfig | null; mailKinds: readonly AnyMailKind[] }
+>({
+  name: "mail",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    heartbeatSeconds: 10,
+    // Waits while SMTP_URL is unset for a month (a contact message stays in the admin's Messages anyway;
+    // a confirmation link is only valid 7 days).
+    retentionSeconds: 30 * 24 * 60 * 60,
+    deleteAfterSeconds: 24 * 60 * 60,
+  },
+  workers: ({ mail }) => (mail ? 2 : 0),
+  backlog: true,
+  pollingIntervalSeconds: 5,
+  handler: (jobs, { mail, mailKinds }) => {
+    if (!mail) throw new Error("SMTP_URL n'est pas configuré.");
+    return mailJobHandler(mail, mailKinds)(jobs);
+  },
+});

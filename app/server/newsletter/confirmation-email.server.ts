@@ -3,7 +3,7 @@ import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { blogNewsletterSubscribers } from "../db/schema";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { confirmationExpiresAt, confirmationUrl } from "./links.server";
 import { formatLongDateTimeFr } from "~/lib/dates";
@@ -65,7 +65,7 @@ ${emailButton(url, "Confirmer mon inscription")}
 }
 
 /** The double opt-in link, to a pending subscriber (blog_newsletter_subscribers.id). */
-export const enqueueConfirmationMail = registerMailKind<{ subscriberId: string }>("confirmation", {
+export const enqueueConfirmationMail = defineMailKind<{ subscriberId: string }>("confirmation", {
   failureKind: "confirmation",
   compose: ({ subscriberId }) => confirmationEmail(subscriberId),
 });

@@ -10,8 +10,8 @@ export const SAMPLE_SUBSCRIBER = "apercu";
 
 /**
  * When a confirmation link stops working: CONFIRMATION_LIFETIME_DAYS after `sentAt`, the subscriber's
- * confirmation_sent_at, the very instant from which the daily purge forgets an unconfirmed sign-up
- * (admin/retention.server.ts). Counted from when the e-mail was asked for, not from when its job ran:
+ * confirmation_sent_at, the very instant from which the nightly purge forgets an unconfirmed sign-up
+ * (newsletter/retention.server.ts). Counted from when the e-mail was asked for, not from when its job ran:
  * after mail retries, the link still dies with the sign-up, never before the date the e-mail gives.
  */
 export function confirmationExpiresAt(sentAt: Date): Date {

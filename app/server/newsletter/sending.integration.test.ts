@@ -5,7 +5,7 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { mailParts, startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
 import { blogArticles, blogNewsletterSubscribers, newsletterDeliveries } from "../db/schema";
-import { startWorkers } from "../jobs/workers.server";
+import { startWorkers } from "../boot/jobs.server";
 import { verifyLinkToken } from "../signed-link.server";
 import { SAMPLE_SUBSCRIBER } from "./links.server";
 import {

@@ -10,10 +10,16 @@ import {
   newsletterSendings,
 } from "../db/schema";
 import { env } from "../env.server";
-import { jobQueue, type Executor } from "../jobs/queue.server";
+import {
+  defineJob,
+  jobQueue,
+  queueStopping,
+  RETRIES_FOR_A_DAY,
+  type Executor,
+} from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { recordMailFailure } from "../mail/failures.server";
-import { registerMailKind } from "../mail/outbox.server";
+import { defineMailKind } from "../mail/outbox.server";
 import {
   deliver,
   mailFailure,
@@ -106,7 +112,7 @@ export async function createSending(
       .set({ total })
       .where(eq(newsletterSendings.id, sending.id));
     await jobQueue().insert(
-      "newsletter",
+      newsletterJob.name,
       inserted.rows.map((row) => ({ data: { sendingId: sending.id, batch: Number(row.batch) } })),
       { db: fromDrizzle(executor, sql) },
     );
@@ -219,7 +225,7 @@ export async function newsletterSample(
 }
 
 /** An article's newsletter as subscribers will get it, to an administrator first (« [Test] »). */
-export const enqueueNewsletterTest = registerMailKind<{
+export const enqueueNewsletterTest = defineMailKind<{
   articleId: string;
   mode: NewsletterMode;
   to: string;
@@ -450,3 +456,34 @@ export const newsletterJobHandler =
       await finishIfDone(sendingId);
     }
   };
+
+/**
+ * The queue `newsletter`: one batch of a newsletter's deliveries each. `singleton`: one batch at a time
+ * across every process, so MAIL_RATE_PER_MINUTE is the site's pace, not each process's. One worker, only in
+ * a process with SMTP_URL; batches whose retry time has come are looked for every 2 s.
+ */
+export const newsletterJob = defineJob<NewsletterBatchJob, { mail: MailConfig | null }>({
+  name: "newsletter",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    policy: "singleton",
+    notify: true,
+    expireInSeconds: 2 * 60 * 60,
+    heartbeatSeconds: 10,
+    // A sending's batches wait a year while SMTP_URL is unset: a batch whose job was dropped would leave its
+    // deliveries pending for ever, and its article could not be sent again.
+    retentionSeconds: 366 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  workers: ({ mail }) => (mail ? 1 : 0),
+  backlog: true,
+  pollingIntervalSeconds: 2,
+  handler: (jobs, { mail }) => {
+    if (!mail) throw new Error("SMTP_URL n'est pas configuré.");
+    // A batch ends at the next e-mail when the process stops (see queueStopping).
+    const stopping = queueStopping();
+    return newsletterJobHandler(mail)(
+      jobs.map((job) => ({ ...job, signal: AbortSignal.any([job.signal, stopping]) })),
+    );
+  },
+});

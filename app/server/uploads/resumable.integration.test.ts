@@ -9,9 +9,9 @@ import { insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
 import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { MAX_GALLERY_PHOTO_BYTES, UPLOAD_CHUNK_BYTES } from "~/lib/gallery-urls";
+import { photoJob } from "../galleries/processing.server";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
-import * as queue from "../jobs/queue.server";
 import { galleryUploadKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
 import {
@@ -31,11 +31,6 @@ const dataDir = vi.hoisted(() => {
   const directory = `${process.env.TMPDIR ?? "/tmp"}/resumable-${process.pid}-${Date.now()}`;
   process.env.DATA_DIR = directory;
   return directory;
-});
-
-vi.mock("../jobs/queue.server", async (importOriginal) => {
-  const original = await importOriginal<typeof queue>();
-  return { ...original, enqueue: vi.fn(original.enqueue) };
 });
 
 useAppDatabase({ jobs: true });
@@ -183,7 +178,7 @@ describe.each(storageDrivers)("resumable uploads of a gallery's photos ($kind)",
   it("makes the photo row and its job in one transaction: neither exists when the job cannot be made", async () => {
     const file = await makeTestJpeg({ index: 3 });
     const { state } = await start("IMG_0003.jpg", file.length);
-    vi.mocked(queue.enqueue).mockRejectedValueOnce(new Error("file de tâches indisponible"));
+    vi.spyOn(photoJob, "send").mockRejectedValueOnce(new Error("file de tâches indisponible"));
     await expect(send(state.uploadId, file, 0)).rejects.toThrow("file de tâches indisponible");
     const rows = await db()
       .select()

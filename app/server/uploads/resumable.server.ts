@@ -7,7 +7,8 @@ import { MAX_GALLERY_PHOTO_BYTES, UPLOAD_CHUNK_BYTES } from "~/lib/gallery-urls"
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
-import { enqueue, type Executor, type PhotoJob } from "../jobs/queue.server";
+import { photoJob } from "../galleries/processing.server";
+import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { galleryUploadKey } from "../storage/keys";
 import { storage } from "../storage/storage.server";
@@ -480,7 +481,7 @@ async function recordPhoto(
       .update(resumableUploads)
       .set({ completedAt: new Date(), updatedAt: new Date() })
       .where(eq(resumableUploads.id, upload.id));
-    await enqueue("photos", { photoId } satisfies PhotoJob, { tx });
+    await photoJob.send({ photoId }, { tx });
     return true;
   });
   if (!recorded) {

@@ -1,16 +1,14 @@
 import { auth } from "../auth.server";
-import { db } from "../db/client.server";
 import { env } from "../env.server";
 import { log } from "../logger.server";
-import { upsertAccount } from "./administrators.server";
-import { firstAdministratorLink } from "./first-administrator.server";
-import { startRetentionJob } from "./retention.server";
+import { upsertAccount } from "../admin/administrators.server";
+import { firstAdministratorLink } from "../admin/first-administrator.server";
 
 /**
  * What the admin area needs once the database is migrated: the administrator of ADMIN_EMAIL/ADMIN_PASSWORD
- * (operating contract) and the daily purge of personal data past its retention period.
+ * (operating contract), else on a new site the link that creates the first one.
  */
-export async function startAdminServices(): Promise<void> {
+export async function ensureAdministrator(): Promise<void> {
   const { ADMIN_EMAIL, ADMIN_PASSWORD } = env();
   if (ADMIN_EMAIL && ADMIN_PASSWORD) {
     const { created } = await upsertAccount(await auth(), {
@@ -29,5 +27,4 @@ export async function startAdminServices(): Promise<void> {
       url: link,
     });
   }
-  startRetentionJob(db());
 }

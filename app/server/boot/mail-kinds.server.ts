@@ -1,0 +1,33 @@
+import { enqueueMonthlyLink } from "../backup/monthly-link.server";
+import { enqueueBackupFailed, enqueueBackupMissed } from "../backup/service.server";
+import { queueClientMail, queueOwnerMail } from "../booking/emails.server";
+import { enqueueContactMail } from "../contact-mail.server";
+import {
+  enqueueGalleryInvitation,
+  enqueueGallerySelection,
+  enqueueGallerySelectionReceipt,
+} from "../galleries/emails.server";
+import { enqueueAdminMail } from "../mail.server";
+import type { AnyMailKind } from "../mail/outbox.server";
+import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
+import { enqueueNewsletterTest } from "../newsletter/sending.server";
+
+/**
+ * Every kind of e-mail the site sends (decision 0150): each is defined by its feature (defineMailKind) and
+ * listed here, so that the mail worker can write any job it is given. A new kind: its feature's module and
+ * one line here (the test beside this file checks the list against the sources).
+ */
+export const MAIL_KINDS: readonly AnyMailKind[] = [
+  enqueueAdminMail,
+  enqueueBackupFailed,
+  enqueueBackupMissed,
+  enqueueMonthlyLink,
+  queueClientMail,
+  queueOwnerMail,
+  enqueueConfirmationMail,
+  enqueueContactMail,
+  enqueueGalleryInvitation,
+  enqueueGallerySelection,
+  enqueueGallerySelectionReceipt,
+  enqueueNewsletterTest,
+];
