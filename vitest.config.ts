@@ -15,12 +15,12 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
 const LONGEST_FIRST = [
   "tests/http/admin-scheduled-publishing.test.ts",
   "tests/integration/newsletter-smtp-refusal.test.ts",
-  "tests/integration/newsletter-durability.test.ts",
-  "tests/integration/two-servers.test.ts",
-  "tests/integration/server-lifecycle.test.ts",
-  "tests/integration/booking-durability.test.ts",
-  "tests/integration/build-switch.test.ts",
-  "tests/integration/durability.test.ts",
+  "tests/system/newsletter-durability.test.ts",
+  "tests/system/two-servers.test.ts",
+  "tests/system/server-lifecycle.test.ts",
+  "tests/system/booking-durability.test.ts",
+  "tests/system/build-switch.test.ts",
+  "tests/system/durability.test.ts",
   "tests/e2e/client-gallery.test.ts",
   "tests/e2e/admin-medias.test.ts",
   "tests/e2e/admin-gallery-upload.test.ts",
@@ -78,18 +78,35 @@ export default defineConfig({
         },
       },
       {
-        // Against a real PostgreSQL that the set-up starts (or DATABASE_URL), one database per file.
+        // Server modules in the test's own process against a real PostgreSQL that the set-up starts (or
+        // DATABASE_URL), one database per file. No production build: they start as soon as the database does.
         extends: true,
         test: {
           name: "integration",
           include: ["app/**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
+          globalSetup: ["tests/setup/postgres.ts"],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Most of their time is spent waiting (a database, a mail server's refusal window, a restarted
-          // process): four files at a time keep two cores busy (three left them 144 % busy, 25 s longer;
-          // vitest's default here would be one).
+          // Most of their time is spent waiting (a database, a mail server's refusal window): four files at
+          // a time keep two cores busy (three left them 144 % busy; vitest's default here would be one).
+          maxWorkers: 4,
+        },
+      },
+      {
+        // Tests that start production processes (`node server.ts` on the build, the command-line scripts)
+        // and stop, kill -9 or restart them: the build switch, two servers behind Caddy, the upgrade from
+        // the previous release, kill -9 of a backup, a sending or the database. Each file starts what it
+        // needs; they wait on what the processes print or hold (a log line, a lock), never on a clock.
+        extends: true,
+        test: {
+          name: "system",
+          include: ["tests/system/**/*.test.ts"],
+          globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
+          env: { LOG_LEVEL: "warn" },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Mostly waiting on processes that start, die and start again: four at a time keep two cores busy.
           maxWorkers: 4,
         },
       },

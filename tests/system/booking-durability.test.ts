@@ -14,7 +14,7 @@ import { parseMail } from "../support/smtp-capture";
 // Where the kill happens. A booking and its e-mail jobs are one transaction (decision 0115), so a kill
 // anywhere loses no acknowledged booking and never leaves one without its e-mails. Sending, though, has one
 // window no SMTP sender can close (decision 0080, « Exactement une fois »): between the mail server's 250
-// and the job's completion, a kill makes the e-mail go again. So, as tests/integration/
+// and the job's completion, a kill makes the e-mail go again. So, as tests/system/
 // newsletter-durability.test.ts does, the kill comes from inside the SMTP transaction of the first message
 // after BOOKINGS_BEFORE_KILL bookings were acknowledged, with bookings still being posted: that message was
 // not delivered (it must go once after the restart). The process sends two e-mails at a time: the other
