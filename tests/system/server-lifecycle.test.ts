@@ -103,8 +103,9 @@ async function startServer(port: number, databaseUrl = "") {
   const server = spawnServer(port, databaseUrl);
   await printed(server, "server_started");
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-  if (!health.ok)
+  if (!health.ok) {
     throw new Error(`/healthz ${health.status} after server_started:\n${server.output()}`);
+  }
   return server;
 }
 
@@ -113,128 +114,116 @@ const exitOf = (child: ChildProcess) =>
     child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
   );
 
-describe("server lifecycle with the embedded database", () => {
-  it(
-    "starts, recovers from a killed server, its orphaned database and a killed database, and stops cleanly",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async () => {
-      const port = await freePort();
-      const first = await startServer(port);
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: "ok" });
-      const firstDatabase = postmasterPid();
-      expect(firstDatabase && alive(firstDatabase)).toBe(true);
+describe("server lifecycle with the embedded database", { timeout: PROCESS_TEST_TIMEOUT }, () => {
+  it("starts, recovers from a killed server, its orphaned database and a killed database, and stops cleanly", async () => {
+    const port = await freePort();
+    const first = await startServer(port);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const firstDatabase = postmasterPid();
+    expect(firstDatabase && alive(firstDatabase)).toBe(true);
 
-      // A crash: the Node process dies at once and its PostgreSQL is left running.
-      first.child.kill("SIGKILL");
-      await exitOf(first.child);
-      expect(alive(firstDatabase ?? 0)).toBe(true);
+    // A crash: the Node process dies at once and its PostgreSQL is left running.
+    first.child.kill("SIGKILL");
+    await exitOf(first.child);
+    expect(alive(firstDatabase ?? 0)).toBe(true);
 
-      const second = await startServer(port);
-      expect(alive(firstDatabase ?? 0)).toBe(false);
-      const secondDatabase = postmasterPid();
-      expect(secondDatabase).not.toBe(firstDatabase);
-      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    const second = await startServer(port);
+    expect(alive(firstDatabase ?? 0)).toBe(false);
+    const secondDatabase = postmasterPid();
+    expect(secondDatabase).not.toBe(firstDatabase);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
 
-      // The database dying under a running site: it is started again and the site recovers by itself.
-      const beforeKill = second.output().length;
-      process.kill(secondDatabase ?? 0, "SIGKILL");
-      await printed(second, "embedded_postgres_restarted", beforeKill);
-      expect(postmasterPid()).not.toBe(secondDatabase);
-      expect(alive(postmasterPid() ?? 0)).toBe(true);
-      // The pool's connections to the dead database are dropped as they fail: polled until one answers.
+    // The database dying under a running site: it is started again and the site recovers by itself.
+    const beforeKill = second.output().length;
+    process.kill(secondDatabase ?? 0, "SIGKILL");
+    await printed(second, "embedded_postgres_restarted", beforeKill);
+    expect(postmasterPid()).not.toBe(secondDatabase);
+    expect(alive(postmasterPid() ?? 0)).toBe(true);
+    // The pool's connections to the dead database are dropped as they fail: polled until one answers.
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
+        timeout: PROCESS_TEST_TIMEOUT,
+      })
+      .toBe(200);
+
+    second.child.kill("SIGTERM");
+    expect(await exitOf(second.child)).toBe(0);
+  });
+
+  it("refuses a second start on the data folder of a live server and leaves that server serving", async () => {
+    const port = await freePort();
+    const { child: running } = await startServer(port);
+    const database = postmasterPid();
+    let failures = 0;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (response) => response.status,
+          () => 0,
+        );
+        if (status !== 200) failures++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    try {
+      // Another port, then the very same one: both refuse in French, before touching anything.
+      for (const secondPort of [await freePort(), port]) {
+        const second = spawnServer(secondPort);
+        expect(await exitOf(second.child)).not.toBe(0);
+        expect(second.output()).toContain("est déjà utilisé par un serveur du site en marche");
+        expect(second.output()).toContain(`(processus ${running.pid})`);
+      }
+      // What the second start did not do shows a moment later, if at all: the database stopped under it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      watching = false;
+      await watcher;
+    }
+    expect(failures).toBe(0);
+    expect(postmasterPid()).toBe(database);
+    expect(running.exitCode).toBeNull();
+    running.kill("SIGTERM");
+    expect(await exitOf(running)).toBe(0);
+  });
+
+  it("shuts down on SIGTERM leaving no database process and no lock file", async () => {
+    const port = await freePort();
+    const { child: server } = await startServer(port);
+    const database = postmasterPid();
+    expect(database && alive(database)).toBe(true);
+    server.kill("SIGTERM");
+    expect(await exitOf(server)).toBe(0);
+    expect(alive(database ?? 0)).toBe(false);
+    expect(postmasterPid()).toBeUndefined();
+  });
+
+  it("with DATABASE_URL, says 503 while that database is away and recovers when it is back", async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), "studio-external-"));
+    const clusterPort = await freePort();
+    let external = await startEmbeddedPostgres({ directory, port: clusterPort });
+    const port = await freePort();
+    const { child: server } = await startServer(port, external.url);
+    try {
+      await external.stop();
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
+          timeout: PROCESS_TEST_TIMEOUT,
+        })
+        .toBe(503);
+      external = await startEmbeddedPostgres({ directory, port: clusterPort });
       await expect
         .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
           timeout: PROCESS_TEST_TIMEOUT,
         })
         .toBe(200);
-
-      second.child.kill("SIGTERM");
-      expect(await exitOf(second.child)).toBe(0);
-    },
-  );
-
-  it(
-    "refuses a second start on the data folder of a live server and leaves that server serving",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async () => {
-      const port = await freePort();
-      const { child: running } = await startServer(port);
-      const database = postmasterPid();
-      let failures = 0;
-      let watching = true;
-      const watcher = (async () => {
-        while (watching) {
-          const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-            (response) => response.status,
-            () => 0,
-          );
-          if (status !== 200) failures++;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      })();
-      try {
-        // Another port, then the very same one: both refuse in French, before touching anything.
-        for (const secondPort of [await freePort(), port]) {
-          const second = spawnServer(secondPort);
-          expect(await exitOf(second.child)).not.toBe(0);
-          expect(second.output()).toContain("est déjà utilisé par un serveur du site en marche");
-          expect(second.output()).toContain(`(processus ${running.pid})`);
-        }
-        // What the second start did not do shows a moment later, if at all: the database stopped under it.
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-      } finally {
-        watching = false;
-        await watcher;
-      }
-      expect(failures).toBe(0);
-      expect(postmasterPid()).toBe(database);
-      expect(running.exitCode).toBeNull();
-      running.kill("SIGTERM");
-      expect(await exitOf(running)).toBe(0);
-    },
-  );
-
-  it(
-    "shuts down on SIGTERM leaving no database process and no lock file",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async () => {
-      const port = await freePort();
-      const { child: server } = await startServer(port);
-      const database = postmasterPid();
-      expect(database && alive(database)).toBe(true);
+    } finally {
       server.kill("SIGTERM");
-      expect(await exitOf(server)).toBe(0);
-      expect(alive(database ?? 0)).toBe(false);
-      expect(postmasterPid()).toBeUndefined();
-    },
-  );
-
-  it(
-    "with DATABASE_URL, says 503 while that database is away and recovers when it is back",
-    { timeout: PROCESS_TEST_TIMEOUT },
-    async () => {
-      const directory = await mkdtemp(path.join(os.tmpdir(), "studio-external-"));
-      const clusterPort = await freePort();
-      let external = await startEmbeddedPostgres({ directory, port: clusterPort });
-      const port = await freePort();
-      const { child: server } = await startServer(port, external.url);
-      try {
-        await external.stop();
-        await expect
-          .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
-          .toBe(503);
-        external = await startEmbeddedPostgres({ directory, port: clusterPort });
-        await expect
-          .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
-          .toBe(200);
-      } finally {
-        server.kill("SIGTERM");
-        await exitOf(server);
-        await external.stop();
-        await rm(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      }
-    },
-  );
+      await exitOf(server);
+      await external.stop();
+      await rm(directory, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    }
+  });
 });
