@@ -7,20 +7,28 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
 
 /**
  * The files that take longest (a browser journey of 30 photos, uploads, the media library; a publication
- * waiting for its time; a mail server refusing for a while, kill -9 and restarts), started first so that
- * no worker is left with one of them at the end while the others wait. Without vitest's cache (a fresh
- * clone, as in CI) files are ordered by size, which put the gallery journey twelfth, left the page checks
- * as the last browser file and started the scheduled publication halfway through the http project.
+ * waiting for its time; a mail server refusing for a while; photos prepared, a bucket listed past 1,000
+ * keys; kill -9 and restarts), started first so that no worker is left with one of them at the end while
+ * the others wait. Without vitest's cache (a fresh clone, as in CI) files are ordered by size, which put
+ * the gallery journey twelfth, left the page checks as the last browser file and started the scheduled
+ * publication halfway through the http project.
  */
 const LONGEST_FIRST = [
   "tests/http/admin-scheduled-publishing.test.ts",
   "tests/integration/newsletter-smtp-refusal.test.ts",
+  "app/server/galleries/processing.integration.test.ts",
+  "app/server/storage/storage.integration.test.ts",
+  "app/server/galleries/galleries.integration.test.ts",
+  "app/server/backup/destination.integration.test.ts",
   "tests/system/newsletter-durability.test.ts",
   "tests/system/two-servers.test.ts",
   "tests/system/server-lifecycle.test.ts",
   "tests/system/booking-durability.test.ts",
   "tests/system/build-switch.test.ts",
   "tests/system/durability.test.ts",
+  "tests/system/backup-kill.test.ts",
+  "tests/system/command-line-without-vite.test.ts",
+  "tests/system/upgrade.test.ts",
   "tests/e2e/client-gallery.test.ts",
   "tests/e2e/admin-medias.test.ts",
   "tests/e2e/admin-gallery-upload.test.ts",
@@ -104,7 +112,8 @@ export default defineConfig({
           include: ["tests/system/**/*.test.ts"],
           globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
           env: { LOG_LEVEL: "warn" },
-          testTimeout: 120_000,
+          // PROCESS_TEST_TIMEOUT of tests/support/server-process.ts: an outer bound only.
+          testTimeout: 600_000,
           hookTimeout: 120_000,
           // Mostly waiting on processes that start, die and start again: four at a time keep two cores busy.
           maxWorkers: 4,

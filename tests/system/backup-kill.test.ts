@@ -10,7 +10,11 @@ import { localDestination } from "../../app/server/backup/destination.server";
 import { localStorageOf } from "../../app/server/storage/storage.server";
 import type { Storage } from "../../app/server/storage/types";
 import { root } from "../../scripts/lib/build";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
+import {
+  PROCESS_TEST_TIMEOUT,
+  type ServerProcess,
+  startServerProcess,
+} from "../support/server-process";
 
 /*
  * Issue 26: kill -9 in the middle of `npm run backup` and of `npm run restore` leaves the site serving its
@@ -24,12 +28,9 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
  */
 
 const HELD_TABLE = "public.verifications";
-/**
- * The outer bound of a test, for a command that never reaches its point: every wait inside is on an event
- * (a lock seen waiting, an exit, a connection gone). Beside heavy work, a fresh clone's restore once took
- * longer than the 60 s the wait used to allow to stage its files and reach its TRUNCATE.
- */
-const PROCESS_TEST_TIMEOUT = 300_000;
+// Every wait is on an event (a lock seen waiting, an exit, a connection gone), under PROCESS_TEST_TIMEOUT:
+// beside heavy work, a fresh clone's restore once took longer than the 60 s the wait used to allow to stage
+// its files and reach its TRUNCATE.
 const DAY = 86_400_000;
 
 let server: ServerProcess;

@@ -7,15 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "../../app/server/db/embedded.server";
 import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
+import { PROCESS_TEST_TIMEOUT } from "../support/server-process";
 
 // The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives
 // a crash without manual repair, and leaves no database process behind when stopped. Each step waits on what
-// the server prints (« server_started », « embedded_postgres_restarted ») or on its exit; the only time
-// limits are the generous outer bounds below, for a server that never gets there (a fresh cluster's initdb
-// and two starts took over a minute beside other heavy work).
-
-/** The outer bound of a test: several starts of a server with its own embedded PostgreSQL. */
-const PROCESS_TEST_TIMEOUT = 300_000;
+// the server prints (« server_started », « embedded_postgres_restarted ») or on its exit, under
+// PROCESS_TEST_TIMEOUT: a fresh cluster's initdb and two starts once took over a minute beside other heavy
+// work.
 
 let dataDir: string;
 const started: ChildProcess[] = [];
