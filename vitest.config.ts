@@ -7,20 +7,28 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
 
 /**
  * The files that take longest (a browser journey of 30 photos, uploads, the media library; a publication
- * waiting for its time; a mail server refusing for a while, kill -9 and restarts), started first so that
- * no worker is left with one of them at the end while the others wait. Without vitest's cache (a fresh
- * clone, as in CI) files are ordered by size, which put the gallery journey twelfth, left the page checks
- * as the last browser file and started the scheduled publication halfway through the http project.
+ * waiting for its time; a mail server refusing for a while; photos prepared, a bucket listed past 1,000
+ * keys; kill -9 and restarts), started first so that no worker is left with one of them at the end while
+ * the others wait. Without vitest's cache (a fresh clone, as in CI) files are ordered by size, which put
+ * the gallery journey twelfth, left the page checks as the last browser file and started the scheduled
+ * publication halfway through the http project.
  */
 const LONGEST_FIRST = [
   "tests/http/admin-scheduled-publishing.test.ts",
   "tests/integration/newsletter-smtp-refusal.test.ts",
-  "tests/integration/newsletter-durability.test.ts",
-  "tests/integration/two-servers.test.ts",
-  "tests/integration/server-lifecycle.test.ts",
-  "tests/integration/booking-durability.test.ts",
-  "tests/integration/build-switch.test.ts",
-  "tests/integration/durability.test.ts",
+  "app/server/galleries/processing.integration.test.ts",
+  "app/server/storage/storage.integration.test.ts",
+  "app/server/galleries/galleries.integration.test.ts",
+  "app/server/backup/destination.integration.test.ts",
+  "tests/system/newsletter-durability.test.ts",
+  "tests/system/two-servers.test.ts",
+  "tests/system/server-lifecycle.test.ts",
+  "tests/system/booking-durability.test.ts",
+  "tests/system/build-switch.test.ts",
+  "tests/system/durability.test.ts",
+  "tests/system/backup-kill.test.ts",
+  "tests/system/command-line-without-vite.test.ts",
+  "tests/system/upgrade.test.ts",
   "tests/e2e/client-gallery.test.ts",
   "tests/e2e/admin-medias.test.ts",
   "tests/e2e/admin-gallery-upload.test.ts",
@@ -78,18 +86,36 @@ export default defineConfig({
         },
       },
       {
-        // Against a real PostgreSQL that the set-up starts (or DATABASE_URL), one database per file.
+        // Server modules in the test's own process against a real PostgreSQL that the set-up starts (or
+        // DATABASE_URL), one database per file. No production build: they start as soon as the database does.
         extends: true,
         test: {
           name: "integration",
           include: ["app/**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
+          globalSetup: ["tests/setup/postgres.ts"],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Most of their time is spent waiting (a database, a mail server's refusal window, a restarted
-          // process): four files at a time keep two cores busy (three left them 144 % busy, 25 s longer;
-          // vitest's default here would be one).
+          // Most of their time is spent waiting (a database, a mail server's refusal window): four files at
+          // a time keep two cores busy (three left them 144 % busy; vitest's default here would be one).
+          maxWorkers: 4,
+        },
+      },
+      {
+        // Tests that start production processes (`node server.ts` on the build, the command-line scripts)
+        // and stop, kill -9 or restart them: the build switch, two servers behind Caddy, the upgrade from
+        // the previous release, kill -9 of a backup, a sending or the database. Each file starts what it
+        // needs; they wait on what the processes print or hold (a log line, a lock), never on a clock.
+        extends: true,
+        test: {
+          name: "system",
+          include: ["tests/system/**/*.test.ts"],
+          globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts"],
+          env: { LOG_LEVEL: "warn" },
+          // PROCESS_TEST_TIMEOUT of tests/support/server-process.ts: an outer bound only.
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          // Mostly waiting on processes that start, die and start again: four at a time keep two cores busy.
           maxWorkers: 4,
         },
       },

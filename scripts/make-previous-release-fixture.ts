@@ -1,5 +1,5 @@
 // `npm run fixture:previous-release`: makes tests/fixtures/previous-release-<commit>.tar, the frozen database
-// and files of the previous release that tests/integration/upgrade.test.ts upgrades to today's code, so
+// and files of the previous release that tests/system/upgrade.test.ts upgrades to today's code, so
 // that an upgrade is tested from real data (README, « Mettre à jour »). Refresh it at each release: set RELEASE below to the new release's commit, write its
 // filler beside the old one (scripts/previous-release/fill-<commit>.ts: that release's own modules fill
 // every table), run this, delete the old fixture and commit the new one.

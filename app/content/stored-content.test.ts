@@ -10,7 +10,7 @@ import { DOCUMENT_KEYS, documentSchemas, studioDataSchema } from "./schemas";
  * is optional), a field is never renamed nor removed without a migration of the stored rows. The fixture is
  * what the release 373aa90 stored on a new site: its seed, read back from PostgreSQL. At
  * each release, add that release's copy beside it. The whole database of the release before backups (43eacdb), every
- * stored document included, is upgraded by tests/integration/upgrade.test.ts.
+ * stored document included, is upgraded by tests/system/upgrade.test.ts.
  */
 
 type Stored = {

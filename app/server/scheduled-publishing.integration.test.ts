@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { articleInput } from "../../tests/support/article-input";
 import { useAppDatabase } from "../../tests/support/database";
 import {
@@ -9,6 +9,7 @@ import {
   SlugTakenError,
   updateArticle,
 } from "./admin/articles.server";
+import { setClockForTests } from "./clock.server";
 import { db } from "./db/client.server";
 import {
   blogArticles,
@@ -35,6 +36,8 @@ beforeAll(async () => {
       { email: "en-attente@example.com", consentSource: "blog", status: "pending" as const },
     ]);
 });
+
+afterEach(() => setClockForTests(null));
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
 const unique = () => randomBytes(4).toString("hex");
@@ -112,6 +115,16 @@ describe("publishDueArticles", () => {
     expect(await publishDueArticles()).toEqual([]);
     expect(await contentVersion()).toBe(versionAfter);
     await db().delete(blogArticles).where(eq(blogArticles.id, incomplete.id));
+  });
+
+  it("publishes a draft once the server's clock reaches its time, without waiting for that time", async () => {
+    const scheduledAt = new Date(Math.ceil(inSeconds(30).getTime() / 1000) * 1000);
+    const soon = await draft({ scheduledAt });
+    expect(await publishDueArticles()).toEqual([]);
+
+    setClockForTests(scheduledAt);
+    expect(await publishDueArticles()).toEqual([soon.id]);
+    expect(await article(soon.id)).toMatchObject({ published: true, publishedAt: scheduledAt });
   });
 
   it("sends the newsletter asked for in the publishing transaction: one sending to the active subscribers", async () => {
@@ -210,8 +223,8 @@ describe("scheduling from the article form", () => {
       unscheduled: false,
     });
 
-    // The first times pass; their jobs run the sweep.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The first times pass (the server's clock moved a minute on, decision 0146): nothing is due.
+    setClockForTests(inSeconds(60));
     expect(await publishDueArticles()).toEqual([]);
     expect(await article(unscheduled.id)).toMatchObject({ published: false, scheduledAt: null });
     expect(await article(rescheduled.id)).toMatchObject({ published: false, scheduledAt: later });

@@ -1,7 +1,7 @@
 // Section 7: durability. Kill the Node server (or the embedded PostgreSQL) with SIGKILL in the middle of a
 // stream of newsletter sign-ups, restart with `node scripts/start.ts` (what `npm start` runs), and check that
 // every acknowledged sign-up is there and that nothing is left running. Also run with smaller counts by
-// tests/integration/durability.test.ts.
+// tests/system/durability.test.ts.
 import { randomBytes } from "node:crypto";
 import type { Context } from "./context.ts";
 import { postNewsletter, request, type SignUpOutcome } from "./http.ts";

@@ -1,4 +1,4 @@
-// Section 6: integrity under concurrency (also run with smaller counts by tests/integration/integrity.test.ts).
+// Section 6: integrity under concurrency (also run with smaller counts by tests/system/integrity.test.ts).
 import { randomBytes } from "node:crypto";
 import type { Context } from "./context.ts";
 import {

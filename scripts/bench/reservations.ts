@@ -1,7 +1,7 @@
 // Section « réservations » (decision 0115): the free slots' computation (booking-slots.ts), `/reserver/{studio}`
 // under load, and 50 visitors posting the booking form for one slot at once, split across two app processes
 // on one database. The race is also run, with the same counts, through Caddy in front of two app servers by
-// tests/integration/two-servers.test.ts, and the helpers below by tests/integration/booking-durability.test.ts.
+// tests/system/two-servers.test.ts, and the helpers below by tests/system/booking-durability.test.ts.
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { measureBookingSlots, BOOKING_SLOTS_BUDGET_P95_MS } from "./booking-slots.ts";
@@ -677,8 +677,8 @@ export async function reservationsSection(context: Context): Promise<Partial<Sec
       `Computation: \`scripts/bench/booking-slots.ts\`, ${slots.runs} runs in one process of the agenda the page reads from PostgreSQL (3 studios, 2 photographers, 90 days, 24 h notice, 30-minute steps, 1 h sessions with 15-minute buffers), without the queries; load average ${slots.loadAverage.toFixed(1)} when it ran.`,
       "Days page: the same counts written in SQL (`seedAgenda`: 2,000 bookings of 45 minutes, hourly from 08:00 UTC over the next 90 days, spread over the three studios, each studio's by a photographer of its own; 200 evening blocked periods of the studios), then the page of a public session type of Brive (1 h, no notice, hourly starts, 90 days) asked sequentially: what a visitor waits for, the free slots of the whole horizon computed on each request (no cache). No budget of its own: the issue's 20 ms is the computation's.",
       "`/reserver/brive`: the studio's session types (one offered), a light page; the load generator runs on the same machine as the server and its database.",
-      "Storm (decision 0121): the start-up seed's only photographer covers the three studios, so any two of the four times collide (at a studio, on her time or on her travel); each booking takes its studio's and its photographers' advisory locks in one order before writing its rows. Also asserted (counts only) by `tests/integration/booking-storm.test.ts`.",
-      "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted through Caddy by `tests/integration/two-servers.test.ts`.",
+      "Storm (decision 0121): the start-up seed's only photographer covers the three studios, so any two of the four times collide (at a studio, on her time or on her travel); each booking takes its studio's and its photographers' advisory locks in one order before writing its rows. Also asserted (counts only) by `tests/system/booking-storm.test.ts`.",
+      "Race: two production servers (`node server.ts`), the second on the first one's embedded PostgreSQL; each visitor with its own e-mail and client address (X-Forwarded-For, TRUST_PROXY=loopback), posted like a browser without JavaScript (urlencoded, same Origin). PostgreSQL's exclusion constraint decides (decision 0113). Also asserted through Caddy by `tests/system/two-servers.test.ts`.",
     ],
     data: {
       slots,

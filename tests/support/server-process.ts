@@ -7,6 +7,14 @@ import pg from "pg";
 import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
 
+/**
+ * The outer bound of a test that starts, kills or restarts production processes (decision 0146). Such a
+ * test waits on events (a line printed, an exit, a lock seen waiting, every e-mail arrived); this bound
+ * only ends one that never comes. Beside other heavy work a build, 2,000 e-mails or a new cluster's
+ * start took several times their quiet duration: generous, so that a busy machine is slower, not red.
+ */
+export const PROCESS_TEST_TIMEOUT = 600_000;
+
 export type ServerProcess = {
   /** Address of the production server. */
   baseUrl: string;

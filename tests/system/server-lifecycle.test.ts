@@ -7,9 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "../../app/server/db/embedded.server";
 import { freePort } from "../../app/server/free-port.server";
 import { root } from "../../scripts/lib/build";
+import { PROCESS_TEST_TIMEOUT } from "../support/server-process";
 
 // The operating contract: `npm start` runs the production server with its own embedded PostgreSQL, survives
-// a crash without manual repair, and leaves no database process behind when stopped.
+// a crash without manual repair, and leaves no database process behind when stopped. Each step waits on what
+// the server prints (« server_started », « embedded_postgres_restarted ») or on its exit, under
+// PROCESS_TEST_TIMEOUT: a fresh cluster's initdb and two starts once took over a minute beside other heavy
+// work.
 
 let dataDir: string;
 const started: ChildProcess[] = [];
@@ -40,6 +44,8 @@ function postmasterPid(): number | undefined {
   return Number(readFileSync(lockFile, "utf8").split("\n")[0]);
 }
 
+type Server = ReturnType<typeof spawnServer>;
+
 function spawnServer(port: number, databaseUrl = "") {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: root,
@@ -50,31 +56,55 @@ function spawnServer(port: number, databaseUrl = "") {
       PORT: String(port),
       HOST: "127.0.0.1",
       SEED_DEMO: "0",
-      LOG_LEVEL: "warn",
+      // Info: the embedded database's restart is the line the first test waits for.
+      LOG_LEVEL: "info",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    child.emit("output");
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
   return { child, output: () => output };
 }
 
+/**
+ * Resolves when the server has printed the JSON line of `message` after the first `from` characters of its
+ * output; fails at once if it exits first.
+ */
+function printed({ child, output }: Server, message: string, from = 0) {
+  const seen = () => output().slice(from).includes(`"msg":"${message}"`);
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (seen()) {
+        child.off("output", check).off("exit", exited);
+        resolve();
+      }
+    };
+    const exited = () => {
+      child.off("output", check);
+      // What it printed before dying is already collected: the line may be there.
+      if (seen()) resolve();
+      else reject(new Error(`the server exited before « ${message} »:\n${output()}`));
+    };
+    child.on("output", check).once("exit", exited);
+    check();
+  });
+}
+
+/** Starts the server and resolves once it says it listens (« server_started ») and /healthz answers. */
 async function startServer(port: number, databaseUrl = "") {
-  const { child, output } = spawnServer(port, databaseUrl);
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.ok) return child;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+  const server = spawnServer(port, databaseUrl);
+  await printed(server, "server_started");
+  const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+  if (!health.ok) {
+    throw new Error(`/healthz ${health.status} after server_started:\n${server.output()}`);
   }
-  throw new Error(`server did not become healthy:\n${output()}`);
+  return server;
 }
 
 const exitOf = (child: ChildProcess) =>
@@ -82,7 +112,7 @@ const exitOf = (child: ChildProcess) =>
     child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code)),
   );
 
-describe("server lifecycle with the embedded database", () => {
+describe("server lifecycle with the embedded database", { timeout: PROCESS_TEST_TIMEOUT }, () => {
   it("starts, recovers from a killed server, its orphaned database and a killed database, and stops cleanly", async () => {
     const port = await freePort();
     const first = await startServer(port);
@@ -93,8 +123,8 @@ describe("server lifecycle with the embedded database", () => {
     expect(firstDatabase && alive(firstDatabase)).toBe(true);
 
     // A crash: the Node process dies at once and its PostgreSQL is left running.
-    first.kill("SIGKILL");
-    await exitOf(first);
+    first.child.kill("SIGKILL");
+    await exitOf(first.child);
     expect(alive(firstDatabase ?? 0)).toBe(true);
 
     const second = await startServer(port);
@@ -104,25 +134,25 @@ describe("server lifecycle with the embedded database", () => {
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
 
     // The database dying under a running site: it is started again and the site recovers by itself.
+    const beforeKill = second.output().length;
     process.kill(secondDatabase ?? 0, "SIGKILL");
-    await expect
-      .poll(() => postmasterPid() !== secondDatabase && alive(postmasterPid() ?? 0), {
-        timeout: 30_000,
-      })
-      .toBe(true);
+    await printed(second, "embedded_postgres_restarted", beforeKill);
+    expect(postmasterPid()).not.toBe(secondDatabase);
+    expect(alive(postmasterPid() ?? 0)).toBe(true);
+    // The pool's connections to the dead database are dropped as they fail: polled until one answers.
     await expect
       .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
-        timeout: 30_000,
+        timeout: PROCESS_TEST_TIMEOUT,
       })
       .toBe(200);
 
-    second.kill("SIGTERM");
-    expect(await exitOf(second)).toBe(0);
+    second.child.kill("SIGTERM");
+    expect(await exitOf(second.child)).toBe(0);
   });
 
   it("refuses a second start on the data folder of a live server and leaves that server serving", async () => {
     const port = await freePort();
-    const running = await startServer(port);
+    const { child: running } = await startServer(port);
     const database = postmasterPid();
     let failures = 0;
     let watching = true;
@@ -159,7 +189,7 @@ describe("server lifecycle with the embedded database", () => {
 
   it("shuts down on SIGTERM leaving no database process and no lock file", async () => {
     const port = await freePort();
-    const server = await startServer(port);
+    const { child: server } = await startServer(port);
     const database = postmasterPid();
     expect(database && alive(database)).toBe(true);
     server.kill("SIGTERM");
@@ -173,15 +203,19 @@ describe("server lifecycle with the embedded database", () => {
     const clusterPort = await freePort();
     let external = await startEmbeddedPostgres({ directory, port: clusterPort });
     const port = await freePort();
-    const server = await startServer(port, external.url);
+    const { child: server } = await startServer(port, external.url);
     try {
       await external.stop();
       await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
+          timeout: PROCESS_TEST_TIMEOUT,
+        })
         .toBe(503);
       external = await startEmbeddedPostgres({ directory, port: clusterPort });
       await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status)
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, {
+          timeout: PROCESS_TEST_TIMEOUT,
+        })
         .toBe(200);
     } finally {
       server.kill("SIGTERM");

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { request } from "../../scripts/bench/http.ts";
 import { freeSlotPaths, offerBooking, postBooking } from "../../scripts/bench/reservations.ts";
 import { startScriptedSmtp, type ScriptedSmtp, type SmtpAnswer } from "../support/scripted-smtp";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
+import {
+  PROCESS_TEST_TIMEOUT,
+  type ServerProcess,
+  startServerProcess,
+} from "../support/server-process";
 import { parseMail } from "../support/smtp-capture";
 
 // Decision 0113, what must hold: SIGKILL of the app process during a burst of bookings (different slots) →
@@ -14,7 +18,7 @@ import { parseMail } from "../support/smtp-capture";
 // Where the kill happens. A booking and its e-mail jobs are one transaction (decision 0115), so a kill
 // anywhere loses no acknowledged booking and never leaves one without its e-mails. Sending, though, has one
 // window no SMTP sender can close (decision 0080, « Exactement une fois »): between the mail server's 250
-// and the job's completion, a kill makes the e-mail go again. So, as tests/integration/
+// and the job's completion, a kill makes the e-mail go again. So, as tests/system/
 // newsletter-durability.test.ts does, the kill comes from inside the SMTP transaction of the first message
 // after BOOKINGS_BEFORE_KILL bookings were acknowledged, with bookings still being posted: that message was
 // not delivered (it must go once after the restart). The process sends two e-mails at a time: the other
@@ -73,7 +77,7 @@ async function query<Row extends pg.QueryResultRow>(text: string, values: unknow
 describe("bookings survive a SIGKILL of their app process", () => {
   it(
     "keeps every acknowledged booking and sends each one's e-mails once after the restart (the one in flight at the kill at most twice)",
-    { timeout: 300_000 },
+    { timeout: PROCESS_TEST_TIMEOUT },
     async ({ annotate }) => {
       const { baseUrl } = running();
       const client = new pg.Client({ connectionString: running().databaseUrl });
@@ -158,7 +162,7 @@ describe("bookings survive a SIGKILL of their app process", () => {
         return byMessage;
       };
       await expect
-        .poll(() => copies().size, { timeout: 120_000, interval: 250 })
+        .poll(() => copies().size, { timeout: PROCESS_TEST_TIMEOUT, interval: 250 })
         .toBe(stored.length * 2);
       // No mail job left: the last one is marked done just after its message is accepted (a moment later on
       // a busy machine), and none is waiting to send a second copy.
@@ -168,7 +172,7 @@ describe("bookings survive a SIGKILL of their app process", () => {
             "select count(*)::int as count from pgboss.job where name = 'mail' and state in ('created', 'retry', 'active')",
           )
         )[0]?.count;
-      await expect.poll(queued, { timeout: 30_000, interval: 250 }).toBe(0);
+      await expect.poll(queued, { timeout: PROCESS_TEST_TIMEOUT, interval: 250 }).toBe(0);
       const messages = copies();
       expect(messages.size).toBe(stored.length * 2);
       const twice = [...messages].filter(([, times]) => times.length > 1);

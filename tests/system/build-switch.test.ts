@@ -4,7 +4,11 @@ import { cp, readdir, realpath, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { buildDirectory as suiteBuild, root } from "../../scripts/lib/build";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
+import {
+  PROCESS_TEST_TIMEOUT,
+  type ServerProcess,
+  startServerProcess,
+} from "../support/server-process";
 
 // `npm run build` (and `npm start` after a change) beside a running server: the server keeps serving the
 // build it started with, every request answered, until it is restarted (decision 0108).
@@ -41,11 +45,11 @@ async function snapshot(folder: string): Promise<Map<string, string>> {
 
 describe("a build made while the server runs", () => {
   // A production build is the work under test: about 20 s on a quiet machine, three times that when the
-  // two cores are shared with the rest of the suite.
+  // two cores are shared with the rest of the suite, and over three minutes beside other heavy work.
   it(
     "is switched in whole; the running server keeps its own build and answers every request",
     {
-      timeout: 180_000,
+      timeout: PROCESS_TEST_TIMEOUT,
     },
     async () => {
       // Inside the project (its modules resolve from node_modules), ignored by git like `build`.

@@ -17,7 +17,11 @@ import {
   type ScriptedSmtp,
   type SmtpAnswer,
 } from "../support/scripted-smtp";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
+import {
+  PROCESS_TEST_TIMEOUT,
+  type ServerProcess,
+  startServerProcess,
+} from "../support/server-process";
 
 // Decision 0080: the server process is killed in the middle of a sending of 2,000 e-mails and,
 // after a restart, exactly 2,000 have been delivered, none twice.
@@ -109,12 +113,14 @@ async function deliveryCounts(sendingId: string): Promise<Record<string, number>
 async function expectEachDeliveredOnce(sendingId: string, total: number) {
   await expect
     .poll(() => new Set(acceptedOf(sendingId).map((mail) => mail.to)).size, {
-      timeout: 120_000,
+      timeout: PROCESS_TEST_TIMEOUT,
       interval: 250,
     })
     .toBe(total);
   await expect
-    .poll(async () => (await sendingsProgress({ id: sendingId }))[0]?.status, { timeout: 20_000 })
+    .poll(async () => (await sendingsProgress({ id: sendingId }))[0]?.status, {
+      timeout: PROCESS_TEST_TIMEOUT,
+    })
     .toBe("done");
   const accepted = acceptedOf(sendingId);
   expect(duplicates(accepted)).toEqual([]);
@@ -127,7 +133,7 @@ async function expectEachDeliveredOnce(sendingId: string, total: number) {
 describe("a sending survives its server process", () => {
   it(
     "delivers exactly one copy to each of 2,000 subscribers across a SIGKILL and a restart",
-    { timeout: 300_000 },
+    { timeout: PROCESS_TEST_TIMEOUT },
     async ({ annotate }) => {
       await db().execute(sql`
         insert into blog_newsletter_subscribers (email, consent_source, status, confirmed_at)
@@ -149,7 +155,9 @@ describe("a sending survives its server process", () => {
       };
       const sendingId = await send(article.id, SUBSCRIBERS);
 
-      await expect.poll(() => killed, { timeout: 120_000, interval: 100 }).toBeDefined();
+      await expect
+        .poll(() => killed, { timeout: PROCESS_TEST_TIMEOUT, interval: 100 })
+        .toBeDefined();
       await killed;
       expect(smtp.accepted).toHaveLength(KILL_AFTER);
       // Every message answered 250 before the kill is recorded as sent: nothing delivered is forgotten.
@@ -178,7 +186,7 @@ describe("a sending survives its server process", () => {
 
   it(
     "stops at the next e-mail on SIGTERM, well within the queue's grace, and the restart sends the rest once",
-    { timeout: 180_000 },
+    { timeout: PROCESS_TEST_TIMEOUT },
     async ({ annotate }) => {
       // 300 people this time: the 2,000 of the first test have left.
       await db().execute(
@@ -210,7 +218,7 @@ describe("a sending survives its server process", () => {
       };
       const sendingId = await send(article.id, 300);
 
-      await expect.poll(() => exit, { timeout: 60_000, interval: 100 }).toBeDefined();
+      await expect.poll(() => exit, { timeout: PROCESS_TEST_TIMEOUT, interval: 100 }).toBeDefined();
       const stopped = await exit;
       expect(stopped?.code).toBe(0);
       const stopMs = (stopped?.at ?? 0) - (termAt ?? 0);
