@@ -11,17 +11,17 @@
  * addresses of each route (`app/routes.ts`):
  */
 const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => boolean }> = [
-  { path: /^\/$/ }, // routes/home
-  { path: /^\/prestations(?:\/(?:grossesse|naissances|mariages))?\/?$/ }, // routes/prestations(.*)
+  { path: /^\/$/ }, // routes/accueil
+  { path: /^\/prestations(?:\/(?:grossesse|naissances|mariages))?\/?$/ }, // routes/prestations/(.*)
   { path: /^\/(?:portrait-famille|boudoir|professionnels|scolaire|seances-a-offrir)\/?$/ }, // one route each
   { path: /^\/gendarmerie\/?$/ }, // routes/gendarmerie: the click-to-load video is the script's
   { path: /^\/tarifs\/?$/ }, // routes/tarifs: tabs are links (?onglet=), made WAI-ARIA tabs by the script
   { path: /^\/galerie\/?$/ }, // routes/galerie
   { path: /^\/(?:mentions-legales|donnees-personnelles|politique-cookies)\/?$/ }, // legal pages
-  // routes/reserver*, routes/reservation (decision 0115): every step of booking is links and plain forms.
+  // routes/reserver/*, routes/reservation/ (decision 0115): every step of booking is links and plain forms.
   { path: /^\/reserver(?:\/[a-z0-9-]+(?:\/[a-z0-9-]+(?:\/coordonnees)?)?)?\/?$/ },
   { path: /^\/reservation\/[A-Za-z0-9_-]+\/?$/ },
-  // routes/blog, routes/blog-article, routes/blog-category (decision 0137): the search is a GET form,
+  // routes/blog/, routes/blog/article, routes/blog/categorie (decision 0137): the search is a GET form,
   // pages and categories are links, the newsletter form a plain post answered in the page; the script
   // adds « Copier le lien » and holds a form's second submit. An unknown article or category is a 404,
   // an error page (no loader data), hence hydrated. (/blog/rss.xml matches too: a document load is what
@@ -51,7 +51,7 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
  * - the 404 pages (routes/not-found, routes/page) and every error page: the 404 logs the address to the
  *   console (SPEC §2), and an error page is rare and must show as it always has.
  * - /admin/*: the owner's tools.
- * - /galerie-client/{id} (routes/galerie-client, decision 0103): the client's gallery: the full-screen
+ * - /galerie-client/{id} (routes/galerie-client/, decision 0103): the client's gallery: the full-screen
  *   viewer (zoom, swipe), favourites and comments answered in place, the thumbhash placeholders decoded in
  *   the browser; the code form and the single-photo view work without JavaScript all the same.
  */

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import type * as AdministratorsModule from "../app/server/admin/administrators.server.ts";
-import type * as AuthModule from "../app/server/auth.server.ts";
+import type * as AuthModule from "../app/server/auth/auth.server.ts";
 import { runWithAppDatabase } from "./lib/app-database.ts";
 
 const { values } = parseArgs({
@@ -23,7 +23,7 @@ if (!input.success) {
 }
 
 await runWithAppDatabase("✖ Impossible de créer l'administrateur :", async (load) => {
-  const auth = await (await load<typeof AuthModule>("app/server/auth.server.ts")).auth();
+  const auth = await (await load<typeof AuthModule>("app/server/auth/auth.server.ts")).auth();
   const { created } = await (
     await load<typeof AdministratorsModule>("app/server/admin/administrators.server.ts")
   ).upsertAccount(auth, input.data);

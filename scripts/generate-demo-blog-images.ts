@@ -1,13 +1,13 @@
 // Generates the cover images of the demo articles (public/images/demo-blog, committed): soft placeholders
 // that stand where the studio's own photos will go, each with the AVIF and WebP variants an uploaded cover
-// gets (app/server/admin/images.server.ts), so that the demo blog weighs what the owner's own will.
+// gets (app/server/blog/images.server.ts), so that the demo blog weighs what the owner's own will.
 // Usage: npx node scripts/generate-demo-blog-images.ts
 import path from "node:path";
 import sharp from "sharp";
 import { VARIANT_WIDTHS, variantUrl } from "../app/lib/image-variants.ts";
 import { writePlaceholderImage } from "./lib/placeholder-image.ts";
 
-/** Cover name (as used by app/server/seed.server.ts) → hue of its palette. */
+/** Cover name (as used by app/server/blog/demo-articles.server.ts) → hue of its palette. */
 const demoCoverImages: Record<string, number> = {
   naissance: 30,
   ete: 45,

@@ -22,7 +22,7 @@ export const cnil = {
   complaintUrl: "https://www.cnil.fr/fr/plaintes",
 } as const;
 
-/** Every cookie the site sets: all strictly necessary, all for the administrators (app/server/auth.server.ts). */
+/** Every cookie the site sets: all strictly necessary, all for the administrators (app/server/auth/auth.server.ts). */
 export const cookies = [
   {
     name: "studio.session_token",

@@ -1,6 +1,6 @@
 /*
  * The subscriber import's limits and words, shared by the page (a check before sending) and the server (the
- * authority). The CSV itself is read on the server only (server/admin/subscriber-import.server.ts).
+ * authority). The CSV itself is read on the server only (server/newsletter/subscriber-import.server.ts).
  */
 import { formatSize } from "./sizes";
 

@@ -8,7 +8,7 @@ import { studioNameInSentence } from "~/components/studio/studio-name";
 import { cn } from "~/lib/utils";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { answerContactForm } from "~/server/contact-form.server";
+import { answerContactForm } from "~/server/contact/contact-form.server";
 import { siteContent, type SiteContent } from "~/server/content/site-content.server";
 
 /**

@@ -9,7 +9,7 @@ import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { siteFrom } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { studioStructuredData } from "~/lib/structured-data";
-import { answerContactForm } from "~/server/contact-form.server";
+import { answerContactForm } from "~/server/contact/contact-form.server";
 import { siteContent } from "~/server/content/site-content.server";
 import { studioAt, studioContactData, studioPageData } from "~/server/content/studio-pages.server";
 import { redirectOrNotFound } from "~/server/not-found.server";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/support/database";
-import { countArticleView, flushArticleViews } from "./article-views.server";
+import { countArticleView, flushArticleViews } from "./blog/article-views.server";
 import { readContentVersion } from "./content-version.server";
 import { db } from "./db/client.server";
 import { blogArticles, blogCategories } from "./db/schema";

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { authSecret } from "./auth.server";
+import { authSecret } from "./auth/auth.server";
 
 /*
  * Tokens of e-mailed links (newsletter confirmation, unsubscribe): what the link is for, whom it is about

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { createCookie, redirect, type Cookie } from "react-router";
 import { z } from "zod";
 import type { ToastMessage } from "~/lib/toast";
-import { authSecret } from "./auth.server";
+import { authSecret } from "./auth/auth.server";
 import { env } from "./env.server";
 
 // A toast that must survive a redirect (a full page load, or a form posted without JavaScript) travels in

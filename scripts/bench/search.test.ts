@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishedArticlesQuery, similarArticlesQuery } from "../../app/server/articles.server";
+import {
+  publishedArticlesQuery,
+  similarArticlesQuery,
+} from "../../app/server/blog/articles.server";
 import { closeDatabase, connectDatabase } from "../../app/server/db/client.server";
 import {
   literalParams,

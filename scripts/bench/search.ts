@@ -6,18 +6,18 @@ import { check, metric, percentile, type Cell, type SectionResult } from "./repo
 import { searchTerms, seedArticles } from "./seed.ts";
 import { connect, makeDataDir, removeDataDir, startServer } from "./server.ts";
 
-/** The same escaping as escapeLikePattern in app/server/articles.server.ts. */
+/** The same escaping as escapeLikePattern in app/server/blog/articles.server.ts. */
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-/** As searchWords in app/server/articles.server.ts: a term holding %, _ or \ is matched literally. */
+/** As searchWords in app/server/blog/articles.server.ts: a term holding %, _ or \ is matched literally. */
 const isLiteral = (term: string) => /[%_\\]/.test(term);
 
-/** The app's bounds (app/server/articles.server.ts): countCap(1), RANKED_MATCHES, BLOG_PAGE_SIZE. */
+/** The app's bounds (app/server/blog/articles.server.ts): countCap(1), RANKED_MATCHES, BLOG_PAGE_SIZE. */
 const COUNT_CAP = 99;
 const RANKED_MATCHES = 180;
 const PAGE_SIZE = 9;
 
-// The statements /blog?q= sends for page 1 (app/server/articles.server.ts), copied from drizzle's
+// The statements /blog?q= sends for page 1 (app/server/blog/articles.server.ts), copied from drizzle's
 // toSQL(). A term of words (each term below is one word): ranked among the newest matches.
 export const rankedSearchSql = `select "id", "title", "slug", "excerpt", "cover_image_url", "cover_focal_x", "cover_focal_y", "published_at", "category_name", "category_slug", (select count(*)::int from (select 1 from "blog_articles" left join "blog_categories" on "blog_articles"."category_id" = "blog_categories"."id" where ("blog_articles"."published" = $1 and ("blog_articles"."search_text" like '%' || f_unaccent(lower($2)) || '%' escape '\\' or "blog_articles"."search_vector" @@ to_tsquery('french_unaccent', $3))) limit $4) as matches) from (select "blog_articles"."id", "blog_articles"."title", "blog_articles"."slug", "blog_articles"."excerpt", "blog_articles"."cover_image_url", "blog_articles"."cover_focal_x", "blog_articles"."cover_focal_y", "blog_articles"."published_at", "blog_categories"."name" as "category_name", "blog_categories"."slug" as "category_slug", "blog_articles"."search_text", "blog_articles"."search_vector" from "blog_articles" left join "blog_categories" on "blog_articles"."category_id" = "blog_categories"."id" where ("blog_articles"."published" = $5 and ("blog_articles"."search_text" like '%' || f_unaccent(lower($6)) || '%' escape '\\' or "blog_articles"."search_vector" @@ to_tsquery('french_unaccent', $7))) order by "blog_articles"."published_at" desc nulls last, "blog_articles"."id" desc limit $8) "candidates" order by ("candidates"."search_vector" @@ to_tsquery('french_unaccent', $9))::int + ts_rank("candidates"."search_vector", to_tsquery('french_unaccent', $10)) desc, "candidates"."published_at" desc nulls last, "candidates"."id" desc limit $11`;
 
@@ -129,7 +129,7 @@ async function matchCount(client: pg.Client, term: string): Promise<number> {
 
 /**
  * The plan of the list itself, without its InitPlans: the pager's count (a subquery that stops after ten
- * pages of matches, app/server/articles.server.ts countCap) may scan the table's start, by design.
+ * pages of matches, app/server/blog/articles.server.ts countCap) may scan the table's start, by design.
  */
 export function withoutInitPlans(plan: string): string {
   const kept: string[] = [];

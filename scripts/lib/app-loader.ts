@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { buildDirectory, buildIsCurrent, ensureBuilt } from "./build.ts";
 
 /**
- * Loads an app module by its source path, e.g. `load<typeof SeedModule>("app/server/seed.server.ts")`; the
+ * Loads an app module by its source path, e.g. `load<typeof SeedModule>("app/server/blog/demo-articles.server.ts")`; the
  * path must be one of scripts/lib/app-modules.ts.
  */
 export type AppModuleLoader = <Module>(file: string) => Promise<Module>;

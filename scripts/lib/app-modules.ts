@@ -6,7 +6,7 @@ export const appModules = {
   "app/lib/booking/slots.ts": () => import("../../app/lib/booking/slots.ts"),
   "app/server/admin/administrators.server.ts": () =>
     import("../../app/server/admin/administrators.server.ts"),
-  "app/server/auth.server.ts": () => import("../../app/server/auth.server.ts"),
+  "app/server/auth/auth.server.ts": () => import("../../app/server/auth/auth.server.ts"),
   "app/server/backup/backup.server.ts": () => import("../../app/server/backup/backup.server.ts"),
   "app/server/backup/restore.server.ts": () => import("../../app/server/backup/restore.server.ts"),
   "app/server/backup/service.server.ts": () => import("../../app/server/backup/service.server.ts"),
@@ -18,7 +18,8 @@ export const appModules = {
   "app/server/jobs/queue.server.ts": () => import("../../app/server/jobs/queue.server.ts"),
   "app/server/newsletter/sending.server.ts": () =>
     import("../../app/server/newsletter/sending.server.ts"),
-  "app/server/seed.server.ts": () => import("../../app/server/seed.server.ts"),
+  "app/server/blog/demo-articles.server.ts": () =>
+    import("../../app/server/blog/demo-articles.server.ts"),
   "app/server/storage/keys.ts": () => import("../../app/server/storage/keys.ts"),
   "app/server/storage/s3.server.ts": () => import("../../app/server/storage/s3.server.ts"),
   "app/server/storage/storage.server.ts": () =>

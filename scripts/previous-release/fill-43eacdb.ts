@@ -13,10 +13,10 @@ import { runWithAppDatabase } from "../lib/app-database.ts";
 
 await runWithAppDatabase("✖ Remplissage impossible :", async (load) => {
   const { db } = await load<any>("app/server/db/client.server.ts");
-  const { seedDemoContent } = await load<any>("app/server/seed.server.ts");
-  const { auth } = await load<any>("app/server/auth.server.ts");
+  const { seedDemoContent } = await load<any>("app/server/blog/demo-articles.server.ts");
+  const { auth } = await load<any>("app/server/auth/auth.server.ts");
   const { upsertAccount } = await load<any>("app/server/admin/administrators.server.ts");
-  const { storeBlogImage } = await load<any>("app/server/admin/images.server.ts");
+  const { storeBlogImage } = await load<any>("app/server/blog/images.server.ts");
   const { storeMedia } = await load<any>("app/server/content/media-store.server.ts");
   const store = await load<any>("app/server/content/content-store.server.ts");
   const { createDocumentPreview, createStudioPreview } = await load<any>(

@@ -11,7 +11,7 @@ import { serverDatabase } from "../support/server-under-test";
  * /admin/newsletter, the subscriber list and the import as the server answers them, on the suite's shared
  * server (its SMTP_URL is a capture: e-mail is on). The dialogs, the phone layout and the import in a
  * browser are tests/e2e/admin-newsletter. The box shown without SMTP_URL is checked by
- * app/server/admin/subscribers.integration.test.ts (its data) and
+ * app/server/newsletter/subscribers.integration.test.ts (its data) and
  * app/components/admin/mail-settings-panel.test.ts (its words).
  */
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { blogArticles } from "../../app/server/db/schema";
-import { STATIC_PAGES } from "../../app/server/admin/site-pages.server";
+import { STATIC_PAGES } from "../../app/server/blog/link-targets.server";
 import type { SitePage } from "../../app/lib/link-address";
 import { staticPages } from "../../app/routes/sitemap";
 import { useAdmin } from "../support/accounts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers } from "../../app/server/boot/jobs.server";
-import { enqueueAdminMail } from "../../app/server/mail.server";
+import { enqueueAdminMail } from "../../app/server/admin/mailer.server";
 import { closeMailTransport } from "../../app/server/mail/transport.server";
 import { useAppDatabase } from "../support/database";
 import { duplicates, startScriptedSmtp, type ScriptedSmtp } from "../support/scripted-smtp";

@@ -3,7 +3,7 @@ import { eq, inArray, like, or } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { upsertAccount } from "../../app/server/admin/administrators.server";
 import { signInRateLimitKeys } from "../../app/server/admin/sign-in.server";
-import { createAuth, type Auth } from "../../app/server/auth-config.server";
+import { createAuth, type Auth } from "../../app/server/auth/config.server";
 import { rateLimits, users } from "../../app/server/db/schema";
 import type { Database } from "../../app/server/db/client.server";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "./server-under-test";

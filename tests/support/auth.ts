@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { createAuth, type Auth } from "../../app/server/auth-config.server";
+import { createAuth, type Auth } from "../../app/server/auth/config.server";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 /** For a test file of the sign-in code: its own database and a better-auth instance on it. */

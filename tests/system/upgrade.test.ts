@@ -314,7 +314,7 @@ describe("the previous release's data, upgraded by today's server", () => {
     ];
     const paths = [
       ...pathsUnder("routes/site-layout.tsx"),
-      ...pathsUnder("routes/gallery-client-layout.tsx"),
+      ...pathsUnder("routes/galerie-client/layout.tsx"),
     ]
       .filter((each) => !needLinks.includes(each))
       .flatMap((each) => {

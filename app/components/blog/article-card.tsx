@@ -2,7 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { UploadedPicture } from "~/components/ui/uploaded-picture";
 import { formatDateFr } from "~/lib/dates";
-import type { ArticleCard as ArticleCardData } from "~/server/articles.server";
+import type { ArticleCard as ArticleCardData } from "~/server/blog/articles.server";
 
 type ArticleCardProps = {
   article: ArticleCardData;

@@ -13,13 +13,13 @@ import { categorySchema } from "~/lib/admin-schemas";
 import { type FieldErrors, type FormAnswer, parseForm, parseIntent } from "~/lib/forms";
 import { slugify } from "~/lib/slug";
 import type { ToastMessage } from "~/lib/toast";
-import { SlugTakenError } from "~/server/admin/articles.server";
+import { SlugTakenError } from "~/server/blog/admin-articles.server";
 import {
   createCategory,
   deleteCategory,
   listCategoriesForAdmin,
   updateCategory,
-} from "~/server/admin/categories.server";
+} from "~/server/blog/admin-categories.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { failedForm, invalidForm, refusedIntent } from "~/server/forms.server";
 import { log } from "~/server/logger.server";

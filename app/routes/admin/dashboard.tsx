@@ -2,9 +2,9 @@ import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Users } from "lucide-
 import { ListFilters } from "~/components/admin/list-filters";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { ArticleSendingLink } from "~/components/admin/article-sending-link";
+import { ArticleSendingLink } from "~/components/blog-admin/article-sending-link";
 import { DeleteForm } from "~/components/admin/delete-form";
-import { BackupStatus, type BackupStatusData } from "~/components/admin/backup-status";
+import { BackupStatus, type BackupStatusData } from "~/components/backups/backup-status";
 import { GoLiveChecklist } from "~/components/admin/go-live-checklist";
 import { DashboardBookings } from "~/components/booking-admin/dashboard-bookings";
 import { DashboardSelections } from "~/components/admin/dashboard-selections";
@@ -22,9 +22,9 @@ import {
   listArticlesForAdmin,
   setArticlePublished,
   type ArticleStateFilter,
-} from "~/server/admin/articles.server";
-import { listPath, pagePosition, searchParam } from "~/server/admin/keyset.server";
-import { sendingNotice } from "~/server/admin/article-form.server";
+} from "~/server/blog/admin-articles.server";
+import { listPath, pagePosition, searchParam } from "~/server/db/keyset.server";
+import { sendingNotice } from "~/server/blog/article-form.server";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { backupHealth } from "~/server/backup/service.server";
 import { dashboardBookings } from "~/server/booking/agenda.server";

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { auth } from "~/server/auth.server";
+import { auth } from "~/server/auth/auth.server";
 
 /** Ends the session (POST only: a link or an image cannot sign the owner out). */
 export async function action({ request }: Route.ActionArgs) {

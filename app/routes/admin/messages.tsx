@@ -12,7 +12,7 @@ import { parseIntent } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { refusedIntent } from "~/server/forms.server";
-import { listPath, pagePosition, searchParam } from "~/server/admin/keyset.server";
+import { listPath, pagePosition, searchParam } from "~/server/db/keyset.server";
 import {
   deleteMessage,
   listMessagesForAdmin,
@@ -21,7 +21,7 @@ import {
   messageCounts,
   setMessageHandled,
   type MessageStateFilter,
-} from "~/server/admin/messages.server";
+} from "~/server/contact/admin-messages.server";
 import { listStudios } from "~/server/content/content-store.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";

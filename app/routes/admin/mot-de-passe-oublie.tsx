@@ -12,9 +12,9 @@ import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { requestPasswordResetLink } from "~/server/admin/password-reset.server";
 import { tooManyAttempts } from "~/server/admin/sign-in.server";
-import { auth } from "~/server/auth.server";
+import { auth } from "~/server/auth/auth.server";
 import { clientAddressContext } from "~/server/context";
-import { configuredMailer } from "~/server/mail.server";
+import { configuredMailer } from "~/server/admin/mailer.server";
 import { mailConfig } from "~/server/mail/transport.server";
 import { signInRefusal } from "~/server/forms.server";
 

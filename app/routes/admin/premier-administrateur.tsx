@@ -14,7 +14,7 @@ import {
   firstAdministratorTokenState,
 } from "~/server/admin/first-administrator.server";
 import { signInAdministrator } from "~/server/admin/sign-in.server";
-import { auth } from "~/server/auth.server";
+import { auth } from "~/server/auth/auth.server";
 import { clientAddressContext } from "~/server/context";
 import { redirectWithToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";

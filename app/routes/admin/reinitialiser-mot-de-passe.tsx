@@ -11,7 +11,7 @@ import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { isResetTokenValid, resetPasswordWithToken } from "~/server/admin/password-reset.server";
 import { tooManyAttempts } from "~/server/admin/sign-in.server";
-import { auth } from "~/server/auth.server";
+import { auth } from "~/server/auth/auth.server";
 import { clientAddressContext } from "~/server/context";
 import { redirectWithToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Auth } from "../auth.server";
+import type { Auth } from "../auth/auth.server";
 import { db } from "../db/client.server";
 import { accounts, users } from "../db/schema";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BACKUP_CODE_ALPHABET, generateBackupCodes } from "../auth-rules.server";
+import { BACKUP_CODE_ALPHABET, generateBackupCodes } from "../auth/rules.server";
 import {
   DEVICE_COOKIE_MAX_AGE_SECONDS,
   deviceCookieName,

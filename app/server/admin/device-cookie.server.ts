@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { authSecret } from "../auth.server";
+import { authSecret } from "../auth/auth.server";
 import { env } from "../env.server";
 
 /*

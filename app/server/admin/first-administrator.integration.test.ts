@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { createAuth, type Auth } from "../auth-config.server";
+import { createAuth, type Auth } from "../auth/config.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { signLinkTokenWith } from "../signed-link.server";

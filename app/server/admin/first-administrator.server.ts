@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Auth } from "../auth.server";
+import type { Auth } from "../auth/auth.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { env } from "../env.server";

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { type SessionExpiredAnswer, UNKEPT_FIELD } from "~/lib/session-expired";
-import { auth } from "../auth.server";
+import { auth } from "../auth/auth.server";
 import { log } from "../logger.server";
 
 export type AdminUser = { id: string; email: string; name: string; twoFactorEnabled: boolean };

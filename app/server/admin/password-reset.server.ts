@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { type Auth, authRefusal, resetPasswordPath } from "../auth.server";
+import { type Auth, authRefusal, resetPasswordPath } from "../auth/auth.server";
 import { log } from "../logger.server";
-import type { Mailer } from "../mail.server";
+import type { Mailer } from "./mailer.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import { signInRateLimitKeys } from "./sign-in.server";
 import { readSiteContent } from "../content/site-content.server";

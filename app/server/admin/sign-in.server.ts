@@ -1,4 +1,4 @@
-import { auth, authRefusal } from "../auth.server";
+import { auth, authRefusal } from "../auth/auth.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import type { ToastMessage } from "~/lib/toast";
 import { deviceCookieHeader, trustedDevice } from "./device-cookie.server";

@@ -1,4 +1,4 @@
-import { auth, authRefusal } from "../auth.server";
+import { auth, authRefusal } from "../auth/auth.server";
 import { consumeRateLimit } from "../rate-limit.server";
 import { finishSignIn, type SignInOutcome, tooManyAttempts } from "./sign-in.server";
 

@@ -16,7 +16,7 @@ import {
   useStorageForTests,
 } from "../storage/storage.server";
 import { createBackup } from "./backup.server";
-import { backupsPage } from "../../routes/admin/sauvegardes.server";
+import { backupsPage } from "../../routes/admin/sauvegardes/index.server";
 import { env } from "../env.server";
 import { StorageUnavailableError } from "../storage/types";
 import { backupS3SettingsOf, partSizeFor } from "./destination.server";

@@ -14,12 +14,7 @@ import {
 } from "~/lib/booking/slots";
 import { durationLabelFr, timeLabelFr } from "~/lib/booking/words";
 import { isUuid } from "~/lib/forms";
-import {
-  cursorColumn,
-  keysetPage,
-  type KeysetOrder,
-  type PagePosition,
-} from "../admin/keyset.server";
+import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
 import { db } from "../db/client.server";
 import { log } from "../logger.server";
 import {

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { authSecret } from "../auth.server";
+import { authSecret } from "../auth/auth.server";
 
 /*
  * The client's personal link /reservation/{token}: 32 bytes in base64url (43 characters), stored only as its

@@ -9,7 +9,7 @@ import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { env } from "../env.server";
 import { log } from "../logger.server";
-import { enqueueAdminMail } from "../mail.server";
+import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
 import { createBooking } from "./bookings.server";
 import { BookingRefusedError, SlotTakenError } from "./refusals.server";

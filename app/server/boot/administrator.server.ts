@@ -1,4 +1,4 @@
-import { auth } from "../auth.server";
+import { auth } from "../auth/auth.server";
 import { env } from "../env.server";
 import { log } from "../logger.server";
 import { upsertAccount } from "../admin/administrators.server";

@@ -10,7 +10,7 @@ import { log } from "../logger.server";
 import { mailJob, type AnyMailKind } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJob } from "../newsletter/sending.server";
-import { publishJob } from "../scheduled-publishing.server";
+import { publishJob } from "../blog/scheduled-publishing.server";
 import { MAIL_KINDS } from "./mail-kinds.server";
 import { personalDataPurgeJob } from "./personal-data-purge.server";
 

@@ -1,13 +1,13 @@
 import { enqueueMonthlyLink } from "../backup/monthly-link.server";
 import { enqueueBackupFailed, enqueueBackupMissed } from "../backup/service.server";
 import { queueClientMail, queueOwnerMail } from "../booking/emails.server";
-import { enqueueContactMail } from "../contact-mail.server";
+import { enqueueContactMail } from "../contact/contact-mail.server";
 import {
   enqueueGalleryInvitation,
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
 } from "../galleries/emails.server";
-import { enqueueAdminMail } from "../mail.server";
+import { enqueueAdminMail } from "../admin/mailer.server";
 import type { AnyMailKind } from "../mail/outbox.server";
 import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
 import { enqueueNewsletterTest } from "../newsletter/sending.server";

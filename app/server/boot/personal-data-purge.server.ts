@@ -1,5 +1,5 @@
 import { purgeOldBookings } from "../booking/retention.server";
-import { purgeOldContactMessages } from "../contact-messages.server";
+import { purgeOldContactMessages } from "../contact/contact-messages.server";
 import { db, type Database } from "../db/client.server";
 import { purgeForgottenGalleryClients } from "../galleries/retention.server";
 import { defineJob } from "../jobs/queue.server";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import * as boudoir from "~/routes/boudoir";
 import * as gendarmerie from "~/routes/gendarmerie";
-import * as naissances from "~/routes/prestations.naissances";
+import * as naissances from "~/routes/prestations/naissances";
 import * as portraitFamille from "~/routes/portrait-famille";
 import * as tarifs from "~/routes/tarifs";
 import { SITE_LAYOUT_ID } from "~/lib/public-site";

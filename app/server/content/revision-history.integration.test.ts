@@ -10,8 +10,8 @@ import {
   restoreArticle,
   setArticlePublished,
   updateArticle,
-} from "../admin/articles.server";
-import { articleHistory } from "../admin/article-form.server";
+} from "../blog/admin-articles.server";
+import { articleHistory } from "../blog/article-form.server";
 import { db } from "../db/client.server";
 import { blogArticles, blogCategories, contentRevisions } from "../db/schema";
 import { loadDocument, saveDocument, studioSubject, listStudios } from "./content-store.server";

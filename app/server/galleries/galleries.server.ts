@@ -20,7 +20,7 @@ import {
   likePattern,
   type KeysetOrder,
   type PagePosition,
-} from "../admin/keyset.server";
+} from "../db/keyset.server";
 
 /*
  * The owner's side of the client galleries (decision 0103): the list, one gallery, its form's writes, a new

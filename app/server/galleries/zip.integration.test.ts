@@ -11,7 +11,7 @@ import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleri
 import { makeTestPhotoSet } from "../../../tests/support/photos";
 import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
 import { unzip, type UnzippedEntry } from "../../../tests/support/unzip";
-import { loader } from "../../routes/galerie-client.zip";
+import { loader } from "../../routes/galerie-client/zip";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { galleryOriginalKey } from "../storage/keys";

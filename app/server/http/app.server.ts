@@ -18,7 +18,7 @@ import {
   pageRenderContext,
   type PageRender,
 } from "../context";
-import { flushArticleViews } from "../article-views.server";
+import { flushArticleViews } from "../blog/article-views.server";
 import {
   currentSiteContent,
   readContentVersionWithContent,
@@ -38,7 +38,7 @@ import {
   type EmbeddedPostgres,
 } from "../db/embedded.server";
 import { installQueryStats, withQueryStats } from "../db/query-stats.server";
-import { seedDemoContentIfEmpty } from "../seed.server";
+import { seedDemoContentIfEmpty } from "../blog/demo-articles.server";
 import { env, EnvError } from "../env.server";
 import { log } from "../logger.server";
 import { cachePolicy, canonicalPrivateAreas } from "./cache-policy.server";

@@ -9,7 +9,7 @@ import {
   keysetPage,
   type KeysetOrder,
   type PagePosition,
-} from "../admin/keyset.server";
+} from "../db/keyset.server";
 import { log } from "../logger.server";
 import { galleryPhotoPrefix, galleryVariantName } from "../storage/keys";
 import { storage } from "../storage/storage.server";

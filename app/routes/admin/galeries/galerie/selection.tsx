@@ -1,0 +1,140 @@
+import { Download, RotateCcw } from "lucide-react";
+import type { Route } from "./+types/selection";
+import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { GalleryHeader } from "~/components/gallery-admin/gallery-header";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import { parseIntent } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { requireGallery } from "~/server/galleries/admin-pages.server";
+import { gallerySelection, reopenSelection } from "~/server/galleries/galleries.server";
+import { refusedIntent } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Sélection de « ${loaderData?.gallery.title ?? "Galerie"} » - Administration` },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const { gallery, header } = await requireGallery(params.id);
+  const photos = await gallerySelection(gallery.id);
+  return {
+    gallery: header,
+    validatedAt: gallery.selectionValidatedAt?.toISOString() ?? null,
+    photos: photos.map((photo) => ({ ...photo, favouritedAt: photo.favouritedAt?.toISOString() })),
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const parsed = parseIntent(await request.formData(), ["reopen"]);
+  if (!parsed.ok || parsed.id !== params.id) {
+    return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
+  }
+  const { gallery } = await requireGallery(params.id);
+  const reopened = await reopenSelection(gallery.id);
+  return redirectWithToast(
+    `/admin/galeries/${gallery.id}/selection`,
+    reopened
+      ? {
+          type: "success",
+          title: "Sélection rouverte",
+          description: "Le client peut de nouveau modifier ses favoris puis valider.",
+        }
+      : { type: "error", title: "Aucune sélection validée à rouvrir" },
+  );
+}
+
+export default function GallerySelectionPage({ loaderData }: Route.ComponentProps) {
+  const { gallery, validatedAt, photos } = loaderData;
+  const names = photos.map((photo) => photo.originalName).join(", ");
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <GalleryHeader gallery={gallery} />
+      <section
+        aria-labelledby="selection-titre"
+        className="space-y-4 rounded-xl border border-border bg-white p-6"
+      >
+        <h2 id="selection-titre" className="font-sans text-lg font-semibold">
+          {photos.length === 0
+            ? "Aucune photo choisie pour l'instant"
+            : photos.length === 1
+              ? "1 photo choisie"
+              : `${photos.length} photos choisies`}
+        </h2>
+        <p className="text-sm">
+          {validatedAt
+            ? `Sélection validée par le client le ${formatLongDateTimeFr(validatedAt)}.`
+            : "Le client n'a pas encore validé sa sélection : elle peut encore changer."}
+        </p>
+        {validatedAt ? (
+          <ConfirmedActionForm
+            id={gallery.id}
+            intent="reopen"
+            param="rouvrir"
+            confirmation="Rouvrir la sélection ? Le client pourra de nouveau changer ses favoris, puis devra valider à nouveau."
+            itemLabel={gallery.title}
+            variant="default"
+            label={
+              <>
+                <RotateCcw aria-hidden="true" />
+                Rouvrir la sélection
+              </>
+            }
+          />
+        ) : null}
+      </section>
+      {photos.length > 0 ? (
+        <>
+          <section
+            aria-labelledby="noms-titre"
+            className="space-y-3 rounded-xl border border-border bg-white p-6"
+          >
+            <h2 id="noms-titre" className="font-sans text-lg font-semibold">
+              Noms des fichiers
+            </h2>
+            <p className="text-sm text-muted-foreground">
+              À copier dans la recherche de Lightroom (« Nom de fichier contient l'un des… »).
+            </p>
+            <label htmlFor="noms-fichiers" className="sr-only">
+              Noms des fichiers choisis, séparés par des virgules
+            </label>
+            <textarea
+              id="noms-fichiers"
+              readOnly
+              rows={3}
+              value={names}
+              className="w-full rounded-md border border-border p-3 font-mono text-sm"
+            />
+            <a
+              href={`/admin/galeries/${gallery.id}/selection.csv`}
+              download
+              className="inline-flex min-h-11 items-center gap-2 text-sm underline underline-offset-4"
+            >
+              <Download aria-hidden="true" className="size-4" />
+              Télécharger la sélection (CSV)
+            </a>
+          </section>
+          <section
+            aria-labelledby="favoris-titre"
+            className="rounded-xl border border-border bg-white"
+          >
+            <h2 id="favoris-titre" className="px-6 pt-6 font-sans text-lg font-semibold">
+              Favoris et commentaires
+            </h2>
+            <ul className="divide-y divide-border">
+              {photos.map((photo) => (
+                <li key={photo.id} className="px-6 py-3">
+                  <p className="font-mono text-sm font-semibold">{photo.originalName}</p>
+                  {photo.comment ? (
+                    <p className="mt-1 text-sm whitespace-pre-line">« {photo.comment} »</p>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { Images, LayoutGrid, Pencil } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/index";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { DeleteForm } from "~/components/admin/delete-form";
+import { MediaThumbnail } from "~/components/admin/media-thumbnail";
+import { MediaUploadForm } from "~/components/admin/media-upload-form";
+import { Button } from "~/components/ui/button";
+import { parseIntent } from "~/lib/forms";
+import { formatSize } from "~/lib/sizes";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { deleteMedia, listLibrary, mediaUsage } from "~/server/content/media-store.server";
+import { refusedIntent } from "~/server/forms.server";
+import { log } from "~/server/logger.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Photos - Administration" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [library, usage] = await Promise.all([listLibrary(), mediaUsage()]);
+  return {
+    photos: library.map((photo) => ({ ...photo, usage: usage.get(photo.id) ?? [] })),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const target = parseIntent(await request.formData(), ["delete"]);
+  if (!target.ok) return refusedIntent(target.reason, "Photo inconnue");
+  try {
+    const outcome = await deleteMedia(target.id);
+    if (outcome.status === "used") {
+      return redirectWithToast("/admin/medias", {
+        type: "error",
+        title: "Photo utilisée",
+        description: `Cette photo est utilisée (${outcome.usage.join(", ")}) : remplacez-la d'abord.`,
+      });
+    }
+    return redirectWithToast("/admin/medias", {
+      type: "success",
+      title: outcome.status === "deleted" ? "Photo supprimée" : "Photo déjà supprimée",
+    });
+  } catch (error) {
+    log.error("admin_media_delete_failed", { error });
+    return redirectWithToast("/admin/medias", {
+      type: "error",
+      title: "Erreur",
+      description: "Impossible de supprimer la photo",
+    });
+  }
+}
+
+export default function Medias({ loaderData }: Route.ComponentProps) {
+  const { photos } = loaderData;
+  const uploaded = photos.filter((photo) => !photo.demo).length;
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Photos"
+        summary={`${photos.length} photo${photos.length > 1 ? "s" : ""} dans la médiathèque, dont ${uploaded} téléversée${uploaded > 1 ? "s" : ""}.`}
+        actions={
+          <>
+            <Button asChild variant="outline">
+              <Link to="/admin/medias/emplacements">
+                <LayoutGrid aria-hidden="true" />
+                Photos des pages
+              </Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/admin/medias/galerie">
+                <Images aria-hidden="true" />
+                Galerie
+              </Link>
+            </Button>
+          </>
+        }
+      />
+
+      <section
+        aria-labelledby="ajouter-photo"
+        className="rounded-xl border border-border bg-white p-6"
+      >
+        <h2 id="ajouter-photo" className="font-sans text-lg font-semibold">
+          Ajouter une photo
+        </h2>
+        <p className="mb-4 text-sm text-muted-foreground">
+          Après l'envoi, vous pourrez placer son point d'intérêt, puis la choisir pour une page dans
+          « Photos des pages ».
+        </p>
+        <MediaUploadForm headingId="ajouter-photo" />
+      </section>
+
+      <section aria-labelledby="mediatheque">
+        <h2 id="mediatheque" className="mb-3 font-sans text-lg font-semibold">
+          Médiathèque
+        </h2>
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {photos.map((photo) => (
+            <li
+              key={photo.id}
+              className="flex flex-col gap-2 rounded-xl border border-border bg-white p-3"
+              data-media-id={photo.id}
+            >
+              <MediaThumbnail
+                picture={photo.picture}
+                alt={photo.alt}
+                colour={photo.colour}
+                focal={photo.focal}
+              />
+              <p className="text-sm font-medium">{photo.alt}</p>
+              <p className="text-xs text-muted-foreground">
+                {photo.demo
+                  ? "Photo de démonstration"
+                  : `${photo.width} × ${photo.height} px · ${formatSize(photo.bytes)}`}
+              </p>
+              <div className="mt-auto flex flex-wrap items-center gap-2">
+                <Button asChild variant="ghost" size="sm">
+                  <Link to={`/admin/medias/${photo.id}`}>
+                    <Pencil aria-hidden="true" />
+                    Modifier<span className="sr-only"> « {photo.alt} »</span>
+                  </Link>
+                </Button>
+                {photo.usage.length > 0 ? (
+                  <p className="text-xs">Utilisée : {photo.usage.join(", ")}</p>
+                ) : (
+                  <DeleteForm
+                    id={photo.id}
+                    confirmation="Supprimer cette photo de la médiathèque ?"
+                    itemLabel={photo.alt}
+                  />
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

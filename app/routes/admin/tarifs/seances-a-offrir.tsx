@@ -1,0 +1,116 @@
+import type { Route } from "./+types/seances-a-offrir";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { documentFormState } from "~/components/admin/document-answer";
+import {
+  AddItemButton,
+  DocumentForm,
+  LIST_HINT,
+  ListItem,
+  PhotoField,
+  photoOptions,
+  PriceField,
+  TextAreaField,
+  TextField,
+} from "~/components/admin/document-form";
+import { RevisionHistory } from "~/components/admin/revision-history";
+import { TarifsNav } from "~/components/admin/tarifs-nav";
+import type { Documents } from "~/content/schemas";
+import { documentValues, giftSessionsForm } from "~/lib/document-forms";
+import { listLength } from "~/lib/forms";
+import type { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
+import { listLibrary } from "~/server/content/media-store.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Séances à offrir - Administration" }];
+
+const PAGE = "/admin/tarifs/seances-a-offrir";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [gifts, history, library] = await Promise.all([
+    loadDocument("giftSessions"),
+    documentHistory("giftSessions", request),
+    listLibrary(),
+  ]);
+  return {
+    values: documentValues("giftSessions", gifts),
+    history,
+    photos: photoOptions(library),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return documentFormAction(await request.formData(), admin, {
+    key: "giftSessions",
+    schema: giftSessionsForm,
+    build: (parsed: z.output<typeof giftSessionsForm>): Documents["giftSessions"] => parsed,
+    load: () => loadDocument("giftSessions"),
+    previewPaths: ["/seances-a-offrir"],
+    page: PAGE,
+    savedTitle: "Séances à offrir enregistrées",
+  });
+}
+
+export default function AdminGiftSessions({ loaderData, actionData }: Route.ComponentProps) {
+  const state = documentFormState(
+    "giftSessions",
+    loaderData.values,
+    loaderData.history.revisions[0]?.id ?? "seed",
+    actionData,
+  );
+  const count = listLength(state.values, "sessions");
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Séances à offrir"
+        summary="Les séances de la page /seances-a-offrir : ajoutez-en, retirez-en, changez leur ordre, leurs textes et leurs photos."
+      />
+      <TarifsNav />
+      <DocumentForm
+        formId="cadeaux"
+        document="giftSessions"
+        title="Séances à offrir"
+        {...state}
+        previews={[{ path: "/seances-a-offrir", label: "Prévisualiser" }]}
+      >
+        <p className="text-sm text-muted-foreground">{LIST_HINT}</p>
+        <section
+          aria-label="Séances"
+          className="space-y-4 rounded-xl border border-border bg-white p-6"
+        >
+          {Array.from({ length: count }, (_, index) => {
+            const item = `sessions.${index}`;
+            return (
+              <ListItem
+                key={item}
+                path="sessions"
+                index={index}
+                length={count}
+                heading={state.values[`${item}.title`] || `Séance ${index + 1}`}
+              >
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <TextField name={`${item}.title`} label="Titre" required maxLength={100} />
+                  <PriceField name={`${item}.price`} />
+                </div>
+                <TextAreaField name={`${item}.description`} label="Description" required rows={2} />
+                <TextField
+                  name={`${item}.link`}
+                  label="Lien vers le bon cadeau"
+                  type="url"
+                  required
+                  hint="L'adresse complète de la page où l'on achète le bon (https://…)."
+                />
+                <PhotoField name={`${item}.photo`} photos={loaderData.photos} />
+              </ListItem>
+            );
+          })}
+          <AddItemButton path="sessions" label="Ajouter une séance" />
+        </section>
+      </DocumentForm>
+      <RevisionHistory history={loaderData.history} />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { data } from "react-router";
+import { galleryFormatsFor } from "~/lib/gallery-urls";
+import { isUuid } from "~/lib/forms";
+import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { clientPhoto } from "~/server/galleries/client.server";
+import { FILE_CACHE_CONTROL, streamObject } from "~/server/galleries/client-files.server";
+import { galleryVariantKey, parseVariantName } from "~/server/storage/keys";
+import type { Route } from "./+types/photo";
+
+/**
+ * /galerie-client/{id}/photos/{photoId}/r{rev}-w{width}.{avif|webp|jpg}: one web size of a ready photo,
+ * streamed from the store, for the browser holding the gallery's code (or an administrator's preview).
+ * Only the sizes the processing wrote (the row's `widths`, `variant_revision` and the formats of each
+ * width): anything else is a 404 without touching the store.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
+  const variant = parseVariantName(params.file);
+  if (!variant || !isUuid(params.photoId)) throw data("Introuvable.", { status: 404 });
+  const photo = await clientPhoto(gallery.id, params.photoId);
+  if (
+    !photo ||
+    photo.variantRevision !== variant.revision ||
+    !photo.widths.includes(variant.width) ||
+    !galleryFormatsFor(variant.width).includes(variant.format)
+  ) {
+    throw data("Introuvable.", { status: 404 });
+  }
+  const key = galleryVariantKey(
+    gallery.id,
+    photo.id,
+    variant.revision,
+    variant.width,
+    variant.format,
+  );
+  return streamObject(request, key, { "Cache-Control": FILE_CACHE_CONTROL });
+}

@@ -1,0 +1,31 @@
+import { data } from "react-router";
+import { isUuid } from "~/lib/forms";
+import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { clientPhoto } from "~/server/galleries/client.server";
+import {
+  FILE_CACHE_CONTROL,
+  contentDisposition,
+  downloadName,
+  streamObject,
+} from "~/server/galleries/client-files.server";
+import { galleryOriginalKey } from "~/server/storage/keys";
+import type { Route } from "./+types/telecharger";
+
+/**
+ * /galerie-client/{id}/telecharger/{photoId}: one delivery original (GPS removed by the processing; a HEIC
+ * became a JPEG), as an attachment named like the uploaded file. Only when the owner allows downloads:
+ * otherwise a 404, like any address the client has no business with.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
+  if (!gallery.downloadsAllowed || !isUuid(params.photoId)) {
+    throw data("Introuvable.", { status: 404 });
+  }
+  const photo = await clientPhoto(gallery.id, params.photoId);
+  if (!photo?.originalExtension) throw data("Introuvable.", { status: 404 });
+  const name = downloadName(photo.originalName, photo.originalExtension);
+  return streamObject(request, galleryOriginalKey(gallery.id, photo.id, photo.originalExtension), {
+    "Cache-Control": FILE_CACHE_CONTROL,
+    "Content-Disposition": contentDisposition(name),
+  });
+}
