@@ -106,7 +106,7 @@ export async function backupsPage(adminId: string, settings: BackupSettings = ba
           }
         : null,
       lastFailure: health.lastFailure
-        ? { at: health.lastFailure.at.toISOString(), error: health.lastFailure.error }
+        ? { ...health.lastFailure, at: health.lastFailure.at.toISOString() }
         : null,
     },
     hour: settings.hour,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
-import { backupRuns, blogArticles } from "../db/schema";
+import { backupRuns, blogArticles, users } from "../db/schema";
 import {
   localStorageOf,
   resetStorageForTests,
@@ -19,6 +19,7 @@ import {
   backupSettings,
   restoreFromCommandLine,
   runBackupJob,
+  watchBackups,
 } from "./service.server";
 
 /*
@@ -39,6 +40,15 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), "backup-command-line-"));
   useStorageForTests(localStorageOf(dataDir));
   watcher = new pg.Pool({ connectionString: database.url(), max: 2 });
+  await db()
+    .insert(users)
+    .values({
+      id: "owner-command-line",
+      name: "Camille",
+      email: "camille@example.com",
+      role: "admin",
+    })
+    .onConflictDoNothing();
 });
 
 afterAll(async () => {
@@ -174,5 +184,52 @@ describe("the command line's door to backups", () => {
     expect(night?.startedAt.getTime()).toBeGreaterThanOrEqual(
       restored?.finishedAt?.getTime() ?? Infinity,
     );
+  });
+
+  it("a command-line backup that fails is recorded and shown red, and e-mails nobody: whoever ran it read it", async () => {
+    await db().delete(backupRuns);
+    // A folder that cannot be made: its parent is a file.
+    await writeFile(path.join(dataDir, "un-fichier"), "");
+    const broken = { ...settings(), directory: path.join(dataDir, "un-fichier", "backups") };
+    await expect(backUpFromCommandLine(broken)).rejects.toThrow();
+    const health = await backupHealth();
+    expect(health.state).toBe("failed");
+    expect(health.lastFailure).toMatchObject({ emailed: false });
+    const [run] = await db().select().from(backupRuns);
+    expect(run).toMatchObject({ status: "failed", origin: "command-line" });
+    const mails = await db().$client.query(
+      "select 1 from pgboss.job where name = 'mail' and data->>'kind' = 'backup-failed'",
+    );
+    expect(mails.rows).toEqual([]);
+  });
+
+  it("a command-line run is left running while its process holds the turn; once its process died, the look at the backups closes it, e-mailing nobody", async () => {
+    await db().delete(backupRuns);
+    // A command-line backup under way (stopped in its snapshot): no job of the queue, but the turn held.
+    const release = await holdTable("access exclusive");
+    const live = watched(backUpFromCommandLine(settings()));
+    await waitingOn("copy (select", live.settled);
+    // Looked at ten minutes later: past the grace given to a run that is starting.
+    const later = () => new Date(Date.now() + 10 * 60_000);
+    await watchBackups(later());
+    expect((await db().select().from(backupRuns)).map((run) => run.status)).toEqual(["running"]);
+    await release();
+    await live.promise;
+
+    // A process killed under its run: « running », no job, nobody holds the turn.
+    const [dead] = await db()
+      .insert(backupRuns)
+      .values({ reason: "manual", origin: "command-line" })
+      .returning({ id: backupRuns.id });
+    await watchBackups(later());
+    const [closed] = await db()
+      .select()
+      .from(backupRuns)
+      .where(eq(backupRuns.id, dead?.id ?? ""));
+    expect(closed?.status).toBe("failed");
+    const mails = await db().$client.query(
+      "select 1 from pgboss.job where name = 'mail' and data->>'kind' = 'backup-failed'",
+    );
+    expect(mails.rows).toEqual([]);
   });
 });

@@ -599,7 +599,8 @@ export async function runRecordedBackup(
 export type BackupHealth = {
   state: "ok" | "running" | "failed" | "missed" | "never";
   lastSuccess: { at: Date; file: string | null; bytes: number | null } | null;
-  lastFailure: { at: Date; error: string | null } | null;
+  /** `emailed`: false for a command line's backup (decision 0143: whoever ran it read the failure). */
+  lastFailure: { at: Date; error: string | null; emailed: boolean } | null;
 };
 
 /** A night's backup is missed when the last good one is older than this. */
@@ -618,7 +619,7 @@ export async function closeInterruptedRuns(now = new Date()): Promise<number> {
   const at = now.toISOString();
   let closed;
   try {
-    closed = await db().execute<{ id: string; kind: string }>(sql`
+    closed = await db().execute<{ id: string; kind: string; origin: string }>(sql`
       update backup_runs run
       set status = 'failed', error = coalesce(run.error, ${INTERRUPTED_ERROR}), finished_at = ${at}::timestamptz
       where run.started_at < ${at}::timestamptz - make_interval(secs => ${GRACE_SECONDS})
@@ -628,7 +629,7 @@ export async function closeInterruptedRuns(now = new Date()): Promise<number> {
               select 1 from pgboss.job j
               where j.name = 'backup' and j.state in ('created', 'retry', 'active')
                 and j.data->>'runId' = run.id::text)))
-      returning run.id, run.kind`);
+      returning run.id, run.kind, run.origin`);
   } catch (error) {
     // No job queue on this database yet (a first start before the workers, a test without jobs).
     if ((error as { cause?: { code?: string } }).cause?.code === "42P01") return 0;
@@ -636,7 +637,8 @@ export async function closeInterruptedRuns(now = new Date()): Promise<number> {
   }
   for (const run of closed.rows) {
     log.warn("backup_run_interrupted", { runId: run.id, kind: run.kind });
-    if (run.kind === "backup") await tellAdministrators(run.id);
+    // A command line's backup is not e-mailed (decision 0143): whoever ran it saw its process end.
+    if (run.kind === "backup" && run.origin === "server") await tellAdministrators(run.id);
   }
   return closed.rows.length;
 }
@@ -669,7 +671,11 @@ export async function backupHealth(now = new Date()): Promise<BackupHealth> {
     ? { at: success.finishedAt ?? success.startedAt, file: success.file, bytes: success.bytes }
     : null;
   const lastFailure = failure
-    ? { at: failure.finishedAt ?? failure.startedAt, error: failure.error }
+    ? {
+        at: failure.finishedAt ?? failure.startedAt,
+        error: failure.error,
+        emailed: failure.origin === "server",
+      }
     : null;
   const state: BackupHealth["state"] =
     runs[0]?.status === "running"
