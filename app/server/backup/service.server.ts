@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import pg from "pg";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { type BackupRunProgress, type BackupRunReport, backupRuns, users } from "../db/schema";
@@ -155,8 +156,10 @@ async function inBackupTurn<T>(
   when: "wait" | { notStarted: string },
   work: () => Promise<T>,
 ): Promise<T> {
-  const client = await db().$client.connect();
-  let connectionLost = false;
+  // Outside the pool: the pages keep the pool's five connections while a run holds the turn for minutes.
+  const client = new pg.Client(db().$client.options);
+  client.on("error", (error) => log.error("backup_turn_connection_lost", { error }));
+  await client.connect();
   try {
     if (when === "wait") {
       await client.query("select pg_advisory_lock($1)", [BACKUP_TURN_LOCK]);
@@ -167,19 +170,10 @@ async function inBackupTurn<T>(
       );
       if (!rows[0]?.taken) throw new BackupBusyError(await busyMessage(when.notStarted));
     }
-    try {
-      return await work();
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [BACKUP_TURN_LOCK]).catch(() => {
-        connectionLost = true;
-      });
-    }
-  } catch (error) {
-    if (!(error instanceof BackupBusyError)) connectionLost = true;
-    throw error;
+    return await work();
   } finally {
-    // A connection whose lock could not be given back is closed, which gives it back.
-    client.release(connectionLost);
+    // The session's end gives the lock back.
+    await client.end().catch(() => undefined);
   }
 }
 
@@ -610,10 +604,10 @@ const MISSED_AFTER_MS = 26 * 60 * 60 * 1000;
  * Closes the runs whose server stopped under them (kill -9, a crash, a power cut): a « running » run while
  * no job of the `backup` queue is active (one at a time: the queue is a singleton, and a run is marked done
  * or failed before its job ends) and no process holds the turn (a command line's run has no job: its
- * connection holds the turn until it ends or dies, decision 0143), a « queued » one whose job is gone. pg-boss fails a dead server's job once
- * its heartbeat stops (60 s), so the owner reads it within minutes instead of after the queue's 6 hours
- * (runs of the last two minutes are left to start).
- * A backup closed so is e-mailed like any failed one. Returns how many were closed.
+ * connection holds the turn until it ends or dies, decision 0143), a « queued » one whose job is gone.
+ * pg-boss fails a dead server's job once its heartbeat stops (60 s), so the owner reads it within minutes
+ * instead of after the queue's 6 hours (runs of the last two minutes are left to start).
+ * A server's backup closed so is e-mailed like any failed one. Returns how many were closed.
  */
 export async function closeInterruptedRuns(now = new Date()): Promise<number> {
   const at = now.toISOString();
