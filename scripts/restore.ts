@@ -4,8 +4,8 @@
 // site as it is comes next (--sans-sauvegarde to skip it on a new machine), then files and tables. A name
 // that is no file here is looked for where the backups are kept (the BACKUP_S3_* bucket, decision 0118).
 // With BACKUP_KEY set, an archive not encrypted with it is refused unless --accepter-non-chiffree.
-import { stat } from "node:fs/promises";
-import path from "node:path";
+// The same door as the backups page (decision 0143): recorded in `backup_runs` as the command line's, and
+// refused, exit 1, while another backup, check or restore runs (the nightly job's included).
 import { parseArgs } from "node:util";
 import type * as RestoreModule from "../app/server/backup/restore.server.ts";
 import type * as ServiceModule from "../app/server/backup/service.server.ts";
@@ -27,35 +27,24 @@ if (!archive || positionals.length > 1) {
 }
 
 await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
-  const { destinationOf, restoreFrom } = await load<typeof ServiceModule>(
+  const { restoreFromCommandLine } = await load<typeof ServiceModule>(
     "app/server/backup/service.server.ts",
   );
   const { BackupRefusedError, UnencryptedArchiveError } = await load<typeof RestoreModule>(
     "app/server/backup/restore.server.ts",
   );
-  const restore = (file: string) =>
-    restoreFrom(file, {
+  try {
+    const report = await restoreFromCommandLine(archive, {
       safety: values["sans-sauvegarde"] !== true,
       acceptUnencrypted: values["accepter-non-chiffree"] === true,
     });
-  try {
-    const local = path.resolve(archive);
-    const onDisk = await stat(local).then(
-      () => true,
-      () => false,
-    );
-    // Not a file here: a backup of the destination by its name (BACKUP_S3_*: downloaded first).
-    const fromDestination = onDisk
-      ? null
-      : await destinationOf().withLocalFile(path.basename(archive), restore);
-    if (!onDisk && !fromDestination) {
+    if (!report) {
       console.error(
         `✖ Aucune sauvegarde « ${archive} » ici ni là où sont gardées les sauvegardes.`,
       );
       process.exitCode = 1;
       return;
     }
-    const report = fromDestination ? fromDestination.value : await restore(local);
     if (report.safetyBackup) {
       console.log(`✔ Sauvegarde de sécurité du site d'avant : ${report.safetyBackup}.`);
     }
@@ -63,6 +52,7 @@ await runWithAppDatabase("✖ Restauration impossible :", async (load) => {
       `✔ Restauré : ${report.tables} tables (${report.rows} lignes), ${report.files} fichiers.`,
     );
   } catch (error) {
+    // A refusal (a damaged or foreign archive, another run under way: BackupBusyError) changed nothing.
     if (error instanceof BackupRefusedError) {
       console.error(`✖ ${error.message} Le site n'a pas été modifié.`);
       if (error instanceof UnencryptedArchiveError) {

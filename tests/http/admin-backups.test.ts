@@ -81,6 +81,21 @@ describe("the dashboard's backups", () => {
     const failed = (await dashboard()).querySelector('section[aria-label="Sauvegardes"]');
     expect(textOf(failed)).toContain("La dernière sauvegarde a échoué");
     expect(textOf(failed)).toContain(": plus de place sur le disque.");
+    expect(textOf(failed)).toContain("Les administrateurs en ont reçu le détail par e-mail");
+
+    // Failed in `npm run backup` (decision 0143): e-mailed to nobody, and the dashboard says so.
+    const minutesAgo = new Date(Date.now() - 30 * 60 * 1000);
+    await run({
+      reason: "manual",
+      origin: "command-line",
+      status: "failed",
+      error: "plus de place sur le disque",
+      startedAt: minutesAgo,
+      finishedAt: minutesAgo,
+    });
+    const fromCommandLine = (await dashboard()).querySelector('section[aria-label="Sauvegardes"]');
+    expect(textOf(fromCommandLine)).toContain("lancée en ligne de commande");
+    expect(textOf(fromCommandLine)).not.toContain("par e-mail");
 
     await run({
       reason: "manual",

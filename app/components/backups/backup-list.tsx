@@ -11,7 +11,7 @@ import { formatSize } from "~/lib/sizes";
 import { cn } from "~/lib/utils";
 import { StatusBadge } from "~/components/admin/status-badge";
 import { Button } from "~/components/ui/button";
-import { backupDate, RunReport, type RunView } from "./run-views";
+import { backupDate, RunReport, type RunView, startedBy } from "./run-views";
 
 /** One backup of the list: its facts, its signed download link, its latest check. */
 export type BackupRow = {
@@ -21,6 +21,8 @@ export type BackupRow = {
   encrypted: boolean;
   downloadUrl: string;
   check: RunView | null;
+  /** The backup run that wrote it, when still among the recent runs: who started it. */
+  made: RunView | null;
 };
 
 /**
@@ -78,6 +80,11 @@ export function BackupList({
                   {backup.encrypted ? (
                     <span className="ml-2">
                       <StatusBadge tone="info">chiffrée</StatusBadge>
+                    </span>
+                  ) : null}
+                  {backup.made && startedBy(backup.made) ? (
+                    <span className="block text-xs font-normal text-muted-foreground">
+                      {startedBy(backup.made)}
                     </span>
                   ) : null}
                 </th>

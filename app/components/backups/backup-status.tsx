@@ -6,7 +6,8 @@ import { formatSize } from "~/lib/sizes";
 export type BackupStatusData = {
   state: "ok" | "running" | "failed" | "missed" | "never";
   lastSuccess: { at: string; bytes: number | null } | null;
-  lastFailure: { at: string; error: string | null } | null;
+  /** `emailed`: false when it failed in a command line (decision 0143), which e-mails nobody. */
+  lastFailure: { at: string; error: string | null; emailed: boolean } | null;
 };
 
 /**
@@ -57,8 +58,9 @@ export function BackupStatus({ status }: { status: BackupStatusData }) {
       ) : null}
       <p className="mt-1">{last}</p>
       <p className="mt-1">
-        Les administrateurs en ont reçu le détail par e-mail : transmettez-le à la personne qui
-        s'occupe de l'hébergement du site. La prochaine sauvegarde est tentée chaque nuit.
+        {status.state === "failed" && status.lastFailure && !status.lastFailure.emailed
+          ? "Elle avait été lancée en ligne de commande par la personne qui s'occupe de l'hébergement du site, qui en a vu le détail. La prochaine sauvegarde est tentée chaque nuit."
+          : "Les administrateurs en ont reçu le détail par e-mail : transmettez-le à la personne qui s'occupe de l'hébergement du site. La prochaine sauvegarde est tentée chaque nuit."}
       </p>
     </section>
   );

@@ -17,6 +17,9 @@ export type RunView = {
   id: string;
   kind: "backup" | "check" | "restore";
   reason: "schedule" | "manual" | "safety";
+  /** Who started it: an administrator's name (asked from the page), the command line, or neither (the night). */
+  origin: "server" | "command-line";
+  requestedBy: string | null;
   status: "queued" | "running" | "done" | "failed";
   file: string | null;
   progress: BackupRunProgress | null;
@@ -67,6 +70,15 @@ export function RefreshLink({ to }: { to: string }) {
 
 /** A backup's date as its name on the page: « 27 novembre 2026 à 03:00 ». */
 export const backupDate = (createdAt: string) => formatLongDateTimeFr(createdAt);
+
+/**
+ * Who started a run, in words: « ligne de commande » for `npm run backup` / `npm run restore` (decision
+ * 0143), « demandée par … » for an administrator; null for the nightly backup.
+ */
+export function startedBy(run: Pick<RunView, "origin" | "requestedBy">): string | null {
+  if (run.origin === "command-line") return "ligne de commande";
+  return run.requestedBy ? `demandée par ${run.requestedBy}` : null;
+}
 
 /** A run's own words, with its step. */
 function runTitle(run: RunView): string {
@@ -135,12 +147,16 @@ function stepOf(run: RunView): { text: string; value: number; max: number } {
 export function RunProgress({ run }: { run: RunView }) {
   const step = stepOf(run);
   const id = `progression-${run.id}`;
+  const by = startedBy(run);
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline justify-between gap-3 text-sm">
-        <label htmlFor={id} className="font-semibold">
-          {runTitle(run)}
-        </label>
+        <p>
+          <label htmlFor={id} className="font-semibold">
+            {runTitle(run)}
+          </label>
+          {by ? <span className="text-muted-foreground"> ({by})</span> : null}
+        </p>
         <span>{step.text}</span>
       </div>
       <progress
@@ -175,8 +191,9 @@ export function RunReport({ run }: { run: RunView }) {
         <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>
           {run.kind === "restore" ? "Restauration refusée ou échouée" : "Vérification échouée"}
-          {when ? ` le ${when}` : ""} : {run.error ?? "raison inconnue"}. Le site n'a pas été
-          modifié.
+          {when ? ` le ${when}` : ""}
+          {startedBy(run) ? ` (${startedBy(run)})` : ""} : {run.error ?? "raison inconnue"}. Le site
+          n'a pas été modifié.
         </span>
       </p>
     );
@@ -192,7 +209,7 @@ export function RunReport({ run }: { run: RunView }) {
         <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>
           {run.kind === "restore"
-            ? `Restaurée${when ? ` le ${when}` : ""}.`
+            ? `Restaurée${when ? ` le ${when}` : ""}${startedBy(run) ? ` (${startedBy(run)})` : ""}.`
             : `Vérifiée${when ? ` le ${when}` : ""} : elle se restaure entièrement, sans problème.`}
         </span>
       </p>

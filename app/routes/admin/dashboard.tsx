@@ -123,7 +123,7 @@ async function backupStatus(): Promise<BackupStatusData> {
         ? { at: health.lastSuccess.at.toISOString(), bytes: health.lastSuccess.bytes }
         : null,
       lastFailure: health.lastFailure
-        ? { at: health.lastFailure.at.toISOString(), error: health.lastFailure.error }
+        ? { ...health.lastFailure, at: health.lastFailure.at.toISOString() }
         : null,
     };
   } catch (error) {

@@ -29,7 +29,7 @@ import {
   destinationOf,
   listBackups,
   readBackup,
-  restoreFrom,
+  restoreFromCommandLine,
   runCheck,
   runRestore,
 } from "./service.server";
@@ -265,11 +265,12 @@ describe.each(destinations)("backups kept on $kind", ({ kind, settings: settings
     expect(await articleTitled(title)).not.toBeNull();
 
     // The command line's --accepter-non-chiffree: knowingly restored.
-    const found = await destinationOf(keyed).withLocalFile(
-      "sauvegarde-2001-02-03-040506.tar.enc",
-      (file) => restoreFrom(file, { settings: keyed, safety: false, acceptUnencrypted: true }),
-    );
-    expect(found?.value.tables).toBe(plain.manifest.tables.length);
+    const restored = await restoreFromCommandLine("sauvegarde-2001-02-03-040506.tar.enc", {
+      settings: keyed,
+      safety: false,
+      acceptUnencrypted: true,
+    });
+    expect(restored?.tables).toBe(plain.manifest.tables.length);
     expect(await articleTitled(title)).toBeNull();
     await destinationOf(keyed).remove(["sauvegarde-2001-02-03-040506.tar.enc", sealed.name]);
   });

@@ -15,3 +15,11 @@ export class UnencryptedArchiveError extends BackupRefusedError {
     );
   }
 }
+
+/**
+ * Refused before it began: another backup, check or restore holds the one turn (the page's, the nightly
+ * job's, or another command line's, on any server; decision 0143). The message says which, in French.
+ */
+export class BackupBusyError extends BackupRefusedError {
+  override name = "BackupBusyError";
+}

@@ -60,6 +60,7 @@ describe("recorded backups", () => {
     const health = await backupHealth();
     expect(health.state).toBe("failed");
     expect(health.lastFailure?.error).toBeTruthy();
+    expect(health.lastFailure?.emailed).toBe(true);
     const jobs = await db().$client.query<{ data: { kind: string; to: string } }>(
       "select data from pgboss.job where name = 'mail' and data->>'kind' = 'backup-failed'",
     );

@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import pg from "pg";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { type BackupRunProgress, type BackupRunReport, backupRuns, users } from "../db/schema";
@@ -19,18 +20,15 @@ import {
   localDestination,
   s3Destination,
 } from "./destination.server";
+import { BackupBusyError } from "./errors.server";
 import { ownerMessageOf as failureWords } from "./failure-words.server";
-import {
-  checkBackup,
-  isEncryptedFile,
-  restoreBackup,
-  type RestoreReport,
-  verifyRestorable,
-} from "./restore.server";
+import { checkBackup, isEncryptedFile, restoreBackup, verifyRestorable } from "./restore.server";
 import { backupsToKeep, type Retention } from "./retention";
 import { finishPendingSwitches } from "./staged-files.server";
 
 export type { BackupFile };
+/** The command line's refusal while another run holds the turn (scripts/backup.ts, scripts/restore.ts). */
+export { BackupBusyError };
 
 /*
  * The site's backups as the operator and the owner see them (decision 0117): where they are kept (this
@@ -143,28 +141,143 @@ export async function backUpNow(
 }
 
 /**
- * Restores a backup over the site (the archive checked whole first; see restore.server), after a safety
- * backup of the site as it is (unless `safety` is false): a restore of the wrong archive can be undone.
+ * The one turn of backups, checks and restores (decision 0143): a session advisory lock, held on a connection
+ * of its own for the whole run. The `backup` queue is a singleton, which keeps the page's and the nightly
+ * job's runs apart; this lock keeps a command line's (a process without the queue) apart from them too, on
+ * any server, and a killed process's connection gives it back with it.
  */
-export async function restoreFrom(
-  file: string,
+const BACKUP_TURN_LOCK = 7_319_008;
+
+/**
+ * Runs `work` in the turn: a job of the queue waits for it (the page shows its run « En attente »); a command
+ * line is refused at once with a BackupBusyError saying what runs and that `notStarted`.
+ */
+async function inBackupTurn<T>(
+  when: "wait" | { notStarted: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  // Outside the pool: the pages keep the pool's five connections while a run holds the turn for minutes.
+  const client = new pg.Client(db().$client.options);
+  client.on("error", (error) => log.error("backup_turn_connection_lost", { error }));
+  await client.connect();
+  try {
+    if (when === "wait") {
+      await client.query("select pg_advisory_lock($1)", [BACKUP_TURN_LOCK]);
+    } else {
+      const { rows } = await client.query<{ taken: boolean }>(
+        "select pg_try_advisory_lock($1) as taken",
+        [BACKUP_TURN_LOCK],
+      );
+      if (!rows[0]?.taken) throw new BackupBusyError(await busyMessage(when.notStarted));
+    }
+    return await work();
+  } finally {
+    // The session's end gives the lock back.
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Whether a backup, check or restore holds the turn (in any process): SQL for a `where`. */
+const turnHeld = sql`exists (
+  select 1 from pg_locks
+  where locktype = 'advisory' and granted and classid = 0 and objid = ${BACKUP_TURN_LOCK} and objsubid = 1
+    and database = (select oid from pg_database where datname = current_database()))`;
+
+/** The command line's refusal while another run holds the turn, naming it when it is recorded. */
+async function busyMessage(notStarted: string): Promise<string> {
+  const [run] = await db()
+    .select()
+    .from(backupRuns)
+    .where(
+      and(
+        eq(backupRuns.status, "running"),
+        gt(backupRuns.startedAt, new Date(Date.now() - INTERRUPTED_AFTER_MS)),
+      ),
+    )
+    .orderBy(desc(backupRuns.startedAt))
+    .limit(1);
+  const which = run
+    ? ` (${runWords(run)}, commencée le ${formatLongDateTimeFr(run.startedAt)})`
+    : "";
+  return `Une autre opération sur les sauvegardes est en cours${which} : ${notStarted}. Une seule sauvegarde, vérification ou restauration à la fois : relancez la commande quand elle sera terminée (la page Sauvegardes de l'administration montre où elle en est).`;
+}
+
+/** A run in words, for the command line: « la sauvegarde de la nuit », « la restauration de … ». */
+function runWords(run: typeof backupRuns.$inferSelect): string {
+  const by =
+    run.origin === "command-line"
+      ? " lancée en ligne de commande"
+      : run.requestedBy
+        ? ` demandée par ${run.requestedBy}`
+        : "";
+  if (run.kind === "check") return `la vérification de ${run.file ?? "une sauvegarde"}${by}`;
+  if (run.kind === "restore") return `la restauration de ${run.file ?? "une sauvegarde"}${by}`;
+  if (run.reason === "schedule") return "la sauvegarde de la nuit";
+  if (run.reason === "safety") return `la sauvegarde de sécurité d'une restauration${by}`;
+  return `une sauvegarde${by}`;
+}
+
+/** `npm run backup`: a backup now, recorded as the command line's, in the turn (refused while another runs). */
+export function backUpFromCommandLine(
+  settings = backupSettings(),
+): Promise<BackupResult & { name: string }> {
+  return inBackupTurn({ notStarted: "la sauvegarde n'a pas commencé" }, () =>
+    runRecordedBackup({ reason: "manual", origin: "command-line" }, settings),
+  );
+}
+
+/**
+ * `npm run restore`: restores an archive over the site (a file here, else a backup of the destination by its
+ * name, downloaded first from S3), recorded as the command line's restore, in the turn (refused while
+ * another run holds it). The same work as the page's (restoreOver), after a safety backup unless `safety` is
+ * false; with BACKUP_KEY, a plain archive only with `acceptUnencrypted` (decision 0129). Null when there is
+ * no such archive.
+ */
+export function restoreFromCommandLine(
+  archive: string,
   {
     settings = backupSettings(),
     safety = true,
     acceptUnencrypted = false,
   }: { settings?: BackupSettings; safety?: boolean; acceptUnencrypted?: boolean } = {},
-): Promise<RestoreReport & { safetyBackup: string | null }> {
-  const target = { pool: db().$client, storage: storage(), key: settings.key, acceptUnencrypted };
-  // Checked whole before the safety backup (decision 0128): a damaged, foreign or newer archive costs nothing.
-  const verified = await verifyRestorable(file, target);
-  // Kept where the others are (uploaded with BACKUP_S3_*), and deleting none (see runRecordedBackup).
-  const safetyBackup = safety ? await backUpNow(settings, undefined, { retention: false }) : null;
-  const report = await restoreBackup(file, { ...target, verified });
-  log.info("backup_restored", { file: path.basename(file), ...report });
-  return { ...report, safetyBackup: safetyBackup?.name ?? null };
+): Promise<BackupRunReport | null> {
+  return inBackupTurn({ notStarted: "la restauration n'a pas commencé" }, async () => {
+    const recorded = async (file: string, name: string) => {
+      const [run] = await db()
+        .insert(backupRuns)
+        .values({ kind: "restore", reason: "manual", origin: "command-line", file: name })
+        .returning({ id: backupRuns.id });
+      if (!run) throw new Error("restore run not recorded");
+      try {
+        const report = await restoreOver(
+          file,
+          name,
+          { settings, safety, acceptUnencrypted, by: null, origin: "command-line" },
+          progressWriter(run.id),
+        );
+        await finishRun(run.id, { report });
+        return report;
+      } catch (error) {
+        await finishRun(run.id, { error });
+        throw error;
+      }
+    };
+    const local = path.resolve(archive);
+    const onDisk = await stat(local).then(
+      () => true,
+      () => false,
+    );
+    if (onDisk) return recorded(local, path.basename(local));
+    const name = path.basename(archive);
+    const found = await destinationOf(settings).withLocalFile(name, (file) => recorded(file, name));
+    return found?.value ?? null;
+  });
 }
 
 export type BackupReason = "schedule" | "manual" | "safety";
+
+/** Who started a run: the site's server (the page, the nightly job) or the command line (decision 0143). */
+export type BackupOrigin = "server" | "command-line";
 
 /**
  * A job of the `backup` queue: a backup (why, who asked, and its run when the page recorded it already),
@@ -233,13 +346,16 @@ async function requestRun({
 }
 
 /** One job of the `backup` queue (backup/jobs.server). */
-export async function runBackupJob(job: BackupJob): Promise<void> {
-  if ("operation" in job) {
-    if (job.operation === "check") await runCheck(job.runId);
-    else await runRestore(job.runId);
-    return;
-  }
-  await runRecordedBackup(job);
+export async function runBackupJob(job: BackupJob, settings = backupSettings()): Promise<void> {
+  // Waits for a command line's run to end (decision 0143); the queue keeps its own jobs one at a time.
+  await inBackupTurn("wait", async () => {
+    if ("operation" in job) {
+      if (job.operation === "check") await runCheck(job.runId, settings);
+      else await runRestore(job.runId, settings);
+      return;
+    }
+    await runRecordedBackup(job, settings);
+  });
 }
 
 /** A run's progress, written at most once a second (a backup reports each table and file). */
@@ -349,32 +465,61 @@ export function runCheck(runId: string, settings = backupSettings()): Promise<vo
  * transaction). A refusal or a failure leaves the site as it was.
  */
 export function runRestore(runId: string, settings = backupSettings()): Promise<void> {
-  return runWithArchive(runId, settings, "backup_restore_failed", async (file, run, progress) => {
-    progress({ step: "check", done: 0, total: 1 }, true);
-    // Checked whole before the safety backup (decision 0128): a damaged, foreign or newer archive costs nothing.
-    const verified = await verifyRestorable(file, { pool: db().$client, key: settings.key });
+  return runWithArchive(runId, settings, "backup_restore_failed", (file, run, progress) =>
+    restoreOver(
+      file,
+      run.file,
+      { settings, safety: true, acceptUnencrypted: false, by: run.requestedBy, origin: "server" },
+      progress,
+    ),
+  );
+}
+
+/**
+ * A restore's work, the page's and the command line's: the archive checked whole first (decision 0128: a
+ * damaged, foreign or newer archive costs nothing), a safety backup recorded as a backup of its own (unless
+ * `safety` is false), then the restore (restore.server: one transaction). Returns what the run reports.
+ */
+async function restoreOver(
+  file: string,
+  name: string,
+  {
+    settings,
+    safety,
+    acceptUnencrypted,
+    by,
+    origin,
+  }: {
+    settings: BackupSettings;
+    safety: boolean;
+    acceptUnencrypted: boolean;
+    by: string | null;
+    origin: BackupOrigin;
+  },
+  progress: ReturnType<typeof progressWriter>,
+): Promise<BackupRunReport> {
+  const target = { pool: db().$client, storage: storage(), key: settings.key, acceptUnencrypted };
+  progress({ step: "check", done: 0, total: 1 }, true);
+  const verified = await verifyRestorable(file, target);
+  let safetyBackup: string | null = null;
+  if (safety) {
     progress({ step: "safety", done: 0, total: 1 }, true);
-    const safety = await runRecordedBackup({ reason: "safety", by: run.requestedBy }, settings);
-    progress({ step: "restore", done: 0, total: 1 }, true);
-    const restored = await restoreBackup(file, {
-      pool: db().$client,
-      storage: storage(),
-      key: settings.key,
-      verified,
-    });
-    log.info("backup_restored", { file: run.file, ...restored });
-    return {
-      createdAt: verified.createdAt,
-      encrypted: await isEncryptedFile(file),
-      tables: restored.tables,
-      rows: restored.rows,
-      files: restored.files,
-      bytes: verified.files.reduce((sum, item) => sum + item.size, 0),
-      counts: Object.fromEntries(verified.tables.map((table) => [table.name, table.rows])),
-      migrations: verified.migrations,
-      safetyBackup: safety.name,
-    } satisfies BackupRunReport;
-  });
+    safetyBackup = (await runRecordedBackup({ reason: "safety", by, origin }, settings)).name;
+  }
+  progress({ step: "restore", done: 0, total: 1 }, true);
+  const restored = await restoreBackup(file, { ...target, verified });
+  log.info("backup_restored", { file: name, ...restored });
+  return {
+    createdAt: verified.createdAt,
+    encrypted: await isEncryptedFile(file),
+    tables: restored.tables,
+    rows: restored.rows,
+    files: restored.files,
+    bytes: verified.files.reduce((sum, item) => sum + item.size, 0),
+    counts: Object.fromEntries(verified.tables.map((table) => [table.name, table.rows])),
+    migrations: verified.migrations,
+    safetyBackup,
+  };
 }
 
 /** A check or restore of the page (or null): its state, progress and report. */
@@ -399,7 +544,12 @@ export async function readBackup(name: string, settings = backupSettings()) {
  * with its reason and e-mailed to the administrators, then thrown.
  */
 export async function runRecordedBackup(
-  { reason, by = null, runId }: { reason: BackupReason; by?: string | null; runId?: string },
+  {
+    reason,
+    by = null,
+    runId,
+    origin = "server",
+  }: { reason: BackupReason; by?: string | null; runId?: string; origin?: BackupOrigin },
   settings = backupSettings(),
 ): Promise<BackupResult & { name: string }> {
   const started = runId ? await startRun(runId) : null;
@@ -407,7 +557,7 @@ export async function runRecordedBackup(
     ? [started]
     : await db()
         .insert(backupRuns)
-        .values({ reason, requestedBy: by })
+        .values({ reason, requestedBy: by, origin })
         .returning({ id: backupRuns.id });
   if (!run) throw new Error("backup run not recorded");
   const report = progressWriter(run.id);
@@ -433,7 +583,8 @@ export async function runRecordedBackup(
       .update(backupRuns)
       .set({ status: "failed", error: message.slice(0, 2000), finishedAt: new Date() })
       .where(eq(backupRuns.id, run.id));
-    await tellAdministrators(run.id);
+    // The command line has no job queue to e-mail from: it printed the failure to whoever ran it.
+    if (origin === "server") await tellAdministrators(run.id);
     throw error;
   }
 }
@@ -442,7 +593,8 @@ export async function runRecordedBackup(
 export type BackupHealth = {
   state: "ok" | "running" | "failed" | "missed" | "never";
   lastSuccess: { at: Date; file: string | null; bytes: number | null } | null;
-  lastFailure: { at: Date; error: string | null } | null;
+  /** `emailed`: false for a command line's backup (decision 0143: whoever ran it read the failure). */
+  lastFailure: { at: Date; error: string | null; emailed: boolean } | null;
 };
 
 /** A night's backup is missed when the last good one is older than this. */
@@ -451,26 +603,27 @@ const MISSED_AFTER_MS = 26 * 60 * 60 * 1000;
 /**
  * Closes the runs whose server stopped under them (kill -9, a crash, a power cut): a « running » run while
  * no job of the `backup` queue is active (one at a time: the queue is a singleton, and a run is marked done
- * or failed before its job ends), a « queued » one whose job is gone. pg-boss fails a dead server's job once
- * its heartbeat stops (60 s), so the owner reads it within minutes instead of after the queue's 6 hours
- * (runs of the last two minutes are left to start).
- * A backup closed so is e-mailed like any failed one. Returns how many were closed.
+ * or failed before its job ends) and no process holds the turn (a command line's run has no job: its
+ * connection holds the turn until it ends or dies, decision 0143), a « queued » one whose job is gone.
+ * pg-boss fails a dead server's job once its heartbeat stops (60 s), so the owner reads it within minutes
+ * instead of after the queue's 6 hours (runs of the last two minutes are left to start).
+ * A server's backup closed so is e-mailed like any failed one. Returns how many were closed.
  */
 export async function closeInterruptedRuns(now = new Date()): Promise<number> {
   const at = now.toISOString();
   let closed;
   try {
-    closed = await db().execute<{ id: string; kind: string }>(sql`
+    closed = await db().execute<{ id: string; kind: string; origin: string }>(sql`
       update backup_runs run
       set status = 'failed', error = coalesce(run.error, ${INTERRUPTED_ERROR}), finished_at = ${at}::timestamptz
       where run.started_at < ${at}::timestamptz - make_interval(secs => ${GRACE_SECONDS})
-        and ((run.status = 'running' and not exists (
+        and ((run.status = 'running' and not ${turnHeld} and not exists (
               select 1 from pgboss.job j where j.name = 'backup' and j.state = 'active'))
           or (run.status = 'queued' and not exists (
               select 1 from pgboss.job j
               where j.name = 'backup' and j.state in ('created', 'retry', 'active')
                 and j.data->>'runId' = run.id::text)))
-      returning run.id, run.kind`);
+      returning run.id, run.kind, run.origin`);
   } catch (error) {
     // No job queue on this database yet (a first start before the workers, a test without jobs).
     if ((error as { cause?: { code?: string } }).cause?.code === "42P01") return 0;
@@ -478,7 +631,8 @@ export async function closeInterruptedRuns(now = new Date()): Promise<number> {
   }
   for (const run of closed.rows) {
     log.warn("backup_run_interrupted", { runId: run.id, kind: run.kind });
-    if (run.kind === "backup") await tellAdministrators(run.id);
+    // A command line's backup is not e-mailed (decision 0143): whoever ran it saw its process end.
+    if (run.kind === "backup" && run.origin === "server") await tellAdministrators(run.id);
   }
   return closed.rows.length;
 }
@@ -511,7 +665,11 @@ export async function backupHealth(now = new Date()): Promise<BackupHealth> {
     ? { at: success.finishedAt ?? success.startedAt, file: success.file, bytes: success.bytes }
     : null;
   const lastFailure = failure
-    ? { at: failure.finishedAt ?? failure.startedAt, error: failure.error }
+    ? {
+        at: failure.finishedAt ?? failure.startedAt,
+        error: failure.error,
+        emailed: failure.origin === "server",
+      }
     : null;
   const state: BackupHealth["state"] =
     runs[0]?.status === "running"

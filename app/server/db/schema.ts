@@ -1019,6 +1019,15 @@ export const backupRuns = pgTable(
     /** Who asked (« Sauvegarder maintenant »), by name: kept when the account goes, never a foreign key (a
      * restore replaces the users, not this history). */
     requestedBy: varchar("requested_by", { length: 255 }),
+    /**
+     * Where it was started (decision 0143): by the site's server (the page's request or the nightly job, run
+     * by the `backup` queue) or by `npm run backup` / `npm run restore` in a process of its own, which the
+     * page shows as « ligne de commande ».
+     */
+    origin: varchar("origin", { length: 20 })
+      .notNull()
+      .default("server")
+      .$type<"server" | "command-line">(),
     /** The archive's file name once written. */
     file: varchar("file", { length: 200 }),
     bytes: bigint("bytes", { mode: "number" }),

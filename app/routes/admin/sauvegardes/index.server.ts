@@ -48,6 +48,8 @@ export function runView(run: RunRow, now = new Date()): RunView {
     id: run.id,
     kind: run.kind,
     reason: run.reason,
+    origin: run.origin,
+    requestedBy: run.requestedBy,
     status: cutOff ? "failed" : run.status,
     file: run.file,
     progress: run.progress,
@@ -90,6 +92,7 @@ export async function backupsPage(adminId: string, settings: BackupSettings = ba
       encrypted: file.encrypted,
       downloadUrl: await downloadLink(adminId, file.name),
       check: views.find((run) => run.kind === "check" && run.file === file.name) ?? null,
+      made: views.find((run) => run.kind === "backup" && run.file === file.name) ?? null,
     })),
   );
   return {
@@ -103,7 +106,7 @@ export async function backupsPage(adminId: string, settings: BackupSettings = ba
           }
         : null,
       lastFailure: health.lastFailure
-        ? { at: health.lastFailure.at.toISOString(), error: health.lastFailure.error }
+        ? { ...health.lastFailure, at: health.lastFailure.at.toISOString() }
         : null,
     },
     hour: settings.hour,

@@ -1,0 +1,1 @@
+ALTER TABLE "backup_runs" ADD COLUMN "origin" varchar(20) DEFAULT 'server' NOT NULL;
