@@ -5,6 +5,7 @@ import {
   newSessionTypeValues,
   parseSessionTypeForm,
   sessionTypeFormValues,
+  SESSION_TYPE_HISTORY_LABELS,
   SESSION_TYPES_PAGE,
   type SessionTypeValue,
 } from "~/lib/booking/session-type-form";
@@ -88,6 +89,7 @@ function sessionTypeHistory(
   studios: readonly { id: string; slug: string; name: string }[],
 ) {
   return loadRevisionHistory(sessionTypeSubject(id), request, {
+    labels: SESSION_TYPE_HISTORY_LABELS,
     normalize: (value) => value,
     previews: (revisionId, value) =>
       studios

@@ -7,6 +7,7 @@ import {
   MAX_CLOSURES,
   parseStudioForm,
   studioFormValues,
+  STUDIO_HISTORY_LABELS,
 } from "~/lib/studio-form";
 import {
   ContentError,
@@ -100,6 +101,7 @@ export async function loadStudioForm(
 /** The history of a studio: each save, and the version asked for with a link to its page as it was. */
 function studioHistory(id: string, request: Request) {
   return loadRevisionHistory(studioSubject(id), request, {
+    labels: STUDIO_HISTORY_LABELS,
     normalize: (value) => {
       const { slug, ...data } = value as { slug: string };
       return { slug, ...studioDataSchema.parse(data) };
