@@ -48,6 +48,18 @@ const QUESTION_ROW = {
   },
 } satisfies Record<string, FieldSpec>;
 
+/**
+ * A section's fields in rows of equal length, one grid of `columns` per row: the table gives the fields
+ * and their order, the page only how many rows it draws them in.
+ */
+function rows<Name extends string>(
+  names: readonly Name[],
+  columns: readonly string[],
+): [Name[], string][] {
+  const size = Math.ceil(names.length / columns.length);
+  return columns.map((grid, index) => [names.slice(index * size, (index + 1) * size), grid]);
+}
+
 function labelOf(name: string): string {
   const day = WEEKDAYS.find(({ day: candidate }) => hoursOverrideField(candidate) === name);
   if (day) return `Horaires du ${day.label.toLowerCase()}`;
@@ -97,6 +109,7 @@ export function SessionTypeForm({
     choices?: readonly { value: string; label: string }[],
   ) => (
     <TableField
+      key={name}
       name={name}
       spec={fields[name] as FieldSpec}
       values={values}
@@ -186,16 +199,13 @@ export function SessionTypeForm({
 
       <fieldset className={section}>
         <legend className={legend}>Durée et horaires</legend>
-        <div className="grid gap-4 sm:grid-cols-3">
-          {field(timing, "durationMinutes")}
-          {field(timing, "bufferBeforeMinutes")}
-          {field(timing, "bufferAfterMinutes")}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-3">
-          {field(timing, "stepMinutes")}
-          {field(timing, "minimumNoticeHours")}
-          {field(timing, "horizonDays")}
-        </div>
+        {rows(SESSION_TYPE_TIMING_FIELDS.names, ["sm:grid-cols-3", "sm:grid-cols-3"]).map(
+          ([names, columns]) => (
+            <div key={names[0]} className={`grid gap-4 ${columns}`}>
+              {names.map((name) => field(timing, name))}
+            </div>
+          ),
+        )}
         <div className="space-y-3">
           <p className="text-sm text-muted-foreground">
             Horaires réservables : laissez un jour vide pour reprendre les horaires d'ouverture du
@@ -225,18 +235,15 @@ export function SessionTypeForm({
 
       <fieldset className={section}>
         <legend className={legend}>Réservation</legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field(booking, "mode")}
-          {field(booking, "responseDeadlineHours")}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field(booking, "visibility")}
-          {field(booking, "cancellationCutoffHours")}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-[14rem_1fr]">
-          {field(booking, "depositKind")}
-          {field(booking, "depositText")}
-        </div>
+        {rows(SESSION_TYPE_BOOKING_FIELDS.names, [
+          "sm:grid-cols-2",
+          "sm:grid-cols-2",
+          "sm:grid-cols-[14rem_1fr]",
+        ]).map(([names, columns]) => (
+          <div key={names[0]} className={`grid gap-4 ${columns}`}>
+            {names.map((name) => field(booking, name))}
+          </div>
+        ))}
       </fieldset>
 
       <fieldset className={section}>
