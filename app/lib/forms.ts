@@ -83,16 +83,7 @@ export function parseForm<Schema extends z.ZodType>(
     : { ok: false, values, errors: fieldErrors(parsed.error) };
 }
 
-/**
- * What a form's action answers when it does not redirect: 'invalid' (400, the fields say what to
- * correct), 'failed' (5xx, a toast says so); `values` re-fill the form, so nothing typed is lost.
- */
-export type FormAnswer = {
-  status: "invalid" | "failed";
-  values: Record<string, string>;
-  errors?: FieldErrors;
-  toast?: ToastMessage;
-};
+export type { FormAnswer } from "./forms/form-answer";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { documentSchemas, studioDataSchema } from "~/content/schemas";
 import { describeChanges, FIELD_LABELS, fieldLabel, summariseChanges } from "./revision-changes";
 import { ARTICLE_REVISION_FIELDS } from "./article-revision";
+import { STUDIO_HISTORY_LABELS } from "./studio-form";
 
 type JsonSchema = {
   properties?: Record<string, JsonSchema>;
@@ -32,14 +33,21 @@ function keysOf(schema: JsonSchema, parent: string, found: Array<[string, string
 
 describe("describeChanges", () => {
   it("names every field of every document and studio in the owner's words", () => {
-    const schemas = [...Object.values(documentSchemas), studioDataSchema];
+    // A studio's fields are named by its form's table (decision 0152).
+    const schemas = [
+      ...Object.values(documentSchemas).map((schema) => [schema, {}] as const),
+      [studioDataSchema, STUDIO_HISTORY_LABELS] as const,
+    ];
     const unnamed = schemas
-      .flatMap((schema) =>
+      .flatMap(([schema, labels]) =>
         // The JSON Schema of a zod schema: only its objects, lists and unions matter here.
-        keysOf(z.toJSONSchema(schema, { unrepresentable: "any" }) as JsonSchema, ""),
+        keysOf(z.toJSONSchema(schema, { unrepresentable: "any" }) as JsonSchema, "").map(
+          ([key, parent]) => [key, parent, labels] as const,
+        ),
       )
       .filter(
-        ([key, parent]) => fieldLabel(key, parent) === key && !["kind", "euros"].includes(key),
+        ([key, parent, labels]) =>
+          fieldLabel(key, parent, labels) === key && !["kind", "euros"].includes(key),
       )
       .map(([key, parent]) => `${parent}.${key}`);
     expect([...new Set(unnamed)]).toEqual([]);
@@ -50,7 +58,11 @@ describe("describeChanges", () => {
     const studio = { name: "Studio de Brive", address: { street: "1 rue A", city: "Brive" } };
     expect(describeChanges(studio, structuredClone(studio))).toEqual([]);
     expect(
-      describeChanges(studio, { ...studio, address: { street: "2 rue B", city: "Brive" } }),
+      describeChanges(
+        studio,
+        { ...studio, address: { street: "2 rue B", city: "Brive" } },
+        { labels: STUDIO_HISTORY_LABELS },
+      ),
     ).toEqual([{ label: "Adresse › Rue", kind: "changed", before: "1 rue A", after: "2 rue B" }]);
   });
 

@@ -116,14 +116,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   galleries: "Galeries",
   items: "Photos",
   category: "Catégorie",
-  // Studios
-  city: "Ville",
-  longDescription: "Description longue",
-  street: "Rue",
-  postalCode: "Code postal",
-  bookingUrl: "Lien de réservation",
-  onlineBooking: "Réservation en ligne",
-  giftVoucherUrl: "Lien des bons cadeaux",
+  // What a studio keeps beside its form's fields (their labels are its form's: STUDIO_HISTORY_LABELS)
   hours: "Horaires",
   opens: "Ouverture",
   closes: "Fermeture",
@@ -132,14 +125,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   from: "Du",
   to: "Au",
   geo: "Position sur la carte",
-  latitude: "Latitude",
-  longitude: "Longitude",
   contactForm: "Formulaire de contact",
-  shootingTypes: "Types de séance",
-  sources: "Sources",
   value: "Valeur",
-  telephone: "Téléphone demandé",
-  sourceRequired: "Source obligatoire",
   slug: "Adresse de la page",
   // Articles
   excerpt: "Extrait",
@@ -160,9 +147,20 @@ const LABELS_UNDER: Readonly<Record<string, Readonly<Record<string, string>>>> =
   galleries: STYLE_GALLERIES,
 };
 
+/**
+ * What a record's own form calls its stored fields (its field table's `historyLabels`), by key or by
+ * `parent.key`; they come before the names every form shares.
+ */
+export type HistoryLabels = Readonly<Record<string, string>>;
+
 /** The owner's name of `key` under `parent` (the key itself when no form names it). */
-export function fieldLabel(key: string, parent?: string): string {
-  return (parent ? LABELS_UNDER[parent]?.[key] : undefined) ?? FIELD_LABELS[key] ?? key;
+export function fieldLabel(key: string, parent?: string, labels: HistoryLabels = {}): string {
+  return (
+    (parent ? (labels[`${parent}.${key}`] ?? LABELS_UNDER[parent]?.[key]) : undefined) ??
+    labels[key] ??
+    FIELD_LABELS[key] ??
+    key
+  );
 }
 
 type Json = unknown;
@@ -285,7 +283,7 @@ function itemSegment(item: Json, index: number): string {
   return name ? `« ${name} »` : `n° ${index + 1}`;
 }
 
-type Walk = { names: IdNames; html: ReadonlySet<string>; out: Change[] };
+type Walk = { names: IdNames; html: ReadonlySet<string>; labels: HistoryLabels; out: Change[] };
 
 function leafChange(before: Json, after: Json, path: string[], key: string, walk: Walk) {
   let shownBefore = show(before, walk.names);
@@ -382,7 +380,13 @@ function compareAt(before: Json, after: Json, path: string[], key: string, walk:
   if (isPlain(before) && isPlain(after) && !isLeaf(before) && !isLeaf(after)) {
     const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])];
     for (const child of keys) {
-      compareAt(before[child], after[child], [...path, fieldLabel(child, key)], child, walk);
+      compareAt(
+        before[child],
+        after[child],
+        [...path, fieldLabel(child, key, walk.labels)],
+        child,
+        walk,
+      );
     }
     return;
   }
@@ -391,14 +395,19 @@ function compareAt(before: Json, after: Json, path: string[], key: string, walk:
 
 /**
  * The changes from `before` to `after` (two values of the same schema), outermost fields first. `html`
- * names the fields holding HTML, compared by their visible text.
+ * names the fields holding HTML, compared by their visible text; `labels` what the record's form calls
+ * its fields.
  */
 export function describeChanges(
   before: unknown,
   after: unknown,
-  { names = new Map(), html = [] }: { names?: IdNames; html?: readonly string[] } = {},
+  {
+    names = new Map(),
+    html = [],
+    labels = {},
+  }: { names?: IdNames; html?: readonly string[]; labels?: HistoryLabels } = {},
 ): Change[] {
-  const walk: Walk = { names, html: new Set(html), out: [] };
+  const walk: Walk = { names, html: new Set(html), labels, out: [] };
   compareAt(before, after, [], "", walk);
   return walk.out;
 }

@@ -9,9 +9,9 @@ import {
 } from "~/content/schemas";
 import { isIsoDay } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
+import { defineFields, readFields, tableValues } from "~/lib/forms/field-table";
 import { formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { slugify } from "~/lib/slug";
-import { z } from "~/lib/zod";
 
 /*
  * The studio form of /admin/studios (decision 0070): every field of `StudioData` but its photo
@@ -36,68 +36,194 @@ export const TELEPHONE_CHOICES: Record<ContactFormSettings["telephone"], string>
   none: "Pas de champ téléphone",
 };
 
-const text = (max: number, tooLong: string) => z.string().trim().max(max, tooLong);
-const required = (max: number, missing: string, tooLong: string) =>
-  text(max, tooLong).min(1, missing);
-const httpsLink = (tooLong: string) =>
-  text(500, tooLong).refine(
-    (value) => value === "" || (/^https:\/\/[^\s/]+\.[^\s]+$/i.test(value) && URL.canParse(value)),
-    "Le lien doit être une adresse complète commençant par https://",
-  );
+const OPTIONAL_LINK_HINT = "Adresse complète commençant par https://";
 
-const simpleFields = z.object({
-  name: required(100, "Indiquez le nom du studio", "100 caractères au plus"),
-  city: required(100, "Indiquez la ville du studio", "100 caractères au plus"),
-  slug: z
-    .string()
-    .trim()
-    .min(1, "Indiquez l'adresse des pages du studio")
-    .max(STUDIO_SLUG_MAX, `${STUDIO_SLUG_MAX} caractères au plus`)
-    .regex(
-      STUDIO_SLUG_PATTERN,
-      "Lettres minuscules, chiffres et tirets seulement (exemple : tulle)",
-    ),
-  description: required(500, "Indiquez une courte description", "500 caractères au plus"),
-  longDescription: text(3000, "3 000 caractères au plus"),
-  street: required(200, "Indiquez la rue", "200 caractères au plus"),
-  postalCode: z
-    .string()
-    .transform((value) => value.replace(/\s/g, ""))
-    .pipe(z.string().regex(/^\d{5}$/, "Le code postal compte 5 chiffres (exemple : 19200)")),
-  addressCity: required(100, "Indiquez la commune", "100 caractères au plus"),
-  phone: required(30, "Indiquez le téléphone du studio", "30 caractères au plus"),
-  email: z
-    .string()
-    .trim()
-    .min(1, "Indiquez l'e-mail du studio")
-    .max(255, "255 caractères au plus")
-    .pipe(z.email("Adresse e-mail invalide (exemple : studio@exemple.fr)")),
-  bookingUrl: httpsLink("500 caractères au plus"),
-  giftVoucherUrl: httpsLink("500 caractères au plus"),
+/** The studio's own fields, in the form's order (its hours and closures follow them). */
+export const STUDIO_FIELDS = defineFields({
+  name: {
+    kind: "text",
+    label: "Nom du studio",
+    max: 100,
+    required: "Indiquez le nom du studio",
+    placeholder: "Studio de Tulle",
+  },
+  city: {
+    kind: "text",
+    label: "Ville",
+    max: 100,
+    required: "Indiquez la ville du studio",
+    hint: "Le nom du studio dans les menus et les titres.",
+  },
+  slug: {
+    kind: "text",
+    label: "Adresse des pages",
+    max: STUDIO_SLUG_MAX,
+    required: "Indiquez l'adresse des pages du studio",
+    pattern: {
+      regex: STUDIO_SLUG_PATTERN,
+      message: "Lettres minuscules, chiffres et tirets seulement (exemple : tulle)",
+    },
+  },
+  description: {
+    kind: "textarea",
+    label: "Courte description",
+    max: 500,
+    required: "Indiquez une courte description",
+    rows: 3,
+    hint: "Sur la carte du studio et dans les résultats de recherche.",
+  },
+  longDescription: {
+    kind: "textarea",
+    label: "Description détaillée",
+    inputLabel: "Description détaillée (facultative)",
+    max: 3000,
+    rows: 6,
+    hint: "Sur la page du studio.",
+  },
+  street: {
+    kind: "text",
+    label: "Rue",
+    max: 200,
+    required: "Indiquez la rue",
+    stored: "address.street",
+  },
+  postalCode: {
+    kind: "text",
+    label: "Code postal",
+    required: "Le code postal compte 5 chiffres (exemple : 19200)",
+    pattern: { regex: /^\d{5}$/, message: "Le code postal compte 5 chiffres (exemple : 19200)" },
+    normalize: (text) => text.replace(/\s/g, ""),
+    maxLength: 10,
+    inputMode: "numeric",
+    stored: "address.postalCode",
+  },
+  addressCity: {
+    kind: "text",
+    label: "Commune",
+    max: 100,
+    required: "Indiquez la commune",
+    hint: "Celle de l'adresse postale (par exemple Ambazac pour le studio de Limoges).",
+    stored: "address.city",
+  },
+  phone: {
+    kind: "tel",
+    label: "Téléphone",
+    max: 30,
+    required: "Indiquez le téléphone du studio",
+    inputMode: "tel",
+  },
+  email: {
+    kind: "email",
+    label: "E-mail",
+    max: 255,
+    required: "Indiquez l'e-mail du studio",
+    invalid: "Adresse e-mail invalide (exemple : studio@exemple.fr)",
+    hint: "Les messages du formulaire de contact du studio y sont envoyés.",
+  },
+  bookingUrl: {
+    kind: "url",
+    label: "Lien de réservation",
+    inputLabel: "Lien de réservation (facultatif)",
+    max: 500,
+    hint: OPTIONAL_LINK_HINT,
+  },
+  onlineBooking: {
+    kind: "boolean",
+    label: "Réservation en ligne",
+    hint: "Les visiteurs choisissent leur séance et leur créneau directement sur le site ; sinon, le bouton « Réserver » du studio mène au lien de réservation ci-dessus. Il faut d'abord une séance proposée dans ce studio et un photographe qui y travaille.",
+  },
+  giftVoucherUrl: {
+    kind: "url",
+    label: "Lien des bons cadeaux",
+    inputLabel: "Lien des bons cadeaux (facultatif)",
+    max: 500,
+    hint: OPTIONAL_LINK_HINT,
+  },
+  // The two coordinates are read together (both or neither), by `parseStudioForm`.
+  latitude: {
+    kind: "decimal",
+    label: "Latitude",
+    inputLabel: "Latitude (facultative)",
+    free: true,
+    maxLength: 20,
+    inputMode: "decimal",
+    hint: "Pour la carte, par exemple 45,5477.",
+    stored: "geo.latitude",
+  },
+  longitude: {
+    kind: "decimal",
+    label: "Longitude",
+    inputLabel: "Longitude (facultative)",
+    free: true,
+    maxLength: 20,
+    inputMode: "decimal",
+    hint: "Par exemple 2,3094.",
+    stored: "geo.longitude",
+  },
 });
+
+/** The settings of the studio's contact form, after its hours and closures. */
+export const STUDIO_CONTACT_FORM_FIELDS = defineFields({
+  // Options, one label per line, read by `parseOptions`.
+  shootingTypes: {
+    kind: "textarea",
+    label: "Types de séance",
+    free: true,
+    rows: 8,
+    hint: "Un type par ligne, dans l'ordre de la liste.",
+    stored: "contactForm.shootingTypes",
+  },
+  sources: {
+    kind: "textarea",
+    label: "Sources",
+    inputLabel: "Sources (« Comment nous avez-vous connus ? »)",
+    free: true,
+    rows: 8,
+    hint: "Une source par ligne. Laissez vide pour ne pas poser la question.",
+    stored: "contactForm.sources",
+  },
+  telephone: {
+    kind: "choice",
+    label: "Téléphone dans le formulaire",
+    choices: Object.entries(TELEPHONE_CHOICES).map(([value, label]) => ({
+      value: value as ContactFormSettings["telephone"],
+      label,
+    })),
+    message: "Choisissez si le téléphone est demandé",
+    initial: "required",
+    stored: "contactForm.telephone",
+  },
+  sourceRequired: {
+    kind: "boolean",
+    label: "Source obligatoire",
+    inputLabel: "La source est obligatoire",
+    stored: "contactForm.sourceRequired",
+  },
+});
+
+/** What the studio's history calls each stored field. */
+export const STUDIO_HISTORY_LABELS = {
+  ...STUDIO_FIELDS.historyLabels,
+  ...STUDIO_CONTACT_FORM_FIELDS.historyLabels,
+};
 
 /** A stored studio as the form's fields. */
 export function studioFormValues(slug: string, data: StudioData): Record<string, string> {
   const values: Record<string, string> = {
-    name: data.name,
-    city: data.city,
-    slug,
-    description: data.description,
-    longDescription: data.longDescription,
-    street: data.address.street,
-    postalCode: data.address.postalCode,
-    addressCity: data.address.city,
-    phone: data.phone,
-    email: data.email,
-    bookingUrl: data.bookingUrl,
-    onlineBooking: data.onlineBooking ? "on" : "",
-    giftVoucherUrl: data.giftVoucherUrl,
-    latitude: data.geo ? String(data.geo.latitude).replace(".", ",") : "",
-    longitude: data.geo ? String(data.geo.longitude).replace(".", ",") : "",
-    shootingTypes: data.contactForm.shootingTypes.map((option) => option.label).join("\n"),
-    sources: data.contactForm.sources.map((option) => option.label).join("\n"),
-    telephone: data.contactForm.telephone,
-    sourceRequired: data.contactForm.sourceRequired ? "on" : "",
+    ...tableValues(STUDIO_FIELDS, {
+      ...data,
+      slug,
+      street: data.address.street,
+      postalCode: data.address.postalCode,
+      addressCity: data.address.city,
+      latitude: data.geo ? String(data.geo.latitude).replace(".", ",") : "",
+      longitude: data.geo ? String(data.geo.longitude).replace(".", ",") : "",
+    }),
+    ...tableValues(STUDIO_CONTACT_FORM_FIELDS, {
+      ...data.contactForm,
+      shootingTypes: data.contactForm.shootingTypes.map((option) => option.label).join("\n"),
+      sources: data.contactForm.sources.map((option) => option.label).join("\n"),
+    }),
     closureCount: String(data.closures.length + EMPTY_CLOSURE_ROWS),
   };
   for (const day of DAYS) values[hoursField(day)] = formatDayHours(data.hours[day]);
@@ -175,14 +301,9 @@ export function parseStudioForm(
   previous: StudioData | null,
   newPhoto: string,
 ): ParsedStudioForm {
-  const errors: FieldErrors = {};
-  const simple = simpleFields.safeParse(values);
-  if (!simple.success) {
-    for (const issue of simple.error.issues) {
-      const field = String(issue.path[0] ?? "form");
-      errors[field] ??= issue.message;
-    }
-  }
+  const studio = readFields(STUDIO_FIELDS, values);
+  const contactForm = readFields(STUDIO_CONTACT_FORM_FIELDS, values);
+  const errors: FieldErrors = { ...studio.errors, ...contactForm.errors };
 
   const hours: StudioData["hours"] = {};
   for (const day of DAYS) {
@@ -209,20 +330,22 @@ export function parseStudioForm(
       closures.push({ from, to, label });
     }
   }
-
-  const latitudeText = (values.latitude ?? "").trim();
-  const longitudeText = (values.longitude ?? "").trim();
+  const latitude = studio.data.latitude ?? "";
+  const longitude = studio.data.longitude ?? "";
   let geo: StudioData["geo"] = null;
-  if (latitudeText || longitudeText) {
-    const latitude = parseCoordinate(latitudeText, 90);
-    const longitude = parseCoordinate(longitudeText, 180);
-    if (latitude === undefined) errors.latitude = "Latitude invalide (exemple : 45,5477)";
-    if (longitude === undefined) errors.longitude = "Longitude invalide (exemple : 2,3094)";
-    if (latitude !== undefined && longitude !== undefined) geo = { latitude, longitude };
+  if (latitude.trim() || longitude.trim()) {
+    const latitudeValue = parseCoordinate(latitude, 90);
+    const longitudeValue = parseCoordinate(longitude, 180);
+    if (latitudeValue === undefined) errors.latitude = "Latitude invalide (exemple : 45,5477)";
+    if (longitudeValue === undefined) errors.longitude = "Longitude invalide (exemple : 2,3094)";
+    if (latitudeValue !== undefined && longitudeValue !== undefined) {
+      geo = { latitude: latitudeValue, longitude: longitudeValue };
+    }
   }
 
+  const settings = contactForm.data;
   const shootingTypes = parseOptions(
-    values.shootingTypes ?? "",
+    settings.shootingTypes ?? "",
     previous?.contactForm.shootingTypes ?? [],
     "types de séance",
   );
@@ -231,50 +354,45 @@ export function parseStudioForm(
     errors.shootingTypes = "Indiquez au moins un type de séance";
   }
   const sources = parseOptions(
-    values.sources ?? "",
+    settings.sources ?? "",
     previous?.contactForm.sources ?? [],
     "sources",
   );
   if (!sources.ok) errors.sources = sources.error;
 
-  const telephone = values.telephone;
-  if (telephone !== "required" && telephone !== "optional" && telephone !== "none") {
-    errors.telephone = "Choisissez si le téléphone est demandé";
-  }
-
   if (
-    !simple.success ||
-    Object.keys(errors).length > 0 ||
+    !studio.ok ||
+    !contactForm.ok ||
     !shootingTypes.ok ||
     !sources.ok ||
-    (telephone !== "required" && telephone !== "optional" && telephone !== "none")
+    Object.keys(errors).length > 0
   ) {
     return { ok: false, errors };
   }
-  const fields = simple.data;
+  // The coordinates were read above, as `geo`.
+  const {
+    slug,
+    street,
+    postalCode,
+    addressCity,
+    latitude: _,
+    longitude: __,
+    ...fields
+  } = studio.data;
   return {
     ok: true,
-    slug: fields.slug,
+    slug,
     data: {
-      name: fields.name,
-      city: fields.city,
-      description: fields.description,
-      longDescription: fields.longDescription,
-      address: { street: fields.street, postalCode: fields.postalCode, city: fields.addressCity },
-      phone: fields.phone,
-      email: fields.email,
-      bookingUrl: fields.bookingUrl,
-      onlineBooking: values.onlineBooking === "on",
-      giftVoucherUrl: fields.giftVoucherUrl,
+      ...fields,
+      address: { street, postalCode, city: addressCity },
       hours,
       closures,
       geo,
       photo: previous?.photo ?? newPhoto,
       contactForm: {
+        ...contactForm.data,
         shootingTypes: shootingTypes.options,
         sources: sources.options,
-        telephone,
-        sourceRequired: values.sourceRequired === "on",
       },
     },
   };
@@ -288,26 +406,9 @@ export function studioFieldOrder(closureRows: number): string[] {
     closureField("label", index),
   ]).flat();
   return [
-    "name",
-    "city",
-    "slug",
-    "description",
-    "longDescription",
-    "street",
-    "postalCode",
-    "addressCity",
-    "phone",
-    "email",
-    "bookingUrl",
-    "onlineBooking",
-    "giftVoucherUrl",
-    "latitude",
-    "longitude",
+    ...STUDIO_FIELDS.names,
     ...DAYS.map(hoursField),
     ...closures,
-    "shootingTypes",
-    "sources",
-    "telephone",
-    "sourceRequired",
+    ...STUDIO_CONTACT_FORM_FIELDS.names,
   ];
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import {
   type ControlProps,
   Field as SharedField,
@@ -7,6 +7,7 @@ import {
   Select,
   Textarea,
 } from "~/components/ui/field";
+import { inputLabel, type FieldSpec } from "~/lib/forms/field-table";
 
 /*
  * The admin's fields are the shared ones (components/ui/field, one protocol for forms): this keeps the
@@ -39,6 +40,128 @@ export function Field({ name, label, error, hint, className, children }: FieldPr
     >
       {({ required: _required, ...props }) => children(props)}
     </SharedField>
+  );
+}
+
+const INPUT_TYPES = { text: "text", textarea: "text", tel: "tel", url: "url", email: "email" };
+
+type TableFieldProps = {
+  name: string;
+  /** The field's description in its form's table (app/lib/forms/field-table.ts). */
+  spec: FieldSpec;
+  values: Readonly<Record<string, string>>;
+  error: string | undefined;
+  className?: string;
+  /** The choices of a list known only when the form loads (the media library's photos). */
+  choices?: readonly { value: string; label: string }[];
+  /** What the page adds to the control (a value it keeps in step, an `onChange`). */
+  control?: ComponentProps<"input">;
+};
+
+/** A field drawn from its table's description: its label, hint, control and limits. */
+export function TableField({
+  name,
+  spec,
+  values,
+  error,
+  className,
+  choices,
+  control,
+}: TableFieldProps) {
+  const value = values[name] ?? "";
+  if (spec.kind === "boolean") {
+    const id = `${ADMIN_FORM_ID}-${name}`;
+    const described = spec.hint ? (error ? `${id}-erreur ${id}-aide` : `${id}-aide`) : undefined;
+    return (
+      <div className={spec.hint ? "flex items-start gap-3" : "flex items-center gap-3"}>
+        <input
+          id={id}
+          type="checkbox"
+          name={name}
+          aria-describedby={described}
+          aria-invalid={error ? true : undefined}
+          className={spec.hint ? "mt-0.5 size-5 accent-stone-800" : "size-5 accent-stone-800"}
+          defaultChecked={value === "on"}
+        />
+        <div>
+          <label htmlFor={id} className="text-sm font-semibold">
+            {inputLabel(spec)}
+          </label>
+          {spec.hint ? (
+            <p id={`${id}-aide`} className="text-sm text-muted-foreground">
+              {spec.hint}
+            </p>
+          ) : null}
+          {error ? (
+            <p id={`${id}-erreur`} className="mt-1 text-sm font-medium text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <Field
+      name={name}
+      label={inputLabel(spec)}
+      error={error}
+      hint={spec.hint}
+      className={className}
+    >
+      {(props) => {
+        if (spec.kind === "choice") {
+          return (
+            <Select {...props} defaultValue={value}>
+              {(choices ?? spec.choices).map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </Select>
+          );
+        }
+        if (spec.kind === "number") {
+          return (
+            <div className="flex items-center gap-2">
+              <Input
+                {...props}
+                inputMode="numeric"
+                autoComplete="off"
+                className="w-28"
+                defaultValue={value}
+              />
+              <span className="text-sm">{spec.suffix ?? spec.unit}</span>
+            </div>
+          );
+        }
+        const required = spec.required ? true : undefined;
+        if (spec.kind === "textarea") {
+          return (
+            <Textarea
+              {...props}
+              required={required}
+              rows={spec.rows ?? 3}
+              maxLength={spec.maxLength ?? spec.max}
+              defaultValue={value}
+            />
+          );
+        }
+        return (
+          <Input
+            {...props}
+            required={required}
+            type={spec.kind === "decimal" ? "text" : INPUT_TYPES[spec.kind]}
+            inputMode={spec.inputMode}
+            autoComplete="off"
+            maxLength={spec.maxLength ?? spec.max}
+            placeholder={spec.placeholder}
+            {...(control?.value === undefined ? { defaultValue: value } : {})}
+            {...control}
+          />
+        );
+      }}
+    </Field>
   );
 }
 

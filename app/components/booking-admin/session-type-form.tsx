@@ -1,45 +1,64 @@
 import { AddItemButton, ListItem } from "~/components/admin/document-form";
-import { ADMIN_FORM_ID, Field, Input, Select, Textarea } from "~/components/admin/field";
+import { ADMIN_FORM_ID, Field, Input, TableField } from "~/components/admin/field";
 import { RecordForm } from "~/components/admin/record-form";
 import { fieldMeta } from "~/components/ui/field";
 import {
-  DEPOSIT_LABELS,
   hoursOverrideField,
   MAX_QUESTIONS,
   QUESTION_KIND_LABELS,
   questionCount,
   questionField,
   questionIntent,
+  SESSION_TYPE_BOOKING_FIELDS,
+  SESSION_TYPE_FIELDS,
+  SESSION_TYPE_TIMING_FIELDS,
   studioField,
   WEEKDAYS,
 } from "~/lib/booking/session-type-form";
 import { QUESTION_KINDS } from "~/lib/booking/session-types";
 import type { FieldErrors } from "~/lib/forms";
+import type { FieldSpec, FieldSpecs } from "~/lib/forms/field-table";
 import type { ToastMessage } from "~/lib/toast";
 
+const { fields: type } = SESSION_TYPE_FIELDS;
+const { fields: timing } = SESSION_TYPE_TIMING_FIELDS;
+const { fields: booking } = SESSION_TYPE_BOOKING_FIELDS;
 const LABELS: Record<string, string> = {
-  name: "Nom de la séance",
-  slug: "Adresse",
-  description: "Description",
-  photoId: "Photo",
-  durationMinutes: "Durée",
-  bufferBeforeMinutes: "Préparation avant",
-  bufferAfterMinutes: "Rangement après",
+  ...SESSION_TYPE_FIELDS.labels,
+  ...SESSION_TYPE_TIMING_FIELDS.labels,
+  ...SESSION_TYPE_BOOKING_FIELDS.labels,
   studios: "Studios",
-  priceText: "Prix",
-  includedText: "Ce qui est compris",
-  minimumNoticeHours: "Délai minimum",
-  horizonDays: "Réservable jusqu'à",
-  stepMinutes: "Intervalle des horaires",
-  mode: "Réservation",
-  responseDeadlineHours: "Délai de réponse",
-  depositKind: "Acompte ou arrhes",
-  depositText: "Montant et règlement",
-  visibility: "Visibilité",
-  cancellationCutoffHours: "Annulation en ligne",
   questions: "Questions",
   form: "Séance",
 };
+
+/** The parts of a question's row, drawn like the table's fields (read by `parseSessionTypeForm`). */
+const QUESTION_ROW = {
+  label: { kind: "text", label: "Question", max: 200 },
+  kind: {
+    kind: "choice",
+    label: "Type de réponse",
+    choices: QUESTION_KINDS.map((kind) => ({ value: kind, label: QUESTION_KIND_LABELS[kind] })),
+    message: "Choisissez le type de réponse",
+  },
+  options: {
+    kind: "textarea",
+    label: "Réponses proposées (choix)",
+    hint: "Une réponse par ligne, pour une question à choix.",
+  },
+} satisfies Record<string, FieldSpec>;
+
+/**
+ * A section's fields in rows of equal length, one grid of `columns` per row: the table gives the fields
+ * and their order, the page only how many rows it draws them in.
+ */
+function rows<Name extends string>(
+  names: readonly Name[],
+  columns: readonly string[],
+): [Name[], string][] {
+  const size = Math.ceil(names.length / columns.length);
+  return columns.map((grid, index) => [names.slice(index * size, (index + 1) * size), grid]);
+}
 
 function labelOf(name: string): string {
   const day = WEEKDAYS.find(({ day: candidate }) => hoursOverrideField(candidate) === name);
@@ -71,66 +90,40 @@ export function SessionTypeForm({
   priceCard,
 }: SessionTypeFormProps) {
   const questions = questionCount(values);
+  // The fields in the page's order: the type, its studios, its timing and hours, booking, questions.
   const order = [
-    ...Object.keys(LABELS),
+    ...SESSION_TYPE_FIELDS.names,
+    "studios",
+    ...SESSION_TYPE_TIMING_FIELDS.names,
     ...WEEKDAYS.map(({ day }) => hoursOverrideField(day)),
+    ...SESSION_TYPE_BOOKING_FIELDS.names,
     ...Array.from({ length: questions }, (_, index) =>
       (["kind", "label", "options"] as const).map((part) => questionField(index, part)),
     ).flat(),
   ];
 
   const text = (name: string) => values[name] ?? "";
-  const input = (
-    name: string,
-    label: string,
-    options: { hint?: string; suffix?: string; maxLength?: number; numeric?: boolean } = {},
+  const field = <Specs extends FieldSpecs>(
+    fields: Specs,
+    name: keyof Specs & string,
+    choices?: readonly { value: string; label: string }[],
   ) => (
-    <Field name={name} label={label} error={errors[name]} hint={options.hint}>
-      {(props) =>
-        options.numeric ? (
-          <div className="flex items-center gap-2">
-            <Input
-              {...props}
-              inputMode="numeric"
-              autoComplete="off"
-              className="w-28"
-              defaultValue={text(name)}
-            />
-            {options.suffix ? <span className="text-sm">{options.suffix}</span> : null}
-          </div>
-        ) : (
-          <Input
-            {...props}
-            autoComplete="off"
-            maxLength={options.maxLength}
-            defaultValue={text(name)}
-          />
-        )
-      }
-    </Field>
+    <TableField
+      key={name}
+      name={name}
+      spec={fields[name] as FieldSpec}
+      values={values}
+      error={errors[name]}
+      choices={choices}
+    />
   );
-  const area = (name: string, label: string, hint?: string, rows = 3) => (
-    <Field name={name} label={label} error={errors[name]} hint={hint}>
-      {(props) => <Textarea {...props} rows={rows} defaultValue={text(name)} />}
-    </Field>
-  );
-  const choice = (
-    name: string,
-    label: string,
-    choices: readonly { value: string; label: string }[],
-    hint?: string,
-  ) => (
-    <Field name={name} label={label} error={errors[name]} hint={hint}>
-      {(props) => (
-        <Select {...props} defaultValue={text(name)}>
-          {choices.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </Select>
-      )}
-    </Field>
+  const questionPart = (index: number, part: keyof typeof QUESTION_ROW) => (
+    <TableField
+      name={questionField(index, part)}
+      spec={QUESTION_ROW[part]}
+      values={values}
+      error={errors[questionField(index, part)]}
+    />
   );
 
   const studiosError = fieldMeta(ADMIN_FORM_ID, "studios", errors.studios);
@@ -154,30 +147,11 @@ export function SessionTypeForm({
       <fieldset className={section}>
         <legend className={legend}>La séance</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          {input("name", "Nom de la séance", { maxLength: 150 })}
-          {input("slug", "Adresse", {
-            maxLength: 100,
-            hint: "Lettres minuscules, chiffres et tirets. Laissez vide : elle se déduit du nom.",
-          })}
+          {field(type, "name")}
+          {field(type, "slug")}
         </div>
-        {area("description", "Description", "Ce que les visiteurs lisent avant de choisir.", 4)}
-        <Field
-          name="photoId"
-          label="Photo (facultative)"
-          error={errors.photoId}
-          hint="Une photo de la médiathèque, décrite par son texte alternatif. Pour en ajouter une : Photos › Téléverser."
-        >
-          {(props) => (
-            <Select {...props} defaultValue={text("photoId")}>
-              <option value="">Sans photo</option>
-              {photos.map((photo) => (
-                <option key={photo.value} value={photo.value}>
-                  {photo.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        {field(type, "description")}
+        {field(type, "photoId", [{ value: "", label: "Sans photo" }, ...photos])}
         {priceCard ? (
           <p className="rounded-md border border-gold-dark bg-amber-50 p-3 text-sm">
             Cette séance est l'offre de la carte « {priceCard.title} » de la page Tarifs : elle est
@@ -186,17 +160,8 @@ export function SessionTypeForm({
             champs ci-dessous ne servent que si aucune carte ne la nomme.
           </p>
         ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          {input("priceText", "Prix", {
-            maxLength: 200,
-            hint: "Par exemple 129 € ou à partir de 90 €.",
-          })}
-        </div>
-        {area(
-          "includedText",
-          "Ce qui est compris",
-          "Par exemple : 10 photos retouchées, galerie en ligne.",
-        )}
+        <div className="grid gap-4 sm:grid-cols-2">{field(type, "priceText")}</div>
+        {field(type, "includedText")}
       </fieldset>
 
       <fieldset
@@ -234,36 +199,13 @@ export function SessionTypeForm({
 
       <fieldset className={section}>
         <legend className={legend}>Durée et horaires</legend>
-        <div className="grid gap-4 sm:grid-cols-3">
-          {input("durationMinutes", "Durée", { numeric: true, suffix: "minutes" })}
-          {input("bufferBeforeMinutes", "Préparation avant", {
-            numeric: true,
-            suffix: "minutes",
-            hint: "Le studio est pris avant la séance.",
-          })}
-          {input("bufferAfterMinutes", "Rangement après", {
-            numeric: true,
-            suffix: "minutes",
-            hint: "Le studio est pris après la séance.",
-          })}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-3">
-          {input("stepMinutes", "Intervalle des horaires", {
-            numeric: true,
-            suffix: "minutes",
-            hint: "30 : des débuts à 9h, 9h30, 10h…",
-          })}
-          {input("minimumNoticeHours", "Délai minimum", {
-            numeric: true,
-            suffix: "heures",
-            hint: "Pas de réservation moins de … heures à l'avance (24 par défaut).",
-          })}
-          {input("horizonDays", "Réservable jusqu'à", {
-            numeric: true,
-            suffix: "jours",
-            hint: "À l'avance (90 par défaut).",
-          })}
-        </div>
+        {rows(SESSION_TYPE_TIMING_FIELDS.names, ["sm:grid-cols-3", "sm:grid-cols-3"]).map(
+          ([names, columns]) => (
+            <div key={names[0]} className={`grid gap-4 ${columns}`}>
+              {names.map((name) => field(timing, name))}
+            </div>
+          ),
+        )}
         <div className="space-y-3">
           <p className="text-sm text-muted-foreground">
             Horaires réservables : laissez un jour vide pour reprendre les horaires d'ouverture du
@@ -293,44 +235,15 @@ export function SessionTypeForm({
 
       <fieldset className={section}>
         <legend className={legend}>Réservation</legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {choice("mode", "Réservation", [
-            { value: "instant", label: "Immédiate : le créneau est réservé aussitôt" },
-            { value: "request", label: "Sur demande : vous acceptez ou refusez" },
-          ])}
-          {input("responseDeadlineHours", "Délai de réponse (sur demande)", {
-            numeric: true,
-            suffix: "heures",
-            hint: "Le créneau reste bloqué pendant ce délai ; sans réponse, il se libère.",
-          })}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {choice("visibility", "Visibilité", [
-            { value: "public", label: "Publique : proposée sur la page Réserver" },
-            { value: "private", label: "Privée : seulement par son lien" },
-          ])}
-          {input("cancellationCutoffHours", "Annulation en ligne", {
-            numeric: true,
-            suffix: "heures avant",
-            hint: "Jusqu'à quand le client peut annuler ou déplacer lui-même (48 par défaut).",
-          })}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-[14rem_1fr]">
-          {choice(
-            "depositKind",
-            "Acompte ou arrhes",
-            [
-              { value: "", label: "Aucun" },
-              { value: "acompte", label: DEPOSIT_LABELS.acompte },
-              { value: "arrhes", label: DEPOSIT_LABELS.arrhes },
-            ],
-            "Des arrhes se perdent si le client annule ; un acompte engage les deux parties.",
-          )}
-          {input("depositText", "Montant et règlement", {
-            maxLength: 500,
-            hint: "Par exemple : 30 € à régler au studio ou par virement.",
-          })}
-        </div>
+        {rows(SESSION_TYPE_BOOKING_FIELDS.names, [
+          "sm:grid-cols-2",
+          "sm:grid-cols-2",
+          "sm:grid-cols-[14rem_1fr]",
+        ]).map(([names, columns]) => (
+          <div key={names[0]} className={`grid gap-4 ${columns}`}>
+            {names.map((name) => field(booking, name))}
+          </div>
+        ))}
       </fieldset>
 
       <fieldset className={section}>
@@ -360,20 +273,9 @@ export function SessionTypeForm({
                 value={text(questionField(index, "id"))}
               />
               <div className="space-y-4">
-                {input(questionField(index, "label"), "Question", { maxLength: 200 })}
-                {choice(
-                  questionField(index, "kind"),
-                  "Type de réponse",
-                  QUESTION_KINDS.map((kind) => ({
-                    value: kind,
-                    label: QUESTION_KIND_LABELS[kind],
-                  })),
-                )}
-                {area(
-                  questionField(index, "options"),
-                  "Réponses proposées (choix)",
-                  "Une réponse par ligne, pour une question à choix.",
-                )}
+                {questionPart(index, "label")}
+                {questionPart(index, "kind")}
+                {questionPart(index, "options")}
                 <div className="flex min-h-11 items-center gap-2">
                   <input
                     id={`${ADMIN_FORM_ID}-${questionField(index, "required")}`}

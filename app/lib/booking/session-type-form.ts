@@ -1,5 +1,6 @@
 import { DAYS, type DayOfWeek } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
+import { defineFields, readFields, tableValues } from "~/lib/forms/field-table";
 import { DAY_LABELS, formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { SLUG_PATTERN, slugify } from "~/lib/slug";
 import { SESSION_TYPE_DEFAULTS, type SessionMode, type SessionVisibility } from "./model";
@@ -75,19 +76,186 @@ export const questionIntent = {
   down: (index: number) => `down-question-${index}`,
 };
 
+/** The session type itself, in the form's order (the studios offering it follow). */
+export const SESSION_TYPE_FIELDS = defineFields({
+  name: { kind: "text", label: "Nom de la séance", max: 150 },
+  slug: {
+    kind: "text",
+    label: "Adresse",
+    max: 100,
+    pattern: {
+      regex: SLUG_PATTERN,
+      message: "Lettres minuscules, chiffres et tirets seulement (exemple : portrait-famille)",
+    },
+    hint: "Lettres minuscules, chiffres et tirets. Laissez vide : elle se déduit du nom.",
+  },
+  description: {
+    kind: "textarea",
+    label: "Description",
+    max: 3000,
+    rows: 4,
+    hint: "Ce que les visiteurs lisent avant de choisir.",
+  },
+  photoId: {
+    kind: "choice",
+    label: "Photo",
+    inputLabel: "Photo (facultative)",
+    // The media library's photos, known when the form loads: checked by `parseSessionTypeForm`.
+    choices: [],
+    message: "Cette photo n'est plus dans la médiathèque : choisissez-en une autre",
+    hint: "Une photo de la médiathèque, décrite par son texte alternatif. Pour en ajouter une : Photos › Téléverser.",
+  },
+  priceText: {
+    kind: "text",
+    label: "Prix",
+    max: 200,
+    hint: "Par exemple 129 € ou à partir de 90 €.",
+  },
+  includedText: {
+    kind: "textarea",
+    label: "Ce qui est compris",
+    max: 3000,
+    hint: "Par exemple : 10 photos retouchées, galerie en ligne.",
+  },
+});
+
+/** Its length and when it can be booked (the weekdays' hours follow). */
+export const SESSION_TYPE_TIMING_FIELDS = defineFields({
+  durationMinutes: {
+    kind: "number",
+    label: "Durée",
+    min: 5,
+    max: 1440,
+    unit: "minutes",
+    initial: 60,
+  },
+  bufferBeforeMinutes: {
+    kind: "number",
+    label: "Préparation avant",
+    min: 0,
+    max: 600,
+    unit: "minutes",
+    initial: 0,
+    hint: "Le studio est pris avant la séance.",
+  },
+  bufferAfterMinutes: {
+    kind: "number",
+    label: "Rangement après",
+    min: 0,
+    max: 600,
+    unit: "minutes",
+    initial: 0,
+    hint: "Le studio est pris après la séance.",
+  },
+  stepMinutes: {
+    kind: "number",
+    label: "Intervalle des horaires",
+    min: 5,
+    max: 720,
+    unit: "minutes",
+    initial: SESSION_TYPE_DEFAULTS.stepMinutes,
+    hint: "30 : des débuts à 9h, 9h30, 10h…",
+  },
+  minimumNoticeHours: {
+    kind: "number",
+    label: "Délai minimum",
+    min: 0,
+    max: 8760,
+    unit: "heures",
+    initial: SESSION_TYPE_DEFAULTS.minimumNoticeHours,
+    hint: "Pas de réservation moins de … heures à l'avance (24 par défaut).",
+  },
+  horizonDays: {
+    kind: "number",
+    label: "Réservable jusqu'à",
+    min: 1,
+    max: 730,
+    unit: "jours",
+    initial: SESSION_TYPE_DEFAULTS.horizonDays,
+    hint: "À l'avance (90 par défaut).",
+  },
+});
+
+/** How it is booked (the questions asked follow). */
+export const SESSION_TYPE_BOOKING_FIELDS = defineFields({
+  mode: {
+    kind: "choice",
+    label: "Réservation",
+    choices: [
+      { value: "instant", label: "Immédiate : le créneau est réservé aussitôt" },
+      { value: "request", label: "Sur demande : vous acceptez ou refusez" },
+    ],
+    message: "Choisissez comment on réserve",
+    initial: "instant",
+  },
+  responseDeadlineHours: {
+    kind: "number",
+    label: "Délai de réponse",
+    inputLabel: "Délai de réponse (sur demande)",
+    min: 1,
+    max: 720,
+    unit: "heures",
+    initial: SESSION_TYPE_DEFAULTS.responseDeadlineHours,
+    hint: "Le créneau reste bloqué pendant ce délai ; sans réponse, il se libère.",
+  },
+  visibility: {
+    kind: "choice",
+    label: "Visibilité",
+    choices: [
+      { value: "public", label: "Publique : proposée sur la page Réserver" },
+      { value: "private", label: "Privée : seulement par son lien" },
+    ],
+    message: "Choisissez qui peut réserver",
+    initial: "public",
+  },
+  cancellationCutoffHours: {
+    kind: "number",
+    label: "Annulation en ligne",
+    min: 0,
+    max: 8760,
+    unit: "heures",
+    suffix: "heures avant",
+    initial: SESSION_TYPE_DEFAULTS.cancellationCutoffHours,
+    hint: "Jusqu'à quand le client peut annuler ou déplacer lui-même (48 par défaut).",
+  },
+  depositKind: {
+    kind: "choice",
+    label: "Acompte ou arrhes",
+    choices: [
+      { value: "", label: "Aucun" },
+      ...DEPOSIT_KINDS.map((kind) => ({ value: kind, label: DEPOSIT_LABELS[kind] })),
+    ],
+    message: "Choisissez acompte, arrhes ou aucun",
+    hint: "Des arrhes se perdent si le client annule ; un acompte engage les deux parties.",
+    // Kept in the deposit's text (« Arrhes : 30 € au studio »).
+    stored: false,
+  },
+  depositText: {
+    kind: "text",
+    label: "Montant et règlement",
+    historyLabel: "Acompte ou arrhes",
+    max: 500,
+    hint: "Par exemple : 30 € à régler au studio ou par virement.",
+  },
+});
+
+const FORM_TABLES = [
+  SESSION_TYPE_FIELDS,
+  SESSION_TYPE_TIMING_FIELDS,
+  SESSION_TYPE_BOOKING_FIELDS,
+] as const;
+
+/** What the session type's history calls each stored field. */
+export const SESSION_TYPE_HISTORY_LABELS: Record<string, string> = Object.assign(
+  {},
+  ...FORM_TABLES.map((table) => table.historyLabels),
+  { studioIds: "Studios", bookableHours: "Horaires réservables", questions: "Questions" },
+);
+
 /** A new session type's fields: `SESSION_TYPE_DEFAULTS`, every studio ticked. */
 export function newSessionTypeValues(studioIds: readonly string[]): Record<string, string> {
   const values: Record<string, string> = {
-    durationMinutes: "60",
-    bufferBeforeMinutes: "0",
-    bufferAfterMinutes: "0",
-    minimumNoticeHours: String(SESSION_TYPE_DEFAULTS.minimumNoticeHours),
-    horizonDays: String(SESSION_TYPE_DEFAULTS.horizonDays),
-    stepMinutes: String(SESSION_TYPE_DEFAULTS.stepMinutes),
-    mode: "instant",
-    responseDeadlineHours: String(SESSION_TYPE_DEFAULTS.responseDeadlineHours),
-    visibility: "public",
-    cancellationCutoffHours: String(SESSION_TYPE_DEFAULTS.cancellationCutoffHours),
+    ...Object.assign({}, ...FORM_TABLES.map((table) => table.initialValues)),
     questionCount: "0",
   };
   for (const id of studioIds) values[studioField(id)] = "on";
@@ -99,21 +267,8 @@ const DEPOSIT_TEXT = /^(Acompte|Arrhes) : ([\s\S]*)$/;
 /** A stored session type as the form's fields. */
 export function sessionTypeFormValues(value: SessionTypeValue): Record<string, string> {
   const deposit = value.depositText ? DEPOSIT_TEXT.exec(value.depositText) : null;
-  const values: Record<string, string> = {
-    name: value.name,
-    slug: value.slug,
-    description: value.description,
-    photoId: value.photoId ?? "",
-    durationMinutes: String(value.durationMinutes),
-    bufferBeforeMinutes: String(value.bufferBeforeMinutes),
-    bufferAfterMinutes: String(value.bufferAfterMinutes),
-    priceText: value.priceText,
-    includedText: value.includedText,
-    minimumNoticeHours: String(value.minimumNoticeHours),
-    horizonDays: String(value.horizonDays),
-    stepMinutes: String(value.stepMinutes),
-    mode: value.mode,
-    responseDeadlineHours: String(value.responseDeadlineHours),
+  const fields = {
+    ...value,
     depositKind: deposit
       ? deposit[1] === "Arrhes"
         ? "arrhes"
@@ -122,8 +277,9 @@ export function sessionTypeFormValues(value: SessionTypeValue): Record<string, s
         ? "acompte"
         : "",
     depositText: deposit ? (deposit[2] ?? "") : (value.depositText ?? ""),
-    visibility: value.visibility,
-    cancellationCutoffHours: String(value.cancellationCutoffHours),
+  };
+  const values: Record<string, string> = {
+    ...Object.assign({}, ...FORM_TABLES.map((table) => tableValues(table, fields))),
     questionCount: String(value.questions.length),
   };
   for (const id of value.studioIds) values[studioField(id)] = "on";
@@ -194,36 +350,6 @@ export function applyQuestionIntent(
   return next;
 }
 
-type Bounds = { min: number; max: number; unit: string };
-
-/** A whole number typed in a field, within bounds, or the French message to show there. */
-function wholeNumber(
-  raw: string | undefined,
-  { min, max, unit }: Bounds,
-): { ok: true; value: number } | { ok: false; error: string } {
-  const text = (raw ?? "").trim().replace(/\s/g, "");
-  if (text === "") return { ok: false, error: "Indiquez un nombre" };
-  if (!/^\d+$/.test(text)) return { ok: false, error: "Un nombre entier, sans virgule" };
-  const value = Number(text);
-  if (value < min || value > max) {
-    return { ok: false, error: `Entre ${min} et ${max} ${unit}` };
-  }
-  return { ok: true, value };
-}
-
-const NUMBERS: Record<string, Bounds> = {
-  durationMinutes: { min: 5, max: 1440, unit: "minutes" },
-  bufferBeforeMinutes: { min: 0, max: 600, unit: "minutes" },
-  bufferAfterMinutes: { min: 0, max: 600, unit: "minutes" },
-  minimumNoticeHours: { min: 0, max: 8760, unit: "heures" },
-  horizonDays: { min: 1, max: 730, unit: "jours" },
-  stepMinutes: { min: 5, max: 720, unit: "minutes" },
-  responseDeadlineHours: { min: 1, max: 720, unit: "heures" },
-  cancellationCutoffHours: { min: 0, max: 8760, unit: "heures" },
-};
-
-type NumberField = keyof typeof NUMBERS;
-
 export type ParsedSessionType =
   { ok: true; value: SessionTypeValue } | { ok: false; errors: FieldErrors };
 
@@ -235,56 +361,38 @@ export function parseSessionTypeForm(
   values: Readonly<Record<string, string>>,
   options: { studioIds: readonly string[]; photoIds: readonly string[] },
 ): ParsedSessionType {
-  const errors: FieldErrors = {};
   const text = (name: string) => (values[name] ?? "").trim();
+  const type = readFields(SESSION_TYPE_FIELDS, values);
+  const timing = readFields(SESSION_TYPE_TIMING_FIELDS, values);
+  const booking = readFields(SESSION_TYPE_BOOKING_FIELDS, values);
+  const errors: FieldErrors = { ...type.errors, ...timing.errors, ...booking.errors };
 
-  const name = text("name");
-  if (name === "") errors.name = "Indiquez le nom de la séance";
-  else if (name.length > 150) errors.name = "150 caractères au plus";
-  const slug = text("slug") === "" ? slugify(name).slice(0, 100).replace(/-+$/, "") : text("slug");
-  if (slug === "" && !errors.name) errors.slug = "Indiquez l'adresse de la séance";
-  else if (slug.length > 100) errors.slug = "100 caractères au plus";
-  else if (slug !== "" && !SLUG_PATTERN.test(slug)) {
-    errors.slug = "Lettres minuscules, chiffres et tirets seulement (exemple : portrait-famille)";
-  }
-  const description = text("description");
-  if (description.length > 3000) errors.description = "3 000 caractères au plus";
-  const photoId = text("photoId");
+  // The name is required unless the address is typed; an address left empty comes from the name.
+  const name = type.data.name ?? "";
+  if (name === "" && !errors.name) errors.name = "Indiquez le nom de la séance";
+  const typedSlug = type.data.slug ?? "";
+  const slug = typedSlug === "" ? slugify(name).slice(0, 100).replace(/-+$/, "") : typedSlug;
+  if (slug === "" && !errors.name && !errors.slug) errors.slug = "Indiquez l'adresse de la séance";
+  const photoId = type.data.photoId ?? "";
   if (photoId !== "" && !options.photoIds.includes(photoId)) {
-    errors.photoId = "Cette photo n'est plus dans la médiathèque : choisissez-en une autre";
-  }
-
-  const numbers = {} as Record<NumberField, number>;
-  for (const [field, bounds] of Object.entries(NUMBERS)) {
-    const read = wholeNumber(values[field], bounds);
-    if (read.ok) numbers[field] = read.value;
-    else errors[field] = read.error;
+    errors.photoId = SESSION_TYPE_FIELDS.fields.photoId.message;
   }
 
   const studioIds = options.studioIds.filter((id) => values[studioField(id)] === "on");
   if (studioIds.length === 0) errors.studios = "Cochez au moins un studio";
 
-  const priceText = text("priceText");
-  if (priceText.length > 200) errors.priceText = "200 caractères au plus";
-  const includedText = text("includedText");
-  if (includedText.length > 3000) errors.includedText = "3 000 caractères au plus";
-
-  const mode = text("mode");
-  if (mode !== "instant" && mode !== "request") errors.mode = "Choisissez comment on réserve";
-  const visibility = text("visibility");
-  if (visibility !== "public" && visibility !== "private") {
-    errors.visibility = "Choisissez qui peut réserver";
-  }
-
-  const depositKind = text("depositKind");
-  const depositDetail = text("depositText");
+  const depositKind = booking.data.depositKind;
+  const depositDetail = booking.data.depositText ?? "";
   let depositText: string | null = null;
   if (depositKind === "acompte" || depositKind === "arrhes") {
-    if (depositDetail === "") {
+    if (depositDetail === "" && !errors.depositText) {
       errors.depositText = "Indiquez le montant et comment le régler (exemple : 30 € au studio)";
-    } else if (depositDetail.length > 500) errors.depositText = "500 caractères au plus";
-    else depositText = `${DEPOSIT_LABELS[depositKind]} : ${depositDetail}`;
-  } else if (depositKind !== "") errors.depositKind = "Choisissez acompte, arrhes ou aucun";
+    } else if (!errors.depositText)
+      depositText = `${DEPOSIT_LABELS[depositKind]} : ${depositDetail}`;
+  } else {
+    // Without a deposit its text is not read.
+    delete errors.depositText;
+  }
 
   const bookableHours: BookableHours = {};
   for (const day of DAYS) {
@@ -347,20 +455,17 @@ export function parseSessionTypeForm(
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const { depositKind: _kind, depositText: _detail, ...settings } = booking.data;
   return {
     ok: true,
     value: {
+      ...type.data,
       slug,
-      name,
-      description,
       photoId: photoId === "" ? null : photoId,
-      ...numbers,
+      ...timing.data,
       studioIds,
-      priceText,
-      includedText,
-      mode: mode as SessionMode,
+      ...settings,
       depositText,
-      visibility: visibility as SessionVisibility,
       questions,
       bookableHours: Object.keys(bookableHours).length > 0 ? bookableHours : null,
     } as SessionTypeValue,

@@ -5,10 +5,11 @@ import {
   newSessionTypeValues,
   parseSessionTypeForm,
   sessionTypeFormValues,
+  SESSION_TYPE_HISTORY_LABELS,
   SESSION_TYPES_PAGE,
   type SessionTypeValue,
 } from "~/lib/booking/session-type-form";
-import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { formValues, isUuid } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import {
   findSessionType,
@@ -29,6 +30,7 @@ import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import { authorOf } from "../content/studios-admin.server";
 import { requireAdmin } from "../admin/guard.server";
+import type { FormAnswer } from "~/lib/forms/form-answer";
 
 /*
  * The session type form's loader and action, shared by /admin/reservations/seances/nouvelle and
@@ -88,6 +90,7 @@ function sessionTypeHistory(
   studios: readonly { id: string; slug: string; name: string }[],
 ) {
   return loadRevisionHistory(sessionTypeSubject(id), request, {
+    labels: SESSION_TYPE_HISTORY_LABELS,
     normalize: (value) => value,
     previews: (revisionId, value) =>
       studios
@@ -141,13 +144,6 @@ function describe(
   };
 }
 
-/** The form again, its questions' list changed (200: nothing was refused, nothing saved). */
-export type QuestionsAnswer = {
-  status: "more";
-  values: Record<string, string>;
-  errors?: FieldErrors;
-};
-
 export async function sessionTypeFormAction(request: Request, id: string | null) {
   const admin = await requireAdmin(request);
   const author = authorOf(admin);
@@ -186,7 +182,7 @@ export async function sessionTypeFormAction(request: Request, id: string | null)
   if (intent !== "save" && intent !== "preview") {
     const changed = applyQuestionIntent(values, intent);
     if (!changed) return data({ error: "Action inconnue" }, { status: 400 });
-    return data<QuestionsAnswer>({ status: "more", values: changed });
+    return data<FormAnswer>({ status: "more", values: changed });
   }
 
   const choices = await formChoices();

@@ -19,6 +19,7 @@ import {
   nextFreeTimes,
   type OfferedSessionType,
 } from "./visitor.server";
+import { answerStatus, type FormAnswer } from "~/lib/forms/form-answer";
 
 /*
  * The details form of /reserver/{studio}/{séance}/coordonnees posted (decision 0115): rate limits, spam trap, then
@@ -35,13 +36,12 @@ export const BOOKING_RATE_LIMIT = { limit: 30, windowSeconds: 3600 };
 /** Bookings made per e-mail address and day. */
 export const BOOKING_EMAIL_RATE_LIMIT = { limit: 6, windowSeconds: 24 * 3600 };
 
-export type BookingFormAnswer = {
-  values: Record<string, string>;
+export type BookingFormAnswer = FormAnswer<{
   errors: Record<string, string>;
   message: string;
   /** For a slot taken or refused: the next free times, to choose at once. */
   alternatives: { key: string; time: string }[];
-};
+}>;
 
 /** The form's posted values as text, the spam trap left out. */
 function postedValues(formData: FormData): Record<string, string> {
@@ -67,7 +67,10 @@ export async function submitBookingForm(input: {
     message: string,
     errors: Record<string, string> = {},
     alternatives: BookingFormAnswer["alternatives"] = [],
-  ) => ({ status, answer: { values, errors, message, alternatives } });
+  ) => ({
+    status,
+    answer: { status: answerStatus(status), values, errors, message, alternatives },
+  });
 
   const trap = input.formData.get(HONEYPOT_FIELD);
   if (typeof trap === "string" && trap !== "") {

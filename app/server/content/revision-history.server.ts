@@ -1,6 +1,7 @@
 import { desc, eq, inArray } from "drizzle-orm";
 import {
   describeChanges,
+  type HistoryLabels,
   type PreviewLink,
   type RevisionHistoryData,
   summariseChanges,
@@ -33,6 +34,8 @@ type HistoryOptions = {
   current?: unknown;
   /** Fields holding HTML, compared by their visible text. */
   html?: readonly string[];
+  /** What the record's form calls its fields (its field table's history labels). */
+  labels?: HistoryLabels;
   /** Where a version can be seen, from its revision id and value (none when there is no such page). */
   previews?: (revisionId: string, data: unknown) => PreviewLink[];
 };
@@ -99,7 +102,7 @@ export async function loadRevisionHistory(
     options.current === undefined ? values : [...values, options.current],
   );
   const compare = (before: unknown, after: unknown) =>
-    describeChanges(before, after, { names, html: options.html });
+    describeChanges(before, after, { names, html: options.html, labels: options.labels });
   const now = options.current ?? values[0];
   const changedSince = options.current !== undefined && compare(values[0], now).length > 0;
   // An earlier version among those listed (the page shows it under its line).

@@ -1,12 +1,13 @@
 import { data, redirect } from "react-router";
 import { DAYS, studioDataSchema, type StudioData } from "~/content/schemas";
-import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { formValues, isUuid } from "~/lib/forms";
 import {
   closureRowCount,
   hoursField,
   MAX_CLOSURES,
   parseStudioForm,
   studioFormValues,
+  STUDIO_HISTORY_LABELS,
 } from "~/lib/studio-form";
 import {
   ContentError,
@@ -26,6 +27,7 @@ import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import { requireAdmin, type AdminUser } from "../admin/guard.server";
+import type { FormAnswer } from "~/lib/forms/form-answer";
 
 /**
  * The studio form's loader and action, shared by /admin/studios/nouveau and /admin/studios/:id (decision
@@ -100,6 +102,7 @@ export async function loadStudioForm(
 /** The history of a studio: each save, and the version asked for with a link to its page as it was. */
 function studioHistory(id: string, request: Request) {
   return loadRevisionHistory(studioSubject(id), request, {
+    labels: STUDIO_HISTORY_LABELS,
     normalize: (value) => {
       const { slug, ...data } = value as { slug: string };
       return { slug, ...studioDataSchema.parse(data) };
@@ -112,13 +115,6 @@ function studioHistory(id: string, request: Request) {
     ],
   });
 }
-
-/** The form's answer when it re-renders with one more closure row (nothing is saved). */
-export type MoreRowsAnswer = {
-  status: "more";
-  values: Record<string, string>;
-  errors?: FieldErrors;
-};
 
 export async function studioFormAction(request: Request, id: string | null) {
   const admin = await requireAdmin(request);
@@ -144,7 +140,7 @@ export async function studioFormAction(request: Request, id: string | null) {
   const values = formValues(formData, ["intent", "revision"]);
   if (intent === "add-closure") {
     const rows = Math.min(closureRowCount(values) + 1, MAX_CLOSURES);
-    return data<MoreRowsAnswer>({
+    return data<FormAnswer>({
       status: "more",
       values: { ...values, closureCount: String(rows) },
     });

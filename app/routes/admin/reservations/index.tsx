@@ -24,6 +24,7 @@ import { BOOKING_STATES, BOOKING_STATE_LABELS, type BookingState } from "~/lib/b
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { answerStatus, type FormAnswer } from "~/lib/forms/form-answer";
 import { cn } from "~/lib/utils";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { pagePosition } from "~/server/db/keyset.server";
@@ -132,7 +133,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-type BlockAnswer = { values: Record<string, string>; errors: FieldErrors; message: string };
+type BlockAnswer = FormAnswer<{ errors: FieldErrors; message: string }>;
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
@@ -163,7 +164,10 @@ export async function action({ request }: Route.ActionArgs) {
   const studioId = values.studioId ? values.studioId : null;
   const photographerId = values.photographerId ? values.photographerId : null;
   const refuse = (fieldErrors: FieldErrors, message: string, status = 400) =>
-    data<BlockAnswer>({ values, errors: fieldErrors, message }, { status });
+    data<BlockAnswer>(
+      { status: answerStatus(status), values, errors: fieldErrors, message },
+      { status },
+    );
   if (!start || !end)
     return refuse(errors, "La période n'est pas bloquée : un champ est à corriger.");
   try {

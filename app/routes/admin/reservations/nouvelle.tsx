@@ -12,6 +12,7 @@ import { bookingQuestionsSchema, INTERNAL_NOTE_MAX } from "~/lib/booking/session
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import { answerStatus, type FormAnswer } from "~/lib/forms/form-answer";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { busyReasonsOf, ownerFreeSlots } from "~/server/booking/agenda.server";
 import { createBooking, ownerAuthor } from "~/server/booking/bookings.server";
@@ -102,14 +103,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-type Answer = { values: Record<string, string>; errors: FieldErrors; message: string };
+type Answer = FormAnswer<{ errors: FieldErrors; message: string }>;
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const values = formValues(await request.formData(), ["intent"]);
   const slot = (values.slot || values.slotTime || "").slice(0, 16);
   const refuse = (errors: FieldErrors, message: string, status: number) =>
-    data<Answer>({ values, errors, message }, { status });
+    data<Answer>({ status: answerStatus(status), values, errors, message }, { status });
   if (!isUuid(values.studioId) || !isUuid(values.sessionTypeId)) {
     return refuse({}, "Choisissez d'abord le studio et la séance.", 400);
   }

@@ -15,6 +15,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { parseTravelMinutes, travelText } from "~/lib/booking/travel-input";
 import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
+import type { FormAnswer } from "~/lib/forms/form-answer";
 import type { ToastMessage } from "~/lib/toast";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {
@@ -93,9 +94,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-type Answer =
-  | { form: string; values: Record<string, string>; errors: FieldErrors }
-  | { form: "feed"; feedUrl: string };
+/** A refused form of the page (`form`: a photographer's id, « new » or « travel »), or the feed's new address. */
+type Answer = FormAnswer<{ form: string; errors: FieldErrors }> | { form: "feed"; feedUrl: string };
 
 const nameError = (name: string) =>
   name === "" ? "Indiquez un nom" : name.length > 100 ? "100 caractères au plus" : undefined;
@@ -140,7 +140,7 @@ export async function action({ request }: Route.ActionArgs) {
       const errors: FieldErrors = {};
       if (error) errors.name = error;
       if (calendarError) errors.calendarUrl = calendarError;
-      return data<Answer>({ form, values, errors }, { status: 400 });
+      return data<Answer>({ status: "invalid", form, values, errors }, { status: 400 });
     }
     if (intent === "add-photographer") {
       await addPhotographer(name, ticked);
@@ -196,7 +196,7 @@ export async function action({ request }: Route.ActionArgs) {
       }
     }
     if (Object.keys(errors).length > 0) {
-      return data<Answer>({ form: "travel", values, errors }, { status: 400 });
+      return data<Answer>({ status: "invalid", form: "travel", values, errors }, { status: 400 });
     }
     for (const figure of figures) await setTravelTime(figure.a, figure.b, figure.minutes);
     return redirectWithToast(PAGE, {

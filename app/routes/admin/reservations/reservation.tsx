@@ -18,6 +18,7 @@ import { useServerToast } from "~/components/ui/server-toast";
 import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
 import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
 import { formValues, isUuid } from "~/lib/forms";
+import { answerStatus, type FormAnswer } from "~/lib/forms/form-answer";
 import { INTERNAL_NOTE_MAX } from "~/lib/booking/session-types";
 import { managePath } from "~/lib/booking/urls";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -125,12 +126,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-type Answer = {
-  error: string;
-  values: Record<string, string>;
+type Answer = FormAnswer<{
+  message: string;
   step: "move" | "cancel" | "decline" | "note" | "other";
-  fieldErrors?: Record<string, string>;
-};
+}>;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
@@ -189,7 +188,8 @@ export async function action({ request, params }: Route.ActionArgs) {
         if (slot === "") {
           return data<Answer>(
             {
-              error: "Choisissez un horaire libre ou indiquez une date et une heure.",
+              status: "invalid",
+              message: "Choisissez un horaire libre ou indiquez une date et une heure.",
               values,
               step,
             },
@@ -211,7 +211,13 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (error instanceof BookingRefusedError) {
       if (error.code === "not_found") throw redirect("/admin/reservations");
       return data<Answer>(
-        { error: error.message, values, step, fieldErrors: { ...error.fieldErrors } },
+        {
+          status: answerStatus(error.status),
+          message: error.message,
+          values,
+          step,
+          errors: { ...error.fieldErrors },
+        },
         { status: error.status },
       );
     }
@@ -222,7 +228,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function BookingPage({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, answers, history, move, step } = loaderData;
   const refusal = actionData && "step" in actionData ? (actionData as Answer) : undefined;
-  useServerToast(refusal ? { type: "error", title: refusal.error } : undefined);
+  useServerToast(refusal ? { type: "error", title: refusal.message } : undefined);
   const active = booking.state === "pending" || booking.state === "confirmed";
   const here = `/admin/reservations/${booking.id}`;
   const day = dayOf(booking.startsAt);
@@ -246,7 +252,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
         </Link>
       </p>
       {refusal && refusal.step === "other" ? (
-        <FormAlert message={{ type: "error", title: refusal.error }} />
+        <FormAlert message={{ type: "error", title: refusal.message }} />
       ) : null}
 
       <section aria-labelledby="seance" className={section}>
@@ -332,7 +338,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           <Field
             name="internalNote"
             label="Note interne"
-            error={refusal?.step === "note" ? refusal.fieldErrors?.internalNote : undefined}
+            error={refusal?.step === "note" ? refusal.errors?.internalNote : undefined}
             hint="Visible seulement ici, par les administrateurs : jamais par le client ni dans ses e-mails."
           >
             {(props) => (
@@ -425,7 +431,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                 {openStep === "cancel" ? "Annuler cette réservation ?" : "Refuser cette demande ?"}
               </h3>
               {refusal && refusal.step === openStep ? (
-                <FormAlert message={{ type: "error", title: refusal.error }} />
+                <FormAlert message={{ type: "error", title: refusal.message }} />
               ) : null}
               <p className="text-sm">
                 Le créneau redevient libre. Le client est prévenu par e-mail.
@@ -461,7 +467,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             Déplacer la séance
           </h2>
           {refusal?.step === "move" ? (
-            <FormAlert message={{ type: "error", title: refusal.error }} />
+            <FormAlert message={{ type: "error", title: refusal.message }} />
           ) : null}
           <Form method="get" className="flex flex-wrap items-end gap-2">
             <input type="hidden" name={STEP.move} value="1" />
