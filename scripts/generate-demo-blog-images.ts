@@ -1,6 +1,6 @@
 // Generates the cover images of the demo articles (public/images/demo-blog, committed): soft placeholders
 // that stand where the studio's own photos will go, each with the AVIF and WebP variants an uploaded cover
-// gets (app/server/blog/images.server.ts), so that the demo blog weighs what the owner's own will.
+// gets (app/server/images/uploads.server.ts), so that the demo blog weighs what the owner's own will.
 // Usage: npx node scripts/generate-demo-blog-images.ts
 import path from "node:path";
 import sharp from "sharp";

@@ -1,6 +1,6 @@
 /**
  * Uploaded blog images are stored as `<name>.<ext>` plus AVIF and WebP variants named `<name>-<width>.avif`
- * and `<name>-<width>.webp` (see server/blog/images.server.ts). Variants are never enlarged, so a small
+ * and `<name>-<width>.webp` (see server/images/uploads.server.ts). Variants are never enlarged, so a small
  * original's wider variants have its own width.
  */
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;

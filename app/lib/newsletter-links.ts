@@ -1,4 +1,4 @@
-import type { SubscriberStatus } from "~/server/db/schema";
+import type { SubscriberStatus } from "./newsletter";
 import type { ToastMessage } from "./toast";
 
 /*

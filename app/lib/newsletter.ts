@@ -2,6 +2,10 @@ import type { ToastMessage } from "./toast";
 
 // The form's zod schema is in ./newsletter-schema: the browser loads it only when someone submits.
 
+/** Where a subscriber stands: waiting for the confirmation link, receiving the newsletter, or gone. */
+export const SUBSCRIBER_STATUSES = ["pending", "active", "unsubscribed"] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+
 /** The forms a person can consent on; stored with the subscription as proof of consent. */
 export const newsletterSources = ["blog", "article"] as const;
 export type NewsletterSource = (typeof newsletterSources)[number];

@@ -19,13 +19,21 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** The module specifiers a file loads at run time: static imports, re-exports and `import()`. */
-export function runtimeImports(source: string): string[] {
+/**
+ * The module specifiers a file loads at run time: static imports, re-exports and `import()`; with
+ * `types`, also what it imports for its types only (what it knows of, which is what the layers judge).
+ */
+export function runtimeImports(source: string, { types = false } = {}): string[] {
   const specifiers: string[] = [];
   const statement = /^\s*(import|export)\s+(type\s+)?([^;'"]*?\bfrom\s+)?["']([^"']+)["']/gm;
   for (const match of source.matchAll(statement)) {
     const [, , typeOnly, clause, specifier] = match;
-    if (typeOnly || !specifier) continue;
+    if (!specifier) continue;
+    if (types) {
+      specifiers.push(specifier);
+      continue;
+    }
+    if (typeOnly) continue;
     // `import { type A, type B } from` loads nothing either.
     const names = /\{([^}]*)\}/.exec(clause ?? "")?.[1];
     const onlyTypes =
@@ -66,11 +74,11 @@ function resolve(from: string, specifier: string, appRoot: string): string | und
   });
 }
 
-/** Every module of `appRoot` and the modules of `appRoot` it loads. */
-export function importGraph(appRoot: string): Map<string, string[]> {
+/** Every module of `appRoot` and the modules of `appRoot` it loads (with `types`: or knows of). */
+export function importGraph(appRoot: string, { types = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(appRoot)) {
-    const targets = runtimeImports(readFileSync(file, "utf8"))
+    const targets = runtimeImports(readFileSync(file, "utf8"), { types })
       .map((specifier) => resolve(file, specifier, appRoot))
       .filter((target): target is string => target !== undefined);
     graph.set(file, [...new Set(targets)]);

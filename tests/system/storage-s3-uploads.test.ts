@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { storeBlogImage } from "../../app/server/blog/images.server";
+import { storeBlogImage } from "../../app/server/images/uploads.server";
 import { deleteMedia, storeMedia } from "../../app/server/content/media-store.server";
 import { db } from "../../app/server/db/client.server";
 import { media } from "../../app/server/db/schema";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { Form, Link, useBlocker, useNavigation } from "react-router";
-import { useAdminBrand } from "~/routes/admin/layout";
+import { useAdminBrand } from "~/components/admin/admin-brand";
 import { articleSchema, LIMITS, SCHEDULING_FIELDS } from "~/lib/admin-schemas";
 import { type FieldErrors, parseForm } from "~/lib/forms";
 import { slugify } from "~/lib/slug";

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Field, Input } from "~/components/admin/field";
 import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
+import type { BlockedLine, BookingLine } from "~/lib/booking/agenda-lines";
 import { BOOKING_STATE_LABELS, type BookingState, isCalledOff } from "~/lib/booking/model";
 import { parisDateTimeInputValue } from "~/lib/dates";
 
@@ -25,26 +26,6 @@ export const STATE_TONES: Record<BookingState, StatusTone> = {
 export const timeFr = (iso: string) => clockFr(parisDateTimeInputValue(iso).slice(11));
 /** « 2026-12-03 » in Paris from an ISO instant. */
 export const dayOf = (iso: string) => parisDateTimeInputValue(iso).slice(0, 10);
-
-export type BookingLine = {
-  id: string;
-  startsAt: string;
-  endsAt: string;
-  state: BookingState;
-  clientName: string;
-  sessionTypeName: string;
-  studioName: string;
-  photographerName: string;
-};
-
-export type BlockedLine = {
-  id: string;
-  startsAt: string;
-  endsAt: string;
-  label: string;
-  studioName: string | null;
-  photographerName: string | null;
-};
 
 export function StateBadge({ state }: { state: BookingState }) {
   return <StatusBadge tone={STATE_TONES[state]}>{BOOKING_STATE_LABELS[state]}</StatusBadge>;

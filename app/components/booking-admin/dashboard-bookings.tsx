@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { longDayFr } from "~/lib/booking/agenda-format";
-import { BookingItem, type BookingLine } from "./agenda-parts";
+import type { BookingLine } from "~/lib/booking/agenda-lines";
+import { BookingItem } from "./agenda-parts";
 
 /** The dashboard's bookings of today and tomorrow (decision 0116), and the requests waiting for an answer. */
 export function DashboardBookings({

@@ -11,7 +11,8 @@ import {
   type StudioOpening,
 } from "~/lib/booking/week-layout";
 import { cn } from "~/lib/utils";
-import { blockedSummary, timeFr, type BlockedLine, type BookingLine } from "./agenda-parts";
+import type { BlockedLine, BookingLine } from "~/lib/booking/agenda-lines";
+import { blockedSummary, timeFr } from "./agenda-parts";
 
 /*
  * The agenda's week as a time grid on a wide screen (decision 0116): a column per day, each booking drawn at its

@@ -14,7 +14,7 @@ import {
 import { MESSAGE_MAX_LENGTH, type ContactFormSettings, type Option } from "~/lib/contact-forms";
 import type { FieldErrors } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import { contactToasts, type ContactFormResult } from "./contact-outcome";
+import { contactToasts, type ContactFormResult } from "../../lib/contact-outcome";
 
 const FIELD_ORDER = ["shootingType", "prenom", "nom", "email", "telephone", "message", "source"];
 

@@ -9,7 +9,7 @@ import { SinglePhoto } from "./client-single-photo";
 import { GalleryPicture } from "./gallery-picture";
 import "./justified-grid.css";
 import { PHONE_ROW_RATIO, photoRows, rowClasses, type RowPlace } from "./justified-rows";
-import type { GalleryTile } from "./photo-urls";
+import type { GalleryTile } from "../../lib/gallery-photo-urls";
 import { ratioClass } from "./ratio";
 import { useThumbhashPlaceholders } from "./thumbhash-placeholders";
 import { heroSizes, tileSizes } from "./tile-sizes";

@@ -4,8 +4,8 @@ import { Form, Link, useFetcher, useSearchParams } from "react-router";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { ActionAnswer } from "./client-answer";
 import { buttonClass } from "./client-classes";
-import type { GalleryTile } from "./photo-urls";
-import { MAX_COMMENT_LENGTH } from "./texts";
+import type { GalleryTile } from "../../lib/gallery-photo-urls";
+import { MAX_COMMENT_LENGTH } from "../../lib/gallery-texts";
 
 function HeartIcon({ filled }: { filled: boolean }) {
   return (

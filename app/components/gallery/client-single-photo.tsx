@@ -4,8 +4,8 @@ import { clientPhotoDownloadPath } from "~/lib/gallery-urls";
 import type { ActionAnswer } from "./client-answer";
 import { buttonClass } from "./client-classes";
 import { GalleryPicture } from "./gallery-picture";
-import type { GalleryTile } from "./photo-urls";
-import { MAX_COMMENT_LENGTH } from "./texts";
+import type { GalleryTile } from "../../lib/gallery-photo-urls";
+import { MAX_COMMENT_LENGTH } from "../../lib/gallery-texts";
 
 /** One photo a page, for a browser without JavaScript (?photo={id}): previous, next, ♥, comment, download. */
 export function SinglePhoto({

@@ -1,4 +1,4 @@
-import { type GalleryTile, photoUrl, srcSetOf, widthUpTo } from "./photo-urls";
+import { type GalleryTile, photoUrl, srcSetOf, widthUpTo } from "../../lib/gallery-photo-urls";
 
 /** A gallery photo in AVIF, WebP or JPEG, at the width the layout needs (`sizes`). */
 export function GalleryPicture({

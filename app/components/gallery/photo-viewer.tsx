@@ -4,7 +4,7 @@ import Counter from "yet-another-react-lightbox/plugins/counter";
 import Zoom from "yet-another-react-lightbox/plugins/zoom";
 import "yet-another-react-lightbox/styles.css";
 import "yet-another-react-lightbox/plugins/counter.css";
-import { type GalleryTile, photoUrl, widthUpTo } from "./photo-urls";
+import { type GalleryTile, photoUrl, widthUpTo } from "../../lib/gallery-photo-urls";
 import { galleryFormatsFor } from "~/lib/gallery-urls";
 
 /*

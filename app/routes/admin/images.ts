@@ -7,8 +7,8 @@ import {
   MAX_UPLOAD_BYTES,
   storeBlogImage,
   TOO_LARGE_MESSAGE,
-} from "~/server/blog/images.server";
-import { MultipartError, streamFileField } from "~/server/http/multipart.server";
+} from "~/server/images/uploads.server";
+import { MultipartError, streamFileField } from "~/server/multipart.server";
 import { log } from "~/server/logger.server";
 
 const refused = (reason: string, status: number) =>

@@ -1,4 +1,4 @@
-import { data, Form, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import { data, Form, NavLink, Outlet } from "react-router";
 import { LogOut } from "lucide-react";
 import type { Route } from "./+types/layout";
 import { Button } from "~/components/ui/button";
@@ -26,12 +26,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   headers.set("Cache-Control", "no-store");
   const brand = (await siteContent(context)).documents.identity.brand;
   return data({ email: admin.email, brand, toast }, { headers });
-}
-
-/** The brand, in a page under the admin layout (its loader reads it from the site's content). */
-export function useAdminBrand(): string {
-  const layout = useRouteLoaderData<typeof loader>("routes/admin/layout");
-  return layout?.brand ?? "";
 }
 
 export const meta: Route.MetaFunction = () => [{ name: "robots", content: "noindex, nofollow" }];

@@ -7,7 +7,7 @@ import { FormAlert } from "~/components/admin/form-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
-import { useAdminBrand } from "./layout";
+import { useAdminBrand } from "~/components/admin/admin-brand";
 import type { ToastMessage } from "~/lib/toast";
 import type { FieldErrors } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";

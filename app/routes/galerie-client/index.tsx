@@ -2,8 +2,8 @@ import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router"
 import type { ActionAnswer } from "~/components/gallery/client-answer";
 import { CodeForm, Notice } from "~/components/gallery/client-code-form";
 import { ClientGallery } from "~/components/gallery/client-gallery";
-import type { GalleryTile } from "~/components/gallery/photo-urls";
-import { MAX_COMMENT_LENGTH, MISSING_GALLERY_MESSAGE } from "~/components/gallery/texts";
+import type { GalleryTile } from "~/lib/gallery-photo-urls";
+import { MAX_COMMENT_LENGTH, MISSING_GALLERY_MESSAGE } from "~/lib/gallery-texts";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { formatSize } from "~/lib/sizes";

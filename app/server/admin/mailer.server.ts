@@ -1,4 +1,5 @@
 import { defineMailKind } from "../mail/outbox.server";
+import type { Mailer, MailMessage } from "../auth/sources.server";
 import { mailConfig } from "../mail/transport.server";
 
 /*
@@ -7,11 +8,7 @@ import { mailConfig } from "../mail/transport.server";
  * (mail/transport.server's deliver).
  */
 
-/** One plain-text e-mail. */
-export type MailMessage = { to: string; subject: string; text: string };
-
-/** Sends (or queues) one e-mail. */
-export type Mailer = (message: MailMessage) => Promise<void>;
+export type { MailMessage, Mailer } from "../auth/sources.server";
 
 /** An administrator's link (password reset, invitation), written by the caller. */
 export const enqueueAdminMail = defineMailKind<{ mail: MailMessage }>("admin", {

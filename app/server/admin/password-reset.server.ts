@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { type Auth, authRefusal, resetPasswordPath } from "../auth/auth.server";
+import { authSources } from "../auth/sources.server";
 import { log } from "../logger.server";
 import type { Mailer } from "./mailer.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import { signInRateLimitKeys } from "./sign-in.server";
-import { readSiteContent } from "../content/site-content.server";
 
 /*
  * "Mot de passe oublié ?" and invitations of further administrators (decision record 0040). Both end on the
@@ -172,7 +172,7 @@ export async function inviteAdministrator(
     expiresAt: new Date(Date.now() + INVITATION_LIFETIME_SECONDS * 1000),
   });
   try {
-    const { brand } = (await readSiteContent()).documents.identity;
+    const brand = await authSources().brand();
     await mailer(
       invitationEmail(normalised, `${baseURL}${resetPasswordPath(token)}`, invitedBy, brand),
     );

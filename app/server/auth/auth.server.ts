@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { APIError } from "better-auth/api";
 import type { Auth } from "./config.server";
+import { authSources } from "./sources.server";
 import { db } from "../db/client.server";
 import { env } from "../env.server";
 
@@ -54,8 +55,8 @@ export function authSecret(): Promise<string> {
 export function auth(): Promise<Auth> {
   holder.__studioAuth ??= (async () => {
     // Loaded here, on the first sign-in or admin page, not at start-up (decision record 0092).
-    const { createAuth, currentBrand } = await import("./config.server");
-    const [secret, brand] = await Promise.all([authSecret(), currentBrand()]);
+    const { createAuth } = await import("./config.server");
+    const [secret, brand] = await Promise.all([authSecret(), authSources().brand()]);
     return createAuth({ database: db(), secret, baseURL: env().SITE_URL, issuer: brand });
   })().catch((error: unknown) => {
     holder.__studioAuth = undefined;

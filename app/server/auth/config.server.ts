@@ -4,14 +4,13 @@ import { twoFactor } from "better-auth/plugins";
 import type { Database } from "../db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "../db/schema";
 import { log } from "../logger.server";
-import { readSiteContent } from "../content/site-content.server";
-import { configuredMailer, type Mailer } from "../admin/mailer.server";
 import {
   generateBackupCodes,
   RESET_LINK_LIFETIME_SECONDS,
   resetPasswordEmail,
   resetPasswordPath,
 } from "./rules.server";
+import { authSources, type AuthSources } from "./sources.server";
 
 // better-auth and its plugins weigh about 15 MB of heap: auth() (auth.server.ts) imports this module on
 // first use, never at start-up, so a process that only serves public pages never loads them (decision
@@ -21,19 +20,16 @@ type AuthOptions = {
   database: Database;
   secret: string;
   baseURL: string;
-  /** How auth e-mails leave (null: SMTP_URL is not set, nothing is sent); the process's SMTP settings by default. */
-  mailer?: () => Mailer | null;
+  /** How auth e-mails leave (null: SMTP_URL is not set, nothing is sent); boot/'s by default. */
+  mailer?: AuthSources["mailer"];
+  /** The brand the reset e-mail is signed with, read when it is written; boot/'s by default. */
+  brand?: AuthSources["brand"];
   /**
    * The name authenticator apps show next to the codes (the brand when the process made its auth instance);
    * the e-mails read the brand when they are written.
    */
   issuer?: string;
 };
-
-/** The brand as the owner set it in the admin. */
-export async function currentBrand(): Promise<string> {
-  return (await readSiteContent()).documents.identity.brand;
-}
 
 /**
  * better-auth, configured for this site (decision record 0040): e-mail + password only, no public sign-up,
@@ -45,7 +41,8 @@ export function createAuth({
   database,
   secret,
   baseURL,
-  mailer = configuredMailer,
+  mailer = () => authSources().mailer(),
+  brand = () => authSources().brand(),
   issuer = "Administration du site",
 }: AuthOptions) {
   return betterAuth({
@@ -79,7 +76,7 @@ export function createAuth({
         if (!send) return;
         // Not awaited: the answer must take as long whether or not the address exists.
         const url = `${baseURL}${resetPasswordPath(token)}`;
-        currentBrand()
+        brand()
           .then((brand) => send(resetPasswordEmail(user.email, url, brand)))
           .then(
             () => log.info("password_reset_emailed", { userId: user.id }),

@@ -39,7 +39,7 @@ describe("demo content", () => {
   });
 
   it("has a cover image file, with its AVIF and WebP variants, for every article", () => {
-    const directory = path.resolve(import.meta.dirname, "../../public");
+    const directory = path.resolve(import.meta.dirname, "../../../public");
     for (const name of demoCoverNames) {
       const cover = `${DEMO_BLOG_IMAGES_PATH}${name}.jpg`;
       const files = [

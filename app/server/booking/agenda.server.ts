@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from "drizzle-orm";
-import type { BookingLine } from "~/components/booking-admin/agenda-parts";
+import type { BookingLine } from "~/lib/booking/agenda-lines";
 import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
 import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";

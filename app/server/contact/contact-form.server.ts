@@ -3,7 +3,7 @@ import { CONTACT_STUDIO_SLUG_MAX, HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { contactSchemaFor } from "~/lib/contact-schema";
 import type { StudioData } from "~/content/schemas";
 import { parseForm, type FieldErrors } from "~/lib/forms";
-import { contactToasts, type ContactFormResult } from "~/components/contact/contact-outcome";
+import { contactToasts, type ContactFormResult } from "~/lib/contact-outcome";
 import { insertContactMessage } from "./contact-messages.server";
 import { clientAddressContext } from "../context";
 import { db } from "../db/client.server";

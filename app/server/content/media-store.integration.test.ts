@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { ImageRejectedError } from "../blog/images.server";
+import { ImageRejectedError } from "../images/uploads.server";
 import { db } from "../db/client.server";
 import { media } from "../db/schema";
 import {

@@ -4,7 +4,7 @@ import { desc, eq, inArray } from "drizzle-orm";
 import type { Picture } from "imagetools-core";
 import { documentSchemas, studioDataSchema, type Documents } from "~/content/schemas";
 import { MEDIA_FORMATS, MEDIA_MAX_WIDTH, mediaWidthsFor, uploadedPicture } from "~/lib/media";
-import { decodeUpload, loadSharp } from "../blog/images.server";
+import { decodeUpload, loadSharp } from "../images/uploads.server";
 import { db } from "../db/client.server";
 import { media, siteDocuments, studios } from "../db/schema";
 import { env } from "../env.server";

@@ -11,8 +11,8 @@ import {
   incomingUploadPath,
   MAX_UPLOAD_BYTES,
   TOO_LARGE_MESSAGE,
-} from "../blog/images.server";
-import { MultipartError, streamFileField } from "../http/multipart.server";
+} from "../images/uploads.server";
+import { MultipartError, streamFileField } from "../multipart.server";
 
 /**
  * One photo posted to the media library (multipart: `file`, `alt`, optional `focalX`/`focalY`, and

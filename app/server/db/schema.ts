@@ -27,6 +27,7 @@ import type {
   SessionVisibility,
 } from "../../lib/booking/model";
 import type { BookableHours, BookingQuestion } from "../../lib/booking/session-types";
+import type { SubscriberStatus } from "../../lib/newsletter";
 
 /**
  * The database schema. Length limits mirror SPEC §9 so that the database refuses what the forms refuse.
@@ -150,10 +151,6 @@ export const contentVersion = pgTable(
   },
   (table) => [check("content_version_single_row", sql`${table.id}`)],
 );
-
-/** Where a subscriber stands: waiting for the confirmation link, receiving the newsletter, or gone. */
-export const SUBSCRIBER_STATUSES = ["pending", "active", "unsubscribed"] as const;
-export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 
 export const blogNewsletterSubscribers = pgTable(
   "blog_newsletter_subscribers",

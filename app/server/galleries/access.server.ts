@@ -181,7 +181,7 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
 
 export const WRONG_CODE_MESSAGE =
   "Code d'accès incorrect. Vérifiez le code à 8 caractères reçu par e-mail.";
-export { MISSING_GALLERY_MESSAGE } from "~/components/gallery/texts";
+export { MISSING_GALLERY_MESSAGE } from "~/lib/gallery-texts";
 
 /** How this request may see a gallery: as its client (the cookie), as an administrator (read-only), or not. */
 export async function clientGalleryViewer(

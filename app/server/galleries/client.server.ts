@@ -5,7 +5,7 @@ import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { enqueueGallerySelection, enqueueGallerySelectionReceipt } from "./emails.server";
 import type { GalleryRow } from "./access.server";
-import type { GalleryTile } from "~/components/gallery/photo-urls";
+import type { GalleryTile } from "~/lib/gallery-photo-urls";
 
 /*
  * The client's side of a gallery (decision 0103): its ready photos, favourites, comments and the validated
@@ -13,7 +13,7 @@ import type { GalleryTile } from "~/components/gallery/photo-urls";
  * racing a ♥ can never leave a change after the lock.
  */
 
-export { MAX_COMMENT_LENGTH } from "~/components/gallery/texts";
+export { MAX_COMMENT_LENGTH } from "~/lib/gallery-texts";
 
 /** A photo as the client page shows it, with its delivery original's size (the ZIP's). */
 export type ClientPhoto = GalleryTile & { bytes: number };

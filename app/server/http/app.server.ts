@@ -53,7 +53,7 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
-import { serveUploads } from "../storage/serve.server";
+import { serveUploads } from "./serve-uploads.server";
 import {
   claimFileStore,
   fileStoreOf,

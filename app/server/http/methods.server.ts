@@ -1,3 +1,4 @@
+import { pagePath } from "../page-path.server";
 import type { RequestHandler } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { refuse } from "./refusal.server";
@@ -23,12 +24,6 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): RouteObjec
     );
   }
   return tree;
-}
-
-/** The path React Router judges for `pathname` (a client navigation asks for "/blog.data", "/_.data"). */
-export function pagePath(pathname: string): string {
-  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length) || "/";
-  return pathname.replace(/\.data$/, "");
 }
 
 const trees = new WeakMap<ServerBuild, RouteObject[]>();

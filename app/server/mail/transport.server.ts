@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
-import { readSiteContent } from "../content/site-content.server";
 import { env, type Env } from "../env.server";
 
 /*
@@ -75,10 +74,26 @@ export function mailConfig(): MailConfig | null {
   return read.config;
 }
 
-/** « Brand <general address> » of the site's identity, read when each e-mail goes. */
+// On globalThis, like the transport: the development server may load this module twice.
+const senderHolder = globalThis as typeof globalThis & {
+  __studioDefaultSender?: () => Promise<string>;
+};
+
+/**
+ * Who the e-mails come from when SMTP_FROM is not set: « Brand <general address> » of the site's
+ * identity, read when each e-mail goes. The transport knows no feature: boot/ gives it the source when
+ * the process prepares its database (decision 0156).
+ */
+export function provideDefaultSender(source: () => Promise<string>): void {
+  senderHolder.__studioDefaultSender = source;
+}
+
+/** « Brand <general address> », from the source boot/ gave. */
 export async function defaultSender(): Promise<string> {
-  const { brand, email } = (await readSiteContent()).documents.identity;
-  return `${brand.replace(/[<>"]/g, "")} <${email}>`;
+  const source = senderHolder.__studioDefaultSender;
+  if (!source)
+    throw new Error("L'envoi d'e-mails n'a pas son expéditeur : boot/ le donne au démarrage.");
+  return source();
 }
 
 /** The domain of Message-IDs: DKIM's, else the sender's. */

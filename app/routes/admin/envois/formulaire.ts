@@ -3,8 +3,8 @@ import type { Route } from "./+types/formulaire";
 import { adminGalleryPath, MAX_GALLERY_PHOTO_BYTES } from "~/lib/gallery-urls";
 import { isUuid } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { incomingUploadPath } from "~/server/blog/images.server";
-import { MultipartError, streamFileField } from "~/server/http/multipart.server";
+import { incomingUploadPath } from "~/server/images/uploads.server";
+import { MultipartError, streamFileField } from "~/server/multipart.server";
 import { log } from "~/server/logger.server";
 import { redirectWithToast } from "~/server/toast.server";
 import {

@@ -13,9 +13,9 @@ import {
   BookingItem,
   dayOf,
   timeFr,
-  type BlockedLine,
 } from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
+import type { BlockedLine } from "~/lib/booking/agenda-lines";
 import { WeekGrid } from "~/components/booking-admin/week-grid";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";

@@ -1,9 +1,14 @@
 import { pipeline } from "node:stream/promises";
 import type express from "express";
-import { refuse } from "../http/refusal.server";
+import { refuse } from "./refusal.server";
 import { log } from "../logger.server";
-import { checkKey, contentTypeOf, hasSiteFileType, isPublicKey } from "./keys";
-import { StorageUnavailableError, type ByteRange, type ObjectInfo, type Storage } from "./types";
+import { checkKey, contentTypeOf, hasSiteFileType, isPublicKey } from "../storage/keys";
+import {
+  StorageUnavailableError,
+  type ByteRange,
+  type ObjectInfo,
+  type Storage,
+} from "../storage/types";
 
 /**
  * The public files under /uploads/{key} (blog images, media library), from the local disk or S3 alike:

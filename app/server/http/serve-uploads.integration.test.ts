@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
-import { parseRange, serveUploads } from "./serve.server";
+import { parseRange, serveUploads } from "./serve-uploads.server";
 
 /** /uploads as the site mounts it (app.server.ts), over each store. */
 describe.each(storageDrivers)("/uploads from $kind", ({ start }) => {

@@ -1,0 +1,26 @@
+import type { BookingState } from "./model";
+
+/*
+ * A booking and a blocked period as the owner's agenda lists them (decision 0116): what the server's agenda
+ * reads (server/booking/agenda.server.ts) and its pieces draw (components/booking-admin/agenda-parts.tsx).
+ */
+
+export type BookingLine = {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  state: BookingState;
+  clientName: string;
+  sessionTypeName: string;
+  studioName: string;
+  photographerName: string;
+};
+
+export type BlockedLine = {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  label: string;
+  studioName: string | null;
+  photographerName: string | null;
+};
