@@ -32,3 +32,15 @@ export function startScript(server: ServerProcess, script: string, args: string[
     stderr: () => printed.stderr,
   };
 }
+
+/** The hour of the nightly backup (BACKUP_HOUR) twelve hours from now in Paris: only a test's own runs run. */
+export function backupHourFarFromNow(): string {
+  const parisHour = Number(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Paris",
+      hour: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date()),
+  );
+  return String((parisHour + 12) % 24);
+}

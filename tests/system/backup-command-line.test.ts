@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startSiteJobQueue } from "../../app/server/boot/jobs.server";
 import { enqueue, stopJobQueue } from "../../app/server/jobs/queue.server";
 import { useAdmin } from "../support/accounts";
-import { startScript } from "../support/command-line";
+import { backupHourFarFromNow, startScript } from "../support/command-line";
 import { fetchPage, textOf } from "../support/html";
 import {
   PROCESS_TEST_TIMEOUT,
@@ -28,15 +28,8 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   // The nightly backup's own hour far from now: only the test's jobs run.
-  const parisHour = Number(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/Paris",
-      hour: "2-digit",
-      hourCycle: "h23",
-    }).format(new Date()),
-  );
   server = await startServerProcess(inject("adminDatabaseUrl"), {
-    BACKUP_HOUR: String((parisHour + 12) % 24),
+    BACKUP_HOUR: backupHourFarFromNow(),
   });
   await targetServer(server);
   pool = new pg.Pool({ connectionString: server.databaseUrl, max: 3 });

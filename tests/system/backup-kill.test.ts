@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { verifyBackup } from "../../app/server/backup/restore.server";
 import { localDestination } from "../../app/server/backup/destination.server";
 import { localStorageOf } from "../../app/server/storage/storage.server";
 import type { Storage } from "../../app/server/storage/types";
-import { root } from "../../scripts/lib/build";
+import { backupHourFarFromNow, startScript } from "../support/command-line";
 import {
   PROCESS_TEST_TIMEOUT,
   type ServerProcess,
@@ -42,15 +42,8 @@ let earlier: Record<string, string> = {};
 
 beforeAll(async () => {
   // The nightly backup far from now: no archive but the test's.
-  const parisHour = Number(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/Paris",
-      hour: "2-digit",
-      hourCycle: "h23",
-    }).format(new Date()),
-  );
   server = await startServerProcess(inject("adminDatabaseUrl"), {
-    BACKUP_HOUR: String((parisHour + 12) % 24),
+    BACKUP_HOUR: backupHourFarFromNow(),
   });
   pool = new pg.Pool({ connectionString: server.databaseUrl, max: 3 });
   storage = localStorageOf(server.dataDir);
@@ -99,24 +92,8 @@ async function checksums(): Promise<Record<string, string>> {
 
 /** Runs a command-line script of the site (`scripts/…`) on the server's database and data folder. */
 function runScript(script: string, args: string[] = []) {
-  const child = spawn(process.execPath, [`scripts/${script}`, ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: server.dataDir,
-      DATABASE_URL: server.databaseUrl,
-      AUTH_SECRET: server.authSecret,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("close", (code) => resolve(code)),
-  );
-  return { child, exited, output: () => output };
+  const run = startScript(server, script, args);
+  return { ...run, output: () => `${run.stdout()}${run.stderr()}` };
 }
 
 /**

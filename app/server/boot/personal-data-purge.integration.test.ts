@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { monthsAgo, contactMessageRow } from "../../../tests/support/retention";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { blogNewsletterSubscribers, contactMessages, mailFailures, rateLimits } from "../db/schema";
 import { PERSONAL_DATA_PURGES, purgeExpiredPersonalData } from "./personal-data-purge.server";
@@ -11,27 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const monthsAgo = (months: number) => {
-  const date = new Date();
-  date.setMonth(date.getMonth() - months);
-  return date;
-};
-
-const message = (email: string, createdAt: Date, handledAt: Date | null = null) => ({
-  studio: "ussel",
-  shootingType: "naissance",
-  prenom: "Anne",
-  nom: "Martin",
-  email,
-  message: "Bonjour",
-  createdAt,
-  handledAt,
-});
-
 describe("the personal-data purge (18-month retention)", () => {
   // Each feature's purge is tested beside it (contact messages, newsletter, galleries, booking).
   it("runs every feature's purge in one night's run, expired rate limits and old mail failures too", async () => {
-    await database.db.insert(contactMessages).values([message("old@example.com", monthsAgo(19))]);
+    await database.db
+      .insert(contactMessages)
+      .values([contactMessageRow("old@example.com", monthsAgo(19))]);
     await database.db.insert(blogNewsletterSubscribers).values([
       { email: "old-sub@example.com", consentSource: "blog", lastActivityAt: monthsAgo(19) },
       {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { monthsAgo, contactMessageRow } from "../../../tests/support/retention";
 import { purgeOldContactMessages } from "./contact-messages.server";
 import { contactMessages } from "../db/schema";
 
@@ -10,31 +11,14 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const monthsAgo = (months: number) => {
-  const date = new Date();
-  date.setMonth(date.getMonth() - months);
-  return date;
-};
-
-const message = (email: string, createdAt: Date, handledAt: Date | null = null) => ({
-  studio: "ussel",
-  shootingType: "naissance",
-  prenom: "Anne",
-  nom: "Martin",
-  email,
-  message: "Bonjour",
-  createdAt,
-  handledAt,
-});
-
 describe("the contact messages' purge (18-month retention)", () => {
   it("deletes the messages whose last activity is older than 18 months, and only those", async () => {
     await database.db
       .insert(contactMessages)
       .values([
-        message("old@example.com", monthsAgo(19)),
-        message("recent@example.com", monthsAgo(17)),
-        message("handled-late@example.com", monthsAgo(20), monthsAgo(2)),
+        contactMessageRow("old@example.com", monthsAgo(19)),
+        contactMessageRow("recent@example.com", monthsAgo(17)),
+        contactMessageRow("handled-late@example.com", monthsAgo(20), monthsAgo(2)),
       ]);
 
     expect(await purgeOldContactMessages(database.db)).toBe(1);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { monthsAgo } from "../../../tests/support/retention";
 import { insertTestGallery } from "../../../tests/support/galleries";
 import { galleryPhotos } from "../db/schema";
 import { purgeForgottenGalleryClients } from "./retention.server";
@@ -10,12 +11,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
-
-const monthsAgo = (months: number) => {
-  const date = new Date();
-  date.setMonth(date.getMonth() - months);
-  return date;
-};
 
 describe("the galleries' part of the personal-data purge (18-month retention)", () => {
   it("makes a client gallery untouched for 18 months forget its client and comments, and only that one", async () => {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
+import { monthsAgo } from "../../../tests/support/retention";
 import { blogNewsletterSubscribers } from "../db/schema";
 import { purgeInactiveSubscribers, purgeUnconfirmedSignUps } from "./retention.server";
 
@@ -9,12 +10,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
-
-const monthsAgo = (months: number) => {
-  const date = new Date();
-  date.setMonth(date.getMonth() - months);
-  return date;
-};
 
 describe("the subscribers' purge (18-month retention)", () => {
   it("deletes the subscribers inactive for 18 months and the sign-ups never confirmed past their link, and only those", async () => {
