@@ -9,7 +9,7 @@ import {
 } from "~/content/schemas";
 import { isIsoDay } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
-import { defineFields, readFields, tableValues } from "~/lib/forms/field-table";
+import { defineFields, readFields, tableValues } from "~/lib/field-table";
 import { formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { slugify } from "~/lib/slug";
 

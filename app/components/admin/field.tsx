@@ -7,7 +7,7 @@ import {
   Select,
   Textarea,
 } from "~/components/ui/field";
-import { inputLabel, type FieldSpec } from "~/lib/forms/field-table";
+import { inputLabel, type FieldSpec } from "~/lib/field-table";
 
 /*
  * The admin's fields are the shared ones (components/ui/field, one protocol for forms): this keeps the
@@ -47,7 +47,7 @@ const INPUT_TYPES = { text: "text", textarea: "text", tel: "tel", url: "url", em
 
 type TableFieldProps = {
   name: string;
-  /** The field's description in its form's table (app/lib/forms/field-table.ts). */
+  /** The field's description in its form's table (app/lib/field-table.ts). */
   spec: FieldSpec;
   values: Readonly<Record<string, string>>;
   error: string | undefined;

@@ -17,7 +17,7 @@ import {
 } from "~/lib/booking/session-type-form";
 import { QUESTION_KINDS } from "~/lib/booking/session-types";
 import type { FieldErrors } from "~/lib/forms";
-import type { FieldSpec, FieldSpecs } from "~/lib/forms/field-table";
+import type { FieldSpec, FieldSpecs } from "~/lib/field-table";
 import type { ToastMessage } from "~/lib/toast";
 
 const { fields: type } = SESSION_TYPE_FIELDS;

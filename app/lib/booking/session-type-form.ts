@@ -1,6 +1,6 @@
 import { DAYS, type DayOfWeek } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
-import { defineFields, readFields, tableValues } from "~/lib/forms/field-table";
+import { defineFields, readFields, tableValues } from "~/lib/field-table";
 import { DAY_LABELS, formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { SLUG_PATTERN, slugify } from "~/lib/slug";
 import { SESSION_TYPE_DEFAULTS, type SessionMode, type SessionVisibility } from "./model";

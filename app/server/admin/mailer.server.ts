@@ -8,8 +8,6 @@ import { mailConfig } from "../mail/transport.server";
  * (mail/transport.server's deliver).
  */
 
-export type { MailMessage, Mailer } from "../auth/sources.server";
-
 /** An administrator's link (password reset, invitation), written by the caller. */
 export const enqueueAdminMail = defineMailKind<{ mail: MailMessage }>("admin", {
   failureKind: "admin",

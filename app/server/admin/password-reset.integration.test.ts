@@ -5,7 +5,7 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { createAuth, type Auth } from "../auth/config.server";
 import { db } from "../db/client.server";
 import { rateLimits, sessions, users, verifications } from "../db/schema";
-import type { Mailer } from "./mailer.server";
+import type { Mailer } from "../auth/sources.server";
 import { closeMailTransport, deliver } from "../mail/transport.server";
 import { consumeRateLimit } from "../rate-limit.server";
 import { upsertAccount } from "./administrators.server";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Auth, authRefusal, resetPasswordPath } from "../auth/auth.server";
 import { authSources } from "../auth/sources.server";
 import { log } from "../logger.server";
-import type { Mailer } from "./mailer.server";
+import type { Mailer } from "../auth/sources.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import { signInRateLimitKeys } from "./sign-in.server";
 

@@ -9,7 +9,7 @@ import {
   SESSION_TYPES_PAGE,
   type SessionTypeValue,
 } from "~/lib/booking/session-type-form";
-import { formValues, isUuid } from "~/lib/forms";
+import { formValues, isUuid, type FormAnswer } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import {
   findSessionType,
@@ -30,7 +30,6 @@ import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import { authorOf } from "../content/studios-admin.server";
 import { requireAdmin } from "../admin/guard.server";
-import type { FormAnswer } from "~/lib/forms/form-answer";
 
 /*
  * The session type form's loader and action, shared by /admin/reservations/seances/nouvelle and

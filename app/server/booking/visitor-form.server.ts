@@ -4,7 +4,7 @@ import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
-import { withoutControlCharacters } from "~/lib/forms";
+import { withoutControlCharacters, answerStatus, type FormAnswer } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { env } from "../env.server";
@@ -19,7 +19,6 @@ import {
   nextFreeTimes,
   type OfferedSessionType,
 } from "./visitor.server";
-import { answerStatus, type FormAnswer } from "~/lib/forms/form-answer";
 
 /*
  * The details form of /reserver/{studio}/{séance}/coordonnees posted (decision 0115): rate limits, spam trap, then

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { DAYS, studioDataSchema, type StudioData } from "~/content/schemas";
-import { formValues, isUuid } from "~/lib/forms";
+import { formValues, isUuid, type FormAnswer } from "~/lib/forms";
 import {
   closureRowCount,
   hoursField,
@@ -27,7 +27,6 @@ import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import { requireAdmin, type AdminUser } from "../admin/guard.server";
-import type { FormAnswer } from "~/lib/forms/form-answer";
 
 /**
  * The studio form's loader and action, shared by /admin/studios/nouveau and /admin/studios/:id (decision

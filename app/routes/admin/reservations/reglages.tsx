@@ -14,8 +14,7 @@ import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { parseTravelMinutes, travelText } from "~/lib/booking/travel-input";
-import { formValues, isUuid, type FieldErrors } from "~/lib/forms";
-import type { FormAnswer } from "~/lib/forms/form-answer";
+import { formValues, isUuid, type FieldErrors, type FormAnswer } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { requireAdmin } from "~/server/admin/guard.server";
 import {

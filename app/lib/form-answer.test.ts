@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerStatus, type FormAnswer } from "./form-answer";
+import { answerStatus, type FormAnswer } from "./forms";
 
 describe("a form's answer", () => {
   it("is a refusal to correct below 500 and a failure from 500", () => {
