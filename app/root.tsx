@@ -20,18 +20,14 @@ import { isLightPage, isLightPath } from "~/light-pages";
 import { lightScriptSource } from "~/light-script";
 import { fontsScriptSource, WEB_FONT_FACES } from "~/fonts-script";
 import { AppToaster } from "~/components/ui/toaster";
-import { env } from "~/server/env.server";
 import "./app.css";
+export { loader } from "./root.server";
 
 // No font preload: the first page of a visit is drawn without the web fonts (decision 0095, FontsSwitch).
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
-
-export function loader() {
-  return { siteUrl: env().SITE_URL };
-}
 
 // The site address never changes while the app runs.
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;

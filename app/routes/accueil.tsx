@@ -1,15 +1,13 @@
 import { ChevronDown, Mail, MapPin, Phone, CalendarCheck } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/accueil";
-import { shownAddress } from "~/lib/external-links";
 import { Button } from "~/components/ui/button";
 import { Photo, preloadPhoto } from "~/components/ui/photo";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 import { businessStructuredData } from "~/lib/structured-data";
-import { siteContent } from "~/server/content/site-content.server";
-import { studioFacts } from "~/server/content/studio-pages.server";
+export { loader } from "./accueil.server";
 
 const HERO_SIZES = "100vw";
 
@@ -37,21 +35,6 @@ function studioNames(studios: ReadonlyArray<{ name: string }>): string {
   return new Intl.ListFormat("fr", { type: "conjunction" }).format(
     studios.map((studio) => studio.name),
   );
-}
-
-/** The hero photo and, for each studio in menu order, its card and its structured data. */
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: content.photo(content.documents.pagePhotos.slots["accueil.hero"]),
-    studios: content.studios.map((studio) => ({
-      ...studioFacts(studio),
-      slug: studio.slug,
-      description: studio.data.description,
-      bookingUrl: shownAddress(studio.data.bookingUrl),
-      photo: content.photo(studio.data.photo),
-    })),
-  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

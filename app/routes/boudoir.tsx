@@ -4,15 +4,10 @@ import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Button } from "~/components/ui/button";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { galleryImages } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
+export { loader } from "./boudoir.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ context }: Route.LoaderArgs) {
-  return { images: galleryImages(await siteContent(context), "boudoir") };
-}
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   seo({

@@ -1,5 +1,5 @@
 import { Mail, Phone } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/contact";
 import { ContactForm } from "~/components/contact/contact-form";
 import { PageHero } from "~/components/marketing/page-hero";
@@ -8,35 +8,7 @@ import { studioNameInSentence } from "~/components/studio/studio-name";
 import { cn } from "~/lib/utils";
 import { siteFrom, telHref, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { answerContactForm } from "~/server/contact/contact-form.server";
-import { siteContent, type SiteContent } from "~/server/content/site-content.server";
-
-/**
- * The visitor chooses the studio that receives the message (docs/decisions/0020): the choice is a link
- * (?studio={slug}), so it works without JavaScript, and the form shown is that studio's own. The first
- * studio of the menu when none (or an unknown one) is asked for.
- */
-function chosenStudio(content: SiteContent, request: Request) {
-  const slug = new URL(request.url).searchParams.get("studio");
-  return content.studios.find((studio) => studio.slug === slug) ?? content.studios[0];
-}
-
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const studio = chosenStudio(content, request);
-  return {
-    photo: content.photo(content.documents.pagePhotos.slots["contact.hero"]),
-    // None when every studio is retired: the page still gives the general e-mail.
-    studio: studio
-      ? {
-          slug: studio.slug,
-          name: studio.data.name,
-          city: studio.data.address.city,
-          contactForm: studio.data.contactForm,
-        }
-      : null,
-  };
-}
+export { action, loader } from "./contact.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({
@@ -46,13 +18,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/contact",
     matches,
   });
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const content = await siteContent(context);
-  const studio = chosenStudio(content, request);
-  if (!studio) throw data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
-  return answerContactForm(request, context, studio);
-}
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const { photo, studio } = loaderData;

@@ -5,21 +5,10 @@ import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { cnil, legalPolicy } from "~/content/legal";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { siteContent } from "~/server/content/site-content.server";
-import { DEFAULT_PURGE_AFTER_DAYS } from "~/lib/gallery-schemas";
 import { ofName } from "~/lib/french";
+export { loader } from "./donnees-personnelles.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-/** The publisher's details (`legal` document, /admin/site). */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { companyName, address, email } = (await siteContent(context)).documents.legal;
-  return {
-    publisher: { companyName, address },
-    privacyContact: email,
-    galleryPurgeDays: DEFAULT_PURGE_AFTER_DAYS,
-  };
-}
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFrom(matches);

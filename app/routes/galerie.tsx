@@ -1,25 +1,12 @@
 import type { Route } from "./+types/galerie";
 import { ExternalLink } from "~/components/marketing/external-link";
 import { Photo } from "~/components/ui/photo";
-import { shownAddress } from "~/lib/external-links";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
+export { loader } from "./galerie.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    items: content.documents.gallery.items.map((item) => ({
-      ...item,
-      // A link the owner has not set yet is not shown (decision 0126).
-      link: shownAddress(item.link),
-      photo: content.photo(item.photo),
-    })),
-  };
-}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({

@@ -2,21 +2,11 @@ import { Link } from "react-router";
 import type { Route } from "./+types/mentions-legales";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
-import { shownAddress } from "~/lib/external-links";
 import { siteFrom, telHref } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { siteContent } from "~/server/content/site-content.server";
+export { loader } from "./mentions-legales.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-/** The legal details (`legal` document, /admin/site). */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { legal } = (await siteContent(context)).documents;
-  // A link the owner has not set yet is not shown (decision 0126).
-  return {
-    legal: { ...legal, host: { ...legal.host, website: shownAddress(legal.host.website) } },
-  };
-}
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFrom(matches);

@@ -1,22 +1,9 @@
 import type { Route } from "./+types/not-found";
 import type { SiteHandle } from "./site-layout";
 import { NotFoundPage, notFoundMeta } from "~/components/layout/not-found-page";
-import { siteContent } from "~/server/content/site-content.server";
-import { redirectOrNotFound } from "~/server/not-found.server";
+export { headers, loader } from "./not-found.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-/**
- * Addresses of several segments that no route claims ("/prestations/maternite", "/category/familles"):
- * an old address of the `redirects` table answers a 301 that keeps the query string, anything else a 404.
- * Addresses of one segment are judged by routes/page.tsx, which also serves the studios' pages.
- */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return redirectOrNotFound(request, await siteContent(context));
-}
-
-/** A "not found" is never stored by a shared cache: the address may exist tomorrow. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 export const meta: Route.MetaFunction = () => notFoundMeta;
 

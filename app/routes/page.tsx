@@ -1,18 +1,13 @@
-import { data } from "react-router";
 import type { Route } from "./+types/page";
 import type { SiteHandle } from "./site-layout";
 import { StudioContactPage } from "~/components/contact/studio-contact-page";
 import { NotFoundPage, notFoundMeta } from "~/components/layout/not-found-page";
 import { StudioPage } from "~/components/studio/studio-page";
 import { studioNameInSentence } from "~/components/studio/studio-name";
-import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { siteFrom } from "~/lib/public-site";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
 import { studioStructuredData } from "~/lib/structured-data";
-import { answerContactForm } from "~/server/contact/contact-form.server";
-import { siteContent } from "~/server/content/site-content.server";
-import { studioAt, studioContactData, studioPageData } from "~/server/content/studio-pages.server";
-import { redirectOrNotFound } from "~/server/not-found.server";
+export { action, headers, loader } from "./page.server";
 
 /**
  * Every address of one segment that no static route claims: the studios are data (decision 0070), so their
@@ -28,23 +23,6 @@ export const handle: SiteHandle & { acceptsPost: (pathname: string) => boolean }
   // The 404 has no dark photo under the header.
   solidHeader: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "not-found",
   acceptsPost: (pathname) => CONTACT_PAGE.test(pathname),
-};
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const found = studioAt(content, `/${params.page}`);
-  if (!found) return redirectOrNotFound(request, content);
-  return found.kind === "contact"
-    ? { kind: "contact" as const, studio: studioContactData(content, found.studio) }
-    : { kind: "studio" as const, studio: studioPageData(content, found.studio) };
-}
-
-/** The 404 keeps its `no-store`; a studio's page the site's usual policy. */
-export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
-  const own = actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control");
-  const headers = new Headers();
-  if (own) headers.set("Cache-Control", own);
-  return headers;
 };
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -74,15 +52,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       : [],
   });
 };
-
-/** A message to a studio, from its contact page's form. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const content = await siteContent(context);
-  const found = studioAt(content, `/${params.page}`);
-  // A studio retired (or renamed) meanwhile: its page is gone.
-  if (found?.kind !== "contact") throw data(null, NOT_FOUND_INIT);
-  return answerContactForm(request, context, found.studio);
-}
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "not-found") return <NotFoundPage />;

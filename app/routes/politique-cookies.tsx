@@ -5,14 +5,9 @@ import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { cnil, cookies } from "~/content/legal";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { siteContent } from "~/server/content/site-content.server";
+export { loader } from "./politique-cookies.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-/** Where people ask about their data: the `legal` document's e-mail (/admin/site). */
-export async function loader({ context }: Route.LoaderArgs) {
-  return { privacyContact: (await siteContent(context)).documents.legal.email };
-}
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFrom(matches);

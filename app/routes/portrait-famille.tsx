@@ -9,22 +9,9 @@ import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Testimonials } from "~/components/marketing/testimonials";
 import { Button } from "~/components/ui/button";
 import { portraitProcess, portraitSessionTypes, sessionFacts } from "~/content/prestations";
-import { quotedPrice } from "~/content/tarifs";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { galleryImages, slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: slotPhoto(content, "portrait-famille.hero"),
-    styles: galleryImages(content, "portrait-famille"),
-    testimonials: content.documents.testimonials.portraitFamille,
-    /** Undefined once the owner renames or removes the card: the sentences then name no price. */
-    familyPrice: quotedPrice(content.documents.prices, "Séance Famille"),
-  };
-}
+export { loader } from "./portrait-famille.server";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const price = loaderData?.familyPrice;

@@ -4,36 +4,17 @@ import type { Route } from "./+types/professionnels";
 import { CallToAction } from "~/components/marketing/call-to-action";
 import { IconItems } from "~/components/marketing/icon-items";
 import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
-import { PhotoCard, type CardLink } from "~/components/marketing/photo-card";
+import { PhotoCard } from "~/components/marketing/photo-card";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
 import {
   PROFESSIONAL_QUOTE_SUBJECT,
-  professionalServices,
   quoteRequestMailto,
   reasonsToChooseUs,
 } from "~/content/professionnels";
-import { shownAddress } from "~/lib/external-links";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const selfieBoothUrl = shownAddress(content.documents.identity.selfieBoothUrl);
-  return {
-    hero: slotPhoto(content, "professionnels.hero"),
-    services: professionalServices.flatMap(({ link, ...service }) => {
-      // Without a selfie-booth site (identity, not a placeholder: decision 0126), its card is left out
-      // rather than shown without its link.
-      if (link === "selfie-booth" && !selfieBoothUrl) return [];
-      const cardLink: CardLink | undefined =
-        link === "selfie-booth" ? { href: selfieBoothUrl, external: true } : link;
-      return [{ ...service, photo: slotPhoto(content, service.photo), link: cardLink }];
-    }),
-  };
-}
+export { loader } from "./professionnels.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({

@@ -12,16 +12,7 @@ import { quoteRequestMailto } from "~/content/professionnels";
 import { mobileStudio, schoolCommitments, schoolServices } from "~/content/scolaire";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: slotPhoto(content, "scolaire.hero"),
-    mobileStudioPhoto: slotPhoto(content, "scolaire.studio-mobile"),
-  };
-}
+export { loader } from "./scolaire.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({

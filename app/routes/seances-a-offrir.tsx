@@ -6,24 +6,9 @@ import { PhotoCard } from "~/components/marketing/photo-card";
 import { PriceTag } from "~/components/marketing/price-tag";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
-import { shownAddress } from "~/lib/external-links";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: slotPhoto(content, "seances-a-offrir.hero"),
-    sessions: content.documents.giftSessions.sessions.map((session) => ({
-      ...session,
-      // A link the owner has not set yet is not shown (decision 0126).
-      link: shownAddress(session.link),
-      photo: content.photo(session.photo),
-    })),
-  };
-}
+export { loader } from "./seances-a-offrir.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({

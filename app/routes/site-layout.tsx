@@ -1,21 +1,14 @@
 import { Outlet, useMatches } from "react-router";
 import { Footer } from "~/components/layout/footer";
 import { Header } from "~/components/layout/header";
-import { publicSite } from "~/server/content/public-site.server";
-import { siteContent } from "~/server/content/site-content.server";
 import type { Route } from "./+types/site-layout";
+export { loader } from "./site-layout.server";
 
 /**
  * Route `handle` of public pages: `solidHeader` for pages without a dark photo under the header (or, for a
  * route that serves several kinds of page, a function of its loader data).
  */
 export type SiteHandle = { solidHeader?: boolean | ((loaderData: unknown) => boolean) };
-
-/** The business's facts every public page shows (header, footer, titles): `useSite()` / `siteFrom()`. */
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return { site: publicSite(content), preview: content.preview === true };
-}
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();

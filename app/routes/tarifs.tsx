@@ -8,27 +8,10 @@ import { formatPrice } from "~/lib/prices";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { BOOKING_HOME_PATH } from "~/lib/booking/urls";
-import { cardBookingPaths } from "~/server/content/price-offers.server";
-import { siteContent } from "~/server/content/site-content.server";
 import type { SiteHandle } from "./site-layout";
+export { loader } from "./tarifs.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  // A card whose session can be booked on the site leads to it (decision 0127).
-  const paths = await cardBookingPaths(content);
-  return {
-    tabs: content.documents.prices.tabs.map((tab) => ({
-      ...tab,
-      cards: tab.cards.map((card) => ({
-        ...card,
-        bookingPath: paths.get(card.sessionType) ?? null,
-      })),
-    })),
-    booking: paths.size > 0,
-  };
-}
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   // The owner's cards, in order: « Séance Famille 79 €, …, Prestations Pro sur devis ».

@@ -1,6 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { createContext, data, Link } from "react-router";
-import { isbot } from "isbot";
+import { Link } from "react-router";
 import type { Route } from "./+types/article";
 import type { SiteHandle } from "../site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
@@ -11,52 +10,15 @@ import { PageErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import {
   blogFeedLink,
-  blogPageHeaders,
-  NOT_FOUND_INIT,
   blogPostingStructuredData,
   breadcrumbStructuredData,
   shareImageOf,
 } from "~/lib/blog-seo";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
-import { countArticleView } from "~/server/blog/article-views.server";
-import { findPublishedArticle, listRelatedArticles } from "~/server/blog/articles.server";
-import { onEveryServe } from "~/server/context";
-import { env } from "~/server/env.server";
-import { handleNewsletterSubmission } from "~/server/newsletter/sign-up.server";
-import { sanitizeArticleHtml } from "~/server/sanitize.server";
 import { siteFrom } from "~/lib/public-site";
+export { action, headers, loader } from "./article.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-/** Set by the action: the page rendered after it answers a sign-up, not a new visit. */
-const signingUp = createContext(false);
-
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const article = await findPublishedArticle(params.slug);
-  if (!article) throw data(null, NOT_FOUND_INIT);
-
-  // A person's visit counts one view, also when the page cache serves the page again; crawlers' do not,
-  // nor does the article shown again with the answer to its newsletter form (a light page, decision 0137).
-  if (!context.get(signingUp)) {
-    onEveryServe(context, request, ({ userAgent }) => {
-      if (!isbot(userAgent)) countArticleView(article.id);
-    });
-  }
-
-  const related = await listRelatedArticles(article);
-  return {
-    article: { ...article, content: sanitizeArticleHtml(article.content) },
-    related,
-    canonicalUrl: `${env().SITE_URL}/blog/${article.slug}`,
-  };
-}
-
-export function action({ request, context }: Route.ActionArgs) {
-  context.set(signingUp, true);
-  return handleNewsletterSubmission(request, context);
-}
-
-export const headers = blogPageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   const siteUrl = siteUrlFrom(matches);

@@ -1,31 +1,16 @@
 import { ChevronRight } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/categorie";
 import type { SiteHandle } from "../site-layout";
 import { ArticleGrid } from "~/components/blog/article-card";
 import { PageErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import { siteFrom } from "~/lib/public-site";
-import {
-  blogFeedLink,
-  blogPageHeaders,
-  breadcrumbStructuredData,
-  NOT_FOUND_INIT,
-} from "~/lib/blog-seo";
+import { blogFeedLink, breadcrumbStructuredData } from "~/lib/blog-seo";
 import { jsonLd, seo, siteUrlFrom } from "~/lib/seo";
-import { listPublishedArticlesOfCategory } from "~/server/blog/articles.server";
-import { findCategoryBySlug } from "~/server/blog/categories.server";
+export { headers, loader } from "./categorie.server";
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ params }: Route.LoaderArgs) {
-  const category = await findCategoryBySlug(params.slug);
-  if (!category) throw data(null, NOT_FOUND_INIT);
-  const articles = await listPublishedArticlesOfCategory(category.id);
-  return { category, articles };
-}
-
-export const headers = blogPageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
   if (!loaderData) {

@@ -8,24 +8,10 @@ import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Testimonials } from "~/components/marketing/testimonials";
 import { Button } from "~/components/ui/button";
 import { pregnancyTips, sessionFacts } from "~/content/prestations";
-import { quotedPrice, type QuotedPrice } from "~/content/tarifs";
+import type { QuotedPrice } from "~/content/tarifs";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { galleryImages, slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const { prices, testimonials } = content.documents;
-  return {
-    hero: slotPhoto(content, "grossesse.hero"),
-    photos: galleryImages(content, "grossesse"),
-    testimonials: testimonials.grossesse,
-    /** Undefined once the owner renames or removes the card: the sentences then name no price. */
-    pregnancyPrice: quotedPrice(prices, "Séance Grossesse"),
-    bundlePrice: quotedPrice(prices, "Coffret Grossesse + Naissance"),
-  };
-}
+export { loader } from "./grossesse.server";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const price = loaderData?.pregnancyPrice;

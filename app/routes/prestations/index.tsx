@@ -5,19 +5,9 @@ import { PageHero, pageHeroPreload } from "~/components/marketing/page-hero";
 import { PhotoCard } from "~/components/marketing/photo-card";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
-import { prestationCards } from "~/content/prestations";
 import { siteFrom, useSite } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: slotPhoto(content, "prestations.hero"),
-    cards: prestationCards.map((card) => ({ ...card, photo: slotPhoto(content, card.photo) })),
-  };
-}
+export { loader } from "./index.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo({

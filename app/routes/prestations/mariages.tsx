@@ -6,20 +6,9 @@ import { ProcessSteps } from "~/components/marketing/process-steps";
 import { Section, SectionHeading } from "~/components/marketing/section-heading";
 import { Button } from "~/components/ui/button";
 import { sessionFacts, weddingHighlights } from "~/content/prestations";
-import { quotedPrice } from "~/content/tarifs";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  return {
-    hero: slotPhoto(content, "mariages.hero"),
-    /** « à partir de 990 € »; undefined once the owner renames or removes the card, or quotes it. */
-    weddingPrice: quotedPrice(content.documents.prices, "Mariages"),
-  };
-}
+export { loader } from "./mariages.server";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const price = loaderData?.weddingPrice;

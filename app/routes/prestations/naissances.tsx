@@ -7,23 +7,10 @@ import { Section, SectionHeading } from "~/components/marketing/section-heading"
 import { StyleGallery } from "~/components/marketing/style-gallery";
 import { Button } from "~/components/ui/button";
 import { newbornProcess, sessionFacts } from "~/content/prestations";
-import { quotedPrice, type QuotedPrice } from "~/content/tarifs";
+import type { QuotedPrice } from "~/content/tarifs";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import { galleryImages, slotPhoto } from "~/server/content/marketing-pages.server";
-import { siteContent } from "~/server/content/site-content.server";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const { prices } = content.documents;
-  return {
-    hero: slotPhoto(content, "naissances.hero"),
-    styles: galleryImages(content, "naissances"),
-    /** Undefined once the owner renames or removes the card: the sentences then name no price. */
-    newbornPrice: quotedPrice(prices, "Séance Naissance"),
-    bundlePrice: quotedPrice(prices, "Coffret Grossesse + Naissance"),
-  };
-}
+export { loader } from "./naissances.server";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const price = loaderData?.newbornPrice;
