@@ -3,7 +3,6 @@ import type { SiteHandle } from "../site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingPage, NO_INDEX, TimeChoices } from "~/components/booking/booking-layout";
 import { MonthCalendar } from "~/components/booking/month-calendar";
-import { parseMonth } from "~/lib/booking/month";
 import {
   BOOKING_HOME_PATH,
   bookingDaysPath,
@@ -11,19 +10,11 @@ import {
   bookingStudioPath,
 } from "~/lib/booking/urls";
 import { IncludedList } from "~/components/booking/included-list";
-import { sessionOffer } from "~/lib/booking/offer";
-import { dayLabelFr, durationLabelFr } from "~/lib/booking/words";
-import { parseIsoDay } from "~/lib/dates";
+import { dayLabelFr } from "~/lib/booking/words";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
-import {
-  bookingStudioAt,
-  freeDaysOfMonth,
-  freeTimesOf,
-  offeredSessionType,
-  privateTokenOf,
-} from "~/server/booking/visitor.server";
-import { siteContent } from "~/server/content/site-content.server";
+
+export { headers, loader } from "./seance.server";
 
 /**
  * /reserver/{studio}/{séance}: a month of free days (`?mois=AAAA-MM`, else the chosen day's month, else the
@@ -32,42 +23,6 @@ import { siteContent } from "~/server/content/site-content.server";
  */
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const studio = bookingStudioAt(content, params.studio);
-  const search = new URL(request.url).searchParams;
-  const privateToken = privateTokenOf(search.get("lien"));
-  const type = await offeredSessionType(studio.id, params.seance, privateToken);
-  // An impossible day in the address (2026-12-32, 0000-00-00) is no day chosen (decision 0122).
-  const day = parseIsoDay(search.get("jour"));
-  // An address of the former pages of seven days (`?du=`) opens that day's month.
-  const from = parseIsoDay(search.get("du"));
-  const month = parseMonth(search.get("mois")) ?? (from && !day ? from.slice(0, 7) : null);
-  const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
-  const offer = sessionOffer(content.documents.prices, type);
-  const [calendar, times] = await Promise.all([
-    freeDaysOfMonth({ ...query, month, day }),
-    day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
-  ]);
-  return {
-    studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
-    type: {
-      slug: type.slug,
-      name: type.name,
-      duration: durationLabelFr(type.durationMinutes),
-      // The price card's when the type is its offer (decision 0127).
-      priceText: offer.price,
-      included: offer.included,
-    },
-    privateToken,
-    day,
-    calendar,
-    times: times.map((slot) => ({ key: slot.key, time: slot.time })),
-  };
-}
-
-export const headers = () => ({ "Cache-Control": "no-store" });
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];

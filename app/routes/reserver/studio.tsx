@@ -6,48 +6,15 @@ import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingPage, choiceClass, NO_INDEX } from "~/components/booking/booking-layout";
 import { Photo } from "~/components/ui/photo";
 import { bookingDaysPath, bookingStudioPath, BOOKING_HOME_PATH } from "~/lib/booking/urls";
-import { sessionOffer } from "~/lib/booking/offer";
-import { durationLabelFr } from "~/lib/booking/words";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import {
-  bookingStudioAt,
-  offeredSessionTypes,
-  privateTokenOf,
-  withPreviewedType,
-} from "~/server/booking/visitor.server";
-import { siteContent } from "~/server/content/site-content.server";
+
+export { loader } from "./studio.server";
 
 /** /reserver/{studio}: the session types offered at the studio (a private one with `?lien=`). */
 
 export const handle: SiteHandle = { solidHeader: true };
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const studio = bookingStudioAt(content, params.studio);
-  const privateToken = privateTokenOf(new URL(request.url).searchParams.get("lien"));
-  const offered = await offeredSessionTypes(studio.id, privateToken);
-  const { types, previewedId } = withPreviewedType(offered, content, studio.id);
-  return {
-    studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
-    privateToken,
-    types: types.map((type) => ({
-      slug: type.slug,
-      name: type.name,
-      description: type.description,
-      photo: type.photoId ? content.photo(type.photoId) : null,
-      duration: durationLabelFr(type.durationMinutes),
-      // The price card's when the type is its offer (decision 0127).
-      priceText: sessionOffer(content.documents.prices, type).price,
-      request: type.mode === "request",
-      private: type.visibility === "private",
-      previewed: type.id === previewedId,
-      // One not created yet has no page of free days to open.
-      linked: type.id !== "apercu",
-    })),
-  };
-}
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];

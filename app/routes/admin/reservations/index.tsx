@@ -1,7 +1,7 @@
 import { CalendarOff, Download, Plus, Trash2 } from "lucide-react";
 import { instantLabelFr } from "~/lib/booking/words";
 import { useEffect } from "react";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/index";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
@@ -15,184 +15,28 @@ import {
   timeFr,
 } from "~/components/booking-admin/agenda-parts";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
-import type { BlockedLine } from "~/lib/booking/agenda-lines";
 import { WeekGrid } from "~/components/booking-admin/week-grid";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
-import { isIsoDay, longDayFr, mondayOf } from "~/lib/booking/agenda-format";
+import {
+  AGENDA_LIST_DAYS,
+  AGENDA_PAGE,
+  AGENDA_VIEWS,
+  type AgendaView,
+} from "~/lib/booking/admin-pages";
+import { longDayFr } from "~/lib/booking/agenda-format";
 import { BOOKING_STATES, BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
 import { addParisDays } from "~/lib/booking/slots";
-import { isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
-import { formValues, isUuid, type FieldErrors, answerStatus, type FormAnswer } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { pagePosition } from "~/server/db/keyset.server";
-import {
-  agendaBlockedPeriods,
-  AGENDA_LIST_ORDER,
-  agendaBookingPage,
-  agendaBookings,
-  agendaLine,
-  pendingRequests,
-  type AgendaBlockedPeriod,
-} from "~/server/booking/agenda.server";
-import { blockPeriod, unblockPeriod } from "~/server/booking/bookings.server";
-import { listPhotographers } from "~/server/booking/photographers.server";
-import { BookingRefusedError } from "~/server/booking/refusals.server";
-import { listStudios } from "~/server/content/content-store.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Agenda des réservations - Administration" },
 ];
 
-const PAGE = "/admin/reservations";
-const VIEWS = { jour: "Jour", semaine: "Semaine", liste: "Liste" } as const;
-type View = keyof typeof VIEWS;
-/** How many days the list view covers from its date. */
-const LIST_DAYS = 60;
-
-const blockedLine = (row: AgendaBlockedPeriod): BlockedLine => ({
-  id: row.id,
-  startsAt: row.startsAt.toISOString(),
-  endsAt: row.endsAt.toISOString(),
-  label: row.label,
-  studioName: row.studioName,
-  photographerName: row.photographerName,
-});
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const url = new URL(request.url);
-  const view: View =
-    (Object.keys(VIEWS) as View[]).find((v) => v === url.searchParams.get("vue")) ?? "semaine";
-  const today = isoDayInParis(new Date());
-  const asked = url.searchParams.get("date");
-  const date = isIsoDay(asked) ? asked : today;
-  const studioParam = url.searchParams.get("studio");
-  const studioId = isUuid(studioParam) ? studioParam : null;
-  const stateParam = url.searchParams.get("etat");
-  const state = BOOKING_STATES.find((candidate) => candidate === stateParam) ?? null;
-
-  const [fromDay, toDay] =
-    view === "jour"
-      ? [date, date]
-      : view === "semaine"
-        ? [mondayOf(date), addParisDays(mondayOf(date), 6)]
-        : [date, addParisDays(date, LIST_DAYS - 1)];
-  const filter = { studioId, states: state ? [state] : undefined };
-  // The list view reads a page of its days (decision 0130); the day and the week read their few bookings.
-  const listPage =
-    view === "liste"
-      ? agendaBookingPage(fromDay, toDay, filter, pagePosition(AGENDA_LIST_ORDER, url.searchParams))
-      : agendaBookings(fromDay, toDay, filter).then((rows) => ({
-          rows,
-          previous: null,
-          next: null,
-          matching: rows.length,
-        }));
-  const [{ rows, previous, next, matching }, blocked, requests, studios, people] =
-    await Promise.all([
-      listPage,
-      agendaBlockedPeriods(fromDay, toDay, studioId),
-      pendingRequests(),
-      listStudios(),
-      listPhotographers(),
-    ]);
-  return {
-    view,
-    date,
-    today,
-    now: new Date().toISOString(),
-    fromDay,
-    toDay,
-    studioId,
-    state,
-    bookings: rows.map(agendaLine),
-    previous,
-    next,
-    matching,
-    blocked: blocked.map(blockedLine),
-    requests: requests.map((row) => ({
-      ...agendaLine(row),
-      respondBy: row.respondBy?.toISOString() ?? null,
-    })),
-    studios: studios
-      .filter((studio) => studio.retiredAt === null)
-      .map((studio) => ({ id: studio.id, name: studio.data.name })),
-    photographers: people.map((person) => ({ id: person.id, name: person.name })),
-    // The week grid shades the time the studios shown are closed (decision 0138).
-    openings: studios
-      .filter((studio) => studio.retiredAt === null && (!studioId || studio.id === studioId))
-      .map((studio) => ({
-        name: studio.data.name,
-        hours: studio.data.hours,
-        closures: studio.data.closures,
-      })),
-  };
-}
-
-type BlockAnswer = FormAnswer<{ errors: FieldErrors; message: string }>;
-
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  if (intent === "unblock") {
-    const id = formData.get("id");
-    const done = isUuid(id) && (await unblockPeriod(id));
-    return redirectWithToast(
-      PAGE,
-      done
-        ? {
-            type: "success",
-            title: "Période débloquée",
-            description: "Ce temps est de nouveau réservable.",
-          }
-        : { type: "error", title: "Cette période n'existe plus" },
-    );
-  }
-  if (intent !== "block") return data({ error: "Action inconnue" }, { status: 400 });
-
-  const values = formValues(formData, ["intent"]);
-  const errors: FieldErrors = {};
-  const start = parisDateTimeToInstant(values.start ?? "");
-  const end = parisDateTimeToInstant(values.end ?? "");
-  if (!start) errors.start = "Indiquez le début (date et heure)";
-  if (!end) errors.end = "Indiquez la fin (date et heure)";
-  const studioId = values.studioId ? values.studioId : null;
-  const photographerId = values.photographerId ? values.photographerId : null;
-  const refuse = (fieldErrors: FieldErrors, message: string, status = 400) =>
-    data<BlockAnswer>(
-      { status: answerStatus(status), values, errors: fieldErrors, message },
-      { status },
-    );
-  if (!start || !end)
-    return refuse(errors, "La période n'est pas bloquée : un champ est à corriger.");
-  try {
-    await blockPeriod({
-      studioId,
-      photographerId,
-      start,
-      end,
-      label: values.label ?? "",
-      createdBy: admin.id,
-    });
-  } catch (error) {
-    if (error instanceof BookingRefusedError) {
-      return refuse({ ...error.fieldErrors }, error.message, error.status);
-    }
-    throw error;
-  }
-  return redirectWithToast(`${PAGE}?vue=semaine&date=${dayOf(start.toISOString())}`, {
-    type: "success",
-    title: "Période bloquée",
-    description: "Aucune réservation ne peut y être prise.",
-  });
-}
-
 function agendaHref(params: {
-  vue: View;
+  vue: AgendaView;
   date: string;
   studio: string | null;
   etat?: string | null;
@@ -200,7 +44,7 @@ function agendaHref(params: {
   const search = new URLSearchParams({ vue: params.vue, date: params.date });
   if (params.studio) search.set("studio", params.studio);
   if (params.etat) search.set("etat", params.etat);
-  return `${PAGE}?${search}`;
+  return `${AGENDA_PAGE}?${search}`;
 }
 
 export default function Agenda({ loaderData, actionData }: Route.ComponentProps) {
@@ -213,8 +57,8 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
   const { view, date, today, fromDay, toDay, studioId, state, bookings, blocked, requests } =
     loaderData;
   const blockAnswer = actionData && "message" in actionData ? actionData : undefined;
-  const step = view === "jour" ? 1 : view === "semaine" ? 7 : LIST_DAYS;
-  const href = (vue: View, day: string) =>
+  const step = view === "jour" ? 1 : view === "semaine" ? 7 : AGENDA_LIST_DAYS;
+  const href = (vue: AgendaView, day: string) =>
     agendaHref({ vue, date: day, studio: studioId, etat: state });
   const days = Array.from({ length: view === "semaine" ? 7 : 1 }, (_, index) =>
     addParisDays(fromDay, index),
@@ -234,13 +78,13 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
         actions={
           <>
             <Button asChild>
-              <Link to={`${PAGE}/nouvelle`}>
+              <Link to={`${AGENDA_PAGE}/nouvelle`}>
                 <Plus aria-hidden="true" />
                 Ajouter une réservation
               </Link>
             </Button>
             <Button asChild variant="outline">
-              <a href={`${PAGE}/export.csv`} download>
+              <a href={`${AGENDA_PAGE}/export.csv`} download>
                 <Download aria-hidden="true" />
                 Exporter (CSV)
               </a>
@@ -285,7 +129,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
           </h2>
           <nav aria-label="Vue de l'agenda">
             <ul className="flex flex-wrap gap-1">
-              {(Object.keys(VIEWS) as View[]).map((candidate) => (
+              {(Object.keys(AGENDA_VIEWS) as AgendaView[]).map((candidate) => (
                 <li key={candidate}>
                   <Link
                     to={href(candidate, date)}
@@ -297,7 +141,7 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                         : "border-border bg-white hover:bg-muted",
                     )}
                   >
-                    {VIEWS[candidate]}
+                    {AGENDA_VIEWS[candidate]}
                   </Link>
                 </li>
               ))}
@@ -370,13 +214,13 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
         {view === "liste" ? (
           bookings.length === 0 ? (
             <p className="text-sm text-muted-foreground">
-              Aucune réservation sur ces {LIST_DAYS} jours.
+              Aucune réservation sur ces {AGENDA_LIST_DAYS} jours.
             </p>
           ) : (
             <>
               <p className="text-sm text-muted-foreground">
                 {loaderData.matching} réservation{loaderData.matching > 1 ? "s" : ""} sur ces{" "}
-                {LIST_DAYS} jours.
+                {AGENDA_LIST_DAYS} jours.
               </p>
               <ul className="space-y-2" aria-label="Réservations">
                 {bookings.map((booking) => (

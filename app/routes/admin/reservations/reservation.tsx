@@ -1,6 +1,6 @@
 import { Ban, Check, CheckCheck, MoveRight, UserX } from "lucide-react";
 import { instantLabelFr } from "~/lib/booking/words";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/reservation";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
@@ -15,218 +15,20 @@ import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
-import { durationFr, isIsoDay, longDayFr } from "~/lib/booking/agenda-format";
-import { eventMessage, eventSentence } from "~/lib/booking/event-lines";
-import { formValues, isUuid, answerStatus, type FormAnswer } from "~/lib/forms";
+import { BOOKING_STEP_PARAMS, type BookingStepAnswer } from "~/lib/booking/admin-pages";
+import { longDayFr } from "~/lib/booking/agenda-format";
 import { INTERNAL_NOTE_MAX } from "~/lib/booking/session-types";
-import { managePath } from "~/lib/booking/urls";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { env } from "~/server/env.server";
-import { manageTokenFor } from "~/server/booking/manage-token.server";
-import { bookingDetail, ownerFreeSlots, studiosOffering } from "~/server/booking/agenda.server";
-import {
-  acceptRequest,
-  cancelBooking,
-  declineRequest,
-  markBookingOutcome,
-  moveBooking,
-  ownerAuthor,
-  setInternalNote,
-} from "~/server/booking/bookings.server";
-import { BookingRefusedError } from "~/server/booking/refusals.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./reservation.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.booking.clientName ?? "Réservation"} - Administration` },
 ];
 
-/** The search parameters that open a step of the page without JavaScript. */
-const STEP = { move: "deplacer", cancel: "annuler", decline: "refuser" } as const;
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  const detail = await bookingDetail(params.id);
-  if (!detail) {
-    throw await redirectWithToast("/admin/reservations", {
-      type: "error",
-      title: "Réservation introuvable",
-      description: "Cette réservation n'existe pas ou plus.",
-    });
-  }
-  const { booking, questions, events } = detail;
-  const url = new URL(request.url);
-  const moving = url.searchParams.has(STEP.move);
-  const studios = moving ? await studiosOffering(booking.sessionTypeId) : [];
-  const askedStudio = url.searchParams.get("studio");
-  const moveStudio = studios.find((studio) => studio.id === askedStudio)?.id ?? booking.studioId;
-  const askedDay = url.searchParams.get("jour");
-  const moveDay = isIsoDay(askedDay) ? askedDay : dayOf(booking.startsAt.toISOString());
-  const durationMinutes = (booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000;
-  const slots = moving
-    ? await ownerFreeSlots({
-        studioId: moveStudio,
-        sessionTypeId: booking.sessionTypeId,
-        day: moveDay,
-        exceptBookingId: booking.id,
-        booking: {
-          durationMinutes,
-          bufferBeforeMinutes: booking.bufferBeforeMinutes,
-          bufferAfterMinutes: booking.bufferAfterMinutes,
-        },
-      })
-    : [];
-  const labelOf = new Map(questions.map((question) => [question.id, question.label]));
-  return {
-    booking: {
-      id: booking.id,
-      state: booking.state,
-      startsAt: booking.startsAt.toISOString(),
-      endsAt: booking.endsAt.toISOString(),
-      duration: durationFr(durationMinutes),
-      respondBy: booking.respondBy?.toISOString() ?? null,
-      started: booking.startsAt.getTime() <= Date.now(),
-      clientName: booking.clientName,
-      clientEmail: booking.clientEmail,
-      clientPhone: booking.clientPhone,
-      sessionTypeName: booking.sessionTypeName,
-      sessionTypeId: booking.sessionTypeId,
-      studioName: booking.studioName,
-      photographerName: booking.photographerName,
-      source: booking.source,
-      createdAt: booking.createdAt.toISOString(),
-      clientMail: booking.clientMail,
-      internalNote: booking.internalNote,
-      // The client's page, for the owner to give by phone when no e-mail carries it (decision 0138).
-      clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
-    },
-    answers: Object.entries(booking.answers).map(([id, answer]) => ({
-      question: labelOf.get(id) ?? id,
-      answer,
-    })),
-    history: events.map((event) => ({
-      id: event.id,
-      at: event.at.toISOString(),
-      sentence: eventSentence(event, admin.id),
-      message: eventMessage(event),
-    })),
-    move: moving
-      ? {
-          studios,
-          studioId: moveStudio,
-          day: moveDay,
-          slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
-        }
-      : null,
-    step: url.searchParams.has(STEP.cancel)
-      ? ("cancel" as const)
-      : url.searchParams.has(STEP.decline)
-        ? ("decline" as const)
-        : null,
-  };
-}
-
-type Answer = FormAnswer<{
-  message: string;
-  step: "move" | "cancel" | "decline" | "note" | "other";
-}>;
-
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  const by = ownerAuthor(admin);
-  const here = `/admin/reservations/${params.id}`;
-  if (!isUuid(params.id)) return data({ error: "Réservation inconnue" }, { status: 404 });
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const values = formValues(formData, ["intent"]);
-  const message = (values.message ?? "").trim();
-  const step: Answer["step"] =
-    intent === "move"
-      ? "move"
-      : intent === "cancel"
-        ? "cancel"
-        : intent === "decline"
-          ? "decline"
-          : intent === "note"
-            ? "note"
-            : "other";
-  try {
-    switch (intent) {
-      case "accept":
-        await acceptRequest(params.id, by);
-        return redirectWithToast(here, {
-          type: "success",
-          title: "Demande acceptée",
-          description: "La séance est confirmée.",
-        });
-      case "decline":
-        await declineRequest(params.id, by, { message });
-        return redirectWithToast(here, {
-          type: "success",
-          title: "Demande refusée",
-          description: "Le créneau est de nouveau libre.",
-        });
-      case "cancel":
-        await cancelBooking(params.id, by, { message });
-        return redirectWithToast(here, {
-          type: "success",
-          title: "Réservation annulée",
-          description: "Le créneau est de nouveau libre.",
-        });
-      case "note":
-        await setInternalNote(params.id, values.internalNote ?? "");
-        return redirectWithToast(here, { type: "success", title: "Note enregistrée" });
-      case "done":
-      case "no_show":
-        await markBookingOutcome(params.id, intent, by);
-        return redirectWithToast(here, {
-          type: "success",
-          title: intent === "done" ? "Séance notée comme effectuée" : "Absence notée",
-        });
-      case "move": {
-        const slot = (values.slot || values.slotTime || "").slice(0, 16);
-        if (slot === "") {
-          return data<Answer>(
-            {
-              status: "invalid",
-              message: "Choisissez un horaire libre ou indiquez une date et une heure.",
-              values,
-              step,
-            },
-            { status: 400 },
-          );
-        }
-        const studioId = isUuid(values.studioId) ? values.studioId : undefined;
-        const moved = await moveBooking(params.id, { slot, studioId }, by);
-        return redirectWithToast(here, {
-          type: "success",
-          title: "Réservation déplacée",
-          description: `Nouvel horaire : ${instantLabelFr(moved.startsAt)}.`,
-        });
-      }
-      default:
-        return data({ error: "Action inconnue" }, { status: 400 });
-    }
-  } catch (error) {
-    if (error instanceof BookingRefusedError) {
-      if (error.code === "not_found") throw redirect("/admin/reservations");
-      return data<Answer>(
-        {
-          status: answerStatus(error.status),
-          message: error.message,
-          values,
-          step,
-          errors: { ...error.fieldErrors },
-        },
-        { status: error.status },
-      );
-    }
-    throw error;
-  }
-}
-
 export default function BookingPage({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, answers, history, move, step } = loaderData;
-  const refusal = actionData && "step" in actionData ? (actionData as Answer) : undefined;
+  const refusal =
+    actionData && "step" in actionData ? (actionData as BookingStepAnswer) : undefined;
   useServerToast(refusal ? { type: "error", title: refusal.message } : undefined);
   const active = booking.state === "pending" || booking.state === "confirmed";
   const here = `/admin/reservations/${booking.id}`;
@@ -374,21 +176,21 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </Form>
             ) : null}
             <Button asChild variant="outline">
-              <Link to={`${here}?${STEP.move}=1`} preventScrollReset>
+              <Link to={`${here}?${BOOKING_STEP_PARAMS.move}=1`} preventScrollReset>
                 <MoveRight aria-hidden="true" />
                 Déplacer
               </Link>
             </Button>
             {booking.state === "pending" ? (
               <Button asChild variant="ghost-destructive">
-                <Link to={`${here}?${STEP.decline}=1`} preventScrollReset>
+                <Link to={`${here}?${BOOKING_STEP_PARAMS.decline}=1`} preventScrollReset>
                   <Ban aria-hidden="true" />
                   Refuser la demande…
                 </Link>
               </Button>
             ) : (
               <Button asChild variant="ghost-destructive">
-                <Link to={`${here}?${STEP.cancel}=1`} preventScrollReset>
+                <Link to={`${here}?${BOOKING_STEP_PARAMS.cancel}=1`} preventScrollReset>
                   <Ban aria-hidden="true" />
                   Annuler la réservation…
                 </Link>
@@ -469,7 +271,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             <FormAlert message={{ type: "error", title: refusal.message }} />
           ) : null}
           <Form method="get" className="flex flex-wrap items-end gap-2">
-            <input type="hidden" name={STEP.move} value="1" />
+            <input type="hidden" name={BOOKING_STEP_PARAMS.move} value="1" />
             <label className="text-sm">
               <span className="block font-semibold">Jour</span>
               <input

@@ -6,58 +6,14 @@ import { EditAndArchiveActions } from "~/components/admin/edit-and-archive";
 import { StatusBadge } from "~/components/admin/status-badge";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { Button } from "~/components/ui/button";
-import { durationFr } from "~/lib/booking/agenda-format";
 import { SESSION_TYPES_PAGE } from "~/lib/booking/session-type-form";
-import { parseIntent } from "~/lib/forms";
-import { requireAdmin } from "~/server/admin/guard.server";
-import {
-  listSessionTypes,
-  setSessionTypeArchived,
-} from "~/server/booking/session-type-store.server";
-import { listStudios } from "~/server/content/content-store.server";
-import { refusedIntent } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Séances - Administration" }];
 
 /** The search parameter that opens the confirmation of an archiving without JavaScript. */
 const CONFIRM_ARCHIVE_PARAM = "archiver";
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const [types, studios] = await Promise.all([listSessionTypes(), listStudios()]);
-  const studioName = new Map(studios.map((studio) => [studio.id, studio.data.name]));
-  return {
-    sessionTypes: types.map((type) => ({
-      id: type.id,
-      name: type.name,
-      duration: durationFr(type.durationMinutes),
-      priceText: type.priceText,
-      studios: type.studioIds.map((id) => studioName.get(id) ?? "").filter(Boolean),
-      request: type.mode === "request",
-      private: type.visibility === "private",
-      archived: type.archivedAt !== null,
-    })),
-  };
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  const parsed = parseIntent(await request.formData(), ["archive", "unarchive"]);
-  if (!parsed.ok) return refusedIntent(parsed.reason, "Séance inconnue");
-  const done = await setSessionTypeArchived(parsed.id, parsed.intent === "archive");
-  if (!done) return refusedIntent("id", "Séance inconnue");
-  return redirectWithToast(
-    SESSION_TYPES_PAGE,
-    parsed.intent === "archive"
-      ? {
-          type: "success",
-          title: "Séance archivée",
-          description: "Elle n'est plus proposée ; ses réservations restent dans l'agenda.",
-        }
-      : { type: "success", title: "Séance de nouveau proposée" },
-  );
-}
 
 export default function SessionTypes({ loaderData }: Route.ComponentProps) {
   const { sessionTypes } = loaderData;

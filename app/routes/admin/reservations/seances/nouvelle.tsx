@@ -3,20 +3,10 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { SessionTypeForm } from "~/components/booking-admin/session-type-form";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { useFormAnswer } from "~/components/ui/server-toast";
-import {
-  loadSessionTypeForm,
-  sessionTypeFormAction,
-} from "~/server/booking/session-types-admin.server";
+
+export { action, loader } from "./nouvelle.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouvelle séance - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  return loadSessionTypeForm(request, null);
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  return sessionTypeFormAction(request, null);
-}
 
 export default function NewSessionType({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, toast } = useFormAnswer(actionData);

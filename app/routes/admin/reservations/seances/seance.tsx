@@ -6,35 +6,12 @@ import { RevisionHistory } from "~/components/admin/revision-history";
 import { SessionTypeForm } from "~/components/booking-admin/session-type-form";
 import { ReservationsNav } from "~/components/booking-admin/reservations-nav";
 import { useFormAnswer } from "~/components/ui/server-toast";
-import {
-  loadSessionTypeForm,
-  sessionTypeFormAction,
-} from "~/server/booking/session-types-admin.server";
-import { env } from "~/server/env.server";
-import { loadDocument } from "~/server/content/content-store.server";
-import { cardOfSessionType } from "~/lib/booking/offer";
-import { formatPrice } from "~/lib/prices";
+
+export { action, loader } from "./seance.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.sessionType?.name ?? "Séance"} - Administration` },
 ];
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const [form, prices] = await Promise.all([
-    loadSessionTypeForm(request, params.id),
-    loadDocument("prices"),
-  ]);
-  const card = cardOfSessionType(prices, params.id);
-  return {
-    ...form,
-    origin: env().SITE_URL,
-    priceCard: card ? { title: card.title, price: formatPrice(card.price) } : null,
-  };
-}
-
-export async function action({ request, params }: Route.ActionArgs) {
-  return sessionTypeFormAction(request, params.id);
-}
 
 export default function EditSessionType({ loaderData, actionData }: Route.ComponentProps) {
   const { sessionType, values, history, studios, photos, origin, priceCard } = loaderData;
