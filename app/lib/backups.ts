@@ -1,6 +1,9 @@
 /** The word the owner types to confirm a restore (/admin/sauvegardes; the action checks it again). */
 export const RESTORE_WORD = "RESTAURER";
 
+/** The search parameter that opens a backup's restore confirmation (works without JavaScript). */
+export const RESTORE_PARAM = "restaurer";
+
 /** What a restore of a backup taken at `since` would erase: what was made on the site after it. */
 export type ErasedSince = {
   bookings: number;

@@ -1,14 +1,9 @@
 import type { Route } from "./+types/aide";
 import type { GuideBlock, GuideInline } from "~/lib/guide";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { ownersGuide } from "./aide.server";
+
+export { loader } from "./aide.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Aide - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return { blocks: ownersGuide() };
-}
 
 function Inlines({ inlines }: { inlines: GuideInline[] }) {
   return inlines.map((inline, index) => {

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mot-de-passe-oublie";
 import { SignInShell } from "~/components/admin/admin-shell";
 import { Field, Input } from "~/components/admin/field";
@@ -8,69 +8,13 @@ import { MailNotConfigured } from "~/components/admin/mail-not-configured";
 import { Button } from "~/components/ui/button";
 import { useServerToast } from "~/components/ui/server-toast";
 import { emailOnlySchema } from "~/lib/admin-schemas";
-import type { FieldErrors } from "~/lib/forms";
-import type { ToastMessage } from "~/lib/toast";
-import { requestPasswordResetLink } from "~/server/admin/password-reset.server";
-import { tooManyAttempts } from "~/server/admin/sign-in.server";
-import { auth } from "~/server/auth/auth.server";
-import { clientAddressContext } from "~/server/context";
-import { configuredMailer } from "~/server/admin/mailer.server";
-import { mailConfig } from "~/server/mail/transport.server";
-import { signInRefusal } from "~/server/forms.server";
+
+export { action, loader } from "./mot-de-passe-oublie.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Mot de passe oublié - Administration" },
   { name: "robots", content: "noindex, nofollow" },
 ];
-
-export function loader() {
-  return data(
-    { mailConfigured: mailConfig() !== null },
-    { headers: { "Cache-Control": "no-store" } },
-  );
-}
-
-/** The same answer whether or not the address is an administrator's. */
-const SENT: ToastMessage = {
-  type: "success",
-  title: "Demande enregistrée",
-  description:
-    "Si cette adresse est celle d'un compte administrateur, un e-mail vient de lui être envoyé avec un lien pour choisir un nouveau mot de passe. Le lien est valable une heure et ne fonctionne qu'une fois.",
-};
-
-type ActionResult = {
-  errors?: FieldErrors;
-  email?: string;
-  toast?: ToastMessage;
-  sent?: boolean;
-  mailConfigured?: boolean;
-};
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  const submitted = formData.get("email");
-  const email = typeof submitted === "string" ? submitted.slice(0, 300) : "";
-  const parsed = emailOnlySchema.safeParse({
-    email: typeof submitted === "string" ? submitted : "",
-  });
-  if (!parsed.success) {
-    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
-  }
-  const outcome = await requestPasswordResetLink(await auth(), configuredMailer(), {
-    email: parsed.data.email,
-    client: context.get(clientAddressContext),
-  });
-  if (outcome.kind === "not-configured") {
-    return data<ActionResult>({ mailConfigured: false }, { status: 503 });
-  }
-  if (outcome.kind === "rate-limited") {
-    return data<ActionResult>(
-      { email, toast: tooManyAttempts(outcome.retryAfterSeconds) },
-      { status: 429 },
-    );
-  }
-  return data<ActionResult>({ sent: true, toast: SENT });
-}
 
 export default function ForgottenPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

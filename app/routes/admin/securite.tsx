@@ -1,6 +1,6 @@
 import { Copy, Download, Printer, ShieldCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/securite";
 import { Field, Input } from "~/components/admin/field";
 import { FormAlert } from "~/components/admin/form-alert";
@@ -8,133 +8,11 @@ import { Button, buttonVariants } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
 import { useServerToast } from "~/components/ui/server-toast";
 import { useAdminBrand } from "~/components/admin/admin-brand";
-import type { ToastMessage } from "~/lib/toast";
-import type { FieldErrors } from "~/lib/forms";
 import { useHydrated } from "~/lib/use-hydrated";
-import { type AdminUser, requireAdmin } from "~/server/admin/guard.server";
-import { totpSetup, type TotpSetup } from "~/server/admin/two-factor.server";
-import { auth, authRefusal } from "~/server/auth/auth.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./securite.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sécurité - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  return { email: admin.email, twoFactorEnabled: admin.twoFactorEnabled };
-}
-
-type ActionData = {
-  step?: "confirm";
-  setup?: TotpSetup;
-  backupCodes?: string[];
-  errors?: FieldErrors;
-  toast?: ToastMessage;
-};
-
-/** The backup codes of the set-up under way, read again from the server (they stay until two-factor is on). */
-async function pendingBackupCodes(admin: AdminUser): Promise<string[] | undefined> {
-  try {
-    const result = await (await auth()).api.viewBackupCodes({ body: { userId: admin.id } });
-    return result.backupCodes;
-  } catch (error) {
-    if (await authRefusal(error)) return undefined;
-    throw error;
-  }
-}
-
-const WRONG_PASSWORD: ToastMessage = {
-  type: "error",
-  title: "Erreur",
-  description: "Mot de passe incorrect",
-};
-
-function forward(headers: Headers): Headers {
-  const out = new Headers();
-  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return out;
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  const api = (await auth()).api;
-
-  if (intent === "enable") {
-    if (admin.twoFactorEnabled) return data<ActionData>({}, { status: 400 });
-    try {
-      const result = await api.enableTwoFactor({
-        body: { password: String(formData.get("password") ?? "") },
-        headers: request.headers,
-      });
-      const { totpURI, backupCodes } = result as { totpURI: string; backupCodes: string[] };
-      return data<ActionData>({ step: "confirm", setup: await totpSetup(totpURI), backupCodes });
-    } catch (error) {
-      if (await authRefusal(error)) {
-        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
-      }
-      throw error;
-    }
-  }
-
-  if (intent === "confirm") {
-    if (admin.twoFactorEnabled) return data<ActionData>({}, { status: 400 });
-    const totpURI = String(formData.get("totpURI") ?? "");
-    if (!totpURI.startsWith("otpauth://")) return data<ActionData>({}, { status: 400 });
-    // Until two-factor is on, a refusal shows the same QR code, key and backup codes again.
-    const refuse = async (errors: FieldErrors, description: string) =>
-      data<ActionData>(
-        {
-          step: "confirm",
-          setup: await totpSetup(totpURI),
-          backupCodes: await pendingBackupCodes(admin),
-          errors,
-          toast: { type: "error", title: "Erreur", description },
-        },
-        { status: 400 },
-      );
-    if (formData.get("saved") !== "on") {
-      const message = "Confirmez que vous avez enregistré vos codes de secours";
-      return refuse({ saved: message }, message);
-    }
-    try {
-      const result = await api.verifyTOTP({
-        body: { code: String(formData.get("code") ?? "").replace(/\s+/g, "") },
-        headers: request.headers,
-        returnHeaders: true,
-      });
-      return redirectWithToast(
-        "/admin/securite",
-        { type: "success", title: "Double authentification activée" },
-        { headers: forward(result.headers) },
-      );
-    } catch (error) {
-      if (!(await authRefusal(error))) throw error;
-      return refuse({ code: "Code invalide" }, "Code invalide");
-    }
-  }
-
-  if (intent === "disable") {
-    try {
-      const result = await api.disableTwoFactor({
-        body: { password: String(formData.get("password") ?? "") },
-        headers: request.headers,
-        returnHeaders: true,
-      });
-      return redirectWithToast(
-        "/admin/securite",
-        { type: "success", title: "Double authentification désactivée" },
-        { headers: forward(result.headers) },
-      );
-    } catch (error) {
-      if (await authRefusal(error)) {
-        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
-      }
-      throw error;
-    }
-  }
-  return data<ActionData>({}, { status: 400 });
-}
 
 function PasswordForm({ intent, label, busy }: { intent: string; label: string; busy: boolean }) {
   return (

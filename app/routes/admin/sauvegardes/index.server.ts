@@ -1,4 +1,7 @@
 import { Readable } from "node:stream";
+import { data } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/index";
 import { isCutOff } from "~/server/backup/service.server";
 import {
   backupHealth,
@@ -8,15 +11,25 @@ import {
   listBackups,
   readBackup,
   recentRuns,
+  requestBackup,
+  requestCheck,
+  requestRestore,
 } from "~/server/backup/service.server";
 import type { RunView } from "~/components/backups/run-views";
+import { RESTORE_PARAM, RESTORE_WORD } from "~/lib/backups";
+import { type FormAnswer, parseForm } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { erasedSince } from "~/server/backup/since-backup.server";
+import { monthlyLinkSetting, setMonthlyLink } from "~/server/backup/monthly-link.server";
 import { log } from "~/server/logger.server";
+import { mailConfig } from "~/server/mail/transport.server";
 import { signLinkToken, verifyLinkToken } from "~/server/signed-link.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 /*
- * What /admin/sauvegardes shows and the signed download links of its backups (decision 0118). A link
- * is for one administrator and ten minutes: copied into a chat or left in a history it is soon useless,
- * and the administrator's session is asked for as well.
+ * What /admin/sauvegardes shows and does, and the signed download links of its backups (decision
+ * 0118). A link is for one administrator and ten minutes: copied into a chat or left in a history
+ * it is soon useless, and the administrator's session is asked for as well.
  */
 
 const DOWNLOAD_LIFETIME_SECONDS = 10 * 60;
@@ -181,4 +194,126 @@ export function downloadRefusal(
     status,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  const [page, monthly] = await Promise.all([backupsPage(admin.id), monthlyLinkSetting(admin.id)]);
+  const asked = new URL(request.url).searchParams.get(RESTORE_PARAM);
+  const restoreTarget = page.backups.find((backup) => backup.name === asked) ?? null;
+  // What the restore would erase, read before she types the word (decision 0128).
+  const erased = restoreTarget ? await erasedSince(new Date(restoreTarget.createdAt)) : null;
+  return data(
+    {
+      ...page,
+      restoreTarget: restoreTarget?.name ?? null,
+      erased,
+      monthlyLink: {
+        enabled: monthly.enabled,
+        email: admin.email,
+        lastSentAt: monthly.lastSentAt?.toISOString() ?? null,
+        mailConfigured: mailConfig() !== null,
+      },
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+const backupName = z.string().regex(/^sauvegarde-[0-9-]+\.tar(\.enc)?$/, "Sauvegarde inconnue");
+
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("backup") }),
+  // The monthly e-mailed link (decision 0139): the box sends « on » when ticked, nothing when not.
+  z.object({ intent: z.literal("monthly-link"), envoyer: z.literal("on").optional() }),
+  z.object({ intent: z.literal("check"), sauvegarde: backupName }),
+  z.object({
+    intent: z.literal("restore"),
+    sauvegarde: backupName,
+    confirmation: z
+      .string()
+      .trim()
+      .refine(
+        (typed) => typed.toUpperCase() === RESTORE_WORD,
+        `Tapez ${RESTORE_WORD} pour confirmer la restauration.`,
+      ),
+  }),
+]);
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const parsed = parseForm(await request.formData(), actionSchema);
+  if (!parsed.ok) {
+    return data<FormAnswer>(
+      {
+        status: "invalid",
+        values: parsed.values,
+        errors: parsed.errors,
+        toast: {
+          type: "error",
+          title: "Rien n'a été fait",
+          description:
+            parsed.errors.confirmation ?? parsed.errors.sauvegarde ?? "Demande inconnue.",
+        },
+      },
+      { status: 400 },
+    );
+  }
+  const who = admin.name || admin.email;
+  const form = parsed.data;
+  try {
+    if (form.intent === "backup") {
+      await requestBackup(who);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: "Sauvegarde demandée",
+        description: "Elle commence dans un instant : sa progression s'affiche sur cette page.",
+      });
+    }
+    if (form.intent === "monthly-link") {
+      const enabled = form.envoyer === "on";
+      await setMonthlyLink(admin.id, enabled);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: enabled ? "E-mail mensuel activé" : "E-mail mensuel arrêté",
+        description: enabled
+          ? `Un lien pour télécharger la dernière sauvegarde sera envoyé chaque mois à ${admin.email}.`
+          : "Vous ne recevrez plus de lien par e-mail.",
+      });
+    }
+    const listed = (await listBackups()).some((backup) => backup.name === form.sauvegarde);
+    if (!listed) {
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "error",
+        title: "Cette sauvegarde n'existe plus",
+      });
+    }
+    if (form.intent === "check") {
+      await requestCheck(form.sauvegarde, who);
+      return redirectWithToast("/admin/sauvegardes", {
+        type: "success",
+        title: "Vérification demandée",
+        description:
+          "La sauvegarde est restaurée à part, sans toucher au site ; le résultat s'affiche sur cette page.",
+      });
+    }
+    const runId = await requestRestore(form.sauvegarde, who);
+    return redirectWithToast(`/admin/sauvegardes/restauration/${runId}`, {
+      type: "info",
+      title: "Restauration demandée",
+    });
+  } catch (error) {
+    log.error("admin_backup_request_failed", { error, intent: form.intent });
+    return data<FormAnswer>(
+      {
+        status: "failed",
+        values: parsed.values,
+        toast: {
+          type: "error",
+          title: "Erreur",
+          description: "La demande n'a pas pu être enregistrée. Réessayez dans un instant.",
+        },
+      },
+      { status: 500 },
+    );
+  }
 }

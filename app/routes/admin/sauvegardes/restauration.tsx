@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/restauration";
 import {
   backupDateOfFile,
@@ -9,11 +9,8 @@ import {
   useRefreshWhile,
 } from "~/components/backups/run-views";
 import { useServerToast } from "~/components/ui/server-toast";
-import { isUuid } from "~/lib/forms";
-import { getAdmin } from "~/server/admin/guard.server";
-import { backupRun } from "~/server/backup/service.server";
-import { readToast, redirectWithToast } from "~/server/toast.server";
-import { runView } from "./index.server";
+
+export { loader } from "./restauration.server";
 
 /*
  * A restore asked from /admin/sauvegardes, followed until it ends (decision 0118). Outside the admin
@@ -26,31 +23,6 @@ export const meta: Route.MetaFunction = () => [
   { title: "Restauration - Administration" },
   { name: "robots", content: "noindex, nofollow" },
 ];
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const admin = await getAdmin(request);
-  const run = isUuid(params.id) ? await backupRun(params.id) : null;
-  if (!admin) {
-    if (run?.kind === "restore" && run.status === "done") {
-      throw await redirectWithToast("/admin/login", {
-        type: "info",
-        title: "La sauvegarde a été restaurée",
-        description:
-          "Les comptes sont revenus à leur état de ce jour-là : reconnectez-vous (avec le mot de passe que vous aviez alors).",
-      });
-    }
-    throw redirect("/admin/login");
-  }
-  if (!run || run.kind !== "restore") {
-    throw await redirectWithToast("/admin/sauvegardes", {
-      type: "error",
-      title: "Restauration introuvable",
-    });
-  }
-  const { toast, headers } = await readToast(request);
-  headers.set("Cache-Control", "no-store");
-  return data({ run: runView(run), toast }, { headers });
-}
 
 export default function Restauration({ loaderData }: Route.ComponentProps) {
   const { run, toast } = loaderData;

@@ -12,46 +12,12 @@ import {
 } from "~/components/admin/document-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { TarifsNav } from "~/components/admin/tarifs-nav";
-import type { Documents } from "~/content/schemas";
-import { documentValues, testimonialsForm } from "~/lib/document-forms";
 import { listLength } from "~/lib/forms";
-import type { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { loadDocument } from "~/server/content/content-store.server";
-import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
+import { TESTIMONIAL_PAGES } from "~/lib/testimonial-pages";
+
+export { action, loader } from "./temoignages.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Témoignages - Administration" }];
-
-const PAGE = "/admin/tarifs/temoignages";
-
-/** The pages that show testimonials, with their list's name in the document. */
-const PAGES = [
-  { list: "gendarmerie", title: "Page Gendarmerie", path: "/gendarmerie" },
-  { list: "portraitFamille", title: "Page Portrait & Famille", path: "/portrait-famille" },
-  { list: "grossesse", title: "Page Grossesse", path: "/prestations/grossesse" },
-] as const;
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const [testimonials, history] = await Promise.all([
-    loadDocument("testimonials"),
-    documentHistory("testimonials", request),
-  ]);
-  return { values: documentValues("testimonials", testimonials), history };
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return documentFormAction(await request.formData(), admin, {
-    key: "testimonials",
-    schema: testimonialsForm,
-    build: (parsed: z.output<typeof testimonialsForm>): Documents["testimonials"] => parsed,
-    load: () => loadDocument("testimonials"),
-    previewPaths: PAGES.map((page) => page.path),
-    page: PAGE,
-    savedTitle: "Témoignages enregistrés",
-  });
-}
 
 function PageTestimonials({ list, title }: { list: string; title: string }) {
   const { values } = useDocumentForm();
@@ -109,13 +75,13 @@ export default function AdminTestimonials({ loaderData, actionData }: Route.Comp
         document="testimonials"
         title="Témoignages"
         {...state}
-        previews={PAGES.map((page) => ({
+        previews={TESTIMONIAL_PAGES.map((page) => ({
           path: page.path,
           label: `Prévisualiser (${page.title})`,
         }))}
       >
         <p className="text-sm text-muted-foreground">{LIST_HINT}</p>
-        {PAGES.map((page) => (
+        {TESTIMONIAL_PAGES.map((page) => (
           <PageTestimonials key={page.list} list={page.list} title={page.title} />
         ))}
       </DocumentForm>
