@@ -54,6 +54,11 @@ export function emailCount(count: number): string {
   return `${formatCount(count)} e-mail${count > 1 ? "s" : ""}`;
 }
 
+/** « 1 abonné », « 300 abonnés » (the send page and its toasts). */
+export function subscribers(count: number): string {
+  return `${count} abonné${count > 1 ? "s" : ""}`;
+}
+
 /** The sending pace: « 300 e-mails par minute ». */
 export function ratePerMinute(rate: number): string {
   return `${emailCount(rate)} par minute`;

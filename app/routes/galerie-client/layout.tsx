@@ -1,24 +1,14 @@
 import { Outlet } from "react-router";
 import { telHref } from "~/lib/public-site";
-import { siteContent } from "~/server/content/site-content.server";
-import { findClientGallery } from "~/server/galleries/access.server";
-import { studioContact } from "~/server/galleries/emails.server";
 import type { Route } from "./+types/layout";
+
+export { loader } from "./layout.server";
 
 /**
  * The client's gallery pages (decision 0103) have a layout of their own: the brand and the studio's
  * contact, no menu leading elsewhere (the client came for the photos; the address must not travel
  * through links to the rest of the site).
  */
-export async function loader({ context, params }: Route.LoaderArgs) {
-  const content = await siteContent(context);
-  const gallery = params.id ? await findClientGallery(params.id) : null;
-  return {
-    brand: content.documents.identity.brand,
-    contact: studioContact(content, gallery?.studioId ?? null),
-  };
-}
-
 export default function GalleryClientLayout({ loaderData }: Route.ComponentProps) {
   const { brand, contact } = loaderData;
   return (

@@ -6,18 +6,11 @@ import {
   NewsletterLinkPage,
   UnusableLinkPage,
 } from "~/components/newsletter/link-page";
-import { CONFIRMATION_LIFETIME_DAYS, LINK_PAGE_HEADERS } from "~/lib/newsletter-links";
+import { CONFIRMATION_LIFETIME_DAYS } from "~/lib/newsletter-links";
 import { siteFrom, useSite } from "~/lib/public-site";
-import {
-  afterStep,
-  confirmSubscription,
-  linkPageAnswer as answer,
-  linkPressAllowed,
-  linkTarget,
-  postedToken,
-  readSubscriberLink,
-} from "~/server/newsletter/sign-up.server";
 import { ofName } from "~/lib/french";
+
+export { action, headers, loader } from "./confirmation.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -26,27 +19,6 @@ export const handle: SiteHandle = { solidHeader: true };
  * e-mail opens this page, and only its button confirms, so that a mail scanner opening links subscribes
  * nobody.
  */
-
-export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
-  return answer({ target: linkTarget(await readSubscriberLink("newsletter-confirm", token)) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const token = postedToken(request, await request.formData());
-  // Every press is counted, whatever its token (decision record 0081).
-  const allowed = await linkPressAllowed(context);
-  const link = await readSubscriberLink("newsletter-confirm", token);
-  if (!allowed) return answer({ target: linkTarget(link), event: "rate_limited" });
-  if (link.kind !== "subscriber") return answer({ target: linkTarget(link) });
-  const after = await confirmSubscription(link.subscriber.id);
-  return answer({
-    target: linkTarget(afterStep(link, after)),
-    event: after?.changed ? "confirmed" : undefined,
-  });
-}
-
-export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: `Confirmation de votre inscription | ${siteFrom(matches).brand}` },

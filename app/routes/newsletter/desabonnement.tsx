@@ -7,24 +7,14 @@ import {
   UnusableLinkPage,
 } from "~/components/newsletter/link-page";
 import {
-  LINK_PAGE_HEADERS,
-  ONE_CLICK_FIELD,
   RESUBSCRIBE_CONSENT_TEXT,
   RESUBSCRIBE_INTENT,
   type LinkEvent,
 } from "~/lib/newsletter-links";
 import { siteFrom, useSite } from "~/lib/public-site";
-import {
-  afterStep,
-  linkPageAnswer as answer,
-  linkPressAllowed,
-  linkTarget,
-  postedToken,
-  readSubscriberLink,
-  resubscribe,
-  unsubscribe,
-} from "~/server/newsletter/sign-up.server";
 import { ofName } from "~/lib/french";
+
+export { action, headers, loader } from "./desabonnement.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
@@ -35,39 +25,6 @@ export const handle: SiteHandle = { solidHeader: true };
  * none: the signed token in the address is the whole authority, see http/origin-check.server.ts). Once
  * unsubscribed, the page offers « Me réinscrire ».
  */
-
-export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
-  return answer({ target: linkTarget(await readSubscriberLink("newsletter-unsubscribe", token)) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const oneClick = form.get(ONE_CLICK_FIELD.name) === ONE_CLICK_FIELD.value;
-  const link = await readSubscriberLink("newsletter-unsubscribe", postedToken(request, form));
-  // A token that leads to no subscriber: nothing to do, but counted (someone may be trying tokens).
-  if (link.kind !== "subscriber") {
-    const allowed = await linkPressAllowed(context, { oneClick });
-    return answer({ target: linkTarget(link), event: allowed ? undefined : "rate_limited" });
-  }
-  // Only « Me réinscrire » says so, and it is counted; any other POST leaves (the one-click body, the
-  // page's button, a provider that words its request differently), never counted nor refused: leaving
-  // must not fail on a detail, nor on a budget shared with others.
-  if (form.get("intent") === RESUBSCRIBE_INTENT) {
-    if (!(await linkPressAllowed(context))) {
-      return answer({ target: linkTarget(link), event: "rate_limited" });
-    }
-    const after = await resubscribe(link.subscriber.id);
-    return answer({
-      target: linkTarget(afterStep(link, after)),
-      event: after?.outcome === "unchanged" ? undefined : after?.outcome,
-    });
-  }
-  const after = await unsubscribe(link.subscriber.id, { oneClick });
-  return answer({ target: linkTarget(afterStep(link, after)), event: "unsubscribed" });
-}
-
-export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: `Désabonnement de la newsletter | ${siteFrom(matches).brand}` },

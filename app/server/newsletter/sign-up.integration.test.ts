@@ -24,8 +24,8 @@ import { SAMPLE_SUBSCRIBER } from "./links.server";
 import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { RESUBSCRIBE_INTENT } from "~/lib/newsletter-links";
-import * as confirmationPage from "~/routes/newsletter/confirmation";
-import * as unsubscribePage from "~/routes/newsletter/desabonnement";
+import * as confirmationPage from "~/routes/newsletter/confirmation.server";
+import * as unsubscribePage from "~/routes/newsletter/desabonnement.server";
 import { NEWSLETTER_CONSENT_TEXT } from "~/lib/newsletter";
 import { RESUBSCRIBE_CONSENT_TEXT, RESUBSCRIBE_SOURCE } from "~/lib/newsletter-links";
 

@@ -6,50 +6,11 @@ import { DeleteForm } from "~/components/admin/delete-form";
 import { MediaThumbnail } from "~/components/admin/media-thumbnail";
 import { MediaUploadForm } from "~/components/admin/media-upload-form";
 import { Button } from "~/components/ui/button";
-import { parseIntent } from "~/lib/forms";
 import { formatSize } from "~/lib/sizes";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { deleteMedia, listLibrary, mediaUsage } from "~/server/content/media-store.server";
-import { refusedIntent } from "~/server/forms.server";
-import { log } from "~/server/logger.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Photos - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const [library, usage] = await Promise.all([listLibrary(), mediaUsage()]);
-  return {
-    photos: library.map((photo) => ({ ...photo, usage: usage.get(photo.id) ?? [] })),
-  };
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  const target = parseIntent(await request.formData(), ["delete"]);
-  if (!target.ok) return refusedIntent(target.reason, "Photo inconnue");
-  try {
-    const outcome = await deleteMedia(target.id);
-    if (outcome.status === "used") {
-      return redirectWithToast("/admin/medias", {
-        type: "error",
-        title: "Photo utilisée",
-        description: `Cette photo est utilisée (${outcome.usage.join(", ")}) : remplacez-la d'abord.`,
-      });
-    }
-    return redirectWithToast("/admin/medias", {
-      type: "success",
-      title: outcome.status === "deleted" ? "Photo supprimée" : "Photo déjà supprimée",
-    });
-  } catch (error) {
-    log.error("admin_media_delete_failed", { error });
-    return redirectWithToast("/admin/medias", {
-      type: "error",
-      title: "Erreur",
-      description: "Impossible de supprimer la photo",
-    });
-  }
-}
 
 export default function Medias({ loaderData }: Route.ComponentProps) {
   const { photos } = loaderData;

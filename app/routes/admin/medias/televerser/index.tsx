@@ -2,10 +2,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/index";
 import { MediaUploadForm } from "~/components/admin/media-upload-form";
 import { slotPickerPath } from "~/lib/media-forms";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { receiveMediaUpload } from "~/server/content/media-upload.server";
-import { invalidForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./index.server";
 
 /*
  * The upload without JavaScript: the media library's form posts here (multipart, streamed to disk). A refusal
@@ -14,32 +12,6 @@ import { redirectWithToast } from "~/server/toast.server";
  */
 
 export const meta: Route.MetaFunction = () => [{ title: "Téléverser une photo - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return { slot: new URL(request.url).searchParams.get("emplacement") ?? "" };
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  const outcome = await receiveMediaUpload(request, {
-    id: admin.id,
-    name: admin.name || admin.email,
-  });
-  if (!outcome.ok) return invalidForm(outcome.values, outcome.errors);
-  if (outcome.slotLabel) {
-    return redirectWithToast("/admin/medias/emplacements", {
-      type: "success",
-      title: "Photo téléversée",
-      description: `Elle remplace la précédente : ${outcome.slotLabel}.`,
-    });
-  }
-  return redirectWithToast(`/admin/medias/${outcome.id}`, {
-    type: "success",
-    title: "Photo téléversée",
-    description: "Placez son point d'intérêt si besoin.",
-  });
-}
 
 export default function MediaUpload({ loaderData, actionData }: Route.ComponentProps) {
   const slot = actionData?.values.emplacement ?? loaderData.slot;

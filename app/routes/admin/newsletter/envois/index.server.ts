@@ -1,5 +1,15 @@
+import type { Route } from "./+types/index";
 import { formatLongDateTimeFr } from "~/lib/dates";
-import { sendingsProgress, type SendingProgress } from "~/server/newsletter/sending.server";
+import { isUuid } from "~/lib/forms";
+import { getArticleForAdmin } from "~/server/blog/admin-articles.server";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { mailConfig } from "~/server/mail/transport.server";
+import {
+  sendingProblems,
+  sendingsProgress,
+  type SendingProgress,
+} from "~/server/newsletter/sending.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 /** Where a sending stands, as its page shows it and its `/progression` address answers (JSON). */
 export type ProgressView = Pick<
@@ -34,4 +44,33 @@ export function progressView(progress: SendingProgress): ProgressView {
 export async function findSendingProgress(id: string): Promise<SendingProgress | null> {
   const [progress] = await sendingsProgress({ id, limit: 1 });
   return progress ?? null;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const progress = isUuid(params.id) ? await findSendingProgress(params.id) : null;
+  if (!progress) {
+    throw await redirectWithToast("/admin/dashboard", {
+      type: "error",
+      title: "Erreur",
+      description: "Envoi introuvable",
+    });
+  }
+  const [article, problems] = await Promise.all([
+    progress.articleId ? getArticleForAdmin(progress.articleId) : null,
+    sendingProblems(progress.id),
+  ]);
+  return {
+    id: progress.id,
+    subject: progress.subject,
+    article: article ? { id: article.id, slug: article.slug, published: article.published } : null,
+    progress: progressView(progress),
+    failures: problems.failed.map((delivery) => ({
+      id: delivery.id,
+      email: delivery.email,
+      error: delivery.error ?? "Échec de l'envoi",
+    })),
+    retryingError: problems.retryingError,
+    mailConfigured: mailConfig() !== null,
+  };
 }

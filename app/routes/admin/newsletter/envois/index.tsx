@@ -5,47 +5,16 @@ import type { Route } from "./+types/index";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminSection, AdminTable, cellClass } from "~/components/admin/admin-table";
 import { MailNotConfigured } from "~/components/admin/mail-not-configured";
-import { isUuid } from "~/lib/forms";
 import { usePolled } from "~/lib/use-polled";
-import { getArticleForAdmin } from "~/server/blog/admin-articles.server";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { mailConfig } from "~/server/mail/transport.server";
-import { sendingProblems } from "~/server/newsletter/sending.server";
-import { redirectWithToast } from "~/server/toast.server";
-import { findSendingProgress, progressView, type ProgressView } from "./index.server";
+
+export { loader } from "./index.server";
+
+/** Where the sending stands, as the loader and the `/progression` address give it. */
+type ProgressView = Route.ComponentProps["loaderData"]["progress"];
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Envoi : ${loaderData?.subject ?? "newsletter"} - Administration` },
 ];
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const progress = isUuid(params.id) ? await findSendingProgress(params.id) : null;
-  if (!progress) {
-    throw await redirectWithToast("/admin/dashboard", {
-      type: "error",
-      title: "Erreur",
-      description: "Envoi introuvable",
-    });
-  }
-  const [article, problems] = await Promise.all([
-    progress.articleId ? getArticleForAdmin(progress.articleId) : null,
-    sendingProblems(progress.id),
-  ]);
-  return {
-    id: progress.id,
-    subject: progress.subject,
-    article: article ? { id: article.id, slug: article.slug, published: article.published } : null,
-    progress: progressView(progress),
-    failures: problems.failed.map((delivery) => ({
-      id: delivery.id,
-      email: delivery.email,
-      error: delivery.error ?? "Échec de l'envoi",
-    })),
-    retryingError: problems.retryingError,
-    mailConfigured: mailConfig() !== null,
-  };
-}
 
 /**
  * The sending's figures, kept up to date while it is under way (usePolled), and the page's data loaded again
