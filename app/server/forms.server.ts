@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import type { z } from "zod";
+import { emailOnlySchema } from "~/lib/admin-schemas";
 import { fieldErrors, validationToast, type FieldErrors, type FormAnswer } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 
@@ -36,4 +37,19 @@ export function signInRefusal(error: z.ZodError, email?: string) {
     ...(email === undefined ? {} : { email }),
     toast: validationToast(error),
   };
+}
+
+/**
+ * The address of a sign-in page's one-address form (forgotten password, invitation): checked, with what
+ * was typed (300 characters at most) to give back, or the refusal to answer with a 400.
+ */
+export function readAddressForm(formData: FormData) {
+  const submitted = formData.get("email");
+  const typed = typeof submitted === "string" ? submitted.slice(0, 300) : "";
+  const parsed = emailOnlySchema.safeParse({
+    email: typeof submitted === "string" ? submitted : "",
+  });
+  return parsed.success
+    ? { ok: true as const, typed, email: parsed.data.email }
+    : { ok: false as const, typed, refusal: signInRefusal(parsed.error, typed) };
 }

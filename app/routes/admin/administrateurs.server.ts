@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import type { Route } from "./+types/administrateurs";
-import { emailOnlySchema } from "~/lib/admin-schemas";
 import { formatDateFr } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -12,7 +11,7 @@ import { env } from "~/server/env.server";
 import { configuredMailer } from "~/server/admin/mailer.server";
 import { mailConfig } from "~/server/mail/transport.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { signInRefusal } from "~/server/forms.server";
+import { readAddressForm } from "~/server/forms.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
@@ -34,17 +33,10 @@ type ActionResult = { errors?: FieldErrors; email?: string; toast?: ToastMessage
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
-  const submitted = formData.get("email");
-  const email = typeof submitted === "string" ? submitted.slice(0, 300) : "";
-  const parsed = emailOnlySchema.safeParse({
-    email: typeof submitted === "string" ? submitted : "",
-  });
-  if (!parsed.success) {
-    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
-  }
+  const address = readAddressForm(await request.formData());
+  if (!address.ok) return data<ActionResult>(address.refusal, { status: 400 });
   const outcome = await inviteAdministrator(await auth(), configuredMailer(), {
-    email: parsed.data.email,
+    email: address.email,
     invitedBy: admin.email,
     baseURL: env().SITE_URL,
   });
@@ -53,12 +45,12 @@ export async function action({ request }: Route.ActionArgs) {
       throw await redirectWithToast("/admin/administrateurs", {
         type: "success",
         title: "Invitation envoyée",
-        description: `Un e-mail a été envoyé à ${parsed.data.email} avec un lien pour choisir son mot de passe (valable 3 jours).`,
+        description: `Un e-mail a été envoyé à ${address.email} avec un lien pour choisir son mot de passe (valable 3 jours).`,
       });
     case "exists":
       return data<ActionResult>(
         {
-          email,
+          email: address.typed,
           errors: { email: "Un compte existe déjà pour cette adresse" },
           toast: {
             type: "error",
@@ -71,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
     case "not-configured":
       return data<ActionResult>(
         {
-          email,
+          email: address.typed,
           toast: {
             type: "error",
             title: "Erreur",
@@ -83,7 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
     case "failed":
       return data<ActionResult>(
         {
-          email,
+          email: address.typed,
           toast: {
             type: "error",
             title: "Erreur",

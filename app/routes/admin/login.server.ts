@@ -4,10 +4,10 @@ import { loginSchema } from "~/lib/admin-schemas";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { getAdmin } from "~/server/admin/guard.server";
-import { signInAdministrator } from "~/server/admin/sign-in.server";
+import { leadSignedIn, signInAdministrator } from "~/server/admin/sign-in.server";
 import { clientAddressContext } from "~/server/context";
-import { returnPathOf, withReturnPath } from "~/server/admin/return-path.server";
-import { readToast, redirectWithToast } from "~/server/toast.server";
+import { returnPathOf } from "~/server/admin/return-path.server";
+import { readToast } from "~/server/toast.server";
 import { signInRefusal } from "~/server/forms.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -36,21 +36,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (outcome.kind === "refused") {
     return data<ActionResult>({ email, toast: outcome.toast }, { status: outcome.status });
   }
-  if (outcome.kind === "two-factor") {
-    throw redirect(withReturnPath("/admin/verification", returnPathOf(request)), {
-      headers: outcome.headers,
-    });
-  }
-  // Back to the e-mailed link she opened signed out (decision 0139), without a toast for a download.
-  const returnPath = returnPathOf(request);
-  if (returnPath) throw redirect(returnPath, { headers: outcome.headers });
-  throw await redirectWithToast(
-    "/admin/dashboard",
-    {
-      type: "success",
-      title: "Connexion réussie",
-      description: "Redirection vers le tableau de bord...",
-    },
-    { headers: outcome.headers },
-  );
+  return leadSignedIn(request, outcome);
 }

@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import type { Route } from "./+types/mot-de-passe-oublie";
-import { emailOnlySchema } from "~/lib/admin-schemas";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { requestPasswordResetLink } from "~/server/admin/password-reset.server";
@@ -9,7 +8,7 @@ import { auth } from "~/server/auth/auth.server";
 import { clientAddressContext } from "~/server/context";
 import { configuredMailer } from "~/server/admin/mailer.server";
 import { mailConfig } from "~/server/mail/transport.server";
-import { signInRefusal } from "~/server/forms.server";
+import { readAddressForm } from "~/server/forms.server";
 
 export function loader() {
   return data(
@@ -35,17 +34,10 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  const submitted = formData.get("email");
-  const email = typeof submitted === "string" ? submitted.slice(0, 300) : "";
-  const parsed = emailOnlySchema.safeParse({
-    email: typeof submitted === "string" ? submitted : "",
-  });
-  if (!parsed.success) {
-    return data<ActionResult>(signInRefusal(parsed.error, email), { status: 400 });
-  }
+  const address = readAddressForm(await request.formData());
+  if (!address.ok) return data<ActionResult>(address.refusal, { status: 400 });
   const outcome = await requestPasswordResetLink(await auth(), configuredMailer(), {
-    email: parsed.data.email,
+    email: address.email,
     client: context.get(clientAddressContext),
   });
   if (outcome.kind === "not-configured") {
@@ -53,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (outcome.kind === "rate-limited") {
     return data<ActionResult>(
-      { email, toast: tooManyAttempts(outcome.retryAfterSeconds) },
+      { email: address.typed, toast: tooManyAttempts(outcome.retryAfterSeconds) },
       { status: 429 },
     );
   }

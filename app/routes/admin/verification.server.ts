@@ -4,8 +4,8 @@ import type { ToastMessage } from "~/lib/toast";
 import { getAdmin } from "~/server/admin/guard.server";
 import { hasTwoFactorChallenge, verifySecondFactor } from "~/server/admin/two-factor.server";
 import { clientAddressContext } from "~/server/context";
-import { returnPathOf, withReturnPath } from "~/server/admin/return-path.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { returnPathOf } from "~/server/admin/return-path.server";
+import { leadSignedIn } from "~/server/admin/sign-in.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw redirect(returnPathOf(request) ?? "/admin/dashboard");
@@ -33,20 +33,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     client: context.get(clientAddressContext),
   });
   if (outcome.kind === "refused") return data({ toast: outcome.toast }, { status: outcome.status });
-  if (outcome.kind === "two-factor")
-    throw redirect(withReturnPath("/admin/verification", returnPathOf(request)), {
-      headers: outcome.headers,
-    });
-  // Back to the e-mailed link she opened signed out (decision 0139), without a toast for a download.
-  const returnPath = returnPathOf(request);
-  if (returnPath) throw redirect(returnPath, { headers: outcome.headers });
-  throw await redirectWithToast(
-    "/admin/dashboard",
-    {
-      type: "success",
-      title: "Connexion réussie",
-      description: "Redirection vers le tableau de bord...",
-    },
-    { headers: outcome.headers },
-  );
+  return leadSignedIn(request, outcome);
 }

@@ -1,4 +1,7 @@
+import { redirect } from "react-router";
 import { auth, authRefusal } from "../auth/auth.server";
+import { redirectWithToast } from "../toast.server";
+import { returnPathOf, withReturnPath } from "./return-path.server";
 import { consumeRateLimit, resetRateLimit } from "../rate-limit.server";
 import type { ToastMessage } from "~/lib/toast";
 import { deviceCookieHeader, trustedDevice } from "./device-cookie.server";
@@ -121,4 +124,31 @@ export async function finishSignIn(
       description: "Ce compte n'a pas accès à l'administration.",
     },
   };
+}
+
+/**
+ * Where a sign-in that went through leads, thrown as a redirect with its cookies: to the second factor when
+ * her account asks for it (the return path kept), back to the e-mailed link she opened signed out (decision
+ * 0139, without a toast, for a download), or to the dashboard with « Connexion réussie ».
+ */
+export async function leadSignedIn(
+  request: Request,
+  outcome: { kind: "signed-in" | "two-factor"; headers: Headers },
+): Promise<never> {
+  if (outcome.kind === "two-factor") {
+    throw redirect(withReturnPath("/admin/verification", returnPathOf(request)), {
+      headers: outcome.headers,
+    });
+  }
+  const returnPath = returnPathOf(request);
+  if (returnPath) throw redirect(returnPath, { headers: outcome.headers });
+  throw await redirectWithToast(
+    "/admin/dashboard",
+    {
+      type: "success",
+      title: "Connexion réussie",
+      description: "Redirection vers le tableau de bord...",
+    },
+    { headers: outcome.headers },
+  );
 }
