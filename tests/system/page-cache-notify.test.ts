@@ -131,12 +131,10 @@ describe("page cache told of changes by PostgreSQL", () => {
     expect((await tarifs()).queries).toBe(0);
 
     await renamePriceCard("Séance Famille notifiée");
-    const committed = performance.now();
     await expect
       .poll(async () => shows((await tarifs()).html, title), { timeout: 10_000, interval: 5 })
       .toBe(true);
-    // The bound measured by the benchmark is a few milliseconds; this only says "by notification".
-    expect(performance.now() - committed).toBeLessThan(5_000);
+    // How soon is the benchmark's (« ceiling »: a few milliseconds); this only says it shows.
     await expect.poll(howServed, { timeout: 10_000, interval: 20 }).toBe("hit 0");
   });
 
@@ -184,13 +182,11 @@ describe("page cache told of changes by PostgreSQL", () => {
     process.kill(pid ?? 0, "SIGSTOP");
     try {
       await renamePriceCard("Séance Famille sans nouvelles");
-      const committed = performance.now();
       // No notification can arrive; within heartbeat period + time-out (2 s) the server reads the
       // version itself and shows the change.
       await expect
         .poll(async () => shows((await tarifs()).html, title), { timeout: 10_000, interval: 20 })
         .toBe(true);
-      expect(performance.now() - committed).toBeLessThan(8_000);
       expect((await tarifs()).queries).toBeGreaterThanOrEqual(1);
     } finally {
       process.kill(pid ?? 0, "SIGCONT");

@@ -337,11 +337,9 @@ describe("who is free: photographers, studios and travel", () => {
         real: index % 5 !== 0,
       };
     });
-    const started = performance.now();
     const availability = availabilityAt(ussel, ["anne", "bruno"], occupancies, travel);
     const days = freeSlots(input({ now, availability, rules: rules({ horizonDays: 90 }) }));
     expect(days.length).toBeGreaterThan(80);
-    // Generous for a loaded machine; scripts/bench/booking-slots.ts measures the p95.
-    expect(performance.now() - started).toBeLessThan(200);
+    // How fast: scripts/bench/booking-slots.ts measures the p95.
   });
 });

@@ -226,13 +226,11 @@ describe("createBooking", () => {
   });
 
   it("makes exactly one of 50 simultaneous bookings of one slot; the 49 others are told it was taken", async () => {
-    const started = performance.now();
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, index) =>
         book("2027-01-07T15:00", { client: { ...client, email: `client${index}@example.test` } }),
       ),
     );
-    const elapsed = performance.now() - started;
     const made = outcomes.filter((outcome) => outcome.status === "fulfilled");
     const refused = outcomes.flatMap((outcome) =>
       outcome.status === "rejected" ? [outcome.reason as unknown] : [],
@@ -248,8 +246,7 @@ describe("createBooking", () => {
       sql`select count(*)::int as count from bookings where starts_at = '2027-01-07T14:00Z'`,
     );
     expect(rows.rows[0]?.count).toBe(1);
-    expect(elapsed).toBeLessThan(10_000);
-    process.stdout.write(`booking race: 50 answers in ${Math.round(elapsed)} ms\n`);
+    // How long the race takes is the bench's (« réservations »), not a test's.
   });
 
   it("keeps the photographer's travel time between studios", async () => {

@@ -127,14 +127,11 @@ describe("importing subscribers", () => {
       (_, index) => `personne-${index}@grand-fichier.test;${consent}`,
     );
     const bytes = new TextEncoder().encode(["email;date_consentement", ...lines].join("\n"));
-    const started = performance.now();
     const parsed = parseSubscriberCsv(bytes);
     if (!parsed.ok) throw new Error(parsed.message);
     expect(
       await importSubscribers(parsed.rows, { adminEmail: "a@studio.test", fileName: "grand.csv" }),
     ).toEqual({ added: MAX_IMPORT_LINES, alreadyPresent: 0, unsubscribed: 0 });
-    // Well within a request's time, on a busy test machine.
-    expect(performance.now() - started).toBeLessThan(20_000);
     const [stored] = (
       await db().execute<{ count: string }>(
         sql`select count(*) as count from blog_newsletter_subscribers where email like '%@grand-fichier.test' and status = 'active'`,
