@@ -11,15 +11,17 @@ const alias = { "~": path.resolve(import.meta.dirname, "app") };
  * keys; kill -9 and restarts), started first so that no worker is left with one of them at the end while
  * the others wait. Without vitest's cache (a fresh clone, as in CI) files are ordered by size, which put
  * the gallery journey twelfth, left the page checks as the last browser file and started the scheduled
- * publication halfway through the http project.
+ * publication halfway through the http project. In the order of their measured durations (decision 0159:
+ * vitest's results cache of a full run); a browser file of 40 s left for the end keeps two workers idle.
  */
 const LONGEST_FIRST = [
   "tests/http/admin-scheduled-publishing.test.ts",
   "tests/integration/newsletter-smtp-refusal.test.ts",
   "app/server/galleries/processing.integration.test.ts",
+  "app/server/backup/backup.integration.test.ts",
+  "app/server/backup/destination.integration.test.ts",
   "app/server/storage/storage.integration.test.ts",
   "app/server/galleries/galleries.integration.test.ts",
-  "app/server/backup/destination.integration.test.ts",
   "tests/system/newsletter-durability.test.ts",
   "tests/system/two-servers.test.ts",
   "tests/system/server-lifecycle.test.ts",
@@ -32,11 +34,16 @@ const LONGEST_FIRST = [
   "tests/e2e/client-gallery.test.ts",
   "tests/e2e/admin-medias.test.ts",
   "tests/e2e/admin-gallery-upload.test.ts",
-  "tests/e2e/admin-studios.test.ts",
   "tests/e2e/client-gallery-view.test.ts",
-  "tests/e2e/admin-article-editor.test.ts",
-  "tests/e2e/pages-content.test.ts",
   "tests/e2e/fonts.test.ts",
+  "tests/e2e/booking-journey.test.ts",
+  "tests/e2e/admin-article-editor.test.ts",
+  "tests/e2e/admin-site-tarifs.test.ts",
+  "tests/e2e/admin-studios.test.ts",
+  "tests/e2e/admin-articles.test.ts",
+  "tests/e2e/admin-galleries.test.ts",
+  "tests/e2e/admin-backups.test.ts",
+  "tests/e2e/pages-content.test.ts",
 ];
 
 class LongestFirst extends BaseSequencer {
@@ -59,7 +66,12 @@ class LongestFirst extends BaseSequencer {
  */
 const siteUnderTest = {
   isolate: false,
-  globalSetup: ["tests/setup/build.ts", "tests/setup/postgres.ts", "tests/setup/site-server.ts"],
+  globalSetup: [
+    "tests/setup/build.ts",
+    "tests/setup/postgres.ts",
+    "tests/support/database-templates.ts",
+    "tests/setup/site-server.ts",
+  ],
   env: { LOG_LEVEL: "warn" },
   testTimeout: 60_000,
   hookTimeout: 120_000,
@@ -92,7 +104,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["app/**/*.integration.test.ts", "tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/setup/postgres.ts"],
+          globalSetup: ["tests/setup/postgres.ts", "tests/support/database-templates.ts"],
           env: { LOG_LEVEL: "warn" },
           testTimeout: 60_000,
           hookTimeout: 120_000,

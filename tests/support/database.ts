@@ -16,7 +16,8 @@ export type TestDatabase = { url: string; db: Database; close: () => Promise<voi
 
 /**
  * A new, migrated database of its own for one test file; `close` drops it. `demo`: seeded as a new demo
- * site's (its online booking, decision 0126).
+ * site's (its online booking, decision 0126). A copy of the run's template where the project makes them
+ * (tests/support/database-templates.ts), prepared again as the site prepares its database at every start.
  */
 export async function createTestDatabase({
   demo = false,
@@ -25,7 +26,8 @@ export async function createTestDatabase({
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  const template = inject("databaseTemplates")?.[demo ? "demo" : "plain"];
+  await admin.query(`create database "${name}"${template ? ` template "${template}"` : ""}`);
   await admin.end();
 
   const url = new URL(adminUrl);

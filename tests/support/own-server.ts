@@ -18,6 +18,7 @@ export function useOwnServer(
     server = await startServerProcess(
       inject("adminDatabaseUrl"),
       typeof env === "function" ? env() : env,
+      { template: inject("databaseTemplates")?.plain },
     );
     await targetServer(server);
   }, 120_000);

@@ -85,6 +85,7 @@ export async function startServerProcess(
     sharedDatabaseUrl,
     prepare,
     embedded = false,
+    template,
   }: {
     /** A database another test server already uses (several app servers on one database). */
     sharedDatabaseUrl?: string;
@@ -95,6 +96,11 @@ export async function startServerProcess(
     embedded?: boolean;
     /** Fills the new database and data folder before the server first starts (e.g. an older release's data). */
     prepare?: (target: { databaseUrl: string; dataDir: string }) => Promise<void>;
+    /**
+     * A database already migrated and seeded (tests/support/database-templates.ts) that the new one copies:
+     * the server's start then finds its migrations and seeds in place, as on any start after the first.
+     */
+    template?: string;
   } = {},
 ): Promise<ServerProcess> {
   const name = `e2e_${randomBytes(6).toString("hex")}`;
@@ -102,7 +108,7 @@ export async function startServerProcess(
   if (ownDatabase) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`create database "${name}"`);
+    await admin.query(`create database "${name}"${template ? ` template "${template}"` : ""}`);
     await admin.end();
   }
   const databaseUrl = new URL(sharedDatabaseUrl ?? adminUrl);
