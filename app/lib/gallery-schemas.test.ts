@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { galleryFormSchema, GALLERY_FIELD_ORDER, newGalleryValues } from "./gallery-schemas";
+import {
+  galleryFormSchema,
+  galleryFormValues,
+  GALLERY_FIELD_ORDER,
+  GALLERY_LABELS,
+  newGalleryValues,
+} from "./gallery-schemas";
 
 const studioId = "6f1d7a52-3f0e-4a8b-9c1d-2e3f4a5b6c7d";
 const schema = galleryFormSchema({ today: "2026-11-23", studioIds: [studioId] });
@@ -134,6 +140,51 @@ describe("the gallery form", () => {
       expiresOn: "2027-01-22",
       purgeAfterDays: "30",
       downloadsAllowed: "on",
+    });
+  });
+
+  it("names each field in the error summary as the form labels it", () => {
+    expect(GALLERY_LABELS).toEqual({
+      title: "Titre de la galerie",
+      clientName: "Nom du client",
+      clientEmail: "E-mail du client",
+      studioId: "Studio",
+      sessionDate: "Date de la séance",
+      expiresOn: "Ouverte jusqu'au",
+      purgeAfterDays: "Suppression après l'expiration",
+      downloadsAllowed: "Téléchargement",
+      watermark: "Filigrane",
+      coverFocus: "Cadrage de la couverture",
+      form: "Galerie",
+    });
+  });
+
+  it("writes a stored gallery as the form's fields", () => {
+    expect(
+      galleryFormValues({
+        title: "Séance",
+        clientName: "Anne",
+        clientEmail: "anne@example.test",
+        studioId: null,
+        sessionDate: null,
+        expiresOn: "2027-01-22",
+        purgeAfterDays: 30,
+        downloadsAllowed: true,
+        watermark: false,
+        coverFocus: "centre",
+        accessCode: "not a field",
+      }),
+    ).toEqual({
+      title: "Séance",
+      clientName: "Anne",
+      clientEmail: "anne@example.test",
+      studioId: "",
+      sessionDate: "",
+      expiresOn: "2027-01-22",
+      purgeAfterDays: "30",
+      downloadsAllowed: "on",
+      watermark: "",
+      coverFocus: "centre",
     });
   });
 });
