@@ -61,8 +61,10 @@ export type TextField = Common & {
   tooLong?: string;
   /** A shape the text must have when not empty (a slug), with its message. */
   pattern?: { regex: RegExp; message: string };
-  /** The message of a malformed e-mail or link. */
+  /** The message of a malformed e-mail, link or date. */
   invalid?: string;
+  /** A link to another site may also start with http:// (the document forms' rule, decision 0070). */
+  webAddress?: boolean;
   /** Transforms the trimmed text before its checks (spaces taken out of a postal code). */
   normalize?: (text: string) => string;
   rows?: number;
@@ -125,6 +127,7 @@ function thousands(value: number): string {
 }
 
 const HTTPS_LINK = /^https:\/\/[^\s/]+\.[^\s]+$/i;
+const WEB_ADDRESS = /^https?:\/\/[^\s/]+\.[^\s]+$/;
 const LINK_MESSAGE = "Le lien doit être une adresse complète commençant par https://";
 
 function textSchema(spec: TextField): z.ZodType<string> {
@@ -160,7 +163,9 @@ function textChecks(text: z.ZodString, spec: TextField): z.ZodType<string, strin
   }
   if (spec.kind === "url") {
     checked = checked.refine(
-      (value) => value === "" || (HTTPS_LINK.test(value) && URL.canParse(value)),
+      (value) =>
+        value === "" ||
+        ((spec.webAddress ? WEB_ADDRESS : HTTPS_LINK).test(value) && URL.canParse(value)),
       spec.invalid ?? LINK_MESSAGE,
     ) as z.ZodString;
   }

@@ -12,6 +12,7 @@ import {
   Textarea,
 } from "~/components/ui/field";
 import { ICON_LABELS, listIntent } from "~/lib/document-forms";
+import { inputLabel, tableRows, type FieldSpecs } from "~/lib/field-table";
 import { ICON_NAMES } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -403,6 +404,62 @@ export function ListItem({
         ) : null}
       </div>
     </fieldset>
+  );
+}
+
+const TEXT_TYPES = { text: "text", tel: "tel", url: "url", email: "email", date: "date" } as const;
+
+/**
+ * A document form's fields drawn from their table (decision 0152): each field's label, hint, limit and
+ * whether it is required come from its description, and the fields of one row sit side by side.
+ */
+export function DocumentTableRows({
+  table,
+}: {
+  table: { fields: FieldSpecs; names: readonly string[] };
+}) {
+  const field = (name: string) => {
+    const spec = table.fields[name];
+    if (!spec) return null;
+    if (spec.kind === "boolean") {
+      return <CheckboxField key={name} name={name} label={inputLabel(spec)} hint={spec.hint} />;
+    }
+    if (spec.kind === "textarea") {
+      return (
+        <TextAreaField
+          key={name}
+          name={name}
+          label={inputLabel(spec)}
+          hint={spec.hint}
+          required={Boolean(spec.required)}
+          rows={spec.rows}
+        />
+      );
+    }
+    if (spec.kind === "number" || spec.kind === "choice") {
+      throw new Error(`DocumentTableRows: no control for a ${spec.kind} field yet (${name})`);
+    }
+    return (
+      <TextField
+        key={name}
+        name={name}
+        label={inputLabel(spec)}
+        hint={spec.hint}
+        required={Boolean(spec.required)}
+        maxLength={spec.maxLength ?? spec.max}
+        type={spec.kind === "decimal" ? "text" : TEXT_TYPES[spec.kind]}
+        placeholder={spec.placeholder}
+      />
+    );
+  };
+  return tableRows(table).map((row) =>
+    row.grid ? (
+      <div key={row.names[0]} className={`grid gap-4 ${row.columns}`}>
+        {row.names.map(field)}
+      </div>
+    ) : (
+      field(row.names[0] ?? "")
+    ),
   );
 }
 
