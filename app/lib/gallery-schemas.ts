@@ -22,6 +22,8 @@ export const MAX_EXPIRY_MONTHS = 18;
 /** Files and rows are deleted this many days after the expiry by default. */
 export const DEFAULT_PURGE_AFTER_DAYS = 30;
 export const MAX_PURGE_AFTER_DAYS = 365;
+/** How much « Prolonger » (the settings page) adds to the expiry. */
+export const GALLERY_EXTENSION_DAYS = 30;
 
 /** A real calendar day written YYYY-MM-DD (no 31/02; the product's one reader, decision 0122). */
 export { isIsoDay };
