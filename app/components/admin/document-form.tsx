@@ -12,6 +12,7 @@ import {
   Textarea,
 } from "~/components/ui/field";
 import { ICON_LABELS, listIntent } from "~/lib/document-forms";
+import { FieldRows } from "~/components/admin/field";
 import { inputLabel, tableRows, type FieldSpecs } from "~/lib/field-table";
 import { ICON_NAMES } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
@@ -420,47 +421,29 @@ export function DocumentTableRows({
 }) {
   const field = (name: string) => {
     const spec = table.fields[name];
-    if (!spec) return null;
-    if (spec.kind === "boolean") {
-      return <CheckboxField key={name} name={name} label={inputLabel(spec)} hint={spec.hint} />;
-    }
-    if (spec.kind === "textarea") {
-      return (
-        <TextAreaField
-          key={name}
-          name={name}
-          label={inputLabel(spec)}
-          hint={spec.hint}
-          required={Boolean(spec.required)}
-          rows={spec.rows}
-        />
-      );
-    }
-    if (spec.kind === "number" || spec.kind === "choice") {
+    if (spec?.kind === "number" || spec?.kind === "choice" || spec?.kind === "boolean") {
       throw new Error(`DocumentTableRows: no control for a ${spec.kind} field yet (${name})`);
     }
-    return (
+    if (!spec) return null;
+    const common = {
+      name,
+      label: inputLabel(spec),
+      hint: spec.hint,
+      required: Boolean(spec.required),
+    };
+    return spec.kind === "textarea" ? (
+      <TextAreaField key={name} {...common} rows={spec.rows} />
+    ) : (
       <TextField
         key={name}
-        name={name}
-        label={inputLabel(spec)}
-        hint={spec.hint}
-        required={Boolean(spec.required)}
+        {...common}
         maxLength={spec.maxLength ?? spec.max}
         type={spec.kind === "decimal" ? "text" : TEXT_TYPES[spec.kind]}
         placeholder={spec.placeholder}
       />
     );
   };
-  return tableRows(table).map((row) =>
-    row.grid ? (
-      <div key={row.names[0]} className={`grid gap-4 ${row.columns}`}>
-        {row.names.map(field)}
-      </div>
-    ) : (
-      field(row.names[0] ?? "")
-    ),
-  );
+  return <FieldRows rows={tableRows(table)} field={field} />;
 }
 
 /** « Ajouter une carte »: the form comes back with one more empty item at the end of the list. */

@@ -7,7 +7,13 @@ import {
   Select,
   Textarea,
 } from "~/components/ui/field";
-import { inputLabel, tableRows, type FieldSpec, type FieldSpecs } from "~/lib/field-table";
+import {
+  inputLabel,
+  tableRows,
+  type FieldSpec,
+  type FieldSpecs,
+  type TableRow,
+} from "~/lib/field-table";
 import type { FieldErrors } from "~/lib/forms";
 
 /*
@@ -205,13 +211,24 @@ export function TableRows<Specs extends FieldSpecs>({
       {...fieldProps[name]}
     />
   );
-  return tableRows(table, { editing }).map((row) =>
+  return <FieldRows rows={tableRows(table, { editing })} field={field} />;
+}
+
+/** A section's lines: a field alone, or the fields of one row side by side in a grid. */
+export function FieldRows<Name extends string>({
+  rows,
+  field,
+}: {
+  rows: readonly TableRow[];
+  field: (name: Name) => ReactNode;
+}) {
+  return rows.map((row) =>
     row.grid ? (
       <div key={row.names[0]} className={`grid gap-4 ${row.columns}`}>
-        {row.names.map(field)}
+        {row.names.map((name) => field(name as Name))}
       </div>
     ) : (
-      field(row.names[0] as keyof Specs & string)
+      field(row.names[0] as Name)
     ),
   );
 }
