@@ -1,3 +1,4 @@
+import { identityForm } from "./identity-form";
 import { describe, expect, it } from "vitest";
 import { documentSchemas } from "~/content/schemas";
 import { seedDocuments } from "~/content/seed";
@@ -6,7 +7,6 @@ import {
   documentValues,
   gendarmerieForm,
   giftSessionsForm,
-  identityForm,
   legalForm,
   PHOTO_MESSAGE,
   pricesForm,

@@ -28,7 +28,7 @@ const requiredText = (max: number, message = REQUIRED_MESSAGE) =>
 const optionalText = (max: number) =>
   z.string({ error: REQUIRED_MESSAGE }).trim().max(max, tooLong(max)).default("");
 
-const EMAIL_MESSAGE = "Adresse e-mail invalide : par exemple contact@studio.fr";
+export const EMAIL_MESSAGE = "Adresse e-mail invalide : par exemple contact@studio.fr";
 const email = z
   .string({ error: EMAIL_MESSAGE })
   .trim()
@@ -36,7 +36,7 @@ const email = z
   .max(255, tooLong(255))
   .email(EMAIL_MESSAGE);
 
-const URL_MESSAGE = "Adresse web invalide : elle commence par https://";
+export const URL_MESSAGE = "Adresse web invalide : elle commence par https://";
 const isWebAddress = (value: string) =>
   /^https?:\/\/[^\s/]+\.[^\s]+$/.test(value) && URL.canParse(value);
 const webAddress = z
@@ -167,23 +167,7 @@ export const ICON_LABELS: Record<IconName, string> = {
 
 // --- Identity and legal details -------------------------------------------------------------------------
 
-export const identityForm = z.object({
-  brand: requiredText(100, "Le nom du studio est requis"),
-  tagline: requiredText(300),
-  experience: requiredText(100),
-  label: optionalText(100),
-  email,
-  phone: optionalText(30),
-  selfieBoothUrl: optionalWebAddress,
-  social: z
-    .object({
-      facebook: optionalWebAddress,
-      instagram: optionalWebAddress,
-      youtube: optionalWebAddress,
-    })
-    .default({ facebook: "", instagram: "", youtube: "" }),
-  priceRange: optionalText(10),
-});
+// The identity form is described by its field table: lib/identity-form.ts.
 
 export const legalForm = z.object({
   companyName: requiredText(200),

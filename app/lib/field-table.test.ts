@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defineFields, readFields, tableValues } from "./field-table";
+import { defineFields, readFields, tableRows, tableSchema, tableValues } from "./field-table";
 
 const table = defineFields({
   name: { kind: "text", label: "Nom", max: 10, required: "Indiquez le nom" },
@@ -138,5 +138,76 @@ describe("a form's field table", () => {
       code: "19200",
     });
     expect(parsed.success && parsed.data.minutes).toBe(60);
+  });
+});
+
+describe("a form made of several tables", () => {
+  const who = defineFields({
+    title: { kind: "text", label: "Titre", max: 20, required: "Indiquez le titre" },
+    first: { kind: "text", label: "Prénom", max: 20, row: "name" },
+    last: { kind: "text", label: "Nom", max: 20, row: "name" },
+    day: {
+      kind: "date",
+      label: "Jour",
+      invalid: "Jour invalide",
+      emptyIsNull: true,
+      checks: [
+        {
+          holds: (value: string, { today }: { today: string }) => value === "" || value >= today,
+          message: "Pas dans le passé",
+        },
+      ],
+      row: "when",
+      columns: "sm:grid-cols-[10rem_1fr]",
+    },
+    hour: { kind: "text", label: "Heure", row: "when" },
+  });
+  const access = defineFields({
+    open: { kind: "boolean", label: "Ouverte" },
+    framing: {
+      kind: "choice",
+      label: "Cadrage",
+      choices: [{ value: "centre", label: "Au centre" }],
+      message: "Choisissez un cadrage",
+      emptyIsNull: true,
+      editingOnly: true,
+    },
+  });
+  const schema = tableSchema([who, access], { today: "2026-11-29" });
+
+  it("reads every table's fields, a field not posted as empty, and checks what needs the context", () => {
+    expect(schema.parse({ title: "Séance", day: "2026-12-01" })).toEqual({
+      title: "Séance",
+      first: "",
+      last: "",
+      day: "2026-12-01",
+      hour: "",
+      open: false,
+      framing: null,
+    });
+    const refused = schema.safeParse({ title: "", day: "2026-11-28", framing: "bas" });
+    expect(refused.success).toBe(false);
+    expect(
+      Object.fromEntries(
+        (refused.error?.issues ?? []).map((issue) => [issue.path[0], issue.message]),
+      ),
+    ).toEqual({
+      title: "Indiquez le titre",
+      day: "Pas dans le passé",
+      framing: "Choisissez un cadrage",
+    });
+    expect(schema.safeParse({ title: "x", day: "2026-02-31" }).error?.issues[0]?.message).toBe(
+      "Jour invalide",
+    );
+  });
+
+  it("lays out the fields of one row side by side, and leaves out what only editing shows", () => {
+    expect(tableRows(who)).toEqual([
+      { names: ["title"], grid: false, columns: "sm:grid-cols-2" },
+      { names: ["first", "last"], grid: true, columns: "sm:grid-cols-2" },
+      { names: ["day", "hour"], grid: true, columns: "sm:grid-cols-[10rem_1fr]" },
+    ]);
+    expect(tableRows(access, { editing: false }).map((row) => row.names)).toEqual([["open"]]);
+    expect(tableRows(access).map((row) => row.names)).toEqual([["open"], ["framing"]]);
   });
 });

@@ -1,3 +1,4 @@
+import { isIsoDay } from "~/lib/dates";
 import type { FieldErrors } from "~/lib/forms";
 import { z } from "~/lib/zod";
 
@@ -8,8 +9,21 @@ import { z } from "~/lib/zod";
  * that description, so that adding a field is one line here and its mapping to the stored record.
  */
 
-/** A single-line or multi-line text; `url` takes an https address, `email` an e-mail address. */
-type TextKind = "text" | "textarea" | "tel" | "url" | "email" | "decimal";
+/**
+ * A single-line or multi-line text; `url` takes an https address, `email` an e-mail address, `date` a
+ * calendar day as `<input type="date">` posts it (YYYY-MM-DD).
+ */
+type TextKind = "text" | "textarea" | "tel" | "url" | "email" | "decimal" | "date";
+
+/**
+ * A rule the field's value must also hold that needs what the form knows when it is read (today's date,
+ * the studios of the list), given to `tableSchema`: its message when it does not.
+ */
+export type FieldCheck = {
+  // `never`: each table states the value and the context its checks read.
+  holds: (value: never, context: never) => boolean;
+  message: string;
+};
 
 type Common = {
   /** What the form and its error summary call the field. */
@@ -24,6 +38,17 @@ type Common = {
   stored?: string | false;
   /** What the revision history calls the stored field, when not its label. */
   historyLabel?: string;
+  /** Rules that need the form's context, checked after the field's own (see `tableSchema`). */
+  checks?: readonly FieldCheck[];
+  /**
+   * Fields side by side on a wide screen: consecutive fields with the same row name are drawn in one
+   * grid (`tableRows`), of two equal columns unless the row's first field says otherwise (`columns`).
+   */
+  row?: string;
+  /** The row's columns on a wide screen, as a grid class (`sm:grid-cols-[10rem_1fr]`). */
+  columns?: string;
+  /** Shown only when editing a record, not when creating one. */
+  editingOnly?: boolean;
 };
 
 export type TextField = Common & {
@@ -36,8 +61,10 @@ export type TextField = Common & {
   tooLong?: string;
   /** A shape the text must have when not empty (a slug), with its message. */
   pattern?: { regex: RegExp; message: string };
-  /** The message of a malformed e-mail or link. */
+  /** The message of a malformed e-mail, link or date. */
   invalid?: string;
+  /** A link to another site may also start with http:// (the document forms' rule, decision 0070). */
+  webAddress?: boolean;
   /** Transforms the trimmed text before its checks (spaces taken out of a postal code). */
   normalize?: (text: string) => string;
   rows?: number;
@@ -47,6 +74,8 @@ export type TextField = Common & {
   maxLength?: number;
   /** Left to the form's own code (the table keeps its label and place): read as typed. */
   free?: boolean;
+  /** Read as null when left empty (a record keeps « none » as null). */
+  emptyIsNull?: boolean;
 };
 
 export type NumberField = Common & {
@@ -55,9 +84,11 @@ export type NumberField = Common & {
   max: number;
   /** « minutes », « heures »: in the message and after the input. */
   unit: string;
-  /** After the input when it differs from the unit (« heures avant »). */
+  /** After the input when it differs from the unit (« heures avant »); empty when the label says it. */
   suffix?: string;
   initial: number;
+  /** One message for every refusal, instead of the one for each (« Indiquez un nombre »…). */
+  message?: string;
 };
 
 export type BooleanField = Common & { kind: "boolean" };
@@ -69,20 +100,23 @@ export type ChoiceField<Value extends string = string> = Common & {
   /** The message when the value is not one of them. */
   message: string;
   initial?: Value;
+  /** Read as null when left empty or not posted (nothing chosen, or an older form without it). */
+  emptyIsNull?: boolean;
 };
 
 export type FieldSpec = TextField | NumberField | BooleanField | ChoiceField;
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
 /** What a field reads as once valid. */
-type Output<Spec> = Spec extends NumberField
+type Output<Spec> = Spec extends { emptyIsNull: true } ? Value<Spec> | null : Value<Spec>;
+type Value<Spec> = Spec extends NumberField
   ? number
   : Spec extends BooleanField
     ? boolean
-    : Spec extends ChoiceField<infer Value>
+    : Spec extends ChoiceField<infer Choice>
       ? Spec["choices"] extends readonly []
         ? string
-        : Value
+        : Choice
       : string;
 
 export type TableOutput<Specs extends FieldSpecs> = { [Name in keyof Specs]: Output<Specs[Name]> };
@@ -93,6 +127,7 @@ function thousands(value: number): string {
 }
 
 const HTTPS_LINK = /^https:\/\/[^\s/]+\.[^\s]+$/i;
+const WEB_ADDRESS = /^https?:\/\/[^\s/]+\.[^\s]+$/;
 const LINK_MESSAGE = "Le lien doit être une adresse complète commençant par https://";
 
 function textSchema(spec: TextField): z.ZodType<string> {
@@ -120,9 +155,17 @@ function textChecks(text: z.ZodString, spec: TextField): z.ZodType<string, strin
       ? checked.regex(regex, message)
       : (checked.refine((value) => value === "" || regex.test(value), message) as z.ZodString);
   }
+  if (spec.kind === "date") {
+    checked = checked.refine(
+      (value) => value === "" || isIsoDay(value),
+      spec.invalid ?? "Date invalide",
+    ) as z.ZodString;
+  }
   if (spec.kind === "url") {
     checked = checked.refine(
-      (value) => value === "" || (HTTPS_LINK.test(value) && URL.canParse(value)),
+      (value) =>
+        value === "" ||
+        ((spec.webAddress ? WEB_ADDRESS : HTTPS_LINK).test(value) && URL.canParse(value)),
       spec.invalid ?? LINK_MESSAGE,
     ) as z.ZodString;
   }
@@ -137,11 +180,11 @@ function numberSchema(spec: NumberField): z.ZodType<number> {
       context.addIssue({ code: "custom", message });
       return z.NEVER;
     };
-    if (text === "") return refuse("Indiquez un nombre");
-    if (!/^\d+$/.test(text)) return refuse("Un nombre entier, sans virgule");
+    if (text === "") return refuse(spec.message ?? "Indiquez un nombre");
+    if (!/^\d+$/.test(text)) return refuse(spec.message ?? "Un nombre entier, sans virgule");
     const value = Number(text);
     if (value < spec.min || value > spec.max) {
-      return refuse(`Entre ${spec.min} et ${spec.max} ${spec.unit}`);
+      return refuse(spec.message ?? `Entre ${spec.min} et ${spec.max} ${spec.unit}`);
     }
     return value;
   });
@@ -152,13 +195,16 @@ function choiceSchema(spec: ChoiceField): z.ZodType<string> {
     .string()
     .trim()
     .refine(
-      (value) => spec.choices.length === 0 || spec.choices.some((choice) => choice.value === value),
+      (value) =>
+        spec.choices.length === 0 ||
+        (value === "" && spec.emptyIsNull === true) ||
+        spec.choices.some((choice) => choice.value === value),
       spec.message,
     );
 }
 
-/** A field's schema: what it reads as from the posted text, with its French messages. */
-export function fieldSchema(spec: FieldSpec): z.ZodType {
+/** A field's own schema, before the checks that need the form's context. */
+function ownSchema(spec: FieldSpec): z.ZodType {
   switch (spec.kind) {
     case "number":
       return numberSchema(spec);
@@ -170,6 +216,26 @@ export function fieldSchema(spec: FieldSpec): z.ZodType {
     default:
       return textSchema(spec);
   }
+}
+
+/**
+ * A field's schema: what it reads as from the posted text, with its French messages; with `context`,
+ * its checks that need it too (in their order, after its own: the first message that applies is shown).
+ */
+export function fieldSchema(spec: FieldSpec, context?: unknown): z.ZodType {
+  let schema = ownSchema(spec);
+  if (context !== undefined) {
+    for (const check of spec.checks ?? []) {
+      schema = schema.refine(
+        (value) => check.holds(value as never, context as never),
+        check.message,
+      );
+    }
+  }
+  if ("emptyIsNull" in spec && spec.emptyIsNull) {
+    schema = schema.transform((value) => (value === "" ? null : value));
+  }
+  return schema;
 }
 
 export type FieldTable<Specs extends FieldSpecs> = {
@@ -251,6 +317,61 @@ export function readFields<Specs extends FieldSpecs>(
   return Object.keys(errors).length === 0
     ? { ok: true, data: data as TableOutput<Specs>, errors }
     : { ok: false, data: data as Partial<TableOutput<Specs>>, errors };
+}
+
+type Outputs<Tables> = Tables extends readonly [
+  { fields: infer Specs extends FieldSpecs },
+  ...infer Rest,
+]
+  ? TableOutput<Specs> & Outputs<Rest>
+  : unknown;
+
+/**
+ * The schema of a form made of `tables` (one per section), with the checks that need `context` (what
+ * the form knows when it is read: today, the studios of the list). A field not posted reads as empty,
+ * as in `readFields`: a box not ticked, or a field an older form did not have.
+ */
+export function tableSchema<
+  const Tables extends readonly { fields: FieldSpecs; names: readonly string[] }[],
+>(tables: Tables, context: object): z.ZodType<Outputs<Tables>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const table of tables) {
+    for (const name of table.names) {
+      const spec = table.fields[name];
+      if (spec) shape[name] = z.preprocess((value) => value ?? "", fieldSchema(spec, context));
+    }
+  }
+  return z.object(shape) as unknown as z.ZodType<Outputs<Tables>>;
+}
+
+/** A line of a form's section: one field, or fields side by side in a grid of `columns`. */
+export type TableRow = { names: string[]; grid: boolean; columns: string };
+
+/**
+ * A table's fields as the lines of its section, in its order: consecutive fields with the same `row`
+ * share one grid (of two equal columns unless the row's first field says otherwise); `editing` leaves
+ * out the fields shown only when editing a record.
+ */
+export function tableRows(
+  table: { fields: FieldSpecs; names: readonly string[] },
+  { editing = true }: { editing?: boolean } = {},
+): TableRow[] {
+  const rows: (TableRow & { row?: string })[] = [];
+  for (const name of table.names) {
+    const spec = table.fields[name];
+    if (!spec || (spec.editingOnly && !editing)) continue;
+    const last = rows.at(-1);
+    if (spec.row !== undefined && last?.row === spec.row) last.names.push(name);
+    else {
+      rows.push({
+        names: [name],
+        grid: spec.row !== undefined,
+        columns: spec.columns ?? "sm:grid-cols-2",
+        row: spec.row,
+      });
+    }
+  }
+  return rows.map(({ names, grid, columns }) => ({ names, grid, columns }));
 }
 
 /** What the control's label says. */

@@ -1,6 +1,7 @@
-import { z } from "~/lib/zod";
-import { isUuid } from "./forms";
+import type { z } from "~/lib/zod";
 import { isIsoDay } from "~/lib/dates";
+import { defineFields, tableSchema, tableValues } from "~/lib/field-table";
+import { isUuid } from "./forms";
 
 /*
  * The client galleries' admin form (decision 0103): its rules and French messages, read by the actions as the
@@ -21,6 +22,8 @@ export const MAX_EXPIRY_MONTHS = 18;
 /** Files and rows are deleted this many days after the expiry by default. */
 export const DEFAULT_PURGE_AFTER_DAYS = 30;
 export const MAX_PURGE_AFTER_DAYS = 365;
+/** How much « Prolonger » (the settings page) adds to the expiry. */
+export const GALLERY_EXTENSION_DAYS = 30;
 
 /** A real calendar day written YYYY-MM-DD (no 31/02; the product's one reader, decision 0122). */
 export { isIsoDay };
@@ -63,10 +66,136 @@ export function coverFocusOf(x: number, y: number): CoverFocus {
   )[0];
 }
 
-const checkbox = z
-  .string()
-  .optional()
-  .transform((value) => value === "on" || value === "true" || value === "1");
+/** What the gallery form's checks need: the Paris day of the request, the studios, the stored expiry. */
+type GalleryFormContext = {
+  /** parisToday(), as YYYY-MM-DD. */
+  today: string;
+  /** The current (not retired) studios. */
+  studioIds: readonly string[];
+  /** The stored expiry day when editing: kept as is, a past one is accepted. */
+  currentExpiry: string | null;
+};
+
+/** Who the gallery is for (« La séance »). */
+export const GALLERY_SESSION_FIELDS = defineFields({
+  title: {
+    kind: "text",
+    label: "Titre de la galerie",
+    max: GALLERY_LIMITS.title,
+    required: "Le titre est obligatoire",
+    tooLong: `Le titre doit contenir au plus ${GALLERY_LIMITS.title} caractères`,
+    placeholder: "Séance en famille au bord du lac",
+    hint: "Le client le lit en haut de sa galerie et dans l'e-mail.",
+  },
+  clientName: {
+    kind: "text",
+    label: "Nom du client",
+    max: GALLERY_LIMITS.clientName,
+    required: "Le nom du client est obligatoire",
+    tooLong: `Le nom du client doit contenir au plus ${GALLERY_LIMITS.clientName} caractères`,
+    row: "client",
+  },
+  clientEmail: {
+    kind: "email",
+    label: "E-mail du client",
+    max: GALLERY_LIMITS.clientEmail,
+    required: "L'e-mail du client est obligatoire",
+    tooLong: "E-mail trop long",
+    invalid: "E-mail invalide",
+    hint: "Le lien et le code y sont envoyés.",
+    row: "client",
+  },
+  studioId: {
+    kind: "choice",
+    label: "Studio",
+    // The current studios, known when the form loads: checked against the context's.
+    choices: [],
+    message: "Choisissez un studio de la liste",
+    checks: [
+      {
+        holds: (value: string, { studioIds }: GalleryFormContext) =>
+          value === "" || (isUuid(value) && studioIds.includes(value)),
+        message: "Choisissez un studio de la liste",
+      },
+    ],
+    emptyIsNull: true,
+    hint: "Ses coordonnées figurent dans l'e-mail ; les réponses du client lui arrivent.",
+    row: "session",
+  },
+  sessionDate: {
+    kind: "date",
+    label: "Date de la séance",
+    inputLabel: "Date de la séance (facultative)",
+    invalid: "Date de la séance invalide",
+    emptyIsNull: true,
+    row: "session",
+  },
+});
+
+/** Until when and what the client may do (« Accès du client »). */
+export const GALLERY_ACCESS_FIELDS = defineFields({
+  expiresOn: {
+    kind: "date",
+    label: "Ouverte jusqu'au",
+    required: "La date d'expiration est obligatoire",
+    invalid: "Date d'expiration invalide",
+    checks: [
+      {
+        holds: (value: string, { today, currentExpiry }: GalleryFormContext) =>
+          value >= today || value === currentExpiry,
+        message: "La date d'expiration ne peut pas être passée",
+      },
+      {
+        holds: (value: string, { today, currentExpiry }: GalleryFormContext) =>
+          value <= addToIsoDay(today, { months: MAX_EXPIRY_MONTHS }) || value === currentExpiry,
+        message: `La date d'expiration doit être dans ${MAX_EXPIRY_MONTHS} mois au plus`,
+      },
+    ],
+    hint: `Inclus. ${MAX_EXPIRY_MONTHS} mois au plus.`,
+    row: "dates",
+  },
+  purgeAfterDays: {
+    kind: "number",
+    label: "Suppression après l'expiration",
+    inputLabel: "Suppression après l'expiration (jours)",
+    min: 0,
+    max: MAX_PURGE_AFTER_DAYS,
+    unit: "jours",
+    // The label says it.
+    suffix: "",
+    initial: DEFAULT_PURGE_AFTER_DAYS,
+    message: `Indiquez un nombre de jours entre 0 et ${MAX_PURGE_AFTER_DAYS}`,
+    hint: `Les photos et la galerie sont effacées ce nombre de jours après l'expiration (0 à ${MAX_PURGE_AFTER_DAYS}).`,
+    row: "dates",
+  },
+  downloadsAllowed: {
+    kind: "boolean",
+    label: "Téléchargement",
+    inputLabel: "Le client peut télécharger les photos (une à une ou toutes dans un ZIP)",
+  },
+  watermark: {
+    kind: "boolean",
+    label: "Filigrane",
+    inputLabel: "Filigrane (le nom du studio) sur les photos affichées",
+    hint: "À choisir avant d'envoyer l'invitation : un changement prépare de nouveau toutes les photos (quelques minutes pour des centaines), et chacune reste affichée comme avant jusque-là.",
+  },
+  // Not posted (an older form) or empty: the stored point is kept.
+  coverFocus: {
+    kind: "choice",
+    label: "Cadrage de la couverture",
+    choices: Object.entries(COVER_FOCUS).map(([value, { label }]) => ({
+      value: value as CoverFocus,
+      label,
+    })),
+    message: "Choisissez un cadrage de la liste",
+    initial: "centre",
+    emptyIsNull: true,
+    editingOnly: true,
+    hint: "Ce qui reste visible de la photo de couverture quand son cadre la rogne (en haut d'une galerie : 4:5 sur un téléphone, 5:2 sur un écran large).",
+  },
+});
+
+const GALLERY_TABLES = [GALLERY_SESSION_FIELDS, GALLERY_ACCESS_FIELDS] as const;
 
 /**
  * The gallery form. `today` is the Paris day of the request (parisToday()); `studioIds` the current
@@ -82,101 +211,33 @@ export function galleryFormSchema({
   studioIds: readonly string[];
   currentExpiry?: string | null;
 }) {
-  const latest = addToIsoDay(today, { months: MAX_EXPIRY_MONTHS });
-  return z.object({
-    title: z
-      .string()
-      .trim()
-      .min(1, "Le titre est obligatoire")
-      .max(
-        GALLERY_LIMITS.title,
-        `Le titre doit contenir au plus ${GALLERY_LIMITS.title} caractères`,
-      ),
-    clientName: z
-      .string()
-      .trim()
-      .min(1, "Le nom du client est obligatoire")
-      .max(
-        GALLERY_LIMITS.clientName,
-        `Le nom du client doit contenir au plus ${GALLERY_LIMITS.clientName} caractères`,
-      ),
-    clientEmail: z
-      .string()
-      .trim()
-      .min(1, "L'e-mail du client est obligatoire")
-      .max(GALLERY_LIMITS.clientEmail, "E-mail trop long")
-      .pipe(z.email("E-mail invalide")),
-    studioId: z
-      .string()
-      .optional()
-      .transform((value) => (value ? value : null))
-      .refine(
-        (value) => value === null || (isUuid(value) && studioIds.includes(value)),
-        "Choisissez un studio de la liste",
-      ),
-    sessionDate: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value ? value : null))
-      .refine((value) => value === null || isIsoDay(value), "Date de la séance invalide"),
-    expiresOn: z
-      .string()
-      .trim()
-      .min(1, "La date d'expiration est obligatoire")
-      .refine(isIsoDay, "Date d'expiration invalide")
-      .refine(
-        (value) => value >= today || value === currentExpiry,
-        "La date d'expiration ne peut pas être passée",
-      )
-      .refine(
-        (value) => value <= latest || value === currentExpiry,
-        `La date d'expiration doit être dans ${MAX_EXPIRY_MONTHS} mois au plus`,
-      ),
-    purgeAfterDays: z
-      .string()
-      .trim()
-      .regex(/^\d{1,3}$/, `Indiquez un nombre de jours entre 0 et ${MAX_PURGE_AFTER_DAYS}`)
-      .transform(Number)
-      .refine(
-        (value) => value <= MAX_PURGE_AFTER_DAYS,
-        `Indiquez un nombre de jours entre 0 et ${MAX_PURGE_AFTER_DAYS}`,
-      ),
-    downloadsAllowed: checkbox,
-    watermark: checkbox,
-    // Absent (an older form): the stored point is kept.
-    coverFocus: z
-      .string()
-      .optional()
-      .refine(
-        (value) => value === undefined || value === "" || value in COVER_FOCUS,
-        "Choisissez un cadrage de la liste",
-      )
-      .transform((value) => (value ? (value as CoverFocus) : undefined)),
-  });
+  const context: GalleryFormContext = { today, studioIds, currentExpiry };
+  return tableSchema(GALLERY_TABLES, context);
 }
 
 export type GalleryForm = z.output<ReturnType<typeof galleryFormSchema>>;
 
 /** The fields in the order of the page (the error summary and the first invalid field follow it). */
-export const GALLERY_FIELD_ORDER = [
-  "title",
-  "clientName",
-  "clientEmail",
-  "studioId",
-  "sessionDate",
-  "expiresOn",
-  "purgeAfterDays",
-  "downloadsAllowed",
-  "watermark",
-  "coverFocus",
-] as const;
+export const GALLERY_FIELD_ORDER = GALLERY_TABLES.flatMap((table) => table.names);
+
+/** What the error summary calls each field. */
+export const GALLERY_LABELS: Record<string, string> = Object.assign(
+  { form: "Galerie" },
+  ...GALLERY_TABLES.map((table) => table.labels),
+);
+
+/** A gallery's values (a stored one, with its expiry day, its days before deletion and its cover's framing) as the form's fields. */
+export function galleryFormValues(
+  gallery: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  return Object.assign({}, ...GALLERY_TABLES.map((table) => tableValues(table, gallery)));
+}
 
 /** What a new gallery's form starts with. */
 export function newGalleryValues(today: string): Record<string, string> {
   return {
+    ...Object.assign({}, ...GALLERY_TABLES.map((table) => table.initialValues)),
     expiresOn: addToIsoDay(today, { days: DEFAULT_EXPIRY_DAYS }),
-    purgeAfterDays: String(DEFAULT_PURGE_AFTER_DAYS),
     downloadsAllowed: "on",
   };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { documentSchemas, studioDataSchema } from "~/content/schemas";
 import { describeChanges, FIELD_LABELS, fieldLabel, summariseChanges } from "./revision-changes";
 import { ARTICLE_REVISION_FIELDS } from "./article-revision";
+import { IDENTITY_HISTORY_LABELS } from "./identity-form";
 import { STUDIO_HISTORY_LABELS } from "./studio-form";
 
 type JsonSchema = {
@@ -33,9 +34,11 @@ function keysOf(schema: JsonSchema, parent: string, found: Array<[string, string
 
 describe("describeChanges", () => {
   it("names every field of every document and studio in the owner's words", () => {
-    // A studio's fields are named by its form's table (decision 0152).
+    // A studio's and the identity's fields are named by their form's table (decision 0152).
     const schemas = [
-      ...Object.values(documentSchemas).map((schema) => [schema, {}] as const),
+      ...Object.entries(documentSchemas).map(
+        ([key, schema]) => [schema, key === "identity" ? IDENTITY_HISTORY_LABELS : {}] as const,
+      ),
       [studioDataSchema, STUDIO_HISTORY_LABELS] as const,
     ];
     const unnamed = schemas

@@ -53,19 +53,11 @@ export type IdNames = ReadonlyMap<string, string>;
 
 /** The name of every field the owner edits, as her forms call it. */
 export const FIELD_LABELS: Readonly<Record<string, string>> = {
-  // Identity and legal details
-  brand: "Nom de la marque",
-  tagline: "Accroche",
-  experience: "Expérience",
+  // Identity (beside its form's fields, named by its table: IDENTITY_HISTORY_LABELS) and legal details
   label: "Libellé",
   email: "E-mail",
   phone: "Téléphone",
-  selfieBoothUrl: "Lien de la borne selfie",
   social: "Réseaux sociaux",
-  facebook: "Facebook",
-  instagram: "Instagram",
-  youtube: "YouTube",
-  priceRange: "Gamme de prix",
   shareImage: "Image de partage",
   companyName: "Raison sociale",
   legalForm: "Forme juridique",

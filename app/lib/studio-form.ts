@@ -38,7 +38,7 @@ export const TELEPHONE_CHOICES: Record<ContactFormSettings["telephone"], string>
 
 const OPTIONAL_LINK_HINT = "Adresse complète commençant par https://";
 
-/** The studio's own fields, in the form's order (its hours and closures follow them). */
+/** The studio itself (« Le studio »), in the form's order (its address and contacts follow). */
 export const STUDIO_FIELDS = defineFields({
   name: {
     kind: "text",
@@ -46,6 +46,7 @@ export const STUDIO_FIELDS = defineFields({
     max: 100,
     required: "Indiquez le nom du studio",
     placeholder: "Studio de Tulle",
+    row: "name",
   },
   city: {
     kind: "text",
@@ -53,6 +54,7 @@ export const STUDIO_FIELDS = defineFields({
     max: 100,
     required: "Indiquez la ville du studio",
     hint: "Le nom du studio dans les menus et les titres.",
+    row: "name",
   },
   slug: {
     kind: "text",
@@ -80,6 +82,10 @@ export const STUDIO_FIELDS = defineFields({
     rows: 6,
     hint: "Sur la page du studio.",
   },
+});
+
+/** Its address and contacts (« Coordonnées »; its hours and closures follow them). */
+export const STUDIO_ADDRESS_FIELDS = defineFields({
   street: {
     kind: "text",
     label: "Rue",
@@ -96,6 +102,8 @@ export const STUDIO_FIELDS = defineFields({
     maxLength: 10,
     inputMode: "numeric",
     stored: "address.postalCode",
+    row: "commune",
+    columns: "sm:grid-cols-[10rem_1fr]",
   },
   addressCity: {
     kind: "text",
@@ -104,6 +112,7 @@ export const STUDIO_FIELDS = defineFields({
     required: "Indiquez la commune",
     hint: "Celle de l'adresse postale (par exemple Ambazac pour le studio de Limoges).",
     stored: "address.city",
+    row: "commune",
   },
   phone: {
     kind: "tel",
@@ -111,6 +120,7 @@ export const STUDIO_FIELDS = defineFields({
     max: 30,
     required: "Indiquez le téléphone du studio",
     inputMode: "tel",
+    row: "contact",
   },
   email: {
     kind: "email",
@@ -119,6 +129,7 @@ export const STUDIO_FIELDS = defineFields({
     required: "Indiquez l'e-mail du studio",
     invalid: "Adresse e-mail invalide (exemple : studio@exemple.fr)",
     hint: "Les messages du formulaire de contact du studio y sont envoyés.",
+    row: "contact",
   },
   bookingUrl: {
     kind: "url",
@@ -149,6 +160,7 @@ export const STUDIO_FIELDS = defineFields({
     inputMode: "decimal",
     hint: "Pour la carte, par exemple 45,5477.",
     stored: "geo.latitude",
+    row: "map",
   },
   longitude: {
     kind: "decimal",
@@ -159,6 +171,7 @@ export const STUDIO_FIELDS = defineFields({
     inputMode: "decimal",
     hint: "Par exemple 2,3094.",
     stored: "geo.longitude",
+    row: "map",
   },
 });
 
@@ -172,6 +185,7 @@ export const STUDIO_CONTACT_FORM_FIELDS = defineFields({
     rows: 8,
     hint: "Un type par ligne, dans l'ordre de la liste.",
     stored: "contactForm.shootingTypes",
+    row: "options",
   },
   sources: {
     kind: "textarea",
@@ -181,6 +195,7 @@ export const STUDIO_CONTACT_FORM_FIELDS = defineFields({
     rows: 8,
     hint: "Une source par ligne. Laissez vide pour ne pas poser la question.",
     stored: "contactForm.sources",
+    row: "options",
   },
   telephone: {
     kind: "choice",
@@ -204,15 +219,16 @@ export const STUDIO_CONTACT_FORM_FIELDS = defineFields({
 /** What the studio's history calls each stored field. */
 export const STUDIO_HISTORY_LABELS = {
   ...STUDIO_FIELDS.historyLabels,
+  ...STUDIO_ADDRESS_FIELDS.historyLabels,
   ...STUDIO_CONTACT_FORM_FIELDS.historyLabels,
 };
 
 /** A stored studio as the form's fields. */
 export function studioFormValues(slug: string, data: StudioData): Record<string, string> {
   const values: Record<string, string> = {
-    ...tableValues(STUDIO_FIELDS, {
+    ...tableValues(STUDIO_FIELDS, { ...data, slug }),
+    ...tableValues(STUDIO_ADDRESS_FIELDS, {
       ...data,
-      slug,
       street: data.address.street,
       postalCode: data.address.postalCode,
       addressCity: data.address.city,
@@ -302,8 +318,9 @@ export function parseStudioForm(
   newPhoto: string,
 ): ParsedStudioForm {
   const studio = readFields(STUDIO_FIELDS, values);
+  const address = readFields(STUDIO_ADDRESS_FIELDS, values);
   const contactForm = readFields(STUDIO_CONTACT_FORM_FIELDS, values);
-  const errors: FieldErrors = { ...studio.errors, ...contactForm.errors };
+  const errors: FieldErrors = { ...studio.errors, ...address.errors, ...contactForm.errors };
 
   const hours: StudioData["hours"] = {};
   for (const day of DAYS) {
@@ -330,8 +347,8 @@ export function parseStudioForm(
       closures.push({ from, to, label });
     }
   }
-  const latitude = studio.data.latitude ?? "";
-  const longitude = studio.data.longitude ?? "";
+  const latitude = address.data.latitude ?? "";
+  const longitude = address.data.longitude ?? "";
   let geo: StudioData["geo"] = null;
   if (latitude.trim() || longitude.trim()) {
     const latitudeValue = parseCoordinate(latitude, 90);
@@ -362,6 +379,7 @@ export function parseStudioForm(
 
   if (
     !studio.ok ||
+    !address.ok ||
     !contactForm.ok ||
     !shootingTypes.ok ||
     !sources.ok ||
@@ -370,20 +388,14 @@ export function parseStudioForm(
     return { ok: false, errors };
   }
   // The coordinates were read above, as `geo`.
-  const {
-    slug,
-    street,
-    postalCode,
-    addressCity,
-    latitude: _,
-    longitude: __,
-    ...fields
-  } = studio.data;
+  const { slug, ...fields } = studio.data;
+  const { street, postalCode, addressCity, latitude: _, longitude: __, ...contacts } = address.data;
   return {
     ok: true,
     slug,
     data: {
       ...fields,
+      ...contacts,
       address: { street, postalCode, city: addressCity },
       hours,
       closures,
@@ -407,6 +419,7 @@ export function studioFieldOrder(closureRows: number): string[] {
   ]).flat();
   return [
     ...STUDIO_FIELDS.names,
+    ...STUDIO_ADDRESS_FIELDS.names,
     ...DAYS.map(hoursField),
     ...closures,
     ...STUDIO_CONTACT_FORM_FIELDS.names,

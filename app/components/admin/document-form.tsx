@@ -12,6 +12,8 @@ import {
   Textarea,
 } from "~/components/ui/field";
 import { ICON_LABELS, listIntent } from "~/lib/document-forms";
+import { FieldRows } from "~/components/admin/field";
+import { inputLabel, tableRows, type FieldSpecs } from "~/lib/field-table";
 import { ICON_NAMES } from "~/content/schemas";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -404,6 +406,44 @@ export function ListItem({
       </div>
     </fieldset>
   );
+}
+
+const TEXT_TYPES = { text: "text", tel: "tel", url: "url", email: "email", date: "date" } as const;
+
+/**
+ * A document form's fields drawn from their table (decision 0152): each field's label, hint, limit and
+ * whether it is required come from its description, and the fields of one row sit side by side.
+ */
+export function DocumentTableRows({
+  table,
+}: {
+  table: { fields: FieldSpecs; names: readonly string[] };
+}) {
+  const field = (name: string) => {
+    const spec = table.fields[name];
+    if (spec?.kind === "number" || spec?.kind === "choice" || spec?.kind === "boolean") {
+      throw new Error(`DocumentTableRows: no control for a ${spec.kind} field yet (${name})`);
+    }
+    if (!spec) return null;
+    const common = {
+      name,
+      label: inputLabel(spec),
+      hint: spec.hint,
+      required: Boolean(spec.required),
+    };
+    return spec.kind === "textarea" ? (
+      <TextAreaField key={name} {...common} rows={spec.rows} />
+    ) : (
+      <TextField
+        key={name}
+        {...common}
+        maxLength={spec.maxLength ?? spec.max}
+        type={spec.kind === "decimal" ? "text" : TEXT_TYPES[spec.kind]}
+        placeholder={spec.placeholder}
+      />
+    );
+  };
+  return <FieldRows rows={tableRows(table)} field={field} />;
 }
 
 /** « Ajouter une carte »: the form comes back with one more empty item at the end of the list. */

@@ -7,7 +7,14 @@ import {
   Select,
   Textarea,
 } from "~/components/ui/field";
-import { inputLabel, type FieldSpec } from "~/lib/field-table";
+import {
+  inputLabel,
+  tableRows,
+  type FieldSpec,
+  type FieldSpecs,
+  type TableRow,
+} from "~/lib/field-table";
+import type { FieldErrors } from "~/lib/forms";
 
 /*
  * The admin's fields are the shared ones (components/ui/field, one protocol for forms): this keeps the
@@ -43,7 +50,14 @@ export function Field({ name, label, error, hint, className, children }: FieldPr
   );
 }
 
-const INPUT_TYPES = { text: "text", textarea: "text", tel: "tel", url: "url", email: "email" };
+const INPUT_TYPES = {
+  text: "text",
+  textarea: "text",
+  tel: "tel",
+  url: "url",
+  email: "email",
+  date: "date",
+};
 
 type TableFieldProps = {
   name: string;
@@ -112,7 +126,7 @@ export function TableField({
       {(props) => {
         if (spec.kind === "choice") {
           return (
-            <Select {...props} defaultValue={value}>
+            <Select {...props} defaultValue={value || (spec.initial ?? "")}>
               {(choices ?? spec.choices).map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -131,7 +145,9 @@ export function TableField({
                 className="w-28"
                 defaultValue={value}
               />
-              <span className="text-sm">{spec.suffix ?? spec.unit}</span>
+              {(spec.suffix ?? spec.unit) ? (
+                <span className="text-sm">{spec.suffix ?? spec.unit}</span>
+              ) : null}
             </div>
           );
         }
@@ -162,6 +178,58 @@ export function TableField({
         );
       }}
     </Field>
+  );
+}
+
+type TableRowsProps<Specs extends FieldSpecs> = {
+  table: { fields: Specs; names: readonly (keyof Specs & string)[] };
+  values: Readonly<Record<string, string>>;
+  errors: FieldErrors;
+  /** False on a new record's form: the fields shown only when editing are left out. */
+  editing?: boolean;
+  /** What the page adds to a field: a description that changes as one types, a control kept in step. */
+  fieldProps?: {
+    [Name in keyof Specs]?: Partial<Pick<TableFieldProps, "spec" | "control" | "choices">>;
+  };
+};
+
+/** A section's fields drawn from their table, in its order, side by side where the table says so. */
+export function TableRows<Specs extends FieldSpecs>({
+  table,
+  values,
+  errors,
+  editing = true,
+  fieldProps = {},
+}: TableRowsProps<Specs>) {
+  const field = (name: keyof Specs & string) => (
+    <TableField
+      key={name}
+      name={name}
+      spec={table.fields[name] as FieldSpec}
+      values={values}
+      error={errors[name]}
+      {...fieldProps[name]}
+    />
+  );
+  return <FieldRows rows={tableRows(table, { editing })} field={field} />;
+}
+
+/** A section's lines: a field alone, or the fields of one row side by side in a grid. */
+export function FieldRows<Name extends string>({
+  rows,
+  field,
+}: {
+  rows: readonly TableRow[];
+  field: (name: Name) => ReactNode;
+}) {
+  return rows.map((row) =>
+    row.grid ? (
+      <div key={row.names[0]} className={`grid gap-4 ${row.columns}`}>
+        {row.names.map((name) => field(name as Name))}
+      </div>
+    ) : (
+      field(row.names[0] as Name)
+    ),
   );
 }
 

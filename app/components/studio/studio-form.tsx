@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { type ComponentProps, useState } from "react";
-import { Field, Input, TableField } from "~/components/admin/field";
+import { Field, Input, TableRows } from "~/components/admin/field";
 import { RecordForm } from "~/components/admin/record-form";
 import { Button } from "~/components/ui/button";
 import { DAYS } from "~/content/schemas";
@@ -11,6 +11,7 @@ import {
   closureField,
   closureRowCount,
   hoursField,
+  STUDIO_ADDRESS_FIELDS,
   STUDIO_CONTACT_FORM_FIELDS,
   STUDIO_FIELDS,
   STUDIO_SLUG_MAX,
@@ -18,9 +19,11 @@ import {
 } from "~/lib/studio-form";
 import type { ToastMessage } from "~/lib/toast";
 
-const LABELS = { ...STUDIO_FIELDS.labels, ...STUDIO_CONTACT_FORM_FIELDS.labels };
-const { fields: studio } = STUDIO_FIELDS;
-const { fields: contactForm } = STUDIO_CONTACT_FORM_FIELDS;
+const LABELS: Record<string, string> = {
+  ...STUDIO_FIELDS.labels,
+  ...STUDIO_ADDRESS_FIELDS.labels,
+  ...STUDIO_CONTACT_FORM_FIELDS.labels,
+};
 
 /** What each field is called in the error summary. */
 function fieldLabel(name: string): string {
@@ -49,20 +52,6 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
   const order = studioFieldOrder(closureRows);
 
   const text = (name: string) => values[name] ?? "";
-  const field = (name: keyof typeof studio | keyof typeof contactForm, className?: string) => (
-    <TableField
-      name={name}
-      spec={
-        name in studio
-          ? studio[name as keyof typeof studio]
-          : contactForm[name as keyof typeof contactForm]
-      }
-      values={values}
-      error={errors[name]}
-      className={className}
-    />
-  );
-
   const closureInput = (name: string, label: string, control: ComponentProps<"input">) => (
     <Field name={name} label={label} error={errors[name]}>
       {(props) => (
@@ -85,40 +74,37 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
 
       <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
         <legend className="px-1 font-sans text-lg font-semibold">Le studio</legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field("name")}
-          <TableField
-            name="city"
-            spec={studio.city}
-            values={values}
-            error={errors.city}
-            control={{
-              onChange: (event) => {
-                if (creating && !slugEdited) {
-                  setSlug(slugify(event.target.value).slice(0, STUDIO_SLUG_MAX).replace(/-+$/, ""));
-                }
-              },
-            }}
-          />
-        </div>
-        <TableField
-          name="slug"
-          spec={{
-            ...studio.slug,
-            hint: `Les pages du studio seront /studio-${slug || "…"} et /contact-studio-${slug || "…"}. Lettres minuscules, chiffres et tirets, ${STUDIO_SLUG_MAX} caractères au plus.${creating ? "" : " Si vous la changez, les anciennes adresses mèneront aux nouvelles."}`,
-          }}
+        <TableRows
+          table={STUDIO_FIELDS}
           values={values}
-          error={errors.slug}
-          control={{
-            value: slug,
-            onChange: (event) => {
-              setSlug(event.target.value);
-              setSlugEdited(true);
+          errors={errors}
+          fieldProps={{
+            city: {
+              control: {
+                onChange: (event) => {
+                  if (creating && !slugEdited) {
+                    setSlug(
+                      slugify(event.target.value).slice(0, STUDIO_SLUG_MAX).replace(/-+$/, ""),
+                    );
+                  }
+                },
+              },
+            },
+            slug: {
+              spec: {
+                ...STUDIO_FIELDS.fields.slug,
+                hint: `Les pages du studio seront /studio-${slug || "…"} et /contact-studio-${slug || "…"}. Lettres minuscules, chiffres et tirets, ${STUDIO_SLUG_MAX} caractères au plus.${creating ? "" : " Si vous la changez, les anciennes adresses mèneront aux nouvelles."}`,
+              },
+              control: {
+                value: slug,
+                onChange: (event) => {
+                  setSlug(event.target.value);
+                  setSlugEdited(true);
+                },
+              },
             },
           }}
         />
-        {field("description")}
-        {field("longDescription")}
         {creating ? (
           <p className="text-sm text-muted-foreground">
             Photo : un nouveau studio prend la photo du premier studio, jusqu'à ce que vous la
@@ -133,22 +119,7 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
 
       <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
         <legend className="px-1 font-sans text-lg font-semibold">Coordonnées</legend>
-        {field("street")}
-        <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
-          {field("postalCode")}
-          {field("addressCity")}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field("phone")}
-          {field("email")}
-        </div>
-        {field("bookingUrl")}
-        {field("onlineBooking")}
-        {field("giftVoucherUrl")}
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field("latitude")}
-          {field("longitude")}
-        </div>
+        <TableRows table={STUDIO_ADDRESS_FIELDS} values={values} errors={errors} />
       </fieldset>
 
       <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
@@ -201,12 +172,7 @@ export function StudioForm({ creating, values, errors = {}, alert }: StudioFormP
 
       <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
         <legend className="px-1 font-sans text-lg font-semibold">Formulaire de contact</legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {field("shootingTypes")}
-          {field("sources")}
-        </div>
-        {field("telephone")}
-        {field("sourceRequired")}
+        <TableRows table={STUDIO_CONTACT_FORM_FIELDS} values={values} errors={errors} />
       </fieldset>
     </RecordForm>
   );

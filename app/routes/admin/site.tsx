@@ -1,73 +1,13 @@
-import { data } from "react-router";
 import type { Route } from "./+types/site";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { documentFormState } from "~/components/admin/document-answer";
-import { DocumentForm, TextAreaField, TextField } from "~/components/admin/document-form";
+import { DocumentForm, DocumentTableRows, TextField } from "~/components/admin/document-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
-import type { Documents } from "~/content/schemas";
-import { documentValues, identityForm, legalForm } from "~/lib/document-forms";
-import type { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { loadDocument } from "~/server/content/content-store.server";
-import {
-  documentFormAction,
-  documentHistory,
-  restoreAction,
-} from "~/server/content/document-form.server";
+import { IDENTITY_FIELDS, IDENTITY_LINK_FIELDS } from "~/lib/identity-form";
+
+export { action, loader } from "./site.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Site - Administration" }];
-
-const PAGE = "/admin/site";
-
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  const [identity, legal, identityHistory, legalHistory] = await Promise.all([
-    loadDocument("identity"),
-    loadDocument("legal"),
-    documentHistory("identity", request),
-    documentHistory("legal", request),
-  ]);
-  return {
-    identity: { values: documentValues("identity", identity), history: identityHistory },
-    legal: { values: documentValues("legal", legal), history: legalHistory },
-  };
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  const formData = await request.formData();
-  // Each history's « Restaurer » names a revision only: it belongs to one of the two documents.
-  if (formData.get("intent") === "restore") {
-    return restoreAction(["identity", "legal"], formData.get("revision"), admin, PAGE);
-  }
-  switch (formData.get("document")) {
-    case "identity":
-      return documentFormAction(formData, admin, {
-        key: "identity",
-        schema: identityForm,
-        build: (
-          parsed: z.output<typeof identityForm>,
-          stored: Documents["identity"],
-        ): Documents["identity"] => ({ ...parsed, shareImage: stored.shareImage }),
-        load: () => loadDocument("identity"),
-        previewPaths: ["/"],
-        page: PAGE,
-        savedTitle: "Identité du site modifiée",
-      });
-    case "legal":
-      return documentFormAction(formData, admin, {
-        key: "legal",
-        schema: legalForm,
-        build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
-        load: () => loadDocument("legal"),
-        previewPaths: ["/mentions-legales"],
-        page: PAGE,
-        savedTitle: "Mentions légales enregistrées",
-      });
-    default:
-      return data({ error: "Formulaire inconnu" }, { status: 400 });
-  }
-}
 
 function Section({
   id,
@@ -119,53 +59,13 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
           {...identity}
           previews={[{ path: "/", label: "Prévisualiser l'accueil" }]}
         >
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField name="brand" label="Nom du studio" required maxLength={100} />
-            <TextField
-              name="experience"
-              label="Expérience"
-              required
-              maxLength={100}
-              hint="Par exemple « plus de 15 ans d'expérience »."
-            />
-          </div>
-          <TextAreaField name="tagline" label="Phrase d'accroche" required rows={2} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              name="label"
-              label="Label (facultatif)"
-              maxLength={100}
-              hint="Par exemple « Portraitiste de France »."
-            />
-            <TextField
-              name="priceRange"
-              label="Gamme de prix (facultative)"
-              maxLength={10}
-              hint="Pour les moteurs de recherche : de € à €€€€."
-            />
-            <TextField name="email" label="E-mail général" type="email" required maxLength={255} />
-            <TextField
-              name="phone"
-              label="Téléphone général (facultatif)"
-              type="tel"
-              maxLength={30}
-            />
-          </div>
+          <DocumentTableRows table={IDENTITY_FIELDS} />
           <fieldset className="space-y-4 rounded-lg border border-border p-4">
             <legend className="px-1 font-semibold">Réseaux sociaux et sites (facultatifs)</legend>
             <p className="text-sm text-muted-foreground">
               Adresses complètes, commençant par https://. Laissez vide ce que vous n'utilisez pas.
             </p>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <TextField name="social.facebook" label="Page Facebook" type="url" />
-              <TextField name="social.instagram" label="Compte Instagram" type="url" />
-              <TextField name="social.youtube" label="Chaîne YouTube" type="url" />
-              <TextField
-                name="selfieBoothUrl"
-                label="Site de location de borne selfie"
-                type="url"
-              />
-            </div>
+            <DocumentTableRows table={IDENTITY_LINK_FIELDS} />
           </fieldset>
           <p className="text-sm text-muted-foreground">
             L'image de partage sur les réseaux sociaux se change dans Photos.

@@ -10,6 +10,8 @@ import {
   parseNestedForm,
   unflatten,
 } from "~/lib/forms";
+import { IDENTITY_HISTORY_LABELS } from "~/lib/identity-form";
+import type { HistoryLabels } from "~/lib/revision-changes";
 import type { ToastMessage } from "~/lib/toast";
 import type { AdminUser } from "../admin/guard.server";
 import { log } from "../logger.server";
@@ -98,6 +100,11 @@ const DOCUMENT_PAGES: Record<DocumentKey, ReadonlyArray<{ label: string; path: s
   gallery: [{ label: "la Galerie", path: "/galerie" }],
 };
 
+/** What a document's history calls its fields, when its form has a field table (decision 0152). */
+const HISTORY_LABELS: Partial<Record<DocumentKey, HistoryLabels>> = {
+  identity: IDENTITY_HISTORY_LABELS,
+};
+
 /**
  * The history of a document as its page shows it: each save and what it changed, and the version
  * `request` asks to see (`?version=`), with links to the public pages showing it.
@@ -105,6 +112,7 @@ const DOCUMENT_PAGES: Record<DocumentKey, ReadonlyArray<{ label: string; path: s
 export function documentHistory(key: DocumentKey, request: Request) {
   return loadRevisionHistory(documentSubject(key), request, {
     normalize: (data) => documentSchemas[key].parse(data),
+    labels: HISTORY_LABELS[key],
     previews: (revisionId) =>
       DOCUMENT_PAGES[key].map((page) => ({
         label: `Voir ${page.label} avec cette version`,

@@ -1,7 +1,12 @@
 import { data } from "react-router";
 import { parisToday } from "~/lib/dates";
 import { parseForm } from "~/lib/forms";
-import { coverFocusOf, galleryFormSchema, newGalleryValues } from "~/lib/gallery-schemas";
+import {
+  coverFocusOf,
+  galleryFormSchema,
+  galleryFormValues,
+  newGalleryValues,
+} from "~/lib/gallery-schemas";
 import { requireAdmin } from "../admin/guard.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
@@ -49,20 +54,14 @@ export async function requireGallery(id: string) {
   return { ...found, header };
 }
 
-/** The form's values of a stored gallery. */
+/** The form's values of a stored gallery: its fields stored under their own name, and three worked out. */
 function storedValues(gallery: NonNullable<Awaited<ReturnType<typeof findGallery>>>["gallery"]) {
-  return {
-    title: gallery.title,
-    clientName: gallery.clientName,
-    clientEmail: gallery.clientEmail,
-    studioId: gallery.studioId ?? "",
-    sessionDate: gallery.sessionDate ?? "",
+  return galleryFormValues({
+    ...gallery,
     expiresOn: expiryDay(gallery.expiresAt),
-    purgeAfterDays: String(purgeAfterDaysOf(gallery)),
-    ...(gallery.downloadsAllowed ? { downloadsAllowed: "on" } : {}),
-    ...(gallery.watermark ? { watermark: "on" } : {}),
+    purgeAfterDays: purgeAfterDaysOf(gallery),
     coverFocus: coverFocusOf(gallery.coverFocalX, gallery.coverFocalY),
-  };
+  });
 }
 
 export async function loadGalleryForm(request: Request, id: string | null) {

@@ -50,7 +50,7 @@ const form = (overrides: Partial<GalleryForm> = {}): GalleryForm => ({
   purgeAfterDays: 30,
   downloadsAllowed: true,
   watermark: false,
-  coverFocus: undefined,
+  coverFocus: null,
   ...overrides,
 });
 

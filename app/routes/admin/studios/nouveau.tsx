@@ -2,17 +2,10 @@ import type { Route } from "./+types/nouveau";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { StudioForm } from "~/components/studio/studio-form";
 import { useFormAnswer } from "~/components/ui/server-toast";
-import { loadStudioForm, studioFormAction } from "~/server/content/studios-admin.server";
+
+export { action, loader } from "./nouveau.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nouveau studio - Administration" }];
-
-export async function loader({ request }: Route.LoaderArgs) {
-  return loadStudioForm(request, null);
-}
-
-export async function action({ request }: Route.ActionArgs) {
-  return studioFormAction(request, null);
-}
 
 export default function NewStudio({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, toast } = useFormAnswer(actionData);

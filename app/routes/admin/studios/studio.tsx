@@ -5,19 +5,12 @@ import { CopyField } from "~/components/admin/copy-field";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { StudioForm } from "~/components/studio/studio-form";
 import { useFormAnswer } from "~/components/ui/server-toast";
-import { loadStudioForm, studioFormAction } from "~/server/content/studios-admin.server";
+
+export { action, loader } from "./studio.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.studio?.name ?? "Studio"} - Administration` },
 ];
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return loadStudioForm(request, params.id);
-}
-
-export async function action({ request, params }: Route.ActionArgs) {
-  return studioFormAction(request, params.id);
-}
 
 export default function EditStudio({ loaderData, actionData }: Route.ComponentProps) {
   const { studio, values, history, bookingLink } = loaderData;

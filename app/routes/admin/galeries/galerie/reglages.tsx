@@ -8,83 +8,14 @@ import { GalleryHeader } from "~/components/gallery-admin/gallery-header";
 import { Button } from "~/components/ui/button";
 import { useFormAnswer } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
+import { GALLERY_EXTENSION_DAYS } from "~/lib/gallery-schemas";
 import { cn } from "~/lib/utils";
-import { parseIntent } from "~/lib/forms";
-import { requireAdmin } from "~/server/admin/guard.server";
-import { formatAccessCode } from "~/server/galleries/access.server";
-import {
-  loadGalleryForm,
-  requireGallery,
-  saveGalleryForm,
-} from "~/server/galleries/admin-pages.server";
-import { changeAccessCode, deleteGallery, extendExpiry } from "~/server/galleries/galleries.server";
-import { refusedIntent } from "~/server/forms.server";
-import { log } from "~/server/logger.server";
-import { redirectWithToast } from "~/server/toast.server";
+
+export { action, loader } from "./reglages.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Réglages de « ${loaderData?.gallery?.title ?? "Galerie"} » - Administration` },
 ];
-
-/** How much « Prolonger » adds. */
-const EXTENSION_DAYS = 30;
-
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const loaded = await loadGalleryForm(request, params.id);
-  const gallery = loaded.gallery;
-  if (!gallery) throw new Error("unreachable: an id was given");
-  return { ...loaded, gallery, code: formatAccessCode(gallery.accessCode) };
-}
-
-export async function action({ request, params }: Route.ActionArgs) {
-  await requireAdmin(request);
-  const formData = await request.formData();
-  if (formData.get("intent") === "save") return saveGalleryForm(request, formData, params.id);
-  const parsed = parseIntent(formData, ["new-code", "extend", "delete"]);
-  if (!parsed.ok || parsed.id !== params.id) {
-    return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
-  }
-  const { gallery } = await requireGallery(params.id);
-  const here = `/admin/galeries/${gallery.id}/reglages`;
-  switch (parsed.intent) {
-    case "new-code": {
-      const code = await changeAccessCode(gallery.id);
-      if (!code) return refusedIntent("id", "Galerie inconnue");
-      return redirectWithToast(here, {
-        type: "success",
-        title: `Nouveau code : ${formatAccessCode(code)}`,
-        description: "L'ancien code et les liens déjà ouverts ne fonctionnent plus.",
-      });
-    }
-    case "extend": {
-      const until = await extendExpiry(gallery.id, EXTENSION_DAYS);
-      if (!until) return refusedIntent("id", "Galerie inconnue");
-      return redirectWithToast(here, {
-        type: "success",
-        title: "Galerie prolongée",
-        description: `Ouverte jusqu'au ${formatDateFr(new Date(until.getTime() - 1))}.`,
-      });
-    }
-    case "delete": {
-      try {
-        await deleteGallery(gallery.id);
-      } catch (error) {
-        // Marked as being deleted: the retention finishes the work.
-        log.error("admin_gallery_delete_failed", { id: gallery.id, error });
-        return redirectWithToast("/admin/galeries", {
-          type: "error",
-          title: "Suppression inachevée",
-          description: "La galerie n'est plus visible ; ses fichiers seront effacés cette nuit.",
-        });
-      }
-      return redirectWithToast("/admin/galeries", {
-        type: "success",
-        title: "Galerie supprimée",
-        description: `« ${gallery.title} » et ses photos sont effacées.`,
-      });
-    }
-  }
-}
 
 export default function GallerySettings({ loaderData, actionData }: Route.ComponentProps) {
   const { gallery, values, studios, code } = loaderData;
@@ -135,7 +66,7 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
           <input type="hidden" name="id" value={gallery.id} />
           <Button type="submit" name="intent" value="extend" variant="outline" size="sm">
             <CalendarPlus aria-hidden="true" />
-            Prolonger de {EXTENSION_DAYS} jours
+            Prolonger de {GALLERY_EXTENSION_DAYS} jours
           </Button>
         </Form>
       </SettingsPanel>

@@ -1,0 +1,65 @@
+import type { Route } from "./+types/site";
+import { data } from "react-router";
+import type { Documents } from "~/content/schemas";
+import { documentValues, legalForm } from "~/lib/document-forms";
+import { identityForm } from "~/lib/identity-form";
+import type { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import {
+  documentFormAction,
+  documentHistory,
+  restoreAction,
+} from "~/server/content/document-form.server";
+
+const PAGE = "/admin/site";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [identity, legal, identityHistory, legalHistory] = await Promise.all([
+    loadDocument("identity"),
+    loadDocument("legal"),
+    documentHistory("identity", request),
+    documentHistory("legal", request),
+  ]);
+  return {
+    identity: { values: documentValues("identity", identity), history: identityHistory },
+    legal: { values: documentValues("legal", legal), history: legalHistory },
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const formData = await request.formData();
+  // Each history's « Restaurer » names a revision only: it belongs to one of the two documents.
+  if (formData.get("intent") === "restore") {
+    return restoreAction(["identity", "legal"], formData.get("revision"), admin, PAGE);
+  }
+  switch (formData.get("document")) {
+    case "identity":
+      return documentFormAction(formData, admin, {
+        key: "identity",
+        schema: identityForm,
+        build: (
+          parsed: z.output<typeof identityForm>,
+          stored: Documents["identity"],
+        ): Documents["identity"] => ({ ...parsed, shareImage: stored.shareImage }),
+        load: () => loadDocument("identity"),
+        previewPaths: ["/"],
+        page: PAGE,
+        savedTitle: "Identité du site modifiée",
+      });
+    case "legal":
+      return documentFormAction(formData, admin, {
+        key: "legal",
+        schema: legalForm,
+        build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
+        load: () => loadDocument("legal"),
+        previewPaths: ["/mentions-legales"],
+        page: PAGE,
+        savedTitle: "Mentions légales enregistrées",
+      });
+    default:
+      return data({ error: "Formulaire inconnu" }, { status: 400 });
+  }
+}
