@@ -26,10 +26,16 @@ describe("the layers of app/ (docs/architecture.md, « Layers »)", () => {
       [file("lib/links.ts"), [file("server/db/schema.ts")]],
       [file("server/mail/transport.server.ts"), [file("server/content/site.server.ts")]],
       [file("server/booking/emails.server.ts"), [file("server/mail/outbox.server.ts")]],
+      [
+        file("routes/admin/messages.tsx"),
+        [file("server/logger.server.ts"), file("routes/admin/messages.server.ts")],
+      ],
+      [file("routes/admin/messages.server.ts"), [file("server/logger.server.ts")]],
     ]);
     expect(layerViolations(synthetic, "/app")).toEqual([
       "components/blog-admin/form.tsx → routes/admin/layout.tsx (components ↛ routes)",
       "lib/links.ts → server/db/schema.ts (lib ↛ server)",
+      "routes/admin/messages.tsx → server/logger.server.ts (route views ↛ server)",
       "server/booking/agenda.server.ts → components/booking-admin/parts.tsx (server ↛ components)",
       "server/mail/transport.server.ts → server/content/site.server.ts (infrastructure ↛ features)",
     ]);

@@ -44,11 +44,20 @@ const FEATURES = under(
   "server/uploads/",
 );
 
+/**
+ * A route's view (its `.tsx`, and the root's): what the browser runs. Its loader, action and headers live
+ * in the route-local `.server.ts` it re-exports them from (decision 0157), the one import of a server
+ * module a view may hold, since the build strips it from the browser's bundle.
+ */
+const ROUTE_VIEWS = (file: string) =>
+  (file.startsWith("routes/") && file.endsWith(".tsx")) || file === "root.tsx";
+
 export const LAYER_RULES: LayerRule[] = [
   { name: "server ↛ components", from: under("server/"), to: under("components/") },
   { name: "components ↛ routes", from: under("components/"), to: under("routes/") },
   { name: "lib ↛ server", from: under("lib/"), to: under("server/") },
   { name: "infrastructure ↛ features", from: INFRASTRUCTURE, to: FEATURES },
+  { name: "route views ↛ server", from: ROUTE_VIEWS, to: under("server/") },
 ];
 
 /** Each import of `graph` that breaks a rule: « from → to (rule) », paths under `appRoot`. */
