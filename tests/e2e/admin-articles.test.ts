@@ -276,7 +276,25 @@ describe("article form", () => {
       .poll(() => deleteButton.evaluate((button) => button === document.activeElement))
       .toBe(true);
     await deleteButton.click();
-    await confirm.getByRole("button", { name: "Supprimer" }).click();
+    // Once in a CI run on a loaded machine this second opening did not show the dialog (never here, under
+    // load or not): should it fail again, the error says what the page held at that moment.
+    await confirm
+      .getByRole("button", { name: "Supprimer" })
+      .click()
+      .catch(async (error: unknown) => {
+        const state = await page.evaluate(() => ({
+          focused: document.activeElement?.outerHTML.slice(0, 200),
+          bodyPointerEvents: document.body.style.pointerEvents,
+          dialogs: [...document.querySelectorAll('[role="alertdialog"]')].map((dialog) =>
+            dialog.getAttribute("data-state"),
+          ),
+          toasts: [...document.querySelectorAll("[data-sonner-toast]")].map((toast) =>
+            toast.textContent?.slice(0, 80),
+          ),
+          url: location.href,
+        }));
+        throw new Error(`${String(error)}\nÉtat de la page : ${JSON.stringify(state)}`);
+      });
     await expect.poll(() => page.getByText("Article supprimé").count()).toBe(1);
     await expect.poll(() => edited.count()).toBe(0);
   });
