@@ -101,6 +101,21 @@ describe("the gallery form", () => {
       expiresOn: "La date d'expiration doit être dans 18 mois au plus",
     });
     expect(messages({ ...valid, expiresOn: "2028-05-23", purgeAfterDays: "0" })).toEqual({});
+    expect(messages({ ...valid, purgeAfterDays: "-1" })).toHaveProperty("purgeAfterDays");
+  });
+
+  it("keeps a past expiry the owner did not change", () => {
+    const editing = galleryFormSchema({
+      today: "2026-11-23",
+      studioIds: [],
+      currentExpiry: "2026-10-01",
+    });
+    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-01" }).success).toBe(
+      true,
+    );
+    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-02" }).success).toBe(
+      false,
+    );
   });
 
   it("lists its fields in the page's order and starts a new gallery open for 60 days", () => {

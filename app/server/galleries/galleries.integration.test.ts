@@ -7,7 +7,7 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { makeTestJpeg } from "../../../tests/support/photos";
 import { storageDrivers, useStorageDriver } from "../../../tests/support/storage-drivers";
-import { galleryFormSchema, type GalleryForm } from "~/lib/gallery-schemas";
+import type { GalleryForm } from "~/lib/gallery-schemas";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos, resumableUploads } from "../db/schema";
 import { storage } from "../storage/storage.server";
@@ -329,79 +329,5 @@ describe("temporary files", () => {
     await expect(fs.stat(old)).rejects.toThrow();
     await expect(fs.stat(fresh)).resolves.toBeTruthy();
     await expect(fs.stat(path.join(directory, "parts"))).resolves.toBeTruthy();
-  });
-});
-
-describe("the gallery form's rules", () => {
-  const studioId = "6f1d7a52-3f0e-4a8b-9c1d-2e3f4a5b6c7d";
-  const schema = galleryFormSchema({ today: "2026-11-23", studioIds: [studioId] });
-  const valid = {
-    title: "Séance",
-    clientName: "Anne",
-    clientEmail: "anne@example.test",
-    studioId,
-    sessionDate: "",
-    expiresOn: "2027-01-22",
-    purgeAfterDays: "30",
-    downloadsAllowed: "on",
-  };
-  const errors = (values: Record<string, string>) => {
-    const parsed = schema.safeParse(values);
-    return parsed.success
-      ? {}
-      : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
-  };
-
-  it("accepts a valid form and reads checkboxes, empty dates and numbers", () => {
-    const parsed = schema.parse(valid);
-    expect(parsed).toMatchObject({
-      studioId,
-      sessionDate: null,
-      purgeAfterDays: 30,
-      downloadsAllowed: true,
-      watermark: false,
-    });
-  });
-
-  it("says in French what is wrong", () => {
-    expect(
-      errors({
-        ...valid,
-        title: " ",
-        clientName: "x".repeat(201),
-        clientEmail: "pas-une-adresse",
-        studioId: "00000000-0000-4000-8000-000000000000",
-        sessionDate: "2026-02-31",
-        expiresOn: "2026-11-22",
-        purgeAfterDays: "366",
-      }),
-    ).toEqual({
-      title: "Le titre est obligatoire",
-      clientName: "Le nom du client doit contenir au plus 200 caractères",
-      clientEmail: "E-mail invalide",
-      studioId: "Choisissez un studio de la liste",
-      sessionDate: "Date de la séance invalide",
-      expiresOn: "La date d'expiration ne peut pas être passée",
-      purgeAfterDays: "Indiquez un nombre de jours entre 0 et 365",
-    });
-    expect(errors({ ...valid, expiresOn: "2028-05-24" })).toEqual({
-      expiresOn: "La date d'expiration doit être dans 18 mois au plus",
-    });
-    expect(errors({ ...valid, expiresOn: "2028-05-23", purgeAfterDays: "0" })).toEqual({});
-    expect(errors({ ...valid, purgeAfterDays: "-1" })).toHaveProperty("purgeAfterDays");
-  });
-
-  it("keeps a past expiry the owner did not change", () => {
-    const editing = galleryFormSchema({
-      today: "2026-11-23",
-      studioIds: [],
-      currentExpiry: "2026-10-01",
-    });
-    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-01" }).success).toBe(
-      true,
-    );
-    expect(editing.safeParse({ ...valid, studioId: "", expiresOn: "2026-10-02" }).success).toBe(
-      false,
-    );
   });
 });
