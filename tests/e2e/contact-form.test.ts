@@ -104,6 +104,8 @@ describe("contact forms with JavaScript", () => {
     await button.click();
     await expect.poll(() => button.textContent()).toBe("Envoi en cours...");
     expect(await button.isDisabled()).toBe(true);
+    // The button changes as the form is sent, before its request reaches the route: wait for the request.
+    await expect.poll(() => bodies.length).toBe(1);
     // The body of a plain post: every field, the spam trap included, as typed.
     expect(bodies).toEqual([
       {
