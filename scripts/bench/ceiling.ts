@@ -1,6 +1,7 @@
 // Section « ceiling » (decision 0093): the site's cached /tarifs against the physical limit of this machine,
-// measured in one run with wrk (1 thread, 32 connections, gzip): nginx serving /tarifs' own gzipped bytes,
-// a bare node:http server answering the same buffer, and the site itself.
+// measured in one run with wrk (1 thread, 32 connections, gzip): nginx serving /tarifs' own gzipped bytes
+// with the site's headers, a bare node:http server answering the same buffer (with three headers, and with
+// the site's headers: the same answer), and the site itself.
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -14,11 +15,37 @@ import { aptInstall } from "../lib/apt.ts";
 import { connect, makeDataDir, removeDataDir, startServer, waitForAnswer } from "./server.ts";
 
 const PAGE = "/tarifs";
-/** Decision 0050 (ceiling): the site's cached page at half of nginx's throughput at least. */
-const BUDGET_RATIO_PERCENT = 50;
-/** Decision 0131: at least 60 % of a bare node:http server's throughput, p99 ≤ 4 ms (was 5 ms). */
+/**
+ * Decision 0161 (amends 0050 and 0131): the site's cached page at 60 % at least of a bare node:http server
+ * sending the same answer (the site's headers and bytes), with a p99 of 4 ms, or twice that server's own
+ * p99 when the machine gives it more than 2 ms. The ratio to nginx is shown, not budgeted.
+ */
 const BUDGET_NODE_RATIO_PERCENT = 60;
 const BUDGET_P99_MS = 4;
+const BUDGET_P99_TIMES_BARE = 2;
+
+/** Headers Node or nginx write themselves, or that depend on the connection: not copied from the site. */
+const CONNECTION_HEADERS = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "content-length",
+  "transfer-encoding",
+  "content-encoding",
+  "content-type",
+]);
+
+/** The site's answer headers, in its order, without those each server writes itself. */
+function answerHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Array<[string, string]> {
+  const kept: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (CONNECTION_HEADERS.has(name) || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) kept.push([name, one]);
+  }
+  return kept;
+}
 /**
  * A change committed elsewhere shows within the listener's heartbeat period and time-out even when its
  * notification is lost (decision 0093): 1 s + 1 s.
@@ -171,8 +198,8 @@ async function measureStaleness(baseUrl: string, databaseUrl: string, changes: n
   };
 }
 
-/** nginx serving `body` (already gzipped) at PAGE with the site's content type, on a free port. */
-async function startNginx(directory: string, body: Buffer) {
+/** nginx serving `body` (already gzipped) at PAGE with the site's content type and headers, on a free port. */
+async function startNginx(directory: string, body: Buffer, headers: Array<[string, string]>) {
   const port = await freePort();
   await mkdir(path.join(directory, "logs"), { recursive: true });
   await writeFile(path.join(directory, "tarifs.html.gz"), body);
@@ -194,6 +221,7 @@ http {
     location = ${PAGE} {
       default_type "text/html; charset=utf-8";
       add_header Content-Encoding gzip;
+${headers.map(([name, value]) => `      add_header ${name} '${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}';`).join("\n")}
       alias ${directory}/tarifs.html.gz;
     }
   }
@@ -215,18 +243,19 @@ http {
 
 /**
  * A bare node:http server answering every request with the gzipped page, in a process of its own (as the
- * site is): Node's own floor on this machine.
+ * site is): Node's own floor on this machine. With `headers`, it sends them too (built per answer as a
+ * flat list, as the site's fast path does): the same answer as the site's, byte for byte but the nonce.
  */
-async function startBareNode(file: string) {
+async function startBareNode(file: string, headers: Array<[string, string]> = []) {
   const port = await freePort();
   const program = `
     const body = require("node:fs").readFileSync(${JSON.stringify(file)});
+    const extra = ${JSON.stringify(headers.flat())};
     require("node:http").createServer((request, response) => {
-      response.writeHead(200, {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Encoding": "gzip",
-        "Content-Length": body.length,
-      });
+      const answer = ["Content-Type", "text/html; charset=utf-8", "Content-Encoding", "gzip"];
+      for (const item of extra) answer.push(item);
+      answer.push("Content-Length", String(body.length));
+      response.writeHead(200, answer);
       response.end(body);
     }).listen(${port}, "127.0.0.1");`;
   const child = spawn(process.execPath, ["-e", program], { stdio: "ignore" });
@@ -257,24 +286,33 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
     const page = await request(`${server.baseUrl}${PAGE}`);
     const cached = page.headers["x-page-cache"];
     const body = gzipSync(Buffer.from(page.body), { level: 6 });
+    const headers = answerHeaders(page.headers);
 
-    const nginx = await startNginx(path.join(dataDir, "nginx"), body);
-    const bare = await startBareNode(path.join(dataDir, "nginx", "tarifs.html.gz"));
+    const nginx = await startNginx(path.join(dataDir, "nginx"), body, headers);
+    const file = path.join(dataDir, "nginx", "tarifs.html.gz");
+    const bare = await startBareNode(file);
+    const same = await startBareNode(file, headers);
     try {
       // Each server gets 2 s of the same load first, unmeasured: the site's code is compiled by V8 as it
       // runs (its first seconds after start are several times slower), and start-up work settles.
       context.log("wrk: 2 s of warm-up for each server");
-      for (const url of [nginx.url, bare.url, `${server.baseUrl}${PAGE}`]) await wrk(url, 2);
+      for (const url of [nginx.url, bare.url, same.url, `${server.baseUrl}${PAGE}`]) {
+        await wrk(url, 2);
+      }
       context.log(`wrk nginx ${seconds} s`);
       const ofNginx = await measured(nginx.url, seconds, [nginx.pid]);
       context.log(`wrk node:http ${seconds} s`);
       const ofNode = await measured(bare.url, seconds, [bare.pid]);
+      context.log(`wrk node:http, the site's headers ${seconds} s`);
+      const ofSame = await measured(same.url, seconds, [same.pid]);
       context.log(`wrk site ${seconds} s`);
       const ofSite = await measured(`${server.baseUrl}${PAGE}`, seconds, [server.pid]);
       // Only cached, successful answers count: a site answering errors (or rendering every page) fast
       // would otherwise meet the budget.
       const sound = cached === "hit" && ofSite.errors === 0;
       const ratio = sound ? ofSite.requestsPerSecond / ofNginx.requestsPerSecond : 0;
+      const sameRatio = sound ? ofSite.requestsPerSecond / ofSame.requestsPerSecond : 0;
+      const p99BudgetMs = Math.max(BUDGET_P99_MS, BUDGET_P99_TIMES_BARE * ofSame.p99Ms);
       const changes = context.quick ? 20 : 100;
       context.log(`staleness: ${changes} changes committed by another connection`);
       const staleness = await measureStaleness(server.baseUrl, server.databaseUrl, changes);
@@ -282,7 +320,7 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
         name,
         metric(Math.round(result.requestsPerSecond), "req/s"),
         metric(result.p50Ms, "ms", undefined, 2),
-        metric(result.p99Ms, "ms", budgeted ? { max: BUDGET_P99_MS } : undefined, 2),
+        metric(result.p99Ms, "ms", budgeted ? { max: p99BudgetMs } : undefined, 2),
         metric(result.errors, "", budgeted ? { equals: 0 } : undefined),
         metric(result.cpuMicrosecondsPerAnswer, "µs", undefined, 1),
       ];
@@ -293,8 +331,9 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
             caption: `${PAGE} (${(body.length / 1024).toFixed(1)} KB gzipped), wrk 1 thread × 32 connections × ${seconds} s, Accept-Encoding: gzip, in one run`,
             columns: ["server", "throughput", "p50", "p99", "errors / non-2xx", "CPU per answer"],
             rows: [
-              row("nginx, the page's gzipped bytes as a file", ofNginx),
-              row("node:http, the same buffer", ofNode),
+              row("nginx, the page's gzipped bytes as a file, the site's headers", ofNginx),
+              row("node:http, the same buffer, 3 headers", ofNode),
+              row("node:http, the same answer (the site's headers)", ofSame),
               row(`the site (page cache: ${String(cached ?? "?")})`, ofSite, true),
             ],
           },
@@ -307,8 +346,8 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
                 check(cached === "hit", String(cached ?? "no X-Page-Cache header")),
               ],
               [
-                "site / nginx throughput (cached, error-free answers only)",
-                metric(Math.round(ratio * 1000) / 10, "%", { min: BUDGET_RATIO_PERCENT }, 1),
+                "site / nginx throughput (cached, error-free answers only; not budgeted: decision 0161)",
+                metric(Math.round(ratio * 1000) / 10, "%", undefined, 1),
               ],
               [
                 "node:http's CPU per answer / the site's (steadier than throughput on a busy machine)",
@@ -324,15 +363,28 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
                 ),
               ],
               [
-                "site / node:http throughput",
+                "site / node:http throughput (3 headers)",
                 metric(
                   sound
                     ? Math.round((ofSite.requestsPerSecond / ofNode.requestsPerSecond) * 1000) / 10
                     : 0,
                   "%",
+                  undefined,
+                  1,
+                ),
+              ],
+              [
+                "site / node:http throughput (the same answer)",
+                metric(
+                  Math.round(sameRatio * 1000) / 10,
+                  "%",
                   { min: BUDGET_NODE_RATIO_PERCENT },
                   1,
                 ),
+              ],
+              [
+                `the site's p99 budget: ${BUDGET_P99_MS} ms, or ${BUDGET_P99_TIMES_BARE} × the same answer's p99 from node:http`,
+                metric(p99BudgetMs, "ms", undefined, 2),
               ],
             ],
           },
@@ -347,13 +399,15 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
           },
         ],
         notes: [
-          "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type; the bare node:http server answers the same buffer to every request; the site answers from its page cache before Express (a fresh CSP nonce, security headers, the request log; the content version known from PostgreSQL's notifications, no round trip: decision 0093). Each server had 2 s of the same load first, unmeasured.",
-          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Decision 0050 asks the site for at least 50 % of nginx's throughput; decision 0131 for at least 60 % of bare node:http's with p99 ≤ 4 ms.",
+          "nginx (Debian's, one worker, access log off) serves the page's own bytes gzipped once, with the site's content type and headers; a bare node:http server answers the same buffer to every request with 3 headers, another with the site's headers too (the same answer, its nonce aside); the site answers from its page cache before Express (a fresh CSP nonce, security headers, the request log; the content version known from PostgreSQL's notifications, no round trip: decision 0093). Each server had 2 s of the same load first, unmeasured.",
+          "All three run on this machine at the same time as wrk, so they share its cores: compare within one run only. Decision 0161 asks the site for at least 60 % of the throughput of bare node:http sending the same answer, with p99 ≤ 4 ms, or ≤ twice that server's p99 when the machine gives it more than 2 ms.",
           "The site runs at its default log level (info): every answer writes its request line to stdout, read by this benchmark as a log collector would (decision 0131).",
         ],
         data: {
           nginx: ofNginx,
           node: ofNode,
+          nodeSameAnswer: ofSame,
+          p99BudgetMs,
           site: ofSite,
           ratio,
           gzippedBytes: body.length,
@@ -363,6 +417,7 @@ export async function ceilingSection(context: Context): Promise<Partial<SectionR
     } finally {
       nginx.stop();
       bare.stop();
+      same.stop();
     }
   } finally {
     await server.stop();
