@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixedPrice, formatEuros, formatPrice, onQuote, priceFrom } from "./prices";
+import { fixedPrice, formatCents, formatEuros, formatPrice, onQuote, priceFrom } from "./prices";
 
 describe("formatPrice", () => {
   it("writes a fixed price with the euro sign after a no-break space", () => {
@@ -32,5 +32,25 @@ describe("formatPrice", () => {
     for (const euros of [0, 5, 49, 999, 1000, 1200, 12_345, 999_999, 1_000_000]) {
       expect(formatEuros(euros), String(euros)).toBe(intl.format(euros));
     }
+  });
+});
+
+describe("formatCents", () => {
+  it("writes cents as Intl's French currency format does, without decimals for whole euros", () => {
+    const withCents = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
+    const whole = new Intl.NumberFormat("fr-FR", {
+      style: "currency",
+      currency: "EUR",
+      maximumFractionDigits: 0,
+    });
+    for (const cents of [0, 5, 50, 99, 100, 4_900, 123_450, 100_001, 99_999_999, -250, -100]) {
+      const expected =
+        cents % 100 === 0 ? whole.format(cents / 100) : withCents.format(cents / 100);
+      expect(formatCents(cents), String(cents)).toBe(expected);
+    }
+  });
+
+  it("refuses a fraction of a cent", () => {
+    expect(() => formatCents(10.5)).toThrow(RangeError);
   });
 });

@@ -19,6 +19,20 @@ export function formatEuros(euros: number): string {
   return `${sign}${digits.replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f")}\u00a0€`;
 }
 
+/**
+ * An amount in cents as French writes it: « 1 200 € » for whole euros, « 1 234,50 € » otherwise (the same
+ * spaces as `formatEuros`). Payments count in cents (decision 0162).
+ */
+export function formatCents(cents: number): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
+  const whole = Math.trunc(cents / 100);
+  const rest = Math.abs(cents % 100);
+  if (rest === 0) return formatEuros(whole);
+  const sign = cents < 0 ? "-" : "";
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
+  return `${sign}${digits},${String(rest).padStart(2, "0")}\u00a0€`;
+}
+
 /** « 79 € », « à partir de 990 € » or « Sur devis ». */
 export function formatPrice(price: Price): string {
   switch (price.kind) {
