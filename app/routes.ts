@@ -82,6 +82,8 @@ export default [
     route("admin/tarifs/gendarmerie", "routes/admin/tarifs/gendarmerie.tsx"),
     route("admin/tarifs/seances-a-offrir", "routes/admin/tarifs/seances-a-offrir.tsx"),
     route("admin/tarifs/temoignages", "routes/admin/tarifs/temoignages.tsx"),
+    // Payments (decision 0162): what is on sale, the ways of paying, the card's keys.
+    route("admin/reglages/paiement", "routes/admin/reglages/paiement.tsx"),
     route("admin/medias", "routes/admin/medias/index.tsx"),
     route("admin/medias/televerser", "routes/admin/medias/televerser/index.tsx"),
     route("admin/medias/emplacements", "routes/admin/medias/emplacements/index.tsx"),

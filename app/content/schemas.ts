@@ -355,6 +355,40 @@ export const studioDataSchema = z.object({
 });
 export type StudioData = z.infer<typeof studioDataSchema>;
 
+// --- Payments ----------------------------------------------------------------------------------------------
+
+/** Whole euros the owner types for vouchers' amounts (presets, the free amount's bounds). */
+const voucherEuros = z.number().int().min(5).max(5_000);
+
+/**
+ * How the site takes payments and sells gift vouchers (decision 0162). Off until the owner turns vouchers on;
+ * each way of paying is hers to allow. The IBAN is stored compact (no spaces, capitals). The card's keys are
+ * not here: they are secrets, kept encrypted apart (app/server/payments/payment-keys.server.ts).
+ */
+export const paymentsSchema = z.object({
+  /** Gift vouchers on sale on /bons-cadeaux (the studios' « Offrir une séance » lead there). */
+  vouchersOnSale: z.boolean().default(false),
+  card: z.boolean().default(false),
+  transfer: z.boolean().default(false),
+  studio: z.boolean().default(false),
+  transferHolder: text(200).default(""),
+  transferIban: z
+    .string()
+    .max(34)
+    .regex(/^([A-Z]{2}\d{2}[A-Z0-9]{11,30})?$/)
+    .default(""),
+  /** Days a transfer is awaited before the order is released (the buyer is told the date). */
+  transferDays: z.number().int().min(1).max(30).default(8),
+  /** How long a voucher is valid from its purchase, in months. */
+  voucherValidityMonths: z.number().int().min(1).max(36).default(12),
+  /** The amounts offered at one click on /bons-cadeaux, in whole euros. */
+  amountPresets: z.array(voucherEuros).max(6).default([50, 100, 150, 200]),
+  /** The free amount's bounds, in whole euros. */
+  amountMin: voucherEuros.default(30),
+  amountMax: voucherEuros.default(500),
+});
+export type PaymentSettings = z.infer<typeof paymentsSchema>;
+
 // --- Documents --------------------------------------------------------------------------------------------
 
 /** Every document of `site_documents`, by key, with its schema. */
@@ -367,6 +401,7 @@ export const documentSchemas = {
   testimonials: testimonialsSchema,
   pagePhotos: pagePhotosSchema,
   gallery: gallerySchema,
+  payments: paymentsSchema,
 } as const;
 export type DocumentKey = keyof typeof documentSchemas;
 export type Documents = { [K in DocumentKey]: z.infer<(typeof documentSchemas)[K]> };
@@ -382,4 +417,5 @@ export const DOCUMENT_LABELS: Record<DocumentKey, string> = {
   testimonials: "Témoignages",
   pagePhotos: "Photos des pages",
   gallery: "Galerie",
+  payments: "Paiements et bons cadeaux",
 };

@@ -477,6 +477,21 @@ const gallery: Documents["gallery"] = {
   })),
 };
 
+/** Payments start off: the owner allows each way of paying and puts vouchers on sale herself (0162). */
+const payments: Documents["payments"] = {
+  vouchersOnSale: false,
+  card: false,
+  transfer: false,
+  studio: false,
+  transferHolder: "",
+  transferIban: "",
+  transferDays: 8,
+  voucherValidityMonths: 12,
+  amountPresets: [50, 100, 150, 200],
+  amountMin: 30,
+  amountMax: 500,
+};
+
 export const seedDocuments: Documents = {
   identity,
   legal,
@@ -486,6 +501,7 @@ export const seedDocuments: Documents = {
   testimonials,
   pagePhotos,
   gallery,
+  payments,
 };
 
 // --- Studios ---------------------------------------------------------------------------------------------------

@@ -24,6 +24,12 @@ const releases: Stored[] = ["stored-content-373aa90.json"].map(
   (name) => JSON.parse(readFileSync(path.join(fixtures, name), "utf8")) as Stored,
 );
 
+/**
+ * Kinds of document added since the fixture's release: an older site has none of them, and the start's
+ * seeding writes their first value (ensure-seed); decision 0166 added `payments`.
+ */
+const ADDED_SINCE_FIXTURE: readonly string[] = ["payments"];
+
 describe.each(releases)("content stored by release $release", ({ documents, studios }) => {
   it.each(DOCUMENT_KEYS.filter((key) => key in documents))(
     "document « %s » parses with today's schema, every stored value kept",
@@ -34,8 +40,10 @@ describe.each(releases)("content stored by release $release", ({ documents, stud
     },
   );
 
-  it("holds every kind of document and the three studios", () => {
-    expect(Object.keys(documents).sort()).toEqual([...DOCUMENT_KEYS].sort());
+  it("holds every kind of document of its day and the three studios", () => {
+    expect(Object.keys(documents).sort()).toEqual(
+      DOCUMENT_KEYS.filter((key) => !ADDED_SINCE_FIXTURE.includes(key)).sort(),
+    );
     expect(Object.keys(studios).sort()).toEqual(["brive", "limoges", "ussel"]);
   });
 

@@ -10,6 +10,7 @@ import { flatten, type FormTree } from "./forms";
 import { formatPriceInput, INVALID_PRICE_MESSAGE, parsePriceInput } from "./price-input";
 import type { Price } from "./prices";
 import { z } from "./zod";
+import { paymentSettingsValues } from "~/lib/payments/settings-form";
 
 /*
  * The admin's forms of the site's documents (decision 0070): for each document, the schema that
@@ -371,6 +372,7 @@ export const documentTrees = {
     portraitFamille: testimonials.portraitFamille.map((item) => ({ ...item })),
     grossesse: testimonials.grossesse.map((item) => ({ ...item })),
   }),
+  payments: (settings: Documents["payments"]): FormTree => paymentSettingsValues(settings),
 } satisfies Partial<{ [K in DocumentKey]: (value: Documents[K]) => FormTree }>;
 
 export type FormDocumentKey = keyof typeof documentTrees;

@@ -233,6 +233,7 @@ const pages = () => [
   "/admin/tarifs/gendarmerie",
   "/admin/tarifs/seances-a-offrir",
   "/admin/tarifs/temoignages",
+  "/admin/reglages/paiement",
   "/admin/medias",
   "/admin/medias/televerser",
   "/admin/medias/emplacements",
@@ -462,6 +463,15 @@ const actions = () => [
     path: "/admin/tarifs/temoignages",
     body: new URLSearchParams({ intent: "restore", revision: revisionId }),
   },
+  {
+    path: "/admin/reglages/paiement",
+    body: new URLSearchParams({ intent: "save", vouchersOnSale: "on", studio: "on" }),
+  },
+  {
+    path: "/admin/reglages/paiement",
+    body: new URLSearchParams({ intent: "save-keys", secretKey: `sk_test_${marker}0123456789` }),
+  },
+  { path: "/admin/reglages/paiement", body: new URLSearchParams({ intent: "remove-keys" }) },
   { path: "/admin/medias", body: new URLSearchParams({ intent: "delete", id: mediaId }) },
   {
     path: `/admin/medias/${mediaId}`,

@@ -15,6 +15,7 @@ const links = [
   { to: "/admin/reservations", label: "Réservations" },
   { to: "/admin/studios", label: "Studios" },
   { to: "/admin/tarifs", label: "Tarifs" },
+  { to: "/admin/reglages/paiement", label: "Paiements" },
   { to: "/admin/medias", label: "Photos" },
   { to: "/admin/galeries", label: "Galeries clients" },
   { to: "/admin/redirections", label: "Redirections" },

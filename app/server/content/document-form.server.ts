@@ -11,6 +11,7 @@ import {
   unflatten,
 } from "~/lib/forms";
 import { IDENTITY_HISTORY_LABELS } from "~/lib/identity-form";
+import { PAYMENT_HISTORY_LABELS } from "~/lib/payments/settings-form";
 import type { HistoryLabels } from "~/lib/revision-changes";
 import type { ToastMessage } from "~/lib/toast";
 import type { AdminUser } from "../admin/guard.server";
@@ -98,11 +99,14 @@ const DOCUMENT_PAGES: Record<DocumentKey, ReadonlyArray<{ label: string; path: s
   ],
   pagePhotos: [{ label: "la page d'accueil", path: "/" }],
   gallery: [{ label: "la Galerie", path: "/galerie" }],
+  // No public page shows them yet: /bons-cadeaux will (decision 0162).
+  payments: [],
 };
 
 /** What a document's history calls its fields, when its form has a field table (decision 0152). */
 const HISTORY_LABELS: Partial<Record<DocumentKey, HistoryLabels>> = {
   identity: IDENTITY_HISTORY_LABELS,
+  payments: PAYMENT_HISTORY_LABELS,
 };
 
 /**

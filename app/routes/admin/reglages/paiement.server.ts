@@ -1,0 +1,99 @@
+import type { Route } from "./+types/paiement";
+import { data } from "react-router";
+import type { Documents } from "~/content/schemas";
+import { documentValues } from "~/lib/document-forms";
+import { paymentSettingsForm, paymentSettingsProblems } from "~/lib/payments/settings-form";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
+import {
+  cardKeys,
+  cardKeysSummary,
+  removeCardKeys,
+  saveCardKeys,
+  SECRET_KEY,
+  WEBHOOK_SECRET,
+} from "~/server/payments/payment-keys.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { z } from "~/lib/zod";
+
+const PAGE = "/admin/reglages/paiement";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const [settings, history, keys] = await Promise.all([
+    loadDocument("payments"),
+    documentHistory("payments", request),
+    cardKeysSummary(),
+  ]);
+  return { values: documentValues("payments", settings), history, keys };
+}
+
+/** The card's keys form: its values kept and a French message by field when refused. */
+type KeysAnswer = {
+  keysForm: true;
+  values: { secretKey: string; webhookSecret: string };
+  errors: Partial<Record<"secretKey" | "webhookSecret", string>>;
+};
+
+async function saveKeys(formData: FormData) {
+  const secretKey = String(formData.get("secretKey") ?? "").trim();
+  const webhookSecret = String(formData.get("webhookSecret") ?? "").trim();
+  const errors: KeysAnswer["errors"] = {};
+  if (secretKey === "") errors.secretKey = "Collez la clé secrète de votre compte Stripe";
+  else if (!SECRET_KEY.test(secretKey)) {
+    errors.secretKey =
+      "Ce n'est pas une clé secrète Stripe : elle commence par sk_live_ ou sk_test_ (Développeurs › Clés API)";
+  }
+  if (webhookSecret !== "" && !WEBHOOK_SECRET.test(webhookSecret)) {
+    errors.webhookSecret = "Ce n'est pas un secret de signature : il commence par whsec_";
+  }
+  if (Object.keys(errors).length > 0) {
+    // The secret key is never sent back to the page, even refused: it is typed again.
+    return data<KeysAnswer>(
+      { keysForm: true, values: { secretKey: "", webhookSecret: "" }, errors },
+      { status: 400 },
+    );
+  }
+  await saveCardKeys({ secretKey, webhookSecret: webhookSecret === "" ? null : webhookSecret });
+  return redirectWithToast(PAGE, {
+    type: "success",
+    title: "Clés Stripe enregistrées",
+    description: secretKey.includes("_test_")
+      ? "Mode test : aucun paiement réel ne sera encaissé."
+      : "Les paiements par carte sont encaissés sur votre compte Stripe.",
+  });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case "save-keys":
+      return saveKeys(formData);
+    case "remove-keys": {
+      const settings = await loadDocument("payments");
+      if (settings.card) {
+        return redirectWithToast(PAGE, {
+          type: "error",
+          title: "Clés conservées",
+          description:
+            "Décochez d'abord « Carte bancaire » et enregistrez : les acheteurs ne pourraient plus payer.",
+        });
+      }
+      await removeCardKeys();
+      return redirectWithToast(PAGE, { type: "success", title: "Clés Stripe retirées" });
+    }
+  }
+  return documentFormAction(formData, admin, {
+    key: "payments",
+    schema: paymentSettingsForm,
+    build: (parsed: z.output<typeof paymentSettingsForm>): Documents["payments"] => parsed,
+    load: () => loadDocument("payments"),
+    check: async (value) =>
+      paymentSettingsProblems(value, { cardKeys: (await cardKeys()) !== null }),
+    previewPaths: [],
+    page: PAGE,
+    savedTitle: "Réglages de paiement enregistrés",
+  });
+}

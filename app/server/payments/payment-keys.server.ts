@@ -1,0 +1,146 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { authSecret } from "../auth/auth.server";
+import { db } from "../db/client.server";
+import { siteDocuments } from "../db/schema";
+
+/*
+ * The card provider's keys the owner enters on /admin/reglages/paiement (decision 0162): kept in the
+ * database encrypted (AES-256-GCM) with a key derived from the server's secret (HKDF), never in a
+ * revision, a log or a page. A backup restored on a server with another secret cannot read them: the page
+ * then asks for them again. The environment's STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET, when set, win.
+ */
+
+/** The row of `site_documents` that holds them (not a document of the site's content). */
+const ROW = "payment-keys";
+const ASSOCIATED = Buffer.from("studio payment keys v1");
+
+type Sealed = { iv: string; tag: string; data: string };
+type StoredKeys = { secretKey: Sealed; webhookSecret: Sealed | null; savedAt: string };
+
+export type CardKeys = { secretKey: string; webhookSecret: string | null; savedAt: Date | null };
+
+/** What the page may show of the keys: never the keys themselves. */
+export type CardKeysSummary =
+  | { state: "none" }
+  | { state: "unreadable" }
+  | {
+      state: "set";
+      source: "environment" | "admin";
+      mode: "test" | "live";
+      /** « sk_test_…4242 ». */
+      hint: string;
+      webhookSecret: boolean;
+      savedAt: Date | null;
+    };
+
+/** A secret key of Stripe: standard (`sk_`) or restricted (`rk_`), test or live. */
+export const SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9]{10,247}$/;
+/** A webhook endpoint's signing secret. */
+export const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{10,200}$/;
+
+async function encryptionKey(): Promise<Buffer> {
+  return Buffer.from(hkdfSync("sha256", await authSecret(), "", "studio payment keys", 32));
+}
+
+function seal(key: Buffer, text: string): Sealed {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(ASSOCIATED);
+  const data = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return {
+    iv: iv.toString("base64"),
+    tag: cipher.getAuthTag().toString("base64"),
+    data: data.toString("base64"),
+  };
+}
+
+function open(key: Buffer, sealed: Sealed): string {
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+  decipher.setAAD(ASSOCIATED);
+  decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+  return Buffer.concat([
+    decipher.update(Buffer.from(sealed.data, "base64")),
+    decipher.final(),
+  ]).toString("utf8");
+}
+
+async function storedKeys(): Promise<StoredKeys | null> {
+  const [row] = await db()
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, ROW));
+  return (row?.data as StoredKeys | undefined) ?? null;
+}
+
+/** Keeps the owner's keys, encrypted; `webhookSecret` null keeps none (the endpoint registers itself). */
+export async function saveCardKeys(keys: { secretKey: string; webhookSecret: string | null }) {
+  if (!SECRET_KEY.test(keys.secretKey)) throw new RangeError("not a Stripe secret key");
+  if (keys.webhookSecret !== null && !WEBHOOK_SECRET.test(keys.webhookSecret)) {
+    throw new RangeError("not a webhook signing secret");
+  }
+  const key = await encryptionKey();
+  const data: StoredKeys = {
+    secretKey: seal(key, keys.secretKey),
+    webhookSecret: keys.webhookSecret === null ? null : seal(key, keys.webhookSecret),
+    savedAt: new Date().toISOString(),
+  };
+  await db()
+    .insert(siteDocuments)
+    .values({ key: ROW, data })
+    .onConflictDoUpdate({ target: siteDocuments.key, set: { data } });
+}
+
+/** Forgets the owner's keys. */
+export async function removeCardKeys(): Promise<void> {
+  await db().delete(siteDocuments).where(eq(siteDocuments.key, ROW));
+}
+
+/** The owner's keys as stored (null when none, or when this server's secret cannot read them). */
+async function adminKeys(): Promise<CardKeys | "unreadable" | null> {
+  const stored = await storedKeys();
+  if (!stored) return null;
+  try {
+    const key = await encryptionKey();
+    return {
+      secretKey: open(key, stored.secretKey),
+      webhookSecret: stored.webhookSecret ? open(key, stored.webhookSecret) : null,
+      savedAt: new Date(stored.savedAt),
+    };
+  } catch {
+    return "unreadable";
+  }
+}
+
+/** The keys in force: the environment's, else the owner's; null when none can be used. */
+export async function cardKeys(
+  environment: { secretKey?: string | undefined; webhookSecret?: string | undefined } = {},
+): Promise<CardKeys | null> {
+  if (environment.secretKey) {
+    return {
+      secretKey: environment.secretKey,
+      webhookSecret: environment.webhookSecret ?? null,
+      savedAt: null,
+    };
+  }
+  const keys = await adminKeys();
+  return keys === "unreadable" ? null : keys;
+}
+
+/** What the settings page shows of the keys in force. */
+export async function cardKeysSummary(
+  environment: { secretKey?: string | undefined; webhookSecret?: string | undefined } = {},
+): Promise<CardKeysSummary> {
+  const keys = environment.secretKey ? await cardKeys(environment) : await adminKeys();
+  if (keys === null) return { state: "none" };
+  if (keys === "unreadable") return { state: "unreadable" };
+  const mode = SECRET_KEY.exec(keys.secretKey)?.[2];
+  return {
+    state: "set",
+    source: environment.secretKey ? "environment" : "admin",
+    mode: mode === "live" ? "live" : "test",
+    hint: `${keys.secretKey.slice(0, keys.secretKey.indexOf("_", 3) + 1)}…${keys.secretKey.slice(-4)}`,
+    webhookSecret: keys.webhookSecret !== null,
+    savedAt: keys.savedAt,
+  };
+}

@@ -1,0 +1,145 @@
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { siteDocuments } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import {
+  formOf,
+  intentButton,
+  labelled,
+  shownValue,
+  storedDocument,
+  typeInto,
+  useDocumentsRestored,
+} from "../support/admin-content";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * /admin/reglages/paiement as the server answers it, JavaScript off (decision 0162): the settings saved
+ * with a revision, refused with French messages at the fields (what was typed kept), and the card's keys
+ * kept out of every page once saved.
+ */
+
+const PAGE = "/admin/reglages/paiement";
+const admin = useAdmin();
+useDocumentsRestored(["payments"] as const);
+afterAll(async () => {
+  await serverDatabase().delete(siteDocuments).where(eq(siteDocuments.key, "payment-keys"));
+});
+
+const SECRET = "sk_test_51PaymentPageTestKey000000004321";
+const page = () => fetchPage(PAGE, { cookie: admin.cookie() });
+const settingsForm = (fetched: FetchedPage) =>
+  formOf(fetched, 'form[aria-label="Réglages de paiement"]');
+const keysForm = (fetched: FetchedPage) => formOf(fetched, 'form[aria-label="Clés Stripe"]');
+
+function save(fetched: FetchedPage, changes: Record<string, string | boolean>) {
+  return pressButton(PAGE, intentButton(typeInto(settingsForm(fetched), changes), "save"), {
+    cookie: admin.cookie(),
+  });
+}
+
+const errorOf = (fetched: FetchedPage, name: string) =>
+  textOf(fetched.document.getElementById(`champ-${name}-erreur`));
+
+describe("/admin/reglages/paiement", () => {
+  it("saves what is on sale and how clients pay, with its revision", async () => {
+    const saved = await save(await page(), {
+      vouchersOnSale: true,
+      studio: true,
+      transfer: true,
+      transferHolder: "Studio Lumière",
+      transferIban: "fr76 3000 6000 0112 3456 7890 189",
+      amountPresets: "40, 80, 120",
+    });
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)?.title).toBe("Réglages de paiement enregistrés");
+    expect(await storedDocument("payments")).toMatchObject({
+      vouchersOnSale: true,
+      studio: true,
+      transfer: true,
+      card: false,
+      transferIban: "FR7630006000011234567890189",
+      amountPresets: [40, 80, 120],
+    });
+    const again = await page();
+    expect(shownValue(labelled(again.document, "IBAN"))).toBe("FR76 3000 6000 0112 3456 7890 189");
+    expect(textOf(again.document.body)).toContain("Historique des réglages de paiement");
+    expect(textOf(again.document.body)).toContain("Vente de bons cadeaux");
+  });
+
+  it("refuses settings that do not hold together, in French, keeping what was typed", async () => {
+    const refused = await save(await page(), {
+      vouchersOnSale: true,
+      card: true,
+      studio: false,
+      transfer: true,
+      transferHolder: "",
+      transferIban: "FR76 3000 6000 0112 3456 7890 188",
+      amountMin: "600",
+    });
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused, "transferIban")).toBe(
+      "Cet IBAN n'est pas valide : recopiez-le depuis votre RIB.",
+    );
+    expect(shownValue(labelled(refused.document, "IBAN"))).toBe(
+      "FR76 3000 6000 0112 3456 7890 188",
+    );
+    const checked = await save(await page(), { card: true, transferHolder: "", amountMin: "600" });
+    expect(checked.status).toBe(400);
+    expect(errorOf(checked, "card")).toBe(
+      "Enregistrez d'abord vos clés Stripe, plus bas sur cette page",
+    );
+    expect(errorOf(checked, "transferHolder")).toBe(
+      "Indiquez le titulaire du compte pour recevoir des virements",
+    );
+    expect(errorOf(checked, "amountMax")).toBe("Le maximum doit être au moins égal au minimum");
+    expect((await storedDocument("payments")).card).toBe(false);
+  });
+
+  it("keeps the card's keys out of every page, shows test mode, and removes them only with cards off", async () => {
+    const wrong = await pressButton(
+      PAGE,
+      buttonLabelled(
+        typeInto(keysForm(await page()), { secretKey: "pk_test_123456789012" }),
+        "Enregistrer les clés",
+      ),
+      { cookie: admin.cookie() },
+    );
+    expect(wrong.status).toBe(400);
+    expect(errorOf(wrong, "secretKey")).toContain("Ce n'est pas une clé secrète Stripe");
+    expect(wrong.html).not.toContain("pk_test_123456789012");
+
+    const saved = await pressButton(
+      PAGE,
+      buttonLabelled(
+        typeInto(keysForm(await page()), { secretKey: SECRET }),
+        "Enregistrer les clés",
+      ),
+      { cookie: admin.cookie() },
+    );
+    expect(saved.status).toBe(302);
+    expect(flashedToast(saved.headers)).toMatchObject({ title: "Clés Stripe enregistrées" });
+    const shown = await page();
+    expect(shown.html).not.toContain(SECRET);
+    expect(textOf(shown.document.body)).toContain("sk_test_…4321 (mode test)");
+    expect(textOf(shown.document.querySelector('[role="status"]'))).toContain("Mode test");
+
+    expect((await save(shown, { card: true })).status).toBe(302);
+    const kept = await postForm(
+      PAGE,
+      { intent: "remove-keys", id: "stripe" },
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(kept.headers)?.title).toBe("Clés conservées");
+    expect(await save(await page(), { card: false }).then((answer) => answer.status)).toBe(302);
+    const removed = await postForm(
+      PAGE,
+      { intent: "remove-keys", id: "stripe" },
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(removed.headers)?.title).toBe("Clés Stripe retirées");
+    expect(textOf((await page()).document.body)).toContain("Aucune clé enregistrée");
+  });
+});
