@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "./security.server";
+import { contentSecurityPolicy, policyWithNonce } from "./security.server";
 
 function directives(policy: string) {
   return Object.fromEntries(
@@ -30,5 +30,27 @@ describe("contentSecurityPolicy", () => {
   it("frames only the site's own documents (the newsletter preview) and the video host", () => {
     const policy = directives(contentSecurityPolicy("n"));
     expect(policy["frame-src"]).toEqual(["'self'", "https://www.youtube-nocookie.com"]);
+  });
+});
+
+describe("policyWithNonce", () => {
+  it("puts each answer's nonce in the same policy", () => {
+    const policy = policyWithNonce();
+    expect(policy("abc")).toBe(contentSecurityPolicy("abc"));
+    expect(policy("xyz")).toBe(contentSecurityPolicy("xyz"));
+  });
+
+  it("lets forms lead to a payment provider's page only while it is allowed, and follows each change", () => {
+    let allowed: readonly string[] = [];
+    const policy = policyWithNonce({ formActions: () => allowed });
+    expect(directives(policy("n"))["form-action"]).toEqual(["'self'"]);
+    allowed = ["https://checkout.stripe.com"];
+    expect(directives(policy("n"))["form-action"]).toEqual([
+      "'self'",
+      "https://checkout.stripe.com",
+    ]);
+    expect(directives(policy("m"))["script-src"]).toEqual(["'self'", "'nonce-m'"]);
+    allowed = [];
+    expect(directives(policy("n"))["form-action"]).toEqual(["'self'"]);
   });
 });

@@ -4,6 +4,12 @@ import type { RequestHandler } from "express";
 export type SecurityOptions = {
   /** Vite's dev server needs its WebSocket and eval-based source maps. */
   development?: boolean;
+  /**
+   * Other origins our forms may lead to, as they are now: a payment provider's hosted page once the owner
+   * has turned card payments on (decision 0166). Asked at each answer; the policy is built again only
+   * when the list it answers is another array.
+   */
+  formActions?: () => readonly string[];
 };
 
 /** Hosts the page may frame after the visitor clicks a video placeholder (privacy-enhanced YouTube). */
@@ -26,7 +32,7 @@ export function contentSecurityPolicy(nonce: string, options: SecurityOptions = 
     "frame-ancestors": ["'none'"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
-    "form-action": ["'self'"],
+    "form-action": ["'self'", ...(options.formActions?.() ?? [])],
     "manifest-src": ["'self'"],
     "worker-src": ["'self'", "blob:"],
   };
@@ -54,10 +60,26 @@ export const STRICT_TRANSPORT_SECURITY = [
   "max-age=63072000; includeSubDomains",
 ] as const;
 
-/** The policy of a response with `nonce`: built once, the nonce put in per response. */
+/**
+ * The policy of a response with `nonce`: built once (and again when `formActions` answers another list),
+ * the nonce put in per response.
+ */
 export function policyWithNonce(options: SecurityOptions = {}): (nonce: string) => string {
-  const [beforeNonce, afterNonce] = contentSecurityPolicy("\0", options).split("\0");
-  return (nonce) => `${beforeNonce}${nonce}${afterNonce}`;
+  let origins: readonly string[] | undefined;
+  let beforeNonce = "";
+  let afterNonce = "";
+  return (nonce) => {
+    const current = options.formActions?.();
+    if (origins === undefined || current !== origins) {
+      origins = current ?? [];
+      const fixed = origins;
+      [beforeNonce = "", afterNonce = ""] = contentSecurityPolicy("\0", {
+        ...options,
+        formActions: () => fixed,
+      }).split("\0");
+    }
+    return `${beforeNonce}${nonce}${afterNonce}`;
+  };
 }
 
 const NONCE_BYTES = 18;
