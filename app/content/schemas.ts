@@ -191,6 +191,11 @@ export const giftSessionsSchema = z.object({
         description: requiredText(500),
         photo: mediaRef,
         link: url,
+        /**
+         * The session type a voucher for this session books (decision 0166): with a fixed price, the
+         * session is sold as a gift voucher on /bons-cadeaux once vouchers are on sale; "" for none.
+         */
+        sessionType: z.union([z.literal(""), z.string().uuid()]).default(""),
       }),
     )
     .max(20),

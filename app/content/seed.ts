@@ -299,6 +299,7 @@ const giftSessions: Documents["giftSessions"] = {
       description: "La photo de votre iris en très gros plan, un tableau unique et étonnant.",
       photo: demo("cadeau-iris"),
       link: "https://cadeaux.example.com/seance-iris",
+      sessionType: "",
     },
     {
       title: "Séance Fashion",
@@ -306,6 +307,7 @@ const giftSessions: Documents["giftSessions"] = {
       description: "Maquillage, tenues et lumière de studio : une séance façon magazine de mode.",
       photo: demo("cadeau-fashion"),
       link: "https://cadeaux.example.com/seance-fashion",
+      sessionType: "",
     },
     {
       title: "Séance Super-Héros",
@@ -313,6 +315,7 @@ const giftSessions: Documents["giftSessions"] = {
       description: "Costumes et mises en scène pour les enfants qui rêvent de sauver le monde.",
       photo: demo("cadeau-super-heros"),
       link: "https://cadeaux.example.com/seance-super-heros",
+      sessionType: "",
     },
     {
       title: "Séance Princesse",
@@ -320,6 +323,7 @@ const giftSessions: Documents["giftSessions"] = {
       description: "Robes, couronnes et décor féerique pour une séance de conte de fées.",
       photo: demo("cadeau-princesse"),
       link: "https://cadeaux.example.com/seance-princesse",
+      sessionType: "",
     },
   ],
 };

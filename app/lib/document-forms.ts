@@ -193,6 +193,13 @@ export const legalForm = z.object({
 
 // --- Prices ---------------------------------------------------------------------------------------------
 
+/** A session type chosen in a list (decision 0127, 0166); "" for none. */
+const sessionTypeChoice = z
+  .union([z.literal(""), z.uuid()], {
+    error: "Séance inconnue : choisissez-en une dans la liste",
+  })
+  .default("");
+
 const priceCardForm = z.object({
   title: requiredText(100),
   price,
@@ -201,11 +208,7 @@ const priceCardForm = z.object({
   features,
   link,
   /** The session type the card is booked as (decision 0127), chosen in a list; "" for none. */
-  sessionType: z
-    .union([z.literal(""), z.uuid()], {
-      error: "Séance inconnue : choisissez-en une dans la liste",
-    })
-    .default(""),
+  sessionType: sessionTypeChoice,
 });
 
 export const pricesForm = z.object({
@@ -283,6 +286,7 @@ export const giftSessionsForm = z.object({
       description: requiredText(500),
       photo,
       link: webAddress,
+      sessionType: sessionTypeChoice,
     }),
     20,
     "séances",
@@ -403,7 +407,7 @@ const emptyTestimonial = { quote: "", author: "", location: "" };
  */
 export const LIST_TEMPLATES: Record<string, Record<string, string>> = {
   "tabs.*.cards": emptyCard,
-  sessions: { title: "", price: "", description: "", photo: "", link: "" },
+  sessions: { title: "", price: "", description: "", photo: "", link: "", sessionType: "" },
   services: {
     title: "",
     price: "",

@@ -277,6 +277,47 @@ describe("/admin/tarifs", () => {
     expect((await fetchPage("/seances-a-offrir")).html).not.toContain(title);
   });
 
+  it("links a gift session to the session type its voucher books, refusing one that does not exist", async () => {
+    const path = "/admin/tarifs/seances-a-offrir";
+    const { brive } = await studioIds(serverDatabase());
+    const typeId = await insertSessionType(
+      [brive],
+      { name: "Séance Iris au studio" },
+      serverDatabase(),
+    );
+    const form = formOf(await adminPage(path));
+    const iris = fieldsetNamed(form, "Séance Iris");
+    const choices = [
+      ...labelled(iris, "Séance réservée avec le bon").querySelectorAll("option"),
+    ].map((option) => textOf(option));
+    expect(choices).toContain("Séance Iris au studio");
+    // A posted id that the list does not offer (a session type deleted meanwhile, or a forged post).
+    const forgedId = "0b0f3c0e-8f5e-4a57-9a51-0c1a2b3c4d5e";
+    const select = labelled(iris, "Séance réservée avec le bon");
+    const option = form.ownerDocument.createElement("option");
+    option.setAttribute("value", forgedId);
+    select.append(option);
+    const forged = await saveForm(path, form, { [select.getAttribute("name") ?? ""]: forgedId });
+    expect(forged.status).toBe(400);
+    expect(
+      elementsWithText(
+        fieldsetNamed(forged.document, "Séance Iris"),
+        "Cette séance n'existe plus : choisissez-en une dans la liste",
+      ),
+    ).toHaveLength(1);
+    const linked = await saveForm(path, formOf(await adminPage(path)), {
+      [nameOf(
+        fieldsetNamed(formOf(await adminPage(path)), "Séance Iris"),
+        "Séance réservée avec le bon",
+      )]: typeId,
+    });
+    expect(linked.status).toBe(302);
+    expect((await storedDocument("giftSessions")).sessions[0]).toMatchObject({
+      title: "Séance Iris",
+      sessionType: typeId,
+    });
+  });
+
   it("adds and removes a testimonial, keeping what was typed", async () => {
     const path = "/admin/tarifs/temoignages";
     const grossesse = (page: FetchedPage) => regionNamed(page, "Page Grossesse");

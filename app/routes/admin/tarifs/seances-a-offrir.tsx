@@ -8,6 +8,7 @@ import {
   ListItem,
   PhotoField,
   PriceField,
+  SelectField,
   TextAreaField,
   TextField,
 } from "~/components/admin/document-form";
@@ -69,6 +70,12 @@ export default function AdminGiftSessions({ loaderData, actionData }: Route.Comp
                   hint="L'adresse complète de la page où l'on achète le bon (https://…)."
                 />
                 <PhotoField name={`${item}.photo`} photos={loaderData.photos} />
+                <SelectField
+                  name={`${item}.sessionType`}
+                  label="Séance réservée avec le bon"
+                  options={loaderData.sessionTypes}
+                  hint="Avec un prix fixe, la séance se vend alors en bon cadeau sur le site, une fois la vente de bons cadeaux ouverte (Paiements)."
+                />
               </ListItem>
             );
           })}
