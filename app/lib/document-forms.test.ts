@@ -175,6 +175,7 @@ describe("lists of items with a photo", () => {
       description: "",
       photo: "",
       link: "",
+      sessionType: "",
     });
     const typed = {
       ...flatten(added ?? {}),
@@ -195,6 +196,7 @@ describe("lists of items with a photo", () => {
       description: "Frères et sœurs réunis.",
       photo: OTHER,
       link: "https://boutique.example.fr/fratrie",
+      sessionType: "",
     });
     expect(accepted.ok && documentSchemas.giftSessions.safeParse(accepted.data).success).toBe(true);
   });

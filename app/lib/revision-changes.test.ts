@@ -4,6 +4,7 @@ import { documentSchemas, studioDataSchema } from "~/content/schemas";
 import { describeChanges, FIELD_LABELS, fieldLabel, summariseChanges } from "./revision-changes";
 import { ARTICLE_REVISION_FIELDS } from "./article-revision";
 import { IDENTITY_HISTORY_LABELS } from "./identity-form";
+import { PAYMENT_HISTORY_LABELS } from "~/lib/payments/settings-form";
 import { STUDIO_HISTORY_LABELS } from "./studio-form";
 
 type JsonSchema = {
@@ -34,10 +35,15 @@ function keysOf(schema: JsonSchema, parent: string, found: Array<[string, string
 
 describe("describeChanges", () => {
   it("names every field of every document and studio in the owner's words", () => {
-    // A studio's and the identity's fields are named by their form's table (decision 0152).
+    // A studio's, the identity's and the payment settings' fields are named by their form's table
+    // (decisions 0152, 0166).
+    const tableLabels: Record<string, Readonly<Record<string, string>>> = {
+      identity: IDENTITY_HISTORY_LABELS,
+      payments: PAYMENT_HISTORY_LABELS,
+    };
     const schemas = [
       ...Object.entries(documentSchemas).map(
-        ([key, schema]) => [schema, key === "identity" ? IDENTITY_HISTORY_LABELS : {}] as const,
+        ([key, schema]) => [schema, tableLabels[key] ?? {}] as const,
       ),
       [studioDataSchema, STUDIO_HISTORY_LABELS] as const,
     ];
