@@ -12,6 +12,17 @@ export const DEFAULT_VOUCHER_VALIDITY_MONTHS = 12;
 /** The buyer's withdrawal period (Code de la consommation, L221-18), for a voucher not used yet. */
 export const VOUCHER_WITHDRAWAL_DAYS = 14;
 
+/**
+ * What the order form accepts for the voucher's texts: the PDF is laid out so that the longest of each, all
+ * at once, fits on its one page (voucher-pdf.test.ts).
+ */
+export const VOUCHER_TEXT_LIMITS = {
+  /** The recipient's and the buyer's names. */
+  name: 60,
+  message: 500,
+  messageLines: 8,
+} as const;
+
 /** What a voucher gives: a session (at one studio, or any when `studioName` is null), or an amount. */
 export type VoucherCover =
   | { kind: "session"; sessionName: string; studioName: string | null }
