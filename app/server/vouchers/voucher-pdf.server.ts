@@ -2,7 +2,7 @@
  * The gift voucher as a PDF people print and keep (decision 0164): one A4 page in the site's colours and
  * typefaces, drawn with pdf-lib from plain data. The fonts are the site's own, cut for French and stored as
  * TrueType beside the web subsets (scripts/fonts/subset-pdf-fonts.py); pdf-lib embeds only the glyphs the
- * voucher uses. The QR code is drawn as vector squares: sharp at any printer's resolution, a few hundred bytes.
+ * voucher uses. The QR code is drawn as vector squares, not an image: sharp at any printer's resolution.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
 import QRCode from "qrcode";
+import { parseCalendar } from "~/lib/dates";
 import { formatVoucherCode, parseVoucherCode } from "~/lib/vouchers/code";
 import {
   voucherCoverLine,
@@ -126,6 +127,9 @@ export async function charactersMissingFromVoucherFonts(
 const normalise = (text: string) =>
   text.normalize("NFC").replace(/\r\n?/g, "\n").replace(/\t/g, " ");
 
+/** A name or an address on one line, whatever spaces and line breaks it was given with. */
+const oneLine = (text: string) => normalise(text).replace(/\s+/g, " ").trim();
+
 const colour = (hex: string): RGB =>
   rgb(
     parseInt(hex.slice(1, 3), 16) / 255,
@@ -217,7 +221,7 @@ function required(input: VoucherPdfInput): void {
       );
     }
   }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.expiryDay)) {
+  if (!parseCalendar(input.expiryDay, { time: false })) {
     throw new VoucherPdfError(
       `La date de fin du bon cadeau n'est pas une date : « ${input.expiryDay} ».`,
     );
@@ -317,21 +321,23 @@ export async function renderVoucherPdf(
   for (const role of Object.keys(FONT_FILES) as FontRole[]) {
     fonts[role] = await document.embedFont(loaded.bytes[role], { subset: true });
   }
-  document.setTitle(`Bon cadeau ${input.brandName} pour ${normalise(input.recipientName).trim()}`);
-  document.setAuthor(input.brandName);
-  document.setCreator(input.brandName);
+  const brand = oneLine(input.brandName);
+  const recipient = oneLine(input.recipientName);
+  const buyer = oneLine(input.buyerName);
+  const siteAddress = oneLine(input.siteAddress);
+  document.setTitle(`Bon cadeau ${brand} pour ${recipient}`);
+  document.setAuthor(brand);
+  document.setCreator(brand);
   document.setLanguage("fr-FR");
 
-  const recipient = normalise(input.recipientName).trim();
-  const buyer = normalise(input.buyerName).trim();
-  const siteAddress = normalise(input.siteAddress).trim();
-
   // Everything but the message is measured first: the message takes the room left, its size reduced to fit.
+  const brandStyle = fittedStyle(brand, fonts.display, 20, 11, FOREGROUND);
+  const brandLines = wrapText(brand, brandStyle.font, brandStyle.size, CONTENT_WIDTH);
   const nameStyle = fittedStyle(recipient, fonts.displayBold, 34, 20, FOREGROUND);
   const recipientLines = wrapText(recipient, nameStyle.font, nameStyle.size, CONTENT_WIDTH);
   const coverStyle = { font: fonts.displayBold, size: 18, color: FOREGROUND };
   const coverLines = wrapText(
-    normalise(voucherCoverLine(input.cover)),
+    oneLine(voucherCoverLine(input.cover)),
     coverStyle.font,
     coverStyle.size,
     CONTENT_WIDTH,
@@ -350,7 +356,8 @@ export async function renderVoucherPdf(
     CONTENT_WIDTH,
   );
 
-  const headerHeight = 22 + 22 + 14 + 32;
+  const brandLeading = brandStyle.size * 1.1;
+  const headerHeight = brandLines.length * brandLeading + 22 + 14 + 32;
   const nameHeight = 16 + recipientLines.length * nameStyle.size * 1.15 + 24;
   const coverHeight = 36 + 2 + coverLines.length * 24;
   const codeHeight = 24 + CODE_BOX_HEIGHT;
@@ -383,12 +390,13 @@ export async function renderVoucherPdf(
   });
 
   // The brand, « Bon cadeau », for whom and from whom.
-  let y = PAGE_HEIGHT - MARGIN_VERTICAL - 22;
-  drawCentred(page, normalise(input.brandName).trim(), y, {
-    font: fonts.display,
-    size: 20,
-    color: FOREGROUND,
-  });
+  let y = drawCentredLines(
+    page,
+    brandLines,
+    PAGE_HEIGHT - MARGIN_VERTICAL,
+    brandStyle,
+    brandLeading,
+  );
   y -= 22;
   drawCentred(page, "BON CADEAU", y, { font: fonts.textBold, size: 10, color: GOLD_DARK });
   y -= 14;
@@ -515,15 +523,17 @@ function studioLines(
     `${studio.address.postalCode} ${studio.address.city}`,
     studio.phone ?? "",
   ]
-    .filter((line) => line.trim() !== "")
+    .map(oneLine)
+    .filter((line) => line !== "")
     .join("\n");
   return [
-    ...wrapText(normalise(studio.name).trim(), name.font, name.size, width).map(
+    ...wrapText(oneLine(studio.name), name.font, name.size, width).map(
       (line): [string, TextStyle] => [line, name],
     ),
-    ...wrapText(normalise(addressText), address.font, address.size, width).map(
-      (line): [string, TextStyle] => [line, address],
-    ),
+    ...wrapText(addressText, address.font, address.size, width).map((line): [string, TextStyle] => [
+      line,
+      address,
+    ]),
   ];
 }
 

@@ -97,6 +97,12 @@ describe("renderVoucherPdf", () => {
     expect(text).toContain("utilisable en plusieurs fois jusqu'à épuisement du montant");
   });
 
+  it("writes names on one line whatever spaces they were typed with, and decomposed accents whole", async () => {
+    const decomposed = "E\u0301lodie\n  Franc\u0327oise";
+    const text = pdfText(await renderVoucherPdf(voucher({ recipientName: decomposed })));
+    expect(text).toContain("Élodie Françoise");
+  });
+
   it("accepts the code grouped as people read it", async () => {
     const text = words(pdfText(await renderVoucherPdf(voucher({ code: formatVoucherCode(code) }))));
     expect(text).toContain(formatVoucherCode(code));
@@ -115,6 +121,9 @@ describe("renderVoucherPdf", () => {
     const longName = "Marie-Élisabeth de La Rochefoucauld-Montmorency de Wagram".padEnd(name, "W");
     const bytes = await renderVoucherPdf(
       voucher({
+        // The identity's brand may have 100 characters (app/content/schemas.ts).
+        brandName:
+          "Atelier Lumière — Photographie de portrait, de famille et de mariage en Corrèze et en Haute-Vienne",
         message,
         recipientName: longName,
         buyerName: longName,
@@ -135,6 +144,8 @@ describe("renderVoucherPdf", () => {
     expect(text.split("Wagon").length - 1).toBe(paragraph.split(" ").length);
     expect(text).toContain(formatVoucherCode(code));
     expect(text).toContain("www.atelier-lumiere.fr");
+    expect(text).toContain("de mariage en Corrèze et en Haute-Vienne");
+    expect(text).toContain(longName);
   });
 });
 
@@ -198,6 +209,9 @@ describe("renderVoucherPdf refuses", () => {
     await expect(
       renderVoucherPdf(voucher({ buyerName: "N".repeat(VOUCHER_TEXT_LIMITS.name + 1) })),
     ).rejects.toThrow(VoucherPdfError);
+    await expect(renderVoucherPdf(voucher({ expiryDay: "2027-02-30" }))).rejects.toThrow(
+      new VoucherPdfError("La date de fin du bon cadeau n'est pas une date : « 2027-02-30 »."),
+    );
     await expect(renderVoucherPdf(voucher({ link: "javascript:alert(1)" }))).rejects.toThrow(
       VoucherPdfError,
     );
