@@ -5,6 +5,7 @@ import {
   parseVoucherCode,
   VOUCHER_CODE_ALPHABET,
   voucherCheckCharacter,
+  voucherCodeSchema,
   type RandomBytes,
 } from "./code";
 
@@ -43,6 +44,13 @@ describe("voucher codes", () => {
       expect(code[11]).toBe(voucherCheckCharacter(code.slice(0, 11)));
       expect(parseVoucherCode(code)).toEqual({ ok: true, code });
     }
+  });
+
+  it("keep the check characters of the codes already issued (the scheme never changes)", () => {
+    expect(voucherCheckCharacter("7K3QM2XD9PT")).toBe("X");
+    expect(voucherCheckCharacter("00000000000")).toBe("0");
+    expect(voucherCheckCharacter("00000000001")).toBe("2"); // α·1
+    expect(parseVoucherCode("7K3Q-M2XD-9PTX")).toEqual({ ok: true, code: "7K3QM2XD9PTX" });
   });
 
   it("take their 11 random characters from the low five bits of 11 bytes", () => {
@@ -141,7 +149,7 @@ describe("voucher codes", () => {
   });
 
   it("are shown in three groups of four", () => {
-    expect(formatVoucherCode("7K3QM2XD9PTA")).toBe("7K3Q-M2XD-9PTA");
+    expect(formatVoucherCode("7K3QM2XD9PTX")).toBe("7K3Q-M2XD-9PTX");
   });
 });
 
@@ -164,7 +172,7 @@ describe("parseVoucherCode", () => {
       ok: false,
       message: "Ce code est incomplet : il compte 12 caractères, vous en avez saisi 11.",
     });
-    expect(parseVoucherCode("7K3Q-M2XD-9PTA-A")).toEqual({
+    expect(parseVoucherCode("7K3Q-M2XD-9PTX-A")).toEqual({
       ok: false,
       message: "Ce code est trop long : il compte 12 caractères, vous en avez saisi 13.",
     });
@@ -185,5 +193,17 @@ describe("parseVoucherCode", () => {
       message:
         "Ce code contient des caractères qui n'existent pas dans nos codes : « # », « É ». Vérifiez-les sur le bon cadeau.",
     });
+  });
+});
+
+describe("voucherCodeSchema", () => {
+  it("gives a form the stored code, or the reason as the field's error", () => {
+    const stored = sampleCodes(1, 7)[0] ?? "";
+    expect(voucherCodeSchema.parse(formatVoucherCode(stored).toLowerCase())).toBe(stored);
+    const refused = voucherCodeSchema.safeParse("7K3Q-M2XD");
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => issue.message)).toEqual([
+      "Ce code est incomplet : il compte 12 caractères, vous en avez saisi 8.",
+    ]);
   });
 });

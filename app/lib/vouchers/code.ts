@@ -1,6 +1,6 @@
 /**
  * Gift voucher codes (decision 0164): 12 characters of Crockford's base32 alphabet, 11 random and a check
- * character, shown as « 7K3Q-M2XD-9PTA ». The server generates them; the booking form and the admin read what
+ * character, shown as « 7K3Q-M2XD-9PTX ». The server generates them; the booking form and the admin read what
  * a person types or reads off paper.
  *
  * The check character makes the weighted sum of the 12 characters zero in the field GF(32): with the value
@@ -9,6 +9,8 @@
  * character (a multiple w·e ≠ 0) and a swap of any two characters, neighbours or not ((w_i + w_j)(a + b) ≠ 0)
  * always change the sum. Its 32 values are the alphabet itself: no extra check symbols to type.
  */
+
+import { z } from "~/lib/zod";
 
 /** Crockford's base32: digits and capitals without I, L, O and U. */
 export const VOUCHER_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -61,7 +63,7 @@ export function generateVoucherCode(randomBytes: RandomBytes = cryptoRandomBytes
   return body + voucherCheckCharacter(body);
 }
 
-/** « 7K3QM2XD9PTA » → « 7K3Q-M2XD-9PTA », how people read it (the PDF, e-mails, the admin). */
+/** « 7K3QM2XD9PTX » → « 7K3Q-M2XD-9PTX », how people read it (the PDF, e-mails, the admin). */
 export function formatVoucherCode(code: string): string {
   return code.match(/.{1,4}/g)?.join("-") ?? "";
 }
@@ -136,3 +138,11 @@ export function parseVoucherCode(input: string): ParsedVoucherCode {
   }
   return { ok: true, code: joined };
 }
+
+/** A form's code field: what a person typed → the stored code, or the French reason as the field's error. */
+export const voucherCodeSchema = z.string().transform((value, context) => {
+  const parsed = parseVoucherCode(value);
+  if (parsed.ok) return parsed.code;
+  context.addIssue({ code: "custom", message: parsed.message });
+  return z.NEVER;
+});

@@ -36,7 +36,7 @@ export type VoucherPdfInput = {
   message: string;
   /** What the voucher gives: a session (at a studio or any), or an amount. */
   cover: VoucherCover;
-  /** The code, stored (« 7K3QM2XD9PTA ») or shown (« 7K3Q-M2XD-9PTA »): printed grouped. */
+  /** The code, stored (« 7K3QM2XD9PTX ») or shown (« 7K3Q-M2XD-9PTX »): printed grouped. */
   code: string;
   /** Its last day, « YYYY-MM-DD » (voucherExpiryDay). */
   expiryDay: string;
