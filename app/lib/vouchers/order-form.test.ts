@@ -96,7 +96,7 @@ describe("the voucher order form", () => {
         beneficiaireEmail: "",
         envoi: "date",
         dateEnvoi: "2026-11-28",
-        message: "x".repeat(401),
+        message: "x".repeat(501),
         conditions: "",
       },
       CONTEXT,
@@ -105,7 +105,7 @@ describe("the voucher order form", () => {
       acheteurNom: "Indiquez votre nom.",
       acheteurEmail: "Indiquez une adresse e-mail valide : le bon et la commande y sont envoyés.",
       beneficiaire: "Indiquez à qui vous offrez ce bon : son nom est imprimé dessus.",
-      message: "Votre message compte 401 caractères : 400 au plus.",
+      message: "Votre message compte 501 caractères : 500 au plus.",
       beneficiaireEmail: "Indiquez l'adresse e-mail du bénéficiaire, ou recevez le bon vous-même.",
       dateEnvoi: "Ce jour est passé : choisissez aujourd'hui ou un jour à venir.",
       conditions: "Pour commander, acceptez les conditions des bons cadeaux.",
@@ -120,6 +120,17 @@ describe("the voucher order form", () => {
     );
     expect(impossible.ok ? {} : impossible.errors).toEqual({
       dateEnvoi: "Choisissez le jour de l'envoi.",
+    });
+  });
+
+  it("keeps names and the message within what the voucher prints", () => {
+    const read = readVoucherOrder(
+      { ...SESSION, beneficiaire: "C".repeat(61), message: "un\ndeux\n3\n4\n5\n6\n7\n8\n9" },
+      CONTEXT,
+    );
+    expect(read.ok ? {} : read.errors).toEqual({
+      beneficiaire: "Ce nom est trop long : 60 caractères au plus (il est imprimé sur le bon).",
+      message: "Votre message compte 9 lignes : 8 au plus, pour tenir sur le bon.",
     });
   });
 

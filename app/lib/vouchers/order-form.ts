@@ -1,6 +1,7 @@
 import { isIsoDay } from "~/lib/dates";
 import type { PaymentMethod } from "~/lib/payments/model";
 import { z } from "~/lib/zod";
+import { VOUCHER_TEXT_LIMITS } from "./terms";
 
 /*
  * The order form of /bons-cadeaux (decision 0166): what is offered (a session, or an amount), who buys and
@@ -37,7 +38,6 @@ export const FREE_AMOUNT = "autre";
 /** `studio`'s value for a session voucher valid in every studio offering it. */
 export const ANY_STUDIO = "tous";
 
-export const MESSAGE_MAX = 400;
 /** A voucher is delivered at most this many days after it is ordered. */
 export const DELIVERY_HORIZON_DAYS = 365;
 
@@ -142,7 +142,9 @@ export function readVoucherOrder(
 
   const buyerName = text("acheteurNom");
   if (buyerName === "") errors.acheteurNom = "Indiquez votre nom.";
-  else if (buyerName.length > 200) errors.acheteurNom = "Ce nom est trop long.";
+  else if (buyerName.length > VOUCHER_TEXT_LIMITS.name) {
+    errors.acheteurNom = `Ce nom est trop long : ${VOUCHER_TEXT_LIMITS.name} caractères au plus.`;
+  }
   const buyerEmail = text("acheteurEmail");
   if (buyerEmail.length > 255) errors.acheteurEmail = "Cette adresse e-mail est trop longue.";
   else if (!email.safeParse(buyerEmail).success) {
@@ -155,10 +157,15 @@ export function readVoucherOrder(
   const recipientName = text("beneficiaire");
   if (recipientName === "")
     errors.beneficiaire = "Indiquez à qui vous offrez ce bon : son nom est imprimé dessus.";
-  else if (recipientName.length > 200) errors.beneficiaire = "Ce nom est trop long.";
+  else if (recipientName.length > VOUCHER_TEXT_LIMITS.name) {
+    errors.beneficiaire = `Ce nom est trop long : ${VOUCHER_TEXT_LIMITS.name} caractères au plus (il est imprimé sur le bon).`;
+  }
   const message = (values.message ?? "").replace(/\r\n?/g, "\n").trim();
-  if (message.length > MESSAGE_MAX) {
-    errors.message = `Votre message compte ${message.length} caractères : ${MESSAGE_MAX} au plus.`;
+  const { message: maxLength, messageLines } = VOUCHER_TEXT_LIMITS;
+  if (message.length > maxLength) {
+    errors.message = `Votre message compte ${message.length} caractères : ${maxLength} au plus.`;
+  } else if (message.split("\n").length > messageLines) {
+    errors.message = `Votre message compte ${message.split("\n").length} lignes : ${messageLines} au plus, pour tenir sur le bon.`;
   }
 
   const sendTo = text("destinataire") === "beneficiaire" ? "recipient" : "buyer";
