@@ -41,7 +41,9 @@ const FEATURES = under(
   "server/content/",
   "server/galleries/",
   "server/newsletter/",
+  "server/payments/",
   "server/uploads/",
+  "server/vouchers/",
 );
 
 /**
