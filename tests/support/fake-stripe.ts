@@ -111,6 +111,8 @@ export type FakeStripe = {
   close: () => Promise<void>;
 };
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
 const now = () => Math.floor(Date.now() / 1000);
 
 function randomId(prefix: string): string {
@@ -230,6 +232,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       if (!listens) continue;
       let status = 0;
       let body = "";
+      // Tests never leave the machine: an endpoint elsewhere (registered by a test of the registration)
+      // is recorded as not delivered.
+      if (!LOOPBACK_HOSTS.has(new URL(endpoint.url).hostname)) {
+        deliveries.push({ eventId: event.id, type: event.type, url: endpoint.url, status, body });
+        continue;
+      }
       try {
         const response = await fetch(endpoint.url, {
           method: "POST",
@@ -515,12 +523,24 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       (id, form) => {
         const endpoint = endpoints.get(id);
         if (!endpoint) throw noSuch("webhook_endpoint", id, "webhook_endpoint");
+        if (form.disabled !== undefined) {
+          endpoint.status = form.disabled === "true" ? "disabled" : "enabled";
+        }
         if (Array.isArray(form.enabled_events)) {
           endpoint.enabled_events = form.enabled_events as string[];
         }
         const url = asString(form.url);
         if (url) endpoint.url = url;
         return publicEndpoint(endpoint);
+      },
+    ],
+    [
+      "DELETE",
+      /^\/v1\/webhook_endpoints\/([^/]+)$/,
+      "DELETE /v1/webhook_endpoints/:id",
+      (id) => {
+        if (!endpoints.delete(id)) throw noSuch("webhook_endpoint", id, "webhook_endpoint");
+        return { id, object: "webhook_endpoint", deleted: true };
       },
     ],
   ];

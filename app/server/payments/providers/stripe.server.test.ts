@@ -375,19 +375,40 @@ describe("stripeProvider's errors and configuration", () => {
 });
 
 describe("ensureWebhookEndpoint", () => {
-  it("creates our endpoint once with its secret, then finds it by URL", async () => {
+  it("creates our endpoint with its secret, keeps it while the secret is known, replaces it otherwise", async () => {
     const url = "https://studio.example/webhooks/stripe";
+    const ourEndpoints = () => fake.webhookEndpoints().filter((row) => row.url === url);
     const created = await ensureWebhookEndpoint(fake.secretKey, url, fake.apiUrl);
     expect(created).toEqual({
       id: expect.stringMatching(/^we_/),
       secret: expect.stringMatching(/^whsec_/),
       created: true,
     });
-    const found = await ensureWebhookEndpoint(fake.secretKey, url, fake.apiUrl);
-    expect(found).toEqual({ id: created.id, secret: null, created: false });
-    const endpoint = fake.webhookEndpoints().find((row) => row.url === url);
-    expect(endpoint?.enabled_events).toEqual([...STRIPE_WEBHOOK_EVENTS]);
-    expect(fake.webhookEndpoints().filter((row) => row.url === url)).toHaveLength(1);
+    expect(ourEndpoints()).toMatchObject([
+      { id: created.id, secret: created.secret, enabled_events: [...STRIPE_WEBHOOK_EVENTS] },
+    ]);
+
+    const kept = await ensureWebhookEndpoint(fake.secretKey, url, fake.apiUrl, {
+      secretKnown: true,
+    });
+    expect(kept).toEqual({ id: created.id, secret: null, created: false });
+    expect(ourEndpoints()).toHaveLength(1);
+
+    // The secret was lost: Stripe will not show it again, so the endpoint is replaced.
+    const replaced = await ensureWebhookEndpoint(fake.secretKey, url, fake.apiUrl);
+    expect(replaced.created).toBe(true);
+    expect(replaced.secret).not.toBe(created.secret);
+    expect(ourEndpoints().map((row) => row.id)).toEqual([replaced.id]);
+  });
+
+  it("brings a kept endpoint's events up to date and enables it again", async () => {
+    const url = "https://studio.example/autre/webhooks/stripe";
+    const { id } = fake.addWebhookEndpoint(url, ["checkout.session.completed"]);
+    await ensureWebhookEndpoint(fake.secretKey, url, fake.apiUrl, { secretKnown: true });
+    expect(fake.webhookEndpoints().find((row) => row.id === id)).toMatchObject({
+      enabled_events: [...STRIPE_WEBHOOK_EVENTS],
+      status: "enabled",
+    });
   });
 
   it("refuses an API URL with a live key", async () => {

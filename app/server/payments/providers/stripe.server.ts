@@ -279,35 +279,40 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
 
 export type WebhookEndpointEnsured = {
   id: string;
-  /** The signing secret, given by Stripe only when the endpoint is created; null when it existed. */
+  /** The signing secret, which Stripe gives only when the endpoint is created; null when it was kept. */
   secret: string | null;
   created: boolean;
 };
 
 /**
- * Registers our webhook endpoint from the keys, as Ghost does: the account's endpoint with this URL is
- * kept (its events brought up to date), or one is created, whose signing secret Stripe answers only then:
+ * Registers our webhook endpoint from the keys, as Ghost does. The account's endpoint with this URL is kept
+ * (its events and state brought up to date) when the caller still holds its signing secret
+ * (`secretKnown`); otherwise it is replaced by a new one, since Stripe never shows a secret again and an
+ * endpoint whose secret we lack sends events nobody can verify. A created endpoint's secret is answered:
  * the caller stores it.
  */
 export async function ensureWebhookEndpoint(
   secretKey: string,
   url: string,
   apiUrl?: string,
+  options: { secretKnown?: boolean } = {},
 ): Promise<WebhookEndpointEnsured> {
   const stripe = client(secretKey, { apiUrl });
   const events = [...STRIPE_WEBHOOK_EVENTS];
   return calling("enregistrement du webhook", async () => {
+    const ours: Stripe.WebhookEndpoint[] = [];
     for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) {
-      if (endpoint.url !== url) continue;
-      const missing = events.some((type) => !endpoint.enabled_events.includes(type));
-      if (missing) {
-        await stripe.webhookEndpoints.update(endpoint.id, {
-          enabled_events: events,
-          disabled: false,
-        });
-      }
-      return { id: endpoint.id, secret: null, created: false };
+      if (endpoint.url === url) ours.push(endpoint);
     }
+    const kept = options.secretKnown ? ours[0] : undefined;
+    if (kept) {
+      const missing = events.some((type) => !kept.enabled_events.includes(type));
+      if (missing || kept.status !== "enabled") {
+        await stripe.webhookEndpoints.update(kept.id, { enabled_events: events, disabled: false });
+      }
+      return { id: kept.id, secret: null, created: false };
+    }
+    for (const endpoint of ours) await stripe.webhookEndpoints.del(endpoint.id);
     const endpoint = await stripe.webhookEndpoints.create({
       url,
       enabled_events: events,
