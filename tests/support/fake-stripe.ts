@@ -67,7 +67,10 @@ export type CheckoutLineOnPage = { name: string; quantity: number; unitAmount: n
 
 export type Delivery = { eventId: string; type: string; url: string; status: number; body: string };
 
-/** A failure the next API call(s) meet: an error status, or no answer at all until the fake closes. */
+/**
+ * A failure the next API call(s) meet: an error status, or no answer until `answerHeldRequests` (a slow
+ * Stripe: the call is then handled, late) or the fake closes.
+ */
 export type InjectedFailure = { status: number; times?: number } | { hang: true; times?: number };
 
 export type FakeStripe = {
@@ -108,6 +111,9 @@ export type FakeStripe = {
   requestCount: (route: string) => number;
   /** The next API call(s) fail: Stripe's 500 JSON error, or no answer (the caller's timeout). */
   failNext: (failure: InjectedFailure) => void;
+  /** The calls held by `failNext({ hang: true })` are answered now, late, as a slow Stripe would. */
+  answerHeldRequests: () => void;
+  heldRequestCount: () => number;
   close: () => Promise<void>;
 };
 
@@ -218,7 +224,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
   const deliveries: Delivery[] = [];
   const counts = new Map<string, number>();
   const failures: InjectedFailure[] = [];
-  const hanging = new Set<ServerResponse>();
+  const hanging = new Map<ServerResponse, () => void>();
+  let closing = false;
   let holding = false;
 
   const count = (route: string) => counts.set(route, (counts.get(route) ?? 0) + 1);
@@ -566,8 +573,11 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       if ((failure.times ?? 1) <= 1) failures.shift();
       else failure.times = (failure.times ?? 1) - 1;
       if ("hang" in failure) {
-        hanging.add(res);
-        return;
+        // Held until `answerHeldRequests` (then handled as usual, late) or the fake closes.
+        await new Promise<void>((resolve) => hanging.set(res, resolve));
+        hanging.delete(res);
+        if (closing) return;
+        return handleRequest(req, res, raw);
       }
       const error = {
         type: "api_error",
@@ -576,6 +586,13 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return answer(res, failure.status, JSON.stringify({ error }, null, 2));
     }
 
+    return handleRequest(req, res, raw);
+  }
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse, raw: string) {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const method = req.method ?? "GET";
+    const route = routes.find(([m, pattern]) => m === method && pattern.test(url.pathname));
     const authorization = req.headers.authorization;
     if (!authorization?.startsWith("Bearer ")) {
       const message =
@@ -769,8 +786,18 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     deliveries: () => [...deliveries],
     requestCount: (route) => counts.get(route) ?? 0,
     failNext: (failure) => void failures.push({ ...failure }),
+    answerHeldRequests() {
+      const resumers = [...hanging.values()];
+      hanging.clear();
+      for (const resume of resumers) resume();
+    },
+    heldRequestCount: () => hanging.size,
     async close() {
-      for (const res of hanging) res.destroy();
+      closing = true;
+      for (const [res, resume] of hanging) {
+        res.destroy();
+        resume();
+      }
       const stop = (server: Server) =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());

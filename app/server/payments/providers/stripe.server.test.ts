@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ProviderUnavailableError,
   WebhookVerificationError,
@@ -322,6 +322,7 @@ describe("stripeProvider's errors and configuration", () => {
     fake.failNext({ hang: true });
     await expect(noRetry.retrieve("cs_test_any")).rejects.toBeInstanceOf(ProviderUnavailableError);
     expect(fake.sessions()).toHaveLength(before);
+    fake.answerHeldRequests();
   });
 
   it("retries a 500 with the same idempotency key: one checkout", async () => {
@@ -330,6 +331,24 @@ describe("stripeProvider's errors and configuration", () => {
     const created = await provider.createCheckout(checkoutRequest());
     expect(fake.requestCount("POST /v1/checkout/sessions")).toBe(before + 2);
     expect(fake.sessions().filter((s) => s.id === created.providerReference)).toHaveLength(1);
+  });
+
+  it("retries a creation that timed out with the same key: one checkout, even once the late call is answered", async () => {
+    const patient = stripeProvider({
+      secretKey: fake.secretKey,
+      webhookSecret,
+      apiUrl: fake.apiUrl,
+      maxNetworkRetries: 1,
+      timeoutMs: 300,
+    });
+    const before = fake.sessions().length;
+    fake.failNext({ hang: true });
+    const created = await patient.createCheckout(checkoutRequest());
+    expect(fake.heldRequestCount()).toBe(1);
+    fake.answerHeldRequests();
+    await vi.waitFor(() => expect(fake.heldRequestCount()).toBe(0));
+    expect(fake.sessions()).toHaveLength(before + 1);
+    expect(fake.session(created.providerReference)).toBeDefined();
   });
 
   it("turns a refused key and an unknown checkout into ProviderUnavailableError", async () => {
