@@ -50,7 +50,7 @@ export type StripeProviderConfig = {
   apiUrl?: string;
   /** Tests only, with `apiUrl`: the fake's hosted page origin, which the CSP's `form-action` allows. */
   checkoutOrigin?: string;
-  /** How long one call may wait (ms); 20 s by default: a buyer is waiting. */
+  /** How long one try of a call may wait (ms); 10 s by default: a buyer is waiting (three tries: ~30 s). */
   timeoutMs?: number;
   /** Retries of a failed call (same idempotency key, so never twice); 2 by default. */
   maxNetworkRetries?: number;
@@ -83,7 +83,7 @@ function client(
 ): Stripe {
   return new Stripe(secretKey, {
     ...connection(secretKey, options.apiUrl),
-    timeout: options.timeoutMs ?? 20_000,
+    timeout: options.timeoutMs ?? 10_000,
     maxNetworkRetries: options.maxNetworkRetries ?? 2,
     telemetry: false,
     appInfo: { name: "studio-site" },
