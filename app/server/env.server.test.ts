@@ -49,6 +49,34 @@ describe("parseEnv", () => {
     expect(parseEnv({}).MAIL_RATE_PER_MINUTE).toBe(300);
   });
 
+  it("takes Stripe's keys, and a fake Stripe's address only with a test key", () => {
+    const env = parseEnv({
+      STRIPE_SECRET_KEY: "sk_live_51AbCdEf",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc123",
+    });
+    expect(env.STRIPE_SECRET_KEY).toBe("sk_live_51AbCdEf");
+    expect(env.STRIPE_WEBHOOK_SECRET).toBe("whsec_abc123");
+    expect(() => parseEnv({ STRIPE_SECRET_KEY: "pk_live_51AbCdEf" })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => parseEnv({ STRIPE_WEBHOOK_SECRET: "whsec_abc123" })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() =>
+      parseEnv({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "secret" }),
+    ).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() =>
+      parseEnv({ STRIPE_SECRET_KEY: "sk_live_1", STRIPE_API_URL: "http://127.0.0.1:4000" }),
+    ).toThrow(/STRIPE_API_URL : ne sert qu'aux tests/);
+    expect(() => parseEnv({ STRIPE_API_URL: "http://127.0.0.1:4000" })).toThrow(/STRIPE_API_URL/);
+    expect(() =>
+      parseEnv({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_CHECKOUT_ORIGIN: "http://127.0.0.1:4001" }),
+    ).toThrow(/STRIPE_CHECKOUT_ORIGIN/);
+    const test = parseEnv({
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_API_URL: "http://127.0.0.1:4000",
+      STRIPE_CHECKOUT_ORIGIN: "http://127.0.0.1:4001",
+    });
+    expect(test.STRIPE_API_URL).toBe("http://127.0.0.1:4000");
+    expect(test.STRIPE_CHECKOUT_ORIGIN).toBe("http://127.0.0.1:4001");
+  });
+
   it("treats empty values as unset and strips the trailing slash of SITE_URL", () => {
     const env = parseEnv({ PORT: "", SITE_URL: "https://studio.example.com/" });
     expect(env.PORT).toBe(3000);

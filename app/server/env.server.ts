@@ -137,6 +137,32 @@ const envSchema = z
         "doit être un chemin de minuscules, chiffres, _ . - séparés par / (sauvegardes/)",
       )
       .optional(),
+    /**
+     * Card payments through Stripe Checkout (decision 0163), when the owner did not enter the keys in the
+     * admin. Without STRIPE_WEBHOOK_SECRET the site registers its webhook endpoint from the key and keeps
+     * the secret Stripe answers.
+     */
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(
+        /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
+        "doit être une clé secrète Stripe (sk_live_… ou sk_test_…)",
+      )
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9_]+$/, "doit être un secret de webhook Stripe (whsec_…)")
+      .optional(),
+    /**
+     * Tests only: a fake Stripe's API (and its payment page's origin), honoured with a test key only, so
+     * that a live key never talks to anything but Stripe.
+     */
+    STRIPE_API_URL: z
+      .url({ protocol: /^https?$/, message: "doit être une URL http(s)://…" })
+      .optional(),
+    STRIPE_CHECKOUT_ORIGIN: z
+      .url({ protocol: /^https?$/, message: "doit être une URL http(s)://…" })
+      .optional(),
     TRUST_PROXY: z
       .string()
       .optional()
@@ -187,6 +213,19 @@ const envSchema = z
   .refine((env) => env.BACKUP_S3_BUCKET || (!env.BACKUP_S3_ENDPOINT && !env.BACKUP_S3_PREFIX), {
     message: "BACKUP_S3_ENDPOINT et BACKUP_S3_PREFIX ne servent qu'avec BACKUP_S3_BUCKET",
     path: ["BACKUP_S3_BUCKET"],
+  })
+  .refine((env) => env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET, {
+    message: "STRIPE_WEBHOOK_SECRET ne sert qu'avec STRIPE_SECRET_KEY",
+    path: ["STRIPE_SECRET_KEY"],
+  })
+  .refine((env) => !env.STRIPE_API_URL || /^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY ?? ""), {
+    message:
+      "ne sert qu'aux tests, avec une clé de test (sk_test_…) : jamais avec une clé live ni sans clé",
+    path: ["STRIPE_API_URL"],
+  })
+  .refine((env) => env.STRIPE_API_URL || !env.STRIPE_CHECKOUT_ORIGIN, {
+    message: "STRIPE_CHECKOUT_ORIGIN ne sert qu'avec STRIPE_API_URL (tests)",
+    path: ["STRIPE_CHECKOUT_ORIGIN"],
   });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
