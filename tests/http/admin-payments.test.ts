@@ -13,6 +13,7 @@ import {
 } from "../support/admin-content";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
@@ -22,6 +23,9 @@ import { serverDatabase } from "../support/server-under-test";
  */
 
 const PAGE = "/admin/reglages/paiement";
+// Cards turned on change every page's Content-Security-Policy: a server of its own, so that no other
+// file sees it.
+useOwnServer();
 const admin = useAdmin();
 useDocumentsRestored(["payments"] as const);
 afterAll(async () => {
@@ -29,6 +33,7 @@ afterAll(async () => {
 });
 
 const SECRET = "sk_test_51PaymentPageTestKey000000004321";
+const WEBHOOK = "whsec_PaymentPageTestSigningSecret0000";
 const page = () => fetchPage(PAGE, { cookie: admin.cookie() });
 const settingsForm = (fetched: FetchedPage) =>
   formOf(fetched, 'form[aria-label="Réglages de paiement"]');
@@ -114,7 +119,9 @@ describe("/admin/reglages/paiement", () => {
     const saved = await pressButton(
       PAGE,
       buttonLabelled(
-        typeInto(keysForm(await page()), { secretKey: SECRET }),
+        // With the signing secret the keys are kept as typed: no call to Stripe (a test never leaves
+        // the machine; the endpoint's registration is tested against the fake in card.integration).
+        typeInto(keysForm(await page()), { secretKey: SECRET, webhookSecret: WEBHOOK }),
         "Enregistrer les clés",
       ),
       { cookie: admin.cookie() },
@@ -123,10 +130,24 @@ describe("/admin/reglages/paiement", () => {
     expect(flashedToast(saved.headers)).toMatchObject({ title: "Clés Stripe enregistrées" });
     const shown = await page();
     expect(shown.html).not.toContain(SECRET);
+    expect(shown.html).not.toContain(WEBHOOK);
     expect(textOf(shown.document.body)).toContain("sk_test_…4321 (mode test)");
     expect(textOf(shown.document.querySelector('[role="status"]'))).toContain("Mode test");
 
     expect((await save(shown, { card: true })).status).toBe(302);
+    // Cards accepted: forms may lead to Stripe's hosted page, on a rendered page and on a cached one.
+    const formAction = async () => {
+      const answers = [await fetchPage("/tarifs"), await fetchPage("/tarifs")];
+      expect(answers[1]?.headers.get("x-page-cache")).toBe("hit");
+      return answers.map(
+        (answer) =>
+          /form-action ([^;]*)/.exec(answer.headers.get("content-security-policy") ?? "")?.[1],
+      );
+    };
+    expect(await formAction()).toEqual([
+      "'self' https://checkout.stripe.com",
+      "'self' https://checkout.stripe.com",
+    ]);
     const kept = await postForm(
       PAGE,
       { intent: "remove-keys", id: "stripe" },
@@ -134,6 +155,7 @@ describe("/admin/reglages/paiement", () => {
     );
     expect(flashedToast(kept.headers)?.title).toBe("Clés conservées");
     expect(await save(await page(), { card: false }).then((answer) => answer.status)).toBe(302);
+    expect(await formAction()).toEqual(["'self'", "'self'"]);
     const removed = await postForm(
       PAGE,
       { intent: "remove-keys", id: "stripe" },

@@ -53,6 +53,7 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
+import { cardFormActions } from "../payments/card.server";
 import { serveUploads } from "./serve-uploads.server";
 import {
   claimFileStore,
@@ -157,7 +158,9 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   // Behind a reverse proxy, TRUST_PROXY makes req.ip, req.secure (HSTS) and rate limits see the client.
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
   app.use(compression({ filter: compressible }));
-  app.use(securityHeaders({ development: Boolean(viteDevServer) }));
+  // Our forms may lead to a payment provider's hosted page while the owner accepts cards (decision 0166).
+  const formActions = cardFormActions();
+  app.use(securityHeaders({ development: Boolean(viteDevServer), formActions }));
   app.use(canonicalPrivateAreas());
   app.use(cachePolicy());
   app.use(requestLog());
@@ -296,6 +299,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   const serveFastHit = cache
     ? fastHits({
         cache,
+        formActions,
         trustProxy: app.get("trust proxy fn") as (
           address: string | undefined,
           hop: number,

@@ -35,6 +35,8 @@ export type FastHitOptions = {
   cache: { knownHit(key: string): CachedPage | undefined };
   /** Express's compiled `trust proxy` (`app.get("trust proxy fn")`): whether to believe a proxy's header. */
   trustProxy: (address: string | undefined, hop: number) => boolean;
+  /** The policy's other `form-action` origins, as the Express stack's (security.server.ts). */
+  formActions?: () => readonly string[];
 };
 
 /** "gzip" among the encodings, with no weights anywhere (weights are left to Express's negotiation). */
@@ -59,7 +61,7 @@ const NO_QUERIES = 'db;dur=0.0;desc="0 queries"';
 
 /** A request listener that answers a cached hit and returns true, or returns false and does nothing. */
 export function fastHits(options: FastHitOptions) {
-  const policy = policyWithNonce();
+  const policy = policyWithNonce({ formActions: options.formActions });
   const fixedHeaders = SECURITY_HEADERS.flat();
 
   return function serveFastHit(req: IncomingMessage, res: ServerResponse): boolean {

@@ -6,14 +6,9 @@ import { paymentSettingsForm, paymentSettingsProblems } from "~/lib/payments/set
 import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
-import {
-  cardKeys,
-  cardKeysSummary,
-  removeCardKeys,
-  saveCardKeys,
-  SECRET_KEY,
-  WEBHOOK_SECRET,
-} from "~/server/payments/payment-keys.server";
+import { env } from "~/server/env.server";
+import { cardKeysInForce, hasCardKeys, registerOwnerCardKeys } from "~/server/payments/card.server";
+import { removeCardKeys, SECRET_KEY, WEBHOOK_SECRET } from "~/server/payments/payment-keys.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { z } from "~/lib/zod";
 
@@ -24,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [settings, history, keys] = await Promise.all([
     loadDocument("payments"),
     documentHistory("payments", request),
-    cardKeysSummary(),
+    cardKeysInForce(),
   ]);
   return { values: documentValues("payments", settings), history, keys };
 }
@@ -55,7 +50,27 @@ async function saveKeys(formData: FormData) {
       { status: 400 },
     );
   }
-  await saveCardKeys({ secretKey, webhookSecret: webhookSecret === "" ? null : webhookSecret });
+  const outcome = await registerOwnerCardKeys(
+    { secretKey, webhookSecret: webhookSecret === "" ? null : webhookSecret },
+    { siteUrl: env().SITE_URL },
+  );
+  if (outcome !== "saved") {
+    const messages = {
+      refused:
+        "Stripe refuse cette clé : recopiez-la depuis votre tableau de bord Stripe (Développeurs › Clés API)",
+      "address-refused": `Stripe n'accepte pas l'adresse du site pour ses notifications (${env().SITE_URL}) : le site doit être en ligne, en https`,
+      unreachable:
+        "Stripe ne répond pas : réessayez dans un instant, ou collez aussi le secret de signature",
+    } as const;
+    return data<KeysAnswer>(
+      {
+        keysForm: true,
+        values: { secretKey: "", webhookSecret: "" },
+        errors: { secretKey: messages[outcome] },
+      },
+      { status: outcome === "unreachable" ? 503 : 400 },
+    );
+  }
   return redirectWithToast(PAGE, {
     type: "success",
     title: "Clés Stripe enregistrées",
@@ -90,8 +105,7 @@ export async function action({ request }: Route.ActionArgs) {
     schema: paymentSettingsForm,
     build: (parsed: z.output<typeof paymentSettingsForm>): Documents["payments"] => parsed,
     load: () => loadDocument("payments"),
-    check: async (value) =>
-      paymentSettingsProblems(value, { cardKeys: (await cardKeys()) !== null }),
+    check: async (value) => paymentSettingsProblems(value, { cardKeys: await hasCardKeys() }),
     previewPaths: [],
     page: PAGE,
     savedTitle: "Réglages de paiement enregistrés",
