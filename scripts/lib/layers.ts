@@ -41,6 +41,7 @@ const FEATURES = under(
   "server/content/",
   "server/galleries/",
   "server/newsletter/",
+  "server/payments/",
   "server/uploads/",
 );
 
