@@ -414,7 +414,7 @@ export async function requestRefund(
       .select({
         attempt: paymentAttempts,
         refunded: sql<number>`coalesce((select sum(r.amount_cents) from refunds r
-          where r.attempt_id = ${paymentAttempts.id}
+          where r.attempt_id = payment_attempts.id
             and r.status in (${sql.join(
               COUNTED_REFUNDS.map((status) => sql`${status}`),
               sql`, `,
