@@ -36,10 +36,10 @@ export async function expireLapsedPayments(): Promise<{ attempts: number; orders
   let attempts = 0;
   for (const attempt of lapsed) {
     try {
-      const state =
-        attempt.providerReference && !OFFLINE_PROVIDERS.includes(attempt.provider)
-          ? await (await paymentProvider(attempt.provider)).expire(attempt.providerReference)
-          : null;
+      // An attempt whose checkout was never made has nothing to close at its provider.
+      const state = attempt.providerReference
+        ? await (await paymentProvider(attempt.provider)).expire(attempt.providerReference)
+        : null;
       if (state?.status === "open") continue;
       await applyPaymentStatus({
         attemptId: attempt.id,
