@@ -15,6 +15,7 @@ import { orders, paymentAttempts, providerEvents } from "../db/schema";
 import { applyEventJob, applyStoredEvent, receiveProviderEvent } from "./inbox.server";
 import { expireLapsedPayments, reconcileOpenAttempts } from "./jobs.server";
 import { markPaidOffline } from "./orders.server";
+import { applyProviderState } from "./provider-state.server";
 import type { VerifiedEvent } from "./provider.server";
 
 // The webhook inbox and the payments' jobs on a real PostgreSQL with the job queue: an event stored once
@@ -193,5 +194,26 @@ describe("the reconciliation job", () => {
     expect(await orderRow(orderId)).toMatchObject({ status: "paid" });
     expect((await journalRowsOf(orderId))[0]?.details).toMatchObject({ source: "reconciliation" });
     expect(await reconcileOpenAttempts()).toBe(0);
+  });
+
+  it("serves the return page: still open says so, paid is applied with source `return`", async () => {
+    const { orderId, reference } = await openCardOrder();
+    const checkout = { provider: "stripe", providerReference: reference } as const;
+    expect(await applyProviderState(checkout, "return")).toMatchObject({
+      outcome: "open",
+      orderId,
+    });
+    card.pay(reference, 15_000);
+    expect(await applyProviderState(checkout, "return")).toMatchObject({
+      outcome: "applied",
+      orderStatus: "paid",
+    });
+    expect(await applyProviderState(checkout, "return")).toMatchObject({
+      outcome: "already_applied",
+    });
+    expect((await journalRowsOf(orderId))[0]?.details).toMatchObject({ source: "return" });
+    expect(
+      await applyProviderState({ provider: "stripe", providerReference: "cs_nope" }, "return"),
+    ).toMatchObject({ outcome: "unknown_attempt" });
   });
 });

@@ -7,6 +7,7 @@ import { log } from "../logger.server";
 import { applyPaymentStatus } from "./apply-payment.server";
 import { queueBuyerPaymentMail } from "./emails.server";
 import { orderKindEffects } from "./order-kinds.server";
+import { applyProviderState } from "./provider-state.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
 
 /*
@@ -117,18 +118,13 @@ export async function reconcileOpenAttempts(): Promise<number> {
   let applied = 0;
   for (const attempt of open) {
     try {
-      const provider = await paymentProvider(attempt.provider);
-      const state = await provider.retrieve(attempt.providerReference ?? "");
-      if (state.status === "open") continue;
-      const result = await applyPaymentStatus({
-        attemptId: attempt.id,
-        status: state.status,
-        amountCents: state.amountCents,
-        currency: state.currency,
-        paymentReference: state.paymentReference,
-        source: "reconciliation",
-      });
-      if (result.outcome !== "already_applied" && result.outcome !== "ignored") applied += 1;
+      const result = await applyProviderState(
+        { provider: attempt.provider, providerReference: attempt.providerReference ?? "" },
+        "reconciliation",
+      );
+      if (!["open", "already_applied", "ignored", "unknown_attempt"].includes(result.outcome)) {
+        applied += 1;
+      }
     } catch (error) {
       log.warn("payment_reconciliation_failed", { attemptId: attempt.id, error });
     }
