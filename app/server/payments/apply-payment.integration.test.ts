@@ -13,6 +13,7 @@ import {
 import { db } from "../db/client.server";
 import { paymentAttempts } from "../db/schema";
 import { applyPaymentStatus, type PaymentReport } from "./apply-payment.server";
+import { buyerPaymentEmail, ownerPaymentEmail } from "./emails.server";
 import { verifyJournal } from "./journal.server";
 
 // The one function that applies a payment status, on a real PostgreSQL with the job queue: reports that
@@ -205,5 +206,24 @@ describe("applyPaymentStatus", () => {
       outcome: "unknown_attempt",
       orderId: null,
     });
+  });
+
+  it("writes its e-mails in French from the rows as they stand when they leave", async () => {
+    const { orderId, attemptId, reference } = await cardOrder(12_345);
+    await applyPaymentStatus(success(reference, 12_000));
+    const held = await ownerPaymentEmail({ orderId, attemptId, event: "held" });
+    expect(held?.subject).toBe(
+      "Paiement à vérifier : le montant reçu diffère de la commande (123,45\u00a0€)",
+    );
+    expect(held?.text).toContain("un montant de 120\u00a0€ au lieu de 123,45\u00a0€");
+    expect(held?.text).toMatch(/\/admin\/ventes\/[0-9a-f-]{36}/);
+
+    const paid = await cardOrder(4_050);
+    await applyPaymentStatus(success(paid.reference, 4_050));
+    const mail = await buyerPaymentEmail({ orderId: paid.orderId, event: "paid" });
+    expect(mail?.subject).toBe("Paiement reçu : 40,50\u00a0€");
+    expect(mail?.text).toMatch(/\/commande\/[A-Za-z0-9_-]{43}/);
+    // An order paid since its expiry was queued is not told it expired.
+    expect(await buyerPaymentEmail({ orderId: paid.orderId, event: "expired" })).toBeNull();
   });
 });
