@@ -79,10 +79,15 @@ describe("createOrder", () => {
     expect(attempts[0]?.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
   });
 
-  it("refuses an order whose lines make no amount", async () => {
+  it("refuses an order whose lines make no amount, or without a buyer to reach", async () => {
     await expect(createOrder(newVoucherOrder("card", 0))).rejects.toBeInstanceOf(
       PaymentRefusedError,
     );
+    const noAddress = newVoucherOrder("card", 1_000, {
+      buyer: { name: "Camille", email: "camille" },
+    });
+    await expect(createOrder(noAddress)).rejects.toMatchObject({ code: "invalid_order" });
+    expect(await ordersWithKey(noAddress.idempotencyKey)).toBe(0);
   });
 
   it("gives a transfer its BC- reference and no page to go to", async () => {

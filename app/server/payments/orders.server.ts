@@ -95,6 +95,8 @@ function checkNewOrder(input: NewOrder): number {
     (line.vatRate === null || (Number.isInteger(line.vatRate) && line.vatRate >= 0));
   const amount = input.lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
   if (
+    input.buyer.name.trim() === "" ||
+    !/^[^\s@]+@[^\s@]+$/.test(input.buyer.email.trim()) ||
     input.lines.length === 0 ||
     !input.lines.every(validLine) ||
     amount <= 0 ||
