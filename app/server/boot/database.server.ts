@@ -3,6 +3,7 @@ import { ensureDemoBooking } from "../content/ensure-seed-booking.server";
 import { ensureSiteContent } from "../content/ensure-seed.server";
 import type { Database } from "../db/client.server";
 import { applyMigrations } from "../db/migrate.server";
+import { provideSiteOrderKinds } from "./order-kinds.server";
 import { provideSiteSources } from "./site-sources.server";
 
 /**
@@ -23,13 +24,15 @@ export async function ensureStartupSeeds(
 /**
  * The database as this version of the site needs it: its migrations applied, then the start-up seeds,
  * both under the migrations' lock (several servers may start at once); and the infrastructure told where
- * the site's brand and sender are read (site-sources.server.ts), which every process that prepares its
- * database (the server, the command line, the tests) then has.
+ * the site's brand and sender are read (site-sources.server.ts) and the payments core the kinds of order
+ * (order-kinds.server.ts), which every process that prepares its database (the server, the command line,
+ * the tests) then has.
  */
 export async function prepareDatabase(
   database: Database,
   { demo = false }: { demo?: boolean } = {},
 ): Promise<void> {
   provideSiteSources();
+  provideSiteOrderKinds();
   await applyMigrations(database, (migrated) => ensureStartupSeeds(migrated, { demo }));
 }

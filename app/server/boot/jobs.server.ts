@@ -10,6 +10,9 @@ import { log } from "../logger.server";
 import { mailJob, type AnyMailKind } from "../mail/outbox.server";
 import { mailConfig, type MailConfig } from "../mail/transport.server";
 import { newsletterJob } from "../newsletter/sending.server";
+import { applyEventJob } from "../payments/inbox.server";
+import { paymentExpiryJob, paymentReconciliationJob } from "../payments/jobs.server";
+import { journalClosureJob } from "../payments/journal.server";
 import { publishJob } from "../blog/scheduled-publishing.server";
 import { MAIL_KINDS } from "./mail-kinds.server";
 import { personalDataPurgeJob } from "./personal-data-purge.server";
@@ -42,6 +45,10 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   personalDataPurgeJob,
   mailJob,
   newsletterJob,
+  applyEventJob,
+  paymentExpiryJob,
+  paymentReconciliationJob,
+  journalClosureJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */

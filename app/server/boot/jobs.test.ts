@@ -122,7 +122,19 @@ describe("the site's jobs", () => {
       "booking-reminders": "*/5 * * * *",
       "booking-busy-import": "*/15 * * * *",
       "personal-data-purge": "15 4 * * *",
+      "payments.expiry": "* * * * *",
+      "payments.reconciliation": "*/15 * * * *",
+      "payments.journal-closure": "10 0 * * *",
     });
+  });
+
+  it("close the money journal's days once across every server, a missed night caught up", () => {
+    const closure = SITE_JOBS.find((job) => job.name === "payments.journal-closure");
+    expect(closure?.policy.policy).toBe("singleton");
+    expect(closure?.schedule).toMatchObject({ cron: "10 0 * * *", missed: "once" });
+    for (const name of ["payments.expiry", "payments.reconciliation"]) {
+      expect(SITE_JOBS.find((job) => job.name === name)?.policy.policy, name).toBe("singleton");
+    }
   });
 
   it("purge personal data once a night across every server: one scheduled, singleton job", () => {

@@ -11,6 +11,7 @@ import { enqueueAdminMail } from "../admin/mailer.server";
 import type { AnyMailKind } from "../mail/outbox.server";
 import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
 import { enqueueNewsletterTest } from "../newsletter/sending.server";
+import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "../payments/emails.server";
 
 /**
  * Every kind of e-mail the site sends (decision 0150): each is defined by its feature (defineMailKind) and
@@ -30,4 +31,6 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
   enqueueNewsletterTest,
+  queueBuyerPaymentMail,
+  queueOwnerPaymentMail,
 ];

@@ -34,6 +34,8 @@ describe("the mail worker's kinds", () => {
       "gallery-selection",
       "gallery-selection-receipt",
       "newsletter-test",
+      "payment-buyer",
+      "payment-owner",
     ]);
     expect(MAIL_KINDS.map((kind) => kind.kind).sort()).toEqual(inSources);
   });

@@ -27,6 +27,27 @@ import type {
   SessionVisibility,
 } from "../../lib/booking/model";
 import type { BookableHours, BookingQuestion } from "../../lib/booking/session-types";
+import {
+  ATTEMPT_STATUSES,
+  JOURNAL_KINDS,
+  OFFLINE_MEANS,
+  ORDER_KINDS,
+  ORDER_STATUSES,
+  PAYMENT_METHODS,
+  PROVIDER_NAMES,
+  REFUND_STATUSES,
+  VOUCHER_VAT_MODES,
+  type AttemptStatus,
+  type JournalKind,
+  type OfflineMeans,
+  type OrderKind,
+  type OrderStatus,
+  type PaymentMethod,
+  type ProviderName,
+  type RefundStatus,
+  type ReportedStatus,
+  type VoucherVatMode,
+} from "../../lib/payments/model";
 import type { SubscriberStatus } from "../../lib/newsletter";
 
 /**
@@ -1114,5 +1135,291 @@ export const bookingExternalBusy = pgTable(
   (table) => [
     check("booking_external_busy_times_check", sql`${table.endsAt} > ${table.startsAt}`),
     index("booking_external_busy_photographer_idx").on(table.photographerId, table.startsAt),
+  ],
+);
+
+/*
+ * Payments (decision 0162): orders, their lines, the attempts to pay them, the providers' webhook inbox,
+ * refunds and the append-only money journal. Amounts are integer cents, the currency EUR. Every enumerated
+ * column is checked against the lists of app/lib/payments/model.ts.
+ */
+
+/** `column in ('a', 'b')` for a check constraint, from one of the model's lists. */
+const oneOf = (values: readonly string[]) =>
+  sql.raw(`(${values.map((value) => `'${value}'`).join(", ")})`);
+
+/** How a journal row's money moved: a way of paying, or how the owner was paid offline. */
+export const JOURNAL_METHODS = [...new Set([...PAYMENT_METHODS, ...OFFLINE_MEANS])];
+
+/**
+ * What a buyer ordered and where its payment stands. The amount is the order's, never a provider's; the
+ * buyer reaches it from /commande/{token}, of which only the SHA-256 is kept. Orders are accounting
+ * records: kept 10 years, never in the personal-data purge (decision 0162).
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: varchar("kind", { length: 20 }).$type<OrderKind>().notNull(),
+    status: varchar("status", { length: 20 })
+      .$type<OrderStatus>()
+      .notNull()
+      .default("awaiting_payment"),
+    amountCents: integer("amount_cents").notNull(),
+    currency: varchar("currency", { length: 3 }).notNull().default("EUR"),
+    method: varchar("method", { length: 10 }).$type<PaymentMethod>().notNull(),
+    buyerName: varchar("buyer_name", { length: 200 }).notNull(),
+    buyerEmail: varchar("buyer_email", { length: 255 }).notNull(),
+    buyerPhone: varchar("buyer_phone", { length: 30 }).notNull().default(""),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }).notNull(),
+    /** The withdrawal and cancellation rules as the buyer saw them when ordering. */
+    rulesSnapshot: jsonb("rules_snapshot").$type<Record<string, unknown>>().notNull(),
+    /** SHA-256 (hex) of the order page's token (as bookings.manage_token_hash). */
+    tokenHash: varchar("token_hash", { length: 64 }).notNull().unique(),
+    /** The order form's key: a second submit of the same form finds this order instead of a new one. */
+    idempotencyKey: varchar("idempotency_key", { length: 100 }).notNull().unique(),
+    /** What the buyer writes on a transfer (`BC-7K3Q`); null for the other methods. */
+    transferReference: varchar("transfer_reference", { length: 16 }).unique(),
+    /** When an unpaid order is released: the transfer's deadline, a card checkout's end; null at the studio. */
+    payBy: timestamp("pay_by", { withTimezone: true }),
+    /** Paid after it had expired or been called off (the money is real: applied, shown to the owner). */
+    latePayment: boolean("late_payment").notNull().default(false),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    studioId: uuid("studio_id").references(() => studios.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("orders_amount_check", sql`${table.amountCents} > 0`),
+    check("orders_currency_check", sql`${table.currency} = 'EUR'`),
+    check("orders_kind_check", sql`${table.kind} in ${oneOf(ORDER_KINDS)}`),
+    check("orders_status_check", sql`${table.status} in ${oneOf(ORDER_STATUSES)}`),
+    check("orders_method_check", sql`${table.method} in ${oneOf(PAYMENT_METHODS)}`),
+    check(
+      "orders_transfer_reference_check",
+      sql`${table.method} <> 'transfer' or ${table.transferReference} is not null`,
+    ),
+    check("orders_paid_at_check", sql`${table.status} <> 'paid' or ${table.paidAt} is not null`),
+    // The admin's list, newest first, paged by (created_at, id) (decision 0130).
+    index("orders_created_idx").on(table.createdAt, table.id),
+    index("orders_status_created_idx").on(table.status, table.createdAt),
+    // The expiry job: unpaid orders past their deadline.
+    index("orders_unpaid_pay_by_idx")
+      .on(table.payBy)
+      .where(sql`${table.status} = 'awaiting_payment'`),
+  ],
+);
+
+/** What an order holds, as the buyer's page and a future invoice show it; prices TTC. */
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    position: smallint("position").notNull(),
+    label: varchar("label", { length: 300 }).notNull(),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    /** TVA in basis points (2000 = 20 %); null: no TVA (franchise en base, article 293 B du CGI). */
+    vatRate: integer("vat_rate"),
+    /** A gift voucher's TVA treatment (single- or multi-purpose); null for anything else. */
+    voucherVatMode: varchar("voucher_vat_mode", { length: 10 }).$type<VoucherVatMode>(),
+  },
+  (table) => [
+    check("order_lines_quantity_check", sql`${table.quantity} > 0`),
+    check("order_lines_unit_price_check", sql`${table.unitPriceCents} >= 0`),
+    check(
+      "order_lines_vat_rate_check",
+      sql`${table.vatRate} is null or ${table.vatRate} between 0 and 10000`,
+    ),
+    check(
+      "order_lines_voucher_vat_mode_check",
+      sql`${table.voucherVatMode} is null or ${table.voucherVatMode} in ${oneOf(VOUCHER_VAT_MODES)}`,
+    ),
+    uniqueIndex("order_lines_position_idx").on(table.orderId, table.position),
+  ],
+);
+
+/**
+ * One attempt to pay an order: a card checkout, a transfer awaited, a payment at the studio. Only
+ * applyPaymentStatus changes its status, by compare-and-set.
+ */
+export const paymentAttempts = pgTable(
+  "payment_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    provider: varchar("provider", { length: 10 }).$type<ProviderName>().notNull(),
+    /** The provider's checkout (a Checkout Session id, a transfer reference); null until it answered. */
+    providerReference: varchar("provider_reference", { length: 255 }),
+    /** The payment itself (a PaymentIntent), which a refund names; null before the payment. */
+    paymentReference: varchar("payment_reference", { length: 255 }),
+    amountCents: integer("amount_cents").notNull(),
+    status: varchar("status", { length: 10 }).$type<AttemptStatus>().notNull().default("open"),
+    /** How the owner was paid, when she marked it paid. */
+    means: varchar("means", { length: 15 }).$type<OfflineMeans>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** Sent with the provider's creation: a retried creation makes one checkout. */
+    idempotencyKey: varchar("idempotency_key", { length: 100 }).notNull().unique(),
+    redirectUrl: text("redirect_url"),
+    /** Why a report was held for the owner (the provider's total or currency differs from ours). */
+    heldReason: text("held_reason"),
+    /** Paid an order another attempt had already paid: its money is owed back to the buyer. */
+    duplicate: boolean("duplicate").notNull().default(false),
+    /** The last error of the provider's creation (the buyer may try again: a new attempt). */
+    error: text("error"),
+    succeededAt: timestamp("succeeded_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("payment_attempts_amount_check", sql`${table.amountCents} > 0`),
+    check("payment_attempts_provider_check", sql`${table.provider} in ${oneOf(PROVIDER_NAMES)}`),
+    check("payment_attempts_status_check", sql`${table.status} in ${oneOf(ATTEMPT_STATUSES)}`),
+    check(
+      "payment_attempts_means_check",
+      sql`${table.means} is null or ${table.means} in ${oneOf(OFFLINE_MEANS)}`,
+    ),
+    uniqueIndex("payment_attempts_provider_reference_idx").on(
+      table.provider,
+      table.providerReference,
+    ),
+    index("payment_attempts_order_idx").on(table.orderId, table.createdAt),
+    // The expiry and reconciliation jobs: attempts still open, by their end and their age.
+    index("payment_attempts_open_expiry_idx")
+      .on(table.expiresAt)
+      .where(sql`${table.status} = 'open'`),
+    index("payment_attempts_open_created_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'open'`),
+  ],
+);
+
+/** The payment state an inbox event carries (ProviderPaymentState), as stored. */
+export type StoredPaymentState = {
+  providerReference: string;
+  status: ReportedStatus | "open";
+  amountCents: number | null;
+  currency: string | null;
+  paymentReference: string | null;
+};
+
+/**
+ * The providers' webhook inbox: each verified event once (provider + event id), applied by the job
+ * `payments.apply-event`, which marks it processed or records why it failed (and retries).
+ */
+export const providerEvents = pgTable(
+  "provider_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: varchar("provider", { length: 10 }).$type<ProviderName>().notNull(),
+    eventId: varchar("event_id", { length: 255 }).notNull(),
+    type: varchar("type", { length: 100 }).notNull(),
+    payload: jsonb("payload").notNull(),
+    payment: jsonb("payment").$type<StoredPaymentState>().notNull(),
+    /** When the provider says the event happened. */
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** What applying it answered (applied, already_applied, held…), for the order's timeline. */
+    outcome: varchar("outcome", { length: 20 }),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (table) => [
+    check("provider_events_provider_check", sql`${table.provider} in ${oneOf(PROVIDER_NAMES)}`),
+    uniqueIndex("provider_events_event_idx").on(table.provider, table.eventId),
+    index("provider_events_unprocessed_idx")
+      .on(table.receivedAt)
+      .where(sql`${table.processedAt} is null`),
+    index("provider_events_reference_idx").on(
+      table.provider,
+      sql`(${table.payment} ->> 'providerReference')`,
+    ),
+    index("provider_events_received_idx").on(table.provider, table.receivedAt),
+  ],
+);
+
+/**
+ * Money given back: through the provider (`pending` until it confirms), or by the owner for an offline
+ * payment (`to_refund_offline` until she marks it done). Never more than was paid, checked under the
+ * order's lock.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    attemptId: uuid("attempt_id")
+      .notNull()
+      .references(() => paymentAttempts.id, { onDelete: "restrict" }),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason").notNull().default(""),
+    status: varchar("status", { length: 20 }).$type<RefundStatus>().notNull(),
+    providerReference: varchar("provider_reference", { length: 255 }),
+    idempotencyKey: varchar("idempotency_key", { length: 100 }).notNull().unique(),
+    error: text("error"),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("refunds_amount_check", sql`${table.amountCents} > 0`),
+    check("refunds_status_check", sql`${table.status} in ${oneOf(REFUND_STATUSES)}`),
+    index("refunds_order_idx").on(table.orderId, table.createdAt),
+    index("refunds_open_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} in ('pending', 'to_refund_offline')`),
+  ],
+);
+
+/**
+ * The money journal: every euro in or out (payments, refunds, vouchers issued and redeemed), append-only
+ * (a trigger refuses UPDATE, DELETE and TRUNCATE), each row's hash chained to the previous one's, and one
+ * `closure` row per Paris day with its totals. References are plain uuids (no foreign key: the journal
+ * outlives what it names and nothing cascades into it). Kept 10 years (decision 0162).
+ */
+export const moneyJournal = pgTable(
+  "money_journal",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: varchar("kind", { length: 25 }).$type<JournalKind>().notNull(),
+    orderId: uuid("order_id"),
+    attemptId: uuid("attempt_id"),
+    refundId: uuid("refund_id"),
+    voucherId: uuid("voucher_id"),
+    /** Signed: money in is positive, money out negative; 0 for a closure (its totals are in details). */
+    amountCents: integer("amount_cents").notNull(),
+    method: varchar("method", { length: 15 }),
+    providerReference: varchar("provider_reference", { length: 255 }),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    /** The Paris day a closure row closes; null for the others. */
+    day: date("day", { mode: "string" }),
+    previousHash: varchar("previous_hash", { length: 64 }).notNull(),
+    hash: varchar("hash", { length: 64 }).notNull().unique(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check("money_journal_kind_check", sql`${table.kind} in ${oneOf(JOURNAL_KINDS)}`),
+    check(
+      "money_journal_method_check",
+      sql`${table.method} is null or ${table.method} in ${oneOf(JOURNAL_METHODS)}`,
+    ),
+    check(
+      "money_journal_closure_day_check",
+      sql`(${table.kind} = 'closure') = (${table.day} is not null)`,
+    ),
+    uniqueIndex("money_journal_closure_day_idx")
+      .on(table.day)
+      .where(sql`${table.kind} = 'closure'`),
+    index("money_journal_at_idx").on(table.at),
+    index("money_journal_order_idx").on(table.orderId),
   ],
 );

@@ -3,7 +3,8 @@ import { db, type Database } from "../db/client.server";
 import { mailFailures } from "../db/schema";
 import { log } from "../logger.server";
 
-export type MailKind = "newsletter" | "confirmation" | "contact" | "admin" | "gallery" | "booking";
+export type MailKind =
+  "newsletter" | "confirmation" | "contact" | "admin" | "gallery" | "booking" | "payment";
 
 /** How long failures are shown in the admin. */
 export const MAIL_FAILURE_RETENTION_DAYS = 30;

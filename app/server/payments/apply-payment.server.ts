@@ -1,0 +1,273 @@
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type {
+  AttemptStatus,
+  OfflineMeans,
+  OrderStatus,
+  ProviderName,
+  ReportedStatus,
+  StatusSource,
+} from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { now } from "../clock.server";
+import { db, type Database } from "../db/client.server";
+import { orders, paymentAttempts } from "../db/schema";
+import { log } from "../logger.server";
+import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "./emails.server";
+import { appendJournal, type Tx } from "./journal.server";
+import { orderKindEffects } from "./order-kinds.server";
+import { decidePayment } from "./transitions";
+
+/*
+ * The one function that applies a payment status (decision 0162), whoever reports it: the webhook's job,
+ * the return page, the expiry job, the reconciliation job, the owner (« Marquer payé »). In one
+ * transaction: the attempt's compare-and-set, the order's, the journal row, the kind's effects and the
+ * e-mails. The same report twice changes nothing the second time and says so; two reports at once are
+ * decided one after the other (the second's compare-and-set finds the first's status and is decided
+ * again).
+ */
+
+export type PaymentReport = (
+  { attemptId: string } | { provider: ProviderName; providerReference: string }
+) & {
+  status: ReportedStatus;
+  /** The total the source says was paid, in cents; null when it does not say (the owner: ours). */
+  amountCents: number | null;
+  /** As the provider writes it (`eur`); null when it does not say. */
+  currency: string | null;
+  paymentReference: string | null;
+  source: StatusSource;
+  /** How the owner was paid (« Marquer payé »). */
+  means?: OfflineMeans;
+};
+
+export type PaymentOutcome = {
+  /**
+   * `applied`: the report changed the attempt (and its order); `already_applied`: it had already;
+   * `held`: the total or currency differs from ours (nothing applied, the owner told); `late`: paid after
+   * the order expired (applied, `late_payment`); `duplicate`: the order was already paid by another
+   * attempt (recorded for a refund; the kind's onPaid not run again); `ignored`: the attempt is final and
+   * this report cannot change it (`expired` after `succeeded`); `unknown_attempt`: no attempt has this
+   * reference (yet).
+   */
+  outcome:
+    "applied" | "already_applied" | "held" | "late" | "duplicate" | "ignored" | "unknown_attempt";
+  attemptId: string | null;
+  orderId: string | null;
+  attemptStatus: AttemptStatus | null;
+  orderStatus: OrderStatus | null;
+};
+
+/** A compare-and-set found another status than the one read: the report is decided again. */
+class Raced extends Error {}
+
+const ROUNDS = 10;
+
+export async function applyPaymentStatus(
+  report: PaymentReport,
+  database: Database = db(),
+): Promise<PaymentOutcome> {
+  for (let round = 1; ; round++) {
+    try {
+      return await database.transaction((tx) => applyOnce(tx, report));
+    } catch (error) {
+      if (!(error instanceof Raced) || round >= ROUNDS) throw error;
+    }
+  }
+}
+
+/** The journal's `method` of a payment: how the money came. */
+function journalMethod(provider: ProviderName, orderMethod: string, means: OfflineMeans | null) {
+  if (means) return means;
+  if (provider === "stripe") return "card";
+  return orderMethod;
+}
+
+async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome> {
+  const [found] = await tx
+    .select({ attempt: paymentAttempts, order: orders })
+    .from(paymentAttempts)
+    .innerJoin(orders, eq(orders.id, paymentAttempts.orderId))
+    .where(
+      "attemptId" in report
+        ? eq(paymentAttempts.id, report.attemptId)
+        : and(
+            eq(paymentAttempts.provider, report.provider),
+            eq(paymentAttempts.providerReference, report.providerReference),
+          ),
+    );
+  if (!found) {
+    return {
+      outcome: "unknown_attempt",
+      attemptId: null,
+      orderId: null,
+      attemptStatus: null,
+      orderStatus: null,
+    };
+  }
+  const { attempt, order } = found;
+  const amountDiffers = report.amountCents !== null && report.amountCents !== attempt.amountCents;
+  const currencyDiffers =
+    report.currency !== null && report.currency.toUpperCase() !== order.currency;
+  const [otherOpen] = await tx
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.orderId, order.id),
+        eq(paymentAttempts.status, "open"),
+        ne(paymentAttempts.id, attempt.id),
+      ),
+    )
+    .limit(1);
+  const decision = decidePayment({
+    attempt: attempt.status,
+    order: order.status,
+    report: report.status,
+    amountMatches: !amountDiffers && !currencyDiffers,
+    otherOpenAttempt: otherOpen !== undefined,
+  });
+  const unchanged = (outcome: "already_applied" | "ignored"): PaymentOutcome => ({
+    outcome,
+    attemptId: attempt.id,
+    orderId: order.id,
+    attemptStatus: attempt.status,
+    orderStatus: order.status,
+  });
+  if (decision.outcome === "already_applied" || decision.outcome === "ignored") {
+    return unchanged(decision.outcome);
+  }
+  const at = now();
+
+  if (decision.outcome === "held") {
+    const reasons = [
+      amountDiffers && report.amountCents !== null
+        ? `un montant de ${formatCents(report.amountCents)} au lieu de ${formatCents(attempt.amountCents)}`
+        : null,
+      currencyDiffers
+        ? `la devise ${report.currency?.toUpperCase()} au lieu de ${order.currency}`
+        : null,
+    ].filter(Boolean);
+    await compareAndSetAttempt(tx, attempt.id, decision.attemptFrom, {
+      status: "held",
+      heldReason: reasons.join(" et "),
+      paymentReference: report.paymentReference ?? attempt.paymentReference,
+      updatedAt: at,
+    });
+    await queueOwnerPaymentMail(
+      { orderId: order.id, attemptId: attempt.id, event: "held" },
+      { tx },
+    );
+    log.warn("payment_held", { orderId: order.id, attemptId: attempt.id, source: report.source });
+    return {
+      outcome: "held",
+      attemptId: attempt.id,
+      orderId: order.id,
+      attemptStatus: "held",
+      orderStatus: order.status,
+    };
+  }
+
+  const succeeded = decision.attemptTo === "succeeded";
+  const means = report.means ?? attempt.means ?? null;
+  await compareAndSetAttempt(tx, attempt.id, decision.attemptFrom, {
+    status: decision.attemptTo,
+    paymentReference: report.paymentReference ?? attempt.paymentReference,
+    means,
+    ...(succeeded ? { succeededAt: at } : {}),
+    ...(decision.outcome === "duplicate" ? { duplicate: true } : {}),
+    updatedAt: at,
+  });
+
+  let updatedOrder = order;
+  if (decision.orderFrom && decision.orderTo) {
+    const releases = decision.orderTo === "expired";
+    const [changed] = await tx
+      .update(orders)
+      .set({
+        status: decision.orderTo,
+        updatedAt: at,
+        ...(decision.orderTo === "paid" ? { paidAt: at } : {}),
+        ...(decision.outcome === "late" ? { latePayment: true } : {}),
+      })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          inArray(orders.status, [...decision.orderFrom]),
+          // An order is released only while no other attempt of it is open (one may have started since).
+          releases
+            ? sql`not exists (select 1 from payment_attempts other
+                  where other.order_id = ${order.id} and other.status = 'open'
+                    and other.id <> ${attempt.id})`
+            : undefined,
+        ),
+      )
+      .returning();
+    if (!changed) throw new Raced();
+    updatedOrder = changed;
+  }
+
+  if (succeeded) {
+    await appendJournal(tx, {
+      kind: "payment",
+      orderId: order.id,
+      attemptId: attempt.id,
+      amountCents: attempt.amountCents,
+      method: journalMethod(attempt.provider, order.method, means),
+      providerReference:
+        report.paymentReference ?? attempt.paymentReference ?? attempt.providerReference,
+      details: {
+        source: report.source,
+        ...(decision.outcome === "late" ? { late: true } : {}),
+        ...(decision.outcome === "duplicate" ? { duplicate: true } : {}),
+      },
+    });
+  }
+
+  const effects = orderKindEffects(order.kind);
+  if (decision.orderTo === "paid") {
+    await effects.onPaid(tx, updatedOrder, {
+      attemptId: attempt.id,
+      late: decision.outcome === "late",
+      source: report.source,
+    });
+    await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
+  }
+  if (decision.orderTo === "expired") {
+    await effects.onReleased(tx, updatedOrder, { reason: "expired" });
+    await queueBuyerPaymentMail({ orderId: order.id, event: "expired" }, { tx });
+  }
+  if (decision.outcome === "late" || decision.outcome === "duplicate") {
+    await queueOwnerPaymentMail(
+      { orderId: order.id, attemptId: attempt.id, event: decision.outcome },
+      { tx },
+    );
+  }
+  log.info("payment_status_applied", {
+    orderId: order.id,
+    attemptId: attempt.id,
+    status: decision.attemptTo,
+    outcome: decision.outcome,
+    source: report.source,
+  });
+  return {
+    outcome: decision.outcome,
+    attemptId: attempt.id,
+    orderId: order.id,
+    attemptStatus: decision.attemptTo,
+    orderStatus: updatedOrder.status,
+  };
+}
+
+async function compareAndSetAttempt(
+  tx: Tx,
+  attemptId: string,
+  from: readonly AttemptStatus[],
+  values: Partial<typeof paymentAttempts.$inferInsert>,
+): Promise<void> {
+  const [changed] = await tx
+    .update(paymentAttempts)
+    .set(values)
+    .where(and(eq(paymentAttempts.id, attemptId), inArray(paymentAttempts.status, [...from])))
+    .returning({ id: paymentAttempts.id });
+  if (!changed) throw new Raced();
+}

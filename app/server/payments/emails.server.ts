@@ -1,0 +1,133 @@
+import { eq } from "drizzle-orm";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { orders, paymentAttempts } from "../db/schema";
+import { env } from "../env.server";
+import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { defineMailKind } from "../mail/outbox.server";
+import type { OutgoingMail } from "../mail/transport.server";
+import { orderTokenFor } from "./order-token.server";
+
+/*
+ * The payments core's own e-mails (decision 0162), queued in the transaction that changed the order (so
+ * one change, one e-mail; none when it rolls back) and written when they leave, from the rows as they then
+ * stand. What a kind of order sends of its own (a voucher's PDF) is its kind's.
+ */
+
+/** The buyer's: the payment received, or the order released unpaid. */
+type BuyerMailJob = { orderId: string; event: "paid" | "expired" };
+/** The owner's: what needs her (a payment held, paid late, paid twice). */
+type OwnerMailJob = { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" };
+
+const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
+
+/** The buyer's page of an order. */
+export async function orderPageUrl(orderId: string): Promise<string> {
+  return `${siteUrl()}/commande/${await orderTokenFor(orderId)}`;
+}
+
+const paragraphs = (lines: string[]) =>
+  lines
+    .filter((line) => line !== "")
+    .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
+    .join("\n");
+
+export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail | null> {
+  const [order] = await db().select().from(orders).where(eq(orders.id, job.orderId));
+  if (!order) return null;
+  // Written when it leaves: an order paid in the meantime is not told it expired.
+  if (job.event === "expired" && order.status !== "expired") return null;
+  const { identity } = (await readSiteContent()).documents;
+  const link = await orderPageUrl(order.id);
+  const amount = formatCents(order.amountCents);
+  const subject =
+    job.event === "paid"
+      ? `Paiement reçu : ${amount}`
+      : "Votre commande n'a pas été réglée à temps";
+  const lines =
+    job.event === "paid"
+      ? [
+          `Bonjour ${order.buyerName},`,
+          `Nous avons bien reçu votre paiement de ${amount} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}). Merci !`,
+          "Votre commande, son état et ses documents sont sur sa page :",
+        ]
+      : [
+          `Bonjour ${order.buyerName},`,
+          `Le paiement de votre commande de ${amount} ne nous est pas parvenu avant la date limite : elle est annulée.`,
+          "Si vous avez payé entre-temps, répondez à ce message : nous la retrouverons.",
+          "Sa page :",
+        ];
+  return {
+    to: order.buyerEmail,
+    subject,
+    text: [...lines, link].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[1] ?? subject,
+      body: `${paragraphs(lines)}${emailButton(link, "Voir ma commande")}`,
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} au sujet de votre commande.`,
+    }),
+    replyTo: { name: identity.brand, address: identity.email },
+  };
+}
+
+const OWNER_SUBJECTS: Record<OwnerMailJob["event"], string> = {
+  held: "Paiement à vérifier : le montant reçu diffère de la commande",
+  late: "Paiement reçu après l'expiration de la commande",
+  duplicate: "Paiement en double : à rembourser",
+};
+
+export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, attempt: paymentAttempts })
+    .from(paymentAttempts)
+    .innerJoin(orders, eq(orders.id, paymentAttempts.orderId))
+    .where(eq(paymentAttempts.id, job.attemptId));
+  if (!row) return null;
+  const { order, attempt } = row;
+  const { identity } = (await readSiteContent()).documents;
+  const link = `${siteUrl()}/admin/ventes/${order.id}`;
+  const subject = `${OWNER_SUBJECTS[job.event]} (${formatCents(order.amountCents)})`;
+  const lines = [
+    `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}, ${ORDER_STATUS_LABELS[order.status].toLowerCase()}.`,
+    `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
+    ...(job.event === "held"
+      ? [
+          `Le prestataire de paiement annonce : ${attempt.heldReason ?? "un montant différent"}. Rien n'a été appliqué : vérifiez le paiement avant de valider la commande.`,
+        ]
+      : job.event === "late"
+        ? [
+            "Le paiement est arrivé après l'expiration de la commande. Il a été appliqué (l'argent est reçu) : la commande est payée.",
+          ]
+        : [
+            "Cette commande était déjà payée par un autre paiement. Ce second paiement est à rembourser à l'acheteur.",
+          ]),
+  ];
+  return {
+    to: identity.email,
+    subject,
+    text: [...lines, `La commande : ${link}`].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[0] ?? subject,
+      body: `${paragraphs(lines)}${emailButton(link, "Voir la commande")}`,
+      footer: `Message envoyé par le site ${escapeHtml(identity.brand)} quand un paiement demande votre attention.`,
+    }),
+    replyTo: { name: order.buyerName, address: order.buyerEmail },
+  };
+}
+
+export const queueBuyerPaymentMail = defineMailKind<BuyerMailJob>("payment-buyer", {
+  failureKind: "payment",
+  compose: buyerPaymentEmail,
+});
+
+export const queueOwnerPaymentMail = defineMailKind<OwnerMailJob>("payment-owner", {
+  failureKind: "payment",
+  compose: ownerPaymentEmail,
+});

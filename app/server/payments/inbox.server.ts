@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import type { ProviderName } from "~/lib/payments/model";
+import { now } from "../clock.server";
+import { db } from "../db/client.server";
+import { providerEvents } from "../db/schema";
+import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
+import { log } from "../logger.server";
+import { applyPaymentStatus } from "./apply-payment.server";
+import type { VerifiedEvent } from "./provider.server";
+
+/*
+ * The providers' webhook inbox (decision 0162): an event whose signature was verified is stored once
+ * (provider + event id) with the job that applies it, in one transaction, before the webhook is answered;
+ * the job applies its payment state through applyPaymentStatus. The same event delivered again is
+ * answered « duplicate » and applied nothing; an event about no payment is not kept.
+ */
+
+/** What the job of one stored event carries: the inbox row's id. */
+type ApplyEventJob = { eventRowId: string };
+
+/** Stores a verified event and queues its job; answers what became of it (the webhook answers 200). */
+export async function receiveProviderEvent(
+  provider: ProviderName,
+  event: VerifiedEvent,
+): Promise<"stored" | "duplicate" | "ignored"> {
+  if (!event.payment) return "ignored";
+  const payment = event.payment;
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(providerEvents)
+      .values({
+        provider,
+        eventId: event.eventId,
+        type: event.type,
+        payload: event.payload ?? {},
+        payment,
+        occurredAt: event.createdAt,
+        receivedAt: now(),
+      })
+      .onConflictDoNothing({ target: [providerEvents.provider, providerEvents.eventId] })
+      .returning({ id: providerEvents.id });
+    if (!row) return "duplicate";
+    await applyEventJob.send({ eventRowId: row.id }, { tx });
+    return "stored";
+  });
+}
+
+/**
+ * Applies one stored event: its payment state through applyPaymentStatus (source `webhook`), then the row
+ * marked processed with the outcome. An event about an attempt not known yet, or a failure, is recorded on
+ * the row and thrown: the job is retried.
+ */
+export async function applyStoredEvent(eventRowId: string): Promise<void> {
+  const [event] = await db().select().from(providerEvents).where(eq(providerEvents.id, eventRowId));
+  if (!event || event.processedAt) return;
+  try {
+    const { payment } = event;
+    const outcome =
+      payment.status === "open"
+        ? "open"
+        : (
+            await applyPaymentStatus({
+              provider: event.provider,
+              providerReference: payment.providerReference,
+              status: payment.status,
+              amountCents: payment.amountCents,
+              currency: payment.currency,
+              paymentReference: payment.paymentReference,
+              source: "webhook",
+            })
+          ).outcome;
+    if (outcome === "unknown_attempt") {
+      throw new Error(
+        `Aucune tentative de paiement ne porte la référence ${payment.providerReference}.`,
+      );
+    }
+    await db()
+      .update(providerEvents)
+      .set({ processedAt: now(), outcome, error: null, attempts: event.attempts + 1 })
+      .where(eq(providerEvents.id, event.id));
+  } catch (error) {
+    await db()
+      .update(providerEvents)
+      .set({
+        error: error instanceof Error ? error.message : String(error),
+        attempts: event.attempts + 1,
+      })
+      .where(eq(providerEvents.id, event.id));
+    log.warn("provider_event_failed", { eventRowId, error });
+    throw error;
+  }
+}
+
+/**
+ * The queue `payments.apply-event`: one stored webhook event each, retried for about a day (an event may
+ * arrive before its checkout's reference is stored). A worker in every process, working through a burst
+ * without pausing.
+ */
+export const applyEventJob = defineJob<ApplyEventJob>({
+  name: "payments.apply-event",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  backlog: true,
+  pollingIntervalSeconds: 5,
+  handler: async (jobs) => {
+    for (const job of jobs) await applyStoredEvent(job.data.eventRowId);
+  },
+});

@@ -1,0 +1,60 @@
+import type { OrderKind, StatusSource } from "~/lib/payments/model";
+import type { orders } from "../db/schema";
+import type { Tx } from "./journal.server";
+
+/*
+ * What each kind of order does when its payment lands, when it is released unpaid and when money is given
+ * back (decision 0162): the payments core knows no kind. Each feature defines its own (defineOrderKind)
+ * and boot/order-kinds.server lists them (as the e-mail kinds, decision 0150); boot provides the list to the
+ * core at start (provideOrderKinds). Every effect runs inside the transaction that changed the order: it
+ * writes its rows, its journal rows (appendJournal) and queues its e-mails with `tx`, or nothing happens.
+ */
+
+export type OrderRecord = typeof orders.$inferSelect;
+
+export type OrderKindEffects = {
+  /** The order was paid (once: never for a duplicate payment). `late`: after it had expired. */
+  onPaid: (
+    tx: Tx,
+    order: OrderRecord,
+    context: { attemptId: string; late: boolean; source: StatusSource },
+  ) => Promise<void>;
+  /** The order was released unpaid (its checkout or transfer deadline passed, or it was called off). */
+  onReleased: (
+    tx: Tx,
+    order: OrderRecord,
+    context: { reason: "expired" | "cancelled" },
+  ) => Promise<void>;
+  /** Money was given back (a refund done); `fullyRefunded`: nothing paid is left. */
+  onRefunded: (
+    tx: Tx,
+    order: OrderRecord,
+    context: { refundId: string; amountCents: number; fullyRefunded: boolean },
+  ) => Promise<void>;
+};
+
+export type OrderKindDefinition = OrderKindEffects & { kind: OrderKind };
+
+/** Defines what orders of `kind` do; its feature exports it and boot/order-kinds.server lists it. */
+export function defineOrderKind(kind: OrderKind, effects: OrderKindEffects): OrderKindDefinition {
+  return { kind, ...effects };
+}
+
+const holder = globalThis as typeof globalThis & {
+  __studioOrderKinds?: Map<OrderKind, OrderKindDefinition>;
+};
+
+/** Gives the core the kinds of order the site sells (boot, at every start; a test its own). */
+export function provideOrderKinds(kinds: readonly OrderKindDefinition[]): void {
+  holder.__studioOrderKinds = new Map(kinds.map((definition) => [definition.kind, definition]));
+}
+
+/**
+ * The effects of `kind`. A kind nobody defined throws: its order's change is rolled back and retried
+ * rather than applied without what the kind does (a payment would be taken and nothing delivered).
+ */
+export function orderKindEffects(kind: OrderKind): OrderKindEffects {
+  const definition = holder.__studioOrderKinds?.get(kind);
+  if (!definition) throw new Error(`Type de commande sans définition : ${kind}`);
+  return definition;
+}

@@ -1,0 +1,619 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type {
+  OfflineMeans,
+  OrderKind,
+  PaymentMethod,
+  ProviderName,
+  RefundStatus,
+  VoucherVatMode,
+} from "~/lib/payments/model";
+import { now } from "../clock.server";
+import { db } from "../db/client.server";
+import { orderLines, orders, paymentAttempts, refunds } from "../db/schema";
+import { log } from "../logger.server";
+import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
+import { orderPageUrl } from "./emails.server";
+import { appendJournal, type Tx } from "./journal.server";
+import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
+import { looksLikeOrderToken, orderTokenFor, orderTokenHash } from "./order-token.server";
+import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import { PaymentRefusedError } from "./refusals.server";
+import { newTransferReference } from "./transfer-reference";
+
+/*
+ * Orders (decision 0162): created with their lines and first payment attempt in one transaction, the
+ * provider's checkout asked for after it commits (a provider that fails leaves the order waiting, its
+ * attempt failed, and the buyer may try again); paid offline by the owner and refunded, always through
+ * applyPaymentStatus or under the order's lock with the journal row of each euro.
+ */
+
+/** How long a card checkout accepts a payment. */
+export const CHECKOUT_MINUTES = 30;
+
+export type NewOrderLine = {
+  label: string;
+  quantity: number;
+  /** TTC, in cents. */
+  unitPriceCents: number;
+  /** Basis points (2000 = 20 %); null under the franchise en base (293 B). */
+  vatRate: number | null;
+  voucherVatMode?: VoucherVatMode | null;
+};
+
+export type NewOrder = {
+  kind: OrderKind;
+  method: PaymentMethod;
+  buyer: { name: string; email: string; phone?: string };
+  termsAcceptedAt: Date;
+  /** The withdrawal and cancellation rules as the buyer saw them. */
+  rulesSnapshot: Record<string, unknown>;
+  lines: NewOrderLine[];
+  /** The order form's own key (a hidden field): a second submit of it finds this order. */
+  idempotencyKey: string;
+  studioId?: string | null;
+  /** A transfer's deadline (the owner's number of days); ignored for the other methods. */
+  payBy?: Date | null;
+};
+
+export type OrderCheckout = {
+  orderId: string;
+  /** The buyer's page /commande/{token}. */
+  token: string;
+  amountCents: number;
+  transferReference: string | null;
+  attemptId: string | null;
+  /** The provider's hosted page to send the buyer to; null for offline methods or when it failed. */
+  redirectUrl: string | null;
+  /** `ready`: the checkout exists; `failed`: the provider could not make it (try again: retryCheckout). */
+  checkout: "ready" | "failed";
+  /** False when this was a second submit of an order already made. */
+  created: boolean;
+};
+
+const PROVIDER_OF: Record<PaymentMethod, ProviderName> = {
+  card: "stripe",
+  transfer: "transfer",
+  studio: "studio",
+};
+
+type PgErrorFields = { code?: string; constraint?: string };
+const pgFields = (error: unknown): PgErrorFields => {
+  if (typeof error !== "object" || error === null) return {};
+  const own = error as PgErrorFields & { cause?: unknown };
+  if (own.code) return own;
+  return typeof own.cause === "object" && own.cause !== null ? (own.cause as PgErrorFields) : {};
+};
+
+function checkNewOrder(input: NewOrder): number {
+  const validLine = (line: NewOrderLine) =>
+    line.label.trim() !== "" &&
+    Number.isInteger(line.quantity) &&
+    line.quantity > 0 &&
+    Number.isInteger(line.unitPriceCents) &&
+    line.unitPriceCents >= 0 &&
+    (line.vatRate === null || (Number.isInteger(line.vatRate) && line.vatRate >= 0));
+  const amount = input.lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+  if (
+    input.buyer.name.trim() === "" ||
+    !/^[^\s@]+@[^\s@]+$/.test(input.buyer.email.trim()) ||
+    input.lines.length === 0 ||
+    !input.lines.every(validLine) ||
+    amount <= 0 ||
+    !Number.isSafeInteger(amount) ||
+    input.idempotencyKey.length < 8 ||
+    input.idempotencyKey.length > 100 ||
+    (input.method === "transfer" && !input.payBy)
+  ) {
+    throw new PaymentRefusedError("invalid_order");
+  }
+  return amount;
+}
+
+/** A new attempt to pay `order` (its provider from the order's method), open until `expiresAt`. */
+async function insertAttempt(
+  tx: Tx,
+  order: Pick<OrderRecord, "id" | "method" | "amountCents">,
+  expiresAt: Date | null,
+) {
+  const [attempt] = await tx
+    .insert(paymentAttempts)
+    .values({
+      orderId: order.id,
+      provider: PROVIDER_OF[order.method],
+      amountCents: order.amountCents,
+      expiresAt,
+      idempotencyKey: randomUUID(),
+    })
+    .returning();
+  if (!attempt) throw new Error("payment_attempts: no row inserted");
+  return attempt;
+}
+
+/**
+ * Creates an order, its lines and its first payment attempt in one transaction, then asks the provider
+ * for its checkout. A second call with the same idempotency key (a double submit, a retried post) makes
+ * nothing new and answers the same order and checkout.
+ */
+export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
+  const amountCents = checkNewOrder(input);
+  const id = randomUUID();
+  const token = await orderTokenFor(id);
+  const at = now();
+  const expiresAt =
+    input.method === "card"
+      ? new Date(at.getTime() + CHECKOUT_MINUTES * 60_000)
+      : input.method === "transfer"
+        ? (input.payBy ?? null)
+        : null;
+
+  const created = await db().transaction(async (tx) => {
+    for (let draw = 1; ; draw++) {
+      try {
+        // In a savepoint: a transfer reference already taken draws another.
+        return await tx.transaction(async (savepoint) => {
+          const [order] = await savepoint
+            .insert(orders)
+            .values({
+              id,
+              kind: input.kind,
+              amountCents,
+              method: input.method,
+              buyerName: input.buyer.name.trim(),
+              buyerEmail: input.buyer.email.trim(),
+              buyerPhone: input.buyer.phone?.trim() ?? "",
+              termsAcceptedAt: input.termsAcceptedAt,
+              rulesSnapshot: input.rulesSnapshot,
+              tokenHash: orderTokenHash(token),
+              idempotencyKey: input.idempotencyKey,
+              transferReference:
+                input.method === "transfer" ? newTransferReference(input.kind) : null,
+              payBy: expiresAt,
+              studioId: input.studioId ?? null,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .onConflictDoNothing({ target: orders.idempotencyKey })
+            .returning();
+          if (!order) return null;
+          await savepoint.insert(orderLines).values(
+            input.lines.map((line, position) => ({
+              orderId: order.id,
+              position,
+              label: line.label.trim(),
+              quantity: line.quantity,
+              unitPriceCents: line.unitPriceCents,
+              vatRate: line.vatRate,
+              voucherVatMode: line.voucherVatMode ?? null,
+            })),
+          );
+          await insertAttempt(savepoint, order, expiresAt);
+          return order;
+        });
+      } catch (error) {
+        const { code, constraint } = pgFields(error);
+        if (code !== "23505" || constraint !== "orders_transfer_reference_unique" || draw >= 10) {
+          throw error;
+        }
+      }
+    }
+  });
+
+  const [order] = created
+    ? [created]
+    : await db().select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
+  if (!order) throw new Error("Commande introuvable après sa création.");
+  const checkout = await ensureCheckout(order);
+  return { ...checkout, created: created !== null };
+}
+
+/**
+ * The order's open attempt with its provider's checkout: asked for when it has none yet (the provider's
+ * idempotency key makes a second ask, from a double submit, answer the same checkout). A provider that
+ * fails leaves the attempt failed, with why.
+ */
+async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "created">> {
+  const token = await orderTokenFor(order.id);
+  const [attempt] = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.orderId, order.id))
+    .orderBy(desc(paymentAttempts.createdAt))
+    .limit(1);
+  const answer = (redirectUrl: string | null, checkout: "ready" | "failed") => ({
+    orderId: order.id,
+    token,
+    amountCents: order.amountCents,
+    transferReference: order.transferReference,
+    attemptId: attempt?.id ?? null,
+    redirectUrl,
+    checkout,
+  });
+  if (!attempt || attempt.status === "failed") return answer(null, "failed");
+  if (attempt.providerReference !== null || attempt.status !== "open") {
+    return answer(attempt.redirectUrl, "ready");
+  }
+  const lines = await db()
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(asc(orderLines.position));
+  const page = await orderPageUrl(order.id);
+  try {
+    const provider = await paymentProvider(attempt.provider);
+    const checkout = await provider.createCheckout({
+      orderId: order.id,
+      attemptId: attempt.id,
+      idempotencyKey: attempt.idempotencyKey,
+      amountCents: attempt.amountCents,
+      lines: lines.map((line) => ({
+        label: line.label,
+        quantity: line.quantity,
+        unitAmountCents: line.unitPriceCents,
+      })),
+      customerEmail: order.buyerEmail,
+      returnUrl: `${page}?paiement={CHECKOUT_SESSION_ID}`,
+      cancelUrl: page,
+      expiresAt: attempt.expiresAt ?? new Date(now().getTime() + 365 * 24 * 3_600_000),
+    });
+    await db()
+      .update(paymentAttempts)
+      .set({
+        providerReference: checkout.providerReference,
+        redirectUrl: checkout.redirectUrl,
+        ...(attempt.expiresAt ? { expiresAt: checkout.expiresAt } : {}),
+        updatedAt: now(),
+      })
+      .where(
+        and(
+          eq(paymentAttempts.id, attempt.id),
+          or(
+            isNull(paymentAttempts.providerReference),
+            eq(paymentAttempts.providerReference, checkout.providerReference),
+          ),
+        ),
+      );
+    return answer(checkout.redirectUrl, "ready");
+  } catch (error) {
+    log.warn("checkout_failed", { orderId: order.id, attemptId: attempt.id, error });
+    // Not a payment status: the attempt never reached the provider. Only an attempt still without a
+    // checkout fails (a double submit's ask may have succeeded meanwhile).
+    await db()
+      .update(paymentAttempts)
+      .set({
+        status: "failed",
+        error: error instanceof Error ? error.message : String(error),
+        updatedAt: now(),
+      })
+      .where(
+        and(
+          eq(paymentAttempts.id, attempt.id),
+          eq(paymentAttempts.status, "open"),
+          isNull(paymentAttempts.providerReference),
+        ),
+      );
+    return answer(null, "failed");
+  }
+}
+
+/**
+ * A new checkout for an order still awaiting payment whose attempts are all closed (a provider that
+ * failed, a payment refused): a new attempt, and for a card a new 30 minutes to pay.
+ */
+export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
+  const order = await db().transaction(async (tx) => {
+    const locked = await lockOrder(tx, orderId);
+    if (locked.status !== "awaiting_payment") throw new PaymentRefusedError("not_awaiting_payment");
+    const [open] = await tx
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
+    if (open) return locked;
+    const expiresAt =
+      locked.method === "card"
+        ? new Date(now().getTime() + CHECKOUT_MINUTES * 60_000)
+        : locked.payBy;
+    await insertAttempt(tx, locked, expiresAt);
+    const [updated] = await tx
+      .update(orders)
+      .set({ payBy: expiresAt, updatedAt: now() })
+      .where(eq(orders.id, orderId))
+      .returning();
+    return updated ?? locked;
+  });
+  return { ...(await ensureCheckout(order)), created: false };
+}
+
+async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  if (!order) throw new PaymentRefusedError("not_found");
+  return order;
+}
+
+/**
+ * « Marquer payé »: the owner received the money offline (a transfer, a cheque, cash, the studio's card
+ * terminal). Applied to the order's offline attempt (a transfer awaited, even expired: a late payment), or
+ * to a new attempt « au studio », through applyPaymentStatus. A second click finds the same attempt
+ * applied and changes nothing.
+ */
+export async function markPaidOffline(
+  orderId: string,
+  means: OfflineMeans,
+): Promise<PaymentOutcome> {
+  const attemptId = await db().transaction(async (tx) => {
+    // The order's lock: two clicks at once find, or make, the same attempt.
+    const order = await lockOrder(tx, orderId);
+    if (order.status === "paid" || order.status === "refunded") {
+      throw new PaymentRefusedError("already_paid");
+    }
+    const [reusable] = await tx
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(
+        and(
+          eq(paymentAttempts.orderId, orderId),
+          inArray(paymentAttempts.provider, [...OFFLINE_PROVIDERS]),
+          inArray(paymentAttempts.status, ["open", "expired", "failed"]),
+        ),
+      )
+      .orderBy(desc(paymentAttempts.createdAt))
+      .limit(1);
+    if (reusable) return reusable.id;
+    const id = randomUUID();
+    await tx.insert(paymentAttempts).values({
+      id,
+      orderId,
+      provider: "studio",
+      providerReference: id,
+      amountCents: order.amountCents,
+      idempotencyKey: randomUUID(),
+    });
+    return id;
+  });
+  return applyPaymentStatus({
+    attemptId,
+    status: "succeeded",
+    amountCents: null,
+    currency: null,
+    paymentReference: null,
+    source: "owner",
+    means,
+  });
+}
+
+export type RefundRecord = typeof refunds.$inferSelect;
+
+/** Refunds that count against what was paid: done, or on their way. */
+const COUNTED_REFUNDS: RefundStatus[] = [
+  "pending",
+  "succeeded",
+  "to_refund_offline",
+  "refunded_offline",
+];
+
+/**
+ * Gives money back on a paid order: a card payment through its provider (with the refund's idempotency
+ * key: a retry refunds once; the journal row when it succeeds), an offline one marked for the owner to give
+ * back (`to_refund_offline`; the journal row when she marks it done, markRefundedOffline). Never more than
+ * was paid minus what is already refunded or on its way, checked under the order's lock. `attemptId`: the
+ * payment to refund; by default a duplicate payment first, then the one with the most left.
+ */
+export async function requestRefund(
+  orderId: string,
+  amountCents: number,
+  reason: string,
+  options: { attemptId?: string } = {},
+): Promise<RefundRecord> {
+  if (!Number.isInteger(amountCents) || amountCents <= 0) {
+    throw new PaymentRefusedError("refund_too_large", "Le montant à rembourser doit être positif.");
+  }
+  const { refund, attempt } = await db().transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    if (order.status !== "paid" && order.status !== "refunded") {
+      throw new PaymentRefusedError("not_paid");
+    }
+    const paid = await tx
+      .select({
+        attempt: paymentAttempts,
+        refunded: sql<number>`coalesce((select sum(r.amount_cents) from refunds r
+          where r.attempt_id = payment_attempts.id
+            and r.status in (${sql.join(
+              COUNTED_REFUNDS.map((status) => sql`${status}`),
+              sql`, `,
+            )})), 0)::int`,
+      })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "succeeded")));
+    const left = paid
+      .map(({ attempt, refunded }) => ({ attempt, left: attempt.amountCents - refunded }))
+      .filter((entry) => entry.left > 0)
+      .sort((a, b) => Number(b.attempt.duplicate) - Number(a.attempt.duplicate) || b.left - a.left);
+    const chosen = options.attemptId
+      ? left.find((entry) => entry.attempt.id === options.attemptId)
+      : left[0];
+    if (!chosen || amountCents > chosen.left) throw new PaymentRefusedError("refund_too_large");
+    const offline = OFFLINE_PROVIDERS.includes(chosen.attempt.provider);
+    const [inserted] = await tx
+      .insert(refunds)
+      .values({
+        orderId,
+        attemptId: chosen.attempt.id,
+        amountCents,
+        reason: reason.trim(),
+        status: offline ? "to_refund_offline" : "pending",
+        idempotencyKey: randomUUID(),
+      })
+      .returning();
+    if (!inserted) throw new Error("refunds: no row inserted");
+    return { refund: inserted, attempt: chosen.attempt };
+  });
+  if (refund.status === "to_refund_offline") return refund;
+  return sendRefund(refund, attempt.provider, attempt.paymentReference);
+}
+
+/** Asks the provider for a refund still pending (again, after an error: its key refunds once). */
+async function sendRefund(
+  refund: RefundRecord,
+  providerName: ProviderName,
+  paymentReference: string | null,
+): Promise<RefundRecord> {
+  try {
+    if (!paymentReference) throw new Error("Paiement sans référence chez le prestataire.");
+    const provider = await paymentProvider(providerName);
+    const result = await provider.refund({
+      paymentReference,
+      amountCents: refund.amountCents,
+      idempotencyKey: refund.idempotencyKey,
+    });
+    if (result.status === "succeeded") {
+      return completeRefund(refund.id, "succeeded", result.refundReference);
+    }
+    if (result.status === "failed") {
+      return completeRefund(
+        refund.id,
+        "failed",
+        result.refundReference,
+        "Refusé par le prestataire.",
+      );
+    }
+    const [pending] = await db()
+      .update(refunds)
+      .set({ providerReference: result.refundReference, updatedAt: now() })
+      .where(eq(refunds.id, refund.id))
+      .returning();
+    return pending ?? refund;
+  } catch (error) {
+    log.warn("refund_failed", { refundId: refund.id, error });
+    const [noted] = await db()
+      .update(refunds)
+      .set({ error: error instanceof Error ? error.message : String(error), updatedAt: now() })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
+      .returning();
+    return noted ?? refund;
+  }
+}
+
+/** The owner gave an offline refund back (« Remboursé »): its journal row, once. */
+export function markRefundedOffline(refundId: string): Promise<RefundRecord> {
+  return completeRefund(refundId, "refunded_offline", null);
+}
+
+/**
+ * A refund comes to its end (the provider confirmed or refused it, or the owner gave it back), by
+ * compare-and-set from `pending` or `to_refund_offline`, in one transaction with its journal row, the order
+ * `refunded` once nothing paid is left, and the kind's onRefunded. A second call changes nothing.
+ */
+export async function completeRefund(
+  refundId: string,
+  status: "succeeded" | "failed" | "refunded_offline",
+  providerReference: string | null,
+  error: string | null = null,
+): Promise<RefundRecord> {
+  return db().transaction(async (tx) => {
+    const [current] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
+    if (!current) throw new PaymentRefusedError("not_found", "Ce remboursement n'existe pas.");
+    // The order's lock first, as requestRefund takes it: the totals below are read after any refund of it.
+    const order = await lockOrder(tx, current.orderId);
+    const from: RefundStatus[] =
+      status === "refunded_offline" ? ["to_refund_offline"] : ["pending"];
+    const at = now();
+    const [refund] = await tx
+      .update(refunds)
+      .set({
+        status,
+        providerReference: providerReference ?? current.providerReference,
+        error,
+        completedAt: at,
+        updatedAt: at,
+      })
+      .where(and(eq(refunds.id, refundId), inArray(refunds.status, from)))
+      .returning();
+    if (!refund) {
+      if (current.status === status) return current;
+      throw new PaymentRefusedError("refund_not_open");
+    }
+    if (status === "failed") return refund;
+    const [attempt] = await tx
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, refund.attemptId));
+    await appendJournal(tx, {
+      kind: "refund",
+      orderId: order.id,
+      attemptId: refund.attemptId,
+      refundId: refund.id,
+      amountCents: -refund.amountCents,
+      method: attempt?.provider === "stripe" ? "card" : (attempt?.means ?? order.method),
+      providerReference: refund.providerReference,
+      details: { reason: refund.reason },
+    });
+    const totals = await tx.execute<{ paid: number; refunded: number }>(sql`
+      select
+        (select coalesce(sum(amount_cents), 0) from payment_attempts
+          where order_id = ${order.id} and status = 'succeeded')::int as paid,
+        (select coalesce(sum(amount_cents), 0) from refunds
+          where order_id = ${order.id} and status in ('succeeded', 'refunded_offline'))::int as refunded`);
+    const { paid = 0, refunded = 0 } = totals.rows[0] ?? {};
+    const fullyRefunded = refunded >= paid;
+    let orderNow = order;
+    if (fullyRefunded && order.status === "paid") {
+      const [changed] = await tx
+        .update(orders)
+        .set({ status: "refunded", updatedAt: at })
+        .where(and(eq(orders.id, order.id), eq(orders.status, "paid")))
+        .returning();
+      orderNow = changed ?? order;
+    }
+    await orderKindEffects(order.kind).onRefunded(tx, orderNow, {
+      refundId: refund.id,
+      amountCents: refund.amountCents,
+      fullyRefunded,
+    });
+    return refund;
+  });
+}
+
+export type OrderPage = {
+  order: OrderRecord;
+  lines: (typeof orderLines.$inferSelect)[];
+  attempts: (typeof paymentAttempts.$inferSelect)[];
+  refunds: RefundRecord[];
+};
+
+/** The order a buyer's token names, with its lines, attempts and refunds; null for any other text. */
+export async function findOrderByToken(token: string): Promise<OrderPage | null> {
+  if (!looksLikeOrderToken(token)) return null;
+  const [order] = await db()
+    .select()
+    .from(orders)
+    .where(eq(orders.tokenHash, orderTokenHash(token)));
+  if (!order) return null;
+  return orderPage(order);
+}
+
+/** An order by id with its lines, attempts and refunds (the admin's order page). */
+export async function findOrder(orderId: string): Promise<OrderPage | null> {
+  const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+  return order ? orderPage(order) : null;
+}
+
+async function orderPage(order: OrderRecord): Promise<OrderPage> {
+  const [lines, attempts, given] = await Promise.all([
+    db()
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, order.id))
+      .orderBy(asc(orderLines.position)),
+    db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, order.id))
+      .orderBy(asc(paymentAttempts.createdAt)),
+    db()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id))
+      .orderBy(asc(refunds.createdAt)),
+  ]);
+  return { order, lines, attempts, refunds: given };
+}

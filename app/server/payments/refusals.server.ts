@@ -1,0 +1,42 @@
+/** Every reason an order operation says no, in French for the page or the admin that asked. */
+export type PaymentRefusalCode =
+  | "invalid_order"
+  | "not_found"
+  | "already_paid"
+  | "not_awaiting_payment"
+  | "not_paid"
+  | "refund_too_large"
+  | "refund_not_open";
+
+const MESSAGES: Record<PaymentRefusalCode, string> = {
+  invalid_order: "Cette commande est incomplète : vérifiez ses lignes et son montant.",
+  not_found: "Cette commande n'existe pas.",
+  already_paid: "Cette commande est déjà payée.",
+  not_awaiting_payment: "Cette commande n'attend plus de paiement.",
+  not_paid: "Cette commande n'a pas été payée : il n'y a rien à rembourser.",
+  refund_too_large: "Ce remboursement dépasse ce qui reste payé sur cette commande.",
+  refund_not_open: "Ce remboursement est déjà terminé.",
+};
+
+/** The HTTP status a page answers with: 404 for what does not exist, 409 for a state that changed. */
+const STATUS: Record<PaymentRefusalCode, 400 | 404 | 409> = {
+  invalid_order: 400,
+  not_found: 404,
+  already_paid: 409,
+  not_awaiting_payment: 409,
+  not_paid: 409,
+  refund_too_large: 400,
+  refund_not_open: 409,
+};
+
+/** An order operation refused: expected, with its French message (never a 5xx). */
+export class PaymentRefusedError extends Error {
+  override name = "PaymentRefusedError";
+  readonly code: PaymentRefusalCode;
+  readonly status: 400 | 404 | 409;
+  constructor(code: PaymentRefusalCode, message = MESSAGES[code]) {
+    super(message);
+    this.code = code;
+    this.status = STATUS[code];
+  }
+}
