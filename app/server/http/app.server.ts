@@ -53,7 +53,9 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
-import { cardFormActions } from "../payments/card.server";
+import { cardFormActions, cardProvider } from "../payments/card.server";
+import { receiveProviderEvent } from "../payments/inbox.server";
+import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "./stripe-webhook.server";
 import { serveUploads } from "./serve-uploads.server";
 import {
   claimFileStore,
@@ -164,6 +166,15 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   app.use(canonicalPrivateAreas());
   app.use(cachePolicy());
   app.use(requestLog());
+  // Stripe's webhook (decision 0163): verified on its raw body before anything reads it, before the
+  // content version, the form origin check and the body parsers; no cookie read or set.
+  app.all(
+    STRIPE_WEBHOOK_PATH,
+    stripeWebhook({
+      provider: cardProvider,
+      receive: (event) => receiveProviderEvent("stripe", event),
+    }),
+  );
   // An administrator's action in this process may change content: the known version is set aside until it
   // has answered and the version was read again, so her own change shows at once (decision 0093).
   if (contentVersion) {

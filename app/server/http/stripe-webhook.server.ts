@@ -24,7 +24,7 @@ export type ReceiveEvent = (event: VerifiedEvent) => Promise<"stored" | "duplica
 
 export type StripeWebhookOptions = {
   /** The configured card provider, or null when card payments are off (the endpoint then is not there). */
-  provider: () => PaymentProvider | null;
+  provider: () => PaymentProvider | null | Promise<PaymentProvider | null>;
   /** Stores the event in the inbox (`receiveProviderEvent`): once, whatever Stripe resends. */
   receive: ReceiveEvent;
   maxBytes?: number;
@@ -67,7 +67,7 @@ export function stripeWebhook(options: StripeWebhookOptions): RequestHandler {
   const maxBytes = options.maxBytes ?? STRIPE_WEBHOOK_MAX_BYTES;
   return (req, res) => {
     void (async () => {
-      const provider = options.provider();
+      const provider = await options.provider();
       if (!provider) return answer(req, res, 404, "Paiement par carte non configuré.");
       if (req.method !== "POST") {
         res.setHeader("Allow", "POST");

@@ -3,7 +3,9 @@ import { startFakeStripe, type FakeStripe } from "../../../tests/support/fake-st
 import { useAppDatabase } from "../../../tests/support/database";
 import type { SiteContent } from "../content/site-content.server";
 import { cardFormActions, registerOwnerCardKeys } from "./card.server";
-import { cardKeys, removeCardKeys } from "./payment-keys.server";
+import { cardKeys, removeCardKeys, saveCardKeys } from "./payment-keys.server";
+import { ProviderUnavailableError } from "./provider.server";
+import { paymentProvider } from "./providers.server";
 
 useAppDatabase();
 
@@ -54,6 +56,21 @@ describe("the owner's card keys", () => {
       ),
     ).toBe("unreachable");
     expect(await cardKeys()).toBeNull();
+  });
+});
+
+describe("the card provider", () => {
+  it("is unavailable without keys, and is Stripe once the owner's are kept", async () => {
+    await expect(paymentProvider("stripe")).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await saveCardKeys({
+      secretKey: "sk_test_51OwnerKeyForTheProvider00",
+      webhookSecret: "whsec_OwnerSigningSecret000000",
+    });
+    const provider = await paymentProvider("stripe");
+    expect(provider.name).toBe("stripe");
+    expect(provider.formActionOrigins()).toEqual(["https://checkout.stripe.com"]);
+    await removeCardKeys();
+    await expect(paymentProvider("stripe")).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ProviderName } from "~/lib/payments/model";
 import { ProviderUnavailableError, type PaymentProvider } from "./provider.server";
+import { cardProvider } from "./card.server";
 import { studioProvider, transferProvider } from "./providers/offline.server";
 
 /*
@@ -12,7 +13,16 @@ type ProviderFactory = () => PaymentProvider | Promise<PaymentProvider>;
 const PROVIDERS: Partial<Record<ProviderName, ProviderFactory>> = {
   transfer: () => transferProvider,
   studio: () => studioProvider,
-  // stripe: providers/stripe.server.ts, its factory reading the keys (admin settings or STRIPE_*).
+  // Stripe with the keys in force (STRIPE_* or the owner's, decision 0166).
+  stripe: async () => {
+    const provider = await cardProvider();
+    if (!provider) {
+      throw new ProviderUnavailableError(
+        "Le paiement par carte n'est pas configuré : clés Stripe absentes.",
+      );
+    }
+    return provider;
+  },
 };
 
 /** The providers whose payments only the owner reports: nothing to ask them, no webhook. */
