@@ -53,7 +53,11 @@ import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
 import { securityHeaders } from "./security.server";
-import { cardFormActions, cardProvider } from "../payments/card.server";
+import {
+  cardFormActions,
+  cardProvider,
+  registerEnvironmentWebhookAtStart,
+} from "../payments/card.server";
 import { receiveProviderEvent } from "../payments/inbox.server";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "./stripe-webhook.server";
 import { serveUploads } from "./serve-uploads.server";
@@ -399,6 +403,8 @@ export async function startServer(options: AppOptions = {}): Promise<RunningServ
   // (decisions 0080 and 0149).
   await startSiteJobQueue(databaseUrl);
   await startWorkers();
+  // The environment's Stripe key without its webhook secret: the endpoint registers itself (decision 0166).
+  void registerEnvironmentWebhookAtStart();
 
   // The content version without a round trip per request (decision 0093); not in development.
   const contentVersion = options.viteDevServer

@@ -15,7 +15,8 @@ import { discardRestOfBody } from "./refusal.server";
  * answers at once; the event is applied later by a job.
  */
 
-export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+/** Where Stripe posts its events (registered in the owner's account by payments/card.server.ts). */
+export { STRIPE_WEBHOOK_PATH } from "../payments/providers/stripe.server";
 
 /** Stripe's events are a few KB; a Checkout Session with many lines stays well under this. */
 export const STRIPE_WEBHOOK_MAX_BYTES = 256 * 1024;

@@ -1,8 +1,22 @@
 import { currentSiteContent, type SiteContent } from "../content/site-content.server";
 import { env } from "../env.server";
-import { cardKeys, cardKeysSummary, saveCardKeys } from "./payment-keys.server";
+import { sql } from "drizzle-orm";
+import { db } from "../db/client.server";
+import { log } from "../logger.server";
+import {
+  cardKeys,
+  cardKeysSummary,
+  registeredWebhookSecret,
+  saveCardKeys,
+  saveRegisteredWebhookSecret,
+} from "./payment-keys.server";
+import { ProviderUnavailableError } from "./provider.server";
 import type { PaymentProvider } from "./provider.server";
-import { ensureWebhookEndpoint, stripeProvider } from "./providers/stripe.server";
+import {
+  ensureWebhookEndpoint,
+  STRIPE_WEBHOOK_PATH,
+  stripeProvider,
+} from "./providers/stripe.server";
 
 /*
  * Card payments as the site runs them (decisions 0163, 0166): Stripe with the keys in force (the
@@ -92,7 +106,7 @@ export async function registerOwnerCardKeys(
     try {
       const endpoint = await ensureWebhookEndpoint(
         keys.secretKey,
-        new URL("/webhooks/stripe", options.siteUrl).href,
+        new URL(STRIPE_WEBHOOK_PATH, options.siteUrl).href,
         options.apiUrl,
         { secretKnown: false },
       );
@@ -108,4 +122,42 @@ export async function registerOwnerCardKeys(
   }
   await saveCardKeys({ secretKey: keys.secretKey, webhookSecret });
   return "saved";
+}
+
+/**
+ * The environment's key without STRIPE_WEBHOOK_SECRET: the site registers its endpoint in the Stripe
+ * account once, whichever server starts first (a lock makes the others wait and find it), and keeps the
+ * signing secret Stripe answers only then. Called at start; a failure is logged, and tried again at the
+ * next start.
+ */
+export async function ensureEnvironmentWebhook(): Promise<"not-needed" | "known" | "registered"> {
+  const config = env();
+  const secretKey = config.STRIPE_SECRET_KEY;
+  if (!secretKey || config.STRIPE_WEBHOOK_SECRET) return "not-needed";
+  if (await registeredWebhookSecret(secretKey)) return "known";
+  return db().transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('payments: webhook registration'))`);
+    if (await registeredWebhookSecret(secretKey, tx)) return "known";
+    const endpoint = await ensureWebhookEndpoint(
+      secretKey,
+      new URL(STRIPE_WEBHOOK_PATH, config.SITE_URL).href,
+      config.STRIPE_API_URL,
+      { secretKnown: false },
+    );
+    if (!endpoint.secret) {
+      throw new ProviderUnavailableError("Stripe n'a pas donné le secret de signature du webhook.");
+    }
+    await saveRegisteredWebhookSecret(secretKey, endpoint.secret, tx);
+    return "registered";
+  });
+}
+
+/** `ensureEnvironmentWebhook` at start, its failure logged (card payments wait until it succeeds). */
+export async function registerEnvironmentWebhookAtStart(): Promise<void> {
+  try {
+    const outcome = await ensureEnvironmentWebhook();
+    if (outcome === "registered") log.info("stripe_webhook_registered");
+  } catch (error) {
+    log.error("stripe_webhook_registration_failed", { error });
+  }
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { authSecret } from "../auth/auth.server";
 import { db } from "../db/client.server";
@@ -13,6 +13,8 @@ import { siteDocuments } from "../db/schema";
 
 /** The row of `site_documents` that holds them (not a document of the site's content). */
 const ROW = "payment-keys";
+/** The signing secret Stripe gave when the site registered its endpoint for the environment's key. */
+const REGISTERED_ROW = "payment-webhook-registered";
 const ASSOCIATED = Buffer.from("studio payment keys v1");
 
 type Sealed = { iv: string; tag: string; data: string };
@@ -112,6 +114,47 @@ async function adminKeys(): Promise<CardKeys | "unreadable" | null> {
   }
 }
 
+type RegisteredSecret = { keyHash: string; secret: Sealed };
+
+const keyHash = (secretKey: string) => createHash("sha256").update(secretKey).digest("hex");
+
+/**
+ * The signing secret of the endpoint the site registered for `secretKey` (the environment's key without
+ * STRIPE_WEBHOOK_SECRET), or null: none registered for this key, or unreadable here.
+ */
+export async function registeredWebhookSecret(
+  secretKey: string,
+  database: Pick<ReturnType<typeof db>, "select"> = db(),
+): Promise<string | null> {
+  const [row] = await database
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, REGISTERED_ROW));
+  const stored = row?.data as RegisteredSecret | undefined;
+  if (!stored || stored.keyHash !== keyHash(secretKey)) return null;
+  try {
+    return open(await encryptionKey(), stored.secret);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the signing secret Stripe answered when the site registered its endpoint for `secretKey`. */
+export async function saveRegisteredWebhookSecret(
+  secretKey: string,
+  secret: string,
+  database: Pick<ReturnType<typeof db>, "insert"> = db(),
+): Promise<void> {
+  const data: RegisteredSecret = {
+    keyHash: keyHash(secretKey),
+    secret: seal(await encryptionKey(), secret),
+  };
+  await database
+    .insert(siteDocuments)
+    .values({ key: REGISTERED_ROW, data })
+    .onConflictDoUpdate({ target: siteDocuments.key, set: { data } });
+}
+
 /** The keys in force: the environment's, else the owner's; null when none can be used. */
 export async function cardKeys(
   environment: { secretKey?: string | undefined; webhookSecret?: string | undefined } = {},
@@ -119,7 +162,8 @@ export async function cardKeys(
   if (environment.secretKey) {
     return {
       secretKey: environment.secretKey,
-      webhookSecret: environment.webhookSecret ?? null,
+      webhookSecret:
+        environment.webhookSecret ?? (await registeredWebhookSecret(environment.secretKey)),
       savedAt: null,
     };
   }

@@ -284,6 +284,9 @@ export type WebhookEndpointEnsured = {
   created: boolean;
 };
 
+/** Where the site receives Stripe's events (http/stripe-webhook.server.ts answers there). */
+export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+
 /**
  * Registers our webhook endpoint from the keys, as Ghost does. The account's endpoint with this URL is kept
  * (its events and state brought up to date) when the caller still holds its signing secret
