@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerEvents } from "../../app/server/db/schema";
 import { startFakeStripe, stripeSignatureHeader, type FakeStripe } from "../support/fake-stripe";
+import { useAdmin } from "../support/accounts";
+import { fetchPage, textOf } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
@@ -25,6 +27,7 @@ const baseUrl = useOwnServer(() => ({
   STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
 }));
 
+const admin = useAdmin();
 const webhookUrl = () => `${baseUrl()}/webhooks/stripe`;
 
 /** The signing secret of the endpoint the site registered, once it has. */
@@ -121,5 +124,15 @@ describe("/webhooks/stripe", () => {
     const ignored = await post(other, { "stripe-signature": stripeSignatureHeader(other, secret) });
     expect(ignored.status).toBe(200);
     expect((await storedEvents()).map((row) => row.type)).toEqual(["checkout.session.expired"]);
+  });
+
+  it("shows the owner the keys of the server's configuration and when Stripe last wrote", async () => {
+    const page = await fetchPage("/admin/reglages/paiement", { cookie: admin.cookie() });
+    const text = textOf(page.document.body);
+    expect(text).toContain("Clé enregistrée : sk_test_…0000 (mode test)");
+    expect(text).toContain("Ces clés viennent de la configuration du serveur");
+    expect(text).toMatch(/Dernière notification de Stripe reçue le \d+ \S+ \d{4}/);
+    expect(page.document.querySelector('form[aria-label="Clés Stripe"]')).toBeNull();
+    expect(page.html).not.toContain(fake.secretKey);
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { ProviderName } from "~/lib/payments/model";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
@@ -14,6 +14,19 @@ import type { VerifiedEvent } from "./provider.server";
  * the job applies its payment state through applyPaymentStatus. The same event delivered again is
  * answered « duplicate » and applied nothing; an event about no payment is not kept.
  */
+
+/** The last event stored from `provider` (the settings page shows its age), or null. */
+export async function lastProviderEvent(
+  provider: ProviderName,
+): Promise<{ type: string; receivedAt: Date } | null> {
+  const [row] = await db()
+    .select({ type: providerEvents.type, receivedAt: providerEvents.receivedAt })
+    .from(providerEvents)
+    .where(eq(providerEvents.provider, provider))
+    .orderBy(desc(providerEvents.receivedAt))
+    .limit(1);
+  return row ?? null;
+}
 
 /** What the job of one stored event carries: the inbox row's id. */
 type ApplyEventJob = { eventRowId: string };

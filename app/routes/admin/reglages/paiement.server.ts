@@ -9,6 +9,7 @@ import { documentFormAction, documentHistory } from "~/server/content/document-f
 import { env } from "~/server/env.server";
 import { cardKeysInForce, hasCardKeys, registerOwnerCardKeys } from "~/server/payments/card.server";
 import { removeCardKeys, SECRET_KEY, WEBHOOK_SECRET } from "~/server/payments/payment-keys.server";
+import { lastProviderEvent } from "~/server/payments/inbox.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { z } from "~/lib/zod";
 
@@ -16,12 +17,13 @@ const PAGE = "/admin/reglages/paiement";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const [settings, history, keys] = await Promise.all([
+  const [settings, history, keys, lastEvent] = await Promise.all([
     loadDocument("payments"),
     documentHistory("payments", request),
     cardKeysInForce(),
+    lastProviderEvent("stripe"),
   ]);
-  return { values: documentValues("payments", settings), history, keys };
+  return { values: documentValues("payments", settings), history, keys, lastEvent };
 }
 
 /** The card's keys form: its values kept and a French message by field when refused. */

@@ -131,6 +131,11 @@ export default function AdminPaymentSettings({ loaderData, actionData }: Route.C
                 ? "Secret de signature des notifications enregistré."
                 : "Pas de secret de signature des notifications : il est enregistré avec la clé."}
             </p>
+            <p>
+              {loaderData.lastEvent
+                ? `Dernière notification de Stripe reçue le ${formatLongDateTimeFr(new Date(loaderData.lastEvent.receivedAt))}.`
+                : "Aucune notification de Stripe reçue pour l'instant : la première arrive avec le premier paiement."}
+            </p>
             {keys.source === "environment" ? (
               <p>
                 Ces clés viennent de la configuration du serveur (STRIPE_SECRET_KEY) : elles se
