@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { db } from "../../app/server/db/client.server";
-import { moneyJournal, orders } from "../../app/server/db/schema";
+import { moneyJournal, orders, paymentAttempts } from "../../app/server/db/schema";
 import {
   defineOrderKind,
   provideOrderKinds,
@@ -152,6 +153,38 @@ export const placeOrder = (
   amountCents?: number,
   overrides?: Partial<NewOrder>,
 ) => createOrder(newVoucherOrder(method, amountCents, overrides));
+
+/**
+ * A test file's payments: the card provider in memory installed for the file, and the `voucher` kind
+ * counting its effects (`effects()` after the file's `beforeAll`).
+ */
+export function usePaymentsInMemory() {
+  const card = memoryCardProvider();
+  let effects: ReturnType<typeof countingOrderKind> | undefined;
+  beforeAll(() => {
+    card.install();
+    effects = countingOrderKind();
+  });
+  afterAll(() => card.uninstall());
+  return {
+    card,
+    effects: () => {
+      if (!effects) throw new Error("payments in memory: used before beforeAll");
+      return effects;
+    },
+  };
+}
+
+/** A card order of `amountCents` (150 € by default) with its checkout open: its attempt and reference. */
+export async function placeCardOrder(amountCents = 15_000) {
+  const order = await placeOrder("card", amountCents);
+  const [attempt] = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.orderId, order.orderId));
+  if (!attempt?.providerReference) throw new Error("no checkout");
+  return { orderId: order.orderId, attemptId: attempt.id, reference: attempt.providerReference };
+}
 
 export async function orderRow(orderId: string) {
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));

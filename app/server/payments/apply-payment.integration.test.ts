@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
-  countingOrderKind,
   journalRowsOf,
   mailJobsOf,
-  memoryCardProvider,
   orderRow,
-  placeOrder,
+  placeCardOrder,
+  usePaymentsInMemory,
 } from "../../../tests/support/payments";
 import { db } from "../db/client.server";
 import { paymentAttempts } from "../db/schema";
@@ -21,25 +20,7 @@ import { verifyJournal } from "./journal.server";
 
 useAppDatabase({ jobs: true });
 
-const card = memoryCardProvider();
-let effects: ReturnType<typeof countingOrderKind>;
-
-beforeAll(() => {
-  card.install();
-  effects = countingOrderKind();
-});
-afterAll(() => card.uninstall());
-
-/** A card order of 150 € with its checkout open; its attempt's provider reference. */
-async function cardOrder(amountCents = 15_000) {
-  const order = await placeOrder("card", amountCents);
-  const [attempt] = await db()
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.orderId, order.orderId));
-  if (!attempt?.providerReference) throw new Error("no checkout");
-  return { orderId: order.orderId, attemptId: attempt.id, reference: attempt.providerReference };
-}
+const { effects: kindEffects } = usePaymentsInMemory();
 
 const success = (
   reference: string,
@@ -58,11 +39,11 @@ const success = (
   }) as PaymentReport;
 
 const paidCount = (orderId: string) =>
-  effects.paid.filter((paid) => paid.orderId === orderId).length;
+  kindEffects().paid.filter((paid) => paid.orderId === orderId).length;
 
 describe("applyPaymentStatus", () => {
   it("applies one success reported 3 times by the webhook while 10 return pages report it: once", async () => {
-    const { orderId, reference } = await cardOrder();
+    const { orderId, reference } = await placeCardOrder();
     const reports = [
       ...Array.from({ length: 3 }, () => success(reference, 15_000)),
       ...Array.from({ length: 10 }, () => success(reference, 15_000, { source: "return" })),
@@ -86,7 +67,7 @@ describe("applyPaymentStatus", () => {
   });
 
   it("keeps a paid order paid when `expired` arrives after `succeeded`", async () => {
-    const { orderId, reference } = await cardOrder();
+    const { orderId, reference } = await placeCardOrder();
     expect((await applyPaymentStatus(success(reference, 15_000))).outcome).toBe("applied");
     const late = await applyPaymentStatus({ ...success(reference, 15_000), status: "expired" });
     expect(late).toMatchObject({
@@ -97,12 +78,12 @@ describe("applyPaymentStatus", () => {
     const failed = await applyPaymentStatus({ ...success(reference, 15_000), status: "failed" });
     expect(failed.outcome).toBe("ignored");
     expect(await orderRow(orderId)).toMatchObject({ status: "paid" });
-    expect(effects.released).not.toContain(orderId);
+    expect(kindEffects().released).not.toContain(orderId);
     expect(await journalRowsOf(orderId)).toHaveLength(1);
   });
 
   it("applies a success after the expiry as a late payment, and tells the owner", async () => {
-    const { orderId, attemptId, reference } = await cardOrder();
+    const { orderId, attemptId, reference } = await placeCardOrder();
     const expired = await applyPaymentStatus({
       attemptId,
       status: "expired",
@@ -112,7 +93,7 @@ describe("applyPaymentStatus", () => {
       source: "expiry",
     });
     expect(expired).toMatchObject({ outcome: "applied", orderStatus: "expired" });
-    expect(effects.released).toContain(orderId);
+    expect(kindEffects().released).toContain(orderId);
 
     const paid = await applyPaymentStatus(success(reference, 15_000));
     expect(paid).toMatchObject({
@@ -121,7 +102,7 @@ describe("applyPaymentStatus", () => {
       orderStatus: "paid",
     });
     expect(await orderRow(orderId)).toMatchObject({ status: "paid", latePayment: true });
-    expect(effects.paid.filter((entry) => entry.orderId === orderId)).toEqual([
+    expect(kindEffects().paid.filter((entry) => entry.orderId === orderId)).toEqual([
       { orderId, late: true, source: "webhook" },
     ]);
     const journal = await journalRowsOf(orderId);
@@ -139,7 +120,7 @@ describe("applyPaymentStatus", () => {
       (reference: string) => success(reference, 14_999),
       (reference: string) => success(reference, 15_000, { currency: "usd" }),
     ]) {
-      const { orderId, attemptId, reference } = await cardOrder();
+      const { orderId, attemptId, reference } = await placeCardOrder();
       const held = await applyPaymentStatus(report(reference));
       expect(held).toMatchObject({
         outcome: "held",
@@ -162,7 +143,7 @@ describe("applyPaymentStatus", () => {
   });
 
   it("records a second attempt paying a paid order as a duplicate to refund, without a second onPaid", async () => {
-    const { orderId, reference } = await cardOrder();
+    const { orderId, reference } = await placeCardOrder();
     const second = await db()
       .insert(paymentAttempts)
       .values({
@@ -209,7 +190,7 @@ describe("applyPaymentStatus", () => {
   });
 
   it("writes its e-mails in French from the rows as they stand when they leave", async () => {
-    const { orderId, attemptId, reference } = await cardOrder(12_345);
+    const { orderId, attemptId, reference } = await placeCardOrder(12_345);
     await applyPaymentStatus(success(reference, 12_000));
     const held = await ownerPaymentEmail({ orderId, attemptId, event: "held" });
     expect(held?.subject).toBe(
@@ -218,7 +199,7 @@ describe("applyPaymentStatus", () => {
     expect(held?.text).toContain("un montant de 120\u00a0€ au lieu de 123,45\u00a0€");
     expect(held?.text).toMatch(/\/admin\/ventes\/[0-9a-f-]{36}/);
 
-    const paid = await cardOrder(4_050);
+    const paid = await placeCardOrder(4_050);
     await applyPaymentStatus(success(paid.reference, 4_050));
     const mail = await buyerPaymentEmail({ orderId: paid.orderId, event: "paid" });
     expect(mail?.subject).toBe("Paiement reçu : 40,50\u00a0€");

@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { JobWithMetadata } from "pg-boss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
-  countingOrderKind,
   journalRowsOf,
   mailJobsOf,
-  memoryCardProvider,
   orderRow,
+  placeCardOrder,
   placeOrder,
+  usePaymentsInMemory,
 } from "../../../tests/support/payments";
 import { db } from "../db/client.server";
 import { orders, paymentAttempts, providerEvents } from "../db/schema";
@@ -24,27 +24,7 @@ import type { VerifiedEvent } from "./provider.server";
 
 useAppDatabase({ jobs: true });
 
-const card = memoryCardProvider();
-let effects: ReturnType<typeof countingOrderKind>;
-
-beforeAll(() => {
-  card.install();
-  effects = countingOrderKind();
-});
-afterAll(() => card.uninstall());
-
-async function openCardOrder(amountCents = 15_000) {
-  const order = await placeOrder("card", amountCents);
-  const [attempt] = await db()
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.orderId, order.orderId));
-  return {
-    orderId: order.orderId,
-    attemptId: attempt?.id ?? "",
-    reference: attempt?.providerReference ?? "",
-  };
-}
+const { card, effects: kindEffects } = usePaymentsInMemory();
 
 const completed = (eventId: string, reference: string, amountCents: number): VerifiedEvent => ({
   eventId,
@@ -73,7 +53,7 @@ const runJob = (data: { eventRowId: string }) =>
 
 describe("the webhook inbox", () => {
   it("stores an event delivered 3 times at once once, with one job, applied once", async () => {
-    const { orderId, reference } = await openCardOrder();
+    const { orderId, reference } = await placeCardOrder();
     const event = completed(`evt_${reference}`, reference, 15_000);
     const answers = await Promise.all([1, 2, 3].map(() => receiveProviderEvent("stripe", event)));
     expect(answers.sort()).toEqual(["duplicate", "duplicate", "stored"]);
@@ -91,7 +71,7 @@ describe("the webhook inbox", () => {
     expect(stored).toMatchObject({ outcome: "applied", error: null, attempts: 1 });
     expect(stored?.processedAt).toBeInstanceOf(Date);
     expect(await journalRowsOf(orderId)).toHaveLength(1);
-    expect(effects.paid.filter((paid) => paid.orderId === orderId)).toHaveLength(1);
+    expect(kindEffects().paid.filter((paid) => paid.orderId === orderId)).toHaveLength(1);
     expect(await mailJobsOf(orderId)).toEqual(["payment-buyer:paid"]);
   });
 
@@ -112,7 +92,7 @@ describe("the webhook inbox", () => {
   });
 
   it("records the error of an event about a checkout not known yet, and applies it on a retry", async () => {
-    const { orderId, attemptId, reference } = await openCardOrder();
+    const { orderId, attemptId, reference } = await placeCardOrder();
     // The checkout's reference not stored yet (the answer of its creation still on its way).
     await db()
       .update(paymentAttempts)
@@ -140,8 +120,8 @@ describe("the webhook inbox", () => {
 
 describe("the expiry job", () => {
   it("closes a checkout past its time and releases its order; a paid one stays paid", async () => {
-    const lapsed = await openCardOrder();
-    const paidLate = await openCardOrder();
+    const lapsed = await placeCardOrder();
+    const paidLate = await placeCardOrder();
     card.pay(paidLate.reference, 15_000);
     await db()
       .update(paymentAttempts)
@@ -150,7 +130,7 @@ describe("the expiry job", () => {
 
     await expireLapsedPayments();
     expect(await orderRow(lapsed.orderId)).toMatchObject({ status: "expired" });
-    expect(effects.released).toContain(lapsed.orderId);
+    expect(kindEffects().released).toContain(lapsed.orderId);
     expect(await mailJobsOf(lapsed.orderId)).toEqual(["payment-buyer:expired"]);
     expect(await journalRowsOf(lapsed.orderId)).toEqual([]);
     // Paid on the provider's page at the last moment: the expiry finds it paid and applies it.
@@ -158,7 +138,7 @@ describe("the expiry job", () => {
     expect((await journalRowsOf(paidLate.orderId))[0]?.details).toMatchObject({ source: "expiry" });
 
     await expireLapsedPayments();
-    expect(effects.released.filter((id) => id === lapsed.orderId)).toHaveLength(1);
+    expect(kindEffects().released.filter((id) => id === lapsed.orderId)).toHaveLength(1);
   });
 
   it("releases a transfer order past its deadline, and applies its payment late if it comes", async () => {
@@ -180,7 +160,7 @@ describe("the expiry job", () => {
 
 describe("the reconciliation job", () => {
   it("finds a payment whose webhook was lost", async () => {
-    const { orderId, attemptId, reference } = await openCardOrder();
+    const { orderId, attemptId, reference } = await placeCardOrder();
     card.pay(reference, 15_000);
     // Young checkouts are left to their webhook.
     await reconcileOpenAttempts();
@@ -197,7 +177,7 @@ describe("the reconciliation job", () => {
   });
 
   it("serves the return page: still open says so, paid is applied with source `return`", async () => {
-    const { orderId, reference } = await openCardOrder();
+    const { orderId, reference } = await placeCardOrder();
     const checkout = { provider: "stripe", providerReference: reference } as const;
     expect(await applyProviderState(checkout, "return")).toMatchObject({
       outcome: "open",

@@ -1,14 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
-  countingOrderKind,
   journalRowsOf,
-  memoryCardProvider,
   newVoucherOrder,
   orderRow,
   ordersWithKey,
   placeOrder,
+  usePaymentsInMemory,
 } from "../../../tests/support/payments";
 import { purgeExpiredPersonalData } from "../boot/personal-data-purge.server";
 import { db } from "../db/client.server";
@@ -30,14 +29,7 @@ import { TRANSFER_REFERENCE_PATTERN } from "./transfer-reference";
 
 useAppDatabase({ jobs: true });
 
-const card = memoryCardProvider();
-let effects: ReturnType<typeof countingOrderKind>;
-
-beforeAll(() => {
-  card.install();
-  effects = countingOrderKind();
-});
-afterAll(() => card.uninstall());
+const { card, effects: kindEffects } = usePaymentsInMemory();
 
 const attemptsOf = (orderId: string) =>
   db()
@@ -151,7 +143,7 @@ describe("« Marquer payé »", () => {
         ["applied", "already_applied", "PaymentRefusedError"].includes(outcome),
       ),
     ).toBe(true);
-    expect(effects.paid.filter((paid) => paid.orderId === order.orderId)).toEqual([
+    expect(kindEffects().paid.filter((paid) => paid.orderId === order.orderId)).toEqual([
       { orderId: order.orderId, late: false, source: "owner" },
     ]);
     const journal = await journalRowsOf(order.orderId);
@@ -208,7 +200,7 @@ describe("refunds", () => {
       5_000, -1_000, -1_000, -1_000, -1_000, -1_000,
     ]);
     expect(await orderRow(order.orderId)).toMatchObject({ status: "refunded" });
-    const told = effects.refunded.filter((refund) => refund.orderId === order.orderId);
+    const told = kindEffects().refunded.filter((refund) => refund.orderId === order.orderId);
     expect(told).toHaveLength(5);
     expect(told.filter((refund) => refund.fullyRefunded)).toHaveLength(1);
     await expect(requestRefund(order.orderId, 1, "Encore")).rejects.toMatchObject({
