@@ -82,6 +82,15 @@ function journalMethod(provider: ProviderName, orderMethod: string, means: Offli
   return orderMethod;
 }
 
+/** A report about no attempt of ours (another site's checkout on the same account, a forged reference). */
+export const UNKNOWN_ATTEMPT: PaymentOutcome = {
+  outcome: "unknown_attempt",
+  attemptId: null,
+  orderId: null,
+  attemptStatus: null,
+  orderStatus: null,
+};
+
 async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome> {
   const [found] = await tx
     .select({ attempt: paymentAttempts, order: orders })
@@ -95,15 +104,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
             eq(paymentAttempts.providerReference, report.providerReference),
           ),
     );
-  if (!found) {
-    return {
-      outcome: "unknown_attempt",
-      attemptId: null,
-      orderId: null,
-      attemptStatus: null,
-      orderStatus: null,
-    };
-  }
+  if (!found) return UNKNOWN_ATTEMPT;
   const { attempt, order } = found;
   const amountDiffers = report.amountCents !== null && report.amountCents !== attempt.amountCents;
   const currencyDiffers =

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { ProviderName, StatusSource } from "~/lib/payments/model";
 import { db } from "../db/client.server";
 import { paymentAttempts } from "../db/schema";
-import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
+import { applyPaymentStatus, UNKNOWN_ATTEMPT, type PaymentOutcome } from "./apply-payment.server";
 import { paymentProvider } from "./providers.server";
 
 /**
@@ -23,15 +23,7 @@ export async function applyProviderState(
         eq(paymentAttempts.providerReference, checkout.providerReference),
       ),
     );
-  if (!attempt) {
-    return {
-      outcome: "unknown_attempt",
-      attemptId: null,
-      orderId: null,
-      attemptStatus: null,
-      orderStatus: null,
-    };
-  }
+  if (!attempt) return UNKNOWN_ATTEMPT;
   const provider = await paymentProvider(checkout.provider);
   const state = await provider.retrieve(checkout.providerReference);
   if (state.status === "open") {
