@@ -58,6 +58,7 @@ describe("parseGuide", () => {
       "Avant la mise en ligne",
       "Réservation en ligne",
       "Sauvegarder maintenant",
+      "Bons cadeaux et paiements",
     ]) {
       expect(text).toContain(word);
     }
