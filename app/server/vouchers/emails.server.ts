@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { formatLongDateTimeFr } from "~/lib/dates";
+import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
@@ -31,6 +31,28 @@ const paragraphs = (lines: string[]) =>
     .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
     .join("\n");
 
+/** « 7 décembre 2026 à 19 h 26 », Paris time, with no-break spaces. */
+function dayAndTimeFr(at: Date): string {
+  const parts = new Intl.DateTimeFormat("fr-FR", {
+    timeZone: "Europe/Paris",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const hour = Number(parts.find((part) => part.type === "hour")?.value ?? 0);
+  const minute = parts.find((part) => part.type === "minute")?.value ?? "00";
+  return `${formatDateFr(at)} à ${hour}\u00a0h\u00a0${minute}`;
+}
+
+/** The bank details the buyer was given when ordering (kept in the order's rules, decision 0167). */
+type TransferDetails = { holder: string; iban: string };
+const transferDetailsOf = (snapshot: Record<string, unknown>): TransferDetails | null => {
+  const transfer = snapshot.transfer as Partial<TransferDetails> | undefined;
+  return transfer?.holder && transfer.iban
+    ? { holder: transfer.holder, iban: transfer.iban }
+    : null;
+};
+
 /** The IBAN grouped by four, as the owner's bank prints it. */
 const groupedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, "$1 ");
 
@@ -44,6 +66,10 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
   if (!row) return null;
   const { order, voucher } = row;
   const { identity, payments } = (await readSiteContent()).documents;
+  const bank = transferDetailsOf(order.rulesSnapshot) ?? {
+    holder: payments.transferHolder,
+    iban: payments.transferIban,
+  };
   const link = await orderPageUrl(order.id);
   const amount = formatCents(order.amountCents);
   const what = `un bon cadeau (${voucher.label}) pour ${voucher.recipientName}`;
@@ -52,9 +78,9 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
       ? [`Nous avons bien reçu votre paiement de ${amount}. Merci !`]
       : order.method === "transfer"
         ? [
-            `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? formatLongDateTimeFr(order.payBy) : ""} :`,
-            `Titulaire : ${payments.transferHolder}`,
-            `IBAN : ${groupedIban(payments.transferIban)}`,
+            `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? dayAndTimeFr(order.payBy) : ""} :`,
+            `Titulaire : ${bank.holder}`,
+            `IBAN : ${groupedIban(bank.iban)}`,
             `Référence à indiquer : ${order.transferReference ?? ""}`,
             "Le bon vous sera envoyé dès réception du virement.",
           ]

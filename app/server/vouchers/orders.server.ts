@@ -71,6 +71,15 @@ export async function createVoucherOrder(
         kind: offer.kind,
         validityMonths: input.settings.voucherValidityMonths,
       }),
+      // The bank details as given to the buyer: her e-mail and page keep them if the owner's change.
+      ...(order.method === "transfer"
+        ? {
+            transfer: {
+              holder: input.settings.transferHolder,
+              iban: input.settings.transferIban,
+            },
+          }
+        : {}),
     },
     lines: [line],
     idempotencyKey: input.idempotencyKey,
