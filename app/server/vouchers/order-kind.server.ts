@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { parisDateTimeToInstant } from "~/lib/dates";
 import { generateVoucherCode } from "~/lib/vouchers/code";
+import { deliveryInstant } from "~/lib/vouchers/delivery";
 import { voucherExpiryDay } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { paymentsSchema } from "~/content/schemas";
@@ -23,13 +23,6 @@ const pgFields = (error: unknown): PgErrorFields => {
   if (own.code) return own;
   return typeof own.cause === "object" && own.cause !== null ? (own.cause as PgErrorFields) : {};
 };
-
-/** When a voucher for `deliveryDay` leaves: 9:00 in Paris that day; now when none or already past. */
-export function deliveryInstant(deliveryDay: string | null, at: Date): Date | null {
-  if (!deliveryDay) return null;
-  const instant = parisDateTimeToInstant(`${deliveryDay}T09:00`);
-  return instant && instant > at ? instant : null;
-}
 
 /** Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day. */
 export async function issueVoucher(tx: Tx, orderId: string, validityMonths: number) {
