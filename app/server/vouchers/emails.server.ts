@@ -116,20 +116,13 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
 /** The file name of a voucher's PDF. */
 export const voucherPdfFilename = (code: string) => `bon-cadeau-${formatVoucherCode(code)}.pdf`;
 
-/** The voucher as a PDF, to the buyer or the recipient; nothing once delivered or no longer active. */
-export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
-  const [row] = await db()
-    .select({ order: orders, voucher: vouchers })
-    .from(vouchers)
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .where(eq(vouchers.id, job.voucherId));
-  if (!row) return null;
-  const { order, voucher } = row;
-  if (voucher.status !== "active" || voucher.deliveredAt || !voucher.code || !voucher.expiresOn) {
-    return null;
-  }
+/**
+ * The PDF of an issued voucher (the delivery's attachment, the order's page's download): its studio, or
+ * every studio when it is valid in any.
+ */
+export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promise<Uint8Array> {
+  if (!voucher.code || !voucher.expiresOn) throw new Error("Ce bon n'est pas encore émis.");
   const content = await readSiteContent();
-  const { identity } = content.documents;
   const studios = content.studios.filter(
     (studio) => voucher.studioId === null || studio.id === voucher.studioId,
   );
@@ -147,8 +140,8 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
           studioName: voucher.studioId ? (studios[0]?.data.name ?? null) : null,
         };
   const site = siteUrl();
-  const pdf = await renderVoucherPdf({
-    brandName: identity.brand,
+  return renderVoucherPdf({
+    brandName: content.documents.identity.brand,
     recipientName: voucher.recipientName,
     buyerName: voucher.buyerName,
     message: voucher.message,
@@ -159,6 +152,23 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
     siteAddress: new URL(site).host,
     link: `${site}/bons-cadeaux?code=${voucher.code}`,
   });
+}
+
+/** The voucher as a PDF, to the buyer or the recipient; nothing once delivered or no longer active. */
+export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, voucher: vouchers })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(eq(vouchers.id, job.voucherId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  if (voucher.status !== "active" || voucher.deliveredAt || !voucher.code || !voucher.expiresOn) {
+    return null;
+  }
+  const { identity } = (await readSiteContent()).documents;
+  const pdf = await voucherPdfOf(voucher);
+  const site = siteUrl();
   const toRecipient = voucher.sendTo === "recipient" ? voucher.recipientEmail : null;
   const greeting = toRecipient ? voucher.recipientName : order.buyerName;
   const lines = toRecipient

@@ -15,32 +15,13 @@ import { appendJournal } from "../payments/journal.server";
 import { requestRefund, type RefundRecord } from "../payments/orders.server";
 import { queueVoucherReminderMail } from "./emails.server";
 import type { VoucherRecord } from "./redemption.server";
+import { VoucherRefusedError } from "./refusals.server";
 
 /*
  * The end of a gift voucher's life (decision 0167): the buyer's withdrawal within 14 days while it is
  * unused (the whole price refunded, the voucher cancelled first so that no redemption can race it), its
  * expiry and the reminder 30 days before (a daily job), and the owner's extension.
  */
-
-/** A voucher operation refused: expected, with its French message (never a 5xx). */
-export type VoucherRefusalCode =
-  | "not_found"
-  | "not_paid"
-  | "withdrawal_period_over"
-  | "already_used"
-  | "not_active"
-  | "invalid_day";
-
-export class VoucherRefusedError extends Error {
-  override name = "VoucherRefusedError";
-  readonly code: VoucherRefusalCode;
-  readonly status: 400 | 404 | 409;
-  constructor(code: VoucherRefusalCode, message: string, status: 400 | 404 | 409 = 409) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
-}
 
 /** Days before its last day a voucher's holder is reminded. */
 export const REMINDER_DAYS_BEFORE = 30;

@@ -2,12 +2,18 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
-import { journalRowsOf, memoryCardProvider, orderRow } from "../../../tests/support/payments";
+import {
+  journalRowsOf,
+  memoryCardProvider,
+  orderRow,
+  ordersWithKey,
+} from "../../../tests/support/payments";
 import {
   placeVoucherOrder,
   voucherMailJobs,
   voucherOrderOf,
   voucherRow,
+  voucherSettings,
 } from "../../../tests/support/vouchers";
 import { VOUCHER_CODE_LENGTH, parseVoucherCode } from "~/lib/vouchers/code";
 import { voucherExpiryDay } from "~/lib/vouchers/terms";
@@ -114,6 +120,23 @@ describe("createVoucherOrder", () => {
     const rows = await db().select().from(vouchers).where(eq(vouchers.orderId, first.orderId));
     expect(rows).toHaveLength(1);
     expect(await voucherMailJobs({ orderId: first.orderId })).toHaveLength(1);
+  });
+
+  it("refuses in French, writing nothing, when vouchers are off sale or the method no longer offered", async () => {
+    const key = "form-key-refused";
+    await expect(
+      placeVoucherOrder(amountOrder(80), {
+        idempotencyKey: key,
+        settings: voucherSettings({ vouchersOnSale: false }),
+      }),
+    ).rejects.toThrow("La vente de bons cadeaux est suspendue");
+    await expect(
+      placeVoucherOrder(amountOrder(80, { method: "card" }), {
+        idempotencyKey: key,
+        settings: voucherSettings({ card: false }),
+      }),
+    ).rejects.toMatchObject({ code: "method_not_offered", status: 400 });
+    expect(await ordersWithKey(key)).toBe(0);
   });
 });
 

@@ -9,6 +9,7 @@ import { vouchers } from "../db/schema";
 import type { Tx } from "../payments/journal.server";
 import { createOrder, type NewOrderLine, type OrderCheckout } from "../payments/orders.server";
 import { queueVoucherOrderMail } from "./emails.server";
+import { VoucherRefusedError } from "./refusals.server";
 
 /*
  * A gift voucher's order (decision 0167): the order, its line and its voucher row (awaiting payment, no
@@ -44,6 +45,20 @@ export async function createVoucherOrder(
   order: VoucherOrder,
   input: VoucherOrderInput,
 ): Promise<VoucherOrderResult> {
+  // The page read the form against the settings it showed; they may have changed since.
+  if (!input.settings.vouchersOnSale) {
+    throw new VoucherRefusedError(
+      "not_on_sale",
+      "La vente de bons cadeaux est suspendue pour le moment : rien n'a été commandé.",
+    );
+  }
+  if (!input.settings[order.method]) {
+    throw new VoucherRefusedError(
+      "method_not_offered",
+      "Ce moyen de paiement n'est plus proposé : choisissez-en un autre.",
+      400,
+    );
+  }
   const { offer } = order;
   const session = offer.kind === "session";
   if (session && !input.sessionLabel?.trim()) {
