@@ -14,6 +14,7 @@ import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { bookings, vouchers } from "../db/schema";
 import { provideOrderKinds } from "../payments/order-kinds.server";
+import { verifyJournal } from "../payments/journal.server";
 import { markPaidOffline } from "../payments/orders.server";
 import { eq } from "drizzle-orm";
 import { voucherOrderKind } from "./order-kind.server";
@@ -124,6 +125,7 @@ describe("redeemSessionVoucher", () => {
       new Set(["used"]),
     );
     expect(await usesOf(voucherId)).toHaveLength(1);
+    expect(await verifyJournal()).toMatchObject({ ok: true });
   });
 
   it("refuses, saying why in French, each voucher it cannot take", async () => {
