@@ -25,7 +25,12 @@ const pgFields = (error: unknown): PgErrorFields => {
 };
 
 /** Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day. */
-export async function issueVoucher(tx: Tx, orderId: string, validityMonths: number) {
+export async function issueVoucher(
+  tx: Tx,
+  orderId: string,
+  validityMonths: number,
+  newCode: () => string = generateVoucherCode,
+) {
   const at = now();
   for (let draw = 1; ; draw++) {
     try {
@@ -34,7 +39,7 @@ export async function issueVoucher(tx: Tx, orderId: string, validityMonths: numb
         const [row] = await savepoint
           .update(vouchers)
           .set({
-            code: generateVoucherCode(),
+            code: newCode(),
             status: "active",
             issuedAt: at,
             expiresOn: voucherExpiryDay(at, validityMonths),

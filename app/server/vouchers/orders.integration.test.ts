@@ -15,7 +15,7 @@ import {
   voucherRow,
   voucherSettings,
 } from "../../../tests/support/vouchers";
-import { VOUCHER_CODE_LENGTH, parseVoucherCode } from "~/lib/vouchers/code";
+import { VOUCHER_CODE_LENGTH, generateVoucherCode, parseVoucherCode } from "~/lib/vouchers/code";
 import { voucherExpiryDay } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
@@ -23,7 +23,7 @@ import { orderLines, paymentAttempts, vouchers } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { completeRefund, markPaidOffline, requestRefund } from "../payments/orders.server";
-import { voucherOrderKind } from "./order-kind.server";
+import { issueVoucher, voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's order and its life until delivery, on a real PostgreSQL with the job queue: made in the
 // order's transaction, issued when paid (by any source, late too), released, refunded (decision 0167).
@@ -248,5 +248,19 @@ describe("the voucher order kind", () => {
       ["refund", -8_000],
       ["voucher_cancellation", -8_000],
     ]);
+  });
+
+  it("draws another code when the one drawn is already a voucher's", async () => {
+    const taken = await placeVoucherOrder(amountOrder(50));
+    await markPaidOffline(taken.orderId, "cash");
+    const takenCode = (await voucherRow(taken.voucherId)).code ?? "";
+    const { voucherId, orderId } = await placeVoucherOrder(amountOrder(50));
+    const fresh = generateVoucherCode();
+    const draws = [takenCode, fresh];
+    const issued = await db().transaction((tx) =>
+      issueVoucher(tx, orderId, 12, () => draws.shift() ?? generateVoucherCode()),
+    );
+    expect(issued).toMatchObject({ id: voucherId, code: fresh, status: "active" });
+    expect(draws).toEqual([]);
   });
 });
