@@ -137,20 +137,25 @@ export function mailParts(raw: string): {
 }
 
 /** A file attached to a message (a booking's `.ics`), its text decoded with its own line ends kept. */
-export type MailAttachment = { type: string; filename: string; text: string };
+export type MailAttachment = { type: string; filename: string; text: string; bytes: Buffer };
 
 export function mailAttachments(raw: string): MailAttachment[] {
   return leafParts(splitEntity(raw))
     .filter((part) => /attachment/i.test(part.entity.headers["content-disposition"] ?? ""))
-    .map(({ type, entity }) => ({
-      type,
-      filename:
-        /filename="?([^";]+)"?/i.exec(entity.headers["content-disposition"] ?? "")?.[1] ?? "",
-      text: decodeBody(
-        entity.body,
-        (entity.headers["content-transfer-encoding"] ?? "").toLowerCase(),
-      ),
-    }));
+    .map(({ type, entity }) => {
+      const encoding = (entity.headers["content-transfer-encoding"] ?? "").toLowerCase();
+      return {
+        type,
+        filename:
+          /filename="?([^";]+)"?/i.exec(entity.headers["content-disposition"] ?? "")?.[1] ?? "",
+        text: decodeBody(entity.body, encoding),
+        // A binary file (a voucher's PDF) as its bytes.
+        bytes:
+          encoding === "base64"
+            ? Buffer.from(entity.body.replace(/\s+/g, ""), "base64")
+            : Buffer.from(entity.body, "utf8"),
+      };
+    });
 }
 
 /**

@@ -14,6 +14,7 @@ import { applyEventJob } from "../payments/inbox.server";
 import { paymentExpiryJob, paymentReconciliationJob } from "../payments/jobs.server";
 import { journalClosureJob } from "../payments/journal.server";
 import { publishJob } from "../blog/scheduled-publishing.server";
+import { voucherExpiryJob } from "../vouchers/lifecycle.server";
 import { MAIL_KINDS } from "./mail-kinds.server";
 import { personalDataPurgeJob } from "./personal-data-purge.server";
 
@@ -49,6 +50,7 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   paymentExpiryJob,
   paymentReconciliationJob,
   journalClosureJob,
+  voucherExpiryJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */

@@ -125,6 +125,7 @@ describe("the site's jobs", () => {
       "payments.expiry": "* * * * *",
       "payments.reconciliation": "*/15 * * * *",
       "payments.journal-closure": "10 0 * * *",
+      "vouchers.expiry": "30 9 * * *",
     });
   });
 

@@ -12,6 +12,11 @@ import type { AnyMailKind } from "../mail/outbox.server";
 import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
 import { enqueueNewsletterTest } from "../newsletter/sending.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "../payments/emails.server";
+import {
+  queueVoucherDeliveryMail,
+  queueVoucherOrderMail,
+  queueVoucherReminderMail,
+} from "../vouchers/emails.server";
 
 /**
  * Every kind of e-mail the site sends (decision 0150): each is defined by its feature (defineMailKind) and
@@ -33,4 +38,7 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   enqueueNewsletterTest,
   queueBuyerPaymentMail,
   queueOwnerPaymentMail,
+  queueVoucherOrderMail,
+  queueVoucherDeliveryMail,
+  queueVoucherReminderMail,
 ];

@@ -36,6 +36,9 @@ describe("the mail worker's kinds", () => {
       "newsletter-test",
       "payment-buyer",
       "payment-owner",
+      "voucher-delivery",
+      "voucher-order",
+      "voucher-reminder",
     ]);
     expect(MAIL_KINDS.map((kind) => kind.kind).sort()).toEqual(inSources);
   });

@@ -1423,3 +1423,114 @@ export const moneyJournal = pgTable(
     index("money_journal_order_idx").on(table.orderId),
   ],
 );
+
+/*
+ * Gift vouchers (decision 0167): one per voucher order, issued (its code, `active`) when the order is paid,
+ * redeemed by compare-and-set, never twice. `voucher_uses` lists every redemption (an amount's partial uses).
+ */
+
+export const VOUCHER_KINDS = ["session", "amount"] as const;
+export const VOUCHER_STATUSES = [
+  "awaiting_payment",
+  "active",
+  "used",
+  "expired",
+  "cancelled",
+] as const;
+export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
+export const VOUCHER_SEND_TO = ["buyer", "recipient"] as const;
+export const VOUCHER_USE_BY = ["owner", "client"] as const;
+
+export const vouchers = pgTable(
+  "vouchers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** 12 characters of Crockford base32 (decision 0164); null until the order is paid. */
+    code: varchar("code", { length: 12 }).unique(),
+    kind: varchar("kind", { length: 10 }).$type<(typeof VOUCHER_KINDS)[number]>().notNull(),
+    sessionTypeId: uuid("session_type_id").references(() => sessionTypes.id, {
+      onDelete: "set null",
+    }),
+    /** The studio it is valid in; null: any studio offering its session. */
+    studioId: uuid("studio_id").references(() => studios.id, { onDelete: "set null" }),
+    /** What it covers as sold (« Séance Iris », « 80 € »). */
+    label: varchar("label", { length: 200 }).notNull(),
+    valueCents: integer("value_cents").notNull(),
+    /** What is left: an amount's rest; a session's value until used, 0 after. */
+    balanceCents: integer("balance_cents").notNull(),
+    status: varchar("status", { length: 20 })
+      .$type<VoucherStatus>()
+      .notNull()
+      .default("awaiting_payment"),
+    recipientName: varchar("recipient_name", { length: 60 }).notNull(),
+    buyerName: varchar("buyer_name", { length: 60 }).notNull(),
+    message: varchar("message", { length: 500 }).notNull().default(""),
+    sendTo: varchar("send_to", { length: 10 }).$type<(typeof VOUCHER_SEND_TO)[number]>().notNull(),
+    recipientEmail: varchar("recipient_email", { length: 255 }),
+    /** The Paris day it is sent at 9:00; null: as soon as it is paid. */
+    deliveryDay: date("delivery_day", { mode: "string" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    issuedAt: timestamp("issued_at", { withTimezone: true }),
+    /** The last Paris day it can be used (included); set when issued, moved by an extension. */
+    expiresOn: date("expires_on", { mode: "string" }),
+    vatMode: varchar("vat_mode", { length: 10 }).$type<VoucherVatMode>().notNull(),
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("vouchers_kind_check", sql`${table.kind} in ${oneOf(VOUCHER_KINDS)}`),
+    check("vouchers_status_check", sql`${table.status} in ${oneOf(VOUCHER_STATUSES)}`),
+    check("vouchers_send_to_check", sql`${table.sendTo} in ${oneOf(VOUCHER_SEND_TO)}`),
+    check("vouchers_vat_mode_check", sql`${table.vatMode} in ${oneOf(VOUCHER_VAT_MODES)}`),
+    check("vouchers_value_check", sql`${table.valueCents} > 0`),
+    check(
+      "vouchers_balance_check",
+      sql`${table.balanceCents} >= 0 and ${table.balanceCents} <= ${table.valueCents}`,
+    ),
+    check(
+      "vouchers_session_check",
+      sql`${table.kind} <> 'session' or ${table.balanceCents} in (0, ${table.valueCents})`,
+    ),
+    check(
+      "vouchers_issued_check",
+      sql`${table.status} in ('awaiting_payment', 'cancelled') or (${table.code} is not null and ${table.expiresOn} is not null)`,
+    ),
+    check(
+      "vouchers_recipient_email_check",
+      sql`${table.sendTo} <> 'recipient' or ${table.recipientEmail} is not null`,
+    ),
+    // The daily job: active vouchers by their last day.
+    index("vouchers_active_expiry_idx")
+      .on(table.expiresOn)
+      .where(sql`${table.status} = 'active'`),
+    index("vouchers_created_idx").on(table.createdAt, table.id),
+  ],
+);
+
+/** One redemption of a voucher (a session, or part of an amount); `cancelled_at` when given back. */
+export const voucherUses = pgTable(
+  "voucher_uses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    voucherId: uuid("voucher_id")
+      .notNull()
+      .references(() => vouchers.id, { onDelete: "restrict" }),
+    amountCents: integer("amount_cents").notNull(),
+    bookingId: uuid("booking_id").references(() => bookings.id, { onDelete: "set null" }),
+    by: varchar("by", { length: 10 }).$type<(typeof VOUCHER_USE_BY)[number]>().notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("voucher_uses_amount_check", sql`${table.amountCents} > 0`),
+    check("voucher_uses_by_check", sql`${table.by} in ${oneOf(VOUCHER_USE_BY)}`),
+    index("voucher_uses_voucher_idx").on(table.voucherId, table.at),
+    index("voucher_uses_booking_idx").on(table.bookingId),
+  ],
+);

@@ -29,6 +29,8 @@ export type EnqueueOptions = {
   tx?: Executor;
   /** A second request with the same key within the hour queues nothing and answers null. */
   once?: string;
+  /** Not sent before this instant (a gift voucher delivered on its day, decision 0167). */
+  startAfter?: Date;
 };
 
 /**

@@ -54,6 +54,11 @@ export type NewOrder = {
   studioId?: string | null;
   /** A transfer's deadline (the owner's number of days); ignored for the other methods. */
   payBy?: Date | null;
+  /**
+   * The kind's own rows, written in the order's transaction after its lines (a voucher, decision 0167);
+   * not called on a second submit, which finds the first order and its rows.
+   */
+  inTransaction?: (tx: Tx, order: OrderRecord) => Promise<void>;
 };
 
 export type OrderCheckout = {
@@ -188,6 +193,7 @@ export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
             })),
           );
           await insertAttempt(savepoint, order, expiresAt);
+          await input.inTransaction?.(savepoint, order);
           return order;
         });
       } catch (error) {

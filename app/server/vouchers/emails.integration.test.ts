@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { ensurePdfTools, pdfText } from "../../../tests/support/pdf-tools";
+import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
+import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { formatCalendarDayFr } from "~/lib/vouchers/terms";
+import { startWorkers } from "../boot/jobs.server";
+import { provideOrderKinds } from "../payments/order-kinds.server";
+import { markPaidOffline } from "../payments/orders.server";
+import { voucherDeliveryEmail } from "./emails.server";
+import { voucherOrderKind } from "./order-kind.server";
+
+// A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
+// buyer's order with how to pay, the voucher's PDF (read back as a person's computer reads it) sent once
+// to the buyer or the recipient.
+
+useAppDatabase({ jobs: true });
+
+let capture: Awaited<ReturnType<typeof startSmtpCapture>>;
+
+beforeAll(async () => {
+  ensurePdfTools();
+  provideOrderKinds([voucherOrderKind]);
+  capture = await startSmtpCapture();
+  await startWorkers({
+    mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
+    photoWorkers: 0,
+  });
+});
+afterAll(async () => {
+  await capture.close();
+});
+
+const mailsTo = (address: string) => capture.received.filter((mail) => mail.to.includes(address));
+// pdftotext writes no-break spaces as they are and breaks lines where the page does: compare words.
+const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+
+describe("a voucher's e-mails", () => {
+  it("tells the transfer's buyer the IBAN, holder, reference, amount and deadline, then sends the voucher's PDF once paid", async () => {
+    const order = voucherOrderOf({ kind: "amount", euros: 80 });
+    const { orderId, voucherId, transferReference } = await placeVoucherOrder(order);
+    const buyer = order.buyer.email;
+    await expect.poll(() => mailsTo(buyer).length).toBe(1);
+    const [placed] = mailsTo(buyer);
+    expect(placed?.text).toContain("FR76 3000 6000 0112 3456 7890 189");
+    expect(placed?.text).toContain("Titulaire : Atelier Lumière");
+    expect(placed?.text).toContain(`Référence à indiquer : ${transferReference}`);
+    expect(words(placed?.text ?? "")).toContain(words("virement de 80 € avant le"));
+    expect(placed?.text).toMatch(
+      /avant le \d{1,2}(er)? \p{L}+ \d{4} à \d{1,2}\u00a0h\u00a0\d{2} :/u,
+    );
+    expect(placed?.text).toMatch(/\/commande\/[A-Za-z0-9_-]+/);
+    expect(placed?.text).not.toContain("\n\n\n");
+
+    await markPaidOffline(orderId, "transfer");
+    // The core's « paiement reçu » and the voucher itself.
+    await expect.poll(() => mailsTo(buyer).length).toBe(3);
+    const delivered = mailsTo(buyer).find((mail) => /bon cadeau pour/.test(mail.subject));
+    const voucher = await voucherRow(voucherId);
+    const code = voucher.code ?? "";
+    expect(delivered?.subject).toBe("Le bon cadeau pour Élodie Françoise");
+    expect(delivered?.text).toContain(formatVoucherCode(code));
+    const [pdf] = mailAttachments(delivered?.raw ?? "");
+    expect(pdf).toMatchObject({
+      type: "application/pdf",
+      filename: `bon-cadeau-${formatVoucherCode(code)}.pdf`,
+    });
+    const text = words(pdfText(pdf?.bytes ?? Buffer.alloc(0)));
+    expect(text).toContain(formatVoucherCode(code));
+    expect(text).toContain("Élodie Françoise");
+    expect(text).toContain("De la part de Noël Lefèvre");
+    expect(text).toContain(words("« sœur de cœur »"));
+    expect(text).toContain(
+      words(`Valable jusqu'au ${formatCalendarDayFr(voucher.expiresOn ?? "")}`),
+    );
+    expect(text).toContain(words("Valable pour 80 €"));
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveredAt).not.toBeNull();
+    // Delivered: a job run again writes nothing.
+    expect(await voucherDeliveryEmail({ voucherId })).toBeNull();
+  });
+
+  it("sends the voucher to the recipient when the buyer asked, and tells a studio payment's buyer to pay there", async () => {
+    const recipient = `elodie-${Date.now()}@example.test`;
+    const order = voucherOrderOf(
+      { kind: "amount", euros: 120 },
+      { method: "studio", sendTo: "recipient", recipient: { name: "Élodie", email: recipient } },
+    );
+    const { orderId } = await placeVoucherOrder(order);
+    await expect.poll(() => mailsTo(order.buyer.email).length).toBe(1);
+    expect(words(mailsTo(order.buyer.email)[0]?.text ?? "")).toContain(
+      words("Vous la réglerez au studio (120 €)"),
+    );
+    await markPaidOffline(orderId, "card_terminal");
+    await expect.poll(() => mailsTo(recipient).length).toBe(1);
+    const [mail] = mailsTo(recipient);
+    expect(mail?.subject).toBe("Noël Lefèvre vous offre un bon cadeau");
+    expect(mailAttachments(mail?.raw ?? "")).toHaveLength(1);
+  });
+});

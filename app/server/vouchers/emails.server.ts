@@ -1,0 +1,266 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { formatDateFr } from "~/lib/dates";
+import { formatCents } from "~/lib/prices";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
+import { now } from "../clock.server";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { orders, vouchers } from "../db/schema";
+import { env } from "../env.server";
+import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { defineMailKind } from "../mail/outbox.server";
+import type { OutgoingMail } from "../mail/transport.server";
+import { orderPageUrl } from "../payments/emails.server";
+import { renderVoucherPdf, type VoucherPdfStudio } from "./voucher-pdf.server";
+
+/*
+ * A gift voucher's e-mails (decision 0167), queued in the transaction that made or changed its order and
+ * written when they leave, from the rows as they then stand: the buyer's order (with how to pay), the
+ * voucher itself as a PDF (once: `delivered_at`), and the reminder before it expires.
+ */
+
+type OrderMailJob = { orderId: string };
+type VoucherMailJob = { voucherId: string };
+
+const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
+
+const paragraphs = (lines: string[]) =>
+  lines
+    .filter((line) => line !== "")
+    .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
+    .join("\n");
+
+/** « 7 décembre 2026 à 19 h 26 », Paris time, with no-break spaces. */
+function dayAndTimeFr(at: Date): string {
+  const parts = new Intl.DateTimeFormat("fr-FR", {
+    timeZone: "Europe/Paris",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const hour = Number(parts.find((part) => part.type === "hour")?.value ?? 0);
+  const minute = parts.find((part) => part.type === "minute")?.value ?? "00";
+  return `${formatDateFr(at)} à ${hour}\u00a0h\u00a0${minute}`;
+}
+
+/** The bank details the buyer was given when ordering (kept in the order's rules, decision 0167). */
+type TransferDetails = { holder: string; iban: string };
+const transferDetailsOf = (snapshot: Record<string, unknown>): TransferDetails | null => {
+  const transfer = snapshot.transfer as Partial<TransferDetails> | undefined;
+  return transfer?.holder && transfer.iban
+    ? { holder: transfer.holder, iban: transfer.iban }
+    : null;
+};
+
+/** The IBAN grouped by four, as the owner's bank prints it. */
+const groupedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, "$1 ");
+
+/** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
+export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, voucher: vouchers })
+    .from(orders)
+    .innerJoin(vouchers, eq(vouchers.orderId, orders.id))
+    .where(eq(orders.id, job.orderId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  const { identity, payments } = (await readSiteContent()).documents;
+  const bank = transferDetailsOf(order.rulesSnapshot) ?? {
+    holder: payments.transferHolder,
+    iban: payments.transferIban,
+  };
+  const link = await orderPageUrl(order.id);
+  const amount = formatCents(order.amountCents);
+  const what = `un bon cadeau (${voucher.label}) pour ${voucher.recipientName}`;
+  const howToPay =
+    order.status === "paid"
+      ? [`Nous avons bien reçu votre paiement de ${amount}. Merci !`]
+      : order.method === "transfer"
+        ? [
+            `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? dayAndTimeFr(order.payBy) : ""} :`,
+            `Titulaire : ${bank.holder}`,
+            `IBAN : ${groupedIban(bank.iban)}`,
+            `Référence à indiquer : ${order.transferReference ?? ""}`,
+            "Le bon vous sera envoyé dès réception du virement.",
+          ]
+        : order.method === "studio"
+          ? [
+              `Vous la réglerez au studio (${amount}) : le bon sera envoyé dès que le studio aura noté votre paiement.`,
+            ]
+          : [
+              `Son paiement par carte (${amount}) est en cours. S'il n'a pas abouti, vous pouvez le reprendre depuis la page de votre commande.`,
+            ];
+  const subject = `Votre commande : ${what}`;
+  const lines = [
+    `Bonjour ${order.buyerName},`,
+    `Merci pour votre commande : ${what}.`,
+    ...howToPay,
+    "Votre commande, son état et le bon sont sur sa page :",
+  ];
+  return {
+    to: order.buyerEmail,
+    subject,
+    text: [...lines, link].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[1] ?? subject,
+      body: `${paragraphs(lines)}${emailButton(link, "Voir ma commande")}`,
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} au sujet de votre commande.`,
+    }),
+    replyTo: { name: identity.brand, address: identity.email },
+  };
+}
+
+/** The file name of a voucher's PDF. */
+export const voucherPdfFilename = (code: string) => `bon-cadeau-${formatVoucherCode(code)}.pdf`;
+
+/**
+ * The PDF of an issued voucher (the delivery's attachment, the order's page's download): its studio, or
+ * every studio when it is valid in any.
+ */
+export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promise<Uint8Array> {
+  if (!voucher.code || !voucher.expiresOn) throw new Error("Ce bon n'est pas encore émis.");
+  const content = await readSiteContent();
+  const studios = content.studios.filter(
+    (studio) => voucher.studioId === null || studio.id === voucher.studioId,
+  );
+  const pdfStudios: VoucherPdfStudio[] = studios.map((studio) => ({
+    name: studio.data.name,
+    address: studio.data.address,
+    phone: studio.data.phone,
+  }));
+  const cover: VoucherCover =
+    voucher.kind === "amount"
+      ? { kind: "amount", cents: voucher.valueCents }
+      : {
+          kind: "session",
+          sessionName: voucher.label,
+          studioName: voucher.studioId ? (studios[0]?.data.name ?? null) : null,
+        };
+  const site = siteUrl();
+  return renderVoucherPdf({
+    brandName: content.documents.identity.brand,
+    recipientName: voucher.recipientName,
+    buyerName: voucher.buyerName,
+    message: voucher.message,
+    cover,
+    code: voucher.code,
+    expiryDay: voucher.expiresOn,
+    studios: pdfStudios,
+    siteAddress: new URL(site).host,
+    link: `${site}/bons-cadeaux?code=${voucher.code}`,
+  });
+}
+
+/** The voucher as a PDF, to the buyer or the recipient; nothing once delivered or no longer active. */
+export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, voucher: vouchers })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(eq(vouchers.id, job.voucherId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  if (voucher.status !== "active" || voucher.deliveredAt || !voucher.code || !voucher.expiresOn) {
+    return null;
+  }
+  const { identity } = (await readSiteContent()).documents;
+  const pdf = await voucherPdfOf(voucher);
+  const site = siteUrl();
+  const toRecipient = voucher.sendTo === "recipient" ? voucher.recipientEmail : null;
+  const greeting = toRecipient ? voucher.recipientName : order.buyerName;
+  const lines = toRecipient
+    ? [
+        `Bonjour ${greeting},`,
+        `${voucher.buyerName} vous offre un bon cadeau : ${voucher.label}.`,
+        `Vous le trouverez en pièce jointe. Son code : ${formatVoucherCode(voucher.code)}, valable jusqu'au ${formatCalendarDayFr(voucher.expiresOn)}.`,
+        voucher.kind === "session"
+          ? "Pour l'utiliser, réservez votre séance sur notre site en indiquant ce code."
+          : "Présentez-le au studio : il s'utilise en une ou plusieurs fois.",
+      ]
+    : [
+        `Bonjour ${greeting},`,
+        `Voici le bon cadeau pour ${voucher.recipientName} (${voucher.label}), en pièce jointe, prêt à imprimer ou à transmettre.`,
+        `Son code : ${formatVoucherCode(voucher.code)}, valable jusqu'au ${formatCalendarDayFr(voucher.expiresOn)}.`,
+      ];
+  const subject = toRecipient
+    ? `${voucher.buyerName} vous offre un bon cadeau`
+    : `Le bon cadeau pour ${voucher.recipientName}`;
+  return {
+    to: toRecipient ?? order.buyerEmail,
+    subject,
+    text: [...lines, site].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[1] ?? subject,
+      body: `${paragraphs(lines)}${emailButton(site, identity.brand)}`,
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} pour un bon cadeau.`,
+    }),
+    replyTo: { name: identity.brand, address: identity.email },
+    attachments: [
+      {
+        filename: voucherPdfFilename(voucher.code),
+        contentType: "application/pdf",
+        content: Buffer.from(pdf),
+      },
+    ],
+  };
+}
+
+/** The reminder 30 days before a voucher's last day, to whoever holds it; nothing once it has served. */
+export async function voucherReminderEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, voucher: vouchers })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(eq(vouchers.id, job.voucherId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  if (voucher.status !== "active" || !voucher.code || !voucher.expiresOn) return null;
+  const { identity } = (await readSiteContent()).documents;
+  const toRecipient = voucher.sendTo === "recipient" ? voucher.recipientEmail : null;
+  const subject = `Votre bon cadeau expire le ${formatCalendarDayFr(voucher.expiresOn)}`;
+  const lines = [
+    `Bonjour ${toRecipient ? voucher.recipientName : order.buyerName},`,
+    `Le bon cadeau ${formatVoucherCode(voucher.code)} (${voucher.label}${voucher.kind === "amount" ? `, reste ${formatCents(voucher.balanceCents)}` : ""}) est valable jusqu'au ${formatCalendarDayFr(voucher.expiresOn)}.`,
+    "Pensez à l'utiliser d'ici là. Un empêchement ? Répondez à ce message avant cette date : le studio peut le prolonger.",
+  ];
+  return {
+    to: toRecipient ?? order.buyerEmail,
+    subject,
+    text: [...lines, siteUrl()].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[1] ?? subject,
+      body: paragraphs(lines),
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} pour un bon cadeau.`,
+    }),
+    replyTo: { name: identity.brand, address: identity.email },
+  };
+}
+
+export const queueVoucherOrderMail = defineMailKind<OrderMailJob>("voucher-order", {
+  failureKind: "payment",
+  compose: voucherOrderEmail,
+});
+
+export const queueVoucherDeliveryMail = defineMailKind<VoucherMailJob>("voucher-delivery", {
+  failureKind: "payment",
+  compose: voucherDeliveryEmail,
+  // Delivered once: a job run again after the server accepted it finds delivered_at and writes nothing.
+  afterDelivery: async ({ voucherId }) => {
+    await db()
+      .update(vouchers)
+      .set({ deliveredAt: now(), updatedAt: now() })
+      .where(and(eq(vouchers.id, voucherId), isNull(vouchers.deliveredAt)));
+  },
+});
+
+export const queueVoucherReminderMail = defineMailKind<VoucherMailJob>("voucher-reminder", {
+  failureKind: "payment",
+  compose: voucherReminderEmail,
+});

@@ -1,0 +1,177 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { journalRowsOf, memoryCardProvider } from "../../../tests/support/payments";
+import {
+  placeVoucherOrder,
+  voucherMailJobs,
+  voucherOrderOf,
+  voucherRow,
+} from "../../../tests/support/vouchers";
+import { addCalendarDays } from "~/lib/vouchers/terms";
+import { setClockForTests } from "../clock.server";
+import { db } from "../db/client.server";
+import { orders, paymentAttempts } from "../db/schema";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { provideOrderKinds } from "../payments/order-kinds.server";
+import { markPaidOffline, markRefundedOffline } from "../payments/orders.server";
+import {
+  expireVouchers,
+  extendVoucher,
+  remindExpiringVouchers,
+  withdrawVoucherOrder,
+} from "./lifecycle.server";
+import { voucherOrderKind } from "./order-kind.server";
+import { useAmountVoucher } from "./redemption.server";
+
+// The end of a voucher's life on a real PostgreSQL (decision 0167): the buyer's withdrawal within 14 days
+// while unused, the expiry and its reminder once, the owner's extension.
+
+useAppDatabase({ jobs: true });
+
+const card = memoryCardProvider();
+
+beforeAll(() => {
+  card.install();
+  provideOrderKinds([voucherOrderKind]);
+});
+afterAll(() => card.uninstall());
+afterEach(() => setClockForTests(null));
+
+/** Monday 7 December 2026, 10:00 in Paris: the withdrawal period ends on Monday 21 December. */
+const ORDERED = new Date("2026-12-07T09:00:00Z");
+
+async function paidAmountVoucher(method: "transfer" | "card" = "transfer", euros = 80) {
+  setClockForTests(ORDERED);
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf({ kind: "amount", euros }, { method }),
+  );
+  if (method === "card") {
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    const reference = attempt?.providerReference ?? "";
+    card.pay(reference, euros * 100);
+    await applyPaymentStatus({
+      provider: "stripe",
+      providerReference: reference,
+      status: "succeeded",
+      amountCents: euros * 100,
+      currency: "eur",
+      paymentReference: `pi_${reference}`,
+      source: "webhook",
+    });
+  } else {
+    await markPaidOffline(orderId, "transfer");
+  }
+  const voucher = await voucherRow(voucherId);
+  return { orderId, voucherId, code: voucher.code ?? "", expiresOn: voucher.expiresOn ?? "" };
+}
+
+const orderStatus = async (orderId: string) =>
+  (await db().select().from(orders).where(eq(orders.id, orderId)))[0]?.status;
+
+describe("withdrawVoucherOrder", () => {
+  it("refunds a card payment through the provider and cancels the voucher, on the period's last day", async () => {
+    const { orderId, voucherId, code } = await paidAmountVoucher("card");
+    setClockForTests(new Date("2026-12-21T21:00:00Z"));
+    const refunded = card.calls.refund.length;
+    const refund = await withdrawVoucherOrder(orderId);
+    expect(refund).toMatchObject({ amountCents: 8_000, status: "succeeded" });
+    expect(card.calls.refund.length).toBe(refunded + 1);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await orderStatus(orderId)).toBe("refunded");
+    const journal = await journalRowsOf(orderId);
+    expect(journal.map((row) => [row.kind, row.amountCents])).toEqual([
+      ["payment", 8_000],
+      ["voucher_issue", 8_000],
+      ["voucher_cancellation", -8_000],
+      ["refund", -8_000],
+    ]);
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      ok: false,
+      reason: "cancelled",
+    });
+    await expect(withdrawVoucherOrder(orderId)).rejects.toThrow(/pas payée/);
+  });
+
+  it("marks an offline payment for the owner to give back, the voucher cancelled at once", async () => {
+    const { orderId, voucherId } = await paidAmountVoucher("transfer");
+    const refund = await withdrawVoucherOrder(orderId);
+    expect(refund).toMatchObject({ amountCents: 8_000, status: "to_refund_offline" });
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    await markRefundedOffline(refund.id);
+    expect(await orderStatus(orderId)).toBe("refunded");
+    // One cancellation row: the refund's completion finds the voucher already cancelled.
+    const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);
+    expect(kinds.filter((kind) => kind === "voucher_cancellation")).toHaveLength(1);
+  });
+
+  it("refuses in French after the period, and once the voucher has served", async () => {
+    const late = await paidAmountVoucher();
+    setClockForTests(new Date("2026-12-22T09:00:00Z"));
+    await expect(withdrawVoucherOrder(late.orderId)).rejects.toThrow(
+      "Le délai de rétractation est passé : il courait jusqu'au 21 décembre 2026.",
+    );
+    expect((await voucherRow(late.voucherId)).status).toBe("active");
+
+    const used = await paidAmountVoucher();
+    expect((await useAmountVoucher({ code: used.code, amountCents: 1_000 })).ok).toBe(true);
+    await expect(withdrawVoucherOrder(used.orderId)).rejects.toThrow(/déjà servi/);
+    expect(await voucherRow(used.voucherId)).toMatchObject({
+      status: "active",
+      balanceCents: 7_000,
+    });
+    expect(await orderStatus(used.orderId)).toBe("paid");
+  });
+});
+
+describe("expiry", () => {
+  it("marks vouchers past their last day expired, reminds once 30 days before, and the owner's extension revives one", async () => {
+    const { voucherId, code, expiresOn } = await paidAmountVoucher();
+
+    setClockForTests(new Date(`${addCalendarDays(expiresOn, -31)}T10:00:00Z`));
+    await remindExpiringVouchers();
+    expect((await voucherRow(voucherId)).reminderSentAt).toBeNull();
+
+    setClockForTests(new Date(`${addCalendarDays(expiresOn, -30)}T10:00:00Z`));
+    await remindExpiringVouchers();
+    await remindExpiringVouchers();
+    expect((await voucherRow(voucherId)).reminderSentAt).not.toBeNull();
+    const reminders = (await voucherMailJobs({ voucherId })).filter(
+      (job) => job.kind === "voucher-reminder",
+    );
+    expect(reminders).toHaveLength(1);
+
+    setClockForTests(new Date(`${expiresOn}T12:00:00Z`));
+    await expireVouchers();
+    expect((await voucherRow(voucherId)).status).toBe("active");
+    setClockForTests(new Date(`${addCalendarDays(expiresOn, 1)}T12:00:00Z`));
+    await expireVouchers();
+    expect((await voucherRow(voucherId)).status).toBe("expired");
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      reason: "expired",
+    });
+
+    await expect(extendVoucher(voucherId, expiresOn)).rejects.toThrow(/date à venir/);
+    const later = addCalendarDays(expiresOn, 60);
+    expect(await extendVoucher(voucherId, later)).toMatchObject({
+      status: "active",
+      expiresOn: later,
+      reminderSentAt: null,
+    });
+    await expect(extendVoucher(voucherId, addCalendarDays(expiresOn, 30))).rejects.toThrow(
+      /après sa fin actuelle/,
+    );
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({ ok: true });
+  });
+
+  it("refuses to extend a used voucher", async () => {
+    const { voucherId, code, expiresOn } = await paidAmountVoucher("transfer", 50);
+    await useAmountVoucher({ code, amountCents: 5_000 });
+    await expect(extendVoucher(voucherId, addCalendarDays(expiresOn, 30))).rejects.toThrow(
+      /déjà été utilisé/,
+    );
+  });
+});

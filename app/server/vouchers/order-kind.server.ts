@@ -1,0 +1,135 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { generateVoucherCode } from "~/lib/vouchers/code";
+import { deliveryInstant } from "~/lib/vouchers/delivery";
+import { voucherExpiryDay } from "~/lib/vouchers/terms";
+import { now } from "../clock.server";
+import { paymentsSchema } from "~/content/schemas";
+import { siteDocuments, vouchers } from "../db/schema";
+import { appendJournal, type Tx } from "../payments/journal.server";
+import { defineOrderKind } from "../payments/order-kinds.server";
+import { queueVoucherDeliveryMail } from "./emails.server";
+
+/*
+ * What a voucher order does when its payment lands, is released unpaid or is refunded (decision 0167),
+ * inside the payments core's transaction: issued (a code, active, its last day, the journal's
+ * `voucher_issue`, its delivery queued for now or for its day at 9:00 Paris), cancelled unpaid, cancelled
+ * with a `voucher_cancellation` row when refunded.
+ */
+
+type PgErrorFields = { code?: string; constraint?: string };
+const pgFields = (error: unknown): PgErrorFields => {
+  if (typeof error !== "object" || error === null) return {};
+  const own = error as PgErrorFields & { cause?: unknown };
+  if (own.code) return own;
+  return typeof own.cause === "object" && own.cause !== null ? (own.cause as PgErrorFields) : {};
+};
+
+/** Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day. */
+export async function issueVoucher(
+  tx: Tx,
+  orderId: string,
+  validityMonths: number,
+  newCode: () => string = generateVoucherCode,
+) {
+  const at = now();
+  for (let draw = 1; ; draw++) {
+    try {
+      // In a savepoint: a code already taken rolls back this update only and draws another.
+      const issued = await tx.transaction(async (savepoint) => {
+        const [row] = await savepoint
+          .update(vouchers)
+          .set({
+            code: newCode(),
+            status: "active",
+            issuedAt: at,
+            expiresOn: voucherExpiryDay(at, validityMonths),
+            cancelledAt: null,
+            updatedAt: at,
+          })
+          // Never issued before (a late payment reactivates one released unpaid, never one refunded).
+          .where(
+            and(
+              eq(vouchers.orderId, orderId),
+              inArray(vouchers.status, ["awaiting_payment", "cancelled"]),
+              isNull(vouchers.code),
+            ),
+          )
+          .returning();
+        return row ?? null;
+      });
+      return issued;
+    } catch (error) {
+      const { code, constraint } = pgFields(error);
+      if (code !== "23505" || constraint !== "vouchers_code_unique" || draw >= 10) throw error;
+    }
+  }
+}
+
+/**
+ * The owner's validity in months, read with the payment's own transaction: another connection from inside
+ * it could wait for a pool that concurrent payments hold (13 reports at once).
+ */
+async function validityMonths(tx: Tx): Promise<number> {
+  const [row] = await tx
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "payments"));
+  const parsed = paymentsSchema.safeParse(row?.data ?? {});
+  return parsed.success
+    ? parsed.data.voucherValidityMonths
+    : paymentsSchema.parse({}).voucherValidityMonths;
+}
+
+export const voucherOrderKind = defineOrderKind("voucher", {
+  onPaid: async (tx, order, { attemptId }) => {
+    const voucher = await issueVoucher(tx, order.id, await validityMonths(tx));
+    if (!voucher) return;
+    await appendJournal(tx, {
+      kind: "voucher_issue",
+      orderId: order.id,
+      attemptId,
+      voucherId: voucher.id,
+      amountCents: voucher.valueCents,
+      details: { code: voucher.code, kind: voucher.kind, expiresOn: voucher.expiresOn },
+    });
+    const startAfter = deliveryInstant(voucher.deliveryDay, now());
+    await queueVoucherDeliveryMail(
+      { voucherId: voucher.id },
+      { tx, once: `voucher-delivery:${voucher.id}`, ...(startAfter ? { startAfter } : {}) },
+    );
+  },
+  onReleased: async (tx, order) => {
+    await tx
+      .update(vouchers)
+      .set({ status: "cancelled", cancelledAt: now(), updatedAt: now() })
+      .where(and(eq(vouchers.orderId, order.id), eq(vouchers.status, "awaiting_payment")));
+  },
+  onRefunded: async (tx, order, { refundId, fullyRefunded }) => {
+    if (!fullyRefunded) return;
+    await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" });
+  },
+});
+
+/** Cancels the order's voucher still usable (active), with its journal row; null when none was. */
+export async function cancelIssuedVoucher(
+  tx: Tx,
+  orderId: string,
+  details: { refundId?: string; reason: string },
+) {
+  const at = now();
+  const [voucher] = await tx
+    .update(vouchers)
+    .set({ status: "cancelled", cancelledAt: at, updatedAt: at })
+    .where(and(eq(vouchers.orderId, orderId), inArray(vouchers.status, ["active", "expired"])))
+    .returning();
+  if (!voucher) return null;
+  await appendJournal(tx, {
+    kind: "voucher_cancellation",
+    orderId,
+    refundId: details.refundId ?? null,
+    voucherId: voucher.id,
+    amountCents: -voucher.balanceCents,
+    details: { code: voucher.code, reason: details.reason },
+  });
+  return voucher;
+}

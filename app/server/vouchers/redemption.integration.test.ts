@@ -1,0 +1,238 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { insertPhotographer, insertSessionType, studioIds } from "../../../tests/support/booking";
+import { useAppDatabase } from "../../../tests/support/database";
+import { journalRowsOf } from "../../../tests/support/payments";
+import {
+  placeVoucherOrder,
+  usesOf,
+  voucherOrderOf,
+  voucherRow,
+} from "../../../tests/support/vouchers";
+import { formatVoucherCode, generateVoucherCode } from "~/lib/vouchers/code";
+import { setClockForTests } from "../clock.server";
+import { db } from "../db/client.server";
+import { bookings, vouchers } from "../db/schema";
+import { provideOrderKinds } from "../payments/order-kinds.server";
+import { verifyJournal } from "../payments/journal.server";
+import { markPaidOffline } from "../payments/orders.server";
+import { eq } from "drizzle-orm";
+import { voucherOrderKind } from "./order-kind.server";
+import {
+  giveBackSessionVoucher,
+  redeemSessionVoucher,
+  useAmountVoucher,
+  type VoucherRedemption,
+} from "./redemption.server";
+
+// Redeeming vouchers on a real PostgreSQL (decision 0167): never twice, even 50 at once; never more than
+// an amount's balance; every refusal in French; a session given back when its booking is cancelled.
+
+useAppDatabase({ jobs: true });
+
+let studio = { ussel: "", brive: "", limoges: "" };
+let iris = "";
+let portrait = "";
+let photographer = "";
+
+beforeAll(async () => {
+  provideOrderKinds([voucherOrderKind]);
+  studio = await studioIds();
+  iris = await insertSessionType([studio.brive, studio.ussel], { name: "Séance Iris" });
+  portrait = await insertSessionType([studio.brive], { name: "Séance portrait" });
+  photographer = await insertPhotographer("Sophie", [studio.brive, studio.ussel]);
+});
+afterEach(() => setClockForTests(null));
+
+/** A paid session voucher for Iris (at Brive, or any studio); its id and code. */
+async function sessionVoucher(studioId: string | null = studio.brive) {
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf({ kind: "session", sessionTypeId: iris, studioSlug: null, euros: 150 }),
+    { studioId },
+  );
+  await markPaidOffline(orderId, "transfer");
+  const voucher = await voucherRow(voucherId);
+  return { orderId, voucherId, code: voucher.code ?? "", expiresOn: voucher.expiresOn ?? "" };
+}
+
+async function amountVoucher(euros = 100) {
+  const { orderId, voucherId } = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros }));
+  await markPaidOffline(orderId, "cash");
+  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
+}
+
+async function booking(studioId = studio.brive, sessionTypeId = iris) {
+  const [row] = await db()
+    .insert(bookings)
+    .values({
+      sessionTypeId,
+      studioId,
+      photographerId: photographer,
+      startsAt: new Date("2027-03-01T09:00:00Z"),
+      endsAt: new Date("2027-03-01T10:00:00Z"),
+      state: "confirmed",
+      clientName: "Élodie Françoise",
+      clientEmail: "elodie@example.test",
+      manageTokenHash: randomUUID().replace(/-/g, "").padEnd(64, "0"),
+    })
+    .returning({ id: bookings.id });
+  return row?.id ?? "";
+}
+
+const redeem = (
+  code: string,
+  overrides: Partial<Parameters<typeof redeemSessionVoucher>[1]> = {},
+) =>
+  db().transaction((tx) =>
+    redeemSessionVoucher(tx, {
+      code,
+      sessionTypeId: iris,
+      studioId: studio.brive,
+      bookingId: null,
+      ...overrides,
+    }),
+  );
+
+const reasonOf = (result: VoucherRedemption) => (result.ok ? "ok" : result.reason);
+
+describe("redeemSessionVoucher", () => {
+  it("redeems a session voucher once, typed as a person types it, with its use and its journal row", async () => {
+    const { orderId, voucherId, code } = await sessionVoucher();
+    const bookingId = await booking();
+    const result = await redeem(formatVoucherCode(code).toLowerCase(), { bookingId });
+    expect(result).toMatchObject({ ok: true, voucher: { status: "used", balanceCents: 0 } });
+    expect(await usesOf(voucherId)).toEqual([
+      expect.objectContaining({ amountCents: 15_000, bookingId, by: "client", cancelledAt: null }),
+    ]);
+    const journal = await journalRowsOf(orderId);
+    expect(journal.at(-1)).toMatchObject({
+      kind: "voucher_redemption",
+      amountCents: -15_000,
+      voucherId,
+    });
+    expect(await redeem(code)).toMatchObject({
+      ok: false,
+      reason: "used",
+      message: "Ce bon a déjà été utilisé.",
+    });
+  });
+
+  it("redeems exactly once when 50 bookings use the same voucher at the same time", async () => {
+    const { voucherId, code } = await sessionVoucher(null);
+    const results = await Promise.all(Array.from({ length: 50 }, () => redeem(code)));
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(new Set(results.filter((result) => !result.ok).map(reasonOf))).toEqual(
+      new Set(["used"]),
+    );
+    expect(await usesOf(voucherId)).toHaveLength(1);
+    expect(await verifyJournal()).toMatchObject({ ok: true });
+  });
+
+  it("refuses, saying why in French, each voucher it cannot take", async () => {
+    const atBrive = await sessionVoucher(studio.brive);
+    const amount = await amountVoucher();
+    const unpaid = await placeVoucherOrder(
+      voucherOrderOf({ kind: "session", sessionTypeId: iris, studioSlug: null, euros: 150 }),
+    );
+    // An unpaid voucher has no code yet: one given by hand shows the state's reason.
+    const unpaidCode = generateVoucherCode();
+    await db().update(vouchers).set({ code: unpaidCode }).where(eq(vouchers.id, unpaid.voucherId));
+    const cancelled = await sessionVoucher(null);
+    await db()
+      .update(vouchers)
+      .set({ status: "cancelled" })
+      .where(eq(vouchers.id, cancelled.voucherId));
+
+    const cases: [Promise<VoucherRedemption>, string, RegExp][] = [
+      [redeem(""), "invalid_code", /./],
+      [
+        redeem(`${atBrive.code.slice(0, 11)}${atBrive.code[11] === "0" ? "1" : "0"}`),
+        "invalid_code",
+        /vérifiez/,
+      ],
+      [redeem(generateVoucherCode()), "unknown", /aucun bon cadeau/],
+      [redeem(amount.code), "not_session", /montant/],
+      [redeem(atBrive.code, { sessionTypeId: portrait }), "other_session_type", /Séance Iris/],
+      [redeem(atBrive.code, { studioId: studio.ussel }), "other_studio", /autre studio/],
+      [redeem(unpaidCode), "not_paid", /pas encore payé/],
+      [redeem(cancelled.code), "cancelled", /annulé/],
+    ];
+    for (const [result, reason, message] of cases) {
+      const answer = await result;
+      expect(answer).toMatchObject({ ok: false, reason });
+      if (!answer.ok) expect(answer.message).toMatch(message);
+    }
+
+    // The day after its last day.
+    setClockForTests(new Date(`${atBrive.expiresOn}T23:30:00Z`));
+    expect(await redeem(atBrive.code)).toMatchObject({
+      ok: false,
+      reason: "expired",
+      message: expect.stringMatching(/^Ce bon a expiré le \d/),
+    });
+    // Its last day is still good (23:30 in Paris on that day).
+    setClockForTests(new Date(`${atBrive.expiresOn}T21:30:00Z`));
+    expect(await redeem(atBrive.code)).toMatchObject({ ok: true });
+  });
+});
+
+describe("giveBackSessionVoucher", () => {
+  it("gives the voucher back when its booking is cancelled, once", async () => {
+    const { orderId, voucherId, code } = await sessionVoucher();
+    const bookingId = await booking();
+    await redeem(code, { bookingId });
+    const back = await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId));
+    expect(back).toMatchObject({ status: "active", balanceCents: 15_000 });
+    expect(await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId))).toBeNull();
+    expect((await usesOf(voucherId))[0]?.cancelledAt).not.toBeNull();
+    const journal = (await journalRowsOf(orderId)).filter(
+      (row) => row.kind === "voucher_redemption",
+    );
+    expect(journal.map((row) => row.amountCents)).toEqual([-15_000, 15_000]);
+    // Usable again.
+    expect(await redeem(code)).toMatchObject({ ok: true });
+  });
+});
+
+describe("useAmountVoucher", () => {
+  it("takes partial uses from the balance until it is spent, listing each", async () => {
+    const { voucherId, code } = await amountVoucher(100);
+    expect(await useAmountVoucher({ code, amountCents: 3_000 })).toMatchObject({
+      ok: true,
+      voucher: { balanceCents: 7_000, status: "active" },
+    });
+    expect(await useAmountVoucher({ code, amountCents: 8_000 })).toMatchObject({
+      ok: false,
+      reason: "insufficient_balance",
+      message: "Il ne reste que 70\u00a0€ sur ce bon.",
+    });
+    expect(await useAmountVoucher({ code, amountCents: 7_000 })).toMatchObject({
+      ok: true,
+      voucher: { balanceCents: 0, status: "used" },
+    });
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      ok: false,
+      reason: "used",
+    });
+    expect((await usesOf(voucherId)).map((use) => use.amountCents)).toEqual([3_000, 7_000]);
+    expect(await useAmountVoucher({ code, amountCents: 0 })).toMatchObject({
+      reason: "invalid_amount",
+    });
+    const session = await sessionVoucher();
+    expect(await useAmountVoucher({ code: session.code, amountCents: 100 })).toMatchObject({
+      reason: "not_amount",
+    });
+  });
+
+  it("never takes more than the balance when 50 uses come at once", async () => {
+    const { voucherId, code } = await amountVoucher(100);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => useAmountVoucher({ code, amountCents: 700 })),
+    );
+    // 14 × 7 € = 98 €: the 15th finds 2 € left.
+    expect(results.filter((result) => result.ok)).toHaveLength(14);
+    const uses = await usesOf(voucherId);
+    expect(uses.reduce((sum, use) => sum + use.amountCents, 0)).toBe(9_800);
+    expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 200, status: "active" });
+  });
+});

@@ -1,0 +1,295 @@
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { isoDayInParis } from "~/lib/dates";
+import { formatCents } from "~/lib/prices";
+import { parseVoucherCode } from "~/lib/vouchers/code";
+import { formatCalendarDayFr } from "~/lib/vouchers/terms";
+import { now } from "../clock.server";
+import { db } from "../db/client.server";
+import { sessionTypes, studios, voucherUses, vouchers, type VoucherStatus } from "../db/schema";
+import { appendJournal, type Tx } from "../payments/journal.server";
+
+/*
+ * Redeeming gift vouchers, never twice (decision 0167): each use is one compare-and-set on the voucher
+ * (`UPDATE … WHERE status = 'active' AND expires_on >= today [AND balance_cents >= amount] RETURNING`) in
+ * one transaction with its `voucher_uses` row and its `voucher_redemption` journal row. When nothing
+ * matched, the voucher is read again only to say why, in French.
+ */
+
+export type VoucherRecord = typeof vouchers.$inferSelect;
+export type VoucherUseRecord = typeof voucherUses.$inferSelect;
+
+export type VoucherRefusalReason =
+  | "invalid_code"
+  | "unknown"
+  | "not_session"
+  | "not_amount"
+  | "other_session_type"
+  | "other_studio"
+  | "expired"
+  | "used"
+  | "cancelled"
+  | "not_paid"
+  | "insufficient_balance"
+  | "invalid_amount";
+
+export type VoucherRedemption =
+  | { ok: true; voucher: VoucherRecord; use: VoucherUseRecord }
+  | { ok: false; reason: VoucherRefusalReason; message: string };
+
+const refused = (reason: VoucherRefusalReason, message: string): VoucherRedemption => ({
+  ok: false,
+  reason,
+  message,
+});
+
+const UNKNOWN = "Ce code ne correspond à aucun bon cadeau : vérifiez-le.";
+
+/** Why a voucher in `status` cannot be used (other than its kind, session or studio). */
+function refusalOfState(voucher: VoucherRecord, today: string): VoucherRedemption | null {
+  const byStatus: Partial<Record<VoucherStatus, VoucherRedemption>> = {
+    awaiting_payment: refused(
+      "not_paid",
+      "Ce bon n'est pas encore payé : il sera utilisable dès que son paiement sera reçu.",
+    ),
+    used: refused(
+      "used",
+      voucher.kind === "amount"
+        ? "Ce bon a déjà été entièrement utilisé."
+        : "Ce bon a déjà été utilisé.",
+    ),
+    cancelled: refused("cancelled", "Ce bon a été annulé."),
+  };
+  const byState = byStatus[voucher.status];
+  if (byState) return byState;
+  if (voucher.status === "expired" || (voucher.expiresOn !== null && voucher.expiresOn < today)) {
+    return refused(
+      "expired",
+      `Ce bon a expiré le ${formatCalendarDayFr(voucher.expiresOn ?? today)}.`,
+    );
+  }
+  return null;
+}
+
+/** The stored code of what a person typed, or the reason it is not one. */
+function readCode(typed: string): { code: string } | { refusal: VoucherRedemption } {
+  const parsed = parseVoucherCode(typed);
+  return parsed.ok ? { code: parsed.code } : { refusal: refused("invalid_code", parsed.message) };
+}
+
+/**
+ * Redeems a session voucher for a booking of `sessionTypeId` at `studioId` (the booking form, the owner's
+ * booking), inside the booking's transaction: refused with a French reason, or used once.
+ */
+export async function redeemSessionVoucher(
+  tx: Tx,
+  input: {
+    code: string;
+    sessionTypeId: string;
+    studioId: string;
+    bookingId: string | null;
+    by?: "client" | "owner";
+  },
+): Promise<VoucherRedemption> {
+  const read = readCode(input.code);
+  if ("refusal" in read) return read.refusal;
+  const today = isoDayInParis(now());
+  const at = now();
+  const [used] = await tx
+    .update(vouchers)
+    .set({ status: "used", balanceCents: 0, updatedAt: at })
+    .where(
+      and(
+        eq(vouchers.code, read.code),
+        eq(vouchers.kind, "session"),
+        eq(vouchers.status, "active"),
+        gte(vouchers.expiresOn, today),
+        eq(vouchers.sessionTypeId, input.sessionTypeId),
+        sql`(${vouchers.studioId} is null or ${vouchers.studioId} = ${input.studioId})`,
+      ),
+    )
+    .returning();
+  if (!used) return explainSessionRefusal(tx, read.code, input, today);
+  const [use] = await tx
+    .insert(voucherUses)
+    .values({
+      voucherId: used.id,
+      amountCents: used.valueCents,
+      bookingId: input.bookingId,
+      by: input.by ?? "client",
+      at,
+    })
+    .returning();
+  if (!use) throw new Error("voucher_uses: no row inserted");
+  await appendJournal(tx, {
+    kind: "voucher_redemption",
+    orderId: used.orderId,
+    voucherId: used.id,
+    amountCents: -used.valueCents,
+    details: { code: used.code, useId: use.id, bookingId: input.bookingId, by: use.by },
+  });
+  return { ok: true, voucher: used, use };
+}
+
+async function explainSessionRefusal(
+  tx: Tx,
+  code: string,
+  input: { sessionTypeId: string; studioId: string },
+  today: string,
+): Promise<VoucherRedemption> {
+  const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, code));
+  if (!voucher) return refused("unknown", UNKNOWN);
+  if (voucher.kind !== "session") {
+    return refused(
+      "not_session",
+      "Ce bon est un montant à utiliser au studio, pas une séance : présentez-le le jour de votre séance.",
+    );
+  }
+  const state = refusalOfState(voucher, today);
+  if (state) return state;
+  if (voucher.sessionTypeId !== input.sessionTypeId) {
+    const [session] = voucher.sessionTypeId
+      ? await tx
+          .select({ name: sessionTypes.name })
+          .from(sessionTypes)
+          .where(eq(sessionTypes.id, voucher.sessionTypeId))
+      : [];
+    return refused(
+      "other_session_type",
+      `Ce bon offre une autre séance (${session?.name ?? voucher.label}) : choisissez celle-ci pour l'utiliser.`,
+    );
+  }
+  if (voucher.studioId !== null && voucher.studioId !== input.studioId) {
+    const [studio] = await tx
+      .select({ name: sql<string>`${studios.data} ->> 'name'` })
+      .from(studios)
+      .where(eq(studios.id, voucher.studioId));
+    return refused(
+      "other_studio",
+      `Ce bon n'est valable que dans un autre studio${studio?.name ? ` (${studio.name})` : ""}.`,
+    );
+  }
+  // It matched nothing a moment ago and everything now: used meanwhile by a concurrent redemption.
+  return refused("used", "Ce bon a déjà été utilisé.");
+}
+
+/**
+ * A booking paid with a session voucher was cancelled in time: the voucher is usable again (its use
+ * marked given back, a journal row of the amount back). Nothing when the booking used no voucher or it was
+ * already given back.
+ */
+export async function giveBackSessionVoucher(
+  tx: Tx,
+  bookingId: string,
+): Promise<VoucherRecord | null> {
+  const at = now();
+  const [use] = await tx
+    .update(voucherUses)
+    .set({ cancelledAt: at })
+    .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)))
+    .returning();
+  if (!use) return null;
+  const [voucher] = await tx
+    .update(vouchers)
+    .set({ status: "active", balanceCents: sql`${vouchers.valueCents}`, updatedAt: at })
+    .where(
+      and(
+        eq(vouchers.id, use.voucherId),
+        eq(vouchers.kind, "session"),
+        eq(vouchers.status, "used"),
+      ),
+    )
+    .returning();
+  if (!voucher) return null;
+  await appendJournal(tx, {
+    kind: "voucher_redemption",
+    orderId: voucher.orderId,
+    voucherId: voucher.id,
+    amountCents: use.amountCents,
+    details: { code: voucher.code, useId: use.id, bookingId, givenBack: true },
+  });
+  return voucher;
+}
+
+/**
+ * The owner uses `amountCents` of an amount voucher at the studio: taken from its balance only while the
+ * balance covers it (a conditional update: two uses at once never take more than is left), `used` once
+ * nothing is left.
+ */
+export async function useAmountVoucher(input: {
+  code: string;
+  amountCents: number;
+}): Promise<VoucherRedemption> {
+  const read = readCode(input.code);
+  if ("refusal" in read) return read.refusal;
+  const amount = input.amountCents;
+  if (!Number.isInteger(amount) || amount <= 0) {
+    return refused("invalid_amount", "Indiquez un montant positif, en euros et centimes.");
+  }
+  const today = isoDayInParis(now());
+  return db().transaction(async (tx) => {
+    const at = now();
+    const [used] = await tx
+      .update(vouchers)
+      .set({
+        balanceCents: sql`${vouchers.balanceCents} - ${amount}`,
+        status: sql`case when ${vouchers.balanceCents} - ${amount} = 0 then 'used' else 'active' end`,
+        updatedAt: at,
+      })
+      .where(
+        and(
+          eq(vouchers.code, read.code),
+          eq(vouchers.kind, "amount"),
+          eq(vouchers.status, "active"),
+          gte(vouchers.expiresOn, today),
+          gte(vouchers.balanceCents, amount),
+        ),
+      )
+      .returning();
+    if (!used) {
+      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, read.code));
+      if (!voucher) return refused("unknown", UNKNOWN);
+      if (voucher.kind !== "amount") {
+        return refused(
+          "not_amount",
+          "Ce bon offre une séance : il s'utilise en réservant cette séance.",
+        );
+      }
+      return (
+        refusalOfState(voucher, today) ??
+        refused(
+          "insufficient_balance",
+          `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
+        )
+      );
+    }
+    const [use] = await tx
+      .insert(voucherUses)
+      .values({ voucherId: used.id, amountCents: amount, by: "owner", at })
+      .returning();
+    if (!use) throw new Error("voucher_uses: no row inserted");
+    await appendJournal(tx, {
+      kind: "voucher_redemption",
+      orderId: used.orderId,
+      voucherId: used.id,
+      amountCents: -amount,
+      details: { code: used.code, useId: use.id, by: "owner", balanceCents: used.balanceCents },
+    });
+    return { ok: true, voucher: used, use };
+  });
+}
+
+/** A voucher by what a person typed (the admin's search), with its uses; null for none. */
+export async function findVoucherByCode(
+  typed: string,
+): Promise<{ voucher: VoucherRecord; uses: VoucherUseRecord[] } | null> {
+  const parsed = parseVoucherCode(typed);
+  if (!parsed.ok) return null;
+  const [voucher] = await db().select().from(vouchers).where(eq(vouchers.code, parsed.code));
+  if (!voucher) return null;
+  const uses = await db()
+    .select()
+    .from(voucherUses)
+    .where(eq(voucherUses.voucherId, voucher.id))
+    .orderBy(voucherUses.at);
+  return { voucher, uses };
+}
