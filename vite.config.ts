@@ -5,8 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
-import { imagetools } from "vite-imagetools";
 import { minifiedInlineScripts } from "./scripts/lib/minified-inline-scripts.ts";
+import { photoEncoder } from "./scripts/lib/photo-cache.ts";
 
 /**
  * lucide-react's icons make their components with our smaller runtime (app/components/ui/lucide-icon.ts),
@@ -149,21 +149,9 @@ export default defineConfig({
   },
   resolve: { tsconfigPaths: true },
   plugins: [
-    imagetools({
-      // `import photo from "~/assets/photos/x.jpg?photo"` gives AVIF, WebP and JPEG at several widths
-      // (`?photo=hero` adds a 2400 px width for full-screen photos). Metadata (EXIF, GPS) is dropped.
-      removeMetadata: true,
-      defaultDirectives: (url) => {
-        const kind = url.searchParams.get("photo");
-        if (kind === null) return new URLSearchParams();
-        return new URLSearchParams({
-          w: kind === "hero" ? "640;960;1280;1920;2400" : "400;640;960;1280",
-          format: "avif;webp;jpg",
-          quality: "62",
-          as: "picture",
-        });
-      },
-    }),
+    // The demo photos' variants (AVIF, WebP, JPEG at several widths), read back from the repository's
+    // photo-cache when encoded there before (decision 0165).
+    photoEncoder(),
     smallIconRuntime(),
     tailwindcss(),
     reactRouter(),

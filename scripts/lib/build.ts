@@ -24,6 +24,8 @@ export const buildInputs = [
   "app",
   // The app's modules of the command-line scripts: an entry of the server build (scripts/lib/app-loader.ts).
   "scripts/lib/app-modules.ts",
+  // The photos' presets and encoder (decision 0165).
+  "scripts/lib/photo-cache.ts",
   // The owner's guide, bundled into the admin's help page (decision 0140).
   "docs/guide-proprietaire.md",
   "public",

@@ -2,7 +2,8 @@ import { ensureBuilt } from "../../scripts/lib/build";
 
 /**
  * Integration and browser tests run the production build: it is made once, before any test file starts
- * (a fresh clone's first build encodes every photo and takes minutes), never by the tests themselves.
+ * (about 20 s; a minute or more when photos changed since photo-cache/ was refreshed, decision 0165), never by
+ * the tests themselves.
  */
 export default async function setup() {
   await ensureBuilt();

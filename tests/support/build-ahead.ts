@@ -4,8 +4,9 @@
 // where a test process wants it too; not the lowest, so that on a machine busy with other work it still
 // moves on while the http set-up waits for it. That set-up then finds the build made, or waits for it on
 // the build's lock (`ensureBuilt`, scripts/lib/build.ts) instead of starting one. On a fresh clone this
-// build encodes every photo: about 170 s of CPU. After the checks, not beside them: they keep two cores
-// busy, and they read the route types the build could be writing.
+// build reads the encoded photos from photo-cache/ (decision 0165): about 15 s of CPU, 170 s when it had to
+// encode them. After the checks, not beside them: they keep two cores busy, and they read the route types
+// the build could be writing.
 //
 // The build child stays in the terminal's process group (Ctrl-C ends it with the tests) and writes nothing:
 // if it fails, the http set-up builds again in the foreground and shows the error.

@@ -56,10 +56,8 @@ export async function addReadyPhoto(
   photo: { name: string; buffer: Buffer },
 ): Promise<{ id: string }> {
   const image = sharp(photo.buffer).rotate();
-  const { width, height } = await image
-    .clone()
-    .toBuffer({ resolveWithObject: true })
-    .then((result) => result.info);
+  // The size as shown (orientation applied), read from the header: no decode.
+  const { width, height } = (await sharp(photo.buffer).metadata()).autoOrient;
   const [{ revision }] = (await db
     .select({ revision: galleries.variantRevision })
     .from(galleries)

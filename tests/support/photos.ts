@@ -55,7 +55,7 @@ function grainOf(width: number, height: number, sigma: number): Promise<Buffer> 
         noise: { type: "gaussian", mean: 128, sigma },
       },
     })
-      .png({ compressionLevel: 1 })
+      .raw()
       .toBuffer();
     grains.set(key, grain);
   }
@@ -75,13 +75,12 @@ export async function makeTestJpeg(options: TestPhotoOptions): Promise<Buffer> {
   } = options;
   // Grain over the drawing, as a sensor has: strong noise makes a camera-sized file (several MB).
   const grain = await grainOf(width, height, noise ? 60 : 12);
-  const pixels = sharp(
-    await sharp(svgOf(index, width, height))
-      .composite([{ input: grain, blend: "overlay" }])
-      .png()
-      .toBuffer(),
-  );
-  return pixels
+  // The composite's pixels as they are (raw): the JPEG is encoded from them, with no PNG between.
+  const { data, info } = await sharp(svgOf(index, width, height))
+    .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: "overlay" }])
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
     .jpeg({ quality })
     .withExif({
       IFD0: {

@@ -106,6 +106,11 @@ export async function startJobQueue(
     // A worker that died (killed process) is noticed within about 20 s and its job handed to another.
     monitorIntervalSeconds: 10,
     superviseIntervalSeconds: 10,
+    // A schedule's occurrence is sent by a pass that one process of the deployment runs every 5 s (a
+    // claim in the database), so within about 5 s of its time rather than up to 30 s (pg-boss's
+    // default). It costs the database 12 claims a minute instead of 2, with a read of the schedules
+    // each: about 20 more transactions a minute on the 415 an idle server makes (decision 0165).
+    cronMonitorIntervalSeconds: 5,
   });
   boss.on("error", (error: unknown) => log.error("job_queue_error", { error }));
   await boss.start();
