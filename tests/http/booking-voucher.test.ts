@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAdmin } from "../support/accounts";
 import { insertSessionVoucher, voucherState } from "../support/booking-vouchers";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
@@ -27,6 +28,7 @@ useOwnServer(() => ({
   // Each post comes from an address of its own (X-Forwarded-For): the per-visitor limits are its own.
   TRUST_PROXY: "loopback",
 }));
+const admin = useAdmin();
 
 const DAYS = "/reserver/brive/portrait-bon";
 let visitor = 0;
@@ -137,6 +139,21 @@ describe("the gift voucher's code on the booking form", () => {
     await expect.poll(() => mailsTo(fields.email).length, { timeout: 15_000 }).toBeGreaterThan(0);
     const [mail] = mailsTo(fields.email);
     expect(mailParts(mail?.raw ?? "").text).toContain(`Réglée par bon cadeau ${code}`);
+    // The owner's e-mail and her booking's page say it too.
+    const ownerMail = () =>
+      (capture?.received ?? []).find(
+        (each) =>
+          !each.to.includes(fields.email) && mailParts(each.raw).text.includes(fields.email),
+      );
+    await expect.poll(ownerMail, { timeout: 15_000 }).toBeDefined();
+    expect(mailParts(ownerMail()?.raw ?? "").text).toContain(`Réglée par bon cadeau ${code}`);
+    const agenda = await fetchPage(`/admin/reservations/${booking?.id}`, {
+      cookie: admin.cookie(),
+    });
+    expect(agenda.status).toBe(200);
+    expect(textOf(agenda.document.querySelector("main"))).toContain(
+      `Réglée par bon cadeau ${code}`,
+    );
   });
 
   it("refuses a code of another session, another studio, expired, used, unknown or mistyped: a French reason at the field, no booking, nothing typed lost", async () => {

@@ -405,6 +405,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
       ? `Quand : ${when} (au lieu du ${instantLabelFr(previousStart)})`
       : `Quand : ${when}`,
     `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
+    ...(loaded.voucherCode ? [paidByVoucherLine(loaded.voucherCode)] : []),
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),
