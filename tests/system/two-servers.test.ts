@@ -9,7 +9,12 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../app/server/free-port.server";
 import { request } from "../../scripts/bench/http";
-import { raceForOneSlot, SLOT_TAKEN_MESSAGE } from "../../scripts/bench/reservations";
+import {
+  freeSlotPaths,
+  offerBooking,
+  raceForOneSlot,
+  SLOT_TAKEN_MESSAGE,
+} from "../../scripts/bench/reservations";
 import { root } from "../../scripts/lib/build";
 import { createAccount } from "../support/accounts";
 import {
@@ -23,6 +28,7 @@ import {
 import { postLogin, pressButton } from "../support/admin-forms";
 import { cookieAfter } from "../support/auth";
 import { requireCaddy, SERVED_BY, startCaddy, type Caddy } from "../support/caddy";
+import { insertSessionVoucher, voucherState } from "../support/booking-vouchers";
 import { insertTestGallery } from "../support/galleries";
 import { fetchPage, textOf } from "../support/html";
 import { makeTestJpeg } from "../support/photos";
@@ -278,6 +284,59 @@ describe("two app servers behind Caddy", () => {
       const figures = `50 answers in ${Math.round(race.allAnsweredMs)} ms (p50 ${Math.round(race.answerP50Ms)} ms, max ${Math.round(race.answerMaxMs)} ms; the booking ${Math.round(race.winnerMs ?? 0)} ms)`;
       process.stdout.write(`${figures}\n`);
       await annotate(figures);
+    },
+  );
+
+  it(
+    "uses one session voucher once when 50 visitors book 50 times with its code at once, split across both servers",
+    { timeout: 240_000 },
+    async () => {
+      // Decision 0170: the voucher's compare-and-set runs in each booking's transaction, whichever process.
+      const { typeId, daysPath } = await offerBooking(ready(database), "limoges");
+      const voucher = await insertSessionVoucher(
+        { sessionTypeId: typeId, studioId: null },
+        serverDatabase(),
+      );
+      const slots = await freeSlotPaths(proxy(), daysPath, 50);
+      const run = randomBytes(3).toString("hex");
+      const answers = await Promise.all(
+        slots.map((slot, index) =>
+          request(`${proxy()}${slot}`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              origin: proxy(),
+              accept: "text/html",
+            },
+            body: new URLSearchParams({
+              name: "Camille Bon",
+              email: `bon-${run}-${index}@example.com`,
+              phone: "",
+              consent: "on",
+              site_web: "",
+              voucherCode: voucher.code,
+            }).toString(),
+            timeoutMs: 60_000,
+            // Each visitor from an address of its own: the wrong codes' limit counts per address.
+            localAddress: `127.0.3.${index + 1}`,
+          }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(49);
+      for (const answer of answers.filter((each) => each.status === 400)) {
+        expect(answer.body.replace(/&#x27;|&#39;/g, "'")).toContain("Ce bon a déjà été utilisé.");
+      }
+      expect(new Set(answers.map((answer) => String(answer.headers[SERVED_BY]))).size).toBe(2);
+      const made = await ready(database).query<{ id: string }>(
+        "select id from bookings where session_type_id = $1",
+        [typeId],
+      );
+      expect(made.rows).toHaveLength(1);
+      const state = await voucherState(voucher.id, serverDatabase());
+      expect(state.status).toBe("used");
+      expect(state.uses.map((use) => use.bookingId)).toEqual([made.rows[0]?.id]);
     },
   );
 

@@ -24,6 +24,7 @@ export function BookingDetailsForm({
   responseDeadlineHours,
   alternatives,
   phone,
+  voucherField = false,
 }: {
   action: string;
   questions: readonly BookingQuestion[];
@@ -36,6 +37,8 @@ export function BookingDetailsForm({
   responseDeadlineHours: number;
   alternatives: { key: string; time: string }[];
   phone: string;
+  /** Offer the gift voucher's code (decision 0170): when one could pay this session, or one was typed. */
+  voucherField?: boolean;
 }) {
   const meta = (name: string, required = false) => fieldMeta(FORM_ID, name, errors[name], required);
   const value = (name: string) => values[name] ?? "";
@@ -43,6 +46,7 @@ export function BookingDetailsForm({
   const email = meta("email", true);
   const tel = meta("phone");
   const consent = meta("consent", true);
+  const voucher = meta("voucherCode");
   return (
     <form
       method="post"
@@ -139,6 +143,26 @@ export function BookingDetailsForm({
           </Field>
         );
       })}
+
+      {voucherField ? (
+        <Field
+          field={voucher}
+          label="Code du bon cadeau (facultatif)"
+          description="Les 12 caractères imprimés sur le bon, par exemple 7K3Q-M2XD-9PTX : la séance est alors réglée par le bon."
+        >
+          {(props) => (
+            <Input
+              {...props}
+              type="text"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={64}
+              defaultValue={value("voucherCode")}
+            />
+          )}
+        </Field>
+      ) : null}
 
       <div className="rounded-xl bg-muted p-4 text-sm">
         <ul className="list-disc space-y-1 pl-5">

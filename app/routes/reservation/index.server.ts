@@ -8,6 +8,7 @@ import { durationLabelFr, instantLabelFr, slotLabelFr } from "~/lib/booking/word
 import { parseIsoDay } from "~/lib/dates";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
+import { paidByVoucherLine } from "~/server/booking/vouchers.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { freeDaysOfMonth, freeTimesOf, type FreeMonth } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
@@ -88,6 +89,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         price: offer.price,
         included: offer.included,
       },
+      paidBy: managed.voucherCode ? paidByVoucherLine(managed.voucherCode) : null,
       changeUntil: instantLabelFr(
         new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
       ),

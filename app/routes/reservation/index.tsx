@@ -78,6 +78,12 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
               <dd>{type.price}</dd>
             </>
           ) : null}
+          {loaderData.paidBy ? (
+            <>
+              <dt className="font-semibold">Règlement</dt>
+              <dd>{loaderData.paidBy}</dd>
+            </>
+          ) : null}
           <dt className="font-semibold">Au nom de</dt>
           <dd>{booking.clientName}</dd>
           <dt className="font-semibold">État</dt>

@@ -4,6 +4,7 @@ import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey, SLOT_REFUSAL_MESSAGES } from "~/lib/booking/slots";
 import { durationLabelFr } from "~/lib/booking/words";
 import { submitBookingForm } from "~/server/booking/visitor-form.server";
+import { sessionVouchersRedeemable } from "~/server/booking/vouchers.server";
 import {
   bookingStudioAt,
   freeTimesOf,
@@ -28,7 +29,8 @@ async function resolve(
   const slot = search.get("creneau") ?? "";
   // The price card's price when the type is its offer (decision 0127).
   const offer = sessionOffer(content.documents.prices, type);
-  return { studio, type, slot, privateToken, offer };
+  const vouchers = await sessionVouchersRedeemable(type.id, studio.id);
+  return { studio, type, slot, privateToken, offer, vouchers };
 }
 
 /** The time posted: an alternative's button (after a slot was taken) names its own, else the address's. */
@@ -40,7 +42,7 @@ const postedSlot = (formData: FormData, fallback: string) => {
 type Resolved = Awaited<ReturnType<typeof resolve>>;
 
 /** What every answer of the page holds: the studio, the type, the time and its questions. */
-function pageData({ studio, type, slot, privateToken, offer }: Resolved) {
+function pageData({ studio, type, slot, privateToken, offer, vouchers }: Resolved) {
   const questions = bookingQuestionsSchema.safeParse(type.questions);
   return {
     studio: {
@@ -63,6 +65,8 @@ function pageData({ studio, type, slot, privateToken, offer }: Resolved) {
     questions: questions.success ? questions.data : [],
     slot,
     privateToken,
+    /** Whether the gift voucher's code field is offered (decision 0170). */
+    vouchers,
   };
 }
 

@@ -105,6 +105,7 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
           responseDeadlineHours={type.responseDeadlineHours}
           alternatives={alternatives}
           phone={studio.phone}
+          voucherField={loaderData.vouchers || Boolean(actionData?.values.voucherCode)}
         />
       )}
     </BookingPage>

@@ -21,6 +21,7 @@ import {
   type SlotRules,
 } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
+import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
   blockedPeriods,
@@ -49,7 +50,8 @@ import {
   releaseLapsedRequests,
   type Tx,
 } from "./occupancies.server";
-import { BookingRefusedError, SlotTakenError } from "./refusals.server";
+import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
+import { giveBackSessionVoucher, redeemSessionVoucher } from "../vouchers/redemption.server";
 
 /*
  * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
@@ -344,6 +346,11 @@ export type NewBooking = {
   internalNote?: string;
   /** False: the owner books silently, no e-mail to the client about this booking (decision 0138). */
   notifyClient?: boolean;
+  /**
+   * A session voucher's code as typed (decision 0170): redeemed in the booking's own transaction, so the
+   * booking and the voucher's use are made together or not at all; refused: VoucherCodeRefusedError.
+   */
+  voucherCode?: string;
   now?: Date;
 };
 
@@ -392,6 +399,9 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   if (input.photographerId !== undefined && !isUuid(input.photographerId)) {
     fieldErrors.photographerId = UNKNOWN_PHOTOGRAPHER;
   }
+  const typedCode = (input.voucherCode ?? "").trim();
+  const parsedCode = typedCode ? parseVoucherCode(typedCode) : null;
+  if (parsedCode && !parsedCode.ok) fieldErrors.voucherCode = parsedCode.message;
   const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
   if (internalNote.length > INTERNAL_NOTE_MAX) {
     fieldErrors.internalNote = NOTE_TOO_LONG;
@@ -471,12 +481,28 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         holdsUntil: respondBy,
       });
     });
+    // After the slot is won (a taken slot never touches the voucher), before anything is mailed.
+    let voucherCode: string | null = null;
+    if (typedCode) {
+      const redeemed = await redeemSessionVoucher(tx, {
+        code: typedCode,
+        sessionTypeId: sessionType.id,
+        studioId: context.studio.id,
+        bookingId: id,
+        by: byOwner ? "owner" : "client",
+      });
+      if (!redeemed.ok) throw new VoucherCodeRefusedError(redeemed.reason, redeemed.message);
+      voucherCode = redeemed.voucher.code;
+    }
     await addEvent(
       tx,
       id,
       isRequest ? "requested" : "booked",
       byOwner ? by : { actor: "client", name: client.data.name },
-      mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" },
+      {
+        ...(mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" }),
+        ...(voucherCode ? { voucherCode } : {}),
+      },
     );
     await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
       toClient: mailClient,
@@ -551,6 +577,7 @@ export async function expireLapsedRequests(now = new Date()): Promise<number> {
       .for("update", { skipLocked: true });
     for (const booking of lapsed) {
       await deleteBookingOccupancies(tx, booking.id);
+      await giveBackSessionVoucher(tx, booking.id);
       await tx
         .update(bookings)
         .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
@@ -574,6 +601,8 @@ export async function declineRequest(
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     await deleteBookingOccupancies(tx, booking.id);
+    // A request refused never took place: its voucher comes back (decision 0170).
+    await giveBackSessionVoucher(tx, booking.id);
     await tx
       .update(bookings)
       .set({ state: "declined", icsSequence: booking.icsSequence + 1, updatedAt: now })
@@ -602,6 +631,11 @@ export async function cancelBooking(
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     checkCutoff(by, booking.startsAt, cutoffHours, now);
     await deleteBookingOccupancies(tx, booking.id);
+    // A session voucher comes back when the booking is called off before the cut-off, whoever cancels;
+    // later, as after a no-show, it stays used (decision 0170).
+    if (now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR) {
+      await giveBackSessionVoucher(tx, booking.id);
+    }
     const icsSequence = booking.icsSequence + 1;
     await tx
       .update(bookings)

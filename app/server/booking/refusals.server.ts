@@ -1,4 +1,5 @@
 import { SLOT_REFUSAL_MESSAGES, type SlotRefusal } from "~/lib/booking/slots";
+import type { VoucherRefusalReason } from "../vouchers/redemption.server";
 
 /** Every reason a booking operation says no, beside the slot's own (app/lib/booking/slots.ts). */
 export type BookingRefusalCode =
@@ -15,7 +16,8 @@ export type BookingRefusalCode =
   | "period_taken"
   | "too_many_moves"
   | "too_many_bookings"
-  | "photographer_busy";
+  | "photographer_busy"
+  | "voucher_refused";
 
 const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   unknown_studio: "Ce studio n'existe pas ou ne prend pas de réservation en ligne.",
@@ -31,6 +33,7 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
   too_many_bookings: "Cette adresse e-mail a déjà plusieurs réservations à venir.",
   photographer_busy: "Cette personne n'est pas libre à cette heure.",
+  voucher_refused: "Ce bon cadeau ne peut pas régler cette séance.",
   too_many_moves:
     "Cette séance a déjà été déplacée 3 fois aujourd'hui : appelez le studio pour la déplacer de nouveau.",
 };
@@ -85,5 +88,20 @@ export class SlotTakenError extends BookingRefusedError {
   constructor(options: { cause?: unknown } = {}) {
     super("taken", options);
     this.name = "SlotTakenError";
+  }
+}
+
+/**
+ * The gift voucher's code posted with a booking was refused (decision 0170): the booking is refused with it,
+ * nothing written, the French reason at the field. `reason` tells the form whether it counts as a wrong
+ * code (rate limited) or a typo the check character caught.
+ */
+export class VoucherCodeRefusedError extends BookingRefusedError {
+  readonly reason: VoucherRefusalReason;
+
+  constructor(reason: VoucherRefusalReason, message: string) {
+    super("voucher_refused", { message, fieldErrors: { voucherCode: message } });
+    this.name = "VoucherCodeRefusedError";
+    this.reason = reason;
   }
 }

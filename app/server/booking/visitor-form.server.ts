@@ -12,7 +12,7 @@ import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
 import { createBooking } from "./bookings.server";
-import { BookingRefusedError, SlotTakenError } from "./refusals.server";
+import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
   activeBookingsOf,
   MAX_ACTIVE_BOOKINGS_PER_EMAIL,
@@ -34,6 +34,15 @@ import {
 export const BOOKING_RATE_LIMIT = { limit: 30, windowSeconds: 3600 };
 /** Bookings made per e-mail address and day. */
 export const BOOKING_EMAIL_RATE_LIMIT = { limit: 6, windowSeconds: 24 * 3600 };
+
+/**
+ * Wrong gift voucher codes per visitor address and hour (decision 0170): a code has 55 random bits, and
+ * this keeps guessing them through the booking form hopeless. Only refusals of a well-formed code count
+ * (unknown, another session, used…); a typo the check character catches reveals nothing and does not.
+ */
+export const VOUCHER_CODE_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
+const VOUCHER_LIMIT_MESSAGE =
+  "Trop de codes de bon cadeau erronés depuis cette connexion : réessayez dans une heure, ou appelez le studio.";
 
 export type BookingFormAnswer = FormAnswer<{
   errors: Record<string, string>;
@@ -98,6 +107,13 @@ export async function submitBookingForm(input: {
     }
   }
 
+  const voucherCode = (values.voucherCode ?? "").trim();
+  const voucherKey = `booking-voucher:${input.clientAddress}`;
+  if (voucherCode && (await rateLimitReached(voucherKey, VOUCHER_CODE_RATE_LIMIT))) {
+    log.warn("booking_voucher_rate_limited", { clientAddress: input.clientAddress });
+    return refuse(429, VOUCHER_LIMIT_MESSAGE, { voucherCode: VOUCHER_LIMIT_MESSAGE });
+  }
+
   const questions = bookingQuestionsSchema.safeParse(input.type.questions);
   const answers: Record<string, string> = {};
   for (const question of questions.success ? questions.data : []) {
@@ -113,6 +129,7 @@ export async function submitBookingForm(input: {
       consentAt: values.consent === "on" ? new Date() : null,
       privateToken: input.privateToken,
       maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
+      voucherCode,
     });
     log.info("booking_made", { id: made.id, state: made.state });
     // Only what books counts against the limits.
@@ -121,6 +138,9 @@ export async function submitBookingForm(input: {
     return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
   } catch (error) {
     if (!(error instanceof BookingRefusedError)) throw error;
+    if (error instanceof VoucherCodeRefusedError && error.reason !== "invalid_code") {
+      await consumeRateLimit(voucherKey, VOUCHER_CODE_RATE_LIMIT);
+    }
     const slotRefused = error instanceof SlotTakenError || !(error.code in NON_SLOT_CODES);
     const parsed = instantOfSlotKey(input.slot);
     const alternatives = slotRefused
@@ -148,6 +168,7 @@ const NON_SLOT_CODES = {
   unknown_studio: true,
   unknown_session_type: true,
   too_many_bookings: true,
+  voucher_refused: true,
 };
 
 const LIMIT_WORDS = {

@@ -21,6 +21,7 @@ import {
   setInternalNote,
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
+import { paidByVoucherLine, voucherCodeOfBooking } from "~/server/booking/vouchers.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -79,6 +80,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // The client's page, for the owner to give by phone when no e-mail carries it (decision 0138).
       clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
+    /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170). */
+    paidBy: await voucherCodeOfBooking(booking.id).then((code) =>
+      code ? paidByVoucherLine(code) : null,
+    ),
     answers: Object.entries(booking.answers).map(([id, answer]) => ({
       question: labelOf.get(id) ?? id,
       answer,

@@ -73,6 +73,12 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           <dd>{booking.studioName}</dd>
           <dt className="font-semibold">Photographe</dt>
           <dd>{booking.photographerName}</dd>
+          {loaderData.paidBy ? (
+            <>
+              <dt className="font-semibold">Règlement</dt>
+              <dd>{loaderData.paidBy}</dd>
+            </>
+          ) : null}
           {booking.state === "pending" && booking.respondBy ? (
             <>
               <dt className="font-semibold">Répondre avant le</dt>

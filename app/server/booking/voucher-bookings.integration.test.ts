@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { insertSessionVoucher, voucherState } from "../../../tests/support/booking-vouchers";
+import { addParisDays } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
+import {
+  cancelBooking,
+  createBooking,
+  declineRequest,
+  expireLapsedRequests,
+  markBookingOutcome,
+} from "./bookings.server";
+import { BookingRefusedError, VoucherCodeRefusedError } from "./refusals.server";
+
+// A session voucher paying a booking (decision 0170): given back when the booking is called off before the
+// type's cut-off (by the client or the owner) or a request is declined or lapses; kept used after the
+// cut-off and after a no-show, since the time was held for the client.
+
+useAppDatabase({ jobs: true });
+
+const EVERY_DAY = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
+    day,
+    [{ opens: "08:00", closes: "20:00" }],
+  ]),
+);
+const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+const HOUR = 3_600_000;
+
+let brive = "";
+let instantType = "";
+let requestType = "";
+/** A distinct hour from three days on: 12 a day, 08:00 to 19:00 (Paris). */
+let next = 0;
+const nextSlot = () => {
+  const index = next++;
+  const day = addParisDays(isoDayInParis(new Date()), 3 + Math.floor(index / 12));
+  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
+};
+
+beforeAll(async () => {
+  ({ brive } = await studioIds());
+  instantType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    cancellationCutoffHours: 48,
+  });
+  requestType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    mode: "request",
+    responseDeadlineHours: 24,
+  });
+});
+
+async function bookWithVoucher(sessionTypeId = instantType, by?: typeof owner) {
+  const voucher = await insertSessionVoucher({ sessionTypeId, studioId: brive });
+  const booking = await createBooking({
+    studioId: brive,
+    sessionTypeId,
+    slot: nextSlot(),
+    client: { name: "Léa Martin", email: "lea-bon@example.test", phone: "" },
+    consentAt: new Date(),
+    voucherCode: voucher.code,
+    by,
+  });
+  expect((await voucherState(voucher.id)).status).toBe("used");
+  return { voucher, booking };
+}
+
+describe("a booking paid by a session voucher", () => {
+  it("the owner's phone booking may use one too, recorded as hers", async () => {
+    const { voucher } = await bookWithVoucher(instantType, owner);
+    expect((await voucherState(voucher.id)).uses.map((use) => use.by)).toEqual(["owner"]);
+  });
+
+  it("a refused code refuses the booking: nothing written", async () => {
+    const other = await insertSessionVoucher({ sessionTypeId: requestType, studioId: brive });
+    const slot = nextSlot();
+    const attempt = createBooking({
+      studioId: brive,
+      sessionTypeId: instantType,
+      slot,
+      client: { name: "Léa Martin", email: "lea-bon@example.test", phone: "" },
+      consentAt: new Date(),
+      voucherCode: other.code,
+    });
+    await expect(attempt).rejects.toBeInstanceOf(VoucherCodeRefusedError);
+    expect((await voucherState(other.id)).status).toBe("active");
+    // The time is still free: the refused booking left nothing.
+    const made = await createBooking({
+      studioId: brive,
+      sessionTypeId: instantType,
+      slot,
+      client: { name: "Léa Martin", email: "lea-bon@example.test", phone: "" },
+      consentAt: new Date(),
+    });
+    expect(made.state).toBe("confirmed");
+  });
+
+  it("cancelled by the owner before the cut-off: the voucher comes back", async () => {
+    const { voucher, booking } = await bookWithVoucher();
+    await cancelBooking(booking.id, owner, {
+      now: new Date(booking.startsAt.getTime() - 49 * HOUR),
+    });
+    const state = await voucherState(voucher.id);
+    expect(state.status).toBe("active");
+    expect(state.balanceCents).toBe(15_000);
+    expect(state.uses[0]?.cancelledAt).not.toBeNull();
+  });
+
+  it("cancelled by the owner after the cut-off: the voucher stays used", async () => {
+    const { voucher, booking } = await bookWithVoucher();
+    await cancelBooking(booking.id, owner, { now: new Date(booking.startsAt.getTime() - HOUR) });
+    const state = await voucherState(voucher.id);
+    expect(state.status).toBe("used");
+    expect(state.uses[0]?.cancelledAt).toBeNull();
+  });
+
+  it("the client cannot cancel after the cut-off online, and the voucher stays used", async () => {
+    const { voucher, booking } = await bookWithVoucher();
+    await expect(
+      cancelBooking(
+        booking.id,
+        { actor: "client" },
+        {
+          now: new Date(booking.startsAt.getTime() - HOUR),
+        },
+      ),
+    ).rejects.toBeInstanceOf(BookingRefusedError);
+    expect((await voucherState(voucher.id)).status).toBe("used");
+  });
+
+  it("a no-show keeps it used", async () => {
+    const { voucher, booking } = await bookWithVoucher();
+    await markBookingOutcome(
+      booking.id,
+      "no_show",
+      owner,
+      new Date(booking.endsAt.getTime() + HOUR),
+    );
+    expect((await voucherState(voucher.id)).status).toBe("used");
+  });
+
+  it("a request declined or lapsed without an answer gives it back", async () => {
+    const declined = await bookWithVoucher(requestType);
+    expect(declined.booking.state).toBe("pending");
+    await declineRequest(declined.booking.id, owner);
+    expect((await voucherState(declined.voucher.id)).status).toBe("active");
+    const lapsed = await bookWithVoucher(requestType);
+    await expireLapsedRequests(new Date((lapsed.booking.respondBy?.getTime() ?? 0) + HOUR));
+    expect((await voucherState(lapsed.voucher.id)).status).toBe("active");
+  });
+});
