@@ -1,0 +1,278 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PaymentMethod } from "../../app/lib/payments/model";
+import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
+import { orderLines, orders, paymentAttempts, refunds, vouchers } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * /admin/ventes and /admin/bons-cadeaux as the server answers them, JavaScript off (decisions 0130, 0162,
+ * 0167): the orders paged and filtered in the address, « Marquer payé » issuing the voucher, a refund beyond
+ * what was paid refused in French, a voucher used in part, extended and cancelled. A server of the file's
+ * own: its orders would push other files' off the list's first page.
+ */
+
+useOwnServer();
+const admin = useAdmin();
+const page = (path: string) => fetchPage(path, { cookie: admin.cookie() });
+const post = (path: string, fields: Record<string, string>) =>
+  postForm(path, fields, { cookie: admin.cookie() });
+const minute = 60_000;
+const rows = (list: FetchedPage) => [
+  ...list.document.querySelectorAll('ul[aria-label="Commandes"] > li'),
+];
+
+/** An unpaid order as the core leaves it: its line, its offline attempt, its voucher awaiting payment. */
+async function insertOrder(
+  options: {
+    method?: PaymentMethod;
+    buyer?: string;
+    createdAt?: Date;
+    amountCents?: number;
+    latePayment?: boolean;
+  } = {},
+) {
+  const database = serverDatabase();
+  const method = options.method ?? "studio";
+  const amountCents = options.amountCents ?? 8000;
+  const reference = `BC-${randomBytes(4).toString("hex").toUpperCase()}`;
+  const [order] = await database
+    .insert(orders)
+    .values({
+      kind: "voucher",
+      method,
+      amountCents,
+      buyerName: options.buyer ?? "Camille Martin",
+      buyerEmail: `camille-${randomUUID()}@example.test`,
+      termsAcceptedAt: new Date(),
+      rulesSnapshot: { withdrawalDays: 14 },
+      tokenHash: randomBytes(32).toString("hex"),
+      idempotencyKey: randomUUID(),
+      transferReference: method === "transfer" ? reference : null,
+      latePayment: options.latePayment ?? false,
+      createdAt: options.createdAt ?? new Date(),
+    })
+    .returning();
+  if (!order) throw new Error("no order");
+  await database.insert(orderLines).values({
+    orderId: order.id,
+    position: 0,
+    label: `Bon cadeau de ${amountCents / 100} €`,
+    quantity: 1,
+    unitPriceCents: amountCents,
+    vatRate: null,
+  });
+  if (method !== "card") {
+    await database.insert(paymentAttempts).values({
+      orderId: order.id,
+      provider: method === "transfer" ? "transfer" : "studio",
+      providerReference: method === "transfer" ? reference : randomUUID(),
+      amountCents,
+      idempotencyKey: randomUUID(),
+    });
+  }
+  const [voucher] = await database
+    .insert(vouchers)
+    .values({
+      orderId: order.id,
+      kind: "amount",
+      label: `${amountCents / 100} €`,
+      valueCents: amountCents,
+      balanceCents: amountCents,
+      recipientName: "Élodie Françoise",
+      buyerName: options.buyer ?? "Camille Martin",
+      sendTo: "buyer",
+      vatMode: "multi",
+    })
+    .returning();
+  if (!voucher) throw new Error("no voucher");
+  return { order, voucher };
+}
+
+/** An amount voucher already paid and active, with its code. */
+async function activeVoucher(recipient: string, amountCents = 8000) {
+  const { voucher } = await insertOrder({ amountCents });
+  const code = generateVoucherCode();
+  const [active] = await serverDatabase()
+    .update(vouchers)
+    .set({ status: "active", code, expiresOn: "2099-06-30", recipientName: recipient })
+    .where(eq(vouchers.id, voucher.id))
+    .returning();
+  if (!active) throw new Error("no voucher");
+  return { ...active, code };
+}
+
+const voucherRow = async (id: string) =>
+  (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, id)))[0];
+
+describe("/admin/ventes", () => {
+  const base = Date.parse("2026-06-01T08:00:00Z");
+  beforeAll(async () => {
+    for (let index = 0; index < 53; index++) {
+      await insertOrder({ buyer: `Liste ${index}`, createdAt: new Date(base - index * minute) });
+    }
+    await insertOrder({
+      method: "transfer",
+      buyer: "Virement en retard",
+      createdAt: new Date(base + minute),
+      latePayment: true,
+    });
+  });
+
+  it("pages the orders on the server, newest first, 50 a page", async () => {
+    const first = await page("/admin/ventes?moyen=studio");
+    expect(first.status).toBe(200);
+    const firstRows = rows(first);
+    expect(firstRows).toHaveLength(50);
+    expect(textOf(firstRows[0])).toContain("Liste 0");
+    const next = [...first.document.querySelectorAll("nav a")].find((link) =>
+      textOf(link).includes("Page suivante"),
+    );
+    expect(next?.getAttribute("href")).toContain("moyen=studio");
+    const second = await page(next?.getAttribute("href") ?? "");
+    expect(rows(second).map(textOf).join("\n")).toContain("Liste 52");
+    expect(rows(second)).toHaveLength(3);
+  });
+
+  it("filters by method and shows a late payment", async () => {
+    const list = await page("/admin/ventes?moyen=transfer&statut=awaiting_payment");
+    const shown = rows(list).map(textOf);
+    expect(shown.some((row) => row.includes("Virement en retard"))).toBe(true);
+    expect(shown.every((row) => row.includes("Virement"))).toBe(true);
+    expect(shown.find((row) => row.includes("Virement en retard"))).toContain("Paiement en retard");
+    expect(shown.some((row) => row.includes("Liste"))).toBe(false);
+  });
+
+  it("« Marquer payé » asks first, then makes the order paid and issues its voucher", async () => {
+    const { order, voucher } = await insertOrder({ method: "transfer", buyer: "Payeuse" });
+    const path = `/admin/ventes/${order.id}`;
+    const shown = await page(path);
+    expect(textOf(shown.document.body)).toContain(order.transferReference ?? "?");
+    const asked = await pressButton(path, buttonLabelled(shown.document, "Marquer payé"), {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(asked.document.body)).toContain("Confirmer le paiement de 80 € (Virement reçu)");
+    const confirmed = await pressButton(
+      path,
+      buttonLabelled(asked.document, "Confirmer le paiement"),
+      { cookie: admin.cookie() },
+    );
+    expect(confirmed.status).toBe(302);
+    expect(flashedToast(confirmed.headers)?.title).toBe("Commande payée");
+    const [paid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(paid?.status).toBe("paid");
+    const issued = await voucherRow(voucher.id);
+    expect(issued?.status).toBe("active");
+    expect(issued?.code).toMatch(/^[0-9A-Z]{12}$/);
+    const after = await page(path);
+    expect(textOf(after.document.body)).toContain("Journal : Paiement reçu");
+    expect(buttonLabelled(after.document, "Marquer payé")).toBeUndefined();
+  });
+
+  it("refuses in French a refund beyond what was paid, then records one to give back", async () => {
+    const { order } = await insertOrder({ method: "studio", buyer: "Rembourser" });
+    const path = `/admin/ventes/${order.id}`;
+    expect((await post(path, { intent: "mark-paid", means: "cash" })).status).toBe(302);
+    const refused = await post(path, { intent: "refund", amount: "80,01", reason: "Erreur" });
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.body)).toContain(
+      "Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (80 €)",
+    );
+    expect(
+      await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id)),
+    ).toHaveLength(0);
+
+    const asked = await page(`${path}?rembourser=1&montant=30&motif=Geste`);
+    const done = await pressButton(
+      path,
+      buttonLabelled(asked.document, "Confirmer le remboursement"),
+      { cookie: admin.cookie() },
+    );
+    expect(done.status).toBe(302);
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(refund).toMatchObject({
+      amountCents: 3000,
+      status: "to_refund_offline",
+      reason: "Geste",
+    });
+    expect((await post(path, { intent: "refunded-offline", id: refund?.id ?? "" })).status).toBe(
+      302,
+    );
+    const [given] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(given?.status).toBe("refunded_offline");
+  });
+});
+
+describe("/admin/bons-cadeaux", () => {
+  it("finds a voucher by its code however it is typed, or by a name", async () => {
+    const voucher = await activeVoucher("Recherchée Dupont");
+    const typed = formatVoucherCode(voucher.code).toLowerCase();
+    const found = await page(`/admin/bons-cadeaux?q=${encodeURIComponent(typed)}`);
+    const items = [...found.document.querySelectorAll('ul[aria-label="Bons cadeaux"] > li')];
+    expect(items).toHaveLength(1);
+    expect(textOf(items[0])).toContain("Recherchée Dupont");
+    const byName = await page("/admin/bons-cadeaux?q=recherch%C3%A9e");
+    expect(textOf(byName.document.body)).toContain(formatVoucherCode(voucher.code));
+  });
+
+  it("uses part of an amount, then refuses more than is left", async () => {
+    const voucher = await activeVoucher("Partielle");
+    const used = await post("/admin/bons-cadeaux", {
+      intent: "use-amount",
+      id: voucher.id,
+      amount: "30",
+    });
+    expect(used.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+    const refused = await post("/admin/bons-cadeaux", {
+      intent: "use-amount",
+      id: voucher.id,
+      amount: "60",
+    });
+    expect(refused.status).toBe(409);
+    expect(textOf(refused.document.body)).toContain("Il ne reste que 50 € sur ce bon.");
+    expect(refused.document.querySelector(`#montant-${voucher.id}`)?.getAttribute("value")).toBe(
+      "60",
+    );
+    expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+  });
+
+  it("extends a voucher to a later day, refuses an earlier one, and cancels it", async () => {
+    const voucher = await activeVoucher("Prolongée");
+    const earlier = await post("/admin/bons-cadeaux", {
+      intent: "extend",
+      id: voucher.id,
+      expiresOn: "2099-01-01",
+    });
+    expect(earlier.status).toBe(400);
+    expect(textOf(earlier.document.body)).toContain("Choisissez une date après sa fin actuelle");
+    const extended = await post("/admin/bons-cadeaux", {
+      intent: "extend",
+      id: voucher.id,
+      expiresOn: "2099-12-31",
+    });
+    expect(extended.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.expiresOn).toBe("2099-12-31");
+
+    const asked = await page(`/admin/bons-cadeaux?annuler=${voucher.id}`);
+    const dialog = asked.document.querySelector('[role="dialog"], [role="alertdialog"]');
+    const cancelled = await pressButton(
+      `/admin/bons-cadeaux?annuler=${voucher.id}`,
+      buttonLabelled(dialog ?? asked.document, "Annuler le bon"),
+      { cookie: admin.cookie() },
+    );
+    expect(cancelled.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.status).toBe("cancelled");
+  });
+});
