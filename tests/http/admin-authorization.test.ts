@@ -316,7 +316,7 @@ const galleryForm = (overrides: Record<string, string> = {}) =>
 
 const actions = () => [
   ...[
-    { intent: "mark-paid", means: "cash" },
+    { intent: "mark-paid", means: "cash" } as Record<string, string>,
     { intent: "refund", amount: "10", reason: "Intrus" },
     { intent: "refunded-offline", id: studioId },
   ].map((fields) => ({

@@ -276,3 +276,31 @@ describe("/admin/bons-cadeaux", () => {
     expect((await voucherRow(voucher.id))?.status).toBe("cancelled");
   });
 });
+
+describe("/admin/dashboard", () => {
+  it("shows today's sales and the vouchers to deliver today, each linking to its page", async () => {
+    const { order, voucher } = await insertOrder({ buyer: "Du jour", amountCents: 12_345 });
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await serverDatabase()
+      .update(vouchers)
+      .set({
+        status: "active",
+        code: generateVoucherCode(),
+        expiresOn: "2099-06-30",
+        deliveryDay: today,
+        recipientName: "Livrée Aujourd'hui",
+      })
+      .where(eq(vouchers.id, voucher.id));
+    const dashboard = await page("/admin/dashboard");
+    const panel = dashboard.document.querySelector('section[aria-labelledby="ventes-du-jour"]');
+    expect(textOf(panel)).toMatch(/\d+ ventes? payées? aujourd'hui : /);
+    const link = [...(panel?.querySelectorAll("a") ?? [])].find((candidate) =>
+      textOf(candidate).includes("Livrée Aujourd'hui"),
+    );
+    expect(link?.getAttribute("href")).toBe(`/admin/ventes/${order.id}`);
+  });
+});
