@@ -1,10 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PaymentMethod } from "../../app/lib/payments/model";
 import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
-import { orderLines, orders, paymentAttempts, refunds, vouchers } from "../../app/server/db/schema";
+import { orders, refunds, vouchers } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
+import { activeVoucher, insertOrder } from "../support/admin-sales";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
@@ -26,86 +25,6 @@ const minute = 60_000;
 const rows = (list: FetchedPage) => [
   ...list.document.querySelectorAll('ul[aria-label="Commandes"] > li'),
 ];
-
-/** An unpaid order as the core leaves it: its line, its offline attempt, its voucher awaiting payment. */
-async function insertOrder(
-  options: {
-    method?: PaymentMethod;
-    buyer?: string;
-    createdAt?: Date;
-    amountCents?: number;
-    latePayment?: boolean;
-  } = {},
-) {
-  const database = serverDatabase();
-  const method = options.method ?? "studio";
-  const amountCents = options.amountCents ?? 8000;
-  const reference = `BC-${randomBytes(4).toString("hex").toUpperCase()}`;
-  const [order] = await database
-    .insert(orders)
-    .values({
-      kind: "voucher",
-      method,
-      amountCents,
-      buyerName: options.buyer ?? "Camille Martin",
-      buyerEmail: `camille-${randomUUID()}@example.test`,
-      termsAcceptedAt: new Date(),
-      rulesSnapshot: { withdrawalDays: 14 },
-      tokenHash: randomBytes(32).toString("hex"),
-      idempotencyKey: randomUUID(),
-      transferReference: method === "transfer" ? reference : null,
-      latePayment: options.latePayment ?? false,
-      createdAt: options.createdAt ?? new Date(),
-    })
-    .returning();
-  if (!order) throw new Error("no order");
-  await database.insert(orderLines).values({
-    orderId: order.id,
-    position: 0,
-    label: `Bon cadeau de ${amountCents / 100} €`,
-    quantity: 1,
-    unitPriceCents: amountCents,
-    vatRate: null,
-  });
-  if (method !== "card") {
-    await database.insert(paymentAttempts).values({
-      orderId: order.id,
-      provider: method === "transfer" ? "transfer" : "studio",
-      providerReference: method === "transfer" ? reference : randomUUID(),
-      amountCents,
-      idempotencyKey: randomUUID(),
-    });
-  }
-  const [voucher] = await database
-    .insert(vouchers)
-    .values({
-      orderId: order.id,
-      kind: "amount",
-      label: `${amountCents / 100} €`,
-      valueCents: amountCents,
-      balanceCents: amountCents,
-      recipientName: "Élodie Françoise",
-      buyerName: options.buyer ?? "Camille Martin",
-      sendTo: "buyer",
-      vatMode: "multi",
-    })
-    .returning();
-  if (!voucher) throw new Error("no voucher");
-  return { order, voucher };
-}
-
-/** An amount voucher already paid and active, with its code. */
-async function activeVoucher(recipient: string, amountCents = 8000) {
-  const { voucher } = await insertOrder({ amountCents });
-  const code = generateVoucherCode();
-  const [active] = await serverDatabase()
-    .update(vouchers)
-    .set({ status: "active", code, expiresOn: "2099-06-30", recipientName: recipient })
-    .where(eq(vouchers.id, voucher.id))
-    .returning();
-  if (!active) throw new Error("no voucher");
-  return { ...active, code };
-}
 
 const voucherRow = async (id: string) =>
   (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, id)))[0];
