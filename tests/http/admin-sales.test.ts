@@ -1,7 +1,14 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
-import { orders, refunds, vouchers } from "../../app/server/db/schema";
+import { randomUUID } from "node:crypto";
+import {
+  orders,
+  paymentAttempts,
+  refunds,
+  sessionTypes,
+  vouchers,
+} from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { activeVoucher, insertOrder } from "../support/admin-sales";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
@@ -49,6 +56,7 @@ describe("/admin/ventes", () => {
     const firstRows = rows(first);
     expect(firstRows).toHaveLength(50);
     expect(textOf(firstRows[0])).toContain("Liste 0");
+    expect(textOf(firstRows[0])).toContain("Bon cadeau de 80 €");
     const next = [...first.document.querySelectorAll("nav a")].find((link) =>
       textOf(link).includes("Page suivante"),
     );
@@ -56,6 +64,44 @@ describe("/admin/ventes", () => {
     const second = await page(next?.getAttribute("href") ?? "");
     expect(rows(second).map(textOf).join("\n")).toContain("Liste 52");
     expect(rows(second)).toHaveLength(3);
+  });
+
+  it("flags an order paid twice and one whose provider total differs", async () => {
+    const { order } = await insertOrder({
+      method: "card",
+      buyer: "Drapeaux",
+      createdAt: new Date(base + 2 * minute),
+    });
+    await serverDatabase()
+      .insert(paymentAttempts)
+      .values([
+        {
+          orderId: order.id,
+          provider: "stripe",
+          providerReference: `cs_${randomUUID()}`,
+          amountCents: order.amountCents,
+          idempotencyKey: randomUUID(),
+          status: "held",
+          heldReason: "Total reçu : 70 €",
+        },
+        {
+          orderId: order.id,
+          provider: "stripe",
+          providerReference: `cs_${randomUUID()}`,
+          amountCents: order.amountCents,
+          idempotencyKey: randomUUID(),
+          duplicate: true,
+        },
+      ]);
+    const row = rows(await page("/admin/ventes?moyen=card")).find((item) =>
+      textOf(item).includes("Drapeaux"),
+    );
+    expect(textOf(row)).toContain("Montant différent");
+    expect(textOf(row)).toContain("Payée deux fois");
+    expect(textOf(row)).not.toContain("Paiement en retard");
+    const shown = await page(`/admin/ventes/${order.id}`);
+    expect(textOf(shown.document.body)).toContain("retenu : montant différent");
+    expect(textOf(shown.document.body)).toContain("Total reçu : 70 €");
   });
 
   it("filters by method and shows a late payment", async () => {
@@ -165,6 +211,30 @@ describe("/admin/bons-cadeaux", () => {
       "60",
     );
     expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+  });
+
+  it("uses a session voucher at the studio once, after a confirmation", async () => {
+    const [session] = await serverDatabase()
+      .insert(sessionTypes)
+      .values({ slug: `seance-${randomUUID()}`, name: "Séance Iris", durationMinutes: 60 })
+      .returning();
+    if (!session) throw new Error("no session type");
+    const voucher = await activeVoucher("Séance au studio");
+    await serverDatabase()
+      .update(vouchers)
+      .set({ kind: "session", sessionTypeId: session.id, label: session.name, vatMode: "single" })
+      .where(eq(vouchers.id, voucher.id));
+    const path = `/admin/bons-cadeaux?utiliser=${voucher.id}`;
+    const asked = await page(path);
+    const dialog = asked.document.querySelector('[role="dialog"], [role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Utiliser ce bon pour une séance au studio ?");
+    const used = await pressButton(path, buttonLabelled(dialog ?? asked.document, "Utiliser"), {
+      cookie: admin.cookie(),
+    });
+    expect(used.status).toBe(302);
+    expect(await voucherRow(voucher.id)).toMatchObject({ status: "used", balanceCents: 0 });
+    const again = await post("/admin/bons-cadeaux", { intent: "use-session", id: voucher.id });
+    expect(flashedToast(again.headers)?.title).toBe("Ce bon a déjà été utilisé.");
   });
 
   it("extends a voucher to a later day, refuses an earlier one, and cancels it", async () => {

@@ -25,10 +25,13 @@ export type OrderListFilter = {
   method: PaymentMethod | null;
 };
 
+// The order of the outer query, named in full: drizzle writes a lone table's columns unqualified, which the
+// subqueries below would read as their own.
+const outerOrderId = sql.raw(`"orders"."id"`);
 const heldAttempt = sql<boolean>`exists (select 1 from payment_attempts a
-  where a.order_id = ${orders.id} and a.status = 'held')`;
+  where a.order_id = ${outerOrderId} and a.status = 'held')`;
 const duplicateAttempt = sql<boolean>`exists (select 1 from payment_attempts a
-  where a.order_id = ${orders.id} and a.duplicate)`;
+  where a.order_id = ${outerOrderId} and a.duplicate)`;
 
 /** One page of orders with their lines' labels and the flags the owner must see. */
 export async function orderPage(filter: OrderListFilter, position: PagePosition) {
@@ -51,7 +54,7 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
           amountCents: orders.amountCents,
           latePayment: orders.latePayment,
           lines: sql<string>`coalesce((select string_agg(l.label, ' · ' order by l.position)
-            from order_lines l where l.order_id = ${orders.id}), '')`,
+            from order_lines l where l.order_id = ${outerOrderId}), '')`,
           held: heldAttempt,
           duplicate: duplicateAttempt,
           cursor: cursorColumn(ORDER_LIST_ORDER),
