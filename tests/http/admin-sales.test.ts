@@ -136,6 +136,11 @@ describe("/admin/ventes", () => {
     expect(issued?.code).toMatch(/^[0-9A-Z]{12}$/);
     const after = await page(path);
     expect(textOf(after.document.body)).toContain("Journal : Paiement reçu");
+    expect(textOf(after.document.body)).toContain("Journal : Bon cadeau émis");
+    // The e-mails the payment queued show in the order's history.
+    expect(textOf(after.document.body)).toMatch(
+      /(Commande confirmée à l'acheteur|Paiement : message)/,
+    );
     expect(buttonLabelled(after.document, "Marquer payé")).toBeUndefined();
   });
 
