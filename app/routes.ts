@@ -84,6 +84,10 @@ export default [
     route("admin/tarifs/temoignages", "routes/admin/tarifs/temoignages.tsx"),
     // Payments (decision 0162): what is on sale, the ways of paying, the card's keys.
     route("admin/reglages/paiement", "routes/admin/reglages/paiement.tsx"),
+    // Sales and gift vouchers (decision 0162): the orders paged on the server, an order's timeline.
+    route("admin/ventes", "routes/admin/ventes/index.tsx"),
+    route("admin/ventes/:id", "routes/admin/ventes/commande.tsx"),
+    route("admin/bons-cadeaux", "routes/admin/bons-cadeaux/index.tsx"),
     route("admin/medias", "routes/admin/medias/index.tsx"),
     route("admin/medias/televerser", "routes/admin/medias/televerser/index.tsx"),
     route("admin/medias/emplacements", "routes/admin/medias/emplacements/index.tsx"),

@@ -263,6 +263,12 @@ const pages = () => [
   "/admin/reservations/reglages",
   `/admin/reservations/${studioId}`,
   `/admin/reservations/${studioId}?annuler=1`,
+  "/admin/ventes",
+  "/admin/ventes?statut=paid&moyen=transfer",
+  `/admin/ventes/${studioId}`,
+  `/admin/ventes/${studioId}?payer=cash`,
+  "/admin/bons-cadeaux",
+  "/admin/bons-cadeaux?q=Intrus",
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */
@@ -309,6 +315,18 @@ const galleryForm = (overrides: Record<string, string> = {}) =>
   });
 
 const actions = () => [
+  ...[
+    { intent: "mark-paid", means: "cash" } as Record<string, string>,
+    { intent: "refund", amount: "10", reason: "Intrus" },
+    { intent: "refunded-offline", id: studioId },
+  ].map((fields) => ({
+    path: `/admin/ventes/${studioId}`,
+    body: new URLSearchParams(fields),
+  })),
+  ...["use-amount", "use-session", "extend", "cancel"].map((intent) => ({
+    path: "/admin/bons-cadeaux",
+    body: new URLSearchParams({ intent, id: studioId, amount: "10", expiresOn: "2099-01-01" }),
+  })),
   { path: "/admin/sauvegardes", body: new URLSearchParams({ intent: "backup" }) },
   {
     path: "/admin/sauvegardes",

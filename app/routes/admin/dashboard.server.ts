@@ -1,4 +1,6 @@
 import type { Route } from "./+types/dashboard";
+import { salesOfDay } from "~/server/payments/admin-orders.server";
+import { vouchersToDeliver } from "~/server/vouchers/queries.server";
 import type { BackupStatusData } from "~/components/backups/backup-status";
 import { parseIntent } from "~/lib/forms";
 import {
@@ -37,13 +39,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const filters = { search: searchParam(params), state: stateFilter(params.get("statut")) };
   // Every panel's queries at once, not one panel after another (decision 0136).
-  const [content, booking, bookings, backups, selections, articles] = await Promise.all([
+  const [content, booking, bookings, backups, selections, articles, sales] = await Promise.all([
     siteContent(context),
     bookingFacts(),
     dashboardBookings(),
     backupStatus(),
     receivedSelections(),
     articlesPage(filters, params),
+    todaysSales(),
   ]);
   return {
     ...articles,
@@ -52,6 +55,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     bookings,
     backups,
     selections,
+    sales,
+  };
+}
+
+/** Today's sales and the gift vouchers leaving today at 9:00, each linking to its page. */
+async function todaysSales() {
+  const [paid, toDeliver] = await Promise.all([salesOfDay(), vouchersToDeliver()]);
+  return {
+    count: paid.count,
+    totalCents: paid.totalCents,
+    toDeliver: toDeliver.map((voucher) => ({
+      id: voucher.id,
+      orderId: voucher.orderId,
+      code: voucher.code,
+      label: voucher.label,
+      recipientName: voucher.recipientName,
+    })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Eye, FilePlus2, FolderTree, Images, Mail, Pencil, Users } from "lucide-react";
+import { formatCents } from "~/lib/prices";
 import { ListFilters } from "~/components/admin/list-filters";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
@@ -90,6 +91,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </nav>
 
       <GoLiveChecklist items={checklist} />
+
+      <TodaysSales sales={loaderData.sales} />
 
       <section
         aria-labelledby="articles-titre"
@@ -211,5 +214,43 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
     </div>
+  );
+}
+
+/** Today's sales (paid today, Paris) and the gift vouchers to deliver today, each linking to its page. */
+function TodaysSales({ sales }: { sales: Route.ComponentProps["loaderData"]["sales"] }) {
+  return (
+    <section
+      aria-labelledby="ventes-du-jour"
+      className="space-y-3 rounded-xl border border-border bg-white p-5"
+    >
+      <h2 id="ventes-du-jour" className="text-xl font-semibold">
+        Ventes du jour
+      </h2>
+      <p>
+        <Link to="/admin/ventes?statut=paid" className="underline underline-offset-4">
+          {sales.count === 0
+            ? "Aucune vente payée aujourd'hui"
+            : `${sales.count} vente${sales.count > 1 ? "s" : ""} payée${sales.count > 1 ? "s" : ""} aujourd'hui : ${formatCents(sales.totalCents)}`}
+        </Link>
+      </p>
+      {sales.toDeliver.length > 0 ? (
+        <>
+          <h3 className="font-semibold">Bons cadeaux à envoyer aujourd'hui (à 9 h)</h3>
+          <ul className="space-y-1 text-sm">
+            {sales.toDeliver.map((voucher) => (
+              <li key={voucher.id}>
+                <Link
+                  to={`/admin/ventes/${voucher.orderId}`}
+                  className="underline underline-offset-4"
+                >
+                  {voucher.label} pour {voucher.recipientName}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
   );
 }

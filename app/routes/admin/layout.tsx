@@ -15,6 +15,8 @@ const links = [
   { to: "/admin/reservations", label: "Réservations" },
   { to: "/admin/studios", label: "Studios" },
   { to: "/admin/tarifs", label: "Tarifs" },
+  { to: "/admin/ventes", label: "Ventes" },
+  { to: "/admin/bons-cadeaux", label: "Bons cadeaux" },
   { to: "/admin/reglages/paiement", label: "Paiements" },
   { to: "/admin/medias", label: "Photos" },
   { to: "/admin/galeries", label: "Galeries clients" },

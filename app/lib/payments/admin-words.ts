@@ -1,0 +1,71 @@
+import type { AttemptStatus, JournalKind, RefundStatus } from "./model";
+
+/*
+ * The words of the admin's sales and vouchers pages (decision 0162), and the amounts the owner types.
+ */
+
+/** An amount typed in euros (« 12 », « 12,50 », « 12.5 € », « 1 200 ») in cents; null when it is not one. */
+export function typedCents(text: string): number | null {
+  const compact = text.replace(/[\s\u00a0\u202f€]/g, "");
+  const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(compact);
+  if (!match) return null;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  return cents > 0 ? cents : null;
+}
+
+/** Cents as the owner types them back into a field: « 150 », « 12,50 ». */
+export function centsForInput(cents: number): string {
+  const rest = cents % 100;
+  return rest === 0
+    ? String(cents / 100)
+    : `${Math.trunc(cents / 100)},${String(rest).padStart(2, "0")}`;
+}
+
+export const ATTEMPT_STATUS_LABELS: Record<AttemptStatus, string> = {
+  open: "en attente",
+  succeeded: "réussi",
+  failed: "refusé",
+  expired: "expiré",
+  held: "retenu : montant différent",
+};
+
+export const PROVIDER_LABELS: Record<string, string> = {
+  stripe: "Carte (Stripe)",
+  transfer: "Virement",
+  studio: "Au studio",
+};
+
+export const REFUND_STATUS_LABELS: Record<RefundStatus, string> = {
+  pending: "en cours chez le prestataire",
+  succeeded: "remboursé",
+  failed: "refusé par le prestataire",
+  to_refund_offline: "à rembourser par vous",
+  refunded_offline: "remboursé par vous",
+};
+
+export const JOURNAL_KIND_LABELS: Record<JournalKind, string> = {
+  payment: "Paiement reçu",
+  refund: "Remboursement",
+  voucher_issue: "Bon cadeau émis",
+  voucher_redemption: "Bon cadeau utilisé",
+  voucher_cancellation: "Bon cadeau annulé",
+  closure: "Clôture du jour",
+};
+
+const MAIL_LABELS: Record<string, string> = {
+  "voucher-order": "Commande confirmée à l'acheteur",
+  "voucher-delivery": "Bon cadeau envoyé",
+  "voucher-reminder": "Rappel avant expiration",
+  "payment-buyer": "Paiement : message à l'acheteur",
+  "payment-owner": "Paiement : message pour vous",
+};
+
+export const mailLabel = (kind: string): string => MAIL_LABELS[kind] ?? `E-mail (${kind})`;
+
+export const VOUCHER_STATUS_LABELS = {
+  awaiting_payment: "En attente de paiement",
+  active: "Valable",
+  used: "Utilisé",
+  expired: "Expiré",
+  cancelled: "Annulé",
+} as const;

@@ -1,0 +1,111 @@
+import { data } from "react-router";
+import type { Route } from "./+types/index";
+import { typedCents } from "~/lib/payments/admin-words";
+import { formatCents } from "~/lib/prices";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { isUuid } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { VOUCHER_STATUSES } from "~/server/db/schema";
+import { listPath, pagePosition, searchParam } from "~/server/db/keyset.server";
+import {
+  useSessionVoucherAtStudio,
+  VOUCHER_LIST_ORDER,
+  voucherById,
+  voucherPage,
+} from "~/server/vouchers/admin-vouchers.server";
+import { extendVoucher } from "~/server/vouchers/lifecycle.server";
+import { cancelVoucher } from "~/server/vouchers/queries.server";
+import { useAmountVoucher } from "~/server/vouchers/redemption.server";
+import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+const PAGE = "/admin/bons-cadeaux";
+/** What the list's address keeps when an action brings the owner back to it. */
+const LIST_PARAMS = ["statut", "q", "apres", "avant"];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const status = VOUCHER_STATUSES.find((candidate) => candidate === params.get("statut")) ?? null;
+  const search = searchParam(params);
+  const page = await voucherPage({ status, search }, pagePosition(VOUCHER_LIST_ORDER, params));
+  return {
+    status,
+    search,
+    matching: page.matching,
+    previous: page.previous,
+    next: page.next,
+    vouchers: page.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+/** A refusal shown at the voucher's row, with what was typed. */
+export type VoucherAnswer = {
+  voucherId: string;
+  field: "amount" | "expiry";
+  error: string;
+  typed: string;
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const id = formData.get("id");
+  const back = listPath(PAGE, new URL(request.url).searchParams, LIST_PARAMS);
+  const voucher = isUuid(id) ? await voucherById(id) : null;
+  if (!voucher) return redirectWithToast(back, { type: "error", title: "Ce bon n'existe pas" });
+  const name = voucher.code ? formatVoucherCode(voucher.code) : voucher.label;
+  const refuse = (field: VoucherAnswer["field"], error: string, typed: string, status = 400) =>
+    data<VoucherAnswer>({ voucherId: voucher.id, field, error, typed }, { status });
+  try {
+    if (intent === "use-amount") {
+      const typed = String(formData.get("amount") ?? "");
+      const cents = typedCents(typed);
+      if (cents === null) {
+        return refuse("amount", "Indiquez un montant en euros, par exemple 40 ou 12,50.", typed);
+      }
+      const used = await useAmountVoucher({ code: voucher.code ?? "", amountCents: cents });
+      if (!used.ok) return refuse("amount", used.message, typed, 409);
+      return redirectWithToast(back, {
+        type: "success",
+        title: `${formatCents(cents)} utilisés sur le bon ${name}`,
+        description: `Il reste ${formatCents(used.voucher.balanceCents)}.`,
+      });
+    }
+    if (intent === "use-session") {
+      const used = await useSessionVoucherAtStudio(voucher.id);
+      if (!used.ok) return redirectWithToast(back, { type: "error", title: used.message });
+      return redirectWithToast(back, {
+        type: "success",
+        title: `Bon ${name} utilisé`,
+        description: `${voucher.label} : la séance est réglée par ce bon.`,
+      });
+    }
+    if (intent === "extend") {
+      const typed = String(formData.get("expiresOn") ?? "");
+      const extended = await extendVoucher(voucher.id, typed).catch((error: unknown) => {
+        if (error instanceof VoucherRefusedError) return error;
+        throw error;
+      });
+      if (extended instanceof VoucherRefusedError) {
+        return refuse("expiry", extended.message, typed, extended.status);
+      }
+      return redirectWithToast(back, { type: "success", title: `Bon ${name} prolongé` });
+    }
+    if (intent === "cancel") {
+      await cancelVoucher(voucher.id, "owner");
+      return redirectWithToast(back, {
+        type: "success",
+        title: `Bon ${name} annulé`,
+        description: "Pour rendre l'argent, utilisez « Rembourser » sur sa commande.",
+      });
+    }
+  } catch (error) {
+    if (error instanceof VoucherRefusedError) {
+      return redirectWithToast(back, { type: "error", title: error.message });
+    }
+    throw error;
+  }
+  return redirectWithToast(back, { type: "error", title: "Action inconnue" });
+}

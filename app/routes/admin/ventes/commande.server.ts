@@ -1,0 +1,214 @@
+import { data } from "react-router";
+import type { Route } from "./+types/commande";
+import { centsForInput, typedCents } from "~/lib/payments/admin-words";
+import { OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { isUuid } from "~/lib/forms";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { orderHistory } from "~/server/payments/admin-orders.server";
+import {
+  findOrder,
+  markPaidOffline,
+  markRefundedOffline,
+  requestRefund,
+} from "~/server/payments/orders.server";
+import { PaymentRefusedError } from "~/server/payments/refusals.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** Paid minus what is refunded or on its way: what « Rembourser » may still give back. */
+function refundable(page: NonNullable<Awaited<ReturnType<typeof findOrder>>>): number {
+  const paid = page.attempts
+    .filter((attempt) => attempt.status === "succeeded")
+    .reduce((sum, attempt) => sum + attempt.amountCents, 0);
+  const given = page.refunds
+    .filter((refund) => refund.status !== "failed")
+    .reduce((sum, refund) => sum + refund.amountCents, 0);
+  return Math.max(paid - given, 0);
+}
+
+const readMeans = (value: unknown): OfflineMeans | null =>
+  OFFLINE_MEANS.find((means) => means === value) ?? null;
+
+async function loadOrder(id: string) {
+  const page = isUuid(id) ? await findOrder(id) : null;
+  if (!page) throw data("Cette commande n'existe pas.", { status: 404 });
+  return page;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const page = await loadOrder(params.id);
+  const { order } = page;
+  const history = await orderHistory(
+    order.id,
+    page.attempts.flatMap((attempt) =>
+      attempt.providerReference ? [attempt.providerReference] : [],
+    ),
+  );
+  const search = new URL(request.url).searchParams;
+  const left = refundable(page);
+  // The confirmations asked through the address (JavaScript off, decision 0130's GET forms).
+  const meansAsked = readMeans(search.get("payer"));
+  const refundAsked = search.has("rembourser");
+  const refundCents = refundAsked ? typedCents(search.get("montant") ?? "") : null;
+  return {
+    order: {
+      id: order.id,
+      status: order.status,
+      kind: order.kind,
+      method: order.method,
+      amountCents: order.amountCents,
+      buyerName: order.buyerName,
+      buyerEmail: order.buyerEmail,
+      buyerPhone: order.buyerPhone,
+      termsAcceptedAt: order.termsAcceptedAt.toISOString(),
+      transferReference: order.transferReference,
+      payBy: iso(order.payBy),
+      paidAt: iso(order.paidAt),
+      latePayment: order.latePayment,
+      createdAt: order.createdAt.toISOString(),
+    },
+    lines: page.lines.map((line) => ({
+      id: line.id,
+      label: line.label,
+      quantity: line.quantity,
+      unitPriceCents: line.unitPriceCents,
+    })),
+    attempts: page.attempts.map((attempt) => ({
+      id: attempt.id,
+      provider: attempt.provider,
+      status: attempt.status,
+      means: attempt.means,
+      amountCents: attempt.amountCents,
+      duplicate: attempt.duplicate,
+      heldReason: attempt.heldReason,
+      createdAt: attempt.createdAt.toISOString(),
+      succeededAt: iso(attempt.succeededAt),
+    })),
+    refunds: page.refunds.map((refund) => ({
+      id: refund.id,
+      amountCents: refund.amountCents,
+      reason: refund.reason,
+      status: refund.status,
+      error: refund.error,
+      createdAt: refund.createdAt.toISOString(),
+      completedAt: iso(refund.completedAt),
+    })),
+    events: history.events.map((event) => ({
+      ...event,
+      receivedAt: event.receivedAt.toISOString(),
+      processedAt: iso(event.processedAt),
+    })),
+    journal: history.journal.map((row) => ({ ...row, at: row.at.toISOString() })),
+    mails: history.mails.map((mail) => ({
+      ...mail,
+      createdAt: mail.createdAt.toISOString(),
+      sentAt: iso(mail.sentAt),
+    })),
+    voucher: history.voucher,
+    refundableCents: left,
+    refundableText: centsForInput(left || 1),
+    confirmPayment:
+      order.status === "awaiting_payment" ||
+      order.status === "expired" ||
+      order.status === "cancelled"
+        ? meansAsked
+        : null,
+    confirmRefund: refundAsked
+      ? {
+          cents: refundCents,
+          typed: search.get("montant") ?? "",
+          reason: (search.get("motif") ?? "").slice(0, 500),
+          error:
+            refundCents === null
+              ? "Indiquez un montant en euros, par exemple 40 ou 12,50."
+              : refundCents > left
+                ? `Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (${formatCents(left)}).`
+                : null,
+        }
+      : null,
+  };
+}
+
+export type RefundAnswer = { error: string; typed: string; reason: string };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const page = await loadOrder(params.id);
+  const back = `/admin/ventes/${page.order.id}`;
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  try {
+    if (intent === "mark-paid") {
+      const means = readMeans(formData.get("means"));
+      if (!means) {
+        return redirectWithToast(back, {
+          type: "error",
+          title: "Choisissez comment vous avez été payée",
+        });
+      }
+      await markPaidOffline(page.order.id, means);
+      return redirectWithToast(back, {
+        type: "success",
+        title: "Commande payée",
+        description: "Le paiement est enregistré ; un bon cadeau est émis et envoyé.",
+      });
+    }
+    if (intent === "refund") {
+      const typed = String(formData.get("amount") ?? "");
+      const reason = String(formData.get("reason") ?? "").slice(0, 500);
+      const cents = typedCents(typed);
+      const left = refundable(page);
+      const refuse = (error: string) =>
+        data<RefundAnswer>({ error, typed, reason }, { status: 400 });
+      if (cents === null) return refuse("Indiquez un montant en euros, par exemple 40 ou 12,50.");
+      if (cents > left) {
+        return refuse(
+          `Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (${formatCents(left)}).`,
+        );
+      }
+      const refund = await requestRefund(page.order.id, cents, reason);
+      return redirectWithToast(back, {
+        type: "success",
+        title:
+          refund.status === "to_refund_offline"
+            ? `Remboursement de ${formatCents(cents)} à faire`
+            : `Remboursement de ${formatCents(cents)} demandé`,
+        description:
+          refund.status === "to_refund_offline"
+            ? "Rendez l'argent au client, puis cliquez sur « Remboursé »."
+            : "Le prestataire de paiement rembourse la carte du client.",
+      });
+    }
+    if (intent === "refunded-offline") {
+      const id = formData.get("id");
+      const mine = page.refunds.find((refund) => refund.id === id);
+      if (!mine)
+        return redirectWithToast(back, { type: "error", title: "Ce remboursement n'existe pas" });
+      await markRefundedOffline(mine.id);
+      return redirectWithToast(back, {
+        type: "success",
+        title: "Remboursement enregistré",
+        description: `${formatCents(mine.amountCents)} rendus au client.`,
+      });
+    }
+  } catch (error) {
+    if (error instanceof PaymentRefusedError) {
+      if (intent === "refund") {
+        return data<RefundAnswer>(
+          {
+            error: error.message,
+            typed: String(formData.get("amount") ?? ""),
+            reason: String(formData.get("reason") ?? ""),
+          },
+          { status: error.status },
+        );
+      }
+      return redirectWithToast(back, { type: "error", title: error.message });
+    }
+    throw error;
+  }
+  return data({ error: "Action inconnue", typed: "", reason: "" }, { status: 400 });
+}

@@ -1,0 +1,320 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/commande";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
+import { Field, Input, Select } from "~/components/admin/field";
+import { OrderFlags, OrderStatusBadge, VoucherStatusBadge } from "~/components/admin/sales-badges";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import {
+  ATTEMPT_STATUS_LABELS,
+  JOURNAL_KIND_LABELS,
+  mailLabel,
+  PROVIDER_LABELS,
+  REFUND_STATUS_LABELS,
+} from "~/lib/payments/admin-words";
+import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { formatCents } from "~/lib/prices";
+
+export { action, loader } from "./commande.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Commande - Administration" }];
+
+type Moment = { at: string; title: string; detail?: string };
+
+const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, lines, attempts, refunds, events, journal, mails, voucher } = loaderData;
+  const here = `/admin/ventes/${order.id}`;
+  const unpaid =
+    order.status === "awaiting_payment" ||
+    order.status === "expired" ||
+    order.status === "cancelled";
+  const offlineUnpaid = unpaid && order.method !== "card";
+  const canRefund = loaderData.refundableCents > 0;
+  const refundError = actionData?.error ?? loaderData.confirmRefund?.error ?? null;
+
+  const moments: Moment[] = [
+    { at: order.createdAt, title: "Commande passée", detail: `par ${order.buyerName}` },
+    ...attempts.map((attempt) => ({
+      at: attempt.succeededAt ?? attempt.createdAt,
+      title: `Paiement ${PROVIDER_LABELS[attempt.provider] ?? attempt.provider} : ${ATTEMPT_STATUS_LABELS[attempt.status]}`,
+      detail: [
+        formatCents(attempt.amountCents),
+        attempt.means ? OFFLINE_MEANS_LABELS[attempt.means] : null,
+        attempt.duplicate ? "payé une deuxième fois : à rendre" : null,
+        attempt.heldReason,
+      ]
+        .filter(Boolean)
+        .join(" · "),
+    })),
+    ...events.map((event) => ({
+      at: event.receivedAt,
+      title: `Message du prestataire reçu : ${event.type}`,
+      detail: event.error ? `erreur : ${event.error}` : event.processedAt ? "traité" : "en attente",
+    })),
+    ...refunds.map((refund) => ({
+      at: refund.completedAt ?? refund.createdAt,
+      title: `Remboursement de ${formatCents(refund.amountCents)} : ${REFUND_STATUS_LABELS[refund.status]}`,
+      detail: refund.reason || undefined,
+    })),
+    ...journal.map((row) => ({
+      at: row.at,
+      title: `Journal : ${JOURNAL_KIND_LABELS[row.kind]}`,
+      detail: formatCents(row.amountCents),
+    })),
+    ...mails.map((mail) => ({
+      at: mail.sentAt ?? mail.createdAt,
+      title: mailLabel(mail.kind),
+      detail: mail.sentAt ? "envoyé" : "à envoyer",
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title={`Commande de ${order.buyerName}`}
+        summary={`${formatCents(order.amountCents)} · ${PAYMENT_METHOD_LABELS[order.method]}`}
+      />
+      <p>
+        <Link to="/admin/ventes" className="underline underline-offset-4">
+          ← Toutes les ventes
+        </Link>
+      </p>
+
+      <section aria-labelledby="resume" className={section}>
+        <h2 id="resume" className="font-sans text-lg font-semibold">
+          Résumé
+        </h2>
+        <div className="flex flex-wrap gap-2">
+          <OrderStatusBadge status={order.status} />
+          <OrderFlags
+            late={order.latePayment}
+            held={attempts.some((attempt) => attempt.status === "held")}
+            duplicate={attempts.some((attempt) => attempt.duplicate)}
+          />
+        </div>
+        <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
+          <dt className="font-semibold">Acheteur</dt>
+          <dd className="break-words">
+            {order.buyerName} · <a href={`mailto:${order.buyerEmail}`}>{order.buyerEmail}</a>
+            {order.buyerPhone ? ` · ${order.buyerPhone}` : ""}
+          </dd>
+          <dt className="font-semibold">Conditions acceptées le</dt>
+          <dd>{formatLongDateTimeFr(order.termsAcceptedAt)}</dd>
+          <dt className="font-semibold">Paiement</dt>
+          <dd>{PAYMENT_METHOD_LABELS[order.method]}</dd>
+          {order.transferReference ? (
+            <>
+              <dt className="font-semibold">Référence du virement</dt>
+              <dd className="font-mono">{order.transferReference}</dd>
+            </>
+          ) : null}
+          {order.payBy && unpaid ? (
+            <>
+              <dt className="font-semibold">À payer avant le</dt>
+              <dd>{formatLongDateTimeFr(order.payBy)}</dd>
+            </>
+          ) : null}
+          {order.paidAt ? (
+            <>
+              <dt className="font-semibold">Payée le</dt>
+              <dd>{formatLongDateTimeFr(order.paidAt)}</dd>
+            </>
+          ) : null}
+          {voucher ? (
+            <>
+              <dt className="font-semibold">Bon cadeau</dt>
+              <dd className="flex flex-wrap items-center gap-2">
+                {voucher.code ? (
+                  <Link
+                    to={`/admin/bons-cadeaux?q=${voucher.code}`}
+                    className="font-mono underline underline-offset-4"
+                  >
+                    {formatVoucherCode(voucher.code)}
+                  </Link>
+                ) : (
+                  "émis au paiement"
+                )}
+                <VoucherStatusBadge status={voucher.status} />
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        <h3 className="font-sans text-base font-semibold">Contenu</h3>
+        <ul className="divide-y divide-border text-sm">
+          {lines.map((line) => (
+            <li key={line.id} className="flex justify-between gap-4 py-2">
+              <span>
+                {line.quantity > 1 ? `${line.quantity} × ` : ""}
+                {line.label}
+              </span>
+              <span>{formatCents(line.quantity * line.unitPriceCents)}</span>
+            </li>
+          ))}
+          <li className="flex justify-between gap-4 py-2 font-semibold">
+            <span>Total</span>
+            <span>{formatCents(order.amountCents)}</span>
+          </li>
+        </ul>
+      </section>
+
+      {offlineUnpaid ? (
+        <section aria-labelledby="marquer-paye" className={section}>
+          <h2 id="marquer-paye" className="font-sans text-lg font-semibold">
+            Marquer payé
+          </h2>
+          {loaderData.confirmPayment ? (
+            <div
+              role="alert"
+              className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4"
+            >
+              <p className="font-semibold">
+                Confirmer le paiement de {formatCents(order.amountCents)} (
+                {OFFLINE_MEANS_LABELS[loaderData.confirmPayment]}) ?
+              </p>
+              <p className="text-sm">Le bon cadeau est alors émis et envoyé.</p>
+              <div className="flex flex-wrap gap-2">
+                <Form method="post" action={here}>
+                  <input type="hidden" name="means" value={loaderData.confirmPayment} />
+                  <Button type="submit" name="intent" value="mark-paid">
+                    Confirmer le paiement
+                  </Button>
+                </Form>
+                <Button asChild variant="outline">
+                  <Link to={here}>Annuler</Link>
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Form method="get" action={here} className="flex flex-wrap items-end gap-3">
+              <Field name="payer" label="Payée par">
+                {(props) => (
+                  <Select
+                    {...props}
+                    defaultValue={order.method === "transfer" ? "transfer" : "cash"}
+                  >
+                    {OFFLINE_MEANS.map((means) => (
+                      <option key={means} value={means}>
+                        {OFFLINE_MEANS_LABELS[means]}
+                      </option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              <Button type="submit">Marquer payé…</Button>
+            </Form>
+          )}
+        </section>
+      ) : null}
+
+      {canRefund || refunds.some((refund) => refund.status === "to_refund_offline") ? (
+        <section aria-labelledby="rembourser" className={section}>
+          <h2 id="rembourser" className="font-sans text-lg font-semibold">
+            Rembourser
+          </h2>
+          {refunds
+            .filter((refund) => refund.status === "to_refund_offline")
+            .map((refund) => (
+              <div
+                key={refund.id}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3"
+              >
+                <p className="text-sm">
+                  {formatCents(refund.amountCents)} à rendre au client
+                  {refund.reason ? ` (${refund.reason})` : ""}.
+                </p>
+                <ConfirmedActionForm
+                  id={refund.id}
+                  intent="refunded-offline"
+                  param="rembourse"
+                  confirmation={`Avez-vous rendu ${formatCents(refund.amountCents)} au client ?`}
+                  variant="default"
+                  label="Remboursé"
+                />
+              </div>
+            ))}
+          {canRefund ? (
+            loaderData.confirmRefund && !refundError && loaderData.confirmRefund.cents ? (
+              <div
+                role="alert"
+                className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4"
+              >
+                <p className="font-semibold">
+                  Rembourser {formatCents(loaderData.confirmRefund.cents)} à {order.buyerName} ?
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  <Form method="post" action={here}>
+                    <input type="hidden" name="amount" value={loaderData.confirmRefund.typed} />
+                    <input type="hidden" name="reason" value={loaderData.confirmRefund.reason} />
+                    <Button type="submit" name="intent" value="refund" variant="destructive">
+                      Confirmer le remboursement
+                    </Button>
+                  </Form>
+                  <Button asChild variant="outline">
+                    <Link to={here}>Annuler</Link>
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <Form method="get" action={here} noValidate className="space-y-3">
+                <input type="hidden" name="rembourser" value="1" />
+                <FormAlert
+                  message={refundError ? { type: "error", title: refundError } : undefined}
+                />
+                <p className="text-sm text-muted-foreground">
+                  Reste remboursable : {formatCents(loaderData.refundableCents)}.
+                </p>
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <Field name="montant" label="Montant (€)">
+                    {(props) => (
+                      <Input
+                        {...props}
+                        inputMode="decimal"
+                        defaultValue={
+                          actionData?.typed ??
+                          loaderData.confirmRefund?.typed ??
+                          loaderData.refundableText
+                        }
+                      />
+                    )}
+                  </Field>
+                  <Field name="motif" label="Motif">
+                    {(props) => (
+                      <Input
+                        {...props}
+                        maxLength={500}
+                        defaultValue={actionData?.reason ?? loaderData.confirmRefund?.reason ?? ""}
+                      />
+                    )}
+                  </Field>
+                </div>
+                <Button type="submit" variant="outline">
+                  Rembourser…
+                </Button>
+              </Form>
+            )
+          ) : null}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="historique" className={section}>
+        <h2 id="historique" className="font-sans text-lg font-semibold">
+          Historique
+        </h2>
+        <ol className="space-y-2 text-sm">
+          {moments.map((moment, index) => (
+            <li key={index} className="border-l-2 border-border pl-3">
+              <p className="text-muted-foreground">{formatLongDateTimeFr(moment.at)}</p>
+              <p className="font-semibold">{moment.title}</p>
+              {moment.detail ? <p className="break-words">{moment.detail}</p> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

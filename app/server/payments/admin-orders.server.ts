@@ -1,0 +1,157 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { OrderKind, OrderStatus, PaymentMethod } from "~/lib/payments/model";
+import { isoDayInParis } from "~/lib/dates";
+import { now } from "../clock.server";
+import { db } from "../db/client.server";
+import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
+import { moneyJournal, orders, providerEvents, vouchers } from "../db/schema";
+
+/*
+ * What the admin's sales pages read (decision 0130: paged on the server, 50 a page, newest first): the
+ * orders with what they hold and what the owner must look at, an order's timeline, today's sales.
+ */
+
+export const ORDER_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: orders.createdAt, type: "timestamptz" },
+    { expression: orders.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
+export type OrderListFilter = {
+  status: OrderStatus | null;
+  kind: OrderKind | null;
+  method: PaymentMethod | null;
+};
+
+// The order of the outer query, named in full: drizzle writes a lone table's columns unqualified, which the
+// subqueries below would read as their own.
+const outerOrderId = sql.raw(`"orders"."id"`);
+const heldAttempt = sql<boolean>`exists (select 1 from payment_attempts a
+  where a.order_id = ${outerOrderId} and a.status = 'held')`;
+const duplicateAttempt = sql<boolean>`exists (select 1 from payment_attempts a
+  where a.order_id = ${outerOrderId} and a.duplicate)`;
+
+/** One page of orders with their lines' labels and the flags the owner must see. */
+export async function orderPage(filter: OrderListFilter, position: PagePosition) {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(orders.status, filter.status));
+  if (filter.kind) conditions.push(eq(orders.kind, filter.kind));
+  if (filter.method) conditions.push(eq(orders.method, filter.method));
+  const where = and(...conditions);
+  const [page, [total]] = await Promise.all([
+    keysetPage(ORDER_LIST_ORDER, position, ({ where: after, orderBy, limit }) =>
+      db()
+        .select({
+          id: orders.id,
+          createdAt: orders.createdAt,
+          buyerName: orders.buyerName,
+          buyerEmail: orders.buyerEmail,
+          kind: orders.kind,
+          status: orders.status,
+          method: orders.method,
+          amountCents: orders.amountCents,
+          latePayment: orders.latePayment,
+          lines: sql<string>`coalesce((select string_agg(l.label, ' · ' order by l.position)
+            from order_lines l where l.order_id = ${outerOrderId}), '')`,
+          held: heldAttempt,
+          duplicate: duplicateAttempt,
+          cursor: cursorColumn(ORDER_LIST_ORDER),
+        })
+        .from(orders)
+        .where(and(where, after))
+        .orderBy(...orderBy)
+        .limit(limit),
+    ),
+    db().select({ value: count() }).from(orders).where(where),
+  ]);
+  return { ...page, matching: total?.value ?? 0 };
+}
+
+/** What happened to an order beside its attempts and refunds: the provider's events, journal, e-mails. */
+export async function orderHistory(orderId: string, attemptReferences: string[]) {
+  const [events, journal, mails, voucher] = await Promise.all([
+    attemptReferences.length === 0
+      ? Promise.resolve([])
+      : db()
+          .select({
+            id: providerEvents.id,
+            provider: providerEvents.provider,
+            type: providerEvents.type,
+            receivedAt: providerEvents.receivedAt,
+            processedAt: providerEvents.processedAt,
+            outcome: providerEvents.outcome,
+            error: providerEvents.error,
+          })
+          .from(providerEvents)
+          .where(
+            inArray(sql<string>`${providerEvents.payment} ->> 'providerReference'`, [
+              ...attemptReferences,
+            ]),
+          )
+          .orderBy(asc(providerEvents.receivedAt)),
+    db()
+      .select({
+        seq: moneyJournal.seq,
+        kind: moneyJournal.kind,
+        amountCents: moneyJournal.amountCents,
+        method: moneyJournal.method,
+        at: moneyJournal.at,
+      })
+      .from(moneyJournal)
+      .where(eq(moneyJournal.orderId, orderId))
+      .orderBy(asc(moneyJournal.seq)),
+    orderMails(orderId),
+    db()
+      .select({ id: vouchers.id, code: vouchers.code, status: vouchers.status })
+      .from(vouchers)
+      .where(eq(vouchers.orderId, orderId)),
+  ]);
+  return { events, journal, mails, voucher: voucher[0] ?? null };
+}
+
+/**
+ * The e-mails queued for an order (its own and its voucher's): the mail jobs still in pg-boss's table
+ * (its maintenance removes old ones; the journal stays), with when each left.
+ */
+async function orderMails(orderId: string) {
+  const result = await db().execute<{
+    id: string;
+    kind: string;
+    event: string | null;
+    state: string;
+    created_on: Date;
+    completed_on: Date | null;
+  }>(sql`
+    select id::text, data->>'kind' as kind, data->>'event' as event, state, created_on, completed_on
+    from pgboss.job
+    where name = 'mail' and (data->>'orderId' = ${orderId}
+      or data->>'voucherId' in (select id::text from vouchers where order_id = ${orderId}))
+    order by created_on`);
+  return result.rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    event: row.event,
+    state: row.state,
+    createdAt: new Date(row.created_on),
+    sentAt: row.completed_on && row.state === "completed" ? new Date(row.completed_on) : null,
+  }));
+}
+
+/** Today's (Paris) sales: how many orders were paid and their total. */
+export async function salesOfDay(day: string = isoDayInParis(now())) {
+  const [row] = await db()
+    .select({
+      count: count(),
+      totalCents: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int`,
+    })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.status, ["paid", "refunded"]),
+        sql`(${orders.paidAt} at time zone 'Europe/Paris')::date = ${day}::date`,
+      ),
+    );
+  return { count: row?.count ?? 0, totalCents: row?.totalCents ?? 0 };
+}

@@ -1,0 +1,109 @@
+import { and, count, eq, ilike, or, type SQL } from "drizzle-orm";
+import { parseVoucherCode } from "~/lib/vouchers/code";
+import { db } from "../db/client.server";
+import {
+  cursorColumn,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "../db/keyset.server";
+import { vouchers, voucherUses, type VoucherStatus } from "../db/schema";
+import { redeemSessionVoucher, type VoucherRedemption } from "./redemption.server";
+
+/*
+ * The admin's gift vouchers (decision 0130: paged on the server, newest first): the list searched by code
+ * (however it is typed) or by name, and a session voucher used at the studio.
+ */
+
+export const VOUCHER_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: vouchers.createdAt, type: "timestamptz" },
+    { expression: vouchers.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
+export async function voucherPage(
+  filter: { status: VoucherStatus | null; search: string },
+  position: PagePosition,
+) {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(vouchers.status, filter.status));
+  if (filter.search) {
+    // A code however it is typed (spaces, dashes, lower case, O for 0); else a name.
+    const parsed = parseVoucherCode(filter.search);
+    const pattern = likePattern(filter.search);
+    const byName = or(
+      ilike(vouchers.recipientName, pattern),
+      ilike(vouchers.buyerName, pattern),
+    ) as SQL;
+    conditions.push(parsed.ok ? (or(eq(vouchers.code, parsed.code), byName) as SQL) : byName);
+  }
+  const where = and(...conditions);
+  const [page, [total]] = await Promise.all([
+    keysetPage(VOUCHER_LIST_ORDER, position, ({ where: after, orderBy, limit }) =>
+      db()
+        .select({
+          id: vouchers.id,
+          orderId: vouchers.orderId,
+          code: vouchers.code,
+          kind: vouchers.kind,
+          label: vouchers.label,
+          valueCents: vouchers.valueCents,
+          balanceCents: vouchers.balanceCents,
+          status: vouchers.status,
+          recipientName: vouchers.recipientName,
+          buyerName: vouchers.buyerName,
+          expiresOn: vouchers.expiresOn,
+          createdAt: vouchers.createdAt,
+          uses: count(voucherUses.id),
+          cursor: cursorColumn(VOUCHER_LIST_ORDER),
+        })
+        .from(vouchers)
+        .leftJoin(voucherUses, eq(voucherUses.voucherId, vouchers.id))
+        .where(and(where, after))
+        .groupBy(vouchers.id)
+        .orderBy(...orderBy)
+        .limit(limit),
+    ),
+    db().select({ value: count() }).from(vouchers).where(where),
+  ]);
+  return { ...page, matching: total?.value ?? 0 };
+}
+
+/** A voucher by id (the admin's actions). */
+export async function voucherById(id: string) {
+  const [voucher] = await db().select().from(vouchers).where(eq(vouchers.id, id));
+  return voucher ?? null;
+}
+
+/** The owner uses a session voucher at the studio (its session taken there, no booking on the site). */
+export async function useSessionVoucherAtStudio(voucherId: string): Promise<VoucherRedemption> {
+  const voucher = await voucherById(voucherId);
+  if (!voucher?.code) {
+    return {
+      ok: false,
+      reason: "unknown",
+      message: "Ce bon n'existe pas ou n'est pas encore payé.",
+    };
+  }
+  if (voucher.kind !== "session" || !voucher.sessionTypeId) {
+    return {
+      ok: false,
+      reason: "not_session",
+      message: "Ce bon est un montant : indiquez le montant à utiliser.",
+    };
+  }
+  const { code, sessionTypeId, studioId } = voucher;
+  return db().transaction((tx) =>
+    redeemSessionVoucher(tx, {
+      code,
+      sessionTypeId,
+      // A voucher for any studio matches whatever studio is named here.
+      studioId: studioId ?? "00000000-0000-0000-0000-000000000000",
+      bookingId: null,
+      by: "owner",
+    }),
+  );
+}

@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { orders, paymentAttempts } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import { activeVoucher, insertOrder } from "../support/admin-sales";
+import { serverDatabase } from "../support/server-under-test";
+import { signedInPage } from "./support/admin";
+import { axeViolations, useBrowser } from "./support/browser";
+
+/*
+ * The admin's sales and vouchers pages on a phone (decisions 0130, 0162): no accessibility violation and
+ * nothing wider than the screen. What the server answers to each post is tests/http/admin-sales.
+ */
+
+const { openPage } = useBrowser();
+const admin = useAdmin();
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+describe("sales and vouchers on a phone", () => {
+  it("/admin/ventes, an order with its actions and /admin/bons-cadeaux pass axe and fit", async () => {
+    const { order } = await insertOrder({ method: "transfer", buyer: "Axe Téléphone" });
+    await activeVoucher("Axe Bon");
+    // A paid order: its refund form, and its French refusal beyond what was paid.
+    const paid = await insertOrder({ method: "studio", buyer: "Axe Payée" });
+    await serverDatabase()
+      .update(paymentAttempts)
+      .set({ status: "succeeded", succeededAt: new Date(), means: "cash" })
+      .where(eq(paymentAttempts.orderId, paid.order.id));
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, paid.order.id));
+    const page = await signedInPage(openPage, admin.account(), "/admin/ventes", PHONE);
+    for (const path of [
+      "/admin/ventes",
+      `/admin/ventes/${order.id}`,
+      `/admin/ventes/${order.id}?payer=cheque`,
+      `/admin/ventes/${paid.order.id}`,
+      `/admin/ventes/${paid.order.id}?rembourser=1&montant=999&motif=Essai`,
+      "/admin/bons-cadeaux",
+    ]) {
+      await page.goto(path);
+      await page.locator("h1").first().waitFor();
+      expect(await axeViolations(page), path).toEqual([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        path,
+      ).toBeLessThanOrEqual(390);
+    }
+  });
+});

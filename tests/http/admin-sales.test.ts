@@ -1,0 +1,300 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
+import { randomUUID } from "node:crypto";
+import {
+  orders,
+  paymentAttempts,
+  refunds,
+  sessionTypes,
+  vouchers,
+} from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import { activeVoucher, insertOrder } from "../support/admin-sales";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * /admin/ventes and /admin/bons-cadeaux as the server answers them, JavaScript off (decisions 0130, 0162,
+ * 0167): the orders paged and filtered in the address, « Marquer payé » issuing the voucher, a refund beyond
+ * what was paid refused in French, a voucher used in part, extended and cancelled. A server of the file's
+ * own: its orders would push other files' off the list's first page.
+ */
+
+useOwnServer();
+const admin = useAdmin();
+const page = (path: string) => fetchPage(path, { cookie: admin.cookie() });
+const post = (path: string, fields: Record<string, string>) =>
+  postForm(path, fields, { cookie: admin.cookie() });
+const minute = 60_000;
+const rows = (list: FetchedPage) => [
+  ...list.document.querySelectorAll('ul[aria-label="Commandes"] > li'),
+];
+
+const voucherRow = async (id: string) =>
+  (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, id)))[0];
+
+describe("/admin/ventes", () => {
+  const base = Date.parse("2026-06-01T08:00:00Z");
+  beforeAll(async () => {
+    for (let index = 0; index < 53; index++) {
+      await insertOrder({ buyer: `Liste ${index}`, createdAt: new Date(base - index * minute) });
+    }
+    await insertOrder({
+      method: "transfer",
+      buyer: "Virement en retard",
+      createdAt: new Date(base + minute),
+      latePayment: true,
+    });
+  });
+
+  it("pages the orders on the server, newest first, 50 a page", async () => {
+    const first = await page("/admin/ventes?moyen=studio");
+    expect(first.status).toBe(200);
+    const firstRows = rows(first);
+    expect(firstRows).toHaveLength(50);
+    expect(textOf(firstRows[0])).toContain("Liste 0");
+    expect(textOf(firstRows[0])).toContain("Bon cadeau de 80 €");
+    const next = [...first.document.querySelectorAll("nav a")].find((link) =>
+      textOf(link).includes("Page suivante"),
+    );
+    expect(next?.getAttribute("href")).toContain("moyen=studio");
+    const second = await page(next?.getAttribute("href") ?? "");
+    expect(rows(second).map(textOf).join("\n")).toContain("Liste 52");
+    expect(rows(second)).toHaveLength(3);
+  });
+
+  it("flags an order paid twice and one whose provider total differs", async () => {
+    const { order } = await insertOrder({
+      method: "card",
+      buyer: "Drapeaux",
+      createdAt: new Date(base + 2 * minute),
+    });
+    await serverDatabase()
+      .insert(paymentAttempts)
+      .values([
+        {
+          orderId: order.id,
+          provider: "stripe",
+          providerReference: `cs_${randomUUID()}`,
+          amountCents: order.amountCents,
+          idempotencyKey: randomUUID(),
+          status: "held",
+          heldReason: "Total reçu : 70 €",
+        },
+        {
+          orderId: order.id,
+          provider: "stripe",
+          providerReference: `cs_${randomUUID()}`,
+          amountCents: order.amountCents,
+          idempotencyKey: randomUUID(),
+          duplicate: true,
+        },
+      ]);
+    const row = rows(await page("/admin/ventes?moyen=card")).find((item) =>
+      textOf(item).includes("Drapeaux"),
+    );
+    expect(textOf(row)).toContain("Montant différent");
+    expect(textOf(row)).toContain("Payée deux fois");
+    expect(textOf(row)).not.toContain("Paiement en retard");
+    const shown = await page(`/admin/ventes/${order.id}`);
+    expect(textOf(shown.document.body)).toContain("retenu : montant différent");
+    expect(textOf(shown.document.body)).toContain("Total reçu : 70 €");
+  });
+
+  it("filters by method and shows a late payment", async () => {
+    const list = await page("/admin/ventes?moyen=transfer&statut=awaiting_payment");
+    const shown = rows(list).map(textOf);
+    expect(shown.some((row) => row.includes("Virement en retard"))).toBe(true);
+    expect(shown.every((row) => row.includes("Virement"))).toBe(true);
+    expect(shown.find((row) => row.includes("Virement en retard"))).toContain("Paiement en retard");
+    expect(shown.some((row) => row.includes("Liste"))).toBe(false);
+  });
+
+  it("« Marquer payé » asks first, then makes the order paid and issues its voucher", async () => {
+    const { order, voucher } = await insertOrder({ method: "transfer", buyer: "Payeuse" });
+    const path = `/admin/ventes/${order.id}`;
+    const shown = await page(path);
+    expect(textOf(shown.document.body)).toContain(order.transferReference ?? "?");
+    const asked = await pressButton(path, buttonLabelled(shown.document, "Marquer payé"), {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(asked.document.body)).toContain("Confirmer le paiement de 80 € (Virement reçu)");
+    const confirmed = await pressButton(
+      path,
+      buttonLabelled(asked.document, "Confirmer le paiement"),
+      { cookie: admin.cookie() },
+    );
+    expect(confirmed.status).toBe(302);
+    expect(flashedToast(confirmed.headers)?.title).toBe("Commande payée");
+    const [paid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(paid?.status).toBe("paid");
+    const issued = await voucherRow(voucher.id);
+    expect(issued?.status).toBe("active");
+    expect(issued?.code).toMatch(/^[0-9A-Z]{12}$/);
+    const after = await page(path);
+    expect(textOf(after.document.body)).toContain("Journal : Paiement reçu");
+    expect(textOf(after.document.body)).toContain("Journal : Bon cadeau émis");
+    // The e-mails the payment queued show in the order's history.
+    expect(textOf(after.document.body)).toMatch(
+      /(Commande confirmée à l'acheteur|Paiement : message)/,
+    );
+    expect(buttonLabelled(after.document, "Marquer payé")).toBeUndefined();
+  });
+
+  it("refuses in French a refund beyond what was paid, then records one to give back", async () => {
+    const { order } = await insertOrder({ method: "studio", buyer: "Rembourser" });
+    const path = `/admin/ventes/${order.id}`;
+    expect((await post(path, { intent: "mark-paid", means: "cash" })).status).toBe(302);
+    const refused = await post(path, { intent: "refund", amount: "80,01", reason: "Erreur" });
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.body)).toContain(
+      "Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (80 €)",
+    );
+    expect(
+      await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id)),
+    ).toHaveLength(0);
+
+    const asked = await page(`${path}?rembourser=1&montant=30&motif=Geste`);
+    const done = await pressButton(
+      path,
+      buttonLabelled(asked.document, "Confirmer le remboursement"),
+      { cookie: admin.cookie() },
+    );
+    expect(done.status).toBe(302);
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(refund).toMatchObject({
+      amountCents: 3000,
+      status: "to_refund_offline",
+      reason: "Geste",
+    });
+    expect((await post(path, { intent: "refunded-offline", id: refund?.id ?? "" })).status).toBe(
+      302,
+    );
+    const [given] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(given?.status).toBe("refunded_offline");
+  });
+});
+
+describe("/admin/bons-cadeaux", () => {
+  it("finds a voucher by its code however it is typed, or by a name", async () => {
+    const voucher = await activeVoucher("Recherchée Dupont");
+    const typed = formatVoucherCode(voucher.code).toLowerCase();
+    const found = await page(`/admin/bons-cadeaux?q=${encodeURIComponent(typed)}`);
+    const items = [...found.document.querySelectorAll('ul[aria-label="Bons cadeaux"] > li')];
+    expect(items).toHaveLength(1);
+    expect(textOf(items[0])).toContain("Recherchée Dupont");
+    const byName = await page("/admin/bons-cadeaux?q=recherch%C3%A9e");
+    expect(textOf(byName.document.body)).toContain(formatVoucherCode(voucher.code));
+  });
+
+  it("uses part of an amount, then refuses more than is left", async () => {
+    const voucher = await activeVoucher("Partielle");
+    const used = await post("/admin/bons-cadeaux", {
+      intent: "use-amount",
+      id: voucher.id,
+      amount: "30",
+    });
+    expect(used.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+    const refused = await post("/admin/bons-cadeaux", {
+      intent: "use-amount",
+      id: voucher.id,
+      amount: "60",
+    });
+    expect(refused.status).toBe(409);
+    expect(textOf(refused.document.body)).toContain("Il ne reste que 50 € sur ce bon.");
+    expect(refused.document.querySelector(`#montant-${voucher.id}`)?.getAttribute("value")).toBe(
+      "60",
+    );
+    expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+  });
+
+  it("uses a session voucher at the studio once, after a confirmation", async () => {
+    const [session] = await serverDatabase()
+      .insert(sessionTypes)
+      .values({ slug: `seance-${randomUUID()}`, name: "Séance Iris", durationMinutes: 60 })
+      .returning();
+    if (!session) throw new Error("no session type");
+    const voucher = await activeVoucher("Séance au studio");
+    await serverDatabase()
+      .update(vouchers)
+      .set({ kind: "session", sessionTypeId: session.id, label: session.name, vatMode: "single" })
+      .where(eq(vouchers.id, voucher.id));
+    const path = `/admin/bons-cadeaux?utiliser=${voucher.id}`;
+    const asked = await page(path);
+    const dialog = asked.document.querySelector('[role="dialog"], [role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Utiliser ce bon pour une séance au studio ?");
+    const used = await pressButton(path, buttonLabelled(dialog ?? asked.document, "Utiliser"), {
+      cookie: admin.cookie(),
+    });
+    expect(used.status).toBe(302);
+    expect(await voucherRow(voucher.id)).toMatchObject({ status: "used", balanceCents: 0 });
+    const again = await post("/admin/bons-cadeaux", { intent: "use-session", id: voucher.id });
+    expect(flashedToast(again.headers)?.title).toBe("Ce bon a déjà été utilisé.");
+  });
+
+  it("extends a voucher to a later day, refuses an earlier one, and cancels it", async () => {
+    const voucher = await activeVoucher("Prolongée");
+    const earlier = await post("/admin/bons-cadeaux", {
+      intent: "extend",
+      id: voucher.id,
+      expiresOn: "2099-01-01",
+    });
+    expect(earlier.status).toBe(400);
+    expect(textOf(earlier.document.body)).toContain("Choisissez une date après sa fin actuelle");
+    const extended = await post("/admin/bons-cadeaux", {
+      intent: "extend",
+      id: voucher.id,
+      expiresOn: "2099-12-31",
+    });
+    expect(extended.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.expiresOn).toBe("2099-12-31");
+
+    const asked = await page(`/admin/bons-cadeaux?annuler=${voucher.id}`);
+    const dialog = asked.document.querySelector('[role="dialog"], [role="alertdialog"]');
+    const cancelled = await pressButton(
+      `/admin/bons-cadeaux?annuler=${voucher.id}`,
+      buttonLabelled(dialog ?? asked.document, "Annuler le bon"),
+      { cookie: admin.cookie() },
+    );
+    expect(cancelled.status).toBe(302);
+    expect((await voucherRow(voucher.id))?.status).toBe("cancelled");
+  });
+});
+
+describe("/admin/dashboard", () => {
+  it("shows today's sales and the vouchers to deliver today, each linking to its page", async () => {
+    const { order, voucher } = await insertOrder({ buyer: "Du jour", amountCents: 12_345 });
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await serverDatabase()
+      .update(vouchers)
+      .set({
+        status: "active",
+        code: generateVoucherCode(),
+        expiresOn: "2099-06-30",
+        deliveryDay: today,
+        recipientName: "Livrée Aujourd'hui",
+      })
+      .where(eq(vouchers.id, voucher.id));
+    const dashboard = await page("/admin/dashboard");
+    const panel = dashboard.document.querySelector('section[aria-labelledby="ventes-du-jour"]');
+    expect(textOf(panel)).toMatch(/\d+ ventes? payées? aujourd'hui : /);
+    const link = [...(panel?.querySelectorAll("a") ?? [])].find((candidate) =>
+      textOf(candidate).includes("Livrée Aujourd'hui"),
+    );
+    expect(link?.getAttribute("href")).toBe(`/admin/ventes/${order.id}`);
+  });
+});

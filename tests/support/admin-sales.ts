@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { PaymentMethod } from "../../app/lib/payments/model";
+import { generateVoucherCode } from "../../app/lib/vouchers/code";
+import { orderLines, orders, paymentAttempts, vouchers } from "../../app/server/db/schema";
+import { serverDatabase } from "./server-under-test";
+
+/*
+ * Orders and vouchers in the database of the server under test, as the payments core leaves them
+ * (decision 0162), for the admin's sales and vouchers pages.
+ */
+
+/** An unpaid order as the core leaves it: its line, its offline attempt, its voucher awaiting payment. */
+export async function insertOrder(
+  options: {
+    method?: PaymentMethod;
+    buyer?: string;
+    createdAt?: Date;
+    amountCents?: number;
+    latePayment?: boolean;
+  } = {},
+) {
+  const database = serverDatabase();
+  const method = options.method ?? "studio";
+  const amountCents = options.amountCents ?? 8000;
+  const reference = `BC-${randomBytes(4).toString("hex").toUpperCase()}`;
+  const [order] = await database
+    .insert(orders)
+    .values({
+      kind: "voucher",
+      method,
+      amountCents,
+      buyerName: options.buyer ?? "Camille Martin",
+      buyerEmail: `camille-${randomUUID()}@example.test`,
+      termsAcceptedAt: new Date(),
+      rulesSnapshot: { withdrawalDays: 14 },
+      tokenHash: randomBytes(32).toString("hex"),
+      idempotencyKey: randomUUID(),
+      transferReference: method === "transfer" ? reference : null,
+      latePayment: options.latePayment ?? false,
+      createdAt: options.createdAt ?? new Date(),
+    })
+    .returning();
+  if (!order) throw new Error("no order");
+  await database.insert(orderLines).values({
+    orderId: order.id,
+    position: 0,
+    label: `Bon cadeau de ${amountCents / 100} €`,
+    quantity: 1,
+    unitPriceCents: amountCents,
+    vatRate: null,
+  });
+  if (method !== "card") {
+    await database.insert(paymentAttempts).values({
+      orderId: order.id,
+      provider: method === "transfer" ? "transfer" : "studio",
+      providerReference: method === "transfer" ? reference : randomUUID(),
+      amountCents,
+      idempotencyKey: randomUUID(),
+    });
+  }
+  const [voucher] = await database
+    .insert(vouchers)
+    .values({
+      orderId: order.id,
+      kind: "amount",
+      label: `${amountCents / 100} €`,
+      valueCents: amountCents,
+      balanceCents: amountCents,
+      recipientName: "Élodie Françoise",
+      buyerName: options.buyer ?? "Camille Martin",
+      sendTo: "buyer",
+      vatMode: "multi",
+    })
+    .returning();
+  if (!voucher) throw new Error("no voucher");
+  return { order, voucher };
+}
+
+/** An amount voucher already paid and active, with its code. */
+export async function activeVoucher(recipient: string, amountCents = 8000) {
+  const { voucher } = await insertOrder({ amountCents });
+  const code = generateVoucherCode();
+  const [active] = await serverDatabase()
+    .update(vouchers)
+    .set({ status: "active", code, expiresOn: "2099-06-30", recipientName: recipient })
+    .where(eq(vouchers.id, voucher.id))
+    .returning();
+  if (!active) throw new Error("no voucher");
+  return { ...active, code };
+}
