@@ -52,7 +52,7 @@ import { reactRouterHandler } from "./react-router-handler.server";
 import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
 import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
-import { securityHeaders } from "./security.server";
+import { refreshPolicy, securityHeaders } from "./security.server";
 import {
   cardFormActions,
   cardProvider,
@@ -299,6 +299,8 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
           content ??= (async () => {
             const current =
               (pageRender ? currentSiteContent() : undefined) ?? (await readSiteContent());
+            // The policy follows the content this page is rendered from (its form-action).
+            if (!res.headersSent) refreshPolicy(res);
             const previewId = requestedPreview(new URL(req.originalUrl, "http://localhost"));
             if (!previewId) return current;
             const headers = new Headers();

@@ -101,6 +101,15 @@ export function newNonce(): string {
 }
 
 /**
+ * Sets the response's policy again, once the site's content for this request is known: the policy was
+ * set when the request arrived, from the content known then, and a change committed since (cards turned
+ * on) must show on the page rendered from the newer content (decision 0166).
+ */
+export function refreshPolicy(res: { locals: Record<string, unknown> }): void {
+  (res.locals.refreshPolicy as (() => void) | undefined)?.();
+}
+
+/**
  * Sets the security headers on every response and a fresh CSP nonce in `res.locals.cspNonce`, which the
  * request handler passes to React Router for its inline scripts.
  */
@@ -110,6 +119,7 @@ export function securityHeaders(options: SecurityOptions = {}): RequestHandler {
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
     res.setHeader("Content-Security-Policy", policy(nonce));
+    res.locals.refreshPolicy = () => res.setHeader("Content-Security-Policy", policy(nonce));
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     if (req.secure) res.setHeader(...STRICT_TRANSPORT_SECURITY);
     next();
