@@ -132,9 +132,7 @@ export default function BonsCadeauxPage({ loaderData, actionData }: Route.Compon
                       {session.description}
                     </span>
                     <span className="mt-1 block text-sm">
-                      Proposée{" "}
-                      {session.studios.length > 1 ? "dans les studios de " : "au studio de "}
-                      {session.studios.map((studio) => studio.name).join(", ")}.
+                      Où : {session.studios.map((studio) => studio.name).join(", ")}.
                     </span>
                   </>,
                   <Photo

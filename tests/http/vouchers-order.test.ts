@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { siteDocuments } from "../../app/server/db/schema";
 import { plainSpaces, storedDocument, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { insertSessionType, studioIds } from "../support/booking";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 
@@ -14,8 +15,8 @@ import { serverDatabase } from "../support/server-under-test";
  * change every page that links to them.
  */
 
-useOwnServer();
-const original = useDocumentsRestored(["payments"] as const);
+const home0 = useOwnServer();
+const original = useDocumentsRestored(["payments", "giftSessions"] as const);
 
 const PAGE = "/bons-cadeaux";
 const IBAN = "FR7630006000011234567890189";
@@ -38,6 +39,55 @@ async function turnVouchersOn() {
       },
     })
     .where(eq(siteDocuments.key, "payments"));
+}
+
+/** The addresses the page's links lead to. */
+const hrefs = (page: FetchedPage, name: string) =>
+  [...page.document.querySelectorAll("a")]
+    .filter((link) => textOf(link).startsWith(name))
+    .map((link) => link.getAttribute("href"));
+
+/** Where the site leads a visitor who wants to give a voucher, page by page. */
+async function voucherLinks() {
+  const [home, tarifs, studio, gifts, sitemap] = await Promise.all([
+    fetchPage("/"),
+    fetchPage("/tarifs"),
+    fetchPage("/studio-brive"),
+    fetchPage("/seances-a-offrir"),
+    fetch(new URL("/sitemap.xml", new URL(home0()))).then((response) => response.text()),
+  ]);
+  return {
+    footer: hrefs(home, "Bons cadeaux"),
+    tarifs: hrefs(tarifs, "Offrir un bon cadeau"),
+    studio: hrefs(studio, "Offrir un bon cadeau"),
+    gifts: hrefs(gifts, "Séance Iris"),
+    giftsButton: hrefs(gifts, "Offrir un bon cadeau"),
+    sitemap: sitemap.includes("/bons-cadeaux</loc>"),
+  };
+}
+
+let typeId = "";
+async function linkIrisToASessionType() {
+  const { brive } = await studioIds(serverDatabase());
+  typeId = await insertSessionType([brive], { name: "Séance Iris (studio)" }, serverDatabase());
+  const gifts = await storedDocument("giftSessions");
+  await serverDatabase()
+    .update(siteDocuments)
+    .set({
+      data: {
+        sessions: gifts.sessions.map((session) =>
+          session.title === "Séance Iris"
+            ? {
+                ...session,
+                price: { kind: "fixed", euros: 120 },
+                sessionType: typeId,
+                link: "https://boutique.studio-lumiere.fr/seance-iris",
+              }
+            : session,
+        ),
+      },
+    })
+    .where(eq(siteDocuments.key, "giftSessions"));
 }
 
 const hiddenKey = (page: FetchedPage) =>
@@ -85,8 +135,42 @@ describe("/bons-cadeaux", () => {
     expect(page.status).toBe(404);
   });
 
+  it("is linked from nowhere while off: the studios' shop and the gift sessions' links stay", async () => {
+    await linkIrisToASessionType();
+    expect(await voucherLinks()).toEqual({
+      footer: [],
+      tarifs: [],
+      // The seed's placeholder shop is not shown (decision 0126).
+      studio: [],
+      gifts: ["https://boutique.studio-lumiere.fr/seance-iris"],
+      giftsButton: [],
+      sitemap: false,
+    });
+  });
+
   describe("on sale", () => {
     beforeAll(turnVouchersOn);
+
+    it("is linked from the footer, /tarifs, the studios, /seances-a-offrir and the sitemap", async () => {
+      expect(await voucherLinks()).toEqual({
+        footer: [PAGE],
+        tarifs: [PAGE],
+        studio: [PAGE],
+        gifts: [`${PAGE}?offre=${typeId}`],
+        giftsButton: [PAGE],
+        sitemap: true,
+      });
+    });
+
+    it("offers each gift session linked to a session type, preselected from its link", async () => {
+      const page = await fetchPage(`${PAGE}?offre=${typeId}`);
+      expect(checked(page, "offre")).toBe(typeId);
+      const offer = page.document
+        .querySelector(`input[name="offre"][value="${typeId}"]`)
+        ?.closest("label");
+      expect(plainSpaces(textOf(offer))).toContain("Séance Iris · 120 €");
+      expect(plainSpaces(textOf(offer))).toContain("Où : Studio de Brive.");
+    });
 
     it("offers amounts and the ways of paying allowed, the terms before « Commander et payer »", async () => {
       const page = await fetchPage(PAGE);
