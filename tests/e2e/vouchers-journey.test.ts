@@ -12,7 +12,7 @@ import { axeViolations, useBrowser } from "./support/browser";
  * A gift voucher bought by card on a phone (decisions 0163, 0166, 0167), once, end to end: the session
  * offered from its link on /bons-cadeaux, the order posted, « Payer » on the (fake) Stripe's hosted page on
  * another origin (the site's CSP `form-action` must allow it), back on the order's page the payment
- * confirmed once the webhook came, and the voucher's PDF downloaded; both pages without an axe-core
+ * confirmed once the webhook came, the voucher's PDF downloaded, and the order withdrawn (the card refunded); both pages without an axe-core
  * violation. The forms and refusals without JavaScript: tests/http/vouchers-order.test.ts.
  */
 
@@ -69,7 +69,7 @@ beforeAll(async () => {
 });
 
 describe("a gift voucher bought by card", () => {
-  it("goes from /bons-cadeaux to the provider's page and back to a paid order with its PDF", async () => {
+  it("goes from /bons-cadeaux to the provider's page and back to a paid order, its PDF, then its withdrawal", async () => {
     const page = await openPage(`/bons-cadeaux?offre=${typeId}`, {
       ...PHONE,
       allowOrigins: [fake.pageOrigin],
@@ -112,5 +112,14 @@ describe("a gift voucher bought by card", () => {
     const path = await file.path();
     const { readFile } = await import("node:fs/promises");
     expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
+
+    // She changes her mind within 14 days: a confirmation page, then the card refunded.
+    await page.getByRole("link", { name: "Annuler ma commande" }).click();
+    await page.getByRole("button", { name: "Oui, annuler la commande" }).click();
+    await expect
+      .poll(() => page.getByText(/le prix payé est remboursé sur votre carte/).isVisible())
+      .toBe(true);
+    expect(fake.refunds()).toEqual([expect.objectContaining({ amount: 12_000 })]);
+    await expect.poll(() => page.getByText("Ce bon est annulé.").isVisible()).toBe(true);
   });
 });
