@@ -48,10 +48,7 @@ type Offering = Awaited<ReturnType<typeof offering>>;
 
 function pageData({ content, settings, sessions, methods }: Offering) {
   return {
-    sessions: sessions.map((session) => ({
-      ...session,
-      studios: session.studios,
-    })),
+    sessions,
     studios: studiosOf(content, sessions),
     amounts: {
       presets: settings.amountPresets,
