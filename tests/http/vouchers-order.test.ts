@@ -245,6 +245,27 @@ describe("/bons-cadeaux", () => {
       expect(pdf.status).toBe(404);
     });
 
+    it("orders to pay at the studio: its page says what to do", async () => {
+      const placed = await order(await fetchPage(PAGE), {
+        paiement: "studio",
+        montant: "50",
+        montantLibre: "",
+      });
+      expect(placed.status).toBe(303);
+      const page = await fetchPage(placed.headers.get("location") ?? "");
+      const text = plainSpaces(textOf(page.document.body));
+      expect(text).toContain("Payer au studio");
+      expect(text).toContain("Passez au studio ou appelez-le pour régler 50 €");
+      expect(page.document.querySelectorAll("dd")).toHaveLength(0);
+    });
+
+    it("orders nothing when the spam trap is filled", async () => {
+      const refused = await order(await fetchPage(PAGE), { site_web: "https://spam.example" });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get("location")).toBeNull();
+      expect(valueOf(refused, "acheteurEmail")).toBe("zoe@example.test");
+    });
+
     it("answers the site's 404 for an order nobody has", async () => {
       const page = await fetchPage(`/commande/${"A".repeat(43)}`);
       expect(page.status).toBe(404);
