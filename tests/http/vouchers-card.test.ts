@@ -73,6 +73,15 @@ describe("a voucher paid by card, without JavaScript", () => {
     expect(textOf(waiting.document.body)).toContain("Paiement en cours de vérification");
     expect(refreshOf(waiting)).toBe("5");
 
+    // Left with « Retour » on the provider's page (its cancel address): « Payer par carte » goes back to
+    // the same checkout.
+    const left = await fetchPage(back.pathname);
+    expect(textOf(left.document.body)).toContain("Paiement à faire");
+    expect(refreshOf(left)).toBeNull();
+    const again = await postForm(back.pathname, { intent: "payer" });
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe(checkout.href);
+
     fake.holdEvents();
     await fake.pay(sessionId);
     const paid = await fetchPage(`${back.pathname}${back.search}`);

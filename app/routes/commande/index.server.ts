@@ -67,8 +67,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   let card: CardState = null;
   if (order.method === "card") {
     if (order.status === "paid") card = back ? "confirmed" : null;
-    else if (order.status === "awaiting_payment")
-      card = open ? (back ? "checking" : null) : "retry";
+    // Back from the provider with the checkout still open: being checked. Otherwise (a checkout that
+    // failed, or one left with « Retour » on the provider's page) the buyer may pay again from here.
+    else if (order.status === "awaiting_payment") card = open && back ? "checking" : "retry";
   }
   const voucher = await voucherOfOrder(order.id);
   const snapshot = order.rulesSnapshot as {
@@ -105,6 +106,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           }
         : null,
     card,
+    /** A checkout still open (left on the provider's page): « Payer par carte » goes back to it. */
+    checkoutOpen: open,
     voucher:
       issued && voucher.code
         ? {

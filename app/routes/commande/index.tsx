@@ -164,9 +164,12 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
       {order.card === "retry" ? (
         <section aria-labelledby="payer" className="space-y-3">
           <h2 id="payer" className="text-xl font-semibold">
-            Le paiement n'a pas abouti
+            {order.checkoutOpen ? "Paiement à faire" : "Le paiement n'a pas abouti"}
           </h2>
-          <p>Votre commande est gardée : vous pouvez payer à nouveau par carte.</p>
+          <p>
+            Votre commande est gardée : vous pouvez
+            {order.checkoutOpen ? " payer" : " payer à nouveau"} par carte.
+          </p>
           <form method="post" action={path}>
             <Button type="submit" name="intent" value="payer" size="lg">
               Payer par carte
