@@ -28,6 +28,9 @@ const light = [
   // Decision 0137, its contact pages' section.
   "/contact",
   "/contact-studio-brive",
+  // Decision 0168.
+  "/bons-cadeaux",
+  "/commande/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde",
 ];
 const hydrated = [
   "/newsletter/confirmation",

@@ -21,6 +21,10 @@ const LIGHT: ReadonlyArray<{ path: RegExp; light?: (loaderData: unknown) => bool
   // routes/reserver/*, routes/reservation/ (decision 0115): every step of booking is links and plain forms.
   { path: /^\/reserver(?:\/[a-z0-9-]+(?:\/[a-z0-9-]+(?:\/coordonnees)?)?)?\/?$/ },
   { path: /^\/reservation\/[A-Za-z0-9_-]+\/?$/ },
+  // routes/bons-cadeaux, routes/commande/ (decision 0166): a plain form, and the order's page (its
+  // « paiement en cours » refreshes by <meta>); an unknown order is the 404, an error page.
+  { path: /^\/bons-cadeaux\/?$/ },
+  { path: /^\/commande\/[A-Za-z0-9_-]+\/?$/, light: (loaderData) => loaderData !== undefined },
   // routes/blog/, routes/blog/article, routes/blog/categorie (decision 0137): the search is a GET form,
   // pages and categories are links, the newsletter form a plain post answered in the page; the script
   // adds « Copier le lien » and holds a form's second submit. An unknown article or category is a 404,

@@ -41,12 +41,18 @@ export default [
     route("reserver/:studio/:seance/coordonnees", "routes/reserver/coordonnees.tsx"),
     route("reservation/:token", "routes/reservation/index.tsx"),
 
+    // Gift vouchers (decision 0166): the order form, the buyer's order page and its voucher's PDF.
+    route("bons-cadeaux", "routes/bons-cadeaux.tsx"),
+    route("commande/:token", "routes/commande/index.tsx"),
+
     // The studios are data (decision 0070): /studio-{slug} and /contact-studio-{slug} are judged by one route
     // of one segment, below every static page, with the old addresses (301) and the 404s of one segment.
     route(":page", "routes/page.tsx"),
     // Unknown addresses of several segments, and the old addresses among them (301 to their new page).
     route("*", "routes/not-found.tsx"),
   ]),
+
+  route("commande/:token/bon.pdf", "routes/commande/bon-pdf.ts"),
 
   // Admin (every loader and action checks the administrator itself: loaders run in parallel)
   route("admin", "routes/admin/index.ts"),

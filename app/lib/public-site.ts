@@ -30,6 +30,8 @@ export type PublicSite = {
   /** Site-relative address of the image shared with links (Open Graph), and the logo of structured data. */
   shareImage: string;
   studios: PublicStudio[];
+  /** Gift vouchers on sale on /bons-cadeaux (decision 0168): the footer links to it then. */
+  vouchersOnSale: boolean;
 };
 
 export const SITE_LAYOUT_ID = "routes/site-layout";

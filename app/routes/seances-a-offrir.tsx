@@ -8,6 +8,7 @@ import { Section, SectionHeading } from "~/components/marketing/section-heading"
 import { Button } from "~/components/ui/button";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
+import { VOUCHERS_PATH } from "~/lib/vouchers/order-page";
 export { loader } from "./seances-a-offrir.server";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -19,7 +20,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   });
 
-export default function SeancesAOffrir({ loaderData: { hero, sessions } }: Route.ComponentProps) {
+export default function SeancesAOffrir({
+  loaderData: { hero, sessions, vouchersOnSale },
+}: Route.ComponentProps) {
   return (
     <>
       <link {...pageHeroPreload(hero)} />
@@ -46,8 +49,10 @@ export default function SeancesAOffrir({ loaderData: { hero, sessions } }: Route
                 photo={session.photo}
                 title={session.title}
                 description={session.description}
-                link={session.link ? { href: session.link, external: true } : undefined}
-                linkHint="Réserver ou offrir"
+                link={
+                  session.link ? { href: session.link, external: !session.soldHere } : undefined
+                }
+                linkHint={session.soldHere ? "Offrir" : "Réserver ou offrir"}
                 sizes="(min-width: 1024px) 25vw, (min-width: 640px) 50vw, 100vw"
               >
                 <PriceTag price={session.price} className="mt-auto" />
@@ -60,6 +65,11 @@ export default function SeancesAOffrir({ loaderData: { hero, sessions } }: Route
         title="Une autre idée de cadeau ?"
         text="Nous composons aussi des bons cadeaux sur mesure pour toutes nos séances."
       >
+        {vouchersOnSale ? (
+          <Button asChild variant="gold" size="lg">
+            <Link to={VOUCHERS_PATH}>Offrir un bon cadeau</Link>
+          </Button>
+        ) : null}
         <Button asChild variant="gold" size="lg">
           <Link to="/contact">Nous contacter</Link>
         </Button>

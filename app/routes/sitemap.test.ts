@@ -24,6 +24,8 @@ describe("sitemap", () => {
       .filter((path) => path !== "/blog")
       // /reserver exists only when a studio takes bookings on the site: publicPages adds it then.
       .filter((path) => path !== "/reserver")
+      // /bons-cadeaux exists only while vouchers are on sale (decision 0168): publicPages adds it then.
+      .filter((path) => path !== "/bons-cadeaux")
       // What robots.txt keeps crawlers out of (the newsletter's e-mailed links) is no page for them.
       .filter((path) => !disallowedPaths.some((prefix) => path.startsWith(prefix)));
     expect(pages.length).toBeGreaterThan(15);
@@ -43,6 +45,7 @@ describe("sitemap", () => {
       expect(pages).toContain(`/contact-studio-${slug}`);
     }
     expect(publicPages([])).toEqual(staticPages);
+    expect(publicPages([], { vouchersOnSale: true })).toContain("/bons-cadeaux");
     expect(publicPages(studios)).not.toContain("/reserver");
     const brive = studios.find((studio) => studio.slug === "brive");
     if (brive) brive.data = { ...brive.data, onlineBooking: true };

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Route } from "./+types/sitemap";
 import { PUBLIC_CACHE_CONTROL } from "~/lib/blog-seo";
 import { BOOKING_HOME_PATH, bookingStudioPath } from "~/lib/booking/urls";
+import { VOUCHERS_PATH } from "~/lib/vouchers/order-page";
 import { listSitemapArticles } from "~/server/blog/articles.server";
 import { listSitemapCategories } from "~/server/blog/categories.server";
 import { siteContent, type StudioRecord } from "~/server/content/site-content.server";
@@ -51,10 +52,15 @@ function entry(location: string, lastModified: Date): string {
  * Every public page's address: the static pages, then each studio's page and contact page, then the booking
  * pages of the studios that take bookings on the site (decision 0115; /reserver exists only when one does).
  */
-export function publicPages(studios: readonly StudioRecord[]): string[] {
+export function publicPages(
+  studios: readonly StudioRecord[],
+  { vouchersOnSale = false }: { vouchersOnSale?: boolean } = {},
+): string[] {
   const booking = studios.filter((studio) => studio.data.onlineBooking);
   return [
     ...staticPages,
+    // /bons-cadeaux exists only while vouchers are on sale (decision 0168).
+    ...(vouchersOnSale ? [VOUCHERS_PATH] : []),
     ...studios.map((studio) => studio.pagePath),
     ...studios.map((studio) => studio.contactPath),
     ...(booking.length > 0 ? [BOOKING_HOME_PATH] : []),
@@ -77,7 +83,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const blogModified = latestArticle && latestArticle > builtAt ? latestArticle : builtAt;
 
   const entries = [
-    ...publicPages(content.studios).map((path) => entry(`${siteUrl}${path}`, builtAt)),
+    ...publicPages(content.studios, {
+      vouchersOnSale: content.documents.payments.vouchersOnSale,
+    }).map((path) => entry(`${siteUrl}${path}`, builtAt)),
     entry(`${siteUrl}/blog`, blogModified),
     ...categories.map((category) =>
       entry(`${siteUrl}/blog/categorie/${category.slug}`, category.lastModified),

@@ -15,5 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       })),
     })),
     booking: paths.size > 0,
+    // Gift vouchers on sale: a link to /bons-cadeaux (decision 0168).
+    vouchersOnSale: content.documents.payments.vouchersOnSale,
   };
 }

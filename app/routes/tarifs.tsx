@@ -8,6 +8,7 @@ import { formatPrice } from "~/lib/prices";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { BOOKING_HOME_PATH } from "~/lib/booking/urls";
+import { VOUCHERS_PATH } from "~/lib/vouchers/order-page";
 import type { SiteHandle } from "./site-layout";
 export { loader } from "./tarifs.server";
 
@@ -27,7 +28,9 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   });
 };
 
-export default function Tarifs({ loaderData: { tabs, booking } }: Route.ComponentProps) {
+export default function Tarifs({
+  loaderData: { tabs, booking, vouchersOnSale },
+}: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const selected = priceTabFromParameter(searchParams.get("onglet"));
   return (
@@ -46,6 +49,11 @@ export default function Tarifs({ loaderData: { tabs, booking } }: Route.Componen
         <Button asChild variant="gold" size="lg">
           <Link to={booking ? BOOKING_HOME_PATH : "/contact"}>Réserver une séance</Link>
         </Button>
+        {vouchersOnSale ? (
+          <Button asChild variant="outline" size="lg">
+            <Link to={VOUCHERS_PATH}>Offrir un bon cadeau</Link>
+          </Button>
+        ) : null}
         <Button asChild variant="outline" size="lg">
           <Link to="/contact">Nous contacter</Link>
         </Button>

@@ -3,6 +3,7 @@ import { Logo } from "./logo";
 import { SocialIcon } from "./social-icons";
 import { footerLinks } from "~/content/navigation";
 import { telHref, useSite } from "~/lib/public-site";
+import { VOUCHERS_PATH } from "~/lib/vouchers/order-page";
 
 export function Footer() {
   const site = useSite();
@@ -36,7 +37,14 @@ export function Footer() {
             Le studio
           </h2>
           <ul className="mt-3 space-y-1 text-sm">
-            {footerLinks.map(({ label, to }) => (
+            {(site.vouchersOnSale
+              ? [
+                  ...footerLinks.slice(0, 4),
+                  { label: "Bons cadeaux", to: VOUCHERS_PATH },
+                  ...footerLinks.slice(4),
+                ]
+              : footerLinks
+            ).map(({ label, to }) => (
               <li key={to}>
                 <Link
                   to={to}

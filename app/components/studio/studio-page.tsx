@@ -32,7 +32,11 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
         ) : null}
         {studio.giftVoucherUrl ? (
           <Button asChild variant="light" size="lg">
-            <ExternalLink href={studio.giftVoucherUrl}>Offrir un bon cadeau</ExternalLink>
+            {studio.giftVoucherUrl.startsWith("/") ? (
+              <Link to={studio.giftVoucherUrl}>Offrir un bon cadeau</Link>
+            ) : (
+              <ExternalLink href={studio.giftVoucherUrl}>Offrir un bon cadeau</ExternalLink>
+            )}
           </Button>
         ) : null}
       </PageHero>
@@ -137,12 +141,22 @@ export function StudioPage({ studio }: { studio: StudioPageData }) {
               <p className="mt-2 text-sm text-muted-foreground">
                 Un bon cadeau valable dans notre studio de {studio.city}, à imprimer ou à envoyer.
               </p>
-              <ExternalLink
-                href={studio.giftVoucherUrl}
-                className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
-              >
-                Bons cadeaux – {studio.city}
-              </ExternalLink>
+              {/* Vouchers sold on the site: their page (decision 0168); else the studio's shop. */}
+              {studio.giftVoucherUrl.startsWith("/") ? (
+                <Link
+                  to={studio.giftVoucherUrl}
+                  className="mt-4 inline-flex min-h-11 items-center gap-1.5 font-semibold text-gold-dark hover:underline"
+                >
+                  Bons cadeaux
+                </Link>
+              ) : (
+                <ExternalLink
+                  href={studio.giftVoucherUrl}
+                  className="mt-4 inline-flex items-center gap-1.5 font-semibold text-gold-dark hover:underline [&_svg]:size-4"
+                >
+                  Bons cadeaux – {studio.city}
+                </ExternalLink>
+              )}
             </section>
           ) : null}
         </div>

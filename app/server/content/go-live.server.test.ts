@@ -76,6 +76,17 @@ describe("go-live checklist", () => {
     );
   });
 
+  it("a studio's voucher shop no longer counts once vouchers are sold on the site", () => {
+    const items = goLiveChecklist(
+      content((draft) => {
+        draft.documents.payments.vouchersOnSale = true;
+      }),
+    );
+    expect(items.find((item) => item.label.startsWith("Studio de Brive"))?.detail).toBe(
+      "téléphone, e-mail, réservation en ligne",
+    );
+  });
+
   it("a studio with booking on but no session type or no photographer is not done, and says what it lacks", () => {
     const on = content((draft) => {
       for (const studio of draft.studios) studio.data.onlineBooking = true;

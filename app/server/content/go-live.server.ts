@@ -127,7 +127,10 @@ export function goLiveChecklist(content: SiteContent, booking?: BookingFacts): C
           "e-mail": studio.data.email,
           // Booking on the site replaces the external link: its placeholder no longer shows.
           ...(studio.data.onlineBooking ? {} : { "réservation en ligne": studio.data.bookingUrl }),
-          "bons cadeaux": studio.data.giftVoucherUrl,
+          // Vouchers sold on the site replace the studio's shop (decision 0168): its placeholder no longer shows.
+          ...(content.documents.payments.vouchersOnSale
+            ? {}
+            : { "bons cadeaux": studio.data.giftVoucherUrl }),
         }),
       ),
     );

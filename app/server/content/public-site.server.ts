@@ -34,5 +34,6 @@ export function publicSite(content: SiteContent): PublicSite {
       email: studio.data.email,
       onlineBooking: studio.data.onlineBooking,
     })),
+    vouchersOnSale: content.documents.payments.vouchersOnSale,
   };
 }

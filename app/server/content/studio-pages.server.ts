@@ -1,3 +1,4 @@
+import { VOUCHERS_PATH } from "~/lib/vouchers/order-page";
 import type { ContactFormSettings } from "~/content/schemas";
 import type { SitePhoto } from "~/lib/media";
 import { bookingStudioPath } from "~/lib/booking/urls";
@@ -52,7 +53,10 @@ export function studioPageData(
     description: data.description,
     // A link the owner has not set yet is not shown (decision 0126).
     bookingUrl: shownAddress(data.bookingUrl),
-    giftVoucherUrl: shownAddress(data.giftVoucherUrl),
+    // Vouchers sold on the site replace the studio's external shop (decision 0168).
+    giftVoucherUrl: content.documents.payments.vouchersOnSale
+      ? VOUCHERS_PATH
+      : shownAddress(data.giftVoucherUrl),
     photo: content.photo(data.photo),
     contactForm: data.contactForm,
   };

@@ -21,6 +21,8 @@ type PageOptions = BrowserContextOptions & {
   allowConsole?: RegExp[];
   /** A session to hold before the first request (`useAdmin().session()`): signed in by cookie. */
   session?: SessionCookie;
+  /** Other origins the page may reach (a payment provider's hosted page): their requests are expected. */
+  allowOrigins?: string[];
 };
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
@@ -76,7 +78,7 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
   /** A new browser context (no cookies) and page, navigated to `path`. */
   async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("browser not started");
-    const { allowConsole = [], session, ...contextOptions } = options;
+    const { allowConsole = [], session, allowOrigins = [], ...contextOptions } = options;
     const origin = new URL(target()).origin;
     const context = await browser.newContext({
       baseURL: target(),
@@ -97,7 +99,8 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
     page.on("request", (request) => {
       const url = request.url();
       if (/^(data|blob|about):/.test(url)) return;
-      if (new URL(url).origin !== origin) problems.foreignRequests.push(url);
+      const from = new URL(url).origin;
+      if (from !== origin && !allowOrigins.includes(from)) problems.foreignRequests.push(url);
     });
     opened.push({ page, problems, allow: allowConsole });
     if (contextOptions.javaScriptEnabled !== false) waitForHydrationOnNavigation(page);

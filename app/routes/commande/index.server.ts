@@ -1,0 +1,167 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/index";
+import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { formatIban } from "~/lib/payments/iban";
+import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
+import {
+  formatCalendarDayFr,
+  isWithinWithdrawalPeriod,
+  voucherCoverLine,
+  withdrawalLastDay,
+} from "~/lib/vouchers/terms";
+import { now } from "~/server/clock.server";
+import { log } from "~/server/logger.server";
+import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
+import { applyProviderState } from "~/server/payments/provider-state.server";
+import { PaymentRefusedError } from "~/server/payments/refusals.server";
+import { withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
+import { voucherOfOrder } from "~/server/vouchers/queries.server";
+import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
+import { isoDayInParis } from "~/lib/dates";
+
+/*
+ * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
+ * provider's return (`?paiement={CHECKOUT_SESSION_ID}`) and every e-mail. Its status, lines and total; how
+ * to pay (transfer, at the studio, a card checkout to open again); once paid the voucher and its PDF; the
+ * withdrawal within 14 days of an unused voucher, confirmed on a page of its own. Never cached.
+ */
+
+const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
+
+async function orderOf(token: string): Promise<OrderPage> {
+  const page = await findOrderByToken(token);
+  if (!page || page.order.kind !== "voucher") throw data(null, NOT_FOUND_INIT);
+  return page;
+}
+
+const dateTimeFr = (at: Date) =>
+  new Intl.DateTimeFormat("fr-FR", {
+    timeZone: "Europe/Paris",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  }).format(at);
+
+/** What the card's return says: paid, being checked (the page refreshes), or to be tried again. */
+type CardState = "confirmed" | "checking" | "retry" | null;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  let page = await orderOf(params.token);
+  const search = new URL(request.url).searchParams;
+  const reference = search.get("paiement") ?? "";
+  const back = page.order.method === "card" && CHECKOUT_REFERENCE.test(reference);
+  if (back && page.order.status === "awaiting_payment") {
+    // The webhook may not have come yet: ask the provider (decision 0162's return page).
+    try {
+      await applyProviderState({ provider: "stripe", providerReference: reference }, "return");
+    } catch (error) {
+      log.warn("order_return_state_failed", { orderId: page.order.id, error: String(error) });
+    }
+    page = await orderOf(params.token);
+  }
+  const { order, lines, attempts, refunds } = page;
+  const open = attempts.some((attempt) => attempt.status === "open");
+  let card: CardState = null;
+  if (order.method === "card") {
+    if (order.status === "paid") card = back ? "confirmed" : null;
+    // Back from the provider with the checkout still open: being checked. Otherwise (a checkout that
+    // failed, or one left with « Retour » on the provider's page) the buyer may pay again from here.
+    else if (order.status === "awaiting_payment") card = open && back ? "checking" : "retry";
+  }
+  const voucher = await voucherOfOrder(order.id);
+  const snapshot = order.rulesSnapshot as {
+    transfer?: { holder: string; iban: string };
+  } | null;
+  const issued = voucher?.code && voucher.status !== "awaiting_payment";
+  const withdrawable =
+    order.status === "paid" &&
+    voucher?.status === "active" &&
+    voucher.balanceCents === voucher.valueCents &&
+    isWithinWithdrawalPeriod(order.createdAt, now());
+  return {
+    token: params.token,
+    status: ORDER_STATUS_LABELS[order.status],
+    paid: order.status === "paid",
+    awaiting: order.status === "awaiting_payment",
+    method: order.method,
+    methodLabel: PAYMENT_METHOD_LABELS[order.method],
+    orderedOn: dateTimeFr(order.createdAt),
+    lines: lines.map((line) => ({
+      label: line.label,
+      quantity: line.quantity,
+      total: formatCents(line.quantity * line.unitPriceCents),
+    })),
+    total: formatCents(order.amountCents),
+    transfer:
+      order.method === "transfer" && order.status === "awaiting_payment"
+        ? {
+            holder: snapshot?.transfer?.holder ?? "",
+            iban: formatIban(snapshot?.transfer?.iban ?? ""),
+            reference: order.transferReference ?? "",
+            amount: formatCents(order.amountCents),
+            deadline: order.payBy ? formatCalendarDayFr(isoDayInParis(order.payBy)) : null,
+          }
+        : null,
+    card,
+    /** A checkout still open (left on the provider's page): « Payer par carte » goes back to it. */
+    checkoutOpen: open,
+    voucher:
+      issued && voucher.code
+        ? {
+            code: formatVoucherCode(voucher.code),
+            cover: voucherCoverLine(
+              voucher.kind === "session"
+                ? { kind: "session", sessionName: voucher.label, studioName: null }
+                : { kind: "amount", cents: voucher.valueCents },
+            ),
+            validUntil: voucher.expiresOn ? formatCalendarDayFr(voucher.expiresOn) : null,
+            cancelled: voucher.status === "cancelled",
+            pdf: voucher.status === "cancelled" ? null : orderPdfPath(params.token),
+          }
+        : null,
+    withdrawal: withdrawable
+      ? {
+          lastDay: formatCalendarDayFr(withdrawalLastDay(order.createdAt)),
+          confirming: search.get("retractation") === "1",
+        }
+      : null,
+    refunded: refunds.map((refund) => ({
+      amount: formatCents(refund.amountCents),
+      done: refund.status === "succeeded" || refund.status === "refunded_offline",
+    })),
+    done: search.get("fait"),
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { order } = await orderOf(params.token);
+  const intent = (await request.formData()).get("intent");
+  try {
+    if (intent === "payer" && order.method === "card") {
+      const checkout = await retryCheckout(order.id);
+      if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
+      return data(
+        {
+          error:
+            "Le paiement par carte ne répond pas pour le moment : réessayez dans quelques minutes.",
+        },
+        { status: 503 },
+      );
+    }
+    if (intent === "retracter") {
+      await withdrawVoucherOrder(order.id);
+      return redirect(`${orderPagePath(params.token)}?fait=retractation`, 303);
+    }
+  } catch (error) {
+    if (error instanceof VoucherRefusedError || error instanceof PaymentRefusedError) {
+      return data({ error: error.message }, { status: error.status });
+    }
+    throw error;
+  }
+  return data({ error: "Cette action n'existe pas." }, { status: 400 });
+}
+
+export const headers = () => ({ "Cache-Control": "no-store" });

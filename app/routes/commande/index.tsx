@@ -1,0 +1,240 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/index";
+import type { SiteHandle } from "../site-layout";
+import { BookingPage, NO_INDEX, Notice } from "~/components/booking/booking-layout";
+import { Button } from "~/components/ui/button";
+import { siteFrom } from "~/lib/public-site";
+import { seo } from "~/lib/seo";
+import { orderPagePath } from "~/lib/vouchers/order-page";
+
+export { action, headers, loader } from "./index.server";
+
+/**
+ * /commande/{jeton}: the buyer's order (decision 0167), without JavaScript: a card payment being checked
+ * refreshes the page by itself (<meta http-equiv="refresh">) until the provider has answered.
+ */
+
+export const handle: SiteHandle = { solidHeader: true };
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [];
+  const site = siteFrom(matches);
+  return [
+    ...seo({
+      title: `Votre commande | ${site.brand}`,
+      description: "Votre commande de bon cadeau.",
+      path: orderPagePath(loaderData.token),
+      matches,
+      extra: [NO_INDEX],
+    }),
+    ...(loaderData.card === "checking" ? [{ httpEquiv: "refresh", content: "5" } as const] : []),
+  ];
+};
+
+const WITHDRAWN: Record<string, string> = {
+  card: "Votre commande est annulée : le prix payé est remboursé sur votre carte (quelques jours selon votre banque).",
+  transfer:
+    "Votre commande est annulée : le studio vous rembourse le prix payé et vous le confirme par e-mail.",
+  studio:
+    "Votre commande est annulée : le studio vous rembourse le prix payé et vous le confirme par e-mail.",
+};
+
+export default function CommandePage({ loaderData, actionData }: Route.ComponentProps) {
+  const order = loaderData;
+  const path = orderPagePath(order.token);
+  if (order.withdrawal?.confirming) {
+    return (
+      <BookingPage trail={[]} title="Annuler votre commande ?">
+        <p>
+          Le bon cadeau sera annulé et le prix payé ({order.total}) vous sera remboursé
+          {order.method === "card" ? " sur votre carte" : " par le studio"}. Cette annulation est
+          définitive.
+        </p>
+        <form method="post" action={path} className="flex flex-wrap gap-3">
+          <Button type="submit" name="intent" value="retracter" variant="destructive">
+            Oui, annuler la commande
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={path}>Non, garder le bon</Link>
+          </Button>
+        </form>
+      </BookingPage>
+    );
+  }
+  return (
+    <BookingPage
+      trail={[]}
+      title="Votre commande"
+      intro={
+        <p>
+          Commande du {order.orderedOn} · {order.methodLabel}
+        </p>
+      }
+    >
+      {actionData?.error ? <Notice tone="error" title={actionData.error} /> : null}
+      {order.done === "retractation" ? (
+        <Notice tone="success" title={WITHDRAWN[order.method] ?? WITHDRAWN.transfer ?? ""} />
+      ) : null}
+      {order.card === "confirmed" ? (
+        <Notice tone="success" title="Paiement confirmé">
+          <p>Merci ! Votre bon cadeau est prêt.</p>
+        </Notice>
+      ) : null}
+      {order.card === "checking" ? (
+        <Notice tone="info" title="Paiement en cours de vérification">
+          <p>Cette page se met à jour toute seule dans quelques secondes.</p>
+        </Notice>
+      ) : null}
+
+      <section aria-labelledby="etat" className="space-y-3">
+        <h2 id="etat" className="text-xl font-semibold">
+          État : {order.status}
+        </h2>
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Détail de la commande</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="py-2">
+                Article
+              </th>
+              <th scope="col" className="py-2 text-right">
+                Montant
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.lines.map((line) => (
+              <tr key={line.label} className="border-t border-border">
+                <td className="py-2">
+                  {line.quantity > 1 ? `${line.quantity} × ` : ""}
+                  {line.label}
+                </td>
+                <td className="py-2 text-right">{line.total}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="border-t border-border font-semibold">
+              <th scope="row" className="py-2">
+                Total
+              </th>
+              <td className="py-2 text-right">{order.total}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+
+      {order.transfer ? (
+        <section aria-labelledby="virement" className="space-y-3 rounded-xl bg-muted p-4">
+          <h2 id="virement" className="text-xl font-semibold">
+            Payer par virement
+          </h2>
+          <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[auto_1fr]">
+            <dt className="font-semibold">Titulaire</dt>
+            <dd>{order.transfer.holder}</dd>
+            <dt className="font-semibold">IBAN</dt>
+            <dd className="font-mono">{order.transfer.iban}</dd>
+            <dt className="font-semibold">Montant</dt>
+            <dd>{order.transfer.amount}</dd>
+            <dt className="font-semibold">Référence à indiquer</dt>
+            <dd className="font-mono">{order.transfer.reference}</dd>
+          </dl>
+          <p>
+            Indiquez bien la référence : elle nous permet de reconnaître votre virement.
+            {order.transfer.deadline
+              ? ` Il est attendu jusqu'au ${order.transfer.deadline} ; passé ce jour, la commande est annulée.`
+              : ""}{" "}
+            Le bon est émis dès sa réception.
+          </p>
+        </section>
+      ) : null}
+
+      {order.method === "studio" && order.awaiting ? (
+        <section aria-labelledby="au-studio" className="space-y-2 rounded-xl bg-muted p-4">
+          <h2 id="au-studio" className="text-xl font-semibold">
+            Payer au studio
+          </h2>
+          <p>
+            Passez au studio ou appelez-le pour régler {order.total} (carte, chèque ou espèces) : le
+            bon est émis dès le paiement reçu et vous est envoyé par e-mail.
+          </p>
+        </section>
+      ) : null}
+
+      {order.card === "retry" ? (
+        <section aria-labelledby="payer" className="space-y-3">
+          <h2 id="payer" className="text-xl font-semibold">
+            {order.checkoutOpen ? "Paiement à faire" : "Le paiement n'a pas abouti"}
+          </h2>
+          <p>
+            Votre commande est gardée : vous pouvez
+            {order.checkoutOpen ? " payer" : " payer à nouveau"} par carte.
+          </p>
+          <form method="post" action={path}>
+            <Button type="submit" name="intent" value="payer" size="lg">
+              Payer par carte
+            </Button>
+          </form>
+        </section>
+      ) : null}
+
+      {order.voucher ? (
+        <section aria-labelledby="bon" className="space-y-3">
+          <h2 id="bon" className="text-xl font-semibold">
+            Votre bon cadeau
+          </h2>
+          <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[auto_1fr]">
+            <dt className="font-semibold">Code</dt>
+            <dd className="font-mono">{order.voucher.code}</dd>
+            <dt className="font-semibold">Offre</dt>
+            <dd>{order.voucher.cover}</dd>
+            {order.voucher.validUntil ? (
+              <>
+                <dt className="font-semibold">Valable jusqu'au</dt>
+                <dd>{order.voucher.validUntil}</dd>
+              </>
+            ) : null}
+          </dl>
+          {order.voucher.cancelled ? <p>Ce bon est annulé.</p> : null}
+          {order.voucher.pdf ? (
+            <Button asChild size="lg">
+              <a href={order.voucher.pdf} download>
+                Télécharger le bon (PDF)
+              </a>
+            </Button>
+          ) : null}
+        </section>
+      ) : null}
+
+      {order.refunded.length > 0 ? (
+        <section aria-labelledby="remboursements" className="space-y-2">
+          <h2 id="remboursements" className="text-xl font-semibold">
+            Remboursement
+          </h2>
+          <ul className="list-disc pl-5">
+            {order.refunded.map((refund, index) => (
+              <li key={index}>
+                {refund.amount} : {refund.done ? "remboursé" : "en cours"}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {order.withdrawal ? (
+        <section aria-labelledby="retractation" className="space-y-2">
+          <h2 id="retractation" className="text-xl font-semibold">
+            Vous avez changé d'avis ?
+          </h2>
+          <p>
+            Tant que le bon n'a pas servi, vous pouvez annuler la commande jusqu'au{" "}
+            {order.withdrawal.lastDay} : le prix payé vous est remboursé.
+          </p>
+          <Button asChild variant="outline">
+            <Link to={`${path}?retractation=1`}>Annuler ma commande</Link>
+          </Button>
+        </section>
+      ) : null}
+    </BookingPage>
+  );
+}
