@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
-import QRCode from "qrcode";
+import type QRCodeModule from "qrcode";
 import { parseCalendar } from "~/lib/dates";
 import { formatVoucherCode, parseVoucherCode } from "~/lib/vouchers/code";
 import {
@@ -248,9 +248,20 @@ function checkedCode(code: string): string {
   return compact;
 }
 
-/** The QR code of `link` as dark squares, its top-left corner at (x, top). */
-function drawQrCode(page: PDFPage, link: string, x: number, top: number, size: number): void {
-  const { modules } = QRCode.create(link, { errorCorrectionLevel: "M" });
+/** A QR code's modules (dark or light squares). */
+type QrModules = ReturnType<typeof QRCodeModule.create>["modules"];
+
+/**
+ * The QR code of `link`. `qrcode` is loaded on the first voucher made, not with the server: a process that
+ * only serves public pages never holds it (decision 0092, tests/system/startup-modules).
+ */
+async function qrModules(link: string): Promise<QrModules> {
+  const { default: QRCode } = await import("qrcode");
+  return QRCode.create(link, { errorCorrectionLevel: "M" }).modules;
+}
+
+/** The QR code's modules as dark squares, its top-left corner at (x, top). */
+function drawQrCode(page: PDFPage, modules: QrModules, x: number, top: number, size: number): void {
   const module = size / modules.size;
   for (let row = 0; row < modules.size; row++) {
     // One rectangle per run of dark modules in a row: fewer drawing operations, the same picture.
@@ -447,7 +458,7 @@ export async function renderVoucherPdf(
 
   // The code and its QR code, the last day.
   y -= 24;
-  drawCodeBox(page, y, { code, input, fonts, siteAddress });
+  drawCodeBox(page, y, { code, input, fonts, siteAddress, qr: await qrModules(input.link) });
   y -= CODE_BOX_HEIGHT;
 
   // The studios, side by side.
@@ -546,7 +557,8 @@ function drawCodeBox(
     input,
     fonts,
     siteAddress,
-  }: { code: string; input: VoucherPdfInput; fonts: Fonts; siteAddress: string },
+    qr,
+  }: { code: string; input: VoucherPdfInput; fonts: Fonts; siteAddress: string; qr: QrModules },
 ): void {
   page.drawRectangle({
     x: MARGIN,
@@ -556,7 +568,7 @@ function drawCodeBox(
     borderColor: BORDER,
     borderWidth: 1,
   });
-  drawQrCode(page, input.link, MARGIN + CONTENT_WIDTH - QR_SIZE - 12, top - 12, QR_SIZE);
+  drawQrCode(page, qr, MARGIN + CONTENT_WIDTH - QR_SIZE - 12, top - 12, QR_SIZE);
   const left = MARGIN + 20;
   page.drawText("Code du bon", {
     x: left,
