@@ -25,6 +25,14 @@ export const EMAIL_COLOURS = {
 };
 
 /** A call-to-action button (a link styled as one, as clients without CSS show a plain link). */
+/** Lines of text as the e-mail's paragraphs, escaped (empty lines left out). */
+export function emailParagraphs(lines: readonly string[]): string {
+  return lines
+    .filter((line) => line !== "")
+    .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
+    .join("\n");
+}
+
 export function emailButton(href: string, label: string): string {
   return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" style="margin:24px 0"><tr><td style="border-radius:6px;background:${EMAIL_COLOURS.accent}"><a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 22px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(label)}</a></td></tr></table>`;
 }

@@ -6,7 +6,7 @@ import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { orders, paymentAttempts } from "../db/schema";
 import { env } from "../env.server";
-import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
+import { emailButton, emailLayout, emailParagraphs, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { orderTokenFor } from "./order-token.server";
@@ -22,18 +22,50 @@ type BuyerMailJob = { orderId: string; event: "paid" | "expired" };
 /** The owner's: what needs her (a payment held, paid late, paid twice). */
 type OwnerMailJob = { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" };
 
-const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
+/** The site's address without its final slash, for the links e-mails carry. */
+export const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
 
 /** The buyer's page of an order. */
 export async function orderPageUrl(orderId: string): Promise<string> {
   return `${siteUrl()}/commande/${await orderTokenFor(orderId)}`;
 }
 
-const paragraphs = (lines: string[]) =>
-  lines
-    .filter((line) => line !== "")
-    .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
-    .join("\n");
+/**
+ * An e-mail to a client of the shop (the buyer, or the voucher's recipient): its lines as text and as
+ * paragraphs, a button to `link` (shown as the text's last line), answered to the studio.
+ */
+export function clientMail({
+  to,
+  subject,
+  lines,
+  link,
+  button,
+  footer,
+  identity,
+}: {
+  to: string;
+  subject: string;
+  lines: string[];
+  link: string;
+  /** The button's words; none: no button. */
+  button: string | null;
+  footer: string;
+  identity: { brand: string; email: string };
+}): OutgoingMail {
+  return {
+    to,
+    subject,
+    text: [...lines, link].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[1] ?? subject,
+      body: `${emailParagraphs(lines)}${button === null ? "" : emailButton(link, button)}`,
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} ${footer}.`,
+    }),
+    replyTo: { name: identity.brand, address: identity.email },
+  };
+}
 
 export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail | null> {
   const [order] = await db().select().from(orders).where(eq(orders.id, job.orderId));
@@ -60,19 +92,15 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
           "Si vous avez payé entre-temps, répondez à ce message : nous la retrouverons.",
           "Sa page :",
         ];
-  return {
+  return clientMail({
     to: order.buyerEmail,
     subject,
-    text: [...lines, link].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[1] ?? subject,
-      body: `${paragraphs(lines)}${emailButton(link, "Voir ma commande")}`,
-      footer: `Message envoyé par ${escapeHtml(identity.brand)} au sujet de votre commande.`,
-    }),
-    replyTo: { name: identity.brand, address: identity.email },
-  };
+    lines,
+    link,
+    button: "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+  });
 }
 
 const OWNER_SUBJECTS: Record<OwnerMailJob["event"], string> = {
@@ -115,7 +143,7 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
       title: subject,
       brand: identity.brand,
       preheader: lines[0] ?? subject,
-      body: `${paragraphs(lines)}${emailButton(link, "Voir la commande")}`,
+      body: `${emailParagraphs(lines)}${emailButton(link, "Voir la commande")}`,
       footer: `Message envoyé par le site ${escapeHtml(identity.brand)} quand un paiement demande votre attention.`,
     }),
     replyTo: { name: order.buyerName, address: order.buyerEmail },

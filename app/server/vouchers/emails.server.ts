@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { formatDateFr } from "~/lib/dates";
+import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
@@ -7,11 +8,9 @@ import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { orders, vouchers } from "../db/schema";
-import { env } from "../env.server";
-import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
-import { orderPageUrl } from "../payments/emails.server";
+import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
 import { renderVoucherPdf, type VoucherPdfStudio } from "./voucher-pdf.server";
 
 /*
@@ -22,14 +21,6 @@ import { renderVoucherPdf, type VoucherPdfStudio } from "./voucher-pdf.server";
 
 type OrderMailJob = { orderId: string };
 type VoucherMailJob = { voucherId: string };
-
-const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
-
-const paragraphs = (lines: string[]) =>
-  lines
-    .filter((line) => line !== "")
-    .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
-    .join("\n");
 
 /** « 7 décembre 2026 à 19 h 26 », Paris time, with no-break spaces. */
 function dayAndTimeFr(at: Date): string {
@@ -52,9 +43,6 @@ const transferDetailsOf = (snapshot: Record<string, unknown>): TransferDetails |
     ? { holder: transfer.holder, iban: transfer.iban }
     : null;
 };
-
-/** The IBAN grouped by four, as the owner's bank prints it. */
-const groupedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, "$1 ");
 
 /** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
 export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
@@ -80,7 +68,7 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
         ? [
             `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? dayAndTimeFr(order.payBy) : ""} :`,
             `Titulaire : ${bank.holder}`,
-            `IBAN : ${groupedIban(bank.iban)}`,
+            `IBAN : ${formatIban(bank.iban)}`,
             `Référence à indiquer : ${order.transferReference ?? ""}`,
             "Le bon vous sera envoyé dès réception du virement.",
           ]
@@ -98,19 +86,15 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
     ...howToPay,
     "Votre commande, son état et le bon sont sur sa page :",
   ];
-  return {
+  return clientMail({
     to: order.buyerEmail,
     subject,
-    text: [...lines, link].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[1] ?? subject,
-      body: `${paragraphs(lines)}${emailButton(link, "Voir ma commande")}`,
-      footer: `Message envoyé par ${escapeHtml(identity.brand)} au sujet de votre commande.`,
-    }),
-    replyTo: { name: identity.brand, address: identity.email },
-  };
+    lines,
+    link,
+    button: "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+  });
 }
 
 /** The file name of a voucher's PDF. */
@@ -189,17 +173,15 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
     ? `${voucher.buyerName} vous offre un bon cadeau`
     : `Le bon cadeau pour ${voucher.recipientName}`;
   return {
-    to: toRecipient ?? order.buyerEmail,
-    subject,
-    text: [...lines, site].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[1] ?? subject,
-      body: `${paragraphs(lines)}${emailButton(site, identity.brand)}`,
-      footer: `Message envoyé par ${escapeHtml(identity.brand)} pour un bon cadeau.`,
+    ...clientMail({
+      to: toRecipient ?? order.buyerEmail,
+      subject,
+      lines,
+      link: site,
+      button: identity.brand,
+      footer: "pour un bon cadeau",
+      identity,
     }),
-    replyTo: { name: identity.brand, address: identity.email },
     attachments: [
       {
         filename: voucherPdfFilename(voucher.code),
@@ -228,19 +210,15 @@ export async function voucherReminderEmail(job: VoucherMailJob): Promise<Outgoin
     `Le bon cadeau ${formatVoucherCode(voucher.code)} (${voucher.label}${voucher.kind === "amount" ? `, reste ${formatCents(voucher.balanceCents)}` : ""}) est valable jusqu'au ${formatCalendarDayFr(voucher.expiresOn)}.`,
     "Pensez à l'utiliser d'ici là. Un empêchement ? Répondez à ce message avant cette date : le studio peut le prolonger.",
   ];
-  return {
+  return clientMail({
     to: toRecipient ?? order.buyerEmail,
     subject,
-    text: [...lines, siteUrl()].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[1] ?? subject,
-      body: paragraphs(lines),
-      footer: `Message envoyé par ${escapeHtml(identity.brand)} pour un bon cadeau.`,
-    }),
-    replyTo: { name: identity.brand, address: identity.email },
-  };
+    lines,
+    link: siteUrl(),
+    button: null,
+    footer: "pour un bon cadeau",
+    identity,
+  });
 }
 
 export const queueVoucherOrderMail = defineMailKind<OrderMailJob>("voucher-order", {
