@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -40,7 +39,9 @@ afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
 const owner = { id: "", name: "Camille" };
 
 async function incoming(bytes: Buffer): Promise<string> {
-  const file = path.join(os.tmpdir(), `upload-${Date.now()}-${Math.random()}.part`);
+  // In the file's own folder: an upload the library refuses stays where it was, and goes with the folder.
+  await fs.mkdir(dataDir, { recursive: true });
+  const file = path.join(dataDir, `upload-${Date.now()}-${Math.random()}.part`);
   await fs.writeFile(file, bytes);
   return file;
 }
