@@ -5,6 +5,7 @@ import type { SiteHandle } from "./site-layout";
 import { BookingPage, Notice } from "~/components/booking/booking-layout";
 import { ErrorList, Field, fieldMeta, Input, Textarea } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { ConsentCheckbox, ContactFields } from "~/components/ui/contact-fields";
 import { HoneypotField } from "~/components/ui/honeypot-field";
 import { Photo } from "~/components/ui/photo";
 import { formatEuros } from "~/lib/prices";
@@ -270,44 +271,14 @@ export default function BonsCadeauxPage({ loaderData, actionData }: Route.Compon
           <h2 id="vos-coordonnees" className="text-lg font-semibold">
             Vos coordonnées
           </h2>
-          <Field field={meta("acheteurNom", true)} label="Nom et prénom">
-            {(props) => (
-              <Input
-                {...props}
-                type="text"
-                autoComplete="name"
-                maxLength={limits.name}
-                defaultValue={value("acheteurNom")}
-              />
-            )}
-          </Field>
-          <Field
-            field={meta("acheteurEmail", true)}
-            label="E-mail"
-            description="Pour la commande et le bon."
-          >
-            {(props) => (
-              <Input
-                {...props}
-                type="email"
-                autoComplete="email"
-                maxLength={255}
-                defaultValue={value("acheteurEmail")}
-              />
-            )}
-          </Field>
-          <Field field={meta("acheteurTelephone")} label="Téléphone (facultatif)">
-            {(props) => (
-              <Input
-                {...props}
-                type="tel"
-                autoComplete="tel"
-                inputMode="tel"
-                maxLength={30}
-                defaultValue={value("acheteurTelephone")}
-              />
-            )}
-          </Field>
+          <ContactFields
+            formId={FORM_ID}
+            names={{ name: "acheteurNom", email: "acheteurEmail", phone: "acheteurTelephone" }}
+            values={values}
+            errors={errors}
+            emailDescription="Pour la commande et le bon."
+            nameMaxLength={limits.name}
+          />
         </section>
 
         <Choices name="paiement" legend="Comment vous payez" error={errors.paiement}>
@@ -354,7 +325,19 @@ export default function BonsCadeauxPage({ loaderData, actionData }: Route.Compon
           </ul>
         </section>
 
-        <ConsentBox checked={value("conditions") === "on"} error={errors.conditions} />
+        <ConsentCheckbox
+          formId={FORM_ID}
+          name="conditions"
+          checked={value("conditions") === "on"}
+          error={errors.conditions}
+        >
+          J'accepte les conditions des bons cadeaux ci-dessus et l'usage de mes données pour cette
+          commande (
+          <Link to="/donnees-personnelles" className="underline">
+            données personnelles
+          </Link>
+          ).
+        </ConsentCheckbox>
 
         <HoneypotField formId={FORM_ID} />
         <input type="hidden" name={ORDER_KEY_FIELD} value={page.orderKey} />
@@ -364,34 +347,5 @@ export default function BonsCadeauxPage({ loaderData, actionData }: Route.Compon
         </Button>
       </form>
     </BookingPage>
-  );
-}
-
-function ConsentBox({ checked, error }: { checked: boolean; error: string | undefined }) {
-  const consent = fieldMeta(FORM_ID, "conditions", error, true);
-  return (
-    <div>
-      <div className="flex items-start gap-3">
-        <input
-          id={consent.id}
-          name="conditions"
-          type="checkbox"
-          required
-          aria-invalid={consent.errors ? true : undefined}
-          aria-describedby={consent.errors ? consent.errorId : undefined}
-          defaultChecked={checked}
-          className={radioClass}
-        />
-        <label htmlFor={consent.id} className="text-sm">
-          J'accepte les conditions des bons cadeaux ci-dessus et l'usage de mes données pour cette
-          commande (
-          <Link to="/donnees-personnelles" className="underline">
-            données personnelles
-          </Link>
-          ).
-        </label>
-      </div>
-      <ErrorList id={consent.errorId} errors={consent.errors} />
-    </div>
   );
 }

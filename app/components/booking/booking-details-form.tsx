@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Field, fieldMeta, Input, Select, Textarea } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
+import { ConsentCheckbox, ContactFields } from "~/components/ui/contact-fields";
 import { HoneypotField } from "~/components/ui/honeypot-field";
 import type { BookingQuestion } from "~/lib/booking/session-types";
 import { Notice, TimeChoices } from "./booking-layout";
@@ -42,10 +43,6 @@ export function BookingDetailsForm({
 }) {
   const meta = (name: string, required = false) => fieldMeta(FORM_ID, name, errors[name], required);
   const value = (name: string) => values[name] ?? "";
-  const name = meta("name", true);
-  const email = meta("email", true);
-  const tel = meta("phone");
-  const consent = meta("consent", true);
   const voucher = meta("voucherCode");
   return (
     <form
@@ -78,44 +75,13 @@ export function BookingDetailsForm({
         </section>
       ) : null}
 
-      <Field field={name} label="Nom et prénom">
-        {(props) => (
-          <Input
-            {...props}
-            type="text"
-            autoComplete="name"
-            maxLength={200}
-            defaultValue={value("name")}
-          />
-        )}
-      </Field>
-      <Field
-        field={email}
-        label="E-mail"
-        description="Pour la confirmation et votre lien personnel."
-      >
-        {(props) => (
-          <Input
-            {...props}
-            type="email"
-            autoComplete="email"
-            maxLength={255}
-            defaultValue={value("email")}
-          />
-        )}
-      </Field>
-      <Field field={tel} label="Téléphone (facultatif)">
-        {(props) => (
-          <Input
-            {...props}
-            type="tel"
-            autoComplete="tel"
-            inputMode="tel"
-            maxLength={30}
-            defaultValue={value("phone")}
-          />
-        )}
-      </Field>
+      <ContactFields
+        formId={FORM_ID}
+        names={{ name: "name", email: "email", phone: "phone" }}
+        values={values}
+        errors={errors}
+        emailDescription="Pour la confirmation et votre lien personnel."
+      />
 
       {questions.map((question) => {
         const field = meta(`answers.${question.id}`, question.required);
@@ -179,36 +145,22 @@ export function BookingDetailsForm({
         </ul>
       </div>
 
-      <div>
-        <div className="flex items-start gap-3">
-          <input
-            id={consent.id}
-            name="consent"
-            type="checkbox"
-            required
-            aria-invalid={consent.errors ? true : undefined}
-            aria-describedby={consent.errors ? consent.errorId : undefined}
-            defaultChecked={value("consent") === "on"}
-            className="mt-0.5 size-6 shrink-0 accent-stone-800"
-          />
-          <label htmlFor={consent.id} className="text-sm">
-            J'accepte les{" "}
-            <Link to="/mentions-legales#conditions-reservation" className="underline">
-              conditions de réservation
-            </Link>{" "}
-            et l'usage de mes données pour cette séance (
-            <Link to="/donnees-personnelles#reservations" className="underline">
-              données personnelles
-            </Link>
-            ).
-          </label>
-        </div>
-        {consent.errors ? (
-          <p id={consent.errorId} className="mt-1.5 text-sm font-medium text-destructive">
-            {consent.errors[0]}
-          </p>
-        ) : null}
-      </div>
+      <ConsentCheckbox
+        formId={FORM_ID}
+        name="consent"
+        checked={value("consent") === "on"}
+        error={errors.consent}
+      >
+        J'accepte les{" "}
+        <Link to="/mentions-legales#conditions-reservation" className="underline">
+          conditions de réservation
+        </Link>{" "}
+        et l'usage de mes données pour cette séance (
+        <Link to="/donnees-personnelles#reservations" className="underline">
+          données personnelles
+        </Link>
+        ).
+      </ConsentCheckbox>
 
       <HoneypotField formId={FORM_ID} />
 
