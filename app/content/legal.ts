@@ -12,7 +12,7 @@ export const legalPolicy = {
    * Date of the current wording of the legal pages (ISO): the texts are code, so a change of their
    * wording is a code change that moves this date. An edit of the details in the admin does not.
    */
-  lastUpdated: "2026-11-27",
+  lastUpdated: "2026-11-29",
 } as const;
 
 export const cnil = {

@@ -79,7 +79,10 @@ export const identitySchema = z.object({
 });
 export type Identity = z.infer<typeof identitySchema>;
 
-export const legalSchema = z.object({
+/** Decision 0176: « franchise » (no TVA, CGI art. 293 B's mention on each invoice) or « assujetti » (TVA). */
+export const VAT_REGIMES = ["franchise", "assujetti"] as const;
+
+const legalFields = z.object({
   companyName: requiredText(200),
   legalForm: requiredText(300),
   address: requiredText(300),
@@ -95,7 +98,21 @@ export const legalSchema = z.object({
     phone: requiredText(30),
     website: optionalUrl,
   }),
+  vatRegime: z.enum(VAT_REGIMES),
+  /** The consumer mediator the seller adheres to (Code de la consommation, L612-1 and L616-1). */
+  mediator: z.object({ name: text(200), website: optionalUrl }).default({ name: "", website: "" }),
 });
+
+/**
+ * The legal details; a document stored before decision 0176 has no TVA regime: one with a TVA number was
+ * subject to it, one without was not (read so, not rewritten, so that its old revisions read alike).
+ */
+export const legalSchema = z.preprocess((value) => {
+  if (!value || typeof value !== "object" || "vatRegime" in value) return value;
+  const vatNumber = (value as { vatNumber?: unknown }).vatNumber;
+  const subject = typeof vatNumber === "string" && vatNumber.trim() !== "";
+  return { ...value, vatRegime: subject ? "assujetti" : "franchise" };
+}, legalFields);
 export type Legal = z.infer<typeof legalSchema>;
 
 // --- Prices, gendarmerie, gift sessions (/admin/tarifs) ---------------------------------------------------

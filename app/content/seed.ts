@@ -63,6 +63,11 @@ const legal: Documents["legal"] = {
     phone: "01 00 00 00 00",
     website: "https://hebergeur.example.com",
   },
+  vatRegime: "franchise",
+  mediator: {
+    name: "Médiateur de la consommation Exemple",
+    website: "https://mediateur.example.com",
+  },
 };
 
 // --- Prices ---------------------------------------------------------------------------------------------------

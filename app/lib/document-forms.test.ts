@@ -87,6 +87,55 @@ describe("document forms", () => {
     });
   });
 
+  it("checks the seller's SIRET and TVA number as invoices need them (decision 0176)", () => {
+    const values = documentValues("legal", seedDocuments.legal);
+    values.siret = "443 061 841 00048";
+    values.vatNumber = "DE123456789";
+    values["mediator.website"] = "cm2c.net";
+    const refused = parseNestedForm(values, legalForm);
+    expect(!refused.ok && refused.errors).toEqual({
+      siret: "Ce SIRET n'existe pas : un chiffre est sans doute mal recopié",
+      vatNumber:
+        "Le numéro de TVA s'écrit FR, deux caractères puis les 9 chiffres du SIREN : par exemple FR40 123456789",
+      "mediator.website": "Adresse web invalide : elle commence par https://",
+    });
+
+    values.siret = "44306184100047";
+    values.vatNumber = "";
+    values["mediator.website"] = "https://www.cm2c.net";
+    values.vatRegime = "assujetti";
+    const noNumber = parseNestedForm(values, legalForm);
+    expect(!noNumber.ok && noNumber.errors).toEqual({
+      vatNumber: "Indiquez le numéro de TVA intracommunautaire : il figure sur chaque facture",
+    });
+    values.vatNumber = "FR65 443061841";
+    const otherCompany = parseNestedForm(values, legalForm);
+    expect(!otherCompany.ok && otherCompany.errors).toEqual({
+      vatNumber: "Ce numéro de TVA ne correspond pas au SIREN du SIRET : vérifiez l'un et l'autre",
+    });
+    values.vatNumber = "fr64443061841";
+    expect(parseNestedForm(values, legalForm)).toMatchObject({
+      ok: true,
+      data: { siret: "443 061 841 00047", vatNumber: "FR64 443061841", vatRegime: "assujetti" },
+    });
+    values.vatRegime = "ni l'un ni l'autre";
+    const noRegime = parseNestedForm(values, legalForm);
+    expect(!noRegime.ok && noRegime.errors).toEqual({
+      vatRegime: "Choisissez si le studio facture la TVA",
+    });
+  });
+
+  it("reads a legal document stored before the TVA regime as its TVA number says", () => {
+    const { vatRegime: _regime, mediator: _mediator, ...before } = seedDocuments.legal;
+    expect(documentSchemas.legal.parse({ ...before, vatNumber: "FR64 443061841" })).toMatchObject({
+      vatRegime: "assujetti",
+      mediator: { name: "", website: "" },
+    });
+    expect(documentSchemas.legal.parse({ ...before, vatNumber: "" })).toMatchObject({
+      vatRegime: "franchise",
+    });
+  });
+
   it("reads one feature a line, and the offer's dates in order", () => {
     const values = documentValues("gendarmerie", stored(seedDocuments.gendarmerie));
     values["packages.0.features"] = "Reportage\r\n\r\n  Gala  \n";

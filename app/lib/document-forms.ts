@@ -1,11 +1,19 @@
 import {
   ICON_NAMES,
   PRICE_TAB_IDS,
+  VAT_REGIMES,
   type DocumentKey,
   type Documents,
   type IconName,
 } from "~/content/schemas";
 import { isIsoDay } from "./dates";
+import {
+  formatSiret,
+  formatVatNumber,
+  siretProblem,
+  vatNumberFormProblem,
+  vatNumberMatchesSiret,
+} from "./legal/seller";
 import { flatten, type FormTree } from "./forms";
 import { formatPriceInput, INVALID_PRICE_MESSAGE, parsePriceInput } from "./price-input";
 import type { Price } from "./prices";
@@ -170,26 +178,61 @@ export const ICON_LABELS: Record<IconName, string> = {
 
 // The identity form is described by its field table: lib/identity-form.ts.
 
-export const legalForm = z.object({
-  companyName: requiredText(200),
-  legalForm: requiredText(300),
-  address: requiredText(300),
-  rcs: requiredText(100),
-  siret: requiredText(30),
-  vatNumber: optionalText(30),
-  phone: requiredText(30),
-  email,
-  publicationDirector: requiredText(200),
-  host: z.object(
-    {
-      name: requiredText(200),
-      address: requiredText(300),
-      phone: requiredText(30),
-      website: optionalWebAddress,
-    },
-    { error: REQUIRED_MESSAGE },
-  ),
-});
+/** A SIRET checked as INSEE numbers them, written in its four groups (decision 0176). */
+const siret = requiredText(30)
+  .superRefine((value, context) => {
+    const problem = value === "" ? null : siretProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  })
+  .transform(formatSiret);
+
+/** A TVA number of the French form, if any, written « FR40 123456789 ». */
+const vatNumber = optionalText(30)
+  .superRefine((value, context) => {
+    const problem = value === "" ? null : vatNumberFormProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  })
+  .transform(formatVatNumber);
+
+export const VAT_REGIME_MESSAGE = "Choisissez si le studio facture la TVA";
+
+export const legalForm = z
+  .object({
+    companyName: requiredText(200),
+    legalForm: requiredText(300),
+    address: requiredText(300),
+    rcs: requiredText(100),
+    siret,
+    vatNumber,
+    vatRegime: z.enum(VAT_REGIMES, { error: VAT_REGIME_MESSAGE }),
+    mediator: z.object(
+      { name: optionalText(200), website: optionalWebAddress },
+      { error: REQUIRED_MESSAGE },
+    ),
+    phone: requiredText(30),
+    email,
+    publicationDirector: requiredText(200),
+    host: z.object(
+      {
+        name: requiredText(200),
+        address: requiredText(300),
+        phone: requiredText(30),
+        website: optionalWebAddress,
+      },
+      { error: REQUIRED_MESSAGE },
+    ),
+  })
+  // Subject to TVA, each invoice carries the company's own number (CGI art. 242 nonies A).
+  .superRefine((legal, context) => {
+    if (legal.vatRegime !== "assujetti") return;
+    const message =
+      legal.vatNumber === ""
+        ? "Indiquez le numéro de TVA intracommunautaire : il figure sur chaque facture"
+        : vatNumberMatchesSiret(legal.vatNumber, legal.siret)
+          ? null
+          : "Ce numéro de TVA ne correspond pas au SIREN du SIRET : vérifiez l'un et l'autre";
+    if (message) context.addIssue({ code: "custom", path: ["vatNumber"], message });
+  });
 
 // --- Prices ---------------------------------------------------------------------------------------------
 
@@ -332,7 +375,11 @@ export const documentTrees = {
     ...identity,
     social: { ...identity.social },
   }),
-  legal: (legal: Documents["legal"]): FormTree => ({ ...legal, host: { ...legal.host } }),
+  legal: (legal: Documents["legal"]): FormTree => ({
+    ...legal,
+    host: { ...legal.host },
+    mediator: { ...legal.mediator },
+  }),
   prices: (prices: Documents["prices"]): FormTree => ({
     tabs: prices.tabs.map((tab) => ({
       id: tab.id,

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/mentions-legales";
 import type { SiteHandle } from "./site-layout";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
+import { VAT_EXEMPT_MENTION } from "~/lib/legal/seller";
 import { siteFrom, telHref } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 export { loader } from "./mentions-legales.server";
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
-  const { legal } = loaderData;
+  const { legal, siren, vatExempt } = loaderData;
   const { host } = legal;
   const publisher = legal;
   return (
@@ -38,10 +39,12 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
           <li>Forme juridique : {publisher.legalForm}</li>
           <li>Siège social : {publisher.address}</li>
           <li>Immatriculation : {publisher.rcs}</li>
+          {siren ? <li>SIREN : {siren}</li> : null}
           <li>SIRET : {publisher.siret}</li>
           {publisher.vatNumber ? (
             <li>Numéro de TVA intracommunautaire : {publisher.vatNumber}</li>
           ) : null}
+          {vatExempt ? <li>{VAT_EXEMPT_MENTION}</li> : null}
           <li>
             Téléphone :{" "}
             <a className="inline-flex min-h-11 items-center" href={telHref(publisher.phone)}>
@@ -120,6 +123,27 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
           </li>
         </ul>
       </LegalSection>
+
+      {legal.mediator.name ? (
+        <LegalSection id="mediation" title="Médiation de la consommation">
+          <p>
+            En cas de litige, adressez d'abord une réclamation écrite au studio (
+            <a href={`mailto:${publisher.email}`}>{publisher.email}</a>). Si elle n'aboutit pas,
+            vous pouvez recourir gratuitement au médiateur de la consommation dont nous relevons,
+            dans l'année qui suit votre réclamation (articles L611-1 et suivants du Code de la
+            consommation) : {legal.mediator.name}
+            {legal.mediator.website ? (
+              <>
+                ,{" "}
+                <a href={legal.mediator.website}>
+                  {legal.mediator.website.replace(/^https?:\/\//, "")}
+                </a>
+              </>
+            ) : null}
+            .
+          </p>
+        </LegalSection>
+      ) : null}
 
       <LegalSection id="donnees" title="Données personnelles et cookies">
         <p>

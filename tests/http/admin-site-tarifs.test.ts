@@ -39,6 +39,7 @@ const original = useDocumentsRestored([
   "gendarmerie",
   "testimonials",
   "giftSessions",
+  "legal",
 ] as const);
 
 const adminPage = (path: string) => fetchPage(path, { cookie: admin.cookie() });
@@ -375,5 +376,51 @@ describe("/admin/site", () => {
     expect((await fetchPage("/")).html).toContain('"name":"Atelier Lumière"');
     // The sitemap lists the same pages, at the same addresses.
     expect((await fetchPage("/sitemap.xml")).html).toContain("/studio-brive</loc>");
+  });
+
+  it("checks the seller's numbers, keeps what was typed, and the legal notice names the mediator (decision 0176)", async () => {
+    const legal = () =>
+      adminPage("/admin/site").then((page) => formOf(page, 'form[aria-label="Mentions légales"]'));
+    const form = await legal();
+    expect(shownValue(labelled(form, "TVA"))).toBe("franchise");
+    const refused = await saveForm("/admin/site", form, {
+      siret: "443 061 841 00048",
+      vatRegime: "assujetti",
+      vatNumber: "",
+      "mediator.name": "Médiateur de la consommation CM2C",
+      "mediator.website": "https://www.cm2c.net",
+    });
+    expect(refused.status).toBe(400);
+    const kept = formOf(refused, 'form[aria-label="Mentions légales"]');
+    expect(textOf(kept)).toContain("Ce SIRET n'existe pas : un chiffre est sans doute mal recopié");
+    expect(shownValue(labelled(kept, "SIRET"))).toBe("443 061 841 00048");
+    expect(shownValue(labelled(kept, "Médiateur de la consommation"))).toBe(
+      "Médiateur de la consommation CM2C",
+    );
+    expect((await storedDocument("legal")).siret).toBe(original("legal").siret);
+
+    const noNumber = await saveForm("/admin/site", kept, { siret: "44306184100047" });
+    expect(textOf(formOf(noNumber, 'form[aria-label="Mentions légales"]'))).toContain(
+      "Indiquez le numéro de TVA intracommunautaire : il figure sur chaque facture",
+    );
+    const saved = await saveForm(
+      "/admin/site",
+      formOf(noNumber, 'form[aria-label="Mentions légales"]'),
+      { vatNumber: "fr64443061841" },
+    );
+    expect(saved.status).toBe(302);
+    expect(await storedDocument("legal")).toMatchObject({
+      siret: "443 061 841 00047",
+      vatRegime: "assujetti",
+      vatNumber: "FR64 443061841",
+      mediator: { name: "Médiateur de la consommation CM2C", website: "https://www.cm2c.net" },
+    });
+    const notice = plainSpaces(textOf((await fetchPage("/mentions-legales")).document.body));
+    expect(notice).toContain("SIREN : 443 061 841");
+    expect(notice).toContain("Numéro de TVA intracommunautaire : FR64 443061841");
+    expect(notice).not.toContain("293 B");
+    expect(notice).toMatch(
+      /recourir gratuitement au médiateur de la consommation dont nous relevons.*Médiateur de la consommation CM2C, www\.cm2c\.net\./,
+    );
   });
 });

@@ -15,6 +15,10 @@ const pages = [
       "RCS",
       "SIRET",
       "TVA intracommunautaire",
+      // Decision 0176: the demo is under the franchise, and names its (demo) mediator.
+      "TVA non applicable, art. 293 B du CGI",
+      "Médiation de la consommation",
+      "Médiateur de la consommation Exemple",
       "Directeur de la publication",
       "Hébergeur",
     ],

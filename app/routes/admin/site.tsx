@@ -1,11 +1,21 @@
 import type { Route } from "./+types/site";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { documentFormState } from "~/components/admin/document-answer";
-import { DocumentForm, DocumentTableRows, TextField } from "~/components/admin/document-form";
+import {
+  DocumentForm,
+  DocumentTableRows,
+  SelectField,
+  TextField,
+} from "~/components/admin/document-form";
 import { RevisionHistory } from "~/components/admin/revision-history";
 import { IDENTITY_FIELDS, IDENTITY_LINK_FIELDS } from "~/lib/identity-form";
 
 export { action, loader } from "./site.server";
+
+const VAT_REGIME_OPTIONS = [
+  { value: "franchise", label: "Non applicable (franchise en base, art. 293 B du CGI)" },
+  { value: "assujetti", label: "Le studio facture la TVA" },
+];
 
 export const meta: Route.MetaFunction = () => [{ title: "Site - Administration" }];
 
@@ -77,7 +87,7 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
         />
       </Section>
 
-      <Section id="mentions" title="Mentions légales">
+      <Section id="mentions-legales" title="Mentions légales">
         <DocumentForm
           formId="mentions"
           document="legal"
@@ -107,15 +117,54 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
             <div className="grid gap-4 sm:grid-cols-3">
               <TextField
                 name="rcs"
-                label="RCS"
+                label="Immatriculation (RCS ou RM)"
                 required
                 maxLength={100}
-                hint="Par exemple « RCS Brive 123 456 789 »."
+                hint="Par exemple « RCS Brive 123 456 789 » ou « RM 123 456 789 (Corrèze) »."
               />
-              <TextField name="siret" label="SIRET" required maxLength={30} />
-              <TextField name="vatNumber" label="N° de TVA (facultatif)" maxLength={30} />
+              <TextField
+                name="siret"
+                label="SIRET"
+                required
+                maxLength={30}
+                hint="14 chiffres ; les 9 premiers sont le SIREN."
+              />
+              <TextField
+                name="vatNumber"
+                label="N° de TVA (facultatif)"
+                maxLength={30}
+                hint="Obligatoire si le studio facture la TVA : par exemple FR40 123456789."
+              />
               <TextField name="phone" label="Téléphone" type="tel" required maxLength={30} />
               <TextField name="email" label="E-mail" type="email" required maxLength={255} />
+            </div>
+          </fieldset>
+          <fieldset id="facturation" className="space-y-4 rounded-lg border border-border p-4">
+            <legend className="px-1 font-semibold">Facturation et médiation</legend>
+            <p className="text-sm text-muted-foreground">
+              Imprimés sur chaque facture et dans les conditions de vente. Tant qu'ils manquent, le
+              tableau de bord le rappelle et aucune facture n'est émise.
+            </p>
+            <SelectField
+              name="vatRegime"
+              label="TVA"
+              required
+              options={VAT_REGIME_OPTIONS}
+              hint="En franchise, chaque facture porte « TVA non applicable, art. 293 B du CGI »."
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField
+                name="mediator.name"
+                label="Médiateur de la consommation"
+                maxLength={200}
+                hint="Celui auquel le studio adhère : la loi impose d'en proposer un à chaque client."
+              />
+              <TextField
+                name="mediator.website"
+                label="Site du médiateur"
+                type="url"
+                hint="Adresse complète, commençant par https://."
+              />
             </div>
           </fieldset>
           <fieldset className="space-y-4 rounded-lg border border-border p-4">

@@ -111,6 +111,11 @@ describe("a booking's e-mails", () => {
     expect(mail?.text).toContain(
       "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
     );
+    // The seller, under the client's e-mail (decision 0176).
+    expect(mail?.text).toContain(
+      "Studio Photo Exemple SARL, Société à responsabilité limitée (SARL) au capital de 1 000 €, 19 rue du 4 Septembre, 19200 Ussel · RCS Brive 000 000 000 · SIRET 000 000 000 00000 · TVA non applicable, art. 293 B du CGI",
+    );
+    expect(mail?.html).toContain("TVA non applicable, art. 293 B du CGI");
     const ics = icsOf(mail ?? { raw: "" });
     expect(ics.property("ATTENDEE")).toMatch(/^mailto:client-\d+@example\.test$/i);
     expect(ics.property("UID")).toBe(`${made.id}@localhost:3000`);

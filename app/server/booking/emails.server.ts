@@ -6,6 +6,7 @@ import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/
 import type { StudioData } from "~/content/schemas";
 import { studioDataSchema } from "~/content/schemas";
 import { sessionOffer, type SessionOffer } from "~/lib/booking/offer";
+import { sellerLine } from "~/lib/legal/seller";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { bookingEvents, bookings, sessionTypes, studios } from "../db/schema";
@@ -55,6 +56,8 @@ type Loaded = {
   studio: Pick<StudioData, "name" | "address" | "phone" | "email" | "geo">;
   brand: string;
   siteEmail: string;
+  /** The seller in one line, under the client's e-mails (decision 0176). */
+  seller: string;
 };
 
 async function load(bookingId: string): Promise<Loaded | null> {
@@ -103,6 +106,7 @@ async function load(bookingId: string): Promise<Loaded | null> {
     studio,
     brand: identity.brand,
     siteEmail: identity.email,
+    seller: sellerLine(content.documents.legal),
   };
 }
 
@@ -276,7 +280,7 @@ async function lastMessage(
 export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMail | null> {
   const loaded = await load(job.bookingId);
   if (!loaded) return null;
-  const { booking, studio, brand } = loaded;
+  const { booking, studio, brand, seller } = loaded;
   // Taken by phone without an address or silently (decision 0138): nothing goes to the client.
   if (!booking.clientMail || booking.clientEmail === "") return null;
   const reminder = job.event.startsWith("reminder-");
@@ -335,6 +339,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       : "Le fichier joint ajoute la séance à votre agenda (et la met à jour).",
     "",
     `— ${brand}`,
+    seller,
   ].join("\n");
   const paragraph = (content: string) => `<p style="margin:0 0 12px">${content}</p>`;
   const html = emailLayout({
@@ -352,7 +357,7 @@ ${wording.lines.map((line) => paragraph(escapeHtml(line))).join("\n")}
       )}<li><a href="${escapeHtml(mapLink(studio))}" style="color:#9a3412">Plan d'accès</a></li></ul>
 ${changeable ? emailButton(link, "Voir, déplacer ou annuler") : active ? emailButton(link, "Voir ma séance") : ""}
 <p style="margin:0 0 12px;font-size:14px">Votre lien personnel :<br><a href="${escapeHtml(link)}" style="color:#9a3412;word-break:break-all">${escapeHtml(link)}</a></p>`,
-    footer: `Une question ? Appelez le ${escapeHtml(studio.name)} au ${escapeHtml(studio.phone)} ou répondez à cet e-mail. Ce lien est personnel : ne le partagez pas.`,
+    footer: `Une question ? Appelez le ${escapeHtml(studio.name)} au ${escapeHtml(studio.phone)} ou répondez à cet e-mail. Ce lien est personnel : ne le partagez pas.<br>${escapeHtml(seller)}`,
   });
   return {
     to: booking.clientEmail,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SitePhoto } from "~/lib/media";
-import { goLiveChecklist, isPlaceholder } from "./go-live.server";
+import { isPlaceholder } from "~/lib/placeholders";
+import { goLiveChecklist } from "./go-live.server";
 import { seedDocuments, seedStudios } from "~/content/seed";
 import { studioPaths, type SiteContent } from "./site-content.server";
 
@@ -24,7 +25,8 @@ function content(change?: (draft: SiteContent) => void): SiteContent {
 describe("go-live checklist", () => {
   it("lists every demo value of the seed as still to do, each with the form that changes it", () => {
     const items = goLiveChecklist(content());
-    expect(items).toHaveLength(14);
+    // 15 since decision 0176 (the seller's identity that invoices need).
+    expect(items).toHaveLength(15);
     expect(items.filter((item) => item.done)).toEqual([]);
     const brive = items.find((item) => item.label.startsWith("Studio de Brive"));
     expect(brive).toMatchObject({
@@ -34,6 +36,27 @@ describe("go-live checklist", () => {
     expect(items.find((item) => item.label.startsWith("Photos"))?.detail).toMatch(
       /^\d+ photo\(s\) de démonstration en ligne$/,
     );
+  });
+
+  it("asks for what an invoice needs of the seller until it is all there (decision 0176)", () => {
+    const seller = (change?: (draft: SiteContent) => void) =>
+      goLiveChecklist(content(change)).find((item) => item.label.startsWith("Facturation"));
+    expect(seller()).toMatchObject({
+      href: "/admin/site#facturation",
+      done: false,
+      detail:
+        "raison sociale, immatriculation (RCS ou RM), SIRET, médiateur de la consommation, site du médiateur",
+    });
+    expect(
+      seller((draft) => {
+        Object.assign(draft.documents.legal, {
+          companyName: "Atelier Lumière SARL",
+          rcs: "RCS Brive 443 061 841",
+          siret: "443 061 841 00047",
+          mediator: { name: "CM2C", website: "https://www.cm2c.net" },
+        });
+      }),
+    ).toMatchObject({ done: true });
   });
 
   it("ticks what the owner replaced", () => {

@@ -1,5 +1,7 @@
 import { seedDocuments } from "~/content/seed";
 import { parisToday } from "~/lib/dates";
+import { sellerGaps } from "~/lib/legal/seller";
+import { isPlaceholder } from "~/lib/placeholders";
 import type { SiteContent } from "./site-content.server";
 
 /**
@@ -18,22 +20,6 @@ export type ChecklistItem = {
   href: string;
   done: boolean;
 };
-
-const PLACEHOLDER_PATTERNS = [
-  /example\.(com|org|net)/i,
-  /\bexemple\b/i,
-  /studiophotoexemple/i,
-  /^0?5 ?36 ?49\b/,
-  /\b0{3} ?0{3} ?0{3}\b/,
-  /^FR00/,
-  /Prénom Nom/,
-  /^01 00 00 00 00$/,
-];
-
-/** True for a value of the seed that says it is not real (an example address, a fictional number…). */
-export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER_PATTERNS.some((pattern) => pattern.test(value.trim()));
-}
 
 function placeholders(fields: Record<string, string>): string[] {
   return Object.entries(fields)
@@ -114,6 +100,12 @@ export function goLiveChecklist(content: SiteContent, booking?: BookingFacts): C
         "téléphone de l'hébergeur": legal.host.phone,
         "site de l'hébergeur": legal.host.website,
       }),
+    ),
+    // Decision 0176: what an invoice and a consumer's sale need of the seller; no invoice without it.
+    item(
+      "Facturation : SIRET, TVA et médiateur de la consommation",
+      "/admin/site#facturation",
+      sellerGaps(legal),
     ),
   );
 

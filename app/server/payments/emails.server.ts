@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { Legal } from "~/content/schemas";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { sellerLine } from "~/lib/legal/seller";
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
@@ -42,6 +44,7 @@ export function clientMail({
   button,
   footer,
   identity,
+  legal,
 }: {
   to: string;
   subject: string;
@@ -51,17 +54,19 @@ export function clientMail({
   button: string | null;
   footer: string;
   identity: { brand: string; email: string };
+  /** The seller, named under every client's e-mail (decision 0176). */
+  legal: Legal;
 }): OutgoingMail {
   return {
     to,
     subject,
-    text: [...lines, link].join("\n\n"),
+    text: [...lines, link, `— ${sellerLine(legal)}`].join("\n\n"),
     html: emailLayout({
       title: subject,
       brand: identity.brand,
       preheader: lines[1] ?? subject,
       body: `${emailParagraphs(lines)}${button === null ? "" : emailButton(link, button)}`,
-      footer: `Message envoyé par ${escapeHtml(identity.brand)} ${footer}.`,
+      footer: `Message envoyé par ${escapeHtml(identity.brand)} ${footer}.<br>${escapeHtml(sellerLine(legal))}`,
     }),
     replyTo: { name: identity.brand, address: identity.email },
   };
@@ -72,7 +77,7 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
   if (!order) return null;
   // Written when it leaves: an order paid in the meantime is not told it expired.
   if (job.event === "expired" && order.status !== "expired") return null;
-  const { identity } = (await readSiteContent()).documents;
+  const { identity, legal } = (await readSiteContent()).documents;
   const link = await orderPageUrl(order.id);
   const amount = formatCents(order.amountCents);
   const subject =
@@ -100,6 +105,7 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
     button: "Voir ma commande",
     footer: "au sujet de votre commande",
     identity,
+    legal,
   });
 }
 

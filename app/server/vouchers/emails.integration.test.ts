@@ -52,6 +52,10 @@ describe("a voucher's e-mails", () => {
     );
     expect(placed?.text).toMatch(/\/commande\/[A-Za-z0-9_-]+/);
     expect(placed?.text).not.toContain("\n\n\n");
+    // The seller, under every e-mail of the shop (decision 0176).
+    expect(placed?.text).toMatch(
+      /— Studio Photo Exemple SARL, .* · TVA non applicable, art\. 293 B du CGI$/,
+    );
 
     await markPaidOffline(orderId, "transfer");
     // The core's « paiement reçu » and the voucher itself.

@@ -53,7 +53,7 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
     .where(eq(orders.id, job.orderId));
   if (!row) return null;
   const { order, voucher } = row;
-  const { identity, payments } = (await readSiteContent()).documents;
+  const { identity, legal, payments } = (await readSiteContent()).documents;
   const bank = transferDetailsOf(order.rulesSnapshot) ?? {
     holder: payments.transferHolder,
     iban: payments.transferIban,
@@ -94,6 +94,7 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
     button: "Voir ma commande",
     footer: "au sujet de votre commande",
     identity,
+    legal,
   });
 }
 
@@ -150,7 +151,7 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
   if (voucher.status !== "active" || voucher.deliveredAt || !voucher.code || !voucher.expiresOn) {
     return null;
   }
-  const { identity } = (await readSiteContent()).documents;
+  const { identity, legal } = (await readSiteContent()).documents;
   const pdf = await voucherPdfOf(voucher);
   const site = siteUrl();
   const toRecipient = voucher.sendTo === "recipient" ? voucher.recipientEmail : null;
@@ -181,6 +182,7 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
       button: identity.brand,
       footer: "pour un bon cadeau",
       identity,
+      legal,
     }),
     attachments: [
       {
@@ -202,7 +204,7 @@ export async function voucherReminderEmail(job: VoucherMailJob): Promise<Outgoin
   if (!row) return null;
   const { order, voucher } = row;
   if (voucher.status !== "active" || !voucher.code || !voucher.expiresOn) return null;
-  const { identity } = (await readSiteContent()).documents;
+  const { identity, legal } = (await readSiteContent()).documents;
   const toRecipient = voucher.sendTo === "recipient" ? voucher.recipientEmail : null;
   const subject = `Votre bon cadeau expire le ${formatCalendarDayFr(voucher.expiresOn)}`;
   const lines = [
@@ -218,6 +220,7 @@ export async function voucherReminderEmail(job: VoucherMailJob): Promise<Outgoin
     button: null,
     footer: "pour un bon cadeau",
     identity,
+    legal,
   });
 }
 
