@@ -28,6 +28,16 @@ import type {
 } from "../../lib/booking/model";
 import type { BookableHours, BookingQuestion } from "../../lib/booking/session-types";
 import {
+  INVOICE_KINDS,
+  INVOICE_SERIES,
+  type InvoiceBuyer,
+  type InvoiceKind,
+  type InvoiceLineInput,
+  type InvoiceSeller,
+  type InvoiceSeries,
+  type VatShare,
+} from "../../lib/invoices/model";
+import {
   ATTEMPT_STATUSES,
   JOURNAL_KINDS,
   OFFLINE_MEANS,
@@ -1532,5 +1542,72 @@ export const voucherUses = pgTable(
     check("voucher_uses_by_check", sql`${table.by} in ${oneOf(VOUCHER_USE_BY)}`),
     index("voucher_uses_voucher_idx").on(table.voucherId, table.at),
     index("voucher_uses_booking_idx").on(table.bookingId),
+  ],
+);
+
+/*
+ * Invoices and credit notes (decision 0177): numbered without a gap per series and year by a counter row
+ * updated in the invoice's own transaction (a sequence would leave gaps on rollback), immutable once
+ * issued (a trigger refuses UPDATE, DELETE and TRUNCATE), each with its own copy of the seller, the buyer
+ * and the lines, so that nothing changed or purged elsewhere alters it in its ten years.
+ */
+export const invoiceCounters = pgTable(
+  "invoice_counters",
+  {
+    series: varchar("series", { length: 1 }).$type<InvoiceSeries>().notNull(),
+    year: smallint("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.series, table.year] }),
+    check("invoice_counters_series_check", sql`${table.series} in ${oneOf(INVOICE_SERIES)}`),
+    check("invoice_counters_last_check", sql`${table.last} > 0`),
+  ],
+);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    series: varchar("series", { length: 1 }).$type<InvoiceSeries>().notNull(),
+    year: smallint("year").notNull(),
+    sequence: integer("sequence").notNull(),
+    number: varchar("number", { length: 20 }).notNull().unique(),
+    kind: varchar("kind", { length: 12 }).$type<InvoiceKind>().notNull(),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    refundId: uuid("refund_id").references(() => refunds.id, { onDelete: "restrict" }),
+    /** The booking it is for, by id only: the booking's purge does not touch the invoice's copy. */
+    bookingId: uuid("booking_id"),
+    /** The invoice a credit note corrects. */
+    creditedInvoiceId: uuid("credited_invoice_id").references((): AnyPgColumn => invoices.id, {
+      onDelete: "restrict",
+    }),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    /** The day of the service (the session), when it differs from the issue's. */
+    serviceDate: date("service_date", { mode: "string" }),
+    seller: jsonb("seller").$type<InvoiceSeller>().notNull(),
+    buyer: jsonb("buyer").$type<InvoiceBuyer>().notNull(),
+    lines: jsonb("lines").$type<InvoiceLineInput[]>().notNull(),
+    htCents: integer("ht_cents").notNull(),
+    vatCents: integer("vat_cents").notNull(),
+    ttcCents: integer("ttc_cents").notNull(),
+    vatBreakdown: jsonb("vat_breakdown").$type<VatShare[]>().notNull(),
+    /** How it was or is to be paid, as printed (« Payé par carte le 12 janvier 2027 »). */
+    paymentTerms: text("payment_terms").notNull(),
+  },
+  (table) => [
+    check("invoices_series_check", sql`${table.series} in ${oneOf(INVOICE_SERIES)}`),
+    check("invoices_kind_check", sql`${table.kind} in ${oneOf(INVOICE_KINDS)}`),
+    check("invoices_sequence_check", sql`${table.sequence} > 0`),
+    check(
+      "invoices_credit_note_check",
+      sql`(${table.kind} = 'credit_note') = (${table.series} = 'A')
+        and (${table.kind} = 'credit_note') = (${table.creditedInvoiceId} is not null)`,
+    ),
+    check("invoices_totals_check", sql`${table.htCents} + ${table.vatCents} = ${table.ttcCents}`),
+    uniqueIndex("invoices_series_year_sequence_idx").on(table.series, table.year, table.sequence),
+    index("invoices_issued_idx").on(table.issuedAt, table.id),
+    index("invoices_order_idx").on(table.orderId),
+    index("invoices_booking_idx").on(table.bookingId),
   ],
 );

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { invoiceNumber, invoiceTotals, seriesOf } from "./model";
+
+describe("invoice numbers", () => {
+  it("are the series, the year and six digits; credit notes have their own series", () => {
+    expect(invoiceNumber("F", 2027, 123)).toBe("F-2027-000123");
+    expect(invoiceNumber("A", 2027, 4)).toBe("A-2027-000004");
+    expect(invoiceNumber("F", 2027, 1_234_567)).toBe("F-2027-1234567");
+    expect(seriesOf("deposit")).toBe("F");
+    expect(seriesOf("final")).toBe("F");
+    expect(seriesOf("credit_note")).toBe("A");
+  });
+});
+
+describe("invoice totals", () => {
+  it("derive the TVA once per rate from the TTC, so that lines never drift by a cent", () => {
+    // Three lines of 9,99 € TTC at 20 %: 29,97 € TTC → 24,975 HT rounded once to 24,98, TVA 4,99.
+    const totals = invoiceTotals([
+      { label: "Tirage 20×30", quantity: 1, unitPriceCents: 999, vatRate: 2000 },
+      { label: "Tirage 20×30", quantity: 1, unitPriceCents: 999, vatRate: 2000 },
+      { label: "Tirage 20×30", quantity: 1, unitPriceCents: 999, vatRate: 2000 },
+    ]);
+    expect(totals).toEqual({
+      htCents: 2498,
+      vatCents: 499,
+      ttcCents: 2997,
+      byRate: [{ vatRate: 2000, htCents: 2498, vatCents: 499, ttcCents: 2997 }],
+    });
+  });
+
+  it("keep each rate apart, no TVA first, and add them up", () => {
+    const totals = invoiceTotals([
+      { label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: 2000 },
+      { label: "Livre photo", quantity: 2, unitPriceCents: 4_220, vatRate: 550 },
+      { label: "Bon cadeau (multi-usage)", quantity: 1, unitPriceCents: 5_000, vatRate: null },
+    ]);
+    expect(totals.byRate).toEqual([
+      { vatRate: null, htCents: 5_000, vatCents: 0, ttcCents: 5_000 },
+      { vatRate: 550, htCents: 8_000, vatCents: 440, ttcCents: 8_440 },
+      { vatRate: 2000, htCents: 12_500, vatCents: 2_500, ttcCents: 15_000 },
+    ]);
+    expect(totals).toMatchObject({ htCents: 25_500, vatCents: 2_940, ttcCents: 28_440 });
+  });
+
+  it("are the TTC under the franchise, and negative for a credit note, rounded alike", () => {
+    expect(
+      invoiceTotals([{ label: "Séance", quantity: 1, unitPriceCents: 12_000, vatRate: null }]),
+    ).toMatchObject({ htCents: 12_000, vatCents: 0, ttcCents: 12_000 });
+    expect(
+      invoiceTotals([
+        { label: "Remboursement", quantity: 1, unitPriceCents: -2_997, vatRate: 2000 },
+      ]),
+    ).toMatchObject({ htCents: -2_498, vatCents: -499, ttcCents: -2_997 });
+  });
+
+  it("refuse amounts that are not whole cents", () => {
+    expect(() =>
+      invoiceTotals([{ label: "Séance", quantity: 1, unitPriceCents: 10.5, vatRate: null }]),
+    ).toThrow(/cents/);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Invoices and credit notes (decision 0177): what they are made of, and their arithmetic. Amounts are
+ * integers in cents; a line's price is TTC, as a consumer reads it (the TVA is derived per rate, once for
+ * each rate of the document, so that the totals never drift by a cent of rounding between lines).
+ */
+
+/** « F » for invoices (a sale, a deposit, a balance), « A » for credit notes (avoirs): each its own numbers. */
+export const INVOICE_SERIES = ["F", "A"] as const;
+export type InvoiceSeries = (typeof INVOICE_SERIES)[number];
+
+export const INVOICE_KINDS = ["sale", "deposit", "final", "credit_note"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/** The series a kind is numbered in. */
+export const seriesOf = (kind: InvoiceKind): InvoiceSeries => (kind === "credit_note" ? "A" : "F");
+
+/** The document's title as printed (« Facture d'acompte », « Avoir »…). */
+export const INVOICE_TITLES: Record<InvoiceKind, string> = {
+  sale: "Facture",
+  deposit: "Facture d'acompte",
+  final: "Facture",
+  credit_note: "Avoir",
+};
+
+/** « F-2027-000123 »: the series, the year, the number in six digits (more beyond 999,999). */
+export function invoiceNumber(series: InvoiceSeries, year: number, sequence: number): string {
+  return `${series}-${year}-${String(sequence).padStart(6, "0")}`;
+}
+
+/** A line as sold: a label, a quantity, a unit price TTC, its TVA rate in basis points (null: none). */
+export type InvoiceLineInput = {
+  label: string;
+  quantity: number;
+  unitPriceCents: number;
+  /** 2000 = 20 %; null under the franchise (CGI art. 293 B) or for what bears no TVA. */
+  vatRate: number | null;
+};
+
+/** A rate's share of a document: its TTC, and the HT and TVA derived from it. */
+export type VatShare = {
+  vatRate: number | null;
+  htCents: number;
+  vatCents: number;
+  ttcCents: number;
+};
+
+export type InvoiceTotals = {
+  htCents: number;
+  vatCents: number;
+  ttcCents: number;
+  /** One entry per rate, in increasing order of rate, « none » first. */
+  byRate: VatShare[];
+};
+
+/**
+ * The document's totals: each rate's TTC summed over its lines, its HT rounded to the cent
+ * (TTC × 10,000 / (10,000 + rate), half away from zero), its TVA the difference; the document's totals the
+ * sums of the rates'. A credit note's lines carry negative quantities or prices: its totals are negative.
+ */
+export function invoiceTotals(lines: readonly InvoiceLineInput[]): InvoiceTotals {
+  const byRate = new Map<number | null, number>();
+  for (const line of lines) {
+    if (!Number.isInteger(line.quantity) || !Number.isInteger(line.unitPriceCents)) {
+      throw new Error("invoiceTotals: quantities and prices are whole numbers (cents)");
+    }
+    const key = line.vatRate ?? null;
+    byRate.set(key, (byRate.get(key) ?? 0) + line.quantity * line.unitPriceCents);
+  }
+  const shares = [...byRate.entries()]
+    .sort(([a], [b]) => (a ?? -1) - (b ?? -1))
+    .map(([vatRate, ttcCents]): VatShare => {
+      const exact = vatRate ? (ttcCents * 10_000) / (10_000 + vatRate) : ttcCents;
+      const htCents = Math.sign(exact) * Math.round(Math.abs(exact));
+      return { vatRate, htCents, vatCents: ttcCents - htCents, ttcCents };
+    });
+  return {
+    htCents: shares.reduce((sum, share) => sum + share.htCents, 0),
+    vatCents: shares.reduce((sum, share) => sum + share.vatCents, 0),
+    ttcCents: shares.reduce((sum, share) => sum + share.ttcCents, 0),
+    byRate: shares,
+  };
+}
+
+/** The seller as the invoice prints it, copied from the legal details when it is issued (decision 0176). */
+export type InvoiceSeller = {
+  companyName: string;
+  legalForm: string;
+  address: string;
+  registration: string;
+  siret: string;
+  siren: string;
+  /** The TVA number, or null under the franchise (then `vatMention` says so). */
+  vatNumber: string | null;
+  vatMention: string | null;
+  email: string;
+  phone: string;
+  mediator: { name: string; website: string };
+};
+
+/** The buyer as the invoice prints it: its own copy, kept when the booking's personal data is purged. */
+export type InvoiceBuyer = { name: string; email: string; address: string | null };

@@ -1,0 +1,161 @@
+import { asc, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import type { InvoiceKind, InvoiceSeller } from "~/lib/invoices/model";
+import { setClockForTests } from "../clock.server";
+import { db } from "../db/client.server";
+import { invoices } from "../db/schema";
+import { issueInvoice, type InvoiceDraft } from "./issue.server";
+
+// Invoices on a real PostgreSQL (decision 0177): numbered 1..N in each series and year under concurrency,
+// whatever transactions roll back, and immutable once issued.
+
+useAppDatabase();
+
+afterEach(() => setClockForTests(null));
+
+const seller: InvoiceSeller = {
+  companyName: "Atelier Lumière SARL",
+  legalForm: "SARL au capital de 5 000 €",
+  address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+  registration: "RCS Brive 443 061 841",
+  siret: "443 061 841 00047",
+  siren: "443 061 841",
+  vatNumber: null,
+  vatMention: "TVA non applicable, art. 293 B du CGI",
+  email: "bonjour@atelier-lumiere.fr",
+  phone: "05 55 12 34 56",
+  mediator: { name: "CM2C", website: "https://www.cm2c.net" },
+};
+
+const draft = (kind: InvoiceKind, extra: Partial<InvoiceDraft> = {}): InvoiceDraft => ({
+  kind,
+  seller,
+  buyer: { name: "Léa Martin", email: "lea@example.test", address: null },
+  lines: [
+    {
+      label: kind === "credit_note" ? "Remboursement de l'acompte" : "Acompte séance portrait",
+      quantity: 1,
+      unitPriceCents: kind === "credit_note" ? -3_000 : 3_000,
+      vatRate: null,
+    },
+  ],
+  paymentTerms: "Payé par carte",
+  ...extra,
+});
+
+/** The sequences issued in `series` and `year`, in order. */
+async function sequences(series: "F" | "A", year: number): Promise<number[]> {
+  const rows = await db()
+    .select({ sequence: invoices.sequence })
+    .from(invoices)
+    .where(sql`${invoices.series} = ${series} and ${invoices.year} = ${year}`)
+    .orderBy(asc(invoices.sequence));
+  return rows.map((row) => row.sequence);
+}
+
+const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
+
+class ForcedRollback extends Error {}
+
+describe("issuing invoices", () => {
+  it("numbers 50 invoices issued at once 1..N in each series, none lost to the transactions rolled back", async () => {
+    setClockForTests(new Date("2031-03-10T10:00:00Z"));
+    const first = await db().transaction((tx) => issueInvoice(tx, draft("deposit")));
+    expect(first.number).toBe("F-2031-000001");
+
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) =>
+        db().transaction(async (tx) => {
+          const kind: InvoiceKind = index % 5 === 0 ? "credit_note" : "deposit";
+          const invoice = await issueInvoice(
+            tx,
+            draft(kind, kind === "credit_note" ? { creditedInvoiceId: first.id } : {}),
+          );
+          // One transaction in three fails after taking its number: the number must come back.
+          if (index % 3 === 1) throw new ForcedRollback(invoice.number);
+          return invoice;
+        }),
+      ),
+    );
+    const committed = outcomes.flatMap((outcome) =>
+      outcome.status === "fulfilled" ? [outcome.value] : [],
+    );
+    const rolledBack = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(rolledBack).toHaveLength(17);
+    for (const outcome of rolledBack) {
+      expect(outcome.status === "rejected" && outcome.reason).toBeInstanceOf(ForcedRollback);
+    }
+    const committedCredit = committed.filter((invoice) => invoice.kind === "credit_note").length;
+    expect(await sequences("F", 2031)).toEqual(range(1 + committed.length - committedCredit));
+    expect(await sequences("A", 2031)).toEqual(range(committedCredit));
+    expect(new Set(committed.map((invoice) => invoice.number)).size).toBe(committed.length);
+    for (const invoice of committed) {
+      expect(invoice.number).toBe(
+        `${invoice.series}-2031-${String(invoice.sequence).padStart(6, "0")}`,
+      );
+    }
+  });
+
+  it("starts each Paris year again at 1: the last night of December in Paris is already next year", async () => {
+    setClockForTests(new Date("2032-12-31T22:59:00Z"));
+    const december = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    setClockForTests(new Date("2032-12-31T23:01:00Z"));
+    const january = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    expect([december.number, january.number]).toEqual(["F-2032-000001", "F-2033-000001"]);
+  });
+
+  it("keeps its totals, seller and buyer as issued, and refuses UPDATE, DELETE and TRUNCATE", async () => {
+    setClockForTests(new Date("2034-05-02T08:00:00Z"));
+    const invoice = await db().transaction((tx) =>
+      issueInvoice(
+        tx,
+        draft("sale", {
+          lines: [
+            { label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: 2000 },
+            { label: "Tirage 20×30 « été »", quantity: 3, unitPriceCents: 999, vatRate: 2000 },
+          ],
+        }),
+      ),
+    );
+    expect(invoice).toMatchObject({
+      htCents: 14_998,
+      vatCents: 2_999,
+      ttcCents: 17_997,
+      seller,
+      buyer: { name: "Léa Martin" },
+    });
+    for (const statement of [
+      sql`update invoices set ttc_cents = 1 where id = ${invoice.id}`,
+      sql`update invoices set buyer = '{}' where false`,
+      sql`delete from invoices where id = ${invoice.id}`,
+      sql`truncate invoices cascade`,
+    ]) {
+      await expect(db().execute(statement)).rejects.toMatchObject({
+        cause: expect.objectContaining({
+          code: "23001",
+          message: expect.stringMatching(/immutable/),
+        }),
+      });
+    }
+    const [kept] = await db()
+      .select()
+      .from(invoices)
+      .where(sql`${invoices.id} = ${invoice.id}`);
+    expect(kept).toEqual(invoice);
+  });
+
+  it("refuses a credit note that corrects no invoice, and an invoice that claims to correct one", async () => {
+    setClockForTests(new Date("2035-01-15T09:00:00Z"));
+    const sale = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    await expect(
+      db().transaction((tx) => issueInvoice(tx, draft("credit_note"))),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: "23514" }) });
+    await expect(
+      db().transaction((tx) => issueInvoice(tx, draft("sale", { creditedInvoiceId: sale.id }))),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: "23514" }) });
+    // Neither refusal used a number.
+    expect(await sequences("A", 2035)).toEqual([]);
+    expect(await sequences("F", 2035)).toEqual([1]);
+  });
+});

@@ -1,0 +1,87 @@
+import { eq, sql } from "drizzle-orm";
+import { isoDayInParis } from "~/lib/dates";
+import {
+  invoiceNumber,
+  invoiceTotals,
+  seriesOf,
+  type InvoiceBuyer,
+  type InvoiceKind,
+  type InvoiceLineInput,
+  type InvoiceSeller,
+} from "~/lib/invoices/model";
+import { now } from "../clock.server";
+import { invoiceCounters, invoices } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+
+export type InvoiceRecord = typeof invoices.$inferSelect;
+
+/** What an invoice is issued from; its number, year and totals are the issue's own work. */
+export type InvoiceDraft = {
+  kind: InvoiceKind;
+  orderId?: string | null;
+  refundId?: string | null;
+  bookingId?: string | null;
+  /** A credit note's invoice (required for one, refused for any other kind by the table). */
+  creditedInvoiceId?: string | null;
+  serviceDate?: string | null;
+  seller: InvoiceSeller;
+  buyer: InvoiceBuyer;
+  /** TTC prices; a credit note's are negative (it gives back). */
+  lines: readonly InvoiceLineInput[];
+  paymentTerms: string;
+};
+
+/**
+ * Issues an invoice or a credit note in the caller's transaction (decision 0177): its number is the next of
+ * its series and Paris year, taken from the counter row by an upsert that holds the row's lock until the
+ * transaction ends, so two issues never share a number and a transaction rolled back gives its number back
+ * (PostgreSQL's sequences would leave a gap). The row is immutable from then on.
+ */
+export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<InvoiceRecord> {
+  if (draft.lines.length === 0) throw new Error("issueInvoice: an invoice has at least one line");
+  const issuedAt = now();
+  const year = Number(isoDayInParis(issuedAt).slice(0, 4));
+  const series = seriesOf(draft.kind);
+  const [counter] = await tx
+    .insert(invoiceCounters)
+    .values({ series, year, last: 1 })
+    .onConflictDoUpdate({
+      target: [invoiceCounters.series, invoiceCounters.year],
+      set: { last: sql`${invoiceCounters.last} + 1` },
+    })
+    .returning({ last: invoiceCounters.last });
+  if (!counter) throw new Error("issueInvoice: no counter row");
+  const totals = invoiceTotals(draft.lines);
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      series,
+      year,
+      sequence: counter.last,
+      number: invoiceNumber(series, year, counter.last),
+      kind: draft.kind,
+      orderId: draft.orderId ?? null,
+      refundId: draft.refundId ?? null,
+      bookingId: draft.bookingId ?? null,
+      creditedInvoiceId: draft.creditedInvoiceId ?? null,
+      issuedAt,
+      serviceDate: draft.serviceDate ?? null,
+      seller: draft.seller,
+      buyer: draft.buyer,
+      lines: [...draft.lines],
+      htCents: totals.htCents,
+      vatCents: totals.vatCents,
+      ttcCents: totals.ttcCents,
+      vatBreakdown: totals.byRate,
+      paymentTerms: draft.paymentTerms,
+    })
+    .returning();
+  if (!invoice) throw new Error("issueInvoice: no row inserted");
+  return invoice;
+}
+
+/** An invoice by its id, or null. */
+export async function invoiceById(tx: Executor, id: string): Promise<InvoiceRecord | null> {
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id));
+  return invoice ?? null;
+}
