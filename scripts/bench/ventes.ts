@@ -481,6 +481,15 @@ export async function salesSection(context: Context): Promise<Partial<SectionRes
         const card = await placeOrder(server, fake, amount, "card", n++, run);
         if (card.sessionId) cardSessions.push(card.sessionId);
       }
+      // The page itself, asked the same way: what the machine gives a light page at this moment.
+      const pageTimes: number[] = [];
+      for (let index = 0; index < counts.orders; index += 1) {
+        const page = await request(`${server.baseUrl}${PAGE.path}`, {
+          headers: { accept: "text/html" },
+        });
+        if (page.status !== 200) throw new Error(`${PAGE.path} : ${page.status}`);
+        pageTimes.push(page.ms);
+      }
       const orders: OrderTiming[] = [];
       for (let index = 0; index < counts.orders; index += 1) {
         const transfer = await placeOrder(server, fake, amount, "transfer", n++, run);
@@ -575,6 +584,7 @@ export async function salesSection(context: Context): Promise<Partial<SectionRes
         lighthouseRow: lighthouse.row,
         lighthouseRuns: lighthouse.runs,
         orders,
+        pageTimes,
         events,
         sessionRace,
         amountRace,
@@ -600,6 +610,7 @@ function result({
   lighthouseRow,
   lighthouseRuns,
   orders,
+  pageTimes,
   events,
   sessionRace,
   amountRace,
@@ -612,6 +623,7 @@ function result({
   lighthouseRow: Cell[];
   lighthouseRuns: unknown;
   orders: OrderTiming[];
+  pageTimes: number[];
   events: EventFigures;
   sessionRace: RaceFigures;
   amountRace: RaceFigures;
@@ -707,6 +719,13 @@ function result({
         rows: [
           orderRow("transfer", of("transfer")),
           orderRow("card (fake Stripe on loopback)", of("card")),
+          [
+            `for comparison: GET \`${PAGE.path}\` (the form, no budget here)`,
+            pageTimes.length,
+            metric(ms(pageTimes, 50), "ms", undefined, 1),
+            metric(ms(pageTimes, 95), "ms", undefined, 1),
+            metric(ms(pageTimes, 99), "ms", undefined, 1),
+          ],
         ],
       },
       {
@@ -816,6 +835,7 @@ function result({
       },
       sessionRace: { ...sessionRace, answers: undefined, p95: ms(sessionRace.answers, 95) },
       amountRace: { ...amountRace, answers: undefined, p95: ms(amountRace.answers, 95) },
+      page: { n: pageTimes.length, p50: ms(pageTimes, 50), p95: ms(pageTimes, 95) },
       sequential: { n: sequential.length, p50: ms(sequential, 50), p95: ms(sequential, 95) },
     },
   };
