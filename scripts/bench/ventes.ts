@@ -499,7 +499,7 @@ export async function salesSection(context: Context): Promise<Partial<SectionRes
         if (card.sessionId) cardSessions.push(card.sessionId);
       }
       context.log(`ventes: ${counts.events - cardSessions.length} commandes par carte de plus`);
-      while (cardSessions.length < counts.events) {
+      for (let more = counts.events - cardSessions.length; more > 0; more -= 1) {
         const card = await placeOrder(server, fake, amount, "card", n++, run);
         if (card.sessionId) cardSessions.push(card.sessionId);
       }
