@@ -27,6 +27,7 @@ import { searchSection } from "./search.ts";
 import { sendingSection } from "./sending.ts";
 import { serverSection } from "./server-speed.ts";
 import { ensureBuilt } from "./server.ts";
+import { salesSection } from "./ventes.ts";
 import { weightSection } from "./weight.ts";
 
 const sections: Record<SectionName, (context: Context) => Promise<Partial<SectionResult>>> = {
@@ -43,6 +44,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   reservations: reservationsSection,
   sauvegardes: backupsSection,
   listes: adminListsSection,
+  ventes: salesSection,
 };
 
 const { values } = parseArgs({

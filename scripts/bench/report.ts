@@ -68,6 +68,7 @@ export const sectionOrder = [
   "reservations",
   "sauvegardes",
   "listes",
+  "ventes",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -1,6 +1,6 @@
 // Section 3: what a phone downloads before any interaction, per page, from Chromium's own network events.
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import type { Context } from "./context.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "../lib/chromium.ts";
 import { pageBudgets, measuredPages } from "./page-list.ts";
@@ -9,7 +9,7 @@ import { metric, type Cell, type SectionResult } from "./report.ts";
 
 type Kind = "html" | "js" | "css" | "font" | "image" | "other";
 
-type PageWeight = {
+export type PageWeight = {
   bytes: Record<Kind, number>;
   requests: number;
   /** Response headers of all requests (not in the per-type figures). */
@@ -83,92 +83,105 @@ const kindOf = (type: string | undefined): Kind => {
   }
 };
 
-const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+export const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/**
+ * What a phone downloads of one page before any interaction, in a fresh mobile context of `browser`: every
+ * response body by type, the scripts and the inline scripts, the hero image.
+ */
+export async function measurePageWeight(
+  browser: Browser,
+  baseUrl: string,
+  path: string,
+): Promise<PageWeight> {
+  const origin = new URL(baseUrl).origin;
+  const browserContext = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36",
+  });
+  const tab = await browserContext.newPage();
+  const cdp = await browserContext.newCDPSession(tab);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  const requests = new Map<string, { url: string; kind: Kind }>();
+  const weight: PageWeight = {
+    bytes: { html: 0, js: 0, css: 0, font: 0, image: 0, other: 0 },
+    requests: 0,
+    headerBytes: 0,
+    thirdParty: [],
+    hero: null,
+    scripts: [],
+    inlineScripts: { count: 0, bytes: 0, gzipBytes: 0 },
+    javascriptBytes: 0,
+  };
+  const byUrl = new Map<string, number>();
+  cdp.on("Network.requestWillBeSent", (event) => {
+    requests.set(event.requestId, { url: event.request.url, kind: kindOf(event.type) });
+    const url = new URL(event.request.url);
+    if ((url.protocol === "http:" || url.protocol === "https:") && url.origin !== origin) {
+      weight.thirdParty.push(event.request.url);
+    }
+  });
+  // Bytes received when the response head arrived: the headers (HTTP/1.1 on loopback).
+  const headerBytes = new Map<string, number>();
+  cdp.on("Network.responseReceived", (event) => {
+    headerBytes.set(event.requestId, event.response.encodedDataLength);
+  });
+  cdp.on("Network.loadingFinished", (event) => {
+    const request = requests.get(event.requestId);
+    if (!request) return;
+    const headers = headerBytes.get(event.requestId) ?? 0;
+    const body = Math.max(0, event.encodedDataLength - headers);
+    weight.requests += 1;
+    weight.bytes[request.kind] += body;
+    weight.headerBytes += event.encodedDataLength - body;
+    byUrl.set(request.url, (byUrl.get(request.url) ?? 0) + body);
+    if (request.kind === "js") {
+      weight.scripts.push({ url: request.url.replace(origin, ""), bytes: body });
+    }
+  });
+  const response = await tab.goto(`${baseUrl}${path}`, {
+    waitUntil: "load",
+    timeout: 60_000,
+  });
+  weight.inlineScripts = inlineScriptWeight(response ? await response.text() : "");
+  await tab.waitForLoadState("networkidle", { timeout: 30_000 }).catch(() => undefined);
+  // The hero: the page's high-priority image, else the image that is its largest contentful paint.
+  const lcpUrl = await tab.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const priority = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+        if (priority?.currentSrc) return resolve(priority.currentSrc);
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries() as Array<PerformanceEntry & { url?: string }>;
+          resolve(entries.at(-1)?.url ?? "");
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        setTimeout(() => resolve(""), 3_000);
+      }),
+  );
+  if (lcpUrl) weight.hero = { url: lcpUrl, bytes: byUrl.get(lcpUrl) ?? 0 };
+  await browserContext.close();
+  weight.scripts.sort((a, b) => b.bytes - a.bytes);
+  weight.javascriptBytes = weight.bytes.js + weight.inlineScripts.gzipBytes;
+  return weight;
+}
 
 export async function weightSection(context: Context): Promise<Partial<SectionResult>> {
   const { server, close } = await startPageServer("weight");
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-  const origin = new URL(server.baseUrl).origin;
   const rows: Cell[][] = [];
   const notes: string[] = [];
   const data: Record<string, PageWeight> = {};
   try {
     for (const page of measuredPages) {
       context.log(`weight ${page.path}`);
-      const browserContext = await browser.newContext({
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 2,
-        isMobile: true,
-        hasTouch: true,
-        userAgent:
-          "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36",
-      });
-      const tab = await browserContext.newPage();
-      const cdp = await browserContext.newCDPSession(tab);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-      const requests = new Map<string, { url: string; kind: Kind }>();
-      const weight: PageWeight = {
-        bytes: { html: 0, js: 0, css: 0, font: 0, image: 0, other: 0 },
-        requests: 0,
-        headerBytes: 0,
-        thirdParty: [],
-        hero: null,
-        scripts: [],
-        inlineScripts: { count: 0, bytes: 0, gzipBytes: 0 },
-        javascriptBytes: 0,
-      };
-      const byUrl = new Map<string, number>();
-      cdp.on("Network.requestWillBeSent", (event) => {
-        requests.set(event.requestId, { url: event.request.url, kind: kindOf(event.type) });
-        const url = new URL(event.request.url);
-        if ((url.protocol === "http:" || url.protocol === "https:") && url.origin !== origin) {
-          weight.thirdParty.push(event.request.url);
-        }
-      });
-      // Bytes received when the response head arrived: the headers (HTTP/1.1 on loopback).
-      const headerBytes = new Map<string, number>();
-      cdp.on("Network.responseReceived", (event) => {
-        headerBytes.set(event.requestId, event.response.encodedDataLength);
-      });
-      cdp.on("Network.loadingFinished", (event) => {
-        const request = requests.get(event.requestId);
-        if (!request) return;
-        const headers = headerBytes.get(event.requestId) ?? 0;
-        const body = Math.max(0, event.encodedDataLength - headers);
-        weight.requests += 1;
-        weight.bytes[request.kind] += body;
-        weight.headerBytes += event.encodedDataLength - body;
-        byUrl.set(request.url, (byUrl.get(request.url) ?? 0) + body);
-        if (request.kind === "js") {
-          weight.scripts.push({ url: request.url.replace(origin, ""), bytes: body });
-        }
-      });
-      const response = await tab.goto(`${server.baseUrl}${page.path}`, {
-        waitUntil: "load",
-        timeout: 60_000,
-      });
-      weight.inlineScripts = inlineScriptWeight(response ? await response.text() : "");
-      await tab.waitForLoadState("networkidle", { timeout: 30_000 }).catch(() => undefined);
-      // The hero: the page's high-priority image, else the image that is its largest contentful paint.
-      const lcpUrl = await tab.evaluate(
-        () =>
-          new Promise<string>((resolve) => {
-            const priority = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
-            if (priority?.currentSrc) return resolve(priority.currentSrc);
-            new PerformanceObserver((list) => {
-              const entries = list.getEntries() as Array<PerformanceEntry & { url?: string }>;
-              resolve(entries.at(-1)?.url ?? "");
-            }).observe({ type: "largest-contentful-paint", buffered: true });
-            setTimeout(() => resolve(""), 3_000);
-          }),
-      );
-      if (lcpUrl) weight.hero = { url: lcpUrl, bytes: byUrl.get(lcpUrl) ?? 0 };
-      await browserContext.close();
+      const weight = await measurePageWeight(browser, server.baseUrl, page.path);
       data[page.path] = weight;
 
-      weight.scripts.sort((a, b) => b.bytes - a.bytes);
-      weight.javascriptBytes = weight.bytes.js + weight.inlineScripts.gzipBytes;
       const jsBudget = pageBudgets.jsKiB[page.kind];
       if (weight.javascriptBytes > jsBudget * 1024) {
         const biggest = weight.scripts
