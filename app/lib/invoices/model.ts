@@ -99,3 +99,20 @@ export type InvoiceSeller = {
 
 /** The buyer as the invoice prints it: its own copy, kept when the booking's personal data is purged. */
 export type InvoiceBuyer = { name: string; email: string; address: string | null };
+
+/** An invoice's amount, always with its cents (« 1 234,50 € », « -30,00 € »). */
+export function invoiceAmount(cents: number): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
+  const sign = cents < 0 ? "-" : "";
+  const whole = String(Math.trunc(Math.abs(cents) / 100)).replace(
+    /\B(?=(\d{3})+(?!\d))/g,
+    "\u202f",
+  );
+  return `${sign}${whole},${String(Math.abs(cents) % 100).padStart(2, "0")}\u00a0€`;
+}
+
+/** A TVA rate in basis points as printed: « 20 % », « 5,5 % »; « — » for none. */
+export function vatRateLabel(rate: number | null): string {
+  if (rate === null) return "—";
+  return `${String(rate / 100).replace(".", ",")}\u00a0%`;
+}

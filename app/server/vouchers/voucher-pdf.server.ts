@@ -4,12 +4,7 @@
  * TrueType beside the web subsets (scripts/fonts/subset-pdf-fonts.py); pdf-lib embeds only the glyphs the
  * voucher uses. The QR code is drawn as vector squares, not an image: sharp at any printer's resolution.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
+import { PDFDocument, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
 import type QRCodeModule from "qrcode";
 import { parseCalendar } from "~/lib/dates";
 import { formatVoucherCode, parseVoucherCode } from "~/lib/vouchers/code";
@@ -20,6 +15,18 @@ import {
   VOUCHER_TEXT_LIMITS,
   type VoucherCover,
 } from "~/lib/vouchers/terms";
+import {
+  A4,
+  charactersMissingFromPdfFonts,
+  embedPdfFonts,
+  type Fonts,
+  loadPdfFonts,
+  normalisePdfText,
+  PdfError,
+  pdfFontsFolder,
+  THEME,
+  wrapText,
+} from "../pdf/pdf-fonts.server";
 
 export type VoucherPdfStudio = {
   name: string;
@@ -49,135 +56,37 @@ export type VoucherPdfInput = {
 };
 
 /** Why a voucher cannot be drawn: a programming or set-up error, never the buyer's. */
-export class VoucherPdfError extends Error {
+export class VoucherPdfError extends PdfError {
   override name = "VoucherPdfError";
 }
 
-const FONT_FILES = {
-  text: "inter-regular.ttf",
-  textBold: "inter-bold.ttf",
-  display: "playfair-display-regular.ttf",
-  displayBold: "playfair-display-bold.ttf",
-} as const;
-type FontRole = keyof typeof FONT_FILES;
-type Fonts = Record<FontRole, PDFFont>;
-
-const FONTS_FOLDER = path.join("app", "assets", "fonts", "pdf");
-
-/** The committed fonts' folder, found from this module whether it runs from source or from the build. */
-export function voucherFontsFolder(): string {
-  let directory = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(directory, FONTS_FOLDER);
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(directory);
-    if (parent === directory) {
-      throw new VoucherPdfError(`Dossier des polices des PDF « ${FONTS_FOLDER} » introuvable.`);
-    }
-    directory = parent;
-  }
-}
-
-type LoadedFonts = { bytes: Record<FontRole, Uint8Array>; characters: Set<number> };
-const loadedFonts = new Map<string, Promise<LoadedFonts>>();
-
-/** The font files of a folder, read once, with the characters all of them draw. */
-function loadFonts(folder: string): Promise<LoadedFonts> {
-  let loading = loadedFonts.get(folder);
-  if (!loading) {
-    loading = (async () => {
-      const bytes = {} as Record<FontRole, Uint8Array>;
-      let characters: Set<number> | undefined;
-      for (const [role, file] of Object.entries(FONT_FILES) as Array<[FontRole, string]>) {
-        const fontPath = path.join(folder, file);
-        bytes[role] = await readFile(fontPath).catch((error: unknown) => {
-          throw new VoucherPdfError(
-            `Police du PDF des bons cadeaux illisible : ${fontPath} (${(error as Error).message}). ` +
-              "Elle fait partie du dépôt ; scripts/fonts/subset-pdf-fonts.py la produit.",
-          );
-        });
-        const own = new Set(fontkit.create(bytes[role]).characterSet);
-        characters = characters ? new Set([...characters].filter((code) => own.has(code))) : own;
-      }
-      return { bytes, characters: characters ?? new Set() };
-    })();
-    loadedFonts.set(folder, loading);
-    // A failed read is not kept: the next voucher tries again (a file restored meanwhile).
-    loading.catch(() => loadedFonts.delete(folder));
-  }
-  return loading;
-}
+/** The characters of `texts` that the voucher's fonts cannot draw (checked by the order form first). */
+/** The voucher's fonts' folder (the site's PDF fonts). */
+export const voucherFontsFolder = pdfFontsFolder;
 
 /** The characters of `texts` that the voucher's fonts cannot draw (checked by the order form first). */
-export async function charactersMissingFromVoucherFonts(
-  texts: string[],
-  folder: string = voucherFontsFolder(),
-): Promise<string[]> {
-  const { characters } = await loadFonts(folder);
-  const missing = new Set<string>();
-  for (const text of texts) {
-    for (const character of normalise(text).replace(/\n/g, "")) {
-      if (!characters.has(character.codePointAt(0) ?? 0)) missing.add(character);
-    }
-  }
-  return [...missing];
-}
+export const charactersMissingFromVoucherFonts = charactersMissingFromPdfFonts;
 
-/** NFC (an accent typed on some keyboards arrives as a separate mark), tabs as spaces, \r\n as \n. */
-const normalise = (text: string) =>
-  text.normalize("NFC").replace(/\r\n?/g, "\n").replace(/\t/g, " ");
+const normalise = normalisePdfText;
 
 /** A name or an address on one line, whatever spaces and line breaks it was given with. */
 const oneLine = (text: string) => normalise(text).replace(/\s+/g, " ").trim();
 
-const colour = (hex: string): RGB =>
-  rgb(
-    parseInt(hex.slice(1, 3), 16) / 255,
-    parseInt(hex.slice(3, 5), 16) / 255,
-    parseInt(hex.slice(5, 7), 16) / 255,
-  );
+const {
+  foreground: FOREGROUND,
+  mutedForeground: MUTED_FOREGROUND,
+  muted: MUTED,
+  border: BORDER,
+  gold: GOLD,
+  goldDark: GOLD_DARK,
+} = THEME;
 
-// The site's theme (app/app.css).
-const FOREGROUND = colour("#1c1917");
-const MUTED_FOREGROUND = colour("#57534e");
-const MUTED = colour("#f5f5f4");
-const BORDER = colour("#e7e5e4");
-const GOLD = colour("#d6a756");
-const GOLD_DARK = colour("#8a5a12");
-
-const PAGE_WIDTH = 595.28; // A4 portrait
-const PAGE_HEIGHT = 841.89;
+const PAGE_WIDTH = A4.width;
+const PAGE_HEIGHT = A4.height;
 const MARGIN = 56;
 /** Above the brand and below the site's address: the frame is 24 points from the page's edge. */
 const MARGIN_VERTICAL = 44;
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
-
-/** `text` cut into lines no wider than `width`, at spaces; a word too long for a line is cut where it must. */
-export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let line = "";
-    for (const word of paragraph.split(/ +/)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= width) {
-        line = candidate;
-        continue;
-      }
-      if (line) lines.push(line);
-      line = "";
-      let rest = word;
-      while (font.widthOfTextAtSize(rest, size) > width) {
-        let cut = rest.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut--;
-        lines.push(rest.slice(0, cut));
-        rest = rest.slice(cut);
-      }
-      line = rest;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
 
 type TextStyle = { font: PDFFont; size: number; color: RGB };
 
@@ -300,7 +209,11 @@ export async function renderVoucherPdf(
       `Le message du bon cadeau dépasse ${VOUCHER_TEXT_LIMITS.message} caractères ou ${VOUCHER_TEXT_LIMITS.messageLines} lignes : le PDF n'est pas créé.`,
     );
   }
-  const loaded = await loadFonts(fontsFolder ?? voucherFontsFolder());
+  const loaded = await loadPdfFonts(fontsFolder ?? voucherFontsFolder()).catch((error: unknown) => {
+    throw error instanceof PdfError && !(error instanceof VoucherPdfError)
+      ? new VoucherPdfError(error.message)
+      : error;
+  });
   const studioTexts = input.studios.flatMap((studio) => [
     studio.name,
     studio.address.street,
@@ -327,11 +240,7 @@ export async function renderVoucherPdf(
   }
 
   const document = await PDFDocument.create();
-  document.registerFontkit(fontkit);
-  const fonts = {} as Fonts;
-  for (const role of Object.keys(FONT_FILES) as FontRole[]) {
-    fonts[role] = await document.embedFont(loaded.bytes[role], { subset: true });
-  }
+  const fonts = await embedPdfFonts(document, loaded);
   const brand = oneLine(input.brandName);
   const recipient = oneLine(input.recipientName);
   const buyer = oneLine(input.buyerName);

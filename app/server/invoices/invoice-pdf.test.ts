@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { invoiceTotals, type InvoiceLineInput, type InvoiceSeller } from "~/lib/invoices/model";
+import { ensurePdfTools, pdfPageCount, pdfText } from "../../../tests/support/pdf-tools";
+import { PdfError } from "../pdf/pdf-fonts.server";
+import { renderInvoicePdf } from "./invoice-pdf.server";
+import type { InvoiceRecord } from "./issue.server";
+
+beforeAll(() => ensurePdfTools());
+
+// pdftotext writes no-break spaces as they are and breaks lines where the page does: compare words.
+const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+
+const franchise: InvoiceSeller = {
+  companyName: "Atelier Lumière SARL",
+  legalForm: "SARL au capital de 5 000 €",
+  address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+  registration: "RM 443 061 841 (Corrèze)",
+  siret: "443 061 841 00047",
+  siren: "443 061 841",
+  vatNumber: null,
+  vatMention: "TVA non applicable, art. 293 B du CGI",
+  email: "bonjour@atelier-lumiere.fr",
+  phone: "05 55 12 34 56",
+  mediator: { name: "CM2C, médiateur de la consommation", website: "https://www.cm2c.net" },
+};
+
+function invoice(
+  changes: Partial<InvoiceRecord> & { lines?: InvoiceLineInput[] } = {},
+): InvoiceRecord {
+  const lines = changes.lines ?? [
+    {
+      label: "Acompte — séance « Naissance » à Brive",
+      quantity: 1,
+      unitPriceCents: 4_500,
+      vatRate: null,
+    },
+  ];
+  const totals = invoiceTotals(lines);
+  return {
+    id: "3f1c1c52-4a5e-4d52-9c0e-1d2b3c4d5e6f",
+    series: "F",
+    year: 2027,
+    sequence: 123,
+    number: "F-2027-000123",
+    kind: "deposit",
+    orderId: null,
+    refundId: null,
+    bookingId: null,
+    creditedInvoiceId: null,
+    issuedAt: new Date("2027-01-12T09:30:00Z"),
+    serviceDate: "2027-02-03",
+    seller: franchise,
+    buyer: {
+      name: "Éloïse Fenêtre-Nœud",
+      email: "eloise@example.test",
+      address: "3 rue de l'Église, 87240 Ambazac",
+    },
+    paymentTerms: "Payé par carte bancaire le 12 janvier 2027.",
+    htCents: totals.htCents,
+    vatCents: totals.vatCents,
+    ttcCents: totals.ttcCents,
+    vatBreakdown: totals.byRate,
+    ...changes,
+    lines,
+  };
+}
+
+describe("an invoice's PDF", () => {
+  it("prints the mentions an invoice needs, every accent, and the franchise's mention", async () => {
+    const text = words(pdfText(await renderInvoicePdf({ invoice: invoice() })));
+    for (const expected of [
+      "Atelier Lumière SARL",
+      "SARL au capital de 5 000 €",
+      "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+      "RM 443 061 841 (Corrèze)",
+      "SIRET 443 061 841 00047",
+      "Facture d'acompte",
+      "N° F-2027-000123",
+      "Date : 12 janvier 2027",
+      "Date de la prestation : 3 février 2027",
+      "Client",
+      "Éloïse Fenêtre-Nœud",
+      "3 rue de l'Église, 87240 Ambazac",
+      "Acompte — séance « Naissance » à Brive",
+      "45,00 €",
+      "Total 45,00 €",
+      "TVA non applicable, art. 293 B du CGI",
+      "Payé par carte bancaire le 12 janvier 2027.",
+      "CM2C, médiateur de la consommation (www.cm2c.net)",
+      "F-2027-000123 · page 1/1",
+    ]) {
+      expect(text).toContain(words(expected));
+    }
+    expect(text).not.toContain("Total HT");
+  });
+
+  it("prints HT, the TVA of each rate and TTC when the studio is subject to TVA", async () => {
+    const text = words(
+      pdfText(
+        await renderInvoicePdf({
+          invoice: invoice({
+            kind: "final",
+            seller: { ...franchise, vatNumber: "FR64 443061841", vatMention: null },
+            lines: [
+              { label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: 2000 },
+              { label: "Livre photo", quantity: 2, unitPriceCents: 4_220, vatRate: 550 },
+            ],
+          }),
+        }),
+      ),
+    );
+    for (const expected of [
+      "N° de TVA intracommunautaire : FR64 443061841",
+      "Total HT 205,00 €",
+      "TVA 5,5 % sur 80,00 € 4,40 €",
+      "TVA 20 % sur 125,00 € 25,00 €",
+      "Total TTC 234,40 €",
+      "84,40 €",
+    ]) {
+      expect(text).toContain(words(expected));
+    }
+    expect(text).not.toContain("293 B");
+  });
+
+  it("names the invoice a credit note corrects, and refuses one that names none", async () => {
+    const credit = invoice({
+      series: "A",
+      number: "A-2027-000004",
+      kind: "credit_note",
+      creditedInvoiceId: "3f1c1c52-4a5e-4d52-9c0e-1d2b3c4d5e6f",
+      lines: [
+        { label: "Remboursement de l'acompte", quantity: 1, unitPriceCents: -4_500, vatRate: null },
+      ],
+    });
+    const text = words(
+      pdfText(await renderInvoicePdf({ invoice: credit, creditedNumber: "F-2027-000123" })),
+    );
+    expect(text).toMatch(/^Avoir /);
+    expect(text).toContain(words("N° A-2027-000004"));
+    expect(text).toContain("Avoir sur la facture F-2027-000123");
+    expect(text).toContain(words("Total -45,00 €"));
+    await expect(renderInvoicePdf({ invoice: credit })).rejects.toThrow(PdfError);
+  });
+
+  it("goes on to as many pages as its lines need, each numbered", async () => {
+    const lines = Array.from({ length: 70 }, (_, index) => ({
+      label: `Photo supplémentaire n° ${index + 1} — tirage numérique haute définition`,
+      quantity: 1,
+      unitPriceCents: 1_000,
+      vatRate: null,
+    }));
+    const bytes = await renderInvoicePdf({ invoice: invoice({ kind: "sale", lines }) });
+    const pages = pdfPageCount(bytes);
+    expect(pages).toBeGreaterThan(1);
+    const text = words(pdfText(bytes));
+    expect(text).toContain(words("Facture F-2027-000123 (suite) Désignation Qté"));
+    expect(text).toContain(`page ${pages}/${pages}`);
+    expect(text).toContain("n° 70 —");
+    expect(text).toContain(words("Total 700,00 €"));
+  });
+
+  it("refuses a character its fonts cannot draw rather than print a blank", async () => {
+    await expect(
+      renderInvoicePdf({
+        invoice: invoice({ buyer: { name: "李小龍", email: "li@example.test", address: null } }),
+      }),
+    ).rejects.toThrow(/ne peuvent pas être écrits/);
+  });
+});
