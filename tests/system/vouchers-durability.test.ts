@@ -297,6 +297,12 @@ describe("voucher orders paid by card survive a SIGKILL of their app process", (
       await expect
         .poll(released, { timeout: PROCESS_TEST_TIMEOUT, interval: 250 })
         .toBe(unpaid.length);
+      // Each buyer told once that the order lapsed.
+      const lapsedMails = await query<{ order_id: string }>(
+        `select data->>'orderId' as order_id from pgboss.job where name = 'mail'
+         and data->>'kind' = 'payment-buyer' and data->>'event' = 'expired'`,
+      );
+      expect(lapsedMails.map((mail) => mail.order_id).sort()).toEqual([...unpaid].sort());
       // Their checkouts closed at the provider; their `expired` events change nothing paid.
       await queueSettled("payments.apply-event");
       expect(
