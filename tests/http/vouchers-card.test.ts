@@ -1,30 +1,44 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { siteDocuments } from "../../app/server/db/schema";
+import {
+  moneyJournal,
+  orders,
+  paymentAttempts,
+  providerEvents,
+  siteDocuments,
+  vouchers,
+} from "../../app/server/db/schema";
 import { useDocumentsRestored } from "../support/admin-content";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
+import { startSmtpCapture } from "../support/smtp-capture";
 
 /*
  * A voucher paid by card, JavaScript off (decisions 0163, 0168): the order answers a 303 to the provider's
  * page; back from it before the payment is known the order's page says so and refreshes itself by a
  * <meta>; a checkout the provider could not open leads to the order's page, which offers « Payer par
- * carte » again. The whole walk in a browser: tests/e2e/vouchers-journey.test.ts.
+ * carte » again; the same event delivered 3 times while 10 return pages load pays once and e-mails once.
+ * The whole walk in a browser: tests/e2e/vouchers-journey.test.ts.
  */
 
 let fake: FakeStripe;
+let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
 beforeAll(async () => {
   fake = await startFakeStripe({ secretKey: "sk_test_51VoucherCardWithoutScript0000" });
+  capture = await startSmtpCapture();
 });
 afterAll(async () => {
   await fake.close();
+  await capture?.close();
 });
 useOwnServer(() => ({
   STRIPE_SECRET_KEY: fake.secretKey,
   STRIPE_API_URL: fake.apiUrl,
   STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
+  SMTP_URL: capture?.smtpUrl ?? "",
+  SMTP_FROM: "Studio de test <site@example.com>",
 }));
 const original = useDocumentsRestored(["payments"] as const);
 beforeAll(async () => {
@@ -36,7 +50,7 @@ beforeAll(async () => {
 
 const PAGE = "/bons-cadeaux";
 
-async function orderByCard(): Promise<FetchedPage> {
+async function orderByCard(buyerEmail = "zoe@example.test"): Promise<FetchedPage> {
   const form = await fetchPage(PAGE);
   return postForm(PAGE, {
     offre: "montant",
@@ -47,7 +61,7 @@ async function orderByCard(): Promise<FetchedPage> {
     envoi: "maintenant",
     destinataire: "acheteur",
     acheteurNom: "Zoé Lefèvre",
-    acheteurEmail: "zoe@example.test",
+    acheteurEmail: buyerEmail,
     paiement: "card",
     conditions: "on",
     cle: form.document.querySelector<HTMLInputElement>('input[name="cle"]')?.value ?? "",
@@ -103,5 +117,112 @@ describe("a voucher paid by card, without JavaScript", () => {
     const again = await postForm(location, { intent: "payer" });
     expect(again.status).toBe(303);
     expect(new URL(again.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
+  });
+
+  it("pays once, issues one voucher and e-mails once when Stripe sends its event 3 times while 10 return pages load", async () => {
+    const buyer = `trois-fois-${Date.now()}@example.test`;
+    const placed = await orderByCard(buyer);
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    const session = fake.session(sessionId);
+    const back = new URL(String(session?.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId));
+    const [order] = await serverDatabase()
+      .select()
+      .from(orders)
+      .where(eq(orders.buyerEmail, buyer));
+    if (!order) throw new Error("no order");
+
+    fake.holdEvents();
+    await fake.pay(sessionId);
+    fake.releaseEvents();
+    const completed = fake
+      .heldEvents()
+      .find(
+        (event) =>
+          event.type === "checkout.session.completed" && event.data.object.id === sessionId,
+      );
+    if (!completed) throw new Error("no event");
+
+    const [deliveries, pages] = await Promise.all([
+      Promise.all(Array.from({ length: 3 }, () => fake.deliver(completed.id))),
+      Promise.all(Array.from({ length: 10 }, () => fetchPage(`${back.pathname}${back.search}`))),
+    ]);
+    expect(deliveries.flat().map((delivery) => delivery.status)).toEqual([200, 200, 200]);
+    for (const page of pages) {
+      expect(page.status).toBe(200);
+      expect(textOf(page.document.body)).toMatch(
+        /Paiement confirmé|Paiement en cours de vérification/,
+      );
+    }
+
+    // Settled: the event applied, and no e-mail of the order still to send.
+    await expect
+      .poll(async () => {
+        const [stored] = await serverDatabase()
+          .select({ processedAt: providerEvents.processedAt })
+          .from(providerEvents)
+          .where(eq(providerEvents.eventId, completed.id));
+        return stored?.processedAt !== null && stored?.processedAt !== undefined;
+      })
+      .toBe(true);
+    const [voucher] = await serverDatabase()
+      .select()
+      .from(vouchers)
+      .where(eq(vouchers.orderId, order.id));
+    const mailJobs = () =>
+      serverDatabase().execute<{ state: string }>(sql`
+        select state from pgboss.job where name = 'mail'
+        and (data->>'orderId' = ${order.id} or data->>'voucherId' = ${voucher?.id ?? ""})`);
+    await expect
+      .poll(async () => (await mailJobs()).rows.map((job) => job.state))
+      .toEqual(["completed", "completed", "completed"]);
+
+    expect(
+      await serverDatabase()
+        .select({ id: providerEvents.id })
+        .from(providerEvents)
+        .where(eq(providerEvents.eventId, completed.id)),
+    ).toHaveLength(1);
+    const [paid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(paid?.status).toBe("paid");
+    const attempts = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, order.id));
+    expect(attempts.map((attempt) => [attempt.status, attempt.duplicate])).toEqual([
+      ["succeeded", false],
+    ]);
+    const journal = await serverDatabase()
+      .select({ kind: moneyJournal.kind, amountCents: moneyJournal.amountCents })
+      .from(moneyJournal)
+      .where(
+        and(
+          eq(moneyJournal.orderId, order.id),
+          inArray(moneyJournal.kind, ["payment", "voucher_issue"]),
+        ),
+      )
+      .orderBy(moneyJournal.seq);
+    expect(journal).toEqual([
+      { kind: "payment", amountCents: 10_000 },
+      { kind: "voucher_issue", amountCents: 10_000 },
+    ]);
+    const issued = await serverDatabase()
+      .select()
+      .from(vouchers)
+      .where(eq(vouchers.orderId, order.id));
+    expect(issued).toHaveLength(1);
+    expect(issued[0]?.status).toBe("active");
+    expect(issued[0]?.code).toMatch(/^[0-9A-Z]{12}$/);
+
+    // The order's e-mail, the payment's and the voucher's (its PDF), each once.
+    const subjects = (capture?.received ?? [])
+      .filter((mail) => mail.to.includes(buyer))
+      .map((mail) => mail.subject.replace(/\s/g, " "))
+      .sort();
+    expect(subjects).toEqual([
+      "Le bon cadeau pour Léa Martin",
+      "Paiement reçu : 100 €",
+      "Votre commande : un bon cadeau (100 €) pour Léa Martin",
+    ]);
   });
 });

@@ -1,6 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { siteDocuments } from "../../app/server/db/schema";
+import { moneyJournal, orders, refunds, siteDocuments, vouchers } from "../../app/server/db/schema";
+import { VOUCHER_ORDER_RATE_LIMIT } from "../../app/routes/bons-cadeaux.server";
+import { useAdmin } from "../support/accounts";
 import { plainSpaces, storedDocument, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { insertSessionType, studioIds } from "../support/booking";
@@ -11,11 +13,17 @@ import { serverDatabase } from "../support/server-under-test";
  * /bons-cadeaux and /commande/{jeton} as the server answers them, JavaScript off (decisions 0166, 0167):
  * absent while vouchers are not on sale; an order by transfer leads to its page with the bank details, the
  * reference and the amount; a refused order comes back with French messages at the fields and everything
- * typed; the voucher's PDF does not exist before payment. On a server of the file's own: vouchers on sale
- * change every page that links to them.
+ * typed; the voucher's PDF does not exist before payment; an order paid offline and withdrawn within 14
+ * days is left for the owner to refund, refused later or once the voucher served; past the orders' limit
+ * per visitor address nothing is created. On a server of the file's own: vouchers on sale change every
+ * page that links to them.
  */
 
-const home0 = useOwnServer();
+const home0 = useOwnServer({
+  // The limit test posts from an address of its own (X-Forwarded-For).
+  TRUST_PROXY: "loopback",
+});
+const admin = useAdmin();
 const original = useDocumentsRestored(["payments", "giftSessions"] as const);
 
 const PAGE = "/bons-cadeaux";
@@ -93,24 +101,32 @@ async function linkIrisToASessionType() {
 const hiddenKey = (page: FetchedPage) =>
   page.document.querySelector<HTMLInputElement>('input[name="cle"]')?.value ?? "";
 
-function order(page: FetchedPage, changes: Record<string, string> = {}) {
-  return postForm(PAGE, {
-    offre: "montant",
-    montant: "autre",
-    montantLibre: "80",
-    studio: "tous",
-    beneficiaire: "Léa Martin",
-    message: "Joyeux anniversaire !\nÀ très vite au studio.",
-    envoi: "maintenant",
-    destinataire: "acheteur",
-    acheteurNom: "Zoé Lefèvre",
-    acheteurEmail: "zoe@example.test",
-    acheteurTelephone: "06 12 34 56 78",
-    paiement: "transfer",
-    conditions: "on",
-    cle: hiddenKey(page),
-    ...changes,
-  });
+function order(
+  page: FetchedPage,
+  changes: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  return postForm(
+    PAGE,
+    {
+      offre: "montant",
+      montant: "autre",
+      montantLibre: "80",
+      studio: "tous",
+      beneficiaire: "Léa Martin",
+      message: "Joyeux anniversaire !\nÀ très vite au studio.",
+      envoi: "maintenant",
+      destinataire: "acheteur",
+      acheteurNom: "Zoé Lefèvre",
+      acheteurEmail: "zoe@example.test",
+      acheteurTelephone: "06 12 34 56 78",
+      paiement: "transfer",
+      conditions: "on",
+      cle: hiddenKey(page),
+      ...changes,
+    },
+    { headers },
+  );
 }
 
 const errorOf = (page: FetchedPage, name: string) =>
@@ -264,6 +280,197 @@ describe("/bons-cadeaux", () => {
       expect(refused.status).toBe(400);
       expect(refused.headers.get("location")).toBeNull();
       expect(valueOf(refused, "acheteurEmail")).toBe("zoe@example.test");
+    });
+
+    describe("withdrawn after an offline payment", () => {
+      const day = 24 * 3_600_000;
+      let visitor = 0;
+      /** An order by transfer placed from an address of its own, marked paid by the owner. */
+      async function paidByTransfer() {
+        const email = `retractation-${++visitor}-${Date.now()}@example.test`;
+        const placed = await order(
+          await fetchPage(PAGE),
+          { acheteurEmail: email },
+          { "X-Forwarded-For": `203.0.113.${visitor}` },
+        );
+        expect(placed.status).toBe(303);
+        const [row] = await serverDatabase()
+          .select()
+          .from(orders)
+          .where(eq(orders.buyerEmail, email));
+        if (!row) throw new Error("no order");
+        const paid = await postForm(
+          `/admin/ventes/${row.id}`,
+          { intent: "mark-paid", means: "transfer" },
+          { cookie: admin.cookie() },
+        );
+        expect(paid.status).toBe(302);
+        const [voucher] = await serverDatabase()
+          .select()
+          .from(vouchers)
+          .where(eq(vouchers.orderId, row.id));
+        expect(voucher?.status).toBe("active");
+        return {
+          path: placed.headers.get("location") ?? "",
+          orderId: row.id,
+          voucherId: voucher?.id ?? "",
+        };
+      }
+      const withdraw = (path: string) => postForm(path, { intent: "retracter" });
+      const refundsOf = (orderId: string) =>
+        serverDatabase().select().from(refunds).where(eq(refunds.orderId, orderId));
+      const journalOf = async (orderId: string) =>
+        (
+          await serverDatabase()
+            .select({ kind: moneyJournal.kind, amountCents: moneyJournal.amountCents })
+            .from(moneyJournal)
+            .where(eq(moneyJournal.orderId, orderId))
+            .orderBy(moneyJournal.seq)
+        ).map((row) => `${row.kind} ${row.amountCents}`);
+      const voucherStatus = async (voucherId: string) =>
+        (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, voucherId)))[0];
+
+      it("cancels the voucher, shows the owner the money to give back, journalled once when she marks it", async () => {
+        const { path, orderId, voucherId } = await paidByTransfer();
+        const shown = await fetchPage(path);
+        const link = [...shown.document.querySelectorAll("a")].find(
+          (candidate) => textOf(candidate) === "Annuler ma commande",
+        );
+        expect(link?.getAttribute("href")).toBe(`${path}?retractation=1`);
+        const asked = await fetchPage(`${path}?retractation=1`);
+        expect(textOf(asked.document.body)).toContain("Annuler votre commande ?");
+        expect(textOf(asked.document.body)).toContain("vous sera remboursé par le studio");
+
+        const withdrawn = await withdraw(path);
+        expect(withdrawn.status).toBe(303);
+        expect(withdrawn.headers.get("location")).toBe(`${path}?fait=retractation`);
+        const after = await fetchPage(`${path}?fait=retractation`);
+        expect(textOf(after.document.body)).toContain(
+          "Votre commande est annulée : le studio vous rembourse le prix payé",
+        );
+        expect((await voucherStatus(voucherId))?.status).toBe("cancelled");
+        expect((await fetchPage(`${path}/bon.pdf`)).status).toBe(404);
+        expect((await refundsOf(orderId)).map((refund) => refund.status)).toEqual([
+          "to_refund_offline",
+        ]);
+
+        const owner = `/admin/ventes/${orderId}`;
+        const toGiveBack = await fetchPage(owner, { cookie: admin.cookie() });
+        const text = plainSpaces(textOf(toGiveBack.document.body));
+        expect(text).toContain("80 € à rendre au client (Rétractation de l'acheteur).");
+        expect(text).toContain("à rembourser par vous");
+        // No money has left yet: the payment and the voucher's issue and cancellation only.
+        expect(await journalOf(orderId)).toEqual([
+          "payment 8000",
+          "voucher_issue 8000",
+          "voucher_cancellation -8000",
+        ]);
+
+        const [refund] = await refundsOf(orderId);
+        const marked = { intent: "refunded-offline", id: refund?.id ?? "" };
+        const done = await postForm(owner, marked, { cookie: admin.cookie() });
+        expect(done.status).toBe(302);
+        // Pressed again (a second tab, a reload): nothing more.
+        expect((await postForm(owner, marked, { cookie: admin.cookie() })).status).toBe(302);
+        expect((await refundsOf(orderId)).map((each) => each.status)).toEqual(["refunded_offline"]);
+        expect((await journalOf(orderId)).filter((row) => row.startsWith("refund"))).toEqual([
+          "refund -8000",
+        ]);
+        const [row] = await serverDatabase().select().from(orders).where(eq(orders.id, orderId));
+        expect(row?.status).toBe("refunded");
+        const given = plainSpaces(
+          textOf((await fetchPage(owner, { cookie: admin.cookie() })).document.body),
+        );
+        expect(given).not.toContain("à rendre au client");
+
+        // The buyer cannot withdraw twice.
+        const again = await withdraw(path);
+        expect(again.status).toBe(409);
+        expect(await refundsOf(orderId)).toHaveLength(1);
+      });
+
+      it("refuses in French after the 14 days, and once the voucher served", async () => {
+        const late = await paidByTransfer();
+        await serverDatabase()
+          .update(orders)
+          .set({ createdAt: new Date(Date.now() - 30 * day) })
+          .where(eq(orders.id, late.orderId));
+        const shown = await fetchPage(late.path);
+        expect(textOf(shown.document.body)).not.toContain("Annuler ma commande");
+        const tooLate = await withdraw(late.path);
+        expect(tooLate.status).toBe(409);
+        expect(textOf(tooLate.document.body)).toMatch(
+          /Le délai de rétractation est passé : il courait jusqu'au \d{1,2}(er)? \p{L}+ \d{4}\./u,
+        );
+        expect((await voucherStatus(late.voucherId))?.status).toBe("active");
+        expect(await refundsOf(late.orderId)).toEqual([]);
+
+        const used = await paidByTransfer();
+        const spent = await postForm(
+          "/admin/bons-cadeaux",
+          { intent: "use-amount", id: used.voucherId, amount: "10" },
+          { cookie: admin.cookie() },
+        );
+        expect(spent.status).toBe(302);
+        const refused = await withdraw(used.path);
+        expect(refused.status).toBe(409);
+        expect(textOf(refused.document.body)).toContain(
+          "Ce bon a déjà servi (ou n'est plus valable) : la commande ne peut plus être annulée.",
+        );
+        expect(await voucherStatus(used.voucherId)).toMatchObject({
+          status: "active",
+          balanceCents: 7000,
+        });
+        expect(await refundsOf(used.orderId)).toEqual([]);
+        expect(
+          (await journalOf(used.orderId)).filter((row) => row.startsWith("voucher_cancel")),
+        ).toEqual([]);
+      });
+    });
+
+    it(`creates nothing past ${VOUCHER_ORDER_RATE_LIMIT.limit} orders an hour from one address: a French 429, everything typed kept`, async () => {
+      const from = { "X-Forwarded-For": "198.51.100.20" };
+      const email = `limite-${Date.now()}@example.test`;
+      const ordersOf = async () =>
+        (
+          await serverDatabase()
+            .select({ count: count() })
+            .from(orders)
+            .where(and(eq(orders.buyerEmail, email)))
+        )[0]?.count;
+      const form = await fetchPage(PAGE);
+      for (let placed = 0; placed < VOUCHER_ORDER_RATE_LIMIT.limit; placed++) {
+        const answer = await order(form, { acheteurEmail: email, cle: crypto.randomUUID() }, from);
+        expect(answer.status).toBe(303);
+      }
+      expect(await ordersOf()).toBe(VOUCHER_ORDER_RATE_LIMIT.limit);
+
+      const refused = await order(
+        form,
+        { acheteurEmail: email, cle: crypto.randomUUID(), paiement: "studio" },
+        from,
+      );
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("location")).toBeNull();
+      expect(textOf(refused.document.querySelector("main"))).toContain(
+        "Trop de commandes depuis cette connexion : réessayez dans une heure.",
+      );
+      expect(await ordersOf()).toBe(VOUCHER_ORDER_RATE_LIMIT.limit);
+      expect(valueOf(refused, "acheteurEmail")).toBe(email);
+      expect(valueOf(refused, "beneficiaire")).toBe("Léa Martin");
+      expect(valueOf(refused, "montantLibre")).toBe("80");
+      expect(refused.document.querySelector("textarea[name=message]")?.textContent).toBe(
+        "Joyeux anniversaire !\nÀ très vite au studio.",
+      );
+      expect(checked(refused, "paiement")).toBe("studio");
+
+      // Another visitor still orders.
+      const other = await order(
+        form,
+        { cle: crypto.randomUUID() },
+        { "X-Forwarded-For": "198.51.100.21" },
+      );
+      expect(other.status).toBe(303);
     });
 
     it("answers the site's 404 for an order nobody has", async () => {

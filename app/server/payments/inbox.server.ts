@@ -115,6 +115,9 @@ export const applyEventJob = defineJob<ApplyEventJob>({
     ...RETRIES_FOR_A_DAY,
     notify: true,
     expireInSeconds: 5 * 60,
+    // A process killed while applying an event: its job is retried within about 20 s, not after the
+    // 5 minutes of its expiry (Stripe's retry of the event is a duplicate and queues nothing; decision 0173).
+    heartbeatSeconds: 10,
     retentionSeconds: 7 * 24 * 60 * 60,
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
