@@ -26,6 +26,7 @@ const LONGEST_FIRST = [
   "tests/system/two-servers.test.ts",
   "tests/system/server-lifecycle.test.ts",
   "tests/system/booking-durability.test.ts",
+  "tests/system/vouchers-durability.test.ts",
   "tests/system/build-switch.test.ts",
   "tests/system/durability.test.ts",
   "tests/system/backup-kill.test.ts",
