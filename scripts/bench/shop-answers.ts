@@ -2,6 +2,8 @@
 // JavaScript posts it, and what the site's answers say (where an order leads, a toast's kind), so that the
 // section counts outcomes from the answers themselves.
 
+import { voucherOrderFields as orderFields } from "../../tests/support/voucher-form";
+
 export type VoucherOffer =
   { kind: "amount"; euros: number } | { kind: "session"; sessionTypeId: string };
 
@@ -12,22 +14,19 @@ export function voucherOrderFields(
   n: number,
   run: string,
 ): Record<string, string> {
-  return {
+  const fields = orderFields({
     ...(offer.kind === "amount"
       ? { offre: "montant", montant: String(offer.euros) }
       : { offre: offer.sessionTypeId }),
-    studio: "tous",
-    beneficiaire: "Léa Martin",
     message: "Joyeux anniversaire ! À très vite au studio.",
-    envoi: "maintenant",
-    destinataire: "acheteur",
-    acheteurNom: "Zoé Lefèvre",
     acheteurEmail: `zoe-${run}-${n}@example.com`,
     paiement: method,
-    conditions: "on",
     // The hidden order key the page draws: one per order, so that each post is a new order.
     cle: `banc-${run}-${n}`,
-  };
+  });
+  // A session voucher carries no amount.
+  if (offer.kind === "session") delete fields.montant;
+  return fields;
 }
 
 /**

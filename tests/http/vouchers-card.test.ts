@@ -14,6 +14,7 @@ import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { startSmtpCapture } from "../support/smtp-capture";
+import { voucherOrderFields } from "../support/voucher-form";
 
 /*
  * A voucher paid by card, JavaScript off (decisions 0163, 0168): the order answers a 303 to the provider's
@@ -52,20 +53,13 @@ const PAGE = "/bons-cadeaux";
 
 async function orderByCard(buyerEmail = "zoe@example.test"): Promise<FetchedPage> {
   const form = await fetchPage(PAGE);
-  return postForm(PAGE, {
-    offre: "montant",
-    montant: "100",
-    studio: "tous",
-    beneficiaire: "Léa Martin",
-    message: "",
-    envoi: "maintenant",
-    destinataire: "acheteur",
-    acheteurNom: "Zoé Lefèvre",
-    acheteurEmail: buyerEmail,
-    paiement: "card",
-    conditions: "on",
-    cle: form.document.querySelector<HTMLInputElement>('input[name="cle"]')?.value ?? "",
-  });
+  return postForm(
+    PAGE,
+    voucherOrderFields({
+      acheteurEmail: buyerEmail,
+      cle: form.document.querySelector<HTMLInputElement>('input[name="cle"]')?.value ?? "",
+    }),
+  );
 }
 
 const refreshOf = (page: FetchedPage) =>

@@ -8,6 +8,7 @@ import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { insertSessionType, studioIds } from "../support/booking";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
+import { voucherOrderFields } from "../support/voucher-form";
 
 /*
  * /bons-cadeaux and /commande/{jeton} as the server answers them, JavaScript off (decisions 0166, 0167):
@@ -108,23 +109,15 @@ function order(
 ) {
   return postForm(
     PAGE,
-    {
-      offre: "montant",
+    voucherOrderFields({
       montant: "autre",
       montantLibre: "80",
-      studio: "tous",
-      beneficiaire: "Léa Martin",
       message: "Joyeux anniversaire !\nÀ très vite au studio.",
-      envoi: "maintenant",
-      destinataire: "acheteur",
-      acheteurNom: "Zoé Lefèvre",
-      acheteurEmail: "zoe@example.test",
       acheteurTelephone: "06 12 34 56 78",
       paiement: "transfer",
-      conditions: "on",
       cle: hiddenKey(page),
       ...changes,
-    },
+    }),
     { headers },
   );
 }

@@ -10,6 +10,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../support/server-process";
+import { voucherOrderFields } from "../support/voucher-form";
 
 // What must hold (decisions 0162, 0163, 0167): SIGKILL of the app process during a burst of voucher orders
 // paid by card → after a restart and Stripe's retries, every order Stripe reports paid is paid exactly once,
@@ -79,20 +80,9 @@ async function placeOrder(index: number): Promise<Outcome> {
         "X-Forwarded-For": `198.51.100.${index + 1}`,
         "Content-Type": "application/x-www-form-urlencoded",
       },
-      body: new URLSearchParams({
-        offre: "montant",
-        montant: "100",
-        studio: "tous",
-        beneficiaire: "Léa Martin",
-        message: "",
-        envoi: "maintenant",
-        destinataire: "acheteur",
-        acheteurNom: "Zoé Lefèvre",
-        acheteurEmail: `rafale-${index}@example.test`,
-        paiement: "card",
-        conditions: "on",
-        cle: randomUUID(),
-      }),
+      body: new URLSearchParams(
+        voucherOrderFields({ acheteurEmail: `rafale-${index}@example.test`, cle: randomUUID() }),
+      ),
     });
     await response.arrayBuffer();
     const location = response.headers.get("location") ?? "";
