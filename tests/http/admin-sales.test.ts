@@ -104,6 +104,67 @@ describe("/admin/ventes", () => {
     expect(textOf(shown.document.body)).toContain("Total reçu : 70 €");
   });
 
+  it("shows a card refund still at the provider as in progress, and one that failed with what to do", async () => {
+    const { order } = await insertOrder({
+      method: "card",
+      buyer: "Remboursements suivis",
+      createdAt: new Date(base + 3 * minute),
+    });
+    const [attempt] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "succeeded",
+      })
+      .returning();
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await serverDatabase()
+      .insert(refunds)
+      .values([
+        {
+          orderId: order.id,
+          attemptId: attempt?.id ?? "",
+          amountCents: 2000,
+          reason: "Geste",
+          status: "pending",
+          providerReference: `re_${randomUUID()}`,
+          idempotencyKey: randomUUID(),
+          createdAt: new Date(Date.now() - 120 * minute),
+        },
+        {
+          orderId: order.id,
+          attemptId: attempt?.id ?? "",
+          amountCents: 3000,
+          status: "failed",
+          providerReference: `re_${randomUUID()}`,
+          error: "La carte du client a expiré ou a été annulée.",
+          idempotencyKey: randomUUID(),
+          createdAt: new Date(Date.now() - 60 * minute),
+        },
+      ]);
+    const row = rows(await page("/admin/ventes?moyen=card")).find((item) =>
+      textOf(item).includes("Remboursements suivis"),
+    );
+    expect(textOf(row)).toContain("Remboursement en cours");
+    expect(textOf(row)).toContain("Remboursement échoué");
+    const shown = textOf((await page(`/admin/ventes/${order.id}`)).document.body);
+    expect(shown).toContain("Remboursement en cours : 20 €");
+    expect(shown).toContain("Vous n'avez rien à faire");
+    expect(shown).toContain("Le remboursement de 30 € a échoué");
+    expect(shown).toContain("La carte du client a expiré ou a été annulée.");
+    expect(shown).toContain("relancez le remboursement avec « Rembourser »");
+    // The failed 30 € count no more: 80 € paid, 20 € on their way, 60 € left to refund.
+    expect(shown).toContain("Reste remboursable : 60 €");
+  });
+
   it("filters by method and shows a late payment", async () => {
     const list = await page("/admin/ventes?moyen=transfer&statut=awaiting_payment");
     const shown = rows(list).map(textOf);

@@ -32,6 +32,14 @@ const heldAttempt = sql<boolean>`exists (select 1 from payment_attempts a
   where a.order_id = ${outerOrderId} and a.status = 'held')`;
 const duplicateAttempt = sql<boolean>`exists (select 1 from payment_attempts a
   where a.order_id = ${outerOrderId} and a.duplicate)`;
+/** A refund still on its way at the provider (decision 0171). */
+const refundPending = sql<boolean>`exists (select 1 from refunds r
+  where r.order_id = ${outerOrderId} and r.status = 'pending')`;
+/** A refund that failed with none asked since: the owner must give the money back another way. */
+const refundFailed = sql<boolean>`exists (select 1 from refunds r
+  where r.order_id = ${outerOrderId} and r.status = 'failed'
+    and not exists (select 1 from refunds later where later.order_id = r.order_id
+      and later.status <> 'failed' and later.created_at > r.created_at))`;
 
 /** One page of orders with their lines' labels and the flags the owner must see. */
 export async function orderPage(filter: OrderListFilter, position: PagePosition) {
@@ -57,6 +65,8 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
             from order_lines l where l.order_id = ${outerOrderId}), '')`,
           held: heldAttempt,
           duplicate: duplicateAttempt,
+          refundPending,
+          refundFailed,
           cursor: cursorColumn(ORDER_LIST_ORDER),
         })
         .from(orders)

@@ -18,6 +18,7 @@ import { appendJournal, type Tx } from "./journal.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
 import { looksLikeOrderToken, orderTokenFor, orderTokenHash } from "./order-token.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import type { RefundResult } from "./provider.server";
 import { PaymentRefusedError } from "./refusals.server";
 import { newTransferReference } from "./transfer-reference";
 
@@ -457,8 +458,11 @@ export async function requestRefund(
   return sendRefund(refund, attempt.provider, attempt.paymentReference);
 }
 
-/** Asks the provider for a refund still pending (again, after an error: its key refunds once). */
-async function sendRefund(
+/**
+ * Asks the provider for a refund still pending (again, after an error: its key refunds once, decision
+ * 0171), with our refund's id for its events to name it.
+ */
+export async function sendRefund(
   refund: RefundRecord,
   providerName: ProviderName,
   paymentReference: string | null,
@@ -470,24 +474,9 @@ async function sendRefund(
       paymentReference,
       amountCents: refund.amountCents,
       idempotencyKey: refund.idempotencyKey,
+      refundId: refund.id,
     });
-    if (result.status === "succeeded") {
-      return completeRefund(refund.id, "succeeded", result.refundReference);
-    }
-    if (result.status === "failed") {
-      return completeRefund(
-        refund.id,
-        "failed",
-        result.refundReference,
-        "Refusé par le prestataire.",
-      );
-    }
-    const [pending] = await db()
-      .update(refunds)
-      .set({ providerReference: result.refundReference, updatedAt: now() })
-      .where(eq(refunds.id, refund.id))
-      .returning();
-    return pending ?? refund;
+    return await settleRefund(refund, result);
   } catch (error) {
     log.warn("refund_failed", { refundId: refund.id, error });
     const [noted] = await db()
@@ -496,6 +485,54 @@ async function sendRefund(
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
       .returning();
     return noted ?? refund;
+  }
+}
+
+/**
+ * What the provider answered of a refund, applied (decision 0171): succeeded or failed, its end (once,
+ * completeRefund); pending, its reference kept (the error of an earlier try cleared) for its events and
+ * the reconciliation to follow it.
+ */
+export async function settleRefund(
+  refund: RefundRecord,
+  result: RefundResult,
+): Promise<RefundRecord> {
+  if (result.status === "succeeded") {
+    return completeRefund(refund.id, "succeeded", result.refundReference);
+  }
+  if (result.status === "failed") {
+    return completeRefund(
+      refund.id,
+      "failed",
+      result.refundReference,
+      refundFailureText(result.failureReason ?? null),
+    );
+  }
+  const [pending] = await db()
+    .update(refunds)
+    .set({
+      providerReference: result.refundReference ?? refund.providerReference,
+      error: null,
+      updatedAt: now(),
+    })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
+    .returning();
+  return pending ?? refund;
+}
+
+/** Why a refund failed, in the owner's words (Stripe's `failure_reason`). */
+export function refundFailureText(reason: string | null): string {
+  switch (reason) {
+    case "expired_or_canceled_card":
+      return "La carte du client a expiré ou a été annulée.";
+    case "lost_or_stolen_card":
+      return "La carte du client a été déclarée perdue ou volée.";
+    case "charge_for_pending_refund_disputed":
+      return "Le client a contesté ce paiement auprès de sa banque.";
+    case "insufficient_funds":
+      return "Le solde de votre compte Stripe ne suffit pas pour ce remboursement.";
+    default:
+      return "Le prestataire de paiement a refusé ce remboursement.";
   }
 }
 

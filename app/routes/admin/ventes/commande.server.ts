@@ -95,6 +95,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       error: refund.error,
       createdAt: refund.createdAt.toISOString(),
       completedAt: iso(refund.completedAt),
+      // Decision 0171: a refund whose call got no answer yet (tried again by the reconciliation), and
+      // a failed one that a later refund replaced (nothing left to do about it).
+      unanswered: refund.status === "pending" && refund.providerReference === null,
+      replaced:
+        refund.status === "failed" &&
+        page.refunds.some(
+          (later) => later.status !== "failed" && later.createdAt > refund.createdAt,
+        ),
     })),
     events: history.events.map((event) => ({
       ...event,

@@ -35,6 +35,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     order.status === "cancelled";
   const offlineUnpaid = unpaid && order.method !== "card";
   const canRefund = loaderData.refundableCents > 0;
+  const pendingRefunds = refunds.filter((refund) => refund.status === "pending");
+  const failedRefunds = refunds.filter((refund) => refund.status === "failed" && !refund.replaced);
   const refundError = actionData?.error ?? loaderData.confirmRefund?.error ?? null;
 
   const moments: Moment[] = [
@@ -95,6 +97,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             late={order.latePayment}
             held={attempts.some((attempt) => attempt.status === "held")}
             duplicate={attempts.some((attempt) => attempt.duplicate)}
+            refundPending={pendingRefunds.length > 0}
+            refundFailed={failedRefunds.length > 0}
           />
         </div>
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
@@ -208,6 +212,51 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <Button type="submit">Marquer payé…</Button>
             </Form>
           )}
+        </section>
+      ) : null}
+
+      {pendingRefunds.length > 0 || failedRefunds.length > 0 ? (
+        <section aria-labelledby="remboursements-suivis" className={section}>
+          <h2 id="remboursements-suivis" className="font-sans text-lg font-semibold">
+            Remboursements par carte
+          </h2>
+          {pendingRefunds.map((refund) => (
+            <div
+              key={refund.id}
+              className="space-y-1 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm"
+            >
+              <p className="font-semibold">
+                Remboursement en cours : {formatCents(refund.amountCents)}
+              </p>
+              <p>
+                Demandé le {formatLongDateTimeFr(refund.createdAt)}
+                {refund.reason ? ` (${refund.reason})` : ""}.{" "}
+                {refund.unanswered
+                  ? "Le prestataire de paiement n'a pas encore répondu : le site lui redemande tout seul toutes les 15 minutes. Si rien ne change d'ici demain, vérifiez ce remboursement dans votre tableau de bord Stripe."
+                  : "Le prestataire de paiement le traite ; la carte du client est en général recréditée sous 5 à 10 jours. Vous n'avez rien à faire : cette page l'indiquera quand il sera terminé."}
+              </p>
+            </div>
+          ))}
+          {failedRefunds.map((refund) => (
+            <div
+              key={refund.id}
+              role="alert"
+              className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm"
+            >
+              <p className="font-semibold">
+                Le remboursement de {formatCents(refund.amountCents)} a échoué
+              </p>
+              <p>
+                {refund.error ?? "Le prestataire de paiement a refusé ce remboursement."} L'argent
+                n'a pas quitté votre compte et le client n'a rien reçu.
+              </p>
+              <p>
+                Que faire : relancez le remboursement avec « Rembourser » ci-dessous (ce montant est
+                de nouveau disponible). S'il échoue encore, contactez {order.buyerName} pour lui
+                rendre l'argent autrement, par exemple par virement.
+              </p>
+            </div>
+          ))}
         </section>
       ) : null}
 
