@@ -165,6 +165,94 @@ describe("/admin/ventes", () => {
     expect(shown).toContain("Reste remboursable : 60 €");
   });
 
+  it("« Accepter ce paiement » asks first, then pays a held order for what was taken, once", async () => {
+    const { order, voucher } = await insertOrder({ method: "card", buyer: "Montant retenu" });
+    const [held] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "held",
+        heldReason: "un montant de 70 € au lieu de 80 €",
+        heldAmountCents: 7000,
+        heldCurrency: "EUR",
+      })
+      .returning();
+    const path = `/admin/ventes/${order.id}`;
+    const shown = await page(path);
+    expect(textOf(shown.document.body)).toContain(
+      "Le prestataire de paiement a encaissé 70 € au lieu de 80 €",
+    );
+    expect(buttonLabelled(shown.document, "Rembourser ce paiement")).toBeDefined();
+
+    // Without a session: nothing happens.
+    const anonymous = await postForm(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(anonymous.status).toBe(401);
+    // From another site: refused before anything.
+    const foreign = await postForm(
+      path,
+      { intent: "accept-held", id: held?.id ?? "" },
+      { cookie: admin.cookie(), headers: { Origin: "https://ailleurs.example" } },
+    );
+    expect(foreign.status).toBe(403);
+    const [still] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, held?.id ?? ""));
+    expect(still?.status).toBe("held");
+
+    const asked = await pressButton(path, buttonLabelled(shown.document, "Accepter ce paiement"), {
+      cookie: admin.cookie(),
+    });
+    const dialog = asked.document.querySelector('[role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Accepter le paiement de 70 € pour cette commande de 80 € ?");
+    const confirmed = await pressButton(
+      path,
+      buttonLabelled(dialog ?? asked.document, "Accepter"),
+      {
+        cookie: admin.cookie(),
+      },
+    );
+    expect(confirmed.status).toBe(302);
+    expect(flashedToast(confirmed.headers)?.title).toBe("Paiement accepté");
+    const [paid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(paid?.status).toBe("paid");
+    expect((await voucherRow(voucher.id))?.status).toBe("active");
+    // Clicked again (a second tab): nothing more.
+    const again = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(flashedToast(again.headers)?.title).toBe("Ce paiement est déjà accepté");
+    const after = textOf((await page(path)).document.body);
+    expect(after.match(/Journal : Paiement reçu/g)).toHaveLength(1);
+    expect(after).toContain("Reste remboursable : 70 €");
+    expect(after).not.toContain("Paiement à vérifier");
+  });
+
+  it("refuses in French to accept or refund here a payment that is not held", async () => {
+    const { order } = await insertOrder({ method: "transfer", buyer: "Pas retenu" });
+    const [attempt] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, order.id));
+    const path = `/admin/ventes/${order.id}`;
+    for (const intent of ["accept-held", "refund-held"]) {
+      const refused = await post(path, { intent, id: attempt?.id ?? "" });
+      expect(refused.status).toBe(302);
+      expect(flashedToast(refused.headers)).toMatchObject({
+        type: "error",
+        title: expect.stringContaining("Ce paiement n'attend pas votre décision"),
+      });
+    }
+    const [unchanged] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(unchanged?.status).toBe("awaiting_payment");
+    expect(
+      await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id)),
+    ).toHaveLength(0);
+  });
+
   it("filters by method and shows a late payment", async () => {
     const list = await page("/admin/ventes?moyen=transfer&statut=awaiting_payment");
     const shown = rows(list).map(textOf);

@@ -125,7 +125,7 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
     `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     ...(job.event === "held"
       ? [
-          `Le prestataire de paiement annonce : ${attempt.heldReason ?? "un montant différent"}. Rien n'a été appliqué : vérifiez le paiement avant de valider la commande.`,
+          `Le prestataire de paiement annonce : ${attempt.heldReason ?? "un montant différent"}. Rien n'a été appliqué : sur la page de la commande, acceptez ce paiement tel quel ou remboursez-le au client.`,
         ]
       : job.event === "late"
         ? [

@@ -331,7 +331,8 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
   return { ...(await ensureCheckout(order)), created: false };
 }
 
-async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
+/** The order's row, locked for the transaction (refunds and offline payments serialise on it). */
+export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
   if (!order) throw new PaymentRefusedError("not_found");
   return order;
@@ -391,7 +392,7 @@ export async function markPaidOffline(
 export type RefundRecord = typeof refunds.$inferSelect;
 
 /** Refunds that count against what was paid: done, or on their way. */
-const COUNTED_REFUNDS: RefundStatus[] = [
+export const COUNTED_REFUNDS: RefundStatus[] = [
   "pending",
   "succeeded",
   "to_refund_offline",
@@ -590,12 +591,17 @@ export async function completeRefund(
       providerReference: refund.providerReference,
       details: { reason: refund.reason },
     });
+    // A held payment given back (`returned`, decision 0172) never counted for the order: its refund
+    // neither changes the order nor tells its kind.
+    if (attempt?.status !== "succeeded") return refund;
     const totals = await tx.execute<{ paid: number; refunded: number }>(sql`
       select
         (select coalesce(sum(amount_cents), 0) from payment_attempts
           where order_id = ${order.id} and status = 'succeeded')::int as paid,
-        (select coalesce(sum(amount_cents), 0) from refunds
-          where order_id = ${order.id} and status in ('succeeded', 'refunded_offline'))::int as refunded`);
+        (select coalesce(sum(r.amount_cents), 0) from refunds r
+          join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+          where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline'))::int
+          as refunded`);
     const { paid = 0, refunded = 0 } = totals.rows[0] ?? {};
     const fullyRefunded = refunded >= paid;
     let orderNow = order;

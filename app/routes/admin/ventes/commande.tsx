@@ -37,6 +37,11 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const canRefund = loaderData.refundableCents > 0;
   const pendingRefunds = refunds.filter((refund) => refund.status === "pending");
   const failedRefunds = refunds.filter((refund) => refund.status === "failed" && !refund.replaced);
+  // Decision 0172: payments held for a total that differs, and held payments given back whose refund
+  // failed (nothing on its way any more).
+  const toDecide = attempts.filter(
+    (attempt) => attempt.status === "held" || attempt.returnLeftCents > 0,
+  );
   const refundError = actionData?.error ?? loaderData.confirmRefund?.error ?? null;
 
   const moments: Moment[] = [
@@ -165,6 +170,84 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </li>
         </ul>
       </section>
+
+      {toDecide.length > 0 ? (
+        <section aria-labelledby="paiement-a-verifier" className={section}>
+          <h2 id="paiement-a-verifier" className="font-sans text-lg font-semibold">
+            Paiement à vérifier
+          </h2>
+          {toDecide.map((attempt) => {
+            const taken = attempt.heldAmountCents ?? attempt.amountCents;
+            const otherCurrency = attempt.heldCurrency !== null && attempt.heldCurrency !== "EUR";
+            const takenText = otherCurrency
+              ? `${(taken / 100).toFixed(2).replace(".", ",")} ${attempt.heldCurrency}`
+              : formatCents(taken);
+            return (
+              <div
+                key={attempt.id}
+                className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm"
+              >
+                {attempt.status === "held" ? (
+                  <>
+                    <p className="font-semibold">
+                      Le prestataire de paiement a encaissé {takenText} au lieu de{" "}
+                      {formatCents(order.amountCents)}.
+                    </p>
+                    <p>
+                      Rien n'a été appliqué : la commande n'est pas payée et aucun bon cadeau n'est
+                      émis. À vous de décider :
+                    </p>
+                    <ul className="list-disc space-y-1 pl-5">
+                      {otherCurrency ? (
+                        <li>
+                          Ce paiement a été fait dans une autre devise que l'euro : il ne peut
+                          qu'être remboursé.
+                        </li>
+                      ) : (
+                        <li>
+                          « Accepter ce paiement » : la commande est payée avec {takenText} et le
+                          bon cadeau est émis et envoyé.
+                        </li>
+                      )}
+                      <li>
+                        « Rembourser ce paiement » : les {takenText} sont rendus au client sur sa
+                        carte ; la commande reste impayée (elle est annulée à son échéance) et le
+                        client peut commander de nouveau.
+                      </li>
+                    </ul>
+                  </>
+                ) : (
+                  <p className="font-semibold">
+                    Le remboursement de ce paiement de {takenText} a échoué : relancez-le avec «
+                    Rembourser ce paiement », ou contactez {order.buyerName} pour lui rendre
+                    l'argent autrement.
+                  </p>
+                )}
+                <div className="flex flex-wrap gap-2">
+                  {attempt.status === "held" && !otherCurrency ? (
+                    <ConfirmedActionForm
+                      id={attempt.id}
+                      intent="accept-held"
+                      param="accepter"
+                      confirmation={`Accepter le paiement de ${takenText} pour cette commande de ${formatCents(order.amountCents)} ?`}
+                      variant="default"
+                      label="Accepter ce paiement"
+                    />
+                  ) : null}
+                  <ConfirmedActionForm
+                    id={attempt.id}
+                    intent="refund-held"
+                    param="rendre"
+                    confirmation={`Rembourser ${attempt.status === "held" ? takenText : formatCents(attempt.returnLeftCents)} à ${order.buyerName} ?`}
+                    variant="destructive"
+                    label="Rembourser ce paiement"
+                  />
+                </div>
+              </div>
+            );
+          })}
+        </section>
+      ) : null}
 
       {offlineUnpaid ? (
         <section aria-labelledby="marquer-paye" className={section}>
