@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import {
   orders,
   paymentAttempts,
+  providerEvents,
   refunds,
   sessionTypes,
   vouchers,
@@ -150,6 +151,25 @@ describe("/admin/ventes", () => {
           createdAt: new Date(Date.now() - 60 * minute),
         },
       ]);
+    // Stripe's word on the failed one, kept in the inbox: shown in the order's history.
+    await serverDatabase()
+      .insert(providerEvents)
+      .values({
+        provider: "stripe",
+        eventId: `evt_${randomUUID()}`,
+        type: "refund.failed",
+        payload: {},
+        refund: {
+          refundReference: `re_${randomUUID()}`,
+          refundId: null,
+          paymentReference: attempt?.paymentReference ?? "",
+          status: "failed",
+          failureReason: "expired_or_canceled_card",
+        },
+        occurredAt: new Date(),
+        processedAt: new Date(),
+        outcome: "applied",
+      });
     const row = rows(await page("/admin/ventes?moyen=card")).find((item) =>
       textOf(item).includes("Remboursements suivis"),
     );
@@ -161,6 +181,7 @@ describe("/admin/ventes", () => {
     expect(shown).toContain("Le remboursement de 30 € a échoué");
     expect(shown).toContain("La carte du client a expiré ou a été annulée.");
     expect(shown).toContain("relancez le remboursement avec « Rembourser »");
+    expect(shown).toContain("Message du prestataire reçu : refund.failed");
     // The failed 30 € count no more: 80 € paid, 20 € on their way, 60 € left to refund.
     expect(shown).toContain("Reste remboursable : 60 €");
   });

@@ -1368,6 +1368,10 @@ export const providerEvents = pgTable(
       sql`(${table.payment} ->> 'providerReference')`,
     ),
     index("provider_events_received_idx").on(table.provider, table.receivedAt),
+    // An order's history finds the events about its payments' refunds (decision 0171).
+    index("provider_events_refund_payment_idx")
+      .on(sql`(${table.refund} ->> 'paymentReference')`)
+      .where(sql`${table.refund} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { OrderKind, OrderStatus, PaymentMethod } from "~/lib/payments/model";
 import { isoDayInParis } from "~/lib/dates";
 import { now } from "../clock.server";
@@ -79,10 +79,29 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
   return { ...page, matching: total?.value ?? 0 };
 }
 
-/** What happened to an order beside its attempts and refunds: the provider's events, journal, e-mails. */
-export async function orderHistory(orderId: string, attemptReferences: string[]) {
+/**
+ * What happened to an order beside its attempts and refunds: the provider's events (about its checkouts,
+ * and about the refunds of its payments, decision 0171), journal, e-mails.
+ */
+export async function orderHistory(
+  orderId: string,
+  attemptReferences: string[],
+  paymentReferences: string[] = [],
+) {
+  const aboutOrder = [
+    attemptReferences.length > 0
+      ? inArray(sql<string>`${providerEvents.payment} ->> 'providerReference'`, [
+          ...attemptReferences,
+        ])
+      : undefined,
+    paymentReferences.length > 0
+      ? inArray(sql<string>`${providerEvents.refund} ->> 'paymentReference'`, [
+          ...paymentReferences,
+        ])
+      : undefined,
+  ].filter((condition) => condition !== undefined);
   const [events, journal, mails, voucher] = await Promise.all([
-    attemptReferences.length === 0
+    aboutOrder.length === 0
       ? Promise.resolve([])
       : db()
           .select({
@@ -95,11 +114,7 @@ export async function orderHistory(orderId: string, attemptReferences: string[])
             error: providerEvents.error,
           })
           .from(providerEvents)
-          .where(
-            inArray(sql<string>`${providerEvents.payment} ->> 'providerReference'`, [
-              ...attemptReferences,
-            ]),
-          )
+          .where(or(...aboutOrder))
           .orderBy(asc(providerEvents.receivedAt)),
     db()
       .select({

@@ -61,6 +61,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     page.attempts.flatMap((attempt) =>
       attempt.providerReference ? [attempt.providerReference] : [],
     ),
+    page.attempts.flatMap((attempt) =>
+      attempt.paymentReference ? [attempt.paymentReference] : [],
+    ),
   );
   const search = new URL(request.url).searchParams;
   const left = refundable(page);
