@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { formatCents } from "~/lib/prices";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
   journalRowsOf,
@@ -12,6 +13,7 @@ import { db } from "../db/client.server";
 import { orders, paymentAttempts, refunds } from "../db/schema";
 import { applyPaymentStatus } from "./apply-payment.server";
 import { acceptHeldPayment, refundHeldPayment } from "./held-payments.server";
+import { buyerPaymentEmail } from "./emails.server";
 import { completeRefund } from "./orders.server";
 
 // The owner's decision on a held payment (decision 0172) on a real PostgreSQL: accepted once for what the
@@ -131,6 +133,13 @@ describe("« Rembourser ce paiement »", () => {
     expect(await orderRow(orderId)).toMatchObject({ status: "awaiting_payment" });
     expect(effects().paid.filter((paid) => paid.orderId === orderId)).toEqual([]);
     expect(effects().refunded.filter((told) => told.orderId === orderId)).toEqual([]);
+    // The buyer told once why her money comes back.
+    expect(await mailJobsOf(orderId)).toEqual(["payment-owner:held", "payment-buyer:returned"]);
+    const told = await buyerPaymentEmail({ orderId, event: "returned", attemptId });
+    expect(told?.subject).toBe(`Remboursement de votre paiement de ${formatCents(16_000)}`);
+    expect(told?.text).toContain(
+      `Le montant payé (${formatCents(16_000)}) ne correspondait pas à votre commande de ${formatCents(15_000)}`,
+    );
 
     await expect(acceptHeldPayment(orderId, attemptId)).rejects.toMatchObject({
       code: "held_returned",

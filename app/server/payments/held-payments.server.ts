@@ -6,6 +6,7 @@ import { db } from "../db/client.server";
 import { paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
+import { queueBuyerPaymentMail } from "./emails.server";
 import { appendJournal } from "./journal.server";
 import { COUNTED_REFUNDS, lockOrder, sendRefund, type RefundRecord } from "./orders.server";
 import { OFFLINE_PROVIDERS } from "./providers.server";
@@ -124,6 +125,8 @@ export async function refundHeldPayment(
             : {}),
         },
       });
+      // The buyer told once, with the refund on its way.
+      await queueBuyerPaymentMail({ orderId, event: "returned", attemptId }, { tx });
     } else if (attempt.status !== "returned") {
       throw new PaymentRefusedError("not_held");
     }
