@@ -252,6 +252,60 @@ describe("/admin/ventes", () => {
     expect(after).not.toContain("Paiement à vérifier");
   });
 
+  it("« Rembourser ce paiement » gives a held payment back; the order stays unpaid", async () => {
+    const { order } = await insertOrder({ method: "card", buyer: "Rendre retenu" });
+    const [held] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "held",
+        heldReason: "un montant de 90 € au lieu de 80 €",
+        heldAmountCents: 9000,
+        heldCurrency: "EUR",
+      })
+      .returning();
+    const path = `/admin/ventes/${order.id}`;
+    const asked = await page(`${path}?rendre=${held?.id}`);
+    const dialog = asked.document.querySelector('[role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Rembourser 90 € à Rendre retenu ?");
+    const done = await pressButton(path, buttonLabelled(dialog ?? asked.document, "Rembourser"), {
+      cookie: admin.cookie(),
+    });
+    expect(done.status).toBe(302);
+    expect(flashedToast(done.headers)?.title?.replace(/\s/g, " ")).toBe(
+      "Remboursement de 90 € demandé",
+    );
+    const [returned] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, held?.id ?? ""));
+    expect(returned?.status).toBe("returned");
+    // This server has no card keys: the refund waits, and the site will ask again by itself.
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(refund).toMatchObject({ amountCents: 9000, status: "pending", providerReference: null });
+    const [unpaid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(unpaid?.status).toBe("awaiting_payment");
+    const after = textOf((await page(path)).document.body);
+    expect(after).toContain("Remboursement en cours : 90 €");
+    expect(after).toContain("le site lui redemande tout seul toutes les 15 minutes");
+    expect(after).not.toContain("Paiement à vérifier");
+    expect(after).not.toContain("Reste remboursable");
+    // Accepting it now is refused.
+    const late = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(flashedToast(late.headers)).toMatchObject({
+      type: "error",
+      title: "Ce paiement a déjà été remboursé au client : il ne peut plus être accepté.",
+    });
+  });
+
   it("refuses in French to accept or refund here a payment that is not held", async () => {
     const { order } = await insertOrder({ method: "transfer", buyer: "Pas retenu" });
     const [attempt] = await serverDatabase()

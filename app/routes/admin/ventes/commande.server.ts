@@ -115,6 +115,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     })),
     refunds: page.refunds.map((refund) => ({
       id: refund.id,
+      attemptId: refund.attemptId,
       amountCents: refund.amountCents,
       reason: refund.reason,
       status: refund.status,

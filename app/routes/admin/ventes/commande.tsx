@@ -334,9 +334,12 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 n'a pas quitté votre compte et le client n'a rien reçu.
               </p>
               <p>
-                Que faire : relancez le remboursement avec « Rembourser » ci-dessous (ce montant est
-                de nouveau disponible). S'il échoue encore, contactez {order.buyerName} pour lui
-                rendre l'argent autrement, par exemple par virement.
+                Que faire : relancez le remboursement avec{" "}
+                {attempts.find((attempt) => attempt.id === refund.attemptId)?.status === "returned"
+                  ? "« Rembourser ce paiement » plus haut"
+                  : "« Rembourser » ci-dessous"}{" "}
+                (ce montant est de nouveau disponible). S'il échoue encore, contactez{" "}
+                {order.buyerName} pour lui rendre l'argent autrement, par exemple par virement.
               </p>
             </div>
           ))}
