@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orders, paymentAttempts } from "../../app/server/db/schema";
+import { randomUUID } from "node:crypto";
+import { orders, paymentAttempts, refunds } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { activeVoucher, insertOrder } from "../support/admin-sales";
 import { serverDatabase } from "../support/server-under-test";
@@ -30,6 +31,56 @@ describe("sales and vouchers on a phone", () => {
       .update(orders)
       .set({ status: "paid", paidAt: new Date() })
       .where(eq(orders.id, paid.order.id));
+    // A held payment to decide on, and a paid card order with a refund on its way and one that failed
+    // (decisions 0171, 0172).
+    const held = await insertOrder({ method: "card", buyer: "Axe Retenue" });
+    const [heldAttempt] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: held.order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: held.order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "held",
+        heldReason: "un montant de 70 € au lieu de 80 €",
+        heldAmountCents: 7000,
+        heldCurrency: "EUR",
+      })
+      .returning();
+    const refunded = await insertOrder({ method: "card", buyer: "Axe Remboursements" });
+    const [cardAttempt] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: refunded.order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: refunded.order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "succeeded",
+        succeededAt: new Date(),
+      })
+      .returning();
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, refunded.order.id));
+    await serverDatabase()
+      .insert(refunds)
+      .values(
+        (["pending", "failed"] as const).map((status, index) => ({
+          orderId: refunded.order.id,
+          attemptId: cardAttempt?.id ?? "",
+          amountCents: 2000,
+          status,
+          providerReference: `re_${randomUUID()}`,
+          error: status === "failed" ? "La carte du client a expiré ou a été annulée." : null,
+          idempotencyKey: randomUUID(),
+          createdAt: new Date(Date.now() - index * 60_000),
+        })),
+      );
     const page = await signedInPage(openPage, admin.account(), "/admin/ventes", PHONE);
     for (const path of [
       "/admin/ventes",
@@ -37,6 +88,9 @@ describe("sales and vouchers on a phone", () => {
       `/admin/ventes/${order.id}?payer=cheque`,
       `/admin/ventes/${paid.order.id}`,
       `/admin/ventes/${paid.order.id}?rembourser=1&montant=999&motif=Essai`,
+      `/admin/ventes/${held.order.id}`,
+      `/admin/ventes/${held.order.id}?accepter=${heldAttempt?.id}`,
+      `/admin/ventes/${refunded.order.id}`,
       "/admin/bons-cadeaux",
     ]) {
       await page.goto(path);

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import {
   orders,
   paymentAttempts,
+  providerEvents,
   refunds,
   sessionTypes,
   vouchers,
@@ -102,6 +103,229 @@ describe("/admin/ventes", () => {
     const shown = await page(`/admin/ventes/${order.id}`);
     expect(textOf(shown.document.body)).toContain("retenu : montant différent");
     expect(textOf(shown.document.body)).toContain("Total reçu : 70 €");
+  });
+
+  it("shows a card refund still at the provider as in progress, and one that failed with what to do", async () => {
+    const { order } = await insertOrder({
+      method: "card",
+      buyer: "Remboursements suivis",
+      createdAt: new Date(base + 3 * minute),
+    });
+    const [attempt] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "succeeded",
+      })
+      .returning();
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await serverDatabase()
+      .insert(refunds)
+      .values([
+        {
+          orderId: order.id,
+          attemptId: attempt?.id ?? "",
+          amountCents: 2000,
+          reason: "Geste",
+          status: "pending",
+          providerReference: `re_${randomUUID()}`,
+          idempotencyKey: randomUUID(),
+          createdAt: new Date(Date.now() - 120 * minute),
+        },
+        {
+          orderId: order.id,
+          attemptId: attempt?.id ?? "",
+          amountCents: 3000,
+          status: "failed",
+          providerReference: `re_${randomUUID()}`,
+          error: "La carte du client a expiré ou a été annulée.",
+          idempotencyKey: randomUUID(),
+          createdAt: new Date(Date.now() - 60 * minute),
+        },
+      ]);
+    // Stripe's word on the failed one, kept in the inbox: shown in the order's history.
+    await serverDatabase()
+      .insert(providerEvents)
+      .values({
+        provider: "stripe",
+        eventId: `evt_${randomUUID()}`,
+        type: "refund.failed",
+        payload: {},
+        refund: {
+          refundReference: `re_${randomUUID()}`,
+          refundId: null,
+          paymentReference: attempt?.paymentReference ?? "",
+          status: "failed",
+          failureReason: "expired_or_canceled_card",
+        },
+        occurredAt: new Date(),
+        processedAt: new Date(),
+        outcome: "applied",
+      });
+    const row = rows(await page("/admin/ventes?moyen=card")).find((item) =>
+      textOf(item).includes("Remboursements suivis"),
+    );
+    expect(textOf(row)).toContain("Remboursement en cours");
+    expect(textOf(row)).toContain("Remboursement échoué");
+    const shown = textOf((await page(`/admin/ventes/${order.id}`)).document.body);
+    expect(shown).toContain("Remboursement en cours : 20 €");
+    expect(shown).toContain("Vous n'avez rien à faire");
+    expect(shown).toContain("Le remboursement de 30 € a échoué");
+    expect(shown).toContain("La carte du client a expiré ou a été annulée.");
+    expect(shown).toContain("relancez le remboursement avec « Rembourser »");
+    expect(shown).toContain("Message du prestataire reçu : refund.failed");
+    // The failed 30 € count no more: 80 € paid, 20 € on their way, 60 € left to refund.
+    expect(shown).toContain("Reste remboursable : 60 €");
+  });
+
+  it("« Accepter ce paiement » asks first, then pays a held order for what was taken, once", async () => {
+    const { order, voucher } = await insertOrder({ method: "card", buyer: "Montant retenu" });
+    const [held] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "held",
+        heldReason: "un montant de 70 € au lieu de 80 €",
+        heldAmountCents: 7000,
+        heldCurrency: "EUR",
+      })
+      .returning();
+    const path = `/admin/ventes/${order.id}`;
+    const shown = await page(path);
+    expect(textOf(shown.document.body)).toContain(
+      "Le prestataire de paiement a encaissé 70 € au lieu de 80 €",
+    );
+    expect(buttonLabelled(shown.document, "Rembourser ce paiement")).toBeDefined();
+
+    // Without a session: nothing happens.
+    const anonymous = await postForm(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(anonymous.status).toBe(401);
+    // From another site: refused before anything.
+    const foreign = await postForm(
+      path,
+      { intent: "accept-held", id: held?.id ?? "" },
+      { cookie: admin.cookie(), headers: { Origin: "https://ailleurs.example" } },
+    );
+    expect(foreign.status).toBe(403);
+    const [still] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, held?.id ?? ""));
+    expect(still?.status).toBe("held");
+
+    const asked = await pressButton(path, buttonLabelled(shown.document, "Accepter ce paiement"), {
+      cookie: admin.cookie(),
+    });
+    const dialog = asked.document.querySelector('[role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Accepter le paiement de 70 € pour cette commande de 80 € ?");
+    const confirmed = await pressButton(
+      path,
+      buttonLabelled(dialog ?? asked.document, "Accepter"),
+      {
+        cookie: admin.cookie(),
+      },
+    );
+    expect(confirmed.status).toBe(302);
+    expect(flashedToast(confirmed.headers)?.title).toBe("Paiement accepté");
+    const [paid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(paid?.status).toBe("paid");
+    expect((await voucherRow(voucher.id))?.status).toBe("active");
+    // Clicked again (a second tab): nothing more.
+    const again = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(flashedToast(again.headers)?.title).toBe("Ce paiement est déjà accepté");
+    const after = textOf((await page(path)).document.body);
+    expect(after.match(/Journal : Paiement reçu/g)).toHaveLength(1);
+    expect(after).toContain("Reste remboursable : 70 €");
+    expect(after).not.toContain("Paiement à vérifier");
+  });
+
+  it("« Rembourser ce paiement » gives a held payment back; the order stays unpaid", async () => {
+    const { order } = await insertOrder({ method: "card", buyer: "Rendre retenu" });
+    const [held] = await serverDatabase()
+      .insert(paymentAttempts)
+      .values({
+        orderId: order.id,
+        provider: "stripe",
+        providerReference: `cs_${randomUUID()}`,
+        paymentReference: `pi_${randomUUID()}`,
+        amountCents: order.amountCents,
+        idempotencyKey: randomUUID(),
+        status: "held",
+        heldReason: "un montant de 90 € au lieu de 80 €",
+        heldAmountCents: 9000,
+        heldCurrency: "EUR",
+      })
+      .returning();
+    const path = `/admin/ventes/${order.id}`;
+    const asked = await page(`${path}?rendre=${held?.id}`);
+    const dialog = asked.document.querySelector('[role="alertdialog"]');
+    expect(textOf(dialog)).toContain("Rembourser 90 € à Rendre retenu ?");
+    const done = await pressButton(path, buttonLabelled(dialog ?? asked.document, "Rembourser"), {
+      cookie: admin.cookie(),
+    });
+    expect(done.status).toBe(302);
+    expect(flashedToast(done.headers)?.title?.replace(/\s/g, " ")).toBe(
+      "Remboursement de 90 € demandé",
+    );
+    const [returned] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, held?.id ?? ""));
+    expect(returned?.status).toBe("returned");
+    // This server has no card keys: the refund waits, and the site will ask again by itself.
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(refund).toMatchObject({ amountCents: 9000, status: "pending", providerReference: null });
+    const [unpaid] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(unpaid?.status).toBe("awaiting_payment");
+    const after = textOf((await page(path)).document.body);
+    expect(after).toContain("Remboursement en cours : 90 €");
+    expect(after).toContain("le site lui redemande tout seul toutes les 15 minutes");
+    expect(after).not.toContain("Paiement à vérifier");
+    expect(after).not.toContain("Reste remboursable");
+    // Accepting it now is refused.
+    const late = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    expect(flashedToast(late.headers)).toMatchObject({
+      type: "error",
+      title: "Ce paiement a déjà été remboursé au client : il ne peut plus être accepté.",
+    });
+  });
+
+  it("refuses in French to accept or refund here a payment that is not held", async () => {
+    const { order } = await insertOrder({ method: "transfer", buyer: "Pas retenu" });
+    const [attempt] = await serverDatabase()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, order.id));
+    const path = `/admin/ventes/${order.id}`;
+    for (const intent of ["accept-held", "refund-held"]) {
+      const refused = await post(path, { intent, id: attempt?.id ?? "" });
+      expect(refused.status).toBe(302);
+      expect(flashedToast(refused.headers)).toMatchObject({
+        type: "error",
+        title: expect.stringContaining("Ce paiement n'attend pas votre décision"),
+      });
+    }
+    const [unchanged] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(unchanged?.status).toBe("awaiting_payment");
+    expect(
+      await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id)),
+    ).toHaveLength(0);
   });
 
   it("filters by method and shows a late payment", async () => {

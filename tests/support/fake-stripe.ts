@@ -92,8 +92,16 @@ export type FakeStripe = {
   pay: (sessionId: string, options?: { amountTotal?: number }) => Promise<FakeCheckoutSession>;
   /** Expires an open session now, as its `expires_at` passing would: `checkout.session.expired`. */
   expireNow: (sessionId: string) => Promise<FakeCheckoutSession>;
-  /** A pending refund settles: `refund.updated` (and `charge.refunded` or `refund.failed`). */
-  settleRefund: (refundId: string, status: "succeeded" | "failed") => Promise<FakeRefund>;
+  /**
+   * A pending refund settles: `refund.updated` (and `charge.refunded` or `refund.failed`, with Stripe's
+   * `failure_reason`, `expired_or_canceled_card` by default). `silently`: no event at all (lost webhooks:
+   * only a retrieval finds it).
+   */
+  settleRefund: (
+    refundId: string,
+    status: "succeeded" | "failed",
+    options?: { failureReason?: string; silently?: boolean },
+  ) => Promise<FakeRefund>;
   /** The status new refunds get: `succeeded` (Stripe's usual answer for a card) or `pending`. */
   refundOutcome: "succeeded" | "pending";
   /** Events are kept instead of being sent until `deliverHeld` (or `deliver`). */
@@ -504,6 +512,16 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     ["POST", /^\/v1\/refunds$/, "POST /v1/refunds", (_id, form) => createRefund(form)],
     [
       "GET",
+      /^\/v1\/refunds\/([^/]+)$/,
+      "GET /v1/refunds/:id",
+      (id) => {
+        const refund = refunds.get(id);
+        if (!refund) throw noSuch("refund", id, "id");
+        return refund;
+      },
+    ],
+    [
+      "GET",
       /^\/v1\/webhook_endpoints$/,
       "GET /v1/webhook_endpoints",
       () => list("/v1/webhook_endpoints", [...endpoints.values()].map(publicEndpoint)),
@@ -753,18 +771,20 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     refunds: () => [...refunds.values()],
     pay: (sessionId, payOptions = {}) => paySession(sessionId, payOptions.amountTotal),
     expireNow: (sessionId) => expireSession(sessionId),
-    async settleRefund(refundId, status) {
+    async settleRefund(refundId, status, settleOptions = {}) {
       const refund = refunds.get(refundId);
       if (!refund) throw new Error(`No refund ${refundId} in the fake Stripe`);
-      refund.status = status;
-      await emit("refund.updated", refund);
       const charge = charges.get(refund.payment_intent);
       if (!charge) throw new Error(`No charge for ${refund.payment_intent} in the fake Stripe`);
-      if (status === "succeeded") await emitChargeRefunded(charge);
-      else {
+      refund.status = status;
+      if (status === "failed") {
+        refund.failure_reason = settleOptions.failureReason ?? "expired_or_canceled_card";
         charge.amount_refunded -= refund.amount;
-        await emit("refund.failed", refund);
       }
+      if (settleOptions.silently) return refund;
+      await emit("refund.updated", refund);
+      if (status === "succeeded") await emitChargeRefunded(charge);
+      else await emit("refund.failed", refund);
       return refund;
     },
     holdEvents: () => void (holding = true),

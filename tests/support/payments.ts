@@ -15,6 +15,7 @@ import {
   type PaymentProvider,
   type ProviderPaymentState,
   type RefundRequest,
+  type RefundResult,
 } from "../../app/server/payments/provider.server";
 import { replacePaymentProviderForTests } from "../../app/server/payments/providers.server";
 
@@ -26,7 +27,15 @@ import { replacePaymentProviderForTests } from "../../app/server/payments/provid
 /** A card provider in memory: checkouts by reference, each one's state set by the test. */
 export function memoryCardProvider() {
   const checkouts = new Map<string, ProviderPaymentState & { idempotencyKey: string }>();
-  const calls = { create: [] as CheckoutRequest[], refund: [] as RefundRequest[], expire: 0 };
+  const calls = {
+    create: [] as CheckoutRequest[],
+    refund: [] as RefundRequest[],
+    expire: 0,
+    retrieveRefund: 0,
+  };
+  /** The refunds made, by reference: one per idempotency key, as Stripe keeps them. */
+  const refundsMade = new Map<string, RefundResult & { idempotencyKey: string }>();
+  const refundPlan = { outcome: "succeeded" as "succeeded" | "pending", failing: 0 };
   let failing = false;
   const provider: PaymentProvider = {
     name: "stripe",
@@ -69,7 +78,25 @@ export function memoryCardProvider() {
     },
     async refund(request) {
       calls.refund.push(request);
-      return { refundReference: `re_${request.idempotencyKey}`, status: "succeeded" };
+      if (refundPlan.failing > 0) {
+        refundPlan.failing -= 1;
+        throw new ProviderUnavailableError("Le prestataire ne répond pas.");
+      }
+      const refundReference = `re_${request.idempotencyKey}`;
+      const made = refundsMade.get(refundReference) ?? {
+        refundReference,
+        status: refundPlan.outcome,
+        failureReason: null,
+        idempotencyKey: request.idempotencyKey,
+      };
+      refundsMade.set(refundReference, made);
+      return { ...made };
+    },
+    async retrieveRefund(reference) {
+      calls.retrieveRefund += 1;
+      const made = refundsMade.get(reference);
+      if (!made) throw new ProviderUnavailableError("remboursement inconnu");
+      return { ...made };
     },
     formActionOrigins: () => ["https://checkout.example.test"],
   };
@@ -90,6 +117,22 @@ export function memoryCardProvider() {
     failNext(value: boolean) {
       failing = value;
     },
+    /** The status new refunds get (`pending`: settled later by `settleRefund`). */
+    refundOutcome(outcome: "succeeded" | "pending") {
+      refundPlan.outcome = outcome;
+    },
+    /** The next `times` refund calls fail, as a provider that does not answer. */
+    failRefunds(times: number) {
+      refundPlan.failing = times;
+    },
+    /** A pending refund settles at the provider (no event: the test delivers one, or reconciles). */
+    settleRefund(reference: string, status: "succeeded" | "failed", failureReason?: string) {
+      const made = refundsMade.get(reference);
+      if (!made) throw new Error(`no refund ${reference}`);
+      Object.assign(made, { status, failureReason: failureReason ?? null });
+    },
+    /** How many distinct refunds the provider made. */
+    refundCount: () => refundsMade.size,
     install() {
       replacePaymentProviderForTests("stripe", provider);
     },

@@ -26,22 +26,31 @@ export function VoucherStatusBadge({ status }: { status: keyof typeof VOUCHER_ST
   return <StatusBadge tone={VOUCHER_TONES[status]}>{VOUCHER_STATUS_LABELS[status]}</StatusBadge>;
 }
 
-/** What the owner must look at on an order: paid late, a total that differs (held), paid twice. */
+/**
+ * What the owner must look at on an order: paid late, a total that differs (held), paid twice, a refund
+ * on its way at the provider or one that failed and was not given again (decision 0171).
+ */
 export function OrderFlags({
   late,
   held,
   duplicate,
+  refundPending = false,
+  refundFailed = false,
 }: {
   late: boolean;
   held: boolean;
   duplicate: boolean;
+  refundPending?: boolean;
+  refundFailed?: boolean;
 }) {
-  if (!late && !held && !duplicate) return null;
+  if (!late && !held && !duplicate && !refundPending && !refundFailed) return null;
   return (
     <p className="flex flex-wrap gap-1">
       {late ? <StatusBadge tone="danger">Paiement en retard</StatusBadge> : null}
       {held ? <StatusBadge tone="danger">Montant différent</StatusBadge> : null}
       {duplicate ? <StatusBadge tone="danger">Payée deux fois</StatusBadge> : null}
+      {refundPending ? <StatusBadge tone="warning">Remboursement en cours</StatusBadge> : null}
+      {refundFailed ? <StatusBadge tone="danger">Remboursement échoué</StatusBadge> : null}
     </p>
   );
 }

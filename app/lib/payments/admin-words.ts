@@ -27,6 +27,7 @@ export const ATTEMPT_STATUS_LABELS: Record<AttemptStatus, string> = {
   failed: "refusé",
   expired: "expiré",
   held: "retenu : montant différent",
+  returned: "montant différent, remboursé au client",
 };
 
 export const PROVIDER_LABELS: Record<string, string> = {

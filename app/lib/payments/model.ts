@@ -70,9 +70,19 @@ export type ProviderName = (typeof PROVIDER_NAMES)[number];
  * - `succeeded`: paid (applied to its order once);
  * - `failed`: refused by the provider (the buyer may try again: a new attempt);
  * - `expired`: its window closed unpaid;
- * - `held`: the provider reports a total that differs from our order's: never applied, shown to the owner.
+ * - `held`: the provider reports a total that differs from our order's: never applied, shown to the owner,
+ *   who accepts it (`succeeded`) or refunds it (decision 0172);
+ * - `returned`: a held payment the owner chose to refund: the money received, journalled and given back,
+ *   never counted for its order.
  */
-export const ATTEMPT_STATUSES = ["open", "succeeded", "failed", "expired", "held"] as const;
+export const ATTEMPT_STATUSES = [
+  "open",
+  "succeeded",
+  "failed",
+  "expired",
+  "held",
+  "returned",
+] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /** What a payment source reports about an attempt (webhook, return page, expiry job, reconciliation, owner). */

@@ -1279,6 +1279,12 @@ export const paymentAttempts = pgTable(
     redirectUrl: text("redirect_url"),
     /** Why a report was held for the owner (the provider's total or currency differs from ours). */
     heldReason: text("held_reason"),
+    /**
+     * What the provider said it took when the attempt was held (decision 0172): the amount the owner
+     * accepts or refunds; null when it did not say (ours) or the attempt was never held.
+     */
+    heldAmountCents: integer("held_amount_cents"),
+    heldCurrency: varchar("held_currency", { length: 3 }),
     /** Paid an order another attempt had already paid: its money is owed back to the buyer. */
     duplicate: boolean("duplicate").notNull().default(false),
     /** The last error of the provider's creation (the buyer may try again: a new attempt). */
@@ -1320,6 +1326,19 @@ export type StoredPaymentState = {
 };
 
 /**
+ * What an inbox event says of a refund (ProviderRefundState, decision 0171): one refund by its reference
+ * (or our refund's id the provider carries), or — `refundReference` and `refundId` null — every refund
+ * still pending on one payment, to ask the provider about.
+ */
+export type StoredRefundState = {
+  refundReference: string | null;
+  refundId: string | null;
+  paymentReference: string | null;
+  status: "pending" | "succeeded" | "failed" | null;
+  failureReason: string | null;
+};
+
+/**
  * The providers' webhook inbox: each verified event once (provider + event id), applied by the job
  * `payments.apply-event`, which marks it processed or records why it failed (and retries).
  */
@@ -1331,7 +1350,10 @@ export const providerEvents = pgTable(
     eventId: varchar("event_id", { length: 255 }).notNull(),
     type: varchar("type", { length: 100 }).notNull(),
     payload: jsonb("payload").notNull(),
-    payment: jsonb("payment").$type<StoredPaymentState>().notNull(),
+    /** What it says of a checkout; null for an event about a refund (`refund`). */
+    payment: jsonb("payment").$type<StoredPaymentState>(),
+    /** What it says of a refund (decision 0171); null for an event about a checkout. */
+    refund: jsonb("refund").$type<StoredRefundState>(),
     /** When the provider says the event happened. */
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
@@ -1343,6 +1365,10 @@ export const providerEvents = pgTable(
   },
   (table) => [
     check("provider_events_provider_check", sql`${table.provider} in ${oneOf(PROVIDER_NAMES)}`),
+    check(
+      "provider_events_subject_check",
+      sql`${table.payment} is not null or ${table.refund} is not null`,
+    ),
     uniqueIndex("provider_events_event_idx").on(table.provider, table.eventId),
     index("provider_events_unprocessed_idx")
       .on(table.receivedAt)
@@ -1352,6 +1378,10 @@ export const providerEvents = pgTable(
       sql`(${table.payment} ->> 'providerReference')`,
     ),
     index("provider_events_received_idx").on(table.provider, table.receivedAt),
+    // An order's history finds the events about its payments' refunds (decision 0171).
+    index("provider_events_refund_payment_idx")
+      .on(sql`(${table.refund} ->> 'paymentReference')`)
+      .where(sql`${table.refund} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { OrderKind, OrderStatus, PaymentMethod } from "~/lib/payments/model";
 import { isoDayInParis } from "~/lib/dates";
 import { now } from "../clock.server";
@@ -32,6 +32,14 @@ const heldAttempt = sql<boolean>`exists (select 1 from payment_attempts a
   where a.order_id = ${outerOrderId} and a.status = 'held')`;
 const duplicateAttempt = sql<boolean>`exists (select 1 from payment_attempts a
   where a.order_id = ${outerOrderId} and a.duplicate)`;
+/** A refund still on its way at the provider (decision 0171). */
+const refundPending = sql<boolean>`exists (select 1 from refunds r
+  where r.order_id = ${outerOrderId} and r.status = 'pending')`;
+/** A refund that failed with none asked since: the owner must give the money back another way. */
+const refundFailed = sql<boolean>`exists (select 1 from refunds r
+  where r.order_id = ${outerOrderId} and r.status = 'failed'
+    and not exists (select 1 from refunds later where later.order_id = r.order_id
+      and later.status <> 'failed' and later.created_at > r.created_at))`;
 
 /** One page of orders with their lines' labels and the flags the owner must see. */
 export async function orderPage(filter: OrderListFilter, position: PagePosition) {
@@ -57,6 +65,8 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
             from order_lines l where l.order_id = ${outerOrderId}), '')`,
           held: heldAttempt,
           duplicate: duplicateAttempt,
+          refundPending,
+          refundFailed,
           cursor: cursorColumn(ORDER_LIST_ORDER),
         })
         .from(orders)
@@ -69,10 +79,29 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
   return { ...page, matching: total?.value ?? 0 };
 }
 
-/** What happened to an order beside its attempts and refunds: the provider's events, journal, e-mails. */
-export async function orderHistory(orderId: string, attemptReferences: string[]) {
+/**
+ * What happened to an order beside its attempts and refunds: the provider's events (about its checkouts,
+ * and about the refunds of its payments, decision 0171), journal, e-mails.
+ */
+export async function orderHistory(
+  orderId: string,
+  attemptReferences: string[],
+  paymentReferences: string[] = [],
+) {
+  const aboutOrder = [
+    attemptReferences.length > 0
+      ? inArray(sql<string>`${providerEvents.payment} ->> 'providerReference'`, [
+          ...attemptReferences,
+        ])
+      : undefined,
+    paymentReferences.length > 0
+      ? inArray(sql<string>`${providerEvents.refund} ->> 'paymentReference'`, [
+          ...paymentReferences,
+        ])
+      : undefined,
+  ].filter((condition) => condition !== undefined);
   const [events, journal, mails, voucher] = await Promise.all([
-    attemptReferences.length === 0
+    aboutOrder.length === 0
       ? Promise.resolve([])
       : db()
           .select({
@@ -85,11 +114,7 @@ export async function orderHistory(orderId: string, attemptReferences: string[])
             error: providerEvents.error,
           })
           .from(providerEvents)
-          .where(
-            inArray(sql<string>`${providerEvents.payment} ->> 'providerReference'`, [
-              ...attemptReferences,
-            ]),
-          )
+          .where(or(...aboutOrder))
           .orderBy(asc(providerEvents.receivedAt)),
     db()
       .select({

@@ -38,6 +38,11 @@ export type PaymentReport = (
   source: StatusSource;
   /** How the owner was paid (« Marquer payé »). */
   means?: OfflineMeans;
+  /**
+   * The owner accepts a held payment (« Accepter ce paiement », decision 0172; source `owner`): applied as
+   * paid with the amount the provider said it took.
+   */
+  acceptHeld?: boolean;
 };
 
 export type PaymentOutcome = {
@@ -126,6 +131,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     report: report.status,
     amountMatches: !amountDiffers && !currencyDiffers,
     otherOpenAttempt: otherOpen !== undefined,
+    ownerAcceptsHeld: report.acceptHeld === true && report.source === "owner",
   });
   const unchanged = (outcome: "already_applied" | "ignored"): PaymentOutcome => ({
     outcome,
@@ -151,6 +157,9 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     await compareAndSetAttempt(tx, attempt.id, decision.attemptFrom, {
       status: "held",
       heldReason: reasons.join(" et "),
+      // What the provider took: what the owner may accept or give back (decision 0172).
+      heldAmountCents: report.amountCents,
+      heldCurrency: report.currency?.toUpperCase() ?? null,
       paymentReference: report.paymentReference ?? attempt.paymentReference,
       updatedAt: at,
     });
@@ -170,8 +179,14 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
 
   const succeeded = decision.attemptTo === "succeeded";
   const means = report.means ?? attempt.means ?? null;
+  // A held payment the owner accepts counts for what the provider took, not for our order's total.
+  const received =
+    attempt.status === "held"
+      ? (attempt.heldAmountCents ?? attempt.amountCents)
+      : attempt.amountCents;
   await compareAndSetAttempt(tx, attempt.id, decision.attemptFrom, {
     status: decision.attemptTo,
+    amountCents: received,
     paymentReference: report.paymentReference ?? attempt.paymentReference,
     means,
     ...(succeeded ? { succeededAt: at } : {}),
@@ -212,7 +227,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
       kind: "payment",
       orderId: order.id,
       attemptId: attempt.id,
-      amountCents: attempt.amountCents,
+      amountCents: received,
       method: journalMethod(attempt.provider, order.method, means),
       providerReference:
         report.paymentReference ?? attempt.paymentReference ?? attempt.providerReference,
@@ -220,6 +235,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
         source: report.source,
         ...(decision.outcome === "late" ? { late: true } : {}),
         ...(decision.outcome === "duplicate" ? { duplicate: true } : {}),
+        ...(attempt.status === "held" ? { acceptedHeld: true } : {}),
       },
     });
   }

@@ -19,8 +19,11 @@ import { orderTokenFor } from "./order-token.server";
  * stand. What a kind of order sends of its own (a voucher's PDF) is its kind's.
  */
 
-/** The buyer's: the payment received, or the order released unpaid. */
-type BuyerMailJob = { orderId: string; event: "paid" | "expired" };
+/**
+ * The buyer's: the payment received, the order released unpaid, or a payment whose total differed given
+ * back (`returned`, decision 0172: its attempt named).
+ */
+type BuyerMailJob = { orderId: string; event: "paid" | "expired" | "returned"; attemptId?: string };
 /** The owner's: what needs her (a payment held, paid late, paid twice). */
 type OwnerMailJob = { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" };
 
@@ -80,6 +83,29 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
   const { identity, legal } = (await readSiteContent()).documents;
   const link = await orderPageUrl(order.id);
   const amount = formatCents(order.amountCents);
+  if (job.event === "returned") {
+    const [attempt] = await db()
+      .select({ amountCents: paymentAttempts.amountCents })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, job.attemptId ?? ""));
+    if (!attempt) return null;
+    const taken = formatCents(attempt.amountCents);
+    return clientMail({
+      to: order.buyerEmail,
+      subject: `Remboursement de votre paiement de ${taken}`,
+      lines: [
+        `Bonjour ${order.buyerName},`,
+        `Le montant payé (${taken}) ne correspondait pas à votre commande de ${amount} : nous vous le remboursons en entier, sur la carte utilisée. Il apparaîtra sur votre relevé d'ici 5 à 10 jours.`,
+        order.status === "awaiting_payment"
+          ? "Votre commande n'est pas réglée : vous pouvez la payer de nouveau depuis sa page."
+          : "Votre commande et son état sont sur sa page :",
+      ],
+      link,
+      button: "Voir ma commande",
+      footer: "au sujet de votre commande",
+      identity,
+    });
+  }
   const subject =
     job.event === "paid"
       ? `Paiement reçu : ${amount}`
@@ -131,7 +157,7 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
     `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     ...(job.event === "held"
       ? [
-          `Le prestataire de paiement annonce : ${attempt.heldReason ?? "un montant différent"}. Rien n'a été appliqué : vérifiez le paiement avant de valider la commande.`,
+          `Le prestataire de paiement annonce : ${attempt.heldReason ?? "un montant différent"}. Rien n'a été appliqué : sur la page de la commande, acceptez ce paiement tel quel ou remboursez-le au client.`,
         ]
       : job.event === "late"
         ? [

@@ -7,12 +7,14 @@ import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { applyPaymentStatus } from "./apply-payment.server";
 import type { VerifiedEvent } from "./provider.server";
+import { applyRefundState } from "./refund-status.server";
 
 /*
  * The providers' webhook inbox (decision 0162): an event whose signature was verified is stored once
  * (provider + event id) with the job that applies it, in one transaction, before the webhook is answered;
- * the job applies its payment state through applyPaymentStatus. The same event delivered again is
- * answered « duplicate » and applied nothing; an event about no payment is not kept.
+ * the job applies its payment state through applyPaymentStatus, or its refund's through completeRefund
+ * (decision 0171). The same event delivered again is answered « duplicate » and applied nothing; an event
+ * about neither a payment nor a refund is not kept.
  */
 
 /** The last event stored from `provider` (the settings page shows its age), or null. */
@@ -36,8 +38,9 @@ export async function receiveProviderEvent(
   provider: ProviderName,
   event: VerifiedEvent,
 ): Promise<"stored" | "duplicate" | "ignored"> {
-  if (!event.payment) return "ignored";
   const payment = event.payment;
+  const refund = event.refund ?? null;
+  if (!payment && !refund) return "ignored";
   return db().transaction(async (tx) => {
     const [row] = await tx
       .insert(providerEvents)
@@ -47,6 +50,7 @@ export async function receiveProviderEvent(
         type: event.type,
         payload: event.payload ?? {},
         payment,
+        refund,
         occurredAt: event.createdAt,
         receivedAt: now(),
       })
@@ -67,9 +71,13 @@ export async function applyStoredEvent(eventRowId: string): Promise<void> {
   const [event] = await db().select().from(providerEvents).where(eq(providerEvents.id, eventRowId));
   if (!event || event.processedAt) return;
   try {
-    const { payment } = event;
-    const outcome =
-      payment.status === "open"
+    const { payment, refund } = event;
+    // An event about a refund (decision 0171): its end applied once; one that is not ours is kept as such.
+    const outcome = !payment
+      ? refund
+        ? await applyRefundState(event.provider, refund)
+        : "ignored"
+      : payment.status === "open"
         ? "open"
         : (
             await applyPaymentStatus({
@@ -84,7 +92,7 @@ export async function applyStoredEvent(eventRowId: string): Promise<void> {
           ).outcome;
     if (outcome === "unknown_attempt") {
       throw new Error(
-        `Aucune tentative de paiement ne porte la référence ${payment.providerReference}.`,
+        `Aucune tentative de paiement ne porte la référence ${payment?.providerReference}.`,
       );
     }
     await db()

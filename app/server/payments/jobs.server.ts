@@ -9,6 +9,7 @@ import { queueBuyerPaymentMail } from "./emails.server";
 import { orderKindEffects } from "./order-kinds.server";
 import { applyProviderState } from "./provider-state.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import { followPendingRefunds } from "./refund-status.server";
 
 /*
  * The payments core's recurring jobs (decision 0162), listed in boot/jobs.server: the expiry of checkouts
@@ -149,7 +150,10 @@ export const paymentExpiryJob = defineJob({
   },
 });
 
-/** The queue `payments.reconciliation`, every 15 minutes: open attempts asked to their provider. */
+/**
+ * The queue `payments.reconciliation`, every 15 minutes: open attempts and pending refunds asked to their
+ * provider.
+ */
 export const paymentReconciliationJob = defineJob({
   name: "payments.reconciliation",
   policy: {
@@ -162,5 +166,7 @@ export const paymentReconciliationJob = defineJob({
   schedule: { cron: "*/15 * * * *", tz: "Europe/Paris" },
   handler: async () => {
     await reconcileOpenAttempts();
+    // Refunds left pending or unsent (decision 0171): a lost event never leaves one pending for ever.
+    await followPendingRefunds();
   },
 });

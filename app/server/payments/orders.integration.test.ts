@@ -230,6 +230,8 @@ describe("refunds", () => {
       paymentReference: `pi_${attempt?.providerReference}`,
       amountCents: 4_000,
       idempotencyKey: refund.idempotencyKey,
+      // Carried back in the provider's events (decision 0171).
+      refundId: refund.id,
     });
     const journal = await journalRowsOf(order.orderId);
     expect(journal.map((row) => [row.kind, row.amountCents, row.method])).toEqual([

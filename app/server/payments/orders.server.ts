@@ -18,6 +18,7 @@ import { appendJournal, type Tx } from "./journal.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
 import { looksLikeOrderToken, orderTokenFor, orderTokenHash } from "./order-token.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import type { RefundResult } from "./provider.server";
 import { PaymentRefusedError } from "./refusals.server";
 import { newTransferReference } from "./transfer-reference";
 
@@ -330,7 +331,8 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
   return { ...(await ensureCheckout(order)), created: false };
 }
 
-async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
+/** The order's row, locked for the transaction (refunds and offline payments serialise on it). */
+export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
   if (!order) throw new PaymentRefusedError("not_found");
   return order;
@@ -390,7 +392,7 @@ export async function markPaidOffline(
 export type RefundRecord = typeof refunds.$inferSelect;
 
 /** Refunds that count against what was paid: done, or on their way. */
-const COUNTED_REFUNDS: RefundStatus[] = [
+export const COUNTED_REFUNDS: RefundStatus[] = [
   "pending",
   "succeeded",
   "to_refund_offline",
@@ -457,8 +459,11 @@ export async function requestRefund(
   return sendRefund(refund, attempt.provider, attempt.paymentReference);
 }
 
-/** Asks the provider for a refund still pending (again, after an error: its key refunds once). */
-async function sendRefund(
+/**
+ * Asks the provider for a refund still pending (again, after an error: its key refunds once, decision
+ * 0171), with our refund's id for its events to name it.
+ */
+export async function sendRefund(
   refund: RefundRecord,
   providerName: ProviderName,
   paymentReference: string | null,
@@ -470,24 +475,9 @@ async function sendRefund(
       paymentReference,
       amountCents: refund.amountCents,
       idempotencyKey: refund.idempotencyKey,
+      refundId: refund.id,
     });
-    if (result.status === "succeeded") {
-      return completeRefund(refund.id, "succeeded", result.refundReference);
-    }
-    if (result.status === "failed") {
-      return completeRefund(
-        refund.id,
-        "failed",
-        result.refundReference,
-        "Refusé par le prestataire.",
-      );
-    }
-    const [pending] = await db()
-      .update(refunds)
-      .set({ providerReference: result.refundReference, updatedAt: now() })
-      .where(eq(refunds.id, refund.id))
-      .returning();
-    return pending ?? refund;
+    return await settleRefund(refund, result);
   } catch (error) {
     log.warn("refund_failed", { refundId: refund.id, error });
     const [noted] = await db()
@@ -496,6 +486,54 @@ async function sendRefund(
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
       .returning();
     return noted ?? refund;
+  }
+}
+
+/**
+ * What the provider answered of a refund, applied (decision 0171): succeeded or failed, its end (once,
+ * completeRefund); pending, its reference kept (the error of an earlier try cleared) for its events and
+ * the reconciliation to follow it.
+ */
+export async function settleRefund(
+  refund: RefundRecord,
+  result: RefundResult,
+): Promise<RefundRecord> {
+  if (result.status === "succeeded") {
+    return completeRefund(refund.id, "succeeded", result.refundReference);
+  }
+  if (result.status === "failed") {
+    return completeRefund(
+      refund.id,
+      "failed",
+      result.refundReference,
+      refundFailureText(result.failureReason ?? null),
+    );
+  }
+  const [pending] = await db()
+    .update(refunds)
+    .set({
+      providerReference: result.refundReference ?? refund.providerReference,
+      error: null,
+      updatedAt: now(),
+    })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
+    .returning();
+  return pending ?? refund;
+}
+
+/** Why a refund failed, in the owner's words (Stripe's `failure_reason`). */
+export function refundFailureText(reason: string | null): string {
+  switch (reason) {
+    case "expired_or_canceled_card":
+      return "La carte du client a expiré ou a été annulée.";
+    case "lost_or_stolen_card":
+      return "La carte du client a été déclarée perdue ou volée.";
+    case "charge_for_pending_refund_disputed":
+      return "Le client a contesté ce paiement auprès de sa banque.";
+    case "insufficient_funds":
+      return "Le solde de votre compte Stripe ne suffit pas pour ce remboursement.";
+    default:
+      return "Le prestataire de paiement a refusé ce remboursement.";
   }
 }
 
@@ -553,12 +591,17 @@ export async function completeRefund(
       providerReference: refund.providerReference,
       details: { reason: refund.reason },
     });
+    // A held payment given back (`returned`, decision 0172) never counted for the order: its refund
+    // neither changes the order nor tells its kind.
+    if (attempt?.status !== "succeeded") return refund;
     const totals = await tx.execute<{ paid: number; refunded: number }>(sql`
       select
         (select coalesce(sum(amount_cents), 0) from payment_attempts
           where order_id = ${order.id} and status = 'succeeded')::int as paid,
-        (select coalesce(sum(amount_cents), 0) from refunds
-          where order_id = ${order.id} and status in ('succeeded', 'refunded_offline'))::int as refunded`);
+        (select coalesce(sum(r.amount_cents), 0) from refunds r
+          join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+          where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline'))::int
+          as refunded`);
     const { paid = 0, refunded = 0 } = totals.rows[0] ?? {};
     const fullyRefunded = refunded >= paid;
     let orderNow = order;

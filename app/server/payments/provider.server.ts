@@ -48,6 +48,23 @@ export type ProviderPaymentState = {
   paymentReference: string | null;
 };
 
+/**
+ * What the provider says of a refund (decision 0171): one refund, by its reference and by our refund's id
+ * when the provider carries it back (Stripe's metadata); or, with both null, that a payment was refunded
+ * without saying which refund (Stripe's `charge.refunded`): the core then asks about the refunds still
+ * pending on `paymentReference`.
+ */
+export type ProviderRefundState = {
+  refundReference: string | null;
+  /** Our `refunds.id`, as sent with the refund. */
+  refundId: string | null;
+  paymentReference: string | null;
+  /** Null: the event does not say (ask the provider). */
+  status: "pending" | "succeeded" | "failed" | null;
+  /** The provider's word for a failure (Stripe's `failure_reason`), shown to the owner in French. */
+  failureReason: string | null;
+};
+
 /** A webhook event, once its signature was verified. */
 export type VerifiedEvent = {
   eventId: string;
@@ -55,8 +72,13 @@ export type VerifiedEvent = {
   createdAt: Date;
   /** The event as received (stored in the inbox, applied by a job). */
   payload: unknown;
-  /** What it says of a checkout, or null for an event that concerns none (ignored, answered 200). */
+  /** What it says of a checkout, or null for an event that concerns none. */
   payment: ProviderPaymentState | null;
+  /**
+   * What it says of a refund (decision 0171), or null. An event with neither is ignored (answered 200,
+   * not stored).
+   */
+  refund?: ProviderRefundState | null;
 };
 
 export type RefundRequest = {
@@ -64,12 +86,16 @@ export type RefundRequest = {
   amountCents: number;
   /** Unique per refund row: a retried refund refunds once. */
   idempotencyKey: string;
+  /** Our refund's id, carried by the provider back in its events (decision 0171). */
+  refundId?: string;
 };
 
 export type RefundResult = {
   /** The provider's refund id; null for an offline refund (the owner gives the money back herself). */
   refundReference: string | null;
   status: "pending" | "succeeded" | "failed" | "offline";
+  /** Why it failed, in the provider's words (`expired_or_canceled_card`…); null otherwise. */
+  failureReason?: string | null;
 };
 
 /** A webhook whose signature, timestamp or secret does not verify: answered 400, nothing stored. */
@@ -91,6 +117,8 @@ export interface PaymentProvider {
   /** Verifies a webhook on its raw body (throws WebhookVerificationError) before anything reads it. */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): VerifiedEvent;
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** What became of a refund the provider answered `pending` (decision 0171). */
+  retrieveRefund(refundReference: string): Promise<RefundResult>;
   /** The origins our forms may post to for this provider (the CSP's `form-action`). */
   formActionOrigins(): string[];
 }

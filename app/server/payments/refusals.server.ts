@@ -6,7 +6,10 @@ export type PaymentRefusalCode =
   | "not_awaiting_payment"
   | "not_paid"
   | "refund_too_large"
-  | "refund_not_open";
+  | "refund_not_open"
+  | "not_held"
+  | "held_other_currency"
+  | "held_returned";
 
 const MESSAGES: Record<PaymentRefusalCode, string> = {
   invalid_order: "Cette commande est incomplète : vérifiez ses lignes et son montant.",
@@ -16,6 +19,11 @@ const MESSAGES: Record<PaymentRefusalCode, string> = {
   not_paid: "Cette commande n'a pas été payée : il n'y a rien à rembourser.",
   refund_too_large: "Ce remboursement dépasse ce qui reste payé sur cette commande.",
   refund_not_open: "Ce remboursement est déjà terminé.",
+  not_held:
+    "Ce paiement n'attend pas votre décision : seul un paiement dont le montant diffère de la commande peut être accepté ou remboursé ici.",
+  held_other_currency:
+    "Ce paiement a été fait dans une autre devise que l'euro : il ne peut pas être accepté. Remboursez-le, puis demandez au client de payer à nouveau.",
+  held_returned: "Ce paiement a déjà été remboursé au client : il ne peut plus être accepté.",
 };
 
 /** The HTTP status a page answers with: 404 for what does not exist, 409 for a state that changed. */
@@ -27,6 +35,9 @@ const STATUS: Record<PaymentRefusalCode, 400 | 404 | 409> = {
   not_paid: 409,
   refund_too_large: 400,
   refund_not_open: 409,
+  not_held: 409,
+  held_other_currency: 409,
+  held_returned: 409,
 };
 
 /** An order operation refused: expected, with its French message (never a 5xx). */

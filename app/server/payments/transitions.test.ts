@@ -129,4 +129,34 @@ describe("what a payment report does", () => {
       }
     }
   });
+
+  it("lets the owner accept a held payment whatever its total, and nothing else (decision 0172)", () => {
+    expect(
+      decidePayment(situation({ attempt: "held", amountMatches: false, ownerAcceptsHeld: true })),
+    ).toEqual({
+      outcome: "applied",
+      attemptFrom: ["held"],
+      attemptTo: "succeeded",
+      orderFrom: ["awaiting_payment"],
+      orderTo: "paid",
+    });
+    expect(
+      decidePayment(situation({ attempt: "held", order: "expired", ownerAcceptsHeld: true })),
+    ).toMatchObject({ outcome: "late", orderTo: "paid" });
+    // Accepted already (a second click): nothing more.
+    expect(
+      decidePayment(situation({ attempt: "succeeded", order: "paid", ownerAcceptsHeld: true })),
+    ).toEqual({ outcome: "already_applied" });
+    for (const attempt of ["open", "failed", "expired", "returned"] as const) {
+      expect(decidePayment(situation({ attempt, ownerAcceptsHeld: true }))).toEqual({
+        outcome: "ignored",
+      });
+    }
+    // Without the owner, a held payment stays held, and a returned one returned.
+    for (const attempt of ["held", "returned"] as const) {
+      for (const report of REPORTED_STATUSES) {
+        expect(decidePayment(situation({ attempt, report }))).toEqual({ outcome: "ignored" });
+      }
+    }
+  });
 });

@@ -22,7 +22,7 @@ export type PaymentDecision =
   | {
       outcome: "applied" | "late" | "duplicate";
       attemptFrom: readonly AttemptStatus[];
-      attemptTo: Exclude<AttemptStatus, "open" | "held">;
+      attemptTo: Exclude<AttemptStatus, "open" | "held" | "returned">;
       orderFrom: readonly OrderStatus[] | null;
       orderTo: OrderStatus | null;
     };
@@ -35,16 +35,28 @@ export type PaymentSituation = {
   amountMatches: boolean;
   /** Another attempt of the order is still open (an expiry or failure of this one then releases nothing). */
   otherOpenAttempt: boolean;
+  /**
+   * The owner accepts a held payment as it came (« Accepter ce paiement », decision 0172): a success on a
+   * `held` attempt is applied whatever its total; any other report, or any other attempt, is not hers.
+   */
+  ownerAcceptsHeld?: boolean;
 };
 
 export function decidePayment(situation: PaymentSituation): PaymentDecision {
   const { attempt, order, report } = situation;
   if (attempt === report) return { outcome: "already_applied" };
-  // A held attempt waits for the owner; a succeeded one stays paid whatever comes after it.
-  if (attempt === "held" || attempt === "succeeded") return { outcome: "ignored" };
+  if (situation.ownerAcceptsHeld) {
+    if (attempt !== "held" || report !== "succeeded") return { outcome: "ignored" };
+  } else if (attempt === "held" || attempt === "succeeded" || attempt === "returned") {
+    // A held attempt waits for the owner; a succeeded one stays paid whatever comes after it; a returned
+    // one was given back.
+    return { outcome: "ignored" };
+  }
 
   if (report === "succeeded") {
-    if (!situation.amountMatches) return { outcome: "held", attemptFrom: [attempt] };
+    if (!situation.amountMatches && !situation.ownerAcceptsHeld) {
+      return { outcome: "held", attemptFrom: [attempt] };
+    }
     if (order === "awaiting_payment" && attempt !== "expired") {
       return {
         outcome: "applied",

@@ -12,20 +12,35 @@ import {
   markRefundedOffline,
   requestRefund,
 } from "~/server/payments/orders.server";
+import { acceptHeldPayment, refundHeldPayment } from "~/server/payments/held-payments.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-/** Paid minus what is refunded or on its way: what « Rembourser » may still give back. */
-function refundable(page: NonNullable<Awaited<ReturnType<typeof findOrder>>>): number {
-  const paid = page.attempts
-    .filter((attempt) => attempt.status === "succeeded")
-    .reduce((sum, attempt) => sum + attempt.amountCents, 0);
-  const given = page.refunds
-    .filter((refund) => refund.status !== "failed")
+type Page = NonNullable<Awaited<ReturnType<typeof findOrder>>>;
+
+/** What the refunds of `attemptIds` give back, done or on their way (a failed one no more). */
+const givenBack = (page: Page, attemptIds: string[]) =>
+  page.refunds
+    .filter((refund) => refund.status !== "failed" && attemptIds.includes(refund.attemptId))
     .reduce((sum, refund) => sum + refund.amountCents, 0);
-  return Math.max(paid - given, 0);
+
+/**
+ * Paid minus what is refunded or on its way: what « Rembourser » may still give back. A held payment
+ * given back (`returned`, decision 0172) is neither paid nor refunded for the order.
+ */
+function refundable(page: Page): number {
+  const paid = page.attempts.filter((attempt) => attempt.status === "succeeded");
+  const total = paid.reduce((sum, attempt) => sum + attempt.amountCents, 0);
+  return Math.max(
+    total -
+      givenBack(
+        page,
+        paid.map((attempt) => attempt.id),
+      ),
+    0,
+  );
 }
 
 const readMeans = (value: unknown): OfflineMeans | null =>
@@ -45,6 +60,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     order.id,
     page.attempts.flatMap((attempt) =>
       attempt.providerReference ? [attempt.providerReference] : [],
+    ),
+    page.attempts.flatMap((attempt) =>
+      attempt.paymentReference ? [attempt.paymentReference] : [],
     ),
   );
   const search = new URL(request.url).searchParams;
@@ -84,17 +102,34 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amountCents: attempt.amountCents,
       duplicate: attempt.duplicate,
       heldReason: attempt.heldReason,
+      // Decision 0172: what the provider took, and for a held payment given back whose refund failed,
+      // what is still to give back.
+      heldAmountCents: attempt.heldAmountCents,
+      heldCurrency: attempt.heldCurrency,
+      returnLeftCents:
+        attempt.status === "returned"
+          ? Math.max(attempt.amountCents - givenBack(page, [attempt.id]), 0)
+          : 0,
       createdAt: attempt.createdAt.toISOString(),
       succeededAt: iso(attempt.succeededAt),
     })),
     refunds: page.refunds.map((refund) => ({
       id: refund.id,
+      attemptId: refund.attemptId,
       amountCents: refund.amountCents,
       reason: refund.reason,
       status: refund.status,
       error: refund.error,
       createdAt: refund.createdAt.toISOString(),
       completedAt: iso(refund.completedAt),
+      // Decision 0171: a refund whose call got no answer yet (tried again by the reconciliation), and
+      // a failed one that a later refund replaced (nothing left to do about it).
+      unanswered: refund.status === "pending" && refund.providerReference === null,
+      replaced:
+        refund.status === "failed" &&
+        page.refunds.some(
+          (later) => later.status !== "failed" && later.createdAt > refund.createdAt,
+        ),
     })),
     events: history.events.map((event) => ({
       ...event,
@@ -180,6 +215,39 @@ export async function action({ request, params }: Route.ActionArgs) {
           refund.status === "to_refund_offline"
             ? "Rendez l'argent au client, puis cliquez sur « Remboursé »."
             : "Le prestataire de paiement rembourse la carte du client.",
+      });
+    }
+    if (intent === "accept-held" || intent === "refund-held") {
+      const id = formData.get("id");
+      const held = page.attempts.find((attempt) => attempt.id === id);
+      if (!held)
+        return redirectWithToast(back, { type: "error", title: "Ce paiement n'existe pas" });
+      if (intent === "accept-held") {
+        const { outcome } = await acceptHeldPayment(page.order.id, held.id);
+        const received = formatCents(held.heldAmountCents ?? held.amountCents);
+        return redirectWithToast(
+          back,
+          outcome === "already_applied"
+            ? { type: "success", title: "Ce paiement est déjà accepté" }
+            : {
+                type: "success",
+                title: "Paiement accepté",
+                description: `${received} enregistrés : la commande est payée et le bon cadeau est émis.`,
+              },
+        );
+      }
+      const refund = await refundHeldPayment(
+        page.order.id,
+        held.id,
+        "Montant différent de la commande",
+      );
+      return redirectWithToast(back, {
+        type: "success",
+        title: `Remboursement de ${formatCents(refund.amountCents)} demandé`,
+        description:
+          refund.status === "failed"
+            ? "Le prestataire l'a refusé : voyez ci-dessous ce que vous pouvez faire."
+            : "Le prestataire de paiement rembourse la carte du client ; la commande reste impayée.",
       });
     }
     if (intent === "refunded-offline") {

@@ -35,6 +35,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     order.status === "cancelled";
   const offlineUnpaid = unpaid && order.method !== "card";
   const canRefund = loaderData.refundableCents > 0;
+  const pendingRefunds = refunds.filter((refund) => refund.status === "pending");
+  const failedRefunds = refunds.filter((refund) => refund.status === "failed" && !refund.replaced);
+  // Decision 0172: payments held for a total that differs, and held payments given back whose refund
+  // failed (nothing on its way any more).
+  const toDecide = attempts.filter(
+    (attempt) => attempt.status === "held" || attempt.returnLeftCents > 0,
+  );
   const refundError = actionData?.error ?? loaderData.confirmRefund?.error ?? null;
 
   const moments: Moment[] = [
@@ -95,6 +102,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             late={order.latePayment}
             held={attempts.some((attempt) => attempt.status === "held")}
             duplicate={attempts.some((attempt) => attempt.duplicate)}
+            refundPending={pendingRefunds.length > 0}
+            refundFailed={failedRefunds.length > 0}
           />
         </div>
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
@@ -162,6 +171,84 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </ul>
       </section>
 
+      {toDecide.length > 0 ? (
+        <section aria-labelledby="paiement-a-verifier" className={section}>
+          <h2 id="paiement-a-verifier" className="font-sans text-lg font-semibold">
+            Paiement à vérifier
+          </h2>
+          {toDecide.map((attempt) => {
+            const taken = attempt.heldAmountCents ?? attempt.amountCents;
+            const otherCurrency = attempt.heldCurrency !== null && attempt.heldCurrency !== "EUR";
+            const takenText = otherCurrency
+              ? `${(taken / 100).toFixed(2).replace(".", ",")} ${attempt.heldCurrency}`
+              : formatCents(taken);
+            return (
+              <div
+                key={attempt.id}
+                className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm"
+              >
+                {attempt.status === "held" ? (
+                  <>
+                    <p className="font-semibold">
+                      Le prestataire de paiement a encaissé {takenText} au lieu de{" "}
+                      {formatCents(order.amountCents)}.
+                    </p>
+                    <p>
+                      Rien n'a été appliqué : la commande n'est pas payée et aucun bon cadeau n'est
+                      émis. À vous de décider :
+                    </p>
+                    <ul className="list-disc space-y-1 pl-5">
+                      {otherCurrency ? (
+                        <li>
+                          Ce paiement a été fait dans une autre devise que l'euro : il ne peut
+                          qu'être remboursé.
+                        </li>
+                      ) : (
+                        <li>
+                          « Accepter ce paiement » : la commande est payée avec {takenText} et le
+                          bon cadeau est émis et envoyé.
+                        </li>
+                      )}
+                      <li>
+                        « Rembourser ce paiement » : les {takenText} sont rendus au client sur sa
+                        carte ; la commande reste impayée (elle est annulée à son échéance) et le
+                        client peut commander de nouveau.
+                      </li>
+                    </ul>
+                  </>
+                ) : (
+                  <p className="font-semibold">
+                    Le remboursement de ce paiement de {takenText} a échoué : relancez-le avec «
+                    Rembourser ce paiement », ou contactez {order.buyerName} pour lui rendre
+                    l'argent autrement.
+                  </p>
+                )}
+                <div className="flex flex-wrap gap-2">
+                  {attempt.status === "held" && !otherCurrency ? (
+                    <ConfirmedActionForm
+                      id={attempt.id}
+                      intent="accept-held"
+                      param="accepter"
+                      confirmation={`Accepter le paiement de ${takenText} pour cette commande de ${formatCents(order.amountCents)} ?`}
+                      variant="default"
+                      label="Accepter ce paiement"
+                    />
+                  ) : null}
+                  <ConfirmedActionForm
+                    id={attempt.id}
+                    intent="refund-held"
+                    param="rendre"
+                    confirmation={`Rembourser ${attempt.status === "held" ? takenText : formatCents(attempt.returnLeftCents)} à ${order.buyerName} ?`}
+                    variant="destructive"
+                    label="Rembourser ce paiement"
+                  />
+                </div>
+              </div>
+            );
+          })}
+        </section>
+      ) : null}
+
       {offlineUnpaid ? (
         <section aria-labelledby="marquer-paye" className={section}>
           <h2 id="marquer-paye" className="font-sans text-lg font-semibold">
@@ -208,6 +295,54 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <Button type="submit">Marquer payé…</Button>
             </Form>
           )}
+        </section>
+      ) : null}
+
+      {pendingRefunds.length > 0 || failedRefunds.length > 0 ? (
+        <section aria-labelledby="remboursements-suivis" className={section}>
+          <h2 id="remboursements-suivis" className="font-sans text-lg font-semibold">
+            Remboursements par carte
+          </h2>
+          {pendingRefunds.map((refund) => (
+            <div
+              key={refund.id}
+              className="space-y-1 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm"
+            >
+              <p className="font-semibold">
+                Remboursement en cours : {formatCents(refund.amountCents)}
+              </p>
+              <p>
+                Demandé le {formatLongDateTimeFr(refund.createdAt)}
+                {refund.reason ? ` (${refund.reason})` : ""}.{" "}
+                {refund.unanswered
+                  ? "Le prestataire de paiement n'a pas encore répondu : le site lui redemande tout seul toutes les 15 minutes. Si rien ne change d'ici demain, vérifiez ce remboursement dans votre tableau de bord Stripe."
+                  : "Le prestataire de paiement le traite ; la carte du client est en général recréditée sous 5 à 10 jours. Vous n'avez rien à faire : cette page l'indiquera quand il sera terminé."}
+              </p>
+            </div>
+          ))}
+          {failedRefunds.map((refund) => (
+            <div
+              key={refund.id}
+              role="alert"
+              className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm"
+            >
+              <p className="font-semibold">
+                Le remboursement de {formatCents(refund.amountCents)} a échoué
+              </p>
+              <p>
+                {refund.error ?? "Le prestataire de paiement a refusé ce remboursement."} L'argent
+                n'a pas quitté votre compte et le client n'a rien reçu.
+              </p>
+              <p>
+                Que faire : relancez le remboursement avec{" "}
+                {attempts.find((attempt) => attempt.id === refund.attemptId)?.status === "returned"
+                  ? "« Rembourser ce paiement » plus haut"
+                  : "« Rembourser » ci-dessous"}{" "}
+                (ce montant est de nouveau disponible). S'il échoue encore, contactez{" "}
+                {order.buyerName} pour lui rendre l'argent autrement, par exemple par virement.
+              </p>
+            </div>
+          ))}
         </section>
       ) : null}
 

@@ -102,6 +102,8 @@ export default function Sales({ loaderData }: Route.ComponentProps) {
                     late={order.latePayment}
                     held={order.held}
                     duplicate={order.duplicate}
+                    refundPending={order.refundPending}
+                    refundFailed={order.refundFailed}
                   />
                 </div>
                 <div className="mt-2 flex flex-wrap items-center gap-2 sm:mt-0 sm:flex-col sm:items-end">

@@ -45,6 +45,7 @@ function offlineProvider(
       );
     },
     refund: async () => ({ refundReference: null, status: "offline" }),
+    retrieveRefund: async () => ({ refundReference: null, status: "offline" }),
     formActionOrigins: () => [],
   };
 }

@@ -282,6 +282,54 @@ describe("stripeProvider.verifyWebhook", () => {
     expect(verify("charge.refunded")).toBeNull();
   });
 
+  it("maps a refund's events to its state (decision 0171), charge.refunded to its payment", () => {
+    const verify = (type: string, object: Record<string, unknown>) => {
+      const body = payload(type, object);
+      return provider.verifyWebhook(Buffer.from(body), stripeSignatureHeader(body, webhookSecret));
+    };
+    const refund = {
+      id: "re_1",
+      object: "refund",
+      payment_intent: "pi_1",
+      metadata: { refund_id: "0b6f2c1e-5d4a-4b3c-9a8e-7f6d5c4b3a21" },
+    };
+    expect(verify("refund.updated", { ...refund, status: "succeeded" })).toMatchObject({
+      payment: null,
+      refund: {
+        refundReference: "re_1",
+        refundId: "0b6f2c1e-5d4a-4b3c-9a8e-7f6d5c4b3a21",
+        paymentReference: "pi_1",
+        status: "succeeded",
+        failureReason: null,
+      },
+    });
+    expect(
+      verify("refund.failed", {
+        ...refund,
+        metadata: {},
+        status: "failed",
+        failure_reason: "expired_or_canceled_card",
+      }).refund,
+    ).toMatchObject({
+      refundId: null,
+      status: "failed",
+      failureReason: "expired_or_canceled_card",
+    });
+    expect(verify("refund.updated", { ...refund, status: "requires_action" }).refund?.status).toBe(
+      "pending",
+    );
+    expect(
+      verify("charge.refunded", { id: "ch_1", object: "charge", payment_intent: "pi_1" }).refund,
+    ).toEqual({
+      refundReference: null,
+      refundId: null,
+      paymentReference: "pi_1",
+      status: null,
+      failureReason: null,
+    });
+    expect(verify("customer.created", {}).refund).toBeNull();
+  });
+
   it("refuses a forged signature, a stale timestamp, a wrong secret, a changed body, no header", () => {
     const body = payload("checkout.session.completed");
     const refused = (raw: string, header: string | undefined, verifier = provider) =>

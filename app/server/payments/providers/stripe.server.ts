@@ -6,6 +6,7 @@ import {
   type CheckoutRequest,
   type PaymentProvider,
   type ProviderPaymentState,
+  type ProviderRefundState,
   type RefundRequest,
   type RefundResult,
   type VerifiedEvent,
@@ -146,10 +147,56 @@ function eventPayment(event: Stripe.Event): ProviderPaymentState | null {
   }
 }
 
-function refundStatus(status: string | null): RefundResult["status"] {
+function refundStatus(status: string | null): "pending" | "succeeded" | "failed" {
   if (status === "succeeded") return "succeeded";
   if (status === "failed" || status === "canceled") return "failed";
   return "pending";
+}
+
+/** What a Refund says of itself (decision 0171): ours when its metadata names our refund. */
+function refundState(refund: Stripe.Refund): ProviderRefundState {
+  const refundId = refund.metadata?.refund_id;
+  return {
+    refundReference: refund.id,
+    refundId: typeof refundId === "string" && refundId !== "" ? refundId : null,
+    paymentReference: idOf(refund.payment_intent),
+    status: refundStatus(refund.status),
+    failureReason: refund.failure_reason ?? null,
+  };
+}
+
+/** A Refund as the core reads it: its reference, status and, when it failed, why. */
+function refundResult(refund: Stripe.Refund): RefundResult {
+  const state = refundState(refund);
+  return {
+    refundReference: refund.id,
+    status: state.status ?? "pending",
+    ...(state.failureReason ? { failureReason: state.failureReason } : {}),
+  };
+}
+
+/**
+ * What a verified event says of a refund; null for the types that concern none. `charge.refunded`
+ * carries the charge, whose refunds the API no longer lists: it says only that the payment was refunded,
+ * and the core asks about its refunds still pending.
+ */
+function eventRefund(event: Stripe.Event): ProviderRefundState | null {
+  switch (event.type) {
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+      return refundState(event.data.object);
+    case "charge.refunded":
+      return {
+        refundReference: null,
+        refundId: null,
+        paymentReference: idOf(event.data.object.payment_intent),
+        status: null,
+        failureReason: null,
+      };
+    default:
+      return null;
+  }
 }
 
 export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
@@ -258,17 +305,30 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
         createdAt: new Date(event.created * 1000),
         payload: event,
         payment: eventPayment(event),
+        refund: eventRefund(event),
       };
     },
 
     async refund(request: RefundRequest): Promise<RefundResult> {
       const refund = await calling("remboursement", () =>
         stripe.refunds.create(
-          { payment_intent: request.paymentReference, amount: request.amountCents },
+          {
+            payment_intent: request.paymentReference,
+            amount: request.amountCents,
+            // Our refund's id comes back in its events (decision 0171), even before its answer is stored.
+            ...(request.refundId ? { metadata: { refund_id: request.refundId } } : {}),
+          },
           { idempotencyKey: request.idempotencyKey },
         ),
       );
-      return { refundReference: refund.id, status: refundStatus(refund.status) };
+      return refundResult(refund);
+    },
+
+    async retrieveRefund(refundReference: string): Promise<RefundResult> {
+      const refund = await calling("lecture du remboursement", () =>
+        stripe.refunds.retrieve(refundReference),
+      );
+      return refundResult(refund);
     },
 
     formActionOrigins(): string[] {

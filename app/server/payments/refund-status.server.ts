@@ -1,0 +1,172 @@
+import { and, asc, eq, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
+import type { ProviderName } from "~/lib/payments/model";
+import { isUuid } from "~/lib/forms";
+import { now } from "../clock.server";
+import { db } from "../db/client.server";
+import { paymentAttempts, refunds } from "../db/schema";
+import { log } from "../logger.server";
+import { sendRefund, settleRefund, type RefundRecord } from "./orders.server";
+import type { ProviderRefundState } from "./provider.server";
+import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import { PaymentRefusedError } from "./refusals.server";
+
+/*
+ * Refunds followed to their end (decision 0171). A refund the provider answered `pending`, or whose call
+ * failed, is moved on by whichever comes first: the provider's event (the inbox's job) or the
+ * reconciliation job, which asks the provider about it (or sends it again, with its own idempotency key:
+ * one refund at the provider). Every end goes through completeRefund: once, with its journal row.
+ */
+
+/** A reconciliation leaves a refund this young to its answer and its events. */
+const FOLLOW_AFTER_MINUTES = 5;
+
+/**
+ * A refund whose call never got an answer is sent again only this long: the provider keeps an
+ * idempotency key 24 hours, and a key it has forgotten would refund a second time. Older, it waits for
+ * the owner (the admin shows it), who checks in the provider's dashboard.
+ */
+const RESEND_WITHIN_HOURS = 23;
+
+const BATCH = 100;
+
+export type RefundOutcome =
+  "applied" | "already_applied" | "pending" | "ignored" | "unknown_refund";
+
+const outcomeOf = (before: RefundRecord, after: RefundRecord): RefundOutcome =>
+  after.status === "pending"
+    ? "pending"
+    : before.status === after.status
+      ? "already_applied"
+      : before.status === "pending"
+        ? "applied"
+        : "ignored";
+
+/** The refunds of `provider` a state names: by our id, by the provider's reference. */
+async function refundsNamed(provider: ProviderName, state: ProviderRefundState) {
+  const conditions = [
+    state.refundId && isUuid(state.refundId) ? eq(refunds.id, state.refundId) : undefined,
+    state.refundReference ? eq(refunds.providerReference, state.refundReference) : undefined,
+  ].filter((condition) => condition !== undefined);
+  if (conditions.length === 0) return [];
+  return db()
+    .select({ refund: refunds })
+    .from(refunds)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.id, refunds.attemptId))
+    .where(and(eq(paymentAttempts.provider, provider), or(...conditions)))
+    .limit(1);
+}
+
+/**
+ * Applies what the provider says of a refund (the webhook's job, source of truth the provider's own):
+ * succeeded or failed ends it through completeRefund (the same state again changes nothing); pending keeps
+ * its reference; a state that names no refund (Stripe's `charge.refunded`) has the payment's pending
+ * refunds asked about. A refund that is not ours (made in the provider's dashboard) is `unknown_refund`.
+ */
+export async function applyRefundState(
+  provider: ProviderName,
+  state: ProviderRefundState,
+): Promise<RefundOutcome> {
+  if (state.refundReference === null && state.refundId === null) {
+    return followPaymentRefunds(provider, state.paymentReference);
+  }
+  const [found] = await refundsNamed(provider, state);
+  if (!found) return "unknown_refund";
+  const { refund } = found;
+  if (state.status === null) return outcomeOf(refund, await followRefund(refund, provider));
+  if (refund.status !== "pending") {
+    return refund.status === state.status ? "already_applied" : "ignored";
+  }
+  try {
+    const after = await settleRefund(refund, {
+      refundReference: state.refundReference,
+      status: state.status,
+      failureReason: state.failureReason,
+    });
+    return outcomeOf(refund, after);
+  } catch (error) {
+    // Another source ended it the other way meanwhile: the first end stands.
+    if (error instanceof PaymentRefusedError && error.code === "refund_not_open") return "ignored";
+    throw error;
+  }
+}
+
+/** The pending refunds of one payment, each asked to the provider. */
+async function followPaymentRefunds(
+  provider: ProviderName,
+  paymentReference: string | null,
+): Promise<RefundOutcome> {
+  if (!paymentReference) return "ignored";
+  const pending = await db()
+    .select({ refund: refunds })
+    .from(refunds)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.id, refunds.attemptId))
+    .where(
+      and(
+        eq(paymentAttempts.provider, provider),
+        eq(paymentAttempts.paymentReference, paymentReference),
+        eq(refunds.status, "pending"),
+      ),
+    );
+  let outcome: RefundOutcome = "ignored";
+  for (const { refund } of pending) {
+    const moved = outcomeOf(refund, await followRefund(refund, provider));
+    if (moved === "applied" || outcome === "ignored") outcome = moved;
+  }
+  return outcome;
+}
+
+/**
+ * One pending refund moved on: asked to the provider when it has a reference, sent again (same key)
+ * when its call never got one.
+ */
+async function followRefund(refund: RefundRecord, provider: ProviderName): Promise<RefundRecord> {
+  if (refund.status !== "pending") return refund;
+  if (refund.providerReference) {
+    const result = await (await paymentProvider(provider)).retrieveRefund(refund.providerReference);
+    return settleRefund(refund, result);
+  }
+  const [attempt] = await db()
+    .select({ paymentReference: paymentAttempts.paymentReference })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, refund.attemptId));
+  return sendRefund(refund, provider, attempt?.paymentReference ?? null);
+}
+
+/**
+ * The reconciliation's part for refunds: those still pending after a few minutes asked to their
+ * provider (an event lost), those whose call failed sent again within the provider's idempotency window.
+ * Returns how many came to their end.
+ */
+export async function followPendingRefunds(): Promise<number> {
+  const at = now().getTime();
+  const before = new Date(at - FOLLOW_AFTER_MINUTES * 60_000);
+  const resendSince = new Date(at - RESEND_WITHIN_HOURS * 3_600_000);
+  const pending = await db()
+    .select({ refund: refunds, provider: paymentAttempts.provider })
+    .from(refunds)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.id, refunds.attemptId))
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        lte(refunds.createdAt, before),
+        or(
+          isNotNull(refunds.providerReference),
+          and(isNull(refunds.providerReference), gte(refunds.createdAt, resendSince)),
+        ),
+      ),
+    )
+    .orderBy(asc(refunds.createdAt))
+    .limit(BATCH);
+  let ended = 0;
+  for (const { refund, provider } of pending) {
+    if (OFFLINE_PROVIDERS.includes(provider)) continue;
+    try {
+      const after = await followRefund(refund, provider);
+      if (after.status !== "pending") ended += 1;
+    } catch (error) {
+      log.warn("refund_reconciliation_failed", { refundId: refund.id, error });
+    }
+  }
+  if (ended > 0) log.info("refunds_reconciled", { ended });
+  return ended;
+}
