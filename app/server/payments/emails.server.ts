@@ -104,6 +104,7 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
       button: "Voir ma commande",
       footer: "au sujet de votre commande",
       identity,
+      legal,
     });
   }
   const subject =
