@@ -23,6 +23,12 @@ type PageOptions = BrowserContextOptions & {
   session?: SessionCookie;
   /** Other origins the page may reach (a payment provider's hosted page): their requests are expected. */
   allowOrigins?: string[];
+  /**
+   * The page's timers on Playwright's clock (`clock.install`, before the first request): time flows as
+   * usual until the test moves it on (`page.clock.fastForward`), for a delay of the page's own that the
+   * test would otherwise sit through, such as the editor's autosave (decision 0175).
+   */
+  clock?: boolean;
 };
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
@@ -78,7 +84,7 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
   /** A new browser context (no cookies) and page, navigated to `path`. */
   async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("browser not started");
-    const { allowConsole = [], session, allowOrigins = [], ...contextOptions } = options;
+    const { allowConsole = [], session, allowOrigins = [], clock, ...contextOptions } = options;
     const origin = new URL(target()).origin;
     const context = await browser.newContext({
       baseURL: target(),
@@ -90,6 +96,7 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
         { ...session, url: origin, httpOnly: true, sameSite: "Lax", secure: false },
       ]);
     }
+    if (clock) await context.clock.install();
     const page = await context.newPage();
     const problems: Problems = { consoleErrors: [], foreignRequests: [] };
     page.on("console", (message) => {
