@@ -29,11 +29,19 @@ const signedIn = (path: string) => signedInPage(openPage, admin.account(), path)
 
 const editor = (page: Page) => page.locator(".ProseMirror");
 
-async function newArticlePage(): Promise<Page> {
-  const page = await signedIn("/admin/articles/nouveau");
+async function newArticlePage(options: { clock?: boolean } = {}): Promise<Page> {
+  const page = await signedInPage(openPage, admin.account(), "/admin/articles/nouveau", options);
   await editor(page).waitFor();
   return page;
 }
+
+/**
+ * The editor saves a draft 3 s after the last change (`AUTOSAVE_DELAY_MS`): on a page opened with
+ * `clock: true`, the test moves the page's clock past it instead of waiting (decision 0175). What follows
+ * waits on the save itself, as before.
+ */
+const AUTOSAVE_DELAY_MS = 3_000;
+const pastAutosaveDelay = (page: Page) => page.clock.fastForward(AUTOSAVE_DELAY_MS);
 
 const articlesTitled = (title: string) =>
   serverDatabase().select().from(blogArticles).where(eq(blogArticles.title, title));
@@ -138,7 +146,7 @@ describe("article editor", () => {
   });
 
   it("inline images get a required, editable alternative text; the upload status ends in French", async () => {
-    const page = await newArticlePage();
+    const page = await newArticlePage({ clock: true });
     await editor(page).click();
     await page.keyboard.type("Avant l'image");
     await page
@@ -157,7 +165,9 @@ describe("article editor", () => {
 
     const image = editor(page).locator("img");
     await expect.poll(() => image.getAttribute("alt")).toBe("Les mariés sous les platanes");
-    // The result is said, then cleared: no 'Envoi… 100 %' left behind.
+    // The result is said, then cleared (after 4 s, DONE_VISIBLE_MS of app/components/admin/upload.ts, on
+    // the page's clock moved on): no 'Envoi… 100 %' left behind.
+    await page.clock.fastForward(4_000);
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe("");
     expect(await page.getByText(/100 %/).count()).toBe(0);
 
@@ -174,8 +184,9 @@ describe("article editor", () => {
 
   it("a new draft autosaves once, then its address and id follow; 'Publier' publishes it", async () => {
     const title = `Brouillon auto ${marker}`;
-    const page = await newArticlePage();
+    const page = await newArticlePage({ clock: true });
     await page.getByLabel("Titre", { exact: true }).fill(title);
+    await pastAutosaveDelay(page);
     const status = page.locator("main form > div:last-child [role='status']");
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^Enregistré à /);
     await expect.poll(() => page.url()).toMatch(/\/admin\/articles\/[0-9a-f-]{36}\/modifier$/);
@@ -197,6 +208,7 @@ describe("article editor", () => {
 
     // A second change updates the same draft.
     await page.getByLabel("Extrait").fill("Un extrait enregistré tout seul.");
+    await pastAutosaveDelay(page);
     await expect
       .poll(async () => (await articlesTitled(title))[0]?.excerpt, { timeout: 15_000 })
       .toBe("Un extrait enregistré tout seul.");
@@ -245,15 +257,16 @@ describe("article editor", () => {
     const title = `Laissé en plan ${marker}`;
     const slug = `laisse-en-plan-${marker}`;
     const status = (page: Page) => page.locator("main form > div:last-child [role='status']");
-    const left = await newArticlePage();
+    const left = await newArticlePage({ clock: true });
     await left.getByLabel("Titre", { exact: true }).fill(title);
+    await pastAutosaveDelay(left);
     await expect
       .poll(() => status(left).textContent(), { timeout: 15_000 })
       .toMatch(/^Enregistré à /);
     await left.close({ runBeforeUnload: false });
     const [draft] = await articlesTitled(title);
 
-    const page = await newArticlePage();
+    const page = await newArticlePage({ clock: true });
     const offer = page.getByRole("link", {
       name: new RegExp(`^Reprendre le brouillon « ${title} » enregistré le `),
     });
@@ -264,6 +277,7 @@ describe("article editor", () => {
     // She writes the same title again: the unfinished draft opens, completed, instead of a twin beside it
     // (decision 0130).
     await page.getByLabel("Titre", { exact: true }).fill(title);
+    await pastAutosaveDelay(page);
     await page.waitForURL(new RegExp(`/admin/articles/${draft?.id}/modifier$`), {
       timeout: 15_000,
     });

@@ -1,4 +1,4 @@
-import { randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { eq, sql } from "drizzle-orm";
@@ -44,6 +44,41 @@ export async function insertTestGallery(
   return { id: row.id, accessCode };
 }
 
+type WebFormat = ReturnType<typeof galleryFormatsFor>[number];
+
+/**
+ * The web sizes of the test photos, encoded once per process (decision 0175): the same test photos
+ * (`makeTestPhotoSet`'s) are placed ready by several tests and files of one worker, and their encoding is
+ * the slow part (about 1 s a photo). Keyed by the photo's bytes; bounded, the oldest dropped first.
+ */
+const encodedSizes = new Map<string, Promise<Buffer>>();
+const ENCODED_SIZES_KEPT = 400;
+
+function encodedSize(
+  photo: Buffer,
+  digest: string,
+  width: number,
+  format: WebFormat,
+): Promise<Buffer> {
+  const key = `${digest} ${width} ${format}`;
+  const kept = encodedSizes.get(key);
+  if (kept) return kept;
+  const resized = sharp(photo).rotate().resize({ width });
+  const encoding =
+    format === "avif"
+      ? resized.avif({ effort: 0, quality: 50 }).toBuffer()
+      : format === "webp"
+        ? resized.webp({ quality: 80 }).toBuffer()
+        : resized.jpeg({ quality: 82 }).toBuffer();
+  encodedSizes.set(key, encoding);
+  encoding.catch(() => encodedSizes.delete(key));
+  if (encodedSizes.size > ENCODED_SIZES_KEPT) {
+    const [oldest] = encodedSizes.keys();
+    if (oldest !== undefined) encodedSizes.delete(oldest);
+  }
+  return encoding;
+}
+
 /**
  * A photo as the processing leaves it: the delivery original (here the given file as is: strip its GPS
  * before if the test needs it), every web size of the convention (galleryWidthsFor × galleryFormatsFor) and
@@ -55,7 +90,6 @@ export async function addReadyPhoto(
   galleryId: string,
   photo: { name: string; buffer: Buffer },
 ): Promise<{ id: string }> {
-  const image = sharp(photo.buffer).rotate();
   // The size as shown (orientation applied), read from the header: no decode.
   const { width, height } = (await sharp(photo.buffer).metadata()).autoOrient;
   const [{ revision }] = (await db
@@ -78,21 +112,13 @@ export async function addReadyPhoto(
     contentType: "image/jpeg",
   });
   const widths = galleryWidthsFor(width);
+  const digest = createHash("sha256").update(photo.buffer).digest("hex");
   for (const variantWidth of widths) {
-    const resized = image.clone().resize({ width: variantWidth });
     for (const format of galleryFormatsFor(variantWidth)) {
-      const encoded =
-        format === "avif"
-          ? await resized.clone().avif({ effort: 0, quality: 50 }).toBuffer()
-          : format === "webp"
-            ? await resized.clone().webp({ quality: 80 }).toBuffer()
-            : await resized.clone().jpeg({ quality: 82 }).toBuffer();
       await store.put(
         galleryVariantKey(galleryId, photoId, revision, variantWidth, format),
-        encoded,
-        {
-          contentType: `image/${format === "jpg" ? "jpeg" : format}`,
-        },
+        await encodedSize(photo.buffer, digest, variantWidth, format),
+        { contentType: `image/${format === "jpg" ? "jpeg" : format}` },
       );
     }
   }
