@@ -2,7 +2,7 @@
 // JavaScript posts it, and what the site's answers say (where an order leads, a toast's kind), so that the
 // section counts outcomes from the answers themselves.
 
-import { voucherOrderFields as orderFields } from "../../tests/support/voucher-form";
+import { voucherOrderFields as orderFields } from "../../tests/support/voucher-form.ts";
 
 export type VoucherOffer =
   { kind: "amount"; euros: number } | { kind: "session"; sessionTypeId: string };
