@@ -37,6 +37,27 @@ const rows = (list: FetchedPage) => [
 const voucherRow = async (id: string) =>
   (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, id)))[0];
 
+/** A card payment the provider took for `takenCents` instead of the order's amount: held (decision 0172). */
+async function insertHeldAttempt(order: { id: string; amountCents: number }, takenCents: number) {
+  const [held] = await serverDatabase()
+    .insert(paymentAttempts)
+    .values({
+      orderId: order.id,
+      provider: "stripe",
+      providerReference: `cs_${randomUUID()}`,
+      paymentReference: `pi_${randomUUID()}`,
+      amountCents: order.amountCents,
+      idempotencyKey: randomUUID(),
+      status: "held",
+      heldReason: `un montant de ${takenCents / 100} € au lieu de ${order.amountCents / 100} €`,
+      heldAmountCents: takenCents,
+      heldCurrency: "EUR",
+    })
+    .returning();
+  if (!held) throw new Error("no held attempt inserted");
+  return held;
+}
+
 describe("/admin/ventes", () => {
   const base = Date.parse("2026-06-01T08:00:00Z");
   beforeAll(async () => {
@@ -188,21 +209,7 @@ describe("/admin/ventes", () => {
 
   it("« Accepter ce paiement » asks first, then pays a held order for what was taken, once", async () => {
     const { order, voucher } = await insertOrder({ method: "card", buyer: "Montant retenu" });
-    const [held] = await serverDatabase()
-      .insert(paymentAttempts)
-      .values({
-        orderId: order.id,
-        provider: "stripe",
-        providerReference: `cs_${randomUUID()}`,
-        paymentReference: `pi_${randomUUID()}`,
-        amountCents: order.amountCents,
-        idempotencyKey: randomUUID(),
-        status: "held",
-        heldReason: "un montant de 70 € au lieu de 80 €",
-        heldAmountCents: 7000,
-        heldCurrency: "EUR",
-      })
-      .returning();
+    const held = await insertHeldAttempt(order, 7000);
     const path = `/admin/ventes/${order.id}`;
     const shown = await page(path);
     expect(textOf(shown.document.body)).toContain(
@@ -211,19 +218,19 @@ describe("/admin/ventes", () => {
     expect(buttonLabelled(shown.document, "Rembourser ce paiement")).toBeDefined();
 
     // Without a session: nothing happens.
-    const anonymous = await postForm(path, { intent: "accept-held", id: held?.id ?? "" });
+    const anonymous = await postForm(path, { intent: "accept-held", id: held.id });
     expect(anonymous.status).toBe(401);
     // From another site: refused before anything.
     const foreign = await postForm(
       path,
-      { intent: "accept-held", id: held?.id ?? "" },
+      { intent: "accept-held", id: held.id },
       { cookie: admin.cookie(), headers: { Origin: "https://ailleurs.example" } },
     );
     expect(foreign.status).toBe(403);
     const [still] = await serverDatabase()
       .select()
       .from(paymentAttempts)
-      .where(eq(paymentAttempts.id, held?.id ?? ""));
+      .where(eq(paymentAttempts.id, held.id));
     expect(still?.status).toBe("held");
 
     const asked = await pressButton(path, buttonLabelled(shown.document, "Accepter ce paiement"), {
@@ -244,7 +251,7 @@ describe("/admin/ventes", () => {
     expect(paid?.status).toBe("paid");
     expect((await voucherRow(voucher.id))?.status).toBe("active");
     // Clicked again (a second tab): nothing more.
-    const again = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    const again = await post(path, { intent: "accept-held", id: held.id });
     expect(flashedToast(again.headers)?.title).toBe("Ce paiement est déjà accepté");
     const after = textOf((await page(path)).document.body);
     expect(after.match(/Journal : Paiement reçu/g)).toHaveLength(1);
@@ -254,23 +261,9 @@ describe("/admin/ventes", () => {
 
   it("« Rembourser ce paiement » gives a held payment back; the order stays unpaid", async () => {
     const { order } = await insertOrder({ method: "card", buyer: "Rendre retenu" });
-    const [held] = await serverDatabase()
-      .insert(paymentAttempts)
-      .values({
-        orderId: order.id,
-        provider: "stripe",
-        providerReference: `cs_${randomUUID()}`,
-        paymentReference: `pi_${randomUUID()}`,
-        amountCents: order.amountCents,
-        idempotencyKey: randomUUID(),
-        status: "held",
-        heldReason: "un montant de 90 € au lieu de 80 €",
-        heldAmountCents: 9000,
-        heldCurrency: "EUR",
-      })
-      .returning();
+    const held = await insertHeldAttempt(order, 9000);
     const path = `/admin/ventes/${order.id}`;
-    const asked = await page(`${path}?rendre=${held?.id}`);
+    const asked = await page(`${path}?rendre=${held.id}`);
     const dialog = asked.document.querySelector('[role="alertdialog"]');
     expect(textOf(dialog)).toContain("Rembourser 90 € à Rendre retenu ?");
     const done = await pressButton(path, buttonLabelled(dialog ?? asked.document, "Rembourser"), {
@@ -283,7 +276,7 @@ describe("/admin/ventes", () => {
     const [returned] = await serverDatabase()
       .select()
       .from(paymentAttempts)
-      .where(eq(paymentAttempts.id, held?.id ?? ""));
+      .where(eq(paymentAttempts.id, held.id));
     expect(returned?.status).toBe("returned");
     // This server has no card keys: the refund waits, and the site will ask again by itself.
     const [refund] = await serverDatabase()
@@ -299,7 +292,7 @@ describe("/admin/ventes", () => {
     expect(after).not.toContain("Paiement à vérifier");
     expect(after).not.toContain("Reste remboursable");
     // Accepting it now is refused.
-    const late = await post(path, { intent: "accept-held", id: held?.id ?? "" });
+    const late = await post(path, { intent: "accept-held", id: held.id });
     expect(flashedToast(late.headers)).toMatchObject({
       type: "error",
       title: "Ce paiement a déjà été remboursé au client : il ne peut plus être accepté.",
