@@ -168,6 +168,9 @@ export async function startSmtpCapture() {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // Closing ends the connections a mailer's pool keeps open at once (« 421 », then closed), rather than
+    // after smtp-server's 30 s of grace: the tests closing their capture had waited up to that long.
+    closeTimeout: 100,
     onData(stream, session, callback) {
       let raw = "";
       stream.setEncoding("utf8");
