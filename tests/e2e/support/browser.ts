@@ -220,15 +220,19 @@ export type Shifts = {
   unexpectedOutsideHeader: string[];
 };
 
-/** The layout shifts of the page so far (buffered), read 100 ms after the call. */
-export function layoutShifts(page: Page): Promise<Shifts> {
+/**
+ * The layout shifts of the page so far (buffered), read 100 ms after the call; with `since` (a time of the
+ * page's performance timeline), only those from that moment on.
+ */
+export function layoutShifts(page: Page, { since = 0 }: { since?: number } = {}): Promise<Shifts> {
   return page.evaluate(
-    () =>
+    (since) =>
       new Promise<Shifts>((resolve) => {
         const shifts: Shifts = { total: 0, unexpected: 0, unexpectedOutsideHeader: [] };
         const header = document.querySelector("header");
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) {
+            if (entry.startTime < since) continue;
             const shift = entry as unknown as {
               value: number;
               hadRecentInput: boolean;
@@ -247,6 +251,7 @@ export function layoutShifts(page: Page): Promise<Shifts> {
         }).observe({ type: "layout-shift", buffered: true });
         setTimeout(() => resolve(shifts), 100);
       }),
+    since,
   );
 }
 
