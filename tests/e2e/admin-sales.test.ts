@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { orders, paymentAttempts, refunds } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
-import { activeVoucher, insertOrder } from "../support/admin-sales";
+import {
+  activeVoucher,
+  insertHeldAttempt,
+  insertOrder,
+  insertPaidCardAttempt,
+} from "../support/admin-sales";
 import { serverDatabase } from "../support/server-under-test";
 import { signedInPage } from "./support/admin";
 import { axeViolations, useBrowser } from "./support/browser";
@@ -34,45 +39,15 @@ describe("sales and vouchers on a phone", () => {
     // A held payment to decide on, and a paid card order with a refund on its way and one that failed
     // (decisions 0171, 0172).
     const held = await insertOrder({ method: "card", buyer: "Axe Retenue" });
-    const [heldAttempt] = await serverDatabase()
-      .insert(paymentAttempts)
-      .values({
-        orderId: held.order.id,
-        provider: "stripe",
-        providerReference: `cs_${randomUUID()}`,
-        paymentReference: `pi_${randomUUID()}`,
-        amountCents: held.order.amountCents,
-        idempotencyKey: randomUUID(),
-        status: "held",
-        heldReason: "un montant de 70 € au lieu de 80 €",
-        heldAmountCents: 7000,
-        heldCurrency: "EUR",
-      })
-      .returning();
+    const heldAttempt = await insertHeldAttempt(held.order, 7000);
     const refunded = await insertOrder({ method: "card", buyer: "Axe Remboursements" });
-    const [cardAttempt] = await serverDatabase()
-      .insert(paymentAttempts)
-      .values({
-        orderId: refunded.order.id,
-        provider: "stripe",
-        providerReference: `cs_${randomUUID()}`,
-        paymentReference: `pi_${randomUUID()}`,
-        amountCents: refunded.order.amountCents,
-        idempotencyKey: randomUUID(),
-        status: "succeeded",
-        succeededAt: new Date(),
-      })
-      .returning();
-    await serverDatabase()
-      .update(orders)
-      .set({ status: "paid", paidAt: new Date() })
-      .where(eq(orders.id, refunded.order.id));
+    const cardAttempt = await insertPaidCardAttempt(refunded.order);
     await serverDatabase()
       .insert(refunds)
       .values(
         (["pending", "failed"] as const).map((status, index) => ({
           orderId: refunded.order.id,
-          attemptId: cardAttempt?.id ?? "",
+          attemptId: cardAttempt.id,
           amountCents: 2000,
           status,
           providerReference: `re_${randomUUID()}`,
@@ -89,7 +64,7 @@ describe("sales and vouchers on a phone", () => {
       `/admin/ventes/${paid.order.id}`,
       `/admin/ventes/${paid.order.id}?rembourser=1&montant=999&motif=Essai`,
       `/admin/ventes/${held.order.id}`,
-      `/admin/ventes/${held.order.id}?accepter=${heldAttempt?.id}`,
+      `/admin/ventes/${held.order.id}?accepter=${heldAttempt.id}`,
       `/admin/ventes/${refunded.order.id}`,
       "/admin/bons-cadeaux",
     ]) {

@@ -11,7 +11,12 @@ import {
   vouchers,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
-import { activeVoucher, insertOrder } from "../support/admin-sales";
+import {
+  activeVoucher,
+  insertHeldAttempt,
+  insertOrder,
+  insertPaidCardAttempt,
+} from "../support/admin-sales";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
@@ -36,27 +41,6 @@ const rows = (list: FetchedPage) => [
 
 const voucherRow = async (id: string) =>
   (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, id)))[0];
-
-/** A card payment the provider took for `takenCents` instead of the order's amount: held (decision 0172). */
-async function insertHeldAttempt(order: { id: string; amountCents: number }, takenCents: number) {
-  const [held] = await serverDatabase()
-    .insert(paymentAttempts)
-    .values({
-      orderId: order.id,
-      provider: "stripe",
-      providerReference: `cs_${randomUUID()}`,
-      paymentReference: `pi_${randomUUID()}`,
-      amountCents: order.amountCents,
-      idempotencyKey: randomUUID(),
-      status: "held",
-      heldReason: `un montant de ${takenCents / 100} € au lieu de ${order.amountCents / 100} €`,
-      heldAmountCents: takenCents,
-      heldCurrency: "EUR",
-    })
-    .returning();
-  if (!held) throw new Error("no held attempt inserted");
-  return held;
-}
 
 describe("/admin/ventes", () => {
   const base = Date.parse("2026-06-01T08:00:00Z");
@@ -132,28 +116,13 @@ describe("/admin/ventes", () => {
       buyer: "Remboursements suivis",
       createdAt: new Date(base + 3 * minute),
     });
-    const [attempt] = await serverDatabase()
-      .insert(paymentAttempts)
-      .values({
-        orderId: order.id,
-        provider: "stripe",
-        providerReference: `cs_${randomUUID()}`,
-        paymentReference: `pi_${randomUUID()}`,
-        amountCents: order.amountCents,
-        idempotencyKey: randomUUID(),
-        status: "succeeded",
-      })
-      .returning();
-    await serverDatabase()
-      .update(orders)
-      .set({ status: "paid", paidAt: new Date() })
-      .where(eq(orders.id, order.id));
+    const attempt = await insertPaidCardAttempt(order);
     await serverDatabase()
       .insert(refunds)
       .values([
         {
           orderId: order.id,
-          attemptId: attempt?.id ?? "",
+          attemptId: attempt.id,
           amountCents: 2000,
           reason: "Geste",
           status: "pending",
@@ -163,7 +132,7 @@ describe("/admin/ventes", () => {
         },
         {
           orderId: order.id,
-          attemptId: attempt?.id ?? "",
+          attemptId: attempt.id,
           amountCents: 3000,
           status: "failed",
           providerReference: `re_${randomUUID()}`,

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { firstFreeTime } from "../support/booking";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
-import { useOwnServer } from "../support/own-server";
+import { useOwnServerWithMail } from "../support/own-server";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
-import { mailParts, startSmtpCapture } from "../support/smtp-capture";
+import { mailParts } from "../support/smtp-capture";
 import { addParisDays } from "~/lib/booking/slots";
 import { slotLabelFr } from "~/lib/booking/words";
 import { isoDayInParis } from "~/lib/dates";
@@ -16,19 +16,10 @@ import { isoDayInParis } from "~/lib/dates";
 // sees and does in a browser (phone, keyboard, 44 px, axe): the visitor's walk in
 // tests/e2e/booking-journey.test.ts.
 
-let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
-beforeAll(async () => {
-  capture = await startSmtpCapture();
-});
-afterAll(async () => {
-  await capture?.close();
-});
-useOwnServer(() => ({
-  SMTP_URL: capture?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
+const { received } = useOwnServerWithMail({
   // Each test posts from an address of its own (X-Forwarded-For), so the per-visitor limit is its own.
   TRUST_PROXY: "loopback",
-}));
+});
 
 const SECRET = "lien-prive-de-test-0123";
 const PORTRAIT = "/reserver/brive/portrait-test";
@@ -62,7 +53,7 @@ beforeAll(async () => {
 });
 
 const mailsTo = (address: string) =>
-  (capture?.received ?? []).filter((mail) => mail.to.includes(address.toLowerCase()));
+  received().filter((mail) => mail.to.includes(address.toLowerCase()));
 
 /** The script a light page ships: none of React Router's, within 5 KB. */
 function expectLight(page: FetchedPage) {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useAdmin } from "../support/accounts";
 import { insertSessionVoucher, voucherState } from "../support/booking-vouchers";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
-import { useOwnServer } from "../support/own-server";
+import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
-import { mailParts, startSmtpCapture } from "../support/smtp-capture";
+import { mailParts } from "../support/smtp-capture";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { VOUCHER_CODE_RATE_LIMIT } from "~/server/booking/visitor-form.server";
@@ -15,19 +15,10 @@ import { VOUCHER_CODE_RATE_LIMIT } from "~/server/booking/visitor-form.server";
 // transaction, refused in French at the field with everything typed kept, once whatever the race, given
 // back by a cancellation in time; wrong codes limited per visitor address.
 
-let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
-beforeAll(async () => {
-  capture = await startSmtpCapture();
-});
-afterAll(async () => {
-  await capture?.close();
-});
-useOwnServer(() => ({
-  SMTP_URL: capture?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
+const { received } = useOwnServerWithMail({
   // Each post comes from an address of its own (X-Forwarded-For): the per-visitor limits are its own.
   TRUST_PROXY: "loopback",
-}));
+});
 const admin = useAdmin();
 
 const DAYS = "/reserver/brive/portrait-bon";
@@ -103,7 +94,7 @@ const fieldOf = (page: FetchedPage, name: string) =>
   page.document.querySelector(`[name="${name}"]`)?.getAttribute("value");
 
 const mailsTo = (address: string) =>
-  (capture?.received ?? []).filter((mail) => mail.to.includes(address.toLowerCase()));
+  received().filter((mail) => mail.to.includes(address.toLowerCase()));
 
 describe("the gift voucher's code on the booking form", () => {
   it("is offered only while a session voucher could pay this session", async () => {
@@ -141,7 +132,7 @@ describe("the gift voucher's code on the booking form", () => {
     expect(mailParts(mail?.raw ?? "").text).toContain(`Réglée par bon cadeau ${code}`);
     // The owner's e-mail and her booking's page say it too.
     const ownerMail = () =>
-      (capture?.received ?? []).find(
+      received().find(
         (each) =>
           !each.to.includes(fields.email) && mailParts(each.raw).text.includes(fields.email),
       );

@@ -11,9 +11,8 @@ import {
 import { useDocumentsRestored } from "../support/admin-content";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
-import { useOwnServer } from "../support/own-server";
+import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
-import { startSmtpCapture } from "../support/smtp-capture";
 import { voucherOrderFields } from "../support/voucher-form";
 
 /*
@@ -25,21 +24,16 @@ import { voucherOrderFields } from "../support/voucher-form";
  */
 
 let fake: FakeStripe;
-let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
 beforeAll(async () => {
   fake = await startFakeStripe({ secretKey: "sk_test_51VoucherCardWithoutScript0000" });
-  capture = await startSmtpCapture();
 });
 afterAll(async () => {
   await fake.close();
-  await capture?.close();
 });
-useOwnServer(() => ({
+const { received } = useOwnServerWithMail(() => ({
   STRIPE_SECRET_KEY: fake.secretKey,
   STRIPE_API_URL: fake.apiUrl,
   STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-  SMTP_URL: capture?.smtpUrl ?? "",
-  SMTP_FROM: "Studio de test <site@example.com>",
 }));
 const original = useDocumentsRestored(["payments"] as const);
 beforeAll(async () => {
@@ -209,7 +203,7 @@ describe("a voucher paid by card, without JavaScript", () => {
     expect(issued[0]?.code).toMatch(/^[0-9A-Z]{12}$/);
 
     // The order's e-mail, the payment's and the voucher's (its PDF), each once.
-    const subjects = (capture?.received ?? [])
+    const subjects = received()
       .filter((mail) => mail.to.includes(buyer))
       .map((mail) => mail.subject.replace(/\s/g, " "))
       .sort();

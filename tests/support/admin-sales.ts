@@ -89,3 +89,49 @@ export async function activeVoucher(recipient: string, amountCents = 8000) {
   if (!active) throw new Error("no voucher");
   return { ...active, code };
 }
+
+type OrderRef = { id: string; amountCents: number };
+
+/** A card payment the provider took for `takenCents` instead of the order's amount: held (decision 0172). */
+export async function insertHeldAttempt(order: OrderRef, takenCents: number) {
+  const [held] = await serverDatabase()
+    .insert(paymentAttempts)
+    .values({
+      orderId: order.id,
+      provider: "stripe",
+      providerReference: `cs_${randomUUID()}`,
+      paymentReference: `pi_${randomUUID()}`,
+      amountCents: order.amountCents,
+      idempotencyKey: randomUUID(),
+      status: "held",
+      heldReason: `un montant de ${takenCents / 100} € au lieu de ${order.amountCents / 100} €`,
+      heldAmountCents: takenCents,
+      heldCurrency: "EUR",
+    })
+    .returning();
+  if (!held) throw new Error("no held attempt inserted");
+  return held;
+}
+
+/** The order paid by card in full: its succeeded card attempt (to refund), the order `paid`. */
+export async function insertPaidCardAttempt(order: OrderRef) {
+  const [attempt] = await serverDatabase()
+    .insert(paymentAttempts)
+    .values({
+      orderId: order.id,
+      provider: "stripe",
+      providerReference: `cs_${randomUUID()}`,
+      paymentReference: `pi_${randomUUID()}`,
+      amountCents: order.amountCents,
+      idempotencyKey: randomUUID(),
+      status: "succeeded",
+      succeededAt: new Date(),
+    })
+    .returning();
+  if (!attempt) throw new Error("no card attempt inserted");
+  await serverDatabase()
+    .update(orders)
+    .set({ status: "paid", paidAt: new Date() })
+    .where(eq(orders.id, order.id));
+  return attempt;
+}

@@ -33,11 +33,13 @@ export function useOwnServer(
 }
 
 /**
- * `useOwnServer` with e-mail on, delivered to an SMTP capture of the file's own (a sending goes to every
+ * `useOwnServer` with e-mail on (and `env` besides), delivered to an SMTP capture of the file's own (a sending goes to every
  * active subscriber of the database: the shared server's mailbox would see it). `mailsTo` reads what an
  * address received, in order.
  */
-export function useOwnServerWithMail() {
+export function useOwnServerWithMail(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+) {
   let capture: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
   beforeAll(async () => {
     capture = await startSmtpCapture();
@@ -48,6 +50,7 @@ export function useOwnServerWithMail() {
   const url = useOwnServer(() => ({
     SMTP_URL: capture?.smtpUrl ?? "",
     SMTP_FROM: "Studio de test <site@example.com>",
+    ...(typeof env === "function" ? env() : env),
   }));
   const started = () => {
     if (!capture) throw new Error("SMTP capture not started");
@@ -55,6 +58,8 @@ export function useOwnServerWithMail() {
   };
   return {
     url,
+    /** Every message the capture received, as it received it. */
+    received: () => started().received,
     /** Every message `address` received, read. */
     mailsTo: (address: string) =>
       started()

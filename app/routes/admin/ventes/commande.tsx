@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/commande";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -255,27 +256,15 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             Marquer payé
           </h2>
           {loaderData.confirmPayment ? (
-            <div
-              role="alert"
-              className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4"
+            <ConfirmPanel
+              here={here}
+              question={`Confirmer le paiement de ${formatCents(order.amountCents)} (${OFFLINE_MEANS_LABELS[loaderData.confirmPayment]}) ?`}
+              fields={{ means: loaderData.confirmPayment }}
+              intent="mark-paid"
+              label="Confirmer le paiement"
             >
-              <p className="font-semibold">
-                Confirmer le paiement de {formatCents(order.amountCents)} (
-                {OFFLINE_MEANS_LABELS[loaderData.confirmPayment]}) ?
-              </p>
               <p className="text-sm">Le bon cadeau est alors émis et envoyé.</p>
-              <div className="flex flex-wrap gap-2">
-                <Form method="post" action={here}>
-                  <input type="hidden" name="means" value={loaderData.confirmPayment} />
-                  <Button type="submit" name="intent" value="mark-paid">
-                    Confirmer le paiement
-                  </Button>
-                </Form>
-                <Button asChild variant="outline">
-                  <Link to={here}>Annuler</Link>
-                </Button>
-              </div>
-            </div>
+            </ConfirmPanel>
           ) : (
             <Form method="get" action={here} className="flex flex-wrap items-end gap-3">
               <Field name="payer" label="Payée par">
@@ -374,26 +363,17 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             ))}
           {canRefund ? (
             loaderData.confirmRefund && !refundError && loaderData.confirmRefund.cents ? (
-              <div
-                role="alert"
-                className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4"
-              >
-                <p className="font-semibold">
-                  Rembourser {formatCents(loaderData.confirmRefund.cents)} à {order.buyerName} ?
-                </p>
-                <div className="flex flex-wrap gap-2">
-                  <Form method="post" action={here}>
-                    <input type="hidden" name="amount" value={loaderData.confirmRefund.typed} />
-                    <input type="hidden" name="reason" value={loaderData.confirmRefund.reason} />
-                    <Button type="submit" name="intent" value="refund" variant="destructive">
-                      Confirmer le remboursement
-                    </Button>
-                  </Form>
-                  <Button asChild variant="outline">
-                    <Link to={here}>Annuler</Link>
-                  </Button>
-                </div>
-              </div>
+              <ConfirmPanel
+                here={here}
+                question={`Rembourser ${formatCents(loaderData.confirmRefund.cents)} à ${order.buyerName} ?`}
+                fields={{
+                  amount: loaderData.confirmRefund.typed,
+                  reason: loaderData.confirmRefund.reason,
+                }}
+                intent="refund"
+                label="Confirmer le remboursement"
+                variant="destructive"
+              />
             ) : (
               <Form method="get" action={here} noValidate className="space-y-3">
                 <input type="hidden" name="rembourser" value="1" />
@@ -450,6 +430,49 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           ))}
         </ol>
       </section>
+    </div>
+  );
+}
+
+/**
+ * A question the page asks before an action (« Marquer payé », « Rembourser »), rendered by the server open
+ * (the form's GET asked it), so that it works without JavaScript: its form posts `intent` with `fields`,
+ * « Annuler » goes back to the order.
+ */
+function ConfirmPanel({
+  here,
+  question,
+  fields,
+  intent,
+  label,
+  variant = "default",
+  children,
+}: {
+  here: string;
+  question: string;
+  fields: Record<string, string>;
+  intent: string;
+  label: string;
+  variant?: "default" | "destructive";
+  children?: ReactNode;
+}) {
+  return (
+    <div role="alert" className="space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4">
+      <p className="font-semibold">{question}</p>
+      {children}
+      <div className="flex flex-wrap gap-2">
+        <Form method="post" action={here}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <Button type="submit" name="intent" value={intent} variant={variant}>
+            {label}
+          </Button>
+        </Form>
+        <Button asChild variant="outline">
+          <Link to={here}>Annuler</Link>
+        </Button>
+      </div>
     </div>
   );
 }
