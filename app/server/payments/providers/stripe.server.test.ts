@@ -94,6 +94,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
+  vi.restoreAllMocks();
   receiver.received.length = 0;
   fake.releaseEvents();
 });
@@ -104,8 +105,12 @@ describe("stripeProvider against the fake Stripe", () => {
     const created = await provider.createCheckout(request);
     expect(created.providerReference).toMatch(/^cs_test_/);
     expect(created.redirectUrl).toBe(`${fake.pageOrigin}/pay/${created.providerReference}`);
-    // Stripe's minimum: 30 minutes after the session's creation.
-    expect(created.expiresAt.getTime()).toBeGreaterThanOrEqual(Date.now() + 30 * 60_000);
+    // The attempt keeps its end; the session ends 31 minutes later, past Stripe's minimum of 30 minutes
+    // after its creation.
+    expect(created.expiresAt).toEqual(request.expiresAt);
+    expect(fake.session(created.providerReference)?.expires_at).toBe(
+      Math.floor(request.expiresAt.getTime() / 1000) + 31 * 60,
+    );
 
     const session = fake.session(created.providerReference);
     expect(session).toMatchObject({
@@ -173,10 +178,14 @@ describe("stripeProvider against the fake Stripe", () => {
     expect(receiver.received).toEqual([]);
   });
 
-  it("makes one checkout for one idempotency key", async () => {
+  it("makes one checkout for one idempotency key, asked again seconds later", async () => {
     const before = fake.sessions().length;
     const request = checkoutRequest();
     const first = await provider.createCheckout(request);
+    // A double submit lands in the next second (or minutes later, after a failed call): Stripe answers
+    // the first session only if every parameter is the same, so none may come from the clock.
+    const later = Date.now() + 90_000;
+    vi.spyOn(Date, "now").mockReturnValue(later);
     const second = await provider.createCheckout({ ...request });
     expect(second.providerReference).toBe(first.providerReference);
     expect(fake.sessions()).toHaveLength(before + 1);

@@ -34,10 +34,15 @@ const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * Stripe refuses a Checkout Session that expires less than 30 minutes after its creation; our attempts last
- * 30 minutes. The session is asked for 31 (the request takes time to arrive); the core expires the
- * attempt at its own time and closes the session then (`expire`).
+ * 30 minutes, and the same attempt may be asked for again later (a double submit, a page reloaded after a
+ * failed call). The session is asked to end 31 minutes after the attempt: valid whenever the attempt is
+ * still open, and the same parameters on every ask, which Stripe requires of one idempotency key. The core
+ * expires the attempt at its own time and closes the session then (`expire`); Stripe's end is a backstop.
  */
-const MIN_SESSION_SECONDS = 31 * 60;
+const SESSION_MARGIN_SECONDS = 31 * 60;
+
+/** Stripe's longest Checkout Session: 24 hours after its creation. */
+const MAX_SESSION_SECONDS = 24 * 3_600;
 
 const STRIPE_CHECKOUT_ORIGIN = "https://checkout.stripe.com";
 
@@ -220,8 +225,11 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
           `Checkout lines total ${linesTotal} cents, the order ${request.amountCents}: refused.`,
         );
       }
-      const earliest = Math.ceil(Date.now() / 1000) + MIN_SESSION_SECONDS;
-      const expiresAt = Math.max(Math.floor(request.expiresAt.getTime() / 1000), earliest);
+      // From the request alone, never from the clock: a second ask with the same key must match the first.
+      const expiresAt = Math.floor(request.expiresAt.getTime() / 1000) + SESSION_MARGIN_SECONDS;
+      if (expiresAt > Date.now() / 1000 + MAX_SESSION_SECONDS) {
+        throw new Error(`A Stripe checkout cannot last until ${request.expiresAt.toISOString()}.`);
+      }
       const metadata = { order_id: request.orderId, attempt_id: request.attemptId };
       const session = await calling("création du paiement", () =>
         stripe.checkout.sessions.create(
@@ -257,7 +265,8 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
       return {
         providerReference: session.id,
         redirectUrl: session.url,
-        expiresAt: new Date(session.expires_at * 1000),
+        // The attempt keeps its own end; the session's is later by the margin above.
+        expiresAt: request.expiresAt,
       };
     },
 
