@@ -257,3 +257,9 @@ export function env(): Env {
   cached ??= parseEnv();
   return cached;
 }
+
+/** Reads the environment again at the next `env()`: a test file that set its own. Refused outside tests. */
+export function rereadEnvForTests(): void {
+  if (!process.env.VITEST) throw new Error("rereadEnvForTests is for tests only");
+  cached = undefined;
+}

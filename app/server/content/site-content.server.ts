@@ -160,6 +160,12 @@ function buildSnapshot(row: SnapshotRow): SiteContent {
 let snapshot: SiteContent | undefined;
 let reading: Promise<SiteContent> | undefined;
 
+/** Forgets the content read: a test file with a database of its own. Refused outside tests. */
+export function forgetSiteContentForTests(): void {
+  if (!process.env.VITEST) throw new Error("forgetSiteContentForTests is for tests only");
+  snapshot = undefined;
+}
+
 async function read(): Promise<SiteContent> {
   const known = snapshot?.version ?? -1;
   const result = await db().execute<SnapshotRow>(sql`

@@ -54,9 +54,10 @@ let built: { signature: string; provider: PaymentProvider } | undefined;
 export async function cardProvider(): Promise<PaymentProvider | null> {
   const keys = await cardKeys(environmentKeys());
   if (!keys?.webhookSecret) return null;
-  const signature = `${keys.secretKey}\n${keys.webhookSecret}`;
+  const config = env();
+  // Everything the provider is made of: the keys, and where the environment's test key points.
+  const signature = [keys.secretKey, keys.webhookSecret, config.STRIPE_API_URL].join("\n");
   if (built?.signature !== signature) {
-    const config = env();
     built = {
       signature,
       provider: stripeProvider({
