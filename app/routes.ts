@@ -53,6 +53,7 @@ export default [
   ]),
 
   route("commande/:token/bon.pdf", "routes/commande/bon-pdf.ts"),
+  route("commande/:token/facture/:file", "routes/commande/facture-pdf.ts"),
 
   // Admin (every loader and action checks the administrator itself: loaders run in parallel)
   route("admin", "routes/admin/index.ts"),
@@ -94,6 +95,8 @@ export default [
     route("admin/ventes", "routes/admin/ventes/index.tsx"),
     route("admin/ventes/:id", "routes/admin/ventes/commande.tsx"),
     route("admin/bons-cadeaux", "routes/admin/bons-cadeaux/index.tsx"),
+    // Invoices and credit notes (decision 0181); each one's PDF is outside the layout, below.
+    route("admin/factures", "routes/admin/factures/index.tsx"),
     route("admin/medias", "routes/admin/medias/index.tsx"),
     route("admin/medias/televerser", "routes/admin/medias/televerser/index.tsx"),
     route("admin/medias/emplacements", "routes/admin/medias/emplacements/index.tsx"),
@@ -141,6 +144,9 @@ export default [
   route("admin/galeries/:id/progression", "routes/admin/galeries/galerie/progression.ts"),
   route("admin/galeries/:id/photos/:photoId/:file", "routes/admin/galeries/galerie/photo.ts"),
   route("admin/galeries/:id/selection.csv", "routes/admin/galeries/galerie/selection-csv.ts"),
+
+  // An invoice's or credit note's PDF for the owner (decision 0181).
+  route("admin/factures/:file", "routes/admin/factures/pdf.ts"),
 
   // Client galleries: resumable uploads of the photos (decision 0101).
   route("admin/envois", "routes/admin/envois/index.ts"),

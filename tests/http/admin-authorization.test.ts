@@ -209,6 +209,8 @@ const resourcePaths = [
   "/admin/reservations/export.csv",
   "/admin/sauvegardes/telecharger/:name",
   "/admin/sauvegardes/derniere",
+  // Its anonymous refusal: tests/http/invoices.test.ts.
+  "/admin/factures/:file",
 ];
 
 const pages = () => [
@@ -269,6 +271,7 @@ const pages = () => [
   `/admin/ventes/${studioId}?payer=cash`,
   "/admin/bons-cadeaux",
   "/admin/bons-cadeaux?q=Intrus",
+  "/admin/factures",
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */

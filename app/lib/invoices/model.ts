@@ -27,6 +27,12 @@ export function invoiceNumber(series: InvoiceSeries, year: number, sequence: num
   return `${series}-${year}-${String(sequence).padStart(6, "0")}`;
 }
 
+/** The number a PDF's address names (« F-2027-000123.pdf »), or null for any other text. */
+export function invoiceNumberOfFile(file: string): string | null {
+  const match = /^([FA]-\d{4}-\d{6,9})\.pdf$/.exec(file);
+  return match?.[1] ?? null;
+}
+
 /** A line as sold: a label, a quantity, a unit price TTC, its TVA rate in basis points (null: none). */
 export type InvoiceLineInput = {
   label: string;

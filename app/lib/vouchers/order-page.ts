@@ -16,6 +16,8 @@ export const voucherOfferPath = (sessionTypeId: string) =>
 /** The buyer's order page. */
 export const orderPagePath = (token: string) => `/commande/${token}`;
 export const orderPdfPath = (token: string) => `/commande/${token}/bon.pdf`;
+export const orderInvoicePath = (token: string, number: string) =>
+  `/commande/${token}/facture/${number}.pdf`;
 
 /** What happens after the order, one line per way of paying (shown beside each choice). */
 export function paymentMethodLine(method: PaymentMethod, transferDays: number): string {

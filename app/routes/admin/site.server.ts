@@ -2,6 +2,8 @@ import type { Route } from "./+types/site";
 import { data } from "react-router";
 import type { Documents } from "~/content/schemas";
 import { documentValues, legalForm } from "~/lib/document-forms";
+import { issueMissingInvoices } from "~/server/invoices/orders.server";
+import { log } from "~/server/logger.server";
 import { identityForm } from "~/lib/identity-form";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -49,8 +51,8 @@ export async function action({ request }: Route.ActionArgs) {
         page: PAGE,
         savedTitle: "Identité du site modifiée",
       });
-    case "legal":
-      return documentFormAction(formData, admin, {
+    case "legal": {
+      const answer = await documentFormAction(formData, admin, {
         key: "legal",
         schema: legalForm,
         build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
@@ -59,6 +61,13 @@ export async function action({ request }: Route.ActionArgs) {
         page: PAGE,
         savedTitle: "Mentions légales enregistrées",
       });
+      // The identity now complete, the invoices it held back are issued (decision 0181); the
+      // reconciliation job does it again every 15 minutes should this fail.
+      await issueMissingInvoices().catch((error: unknown) =>
+        log.error("missing_invoices_failed", { error }),
+      );
+      return answer;
+    }
     default:
       return data({ error: "Formulaire inconnu" }, { status: 400 });
   }

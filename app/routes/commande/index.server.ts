@@ -5,7 +5,7 @@ import { formatIban } from "~/lib/payments/iban";
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
-import { orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
+import { orderInvoicePath, orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
 import {
   formatCalendarDayFr,
   isWithinWithdrawalPeriod,
@@ -13,6 +13,7 @@ import {
   withdrawalLastDay,
 } from "~/lib/vouchers/terms";
 import { now } from "~/server/clock.server";
+import { invoicesOfOrder } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
 import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
 import { applyProviderState } from "~/server/payments/provider-state.server";
@@ -128,6 +129,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           confirming: search.get("retractation") === "1",
         }
       : null,
+    invoices: (await invoicesOfOrder(order.id)).map((invoice) => ({
+      number: invoice.number,
+      title: `${invoice.kind === "credit_note" ? "Avoir" : "Facture"} ${invoice.number}`,
+      issuedOn: dateTimeFr(invoice.issuedAt),
+      amount: formatCents(invoice.ttcCents),
+      href: orderInvoicePath(params.token, invoice.number),
+    })),
     refunded: refunds.map((refund) => ({
       amount: formatCents(refund.amountCents),
       done: refund.status === "succeeded" || refund.status === "refunded_offline",

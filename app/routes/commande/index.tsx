@@ -206,6 +206,24 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
 
+      {order.invoices.length > 0 ? (
+        <section aria-labelledby="factures" className="space-y-2">
+          <h2 id="factures" className="text-xl font-semibold">
+            Factures
+          </h2>
+          <ul className="space-y-1">
+            {order.invoices.map((invoice) => (
+              <li key={invoice.number}>
+                <a href={invoice.href} download className="underline underline-offset-4">
+                  {invoice.title} (PDF)
+                </a>{" "}
+                du {invoice.issuedOn}, {invoice.amount}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {order.refunded.length > 0 ? (
         <section aria-labelledby="remboursements" className="space-y-2">
           <h2 id="remboursements" className="text-xl font-semibold">

@@ -1638,6 +1638,14 @@ export const invoices = pgTable(
     uniqueIndex("invoices_series_year_sequence_idx").on(table.series, table.year, table.sequence),
     index("invoices_issued_idx").on(table.issuedAt, table.id),
     index("invoices_order_idx").on(table.orderId),
+    // One invoice for an order's sale, one credit note for a refund (decision 0181): a payment applied
+    // twice, or two catch-ups at once, issue nothing more.
+    uniqueIndex("invoices_sale_order_idx")
+      .on(table.orderId)
+      .where(sql`${table.kind} = 'sale'`),
+    uniqueIndex("invoices_credit_refund_idx")
+      .on(table.refundId)
+      .where(sql`${table.kind} = 'credit_note'`),
     index("invoices_booking_idx").on(table.bookingId),
   ],
 );

@@ -14,6 +14,7 @@ import { orders, paymentAttempts } from "../db/schema";
 import { log } from "../logger.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
+import { invoicePaidOrder } from "../invoices/orders.server";
 import { orderKindEffects } from "./order-kinds.server";
 import { decidePayment } from "./transitions";
 
@@ -247,6 +248,8 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
       late: decision.outcome === "late",
       source: report.source,
     });
+    // Its invoice in the same transaction (decision 0181), after the payment's journal row it quotes.
+    await invoicePaidOrder(tx, updatedOrder);
     await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
   }
   if (decision.orderTo === "expired") {

@@ -6,6 +6,7 @@ import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { applyPaymentStatus } from "./apply-payment.server";
 import { queueBuyerPaymentMail } from "./emails.server";
+import { issueMissingInvoices } from "../invoices/orders.server";
 import { orderKindEffects } from "./order-kinds.server";
 import { applyProviderState } from "./provider-state.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
@@ -168,5 +169,7 @@ export const paymentReconciliationJob = defineJob({
     await reconcileOpenAttempts();
     // Refunds left pending or unsent (decision 0171): a lost event never leaves one pending for ever.
     await followPendingRefunds();
+    // Invoices held back while the seller's identity was incomplete (decision 0181).
+    await issueMissingInvoices();
   },
 });

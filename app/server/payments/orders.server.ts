@@ -15,6 +15,7 @@ import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
 import { orderPageUrl } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
+import { creditRefund } from "../invoices/orders.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
 import { looksLikeOrderToken, orderTokenFor, orderTokenHash } from "./order-token.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
@@ -618,6 +619,8 @@ export async function completeRefund(
       amountCents: refund.amountCents,
       fullyRefunded,
     });
+    // Its credit note in the same transaction (decision 0181).
+    await creditRefund(tx, orderNow, refund);
     return refund;
   });
 }

@@ -1,0 +1,40 @@
+import type { Route } from "./+types/index";
+import { sellerGaps } from "~/lib/legal/seller";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { loadDocument } from "~/server/content/content-store.server";
+import { pagePosition } from "~/server/db/keyset.server";
+import {
+  INVOICE_LIST_ORDER,
+  invoicePage,
+  ordersWithoutInvoice,
+} from "~/server/invoices/orders.server";
+
+/**
+ * /admin/factures (decision 0181): the invoices and credit notes, newest first, a page at a time, each
+ * with its PDF; and, while the seller's identity is incomplete, how many paid orders wait for theirs.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const [page, waiting, legal] = await Promise.all([
+    invoicePage(pagePosition(INVOICE_LIST_ORDER, params)),
+    ordersWithoutInvoice(),
+    loadDocument("legal"),
+  ]);
+  return {
+    matching: page.matching,
+    previous: page.previous,
+    next: page.next,
+    waiting,
+    gaps: sellerGaps(legal),
+    invoices: page.rows.map((row) => ({
+      id: row.id,
+      number: row.number,
+      creditNote: row.kind === "credit_note",
+      issuedAt: row.issuedAt.toISOString(),
+      buyer: row.buyer.name,
+      orderId: row.orderId,
+      ttcCents: row.ttcCents,
+    })),
+  };
+}

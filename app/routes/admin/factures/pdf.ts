@@ -1,0 +1,21 @@
+import { data } from "react-router";
+import type { Route } from "./+types/pdf";
+import { invoiceNumberOfFile } from "~/lib/invoices/model";
+import { requireAdmin } from "~/server/admin/guard.server";
+import { invoiceByNumber, invoicePdf } from "~/server/invoices/orders.server";
+
+/** /admin/factures/{numéro}.pdf (decision 0181): any invoice or credit note, for the owner. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const number = invoiceNumberOfFile(params.file);
+  const invoice = number ? await invoiceByNumber(number) : null;
+  if (!invoice) throw data("Facture introuvable.", { status: 404 });
+  const pdf = await invoicePdf(invoice);
+  return new Response(new Uint8Array(pdf.bytes), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${pdf.filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

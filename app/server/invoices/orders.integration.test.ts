@@ -1,0 +1,210 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { seedDocuments } from "~/content/seed";
+import type { Legal } from "~/content/schemas";
+import { useAppDatabase } from "../../../tests/support/database";
+import { placeCardOrder, placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
+import { loadDocument, saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { invoices } from "../db/schema";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import {
+  completeRefund,
+  markPaidOffline,
+  markRefundedOffline,
+  requestRefund,
+} from "../payments/orders.server";
+import { creditDue, issueMissingInvoices, ordersWithoutInvoice } from "./orders.server";
+
+// Every paid order its invoice, every refund its credit note (decision 0181), on a real PostgreSQL: issued
+// in the transaction that paid or refunded, once whatever repeats, held back while the seller's identity
+// is incomplete and issued in the order of the payments once it is complete.
+
+useAppDatabase({ jobs: true });
+usePaymentsInMemory();
+const owner = { id: "", name: "Camille" };
+
+const completeLegal: Legal = {
+  ...structuredClone(seedDocuments.legal),
+  companyName: "Atelier Lumière SARL",
+  legalForm: "SARL au capital de 5 000 €",
+  address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+  rcs: "RCS Brive 443 061 841",
+  siret: "443 061 841 00047",
+  vatRegime: "franchise",
+  vatNumber: "",
+  email: "contact@atelier-lumiere.fr",
+  phone: "05 55 00 00 00",
+  mediator: { name: "Médiateur de la consommation CM2C", website: "https://www.cm2c.net" },
+};
+
+const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
+
+const invoicesOf = (orderId: string) =>
+  db().select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(invoices.issuedAt);
+
+/** Pays a card order by its provider's report, as many times as given, all at once. */
+async function payByCard(amountCents: number, times = 1) {
+  const placed = await placeCardOrder(amountCents);
+  const report = {
+    provider: "stripe" as const,
+    providerReference: placed.reference,
+    status: "succeeded" as const,
+    amountCents,
+    currency: "eur",
+    paymentReference: `pi_${placed.reference}`,
+    source: "webhook" as const,
+  };
+  await Promise.all(Array.from({ length: times }, () => applyPaymentStatus(report)));
+  return placed;
+}
+
+describe("an order's invoice", () => {
+  it("is issued with the payment, once though the payment is reported three times at once", async () => {
+    await setLegal(completeLegal);
+    const { orderId } = await payByCard(17_500, 3);
+    const issued = await invoicesOf(orderId);
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({
+      kind: "sale",
+      series: "F",
+      ttcCents: 17_500,
+      htCents: 17_500,
+      vatCents: 0,
+      buyer: { name: "Camille Martin", address: null },
+      seller: {
+        companyName: "Atelier Lumière SARL",
+        siren: "443 061 841",
+        vatMention: "TVA non applicable, art. 293 B du CGI",
+      },
+      lines: [
+        { label: "Bon cadeau séance portrait", quantity: 1, unitPriceCents: 17_500, vatRate: null },
+      ],
+    });
+    expect(issued[0]?.paymentTerms).toMatch(/^Payée par carte bancaire le \d{1,2} \S+ \d{4}\.$/);
+  });
+
+  it("bears each line's TVA for a seller subject to it, none on a multi-purpose voucher", async () => {
+    await setLegal({ ...completeLegal, vatRegime: "assujetti", vatNumber: "FR64443061841" });
+    const { orderId } = await placeOrder("studio", 12_000, {
+      lines: [
+        {
+          label: "Bon cadeau séance famille",
+          quantity: 1,
+          unitPriceCents: 12_000,
+          vatRate: 2000,
+          voucherVatMode: "single",
+        },
+      ],
+    });
+    await markPaidOffline(orderId, "cash");
+    const other = await placeOrder("studio", 5_000, {
+      lines: [
+        {
+          label: "Bon cadeau de 50 €",
+          quantity: 1,
+          unitPriceCents: 5_000,
+          vatRate: null,
+          voucherVatMode: "multi",
+        },
+      ],
+    });
+    await markPaidOffline(other.orderId, "cheque");
+
+    const [single] = await invoicesOf(orderId);
+    expect(single).toMatchObject({ htCents: 10_000, vatCents: 2_000, ttcCents: 12_000 });
+    expect(single?.seller).toMatchObject({ vatNumber: "FR64 443061841", vatMention: null });
+    expect(single?.paymentTerms).toMatch(/^Payée en espèces le /);
+    const [multi] = await invoicesOf(other.orderId);
+    expect(multi).toMatchObject({ vatCents: 0, ttcCents: 5_000 });
+    expect(multi?.lines[0]?.label).toBe(
+      "Bon cadeau de 50 € (bon à usages multiples : TVA due à son utilisation)",
+    );
+    expect(multi?.paymentTerms).toMatch(/^Payée par chèque le /);
+    await setLegal(completeLegal);
+  });
+});
+
+describe("a refund's credit note", () => {
+  it("credits what each refund gives back of the invoice, referring to it, once", async () => {
+    await setLegal(completeLegal);
+    const { orderId } = await payByCard(20_000);
+    const [invoice] = await invoicesOf(orderId);
+    // The card's refunds succeed at once (the provider in memory); the provider's event for the second
+    // comes twice more.
+    const first = await requestRefund(orderId, 5_000, "Geste commercial");
+    const rest = await requestRefund(orderId, 15_000, "Rétractation");
+    expect(rest.status).toBe("succeeded");
+    await completeRefund(rest.id, "succeeded", rest.providerReference);
+    await completeRefund(rest.id, "succeeded", rest.providerReference);
+
+    const notes = (await invoicesOf(orderId)).filter((each) => each.kind === "credit_note");
+    expect(notes.map((note) => [note.ttcCents, note.creditedInvoiceId, note.refundId])).toEqual([
+      [-5_000, invoice?.id, first.id],
+      [-15_000, invoice?.id, rest.id],
+    ]);
+    expect(notes.every((note) => note.series === "A" && note.number.startsWith("A-"))).toBe(true);
+  });
+
+  it("credits nothing for giving back a payment made twice, then the invoice when the order's money goes back", () => {
+    // 100 € invoiced, paid twice: the first refund of 100 € gives back the second payment.
+    expect(
+      creditDue({
+        invoicedCents: 10_000,
+        paidCents: 20_000,
+        refundedCents: 10_000,
+        creditedCents: 0,
+      }),
+    ).toBe(0);
+    expect(
+      creditDue({
+        invoicedCents: 10_000,
+        paidCents: 20_000,
+        refundedCents: 20_000,
+        creditedCents: 0,
+      }),
+    ).toBe(10_000);
+    // Never beyond the invoice, never twice.
+    expect(
+      creditDue({
+        invoicedCents: 10_000,
+        paidCents: 10_000,
+        refundedCents: 10_000,
+        creditedCents: 10_000,
+      }),
+    ).toBe(0);
+  });
+});
+
+describe("while the seller's identity is incomplete", () => {
+  it("issues nothing, then every invoice and credit note in the order of their payments once completed", async () => {
+    // As a new site's: the seed's placeholders in place of the numbers.
+    await setLegal(structuredClone(seedDocuments.legal));
+    const first = await placeOrder("studio", 9_000);
+    await markPaidOffline(first.orderId, "cash");
+    const second = await placeOrder("studio", 11_000);
+    await markPaidOffline(second.orderId, "transfer");
+    const refund = await requestRefund(first.orderId, 9_000, "Annulation");
+    await markRefundedOffline(refund.id);
+    expect(await invoicesOf(first.orderId)).toEqual([]);
+    expect(await ordersWithoutInvoice()).toBeGreaterThanOrEqual(2);
+
+    // Nothing to issue yet: the catch-up changes nothing.
+    expect(await issueMissingInvoices()).toBe(0);
+
+    await setLegal(completeLegal);
+    expect(await loadDocument("legal")).toMatchObject({ siret: "443 061 841 00047" });
+    expect(await issueMissingInvoices()).toBe(3);
+    expect(await issueMissingInvoices()).toBe(0);
+    const [firstInvoice, note] = await invoicesOf(first.orderId);
+    const [secondInvoice] = await invoicesOf(second.orderId);
+    expect(firstInvoice?.sequence).toBeLessThan(secondInvoice?.sequence ?? 0);
+    expect(note).toMatchObject({ kind: "credit_note", ttcCents: -9_000 });
+    expect(await ordersWithoutInvoice()).toBe(0);
+    const credits = await db()
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.kind, "credit_note"), eq(invoices.refundId, refund.id)));
+    expect(credits).toHaveLength(1);
+  });
+});

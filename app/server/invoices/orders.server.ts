@@ -1,0 +1,312 @@
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { legalSchema } from "~/content/schemas";
+import { formatDateFr } from "~/lib/dates";
+import type { InvoiceLineInput, InvoiceSeller } from "~/lib/invoices/model";
+import { invoiceSeller } from "~/lib/invoices/seller";
+import { db } from "../db/client.server";
+import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
+import { invoices, moneyJournal, orderLines, orders, refunds, siteDocuments } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+import { log } from "../logger.server";
+import { renderInvoicePdf } from "./invoice-pdf.server";
+import { issueInvoice, type InvoiceRecord } from "./issue.server";
+
+/*
+ * Every paid order has its invoice and every refund of it its credit note (decision 0181), issued in the
+ * transaction that made the order paid or the refund done, so that neither exists without the other.
+ * While the seller's legal identity lacks what an invoice must print (decision 0176) none is issued; the
+ * catch-up (`issueMissingInvoices`) issues them, in the order of their payments, once it is complete.
+ */
+
+type OrderRecord = typeof orders.$inferSelect;
+type RefundRecord = typeof refunds.$inferSelect;
+
+/** The seller as an invoice prints it, read in the caller's transaction; null while incomplete. */
+export async function sellerForInvoices(tx: Executor): Promise<InvoiceSeller | null> {
+  const [row] = await tx
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "legal"));
+  const legal = legalSchema.safeParse(row?.data ?? {});
+  return legal.success ? invoiceSeller(legal.data) : null;
+}
+
+/** How the money came, as the invoice says it: « par carte bancaire », « en espèces »… */
+const PAID_BY: Record<string, string> = {
+  card: "par carte bancaire",
+  transfer: "par virement",
+  cheque: "par chèque",
+  cash: "en espèces",
+  card_terminal: "par carte bancaire au studio",
+  studio: "au studio",
+  voucher: "par bon cadeau",
+};
+
+/** « Payée par carte bancaire le 12 janvier 2027. », from the order's first payment in the journal. */
+async function paymentTerms(tx: Executor, order: OrderRecord): Promise<string> {
+  const [payment] = await tx
+    .select({ method: moneyJournal.method, at: moneyJournal.at })
+    .from(moneyJournal)
+    .where(and(eq(moneyJournal.orderId, order.id), eq(moneyJournal.kind, "payment")))
+    .orderBy(asc(moneyJournal.seq))
+    .limit(1);
+  const at = payment?.at ?? order.paidAt ?? new Date();
+  const means = (payment?.method && PAID_BY[payment.method]) ?? "";
+  return `Payée${means ? ` ${means}` : ""} le ${formatDateFr(at)}.`;
+}
+
+/**
+ * The order's lines as invoiced: under the franchise no TVA at all; otherwise each line's own rate, a
+ * multi-purpose voucher bearing none at its sale (its TVA is due when it is used: CGI art. 256 ter).
+ */
+async function invoiceLines(
+  tx: Executor,
+  order: OrderRecord,
+  seller: InvoiceSeller,
+): Promise<InvoiceLineInput[]> {
+  const lines = await tx
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(asc(orderLines.position));
+  const subject = seller.vatMention === null;
+  return lines.map((line) => ({
+    label:
+      subject && line.voucherVatMode === "multi"
+        ? `${line.label} (bon à usages multiples : TVA due à son utilisation)`
+        : line.label,
+    quantity: line.quantity,
+    unitPriceCents: line.unitPriceCents,
+    vatRate: subject ? line.vatRate : null,
+  }));
+}
+
+/**
+ * Issues the invoice of a paid order in `tx`, unless it has one or the seller's identity is incomplete
+ * (then null). Taken once: the unique index on the sale's order refuses a second.
+ */
+export async function invoicePaidOrder(
+  tx: Executor,
+  order: OrderRecord,
+): Promise<InvoiceRecord | null> {
+  const [existing] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, "sale")));
+  if (existing) return existing;
+  const seller = await sellerForInvoices(tx);
+  if (!seller) return null;
+  return issueInvoice(tx, {
+    kind: "sale",
+    orderId: order.id,
+    serviceDate: null,
+    seller,
+    buyer: { name: order.buyerName, email: order.buyerEmail, address: null },
+    lines: await invoiceLines(tx, order, seller),
+    paymentTerms: await paymentTerms(tx, order),
+  });
+}
+
+/**
+ * What a refund gives back of the invoiced amount: refunds first give back what was paid beyond the
+ * invoice (a payment made twice), then credit the invoice, never beyond it.
+ */
+export function creditDue(input: {
+  invoicedCents: number;
+  paidCents: number;
+  refundedCents: number;
+  creditedCents: number;
+}): number {
+  const received = input.paidCents - input.refundedCents;
+  const owed = Math.max(0, input.invoicedCents - Math.max(0, received));
+  return Math.max(0, Math.min(owed, input.invoicedCents) - input.creditedCents);
+}
+
+/** The credit note's lines: the amount shared across the invoice's TVA rates, in proportion. */
+export function creditLines(invoice: InvoiceRecord, amountCents: number): InvoiceLineInput[] {
+  const shares = invoice.vatBreakdown.filter((share) => share.ttcCents !== 0);
+  let left = amountCents;
+  return shares.map((share, index) => {
+    const part =
+      index === shares.length - 1
+        ? left
+        : Math.round((amountCents * share.ttcCents) / invoice.ttcCents);
+    left -= part;
+    return {
+      label: `Remboursement — facture ${invoice.number}`,
+      quantity: 1,
+      unitPriceCents: -part,
+      vatRate: share.vatRate,
+    };
+  });
+}
+
+/**
+ * Issues the credit note of a refund done (`succeeded` or given back offline) in `tx`, for what it gives
+ * back of the order's invoice; null when the order has no invoice yet, when it gives back nothing
+ * invoiced, or when the refund has its credit note.
+ */
+export async function creditRefund(
+  tx: Executor,
+  order: OrderRecord,
+  refund: RefundRecord,
+): Promise<InvoiceRecord | null> {
+  const [invoice] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, "sale")));
+  if (!invoice) return null;
+  const [existing] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.refundId, refund.id), eq(invoices.kind, "credit_note")));
+  if (existing) return existing;
+  const totals = await tx.execute<{ paid: number; refunded: number; credited: number }>(sql`
+    select
+      (select coalesce(sum(amount_cents), 0) from payment_attempts
+        where order_id = ${order.id} and status = 'succeeded')::int as paid,
+      (select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline')
+          and r.completed_at <= ${refund.completedAt ?? new Date()})::int as refunded,
+      (select coalesce(-sum(ttc_cents), 0) from invoices
+        where credited_invoice_id = ${invoice.id})::int as credited`);
+  const { paid = 0, refunded = 0, credited = 0 } = totals.rows[0] ?? {};
+  const amount = creditDue({
+    invoicedCents: invoice.ttcCents,
+    paidCents: paid,
+    refundedCents: refunded,
+    creditedCents: credited,
+  });
+  if (amount <= 0) return null;
+  const seller = await sellerForInvoices(tx);
+  if (!seller) return null;
+  return issueInvoice(tx, {
+    kind: "credit_note",
+    orderId: order.id,
+    refundId: refund.id,
+    creditedInvoiceId: invoice.id,
+    serviceDate: invoice.serviceDate,
+    seller,
+    buyer: invoice.buyer,
+    lines: creditLines(invoice, amount),
+    paymentTerms: `Remboursé le ${formatDateFr(refund.completedAt ?? new Date())}.`,
+  });
+}
+
+/**
+ * The invoices and credit notes that the seller's incomplete identity held back, issued now in the order
+ * of their payments and refunds, each in its own transaction under its order's lock. Answers how many.
+ */
+export async function issueMissingInvoices(): Promise<number> {
+  const unpaidOnes = await db()
+    .select({ id: orders.id })
+    .from(orders)
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "sale")))
+    .where(and(inArray(orders.status, ["paid", "refunded"]), isNull(invoices.id)))
+    .orderBy(asc(orders.paidAt));
+  const uncredited = await db()
+    .select({ id: refunds.id, orderId: refunds.orderId })
+    .from(refunds)
+    .leftJoin(invoices, and(eq(invoices.refundId, refunds.id), eq(invoices.kind, "credit_note")))
+    .where(and(inArray(refunds.status, ["succeeded", "refunded_offline"]), isNull(invoices.id)))
+    .orderBy(asc(refunds.completedAt));
+  if (unpaidOnes.length === 0 && uncredited.length === 0) return 0;
+  let issued = 0;
+  for (const { id } of unpaidOnes) {
+    const made = await db().transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+      if (!order || (order.status !== "paid" && order.status !== "refunded")) return null;
+      return invoicePaidOrder(tx, order);
+    });
+    if (!made) break; // The identity is still incomplete: nothing else can be issued.
+    issued += 1;
+  }
+  for (const { id, orderId } of uncredited) {
+    const made = await db().transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+      const [refund] = await tx.select().from(refunds).where(eq(refunds.id, id));
+      if (!order || !refund) return null;
+      return creditRefund(tx, order, refund);
+    });
+    if (made) issued += 1;
+  }
+  if (issued > 0) log.info("missing_invoices_issued", { issued });
+  return issued;
+}
+
+/** How many paid orders wait for their invoice (the seller's identity incomplete). */
+export async function ordersWithoutInvoice(): Promise<number> {
+  const [row] = await db()
+    .select({ count: sql<number>`count(*)::int` })
+    .from(orders)
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "sale")))
+    .where(and(inArray(orders.status, ["paid", "refunded"]), isNull(invoices.id)));
+  return row?.count ?? 0;
+}
+
+/** An order's invoices and credit notes, the newest last. */
+export async function invoicesOfOrder(orderId: string): Promise<InvoiceRecord[]> {
+  return db()
+    .select()
+    .from(invoices)
+    .where(eq(invoices.orderId, orderId))
+    .orderBy(asc(invoices.issuedAt), asc(invoices.sequence));
+}
+
+/** An invoice by its number, or null. */
+export async function invoiceByNumber(number: string): Promise<InvoiceRecord | null> {
+  const [invoice] = await db().select().from(invoices).where(eq(invoices.number, number));
+  return invoice ?? null;
+}
+
+/** The invoices list's order: newest first, by issue time then number. */
+export const INVOICE_LIST_ORDER: KeysetOrder = {
+  keys: [
+    { expression: invoices.issuedAt, type: "timestamptz" },
+    { expression: invoices.id, type: "uuid" },
+  ],
+  direction: "desc",
+};
+
+/** A page of the invoices and credit notes, newest first, and how many there are in all. */
+export async function invoicePage(position: PagePosition) {
+  const [page, [total]] = await Promise.all([
+    keysetPage(INVOICE_LIST_ORDER, position, ({ where, orderBy, limit }) =>
+      db()
+        .select({
+          id: invoices.id,
+          number: invoices.number,
+          kind: invoices.kind,
+          issuedAt: invoices.issuedAt,
+          buyer: invoices.buyer,
+          orderId: invoices.orderId,
+          ttcCents: invoices.ttcCents,
+          cursor: cursorColumn(INVOICE_LIST_ORDER),
+        })
+        .from(invoices)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit),
+    ),
+    db()
+      .select({ value: sql<number>`count(*)::int` })
+      .from(invoices),
+  ]);
+  return { ...page, matching: total?.value ?? 0 };
+}
+
+/** An invoice's PDF and its file name (« facture-F-2027-000123.pdf », « avoir-A-… »). */
+export async function invoicePdf(
+  invoice: InvoiceRecord,
+): Promise<{ bytes: Uint8Array; filename: string }> {
+  const credited = invoice.creditedInvoiceId
+    ? await db()
+        .select({ number: invoices.number })
+        .from(invoices)
+        .where(eq(invoices.id, invoice.creditedInvoiceId))
+    : [];
+  const bytes = await renderInvoicePdf({ invoice, creditedNumber: credited[0]?.number ?? null });
+  const prefix = invoice.kind === "credit_note" ? "avoir" : "facture";
+  return { bytes, filename: `${prefix}-${invoice.number}.pdf` };
+}

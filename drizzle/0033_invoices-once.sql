@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "invoices_sale_order_idx" ON "invoices" USING btree ("order_id") WHERE "invoices"."kind" = 'sale';--> statement-breakpoint
+CREATE UNIQUE INDEX "invoices_credit_refund_idx" ON "invoices" USING btree ("refund_id") WHERE "invoices"."kind" = 'credit_note';

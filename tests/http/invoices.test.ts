@@ -1,0 +1,182 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { orders, refunds, siteDocuments } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import { plainSpaces, useDocumentsRestored } from "../support/admin-content";
+import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { ensurePdfTools, pdfText } from "../support/pdf-tools";
+import { serverDatabase } from "../support/server-under-test";
+import { voucherOrderFields } from "../support/voucher-form";
+
+/*
+ * Invoices and credit notes as the server answers them, JavaScript off (decision 0181): an order paid at
+ * the studio gets its invoice, listed on the buyer's page and downloaded there as a PDF; its refund its
+ * credit note; another order's number, or any other name, is a 404; /admin/factures lists them for the
+ * owner only. A server of the file's own: the seller's identity and the vouchers on sale change its pages.
+ */
+
+const home = useOwnServer();
+const admin = useAdmin();
+const original = useDocumentsRestored(["payments", "legal"] as const);
+
+beforeAll(async () => {
+  ensurePdfTools();
+  const database = serverDatabase();
+  await database
+    .update(siteDocuments)
+    .set({ data: { ...original("payments"), vouchersOnSale: true, studio: true } })
+    .where(eq(siteDocuments.key, "payments"));
+  await database
+    .update(siteDocuments)
+    .set({
+      data: {
+        ...original("legal"),
+        companyName: "Atelier Lumière SARL",
+        legalForm: "SARL au capital de 5 000 €",
+        address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+        rcs: "RCS Brive 443 061 841",
+        siret: "443 061 841 00047",
+        vatRegime: "franchise",
+        vatNumber: "",
+        email: "contact@atelier-lumiere.fr",
+        phone: "05 55 00 00 00",
+        mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
+      },
+    })
+    .where(eq(siteDocuments.key, "legal"));
+});
+
+const adminPage = (path: string) => fetchPage(path, { cookie: admin.cookie() });
+const adminPost = (path: string, fields: Record<string, string>) =>
+  postForm(path, fields, { cookie: admin.cookie() });
+
+/** Orders a voucher to pay at the studio, as the form without JavaScript does: its page's address. */
+async function orderAtStudio(buyer: string): Promise<{ path: string; orderId: string }> {
+  const form = await fetchPage("/bons-cadeaux");
+  const key = form.document.querySelector<HTMLInputElement>('input[name="cle"]')?.value ?? "";
+  const placed = await postForm(
+    "/bons-cadeaux",
+    voucherOrderFields({ paiement: "studio", acheteurNom: buyer, cle: key }),
+  );
+  expect(placed.status).toBe(303);
+  const path = placed.headers.get("location") ?? "";
+  const [order] = await serverDatabase()
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.buyerName, buyer));
+  if (!order) throw new Error(`no order for ${buyer}`);
+  return { path, orderId: order.id };
+}
+
+/** The order page's invoice links, by their text. */
+const invoiceLinks = (page: FetchedPage) =>
+  [...page.document.querySelectorAll('section[aria-labelledby="factures"] a')].map((link) => ({
+    text: plainSpaces(textOf(link)),
+    href: link.getAttribute("href") ?? "",
+  }));
+
+describe("an order's invoices", () => {
+  let first: { path: string; orderId: string };
+  let invoiceHref = "";
+
+  it("has none before it is paid, then its invoice on its page, downloaded as a PDF", async () => {
+    first = await orderAtStudio("Zoé Facture");
+    expect(invoiceLinks(await fetchPage(first.path))).toEqual([]);
+
+    const paid = await adminPost(`/admin/ventes/${first.orderId}`, {
+      intent: "mark-paid",
+      means: "cash",
+    });
+    expect(paid.status).toBe(302);
+    const links = invoiceLinks(await fetchPage(first.path));
+    expect(links).toHaveLength(1);
+    expect(links[0]?.text).toMatch(/^Facture F-\d{4}-\d{6} \(PDF\)$/);
+    invoiceHref = links[0]?.href ?? "";
+    expect(invoiceHref).toMatch(new RegExp(`^${first.path}/facture/F-\\d{4}-\\d{6}\\.pdf$`));
+
+    const pdf = await fetch(new URL(invoiceHref, home()));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("cache-control")).toBe("no-store");
+    const number = /F-\d{4}-\d{6}/.exec(invoiceHref)?.[0] ?? "";
+    expect(pdf.headers.get("content-disposition")).toBe(
+      `attachment; filename="facture-${number}.pdf"`,
+    );
+    const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain(number);
+    expect(text).toContain("Atelier Lumière SARL");
+    expect(text).toContain("Zoé Facture");
+    expect(text).toContain("TVA non applicable, art. 293 B du CGI");
+    expect(text).toContain("Payée en espèces le");
+  });
+
+  it("answers 404 for another order's number, an unknown one and any other name", async () => {
+    const second = await orderAtStudio("Léon Autre");
+    await adminPost(`/admin/ventes/${second.orderId}`, { intent: "mark-paid", means: "cheque" });
+    const [other] = invoiceLinks(await fetchPage(second.path));
+    const otherNumber = /F-\d{4}-\d{6}/.exec(other?.href ?? "")?.[0] ?? "";
+    expect(otherNumber).not.toBe("");
+    for (const file of [`${otherNumber}.pdf`, "F-2001-000001.pdf", "facture.pdf", "F-2026-1.pdf"]) {
+      const response = await fetch(new URL(`${first.path}/facture/${file}`, home()));
+      expect(response.status, file).toBe(404);
+    }
+  });
+
+  it("gets a credit note for its refund, referring to the invoice", async () => {
+    const refund = await adminPost(`/admin/ventes/${first.orderId}`, {
+      intent: "refund",
+      amount: "30",
+      reason: "Geste commercial",
+    });
+    expect(refund.status).toBe(302);
+    // Paid in cash, it is given back in cash: « Remboursé » once the owner has.
+    const [toGiveBack] = await serverDatabase()
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(eq(refunds.orderId, first.orderId));
+    const done = await adminPost(`/admin/ventes/${first.orderId}`, {
+      intent: "refunded-offline",
+      id: toGiveBack?.id ?? "",
+    });
+    expect(done.status).toBe(302);
+
+    const links = invoiceLinks(await fetchPage(first.path));
+    expect(links.map((link) => link.text)).toEqual([
+      expect.stringMatching(/^Facture F-/),
+      expect.stringMatching(/^Avoir A-\d{4}-\d{6} \(PDF\)$/),
+    ]);
+    const note = await fetch(new URL(links[1]?.href ?? "", home()));
+    const text = pdfText(new Uint8Array(await note.arrayBuffer()));
+    expect(text).toContain(/F-\d{4}-\d{6}/.exec(invoiceHref)?.[0] ?? "?");
+    expect(text).toMatch(/-30,00\s€/);
+  });
+});
+
+describe("/admin/factures", () => {
+  it("lists the invoices and credit notes for the owner, each with its PDF; nobody else", async () => {
+    const anonymous = await fetchPage("/admin/factures");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/admin\/login/);
+    const pdfAnonymous = await fetch(new URL("/admin/factures/F-2026-000001.pdf", home()), {
+      redirect: "manual",
+    });
+    expect(pdfAnonymous.status).toBe(302);
+
+    const list = await adminPage("/admin/factures");
+    expect(list.status).toBe(200);
+    const items = [
+      ...list.document.querySelectorAll('ul[aria-label="Factures et avoirs"] > li'),
+    ].map((item) => plainSpaces(textOf(item)));
+    expect(items[0]).toMatch(/Avoir A-\d{4}-\d{6} \(PDF\).*Zoé Facture/);
+    expect(items.some((item) => /Facture F-\d{4}-\d{6} \(PDF\).*Léon Autre/.test(item))).toBe(true);
+    const href =
+      list.document
+        .querySelector('ul[aria-label="Factures et avoirs"] a[href$=".pdf"]')
+        ?.getAttribute("href") ?? "";
+    const pdf = await fetch(new URL(href, home()), { headers: { cookie: admin.cookie() } });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect((await adminPage("/admin/factures/F-2001-000001.pdf")).status).toBe(404);
+  });
+});
