@@ -97,6 +97,8 @@ export default [
     route("admin/bons-cadeaux", "routes/admin/bons-cadeaux/index.tsx"),
     // Invoices and credit notes (decision 0181); each one's PDF is outside the layout, below.
     route("admin/factures", "routes/admin/factures/index.tsx"),
+    // The accountant's files for a period (decision 0182); each file outside the layout, below.
+    route("admin/comptabilite", "routes/admin/comptabilite/index.tsx"),
     route("admin/medias", "routes/admin/medias/index.tsx"),
     route("admin/medias/televerser", "routes/admin/medias/televerser/index.tsx"),
     route("admin/medias/emplacements", "routes/admin/medias/emplacements/index.tsx"),
@@ -145,8 +147,9 @@ export default [
   route("admin/galeries/:id/photos/:photoId/:file", "routes/admin/galeries/galerie/photo.ts"),
   route("admin/galeries/:id/selection.csv", "routes/admin/galeries/galerie/selection-csv.ts"),
 
-  // An invoice's or credit note's PDF for the owner (decision 0181).
+  // An invoice's or credit note's PDF for the owner (decision 0181), the accountant's CSV files (0182).
   route("admin/factures/:file", "routes/admin/factures/pdf.ts"),
+  route("admin/comptabilite/:file", "routes/admin/comptabilite/fichier.ts"),
 
   // Client galleries: resumable uploads of the photos (decision 0101).
   route("admin/envois", "routes/admin/envois/index.ts"),

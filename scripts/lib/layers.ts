@@ -32,6 +32,7 @@ const INFRASTRUCTURE = under(
 
 /** Feature folders of app/server, and boot/, which composes them. */
 const FEATURES = under(
+  "server/accounting/",
   "server/admin/",
   "server/backup/",
   "server/blog/",
@@ -40,6 +41,7 @@ const FEATURES = under(
   "server/contact/",
   "server/content/",
   "server/galleries/",
+  "server/invoices/",
   "server/newsletter/",
   "server/payments/",
   "server/uploads/",

@@ -23,7 +23,7 @@ const admin = useAdmin();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 describe("sales and vouchers on a phone", () => {
-  it("/admin/ventes, an order with its actions /admin/bons-cadeaux and /admin/factures pass axe and fit", async () => {
+  it("/admin/ventes, an order with its actions /admin/bons-cadeaux, /admin/factures and /admin/comptabilite pass axe and fit", async () => {
     const { order } = await insertOrder({ method: "transfer", buyer: "Axe Téléphone" });
     await activeVoucher("Axe Bon");
     // A paid order: its refund form, and its French refusal beyond what was paid.
@@ -69,6 +69,8 @@ describe("sales and vouchers on a phone", () => {
       "/admin/bons-cadeaux",
       // With the demo's incomplete seller identity: the paid orders waiting for their invoice.
       "/admin/factures",
+      "/admin/comptabilite",
+      "/admin/comptabilite?du=2026-02-30&au=2026-01-01",
     ]) {
       await page.goto(path);
       await page.locator("h1").first().waitFor();

@@ -209,8 +209,9 @@ const resourcePaths = [
   "/admin/reservations/export.csv",
   "/admin/sauvegardes/telecharger/:name",
   "/admin/sauvegardes/derniere",
-  // Its anonymous refusal: tests/http/invoices.test.ts.
+  // Their anonymous refusals: tests/http/invoices.test.ts.
   "/admin/factures/:file",
+  "/admin/comptabilite/:file",
 ];
 
 const pages = () => [
@@ -272,6 +273,8 @@ const pages = () => [
   "/admin/bons-cadeaux",
   "/admin/bons-cadeaux?q=Intrus",
   "/admin/factures",
+  "/admin/comptabilite",
+  "/admin/comptabilite?du=2026-02-30&au=2026-01-01",
 ];
 
 /** A studio form's fields (valid: only the guard stops it). */

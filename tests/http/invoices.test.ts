@@ -161,7 +161,7 @@ describe("/admin/factures", () => {
     const pdfAnonymous = await fetch(new URL("/admin/factures/F-2026-000001.pdf", home()), {
       redirect: "manual",
     });
-    expect(pdfAnonymous.status).toBe(302);
+    expect(pdfAnonymous.status).toBe(401);
 
     const list = await adminPage("/admin/factures");
     expect(list.status).toBe(200);
@@ -178,5 +178,70 @@ describe("/admin/factures", () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     expect((await adminPage("/admin/factures/F-2001-000001.pdf")).status).toBe(404);
+  });
+});
+
+describe("/admin/comptabilite", () => {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+
+  it("offers the last month by default, and a period's four files with their rows and totals", async () => {
+    const page = await adminPage("/admin/comptabilite");
+    expect(page.status).toBe(200);
+    const from = page.document.querySelector<HTMLInputElement>('input[name="du"]')?.value ?? "";
+    const to = page.document.querySelector<HTMLInputElement>('input[name="au"]')?.value ?? "";
+    expect(from).toMatch(/^\d{4}-\d{2}-01$/);
+    expect(to < today && from <= to).toBe(true);
+
+    const period = await adminPage(`/admin/comptabilite?du=${today}&au=${today}`);
+    const files = [
+      ...period.document.querySelectorAll('ul[aria-label="Fichiers du comptable"] > li'),
+    ].map((item) => plainSpaces(textOf(item)));
+    expect(files).toHaveLength(4);
+    // Two orders paid (100 € each, in cash and by cheque) and 30 € given back.
+    expect(files[0]).toMatch(/^Livre des recettes.*3 lignes · total 170 €/);
+    expect(files[1]).toMatch(/^Journal des ventes.*3 lignes · total 170 €/);
+
+    const link =
+      period.document
+        .querySelector('ul[aria-label="Fichiers du comptable"] a[href*="livre-des-recettes.csv"]')
+        ?.getAttribute("href") ?? "";
+    expect(link).toBe(`/admin/comptabilite/livre-des-recettes.csv?du=${today}&au=${today}`);
+    const csv = await fetch(new URL(link, home()), { headers: { cookie: admin.cookie() } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toBe(
+      `attachment; filename="livre-des-recettes-${today}-${today}.csv"`,
+    );
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    // The BOM that tells a spreadsheet it is UTF-8 (fetch's text() would take it off).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text).toMatch(/"Zoé Facture";"Bon cadeau de 100\s€";100,00;"Espèces";""\r\n/);
+    expect(text).toContain(";-30,00;");
+  });
+
+  it("refuses a period that is not one in French, keeping what was typed; the files for the owner only", async () => {
+    const refused = await adminPage("/admin/comptabilite?du=2026-02-30&au=2026-01-01");
+    expect(refused.status).toBe(200);
+    expect(textOf(refused.document.getElementById("champ-du-erreur"))).toBe(
+      "Indiquez le premier jour de la période (jj/mm/aaaa).",
+    );
+    expect(refused.document.querySelector<HTMLInputElement>('input[name="du"]')?.value).toBe(
+      "2026-02-30",
+    );
+    expect(refused.document.querySelector('ul[aria-label="Fichiers du comptable"]')).toBeNull();
+
+    const path = "/admin/comptabilite/journal-des-ventes.csv?du=2026-03-01&au=2026-02-01";
+    const bad = await fetch(new URL(path, home()), { headers: { cookie: admin.cookie() } });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toBe("Le dernier jour doit venir après le premier.");
+    const unknown = await fetch(
+      new URL("/admin/comptabilite/grand-livre.csv?du=2026-01-01&au=2026-01-31", home()),
+      {
+        headers: { cookie: admin.cookie() },
+      },
+    );
+    expect(unknown.status).toBe(404);
+    expect((await fetch(new URL(path, home()))).status).toBe(401);
   });
 });

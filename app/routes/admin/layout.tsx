@@ -18,6 +18,7 @@ const links = [
   { to: "/admin/ventes", label: "Ventes" },
   { to: "/admin/bons-cadeaux", label: "Bons cadeaux" },
   { to: "/admin/factures", label: "Factures" },
+  { to: "/admin/comptabilite", label: "Comptabilité" },
   { to: "/admin/reglages/paiement", label: "Paiements" },
   { to: "/admin/medias", label: "Photos" },
   { to: "/admin/galeries", label: "Galeries clients" },

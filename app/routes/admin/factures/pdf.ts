@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/pdf";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { requireAdmin } from "~/server/admin/guard.server";
@@ -6,10 +5,10 @@ import { invoiceByNumber, invoicePdf } from "~/server/invoices/orders.server";
 
 /** /admin/factures/{numéro}.pdf (decision 0181): any invoice or credit note, for the owner. */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requireAdmin(request, { resource: true });
   const number = invoiceNumberOfFile(params.file);
   const invoice = number ? await invoiceByNumber(number) : null;
-  if (!invoice) throw data("Facture introuvable.", { status: 404 });
+  if (!invoice) return new Response("Facture introuvable.", { status: 404 });
   const pdf = await invoicePdf(invoice);
   return new Response(new Uint8Array(pdf.bytes), {
     headers: {

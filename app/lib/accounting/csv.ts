@@ -1,0 +1,37 @@
+import { csvCell } from "~/lib/csv";
+
+/*
+ * The accountant's CSV files (decision 0182): what a French spreadsheet opens as it is, UTF-8 with a BOM,
+ * `;` between cells, CRLF between rows, amounts as numbers with a decimal comma (« -30,00 », no thousands
+ * separator, no currency sign, never quoted, so that they sum), dates as « 31/01/2027 », every text quoted
+ * and defused (`csvCell`).
+ */
+
+/** A cell: a text, or an amount in cents written as a number. */
+export type AccountingCell = string | { cents: number };
+
+/** « 1234,50 », « -30,00 », « 0,00 ». */
+export function csvAmount(cents: number): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.trunc(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** « 2027-01-31 » → « 31/01/2027 ». */
+export function csvDay(isoDay: string): string {
+  const [year, month, day] = isoDay.split("-");
+  return `${day}/${month}/${year}`;
+}
+
+/** The whole file: the BOM, the header, the rows. */
+export function accountingCsv(
+  header: readonly string[],
+  rows: readonly AccountingCell[][],
+): string {
+  const line = (cells: readonly AccountingCell[]) =>
+    cells
+      .map((cell) => (typeof cell === "string" ? csvCell(cell) : csvAmount(cell.cents)))
+      .join(";");
+  return `\uFEFF${[line(header), ...rows.map(line)].join("\r\n")}\r\n`;
+}

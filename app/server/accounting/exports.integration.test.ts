@@ -1,0 +1,212 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { seedDocuments } from "~/content/seed";
+import { isoDayInParis } from "~/lib/dates";
+import { generateVoucherCode } from "~/lib/vouchers/code";
+import { useAppDatabase } from "../../../tests/support/database";
+import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
+import { saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { vouchers, voucherUses } from "../db/schema";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
+import {
+  paymentsReceived,
+  receiptsBook,
+  salesJournal,
+  vouchersOutstanding,
+} from "./exports.server";
+
+// The accountant's files (decision 0182) on a real PostgreSQL: each file's amount column, read back from
+// the CSV as a spreadsheet would, sums to what the money journal and the invoices hold for the period.
+
+useAppDatabase({ jobs: true });
+usePaymentsInMemory();
+
+const today = isoDayInParis(new Date());
+const period = { from: today, to: today };
+
+/** The file's rows as a spreadsheet reads them: no BOM, `;` between cells, quotes taken off. */
+function parse(csv: string): string[][] {
+  expect(csv.startsWith("\uFEFF")).toBe(true);
+  return csv
+    .slice(1)
+    .split("\r\n")
+    .filter((line) => line !== "")
+    .map((line) =>
+      (line.match(/("([^"]|"")*"|[^;]*)(;|$)/g) ?? [])
+        .filter((cell) => cell !== "")
+        .map((cell) => cell.replace(/;$/, "").replace(/^"|"$/g, "").replace(/""/g, '"')),
+    );
+}
+
+/** The sum of a column of French decimal amounts, in cents. */
+const columnCents = (rows: string[][], header: string) => {
+  const index = rows[0]?.indexOf(header) ?? -1;
+  expect(index).toBeGreaterThanOrEqual(0);
+  return rows
+    .slice(1)
+    .reduce(
+      (total, row) => total + Math.round(Number((row[index] ?? "").replace(",", ".")) * 100),
+      0,
+    );
+};
+
+describe("the accountant's files", () => {
+  it("sum to the money journal and the invoices of the period", async () => {
+    await saveDocument(
+      "legal",
+      {
+        ...structuredClone(seedDocuments.legal),
+        companyName: "Atelier Lumière SARL",
+        legalForm: "SARL au capital de 5 000 €",
+        address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+        rcs: "RCS Brive 443 061 841",
+        siret: "443 061 841 00047",
+        vatRegime: "assujetti",
+        vatNumber: "FR64443061841",
+        email: "contact@atelier-lumiere.fr",
+        phone: "05 55 00 00 00",
+        mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
+      },
+      { id: "", name: "Camille" },
+      "test",
+    );
+    const paid = [];
+    for (const [cents, means, vatRate] of [
+      [12_000, "cash", 2000],
+      [7_550, "cheque", null],
+      [30_001, "transfer", 2000],
+    ] as const) {
+      const order = await placeOrder("studio", cents, {
+        lines: [{ label: `Bon cadeau ${cents}`, quantity: 1, unitPriceCents: cents, vatRate }],
+      });
+      await markPaidOffline(order.orderId, means);
+      paid.push(order.orderId);
+    }
+    const refund = await requestRefund(paid[0] ?? "", 2_500, "Geste commercial");
+    await markRefundedOffline(refund.id);
+
+    const journal = await db().execute<{ total: number; count: number }>(sql`
+      select coalesce(sum(amount_cents), 0)::int as total, count(*)::int as count from money_journal
+      where kind in ('payment', 'refund') and (at at time zone 'Europe/Paris')::date = ${today}::date`);
+    const invoiced = await db().execute<{ total: number }>(sql`
+      select coalesce(sum(ttc_cents), 0)::int as total from invoices
+      where (issued_at at time zone 'Europe/Paris')::date = ${today}::date`);
+    const journalTotal = journal.rows[0]?.total ?? Number.NaN;
+    expect(journalTotal).toBe(12_000 + 7_550 + 30_001 - 2_500);
+
+    const book = await receiptsBook(period);
+    const bookRows = parse(book.csv);
+    expect(bookRows[0]).toEqual([
+      "Date",
+      "Pièce",
+      "Client",
+      "Nature",
+      "Montant TTC (€)",
+      "Mode de règlement",
+      "Référence",
+    ]);
+    expect(bookRows).toHaveLength((journal.rows[0]?.count ?? 0) + 1);
+    expect(columnCents(bookRows, "Montant TTC (€)")).toBe(journalTotal);
+    expect(book.totalCents).toBe(journalTotal);
+    // Each receipt names its invoice, each refund its credit note.
+    expect(bookRows.slice(1).map((row) => row[1]?.slice(0, 2))).toEqual(["F-", "F-", "F-", "A-"]);
+    expect(bookRows.at(-1)?.[3]).toBe("Remboursement — Bon cadeau 12000");
+
+    const received = parse((await paymentsReceived(period)).csv);
+    expect(columnCents(received, "Montant (€)")).toBe(journalTotal);
+
+    const sales = await salesJournal(period);
+    const salesRows = parse(sales.csv);
+    expect(columnCents(salesRows, "Montant TTC (€)")).toBe(invoiced.rows[0]?.total);
+    expect(columnCents(salesRows, "Montant TTC (€)")).toBe(
+      columnCents(salesRows, "Montant HT (€)") + columnCents(salesRows, "TVA (€)"),
+    );
+    // The 120 € at 20 %: 100 € HT, 20 € TVA; its credit note of 25 € at the same rate.
+    expect(salesRows).toContainEqual([
+      expect.any(String),
+      expect.stringMatching(/^F-/),
+      "Facture",
+      "Camille Martin",
+      "20 %",
+      "100,00",
+      "20,00",
+      "120,00",
+      "",
+    ]);
+    expect(salesRows.find((row) => row[2] === "Avoir")?.slice(4)).toEqual([
+      "20 %",
+      "-20,83",
+      "-4,17",
+      "-25,00",
+      expect.stringMatching(/^F-/),
+    ]);
+  });
+
+  it("lists the vouchers still to honour at a day, with what was left of each then", async () => {
+    const insert = async (valueCents: number, issuedAt: Date, expiresOn: string) => {
+      const order = await placeOrder("studio", valueCents);
+      const [voucher] = await db()
+        .insert(vouchers)
+        .values({
+          orderId: order.orderId,
+          code: generateVoucherCode(),
+          kind: "amount",
+          label: `${valueCents / 100} €`,
+          valueCents,
+          balanceCents: valueCents,
+          status: "active",
+          recipientName: "Léa",
+          buyerName: "Zoé",
+          sendTo: "buyer",
+          vatMode: "multi",
+          issuedAt,
+          expiresOn,
+        })
+        .returning();
+      if (!voucher) throw new Error("no voucher");
+      return voucher;
+    };
+    const partly = await insert(10_000, new Date("2026-03-01T10:00:00Z"), "2027-03-01");
+    await db()
+      .insert(voucherUses)
+      .values([
+        {
+          voucherId: partly.id,
+          amountCents: 3_000,
+          by: "owner",
+          at: new Date("2026-04-10T10:00:00Z"),
+        },
+        {
+          voucherId: partly.id,
+          amountCents: 2_000,
+          by: "owner",
+          at: new Date("2026-06-10T10:00:00Z"),
+        },
+      ]);
+    await insert(5_000, new Date("2026-05-01T10:00:00Z"), "2026-05-31");
+    const cancelled = await insert(8_000, new Date("2026-02-01T10:00:00Z"), "2027-02-01");
+    await db()
+      .update(vouchers)
+      .set({ status: "cancelled", cancelledAt: new Date("2026-05-15T10:00:00Z") })
+      .where(eq(vouchers.id, cancelled.id));
+
+    const atMay = parse((await vouchersOutstanding("2026-05-10")).csv);
+    expect(atMay.slice(1).map((row) => [row[1], row[5], row[6]])).toEqual([
+      ["Montant", "80,00", "80,00"],
+      ["Montant", "100,00", "70,00"],
+      ["Montant", "50,00", "50,00"],
+    ]);
+    expect(atMay[0]?.[6]).toBe("Reste à honorer au 10/05/2026 (€)");
+    // In July: the second use taken off, the 50 € voucher past its day, the 80 € one cancelled.
+    const atJuly = await vouchersOutstanding("2026-07-01");
+    expect(
+      parse(atJuly.csv)
+        .slice(1)
+        .map((row) => row[6]),
+    ).toEqual(["50,00"]);
+    expect(atJuly.totalCents).toBe(5_000);
+    // Before any was issued: nothing.
+    expect((await vouchersOutstanding("2026-01-15")).rows).toBe(0);
+  });
+});

@@ -1,0 +1,268 @@
+import { sql } from "drizzle-orm";
+import { accountingCsv, csvDay, type AccountingCell } from "~/lib/accounting/csv";
+import type { VatShare } from "~/lib/invoices/model";
+import { vatRateLabel } from "~/lib/invoices/model";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { db } from "../db/client.server";
+
+/*
+ * The accountant's exports (decision 0182), for a period of Paris days (both included): the receipts book
+ * (« livre des recettes »), the sales journal (invoices and credit notes, HT/TVA/TTC by rate), the
+ * payments received (the money journal's payments and refunds with their providers' references) and, at a
+ * day, the vouchers still to be honoured (a debt of the business). Each is read in one query, in the
+ * order of the journal or of the numbers, and written by `accountingCsv`.
+ */
+
+export type Period = { from: string; to: string };
+
+/** A file: its name, its text, its rows and the sum of its amount column (TTC, received, left). */
+export type AccountingExport = { filename: string; csv: string; rows: number; totalCents: number };
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+/** How the money came or went, in the accountant's words. */
+const MEANS: Record<string, string> = {
+  card: "Carte bancaire (en ligne)",
+  transfer: "Virement",
+  cheque: "Chèque",
+  cash: "Espèces",
+  card_terminal: "Carte bancaire (au studio)",
+  studio: "Au studio",
+  voucher: "Bon cadeau",
+};
+const meansOf = (method: string | null) => (method ? (MEANS[method] ?? method) : "");
+
+/**
+ * The reference the accountant can match with a statement: the card provider's, the transfer's; none for
+ * money taken at the studio (its attempt's reference is ours, meaningless outside the site).
+ */
+const referenceOf = (row: {
+  method: string | null;
+  provider_reference: string | null;
+  transfer_reference: string | null;
+}) =>
+  row.method === "card"
+    ? (row.provider_reference ?? "")
+    : row.method === "transfer"
+      ? (row.transfer_reference ?? "")
+      : "";
+
+/** A journal row's Paris day, as SQL. */
+const parisDay = (column: string) => sql.raw(`(${column} at time zone 'Europe/Paris')::date`);
+
+type ReceiptRow = {
+  day: string;
+  kind: "payment" | "refund";
+  amount_cents: number;
+  method: string | null;
+  provider_reference: string | null;
+  transfer_reference: string | null;
+  buyer: string | null;
+  nature: string | null;
+  piece: string | null;
+};
+
+/**
+ * The receipts book: each payment received and each refund given, in the journal's order, with the
+ * invoice (or credit note) that is its voucher, the client, what was sold and how it was paid.
+ */
+export async function receiptsBook(period: Period): Promise<AccountingExport> {
+  const result = await db().execute<ReceiptRow>(sql`
+    select to_char(${parisDay("j.at")}, 'YYYY-MM-DD') as day, j.kind, j.amount_cents, j.method,
+      j.provider_reference, o.transfer_reference, o.buyer_name as buyer,
+      (select string_agg(l.label, ' · ' order by l.position) from order_lines l
+        where l.order_id = j.order_id) as nature,
+      case when j.kind = 'payment' then
+        (select i.number from invoices i where i.order_id = j.order_id and i.kind = 'sale')
+      else (select i.number from invoices i where i.refund_id = j.refund_id and i.kind = 'credit_note')
+      end as piece
+    from money_journal j left join orders o on o.id = j.order_id
+    where j.kind in ('payment', 'refund')
+      and ${parisDay("j.at")} between ${period.from}::date and ${period.to}::date
+    order by j.seq`);
+  const rows: AccountingCell[][] = result.rows.map((row) => [
+    csvDay(row.day),
+    row.piece ?? "",
+    row.buyer ?? "",
+    row.kind === "refund" ? `Remboursement — ${row.nature ?? ""}` : (row.nature ?? ""),
+    { cents: row.amount_cents },
+    meansOf(row.method),
+    referenceOf(row),
+  ]);
+  return {
+    filename: `livre-des-recettes-${period.from}-${period.to}.csv`,
+    totalCents: sum(result.rows.map((row) => row.amount_cents)),
+    csv: accountingCsv(
+      ["Date", "Pièce", "Client", "Nature", "Montant TTC (€)", "Mode de règlement", "Référence"],
+      rows,
+    ),
+    rows: rows.length,
+  };
+}
+
+type InvoiceRow = {
+  day: string;
+  number: string;
+  kind: string;
+  buyer: string;
+  vat_breakdown: VatShare[];
+  credited: string | null;
+};
+
+/** The sales journal: each invoice and credit note of the period, one row per TVA rate, in number order. */
+export async function salesJournal(period: Period): Promise<AccountingExport> {
+  const result = await db().execute<InvoiceRow>(sql`
+    select to_char(${parisDay("i.issued_at")}, 'YYYY-MM-DD') as day, i.number, i.kind,
+      i.buyer->>'name' as buyer, i.vat_breakdown, c.number as credited
+    from invoices i left join invoices c on c.id = i.credited_invoice_id
+    where ${parisDay("i.issued_at")} between ${period.from}::date and ${period.to}::date
+    order by i.series desc, i.year, i.sequence`);
+  const rows: AccountingCell[][] = result.rows.flatMap((row) =>
+    row.vat_breakdown.map((share): AccountingCell[] => [
+      csvDay(row.day),
+      row.number,
+      row.kind === "credit_note"
+        ? "Avoir"
+        : row.kind === "deposit"
+          ? "Facture d'acompte"
+          : "Facture",
+      row.buyer,
+      share.vatRate === null ? "Sans TVA" : vatRateLabel(share.vatRate).replace("\u00a0", " "),
+      { cents: share.htCents },
+      { cents: share.vatCents },
+      { cents: share.ttcCents },
+      row.credited ?? "",
+    ]),
+  );
+  return {
+    filename: `journal-des-ventes-${period.from}-${period.to}.csv`,
+    totalCents: sum(result.rows.flatMap((row) => row.vat_breakdown.map((share) => share.ttcCents))),
+    csv: accountingCsv(
+      [
+        "Date",
+        "Numéro",
+        "Type",
+        "Client",
+        "Taux de TVA",
+        "Montant HT (€)",
+        "TVA (€)",
+        "Montant TTC (€)",
+        "Facture corrigée",
+      ],
+      rows,
+    ),
+    rows: rows.length,
+  };
+}
+
+type MoneyRow = {
+  seq: number;
+  at: string;
+  kind: "payment" | "refund";
+  amount_cents: number;
+  method: string | null;
+  provider_reference: string | null;
+  transfer_reference: string | null;
+  buyer: string | null;
+};
+
+/** The payments received and refunds given, as the journal holds them: its number, time and references. */
+export async function paymentsReceived(period: Period): Promise<AccountingExport> {
+  const result = await db().execute<MoneyRow>(sql`
+    select j.seq::int as seq,
+      to_char(j.at at time zone 'Europe/Paris', 'DD/MM/YYYY HH24:MI') as at, j.kind, j.amount_cents,
+      j.method, j.provider_reference, o.transfer_reference, o.buyer_name as buyer
+    from money_journal j left join orders o on o.id = j.order_id
+    where j.kind in ('payment', 'refund')
+      and ${parisDay("j.at")} between ${period.from}::date and ${period.to}::date
+    order by j.seq`);
+  const rows: AccountingCell[][] = result.rows.map((row) => [
+    String(row.seq),
+    row.at,
+    row.kind === "payment" ? "Encaissement" : "Remboursement",
+    row.buyer ?? "",
+    { cents: row.amount_cents },
+    meansOf(row.method),
+    row.method === "card" ? (row.provider_reference ?? "") : "",
+    row.transfer_reference ?? "",
+  ]);
+  return {
+    filename: `encaissements-${period.from}-${period.to}.csv`,
+    totalCents: sum(result.rows.map((row) => row.amount_cents)),
+    csv: accountingCsv(
+      [
+        "N° au journal",
+        "Date et heure (Paris)",
+        "Opération",
+        "Client",
+        "Montant (€)",
+        "Mode de règlement",
+        "Référence du prestataire",
+        "Référence de virement",
+      ],
+      rows,
+    ),
+    rows: rows.length,
+  };
+}
+
+type VoucherRow = {
+  code: string;
+  kind: string;
+  label: string;
+  issued: string;
+  expires: string | null;
+  value_cents: number;
+  left_cents: number;
+  buyer: string;
+};
+
+/**
+ * The vouchers still to be honoured at the end of `day`: issued by then, neither cancelled nor past their
+ * last day then, with what was left of them then (their uses up to that day taken off).
+ */
+export async function vouchersOutstanding(day: string): Promise<AccountingExport> {
+  const result = await db().execute<VoucherRow>(sql`
+    select v.code, v.kind, v.label, to_char(${parisDay("v.issued_at")}, 'YYYY-MM-DD') as issued,
+      to_char(v.expires_on, 'YYYY-MM-DD') as expires, v.value_cents,
+      (v.value_cents - coalesce((select sum(u.amount_cents) from voucher_uses u
+        where u.voucher_id = v.id and ${parisDay("u.at")} <= ${day}::date
+          and (u.cancelled_at is null or ${parisDay("u.cancelled_at")} > ${day}::date)), 0))::int
+        as left_cents,
+      v.buyer_name as buyer
+    from vouchers v
+    where v.code is not null and v.issued_at is not null
+      and ${parisDay("v.issued_at")} <= ${day}::date
+      and (v.cancelled_at is null or ${parisDay("v.cancelled_at")} > ${day}::date)
+      and (v.expires_on is null or v.expires_on >= ${day}::date)
+    order by v.issued_at, v.code`);
+  const left = result.rows.filter((row) => row.left_cents > 0);
+  const rows: AccountingCell[][] = left.map((row) => [
+    formatVoucherCode(row.code),
+    row.kind === "session" ? "Séance" : "Montant",
+    row.label,
+    csvDay(row.issued),
+    row.expires ? csvDay(row.expires) : "",
+    { cents: row.value_cents },
+    { cents: row.left_cents },
+    row.buyer,
+  ]);
+  return {
+    filename: `bons-cadeaux-a-honorer-${day}.csv`,
+    totalCents: sum(left.map((row) => row.left_cents)),
+    csv: accountingCsv(
+      [
+        "Code",
+        "Type",
+        "Offre",
+        "Émis le",
+        "Valable jusqu'au",
+        "Valeur (€)",
+        `Reste à honorer au ${csvDay(day)} (€)`,
+        "Acheteur",
+      ],
+      rows,
+    ),
+    rows: rows.length,
+  };
+}
