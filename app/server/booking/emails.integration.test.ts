@@ -9,9 +9,10 @@ import {
 } from "../../../tests/support/booking";
 import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { db } from "../db/client.server";
-import { bookingReminders, bookings } from "../db/schema";
+import { bookingReminders, bookings, invoices } from "../db/schema";
 import { startWorkers } from "../boot/jobs.server";
 import { purgeOldBookings } from "./retention.server";
+import { issueInvoice } from "../invoices/issue.server";
 import {
   acceptRequest,
   cancelBooking,
@@ -453,5 +454,44 @@ describe("retention", () => {
       sql`select count(*)::int as count from booking_events where booking_id = ${old.id}::uuid`,
     );
     expect(events.rows[0]?.count).toBe(0);
+  });
+
+  it("keeps a booking's invoices, with their own copy of the client, when the booking is erased", async () => {
+    const old = await book("2027-01-23T10:00");
+    const invoice = await db().transaction((tx) =>
+      issueInvoice(tx, {
+        kind: "sale",
+        bookingId: old.id,
+        serviceDate: "2027-01-23",
+        seller: {
+          companyName: "Atelier Lumière SARL",
+          legalForm: "SARL au capital de 5 000 €",
+          address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
+          registration: "RCS Brive 443 061 841",
+          siret: "443 061 841 00047",
+          siren: "443 061 841",
+          vatNumber: null,
+          vatMention: "TVA non applicable, art. 293 B du CGI",
+          email: "contact@atelier-lumiere.fr",
+          phone: "05 55 00 00 00",
+          mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
+        },
+        buyer: { name: "Inès Bonnet", email: "ines@example.test", address: null },
+        lines: [{ label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: null }],
+        paymentTerms: "Payée au studio.",
+      }),
+    );
+    await db().execute(
+      sql`update bookings set starts_at = now() - interval '19 months 1 hour', ends_at = now() - interval '19 months', updated_at = now() - interval '19 months' where id = ${old.id}::uuid`,
+    );
+    expect(await purgeOldBookings(db())).toBe(1);
+    expect(await findBookingByManageToken(old.manageToken)).toBeNull();
+    // Kept 10 years (decision 0177): the invoice, its client as invoiced, the booking's id as a reference.
+    const [kept] = await db().select().from(invoices).where(eq(invoices.id, invoice.id));
+    expect(kept).toMatchObject({
+      bookingId: old.id,
+      buyer: { name: "Inès Bonnet", email: "ines@example.test" },
+      ttcCents: 15_000,
+    });
   });
 });
