@@ -6,6 +6,7 @@ import { plainSpaces, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
+import { completeLegal } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 
@@ -30,19 +31,7 @@ beforeAll(async () => {
   await database
     .update(siteDocuments)
     .set({
-      data: {
-        ...original("legal"),
-        companyName: "Atelier Lumière SARL",
-        legalForm: "SARL au capital de 5 000 €",
-        address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
-        rcs: "RCS Brive 443 061 841",
-        siret: "443 061 841 00047",
-        vatRegime: "franchise",
-        vatNumber: "",
-        email: "contact@atelier-lumiere.fr",
-        phone: "05 55 00 00 00",
-        mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
-      },
+      data: completeLegal,
     })
     .where(eq(siteDocuments.key, "legal"));
 });

@@ -3,6 +3,7 @@ import type { Route } from "./+types/bon-pdf";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { findOrderByToken } from "~/server/payments/orders.server";
 import { voucherPdfForOrder } from "~/server/vouchers/queries.server";
+import { pdfDownload } from "~/server/pdf/pdf-download.server";
 
 /**
  * /commande/{jeton}/bon.pdf (decision 0167): the voucher's PDF, downloaded from its order's page; 404 for
@@ -12,12 +13,5 @@ export async function loader({ params }: Route.LoaderArgs) {
   const page = await findOrderByToken(params.token);
   const pdf = page ? await voucherPdfForOrder(page.order.id) : null;
   if (!pdf) throw data("Bon introuvable.", NOT_FOUND_INIT);
-  return new Response(new Uint8Array(pdf.bytes), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${pdf.filename}"`,
-      "Cache-Control": "no-store",
-      "X-Robots-Tag": "noindex",
-    },
-  });
+  return pdfDownload(pdf.bytes, pdf.filename);
 }

@@ -4,6 +4,7 @@ import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { invoicePdf, invoicesOfOrder } from "~/server/invoices/orders.server";
 import { findOrderByToken } from "~/server/payments/orders.server";
+import { pdfDownload } from "~/server/pdf/pdf-download.server";
 
 /**
  * /commande/{jeton}/facture/{numéro}.pdf (decision 0181): an invoice or credit note of this order, for its
@@ -17,12 +18,5 @@ export async function loader({ params }: Route.LoaderArgs) {
     : undefined;
   if (!invoice) throw data("Facture introuvable.", NOT_FOUND_INIT);
   const pdf = await invoicePdf(invoice);
-  return new Response(new Uint8Array(pdf.bytes), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${pdf.filename}"`,
-      "Cache-Control": "no-store",
-      "X-Robots-Tag": "noindex",
-    },
-  });
+  return pdfDownload(pdf.bytes, pdf.filename);
 }

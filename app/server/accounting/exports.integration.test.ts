@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { seedDocuments } from "~/content/seed";
 import { isoDayInParis } from "~/lib/dates";
 import { generateVoucherCode } from "~/lib/vouchers/code";
 import { useAppDatabase } from "../../../tests/support/database";
+import { subjectToVat } from "../../../tests/support/seller";
 import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
@@ -53,24 +53,7 @@ const columnCents = (rows: string[][], header: string) => {
 
 describe("the accountant's files", () => {
   it("sum to the money journal and the invoices of the period", async () => {
-    await saveDocument(
-      "legal",
-      {
-        ...structuredClone(seedDocuments.legal),
-        companyName: "Atelier Lumière SARL",
-        legalForm: "SARL au capital de 5 000 €",
-        address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
-        rcs: "RCS Brive 443 061 841",
-        siret: "443 061 841 00047",
-        vatRegime: "assujetti",
-        vatNumber: "FR64443061841",
-        email: "contact@atelier-lumiere.fr",
-        phone: "05 55 00 00 00",
-        mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
-      },
-      { id: "", name: "Camille" },
-      "test",
-    );
+    await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
     const paid = [];
     for (const [cents, means, vatRate] of [
       [12_000, "cash", 2000],

@@ -50,8 +50,11 @@ const referenceOf = (row: {
 /** A journal row's Paris day, as SQL. */
 const parisDay = (column: string) => sql.raw(`(${column} at time zone 'Europe/Paris')::date`);
 
-type ReceiptRow = {
+/** A payment or refund of the journal, with what the two money files print of it. */
+type MoneyRow = {
+  seq: number;
   day: string;
+  at: string;
   kind: "payment" | "refund";
   amount_cents: number;
   method: string | null;
@@ -63,13 +66,14 @@ type ReceiptRow = {
 };
 
 /**
- * The receipts book: each payment received and each refund given, in the journal's order, with the
- * invoice (or credit note) that is its voucher, the client, what was sold and how it was paid.
+ * The journal's payments and refunds of the period, in its order, each with its order's client, lines and
+ * transfer reference, and the invoice (or credit note) that is its voucher.
  */
-export async function receiptsBook(period: Period): Promise<AccountingExport> {
-  const result = await db().execute<ReceiptRow>(sql`
-    select to_char(${parisDay("j.at")}, 'YYYY-MM-DD') as day, j.kind, j.amount_cents, j.method,
-      j.provider_reference, o.transfer_reference, o.buyer_name as buyer,
+async function moneyRows(period: Period): Promise<MoneyRow[]> {
+  const result = await db().execute<MoneyRow>(sql`
+    select j.seq::int as seq, to_char(${parisDay("j.at")}, 'YYYY-MM-DD') as day,
+      to_char(j.at at time zone 'Europe/Paris', 'DD/MM/YYYY HH24:MI') as at, j.kind, j.amount_cents,
+      j.method, j.provider_reference, o.transfer_reference, o.buyer_name as buyer,
       (select string_agg(l.label, ' · ' order by l.position) from order_lines l
         where l.order_id = j.order_id) as nature,
       case when j.kind = 'payment' then
@@ -80,7 +84,16 @@ export async function receiptsBook(period: Period): Promise<AccountingExport> {
     where j.kind in ('payment', 'refund')
       and ${parisDay("j.at")} between ${period.from}::date and ${period.to}::date
     order by j.seq`);
-  const rows: AccountingCell[][] = result.rows.map((row) => [
+  return result.rows;
+}
+
+/**
+ * The receipts book: each payment received and each refund given, in the journal's order, with the
+ * invoice (or credit note) that is its voucher, the client, what was sold and how it was paid.
+ */
+export async function receiptsBook(period: Period): Promise<AccountingExport> {
+  const money = await moneyRows(period);
+  const rows: AccountingCell[][] = money.map((row) => [
     csvDay(row.day),
     row.piece ?? "",
     row.buyer ?? "",
@@ -91,7 +104,7 @@ export async function receiptsBook(period: Period): Promise<AccountingExport> {
   ]);
   return {
     filename: `livre-des-recettes-${period.from}-${period.to}.csv`,
-    totalCents: sum(result.rows.map((row) => row.amount_cents)),
+    totalCents: sum(money.map((row) => row.amount_cents)),
     csv: accountingCsv(
       ["Date", "Pièce", "Client", "Nature", "Montant TTC (€)", "Mode de règlement", "Référence"],
       rows,
@@ -155,28 +168,10 @@ export async function salesJournal(period: Period): Promise<AccountingExport> {
   };
 }
 
-type MoneyRow = {
-  seq: number;
-  at: string;
-  kind: "payment" | "refund";
-  amount_cents: number;
-  method: string | null;
-  provider_reference: string | null;
-  transfer_reference: string | null;
-  buyer: string | null;
-};
-
 /** The payments received and refunds given, as the journal holds them: its number, time and references. */
 export async function paymentsReceived(period: Period): Promise<AccountingExport> {
-  const result = await db().execute<MoneyRow>(sql`
-    select j.seq::int as seq,
-      to_char(j.at at time zone 'Europe/Paris', 'DD/MM/YYYY HH24:MI') as at, j.kind, j.amount_cents,
-      j.method, j.provider_reference, o.transfer_reference, o.buyer_name as buyer
-    from money_journal j left join orders o on o.id = j.order_id
-    where j.kind in ('payment', 'refund')
-      and ${parisDay("j.at")} between ${period.from}::date and ${period.to}::date
-    order by j.seq`);
-  const rows: AccountingCell[][] = result.rows.map((row) => [
+  const money = await moneyRows(period);
+  const rows: AccountingCell[][] = money.map((row) => [
     String(row.seq),
     row.at,
     row.kind === "payment" ? "Encaissement" : "Remboursement",
@@ -188,7 +183,7 @@ export async function paymentsReceived(period: Period): Promise<AccountingExport
   ]);
   return {
     filename: `encaissements-${period.from}-${period.to}.csv`,
-    totalCents: sum(result.rows.map((row) => row.amount_cents)),
+    totalCents: sum(money.map((row) => row.amount_cents)),
     csv: accountingCsv(
       [
         "N° au journal",

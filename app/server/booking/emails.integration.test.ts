@@ -13,6 +13,7 @@ import { bookingReminders, bookings, invoices } from "../db/schema";
 import { startWorkers } from "../boot/jobs.server";
 import { purgeOldBookings } from "./retention.server";
 import { issueInvoice } from "../invoices/issue.server";
+import { invoiceSellerForTests } from "../../../tests/support/seller";
 import {
   acceptRequest,
   cancelBooking,
@@ -463,19 +464,7 @@ describe("retention", () => {
         kind: "sale",
         bookingId: old.id,
         serviceDate: "2027-01-23",
-        seller: {
-          companyName: "Atelier Lumière SARL",
-          legalForm: "SARL au capital de 5 000 €",
-          address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
-          registration: "RCS Brive 443 061 841",
-          siret: "443 061 841 00047",
-          siren: "443 061 841",
-          vatNumber: null,
-          vatMention: "TVA non applicable, art. 293 B du CGI",
-          email: "contact@atelier-lumiere.fr",
-          phone: "05 55 00 00 00",
-          mediator: { name: "Médiateur CM2C", website: "https://www.cm2c.net" },
-        },
+        seller: invoiceSellerForTests,
         buyer: { name: "Inès Bonnet", email: "ines@example.test", address: null },
         lines: [{ label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: null }],
         paymentTerms: "Payée au studio.",

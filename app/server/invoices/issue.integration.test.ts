@@ -1,7 +1,8 @@
 import { asc, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import type { InvoiceKind, InvoiceSeller } from "~/lib/invoices/model";
+import type { InvoiceKind } from "~/lib/invoices/model";
+import { invoiceSellerForTests } from "../../../tests/support/seller";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { invoices } from "../db/schema";
@@ -14,19 +15,7 @@ useAppDatabase();
 
 afterEach(() => setClockForTests(null));
 
-const seller: InvoiceSeller = {
-  companyName: "Atelier Lumière SARL",
-  legalForm: "SARL au capital de 5 000 €",
-  address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
-  registration: "RCS Brive 443 061 841",
-  siret: "443 061 841 00047",
-  siren: "443 061 841",
-  vatNumber: null,
-  vatMention: "TVA non applicable, art. 293 B du CGI",
-  email: "bonjour@atelier-lumiere.fr",
-  phone: "05 55 12 34 56",
-  mediator: { name: "CM2C", website: "https://www.cm2c.net" },
-};
+const seller = invoiceSellerForTests;
 
 const draft = (kind: InvoiceKind, extra: Partial<InvoiceDraft> = {}): InvoiceDraft => ({
   kind,

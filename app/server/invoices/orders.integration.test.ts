@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
+import { completeLegal, subjectToVat } from "../../../tests/support/seller";
 import { useAppDatabase } from "../../../tests/support/database";
 import { placeCardOrder, placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
 import { loadDocument, saveDocument } from "../content/content-store.server";
@@ -23,20 +24,6 @@ import { creditDue, issueMissingInvoices, ordersWithoutInvoice } from "./orders.
 useAppDatabase({ jobs: true });
 usePaymentsInMemory();
 const owner = { id: "", name: "Camille" };
-
-const completeLegal: Legal = {
-  ...structuredClone(seedDocuments.legal),
-  companyName: "Atelier Lumière SARL",
-  legalForm: "SARL au capital de 5 000 €",
-  address: "4 avenue Thiers, 19100 Brive-la-Gaillarde",
-  rcs: "RCS Brive 443 061 841",
-  siret: "443 061 841 00047",
-  vatRegime: "franchise",
-  vatNumber: "",
-  email: "contact@atelier-lumiere.fr",
-  phone: "05 55 00 00 00",
-  mediator: { name: "Médiateur de la consommation CM2C", website: "https://www.cm2c.net" },
-};
 
 const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
 
@@ -85,7 +72,7 @@ describe("an order's invoice", () => {
   });
 
   it("bears each line's TVA for a seller subject to it, none on a multi-purpose voucher", async () => {
-    await setLegal({ ...completeLegal, vatRegime: "assujetti", vatNumber: "FR64443061841" });
+    await setLegal(subjectToVat);
     const { orderId } = await placeOrder("studio", 12_000, {
       lines: [
         {

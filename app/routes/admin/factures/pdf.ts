@@ -2,6 +2,7 @@ import type { Route } from "./+types/pdf";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { invoiceByNumber, invoicePdf } from "~/server/invoices/orders.server";
+import { pdfDownload } from "~/server/pdf/pdf-download.server";
 
 /** /admin/factures/{numéro}.pdf (decision 0181): any invoice or credit note, for the owner. */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -10,11 +11,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const invoice = number ? await invoiceByNumber(number) : null;
   if (!invoice) return new Response("Facture introuvable.", { status: 404 });
   const pdf = await invoicePdf(invoice);
-  return new Response(new Uint8Array(pdf.bytes), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${pdf.filename}"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return pdfDownload(pdf.bytes, pdf.filename);
 }
