@@ -7,6 +7,7 @@ import { backupsSection } from "./backups.ts";
 import type { Context } from "./context.ts";
 import { ceilingSection } from "./ceiling.ts";
 import { durabilitySection } from "./durability.ts";
+import { invoicesSection } from "./factures.ts";
 import { gallerySection } from "./gallery.ts";
 import { integritySection } from "./integrity.ts";
 import { lighthouseSection } from "./lighthouse.ts";
@@ -45,6 +46,7 @@ const sections: Record<SectionName, (context: Context) => Promise<Partial<Sectio
   sauvegardes: backupsSection,
   listes: adminListsSection,
   ventes: salesSection,
+  factures: invoicesSection,
 };
 
 const { values } = parseArgs({

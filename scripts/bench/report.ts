@@ -69,6 +69,7 @@ export const sectionOrder = [
   "sauvegardes",
   "listes",
   "ventes",
+  "factures",
 ] as const;
 export type SectionName = (typeof sectionOrder)[number];
 

@@ -20,6 +20,16 @@ export const appModules = {
     import("../../app/server/newsletter/sending.server.ts"),
   "app/server/blog/demo-articles.server.ts": () =>
     import("../../app/server/blog/demo-articles.server.ts"),
+  "app/server/accounting/exports.server.ts": () =>
+    import("../../app/server/accounting/exports.server.ts"),
+  "app/server/content/content-store.server.ts": () =>
+    import("../../app/server/content/content-store.server.ts"),
+  "app/server/invoices/orders.server.ts": () =>
+    import("../../app/server/invoices/orders.server.ts"),
+  "app/server/payments/order-kinds.server.ts": () =>
+    import("../../app/server/payments/order-kinds.server.ts"),
+  "app/server/payments/orders.server.ts": () =>
+    import("../../app/server/payments/orders.server.ts"),
   "app/server/storage/keys.ts": () => import("../../app/server/storage/keys.ts"),
   "app/server/storage/s3.server.ts": () => import("../../app/server/storage/s3.server.ts"),
   "app/server/storage/storage.server.ts": () =>
