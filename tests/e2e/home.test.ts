@@ -19,10 +19,18 @@ describe("home page", () => {
     await page.waitForURL(/#studios$/);
     await expect.poll(studiosTop).toBeLessThan(200);
 
-    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    // Back at the top as a visitor who has not used the link yet: the address without its fragment, so
+    // that Enter is the same navigation as the click. Activating the fragment already in the address is
+    // the browser's own case (the CI of 9872cee saw Chromium leave the page at its top once, after a
+    // smooth scroll to that same fragment).
+    await page.evaluate(() => {
+      history.replaceState(null, "", location.pathname);
+      window.scrollTo({ top: 0, behavior: "instant" });
+    });
     await expect.poll(studiosTop).toBeGreaterThan(200);
     await link.focus();
     await page.keyboard.press("Enter");
+    await page.waitForURL(/#studios$/);
     await expect.poll(studiosTop).toBeLessThan(200);
     expect(await marked(page)).toBe(true);
   });
