@@ -92,29 +92,11 @@ export async function activeVoucher(recipient: string, amountCents = 8000) {
 
 type OrderRef = { id: string; amountCents: number };
 
-/** A card payment the provider took for `takenCents` instead of the order's amount: held (decision 0172). */
-export async function insertHeldAttempt(order: OrderRef, takenCents: number) {
-  const [held] = await serverDatabase()
-    .insert(paymentAttempts)
-    .values({
-      orderId: order.id,
-      provider: "stripe",
-      providerReference: `cs_${randomUUID()}`,
-      paymentReference: `pi_${randomUUID()}`,
-      amountCents: order.amountCents,
-      idempotencyKey: randomUUID(),
-      status: "held",
-      heldReason: `un montant de ${takenCents / 100} € au lieu de ${order.amountCents / 100} €`,
-      heldAmountCents: takenCents,
-      heldCurrency: "EUR",
-    })
-    .returning();
-  if (!held) throw new Error("no held attempt inserted");
-  return held;
-}
-
-/** The order paid by card in full: its succeeded card attempt (to refund), the order `paid`. */
-export async function insertPaidCardAttempt(order: OrderRef) {
+/** A Stripe checkout attempt of `order` for its amount, with `fields` (its status and what goes with it). */
+async function insertCardAttempt(
+  order: OrderRef,
+  fields: Partial<typeof paymentAttempts.$inferInsert>,
+) {
   const [attempt] = await serverDatabase()
     .insert(paymentAttempts)
     .values({
@@ -124,11 +106,26 @@ export async function insertPaidCardAttempt(order: OrderRef) {
       paymentReference: `pi_${randomUUID()}`,
       amountCents: order.amountCents,
       idempotencyKey: randomUUID(),
-      status: "succeeded",
-      succeededAt: new Date(),
+      ...fields,
     })
     .returning();
   if (!attempt) throw new Error("no card attempt inserted");
+  return attempt;
+}
+
+/** A card payment the provider took for `takenCents` instead of the order's amount: held (decision 0172). */
+export function insertHeldAttempt(order: OrderRef, takenCents: number) {
+  return insertCardAttempt(order, {
+    status: "held",
+    heldReason: `un montant de ${takenCents / 100} € au lieu de ${order.amountCents / 100} €`,
+    heldAmountCents: takenCents,
+    heldCurrency: "EUR",
+  });
+}
+
+/** The order paid by card in full: its succeeded card attempt (to refund), the order `paid`. */
+export async function insertPaidCardAttempt(order: OrderRef) {
+  const attempt = await insertCardAttempt(order, { status: "succeeded", succeededAt: new Date() });
   await serverDatabase()
     .update(orders)
     .set({ status: "paid", paidAt: new Date() })
