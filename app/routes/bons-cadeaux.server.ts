@@ -23,7 +23,6 @@ import { consumeRateLimit, rateLimitReached } from "~/server/rate-limit.server";
 import { createVoucherOrder } from "~/server/vouchers/orders.server";
 import { voucherSessionOffers } from "~/server/vouchers/offers.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
-import { charactersMissingFromVoucherFonts } from "~/server/vouchers/voucher-pdf.server";
 
 /*
  * /bons-cadeaux (decision 0166): the gift voucher's order form, posted without JavaScript. A refusal
@@ -115,6 +114,9 @@ function postedValues(formData: FormData): Record<string, string> {
 
 /** The characters the voucher's fonts cannot print, at the field that holds them. */
 async function unprintable(values: Record<string, string>) {
+  // The PDF's modules load on first use (decision 0190).
+  const { charactersMissingFromVoucherFonts } =
+    await import("~/server/vouchers/voucher-pdf.server");
   const errors: Partial<Record<VoucherOrderField, string>> = {};
   for (const field of ["acheteurNom", "beneficiaire", "message"] as const) {
     const missing = await charactersMissingFromVoucherFonts([values[field] ?? ""]);

@@ -8,7 +8,6 @@ import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from ".
 import { invoices, moneyJournal, orderLines, orders, refunds, siteDocuments } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { renderInvoicePdf } from "./invoice-pdf.server";
 import { issueInvoice, type InvoiceRecord } from "./issue.server";
 
 /*
@@ -306,6 +305,8 @@ export async function invoicePdf(
         .from(invoices)
         .where(eq(invoices.id, invoice.creditedInvoiceId))
     : [];
+  // Loaded on first use: pdf-lib and fontkit cost every start of the server about 0.2 s (decision 0190).
+  const { renderInvoicePdf } = await import("./invoice-pdf.server");
   const bytes = await renderInvoicePdf({ invoice, creditedNumber: credited[0]?.number ?? null });
   const prefix = invoice.kind === "credit_note" ? "avoir" : "facture";
   return { bytes, filename: `${prefix}-${invoice.number}.pdf` };

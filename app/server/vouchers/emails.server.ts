@@ -11,7 +11,7 @@ import { orders, vouchers } from "../db/schema";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
-import { renderVoucherPdf, type VoucherPdfStudio } from "./voucher-pdf.server";
+import type { VoucherPdfStudio } from "./voucher-pdf.server";
 
 /*
  * A gift voucher's e-mails (decision 0167), queued in the transaction that made or changed its order and
@@ -125,6 +125,8 @@ export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promi
           studioName: voucher.studioId ? (studios[0]?.data.name ?? null) : null,
         };
   const site = siteUrl();
+  // Loaded on first use, as the invoices' PDF (decision 0190).
+  const { renderVoucherPdf } = await import("./voucher-pdf.server");
   return renderVoucherPdf({
     brandName: content.documents.identity.brand,
     recipientName: voucher.recipientName,
