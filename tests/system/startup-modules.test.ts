@@ -9,7 +9,7 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 // when first used, so a process that serves public pages never holds them. The production server runs with
 // a module hook that writes down every module it loads, serves public pages, and stops.
 
-/** Packages a process serving only public pages must not load. */
+/** Packages a process serving only public pages must not load from node_modules. */
 const ADMIN_ONLY = [
   "better-auth",
   "@better-auth",
@@ -29,6 +29,11 @@ const ADMIN_ONLY = [
   "thumbhash",
   "heic-decode",
   "libheif-js",
+  // The PDFs' libraries load where a PDF is made (decision 0190).
+  "pdf-lib",
+  "@pdf-lib",
+  // Bundled into the build (decision 0190): its package's own files are never resolved at start.
+  "drizzle-orm",
 ];
 
 const HOOK = `import { registerHooks } from "node:module";
