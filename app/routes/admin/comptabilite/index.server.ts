@@ -139,7 +139,9 @@ export async function action({ request }: Route.ActionArgs) {
           : "Fichiers déjà envoyés il y a moins d'une heure",
       description:
         outcome === "queued"
-          ? `Les quatre fichiers (${periodWords(checked.period)}) partent à l'instant à ${email}.`
+          ? mailConfig()
+            ? `Les quatre fichiers (${periodWords(checked.period)}) partent à l'instant à ${email}.`
+            : `Les quatre fichiers (${periodWords(checked.period)}) partiront à ${email} dès que l'envoi d'e-mails du site sera réglé (SMTP_URL).`
           : `Les fichiers de cette période sont déjà partis à ${email} : ils ne sont pas envoyés une seconde fois.`,
     });
   }
