@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { inlineScriptSources, inlineScriptWeight } from "./weight.ts";
+import {
+  firstLink,
+  inlineScriptSources,
+  inlineScriptWeight,
+  scriptBytesBeyond,
+  type PageWeight,
+} from "./weight.ts";
 
 describe("inline scripts counted as JavaScript", () => {
   const html = `<!doctype html><html><head>
@@ -44,5 +50,45 @@ describe("inline scripts counted as JavaScript", () => {
     );
     expect(twice.bytes).toBe(2 * once.bytes);
     expect(twice.gzipBytes).toBeLessThan(once.gzipBytes * 1.5);
+  });
+});
+
+describe("the booking pages' script beyond every page's (decision 0189)", () => {
+  const weight = (scripts: PageWeight["scripts"], inlineGzipBytes: number): PageWeight => ({
+    bytes: { html: 0, js: 0, css: 0, font: 0, image: 0, other: 0 },
+    requests: 0,
+    headerBytes: 0,
+    thirdParty: [],
+    hero: null,
+    scripts,
+    inlineScripts: { count: 1, bytes: 0, gzipBytes: inlineGzipBytes },
+    javascriptBytes: 0,
+  });
+  const home = weight([{ url: "/assets/light.js", bytes: 900 }], 1_600);
+
+  it("counts the scripts the home page does not load and the inline script beyond its own", () => {
+    expect(scriptBytesBeyond(home, weight([], 1_600))).toBe(0);
+    expect(scriptBytesBeyond(home, weight([{ url: "/assets/light.js", bytes: 900 }], 1_500))).toBe(
+      0,
+    );
+    expect(
+      scriptBytesBeyond(
+        home,
+        weight(
+          [
+            { url: "/assets/entry.client.js", bytes: 60_000 },
+            { url: "/assets/light.js", bytes: 900 },
+          ],
+          1_900,
+        ),
+      ),
+    ).toBe(60_300);
+  });
+
+  it("follows a page's first link to the next step, its entities and fragment taken off", () => {
+    const html =
+      '<a href="/reserver/brive">Brive</a><a href="/reserver/brive/portrait?mois=2027-01&amp;jour=2027-01-04#horaires">4</a>';
+    expect(firstLink(html, "jour=")).toBe("/reserver/brive/portrait?mois=2027-01&jour=2027-01-04");
+    expect(firstLink(html, "/coordonnees?creneau=")).toBeNull();
   });
 });

@@ -24,6 +24,18 @@ export type PageWeight = {
   javascriptBytes: number;
 };
 
+/** A booking page's script (decision 0189): all of it, and what it loads beyond every page. */
+type BookingScript = {
+  name: string;
+  path: string;
+  javascriptBytes: number;
+  beyondCommonBytes: number;
+  scripts: PageWeight["scripts"];
+};
+
+/** Decision 0189: the booking pages' script beyond what every page loads, in KB (1,024 bytes). */
+export const bookingScriptBeyondCommonKiB = 5;
+
 const javascriptTypes = new Set(["", "module", "text/javascript", "application/javascript"]);
 
 /** Every inline script of an HTML document that the browser runs: its whole tag and its source. */
@@ -170,12 +182,59 @@ export async function measurePageWeight(
   return weight;
 }
 
+/**
+ * The script a page loads beyond what every page loads (`common`: the home page, whose only script is the
+ * light pages' own): the compressed bytes of its downloaded scripts that `common` does not load, plus what
+ * its inline scripts add gzipped beyond `common`'s (decision 0189: the booking pages' budget).
+ */
+export function scriptBytesBeyond(common: PageWeight, page: PageWeight): number {
+  const shared = new Set(common.scripts.map((script) => script.url));
+  const own = page.scripts.filter((script) => !shared.has(script.url));
+  return (
+    own.reduce((sum, script) => sum + script.bytes, 0) +
+    Math.max(0, page.inlineScripts.gzipBytes - common.inlineScripts.gzipBytes)
+  );
+}
+
+/** The first `href` of `html` that contains `part`, with its entities and fragment taken off. */
+export function firstLink(html: string, part: string): string | null {
+  for (const match of html.matchAll(/href="([^"]+)"/g)) {
+    const href = (match[1] ?? "").replace(/&amp;/g, "&").replace(/#.*$/, "");
+    if (href.includes(part)) return href;
+  }
+  return null;
+}
+
+/**
+ * The booking journey after the studio's page (measured with the other pages): the session type's page,
+ * its first day with free times, and the details form of that day's first time (where the deposit is
+ * shown), each found in the page before as a visitor's click would.
+ */
+async function bookingJourney(
+  baseUrl: string,
+  bookingPath: string,
+): Promise<Array<{ name: string; path: string }>> {
+  const html = async (path: string) => (await fetch(`${baseUrl}${path}`)).text();
+  const journey = [
+    { name: "réserver", path: "/reserver" },
+    { name: "réserver Brive, séance", path: bookingPath },
+  ];
+  const dayPath = firstLink(await html(bookingPath), "jour=");
+  if (!dayPath) return journey;
+  journey.push({ name: "réserver Brive, séance, un jour", path: dayPath });
+  const detailsPath = firstLink(await html(dayPath), "/coordonnees?creneau=");
+  if (detailsPath) journey.push({ name: "réserver Brive, coordonnées", path: detailsPath });
+  return journey;
+}
+
 export async function weightSection(context: Context): Promise<Partial<SectionResult>> {
-  const { server, close } = await startPageServer("weight");
+  const { server, bookingPath, close } = await startPageServer("weight");
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   const rows: Cell[][] = [];
   const notes: string[] = [];
   const data: Record<string, PageWeight> = {};
+  let booking: BookingScript[] = [];
+  let bookingRows: Cell[][] = [];
   try {
     for (const page of measuredPages) {
       context.log(`weight ${page.path}`);
@@ -207,6 +266,49 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
         metric(weight.thirdParty.length, "", { equals: 0 }),
       ]);
     }
+    // The booking pages (decision 0189): the script each loads beyond what every page loads.
+    const common = data["/"];
+    const studioPage = data["/reserver/brive"];
+    if (common && studioPage) {
+      const journey = await bookingJourney(server.baseUrl, bookingPath);
+      const measured: Array<{ name: string; path: string; weight: PageWeight }> = [];
+      for (const page of journey.slice(0, 1)) {
+        context.log(`weight ${page.path}`);
+        measured.push({
+          ...page,
+          weight: await measurePageWeight(browser, server.baseUrl, page.path),
+        });
+      }
+      measured.push({ name: "réserver Brive", path: "/reserver/brive", weight: studioPage });
+      for (const page of journey.slice(1)) {
+        context.log(`weight ${page.path}`);
+        measured.push({
+          ...page,
+          weight: await measurePageWeight(browser, server.baseUrl, page.path),
+        });
+      }
+      if (!measured.some((page) => page.path.includes("/coordonnees?"))) {
+        notes.push(
+          `The booking journey stopped before the details form: no free time was found from \`${bookingPath}\`.`,
+        );
+      }
+      booking = measured.map(({ name, path, weight }) => ({
+        name,
+        path,
+        javascriptBytes: weight.javascriptBytes,
+        beyondCommonBytes: scriptBytesBeyond(common, weight),
+        scripts: weight.scripts,
+      }));
+      bookingRows = booking.map((page) => [
+        `${page.name} (\`${page.path.replace(/creneau=[^&]+/, "creneau=…")}\`)`,
+        metric(kib(page.javascriptBytes), "KB"),
+        metric(kib(page.beyondCommonBytes), "KB", { max: bookingScriptBeyondCommonKiB }),
+        page.scripts
+          .filter((script) => !common.scripts.some((each) => each.url === script.url))
+          .map((script) => `\`${script.url}\``)
+          .join(", ") || "none",
+      ]);
+    }
   } finally {
     await browser.close();
     await close();
@@ -232,12 +334,18 @@ export async function weightSection(context: Context): Promise<Partial<SectionRe
         ],
         rows,
       },
+      {
+        caption: `The booking pages, from the studio's page to the details form: JavaScript loaded, and the script beyond what every page loads (the home page's), ≤ ${bookingScriptBeyondCommonKiB} KB (decision 0189)`,
+        columns: ["page", "JavaScript", "beyond every page's", "scripts not on `/`"],
+        rows: bookingRows,
+      },
     ],
     notes: [
       "Measured in Chromium (playwright-core) with the cache disabled: per request, CDP `Network.loadingFinished.encodedDataLength` (bytes on the wire) minus the response head (`Network.responseReceived` `encodedDataLength`), grouped by resource type; nothing is scrolled or clicked. JavaScript = the scripts downloaded + the inline scripts of the HTML that the browser runs (no `src`, a JavaScript type or none; JSON-LD excluded), the latter as what they add to the gzip -6 of the HTML (gzip of the document minus gzip of the document without them; they are also in the HTML's bytes).",
       ...notes,
       `The hero is the page's \`fetchpriority=high\` image, else its Largest Contentful Paint image; 1 KB = 1,024 bytes. JavaScript budget (decision 0132): ≤ ${pageBudgets.jsKiB.light} KB on the light pages (no framework JavaScript), ≤ ${pageBudgets.jsKiB.hydrated} KB on the hydrated ones (the contact pages; the blog is light since decision 0137).`,
+      `The booking pages (decision 0189): the session type's page, its first day with free times and that time's details form are found by following the pages' own links, as a visitor would. « Beyond every page's » = the compressed bytes of the scripts the page downloads that \`/\` does not, plus what its inline scripts add gzipped beyond those of \`/\` (the light pages' script, which every page loads); budget ≤ ${bookingScriptBeyondCommonKiB} KB, so that the deposit's step stays light.`,
     ],
-    data,
+    data: { ...data, booking },
   };
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, refunds, siteDocuments } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
+import { flashedToast } from "../support/admin-forms";
 import { plainSpaces, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
@@ -232,5 +233,95 @@ describe("/admin/comptabilite", () => {
     );
     expect(unknown.status).toBe(404);
     expect((await fetch(new URL(path, home()))).status).toBe(401);
+  });
+});
+
+describe("/admin/comptabilite: the accountant's e-mail (decision 0189)", () => {
+  const period = { du: "2026-10-01", au: "2026-10-31" };
+  const form = (page: FetchedPage) =>
+    page.document.querySelector('form[aria-label="Envoi au cabinet comptable"]');
+
+  it("refuses « Envoyer maintenant » in French while no address is saved, or for a period that is not one", async () => {
+    const refused = await adminPost("/admin/comptabilite", { intent: "send-now", ...period });
+    expect(refused.status).toBe(400);
+    expect(
+      textOf(
+        refused.document.querySelector(
+          'form[aria-label="Envoi des fichiers de la période"] [role="alert"]',
+        ),
+      ),
+    ).toContain("Indiquez d'abord l'adresse e-mail de votre cabinet comptable");
+    const badPeriod = await adminPost("/admin/comptabilite", {
+      intent: "send-now",
+      du: "2026-02-30",
+      au: "2026-01-01",
+    });
+    expect(badPeriod.status).toBe(400);
+    const unknown = await adminPost("/admin/comptabilite", { intent: "tout-effacer" });
+    expect(unknown.status).toBe(400);
+  });
+
+  it("refuses at the field, in French, an address that is not one or the monthly e-mail without one, keeping what was typed", async () => {
+    const invalid = await adminPost("/admin/comptabilite", {
+      intent: "accountant-mail",
+      email: "cabinet@exemple",
+      envoiMensuel: "on",
+      ...period,
+    });
+    expect(invalid.status).toBe(400);
+    expect(textOf(invalid.document.getElementById("champ-email-erreur"))).toBe(
+      "Cette adresse e-mail n'est pas valide (exemple : cabinet@exemple.fr).",
+    );
+    expect(invalid.document.querySelector<HTMLInputElement>("#champ-email")?.value).toBe(
+      "cabinet@exemple",
+    );
+    expect(invalid.document.querySelector("#champ-envoiMensuel")?.hasAttribute("checked")).toBe(
+      true,
+    );
+
+    const empty = await adminPost("/admin/comptabilite", {
+      intent: "accountant-mail",
+      email: "",
+      envoiMensuel: "on",
+      ...period,
+    });
+    expect(empty.status).toBe(400);
+    expect(textOf(empty.document.getElementById("champ-email-erreur"))).toBe(
+      "Indiquez l'adresse de votre comptable : c'est là que partent les fichiers.",
+    );
+    const page = await adminPage("/admin/comptabilite");
+    expect(page.document.querySelector<HTMLInputElement>("#champ-email")?.value).toBe("");
+  });
+
+  it("saves the address and the switch with a toast, then sends the period's files at once", async () => {
+    const saved = await adminPost("/admin/comptabilite", {
+      intent: "accountant-mail",
+      email: " cabinet@exemple.fr ",
+      envoiMensuel: "on",
+      ...period,
+    });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/admin/comptabilite?du=2026-10-01&au=2026-10-31");
+    expect(flashedToast(saved.headers)).toMatchObject({
+      type: "success",
+      title: "Envoi au cabinet comptable enregistré",
+    });
+    const page = await adminPage("/admin/comptabilite");
+    expect(form(page)?.querySelector<HTMLInputElement>("#champ-email")?.value).toBe(
+      "cabinet@exemple.fr",
+    );
+    expect(page.document.querySelector("#champ-envoiMensuel")?.hasAttribute("checked")).toBe(true);
+
+    const sent = await adminPost("/admin/comptabilite", { intent: "send-now", ...period });
+    expect(sent.status).toBe(302);
+    expect(flashedToast(sent.headers)).toMatchObject({
+      type: "success",
+      title: "Fichiers envoyés au cabinet comptable",
+      description: expect.stringContaining("(octobre 2026)") as unknown as string,
+    });
+    const again = await adminPost("/admin/comptabilite", { intent: "send-now", ...period });
+    expect(flashedToast(again.headers)).toMatchObject({
+      title: "Fichiers déjà envoyés il y a moins d'une heure",
+    });
   });
 });

@@ -261,3 +261,16 @@ export async function vouchersOutstanding(day: string): Promise<AccountingExport
     rows: rows.length,
   };
 }
+
+/**
+ * The four files of a period, in the order of ACCOUNTING_FILES (the page, its downloads and the
+ * accountant's e-mail, decision 0189, all read them from here).
+ */
+export function accountingExports(period: Period): Promise<AccountingExport[]> {
+  return Promise.all([
+    receiptsBook(period),
+    salesJournal(period),
+    paymentsReceived(period),
+    vouchersOutstanding(period.to),
+  ]);
+}

@@ -27,12 +27,14 @@ import { TarWriter } from "./tar.server";
 export const BACKUP_FORMAT = 1;
 /** The schemas backed up: the site's tables and drizzle's record of the migrations applied. */
 export const BACKUP_SCHEMAS = ["public", "drizzle"] as const;
-/** Tables left out: the history of backups, the restore's pending file moves and the months of the e-mailed
- * download links (decision 0139): a restore must not rewind them. */
+/** Tables left out: the history of backups, the restore's pending file moves, the months of the e-mailed
+ * download links (decision 0139) and of the accountant's e-mailed files (decision 0189): a restore must
+ * not rewind them. */
 export const NOT_BACKED_UP = [
   "public.backup_runs",
   "public.restore_file_switches",
   "public.backup_link_mails",
+  "public.accountant_monthly_mails",
 ] as const;
 
 export type TableManifest = {

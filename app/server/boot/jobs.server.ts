@@ -1,4 +1,5 @@
 import type { PgBoss } from "pg-boss";
+import { accountantMonthlyMailJob } from "../accounting/accountant-mail.server";
 import { backupJob, backupLinkJob, backupWatchJob } from "../backup/jobs.server";
 import { bookingBusyImportJob, bookingRemindersJob } from "../booking/jobs.server";
 import { env } from "../env.server";
@@ -51,6 +52,7 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   paymentReconciliationJob,
   journalClosureJob,
   voucherExpiryJob,
+  accountantMonthlyMailJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */

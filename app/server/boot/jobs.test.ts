@@ -126,6 +126,7 @@ describe("the site's jobs", () => {
       "payments.reconciliation": "*/15 * * * *",
       "payments.journal-closure": "10 0 * * *",
       "vouchers.expiry": "30 9 * * *",
+      "accounting.monthly-mail": "0 7 1 * *",
     });
   });
 
@@ -136,6 +137,12 @@ describe("the site's jobs", () => {
     for (const name of ["payments.expiry", "payments.reconciliation"]) {
       expect(SITE_JOBS.find((job) => job.name === name)?.policy.policy, name).toBe("singleton");
     }
+  });
+
+  it("e-mail the accountant's files once a month across every server, a missed 1st caught up", () => {
+    const monthly = SITE_JOBS.find((job) => job.name === "accounting.monthly-mail");
+    expect(monthly?.policy.policy).toBe("singleton");
+    expect(monthly?.schedule).toMatchObject({ cron: "0 7 1 * *", missed: "once" });
   });
 
   it("purge personal data once a night across every server: one scheduled, singleton job", () => {

@@ -1,3 +1,4 @@
+import { enqueueAccountantFiles } from "../accounting/accountant-mail.server";
 import { enqueueMonthlyLink } from "../backup/monthly-link.server";
 import { enqueueBackupFailed, enqueueBackupMissed } from "../backup/service.server";
 import { queueClientMail, queueOwnerMail } from "../booking/emails.server";
@@ -41,4 +42,5 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   queueVoucherOrderMail,
   queueVoucherDeliveryMail,
   queueVoucherReminderMail,
+  enqueueAccountantFiles,
 ];

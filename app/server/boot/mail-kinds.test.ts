@@ -22,6 +22,7 @@ describe("the mail worker's kinds", () => {
   it("are every kind a feature defines: the worker can write any job it is given", () => {
     const inSources = kindsInSources(app).sort();
     expect(inSources).toEqual([
+      "accountant-files",
       "admin",
       "backup-failed",
       "backup-missed",

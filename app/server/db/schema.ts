@@ -1649,3 +1649,34 @@ export const invoices = pgTable(
     index("invoices_booking_idx").on(table.bookingId),
   ],
 );
+
+/**
+ * Where and whether the accountant's files go by e-mail (decision 0189): one row (id 1), written from
+ * /admin/comptabilite. An empty address sends nothing, whatever the switch.
+ */
+export const accountantMailSettings = pgTable(
+  "accountant_mail_settings",
+  {
+    id: smallint("id").primaryKey().default(1),
+    email: varchar("email", { length: 255 }).notNull().default(""),
+    /** « Envoyer chaque mois les fichiers au cabinet comptable ». */
+    monthly: boolean("monthly").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("accountant_mail_settings_one_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * The months whose files were e-mailed to the accountant by the monthly job (decision 0189): the row is
+ * inserted in the transaction that queues the e-mail, so a month gives one e-mail however many times, or
+ * on however many servers, the job runs. Not backed up: it records what left, which a restore cannot
+ * take back.
+ */
+export const accountantMonthlyMails = pgTable("accountant_monthly_mails", {
+  /** The month the files cover, « 2026-11 » (Paris days). */
+  month: varchar("month", { length: 7 }).primaryKey(),
+  recipient: varchar("recipient", { length: 255 }).notNull(),
+  queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+  /** When the mail server accepted it (shown on the page). */
+  sentAt: timestamp("sent_at", { withTimezone: true }),
+});

@@ -1,20 +1,34 @@
+import { data } from "react-router";
 import type { Route } from "./+types/index";
+import { accountantMailForm, periodWords } from "~/lib/accounting/accountant-mail";
 import { ACCOUNTING_FILES, accountingFilePath } from "~/lib/accounting/files";
 import { checkPeriod, lastMonth } from "~/lib/accounting/period";
-import { parisToday } from "~/lib/dates";
+import { FRENCH_MONTHS, parisToday } from "~/lib/dates";
+import { parseForm, type FormAnswer } from "~/lib/forms";
 import { formatCents } from "~/lib/prices";
-import { requireAdmin } from "~/server/admin/guard.server";
 import {
-  paymentsReceived,
-  receiptsBook,
-  salesJournal,
-  vouchersOutstanding,
-} from "~/server/accounting/exports.server";
+  accountantMailSetting,
+  saveAccountantMail,
+  sendAccountantFilesNow,
+} from "~/server/accounting/accountant-mail.server";
+import { accountingExports } from "~/server/accounting/exports.server";
+import { requireAdmin } from "~/server/admin/guard.server";
 import { now } from "~/server/clock.server";
+import { mailConfig } from "~/server/mail/transport.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+const PAGE = "/admin/comptabilite";
+
+/** « novembre 2026 » from « 2026-11 ». */
+const monthWords = (month: string) => {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return `${FRENCH_MONTHS[number - 1]} ${year}`;
+};
 
 /**
  * /admin/comptabilite (decision 0182): a period (the last whole month by default), what each of the
- * accountant's files holds for it (rows and total), and their downloads.
+ * accountant's files holds for it (rows and total), and their downloads; the accountant's address and
+ * the monthly e-mail of the files (decision 0189).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -24,18 +38,26 @@ export async function loader({ request }: Route.LoaderArgs) {
     from: search.get("du") ?? fallback.from,
     to: search.get("au") ?? fallback.to,
   };
+  const setting = await accountantMailSetting();
+  const accountant = {
+    email: setting.email,
+    monthly: setting.monthly,
+    lastMonthly: setting.lastMonthly
+      ? {
+          month: monthWords(setting.lastMonthly.month),
+          sentAt: setting.lastMonthly.sentAt?.toISOString() ?? null,
+        }
+      : null,
+    mailConfigured: mailConfig() !== null,
+  };
   const checked = checkPeriod(typed.from, typed.to);
-  if (!checked.ok) return { typed, errors: checked.errors, files: [] };
+  if (!checked.ok) return { typed, errors: checked.errors, files: [], accountant };
   const { period } = checked;
-  const made = await Promise.all([
-    receiptsBook(period),
-    salesJournal(period),
-    paymentsReceived(period),
-    vouchersOutstanding(period.to),
-  ]);
+  const made = await accountingExports(period);
   return {
     typed,
     errors: {},
+    accountant,
     files: ACCOUNTING_FILES.map((file, index) => ({
       ...file,
       href: accountingFilePath(file.file, period.from, period.to),
@@ -43,4 +65,94 @@ export async function loader({ request }: Route.LoaderArgs) {
       total: formatCents(made[index]?.totalCents ?? 0),
     })),
   };
+}
+
+/** Which of the page's forms an answer is for. */
+export type AccountingAnswer = FormAnswer<{ form: "accountant-mail" | "send-now" }>;
+
+/** The page again at the period the form came from (its hidden `du` and `au`), when it is one. */
+function pageAt(formData: FormData): string {
+  const from = String(formData.get("du") ?? "");
+  const to = String(formData.get("au") ?? "");
+  return checkPeriod(from, to).ok ? `${PAGE}?du=${from}&au=${to}` : PAGE;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "accountant-mail") {
+    const parsed = parseForm(formData, accountantMailForm, { omit: ["intent", "du", "au"] });
+    if (!parsed.ok) {
+      return data<AccountingAnswer>(
+        {
+          form: "accountant-mail",
+          status: "invalid",
+          values: parsed.values,
+          errors: parsed.errors,
+          toast: {
+            type: "error",
+            title: "Rien n'a été enregistré",
+            description: parsed.errors.email ?? "Vérifiez le formulaire.",
+          },
+        },
+        { status: 400 },
+      );
+    }
+    const monthly = parsed.data.envoiMensuel === "on";
+    await saveAccountantMail({ email: parsed.data.email, monthly });
+    return redirectWithToast(pageAt(formData), {
+      type: "success",
+      title: "Envoi au cabinet comptable enregistré",
+      description: monthly
+        ? `Les fichiers du mois précédent partiront le 1er de chaque mois à ${parsed.data.email}.`
+        : "Les fichiers ne partent plus chaque mois ; vous pouvez toujours les envoyer depuis cette page.",
+    });
+  }
+  if (intent === "send-now") {
+    const values = { du: String(formData.get("du") ?? ""), au: String(formData.get("au") ?? "") };
+    const refuse = (message: string) =>
+      data<AccountingAnswer>(
+        {
+          form: "send-now",
+          status: "invalid",
+          values,
+          message,
+          toast: { type: "error", title: "Fichiers non envoyés", description: message },
+        },
+        { status: 400 },
+      );
+    const checked = checkPeriod(values.du, values.au);
+    if (!checked.ok) return refuse(Object.values(checked.errors).join(" "));
+    const outcome = await sendAccountantFilesNow(checked.period);
+    if (outcome === "no-address") {
+      return refuse(
+        "Indiquez d'abord l'adresse e-mail de votre cabinet comptable (plus bas sur cette page) et enregistrez-la.",
+      );
+    }
+    const { email } = await accountantMailSetting();
+    return redirectWithToast(pageAt(formData), {
+      type: outcome === "queued" ? "success" : "info",
+      title:
+        outcome === "queued"
+          ? "Fichiers envoyés au cabinet comptable"
+          : "Fichiers déjà envoyés il y a moins d'une heure",
+      description:
+        outcome === "queued"
+          ? mailConfig()
+            ? `Les quatre fichiers (${periodWords(checked.period)}) partent à l'instant à ${email}.`
+            : `Les quatre fichiers (${periodWords(checked.period)}) partiront à ${email} dès que l'envoi d'e-mails du site sera réglé (SMTP_URL).`
+          : `Les fichiers de cette période sont déjà partis à ${email} : ils ne sont pas envoyés une seconde fois.`,
+    });
+  }
+  return data<AccountingAnswer>(
+    {
+      form: "send-now",
+      status: "invalid",
+      values: {},
+      message: "Action inconnue.",
+      toast: { type: "error", title: "Action inconnue" },
+    },
+    { status: 400 },
+  );
 }

@@ -1,15 +1,19 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/index";
+import { AccountantMailSection } from "~/components/accounting/accountant-mail-section";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/field";
 
-export { loader } from "./index.server";
+export { action, loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Comptabilité - Administration" }];
 
-export default function Accounting({ loaderData }: Route.ComponentProps) {
-  const { typed, errors, files } = loaderData;
+export default function Accounting({ loaderData, actionData }: Route.ComponentProps) {
+  const { typed, errors, files, accountant } = loaderData;
+  const sendRefused = actionData?.form === "send-now" ? actionData : undefined;
+  const settingRefused = actionData?.form === "accountant-mail" ? actionData : undefined;
   const errorOf = (name: "du" | "au") => (errors as Partial<Record<"du" | "au", string>>)[name];
   return (
     <div className="space-y-6">
@@ -56,6 +60,26 @@ export default function Accounting({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       ) : null}
+      {files.length > 0 ? (
+        <Form
+          method="post"
+          aria-label="Envoi des fichiers de la période"
+          className="space-y-3 rounded-xl border border-border bg-white p-4 text-sm"
+        >
+          <FormAlert message={sendRefused?.toast} />
+          <input type="hidden" name="du" value={typed.from} />
+          <input type="hidden" name="au" value={typed.to} />
+          <p>
+            {accountant.email
+              ? `Les quatre fichiers de cette période, en pièces jointes d'un e-mail à ${accountant.email}.`
+              : "Indiquez d'abord l'adresse de votre cabinet comptable, plus bas, pour lui envoyer les fichiers."}
+          </p>
+          <Button type="submit" name="intent" value="send-now">
+            Envoyer maintenant les fichiers de la période
+          </Button>
+        </Form>
+      ) : null}
+      <AccountantMailSection setting={accountant} period={typed} answer={settingRefused} />
     </div>
   );
 }

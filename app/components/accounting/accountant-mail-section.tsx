@@ -1,0 +1,101 @@
+import { Form } from "react-router";
+import { AdminSection } from "~/components/admin/admin-table";
+import { Field, Input } from "~/components/admin/field";
+import { FormAlert } from "~/components/ui/field";
+import { Button } from "~/components/ui/button";
+import { ACCOUNTANT_MAIL_FIELDS } from "~/lib/accounting/accountant-mail";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import type { FieldErrors } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
+
+export type AccountantSetting = {
+  email: string;
+  monthly: boolean;
+  lastMonthly: { month: string; sentAt: string | null } | null;
+  mailConfigured: boolean;
+};
+
+/**
+ * The accountant's address and the switch of the monthly e-mail of her files (decision 0189). Works
+ * without JavaScript (a field, a box and « Enregistrer »); a refusal keeps what was typed.
+ */
+export function AccountantMailSection({
+  setting,
+  period,
+  answer,
+}: {
+  setting: AccountantSetting;
+  /** The page's period, to come back to it after saving. */
+  period: { from: string; to: string };
+  /** What the action answered when it refused this form. */
+  answer?: { values: Record<string, string>; errors?: FieldErrors; toast?: ToastMessage };
+}) {
+  const email = answer ? (answer.values.email ?? "") : setting.email;
+  const monthly = answer ? answer.values.envoiMensuel === "on" : setting.monthly;
+  return (
+    <AdminSection id="cabinet-comptable" title="Envoi au cabinet comptable">
+      <Form
+        method="post"
+        noValidate
+        aria-label="Envoi au cabinet comptable"
+        className="space-y-4 text-sm"
+        // A refusal's values replace the saved ones in the fields.
+        key={answer ? JSON.stringify(answer.values) : "saved"}
+      >
+        <FormAlert message={answer?.toast} />
+        <input type="hidden" name="du" value={period.from} />
+        <input type="hidden" name="au" value={period.to} />
+        <Field
+          name="email"
+          label={ACCOUNTANT_MAIL_FIELDS.email}
+          error={answer?.errors?.email}
+          hint="Les quatre fichiers partent à cette adresse, en pièces jointes, quand vous cliquez sur « Envoyer maintenant » ou chaque mois si vous le demandez."
+        >
+          {(props) => (
+            <Input
+              {...props}
+              type="email"
+              autoComplete="off"
+              spellCheck={false}
+              defaultValue={email}
+              className="max-w-md"
+            />
+          )}
+        </Field>
+        <div className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            id="champ-envoiMensuel"
+            name="envoiMensuel"
+            defaultChecked={monthly}
+            aria-describedby="champ-envoiMensuel-aide"
+            className="mt-0.5 size-5 shrink-0 accent-gold-dark"
+          />
+          <label htmlFor="champ-envoiMensuel" className="font-semibold">
+            {ACCOUNTANT_MAIL_FIELDS.envoiMensuel}
+          </label>
+        </div>
+        <p id="champ-envoiMensuel-aide" className="text-muted-foreground">
+          Le 1er de chaque mois, vers 7 h, les fichiers du mois précédent partent une seule fois à
+          votre comptable, même si l'identité du vendeur n'est pas encore complète.
+        </p>
+        <p>
+          {setting.lastMonthly
+            ? setting.lastMonthly.sentAt
+              ? `Dernier envoi mensuel : les fichiers de ${setting.lastMonthly.month}, le ${formatLongDateTimeFr(setting.lastMonthly.sentAt)}.`
+              : `Envoi mensuel des fichiers de ${setting.lastMonthly.month} en attente du serveur d'e-mails.`
+            : "Aucun envoi mensuel pour l'instant."}
+        </p>
+        {!setting.mailConfigured ? (
+          <p className="font-medium text-amber-900">
+            Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge
+            le site de régler leur envoi (SMTP_URL).
+          </p>
+        ) : null}
+        <Button type="submit" name="intent" value="accountant-mail" variant="outline">
+          Enregistrer
+        </Button>
+      </Form>
+    </AdminSection>
+  );
+}

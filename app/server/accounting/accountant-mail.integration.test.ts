@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { periodWords } from "~/lib/accounting/accountant-mail";
+import { lastMonth } from "~/lib/accounting/period";
+import { isoDayInParis } from "~/lib/dates";
+import { sellerGaps } from "~/lib/legal/seller";
+import { useAppDatabase } from "../../../tests/support/database";
+import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
+import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
+import { startWorkers } from "../boot/jobs.server";
+import { loadDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { accountantMonthlyMails } from "../db/schema";
+import { jobQueue } from "../jobs/queue.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
+import {
+  accountantMailSetting,
+  saveAccountantMail,
+  sendAccountantFilesNow,
+  sendMonthlyAccountantFiles,
+} from "./accountant-mail.server";
+import { accountingExports } from "./exports.server";
+
+// The accountant's files by e-mail (decision 0189), through the queue to a real SMTP server on loopback:
+// the monthly job sends one e-mail with the month's four files (the bytes of the export functions),
+// however often and on however many servers it runs; nothing with the switch off or no address; the
+// page's « Envoyer maintenant » once an hour per period. The job's `at` is the 1st of next month, so
+// that its month is this one, which holds today's payments (the journal's times are PostgreSQL's own).
+
+useAppDatabase({ jobs: true });
+usePaymentsInMemory();
+
+let capture: Awaited<ReturnType<typeof startSmtpCapture>>;
+const accountant = "cabinet@example.com";
+
+const today = isoDayInParis(new Date());
+const [year, month] = today.split("-").map(Number) as [number, number];
+/** The 1st of next month, 7 h in Paris (5 or 6 h UTC; 5 h is on that day either way). */
+const firstOfNextMonth = new Date(Date.UTC(year, month, 1, 5));
+const period = lastMonth(isoDayInParis(firstOfNextMonth));
+const thisMonth = today.slice(0, 7);
+
+beforeAll(async () => {
+  capture = await startSmtpCapture();
+  await startWorkers({
+    mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
+    photoWorkers: 0,
+  });
+  // The schedule's own run in real time is not this test's: its `at` is given below.
+  await jobQueue().unschedule("accounting.monthly-mail");
+});
+afterAll(async () => {
+  await capture.close();
+});
+
+const mailsToAccountant = () => capture.received.filter((mail) => mail.to.includes(accountant));
+
+const queuedMails = async () =>
+  Number(
+    (
+      await db().$client.query<{ count: string }>(
+        "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'accountant-files'",
+      )
+    ).rows[0]?.count,
+  );
+
+describe("the accountant's monthly e-mail", () => {
+  it("sends nothing while switched off or without an address", async () => {
+    expect(await sendMonthlyAccountantFiles(firstOfNextMonth)).toBe(false);
+    await saveAccountantMail({ email: accountant, monthly: false });
+    expect(await sendMonthlyAccountantFiles(firstOfNextMonth)).toBe(false);
+    await saveAccountantMail({ email: "", monthly: true });
+    expect(await sendMonthlyAccountantFiles(firstOfNextMonth)).toBe(false);
+    expect(await queuedMails()).toBe(0);
+    expect(await db().select().from(accountantMonthlyMails)).toEqual([]);
+  });
+
+  it("sends the month's four files once, however often and on however many servers the job runs", async () => {
+    // The seller's identity is incomplete (the seed's): no invoice is issued, the files still go.
+    expect(sellerGaps(await loadDocument("legal")).length).toBeGreaterThan(0);
+    const order = await placeOrder("studio", 12_000);
+    await markPaidOffline(order.orderId, "cash");
+    const refund = await requestRefund(order.orderId, 2_500, "Geste commercial");
+    await markRefundedOffline(refund.id);
+
+    await saveAccountantMail({ email: accountant, monthly: true });
+    const runs = await Promise.all([
+      sendMonthlyAccountantFiles(firstOfNextMonth),
+      sendMonthlyAccountantFiles(firstOfNextMonth),
+    ]);
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    // The job run again later the same month (a retry, a missed run caught up): nothing more.
+    expect(
+      await sendMonthlyAccountantFiles(new Date(firstOfNextMonth.getTime() + 86_400_000)),
+    ).toBe(false);
+    expect(await queuedMails()).toBe(1);
+
+    await expect.poll(() => mailsToAccountant().length).toBe(1);
+    const [mail] = mailsToAccountant();
+    const words = periodWords(period);
+    expect(words).toMatch(/^[a-zéû]+ \d{4}$/);
+    expect(mail?.subject).toBe(
+      `Fichiers comptables de ${words} — ${(await loadDocument("identity")).brand}`,
+    );
+    expect(mail?.text).toContain(`pour ${words} (du `);
+    expect(mail?.text).toMatch(/- Livre des recettes : 2 lignes, total 95\s€/);
+
+    const attached = mailAttachments(mail?.raw ?? "");
+    const expected = await accountingExports(period);
+    expect(attached.map((file) => file.filename)).toEqual(expected.map((file) => file.filename));
+    expect(attached.map((file) => file.type)).toEqual(Array(4).fill("text/csv"));
+    for (const [index, file] of attached.entries()) {
+      expect(file.bytes.equals(Buffer.from(expected[index]?.csv ?? "", "utf8"))).toBe(true);
+    }
+    expect([...(attached[0]?.bytes.subarray(0, 3) ?? [])]).toEqual([0xef, 0xbb, 0xbf]);
+
+    // The page says which month left, and when.
+    await expect
+      .poll(async () => (await accountantMailSetting()).lastMonthly?.sentAt ?? null)
+      .not.toBeNull();
+    expect((await accountantMailSetting()).lastMonthly?.month).toBe(period.from.slice(0, 7));
+    expect(period.from.slice(0, 7)).toBe(thisMonth);
+  });
+
+  it("sends a period at once from the page, not twice within the hour, and never without an address", async () => {
+    const week = { from: period.from, to: today };
+    expect(await sendAccountantFilesNow(week)).toBe("queued");
+    expect(await sendAccountantFilesNow(week)).toBe("already-sent");
+    await expect.poll(() => mailsToAccountant().length).toBe(2);
+    const mail = mailsToAccountant()[1];
+    expect(mailAttachments(mail?.raw ?? "")).toHaveLength(4);
+    expect(mail?.text).toContain("Envoyé à la demande de");
+
+    await saveAccountantMail({ email: "", monthly: false });
+    expect(await sendAccountantFilesNow(week)).toBe("no-address");
+    expect(await queuedMails()).toBe(2);
+  });
+});
