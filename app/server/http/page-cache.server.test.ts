@@ -305,6 +305,22 @@ describe("page cache", () => {
     expect((await get("/static?page=39")).cache).toBe("hit");
     expect((await get("/static?page=0")).cache).toBe("miss");
   });
+
+  it("keeps a page asked for again as the most recent, however many times in a row", async () => {
+    cache.clear();
+    for (let index = 0; index < 40; index += 1) await get(`/static?fill=${index}`);
+    const capacity = cache.size().entries;
+    cache.clear();
+    for (let index = 0; index < capacity; index += 1) await get(`/static?lru=${index}`);
+    // The oldest page asked for twice (the second time it is already the newest), then a new page.
+    expect((await get("/static?lru=0")).cache).toBe("hit");
+    expect((await get("/static?lru=0")).cache).toBe("hit");
+    await get(`/static?lru=${capacity}`);
+    expect(cache.size().entries).toBe(capacity);
+    // The one left out is the next oldest, not the page just asked for.
+    expect((await get("/static?lru=0")).cache).toBe("hit");
+    expect((await get("/static?lru=1")).cache).toBe("miss");
+  });
 });
 
 /** A page's text of `size` bytes, varied by `seed`, with characters HTML escapes and a two-byte one. */

@@ -361,10 +361,14 @@ export function pageCache(options: PageCacheOptions) {
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the start.
   const entries = new Map<string, CachedPage>();
   let storedBytes = 0;
+  // The key at the end of `entries`, when known: a hit on it needs no move (a page asked for again and
+  // again, as a busy page is, then costs no delete and insert of the map at each answer).
+  let newest: string | undefined;
 
   function remove(key: string) {
     const entry = entries.get(key);
     if (!entry) return;
+    if (key === newest) newest = undefined;
     entries.delete(key);
     storedBytes -= entry.bytes;
     forgetSpareAnswers(entry);
@@ -373,6 +377,7 @@ export function pageCache(options: PageCacheOptions) {
   function store(key: string, entry: CachedPage) {
     remove(key);
     entries.set(key, entry);
+    newest = key;
     storedBytes += entry.bytes;
     for (const oldest of entries.keys()) {
       if (storedBytes <= maxBytes && entries.size <= maxEntries) break;
@@ -410,8 +415,11 @@ export function pageCache(options: PageCacheOptions) {
     if (!entry || entry.version !== version || Date.now() - entry.storedAt >= maxAgeMs) {
       return undefined;
     }
-    entries.delete(key);
-    entries.set(key, entry);
+    if (key !== newest) {
+      entries.delete(key);
+      entries.set(key, entry);
+      newest = key;
+    }
     return entry;
   }
 
@@ -561,6 +569,7 @@ export function pageCache(options: PageCacheOptions) {
     clear: () => {
       for (const entry of entries.values()) forgetSpareAnswers(entry);
       entries.clear();
+      newest = undefined;
       storedBytes = 0;
     },
   };
