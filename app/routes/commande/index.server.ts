@@ -34,7 +34,10 @@ const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 async function orderOf(token: string): Promise<OrderPage> {
   const page = await findOrderByToken(token);
-  if (!page || page.order.kind !== "voucher") throw data(null, NOT_FOUND_INIT);
+  // A voucher's order, or a client's extra photos (decision 0184: the same page, without a voucher).
+  if (!page || (page.order.kind !== "voucher" && page.order.kind !== "gallery_photos")) {
+    throw data(null, NOT_FOUND_INIT);
+  }
   return page;
 }
 

@@ -94,6 +94,9 @@ export type PostedPhotoOrder = {
   photoIds: string[];
 };
 
+export const NOT_UNLOCKED_MESSAGE =
+  "Cette photo n'est pas encore débloquée : elle n'est pas incluse dans votre formule. Achetez-la depuis votre galerie pour la télécharger.";
+
 export const ALTERED_ORDER_MESSAGE =
   "Le montant ou les photos de votre commande ne correspondent plus à votre sélection : vérifiez le nouveau total ci-dessous avant de payer.";
 
