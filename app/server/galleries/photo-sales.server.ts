@@ -109,13 +109,6 @@ export async function createPhotoOrder(
   posted: PostedPhotoOrder,
   settings: PaymentSettings,
 ): Promise<OrderCheckout> {
-  if (!settings[posted.method]) {
-    throw new PhotoSaleRefusedError(
-      "Ce moyen de paiement n'est pas proposé : choisissez-en un autre.",
-      400,
-      "paiement",
-    );
-  }
   const { due } = await galleryPhotoRights(gallery);
   if (!due) {
     throw new PhotoSaleRefusedError("Aucune photo à acheter dans votre sélection validée.");
@@ -126,6 +119,14 @@ export async function createPhotoOrder(
   if (posted.amountCents !== due.amountCents || !samePhotos) {
     throw new PhotoSaleRefusedError(ALTERED_ORDER_MESSAGE);
   }
+  if (!settings[posted.method]) {
+    throw new PhotoSaleRefusedError(
+      "Ce moyen de paiement n'est pas proposé : choisissez-en un autre.",
+      400,
+      "paiement",
+    );
+  }
+
   const pending = await pendingPhotoOrder(gallery.id);
   if (pending) {
     throw new PhotoSaleRefusedError(
