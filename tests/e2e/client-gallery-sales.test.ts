@@ -118,7 +118,10 @@ describe("extra photos bought from the client gallery", () => {
       .poll(() => client.getByRole("heading", { name: "État : Payée" }).isVisible())
       .toBe(true);
 
-    await client.goto(`/galerie-client/${galleryId}`);
+    await client.getByText("Merci ! Vos photos sont débloquées.").waitFor();
+    expect(await axeViolations(client), "commande payée").toEqual([]);
+    await client.getByRole("link", { name: "Retour à votre galerie" }).click();
+    await client.waitForURL((address) => address.pathname === `/galerie-client/${galleryId}`);
     await client.getByText("Toutes les photos de votre sélection sont à vous").waitFor();
     expect(await client.locator("li", { hasText: "Achetée" }).count()).toBe(5);
     const [download] = await Promise.all([
