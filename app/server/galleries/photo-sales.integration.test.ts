@@ -11,7 +11,14 @@ import { unzip } from "../../../tests/support/unzip";
 import { loader as zipLoader } from "../../routes/galerie-client/zip";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { galleries, galleryPhotos, galleryUnlocks, invoices, paymentAttempts } from "../db/schema";
+import {
+  galleries,
+  galleryPhotoOrders,
+  galleryPhotos,
+  galleryUnlocks,
+  invoices,
+  paymentAttempts,
+} from "../db/schema";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
@@ -25,6 +32,7 @@ import {
   downloadablePhotoIds,
   galleryPhotoRights,
   offerPhotos,
+  PENDING_ORDER_MESSAGE,
   photoSalesOrderKind,
 } from "./photo-sales.server";
 
@@ -204,6 +212,29 @@ describe("extra photos of a client gallery", () => {
     expect(
       await db().select().from(invoices).where(eq(invoices.orderId, checkout.orderId)),
     ).toHaveLength(2);
+  });
+
+  it("takes one order of the same photos posted twice at once, and refuses the other", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const gallery = await galleryRow(id);
+    const post = () =>
+      createPhotoOrder(
+        gallery,
+        {
+          method: "card",
+          idempotencyKey: crypto.randomUUID(),
+          amountCents: 2_500,
+          photoIds: photoIds.slice(3, 8),
+        },
+        settings,
+      );
+    const results = await Promise.allSettled([post(), post()]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const [refused] = results.filter((result) => result.status === "rejected");
+    expect(String(refused?.reason)).toContain(PENDING_ORDER_MESSAGE);
+    expect(
+      await db().select().from(galleryPhotoOrders).where(eq(galleryPhotoOrders.galleryId, id)),
+    ).toHaveLength(1);
   });
 
   it("cashes at the studio through the core (« Encaisser et débloquer »), with the invoice", async () => {

@@ -10,7 +10,7 @@ import {
 import type { OfflineMeans, PaymentMethod } from "~/lib/payments/model";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { galleryPhotoOrders, galleryPhotos, galleryUnlocks, orders } from "../db/schema";
+import { galleries, galleryPhotoOrders, galleryPhotos, galleryUnlocks, orders } from "../db/schema";
 import type { Tx } from "../payments/journal.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import { orderTokenFor } from "../payments/order-token.server";
@@ -97,6 +97,9 @@ export type PostedPhotoOrder = {
 export const NOT_UNLOCKED_MESSAGE =
   "Cette photo n'est pas encore débloquée : elle n'est pas incluse dans votre formule. Achetez-la depuis votre galerie pour la télécharger.";
 
+export const PENDING_ORDER_MESSAGE =
+  "Une commande de photos attend déjà son paiement : payez-la depuis sa page.";
+
 export const ALTERED_ORDER_MESSAGE =
   "Le montant ou les photos de votre commande ne correspondent plus à votre sélection : vérifiez le nouveau total ci-dessous avant de payer.";
 
@@ -129,9 +132,7 @@ export async function createPhotoOrder(
 
   const pending = await pendingPhotoOrder(gallery.id);
   if (pending) {
-    throw new PhotoSaleRefusedError(
-      "Une commande de photos attend déjà son paiement : payez-la depuis sa page.",
-    );
+    throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
   }
   return placePhotoOrder(gallery, due, posted.method, posted.idempotencyKey, settings);
 }
@@ -175,6 +176,22 @@ async function placePhotoOrder(
         ? new Date(at.getTime() + settings.transferDays * 24 * 3_600_000)
         : null,
     inTransaction: async (tx, order) => {
+      // The gallery's row lock: two orders posted at once cannot both await payment (the second sees
+      // the first once it commits, and is refused).
+      await tx
+        .select({ id: galleries.id })
+        .from(galleries)
+        .where(eq(galleries.id, gallery.id))
+        .for("update");
+      const [other] = await tx
+        .select({ id: orders.id })
+        .from(galleryPhotoOrders)
+        .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+        .where(
+          and(eq(galleryPhotoOrders.galleryId, gallery.id), eq(orders.status, "awaiting_payment")),
+        )
+        .limit(1);
+      if (other) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
       await tx.insert(galleryPhotoOrders).values({
         orderId: order.id,
         galleryId: gallery.id,
