@@ -1,3 +1,4 @@
+import type { PhotoRight } from "./gallery-sales";
 import {
   clientPhotoPath,
   galleryFormatsFor,
@@ -16,6 +17,8 @@ export type GalleryTile = {
   thumbhash: string | null;
   favourite: boolean;
   comment: string | null;
+  /** Whether she may download it, bought it or has it still to buy (decision 0184); absent: included. */
+  right?: PhotoRight;
 };
 
 export const photoUrl = (

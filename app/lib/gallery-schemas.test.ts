@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  centsToEuros,
+  eurosToCents,
+  gallerySaleErrors,
   galleryFormSchema,
   galleryFormValues,
   GALLERY_FIELD_ORDER,
@@ -38,6 +41,10 @@ describe("the gallery form", () => {
       purgeAfterDays: 30,
       downloadsAllowed: true,
       watermark: false,
+      // The sale's fields (decision 0184): left empty, every photo included.
+      includedPhotos: null,
+      extraPhotoPrice: null,
+      allPhotosPrice: null,
     });
     const bare = schema.parse({ ...valid, studioId: "", sessionDate: "", coverFocus: "" });
     expect(bare).toMatchObject({ studioId: null, sessionDate: null });
@@ -130,6 +137,9 @@ describe("the gallery form", () => {
       "downloadsAllowed",
       "watermark",
       "coverFocus",
+      "includedPhotos",
+      "extraPhotoPrice",
+      "allPhotosPrice",
     ]);
     expect(newGalleryValues("2026-11-23")).toMatchObject({
       expiresOn: "2027-01-22",
@@ -150,6 +160,9 @@ describe("the gallery form", () => {
       downloadsAllowed: "Téléchargement",
       watermark: "Filigrane",
       coverFocus: "Cadrage de la couverture",
+      includedPhotos: "Photos incluses",
+      extraPhotoPrice: "Prix d'une photo supplémentaire",
+      allPhotosPrice: "Prix de toutes les photos",
       form: "Galerie",
     });
   });
@@ -180,6 +193,36 @@ describe("the gallery form", () => {
       downloadsAllowed: "on",
       watermark: "",
       coverFocus: "centre",
+      includedPhotos: "",
+      extraPhotoPrice: "",
+      allPhotosPrice: "",
     });
+  });
+
+  it("reads the sale's prices in euros as cents and checks them together (decision 0184)", () => {
+    const sale = (values: Record<string, string>) =>
+      schema.parse({ ...valid, ...values }) as ReturnType<typeof schema.parse>;
+    const priced = sale({ includedPhotos: "10", extraPhotoPrice: "4,50", allPhotosPrice: "1 200" });
+    expect(eurosToCents(priced.extraPhotoPrice)).toBe(450);
+    expect(eurosToCents(priced.allPhotosPrice)).toBe(120_000);
+    expect(centsToEuros(450)).toBe("4,50");
+    expect(messages({ ...valid, extraPhotoPrice: "4,505" })).toEqual({
+      extraPhotoPrice: "Indiquez un prix en euros, par exemple 12 ou 12,50",
+    });
+    expect(gallerySaleErrors(sale({ includedPhotos: "3" }))).toEqual({
+      extraPhotoPrice:
+        "Indiquez le prix d'une photo supplémentaire (ou celui de toutes les photos)",
+    });
+    expect(gallerySaleErrors(sale({ extraPhotoPrice: "5" }))).toEqual({
+      includedPhotos:
+        "Indiquez le nombre de photos incluses pour vendre les autres (0 si aucune n'est incluse)",
+    });
+    expect(
+      gallerySaleErrors(sale({ includedPhotos: "3", extraPhotoPrice: "0", downloadsAllowed: "" })),
+    ).toMatchObject({
+      extraPhotoPrice: "Le prix d'une photo doit être supérieur à 0 €",
+      includedPhotos: expect.stringContaining("Autorisez le téléchargement"),
+    });
+    expect(gallerySaleErrors(sale({}))).toEqual({});
   });
 });

@@ -195,7 +195,108 @@ export const GALLERY_ACCESS_FIELDS = defineFields({
   },
 });
 
-const GALLERY_TABLES = [GALLERY_SESSION_FIELDS, GALLERY_ACCESS_FIELDS] as const;
+/** Euros as the owner types them: « 5 », « 4,50 », « 1 200 » (read into cents by `eurosToCents`). */
+const EUROS = /^\d{1,5}(?:[,.]\d{1,2})?$/;
+const euros = (text: string) => text.replace(/[\s\u00a0\u202f€]/g, "");
+
+/**
+ * Extra photos sold from the client's gallery (« Photos supplémentaires », decision 0184): empty
+ * included number, every photo is included as before.
+ */
+export const GALLERY_SALE_FIELDS = defineFields({
+  includedPhotos: {
+    kind: "text",
+    label: "Photos incluses",
+    inputLabel: "Nombre de photos incluses (facultatif)",
+    inputMode: "numeric",
+    normalize: (text) => text.replace(/\s/g, ""),
+    pattern: { regex: /^\d{1,4}$/, message: "Indiquez un nombre entier de photos (0 à 9999)" },
+    emptyIsNull: true,
+    hint: "Vide : toutes les photos sont incluses. Sinon, le client télécharge ce nombre de photos de sa sélection validée et achète les autres.",
+    editingOnly: true,
+    row: "sale",
+    columns: "sm:grid-cols-3",
+  },
+  extraPhotoPrice: {
+    kind: "text",
+    label: "Prix d'une photo supplémentaire",
+    inputLabel: "Prix d'une photo supplémentaire (€)",
+    inputMode: "decimal",
+    normalize: euros,
+    pattern: { regex: EUROS, message: "Indiquez un prix en euros, par exemple 12 ou 12,50" },
+    emptyIsNull: true,
+    stored: "extraPhotoPriceCents",
+    editingOnly: true,
+    row: "sale",
+  },
+  allPhotosPrice: {
+    kind: "text",
+    label: "Prix de toutes les photos",
+    inputLabel: "Prix de toutes les photos (€, facultatif)",
+    inputMode: "decimal",
+    normalize: euros,
+    pattern: { regex: EUROS, message: "Indiquez un prix en euros, par exemple 150 ou 149,90" },
+    emptyIsNull: true,
+    stored: "allPhotosPriceCents",
+    hint: "Le client paie le moins cher des deux : ses photos en plus, ou toutes les photos.",
+    editingOnly: true,
+    row: "sale",
+  },
+});
+
+/** « 12,50 » as cents (1250); null for an empty price. */
+export function eurosToCents(text: string | null): number | null {
+  if (text === null || text === "") return null;
+  const [whole = "0", decimals = ""] = text.replace(",", ".").split(".");
+  return Number(whole) * 100 + Number(decimals.padEnd(2, "0"));
+}
+
+/** Cents as the form writes them back: 1250 → « 12,50 », 1200 → « 12 ». */
+export function centsToEuros(cents: number | null): string {
+  if (cents === null) return "";
+  const whole = Math.floor(cents / 100);
+  const rest = cents % 100;
+  return rest === 0 ? String(whole) : `${whole},${String(rest).padStart(2, "0")}`;
+}
+
+/**
+ * The checks of the sale's fields together (after each field's own): a package needs a price for the
+ * photos beyond it, and downloads allowed; a price needs a package. French messages at the field.
+ */
+export function gallerySaleErrors(form: {
+  includedPhotos: string | null;
+  extraPhotoPrice: string | null;
+  allPhotosPrice: string | null;
+  downloadsAllowed: boolean;
+}): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const cents = [eurosToCents(form.extraPhotoPrice), eurosToCents(form.allPhotosPrice)];
+  if (cents[0] === 0) errors.extraPhotoPrice = "Le prix d'une photo doit être supérieur à 0 €";
+  if (cents[1] === 0)
+    errors.allPhotosPrice = "Le prix de toutes les photos doit être supérieur à 0 €";
+  if (form.includedPhotos === null) {
+    if (cents[0] !== null || cents[1] !== null) {
+      errors.includedPhotos =
+        "Indiquez le nombre de photos incluses pour vendre les autres (0 si aucune n'est incluse)";
+    }
+    return errors;
+  }
+  if (cents[0] === null && cents[1] === null) {
+    errors.extraPhotoPrice =
+      "Indiquez le prix d'une photo supplémentaire (ou celui de toutes les photos)";
+  }
+  if (!form.downloadsAllowed) {
+    errors.includedPhotos =
+      "Autorisez le téléchargement pour vendre des photos : le client télécharge celles qu'il achète";
+  }
+  return errors;
+}
+
+const GALLERY_TABLES = [
+  GALLERY_SESSION_FIELDS,
+  GALLERY_ACCESS_FIELDS,
+  GALLERY_SALE_FIELDS,
+] as const;
 
 /**
  * The gallery form. `today` is the Paris day of the request (parisToday()); `studioIds` the current

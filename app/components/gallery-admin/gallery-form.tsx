@@ -9,6 +9,7 @@ import {
   GALLERY_ACCESS_FIELDS,
   GALLERY_FIELD_ORDER,
   GALLERY_LABELS,
+  GALLERY_SALE_FIELDS,
   GALLERY_SESSION_FIELDS,
 } from "~/lib/gallery-schemas";
 import type { ToastMessage } from "~/lib/toast";
@@ -75,6 +76,12 @@ export function GalleryForm({ creating, values, errors = {}, alert, studios }: G
           editing={!creating}
         />
       </fieldset>
+      {creating ? null : (
+        <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
+          <legend className="px-1 font-sans text-lg font-semibold">Photos supplémentaires</legend>
+          <TableRows table={GALLERY_SALE_FIELDS} values={values} errors={errors} />
+        </fieldset>
+      )}
       <Button type="submit" name="intent" value="save" disabled={busy}>
         <Save aria-hidden="true" />
         {creating ? "Créer la galerie" : "Enregistrer les réglages"}

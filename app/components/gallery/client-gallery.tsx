@@ -5,7 +5,9 @@ import { useHydrated } from "~/lib/use-hydrated";
 import type { ActionAnswer } from "./client-answer";
 import { buttonClass, filterClass, tileLinkClass } from "./client-classes";
 import { CommentButton, FavouriteButton, ValidateSelection } from "./client-photo-actions";
+import { PhotoPurchase, PhotoRightBadge, type PhotoSaleData } from "./client-photo-purchase";
 import { SinglePhoto } from "./client-single-photo";
+import { mayDownload, PHOTO_RIGHT_LABELS } from "~/lib/gallery-sales";
 import { GalleryPicture } from "./gallery-picture";
 import "./justified-grid.css";
 import { PHONE_ROW_RATIO, photoRows, rowClasses, type RowPlace } from "./justified-rows";
@@ -73,6 +75,8 @@ export type ClientGalleryData = {
   photos: GalleryTile[];
   /** The cover the owner chose, when it is one of the photos. */
   coverId: string | null;
+  /** The sale of photos beyond her package (decision 0184); null: every photo is included. */
+  sale: PhotoSaleData | null;
 };
 
 /**
@@ -84,6 +88,7 @@ export function ClientGallery({
   photos,
   coverId,
   preview,
+  sale,
   answer,
 }: ClientGalleryData & { answer?: ActionAnswer }) {
   const [searchParams] = useSearchParams();
@@ -96,6 +101,11 @@ export function ClientGallery({
   const visible = onlyFavourites ? photos.filter((photo) => photo.favourite) : photos;
   const locked = gallery.validatedAt !== null;
   const canWrite = !preview && !locked;
+  const downloadable = (photo: GalleryTile) => mayDownload(photo.right ?? "included");
+  const downloadableCount = photos.filter(downloadable).length;
+  const downloadableFavourites = photos.filter(
+    (photo) => photo.favourite && downloadable(photo),
+  ).length;
   useThumbhashPlaceholders(gridRef, `${onlyFavourites}-${visible.length}`);
   usePreloadedViewer(gridRef);
 
@@ -111,7 +121,7 @@ export function ClientGallery({
     <>
       <FavouriteButton photo={photo} disabled={!canWrite} compact={where === "viewer"} />
       <CommentButton photo={photo} disabled={!canWrite} compact={where === "viewer"} />
-      {where === "viewer" && gallery.downloadsAllowed ? (
+      {where === "viewer" && gallery.downloadsAllowed && downloadable(photo) ? (
         <a
           href={clientPhotoDownloadPath(gallery.id, photo.id)}
           download
@@ -162,7 +172,7 @@ export function ClientGallery({
         </p>
       </header>
 
-      {answer?.error && answer.intent !== "code" ? (
+      {answer?.error && answer.intent !== "code" && answer.intent !== "buy" ? (
         <p role="alert" className="mb-4 rounded-md bg-red-100 px-4 py-2 font-medium text-red-900">
           {answer.error}
         </p>
@@ -185,12 +195,15 @@ export function ClientGallery({
           position={`${openIndex + 1} / ${visible.length}`}
           listUrl={listUrl}
           actions={actions(single, "tile")}
-          downloadsAllowed={gallery.downloadsAllowed}
+          downloadsAllowed={gallery.downloadsAllowed && downloadable(single)}
           canWrite={canWrite}
           commentError={answer?.intent === "comment" ? answer : undefined}
         />
       ) : (
         <>
+          {sale ? (
+            <PhotoPurchase sale={sale} validated={locked} preview={preview} answer={answer} />
+          ) : null}
           <nav
             aria-label="Affichage et sélection"
             className="mb-4 flex flex-wrap items-center gap-2"
@@ -209,12 +222,14 @@ export function ClientGallery({
             >
               Mes favoris ({favouritesCount})
             </Link>
-            {gallery.downloadsAllowed ? (
+            {gallery.downloadsAllowed && downloadableCount > 0 ? (
               <>
                 <a href={clientZipPath(gallery.id)} className={buttonClass}>
-                  Tout télécharger (ZIP, {gallery.zipSize})
+                  {sale && downloadableCount < photos.length
+                    ? `Télécharger mes ${downloadableCount} photos (ZIP, ${gallery.zipSize})`
+                    : `Tout télécharger (ZIP, ${gallery.zipSize})`}
                 </a>
-                {favouritesCount > 0 ? (
+                {downloadableFavourites > 0 ? (
                   <a href={clientZipPath(gallery.id, { favourites: true })} className={buttonClass}>
                     Télécharger mes favoris (ZIP, {gallery.favouritesZipSize})
                   </a>
@@ -257,8 +272,10 @@ export function ClientGallery({
                     <span className="sr-only">
                       {photo.favourite ? " (favori)" : ""}
                       {photo.comment ? " (commentée)" : ""}
+                      {sale && photo.right ? ` (${PHOTO_RIGHT_LABELS[photo.right]})` : ""}
                     </span>
                   </a>
+                  {sale && photo.right ? <PhotoRightBadge right={photo.right} /> : null}
                   <div className="absolute right-1 bottom-1 flex gap-1">
                     {actions(photo, "tile")}
                   </div>

@@ -22,6 +22,7 @@ import { withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
+import { clientGalleryPath } from "~/lib/gallery-urls";
 
 /*
  * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
@@ -34,7 +35,10 @@ const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 async function orderOf(token: string): Promise<OrderPage> {
   const page = await findOrderByToken(token);
-  if (!page || page.order.kind !== "voucher") throw data(null, NOT_FOUND_INIT);
+  // A voucher's order, or a client's extra photos (decision 0184: the same page, without a voucher).
+  if (!page || (page.order.kind !== "voucher" && page.order.kind !== "gallery_photos")) {
+    throw data(null, NOT_FOUND_INIT);
+  }
   return page;
 }
 
@@ -75,6 +79,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const voucher = await voucherOfOrder(order.id);
   const snapshot = order.rulesSnapshot as {
     transfer?: { holder: string; iban: string };
+    galleryId?: string;
   } | null;
   const issued = voucher?.code && voucher.status !== "awaiting_payment";
   const withdrawable =
@@ -141,6 +146,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       done: refund.status === "succeeded" || refund.status === "refunded_offline",
     })),
     done: search.get("fait"),
+    /** Extra photos of a client gallery (decision 0184): the way back to it. */
+    gallery:
+      order.kind === "gallery_photos" && snapshot?.galleryId
+        ? clientGalleryPath(snapshot.galleryId)
+        : null,
   };
 }
 

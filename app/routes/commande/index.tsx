@@ -77,7 +77,11 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
       ) : null}
       {order.card === "confirmed" ? (
         <Notice tone="success" title="Paiement confirmé">
-          <p>Merci ! Votre bon cadeau est prêt.</p>
+          <p>
+            {order.gallery
+              ? "Merci ! Vos photos sont débloquées."
+              : "Merci ! Votre bon cadeau est prêt."}
+          </p>
         </Notice>
       ) : null}
       {order.card === "checking" ? (
@@ -86,6 +90,13 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </Notice>
       ) : null}
 
+      {order.gallery ? (
+        <p>
+          <Link to={order.gallery} className="font-semibold underline underline-offset-4">
+            Retour à votre galerie
+          </Link>
+        </p>
+      ) : null}
       <section aria-labelledby="etat" className="space-y-3">
         <h2 id="etat" className="text-xl font-semibold">
           État : {order.status}
@@ -144,7 +155,9 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
             {order.transfer.deadline
               ? ` Il est attendu jusqu'au ${order.transfer.deadline} ; passé ce jour, la commande est annulée.`
               : ""}{" "}
-            Le bon est émis dès sa réception.
+            {order.gallery
+              ? "Vos photos sont débloquées dès sa réception."
+              : "Le bon est émis dès sa réception."}
           </p>
         </section>
       ) : null}
@@ -155,8 +168,10 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
             Payer au studio
           </h2>
           <p>
-            Passez au studio ou appelez-le pour régler {order.total} (carte, chèque ou espèces) : le
-            bon est émis dès le paiement reçu et vous est envoyé par e-mail.
+            Passez au studio ou appelez-le pour régler {order.total} (carte, chèque ou espèces) :{" "}
+            {order.gallery
+              ? "vos photos sont débloquées dès le paiement reçu."
+              : "le bon est émis dès le paiement reçu et vous est envoyé par e-mail."}
           </p>
         </section>
       ) : null}

@@ -30,6 +30,20 @@ import {
   validateSelection,
 } from "~/server/galleries/client.server";
 import { studioContact } from "~/server/galleries/emails.server";
+import { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { ORDER_KEY_FIELD, orderPagePath, paymentMethodLine } from "~/lib/vouchers/order-page";
+import { mayDownload, sellsPhotos, type PhotoRight } from "~/lib/gallery-sales";
+import type { PaymentSettings } from "~/content/schemas";
+import { PaymentRefusedError } from "~/server/payments/refusals.server";
+import {
+  createPhotoOrder,
+  galleryPhotoRights,
+  newOrderKey,
+  pendingPhotoOrder,
+  PhotoSaleRefusedError,
+  saleTerms,
+} from "~/server/galleries/photo-sales.server";
 
 type Contact = { name: string; phone: string; email: string };
 
@@ -50,10 +64,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await clientGalleryViewer(request, gallery);
   if (!viewer) return data({ kind: "code" as const, title: gallery.title });
   if (viewer === "client") await touchClientActivity(gallery.id);
-  const rows = await clientPhotos(gallery.id);
+  const content = await siteContent(context);
+  const { rights, due } = await galleryPhotoRights(gallery);
+  const rightOf = (id: string): PhotoRight => rights.get(id) ?? "to_buy";
+  const rows = (await clientPhotos(gallery.id)).map((photo) => ({
+    ...photo,
+    right: rightOf(photo.id),
+  }));
   const photos = rows.map(({ bytes: _bytes, ...photo }) => photo);
+  // The ZIPs hold what she may download (decision 0184): their sizes too.
   const size = (list: typeof rows) =>
-    formatSize(list.reduce((total, photo) => total + photo.bytes, 0));
+    formatSize(
+      list
+        .filter((photo) => mayDownload(photo.right))
+        .reduce((total, photo) => total + photo.bytes, 0),
+    );
   return data({
     kind: "gallery" as const,
     preview: viewer === "admin",
@@ -75,7 +100,88 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     coverId: photos.some((photo) => photo.id === gallery.coverPhotoId)
       ? gallery.coverPhotoId
       : null,
+    sale: sellsPhotos(saleTerms(gallery))
+      ? await saleData(gallery, content.documents.payments, due)
+      : null,
   });
+}
+
+/** What the page shows of the sale: the package, the prices, what is due and how to pay it. */
+async function saleData(
+  gallery: GalleryRow,
+  settings: PaymentSettings,
+  due: Awaited<ReturnType<typeof galleryPhotoRights>>["due"],
+) {
+  const pending = await pendingPhotoOrder(gallery.id);
+  return {
+    includedPhotos: gallery.includedPhotos ?? 0,
+    extraPhotoPrice:
+      gallery.extraPhotoPriceCents === null ? null : formatCents(gallery.extraPhotoPriceCents),
+    allPhotosPrice:
+      gallery.allPhotosPriceCents === null ? null : formatCents(gallery.allPhotosPriceCents),
+    due: due
+      ? {
+          count: due.photoIds.length,
+          allPhotos: due.allPhotos,
+          amount: formatCents(due.amountCents),
+          amountCents: due.amountCents,
+          photoIds: due.photoIds,
+        }
+      : null,
+    pending: pending
+      ? { href: orderPagePath(pending.token), amount: formatCents(pending.amountCents) }
+      : null,
+    methods: PAYMENT_METHODS.filter((method) => settings[method]).map((method) => ({
+      method,
+      label: PAYMENT_METHOD_LABELS[method],
+      line: paymentMethodLine(method, settings.transferDays),
+    })),
+    orderKey: newOrderKey(),
+  };
+}
+
+/** The client's order of her extra photos: to the card's page, or to the order's page. */
+async function buyPhotos(gallery: GalleryRow, form: FormData, settings: PaymentSettings) {
+  const intent = "buy";
+  const method = String(form.get("paiement") ?? "");
+  const accepted = form.get("conditions") === "on";
+  const typed = { paiement: method, conditions: accepted ? "on" : "" };
+  const refuse = (status: number, error: string, field?: string) =>
+    answer({ intent, error, ...(field ? { field } : {}), values: typed }, status);
+  if (!(PAYMENT_METHODS as readonly string[]).includes(method)) {
+    return refuse(400, "Choisissez un moyen de paiement.", "paiement");
+  }
+  if (!accepted) {
+    return refuse(
+      400,
+      "Cochez la case pour accepter les conditions de vente avant de payer.",
+      "conditions",
+    );
+  }
+  const key = String(form.get(ORDER_KEY_FIELD) ?? "");
+  const amount = String(form.get("montant") ?? "");
+  try {
+    const checkout = await createPhotoOrder(
+      gallery,
+      {
+        method: method as PaymentMethod,
+        idempotencyKey: /^[A-Za-z0-9-]{8,100}$/.test(key) ? key : newOrderKey(),
+        amountCents: /^\d{1,9}$/.test(amount) ? Number(amount) : null,
+        photoIds: String(form.get("photos") ?? "")
+          .split(",")
+          .filter((id) => id !== ""),
+      },
+      settings,
+    );
+    if (method === "card" && checkout.redirectUrl) throw redirect(checkout.redirectUrl, 303);
+    throw redirect(orderPagePath(checkout.token), 303);
+  } catch (error) {
+    if (error instanceof PhotoSaleRefusedError) {
+      return refuse(error.status, error.message, error.field ?? undefined);
+    }
+    if (error instanceof PaymentRefusedError) return refuse(error.status, error.message);
+    throw error;
+  }
 }
 
 const answer = (body: ActionAnswer, status = 200, headers?: HeadersInit) =>
@@ -118,6 +224,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
   if (!viewer) return missingAnswer();
+  if (intent === "buy") {
+    return buyPhotos(gallery, form, (await siteContent(context)).documents.payments);
+  }
   if (gallery.selectionValidatedAt) {
     return answer({ intent, error: lockedMessage(gallery.selectionValidatedAt) }, 409);
   }

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { isUuid } from "~/lib/forms";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
 import { clientPhoto } from "~/server/galleries/client.server";
+import { downloadablePhotoIds, NOT_UNLOCKED_MESSAGE } from "~/server/galleries/photo-sales.server";
 import {
   FILE_CACHE_CONTROL,
   contentDisposition,
@@ -14,7 +15,7 @@ import type { Route } from "./+types/telecharger";
 /**
  * /galerie-client/{id}/telecharger/{photoId}: one delivery original (GPS removed by the processing; a HEIC
  * became a JPEG), as an attachment named like the uploaded file. Only when the owner allows downloads:
- * otherwise a 404, like any address the client has no business with.
+ * otherwise a 404, like any address the client has no business with; a photo still to buy: 403.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
@@ -23,6 +24,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const photo = await clientPhoto(gallery.id, params.photoId);
   if (!photo?.originalExtension) throw data("Introuvable.", { status: 404 });
+  // Decision 0184: only a photo her package includes, she bought or the owner offered.
+  if (!(await downloadablePhotoIds(gallery)).has(photo.id)) {
+    throw data(NOT_UNLOCKED_MESSAGE, { status: 403 });
+  }
   const name = downloadName(photo.originalName, photo.originalExtension);
   return streamObject(request, galleryOriginalKey(gallery.id, photo.id, photo.originalExtension), {
     "Cache-Control": FILE_CACHE_CONTROL,

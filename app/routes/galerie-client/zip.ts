@@ -1,7 +1,13 @@
 import type { Route } from "./+types/zip";
 import { data } from "react-router";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { sellsPhotos } from "~/lib/gallery-sales";
 import { contentDisposition } from "~/server/galleries/client-files.server";
+import {
+  downloadablePhotoIds,
+  NOT_UNLOCKED_MESSAGE,
+  saleTerms,
+} from "~/server/galleries/photo-sales.server";
 import {
   galleryZipEntries,
   layout,
@@ -23,8 +29,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
   if (!gallery.downloadsAllowed) throw data("Introuvable.", { status: 404 });
   const favouritesOnly = new URL(request.url).searchParams.get("favoris") === "1";
-  const entries = await galleryZipEntries(gallery, { favouritesOnly });
-  if (entries.length === 0) throw data("Aucune photo à télécharger.", { status: 404 });
+  // Decision 0184: exactly the originals she may download (included, bought, offered).
+  const entries = await galleryZipEntries(gallery, {
+    favouritesOnly,
+    onlyPhotos: await downloadablePhotoIds(gallery),
+  });
+  if (entries.length === 0) {
+    if (sellsPhotos(saleTerms(gallery))) throw data(NOT_UNLOCKED_MESSAGE, { status: 403 });
+    throw data("Aucune photo à télécharger.", { status: 404 });
+  }
 
   const zip = layout(entries);
   const etag = zipEtag(entries);

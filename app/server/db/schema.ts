@@ -14,6 +14,7 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   varchar,
@@ -565,6 +566,14 @@ export const galleries = pgTable(
     invitationSentTo: varchar("invitation_sent_to", { length: 255 }),
     /** When the owner last asked for the invitation: it leaves through the mail queue, later. */
     invitationRequestedAt: timestamp("invitation_requested_at", { withTimezone: true }),
+    /**
+     * The photos the client's package includes (decision 0184): null, every photo (as before sales);
+     * otherwise that many of her validated selection, the others sold at `extra_photo_price_cents` each
+     * or all together at `all_photos_price_cents` (TTC, cents), whichever is cheaper.
+     */
+    includedPhotos: integer("included_photos"),
+    extraPhotoPriceCents: integer("extra_photo_price_cents"),
+    allPhotosPriceCents: integer("all_photos_price_cents"),
     /** Set when the client validated the selection: favourites and comments are locked from then on. */
     selectionValidatedAt: timestamp("selection_validated_at", { withTimezone: true }),
     lastClientActivityAt: timestamp("last_client_activity_at", { withTimezone: true }),
@@ -576,6 +585,10 @@ export const galleries = pgTable(
   },
   (table) => [
     check("galleries_purge_after_expiry", sql`${table.purgeAt} >= ${table.expiresAt}`),
+    check(
+      "galleries_photo_sales_check",
+      sql`(${table.includedPhotos} is null or ${table.includedPhotos} >= 0) and (${table.extraPhotoPriceCents} is null or ${table.extraPhotoPriceCents} > 0) and (${table.allPhotosPriceCents} is null or ${table.allPhotosPriceCents} > 0)`,
+    ),
     check(
       "galleries_cover_focal_check",
       sql`${table.coverFocalX} between 0 and 100 and ${table.coverFocalY} between 0 and 100`,
@@ -1680,3 +1693,57 @@ export const accountantMonthlyMails = pgTable("accountant_monthly_mails", {
   /** When the mail server accepted it (shown on the page). */
   sentAt: timestamp("sent_at", { withTimezone: true }),
 });
+
+/**
+ * What a client's order of extra photos buys (decision 0184): the photos as she saw them when she
+ * ordered, or every photo of the gallery. Written with the order; read when it is paid.
+ */
+export const galleryPhotoOrders = pgTable(
+  "gallery_photo_orders",
+  {
+    orderId: uuid("order_id")
+      .primaryKey()
+      .references(() => orders.id),
+    galleryId: uuid("gallery_id")
+      .notNull()
+      .references(() => galleries.id, { onDelete: "cascade" }),
+    photoIds: uuid("photo_ids").array().notNull(),
+    allPhotos: boolean("all_photos").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [index("gallery_photo_orders_gallery_idx").on(table.galleryId)],
+);
+
+/** Why a photo beyond the package is unlocked: bought (a paid order) or offered by the owner. */
+export const GALLERY_UNLOCK_SOURCES = ["bought", "offered"] as const;
+export type GalleryUnlockSource = (typeof GALLERY_UNLOCK_SOURCES)[number];
+
+/**
+ * A photo the client may download beyond those her package includes (decision 0184); `photo_id` null:
+ * every photo of the gallery. A bought one names its order (removed when the order is fully refunded).
+ */
+export const galleryUnlocks = pgTable(
+  "gallery_unlocks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    galleryId: uuid("gallery_id")
+      .notNull()
+      .references(() => galleries.id, { onDelete: "cascade" }),
+    photoId: uuid("photo_id").references(() => galleryPhotos.id, { onDelete: "cascade" }),
+    source: varchar("source", { length: 10 }).$type<GalleryUnlockSource>().notNull(),
+    orderId: uuid("order_id").references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check("gallery_unlocks_source_check", sql`${table.source} in ${oneOf(GALLERY_UNLOCK_SOURCES)}`),
+    check(
+      "gallery_unlocks_order_check",
+      sql`(${table.source} = 'bought') = (${table.orderId} is not null)`,
+    ),
+    // One row per photo and order (an offer: per photo), so a repeated effect adds nothing.
+    unique("gallery_unlocks_once")
+      .on(table.galleryId, table.photoId, table.orderId)
+      .nullsNotDistinct(),
+    index("gallery_unlocks_order_idx").on(table.orderId),
+  ],
+);

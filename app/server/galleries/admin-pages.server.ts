@@ -2,7 +2,9 @@ import { data } from "react-router";
 import { parisToday } from "~/lib/dates";
 import { parseForm } from "~/lib/forms";
 import {
+  centsToEuros,
   coverFocusOf,
+  gallerySaleErrors,
   galleryFormSchema,
   galleryFormValues,
   newGalleryValues,
@@ -61,6 +63,8 @@ function storedValues(gallery: NonNullable<Awaited<ReturnType<typeof findGallery
     expiresOn: expiryDay(gallery.expiresAt),
     purgeAfterDays: purgeAfterDaysOf(gallery),
     coverFocus: coverFocusOf(gallery.coverFocalX, gallery.coverFocalY),
+    extraPhotoPrice: centsToEuros(gallery.extraPhotoPriceCents),
+    allPhotosPrice: centsToEuros(gallery.allPhotosPriceCents),
   });
 }
 
@@ -97,6 +101,8 @@ export async function saveGalleryForm(request: Request, formData: FormData, id: 
   });
   const parsed = parseForm(formData, schema, { omit: ["intent"] });
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors);
+  const saleErrors = existing ? gallerySaleErrors(parsed.data) : {};
+  if (Object.keys(saleErrors).length > 0) return invalidForm(parsed.values, saleErrors);
   try {
     if (existing) {
       const saved = await updateGallery(existing.gallery.id, parsed.data);

@@ -51,6 +51,9 @@ const form = (overrides: Partial<GalleryForm> = {}): GalleryForm => ({
   downloadsAllowed: true,
   watermark: false,
   coverFocus: null,
+  includedPhotos: null,
+  extraPhotoPrice: null,
+  allPhotosPrice: null,
   ...overrides,
 });
 

@@ -4,6 +4,7 @@ import {
   COVER_FOCUS,
   MAX_EXPIRY_MONTHS,
   type GalleryForm,
+  eurosToCents,
 } from "~/lib/gallery-schemas";
 import { isoDayInParis, parisWallTimeToInstant, wallTime } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
@@ -254,6 +255,10 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
         downloadsAllowed: form.downloadsAllowed,
         watermark: form.watermark,
         ...coverFocalOf(form),
+        // Decision 0184: an empty number of included photos keeps every photo included.
+        includedPhotos: form.includedPhotos === null ? null : Number(form.includedPhotos),
+        extraPhotoPriceCents: eurosToCents(form.extraPhotoPrice),
+        allPhotosPriceCents: eurosToCents(form.allPhotosPrice),
         updatedAt: new Date(),
       })
       .where(eq(galleries.id, id));

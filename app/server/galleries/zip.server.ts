@@ -413,7 +413,7 @@ export const zipFolderName = (gallery: Pick<Gallery, "title">) =>
  */
 export async function galleryZipEntries(
   gallery: Gallery,
-  options: { favouritesOnly?: boolean } = {},
+  options: { favouritesOnly?: boolean; onlyPhotos?: ReadonlySet<string> } = {},
 ): Promise<ZipEntry[]> {
   const rows = await db()
     .select({
@@ -434,7 +434,10 @@ export async function galleryZipEntries(
     .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
   const ready = rows.filter(
     (row): row is typeof row & { bytes: number; crc32: number; extension: string } =>
-      row.bytes !== null && row.crc32 !== null && row.extension !== null,
+      row.bytes !== null &&
+      row.crc32 !== null &&
+      row.extension !== null &&
+      (options.onlyPhotos === undefined || options.onlyPhotos.has(row.id)),
   );
   const folder = zipFolderName(gallery);
   const modified = gallery.sessionDate

@@ -1,38 +1,128 @@
 import type { Route } from "./+types/selection";
-import { parseIntent } from "~/lib/forms";
+import { isUuid, parseIntent } from "~/lib/forms";
+import { sellsPhotos } from "~/lib/gallery-sales";
+import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS, type OfflineMeans } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { requireGallery } from "~/server/galleries/admin-pages.server";
 import { gallerySelection, reopenSelection } from "~/server/galleries/galleries.server";
+import {
+  cashPhotoOrder,
+  galleryPhotoRights,
+  newOrderKey,
+  offerPhotos,
+  pendingPhotoOrder,
+  PhotoSaleRefusedError,
+  saleTerms,
+} from "~/server/galleries/photo-sales.server";
 import { refusedIntent } from "~/server/forms.server";
+import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const { gallery, header } = await requireGallery(params.id);
   const photos = await gallerySelection(gallery.id);
+  const selling = sellsPhotos(saleTerms(gallery));
+  const { rights, due } = await galleryPhotoRights(gallery);
+  const pending = selling ? await pendingPhotoOrder(gallery.id) : null;
   return {
     gallery: header,
     validatedAt: gallery.selectionValidatedAt?.toISOString() ?? null,
-    photos: photos.map((photo) => ({ ...photo, favouritedAt: photo.favouritedAt?.toISOString() })),
+    photos: photos.map((photo) => ({
+      ...photo,
+      favouritedAt: photo.favouritedAt?.toISOString(),
+      right: selling ? (rights.get(photo.id) ?? "to_buy") : null,
+    })),
+    // Decision 0184: what the client owes beyond her package, to cash at the studio.
+    sale: selling
+      ? {
+          included: gallery.includedPhotos ?? 0,
+          due: due
+            ? {
+                count: due.photoIds.length,
+                allPhotos: due.allPhotos,
+                amount: formatCents(due.amountCents),
+              }
+            : null,
+          pending: pending
+            ? { amount: formatCents(pending.amountCents), orderId: pending.id }
+            : null,
+          means: OFFLINE_MEANS.map((means) => ({
+            value: means,
+            label: OFFLINE_MEANS_LABELS[means],
+          })),
+          orderKey: newOrderKey(),
+        }
+      : null,
   };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  const parsed = parseIntent(await request.formData(), ["reopen"]);
+  const formData = await request.formData();
+  const parsed = parseIntent(formData, ["reopen", "cash", "offer", "offer-all"]);
   if (!parsed.ok || parsed.id !== params.id) {
     return refusedIntent(parsed.ok ? "id" : parsed.reason, "Galerie inconnue");
   }
   const { gallery } = await requireGallery(params.id);
-  const reopened = await reopenSelection(gallery.id);
-  return redirectWithToast(
-    `/admin/galeries/${gallery.id}/selection`,
-    reopened
-      ? {
-          type: "success",
-          title: "Sélection rouverte",
-          description: "Le client peut de nouveau modifier ses favoris puis valider.",
+  const here = `/admin/galeries/${gallery.id}/selection`;
+  switch (parsed.intent) {
+    case "reopen": {
+      const reopened = await reopenSelection(gallery.id);
+      return redirectWithToast(
+        here,
+        reopened
+          ? {
+              type: "success",
+              title: "Sélection rouverte",
+              description: "Le client peut de nouveau modifier ses favoris puis valider.",
+            }
+          : { type: "error", title: "Aucune sélection validée à rouvrir" },
+      );
+    }
+    case "cash": {
+      const means = String(formData.get("moyen") ?? "");
+      if (!(OFFLINE_MEANS as readonly string[]).includes(means)) {
+        return redirectWithToast(here, {
+          type: "error",
+          title: "Choisissez comment le client a payé",
+        });
+      }
+      const key = String(formData.get("cle") ?? "");
+      try {
+        await cashPhotoOrder(
+          gallery,
+          means as OfflineMeans,
+          /^[A-Za-z0-9-]{8,100}$/.test(key) ? key : newOrderKey(),
+        );
+      } catch (error) {
+        if (error instanceof PhotoSaleRefusedError || error instanceof PaymentRefusedError) {
+          return redirectWithToast(here, { type: "error", title: error.message });
         }
-      : { type: "error", title: "Aucune sélection validée à rouvrir" },
-  );
+        throw error;
+      }
+      return redirectWithToast(here, {
+        type: "success",
+        title: "Paiement encaissé, photos débloquées",
+        description: "La facture est émise ; le client peut télécharger ses photos.",
+      });
+    }
+    case "offer":
+    case "offer-all": {
+      const photoId = formData.get("photoId");
+      if (parsed.intent === "offer" && !isUuid(photoId)) {
+        return refusedIntent("id", "Photo inconnue");
+      }
+      await offerPhotos(gallery.id, parsed.intent === "offer" ? [String(photoId)] : null);
+      return redirectWithToast(here, {
+        type: "success",
+        title: parsed.intent === "offer" ? "Photo offerte" : "Toutes les photos offertes",
+        description:
+          parsed.intent === "offer"
+            ? "Le client peut la télécharger dès maintenant."
+            : "Le client peut les télécharger dès maintenant.",
+      });
+    }
+  }
 }

@@ -1,8 +1,11 @@
-import { Download, RotateCcw } from "lucide-react";
+import { Download, Gift, HandCoins, RotateCcw } from "lucide-react";
+import { Form } from "react-router";
 import type { Route } from "./+types/selection";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
 import { GalleryHeader } from "~/components/gallery-admin/gallery-header";
+import { Button } from "~/components/ui/button";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { PHOTO_RIGHT_LABELS } from "~/lib/gallery-sales";
 
 export { action, loader } from "./selection.server";
 
@@ -11,7 +14,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export default function GallerySelectionPage({ loaderData }: Route.ComponentProps) {
-  const { gallery, validatedAt, photos } = loaderData;
+  const { gallery, validatedAt, photos, sale } = loaderData;
   const names = photos.map((photo) => photo.originalName).join(", ");
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -49,6 +52,61 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
           />
         ) : null}
       </section>
+      {sale ? (
+        <section
+          aria-labelledby="vente-titre"
+          className="space-y-3 rounded-xl border border-border bg-white p-6"
+        >
+          <h2 id="vente-titre" className="font-sans text-lg font-semibold">
+            Photos supplémentaires
+          </h2>
+          <p className="text-sm">
+            La formule du client comprend {sale.included} photo{sale.included > 1 ? "s" : ""} de sa
+            sélection validée.{" "}
+            {sale.pending
+              ? `Une commande de ${sale.pending.amount} attend son paiement.`
+              : sale.due
+                ? sale.due.allPhotos
+                  ? `Dû : ${sale.due.amount} pour toutes les photos (${sale.due.count} en plus de la formule).`
+                  : `Dû : ${sale.due.amount} pour ${sale.due.count} photo${sale.due.count > 1 ? "s" : ""} en plus de la formule.`
+                : "Rien n'est dû pour l'instant."}
+          </p>
+          {sale.pending || sale.due ? (
+            <Form method="post" className="flex flex-wrap items-end gap-3">
+              <input type="hidden" name="id" value={gallery.id} />
+              <input type="hidden" name="cle" value={sale.orderKey} />
+              <div className="space-y-1">
+                <label htmlFor="moyen" className="block text-sm font-medium">
+                  Réglé par
+                </label>
+                <select
+                  id="moyen"
+                  name="moyen"
+                  defaultValue="card_terminal"
+                  className="min-h-11 rounded-md border border-border bg-white px-3"
+                >
+                  {sale.means.map((means) => (
+                    <option key={means.value} value={means.value}>
+                      {means.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Button type="submit" name="intent" value="cash">
+                <HandCoins aria-hidden="true" />
+                Encaisser et débloquer
+              </Button>
+            </Form>
+          ) : null}
+          <Form method="post">
+            <input type="hidden" name="id" value={gallery.id} />
+            <Button type="submit" name="intent" value="offer-all" variant="outline" size="sm">
+              <Gift aria-hidden="true" />
+              Offrir toutes les photos
+            </Button>
+          </Form>
+        </section>
+      ) : null}
       {photos.length > 0 ? (
         <>
           <section
@@ -90,7 +148,29 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
             <ul className="divide-y divide-border">
               {photos.map((photo) => (
                 <li key={photo.id} className="px-6 py-3">
-                  <p className="font-mono text-sm font-semibold">{photo.originalName}</p>
+                  <div className="flex flex-wrap items-center gap-3">
+                    <p className="font-mono text-sm font-semibold">{photo.originalName}</p>
+                    {photo.right ? (
+                      <span className="text-sm">{PHOTO_RIGHT_LABELS[photo.right]}</span>
+                    ) : null}
+                    {photo.right === "to_buy" ? (
+                      <Form method="post">
+                        <input type="hidden" name="id" value={gallery.id} />
+                        <input type="hidden" name="photoId" value={photo.id} />
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="offer"
+                          variant="outline"
+                          size="sm"
+                          aria-label={`Offrir ${photo.originalName}`}
+                        >
+                          <Gift aria-hidden="true" />
+                          Offrir
+                        </Button>
+                      </Form>
+                    ) : null}
+                  </div>
                   {photo.comment ? (
                     <p className="mt-1 text-sm whitespace-pre-line">« {photo.comment} »</p>
                   ) : null}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { photoRights, photosDue } from "./gallery-sales";
+
+const photos = (favourites: number, total = 10) =>
+  Array.from({ length: total }, (_, index) => ({ id: `p${index}`, favourite: index < favourites }));
+const terms = { includedPhotos: 3, extraPhotoPriceCents: 500, allPhotosPriceCents: 4000 };
+
+describe("photo rights of a client gallery", () => {
+  it("includes every photo when the gallery sells none (the behaviour before sales)", () => {
+    const { rights, due } = photoRights({
+      terms: { includedPhotos: null, extraPhotoPriceCents: null, allPhotosPriceCents: null },
+      photos: photos(0),
+      validated: false,
+      unlocks: [],
+    });
+    expect([...rights.values()].every((right) => right === "included")).toBe(true);
+    expect(due).toBeNull();
+  });
+
+  it("includes the first photos of the validated selection and prices the others", () => {
+    const { rights, due } = photoRights({ terms, photos: photos(5), validated: true, unlocks: [] });
+    expect(["p0", "p1", "p2"].map((id) => rights.get(id))).toEqual([
+      "included",
+      "included",
+      "included",
+    ]);
+    expect(rights.get("p3")).toBe("to_buy");
+    expect(rights.get("p9")).toBe("to_buy");
+    expect(due).toEqual({
+      photoIds: ["p3", "p4"],
+      allPhotos: false,
+      amountCents: 1000,
+      quantity: 2,
+      unitPriceCents: 500,
+    });
+  });
+
+  it("includes nothing and asks nothing before the selection is validated", () => {
+    const { rights, due } = photoRights({
+      terms,
+      photos: photos(5),
+      validated: false,
+      unlocks: [],
+    });
+    expect(rights.get("p0")).toBe("to_buy");
+    expect(due).toBeNull();
+  });
+
+  it("asks the price of every photo when it is cheaper than the extras", () => {
+    const { due } = photoRights({ terms, photos: photos(12, 12), validated: true, unlocks: [] });
+    expect(due).toMatchObject({ allPhotos: true, amountCents: 4000, quantity: 1 });
+  });
+
+  it("counts bought and offered photos outside the package", () => {
+    const { rights, due } = photoRights({
+      terms,
+      photos: photos(6),
+      validated: true,
+      unlocks: [
+        { photoId: "p0", source: "offered" },
+        { photoId: "p4", source: "bought" },
+        { photoId: "p4", source: "offered" },
+      ],
+    });
+    expect(rights.get("p0")).toBe("offered");
+    expect(rights.get("p4")).toBe("bought");
+    expect(["p1", "p2", "p3"].map((id) => rights.get(id))).toEqual([
+      "included",
+      "included",
+      "included",
+    ]);
+    expect(due?.photoIds).toEqual(["p5"]);
+  });
+
+  it("unlocks every photo once « toutes les photos » is bought", () => {
+    const { rights, due } = photoRights({
+      terms,
+      photos: photos(2),
+      validated: true,
+      unlocks: [{ photoId: null, source: "bought" }],
+    });
+    expect(new Set(rights.values())).toEqual(new Set(["bought"]));
+    expect(due).toBeNull();
+  });
+
+  it("sells no single photo without a unit price, only all of them", () => {
+    expect(
+      photosDue({ includedPhotos: 0, extraPhotoPriceCents: null, allPhotosPriceCents: 3000 }, [
+        "a",
+      ]),
+    ).toMatchObject({ allPhotos: true, amountCents: 3000 });
+    expect(
+      photosDue({ includedPhotos: 0, extraPhotoPriceCents: null, allPhotosPriceCents: null }, [
+        "a",
+      ]),
+    ).toBeNull();
+  });
+});

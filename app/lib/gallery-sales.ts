@@ -1,0 +1,115 @@
+/*
+ * Extra photos sold from a client gallery (decision 0184): which photos the client may download and what
+ * she owes for the others of her validated selection. Pure: the server reads the rows, this decides, and
+ * the page, the order, the downloads and the ZIP all ask it.
+ */
+
+/** The owner's terms of a gallery; `includedPhotos` null: every photo is included (no sale). */
+export type PhotoSaleTerms = {
+  includedPhotos: number | null;
+  extraPhotoPriceCents: number | null;
+  allPhotosPriceCents: number | null;
+};
+
+/** Where a photo stands for the client. */
+export type PhotoRight = "included" | "bought" | "offered" | "to_buy";
+
+export const PHOTO_RIGHT_LABELS: Record<PhotoRight, string> = {
+  included: "Incluse",
+  bought: "Achetée",
+  offered: "Offerte",
+  to_buy: "À acheter",
+};
+
+/** A photo unlocked beyond the package; `photoId` null: every photo of the gallery. */
+export type PhotoUnlock = { photoId: string | null; source: "bought" | "offered" };
+
+/** What the client owes for the extra photos of her selection: the cheaper of the two prices. */
+export type PhotosDue = {
+  /** The selected photos still to buy, in the gallery's order. */
+  photoIds: string[];
+  /** True when « toutes les photos » is the cheaper: the order unlocks every photo. */
+  allPhotos: boolean;
+  amountCents: number;
+  /** The order's line: that many photos at that price, or 1 × « toutes les photos ». */
+  quantity: number;
+  unitPriceCents: number;
+};
+
+export type PhotoRights = {
+  rights: Map<string, PhotoRight>;
+  /** Null when nothing is due (no sale, nothing selected beyond the package, or the selection open). */
+  due: PhotosDue | null;
+};
+
+/** Whether the gallery sells photos beyond a package. */
+export const sellsPhotos = (terms: PhotoSaleTerms) => terms.includedPhotos !== null;
+
+/**
+ * Each photo's right and what is due. `photos` are the gallery's ready photos in its order, with the
+ * client's favourites (her selection); `validated`: she sent it to the studio. The package's photos are
+ * the first of her validated selection not already bought or offered; before she validates, none.
+ */
+export function photoRights(input: {
+  terms: PhotoSaleTerms;
+  photos: readonly { id: string; favourite: boolean }[];
+  validated: boolean;
+  unlocks: readonly PhotoUnlock[];
+}): PhotoRights {
+  const { terms, photos, validated, unlocks } = input;
+  const rights = new Map<string, PhotoRight>();
+  if (terms.includedPhotos === null) {
+    for (const photo of photos) rights.set(photo.id, "included");
+    return { rights, due: null };
+  }
+  const all = (source: PhotoUnlock["source"]) =>
+    unlocks.some((unlock) => unlock.photoId === null && unlock.source === source);
+  const allBought = all("bought");
+  const allOffered = all("offered");
+  const unlocked = new Map<string, PhotoRight>();
+  for (const unlock of unlocks) {
+    // Bought wins over offered: the client paid for it.
+    if (unlock.photoId && unlocked.get(unlock.photoId) !== "bought") {
+      unlocked.set(unlock.photoId, unlock.source);
+    }
+  }
+  let included = validated ? terms.includedPhotos : 0;
+  const toBuy: string[] = [];
+  for (const photo of photos) {
+    const own = unlocked.get(photo.id);
+    if (own) rights.set(photo.id, own);
+    else if (allBought) rights.set(photo.id, "bought");
+    else if (allOffered) rights.set(photo.id, "offered");
+    else if (photo.favourite && included > 0) {
+      rights.set(photo.id, "included");
+      included--;
+    } else {
+      rights.set(photo.id, "to_buy");
+      if (photo.favourite && validated) toBuy.push(photo.id);
+    }
+  }
+  return { rights, due: photosDue(terms, toBuy) };
+}
+
+/** The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. */
+export function photosDue(terms: PhotoSaleTerms, photoIds: string[]): PhotosDue | null {
+  if (photoIds.length === 0) return null;
+  const extras =
+    terms.extraPhotoPriceCents === null ? null : photoIds.length * terms.extraPhotoPriceCents;
+  const all = terms.allPhotosPriceCents;
+  if (all !== null && (extras === null || all < extras)) {
+    return { photoIds, allPhotos: true, amountCents: all, quantity: 1, unitPriceCents: all };
+  }
+  if (extras === null || terms.extraPhotoPriceCents === null) return null;
+  return {
+    photoIds,
+    allPhotos: false,
+    amountCents: extras,
+    quantity: photoIds.length,
+    unitPriceCents: terms.extraPhotoPriceCents,
+  };
+}
+
+/** Whether the client may download the photo's original. */
+export const mayDownload = (right: PhotoRight | undefined) =>
+  right !== undefined && right !== "to_buy";
