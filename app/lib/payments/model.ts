@@ -6,7 +6,7 @@
 export const CURRENCY = "EUR";
 
 /** What is sold. Gift vouchers first; deposits and gallery photos use the same orders. */
-export const ORDER_KINDS = ["voucher"] as const;
+export const ORDER_KINDS = ["voucher", "booking_deposit"] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 
 /**

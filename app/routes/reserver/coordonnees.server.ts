@@ -1,3 +1,4 @@
+import { depositCents, depositRuleOf, depositSummary } from "~/lib/booking/deposit";
 import { data } from "react-router";
 import type { Route } from "./+types/coordonnees";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
@@ -15,6 +16,12 @@ import {
 import { siteContent } from "~/server/content/site-content.server";
 import { sessionOffer } from "~/lib/booking/offer";
 import { clientAddressContext } from "~/server/context";
+
+/** The deposit the page announces (decision 0186); null without one. */
+const depositOf = (type: { deposit: unknown }) => {
+  const rule = depositRuleOf(type.deposit);
+  return rule && depositCents(rule) > 0 ? depositSummary(rule) : null;
+};
 
 async function resolve(
   request: Request,
@@ -58,6 +65,7 @@ function pageData({ studio, type, slot, privateToken, offer, vouchers }: Resolve
       priceText: offer.price,
       included: offer.included,
       depositText: type.depositText,
+      deposit: depositOf(type),
       request: type.mode === "request",
       responseDeadlineHours: type.responseDeadlineHours,
       cancellationCutoffHours: type.cancellationCutoffHours,

@@ -20,7 +20,7 @@ export { loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ventes - Administration" }];
 
-const KIND_LABELS = { voucher: "Bon cadeau" } as const;
+const KIND_LABELS = { voucher: "Bon cadeau", booking_deposit: "Acompte de séance" } as const;
 
 export default function Sales({ loaderData }: Route.ComponentProps) {
   const { filter, orders, matching, previous, next } = loaderData;
