@@ -22,6 +22,7 @@ import { withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
+import { bookingOfDeposit } from "~/server/booking/deposits.server";
 
 /*
  * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
@@ -34,7 +35,10 @@ const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 async function orderOf(token: string): Promise<OrderPage> {
   const page = await findOrderByToken(token);
-  if (!page || page.order.kind !== "voucher") throw data(null, NOT_FOUND_INIT);
+  // Gift vouchers and bookings' deposits (decision 0186) have their buyer's page.
+  if (!page || (page.order.kind !== "voucher" && page.order.kind !== "booking_deposit")) {
+    throw data(null, NOT_FOUND_INIT);
+  }
   return page;
 }
 
@@ -82,8 +86,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     voucher?.status === "active" &&
     voucher.balanceCents === voucher.valueCents &&
     isWithinWithdrawalPeriod(order.createdAt, now());
+  const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
   return {
     token: params.token,
+    /** A booking's deposit: her booking's page (decision 0186). */
+    booking: booking ? { href: booking.href, waiting: booking.state === "awaiting_payment" } : null,
     status: ORDER_STATUS_LABELS[order.status],
     paid: order.status === "paid",
     awaiting: order.status === "awaiting_payment",
@@ -131,7 +138,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : null,
     invoices: (await invoicesOfOrder(order.id)).map((invoice) => ({
       number: invoice.number,
-      title: `${invoice.kind === "credit_note" ? "Avoir" : "Facture"} ${invoice.number}`,
+      title: `${invoice.kind === "credit_note" ? "Avoir" : invoice.kind === "deposit" ? "Facture d'acompte" : "Facture"} ${invoice.number}`,
       issuedOn: dateTimeFr(invoice.issuedAt),
       amount: formatCents(invoice.ttcCents),
       href: orderInvoicePath(params.token, invoice.number),
@@ -149,6 +156,19 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = (await request.formData()).get("intent");
   try {
     if (intent === "payer" && order.method === "card") {
+      // A deposit is paid while its booking still holds the slot (decision 0186).
+      if (order.kind === "booking_deposit") {
+        const booking = await bookingOfDeposit(order.id);
+        if (booking?.state !== "awaiting_payment") {
+          return data(
+            {
+              error:
+                "Le délai de paiement de cette réservation est passé : le créneau a été libéré et rien n'a été débité. Réservez à nouveau sur le site.",
+            },
+            { status: 409 },
+          );
+        }
+      }
       const checkout = await retryCheckout(order.id);
       if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
       return data(

@@ -77,13 +77,28 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
       ) : null}
       {order.card === "confirmed" ? (
         <Notice tone="success" title="Paiement confirmé">
-          <p>Merci ! Votre bon cadeau est prêt.</p>
+          <p>
+            {order.booking
+              ? "Merci ! Votre réservation est confirmée : l'e-mail de confirmation est en route."
+              : "Merci ! Votre bon cadeau est prêt."}
+          </p>
         </Notice>
       ) : null}
       {order.card === "checking" ? (
         <Notice tone="info" title="Paiement en cours de vérification">
           <p>Cette page se met à jour toute seule dans quelques secondes.</p>
         </Notice>
+      ) : null}
+
+      {order.booking ? (
+        <p>
+          {order.booking.waiting
+            ? "Votre créneau vous est gardé jusqu'à la fin du délai de paiement. "
+            : null}
+          <a href={order.booking.href} className="underline">
+            Voir ma réservation
+          </a>
+        </p>
       ) : null}
 
       <section aria-labelledby="etat" className="space-y-3">

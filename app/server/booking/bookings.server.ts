@@ -1,6 +1,6 @@
 import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
 import {
   bookingClientSchema,
@@ -21,6 +21,13 @@ import {
   type SlotRules,
 } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
+import {
+  CARD_HOLD_MINUTES,
+  depositCents,
+  depositRuleOf,
+  type DepositRule,
+} from "~/lib/booking/deposit";
+import type { PaymentMethod } from "~/lib/payments/model";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
@@ -39,6 +46,7 @@ import {
   slotRulesOf,
   type BookingContext,
 } from "./availability.server";
+import { releaseUnpaidBooking } from "./deposits.server";
 import { queueBookingMails } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
@@ -147,7 +155,8 @@ async function lockBooking(tx: Tx, bookingId: string) {
   return row;
 }
 
-const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
+const isActive = (state: BookingState) =>
+  state === "pending" || state === "confirmed" || state === "awaiting_payment";
 
 /**
  * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
@@ -351,12 +360,17 @@ export type NewBooking = {
    * booking and the voucher's use are made together or not at all; refused: VoucherCodeRefusedError.
    */
   voucherCode?: string;
+  /**
+   * How the client pays the type's deposit (decision 0186), one of the methods it allows. A card or a
+   * transfer makes the booking `awaiting_payment`, holding its slot for the payment window.
+   */
+  paymentMethod?: string;
   now?: Date;
 };
 
 export type CreatedBooking = {
   id: string;
-  state: "pending" | "confirmed";
+  state: "pending" | "confirmed" | "awaiting_payment";
   startsAt: Date;
   endsAt: Date;
   photographerId: string;
@@ -364,6 +378,8 @@ export type CreatedBooking = {
   respondBy: Date | null;
   /** The raw manage token for /reservation/{token}: returned this once, stored only hashed. */
   manageToken: string;
+  /** The deposit to ask for now (decision 0186), null: none (none set, a request, a voucher, the owner). */
+  deposit: { rule: DepositRule; method: PaymentMethod; cents: number } | null;
 };
 
 /**
@@ -402,6 +418,18 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const typedCode = (input.voucherCode ?? "").trim();
   const parsedCode = typedCode ? parseVoucherCode(typedCode) : null;
   if (parsedCode && !parsedCode.ok) fieldErrors.voucherCode = parsedCode.message;
+  // The type's deposit (decision 0186): asked of a client booking at once without a voucher; a request
+  // is asked once accepted; a session voucher pays the whole session.
+  const depositRule = depositRuleOf(sessionType.deposit);
+  const depositAsked =
+    depositRule !== null && depositCents(depositRule) > 0 && !byOwner && !typedCode;
+  const paymentMethod =
+    depositAsked && sessionType.mode !== "request"
+      ? depositRule.methods.find((method) => method === input.paymentMethod)
+      : undefined;
+  if (depositAsked && sessionType.mode !== "request" && !paymentMethod) {
+    fieldErrors.paymentMethod = "Choisissez l'un des moyens de paiement proposés.";
+  }
   const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
   if (internalNote.length > INTERNAL_NOTE_MAX) {
     fieldErrors.internalNote = NOTE_TOO_LONG;
@@ -427,6 +455,12 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
   const isRequest = !byOwner && sessionType.mode === "request";
   // The owner answers before the deadline, and in any case before the session; never in the night (0125).
+  // A card or a transfer holds the slot for its payment window, never beyond the start (decision 0186).
+  const awaitsPayment = paymentMethod === "card" || paymentMethod === "transfer";
+  const paymentWindow =
+    paymentMethod === "card"
+      ? CARD_HOLD_MINUTES * MINUTE
+      : (depositRule?.transferHours ?? 0) * HOUR;
   const respondBy = isRequest
     ? daytimeDeadline(
         new Date(
@@ -434,8 +468,10 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         ),
         startsAt,
       )
-    : null;
-  const state = isRequest ? "pending" : "confirmed";
+    : awaitsPayment
+      ? new Date(Math.min(now.getTime() + paymentWindow, resolved.start))
+      : null;
+  const state = isRequest ? "pending" : awaitsPayment ? "awaiting_payment" : "confirmed";
   const id = randomUUID();
   // Derived from the id (decision 0115): later e-mails can give the link again; only its hash is stored.
   const manageToken = await manageTokenFor(id);
@@ -466,6 +502,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         clientMail: mailClient,
         answers: checked.answers,
         consentAt: input.consentAt,
+        depositRules: depositAsked ? depositRule : null,
         manageTokenHash: manageTokenHash(manageToken),
         createdAt: now,
         updatedAt: now,
@@ -502,14 +539,22 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
       {
         ...(mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" }),
         ...(voucherCode ? { voucherCode } : {}),
+        ...(paymentMethod ? { paymentMethod } : {}),
       },
     );
-    await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
-      toClient: mailClient,
-    });
+    // Awaiting its payment, the booking is not made yet: its e-mails go when paid (decision 0186).
+    if (!awaitsPayment) {
+      await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
+        toClient: mailClient,
+      });
+    }
     return { id, photographerId };
   });
-  return { ...created, state, startsAt, endsAt, respondBy, manageToken };
+  const deposit =
+    depositRule && paymentMethod
+      ? { rule: depositRule, method: paymentMethod, cents: depositCents(depositRule) }
+      : null;
+  return { ...created, state, startsAt, endsAt, respondBy, manageToken, deposit };
 }
 
 /**
@@ -569,13 +614,25 @@ export async function acceptRequest(
 export async function expireLapsedRequests(now = new Date()): Promise<number> {
   return inTransaction(async (tx) => {
     const lapsed = await tx
-      .select({ id: bookings.id, icsSequence: bookings.icsSequence })
+      .select({
+        id: bookings.id,
+        icsSequence: bookings.icsSequence,
+        state: bookings.state,
+        clientMail: bookings.clientMail,
+      })
       .from(bookings)
-      .where(and(eq(bookings.state, "pending"), lte(bookings.respondBy, now)))
+      .where(
+        and(inArray(bookings.state, ["pending", "awaiting_payment"]), lte(bookings.respondBy, now)),
+      )
       .orderBy(asc(bookings.respondBy))
       .limit(200)
       .for("update", { skipLocked: true });
     for (const booking of lapsed) {
+      // A deposit's payment window closed (decision 0186): freed, the client told nothing was charged.
+      if (booking.state === "awaiting_payment") {
+        await releaseUnpaidBooking(tx, booking);
+        continue;
+      }
       await deleteBookingOccupancies(tx, booking.id);
       await giveBackSessionVoucher(tx, booking.id);
       await tx
@@ -764,7 +821,10 @@ export async function moveBooking(
         end: endsAt,
         bufferBeforeMinutes: booking.bufferBeforeMinutes,
         bufferAfterMinutes: booking.bufferAfterMinutes,
-        holdsUntil: booking.state === "pending" ? booking.respondBy : null,
+        holdsUntil:
+          booking.state === "pending" || booking.state === "awaiting_payment"
+            ? booking.respondBy
+            : null,
       }),
     );
     const icsSequence = booking.icsSequence + 1;

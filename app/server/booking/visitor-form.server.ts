@@ -12,6 +12,7 @@ import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
 import { createBooking } from "./bookings.server";
+import { createDepositOrder } from "./deposits.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
   activeBookingsOf,
@@ -130,11 +131,22 @@ export async function submitBookingForm(input: {
       privateToken: input.privateToken,
       maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
       voucherCode,
+      paymentMethod: values.paymentMethod,
     });
     log.info("booking_made", { id: made.id, state: made.state });
     // Only what books counts against the limits.
     await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
     if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
+    if (made.deposit) {
+      // The deposit's order (decision 0186): a card goes to the provider's page, a transfer to the
+      // order's page with the bank details; at the studio the booking stands already.
+      const checkout = await createDepositOrder({
+        bookingId: made.id,
+        method: made.deposit.method,
+      });
+      if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
+      if (made.deposit.method !== "studio") return redirect(`/commande/${checkout.token}`, 303);
+    }
     return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
   } catch (error) {
     if (!(error instanceof BookingRefusedError)) throw error;

@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { backupJob, backupLinkJob, backupWatchJob } from "../backup/jobs.server";
+import { depositRefundJob } from "../booking/deposits.server";
 import { bookingBusyImportJob, bookingRemindersJob } from "../booking/jobs.server";
 import { env } from "../env.server";
 import { photoJob } from "../galleries/processing.server";
@@ -51,6 +52,7 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   paymentReconciliationJob,
   journalClosureJob,
   voucherExpiryJob,
+  depositRefundJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */

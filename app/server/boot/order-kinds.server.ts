@@ -1,3 +1,4 @@
+import { depositOrderKind } from "../booking/deposits.server";
 import { voucherOrderKind } from "../vouchers/order-kind.server";
 import { provideOrderKinds, type OrderKindDefinition } from "../payments/order-kinds.server";
 
@@ -7,7 +8,10 @@ import { provideOrderKinds, type OrderKindDefinition } from "../payments/order-k
  * new kind: its feature's module and one line here (the test beside this file checks the list against the
  * sources). Gift vouchers' kind is its feature's (server/vouchers/).
  */
-export const ORDER_KIND_DEFINITIONS: readonly OrderKindDefinition[] = [voucherOrderKind];
+export const ORDER_KIND_DEFINITIONS: readonly OrderKindDefinition[] = [
+  voucherOrderKind,
+  depositOrderKind,
+];
 
 /** Gives the payments core the list (prepareDatabase: the server, the command line, the tests). */
 export function provideSiteOrderKinds(): void {

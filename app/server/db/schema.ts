@@ -1653,7 +1653,7 @@ export const invoices = pgTable(
     // twice, or two catch-ups at once, issue nothing more.
     uniqueIndex("invoices_sale_order_idx")
       .on(table.orderId)
-      .where(sql`${table.kind} = 'sale'`),
+      .where(sql`${table.kind} in ('sale', 'deposit', 'final')`),
     uniqueIndex("invoices_credit_refund_idx")
       .on(table.refundId)
       .where(sql`${table.kind} = 'credit_note'`),

@@ -1,0 +1,181 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DepositRule } from "~/lib/booking/deposit";
+import { addParisDays } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { useAppDatabase } from "../../../tests/support/database";
+import { memoryCardProvider } from "../../../tests/support/payments";
+import { completeLegal } from "../../../tests/support/seller";
+import { provideSiteOrderKinds } from "../boot/order-kinds.server";
+import { saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { bookings, invoices, orders, refunds } from "../db/schema";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { createBooking, expireLapsedRequests } from "./bookings.server";
+import { createDepositOrder, refundLostSlotDeposit } from "./deposits.server";
+import { SlotTakenError } from "./refusals.server";
+
+// A booking's deposit (decision 0186) on a real PostgreSQL: the booking holds its slot while it waits for
+// its payment; paid, it is confirmed with its « facture d'acompte »; the window closing frees the slot and
+// tells the client; a payment after the slot went to someone else is refunded, with its credit note.
+
+useAppDatabase({ jobs: true });
+const card = memoryCardProvider();
+
+const EVERY_DAY = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
+    day,
+    [{ opens: "08:00", closes: "20:00" }],
+  ]),
+);
+const RULE: DepositRule = {
+  amount: "fixed",
+  value: 3_000,
+  priceCents: null,
+  nature: "arrhes",
+  methods: ["card", "transfer"],
+  transferHours: 24,
+  refundAtOnce: false,
+};
+const MINUTE = 60_000;
+
+let brive = "";
+let depositType = "";
+let next = 0;
+const nextSlot = () => {
+  const index = next++;
+  const day = addParisDays(isoDayInParis(new Date()), 3 + Math.floor(index / 12));
+  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
+};
+
+beforeAll(async () => {
+  card.install();
+  provideSiteOrderKinds();
+  await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
+  ({ brive } = await studioIds());
+  depositType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    deposit: RULE,
+  });
+});
+afterAll(() => card.uninstall());
+
+const book = (slot: string, email: string, paymentMethod = "card") =>
+  createBooking({
+    studioId: brive,
+    sessionTypeId: depositType,
+    slot,
+    client: { name: "Léa Martin", email, phone: "" },
+    consentAt: new Date(),
+    paymentMethod,
+  });
+
+async function stateOf(bookingId: string) {
+  const [row] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
+  return row;
+}
+
+/** The mail jobs queued about a booking, as `kind:event`. */
+async function mailsOf(bookingId: string): Promise<string[]> {
+  const result = await db().execute<{ kind: string; event: string }>(sql`
+    select data->>'kind' as kind, data->>'event' as event from pgboss.job
+    where name = 'mail' and data->>'bookingId' = ${bookingId} order by created_on`);
+  return result.rows.map((row) => `${row.kind}:${row.event}`);
+}
+
+async function payByCard(orderId: string, amountCents: number) {
+  const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+  const attempt = await db().execute<{ reference: string }>(
+    sql`select provider_reference as reference from payment_attempts where order_id = ${orderId}::uuid`,
+  );
+  const reference = attempt.rows[0]?.reference;
+  if (!order || !reference) throw new Error("no checkout");
+  card.pay(reference, amountCents);
+  return applyPaymentStatus({
+    provider: "stripe",
+    providerReference: reference,
+    status: "succeeded",
+    amountCents,
+    currency: "eur",
+    paymentReference: `pi_${reference}`,
+    source: "webhook",
+  });
+}
+
+describe("a booking with a deposit", () => {
+  it("waits for its payment holding its slot, then is confirmed with its deposit invoice", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-carte@example.test");
+    expect(made.state).toBe("awaiting_payment");
+    expect(made.deposit?.cents).toBe(3_000);
+    // A card's window: 35 minutes.
+    expect((made.respondBy?.getTime() ?? 0) - Date.now()).toBeGreaterThan(34 * MINUTE);
+    await expect(book(slot, "autre@example.test")).rejects.toBeInstanceOf(SlotTakenError);
+    expect(await mailsOf(made.id)).toEqual([]);
+
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    expect(checkout.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
+    await payByCard(checkout.orderId, 3_000);
+
+    const booking = await stateOf(made.id);
+    expect(booking).toMatchObject({ state: "confirmed", depositOrderId: checkout.orderId });
+    expect(booking?.depositRules).toEqual(RULE);
+    const issued = await db().select().from(invoices).where(eq(invoices.orderId, checkout.orderId));
+    expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["deposit", 3_000]]);
+    expect(issued[0]?.serviceDate).toBe(slot.slice(0, 10));
+    expect(await mailsOf(made.id)).toEqual(["booking-client:booked", "booking-owner:booked"]);
+  });
+
+  it("is refused without one of the methods its type allows, in French", async () => {
+    await expect(book(nextSlot(), "lea-moyen@example.test", "cheque")).rejects.toMatchObject({
+      fieldErrors: { paymentMethod: "Choisissez l'un des moyens de paiement proposés." },
+    });
+  });
+
+  it("frees its slot when the window closes unpaid, telling the client nothing was charged", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-expire@example.test", "transfer");
+    await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    expect(await expireLapsedRequests(new Date(Date.now() + 25 * 60 * MINUTE))).toBeGreaterThan(0);
+    expect((await stateOf(made.id))?.state).toBe("expired");
+    expect(await mailsOf(made.id)).toEqual(["booking-client:payment_expired"]);
+    const again = await book(slot, "quelquun@example.test");
+    expect(again.state).toBe("awaiting_payment");
+  });
+
+  it("refunds a payment that comes once the slot went to someone else, with its credit note", async () => {
+    const slot = nextSlot();
+    const late = await book(slot, "lea-tard@example.test");
+    const checkout = await createDepositOrder({ bookingId: late.id, method: "card" });
+    await expireLapsedRequests(new Date(Date.now() + 36 * MINUTE));
+    const other = await book(slot, "rapide@example.test", "transfer");
+    expect(other.state).toBe("awaiting_payment");
+
+    await payByCard(checkout.orderId, 3_000);
+    expect((await stateOf(late.id))?.state).toBe("expired");
+    expect((await stateOf(other.id))?.state).toBe("awaiting_payment");
+    expect(await mailsOf(late.id)).toEqual([
+      "booking-client:payment_expired",
+      "booking-client:slot_lost",
+    ]);
+    const queued = await db().execute<{ count: number }>(sql`
+      select count(*)::int as count from pgboss.job
+      where name = 'booking-deposit-refund' and data->>'orderId' = ${checkout.orderId}`);
+    expect(queued.rows[0]?.count).toBe(1);
+
+    await refundLostSlotDeposit(checkout.orderId);
+    await refundLostSlotDeposit(checkout.orderId);
+    const made = await db().select().from(refunds).where(eq(refunds.orderId, checkout.orderId));
+    expect(made.map((refund) => [refund.amountCents, refund.status])).toEqual([
+      [3_000, "succeeded"],
+    ]);
+    const issued = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, checkout.orderId))
+      .orderBy(invoices.issuedAt);
+    expect(issued.map((invoice) => invoice.kind)).toEqual(["deposit", "credit_note"]);
+  });
+});
