@@ -20,6 +20,7 @@ const VERBS: Record<BookingEventKind, string> = {
   booked: "Réservée",
   deposit_paid: "Paiement reçu : réservation confirmée",
   deposit_refunded: "Paiement remboursé",
+  refund_proposed: "Annulée dans les délais : remboursement du paiement à faire",
   accepted: "Demande acceptée",
   declined: "Demande refusée",
   expired: "Demande expirée sans réponse avant la date limite (le client est prévenu)",

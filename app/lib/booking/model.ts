@@ -56,6 +56,7 @@ export const BOOKING_EVENT_KINDS = [
   "booked",
   "deposit_paid",
   "deposit_refunded",
+  "refund_proposed",
   "accepted",
   "declined",
   "expired",

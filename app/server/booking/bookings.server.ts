@@ -46,7 +46,11 @@ import {
   slotRulesOf,
   type BookingContext,
 } from "./availability.server";
-import { releaseUnpaidBooking } from "./deposits.server";
+import {
+  releaseUnpaidBooking,
+  settleDepositOnCancellation,
+  type DepositOnCancellation,
+} from "./deposits.server";
 import { queueBookingMails } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
@@ -681,9 +685,9 @@ export async function cancelBooking(
   bookingId: string,
   by: BookingAuthor,
   options: { message?: string; now?: Date } = {},
-): Promise<{ icsSequence: number; mailed: boolean }> {
+): Promise<{ icsSequence: number; mailed: boolean; deposit: DepositOnCancellation }> {
   const now = options.now ?? new Date();
-  return inTransaction(async (tx) => {
+  const done = await inTransaction(async (tx) => {
     const { booking, cutoffHours } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     checkCutoff(by, booking.startsAt, cutoffHours, now);
@@ -707,8 +711,12 @@ export async function cancelBooking(
     );
     const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
     await queueBookingMails(tx, booking.id, "cancelled", by.actor, { toClient: mailed });
-    return { icsSequence, mailed };
+    const inTime = now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR;
+    return { icsSequence, mailed, inTime };
   });
+  // Its deposit once the cancellation is committed (a refund asks the provider; decision 0186).
+  const deposit = await settleDepositOnCancellation(bookingId, by.actor, done.inTime);
+  return { icsSequence: done.icsSequence, mailed: done.mailed, deposit };
 }
 
 /** Moves a client may make of one booking in 24 hours (decision 0123); then she calls the studio. */

@@ -10,10 +10,15 @@ import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, invoices, orders, refunds } from "../db/schema";
+import { bookings, invoices, orders, refunds, sessionTypes } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
-import { createBooking, expireLapsedRequests } from "./bookings.server";
-import { createDepositOrder, refundLostSlotDeposit } from "./deposits.server";
+import { cancelBooking, createBooking, expireLapsedRequests } from "./bookings.server";
+import {
+  createDepositOrder,
+  depositForClient,
+  depositForOwner,
+  refundLostSlotDeposit,
+} from "./deposits.server";
 import { SlotTakenError } from "./refusals.server";
 
 // A booking's deposit (decision 0186) on a real PostgreSQL: the booking holds its slot while it waits for
@@ -42,6 +47,7 @@ const MINUTE = 60_000;
 
 let brive = "";
 let depositType = "";
+let refundAtOnceType = "";
 let next = 0;
 const nextSlot = () => {
   const index = next++;
@@ -59,13 +65,18 @@ beforeAll(async () => {
     stepMinutes: 60,
     deposit: RULE,
   });
+  refundAtOnceType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    deposit: { ...RULE, nature: "acompte", refundAtOnce: true },
+  });
 });
 afterAll(() => card.uninstall());
 
-const book = (slot: string, email: string, paymentMethod = "card") =>
+const book = (slot: string, email: string, paymentMethod = "card", sessionTypeId = depositType) =>
   createBooking({
     studioId: brive,
-    sessionTypeId: depositType,
+    sessionTypeId,
     slot,
     client: { name: "Léa Martin", email, phone: "" },
     consentAt: new Date(),
@@ -177,5 +188,70 @@ describe("a booking with a deposit", () => {
       .where(eq(invoices.orderId, checkout.orderId))
       .orderBy(invoices.issuedAt);
     expect(issued.map((invoice) => invoice.kind)).toEqual(["deposit", "credit_note"]);
+  });
+});
+
+describe("a paid deposit when the booking is cancelled", () => {
+  async function paidBooking(sessionTypeId = depositType) {
+    const made = await book(nextSlot(), "lea-annule@example.test", "card", sessionTypeId);
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    expect((await stateOf(made.id))?.state).toBe("confirmed");
+    return { bookingId: made.id, orderId: checkout.orderId };
+  }
+  const refundsOf = (orderId: string) =>
+    db().select().from(refunds).where(eq(refunds.orderId, orderId));
+
+  it("by the client in time: the refund is proposed to the owner, nothing given back yet", async () => {
+    const { bookingId, orderId } = await paidBooking();
+    const { deposit } = await cancelBooking(bookingId, { actor: "client" });
+    expect(deposit).toBe("proposed");
+    expect(await refundsOf(orderId)).toEqual([]);
+    const owner = await depositForOwner(bookingId);
+    expect(owner?.lines.join("\n")).toContain("remboursez-la depuis la commande");
+  });
+
+  it("by the client in time, with « rembourser aussitôt »: refunded at once, with its credit note", async () => {
+    const { bookingId, orderId } = await paidBooking(refundAtOnceType);
+    const { deposit } = await cancelBooking(bookingId, { actor: "client" });
+    expect(deposit).toBe("refunded");
+    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    const kinds = await db()
+      .select({ kind: invoices.kind })
+      .from(invoices)
+      .where(eq(invoices.orderId, orderId))
+      .orderBy(invoices.issuedAt);
+    expect(kinds.map((row) => row.kind)).toEqual(["deposit", "credit_note"]);
+  });
+
+  it("by the studio: refunded in full, and for arrhes the owner reads that the law owes twice", async () => {
+    const { bookingId, orderId } = await paidBooking();
+    const { deposit } = await cancelBooking(bookingId, {
+      actor: "owner",
+      userId: null,
+      name: "Sophie",
+    });
+    expect(deposit).toBe("refunded");
+    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    const owner = await depositForOwner(bookingId);
+    expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
+  });
+
+  it("past the cut-off a client cannot cancel online, and her page shows the rules she accepted", async () => {
+    const { bookingId } = await paidBooking();
+    const booking = await stateOf(bookingId);
+    const late = new Date((booking?.startsAt.getTime() ?? 0) - 3_600_000);
+    await expect(
+      cancelBooking(bookingId, { actor: "client" }, { now: late }),
+    ).rejects.toMatchObject({ code: "cutoff" });
+    // The type changing later does not change what she accepted.
+    await db()
+      .update(sessionTypes)
+      .set({ deposit: { ...RULE, nature: "acompte" } })
+      .where(eq(sessionTypes.id, depositType));
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.lines.join("\n")).toContain("Arrhes de 30\u00a0€ : payée.");
+    expect(shown?.lines.join("\n")).toContain("après, elle reste acquise au studio");
+    await db().update(sessionTypes).set({ deposit: RULE }).where(eq(sessionTypes.id, depositType));
   });
 });

@@ -4,14 +4,20 @@ import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import type { BookingState } from "~/lib/booking/model";
 import { managePath } from "~/lib/booking/urls";
-import type { PaymentMethod } from "~/lib/payments/model";
+import {
+  ORDER_STATUS_LABELS,
+  PAYMENT_METHOD_LABELS,
+  type PaymentMethod,
+} from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, sessionTypes } from "../db/schema";
+import { bookingEvents, bookings, orders, sessionTypes } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import { createOrder, requestRefund, type OrderCheckout } from "../payments/orders.server";
+import { orderTokenFor } from "../payments/order-token.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -282,4 +288,125 @@ export async function bookingOfDeposit(
     .where(eq(bookings.depositOrderId, orderId));
   if (!booking) return null;
   return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
+}
+
+/** What a cancellation did with a paid deposit (decision 0186). */
+export type DepositOnCancellation = "none" | "refunded" | "proposed";
+
+/**
+ * A paid deposit after its booking was cancelled, once that is committed (a refund asks the provider):
+ * the studio cancelled, or the client in time with the type's « rembourser aussitôt », refunds what is
+ * left of it; the client in time otherwise proposes the refund to the owner (a history line, and the
+ * booking's page links to the order's « Rembourser »). Past the cut-off a client cannot cancel online:
+ * the deposit stays the studio's, under the rules copied onto the booking.
+ */
+export async function settleDepositOnCancellation(
+  bookingId: string,
+  by: "client" | "owner",
+  inTime: boolean,
+): Promise<DepositOnCancellation> {
+  const [row] = await db()
+    .select({ rules: bookings.depositRules, orderId: orders.id, status: orders.status })
+    .from(bookings)
+    .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
+    .where(eq(bookings.id, bookingId));
+  if (!row?.rules || row.status !== "paid") return "none";
+  if (by === "owner" || (inTime && row.rules.refundAtOnce)) {
+    const reason =
+      by === "owner"
+        ? "Séance annulée par le studio"
+        : "Séance annulée par le client dans les délais";
+    const left = await refundableCents(row.orderId);
+    if (left > 0) await requestRefund(row.orderId, left, reason);
+    return "refunded";
+  }
+  if (!inTime) return "none";
+  await db()
+    .insert(bookingEvents)
+    .values({
+      bookingId,
+      kind: "refund_proposed",
+      ...system,
+    });
+  return "proposed";
+}
+
+/** What is paid on a deposit's order and not refunded (nor on its way back). */
+async function refundableCents(orderId: string): Promise<number> {
+  const result = await db().execute<{ left: number }>(sql`
+    select coalesce((select sum(amount_cents) from payment_attempts
+      where order_id = ${orderId}::uuid and status = 'succeeded'), 0)
+      - coalesce((select sum(amount_cents) from refunds
+      where order_id = ${orderId}::uuid and status <> 'failed'), 0) as left`);
+  return Number(result.rows[0]?.left ?? 0);
+}
+
+/**
+ * What the owner reads of a booking's deposit on its page (decision 0186): paid or awaited, the rules the
+ * client accepted, and, for arrhes after the studio cancelled, that the law owes the client twice the sum.
+ */
+export async function depositForOwner(bookingId: string): Promise<{
+  lines: string[];
+  orderId: string;
+} | null> {
+  const [row] = await db()
+    .select({ booking: bookings, order: orders })
+    .from(bookings)
+    .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
+    .where(eq(bookings.id, bookingId));
+  if (!row?.booking.depositRules) return null;
+  const { booking, order } = row;
+  const rules = booking.depositRules;
+  if (!rules) return null;
+  const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  const lines = [
+    `${word} de ${formatCents(order.amountCents)} : ${ORDER_STATUS_LABELS[order.status].toLowerCase()} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
+    DEPOSIT_MEANINGS[rules.nature],
+  ];
+  const [proposed] = await db()
+    .select({ id: bookingEvents.id })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "refund_proposed")));
+  if (proposed && order.status === "paid") {
+    lines.push(
+      "La cliente a annulé dans les délais : remboursez-la depuis la commande (« Rembourser »).",
+    );
+  }
+  const [cancelled] = await db()
+    .select({ actor: bookingEvents.actor })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "cancelled")));
+  if (rules.nature === "arrhes" && booking.state === "cancelled" && cancelled?.actor === "owner") {
+    lines.push(
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Le site rembourse les ${formatCents(order.amountCents)} payés ; versez la même somme en plus à la cliente.`,
+    );
+  }
+  return { lines, orderId: order.id };
+}
+
+/**
+ * What the client reads of her deposit on her booking's page (decision 0186): the rules she accepted when
+ * she booked (copied onto the booking), whether it is paid, and her order's page (to pay, or her invoice).
+ */
+export async function depositForClient(
+  booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId" | "depositRules">,
+  cutoffHours: number,
+): Promise<{ lines: string[]; orderHref: string | null; waiting: boolean } | null> {
+  const rules = booking.depositRules;
+  if (!rules) return null;
+  const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  const [order] = booking.depositOrderId
+    ? await db().select().from(orders).where(eq(orders.id, booking.depositOrderId))
+    : [];
+  const amount = formatCents(order?.amountCents ?? depositCents(rules));
+  const lines = [
+    `${word} de ${amount} : ${order ? ORDER_STATUS_LABELS[order.status].toLowerCase() : "à régler une fois la demande acceptée"}.`,
+    DEPOSIT_MEANINGS[rules.nature],
+    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée${rules.refundAtOnce ? " aussitôt" : " par le studio"} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
+  ];
+  return {
+    lines,
+    orderHref: order ? `/commande/${await orderTokenFor(order.id)}` : null,
+    waiting: order?.status === "awaiting_payment",
+  };
 }

@@ -22,6 +22,7 @@ import {
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { paidByVoucherLine, voucherCodeOfBooking } from "~/server/booking/vouchers.server";
+import { depositForOwner } from "~/server/booking/deposits.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -81,6 +82,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
     /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170). */
+    /** Its deposit, the rules the client accepted, what is owed (decision 0186). */
+    deposit: await depositForOwner(booking.id),
     paidBy: await voucherCodeOfBooking(booking.id).then((code) =>
       code ? paidByVoucherLine(code) : null,
     ),

@@ -79,6 +79,21 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               <dd>{loaderData.paidBy}</dd>
             </>
           ) : null}
+          {loaderData.deposit ? (
+            <>
+              <dt className="font-semibold">Paiement</dt>
+              <dd className="space-y-1">
+                {loaderData.deposit.lines.map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+                <p>
+                  <a href={`/admin/ventes/${loaderData.deposit.orderId}`} className="underline">
+                    Voir la commande (marquer payé, rembourser)
+                  </a>
+                </p>
+              </dd>
+            </>
+          ) : null}
           {booking.state === "pending" && booking.respondBy ? (
             <>
               <dt className="font-semibold">Répondre avant le</dt>
