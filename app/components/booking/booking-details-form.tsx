@@ -161,7 +161,7 @@ export function BookingDetailsForm({
         </ul>
       </div>
 
-      {deposit && !request && deposit.methods.length > 1 ? (
+      {deposit && deposit.methods.length > 1 ? (
         <fieldset className="space-y-2">
           <legend className="font-semibold">Moyen de paiement</legend>
           {deposit.methods.map((method, index) => (
@@ -182,7 +182,7 @@ export function BookingDetailsForm({
             <p className="text-sm text-destructive">{errors.paymentMethod}</p>
           ) : null}
         </fieldset>
-      ) : deposit && !request && deposit.methods[0] ? (
+      ) : deposit && deposit.methods[0] ? (
         <input type="hidden" name="paymentMethod" value={deposit.methods[0].value} />
       ) : null}
 

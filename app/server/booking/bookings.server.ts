@@ -47,11 +47,12 @@ import {
   type BookingContext,
 } from "./availability.server";
 import {
+  createDepositOrder,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
   type DepositOnCancellation,
 } from "./deposits.server";
-import { queueBookingMails } from "./emails.server";
+import { queueBookingMails, queueClientMail } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
   deleteBookingOccupancies,
@@ -427,11 +428,11 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const depositRule = depositRuleOf(sessionType.deposit);
   const depositAsked =
     depositRule !== null && depositCents(depositRule) > 0 && !byOwner && !typedCode;
-  const paymentMethod =
-    depositAsked && sessionType.mode !== "request"
-      ? depositRule.methods.find((method) => method === input.paymentMethod)
-      : undefined;
-  if (depositAsked && sessionType.mode !== "request" && !paymentMethod) {
+  // A request's client chooses her method now; she pays once the owner accepts.
+  const paymentMethod = depositAsked
+    ? depositRule.methods.find((method) => method === input.paymentMethod)
+    : undefined;
+  if (depositAsked && !paymentMethod) {
     fieldErrors.paymentMethod = "Choisissez l'un des moyens de paiement proposés.";
   }
   const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
@@ -460,7 +461,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const isRequest = !byOwner && sessionType.mode === "request";
   // The owner answers before the deadline, and in any case before the session; never in the night (0125).
   // A card or a transfer holds the slot for its payment window, never beyond the start (decision 0186).
-  const awaitsPayment = paymentMethod === "card" || paymentMethod === "transfer";
+  const awaitsPayment = !isRequest && (paymentMethod === "card" || paymentMethod === "transfer");
   const paymentWindow =
     paymentMethod === "card"
       ? CARD_HOLD_MINUTES * MINUTE
@@ -555,7 +556,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
     return { id, photographerId };
   });
   const deposit =
-    depositRule && paymentMethod
+    depositRule && paymentMethod && !isRequest
       ? { rule: depositRule, method: paymentMethod, cents: depositCents(depositRule) }
       : null;
   return { ...created, state, startsAt, endsAt, respondBy, manageToken, deposit };
@@ -571,15 +572,28 @@ export async function acceptRequest(
   by: Extract<BookingAuthor, { actor: "owner" }>,
   now = new Date(),
 ): Promise<void> {
-  await inTransaction(async (tx) => {
+  const accepted = await inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
+    // A deposit is asked only now (decision 0186): by card or transfer the booking waits for it, its
+    // slot held for the owner's transfer hours (the client reads the e-mail first), never past the start.
+    const method = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
+    const payUntil =
+      booking.depositRules && (method === "card" || method === "transfer")
+        ? new Date(
+            Math.min(
+              now.getTime() + booking.depositRules.transferHours * HOUR,
+              booking.startsAt.getTime(),
+            ),
+          )
+        : null;
     const candidates = await photographersOf(tx, booking.studioId, booking.photographerId);
     await lockOccupants(tx, { studioIds: [booking.studioId], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const held = await tx.execute(
-      sql`update booking_occupancies set holds_until = null where booking_id = ${booking.id}::uuid`,
+      sql`update booking_occupancies set holds_until = ${payUntil?.toISOString() ?? null}::timestamptz
+        where booking_id = ${booking.id}::uuid`,
     );
     if (!held.rowCount) {
       const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
@@ -591,7 +605,7 @@ export async function acceptRequest(
           end: booking.endsAt,
           bufferBeforeMinutes: booking.bufferBeforeMinutes,
           bufferAfterMinutes: booking.bufferAfterMinutes,
-          holdsUntil: null,
+          holdsUntil: payUntil,
         }),
       );
       if (photographerId !== booking.photographerId) {
@@ -601,11 +615,32 @@ export async function acceptRequest(
     // The client's calendar turns the tentative event into a confirmed one: a new SEQUENCE.
     await tx
       .update(bookings)
-      .set({ state: "confirmed", icsSequence: booking.icsSequence + 1, updatedAt: now })
+      .set({
+        state: payUntil ? "awaiting_payment" : "confirmed",
+        ...(payUntil ? { respondBy: payUntil } : {}),
+        icsSequence: booking.icsSequence + 1,
+        updatedAt: now,
+      })
       .where(eq(bookings.id, booking.id));
     await addEvent(tx, booking.id, "accepted", by);
-    await queueBookingMails(tx, booking.id, "accepted", "owner");
+    // With a deposit the e-mail waits for its order, whose link it carries.
+    if (!method) await queueBookingMails(tx, booking.id, "accepted", "owner");
+    return { method, clientMail: booking.clientMail };
   });
+  if (accepted.method) {
+    await createDepositOrder({ bookingId, method: accepted.method, now });
+    if (accepted.clientMail) await queueClientMail({ bookingId, event: "accepted" });
+  }
+}
+
+/** The method the client chose when she asked (her request's history line). */
+async function requestedMethod(tx: Tx, bookingId: string): Promise<PaymentMethod | null> {
+  const [row] = await tx
+    .select({ detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "requested")));
+  const method = row?.detail.paymentMethod;
+  return method === "card" || method === "transfer" || method === "studio" ? method : null;
 }
 
 /**

@@ -12,7 +12,13 @@ import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { bookings, invoices, orders, refunds, sessionTypes } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
-import { cancelBooking, createBooking, expireLapsedRequests } from "./bookings.server";
+import {
+  acceptRequest,
+  cancelBooking,
+  createBooking,
+  expireLapsedRequests,
+} from "./bookings.server";
+import { clientBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
   depositForClient,
@@ -253,5 +259,47 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(shown?.lines.join("\n")).toContain("Arrhes de 30\u00a0€ : payée.");
     expect(shown?.lines.join("\n")).toContain("après, elle reste acquise au studio");
     await db().update(sessionTypes).set({ deposit: RULE }).where(eq(sessionTypes.id, depositType));
+  });
+});
+
+describe("a « sur demande » type with a deposit", () => {
+  it("asks for it only once the owner accepts, the slot held for her hours, the link in the e-mail", async () => {
+    const requestType = await insertSessionType([brive], {
+      bookableHours: EVERY_DAY,
+      stepMinutes: 60,
+      mode: "request",
+      responseDeadlineHours: 24,
+      deposit: RULE,
+    });
+    const slot = nextSlot();
+    const asked = await book(slot, "lea-demande@example.test", "card", requestType);
+    expect(asked.state).toBe("pending");
+    expect(asked.deposit).toBeNull();
+    expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
+
+    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    const accepted = await stateOf(asked.id);
+    expect(accepted?.state).toBe("awaiting_payment");
+    // The owner's transfer hours (24), not a card's 35 minutes: the client reads the e-mail first.
+    expect((accepted?.respondBy?.getTime() ?? 0) - Date.now()).toBeGreaterThan(23 * 60 * MINUTE);
+    await expect(book(slot, "autre-demande@example.test")).rejects.toBeInstanceOf(SlotTakenError);
+    const [order] = await db()
+      .select()
+      .from(orders)
+      .where(eq(orders.id, accepted?.depositOrderId ?? ""));
+    expect(order).toMatchObject({ kind: "booking_deposit", method: "card", amountCents: 3_000 });
+    // The order lives as long as the hold: new checkouts may be opened until then.
+    expect(order?.payBy?.getTime()).toBe(accepted?.respondBy?.getTime());
+    expect(await mailsOf(asked.id)).toEqual([
+      "booking-client:requested",
+      "booking-owner:requested",
+      "booking-client:accepted",
+    ]);
+    const mail = await clientBookingEmail({ bookingId: asked.id, event: "accepted" });
+    expect(mail?.subject).toMatch(/^Demande acceptée : réglez votre paiement pour confirmer/);
+    expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
+
+    await payByCard(order?.id ?? "", 3_000);
+    expect((await stateOf(asked.id))?.state).toBe("confirmed");
   });
 });

@@ -93,7 +93,9 @@ export async function createDepositOrder(input: {
     ],
     idempotencyKey: `booking-deposit:${booking.id}`,
     studioId: booking.studioId,
-    payBy: input.method === "transfer" ? booking.respondBy : null,
+    // A transfer's deadline; for a card asked by e-mail after a request (decision 0186), the window in
+    // which new checkouts may be opened.
+    payBy: input.method === "studio" ? null : booking.respondBy,
     inTransaction: async (tx, order) => {
       await tx
         .update(bookings)

@@ -193,6 +193,7 @@ function clientWording(
   event: ClientMailJob["event"],
   message: string | null,
   alternatives: readonly string[] = [],
+  payLink: string | null = null,
 ): Wording {
   const { booking, typeName, studio } = loaded;
   const when = instantLabelFr(booking.startsAt);
@@ -221,6 +222,17 @@ function clientWording(
         ],
       };
     case "accepted":
+      if (booking.state === "awaiting_payment" && payLink) {
+        return {
+          subject: `Demande acceptée : réglez votre paiement pour confirmer (${when})`,
+          heading: "Votre demande est acceptée",
+          lines: [
+            `Le studio a accepté votre demande : « ${typeName} » au ${studio.name}, le ${when}.`,
+            `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`,
+            "Sans paiement dans ce délai, le créneau est libéré et rien n'est débité.",
+          ],
+        };
+      }
       return {
         subject: `Votre séance est confirmée : ${when}`,
         heading: "Votre séance est confirmée",
@@ -376,7 +388,11 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       ? await lastMessage(booking.id, job.event)
       : null;
   const alternatives = job.event === "slot_lost" ? await nextTimesFor(booking) : [];
-  const wording = clientWording(loaded, job.event, message, alternatives);
+  const payLink =
+    job.event === "accepted" && booking.state === "awaiting_payment" && booking.depositOrderId
+      ? await orderPageUrl(booking.depositOrderId)
+      : null;
+  const wording = clientWording(loaded, job.event, message, alternatives, payLink);
   const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
   const active = booking.state === "pending" || booking.state === "confirmed";
   const duration = durationLabelFr(
