@@ -9,4 +9,4 @@ ALTER TABLE "bookings" ADD CONSTRAINT "bookings_deposit_order_id_orders_id_fk" F
 CREATE INDEX "bookings_deposit_order_idx" ON "bookings" USING btree ("deposit_order_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_sale_order_idx" ON "invoices" USING btree ("order_id") WHERE "invoices"."kind" in ('sale', 'deposit', 'final');--> statement-breakpoint
 ALTER TABLE "bookings" ADD CONSTRAINT "bookings_state_check" CHECK ("bookings"."state" in ('pending', 'awaiting_payment', 'confirmed', 'declined', 'expired', 'cancelled', 'no_show', 'done'));--> statement-breakpoint
-ALTER TABLE "orders" ADD CONSTRAINT "orders_kind_check" CHECK ("orders"."kind" in ('voucher', 'booking_deposit'));
+ALTER TABLE "orders" ADD CONSTRAINT "orders_kind_check" CHECK ("orders"."kind" in ('voucher', 'booking_deposit', 'booking_balance'));

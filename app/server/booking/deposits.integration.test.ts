@@ -23,6 +23,7 @@ import {
   createDepositOrder,
   depositForClient,
   depositForOwner,
+  recordBalancePaid,
   refundLostSlotDeposit,
 } from "./deposits.server";
 import { SlotTakenError } from "./refusals.server";
@@ -301,5 +302,35 @@ describe("a « sur demande » type with a deposit", () => {
 
     await payByCard(order?.id ?? "", 3_000);
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
+  });
+});
+
+describe("the balance paid at the studio", () => {
+  it("is recorded once from the booking, paid « au studio », with its final invoice", async () => {
+    const made = await book(nextSlot(), "lea-solde@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    const first = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "card_terminal",
+    });
+    const again = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "card_terminal",
+    });
+    expect(again.orderId).toBe(first.orderId);
+    const [order] = await db().select().from(orders).where(eq(orders.id, first.orderId));
+    expect(order).toMatchObject({ kind: "booking_balance", status: "paid", amountCents: 9_000 });
+    const issued = await db().select().from(invoices).where(eq(invoices.orderId, first.orderId));
+    expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["final", 9_000]]);
+  });
+
+  it("is refused in French for a booking not confirmed yet", async () => {
+    const waiting = await book(nextSlot(), "lea-attente@example.test", "transfer");
+    await expect(
+      recordBalancePaid({ bookingId: waiting.id, amountCents: 9_000, means: "cash" }),
+    ).rejects.toThrow("Le solde s'enregistre pour une séance confirmée ou effectuée.");
   });
 });

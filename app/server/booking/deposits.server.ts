@@ -7,6 +7,7 @@ import { managePath } from "~/lib/booking/urls";
 import {
   ORDER_STATUS_LABELS,
   PAYMENT_METHOD_LABELS,
+  type OfflineMeans,
   type PaymentMethod,
 } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
@@ -16,7 +17,12 @@ import { bookingEvents, bookings, orders, sessionTypes } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
-import { createOrder, requestRefund, type OrderCheckout } from "../payments/orders.server";
+import {
+  createOrder,
+  markPaidOffline,
+  requestRefund,
+  type OrderCheckout,
+} from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
@@ -411,4 +417,72 @@ export async function depositForClient(
     orderHref: order ? `/commande/${await orderTokenFor(order.id)}` : null,
     waiting: order?.status === "awaiting_payment",
   };
+}
+
+/** A booking's balance paid at the studio (decision 0186): its order's effects are its invoice only. */
+export const balanceOrderKind = defineOrderKind("booking_balance", {
+  onPaid: async () => {},
+  onReleased: async () => {},
+  onRefunded: async () => {},
+});
+
+/**
+ * The owner records the balance the client paid at the studio (decision 0186): an order of kind
+ * `booking_balance` paid « au studio » through the core, which issues its final invoice. One per booking:
+ * a second click finds the first. Refusals in French (PaymentRefusedError).
+ */
+export async function recordBalancePaid(input: {
+  bookingId: string;
+  amountCents: number;
+  means: OfflineMeans;
+}): Promise<{ orderId: string }> {
+  const [row] = await db()
+    .select({ booking: bookings, typeName: sessionTypes.name })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, input.bookingId));
+  if (!row) throw new PaymentRefusedError("not_found");
+  const { booking } = row;
+  if (booking.state !== "confirmed" && booking.state !== "done") {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Le solde s'enregistre pour une séance confirmée ou effectuée.",
+    );
+  }
+  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Indiquez le montant reçu, par exemple 90 ou 89,50.",
+    );
+  }
+  if (!booking.clientEmail) {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
+    );
+  }
+  const checkout = await createOrder({
+    kind: "booking_balance",
+    method: "studio",
+    buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
+    termsAcceptedAt: booking.consentAt ?? new Date(),
+    rulesSnapshot: { bookingId: booking.id, startsAt: booking.startsAt.toISOString() },
+    lines: [
+      {
+        label: `Solde : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+        quantity: 1,
+        unitPriceCents: input.amountCents,
+        vatRate: SESSION_VAT_RATE,
+      },
+    ],
+    idempotencyKey: `booking-balance:${booking.id}`,
+    studioId: booking.studioId,
+  });
+  try {
+    await markPaidOffline(checkout.orderId, input.means);
+  } catch (error) {
+    // A second click: the first recorded it.
+    if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
+  }
+  return { orderId: checkout.orderId };
 }

@@ -99,11 +99,12 @@ export async function invoicePaidOrder(
   if (existing) return existing;
   const seller = await sellerForInvoices(tx);
   if (!seller) return null;
-  // A booking's deposit is invoiced as such, dated by its session (decision 0186).
+  // A booking's deposit and balance are invoiced as such, dated by its session (decision 0186).
   const deposit = order.kind === "booking_deposit";
-  const startsAt = deposit ? order.rulesSnapshot.startsAt : null;
+  const balance = order.kind === "booking_balance";
+  const startsAt = deposit || balance ? order.rulesSnapshot.startsAt : null;
   return issueInvoice(tx, {
-    kind: deposit ? "deposit" : "sale",
+    kind: deposit ? "deposit" : balance ? "final" : "sale",
     orderId: order.id,
     serviceDate: typeof startsAt === "string" ? isoDayInParis(new Date(startsAt)) : null,
     seller,

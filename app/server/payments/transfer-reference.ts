@@ -11,7 +11,11 @@ import type { OrderKind } from "~/lib/payments/model";
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const LENGTH = 4;
 
-const PREFIXES: Record<OrderKind, string> = { voucher: "BC", booking_deposit: "RS" };
+const PREFIXES: Record<OrderKind, string> = {
+  voucher: "BC",
+  booking_deposit: "RS",
+  booking_balance: "SO",
+};
 
 export const TRANSFER_REFERENCE_PATTERN = /^[A-Z]{2}-[0-9A-HJKMNP-TV-Z]{4}$/;
 

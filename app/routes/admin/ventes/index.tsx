@@ -20,7 +20,11 @@ export { loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ventes - Administration" }];
 
-const KIND_LABELS = { voucher: "Bon cadeau", booking_deposit: "Acompte de séance" } as const;
+const KIND_LABELS = {
+  voucher: "Bon cadeau",
+  booking_deposit: "Acompte de séance",
+  booking_balance: "Solde de séance",
+} as const;
 
 export default function Sales({ loaderData }: Route.ComponentProps) {
   const { filter, orders, matching, previous, next } = loaderData;
