@@ -94,11 +94,42 @@ describe("a booking with arrhes", () => {
   });
 
   it("refuses a method the owner does not allow, in French, keeping what was typed", async () => {
-    const fields = details({ paymentMethod: "card" });
+    const fields = details({ paymentMethod: "cheque" });
     const answer = await postForm(await freeTime(), fields, from());
     expect(answer.status).toBe(400);
     expect(answer.html).toContain("Choisissez l&#x27;un des moyens de paiement proposés.");
     expect(answer.html).toContain(fields.email);
+  });
+
+  it("refuses a card while the owner accepts no cards, in French", async () => {
+    const rule = {
+      amount: "full",
+      value: 0,
+      priceCents: 12_000,
+      nature: "acompte",
+      methods: ["card", "transfer"],
+      transferHours: 48,
+      refundAtOnce: true,
+    };
+    await serverDatabase().execute(
+      sql`update session_types set deposit = ${JSON.stringify(rule)}::jsonb where slug = 'portrait-arrhes'`,
+    );
+    try {
+      const href = await freeTime();
+      const form = await fetchPage(href);
+      const text = textOf(form.document.querySelector("form"));
+      expect(text).toContain("Acompte de 120 €");
+      expect(text).toContain("engage définitivement");
+      // The owner's payment settings accept no card: the page offers none, the server takes none.
+      expect(form.document.querySelector('input[name="paymentMethod"][value="card"]')).toBeNull();
+      const answer = await postForm(href, details({ paymentMethod: "card" }), from());
+      expect(answer.status).toBe(400);
+      expect(answer.html).toContain("Le paiement par carte n&#x27;est pas proposé pour le moment");
+    } finally {
+      await serverDatabase().execute(
+        sql`update session_types set deposit = jsonb_set(deposit, '{methods}', '["transfer", "studio"]') where slug = 'portrait-arrhes'`,
+      );
+    }
   });
 
   it("refuses a time in the past in French, never a server error", async () => {

@@ -123,6 +123,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     slot: postedSlot(formData, resolved.slot),
     privateToken: resolved.privateToken,
     clientAddress: context.get(clientAddressContext),
+    cardAccepted: resolved.cardAccepted,
   });
   if (answer instanceof Response) return answer;
   return data(answer.answer, { status: answer.status });

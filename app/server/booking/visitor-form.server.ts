@@ -69,6 +69,8 @@ export async function submitBookingForm(input: {
   slot: string;
   privateToken: string | null;
   clientAddress: string;
+  /** Whether the owner accepts cards now (her payment settings): else a card deposit is refused. */
+  cardAccepted?: boolean;
 }): Promise<{ status: number; answer: BookingFormAnswer } | Response> {
   const values = postedValues(input.formData);
   const refuse = (
@@ -113,6 +115,12 @@ export async function submitBookingForm(input: {
   if (voucherCode && (await rateLimitReached(voucherKey, VOUCHER_CODE_RATE_LIMIT))) {
     log.warn("booking_voucher_rate_limited", { clientAddress: input.clientAddress });
     return refuse(429, VOUCHER_LIMIT_MESSAGE, { voucherCode: VOUCHER_LIMIT_MESSAGE });
+  }
+
+  if (values.paymentMethod === "card" && input.cardAccepted === false) {
+    const message =
+      "Le paiement par carte n'est pas proposé pour le moment : choisissez un autre moyen.";
+    return refuse(400, message, { paymentMethod: message });
   }
 
   const questions = bookingQuestionsSchema.safeParse(input.type.questions);
