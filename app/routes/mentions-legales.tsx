@@ -109,9 +109,24 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
             contraire) ; ensuite, appelez le studio.
           </li>
           <li>
-            Le prix et, le cas échéant, l'acompte sont ceux affichés lors de la réservation ; aucun
-            paiement n'est demandé sur le site : l'acompte se règle au studio ou par virement, selon
-            ce qui est indiqué.
+            Le prix et, le cas échéant, l'acompte ou les arrhes sont ceux affichés lors de la
+            réservation. Quand un paiement est demandé à la réservation (par carte, par virement ou
+            au studio, selon ce qui est proposé), la réservation attend ce paiement et son créneau
+            vous est gardé 35 minutes pour une carte, le délai indiqué pour un virement ; sans
+            paiement dans ce délai, le créneau se libère et rien n'est débité. Une séance « sur
+            demande » se paie une fois acceptée. Le reste se règle au studio.
+          </li>
+          <li>
+            Des <strong>arrhes</strong> permettent à chacun de renoncer à la séance : si vous
+            annulez, vous les perdez ; si le studio annule, il vous rend le double. Un{" "}
+            <strong>acompte</strong> engage définitivement le client et le studio (article L214-1 du
+            Code de la consommation). La page de réservation dit lequel des deux s'applique.
+          </li>
+          <li>
+            Annulée en ligne avant le délai indiqué, la séance vous est remboursée (aussitôt ou par
+            le studio, qui vous en informe) ; après ce délai, la somme versée reste acquise au
+            studio, selon les conditions acceptées lors de la réservation, qui figurent sur votre
+            page de réservation. Annulée par le studio, elle est remboursée en entier.
           </li>
           <li>
             Le studio peut déplacer ou annuler une séance en cas d'empêchement : il vous prévient

@@ -14,6 +14,7 @@ import { parisDateTimeInputValue } from "~/lib/dates";
 
 export const STATE_TONES: Record<BookingState, StatusTone> = {
   pending: "warning",
+  awaiting_payment: "warning",
   confirmed: "success",
   declined: "muted",
   expired: "muted",

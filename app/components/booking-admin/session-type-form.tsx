@@ -10,6 +10,7 @@ import {
   questionField,
   questionIntent,
   SESSION_TYPE_BOOKING_FIELDS,
+  SESSION_TYPE_DEPOSIT_FIELDS,
   SESSION_TYPE_FIELDS,
   SESSION_TYPE_TIMING_FIELDS,
   studioField,
@@ -23,10 +24,12 @@ import type { ToastMessage } from "~/lib/toast";
 const { fields: type } = SESSION_TYPE_FIELDS;
 const { fields: timing } = SESSION_TYPE_TIMING_FIELDS;
 const { fields: booking } = SESSION_TYPE_BOOKING_FIELDS;
+const { fields: deposit } = SESSION_TYPE_DEPOSIT_FIELDS;
 const LABELS: Record<string, string> = {
   ...SESSION_TYPE_FIELDS.labels,
   ...SESSION_TYPE_TIMING_FIELDS.labels,
   ...SESSION_TYPE_BOOKING_FIELDS.labels,
+  ...SESSION_TYPE_DEPOSIT_FIELDS.labels,
   studios: "Studios",
   questions: "Questions",
   form: "Séance",
@@ -97,6 +100,7 @@ export function SessionTypeForm({
     ...SESSION_TYPE_TIMING_FIELDS.names,
     ...WEEKDAYS.map(({ day }) => hoursOverrideField(day)),
     ...SESSION_TYPE_BOOKING_FIELDS.names,
+    ...SESSION_TYPE_DEPOSIT_FIELDS.names,
     ...Array.from({ length: questions }, (_, index) =>
       (["kind", "label", "options"] as const).map((part) => questionField(index, part)),
     ).flat(),
@@ -244,6 +248,30 @@ export function SessionTypeForm({
             {names.map((name) => field(booking, name))}
           </div>
         ))}
+      </fieldset>
+
+      <fieldset className={section}>
+        <legend className={legend}>Paiement à la réservation</legend>
+        <p className="text-sm text-muted-foreground">
+          Avec un paiement en ligne, la réservation attend le paiement et bloque son créneau : 35
+          minutes pour une carte, le délai choisi pour un virement. Sans paiement, le créneau se
+          libère et le client est prévenu. Arrhes ou acompte se choisit ci-dessus.
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field(deposit, "depositAmount")}
+          {field(deposit, "sessionPriceEuros")}
+          {field(deposit, "depositEuros")}
+          {field(deposit, "depositPercent")}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          {field(deposit, "depositCard")}
+          {field(deposit, "depositTransfer")}
+          {field(deposit, "depositStudio")}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field(deposit, "depositTransferHours")}
+          {field(deposit, "depositRefundAtOnce")}
+        </div>
       </fieldset>
 
       <fieldset className={section}>

@@ -3,6 +3,7 @@ import { Field, fieldMeta, Input, Select, Textarea } from "~/components/ui/field
 import { Button } from "~/components/ui/button";
 import { ConsentCheckbox, ContactFields } from "~/components/ui/contact-fields";
 import { HoneypotField } from "~/components/ui/honeypot-field";
+import type { DepositSummary } from "~/lib/booking/deposit";
 import type { BookingQuestion } from "~/lib/booking/session-types";
 import { Notice, TimeChoices } from "./booking-layout";
 
@@ -26,6 +27,7 @@ export function BookingDetailsForm({
   alternatives,
   phone,
   voucherField = false,
+  deposit = null,
 }: {
   action: string;
   questions: readonly BookingQuestion[];
@@ -40,6 +42,8 @@ export function BookingDetailsForm({
   phone: string;
   /** Offer the gift voucher's code (decision 0170): when one could pay this session, or one was typed. */
   voucherField?: boolean;
+  /** The deposit paid online when booking (decision 0186), null: none. */
+  deposit?: DepositSummary | null;
 }) {
   const meta = (name: string, required = false) => fieldMeta(FORM_ID, name, errors[name], required);
   const value = (name: string) => values[name] ?? "";
@@ -139,11 +143,48 @@ export function BookingDetailsForm({
             </li>
           ) : null}
           {depositText ? <li>{depositText}</li> : null}
+          {deposit ? (
+            <li>
+              <strong>{deposit.title}</strong>
+              {request
+                ? " à régler une fois la demande acceptée (le lien de paiement vous est envoyé par e-mail)."
+                : deposit.methods.length === 1 && deposit.methods[0]?.value === "studio"
+                  ? " à régler au studio."
+                  : " à régler maintenant : la réservation est confirmée à réception du paiement (le créneau vous est gardé 35 minutes pour une carte, " +
+                    `${deposit.transferHours} h pour un virement ; sans paiement, il se libère et rien n'est débité).`}{" "}
+              {deposit.meaning}
+            </li>
+          ) : null}
           <li>
             Vous pourrez déplacer ou annuler votre séance en ligne jusqu'à {cutoffHours} h avant.
           </li>
         </ul>
       </div>
+
+      {deposit && deposit.methods.length > 1 ? (
+        <fieldset className="space-y-2">
+          <legend className="font-semibold">Moyen de paiement</legend>
+          {deposit.methods.map((method, index) => (
+            <label key={method.value} className="flex min-h-11 items-center gap-2">
+              <input
+                type="radio"
+                name="paymentMethod"
+                value={method.value}
+                defaultChecked={
+                  value("paymentMethod") ? value("paymentMethod") === method.value : index === 0
+                }
+                className="size-5 accent-stone-800"
+              />
+              {method.label}
+            </label>
+          ))}
+          {errors.paymentMethod ? (
+            <p className="text-sm text-destructive">{errors.paymentMethod}</p>
+          ) : null}
+        </fieldset>
+      ) : deposit && deposit.methods[0] ? (
+        <input type="hidden" name="paymentMethod" value={deposit.methods[0].value} />
+      ) : null}
 
       <ConsentCheckbox
         formId={FORM_ID}
@@ -165,7 +206,11 @@ export function BookingDetailsForm({
       <HoneypotField formId={FORM_ID} />
 
       <Button type="submit" size="lg" className="w-full sm:w-auto">
-        {request ? "Envoyer ma demande" : "Confirmer la réservation"}
+        {request
+          ? "Envoyer ma demande"
+          : deposit && !(deposit.methods.length === 1 && deposit.methods[0]?.value === "studio")
+            ? "Réserver et payer"
+            : "Confirmer la réservation"}
       </Button>
       {/* Last in the form: an alternative's button, earlier, names its own time first. */}
       {values.creneau ? <input type="hidden" name="creneau" value={values.creneau} /> : null}

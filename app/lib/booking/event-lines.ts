@@ -18,6 +18,9 @@ export type BookingEventView = {
 const VERBS: Record<BookingEventKind, string> = {
   requested: "Demande envoyée",
   booked: "Réservée",
+  deposit_paid: "Paiement reçu : réservation confirmée",
+  deposit_refunded: "Paiement remboursé",
+  refund_proposed: "Annulée dans les délais : remboursement du paiement à faire",
   accepted: "Demande acceptée",
   declined: "Demande refusée",
   expired: "Demande expirée sans réponse avant la date limite (le client est prévenu)",

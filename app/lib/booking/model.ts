@@ -7,10 +7,12 @@
  * Where a booking stands. `pending` is a request (« demande ») the owner accepts or declines; one left
  * unanswered past its deadline becomes `expired` (the client and the owner are told). `pending` and
  * `confirmed` hold their time (they have occupancy rows), the others do not, except `no_show` and `done`,
- * which keep the time they took so that the agenda's history stays true.
+ * which keep the time they took so that the agenda's history stays true. `awaiting_payment` waits for its
+ * deposit (decision 0186): it holds its slot until its payment window closes (`respond_by`), then expires.
  */
 export const BOOKING_STATES = [
   "pending",
+  "awaiting_payment",
   "confirmed",
   "declined",
   "expired",
@@ -27,6 +29,7 @@ export const isCalledOff = (state: BookingState) =>
 /** What the owner and the visitor read for each state. */
 export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
   pending: "Demande en attente",
+  awaiting_payment: "En attente de paiement",
   confirmed: "Confirmée",
   declined: "Refusée",
   expired: "Demande expirée",
@@ -51,6 +54,9 @@ export type BookingSource = (typeof BOOKING_SOURCES)[number];
 export const BOOKING_EVENT_KINDS = [
   "requested",
   "booked",
+  "deposit_paid",
+  "deposit_refunded",
+  "refund_proposed",
   "accepted",
   "declined",
   "expired",

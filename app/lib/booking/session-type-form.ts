@@ -3,6 +3,8 @@ import type { FieldErrors } from "~/lib/forms";
 import { defineFields, readFields, tableValues } from "~/lib/field-table";
 import { DAY_LABELS, formatDayHours, parseDayHours } from "~/lib/hours-input";
 import { SLUG_PATTERN, slugify } from "~/lib/slug";
+import { PAYMENT_METHODS } from "~/lib/payments/model";
+import { DEPOSIT_NATURES, type DepositRule } from "./deposit";
 import { SESSION_TYPE_DEFAULTS, type SessionMode, type SessionVisibility } from "./model";
 import {
   bookingQuestionsSchema,
@@ -44,6 +46,11 @@ export type SessionTypeValue = {
   /** Per weekday, hours replacing the studio's; null: the studio's hours every day. */
   bookableHours: BookableHours | null;
   cancellationCutoffHours: number;
+  /**
+   * The deposit paid online when booking (decision 0186); null: nothing to pay online. Revisions saved
+   * before it have no such key: read as null.
+   */
+  deposit?: DepositRule | null;
 };
 
 /** The admin's list of session types. */
@@ -239,17 +246,93 @@ export const SESSION_TYPE_BOOKING_FIELDS = defineFields({
   },
 });
 
+/** The deposit paid online when booking (decision 0186); its nature is `depositKind` above. */
+export const SESSION_TYPE_DEPOSIT_FIELDS = defineFields({
+  depositAmount: {
+    kind: "choice",
+    label: "Paiement en ligne à la réservation",
+    choices: [
+      { value: "", label: "Aucun : rien à payer en ligne" },
+      { value: "fixed", label: "Un montant fixe" },
+      { value: "percent", label: "Un pourcentage du prix" },
+      { value: "full", label: "Le prix entier" },
+    ],
+    message: "Choisissez ce qui se paie en ligne",
+    initial: "",
+    stored: false,
+  },
+  depositEuros: {
+    kind: "number",
+    label: "Montant fixe",
+    min: 0,
+    max: 10000,
+    unit: "€",
+    initial: 0,
+    stored: false,
+  },
+  depositPercent: {
+    kind: "number",
+    label: "Pourcentage du prix",
+    min: 0,
+    max: 100,
+    unit: "%",
+    initial: 30,
+    stored: false,
+  },
+  sessionPriceEuros: {
+    kind: "number",
+    label: "Prix de la séance",
+    min: 0,
+    max: 100000,
+    unit: "€",
+    initial: 0,
+    hint: "Pour un pourcentage ou le prix entier.",
+    stored: false,
+  },
+  depositCard: { kind: "boolean", label: "Carte bancaire", stored: false },
+  depositTransfer: { kind: "boolean", label: "Virement", stored: false },
+  depositStudio: { kind: "boolean", label: "Au studio", stored: false },
+  depositTransferHours: {
+    kind: "number",
+    label: "Délai du virement",
+    min: 1,
+    max: 720,
+    unit: "heures",
+    initial: 48,
+    hint: "Le créneau reste bloqué pendant ce délai ; sans virement reçu, il se libère.",
+    stored: false,
+  },
+  depositRefundAtOnce: {
+    kind: "boolean",
+    label: "Rembourser aussitôt une annulation faite à temps",
+    hint: "Sinon, le remboursement vous est proposé sur la page de la réservation.",
+    stored: false,
+  },
+});
+
+const DEPOSIT_METHOD_FIELDS = {
+  card: "depositCard",
+  transfer: "depositTransfer",
+  studio: "depositStudio",
+} as const;
+
 const FORM_TABLES = [
   SESSION_TYPE_FIELDS,
   SESSION_TYPE_TIMING_FIELDS,
   SESSION_TYPE_BOOKING_FIELDS,
+  SESSION_TYPE_DEPOSIT_FIELDS,
 ] as const;
 
 /** What the session type's history calls each stored field. */
 export const SESSION_TYPE_HISTORY_LABELS: Record<string, string> = Object.assign(
   {},
   ...FORM_TABLES.map((table) => table.historyLabels),
-  { studioIds: "Studios", bookableHours: "Horaires réservables", questions: "Questions" },
+  {
+    studioIds: "Studios",
+    bookableHours: "Horaires réservables",
+    questions: "Questions",
+    deposit: "Paiement en ligne à la réservation",
+  },
 );
 
 /** A new session type's fields: `SESSION_TYPE_DEFAULTS`, every studio ticked. */
@@ -275,8 +358,9 @@ export function sessionTypeFormValues(value: SessionTypeValue): Record<string, s
         : "acompte"
       : value.depositText
         ? "acompte"
-        : "",
+        : (value.deposit?.nature ?? ""),
     depositText: deposit ? (deposit[2] ?? "") : (value.depositText ?? ""),
+    ...depositFormFields(value.deposit ?? null),
   };
   const values: Record<string, string> = {
     ...Object.assign({}, ...FORM_TABLES.map((table) => tableValues(table, fields))),
@@ -297,6 +381,61 @@ export function sessionTypeFormValues(value: SessionTypeValue): Record<string, s
     values[questionField(index, "options")] = question.options.join("\n");
   });
   return values;
+}
+
+/** A stored deposit rule as the form's fields (a type without one: the fields' first values). */
+function depositFormFields(rule: DepositRule | null): Record<string, unknown> {
+  if (!rule) return {};
+  return {
+    depositAmount: rule.amount,
+    depositEuros: rule.amount === "fixed" ? rule.value / 100 : 0,
+    depositPercent: rule.amount === "percent" ? rule.value : 30,
+    sessionPriceEuros: rule.priceCents === null ? 0 : rule.priceCents / 100,
+    depositCard: rule.methods.includes("card"),
+    depositTransfer: rule.methods.includes("transfer"),
+    depositStudio: rule.methods.includes("studio"),
+    depositTransferHours: rule.transferHours,
+    depositRefundAtOnce: rule.refundAtOnce,
+  };
+}
+
+/**
+ * The deposit the fields describe, or the fields' errors: an amount above zero, a price for a
+ * percentage or the whole price, arrhes or acompte named, at least one method.
+ */
+function readDeposit(
+  data: Record<string, unknown>,
+  nature: string | undefined,
+  errors: FieldErrors,
+): DepositRule | null {
+  const amount = data.depositAmount;
+  if (amount !== "fixed" && amount !== "percent" && amount !== "full") return null;
+  if (!DEPOSIT_NATURES.includes(nature as never)) {
+    errors.depositKind = "Dites s'il s'agit d'arrhes ou d'un acompte";
+  }
+  const euros = Number(data.depositEuros ?? 0);
+  const percent = Number(data.depositPercent ?? 0);
+  const price = Number(data.sessionPriceEuros ?? 0);
+  if (amount === "fixed" && !(euros > 0) && !errors.depositEuros) {
+    errors.depositEuros = "Indiquez un montant d'au moins 1 €";
+  }
+  if (amount === "percent" && !(percent > 0) && !errors.depositPercent) {
+    errors.depositPercent = "Indiquez un pourcentage entre 1 et 100";
+  }
+  if (amount !== "fixed" && !(price > 0) && !errors.sessionPriceEuros) {
+    errors.sessionPriceEuros = "Indiquez le prix de la séance pour calculer ce qui se paie";
+  }
+  const methods = PAYMENT_METHODS.filter((method) => data[DEPOSIT_METHOD_FIELDS[method]] === true);
+  if (methods.length === 0) errors.depositCard = "Cochez au moins un moyen de paiement";
+  return {
+    amount,
+    value: amount === "fixed" ? euros * 100 : amount === "percent" ? percent : 0,
+    priceCents: amount === "fixed" ? null : price * 100,
+    nature: nature === "arrhes" ? "arrhes" : "acompte",
+    methods,
+    transferHours: Number(data.depositTransferHours ?? 48),
+    refundAtOnce: data.depositRefundAtOnce === true,
+  };
 }
 
 /** How many question rows the fields hold (at most MAX_QUESTIONS). */
@@ -365,7 +504,12 @@ export function parseSessionTypeForm(
   const type = readFields(SESSION_TYPE_FIELDS, values);
   const timing = readFields(SESSION_TYPE_TIMING_FIELDS, values);
   const booking = readFields(SESSION_TYPE_BOOKING_FIELDS, values);
+  const depositFields = readFields(SESSION_TYPE_DEPOSIT_FIELDS, values);
   const errors: FieldErrors = { ...type.errors, ...timing.errors, ...booking.errors };
+  const online = ["fixed", "percent", "full"].includes(depositFields.data.depositAmount ?? "");
+  // The deposit's figures are read only when something is paid online.
+  if (online) Object.assign(errors, depositFields.errors);
+  const deposit = online ? readDeposit(depositFields.data, booking.data.depositKind, errors) : null;
 
   // The name is required unless the address is typed; an address left empty comes from the name.
   const name = type.data.name ?? "";
@@ -385,7 +529,9 @@ export function parseSessionTypeForm(
   const depositDetail = booking.data.depositText ?? "";
   let depositText: string | null = null;
   if (depositKind === "acompte" || depositKind === "arrhes") {
-    if (depositDetail === "" && !errors.depositText) {
+    // Paid online, the page says the amount itself: the owner's sentence is optional then.
+    if (deposit && depositDetail === "") depositText = null;
+    else if (depositDetail === "" && !errors.depositText) {
       errors.depositText = "Indiquez le montant et comment le régler (exemple : 30 € au studio)";
     } else if (!errors.depositText)
       depositText = `${DEPOSIT_LABELS[depositKind]} : ${depositDetail}`;
@@ -466,6 +612,7 @@ export function parseSessionTypeForm(
       studioIds,
       ...settings,
       depositText,
+      deposit,
       questions,
       bookableHours: Object.keys(bookableHours).length > 0 ? bookableHours : null,
     } as SessionTypeValue,

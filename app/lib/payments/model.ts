@@ -6,7 +6,14 @@
 export const CURRENCY = "EUR";
 
 /** What is sold. Gift vouchers first; deposits and gallery photos use the same orders. */
-export const ORDER_KINDS = ["voucher", "gallery_photos"] as const;
+export const ORDER_KINDS = [
+  "voucher",
+  // A client gallery's extra photos (decision 0184).
+  "gallery_photos",
+  // A booking's deposit, and its balance paid at the studio (decision 0186).
+  "booking_deposit",
+  "booking_balance",
+] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 
 /**

@@ -23,6 +23,7 @@ import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
+import { bookingOfDeposit } from "~/server/booking/deposits.server";
 
 /*
  * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
@@ -35,8 +36,10 @@ const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 async function orderOf(token: string): Promise<OrderPage> {
   const page = await findOrderByToken(token);
-  // A voucher's order, or a client's extra photos (decision 0184: the same page, without a voucher).
-  if (!page || (page.order.kind !== "voucher" && page.order.kind !== "gallery_photos")) {
+  // A voucher's order, a client's extra photos (decision 0184: the same page, without a voucher) and a
+  // booking's deposit (decision 0186) have their buyer's page.
+  const buyerPages = ["voucher", "gallery_photos", "booking_deposit"];
+  if (!page || !buyerPages.includes(page.order.kind)) {
     throw data(null, NOT_FOUND_INIT);
   }
   return page;
@@ -87,8 +90,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     voucher?.status === "active" &&
     voucher.balanceCents === voucher.valueCents &&
     isWithinWithdrawalPeriod(order.createdAt, now());
+  const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
   return {
     token: params.token,
+    /** A booking's deposit: her booking's page (decision 0186). */
+    booking: booking ? { href: booking.href, waiting: booking.state === "awaiting_payment" } : null,
     status: ORDER_STATUS_LABELS[order.status],
     paid: order.status === "paid",
     awaiting: order.status === "awaiting_payment",
@@ -136,7 +142,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : null,
     invoices: (await invoicesOfOrder(order.id)).map((invoice) => ({
       number: invoice.number,
-      title: `${invoice.kind === "credit_note" ? "Avoir" : "Facture"} ${invoice.number}`,
+      title: `${invoice.kind === "credit_note" ? "Avoir" : invoice.kind === "deposit" ? "Facture d'acompte" : "Facture"} ${invoice.number}`,
       issuedOn: dateTimeFr(invoice.issuedAt),
       amount: formatCents(invoice.ttcCents),
       href: orderInvoicePath(params.token, invoice.number),
@@ -159,6 +165,19 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = (await request.formData()).get("intent");
   try {
     if (intent === "payer" && order.method === "card") {
+      // A deposit is paid while its booking still holds the slot (decision 0186).
+      if (order.kind === "booking_deposit") {
+        const booking = await bookingOfDeposit(order.id);
+        if (booking?.state !== "awaiting_payment") {
+          return data(
+            {
+              error:
+                "Le délai de paiement de cette réservation est passé : le créneau a été libéré et rien n'a été débité. Réservez à nouveau sur le site.",
+            },
+            { status: 409 },
+          );
+        }
+      }
       const checkout = await retryCheckout(order.id);
       if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
       return data(

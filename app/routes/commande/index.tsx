@@ -80,7 +80,9 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           <p>
             {order.gallery
               ? "Merci ! Vos photos sont débloquées."
-              : "Merci ! Votre bon cadeau est prêt."}
+              : order.booking
+                ? "Merci ! Votre réservation est confirmée : l'e-mail de confirmation est en route."
+                : "Merci ! Votre bon cadeau est prêt."}
           </p>
         </Notice>
       ) : null}
@@ -97,6 +99,17 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           </Link>
         </p>
       ) : null}
+      {order.booking ? (
+        <p>
+          {order.booking.waiting
+            ? "Votre créneau vous est gardé jusqu'à la fin du délai de paiement. "
+            : null}
+          <a href={order.booking.href} className="underline">
+            Voir ma réservation
+          </a>
+        </p>
+      ) : null}
+
       <section aria-labelledby="etat" className="space-y-3">
         <h2 id="etat" className="text-xl font-semibold">
           État : {order.status}

@@ -9,6 +9,7 @@ import { parseIsoDay } from "~/lib/dates";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
 import { paidByVoucherLine } from "~/server/booking/vouchers.server";
+import { depositForClient } from "~/server/booking/deposits.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { freeDaysOfMonth, freeTimesOf, type FreeMonth } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
@@ -90,6 +91,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         included: offer.included,
       },
       paidBy: managed.voucherCode ? paidByVoucherLine(managed.voucherCode) : null,
+      /** Its deposit and the rules she accepted (decision 0186). */
+      deposit: await depositForClient(booking, type.cutoffHours),
       changeUntil: instantLabelFr(
         new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
       ),

@@ -84,6 +84,25 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
               <dd>{loaderData.paidBy}</dd>
             </>
           ) : null}
+          {loaderData.deposit ? (
+            <>
+              <dt className="font-semibold">Paiement</dt>
+              <dd className="space-y-1">
+                {loaderData.deposit.lines.map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+                {loaderData.deposit.orderHref ? (
+                  <p>
+                    <a href={loaderData.deposit.orderHref} className="underline">
+                      {loaderData.deposit.waiting
+                        ? "Payer ou reprendre le paiement"
+                        : "Votre paiement et sa facture"}
+                    </a>
+                  </p>
+                ) : null}
+              </dd>
+            </>
+          ) : null}
           <dt className="font-semibold">Au nom de</dt>
           <dd>{booking.clientName}</dd>
           <dt className="font-semibold">État</dt>

@@ -1,3 +1,4 @@
+import { depositCents, depositRuleOf, depositSummary } from "~/lib/booking/deposit";
 import { data } from "react-router";
 import type { Route } from "./+types/coordonnees";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
@@ -16,6 +17,15 @@ import { siteContent } from "~/server/content/site-content.server";
 import { sessionOffer } from "~/lib/booking/offer";
 import { clientAddressContext } from "~/server/context";
 
+/** The deposit the page announces (decision 0186); null without one. */
+const depositOf = (type: { deposit: unknown }, cardAccepted: boolean) => {
+  const rule = depositRuleOf(type.deposit);
+  if (!rule || depositCents(rule) <= 0) return null;
+  // A card only while the owner accepts cards (her payment settings, decision 0166).
+  const methods = rule.methods.filter((method) => method !== "card" || cardAccepted);
+  return depositSummary({ ...rule, methods: methods.length > 0 ? methods : rule.methods });
+};
+
 async function resolve(
   request: Request,
   params: Route.LoaderArgs["params"],
@@ -30,7 +40,8 @@ async function resolve(
   // The price card's price when the type is its offer (decision 0127).
   const offer = sessionOffer(content.documents.prices, type);
   const vouchers = await sessionVouchersRedeemable(type.id, studio.id);
-  return { studio, type, slot, privateToken, offer, vouchers };
+  const cardAccepted = content.documents.payments.card;
+  return { studio, type, slot, privateToken, offer, vouchers, cardAccepted };
 }
 
 /** The time posted: an alternative's button (after a slot was taken) names its own, else the address's. */
@@ -42,7 +53,7 @@ const postedSlot = (formData: FormData, fallback: string) => {
 type Resolved = Awaited<ReturnType<typeof resolve>>;
 
 /** What every answer of the page holds: the studio, the type, the time and its questions. */
-function pageData({ studio, type, slot, privateToken, offer, vouchers }: Resolved) {
+function pageData({ studio, type, slot, privateToken, offer, vouchers, cardAccepted }: Resolved) {
   const questions = bookingQuestionsSchema.safeParse(type.questions);
   return {
     studio: {
@@ -58,6 +69,7 @@ function pageData({ studio, type, slot, privateToken, offer, vouchers }: Resolve
       priceText: offer.price,
       included: offer.included,
       depositText: type.depositText,
+      deposit: depositOf(type, cardAccepted),
       request: type.mode === "request",
       responseDeadlineHours: type.responseDeadlineHours,
       cancellationCutoffHours: type.cancellationCutoffHours,
@@ -111,6 +123,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     slot: postedSlot(formData, resolved.slot),
     privateToken: resolved.privateToken,
     clientAddress: context.get(clientAddressContext),
+    cardAccepted: resolved.cardAccepted,
   });
   if (answer instanceof Response) return answer;
   return data(answer.answer, { status: answer.status });

@@ -101,6 +101,7 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
           message={actionData?.message ?? null}
           request={type.request}
           depositText={type.depositText}
+          deposit={type.deposit}
           cutoffHours={type.cancellationCutoffHours}
           responseDeadlineHours={type.responseDeadlineHours}
           alternatives={alternatives}

@@ -1,6 +1,6 @@
 import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
 import {
   bookingClientSchema,
@@ -21,6 +21,13 @@ import {
   type SlotRules,
 } from "~/lib/booking/slots";
 import { isUuid } from "~/lib/forms";
+import {
+  CARD_HOLD_MINUTES,
+  depositCents,
+  depositRuleOf,
+  type DepositRule,
+} from "~/lib/booking/deposit";
+import type { PaymentMethod } from "~/lib/payments/model";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
@@ -39,7 +46,13 @@ import {
   slotRulesOf,
   type BookingContext,
 } from "./availability.server";
-import { queueBookingMails } from "./emails.server";
+import {
+  createDepositOrder,
+  releaseUnpaidBooking,
+  settleDepositOnCancellation,
+  type DepositOnCancellation,
+} from "./deposits.server";
+import { queueBookingMails, queueClientMail } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
   deleteBookingOccupancies,
@@ -147,7 +160,8 @@ async function lockBooking(tx: Tx, bookingId: string) {
   return row;
 }
 
-const isActive = (state: BookingState) => state === "pending" || state === "confirmed";
+const isActive = (state: BookingState) =>
+  state === "pending" || state === "confirmed" || state === "awaiting_payment";
 
 /**
  * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
@@ -351,12 +365,17 @@ export type NewBooking = {
    * booking and the voucher's use are made together or not at all; refused: VoucherCodeRefusedError.
    */
   voucherCode?: string;
+  /**
+   * How the client pays the type's deposit (decision 0186), one of the methods it allows. A card or a
+   * transfer makes the booking `awaiting_payment`, holding its slot for the payment window.
+   */
+  paymentMethod?: string;
   now?: Date;
 };
 
 export type CreatedBooking = {
   id: string;
-  state: "pending" | "confirmed";
+  state: "pending" | "confirmed" | "awaiting_payment";
   startsAt: Date;
   endsAt: Date;
   photographerId: string;
@@ -364,6 +383,8 @@ export type CreatedBooking = {
   respondBy: Date | null;
   /** The raw manage token for /reservation/{token}: returned this once, stored only hashed. */
   manageToken: string;
+  /** The deposit to ask for now (decision 0186), null: none (none set, a request, a voucher, the owner). */
+  deposit: { rule: DepositRule; method: PaymentMethod; cents: number } | null;
 };
 
 /**
@@ -402,6 +423,18 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const typedCode = (input.voucherCode ?? "").trim();
   const parsedCode = typedCode ? parseVoucherCode(typedCode) : null;
   if (parsedCode && !parsedCode.ok) fieldErrors.voucherCode = parsedCode.message;
+  // The type's deposit (decision 0186): asked of a client booking at once without a voucher; a request
+  // is asked once accepted; a session voucher pays the whole session.
+  const depositRule = depositRuleOf(sessionType.deposit);
+  const depositAsked =
+    depositRule !== null && depositCents(depositRule) > 0 && !byOwner && !typedCode;
+  // A request's client chooses her method now; she pays once the owner accepts.
+  const paymentMethod = depositAsked
+    ? depositRule.methods.find((method) => method === input.paymentMethod)
+    : undefined;
+  if (depositAsked && !paymentMethod) {
+    fieldErrors.paymentMethod = "Choisissez l'un des moyens de paiement proposés.";
+  }
   const internalNote = byOwner ? (input.internalNote ?? "").trim() : "";
   if (internalNote.length > INTERNAL_NOTE_MAX) {
     fieldErrors.internalNote = NOTE_TOO_LONG;
@@ -427,6 +460,12 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
   const isRequest = !byOwner && sessionType.mode === "request";
   // The owner answers before the deadline, and in any case before the session; never in the night (0125).
+  // A card or a transfer holds the slot for its payment window, never beyond the start (decision 0186).
+  const awaitsPayment = !isRequest && (paymentMethod === "card" || paymentMethod === "transfer");
+  const paymentWindow =
+    paymentMethod === "card"
+      ? CARD_HOLD_MINUTES * MINUTE
+      : (depositRule?.transferHours ?? 0) * HOUR;
   const respondBy = isRequest
     ? daytimeDeadline(
         new Date(
@@ -434,8 +473,10 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         ),
         startsAt,
       )
-    : null;
-  const state = isRequest ? "pending" : "confirmed";
+    : awaitsPayment
+      ? new Date(Math.min(now.getTime() + paymentWindow, resolved.start))
+      : null;
+  const state = isRequest ? "pending" : awaitsPayment ? "awaiting_payment" : "confirmed";
   const id = randomUUID();
   // Derived from the id (decision 0115): later e-mails can give the link again; only its hash is stored.
   const manageToken = await manageTokenFor(id);
@@ -466,6 +507,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         clientMail: mailClient,
         answers: checked.answers,
         consentAt: input.consentAt,
+        depositRules: depositAsked ? depositRule : null,
         manageTokenHash: manageTokenHash(manageToken),
         createdAt: now,
         updatedAt: now,
@@ -502,14 +544,22 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
       {
         ...(mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" }),
         ...(voucherCode ? { voucherCode } : {}),
+        ...(paymentMethod ? { paymentMethod } : {}),
       },
     );
-    await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
-      toClient: mailClient,
-    });
+    // Awaiting its payment, the booking is not made yet: its e-mails go when paid (decision 0186).
+    if (!awaitsPayment) {
+      await queueBookingMails(tx, id, isRequest ? "requested" : "booked", by.actor, {
+        toClient: mailClient,
+      });
+    }
     return { id, photographerId };
   });
-  return { ...created, state, startsAt, endsAt, respondBy, manageToken };
+  const deposit =
+    depositRule && paymentMethod && !isRequest
+      ? { rule: depositRule, method: paymentMethod, cents: depositCents(depositRule) }
+      : null;
+  return { ...created, state, startsAt, endsAt, respondBy, manageToken, deposit };
 }
 
 /**
@@ -522,15 +572,28 @@ export async function acceptRequest(
   by: Extract<BookingAuthor, { actor: "owner" }>,
   now = new Date(),
 ): Promise<void> {
-  await inTransaction(async (tx) => {
+  const accepted = await inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
+    // A deposit is asked only now (decision 0186): by card or transfer the booking waits for it, its
+    // slot held for the owner's transfer hours (the client reads the e-mail first), never past the start.
+    const method = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
+    const payUntil =
+      booking.depositRules && (method === "card" || method === "transfer")
+        ? new Date(
+            Math.min(
+              now.getTime() + booking.depositRules.transferHours * HOUR,
+              booking.startsAt.getTime(),
+            ),
+          )
+        : null;
     const candidates = await photographersOf(tx, booking.studioId, booking.photographerId);
     await lockOccupants(tx, { studioIds: [booking.studioId], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
     const held = await tx.execute(
-      sql`update booking_occupancies set holds_until = null where booking_id = ${booking.id}::uuid`,
+      sql`update booking_occupancies set holds_until = ${payUntil?.toISOString() ?? null}::timestamptz
+        where booking_id = ${booking.id}::uuid`,
     );
     if (!held.rowCount) {
       const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
@@ -542,7 +605,7 @@ export async function acceptRequest(
           end: booking.endsAt,
           bufferBeforeMinutes: booking.bufferBeforeMinutes,
           bufferAfterMinutes: booking.bufferAfterMinutes,
-          holdsUntil: null,
+          holdsUntil: payUntil,
         }),
       );
       if (photographerId !== booking.photographerId) {
@@ -552,11 +615,32 @@ export async function acceptRequest(
     // The client's calendar turns the tentative event into a confirmed one: a new SEQUENCE.
     await tx
       .update(bookings)
-      .set({ state: "confirmed", icsSequence: booking.icsSequence + 1, updatedAt: now })
+      .set({
+        state: payUntil ? "awaiting_payment" : "confirmed",
+        ...(payUntil ? { respondBy: payUntil } : {}),
+        icsSequence: booking.icsSequence + 1,
+        updatedAt: now,
+      })
       .where(eq(bookings.id, booking.id));
     await addEvent(tx, booking.id, "accepted", by);
-    await queueBookingMails(tx, booking.id, "accepted", "owner");
+    // With a deposit the e-mail waits for its order, whose link it carries.
+    if (!method) await queueBookingMails(tx, booking.id, "accepted", "owner");
+    return { method, clientMail: booking.clientMail };
   });
+  if (accepted.method) {
+    await createDepositOrder({ bookingId, method: accepted.method, now });
+    if (accepted.clientMail) await queueClientMail({ bookingId, event: "accepted" });
+  }
+}
+
+/** The method the client chose when she asked (her request's history line). */
+async function requestedMethod(tx: Tx, bookingId: string): Promise<PaymentMethod | null> {
+  const [row] = await tx
+    .select({ detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "requested")));
+  const method = row?.detail.paymentMethod;
+  return method === "card" || method === "transfer" || method === "studio" ? method : null;
 }
 
 /**
@@ -569,13 +653,25 @@ export async function acceptRequest(
 export async function expireLapsedRequests(now = new Date()): Promise<number> {
   return inTransaction(async (tx) => {
     const lapsed = await tx
-      .select({ id: bookings.id, icsSequence: bookings.icsSequence })
+      .select({
+        id: bookings.id,
+        icsSequence: bookings.icsSequence,
+        state: bookings.state,
+        clientMail: bookings.clientMail,
+      })
       .from(bookings)
-      .where(and(eq(bookings.state, "pending"), lte(bookings.respondBy, now)))
+      .where(
+        and(inArray(bookings.state, ["pending", "awaiting_payment"]), lte(bookings.respondBy, now)),
+      )
       .orderBy(asc(bookings.respondBy))
       .limit(200)
       .for("update", { skipLocked: true });
     for (const booking of lapsed) {
+      // A deposit's payment window closed (decision 0186): freed, the client told nothing was charged.
+      if (booking.state === "awaiting_payment") {
+        await releaseUnpaidBooking(tx, booking);
+        continue;
+      }
       await deleteBookingOccupancies(tx, booking.id);
       await giveBackSessionVoucher(tx, booking.id);
       await tx
@@ -624,9 +720,9 @@ export async function cancelBooking(
   bookingId: string,
   by: BookingAuthor,
   options: { message?: string; now?: Date } = {},
-): Promise<{ icsSequence: number; mailed: boolean }> {
+): Promise<{ icsSequence: number; mailed: boolean; deposit: DepositOnCancellation }> {
   const now = options.now ?? new Date();
-  return inTransaction(async (tx) => {
+  const done = await inTransaction(async (tx) => {
     const { booking, cutoffHours } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     checkCutoff(by, booking.startsAt, cutoffHours, now);
@@ -650,8 +746,12 @@ export async function cancelBooking(
     );
     const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
     await queueBookingMails(tx, booking.id, "cancelled", by.actor, { toClient: mailed });
-    return { icsSequence, mailed };
+    const inTime = now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR;
+    return { icsSequence, mailed, inTime };
   });
+  // Its deposit once the cancellation is committed (a refund asks the provider; decision 0186).
+  const deposit = await settleDepositOnCancellation(bookingId, by.actor, done.inTime);
+  return { icsSequence: done.icsSequence, mailed: done.mailed, deposit };
 }
 
 /** Moves a client may make of one booking in 24 hours (decision 0123); then she calls the studio. */
@@ -764,7 +864,10 @@ export async function moveBooking(
         end: endsAt,
         bufferBeforeMinutes: booking.bufferBeforeMinutes,
         bufferAfterMinutes: booking.bufferAfterMinutes,
-        holdsUntil: booking.state === "pending" ? booking.respondBy : null,
+        holdsUntil:
+          booking.state === "pending" || booking.state === "awaiting_payment"
+            ? booking.respondBy
+            : null,
       }),
     );
     const icsSequence = booking.icsSequence + 1;

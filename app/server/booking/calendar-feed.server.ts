@@ -58,6 +58,7 @@ export async function isCalendarFeedToken(token: unknown): Promise<boolean> {
 
 const STATUS: Record<BookingState, ICalEventStatus> = {
   pending: ICalEventStatus.TENTATIVE,
+  awaiting_payment: ICalEventStatus.TENTATIVE,
   confirmed: ICalEventStatus.CONFIRMED,
   done: ICalEventStatus.CONFIRMED,
   no_show: ICalEventStatus.CONFIRMED,

@@ -9,7 +9,7 @@ import { sessionOffer, type SessionOffer } from "~/lib/booking/offer";
 import { sellerLine } from "~/lib/legal/seller";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, sessionTypes, studios } from "../db/schema";
+import { bookingEvents, bookings, orders, sessionTypes, studios } from "../db/schema";
 import { env } from "../env.server";
 import type { Executor } from "../jobs/queue.server";
 import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
@@ -17,6 +17,11 @@ import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
 import { paidByVoucherLine, voucherCodeOfBooking } from "./vouchers.server";
+import { nextFreeTimes } from "./visitor.server";
+import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import { formatCents } from "~/lib/prices";
+import { invoicesOfOrder } from "../invoices/orders.server";
+import { orderPageUrl } from "../payments/emails.server";
 
 /*
  * The e-mails of online booking (decision 0115), queued by the booking functions inside their own
@@ -28,7 +33,16 @@ import { paidByVoucherLine, voucherCodeOfBooking } from "./vouchers.server";
 
 /** What happened to a booking, as the e-mails tell it. */
 export type BookingMailEvent =
-  "booked" | "requested" | "accepted" | "declined" | "expired" | "moved" | "cancelled";
+  | "booked"
+  | "requested"
+  | "accepted"
+  | "declined"
+  | "expired"
+  | "moved"
+  | "cancelled"
+  // A deposit's payment window closed unpaid; a payment came once the slot was gone (decision 0186).
+  | "payment_expired"
+  | "slot_lost";
 export type ReminderKind = "48h" | "2h";
 
 type ClientMailJob = {
@@ -178,6 +192,8 @@ function clientWording(
   loaded: Loaded,
   event: ClientMailJob["event"],
   message: string | null,
+  alternatives: readonly string[] = [],
+  payLink: string | null = null,
 ): Wording {
   const { booking, typeName, studio } = loaded;
   const when = instantLabelFr(booking.startsAt);
@@ -206,6 +222,17 @@ function clientWording(
         ],
       };
     case "accepted":
+      if (booking.state === "awaiting_payment" && payLink) {
+        return {
+          subject: `Demande acceptée : réglez votre paiement pour confirmer (${when})`,
+          heading: "Votre demande est acceptée",
+          lines: [
+            `Le studio a accepté votre demande : « ${typeName} » au ${studio.name}, le ${when}.`,
+            `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`,
+            "Sans paiement dans ce délai, le créneau est libéré et rien n'est débité.",
+          ],
+        };
+      }
       return {
         subject: `Votre séance est confirmée : ${when}`,
         heading: "Votre séance est confirmée",
@@ -230,6 +257,31 @@ function clientWording(
         lines: [
           `Le studio n'a pas pu répondre à temps à votre demande du ${when} pour « ${typeName} » : ce créneau ne vous est plus réservé.`,
           `Vous pouvez choisir un créneau sur le site, le même s'il est encore libre, ou appeler le studio au ${studio.phone}.`,
+        ],
+      };
+    case "payment_expired":
+      return {
+        subject: "Réservation non confirmée : paiement non reçu",
+        heading: "Votre réservation n'a pas été confirmée",
+        lines: [
+          `Le paiement de votre ${sessionOfTypeFr(typeName)} au ${studio.name} du ${when} n'est pas arrivé dans le délai : le créneau est libéré et rien n'a été débité.`,
+          `Vous pouvez réserver à nouveau sur le site, le même créneau s'il est encore libre, ou appeler le studio au ${studio.phone}.`,
+        ],
+      };
+    case "slot_lost":
+      return {
+        subject: "Votre paiement vous est remboursé : le créneau n'était plus libre",
+        heading: "Toutes nos excuses : votre paiement vous est remboursé",
+        lines: [
+          `Votre paiement pour la ${sessionOfTypeFr(typeName)} au ${studio.name} du ${when} est arrivé après la fin du délai de paiement, et ce créneau a été réservé entre-temps par quelqu'un d'autre.`,
+          "Nous vous remboursons la somme entière, sur le même moyen de paiement, et vous prions de nous excuser.",
+          ...(alternatives.length > 0
+            ? [
+                `Prochains horaires libres : ${alternatives.join(" ; ")}. Réservez sur le site ou appelez le studio au ${studio.phone}.`,
+              ]
+            : [
+                `Pour choisir un autre créneau, réservez sur le site ou appelez le studio au ${studio.phone}.`,
+              ]),
         ],
       };
     case "moved":
@@ -258,6 +310,46 @@ function clientWording(
           `Nous vous attendons le ${when} au ${studio.name} pour votre ${sessionOfTypeFr(typeName)}.`,
         ],
       };
+  }
+}
+
+/**
+ * The deposit paid (decision 0186): its amount and its invoice's PDF (or the order's page until the
+ * invoice is issued: the seller's identity incomplete, decision 0181).
+ */
+async function depositLines(booking: Loaded["booking"]): Promise<string[]> {
+  if (!booking.depositOrderId || !booking.depositRules) return [];
+  const [order] = await db()
+    .select({ status: orders.status, amountCents: orders.amountCents })
+    .from(orders)
+    .where(eq(orders.id, booking.depositOrderId));
+  if (!order || order.status !== "paid") return [];
+  const page = await orderPageUrl(booking.depositOrderId);
+  const invoice = (await invoicesOfOrder(booking.depositOrderId)).find(
+    (candidate) => candidate.kind !== "credit_note",
+  );
+  const word = DEPOSIT_NATURE_LABELS[booking.depositRules.nature];
+  return [
+    `${word} payé${booking.depositRules.nature === "arrhes" ? "es" : ""} : ${formatCents(order.amountCents)}`,
+    invoice
+      ? `Facture : ${page}/facture/${invoice.number}.pdf`
+      : `Votre paiement et sa facture : ${page}`,
+    `${DEPOSIT_MEANINGS[booking.depositRules.nature]}`,
+  ];
+}
+
+/** The next free times of the booking's type at its studio, for the apology of a lost slot. */
+async function nextTimesFor(booking: Loaded["booking"]): Promise<string[]> {
+  try {
+    const day = new Date().toISOString().slice(0, 10);
+    const times = await nextFreeTimes(
+      { studioId: booking.studioId, sessionTypeId: booking.sessionTypeId, privateToken: null },
+      day,
+    );
+    return times.slice(0, 5).map((slot) => instantLabelFr(slot.start));
+  } catch {
+    // A type archived or private since: the e-mail says to book on the site.
+    return [];
   }
 }
 
@@ -295,7 +387,12 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     job.event === "declined" || job.event === "cancelled"
       ? await lastMessage(booking.id, job.event)
       : null;
-  const wording = clientWording(loaded, job.event, message);
+  const alternatives = job.event === "slot_lost" ? await nextTimesFor(booking) : [];
+  const payLink =
+    job.event === "accepted" && booking.state === "awaiting_payment" && booking.depositOrderId
+      ? await orderPageUrl(booking.depositOrderId)
+      : null;
+  const wording = clientWording(loaded, job.event, message, alternatives, payLink);
   const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
   const active = booking.state === "pending" || booking.state === "confirmed";
   const duration = durationLabelFr(
@@ -316,6 +413,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `État : ${BOOKING_STATE_LABELS[booking.state]}`,
     // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
     ...(loaded.depositText && active ? [loaded.depositText] : []),
+    ...(await depositLines(booking)),
   ];
   // The client may change it online until the cut-off; past it, the link only shows it.
   const changeUntil = new Date(booking.startsAt.getTime() - loaded.cutoffHours * 3_600_000);
@@ -383,6 +481,8 @@ const OWNER_SUBJECTS: Record<BookingMailEvent, string> = {
   accepted: "Demande acceptée",
   declined: "Demande refusée",
   expired: "Demande expirée sans réponse",
+  payment_expired: "Réservation non payée dans le délai",
+  slot_lost: "Paiement arrivé après la libération du créneau (remboursé)",
   moved: "Réservation déplacée par le client",
   cancelled: "Réservation annulée par le client",
 };

@@ -4,6 +4,7 @@ import { formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import type { SessionTypeValue } from "~/lib/booking/session-type-form";
 import { bookableHoursSchema, bookingQuestionsSchema } from "~/lib/booking/session-types";
+import { depositRuleOf } from "~/lib/booking/deposit";
 import type { Author } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { contentRevisions, sessionTypes, sessionTypeStudios } from "../db/schema";
@@ -80,6 +81,7 @@ export function sessionTypeValue(row: SessionTypeRow): SessionTypeValue {
     mode: row.mode,
     responseDeadlineHours: row.responseDeadlineHours,
     depositText: row.depositText,
+    deposit: depositRuleOf(row.deposit),
     visibility: row.visibility,
     questions: questions.success ? questions.data : [],
     bookableHours: hours?.success ? hours.data : null,
@@ -121,6 +123,7 @@ export async function saveSessionType(
     mode: value.mode,
     responseDeadlineHours: value.responseDeadlineHours,
     depositText: value.depositText,
+    deposit: value.deposit ?? null,
     visibility: value.visibility,
     questions,
     bookableHours: value.bookableHours,

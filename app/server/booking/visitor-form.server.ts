@@ -12,6 +12,7 @@ import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
 import { createBooking } from "./bookings.server";
+import { createDepositOrder } from "./deposits.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
   activeBookingsOf,
@@ -68,6 +69,8 @@ export async function submitBookingForm(input: {
   slot: string;
   privateToken: string | null;
   clientAddress: string;
+  /** Whether the owner accepts cards now (her payment settings): else a card deposit is refused. */
+  cardAccepted?: boolean;
 }): Promise<{ status: number; answer: BookingFormAnswer } | Response> {
   const values = postedValues(input.formData);
   const refuse = (
@@ -114,6 +117,12 @@ export async function submitBookingForm(input: {
     return refuse(429, VOUCHER_LIMIT_MESSAGE, { voucherCode: VOUCHER_LIMIT_MESSAGE });
   }
 
+  if (values.paymentMethod === "card" && input.cardAccepted === false) {
+    const message =
+      "Le paiement par carte n'est pas proposé pour le moment : choisissez un autre moyen.";
+    return refuse(400, message, { paymentMethod: message });
+  }
+
   const questions = bookingQuestionsSchema.safeParse(input.type.questions);
   const answers: Record<string, string> = {};
   for (const question of questions.success ? questions.data : []) {
@@ -130,11 +139,22 @@ export async function submitBookingForm(input: {
       privateToken: input.privateToken,
       maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
       voucherCode,
+      paymentMethod: values.paymentMethod,
     });
     log.info("booking_made", { id: made.id, state: made.state });
     // Only what books counts against the limits.
     await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
     if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
+    if (made.deposit) {
+      // The deposit's order (decision 0186): a card goes to the provider's page, a transfer to the
+      // order's page with the bank details; at the studio the booking stands already.
+      const checkout = await createDepositOrder({
+        bookingId: made.id,
+        method: made.deposit.method,
+      });
+      if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
+      if (made.deposit.method !== "studio") return redirect(`/commande/${checkout.token}`, 303);
+    }
     return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
   } catch (error) {
     if (!(error instanceof BookingRefusedError)) throw error;

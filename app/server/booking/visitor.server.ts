@@ -29,6 +29,7 @@ export type OfferedSessionType = Pick<
   | "includedText"
   | "mode"
   | "depositText"
+  | "deposit"
   | "visibility"
   | "questions"
   | "responseDeadlineHours"
@@ -79,6 +80,7 @@ export function withPreviewedType(
     includedText: value.includedText,
     mode: value.mode,
     depositText: value.depositText,
+    deposit: value.deposit ?? null,
     visibility: value.visibility,
     questions: value.questions,
     responseDeadlineHours: value.responseDeadlineHours,
@@ -105,6 +107,7 @@ const offeredColumns = {
   includedText: sessionTypes.includedText,
   mode: sessionTypes.mode,
   depositText: sessionTypes.depositText,
+  deposit: sessionTypes.deposit,
   visibility: sessionTypes.visibility,
   questions: sessionTypes.questions,
   responseDeadlineHours: sessionTypes.responseDeadlineHours,

@@ -1,4 +1,5 @@
 import { photoSalesOrderKind } from "../galleries/photo-sales.server";
+import { balanceOrderKind, depositOrderKind } from "../booking/deposits.server";
 import { voucherOrderKind } from "../vouchers/order-kind.server";
 import { provideOrderKinds, type OrderKindDefinition } from "../payments/order-kinds.server";
 
@@ -11,6 +12,8 @@ import { provideOrderKinds, type OrderKindDefinition } from "../payments/order-k
 export const ORDER_KIND_DEFINITIONS: readonly OrderKindDefinition[] = [
   voucherOrderKind,
   photoSalesOrderKind,
+  depositOrderKind,
+  balanceOrderKind,
 ];
 
 /** Gives the payments core the list (prepareDatabase: the server, the command line, the tests). */

@@ -28,6 +28,7 @@ import type {
   SessionVisibility,
 } from "../../lib/booking/model";
 import type { BookableHours, BookingQuestion } from "../../lib/booking/session-types";
+import type { DepositRule } from "../../lib/booking/deposit";
 import {
   INVOICE_KINDS,
   INVOICE_SERIES,
@@ -776,6 +777,8 @@ export const sessionTypes = pgTable(
     responseDeadlineHours: integer("response_deadline_hours").notNull().default(48),
     /** « Acompte de 30 € à régler au studio » (no card payment); null: none. */
     depositText: text("deposit_text"),
+    /** The deposit paid online when booking (app/lib/booking/deposit.ts, decision 0186); null: none. */
+    deposit: jsonb("deposit").$type<DepositRule>(),
     visibility: varchar("visibility", { length: 10 })
       .$type<SessionVisibility>()
       .notNull()
@@ -851,8 +854,11 @@ export const bookings = pgTable(
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
     bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
-    state: varchar("state", { length: 12 }).$type<BookingState>().notNull(),
-    /** A request's answer deadline: until then it holds its slot (see booking_occupancies.holds_until). */
+    state: varchar("state", { length: 20 }).$type<BookingState>().notNull(),
+    /**
+     * A request's answer deadline, or the end of an awaited deposit's payment window (decision 0186): until
+     * then it holds its slot (see booking_occupancies.holds_until).
+     */
     respondBy: timestamp("respond_by", { withTimezone: true }),
     source: varchar("source", { length: 10 }).$type<BookingSource>().notNull().default("client"),
     clientName: varchar("client_name", { length: 200 }).notNull(),
@@ -874,6 +880,10 @@ export const bookings = pgTable(
     manageTokenHash: varchar("manage_token_hash", { length: 64 }).notNull().unique(),
     /** The calendar event's SEQUENCE: grows with every move and the cancellation. */
     icsSequence: integer("ics_sequence").notNull().default(0),
+    /** The order of its deposit (decision 0186); null: none asked (yet). */
+    depositOrderId: uuid("deposit_order_id").references(() => orders.id, { onDelete: "restrict" }),
+    /** The deposit's rules as the client accepted them when she booked (decision 0186). */
+    depositRules: jsonb("deposit_rules").$type<DepositRule>(),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -881,7 +891,7 @@ export const bookings = pgTable(
     check("bookings_times_check", sql`${table.endsAt} > ${table.startsAt}`),
     check(
       "bookings_state_check",
-      sql`${table.state} in ('pending', 'confirmed', 'declined', 'expired', 'cancelled', 'no_show', 'done')`,
+      sql`${table.state} in ('pending', 'awaiting_payment', 'confirmed', 'declined', 'expired', 'cancelled', 'no_show', 'done')`,
     ),
     check("bookings_source_check", sql`${table.source} in ('client', 'owner')`),
     check(
@@ -895,6 +905,7 @@ export const bookings = pgTable(
     index("bookings_pending_idx")
       .on(table.respondBy)
       .where(sql`${table.state} = 'pending'`),
+    index("bookings_deposit_order_idx").on(table.depositOrderId),
   ],
 );
 
@@ -1655,7 +1666,7 @@ export const invoices = pgTable(
     // twice, or two catch-ups at once, issue nothing more.
     uniqueIndex("invoices_sale_order_idx")
       .on(table.orderId)
-      .where(sql`${table.kind} = 'sale'`),
+      .where(sql`${table.kind} in ('sale', 'deposit', 'final')`),
     uniqueIndex("invoices_credit_refund_idx")
       .on(table.refundId)
       .where(sql`${table.kind} = 'credit_note'`),

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { legalSchema } from "~/content/schemas";
-import { formatDateFr } from "~/lib/dates";
+import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import type { InvoiceLineInput, InvoiceSeller } from "~/lib/invoices/model";
 import { invoiceSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
@@ -80,6 +80,9 @@ async function invoiceLines(
   }));
 }
 
+/** The kinds of an order's own invoice (one per order); credit notes refer to it. */
+const ORDER_INVOICE_KINDS = ["sale", "deposit", "final"] as const;
+
 /**
  * Issues the invoice of a paid order in `tx`, unless it has one or the seller's identity is incomplete
  * (then null). Taken once: the unique index on the sale's order refuses a second.
@@ -91,14 +94,18 @@ export async function invoicePaidOrder(
   const [existing] = await tx
     .select()
     .from(invoices)
-    .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, "sale")));
+    .where(and(eq(invoices.orderId, order.id), inArray(invoices.kind, ORDER_INVOICE_KINDS)));
   if (existing) return existing;
   const seller = await sellerForInvoices(tx);
   if (!seller) return null;
+  // A booking's deposit and balance are invoiced as such, dated by its session (decision 0186).
+  const deposit = order.kind === "booking_deposit";
+  const balance = order.kind === "booking_balance";
+  const startsAt = deposit || balance ? order.rulesSnapshot.startsAt : null;
   return issueInvoice(tx, {
-    kind: "sale",
+    kind: deposit ? "deposit" : balance ? "final" : "sale",
     orderId: order.id,
-    serviceDate: null,
+    serviceDate: typeof startsAt === "string" ? isoDayInParis(new Date(startsAt)) : null,
     seller,
     buyer: { name: order.buyerName, email: order.buyerEmail, address: null },
     lines: await invoiceLines(tx, order, seller),
@@ -153,7 +160,7 @@ export async function creditRefund(
   const [invoice] = await tx
     .select()
     .from(invoices)
-    .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, "sale")));
+    .where(and(eq(invoices.orderId, order.id), inArray(invoices.kind, ORDER_INVOICE_KINDS)));
   if (!invoice) return null;
   const [existing] = await tx
     .select()
@@ -201,7 +208,10 @@ export async function issueMissingInvoices(): Promise<number> {
   const unpaidOnes = await db()
     .select({ id: orders.id })
     .from(orders)
-    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "sale")))
+    .leftJoin(
+      invoices,
+      and(eq(invoices.orderId, orders.id), inArray(invoices.kind, ORDER_INVOICE_KINDS)),
+    )
     .where(and(inArray(orders.status, ["paid", "refunded"]), isNull(invoices.id)))
     .orderBy(asc(orders.paidAt));
   const uncredited = await db()
@@ -239,7 +249,10 @@ export async function ordersWithoutInvoice(): Promise<number> {
   const [row] = await db()
     .select({ count: sql<number>`count(*)::int` })
     .from(orders)
-    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "sale")))
+    .leftJoin(
+      invoices,
+      and(eq(invoices.orderId, orders.id), inArray(invoices.kind, ORDER_INVOICE_KINDS)),
+    )
     .where(and(inArray(orders.status, ["paid", "refunded"]), isNull(invoices.id)));
   return row?.count ?? 0;
 }

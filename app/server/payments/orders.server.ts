@@ -54,7 +54,11 @@ export type NewOrder = {
   /** The order form's own key (a hidden field): a second submit of it finds this order. */
   idempotencyKey: string;
   studioId?: string | null;
-  /** A transfer's deadline (the owner's number of days); ignored for the other methods. */
+  /**
+   * A transfer's deadline (the owner's number of days). For a card, a later end of the whole order than
+   * its first checkout's 30 minutes (a booking's deposit asked by e-mail, decision 0186): the buyer may
+   * open new checkouts until then. Ignored at the studio.
+   */
   payBy?: Date | null;
   /**
    * The kind's own rows, written in the order's transaction after its lines (a voucher, decision 0167);
@@ -175,7 +179,10 @@ export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
               idempotencyKey: input.idempotencyKey,
               transferReference:
                 input.method === "transfer" ? newTransferReference(input.kind) : null,
-              payBy: expiresAt,
+              payBy:
+                input.method === "card" && input.payBy && input.payBy > (expiresAt ?? at)
+                  ? input.payBy
+                  : expiresAt,
               studioId: input.studioId ?? null,
               createdAt: at,
               updatedAt: at,
@@ -322,9 +329,11 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
         ? new Date(now().getTime() + CHECKOUT_MINUTES * 60_000)
         : locked.payBy;
     await insertAttempt(tx, locked, expiresAt);
+    // An order that may be paid later than one checkout (decision 0186) keeps its own end.
+    const payBy = expiresAt && locked.payBy && locked.payBy > expiresAt ? locked.payBy : expiresAt;
     const [updated] = await tx
       .update(orders)
-      .set({ payBy: expiresAt, updatedAt: now() })
+      .set({ payBy, updatedAt: now() })
       .where(eq(orders.id, orderId))
       .returning();
     return updated ?? locked;

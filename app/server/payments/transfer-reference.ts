@@ -14,6 +14,8 @@ const LENGTH = 4;
 const PREFIXES: Record<OrderKind, string> = {
   voucher: "BC",
   gallery_photos: "PH",
+  booking_deposit: "RS",
+  booking_balance: "SO",
 };
 
 export const TRANSFER_REFERENCE_PATTERN = /^[A-Z]{2}-[0-9A-HJKMNP-TV-Z]{4}$/;

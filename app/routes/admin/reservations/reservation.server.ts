@@ -22,6 +22,10 @@ import {
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { paidByVoucherLine, voucherCodeOfBooking } from "~/server/booking/vouchers.server";
+import { depositForOwner, recordBalancePaid } from "~/server/booking/deposits.server";
+import { typedCents } from "~/lib/payments/admin-words";
+import { OFFLINE_MEANS } from "~/lib/payments/model";
+import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -81,6 +85,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
     /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170). */
+    /** Its deposit, the rules the client accepted, what is owed (decision 0186). */
+    deposit: await depositForOwner(booking.id),
     paidBy: await voucherCodeOfBooking(booking.id).then((code) =>
       code ? paidByVoucherLine(code) : null,
     ),
@@ -152,6 +158,36 @@ export async function action({ request, params }: Route.ActionArgs) {
           title: "Réservation annulée",
           description: "Le créneau est de nouveau libre.",
         });
+      case "balance": {
+        // The balance paid at the studio, for its final invoice (decision 0186).
+        const cents = typedCents(values.amount ?? "");
+        const means = OFFLINE_MEANS.find((candidate) => candidate === values.means);
+        if (cents === null || !means) {
+          return data<BookingStepAnswer>(
+            {
+              status: "invalid",
+              message: "Indiquez le montant reçu en euros (par exemple 90 ou 89,50) et comment.",
+              values,
+              step,
+            },
+            { status: 400 },
+          );
+        }
+        try {
+          await recordBalancePaid({ bookingId: params.id, amountCents: cents, means });
+        } catch (error) {
+          if (!(error instanceof PaymentRefusedError)) throw error;
+          return data<BookingStepAnswer>(
+            { status: "invalid", message: error.message, values, step },
+            { status: error.status },
+          );
+        }
+        return redirectWithToast(here, {
+          type: "success",
+          title: "Solde enregistré",
+          description: "Sa facture est émise (ou le sera dès l'identité du vendeur complète).",
+        });
+      }
       case "note":
         await setInternalNote(params.id, values.internalNote ?? "");
         return redirectWithToast(here, { type: "success", title: "Note enregistrée" });

@@ -4,7 +4,8 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/reservation";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
-import { Field, Textarea } from "~/components/admin/field";
+import { Field, Input, Select, Textarea } from "~/components/admin/field";
+import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS } from "~/lib/payments/model";
 import {
   dayOf,
   OwnerSlotChoice,
@@ -79,6 +80,21 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               <dd>{loaderData.paidBy}</dd>
             </>
           ) : null}
+          {loaderData.deposit ? (
+            <>
+              <dt className="font-semibold">Paiement</dt>
+              <dd className="space-y-1">
+                {loaderData.deposit.lines.map((line) => (
+                  <p key={line}>{line}</p>
+                ))}
+                <p>
+                  <a href={`/admin/ventes/${loaderData.deposit.orderId}`} className="underline">
+                    Voir la commande (marquer payé, rembourser)
+                  </a>
+                </p>
+              </dd>
+            </>
+          ) : null}
           {booking.state === "pending" && booking.respondBy ? (
             <>
               <dt className="font-semibold">Répondre avant le</dt>
@@ -136,6 +152,42 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           </p>
         </div>
       </section>
+
+      {booking.state === "confirmed" || booking.state === "done" ? (
+        <section aria-labelledby="solde" className={section}>
+          <h2 id="solde" className="font-sans text-lg font-semibold">
+            Solde payé au studio
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Enregistrez ce que la cliente a réglé au studio : sa facture de solde est émise.
+          </p>
+          <Form method="post" className="space-y-3">
+            <Field name="amount" label="Montant reçu (€)">
+              {(props) => (
+                <Input
+                  {...props}
+                  inputMode="decimal"
+                  defaultValue={refusal?.step === "other" ? (refusal.values.amount ?? "") : ""}
+                />
+              )}
+            </Field>
+            <Field name="means" label="Réglé par">
+              {(props) => (
+                <Select {...props} defaultValue="card_terminal">
+                  {OFFLINE_MEANS.map((means) => (
+                    <option key={means} value={means}>
+                      {OFFLINE_MEANS_LABELS[means]}
+                    </option>
+                  ))}
+                </Select>
+              )}
+            </Field>
+            <Button type="submit" name="intent" value="balance" variant="outline">
+              Enregistrer le solde
+            </Button>
+          </Form>
+        </section>
+      ) : null}
 
       <section aria-labelledby="note-interne" className={section}>
         <h2 id="note-interne" className="font-sans text-lg font-semibold">

@@ -20,7 +20,12 @@ export { loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Ventes - Administration" }];
 
-const KIND_LABELS = { voucher: "Bon cadeau", gallery_photos: "Photos de galerie" } as const;
+const KIND_LABELS = {
+  voucher: "Bon cadeau",
+  gallery_photos: "Photos de galerie",
+  booking_deposit: "Acompte de séance",
+  booking_balance: "Solde de séance",
+} as const;
 
 export default function Sales({ loaderData }: Route.ComponentProps) {
   const { filter, orders, matching, previous, next } = loaderData;

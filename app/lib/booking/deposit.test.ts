@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { depositCents, depositRuleOf } from "./deposit";
+import {
+  newSessionTypeValues,
+  parseSessionTypeForm,
+  sessionTypeFormValues,
+} from "./session-type-form";
+
+const STUDIO = "0b6f6c1e-4c3a-4d4e-9f1a-3a2b1c0d9e8f";
+const options = { studioIds: [STUDIO], photoIds: [] };
+const base = { ...newSessionTypeValues([STUDIO]), name: "Portrait" };
+
+describe("a session type's deposit paid online", () => {
+  it("is none by default: the form without its fields saves no deposit", () => {
+    const parsed = parseSessionTypeForm(base, options);
+    expect(parsed.ok && parsed.value.deposit).toBeNull();
+  });
+
+  it("reads a percentage of the price, arrhes, card and transfer, and writes the same fields back", () => {
+    const parsed = parseSessionTypeForm(
+      {
+        ...base,
+        depositKind: "arrhes",
+        depositText: "",
+        depositAmount: "percent",
+        depositPercent: "30",
+        sessionPriceEuros: "129",
+        depositCard: "on",
+        depositTransfer: "on",
+        depositTransferHours: "72",
+      },
+      options,
+    );
+    expect(parsed.ok ? {} : parsed.errors).toEqual({});
+    if (!parsed.ok) return;
+    expect(parsed.value.deposit).toEqual({
+      amount: "percent",
+      value: 30,
+      priceCents: 12_900,
+      nature: "arrhes",
+      methods: ["card", "transfer"],
+      transferHours: 72,
+      refundAtOnce: false,
+    });
+    expect(parsed.value.depositText).toBeNull();
+    expect(parsed.value.deposit && depositCents(parsed.value.deposit)).toBe(3_870);
+    const again = parseSessionTypeForm(sessionTypeFormValues(parsed.value), options);
+    expect(again.ok && again.value.deposit).toEqual(parsed.value.deposit);
+  });
+
+  it("says in French what is missing: arrhes or acompte, an amount, a price, a method", () => {
+    const fixed = parseSessionTypeForm(
+      { ...base, depositAmount: "fixed", depositEuros: "0" },
+      options,
+    );
+    expect(fixed.ok ? {} : fixed.errors).toEqual({
+      depositKind: "Dites s'il s'agit d'arrhes ou d'un acompte",
+      depositEuros: "Indiquez un montant d'au moins 1 €",
+      depositCard: "Cochez au moins un moyen de paiement",
+    });
+    const full = parseSessionTypeForm(
+      { ...base, depositKind: "acompte", depositAmount: "full", depositStudio: "on" },
+      options,
+    );
+    expect(full.ok ? {} : full.errors).toEqual({
+      sessionPriceEuros: "Indiquez le prix de la séance pour calculer ce qui se paie",
+    });
+  });
+
+  it("reads a stored rule of an unknown shape as none", () => {
+    expect(depositRuleOf({ amount: "everything" })).toBeNull();
+    expect(depositRuleOf(null)).toBeNull();
+  });
+});

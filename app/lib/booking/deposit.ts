@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+
+/*
+ * A session type's deposit paid online (decision 0186): how much (a fixed amount, a share of the session's
+ * price, or the whole price), whether it is « arrhes » or an « acompte » (Code de la consommation,
+ * L214-1), the methods the owner allows, how long a transfer may take, and whether a cancellation in time
+ * refunds it at once or proposes the refund to the owner. Stored as one JSON column (`session_types.deposit`)
+ * and copied onto each booking made with it (`bookings.deposit_rules`): the rules the client accepted.
+ */
+
+export const DEPOSIT_AMOUNTS = ["fixed", "percent", "full"] as const;
+export type DepositAmount = (typeof DEPOSIT_AMOUNTS)[number];
+
+export const DEPOSIT_NATURES = ["acompte", "arrhes"] as const;
+export type DepositNature = (typeof DEPOSIT_NATURES)[number];
+
+/** A card checkout's 30 minutes plus a margin: the booking holds its slot that long (decision 0186). */
+export const CARD_HOLD_MINUTES = 35;
+
+export const depositRuleSchema = z.object({
+  amount: z.enum(DEPOSIT_AMOUNTS),
+  /** Cents for `fixed`, a percentage (1 to 100) for `percent`, unused for `full`. */
+  value: z.number().int().min(0),
+  /** The session's price in cents (what `percent` and `full` are computed from); null for `fixed`. */
+  priceCents: z.number().int().min(0).nullable().default(null),
+  nature: z.enum(DEPOSIT_NATURES),
+  methods: z.array(z.enum(PAYMENT_METHODS)).min(1),
+  /** Hours a transfer has to arrive: the slot is held that long. */
+  transferHours: z.number().int().min(1).max(720).default(48),
+  /** A cancellation before the cut-off refunds at once (true) or proposes the refund to the owner. */
+  refundAtOnce: z.boolean().default(false),
+});
+export type DepositRule = z.infer<typeof depositRuleSchema>;
+
+/** The rule a stored value holds, or null (none, or a shape no release wrote). */
+export function depositRuleOf(value: unknown): DepositRule | null {
+  if (value === null || value === undefined) return null;
+  const parsed = depositRuleSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** What the deposit costs, in cents (a percentage rounded to the cent). */
+export function depositCents(rule: DepositRule): number {
+  if (rule.amount === "fixed") return rule.value;
+  const price = rule.priceCents ?? 0;
+  if (rule.amount === "full") return price;
+  return Math.round((price * rule.value) / 100);
+}
+
+export const DEPOSIT_NATURE_LABELS: Record<DepositNature, string> = {
+  acompte: "Acompte",
+  arrhes: "Arrhes",
+};
+
+/** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
+export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
+  arrhes:
+    "Des arrhes permettent à chacun de renoncer à la séance : si vous annulez, vous les perdez ; si le studio annule, il vous rend le double (article L214-1 du Code de la consommation).",
+  acompte:
+    "Un acompte engage définitivement le client et le studio : la séance est due en entier et le studio s'engage à la réaliser (article L214-1 du Code de la consommation).",
+};
+
+/** « Acompte de 30,00 € » / « Arrhes de 30,00 € » (the lines of orders and pages). */
+export function depositTitle(rule: DepositRule, formatEuros: (cents: number) => string): string {
+  const word = rule.nature === "arrhes" ? "Arrhes" : "Acompte";
+  return `${word} de ${formatEuros(depositCents(rule))}`;
+}
+
+/** The methods in the owner's order. */
+export const depositMethods = (rule: DepositRule): PaymentMethod[] =>
+  PAYMENT_METHODS.filter((method) => rule.methods.includes(method));
+
+/** What the booking page shows of a type's deposit. */
+export type DepositSummary = {
+  title: string;
+  meaning: string;
+  methods: { value: PaymentMethod; label: string }[];
+  transferHours: number;
+};
+
+export function depositSummary(rule: DepositRule): DepositSummary {
+  return {
+    title: depositTitle(rule, formatCents),
+    meaning: DEPOSIT_MEANINGS[rule.nature],
+    methods: depositMethods(rule).map((method) => ({
+      value: method,
+      label: PAYMENT_METHOD_LABELS[method],
+    })),
+    transferHours: rule.transferHours,
+  };
+}

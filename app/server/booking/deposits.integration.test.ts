@@ -1,0 +1,336 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DepositRule } from "~/lib/booking/deposit";
+import { addParisDays } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { useAppDatabase } from "../../../tests/support/database";
+import { memoryCardProvider } from "../../../tests/support/payments";
+import { completeLegal } from "../../../tests/support/seller";
+import { provideSiteOrderKinds } from "../boot/order-kinds.server";
+import { saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { bookings, invoices, orders, refunds, sessionTypes } from "../db/schema";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import {
+  acceptRequest,
+  cancelBooking,
+  createBooking,
+  expireLapsedRequests,
+} from "./bookings.server";
+import { clientBookingEmail } from "./emails.server";
+import {
+  createDepositOrder,
+  depositForClient,
+  depositForOwner,
+  recordBalancePaid,
+  refundLostSlotDeposit,
+} from "./deposits.server";
+import { SlotTakenError } from "./refusals.server";
+
+// A booking's deposit (decision 0186) on a real PostgreSQL: the booking holds its slot while it waits for
+// its payment; paid, it is confirmed with its « facture d'acompte »; the window closing frees the slot and
+// tells the client; a payment after the slot went to someone else is refunded, with its credit note.
+
+useAppDatabase({ jobs: true });
+const card = memoryCardProvider();
+
+const EVERY_DAY = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
+    day,
+    [{ opens: "08:00", closes: "20:00" }],
+  ]),
+);
+const RULE: DepositRule = {
+  amount: "fixed",
+  value: 3_000,
+  priceCents: null,
+  nature: "arrhes",
+  methods: ["card", "transfer"],
+  transferHours: 24,
+  refundAtOnce: false,
+};
+const MINUTE = 60_000;
+
+let brive = "";
+let depositType = "";
+let refundAtOnceType = "";
+let next = 0;
+const nextSlot = () => {
+  const index = next++;
+  const day = addParisDays(isoDayInParis(new Date()), 3 + Math.floor(index / 12));
+  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
+};
+
+beforeAll(async () => {
+  card.install();
+  provideSiteOrderKinds();
+  await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
+  ({ brive } = await studioIds());
+  depositType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    deposit: RULE,
+  });
+  refundAtOnceType = await insertSessionType([brive], {
+    bookableHours: EVERY_DAY,
+    stepMinutes: 60,
+    deposit: { ...RULE, nature: "acompte", refundAtOnce: true },
+  });
+});
+afterAll(() => card.uninstall());
+
+const book = (slot: string, email: string, paymentMethod = "card", sessionTypeId = depositType) =>
+  createBooking({
+    studioId: brive,
+    sessionTypeId,
+    slot,
+    client: { name: "Léa Martin", email, phone: "" },
+    consentAt: new Date(),
+    paymentMethod,
+  });
+
+async function stateOf(bookingId: string) {
+  const [row] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
+  return row;
+}
+
+/** The mail jobs queued about a booking, as `kind:event`. */
+async function mailsOf(bookingId: string): Promise<string[]> {
+  const result = await db().execute<{ kind: string; event: string }>(sql`
+    select data->>'kind' as kind, data->>'event' as event from pgboss.job
+    where name = 'mail' and data->>'bookingId' = ${bookingId} order by created_on`);
+  return result.rows.map((row) => `${row.kind}:${row.event}`);
+}
+
+async function payByCard(orderId: string, amountCents: number) {
+  const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+  const attempt = await db().execute<{ reference: string }>(
+    sql`select provider_reference as reference from payment_attempts where order_id = ${orderId}::uuid`,
+  );
+  const reference = attempt.rows[0]?.reference;
+  if (!order || !reference) throw new Error("no checkout");
+  card.pay(reference, amountCents);
+  return applyPaymentStatus({
+    provider: "stripe",
+    providerReference: reference,
+    status: "succeeded",
+    amountCents,
+    currency: "eur",
+    paymentReference: `pi_${reference}`,
+    source: "webhook",
+  });
+}
+
+describe("a booking with a deposit", () => {
+  it("waits for its payment holding its slot, then is confirmed with its deposit invoice", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-carte@example.test");
+    expect(made.state).toBe("awaiting_payment");
+    expect(made.deposit?.cents).toBe(3_000);
+    // A card's window: 35 minutes.
+    expect((made.respondBy?.getTime() ?? 0) - Date.now()).toBeGreaterThan(34 * MINUTE);
+    await expect(book(slot, "autre@example.test")).rejects.toBeInstanceOf(SlotTakenError);
+    expect(await mailsOf(made.id)).toEqual([]);
+
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    expect(checkout.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
+    await payByCard(checkout.orderId, 3_000);
+
+    const booking = await stateOf(made.id);
+    expect(booking).toMatchObject({ state: "confirmed", depositOrderId: checkout.orderId });
+    expect(booking?.depositRules).toEqual(RULE);
+    const issued = await db().select().from(invoices).where(eq(invoices.orderId, checkout.orderId));
+    expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["deposit", 3_000]]);
+    expect(issued[0]?.serviceDate).toBe(slot.slice(0, 10));
+    expect(await mailsOf(made.id)).toEqual(["booking-client:booked", "booking-owner:booked"]);
+  });
+
+  it("is refused without one of the methods its type allows, in French", async () => {
+    await expect(book(nextSlot(), "lea-moyen@example.test", "cheque")).rejects.toMatchObject({
+      fieldErrors: { paymentMethod: "Choisissez l'un des moyens de paiement proposés." },
+    });
+  });
+
+  it("frees its slot when the window closes unpaid, telling the client nothing was charged", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-expire@example.test", "transfer");
+    await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    expect(await expireLapsedRequests(new Date(Date.now() + 25 * 60 * MINUTE))).toBeGreaterThan(0);
+    expect((await stateOf(made.id))?.state).toBe("expired");
+    expect(await mailsOf(made.id)).toEqual(["booking-client:payment_expired"]);
+    const again = await book(slot, "quelquun@example.test");
+    expect(again.state).toBe("awaiting_payment");
+  });
+
+  it("refunds a payment that comes once the slot went to someone else, with its credit note", async () => {
+    const slot = nextSlot();
+    const late = await book(slot, "lea-tard@example.test");
+    const checkout = await createDepositOrder({ bookingId: late.id, method: "card" });
+    await expireLapsedRequests(new Date(Date.now() + 36 * MINUTE));
+    const other = await book(slot, "rapide@example.test", "transfer");
+    expect(other.state).toBe("awaiting_payment");
+
+    await payByCard(checkout.orderId, 3_000);
+    expect((await stateOf(late.id))?.state).toBe("expired");
+    expect((await stateOf(other.id))?.state).toBe("awaiting_payment");
+    expect(await mailsOf(late.id)).toEqual([
+      "booking-client:payment_expired",
+      "booking-client:slot_lost",
+    ]);
+    const queued = await db().execute<{ count: number }>(sql`
+      select count(*)::int as count from pgboss.job
+      where name = 'booking-deposit-refund' and data->>'orderId' = ${checkout.orderId}`);
+    expect(queued.rows[0]?.count).toBe(1);
+
+    await refundLostSlotDeposit(checkout.orderId);
+    await refundLostSlotDeposit(checkout.orderId);
+    const made = await db().select().from(refunds).where(eq(refunds.orderId, checkout.orderId));
+    expect(made.map((refund) => [refund.amountCents, refund.status])).toEqual([
+      [3_000, "succeeded"],
+    ]);
+    const issued = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, checkout.orderId))
+      .orderBy(invoices.issuedAt);
+    expect(issued.map((invoice) => invoice.kind)).toEqual(["deposit", "credit_note"]);
+  });
+});
+
+describe("a paid deposit when the booking is cancelled", () => {
+  async function paidBooking(sessionTypeId = depositType) {
+    const made = await book(nextSlot(), "lea-annule@example.test", "card", sessionTypeId);
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    expect((await stateOf(made.id))?.state).toBe("confirmed");
+    return { bookingId: made.id, orderId: checkout.orderId };
+  }
+  const refundsOf = (orderId: string) =>
+    db().select().from(refunds).where(eq(refunds.orderId, orderId));
+
+  it("by the client in time: the refund is proposed to the owner, nothing given back yet", async () => {
+    const { bookingId, orderId } = await paidBooking();
+    const { deposit } = await cancelBooking(bookingId, { actor: "client" });
+    expect(deposit).toBe("proposed");
+    expect(await refundsOf(orderId)).toEqual([]);
+    const owner = await depositForOwner(bookingId);
+    expect(owner?.lines.join("\n")).toContain("remboursez-la depuis la commande");
+  });
+
+  it("by the client in time, with « rembourser aussitôt »: refunded at once, with its credit note", async () => {
+    const { bookingId, orderId } = await paidBooking(refundAtOnceType);
+    const { deposit } = await cancelBooking(bookingId, { actor: "client" });
+    expect(deposit).toBe("refunded");
+    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    const kinds = await db()
+      .select({ kind: invoices.kind })
+      .from(invoices)
+      .where(eq(invoices.orderId, orderId))
+      .orderBy(invoices.issuedAt);
+    expect(kinds.map((row) => row.kind)).toEqual(["deposit", "credit_note"]);
+  });
+
+  it("by the studio: refunded in full, and for arrhes the owner reads that the law owes twice", async () => {
+    const { bookingId, orderId } = await paidBooking();
+    const { deposit } = await cancelBooking(bookingId, {
+      actor: "owner",
+      userId: null,
+      name: "Sophie",
+    });
+    expect(deposit).toBe("refunded");
+    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    const owner = await depositForOwner(bookingId);
+    expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
+  });
+
+  it("past the cut-off a client cannot cancel online, and her page shows the rules she accepted", async () => {
+    const { bookingId } = await paidBooking();
+    const booking = await stateOf(bookingId);
+    const late = new Date((booking?.startsAt.getTime() ?? 0) - 3_600_000);
+    await expect(
+      cancelBooking(bookingId, { actor: "client" }, { now: late }),
+    ).rejects.toMatchObject({ code: "cutoff" });
+    // The type changing later does not change what she accepted.
+    await db()
+      .update(sessionTypes)
+      .set({ deposit: { ...RULE, nature: "acompte" } })
+      .where(eq(sessionTypes.id, depositType));
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.lines.join("\n")).toContain("Arrhes de 30\u00a0€ : payée.");
+    expect(shown?.lines.join("\n")).toContain("après, elle reste acquise au studio");
+    await db().update(sessionTypes).set({ deposit: RULE }).where(eq(sessionTypes.id, depositType));
+  });
+});
+
+describe("a « sur demande » type with a deposit", () => {
+  it("asks for it only once the owner accepts, the slot held for her hours, the link in the e-mail", async () => {
+    const requestType = await insertSessionType([brive], {
+      bookableHours: EVERY_DAY,
+      stepMinutes: 60,
+      mode: "request",
+      responseDeadlineHours: 24,
+      deposit: RULE,
+    });
+    const slot = nextSlot();
+    const asked = await book(slot, "lea-demande@example.test", "card", requestType);
+    expect(asked.state).toBe("pending");
+    expect(asked.deposit).toBeNull();
+    expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
+
+    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    const accepted = await stateOf(asked.id);
+    expect(accepted?.state).toBe("awaiting_payment");
+    // The owner's transfer hours (24), not a card's 35 minutes: the client reads the e-mail first.
+    expect((accepted?.respondBy?.getTime() ?? 0) - Date.now()).toBeGreaterThan(23 * 60 * MINUTE);
+    await expect(book(slot, "autre-demande@example.test")).rejects.toBeInstanceOf(SlotTakenError);
+    const [order] = await db()
+      .select()
+      .from(orders)
+      .where(eq(orders.id, accepted?.depositOrderId ?? ""));
+    expect(order).toMatchObject({ kind: "booking_deposit", method: "card", amountCents: 3_000 });
+    // The order lives as long as the hold: new checkouts may be opened until then.
+    expect(order?.payBy?.getTime()).toBe(accepted?.respondBy?.getTime());
+    expect(await mailsOf(asked.id)).toEqual([
+      "booking-client:requested",
+      "booking-owner:requested",
+      "booking-client:accepted",
+    ]);
+    const mail = await clientBookingEmail({ bookingId: asked.id, event: "accepted" });
+    expect(mail?.subject).toMatch(/^Demande acceptée : réglez votre paiement pour confirmer/);
+    expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
+
+    await payByCard(order?.id ?? "", 3_000);
+    expect((await stateOf(asked.id))?.state).toBe("confirmed");
+  });
+});
+
+describe("the balance paid at the studio", () => {
+  it("is recorded once from the booking, paid « au studio », with its final invoice", async () => {
+    const made = await book(nextSlot(), "lea-solde@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    const first = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "card_terminal",
+    });
+    const again = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "card_terminal",
+    });
+    expect(again.orderId).toBe(first.orderId);
+    const [order] = await db().select().from(orders).where(eq(orders.id, first.orderId));
+    expect(order).toMatchObject({ kind: "booking_balance", status: "paid", amountCents: 9_000 });
+    const issued = await db().select().from(invoices).where(eq(invoices.orderId, first.orderId));
+    expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["final", 9_000]]);
+  });
+
+  it("is refused in French for a booking not confirmed yet", async () => {
+    const waiting = await book(nextSlot(), "lea-attente@example.test", "transfer");
+    await expect(
+      recordBalancePaid({ bookingId: waiting.id, amountCents: 9_000, means: "cash" }),
+    ).rejects.toThrow("Le solde s'enregistre pour une séance confirmée ou effectuée.");
+  });
+});

@@ -1,0 +1,488 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { depositCents, type DepositRule } from "~/lib/booking/deposit";
+import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import { instantLabelFr } from "~/lib/booking/words";
+import type { BookingState } from "~/lib/booking/model";
+import { managePath } from "~/lib/booking/urls";
+import {
+  ORDER_STATUS_LABELS,
+  PAYMENT_METHOD_LABELS,
+  type OfflineMeans,
+  type PaymentMethod,
+} from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { bookingEvents, bookings, orders, sessionTypes } from "../db/schema";
+import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
+import { log } from "../logger.server";
+import { defineOrderKind } from "../payments/order-kinds.server";
+import {
+  createOrder,
+  markPaidOffline,
+  requestRefund,
+  type OrderCheckout,
+} from "../payments/orders.server";
+import { orderTokenFor } from "../payments/order-token.server";
+import { PaymentRefusedError } from "../payments/refusals.server";
+import type { Tx } from "../payments/journal.server";
+import { queueBookingMails, queueClientMail } from "./emails.server";
+import { manageTokenFor } from "./manage-token.server";
+import {
+  deleteBookingOccupancies,
+  exclusionConflict,
+  insertOccupancies,
+  lockOccupants,
+} from "./occupancies.server";
+
+/*
+ * The deposit of a booking (decision 0186): an order of kind `booking_deposit` per booking. Made after the
+ * booking (`awaiting_payment`, its slot held for the payment window); paid, the booking is confirmed and
+ * its e-mails go; the window closing frees the slot and tells the client nothing was charged; money that
+ * arrives once the slot went to someone else is refunded at once (a job after the payment's commit: the
+ * refund needs the paid order), with an apology offering the next free times.
+ */
+
+/** The order's line: « Acompte : Séance Portrait du samedi 12 décembre 2026 à 14 h 30 ». */
+export const depositLineLabel = (rule: DepositRule, typeName: string, startsAt: Date) =>
+  `${DEPOSIT_NATURE_LABELS[rule.nature]} : ${typeName} du ${instantLabelFr(startsAt)}`;
+
+/** A session's TVA when the seller is subject to it (services, 20 %); the invoice drops it under 293 B. */
+const SESSION_VAT_RATE = 2000;
+
+/**
+ * Asks for a booking's deposit: its order (the booking's own idempotency key, so a second call finds the
+ * first order), linked to the booking in the order's transaction, then the provider's checkout.
+ */
+export async function createDepositOrder(input: {
+  bookingId: string;
+  method: PaymentMethod;
+  now?: Date;
+}): Promise<OrderCheckout> {
+  const [row] = await db()
+    .select({
+      booking: bookings,
+      typeName: sessionTypes.name,
+      cutoffHours: sessionTypes.cancellationCutoffHours,
+    })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, input.bookingId));
+  const rule = row?.booking.depositRules;
+  if (!row || !rule) throw new PaymentRefusedError("not_found");
+  const { booking } = row;
+  const cents = depositCents(rule);
+  const { payments } = (await readSiteContent()).documents;
+  return createOrder({
+    kind: "booking_deposit",
+    method: input.method,
+    buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
+    termsAcceptedAt: booking.consentAt ?? input.now ?? new Date(),
+    rulesSnapshot: {
+      deposit: rule,
+      meaning: DEPOSIT_MEANINGS[rule.nature],
+      bookingId: booking.id,
+      startsAt: booking.startsAt.toISOString(),
+      cancellationCutoffHours: row.cutoffHours,
+      // The bank details as given to the client: her page keeps them if the owner's change.
+      ...(input.method === "transfer"
+        ? { transfer: { holder: payments.transferHolder, iban: payments.transferIban } }
+        : {}),
+    },
+    lines: [
+      {
+        label: depositLineLabel(rule, row.typeName, booking.startsAt),
+        quantity: 1,
+        unitPriceCents: cents,
+        vatRate: SESSION_VAT_RATE,
+      },
+    ],
+    idempotencyKey: `booking-deposit:${booking.id}`,
+    studioId: booking.studioId,
+    // A transfer's deadline; for a card asked by e-mail after a request (decision 0186), the window in
+    // which new checkouts may be opened.
+    payBy: input.method === "studio" ? null : booking.respondBy,
+    inTransaction: async (tx, order) => {
+      await tx
+        .update(bookings)
+        .set({ depositOrderId: order.id })
+        .where(eq(bookings.id, booking.id));
+    },
+  });
+}
+
+async function lockBookingOfOrder(tx: Tx, orderId: string) {
+  const [booking] = await tx
+    .select()
+    .from(bookings)
+    .where(eq(bookings.depositOrderId, orderId))
+    .for("update");
+  return booking ?? null;
+}
+
+const system = { actor: "system", actorName: "" } as const;
+
+/**
+ * Takes the booking's time again for good: its held rows made permanent, or written again when a later
+ * booking's transaction deleted them as lapsed. False when someone else has it now.
+ */
+async function holdForGood(tx: Tx, booking: typeof bookings.$inferSelect): Promise<boolean> {
+  await lockOccupants(tx, {
+    studioIds: [booking.studioId],
+    photographerIds: [booking.photographerId],
+  });
+  // Rows past their window no longer count for others: deleted, then written again below.
+  const kept = await tx.execute(sql`update booking_occupancies set holds_until = null
+    where booking_id = ${booking.id}::uuid and (holds_until is null or holds_until > now())`);
+  if (kept.rowCount) return true;
+  await deleteBookingOccupancies(tx, booking.id);
+  try {
+    await tx.transaction((savepoint) =>
+      insertOccupancies(savepoint, {
+        owner: { bookingId: booking.id },
+        photographerId: booking.photographerId,
+        studioId: booking.studioId,
+        start: booking.startsAt,
+        end: booking.endsAt,
+        bufferBeforeMinutes: booking.bufferBeforeMinutes,
+        bufferAfterMinutes: booking.bufferAfterMinutes,
+        holdsUntil: null,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (exclusionConflict(error) === null) throw error;
+    return false;
+  }
+}
+
+/** Refunds a deposit paid once its slot was gone (queued by onPaid, run after the payment's commit). */
+export async function refundLostSlotDeposit(orderId: string): Promise<void> {
+  const [booking] = await db()
+    .select({ depositRules: bookings.depositRules })
+    .from(bookings)
+    .where(eq(bookings.depositOrderId, orderId));
+  if (!booking?.depositRules) return;
+  try {
+    await requestRefund(
+      orderId,
+      depositCents(booking.depositRules),
+      "Paiement arrivé après que le créneau a été réservé par quelqu'un d'autre",
+    );
+  } catch (error) {
+    // Refunded already (a job run twice): nothing left to give back.
+    if (error instanceof PaymentRefusedError) {
+      log.info("deposit_refund_skipped", { orderId, reason: error.code });
+      return;
+    }
+    throw error;
+  }
+}
+
+/** The queue `booking-deposit-refund`: a deposit refunded at once when its slot was lost. */
+export const depositRefundJob = defineJob<{ orderId: string }>({
+  name: "booking-deposit-refund",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  handler: async (jobs) => {
+    for (const job of jobs) await refundLostSlotDeposit(job.data.orderId);
+  },
+});
+
+/** What a deposit order does to its booking (decision 0186), inside the payment's transaction. */
+export const depositOrderKind = defineOrderKind("booking_deposit", {
+  onPaid: async (tx, order) => {
+    const booking = await lockBookingOfOrder(tx, order.id);
+    if (!booking) return;
+    const now = new Date();
+    if (booking.state === "confirmed" || booking.state === "done" || booking.state === "no_show") {
+      // Paid at the studio, or after the owner accepted the request: the booking stands already.
+      await tx
+        .insert(bookingEvents)
+        .values({ bookingId: booking.id, kind: "deposit_paid", ...system });
+      return;
+    }
+    const waiting = booking.state === "awaiting_payment" || booking.state === "expired";
+    if (waiting && booking.startsAt > now && (await holdForGood(tx, booking))) {
+      await tx
+        .update(bookings)
+        .set({
+          state: "confirmed",
+          respondBy: null,
+          icsSequence: booking.icsSequence + 1,
+          updatedAt: now,
+        })
+        .where(eq(bookings.id, booking.id));
+      await tx
+        .insert(bookingEvents)
+        .values({ bookingId: booking.id, kind: "deposit_paid", ...system });
+      await queueBookingMails(tx, booking.id, "booked", "client", { toClient: booking.clientMail });
+      return;
+    }
+    // Its time went to someone else (or passed, or the booking was called off): the money goes back.
+    await deleteBookingOccupancies(tx, booking.id);
+    if (booking.state === "awaiting_payment") {
+      await tx
+        .update(bookings)
+        .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
+        .where(eq(bookings.id, booking.id));
+    }
+    await tx.insert(bookingEvents).values({
+      bookingId: booking.id,
+      kind: "expired",
+      ...system,
+      detail: { lateDeposit: true },
+    });
+    await depositRefundJob.send({ orderId: order.id }, { tx });
+    await queueClientMail({ bookingId: booking.id, event: "slot_lost" }, { tx });
+  },
+  onReleased: async (tx, order) => {
+    const booking = await lockBookingOfOrder(tx, order.id);
+    if (!booking || booking.state !== "awaiting_payment") return;
+    await releaseUnpaidBooking(tx, booking);
+  },
+  onRefunded: async (tx, order, { fullyRefunded }) => {
+    if (!fullyRefunded) return;
+    const [booking] = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(eq(bookings.depositOrderId, order.id));
+    if (booking) {
+      await tx
+        .insert(bookingEvents)
+        .values({ bookingId: booking.id, kind: "deposit_refunded", ...system });
+    }
+  },
+});
+
+/**
+ * A booking whose payment window closed unpaid: its time freed, `expired`, the client told nothing was
+ * charged (from the order's release or the booking's own expiry, whichever comes first).
+ */
+export async function releaseUnpaidBooking(
+  tx: Tx,
+  booking: Pick<typeof bookings.$inferSelect, "id" | "icsSequence" | "clientMail">,
+): Promise<void> {
+  await deleteBookingOccupancies(tx, booking.id);
+  const released = await tx
+    .update(bookings)
+    .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: new Date() })
+    .where(and(eq(bookings.id, booking.id), inArray(bookings.state, ["awaiting_payment"])))
+    .returning({ id: bookings.id });
+  if (released.length === 0) return;
+  await tx.insert(bookingEvents).values({
+    bookingId: booking.id,
+    kind: "expired",
+    ...system,
+    detail: { unpaid: true },
+  });
+  if (booking.clientMail) {
+    await queueClientMail({ bookingId: booking.id, event: "payment_expired" }, { tx });
+  }
+}
+
+/** The booking a deposit's order pays, with its page's address (the order's page links to it). */
+export async function bookingOfDeposit(
+  orderId: string,
+): Promise<{ id: string; state: BookingState; href: string } | null> {
+  const [booking] = await db()
+    .select({ id: bookings.id, state: bookings.state })
+    .from(bookings)
+    .where(eq(bookings.depositOrderId, orderId));
+  if (!booking) return null;
+  return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
+}
+
+/** What a cancellation did with a paid deposit (decision 0186). */
+export type DepositOnCancellation = "none" | "refunded" | "proposed";
+
+/**
+ * A paid deposit after its booking was cancelled, once that is committed (a refund asks the provider):
+ * the studio cancelled, or the client in time with the type's « rembourser aussitôt », refunds what is
+ * left of it; the client in time otherwise proposes the refund to the owner (a history line, and the
+ * booking's page links to the order's « Rembourser »). Past the cut-off a client cannot cancel online:
+ * the deposit stays the studio's, under the rules copied onto the booking.
+ */
+export async function settleDepositOnCancellation(
+  bookingId: string,
+  by: "client" | "owner",
+  inTime: boolean,
+): Promise<DepositOnCancellation> {
+  const [row] = await db()
+    .select({ rules: bookings.depositRules, orderId: orders.id, status: orders.status })
+    .from(bookings)
+    .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
+    .where(eq(bookings.id, bookingId));
+  if (!row?.rules || row.status !== "paid") return "none";
+  if (by === "owner" || (inTime && row.rules.refundAtOnce)) {
+    const reason =
+      by === "owner"
+        ? "Séance annulée par le studio"
+        : "Séance annulée par le client dans les délais";
+    const left = await refundableCents(row.orderId);
+    if (left > 0) await requestRefund(row.orderId, left, reason);
+    return "refunded";
+  }
+  if (!inTime) return "none";
+  await db()
+    .insert(bookingEvents)
+    .values({
+      bookingId,
+      kind: "refund_proposed",
+      ...system,
+    });
+  return "proposed";
+}
+
+/** What is paid on a deposit's order and not refunded (nor on its way back). */
+async function refundableCents(orderId: string): Promise<number> {
+  const result = await db().execute<{ left: number }>(sql`
+    select coalesce((select sum(amount_cents) from payment_attempts
+      where order_id = ${orderId}::uuid and status = 'succeeded'), 0)
+      - coalesce((select sum(amount_cents) from refunds
+      where order_id = ${orderId}::uuid and status <> 'failed'), 0) as left`);
+  return Number(result.rows[0]?.left ?? 0);
+}
+
+/**
+ * What the owner reads of a booking's deposit on its page (decision 0186): paid or awaited, the rules the
+ * client accepted, and, for arrhes after the studio cancelled, that the law owes the client twice the sum.
+ */
+export async function depositForOwner(bookingId: string): Promise<{
+  lines: string[];
+  orderId: string;
+} | null> {
+  const [row] = await db()
+    .select({ booking: bookings, order: orders })
+    .from(bookings)
+    .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
+    .where(eq(bookings.id, bookingId));
+  if (!row?.booking.depositRules) return null;
+  const { booking, order } = row;
+  const rules = booking.depositRules;
+  if (!rules) return null;
+  const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  const lines = [
+    `${word} de ${formatCents(order.amountCents)} : ${ORDER_STATUS_LABELS[order.status].toLowerCase()} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
+    DEPOSIT_MEANINGS[rules.nature],
+  ];
+  const [proposed] = await db()
+    .select({ id: bookingEvents.id })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "refund_proposed")));
+  if (proposed && order.status === "paid") {
+    lines.push(
+      "La cliente a annulé dans les délais : remboursez-la depuis la commande (« Rembourser »).",
+    );
+  }
+  const [cancelled] = await db()
+    .select({ actor: bookingEvents.actor })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "cancelled")));
+  if (rules.nature === "arrhes" && booking.state === "cancelled" && cancelled?.actor === "owner") {
+    lines.push(
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Le site rembourse les ${formatCents(order.amountCents)} payés ; versez la même somme en plus à la cliente.`,
+    );
+  }
+  return { lines, orderId: order.id };
+}
+
+/**
+ * What the client reads of her deposit on her booking's page (decision 0186): the rules she accepted when
+ * she booked (copied onto the booking), whether it is paid, and her order's page (to pay, or her invoice).
+ */
+export async function depositForClient(
+  booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId" | "depositRules">,
+  cutoffHours: number,
+): Promise<{ lines: string[]; orderHref: string | null; waiting: boolean } | null> {
+  const rules = booking.depositRules;
+  if (!rules) return null;
+  const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  const [order] = booking.depositOrderId
+    ? await db().select().from(orders).where(eq(orders.id, booking.depositOrderId))
+    : [];
+  const amount = formatCents(order?.amountCents ?? depositCents(rules));
+  const lines = [
+    `${word} de ${amount} : ${order ? ORDER_STATUS_LABELS[order.status].toLowerCase() : "à régler une fois la demande acceptée"}.`,
+    DEPOSIT_MEANINGS[rules.nature],
+    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée${rules.refundAtOnce ? " aussitôt" : " par le studio"} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
+  ];
+  return {
+    lines,
+    orderHref: order ? `/commande/${await orderTokenFor(order.id)}` : null,
+    waiting: order?.status === "awaiting_payment",
+  };
+}
+
+/** A booking's balance paid at the studio (decision 0186): its order's effects are its invoice only. */
+export const balanceOrderKind = defineOrderKind("booking_balance", {
+  onPaid: async () => {},
+  onReleased: async () => {},
+  onRefunded: async () => {},
+});
+
+/**
+ * The owner records the balance the client paid at the studio (decision 0186): an order of kind
+ * `booking_balance` paid « au studio » through the core, which issues its final invoice. One per booking:
+ * a second click finds the first. Refusals in French (PaymentRefusedError).
+ */
+export async function recordBalancePaid(input: {
+  bookingId: string;
+  amountCents: number;
+  means: OfflineMeans;
+}): Promise<{ orderId: string }> {
+  const [row] = await db()
+    .select({ booking: bookings, typeName: sessionTypes.name })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, input.bookingId));
+  if (!row) throw new PaymentRefusedError("not_found");
+  const { booking } = row;
+  if (booking.state !== "confirmed" && booking.state !== "done") {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Le solde s'enregistre pour une séance confirmée ou effectuée.",
+    );
+  }
+  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Indiquez le montant reçu, par exemple 90 ou 89,50.",
+    );
+  }
+  if (!booking.clientEmail) {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
+    );
+  }
+  const checkout = await createOrder({
+    kind: "booking_balance",
+    method: "studio",
+    buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
+    termsAcceptedAt: booking.consentAt ?? new Date(),
+    rulesSnapshot: { bookingId: booking.id, startsAt: booking.startsAt.toISOString() },
+    lines: [
+      {
+        label: `Solde : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+        quantity: 1,
+        unitPriceCents: input.amountCents,
+        vatRate: SESSION_VAT_RATE,
+      },
+    ],
+    idempotencyKey: `booking-balance:${booking.id}`,
+    studioId: booking.studioId,
+  });
+  try {
+    await markPaidOffline(checkout.orderId, input.means);
+  } catch (error) {
+    // A second click: the first recorded it.
+    if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
+  }
+  return { orderId: checkout.orderId };
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fetchPage, postForm, textOf } from "../support/html";
+import { useOwnServer } from "../support/own-server";
+import { serverDatabase } from "../support/server-under-test";
+import { addParisDays } from "~/lib/booking/slots";
+import { isoDayInParis } from "~/lib/dates";
+
+// A booking with a deposit, JavaScript off (decision 0186): the page says arrhes or acompte and what it
+// means, the post makes the booking wait for its transfer on the order's page, with the amount the server
+// computes; every refusal is French, at its field, nothing typed lost, never a 5xx.
+
+useOwnServer({ TRUST_PROXY: "loopback" });
+
+const DAYS = "/reserver/brive/portrait-arrhes";
+let visitor = 0;
+const from = () => ({ headers: { "X-Forwarded-For": `203.0.113.${(++visitor % 250) + 1}` } });
+const details = (overrides: Record<string, string> = {}) => ({
+  name: "Élodie Françoise",
+  email: `arrhes-${randomBytes(4).toString("hex")}@example.test`,
+  phone: "06 12 34 56 78",
+  consent: "on",
+  site_web: "",
+  ...overrides,
+});
+
+beforeAll(async () => {
+  const database = serverDatabase();
+  await database.execute(
+    sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
+  );
+  const rule = {
+    amount: "fixed",
+    value: 3_000,
+    priceCents: null,
+    nature: "arrhes",
+    methods: ["transfer", "studio"],
+    transferHours: 48,
+    refundAtOnce: false,
+  };
+  await database.execute(sql`
+    insert into session_types (slug, name, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, deposit)
+    values ('portrait-arrhes', 'Portrait arrhes', 30, 0, 30, 60, ${JSON.stringify(rule)}::jsonb)`);
+  await database.execute(sql`
+    insert into session_type_studios (session_type_id, studio_id)
+    select t.id, s.id from session_types t, studios s
+    where t.slug = 'portrait-arrhes' and s.slug = 'brive'`);
+});
+
+async function freeTime(): Promise<string> {
+  const today = isoDayInParis(new Date());
+  for (let offset = 1; offset < 30; offset++) {
+    const day = await fetchPage(`${DAYS}?jour=${addParisDays(today, offset)}`);
+    const link = day.document.querySelector('a[href*="coordonnees?creneau="]');
+    if (link) return link.getAttribute("href") ?? "";
+  }
+  throw new Error("no free time");
+}
+
+describe("a booking with arrhes", () => {
+  it("says what is paid and what arrhes mean, and offers the methods the owner allows", async () => {
+    const page = await fetchPage(await freeTime());
+    expect(page.status).toBe(200);
+    const text = textOf(page.document.querySelector("form"));
+    expect(text).toContain("Arrhes de 30 €");
+    expect(text).toContain("si le studio annule, il vous rend le double");
+    expect(text).toContain("L214-1");
+    const methods = [...page.document.querySelectorAll('input[name="paymentMethod"]')].map(
+      (input) => input.getAttribute("value"),
+    );
+    expect(methods).toEqual(["transfer", "studio"]);
+  });
+
+  it("waits for its transfer on the order's page, at the server's amount whatever is posted", async () => {
+    const fields = details({ paymentMethod: "transfer", amount: "1", amountCents: "100" });
+    const answer = await postForm(await freeTime(), fields, from());
+    expect(answer.status).toBe(303);
+    const location = answer.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/commande\/[A-Za-z0-9_-]+$/);
+    const order = await fetchPage(location);
+    expect(order.status).toBe(200);
+    expect(textOf(order.document.body)).toContain("Arrhes : Portrait arrhes du");
+    const rows = await serverDatabase().execute<{
+      state: string;
+      amount: number;
+      kind: string;
+    }>(sql`
+      select b.state, o.amount_cents as amount, o.kind from bookings b
+      join orders o on o.id = b.deposit_order_id where b.client_email = ${fields.email}`);
+    expect(rows.rows).toEqual([
+      { state: "awaiting_payment", amount: 3_000, kind: "booking_deposit" },
+    ]);
+  });
+
+  it("refuses a method the owner does not allow, in French, keeping what was typed", async () => {
+    const fields = details({ paymentMethod: "cheque" });
+    const answer = await postForm(await freeTime(), fields, from());
+    expect(answer.status).toBe(400);
+    expect(answer.html).toContain("Choisissez l&#x27;un des moyens de paiement proposés.");
+    expect(answer.html).toContain(fields.email);
+  });
+
+  it("refuses a card while the owner accepts no cards, in French", async () => {
+    const rule = {
+      amount: "full",
+      value: 0,
+      priceCents: 12_000,
+      nature: "acompte",
+      methods: ["card", "transfer"],
+      transferHours: 48,
+      refundAtOnce: true,
+    };
+    await serverDatabase().execute(
+      sql`update session_types set deposit = ${JSON.stringify(rule)}::jsonb where slug = 'portrait-arrhes'`,
+    );
+    try {
+      const href = await freeTime();
+      const form = await fetchPage(href);
+      const text = textOf(form.document.querySelector("form"));
+      expect(text).toContain("Acompte de 120 €");
+      expect(text).toContain("engage définitivement");
+      // The owner's payment settings accept no card: the page offers none, the server takes none.
+      expect(form.document.querySelector('input[name="paymentMethod"][value="card"]')).toBeNull();
+      const answer = await postForm(href, details({ paymentMethod: "card" }), from());
+      expect(answer.status).toBe(400);
+      expect(answer.html).toContain("Le paiement par carte n&#x27;est pas proposé pour le moment");
+    } finally {
+      await serverDatabase().execute(
+        sql`update session_types set deposit = jsonb_set(deposit, '{methods}', '["transfer", "studio"]') where slug = 'portrait-arrhes'`,
+      );
+    }
+  });
+
+  it("refuses a time in the past in French, never a server error", async () => {
+    const yesterday = addParisDays(isoDayInParis(new Date()), -1);
+    const answer = await postForm(
+      `/reserver/brive/portrait-arrhes/coordonnees?creneau=${yesterday}T10:00`,
+      details({ paymentMethod: "transfer" }),
+      from(),
+    );
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(textOf(answer.document.body)).toMatch(/passé|plus disponible/);
+  });
+});
