@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteDocuments } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { firstFreeTime, insertSessionType, studioIds } from "../support/booking";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
@@ -28,11 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-const { url, mailsTo } = useOwnServerWithMail(() => ({
-  STRIPE_SECRET_KEY: fake.secretKey,
-  STRIPE_API_URL: fake.apiUrl,
-  STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-}));
+const { url, mailsTo } = useOwnServerWithMail(() => siteStripeEnv(fake));
 const { openPage } = useBrowser({ baseUrl: url });
 const admin = useAdmin();
 

@@ -9,7 +9,7 @@ import {
   removeClientGalleries,
   serverStore,
 } from "../support/client-galleries";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
 import { useOwnServer } from "../support/own-server";
 import { makeTestJpeg } from "../support/photos";
@@ -35,11 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-const url = useOwnServer(() => ({
-  STRIPE_SECRET_KEY: fake.secretKey,
-  STRIPE_API_URL: fake.apiUrl,
-  STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-}));
+const url = useOwnServer(() => siteStripeEnv(fake));
 const { openPage } = useBrowser({ baseUrl: url });
 const admin = useAdmin();
 const original = useDocumentsRestored(["payments"] as const);

@@ -7,7 +7,7 @@ import { siteDocuments } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { useDocumentsRestored } from "../support/admin-content";
 import { firstFreeTime, insertSessionType, studioIds } from "../support/booking";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
@@ -42,11 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-const url = useOwnServer(() => ({
-  STRIPE_SECRET_KEY: fake.secretKey,
-  STRIPE_API_URL: fake.apiUrl,
-  STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-}));
+const url = useOwnServer(() => siteStripeEnv(fake));
 const { openPage } = useBrowser({ baseUrl: url });
 const admin = useAdmin();
 const original = useDocumentsRestored(["payments", "giftSessions"] as const);

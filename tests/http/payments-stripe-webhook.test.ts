@@ -1,7 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerEvents } from "../../app/server/db/schema";
-import { startFakeStripe, stripeSignatureHeader, type FakeStripe } from "../support/fake-stripe";
+import {
+  siteStripeEnv,
+  startFakeStripe,
+  stripeSignatureHeader,
+  type FakeStripe,
+} from "../support/fake-stripe";
 import { useAdmin } from "../support/accounts";
 import { fetchPage, textOf } from "../support/html";
 import { useOwnServer } from "../support/own-server";
@@ -21,11 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-const baseUrl = useOwnServer(() => ({
-  STRIPE_SECRET_KEY: fake.secretKey,
-  STRIPE_API_URL: fake.apiUrl,
-  STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-}));
+const baseUrl = useOwnServer(() => siteStripeEnv(fake));
 
 const admin = useAdmin();
 const webhookUrl = () => `${baseUrl()}/webhooks/stripe`;

@@ -9,7 +9,7 @@ import {
   vouchers,
 } from "../../app/server/db/schema";
 import { useDocumentsRestored } from "../support/admin-content";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
@@ -30,11 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-const { received } = useOwnServerWithMail(() => ({
-  STRIPE_SECRET_KEY: fake.secretKey,
-  STRIPE_API_URL: fake.apiUrl,
-  STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
-}));
+const { received } = useOwnServerWithMail(() => siteStripeEnv(fake));
 const original = useDocumentsRestored(["payments"] as const);
 beforeAll(async () => {
   await serverDatabase()

@@ -133,6 +133,15 @@ function randomId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 }
 
+/** The variables that point a site's server at `fake` as its card provider (its keys, API and hosted page). */
+export function siteStripeEnv(fake: FakeStripe): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: fake.secretKey,
+    STRIPE_API_URL: fake.apiUrl,
+    STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
+  };
+}
+
 /** The `Stripe-Signature` header of `payload` signed with `secret` at `timestamp` (seconds). */
 export function stripeSignatureHeader(
   payload: string,

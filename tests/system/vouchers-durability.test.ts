@@ -4,7 +4,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createConnection } from "../../app/server/db/client.server";
 import { verifyJournal } from "../../app/server/payments/journal.server";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import {
   PROCESS_TEST_TIMEOUT,
   type ServerProcess,
@@ -37,9 +37,7 @@ let database: ReturnType<typeof createConnection> | undefined;
 beforeAll(async () => {
   fake = await startFakeStripe({ secretKey: "sk_test_51VoucherBurstKilled000000000" });
   server = await startServerProcess(inject("adminDatabaseUrl"), {
-    STRIPE_SECRET_KEY: fake.secretKey,
-    STRIPE_API_URL: fake.apiUrl,
-    STRIPE_CHECKOUT_ORIGIN: fake.pageOrigin,
+    ...siteStripeEnv(fake),
     // Each buyer posts from an address of its own (X-Forwarded-For): 20 orders an hour per address.
     TRUST_PROXY: "loopback",
   });
