@@ -5,7 +5,7 @@ import { paymentsSchema } from "~/content/schemas";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { memoryCardProvider, orderRow } from "../../../tests/support/payments";
-import { makeTestPhotoSet } from "../../../tests/support/photos";
+import { makeTestJpeg } from "../../../tests/support/photos";
 import { completeLegal } from "../../../tests/support/seller";
 import { unzip } from "../../../tests/support/unzip";
 import { loader as zipLoader } from "../../routes/galerie-client/zip";
@@ -61,10 +61,13 @@ afterAll(async () => {
 const settings = paymentsSchema.parse({ card: true, transfer: false, studio: true });
 let set: { name: string; buffer: Buffer }[] = [];
 beforeAll(async () => {
-  set = (await makeTestPhotoSet(10)).map((photo, index) => ({
-    name: `IMG_${String(index + 1).padStart(4, "0")}.jpg`,
-    buffer: photo.buffer,
-  }));
+  // Small photos (one web size each, encoded in milliseconds): what is sold and zipped is the original.
+  set = await Promise.all(
+    Array.from({ length: 10 }, async (_, index) => ({
+      name: `IMG_${String(index + 1).padStart(4, "0")}.jpg`,
+      buffer: await makeTestJpeg({ index: index + 1, width: 320, height: 213 }),
+    })),
+  );
 });
 
 /** A gallery of 10 photos, 3 included, 5 € a photo, 30 € for all; the first `favourites` chosen. */
