@@ -49,6 +49,13 @@ type Options = {
   port?: number;
   /** Name of the application database created inside the cluster. */
   database?: string;
+  /**
+   * A cluster that ends with the test run that made it (decision 0192): nothing is flushed to the disk
+   * (`fsync=off`, initdb `--no-sync`). A process killed, PostgreSQL's own included, loses nothing it
+   * wrote (the system still holds it); only a crash of the machine would, and it ends the run anyway.
+   * Never for a site's data.
+   */
+  throwaway?: boolean;
 };
 
 const isRoot = () => process.getuid?.() === 0;
@@ -290,6 +297,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
           "--locale-provider=icu",
           "--icu-locale=fr-FR",
           "--locale=C.UTF-8",
+          ...(options.throwaway ? ["--no-sync"] : []),
         ],
         owner,
       );
@@ -315,6 +323,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
         "unix_socket_directories=",
         "-c",
         "max_connections=100",
+        ...(options.throwaway ? ["-c", "fsync=off"] : []),
       ],
       // Own process group: a Ctrl-C in the terminal reaches Node only, which shuts down in order.
       { ...owner, detached: true, stdio: ["ignore", "ignore", "pipe"] },
