@@ -1,4 +1,6 @@
 import { eq } from "drizzle-orm";
+import { addParisDays } from "../../app/lib/booking/slots";
+import { isoDayInParis } from "../../app/lib/dates";
 import { db, type Database } from "../../app/server/db/client.server";
 import {
   photographers,
@@ -96,4 +98,17 @@ export async function firstFreeTime(daysPath: string): Promise<{ key: string; hr
   const timeLink = day.document.querySelector('a[href*="coordonnees?creneau="]');
   const href = timeLink?.getAttribute("href") ?? "";
   return { key: new URL(href, "http://x").searchParams.get("creneau") ?? "", href };
+}
+
+/**
+ * Distinct booking times from `fromDays` days on, one hour apart, 12 a day from 08:00 to 19:00 (Paris):
+ * each call of the function returned gives the next one (« 2026-12-02T08:00 »).
+ */
+export function distinctSlots(fromDays: number): () => string {
+  let next = 0;
+  return () => {
+    const index = next++;
+    const day = addParisDays(isoDayInParis(new Date()), fromDays + Math.floor(index / 12));
+    return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
+  };
 }

@@ -2,9 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { insertSessionType, studioIds } from "../../../tests/support/booking";
-import { addParisDays } from "~/lib/booking/slots";
-import { isoDayInParis } from "~/lib/dates";
+import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { db } from "../db/client.server";
 import {
   cancelBooking,
@@ -31,13 +29,8 @@ const client = { actor: "client" } as const;
 
 let brive = "";
 let typeId = "";
-/** A distinct hour from the day after tomorrow: 12 a day, 08:00 to 19:00 (Paris). */
-let next = 0;
-const nextSlot = () => {
-  const index = next++;
-  const day = addParisDays(isoDayInParis(new Date()), 2 + Math.floor(index / 12));
-  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
-};
+/** A distinct hour from 2 days on (12 a day). */
+const nextSlot = distinctSlots(2);
 
 beforeAll(async () => {
   ({ brive } = await studioIds());

@@ -1,9 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
-import { addParisDays } from "~/lib/booking/slots";
-import { isoDayInParis } from "~/lib/dates";
-import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import { memoryCardProvider } from "../../../tests/support/payments";
 import { completeLegal } from "../../../tests/support/seller";
@@ -55,12 +53,8 @@ const MINUTE = 60_000;
 let brive = "";
 let depositType = "";
 let refundAtOnceType = "";
-let next = 0;
-const nextSlot = () => {
-  const index = next++;
-  const day = addParisDays(isoDayInParis(new Date()), 3 + Math.floor(index / 12));
-  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
-};
+/** A distinct hour from 3 days on (12 a day). */
+const nextSlot = distinctSlots(3);
 
 beforeAll(async () => {
   card.install();

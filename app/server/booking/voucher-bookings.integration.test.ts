@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { insertSessionVoucher, voucherState } from "../../../tests/support/booking-vouchers";
-import { addParisDays } from "~/lib/booking/slots";
-import { isoDayInParis } from "~/lib/dates";
 import {
   cancelBooking,
   createBooking,
@@ -31,13 +29,8 @@ const HOUR = 3_600_000;
 let brive = "";
 let instantType = "";
 let requestType = "";
-/** A distinct hour from three days on: 12 a day, 08:00 to 19:00 (Paris). */
-let next = 0;
-const nextSlot = () => {
-  const index = next++;
-  const day = addParisDays(isoDayInParis(new Date()), 3 + Math.floor(index / 12));
-  return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
-};
+/** A distinct hour from 3 days on (12 a day). */
+const nextSlot = distinctSlots(3);
 
 beforeAll(async () => {
   ({ brive } = await studioIds());
