@@ -8,6 +8,7 @@ import {
   provideOrderKinds,
   type OrderRecord,
 } from "../../app/server/payments/order-kinds.server";
+import { applyPaymentStatus } from "../../app/server/payments/apply-payment.server";
 import { createOrder, type NewOrder } from "../../app/server/payments/orders.server";
 import {
   ProviderUnavailableError,
@@ -258,4 +259,26 @@ export async function ordersWithKey(key: string): Promise<number> {
     .from(orders)
     .where(and(eq(orders.idempotencyKey, key)));
   return rows.length;
+}
+
+/**
+ * The card provider's report that the order's checkout was paid (`amountCents`), applied as its webhook
+ * would be. The order's attempt must have a provider reference (a checkout made).
+ */
+export async function reportCardPaid(orderId: string, amountCents: number) {
+  const [attempt] = await db()
+    .select({ reference: paymentAttempts.providerReference })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.orderId, orderId));
+  const reference = attempt?.reference;
+  if (!reference) throw new Error("no checkout");
+  return applyPaymentStatus({
+    provider: "stripe",
+    providerReference: reference,
+    status: "succeeded",
+    amountCents,
+    currency: "eur",
+    paymentReference: `pi_${reference}`,
+    source: "webhook",
+  });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentsSchema } from "~/content/schemas";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
-import { memoryCardProvider, orderRow } from "../../../tests/support/payments";
+import { memoryCardProvider, orderRow, reportCardPaid } from "../../../tests/support/payments";
 import { makeTestJpeg } from "../../../tests/support/photos";
 import { completeLegal } from "../../../tests/support/seller";
 import { unzip } from "../../../tests/support/unzip";
@@ -17,10 +17,8 @@ import {
   galleryPhotos,
   galleryUnlocks,
   invoices,
-  paymentAttempts,
 } from "../db/schema";
 import { invoicesOfOrder } from "../invoices/orders.server";
-import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
@@ -98,23 +96,7 @@ async function galleryRow(id: string) {
   return row;
 }
 
-/** The card provider's report that the order's checkout was paid. */
-async function payByCard(orderId: string, amountCents: number) {
-  const [attempt] = await db()
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.orderId, orderId));
-  if (!attempt?.providerReference) throw new Error("no attempt");
-  return applyPaymentStatus({
-    provider: "stripe",
-    providerReference: attempt.providerReference,
-    status: "succeeded",
-    amountCents,
-    currency: "eur",
-    paymentReference: `pi_${attempt.providerReference}`,
-    source: "webhook",
-  });
-}
+const payByCard = reportCardPaid;
 
 async function zipNames(galleryId: string): Promise<string[]> {
   const gallery = await galleryRow(galleryId);
