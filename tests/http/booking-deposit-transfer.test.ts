@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAdmin } from "../support/accounts";
+import { firstFreeTime } from "../support/booking";
+import { confirmationWithInvoice, prepareDepositSite } from "../support/booking-deposits";
+import { fetchPage, postForm } from "../support/html";
+import { useOwnServerWithMail } from "../support/own-server";
+import { ensurePdfTools } from "../support/pdf-tools";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * A booking's deposit by transfer with JavaScript off (decision 0186), over HTTP: the booking waits on its
+ * order's page, the owner marks the transfer received, and the confirmation e-mail links the « facture
+ * d'acompte », whose PDF is read as text. By card on a phone: tests/e2e/booking-deposit-journey.test.ts.
+ */
+
+beforeAll(() => ensurePdfTools());
+const { mailsTo } = useOwnServerWithMail();
+const admin = useAdmin();
+const TYPE_SLUG = "portrait-arrhes-virement";
+
+beforeAll(() => prepareDepositSite(TYPE_SLUG));
+
+describe("a booking with a deposit", () => {
+  it("by transfer with JavaScript off: waiting on its order's page, confirmed once the owner marks it paid", async () => {
+    const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
+    const email = "hugo.virement@example.test";
+    const posted = await postForm(href, {
+      name: "Hugo Lefèvre",
+      email,
+      phone: "",
+      consent: "on",
+      site_web: "",
+      paymentMethod: "transfer",
+    });
+    expect(posted.status).toBe(303);
+    const orderPage = await fetchPage(posted.headers.get("location") ?? "");
+    expect(orderPage.status).toBe(200);
+    expect(orderPage.html).toContain("Virement");
+    const [order] = (
+      await serverDatabase().execute<{ id: string; state: string }>(sql`
+        select o.id, b.state from orders o join bookings b on b.deposit_order_id = o.id
+        where b.client_email = ${email}`)
+    ).rows;
+    expect(order?.state).toBe("awaiting_payment");
+
+    const paid = await postForm(
+      `/admin/ventes/${order?.id}`,
+      { intent: "mark-paid", means: "transfer" },
+      { cookie: admin.cookie() },
+    );
+    expect(paid.status).toBe(302);
+    const { pdf } = await confirmationWithInvoice(mailsTo, email);
+    expect(pdf).toContain("Facture d'acompte");
+    expect(pdf).toContain("Hugo Lefèvre");
+  });
+});

@@ -1,0 +1,70 @@
+import { eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { siteDocuments } from "../../app/server/db/schema";
+import { insertSessionType, studioIds } from "./booking";
+import { pdfText } from "./pdf-tools";
+import { completeLegal } from "./seller";
+import { serverBaseUrl, serverDatabase } from "./server-under-test";
+
+/**
+ * A site of the test file's own ready to take deposits (decision 0186): Brive booked online, a session type
+ * `slug` asking 40 € of arrhes by card or transfer, cards and transfers accepted, and a complete seller (an
+ * invoice is issued only then, decision 0181).
+ */
+export async function prepareDepositSite(slug: string): Promise<void> {
+  const database = serverDatabase();
+  const { brive } = await studioIds(database);
+  await insertSessionType(
+    [brive],
+    {
+      name: "Portrait arrhes",
+      slug,
+      deposit: {
+        amount: "fixed",
+        value: 4_000,
+        priceCents: null,
+        nature: "arrhes",
+        methods: ["card", "transfer"],
+        transferHours: 48,
+        refundAtOnce: false,
+      },
+    },
+    database,
+  );
+  await database.execute(
+    sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
+  );
+  // Cards accepted by the owner (the CSP's form-action then allows the provider's page).
+  const [payments] = await database
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "payments"));
+  await database
+    .update(siteDocuments)
+    .set({ data: { ...(payments?.data as object), card: true, transfer: true } })
+    .where(eq(siteDocuments.key, "payments"));
+  await database
+    .update(siteDocuments)
+    .set({ data: completeLegal })
+    .where(eq(siteDocuments.key, "legal"));
+}
+
+const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+
+/** The client's confirmation, once it came, and its invoice's PDF (the e-mail's link) read as text. */
+export async function confirmationWithInvoice<Mail extends { subject: string; text?: string }>(
+  mailsTo: (address: string) => Mail[],
+  email: string,
+) {
+  await expect
+    .poll(() => mailsTo(email).map((mail) => mail.subject))
+    .toContainEqual(expect.stringMatching(/^Votre séance est réservée/));
+  const mail = mailsTo(email).find((candidate) =>
+    candidate.subject.startsWith("Votre séance est réservée"),
+  );
+  const link = /Facture : (\S+\.pdf)/.exec(mail?.text ?? "")?.[1] ?? "";
+  expect(link).toMatch(/\/commande\/[A-Za-z0-9_-]+\/facture\/F-\d{4}-\d{6}\.pdf$/);
+  const response = await fetch(new URL(new URL(link).pathname, serverBaseUrl()));
+  expect(response.status).toBe(200);
+  return { mail, pdf: words(pdfText(Buffer.from(await response.arrayBuffer()))) };
+}
