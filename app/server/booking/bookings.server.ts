@@ -47,12 +47,12 @@ import {
   type BookingContext,
 } from "./availability.server";
 import {
-  createDepositOrder,
+  depositRequestJob,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
   type DepositOnCancellation,
 } from "./deposits.server";
-import { queueBookingMails, queueClientMail } from "./emails.server";
+import { queueBookingMails } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
   deleteBookingOccupancies,
@@ -572,7 +572,7 @@ export async function acceptRequest(
   by: Extract<BookingAuthor, { actor: "owner" }>,
   now = new Date(),
 ): Promise<void> {
-  const accepted = await inTransaction(async (tx) => {
+  await inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
@@ -623,14 +623,11 @@ export async function acceptRequest(
       })
       .where(eq(bookings.id, booking.id));
     await addEvent(tx, booking.id, "accepted", by);
-    // With a deposit the e-mail waits for its order, whose link it carries.
-    if (!method) await queueBookingMails(tx, booking.id, "accepted", "owner");
-    return { method, clientMail: booking.clientMail };
+    // With a deposit the e-mail waits for its order, whose link it carries: both made by a job once
+    // this commits (the order may ask the card provider for its checkout).
+    if (method) await depositRequestJob.send({ bookingId: booking.id, method }, { tx });
+    else await queueBookingMails(tx, booking.id, "accepted", "owner");
   });
-  if (accepted.method) {
-    await createDepositOrder({ bookingId, method: accepted.method, now });
-    if (accepted.clientMail) await queueClientMail({ bookingId, event: "accepted" });
-  }
 }
 
 /** The method the client chose when she asked (her request's history line). */
@@ -722,7 +719,7 @@ export async function cancelBooking(
   options: { message?: string; now?: Date } = {},
 ): Promise<{ icsSequence: number; mailed: boolean; deposit: DepositOnCancellation }> {
   const now = options.now ?? new Date();
-  const done = await inTransaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const { booking, cutoffHours } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     checkCutoff(by, booking.startsAt, cutoffHours, now);
@@ -747,11 +744,10 @@ export async function cancelBooking(
     const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
     await queueBookingMails(tx, booking.id, "cancelled", by.actor, { toClient: mailed });
     const inTime = now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR;
-    return { icsSequence, mailed, inTime };
+    // Its deposit (decision 0186): a refund is queued here and asked of the provider once this commits.
+    const deposit = await settleDepositOnCancellation(tx, booking.id, by.actor, inTime);
+    return { icsSequence, mailed, deposit };
   });
-  // Its deposit once the cancellation is committed (a refund asks the provider; decision 0186).
-  const deposit = await settleDepositOnCancellation(bookingId, by.actor, done.inTime);
-  return { icsSequence: done.icsSequence, mailed: done.mailed, deposit };
 }
 
 /** Moves a client may make of one booking in 24 hours (decision 0123); then she calls the studio. */

@@ -21,7 +21,9 @@ import {
   depositForClient,
   depositForOwner,
   recordBalancePaid,
-  refundLostSlotDeposit,
+  refundDeposit,
+  requestAcceptedDeposit,
+  type DepositRefundReason,
 } from "./deposits.server";
 import { SlotTakenError } from "./refusals.server";
 
@@ -96,6 +98,22 @@ async function mailsOf(bookingId: string): Promise<string[]> {
   return result.rows.map((row) => `${row.kind}:${row.event}`);
 }
 
+/** The reasons of the refund jobs queued for an order (the job runs once its transaction commits). */
+async function queuedRefunds(orderId: string): Promise<DepositRefundReason[]> {
+  const result = await db().execute<{ reason: DepositRefundReason }>(sql`
+    select data->>'reason' as reason from pgboss.job
+    where name = 'booking-deposit-refund' and data->>'orderId' = ${orderId} order by created_on`);
+  return result.rows.map((row) => row.reason);
+}
+
+/** Runs the refund jobs queued for an order, as the worker would, each twice (a retried job). */
+async function runQueuedRefunds(orderId: string): Promise<void> {
+  for (const reason of await queuedRefunds(orderId)) {
+    await refundDeposit(orderId, reason);
+    await refundDeposit(orderId, reason);
+  }
+}
+
 async function payByCard(orderId: string, amountCents: number) {
   const attempt = await db().execute<{ reference: string }>(
     sql`select provider_reference as reference from payment_attempts where order_id = ${orderId}::uuid`,
@@ -161,13 +179,9 @@ describe("a booking with a deposit", () => {
       "booking-client:payment_expired",
       "booking-client:slot_lost",
     ]);
-    const queued = await db().execute<{ count: number }>(sql`
-      select count(*)::int as count from pgboss.job
-      where name = 'booking-deposit-refund' and data->>'orderId' = ${checkout.orderId}`);
-    expect(queued.rows[0]?.count).toBe(1);
-
-    await refundLostSlotDeposit(checkout.orderId);
-    await refundLostSlotDeposit(checkout.orderId);
+    expect(await queuedRefunds(checkout.orderId)).toEqual(["lost_slot"]);
+    await refundDeposit(checkout.orderId, "lost_slot");
+    await refundDeposit(checkout.orderId, "lost_slot");
     const made = await db().select().from(refunds).where(eq(refunds.orderId, checkout.orderId));
     expect(made.map((refund) => [refund.amountCents, refund.status])).toEqual([
       [3_000, "succeeded"],
@@ -196,6 +210,7 @@ describe("a paid deposit when the booking is cancelled", () => {
     const { bookingId, orderId } = await paidBooking();
     const { deposit } = await cancelBooking(bookingId, { actor: "client" });
     expect(deposit).toBe("proposed");
+    expect(await queuedRefunds(orderId)).toEqual([]);
     expect(await refundsOf(orderId)).toEqual([]);
     const owner = await depositForOwner(bookingId);
     expect(owner?.lines.join("\n")).toContain("remboursez-la depuis la commande");
@@ -205,7 +220,13 @@ describe("a paid deposit when the booking is cancelled", () => {
     const { bookingId, orderId } = await paidBooking(refundAtOnceType);
     const { deposit } = await cancelBooking(bookingId, { actor: "client" });
     expect(deposit).toBe("refunded");
-    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    // Queued with the cancellation, asked of the provider once it is committed.
+    expect(await queuedRefunds(orderId)).toEqual(["client"]);
+    expect(await refundsOf(orderId)).toEqual([]);
+    await runQueuedRefunds(orderId);
+    expect((await refundsOf(orderId)).map((refund) => [refund.amountCents, refund.reason])).toEqual(
+      [[3_000, "Séance annulée par le client dans les délais"]],
+    );
     const kinds = await db()
       .select({ kind: invoices.kind })
       .from(invoices)
@@ -222,7 +243,11 @@ describe("a paid deposit when the booking is cancelled", () => {
       name: "Sophie",
     });
     expect(deposit).toBe("refunded");
-    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000]);
+    expect(await queuedRefunds(orderId)).toEqual(["studio"]);
+    await runQueuedRefunds(orderId);
+    expect((await refundsOf(orderId)).map((refund) => [refund.amountCents, refund.reason])).toEqual(
+      [[3_000, "Séance annulée par le studio"]],
+    );
     const owner = await depositForOwner(bookingId);
     expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
   });
@@ -262,6 +287,12 @@ describe("a « sur demande » type with a deposit", () => {
     expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
 
     await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    // The order and its e-mail come from a job queued with the acceptance; run as the worker would,
+    // twice (a retried job): one order, one e-mail.
+    expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
+    expect(await queuedDepositRequests(asked.id)).toEqual(["card"]);
+    await requestAcceptedDeposit(asked.id, "card");
+    await requestAcceptedDeposit(asked.id, "card");
     const accepted = await stateOf(asked.id);
     expect(accepted?.state).toBe("awaiting_payment");
     // The owner's transfer hours (24), not a card's 35 minutes: the client reads the e-mail first.
@@ -286,7 +317,31 @@ describe("a « sur demande » type with a deposit", () => {
     await payByCard(order?.id ?? "", 3_000);
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
   });
+
+  it("asks nothing when the booking was cancelled before its job ran", async () => {
+    const requestType = await insertSessionType([brive], {
+      bookableHours: EVERY_DAY,
+      stepMinutes: 60,
+      mode: "request",
+      responseDeadlineHours: 24,
+      deposit: RULE,
+    });
+    const asked = await book(nextSlot(), "lea-renonce@example.test", "transfer", requestType);
+    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    await cancelBooking(asked.id, { actor: "client" });
+    await requestAcceptedDeposit(asked.id, "transfer");
+    expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
+    expect(await mailsOf(asked.id)).not.toContain("booking-client:accepted");
+  });
 });
+
+/** The methods of the deposit requests queued for a booking. */
+async function queuedDepositRequests(bookingId: string): Promise<string[]> {
+  const result = await db().execute<{ method: string }>(sql`
+    select data->>'method' as method from pgboss.job
+    where name = 'booking-deposit-request' and data->>'bookingId' = ${bookingId} order by created_on`);
+  return result.rows.map((row) => row.method);
+}
 
 describe("the balance paid at the studio", () => {
   it("is recorded once from the booking, paid « au studio », with its final invoice", async () => {

@@ -58,6 +58,8 @@ export async function createDepositOrder(input: {
   bookingId: string;
   method: PaymentMethod;
   now?: Date;
+  /** Run in the order's transaction when this call made it (not when it found an earlier one). */
+  onCreated?: (tx: Tx) => Promise<void>;
 }): Promise<OrderCheckout> {
   const [row] = await db()
     .select({
@@ -107,6 +109,7 @@ export async function createDepositOrder(input: {
         .update(bookings)
         .set({ depositOrderId: order.id })
         .where(eq(bookings.id, booking.id));
+      await input.onCreated?.(tx);
     },
   });
 }
@@ -156,21 +159,32 @@ async function holdForGood(tx: Tx, booking: typeof bookings.$inferSelect): Promi
   }
 }
 
-/** Refunds a deposit paid once its slot was gone (queued by onPaid, run after the payment's commit). */
-export async function refundLostSlotDeposit(orderId: string): Promise<void> {
-  const [booking] = await db()
-    .select({ depositRules: bookings.depositRules })
-    .from(bookings)
-    .where(eq(bookings.depositOrderId, orderId));
-  if (!booking?.depositRules) return;
+/** Why a deposit goes back, as its refund's reason reads. */
+const REFUND_REASONS = {
+  lost_slot: "Paiement arrivé après que le créneau a été réservé par quelqu'un d'autre",
+  client: "Séance annulée par le client dans les délais",
+  studio: "Séance annulée par le studio",
+} as const;
+export type DepositRefundReason = keyof typeof REFUND_REASONS;
+
+/**
+ * Refunds what is left of a paid deposit (the job `booking-deposit-refund`, queued in the transaction
+ * that decided it: a payment once its slot was gone, a cancellation). Run twice, the second finds nothing
+ * left to give back.
+ */
+export async function refundDeposit(
+  orderId: string,
+  reason: DepositRefundReason = "lost_slot",
+): Promise<void> {
+  const left = await refundableCents(orderId);
+  if (left <= 0) {
+    log.info("deposit_refund_skipped", { orderId, reason: "nothing_left" });
+    return;
+  }
   try {
-    await requestRefund(
-      orderId,
-      depositCents(booking.depositRules),
-      "Paiement arrivé après que le créneau a été réservé par quelqu'un d'autre",
-    );
+    await requestRefund(orderId, left, REFUND_REASONS[reason]);
   } catch (error) {
-    // Refunded already (a job run twice): nothing left to give back.
+    // A refund made meanwhile (a job run twice), or an order no longer paid: nothing to give back.
     if (error instanceof PaymentRefusedError) {
       log.info("deposit_refund_skipped", { orderId, reason: error.code });
       return;
@@ -179,8 +193,11 @@ export async function refundLostSlotDeposit(orderId: string): Promise<void> {
   }
 }
 
-/** The queue `booking-deposit-refund`: a deposit refunded at once when its slot was lost. */
-export const depositRefundJob = defineJob<{ orderId: string }>({
+/**
+ * The queue `booking-deposit-refund`: a deposit refunded after the commit of what decided it (the refund
+ * asks the provider). `reason` absent: a job queued before cancellations used it, a lost slot.
+ */
+export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRefundReason }>({
   name: "booking-deposit-refund",
   policy: {
     ...RETRIES_FOR_A_DAY,
@@ -190,9 +207,47 @@ export const depositRefundJob = defineJob<{ orderId: string }>({
     deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   handler: async (jobs) => {
-    for (const job of jobs) await refundLostSlotDeposit(job.data.orderId);
+    for (const job of jobs) await refundDeposit(job.data.orderId, job.data.reason);
   },
 });
+
+/**
+ * The queue `booking-deposit-request`: the deposit of a « sur demande » booking, asked once the owner's
+ * acceptance is committed (queued in it): its order, and in the order's own transaction the acceptance
+ * e-mail that carries its link. A booking cancelled or expired meanwhile is asked nothing.
+ */
+export const depositRequestJob = defineJob<{ bookingId: string; method: PaymentMethod }>({
+  name: "booking-deposit-request",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  handler: async (jobs) => {
+    for (const job of jobs) await requestAcceptedDeposit(job.data.bookingId, job.data.method);
+  },
+});
+
+/** The deposit of an accepted request (depositRequestJob): its order, and the e-mail with its link. */
+export async function requestAcceptedDeposit(
+  bookingId: string,
+  method: PaymentMethod,
+): Promise<void> {
+  const [booking] = await db()
+    .select({ state: bookings.state, clientMail: bookings.clientMail })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (!booking || (booking.state !== "awaiting_payment" && booking.state !== "confirmed")) return;
+  await createDepositOrder({
+    bookingId,
+    method,
+    onCreated: async (tx) => {
+      if (booking.clientMail) await queueClientMail({ bookingId, event: "accepted" }, { tx });
+    },
+  });
+}
 
 /** What a deposit order does to its booking (decision 0186), inside the payment's transaction. */
 export const depositOrderKind = defineOrderKind("booking_deposit", {
@@ -238,7 +293,7 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
       ...system,
       detail: { lateDeposit: true },
     });
-    await depositRefundJob.send({ orderId: order.id }, { tx });
+    await depositRefundJob.send({ orderId: order.id, reason: "lost_slot" }, { tx });
     await queueClientMail({ bookingId: booking.id, event: "slot_lost" }, { tx });
   },
   onReleased: async (tx, order) => {
@@ -302,40 +357,34 @@ export async function bookingOfDeposit(
 export type DepositOnCancellation = "none" | "refunded" | "proposed";
 
 /**
- * A paid deposit after its booking was cancelled, once that is committed (a refund asks the provider):
- * the studio cancelled, or the client in time with the type's « rembourser aussitôt », refunds what is
- * left of it; the client in time otherwise proposes the refund to the owner (a history line, and the
- * booking's page links to the order's « Rembourser »). Past the cut-off a client cannot cancel online:
- * the deposit stays the studio's, under the rules copied onto the booking.
+ * A paid deposit when its booking is cancelled, decided in the cancellation's transaction: the studio
+ * cancelled, or the client in time with the type's « rembourser aussitôt », and what is left of it goes
+ * back (a refund job queued in `tx`: it asks the provider once this commits); the client in time otherwise
+ * proposes the refund to the owner (a history line; the booking's page links to the order's
+ * « Rembourser »). Past the cut-off a client cannot cancel online: the deposit stays the studio's, under
+ * the rules copied onto the booking.
  */
 export async function settleDepositOnCancellation(
+  tx: Tx,
   bookingId: string,
   by: "client" | "owner",
   inTime: boolean,
 ): Promise<DepositOnCancellation> {
-  const [row] = await db()
+  const [row] = await tx
     .select({ rules: bookings.depositRules, orderId: orders.id, status: orders.status })
     .from(bookings)
     .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
     .where(eq(bookings.id, bookingId));
   if (!row?.rules || row.status !== "paid") return "none";
   if (by === "owner" || (inTime && row.rules.refundAtOnce)) {
-    const reason =
-      by === "owner"
-        ? "Séance annulée par le studio"
-        : "Séance annulée par le client dans les délais";
-    const left = await refundableCents(row.orderId);
-    if (left > 0) await requestRefund(row.orderId, left, reason);
+    await depositRefundJob.send(
+      { orderId: row.orderId, reason: by === "owner" ? "studio" : "client" },
+      { tx },
+    );
     return "refunded";
   }
   if (!inTime) return "none";
-  await db()
-    .insert(bookingEvents)
-    .values({
-      bookingId,
-      kind: "refund_proposed",
-      ...system,
-    });
+  await tx.insert(bookingEvents).values({ bookingId, kind: "refund_proposed", ...system });
   return "proposed";
 }
 

@@ -1,7 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { accountantMonthlyMailJob } from "../accounting/accountant-mail.server";
 import { backupJob, backupLinkJob, backupWatchJob } from "../backup/jobs.server";
-import { depositRefundJob } from "../booking/deposits.server";
+import { depositRefundJob, depositRequestJob } from "../booking/deposits.server";
 import { bookingBusyImportJob, bookingRemindersJob } from "../booking/jobs.server";
 import { env } from "../env.server";
 import { photoJob } from "../galleries/processing.server";
@@ -55,6 +55,7 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   voucherExpiryJob,
   accountantMonthlyMailJob,
   depositRefundJob,
+  depositRequestJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */
