@@ -37,6 +37,8 @@ describe("a booking with a deposit", () => {
     const orderPage = await fetchPage(posted.headers.get("location") ?? "");
     expect(orderPage.status).toBe(200);
     expect(orderPage.html).toContain("Virement");
+    expect(orderPage.html).toContain("Votre réservation est confirmée dès sa réception.");
+    expect(orderPage.html).not.toContain("Le bon est émis");
     const [order] = (
       await serverDatabase().execute<{ id: string; state: string }>(sql`
         select o.id, b.state from orders o join bookings b on b.deposit_order_id = o.id

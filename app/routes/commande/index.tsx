@@ -170,7 +170,9 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
               : ""}{" "}
             {order.gallery
               ? "Vos photos sont débloquées dès sa réception."
-              : "Le bon est émis dès sa réception."}
+              : order.booking
+                ? "Votre réservation est confirmée dès sa réception."
+                : "Le bon est émis dès sa réception."}
           </p>
         </section>
       ) : null}
@@ -184,7 +186,9 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
             Passez au studio ou appelez-le pour régler {order.total} (carte, chèque ou espèces) :{" "}
             {order.gallery
               ? "vos photos sont débloquées dès le paiement reçu."
-              : "le bon est émis dès le paiement reçu et vous est envoyé par e-mail."}
+              : order.booking
+                ? "votre facture vous est envoyée par e-mail dès le paiement reçu."
+                : "le bon est émis dès le paiement reçu et vous est envoyé par e-mail."}
           </p>
         </section>
       ) : null}
