@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
@@ -9,6 +9,7 @@ import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { invoices } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { buyerPaymentEmail } from "../payments/emails.server";
 import {
   completeRefund,
   markPaidOffline,
@@ -131,6 +132,21 @@ describe("a refund's credit note", () => {
       [-15_000, invoice?.id, rest.id],
     ]);
     expect(notes.every((note) => note.series === "A" && note.number.startsWith("A-"))).toBe(true);
+
+    // The buyer is told of each refund once, with its credit note's link.
+    const told = await db().execute<{ refundId: string }>(sql`
+      select data->>'refundId' as "refundId" from pgboss.job
+      where name = 'mail' and data->>'kind' = 'payment-buyer' and data->>'event' = 'refunded'
+        and data->>'orderId' = ${orderId} order by created_on`);
+    expect(told.rows.map((row) => row.refundId)).toEqual([first.id, rest.id]);
+    const mail = await buyerPaymentEmail({ orderId, event: "refunded", refundId: first.id });
+    expect(mail?.subject).toBe("Remboursement effectué : 50\u00a0€");
+    expect(mail?.text).toContain("Motif : Geste commercial.");
+    expect(mail?.text).toMatch(
+      new RegExp(
+        `Avoir ${notes[0]?.number} : http\\S+/commande/[\\w-]+/facture/${notes[0]?.number}\\.pdf`,
+      ),
+    );
   });
 
   it("credits nothing for giving back a payment made twice, then the invoice when the order's money goes back", () => {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Legal } from "~/content/schemas";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { sellerLine } from "~/lib/legal/seller";
@@ -6,7 +6,7 @@ import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { orders, paymentAttempts } from "../db/schema";
+import { invoices, orders, paymentAttempts, refunds } from "../db/schema";
 import { env } from "../env.server";
 import { emailButton, emailLayout, emailParagraphs, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
@@ -20,10 +20,16 @@ import { orderTokenFor } from "./order-token.server";
  */
 
 /**
- * The buyer's: the payment received, the order released unpaid, or a payment whose total differed given
- * back (`returned`, decision 0172: its attempt named).
+ * The buyer's: the payment received, the order released unpaid, a payment whose total differed given
+ * back (`returned`, decision 0172: its attempt named), or a refund done (`refunded`: its credit note).
  */
-type BuyerMailJob = { orderId: string; event: "paid" | "expired" | "returned"; attemptId?: string };
+type BuyerMailJob = {
+  orderId: string;
+  event: "paid" | "expired" | "returned" | "refunded";
+  attemptId?: string;
+  /** A refund done (`refunded`): what went back, and its credit note's link. */
+  refundId?: string;
+};
 /** The owner's: what needs her (a payment held, paid late, paid twice). */
 type OwnerMailJob = { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" };
 
@@ -107,6 +113,7 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
       legal,
     });
   }
+  if (job.event === "refunded") return refundDoneEmail(order, job.refundId ?? "", link);
   const subject =
     job.event === "paid"
       ? `Paiement reçu : ${amount}`
@@ -128,6 +135,42 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
     to: order.buyerEmail,
     subject,
     lines,
+    link,
+    button: "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+    legal,
+  });
+}
+
+/** A refund done: how much, how it comes back, why, and its credit note (« avoir ») to download. */
+async function refundDoneEmail(
+  order: typeof orders.$inferSelect,
+  refundId: string,
+  link: string,
+): Promise<OutgoingMail | null> {
+  const [refund] = await db().select().from(refunds).where(eq(refunds.id, refundId));
+  if (!refund || (refund.status !== "succeeded" && refund.status !== "refunded_offline")) {
+    return null;
+  }
+  const [note] = await db()
+    .select({ number: invoices.number })
+    .from(invoices)
+    .where(and(eq(invoices.refundId, refund.id), eq(invoices.kind, "credit_note")));
+  const { identity, legal } = (await readSiteContent()).documents;
+  const amount = formatCents(refund.amountCents);
+  return clientMail({
+    to: order.buyerEmail,
+    subject: `Remboursement effectué : ${amount}`,
+    lines: [
+      `Bonjour ${order.buyerName},`,
+      refund.status === "succeeded"
+        ? `Nous vous avons remboursé ${amount} sur la carte utilisée : la somme apparaîtra sur votre relevé d'ici 5 à 10 jours.`
+        : `Le studio vous a remboursé ${amount}.`,
+      `Motif : ${refund.reason}.`,
+      ...(note ? [`Avoir ${note.number} : ${link}/facture/${note.number}.pdf`] : []),
+      "Votre commande et ses documents sont sur sa page :",
+    ],
     link,
     button: "Voir ma commande",
     footer: "au sujet de votre commande",

@@ -13,7 +13,7 @@ import { db } from "../db/client.server";
 import { orderLines, orders, paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
-import { orderPageUrl } from "./emails.server";
+import { orderPageUrl, queueBuyerPaymentMail } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
 import { creditRefund } from "../invoices/orders.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
@@ -628,8 +628,12 @@ export async function completeRefund(
       amountCents: refund.amountCents,
       fullyRefunded,
     });
-    // Its credit note in the same transaction (decision 0181).
+    // Its credit note in the same transaction (decision 0181), and the buyer told, with its link.
     await creditRefund(tx, orderNow, refund);
+    await queueBuyerPaymentMail(
+      { orderId: order.id, event: "refunded", refundId: refund.id },
+      { tx },
+    );
     return refund;
   });
 }
