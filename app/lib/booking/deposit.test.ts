@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { depositCents, depositRuleOf } from "./deposit";
+import { depositCents, depositOnClientCancel, depositRuleOf } from "./deposit";
 import {
   newSessionTypeValues,
   parseSessionTypeForm,
@@ -70,5 +70,19 @@ describe("a session type's deposit paid online", () => {
   it("reads a stored rule of an unknown shape as none", () => {
     expect(depositRuleOf({ amount: "everything" })).toBeNull();
     expect(depositRuleOf(null)).toBeNull();
+  });
+});
+
+describe("what a client's cancelling in time does with her deposit", () => {
+  it("says arrhes come back at once, with their credit note, or from the studio", () => {
+    expect(depositOnClientCancel("arrhes", "40\u00a0€", true)).toBe(
+      "Vos arrhes de 40\u00a0€ vous sont remboursées aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.",
+    );
+    expect(depositOnClientCancel("acompte", "40\u00a0€", true)).toMatch(
+      /^Votre acompte de 40\u00a0€ vous est remboursé aussitôt/,
+    );
+    expect(depositOnClientCancel("arrhes", "40\u00a0€", false)).toBe(
+      "Le studio vous rembourse vos arrhes de 40\u00a0€ et vous le confirme par e-mail.",
+    );
   });
 });

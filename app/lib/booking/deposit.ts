@@ -55,6 +55,21 @@ export const DEPOSIT_NATURE_LABELS: Record<DepositNature, string> = {
 };
 
 /** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
+/**
+ * What becomes of a paid deposit when its client cancels in time (decision 0186), said before she confirms:
+ * « Vos arrhes de 40 € vous sont remboursées aussitôt… » or the studio's refund to come.
+ */
+export function depositOnClientCancel(
+  nature: DepositNature,
+  amount: string,
+  atOnce: boolean,
+): string {
+  const sum = nature === "arrhes" ? `vos arrhes de ${amount}` : `votre acompte de ${amount}`;
+  if (!atOnce) return `Le studio vous rembourse ${sum} et vous le confirme par e-mail.`;
+  const back = nature === "arrhes" ? "vous sont remboursées" : "vous est remboursé";
+  return `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${back} aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.`;
+}
+
 export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
   arrhes:
     "Des arrhes permettent à chacun de renoncer à la séance : si vous annulez, vous les perdez ; si le studio annule, il vous rend le double (article L214-1 du Code de la consommation).",

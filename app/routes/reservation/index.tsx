@@ -172,6 +172,9 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           <p className="mt-2">
             Le créneau sera libéré pour d'autres personnes. Cette action est définitive.
           </p>
+          {loaderData.deposit?.onCancel ? (
+            <p className="mt-2">{loaderData.deposit.onCancel}</p>
+          ) : null}
           <form method="post" action={managePath(token)} className="mt-4 flex flex-wrap gap-3">
             <input type="hidden" name="intent" value="cancel" />
             <Button type="submit" variant="destructive">

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { depositCents, type DepositRule } from "~/lib/booking/deposit";
+import { depositCents, depositOnClientCancel, type DepositRule } from "~/lib/booking/deposit";
 import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import type { BookingState } from "~/lib/booking/model";
@@ -448,7 +448,13 @@ export async function depositForOwner(bookingId: string): Promise<{
 export async function depositForClient(
   booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId" | "depositRules">,
   cutoffHours: number,
-): Promise<{ lines: string[]; orderHref: string | null; waiting: boolean } | null> {
+): Promise<{
+  lines: string[];
+  orderHref: string | null;
+  waiting: boolean;
+  /** What her cancelling now does with the deposit she paid (null: nothing paid). */
+  onCancel: string | null;
+} | null> {
   const rules = booking.depositRules;
   if (!rules) return null;
   const word = DEPOSIT_NATURE_LABELS[rules.nature];
@@ -465,6 +471,10 @@ export async function depositForClient(
     lines,
     orderHref: order ? `/commande/${await orderTokenFor(order.id)}` : null,
     waiting: order?.status === "awaiting_payment",
+    onCancel:
+      order?.status === "paid"
+        ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce)
+        : null,
   };
 }
 
