@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { invoiceNumber, invoiceTotals, seriesOf } from "./model";
+import { invoiceNumber, invoiceTotals, seriesOf, shareAcrossRates } from "./model";
 
 describe("invoice numbers", () => {
   it("are the series, the year and six digits; credit notes have their own series", () => {
@@ -57,5 +57,19 @@ describe("invoice totals", () => {
     expect(() =>
       invoiceTotals([{ label: "Séance", quantity: 1, unitPriceCents: 10.5, vatRate: null }]),
     ).toThrow(/cents/);
+  });
+});
+
+describe("an amount shared across rates", () => {
+  it("follows each rate's share of the total, the last rate taking the rounding's cent", () => {
+    const byRate = invoiceTotals([
+      { label: "A", quantity: 1, unitPriceCents: 1_000, vatRate: 550 },
+      { label: "B", quantity: 1, unitPriceCents: 2_000, vatRate: 2000 },
+      { label: "C", quantity: 1, unitPriceCents: 0, vatRate: null },
+    ]).byRate;
+    expect(shareAcrossRates(byRate, 1_000)).toEqual([
+      { vatRate: 550, cents: 333 },
+      { vatRate: 2000, cents: 667 },
+    ]);
   });
 });

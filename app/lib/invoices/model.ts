@@ -87,6 +87,26 @@ export function invoiceTotals(lines: readonly InvoiceLineInput[]): InvoiceTotals
   };
 }
 
+/**
+ * An amount shared across a document's TVA rates in proportion to each rate's TTC (rates totalling
+ * nothing take no part), the last rate taking the rounding's cent: what a credit note gives back of an
+ * invoice, or what a final invoice deducts of its deposit invoice.
+ */
+export function shareAcrossRates(
+  byRate: readonly VatShare[],
+  amountCents: number,
+): Array<{ vatRate: number | null; cents: number }> {
+  const shares = byRate.filter((share) => share.ttcCents !== 0);
+  const totalCents = shares.reduce((sum, share) => sum + share.ttcCents, 0);
+  let left = amountCents;
+  return shares.map((share, index) => {
+    const cents =
+      index === shares.length - 1 ? left : Math.round((amountCents * share.ttcCents) / totalCents);
+    left -= cents;
+    return { vatRate: share.vatRate, cents };
+  });
+}
+
 /** The seller as the invoice prints it, copied from the legal details when it is issued (decision 0176). */
 export type InvoiceSeller = {
   companyName: string;

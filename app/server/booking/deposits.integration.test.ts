@@ -1,14 +1,17 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
+import { instantLabelFr } from "~/lib/booking/words";
+import { formatDateFr } from "~/lib/dates";
 import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import { memoryCardProvider, reportCardPaid } from "../../../tests/support/payments";
 import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
+import { requestRefund } from "../payments/orders.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, invoices, orders, refunds, sessionTypes } from "../db/schema";
+import { bookings, invoices, moneyJournal, orders, refunds, sessionTypes } from "../db/schema";
 import {
   acceptRequest,
   cancelBooking,
@@ -344,6 +347,14 @@ async function queuedDepositRequests(bookingId: string): Promise<string[]> {
 }
 
 describe("the balance paid at the studio", () => {
+  async function typeName() {
+    const [type] = await db()
+      .select({ name: sessionTypes.name })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.id, depositType));
+    return type?.name ?? "";
+  }
+
   it("is recorded once from the booking, paid « au studio », with its final invoice", async () => {
     const made = await book(nextSlot(), "lea-solde@example.test", "card");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
@@ -363,6 +374,57 @@ describe("the balance paid at the studio", () => {
     expect(order).toMatchObject({ kind: "booking_balance", status: "paid", amountCents: 9_000 });
     const issued = await db().select().from(invoices).where(eq(invoices.orderId, first.orderId));
     expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["final", 9_000]]);
+  });
+
+  it("restates the whole price on its final invoice and deducts the deposit's invoice by number and date", async () => {
+    const made = await book(nextSlot(), "lea-facture-solde@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    const [deposit] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, checkout.orderId));
+    const { orderId } = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "cash",
+    });
+    const [final] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    const session = `${await typeName()} du ${instantLabelFr(made.startsAt)}`;
+    expect(final?.lines).toEqual([
+      { label: session, quantity: 1, unitPriceCents: 12_000, vatRate: null },
+      {
+        label: `Arrhes déjà facturées : facture ${deposit?.number} du ${formatDateFr(deposit?.issuedAt ?? "")}`,
+        quantity: 1,
+        unitPriceCents: -3_000,
+        vatRate: null,
+      },
+    ]);
+    // The money journal's 90 € and the invoice's total agree: what the accountant's exports sum.
+    expect(final).toMatchObject({ kind: "final", ttcCents: 9_000, htCents: 9_000, vatCents: 0 });
+    const paid = await db()
+      .select({ kind: moneyJournal.kind, cents: moneyJournal.amountCents })
+      .from(moneyJournal)
+      .where(eq(moneyJournal.orderId, orderId));
+    expect(paid).toEqual([{ kind: "payment", cents: 9_000 }]);
+    expect(final?.paymentTerms).toMatch(/^Net à payer : 90,00\u00a0€ \(arrhes déduites\)\. Payée/);
+  });
+
+  it("bills the balance alone once the deposit was refunded in full", async () => {
+    const made = await book(nextSlot(), "lea-rembourse-solde@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    await requestRefund(checkout.orderId, 3_000, "Geste commercial");
+    const { orderId } = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 12_000,
+      means: "card_terminal",
+    });
+    const [final] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(final?.lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [`Solde : ${await typeName()} du ${instantLabelFr(made.startsAt)}`, 12_000],
+    ]);
+    expect(final?.paymentTerms).toMatch(/^Payée /);
   });
 
   it("is refused in French for a booking not confirmed yet", async () => {

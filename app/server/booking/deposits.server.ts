@@ -43,9 +43,13 @@ import {
  * refund needs the paid order), with an apology offering the next free times.
  */
 
+/** The session as orders and invoices name it: « Séance Portrait du samedi 12 décembre 2026 à 14 h 30 ». */
+const sessionLabel = (typeName: string, startsAt: Date) =>
+  `${typeName} du ${instantLabelFr(startsAt)}`;
+
 /** The order's line: « Acompte : Séance Portrait du samedi 12 décembre 2026 à 14 h 30 ». */
 export const depositLineLabel = (rule: DepositRule, typeName: string, startsAt: Date) =>
-  `${DEPOSIT_NATURE_LABELS[rule.nature]} : ${typeName} du ${instantLabelFr(startsAt)}`;
+  `${DEPOSIT_NATURE_LABELS[rule.nature]} : ${sessionLabel(typeName, startsAt)}`;
 
 /** A session's TVA when the seller is subject to it (services, 20 %); the invoice drops it under 293 B. */
 const SESSION_VAT_RATE = 2000;
@@ -487,8 +491,9 @@ export const balanceOrderKind = defineOrderKind("booking_balance", {
 
 /**
  * The owner records the balance the client paid at the studio (decision 0186): an order of kind
- * `booking_balance` paid « au studio » through the core, which issues its final invoice. One per booking:
- * a second click finds the first. Refusals in French (PaymentRefusedError).
+ * `booking_balance` paid « au studio » through the core, which issues its final invoice (the session's
+ * whole price less the deposit's invoice, when it had one). One per booking: a second click finds the
+ * first. Refusals in French (PaymentRefusedError).
  */
 export async function recordBalancePaid(input: {
   bookingId: string;
@@ -520,15 +525,21 @@ export async function recordBalancePaid(input: {
       "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
     );
   }
+  const session = sessionLabel(row.typeName, booking.startsAt);
   const checkout = await createOrder({
     kind: "booking_balance",
     method: "studio",
     buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
     termsAcceptedAt: booking.consentAt ?? new Date(),
-    rulesSnapshot: { bookingId: booking.id, startsAt: booking.startsAt.toISOString() },
+    rulesSnapshot: {
+      bookingId: booking.id,
+      startsAt: booking.startsAt.toISOString(),
+      // The final invoice's whole-price line, when it deducts the deposit's invoice.
+      sessionLabel: session,
+    },
     lines: [
       {
-        label: `Solde : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+        label: `Solde : ${session}`,
         quantity: 1,
         unitPriceCents: input.amountCents,
         vatRate: SESSION_VAT_RATE,

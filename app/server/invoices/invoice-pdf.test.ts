@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { invoiceTotals, type InvoiceLineInput, type InvoiceSeller } from "~/lib/invoices/model";
+import { finalInvoiceLines } from "~/lib/invoices/final-invoice";
 import { ensurePdfTools, pdfPageCount, pdfText } from "../../../tests/support/pdf-tools";
 import { PdfError } from "../pdf/pdf-fonts.server";
 import { renderInvoicePdf } from "./invoice-pdf.server";
@@ -120,6 +121,46 @@ describe("an invoice's PDF", () => {
       expect(text).toContain(words(expected));
     }
     expect(text).not.toContain("293 B");
+  });
+
+  it("prints a final invoice's whole price and the deposit invoice it deducts, a negative line", async () => {
+    const { lines, note } = finalInvoiceLines({
+      balance: { label: "Solde", quantity: 1, unitPriceCents: 9_000, vatRate: 2000 },
+      sessionLabel: "Séance « Naissance » du samedi 3 février 2027 à 14 h",
+      deposit: {
+        number: "F-2026-000012",
+        issuedAt: new Date("2026-12-03T10:00:00Z"),
+        nature: "arrhes",
+        byRate: invoiceTotals([
+          { label: "Arrhes", quantity: 1, unitPriceCents: 3_000, vatRate: 2000 },
+        ]).byRate,
+        creditedCents: 0,
+      },
+      taxed: true,
+    });
+    const text = words(
+      pdfText(
+        await renderInvoicePdf({
+          invoice: invoice({
+            kind: "final",
+            seller: { ...franchise, vatNumber: "FR64 443061841", vatMention: null },
+            lines,
+            paymentTerms: `${note} Payée en espèces au studio le 3 février 2027.`,
+          }),
+        }),
+      ),
+    );
+    for (const expected of [
+      "Séance « Naissance » du samedi 3 février 2027 à 14 h 1 120,00 € 20 % 120,00 €",
+      "Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026",
+      "1 -30,00 € 20 % -30,00 €",
+      "Total HT 75,00 €",
+      "TVA 20 % sur 75,00 € 15,00 €",
+      "Total TTC 90,00 €",
+      "Net à payer : 90,00 € (arrhes déduites). Payée en espèces au studio le 3 février 2027.",
+    ]) {
+      expect(text).toContain(words(expected));
+    }
   });
 
   it("names the invoice a credit note corrects, and refuses one that names none", async () => {

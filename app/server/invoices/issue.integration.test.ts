@@ -147,4 +147,27 @@ describe("issuing invoices", () => {
     expect(await sequences("A", 2035)).toEqual([]);
     expect(await sequences("F", 2035)).toEqual([1]);
   });
+
+  it("takes negative lines (a final invoice's deduction) but refuses a total of the wrong sign", async () => {
+    setClockForTests(new Date("2036-03-10T09:00:00Z"));
+    const lines = (cents: number) => [
+      { label: "Séance portrait", quantity: 1, unitPriceCents: 12_000, vatRate: null },
+      { label: "Arrhes déjà facturées", quantity: 1, unitPriceCents: cents, vatRate: null },
+    ];
+    const final = await db().transaction((tx) =>
+      issueInvoice(tx, draft("final", { lines: lines(-3_000) })),
+    );
+    expect(final.ttcCents).toBe(9_000);
+    for (const refused of [
+      draft("final", { lines: lines(-12_000) }),
+      draft("sale", { lines: lines(-15_000) }),
+      draft("credit_note", { creditedInvoiceId: final.id, lines: lines(0) }),
+    ]) {
+      await expect(db().transaction((tx) => issueInvoice(tx, refused))).rejects.toThrow(
+        /cents in all/,
+      );
+    }
+    expect(await sequences("F", 2036)).toEqual([1]);
+    expect(await sequences("A", 2036)).toEqual([]);
+  });
 });

@@ -39,6 +39,12 @@ export type InvoiceDraft = {
  */
 export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<InvoiceRecord> {
   if (draft.lines.length === 0) throw new Error("issueInvoice: an invoice has at least one line");
+  // An invoice bills and a credit note gives back: a line may be negative (a final invoice deducts its
+  // deposit's invoice), never the document's total.
+  const totals = invoiceTotals(draft.lines);
+  if (draft.kind === "credit_note" ? totals.ttcCents >= 0 : totals.ttcCents <= 0) {
+    throw new Error(`issueInvoice: a ${draft.kind} of ${totals.ttcCents} cents in all`);
+  }
   const issuedAt = now();
   const year = Number(isoDayInParis(issuedAt).slice(0, 4));
   const series = seriesOf(draft.kind);
@@ -51,7 +57,6 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
     })
     .returning({ last: invoiceCounters.last });
   if (!counter) throw new Error("issueInvoice: no counter row");
-  const totals = invoiceTotals(draft.lines);
   const [invoice] = await tx
     .insert(invoices)
     .values({

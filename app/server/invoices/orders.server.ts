@@ -1,11 +1,21 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { legalSchema } from "~/content/schemas";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
-import type { InvoiceLineInput, InvoiceSeller } from "~/lib/invoices/model";
+import { depositRuleOf } from "~/lib/booking/deposit";
+import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
+import { shareAcrossRates, type InvoiceLineInput, type InvoiceSeller } from "~/lib/invoices/model";
 import { invoiceSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
 import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
-import { invoices, moneyJournal, orderLines, orders, refunds, siteDocuments } from "../db/schema";
+import {
+  bookings,
+  invoices,
+  moneyJournal,
+  orderLines,
+  orders,
+  refunds,
+  siteDocuments,
+} from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { issueInvoice, type InvoiceRecord } from "./issue.server";
@@ -84,6 +94,57 @@ async function invoiceLines(
 const ORDER_INVOICE_KINDS = ["sale", "deposit", "final"] as const;
 
 /**
+ * The deposit invoice a booking's balance order deducts (decision 0186): its booking's deposit order's
+ * invoice, what credit notes gave back of it, and whether it was « arrhes » or an « acompte » (the rules
+ * copied onto the deposit's order, else onto the booking); null when the booking has none.
+ */
+async function invoicedDeposit(tx: Executor, order: OrderRecord): Promise<InvoicedDeposit | null> {
+  const bookingId = order.rulesSnapshot.bookingId;
+  if (typeof bookingId !== "string") return null;
+  const [row] = await tx
+    .select({ invoice: invoices, snapshot: orders.rulesSnapshot, rules: bookings.depositRules })
+    .from(bookings)
+    .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
+    .innerJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "deposit")))
+    .where(eq(bookings.id, bookingId));
+  if (!row) return null;
+  const [credited] = await tx
+    .select({ cents: sql<number>`coalesce(-sum(${invoices.ttcCents}), 0)::int` })
+    .from(invoices)
+    .where(eq(invoices.creditedInvoiceId, row.invoice.id));
+  const rules = depositRuleOf(row.snapshot.deposit) ?? row.rules;
+  return {
+    number: row.invoice.number,
+    issuedAt: row.invoice.issuedAt,
+    nature: rules?.nature ?? "acompte",
+    byRate: row.invoice.vatBreakdown,
+    creditedCents: credited?.cents ?? 0,
+  };
+}
+
+/**
+ * A booking's balance as its final invoice bills it: the session's whole price less the deposit invoice
+ * still standing (finalInvoiceLines), and the payment terms' « Net à payer » sentence.
+ */
+async function balanceInvoiceLines(
+  tx: Executor,
+  order: OrderRecord,
+  lines: InvoiceLineInput[],
+  seller: InvoiceSeller,
+): Promise<{ lines: InvoiceLineInput[]; note: string | null }> {
+  const [balance] = lines;
+  if (!balance || lines.length !== 1) return { lines, note: null };
+  const session = order.rulesSnapshot.sessionLabel;
+  return finalInvoiceLines({
+    balance,
+    // Balance orders made before the session's label was kept in their snapshot: their line's label.
+    sessionLabel: typeof session === "string" ? session : balance.label.replace(/^Solde : /, ""),
+    deposit: await invoicedDeposit(tx, order),
+    taxed: seller.vatMention === null,
+  });
+}
+
+/**
  * Issues the invoice of a paid order in `tx`, unless it has one or the seller's identity is incomplete
  * (then null). Taken once: the unique index on the sale's order refuses a second.
  */
@@ -102,14 +163,19 @@ export async function invoicePaidOrder(
   const deposit = order.kind === "booking_deposit";
   const balance = order.kind === "booking_balance";
   const startsAt = deposit || balance ? order.rulesSnapshot.startsAt : null;
+  const lines = await invoiceLines(tx, order, seller);
+  const final = balance
+    ? await balanceInvoiceLines(tx, order, lines, seller)
+    : { lines, note: null };
+  const terms = await paymentTerms(tx, order);
   return issueInvoice(tx, {
     kind: deposit ? "deposit" : balance ? "final" : "sale",
     orderId: order.id,
     serviceDate: typeof startsAt === "string" ? isoDayInParis(new Date(startsAt)) : null,
     seller,
     buyer: { name: order.buyerName, email: order.buyerEmail, address: null },
-    lines: await invoiceLines(tx, order, seller),
-    paymentTerms: await paymentTerms(tx, order),
+    lines: final.lines,
+    paymentTerms: final.note ? `${final.note} ${terms}` : terms,
   });
 }
 
@@ -130,21 +196,12 @@ export function creditDue(input: {
 
 /** The credit note's lines: the amount shared across the invoice's TVA rates, in proportion. */
 export function creditLines(invoice: InvoiceRecord, amountCents: number): InvoiceLineInput[] {
-  const shares = invoice.vatBreakdown.filter((share) => share.ttcCents !== 0);
-  let left = amountCents;
-  return shares.map((share, index) => {
-    const part =
-      index === shares.length - 1
-        ? left
-        : Math.round((amountCents * share.ttcCents) / invoice.ttcCents);
-    left -= part;
-    return {
-      label: `Remboursement — facture ${invoice.number}`,
-      quantity: 1,
-      unitPriceCents: -part,
-      vatRate: share.vatRate,
-    };
-  });
+  return shareAcrossRates(invoice.vatBreakdown, amountCents).map(({ vatRate, cents }) => ({
+    label: `Remboursement — facture ${invoice.number}`,
+    quantity: 1,
+    unitPriceCents: -cents,
+    vatRate,
+  }));
 }
 
 /**

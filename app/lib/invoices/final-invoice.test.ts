@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { finalInvoiceLines, type InvoicedDeposit } from "./final-invoice";
+import { invoiceTotals, type InvoiceLineInput } from "./model";
+
+const SESSION = "Séance Portrait du samedi 12 décembre 2026 à 14 h";
+const balance: InvoiceLineInput = {
+  label: `Solde : ${SESSION}`,
+  quantity: 1,
+  unitPriceCents: 9_000,
+  vatRate: 2000,
+};
+const deposit: InvoicedDeposit = {
+  number: "F-2026-000012",
+  // The 3rd of December in Paris, late in the evening (already the 3rd in UTC too).
+  issuedAt: new Date("2026-12-03T21:30:00Z"),
+  nature: "arrhes",
+  byRate: invoiceTotals([{ label: "Arrhes", quantity: 1, unitPriceCents: 3_000, vatRate: 2000 }])
+    .byRate,
+  creditedCents: 0,
+};
+
+describe("a final invoice after a deposit invoice", () => {
+  it("restates the whole price and deducts the deposit invoice by its number and date", () => {
+    const { lines, note } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit,
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 12_000, vatRate: 2000 },
+      {
+        label: "Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026",
+        quantity: 1,
+        unitPriceCents: -3_000,
+        vatRate: 2000,
+      },
+    ]);
+    // The TVA of the deposit was due when it was paid: the final invoice bears the balance's.
+    expect(invoiceTotals(lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
+    expect(note).toBe("Net à payer : 90,00\u00a0€ (arrhes déduites).");
+  });
+
+  it("says « acompte » for an acompte, and deducts only what credit notes left of it", () => {
+    const { lines, note } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: { ...deposit, nature: "acompte", creditedCents: 1_000 },
+      taxed: true,
+    });
+    expect(lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [SESSION, 11_000],
+      ["Acompte déjà facturé : facture F-2026-000012 du 3 décembre 2026", -2_000],
+    ]);
+    expect(invoiceTotals(lines).ttcCents).toBe(9_000);
+    expect(note).toBe("Net à payer : 90,00\u00a0€ (acompte déduit).");
+  });
+
+  it("deducts a deposit invoiced at several rates rate by rate, and none under the franchise", () => {
+    const mixed = {
+      ...deposit,
+      byRate: invoiceTotals([
+        { label: "Séance", quantity: 1, unitPriceCents: 2_000, vatRate: 2000 },
+        { label: "Livre", quantity: 1, unitPriceCents: 1_001, vatRate: 550 },
+      ]).byRate,
+    };
+    const taxed = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: mixed,
+      taxed: true,
+    });
+    expect(taxed.lines.slice(1).map((line) => [line.vatRate, line.unitPriceCents])).toEqual([
+      [550, -1_001],
+      [2000, -2_000],
+    ]);
+    expect(invoiceTotals(taxed.lines).ttcCents).toBe(9_000);
+
+    const franchise = finalInvoiceLines({
+      balance: { ...balance, vatRate: null },
+      sessionLabel: SESSION,
+      deposit: mixed,
+      taxed: false,
+    });
+    expect(franchise.lines.map((line) => [line.vatRate, line.unitPriceCents])).toEqual([
+      [null, 12_001],
+      [null, -1_001],
+      [null, -2_000],
+    ]);
+    expect(invoiceTotals(franchise.lines)).toMatchObject({ vatCents: 0, ttcCents: 9_000 });
+  });
+
+  it("is the balance's line alone without a deposit invoice, or once it was credited in full", () => {
+    for (const standing of [null, { ...deposit, creditedCents: 3_000 }]) {
+      expect(
+        finalInvoiceLines({ balance, sessionLabel: SESSION, deposit: standing, taxed: true }),
+      ).toEqual({ lines: [balance], note: null });
+    }
+  });
+});

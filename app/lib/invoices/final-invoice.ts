@@ -1,0 +1,76 @@
+import type { DepositNature } from "~/lib/booking/deposit";
+import { formatDateFr } from "~/lib/dates";
+import { invoiceAmount, shareAcrossRates, type InvoiceLineInput, type VatShare } from "./model";
+
+/*
+ * The final invoice (« facture de solde ») of a session whose deposit had its « facture d'acompte »
+ * (decision 0186): French invoicing practice (CGI art. 242 nonies A; BOFiP on acomptes) has it restate the
+ * session's whole price and deduct what the deposit invoice already billed, naming that invoice, so that
+ * its net is the balance paid and an accountant ties the two documents together.
+ */
+
+/** The deposit invoice as the final invoice deducts it. */
+export type InvoicedDeposit = {
+  number: string;
+  issuedAt: Date;
+  /** « arrhes » or « acompte », as the client accepted them (the deposit's rules). */
+  nature: DepositNature;
+  /** The deposit invoice's TTC by TVA rate. */
+  byRate: readonly VatShare[];
+  /** What credit notes gave back of it, in positive cents. */
+  creditedCents: number;
+};
+
+/** « Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026 ». */
+export function depositDeductionLabel(
+  deposit: Pick<InvoicedDeposit, "number" | "issuedAt" | "nature">,
+) {
+  const words = deposit.nature === "arrhes" ? "Arrhes déjà facturées" : "Acompte déjà facturé";
+  return `${words} : facture ${deposit.number} du ${formatDateFr(deposit.issuedAt)}`;
+}
+
+/**
+ * The final invoice's lines and the sentence its payment terms start with. With a deposit invoice not
+ * wholly credited: the session at its whole price (the balance plus the deposit still invoiced) at the
+ * balance's rate, then the deposit deducted at its own invoice's rates (its TVA was due when it was paid;
+ * none under the franchise: `taxed` false), so that the total stays the balance paid. Without one, or once
+ * it was given back in full, the balance's line alone and no sentence.
+ */
+export function finalInvoiceLines(input: {
+  /** The balance's line as invoiced (its rate already dropped under the franchise). */
+  balance: InvoiceLineInput;
+  /** The session as the whole-price line names it: « Séance Portrait du samedi 12 décembre 2026 à 14 h ». */
+  sessionLabel: string;
+  deposit: InvoicedDeposit | null;
+  /** The seller is subject to TVA. */
+  taxed: boolean;
+}): { lines: InvoiceLineInput[]; note: string | null } {
+  const { balance, deposit } = input;
+  const balanceCents = balance.quantity * balance.unitPriceCents;
+  const invoicedCents = deposit
+    ? deposit.byRate.reduce((sum, share) => sum + share.ttcCents, 0) - deposit.creditedCents
+    : 0;
+  if (!deposit || invoicedCents <= 0) return { lines: [balance], note: null };
+  const label = depositDeductionLabel(deposit);
+  const deductions = shareAcrossRates(deposit.byRate, invoicedCents).map(
+    ({ vatRate, cents }): InvoiceLineInput => ({
+      label,
+      quantity: 1,
+      unitPriceCents: -cents,
+      vatRate: input.taxed ? vatRate : null,
+    }),
+  );
+  const deducted = deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit";
+  return {
+    lines: [
+      {
+        label: input.sessionLabel,
+        quantity: 1,
+        unitPriceCents: balanceCents + invoicedCents,
+        vatRate: balance.vatRate,
+      },
+      ...deductions,
+    ],
+    note: `Net à payer : ${invoiceAmount(balanceCents)} (${deducted}).`,
+  };
+}
