@@ -8,10 +8,14 @@ import { serverBaseUrl, serverDatabase } from "./server-under-test";
 
 /**
  * A site of the test file's own ready to take deposits (decision 0186): Brive booked online, a session type
- * `slug` asking 40 € of arrhes by card or transfer, cards and transfers accepted, and a complete seller (an
- * invoice is issued only then, decision 0181).
+ * `slug` asking 40 € of arrhes by card or transfer (refunded at once on a cancellation in time when
+ * `refundAtOnce`), cards and transfers accepted, and a complete seller (an invoice is issued only then,
+ * decision 0181).
  */
-export async function prepareDepositSite(slug: string): Promise<void> {
+export async function prepareDepositSite(
+  slug: string,
+  options: { refundAtOnce?: boolean } = {},
+): Promise<void> {
   const database = serverDatabase();
   const { brive } = await studioIds(database);
   await insertSessionType(
@@ -19,6 +23,8 @@ export async function prepareDepositSite(slug: string): Promise<void> {
     {
       name: "Portrait arrhes",
       slug,
+      // Its first times 3 days on: past the 48 h cut-off, the client may still cancel online.
+      minimumNoticeHours: 72,
       deposit: {
         amount: "fixed",
         value: 4_000,
@@ -26,7 +32,7 @@ export async function prepareDepositSite(slug: string): Promise<void> {
         nature: "arrhes",
         methods: ["card", "transfer"],
         transferHours: 48,
-        refundAtOnce: false,
+        refundAtOnce: options.refundAtOnce ?? false,
       },
     },
     database,
@@ -51,20 +57,40 @@ export async function prepareDepositSite(slug: string): Promise<void> {
 
 const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
 
-/** The client's confirmation, once it came, and its invoice's PDF (the e-mail's link) read as text. */
-export async function confirmationWithInvoice<Mail extends { subject: string; text?: string }>(
+/**
+ * The client's e-mail whose subject starts with `subject`, once it came, and the PDF its line
+ * `{label} {number} : {link}` (or `{label} : {link}`) points to, read as text.
+ */
+async function mailedPdf<Mail extends { subject: string; text?: string }>(
   mailsTo: (address: string) => Mail[],
   email: string,
+  subject: string,
+  label: "Facture" | "Avoir",
 ) {
   await expect
     .poll(() => mailsTo(email).map((mail) => mail.subject))
-    .toContainEqual(expect.stringMatching(/^Votre séance est réservée/));
-  const mail = mailsTo(email).find((candidate) =>
-    candidate.subject.startsWith("Votre séance est réservée"),
+    .toContainEqual(expect.stringMatching(new RegExp(`^${subject}`)));
+  const mail = mailsTo(email).find((candidate) => candidate.subject.startsWith(subject));
+  const link = new RegExp(`${label}(?: [AF]-\\d{4}-\\d{6})? : (\\S+\\.pdf)`).exec(
+    mail?.text ?? "",
+  )?.[1];
+  const series = label === "Avoir" ? "A" : "F";
+  expect(link).toMatch(
+    new RegExp(`/commande/[A-Za-z0-9_-]+/facture/${series}-\\d{4}-\\d{6}\\.pdf$`),
   );
-  const link = /Facture : (\S+\.pdf)/.exec(mail?.text ?? "")?.[1] ?? "";
-  expect(link).toMatch(/\/commande\/[A-Za-z0-9_-]+\/facture\/F-\d{4}-\d{6}\.pdf$/);
-  const response = await fetch(new URL(new URL(link).pathname, serverBaseUrl()));
+  const response = await fetch(new URL(new URL(link ?? "").pathname, serverBaseUrl()));
   expect(response.status).toBe(200);
   return { mail, pdf: words(pdfText(Buffer.from(await response.arrayBuffer()))) };
 }
+
+/** The client's confirmation, once it came, and its invoice's PDF (the e-mail's link) read as text. */
+export const confirmationWithInvoice = <Mail extends { subject: string; text?: string }>(
+  mailsTo: (address: string) => Mail[],
+  email: string,
+) => mailedPdf(mailsTo, email, "Votre séance est réservée", "Facture");
+
+/** The e-mail of a refund done, once it came, and its credit note's PDF read as text. */
+export const refundWithCreditNote = <Mail extends { subject: string; text?: string }>(
+  mailsTo: (address: string) => Mail[],
+  email: string,
+) => mailedPdf(mailsTo, email, "Remboursement effectué", "Avoir");
