@@ -255,6 +255,20 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
   });
 
+  it("paid on a checkout left open after she cancelled: refunded, no apology for a slot she gave up", async () => {
+    const made = await book(nextSlot(), "lea-renonce-carte@example.test");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await cancelBooking(made.id, { actor: "client" });
+    await payByCard(checkout.orderId, 3_000);
+    expect((await stateOf(made.id))?.state).toBe("cancelled");
+    expect(await mailsOf(made.id)).not.toContain("booking-client:slot_lost");
+    expect(await queuedRefunds(checkout.orderId)).toEqual(["after_cancel"]);
+    await runQueuedRefunds(checkout.orderId);
+    expect((await refundsOf(checkout.orderId)).map((refund) => refund.reason)).toEqual([
+      "Paiement arrivé après l'annulation de la séance",
+    ]);
+  });
+
   it("past the cut-off a client cannot cancel online, and her page shows the rules she accepted", async () => {
     const { bookingId } = await paidBooking();
     const booking = await stateOf(bookingId);
@@ -275,14 +289,18 @@ describe("a paid deposit when the booking is cancelled", () => {
 });
 
 describe("a « sur demande » type with a deposit", () => {
-  it("asks for it only once the owner accepts, the slot held for her hours, the link in the e-mail", async () => {
-    const requestType = await insertSessionType([brive], {
+  let requestType = "";
+  beforeAll(async () => {
+    requestType = await insertSessionType([brive], {
       bookableHours: EVERY_DAY,
       stepMinutes: 60,
       mode: "request",
       responseDeadlineHours: 24,
       deposit: RULE,
     });
+  });
+
+  it("asks for it only once the owner accepts, the slot held for her hours, the link in the e-mail", async () => {
     const slot = nextSlot();
     const asked = await book(slot, "lea-demande@example.test", "card", requestType);
     expect(asked.state).toBe("pending");
@@ -322,13 +340,6 @@ describe("a « sur demande » type with a deposit", () => {
   });
 
   it("asks nothing when the booking was cancelled before its job ran", async () => {
-    const requestType = await insertSessionType([brive], {
-      bookableHours: EVERY_DAY,
-      stepMinutes: 60,
-      mode: "request",
-      responseDeadlineHours: 24,
-      deposit: RULE,
-    });
     const asked = await book(nextSlot(), "lea-renonce@example.test", "transfer", requestType);
     await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
     await cancelBooking(asked.id, { actor: "client" });

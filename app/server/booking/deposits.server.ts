@@ -168,6 +168,7 @@ const REFUND_REASONS = {
   lost_slot: "Paiement arrivé après que le créneau a été réservé par quelqu'un d'autre",
   client: "Séance annulée par le client dans les délais",
   studio: "Séance annulée par le studio",
+  after_cancel: "Paiement arrivé après l'annulation de la séance",
 } as const;
 export type DepositRefundReason = keyof typeof REFUND_REASONS;
 
@@ -197,19 +198,22 @@ export async function refundDeposit(
   }
 }
 
+/** The deposit jobs' queues: retried for about a day, each asks the provider once at a time. */
+const DEPOSIT_JOB_POLICY = {
+  ...RETRIES_FOR_A_DAY,
+  notify: true,
+  expireInSeconds: 5 * 60,
+  retentionSeconds: 7 * 24 * 60 * 60,
+  deleteAfterSeconds: 7 * 24 * 60 * 60,
+};
+
 /**
  * The queue `booking-deposit-refund`: a deposit refunded after the commit of what decided it (the refund
  * asks the provider). `reason` absent: a job queued before cancellations used it, a lost slot.
  */
 export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRefundReason }>({
   name: "booking-deposit-refund",
-  policy: {
-    ...RETRIES_FOR_A_DAY,
-    notify: true,
-    expireInSeconds: 5 * 60,
-    retentionSeconds: 7 * 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
+  policy: DEPOSIT_JOB_POLICY,
   handler: async (jobs) => {
     for (const job of jobs) await refundDeposit(job.data.orderId, job.data.reason);
   },
@@ -222,13 +226,7 @@ export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRef
  */
 export const depositRequestJob = defineJob<{ bookingId: string; method: PaymentMethod }>({
   name: "booking-deposit-request",
-  policy: {
-    ...RETRIES_FOR_A_DAY,
-    notify: true,
-    expireInSeconds: 5 * 60,
-    retentionSeconds: 7 * 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
+  policy: DEPOSIT_JOB_POLICY,
   handler: async (jobs) => {
     for (const job of jobs) await requestAcceptedDeposit(job.data.bookingId, job.data.method);
   },
@@ -283,7 +281,16 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
       await queueBookingMails(tx, booking.id, "booked", "client", { toClient: booking.clientMail });
       return;
     }
-    // Its time went to someone else (or passed, or the booking was called off): the money goes back.
+    if (booking.state === "cancelled" || booking.state === "declined") {
+      // Paid on a checkout left open after she (or the studio) called the booking off: the money goes
+      // back, and the refund's own e-mail says why (no apology for a slot she gave up).
+      await tx
+        .insert(bookingEvents)
+        .values({ bookingId: booking.id, kind: "deposit_paid", ...system });
+      await depositRefundJob.send({ orderId: order.id, reason: "after_cancel" }, { tx });
+      return;
+    }
+    // Its time went to someone else (or passed): the money goes back.
     await deleteBookingOccupancies(tx, booking.id);
     if (booking.state === "awaiting_payment") {
       await tx

@@ -25,6 +25,17 @@ const franchise: InvoiceSeller = {
   mediator: { name: "CM2C, médiateur de la consommation", website: "https://www.cm2c.net" },
 };
 
+/** The same seller, subject to TVA. */
+const subjectToVat = { ...franchise, vatNumber: "FR64 443061841", vatMention: null };
+
+/** The text of a final invoice of the seller subject to TVA, with `changes`. */
+async function printedFinal(changes: Partial<InvoiceRecord> & { lines?: InvoiceLineInput[] }) {
+  const pdf = await renderInvoicePdf({
+    invoice: invoice({ kind: "final", seller: subjectToVat, ...changes }),
+  });
+  return words(pdfText(pdf));
+}
+
 function invoice(
   changes: Partial<InvoiceRecord> & { lines?: InvoiceLineInput[] } = {},
 ): InvoiceRecord {
@@ -96,20 +107,12 @@ describe("an invoice's PDF", () => {
   });
 
   it("prints HT, the TVA of each rate and TTC when the studio is subject to TVA", async () => {
-    const text = words(
-      pdfText(
-        await renderInvoicePdf({
-          invoice: invoice({
-            kind: "final",
-            seller: { ...franchise, vatNumber: "FR64 443061841", vatMention: null },
-            lines: [
-              { label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: 2000 },
-              { label: "Livre photo", quantity: 2, unitPriceCents: 4_220, vatRate: 550 },
-            ],
-          }),
-        }),
-      ),
-    );
+    const text = await printedFinal({
+      lines: [
+        { label: "Séance portrait", quantity: 1, unitPriceCents: 15_000, vatRate: 2000 },
+        { label: "Livre photo", quantity: 2, unitPriceCents: 4_220, vatRate: 550 },
+      ],
+    });
     for (const expected of [
       "N° de TVA intracommunautaire : FR64 443061841",
       "Total HT 205,00 €",
@@ -138,18 +141,10 @@ describe("an invoice's PDF", () => {
       },
       taxed: true,
     });
-    const text = words(
-      pdfText(
-        await renderInvoicePdf({
-          invoice: invoice({
-            kind: "final",
-            seller: { ...franchise, vatNumber: "FR64 443061841", vatMention: null },
-            lines,
-            paymentTerms: `${note} Payée en espèces au studio le 3 février 2027.`,
-          }),
-        }),
-      ),
-    );
+    const text = await printedFinal({
+      lines,
+      paymentTerms: `${note} Payée en espèces au studio le 3 février 2027.`,
+    });
     for (const expected of [
       "Séance « Naissance » du samedi 3 février 2027 à 14 h 1 120,00 € 20 % 120,00 €",
       "Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026",
