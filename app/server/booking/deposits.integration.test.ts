@@ -255,15 +255,24 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
   });
 
-  it("paid on a checkout left open after she cancelled: refunded, no apology for a slot she gave up", async () => {
+  it("unpaid when she cancels: its order cancelled; paid anyway on the checkout left open: refunded, no apology", async () => {
     const made = await book(nextSlot(), "lea-renonce-carte@example.test");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
     await cancelBooking(made.id, { actor: "client" });
+    // Its order is cancelled by the job queued with the cancellation: no « Payer » offered any more.
+    expect(await queuedRefunds(checkout.orderId)).toEqual(["client"]);
+    await refundDeposit(checkout.orderId, "client");
+    await refundDeposit(checkout.orderId, "client");
+    const [cancelled] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+    expect(cancelled?.status).toBe("cancelled");
+    expect(await refundsOf(checkout.orderId)).toEqual([]);
+
+    // The checkout she had left open is still paid: a late payment, given back.
     await payByCard(checkout.orderId, 3_000);
     expect((await stateOf(made.id))?.state).toBe("cancelled");
     expect(await mailsOf(made.id)).not.toContain("booking-client:slot_lost");
-    expect(await queuedRefunds(checkout.orderId)).toEqual(["after_cancel"]);
-    await runQueuedRefunds(checkout.orderId);
+    expect(await queuedRefunds(checkout.orderId)).toEqual(["client", "after_cancel"]);
+    await refundDeposit(checkout.orderId, "after_cancel");
     expect((await refundsOf(checkout.orderId)).map((refund) => refund.reason)).toEqual([
       "Paiement arrivé après l'annulation de la séance",
     ]);

@@ -18,6 +18,7 @@ import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import {
+  cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
   requestRefund,
@@ -174,13 +175,22 @@ export type DepositRefundReason = keyof typeof REFUND_REASONS;
 
 /**
  * Refunds what is left of a paid deposit (the job `booking-deposit-refund`, queued in the transaction
- * that decided it: a payment once its slot was gone, a cancellation). Run twice, the second finds nothing
- * left to give back.
+ * that decided it: a payment once its slot was gone, a cancellation); a deposit still unpaid when its
+ * booking was cancelled has its order cancelled instead (a payment on its open checkout then comes back
+ * as `after_cancel`). Run twice, the second finds nothing left to do.
  */
 export async function refundDeposit(
   orderId: string,
   reason: DepositRefundReason = "lost_slot",
 ): Promise<void> {
+  const [order] = await db()
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (order?.status === "awaiting_payment") {
+    await cancelUnpaidOrder(orderId);
+    return;
+  }
   const left = await refundableCents(orderId);
   if (left <= 0) {
     log.info("deposit_refund_skipped", { orderId, reason: "nothing_left" });
@@ -386,7 +396,16 @@ export async function settleDepositOnCancellation(
     .from(bookings)
     .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
     .where(eq(bookings.id, bookingId));
-  if (!row?.rules || row.status !== "paid") return "none";
+  if (!row?.rules) return "none";
+  if (row.status === "awaiting_payment") {
+    // Not paid yet: its order is cancelled by the same job, after this commits.
+    await depositRefundJob.send(
+      { orderId: row.orderId, reason: by === "owner" ? "studio" : "client" },
+      { tx },
+    );
+    return "none";
+  }
+  if (row.status !== "paid") return "none";
   if (by === "owner" || (inTime && row.rules.refundAtOnce)) {
     await depositRefundJob.send(
       { orderId: row.orderId, reason: by === "owner" ? "studio" : "client" },

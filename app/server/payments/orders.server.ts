@@ -341,6 +341,27 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
   return { ...(await ensureCheckout(order)), created: false };
 }
 
+/**
+ * An order still awaiting payment called off by what it pays for (a booking cancelled): `cancelled`, its
+ * kind told (`onReleased`, reason `cancelled`), no e-mail of the core's (the kind's own says why). A
+ * checkout still open expires at its time; a payment made on it meanwhile is a late one, applied, and its
+ * kind gives it back. False when the order no longer awaited payment.
+ */
+export async function cancelUnpaidOrder(orderId: string): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    if (order.status !== "awaiting_payment") return false;
+    const [cancelled] = await tx
+      .update(orders)
+      .set({ status: "cancelled", updatedAt: now() })
+      .where(and(eq(orders.id, orderId), eq(orders.status, "awaiting_payment")))
+      .returning();
+    if (!cancelled) return false;
+    await orderKindEffects(cancelled.kind).onReleased(tx, cancelled, { reason: "cancelled" });
+    return true;
+  });
+}
+
 /** The order's row, locked for the transaction (refunds and offline payments serialise on it). */
 export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRecord> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
