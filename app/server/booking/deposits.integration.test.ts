@@ -255,26 +255,36 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
   });
 
-  it("unpaid when she cancels: its order cancelled; paid anyway on the checkout left open: refunded, no apology", async () => {
+  it("unpaid when she cancels: its order cancelled and its checkout closed by the job queued with it", async () => {
     const made = await book(nextSlot(), "lea-renonce-carte@example.test");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
     await cancelBooking(made.id, { actor: "client" });
-    // Its order is cancelled by the job queued with the cancellation: no « Payer » offered any more.
     expect(await queuedRefunds(checkout.orderId)).toEqual(["client"]);
+    const expired = card.calls.expire;
     await refundDeposit(checkout.orderId, "client");
     await refundDeposit(checkout.orderId, "client");
-    const [cancelled] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
-    expect(cancelled?.status).toBe("cancelled");
+    const [order] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+    expect(order?.status).toBe("cancelled");
+    // Closed at the provider at once (not when its 30 minutes end): no « Payer » on her order's page.
+    expect(card.calls.expire).toBe(expired + 1);
+    const attempts = await db().execute<{ status: string }>(
+      sql`select status from payment_attempts where order_id = ${checkout.orderId}::uuid`,
+    );
+    expect(attempts.rows.map((row) => row.status)).toEqual(["expired"]);
     expect(await refundsOf(checkout.orderId)).toEqual([]);
+  });
 
-    // The checkout she had left open is still paid: a late payment, given back.
+  it("paid before that job ran, on the checkout she left: refunded once, no apology for a slot she gave up", async () => {
+    const made = await book(nextSlot(), "lea-paie-quand-meme@example.test");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await cancelBooking(made.id, { actor: "client" });
     await payByCard(checkout.orderId, 3_000);
     expect((await stateOf(made.id))?.state).toBe("cancelled");
     expect(await mailsOf(made.id)).not.toContain("booking-client:slot_lost");
     expect(await queuedRefunds(checkout.orderId)).toEqual(["client", "after_cancel"]);
-    await refundDeposit(checkout.orderId, "after_cancel");
-    expect((await refundsOf(checkout.orderId)).map((refund) => refund.reason)).toEqual([
-      "Paiement arrivé après l'annulation de la séance",
+    await runQueuedRefunds(checkout.orderId);
+    expect((await refundsOf(checkout.orderId)).map((refund) => refund.amountCents)).toEqual([
+      3_000,
     ]);
   });
 

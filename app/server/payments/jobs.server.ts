@@ -4,12 +4,12 @@ import { db } from "../db/client.server";
 import { orders, paymentAttempts } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { applyPaymentStatus } from "./apply-payment.server";
 import { queueBuyerPaymentMail } from "./emails.server";
+import { closeAttempt } from "./orders.server";
 import { issueMissingInvoices } from "../invoices/orders.server";
 import { orderKindEffects } from "./order-kinds.server";
 import { applyProviderState } from "./provider-state.server";
-import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
+import { OFFLINE_PROVIDERS } from "./providers.server";
 import { followPendingRefunds } from "./refund-status.server";
 
 /*
@@ -39,20 +39,7 @@ export async function expireLapsedPayments(): Promise<{ attempts: number; orders
   let attempts = 0;
   for (const attempt of lapsed) {
     try {
-      // An attempt whose checkout was never made has nothing to close at its provider.
-      const state = attempt.providerReference
-        ? await (await paymentProvider(attempt.provider)).expire(attempt.providerReference)
-        : null;
-      if (state?.status === "open") continue;
-      await applyPaymentStatus({
-        attemptId: attempt.id,
-        status: state?.status ?? "expired",
-        amountCents: state?.amountCents ?? null,
-        currency: state?.currency ?? null,
-        paymentReference: state?.paymentReference ?? null,
-        source: "expiry",
-      });
-      attempts += 1;
+      if (await closeAttempt(attempt)) attempts += 1;
     } catch (error) {
       log.warn("payment_expiry_failed", { attemptId: attempt.id, error });
     }

@@ -343,12 +343,12 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
 
 /**
  * An order still awaiting payment called off by what it pays for (a booking cancelled): `cancelled`, its
- * kind told (`onReleased`, reason `cancelled`), no e-mail of the core's (the kind's own says why). A
- * checkout still open expires at its time; a payment made on it meanwhile is a late one, applied, and its
- * kind gives it back. False when the order no longer awaited payment.
+ * kind told (`onReleased`, reason `cancelled`), no e-mail of the core's (the kind's own says why); then its
+ * checkouts still open are closed at their provider. A payment that beat the close is a late one,
+ * applied, and its kind gives it back. False when the order no longer awaited payment.
  */
 export async function cancelUnpaidOrder(orderId: string): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const cancelled = await db().transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (order.status !== "awaiting_payment") return false;
     const [cancelled] = await tx
@@ -360,6 +360,43 @@ export async function cancelUnpaidOrder(orderId: string): Promise<boolean> {
     await orderKindEffects(cancelled.kind).onReleased(tx, cancelled, { reason: "cancelled" });
     return true;
   });
+  if (!cancelled) return false;
+  // Its checkouts closed at their provider now rather than when their time ends; one paid meanwhile is
+  // applied as the late payment it is. One that cannot be closed now is closed by the expiry job.
+  const open = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
+  for (const attempt of open) {
+    try {
+      await closeAttempt(attempt);
+    } catch (error) {
+      log.warn("payment_close_failed", { attemptId: attempt.id, error });
+    }
+  }
+  return true;
+}
+
+/**
+ * Closes an open attempt at its provider (a checkout expired there) and applies the state the provider
+ * then says (source `expiry`): a checkout paid at the last moment stays paid. False when the provider says
+ * it is still open. From the expiry job and an order's cancellation.
+ */
+export async function closeAttempt(attempt: typeof paymentAttempts.$inferSelect): Promise<boolean> {
+  // An attempt whose checkout was never made has nothing to close at its provider.
+  const state = attempt.providerReference
+    ? await (await paymentProvider(attempt.provider)).expire(attempt.providerReference)
+    : null;
+  if (state?.status === "open") return false;
+  await applyPaymentStatus({
+    attemptId: attempt.id,
+    status: state?.status ?? "expired",
+    amountCents: state?.amountCents ?? null,
+    currency: state?.currency ?? null,
+    paymentReference: state?.paymentReference ?? null,
+    source: "expiry",
+  });
+  return true;
 }
 
 /** The order's row, locked for the transaction (refunds and offline payments serialise on it). */
