@@ -54,7 +54,6 @@ export const DEPOSIT_NATURE_LABELS: Record<DepositNature, string> = {
   arrhes: "Arrhes",
 };
 
-/** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
 /**
  * What becomes of a paid deposit when its client cancels in time (decision 0186), said before she confirms:
  * « Vos arrhes de 40 € vous sont remboursées aussitôt… » or the studio's refund to come.
@@ -70,6 +69,7 @@ export function depositOnClientCancel(
   return `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${back} aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.`;
 }
 
+/** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
 export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
   arrhes:
     "Des arrhes permettent à chacun de renoncer à la séance : si vous annulez, vous les perdez ; si le studio annule, il vous rend le double (article L214-1 du Code de la consommation).",

@@ -113,7 +113,9 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
       legal,
     });
   }
-  if (job.event === "refunded") return refundDoneEmail(order, job.refundId ?? "", link);
+  if (job.event === "refunded") {
+    return job.refundId ? refundDoneEmail(order, job.refundId, link) : null;
+  }
   const subject =
     job.event === "paid"
       ? `Paiement reçu : ${amount}`
