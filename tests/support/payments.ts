@@ -8,7 +8,10 @@ import {
   provideOrderKinds,
   type OrderRecord,
 } from "../../app/server/payments/order-kinds.server";
-import { applyPaymentStatus } from "../../app/server/payments/apply-payment.server";
+import {
+  applyPaymentStatus,
+  type PaymentReport,
+} from "../../app/server/payments/apply-payment.server";
 import { createOrder, type NewOrder } from "../../app/server/payments/orders.server";
 import {
   ProviderUnavailableError,
@@ -272,7 +275,16 @@ export async function reportCardPaid(orderId: string, amountCents: number) {
     .where(eq(paymentAttempts.orderId, orderId));
   const reference = attempt?.reference;
   if (!reference) throw new Error("no checkout");
-  return applyPaymentStatus({
+  return applyPaymentStatus(cardPaidReport(reference, amountCents));
+}
+
+/** The card provider's webhook report that its checkout `reference` was paid, with `overrides`. */
+export const cardPaidReport = (
+  reference: string,
+  amountCents: number,
+  overrides: Partial<PaymentReport> = {},
+): PaymentReport =>
+  ({
     provider: "stripe",
     providerReference: reference,
     status: "succeeded",
@@ -280,5 +292,5 @@ export async function reportCardPaid(orderId: string, amountCents: number) {
     currency: "eur",
     paymentReference: `pi_${reference}`,
     source: "webhook",
-  });
-}
+    ...overrides,
+  }) as PaymentReport;

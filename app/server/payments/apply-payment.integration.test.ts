@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
+  cardPaidReport,
   journalRowsOf,
   mailJobsOf,
   orderRow,
@@ -11,7 +12,7 @@ import {
 } from "../../../tests/support/payments";
 import { db } from "../db/client.server";
 import { paymentAttempts } from "../db/schema";
-import { applyPaymentStatus, type PaymentReport } from "./apply-payment.server";
+import { applyPaymentStatus } from "./apply-payment.server";
 import { buyerPaymentEmail, ownerPaymentEmail } from "./emails.server";
 import { verifyJournal } from "./journal.server";
 
@@ -22,21 +23,7 @@ useAppDatabase({ jobs: true });
 
 const { effects: kindEffects } = usePaymentsInMemory();
 
-const success = (
-  reference: string,
-  amountCents: number,
-  overrides: Partial<PaymentReport> = {},
-): PaymentReport =>
-  ({
-    provider: "stripe",
-    providerReference: reference,
-    status: "succeeded",
-    amountCents,
-    currency: "eur",
-    paymentReference: `pi_${reference}`,
-    source: "webhook",
-    ...overrides,
-  }) as PaymentReport;
+const success = cardPaidReport;
 
 const paidCount = (orderId: string) =>
   kindEffects().paid.filter((paid) => paid.orderId === orderId).length;
