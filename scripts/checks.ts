@@ -4,12 +4,20 @@
 // and TypeScript read finished files. Each task's output is printed whole when it ends; the exit code is
 // the first failure's.
 import { spawn, spawnSync } from "node:child_process";
+import os from "node:os";
+import { describeHostCosts, measureHostCosts } from "./lib/host-costs.ts";
 
 const tasks: Array<[name: string, script: string]> = [
   ["lint:code", "ESLint"],
   ["lint:format", "Prettier"],
   ["typecheck:tsc", "TypeScript"],
 ];
+
+// Which kind of host runs this: the suite's duration follows its kernel's costs as much as its CPU.
+const cpus = os.cpus();
+console.log(
+  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores; ${describeHostCosts(measureHostCosts())}`,
+);
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const typegen = spawnSync(npm, ["run", "--silent", "typegen"], { stdio: "inherit" });

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root } from "../lib/build.ts";
+import { describeHostCosts, measureHostCosts, type HostCosts } from "../lib/host-costs.ts";
 import { readBaseline, renderBeforeAfter } from "./issue13.ts";
 
 export type Budget = { max?: number; min?: number; equals?: number };
@@ -47,6 +48,8 @@ export type Machine = {
   platform: string;
   /** Load average (1 min) when the section started: the machine may be shared. */
   loadAverage: number;
+  /** What its kernel charges for a system call, a stat and a new page (absent from older sections). */
+  hostCosts?: HostCosts;
 };
 
 export type BenchReport = {
@@ -126,7 +129,14 @@ export function machine(): Machine {
     node: process.version,
     platform: `${os.type()} ${os.release()}`,
     loadAverage: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+    hostCosts: measureHostCosts(),
   };
+}
+
+/** The machine as the report names it: CPU, cores, memory, Node, and its kernel's costs when measured. */
+function describeMachine(m: Machine): string {
+  const costs = m.hostCosts ? `; ${describeHostCosts(m.hostCosts)}` : "";
+  return `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}${costs}`;
 }
 
 export function commit(): string {
@@ -250,7 +260,7 @@ export function renderMarkdown(report: BenchReport): string {
     const { met, missed } = sectionVerdict(result);
     const m = result.machine;
     out.push(
-      `| [${result.title}](#${name}) | ${result.date.slice(0, 16).replace("T", " ")} UTC | ${result.commit} | ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} | ${m.loadAverage} | ${missed === 0 ? "✅" : "❌"} ${met}/${met + missed} met${result.quick ? " (quick run: reduced counts)" : ""} |`,
+      `| [${result.title}](#${name}) | ${result.date.slice(0, 16).replace("T", " ")} UTC | ${result.commit} | ${describeMachine(m)} | ${m.loadAverage} | ${missed === 0 ? "✅" : "❌"} ${met}/${met + missed} met${result.quick ? " (quick run: reduced counts)" : ""} |`,
     );
   }
   out.push(...renderBeforeAfter(report, readBaseline()));
@@ -263,7 +273,7 @@ export function renderMarkdown(report: BenchReport): string {
       "",
       `## ${result.title}`,
       "",
-      `${result.date.slice(0, 19).replace("T", " ")} UTC · commit ${result.commit} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGiB} GiB) · Node ${result.machine.node} · load average ${result.machine.loadAverage} at start · ${Math.round(result.durationSeconds)} s${result.quick ? " · **quick run (reduced counts): not the reference figures**" : ""}`,
+      `${result.date.slice(0, 19).replace("T", " ")} UTC · commit ${result.commit} · ${describeMachine(result.machine)} · load average ${result.machine.loadAverage} at start · ${Math.round(result.durationSeconds)} s${result.quick ? " · **quick run (reduced counts): not the reference figures**" : ""}`,
     );
     for (const table of result.tables) out.push("", renderTable(table));
     if (result.notes.length > 0) {
