@@ -106,6 +106,6 @@ describe("a booking with a deposit", () => {
         await page.reload();
         return page.locator("main").innerText();
       })
-      .toContain("Arrhes de 40\u00a0€ : remboursée.");
+      .toContain("Arrhes de 40\u00a0€ : remboursées.");
   });
 });

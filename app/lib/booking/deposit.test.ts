@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { depositCents, depositOnClientCancel, depositRuleOf } from "./deposit";
+import {
+  DEPOSIT_STATUS_WORDS,
+  depositCents,
+  depositOnClientCancel,
+  depositRuleOf,
+} from "./deposit";
 import {
   newSessionTypeValues,
   parseSessionTypeForm,
@@ -84,5 +89,14 @@ describe("what a client's cancelling in time does with her deposit", () => {
     expect(depositOnClientCancel("arrhes", "40\u00a0€", false)).toBe(
       "Le studio vous rembourse vos arrhes de 40\u00a0€ et vous le confirme par e-mail.",
     );
+  });
+});
+
+describe("where a deposit stands, said of it", () => {
+  it("agrees with its word: arrhes payées, acompte payé", () => {
+    expect(DEPOSIT_STATUS_WORDS.arrhes.paid).toBe("payées");
+    expect(DEPOSIT_STATUS_WORDS.arrhes.refunded).toBe("remboursées");
+    expect(DEPOSIT_STATUS_WORDS.acompte.paid).toBe("payé");
+    expect(DEPOSIT_STATUS_WORDS.acompte.expired).toBe("non réglé à temps");
   });
 });

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
+import {
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS,
+  type OrderStatus,
+  type PaymentMethod,
+} from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 
 /*
@@ -52,6 +57,27 @@ export function depositCents(rule: DepositRule): number {
 export const DEPOSIT_NATURE_LABELS: Record<DepositNature, string> = {
   acompte: "Acompte",
   arrhes: "Arrhes",
+};
+
+/**
+ * Where the deposit's order stands, said of the deposit and agreed with its word: « Arrhes de 30 € :
+ * payées », « Acompte de 30 € : payé » (the order's own labels agree with « commande »).
+ */
+export const DEPOSIT_STATUS_WORDS: Record<DepositNature, Record<OrderStatus, string>> = {
+  arrhes: {
+    awaiting_payment: "en attente de paiement",
+    paid: "payées",
+    expired: "non réglées à temps",
+    cancelled: "annulées",
+    refunded: "remboursées",
+  },
+  acompte: {
+    awaiting_payment: "en attente de paiement",
+    paid: "payé",
+    expired: "non réglé à temps",
+    cancelled: "annulé",
+    refunded: "remboursé",
+  },
 };
 
 /**

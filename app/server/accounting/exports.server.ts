@@ -77,7 +77,8 @@ async function moneyRows(period: Period): Promise<MoneyRow[]> {
       (select string_agg(l.label, ' · ' order by l.position) from order_lines l
         where l.order_id = j.order_id) as nature,
       case when j.kind = 'payment' then
-        (select i.number from invoices i where i.order_id = j.order_id and i.kind = 'sale')
+        (select i.number from invoices i
+          where i.order_id = j.order_id and i.kind in ('sale', 'deposit', 'final'))
       else (select i.number from invoices i where i.refund_id = j.refund_id and i.kind = 'credit_note')
       end as piece
     from money_journal j left join orders o on o.id = j.order_id

@@ -5,13 +5,29 @@ import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr } from "~/lib/dates";
 import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
-import { memoryCardProvider, reportCardPaid } from "../../../tests/support/payments";
+import {
+  cardPaidReport,
+  memoryCardProvider,
+  reportCardPaid,
+} from "../../../tests/support/payments";
 import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
-import { requestRefund } from "../payments/orders.server";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { expireLapsedPayments } from "../payments/jobs.server";
+import { requestRefund, retryCheckout } from "../payments/orders.server";
+import { setClockForTests } from "../clock.server";
+import { receiptsBook } from "../accounting/exports.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, invoices, moneyJournal, orders, refunds, sessionTypes } from "../db/schema";
+import {
+  bookings,
+  invoices,
+  moneyJournal,
+  orders,
+  paymentAttempts,
+  refunds,
+  sessionTypes,
+} from "../db/schema";
 import {
   acceptRequest,
   cancelBooking,
@@ -101,6 +117,23 @@ async function mailsOf(bookingId: string): Promise<string[]> {
   return result.rows.map((row) => `${row.kind}:${row.event}`);
 }
 
+/** The payments core's e-mails to the buyer queued about an order, as their events. */
+async function buyerMailsOf(orderId: string): Promise<string[]> {
+  const result = await db().execute<{ event: string }>(sql`
+    select data->>'event' as event from pgboss.job
+    where name = 'mail' and data->>'kind' = 'payment-buyer' and data->>'orderId' = ${orderId}
+    order by created_on`);
+  return result.rows.map((row) => row.event);
+}
+
+async function orderStatus(orderId: string) {
+  const [row] = await db()
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  return row?.status;
+}
+
 /** The reasons of the refund jobs queued for an order (the job runs once its transaction commits). */
 async function queuedRefunds(orderId: string): Promise<DepositRefundReason[]> {
   const result = await db().execute<{ reason: DepositRefundReason }>(sql`
@@ -162,7 +195,17 @@ describe("a booking with a deposit", () => {
     await createDepositOrder({ bookingId: made.id, method: "transfer" });
     expect(await expireLapsedRequests(new Date(Date.now() + 25 * 60 * MINUTE))).toBeGreaterThan(0);
     expect((await stateOf(made.id))?.state).toBe("expired");
+    // The order's own deadline then passes too: released, and the client is not told a second time.
+    const orderId = (await stateOf(made.id))?.depositOrderId ?? "";
+    try {
+      setClockForTests(new Date(Date.now() + 25 * 60 * MINUTE));
+      await expireLapsedPayments();
+    } finally {
+      setClockForTests(null);
+    }
+    expect(await orderStatus(orderId)).toBe("expired");
     expect(await mailsOf(made.id)).toEqual(["booking-client:payment_expired"]);
+    expect(await buyerMailsOf(orderId)).toEqual([]);
     const again = await book(slot, "quelquun@example.test");
     expect(again.state).toBe("awaiting_payment");
   });
@@ -255,6 +298,40 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(owner?.lines.join("\n")).toContain("vous oblige à rendre le double, soit 60\u00a0€");
   });
 
+  it("paid twice (a refused card tried again, then both checkouts paid): the studio's cancellation refunds both", async () => {
+    const made = await book(nextSlot(), "lea-double@example.test", "card");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    const attemptsOf = () =>
+      db()
+        .select()
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.orderId, orderId))
+        .orderBy(paymentAttempts.createdAt);
+    const [refused] = await attemptsOf();
+    await applyPaymentStatus({
+      attemptId: refused?.id ?? "",
+      status: "failed",
+      amountCents: null,
+      currency: null,
+      paymentReference: null,
+      source: "webhook",
+    });
+    await retryCheckout(orderId);
+    for (const attempt of await attemptsOf()) {
+      const reference = attempt.providerReference ?? "";
+      card.pay(reference, 3_000);
+      await applyPaymentStatus(cardPaidReport(reference, 3_000));
+    }
+    expect((await attemptsOf()).map((attempt) => [attempt.status, attempt.duplicate])).toEqual([
+      ["succeeded", false],
+      ["succeeded", true],
+    ]);
+
+    await cancelBooking(made.id, { actor: "owner", userId: null, name: "Sophie" });
+    await runQueuedRefunds(orderId);
+    expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000, 3_000]);
+  });
+
   it("unpaid when she cancels: its order cancelled and its checkout closed by the job queued with it", async () => {
     const made = await book(nextSlot(), "lea-renonce-carte@example.test");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
@@ -301,7 +378,7 @@ describe("a paid deposit when the booking is cancelled", () => {
       .set({ deposit: { ...RULE, nature: "acompte" } })
       .where(eq(sessionTypes.id, depositType));
     const shown = booking ? await depositForClient(booking, 48) : null;
-    expect(shown?.lines.join("\n")).toContain("Arrhes de 30\u00a0€ : payée.");
+    expect(shown?.lines.join("\n")).toContain("Arrhes de 30\u00a0€ : payées.");
     expect(shown?.lines.join("\n")).toContain("après, elle reste acquise au studio");
     await db().update(sessionTypes).set({ deposit: RULE }).where(eq(sessionTypes.id, depositType));
   });
@@ -358,6 +435,40 @@ describe("a « sur demande » type with a deposit", () => {
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
   });
 
+  it("keeps her hours when a card checkout lapses unpaid; the end of her window frees the slot, with one e-mail", async () => {
+    const slot = nextSlot();
+    const asked = await book(slot, "lea-carte-expiree@example.test", "card", requestType);
+    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    await requestAcceptedDeposit(asked.id, "card");
+    const orderId = (await stateOf(asked.id))?.depositOrderId ?? "";
+    try {
+      // The checkout's 30 minutes are over, not her 24 hours: the checkout is closed, the order and the
+      // slot wait, and she opens a new checkout from the order's page.
+      setClockForTests(new Date(Date.now() + 31 * MINUTE));
+      expect(await expireLapsedPayments()).toEqual({ attempts: 1, orders: 0 });
+      expect((await stateOf(asked.id))?.state).toBe("awaiting_payment");
+      expect(await orderStatus(orderId)).toBe("awaiting_payment");
+      await expect(book(slot, "autre-carte@example.test")).rejects.toBeInstanceOf(SlotTakenError);
+      expect((await retryCheckout(orderId)).checkout).toBe("ready");
+
+      // Her window's end: the new checkout closed, the order released, the slot freed, and the client
+      // told once (« rien n'a été débité »), not a second time by the payments core.
+      setClockForTests(new Date(Date.now() + 25 * 60 * MINUTE));
+      expect(await expireLapsedPayments()).toMatchObject({ attempts: 1 });
+      expect((await stateOf(asked.id))?.state).toBe("expired");
+      expect(await orderStatus(orderId)).toBe("expired");
+      expect(await mailsOf(asked.id)).toEqual([
+        "booking-client:requested",
+        "booking-owner:requested",
+        "booking-client:accepted",
+        "booking-client:payment_expired",
+      ]);
+      expect(await buyerMailsOf(orderId)).toEqual([]);
+    } finally {
+      setClockForTests(null);
+    }
+  });
+
   it("asks nothing when the booking was cancelled before its job ran", async () => {
     const asked = await book(nextSlot(), "lea-renonce@example.test", "transfer", requestType);
     await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
@@ -404,6 +515,16 @@ describe("the balance paid at the studio", () => {
     expect(order).toMatchObject({ kind: "booking_balance", status: "paid", amountCents: 9_000 });
     const issued = await db().select().from(invoices).where(eq(invoices.orderId, first.orderId));
     expect(issued.map((invoice) => [invoice.kind, invoice.ttcCents])).toEqual([["final", 9_000]]);
+    // The receipts book names each payment's invoice as its voucher: the deposit's and the balance's.
+    const [deposit] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, checkout.orderId));
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    const receipts = (await receiptsBook({ from: today, to: today })).csv.split("\r\n");
+    for (const number of [deposit?.number, issued[0]?.number]) {
+      expect(receipts.filter((line) => line.split(";")[1] === `"${number}"`)).toHaveLength(1);
+    }
   });
 
   it("restates the whole price on its final invoice and deducts the deposit's invoice by number and date", async () => {

@@ -1,15 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { depositCents, depositOnClientCancel, type DepositRule } from "~/lib/booking/deposit";
-import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import {
+  DEPOSIT_MEANINGS,
+  DEPOSIT_NATURE_LABELS,
+  DEPOSIT_STATUS_WORDS,
+} from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import type { BookingState } from "~/lib/booking/model";
 import { managePath } from "~/lib/booking/urls";
-import {
-  ORDER_STATUS_LABELS,
-  PAYMENT_METHOD_LABELS,
-  type OfflineMeans,
-  type PaymentMethod,
-} from "~/lib/payments/model";
+import { PAYMENT_METHOD_LABELS, type OfflineMeans, type PaymentMethod } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
@@ -191,20 +190,24 @@ export async function refundDeposit(
     await cancelUnpaidOrder(orderId);
     return;
   }
-  const left = await refundableCents(orderId);
-  if (left <= 0) {
+  const payments = await refundablePayments(orderId);
+  if (payments.length === 0) {
     log.info("deposit_refund_skipped", { orderId, reason: "nothing_left" });
     return;
   }
-  try {
-    await requestRefund(orderId, left, REFUND_REASONS[reason]);
-  } catch (error) {
-    // A refund made meanwhile (a job run twice), or an order no longer paid: nothing to give back.
-    if (error instanceof PaymentRefusedError) {
-      log.info("deposit_refund_skipped", { orderId, reason: error.code });
-      return;
+  // Each payment for what is left of it: a deposit paid twice (two checkouts both paid) comes back whole,
+  // where one refund of the sum would exceed either payment and be refused.
+  for (const { attemptId, leftCents } of payments) {
+    try {
+      await requestRefund(orderId, leftCents, REFUND_REASONS[reason], { attemptId });
+    } catch (error) {
+      // A refund made meanwhile (a job run twice), or an order no longer paid: nothing to give back.
+      if (error instanceof PaymentRefusedError) {
+        log.info("deposit_refund_skipped", { orderId, attemptId, reason: error.code });
+        continue;
+      }
+      throw error;
     }
-    throw error;
   }
 }
 
@@ -322,6 +325,8 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
     if (!booking || booking.state !== "awaiting_payment") return;
     await releaseUnpaidBooking(tx, booking);
   },
+  // Its « rien n'a été débité » (releaseUnpaidBooking) is the client's one e-mail of a lapsed deposit.
+  tellsBuyerOfRelease: true,
   onRefunded: async (tx, order, { fullyRefunded }) => {
     if (!fullyRefunded) return;
     const [booking] = await tx
@@ -418,14 +423,19 @@ export async function settleDepositOnCancellation(
   return "proposed";
 }
 
-/** What is paid on a deposit's order and not refunded (nor on its way back). */
-async function refundableCents(orderId: string): Promise<number> {
-  const result = await db().execute<{ left: number }>(sql`
-    select coalesce((select sum(amount_cents) from payment_attempts
-      where order_id = ${orderId}::uuid and status = 'succeeded'), 0)
-      - coalesce((select sum(amount_cents) from refunds
-      where order_id = ${orderId}::uuid and status <> 'failed'), 0) as left`);
-  return Number(result.rows[0]?.left ?? 0);
+/** The payments of a deposit's order with money not refunded (nor on its way back), the most first. */
+async function refundablePayments(
+  orderId: string,
+): Promise<Array<{ attemptId: string; leftCents: number }>> {
+  const result = await db().execute<{ attempt_id: string; left: number }>(sql`
+    select a.id as attempt_id, a.amount_cents - coalesce((select sum(r.amount_cents) from refunds r
+      where r.attempt_id = a.id and r.status <> 'failed'), 0) as left
+    from payment_attempts a
+    where a.order_id = ${orderId}::uuid and a.status = 'succeeded'`);
+  return result.rows
+    .map((row) => ({ attemptId: row.attempt_id, leftCents: Number(row.left) }))
+    .filter((payment) => payment.leftCents > 0)
+    .sort((a, b) => b.leftCents - a.leftCents);
 }
 
 /**
@@ -447,7 +457,7 @@ export async function depositForOwner(bookingId: string): Promise<{
   if (!rules) return null;
   const word = DEPOSIT_NATURE_LABELS[rules.nature];
   const lines = [
-    `${word} de ${formatCents(order.amountCents)} : ${ORDER_STATUS_LABELS[order.status].toLowerCase()} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
+    `${word} de ${formatCents(order.amountCents)} : ${DEPOSIT_STATUS_WORDS[rules.nature][order.status]} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
     DEPOSIT_MEANINGS[rules.nature],
   ];
   const [proposed] = await db()
@@ -493,7 +503,7 @@ export async function depositForClient(
     : [];
   const amount = formatCents(order?.amountCents ?? depositCents(rules));
   const lines = [
-    `${word} de ${amount} : ${order ? ORDER_STATUS_LABELS[order.status].toLowerCase() : "à régler une fois la demande acceptée"}.`,
+    `${word} de ${amount} : ${order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
     DEPOSIT_MEANINGS[rules.nature],
     `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée${rules.refundAtOnce ? " aussitôt" : " par le studio"} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
   ];

@@ -15,7 +15,7 @@ import { log } from "../logger.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
 import { invoicePaidOrder } from "../invoices/orders.server";
-import { orderKindEffects } from "./order-kinds.server";
+import { announceRelease, orderKindEffects } from "./order-kinds.server";
 import { decidePayment } from "./transitions";
 
 /*
@@ -97,6 +97,15 @@ export const UNKNOWN_ATTEMPT: PaymentOutcome = {
   orderStatus: null,
 };
 
+/**
+ * Whether the order's window (`pay_by`) goes on past this attempt's end and past now: an accepted
+ * request's deposit gives hours to pay, a checkout 30 minutes (decision 0186). An order whose window is its
+ * checkout's (a voucher's, or the last checkout's) ends with it.
+ */
+function outlasts(payBy: Date | null, attemptEnds: Date | null): boolean {
+  return payBy !== null && attemptEnds !== null && payBy > attemptEnds && payBy > now();
+}
+
 async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome> {
   const [found] = await tx
     .select({ attempt: paymentAttempts, order: orders })
@@ -132,6 +141,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     report: report.status,
     amountMatches: !amountDiffers && !currencyDiffers,
     otherOpenAttempt: otherOpen !== undefined,
+    windowStillOpen: outlasts(order.payBy, attempt.expiresAt),
     ownerAcceptsHeld: report.acceptHeld === true && report.source === "owner",
   });
   const unchanged = (outcome: "already_applied" | "ignored"): PaymentOutcome => ({
@@ -252,10 +262,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     await invoicePaidOrder(tx, updatedOrder);
     await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
   }
-  if (decision.orderTo === "expired") {
-    await effects.onReleased(tx, updatedOrder, { reason: "expired" });
-    await queueBuyerPaymentMail({ orderId: order.id, event: "expired" }, { tx });
-  }
+  if (decision.orderTo === "expired") await announceRelease(tx, updatedOrder);
   if (decision.outcome === "late" || decision.outcome === "duplicate") {
     await queueOwnerPaymentMail(
       { orderId: order.id, attemptId: attempt.id, event: decision.outcome },

@@ -123,10 +123,16 @@ describe("the expiry job", () => {
     const lapsed = await placeCardOrder();
     const paidLate = await placeCardOrder();
     card.pay(paidLate.reference, 15_000);
+    // Their time has passed: the checkouts' and the orders' own windows (one and the same for a voucher).
+    const past = new Date(Date.now() - 60_000);
     await db()
       .update(paymentAttempts)
-      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .set({ expiresAt: past })
       .where(sql`${paymentAttempts.id} in (${lapsed.attemptId}, ${paidLate.attemptId})`);
+    await db()
+      .update(orders)
+      .set({ payBy: past })
+      .where(sql`${orders.id} in (${lapsed.orderId}, ${paidLate.orderId})`);
 
     await expireLapsedPayments();
     expect(await orderRow(lapsed.orderId)).toMatchObject({ status: "expired" });

@@ -4,10 +4,9 @@ import { db } from "../db/client.server";
 import { orders, paymentAttempts } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { queueBuyerPaymentMail } from "./emails.server";
 import { closeAttempt } from "./orders.server";
 import { issueMissingInvoices } from "../invoices/orders.server";
-import { orderKindEffects } from "./order-kinds.server";
+import { announceRelease } from "./order-kinds.server";
 import { applyProviderState } from "./provider-state.server";
 import { OFFLINE_PROVIDERS } from "./providers.server";
 import { followPendingRefunds } from "./refund-status.server";
@@ -76,8 +75,7 @@ async function releaseUnpaidOrders(at: Date): Promise<number> {
         )
         .returning();
       if (!order) return false;
-      await orderKindEffects(order.kind).onReleased(tx, order, { reason: "expired" });
-      await queueBuyerPaymentMail({ orderId: order.id, event: "expired" }, { tx });
+      await announceRelease(tx, order);
       return true;
     });
     if (done) released += 1;

@@ -1,5 +1,6 @@
 import type { OrderKind, StatusSource } from "~/lib/payments/model";
 import type { orders } from "../db/schema";
+import { queueBuyerPaymentMail } from "./emails.server";
 import type { Tx } from "./journal.server";
 
 /*
@@ -25,6 +26,12 @@ export type OrderKindEffects = {
     order: OrderRecord,
     context: { reason: "expired" | "cancelled" },
   ) => Promise<void>;
+  /**
+   * The kind tells its buyer itself, from `onReleased`, that an order was released unpaid (a booking's
+   * « rien n'a été débité », sent whichever of the order and the booking lapses first): the core's
+   * « commande non réglée à temps » would be a second e-mail about the same thing, and is not sent.
+   */
+  tellsBuyerOfRelease?: boolean;
   /** Money was given back (a refund done); `fullyRefunded`: nothing paid is left. */
   onRefunded: (
     tx: Tx,
@@ -57,4 +64,16 @@ export function orderKindEffects(kind: OrderKind): OrderKindEffects {
   const definition = holder.__studioOrderKinds?.get(kind);
   if (!definition) throw new Error(`Type de commande sans définition : ${kind}`);
   return definition;
+}
+
+/**
+ * An order released unpaid (its checkout or transfer deadline passed), in the transaction that released
+ * it: its kind told, and its buyer, once.
+ */
+export async function announceRelease(tx: Tx, order: OrderRecord): Promise<void> {
+  const effects = orderKindEffects(order.kind);
+  await effects.onReleased(tx, order, { reason: "expired" });
+  if (!effects.tellsBuyerOfRelease) {
+    await queueBuyerPaymentMail({ orderId: order.id, event: "expired" }, { tx });
+  }
 }

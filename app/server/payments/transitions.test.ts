@@ -80,7 +80,7 @@ describe("what a payment report does", () => {
     }
   });
 
-  it("releases the order when its checkout expires, unless another attempt is still open", () => {
+  it("releases the order when its checkout expires, unless another attempt is open or its window goes on", () => {
     expect(decidePayment(situation({ report: "expired" }))).toEqual({
       outcome: "applied",
       attemptFrom: ["open"],
@@ -89,6 +89,14 @@ describe("what a payment report does", () => {
       orderTo: "expired",
     });
     expect(decidePayment(situation({ report: "expired", otherOpenAttempt: true }))).toMatchObject({
+      orderTo: null,
+    });
+    // An accepted request's deposit: the order's window outlasts its checkout.
+    expect(decidePayment(situation({ report: "expired", windowStillOpen: true }))).toEqual({
+      outcome: "applied",
+      attemptFrom: ["open"],
+      attemptTo: "expired",
+      orderFrom: null,
       orderTo: null,
     });
     expect(decidePayment(situation({ attempt: "failed", report: "expired" }))).toMatchObject({

@@ -36,6 +36,12 @@ export type PaymentSituation = {
   /** Another attempt of the order is still open (an expiry or failure of this one then releases nothing). */
   otherOpenAttempt: boolean;
   /**
+   * The order's own window (`pay_by`) ends later than this moment: an accepted request's deposit gives the
+   * client hours to pay, each checkout only 30 minutes (decision 0186). An expired checkout then releases
+   * nothing; the expiry job releases the order once its window ends, if still unpaid.
+   */
+  windowStillOpen?: boolean;
+  /**
    * The owner accepts a held payment as it came (« Accepter ce paiement », decision 0172): a success on a
    * `held` attempt is applied whatever its total; any other report, or any other attempt, is not hers.
    */
@@ -88,10 +94,14 @@ export function decidePayment(situation: PaymentSituation): PaymentDecision {
   // `failed` or `expired`, from an attempt still open (a failed one may still expire; an expired one stays).
   if (attempt === "expired") return { outcome: "ignored" };
   const attemptFrom: readonly AttemptStatus[] = attempt === "open" ? ["open"] : ["failed"];
-  // An expired checkout releases its order unless the buyer is paying through another attempt; a failed
-  // payment leaves the order waiting (the buyer may try again).
+  // An expired checkout releases its order unless the buyer is paying through another attempt or may
+  // still open one (the order's window goes on); a failed payment leaves the order waiting (the buyer may
+  // try again).
   const releases =
-    report === "expired" && order === "awaiting_payment" && !situation.otherOpenAttempt;
+    report === "expired" &&
+    order === "awaiting_payment" &&
+    !situation.otherOpenAttempt &&
+    !situation.windowStillOpen;
   return {
     outcome: "applied",
     attemptFrom,
