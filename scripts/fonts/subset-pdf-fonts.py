@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """
-The site's typefaces for the PDFs the server draws (gift vouchers; decision 0164).
+The site's typefaces for the PDFs the server draws (gift vouchers, invoices; decisions 0164, 0193).
 
 No PDF library embeds WOFF2, and pdf-lib draws one weight per font file: from the same variable fonts as
 the site's subsets (subset-fonts.py, decision 0091), this writes static TrueType instances, cut to the same
 French characters (every accent, Œ/œ, « », €, the no-break spaces), without hinting and without layout
 tables (pdf-lib places glyphs one by one: no ligature, so a PDF's text reads back letter for letter), into
 app/assets/fonts/pdf. pdf-lib embeds only the glyphs a document uses.
+
+A PDF prints names its visitors type (a voucher's buyer and recipient, an invoice's client): beyond French,
+every letter of Latin-1 and Latin Extended-A (Muñoz, Søren, Weiß, Łukasz, Ștefan, Gökçe…), the extended
+letters taken from the same family's latin-ext file and merged in.
 
 To regenerate (after an upgrade of the fontsource packages, or a change of FRENCH in subset-fonts.py), on
 Debian/Ubuntu:
@@ -21,7 +25,10 @@ import importlib.util
 import os
 import sys
 
+import tempfile
+
 from fontTools import subset
+from fontTools.merge import Merger
 from fontTools.ttLib import TTFont
 from fontTools.varLib import instancer
 
@@ -54,28 +61,51 @@ def name_instance(font, family, style):
         font["name"].setName(value, name_id, 3, 1, 0x409)
 
 
+# Latin-1's letters and signs: the names of the clients of a French studio (with Extended-A below).
+LATIN_1 = set(range(0xA0, 0x100))
+# Latin Extended-A, and Romanian's Ș ș Ț ț (Latin Extended-B): all in the family's latin-ext file.
+LATIN_EXTENDED_A = set(range(0x100, 0x180)) | set(range(0x218, 0x21C))
+PDF_CHARACTERS = web.FRENCH | LATIN_1 | LATIN_EXTENDED_A
+
+
+def instance(source, weight, unicodes, narrow_space=False):
+    """One static weight of a variable font, cut to `unicodes`, as pdf-lib reads it."""
+    font = TTFont(source)
+    if narrow_space:
+        web.add_narrow_no_break_space(font)
+    font = instancer.instantiateVariableFont(font, {"wght": weight})
+    options = subset.Options()
+    options.layout_features = []
+    options.drop_tables += ["GSUB", "GPOS", "GDEF", "STAT"]
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]
+    options.notdef_outline = True
+    options.hinting = False
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(unicodes & set(font.getBestCmap())))
+    subsetter.subset(font)
+    font.flavor = None
+    return font
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for family, weight, style, out in INSTANCES:
-        font = TTFont(SOURCES[family])
-        web.add_narrow_no_break_space(font)
-        font = instancer.instantiateVariableFont(font, {"wght": weight})
-        options = subset.Options()
-        options.layout_features = []
-        options.drop_tables += ["GSUB", "GPOS", "GDEF", "STAT"]
-        options.name_IDs = [0, 1, 2, 3, 4, 5, 6]
-        options.notdef_outline = True
-        options.hinting = False
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=sorted(web.FRENCH & set(font.getBestCmap())))
-        subsetter.subset(font)
+        source = SOURCES[family]
+        latin = instance(source, weight, PDF_CHARACTERS, narrow_space=True)
+        # The latin file has a few of Extended-A (Œ, œ, ı); the latin-ext file the rest.
+        rest = LATIN_EXTENDED_A - set(latin.getBestCmap())
+        extended = instance(source.replace("-latin-", "-latin-ext-"), weight, rest)
+        with tempfile.TemporaryDirectory() as folder:
+            parts = [os.path.join(folder, "latin.ttf"), os.path.join(folder, "extended.ttf")]
+            latin.save(parts[0])
+            extended.save(parts[1])
+            font = Merger().merge(parts)
         name_instance(font, family, style)
-        font.flavor = None
         font.recalcTimestamp = False
         path = os.path.join(OUT, out)
         font.save(path)
         kept = set(font.getBestCmap())
-        missing = sorted(web.FRENCH - kept)
+        missing = sorted(PDF_CHARACTERS - kept)
         print(
             f"{out}: {os.path.getsize(path)} bytes, {len(kept)} characters"
             + (f"; not in the font: {' '.join(f'U+{c:04X}' for c in missing)}" if missing else ""),

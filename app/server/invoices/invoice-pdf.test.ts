@@ -195,6 +195,23 @@ describe("an invoice's PDF", () => {
     expect(text).toContain(words("Total 700,00 €"));
   });
 
+  it("prints the names of clients from all of Europe's Latin alphabets", async () => {
+    for (const name of [
+      "José Muñoz",
+      "Søren Ågård",
+      "Łukasz Wałęsa",
+      "Ștefan Dumitrașcu",
+      "Gökçe Weiß",
+    ]) {
+      const text = pdfText(
+        await renderInvoicePdf({
+          invoice: invoice({ buyer: { name, email: "client@example.test", address: null } }),
+        }),
+      );
+      expect(text).toContain(name);
+    }
+  });
+
   it("refuses a character its fonts cannot draw rather than print a blank", async () => {
     await expect(
       renderInvoicePdf({
