@@ -20,6 +20,7 @@ import {
   cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
+  refundablePayments,
   requestRefund,
   type OrderCheckout,
 } from "../payments/orders.server";
@@ -190,14 +191,15 @@ export async function refundDeposit(
     await cancelUnpaidOrder(orderId);
     return;
   }
-  const payments = await refundablePayments(orderId);
+  const payments = await refundablePayments(db(), orderId);
   if (payments.length === 0) {
     log.info("deposit_refund_skipped", { orderId, reason: "nothing_left" });
     return;
   }
   // Each payment for what is left of it: a deposit paid twice (two checkouts both paid) comes back whole,
   // where one refund of the sum would exceed either payment and be refused.
-  for (const { attemptId, leftCents } of payments) {
+  for (const { attempt, leftCents } of payments) {
+    const attemptId = attempt.id;
     try {
       await requestRefund(orderId, leftCents, REFUND_REASONS[reason], { attemptId });
     } catch (error) {
@@ -421,21 +423,6 @@ export async function settleDepositOnCancellation(
   if (!inTime) return "none";
   await tx.insert(bookingEvents).values({ bookingId, kind: "refund_proposed", ...system });
   return "proposed";
-}
-
-/** The payments of a deposit's order with money not refunded (nor on its way back), the most first. */
-async function refundablePayments(
-  orderId: string,
-): Promise<Array<{ attemptId: string; leftCents: number }>> {
-  const result = await db().execute<{ attempt_id: string; left: number }>(sql`
-    select a.id as attempt_id, a.amount_cents - coalesce((select sum(r.amount_cents) from refunds r
-      where r.attempt_id = a.id and r.status <> 'failed'), 0) as left
-    from payment_attempts a
-    where a.order_id = ${orderId}::uuid and a.status = 'succeeded'`);
-  return result.rows
-    .map((row) => ({ attemptId: row.attempt_id, leftCents: Number(row.left) }))
-    .filter((payment) => payment.leftCents > 0)
-    .sort((a, b) => b.leftCents - a.leftCents);
 }
 
 /**

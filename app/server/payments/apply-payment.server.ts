@@ -102,8 +102,8 @@ export const UNKNOWN_ATTEMPT: PaymentOutcome = {
  * request's deposit gives hours to pay, a checkout 30 minutes (decision 0186). An order whose window is its
  * checkout's (a voucher's, or the last checkout's) ends with it.
  */
-function outlasts(payBy: Date | null, attemptEnds: Date | null): boolean {
-  return payBy !== null && attemptEnds !== null && payBy > attemptEnds && payBy > now();
+function outlasts(payBy: Date | null, attemptEnds: Date | null, at: Date): boolean {
+  return payBy !== null && attemptEnds !== null && payBy > attemptEnds && payBy > at;
 }
 
 async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome> {
@@ -135,13 +135,14 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
       ),
     )
     .limit(1);
+  const at = now();
   const decision = decidePayment({
     attempt: attempt.status,
     order: order.status,
     report: report.status,
     amountMatches: !amountDiffers && !currencyDiffers,
     otherOpenAttempt: otherOpen !== undefined,
-    windowStillOpen: outlasts(order.payBy, attempt.expiresAt),
+    windowStillOpen: outlasts(order.payBy, attempt.expiresAt, at),
     ownerAcceptsHeld: report.acceptHeld === true && report.source === "owner",
   });
   const unchanged = (outcome: "already_applied" | "ignored"): PaymentOutcome => ({
@@ -154,7 +155,6 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
   if (decision.outcome === "already_applied" || decision.outcome === "ignored") {
     return unchanged(decision.outcome);
   }
-  const at = now();
 
   if (decision.outcome === "held") {
     const reasons = [

@@ -9,7 +9,7 @@ import type {
   VoucherVatMode,
 } from "~/lib/payments/model";
 import { now } from "../clock.server";
-import { db } from "../db/client.server";
+import { db, type Database } from "../db/client.server";
 import { orderLines, orders, paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
@@ -488,26 +488,12 @@ export async function requestRefund(
     if (order.status !== "paid" && order.status !== "refunded") {
       throw new PaymentRefusedError("not_paid");
     }
-    const paid = await tx
-      .select({
-        attempt: paymentAttempts,
-        refunded: sql<number>`coalesce((select sum(r.amount_cents) from refunds r
-          where r.attempt_id = payment_attempts.id
-            and r.status in (${sql.join(
-              COUNTED_REFUNDS.map((status) => sql`${status}`),
-              sql`, `,
-            )})), 0)::int`,
-      })
-      .from(paymentAttempts)
-      .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "succeeded")));
-    const left = paid
-      .map(({ attempt, refunded }) => ({ attempt, left: attempt.amountCents - refunded }))
-      .filter((entry) => entry.left > 0)
-      .sort((a, b) => Number(b.attempt.duplicate) - Number(a.attempt.duplicate) || b.left - a.left);
+    const left = await refundablePayments(tx, orderId);
     const chosen = options.attemptId
       ? left.find((entry) => entry.attempt.id === options.attemptId)
       : left[0];
-    if (!chosen || amountCents > chosen.left) throw new PaymentRefusedError("refund_too_large");
+    if (!chosen || amountCents > chosen.leftCents)
+      throw new PaymentRefusedError("refund_too_large");
     const offline = OFFLINE_PROVIDERS.includes(chosen.attempt.provider);
     const [inserted] = await tx
       .insert(refunds)
@@ -525,6 +511,35 @@ export async function requestRefund(
   });
   if (refund.status === "to_refund_offline") return refund;
   return sendRefund(refund, attempt.provider, attempt.paymentReference);
+}
+
+/**
+ * The order's payments with money not refunded (nor on its way back), each with what is left of it: a
+ * duplicate payment first, then the one with the most left. Under the order's lock in `requestRefund`.
+ */
+export async function refundablePayments(
+  tx: Tx | Database,
+  orderId: string,
+): Promise<Array<{ attempt: typeof paymentAttempts.$inferSelect; leftCents: number }>> {
+  const paid = await tx
+    .select({
+      attempt: paymentAttempts,
+      refunded: sql<number>`coalesce((select sum(r.amount_cents) from refunds r
+        where r.attempt_id = payment_attempts.id
+          and r.status in (${sql.join(
+            COUNTED_REFUNDS.map((status) => sql`${status}`),
+            sql`, `,
+          )})), 0)::int`,
+    })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "succeeded")));
+  return paid
+    .map(({ attempt, refunded }) => ({ attempt, leftCents: attempt.amountCents - refunded }))
+    .filter((entry) => entry.leftCents > 0)
+    .sort(
+      (a, b) =>
+        Number(b.attempt.duplicate) - Number(a.attempt.duplicate) || b.leftCents - a.leftCents,
+    );
 }
 
 /**

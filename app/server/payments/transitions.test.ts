@@ -14,6 +14,7 @@ const situation = (overrides: Partial<PaymentSituation>): PaymentSituation => ({
   report: "succeeded",
   amountMatches: true,
   otherOpenAttempt: false,
+  windowStillOpen: false,
   ...overrides,
 });
 

@@ -40,7 +40,7 @@ export type PaymentSituation = {
    * client hours to pay, each checkout only 30 minutes (decision 0186). An expired checkout then releases
    * nothing; the expiry job releases the order once its window ends, if still unpaid.
    */
-  windowStillOpen?: boolean;
+  windowStillOpen: boolean;
   /**
    * The owner accepts a held payment as it came (« Accepter ce paiement », decision 0172): a success on a
    * `held` attempt is applied whatever its total; any other report, or any other attempt, is not hers.
