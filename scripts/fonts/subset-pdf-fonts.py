@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-The site's typefaces for the PDFs the server draws (gift vouchers, invoices; decisions 0164, 0193).
+The site's typefaces for the PDFs the server draws (gift vouchers, invoices; decision 0164).
 
 No PDF library embeds WOFF2, and pdf-lib draws one weight per font file: from the same variable fonts as
 the site's subsets (subset-fonts.py, decision 0091), this writes static TrueType instances, cut to the same
@@ -24,7 +24,6 @@ then run `npx vitest run --project unit app/server/vouchers` and commit app/asse
 import importlib.util
 import os
 import sys
-
 import tempfile
 
 from fontTools import subset
