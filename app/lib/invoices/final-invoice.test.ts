@@ -16,7 +16,6 @@ const deposit: InvoicedDeposit = {
   nature: "arrhes",
   byRate: invoiceTotals([{ label: "Arrhes", quantity: 1, unitPriceCents: 3_000, vatRate: 2000 }])
     .byRate,
-  creditedCents: 0,
 };
 
 describe("a final invoice after a deposit invoice", () => {
@@ -49,7 +48,8 @@ describe("a final invoice after a deposit invoice", () => {
     const { lines, note } = finalInvoiceLines({
       balance,
       sessionLabel: SESSION,
-      deposit: { ...deposit, nature: "acompte", creditedCents: 1_000 },
+      // 10 € of its 30 € given back by a credit note.
+      deposit: { ...deposit, nature: "acompte", byRate: [{ vatRate: 2000, ttcCents: 2_000 }] },
       taxed: true,
     });
     expect(lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
@@ -95,7 +95,7 @@ describe("a final invoice after a deposit invoice", () => {
   });
 
   it("is the balance's line alone without a deposit invoice, or once it was credited in full", () => {
-    for (const standing of [null, { ...deposit, creditedCents: 3_000 }]) {
+    for (const standing of [null, { ...deposit, byRate: [{ vatRate: 2000, ttcCents: 0 }] }]) {
       expect(
         finalInvoiceLines({ balance, sessionLabel: SESSION, deposit: standing, taxed: true }),
       ).toEqual({ lines: [balance], note: null });

@@ -1,6 +1,6 @@
 import type { DepositNature } from "~/lib/booking/deposit";
 import { formatDateFr } from "~/lib/dates";
-import { invoiceAmount, shareAcrossRates, type InvoiceLineInput, type VatShare } from "./model";
+import { invoiceAmount, type InvoiceLineInput, type VatShare } from "./model";
 
 /*
  * The final invoice (« facture de solde ») of a session whose deposit had its « facture d'acompte »
@@ -15,10 +15,8 @@ export type InvoicedDeposit = {
   issuedAt: Date;
   /** « arrhes » or « acompte », as the client accepted them (the deposit's rules). */
   nature: DepositNature;
-  /** The deposit invoice's TTC by TVA rate. */
-  byRate: readonly VatShare[];
-  /** What credit notes gave back of it, in positive cents. */
-  creditedCents: number;
+  /** What stands of the deposit invoice's TTC at each TVA rate once its credit notes are counted. */
+  byRate: ReadonlyArray<Pick<VatShare, "vatRate" | "ttcCents">>;
 };
 
 /** « Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026 ». */
@@ -47,19 +45,17 @@ export function finalInvoiceLines(input: {
 }): { lines: InvoiceLineInput[]; note: string | null } {
   const { balance, deposit } = input;
   const balanceCents = balance.quantity * balance.unitPriceCents;
-  const invoicedCents = deposit
-    ? deposit.byRate.reduce((sum, share) => sum + share.ttcCents, 0) - deposit.creditedCents
-    : 0;
+  const standing = deposit?.byRate.filter((share) => share.ttcCents > 0) ?? [];
+  const invoicedCents = standing.reduce((sum, share) => sum + share.ttcCents, 0);
   if (!deposit || invoicedCents <= 0) return { lines: [balance], note: null };
   const label = depositDeductionLabel(deposit);
-  const deductions = shareAcrossRates(deposit.byRate, invoicedCents).map(
-    ({ vatRate, cents }): InvoiceLineInput => ({
-      label,
-      quantity: 1,
-      unitPriceCents: -cents,
-      vatRate: input.taxed ? vatRate : null,
-    }),
-  );
+  // What stands at each rate, exactly: no sharing, so no rounding between the two documents.
+  const deductions = standing.map(({ vatRate, ttcCents }): InvoiceLineInput => ({
+    label,
+    quantity: 1,
+    unitPriceCents: -ttcCents,
+    vatRate: input.taxed ? vatRate : null,
+  }));
   const deducted = deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit";
   return {
     lines: [

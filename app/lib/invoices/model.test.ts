@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { invoiceNumber, invoiceTotals, seriesOf, shareAcrossRates } from "./model";
+import {
+  invoiceNumber,
+  invoiceTotals,
+  seriesOf,
+  shareAcrossRates,
+  standingByRate,
+  type VatShare,
+} from "./model";
 
 describe("invoice numbers", () => {
   it("are the series, the year and six digits; credit notes have their own series", () => {
@@ -70,6 +77,35 @@ describe("an amount shared across rates", () => {
     expect(shareAcrossRates(byRate, 1_000)).toEqual([
       { vatRate: 550, cents: 333 },
       { vatRate: 2000, cents: 667 },
+    ]);
+  });
+
+  it("gives back, over partial refunds, each rate's TTC exactly, never more, and no line of nothing", () => {
+    // 20 € at 20 % and a 10 € voucher without TVA, refunded 1 cent, 4 cents, 4 cents, then the rest:
+    // shared each time over the whole invoice, the 20 % rate got 20,01 € back and the other 9,99 €.
+    const invoice = invoiceTotals([
+      { label: "Tirage", quantity: 1, unitPriceCents: 2_000, vatRate: 2000 },
+      { label: "Bon cadeau de 10 €", quantity: 1, unitPriceCents: 1_000, vatRate: null },
+    ]).byRate;
+    const notes: VatShare[][] = [];
+    for (const amount of [1, 4, 4, 2_991]) {
+      const shares = shareAcrossRates(standingByRate(invoice, notes), amount);
+      expect(shares.every((share) => share.cents > 0)).toBe(true);
+      expect(shares.reduce((sum, share) => sum + share.cents, 0)).toBe(amount);
+      notes.push(
+        invoiceTotals(
+          shares.map(({ vatRate, cents }) => ({
+            label: "Remboursement",
+            quantity: 1,
+            unitPriceCents: -cents,
+            vatRate,
+          })),
+        ).byRate,
+      );
+    }
+    expect(standingByRate(invoice, notes)).toEqual([
+      { vatRate: null, ttcCents: 0 },
+      { vatRate: 2000, ttcCents: 0 },
     ]);
   });
 });

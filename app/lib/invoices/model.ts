@@ -88,23 +88,57 @@ export function invoiceTotals(lines: readonly InvoiceLineInput[]): InvoiceTotals
 }
 
 /**
- * An amount shared across a document's TVA rates in proportion to each rate's TTC (rates totalling
- * nothing take no part), the last rate taking the rounding's cent: what a credit note gives back of an
- * invoice, or what a final invoice deducts of its deposit invoice.
+ * An amount shared across a document's TVA rates in proportion to each rate's TTC, by largest remainder:
+ * each rate takes its share rounded down, then the cents left go one each to the rates whose shares lost
+ * most (the first of them on a tie). Rates totalling nothing take no part and a rate given nothing gets no
+ * line; no rate is given more than its own TTC while the amount stays within the total: what a credit note
+ * gives back of an invoice's standing rates (standingByRate).
  */
 export function shareAcrossRates(
-  byRate: readonly VatShare[],
+  byRate: ReadonlyArray<Pick<VatShare, "vatRate" | "ttcCents">>,
   amountCents: number,
 ): Array<{ vatRate: number | null; cents: number }> {
+  if (!Number.isInteger(amountCents) || amountCents < 0) {
+    throw new RangeError(`shareAcrossRates: a positive whole number of cents, not ${amountCents}`);
+  }
   const shares = byRate.filter((share) => share.ttcCents !== 0);
   const totalCents = shares.reduce((sum, share) => sum + share.ttcCents, 0);
-  let left = amountCents;
-  return shares.map((share, index) => {
-    const cents =
-      index === shares.length - 1 ? left : Math.round((amountCents * share.ttcCents) / totalCents);
-    left -= cents;
-    return { vatRate: share.vatRate, cents };
-  });
+  if (totalCents === 0 || amountCents === 0) return [];
+  const exact = shares.map((share) => (amountCents * share.ttcCents) / totalCents);
+  const cents = exact.map((value) => Math.floor(value));
+  let left = amountCents - cents.reduce((sum, value) => sum + value, 0);
+  const byLoss = exact
+    .map((value, index) => ({ index, loss: value - Math.floor(value) }))
+    .sort((a, b) => b.loss - a.loss || a.index - b.index);
+  for (const { index } of byLoss) {
+    if (left <= 0) break;
+    cents[index] = (cents[index] ?? 0) + 1;
+    left -= 1;
+  }
+  return shares
+    .map((share, index) => ({ vatRate: share.vatRate, cents: cents[index] ?? 0 }))
+    .filter((share) => share.cents !== 0);
+}
+
+/**
+ * What stands of an invoice at each of its TVA rates once its credit notes are counted (their TTC is
+ * negative): the base of the next credit note, and what a final invoice deducts of a deposit invoice, so
+ * that partial refunds of a document at several rates never give back a cent more at one rate than it
+ * billed there, and add up to it exactly.
+ */
+export function standingByRate(
+  byRate: readonly VatShare[],
+  creditNotes: ReadonlyArray<readonly VatShare[]>,
+): Array<{ vatRate: number | null; ttcCents: number }> {
+  return byRate.map((share) => ({
+    vatRate: share.vatRate,
+    ttcCents:
+      share.ttcCents +
+      creditNotes
+        .flat()
+        .filter((credit) => credit.vatRate === share.vatRate)
+        .reduce((sum, credit) => sum + credit.ttcCents, 0),
+  }));
 }
 
 /** The seller as the invoice prints it, copied from the legal details when it is issued (decision 0176). */

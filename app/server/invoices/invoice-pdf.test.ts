@@ -137,7 +137,6 @@ describe("an invoice's PDF", () => {
         byRate: invoiceTotals([
           { label: "Arrhes", quantity: 1, unitPriceCents: 3_000, vatRate: 2000 },
         ]).byRate,
-        creditedCents: 0,
       },
       taxed: true,
     });

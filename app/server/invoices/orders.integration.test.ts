@@ -149,6 +149,47 @@ describe("a refund's credit note", () => {
     );
   });
 
+  it("gives back each TVA rate of the invoice exactly over partial refunds, never a line of nothing", async () => {
+    await setLegal(subjectToVat);
+    const { orderId } = await placeOrder("studio", 3_000, {
+      lines: [
+        {
+          label: "Bon cadeau séance famille",
+          quantity: 1,
+          unitPriceCents: 2_000,
+          vatRate: 2000,
+          voucherVatMode: "single",
+        },
+        {
+          label: "Bon cadeau de 10 €",
+          quantity: 1,
+          unitPriceCents: 1_000,
+          vatRate: null,
+          voucherVatMode: "multi",
+        },
+      ],
+    });
+    await markPaidOffline(orderId, "cash");
+    for (const amount of [1, 4, 4, 2_991]) {
+      const refund = await requestRefund(orderId, amount, "Geste commercial");
+      await markRefundedOffline(refund.id);
+    }
+    const [invoice, ...notes] = await invoicesOf(orderId);
+    expect(notes).toHaveLength(4);
+    const back = new Map<number | null, number>();
+    for (const line of notes.flatMap((note) => note.lines)) {
+      expect(line.unitPriceCents).toBeLessThan(0);
+      back.set(line.vatRate, (back.get(line.vatRate) ?? 0) - line.unitPriceCents * line.quantity);
+    }
+    expect(Object.fromEntries(back)).toEqual(
+      Object.fromEntries(
+        invoice?.vatBreakdown.map((share) => [share.vatRate, share.ttcCents]) ?? [],
+      ),
+    );
+    expect(invoice?.vatBreakdown.map((share) => share.ttcCents).sort()).toEqual([1_000, 2_000]);
+    await setLegal(completeLegal);
+  });
+
   it("credits nothing for giving back a payment made twice, then the invoice when the order's money goes back", () => {
     // 100 € invoiced, paid twice: the first refund of 100 € gives back the second payment.
     expect(

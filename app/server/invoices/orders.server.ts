@@ -3,7 +3,12 @@ import { legalSchema } from "~/content/schemas";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
-import { shareAcrossRates, type InvoiceLineInput, type InvoiceSeller } from "~/lib/invoices/model";
+import {
+  shareAcrossRates,
+  standingByRate,
+  type InvoiceLineInput,
+  type InvoiceSeller,
+} from "~/lib/invoices/model";
 import { invoiceSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
 import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
@@ -108,17 +113,12 @@ async function invoicedDeposit(tx: Executor, order: OrderRecord): Promise<Invoic
     .innerJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "deposit")))
     .where(eq(bookings.id, bookingId));
   if (!row) return null;
-  const [credited] = await tx
-    .select({ cents: sql<number>`coalesce(-sum(${invoices.ttcCents}), 0)::int` })
-    .from(invoices)
-    .where(eq(invoices.creditedInvoiceId, row.invoice.id));
   const rules = depositRuleOf(row.snapshot.deposit) ?? row.rules;
   return {
     number: row.invoice.number,
     issuedAt: row.invoice.issuedAt,
     nature: rules?.nature ?? "acompte",
-    byRate: row.invoice.vatBreakdown,
-    creditedCents: credited?.cents ?? 0,
+    byRate: await standingOf(tx, row.invoice),
   };
 }
 
@@ -194,9 +194,28 @@ export function creditDue(input: {
   return Math.max(0, Math.min(owed, input.invoicedCents) - input.creditedCents);
 }
 
-/** The credit note's lines: the amount shared across the invoice's TVA rates, in proportion. */
-export function creditLines(invoice: InvoiceRecord, amountCents: number): InvoiceLineInput[] {
-  return shareAcrossRates(invoice.vatBreakdown, amountCents).map(({ vatRate, cents }) => ({
+/** What stands of an invoice at each TVA rate once the credit notes referring to it are counted. */
+async function standingOf(tx: Executor, invoice: InvoiceRecord) {
+  const notes = await tx
+    .select({ byRate: invoices.vatBreakdown })
+    .from(invoices)
+    .where(eq(invoices.creditedInvoiceId, invoice.id));
+  return standingByRate(
+    invoice.vatBreakdown,
+    notes.map((note) => note.byRate),
+  );
+}
+
+/**
+ * The credit note's lines: the amount shared across what stands of the invoice at each TVA rate, in
+ * proportion, so that its credit notes add up to each rate's TTC exactly.
+ */
+export function creditLines(
+  invoice: Pick<InvoiceRecord, "number">,
+  standing: ReadonlyArray<{ vatRate: number | null; ttcCents: number }>,
+  amountCents: number,
+): InvoiceLineInput[] {
+  return shareAcrossRates(standing, amountCents).map(({ vatRate, cents }) => ({
     label: `Remboursement — facture ${invoice.number}`,
     quantity: 1,
     unitPriceCents: -cents,
@@ -224,22 +243,21 @@ export async function creditRefund(
     .from(invoices)
     .where(and(eq(invoices.refundId, refund.id), eq(invoices.kind, "credit_note")));
   if (existing) return existing;
-  const totals = await tx.execute<{ paid: number; refunded: number; credited: number }>(sql`
+  const standing = await standingOf(tx, invoice);
+  const totals = await tx.execute<{ paid: number; refunded: number }>(sql`
     select
       (select coalesce(sum(amount_cents), 0) from payment_attempts
         where order_id = ${order.id} and status = 'succeeded')::int as paid,
       (select coalesce(sum(r.amount_cents), 0) from refunds r
         join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
         where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline')
-          and r.completed_at <= ${refund.completedAt ?? new Date()})::int as refunded,
-      (select coalesce(-sum(ttc_cents), 0) from invoices
-        where credited_invoice_id = ${invoice.id})::int as credited`);
-  const { paid = 0, refunded = 0, credited = 0 } = totals.rows[0] ?? {};
+          and r.completed_at <= ${refund.completedAt ?? new Date()})::int as refunded`);
+  const { paid = 0, refunded = 0 } = totals.rows[0] ?? {};
   const amount = creditDue({
     invoicedCents: invoice.ttcCents,
     paidCents: paid,
     refundedCents: refunded,
-    creditedCents: credited,
+    creditedCents: invoice.ttcCents - standing.reduce((sum, share) => sum + share.ttcCents, 0),
   });
   if (amount <= 0) return null;
   const seller = await sellerForInvoices(tx);
@@ -252,7 +270,7 @@ export async function creditRefund(
     serviceDate: invoice.serviceDate,
     seller,
     buyer: invoice.buyer,
-    lines: creditLines(invoice, amount),
+    lines: creditLines(invoice, standing, amount),
     paymentTerms: `Remboursé le ${formatDateFr(refund.completedAt ?? new Date())}.`,
   });
 }
