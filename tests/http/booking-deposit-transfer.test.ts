@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useAdmin } from "../support/accounts";
 import { firstFreeTime } from "../support/booking";
 import { confirmationWithInvoice, prepareDepositSite } from "../support/booking-deposits";
-import { fetchPage, postForm } from "../support/html";
+import { fetchPage, postForm, textOf } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { ensurePdfTools } from "../support/pdf-tools";
-import { serverDatabase } from "../support/server-under-test";
+import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
  * A booking's deposit by transfer with JavaScript off (decision 0186), over HTTP: the booking waits on its
@@ -55,5 +55,54 @@ describe("a booking with a deposit", () => {
     const { pdf } = await confirmationWithInvoice(mailsTo, email);
     expect(pdf).toContain("Facture d'acompte");
     expect(pdf).toContain("Hugo Lefèvre");
+  });
+
+  it("lists its invoices on the owner's booking page, and its balance once recorded in place of the form", async () => {
+    const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
+    const email = "ines.solde@example.test";
+    const posted = await postForm(href, {
+      name: "Inès Garnier",
+      email,
+      phone: "",
+      consent: "on",
+      site_web: "",
+      paymentMethod: "transfer",
+    });
+    expect(posted.status).toBe(303);
+    const [booking] = (
+      await serverDatabase().execute<{ id: string; orderId: string }>(sql`
+        select id, deposit_order_id as "orderId" from bookings where client_email = ${email}`)
+    ).rows;
+    const page = `/admin/reservations/${booking?.id}`;
+    await postForm(
+      `/admin/ventes/${booking?.orderId}`,
+      { intent: "mark-paid", means: "transfer" },
+      { cookie: admin.cookie() },
+    );
+    const balance = { intent: "balance", amount: "90", means: "cash" };
+    expect((await postForm(page, balance, { cookie: admin.cookie() })).status).toBe(302);
+    // The same entry again (a second click) finds the first; another amount is refused, in French.
+    expect((await postForm(page, balance, { cookie: admin.cookie() })).status).toBe(302);
+    const other = await postForm(page, { ...balance, amount: "80" }, { cookie: admin.cookie() });
+    expect(other.status).toBe(409);
+    expect(other.html).toMatch(
+      /Le solde de cette séance est déjà enregistré : 90\s€ réglés le \d{1,2} \S+ \d{4}, espèces\. Pour le corriger, ouvrez sa commande\./,
+    );
+
+    const { document } = await fetchPage(page, { cookie: admin.cookie() });
+    const links = [...document.querySelectorAll('a[href^="/admin/factures/"]')];
+    expect(links.map((link) => textOf(link))).toEqual([
+      expect.stringMatching(/^Facture d'acompte F-\d{4}-\d{6}$/),
+      expect.stringMatching(/^Facture de solde F-\d{4}-\d{6}$/),
+    ]);
+    for (const link of links) {
+      const pdf = await fetch(new URL(link.getAttribute("href") ?? "", serverBaseUrl()), {
+        headers: { Cookie: admin.cookie() },
+      });
+      expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    }
+    const balanceSection = document.querySelector('section[aria-labelledby="solde"]');
+    expect(textOf(balanceSection)).toMatch(/Solde enregistré : 90\s€ réglés le .+, espèces\./);
+    expect(balanceSection?.querySelector('button[value="balance"]')).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { expireLapsedPayments } from "../payments/jobs.server";
 import { requestRefund, retryCheckout } from "../payments/orders.server";
 import { setClockForTests } from "../clock.server";
+import { invoicesOfBooking } from "../invoices/orders.server";
 import { receiptsBook } from "../accounting/exports.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
@@ -279,6 +280,11 @@ describe("a paid deposit when the booking is cancelled", () => {
       .where(eq(invoices.orderId, orderId))
       .orderBy(invoices.issuedAt);
     expect(kinds.map((row) => row.kind)).toEqual(["deposit", "credit_note"]);
+    // Both are the booking's: its page lists them.
+    expect((await invoicesOfBooking(bookingId)).map((row) => row.kind)).toEqual([
+      "deposit",
+      "credit_note",
+    ]);
   });
 
   it("by the studio: refunded in full, and for arrhes the owner reads that the law owes twice", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { depositCents, depositOnClientCancel, type DepositRule } from "~/lib/booking/deposit";
 import {
   DEPOSIT_MEANINGS,
@@ -8,11 +8,18 @@ import {
 import { instantLabelFr } from "~/lib/booking/words";
 import type { BookingState } from "~/lib/booking/model";
 import { managePath } from "~/lib/booking/urls";
-import { PAYMENT_METHOD_LABELS, type OfflineMeans, type PaymentMethod } from "~/lib/payments/model";
+import {
+  OFFLINE_MEANS,
+  OFFLINE_MEANS_LABELS,
+  PAYMENT_METHOD_LABELS,
+  type OfflineMeans,
+  type PaymentMethod,
+} from "~/lib/payments/model";
+import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, orders, sessionTypes } from "../db/schema";
+import { bookingEvents, bookings, moneyJournal, orders, sessionTypes } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
@@ -505,6 +512,46 @@ export async function depositForClient(
   };
 }
 
+/**
+ * The balance recorded for a booking, once paid (then maybe refunded: one balance a booking, corrected
+ * from its order): its order, amount and means, and the sentence the
+ * booking's page shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio. »).
+ */
+export async function recordedBalance(bookingId: string): Promise<{
+  orderId: string;
+  amountCents: number;
+  means: OfflineMeans | null;
+  sentence: string;
+} | null> {
+  const [row] = await db()
+    .select({ order: orders, method: moneyJournal.method, at: moneyJournal.at })
+    .from(orders)
+    .leftJoin(
+      moneyJournal,
+      and(eq(moneyJournal.orderId, orders.id), eq(moneyJournal.kind, "payment")),
+    )
+    .where(
+      and(
+        eq(orders.idempotencyKey, balanceOrderKey(bookingId)),
+        inArray(orders.status, ["paid", "refunded"]),
+      ),
+    )
+    .orderBy(asc(moneyJournal.seq))
+    .limit(1);
+  if (!row) return null;
+  const means = OFFLINE_MEANS.find((candidate) => candidate === row.method) ?? null;
+  const how = means ? `, ${OFFLINE_MEANS_LABELS[means].toLowerCase()}` : "";
+  return {
+    orderId: row.order.id,
+    amountCents: row.order.amountCents,
+    means,
+    sentence: `${formatCents(row.order.amountCents)} réglés le ${formatDateFr(row.at ?? row.order.paidAt ?? new Date())}${how}${row.order.status === "refunded" ? ", remboursés depuis" : ""}.`,
+  };
+}
+
+/** The balance order's idempotency key: one balance per booking. */
+const balanceOrderKey = (bookingId: string) => `booking-balance:${bookingId}`;
+
 /** A booking's balance paid at the studio (decision 0186): its order's effects are its invoice only. */
 export const balanceOrderKind = defineOrderKind("booking_balance", {
   onPaid: async () => {},
@@ -548,6 +595,17 @@ export async function recordBalancePaid(input: {
       "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
     );
   }
+  const recorded = await recordedBalance(booking.id);
+  if (recorded) {
+    // A second click of the same entry finds the first; another amount is not silently dropped.
+    if (recorded.amountCents === input.amountCents && recorded.means === input.means) {
+      return { orderId: recorded.orderId };
+    }
+    throw new PaymentRefusedError(
+      "already_paid",
+      `Le solde de cette séance est déjà enregistré : ${recorded.sentence} Pour le corriger, ouvrez sa commande.`,
+    );
+  }
   const session = sessionLabel(row.typeName, booking.startsAt);
   const checkout = await createOrder({
     kind: "booking_balance",
@@ -568,7 +626,7 @@ export async function recordBalancePaid(input: {
         vatRate: SESSION_VAT_RATE,
       },
     ],
-    idempotencyKey: `booking-balance:${booking.id}`,
+    idempotencyKey: balanceOrderKey(booking.id),
     studioId: booking.studioId,
   });
   try {

@@ -168,9 +168,12 @@ export async function invoicePaidOrder(
     ? await balanceInvoiceLines(tx, order, lines, seller)
     : { lines, note: null };
   const terms = await paymentTerms(tx, order);
+  const bookingId = order.rulesSnapshot.bookingId;
   return issueInvoice(tx, {
     kind: deposit ? "deposit" : balance ? "final" : "sale",
     orderId: order.id,
+    // The booking's page lists its documents (invoicesOfBooking); the purge of the booking keeps them.
+    bookingId: (deposit || balance) && typeof bookingId === "string" ? bookingId : null,
     serviceDate: typeof startsAt === "string" ? isoDayInParis(new Date(startsAt)) : null,
     seller,
     buyer: { name: order.buyerName, email: order.buyerEmail, address: null },
@@ -266,6 +269,7 @@ export async function creditRefund(
     kind: "credit_note",
     orderId: order.id,
     refundId: refund.id,
+    bookingId: invoice.bookingId,
     creditedInvoiceId: invoice.id,
     serviceDate: invoice.serviceDate,
     seller,
@@ -398,4 +402,18 @@ export async function invoicePdf(
   const bytes = await renderInvoicePdf({ invoice, creditedNumber: credited[0]?.number ?? null });
   const prefix = invoice.kind === "credit_note" ? "avoir" : "facture";
   return { bytes, filename: `${prefix}-${invoice.number}.pdf` };
+}
+
+/** A booking's invoices and credit notes, oldest first, as its admin page lists them. */
+export async function invoicesOfBooking(bookingId: string) {
+  return db()
+    .select({
+      number: invoices.number,
+      kind: invoices.kind,
+      issuedAt: invoices.issuedAt,
+      ttcCents: invoices.ttcCents,
+    })
+    .from(invoices)
+    .where(eq(invoices.bookingId, bookingId))
+    .orderBy(asc(invoices.issuedAt), asc(invoices.number));
 }

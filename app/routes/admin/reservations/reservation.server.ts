@@ -22,11 +22,26 @@ import {
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { paidByVoucherLine, voucherCodeOfBooking } from "~/server/booking/vouchers.server";
-import { depositForOwner, recordBalancePaid } from "~/server/booking/deposits.server";
+import {
+  depositForOwner,
+  recordBalancePaid,
+  recordedBalance,
+} from "~/server/booking/deposits.server";
+import { invoicesOfBooking } from "~/server/invoices/orders.server";
+import { invoiceAmount, type InvoiceKind } from "~/lib/invoices/model";
+import { formatDateFr } from "~/lib/dates";
 import { typedCents } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS } from "~/lib/payments/model";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+/** A booking's documents as its page names them: the balance's invoice is its « facture de solde ». */
+const BOOKING_INVOICE_TITLES: Record<InvoiceKind, string> = {
+  sale: "Facture",
+  deposit: "Facture d'acompte",
+  final: "Facture de solde",
+  credit_note: "Avoir",
+};
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
@@ -87,6 +102,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170). */
     /** Its deposit, the rules the client accepted, what is owed (decision 0186). */
     deposit: await depositForOwner(booking.id),
+    /** The balance recorded at the studio, in place of its form (one a booking). */
+    balance: await recordedBalance(booking.id),
+    /** Its invoices and credit notes (deposit, balance, refunds), each a PDF. */
+    invoices: (await invoicesOfBooking(booking.id)).map((invoice) => ({
+      number: invoice.number,
+      title: BOOKING_INVOICE_TITLES[invoice.kind],
+      amount: invoiceAmount(invoice.ttcCents),
+      issuedOn: formatDateFr(invoice.issuedAt),
+    })),
     paidBy: await voucherCodeOfBooking(booking.id).then((code) =>
       code ? paidByVoucherLine(code) : null,
     ),

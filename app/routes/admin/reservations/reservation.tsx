@@ -95,6 +95,26 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </dd>
             </>
           ) : null}
+          {loaderData.invoices.length > 0 ? (
+            <>
+              <dt className="font-semibold">Factures</dt>
+              <dd>
+                <ul className="space-y-1">
+                  {loaderData.invoices.map((invoice) => (
+                    <li key={invoice.number}>
+                      <a
+                        href={`/admin/factures/${invoice.number}.pdf`}
+                        className="underline underline-offset-4"
+                      >
+                        {invoice.title} {invoice.number}
+                      </a>{" "}
+                      du {invoice.issuedOn} : {invoice.amount} (PDF)
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : null}
           {booking.state === "pending" && booking.respondBy ? (
             <>
               <dt className="font-semibold">Répondre avant le</dt>
@@ -158,34 +178,50 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           <h2 id="solde" className="font-sans text-lg font-semibold">
             Solde payé au studio
           </h2>
-          <p className="text-sm text-muted-foreground">
-            Enregistrez ce que la cliente a réglé au studio : sa facture de solde est émise.
-          </p>
-          <Form method="post" className="space-y-3">
-            <Field name="amount" label="Montant reçu (€)">
-              {(props) => (
-                <Input
-                  {...props}
-                  inputMode="decimal"
-                  defaultValue={refusal?.step === "other" ? (refusal.values.amount ?? "") : ""}
-                />
-              )}
-            </Field>
-            <Field name="means" label="Réglé par">
-              {(props) => (
-                <Select {...props} defaultValue="card_terminal">
-                  {OFFLINE_MEANS.map((means) => (
-                    <option key={means} value={means}>
-                      {OFFLINE_MEANS_LABELS[means]}
-                    </option>
-                  ))}
-                </Select>
-              )}
-            </Field>
-            <Button type="submit" name="intent" value="balance" variant="outline">
-              Enregistrer le solde
-            </Button>
-          </Form>
+          {loaderData.balance ? (
+            <div className="space-y-1 text-sm">
+              <p>Solde enregistré : {loaderData.balance.sentence}</p>
+              <p>
+                <a
+                  href={`/admin/ventes/${loaderData.balance.orderId}`}
+                  className="underline underline-offset-4"
+                >
+                  Voir la commande du solde (rembourser)
+                </a>
+              </p>
+            </div>
+          ) : (
+            <>
+              <p className="text-sm text-muted-foreground">
+                Enregistrez ce que la cliente a réglé au studio : sa facture de solde est émise.
+              </p>
+              <Form method="post" className="space-y-3">
+                <Field name="amount" label="Montant reçu (€)">
+                  {(props) => (
+                    <Input
+                      {...props}
+                      inputMode="decimal"
+                      defaultValue={refusal?.step === "other" ? (refusal.values.amount ?? "") : ""}
+                    />
+                  )}
+                </Field>
+                <Field name="means" label="Réglé par">
+                  {(props) => (
+                    <Select {...props} defaultValue="card_terminal">
+                      {OFFLINE_MEANS.map((means) => (
+                        <option key={means} value={means}>
+                          {OFFLINE_MEANS_LABELS[means]}
+                        </option>
+                      ))}
+                    </Select>
+                  )}
+                </Field>
+                <Button type="submit" name="intent" value="balance" variant="outline">
+                  Enregistrer le solde
+                </Button>
+              </Form>
+            </>
+          )}
         </section>
       ) : null}
 
