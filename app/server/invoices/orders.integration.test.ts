@@ -9,6 +9,7 @@ import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { invoices } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { acceptHeldPayment } from "../payments/held-payments.server";
 import { buyerPaymentEmail } from "../payments/emails.server";
 import {
   completeRefund,
@@ -109,6 +110,34 @@ describe("an order's invoice", () => {
       "Bon cadeau de 50 € (bon à usages multiples : TVA due à son utilisation)",
     );
     expect(multi?.paymentTerms).toMatch(/^Payée par chèque le /);
+    await setLegal(completeLegal);
+  });
+});
+
+describe("an accepted held payment", () => {
+  it("of less than the order is invoiced for what was received, the difference a discount", async () => {
+    await setLegal(subjectToVat);
+    const placed = await placeCardOrder(15_000);
+    const report = {
+      provider: "stripe" as const,
+      providerReference: placed.reference,
+      status: "succeeded" as const,
+      amountCents: 14_000,
+      currency: "eur",
+      paymentReference: `pi_${placed.reference}`,
+      source: "webhook" as const,
+    };
+    expect((await applyPaymentStatus(report)).outcome).toBe("held");
+    expect((await acceptHeldPayment(placed.orderId, placed.attemptId)).outcome).toBe("applied");
+    const [invoice] = await invoicesOf(placed.orderId);
+    // What the sales journal bills is what the money journal received.
+    expect(invoice?.ttcCents).toBe(14_000);
+    expect(invoice?.lines.at(-1)).toEqual({
+      label: "Remise accordée : paiement reçu de 140,00\u00a0€",
+      quantity: 1,
+      unitPriceCents: -1_000,
+      vatRate: invoice?.lines[0]?.vatRate,
+    });
     await setLegal(completeLegal);
   });
 });

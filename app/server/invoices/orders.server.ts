@@ -4,6 +4,8 @@ import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
 import {
+  invoiceAmount,
+  invoiceTotals,
   shareAcrossRates,
   standingByRate,
   type InvoiceLineInput,
@@ -18,6 +20,7 @@ import {
   moneyJournal,
   orderLines,
   orders,
+  paymentAttempts,
   refunds,
   siteDocuments,
 } from "../db/schema";
@@ -95,6 +98,40 @@ async function invoiceLines(
   }));
 }
 
+/** What the order's payments brought in (a held payment the owner accepted counts for what it took). */
+async function receivedFor(tx: Executor, order: OrderRecord): Promise<number> {
+  const [row] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${paymentAttempts.amountCents}), 0)::int` })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.orderId, order.id), eq(paymentAttempts.status, "succeeded")));
+  return row?.cents ?? 0;
+}
+
+/**
+ * The lines as billed when the owner accepted a payment of less than the order (a held payment, decision
+ * 0172): the difference granted as a discount, shared over the lines' rates, so that the invoice bills
+ * what was received and the sales journal agrees with the money journal. More than the order (a payment
+ * made twice) changes nothing: its refund gives the excess back without a credit note (creditDue).
+ */
+export function withShortfall(
+  lines: InvoiceLineInput[],
+  receivedCents: number,
+): InvoiceLineInput[] {
+  const billed = invoiceTotals(lines).ttcCents;
+  if (receivedCents <= 0 || receivedCents >= billed) return lines;
+  const label = `Remise accordée : paiement reçu de ${invoiceAmount(receivedCents)}`;
+  const discount = shareAcrossRates(invoiceTotals(lines).byRate, billed - receivedCents);
+  return [
+    ...lines,
+    ...discount.map(({ vatRate, cents }) => ({
+      label,
+      quantity: 1,
+      unitPriceCents: -cents,
+      vatRate,
+    })),
+  ];
+}
+
 /** The kinds of an order's own invoice (one per order); credit notes refer to it. */
 const ORDER_INVOICE_KINDS = ["sale", "deposit", "final"] as const;
 
@@ -163,7 +200,7 @@ export async function invoicePaidOrder(
   const deposit = order.kind === "booking_deposit";
   const balance = order.kind === "booking_balance";
   const startsAt = deposit || balance ? order.rulesSnapshot.startsAt : null;
-  const lines = await invoiceLines(tx, order, seller);
+  const lines = withShortfall(await invoiceLines(tx, order, seller), await receivedFor(tx, order));
   const final = balance
     ? await balanceInvoiceLines(tx, order, lines, seller)
     : { lines, note: null };
