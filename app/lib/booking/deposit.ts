@@ -95,6 +95,20 @@ export function depositOnClientCancel(
   return `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${back} aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.`;
 }
 
+/**
+ * What cancelling a booking whose deposit is not paid yet does with it (decision 0186), said before the
+ * client or the owner confirms: its order is cancelled (no « Payer » any more), and a payment that beats
+ * the close, a card's or a transfer already sent, is refunded.
+ */
+export function depositUnpaidOnCancel(nature: DepositNature, reader: "client" | "owner"): string {
+  if (reader === "owner") {
+    return `${nature === "arrhes" ? "Les arrhes ne sont pas encore payées" : "L'acompte n'est pas encore payé"} : la commande est annulée et plus rien n'est demandé à la cliente ; un paiement qui arriverait encore lui serait remboursé.`;
+  }
+  return nature === "arrhes"
+    ? "Vos arrhes ne sont pas encore payées : elles ne vous seront plus demandées, et un paiement qui arriverait encore vous serait remboursé."
+    : "Votre acompte n'est pas encore payé : il ne vous sera plus demandé, et un paiement qui arriverait encore vous serait remboursé.";
+}
+
 /** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
 export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
   arrhes:

@@ -1,7 +1,7 @@
 import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
+import { isActive, type BookingActor, type BookingEventKind } from "~/lib/booking/model";
 import {
   bookingClientSchema,
   bookingQuestionsSchema,
@@ -159,9 +159,6 @@ async function lockBooking(tx: Tx, bookingId: string) {
   if (!row) throw new BookingRefusedError("not_found");
   return row;
 }
-
-const isActive = (state: BookingState) =>
-  state === "pending" || state === "confirmed" || state === "awaiting_payment";
 
 /**
  * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts

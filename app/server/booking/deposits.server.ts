@@ -1,5 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { depositCents, depositOnClientCancel, type DepositRule } from "~/lib/booking/deposit";
+import {
+  depositCents,
+  depositOnClientCancel,
+  depositUnpaidOnCancel,
+  type DepositRule,
+} from "~/lib/booking/deposit";
 import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
@@ -432,6 +437,8 @@ export async function settleDepositOnCancellation(
 export async function depositForOwner(bookingId: string): Promise<{
   lines: string[];
   orderId: string;
+  /** What cancelling the booking now does with a deposit not paid yet (null: paid, or no longer due). */
+  onCancel: string | null;
 } | null> {
   const [row] = await db()
     .select({ booking: bookings, order: orders })
@@ -465,7 +472,12 @@ export async function depositForOwner(bookingId: string): Promise<{
       `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Le site rembourse les ${formatCents(order.amountCents)} payés ; versez la même somme en plus à la cliente.`,
     );
   }
-  return { lines, orderId: order.id };
+  return {
+    lines,
+    orderId: order.id,
+    onCancel:
+      order.status === "awaiting_payment" ? depositUnpaidOnCancel(rules.nature, "owner") : null,
+  };
 }
 
 /**
@@ -479,7 +491,7 @@ export async function depositForClient(
   lines: string[];
   orderHref: string | null;
   waiting: boolean;
-  /** What her cancelling now does with the deposit she paid (null: nothing paid). */
+  /** What her cancelling now does with her deposit, paid or still awaited (null: none asked yet). */
   onCancel: string | null;
 } | null> {
   const rules = booking.depositRules;
@@ -501,7 +513,9 @@ export async function depositForClient(
     onCancel:
       order?.status === "paid"
         ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce)
-        : null,
+        : order?.status === "awaiting_payment"
+          ? depositUnpaidOnCancel(rules.nature, "client")
+          : null,
   };
 }
 
