@@ -47,7 +47,9 @@ import {
   type BookingContext,
 } from "./availability.server";
 import {
+  depositFollowsMove,
   depositRequestJob,
+  lockDepositOrderOf,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
   type DepositOnCancellation,
@@ -834,6 +836,8 @@ export async function moveBooking(
   if (candidates.length === 0) throw new SlotTakenError();
 
   return inTransaction(async (tx) => {
+    // Its deposit's order first, as a payment takes them: an unpaid one follows the move (below).
+    await lockDepositOrderOf(tx, bookingId);
     const { booking } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     if (
@@ -868,6 +872,8 @@ export async function moveBooking(
       .update(bookings)
       .set({ startsAt, endsAt, studioId, photographerId, icsSequence, updatedAt: now })
       .where(eq(bookings.id, booking.id));
+    // Its deposit not paid yet: the invoice it will have names the new time (decision 0186).
+    await depositFollowsMove(tx, booking, startsAt);
     await addEvent(
       tx,
       booking.id,

@@ -17,7 +17,7 @@ import { PAYMENT_METHOD_LABELS, type OfflineMeans, type PaymentMethod } from "~/
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, orders, sessionTypes } from "../db/schema";
+import { bookingEvents, bookings, orderLines, orders, sessionTypes } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
@@ -122,6 +122,51 @@ export async function createDepositOrder(input: {
       await input.onCreated?.(tx);
     },
   });
+}
+
+/**
+ * The deposit's order of a booking about to move, locked before the booking, in the order a payment takes
+ * them (its order, then its kind's onPaid the booking): a move and a payment at once wait for each other
+ * instead of deadlocking, and the move reads whether the deposit is paid as the payment left it.
+ */
+export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<void> {
+  const [row] = await tx
+    .select({ orderId: bookings.depositOrderId })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (!row?.orderId) return;
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, row.orderId)).for("update");
+}
+
+/**
+ * A booking moved while its deposit is not paid yet: its order's line and its snapshot's `startsAt` take
+ * the new time, since the « facture d'acompte » issued when it is paid prints both (its line, its service
+ * date). An order not paid is no invoice yet and may change; a paid deposit keeps its own, its invoice
+ * issued and immutable, and only later documents (the balance's final invoice) name the new time.
+ */
+export async function depositFollowsMove(
+  tx: Tx,
+  booking: Pick<typeof bookings.$inferSelect, "depositOrderId" | "depositRules" | "sessionTypeId">,
+  startsAt: Date,
+): Promise<void> {
+  if (!booking.depositOrderId || !booking.depositRules) return;
+  const [moved] = await tx
+    .update(orders)
+    .set({
+      rulesSnapshot: sql`jsonb_set(${orders.rulesSnapshot}, '{startsAt}', ${JSON.stringify(startsAt.toISOString())}::jsonb)`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
+    .returning({ id: orders.id });
+  if (!moved) return;
+  const [type] = await tx
+    .select({ name: sessionTypes.name })
+    .from(sessionTypes)
+    .where(eq(sessionTypes.id, booking.sessionTypeId));
+  await tx
+    .update(orderLines)
+    .set({ label: depositLineLabel(booking.depositRules, type?.name ?? "", startsAt) })
+    .where(eq(orderLines.orderId, moved.id));
 }
 
 async function lockBookingOfOrder(tx: Tx, orderId: string) {
