@@ -284,6 +284,48 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(kinds.map((row) => row.kind)).toEqual(["deposit", "credit_note"]);
   });
 
+  it("by the client in time, with « rembourser aussitôt », paid by transfer: she is told the studio refunds her, the owner what to give back", async () => {
+    const made = await book(
+      nextSlot(),
+      "lea-virement-annule@example.test",
+      "transfer",
+      refundAtOnceType,
+    );
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    await markPaidOffline(orderId, "transfer");
+    const booking = await stateOf(made.id);
+    expect(booking?.state).toBe("confirmed");
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.onCancel).toBe(
+      "Le studio vous rembourse votre acompte de 30\u00a0€ et vous le confirme par e-mail.",
+    );
+    expect(shown?.lines.join("\n")).toContain("la somme versée vous est remboursée par le studio");
+
+    await cancelBooking(made.id, { actor: "client" });
+    await runQueuedRefunds(orderId);
+    // No provider to ask: the refund waits for the owner, and nothing tells the client it was made yet.
+    expect((await refundsOf(orderId)).map((refund) => [refund.amountCents, refund.status])).toEqual(
+      [[3_000, "to_refund_offline"]],
+    );
+    expect(await buyerMailsOf(orderId)).not.toContain("refunded");
+    const owner = await depositForOwner(made.id);
+    expect(owner?.lines.join("\n")).toContain(
+      "30\u00a0€ à rembourser par vous : rendez-les à la cliente, puis cliquez sur « Remboursé » dans la commande",
+    );
+  });
+
+  it("by the client in time, with « rembourser aussitôt », paid by card: she is told it comes back at once on the card", async () => {
+    const { bookingId } = await paidBooking(refundAtOnceType);
+    const booking = await stateOf(bookingId);
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.onCancel).toBe(
+      "Votre acompte de 30\u00a0€ vous est remboursé aussitôt, sur la carte utilisée ; l'e-mail qui le confirme porte l'avoir.",
+    );
+    expect(shown?.lines.join("\n")).toContain(
+      "la somme versée vous est remboursée aussitôt, sur la carte utilisée",
+    );
+  });
+
   it("by the studio: refunded in full, and for arrhes the owner reads that the law owes twice", async () => {
     const { bookingId, orderId } = await paidBooking();
     const { deposit } = await cancelBooking(bookingId, {

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import {
   depositCents,
   depositOnClientCancel,
+  depositRefundWay,
   depositUnpaidOnCancel,
   type DepositRule,
 } from "~/lib/booking/deposit";
@@ -17,7 +18,7 @@ import { PAYMENT_METHOD_LABELS, type OfflineMeans, type PaymentMethod } from "~/
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, orderLines, orders, sessionTypes } from "../db/schema";
+import { bookingEvents, bookings, orderLines, orders, refunds, sessionTypes } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
@@ -30,6 +31,7 @@ import {
   type OrderCheckout,
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
+import { OFFLINE_PROVIDERS } from "../payments/providers.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -508,13 +510,23 @@ export async function depositForOwner(bookingId: string): Promise<{
       "La cliente a annulé dans les délais : remboursez-la depuis la commande (« Rembourser »).",
     );
   }
+  // A transfer or money taken at the studio is not refunded by the site: the owner gives it back.
+  const [offline] = await db()
+    .select({ cents: sql<number>`sum(${refunds.amountCents})::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, order.id), eq(refunds.status, "to_refund_offline")));
+  if (offline?.cents) {
+    lines.push(
+      `${formatCents(offline.cents)} à rembourser par vous : rendez-les à la cliente, puis cliquez sur « Remboursé » dans la commande (l'e-mail qui le lui confirme part alors).`,
+    );
+  }
   const [cancelled] = await db()
     .select({ actor: bookingEvents.actor })
     .from(bookingEvents)
     .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "cancelled")));
   if (rules.nature === "arrhes" && booking.state === "cancelled" && cancelled?.actor === "owner") {
     lines.push(
-      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Le site rembourse les ${formatCents(order.amountCents)} payés ; versez la même somme en plus à la cliente.`,
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Les ${formatCents(order.amountCents)} payés lui sont remboursés ; versez la même somme en plus à la cliente.`,
     );
   }
   return {
@@ -523,6 +535,19 @@ export async function depositForOwner(bookingId: string): Promise<{
     onCancel:
       order.status === "awaiting_payment" ? depositUnpaidOnCancel(rules.nature, "owner") : null,
   };
+}
+
+/**
+ * Whether what is left of a paid deposit goes back by itself: every payment of it a card's (the provider
+ * refunds it at once). A transfer, or money taken at the studio, refundDeposit leaves to the owner
+ * (`requestRefund` makes it `to_refund_offline`), whatever the type's « rembourser aussitôt ».
+ */
+async function paidByCardOnly(orderId: string): Promise<boolean> {
+  const payments = await refundablePayments(db(), orderId);
+  return (
+    payments.length > 0 &&
+    payments.every(({ attempt }) => !OFFLINE_PROVIDERS.includes(attempt.provider))
+  );
 }
 
 /**
@@ -546,10 +571,17 @@ export async function depositForClient(
     ? await db().select().from(orders).where(eq(orders.id, booking.depositOrderId))
     : [];
   const amount = formatCents(order?.amountCents ?? depositCents(rules));
+  // Paid, how it was paid; awaited, how she chose to pay; asked later (a request), not known yet.
+  const paidByCard =
+    order?.status === "paid"
+      ? await paidByCardOnly(order.id)
+      : order
+        ? order.method === "card"
+        : null;
   const lines = [
     `${word} de ${amount} : ${order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
     DEPOSIT_MEANINGS[rules.nature],
-    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée${rules.refundAtOnce ? " aussitôt" : " par le studio"} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
+    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée ${depositRefundWay(rules.refundAtOnce, paidByCard)} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
   ];
   return {
     lines,
@@ -557,7 +589,7 @@ export async function depositForClient(
     waiting: order?.status === "awaiting_payment",
     onCancel:
       order?.status === "paid"
-        ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce)
+        ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce, paidByCard === true)
         : order?.status === "awaiting_payment"
           ? depositUnpaidOnCancel(rules.nature, "client")
           : null,
