@@ -106,3 +106,92 @@ describe("a booking with a deposit", () => {
     expect(balanceSection?.querySelector('button[value="balance"]')).toBeNull();
   });
 });
+
+/** A booking waiting for its transfer, made through the page, with its order's id and its own page. */
+async function waitingForTransfer(email: string) {
+  const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
+  const posted = await postForm(href, {
+    name: "Inès Moreau",
+    email,
+    phone: "",
+    consent: "on",
+    site_web: "",
+    paymentMethod: "transfer",
+  });
+  expect(posted.status).toBe(303);
+  const orderPage = await fetchPage(posted.headers.get("location") ?? "");
+  const [row] = (
+    await serverDatabase().execute<{ bookingId: string; orderId: string; state: string }>(sql`
+      select b.id as "bookingId", o.id as "orderId", b.state from bookings b
+      join orders o on o.id = b.deposit_order_id where b.client_email = ${email}`)
+  ).rows;
+  expect(row?.state).toBe("awaiting_payment");
+  const bookingPage = [...orderPage.document.querySelectorAll("a")]
+    .find((link) => textOf(link) === "Voir ma réservation")
+    ?.getAttribute("href");
+  expect(bookingPage).toMatch(/^\/reservation\/[A-Za-z0-9_-]+$/);
+  return { bookingId: row?.bookingId ?? "", orderId: row?.orderId ?? "", page: bookingPage ?? "" };
+}
+
+async function stateAndOrder(bookingId: string) {
+  const [row] = (
+    await serverDatabase().execute<{ state: string; order: string }>(sql`
+      select b.state, o.status as order from bookings b join orders o on o.id = b.deposit_order_id
+      where b.id = ${bookingId}::uuid`)
+  ).rows;
+  return row;
+}
+
+describe("a booking waiting for its deposit", () => {
+  it("is cancelled by its client from her page, told first that nothing more is asked", async () => {
+    const { bookingId, page } = await waitingForTransfer("ines.renonce@example.test");
+    const shown = await fetchPage(page);
+    const offered = [...shown.document.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Annuler la séance",
+    );
+    expect(offered?.getAttribute("href")).toContain("annuler=1");
+    const asked = await fetchPage(offered?.getAttribute("href") ?? "");
+    const confirmation = textOf(asked.document.querySelector('section[aria-labelledby="annuler"]'));
+    expect(confirmation).toContain(
+      "Vos arrhes ne sont pas encore payées : elles ne vous seront plus demandées, et un paiement qui arriverait encore vous serait remboursé.",
+    );
+    const cancelled = await postForm(page, { intent: "cancel" });
+    expect(cancelled.status).toBe(303);
+    // Her order cancelled by the job queued with the cancellation: no « Payer » any more.
+    await expect
+      .poll(() => stateAndOrder(bookingId))
+      .toEqual({
+        state: "cancelled",
+        order: "cancelled",
+      });
+  });
+
+  it("is cancelled by the owner from its page, told what becomes of the deposit", async () => {
+    const { bookingId } = await waitingForTransfer("ines.studio-annule@example.test");
+    const here = `/admin/reservations/${bookingId}`;
+    const shown = await fetchPage(here, { cookie: admin.cookie() });
+    expect(shown.status).toBe(200);
+    const offered = [...shown.document.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Annuler la réservation…",
+    );
+    expect(offered?.getAttribute("href")).toContain("annuler=1");
+    const asked = await fetchPage(offered?.getAttribute("href") ?? "", {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(asked.document.querySelector('form[aria-labelledby="confirmer"]'))).toContain(
+      "Les arrhes ne sont pas encore payées : la commande est annulée et plus rien n'est demandé à la cliente ; un paiement qui arriverait encore lui serait remboursé.",
+    );
+    const cancelled = await postForm(
+      here,
+      { intent: "cancel", message: "" },
+      { cookie: admin.cookie() },
+    );
+    expect(cancelled.status).toBe(302);
+    await expect
+      .poll(() => stateAndOrder(bookingId))
+      .toEqual({
+        state: "cancelled",
+        order: "cancelled",
+      });
+  });
+});

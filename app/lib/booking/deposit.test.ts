@@ -3,6 +3,7 @@ import {
   DEPOSIT_STATUS_WORDS,
   depositCents,
   depositOnClientCancel,
+  depositRefundWay,
   depositRuleOf,
 } from "./deposit";
 import {
@@ -79,16 +80,32 @@ describe("a session type's deposit paid online", () => {
 });
 
 describe("what a client's cancelling in time does with her deposit", () => {
-  it("says arrhes come back at once, with their credit note, or from the studio", () => {
-    expect(depositOnClientCancel("arrhes", "40\u00a0€", true)).toBe(
-      "Vos arrhes de 40\u00a0€ vous sont remboursées aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.",
+  it("says a card's payment comes back at once, with its credit note, or the studio's refund to come", () => {
+    expect(depositOnClientCancel("arrhes", "40\u00a0€", true, true)).toBe(
+      "Vos arrhes de 40\u00a0€ vous sont remboursées aussitôt, sur la carte utilisée ; l'e-mail qui le confirme porte l'avoir.",
     );
-    expect(depositOnClientCancel("acompte", "40\u00a0€", true)).toMatch(
-      /^Votre acompte de 40\u00a0€ vous est remboursé aussitôt/,
+    expect(depositOnClientCancel("acompte", "40\u00a0€", true, true)).toMatch(
+      /^Votre acompte de 40\u00a0€ vous est remboursé aussitôt, sur la carte utilisée/,
     );
-    expect(depositOnClientCancel("arrhes", "40\u00a0€", false)).toBe(
+    expect(depositOnClientCancel("arrhes", "40\u00a0€", false, true)).toBe(
       "Le studio vous rembourse vos arrhes de 40\u00a0€ et vous le confirme par e-mail.",
     );
+  });
+
+  it("never promises at once what the site cannot refund: a transfer, cash or a cheque the studio gives back", () => {
+    expect(depositOnClientCancel("arrhes", "40\u00a0€", true, false)).toBe(
+      "Le studio vous rembourse vos arrhes de 40\u00a0€ et vous le confirme par e-mail.",
+    );
+    expect(depositOnClientCancel("acompte", "40\u00a0€", true, false)).toBe(
+      "Le studio vous rembourse votre acompte de 40\u00a0€ et vous le confirme par e-mail.",
+    );
+  });
+
+  it("restates the rules by how she pays: at once on a card only, both said before she chose", () => {
+    expect(depositRefundWay(true, true)).toBe("aussitôt, sur la carte utilisée");
+    expect(depositRefundWay(true, false)).toBe("par le studio");
+    expect(depositRefundWay(true, null)).toBe("aussitôt pour une carte, par le studio sinon");
+    expect(depositRefundWay(false, true)).toBe("par le studio");
   });
 });
 

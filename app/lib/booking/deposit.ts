@@ -81,18 +81,49 @@ export const DEPOSIT_STATUS_WORDS: Record<DepositNature, Record<OrderStatus, str
 };
 
 /**
- * What becomes of a paid deposit when its client cancels in time (decision 0186), said before she confirms:
- * « Vos arrhes de 40 € vous sont remboursées aussitôt… » or the studio's refund to come.
+ * What becomes of a paid deposit when its client cancels in time (decision 0186), said before she confirms.
+ * Only a card's payment goes back by itself, at once, on the card (the provider's refund, its credit note in
+ * the e-mail that confirms it); a transfer or a payment at the studio (cash, cheque, the studio's terminal)
+ * the owner gives back herself (an offline refund, « à rembourser par vous »), as she does any refund when
+ * the type does not refund at once: « Le studio vous rembourse… ».
  */
 export function depositOnClientCancel(
   nature: DepositNature,
   amount: string,
   atOnce: boolean,
+  paidByCard: boolean,
 ): string {
   const sum = nature === "arrhes" ? `vos arrhes de ${amount}` : `votre acompte de ${amount}`;
-  if (!atOnce) return `Le studio vous rembourse ${sum} et vous le confirme par e-mail.`;
+  if (!atOnce || !paidByCard) {
+    return `Le studio vous rembourse ${sum} et vous le confirme par e-mail.`;
+  }
   const back = nature === "arrhes" ? "vous sont remboursées" : "vous est remboursé";
-  return `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${back} aussitôt, sur le moyen de paiement utilisé ; l'e-mail qui le confirme porte l'avoir.`;
+  return `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${back} aussitôt, sur la carte utilisée ; l'e-mail qui le confirme porte l'avoir.`;
+}
+
+/**
+ * How a cancellation in time gives the deposit back, in the rules her booking's page restates: at once only
+ * on a card (`paidByCard` null: no method chosen yet, both said).
+ */
+export function depositRefundWay(atOnce: boolean, paidByCard: boolean | null): string {
+  if (!atOnce || paidByCard === false) return "par le studio";
+  return paidByCard
+    ? "aussitôt, sur la carte utilisée"
+    : "aussitôt pour une carte, par le studio sinon";
+}
+
+/**
+ * What cancelling a booking whose deposit is not paid yet does with it (decision 0186), said before the
+ * client or the owner confirms: its order is cancelled (no « Payer » any more), and a payment that beats
+ * the close, a card's or a transfer already sent, is refunded.
+ */
+export function depositUnpaidOnCancel(nature: DepositNature, reader: "client" | "owner"): string {
+  if (reader === "owner") {
+    return `${nature === "arrhes" ? "Les arrhes ne sont pas encore payées" : "L'acompte n'est pas encore payé"} : la commande est annulée et plus rien n'est demandé à la cliente ; un paiement qui arriverait encore lui serait remboursé.`;
+  }
+  return nature === "arrhes"
+    ? "Vos arrhes ne sont pas encore payées : elles ne vous seront plus demandées, et un paiement qui arriverait encore vous serait remboursé."
+    : "Votre acompte n'est pas encore payé : il ne vous sera plus demandé, et un paiement qui arriverait encore vous serait remboursé.";
 }
 
 /** What each word commits the client and the studio to (L214-1 du Code de la consommation). */

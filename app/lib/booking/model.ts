@@ -22,6 +22,14 @@ export const BOOKING_STATES = [
 ] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
+/**
+ * Still to come and the owner's or the client's to change: a request, a booking waiting for its deposit
+ * (decision 0186), a confirmed one. Each may be moved or cancelled (the client until the cut-off); a booking
+ * waiting for its deposit cancelled has its order cancelled, a late payment refunded.
+ */
+export const isActive = (state: BookingState) =>
+  state === "pending" || state === "awaiting_payment" || state === "confirmed";
+
 /** Refused, expired or cancelled: the session will not take place (its calendar event says CANCELLED). */
 export const isCalledOff = (state: BookingState) =>
   state === "declined" || state === "expired" || state === "cancelled";

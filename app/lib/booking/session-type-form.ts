@@ -305,7 +305,7 @@ export const SESSION_TYPE_DEPOSIT_FIELDS = defineFields({
   depositRefundAtOnce: {
     kind: "boolean",
     label: "Rembourser aussitôt une annulation faite à temps",
-    hint: "Sinon, le remboursement vous est proposé sur la page de la réservation.",
+    hint: "Le site rembourse lui-même une carte ; un virement ou un paiement au studio, vous le rendez (la commande l'indique « à rembourser par vous »). Sinon, le remboursement vous est proposé sur la page de la réservation.",
     stored: false,
   },
 });

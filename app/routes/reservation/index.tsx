@@ -6,6 +6,7 @@ import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
 import { MonthCalendar } from "~/components/booking/month-calendar";
 import { Button } from "~/components/ui/button";
+import { isActive } from "~/lib/booking/model";
 import { manageIcsPath, managePath } from "~/lib/booking/urls";
 import { dayLabelFr } from "~/lib/booking/words";
 import { telHref } from "~/lib/public-site";
@@ -26,7 +27,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Votre réservation" }, 
 export default function ReservationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { token, booking, type, studio, changeable, moving, cancelling } = loaderData;
   const { street, postalCode, city } = studio.address;
-  const active = booking.state === "pending" || booking.state === "confirmed";
+  const active = isActive(booking.state);
+  // Not yet in her calendar while it waits for its deposit: its event would say it is confirmed.
+  const inCalendar = booking.state === "pending" || booking.state === "confirmed";
   return (
     <BookingPage trail={[]} title="Votre réservation">
       {loaderData.created ? (
@@ -114,7 +117,7 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           </dd>
         </dl>
         <IncludedList lines={type.included} className="mt-4" />
-        {active ? (
+        {inCalendar ? (
           // A plain download (a light page has no router to intercept it): the calendar opens the file.
           <a
             href={manageIcsPath(token)}

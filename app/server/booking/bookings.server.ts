@@ -1,7 +1,7 @@
 import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import type { BookingActor, BookingEventKind, BookingState } from "~/lib/booking/model";
+import { isActive, type BookingActor, type BookingEventKind } from "~/lib/booking/model";
 import {
   bookingClientSchema,
   bookingQuestionsSchema,
@@ -47,7 +47,9 @@ import {
   type BookingContext,
 } from "./availability.server";
 import {
+  depositFollowsMove,
   depositRequestJob,
+  lockDepositOrderOf,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
   type DepositOnCancellation,
@@ -159,9 +161,6 @@ async function lockBooking(tx: Tx, bookingId: string) {
   if (!row) throw new BookingRefusedError("not_found");
   return row;
 }
-
-const isActive = (state: BookingState) =>
-  state === "pending" || state === "confirmed" || state === "awaiting_payment";
 
 /**
  * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
@@ -837,6 +836,8 @@ export async function moveBooking(
   if (candidates.length === 0) throw new SlotTakenError();
 
   return inTransaction(async (tx) => {
+    // Its deposit's order first, as a payment takes them: an unpaid one follows the move (below).
+    await lockDepositOrderOf(tx, bookingId);
     const { booking } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     if (
@@ -871,6 +872,8 @@ export async function moveBooking(
       .update(bookings)
       .set({ startsAt, endsAt, studioId, photographerId, icsSequence, updatedAt: now })
       .where(eq(bookings.id, booking.id));
+    // Its deposit not paid yet: the invoice it will have names the new time (decision 0186).
+    await depositFollowsMove(tx, booking, startsAt);
     await addEvent(
       tx,
       booking.id,

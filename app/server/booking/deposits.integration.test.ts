@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
+import { addParisDays } from "~/lib/booking/slots";
 import { formatDateFr } from "~/lib/dates";
 import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -14,7 +15,7 @@ import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { expireLapsedPayments } from "../payments/jobs.server";
-import { requestRefund, retryCheckout } from "../payments/orders.server";
+import { markPaidOffline, requestRefund, retryCheckout } from "../payments/orders.server";
 import { setClockForTests } from "../clock.server";
 import { invoicesOfBooking } from "../invoices/orders.server";
 import { receiptsBook } from "../accounting/exports.server";
@@ -24,6 +25,7 @@ import {
   bookings,
   invoices,
   moneyJournal,
+  orderLines,
   orders,
   paymentAttempts,
   refunds,
@@ -34,6 +36,7 @@ import {
   cancelBooking,
   createBooking,
   expireLapsedRequests,
+  moveBooking,
 } from "./bookings.server";
 import { clientBookingEmail } from "./emails.server";
 import {
@@ -285,6 +288,48 @@ describe("a paid deposit when the booking is cancelled", () => {
       "deposit",
       "credit_note",
     ]);
+  });
+
+  it("by the client in time, with « rembourser aussitôt », paid by transfer: she is told the studio refunds her, the owner what to give back", async () => {
+    const made = await book(
+      nextSlot(),
+      "lea-virement-annule@example.test",
+      "transfer",
+      refundAtOnceType,
+    );
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    await markPaidOffline(orderId, "transfer");
+    const booking = await stateOf(made.id);
+    expect(booking?.state).toBe("confirmed");
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.onCancel).toBe(
+      "Le studio vous rembourse votre acompte de 30\u00a0€ et vous le confirme par e-mail.",
+    );
+    expect(shown?.lines.join("\n")).toContain("la somme versée vous est remboursée par le studio");
+
+    await cancelBooking(made.id, { actor: "client" });
+    await runQueuedRefunds(orderId);
+    // No provider to ask: the refund waits for the owner, and nothing tells the client it was made yet.
+    expect((await refundsOf(orderId)).map((refund) => [refund.amountCents, refund.status])).toEqual(
+      [[3_000, "to_refund_offline"]],
+    );
+    expect(await buyerMailsOf(orderId)).not.toContain("refunded");
+    const owner = await depositForOwner(made.id);
+    expect(owner?.lines.join("\n")).toContain(
+      "30\u00a0€ à rembourser par vous : rendez-les à la cliente, puis cliquez sur « Remboursé » dans la commande",
+    );
+  });
+
+  it("by the client in time, with « rembourser aussitôt », paid by card: she is told it comes back at once on the card", async () => {
+    const { bookingId } = await paidBooking(refundAtOnceType);
+    const booking = await stateOf(bookingId);
+    const shown = booking ? await depositForClient(booking, 48) : null;
+    expect(shown?.onCancel).toBe(
+      "Votre acompte de 30\u00a0€ vous est remboursé aussitôt, sur la carte utilisée ; l'e-mail qui le confirme porte l'avoir.",
+    );
+    expect(shown?.lines.join("\n")).toContain(
+      "la somme versée vous est remboursée aussitôt, sur la carte utilisée",
+    );
   });
 
   it("by the studio: refunded in full, and for arrhes the owner reads that the law owes twice", async () => {
@@ -589,5 +634,67 @@ describe("the balance paid at the studio", () => {
     await expect(
       recordBalancePaid({ bookingId: waiting.id, amountCents: 9_000, means: "cash" }),
     ).rejects.toThrow("Le solde s'enregistre pour une séance confirmée ou effectuée.");
+  });
+});
+
+describe("a booking with a deposit moved by the owner", () => {
+  const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+  async function typeName() {
+    const [type] = await db()
+      .select({ name: sessionTypes.name })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.id, depositType));
+    return type?.name ?? "";
+  }
+  const invoicesOf = (orderId: string) =>
+    db().select().from(invoices).where(eq(invoices.orderId, orderId));
+
+  it("while it waits for its transfer: its order and the deposit invoice issued once paid name the new time", async () => {
+    const made = await book(nextSlot(), "lea-deplacee@example.test", "transfer");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    const to = nextSlot();
+    const moved = await moveBooking(made.id, { slot: to }, owner);
+    expect(moved.startsAt).not.toEqual(made.startsAt);
+    const label = `Arrhes : ${await typeName()} du ${instantLabelFr(moved.startsAt)}`;
+    const lines = await db().select().from(orderLines).where(eq(orderLines.orderId, orderId));
+    expect(lines.map((line) => line.label)).toEqual([label]);
+    const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.rulesSnapshot.startsAt).toBe(moved.startsAt.toISOString());
+
+    await markPaidOffline(orderId, "transfer");
+    expect((await stateOf(made.id))?.state).toBe("confirmed");
+    const [invoice] = await invoicesOf(orderId);
+    expect(invoice?.serviceDate).toBe(to.slice(0, 10));
+    expect(invoice?.lines.map((line) => line.label)).toEqual([label]);
+  });
+
+  it("once its deposit is paid: its invoice keeps the day it was paid for, the balance's final invoice names the new one", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-deplacee-payee@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await payByCard(checkout.orderId, 3_000);
+    const [paidFor] = await invoicesOf(checkout.orderId);
+    // Three days later: another day than the first, whatever its hour.
+    const to = `${addParisDays(slot.slice(0, 10), 3)}T10:00`;
+    const moved = await moveBooking(made.id, { slot: to }, owner);
+    const [deposit] = await invoicesOf(checkout.orderId);
+    expect(deposit).toEqual(paidFor);
+    expect(deposit?.serviceDate).toBe(slot.slice(0, 10));
+    const lines = await db()
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, checkout.orderId));
+    expect(lines.map((line) => line.label)).toEqual([
+      `Arrhes : ${await typeName()} du ${instantLabelFr(made.startsAt)}`,
+    ]);
+
+    const { orderId } = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "cash",
+    });
+    const [final] = await invoicesOf(orderId);
+    expect(final?.serviceDate).toBe(to.slice(0, 10));
+    expect(final?.lines[0]?.label).toBe(`${await typeName()} du ${instantLabelFr(moved.startsAt)}`);
   });
 });

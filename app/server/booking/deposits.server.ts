@@ -1,5 +1,11 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { depositCents, depositOnClientCancel, type DepositRule } from "~/lib/booking/deposit";
+import {
+  depositCents,
+  depositOnClientCancel,
+  depositRefundWay,
+  depositUnpaidOnCancel,
+  type DepositRule,
+} from "~/lib/booking/deposit";
 import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
@@ -19,7 +25,15 @@ import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings, moneyJournal, orders, sessionTypes } from "../db/schema";
+import {
+  bookingEvents,
+  bookings,
+  moneyJournal,
+  orderLines,
+  orders,
+  refunds,
+  sessionTypes,
+} from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
@@ -32,6 +46,7 @@ import {
   type OrderCheckout,
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
+import { OFFLINE_PROVIDERS } from "../payments/providers.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -124,6 +139,51 @@ export async function createDepositOrder(input: {
       await input.onCreated?.(tx);
     },
   });
+}
+
+/**
+ * The deposit's order of a booking about to move, locked before the booking, in the order a payment takes
+ * them (its order, then its kind's onPaid the booking): a move and a payment at once wait for each other
+ * instead of deadlocking, and the move reads whether the deposit is paid as the payment left it.
+ */
+export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<void> {
+  const [row] = await tx
+    .select({ orderId: bookings.depositOrderId })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (!row?.orderId) return;
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, row.orderId)).for("update");
+}
+
+/**
+ * A booking moved while its deposit is not paid yet: its order's line and its snapshot's `startsAt` take
+ * the new time, since the « facture d'acompte » issued when it is paid prints both (its line, its service
+ * date). An order not paid is no invoice yet and may change; a paid deposit keeps its own, its invoice
+ * issued and immutable, and only later documents (the balance's final invoice) name the new time.
+ */
+export async function depositFollowsMove(
+  tx: Tx,
+  booking: Pick<typeof bookings.$inferSelect, "depositOrderId" | "depositRules" | "sessionTypeId">,
+  startsAt: Date,
+): Promise<void> {
+  if (!booking.depositOrderId || !booking.depositRules) return;
+  const [moved] = await tx
+    .update(orders)
+    .set({
+      rulesSnapshot: sql`jsonb_set(${orders.rulesSnapshot}, '{startsAt}', ${JSON.stringify(startsAt.toISOString())}::jsonb)`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
+    .returning({ id: orders.id });
+  if (!moved) return;
+  const [type] = await tx
+    .select({ name: sessionTypes.name })
+    .from(sessionTypes)
+    .where(eq(sessionTypes.id, booking.sessionTypeId));
+  await tx
+    .update(orderLines)
+    .set({ label: depositLineLabel(booking.depositRules, type?.name ?? "", startsAt) })
+    .where(eq(orderLines.orderId, moved.id));
 }
 
 async function lockBookingOfOrder(tx: Tx, orderId: string) {
@@ -439,6 +499,8 @@ export async function settleDepositOnCancellation(
 export async function depositForOwner(bookingId: string): Promise<{
   lines: string[];
   orderId: string;
+  /** What cancelling the booking now does with a deposit not paid yet (null: paid, or no longer due). */
+  onCancel: string | null;
 } | null> {
   const [row] = await db()
     .select({ booking: bookings, order: orders })
@@ -463,16 +525,44 @@ export async function depositForOwner(bookingId: string): Promise<{
       "La cliente a annulé dans les délais : remboursez-la depuis la commande (« Rembourser »).",
     );
   }
+  // A transfer or money taken at the studio is not refunded by the site: the owner gives it back.
+  const [offline] = await db()
+    .select({ cents: sql<number>`sum(${refunds.amountCents})::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, order.id), eq(refunds.status, "to_refund_offline")));
+  if (offline?.cents) {
+    lines.push(
+      `${formatCents(offline.cents)} à rembourser par vous : rendez-les à la cliente, puis cliquez sur « Remboursé » dans la commande (l'e-mail qui le lui confirme part alors).`,
+    );
+  }
   const [cancelled] = await db()
     .select({ actor: bookingEvents.actor })
     .from(bookingEvents)
     .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "cancelled")));
   if (rules.nature === "arrhes" && booking.state === "cancelled" && cancelled?.actor === "owner") {
     lines.push(
-      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Le site rembourse les ${formatCents(order.amountCents)} payés ; versez la même somme en plus à la cliente.`,
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Les ${formatCents(order.amountCents)} payés lui sont remboursés ; versez la même somme en plus à la cliente.`,
     );
   }
-  return { lines, orderId: order.id };
+  return {
+    lines,
+    orderId: order.id,
+    onCancel:
+      order.status === "awaiting_payment" ? depositUnpaidOnCancel(rules.nature, "owner") : null,
+  };
+}
+
+/**
+ * Whether what is left of a paid deposit goes back by itself: every payment of it a card's (the provider
+ * refunds it at once). A transfer, or money taken at the studio, refundDeposit leaves to the owner
+ * (`requestRefund` makes it `to_refund_offline`), whatever the type's « rembourser aussitôt ».
+ */
+async function paidByCardOnly(orderId: string): Promise<boolean> {
+  const payments = await refundablePayments(db(), orderId);
+  return (
+    payments.length > 0 &&
+    payments.every(({ attempt }) => !OFFLINE_PROVIDERS.includes(attempt.provider))
+  );
 }
 
 /**
@@ -486,7 +576,7 @@ export async function depositForClient(
   lines: string[];
   orderHref: string | null;
   waiting: boolean;
-  /** What her cancelling now does with the deposit she paid (null: nothing paid). */
+  /** What her cancelling now does with her deposit, paid or still awaited (null: none asked yet). */
   onCancel: string | null;
 } | null> {
   const rules = booking.depositRules;
@@ -496,10 +586,17 @@ export async function depositForClient(
     ? await db().select().from(orders).where(eq(orders.id, booking.depositOrderId))
     : [];
   const amount = formatCents(order?.amountCents ?? depositCents(rules));
+  // Paid, how it was paid; awaited, how she chose to pay; asked later (a request), not known yet.
+  const paidByCard =
+    order?.status === "paid"
+      ? await paidByCardOnly(order.id)
+      : order
+        ? order.method === "card"
+        : null;
   const lines = [
     `${word} de ${amount} : ${order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
     DEPOSIT_MEANINGS[rules.nature],
-    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée${rules.refundAtOnce ? " aussitôt" : " par le studio"} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
+    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée ${depositRefundWay(rules.refundAtOnce, paidByCard)} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
   ];
   return {
     lines,
@@ -507,8 +604,10 @@ export async function depositForClient(
     waiting: order?.status === "awaiting_payment",
     onCancel:
       order?.status === "paid"
-        ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce)
-        : null,
+        ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce, paidByCard === true)
+        : order?.status === "awaiting_payment"
+          ? depositUnpaidOnCancel(rules.nature, "client")
+          : null,
   };
 }
 

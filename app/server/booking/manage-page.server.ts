@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { data } from "react-router";
 import { studioDataSchema } from "~/content/schemas";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
-import { isCalledOff } from "~/lib/booking/model";
+import { isActive, isCalledOff } from "~/lib/booking/model";
 import { bookingDaysPath } from "~/lib/booking/urls";
 import { db } from "../db/client.server";
 import { sessionTypes, studios } from "../db/schema";
@@ -33,7 +33,10 @@ export type ManagedBooking = {
     phone: string;
     address: { street: string; postalCode: string; city: string };
   };
-  /** Whether the client may still cancel or move it online (active, before the cut-off). */
+  /**
+   * Whether the client may still cancel or move it online (active, waiting for its deposit included,
+   * before the cut-off).
+   */
   changeable: boolean;
   /** Where to choose another time of the same session, once this one is refused, expired or cancelled. */
   rebookPath: string | null;
@@ -64,7 +67,6 @@ export async function managedBooking(
     .where(eq(sessionTypes.id, booking.sessionTypeId));
   if (!row) throw data(null, NOT_FOUND_INIT);
   const studio = studioDataSchema.safeParse(row.studioData);
-  const active = booking.state === "pending" || booking.state === "confirmed";
   return {
     booking,
     type: {
@@ -79,7 +81,9 @@ export async function managedBooking(
     studio: studio.success
       ? { name: studio.data.name, phone: studio.data.phone, address: studio.data.address }
       : { name: "Studio", phone: "", address: { street: "", postalCode: "", city: "" } },
-    changeable: active && now.getTime() <= booking.startsAt.getTime() - row.cutoffHours * HOUR,
+    changeable:
+      isActive(booking.state) &&
+      now.getTime() <= booking.startsAt.getTime() - row.cutoffHours * HOUR,
     rebookPath:
       isCalledOff(booking.state) && row.archivedAt === null
         ? bookingDaysPath(row.studioSlug, row.typeSlug, { lien: row.privateToken })

@@ -18,6 +18,7 @@ import { FormAlert } from "~/components/ui/field";
 import { useServerToast } from "~/components/ui/server-toast";
 import { BOOKING_STEP_PARAMS, type BookingStepAnswer } from "~/lib/booking/admin-pages";
 import { longDayFr } from "~/lib/booking/agenda-format";
+import { isActive } from "~/lib/booking/model";
 import { INTERNAL_NOTE_MAX } from "~/lib/booking/session-types";
 
 export { action, loader } from "./reservation.server";
@@ -31,7 +32,8 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
   const refusal =
     actionData && "step" in actionData ? (actionData as BookingStepAnswer) : undefined;
   useServerToast(refusal ? { type: "error", title: refusal.message } : undefined);
-  const active = booking.state === "pending" || booking.state === "confirmed";
+  // A booking waiting for its deposit is the owner's to move or cancel too (decision 0186).
+  const active = isActive(booking.state);
   const here = `/admin/reservations/${booking.id}`;
   const day = dayOf(booking.startsAt);
   const openStep = refusal?.step === "cancel" || refusal?.step === "decline" ? refusal.step : step;
@@ -331,6 +333,9 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               <p className="text-sm">
                 Le créneau redevient libre. Le client est prévenu par e-mail.
               </p>
+              {openStep === "cancel" && loaderData.deposit?.onCancel ? (
+                <p className="text-sm">{loaderData.deposit.onCancel}</p>
+              ) : null}
               <Field name="message" label="Message pour le client (facultatif)">
                 {(props) => (
                   <Textarea
