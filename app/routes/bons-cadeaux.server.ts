@@ -19,6 +19,7 @@ import { siteContent, type SiteContent } from "~/server/content/site-content.ser
 import { clientAddressContext } from "~/server/context";
 import { log } from "~/server/logger.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
+import { unprintableFields } from "~/server/pdf/printable.server";
 import { consumeRateLimit, rateLimitReached } from "~/server/rate-limit.server";
 import { createVoucherOrder } from "~/server/vouchers/orders.server";
 import { voucherSessionOffers } from "~/server/vouchers/offers.server";
@@ -112,22 +113,6 @@ function postedValues(formData: FormData): Record<string, string> {
   return values;
 }
 
-/** The characters the voucher's fonts cannot print, at the field that holds them. */
-async function unprintable(values: Record<string, string>) {
-  // The PDF's modules load on first use (decision 0190).
-  const { charactersMissingFromVoucherFonts } =
-    await import("~/server/vouchers/voucher-pdf.server");
-  const errors: Partial<Record<VoucherOrderField, string>> = {};
-  for (const field of ["acheteurNom", "beneficiaire", "message"] as const) {
-    const missing = await charactersMissingFromVoucherFonts([values[field] ?? ""]);
-    if (missing.length > 0) {
-      errors[field] =
-        `Ces caractères ne peuvent pas être imprimés sur le bon : ${missing.join(" ")}. Retirez-les ou remplacez-les.`;
-    }
-  }
-  return errors;
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const offered = await offering(context);
   const formData = await request.formData();
@@ -168,7 +153,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     methods: offered.methods,
     today: isoDayInParis(now()),
   });
-  const fontErrors = await unprintable(values);
+  // What the voucher prints; the buyer's name is also her invoice's, drawn with the same fonts.
+  const fontErrors = await unprintableFields(
+    values,
+    ["acheteurNom", "beneficiaire", "message"],
+    "le bon",
+  );
   if (!reading.ok || Object.keys(fontErrors).length > 0) {
     return refuse(400, "Votre commande n'est pas complète.", {
       ...fontErrors,

@@ -147,6 +147,33 @@ describe("/admin/galeries over HTTP", () => {
     expect(line).toContain("0 / 0");
   });
 
+  it("refuses a client name the invoice of her extra photos could not print, kept as typed", async () => {
+    const message =
+      "Ces caractères ne peuvent pas être imprimés sur la facture : 李 小 龍. Retirez-les ou remplacez-les.";
+    const refused = await create(await page("/admin/galeries/nouvelle"), {
+      clientName: "李小龍",
+      clientEmail,
+    });
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.body)).toContain(message);
+    expect(refused.document.querySelector('[name="clientName"]')?.getAttribute("value")).toBe(
+      "李小龍",
+    );
+    expect(
+      await serverDatabase().select().from(galleries).where(eq(galleries.title, title)),
+    ).toHaveLength(1);
+
+    const path = `/admin/galeries/${(await galleryRow()).id}/reglages`;
+    const unchanged = await submitButton(
+      buttonNamed(await page(path), /^Enregistrer les réglages$/),
+      path,
+      { cookie: admin.cookie(), changes: { clientName: "李小龍" } },
+    );
+    expect(unchanged.status).toBe(400);
+    expect(textOf(unchanged.document.body)).toContain(message);
+    expect((await galleryRow()).clientName).toBe("Léa Dupont");
+  });
+
   it("settings: shows the code, saves a change, and a new code, once confirmed, voids the old one", async () => {
     const before = await galleryRow();
     const path = `/admin/galeries/${before.id}/reglages`;

@@ -280,6 +280,24 @@ describe("createBooking", () => {
       SlotTakenError,
     );
   });
+
+  it("refuses a name its invoices could not print, the owner's phone bookings too", async () => {
+    const before = await db().select({ id: bookings.id }).from(bookings);
+    for (const by of [undefined, owner]) {
+      const refusal = book("2027-01-06T16:00", {
+        client: { ...client, name: "Léa 李" },
+        ...(by ? { by, consentAt: null } : {}),
+      });
+      await expect(refusal).rejects.toBeInstanceOf(BookingRefusedError);
+      await expect(refusal).rejects.toMatchObject({
+        code: "invalid_details",
+        fieldErrors: {
+          name: "Ces caractères ne peuvent pas être imprimés sur la facture : 李. Retirez-les ou remplacez-les.",
+        },
+      });
+    }
+    expect(await db().select({ id: bookings.id }).from(bookings)).toHaveLength(before.length);
+  });
 });
 
 describe("requests", () => {

@@ -30,6 +30,7 @@ import {
 import type { PaymentMethod } from "~/lib/payments/model";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
+import { unprintableFields } from "../pdf/printable.server";
 import {
   blockedPeriods,
   bookingEvents,
@@ -408,6 +409,13 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const client = (byOwner ? ownerBookingClientSchema : bookingClientSchema).safeParse(input.client);
   if (!client.success) {
     for (const issue of client.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+  } else {
+    // The client's name is the buyer of her booking's invoices (deposit, balance), the owner's bookings
+    // too: one its fonts cannot print would leave an invoice that can never be drawn nor changed.
+    Object.assign(
+      fieldErrors,
+      await unprintableFields({ name: client.data.name }, ["name"], "la facture"),
+    );
   }
   const questions = bookingQuestionsSchema.safeParse(sessionType.questions);
   const checked = checkAnswers(questions.success ? questions.data : [], input.answers ?? {});

@@ -6,7 +6,7 @@ import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { db } from "../db/client.server";
-import { sessionTypes, users } from "../db/schema";
+import { bookings, sessionTypes, users } from "../db/schema";
 import { BOOKING_RATE_LIMIT, submitBookingForm } from "./visitor-form.server";
 import { offeredSessionType, type OfferedSessionType } from "./visitor.server";
 
@@ -132,5 +132,36 @@ describe("the bookings to come per e-mail address", () => {
         "Au plus 3 réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.",
       );
     }
+  });
+});
+
+// The client's name is her invoices' buyer (deposit, balance): an invoice cannot be changed once issued,
+// and its fonts print Latin-script names only (decision 0164).
+describe("a name the invoice cannot print", () => {
+  const bookingsOf = async (email: string) =>
+    (await db().select().from(bookings).where(eq(bookings.clientEmail, email))).length;
+
+  it("is refused at its field in French, with everything typed kept and nothing booked", async () => {
+    const email = `li-${randomBytes(4).toString("hex")}@example.test`;
+    const refused = await post(slotNumber(nextSlot++), "203.0.113.60", { name: "李小龍", email });
+    expect(statusOf(refused)).toBe(400);
+    if (refused instanceof Response) throw new Error("a redirect, not a refusal");
+    expect(refused.answer.errors.name).toBe(
+      "Ces caractères ne peuvent pas être imprimés sur la facture : 李 小 龍. Retirez-les ou remplacez-les.",
+    );
+    expect(refused.answer.values).toMatchObject({
+      name: "李小龍",
+      email,
+      phone: "06 12 34 56 78",
+      consent: "on",
+    });
+    expect(await bookingsOf(email)).toBe(0);
+  });
+
+  it.each(["José Muñoz", "Łukasz Wałęsa", "Ștefan Țurcanu"])("books %s", async (name) => {
+    const email = `latin-${randomBytes(4).toString("hex")}@example.test`;
+    expect(statusOf(await post(slotNumber(nextSlot++), "203.0.113.61", { name, email }))).toBe(303);
+    const [stored] = await db().select().from(bookings).where(eq(bookings.clientEmail, email));
+    expect(stored?.clientName).toBe(name);
   });
 });

@@ -12,6 +12,7 @@ import {
 import { requireAdmin } from "../admin/guard.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
+import { unprintableFields } from "../pdf/printable.server";
 import { redirectWithToast } from "../toast.server";
 import {
   createGallery,
@@ -101,8 +102,17 @@ export async function saveGalleryForm(request: Request, formData: FormData, id: 
   });
   const parsed = parseForm(formData, schema, { omit: ["intent"] });
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors);
-  const saleErrors = existing ? gallerySaleErrors(parsed.data) : {};
-  if (Object.keys(saleErrors).length > 0) return invalidForm(parsed.values, saleErrors);
+  const errors = {
+    ...(existing ? gallerySaleErrors(parsed.data) : {}),
+    // The client's name is the buyer on the invoice of the photos she buys from her gallery (decision
+    // 0184): one its fonts cannot print would leave an invoice that can never be drawn nor changed.
+    ...(await unprintableFields(
+      { clientName: parsed.data.clientName },
+      ["clientName"],
+      "la facture",
+    )),
+  };
+  if (Object.keys(errors).length > 0) return invalidForm(parsed.values, errors);
   try {
     if (existing) {
       const saved = await updateGallery(existing.gallery.id, parsed.data);
