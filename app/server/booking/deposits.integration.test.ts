@@ -481,6 +481,8 @@ describe("a « sur demande » type with a deposit", () => {
     const mail = await clientBookingEmail({ bookingId: asked.id, event: "accepted" });
     expect(mail?.subject).toMatch(/^Demande acceptée : réglez votre paiement pour confirmer/);
     expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
+    // Waiting for its payment, her booking can still be seen, moved or cancelled from the e-mail.
+    expect(mail?.text).toMatch(/Voir, déplacer ou annuler votre séance \(jusqu'au .+\) : http/);
 
     await payByCard(order?.id ?? "", 3_000);
     expect((await stateOf(asked.id))?.state).toBe("confirmed");

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
+import { BOOKING_STATE_LABELS, isActive, isCalledOff } from "~/lib/booking/model";
 import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
 import { managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
@@ -394,7 +394,8 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       : null;
   const wording = clientWording(loaded, job.event, message, alternatives, payLink);
   const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
-  const active = booking.state === "pending" || booking.state === "confirmed";
+  // Waiting for its deposit, it can be seen, moved and cancelled too (its deposit's words included).
+  const active = isActive(booking.state);
   const duration = durationLabelFr(
     Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),
   );

@@ -60,7 +60,6 @@ export class VoucherPdfError extends PdfError {
   override name = "VoucherPdfError";
 }
 
-/** The characters of `texts` that the voucher's fonts cannot draw (checked by the order form first). */
 /** The voucher's fonts' folder (the site's PDF fonts). */
 export const voucherFontsFolder = pdfFontsFolder;
 
