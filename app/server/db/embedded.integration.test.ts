@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded.server";
@@ -32,6 +35,37 @@ function alive(pid: number) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Starts the embedded PostgreSQL of `directory` in a Node process of its own (tsx, for this TypeScript
+ * module), waits until it reports the server started, then kills that process with SIGKILL.
+ */
+async function startInProcessThenKill(directory: string): Promise<void> {
+  const module = pathToFileURL(path.join(import.meta.dirname, "embedded.server.ts")).href;
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+       await startEmbeddedPostgres({ directory: ${JSON.stringify(directory)} });
+       process.stdout.write("started\\n");
+       setInterval(() => {}, 60_000);`,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, LOG_LEVEL: "warn" } },
+  );
+  const exited = once(child, "exit");
+  let output = "";
+  for await (const chunk of child.stdout) {
+    output += String(chunk);
+    if (output.includes("started\n")) break;
+  }
+  if (!output.includes("started\n")) throw new Error(`the child did not start: ${output}`);
+  child.kill("SIGKILL");
+  await exited;
 }
 
 afterAll(async () => {
@@ -65,13 +99,15 @@ describe("embedded PostgreSQL", () => {
 
   it("stops a server left running by a killed process instead of starting a second one", async () => {
     const directory = await tempDirectory();
-    // Started and never stopped: its owner "dies" here.
-    await startEmbeddedPostgres({ directory });
+    // Started by a process of its own, killed (-9) once the server answers: the server is left running.
+    // Started in this process instead, its watcher would live on and fight the takeover below (five
+    // restarts refused, then the test worker's exit, seen in a run).
+    await startInProcessThenKill(directory);
     const lockFile = path.join(directory, "cluster", "postmaster.pid");
     const orphanPid = Number((await readFile(lockFile, "utf8")).split("\n")[0]);
     expect(alive(orphanPid)).toBe(true);
 
-    // The process that owned `orphan` "died" without stopping it: start again on the same data.
+    // The process that owned it died without stopping it: start again on the same data.
     const restarted = await startEmbeddedPostgres({ directory });
     clusters.push(restarted);
     expect(alive(orphanPid)).toBe(false);
