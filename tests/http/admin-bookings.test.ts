@@ -120,6 +120,23 @@ describe("/admin/reservations/seances", () => {
     );
   });
 
+  it("refuses a name its invoices could not print, keeping what was typed", async () => {
+    const name = `Séance ${marker} ✨`;
+    const answer = await pressButton(
+      "/admin/reservations/seances/nouvelle",
+      intentButton(await newTypeForm(name), "save"),
+      { cookie: admin.cookie() },
+    );
+    expect(answer.status).toBe(400);
+    expect(textOf(answer.document.querySelector("main"))).toContain(
+      "Ces caractères ne peuvent pas être imprimés sur la facture : ✨. Retirez-les ou remplacez-les.",
+    );
+    expect(answer.document.querySelector('[name="name"]')?.getAttribute("value")).toBe(name);
+    expect(await database().select().from(sessionTypes).where(eq(sessionTypes.name, name))).toEqual(
+      [],
+    );
+  });
+
   it("adds a question row without saving, then creates the type with a version in its history", async () => {
     const form = await newTypeForm(`Séance famille ${marker}`);
     const more = await pressButton(

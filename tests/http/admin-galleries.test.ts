@@ -172,6 +172,21 @@ describe("/admin/galeries over HTTP", () => {
     expect(unchanged.status).toBe(400);
     expect(textOf(unchanged.document.body)).toContain(message);
     expect((await galleryRow()).clientName).toBe("Léa Dupont");
+
+    // Its title names the photos on that invoice's lines.
+    const titled = await submitButton(
+      buttonNamed(await page(path), /^Enregistrer les réglages$/),
+      path,
+      { cookie: admin.cookie(), changes: { title: `${title} 💍` } },
+    );
+    expect(titled.status).toBe(400);
+    expect(textOf(titled.document.body)).toContain(
+      "Ces caractères ne peuvent pas être imprimés sur la facture : 💍. Retirez-les ou remplacez-les.",
+    );
+    expect(titled.document.querySelector('[name="title"]')?.getAttribute("value")).toBe(
+      `${title} 💍`,
+    );
+    expect((await galleryRow()).title).toBe(title);
   });
 
   it("settings: shows the code, saves a change, and a new code, once confirmed, voids the old one", async () => {

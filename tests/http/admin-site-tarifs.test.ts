@@ -403,11 +403,21 @@ describe("/admin/site", () => {
     expect(textOf(formOf(noNumber, 'form[aria-label="Mentions légales"]'))).toContain(
       "Indiquez le numéro de TVA intracommunautaire : il figure sur chaque facture",
     );
-    const saved = await saveForm(
+    // Every invoice prints the seller: what its fonts cannot draw is refused at its field, kept as typed.
+    const starred = await saveForm(
       "/admin/site",
       formOf(noNumber, 'form[aria-label="Mentions légales"]'),
-      { vatNumber: "fr64443061841" },
+      { vatNumber: "fr64443061841", companyName: "Atelier Lumière ✨" },
     );
+    expect(starred.status).toBe(400);
+    const withStar = formOf(starred, 'form[aria-label="Mentions légales"]');
+    expect(textOf(withStar)).toContain(
+      "Ces caractères ne peuvent pas être imprimés sur la facture : ✨. Retirez-les ou remplacez-les.",
+    );
+    expect(shownValue(labelled(withStar, "Raison sociale"))).toBe("Atelier Lumière ✨");
+    const saved = await saveForm("/admin/site", withStar, {
+      companyName: original("legal").companyName,
+    });
     expect(saved.status).toBe(302);
     expect(await storedDocument("legal")).toMatchObject({
       siret: "443 061 841 00047",

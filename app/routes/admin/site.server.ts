@@ -2,6 +2,7 @@ import type { Route } from "./+types/site";
 import { data } from "react-router";
 import type { Documents } from "~/content/schemas";
 import { documentValues, legalForm } from "~/lib/document-forms";
+import { unprintableFields } from "~/server/pdf/printable.server";
 import { issueMissingInvoices } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
 import { identityForm } from "~/lib/identity-form";
@@ -57,6 +58,36 @@ export async function action({ request }: Route.ActionArgs) {
         schema: legalForm,
         build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
         load: () => loadDocument("legal"),
+        // What every invoice prints of the seller (decision 0176): an invoice cannot be changed once
+        // issued, so what its fonts cannot draw is refused here.
+        check: (legal) =>
+          unprintableFields(
+            {
+              companyName: legal.companyName,
+              legalForm: legal.legalForm,
+              address: legal.address,
+              rcs: legal.rcs,
+              siret: legal.siret,
+              vatNumber: legal.vatNumber,
+              phone: legal.phone,
+              email: legal.email,
+              "mediator.name": legal.mediator.name,
+              "mediator.website": legal.mediator.website,
+            },
+            [
+              "companyName",
+              "legalForm",
+              "address",
+              "rcs",
+              "siret",
+              "vatNumber",
+              "phone",
+              "email",
+              "mediator.name",
+              "mediator.website",
+            ],
+            "la facture",
+          ),
         previewPaths: ["/mentions-legales"],
         page: PAGE,
         savedTitle: "Mentions légales enregistrées",

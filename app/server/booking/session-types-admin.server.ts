@@ -26,6 +26,7 @@ import { listStudios } from "../content/content-store.server";
 import { createSessionTypePreview, previewHref } from "../content/preview.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { failedForm, invalidForm } from "../forms.server";
+import { unprintableFields } from "../pdf/printable.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import { authorOf } from "../content/studios-admin.server";
@@ -194,6 +195,9 @@ export async function sessionTypeFormAction(request: Request, id: string | null)
     photoIds: choices.photos.map((photo) => photo.value),
   });
   if (!parsed.ok) return invalidForm(values, parsed.errors);
+  // Its name is on the lines of its deposits' and balances' invoices, immutable once issued.
+  const unprintable = await unprintableFields({ name: parsed.value.name }, ["name"], "la facture");
+  if (unprintable.name) return invalidForm(values, unprintable);
   const value = { ...parsed.value, studioIds: [...parsed.value.studioIds, ...keptRetired] };
 
   if (intent === "preview") {

@@ -105,10 +105,11 @@ export async function saveGalleryForm(request: Request, formData: FormData, id: 
   const errors = {
     ...(existing ? gallerySaleErrors(parsed.data) : {}),
     // The client's name is the buyer on the invoice of the photos she buys from her gallery (decision
-    // 0184): one its fonts cannot print would leave an invoice that can never be drawn nor changed.
+    // 0184), and its title names them on its lines: one its fonts cannot print would leave an invoice
+    // that can never be drawn nor changed.
     ...(await unprintableFields(
-      { clientName: parsed.data.clientName },
-      ["clientName"],
+      { clientName: parsed.data.clientName, title: parsed.data.title },
+      ["title", "clientName"],
       "la facture",
     )),
   };

@@ -8,6 +8,7 @@ import { listSessionTypes } from "~/server/booking/session-type-store.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { listLibrary } from "~/server/content/media-store.server";
+import { unprintableFields } from "~/server/pdf/printable.server";
 
 const PAGE = "/admin/tarifs/seances-a-offrir";
 
@@ -45,12 +46,20 @@ export async function action({ request }: Route.ActionArgs) {
     check: async (gifts) => {
       const known = new Set((await listSessionTypes()).map((type) => type.id));
       const errors: Record<string, string> = {};
-      gifts.sessions.forEach((session, index) => {
+      for (const [index, session] of gifts.sessions.entries()) {
         if (session.sessionType !== "" && !known.has(session.sessionType)) {
           errors[`sessions.${index}.sessionType`] =
             "Cette séance n'existe plus : choisissez-en une dans la liste";
         }
-      });
+        // A session sold as a voucher prints its title on the voucher and on its invoice (decision 0164).
+        if (session.sessionType !== "") {
+          const field = `sessions.${index}.title`;
+          Object.assign(
+            errors,
+            await unprintableFields({ [field]: session.title }, [field], "le bon"),
+          );
+        }
+      }
       return errors;
     },
     previewPaths: ["/seances-a-offrir"],
