@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  creditNoteOf,
   invoiceNumber,
   invoiceTotals,
   seriesOf,
@@ -80,32 +81,25 @@ describe("an amount shared across rates", () => {
     ]);
   });
 
-  it("gives back, over partial refunds, each rate's TTC exactly, never more, and no line of nothing", () => {
+  it("gives back, over partial refunds, each rate's TTC, HT and TVA exactly, never more, and no line of nothing", () => {
     // 20 € at 20 % and a 10 € voucher without TVA, refunded 1 cent, 4 cents, 4 cents, then the rest:
-    // shared each time over the whole invoice, the 20 % rate got 20,01 € back and the other 9,99 €.
+    // shared each time over the whole invoice, the 20 % rate got 20,01 € back and the other 9,99 €;
+    // each note's HT rounded on its own, the four left 1 cent of TVA standing.
     const invoice = invoiceTotals([
       { label: "Tirage", quantity: 1, unitPriceCents: 2_000, vatRate: 2000 },
       { label: "Bon cadeau de 10 €", quantity: 1, unitPriceCents: 1_000, vatRate: null },
     ]).byRate;
     const notes: VatShare[][] = [];
     for (const amount of [1, 4, 4, 2_991]) {
-      const shares = shareAcrossRates(standingByRate(invoice, notes), amount);
-      expect(shares.every((share) => share.cents > 0)).toBe(true);
-      expect(shares.reduce((sum, share) => sum + share.cents, 0)).toBe(amount);
-      notes.push(
-        invoiceTotals(
-          shares.map(({ vatRate, cents }) => ({
-            label: "Remboursement",
-            quantity: 1,
-            unitPriceCents: -cents,
-            vatRate,
-          })),
-        ).byRate,
-      );
+      const note = creditNoteOf(standingByRate(invoice, notes), amount, "Remboursement");
+      expect(note.lines.every((line) => line.unitPriceCents < 0)).toBe(true);
+      expect(note.totals.ttcCents).toBe(-amount);
+      expect(note.totals.htCents + note.totals.vatCents).toBe(-amount);
+      notes.push(note.totals.byRate);
     }
     expect(standingByRate(invoice, notes)).toEqual([
-      { vatRate: null, ttcCents: 0 },
-      { vatRate: 2000, ttcCents: 0 },
+      { vatRate: null, ttcCents: 0, htCents: 0, vatCents: 0 },
+      { vatRate: 2000, ttcCents: 0, htCents: 0, vatCents: 0 },
     ]);
   });
 });

@@ -75,15 +75,25 @@ export function invoiceTotals(lines: readonly InvoiceLineInput[]): InvoiceTotals
   const shares = [...byRate.entries()]
     .sort(([a], [b]) => (a ?? -1) - (b ?? -1))
     .map(([vatRate, ttcCents]): VatShare => {
-      const exact = vatRate ? (ttcCents * 10_000) / (10_000 + vatRate) : ttcCents;
-      const htCents = Math.sign(exact) * Math.round(Math.abs(exact));
+      const htCents = htOf(ttcCents, vatRate);
       return { vatRate, htCents, vatCents: ttcCents - htCents, ttcCents };
     });
+  return totalsOf(shares);
+}
+
+/** A TTC's HT at a rate, rounded to the cent half away from zero (itself without a rate). */
+function htOf(ttcCents: number, vatRate: number | null): number {
+  const exact = vatRate ? (ttcCents * 10_000) / (10_000 + vatRate) : ttcCents;
+  return Math.sign(exact) * Math.round(Math.abs(exact));
+}
+
+/** A document's totals from its shares by rate. */
+export function totalsOf(byRate: readonly VatShare[]): InvoiceTotals {
   return {
-    htCents: shares.reduce((sum, share) => sum + share.htCents, 0),
-    vatCents: shares.reduce((sum, share) => sum + share.vatCents, 0),
-    ttcCents: shares.reduce((sum, share) => sum + share.ttcCents, 0),
-    byRate: shares,
+    htCents: byRate.reduce((sum, share) => sum + share.htCents, 0),
+    vatCents: byRate.reduce((sum, share) => sum + share.vatCents, 0),
+    ttcCents: byRate.reduce((sum, share) => sum + share.ttcCents, 0),
+    byRate: [...byRate],
   };
 }
 
@@ -121,24 +131,54 @@ export function shareAcrossRates(
 }
 
 /**
- * What stands of an invoice at each of its TVA rates once its credit notes are counted (their TTC is
- * negative): the base of the next credit note, and what a final invoice deducts of a deposit invoice, so
- * that partial refunds of a document at several rates never give back a cent more at one rate than it
- * billed there, and add up to it exactly.
+ * What stands of an invoice at each of its TVA rates once its credit notes are counted (their shares are
+ * negative), in TTC, HT and TVA: the base of the next credit note, and what a final invoice deducts of a
+ * deposit invoice, so that partial refunds of a document at several rates never give back a cent more at
+ * one rate than it billed there, and add up to it exactly.
  */
 export function standingByRate(
   byRate: readonly VatShare[],
   creditNotes: ReadonlyArray<readonly VatShare[]>,
-): Array<{ vatRate: number | null; ttcCents: number }> {
-  return byRate.map((share) => ({
-    vatRate: share.vatRate,
-    ttcCents:
-      share.ttcCents +
-      creditNotes
-        .flat()
-        .filter((credit) => credit.vatRate === share.vatRate)
-        .reduce((sum, credit) => sum + credit.ttcCents, 0),
-  }));
+): VatShare[] {
+  return byRate.map((share) => {
+    const credits = creditNotes.flat().filter((credit) => credit.vatRate === share.vatRate);
+    const sum = (key: "ttcCents" | "htCents" | "vatCents") =>
+      share[key] + credits.reduce((total, credit) => total + credit[key], 0);
+    return {
+      vatRate: share.vatRate,
+      ttcCents: sum("ttcCents"),
+      htCents: sum("htCents"),
+      vatCents: sum("vatCents"),
+    };
+  });
+}
+
+/**
+ * A credit note of `amountCents` over what stands of its invoice: its lines (negative, one a rate given
+ * something) and its shares by rate. A rate given back all that stands there gives back all of its HT and
+ * TVA too, whatever the rounding of the earlier notes, so that an invoice credited in full leaves nothing
+ * in the sales journal; any other share is rounded as an invoice's.
+ */
+export function creditNoteOf(
+  standing: readonly VatShare[],
+  amountCents: number,
+  label: string,
+): { lines: InvoiceLineInput[]; totals: InvoiceTotals } {
+  const shares = shareAcrossRates(standing, amountCents);
+  const byRate = shares.map(({ vatRate, cents }): VatShare => {
+    const left = standing.find((share) => share.vatRate === vatRate);
+    const htCents = left && cents === left.ttcCents ? left.htCents : htOf(cents, vatRate);
+    return { vatRate, ttcCents: -cents, htCents: -htCents, vatCents: -(cents - htCents) };
+  });
+  return {
+    lines: shares.map(({ vatRate, cents }) => ({
+      label,
+      quantity: 1,
+      unitPriceCents: -cents,
+      vatRate,
+    })),
+    totals: totalsOf(byRate.sort((a, b) => (a.vatRate ?? -1) - (b.vatRate ?? -1))),
+  };
 }
 
 /** The seller as the invoice prints it, copied from the legal details when it is issued (decision 0176). */

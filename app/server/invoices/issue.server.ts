@@ -8,6 +8,7 @@ import {
   type InvoiceKind,
   type InvoiceLineInput,
   type InvoiceSeller,
+  type InvoiceTotals,
 } from "~/lib/invoices/model";
 import { now } from "../clock.server";
 import { invoiceCounters, invoices } from "../db/schema";
@@ -28,6 +29,11 @@ export type InvoiceDraft = {
   buyer: InvoiceBuyer;
   /** TTC prices; a credit note's are negative (it gives back). */
   lines: readonly InvoiceLineInput[];
+  /**
+   * Its shares by rate when not rounded from its lines: a credit note closing a rate gives back what
+   * stands of its HT (creditNoteOf). Each rate's TTC must be its lines'.
+   */
+  totals?: InvoiceTotals;
   paymentTerms: string;
 };
 
@@ -41,7 +47,13 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
   if (draft.lines.length === 0) throw new Error("issueInvoice: an invoice has at least one line");
   // An invoice bills and a credit note gives back: a line may be negative (a final invoice deducts its
   // deposit's invoice), never the document's total.
-  const totals = invoiceTotals(draft.lines);
+  const fromLines = invoiceTotals(draft.lines);
+  const totals = draft.totals ?? fromLines;
+  const ttcByRate = (shares: InvoiceTotals["byRate"]) =>
+    JSON.stringify(shares.map((share) => [share.vatRate, share.ttcCents]));
+  if (ttcByRate(totals.byRate) !== ttcByRate(fromLines.byRate)) {
+    throw new Error("issueInvoice: its shares by rate are not its lines'");
+  }
   if (draft.kind === "credit_note" ? totals.ttcCents >= 0 : totals.ttcCents <= 0) {
     throw new Error(`issueInvoice: a ${draft.kind} of ${totals.ttcCents} cents in all`);
   }

@@ -216,6 +216,10 @@ describe("a refund's credit note", () => {
       ),
     );
     expect(invoice?.vatBreakdown.map((share) => share.ttcCents).sort()).toEqual([1_000, 2_000]);
+    // Its HT and TVA too: nothing of it is left in the sales journal.
+    expect(invoice?.vatCents).toBe(333);
+    expect(notes.reduce((sum, note) => sum + note.htCents, 0)).toBe(-(invoice?.htCents ?? 0));
+    expect(notes.reduce((sum, note) => sum + note.vatCents, 0)).toBe(-333);
     await setLegal(completeLegal);
   });
 

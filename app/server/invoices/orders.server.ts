@@ -4,6 +4,7 @@ import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
 import {
+  creditNoteOf,
   invoiceAmount,
   invoiceTotals,
   shareAcrossRates,
@@ -247,23 +248,6 @@ async function standingOf(tx: Executor, invoice: InvoiceRecord) {
 }
 
 /**
- * The credit note's lines: the amount shared across what stands of the invoice at each TVA rate, in
- * proportion, so that its credit notes add up to each rate's TTC exactly.
- */
-export function creditLines(
-  invoice: Pick<InvoiceRecord, "number">,
-  standing: ReadonlyArray<{ vatRate: number | null; ttcCents: number }>,
-  amountCents: number,
-): InvoiceLineInput[] {
-  return shareAcrossRates(standing, amountCents).map(({ vatRate, cents }) => ({
-    label: `Remboursement — facture ${invoice.number}`,
-    quantity: 1,
-    unitPriceCents: -cents,
-    vatRate,
-  }));
-}
-
-/**
  * Issues the credit note of a refund done (`succeeded` or given back offline) in `tx`, for what it gives
  * back of the order's invoice; null when the order has no invoice yet, when it gives back nothing
  * invoiced, or when the refund has its credit note.
@@ -311,7 +295,7 @@ export async function creditRefund(
     serviceDate: invoice.serviceDate,
     seller,
     buyer: invoice.buyer,
-    lines: creditLines(invoice, standing, amount),
+    ...creditNoteOf(standing, amount, `Remboursement — facture ${invoice.number}`),
     paymentTerms: `Remboursé le ${formatDateFr(refund.completedAt ?? new Date())}.`,
   });
 }
