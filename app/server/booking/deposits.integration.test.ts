@@ -481,8 +481,10 @@ describe("a « sur demande » type with a deposit", () => {
     const mail = await clientBookingEmail({ bookingId: asked.id, event: "accepted" });
     expect(mail?.subject).toMatch(/^Demande acceptée : réglez votre paiement pour confirmer/);
     expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
-    // Waiting for its payment, her booking can still be seen, moved or cancelled from the e-mail.
+    // Waiting for its payment, her booking can still be seen, moved or cancelled from the e-mail; its
+    // calendar event is not confirmed yet.
     expect(mail?.text).toMatch(/Voir, déplacer ou annuler votre séance \(jusqu'au .+\) : http/);
+    expect(String(mail?.attachments?.[0]?.content)).toContain("STATUS:TENTATIVE");
 
     await payByCard(order?.id ?? "", 3_000);
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
@@ -629,6 +631,35 @@ describe("the balance paid at the studio", () => {
       [`Solde : ${await typeName()} du ${instantLabelFr(made.startsAt)}`, 12_000],
     ]);
     expect(final?.paymentTerms).toMatch(/^Payée /);
+  });
+
+  it("entered twice at once, of other amounts or means: one recorded, the other refused in French", async () => {
+    for (const [other, email] of [
+      [{ amountCents: 8_000, means: "cash" }, "lea-deux-montants@example.test"],
+      [{ amountCents: 9_000, means: "card_terminal" }, "lea-deux-moyens@example.test"],
+    ] as const) {
+      const made = await book(nextSlot(), email, "card");
+      const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+      await payByCard(checkout.orderId, 3_000);
+      const entries = await Promise.allSettled([
+        recordBalancePaid({ bookingId: made.id, amountCents: 9_000, means: "cash" }),
+        recordBalancePaid({ bookingId: made.id, ...other }),
+      ]);
+      const refused = entries.filter((entry) => entry.status === "rejected");
+      expect(refused).toHaveLength(1);
+      expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(
+        /Le solde de cette séance est déjà enregistré : \d+\s€ réglés le .+\. Pour le corriger, ouvrez sa commande\.|Un autre solde de cette séance est en cours d'enregistrement/,
+      );
+      const [recorded] = entries.flatMap((entry) =>
+        entry.status === "fulfilled" ? [entry.value] : [],
+      );
+      const [order] = await db()
+        .select()
+        .from(orders)
+        .where(eq(orders.id, recorded?.orderId ?? ""));
+      const which = entries.findIndex((entry) => entry.status === "fulfilled");
+      expect(order?.amountCents).toBe(which === 0 ? 9_000 : other.amountCents);
+    }
   });
 
   it("is refused in French for a booking not confirmed yet", async () => {

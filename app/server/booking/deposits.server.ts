@@ -700,10 +700,7 @@ export async function recordBalancePaid(input: {
     if (recorded.amountCents === input.amountCents && recorded.means === input.means) {
       return { orderId: recorded.orderId };
     }
-    throw new PaymentRefusedError(
-      "already_paid",
-      `Le solde de cette séance est déjà enregistré : ${recorded.sentence} Pour le corriger, ouvrez sa commande.`,
-    );
+    throw balanceTaken(recorded);
   }
   const session = sessionLabel(row.typeName, booking.startsAt);
   const checkout = await createOrder({
@@ -728,11 +725,33 @@ export async function recordBalancePaid(input: {
     idempotencyKey: balanceOrderKey(booking.id),
     studioId: booking.studioId,
   });
+  // Another entry made the order first (sent at the same moment, or one that stopped before its
+  // payment): paid at its amount, it would record what the owner did not type.
+  const [order] = checkout.created
+    ? []
+    : await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+  if (order && order.amountCents !== input.amountCents)
+    throw balanceTaken(await recordedBalance(booking.id));
   try {
     await markPaidOffline(checkout.orderId, input.means);
   } catch (error) {
     // A second click: the first recorded it.
     if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
   }
+  // Two entries at once with other means: the one not recorded says so.
+  const recordedNow = await recordedBalance(booking.id);
+  if (recordedNow?.means !== input.means || recordedNow.amountCents !== input.amountCents) {
+    throw balanceTaken(recordedNow);
+  }
   return { orderId: checkout.orderId };
+}
+
+/** The refusal of a balance entry that another one, recorded or on its way, already made. */
+function balanceTaken(recorded: { sentence: string } | null): PaymentRefusedError {
+  return new PaymentRefusedError(
+    "already_paid",
+    recorded
+      ? `Le solde de cette séance est déjà enregistré : ${recorded.sentence} Pour le corriger, ouvrez sa commande.`
+      : "Un autre solde de cette séance est en cours d'enregistrement : rechargez la page pour le voir.",
+  );
 }

@@ -145,7 +145,8 @@ export function bookingIcs(
   const { booking } = loaded;
   const status: IcsEvent["status"] = isCalledOff(booking.state)
     ? "CANCELLED"
-    : booking.state === "pending"
+    : // A request, or a booking whose deposit is not paid yet, may still not take place.
+      booking.state === "pending" || booking.state === "awaiting_payment"
       ? "TENTATIVE"
       : "CONFIRMED";
   return icsCalendar({
