@@ -317,6 +317,20 @@ describe("/admin/tarifs", () => {
       title: "Séance Iris",
       sessionType: typeId,
     });
+
+    // Sold as a voucher, its title is printed on the voucher: what the PDF cannot draw is refused.
+    const linkedForm = formOf(await adminPage(path));
+    const starred = await saveForm(path, linkedForm, {
+      [nameOf(fieldsetNamed(linkedForm, "Séance Iris"), "Titre")]: "Séance Iris ✨",
+    });
+    expect(starred.status).toBe(400);
+    expect(
+      elementsWithText(
+        fieldsetNamed(starred.document, "Séance Iris ✨"),
+        "Ces caractères ne peuvent pas être imprimés sur le bon : ✨. Retirez-les ou remplacez-les.",
+      ),
+    ).toHaveLength(1);
+    expect((await storedDocument("giftSessions")).sessions[0]?.title).toBe("Séance Iris");
   });
 
   it("adds and removes a testimonial, keeping what was typed", async () => {
