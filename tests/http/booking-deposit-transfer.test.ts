@@ -58,24 +58,10 @@ describe("a booking with a deposit", () => {
   });
 
   it("lists its invoices on the owner's booking page, and its balance once recorded in place of the form", async () => {
-    const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
-    const email = "ines.solde@example.test";
-    const posted = await postForm(href, {
-      name: "Inès Garnier",
-      email,
-      phone: "",
-      consent: "on",
-      site_web: "",
-      paymentMethod: "transfer",
-    });
-    expect(posted.status).toBe(303);
-    const [booking] = (
-      await serverDatabase().execute<{ id: string; orderId: string }>(sql`
-        select id, deposit_order_id as "orderId" from bookings where client_email = ${email}`)
-    ).rows;
-    const page = `/admin/reservations/${booking?.id}`;
+    const { bookingId, orderId } = await waitingForTransfer("ines.solde@example.test");
+    const page = `/admin/reservations/${bookingId}`;
     await postForm(
-      `/admin/ventes/${booking?.orderId}`,
+      `/admin/ventes/${orderId}`,
       { intent: "mark-paid", means: "transfer" },
       { cookie: admin.cookie() },
     );
