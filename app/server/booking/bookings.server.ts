@@ -860,6 +860,10 @@ export async function moveBooking(
     });
     await releaseLapsedRequests(tx, now);
     await deleteBookingOccupancies(tx, booking.id);
+    // A request's answer or a deposit's payment is awaited until its deadline, never beyond the start
+    // (as when it was made): moved sooner, its hold ends at the new start.
+    const respondBy =
+      booking.respondBy && booking.respondBy > startsAt ? startsAt : booking.respondBy;
     const photographerId = await occupyWithFirstFree(tx, candidates, (savepoint, chosen) =>
       insertOccupancies(savepoint, {
         owner: { bookingId: booking.id },
@@ -870,15 +874,13 @@ export async function moveBooking(
         bufferBeforeMinutes: booking.bufferBeforeMinutes,
         bufferAfterMinutes: booking.bufferAfterMinutes,
         holdsUntil:
-          booking.state === "pending" || booking.state === "awaiting_payment"
-            ? booking.respondBy
-            : null,
+          booking.state === "pending" || booking.state === "awaiting_payment" ? respondBy : null,
       }),
     );
     const icsSequence = booking.icsSequence + 1;
     await tx
       .update(bookings)
-      .set({ startsAt, endsAt, studioId, photographerId, icsSequence, updatedAt: now })
+      .set({ startsAt, endsAt, studioId, photographerId, icsSequence, respondBy, updatedAt: now })
       .where(eq(bookings.id, booking.id));
     // Its deposit not paid yet: the invoice it will have names the new time (decision 0186).
     await depositFollowsMove(tx, booking, startsAt);

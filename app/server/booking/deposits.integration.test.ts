@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { addParisDays } from "~/lib/booking/slots";
-import { formatDateFr } from "~/lib/dates";
+import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
@@ -699,6 +699,34 @@ describe("a booking with a deposit moved by the owner", () => {
     const [invoice] = await invoicesOf(orderId);
     expect(invoice?.serviceDate).toBe(to.slice(0, 10));
     expect(invoice?.lines.map((line) => line.label)).toEqual([label]);
+  });
+
+  it("moved sooner than its payment's deadline: the booking's hold and its order's end at the new start", async () => {
+    // Booked in two days with its transfer awaited 24 hours, then moved to a time within those hours.
+    const today = isoDayInParis(new Date());
+    const hour = Number(
+      new Intl.DateTimeFormat("fr-FR", {
+        timeZone: "Europe/Paris",
+        hour: "2-digit",
+        hourCycle: "h23",
+      }).format(new Date()),
+    );
+    const sooner =
+      hour + 2 <= 19
+        ? `${today}T${String(Math.max(8, hour + 2)).padStart(2, "0")}:00`
+        : `${addParisDays(today, 1)}T08:00`;
+    const made = await book(
+      `${addParisDays(today, 2)}T10:00`,
+      "lea-avancee@example.test",
+      "transfer",
+    );
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "transfer" });
+    const deadline = (await stateOf(made.id))?.respondBy;
+    const moved = await moveBooking(made.id, { slot: sooner }, owner);
+    expect(moved.startsAt.getTime()).toBeLessThan(deadline?.getTime() ?? 0);
+    expect((await stateOf(made.id))?.respondBy).toEqual(moved.startsAt);
+    const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.payBy).toEqual(moved.startsAt);
   });
 
   it("once its deposit is paid: its invoice keeps the day it was paid for, the balance's final invoice names the new one", async () => {

@@ -171,6 +171,10 @@ export async function depositFollowsMove(
     .update(orders)
     .set({
       rulesSnapshot: sql`jsonb_set(${orders.rulesSnapshot}, '{startsAt}', ${JSON.stringify(startsAt.toISOString())}::jsonb)`,
+      // Its payment is awaited no later than the session (the booking's hold ends there too); one paid
+      // at the studio (no deadline) keeps none.
+      payBy: sql`case when ${orders.payBy} is null then null
+        else least(${orders.payBy}, ${startsAt.toISOString()}::timestamptz) end`,
       updatedAt: new Date(),
     })
     .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
