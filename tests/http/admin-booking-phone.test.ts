@@ -131,6 +131,27 @@ describe("a booking taken by phone", () => {
     expect(detail).toContain("paul.discret@example.test");
     expect(detail).toContain("Le site n'envoie aucun e-mail au client pour cette réservation.");
     expect(detail).toContain("prise par téléphone, sans e-mail au client");
+    // Cancelling it, the owner is not promised an e-mail the site will not send.
+    const cancelling = plainSpaces(
+      textOf(
+        (await page(`${location(silent)}?annuler`)).document.querySelector(
+          "main form[aria-labelledby=confirmer]",
+        ),
+      ),
+    );
+    expect(cancelling).toContain(
+      "Le créneau redevient libre. Le site n'envoie aucun e-mail au client pour cette réservation : prévenez-le vous-même.",
+    );
+    const toldCancelling = plainSpaces(
+      textOf(
+        (await page(`${location(told)}?annuler`)).document.querySelector(
+          "main form[aria-labelledby=confirmer]",
+        ),
+      ),
+    );
+    expect(toldCancelling).toContain(
+      "Le créneau redevient libre. Le client est prévenu par e-mail.",
+    );
   });
 
   it("keeps an internal note for the owner: on the booking's page, never to the client", async () => {

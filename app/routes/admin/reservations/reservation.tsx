@@ -331,7 +331,9 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                 <FormAlert message={{ type: "error", title: refusal.message }} />
               ) : null}
               <p className="text-sm">
-                Le créneau redevient libre. Le client est prévenu par e-mail.
+                {booking.clientMail
+                  ? "Le créneau redevient libre. Le client est prévenu par e-mail."
+                  : `Le créneau redevient libre. Le site n'envoie aucun e-mail au client pour cette réservation : prévenez-le vous-même${booking.clientPhone ? ` (${booking.clientPhone})` : ""}.`}
               </p>
               {openStep === "cancel" && loaderData.deposit?.onCancel ? (
                 <p className="text-sm">{loaderData.deposit.onCancel}</p>
