@@ -1,6 +1,6 @@
 import type { DepositNature } from "~/lib/booking/deposit";
 import { formatDateFr } from "~/lib/dates";
-import { invoiceAmount, type InvoiceLineInput, type VatShare } from "./model";
+import { deductionLines, invoiceAmount, type InvoiceLineInput, type VatShare } from "./model";
 
 /*
  * The final invoice (« facture de solde ») of a session whose deposit had its « facture d'acompte »
@@ -50,12 +50,13 @@ export function finalInvoiceLines(input: {
   if (!deposit || invoicedCents <= 0) return { lines: [balance], note: null };
   const label = depositDeductionLabel(deposit);
   // What stands at each rate, exactly: no sharing, so no rounding between the two documents.
-  const deductions = standing.map(({ vatRate, ttcCents }): InvoiceLineInput => ({
+  const deductions = deductionLines(
+    standing.map(({ vatRate, ttcCents }) => ({
+      vatRate: input.taxed ? vatRate : null,
+      cents: ttcCents,
+    })),
     label,
-    quantity: 1,
-    unitPriceCents: -ttcCents,
-    vatRate: input.taxed ? vatRate : null,
-  }));
+  );
   const deducted = deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit";
   return {
     lines: [

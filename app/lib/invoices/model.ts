@@ -165,20 +165,29 @@ export function creditNoteOf(
   label: string,
 ): { lines: InvoiceLineInput[]; totals: InvoiceTotals } {
   const shares = shareAcrossRates(standing, amountCents);
+  // In the standing's order, its invoice's: by rate, as invoiceTotals sorts them.
   const byRate = shares.map(({ vatRate, cents }): VatShare => {
     const left = standing.find((share) => share.vatRate === vatRate);
     const htCents = left && cents === left.ttcCents ? left.htCents : htOf(cents, vatRate);
     return { vatRate, ttcCents: -cents, htCents: -htCents, vatCents: -(cents - htCents) };
   });
-  return {
-    lines: shares.map(({ vatRate, cents }) => ({
-      label,
-      quantity: 1,
-      unitPriceCents: -cents,
-      vatRate,
-    })),
-    totals: totalsOf(byRate.sort((a, b) => (a.vatRate ?? -1) - (b.vatRate ?? -1))),
-  };
+  return { lines: deductionLines(shares, label), totals: totalsOf(byRate) };
+}
+
+/**
+ * Amounts taken off a document, a line each at its rate (a negative price): a credit note's, a discount
+ * granted, a deposit invoice a final invoice deducts.
+ */
+export function deductionLines(
+  shares: ReadonlyArray<{ vatRate: number | null; cents: number }>,
+  label: string,
+): InvoiceLineInput[] {
+  return shares.map(({ vatRate, cents }) => ({
+    label,
+    quantity: 1,
+    unitPriceCents: -cents,
+    vatRate,
+  }));
 }
 
 /** The seller as the invoice prints it, copied from the legal details when it is issued (decision 0176). */

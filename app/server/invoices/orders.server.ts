@@ -5,6 +5,7 @@ import { depositRuleOf } from "~/lib/booking/deposit";
 import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
 import {
   creditNoteOf,
+  deductionLines,
   invoiceAmount,
   invoiceTotals,
   shareAcrossRates,
@@ -118,18 +119,15 @@ export function withShortfall(
   lines: InvoiceLineInput[],
   receivedCents: number,
 ): InvoiceLineInput[] {
-  const billed = invoiceTotals(lines).ttcCents;
-  if (receivedCents <= 0 || receivedCents >= billed) return lines;
-  const label = `Remise accordée : paiement reçu de ${invoiceAmount(receivedCents)}`;
-  const discount = shareAcrossRates(invoiceTotals(lines).byRate, billed - receivedCents);
+  const billed = invoiceTotals(lines);
+  if (receivedCents <= 0 || receivedCents >= billed.ttcCents) return lines;
+  const discount = shareAcrossRates(billed.byRate, billed.ttcCents - receivedCents);
   return [
     ...lines,
-    ...discount.map(({ vatRate, cents }) => ({
-      label,
-      quantity: 1,
-      unitPriceCents: -cents,
-      vatRate,
-    })),
+    ...deductionLines(
+      discount,
+      `Remise accordée : paiement reçu de ${invoiceAmount(receivedCents)}`,
+    ),
   ];
 }
 
