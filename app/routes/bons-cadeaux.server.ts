@@ -155,8 +155,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   // What the voucher prints; the buyer's name is also her invoice's, drawn with the same fonts.
   const fontErrors = await unprintableFields(
-    values,
-    ["acheteurNom", "beneficiaire", "message"],
+    {
+      acheteurNom: values.acheteurNom,
+      beneficiaire: values.beneficiaire,
+      message: values.message,
+    },
     "le bon",
   );
   if (!reading.ok || Object.keys(fontErrors).length > 0) {

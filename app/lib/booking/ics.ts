@@ -5,6 +5,7 @@ import ical, {
   ICalEventStatus,
   ICalEventTransparency,
 } from "ical-generator";
+import type { BookingState } from "./model";
 
 /*
  * A booking as an iCalendar event (RFC 5545), the `.ics` attached to the client's e-mails: a stable UID (the
@@ -45,6 +46,24 @@ const STATUS = {
   TENTATIVE: ICalEventStatus.TENTATIVE,
   CANCELLED: ICalEventStatus.CANCELLED,
 } as const;
+
+/**
+ * A booking's event status, in the client's `.ics` and in the owner's calendar feed alike: a request or a
+ * booking whose deposit is not paid yet may still not take place; refused, expired or cancelled, it will not.
+ */
+export const BOOKING_EVENT_STATUS: Record<BookingState, IcsEvent["status"]> = {
+  pending: "TENTATIVE",
+  awaiting_payment: "TENTATIVE",
+  confirmed: "CONFIRMED",
+  done: "CONFIRMED",
+  no_show: "CONFIRMED",
+  cancelled: "CANCELLED",
+  declined: "CANCELLED",
+  expired: "CANCELLED",
+};
+
+/** A status as the calendar library writes it. */
+export const icalStatus = (status: IcsEvent["status"]): ICalEventStatus => STATUS[status];
 
 /** The calendar file of one event: METHOD:REQUEST, or METHOD:CANCEL for a cancelled one. */
 export function icsCalendar(event: IcsEvent): string {

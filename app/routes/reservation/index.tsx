@@ -28,7 +28,7 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
   const { token, booking, type, studio, changeable, moving, cancelling } = loaderData;
   const { street, postalCode, city } = studio.address;
   const active = isActive(booking.state);
-  // Not yet in her calendar while it waits for its deposit: its event would say it is confirmed.
+  // Offered once it will take place: while its deposit is awaited it may still be released unpaid.
   const inCalendar = booking.state === "pending" || booking.state === "confirmed";
   return (
     <BookingPage trail={[]} title="Votre réservation">

@@ -412,10 +412,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   } else {
     // The client's name is the buyer of her booking's invoices (deposit, balance), the owner's bookings
     // too: one its fonts cannot print would leave an invoice that can never be drawn nor changed.
-    Object.assign(
-      fieldErrors,
-      await unprintableFields({ name: client.data.name }, ["name"], "la facture"),
-    );
+    Object.assign(fieldErrors, await unprintableFields({ name: client.data.name }, "la facture"));
   }
   const questions = bookingQuestionsSchema.safeParse(sessionType.questions);
   const checked = checkAnswers(questions.success ? questions.data : [], input.answers ?? {});

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
-import ical, { ICalEventStatus } from "ical-generator";
-import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import ical from "ical-generator";
+import { BOOKING_EVENT_STATUS, icalStatus } from "~/lib/booking/ics";
+import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
 import { db } from "../db/client.server";
 import { bookingCalendarFeeds, bookings, photographers, sessionTypes, studios } from "../db/schema";
 import { env } from "../env.server";
@@ -56,17 +57,6 @@ export async function isCalendarFeedToken(token: unknown): Promise<boolean> {
   return row !== undefined;
 }
 
-const STATUS: Record<BookingState, ICalEventStatus> = {
-  pending: ICalEventStatus.TENTATIVE,
-  awaiting_payment: ICalEventStatus.TENTATIVE,
-  confirmed: ICalEventStatus.CONFIRMED,
-  done: ICalEventStatus.CONFIRMED,
-  no_show: ICalEventStatus.CONFIRMED,
-  cancelled: ICalEventStatus.CANCELLED,
-  declined: ICalEventStatus.CANCELLED,
-  expired: ICalEventStatus.CANCELLED,
-};
-
 /** The host the events' UIDs end with (the client's e-mailed .ics uses the same). */
 export const calendarHost = () => new URL(env().SITE_URL).host;
 
@@ -118,7 +108,7 @@ export async function calendarFeed(): Promise<string> {
       stamp: row.updatedAt,
       created: row.createdAt,
       lastModified: row.updatedAt,
-      status: STATUS[row.state],
+      status: icalStatus(BOOKING_EVENT_STATUS[row.state]),
       summary: `${row.state === "pending" ? "Demande : " : ""}${row.typeName} — ${row.clientName}`,
       location: `${row.studioName}, ${row.studioAddress}`,
       description: lines.join("\n"),

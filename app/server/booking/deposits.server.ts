@@ -1,15 +1,13 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import {
+  DEPOSIT_MEANINGS,
+  DEPOSIT_NATURE_LABELS,
+  DEPOSIT_STATUS_WORDS,
   depositCents,
   depositOnClientCancel,
   depositRefundWay,
   depositUnpaidOnCancel,
   type DepositRule,
-} from "~/lib/booking/deposit";
-import {
-  DEPOSIT_MEANINGS,
-  DEPOSIT_NATURE_LABELS,
-  DEPOSIT_STATUS_WORDS,
 } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import type { BookingState } from "~/lib/booking/model";
@@ -698,14 +696,6 @@ export async function recordBalancePaid(input: {
       "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
     );
   }
-  const recorded = await recordedBalance(booking.id);
-  if (recorded) {
-    // A second click of the same entry finds the first; another amount is not silently dropped.
-    if (recorded.amountCents === input.amountCents && recorded.means === input.means) {
-      return { orderId: recorded.orderId };
-    }
-    throw balanceTaken(recorded);
-  }
   const session = sessionLabel(row.typeName, booking.startsAt);
   const checkout = await createOrder({
     kind: "booking_balance",
@@ -729,23 +719,21 @@ export async function recordBalancePaid(input: {
     idempotencyKey: balanceOrderKey(booking.id),
     studioId: booking.studioId,
   });
-  // Another entry made the order first (sent at the same moment, or one that stopped before its
-  // payment): paid at its amount, it would record what the owner did not type.
-  const [order] = checkout.created
-    ? []
-    : await db().select().from(orders).where(eq(orders.id, checkout.orderId));
-  if (order && order.amountCents !== input.amountCents)
+  // Another entry made the order first (recorded before, sent at the same moment, or one that stopped
+  // before its payment): paid at its amount, it would record what the owner did not type.
+  if (!checkout.created && checkout.amountCents !== input.amountCents) {
     throw balanceTaken(await recordedBalance(booking.id));
+  }
   try {
     await markPaidOffline(checkout.orderId, input.means);
   } catch (error) {
-    // A second click: the first recorded it.
+    // The same entry again (a second click): the first recorded it.
     if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
   }
-  // Two entries at once with other means: the one not recorded says so.
-  const recordedNow = await recordedBalance(booking.id);
-  if (recordedNow?.means !== input.means || recordedNow.amountCents !== input.amountCents) {
-    throw balanceTaken(recordedNow);
+  // Recorded with other means by another entry: this one says so instead of « Solde enregistré ».
+  const recorded = await recordedBalance(booking.id);
+  if (recorded?.means !== input.means || recorded.amountCents !== input.amountCents) {
+    throw balanceTaken(recorded);
   }
   return { orderId: checkout.orderId };
 }

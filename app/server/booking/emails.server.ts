@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { BOOKING_STATE_LABELS, isActive, isCalledOff } from "~/lib/booking/model";
-import { icsCalendar, type IcsEvent } from "~/lib/booking/ics";
+import { BOOKING_EVENT_STATUS, icsCalendar } from "~/lib/booking/ics";
 import { managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
 import type { StudioData } from "~/content/schemas";
@@ -143,12 +143,7 @@ export function bookingIcs(
   options: { publish?: boolean } = {},
 ): string {
   const { booking } = loaded;
-  const status: IcsEvent["status"] = isCalledOff(booking.state)
-    ? "CANCELLED"
-    : // A request, or a booking whose deposit is not paid yet, may still not take place.
-      booking.state === "pending" || booking.state === "awaiting_payment"
-      ? "TENTATIVE"
-      : "CONFIRMED";
+  const status = BOOKING_EVENT_STATUS[booking.state];
   return icsCalendar({
     uid: `${booking.id}@${siteHost()}`,
     sequence: booking.icsSequence,

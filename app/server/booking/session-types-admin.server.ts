@@ -196,7 +196,7 @@ export async function sessionTypeFormAction(request: Request, id: string | null)
   });
   if (!parsed.ok) return invalidForm(values, parsed.errors);
   // Its name is on the lines of its deposits' and balances' invoices, immutable once issued.
-  const unprintable = await unprintableFields({ name: parsed.value.name }, ["name"], "la facture");
+  const unprintable = await unprintableFields({ name: parsed.value.name }, "la facture");
   if (unprintable.name) return invalidForm(values, unprintable);
   const value = { ...parsed.value, studioIds: [...parsed.value.studioIds, ...keptRetired] };
 

@@ -108,8 +108,7 @@ export async function saveGalleryForm(request: Request, formData: FormData, id: 
     // 0184), and its title names them on its lines: one its fonts cannot print would leave an invoice
     // that can never be drawn nor changed.
     ...(await unprintableFields(
-      { clientName: parsed.data.clientName, title: parsed.data.title },
-      ["title", "clientName"],
+      { title: parsed.data.title, clientName: parsed.data.clientName },
       "la facture",
     )),
   };

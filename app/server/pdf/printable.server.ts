@@ -9,19 +9,19 @@
 export type PrintedOn = "le bon" | "la facture";
 
 /**
- * For each of `fields` whose text holds characters the PDFs' fonts cannot draw, the French message that
- * names them; fields with printable text are absent.
+ * For each field of `texts` (the texts a PDF prints, by the form's field names) whose text holds
+ * characters the PDFs' fonts cannot draw, the French message that names them; fields with printable text
+ * are absent.
  */
 export async function unprintableFields<Field extends string>(
-  values: Partial<Record<string, string>>,
-  fields: readonly Field[],
+  texts: Partial<Record<Field, string>>,
   printedOn: PrintedOn,
 ): Promise<Partial<Record<Field, string>>> {
   // The PDF's modules load on first use (decision 0190).
   const { charactersMissingFromPdfFonts } = await import("./pdf-fonts.server");
   const errors: Partial<Record<Field, string>> = {};
-  for (const field of fields) {
-    const missing = await charactersMissingFromPdfFonts([values[field] ?? ""]);
+  for (const field of Object.keys(texts) as Field[]) {
+    const missing = await charactersMissingFromPdfFonts([texts[field] ?? ""]);
     if (missing.length > 0) {
       errors[field] =
         `Ces caractères ne peuvent pas être imprimés sur ${printedOn} : ${missing.join(" ")}. Retirez-les ou remplacez-les.`;

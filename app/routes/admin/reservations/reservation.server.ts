@@ -28,7 +28,7 @@ import {
   recordedBalance,
 } from "~/server/booking/deposits.server";
 import { invoicesOfBooking } from "~/server/invoices/orders.server";
-import { invoiceAmount, type InvoiceKind } from "~/lib/invoices/model";
+import { INVOICE_TITLES, invoiceAmount, type InvoiceKind } from "~/lib/invoices/model";
 import { formatDateFr } from "~/lib/dates";
 import { typedCents } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS } from "~/lib/payments/model";
@@ -37,10 +37,8 @@ import { redirectWithToast } from "~/server/toast.server";
 
 /** A booking's documents as its page names them: the balance's invoice is its « facture de solde ». */
 const BOOKING_INVOICE_TITLES: Record<InvoiceKind, string> = {
-  sale: "Facture",
-  deposit: "Facture d'acompte",
+  ...INVOICE_TITLES,
   final: "Facture de solde",
-  credit_note: "Avoir",
 };
 
 export async function loader({ request, params }: Route.LoaderArgs) {

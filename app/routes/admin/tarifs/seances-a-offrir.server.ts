@@ -46,21 +46,17 @@ export async function action({ request }: Route.ActionArgs) {
     check: async (gifts) => {
       const known = new Set((await listSessionTypes()).map((type) => type.id));
       const errors: Record<string, string> = {};
-      for (const [index, session] of gifts.sessions.entries()) {
+      gifts.sessions.forEach((session, index) => {
         if (session.sessionType !== "" && !known.has(session.sessionType)) {
           errors[`sessions.${index}.sessionType`] =
             "Cette séance n'existe plus : choisissez-en une dans la liste";
         }
-        // A session sold as a voucher prints its title on the voucher and on its invoice (decision 0164).
-        if (session.sessionType !== "") {
-          const field = `sessions.${index}.title`;
-          Object.assign(
-            errors,
-            await unprintableFields({ [field]: session.title }, [field], "le bon"),
-          );
-        }
-      }
-      return errors;
+      });
+      // A session sold as a voucher prints its title on the voucher and on its invoice (decision 0164).
+      const sold = gifts.sessions.flatMap((session, index) =>
+        session.sessionType === "" ? [] : [[`sessions.${index}.title`, session.title] as const],
+      );
+      return { ...errors, ...(await unprintableFields(Object.fromEntries(sold), "le bon")) };
     },
     previewPaths: ["/seances-a-offrir"],
     page: PAGE,
