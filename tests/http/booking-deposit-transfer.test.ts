@@ -23,31 +23,16 @@ beforeAll(() => prepareDepositSite(TYPE_SLUG));
 
 describe("a booking with a deposit", () => {
   it("by transfer with JavaScript off: waiting on its order's page, confirmed once the owner marks it paid", async () => {
-    const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
     const email = "hugo.virement@example.test";
-    const posted = await postForm(href, {
-      name: "Hugo Lefèvre",
-      email,
-      phone: "",
-      consent: "on",
-      site_web: "",
-      paymentMethod: "transfer",
-    });
-    expect(posted.status).toBe(303);
-    const orderPage = await fetchPage(posted.headers.get("location") ?? "");
+    // Waiting for its transfer (the helper checks the booking's state) on its order's page.
+    const { orderId, orderPage } = await waitingForTransfer(email, "Hugo Lefèvre");
     expect(orderPage.status).toBe(200);
     expect(orderPage.html).toContain("Virement");
     expect(orderPage.html).toContain("Votre réservation est confirmée dès sa réception.");
     expect(orderPage.html).not.toContain("Le bon est émis");
-    const [order] = (
-      await serverDatabase().execute<{ id: string; state: string }>(sql`
-        select o.id, b.state from orders o join bookings b on b.deposit_order_id = o.id
-        where b.client_email = ${email}`)
-    ).rows;
-    expect(order?.state).toBe("awaiting_payment");
 
     const paid = await postForm(
-      `/admin/ventes/${order?.id}`,
+      `/admin/ventes/${orderId}`,
       { intent: "mark-paid", means: "transfer" },
       { cookie: admin.cookie() },
     );
@@ -94,10 +79,10 @@ describe("a booking with a deposit", () => {
 });
 
 /** A booking waiting for its transfer, made through the page, with its order's id and its own page. */
-async function waitingForTransfer(email: string) {
+async function waitingForTransfer(email: string, name = "Inès Moreau") {
   const { href } = await firstFreeTime(`/reserver/brive/${TYPE_SLUG}`);
   const posted = await postForm(href, {
-    name: "Inès Moreau",
+    name,
     email,
     phone: "",
     consent: "on",
@@ -116,7 +101,12 @@ async function waitingForTransfer(email: string) {
     .find((link) => textOf(link) === "Voir ma réservation")
     ?.getAttribute("href");
   expect(bookingPage).toMatch(/^\/reservation\/[A-Za-z0-9_-]+$/);
-  return { bookingId: row?.bookingId ?? "", orderId: row?.orderId ?? "", page: bookingPage ?? "" };
+  return {
+    bookingId: row?.bookingId ?? "",
+    orderId: row?.orderId ?? "",
+    page: bookingPage ?? "",
+    orderPage,
+  };
 }
 
 async function stateAndOrder(bookingId: string) {

@@ -108,6 +108,15 @@ const book = (slot: string, email: string, paymentMethod = "card", sessionTypeId
     paymentMethod,
   });
 
+/** The deposit type's name, as its orders' and invoices' lines print it. */
+async function typeName() {
+  const [type] = await db()
+    .select({ name: sessionTypes.name })
+    .from(sessionTypes)
+    .where(eq(sessionTypes.id, depositType));
+  return type?.name ?? "";
+}
+
 async function stateOf(bookingId: string) {
   const [row] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
   return row;
@@ -543,14 +552,6 @@ async function queuedDepositRequests(bookingId: string): Promise<string[]> {
 }
 
 describe("the balance paid at the studio", () => {
-  async function typeName() {
-    const [type] = await db()
-      .select({ name: sessionTypes.name })
-      .from(sessionTypes)
-      .where(eq(sessionTypes.id, depositType));
-    return type?.name ?? "";
-  }
-
   it("is recorded once from the booking, paid « au studio », with its final invoice", async () => {
     const made = await book(nextSlot(), "lea-solde@example.test", "card");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
@@ -672,13 +673,6 @@ describe("the balance paid at the studio", () => {
 
 describe("a booking with a deposit moved by the owner", () => {
   const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
-  async function typeName() {
-    const [type] = await db()
-      .select({ name: sessionTypes.name })
-      .from(sessionTypes)
-      .where(eq(sessionTypes.id, depositType));
-    return type?.name ?? "";
-  }
   const invoicesOf = (orderId: string) =>
     db().select().from(invoices).where(eq(invoices.orderId, orderId));
 
