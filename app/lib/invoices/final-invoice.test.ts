@@ -74,11 +74,20 @@ describe("a final invoice after a deposit invoice", () => {
       deposit: mixed,
       taxed: true,
     });
-    expect(taxed.lines.slice(1).map((line) => [line.vatRate, line.unitPriceCents])).toEqual([
+    // The whole price at the balance's rate but for the part invoiced at 5,5 %, stated at that rate.
+    expect(taxed.lines.map((line) => [line.vatRate, line.unitPriceCents])).toEqual([
+      [2000, 11_000],
+      [550, 1_001],
       [550, -1_001],
       [2000, -2_000],
     ]);
-    expect(invoiceTotals(taxed.lines).ttcCents).toBe(9_000);
+    expect(taxed.lines[1]?.label).toBe(`${SESSION} : part versée en arrhes`);
+    // The TVA of the balance alone: the 5,5 % part and its deduction cancel out.
+    expect(invoiceTotals(taxed.lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
 
     const franchise = finalInvoiceLines({
       balance: { ...balance, vatRate: null },
@@ -92,6 +101,37 @@ describe("a final invoice after a deposit invoice", () => {
       [null, -2_000],
     ]);
     expect(invoiceTotals(franchise.lines)).toMatchObject({ vatCents: 0, ttcCents: 9_000 });
+  });
+
+  it("bears the balance's TVA alone when the deposit was invoiced under the franchise", () => {
+    // The seller left the franchise between the deposit's invoice and the session.
+    const { lines } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: { ...deposit, nature: "acompte", byRate: [{ vatRate: null, ttcCents: 3_000 }] },
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 9_000, vatRate: 2000 },
+      {
+        label: `${SESSION} : part versée en acompte`,
+        quantity: 1,
+        unitPriceCents: 3_000,
+        vatRate: null,
+      },
+      {
+        label: "Acompte déjà facturé : facture F-2026-000012 du 3 décembre 2026",
+        quantity: 1,
+        unitPriceCents: -3_000,
+        vatRate: null,
+      },
+    ]);
+    // Before: the whole 120 € at 20 % less 30 € without TVA, 20 € of TVA on 90 € received.
+    expect(invoiceTotals(lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
   });
 
   it("is the balance's line alone without a deposit invoice, or once it was credited in full", () => {

@@ -29,10 +29,14 @@ export function depositDeductionLabel(
 
 /**
  * The final invoice's lines and the sentence its payment terms start with. With a deposit invoice not
- * wholly credited: the session at its whole price (the balance plus the deposit still invoiced) at the
- * balance's rate, then the deposit deducted at its own invoice's rates (its TVA was due when it was paid;
- * none under the franchise: `taxed` false), so that the total stays the balance paid. Without one, or once
- * it was given back in full, the balance's line alone and no sentence.
+ * wholly credited: the session at its whole price (the balance plus the deposit still invoiced), then the
+ * deposit deducted at its own invoice's rates (its TVA was due when it was paid; none under the franchise:
+ * `taxed` false), so that the total stays the balance paid. The whole price is stated at the balance's
+ * rate for the part of the deposit invoiced at that rate, and at the deposit's rate for a part invoiced at
+ * another (the seller left or entered the franchise between the two, or the deposit held a line of its own
+ * rate): each such part and its deduction cancel out at their rate, so the final invoice bears the TVA of
+ * the balance alone. Without a deposit invoice, or once it was given back in full, the balance's line
+ * alone and no sentence.
  */
 export function finalInvoiceLines(input: {
   /** The balance's line as invoiced (its rate already dropped under the franchise). */
@@ -49,23 +53,33 @@ export function finalInvoiceLines(input: {
   const invoicedCents = standing.reduce((sum, share) => sum + share.ttcCents, 0);
   if (!deposit || invoicedCents <= 0) return { lines: [balance], note: null };
   const label = depositDeductionLabel(deposit);
+  const rateOf = (vatRate: number | null) => (input.taxed ? vatRate : null);
   // What stands at each rate, exactly: no sharing, so no rounding between the two documents.
   const deductions = deductionLines(
-    standing.map(({ vatRate, ttcCents }) => ({
-      vatRate: input.taxed ? vatRate : null,
-      cents: ttcCents,
-    })),
+    standing.map(({ vatRate, ttcCents }) => ({ vatRate: rateOf(vatRate), cents: ttcCents })),
     label,
   );
   const deducted = deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit";
+  const sameRateCents = standing
+    .filter((share) => rateOf(share.vatRate) === balance.vatRate)
+    .reduce((sum, share) => sum + share.ttcCents, 0);
+  const paidAs = deposit.nature === "arrhes" ? "versée en arrhes" : "versée en acompte";
   return {
     lines: [
       {
         label: input.sessionLabel,
         quantity: 1,
-        unitPriceCents: balanceCents + invoicedCents,
+        unitPriceCents: balanceCents + sameRateCents,
         vatRate: balance.vatRate,
       },
+      ...standing
+        .filter((share) => rateOf(share.vatRate) !== balance.vatRate)
+        .map(({ vatRate, ttcCents }) => ({
+          label: `${input.sessionLabel} : part ${paidAs}`,
+          quantity: 1,
+          unitPriceCents: ttcCents,
+          vatRate: rateOf(vatRate),
+        })),
       ...deductions,
     ],
     note: `Net à payer : ${invoiceAmount(balanceCents)} (${deducted}).`,
