@@ -42,7 +42,7 @@ describe("a booking with a deposit", () => {
     expect(pdf).toContain("Hugo Lefèvre");
   });
 
-  it("lists its invoices on the owner's booking page, and its balance once recorded in place of the form", async () => {
+  it("lists its invoices on the owner's booking page, and its balance once recorded in place of the form, then what of it was refunded", async () => {
     const { bookingId, orderId } = await waitingForTransfer("ines.solde@example.test");
     const page = `/admin/reservations/${bookingId}`;
     await postForm(
@@ -75,6 +75,38 @@ describe("a booking with a deposit", () => {
     const balanceSection = document.querySelector('section[aria-labelledby="solde"]');
     expect(textOf(balanceSection)).toMatch(/Solde enregistré : 90\s€ réglés le .+, espèces\./);
     expect(balanceSection?.querySelector('button[value="balance"]')).toBeNull();
+
+    // 20 € of it given back in cash: the sentence says so once the owner has given them.
+    const balanceOrderId = /\/admin\/ventes\/([0-9a-f-]{36})/.exec(
+      balanceSection?.innerHTML ?? "",
+    )?.[1];
+    const sale = `/admin/ventes/${balanceOrderId ?? ""}`;
+    const refund = { intent: "refund", amount: "20", reason: "Geste commercial" };
+    expect((await postForm(sale, refund, { cookie: admin.cookie() })).status).toBe(302);
+    const [toGiveBack] = (
+      await serverDatabase().execute<{ id: string }>(
+        sql`select id from refunds where order_id = ${balanceOrderId ?? null}`,
+      )
+    ).rows;
+    const given = { intent: "refunded-offline", id: toGiveBack?.id ?? "" };
+    expect((await postForm(sale, given, { cookie: admin.cookie() })).status).toBe(302);
+    const after = await fetchPage(page, { cookie: admin.cookie() });
+    expect(textOf(after.document.querySelector('section[aria-labelledby="solde"]'))).toMatch(
+      /Solde enregistré : 90\s€ réglés le .+, espèces, dont 20\s€ remboursés depuis\./,
+    );
+
+    // Cancelled, the booking's page still shows the balance and its order: the rest may be the owner's to
+    // give back.
+    const asked = await fetchPage(`${page}?annuler`, { cookie: admin.cookie() });
+    expect(textOf(asked.document.querySelector('form[aria-labelledby="confirmer"]'))).toMatch(
+      /Solde enregistré : 90\s€ .+ L'annulation ne le rembourse pas : rendez ce qui est dû depuis la commande du solde\./,
+    );
+    const cancel = { intent: "cancel", message: "" };
+    expect((await postForm(page, cancel, { cookie: admin.cookie() })).status).toBe(302);
+    const cancelled = await fetchPage(page, { cookie: admin.cookie() });
+    const stillThere = cancelled.document.querySelector('section[aria-labelledby="solde"]');
+    expect(textOf(stillThere)).toContain("Solde enregistré : 90");
+    expect(stillThere?.querySelector(`a[href="${sale}"]`)).not.toBeNull();
   });
 });
 

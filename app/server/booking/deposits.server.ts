@@ -614,9 +614,10 @@ export async function depositForClient(
 }
 
 /**
- * The balance recorded for a booking, once paid (then maybe refunded: one balance a booking, corrected
- * from its order): its order, amount and means, and the sentence the
- * booking's page shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio. »).
+ * The balance recorded for a booking, once paid (then maybe refunded, in part or whole: one balance a
+ * booking, corrected from its order): its order, amount and means, and the sentence the booking's page
+ * shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 €
+ * remboursés depuis. »). What was refunded is the money journal's: what left, not what was asked.
  */
 export async function recordedBalance(bookingId: string): Promise<{
   orderId: string;
@@ -624,29 +625,45 @@ export async function recordedBalance(bookingId: string): Promise<{
   means: OfflineMeans | null;
   sentence: string;
 } | null> {
-  const [row] = await db()
-    .select({ order: orders, method: moneyJournal.method, at: moneyJournal.at })
+  const [order] = await db()
+    .select()
     .from(orders)
-    .leftJoin(
-      moneyJournal,
-      and(eq(moneyJournal.orderId, orders.id), eq(moneyJournal.kind, "payment")),
-    )
     .where(
       and(
         eq(orders.idempotencyKey, balanceOrderKey(bookingId)),
         inArray(orders.status, ["paid", "refunded"]),
       ),
+    );
+  if (!order) return null;
+  const entries = await db()
+    .select({
+      kind: moneyJournal.kind,
+      method: moneyJournal.method,
+      at: moneyJournal.at,
+      cents: moneyJournal.amountCents,
+    })
+    .from(moneyJournal)
+    .where(
+      and(eq(moneyJournal.orderId, order.id), inArray(moneyJournal.kind, ["payment", "refund"])),
     )
-    .orderBy(asc(moneyJournal.seq))
-    .limit(1);
-  if (!row) return null;
-  const means = OFFLINE_MEANS.find((candidate) => candidate === row.method) ?? null;
+    .orderBy(asc(moneyJournal.seq));
+  const payment = entries.find((entry) => entry.kind === "payment");
+  const refundedCents = -entries
+    .filter((entry) => entry.kind === "refund")
+    .reduce((sum, entry) => sum + entry.cents, 0);
+  const means = OFFLINE_MEANS.find((candidate) => candidate === payment?.method) ?? null;
   const how = means ? `, ${OFFLINE_MEANS_LABELS[means].toLowerCase()}` : "";
+  const refunded =
+    order.status === "refunded" || refundedCents >= order.amountCents
+      ? ", remboursés depuis"
+      : refundedCents > 0
+        ? `, dont ${formatCents(refundedCents)} remboursés depuis`
+        : "";
   return {
-    orderId: row.order.id,
-    amountCents: row.order.amountCents,
+    orderId: order.id,
+    amountCents: order.amountCents,
     means,
-    sentence: `${formatCents(row.order.amountCents)} réglés le ${formatDateFr(row.at ?? row.order.paidAt ?? new Date())}${how}${row.order.status === "refunded" ? ", remboursés depuis" : ""}.`,
+    sentence: `${formatCents(order.amountCents)} réglés le ${formatDateFr(payment?.at ?? order.paidAt ?? new Date())}${how}${refunded}.`,
   };
 }
 

@@ -175,7 +175,8 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
         </div>
       </section>
 
-      {booking.state === "confirmed" || booking.state === "done" ? (
+      {/* A balance recorded stays shown once the booking is cancelled: it may be the owner's to give back. */}
+      {booking.state === "confirmed" || booking.state === "done" || loaderData.balance ? (
         <section aria-labelledby="solde" className={section}>
           <h2 id="solde" className="font-sans text-lg font-semibold">
             Solde payé au studio
@@ -337,6 +338,19 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </p>
               {openStep === "cancel" && loaderData.deposit?.onCancel ? (
                 <p className="text-sm">{loaderData.deposit.onCancel}</p>
+              ) : null}
+              {openStep === "cancel" && loaderData.balance ? (
+                <p className="text-sm">
+                  Solde enregistré : {loaderData.balance.sentence} L'annulation ne le rembourse pas
+                  : rendez ce qui est dû depuis{" "}
+                  <a
+                    href={`/admin/ventes/${loaderData.balance.orderId}`}
+                    className="underline underline-offset-4"
+                  >
+                    la commande du solde
+                  </a>
+                  .
+                </p>
               ) : null}
               <Field name="message" label="Message pour le client (facultatif)">
                 {(props) => (
