@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
   journalRowsOf,
+  mailJobsOf,
   newVoucherOrder,
   orderRow,
   ordersWithKey,
@@ -174,6 +175,34 @@ describe("« Marquer payé »", () => {
       ["studio", "succeeded", "cheque"],
     ]);
     expect((await journalRowsOf(order.orderId))[0]).toMatchObject({ method: "cheque" });
+  });
+
+  it("closes the card checkout still open once paid at the studio: it can no longer be paid", async () => {
+    const order = await placeOrder("card", 6_000);
+    const [checkout] = await attemptsOf(order.orderId);
+    const closes = card.calls.expire;
+    expect((await markPaidOffline(order.orderId, "cash")).outcome).toBe("applied");
+    expect(card.calls.expire).toBe(closes + 1);
+    const attempts = await attemptsOf(order.orderId);
+    expect(attempts.map((attempt) => [attempt.provider, attempt.status])).toEqual([
+      ["stripe", "expired"],
+      ["studio", "succeeded"],
+    ]);
+    expect(await card.provider.retrieve(checkout?.providerReference ?? "")).toMatchObject({
+      status: "expired",
+    });
+    expect(await journalRowsOf(order.orderId)).toHaveLength(1);
+
+    // Paid on its page before the studio's entry, its webhook not yet there: the close finds the payment,
+    // recorded as the duplicate it is, and the owner is told to give it back.
+    const paidTwice = await placeOrder("card", 6_000);
+    const [page] = await attemptsOf(paidTwice.orderId);
+    card.pay(page?.providerReference ?? "", 6_000);
+    expect((await markPaidOffline(paidTwice.orderId, "cash")).outcome).toBe("applied");
+    expect((await journalRowsOf(paidTwice.orderId)).map((row) => row.amountCents)).toEqual([
+      6_000, 6_000,
+    ]);
+    expect(await mailJobsOf(paidTwice.orderId)).toContain("payment-owner:duplicate");
   });
 });
 

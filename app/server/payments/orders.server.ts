@@ -362,18 +362,8 @@ export async function cancelUnpaidOrder(orderId: string): Promise<boolean> {
   });
   if (!cancelled) return false;
   // Its checkouts closed at their provider now rather than when their time ends; one paid meanwhile is
-  // applied as the late payment it is. One that cannot be closed now is closed by the expiry job.
-  const open = await db()
-    .select()
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
-  for (const attempt of open) {
-    try {
-      await closeAttempt(attempt);
-    } catch (error) {
-      log.warn("payment_close_failed", { attemptId: attempt.id, error });
-    }
-  }
+  // applied as the late payment it is.
+  await closeOpenAttempts(orderId);
   return true;
 }
 
@@ -446,7 +436,7 @@ export async function markPaidOffline(
     });
     return id;
   });
-  return applyPaymentStatus({
+  const outcome = await applyPaymentStatus({
     attemptId,
     status: "succeeded",
     amountCents: null,
@@ -455,6 +445,28 @@ export async function markPaidOffline(
     source: "owner",
     means,
   });
+  if (outcome.outcome === "applied") await closeOpenAttempts(orderId);
+  return outcome;
+}
+
+/**
+ * Closes the order's checkouts still open at their provider (source `expiry`). An order paid another way
+ * (« Marquer payé ») would otherwise leave its card page payable until its time ends: a second payment, the
+ * owner's to give back. One paid before the close is applied as what it is (a duplicate, told to the
+ * owner); one that cannot be closed now is closed by the expiry job.
+ */
+async function closeOpenAttempts(orderId: string): Promise<void> {
+  const open = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
+  for (const attempt of open) {
+    try {
+      await closeAttempt(attempt);
+    } catch (error) {
+      log.warn("payment_close_failed", { attemptId: attempt.id, error });
+    }
+  }
 }
 
 export type RefundRecord = typeof refunds.$inferSelect;
