@@ -1,9 +1,15 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders, refunds, siteDocuments } from "../../app/server/db/schema";
+import {
+  contentRevisions,
+  invoices,
+  orders,
+  refunds,
+  siteDocuments,
+} from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
-import { flashedToast } from "../support/admin-forms";
-import { plainSpaces, useDocumentsRestored } from "../support/admin-content";
+import { flashedToast, pressButton } from "../support/admin-forms";
+import { intentButton, plainSpaces, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
@@ -323,5 +329,54 @@ describe("/admin/comptabilite: the accountant's e-mail (decision 0189)", () => {
     expect(flashedToast(again.headers)).toMatchObject({
       title: "Fichiers déjà envoyés il y a moins d'une heure",
     });
+  });
+});
+
+describe("invoices held back by incomplete legal details", () => {
+  const invoicesOf = (orderId: string) =>
+    serverDatabase().select().from(invoices).where(eq(invoices.orderId, orderId));
+
+  it("are issued as soon as a complete version is restored from the history, as after a save", async () => {
+    const legalForm = async () => {
+      const page = await adminPage("/admin/site");
+      const form = [...page.document.querySelectorAll("form")].find((candidate) =>
+        candidate.querySelector('input[name="document"][value="legal"]'),
+      );
+      if (!form) throw new Error("no legal form");
+      return form;
+    };
+    const save = async () =>
+      pressButton("/admin/site", intentButton(await legalForm(), "save"), {
+        cookie: admin.cookie(),
+      });
+    // Saved complete (a version of the history), then incomplete (its SIRET gone, as the site's details were
+    // before the owner filled them in): no invoice is issued.
+    expect((await save()).status).toBe(302);
+    await serverDatabase()
+      .update(siteDocuments)
+      .set({ data: { ...completeLegal, siret: "" } })
+      .where(eq(siteDocuments.key, "legal"));
+    const { orderId } = await orderAtStudio("Rose Attente");
+    await adminPost(`/admin/ventes/${orderId}`, { intent: "mark-paid", means: "cash" });
+    expect(await invoicesOf(orderId)).toEqual([]);
+
+    const [complete] = await serverDatabase()
+      .select({ id: contentRevisions.id })
+      .from(contentRevisions)
+      .where(
+        and(
+          eq(contentRevisions.subject, "document:legal"),
+          sql`${contentRevisions.data} ->> 'siret' = ${completeLegal.siret}`,
+        ),
+      )
+      .orderBy(desc(contentRevisions.createdAt))
+      .limit(1);
+    const restored = await adminPost("/admin/site", {
+      intent: "restore",
+      revision: complete?.id ?? "",
+    });
+    expect(flashedToast(restored.headers)).toMatchObject({ title: "Version restaurée" });
+    // At once, not at the reconciliation job's next round.
+    expect(await invoicesOf(orderId)).toHaveLength(1);
   });
 });

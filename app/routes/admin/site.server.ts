@@ -36,7 +36,15 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   // Each history's « Restaurer » names a revision only: it belongs to one of the two documents.
   if (formData.get("intent") === "restore") {
-    return restoreAction(["identity", "legal"], formData.get("revision"), admin, PAGE);
+    const answer = await restoreAction(
+      ["identity", "legal"],
+      formData.get("revision"),
+      admin,
+      PAGE,
+    );
+    // A restored version may complete the legal details as a save does.
+    await issueHeldBackInvoices();
+    return answer;
   }
   switch (formData.get("document")) {
     case "identity":
@@ -80,14 +88,21 @@ export async function action({ request }: Route.ActionArgs) {
         page: PAGE,
         savedTitle: "Mentions légales enregistrées",
       });
-      // The identity now complete, the invoices it held back are issued (decision 0181); the
-      // reconciliation job does it again every 15 minutes should this fail.
-      await issueMissingInvoices().catch((error: unknown) =>
-        log.error("missing_invoices_failed", { error }),
-      );
+      await issueHeldBackInvoices();
       return answer;
     }
     default:
       return data({ error: "Formulaire inconnu" }, { status: 400 });
   }
+}
+
+/**
+ * The legal details now complete, the invoices they held back are issued at once (decision 0181), in the
+ * order of their payments, before a new payment takes the next number; the reconciliation job does it
+ * again every 15 minutes should this fail. Nothing to do while they are incomplete.
+ */
+async function issueHeldBackInvoices(): Promise<void> {
+  await issueMissingInvoices().catch((error: unknown) =>
+    log.error("missing_invoices_failed", { error }),
+  );
 }
