@@ -20,10 +20,11 @@ export const BOOKING_STEP_PARAMS = {
   move: "deplacer",
   cancel: "annuler",
   decline: "refuser",
+  client: "coordonnees",
 } as const;
 
 /** A refused form of a booking's page, and the step it reopens. */
 export type BookingStepAnswer = FormAnswer<{
   message: string;
-  step: "move" | "cancel" | "decline" | "note" | "other";
+  step: "move" | "cancel" | "decline" | "note" | "client" | "other";
 }>;

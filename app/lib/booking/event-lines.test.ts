@@ -37,4 +37,19 @@ describe("eventSentence", () => {
       "Réservée par vous (prise par téléphone, sans e-mail : rien n'est envoyé au client)",
     );
   });
+
+  it("says what a correction of the client's details changed, and where its recap went", () => {
+    const corrected = {
+      ...accepted,
+      kind: "client_changed" as const,
+      detail: {
+        before: { name: "Léa Matin", email: "", phone: "06 12 34 56 78" },
+        after: { name: "Léa Martin", email: "lea@exemple.test", phone: "06 12 34 56 78" },
+        recapTo: "lea@exemple.test",
+      },
+    };
+    expect(eventSentence(corrected, "user-1")).toBe(
+      "Coordonnées du client corrigées par vous : nom « Léa Matin » → « Léa Martin » ; e-mail aucun → « lea@exemple.test » ; récapitulatif de la réservation envoyé à lea@exemple.test",
+    );
+  });
 });

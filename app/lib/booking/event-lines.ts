@@ -28,6 +28,7 @@ const VERBS: Record<BookingEventKind, string> = {
   moved: "Déplacée",
   no_show: "Absence notée",
   done: "Séance effectuée",
+  client_changed: "Coordonnées du client corrigées",
 };
 
 /**
@@ -53,6 +54,31 @@ function clientMailNote(event: BookingEventView): string {
   return "";
 }
 
+/** The client's details a correction changed, as the owner reads them, from its detail's `before`/`after`. */
+const CLIENT_FIELDS = { name: "nom", email: "e-mail", phone: "téléphone" } as const;
+
+function clientChanges(event: BookingEventView): string {
+  const { before, after, recapTo } = event.detail;
+  if (
+    typeof before !== "object" ||
+    before === null ||
+    typeof after !== "object" ||
+    after === null
+  ) {
+    return "";
+  }
+  const shown = (value: unknown) =>
+    typeof value === "string" && value !== "" ? `« ${value} »` : "aucun";
+  const changes = Object.entries(CLIENT_FIELDS).flatMap(([field, word]) => {
+    const was = (before as Record<string, unknown>)[field];
+    const now = (after as Record<string, unknown>)[field];
+    return was === now ? [] : [`${word} ${shown(was)} → ${shown(now)}`];
+  });
+  const recap =
+    typeof recapTo === "string" ? ` ; récapitulatif de la réservation envoyé à ${recapTo}` : "";
+  return changes.length > 0 ? ` : ${changes.join(" ; ")}${recap}` : recap;
+}
+
 /**
  * « Déplacée du jeudi 3 décembre 2026 à 10 h 30 au vendredi 4 décembre 2026 à 14 h par vous », as
  * `viewerId` (the administrator reading) reads it.
@@ -68,7 +94,8 @@ export function eventSentence(event: BookingEventView, viewerId?: string): strin
     event.kind === "booked" && event.actor === "owner"
       ? ` (prise par téléphone${clientMailNote(event)})`
       : "";
-  return `${VERBS[event.kind]}${move}${who(event, viewerId)}${byPhone}`;
+  const changes = event.kind === "client_changed" ? clientChanges(event) : "";
+  return `${VERBS[event.kind]}${move}${who(event, viewerId)}${byPhone}${changes}`;
 }
 
 /** The message the owner or the client wrote with a refusal or a cancellation, if any. */

@@ -72,6 +72,8 @@ export const BOOKING_EVENT_KINDS = [
   "moved",
   "no_show",
   "done",
+  // The owner corrected the client's name, e-mail or phone (its detail keeps before and after).
+  "client_changed",
 ] as const;
 export type BookingEventKind = (typeof BOOKING_EVENT_KINDS)[number];
 

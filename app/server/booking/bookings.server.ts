@@ -53,9 +53,10 @@ import {
   lockDepositOrderOf,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
+  unpaidOrdersFollowClient,
   type DepositOnCancellation,
 } from "./deposits.server";
-import { queueBookingMails } from "./emails.server";
+import { queueBookingMails, queueClientMail } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
   deleteBookingOccupancies,
@@ -388,6 +389,32 @@ export type CreatedBooking = {
 };
 
 /**
+ * A booking's client as the booking forms check her (the visitor's, the owner's by phone, the owner's
+ * correction of a booking): the visitor's schema, or the owner's, where the e-mail may be left empty
+ * (decision 0138); then her name, the buyer of her booking's invoices (deposit, balance), refused when the
+ * invoices' fonts cannot print it: an invoice can never be drawn nor changed once issued. Field errors by
+ * field name, and the parsed client when its schema accepted it.
+ */
+async function checkClient(
+  input: BookingClient,
+  byOwner: boolean,
+): Promise<{ client: ParsedClient | null; fieldErrors: Record<string, string> }> {
+  const fieldErrors: Record<string, string> = {};
+  const parsed = (byOwner ? ownerBookingClientSchema : bookingClientSchema).safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+  }
+  // Said with the other fields' errors: a form corrected once, not once per message.
+  const name = bookingClientSchema.shape.name.safeParse(input.name);
+  if (name.success) {
+    Object.assign(fieldErrors, await unprintableFields({ name: name.data }, "la facture"));
+  }
+  return { client: parsed.success ? parsed.data : null, fieldErrors };
+}
+/** A client as her schema answers it: trimmed, each on one line, the phone "" when not given. */
+type ParsedClient = { name: string; email: string; phone: string };
+
+/**
  * Books a slot: checks the studio, the type (private link), the client's details and answers, the start
  * against the type's rules (past, notice, horizon, step, hours, closures, clock-change gap), then writes
  * the booking, its occupancies and its first history line in one transaction with the first photographer
@@ -404,16 +431,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   });
   const { sessionType } = context;
 
-  const fieldErrors: Record<string, string> = {};
-  // The owner may take a booking by phone without an e-mail address (decision 0138).
-  const client = (byOwner ? ownerBookingClientSchema : bookingClientSchema).safeParse(input.client);
-  if (!client.success) {
-    for (const issue of client.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-  } else {
-    // The client's name is the buyer of her booking's invoices (deposit, balance), the owner's bookings
-    // too: one its fonts cannot print would leave an invoice that can never be drawn nor changed.
-    Object.assign(fieldErrors, await unprintableFields({ name: client.data.name }, "la facture"));
-  }
+  const { client, fieldErrors } = await checkClient(input.client, byOwner);
   const questions = bookingQuestionsSchema.safeParse(sessionType.questions);
   const checked = checkAnswers(questions.success ? questions.data : [], input.answers ?? {});
   for (const [id, message] of Object.entries(checked.errors))
@@ -443,7 +461,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   if (internalNote.length > INTERNAL_NOTE_MAX) {
     fieldErrors.internalNote = NOTE_TOO_LONG;
   }
-  if (!client.success || Object.keys(fieldErrors).length > 0) {
+  if (!client || Object.keys(fieldErrors).length > 0) {
     throw new BookingRefusedError("invalid_details", { fieldErrors });
   }
 
@@ -458,7 +476,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const candidates = input.photographerId ? [input.photographerId] : resolved.photographerIds;
   if (candidates.length === 0) throw new SlotTakenError();
   // No e-mail without an address, nor when the owner books silently (decision 0138).
-  const mailClient = client.data.email !== "" && input.notifyClient !== false;
+  const mailClient = client.email !== "" && input.notifyClient !== false;
 
   const startsAt = new Date(resolved.start);
   const endsAt = new Date(resolved.start + rules.durationMinutes * MINUTE);
@@ -487,7 +505,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
 
   const created = await inTransaction(async (tx) => {
     if (input.maxBookingsToCome !== undefined) {
-      await checkBookingsToCome(tx, client.data.email, input.maxBookingsToCome, now);
+      await checkBookingsToCome(tx, client.email, input.maxBookingsToCome, now);
     }
     await lockOccupants(tx, { studioIds: [context.studio.id], photographerIds: candidates });
     await releaseLapsedRequests(tx, now);
@@ -504,9 +522,9 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         state,
         respondBy,
         source: by.actor,
-        clientName: client.data.name,
-        clientEmail: client.data.email,
-        clientPhone: client.data.phone,
+        clientName: client.name,
+        clientEmail: client.email,
+        clientPhone: client.phone,
         internalNote,
         clientMail: mailClient,
         answers: checked.answers,
@@ -544,9 +562,9 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
       tx,
       id,
       isRequest ? "requested" : "booked",
-      byOwner ? by : { actor: "client", name: client.data.name },
+      byOwner ? by : { actor: "client", name: client.name },
       {
-        ...(mailClient ? {} : { clientMail: client.data.email === "" ? "no_address" : "not_sent" }),
+        ...(mailClient ? {} : { clientMail: client.email === "" ? "no_address" : "not_sent" }),
         ...(voucherCode ? { voucherCode } : {}),
         ...(paymentMethod ? { paymentMethod } : {}),
       },
@@ -921,6 +939,86 @@ export async function setInternalNote(bookingId: string, note: string): Promise<
     .where(eq(bookings.id, bookingId))
     .returning({ id: bookings.id });
   if (updated.length === 0) throw new BookingRefusedError("not_found");
+}
+
+/** What a correction of a booking's client did: whether anything changed, and where its recap goes. */
+export type ClientCorrection = {
+  changed: boolean;
+  /** The address now (empty: none, the site no longer writes to the client). */
+  email: string;
+  emailChanged: boolean;
+  recapTo: string | null;
+};
+
+/**
+ * The owner corrects a booking's client, whatever its state (a typo in her name, an e-mail that never
+ * reached her, a name the invoices cannot print): her name, e-mail and phone checked as the owner's phone
+ * booking checks them (checkClient; the visitors' limit of bookings per address is not the owner's). In one
+ * transaction, in the order a deposit's payment takes them (its order, then the booking): the booking, its
+ * orders not paid yet (unpaidOrdersFollowClient; issued invoices keep their own buyer), and a history line
+ * keeping the details before and after. Nothing changed: nothing written. A new address of a booking still
+ * to come gets the booking's recap with its link when `sendRecap` (once per address: a second submit queues
+ * nothing), and the site writes to the client again; an emptied address stops its e-mails. A booking
+ * erased by the retention, like an unknown one: not_found.
+ */
+export async function correctBookingClient(
+  bookingId: string,
+  input: BookingClient,
+  by: Extract<BookingAuthor, { actor: "owner" }>,
+  options: { sendRecap?: boolean; now?: Date } = {},
+): Promise<ClientCorrection> {
+  const now = options.now ?? new Date();
+  const { client, fieldErrors } = await checkClient(input, true);
+  if (!client || Object.keys(fieldErrors).length > 0) {
+    throw new BookingRefusedError("invalid_details", { fieldErrors });
+  }
+  if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
+  return inTransaction(async (tx) => {
+    await lockDepositOrderOf(tx, bookingId);
+    const { booking } = await lockBooking(tx, bookingId);
+    const before = {
+      name: booking.clientName,
+      email: booking.clientEmail,
+      phone: booking.clientPhone,
+    };
+    const after = { name: client.name, email: client.email, phone: client.phone };
+    if (
+      before.name === after.name &&
+      before.email === after.email &&
+      before.phone === after.phone
+    ) {
+      return { changed: false, email: after.email, emailChanged: false, recapTo: null };
+    }
+    const emailChanged = before.email.toLowerCase() !== after.email.toLowerCase();
+    const recapTo =
+      emailChanged && after.email !== "" && options.sendRecap && isActive(booking.state)
+        ? after.email
+        : null;
+    await tx
+      .update(bookings)
+      .set({
+        clientName: after.name,
+        clientEmail: after.email,
+        clientPhone: after.phone,
+        // The owner chose to write to the new address: its later e-mails (reminders, changes) go too.
+        ...(recapTo ? { clientMail: true } : after.email === "" ? { clientMail: false } : {}),
+        updatedAt: now,
+      })
+      .where(eq(bookings.id, booking.id));
+    await unpaidOrdersFollowClient(tx, booking, after);
+    await addEvent(tx, booking.id, "client_changed", by, {
+      before,
+      after,
+      ...(recapTo ? { recapTo } : {}),
+    });
+    if (recapTo) {
+      await queueClientMail(
+        { bookingId: booking.id, event: "recap", to: recapTo },
+        { tx, once: `booking-recap:${booking.id}:${recapTo.toLowerCase()}` },
+      );
+    }
+    return { changed: true, email: after.email, emailChanged, recapTo };
+  });
 }
 
 /** After the session: the owner marks a confirmed booking done or the client absent (its time stays taken). */

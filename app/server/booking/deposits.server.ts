@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
@@ -49,6 +49,7 @@ import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
 import { manageTokenFor } from "./manage-token.server";
+import { BookingRefusedError } from "./refusals.server";
 import {
   deleteBookingOccupancies,
   exclusionConflict,
@@ -186,6 +187,44 @@ export async function depositFollowsMove(
     .update(orderLines)
     .set({ label: depositLineLabel(booking.depositRules, type?.name ?? "", startsAt) })
     .where(eq(orderLines.orderId, moved.id));
+}
+
+/**
+ * The client of a booking the owner corrected (her name, e-mail or phone): its orders not paid yet, its
+ * deposit's and a balance entry's stopped before its payment, take her new details, since the invoice
+ * issued when each is paid names its buyer and their e-mails go to her address. A paid order keeps its
+ * own: its invoice is issued and immutable. An order needs an address: emptying the e-mail of a booking
+ * waiting for a payment is refused. Called after lockDepositOrderOf and the booking's lock.
+ */
+export async function unpaidOrdersFollowClient(
+  tx: Tx,
+  booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId">,
+  client: { name: string; email: string; phone: string },
+): Promise<void> {
+  const ofBooking = or(
+    booking.depositOrderId ? eq(orders.id, booking.depositOrderId) : undefined,
+    eq(orders.idempotencyKey, balanceOrderKey(booking.id)),
+  );
+  const unpaid = and(ofBooking, eq(orders.status, "awaiting_payment"));
+  if (client.email === "") {
+    const [waiting] = await tx.select({ id: orders.id }).from(orders).where(unpaid);
+    if (!waiting) return;
+    throw new BookingRefusedError("invalid_details", {
+      fieldErrors: {
+        email:
+          "Un paiement de cette réservation est attendu : sa facture et ses e-mails partent à cette adresse. Indiquez-en une.",
+      },
+    });
+  }
+  await tx
+    .update(orders)
+    .set({
+      buyerName: client.name,
+      buyerEmail: client.email,
+      buyerPhone: client.phone,
+      updatedAt: new Date(),
+    })
+    .where(unpaid);
 }
 
 async function lockBookingOfOrder(tx: Tx, orderId: string) {

@@ -47,9 +47,12 @@ export type ReminderKind = "48h" | "2h";
 
 type ClientMailJob = {
   bookingId: string;
-  event: BookingMailEvent | `reminder-${ReminderKind}`;
+  /** `recap`: the booking as it stands, to the address the owner corrected (bookings.server.ts). */
+  event: BookingMailEvent | `reminder-${ReminderKind}` | "recap";
   /** For a reminder: the start it was planned for (a booking moved since gets its own). */
   startsAt?: string;
+  /** For a recap: the address it was queued for (corrected again since, the newer one gets its own). */
+  to?: string;
 };
 type OwnerMailJob = { bookingId: string; event: BookingMailEvent };
 
@@ -297,6 +300,23 @@ function clientWording(
           ...said,
         ],
       };
+    case "recap":
+      return {
+        subject: `Récapitulatif de votre réservation : ${when}`,
+        heading: "Votre réservation",
+        lines: [
+          `Le studio a corrigé vos coordonnées : voici le récapitulatif de votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
+          ...(booking.state === "pending"
+            ? [`Le studio vous répond ${answerBy} ; ce créneau vous est réservé d'ici là.`]
+            : booking.state === "awaiting_payment"
+              ? [
+                  payLink
+                    ? `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`
+                    : "Votre séance est confirmée dès que le paiement demandé est reçu.",
+                ]
+              : []),
+        ],
+      };
     case "reminder-48h":
     case "reminder-2h":
       return {
@@ -379,13 +399,22 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   ) {
     return null;
   }
+  // A recap is of a booking still to come, to the address it was queued for.
+  if (
+    job.event === "recap" &&
+    (!isActive(booking.state) || booking.clientEmail.toLowerCase() !== job.to?.toLowerCase())
+  ) {
+    return null;
+  }
   const message =
     job.event === "declined" || job.event === "cancelled"
       ? await lastMessage(booking.id, job.event)
       : null;
   const alternatives = job.event === "slot_lost" ? await nextTimesFor(booking) : [];
   const payLink =
-    job.event === "accepted" && booking.state === "awaiting_payment" && booking.depositOrderId
+    (job.event === "accepted" || job.event === "recap") &&
+    booking.state === "awaiting_payment" &&
+    booking.depositOrderId
       ? await orderPageUrl(booking.depositOrderId)
       : null;
   const wording = clientWording(loaded, job.event, message, alternatives, payLink);

@@ -14,6 +14,7 @@ import { bookingDetail, ownerFreeSlots, studiosOffering } from "~/server/booking
 import {
   acceptRequest,
   cancelBooking,
+  correctBookingClient,
   declineRequest,
   markBookingOutcome,
   moveBooking,
@@ -130,6 +131,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           slots: slots.map((slot) => ({ key: slot.key, time: slot.time })),
         }
       : null,
+    /** The client's details' form, opened by « Modifier » (its own step: a form of its own). */
+    editingClient: url.searchParams.has(BOOKING_STEP_PARAMS.client),
     step: url.searchParams.has(BOOKING_STEP_PARAMS.cancel)
       ? ("cancel" as const)
       : url.searchParams.has(BOOKING_STEP_PARAMS.decline)
@@ -156,7 +159,9 @@ export async function action({ request, params }: Route.ActionArgs) {
           ? "decline"
           : intent === "note"
             ? "note"
-            : "other";
+            : intent === "client"
+              ? "client"
+              : "other";
   try {
     switch (intent) {
       case "accept":
@@ -213,6 +218,37 @@ export async function action({ request, params }: Route.ActionArgs) {
       case "note":
         await setInternalNote(params.id, values.internalNote ?? "");
         return redirectWithToast(here, { type: "success", title: "Note enregistrée" });
+      case "client": {
+        // The owner's phone booking's rules (name, optional e-mail, phone), not the visitor's limits.
+        const corrected = await correctBookingClient(
+          params.id,
+          { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
+          by,
+          { sendRecap: values.sendRecap === "on" },
+        );
+        if (!corrected.changed) {
+          return redirectWithToast(here, {
+            type: "info",
+            title: "Aucune modification",
+            description: "Les coordonnées du client étaient déjà celles-ci.",
+          });
+        }
+        return redirectWithToast(here, {
+          type: "success",
+          title: "Coordonnées enregistrées",
+          ...(corrected.recapTo
+            ? {
+                description: `Le récapitulatif de la réservation, avec son lien, part à ${corrected.recapTo}.`,
+              }
+            : corrected.emailChanged
+              ? {
+                  description: corrected.email
+                    ? "Le site n'a envoyé aucun e-mail à la nouvelle adresse : prévenez le client vous-même si besoin."
+                    : "Sans adresse e-mail, le site n'écrit plus au client pour cette réservation : donnez-lui vous-même le lien de sa réservation.",
+                }
+              : {}),
+        });
+      }
       case "done":
       case "no_show":
         await markBookingOutcome(params.id, intent, by);

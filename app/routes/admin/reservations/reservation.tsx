@@ -1,4 +1,4 @@
-import { Ban, Check, CheckCheck, MoveRight, UserX } from "lucide-react";
+import { Ban, Check, CheckCheck, MoveRight, Pencil, UserX } from "lucide-react";
 import { instantLabelFr } from "~/lib/booking/words";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/reservation";
@@ -38,6 +38,9 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
   const day = dayOf(booking.startsAt);
   const openStep = refusal?.step === "cancel" || refusal?.step === "decline" ? refusal.step : step;
   const moveValues = refusal?.step === "move" ? refusal.values : undefined;
+  // The client's details: the form opened by « Modifier », or given back with what was typed.
+  const clientRefusal = refusal?.step === "client" ? refusal : undefined;
+  const editingClient = loaderData.editingClient || clientRefusal !== undefined;
   const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
 
   return (
@@ -160,6 +163,18 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             </div>
           ))}
         </dl>
+        {editingClient ? null : (
+          <p>
+            <Link
+              to={`${here}?${BOOKING_STEP_PARAMS.client}=1#coordonnees`}
+              preventScrollReset
+              className="inline-flex min-h-11 items-center text-sm underline underline-offset-4"
+            >
+              <Pencil aria-hidden="true" className="mr-1 size-4" />
+              Modifier les coordonnées du client
+            </Link>
+          </p>
+        )}
         <div className="space-y-1 text-sm">
           <h3 className="font-semibold">Lien de la réservation pour le client</h3>
           <p className="text-muted-foreground">
@@ -174,6 +189,97 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           </p>
         </div>
       </section>
+
+      {editingClient ? (
+        <section aria-labelledby="coordonnees" className={section}>
+          <h2 id="coordonnees" className="font-sans text-lg font-semibold">
+            Coordonnées du client
+          </h2>
+          {clientRefusal ? (
+            <FormAlert message={{ type: "error", title: clientRefusal.message }} />
+          ) : null}
+          <p className="text-sm text-muted-foreground">
+            Pour corriger une faute dans le nom, une adresse e-mail erronée ou le téléphone. Les
+            factures déjà émises gardent le nom qu'elles portent ; un paiement encore attendu prend
+            les nouvelles coordonnées.
+          </p>
+          <Form method="post" className="space-y-3">
+            <Field name="name" label="Nom" error={clientRefusal?.errors?.name}>
+              {(props) => (
+                <Input
+                  {...props}
+                  maxLength={200}
+                  autoComplete="off"
+                  defaultValue={clientRefusal?.values.name ?? booking.clientName}
+                />
+              )}
+            </Field>
+            <Field
+              name="email"
+              label="E-mail"
+              error={clientRefusal?.errors?.email}
+              hint="Facultatif : sans adresse, le site n'écrit pas au client."
+            >
+              {(props) => (
+                <Input
+                  {...props}
+                  type="email"
+                  maxLength={255}
+                  autoComplete="off"
+                  defaultValue={clientRefusal?.values.email ?? booking.clientEmail}
+                />
+              )}
+            </Field>
+            <Field name="phone" label="Téléphone" error={clientRefusal?.errors?.phone}>
+              {(props) => (
+                <Input
+                  {...props}
+                  type="tel"
+                  maxLength={30}
+                  autoComplete="off"
+                  defaultValue={clientRefusal?.values.phone ?? booking.clientPhone}
+                />
+              )}
+            </Field>
+            {active ? (
+              <div className="space-y-1">
+                <label className="flex items-center gap-3 text-sm font-semibold">
+                  <input
+                    type="checkbox"
+                    name="sendRecap"
+                    id="champ-sendRecap"
+                    defaultChecked={clientRefusal ? clientRefusal.values.sendRecap === "on" : true}
+                    aria-describedby="champ-sendRecap-aide"
+                    className="size-5 accent-stone-800"
+                  />
+                  Si l'adresse e-mail change, envoyer à la nouvelle adresse le récapitulatif de la
+                  réservation
+                </label>
+                <p id="champ-sendRecap-aide" className="text-sm text-muted-foreground">
+                  {booking.clientMail
+                    ? "Avec le lien de sa réservation, que le client n'a peut-être jamais reçu. Les e-mails suivants (rappels, changements) partent à la nouvelle adresse."
+                    : "Avec le lien de sa réservation. Le site n'écrit pas au client pour cette réservation : cochée, cette case l'y autorise (récapitulatif, rappels, changements)."}
+                </p>
+              </div>
+            ) : (
+              <p className="text-sm text-muted-foreground">
+                Cette réservation est terminée ou annulée : le site n'envoie aucun e-mail à la
+                nouvelle adresse.
+              </p>
+            )}
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" name="intent" value="client">
+                Enregistrer les coordonnées
+              </Button>
+              <Button asChild variant="outline">
+                <Link to={here} preventScrollReset>
+                  Ne pas modifier
+                </Link>
+              </Button>
+            </div>
+          </Form>
+        </section>
+      ) : null}
 
       {/* A balance recorded stays shown once the booking is cancelled: it may be the owner's to give back. */}
       {booking.state === "confirmed" || booking.state === "done" || loaderData.balance ? (
