@@ -8,6 +8,8 @@ import {
   providerEvents,
   refunds,
   sessionTypes,
+  users,
+  voucherExpiryChanges,
   vouchers,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
@@ -444,6 +446,17 @@ describe("/admin/bons-cadeaux", () => {
     });
     expect(extended.status).toBe(302);
     expect((await voucherRow(voucher.id))?.expiresOn).toBe("2099-12-31");
+    // Recorded with the day it replaced and who extended it, and told in its order's history.
+    const changes = await serverDatabase()
+      .select({ previous: voucherExpiryChanges.previousExpiresOn, by: users.email })
+      .from(voucherExpiryChanges)
+      .leftJoin(users, eq(users.id, voucherExpiryChanges.by))
+      .where(eq(voucherExpiryChanges.voucherId, voucher.id));
+    expect(changes).toEqual([{ previous: "2099-06-30", by: admin.account().email }]);
+    const history = await page(`/admin/ventes/${voucher.orderId}`);
+    expect(
+      textOf(history.document.querySelector('section[aria-labelledby="historique"]')),
+    ).toContain("Validité prolongée jusqu'au 31 décembre 2099");
 
     const asked = await page(`/admin/bons-cadeaux?annuler=${voucher.id}`);
     const dialog = asked.document.querySelector('[role="dialog"], [role="alertdialog"]');

@@ -1,14 +1,16 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isoDayInParis } from "~/lib/dates";
-import { generateVoucherCode } from "~/lib/vouchers/code";
+import { formatVoucherCode, generateVoucherCode } from "~/lib/vouchers/code";
 import { useAppDatabase } from "../../../tests/support/database";
 import { subjectToVat } from "../../../tests/support/seller";
 import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
+import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { vouchers, voucherUses } from "../db/schema";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
+import { extendVoucher } from "../vouchers/lifecycle.server";
 import {
   paymentsReceived,
   receiptsBook,
@@ -21,6 +23,7 @@ import {
 
 useAppDatabase({ jobs: true });
 usePaymentsInMemory();
+afterEach(() => setClockForTests(null));
 
 const today = isoDayInParis(new Date());
 const period = { from: today, to: today };
@@ -50,6 +53,31 @@ const columnCents = (rows: string[][], header: string) => {
       0,
     );
 };
+
+/** An amount voucher of `valueCents`, issued at `issuedAt`, valid until `expiresOn`. */
+async function insert(valueCents: number, issuedAt: Date, expiresOn: string) {
+  const order = await placeOrder("studio", valueCents);
+  const [voucher] = await db()
+    .insert(vouchers)
+    .values({
+      orderId: order.orderId,
+      code: generateVoucherCode(),
+      kind: "amount",
+      label: `${valueCents / 100} €`,
+      valueCents,
+      balanceCents: valueCents,
+      status: "active",
+      recipientName: "Léa",
+      buyerName: "Zoé",
+      sendTo: "buyer",
+      vatMode: "multi",
+      issuedAt,
+      expiresOn,
+    })
+    .returning();
+  if (!voucher) throw new Error("no voucher");
+  return voucher;
+}
 
 describe("the accountant's files", () => {
   it("sum to the money journal and the invoices of the period", async () => {
@@ -127,29 +155,6 @@ describe("the accountant's files", () => {
   });
 
   it("lists the vouchers still to honour at a day, with what was left of each then", async () => {
-    const insert = async (valueCents: number, issuedAt: Date, expiresOn: string) => {
-      const order = await placeOrder("studio", valueCents);
-      const [voucher] = await db()
-        .insert(vouchers)
-        .values({
-          orderId: order.orderId,
-          code: generateVoucherCode(),
-          kind: "amount",
-          label: `${valueCents / 100} €`,
-          valueCents,
-          balanceCents: valueCents,
-          status: "active",
-          recipientName: "Léa",
-          buyerName: "Zoé",
-          sendTo: "buyer",
-          vatMode: "multi",
-          issuedAt,
-          expiresOn,
-        })
-        .returning();
-      if (!voucher) throw new Error("no voucher");
-      return voucher;
-    };
     const partly = await insert(10_000, new Date("2026-03-01T10:00:00Z"), "2027-03-01");
     await db()
       .insert(voucherUses)
@@ -191,5 +196,57 @@ describe("the accountant's files", () => {
     expect(atJuly.totalCents).toBe(5_000);
     // Before any was issued: nothing.
     expect((await vouchersOutstanding("2026-01-15")).rows).toBe(0);
+  });
+
+  it("keeps a past day's vouchers to honour as they were when a voucher is extended later", async () => {
+    // A voucher of 100 € that expired on 31 January, extended on 15 April (back to life), and one of
+    // 60 € extended three times, once on the very day asked, late in its evening.
+    const revived = await insert(10_000, new Date("2025-12-01T10:00:00Z"), "2026-01-31");
+    const thrice = await insert(6_000, new Date("2026-02-01T10:00:00Z"), "2026-04-30");
+    const codes = [revived.code, thrice.code].map((code) => formatVoucherCode(code ?? ""));
+    /** The file at `day`, made now, and its rows of these two vouchers: code, last day, left. */
+    const files = new Map<string, string>();
+    const fileAt = async (day: string) => {
+      const { csv } = await vouchersOutstanding(day);
+      if (!files.has(day)) files.set(day, csv);
+      return parse(csv)
+        .filter((row) => codes.includes(row[0] ?? ""))
+        .map((row) => [codes.indexOf(row[0] ?? ""), row[4], row[6]]);
+    };
+    const extend = async (at: string, voucherId: string, day: string) => {
+      setClockForTests(new Date(at));
+      await extendVoucher(voucherId, day);
+    };
+
+    expect(await fileAt("2026-01-15")).toEqual([[0, "31/01/2026", "100,00"]]);
+    expect(await fileAt("2026-03-31")).toEqual([[1, "30/04/2026", "60,00"]]);
+    await extend("2026-04-15T10:00:00Z", revived.id, "2027-06-30");
+    await extend("2026-04-20T10:00:00Z", thrice.id, "2026-06-30");
+    expect(await fileAt("2026-04-30")).toEqual([
+      [0, "30/06/2027", "100,00"],
+      [1, "30/06/2026", "60,00"],
+    ]);
+    // 30 June, 23:30 in Paris: the end of that day is what counts.
+    await extend("2026-06-30T21:30:00Z", thrice.id, "2026-12-31");
+    expect(await fileAt("2026-06-30")).toEqual([
+      [0, "30/06/2027", "100,00"],
+      [1, "31/12/2026", "60,00"],
+    ]);
+    await extend("2026-12-01T10:00:00Z", thrice.id, "2027-03-31");
+    expect(await fileAt("2026-12-31")).toEqual([
+      [0, "30/06/2027", "100,00"],
+      [1, "31/03/2027", "60,00"],
+    ]);
+
+    // Made again after every extension, each file is the one made at its time, to the byte.
+    for (const [day, csv] of files) {
+      expect.soft((await vouchersOutstanding(day)).csv, day).toBe(csv);
+    }
+    // In the gap: the 100 € voucher was not owed between its old last day and its extension.
+    expect(await fileAt("2026-04-14")).toEqual([[1, "30/04/2026", "60,00"]]);
+    expect(await fileAt("2026-04-15")).toEqual([
+      [0, "30/06/2027", "100,00"],
+      [1, "30/04/2026", "60,00"],
+    ]);
   });
 });

@@ -216,21 +216,33 @@ type VoucherRow = {
 /**
  * The vouchers still to be honoured at the end of `day`: issued by then, neither cancelled nor past their
  * last day then, with what was left of them then (their uses up to that day taken off).
+ *
+ * Their last day then, so that a file of a past day is the same when made again (decision 0182, amended
+ * 2026-11-30): an extension made after `day` (its Paris day later) recorded the last day it replaced, and
+ * the first of them holds the one in force at the end of `day`; without any, the current one (an
+ * extension made on `day` itself counts: its end is what is asked). An expired voucher extended back to
+ * life is thus absent between its old last day and its extension, present after it. A voucher extended
+ * before `voucher_expiry_changes` existed has no row there: its current last day is read, as before.
  */
 export async function vouchersOutstanding(day: string): Promise<AccountingExport> {
   const result = await db().execute<VoucherRow>(sql`
     select v.code, v.kind, v.label, to_char(${parisDay("v.issued_at")}, 'YYYY-MM-DD') as issued,
-      to_char(v.expires_on, 'YYYY-MM-DD') as expires, v.value_cents,
+      to_char(e.expires_on, 'YYYY-MM-DD') as expires, v.value_cents,
       (v.value_cents - coalesce((select sum(u.amount_cents) from voucher_uses u
         where u.voucher_id = v.id and ${parisDay("u.at")} <= ${day}::date
           and (u.cancelled_at is null or ${parisDay("u.cancelled_at")} > ${day}::date)), 0))::int
         as left_cents,
       v.buyer_name as buyer
     from vouchers v
+      cross join lateral (select coalesce(
+        (select c.previous_expires_on from voucher_expiry_changes c
+          where c.voucher_id = v.id and ${parisDay("c.at")} > ${day}::date
+          order by c.at limit 1),
+        v.expires_on) as expires_on) e
     where v.code is not null and v.issued_at is not null
       and ${parisDay("v.issued_at")} <= ${day}::date
       and (v.cancelled_at is null or ${parisDay("v.cancelled_at")} > ${day}::date)
-      and (v.expires_on is null or v.expires_on >= ${day}::date)
+      and (e.expires_on is null or e.expires_on >= ${day}::date)
     order by v.issued_at, v.code`);
   const left = result.rows.filter((row) => row.left_cents > 0);
   const rows: AccountingCell[][] = left.map((row) => [

@@ -1599,6 +1599,33 @@ export const voucherUses = pgTable(
   ],
 );
 
+/**
+ * Each extension of a voucher's last day (decision 0182's amendment of 2026-11-30), written in
+ * `extendVoucher`'s transaction: the last day before and after, when, and by which administrator (null: not
+ * known, or the account deleted since). The accountant's « Bons cadeaux à honorer » at a past day reads the
+ * last day that applied then from it. Never updated; a voucher extended before this table has no row.
+ */
+export const voucherExpiryChanges = pgTable(
+  "voucher_expiry_changes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    voucherId: uuid("voucher_id")
+      .notNull()
+      .references(() => vouchers.id, { onDelete: "restrict" }),
+    previousExpiresOn: date("previous_expires_on", { mode: "string" }).notNull(),
+    newExpiresOn: date("new_expires_on", { mode: "string" }).notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    by: text("by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    check(
+      "voucher_expiry_changes_later_check",
+      sql`${table.newExpiresOn} > ${table.previousExpiresOn}`,
+    ),
+    index("voucher_expiry_changes_voucher_idx").on(table.voucherId, table.at),
+  ],
+);
+
 /*
  * Invoices and credit notes (decision 0177): numbered without a gap per series and year by a counter row
  * updated in the invoice's own transaction (a sequence would leave gaps on rollback), immutable once

@@ -4,7 +4,7 @@ import { isoDayInParis } from "~/lib/dates";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
-import { moneyJournal, orders, providerEvents, vouchers } from "../db/schema";
+import { moneyJournal, orders, providerEvents, voucherExpiryChanges, vouchers } from "../db/schema";
 
 /*
  * What the admin's sales pages read (decision 0130: paged on the server, 50 a page, newest first): the
@@ -81,7 +81,7 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
 
 /**
  * What happened to an order beside its attempts and refunds: the provider's events (about its checkouts,
- * and about the refunds of its payments, decision 0171), journal, e-mails.
+ * and about the refunds of its payments, decision 0171), journal, e-mails, its voucher's extensions.
  */
 export async function orderHistory(
   orderId: string,
@@ -100,7 +100,7 @@ export async function orderHistory(
         ])
       : undefined,
   ].filter((condition) => condition !== undefined);
-  const [events, journal, mails, voucher] = await Promise.all([
+  const [events, journal, mails, voucher, extensions] = await Promise.all([
     aboutOrder.length === 0
       ? Promise.resolve([])
       : db()
@@ -132,8 +132,18 @@ export async function orderHistory(
       .select({ id: vouchers.id, code: vouchers.code, status: vouchers.status })
       .from(vouchers)
       .where(eq(vouchers.orderId, orderId)),
+    db()
+      .select({
+        at: voucherExpiryChanges.at,
+        previousExpiresOn: voucherExpiryChanges.previousExpiresOn,
+        newExpiresOn: voucherExpiryChanges.newExpiresOn,
+      })
+      .from(voucherExpiryChanges)
+      .innerJoin(vouchers, eq(vouchers.id, voucherExpiryChanges.voucherId))
+      .where(eq(vouchers.orderId, orderId))
+      .orderBy(asc(voucherExpiryChanges.at)),
   ]);
-  return { events, journal, mails, voucher: voucher[0] ?? null };
+  return { events, journal, mails, voucher: voucher[0] ?? null, extensions };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { journalRowsOf, memoryCardProvider } from "../../../tests/support/payments";
@@ -11,7 +11,7 @@ import {
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
-import { orders, paymentAttempts } from "../db/schema";
+import { orders, paymentAttempts, users, voucherExpiryChanges } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline, markRefundedOffline } from "../payments/orders.server";
@@ -165,6 +165,38 @@ describe("expiry", () => {
       /après sa fin actuelle/,
     );
     expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({ ok: true });
+  });
+
+  it("records each extension in the transaction that moves the last day, with the day it replaces", async () => {
+    const { voucherId, expiresOn } = await paidAmountVoucher();
+    await db()
+      .insert(users)
+      .values({ id: "owner-extends", name: "Camille", email: "c@example.test" });
+    const at = new Date(`${addCalendarDays(expiresOn, 10)}T09:00:00Z`);
+    setClockForTests(at);
+    const later = addCalendarDays(expiresOn, 90);
+    await extendVoucher(voucherId, later, "owner-extends");
+    const changes = () =>
+      db().select().from(voucherExpiryChanges).where(eq(voucherExpiryChanges.voucherId, voucherId));
+    expect(await changes()).toEqual([
+      expect.objectContaining({
+        previousExpiresOn: expiresOn,
+        newExpiresOn: later,
+        at,
+        by: "owner-extends",
+      }),
+    ]);
+    // Written by the very transaction that moved the voucher's last day.
+    const writers = await db().execute<{ same: boolean }>(sql`
+      select v.xmin::text = c.xmin::text as same from vouchers v
+      join voucher_expiry_changes c on c.voucher_id = v.id where v.id = ${voucherId}`);
+    expect(writers.rows).toEqual([{ same: true }]);
+    // A record that cannot be written (no such administrator) leaves the last day as it was.
+    await expect(
+      extendVoucher(voucherId, addCalendarDays(later, 30), "no-such-owner"),
+    ).rejects.toThrow();
+    expect((await voucherRow(voucherId)).expiresOn).toBe(later);
+    expect(await changes()).toHaveLength(1);
   });
 
   it("refuses to extend a used voucher", async () => {

@@ -8,7 +8,7 @@ import {
 } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { orders, voucherUses, vouchers } from "../db/schema";
+import { orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { appendJournal } from "../payments/journal.server";
@@ -128,27 +128,51 @@ export async function remindExpiringVouchers(at: Date = now()): Promise<number> 
 
 /**
  * The owner extends a voucher to `newExpiry` (a later day, not past): an expired one becomes usable again,
- * and its holder will be reminded again before the new day.
+ * and its holder will be reminded again before the new day. `by`: the administrator's user id (null: not
+ * known). The change is recorded in `voucher_expiry_changes` in the same transaction, with the last day it
+ * replaces: the accountant's file at a past day reads the last day that applied then (decision 0182).
  */
-export async function extendVoucher(voucherId: string, newExpiry: string): Promise<VoucherRecord> {
-  if (!isIsoDay(newExpiry) || newExpiry < isoDayInParis(now())) {
+export async function extendVoucher(
+  voucherId: string,
+  newExpiry: string,
+  by: string | null = null,
+): Promise<VoucherRecord> {
+  const at = now();
+  if (!isIsoDay(newExpiry) || newExpiry < isoDayInParis(at)) {
     throw new VoucherRefusedError(
       "invalid_day",
       "Choisissez une date à venir pour la nouvelle fin de validité.",
       400,
     );
   }
-  const [extended] = await db()
-    .update(vouchers)
-    .set({ expiresOn: newExpiry, status: "active", reminderSentAt: null, updatedAt: now() })
-    .where(
-      and(
-        eq(vouchers.id, voucherId),
-        inArray(vouchers.status, ["active", "expired"]),
-        lt(vouchers.expiresOn, newExpiry),
-      ),
-    )
-    .returning();
+  const extended = await db().transaction(async (tx) => {
+    // Locked first, so that the last day read is the one this update replaces.
+    const [before] = await tx
+      .select({ expiresOn: vouchers.expiresOn })
+      .from(vouchers)
+      .where(eq(vouchers.id, voucherId))
+      .for("update");
+    const [voucher] = await tx
+      .update(vouchers)
+      .set({ expiresOn: newExpiry, status: "active", reminderSentAt: null, updatedAt: at })
+      .where(
+        and(
+          eq(vouchers.id, voucherId),
+          inArray(vouchers.status, ["active", "expired"]),
+          lt(vouchers.expiresOn, newExpiry),
+        ),
+      )
+      .returning();
+    if (!voucher || !before?.expiresOn) return null;
+    await tx.insert(voucherExpiryChanges).values({
+      voucherId,
+      previousExpiresOn: before.expiresOn,
+      newExpiresOn: newExpiry,
+      at,
+      by,
+    });
+    return voucher;
+  });
   if (extended) return extended;
   const [voucher] = await db().select().from(vouchers).where(eq(vouchers.id, voucherId));
   if (!voucher) throw new VoucherRefusedError("not_found", "Ce bon n'existe pas.", 404);

@@ -48,7 +48,7 @@ export type VoucherAnswer = {
 };
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const formData = await request.formData();
   const intent = formData.get("intent");
   const id = formData.get("id");
@@ -84,7 +84,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     if (intent === "extend") {
       const typed = String(formData.get("expiresOn") ?? "");
-      const extended = await extendVoucher(voucher.id, typed).catch((error: unknown) => {
+      const extended = await extendVoucher(voucher.id, typed, admin.id).catch((error: unknown) => {
         if (error instanceof VoucherRefusedError) return error;
         throw error;
       });

@@ -143,6 +143,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       sentAt: iso(mail.sentAt),
     })),
     voucher: history.voucher,
+    extensions: history.extensions.map((extension) => ({
+      ...extension,
+      at: extension.at.toISOString(),
+    })),
     refundableCents: left,
     refundableText: centsForInput(left || 1),
     confirmPayment:

@@ -17,6 +17,7 @@ import {
 } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { formatCents } from "~/lib/prices";
 
 export { action, loader } from "./commande.server";
@@ -28,7 +29,8 @@ type Moment = { at: string; title: string; detail?: string };
 const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, lines, attempts, refunds, events, journal, mails, voucher } = loaderData;
+  const { order, lines, attempts, refunds, events, journal, mails, voucher, extensions } =
+    loaderData;
   const here = `/admin/ventes/${order.id}`;
   const unpaid =
     order.status === "awaiting_payment" ||
@@ -73,6 +75,11 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       at: row.at,
       title: `Journal : ${JOURNAL_KIND_LABELS[row.kind]}`,
       detail: formatCents(row.amountCents),
+    })),
+    ...extensions.map((extension) => ({
+      at: extension.at,
+      title: `Validité prolongée jusqu'au ${formatCalendarDayFr(extension.newExpiresOn)}`,
+      detail: `Auparavant jusqu'au ${formatCalendarDayFr(extension.previousExpiresOn)}`,
     })),
     ...mails.map((mail) => ({
       at: mail.sentAt ?? mail.createdAt,
