@@ -11,7 +11,7 @@ import { db } from "../db/client.server";
 import { bookingEvents, bookings, invoices, orders } from "../db/schema";
 import { markPaidOffline } from "../payments/orders.server";
 import { correctBookingClient, createBooking } from "./bookings.server";
-import { createDepositOrder } from "./deposits.server";
+import { createDepositOrder, recordBalancePaid } from "./deposits.server";
 import { clientBookingEmail } from "./emails.server";
 import { BookingRefusedError } from "./refusals.server";
 import { purgeOldBookings } from "./retention.server";
@@ -237,6 +237,18 @@ describe("the orders of a corrected booking", () => {
     );
     expect((await rowOf(id))?.clientEmail).toBe(email);
     expect((await buyerOf(orderId))?.email).toBe(email);
+  });
+
+  it("lets the balance of a booking taken without an address be recorded once it has one", async () => {
+    const made = await ownerBooking({ ...typo, email: "" }, false);
+    const balance = { bookingId: made.id, amountCents: 9_000, means: "cash" } as const;
+    await expect(recordBalancePaid(balance)).rejects.toThrow(
+      "Ajoutez d'abord l'adresse e-mail du client (« Modifier les coordonnées du client ») : la facture lui est adressée.",
+    );
+    await correctBookingClient(made.id, typo, owner);
+    const { orderId } = await recordBalancePaid(balance);
+    const [invoice] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(invoice?.buyer).toMatchObject({ name: typo.name, email: typo.email });
   });
 });
 

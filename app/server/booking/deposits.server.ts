@@ -749,7 +749,7 @@ export async function recordBalancePaid(input: {
   if (!booking.clientEmail) {
     throw new PaymentRefusedError(
       "invalid_order",
-      "Ajoutez d'abord l'adresse e-mail de la cliente : la facture lui est adressée.",
+      "Ajoutez d'abord l'adresse e-mail du client (« Modifier les coordonnées du client ») : la facture lui est adressée.",
     );
   }
   const session = sessionLabel(row.typeName, booking.startsAt);
