@@ -14,7 +14,8 @@ import { db } from "../db/client.server";
 import { orders, paymentAttempts } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
-import { markPaidOffline, markRefundedOffline } from "../payments/orders.server";
+import { acceptHeldPayment } from "../payments/held-payments.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import {
   expireVouchers,
   extendVoucher,
@@ -77,7 +78,8 @@ describe("withdrawVoucherOrder", () => {
     const { orderId, voucherId, code } = await paidAmountVoucher("card");
     setClockForTests(new Date("2026-12-21T21:00:00Z"));
     const refunded = card.calls.refund.length;
-    const refund = await withdrawVoucherOrder(orderId);
+    const [refund, ...others] = await withdrawVoucherOrder(orderId);
+    expect(others).toEqual([]);
     expect(refund).toMatchObject({ amountCents: 8_000, status: "succeeded" });
     expect(card.calls.refund.length).toBe(refunded + 1);
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
@@ -98,14 +100,100 @@ describe("withdrawVoucherOrder", () => {
 
   it("marks an offline payment for the owner to give back, the voucher cancelled at once", async () => {
     const { orderId, voucherId } = await paidAmountVoucher("transfer");
-    const refund = await withdrawVoucherOrder(orderId);
+    const [refund] = await withdrawVoucherOrder(orderId);
     expect(refund).toMatchObject({ amountCents: 8_000, status: "to_refund_offline" });
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
-    await markRefundedOffline(refund.id);
+    await markRefundedOffline(refund?.id ?? "");
     expect(await orderStatus(orderId)).toBe("refunded");
     // One cancellation row: the refund's completion finds the voucher already cancelled.
     const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);
     expect(kinds.filter((kind) => kind === "voucher_cancellation")).toHaveLength(1);
+  });
+
+  it("after an earlier partial refund, refunds what is still paid and cancels the voucher for its balance", async () => {
+    const { orderId, voucherId, code } = await paidAmountVoucher("transfer");
+    // The owner's goodwill: 10 € given back, marked « Remboursé ».
+    const goodwill = await requestRefund(orderId, 1_000, "Geste commercial");
+    await markRefundedOffline(goodwill.id);
+    expect(await orderStatus(orderId)).toBe("paid");
+
+    const asked = await withdrawVoucherOrder(orderId);
+    expect(asked.map((refund) => [refund.amountCents, refund.status, refund.reason])).toEqual([
+      [7_000, "to_refund_offline", "Rétractation de l'acheteur"],
+    ]);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      reason: "cancelled",
+    });
+    // A second click: nothing more asked, in French.
+    await expect(withdrawVoucherOrder(orderId)).rejects.toThrow(/déjà été remboursé/);
+    await markRefundedOffline(asked[0]?.id ?? "");
+    expect(await orderStatus(orderId)).toBe("refunded");
+
+    // The vouchers' rows sum to nothing owed; the money to nothing kept.
+    const journal = await journalRowsOf(orderId);
+    const sum = (kinds: string[]) =>
+      journal
+        .filter((row) => kinds.includes(row.kind))
+        .reduce((total, row) => total + row.amountCents, 0);
+    expect(sum(["voucher_issue", "voucher_redemption", "voucher_cancellation"])).toBe(0);
+    expect(sum(["payment", "refund"])).toBe(0);
+    expect(journal.filter((row) => row.kind === "refund").map((row) => row.amountCents)).toEqual([
+      -1_000, -7_000,
+    ]);
+  });
+
+  it("refunds what an accepted held payment took, below the voucher's price", async () => {
+    setClockForTests(ORDERED);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "amount", euros: 150 }, { method: "card" }),
+    );
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    const reference = attempt?.providerReference ?? "";
+    card.pay(reference, 14_000);
+    const report = {
+      provider: "stripe" as const,
+      providerReference: reference,
+      status: "succeeded" as const,
+      amountCents: 14_000,
+      currency: "eur",
+      paymentReference: `pi_${reference}`,
+      source: "webhook" as const,
+    };
+    expect((await applyPaymentStatus(report)).outcome).toBe("held");
+    expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 15_000 });
+
+    const asked = await withdrawVoucherOrder(orderId);
+    expect(asked.map((refund) => [refund.amountCents, refund.status])).toEqual([
+      [14_000, "succeeded"],
+    ]);
+    expect(await orderStatus(orderId)).toBe("refunded");
+    const journal = await journalRowsOf(orderId);
+    expect(
+      journal.filter((row) => row.kind !== "payment").map((row) => [row.kind, row.amountCents]),
+    ).toEqual([
+      ["voucher_issue", 15_000],
+      ["voucher_cancellation", -15_000],
+      ["refund", -14_000],
+    ]);
+  });
+
+  it("cancels nothing when nothing is left to refund, and says so in French", async () => {
+    const { orderId, voucherId } = await paidAmountVoucher("transfer");
+    // The owner is giving it all back already (not marked « Remboursé » yet): the order is still paid.
+    await requestRefund(orderId, 8_000, "Annulation");
+    await expect(withdrawVoucherOrder(orderId)).rejects.toMatchObject({
+      code: "nothing_to_refund",
+      status: 409,
+      message: expect.stringMatching(/^Le prix de cette commande vous a déjà été remboursé/),
+    });
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", cancelledAt: null });
+    const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);
+    expect(kinds).not.toContain("voucher_cancellation");
   });
 
   it("refuses in French after the period, and once the voucher has served", async () => {
