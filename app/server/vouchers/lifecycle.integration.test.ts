@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -11,7 +12,7 @@ import {
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
-import { orders, paymentAttempts } from "../db/schema";
+import { orders, paymentAttempts, siteDocuments, vouchers } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { acceptHeldPayment } from "../payments/held-payments.server";
@@ -22,6 +23,7 @@ import {
   remindExpiringVouchers,
   withdrawVoucherOrder,
 } from "./lifecycle.server";
+import { voucherDeliveryEmail } from "./emails.server";
 import { voucherOrderKind } from "./order-kind.server";
 import { useAmountVoucher } from "./redemption.server";
 
@@ -68,6 +70,18 @@ async function paidAmountVoucher(method: "transfer" | "card" = "transfer", euros
   }
   const voucher = await voucherRow(voucherId);
   return { orderId, voucherId, code: voucher.code ?? "", expiresOn: voucher.expiresOn ?? "" };
+}
+
+/** The owner's validity of new vouchers (Réglages › Paiements), in months. */
+async function setValidityMonths(months: number) {
+  const [row] = await db()
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "payments"));
+  await db()
+    .update(siteDocuments)
+    .set({ data: { ...(row?.data as object), voucherValidityMonths: months } })
+    .where(eq(siteDocuments.key, "payments"));
 }
 
 const orderStatus = async (orderId: string) =>
@@ -218,6 +232,8 @@ describe("withdrawVoucherOrder", () => {
 describe("expiry", () => {
   it("marks vouchers past their last day expired, reminds once 30 days before, and the owner's extension revives one", async () => {
     const { voucherId, code, expiresOn } = await paidAmountVoucher();
+    // Delivered to its buyer (what the delivery job's afterDelivery records).
+    await db().update(vouchers).set({ deliveredAt: ORDERED }).where(eq(vouchers.id, voucherId));
 
     setClockForTests(new Date(`${addCalendarDays(expiresOn, -31)}T10:00:00Z`));
     await remindExpiringVouchers();
@@ -253,6 +269,75 @@ describe("expiry", () => {
       /après sa fin actuelle/,
     );
     expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({ ok: true });
+  });
+
+  it("counts a voucher sent on a later day from that day: never expired nor reminded before it is sent", async () => {
+    const recipient = { name: "Élodie Françoise", email: `elodie-${randomUUID()}@example.test` };
+    const gift = (deliveryDay: string) =>
+      voucherOrderOf(
+        { kind: "amount", euros: 80 },
+        { sendTo: "recipient", recipient, deliveryDay },
+      );
+    const reminders = async (voucherId: string) =>
+      (await voucherMailJobs({ voucherId })).filter((job) => job.kind === "voucher-reminder");
+
+    // 12 months, paid on 7 December 2026, sent on 27 November 2027.
+    setClockForTests(ORDERED);
+    const yearly = await placeVoucherOrder(gift("2027-11-27"));
+    await markPaidOffline(yearly.orderId, "transfer");
+    expect((await voucherRow(yearly.voucherId)).expiresOn).toBe("2028-11-27");
+    // 12 November 2027, 15 days before the gift's day: its code reaches no one.
+    setClockForTests(new Date("2027-11-12T08:30:00Z"));
+    await remindExpiringVouchers();
+    expect(await reminders(yearly.voucherId)).toEqual([]);
+
+    // 6 months, sent on 3 October 2027: still valid on 8 June 2027, and delivered on its day.
+    await setValidityMonths(6);
+    try {
+      setClockForTests(ORDERED);
+      const short = await placeVoucherOrder(gift("2027-10-03"));
+      await markPaidOffline(short.orderId, "transfer");
+      expect((await voucherRow(short.voucherId)).expiresOn).toBe("2028-04-03");
+      setClockForTests(new Date("2027-06-08T08:30:00Z"));
+      await expireVouchers();
+      expect((await voucherRow(short.voucherId)).status).toBe("active");
+      setClockForTests(new Date("2027-10-03T07:00:00Z"));
+      expect(await voucherDeliveryEmail({ voucherId: short.voucherId })).toMatchObject({
+        to: recipient.email,
+      });
+    } finally {
+      await setValidityMonths(12);
+    }
+  });
+
+  it("reminds a voucher near its last day only once it is delivered", async () => {
+    // A voucher issued before its validity counted from its delivery day: its last day 7 December 2027,
+    // its gift's day 27 November.
+    const recipient = { name: "Élodie Françoise", email: `elodie-${randomUUID()}@example.test` };
+    setClockForTests(ORDERED);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf(
+        { kind: "amount", euros: 80 },
+        { sendTo: "recipient", recipient, deliveryDay: "2027-11-27" },
+      ),
+    );
+    await markPaidOffline(orderId, "transfer");
+    await db().update(vouchers).set({ expiresOn: "2027-12-07" }).where(eq(vouchers.id, voucherId));
+    const reminders = async () =>
+      (await voucherMailJobs({ voucherId })).filter((job) => job.kind === "voucher-reminder");
+
+    setClockForTests(new Date("2027-11-12T08:30:00Z"));
+    await remindExpiringVouchers();
+    expect(await reminders()).toEqual([]);
+    expect((await voucherRow(voucherId)).reminderSentAt).toBeNull();
+
+    // Delivered on its day at 9:00; reminded at the next run, once.
+    const delivered = new Date("2027-11-27T08:00:00Z");
+    await db().update(vouchers).set({ deliveredAt: delivered }).where(eq(vouchers.id, voucherId));
+    setClockForTests(new Date("2027-11-27T08:30:00Z"));
+    await remindExpiringVouchers();
+    await remindExpiringVouchers();
+    expect(await reminders()).toHaveLength(1);
   });
 
   it("refuses to extend a used voucher", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import {
   addCalendarDays,
@@ -179,7 +179,8 @@ export async function expireVouchers(at: Date = now()): Promise<number> {
 
 /**
  * Queues the reminder of each active voucher whose last day is within 30 days, once (reminder_sent_at set
- * in the same transaction as its e-mail job); returns how many.
+ * in the same transaction as its e-mail job); returns how many. Only a voucher delivered: one still waiting
+ * for its day would give its code to the recipient before the gift (it is reminded once delivered).
  */
 export async function remindExpiringVouchers(at: Date = now()): Promise<number> {
   const today = isoDayInParis(at);
@@ -190,6 +191,7 @@ export async function remindExpiringVouchers(at: Date = now()): Promise<number> 
       and(
         eq(vouchers.status, "active"),
         isNull(vouchers.reminderSentAt),
+        isNotNull(vouchers.deliveredAt),
         gte(vouchers.expiresOn, today),
         lte(vouchers.expiresOn, addCalendarDays(today, REMINDER_DAYS_BEFORE)),
       ),

@@ -24,7 +24,10 @@ const pgFields = (error: unknown): PgErrorFields => {
   return typeof own.cause === "object" && own.cause !== null ? (own.cause as PgErrorFields) : {};
 };
 
-/** Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day. */
+/**
+ * Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day
+ * (its validity from the payment, or from its delivery day when that is later).
+ */
 export async function issueVoucher(
   tx: Tx,
   orderId: string,
@@ -32,6 +35,12 @@ export async function issueVoucher(
   newCode: () => string = generateVoucherCode,
 ) {
   const at = now();
+  // Its validity counts from the day it is sent when the buyer chose a later one (decision 0167).
+  const [pending] = await tx
+    .select({ deliveryDay: vouchers.deliveryDay })
+    .from(vouchers)
+    .where(eq(vouchers.orderId, orderId));
+  const expiresOn = voucherExpiryDay(at, validityMonths, pending?.deliveryDay ?? null);
   for (let draw = 1; ; draw++) {
     try {
       // In a savepoint: a code already taken rolls back this update only and draws another.
@@ -42,7 +51,7 @@ export async function issueVoucher(
             code: newCode(),
             status: "active",
             issuedAt: at,
-            expiresOn: voucherExpiryDay(at, validityMonths),
+            expiresOn,
             cancelledAt: null,
             updatedAt: at,
           })
