@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
 import { randomUUID } from "node:crypto";
 import {
+  moneyJournal,
   orders,
   paymentAttempts,
   providerEvents,
@@ -369,6 +370,53 @@ describe("/admin/ventes", () => {
       .from(refunds)
       .where(eq(refunds.orderId, order.id));
     expect(given?.status).toBe("refunded_offline");
+  });
+
+  it("refunds all of a voucher used in part as a goodwill gesture, cancelling only what was left", async () => {
+    const { order, voucher } = await insertOrder({ buyer: "Geste", amountCents: 10_000 });
+    const path = `/admin/ventes/${order.id}`;
+    expect((await post(path, { intent: "mark-paid", means: "cash" })).status).toBe(302);
+    const used = await post("/admin/bons-cadeaux", {
+      intent: "use-amount",
+      id: voucher.id,
+      amount: "30",
+    });
+    expect(used.status).toBe(302);
+
+    const form = textOf((await page(`${path}?rembourser=1&montant=100&motif=Geste`)).document.body);
+    expect(form).toContain(
+      "Le solde du bon (70 €) baisse de ce que vous remboursez ; à partir de 70 € remboursés, le bon est annulé.",
+    );
+    expect((await post(path, { intent: "refund", amount: "100", reason: "Geste" })).status).toBe(
+      302,
+    );
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    expect(refund).toMatchObject({ amountCents: 10_000, status: "to_refund_offline" });
+    expect((await post(path, { intent: "refunded-offline", id: refund?.id ?? "" })).status).toBe(
+      302,
+    );
+    expect(await voucherRow(voucher.id)).toMatchObject({
+      status: "cancelled",
+      balanceCents: 7_000,
+    });
+    const journal = await serverDatabase()
+      .select()
+      .from(moneyJournal)
+      .where(eq(moneyJournal.orderId, order.id))
+      .orderBy(moneyJournal.seq);
+    expect(
+      journal
+        .filter((row) => row.kind.startsWith("voucher_"))
+        .map((row) => [row.kind, row.amountCents]),
+    ).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_redemption", -3_000],
+      ["voucher_cancellation", -7_000],
+    ]);
+    expect((await page(path)).status).toBe(200);
   });
 });
 

@@ -88,7 +88,7 @@ export const PAYMENT_VOUCHER_FIELDS = defineFields({
     max: 36,
     unit: "mois",
     initial: 12,
-    hint: "À compter de l'achat. Vous pourrez prolonger un bon au cas par cas.",
+    hint: "À compter de l'achat, ou du jour d'envoi choisi par l'acheteur s'il est plus tard. Vous pourrez prolonger un bon au cas par cas.",
   },
   amountPresets: {
     kind: "text",

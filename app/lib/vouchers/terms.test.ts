@@ -53,6 +53,17 @@ describe("voucherExpiryDay", () => {
     expect(voucherExpiryDay(new Date("2026-12-31T23:30:00Z"))).toBe("2028-01-01");
   });
 
+  it("counts from the delivery day the buyer chose when it is later than the payment", () => {
+    // Paid 7 December 2026, sent on 27 November 2027: 12 months from the day it reaches its recipient.
+    const paid = new Date("2026-12-07T09:00:00Z");
+    expect(voucherExpiryDay(paid, 12, "2027-11-27")).toBe("2028-11-27");
+    // 6 months from a delivery on 3 October 2027: never expired before it is sent.
+    expect(voucherExpiryDay(paid, 6, "2027-10-03")).toBe("2028-04-03");
+    // A delivery day already past when paid (a late transfer) counts from the payment.
+    expect(voucherExpiryDay(paid, 12, "2026-12-01")).toBe("2027-12-07");
+    expect(voucherExpiryDay(paid, 12, null)).toBe("2027-12-07");
+  });
+
   it("from 29 February is 28 February of the next year", () => {
     expect(voucherExpiryDay(new Date("2028-02-29T12:00:00Z"))).toBe("2029-02-28");
   });
@@ -142,7 +153,9 @@ describe("the words of a voucher", () => {
   it("state every condition before ordering", () => {
     for (const kind of ["session", "amount"] as const) {
       const text = voucherTerms({ kind }).join("\n");
-      expect(text).toContain("valable 12 mois");
+      expect(text).toContain(
+        "valable 12 mois à partir de l'achat, ou du jour d'envoi choisi s'il est plus tard",
+      );
       expect(text).toContain("prolonger");
       expect(text).toContain("transmis à une autre personne");
       expect(text).toContain("ni échangeable ni remboursable en espèces");

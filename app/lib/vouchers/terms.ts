@@ -69,13 +69,18 @@ export function addCalendarDays(day: string, days: number): string {
 
 /**
  * The last day a voucher issued at `issuedAt` can be used (included): its Paris day `validityMonths` later,
- * « valable 12 mois » from 29 November 2026 meaning until 29 November 2027 at midnight.
+ * « valable 12 mois » from 29 November 2026 meaning until 29 November 2027 at midnight. A voucher sent on a
+ * later day the buyer chose (`deliveryDay`) counts from that day: its recipient gets the whole validity,
+ * and it can never expire before it reaches her.
  */
 export function voucherExpiryDay(
   issuedAt: Date,
   validityMonths: number = DEFAULT_VOUCHER_VALIDITY_MONTHS,
+  deliveryDay: string | null = null,
 ): string {
-  return addCalendarMonths(isoDayInParis(issuedAt), validityMonths);
+  const issued = isoDayInParis(issuedAt);
+  const from = deliveryDay !== null && deliveryDay > issued ? deliveryDay : issued;
+  return addCalendarMonths(from, validityMonths);
 }
 
 /** Whether a voucher whose last day is `expiryDay` can no longer be used at `now` (Paris's calendar). */
@@ -170,7 +175,7 @@ export function voucherTerms({
     kind === "session"
       ? "Le bon offre la séance indiquée dessus, au studio indiqué (ou dans celui de son choix s'il n'en précise aucun). Son bénéficiaire réserve en ligne avec le code du bon, ou en nous appelant."
       : "Le bon offre le montant indiqué dessus, à utiliser dans nos studios en une ou plusieurs fois, jusqu'à ce qu'il soit épuisé : ce qui reste après chaque passage reste disponible avec le même code.",
-    `Il est valable ${monthsText(validityMonths)} à partir de l'achat, jusqu'à la date écrite dessus. Un empêchement ? Écrivez-nous avant cette date : le studio peut prolonger le bon.`,
+    `Il est valable ${monthsText(validityMonths)} à partir de l'achat, ou du jour d'envoi choisi s'il est plus tard, jusqu'à la date écrite dessus. Un empêchement ? Écrivez-nous avant cette date : le studio peut prolonger le bon.`,
     "Il peut être offert ou transmis à une autre personne : c'est son code qui compte. Gardez-le pour vous jusqu'au jour du cadeau.",
     kind === "session"
       ? "Il n'est ni échangeable ni remboursable en espèces."

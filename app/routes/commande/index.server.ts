@@ -6,19 +6,13 @@ import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { orderInvoicePath, orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
-import {
-  formatCalendarDayFr,
-  isWithinWithdrawalPeriod,
-  voucherCoverLine,
-  withdrawalLastDay,
-} from "~/lib/vouchers/terms";
-import { now } from "~/server/clock.server";
+import { formatCalendarDayFr, voucherCoverLine, withdrawalLastDay } from "~/lib/vouchers/terms";
 import { invoicesOfOrder } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
 import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
-import { withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
+import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
@@ -85,11 +79,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     galleryId?: string;
   } | null;
   const issued = voucher?.code && voucher.status !== "awaiting_payment";
-  const withdrawable =
-    order.status === "paid" &&
-    voucher?.status === "active" &&
-    voucher.balanceCents === voucher.valueCents &&
-    isWithinWithdrawalPeriod(order.createdAt, now());
+  // Unused, within its period, with money left to give back (an earlier refund taken off).
+  const withdrawable = await withdrawalOffer(order, voucher);
   const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
   return {
     token: params.token,
@@ -137,6 +128,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     withdrawal: withdrawable
       ? {
           lastDay: formatCalendarDayFr(withdrawalLastDay(order.createdAt)),
+          /** What she gets back: what she paid, or what is left of it after an earlier refund. */
+          refund: formatCents(withdrawable.refundCents),
+          whole: refunds.every((refund) => refund.status === "failed"),
           confirming: search.get("retractation") === "1",
         }
       : null,

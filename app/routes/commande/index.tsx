@@ -46,7 +46,11 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
     return (
       <BookingPage trail={[]} title="Annuler votre commande ?">
         <p>
-          Le bon cadeau sera annulé et le prix payé ({order.total}) vous sera remboursé
+          Le bon cadeau sera annulé et{" "}
+          {order.withdrawal.whole
+            ? `le prix payé (${order.withdrawal.refund})`
+            : `ce qui reste payé après le remboursement déjà fait (${order.withdrawal.refund})`}{" "}
+          vous sera remboursé
           {order.method === "card" ? " sur votre carte" : " par le studio"}. Cette annulation est
           définitive.
         </p>
@@ -278,7 +282,10 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           </h2>
           <p>
             Tant que le bon n'a pas servi, vous pouvez annuler la commande jusqu'au{" "}
-            {order.withdrawal.lastDay} : le prix payé vous est remboursé.
+            {order.withdrawal.lastDay} :{" "}
+            {order.withdrawal.whole
+              ? "le prix payé vous est remboursé."
+              : `ce qui reste payé (${order.withdrawal.refund}) vous est remboursé.`}
           </p>
           <Button asChild variant="outline">
             <Link to={`${path}?retractation=1`}>Annuler ma commande</Link>

@@ -1,7 +1,7 @@
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { voucherUses, vouchers } from "../db/schema";
+import { orders, voucherUses, vouchers } from "../db/schema";
 
 /*
  * The booking side of session vouchers (decision 0170): whether the details form offers the code's field,
@@ -51,3 +51,36 @@ export async function voucherCodeOfBooking(bookingId: string): Promise<string | 
 
 /** What the booking's page and e-mails say of its payment by voucher. */
 export const paidByVoucherLine = (code: string) => `Réglée par bon cadeau ${code}`;
+
+/**
+ * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
+ * while its use stands, with a warning once its order was refunded in full (cancelled in time, the booking
+ * will not give it back); after a cancellation, that it did not come back when its order was refunded.
+ * Null when none, or given back as usual.
+ */
+export async function voucherLineForOwner(bookingId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({
+      code: vouchers.code,
+      voucherStatus: vouchers.status,
+      orderStatus: orders.status,
+      givenBackAt: voucherUses.cancelledAt,
+    })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(eq(voucherUses.bookingId, bookingId))
+    .orderBy(desc(voucherUses.at))
+    .limit(1);
+  if (!row?.code) return null;
+  const code = formatVoucherCode(row.code);
+  const refunded = row.orderStatus === "refunded";
+  if (row.givenBackAt === null) {
+    return refunded
+      ? `${paidByVoucherLine(code)}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`
+      : paidByVoucherLine(code);
+  }
+  return refunded && row.voucherStatus === "cancelled"
+    ? `Le bon cadeau ${code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`
+    : null;
+}

@@ -122,6 +122,8 @@ export async function orderHistory(
         kind: moneyJournal.kind,
         amountCents: moneyJournal.amountCents,
         method: moneyJournal.method,
+        /** A voucher's balance lowered by a partial refund (a `voucher_cancellation` of part of it). */
+        partial: sql<boolean>`coalesce(${moneyJournal.details} ->> 'reason' = 'partial_refund', false)`,
         at: moneyJournal.at,
       })
       .from(moneyJournal)
@@ -129,7 +131,13 @@ export async function orderHistory(
       .orderBy(asc(moneyJournal.seq)),
     orderMails(orderId),
     db()
-      .select({ id: vouchers.id, code: vouchers.code, status: vouchers.status })
+      .select({
+        id: vouchers.id,
+        code: vouchers.code,
+        status: vouchers.status,
+        kind: vouchers.kind,
+        balanceCents: vouchers.balanceCents,
+      })
       .from(vouchers)
       .where(eq(vouchers.orderId, orderId)),
     db()

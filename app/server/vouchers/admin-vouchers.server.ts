@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, or, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
@@ -8,7 +8,7 @@ import {
   type KeysetOrder,
   type PagePosition,
 } from "../db/keyset.server";
-import { vouchers, voucherUses, type VoucherStatus } from "../db/schema";
+import { orders, vouchers, voucherUses, type VoucherStatus } from "../db/schema";
 import { redeemSessionVoucher, type VoucherRedemption } from "./redemption.server";
 
 /*
@@ -58,6 +58,9 @@ export async function voucherPage(
           expiresOn: vouchers.expiresOn,
           createdAt: vouchers.createdAt,
           uses: count(voucherUses.id),
+          /** Its order refunded in full: a voucher that no longer comes back into use (decision 0170). */
+          orderRefunded: sql<boolean>`exists (select 1 from ${orders} where ${orders.id} = ${vouchers.orderId}
+            and ${orders.status} = 'refunded')`,
           cursor: cursorColumn(VOUCHER_LIST_ORDER),
         })
         .from(vouchers)

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -11,16 +12,25 @@ import {
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
-import { orders, paymentAttempts, users, voucherExpiryChanges } from "../db/schema";
+import {
+  orders,
+  paymentAttempts,
+  siteDocuments,
+  users,
+  voucherExpiryChanges,
+  vouchers,
+} from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
-import { markPaidOffline, markRefundedOffline } from "../payments/orders.server";
+import { acceptHeldPayment } from "../payments/held-payments.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import {
   expireVouchers,
   extendVoucher,
   remindExpiringVouchers,
   withdrawVoucherOrder,
 } from "./lifecycle.server";
+import { voucherDeliveryEmail } from "./emails.server";
 import { voucherOrderKind } from "./order-kind.server";
 import { useAmountVoucher } from "./redemption.server";
 
@@ -69,6 +79,18 @@ async function paidAmountVoucher(method: "transfer" | "card" = "transfer", euros
   return { orderId, voucherId, code: voucher.code ?? "", expiresOn: voucher.expiresOn ?? "" };
 }
 
+/** The owner's validity of new vouchers (Réglages › Paiements), in months. */
+async function setValidityMonths(months: number) {
+  const [row] = await db()
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, "payments"));
+  await db()
+    .update(siteDocuments)
+    .set({ data: { ...(row?.data as object), voucherValidityMonths: months } })
+    .where(eq(siteDocuments.key, "payments"));
+}
+
 const orderStatus = async (orderId: string) =>
   (await db().select().from(orders).where(eq(orders.id, orderId)))[0]?.status;
 
@@ -77,7 +99,8 @@ describe("withdrawVoucherOrder", () => {
     const { orderId, voucherId, code } = await paidAmountVoucher("card");
     setClockForTests(new Date("2026-12-21T21:00:00Z"));
     const refunded = card.calls.refund.length;
-    const refund = await withdrawVoucherOrder(orderId);
+    const [refund, ...others] = await withdrawVoucherOrder(orderId);
+    expect(others).toEqual([]);
     expect(refund).toMatchObject({ amountCents: 8_000, status: "succeeded" });
     expect(card.calls.refund.length).toBe(refunded + 1);
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
@@ -98,14 +121,100 @@ describe("withdrawVoucherOrder", () => {
 
   it("marks an offline payment for the owner to give back, the voucher cancelled at once", async () => {
     const { orderId, voucherId } = await paidAmountVoucher("transfer");
-    const refund = await withdrawVoucherOrder(orderId);
+    const [refund] = await withdrawVoucherOrder(orderId);
     expect(refund).toMatchObject({ amountCents: 8_000, status: "to_refund_offline" });
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
-    await markRefundedOffline(refund.id);
+    await markRefundedOffline(refund?.id ?? "");
     expect(await orderStatus(orderId)).toBe("refunded");
     // One cancellation row: the refund's completion finds the voucher already cancelled.
     const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);
     expect(kinds.filter((kind) => kind === "voucher_cancellation")).toHaveLength(1);
+  });
+
+  it("after an earlier partial refund, refunds what is still paid and cancels the voucher for its balance", async () => {
+    const { orderId, voucherId, code } = await paidAmountVoucher("transfer");
+    // The owner's goodwill: 10 € given back, marked « Remboursé ».
+    const goodwill = await requestRefund(orderId, 1_000, "Geste commercial");
+    await markRefundedOffline(goodwill.id);
+    expect(await orderStatus(orderId)).toBe("paid");
+
+    const asked = await withdrawVoucherOrder(orderId);
+    expect(asked.map((refund) => [refund.amountCents, refund.status, refund.reason])).toEqual([
+      [7_000, "to_refund_offline", "Rétractation de l'acheteur"],
+    ]);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      reason: "cancelled",
+    });
+    // A second click: nothing more asked, in French.
+    await expect(withdrawVoucherOrder(orderId)).rejects.toThrow(/déjà été remboursé/);
+    await markRefundedOffline(asked[0]?.id ?? "");
+    expect(await orderStatus(orderId)).toBe("refunded");
+
+    // The vouchers' rows sum to nothing owed; the money to nothing kept.
+    const journal = await journalRowsOf(orderId);
+    const sum = (kinds: string[]) =>
+      journal
+        .filter((row) => kinds.includes(row.kind))
+        .reduce((total, row) => total + row.amountCents, 0);
+    expect(sum(["voucher_issue", "voucher_redemption", "voucher_cancellation"])).toBe(0);
+    expect(sum(["payment", "refund"])).toBe(0);
+    expect(journal.filter((row) => row.kind === "refund").map((row) => row.amountCents)).toEqual([
+      -1_000, -7_000,
+    ]);
+  });
+
+  it("refunds what an accepted held payment took, below the voucher's price", async () => {
+    setClockForTests(ORDERED);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "amount", euros: 150 }, { method: "card" }),
+    );
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    const reference = attempt?.providerReference ?? "";
+    card.pay(reference, 14_000);
+    const report = {
+      provider: "stripe" as const,
+      providerReference: reference,
+      status: "succeeded" as const,
+      amountCents: 14_000,
+      currency: "eur",
+      paymentReference: `pi_${reference}`,
+      source: "webhook" as const,
+    };
+    expect((await applyPaymentStatus(report)).outcome).toBe("held");
+    expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 15_000 });
+
+    const asked = await withdrawVoucherOrder(orderId);
+    expect(asked.map((refund) => [refund.amountCents, refund.status])).toEqual([
+      [14_000, "succeeded"],
+    ]);
+    expect(await orderStatus(orderId)).toBe("refunded");
+    const journal = await journalRowsOf(orderId);
+    expect(
+      journal.filter((row) => row.kind !== "payment").map((row) => [row.kind, row.amountCents]),
+    ).toEqual([
+      ["voucher_issue", 15_000],
+      ["voucher_cancellation", -15_000],
+      ["refund", -14_000],
+    ]);
+  });
+
+  it("cancels nothing when nothing is left to refund, and says so in French", async () => {
+    const { orderId, voucherId } = await paidAmountVoucher("transfer");
+    // The owner is giving it all back already (not marked « Remboursé » yet): the order is still paid.
+    await requestRefund(orderId, 8_000, "Annulation");
+    await expect(withdrawVoucherOrder(orderId)).rejects.toMatchObject({
+      code: "nothing_to_refund",
+      status: 409,
+      message: expect.stringMatching(/^Le prix de cette commande vous a déjà été remboursé/),
+    });
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", cancelledAt: null });
+    const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);
+    expect(kinds).not.toContain("voucher_cancellation");
   });
 
   it("refuses in French after the period, and once the voucher has served", async () => {
@@ -130,6 +239,8 @@ describe("withdrawVoucherOrder", () => {
 describe("expiry", () => {
   it("marks vouchers past their last day expired, reminds once 30 days before, and the owner's extension revives one", async () => {
     const { voucherId, code, expiresOn } = await paidAmountVoucher();
+    // Delivered to its buyer (what the delivery job's afterDelivery records).
+    await db().update(vouchers).set({ deliveredAt: ORDERED }).where(eq(vouchers.id, voucherId));
 
     setClockForTests(new Date(`${addCalendarDays(expiresOn, -31)}T10:00:00Z`));
     await remindExpiringVouchers();
@@ -197,6 +308,75 @@ describe("expiry", () => {
     ).rejects.toThrow();
     expect((await voucherRow(voucherId)).expiresOn).toBe(later);
     expect(await changes()).toHaveLength(1);
+  });
+
+  it("counts a voucher sent on a later day from that day: never expired nor reminded before it is sent", async () => {
+    const recipient = { name: "Élodie Françoise", email: `elodie-${randomUUID()}@example.test` };
+    const gift = (deliveryDay: string) =>
+      voucherOrderOf(
+        { kind: "amount", euros: 80 },
+        { sendTo: "recipient", recipient, deliveryDay },
+      );
+    const reminders = async (voucherId: string) =>
+      (await voucherMailJobs({ voucherId })).filter((job) => job.kind === "voucher-reminder");
+
+    // 12 months, paid on 7 December 2026, sent on 27 November 2027.
+    setClockForTests(ORDERED);
+    const yearly = await placeVoucherOrder(gift("2027-11-27"));
+    await markPaidOffline(yearly.orderId, "transfer");
+    expect((await voucherRow(yearly.voucherId)).expiresOn).toBe("2028-11-27");
+    // 12 November 2027, 15 days before the gift's day: its code reaches no one.
+    setClockForTests(new Date("2027-11-12T08:30:00Z"));
+    await remindExpiringVouchers();
+    expect(await reminders(yearly.voucherId)).toEqual([]);
+
+    // 6 months, sent on 3 October 2027: still valid on 8 June 2027, and delivered on its day.
+    await setValidityMonths(6);
+    try {
+      setClockForTests(ORDERED);
+      const short = await placeVoucherOrder(gift("2027-10-03"));
+      await markPaidOffline(short.orderId, "transfer");
+      expect((await voucherRow(short.voucherId)).expiresOn).toBe("2028-04-03");
+      setClockForTests(new Date("2027-06-08T08:30:00Z"));
+      await expireVouchers();
+      expect((await voucherRow(short.voucherId)).status).toBe("active");
+      setClockForTests(new Date("2027-10-03T07:00:00Z"));
+      expect(await voucherDeliveryEmail({ voucherId: short.voucherId })).toMatchObject({
+        to: recipient.email,
+      });
+    } finally {
+      await setValidityMonths(12);
+    }
+  });
+
+  it("reminds a voucher near its last day only once it is delivered", async () => {
+    // A voucher issued before its validity counted from its delivery day: its last day 7 December 2027,
+    // its gift's day 27 November.
+    const recipient = { name: "Élodie Françoise", email: `elodie-${randomUUID()}@example.test` };
+    setClockForTests(ORDERED);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf(
+        { kind: "amount", euros: 80 },
+        { sendTo: "recipient", recipient, deliveryDay: "2027-11-27" },
+      ),
+    );
+    await markPaidOffline(orderId, "transfer");
+    await db().update(vouchers).set({ expiresOn: "2027-12-07" }).where(eq(vouchers.id, voucherId));
+    const reminders = async () =>
+      (await voucherMailJobs({ voucherId })).filter((job) => job.kind === "voucher-reminder");
+
+    setClockForTests(new Date("2027-11-12T08:30:00Z"));
+    await remindExpiringVouchers();
+    expect(await reminders()).toEqual([]);
+    expect((await voucherRow(voucherId)).reminderSentAt).toBeNull();
+
+    // Delivered on its day at 9:00; reminded at the next run, once.
+    const delivered = new Date("2027-11-27T08:00:00Z");
+    await db().update(vouchers).set({ deliveredAt: delivered }).where(eq(vouchers.id, voucherId));
+    setClockForTests(new Date("2027-11-27T08:30:00Z"));
+    await remindExpiringVouchers();
+    await remindExpiringVouchers();
+    expect(await reminders()).toHaveLength(1);
   });
 
   it("refuses to extend a used voucher", async () => {

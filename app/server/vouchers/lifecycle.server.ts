@@ -1,4 +1,5 @@
-import { and, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import {
   addCalendarDays,
@@ -7,82 +8,165 @@ import {
   withdrawalLastDay,
 } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
-import { db } from "../db/client.server";
-import { orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
+import { db, type Database } from "../db/client.server";
+import { orders, refunds, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { appendJournal } from "../payments/journal.server";
-import { requestRefund, type RefundRecord } from "../payments/orders.server";
+import { appendJournal, type Tx } from "../payments/journal.server";
+import type { OrderRecord } from "../payments/order-kinds.server";
+import {
+  lockOrder,
+  refundablePayments,
+  sendRefund,
+  type RefundRecord,
+} from "../payments/orders.server";
+import { OFFLINE_PROVIDERS } from "../payments/providers.server";
 import { queueVoucherReminderMail } from "./emails.server";
 import type { VoucherRecord } from "./redemption.server";
 import { VoucherRefusedError } from "./refusals.server";
 
 /*
  * The end of a gift voucher's life (decision 0167): the buyer's withdrawal within 14 days while it is
- * unused (the whole price refunded, the voucher cancelled first so that no redemption can race it), its
+ * unused (what is still paid refunded, in the transaction that cancels the voucher), its
  * expiry and the reminder 30 days before (a daily job), and the owner's extension.
  */
 
 /** Days before its last day a voucher's holder is reminded. */
 export const REMINDER_DAYS_BEFORE = 30;
 
+type RefundablePayment = Awaited<ReturnType<typeof refundablePayments>>[number];
+
+/** What a withdrawal gives back now: each payment for what is left of it (null: nothing left). */
+async function withdrawalPayments(tx: Tx | Database, orderId: string) {
+  const payments = await refundablePayments(tx, orderId);
+  const leftCents = payments.reduce((sum, { leftCents }) => sum + leftCents, 0);
+  return leftCents > 0 ? { payments, leftCents } : null;
+}
+
+/** The reason a withdrawal's refunds read. */
+export const WITHDRAWAL_REASON = "Rétractation de l'acheteur";
+
+/**
+ * What the buyer's page offers her to withdraw now: what she would get back (what was paid minus what is
+ * refunded or on its way back, an earlier goodwill refund taken off). Null when she may not: not paid,
+ * the voucher not usable or already served, the period over, nothing left to give back.
+ */
+export async function withdrawalOffer(
+  order: Pick<OrderRecord, "id" | "status" | "createdAt">,
+  voucher: Pick<VoucherRecord, "id" | "status"> | null,
+  at: Date = now(),
+): Promise<{ refundCents: number } | null> {
+  if (order.status !== "paid" || voucher?.status !== "active") return null;
+  if (!isWithinWithdrawalPeriod(order.createdAt, at)) return null;
+  const [served] = await db()
+    .select({ id: voucherUses.id })
+    .from(voucherUses)
+    .where(and(eq(voucherUses.voucherId, voucher.id), isNull(voucherUses.cancelledAt)))
+    .limit(1);
+  if (served) return null;
+  const left = await withdrawalPayments(db(), order.id);
+  return left ? { refundCents: left.leftCents } : null;
+}
+
 /**
  * The buyer withdraws (« rétractation ») from a voucher's order: within the period (withdrawalLastDay) and
- * only while the voucher has not served. The voucher is cancelled by compare-and-set (a redemption at the
- * same moment finds it cancelled, or this finds it used), then the whole price is refunded: by card
- * through the provider, offline marked for the owner to give back.
+ * only while the voucher has not served. Under the order's lock (refunds serialise on it), in one
+ * transaction: the voucher cancelled by compare-and-set (a redemption at the same moment finds it
+ * cancelled, or this finds it served), its `voucher_cancellation` row of its balance, and the refund of
+ * what is still paid (what an earlier refund gave back taken off), each payment for what is left of it: a
+ * voucher is never cancelled without its refund asked, nor a refund asked for a voucher that served. Then a
+ * card's refund is sent to the provider (its key refunds once; one that gets no answer is asked again by
+ * the reconciliation, decision 0171); an offline one waits for the owner (`to_refund_offline`).
  */
-export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecord> {
+export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecord[]> {
   const at = now();
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
   if (!order || order.kind !== "voucher") {
     throw new VoucherRefusedError("not_found", "Cette commande n'existe pas.", 404);
   }
-  if (order.status !== "paid") {
-    throw new VoucherRefusedError(
+  const notPaid = () =>
+    new VoucherRefusedError(
       "not_paid",
       "Cette commande n'est pas payée : il n'y a rien à rembourser.",
     );
-  }
+  if (order.status !== "paid") throw notPaid();
   if (!isWithinWithdrawalPeriod(order.createdAt, at)) {
     throw new VoucherRefusedError(
       "withdrawal_period_over",
       `Le délai de rétractation est passé : il courait jusqu'au ${formatCalendarDayFr(withdrawalLastDay(order.createdAt))}.`,
     );
   }
-  const cancelled = await db().transaction(async (tx) => {
-    const [voucher] = await tx
-      .update(vouchers)
-      .set({ status: "cancelled", cancelledAt: at, updatedAt: at })
-      .where(
-        and(
-          eq(vouchers.orderId, orderId),
-          eq(vouchers.status, "active"),
-          eq(vouchers.balanceCents, vouchers.valueCents),
-          sql`not exists (select 1 from ${voucherUses} where ${voucherUses.voucherId} = ${vouchers.id}
-            and ${voucherUses.cancelledAt} is null)`,
-        ),
-      )
-      .returning();
-    if (!voucher) return null;
+  const asked = await db().transaction(async (tx) => {
+    const locked = await lockOrder(tx, orderId);
+    if (locked.status !== "paid") throw notPaid();
+    const left = await withdrawalPayments(tx, orderId);
+    if (!left) {
+      throw new VoucherRefusedError(
+        "nothing_to_refund",
+        "Le prix de cette commande vous a déjà été remboursé, ou son remboursement est en cours : il n'y a plus rien à rembourser.",
+      );
+    }
+    const [current] = await tx.select().from(vouchers).where(eq(vouchers.orderId, orderId));
+    // The balance read under the order's lock: an amount used since (its row changed) no longer matches,
+    // which the re-check of a row updated concurrently sees where a subquery on its uses would not.
+    const [voucher] = current
+      ? await tx
+          .update(vouchers)
+          .set({ status: "cancelled", cancelledAt: at, updatedAt: at })
+          .where(
+            and(
+              eq(vouchers.id, current.id),
+              eq(vouchers.status, "active"),
+              eq(vouchers.balanceCents, current.balanceCents),
+              sql`not exists (select 1 from ${voucherUses} where ${voucherUses.voucherId} = ${vouchers.id}
+                and ${voucherUses.cancelledAt} is null)`,
+            ),
+          )
+          .returning()
+      : [];
+    if (!voucher) {
+      throw new VoucherRefusedError(
+        "already_used",
+        "Ce bon a déjà servi (ou n'est plus valable) : la commande ne peut plus être annulée.",
+      );
+    }
+    const made: { refund: RefundRecord; attempt: RefundablePayment["attempt"] }[] = [];
+    for (const { attempt, leftCents } of left.payments) {
+      const [refund] = await tx
+        .insert(refunds)
+        .values({
+          orderId,
+          attemptId: attempt.id,
+          amountCents: leftCents,
+          reason: WITHDRAWAL_REASON,
+          status: OFFLINE_PROVIDERS.includes(attempt.provider) ? "to_refund_offline" : "pending",
+          idempotencyKey: randomUUID(),
+        })
+        .returning();
+      if (!refund) throw new Error("refunds: no row inserted");
+      made.push({ refund, attempt });
+    }
     await appendJournal(tx, {
       kind: "voucher_cancellation",
       orderId,
+      refundId: made[0]?.refund.id ?? null,
       voucherId: voucher.id,
       amountCents: -voucher.balanceCents,
       details: { code: voucher.code, reason: "withdrawal" },
     });
-    return voucher;
+    return made;
   });
-  if (!cancelled) {
-    throw new VoucherRefusedError(
-      "already_used",
-      "Ce bon a déjà servi (ou n'est plus valable) : la commande ne peut plus être annulée.",
+  log.info("voucher_withdrawn", { orderId, refunds: asked.map(({ refund }) => refund.id) });
+  const sent: RefundRecord[] = [];
+  for (const { refund, attempt } of asked) {
+    sent.push(
+      refund.status === "to_refund_offline"
+        ? refund
+        : await sendRefund(refund, attempt.provider, attempt.paymentReference),
     );
   }
-  return requestRefund(orderId, order.amountCents, "Rétractation de l'acheteur");
+  return sent;
 }
-
 /** Marks the vouchers past their last day `expired`; returns how many. */
 export async function expireVouchers(at: Date = now()): Promise<number> {
   const expired = await db()
@@ -95,7 +179,8 @@ export async function expireVouchers(at: Date = now()): Promise<number> {
 
 /**
  * Queues the reminder of each active voucher whose last day is within 30 days, once (reminder_sent_at set
- * in the same transaction as its e-mail job); returns how many.
+ * in the same transaction as its e-mail job); returns how many. Only a voucher delivered: one still waiting
+ * for its day would give its code to the recipient before the gift (it is reminded once delivered).
  */
 export async function remindExpiringVouchers(at: Date = now()): Promise<number> {
   const today = isoDayInParis(at);
@@ -106,6 +191,7 @@ export async function remindExpiringVouchers(at: Date = now()): Promise<number> 
       and(
         eq(vouchers.status, "active"),
         isNull(vouchers.reminderSentAt),
+        isNotNull(vouchers.deliveredAt),
         gte(vouchers.expiresOn, today),
         lte(vouchers.expiresOn, addCalendarDays(today, REMINDER_DAYS_BEFORE)),
       ),

@@ -13,7 +13,8 @@ import { queueVoucherDeliveryMail } from "./emails.server";
  * What a voucher order does when its payment lands, is released unpaid or is refunded (decision 0167),
  * inside the payments core's transaction: issued (a code, active, its last day, the journal's
  * `voucher_issue`, its delivery queued for now or for its day at 9:00 Paris), cancelled unpaid, cancelled
- * with a `voucher_cancellation` row when refunded.
+ * with a `voucher_cancellation` row of its balance when refunded in full, an amount's balance lowered by a
+ * partial refund with its row.
  */
 
 type PgErrorFields = { code?: string; constraint?: string };
@@ -24,7 +25,10 @@ const pgFields = (error: unknown): PgErrorFields => {
   return typeof own.cause === "object" && own.cause !== null ? (own.cause as PgErrorFields) : {};
 };
 
-/** Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day. */
+/**
+ * Issues the voucher of a paid order: its code (drawn again on the rare clash), active, its last day
+ * (its validity from the payment, or from its delivery day when that is later).
+ */
 export async function issueVoucher(
   tx: Tx,
   orderId: string,
@@ -32,6 +36,12 @@ export async function issueVoucher(
   newCode: () => string = generateVoucherCode,
 ) {
   const at = now();
+  // Its validity counts from the day it is sent when the buyer chose a later one (decision 0167).
+  const [pending] = await tx
+    .select({ deliveryDay: vouchers.deliveryDay })
+    .from(vouchers)
+    .where(eq(vouchers.orderId, orderId));
+  const expiresOn = voucherExpiryDay(at, validityMonths, pending?.deliveryDay ?? null);
   for (let draw = 1; ; draw++) {
     try {
       // In a savepoint: a code already taken rolls back this update only and draws another.
@@ -42,7 +52,7 @@ export async function issueVoucher(
             code: newCode(),
             status: "active",
             issuedAt: at,
-            expiresOn: voucherExpiryDay(at, validityMonths),
+            expiresOn,
             cancelledAt: null,
             updatedAt: at,
           })
@@ -104,11 +114,62 @@ export const voucherOrderKind = defineOrderKind("voucher", {
       .set({ status: "cancelled", cancelledAt: now(), updatedAt: now() })
       .where(and(eq(vouchers.orderId, order.id), eq(vouchers.status, "awaiting_payment")));
   },
-  onRefunded: async (tx, order, { refundId, fullyRefunded }) => {
-    if (!fullyRefunded) return;
-    await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" });
+  onRefunded: async (tx, order, { refundId, amountCents, fullyRefunded }) => {
+    if (fullyRefunded) {
+      await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" });
+      return;
+    }
+    await lowerVoucherBalance(tx, order.id, { refundId, amountCents });
   },
 });
+
+/**
+ * A part of an amount voucher's order refunded: its balance lowered by what was refunded, never below
+ * nothing (a voucher used for 30 € of 100 € and refunded 80 € loses its 70 € left), with its
+ * `voucher_cancellation` row of what it lost; cancelled once nothing is left. A session voucher is not
+ * divisible: a partial refund leaves it whole, a goodwill gesture, as the refund form tells the owner
+ * (decision 0167). Null when nothing changed.
+ */
+export async function lowerVoucherBalance(
+  tx: Tx,
+  orderId: string,
+  refund: { refundId: string; amountCents: number },
+) {
+  const [current] = await tx
+    .select()
+    .from(vouchers)
+    .where(
+      and(
+        eq(vouchers.orderId, orderId),
+        eq(vouchers.kind, "amount"),
+        inArray(vouchers.status, ["active", "expired"]),
+      ),
+    )
+    .for("update");
+  if (!current || current.balanceCents === 0) return null;
+  const lowered = Math.min(refund.amountCents, current.balanceCents);
+  const left = current.balanceCents - lowered;
+  const at = now();
+  const [voucher] = await tx
+    .update(vouchers)
+    .set({
+      balanceCents: left,
+      ...(left === 0 ? { status: "cancelled" as const, cancelledAt: at } : {}),
+      updatedAt: at,
+    })
+    .where(eq(vouchers.id, current.id))
+    .returning();
+  if (!voucher) return null;
+  await appendJournal(tx, {
+    kind: "voucher_cancellation",
+    orderId,
+    refundId: refund.refundId,
+    voucherId: voucher.id,
+    amountCents: -lowered,
+    details: { code: voucher.code, reason: "partial_refund", balanceCents: left },
+  });
+  return voucher;
+}
 
 /** Cancels the order's voucher still usable (active), with its journal row; null when none was. */
 export async function cancelIssuedVoucher(

@@ -24,6 +24,7 @@ import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { completeRefund, markPaidOffline, requestRefund } from "../payments/orders.server";
 import { issueVoucher, voucherOrderKind } from "./order-kind.server";
+import { useAmountVoucher } from "./redemption.server";
 
 // A gift voucher's order and its life until delivery, on a real PostgreSQL with the job queue: made in the
 // order's transaction, issued when paid (by any source, late too), released, refunded (decision 0167).
@@ -46,6 +47,18 @@ afterEach(() => setClockForTests(null));
 
 const amountOrder = (euros = 80, overrides = {}) =>
   voucherOrderOf({ kind: "amount", euros }, overrides);
+
+/** The owner refunds `cents` of an order paid offline and marks it « Remboursé ». */
+async function refunded(orderId: string, cents: number) {
+  const refund = await requestRefund(orderId, cents, "Geste commercial");
+  await completeRefund(refund.id, "refunded_offline", null);
+}
+
+/** The order's vouchers' journal rows, as [kind, cents]. */
+const voucherJournal = async (orderId: string) =>
+  (await journalRowsOf(orderId))
+    .filter((row) => row.kind.startsWith("voucher_"))
+    .map((row) => [row.kind, row.amountCents]);
 
 describe("createVoucherOrder", () => {
   it("writes the order, its line with its TVA and the voucher awaiting payment, without a code", async () => {
@@ -247,6 +260,73 @@ describe("the voucher order kind", () => {
       ["voucher_issue", 8_000],
       ["refund", -8_000],
       ["voucher_cancellation", -8_000],
+    ]);
+  });
+
+  it("lowers an amount voucher's balance by a partial refund, with its journal row, then cancels the rest", async () => {
+    const { orderId, voucherId } = await placeVoucherOrder(amountOrder(100));
+    await markPaidOffline(orderId, "cash");
+    await refunded(orderId, 6_000);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 4_000 });
+    expect(await voucherJournal(orderId)).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_cancellation", -6_000],
+    ]);
+    await refunded(orderId, 4_000);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled", balanceCents: 4_000 });
+    expect(await voucherJournal(orderId)).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_cancellation", -6_000],
+      ["voucher_cancellation", -4_000],
+    ]);
+  });
+
+  it("never cancels more than a used voucher has left, whether all or part of its price is given back", async () => {
+    // 100 € used for 30 €, then all 100 € refunded (a goodwill gesture): the 70 € left cancelled.
+    const all = await placeVoucherOrder(amountOrder(100));
+    await markPaidOffline(all.orderId, "cash");
+    const code = (await voucherRow(all.voucherId)).code ?? "";
+    expect((await useAmountVoucher({ code, amountCents: 3_000 })).ok).toBe(true);
+    await refunded(all.orderId, 10_000);
+    expect(await voucherRow(all.voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await voucherJournal(all.orderId)).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_redemption", -3_000],
+      ["voucher_cancellation", -7_000],
+    ]);
+
+    // 100 € used for 30 €, then 80 € refunded: the 70 € left, no more; the last 20 € cancel nothing.
+    const part = await placeVoucherOrder(amountOrder(100));
+    await markPaidOffline(part.orderId, "cash");
+    const partCode = (await voucherRow(part.voucherId)).code ?? "";
+    expect((await useAmountVoucher({ code: partCode, amountCents: 3_000 })).ok).toBe(true);
+    await refunded(part.orderId, 8_000);
+    expect(await voucherRow(part.voucherId)).toMatchObject({
+      status: "cancelled",
+      balanceCents: 0,
+    });
+    await refunded(part.orderId, 2_000);
+    expect(await voucherJournal(part.orderId)).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_redemption", -3_000],
+      ["voucher_cancellation", -7_000],
+    ]);
+  });
+
+  it("leaves a session voucher whole when part of its price is refunded", async () => {
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "session", sessionTypeId, studioSlug: null, euros: 150 }),
+      { studioId: briveId, sessionLabel: "Séance Iris" },
+    );
+    await markPaidOffline(orderId, "cash");
+    await refunded(orderId, 5_000);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 15_000 });
+    expect(await voucherJournal(orderId)).toEqual([["voucher_issue", 15_000]]);
+    await refunded(orderId, 10_000);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await voucherJournal(orderId)).toEqual([
+      ["voucher_issue", 15_000],
+      ["voucher_cancellation", -15_000],
     ]);
   });
 

@@ -15,8 +15,10 @@ import { db } from "../db/client.server";
 import { bookings, vouchers } from "../db/schema";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { verifyJournal } from "../payments/journal.server";
-import { markPaidOffline } from "../payments/orders.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { eq } from "drizzle-orm";
+import { voucherLineForOwner } from "../booking/vouchers.server";
+import { voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 import {
   giveBackSessionVoucher,
@@ -191,6 +193,46 @@ describe("giveBackSessionVoucher", () => {
     expect(journal.map((row) => row.amountCents)).toEqual([-15_000, 15_000]);
     // Usable again.
     expect(await redeem(code)).toMatchObject({ ok: true });
+  });
+  it("never gives back a voucher whose order was refunded in full: cancelled, the vouchers' rows still true", async () => {
+    const { orderId, voucherId, code } = await sessionVoucher();
+    const bookingId = await booking();
+    expect(await redeem(code, { bookingId })).toMatchObject({ ok: true });
+    // The owner gives the whole price back while the booking stands.
+    const refund = await requestRefund(orderId, 15_000, "Geste commercial");
+    await markRefundedOffline(refund.id);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "used" });
+    // What the owner reads on the booking's page.
+    expect(await voucherLineForOwner(bookingId)).toMatch(
+      /^Réglée par bon cadeau .+, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable\.$/,
+    );
+
+    // The booking is then cancelled in time.
+    const back = await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId));
+    expect(back).toMatchObject({ status: "cancelled" });
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect((await usesOf(voucherId))[0]?.cancelledAt).not.toBeNull();
+    expect(await redeem(code, { bookingId: await booking() })).toMatchObject({
+      ok: false,
+      reason: "cancelled",
+    });
+    const vouchersRows = (await journalRowsOf(orderId)).filter((row) =>
+      row.kind.startsWith("voucher_"),
+    );
+    expect(vouchersRows.map((row) => [row.kind, row.amountCents])).toEqual([
+      ["voucher_issue", 15_000],
+      ["voucher_redemption", -15_000],
+      ["voucher_redemption", 15_000],
+      ["voucher_cancellation", -15_000],
+    ]);
+    expect(await verifyJournal()).toMatchObject({ ok: true });
+    expect(await voucherLineForOwner(bookingId)).toMatch(
+      /^Le bon cadeau .+ qui réglait cette séance est annulé : sa commande a été remboursée en entier\.$/,
+    );
+    const listed = await voucherPage({ status: null, search: code }, null);
+    expect(listed.rows).toEqual([
+      expect.objectContaining({ status: "cancelled", orderRefunded: true }),
+    ]);
   });
 });
 

@@ -5,7 +5,14 @@ import { parseVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { sessionTypes, studios, voucherUses, vouchers, type VoucherStatus } from "../db/schema";
+import {
+  orders,
+  sessionTypes,
+  studios,
+  voucherUses,
+  vouchers,
+  type VoucherStatus,
+} from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
 
 /*
@@ -175,7 +182,11 @@ async function explainSessionRefusal(
 /**
  * A booking paid with a session voucher was cancelled in time: the voucher is usable again (its use
  * marked given back, a journal row of the amount back). Nothing when the booking used no voucher or it was
- * already given back.
+ * already given back. A voucher whose order was refunded in full never comes back into use: its use is
+ * given back all the same (the booking no longer holds it) and it is cancelled, with its cancellation row
+ * of the value given back, so that the vouchers' rows still sum to what the studio owes. The order's row is
+ * locked as a refund's completion locks it: a refund completing now either came first (its status read
+ * here) or finds the voucher active again and cancels it.
  */
 export async function giveBackSessionVoucher(
   tx: Tx,
@@ -188,9 +199,22 @@ export async function giveBackSessionVoucher(
     .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)))
     .returning();
   if (!use) return null;
+  const [order] = await tx
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(
+      sql`${orders.id} = (select ${vouchers.orderId} from ${vouchers} where ${vouchers.id} = ${use.voucherId})`,
+    )
+    .for("update");
+  const refunded = order?.status === "refunded";
   const [voucher] = await tx
     .update(vouchers)
-    .set({ status: "active", balanceCents: sql`${vouchers.valueCents}`, updatedAt: at })
+    .set({
+      status: refunded ? "cancelled" : "active",
+      balanceCents: sql`${vouchers.valueCents}`,
+      ...(refunded ? { cancelledAt: at } : {}),
+      updatedAt: at,
+    })
     .where(
       and(
         eq(vouchers.id, use.voucherId),
@@ -207,6 +231,15 @@ export async function giveBackSessionVoucher(
     amountCents: use.amountCents,
     details: { code: voucher.code, useId: use.id, bookingId, givenBack: true },
   });
+  if (refunded) {
+    await appendJournal(tx, {
+      kind: "voucher_cancellation",
+      orderId: voucher.orderId,
+      voucherId: voucher.id,
+      amountCents: -voucher.balanceCents,
+      details: { code: voucher.code, reason: "order_refunded", useId: use.id, bookingId },
+    });
+  }
   return voucher;
 }
 

@@ -7,6 +7,7 @@ export type VoucherRefusalCode =
   | "not_found"
   | "not_paid"
   | "withdrawal_period_over"
+  | "nothing_to_refund"
   | "already_used"
   | "not_active"
   | "invalid_day"

@@ -15,6 +15,17 @@ export { action, loader } from "./index.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Bons cadeaux - Administration" }];
 
+/** What the list says of a voucher whose order was refunded in full (decision 0170). */
+function refundedOrderNote(voucher: { status: string; kind: string }): string {
+  if (voucher.status === "used" && voucher.kind === "session") {
+    return "Commande remboursée en entier : si la séance réservée avec ce bon est annulée, il ne redeviendra pas utilisable.";
+  }
+  if (voucher.status === "cancelled") {
+    return "Commande remboursée en entier : ce bon est annulé et ne peut plus servir.";
+  }
+  return "Commande remboursée en entier.";
+}
+
 const fieldClass = "min-h-11 w-full rounded-md border border-border px-2";
 
 export default function Vouchers({ loaderData, actionData }: Route.ComponentProps) {
@@ -72,6 +83,9 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                     <dt className="font-semibold">Utilisations</dt>
                     <dd>{voucher.uses}</dd>
                   </dl>
+                  {voucher.orderRefunded ? (
+                    <p className="text-sm">{refundedOrderNote(voucher)}</p>
+                  ) : null}
                   <p className="text-sm">
                     <Link
                       to={`/admin/ventes/${voucher.orderId}`}

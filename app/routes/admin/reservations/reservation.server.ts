@@ -22,7 +22,7 @@ import {
   setInternalNote,
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
-import { paidByVoucherLine, voucherCodeOfBooking } from "~/server/booking/vouchers.server";
+import { voucherLineForOwner } from "~/server/booking/vouchers.server";
 import {
   depositForOwner,
   recordBalancePaid,
@@ -110,9 +110,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amount: invoiceAmount(invoice.ttcCents),
       issuedOn: formatDateFr(invoice.issuedAt),
     })),
-    paidBy: await voucherCodeOfBooking(booking.id).then((code) =>
-      code ? paidByVoucherLine(code) : null,
-    ),
+    paidBy: await voucherLineForOwner(booking.id),
     answers: Object.entries(booking.answers).map(([id, answer]) => ({
       question: labelOf.get(id) ?? id,
       answer,

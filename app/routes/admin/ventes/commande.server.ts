@@ -4,6 +4,7 @@ import { centsForInput, typedCents } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { isUuid } from "~/lib/forms";
+import { voucherRefundNote } from "~/lib/vouchers/refund-note";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { orderHistory } from "~/server/payments/admin-orders.server";
 import {
@@ -147,6 +148,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ...extension,
       at: extension.at.toISOString(),
     })),
+    /** What a refund does to the order's voucher, told before it is confirmed (decision 0167). */
+    refundVoucherNote: history.voucher ? voucherRefundNote(history.voucher) : null,
     refundableCents: left,
     refundableText: centsForInput(left || 1),
     confirmPayment:

@@ -73,7 +73,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     })),
     ...journal.map((row) => ({
       at: row.at,
-      title: `Journal : ${JOURNAL_KIND_LABELS[row.kind]}`,
+      title: `Journal : ${row.partial ? "Solde du bon cadeau réduit (remboursement partiel)" : JOURNAL_KIND_LABELS[row.kind]}`,
       detail: formatCents(row.amountCents),
     })),
     ...extensions.map((extension) => ({
@@ -380,7 +380,11 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 intent="refund"
                 label="Confirmer le remboursement"
                 variant="destructive"
-              />
+              >
+                {loaderData.refundVoucherNote ? (
+                  <p className="text-sm">{loaderData.refundVoucherNote}</p>
+                ) : null}
+              </ConfirmPanel>
             ) : (
               <Form method="get" action={here} noValidate className="space-y-3">
                 <input type="hidden" name="rembourser" value="1" />
@@ -390,6 +394,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 <p className="text-sm text-muted-foreground">
                   Reste remboursable : {formatCents(loaderData.refundableCents)}.
                 </p>
+                {loaderData.refundVoucherNote ? (
+                  <p className="text-sm">{loaderData.refundVoucherNote}</p>
+                ) : null}
                 <div className="grid gap-3 sm:grid-cols-2">
                   <Field name="montant" label="Montant (€)">
                     {(props) => (
