@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { isoDayInParis } from "~/lib/dates";
@@ -11,6 +12,7 @@ import { db } from "../db/client.server";
 import { vouchers, voucherUses } from "../db/schema";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { extendVoucher } from "../vouchers/lifecycle.server";
+import { lowerVoucherBalance } from "../vouchers/order-kind.server";
 import {
   paymentsReceived,
   receiptsBook,
@@ -196,6 +198,20 @@ describe("the accountant's files", () => {
     expect(atJuly.totalCents).toBe(5_000);
     // Before any was issued: nothing.
     expect((await vouchersOutstanding("2026-01-15")).rows).toBe(0);
+  });
+
+  it("counts a part of a voucher's order refunded from the day of its refund", async () => {
+    const lowered = await insert(10_000, new Date("2026-03-01T10:00:00Z"), "2027-03-01");
+    const code = formatVoucherCode(lowered.code ?? "");
+    const leftAt = async (day: string) =>
+      parse((await vouchersOutstanding(day)).csv).find((row) => row[0] === code)?.[6];
+    // 60 € of its 100 € given back on 20 April, late in the evening in Paris.
+    setClockForTests(new Date("2026-04-20T21:30:00Z"));
+    await db().transaction((tx) =>
+      lowerVoucherBalance(tx, lowered.orderId, { refundId: randomUUID(), amountCents: 6_000 }),
+    );
+    expect(await leftAt("2026-04-19")).toBe("100,00");
+    expect(await leftAt("2026-04-20")).toBe("40,00");
   });
 
   it("keeps a past day's vouchers to honour as they were when a voucher is extended later", async () => {

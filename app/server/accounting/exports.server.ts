@@ -215,7 +215,9 @@ type VoucherRow = {
 
 /**
  * The vouchers still to be honoured at the end of `day`: issued by then, neither cancelled nor past their
- * last day then, with what was left of them then (their uses up to that day taken off).
+ * last day then, with what was left of them then (their uses up to that day taken off, and the parts of
+ * their orders refunded by then: a partial refund lowers an amount voucher, its `voucher_cancellation`
+ * row of reason `partial_refund`).
  *
  * Their last day then, so that a file of a past day is the same when made again (decision 0182, amended
  * 2026-11-30): an extension made after `day` (its Paris day later) recorded the last day it replaced, and
@@ -230,7 +232,10 @@ export async function vouchersOutstanding(day: string): Promise<AccountingExport
       to_char(e.expires_on, 'YYYY-MM-DD') as expires, v.value_cents,
       (v.value_cents - coalesce((select sum(u.amount_cents) from voucher_uses u
         where u.voucher_id = v.id and ${parisDay("u.at")} <= ${day}::date
-          and (u.cancelled_at is null or ${parisDay("u.cancelled_at")} > ${day}::date)), 0))::int
+          and (u.cancelled_at is null or ${parisDay("u.cancelled_at")} > ${day}::date)), 0)
+        + coalesce((select sum(j.amount_cents) from money_journal j
+          where j.voucher_id = v.id and j.kind = 'voucher_cancellation'
+            and j.details ->> 'reason' = 'partial_refund' and ${parisDay("j.at")} <= ${day}::date), 0))::int
         as left_cents,
       v.buyer_name as buyer
     from vouchers v
