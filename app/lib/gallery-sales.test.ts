@@ -83,6 +83,17 @@ describe("photo rights of a client gallery", () => {
     expect(due).toBeNull();
   });
 
+  it("gives every photo at the price of « toutes les photos » when the extras cost the same", () => {
+    // 9 chosen, 3 included: 6 extras × 5 € = 30 € = « toutes les photos ».
+    const { due } = photoRights({
+      terms: { ...terms, allPhotosPriceCents: 3000 },
+      photos: photos(9),
+      validated: true,
+      unlocks: [],
+    });
+    expect(due).toMatchObject({ allPhotos: true, amountCents: 3000, quantity: 1 });
+  });
+
   it("sells no single photo without a unit price, only all of them", () => {
     expect(
       photosDue({ includedPhotos: 0, extraPhotoPriceCents: null, allPhotosPriceCents: 3000 }, [

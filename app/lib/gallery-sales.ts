@@ -91,13 +91,16 @@ export function photoRights(input: {
   return { rights, due: photosDue(terms, toBuy) };
 }
 
-/** The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. */
+/**
+ * The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. At
+ * the same price « toutes les photos » is taken: she pays the same and gets every photo.
+ */
 export function photosDue(terms: PhotoSaleTerms, photoIds: string[]): PhotosDue | null {
   if (photoIds.length === 0) return null;
   const extras =
     terms.extraPhotoPriceCents === null ? null : photoIds.length * terms.extraPhotoPriceCents;
   const all = terms.allPhotosPriceCents;
-  if (all !== null && (extras === null || all < extras)) {
+  if (all !== null && (extras === null || all <= extras)) {
     return { photoIds, allPhotos: true, amountCents: all, quantity: 1, unitPriceCents: all };
   }
   if (extras === null || terms.extraPhotoPriceCents === null) return null;
