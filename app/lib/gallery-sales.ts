@@ -48,15 +48,19 @@ export const sellsPhotos = (terms: PhotoSaleTerms) => terms.includedPhotos !== n
 /**
  * Each photo's right and what is due. `photos` are the gallery's ready photos in its order, with the
  * client's favourites (her selection); `validated`: she sent it to the studio. The package's photos are
- * the first of her validated selection not already bought or offered; before she validates, none.
+ * the first of her validated selection not already bought or offered; before she validates, none — but
+ * while the owner has reopened it, those its last validation included (`keptIncluded`) stay hers.
  */
 export function photoRights(input: {
   terms: PhotoSaleTerms;
   photos: readonly { id: string; favourite: boolean }[];
   validated: boolean;
   unlocks: readonly PhotoUnlock[];
+  /** The selection reopened: the photos the package included when it was last validated. */
+  keptIncluded?: readonly string[] | null;
 }): PhotoRights {
   const { terms, photos, validated, unlocks } = input;
+  const kept = validated ? null : new Set(input.keptIncluded ?? []);
   const rights = new Map<string, PhotoRight>();
   if (terms.includedPhotos === null) {
     for (const photo of photos) rights.set(photo.id, "included");
@@ -73,14 +77,14 @@ export function photoRights(input: {
       unlocked.set(unlock.photoId, unlock.source);
     }
   }
-  let included = validated ? terms.includedPhotos : 0;
+  let included = terms.includedPhotos;
   const toBuy: string[] = [];
   for (const photo of photos) {
     const own = unlocked.get(photo.id);
     if (own) rights.set(photo.id, own);
     else if (allBought) rights.set(photo.id, "bought");
     else if (allOffered) rights.set(photo.id, "offered");
-    else if (photo.favourite && included > 0) {
+    else if (included > 0 && (kept ? kept.has(photo.id) : photo.favourite)) {
       rights.set(photo.id, "included");
       included--;
     } else {

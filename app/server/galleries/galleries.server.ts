@@ -15,6 +15,7 @@ import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { generateAccessCode } from "./access.server";
+import { photoRightsIn } from "./photo-sales.server";
 import {
   cursorColumn,
   keysetPage,
@@ -284,20 +285,40 @@ export async function changeAccessCode(id: string): Promise<string | null> {
   return code;
 }
 
-/** Lets the client change the selection again; false when there was none validated. */
+/**
+ * Lets the client change the selection again; false when there was none validated. The photos its
+ * package included stay hers while it is open (decision 0184: what she paid for beyond them is not billed
+ * again for them), kept until she validates again.
+ */
 export async function reopenSelection(id: string): Promise<boolean> {
-  const rows = await db()
-    .update(galleries)
-    .set({ selectionValidatedAt: null, updatedAt: new Date() })
-    .where(
-      and(
-        eq(galleries.id, id),
-        isNull(galleries.deletingAt),
-        isNotNull(galleries.selectionValidatedAt),
-      ),
-    )
-    .returning({ id: galleries.id });
-  return rows.length > 0;
+  return db().transaction(async (tx) => {
+    // The gallery's row lock: the package is read as it stands when the selection opens.
+    const [gallery] = await tx
+      .select()
+      .from(galleries)
+      .where(
+        and(
+          eq(galleries.id, id),
+          isNull(galleries.deletingAt),
+          isNotNull(galleries.selectionValidatedAt),
+        ),
+      )
+      .for("update");
+    if (!gallery) return false;
+    const { rights } = await photoRightsIn(tx, gallery);
+    const included = [...rights]
+      .filter(([, right]) => right === "included")
+      .map(([photoId]) => photoId);
+    await tx
+      .update(galleries)
+      .set({
+        selectionValidatedAt: null,
+        packagePhotoIds: gallery.includedPhotos === null ? null : included,
+        updatedAt: new Date(),
+      })
+      .where(eq(galleries.id, id));
+    return true;
+  });
 }
 
 /** The favourites of a gallery in the photos' order, with their comments. */

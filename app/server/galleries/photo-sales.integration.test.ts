@@ -23,6 +23,8 @@ import { provideOrderKinds } from "../payments/order-kinds.server";
 import { requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { galleryAccessCookie } from "./access.server";
+import { validateSelection } from "./client.server";
+import { reopenSelection } from "./galleries.server";
 import {
   ALTERED_ORDER_MESSAGE,
   cashPhotoOrder,
@@ -240,6 +242,38 @@ describe("extra photos of a client gallery", () => {
     await expect(cashPhotoOrder(await galleryRow(id), "cash", crypto.randomUUID())).rejects.toThrow(
       "Aucune photo à encaisser",
     );
+  });
+
+  it("keeps her package's photos when the owner reopens the selection after she paid for extras", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const checkout = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      settings,
+    );
+    await payByCard(checkout.orderId, 2_500);
+    expect(await reopenSelection(id)).toBe(true);
+    const reopened = await galleryPhotoRights(await galleryRow(id));
+    expect(photoIds.map((photoId) => reopened.rights.get(photoId))).toEqual([
+      ...Array(3).fill("included"),
+      ...Array(5).fill("bought"),
+      "to_buy",
+      "to_buy",
+    ]);
+    expect(reopened.due).toBeNull();
+    expect(await zipNames(id)).toEqual(set.slice(0, 8).map((photo) => photo.name));
+
+    // Validated again as it was: the same package, nothing due.
+    expect(await validateSelection(id)).toEqual({ count: 8 });
+    const validated = await galleryPhotoRights(await galleryRow(id));
+    expect(validated.rights).toEqual(reopened.rights);
+    expect(validated.due).toBeNull();
+    expect((await galleryRow(id)).packagePhotoIds).toBeNull();
   });
 
   it("lets the owner offer a photo, once, which the client may then download", async () => {

@@ -45,16 +45,18 @@ export const saleTerms = (gallery: GalleryRow): PhotoSaleTerms => ({
   allPhotosPriceCents: gallery.allPhotosPriceCents,
 });
 
-async function unlocksOf(executor: Tx | ReturnType<typeof db>, galleryId: string) {
+type Executor = Tx | ReturnType<typeof db>;
+
+async function unlocksOf(executor: Executor, galleryId: string) {
   return (await executor
     .select({ photoId: galleryUnlocks.photoId, source: galleryUnlocks.source })
     .from(galleryUnlocks)
     .where(eq(galleryUnlocks.galleryId, galleryId))) as PhotoUnlock[];
 }
 
-/** Each ready photo's right and what is due, from the gallery's rows as they are now. */
-export async function galleryPhotoRights(gallery: GalleryRow): Promise<PhotoRights> {
-  const photos = await db()
+/** Each ready photo's right and what is due, from the gallery's rows as `executor` reads them. */
+export async function photoRightsIn(executor: Executor, gallery: GalleryRow): Promise<PhotoRights> {
+  const photos = await executor
     .select({ id: galleryPhotos.id, favourite: galleryPhotos.favourite })
     .from(galleryPhotos)
     .where(and(eq(galleryPhotos.galleryId, gallery.id), eq(galleryPhotos.status, "ready")))
@@ -63,8 +65,14 @@ export async function galleryPhotoRights(gallery: GalleryRow): Promise<PhotoRigh
     terms: saleTerms(gallery),
     photos,
     validated: gallery.selectionValidatedAt !== null,
-    unlocks: await unlocksOf(db(), gallery.id),
+    unlocks: await unlocksOf(executor, gallery.id),
+    keptIncluded: gallery.packagePhotoIds,
   });
+}
+
+/** Each ready photo's right and what is due, from the gallery's rows as they are now. */
+export function galleryPhotoRights(gallery: GalleryRow): Promise<PhotoRights> {
+  return photoRightsIn(db(), gallery);
 }
 
 /** The ids of the photos whose original the client may download. */
