@@ -15,7 +15,7 @@ import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { generateAccessCode } from "./access.server";
-import { photoRightsIn } from "./photo-sales.server";
+import { callOffStalePhotoOrders, photoRightsIn } from "./photo-sales.server";
 import {
   cursorColumn,
   keysetPage,
@@ -233,10 +233,11 @@ export async function createGallery(form: GalleryForm, createdBy: string | null)
 /**
  * Saves the form's fields; false when the gallery is unknown or being deleted. Turning the watermark on
  * or off makes new web sizes: the revision grows and every processed photo goes back to the queue
- * (its file names carry the revision, so the client never sees a stale one as the new one).
+ * (its file names carry the revision, so the client never sees a stale one as the new one). New terms of
+ * sale call off an order awaiting payment that no longer pays what is due (decision 0184).
  */
 export async function updateGallery(id: string, form: GalleryForm): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const saved = await db().transaction(async (tx) => {
     const [current] = await tx
       .select({ watermark: galleries.watermark })
       .from(galleries)
@@ -266,6 +267,8 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
     if (watermarkChanged) await reprocessGalleryVariants(id, { tx });
     return true;
   });
+  if (saved) await callOffStalePhotoOrders(id);
+  return saved;
 }
 
 /** A new access code: every client's cookie stops working (access_version + 1). Null when unknown. */
@@ -288,10 +291,11 @@ export async function changeAccessCode(id: string): Promise<string | null> {
 /**
  * Lets the client change the selection again; false when there was none validated. The photos its
  * package included stay hers while it is open (decision 0184: what she paid for beyond them is not billed
- * again for them), kept until she validates again.
+ * again for them), kept until she validates again; an order awaiting payment for its extras is called off
+ * (nothing is due until she validates again).
  */
 export async function reopenSelection(id: string): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const reopened = await db().transaction(async (tx) => {
     // The gallery's row lock: the package is read as it stands when the selection opens.
     const [gallery] = await tx
       .select()
@@ -319,6 +323,8 @@ export async function reopenSelection(id: string): Promise<boolean> {
       .where(eq(galleries.id, id));
     return true;
   });
+  if (reopened) await callOffStalePhotoOrders(id);
+  return reopened;
 }
 
 /** The favourites of a gallery in the photos' order, with their comments. */
