@@ -360,8 +360,10 @@ export async function abortQuietly(key: string, uploadId: string): Promise<void>
 
 /**
  * Deletes a gallery, its files and its rows (photos and uploads by cascade): first marked `deleting_at`
- * (the client's pages answer 404 from then on), then its storage prefix emptied, then the row deleted.
- * Run again after a crash at any step, it finishes the work. Returns false when there was no such gallery.
+ * (the client's pages answer 404 from then on), its orders of photos awaiting payment called off (a paid
+ * one stays, with its invoice: accounting records), then its storage prefix emptied, then the row
+ * deleted. Run again after a crash at any step, it finishes the work. Returns false when there was no such
+ * gallery.
  */
 export async function deleteGallery(id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
@@ -371,6 +373,8 @@ export async function deleteGallery(id: string): Promise<boolean> {
     .where(eq(galleries.id, id))
     .returning({ id: galleries.id });
   if (!marked) return false;
+  // Before its row goes (and the link of its orders to it): nothing left to pay for a gallery gone.
+  await callOffStalePhotoOrders(id);
   // Unfinished uploads hold parts outside the prefix's objects (S3 keeps them until aborted).
   const pending = await db()
     .select({ key: resumableUploads.storageKey, uploadId: resumableUploads.storageUploadId })

@@ -26,7 +26,7 @@ import { requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { galleryAccessCookie } from "./access.server";
 import { validateSelection } from "./client.server";
-import { reopenSelection, updateGallery } from "./galleries.server";
+import { deleteGallery, reopenSelection, updateGallery } from "./galleries.server";
 import {
   photoOrderCalledOffEmail,
   refundUndeliveredPhotoOrder,
@@ -505,6 +505,43 @@ describe("an order of photos awaiting payment when what is due changes", () => {
       amountCents: 3_000,
       allPhotos: true,
     });
+  });
+
+  it("is called off when its gallery is deleted; a paid one stays with its invoice, and money after it goes back", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const paid = await orderExtras(id, photoIds, "card");
+    await payByCard(paid.orderId, 2_500);
+    // Reopened, she adds photos 9 and 10 and orders them by card.
+    await reopenSelection(id);
+    for (const photoId of photoIds.slice(8)) {
+      await db()
+        .update(galleryPhotos)
+        .set({ favourite: true })
+        .where(eq(galleryPhotos.id, photoId));
+    }
+    await validateSelection(id);
+    const waiting = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 1_000,
+        photoIds: photoIds.slice(8),
+      },
+      transferSettings,
+    );
+
+    expect(await deleteGallery(id)).toBe(true);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    expect((await orderRow(paid.orderId)).status).toBe("paid");
+    expect(await invoicesOfOrder(paid.orderId)).toHaveLength(1);
+    const mail = await photoOrderCalledOffEmail(waiting.orderId);
+    expect(mail?.text).toContain("Votre galerie a été supprimée");
+
+    expect((await payByCard(waiting.orderId, 1_000)).outcome).toBe("late");
+    expect(await queuedRefunds(waiting.orderId)).toBe(1);
+    await refundUndeliveredPhotoOrder(waiting.orderId);
+    expect((await orderRow(waiting.orderId)).status).toBe("refunded");
   });
 
   it("left waiting by a change that did not call it off, is neither shown nor cashed: « Encaisser » calls it off and cashes what is due", async () => {
