@@ -567,6 +567,45 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     expect(orderId).not.toBe(stale.orderId);
     expect((await orderRow(stale.orderId)).status).toBe("cancelled");
     expect(await orderRow(orderId)).toMatchObject({ status: "paid", amountCents: 1_500 });
+    // The same form posted twice cashes once.
+    expect(await cashPhotoOrder(await galleryRow(id), "cash", key, 1_500)).toEqual({ orderId });
     expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+  });
+
+  it("answers a double submit of her form (the same key) with the first order's checkout", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const posted = {
+      method: "card" as const,
+      idempotencyKey: crypto.randomUUID(),
+      amountCents: 2_500,
+      photoIds: photoIds.slice(3, 8),
+    };
+    const first = await createPhotoOrder(await galleryRow(id), posted, settings);
+    const second = await createPhotoOrder(await galleryRow(id), posted, settings);
+    expect(second).toMatchObject({
+      orderId: first.orderId,
+      redirectUrl: first.redirectUrl,
+      created: false,
+    });
+    expect(second.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
+
+    // At once, on another gallery: one order, both posts answered with it.
+    const other = await sellingGallery(8);
+    const again = {
+      ...posted,
+      idempotencyKey: crypto.randomUUID(),
+      photoIds: other.photoIds.slice(3, 8),
+    };
+    const both = await Promise.all([
+      createPhotoOrder(await galleryRow(other.id), again, settings),
+      createPhotoOrder(await galleryRow(other.id), again, settings),
+    ]);
+    expect(new Set(both.map((checkout) => checkout.orderId)).size).toBe(1);
+    expect(
+      await db()
+        .select()
+        .from(galleryPhotoOrders)
+        .where(eq(galleryPhotoOrders.galleryId, other.id)),
+    ).toHaveLength(1);
   });
 });

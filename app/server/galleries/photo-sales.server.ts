@@ -172,6 +172,25 @@ export async function callOffStalePhotoOrders(galleryId: string): Promise<number
   return calledOff;
 }
 
+/** The gallery's order of photos made by the form of `idempotencyKey`, if one was. */
+async function photoOrderOfKey(galleryId: string, idempotencyKey: string) {
+  const [made] = await db()
+    .select({
+      id: orders.id,
+      status: orders.status,
+      method: orders.method,
+      amountCents: orders.amountCents,
+      photoIds: galleryPhotoOrders.photoIds,
+      allPhotos: galleryPhotoOrders.allPhotos,
+    })
+    .from(orders)
+    .innerJoin(galleryPhotoOrders, eq(galleryPhotoOrders.orderId, orders.id))
+    .where(
+      and(eq(orders.idempotencyKey, idempotencyKey), eq(galleryPhotoOrders.galleryId, galleryId)),
+    );
+  return made ?? null;
+}
+
 /** What the client's form says she is paying for, checked against what the server computes. */
 export type PostedPhotoOrder = {
   method: PaymentMethod;
@@ -192,14 +211,17 @@ export const ALTERED_ORDER_MESSAGE =
 
 /**
  * The client's order of the extra photos of her validated selection: refused in French when the gallery
- * sells none, the method is not allowed, or the posted amount or photos differ from what is due now. A
- * waiting order that no longer pays what is due is called off first: she orders what is due now.
+ * sells none, the method is not allowed, or the posted amount or photos differ from what is due now. The
+ * same form posted again (its key) answers the order it made, and its checkout. A waiting order that no
+ * longer pays what is due is called off first: she orders what is due now.
  */
 export async function createPhotoOrder(
   gallery: GalleryRow,
   posted: PostedPhotoOrder,
   settings: PaymentSettings,
 ): Promise<OrderCheckout> {
+  const again = await orderAgain(gallery, posted.idempotencyKey, settings);
+  if (again) return again;
   const { due } = await galleryPhotoRights(gallery);
   if (!due) {
     throw new PhotoSaleRefusedError("Aucune photo à acheter dans votre sélection validée.");
@@ -220,9 +242,42 @@ export async function createPhotoOrder(
 
   await callOffStalePhotoOrders(gallery.id);
   if (await pendingPhotoOrder(gallery.id, due)) {
+    // The same form's first post may have just made it.
+    const made = await orderAgain(gallery, posted.idempotencyKey, settings);
+    if (made) return made;
     throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
   }
   return placePhotoOrder(gallery, due, posted.method, posted.idempotencyKey, settings);
+}
+
+/**
+ * A second post of the form of `idempotencyKey` (a double submit): createOrder finds the order the first
+ * made and answers its checkout; one no longer awaiting payment sends her to its page. Null when the key
+ * made nothing yet.
+ */
+async function orderAgain(
+  gallery: GalleryRow,
+  idempotencyKey: string,
+  settings: PaymentSettings | null,
+): Promise<OrderCheckout | null> {
+  const made = await photoOrderOfKey(gallery.id, idempotencyKey);
+  if (!made) return null;
+  const quantity = made.allPhotos ? 1 : made.photoIds.length;
+  // Its own lines, so that the core's checks pass; nothing is written again.
+  const checkout = await placePhotoOrder(
+    gallery,
+    {
+      photoIds: made.photoIds,
+      allPhotos: made.allPhotos,
+      amountCents: made.amountCents,
+      quantity,
+      unitPriceCents: made.amountCents / quantity,
+    },
+    made.method,
+    idempotencyKey,
+    settings,
+  );
+  return made.status === "awaiting_payment" ? checkout : { ...checkout, redirectUrl: null };
 }
 
 async function placePhotoOrder(
@@ -299,7 +354,7 @@ export const DUE_CHANGED_MESSAGE =
  * what is due now is marked paid, or an order « au studio » of what is due now is made and marked paid,
  * through the core's mark-paid path (its journal row, its invoice, then the unlocks of its kind). A stale
  * waiting order is called off first: never cashed. `expectedCents`: the amount her page showed (refused
- * when what is due changed since).
+ * when what is due changed since); the same form posted twice cashes once.
  */
 export async function cashPhotoOrder(
   gallery: GalleryRow,
@@ -307,6 +362,8 @@ export async function cashPhotoOrder(
   idempotencyKey: string,
   expectedCents: number | null = null,
 ): Promise<{ orderId: string }> {
+  const made = await photoOrderOfKey(gallery.id, idempotencyKey);
+  if (made && made.status !== "awaiting_payment") return { orderId: made.id };
   await callOffStalePhotoOrders(gallery.id);
   const { due } = await galleryPhotoRights(gallery);
   if (!due) throw new PhotoSaleRefusedError("Aucune photo à encaisser : rien n'est dû.");
