@@ -42,6 +42,13 @@ export type PhotoRights = {
   due: PhotosDue | null;
 };
 
+/**
+ * Next to the number of included photos when the gallery has an order of photos paid or awaiting payment:
+ * the package is the first photos of her selection, so a smaller one bills photos it included.
+ */
+export const INCLUDED_PHOTOS_PAID_WARNING =
+  "Des photos ont déjà été payées pour cette galerie : réduire le nombre de photos incluses peut en faire payer d'autres.";
+
 /** Whether the gallery sells photos beyond a package. */
 export const sellsPhotos = (terms: PhotoSaleTerms) => terms.includedPhotos !== null;
 

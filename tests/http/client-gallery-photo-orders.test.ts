@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../app/lib/payments/model";
+import { INCLUDED_PHOTOS_PAID_WARNING } from "../../app/lib/gallery-sales";
 import { clientGalleryPath } from "../../app/lib/gallery-urls";
 import {
   galleryPhotoOrders,
@@ -25,7 +26,8 @@ import { serverDatabase } from "../support/server-under-test";
  * An order of extra photos (decision 0184) that no longer pays what is due, as the pages say it, JavaScript
  * off: the owner's « Sélection » and the client's gallery never show it as awaited (no « attend son
  * paiement », no cash form for it), and its order page, once it is called off, says so in French and leads
- * back to the gallery.
+ * back to the gallery. The gallery's settings warn the owner, next to the number of included photos, once
+ * an order of photos is paid or awaited.
  */
 
 const admin = useAdmin();
@@ -147,5 +149,35 @@ describe("an order of photos that no longer pays what is due", () => {
       (link) => textOf(link) === "Retour à votre galerie",
     );
     expect(back?.getAttribute("href")).toBe(clientGalleryPath(galleryId));
+  });
+});
+
+describe("the gallery's settings", () => {
+  it("warn next to the number of included photos while an order of photos is paid or awaited", async () => {
+    const hint = async () =>
+      textOf(
+        (
+          await fetchPage(`/admin/galeries/${galleryId}/reglages`, { cookie: admin.cookie() })
+        ).document.querySelector("#champ-includedPhotos-aide"),
+      );
+    const { id } = await insertPhotoOrder(1_400, photoIds.slice(2, 4), "awaiting_payment");
+    expect(await hint()).toContain(INCLUDED_PHOTOS_PAID_WARNING);
+
+    // Every order of the gallery released unpaid: no warning.
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "cancelled" })
+      .where(inArray(orders.id, orderIds));
+    const released = await hint();
+    expect(released).toContain("Vide : toutes les photos sont incluses.");
+    expect(released).not.toContain("Des photos ont déjà été payées");
+
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, id));
+    expect(await hint()).toContain(
+      "Des photos ont déjà été payées pour cette galerie : réduire le nombre de photos incluses peut en faire payer d'autres.",
+    );
   });
 });

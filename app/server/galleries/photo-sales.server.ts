@@ -495,5 +495,21 @@ export async function photoOrderForPage(
   return { galleryId: purchase?.galleryId ?? null, unlocked: unlock !== undefined };
 }
 
+/** Whether the gallery has an order of photos paid or awaiting payment (the settings' warning). */
+export async function hasPhotoOrderPaidOrAwaited(galleryId: string): Promise<boolean> {
+  const [order] = await db()
+    .select({ id: orders.id })
+    .from(galleryPhotoOrders)
+    .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+    .where(
+      and(
+        eq(galleryPhotoOrders.galleryId, galleryId),
+        inArray(orders.status, ["paid", "awaiting_payment"]),
+      ),
+    )
+    .limit(1);
+  return order !== undefined;
+}
+
 /** A fresh key for an order form drawn with its page. */
 export const newOrderKey = () => randomUUID();
