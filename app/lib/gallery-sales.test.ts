@@ -46,6 +46,26 @@ describe("photo rights of a client gallery", () => {
     expect(due).toBeNull();
   });
 
+  it("keeps the package of the last validated selection while the owner has reopened it", () => {
+    // She had chosen p0–p7 and paid p3–p7; reopened, she has dropped p1 and chosen p9 so far.
+    const chosen = new Set(["p0", "p2", "p3", "p4", "p5", "p6", "p7", "p9"]);
+    const { rights, due } = photoRights({
+      terms,
+      photos: photos(0).map((photo) => ({ ...photo, favourite: chosen.has(photo.id) })),
+      validated: false,
+      unlocks: ["p3", "p4", "p5", "p6", "p7"].map((photoId) => ({ photoId, source: "bought" })),
+      keptIncluded: ["p0", "p1", "p2"],
+    });
+    expect(["p0", "p1", "p2"].map((id) => rights.get(id))).toEqual([
+      "included",
+      "included",
+      "included",
+    ]);
+    expect(rights.get("p3")).toBe("bought");
+    expect(["p8", "p9"].map((id) => rights.get(id))).toEqual(["to_buy", "to_buy"]);
+    expect(due).toBeNull();
+  });
+
   it("asks the price of every photo when it is cheaper than the extras", () => {
     const { due } = photoRights({ terms, photos: photos(12, 12), validated: true, unlocks: [] });
     expect(due).toMatchObject({ allPhotos: true, amountCents: 4000, quantity: 1 });
@@ -81,6 +101,17 @@ describe("photo rights of a client gallery", () => {
     });
     expect(new Set(rights.values())).toEqual(new Set(["bought"]));
     expect(due).toBeNull();
+  });
+
+  it("gives every photo at the price of « toutes les photos » when the extras cost the same", () => {
+    // 9 chosen, 3 included: 6 extras × 5 € = 30 € = « toutes les photos ».
+    const { due } = photoRights({
+      terms: { ...terms, allPhotosPriceCents: 3000 },
+      photos: photos(9),
+      validated: true,
+      unlocks: [],
+    });
+    expect(due).toMatchObject({ allPhotos: true, amountCents: 3000, quantity: 1 });
   });
 
   it("sells no single photo without a unit price, only all of them", () => {

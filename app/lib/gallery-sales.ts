@@ -42,21 +42,32 @@ export type PhotoRights = {
   due: PhotosDue | null;
 };
 
+/**
+ * Next to the number of included photos when the gallery has an order of photos paid or awaiting payment:
+ * the package is the first photos of her selection, so a smaller one bills photos it included.
+ */
+export const INCLUDED_PHOTOS_PAID_WARNING =
+  "Des photos ont déjà été payées pour cette galerie : réduire le nombre de photos incluses peut en faire payer d'autres.";
+
 /** Whether the gallery sells photos beyond a package. */
 export const sellsPhotos = (terms: PhotoSaleTerms) => terms.includedPhotos !== null;
 
 /**
  * Each photo's right and what is due. `photos` are the gallery's ready photos in its order, with the
  * client's favourites (her selection); `validated`: she sent it to the studio. The package's photos are
- * the first of her validated selection not already bought or offered; before she validates, none.
+ * the first of her validated selection not already bought or offered; before she validates, none — but
+ * while the owner has reopened it, those its last validation included (`keptIncluded`) stay hers.
  */
 export function photoRights(input: {
   terms: PhotoSaleTerms;
   photos: readonly { id: string; favourite: boolean }[];
   validated: boolean;
   unlocks: readonly PhotoUnlock[];
+  /** The selection reopened: the photos the package included when it was last validated. */
+  keptIncluded?: readonly string[] | null;
 }): PhotoRights {
   const { terms, photos, validated, unlocks } = input;
+  const kept = validated ? null : new Set(input.keptIncluded ?? []);
   const rights = new Map<string, PhotoRight>();
   if (terms.includedPhotos === null) {
     for (const photo of photos) rights.set(photo.id, "included");
@@ -73,14 +84,14 @@ export function photoRights(input: {
       unlocked.set(unlock.photoId, unlock.source);
     }
   }
-  let included = validated ? terms.includedPhotos : 0;
+  let included = terms.includedPhotos;
   const toBuy: string[] = [];
   for (const photo of photos) {
     const own = unlocked.get(photo.id);
     if (own) rights.set(photo.id, own);
     else if (allBought) rights.set(photo.id, "bought");
     else if (allOffered) rights.set(photo.id, "offered");
-    else if (photo.favourite && included > 0) {
+    else if (included > 0 && (kept ? kept.has(photo.id) : photo.favourite)) {
       rights.set(photo.id, "included");
       included--;
     } else {
@@ -91,13 +102,16 @@ export function photoRights(input: {
   return { rights, due: photosDue(terms, toBuy) };
 }
 
-/** The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. */
+/**
+ * The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. At
+ * the same price « toutes les photos » is taken: she pays the same and gets every photo.
+ */
 export function photosDue(terms: PhotoSaleTerms, photoIds: string[]): PhotosDue | null {
   if (photoIds.length === 0) return null;
   const extras =
     terms.extraPhotoPriceCents === null ? null : photoIds.length * terms.extraPhotoPriceCents;
   const all = terms.allPhotosPriceCents;
-  if (all !== null && (extras === null || all < extras)) {
+  if (all !== null && (extras === null || all <= extras)) {
     return { photoIds, allPhotos: true, amountCents: all, quantity: 1, unitPriceCents: all };
   }
   if (extras === null || terms.extraPhotoPriceCents === null) return null;

@@ -16,6 +16,8 @@ import type { ToastMessage } from "~/lib/toast";
 
 type GalleryFormProps = {
   creating: boolean;
+  /** Said next to the number of included photos, before its hint (photos already paid for). */
+  includedPhotosWarning?: string;
   values: Record<string, string>;
   errors: FieldErrors | undefined;
   alert: ToastMessage | undefined;
@@ -23,7 +25,15 @@ type GalleryFormProps = {
 };
 
 /** A gallery's fields: who it is for, until when, what the client may do. */
-export function GalleryForm({ creating, values, errors = {}, alert, studios }: GalleryFormProps) {
+export function GalleryForm({
+  creating,
+  includedPhotosWarning,
+  values,
+  errors = {},
+  alert,
+  studios,
+}: GalleryFormProps) {
+  const included = GALLERY_SALE_FIELDS.fields.includedPhotos;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const form = useRef<HTMLFormElement>(null);
@@ -79,7 +89,20 @@ export function GalleryForm({ creating, values, errors = {}, alert, studios }: G
       {creating ? null : (
         <fieldset className="space-y-4 rounded-xl border border-border bg-white p-6">
           <legend className="px-1 font-sans text-lg font-semibold">Photos supplémentaires</legend>
-          <TableRows table={GALLERY_SALE_FIELDS} values={values} errors={errors} />
+          <TableRows
+            table={GALLERY_SALE_FIELDS}
+            values={values}
+            errors={errors}
+            fieldProps={
+              includedPhotosWarning
+                ? {
+                    includedPhotos: {
+                      spec: { ...included, hint: `${includedPhotosWarning} ${included.hint}` },
+                    },
+                  }
+                : {}
+            }
+          />
         </fieldset>
       )}
       <Button type="submit" name="intent" value="save" disabled={busy}>

@@ -18,6 +18,8 @@ import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { bookingOfDeposit } from "~/server/booking/deposits.server";
+import { LATE_PHOTO_REFUND_REASON } from "~/server/galleries/photo-order-release.server";
+import { photoOrderForPage } from "~/server/galleries/photo-sales.server";
 
 /*
  * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
@@ -76,12 +78,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const voucher = await voucherOfOrder(order.id);
   const snapshot = order.rulesSnapshot as {
     transfer?: { holder: string; iban: string };
-    galleryId?: string;
   } | null;
   const issued = voucher?.code && voucher.status !== "awaiting_payment";
   // Unused, within its period, with money left to give back (an earlier refund taken off).
   const withdrawable = await withdrawalOffer(order, voucher);
   const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
+  const photoOrder = order.kind === "gallery_photos" ? await photoOrderForPage(order.id) : null;
   return {
     token: params.token,
     /** A booking's deposit: her booking's page (decision 0186). */
@@ -146,11 +148,22 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       done: refund.status === "succeeded" || refund.status === "refunded_offline",
     })),
     done: search.get("fait"),
-    /** Extra photos of a client gallery (decision 0184): the way back to it. */
-    gallery:
-      order.kind === "gallery_photos" && snapshot?.galleryId
-        ? clientGalleryPath(snapshot.galleryId)
-        : null,
+    /** Extra photos of a client gallery (decision 0184): the way back to it, while it is online. */
+    gallery: photoOrder?.galleryId ? clientGalleryPath(photoOrder.galleryId) : null,
+    /**
+     * An order of photos called off while it awaited payment (what it paid changed, or its gallery was
+     * deleted), and money that came for it once it was: given back, nothing unlocked.
+     */
+    photos: photoOrder
+      ? {
+          calledOff: order.status === "cancelled",
+          undelivered:
+            order.latePayment &&
+            !photoOrder.unlocked &&
+            (order.status === "paid" ||
+              refunds.some((refund) => refund.reason === LATE_PHOTO_REFUND_REASON)),
+        }
+      : null,
   };
 }
 

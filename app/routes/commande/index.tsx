@@ -79,7 +79,25 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
       {order.done === "retractation" ? (
         <Notice tone="success" title={WITHDRAWN[order.method] ?? WITHDRAWN.transfer ?? ""} />
       ) : null}
-      {order.card === "confirmed" ? (
+      {order.photos?.calledOff ? (
+        <Notice tone="info" title="Cette commande a été annulée : ne la réglez pas">
+          <p>
+            {order.gallery
+              ? "Ce qu'elle payait a changé dans votre galerie (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est remplacée par ce qui reste à payer, que vous retrouvez dans votre galerie. Rien ne vous a été débité pour elle."
+              : "Sa galerie a été supprimée. Rien ne vous a été débité pour elle."}
+          </p>
+        </Notice>
+      ) : null}
+      {order.photos?.undelivered ? (
+        <Notice tone="info" title="Votre paiement vous est remboursé">
+          <p>
+            Il est arrivé après l'annulation de cette commande : il vous est rendu, et aucune photo
+            n'a été débloquée par elle.
+            {order.gallery ? " Ce qui reste à payer est dans votre galerie." : ""}
+          </p>
+        </Notice>
+      ) : null}
+      {order.card === "confirmed" && !order.photos?.undelivered ? (
         <Notice tone="success" title="Paiement confirmé">
           <p>
             {order.gallery

@@ -112,7 +112,8 @@ async function saleData(
   settings: PaymentSettings,
   due: Awaited<ReturnType<typeof galleryPhotoRights>>["due"],
 ) {
-  const pending = await pendingPhotoOrder(gallery.id);
+  // An order awaiting payment for what is due now (a stale one is called off at her next order).
+  const pending = await pendingPhotoOrder(gallery.id, due);
   return {
     includedPhotos: gallery.includedPhotos ?? 0,
     extraPhotoPrice:

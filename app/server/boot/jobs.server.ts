@@ -4,6 +4,7 @@ import { backupJob, backupLinkJob, backupWatchJob } from "../backup/jobs.server"
 import { depositRefundJob, depositRequestJob } from "../booking/deposits.server";
 import { bookingBusyImportJob, bookingRemindersJob } from "../booking/jobs.server";
 import { env } from "../env.server";
+import { photoOrderRefundJob } from "../galleries/photo-order-release.server";
 import { photoJob } from "../galleries/processing.server";
 import { galleryRetentionJob } from "../galleries/retention.server";
 import { startJobQueue, type AnyJob } from "../jobs/queue.server";
@@ -56,6 +57,7 @@ export const SITE_JOBS: readonly AnyJob<ProcessSettings>[] = [
   accountantMonthlyMailJob,
   depositRefundJob,
   depositRequestJob,
+  photoOrderRefundJob,
 ];
 
 /** Starts this process's job queue, with every queue of SITE_JOBS (decision 0080). */

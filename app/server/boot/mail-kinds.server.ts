@@ -8,6 +8,7 @@ import {
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
 } from "../galleries/emails.server";
+import { queuePhotoOrderCalledOffMail } from "../galleries/photo-order-release.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import type { AnyMailKind } from "../mail/outbox.server";
 import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
@@ -36,6 +37,7 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   enqueueGalleryInvitation,
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
+  queuePhotoOrderCalledOffMail,
   enqueueNewsletterTest,
   queueBuyerPaymentMail,
   queueOwnerPaymentMail,

@@ -32,6 +32,7 @@ describe("the mail worker's kinds", () => {
       "confirmation",
       "contact",
       "gallery-invitation",
+      "gallery-photo-order-called-off",
       "gallery-selection",
       "gallery-selection-receipt",
       "newsletter-test",

@@ -577,6 +577,11 @@ export const galleries = pgTable(
     allPhotosPriceCents: integer("all_photos_price_cents"),
     /** Set when the client validated the selection: favourites and comments are locked from then on. */
     selectionValidatedAt: timestamp("selection_validated_at", { withTimezone: true }),
+    /**
+     * While the owner has reopened the selection (decision 0184): the photos its package included at its
+     * last validation, which stay the client's until she validates again; null otherwise.
+     */
+    packagePhotoIds: uuid("package_photo_ids").array(),
     lastClientActivityAt: timestamp("last_client_activity_at", { withTimezone: true }),
     /** The retention (or the owner) started deleting it: it answers 404 from then on. */
     deletingAt: timestamp("deleting_at", { withTimezone: true }),

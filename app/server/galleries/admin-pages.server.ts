@@ -14,6 +14,7 @@ import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { unprintableFields } from "../pdf/printable.server";
 import { redirectWithToast } from "../toast.server";
+import { hasPhotoOrderPaidOrAwaited } from "./photo-sales.server";
 import {
   createGallery,
   currentStudios,
@@ -83,6 +84,8 @@ export async function loadGalleryForm(request: Request, id: string | null) {
       purgeAt: gallery.purgeAt.toISOString(),
       expiresAt: gallery.expiresAt.toISOString(),
       photos: counts.total,
+      /** An order of photos paid or awaited: lowering the included number bills included photos. */
+      photosPaid: await hasPhotoOrderPaidOrAwaited(gallery.id),
     },
     studios,
     values: storedValues(gallery),

@@ -153,7 +153,8 @@ export async function validateSelection(galleryId: string): Promise<{ count: num
   return db().transaction(async (tx) => {
     const [locked] = await tx
       .update(galleries)
-      .set({ selectionValidatedAt: new Date() })
+      // Validated again, her package is the first photos of this selection (decision 0184).
+      .set({ selectionValidatedAt: new Date(), packagePhotoIds: null })
       .where(and(eq(galleries.id, galleryId), isNull(galleries.selectionValidatedAt)))
       .returning({ id: galleries.id });
     if (!locked) return null;

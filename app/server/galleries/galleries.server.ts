@@ -15,6 +15,7 @@ import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { generateAccessCode } from "./access.server";
+import { callOffStalePhotoOrders, photoRightsIn } from "./photo-sales.server";
 import {
   cursorColumn,
   keysetPage,
@@ -232,10 +233,11 @@ export async function createGallery(form: GalleryForm, createdBy: string | null)
 /**
  * Saves the form's fields; false when the gallery is unknown or being deleted. Turning the watermark on
  * or off makes new web sizes: the revision grows and every processed photo goes back to the queue
- * (its file names carry the revision, so the client never sees a stale one as the new one).
+ * (its file names carry the revision, so the client never sees a stale one as the new one). New terms of
+ * sale call off an order awaiting payment that no longer pays what is due (decision 0184).
  */
 export async function updateGallery(id: string, form: GalleryForm): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const saved = await db().transaction(async (tx) => {
     const [current] = await tx
       .select({ watermark: galleries.watermark })
       .from(galleries)
@@ -265,6 +267,8 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
     if (watermarkChanged) await reprocessGalleryVariants(id, { tx });
     return true;
   });
+  if (saved) await callOffStalePhotoOrders(id);
+  return saved;
 }
 
 /** A new access code: every client's cookie stops working (access_version + 1). Null when unknown. */
@@ -284,20 +288,43 @@ export async function changeAccessCode(id: string): Promise<string | null> {
   return code;
 }
 
-/** Lets the client change the selection again; false when there was none validated. */
+/**
+ * Lets the client change the selection again; false when there was none validated. The photos its
+ * package included stay hers while it is open (decision 0184: what she paid for beyond them is not billed
+ * again for them), kept until she validates again; an order awaiting payment for its extras is called off
+ * (nothing is due until she validates again).
+ */
 export async function reopenSelection(id: string): Promise<boolean> {
-  const rows = await db()
-    .update(galleries)
-    .set({ selectionValidatedAt: null, updatedAt: new Date() })
-    .where(
-      and(
-        eq(galleries.id, id),
-        isNull(galleries.deletingAt),
-        isNotNull(galleries.selectionValidatedAt),
-      ),
-    )
-    .returning({ id: galleries.id });
-  return rows.length > 0;
+  const reopened = await db().transaction(async (tx) => {
+    // The gallery's row lock: the package is read as it stands when the selection opens.
+    const [gallery] = await tx
+      .select()
+      .from(galleries)
+      .where(
+        and(
+          eq(galleries.id, id),
+          isNull(galleries.deletingAt),
+          isNotNull(galleries.selectionValidatedAt),
+        ),
+      )
+      .for("update");
+    if (!gallery) return false;
+    const { rights } = await photoRightsIn(tx, gallery);
+    const included = [...rights]
+      .filter(([, right]) => right === "included")
+      .map(([photoId]) => photoId);
+    await tx
+      .update(galleries)
+      .set({
+        selectionValidatedAt: null,
+        packagePhotoIds: gallery.includedPhotos === null ? null : included,
+        updatedAt: new Date(),
+      })
+      .where(eq(galleries.id, id));
+    return true;
+  });
+  if (reopened) await callOffStalePhotoOrders(id);
+  return reopened;
 }
 
 /** The favourites of a gallery in the photos' order, with their comments. */
@@ -333,8 +360,10 @@ export async function abortQuietly(key: string, uploadId: string): Promise<void>
 
 /**
  * Deletes a gallery, its files and its rows (photos and uploads by cascade): first marked `deleting_at`
- * (the client's pages answer 404 from then on), then its storage prefix emptied, then the row deleted.
- * Run again after a crash at any step, it finishes the work. Returns false when there was no such gallery.
+ * (the client's pages answer 404 from then on), its orders of photos awaiting payment called off (a paid
+ * one stays, with its invoice: accounting records), then its storage prefix emptied, then the row
+ * deleted. Run again after a crash at any step, it finishes the work. Returns false when there was no such
+ * gallery.
  */
 export async function deleteGallery(id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
@@ -344,6 +373,8 @@ export async function deleteGallery(id: string): Promise<boolean> {
     .where(eq(galleries.id, id))
     .returning({ id: galleries.id });
   if (!marked) return false;
+  // Before its row goes (and the link of its orders to it): nothing left to pay for a gallery gone.
+  await callOffStalePhotoOrders(id);
   // Unfinished uploads hold parts outside the prefix's objects (S3 keeps them until aborted).
   const pending = await db()
     .select({ key: resumableUploads.storageKey, uploadId: resumableUploads.storageUploadId })

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentsSchema } from "~/content/schemas";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -17,20 +17,31 @@ import {
   galleryPhotos,
   galleryUnlocks,
   invoices,
+  paymentAttempts,
+  refunds,
 } from "../db/schema";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { galleryAccessCookie } from "./access.server";
+import { validateSelection } from "./client.server";
+import { deleteGallery, reopenSelection, updateGallery } from "./galleries.server";
+import {
+  photoOrderCalledOffEmail,
+  refundUndeliveredPhotoOrder,
+} from "./photo-order-release.server";
 import {
   ALTERED_ORDER_MESSAGE,
+  callOffStalePhotoOrders,
   cashPhotoOrder,
+  DUE_CHANGED_MESSAGE,
   createPhotoOrder,
   downloadablePhotoIds,
   galleryPhotoRights,
   offerPhotos,
   PENDING_ORDER_MESSAGE,
+  pendingPhotoOrder,
   photoSalesOrderKind,
 } from "./photo-sales.server";
 
@@ -242,6 +253,38 @@ describe("extra photos of a client gallery", () => {
     );
   });
 
+  it("keeps her package's photos when the owner reopens the selection after she paid for extras", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const checkout = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      settings,
+    );
+    await payByCard(checkout.orderId, 2_500);
+    expect(await reopenSelection(id)).toBe(true);
+    const reopened = await galleryPhotoRights(await galleryRow(id));
+    expect(photoIds.map((photoId) => reopened.rights.get(photoId))).toEqual([
+      ...Array(3).fill("included"),
+      ...Array(5).fill("bought"),
+      "to_buy",
+      "to_buy",
+    ]);
+    expect(reopened.due).toBeNull();
+    expect(await zipNames(id)).toEqual(set.slice(0, 8).map((photo) => photo.name));
+
+    // Validated again as it was: the same package, nothing due.
+    expect(await validateSelection(id)).toEqual({ count: 8 });
+    const validated = await galleryPhotoRights(await galleryRow(id));
+    expect(validated.rights).toEqual(reopened.rights);
+    expect(validated.due).toBeNull();
+    expect((await galleryRow(id)).packagePhotoIds).toBeNull();
+  });
+
   it("lets the owner offer a photo, once, which the client may then download", async () => {
     const { id, photoIds } = await sellingGallery(8);
     const offered = photoIds[9] as string;
@@ -250,5 +293,319 @@ describe("extra photos of a client gallery", () => {
     const gallery = await galleryRow(id);
     expect((await galleryPhotoRights(gallery)).rights.get(offered)).toBe("offered");
     expect(await zipNames(id)).toContain("IMG_0010.jpg");
+  });
+});
+
+describe("an order of photos awaiting payment when what is due changes", () => {
+  const transferSettings = paymentsSchema.parse({
+    card: true,
+    transfer: true,
+    studio: true,
+    transferHolder: "Studio Lumière",
+    transferIban: "FR7630006000011234567890189",
+  });
+
+  /** Her order of photos 4–8 (25 €), by `method`. */
+  const orderExtras = (id: string, photoIds: string[], method: "card" | "transfer") =>
+    galleryRow(id).then((gallery) =>
+      createPhotoOrder(
+        gallery,
+        {
+          method,
+          idempotencyKey: crypto.randomUUID(),
+          amountCents: 2_500,
+          photoIds: photoIds.slice(3, 8),
+        },
+        transferSettings,
+      ),
+    );
+
+  const calledOffMails = async (orderId: string) =>
+    (
+      await db().execute<{ kind: string }>(sql`
+        select data->>'kind' as kind from pgboss.job
+        where name = 'mail' and data->>'orderId' = ${orderId}
+          and data->>'kind' = 'gallery-photo-order-called-off'`)
+    ).rows.length;
+
+  const queuedRefunds = async (orderId: string) =>
+    (
+      await db().execute<{ id: string }>(sql`
+        select id from pgboss.job where name = 'gallery-photo-refund' and data->>'orderId' = ${orderId}`)
+    ).rows.length;
+
+  const unlocksOfOrder = (orderId: string) =>
+    db().select().from(galleryUnlocks).where(eq(galleryUnlocks.orderId, orderId));
+
+  it("is called off when the owner offers every photo: nothing waits, « Encaisser » cashes nothing, she is told once", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    expect(await offerPhotos(id, null)).toBe(1);
+
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    const gallery = await galleryRow(id);
+    const { due } = await galleryPhotoRights(gallery);
+    expect(due).toBeNull();
+    expect(await pendingPhotoOrder(id, due)).toBeNull();
+    await expect(cashPhotoOrder(gallery, "cash", crypto.randomUUID())).rejects.toThrow(
+      "Aucune photo à encaisser",
+    );
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    expect(await invoicesOfOrder(waiting.orderId)).toEqual([]);
+    expect(await callOffStalePhotoOrders(id)).toBe(0);
+    expect(await calledOffMails(waiting.orderId)).toBe(1);
+
+    const mail = await photoOrderCalledOffEmail(waiting.orderId);
+    expect(mail?.subject).toMatch(/^Votre commande de photos de 25\s€ est annulée$/);
+    expect(mail?.text).toContain("Ne faites pas ce virement");
+    expect(mail?.text).toContain(`/galerie-client/${id}`);
+  });
+
+  it("is called off when the owner reopens the selection: her new selection is ordered, and cashed at what is due now", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    expect(await reopenSelection(id)).toBe(true);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+
+    // She drops photos 4–8, picks 9 and 10, and validates again.
+    for (const [index, photoId] of photoIds.entries()) {
+      await db()
+        .update(galleryPhotos)
+        .set({ favourite: index < 3 || index >= 8 })
+        .where(eq(galleryPhotos.id, photoId));
+    }
+    await validateSelection(id);
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect(due).toMatchObject({ amountCents: 1_000, photoIds: photoIds.slice(8) });
+
+    const fresh = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "transfer",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 1_000,
+        photoIds: photoIds.slice(8),
+      },
+      transferSettings,
+    );
+    const { orderId } = await cashPhotoOrder(
+      await galleryRow(id),
+      "cash",
+      crypto.randomUUID(),
+      1_000,
+    );
+    expect(orderId).toBe(fresh.orderId);
+    expect(await orderRow(orderId)).toMatchObject({ status: "paid", amountCents: 1_000 });
+    const { rights } = await galleryPhotoRights(await galleryRow(id));
+    expect(photoIds.map((photoId) => rights.get(photoId))).toEqual([
+      ...Array(3).fill("included"),
+      ...Array(5).fill("to_buy"),
+      "bought",
+      "bought",
+    ]);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+  });
+
+  it("is called off when photos it pays are offered: a card payment of the old amount is given back, and she pays what is left", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "card");
+    const closed = card.calls.expire;
+    await offerPhotos(id, photoIds.slice(3, 5));
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    // Its checkout closed at the provider at once.
+    expect(card.calls.expire).toBe(closed + 1);
+
+    // The provider reports a payment of 25 € all the same: late, nothing unlocked, given back.
+    expect((await payByCard(waiting.orderId, 2_500)).outcome).toBe("late");
+    expect(await unlocksOfOrder(waiting.orderId)).toEqual([]);
+    expect(await queuedRefunds(waiting.orderId)).toBe(1);
+    await refundUndeliveredPhotoOrder(waiting.orderId);
+    await refundUndeliveredPhotoOrder(waiting.orderId);
+    expect((await orderRow(waiting.orderId)).status).toBe("refunded");
+    const given = await db().select().from(refunds).where(eq(refunds.orderId, waiting.orderId));
+    expect(given.map((refund) => [refund.amountCents, refund.status])).toEqual([
+      [2_500, "succeeded"],
+    ]);
+
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect(due).toMatchObject({ amountCents: 1_500, photoIds: photoIds.slice(5, 8) });
+    const fresh = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 1_500,
+        photoIds: photoIds.slice(5, 8),
+      },
+      transferSettings,
+    );
+    expect(fresh.created).toBe(true);
+    expect((await payByCard(fresh.orderId, 1_500)).outcome).toBe("applied");
+    expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+  });
+
+  it("stands when its payment beat the call-off, or is given back when the call-off came first", async () => {
+    // Paid on the provider's page before the owner's offer closed it: the close finds it paid (late).
+    const first = await sellingGallery(8);
+    const beaten = await orderExtras(first.id, first.photoIds, "card");
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, beaten.orderId));
+    card.pay(attempt?.providerReference ?? "", 2_500);
+    await offerPhotos(first.id, first.photoIds.slice(3, 5));
+    expect(await orderRow(beaten.orderId)).toMatchObject({ status: "paid", latePayment: true });
+    expect(await unlocksOfOrder(beaten.orderId)).toEqual([]);
+    expect(await queuedRefunds(beaten.orderId)).toBe(1);
+
+    // The payment and the offer at once: either the payment is applied first (its photos unlocked,
+    // nothing due), or the order is called off first (the payment late and given back, 15 € due).
+    const second = await sellingGallery(8);
+    const racing = await orderExtras(second.id, second.photoIds, "card");
+    await Promise.all([
+      payByCard(racing.orderId, 2_500),
+      offerPhotos(second.id, second.photoIds.slice(3, 5)),
+    ]);
+    const order = await orderRow(racing.orderId);
+    const { due } = await galleryPhotoRights(await galleryRow(second.id));
+    if (order.latePayment) {
+      expect(await unlocksOfOrder(racing.orderId)).toEqual([]);
+      expect(await queuedRefunds(racing.orderId)).toBe(1);
+      expect(due?.amountCents).toBe(1_500);
+    } else {
+      expect(order.status).toBe("paid");
+      expect(await unlocksOfOrder(racing.orderId)).toHaveLength(5);
+      expect(due).toBeNull();
+    }
+  });
+
+  it("is called off when the owner changes the gallery's prices", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    const gallery = await galleryRow(id);
+    expect(
+      await updateGallery(id, {
+        title: gallery.title,
+        clientName: gallery.clientName,
+        clientEmail: gallery.clientEmail,
+        studioId: null,
+        sessionDate: gallery.sessionDate,
+        expiresOn: "2027-06-30",
+        purgeAfterDays: 30,
+        downloadsAllowed: true,
+        watermark: false,
+        coverFocus: null,
+        includedPhotos: "3",
+        extraPhotoPrice: "8",
+        allPhotosPrice: "30",
+      }),
+    ).toBe(true);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    expect((await galleryPhotoRights(await galleryRow(id))).due).toMatchObject({
+      amountCents: 3_000,
+      allPhotos: true,
+    });
+  });
+
+  it("is called off when its gallery is deleted; a paid one stays with its invoice, and money after it goes back", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const paid = await orderExtras(id, photoIds, "card");
+    await payByCard(paid.orderId, 2_500);
+    // Reopened, she adds photos 9 and 10 and orders them by card.
+    await reopenSelection(id);
+    for (const photoId of photoIds.slice(8)) {
+      await db()
+        .update(galleryPhotos)
+        .set({ favourite: true })
+        .where(eq(galleryPhotos.id, photoId));
+    }
+    await validateSelection(id);
+    const waiting = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 1_000,
+        photoIds: photoIds.slice(8),
+      },
+      transferSettings,
+    );
+
+    expect(await deleteGallery(id)).toBe(true);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    expect((await orderRow(paid.orderId)).status).toBe("paid");
+    expect(await invoicesOfOrder(paid.orderId)).toHaveLength(1);
+    const mail = await photoOrderCalledOffEmail(waiting.orderId);
+    expect(mail?.text).toContain("Votre galerie a été supprimée");
+
+    expect((await payByCard(waiting.orderId, 1_000)).outcome).toBe("late");
+    expect(await queuedRefunds(waiting.orderId)).toBe(1);
+    await refundUndeliveredPhotoOrder(waiting.orderId);
+    expect((await orderRow(waiting.orderId)).status).toBe("refunded");
+  });
+
+  it("left waiting by a change that did not call it off, is neither shown nor cashed: « Encaisser » calls it off and cashes what is due", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const stale = await orderExtras(id, photoIds, "transfer");
+    // Photos 4 and 5 offered behind offerPhotos' back (a crash before its call-off).
+    await db()
+      .insert(galleryUnlocks)
+      .values(
+        photoIds
+          .slice(3, 5)
+          .map((photoId) => ({ galleryId: id, photoId, source: "offered" as const })),
+      );
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect(due?.amountCents).toBe(1_500);
+    expect(await pendingPhotoOrder(id, due)).toBeNull();
+
+    await expect(
+      cashPhotoOrder(await galleryRow(id), "cash", crypto.randomUUID(), 2_500),
+    ).rejects.toThrow(DUE_CHANGED_MESSAGE);
+    const key = crypto.randomUUID();
+    const { orderId } = await cashPhotoOrder(await galleryRow(id), "cash", key, 1_500);
+    expect(orderId).not.toBe(stale.orderId);
+    expect((await orderRow(stale.orderId)).status).toBe("cancelled");
+    expect(await orderRow(orderId)).toMatchObject({ status: "paid", amountCents: 1_500 });
+    // The same form posted twice cashes once.
+    expect(await cashPhotoOrder(await galleryRow(id), "cash", key, 1_500)).toEqual({ orderId });
+    expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+  });
+
+  it("answers a double submit of her form (the same key) with the first order's checkout", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const posted = {
+      method: "card" as const,
+      idempotencyKey: crypto.randomUUID(),
+      amountCents: 2_500,
+      photoIds: photoIds.slice(3, 8),
+    };
+    const first = await createPhotoOrder(await galleryRow(id), posted, settings);
+    const second = await createPhotoOrder(await galleryRow(id), posted, settings);
+    expect(second).toMatchObject({
+      orderId: first.orderId,
+      redirectUrl: first.redirectUrl,
+      created: false,
+    });
+    expect(second.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
+
+    // At once, on another gallery: one order, both posts answered with it.
+    const other = await sellingGallery(8);
+    const again = {
+      ...posted,
+      idempotencyKey: crypto.randomUUID(),
+      photoIds: other.photoIds.slice(3, 8),
+    };
+    const both = await Promise.all([
+      createPhotoOrder(await galleryRow(other.id), again, settings),
+      createPhotoOrder(await galleryRow(other.id), again, settings),
+    ]);
+    expect(new Set(both.map((checkout) => checkout.orderId)).size).toBe(1);
+    expect(
+      await db()
+        .select()
+        .from(galleryPhotoOrders)
+        .where(eq(galleryPhotoOrders.galleryId, other.id)),
+    ).toHaveLength(1);
   });
 });

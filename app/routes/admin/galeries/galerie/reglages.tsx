@@ -8,6 +8,7 @@ import { GalleryHeader } from "~/components/gallery-admin/gallery-header";
 import { Button } from "~/components/ui/button";
 import { useFormAnswer } from "~/components/ui/server-toast";
 import { formatDateFr } from "~/lib/dates";
+import { INCLUDED_PHOTOS_PAID_WARNING } from "~/lib/gallery-sales";
 import { GALLERY_EXTENSION_DAYS } from "~/lib/gallery-schemas";
 import { cn } from "~/lib/utils";
 
@@ -25,6 +26,7 @@ export default function GallerySettings({ loaderData, actionData }: Route.Compon
       <GalleryHeader gallery={gallery} />
       <GalleryForm
         creating={false}
+        includedPhotosWarning={gallery.photosPaid ? INCLUDED_PHOTOS_PAID_WARNING : undefined}
         values={answer?.values ?? values}
         errors={answer && "errors" in answer ? answer.errors : undefined}
         alert={toast}

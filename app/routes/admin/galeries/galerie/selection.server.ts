@@ -25,7 +25,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const photos = await gallerySelection(gallery.id);
   const selling = sellsPhotos(saleTerms(gallery));
   const { rights, due } = await galleryPhotoRights(gallery);
-  const pending = selling ? await pendingPhotoOrder(gallery.id) : null;
+  // Only an order for what is due now is awaited: a stale one is called off, never cashed.
+  const pending = selling ? await pendingPhotoOrder(gallery.id, due) : null;
   return {
     gallery: header,
     validatedAt: gallery.selectionValidatedAt?.toISOString() ?? null,
@@ -43,6 +44,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
                 count: due.photoIds.length,
                 allPhotos: due.allPhotos,
                 amount: formatCents(due.amountCents),
+                amountCents: due.amountCents,
               }
             : null,
           pending: pending
@@ -90,11 +92,14 @@ export async function action({ request, params }: Route.ActionArgs) {
         });
       }
       const key = String(formData.get("cle") ?? "");
+      // The amount her page showed: what is due may have changed since (refused, never cashed).
+      const shown = String(formData.get("montant") ?? "");
       try {
         await cashPhotoOrder(
           gallery,
           means as OfflineMeans,
           /^[A-Za-z0-9-]{8,100}$/.test(key) ? key : newOrderKey(),
+          /^\d{1,9}$/.test(shown) ? Number(shown) : null,
         );
       } catch (error) {
         if (error instanceof PhotoSaleRefusedError || error instanceof PaymentRefusedError) {

@@ -71,10 +71,11 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
                   : `Dû : ${sale.due.amount} pour ${sale.due.count} photo${sale.due.count > 1 ? "s" : ""} en plus de la formule.`
                 : "Rien n'est dû pour l'instant."}
           </p>
-          {sale.pending || sale.due ? (
+          {sale.due ? (
             <Form method="post" className="flex flex-wrap items-end gap-3">
               <input type="hidden" name="id" value={gallery.id} />
               <input type="hidden" name="cle" value={sale.orderKey} />
+              <input type="hidden" name="montant" value={sale.due.amountCents} />
               <div className="space-y-1">
                 <label htmlFor="moyen" className="block text-sm font-medium">
                   Réglé par

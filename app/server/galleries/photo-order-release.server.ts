@@ -1,0 +1,107 @@
+import { eq } from "drizzle-orm";
+import { clientGalleryPath } from "~/lib/gallery-urls";
+import { formatCents } from "~/lib/prices";
+import { readSiteContent } from "../content/site-content.server";
+import { db } from "../db/client.server";
+import { galleries, galleryPhotoOrders, orders } from "../db/schema";
+import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
+import { log } from "../logger.server";
+import { defineMailKind } from "../mail/outbox.server";
+import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
+import { refundablePayments, requestRefund } from "../payments/orders.server";
+import { PaymentRefusedError } from "../payments/refusals.server";
+
+/*
+ * An order of extra photos called off while it awaited its payment (decision 0184): what it paid for
+ * changed (photos offered, the selection reopened, the gallery's terms) or its gallery was deleted. Its
+ * client is told once, and money that still came for it (a checkout paid before it closed, a transfer
+ * marked received) goes back: a job after the payment's commit, as the refund needs the order paid.
+ */
+
+/** Why the money goes back, as the refund and its e-mail read. */
+export const LATE_PHOTO_REFUND_REASON =
+  "Paiement arrivé après l'annulation de la commande de photos (ce qu'elle payait avait changé)";
+
+/** The client's e-mail of an order of photos called off; none once it was paid after all. */
+export async function photoOrderCalledOffEmail(orderId: string) {
+  const [row] = await db()
+    .select({ order: orders, galleryId: galleryPhotoOrders.galleryId })
+    .from(orders)
+    .leftJoin(galleryPhotoOrders, eq(galleryPhotoOrders.orderId, orders.id))
+    .where(eq(orders.id, orderId));
+  // Paid meanwhile (a checkout that beat its close): the payment's and the refund's e-mails tell it.
+  if (row?.order.status !== "cancelled") return null;
+  const { order, galleryId } = row;
+  const [gallery] = galleryId
+    ? await db()
+        .select({ title: galleries.title, deletingAt: galleries.deletingAt })
+        .from(galleries)
+        .where(eq(galleries.id, galleryId))
+    : [];
+  const online = galleryId !== null && gallery !== undefined && gallery.deletingAt === null;
+  const amount = formatCents(order.amountCents);
+  const { identity, legal } = (await readSiteContent()).documents;
+  return clientMail({
+    to: order.buyerEmail,
+    subject: `Votre commande de photos de ${amount} est annulée`,
+    lines: [
+      `Bonjour ${order.buyerName},`,
+      online
+        ? `Ce que payait votre commande de photos de ${amount} a changé dans votre galerie « ${gallery.title} » (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est annulée, et rien ne vous a été débité.`
+        : `Votre galerie a été supprimée : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité.`,
+      order.method === "transfer"
+        ? "Ne faites pas ce virement ; s'il est déjà parti, il vous sera remboursé."
+        : "Ne la réglez pas : un paiement qui arriverait encore pour elle vous serait remboursé.",
+      online ? "Ce qui reste à payer, s'il en reste, est dans votre galerie :" : "Votre commande :",
+    ],
+    link: online ? `${siteUrl()}${clientGalleryPath(galleryId)}` : await orderPageUrl(order.id),
+    button: online ? "Voir ma galerie" : "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+    legal,
+  });
+}
+
+/** The e-mail `gallery-photo-order-called-off` (orders.id), queued in the order's cancellation. */
+export const queuePhotoOrderCalledOffMail = defineMailKind<{ orderId: string }>(
+  "gallery-photo-order-called-off",
+  { failureKind: "payment", compose: ({ orderId }) => photoOrderCalledOffEmail(orderId) },
+);
+
+/**
+ * Gives back what was paid on an order of photos that delivered nothing (paid once called off, or once
+ * its gallery was gone). Run twice, the second finds nothing left to give back.
+ */
+export async function refundUndeliveredPhotoOrder(orderId: string): Promise<void> {
+  for (const { attempt, leftCents } of await refundablePayments(db(), orderId)) {
+    try {
+      await requestRefund(orderId, leftCents, LATE_PHOTO_REFUND_REASON, { attemptId: attempt.id });
+    } catch (error) {
+      // A refund made meanwhile (the job run twice): nothing left to give back.
+      if (error instanceof PaymentRefusedError) {
+        log.info("photo_order_refund_skipped", {
+          orderId,
+          attemptId: attempt.id,
+          reason: error.code,
+        });
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** The queue `gallery-photo-refund`: a payment that delivered nothing, refunded after its commit. */
+export const photoOrderRefundJob = defineJob<{ orderId: string }>({
+  name: "gallery-photo-refund",
+  policy: {
+    ...RETRIES_FOR_A_DAY,
+    notify: true,
+    expireInSeconds: 5 * 60,
+    retentionSeconds: 7 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
+  },
+  handler: async (jobs) => {
+    for (const job of jobs) await refundUndeliveredPhotoOrder(job.data.orderId);
+  },
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "galleries" ADD COLUMN "package_photo_ids" uuid[];

@@ -1,0 +1,183 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderStatus } from "../../app/lib/payments/model";
+import { INCLUDED_PHOTOS_PAID_WARNING } from "../../app/lib/gallery-sales";
+import { clientGalleryPath } from "../../app/lib/gallery-urls";
+import {
+  galleryPhotoOrders,
+  galleryPhotos,
+  orderLines,
+  orders,
+  paymentAttempts,
+} from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
+import {
+  clientAccessHeader,
+  removeClientGalleries,
+  serverStore,
+} from "../support/client-galleries";
+import { addReadyPhoto, insertTestGallery } from "../support/galleries";
+import { fetchPage, textOf } from "../support/html";
+import { makeTestPhotoSet } from "../support/photos";
+import { serverDatabase } from "../support/server-under-test";
+
+/*
+ * An order of extra photos (decision 0184) that no longer pays what is due, as the pages say it, JavaScript
+ * off: the owner's « Sélection » and the client's gallery never show it as awaited (no « attend son
+ * paiement », no cash form for it), and its order page, once it is called off, says so in French and leads
+ * back to the gallery. The gallery's settings warn the owner, next to the number of included photos, once
+ * an order of photos is paid or awaited.
+ */
+
+const admin = useAdmin();
+let galleryId = "";
+const photoIds: string[] = [];
+const orderIds: string[] = [];
+
+beforeAll(async () => {
+  const photos = await makeTestPhotoSet(5, { first: 91 });
+  const gallery = await insertTestGallery(serverDatabase(), {
+    title: "Séance rouverte",
+    includedPhotos: 2,
+    extraPhotoPriceCents: 700,
+    selectionValidatedAt: new Date(),
+  });
+  galleryId = gallery.id;
+  for (const photo of photos) {
+    const { id } = await addReadyPhoto(serverDatabase(), serverStore(), galleryId, photo);
+    photoIds.push(id);
+  }
+  // Her selection: the first four photos (two included, two to buy: 14 €).
+  await serverDatabase()
+    .update(galleryPhotos)
+    .set({ favourite: true })
+    .where(inArray(galleryPhotos.id, photoIds.slice(0, 4)));
+}, 120_000);
+
+afterAll(async () => {
+  const database = serverDatabase();
+  if (orderIds.length > 0) {
+    await database.delete(galleryPhotoOrders).where(inArray(galleryPhotoOrders.orderId, orderIds));
+    await database.delete(paymentAttempts).where(inArray(paymentAttempts.orderId, orderIds));
+    await database.delete(orderLines).where(inArray(orderLines.orderId, orderIds));
+    await database.delete(orders).where(inArray(orders.id, orderIds));
+  }
+  await removeClientGalleries(galleryId ? [galleryId] : []);
+});
+
+/** An order of the gallery's photos as the core leaves it, with the token of its page. */
+async function insertPhotoOrder(amountCents: number, photos: string[], status: OrderStatus) {
+  const token = randomBytes(32).toString("base64url");
+  const [order] = await serverDatabase()
+    .insert(orders)
+    .values({
+      kind: "gallery_photos",
+      method: "studio",
+      status,
+      amountCents,
+      buyerName: "Julie Martin",
+      buyerEmail: "julie.martin@example.test",
+      termsAcceptedAt: new Date(),
+      rulesSnapshot: { galleryId },
+      tokenHash: createHash("sha256").update(token).digest("hex"),
+      idempotencyKey: randomUUID(),
+    })
+    .returning();
+  if (!order) throw new Error("no order");
+  orderIds.push(order.id);
+  await serverDatabase()
+    .insert(orderLines)
+    .values({
+      orderId: order.id,
+      position: 0,
+      label: "Photo supplémentaire de la galerie « Séance rouverte »",
+      quantity: photos.length,
+      unitPriceCents: amountCents / photos.length,
+      vatRate: 2000,
+    });
+  await serverDatabase()
+    .insert(galleryPhotoOrders)
+    .values({ orderId: order.id, galleryId, photoIds: photos });
+  return { id: order.id, token };
+}
+
+const ownerPage = () =>
+  fetchPage(`/admin/galeries/${galleryId}/selection`, { cookie: admin.cookie() });
+const clientPage = () =>
+  fetchPage(clientGalleryPath(galleryId), { cookie: clientAccessHeader(galleryId) });
+
+describe("an order of photos that no longer pays what is due", () => {
+  it("is not shown as awaited on the owner's page nor the client's, which show what is due now", async () => {
+    // 21 € for photos 3 to 5, ordered before the selection changed: stale.
+    await insertPhotoOrder(2_100, photoIds.slice(2, 5), "awaiting_payment");
+    const owner = await ownerPage();
+    expect(owner.status).toBe(200);
+    const ownerText = textOf(owner.document.body);
+    expect(ownerText).not.toContain("attend son paiement");
+    expect(ownerText).toContain("Dû : 14 € pour 2 photos en plus de la formule.");
+    expect(owner.document.querySelector('input[name="montant"]')?.getAttribute("value")).toBe(
+      "1400",
+    );
+    const client = await clientPage();
+    expect(client.status).toBe(200);
+    expect(textOf(client.document.body)).not.toContain("attend son paiement");
+    expect(textOf(client.document.querySelector('[data-testid="montant-du"]'))).toContain(
+      "14 € à régler",
+    );
+
+    // One for what is due now is awaited.
+    await insertPhotoOrder(1_400, photoIds.slice(2, 4), "awaiting_payment");
+    expect(textOf((await ownerPage()).document.body)).toContain(
+      "Une commande de 14 € attend son paiement.",
+    );
+    expect(textOf((await clientPage()).document.body)).toContain(
+      "Une commande de 14 € attend son paiement.",
+    );
+  });
+
+  it("once called off, says so on its page in French and leads back to the gallery", async () => {
+    const { token } = await insertPhotoOrder(2_100, photoIds.slice(2, 5), "cancelled");
+    const page = await fetchPage(`/commande/${token}`);
+    expect(page.status).toBe(200);
+    const text = textOf(page.document.body);
+    expect(text).toContain("Cette commande a été annulée : ne la réglez pas");
+    expect(text).toContain(
+      "elle est remplacée par ce qui reste à payer, que vous retrouvez dans votre galerie",
+    );
+    const back = [...page.document.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Retour à votre galerie",
+    );
+    expect(back?.getAttribute("href")).toBe(clientGalleryPath(galleryId));
+  });
+});
+
+describe("the gallery's settings", () => {
+  it("warn next to the number of included photos while an order of photos is paid or awaited", async () => {
+    const hint = async () =>
+      textOf(
+        (
+          await fetchPage(`/admin/galeries/${galleryId}/reglages`, { cookie: admin.cookie() })
+        ).document.querySelector("#champ-includedPhotos-aide"),
+      );
+    const { id } = await insertPhotoOrder(1_400, photoIds.slice(2, 4), "awaiting_payment");
+    expect(await hint()).toContain(INCLUDED_PHOTOS_PAID_WARNING);
+
+    // Every order of the gallery released unpaid: no warning.
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "cancelled" })
+      .where(inArray(orders.id, orderIds));
+    const released = await hint();
+    expect(released).toContain("Vide : toutes les photos sont incluses.");
+    expect(released).not.toContain("Des photos ont déjà été payées");
+
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, id));
+    expect(await hint()).toContain(
+      "Des photos ont déjà été payées pour cette galerie : réduire le nombre de photos incluses peut en faire payer d'autres.",
+    );
+  });
+});
