@@ -107,6 +107,10 @@ export default defineConfig({
           // Run with integration (npm run test:unit), in its pool of four: each file in a process of its
           // own costs more than its tests, one at a time (vitest's default on two cores) took 30 s.
           maxWorkers: 4,
+          // An outer bound for a test that hangs, not a budget: the CPU-bound ones (every demo photo read
+          // with sharp, PDFs drawn, keys derived) took 3–5 s beside three other files on two cores, and
+          // vitest's default of 5 s failed them when the machine was busier still.
+          testTimeout: 60_000,
         },
       },
       {
