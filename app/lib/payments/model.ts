@@ -130,3 +130,16 @@ export type JournalKind = (typeof JOURNAL_KINDS)[number];
  */
 export const VOUCHER_VAT_MODES = ["single", "multi"] as const;
 export type VoucherVatMode = (typeof VOUCHER_VAT_MODES)[number];
+
+/**
+ * What refunds took out of an order's price: they give back first what was paid beyond it (a second
+ * payment of the same order, kept as a duplicate, or a payment above its total), then the price itself.
+ */
+export function refundedOfPrice(totals: {
+  priceCents: number;
+  paidCents: number;
+  refundedCents: number;
+}): number {
+  const beyond = Math.max(0, totals.paidCents - totals.priceCents);
+  return Math.max(0, totals.refundedCents - beyond);
+}

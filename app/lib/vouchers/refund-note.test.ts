@@ -6,6 +6,12 @@ describe("voucherRefundNote", () => {
     expect(voucherRefundNote({ kind: "amount", status: "active", balanceCents: 7_000 })).toBe(
       "Le solde du bon (70\u00a0€) baisse de ce que vous remboursez ; à partir de 70\u00a0€ remboursés, le bon est annulé.",
     );
+    // Paid twice: the second payment goes back first, the voucher untouched.
+    expect(
+      voucherRefundNote({ kind: "amount", status: "active", balanceCents: 7_000 }, 10_000),
+    ).toBe(
+      "Les 100\u00a0€ payés en trop se remboursent d'abord sans toucher au bon ; au-delà, son solde (70\u00a0€) baisse de ce que vous remboursez ; à partir de 170\u00a0€ remboursés, le bon est annulé.",
+    );
     expect(voucherRefundNote({ kind: "amount", status: "used", balanceCents: 0 })).toMatch(
       /^Ce bon est entièrement utilisé : un remboursement est un geste commercial/,
     );

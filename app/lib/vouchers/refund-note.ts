@@ -12,8 +12,12 @@ export type RefundedVoucher = {
   balanceCents: number;
 };
 
-/** The sentence for the voucher of the order being refunded; null when a refund no longer changes it. */
-export function voucherRefundNote(voucher: RefundedVoucher): string | null {
+/**
+ * The sentence for the voucher of the order being refunded; null when a refund no longer changes it.
+ * `beyondPriceCents`: what is still paid beyond the order's price (a second payment of it), given back
+ * first without touching its voucher.
+ */
+export function voucherRefundNote(voucher: RefundedVoucher, beyondPriceCents = 0): string | null {
   if (voucher.status !== "active" && voucher.status !== "expired" && voucher.status !== "used") {
     return null;
   }
@@ -22,6 +26,9 @@ export function voucherRefundNote(voucher: RefundedVoucher): string | null {
       return "Ce bon est entièrement utilisé : un remboursement est un geste commercial, il ne change plus le bon.";
     }
     const left = formatCents(voucher.balanceCents);
+    if (beyondPriceCents > 0) {
+      return `Les ${formatCents(beyondPriceCents)} payés en trop se remboursent d'abord sans toucher au bon ; au-delà, son solde (${left}) baisse de ce que vous remboursez ; à partir de ${formatCents(beyondPriceCents + voucher.balanceCents)} remboursés, le bon est annulé.`;
+    }
     return `Le solde du bon (${left}) baisse de ce que vous remboursez ; à partir de ${left} remboursés, le bon est annulé.`;
   }
   if (voucher.status === "used") {

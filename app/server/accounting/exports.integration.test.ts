@@ -208,7 +208,7 @@ describe("the accountant's files", () => {
     // 60 € of its 100 € given back on 20 April, late in the evening in Paris.
     setClockForTests(new Date("2026-04-20T21:30:00Z"));
     await db().transaction((tx) =>
-      lowerVoucherBalance(tx, lowered.orderId, { refundId: randomUUID(), amountCents: 6_000 }),
+      lowerVoucherBalance(tx, lowered.orderId, { refundId: randomUUID(), takenCents: 6_000 }),
     );
     expect(await leftAt("2026-04-19")).toBe("100,00");
     expect(await leftAt("2026-04-20")).toBe("40,00");

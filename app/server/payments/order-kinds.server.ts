@@ -32,11 +32,21 @@ export type OrderKindEffects = {
    * « commande non réglée à temps » would be a second e-mail about the same thing, and is not sent.
    */
   tellsBuyerOfRelease?: boolean;
-  /** Money was given back (a refund done); `fullyRefunded`: nothing paid is left. */
+  /**
+   * Money was given back (a refund done); `fullyRefunded`: nothing paid is left. `paidCents` and
+   * `refundedCents`: the order's payments and refunds done, this one counted (`refundedOfPrice` tells
+   * what of them came out of its price).
+   */
   onRefunded: (
     tx: Tx,
     order: OrderRecord,
-    context: { refundId: string; amountCents: number; fullyRefunded: boolean },
+    context: {
+      refundId: string;
+      amountCents: number;
+      fullyRefunded: boolean;
+      paidCents: number;
+      refundedCents: number;
+    },
   ) => Promise<void>;
 };
 

@@ -712,6 +712,8 @@ export async function completeRefund(
       refundId: refund.id,
       amountCents: refund.amountCents,
       fullyRefunded,
+      paidCents: paid,
+      refundedCents: refunded,
     });
     // Its credit note in the same transaction (decision 0181), and the buyer told, with its link.
     await creditRefund(tx, orderNow, refund);

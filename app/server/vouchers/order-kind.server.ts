@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { refundedOfPrice } from "~/lib/payments/model";
 import { generateVoucherCode } from "~/lib/vouchers/code";
 import { deliveryInstant } from "~/lib/vouchers/delivery";
 import { voucherExpiryDay } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { paymentsSchema } from "~/content/schemas";
-import { siteDocuments, vouchers } from "../db/schema";
+import { moneyJournal, siteDocuments, vouchers } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import { queueVoucherDeliveryMail } from "./emails.server";
@@ -16,6 +17,9 @@ import { queueVoucherDeliveryMail } from "./emails.server";
  * with a `voucher_cancellation` row of its balance when refunded in full, an amount's balance lowered by a
  * partial refund with its row.
  */
+
+/** The reason of the `voucher_cancellation` rows of part of a voucher, lowered by a partial refund. */
+export const PARTIAL_REFUND = "partial_refund";
 
 type PgErrorFields = { code?: string; constraint?: string };
 const pgFields = (error: unknown): PgErrorFields => {
@@ -114,26 +118,31 @@ export const voucherOrderKind = defineOrderKind("voucher", {
       .set({ status: "cancelled", cancelledAt: now(), updatedAt: now() })
       .where(and(eq(vouchers.orderId, order.id), eq(vouchers.status, "awaiting_payment")));
   },
-  onRefunded: async (tx, order, { refundId, amountCents, fullyRefunded }) => {
+  onRefunded: async (tx, order, { refundId, fullyRefunded, paidCents, refundedCents }) => {
     if (fullyRefunded) {
       await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" });
       return;
     }
-    await lowerVoucherBalance(tx, order.id, { refundId, amountCents });
+    await lowerVoucherBalance(tx, order.id, {
+      refundId,
+      takenCents: refundedOfPrice({ priceCents: order.amountCents, paidCents, refundedCents }),
+    });
   },
 });
 
 /**
- * A part of an amount voucher's order refunded: its balance lowered by what was refunded, never below
- * nothing (a voucher used for 30 € of 100 € and refunded 80 € loses its 70 € left), with its
- * `voucher_cancellation` row of what it lost; cancelled once nothing is left. A session voucher is not
- * divisible: a partial refund leaves it whole, a goodwill gesture, as the refund form tells the owner
- * (decision 0167). Null when nothing changed.
+ * A part of an amount voucher's order refunded: its balance lowered by what the refunds took out of its
+ * price (`takenCents`, all of them so far: what was paid beyond the price, a duplicate payment, is given
+ * back first and leaves the voucher whole) less what earlier ones lowered it by, never below nothing (a
+ * voucher used for 30 € of 100 € and refunded 80 € loses its 70 € left), with its `voucher_cancellation`
+ * row of what it lost; cancelled once nothing is left. A session voucher is not divisible: a partial refund
+ * leaves it whole, a goodwill gesture, as the refund form tells the owner (decision 0167). Null when
+ * nothing changed.
  */
 export async function lowerVoucherBalance(
   tx: Tx,
   orderId: string,
-  refund: { refundId: string; amountCents: number },
+  refund: { refundId: string; takenCents: number },
 ) {
   const [current] = await tx
     .select()
@@ -147,7 +156,18 @@ export async function lowerVoucherBalance(
     )
     .for("update");
   if (!current || current.balanceCents === 0) return null;
-  const lowered = Math.min(refund.amountCents, current.balanceCents);
+  const [earlier] = await tx
+    .select({ cents: sql<number>`coalesce(-sum(${moneyJournal.amountCents}), 0)::int` })
+    .from(moneyJournal)
+    .where(
+      and(
+        eq(moneyJournal.voucherId, current.id),
+        eq(moneyJournal.kind, "voucher_cancellation"),
+        sql`${moneyJournal.details} ->> 'reason' = ${PARTIAL_REFUND}`,
+      ),
+    );
+  const lowered = Math.min(refund.takenCents - (earlier?.cents ?? 0), current.balanceCents);
+  if (lowered <= 0) return null;
   const left = current.balanceCents - lowered;
   const at = now();
   const [voucher] = await tx
@@ -166,7 +186,7 @@ export async function lowerVoucherBalance(
     refundId: refund.refundId,
     voucherId: voucher.id,
     amountCents: -lowered,
-    details: { code: voucher.code, reason: "partial_refund", balanceCents: left },
+    details: { code: voucher.code, reason: PARTIAL_REFUND, balanceCents: left },
   });
   return voucher;
 }

@@ -51,7 +51,10 @@ const amountOrder = (euros = 80, overrides = {}) =>
 /** The owner refunds `cents` of an order paid offline and marks it « Remboursé ». */
 async function refunded(orderId: string, cents: number) {
   const refund = await requestRefund(orderId, cents, "Geste commercial");
-  await completeRefund(refund.id, "refunded_offline", null);
+  // A card's refund is done by its provider (in memory: at once); an offline one once the owner says so.
+  if (refund.status === "to_refund_offline") {
+    await completeRefund(refund.id, "refunded_offline", null);
+  }
 }
 
 /** The order's vouchers' journal rows, as [kind, cents]. */
@@ -278,6 +281,27 @@ describe("the voucher order kind", () => {
       ["voucher_issue", 10_000],
       ["voucher_cancellation", -6_000],
       ["voucher_cancellation", -4_000],
+    ]);
+  });
+
+  it("leaves the voucher whole when the refund gives back a second payment of its order", async () => {
+    // Paid on the card page, its webhook not there yet, then cashed at the studio: paid twice.
+    const { orderId, voucherId } = await placeVoucherOrder(amountOrder(100, { method: "card" }));
+    const [page] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    card.pay(page?.providerReference ?? "", 10_000);
+    await markPaidOffline(orderId, "cash");
+    expect((await journalRowsOf(orderId)).filter((row) => row.kind === "payment")).toHaveLength(2);
+    // The 100 € paid twice given back: the voucher keeps its 100 €; what comes after takes from it.
+    await refunded(orderId, 10_000);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 10_000 });
+    await refunded(orderId, 2_500);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "active", balanceCents: 7_500 });
+    expect(await voucherJournal(orderId)).toEqual([
+      ["voucher_issue", 10_000],
+      ["voucher_cancellation", -2_500],
     ]);
   });
 

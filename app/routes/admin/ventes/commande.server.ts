@@ -149,7 +149,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       at: extension.at.toISOString(),
     })),
     /** What a refund does to the order's voucher, told before it is confirmed (decision 0167). */
-    refundVoucherNote: history.voucher ? voucherRefundNote(history.voucher) : null,
+    refundVoucherNote: history.voucher
+      ? // What is refundable beyond the price: a second payment of the order, given back first.
+        voucherRefundNote(history.voucher, Math.max(0, left - order.amountCents))
+      : null,
     refundableCents: left,
     refundableText: centsForInput(left || 1),
     confirmPayment:
