@@ -215,14 +215,19 @@ describe("the orders of a corrected booking", () => {
     expect(invoice?.buyer).toMatchObject({ name: "Léa Martin", email: fixed.email });
   });
 
-  it("leaves a paid order and its issued invoice as they are", async () => {
+  it("gives a paid order the new address for its refunds' e-mails, its name and invoice as they are", async () => {
     const { id, orderId } = await awaitingDeposit(`paye-${randomUUID()}@exemple.test`);
     await markPaidOffline(orderId, "transfer");
     const buyer = await buyerOf(orderId);
     const [issued] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
-    await correctBookingClient(id, { ...typo, name: "Léa Martin" }, owner);
+    const corrected = {
+      ...typo,
+      name: "Léa Martin",
+      email: `corrige-${randomUUID()}@exemple.test`,
+    };
+    await correctBookingClient(id, corrected, owner);
     expect((await rowOf(id))?.clientName).toBe("Léa Martin");
-    expect(await buyerOf(orderId)).toEqual(buyer);
+    expect(await buyerOf(orderId)).toEqual({ ...buyer, email: corrected.email });
     const [kept] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
     expect(kept?.buyer).toEqual(issued?.buyer);
     expect(kept?.buyer.name).toBe(typo.name);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
@@ -192,9 +192,11 @@ export async function depositFollowsMove(
 /**
  * The client of a booking the owner corrected (her name, e-mail or phone): its orders not paid yet, its
  * deposit's and a balance entry's stopped before its payment, take her new details, since the invoice
- * issued when each is paid names its buyer and their e-mails go to her address. A paid order keeps its
- * own: its invoice is issued and immutable. An order needs an address: emptying the e-mail of a booking
- * waiting for a payment is refused. Called after lockDepositOrderOf and the booking's lock.
+ * issued when each is paid names its buyer and their e-mails go to her address. A paid (or refunded) order
+ * keeps its buyer's name, that of its issued invoice, but takes her new address and phone: its refunds and
+ * their credit notes are e-mailed there (an invoice keeps its own copy of its buyer). An order needs an
+ * address: emptying the e-mail of a booking waiting for a payment is refused; its paid orders keep theirs.
+ * Called after lockDepositOrderOf and the booking's lock.
  */
 export async function unpaidOrdersFollowClient(
   tx: Tx,
@@ -216,15 +218,21 @@ export async function unpaidOrdersFollowClient(
       },
     });
   }
+  const at = new Date();
   await tx
     .update(orders)
     .set({
       buyerName: client.name,
       buyerEmail: client.email,
       buyerPhone: client.phone,
-      updatedAt: new Date(),
+      updatedAt: at,
     })
     .where(unpaid);
+  if (client.email === "") return;
+  await tx
+    .update(orders)
+    .set({ buyerEmail: client.email, buyerPhone: client.phone, updatedAt: at })
+    .where(and(ofBooking, ne(orders.status, "awaiting_payment")));
 }
 
 async function lockBookingOfOrder(tx: Tx, orderId: string) {
