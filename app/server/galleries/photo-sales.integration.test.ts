@@ -361,6 +361,28 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     expect(mail?.text).toContain(`/galerie-client/${id}`);
   });
 
+  it("is never reported cashed by a form posted again once its order was called off", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const key = crypto.randomUUID();
+    const gallery = await galleryRow(id);
+    const waiting = await createPhotoOrder(
+      gallery,
+      {
+        method: "transfer",
+        idempotencyKey: key,
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      transferSettings,
+    );
+    await offerPhotos(id, photoIds.slice(3, 4));
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    await expect(cashPhotoOrder(await galleryRow(id), "cash", key)).rejects.toThrow(
+      DUE_CHANGED_MESSAGE,
+    );
+    expect(await invoicesOfOrder(waiting.orderId)).toEqual([]);
+  });
+
   it("is called off when the owner reopens the selection: her new selection is ordered, and cashed at what is due now", async () => {
     const { id, photoIds } = await sellingGallery(8);
     const waiting = await orderExtras(id, photoIds, "transfer");

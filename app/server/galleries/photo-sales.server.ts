@@ -363,7 +363,11 @@ export async function cashPhotoOrder(
   expectedCents: number | null = null,
 ): Promise<{ orderId: string }> {
   const made = await photoOrderOfKey(gallery.id, idempotencyKey);
-  if (made && made.status !== "awaiting_payment") return { orderId: made.id };
+  if (made?.status === "paid" || made?.status === "refunded") return { orderId: made.id };
+  // This form's order called off before it was cashed (what is due changed meanwhile): nothing cashed.
+  if (made && made.status !== "awaiting_payment") {
+    throw new PhotoSaleRefusedError(DUE_CHANGED_MESSAGE);
+  }
   await callOffStalePhotoOrders(gallery.id);
   const { due } = await galleryPhotoRights(gallery);
   if (!due) throw new PhotoSaleRefusedError("Aucune photo à encaisser : rien n'est dû.");
