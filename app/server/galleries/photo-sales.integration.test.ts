@@ -24,6 +24,7 @@ import { invoicesOfOrder } from "../invoices/orders.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
+import { deletePhoto, movePhoto } from "../uploads/gallery-photos.server";
 import { galleryAccessCookie } from "./access.server";
 import { validateSelection } from "./client.server";
 import { deleteGallery, reopenSelection, updateGallery } from "./galleries.server";
@@ -359,6 +360,19 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     expect(mail?.subject).toMatch(/^Votre commande de photos de 25\s€ est annulée$/);
     expect(mail?.text).toContain("Ne faites pas ce virement");
     expect(mail?.text).toContain(`/galerie-client/${id}`);
+  });
+
+  it("is called off when a photo of the selection is deleted, or the photos reordered", async () => {
+    const deleted = await sellingGallery(8);
+    const first = await orderExtras(deleted.id, deleted.photoIds, "transfer");
+    expect(await deletePhoto(deleted.id, deleted.photoIds[4] ?? "")).not.toBeNull();
+    expect((await orderRow(first.orderId)).status).toBe("cancelled");
+
+    // The last photo of her selection first: it is now in her package, and one of the order's is not.
+    const moved = await sellingGallery(8);
+    const second = await orderExtras(moved.id, moved.photoIds, "transfer");
+    expect(await movePhoto(moved.id, moved.photoIds[7] ?? "", { to: 1 })).toBe(true);
+    expect((await orderRow(second.orderId)).status).toBe("cancelled");
   });
 
   it("is never reported cashed by a form posted again once its order was called off", async () => {

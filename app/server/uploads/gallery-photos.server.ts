@@ -10,6 +10,7 @@ import {
   type KeysetOrder,
   type PagePosition,
 } from "../db/keyset.server";
+import { callOffStalePhotoOrders } from "../galleries/photo-sales.server";
 import { log } from "../logger.server";
 import { galleryPhotoPrefix, galleryVariantName } from "../storage/keys";
 import { storage } from "../storage/storage.server";
@@ -186,7 +187,7 @@ async function reorder(
   galleryId: string,
   decide: (photos: { id: string; name: string }[]) => string[] | null,
 ): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const reordered = await db().transaction(async (tx) => {
     await tx
       .select({ id: galleries.id })
       .from(galleries)
@@ -209,6 +210,10 @@ async function reorder(
       where ${galleryPhotos.id} = ordered.id and ${galleryPhotos.galleryId} = ${galleryId}`);
     return true;
   });
+  // Her package is the first of her selection in the gallery's order: an order awaiting payment for the
+  // others may now pay for photos it includes.
+  if (reordered) await callOffStalePhotoOrders(galleryId);
+  return reordered;
 }
 
 /** Sets the gallery's cover; false when the photo is not one of its photos. */
@@ -243,6 +248,8 @@ export async function deletePhoto(galleryId: string, photoId: string): Promise<s
     return row.name;
   });
   if (deleted === null) return null;
+  // An order awaiting payment for it, or counting it in her selection, no longer pays what is due.
+  await callOffStalePhotoOrders(galleryId);
   try {
     await storage().deletePrefix(galleryPhotoPrefix(galleryId, photoId));
   } catch (error) {
