@@ -32,7 +32,7 @@ import {
   refunds,
   sessionTypes,
 } from "../db/schema";
-import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
+import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import {
@@ -40,7 +40,7 @@ import {
   createOrder,
   markPaidOffline,
   refundablePayments,
-  requestRefund,
+  refundWhatIsLeft,
   type OrderCheckout,
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
@@ -307,36 +307,10 @@ export async function refundDeposit(
     await cancelUnpaidOrder(orderId);
     return;
   }
-  const payments = await refundablePayments(db(), orderId);
-  if (payments.length === 0) {
+  if ((await refundWhatIsLeft(orderId, REFUND_REASONS[reason])) === 0) {
     log.info("deposit_refund_skipped", { orderId, reason: "nothing_left" });
-    return;
-  }
-  // Each payment for what is left of it: a deposit paid twice (two checkouts both paid) comes back whole,
-  // where one refund of the sum would exceed either payment and be refused.
-  for (const { attempt, leftCents } of payments) {
-    const attemptId = attempt.id;
-    try {
-      await requestRefund(orderId, leftCents, REFUND_REASONS[reason], { attemptId });
-    } catch (error) {
-      // A refund made meanwhile (a job run twice), or an order no longer paid: nothing to give back.
-      if (error instanceof PaymentRefusedError) {
-        log.info("deposit_refund_skipped", { orderId, attemptId, reason: error.code });
-        continue;
-      }
-      throw error;
-    }
   }
 }
-
-/** The deposit jobs' queues: retried for about a day, each asks the provider once at a time. */
-const DEPOSIT_JOB_POLICY = {
-  ...RETRIES_FOR_A_DAY,
-  notify: true,
-  expireInSeconds: 5 * 60,
-  retentionSeconds: 7 * 24 * 60 * 60,
-  deleteAfterSeconds: 7 * 24 * 60 * 60,
-};
 
 /**
  * The queue `booking-deposit-refund`: a deposit refunded after the commit of what decided it (the refund
@@ -344,7 +318,7 @@ const DEPOSIT_JOB_POLICY = {
  */
 export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRefundReason }>({
   name: "booking-deposit-refund",
-  policy: DEPOSIT_JOB_POLICY,
+  policy: PROVIDER_JOB_POLICY,
   handler: async (jobs) => {
     for (const job of jobs) await refundDeposit(job.data.orderId, job.data.reason);
   },
@@ -357,7 +331,7 @@ export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRef
  */
 export const depositRequestJob = defineJob<{ bookingId: string; method: PaymentMethod }>({
   name: "booking-deposit-request",
-  policy: DEPOSIT_JOB_POLICY,
+  policy: PROVIDER_JOB_POLICY,
   handler: async (jobs) => {
     for (const job of jobs) await requestAcceptedDeposit(job.data.bookingId, job.data.method);
   },

@@ -4,12 +4,10 @@ import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotoOrders, orders } from "../db/schema";
-import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
-import { log } from "../logger.server";
+import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
 import { defineMailKind } from "../mail/outbox.server";
 import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
-import { refundablePayments, requestRefund } from "../payments/orders.server";
-import { PaymentRefusedError } from "../payments/refusals.server";
+import { refundWhatIsLeft } from "../payments/orders.server";
 
 /*
  * An order of extra photos called off while it awaited its payment (decision 0184): what it paid for
@@ -73,34 +71,13 @@ export const queuePhotoOrderCalledOffMail = defineMailKind<{ orderId: string }>(
  * its gallery was gone). Run twice, the second finds nothing left to give back.
  */
 export async function refundUndeliveredPhotoOrder(orderId: string): Promise<void> {
-  for (const { attempt, leftCents } of await refundablePayments(db(), orderId)) {
-    try {
-      await requestRefund(orderId, leftCents, LATE_PHOTO_REFUND_REASON, { attemptId: attempt.id });
-    } catch (error) {
-      // A refund made meanwhile (the job run twice): nothing left to give back.
-      if (error instanceof PaymentRefusedError) {
-        log.info("photo_order_refund_skipped", {
-          orderId,
-          attemptId: attempt.id,
-          reason: error.code,
-        });
-        continue;
-      }
-      throw error;
-    }
-  }
+  await refundWhatIsLeft(orderId, LATE_PHOTO_REFUND_REASON);
 }
 
 /** The queue `gallery-photo-refund`: a payment that delivered nothing, refunded after its commit. */
 export const photoOrderRefundJob = defineJob<{ orderId: string }>({
   name: "gallery-photo-refund",
-  policy: {
-    ...RETRIES_FOR_A_DAY,
-    notify: true,
-    expireInSeconds: 5 * 60,
-    retentionSeconds: 7 * 24 * 60 * 60,
-    deleteAfterSeconds: 7 * 24 * 60 * 60,
-  },
+  policy: PROVIDER_JOB_POLICY,
   handler: async (jobs) => {
     for (const job of jobs) await refundUndeliveredPhotoOrder(job.data.orderId);
   },

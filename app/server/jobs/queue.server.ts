@@ -22,6 +22,19 @@ export const RETRIES_FOR_A_DAY = {
 } as const;
 
 /**
+ * A job that asks a payment provider after the commit of what decided it (a refund, a deposit's checkout):
+ * about a day of attempts, its workers woken as soon as one is queued (`notify`), a run bounded to 5
+ * minutes, kept a week.
+ */
+export const PROVIDER_JOB_POLICY = {
+  ...RETRIES_FOR_A_DAY,
+  notify: true,
+  expireInSeconds: 5 * 60,
+  retentionSeconds: 7 * 24 * 60 * 60,
+  deleteAfterSeconds: 7 * 24 * 60 * 60,
+} as const;
+
+/**
  * One kind of job, defined once by the feature that owns it (decision 0149) and listed in boot/jobs.server:
  * its queue (name and pg-boss options, kept as they are for the jobs already in a database), its schedule
  * when it has one, its workers in a process and its handler. `Settings` is what the process tells its

@@ -555,6 +555,26 @@ export async function refundablePayments(
 }
 
 /**
+ * Gives back all that is still paid on an order, after the commit of what decided it (a job's handler):
+ * each payment for what is left of it, so that an order paid twice comes back whole where one refund of
+ * the sum would exceed either payment and be refused. A refund made meanwhile (the job run twice), or an
+ * order no longer paid, leaves nothing to give back: skipped. Returns how many refunds were asked.
+ */
+export async function refundWhatIsLeft(orderId: string, reason: string): Promise<number> {
+  let asked = 0;
+  for (const { attempt, leftCents } of await refundablePayments(db(), orderId)) {
+    try {
+      await requestRefund(orderId, leftCents, reason, { attemptId: attempt.id });
+      asked += 1;
+    } catch (error) {
+      if (!(error instanceof PaymentRefusedError)) throw error;
+      log.info("refund_skipped", { orderId, attemptId: attempt.id, reason: error.code });
+    }
+  }
+  return asked;
+}
+
+/**
  * Asks the provider for a refund still pending (again, after an error: its key refunds once, decision
  * 0171), with our refund's id for its events to name it.
  */
