@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { CURRENCY } from "~/lib/payments/model";
 import { now } from "../clock.server";
@@ -8,8 +7,13 @@ import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
 import { queueBuyerPaymentMail } from "./emails.server";
 import { appendJournal } from "./journal.server";
-import { COUNTED_REFUNDS, lockOrder, sendRefund, type RefundRecord } from "./orders.server";
-import { OFFLINE_PROVIDERS } from "./providers.server";
+import {
+  COUNTED_REFUNDS,
+  insertRefund,
+  lockOrder,
+  sendRefundAsked,
+  type RefundRecord,
+} from "./orders.server";
 import { PaymentRefusedError } from "./refusals.server";
 
 /*
@@ -143,22 +147,8 @@ export async function refundHeldPayment(
         "Ce paiement est déjà remboursé, ou son remboursement est en cours.",
       );
     }
-    const offline = OFFLINE_PROVIDERS.includes(returned.provider);
-    const [inserted] = await tx
-      .insert(refunds)
-      .values({
-        orderId,
-        attemptId,
-        amountCents: left,
-        reason: reason.trim(),
-        status: offline ? "to_refund_offline" : "pending",
-        idempotencyKey: randomUUID(),
-      })
-      .returning();
-    if (!inserted) throw new Error("refunds: no row inserted");
-    return { refund: inserted, attempt: returned };
+    return { refund: await insertRefund(tx, returned, left, reason), attempt: returned };
   });
   log.info("held_payment_returned", { orderId, attemptId, refundId: refund.id });
-  if (refund.status === "to_refund_offline") return refund;
-  return sendRefund(refund, attempt.provider, attempt.paymentReference);
+  return sendRefundAsked(refund, attempt);
 }

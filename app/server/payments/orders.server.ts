@@ -506,21 +506,47 @@ export async function requestRefund(
       : left[0];
     if (!chosen || amountCents > chosen.leftCents)
       throw new PaymentRefusedError("refund_too_large");
-    const offline = OFFLINE_PROVIDERS.includes(chosen.attempt.provider);
-    const [inserted] = await tx
-      .insert(refunds)
-      .values({
-        orderId,
-        attemptId: chosen.attempt.id,
-        amountCents,
-        reason: reason.trim(),
-        status: offline ? "to_refund_offline" : "pending",
-        idempotencyKey: randomUUID(),
-      })
-      .returning();
-    if (!inserted) throw new Error("refunds: no row inserted");
-    return { refund: inserted, attempt: chosen.attempt };
+    return {
+      refund: await insertRefund(tx, chosen.attempt, amountCents, reason),
+      attempt: chosen.attempt,
+    };
   });
+  return sendRefundAsked(refund, attempt);
+}
+
+type AttemptRecord = typeof paymentAttempts.$inferSelect;
+
+/**
+ * A refund of `amountCents` of `attempt`'s payment, written in `tx` under its order's lock, the caller
+ * having checked that it fits what is left of it: `pending` for its provider, or `to_refund_offline` for
+ * the owner to give back. Sent after the commit (`sendRefundAsked`).
+ */
+export async function insertRefund(
+  tx: Tx,
+  attempt: AttemptRecord,
+  amountCents: number,
+  reason: string,
+): Promise<RefundRecord> {
+  const [inserted] = await tx
+    .insert(refunds)
+    .values({
+      orderId: attempt.orderId,
+      attemptId: attempt.id,
+      amountCents,
+      reason: reason.trim(),
+      status: OFFLINE_PROVIDERS.includes(attempt.provider) ? "to_refund_offline" : "pending",
+      idempotencyKey: randomUUID(),
+    })
+    .returning();
+  if (!inserted) throw new Error("refunds: no row inserted");
+  return inserted;
+}
+
+/** A refund written by `insertRefund`, once committed: sent to its provider, or left for the owner. */
+export async function sendRefundAsked(
+  refund: RefundRecord,
+  attempt: AttemptRecord,
+): Promise<RefundRecord> {
   if (refund.status === "to_refund_offline") return refund;
   return sendRefund(refund, attempt.provider, attempt.paymentReference);
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from "drizzle-orm";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import {
@@ -9,18 +8,18 @@ import {
 } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { db, type Database } from "../db/client.server";
-import { orders, refunds, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
+import { orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import type { OrderRecord } from "../payments/order-kinds.server";
 import {
+  insertRefund,
   lockOrder,
   refundablePayments,
-  sendRefund,
+  sendRefundAsked,
   type RefundRecord,
 } from "../payments/orders.server";
-import { OFFLINE_PROVIDERS } from "../payments/providers.server";
 import { queueVoucherReminderMail } from "./emails.server";
 import type { VoucherRecord } from "./redemption.server";
 import { VoucherRefusedError } from "./refusals.server";
@@ -132,19 +131,7 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
     }
     const made: { refund: RefundRecord; attempt: RefundablePayment["attempt"] }[] = [];
     for (const { attempt, leftCents } of left.payments) {
-      const [refund] = await tx
-        .insert(refunds)
-        .values({
-          orderId,
-          attemptId: attempt.id,
-          amountCents: leftCents,
-          reason: WITHDRAWAL_REASON,
-          status: OFFLINE_PROVIDERS.includes(attempt.provider) ? "to_refund_offline" : "pending",
-          idempotencyKey: randomUUID(),
-        })
-        .returning();
-      if (!refund) throw new Error("refunds: no row inserted");
-      made.push({ refund, attempt });
+      made.push({ refund: await insertRefund(tx, attempt, leftCents, WITHDRAWAL_REASON), attempt });
     }
     await appendJournal(tx, {
       kind: "voucher_cancellation",
@@ -158,13 +145,7 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
   });
   log.info("voucher_withdrawn", { orderId, refunds: asked.map(({ refund }) => refund.id) });
   const sent: RefundRecord[] = [];
-  for (const { refund, attempt } of asked) {
-    sent.push(
-      refund.status === "to_refund_offline"
-        ? refund
-        : await sendRefund(refund, attempt.provider, attempt.paymentReference),
-    );
-  }
+  for (const { refund, attempt } of asked) sent.push(await sendRefundAsked(refund, attempt));
   return sent;
 }
 /** Marks the vouchers past their last day `expired`; returns how many. */
