@@ -53,7 +53,7 @@ import {
   lockDepositOrderOf,
   releaseUnpaidBooking,
   settleDepositOnCancellation,
-  unpaidOrdersFollowClient,
+  ordersFollowClient,
   type DepositOnCancellation,
 } from "./deposits.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -955,7 +955,8 @@ export type ClientCorrection = {
  * reached her, a name the invoices cannot print): her name, e-mail and phone checked as the owner's phone
  * booking checks them (checkClient; the visitors' limit of bookings per address is not the owner's). In one
  * transaction, in the order a deposit's payment takes them (its order, then the booking): the booking, its
- * orders not paid yet (unpaidOrdersFollowClient; issued invoices keep their own buyer), and a history line
+ * orders (ordersFollowClient: the unpaid ones her details, the paid ones her address; issued invoices keep
+ * their own buyer), and a history line
  * keeping the details before and after. Nothing changed: nothing written. A new address of a booking still
  * to come gets the booking's recap with its link when `sendRecap` (once per address: a second submit queues
  * nothing), and the site writes to the client again; an emptied address stops its e-mails. A booking
@@ -1005,7 +1006,7 @@ export async function correctBookingClient(
         updatedAt: now,
       })
       .where(eq(bookings.id, booking.id));
-    await unpaidOrdersFollowClient(tx, booking, after);
+    await ordersFollowClient(tx, booking, after);
     await addEvent(tx, booking.id, "client_changed", by, {
       before,
       after,

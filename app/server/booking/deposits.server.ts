@@ -198,7 +198,7 @@ export async function depositFollowsMove(
  * address: emptying the e-mail of a booking waiting for a payment is refused; its paid orders keep theirs.
  * Called after lockDepositOrderOf and the booking's lock.
  */
-export async function unpaidOrdersFollowClient(
+export async function ordersFollowClient(
   tx: Tx,
   booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId">,
   client: { name: string; email: string; phone: string },
