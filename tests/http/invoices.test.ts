@@ -379,4 +379,37 @@ describe("invoices held back by incomplete legal details", () => {
     // At once, not at the reconciliation job's next round.
     expect(await invoicesOf(orderId)).toHaveLength(1);
   });
+
+  it("are never printed from a restored version their fonts cannot draw: that version is refused", async () => {
+    // A version saved before the save checked the fonts (decision 0178), as the history may hold one.
+    const [older] = await serverDatabase()
+      .insert(contentRevisions)
+      .values({
+        subject: "document:legal",
+        data: { ...completeLegal, companyName: "Studio ✨ Lumière" },
+        authorName: "Propriétaire",
+      })
+      .returning({ id: contentRevisions.id });
+    const before = await serverDatabase()
+      .select({ data: siteDocuments.data })
+      .from(siteDocuments)
+      .where(eq(siteDocuments.key, "legal"));
+
+    const restored = await adminPost("/admin/site", {
+      intent: "restore",
+      revision: older?.id ?? "",
+    });
+    expect(flashedToast(restored.headers)).toEqual({
+      type: "error",
+      title: "Version non restaurée",
+      description:
+        "Ces caractères ne peuvent pas être imprimés sur la facture : ✨. Retirez-les ou remplacez-les. La version en ligne n'a pas changé.",
+    });
+    expect(
+      await serverDatabase()
+        .select({ data: siteDocuments.data })
+        .from(siteDocuments)
+        .where(eq(siteDocuments.key, "legal")),
+    ).toEqual(before);
+  });
 });

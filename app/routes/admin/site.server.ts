@@ -41,6 +41,7 @@ export async function action({ request }: Route.ActionArgs) {
       formData.get("revision"),
       admin,
       PAGE,
+      { legal: legalPrintingErrors },
     );
     // A restored version may complete the legal details as a save does.
     await issueHeldBackInvoices();
@@ -66,24 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
         schema: legalForm,
         build: (parsed: z.output<typeof legalForm>): Documents["legal"] => parsed,
         load: () => loadDocument("legal"),
-        // What every invoice prints of the seller (decision 0176): an invoice cannot be changed once
-        // issued, so what its fonts cannot draw is refused here.
-        check: (legal) =>
-          unprintableFields(
-            {
-              companyName: legal.companyName,
-              legalForm: legal.legalForm,
-              address: legal.address,
-              rcs: legal.rcs,
-              siret: legal.siret,
-              vatNumber: legal.vatNumber,
-              phone: legal.phone,
-              email: legal.email,
-              "mediator.name": legal.mediator.name,
-              "mediator.website": legal.mediator.website,
-            },
-            "la facture",
-          ),
+        check: legalPrintingErrors,
         previewPaths: ["/mentions-legales"],
         page: PAGE,
         savedTitle: "Mentions légales enregistrées",
@@ -94,6 +78,28 @@ export async function action({ request }: Route.ActionArgs) {
     default:
       return data({ error: "Formulaire inconnu" }, { status: 400 });
   }
+}
+
+/**
+ * What every invoice prints of the seller (decision 0176): an invoice cannot be changed once issued, so
+ * what its fonts cannot draw is refused, at a save and at a restore.
+ */
+function legalPrintingErrors(legal: Documents["legal"]) {
+  return unprintableFields(
+    {
+      companyName: legal.companyName,
+      legalForm: legal.legalForm,
+      address: legal.address,
+      rcs: legal.rcs,
+      siret: legal.siret,
+      vatNumber: legal.vatNumber,
+      phone: legal.phone,
+      email: legal.email,
+      "mediator.name": legal.mediator.name,
+      "mediator.website": legal.mediator.website,
+    },
+    "la facture",
+  );
 }
 
 /**

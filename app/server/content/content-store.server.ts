@@ -239,6 +239,15 @@ async function revisionToRestore(subject: string, revisionId: string) {
     : undefined;
 }
 
+/** A document as one of its revisions holds it, to check before restoring it; undefined when there is none. */
+export async function documentAtRevision<K extends DocumentKey>(
+  key: K,
+  revisionId: string,
+): Promise<Documents[K] | undefined> {
+  const revision = await revisionToRestore(documentSubject(key), revisionId);
+  return revision ? (documentSchemas[key].parse(revision.data) as Documents[K]) : undefined;
+}
+
 /** Brings a document back to one of its revisions (a new revision says so). False when there is none. */
 export async function restoreDocument(
   key: DocumentKey,

@@ -19,6 +19,7 @@ import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
 import {
   ContentError,
+  documentAtRevision,
   documentSubject,
   restoreDocument,
   saveDocument,
@@ -126,14 +127,38 @@ export function documentHistory(key: DocumentKey, request: Request) {
 }
 
 /** Restores `revision` of one of `keys` (the one it belongs to); a toast says how it went. */
+/**
+ * What a restored version must pass, by document: a check its page's save makes and that the history may
+ * hold versions from before (the seller's details every invoice prints).
+ */
+export type RestoreChecks = {
+  [K in FormDocumentKey]?: (value: Documents[K]) => Promise<FieldErrors>;
+};
+
 export async function restoreAction(
   keys: readonly FormDocumentKey[],
   revision: FormDataEntryValue | null,
   admin: AdminUser,
   page: string,
+  checks: RestoreChecks = {},
 ) {
   if (isUuid(revision)) {
     for (const key of keys) {
+      const check = checks[key] as
+        ((value: Documents[typeof key]) => Promise<FieldErrors>) | undefined;
+      if (check) {
+        // A version saved before a check existed may hold what a save now refuses: it stays in the
+        // history, and what is online does not change.
+        const value = await documentAtRevision(key, revision);
+        const errors = value ? Object.values(await check(value)) : [];
+        if (errors.length > 0) {
+          return redirectWithToast(page, {
+            type: "error",
+            title: "Version non restaurée",
+            description: `${errors.join(" ")} La version en ligne n'a pas changé.`,
+          });
+        }
+      }
       if (await restoreDocument(key, revision, authorOf(admin))) {
         return redirectWithToast(page, {
           type: "success",
