@@ -393,7 +393,7 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
         .insert(bookingEvents)
         .values({ bookingId: booking.id, kind: "deposit_paid", ...system });
       await depositRefundJob.send({ orderId: order.id, reason: "after_cancel" }, { tx });
-      return;
+      return "given_back";
     }
     // Its time went to someone else (or passed): the money goes back.
     await deleteBookingOccupancies(tx, booking.id);
@@ -411,6 +411,7 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
     });
     await depositRefundJob.send({ orderId: order.id, reason: "lost_slot" }, { tx });
     await queueClientMail({ bookingId: booking.id, event: "slot_lost" }, { tx });
+    return "given_back";
   },
   onReleased: async (tx, order) => {
     const booking = await lockBookingOfOrder(tx, order.id);

@@ -329,6 +329,13 @@ describe("an order of photos awaiting payment when what is due changes", () => {
           and data->>'kind' = 'gallery-photo-order-called-off'`)
     ).rows.length;
 
+  const buyerPaidMails = async (orderId: string) =>
+    (
+      await db().execute<{ id: string }>(sql`
+        select id from pgboss.job where name = 'mail' and data->>'orderId' = ${orderId}
+          and data->>'kind' = 'payment-buyer' and data->>'event' = 'paid'`)
+    ).rows.length;
+
   const queuedRefunds = async (orderId: string) =>
     (
       await db().execute<{ id: string }>(sql`
@@ -454,6 +461,8 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     // The provider reports a payment of 25 € all the same: late, nothing unlocked, given back.
     expect((await payByCard(waiting.orderId, 2_500)).outcome).toBe("late");
     expect(await unlocksOfOrder(waiting.orderId)).toEqual([]);
+    // Told why it goes back (the refund's e-mail), never « paiement reçu » before it.
+    expect(await buyerPaidMails(waiting.orderId)).toBe(0);
     expect(await queuedRefunds(waiting.orderId)).toBe(1);
     await refundUndeliveredPhotoOrder(waiting.orderId);
     await refundUndeliveredPhotoOrder(waiting.orderId);

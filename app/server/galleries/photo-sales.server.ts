@@ -442,7 +442,7 @@ export const photoSalesOrderKind = defineOrderKind("gallery_photos", {
     if (!purchase || (late && !(await stillDue(tx, order, purchase)))) {
       await photoOrderRefundJob.send({ orderId: order.id }, { tx });
       log.info("photo_order_paid_after_release", { orderId: order.id });
-      return;
+      return "given_back";
     }
     const photoIds: (string | null)[] = purchase.allPhotos ? [null] : purchase.photoIds;
     // A photo deleted since the order has no row to unlock: skipped (the order still counts).

@@ -253,14 +253,17 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
 
   const effects = orderKindEffects(order.kind);
   if (decision.orderTo === "paid") {
-    await effects.onPaid(tx, updatedOrder, {
+    const paid = await effects.onPaid(tx, updatedOrder, {
       attemptId: attempt.id,
       late: decision.outcome === "late",
       source: report.source,
     });
-    // Its invoice in the same transaction (decision 0181), after the payment's journal row it quotes.
+    // Its invoice in the same transaction (decision 0181), after the payment's journal row it quotes; a
+    // payment given back at once gets its credit note with the refund.
     await invoicePaidOrder(tx, updatedOrder);
-    await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
+    if (paid !== "given_back") {
+      await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
+    }
   }
   if (decision.orderTo === "expired") await announceRelease(tx, updatedOrder);
   if (decision.outcome === "late" || decision.outcome === "duplicate") {

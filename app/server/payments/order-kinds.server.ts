@@ -14,12 +14,17 @@ import type { Tx } from "./journal.server";
 export type OrderRecord = typeof orders.$inferSelect;
 
 export type OrderKindEffects = {
-  /** The order was paid (once: never for a duplicate payment). `late`: after it had expired. */
+  /**
+   * The order was paid (once: never for a duplicate payment). `late`: after it had expired. « given_back »
+   * when the kind gives the payment back at once (what it paid for is gone: a slot taken meanwhile, a
+   * booking cancelled, photos no longer due): the buyer is not told « paiement reçu », only why it goes
+   * back (the refund's e-mail, and the kind's own if it has one).
+   */
   onPaid: (
     tx: Tx,
     order: OrderRecord,
     context: { attemptId: string; late: boolean; source: StatusSource },
-  ) => Promise<void>;
+  ) => Promise<void | "given_back">;
   /** The order was released unpaid (its checkout or transfer deadline passed, or it was called off). */
   onReleased: (
     tx: Tx,
