@@ -883,6 +883,8 @@ export const bookings = pgTable(
     consentAt: timestamp("consent_at", { withTimezone: true }),
     /** SHA-256 (hex) of the client's manage token. */
     manageTokenHash: varchar("manage_token_hash", { length: 64 }).notNull().unique(),
+    /** The visitor's booking form's key: the same form posted twice finds this booking. Null by phone. */
+    idempotencyKey: varchar("idempotency_key", { length: 100 }).unique(),
     /** The calendar event's SEQUENCE: grows with every move and the cancellation. */
     icsSequence: integer("ics_sequence").notNull().default(0),
     /** The order of its deposit (decision 0186); null: none asked (yet). */
@@ -1217,6 +1219,12 @@ export const orders = pgTable(
     tokenHash: varchar("token_hash", { length: 64 }).notNull().unique(),
     /** The order form's key: a second submit of the same form finds this order instead of a new one. */
     idempotencyKey: varchar("idempotency_key", { length: 100 }).notNull().unique(),
+    /**
+     * SHA-256 (hex) of what the form asked for: the same key posted with other content (a form shown again
+     * by the browser's « Précédent », then changed) is refused instead of answered with this order. Null
+     * for orders made before it was kept.
+     */
+    requestFingerprint: varchar("request_fingerprint", { length: 64 }),
     /** What the buyer writes on a transfer (`BC-7K3Q`); null for the other methods. */
     transferReference: varchar("transfer_reference", { length: 16 }).unique(),
     /** When an unpaid order is released: the transfer's deadline, a card checkout's end; null at the studio. */
@@ -1593,6 +1601,8 @@ export const voucherUses = pgTable(
     amountCents: integer("amount_cents").notNull(),
     bookingId: uuid("booking_id").references(() => bookings.id, { onDelete: "set null" }),
     by: varchar("by", { length: 10 }).$type<(typeof VOUCHER_USE_BY)[number]>().notNull(),
+    /** The owner's form's key: the same « Utiliser » posted twice takes the amount once. */
+    idempotencyKey: varchar("idempotency_key", { length: 100 }).unique(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
