@@ -125,7 +125,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     status: number,
     message: string,
     errors: Partial<Record<VoucherOrderField, string>> = {},
-  ) => data({ ...pageData(offered), values, orderKey, errors, message }, { status });
+    // A key that made another order is not drawn again: the form's next submit is a new order.
+    key = orderKey,
+  ) => data({ ...pageData(offered), values, orderKey: key, errors, message }, { status });
 
   const trap = formData.get(HONEYPOT_FIELD);
   if (typeof trap === "string" && trap !== "") {
@@ -190,7 +192,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof VoucherRefusedError || error instanceof PaymentRefusedError) {
       const field = error instanceof VoucherRefusedError && error.code === "method_not_offered";
-      return refuse(error.status, error.message, field ? { paiement: error.message } : {});
+      const key = error instanceof PaymentRefusedError && error.code === "key_reused";
+      return refuse(
+        error.status,
+        error.message,
+        field ? { paiement: error.message } : {},
+        key ? randomUUID() : orderKey,
+      );
     }
     throw error;
   }

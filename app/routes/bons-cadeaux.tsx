@@ -340,7 +340,7 @@ export default function BonsCadeauxPage({ loaderData, actionData }: Route.Compon
         </ConsentCheckbox>
 
         <HoneypotField formId={FORM_ID} />
-        <input type="hidden" name={ORDER_KEY_FIELD} value={page.orderKey} />
+        <input type="hidden" name={ORDER_KEY_FIELD} value={page.orderKey} autoComplete="off" />
 
         <Button type="submit" size="lg" className="w-full sm:w-auto">
           Commander et payer

@@ -254,6 +254,28 @@ describe("/bons-cadeaux", () => {
       expect(pdf.status).toBe(404);
     });
 
+    it("refuses the same form's key asking for another voucher, keeping what was typed, then orders it anew", async () => {
+      const form = await fetchPage(PAGE);
+      const first = await order(form);
+      expect(first.status).toBe(303);
+      // The page shown again by « Précédent » with its key, the amount and the recipient changed.
+      const changed = { montantLibre: "120", beneficiaire: "Lucien Martin" };
+      const refused = await order(form, changed);
+      expect(refused.status).toBe(409);
+      expect(plainSpaces(textOf(refused.document.querySelector('[role="alert"]')))).toContain(
+        "Ce formulaire a déjà servi à une autre commande : vérifiez ce que vous commandez ci-dessous, puis validez de nouveau pour passer une nouvelle commande.",
+      );
+      expect(valueOf(refused, "montantLibre")).toBe("120");
+      expect(valueOf(refused, "beneficiaire")).toBe("Lucien Martin");
+      expect(hiddenKey(refused)).not.toBe(hiddenKey(form));
+
+      const second = await order(refused, changed);
+      expect(second.status).toBe(303);
+      expect(second.headers.get("location")).not.toBe(first.headers.get("location"));
+      const page = await fetchPage(second.headers.get("location") ?? "");
+      expect(plainSpaces(textOf(page.document.body))).toContain("Bon cadeau de 120 €");
+    });
+
     it("orders to pay at the studio: its page says what to do", async () => {
       const placed = await order(await fetchPage(PAGE), {
         paiement: "studio",

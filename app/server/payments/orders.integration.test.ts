@@ -72,6 +72,20 @@ describe("createOrder", () => {
     expect(attempts[0]?.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
   });
 
+  it("answers a key's order only to the same request: another request or another kind is refused", async () => {
+    const input = newVoucherOrder("transfer", 8_000, { request: { recipient: "Léa", euros: 80 } });
+    const first = await createOrder(input);
+    expect((await createOrder(input)).orderId).toBe(first.orderId);
+    // The same key asking for something else: a page shown again by « Précédent », then changed.
+    await expect(
+      createOrder({ ...input, request: { recipient: "Lucien", euros: 80 } }),
+    ).rejects.toMatchObject({ code: "key_reused", status: 409 });
+    await expect(
+      createOrder({ ...input, kind: "gallery_photos", request: undefined }),
+    ).rejects.toMatchObject({ code: "key_reused" });
+    expect(await ordersWithKey(input.idempotencyKey)).toBe(1);
+  });
+
   it("refuses an order whose lines make no amount, or without a buyer to reach", async () => {
     await expect(createOrder(newVoucherOrder("card", 0))).rejects.toBeInstanceOf(
       PaymentRefusedError,

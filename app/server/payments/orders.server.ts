@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type {
   OfflineMeans,
@@ -53,6 +53,12 @@ export type NewOrder = {
   lines: NewOrderLine[];
   /** The order form's own key (a hidden field): a second submit of it finds this order. */
   idempotencyKey: string;
+  /**
+   * What the buyer's form asked for, when the key comes from her form: a second submit finds the order
+   * only if it asks for the same; the same key with another request (a page the browser showed again with
+   * its key, then changed) is refused (`key_reused`) rather than answered with the first order.
+   */
+  request?: unknown;
   studioId?: string | null;
   /**
    * A transfer's deadline (the owner's number of days). For a card, a later end of the whole order than
@@ -148,6 +154,12 @@ async function insertAttempt(
  */
 export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
   const amountCents = checkNewOrder(input);
+  const fingerprint =
+    input.request === undefined
+      ? null
+      : createHash("sha256")
+          .update(JSON.stringify({ kind: input.kind, request: input.request }))
+          .digest("hex");
   const id = randomUUID();
   const token = await orderTokenFor(id);
   const at = now();
@@ -177,6 +189,7 @@ export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
               rulesSnapshot: input.rulesSnapshot,
               tokenHash: orderTokenHash(token),
               idempotencyKey: input.idempotencyKey,
+              requestFingerprint: fingerprint,
               transferReference:
                 input.method === "transfer" ? newTransferReference(input.kind) : null,
               payBy:
@@ -218,6 +231,11 @@ export async function createOrder(input: NewOrder): Promise<OrderCheckout> {
     ? [created]
     : await db().select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
   if (!order) throw new Error("Commande introuvable après sa création.");
+  const otherRequest =
+    fingerprint !== null &&
+    order.requestFingerprint !== null &&
+    order.requestFingerprint !== fingerprint;
+  if (order.kind !== input.kind || otherRequest) throw new PaymentRefusedError("key_reused");
   const checkout = await ensureCheckout(order);
   return { ...checkout, created: created !== null };
 }

@@ -1,6 +1,7 @@
 /** Every reason an order operation says no, in French for the page or the admin that asked. */
 export type PaymentRefusalCode =
   | "invalid_order"
+  | "key_reused"
   | "not_found"
   | "already_paid"
   | "not_awaiting_payment"
@@ -13,6 +14,8 @@ export type PaymentRefusalCode =
 
 const MESSAGES: Record<PaymentRefusalCode, string> = {
   invalid_order: "Cette commande est incomplète : vérifiez ses lignes et son montant.",
+  key_reused:
+    "Ce formulaire a déjà servi à une autre commande : vérifiez ce que vous commandez ci-dessous, puis validez de nouveau pour passer une nouvelle commande.",
   not_found: "Cette commande n'existe pas.",
   already_paid: "Cette commande est déjà payée.",
   not_awaiting_payment: "Cette commande n'attend plus de paiement.",
@@ -29,6 +32,7 @@ const MESSAGES: Record<PaymentRefusalCode, string> = {
 /** The HTTP status a page answers with: 404 for what does not exist, 409 for a state that changed. */
 const STATUS: Record<PaymentRefusalCode, 400 | 404 | 409> = {
   invalid_order: 400,
+  key_reused: 409,
   not_found: 404,
   already_paid: 409,
   not_awaiting_payment: 409,

@@ -98,6 +98,8 @@ export async function createVoucherOrder(
     },
     lines: [line],
     idempotencyKey: input.idempotencyKey,
+    // Everything the form asked for: the same key with another recipient, amount or day is refused.
+    request: order,
     studioId: session ? (input.studioId ?? null) : null,
     payBy:
       order.method === "transfer"
