@@ -132,6 +132,26 @@ describe("the Stripe webhook endpoint", () => {
     expect(received).toEqual([]);
   });
 
+  it("refuses a signed body that is not an event it can read with 400, never 500, passing nothing on", async () => {
+    const event = JSON.parse(eventBody()) as Record<string, unknown>;
+    const bodies = [
+      "null",
+      "[]",
+      JSON.stringify({ ...event, data: {} }),
+      JSON.stringify({ ...event, id: undefined }),
+      JSON.stringify({ ...event, created: "hier" }),
+    ];
+    for (const body of bodies) {
+      const response = await post(body, stripeSignatureHeader(body, webhookSecret));
+      expect({ body, status: response.status, text: await response.text() }).toEqual({
+        body,
+        status: 400,
+        text: "Événement Stripe illisible.",
+      });
+    }
+    expect(received).toEqual([]);
+  });
+
   it("refuses a body over 256 KB with 413, said up front or sent in pieces", async () => {
     const padding = "x".repeat(STRIPE_WEBHOOK_MAX_BYTES);
     const body = eventBody().replace('"object":"event"', `"object":"event","padding":"${padding}"`);

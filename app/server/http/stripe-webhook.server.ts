@@ -97,7 +97,12 @@ export function stripeWebhook(options: StripeWebhookOptions): RequestHandler {
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         log.warn("stripe_webhook_refused", { reason: error.message });
-        return answer(req, res, 400, "Signature Stripe invalide.");
+        return answer(
+          req,
+          res,
+          400,
+          error.malformed ? "Événement Stripe illisible." : "Signature Stripe invalide.",
+        );
       }
       let outcome;
       try {

@@ -98,9 +98,17 @@ export type RefundResult = {
   failureReason?: string | null;
 };
 
-/** A webhook whose signature, timestamp or secret does not verify: answered 400, nothing stored. */
+/**
+ * A webhook whose signature, timestamp or secret does not verify, or (`malformed`) whose signed body is not
+ * an event we can read: answered 400, nothing stored.
+ */
 export class WebhookVerificationError extends Error {
   override name = "WebhookVerificationError";
+  readonly malformed: boolean;
+  constructor(message: string, options: ErrorOptions & { malformed?: boolean } = {}) {
+    super(message, options);
+    this.malformed = options.malformed ?? false;
+  }
 }
 
 /** The provider could not be reached or answered an error: the caller retries later or tells the buyer. */

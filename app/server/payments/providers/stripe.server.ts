@@ -308,14 +308,35 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
           { cause: error },
         );
       }
-      return {
-        eventId: event.id,
-        type: event.type,
-        createdAt: new Date(event.created * 1000),
-        payload: event,
-        payment: eventPayment(event),
-        refund: eventRefund(event),
-      };
+      // Signed, yet not an event as Stripe sends them (only a holder of the secret could): refused as
+      // unreadable rather than failing on a field further on, which Stripe would retry for three days.
+      const unreadable = (cause?: unknown) =>
+        new WebhookVerificationError("Événement Stripe illisible.", { cause, malformed: true });
+      const shaped =
+        typeof event === "object" &&
+        event !== null &&
+        typeof event.id === "string" &&
+        event.id !== "" &&
+        typeof event.type === "string" &&
+        Number.isSafeInteger(event.created) &&
+        event.created > 0 &&
+        typeof event.data === "object" &&
+        event.data !== null &&
+        typeof event.data.object === "object" &&
+        event.data.object !== null;
+      if (!shaped) throw unreadable();
+      try {
+        return {
+          eventId: event.id,
+          type: event.type,
+          createdAt: new Date(event.created * 1000),
+          payload: event,
+          payment: eventPayment(event),
+          refund: eventRefund(event),
+        };
+      } catch (error) {
+        throw unreadable(error);
+      }
     },
 
     async refund(request: RefundRequest): Promise<RefundResult> {
