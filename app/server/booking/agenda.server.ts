@@ -429,12 +429,12 @@ export async function photographerBusyReasons(query: {
     .map((row) => busyReason(row, query.studioId));
 }
 
-/** The dashboard's two days: today's and tomorrow's bookings that still hold (requests included). */
+/** The dashboard's two days: today's and tomorrow's bookings that still hold (requests and bookings waiting for their payment included). */
 export async function todayAndTomorrow(now = new Date()) {
   const today = isoDayInParis(now);
   const tomorrow = addParisDays(today, 1);
   const rows = await agendaBookings(today, tomorrow, {
-    states: ["pending", "confirmed", "done", "no_show"],
+    states: ["pending", "awaiting_payment", "confirmed", "done", "no_show"],
   });
   return {
     today,

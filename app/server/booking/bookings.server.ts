@@ -585,22 +585,27 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
 }
 
 /**
- * The owner accepts a request: it becomes `confirmed` and holds its time for good. A request past its
- * answer deadline has let its time go; it takes it again if still free, else SlotTakenError (another booking
- * came meanwhile: two requests for one time can exist only that way).
+ * The owner accepts a request: it becomes `confirmed` and holds its time for good, or `awaiting_payment`
+ * when a deposit is now asked of the client (its link by e-mail: refused while she has no address). A
+ * request past its answer deadline has let its time go; it takes it again if still free, else
+ * SlotTakenError (another booking came meanwhile: two requests for one time can exist only that way).
+ * Answers the state it is left in.
  */
 export async function acceptRequest(
   bookingId: string,
   by: Extract<BookingAuthor, { actor: "owner" }>,
   now = new Date(),
-): Promise<void> {
-  await inTransaction(async (tx) => {
+): Promise<"confirmed" | "awaiting_payment"> {
+  return inTransaction(async (tx) => {
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     // A deposit is asked only now (decision 0186): by card or transfer the booking waits for it, its
     // slot held for the owner's transfer hours (the client reads the e-mail first), never past the start.
     const method = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
+    if ((method === "card" || method === "transfer") && booking.clientEmail.trim() === "") {
+      throw new BookingRefusedError("deposit_needs_email");
+    }
     const payUntil =
       booking.depositRules && (method === "card" || method === "transfer")
         ? new Date(
@@ -649,6 +654,7 @@ export async function acceptRequest(
     // this commits (the order may ask the card provider for its checkout).
     if (method) await depositRequestJob.send({ bookingId: booking.id, method }, { tx });
     else await queueBookingMails(tx, booking.id, "accepted", "owner");
+    return payUntil ? "awaiting_payment" : "confirmed";
   });
 }
 

@@ -38,6 +38,7 @@ import {
   expireLapsedRequests,
   moveBooking,
 } from "./bookings.server";
+import { todayAndTomorrow } from "./agenda.server";
 import { clientBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
@@ -394,6 +395,24 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000, 3_000]);
   });
 
+  it("waiting for its payment, is on the owner's dashboard among tomorrow's sessions: it holds its time", async () => {
+    const tomorrow = addParisDays(isoDayInParis(new Date()), 1);
+    const made = await book(`${tomorrow}T15:00`, "lea-demain@example.test", "transfer");
+    expect((await stateOf(made.id))?.state).toBe("awaiting_payment");
+    expect((await todayAndTomorrow()).tomorrows.map((row) => row.id)).toContain(made.id);
+  });
+
+  it("unpaid when the studio cancels: the owner is not told to pay twice arrhes never received", async () => {
+    const made = await book(nextSlot(), "lea-jamais-payee@example.test");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    await cancelBooking(made.id, { actor: "owner", userId: null, name: "Sophie" });
+    await runQueuedRefunds(orderId);
+    expect((await db().select().from(orders).where(eq(orders.id, orderId)))[0]?.status).toBe(
+      "cancelled",
+    );
+    expect((await depositForOwner(made.id))?.lines.join("\n")).not.toContain("rendre le double");
+  });
+
   it("unpaid when she cancels: its order cancelled and its checkout closed by the job queued with it", async () => {
     const made = await book(nextSlot(), "lea-renonce-carte@example.test");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
@@ -466,7 +485,10 @@ describe("a « sur demande » type with a deposit", () => {
     expect(asked.deposit).toBeNull();
     expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
 
-    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    // What the owner is told: the session is not confirmed yet.
+    expect(await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" })).toBe(
+      "awaiting_payment",
+    );
     // The order and its e-mail come from a job queued with the acceptance; run as the worker would,
     // twice (a retried job): one order, one e-mail.
     expect((await stateOf(asked.id))?.depositOrderId).toBeNull();
@@ -500,6 +522,16 @@ describe("a « sur demande » type with a deposit", () => {
 
     await payByCard(order?.id ?? "", 3_000);
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
+  });
+
+  it("is not accepted while the client has no address to send the payment's link to", async () => {
+    const asked = await book(nextSlot(), "lea-sans-adresse@example.test", "transfer", requestType);
+    await db().update(bookings).set({ clientEmail: "" }).where(eq(bookings.id, asked.id));
+    await expect(
+      acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" }),
+    ).rejects.toMatchObject({ code: "deposit_needs_email", status: 409 });
+    expect(await stateOf(asked.id)).toMatchObject({ state: "pending", depositOrderId: null });
+    expect(await queuedDepositRequests(asked.id)).toEqual([]);
   });
 
   it("keeps her hours when a card checkout lapses unpaid; the end of her window frees the slot, with one e-mail", async () => {

@@ -563,7 +563,14 @@ export async function depositForOwner(bookingId: string): Promise<{
     .select({ actor: bookingEvents.actor })
     .from(bookingEvents)
     .where(and(eq(bookingEvents.bookingId, bookingId), eq(bookingEvents.kind, "cancelled")));
-  if (rules.nature === "arrhes" && booking.state === "cancelled" && cancelled?.actor === "owner") {
+  // Owed only on arrhes she paid: an order cancelled unpaid took nothing.
+  const received = order.status === "paid" || order.status === "refunded";
+  if (
+    rules.nature === "arrhes" &&
+    received &&
+    booking.state === "cancelled" &&
+    cancelled?.actor === "owner"
+  ) {
     lines.push(
       `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Les ${formatCents(order.amountCents)} payés lui sont remboursés ; versez la même somme en plus à la cliente.`,
     );

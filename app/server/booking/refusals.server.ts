@@ -9,6 +9,7 @@ export type BookingRefusalCode =
   | "invalid_details"
   | "not_found"
   | "not_pending"
+  | "deposit_needs_email"
   | "expired"
   | "not_active"
   | "cutoff"
@@ -25,6 +26,8 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   invalid_details: "Certaines informations sont à corriger.",
   not_found: "Cette réservation n'existe pas.",
   not_pending: "Cette demande a déjà reçu une réponse.",
+  deposit_needs_email:
+    "Cette séance demande un paiement par carte ou par virement, dont le lien part par e-mail : ajoutez l'adresse de la cliente (« Modifier les coordonnées du client ») avant d'accepter.",
   expired:
     "Cette demande a expiré sans réponse avant sa date limite : le client en a été prévenu et peut réserver à nouveau.",
   not_active: "Cette réservation est déjà annulée ou terminée.",
@@ -45,6 +48,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   not_found: 404,
   taken: 409,
   not_pending: 409,
+  deposit_needs_email: 409,
   expired: 409,
   not_active: 409,
   period_taken: 409,

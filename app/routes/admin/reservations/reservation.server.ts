@@ -163,11 +163,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     switch (intent) {
       case "accept":
-        await acceptRequest(params.id, by);
         return redirectWithToast(here, {
           type: "success",
           title: "Demande acceptée",
-          description: "La séance est confirmée.",
+          description:
+            (await acceptRequest(params.id, by)) === "awaiting_payment"
+              ? "Le lien de paiement part à la cliente par e-mail : la séance sera confirmée à la réception de son paiement."
+              : "La séance est confirmée.",
         });
       case "decline":
         await declineRequest(params.id, by, { message });
