@@ -224,6 +224,61 @@ describe("a booking with a deposit", () => {
     expect(again.state).toBe("awaiting_payment");
   });
 
+  it("holds its slot as long as a checkout opened again from the order's page: paid in it, it is hers", async () => {
+    const slot = nextSlot();
+    const start = Date.now();
+    const made = await book(slot, "lea-reprend@example.test");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    try {
+      // Her first checkout lapsed (30 minutes); at 32 she opens another from the order's page.
+      setClockForTests(new Date(start + 32 * MINUTE));
+      await expireLapsedPayments();
+      expect((await stateOf(made.id))?.state).toBe("awaiting_payment");
+      const again = await retryCheckout(orderId);
+      expect(again.checkout).toBe("ready");
+      // Past the first hold's 35 minutes: still hers, nobody else may take it.
+      setClockForTests(new Date(start + 40 * MINUTE));
+      await expireLapsedRequests(new Date(start + 40 * MINUTE));
+      expect((await stateOf(made.id))?.state).toBe("awaiting_payment");
+      await expect(book(slot, "quelquun-d-autre@example.test", "transfer")).rejects.toBeInstanceOf(
+        SlotTakenError,
+      );
+      const [attempt] = await db()
+        .select()
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.id, again.attemptId ?? ""));
+      card.pay(attempt?.providerReference ?? "", 3_000);
+      await applyPaymentStatus(cardPaidReport(attempt?.providerReference ?? "", 3_000));
+      expect((await stateOf(made.id))?.state).toBe("confirmed");
+      expect(await queuedRefunds(orderId)).toEqual([]);
+    } finally {
+      setClockForTests(null);
+    }
+  });
+
+  it("opens no new checkout once its slot was let go", async () => {
+    const slot = nextSlot();
+    const start = Date.now();
+    const made = await book(slot, "lea-trop-tard@example.test");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    try {
+      // Her checkout closed at 30 minutes, the order still open; at 36 the booking's hold is over.
+      setClockForTests(new Date(start + 31 * MINUTE));
+      await expireLapsedPayments();
+      setClockForTests(new Date(start + 36 * MINUTE));
+      await expireLapsedRequests(new Date(start + 36 * MINUTE));
+      expect((await stateOf(made.id))?.state).toBe("expired");
+      await expect(retryCheckout(orderId)).rejects.toMatchObject({ status: 409 });
+      const attempts = await db()
+        .select({ status: paymentAttempts.status })
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.orderId, orderId));
+      expect(attempts.map((attempt) => attempt.status)).toEqual(["expired"]);
+    } finally {
+      setClockForTests(null);
+    }
+  });
+
   it("refunds a payment that comes once the slot went to someone else, with its credit note", async () => {
     const slot = nextSlot();
     const late = await book(slot, "lea-tard@example.test");

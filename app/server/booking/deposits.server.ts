@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import {
+  CARD_HOLD_MINUTES,
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
   DEPOSIT_STATUS_WORDS,
@@ -36,6 +37,7 @@ import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import {
+  CHECKOUT_MINUTES,
   cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
@@ -412,6 +414,42 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
     await depositRefundJob.send({ orderId: order.id, reason: "lost_slot" }, { tx });
     await queueClientMail({ bookingId: booking.id, event: "slot_lost" }, { tx });
     return "given_back";
+  },
+  // A checkout opened again from the order's page (the first lapsed) is payable 30 minutes: the booking
+  // holds its slot as long, with the margin of its first hold, never past its start. Its occupancy is
+  // still there while the booking awaits payment (a lapsed hold is deleted only with the booking's
+  // expiry, or by another booking's transaction, which waits for this one's row lock and then sees the
+  // new end); gone, the slot went to someone else, and no checkout is opened.
+  onCheckoutOpened: async (tx, order, { expiresAt }) => {
+    const booking = await lockBookingOfOrder(tx, order.id);
+    // Confirmed (the owner took it at its word), it holds its slot for good.
+    if (!booking || booking.state === "confirmed" || booking.state === "done") return;
+    const until = new Date(
+      Math.min(
+        expiresAt.getTime() + (CARD_HOLD_MINUTES - CHECKOUT_MINUTES) * 60_000,
+        booking.startsAt.getTime(),
+      ),
+    );
+    const held =
+      booking.state === "awaiting_payment"
+        ? await tx.execute(
+            sql`update booking_occupancies
+              set holds_until = greatest(holds_until, ${until.toISOString()}::timestamptz)
+              where booking_id = ${booking.id}::uuid`,
+          )
+        : null;
+    if (!held?.rowCount) {
+      throw new PaymentRefusedError(
+        "not_awaiting_payment",
+        "Le délai de paiement de cette réservation est passé : le créneau a été libéré et rien n'a été débité. Réservez à nouveau sur le site.",
+      );
+    }
+    if (!booking.respondBy || booking.respondBy < until) {
+      await tx
+        .update(bookings)
+        .set({ respondBy: until, updatedAt: new Date() })
+        .where(eq(bookings.id, booking.id));
+    }
   },
   onReleased: async (tx, order) => {
     const booking = await lockBookingOfOrder(tx, order.id);

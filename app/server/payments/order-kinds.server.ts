@@ -25,6 +25,12 @@ export type OrderKindEffects = {
     order: OrderRecord,
     context: { attemptId: string; late: boolean; source: StatusSource },
   ) => Promise<void | "given_back">;
+  /**
+   * A new card checkout was opened on the order, payable until `expiresAt` (the buyer's « Payer par
+   * carte »), in its transaction: what the order pays for is held as long (a booking's slot), or the kind
+   * refuses (PaymentRefusedError) when it no longer holds it. Kinds that hold nothing leave it out.
+   */
+  onCheckoutOpened?: (tx: Tx, order: OrderRecord, context: { expiresAt: Date }) => Promise<void>;
   /** The order was released unpaid (its checkout or transfer deadline passed, or it was called off). */
   onReleased: (
     tx: Tx,

@@ -347,6 +347,9 @@ export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
         ? new Date(now().getTime() + CHECKOUT_MINUTES * 60_000)
         : locked.payBy;
     await insertAttempt(tx, locked, expiresAt);
+    if (locked.method === "card" && expiresAt) {
+      await orderKindEffects(locked.kind).onCheckoutOpened?.(tx, locked, { expiresAt });
+    }
     // An order that may be paid later than one checkout (decision 0186) keeps its own end.
     const payBy = expiresAt && locked.payBy && locked.payBy > expiresAt ? locked.payBy : expiresAt;
     const [updated] = await tx
