@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareDepositSite } from "../support/booking-deposits";
+import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
@@ -9,9 +11,17 @@ import { isoDayInParis } from "~/lib/dates";
 
 // A booking with a deposit, JavaScript off (decision 0186): the page says arrhes or acompte and what it
 // means, the post makes the booking wait for its transfer on the order's page, with the amount the server
-// computes; every refusal is French, at its field, nothing typed lost, never a 5xx.
+// computes; every refusal is French, at its field, nothing typed lost, never a 5xx. By card, the form posted
+// twice leads both posts to the same checkout (the fake Stripe's).
 
-useOwnServer({ TRUST_PROXY: "loopback" });
+let fake: FakeStripe;
+beforeAll(async () => {
+  fake = await startFakeStripe({ secretKey: "sk_test_51BookingDepositTwice00000000" });
+});
+afterAll(async () => {
+  await fake.close();
+});
+useOwnServer(() => ({ TRUST_PROXY: "loopback", ...siteStripeEnv(fake) }));
 
 const DAYS = "/reserver/brive/portrait-arrhes";
 let visitor = 0;
@@ -142,5 +152,61 @@ describe("a booking with arrhes", () => {
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
     expect(textOf(answer.document.body)).toMatch(/passé|plus disponible/);
+  });
+});
+
+describe("a booking with arrhes by card, its form posted twice", () => {
+  beforeAll(() => prepareDepositSite("probe-arrhes"));
+
+  /** A free time of the card type's, its form's fields with the key read from the page. */
+  async function cardForm(overrides: Record<string, string> = {}) {
+    const today = isoDayInParis(new Date());
+    let path = "";
+    for (let offset = 1; offset < 40 && !path; offset++) {
+      const day = await fetchPage(
+        `/reserver/brive/probe-arrhes?jour=${addParisDays(today, offset)}`,
+      );
+      path =
+        day.document.querySelector('a[href*="coordonnees?creneau="]')?.getAttribute("href") ?? "";
+    }
+    const form = await fetchPage(path);
+    const cle = form.document.querySelector('input[name="cle"]')?.getAttribute("value") ?? "";
+    return { path, fields: details({ paymentMethod: "card", cle, ...overrides }) };
+  }
+
+  const bookingsOf = async (email: string) =>
+    (
+      await serverDatabase().execute<{ state: string }>(
+        sql`select state from bookings where client_email = ${email}`,
+      )
+    ).rows;
+
+  it("leads both posts to the same checkout, with one booking waiting for its payment", async () => {
+    const { path, fields } = await cardForm();
+    const visitor = from();
+    const first = await postForm(path, fields, visitor);
+    const second = await postForm(path, fields, visitor);
+    expect(first.status).toBe(303);
+    expect(new URL(first.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
+    expect({ status: second.status, location: second.headers.get("location") }).toEqual({
+      status: 303,
+      location: first.headers.get("location"),
+    });
+    expect(await bookingsOf(fields.email)).toEqual([{ state: "awaiting_payment" }]);
+  });
+
+  it("leads two posts sent at once to the same checkout", async () => {
+    const { path, fields } = await cardForm();
+    const visitor = from();
+    const [first, second] = await Promise.all([
+      postForm(path, fields, visitor),
+      postForm(path, fields, visitor),
+    ]);
+    expect(first?.status).toBe(303);
+    expect({ status: second?.status, location: second?.headers.get("location") }).toEqual({
+      status: 303,
+      location: first?.headers.get("location"),
+    });
+    expect(await bookingsOf(fields.email)).toEqual([{ state: "awaiting_payment" }]);
   });
 });

@@ -27,6 +27,9 @@ let visitor = 0;
 /** Headers of a visitor of its own (rate limits count per address). */
 const from = () => ({ headers: { "X-Forwarded-For": `203.0.113.${++visitor}` } });
 const uniqueEmail = () => `visiteur-${randomBytes(4).toString("hex")}@example.test`;
+/** The key the form's page drew (hidden field `cle`). */
+const formKeyAt = async (href: string) =>
+  (await fetchPage(href)).document.querySelector('input[name="cle"]')?.getAttribute("value") ?? "";
 
 beforeAll(async () => {
   const database = serverDatabase();
@@ -337,6 +340,48 @@ describe("the details form without JavaScript", () => {
     expect(rebooked.status).toBe(303);
   });
 
+  it("the form posted twice books once and leads both posts to the client's page", async () => {
+    const { href } = await firstFreeTime(PORTRAIT);
+    const fields = details({ cle: await formKeyAt(href) });
+    const visitor = from();
+    const first = await postForm(href, fields, visitor);
+    const second = await postForm(href, fields, visitor);
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toMatch(/^\/reservation\/[A-Za-z0-9_-]{43}\?nouvelle=1$/);
+    expect({ status: second.status, location: second.headers.get("location") }).toEqual({
+      status: 303,
+      location: first.headers.get("location"),
+    });
+    const rows = await serverDatabase().execute<{ state: string }>(
+      sql`select state from bookings where client_email = ${fields.email}`,
+    );
+    expect(rows.rows).toEqual([{ state: "confirmed" }]);
+    // One booking, one confirmation.
+    await expect.poll(() => mailsTo(fields.email).length).toBe(1);
+  });
+
+  it("the key of a booked form posted with other details: refused in French, what was typed kept, never the first booking", async () => {
+    const { href } = await firstFreeTime(PORTRAIT);
+    const cle = await formKeyAt(href);
+    const fields = details({ cle });
+    expect((await postForm(href, fields, from())).status).toBe(303);
+    const changed = { ...fields, name: "Hugo Lefebvre" };
+    const refused = await postForm(href, changed, from());
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("location")).toBeNull();
+    expect(textOf(refused.document.querySelector("[role=alert]"))).toContain(
+      "Ce formulaire a déjà servi à une réservation",
+    );
+    expect(refused.document.querySelector('input[name="name"]')?.getAttribute("value")).toBe(
+      "Hugo Lefebvre",
+    );
+    expect(refused.html).not.toMatch(/\/reservation\/[A-Za-z0-9_-]{43}/);
+    // The page now holds a new key: sent again, it asks for a booking of its own.
+    const newKey = refused.document.querySelector('input[name="cle"]')?.getAttribute("value");
+    expect(newKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(newKey).not.toBe(cle);
+  });
+
   it("a private session asked for through its link: a request, held for the studio's answer", async () => {
     const { href } = await firstFreeTime(`/reserver/brive/privee-test?lien=${SECRET}`);
     expect(href).toContain(`lien=${SECRET}`);
@@ -362,7 +407,17 @@ describe("the details form without JavaScript", () => {
     const email = uniqueEmail();
     for (let index = 0; index < 3; index++) {
       const { href } = await firstFreeTime(PORTRAIT);
-      expect((await postForm(href, details({ email }), from())).status).toBe(303);
+      const fields = details({ email, cle: await formKeyAt(href) });
+      const booked = await postForm(href, fields, from());
+      expect(booked.status).toBe(303);
+      if (index === 2) {
+        // The third's form posted again leads to its booking, not to « Au plus 3 réservations ».
+        const again = await postForm(href, fields, from());
+        expect({ status: again.status, location: again.headers.get("location") }).toEqual({
+          status: 303,
+          location: booked.headers.get("location"),
+        });
+      }
     }
     const { href } = await firstFreeTime(PORTRAIT);
     const refused = await postForm(href, details({ email }), from());

@@ -5,6 +5,7 @@ import { ConsentCheckbox, ContactFields } from "~/components/ui/contact-fields";
 import { HoneypotField } from "~/components/ui/honeypot-field";
 import type { DepositSummary } from "~/lib/booking/deposit";
 import type { BookingQuestion } from "~/lib/booking/session-types";
+import { FORM_KEY_FIELD } from "~/lib/forms";
 import { Notice, TimeChoices } from "./booking-layout";
 
 const FORM_ID = "reservation";
@@ -16,6 +17,7 @@ const FORM_ID = "reservation";
  */
 export function BookingDetailsForm({
   action,
+  formKey,
   questions,
   values,
   errors,
@@ -30,6 +32,8 @@ export function BookingDetailsForm({
   deposit = null,
 }: {
   action: string;
+  /** Drawn with the page: the same form posted twice books once (visitor-form.server.ts). */
+  formKey: string;
   questions: readonly BookingQuestion[];
   values: Record<string, string>;
   errors: Record<string, string>;
@@ -204,6 +208,7 @@ export function BookingDetailsForm({
       </ConsentCheckbox>
 
       <HoneypotField formId={FORM_ID} />
+      <input type="hidden" name={FORM_KEY_FIELD} value={formKey} />
 
       <Button type="submit" size="lg" className="w-full sm:w-auto">
         {request

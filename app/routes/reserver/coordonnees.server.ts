@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { depositCents, depositRuleOf, depositSummary } from "~/lib/booking/deposit";
 import { data } from "react-router";
 import type { Route } from "./+types/coordonnees";
@@ -85,7 +86,8 @@ function pageData({ studio, type, slot, privateToken, offer, vouchers, cardAccep
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const resolved = await resolve(request, params, context);
   const { studio, type, slot, privateToken } = resolved;
-  const base = pageData(resolved);
+  // The form's key, drawn with the page: a second post of this form leads where its first did.
+  const base = { ...pageData(resolved), formKey: randomUUID() };
   const parsed = instantOfSlotKey(slot);
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
   if (typeof parsed === "string") {

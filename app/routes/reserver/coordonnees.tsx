@@ -4,6 +4,7 @@ import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingDetailsForm } from "~/components/booking/booking-details-form";
 import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
 import { instantOfSlotKey } from "~/lib/booking/slots";
+import { FORM_KEY_FIELD } from "~/lib/forms";
 import {
   BOOKING_HOME_PATH,
   bookingDaysPath,
@@ -95,6 +96,8 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
       ) : (
         <BookingDetailsForm
           action={bookingDetailsPath(studio.slug, type.slug, loaderData.slot, lien)}
+          // After a refusal, the key posted (nothing was booked with it) or the new one the answer gives.
+          formKey={actionData?.values[FORM_KEY_FIELD] || loaderData.formKey}
           questions={questions}
           values={actionData?.values ?? {}}
           errors={actionData?.errors ?? {}}

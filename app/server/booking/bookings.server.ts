@@ -371,6 +371,11 @@ export type NewBooking = {
    * transfer makes the booking `awaiting_payment`, holding its slot for the payment window.
    */
   paymentMethod?: string;
+  /**
+   * The SHA-256 of the visitor's form's key, stored on the booking in its transaction: a second post of
+   * the same form finds this booking (visitor-form.server.ts). None by phone.
+   */
+  formKeyHash?: string | null;
   now?: Date;
 };
 
@@ -531,6 +536,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         consentAt: input.consentAt,
         depositRules: depositAsked ? depositRule : null,
         manageTokenHash: manageTokenHash(manageToken),
+        idempotencyKey: input.formKeyHash ?? null,
         createdAt: now,
         updatedAt: now,
       });

@@ -1,18 +1,33 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { createHash, randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { redirect } from "react-router";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
-import { bookingQuestionsSchema } from "~/lib/booking/session-types";
+import { isActive } from "~/lib/booking/model";
+import {
+  bookingClientSchema,
+  bookingQuestionsSchema,
+  checkAnswers,
+} from "~/lib/booking/session-types";
 import { instantOfSlotKey } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
-import { withoutControlCharacters, answerStatus, type FormAnswer } from "~/lib/forms";
+import {
+  FORM_KEY_FIELD,
+  formKeyOf,
+  withoutControlCharacters,
+  answerStatus,
+  type FormAnswer,
+} from "~/lib/forms";
+import { PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
+import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { users } from "../db/schema";
+import { bookingEvents, bookings, users } from "../db/schema";
 import { env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
-import { createBooking } from "./bookings.server";
+import { createBooking, type BookingRecord, type CreatedBooking } from "./bookings.server";
 import { createDepositOrder } from "./deposits.server";
+import { manageTokenFor } from "./manage-token.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
   activeBookingsOf,
@@ -25,7 +40,9 @@ import {
  * The details form of /reserver/{studio}/{séance}/coordonnees posted (decision 0115): rate limits, spam trap, then
  * createBooking, which checks everything again and lets PostgreSQL decide a race. A refusal answers a 4xx
  * with every value typed and a French message; a slot someone else just took also brings the next free
- * times. Success: 303 to the client's own page (/reservation/{jeton}?nouvelle=1).
+ * times. Success: 303 to the client's own page (/reservation/{jeton}?nouvelle=1), or to the deposit's checkout.
+ * The form carries a key drawn with the page (`cle`): its second post (a double click, a resend) leads where
+ * the first did instead of meeting the first's booking as « Ce créneau vient d'être réservé ».
  */
 
 /**
@@ -91,6 +108,23 @@ export async function submitBookingForm(input: {
       "Votre réservation n'a pas pu être enregistrée. Appelez le studio pour réserver.",
     );
   }
+  const formKey = formKeyOf(values[FORM_KEY_FIELD]);
+  /** The booking this form's key already made, answered as its first post was; null: none yet. */
+  const sentBefore = async () => {
+    const earlier = formKey ? await bookingOfFormKey(formKey) : null;
+    if (!earlier) return null;
+    if (asksTheSame(earlier, input, values)) {
+      log.info("booking_form_sent_again", { id: earlier.booking.id });
+      return leadOn(await asFirstAnswered(earlier));
+    }
+    // Another time or other details under a key already used (a page shown again by « Précédent », then
+    // changed): never answered with the first booking. A new key makes the next send a new booking.
+    values[FORM_KEY_FIELD] = randomUUID();
+    return refuse(409, FORM_ALREADY_USED);
+  };
+  // Before the limits: a second post of a booked form is no new booking, and must not be refused as one.
+  const again = await sentBefore();
+  if (again) return again;
   const addressKey = `booking:${input.clientAddress}`;
   if (await rateLimitReached(addressKey, BOOKING_RATE_LIMIT)) {
     log.warn("booking_rate_limited", { clientAddress: input.clientAddress });
@@ -128,8 +162,9 @@ export async function submitBookingForm(input: {
   for (const question of questions.success ? questions.data : []) {
     answers[question.id] = values[`answers.${question.id}`] ?? "";
   }
+  let made: CreatedBooking;
   try {
-    const made = await createBooking({
+    made = await createBooking({
       studioId: input.studio.id,
       sessionTypeId: input.type.id,
       slot: input.slot,
@@ -140,23 +175,13 @@ export async function submitBookingForm(input: {
       maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
       voucherCode,
       paymentMethod: values.paymentMethod,
+      formKeyHash: formKey ? formKeyHash(formKey) : null,
     });
-    log.info("booking_made", { id: made.id, state: made.state });
-    // Only what books counts against the limits.
-    await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
-    if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
-    if (made.deposit) {
-      // The deposit's order (decision 0186): a card goes to the provider's page, a transfer to the
-      // order's page with the bank details; at the studio the booking stands already.
-      const checkout = await createDepositOrder({
-        bookingId: made.id,
-        method: made.deposit.method,
-      });
-      if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
-      if (made.deposit.method !== "studio") return redirect(`/commande/${checkout.token}`, 303);
-    }
-    return redirect(managePath(made.manageToken, { nouvelle: "1" }), 303);
   } catch (error) {
+    // Two posts of one form at once: the first, committed while this one waited for its locks, stands in
+    // its way (its time taken, its key stored, its address's bookings counted). Answered as the first was.
+    const again = await sentBefore();
+    if (again) return again;
     if (!(error instanceof BookingRefusedError)) throw error;
     if (error instanceof VoucherCodeRefusedError && error.reason !== "invalid_code") {
       await consumeRateLimit(voucherKey, VOUCHER_CODE_RATE_LIMIT);
@@ -180,6 +205,149 @@ export async function submitBookingForm(input: {
       alternatives.map((slot) => ({ key: slot.key, time: slot.time })),
     );
   }
+  log.info("booking_made", { id: made.id, state: made.state });
+  // Only what books counts against the limits.
+  await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
+  if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
+  return leadOn({
+    manageToken: made.manageToken,
+    bookingId: made.id,
+    depositMethod: made.deposit?.method ?? null,
+    created: true,
+  });
+}
+
+const FORM_ALREADY_USED =
+  "Ce formulaire a déjà servi à une réservation, pour un autre horaire ou avec d'autres informations : elle est enregistrée. Vérifiez ces informations, puis envoyez de nouveau le formulaire pour faire une autre réservation.";
+
+type FormDestination = {
+  bookingId: string;
+  manageToken: string;
+  /** The deposit's method when its order (and checkout) is where the form leads. */
+  depositMethod: PaymentMethod | null;
+  /** The client's page then says the booking is made (`?nouvelle=1`). */
+  created: boolean;
+};
+
+/**
+ * Where a booking's form leads (decision 0186 for a deposit): a card to the provider's page, a transfer
+ * to the order's page with the bank details; at the studio, or without a deposit, the client's own page.
+ * The deposit's order has the booking's own key: a second call finds the first order and its checkout.
+ */
+async function leadOn(target: FormDestination): Promise<Response> {
+  if (target.depositMethod) {
+    const checkout = await createDepositOrder({
+      bookingId: target.bookingId,
+      method: target.depositMethod,
+    });
+    if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
+    if (target.depositMethod !== "studio") return redirect(`/commande/${checkout.token}`, 303);
+  }
+  return redirect(managePath(target.manageToken, target.created ? { nouvelle: "1" } : {}), 303);
+}
+
+/** Kept as its SHA-256: a copy of the database holds no key that would lead to a booking's link. */
+const formKeyHash = (key: string) => createHash("sha256").update(key).digest("hex");
+
+type FormBooking = {
+  booking: BookingRecord;
+  /** What its first history line says the visitor chose: how to pay the deposit, a voucher's code. */
+  first: { kind: string; paymentMethod: string | null; voucherCode: string | null };
+};
+
+/** The booking a form's key made, with what its first post chose; null: none. */
+async function bookingOfFormKey(key: string): Promise<FormBooking | null> {
+  const [booking] = await db()
+    .select()
+    .from(bookings)
+    .where(eq(bookings.idempotencyKey, formKeyHash(key)));
+  if (!booking) return null;
+  const [event] = await db()
+    .select({ kind: bookingEvents.kind, detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(
+      and(
+        eq(bookingEvents.bookingId, booking.id),
+        inArray(bookingEvents.kind, ["booked", "requested"]),
+      ),
+    )
+    .orderBy(asc(bookingEvents.at))
+    .limit(1);
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    booking,
+    first: {
+      kind: event?.kind ?? "booked",
+      paymentMethod: text(event?.detail.paymentMethod),
+      voucherCode: text(event?.detail.voucherCode),
+    },
+  };
+}
+
+/**
+ * Whether a post asks for what the booking of its key holds: the same studio, session, time, details,
+ * answers, deposit method and voucher, as createBooking would have read them (trimmed, one line…).
+ */
+function asksTheSame(
+  earlier: FormBooking,
+  input: { studio: { id: string }; type: OfferedSessionType; slot: string },
+  values: Record<string, string>,
+): boolean {
+  const { booking, first } = earlier;
+  const slot = instantOfSlotKey(input.slot);
+  const client = bookingClientSchema.safeParse({
+    name: values.name ?? "",
+    email: values.email ?? "",
+    phone: values.phone ?? "",
+  });
+  const questions = bookingQuestionsSchema.safeParse(input.type.questions);
+  const posted = Object.fromEntries(
+    (questions.success ? questions.data : []).map((question) => [
+      question.id,
+      values[`answers.${question.id}`] ?? "",
+    ]),
+  );
+  const answers = Object.entries(
+    checkAnswers(questions.success ? questions.data : [], posted).answers,
+  );
+  const typedCode = (values.voucherCode ?? "").trim();
+  const code = typedCode ? parseVoucherCode(typedCode) : null;
+  return (
+    booking.studioId === input.studio.id &&
+    booking.sessionTypeId === input.type.id &&
+    typeof slot !== "string" &&
+    slot.start === booking.startsAt.getTime() &&
+    client.success &&
+    client.data.name === booking.clientName &&
+    client.data.email.toLowerCase() === booking.clientEmail.toLowerCase() &&
+    client.data.phone === booking.clientPhone &&
+    answers.length === Object.keys(booking.answers).length &&
+    answers.every(([id, answer]) => booking.answers[id] === answer) &&
+    (first.paymentMethod === null || first.paymentMethod === values.paymentMethod) &&
+    (code === null ? null : code.ok ? code.code : typedCode) === first.voucherCode
+  );
+}
+
+/**
+ * Where the first post of a booking's form led, again. The client's link needs her manage token, which is
+ * stored only hashed: it is derived from the booking's id with the server's secret (decision 0115), so it
+ * can be made again, and is given only to whoever holds the form's key (drawn with her page, never shown
+ * elsewhere) and posts the same details. A booking no longer waiting for its payment (paid, lapsed,
+ * cancelled) leads to the client's page, which says where it stands, rather than to a spent checkout.
+ */
+async function asFirstAnswered({ booking, first }: FormBooking): Promise<FormDestination> {
+  const method = PAYMENT_METHODS.find((each) => each === first.paymentMethod) ?? null;
+  const active = isActive(booking.state);
+  const depositAsked = first.kind === "booked" && booking.depositRules !== null && method !== null;
+  return {
+    bookingId: booking.id,
+    manageToken: await manageTokenFor(booking.id),
+    depositMethod:
+      depositAsked && (booking.state === "awaiting_payment" || (method === "studio" && active))
+        ? method
+        : null,
+    created: active,
+  };
 }
 
 /** Refusals about the details rather than the time. */

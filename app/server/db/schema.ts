@@ -883,7 +883,10 @@ export const bookings = pgTable(
     consentAt: timestamp("consent_at", { withTimezone: true }),
     /** SHA-256 (hex) of the client's manage token. */
     manageTokenHash: varchar("manage_token_hash", { length: 64 }).notNull().unique(),
-    /** The visitor's booking form's key: the same form posted twice finds this booking. Null by phone. */
+    /**
+     * SHA-256 (hex) of the visitor's booking form's key: the same form posted twice finds this booking.
+     * Null by phone.
+     */
     idempotencyKey: varchar("idempotency_key", { length: 100 }).unique(),
     /** The calendar event's SEQUENCE: grows with every move and the cancellation. */
     icsSequence: integer("ics_sequence").notNull().default(0),
