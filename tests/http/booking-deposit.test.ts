@@ -56,7 +56,18 @@ beforeAll(async () => {
     insert into session_type_studios (session_type_id, studio_id)
     select t.id, s.id from session_types t, studios s
     where t.slug = 'portrait-arrhes' and s.slug = 'brive'`);
+  await setTransfer(true);
 });
+
+/** The owner's transfers on or off, her bank details given (the settings require them for transfers). */
+async function setTransfer(on: boolean) {
+  await serverDatabase().execute(sql`
+    update site_documents set data = data || ${JSON.stringify({
+      transfer: on,
+      transferHolder: "Studio Lumière",
+      transferIban: "FR7630006000011234567890189",
+    })}::jsonb where key = 'payments'`);
+}
 
 async function freeTime(): Promise<string> {
   const today = isoDayInParis(new Date());
@@ -139,6 +150,30 @@ describe("a booking with arrhes", () => {
       await serverDatabase().execute(
         sql`update session_types set deposit = jsonb_set(deposit, '{methods}', '["transfer", "studio"]') where slug = 'portrait-arrhes'`,
       );
+    }
+  });
+
+  it("refuses a transfer while the owner takes none: no order page with empty bank details", async () => {
+    await setTransfer(false);
+    try {
+      const href = await freeTime();
+      const form = await fetchPage(href);
+      expect(
+        form.document.querySelector('input[name="paymentMethod"][value="transfer"]'),
+      ).toBeNull();
+      const fields = details({ paymentMethod: "transfer" });
+      const answer = await postForm(href, fields, from());
+      expect(answer.status).toBe(400);
+      expect(answer.html).toContain(
+        "Le paiement par virement n&#x27;est pas proposé pour le moment : choisissez un autre moyen, ou appelez le studio.",
+      );
+      expect(answer.html).toContain(fields.email);
+      const made = await serverDatabase().execute(
+        sql`select id from bookings where client_email = ${fields.email}`,
+      );
+      expect(made.rows).toEqual([]);
+    } finally {
+      await setTransfer(true);
     }
   });
 

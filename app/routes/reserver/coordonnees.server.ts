@@ -17,15 +17,22 @@ import {
 import { siteContent } from "~/server/content/site-content.server";
 import { sessionOffer } from "~/lib/booking/offer";
 import { clientAddressContext } from "~/server/context";
+import { PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
 
 /** The deposit the page announces (decision 0186); null without one. */
-const depositOf = (type: { deposit: unknown }, cardAccepted: boolean) => {
+const depositOf = (type: { deposit: unknown }, acceptedMethods: readonly PaymentMethod[]) => {
   const rule = depositRuleOf(type.deposit);
   if (!rule || depositCents(rule) <= 0) return null;
-  // A card only while the owner accepts cards (her payment settings, decision 0166).
-  const methods = rule.methods.filter((method) => method !== "card" || cardAccepted);
+  const methods = rule.methods.filter((method) => acceptedMethods.includes(method));
   return depositSummary({ ...rule, methods: methods.length > 0 ? methods : rule.methods });
 };
+
+/**
+ * The ways of paying a deposit the owner takes now (her payment settings, decision 0166): a card while she
+ * accepts cards, a transfer while she accepts transfers (her bank details then given), at the studio always.
+ */
+const acceptedMethodsOf = (payments: { card: boolean; transfer: boolean }) =>
+  PAYMENT_METHODS.filter((method) => method === "studio" || payments[method]);
 
 async function resolve(
   request: Request,
@@ -41,8 +48,8 @@ async function resolve(
   // The price card's price when the type is its offer (decision 0127).
   const offer = sessionOffer(content.documents.prices, type);
   const vouchers = await sessionVouchersRedeemable(type.id, studio.id);
-  const cardAccepted = content.documents.payments.card;
-  return { studio, type, slot, privateToken, offer, vouchers, cardAccepted };
+  const acceptedMethods = acceptedMethodsOf(content.documents.payments);
+  return { studio, type, slot, privateToken, offer, vouchers, acceptedMethods };
 }
 
 /** The time posted: an alternative's button (after a slot was taken) names its own, else the address's. */
@@ -54,7 +61,15 @@ const postedSlot = (formData: FormData, fallback: string) => {
 type Resolved = Awaited<ReturnType<typeof resolve>>;
 
 /** What every answer of the page holds: the studio, the type, the time and its questions. */
-function pageData({ studio, type, slot, privateToken, offer, vouchers, cardAccepted }: Resolved) {
+function pageData({
+  studio,
+  type,
+  slot,
+  privateToken,
+  offer,
+  vouchers,
+  acceptedMethods,
+}: Resolved) {
   const questions = bookingQuestionsSchema.safeParse(type.questions);
   return {
     studio: {
@@ -70,7 +85,7 @@ function pageData({ studio, type, slot, privateToken, offer, vouchers, cardAccep
       priceText: offer.price,
       included: offer.included,
       depositText: type.depositText,
-      deposit: depositOf(type, cardAccepted),
+      deposit: depositOf(type, acceptedMethods),
       request: type.mode === "request",
       responseDeadlineHours: type.responseDeadlineHours,
       cancellationCutoffHours: type.cancellationCutoffHours,
@@ -125,7 +140,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     slot: postedSlot(formData, resolved.slot),
     privateToken: resolved.privateToken,
     clientAddress: context.get(clientAddressContext),
-    cardAccepted: resolved.cardAccepted,
+    acceptedMethods: resolved.acceptedMethods,
   });
   if (answer instanceof Response) return answer;
   return data(answer.answer, { status: answer.status });

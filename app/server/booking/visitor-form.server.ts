@@ -86,8 +86,8 @@ export async function submitBookingForm(input: {
   slot: string;
   privateToken: string | null;
   clientAddress: string;
-  /** Whether the owner accepts cards now (her payment settings): else a card deposit is refused. */
-  cardAccepted?: boolean;
+  /** The ways of paying a deposit the owner takes now (her payment settings): another is refused. */
+  acceptedMethods?: readonly PaymentMethod[];
 }): Promise<{ status: number; answer: BookingFormAnswer } | Response> {
   const values = postedValues(input.formData);
   const refuse = (
@@ -151,9 +151,9 @@ export async function submitBookingForm(input: {
     return refuse(429, VOUCHER_LIMIT_MESSAGE, { voucherCode: VOUCHER_LIMIT_MESSAGE });
   }
 
-  if (values.paymentMethod === "card" && input.cardAccepted === false) {
-    const message =
-      "Le paiement par carte n'est pas proposé pour le moment : choisissez un autre moyen.";
+  const method = PAYMENT_METHODS.find((candidate) => candidate === values.paymentMethod);
+  if (method && input.acceptedMethods && !input.acceptedMethods.includes(method)) {
+    const message = `Le paiement ${method === "card" ? "par carte" : method === "transfer" ? "par virement" : "au studio"} n'est pas proposé pour le moment : choisissez un autre moyen, ou appelez le studio.`;
     return refuse(400, message, { paymentMethod: message });
   }
 
