@@ -521,6 +521,21 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     ["POST", /^\/v1\/refunds$/, "POST /v1/refunds", (_id, form) => createRefund(form)],
     [
       "GET",
+      /^\/v1\/refunds$/,
+      "GET /v1/refunds",
+      (_id, form) => {
+        const paymentIntent = asString(form.payment_intent);
+        return list(
+          "/v1/refunds",
+          [...refunds.values()]
+            .filter((refund) => !paymentIntent || refund.payment_intent === paymentIntent)
+            // Newest first, as Stripe lists them.
+            .reverse(),
+        );
+      },
+    ],
+    [
+      "GET",
       /^\/v1\/refunds\/([^/]+)$/,
       "GET /v1/refunds/:id",
       (id) => {

@@ -102,6 +102,11 @@ export function memoryCardProvider() {
       if (!made) throw new ProviderUnavailableError("remboursement inconnu");
       return { ...made };
     },
+    async findRefund(_paymentReference, refundId) {
+      const key = calls.refund.find((call) => call.refundId === refundId)?.idempotencyKey;
+      const made = key ? refundsMade.get(`re_${key}`) : undefined;
+      return made ? { ...made } : null;
+    },
     formActionOrigins: () => ["https://checkout.example.test"],
   };
   return {

@@ -143,10 +143,23 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amount: formatCents(invoice.ttcCents),
       href: orderInvoicePath(params.token, invoice.number),
     })),
-    refunded: refunds.map((refund) => ({
-      amount: formatCents(refund.amountCents),
-      done: refund.status === "succeeded" || refund.status === "refunded_offline",
-    })),
+    // A failed refund is said as such, never « en cours » (decision 0171); one a later refund replaced
+    // is no longer the buyer's concern.
+    refunded: refunds
+      .filter(
+        (refund) =>
+          refund.status !== "failed" ||
+          !refunds.some((later) => later.status !== "failed" && later.createdAt > refund.createdAt),
+      )
+      .map((refund) => ({
+        amount: formatCents(refund.amountCents),
+        state:
+          refund.status === "succeeded" || refund.status === "refunded_offline"
+            ? ("done" as const)
+            : refund.status === "failed"
+              ? ("failed" as const)
+              : ("pending" as const),
+      })),
     done: search.get("fait"),
     /** Extra photos of a client gallery (decision 0184): the way back to it, while it is online. */
     gallery: photoOrder?.galleryId ? clientGalleryPath(photoOrder.galleryId) : null,

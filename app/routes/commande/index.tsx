@@ -286,7 +286,9 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           <ul className="list-disc pl-5">
             {order.refunded.map((refund, index) => (
               <li key={index}>
-                {refund.amount} : {refund.done ? "remboursé" : "en cours"}
+                {refund.state === "failed"
+                  ? `Le remboursement de ${refund.amount} n'a pas pu être effectué : le studio vous recontacte pour vous rendre cet argent.`
+                  : `${refund.amount} : ${refund.state === "done" ? "remboursé" : "en cours"}`}
               </li>
             ))}
           </ul>

@@ -29,6 +29,8 @@ export type EnqueueOptions = {
   tx?: Executor;
   /** A second request with the same key within the hour queues nothing and answers null. */
   once?: string;
+  /** With `once`: the period its key holds, in seconds, instead of the hour (86 400: a day, UTC). */
+  onceSeconds?: number;
   /** Not sent before this instant (a gift voucher delivered on its day, decision 0167). */
   startAfter?: Date;
 };
@@ -51,11 +53,11 @@ export function defineMailKind<Data extends object>(
   name: string,
   definition: MailKindDefinition<Data>,
 ): MailKindQueue<Data> {
-  const queue = (data: Data, { once, ...rest }: EnqueueOptions = {}) =>
+  const queue = (data: Data, { once, onceSeconds = 3600, ...rest }: EnqueueOptions = {}) =>
     enqueue(
       "mail",
       { ...data, kind: name },
-      once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: 3600 },
+      once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: onceSeconds },
     );
   return Object.assign(queue, { kind: name, definition });
 }

@@ -11,7 +11,9 @@ import { env } from "../env.server";
 import { emailButton, emailLayout, emailParagraphs, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
+import { log } from "../logger.server";
 import { orderTokenFor } from "./order-token.server";
+import { ProviderUnavailableError } from "./provider.server";
 
 /*
  * The payments core's own e-mails (decision 0162), queued in the transaction that changed the order (so
@@ -30,8 +32,15 @@ type BuyerMailJob = {
   /** A refund done (`refunded`): what went back, and its credit note's link. */
   refundId?: string;
 };
-/** The owner's: what needs her (a payment held, paid late, paid twice). */
-type OwnerMailJob = { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" };
+/**
+ * The owner's: what needs her. A payment held, paid late or paid twice; a refund that failed (no money
+ * left: she refunds again or gives it back another way, decision 0171); the card provider refusing the
+ * site's keys (no card payment works until she enters them again, decision 0163).
+ */
+type OwnerMailJob =
+  | { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" }
+  | { orderId: string; refundId: string; event: "refund_failed" }
+  | { event: "keys_refused" };
 
 /** The site's address without its final slash, for the links e-mails carry. */
 export const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
@@ -181,13 +190,18 @@ async function refundDoneEmail(
   });
 }
 
-const OWNER_SUBJECTS: Record<OwnerMailJob["event"], string> = {
+const OWNER_SUBJECTS = {
   held: "Paiement à vérifier : le montant reçu diffère de la commande",
   late: "Paiement reçu après l'expiration de la commande",
   duplicate: "Paiement en double : à rembourser",
 };
 
+const ownerFooter = (brand: string) =>
+  `Message envoyé par le site ${escapeHtml(brand)} quand un paiement demande votre attention.`;
+
 export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
+  if (job.event === "keys_refused") return keysRefusedEmail();
+  if (job.event === "refund_failed") return refundFailedEmail(job.orderId, job.refundId);
   const [row] = await db()
     .select({ order: orders, attempt: paymentAttempts })
     .from(paymentAttempts)
@@ -222,9 +236,70 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
       brand: identity.brand,
       preheader: lines[0] ?? subject,
       body: `${emailParagraphs(lines)}${emailButton(link, "Voir la commande")}`,
-      footer: `Message envoyé par le site ${escapeHtml(identity.brand)} quand un paiement demande votre attention.`,
+      footer: ownerFooter(identity.brand),
     }),
     replyTo: { name: order.buyerName, address: order.buyerEmail },
+  };
+}
+
+/** A refund that failed: which order, how much, why, and what she can do from the order's page. */
+async function refundFailedEmail(orderId: string, refundId: string): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, refund: refunds })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(refunds.id, refundId), eq(refunds.orderId, orderId)));
+  // Written when it leaves, from the row: a refund that is no longer failed needs nothing.
+  if (!row || row.refund.status !== "failed") return null;
+  const { order, refund } = row;
+  const { identity } = (await readSiteContent()).documents;
+  const link = `${siteUrl()}/admin/ventes/${order.id}`;
+  const amount = formatCents(refund.amountCents);
+  const subject = `Remboursement échoué : ${amount} pour ${order.buyerName}`;
+  const lines = [
+    `Le remboursement de ${amount} demandé le ${formatLongDateTimeFr(refund.createdAt)}${refund.reason ? ` (${refund.reason})` : ""} n'a pas été fait.`,
+    `Raison : ${refund.error ?? "le prestataire de paiement l'a refusé."}`,
+    `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}. Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
+    "Aucun argent n'est parti pour ce remboursement, et ce montant peut de nouveau être remboursé. Que faire, sur la page de la commande : si le client n'a pas déjà reçu cet argent, relancez le remboursement avec « Rembourser » ; s'il échoue encore, rendez-lui l'argent autrement (par exemple par virement).",
+  ];
+  return {
+    to: identity.email,
+    subject,
+    text: [...lines, `La commande : ${link}`].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[0] ?? subject,
+      body: `${emailParagraphs(lines)}${emailButton(link, "Voir la commande")}`,
+      footer: ownerFooter(identity.brand),
+    }),
+    replyTo: { name: order.buyerName, address: order.buyerEmail },
+  };
+}
+
+/** Stripe refuses the site's keys: what it means for her buyers, and where to enter them again. */
+async function keysRefusedEmail(): Promise<OutgoingMail> {
+  const { identity } = (await readSiteContent()).documents;
+  const link = `${siteUrl()}/admin/reglages/paiement`;
+  const subject = "Paiement par carte impossible : Stripe refuse les clés du site";
+  const lines = [
+    "Stripe refuse la clé secrète enregistrée sur le site : elle a sans doute été révoquée ou remplacée (« roll ») depuis votre tableau de bord Stripe. Tant que c'est le cas, vos clients ne peuvent pas payer par carte et les remboursements par carte ne partent pas.",
+    env().STRIPE_SECRET_KEY
+      ? "Les clés sont dans la configuration du serveur (STRIPE_SECRET_KEY) : demandez à la personne qui s'occupe de l'hébergement du site de la remplacer par celle de votre tableau de bord Stripe (Développeurs › Clés API)."
+      : "Que faire : copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API), puis saisissez-les de nouveau sur le site, dans « Réglages › Paiement ».",
+    "Ce message est envoyé au plus une fois par jour tant que Stripe refuse les clés.",
+  ];
+  return {
+    to: identity.email,
+    subject,
+    text: [...lines, `Réglages › Paiement : ${link}`].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[0] ?? subject,
+      body: `${emailParagraphs(lines)}${emailButton(link, "Ouvrir Réglages › Paiement")}`,
+      footer: ownerFooter(identity.brand),
+    }),
   };
 }
 
@@ -237,3 +312,19 @@ export const queueOwnerPaymentMail = defineMailKind<OwnerMailJob>("payment-owner
   failureKind: "payment",
   compose: ownerPaymentEmail,
 });
+
+/**
+ * The card provider refused the site's keys (a call failed with `keysRefused`): the owner is told, at
+ * most once a day, to enter them again. Never throws: its caller is already answering a failure.
+ */
+export async function tellOwnerIfKeysRefused(error: unknown): Promise<void> {
+  if (!(error instanceof ProviderUnavailableError) || !error.keysRefused) return;
+  try {
+    await queueOwnerPaymentMail(
+      { event: "keys_refused" },
+      { once: "payment-keys-refused", onceSeconds: 24 * 3_600 },
+    );
+  } catch (queueError) {
+    log.error("keys_refused_mail_not_queued", { error: queueError });
+  }
+}

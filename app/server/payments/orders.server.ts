@@ -13,7 +13,12 @@ import { db, type Database } from "../db/client.server";
 import { orderLines, orders, paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
 import { applyPaymentStatus, type PaymentOutcome } from "./apply-payment.server";
-import { orderPageUrl, queueBuyerPaymentMail } from "./emails.server";
+import {
+  orderPageUrl,
+  queueBuyerPaymentMail,
+  queueOwnerPaymentMail,
+  tellOwnerIfKeysRefused,
+} from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
 import { creditRefund } from "../invoices/orders.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
@@ -309,6 +314,7 @@ async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "
     return answer(checkout.redirectUrl, "ready");
   } catch (error) {
     log.warn("checkout_failed", { orderId: order.id, attemptId: attempt.id, error });
+    await tellOwnerIfKeysRefused(error);
     // Not a payment status: the attempt never reached the provider. Only an attempt still without a
     // checkout fails (a double submit's ask may have succeeded meanwhile).
     await db()
@@ -642,6 +648,7 @@ export async function sendRefund(
     return await settleRefund(refund, result);
   } catch (error) {
     log.warn("refund_failed", { refundId: refund.id, error });
+    await tellOwnerIfKeysRefused(error);
     const [noted] = await db()
       .update(refunds)
       .set({ error: error instanceof Error ? error.message : String(error), updatedAt: now() })
@@ -683,7 +690,13 @@ export async function settleRefund(
   return pending ?? refund;
 }
 
-/** Why a refund failed, in the owner's words (Stripe's `failure_reason`). */
+/** Our reason for a refund whose call never got an answer and that the provider never made. */
+export const NEVER_MADE = "never_made";
+
+/**
+ * Why a refund failed, in the owner's words: Stripe's `failure_reason` for a refund that failed later, or
+ * its error's `code` for a refund it refused at once (decision 0171, amended).
+ */
 export function refundFailureText(reason: string | null): string {
   switch (reason) {
     case "expired_or_canceled_card":
@@ -691,9 +704,21 @@ export function refundFailureText(reason: string | null): string {
     case "lost_or_stolen_card":
       return "La carte du client a été déclarée perdue ou volée.";
     case "charge_for_pending_refund_disputed":
-      return "Le client a contesté ce paiement auprès de sa banque.";
+    case "charge_disputed":
+      return "Le client a contesté ce paiement auprès de sa banque : Stripe ne le rembourse pas tant que la contestation est ouverte.";
     case "insufficient_funds":
+    case "balance_insufficient":
       return "Le solde de votre compte Stripe ne suffit pas pour ce remboursement.";
+    case "charge_already_refunded":
+      return "Ce paiement a déjà été remboursé (par exemple depuis votre tableau de bord Stripe).";
+    case "amount_too_large":
+      return "Ce montant dépasse ce qui reste à rembourser sur ce paiement chez Stripe (une partie a peut-être déjà été remboursée depuis votre tableau de bord Stripe).";
+    case "resource_missing":
+      return "Stripe ne trouve pas ce paiement : les clés enregistrées sont peut-être celles d'un autre compte Stripe.";
+    case "declined":
+      return "La banque du client a refusé ce remboursement.";
+    case NEVER_MADE:
+      return "Stripe n'a jamais répondu à cette demande et n'a fait aucun remboursement.";
     default:
       return "Le prestataire de paiement a refusé ce remboursement.";
   }
@@ -738,7 +763,14 @@ export async function completeRefund(
       if (current.status === status) return current;
       throw new PaymentRefusedError("refund_not_open");
     }
-    if (status === "failed") return refund;
+    if (status === "failed") {
+      // No money left, and nobody would know: the owner is told what to do (decision 0171, amended).
+      await queueOwnerPaymentMail(
+        { orderId: order.id, refundId: refund.id, event: "refund_failed" },
+        { tx },
+      );
+      return refund;
+    }
     const [attempt] = await tx
       .select()
       .from(paymentAttempts)

@@ -111,9 +111,24 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-/** The provider could not be reached or answered an error: the caller retries later or tells the buyer. */
+/**
+ * The provider could not be reached or answered an error: the caller retries later or tells the buyer.
+ * `keysRefused`: the provider refused our keys (revoked, rolled, or lacking a permission): nothing works
+ * until the owner enters them again, and trying later changes nothing, so she is told.
+ */
 export class ProviderUnavailableError extends Error {
   override name = "ProviderUnavailableError";
+  /** The provider's own kind of error (the SDK's: `StripeAuthenticationError`…), when it gave one. */
+  readonly providerErrorType: string | null;
+  readonly keysRefused: boolean;
+  constructor(
+    message: string,
+    options: ErrorOptions & { providerErrorType?: string; keysRefused?: boolean } = {},
+  ) {
+    super(message, options);
+    this.providerErrorType = options.providerErrorType ?? null;
+    this.keysRefused = options.keysRefused ?? false;
+  }
 }
 
 export interface PaymentProvider {
@@ -127,6 +142,11 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<RefundResult>;
   /** What became of a refund the provider answered `pending` (decision 0171). */
   retrieveRefund(refundReference: string): Promise<RefundResult>;
+  /**
+   * The refund the provider made for our refund `refundId` on a payment, found by the id it carries; null
+   * when it made none: a call that never got an answer, past the window in which it may be sent again.
+   */
+  findRefund(paymentReference: string, refundId: string): Promise<RefundResult | null>;
   /** The origins our forms may post to for this provider (the CSP's `form-action`). */
   formActionOrigins(): string[];
 }

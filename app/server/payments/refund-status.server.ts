@@ -1,11 +1,11 @@
-import { and, asc, eq, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, lte, or } from "drizzle-orm";
 import type { ProviderName } from "~/lib/payments/model";
 import { isUuid } from "~/lib/forms";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import { paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
-import { sendRefund, settleRefund, type RefundRecord } from "./orders.server";
+import { NEVER_MADE, sendRefund, settleRefund, type RefundRecord } from "./orders.server";
 import type { ProviderRefundState } from "./provider.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
 import { PaymentRefusedError } from "./refusals.server";
@@ -22,10 +22,13 @@ const FOLLOW_AFTER_MINUTES = 5;
 
 /**
  * A refund whose call never got an answer is sent again only this long: the provider keeps an
- * idempotency key 24 hours, and a key it has forgotten would refund a second time. Older, it waits for
- * the owner (the admin shows it), who checks in the provider's dashboard.
+ * idempotency key 24 hours, and a key it has forgotten would refund a second time. Older, it is looked
+ * for at the provider by the id it carries (findLostRefund) and ends as found, or failed when none
+ * was made.
  */
 const RESEND_WITHIN_HOURS = 23;
+
+const resendSince = () => new Date(now().getTime() - RESEND_WITHIN_HOURS * 3_600_000);
 
 const BATCH = 100;
 
@@ -117,7 +120,7 @@ async function followPaymentRefunds(
 
 /**
  * One pending refund moved on: asked to the provider when it has a reference, sent again (same key)
- * when its call never got one.
+ * when its call never got one, or looked for once it may no longer be sent.
  */
 async function followRefund(refund: RefundRecord, provider: ProviderName): Promise<RefundRecord> {
   if (refund.status !== "pending") return refund;
@@ -129,32 +132,43 @@ async function followRefund(refund: RefundRecord, provider: ProviderName): Promi
     .select({ paymentReference: paymentAttempts.paymentReference })
     .from(paymentAttempts)
     .where(eq(paymentAttempts.id, refund.attemptId));
-  return sendRefund(refund, provider, attempt?.paymentReference ?? null);
+  const paymentReference = attempt?.paymentReference ?? null;
+  if (refund.createdAt < resendSince()) return findLostRefund(refund, provider, paymentReference);
+  return sendRefund(refund, provider, paymentReference);
+}
+
+/**
+ * A refund whose call never got an answer, past the window in which it may be sent again: the provider
+ * is asked for the refund carrying its id. Found, its state is applied; none, the provider never made
+ * it: it failed (no money left), and its amount is free for the owner to refund again, told so by e-mail.
+ * The provider unreachable, it stays pending for the next reconciliation.
+ */
+async function findLostRefund(
+  refund: RefundRecord,
+  provider: ProviderName,
+  paymentReference: string | null,
+): Promise<RefundRecord> {
+  const found = paymentReference
+    ? await (await paymentProvider(provider)).findRefund(paymentReference, refund.id)
+    : null;
+  return settleRefund(
+    refund,
+    found ?? { refundReference: null, status: "failed", failureReason: NEVER_MADE },
+  );
 }
 
 /**
  * The reconciliation's part for refunds: those still pending after a few minutes asked to their
- * provider (an event lost), those whose call failed sent again within the provider's idempotency window.
- * Returns how many came to their end.
+ * provider (an event lost), those whose call failed sent again within the provider's idempotency window
+ * and looked for after it. Returns how many came to their end.
  */
 export async function followPendingRefunds(): Promise<number> {
-  const at = now().getTime();
-  const before = new Date(at - FOLLOW_AFTER_MINUTES * 60_000);
-  const resendSince = new Date(at - RESEND_WITHIN_HOURS * 3_600_000);
+  const before = new Date(now().getTime() - FOLLOW_AFTER_MINUTES * 60_000);
   const pending = await db()
     .select({ refund: refunds, provider: paymentAttempts.provider })
     .from(refunds)
     .innerJoin(paymentAttempts, eq(paymentAttempts.id, refunds.attemptId))
-    .where(
-      and(
-        eq(refunds.status, "pending"),
-        lte(refunds.createdAt, before),
-        or(
-          isNotNull(refunds.providerReference),
-          and(isNull(refunds.providerReference), gte(refunds.createdAt, resendSince)),
-        ),
-      ),
-    )
+    .where(and(eq(refunds.status, "pending"), lte(refunds.createdAt, before)))
     .orderBy(asc(refunds.createdAt))
     .limit(BATCH);
   let ended = 0;

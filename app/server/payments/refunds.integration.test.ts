@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
@@ -8,6 +9,7 @@ import { startFakeStripe, type FakeStripe } from "../../../tests/support/fake-st
 import {
   countingOrderKind,
   journalRowsOf,
+  mailJobsOf,
   orderRow,
   placeOrder,
 } from "../../../tests/support/payments";
@@ -16,6 +18,7 @@ import { db } from "../db/client.server";
 import { paymentAttempts, providerEvents, refunds } from "../db/schema";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../http/stripe-webhook.server";
 import { applyPaymentStatus } from "./apply-payment.server";
+import { ownerPaymentEmail } from "./emails.server";
 import { applyStoredEvent, receiveProviderEvent } from "./inbox.server";
 import { requestRefund } from "./orders.server";
 import type { PaymentProvider } from "./provider.server";
@@ -162,6 +165,14 @@ describe("a refund Stripe answers pending", () => {
     });
     expect(await refundRowsOf(orderId)).toEqual([]);
     expect(await orderRow(orderId)).toMatchObject({ status: "paid" });
+    // The owner is told once, with what to do, though Stripe says it twice (refund.updated, refund.failed).
+    expect(
+      (await mailJobsOf(orderId)).filter((job) => job === "payment-owner:refund_failed"),
+    ).toHaveLength(1);
+    const told = await ownerPaymentEmail({ orderId, refundId: refund.id, event: "refund_failed" });
+    expect(told?.subject).toMatch(/^Remboursement échoué : 80\s€ pour /);
+    expect(told?.text).toContain("La carte du client a été déclarée perdue ou volée.");
+    expect(told?.text).toContain("relancez le remboursement avec « Rembourser »");
 
     fake.refundOutcome = "succeeded";
     const again = await requestRefund(orderId, 8_000, "Rétractation, nouvel essai");
@@ -241,6 +252,97 @@ describe("a refund whose call failed", () => {
     await runInboxJobs();
     expect(await refundRow(refund.id)).toMatchObject({ status: "succeeded" });
     expect((await refundRowsOf(orderId)).map((row) => row.amountCents)).toEqual([-4_000]);
+  });
+});
+
+describe("a refund Stripe refuses at once", () => {
+  it("a refund Stripe refuses for good ends failed, its amount free again", async () => {
+    const { orderId, paymentIntent } = await paidCardOrder(9_000);
+    // The owner refunded it in her Stripe dashboard first.
+    await provider.refund({
+      paymentReference: paymentIntent,
+      amountCents: 9_000,
+      idempotencyKey: randomUUID(),
+    });
+    await runInboxJobs();
+    const refund = await requestRefund(orderId, 9_000, "Rétractation");
+    expect(await refundRow(refund.id)).toMatchObject({
+      status: "failed",
+      providerReference: null,
+      error: "Ce paiement a déjà été remboursé (par exemple depuis votre tableau de bord Stripe).",
+    });
+    expect(await refundRowsOf(orderId)).toEqual([]);
+    expect(await mailJobsOf(orderId)).toContain("payment-owner:refund_failed");
+    // Not pending: the reconciliation does not send it again, and its amount may be refunded again.
+    setClockForTests(new Date(Date.now() + 10 * 60_000));
+    const sent = fake.requestCount("POST /v1/refunds");
+    const { followPendingRefunds } = await import("./refund-status.server");
+    await followPendingRefunds();
+    expect(fake.requestCount("POST /v1/refunds")).toBe(sent);
+    await expect(requestRefund(orderId, 9_000, "Encore")).resolves.toMatchObject({
+      status: "failed",
+    });
+  });
+
+  it("stays pending when Stripe fails on its side: it may have made the refund", async () => {
+    const { orderId } = await paidCardOrder(3_000);
+    fake.failNext({ status: 500 });
+    const refund = await requestRefund(orderId, 3_000, "Rétractation");
+    expect(refund).toMatchObject({ status: "pending" });
+    expect(refund.error).toMatch(/Stripe/);
+  });
+});
+
+describe("a refund whose call got no answer for a day", () => {
+  it("is looked for at Stripe by its id: found, it ends as Stripe made it, once", async () => {
+    const { orderId, paymentIntent } = await paidCardOrder(7_000);
+    fake.holdEvents();
+    fake.failNext({ hang: true });
+    const refund = await requestRefund(orderId, 7_000, "Rétractation");
+    expect(refund.providerReference).toBeNull();
+    fake.answerHeldRequests();
+    await vi.waitFor(() => {
+      expect(fake.refunds().filter((made) => made.payment_intent === paymentIntent)).toHaveLength(
+        1,
+      );
+    });
+    const sent = fake.requestCount("POST /v1/refunds");
+
+    // Past Stripe's idempotency window: never sent again, looked for.
+    setClockForTests(new Date(Date.now() + 24 * 3_600_000));
+    const { followPendingRefunds } = await import("./refund-status.server");
+    // Other tests' refunds may end with it: at least this one.
+    expect(await followPendingRefunds()).toBeGreaterThanOrEqual(1);
+    expect(fake.requestCount("POST /v1/refunds")).toBe(sent);
+    expect(await refundRow(refund.id)).toMatchObject({
+      status: "succeeded",
+      providerReference: fake.refunds().at(-1)?.id,
+    });
+    expect((await refundRowsOf(orderId)).map((row) => row.amountCents)).toEqual([-7_000]);
+    fake.releaseEvents();
+  });
+
+  it("is failed when Stripe never made it: its amount free, the owner told why", async () => {
+    const { orderId, paymentIntent } = await paidCardOrder(6_500);
+    fake.failNext({ status: 503 });
+    const refund = await requestRefund(orderId, 6_500, "Rétractation");
+    expect(refund).toMatchObject({ status: "pending", providerReference: null });
+    expect(fake.refunds().filter((made) => made.payment_intent === paymentIntent)).toEqual([]);
+
+    setClockForTests(new Date(Date.now() + 24 * 3_600_000));
+    const { followPendingRefunds } = await import("./refund-status.server");
+    // Other tests' refunds may end with it: at least this one.
+    expect(await followPendingRefunds()).toBeGreaterThanOrEqual(1);
+    expect(fake.refunds().filter((made) => made.payment_intent === paymentIntent)).toEqual([]);
+    expect(await refundRow(refund.id)).toMatchObject({
+      status: "failed",
+      error: "Stripe n'a jamais répondu à cette demande et n'a fait aucun remboursement.",
+    });
+    expect(await mailJobsOf(orderId)).toContain("payment-owner:refund_failed");
+    setClockForTests(null);
+    await expect(requestRefund(orderId, 6_500, "Nouvel essai")).resolves.toMatchObject({
+      status: "succeeded",
+    });
   });
 });
 

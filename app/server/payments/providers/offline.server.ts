@@ -46,6 +46,7 @@ function offlineProvider(
     },
     refund: async () => ({ refundReference: null, status: "offline" }),
     retrieveRefund: async () => ({ refundReference: null, status: "offline" }),
+    findRefund: async () => null,
     formActionOrigins: () => [],
   };
 }

@@ -106,11 +106,41 @@ async function calling<T>(what: string, call: () => Promise<T>): Promise<T> {
 }
 
 function unavailable(what: string, error: unknown): ProviderUnavailableError {
-  const detail =
-    error instanceof Stripe.errors.StripeError
-      ? `${error.type}${error.statusCode ? ` ${error.statusCode}` : ""}: ${error.message}`
-      : String(error);
-  return new ProviderUnavailableError(`Stripe (${what}) : ${detail}`, { cause: error });
+  if (!(error instanceof Stripe.errors.StripeError)) {
+    return new ProviderUnavailableError(`Stripe (${what}) : ${String(error)}`, { cause: error });
+  }
+  const status = error.statusCode ? ` ${error.statusCode}` : "";
+  return new ProviderUnavailableError(
+    `Stripe (${what}) : ${error.type}${status}: ${error.message}`,
+    {
+      cause: error,
+      providerErrorType: error.type,
+      // A revoked or rolled key (401), or a restricted key without the right (403): nothing will work
+      // until the owner enters her keys again (decision 0163, amended).
+      keysRefused:
+        error instanceof Stripe.errors.StripeAuthenticationError ||
+        error instanceof Stripe.errors.StripePermissionError,
+    },
+  );
+}
+
+/**
+ * Stripe's definitive no to a refund (decision 0171, amended): the request itself refused (already
+ * refunded, more than is left, a dispute, the balance, a card that cannot take it back), which the same
+ * call with the same key answers again. Not a 409 (the same key still in flight) or a 429 (too many
+ * requests), nor a network error, a 5xx or a timeout: those may have made the refund.
+ */
+function refusedForGood(error: unknown): error is Stripe.errors.StripeError {
+  const status = error instanceof Stripe.errors.StripeError ? error.statusCode : undefined;
+  return (
+    (error instanceof Stripe.errors.StripeInvalidRequestError ||
+      error instanceof Stripe.errors.StripeCardError) &&
+    status !== undefined &&
+    status >= 400 &&
+    status < 500 &&
+    status !== 409 &&
+    status !== 429
+  );
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
@@ -340,8 +370,8 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
     },
 
     async refund(request: RefundRequest): Promise<RefundResult> {
-      const refund = await calling("remboursement", () =>
-        stripe.refunds.create(
+      try {
+        const refund = await stripe.refunds.create(
           {
             payment_intent: request.paymentReference,
             amount: request.amountCents,
@@ -349,9 +379,15 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
             ...(request.refundId ? { metadata: { refund_id: request.refundId } } : {}),
           },
           { idempotencyKey: request.idempotencyKey },
-        ),
-      );
-      return refundResult(refund);
+        );
+        return refundResult(refund);
+      } catch (error) {
+        // Refused for good: no refund was made, and asking again would be refused again.
+        if (refusedForGood(error)) {
+          return { refundReference: null, status: "failed", failureReason: error.code ?? null };
+        }
+        throw unavailable("remboursement", error);
+      }
     },
 
     async retrieveRefund(refundReference: string): Promise<RefundResult> {
@@ -359,6 +395,18 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
         stripe.refunds.retrieve(refundReference),
       );
       return refundResult(refund);
+    },
+
+    async findRefund(paymentReference: string, refundId: string): Promise<RefundResult | null> {
+      return calling("recherche du remboursement", async () => {
+        for await (const refund of stripe.refunds.list({
+          payment_intent: paymentReference,
+          limit: 100,
+        })) {
+          if (refund.metadata?.refund_id === refundId) return refundResult(refund);
+        }
+        return null;
+      });
     },
 
     formActionOrigins(): string[] {
