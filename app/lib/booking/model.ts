@@ -27,8 +27,13 @@ export type BookingState = (typeof BOOKING_STATES)[number];
  * (decision 0186), a confirmed one. Each may be moved or cancelled (the client until the cut-off); a booking
  * waiting for its deposit cancelled has its order cancelled, a late payment refunded.
  */
+export const ACTIVE_STATES = [
+  "pending",
+  "awaiting_payment",
+  "confirmed",
+] as const satisfies readonly BookingState[];
 export const isActive = (state: BookingState) =>
-  state === "pending" || state === "awaiting_payment" || state === "confirmed";
+  (ACTIVE_STATES as readonly BookingState[]).includes(state);
 
 /** Refused, expired or cancelled: the session will not take place (its calendar event says CANCELLED). */
 export const isCalledOff = (state: BookingState) =>

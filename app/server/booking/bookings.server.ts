@@ -1,7 +1,12 @@
 import { daytimeDeadline } from "~/lib/booking/deadline";
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { isActive, type BookingActor, type BookingEventKind } from "~/lib/booking/model";
+import { and, asc, count, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import {
+  ACTIVE_STATES,
+  isActive,
+  type BookingActor,
+  type BookingEventKind,
+} from "~/lib/booking/model";
 import {
   bookingClientSchema,
   bookingQuestionsSchema,
@@ -174,11 +179,18 @@ async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date
   await tx.execute(
     sql`select pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}::int, hashtext(${address}::text))`,
   );
-  const result = await tx.execute<{ count: number }>(sql`
-    select count(*)::int as count from bookings
-    where lower(client_email) = ${address} and state in ('pending', 'confirmed')
-      and ends_at > ${now.toISOString()}::timestamptz`);
-  if ((result.rows[0]?.count ?? 0) >= max) {
+  // Every booking still to come counts, one waiting for its payment too: it holds its time.
+  const [row] = await tx
+    .select({ total: count() })
+    .from(bookings)
+    .where(
+      and(
+        sql`lower(${bookings.clientEmail}) = ${address}`,
+        inArray(bookings.state, [...ACTIVE_STATES]),
+        gt(bookings.endsAt, now),
+      ),
+    );
+  if ((row?.total ?? 0) >= max) {
     throw new BookingRefusedError("too_many_bookings", {
       fieldErrors: {
         email: `Au plus ${max} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,

@@ -39,6 +39,7 @@ import {
   moveBooking,
 } from "./bookings.server";
 import { todayAndTomorrow } from "./agenda.server";
+import { activeBookingsOf } from "./visitor.server";
 import { clientBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
@@ -448,6 +449,24 @@ describe("a paid deposit when the booking is cancelled", () => {
     await cancelBooking(made.id, { actor: "owner", userId: null, name: "Sophie" });
     await runQueuedRefunds(orderId);
     expect((await refundsOf(orderId)).map((refund) => refund.amountCents)).toEqual([3_000, 3_000]);
+  });
+
+  it("waiting for its payment, counts among the 3 bookings to come of an address: it holds its time", async () => {
+    const bookAs = () =>
+      createBooking({
+        studioId: brive,
+        sessionTypeId: depositType,
+        slot: nextSlot(),
+        client: { name: "Léa Martin", email: "lea-trois@example.test", phone: "" },
+        consentAt: new Date(),
+        paymentMethod: "transfer",
+        maxBookingsToCome: 3,
+      });
+    for (let made = 0; made < 3; made++) {
+      expect((await bookAs()).state).toBe("awaiting_payment");
+    }
+    await expect(bookAs()).rejects.toMatchObject({ code: "too_many_bookings" });
+    expect(await activeBookingsOf("Lea-Trois@example.test")).toBe(3);
   });
 
   it("waiting for its payment, is on the owner's dashboard among tomorrow's sessions: it holds its time", async () => {

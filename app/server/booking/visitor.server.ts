@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { data } from "react-router";
+import { ACTIVE_STATES } from "~/lib/booking/model";
 import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
 import { addParisDays, horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
@@ -251,10 +252,13 @@ export async function nextFreeTimes(
   return days.flatMap((day) => day.slots).slice(0, howMany);
 }
 
-/** At most this many bookings to come (requests included) per e-mail address: a robot cannot fill a week. */
+/**
+ * At most this many bookings to come (requests and bookings waiting for their payment included) per e-mail
+ * address: a robot cannot fill a week.
+ */
 export const MAX_ACTIVE_BOOKINGS_PER_EMAIL = 3;
 
-/** How many bookings to come (pending or confirmed) an e-mail address holds. */
+/** How many bookings to come (a request, one waiting for its payment, or confirmed) an address holds. */
 export async function activeBookingsOf(email: string, now = new Date()): Promise<number> {
   const [row] = await db()
     .select({ total: count() })
@@ -262,7 +266,7 @@ export async function activeBookingsOf(email: string, now = new Date()): Promise
     .where(
       and(
         sql`lower(${bookings.clientEmail}) = ${email.trim().toLowerCase()}`,
-        inArray(bookings.state, ["pending", "confirmed"]),
+        inArray(bookings.state, [...ACTIVE_STATES]),
         gt(bookings.endsAt, now),
       ),
     );
