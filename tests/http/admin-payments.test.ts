@@ -1,6 +1,7 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { siteDocuments } from "../../app/server/db/schema";
+import { orders, siteDocuments } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import {
   formOf,
@@ -155,7 +156,43 @@ describe("/admin/reglages/paiement", () => {
     );
     expect(flashedToast(kept.headers)?.title).toBe("Clés conservées");
     expect(await save(await page(), { card: false }).then((answer) => answer.status)).toBe(302);
-    expect(await formAction()).toEqual(["'self'", "'self'"]);
+    // Cards off, keys kept: an order placed by card before is still paid on Stripe's page.
+    expect(await formAction()).toEqual([
+      "'self' https://checkout.stripe.com",
+      "'self' https://checkout.stripe.com",
+    ]);
+
+    // A buyer who ordered by card before cards were turned off may still pay with these keys.
+    const [awaiting] = await serverDatabase()
+      .insert(orders)
+      .values({
+        kind: "voucher",
+        amountCents: 5_000,
+        method: "card",
+        buyerName: "Camille Martin",
+        buyerEmail: "camille@example.test",
+        termsAcceptedAt: new Date(),
+        rulesSnapshot: {},
+        tokenHash: randomBytes(32).toString("hex"),
+        idempotencyKey: randomUUID(),
+        payBy: new Date("2026-12-03T13:30:00Z"),
+      })
+      .returning();
+    const refused = await postForm(
+      PAGE,
+      { intent: "remove-keys", id: "stripe" },
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(refused.headers)).toMatchObject({
+      title: "Clés conservées",
+      description:
+        "Des paiements par carte sont en cours (1) : retirez les clés quand ils seront terminés, après le 3 décembre 2026 à 14:32.",
+    });
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "expired" })
+      .where(eq(orders.id, awaiting?.id ?? ""));
+
     const removed = await postForm(
       PAGE,
       { intent: "remove-keys", id: "stripe" },
@@ -163,5 +200,6 @@ describe("/admin/reglages/paiement", () => {
     );
     expect(flashedToast(removed.headers)?.title).toBe("Clés Stripe retirées");
     expect(textOf((await page()).document.body)).toContain("Aucune clé enregistrée");
+    expect(await formAction()).toEqual(["'self'", "'self'"]);
   });
 });

@@ -103,6 +103,34 @@ describe("a voucher paid by card, without JavaScript", () => {
     expect(new URL(again.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
   });
 
+  it("keeps an order placed by card payable on Stripe's page once the owner turned cards off", async () => {
+    fake.failNext({ status: 500, times: 3 });
+    const placed = await orderByCard(`carte-retiree-${Date.now()}@example.test`);
+    const location = placed.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/commande\//);
+    await serverDatabase()
+      .update(siteDocuments)
+      .set({ data: { ...original("payments"), vouchersOnSale: true, card: false } })
+      .where(eq(siteDocuments.key, "payments"));
+    try {
+      const page = await fetchPage(location);
+      expect(textOf(page.document.body)).toContain("Payer par carte");
+      // The browser follows the form's redirect to Stripe only if the page's policy lets it.
+      const formAction = /form-action ([^;]*)/.exec(
+        page.headers.get("content-security-policy") ?? "",
+      )?.[1];
+      expect(formAction?.split(" ")).toContain(fake.pageOrigin);
+      const again = await postForm(location, { intent: "payer" });
+      expect(again.status).toBe(303);
+      expect(new URL(again.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
+    } finally {
+      await serverDatabase()
+        .update(siteDocuments)
+        .set({ data: { ...original("payments"), vouchersOnSale: true, card: true } })
+        .where(eq(siteDocuments.key, "payments"));
+    }
+  });
+
   it("pays once, issues one voucher and e-mails once when Stripe sends its event 3 times while 10 return pages load", async () => {
     const buyer = `trois-fois-${Date.now()}@example.test`;
     const placed = await orderByCard(buyer);

@@ -16,6 +16,7 @@ function content(change?: (draft: SiteContent) => void): SiteContent {
       data: structuredClone(studio.data),
     })),
     redirects: new Map(),
+    otherRows: new Set(),
     photo: (id) => ({ id, demo: id.startsWith("demo:") }) as SitePhoto,
   };
   change?.(draft);

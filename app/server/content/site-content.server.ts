@@ -40,6 +40,11 @@ export type SiteContent = {
   studios: StudioRecord[];
   /** Old address → new address (301). */
   redirects: ReadonlyMap<string, string>;
+  /**
+   * The rows of `site_documents` that are not documents (sealed settings, as the card's keys), by key:
+   * only whether they exist, which the Content-Security-Policy needs on every answer.
+   */
+  otherRows: ReadonlySet<string>;
   /** The photo of the media library with this id (a neutral placeholder if it was removed meanwhile). */
   photo(id: string): SitePhoto;
   /** This request shows an administrator's unsaved changes (preview.server.ts): never cached. */
@@ -153,6 +158,9 @@ function buildSnapshot(row: SnapshotRow): SiteContent {
     documents,
     studios,
     redirects: new Map(Object.entries(row.redirects ?? {})),
+    otherRows: new Set(
+      Object.keys(stored).filter((key) => !(DOCUMENT_KEYS as readonly string[]).includes(key)),
+    ),
     photo: (id) => photos.get(id) ?? missingPhoto(id),
   };
 }

@@ -164,7 +164,7 @@ export function createApp({ viteDevServer, contentVersion }: AppOptions = {}) {
   // Behind a reverse proxy, TRUST_PROXY makes req.ip, req.secure (HSTS) and rate limits see the client.
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
   app.use(compression({ filter: compressible }));
-  // Our forms may lead to a payment provider's hosted page while the owner accepts cards (decision 0166).
+  // Our forms may lead to the card provider's hosted page while there are card keys (decisions 0163, 0166).
   const formActions = cardFormActions();
   app.use(securityHeaders({ development: Boolean(viteDevServer), formActions }));
   app.use(canonicalPrivateAreas());

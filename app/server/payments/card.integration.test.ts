@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "../../../tests/support/fake-stripe";
 import { useAppDatabase } from "../../../tests/support/database";
+import {
+  placeCardOrder,
+  placeOrder,
+  reportCardPaid,
+  usePaymentsInMemory,
+} from "../../../tests/support/payments";
 import type { SiteContent } from "../content/site-content.server";
-import { cardFormActions, registerOwnerCardKeys } from "./card.server";
+import { cardFormActions, registerOwnerCardKeys, removeOwnerCardKeys } from "./card.server";
+import { cancelUnpaidOrder, completeRefund, requestRefund } from "./orders.server";
 import { cardKeys, removeCardKeys, saveCardKeys } from "./payment-keys.server";
 import { ProviderUnavailableError } from "./provider.server";
 import { paymentProvider } from "./providers.server";
 
-useAppDatabase();
+useAppDatabase({ jobs: true });
 
 let fake: FakeStripe;
 beforeAll(async () => {
@@ -74,20 +81,93 @@ describe("the card provider", () => {
   });
 });
 
-describe("cardFormActions", () => {
-  const content = (card: boolean) =>
-    ({ documents: { payments: { card } } }) as unknown as SiteContent;
+describe("the owner's keys while card payments are under way", () => {
+  const { card } = usePaymentsInMemory();
+  const OWNER_KEYS = {
+    secretKey: "sk_test_51OwnerKeysWhilePaying00000",
+    webhookSecret: "whsec_OwnerKeysWhilePaying0000",
+  };
+  const OTHER_ACCOUNT = {
+    secretKey: "sk_live_51AnotherAccountOfHers000000",
+    webhookSecret: "whsec_AnotherAccountOfHers0000",
+  };
+  const replace = (keys: { secretKey: string; webhookSecret: string }) =>
+    registerOwnerCardKeys(keys, { siteUrl: SITE });
 
-  it("lets forms lead to the hosted page only while cards are accepted, the same list while unchanged", () => {
+  it("are neither removed nor replaced by another account's while a checkout is open, and are once it is paid", async () => {
+    await saveCardKeys(OWNER_KEYS);
+    const { orderId } = await placeCardOrder(12_000);
+
+    // Cards turned off meanwhile: the buyer is still on Stripe's page and may pay there.
+    const refused = await removeOwnerCardKeys();
+    expect(refused).toMatchObject({ payments: 1, refunds: 0 });
+    expect(refused).not.toBe("removed");
+    expect(await replace(OTHER_ACCOUNT)).toMatchObject({ payments: 1 });
+    expect((await cardKeys())?.secretKey).toBe(OWNER_KEYS.secretKey);
+    // The same key with another signing secret is the same account: its checkouts stay known.
+    expect(await replace({ ...OWNER_KEYS, webhookSecret: "whsec_OwnerKeysSecondSecret000" })).toBe(
+      "saved",
+    );
+
+    expect((await reportCardPaid(orderId, 12_000)).outcome).toBe("applied");
+    expect(await replace(OTHER_ACCOUNT)).toBe("saved");
+    expect(await removeOwnerCardKeys()).toBe("removed");
+    expect(await cardKeys()).toBeNull();
+  });
+
+  it("stay while a card order still awaits payment (its checkout failed) and while a card refund is pending", async () => {
+    await saveCardKeys(OWNER_KEYS);
+    card.failNext(true);
+    const failed = await placeOrder("card", 8_000);
+    card.failNext(false);
+    expect(failed.checkout).toBe("failed");
+    // The order's page still offers « Payer par carte »: a new checkout with these keys.
+    expect(await removeOwnerCardKeys()).toMatchObject({ payments: 1, refunds: 0 });
+    expect(await cancelUnpaidOrder(failed.orderId)).toBe(true);
+
+    const { orderId } = await placeCardOrder(9_000);
+    await reportCardPaid(orderId, 9_000);
+    card.refundOutcome("pending");
+    const refund = await requestRefund(orderId, 9_000, "Rétractation").finally(() =>
+      card.refundOutcome("succeeded"),
+    );
+    expect(refund.status).toBe("pending");
+    expect(await removeOwnerCardKeys()).toEqual({ payments: 0, refunds: 1, until: null });
+    expect((await cardKeys())?.secretKey).toBe(OWNER_KEYS.secretKey);
+
+    // Stripe's event says the refund is done.
+    await completeRefund(refund.id, "succeeded", refund.providerReference);
+    expect(await removeOwnerCardKeys()).toBe("removed");
+  });
+});
+
+describe("cardFormActions", () => {
+  const content = (card: boolean, keys = card) =>
+    ({
+      documents: { payments: { card } },
+      otherRows: new Set(keys ? ["payment-keys"] : []),
+    }) as unknown as SiteContent;
+
+  it("lets forms lead to the hosted page while there are keys, even with cards off, the same list while unchanged", () => {
     let current = content(false);
-    const origins = cardFormActions(() => current);
+    let environmentKey = false;
+    const origins = cardFormActions(
+      () => current,
+      () => environmentKey,
+    );
     expect(origins()).toEqual([]);
     current = content(true);
     const allowed = origins();
     expect(allowed).toEqual(["https://checkout.stripe.com"]);
     current = content(true);
     expect(origins()).toBe(allowed);
+    // Cards off with the keys kept: an order placed by card is still paid on Stripe's page.
+    current = content(false, true);
+    expect(origins()).toEqual(["https://checkout.stripe.com"]);
     current = content(false);
     expect(origins()).toEqual([]);
+    environmentKey = true;
+    current = content(false);
+    expect(origins()).toEqual(["https://checkout.stripe.com"]);
   });
 });

@@ -6,10 +6,13 @@ import { log } from "../logger.server";
 import {
   cardKeys,
   cardKeysSummary,
+  PAYMENT_KEYS_ROW,
   registeredWebhookSecret,
+  removeCardKeys,
   saveCardKeys,
   saveRegisteredWebhookSecret,
 } from "./payment-keys.server";
+import type { Tx } from "./journal.server";
 import { ProviderUnavailableError } from "./provider.server";
 import type { PaymentProvider } from "./provider.server";
 import {
@@ -21,7 +24,7 @@ import {
 /*
  * Card payments as the site runs them (decisions 0163, 0166): Stripe with the keys in force (the
  * environment's, else the owner's), and the origin its hosted page has, which our forms may lead to while
- * the owner accepts cards.
+ * there are keys. The owner's keys are removed or replaced only when no card payment is under way.
  */
 
 /** Stripe's hosted payment page. */
@@ -75,11 +78,13 @@ export async function cardProvider(): Promise<PaymentProvider | null> {
 
 /**
  * The origins our forms may lead to for card payments, for the Content-Security-Policy's `form-action`:
- * the hosted page's while the owner accepts cards. The same array while the site's content is the same
- * (the policy is built again only when it changes).
+ * the hosted page's while there are keys (the environment's, or the owner's row), not only while the
+ * owner accepts cards: an order placed by card before she turned them off is still paid on that page. The
+ * same array while the site's content is the same (the policy is built again only when it changes).
  */
 export function cardFormActions(
   content: () => SiteContent | undefined = currentSiteContent,
+  environmentKey: () => boolean = () => Boolean(env().STRIPE_SECRET_KEY),
 ): () => readonly string[] {
   let seen: SiteContent | undefined;
   let origins: readonly string[] = [];
@@ -87,7 +92,11 @@ export function cardFormActions(
     const current = content();
     if (current !== seen) {
       seen = current;
-      const next = current?.documents.payments.card ? [cardCheckoutOrigin()] : [];
+      const keys =
+        environmentKey() ||
+        current?.otherRows.has(PAYMENT_KEYS_ROW) ||
+        current?.documents.payments.card;
+      const next = keys ? [cardCheckoutOrigin()] : [];
       if (next.join() !== origins.join()) origins = next;
     }
     return origins;
@@ -95,13 +104,95 @@ export function cardFormActions(
 }
 
 /**
+ * Card payments the keys in force are still needed for: orders by card awaiting payment and checkouts
+ * still open (the buyer may pay on Stripe's page until it is closed), and card refunds Stripe has not
+ * settled. `until`: the latest end of those payments (a refund's is Stripe's).
+ */
+export type CardPaymentsUnderway = { payments: number; refunds: number; until: Date | null };
+
+async function cardPaymentsUnderway(
+  database: Pick<ReturnType<typeof db>, "execute">,
+): Promise<CardPaymentsUnderway | null> {
+  const result = await database.execute<{
+    payments: number;
+    refunds: number;
+    until: string | null;
+  }>(sql`
+    select
+      (select count(*) from orders o
+        where (o.status = 'awaiting_payment' and o.method = 'card')
+          or exists (select 1 from payment_attempts a
+            where a.order_id = o.id and a.provider = 'stripe' and a.status = 'open'))::int as payments,
+      (select count(*) from refunds r join payment_attempts a on a.id = r.attempt_id
+        where a.provider = 'stripe' and r.status = 'pending')::int as refunds,
+      (select max(ends.at) from (
+        select pay_by as at from orders where status = 'awaiting_payment' and method = 'card'
+        union all
+        select expires_at from payment_attempts where provider = 'stripe' and status = 'open'
+      ) ends)::text as until`);
+  const row = result.rows[0];
+  if (!row || (row.payments === 0 && row.refunds === 0)) return null;
+  return {
+    payments: row.payments,
+    refunds: row.refunds,
+    until: row.until === null ? null : new Date(row.until),
+  };
+}
+
+/**
+ * Whether the owner's keys are the ones payments run with (not the environment's, and readable here):
+ * only then does removing or replacing them take the provider away from a payment under way.
+ */
+async function ownerKeysInForce(): Promise<{ secretKey: string } | null> {
+  if (env().STRIPE_SECRET_KEY) return null;
+  return cardKeys();
+}
+
+/**
+ * Runs `change` (the owner's keys removed or replaced) in a transaction that holds back new attempts and
+ * refunds (a SHARE lock on their tables) while it checks that none is under way: one opened after the
+ * check asks for its checkout after the commit, with the keys as they are then.
+ */
+async function changeOwnerKeysUnlessUnderway(
+  change: (tx: Tx) => Promise<void>,
+): Promise<CardPaymentsUnderway | null> {
+  return db().transaction(async (tx) => {
+    await tx.execute(sql`lock table payment_attempts, refunds in share mode`);
+    const underway = await cardPaymentsUnderway(tx);
+    if (underway) return underway;
+    await change(tx);
+    return null;
+  });
+}
+
+/**
+ * The owner's « Retirer les clés »: refused while card payments are under way with them (a checkout
+ * paid after the removal would be known to no one: its webhook answered 404, its attempt never closed).
+ */
+export async function removeOwnerCardKeys(): Promise<"removed" | CardPaymentsUnderway> {
+  if (!(await ownerKeysInForce())) {
+    await removeCardKeys();
+    return "removed";
+  }
+  return (await changeOwnerKeysUnlessUnderway((tx) => removeCardKeys(tx))) ?? "removed";
+}
+
+/**
  * The card's keys the owner typed, checked with Stripe and kept: without a webhook secret, the site's
  * endpoint is registered in her Stripe account (as Ghost does) and the secret Stripe answers is kept.
+ * Another secret key than the one in force (another account, or live after test, whose Stripe does not
+ * know the open checkouts) is refused while card payments are under way.
  */
 export async function registerOwnerCardKeys(
   keys: { secretKey: string; webhookSecret: string | null },
   options: { siteUrl: string; apiUrl?: string },
-): Promise<"saved" | "refused" | "address-refused" | "unreachable"> {
+): Promise<"saved" | "refused" | "address-refused" | "unreachable" | CardPaymentsUnderway> {
+  const inForce = await ownerKeysInForce();
+  const replacing = inForce !== null && inForce.secretKey !== keys.secretKey;
+  if (replacing) {
+    const underway = await cardPaymentsUnderway(db());
+    if (underway) return underway;
+  }
   let webhookSecret = keys.webhookSecret;
   if (webhookSecret === null) {
     try {
@@ -121,8 +212,12 @@ export async function registerOwnerCardKeys(
     }
     if (webhookSecret === null) return "unreachable";
   }
-  await saveCardKeys({ secretKey: keys.secretKey, webhookSecret });
-  return "saved";
+  const saved = { secretKey: keys.secretKey, webhookSecret };
+  if (!replacing) {
+    await saveCardKeys(saved);
+    return "saved";
+  }
+  return (await changeOwnerKeysUnlessUnderway((tx) => saveCardKeys(saved, tx))) ?? "saved";
 }
 
 /**

@@ -12,7 +12,8 @@ import { siteDocuments } from "../db/schema";
  */
 
 /** The row of `site_documents` that holds them (not a document of the site's content). */
-const ROW = "payment-keys";
+export const PAYMENT_KEYS_ROW = "payment-keys";
+const ROW = PAYMENT_KEYS_ROW;
 /** The signing secret Stripe gave when the site registered its endpoint for the environment's key. */
 const REGISTERED_ROW = "payment-webhook-registered";
 const ASSOCIATED = Buffer.from("studio payment keys v1");
@@ -76,7 +77,10 @@ async function storedKeys(): Promise<StoredKeys | null> {
 }
 
 /** Keeps the owner's keys, encrypted; `webhookSecret` null keeps none (the endpoint registers itself). */
-export async function saveCardKeys(keys: { secretKey: string; webhookSecret: string | null }) {
+export async function saveCardKeys(
+  keys: { secretKey: string; webhookSecret: string | null },
+  database: Pick<ReturnType<typeof db>, "insert"> = db(),
+) {
   if (!SECRET_KEY.test(keys.secretKey)) throw new RangeError("not a Stripe secret key");
   if (keys.webhookSecret !== null && !WEBHOOK_SECRET.test(keys.webhookSecret)) {
     throw new RangeError("not a webhook signing secret");
@@ -87,15 +91,17 @@ export async function saveCardKeys(keys: { secretKey: string; webhookSecret: str
     webhookSecret: keys.webhookSecret === null ? null : seal(key, keys.webhookSecret),
     savedAt: new Date().toISOString(),
   };
-  await db()
+  await database
     .insert(siteDocuments)
     .values({ key: ROW, data })
     .onConflictDoUpdate({ target: siteDocuments.key, set: { data } });
 }
 
 /** Forgets the owner's keys. */
-export async function removeCardKeys(): Promise<void> {
-  await db().delete(siteDocuments).where(eq(siteDocuments.key, ROW));
+export async function removeCardKeys(
+  database: Pick<ReturnType<typeof db>, "delete"> = db(),
+): Promise<void> {
+  await database.delete(siteDocuments).where(eq(siteDocuments.key, ROW));
 }
 
 /** The owner's keys as stored (null when none, or when this server's secret cannot read them). */

@@ -7,8 +7,15 @@ import { requireAdmin } from "~/server/admin/guard.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { env } from "~/server/env.server";
-import { cardKeysInForce, hasCardKeys, registerOwnerCardKeys } from "~/server/payments/card.server";
-import { removeCardKeys, SECRET_KEY, WEBHOOK_SECRET } from "~/server/payments/payment-keys.server";
+import { formatLongDateTimeFr } from "~/lib/dates";
+import {
+  cardKeysInForce,
+  hasCardKeys,
+  registerOwnerCardKeys,
+  removeOwnerCardKeys,
+  type CardPaymentsUnderway,
+} from "~/server/payments/card.server";
+import { SECRET_KEY, WEBHOOK_SECRET } from "~/server/payments/payment-keys.server";
 import { lastProviderEvent } from "~/server/payments/inbox.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { z } from "~/lib/zod";
@@ -33,6 +40,29 @@ type KeysAnswer = {
   errors: Partial<Record<"secretKey" | "webhookSecret", string>>;
 };
 
+/**
+ * Why the keys stay for now, and until when: « Des paiements par carte sont en cours (2) : retirez les
+ * clés quand ils seront terminés, après le 3 décembre 2026 à 14:32. »
+ */
+function underwayMessage(underway: CardPaymentsUnderway, what: "retirez" | "changez") {
+  const parts: string[] = [];
+  if (underway.payments > 0) {
+    // The expiry job closes a checkout within the minute after its end.
+    const after = underway.until
+      ? `, après le ${formatLongDateTimeFr(new Date(underway.until.getTime() + 2 * 60_000))}`
+      : "";
+    parts.push(
+      `Des paiements par carte sont en cours (${underway.payments}) : ${what} les clés quand ils seront terminés${after}.`,
+    );
+  }
+  if (underway.refunds > 0) {
+    parts.push(
+      `Des remboursements par carte attendent la confirmation de Stripe (${underway.refunds}) : ${what} les clés quand ils seront faits (quelques jours au plus).`,
+    );
+  }
+  return parts.join(" ");
+}
+
 async function saveKeys(formData: FormData) {
   const secretKey = String(formData.get("secretKey") ?? "").trim();
   const webhookSecret = String(formData.get("webhookSecret") ?? "").trim();
@@ -56,6 +86,16 @@ async function saveKeys(formData: FormData) {
     { secretKey, webhookSecret: webhookSecret === "" ? null : webhookSecret },
     { siteUrl: env().SITE_URL },
   );
+  if (typeof outcome === "object") {
+    return data<KeysAnswer>(
+      {
+        keysForm: true,
+        values: { secretKey: "", webhookSecret: "" },
+        errors: { secretKey: underwayMessage(outcome, "changez") },
+      },
+      { status: 409 },
+    );
+  }
   if (outcome !== "saved") {
     const messages = {
       refused:
@@ -98,7 +138,14 @@ export async function action({ request }: Route.ActionArgs) {
             "Décochez d'abord « Carte bancaire » et enregistrez : les acheteurs ne pourraient plus payer.",
         });
       }
-      await removeCardKeys();
+      const removed = await removeOwnerCardKeys();
+      if (removed !== "removed") {
+        return redirectWithToast(PAGE, {
+          type: "error",
+          title: "Clés conservées",
+          description: underwayMessage(removed, "retirez"),
+        });
+      }
       return redirectWithToast(PAGE, { type: "success", title: "Clés Stripe retirées" });
     }
   }
