@@ -111,6 +111,18 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }
 
+/**
+ * The hidden field of an owner's form that must act once (a refund, a voucher's amount used): a key the
+ * loader draws with the form, posted again as it is by a double click or the browser resending it.
+ */
+export const FORM_KEY_FIELD = "cle";
+
+/** The key a form posted in FORM_KEY_FIELD; null when it has none (a page drawn before it had one). */
+export function postedFormKey(formData: FormData): string | null {
+  const key = formData.get(FORM_KEY_FIELD);
+  return isUuid(key) ? key : null;
+}
+
 /** An admin list's button form read: which action, on which row. */
 export type ParsedIntent<Intent extends string> =
   { ok: true; intent: Intent; id: string } | { ok: false; reason: "intent" | "id" };

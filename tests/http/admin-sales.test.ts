@@ -347,16 +347,17 @@ describe("/admin/ventes", () => {
     ).toHaveLength(0);
 
     const asked = await page(`${path}?rembourser=1&montant=30&motif=Geste`);
-    const done = await pressButton(
-      path,
-      buttonLabelled(asked.document, "Confirmer le remboursement"),
-      { cookie: admin.cookie() },
-    );
+    const confirm = buttonLabelled(asked.document, "Confirmer le remboursement");
+    const done = await pressButton(path, confirm, { cookie: admin.cookie() });
     expect(done.status).toBe(302);
-    const [refund] = await serverDatabase()
+    // The same confirmation sent again (a double click, the browser resending it) records nothing more.
+    const again = await pressButton(path, confirm, { cookie: admin.cookie() });
+    expect(flashedToast(again.headers)?.title).toBe("Ce remboursement est déjà enregistré");
+    const [refund, ...more] = await serverDatabase()
       .select()
       .from(refunds)
       .where(eq(refunds.orderId, order.id));
+    expect(more).toEqual([]);
     expect(refund).toMatchObject({
       amountCents: 3000,
       status: "to_refund_offline",
