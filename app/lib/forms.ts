@@ -104,23 +104,28 @@ export function answerStatus(httpStatus: number): "invalid" | "failed" {
   return httpStatus >= 500 ? "failed" : "invalid";
 }
 
-/**
- * The hidden field of a form that must not act twice (a booking): a key drawn with the page, so that a
- * second post of the same form (a double click, a resend) finds what the first one did.
- */
-export const FORM_KEY_FIELD = "cle";
-
-/** The key as a page draws it (a UUID), or null for anything else (a page older than keys, a forgery). */
-export function formKeyOf(value: string | undefined): string | null {
-  return value !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(value) ? value : null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True for a UUID as PostgreSQL writes them (any version): the ids of articles, categories, messages. */
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }
+
+/**
+ * The hidden field of a form that must act once (a booking, a refund, a voucher's amount used): a key the
+ * loader draws with the form (a UUID), posted again as it is by a double click or the browser resending it,
+ * so that the second post finds what the first one did.
+ */
+export const FORM_KEY_FIELD = "cle";
+
+/** The key as a page draws it (a UUID), or null for anything else (a page older than keys, a forgery). */
+export function formKeyOf(value: unknown): string | null {
+  return isUuid(value) ? value : null;
+}
+
+/** The key a form posted in FORM_KEY_FIELD; null when it has none (a page drawn before it had one). */
+export const postedFormKey = (formData: FormData): string | null =>
+  formKeyOf(formData.get(FORM_KEY_FIELD));
 
 /** An admin list's button form read: which action, on which row. */
 export type ParsedIntent<Intent extends string> =

@@ -11,6 +11,7 @@ import {
   sessionTypes,
   users,
   voucherExpiryChanges,
+  voucherUses,
   vouchers,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
@@ -347,16 +348,17 @@ describe("/admin/ventes", () => {
     ).toHaveLength(0);
 
     const asked = await page(`${path}?rembourser=1&montant=30&motif=Geste`);
-    const done = await pressButton(
-      path,
-      buttonLabelled(asked.document, "Confirmer le remboursement"),
-      { cookie: admin.cookie() },
-    );
+    const confirm = buttonLabelled(asked.document, "Confirmer le remboursement");
+    const done = await pressButton(path, confirm, { cookie: admin.cookie() });
     expect(done.status).toBe(302);
-    const [refund] = await serverDatabase()
+    // The same confirmation sent again (a double click, the browser resending it) records nothing more.
+    const again = await pressButton(path, confirm, { cookie: admin.cookie() });
+    expect(flashedToast(again.headers)?.title).toBe("Ce remboursement est déjà enregistré");
+    const [refund, ...more] = await serverDatabase()
       .select()
       .from(refunds)
       .where(eq(refunds.orderId, order.id));
+    expect(more).toEqual([]);
     expect(refund).toMatchObject({
       amountCents: 3000,
       status: "to_refund_offline",
@@ -452,6 +454,29 @@ describe("/admin/bons-cadeaux", () => {
       "60",
     );
     expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
+  });
+
+  it("takes an amount once when its « Utiliser » form is posted twice", async () => {
+    const voucher = await activeVoucher("Deux clics", 10_000);
+    const list = await page(`/admin/bons-cadeaux?q=${voucher.code}`);
+    const key = list.document.querySelector<HTMLInputElement>(
+      `li[aria-label^="Bon"] input[name="cle"]`,
+    )?.value;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    const use = { intent: "use-amount", id: voucher.id, amount: "30", cle: key ?? "" };
+    const first = await post("/admin/bons-cadeaux", use);
+    const second = await post("/admin/bons-cadeaux", use);
+    expect([first.status, second.status]).toEqual([302, 302]);
+    expect(flashedToast(second.headers)).toMatchObject({
+      title: `30\u00a0€ déjà utilisés sur le bon ${formatVoucherCode(voucher.code)}`,
+      description: "Ce montant n'a été pris qu'une fois. Il reste 70\u00a0€.",
+    });
+    const uses = await serverDatabase()
+      .select()
+      .from(voucherUses)
+      .where(eq(voucherUses.voucherId, voucher.id));
+    expect(uses.map((row) => row.amountCents)).toEqual([3000]);
+    expect((await voucherRow(voucher.id))?.balanceCents).toBe(7000);
   });
 
   it("uses a session voucher at the studio once, after a confirmation", async () => {

@@ -8,7 +8,9 @@ import {
   siteDocuments,
   vouchers,
 } from "../../app/server/db/schema";
+import { useAdmin } from "../support/accounts";
 import { useDocumentsRestored } from "../support/admin-content";
+import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
@@ -20,7 +22,8 @@ import { voucherOrderFields } from "../support/voucher-form";
  * page; back from it before the payment is known the order's page says so and refreshes itself by a
  * <meta>; a checkout the provider could not open leads to the order's page, which offers « Payer par
  * carte » again; the same event delivered 3 times while 10 return pages load pays once and e-mails once.
- * The whole walk in a browser: tests/e2e/vouchers-journey.test.ts.
+ * The owner's refund confirmation posted twice refunds the card once. The whole walk in a browser:
+ * tests/e2e/vouchers-journey.test.ts.
  */
 
 let fake: FakeStripe;
@@ -32,6 +35,7 @@ afterAll(async () => {
 });
 const { received } = useOwnServerWithMail(() => siteStripeEnv(fake));
 const original = useDocumentsRestored(["payments"] as const);
+const admin = useAdmin();
 beforeAll(async () => {
   await serverDatabase()
     .update(siteDocuments)
@@ -236,5 +240,43 @@ describe("a voucher paid by card, without JavaScript", () => {
       "Paiement reçu : 100 €",
       "Votre commande : un bon cadeau (100 €) pour Léa Martin",
     ]);
+  });
+});
+
+describe("the owner's refund of a card payment", () => {
+  it("refunds the card once when its confirmation is posted twice", async () => {
+    const buyer = `rembourse-${Date.now()}@example.test`;
+    const placed = await orderByCard(buyer);
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    const session = await fake.pay(sessionId);
+    const [order] = await serverDatabase()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(orders.buyerEmail, buyer));
+    const path = `/admin/ventes/${order?.id ?? ""}`;
+    await expect
+      .poll(async () => textOf((await fetchPage(path, { cookie: admin.cookie() })).document.body))
+      .toContain("Payée le");
+
+    const asked = await fetchPage(`${path}?rembourser=1&montant=40&motif=geste+commercial`, {
+      cookie: admin.cookie(),
+    });
+    const confirm = buttonLabelled(asked.document, "Confirmer le remboursement");
+    // A double click, or the browser sending the form again: the same fields, its key among them.
+    const first = await pressButton(path, confirm, { cookie: admin.cookie() });
+    const second = await pressButton(path, confirm, { cookie: admin.cookie() });
+    expect([first.status, second.status]).toEqual([302, 302]);
+    expect(flashedToast(first.headers)?.title).toBe("Remboursement de 40\u00a0€ demandé");
+    expect(flashedToast(second.headers)).toMatchObject({
+      type: "success",
+      title: "Ce remboursement est déjà demandé",
+    });
+    expect(
+      fake
+        .refunds()
+        .filter((refund) => refund.payment_intent === session.payment_intent)
+        .map((refund) => refund.amount),
+    ).toEqual([4_000]);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -282,6 +283,37 @@ describe("refunds", () => {
       ["refund", -4_000, "card"],
     ]);
     expect(await orderRow(order.orderId)).toMatchObject({ status: "paid" });
+  });
+
+  it("refund an owner's confirmation once, posted 5 times at once and again later", async () => {
+    // Paid twice (on its card page, then at the studio): the card's payment, the duplicate, is refunded.
+    const order = await placeOrder("card", 6_000);
+    const [page] = await attemptsOf(order.orderId);
+    card.pay(page?.providerReference ?? "", 6_000);
+    await markPaidOffline(order.orderId, "cash");
+    const asked = card.calls.refund.length;
+    const formKey = randomUUID();
+    const confirm = () => requestRefund(order.orderId, 5_000, "Geste commercial", { formKey });
+
+    const answers = await Promise.all(Array.from({ length: 5 }, confirm));
+    expect(answers.map((answer) => answer.repeated).sort()).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    // Found again though what is left of the payment it took (10 €) would no longer fit it.
+    const again = await confirm();
+    const given = await db().select().from(refunds).where(eq(refunds.orderId, order.orderId));
+    expect(given).toHaveLength(1);
+    expect(new Set([...answers, again].map((answer) => answer.id))).toEqual(
+      new Set([given[0]?.id]),
+    );
+    expect(given[0]?.idempotencyKey).toBe(`${formKey}:${given[0]?.attemptId}`);
+    expect(card.calls.refund.slice(asked)).toEqual([
+      expect.objectContaining({ amountCents: 5_000, idempotencyKey: given[0]?.idempotencyKey }),
+    ]);
   });
 
   it("refuse an order not paid", async () => {

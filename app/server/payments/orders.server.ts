@@ -8,6 +8,7 @@ import type {
   RefundStatus,
   VoucherVatMode,
 } from "~/lib/payments/model";
+import { isUuid } from "~/lib/forms";
 import { now } from "../clock.server";
 import { db, type Database } from "../db/client.server";
 import { orderLines, orders, paymentAttempts, refunds } from "../db/schema";
@@ -507,23 +508,53 @@ export const COUNTED_REFUNDS: RefundStatus[] = [
 ];
 
 /**
+ * The idempotency key of the refund an owner's form asks of one payment: one per payment, so that a form
+ * whose refund is split over several payments gives each its own, all found again by the form's key.
+ */
+export const formRefundKey = (formKey: string, attemptId: string) => `${formKey}:${attemptId}`;
+
+/** The refund a form's key already made on this order (from its refunds), if any. */
+export const refundOfForm = <Refund extends Pick<RefundRecord, "idempotencyKey">>(
+  given: Refund[],
+  formKey: string,
+): Refund | undefined => given.find((refund) => refund.idempotencyKey.startsWith(`${formKey}:`));
+
+/** A refund asked, and whether it is one its form had already asked (nothing written nor sent again). */
+export type RefundAsked = RefundRecord & { repeated: boolean };
+
+/**
  * Gives money back on a paid order: a card payment through its provider (with the refund's idempotency
  * key: a retry refunds once; the journal row when it succeeds), an offline one marked for the owner to give
  * back (`to_refund_offline`; the journal row when she marks it done, markRefundedOffline). Never more than
  * was paid minus what is already refunded or on its way, checked under the order's lock. `attemptId`: the
- * payment to refund; by default a duplicate payment first, then the one with the most left.
+ * payment to refund; by default a duplicate payment first, then the one with the most left. `formKey`:
+ * the owner's confirmation form's key (a UUID): the same form posted again (a double click, the browser
+ * resending) finds the refund it made, `repeated`, and neither writes nor asks the provider anything.
  */
 export async function requestRefund(
   orderId: string,
   amountCents: number,
   reason: string,
-  options: { attemptId?: string } = {},
-): Promise<RefundRecord> {
+  options: { attemptId?: string; formKey?: string } = {},
+): Promise<RefundAsked> {
+  const { formKey } = options;
+  if (formKey !== undefined && !isUuid(formKey)) {
+    throw new Error("requestRefund: a form's key is a UUID");
+  }
   if (!Number.isInteger(amountCents) || amountCents <= 0) {
     throw new PaymentRefusedError("refund_too_large", "Le montant à rembourser doit être positif.");
   }
-  const { refund, attempt } = await db().transaction(async (tx) => {
+  const asked = await db().transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
+    if (formKey) {
+      // Under the order's lock: a second post of the form waits for the first and finds its refund,
+      // whichever payment it took (what is left of each has changed since).
+      const earlier = refundOfForm(
+        await tx.select().from(refunds).where(eq(refunds.orderId, orderId)),
+        formKey,
+      );
+      if (earlier) return { refund: earlier, attempt: null };
+    }
     if (order.status !== "paid" && order.status !== "refunded") {
       throw new PaymentRefusedError("not_paid");
     }
@@ -533,12 +564,14 @@ export async function requestRefund(
       : left[0];
     if (!chosen || amountCents > chosen.leftCents)
       throw new PaymentRefusedError("refund_too_large");
+    const key = formKey ? formRefundKey(formKey, chosen.attempt.id) : randomUUID();
     return {
-      refund: await insertRefund(tx, chosen.attempt, amountCents, reason),
+      refund: await insertRefund(tx, chosen.attempt, amountCents, reason, key),
       attempt: chosen.attempt,
     };
   });
-  return sendRefundAsked(refund, attempt);
+  if (!asked.attempt) return { ...asked.refund, repeated: true };
+  return { ...(await sendRefundAsked(asked.refund, asked.attempt)), repeated: false };
 }
 
 type AttemptRecord = typeof paymentAttempts.$inferSelect;
@@ -546,13 +579,15 @@ type AttemptRecord = typeof paymentAttempts.$inferSelect;
 /**
  * A refund of `amountCents` of `attempt`'s payment, written in `tx` under its order's lock, the caller
  * having checked that it fits what is left of it: `pending` for its provider, or `to_refund_offline` for
- * the owner to give back. Sent after the commit (`sendRefundAsked`).
+ * the owner to give back. Sent after the commit (`sendRefundAsked`) with `idempotencyKey` (by default a
+ * new one; an owner's form's: formRefundKey), which the provider also gets.
  */
 export async function insertRefund(
   tx: Tx,
   attempt: AttemptRecord,
   amountCents: number,
   reason: string,
+  idempotencyKey: string = randomUUID(),
 ): Promise<RefundRecord> {
   const [inserted] = await tx
     .insert(refunds)
@@ -562,7 +597,7 @@ export async function insertRefund(
       amountCents,
       reason: reason.trim(),
       status: OFFLINE_PROVIDERS.includes(attempt.provider) ? "to_refund_offline" : "pending",
-      idempotencyKey: randomUUID(),
+      idempotencyKey,
     })
     .returning();
   if (!inserted) throw new Error("refunds: no row inserted");

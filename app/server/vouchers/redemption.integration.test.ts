@@ -16,7 +16,7 @@ import { bookings, vouchers } from "../db/schema";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { verifyJournal } from "../payments/journal.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { voucherLineForOwner } from "../booking/vouchers.server";
 import { voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
@@ -276,5 +276,47 @@ describe("useAmountVoucher", () => {
     const uses = await usesOf(voucherId);
     expect(uses.reduce((sum, use) => sum + use.amountCents, 0)).toBe(9_800);
     expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 200, status: "active" });
+  });
+
+  it("takes a form's amount once when its key comes 10 times at once, and again later", async () => {
+    const { orderId, voucherId, code } = await amountVoucher(100);
+    const atOnce = (amountCents: number, idempotencyKey: string) =>
+      Promise.all(
+        Array.from({ length: 10 }, () => useAmountVoucher({ code, amountCents, idempotencyKey })),
+      );
+    const repeatedOf = (results: Awaited<ReturnType<typeof atOnce>>) =>
+      results.map((result) => (result.ok ? result.repeated : result.reason)).sort();
+    const once = [false, ...Array.from({ length: 9 }, () => true)];
+
+    // 30 € of 100 €, the voucher's row held until the 4 posts the pool lets in wait for it: each then
+    // finds the balance enough, and all but one meet the first's key on their use, their change undone.
+    const first = randomUUID();
+    const { posts } = await db().transaction(async (tx) => {
+      await tx.select().from(vouchers).where(eq(vouchers.id, voucherId)).for("update");
+      const racing = atOnce(3_000, first);
+      await expect
+        .poll(async () => {
+          // The activity a transaction reads is kept until it ends unless cleared.
+          await tx.execute(sql`select pg_stat_clear_snapshot()`);
+          const waiting = await tx.execute<{ count: number }>(sql`
+            select count(*)::int as count from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`);
+          return waiting.rows[0]?.count;
+        })
+        .toBe(4);
+      return { posts: racing };
+    });
+    expect(repeatedOf(await posts)).toEqual(once);
+    const again = await useAmountVoucher({ code, amountCents: 3_000, idempotencyKey: first });
+    expect(again).toMatchObject({ ok: true, repeated: true, voucher: { balanceCents: 7_000 } });
+
+    // The last 70 €: the posts that lose find the voucher spent, then the first's use, not a refusal.
+    expect(repeatedOf(await atOnce(7_000, randomUUID()))).toEqual(once);
+    expect((await usesOf(voucherId)).map((use) => use.amountCents)).toEqual([3_000, 7_000]);
+    expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 0, status: "used" });
+    const redemptions = (await journalRowsOf(orderId)).filter(
+      (row) => row.kind === "voucher_redemption",
+    );
+    expect(redemptions.map((row) => row.amountCents)).toEqual([-3_000, -7_000]);
   });
 });

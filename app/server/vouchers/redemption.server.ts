@@ -39,11 +39,12 @@ export type VoucherRefusalReason =
   | "insufficient_balance"
   | "invalid_amount";
 
-export type VoucherRedemption =
-  | { ok: true; voucher: VoucherRecord; use: VoucherUseRecord }
-  | { ok: false; reason: VoucherRefusalReason; message: string };
+export type VoucherRefusal = { ok: false; reason: VoucherRefusalReason; message: string };
 
-const refused = (reason: VoucherRefusalReason, message: string): VoucherRedemption => ({
+export type VoucherRedemption =
+  { ok: true; voucher: VoucherRecord; use: VoucherUseRecord } | VoucherRefusal;
+
+const refused = (reason: VoucherRefusalReason, message: string): VoucherRefusal => ({
   ok: false,
   reason,
   message,
@@ -52,8 +53,8 @@ const refused = (reason: VoucherRefusalReason, message: string): VoucherRedempti
 const UNKNOWN = "Ce code ne correspond à aucun bon cadeau : vérifiez-le.";
 
 /** Why a voucher in `status` cannot be used (other than its kind, session or studio). */
-function refusalOfState(voucher: VoucherRecord, today: string): VoucherRedemption | null {
-  const byStatus: Partial<Record<VoucherStatus, VoucherRedemption>> = {
+function refusalOfState(voucher: VoucherRecord, today: string): VoucherRefusal | null {
+  const byStatus: Partial<Record<VoucherStatus, VoucherRefusal>> = {
     awaiting_payment: refused(
       "not_paid",
       "Ce bon n'est pas encore payé : il sera utilisable dès que son paiement sera reçu.",
@@ -78,7 +79,7 @@ function refusalOfState(voucher: VoucherRecord, today: string): VoucherRedemptio
 }
 
 /** The stored code of what a person typed, or the reason it is not one. */
-function readCode(typed: string): { code: string } | { refusal: VoucherRedemption } {
+function readCode(typed: string): { code: string } | { refusal: VoucherRefusal } {
   const parsed = parseVoucherCode(typed);
   return parsed.ok ? { code: parsed.code } : { refusal: refused("invalid_code", parsed.message) };
 }
@@ -243,72 +244,117 @@ export async function giveBackSessionVoucher(
   return voucher;
 }
 
+/** A use of an amount voucher, or the one the same form had already made (`repeated`: nothing taken). */
+export type AmountVoucherUse =
+  { ok: true; voucher: VoucherRecord; use: VoucherUseRecord; repeated: boolean } | VoucherRefusal;
+
+/** The use the owner's form with this key made, with its voucher as it is now. */
+async function useOfForm(
+  tx: Tx,
+  key: string,
+): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord } | null> {
+  const [found] = await tx
+    .select({ use: voucherUses, voucher: vouchers })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .where(eq(voucherUses.idempotencyKey, key));
+  return found ?? null;
+}
+
+/** Rolls back a use whose form's key another transaction stored first (read after, as `repeated`). */
+class UsedByTheSameForm extends Error {}
+
 /**
  * The owner uses `amountCents` of an amount voucher at the studio: taken from its balance only while the
  * balance covers it (a conditional update: two uses at once never take more than is left), `used` once
- * nothing is left.
+ * nothing is left. `idempotencyKey`: her form's key, stored on the use: the same form posted again finds
+ * that use (`repeated`) and takes nothing, also when both posts arrive at once (the second's row conflicts
+ * and its balance change is rolled back, or it finds the balance taken and then the first's use).
  */
 export async function useAmountVoucher(input: {
   code: string;
   amountCents: number;
-}): Promise<VoucherRedemption> {
+  idempotencyKey?: string;
+}): Promise<AmountVoucherUse> {
   const read = readCode(input.code);
   if ("refusal" in read) return read.refusal;
   const amount = input.amountCents;
   if (!Number.isInteger(amount) || amount <= 0) {
     return refused("invalid_amount", "Indiquez un montant positif, en euros et centimes.");
   }
+  const key = input.idempotencyKey ?? null;
   const today = isoDayInParis(now());
-  return db().transaction(async (tx) => {
-    const at = now();
-    const [used] = await tx
-      .update(vouchers)
-      .set({
-        balanceCents: sql`${vouchers.balanceCents} - ${amount}`,
-        status: sql`case when ${vouchers.balanceCents} - ${amount} = 0 then 'used' else 'active' end`,
-        updatedAt: at,
-      })
-      .where(
-        and(
-          eq(vouchers.code, read.code),
-          eq(vouchers.kind, "amount"),
-          eq(vouchers.status, "active"),
-          gte(vouchers.expiresOn, today),
-          gte(vouchers.balanceCents, amount),
-        ),
-      )
-      .returning();
-    if (!used) {
-      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, read.code));
-      if (!voucher) return refused("unknown", UNKNOWN);
-      if (voucher.kind !== "amount") {
-        return refused(
-          "not_amount",
-          "Ce bon offre une séance : il s'utilise en réservant cette séance.",
+  const repeated = (found: {
+    voucher: VoucherRecord;
+    use: VoucherUseRecord;
+  }): AmountVoucherUse => ({
+    ok: true,
+    ...found,
+    repeated: true,
+  });
+  try {
+    return await db().transaction(async (tx): Promise<AmountVoucherUse> => {
+      const earlier = key ? await useOfForm(tx, key) : null;
+      if (earlier) return repeated(earlier);
+      const at = now();
+      const [used] = await tx
+        .update(vouchers)
+        .set({
+          balanceCents: sql`${vouchers.balanceCents} - ${amount}`,
+          status: sql`case when ${vouchers.balanceCents} - ${amount} = 0 then 'used' else 'active' end`,
+          updatedAt: at,
+        })
+        .where(
+          and(
+            eq(vouchers.code, read.code),
+            eq(vouchers.kind, "amount"),
+            eq(vouchers.status, "active"),
+            gte(vouchers.expiresOn, today),
+            gte(vouchers.balanceCents, amount),
+          ),
+        )
+        .returning();
+      if (!used) {
+        // The same form's first post may have just taken what was left: its use answers.
+        const first = key ? await useOfForm(tx, key) : null;
+        if (first) return repeated(first);
+        const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, read.code));
+        if (!voucher) return refused("unknown", UNKNOWN);
+        if (voucher.kind !== "amount") {
+          return refused(
+            "not_amount",
+            "Ce bon offre une séance : il s'utilise en réservant cette séance.",
+          );
+        }
+        return (
+          refusalOfState(voucher, today) ??
+          refused(
+            "insufficient_balance",
+            `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
+          )
         );
       }
-      return (
-        refusalOfState(voucher, today) ??
-        refused(
-          "insufficient_balance",
-          `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
-        )
-      );
-    }
-    const [use] = await tx
-      .insert(voucherUses)
-      .values({ voucherId: used.id, amountCents: amount, by: "owner", at })
-      .returning();
-    if (!use) throw new Error("voucher_uses: no row inserted");
-    await appendJournal(tx, {
-      kind: "voucher_redemption",
-      orderId: used.orderId,
-      voucherId: used.id,
-      amountCents: -amount,
-      details: { code: used.code, useId: use.id, by: "owner", balanceCents: used.balanceCents },
+      const [use] = await tx
+        .insert(voucherUses)
+        .values({ voucherId: used.id, amountCents: amount, by: "owner", idempotencyKey: key, at })
+        .onConflictDoNothing({ target: voucherUses.idempotencyKey })
+        .returning();
+      if (!use) throw new UsedByTheSameForm();
+      await appendJournal(tx, {
+        kind: "voucher_redemption",
+        orderId: used.orderId,
+        voucherId: used.id,
+        amountCents: -amount,
+        details: { code: used.code, useId: use.id, by: "owner", balanceCents: used.balanceCents },
+      });
+      return { ok: true, voucher: used, use, repeated: false };
     });
-    return { ok: true, voucher: used, use };
-  });
+  } catch (error) {
+    if (!(error instanceof UsedByTheSameForm) || !key) throw error;
+    const first = await db().transaction((tx) => useOfForm(tx, key));
+    if (!first) throw new Error("voucher_uses: a form's key conflicted with no use");
+    return repeated(first);
+  }
 }
 
 /** A voucher by what a person typed (the admin's search), with its uses; null for none. */

@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/index";
 import { typedCents } from "~/lib/payments/admin-words";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
-import { isUuid } from "~/lib/forms";
+import { isUuid, postedFormKey } from "~/lib/forms";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { VOUCHER_STATUSES } from "~/server/db/schema";
 import { listPath, pagePosition, searchParam } from "~/server/db/keyset.server";
@@ -35,7 +36,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     matching: page.matching,
     previous: page.previous,
     next: page.next,
-    vouchers: page.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    vouchers: page.rows.map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      /** Its « Utiliser » form's key, new with every page: posted twice, the amount is taken once. */
+      useKey: randomUUID(),
+    })),
   };
 }
 
@@ -65,13 +71,26 @@ export async function action({ request }: Route.ActionArgs) {
       if (cents === null) {
         return refuse("amount", "Indiquez un montant en euros, par exemple 40 ou 12,50.", typed);
       }
-      const used = await useAmountVoucher({ code: voucher.code ?? "", amountCents: cents });
-      if (!used.ok) return refuse("amount", used.message, typed, 409);
-      return redirectWithToast(back, {
-        type: "success",
-        title: `${formatCents(cents)} utilisés sur le bon ${name}`,
-        description: `Il reste ${formatCents(used.voucher.balanceCents)}.`,
+      // A page drawn before the form had a key posts none: the amount is still taken, unguarded as it
+      // always was, rather than making the owner type it again for a page a new release left keyless.
+      const used = await useAmountVoucher({
+        code: voucher.code ?? "",
+        amountCents: cents,
+        idempotencyKey: postedFormKey(formData) ?? undefined,
       });
+      if (!used.ok) return refuse("amount", used.message, typed, 409);
+      const taken = formatCents(used.use.amountCents);
+      const left = `Il reste ${formatCents(used.voucher.balanceCents)}.`;
+      return redirectWithToast(
+        back,
+        used.repeated
+          ? {
+              type: "success",
+              title: `${taken} déjà utilisés sur le bon ${name}`,
+              description: `Ce montant n'a été pris qu'une fois. ${left}`,
+            }
+          : { type: "success", title: `${taken} utilisés sur le bon ${name}`, description: left },
+      );
     }
     if (intent === "use-session") {
       const used = await useSessionVoucherAtStudio(voucher.id);

@@ -6,6 +6,7 @@ import { ListFilters } from "~/components/admin/list-filters";
 import { Pager } from "~/components/admin/pager";
 import { VoucherStatusBadge } from "~/components/admin/sales-badges";
 import { Button } from "~/components/ui/button";
+import { FORM_KEY_FIELD } from "~/lib/forms";
 import { VOUCHER_STATUS_LABELS } from "~/lib/payments/admin-words";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -98,6 +99,7 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                     {usable && voucher.kind === "amount" ? (
                       <Form method="post" noValidate className="space-y-1">
                         <input type="hidden" name="id" value={voucher.id} />
+                        <input type="hidden" name={FORM_KEY_FIELD} value={voucher.useKey} />
                         <label
                           className="block text-sm font-semibold"
                           htmlFor={`montant-${voucher.id}`}

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/commande";
 import { centsForInput, typedCents } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
-import { isUuid } from "~/lib/forms";
+import { isUuid, postedFormKey } from "~/lib/forms";
+import type { ToastMessage } from "~/lib/toast";
 import { voucherRefundNote } from "~/lib/vouchers/refund-note";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { orderHistory } from "~/server/payments/admin-orders.server";
@@ -12,6 +14,7 @@ import {
   markPaidOffline,
   markRefundedOffline,
   requestRefund,
+  type RefundAsked,
 } from "~/server/payments/orders.server";
 import { acceptHeldPayment, refundHeldPayment } from "~/server/payments/held-payments.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
@@ -154,6 +157,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         voucherRefundNote(history.voucher, Math.max(0, left - order.amountCents))
       : null,
     refundableCents: left,
+    /** The refund confirmation's key, new with every page: posted twice, it refunds once. */
+    refundKey: randomUUID(),
     refundableText: centsForInput(left || 1),
     confirmPayment:
       order.status === "awaiting_payment" ||
@@ -178,6 +183,52 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export type RefundAnswer = { error: string; typed: string; reason: string };
+
+/** What the owner is told of a refund she asked, or of the one her form had already asked. */
+function refundToast(refund: RefundAsked): ToastMessage {
+  const amount = formatCents(refund.amountCents);
+  if (!refund.repeated) {
+    return refund.status === "to_refund_offline"
+      ? {
+          type: "success",
+          title: `Remboursement de ${amount} à faire`,
+          description: "Rendez l'argent au client, puis cliquez sur « Remboursé ».",
+        }
+      : {
+          type: "success",
+          title: `Remboursement de ${amount} demandé`,
+          description: "Le prestataire de paiement rembourse la carte du client.",
+        };
+  }
+  switch (refund.status) {
+    case "to_refund_offline":
+      return {
+        type: "success",
+        title: "Ce remboursement est déjà enregistré",
+        description: `Un seul remboursement de ${amount} est à faire : rendez l'argent au client, puis cliquez sur « Remboursé ».`,
+      };
+    case "refunded_offline":
+      return {
+        type: "success",
+        title: "Ce remboursement est déjà fait",
+        description: `${amount} rendus au client, une seule fois.`,
+      };
+    case "failed":
+      return {
+        type: "error",
+        title: "Ce remboursement a déjà été demandé, et il a échoué",
+        description:
+          "Rien n'a été demandé une deuxième fois : voyez sur cette page ce que vous pouvez faire.",
+      };
+    default:
+      // Pending or done at the provider: asked, as the first answer said; the card is credited later.
+      return {
+        type: "success",
+        title: "Ce remboursement est déjà demandé",
+        description: `Un seul remboursement de ${amount} : le prestataire de paiement rembourse la carte du client.`,
+      };
+  }
+}
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
@@ -209,23 +260,22 @@ export async function action({ request, params }: Route.ActionArgs) {
       const refuse = (error: string) =>
         data<RefundAnswer>({ error, typed, reason }, { status: 400 });
       if (cents === null) return refuse("Indiquez un montant en euros, par exemple 40 ou 12,50.");
-      if (cents > left) {
-        return refuse(
-          `Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (${formatCents(left)}).`,
-        );
+      // The confirmation's key: posted again, it finds the refund it made (even one that left nothing
+      // to refund), so what is left is checked by requestRefund after it. A page drawn before the key
+      // existed posts none: its refund is still made, unguarded as it always was, rather than making the
+      // owner ask again for a refund only a new release of the site left keyless.
+      const formKey = postedFormKey(formData) ?? undefined;
+      try {
+        const refund = await requestRefund(page.order.id, cents, reason, { formKey });
+        return redirectWithToast(back, refundToast(refund));
+      } catch (error) {
+        if (error instanceof PaymentRefusedError && cents > left) {
+          return refuse(
+            `Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (${formatCents(left)}).`,
+          );
+        }
+        throw error;
       }
-      const refund = await requestRefund(page.order.id, cents, reason);
-      return redirectWithToast(back, {
-        type: "success",
-        title:
-          refund.status === "to_refund_offline"
-            ? `Remboursement de ${formatCents(cents)} à faire`
-            : `Remboursement de ${formatCents(cents)} demandé`,
-        description:
-          refund.status === "to_refund_offline"
-            ? "Rendez l'argent au client, puis cliquez sur « Remboursé »."
-            : "Le prestataire de paiement rembourse la carte du client.",
-      });
     }
     if (intent === "accept-held" || intent === "refund-held") {
       const id = formData.get("id");

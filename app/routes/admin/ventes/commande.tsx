@@ -8,6 +8,7 @@ import { OrderFlags, OrderStatusBadge, VoucherStatusBadge } from "~/components/a
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { FORM_KEY_FIELD } from "~/lib/forms";
 import {
   ATTEMPT_STATUS_LABELS,
   JOURNAL_KIND_LABELS,
@@ -376,6 +377,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 fields={{
                   amount: loaderData.confirmRefund.typed,
                   reason: loaderData.confirmRefund.reason,
+                  [FORM_KEY_FIELD]: loaderData.refundKey,
                 }}
                 intent="refund"
                 label="Confirmer le remboursement"
