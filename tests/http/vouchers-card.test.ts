@@ -279,4 +279,50 @@ describe("the owner's refund of a card payment", () => {
         .map((refund) => refund.amount),
     ).toEqual([4_000]);
   });
+
+  it("says at once when the card's refund is refused, and that a payment refunded from Stripe needs no retry", async () => {
+    const buyer = `deja-rembourse-${Date.now()}@example.test`;
+    const placed = await orderByCard(buyer);
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    const session = await fake.pay(sessionId);
+    const [order] = await serverDatabase()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(orders.buyerEmail, buyer));
+    const path = `/admin/ventes/${order?.id ?? ""}`;
+    await expect
+      .poll(async () => textOf((await fetchPage(path, { cookie: admin.cookie() })).document.body))
+      .toContain("Payée le");
+    // The owner refunded it whole from her Stripe dashboard first.
+    const dashboard = await fetch(`${fake.apiUrl}/v1/refunds`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${fake.secretKey}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ payment_intent: String(session.payment_intent) }),
+    });
+    expect(dashboard.status).toBe(200);
+
+    const asked = await fetchPage(`${path}?rembourser=1&montant=40&motif=geste+commercial`, {
+      cookie: admin.cookie(),
+    });
+    const refused = await pressButton(
+      path,
+      buttonLabelled(asked.document, "Confirmer le remboursement"),
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(refused.headers)).toEqual({
+      type: "error",
+      title: "Remboursement de 40\u00a0€ refusé",
+      description:
+        "Ce paiement a déjà été remboursé (par exemple depuis votre tableau de bord Stripe). Voyez sur cette page ce que vous pouvez faire.",
+    });
+    const page = textOf((await fetchPage(path, { cookie: admin.cookie() })).document.body);
+    expect(page).toContain(
+      "Le client a donc déjà reçu cet argent : ne relancez pas ce remboursement.",
+    );
+    expect(page).not.toContain("le client n'a rien reçu");
+  });
 });

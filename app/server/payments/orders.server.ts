@@ -728,6 +728,10 @@ export async function settleRefund(
 /** Our reason for a refund whose call never got an answer and that the provider never made. */
 export const NEVER_MADE = "never_made";
 
+/** A refund refused because the payment was refunded already: the client has her money, nothing to retry. */
+export const ALREADY_REFUNDED_TEXT =
+  "Ce paiement a déjà été remboursé (par exemple depuis votre tableau de bord Stripe).";
+
 /**
  * Why a refund failed, in the owner's words: Stripe's `failure_reason` for a refund that failed later, or
  * its error's `code` for a refund it refused at once (decision 0171, amended).
@@ -745,7 +749,7 @@ export function refundFailureText(reason: string | null): string {
     case "balance_insufficient":
       return "Le solde de votre compte Stripe ne suffit pas pour ce remboursement.";
     case "charge_already_refunded":
-      return "Ce paiement a déjà été remboursé (par exemple depuis votre tableau de bord Stripe).";
+      return ALREADY_REFUNDED_TEXT;
     case "amount_too_large":
       return "Ce montant dépasse ce qui reste à rembourser sur ce paiement chez Stripe (une partie a peut-être déjà été remboursée depuis votre tableau de bord Stripe).";
     case "resource_missing":

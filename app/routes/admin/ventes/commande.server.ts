@@ -10,6 +10,7 @@ import { voucherRefundNote } from "~/lib/vouchers/refund-note";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { orderHistory } from "~/server/payments/admin-orders.server";
 import {
+  ALREADY_REFUNDED_TEXT,
   findOrder,
   markPaidOffline,
   markRefundedOffline,
@@ -129,6 +130,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // Decision 0171: a refund whose call got no answer yet (tried again by the reconciliation), and
       // a failed one that a later refund replaced (nothing left to do about it).
       unanswered: refund.status === "pending" && refund.providerReference === null,
+      // Refused as done already (from the provider's dashboard): the client has the money.
+      alreadyRefunded: refund.status === "failed" && refund.error === ALREADY_REFUNDED_TEXT,
       replaced:
         refund.status === "failed" &&
         page.refunds.some(
@@ -188,6 +191,14 @@ export type RefundAnswer = { error: string; typed: string; reason: string };
 function refundToast(refund: RefundAsked): ToastMessage {
   const amount = formatCents(refund.amountCents);
   if (!refund.repeated) {
+    // Refused by the provider at once (decision 0171): said now, not « demandé » then an e-mail.
+    if (refund.status === "failed") {
+      return {
+        type: "error",
+        title: `Remboursement de ${amount} refusé`,
+        description: `${refund.error ?? "Le prestataire de paiement a refusé ce remboursement."} Voyez sur cette page ce que vous pouvez faire.`,
+      };
+    }
     return refund.status === "to_refund_offline"
       ? {
           type: "success",

@@ -326,18 +326,28 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <p className="font-semibold">
                 Le remboursement de {formatCents(refund.amountCents)} a échoué
               </p>
-              <p>
-                {refund.error ?? "Le prestataire de paiement a refusé ce remboursement."} L'argent
-                n'a pas quitté votre compte et le client n'a rien reçu.
-              </p>
-              <p>
-                Que faire : relancez le remboursement avec{" "}
-                {attempts.find((attempt) => attempt.id === refund.attemptId)?.status === "returned"
-                  ? "« Rembourser ce paiement » plus haut"
-                  : "« Rembourser » ci-dessous"}{" "}
-                (ce montant est de nouveau disponible). S'il échoue encore, contactez{" "}
-                {order.buyerName} pour lui rendre l'argent autrement, par exemple par virement.
-              </p>
+              {refund.alreadyRefunded ? (
+                <p>
+                  {refund.error} Le client a donc déjà reçu cet argent : ne relancez pas ce
+                  remboursement. Il a été fait en dehors du site : notez-le pour votre comptabilité.
+                </p>
+              ) : (
+                <>
+                  <p>
+                    {refund.error ?? "Le prestataire de paiement a refusé ce remboursement."}{" "}
+                    L'argent n'a pas quitté votre compte et le client n'a rien reçu.
+                  </p>
+                  <p>
+                    Que faire : relancez le remboursement avec{" "}
+                    {attempts.find((attempt) => attempt.id === refund.attemptId)?.status ===
+                    "returned"
+                      ? "« Rembourser ce paiement » plus haut"
+                      : "« Rembourser » ci-dessous"}{" "}
+                    (ce montant est de nouveau disponible). S'il échoue encore, contactez{" "}
+                    {order.buyerName} pour lui rendre l'argent autrement, par exemple par virement.
+                  </p>
+                </>
+              )}
             </div>
           ))}
         </section>
