@@ -621,7 +621,8 @@ export async function acceptRequest(
     // A deposit is asked only now (decision 0186): by card or transfer the booking waits for it, its
     // slot held for the owner's transfer hours (the client reads the e-mail first), never past the start.
     const method = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
-    if ((method === "card" || method === "transfer") && booking.clientEmail.trim() === "") {
+    // Its order names its buyer by her address: none, the job making it would fail for good.
+    if (method !== null && booking.clientEmail.trim() === "") {
       throw new BookingRefusedError("deposit_needs_email");
     }
     const payUntil =

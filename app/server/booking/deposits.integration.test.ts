@@ -257,6 +257,24 @@ describe("a booking with a deposit", () => {
     }
   });
 
+  it("opens no new checkout once the booking is cancelled, and says so", async () => {
+    const start = Date.now();
+    const made = await book(nextSlot(), "lea-annulee-puis-paie@example.test");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    try {
+      setClockForTests(new Date(start + 31 * MINUTE));
+      await expireLapsedPayments();
+      // Cancelled; its order is cancelled by the job queued with it, not run yet.
+      await cancelBooking(made.id, { actor: "client" });
+      await expect(retryCheckout(orderId)).rejects.toMatchObject({
+        status: 409,
+        message: "Cette réservation est annulée : il n'y a plus rien à payer.",
+      });
+    } finally {
+      setClockForTests(null);
+    }
+  });
+
   it("opens no new checkout once its slot was let go", async () => {
     const slot = nextSlot();
     const start = Date.now();
@@ -598,14 +616,26 @@ describe("a « sur demande » type with a deposit", () => {
     expect((await stateOf(asked.id))?.state).toBe("confirmed");
   });
 
-  it("is not accepted while the client has no address to send the payment's link to", async () => {
-    const asked = await book(nextSlot(), "lea-sans-adresse@example.test", "transfer", requestType);
-    await db().update(bookings).set({ clientEmail: "" }).where(eq(bookings.id, asked.id));
-    await expect(
-      acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" }),
-    ).rejects.toMatchObject({ code: "deposit_needs_email", status: 409 });
-    expect(await stateOf(asked.id)).toMatchObject({ state: "pending", depositOrderId: null });
-    expect(await queuedDepositRequests(asked.id)).toEqual([]);
+  it("is not accepted while the client has no address for its order, whatever the way of paying", async () => {
+    const atStudio = await insertSessionType([brive], {
+      bookableHours: EVERY_DAY,
+      stepMinutes: 60,
+      mode: "request",
+      responseDeadlineHours: 24,
+      deposit: { ...RULE, methods: ["studio"] },
+    });
+    for (const [method, type] of [
+      ["transfer", requestType],
+      ["studio", atStudio],
+    ] as const) {
+      const asked = await book(nextSlot(), `lea-sans-adresse-${method}@example.test`, method, type);
+      await db().update(bookings).set({ clientEmail: "" }).where(eq(bookings.id, asked.id));
+      await expect(
+        acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" }),
+      ).rejects.toMatchObject({ code: "deposit_needs_email", status: 409 });
+      expect(await stateOf(asked.id)).toMatchObject({ state: "pending", depositOrderId: null });
+      expect(await queuedDepositRequests(asked.id)).toEqual([]);
+    }
   });
 
   it("keeps her hours when a card checkout lapses unpaid; the end of her window frees the slot, with one e-mail", async () => {

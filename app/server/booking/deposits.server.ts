@@ -423,7 +423,13 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
   onCheckoutOpened: async (tx, order, { expiresAt }) => {
     const booking = await lockBookingOfOrder(tx, order.id);
     // Confirmed (the owner took it at its word), it holds its slot for good.
-    if (!booking || booking.state === "confirmed" || booking.state === "done") return;
+    if (!booking || ["confirmed", "done", "no_show"].includes(booking.state)) return;
+    if (booking.state === "cancelled" || booking.state === "declined") {
+      throw new PaymentRefusedError(
+        "not_awaiting_payment",
+        "Cette réservation est annulée : il n'y a plus rien à payer.",
+      );
+    }
     const until = new Date(
       Math.min(
         expiresAt.getTime() + (CARD_HOLD_MINUTES - CHECKOUT_MINUTES) * 60_000,

@@ -27,7 +27,7 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   not_found: "Cette réservation n'existe pas.",
   not_pending: "Cette demande a déjà reçu une réponse.",
   deposit_needs_email:
-    "Cette séance demande un paiement par carte ou par virement, dont le lien part par e-mail : ajoutez l'adresse de la cliente (« Modifier les coordonnées du client ») avant d'accepter.",
+    "Cette séance demande un paiement, dont la commande et la facture vont à la cliente par e-mail : ajoutez son adresse (« Modifier les coordonnées du client ») avant d'accepter.",
   expired:
     "Cette demande a expiré sans réponse avant sa date limite : le client en a été prévenu et peut réserver à nouveau.",
   not_active: "Cette réservation est déjà annulée ou terminée.",
