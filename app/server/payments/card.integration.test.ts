@@ -83,8 +83,11 @@ describe("the card provider", () => {
 
 describe("the owner's keys while card payments are under way", () => {
   const { card } = usePaymentsInMemory();
+  // Her keys in force are the ones the fake Stripe knows: asked whether it refuses them, it answers no.
   const OWNER_KEYS = {
-    secretKey: "sk_test_51OwnerKeysWhilePaying00000",
+    get secretKey() {
+      return fake.secretKey;
+    },
     webhookSecret: "whsec_OwnerKeysWhilePaying0000",
   };
   const OTHER_ACCOUNT = {
@@ -92,7 +95,7 @@ describe("the owner's keys while card payments are under way", () => {
     webhookSecret: "whsec_AnotherAccountOfHers0000",
   };
   const replace = (keys: { secretKey: string; webhookSecret: string }) =>
-    registerOwnerCardKeys(keys, { siteUrl: SITE });
+    registerOwnerCardKeys(keys, { siteUrl: SITE, apiUrl: fake.apiUrl });
 
   it("are neither removed nor replaced by another account's while a checkout is open, and are once it is paid", async () => {
     await saveCardKeys(OWNER_KEYS);
@@ -105,14 +108,31 @@ describe("the owner's keys while card payments are under way", () => {
     expect(await replace(OTHER_ACCOUNT)).toMatchObject({ payments: 1 });
     expect((await cardKeys())?.secretKey).toBe(OWNER_KEYS.secretKey);
     // The same key with another signing secret is the same account: its checkouts stay known.
-    expect(await replace({ ...OWNER_KEYS, webhookSecret: "whsec_OwnerKeysSecondSecret000" })).toBe(
-      "saved",
-    );
+    expect(
+      await replace({
+        secretKey: OWNER_KEYS.secretKey,
+        webhookSecret: "whsec_OwnerKeysSecondSecret000",
+      }),
+    ).toBe("saved");
 
     expect((await reportCardPaid(orderId, 12_000)).outcome).toBe("applied");
     expect(await replace(OTHER_ACCOUNT)).toBe("saved");
     expect(await removeOwnerCardKeys()).toBe("removed");
     expect(await cardKeys()).toBeNull();
+  });
+
+  it("are replaced while payments are under way when Stripe refuses the keys in force (rolled or revoked)", async () => {
+    // Keys Stripe no longer knows: no checkout, refund or look-up can succeed with them.
+    await saveCardKeys({
+      secretKey: "sk_test_51RolledAndRevoked0000000000",
+      webhookSecret: "whsec_RolledKeysSecret000000000",
+    });
+    const { orderId } = await placeCardOrder(7_000);
+    expect(
+      await replace({ secretKey: fake.secretKey, webhookSecret: "whsec_NewKeysAfterRolling00000" }),
+    ).toBe("saved");
+    expect((await cardKeys())?.secretKey).toBe(fake.secretKey);
+    expect(await cancelUnpaidOrder(orderId)).toBe(true);
   });
 
   it("stay while a card order still awaits payment (its checkout failed) and while a card refund is pending", async () => {

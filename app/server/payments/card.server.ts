@@ -17,6 +17,7 @@ import { ProviderUnavailableError } from "./provider.server";
 import type { PaymentProvider } from "./provider.server";
 import {
   ensureWebhookEndpoint,
+  keyRefusedByStripe,
   STRIPE_WEBHOOK_PATH,
   stripeProvider,
 } from "./providers/stripe.server";
@@ -188,10 +189,15 @@ export async function registerOwnerCardKeys(
   options: { siteUrl: string; apiUrl?: string },
 ): Promise<"saved" | "refused" | "address-refused" | "unreachable" | CardPaymentsUnderway> {
   const inForce = await ownerKeysInForce();
-  const replacing = inForce !== null && inForce.secretKey !== keys.secretKey;
-  if (replacing) {
+  let guarded = inForce !== null && inForce.secretKey !== keys.secretKey;
+  if (inForce && guarded) {
     const underway = await cardPaymentsUnderway(db());
-    if (underway) return underway;
+    if (underway) {
+      // A key Stripe refuses (rolled or revoked) can follow none of them: it is replaced whatever is under
+      // way, else card payments would stay dead until they end (and a refund Stripe never saw, never).
+      if (!(await keyRefusedByStripe(inForce.secretKey, options.apiUrl))) return underway;
+      guarded = false;
+    }
   }
   let webhookSecret = keys.webhookSecret;
   if (webhookSecret === null) {
@@ -213,7 +219,7 @@ export async function registerOwnerCardKeys(
     if (webhookSecret === null) return "unreachable";
   }
   const saved = { secretKey: keys.secretKey, webhookSecret };
-  if (!replacing) {
+  if (!guarded) {
     await saveCardKeys(saved);
     return "saved";
   }

@@ -96,6 +96,20 @@ function client(
   });
 }
 
+/**
+ * Whether Stripe refuses `secretKey` now (401 or 403: rolled, revoked, restricted): one cheap read. False
+ * when it answers, and when it cannot be asked (the network): nothing is known against the key then.
+ */
+export async function keyRefusedByStripe(secretKey: string, apiUrl?: string): Promise<boolean> {
+  try {
+    await client(secretKey, { apiUrl, maxNetworkRetries: 0 }).webhookEndpoints.list({ limit: 1 });
+    return false;
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    return status === 401 || status === 403;
+  }
+}
+
 /** Whatever Stripe or the network answered, the caller sees one error it can retry on later. */
 async function calling<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
