@@ -126,7 +126,6 @@ export function documentHistory(key: DocumentKey, request: Request) {
   });
 }
 
-/** Restores `revision` of one of `keys` (the one it belongs to); a toast says how it went. */
 /**
  * What a restored version must pass, by document: a check its page's save makes and that the history may
  * hold versions from before (the seller's details every invoice prints).
@@ -135,6 +134,10 @@ export type RestoreChecks = {
   [K in FormDocumentKey]?: (value: Documents[K]) => Promise<FieldErrors>;
 };
 
+/**
+ * Restores `revision` of one of `keys` (the one it belongs to), unless it fails its document's check in
+ * `checks`; a toast says how it went.
+ */
 export async function restoreAction(
   keys: readonly FormDocumentKey[],
   revision: FormDataEntryValue | null,
