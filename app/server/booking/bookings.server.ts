@@ -170,6 +170,28 @@ async function lockBooking(tx: Tx, bookingId: string) {
 }
 
 /**
+ * How many bookings to come an e-mail address holds: a request, one waiting for its payment (it holds its
+ * time) or a confirmed one.
+ */
+export async function activeBookingsOf(
+  email: string,
+  now = new Date(),
+  executor: Pick<Tx, "select"> = db(),
+): Promise<number> {
+  const [row] = await executor
+    .select({ total: count() })
+    .from(bookings)
+    .where(
+      and(
+        sql`lower(${bookings.clientEmail}) = ${email.trim().toLowerCase()}`,
+        inArray(bookings.state, [...ACTIVE_STATES]),
+        gt(bookings.endsAt, now),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
+/**
  * At most `max` bookings to come per e-mail address (the visitor's form), held under any number of posts
  * at once: checked inside the booking's transaction, under a lock of that address taken before any other
  * (decision 0121), so that the second of two posts counts the first one's booking.
@@ -179,18 +201,7 @@ async function checkBookingsToCome(tx: Tx, email: string, max: number, now: Date
   await tx.execute(
     sql`select pg_advisory_xact_lock(${EMAIL_LOCK_SPACE}::int, hashtext(${address}::text))`,
   );
-  // Every booking still to come counts, one waiting for its payment too: it holds its time.
-  const [row] = await tx
-    .select({ total: count() })
-    .from(bookings)
-    .where(
-      and(
-        sql`lower(${bookings.clientEmail}) = ${address}`,
-        inArray(bookings.state, [...ACTIVE_STATES]),
-        gt(bookings.endsAt, now),
-      ),
-    );
-  if ((row?.total ?? 0) >= max) {
+  if ((await activeBookingsOf(address, now, tx)) >= max) {
     throw new BookingRefusedError("too_many_bookings", {
       fieldErrors: {
         email: `Au plus ${max} réservations à venir par adresse e-mail : appelez le studio pour en prendre une autre.`,

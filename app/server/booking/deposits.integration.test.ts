@@ -34,12 +34,12 @@ import {
 import {
   acceptRequest,
   cancelBooking,
+  activeBookingsOf,
   createBooking,
   expireLapsedRequests,
   moveBooking,
 } from "./bookings.server";
 import { todayAndTomorrow } from "./agenda.server";
-import { activeBookingsOf } from "./visitor.server";
 import { clientBookingEmail } from "./emails.server";
 import {
   createDepositOrder,

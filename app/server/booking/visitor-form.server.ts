@@ -25,12 +25,16 @@ import { env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
-import { createBooking, type BookingRecord, type CreatedBooking } from "./bookings.server";
+import {
+  activeBookingsOf,
+  createBooking,
+  type BookingRecord,
+  type CreatedBooking,
+} from "./bookings.server";
 import { createDepositOrder } from "./deposits.server";
 import { manageTokenFor } from "./manage-token.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
-  activeBookingsOf,
   MAX_ACTIVE_BOOKINGS_PER_EMAIL,
   nextFreeTimes,
   type OfferedSessionType,

@@ -1,13 +1,12 @@
-import { and, asc, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, or } from "drizzle-orm";
 import { data } from "react-router";
-import { ACTIVE_STATES } from "~/lib/booking/model";
 import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
 import { addParisDays, horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import type { SiteContent, StudioRecord } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { bookings, sessionTypes, sessionTypeStudios } from "../db/schema";
+import { sessionTypes, sessionTypeStudios } from "../db/schema";
 import { findFreeSlots, slotRulesOf } from "./availability.server";
 import { BookingRefusedError } from "./refusals.server";
 
@@ -257,21 +256,6 @@ export async function nextFreeTimes(
  * address: a robot cannot fill a week.
  */
 export const MAX_ACTIVE_BOOKINGS_PER_EMAIL = 3;
-
-/** How many bookings to come (a request, one waiting for its payment, or confirmed) an address holds. */
-export async function activeBookingsOf(email: string, now = new Date()): Promise<number> {
-  const [row] = await db()
-    .select({ total: count() })
-    .from(bookings)
-    .where(
-      and(
-        sql`lower(${bookings.clientEmail}) = ${email.trim().toLowerCase()}`,
-        inArray(bookings.state, [...ACTIVE_STATES]),
-        gt(bookings.endsAt, now),
-      ),
-    );
-  return row?.total ?? 0;
-}
 
 /** True for a refusal the pages answer with a message (anything else is a server error). */
 export const isRefusal = (error: unknown): error is BookingRefusedError =>
