@@ -143,3 +143,18 @@ export function refundedOfPrice(totals: {
   const beyond = Math.max(0, totals.paidCents - totals.priceCents);
   return Math.max(0, totals.refundedCents - beyond);
 }
+
+/**
+ * Whether a failed refund was made good by later ones (decision 0171): refunds asked after it, not failed,
+ * giving back at least as much. Its failure is then no one's concern any more; a smaller gesture made
+ * since leaves it standing.
+ */
+export function failedRefundReplaced<
+  Refund extends { status: string; amountCents: number; createdAt: Date },
+>(refund: Refund, refunds: readonly Refund[]): boolean {
+  if (refund.status !== "failed") return false;
+  const since = refunds
+    .filter((later) => later.status !== "failed" && later.createdAt > refund.createdAt)
+    .reduce((sum, later) => sum + later.amountCents, 0);
+  return since >= refund.amountCents;
+}

@@ -2,7 +2,11 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/index";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { formatIban } from "~/lib/payments/iban";
-import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import {
+  failedRefundReplaced,
+  ORDER_STATUS_LABELS,
+  PAYMENT_METHOD_LABELS,
+} from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { orderInvoicePath, orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
@@ -143,14 +147,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amount: formatCents(invoice.ttcCents),
       href: orderInvoicePath(params.token, invoice.number),
     })),
-    // A failed refund is said as such, never « en cours » (decision 0171); one a later refund replaced
+    // A failed refund is said as such, never « en cours » (decision 0171); one later refunds made good
     // is no longer the buyer's concern.
     refunded: refunds
-      .filter(
-        (refund) =>
-          refund.status !== "failed" ||
-          !refunds.some((later) => later.status !== "failed" && later.createdAt > refund.createdAt),
-      )
+      .filter((refund) => !failedRefundReplaced(refund, refunds))
       .map((refund) => ({
         amount: formatCents(refund.amountCents),
         state:

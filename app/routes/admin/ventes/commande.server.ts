@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/commande";
 import { centsForInput, typedCents } from "~/lib/payments/admin-words";
-import { OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
+import { failedRefundReplaced, OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { isUuid, postedFormKey } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -132,11 +132,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       unanswered: refund.status === "pending" && refund.providerReference === null,
       // Refused as done already (from the provider's dashboard): the client has the money.
       alreadyRefunded: refund.status === "failed" && refund.error === ALREADY_REFUNDED_TEXT,
-      replaced:
-        refund.status === "failed" &&
-        page.refunds.some(
-          (later) => later.status !== "failed" && later.createdAt > refund.createdAt,
-        ),
+      replaced: failedRefundReplaced(refund, page.refunds),
     })),
     events: history.events.map((event) => ({
       ...event,
