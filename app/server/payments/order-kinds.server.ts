@@ -24,7 +24,7 @@ export type OrderKindEffects = {
     tx: Tx,
     order: OrderRecord,
     context: { attemptId: string; late: boolean; source: StatusSource },
-  ) => Promise<void | "given_back">;
+  ) => Promise<"given_back" | undefined>;
   /**
    * A new card checkout was opened on the order, payable until `expiresAt` (the buyer's « Payer par
    * carte »), in its transaction: what the order pays for is held as long (a booking's slot), or the kind
