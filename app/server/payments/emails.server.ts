@@ -196,8 +196,39 @@ const OWNER_SUBJECTS = {
   duplicate: "Paiement en double : à rembourser",
 };
 
-const ownerFooter = (brand: string) =>
-  `Message envoyé par le site ${escapeHtml(brand)} quand un paiement demande votre attention.`;
+/**
+ * An e-mail to the owner about a payment: its lines, then the admin page where she acts (`link`, its
+ * button's `label`); replying writes to the buyer when there is one.
+ */
+function ownerMail(input: {
+  identity: { email: string; brand: string };
+  subject: string;
+  lines: string[];
+  link: { href: string; label: string; named: string };
+  buyer?: { name: string; address: string };
+}): OutgoingMail {
+  const { identity, subject, lines, link } = input;
+  return {
+    to: identity.email,
+    subject,
+    text: [...lines, `${link.named} : ${link.href}`].join("\n\n"),
+    html: emailLayout({
+      title: subject,
+      brand: identity.brand,
+      preheader: lines[0] ?? subject,
+      body: `${emailParagraphs(lines)}${emailButton(link.href, link.label)}`,
+      footer: `Message envoyé par le site ${escapeHtml(identity.brand)} quand un paiement demande votre attention.`,
+    }),
+    ...(input.buyer ? { replyTo: input.buyer } : {}),
+  };
+}
+
+/** The order's admin page, as the owner's e-mails about it link it. */
+const orderLink = (orderId: string) => ({
+  href: `${siteUrl()}/admin/ventes/${orderId}`,
+  label: "Voir la commande",
+  named: "La commande",
+});
 
 export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
   if (job.event === "keys_refused") return keysRefusedEmail();
@@ -210,7 +241,6 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
   if (!row) return null;
   const { order, attempt } = row;
   const { identity } = (await readSiteContent()).documents;
-  const link = `${siteUrl()}/admin/ventes/${order.id}`;
   const subject = `${OWNER_SUBJECTS[job.event]} (${formatCents(order.amountCents)})`;
   const lines = [
     `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}, ${ORDER_STATUS_LABELS[order.status].toLowerCase()}.`,
@@ -227,19 +257,13 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
             "Cette commande était déjà payée par un autre paiement. Ce second paiement est à rembourser à l'acheteur.",
           ]),
   ];
-  return {
-    to: identity.email,
+  return ownerMail({
+    identity,
     subject,
-    text: [...lines, `La commande : ${link}`].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[0] ?? subject,
-      body: `${emailParagraphs(lines)}${emailButton(link, "Voir la commande")}`,
-      footer: ownerFooter(identity.brand),
-    }),
-    replyTo: { name: order.buyerName, address: order.buyerEmail },
-  };
+    lines,
+    link: orderLink(order.id),
+    buyer: { name: order.buyerName, address: order.buyerEmail },
+  });
 }
 
 /** A refund that failed: which order, how much, why, and what she can do from the order's page. */
@@ -253,7 +277,6 @@ async function refundFailedEmail(orderId: string, refundId: string): Promise<Out
   if (!row || row.refund.status !== "failed") return null;
   const { order, refund } = row;
   const { identity } = (await readSiteContent()).documents;
-  const link = `${siteUrl()}/admin/ventes/${order.id}`;
   const amount = formatCents(refund.amountCents);
   const subject = `Remboursement échoué : ${amount} pour ${order.buyerName}`;
   const lines = [
@@ -262,19 +285,13 @@ async function refundFailedEmail(orderId: string, refundId: string): Promise<Out
     `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}. Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     "Aucun argent n'est parti pour ce remboursement, et ce montant peut de nouveau être remboursé. Que faire, sur la page de la commande : si le client n'a pas déjà reçu cet argent, relancez le remboursement avec « Rembourser » ; s'il échoue encore, rendez-lui l'argent autrement (par exemple par virement).",
   ];
-  return {
-    to: identity.email,
+  return ownerMail({
+    identity,
     subject,
-    text: [...lines, `La commande : ${link}`].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[0] ?? subject,
-      body: `${emailParagraphs(lines)}${emailButton(link, "Voir la commande")}`,
-      footer: ownerFooter(identity.brand),
-    }),
-    replyTo: { name: order.buyerName, address: order.buyerEmail },
-  };
+    lines,
+    link: orderLink(order.id),
+    buyer: { name: order.buyerName, address: order.buyerEmail },
+  });
 }
 
 /** Stripe refuses the site's keys: what it means for her buyers, and where to enter them again. */
@@ -289,18 +306,12 @@ async function keysRefusedEmail(): Promise<OutgoingMail> {
       : "Que faire : copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API), puis saisissez-les de nouveau sur le site, dans « Réglages › Paiement ».",
     "Ce message est envoyé au plus une fois par jour tant que Stripe refuse les clés.",
   ];
-  return {
-    to: identity.email,
+  return ownerMail({
+    identity,
     subject,
-    text: [...lines, `Réglages › Paiement : ${link}`].join("\n\n"),
-    html: emailLayout({
-      title: subject,
-      brand: identity.brand,
-      preheader: lines[0] ?? subject,
-      body: `${emailParagraphs(lines)}${emailButton(link, "Ouvrir Réglages › Paiement")}`,
-      footer: ownerFooter(identity.brand),
-    }),
-  };
+    lines,
+    link: { href: link, label: "Ouvrir Réglages › Paiement", named: "Réglages › Paiement" },
+  });
 }
 
 export const queueBuyerPaymentMail = defineMailKind<BuyerMailJob>("payment-buyer", {
