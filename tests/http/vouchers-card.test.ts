@@ -244,8 +244,8 @@ describe("a voucher paid by card, without JavaScript", () => {
 });
 
 describe("the owner's refund of a card payment", () => {
-  it("refunds the card once when its confirmation is posted twice", async () => {
-    const buyer = `rembourse-${Date.now()}@example.test`;
+  /** A voucher ordered by card and paid on the fake Stripe's page: its checkout, and its admin page once paid. */
+  async function paidOnStripe(buyer: string) {
     const placed = await orderByCard(buyer);
     const sessionId =
       new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
@@ -258,6 +258,12 @@ describe("the owner's refund of a card payment", () => {
     await expect
       .poll(async () => textOf((await fetchPage(path, { cookie: admin.cookie() })).document.body))
       .toContain("Payée le");
+    return { session, path };
+  }
+
+  it("refunds the card once when its confirmation is posted twice", async () => {
+    const buyer = `rembourse-${Date.now()}@example.test`;
+    const { session, path } = await paidOnStripe(buyer);
 
     const asked = await fetchPage(`${path}?rembourser=1&montant=40&motif=geste+commercial`, {
       cookie: admin.cookie(),
@@ -282,18 +288,7 @@ describe("the owner's refund of a card payment", () => {
 
   it("says at once when the card's refund is refused, and that a payment refunded from Stripe needs no retry", async () => {
     const buyer = `deja-rembourse-${Date.now()}@example.test`;
-    const placed = await orderByCard(buyer);
-    const sessionId =
-      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
-    const session = await fake.pay(sessionId);
-    const [order] = await serverDatabase()
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.buyerEmail, buyer));
-    const path = `/admin/ventes/${order?.id ?? ""}`;
-    await expect
-      .poll(async () => textOf((await fetchPage(path, { cookie: admin.cookie() })).document.body))
-      .toContain("Payée le");
+    const { session, path } = await paidOnStripe(buyer);
     // The owner refunded it whole from her Stripe dashboard first.
     const dashboard = await fetch(`${fake.apiUrl}/v1/refunds`, {
       method: "POST",
