@@ -399,6 +399,8 @@ export type NewBooking = {
    * the same form finds this booking (visitor-form.server.ts). None by phone.
    */
   formKeyHash?: string | null;
+  /** The SHA-256 of what that form posted, kept with its key (visitor-form.server.ts). */
+  requestFingerprint?: string | null;
   now?: Date;
 };
 
@@ -560,6 +562,7 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         depositRules: depositAsked ? depositRule : null,
         manageTokenHash: manageTokenHash(manageToken),
         idempotencyKey: input.formKeyHash ?? null,
+        requestFingerprint: input.requestFingerprint ?? null,
         createdAt: now,
         updatedAt: now,
       });

@@ -3,11 +3,7 @@ import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { redirect } from "react-router";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { isActive } from "~/lib/booking/model";
-import {
-  bookingClientSchema,
-  bookingQuestionsSchema,
-  checkAnswers,
-} from "~/lib/booking/session-types";
+import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey } from "~/lib/booking/slots";
 import { managePath } from "~/lib/booking/urls";
 import {
@@ -18,7 +14,6 @@ import {
   type FormAnswer,
 } from "~/lib/forms";
 import { PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
-import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import { bookingEvents, bookings, users } from "../db/schema";
 import { env } from "../env.server";
@@ -113,11 +108,12 @@ export async function submitBookingForm(input: {
     );
   }
   const formKey = formKeyOf(values[FORM_KEY_FIELD]);
+  const fingerprint = requestFingerprint(input, values);
   /** The booking this form's key already made, answered as its first post was; null: none yet. */
   const sentBefore = async () => {
     const earlier = formKey ? await bookingOfFormKey(formKey) : null;
     if (!earlier) return null;
-    if (asksTheSame(earlier, input, values)) {
+    if (earlier.booking.requestFingerprint === fingerprint) {
       log.info("booking_form_sent_again", { id: earlier.booking.id });
       return leadOn(await asFirstAnswered(earlier));
     }
@@ -180,6 +176,7 @@ export async function submitBookingForm(input: {
       voucherCode,
       paymentMethod: values.paymentMethod,
       formKeyHash: formKey ? formKeyHash(formKey) : null,
+      requestFingerprint: formKey ? fingerprint : null,
     });
   } catch (error) {
     // Two posts of one form at once: the first, committed while this one waited for its locks, stands in
@@ -255,8 +252,8 @@ const formKeyHash = (key: string) => createHash("sha256").update(key).digest("he
 
 type FormBooking = {
   booking: BookingRecord;
-  /** What its first history line says the visitor chose: how to pay the deposit, a voucher's code. */
-  first: { kind: string; paymentMethod: string | null; voucherCode: string | null };
+  /** What its first history line says the visitor chose: how to pay the deposit. */
+  first: { kind: string; paymentMethod: string | null };
 };
 
 /** The booking a form's key made, with what its first post chose; null: none. */
@@ -283,53 +280,25 @@ async function bookingOfFormKey(key: string): Promise<FormBooking | null> {
     first: {
       kind: event?.kind ?? "booked",
       paymentMethod: text(event?.detail.paymentMethod),
-      voucherCode: text(event?.detail.voucherCode),
     },
   };
 }
 
 /**
- * Whether a post asks for what the booking of its key holds: the same studio, session, time, details,
- * answers, deposit method and voucher, as createBooking would have read them (trimmed, one line…).
+ * What a post of the form asks for, as a SHA-256: its studio, session and time and every field but its
+ * key, as posted. A second post of the same form (a double click, a resend) sends the same; a page shown
+ * again by « Précédent » and changed does not, and is never answered with the first booking.
  */
-function asksTheSame(
-  earlier: FormBooking,
-  input: { studio: { id: string }; type: OfferedSessionType; slot: string },
+function requestFingerprint(
+  input: { studio: { id: string }; type: { id: string }; slot: string },
   values: Record<string, string>,
-): boolean {
-  const { booking, first } = earlier;
-  const slot = instantOfSlotKey(input.slot);
-  const client = bookingClientSchema.safeParse({
-    name: values.name ?? "",
-    email: values.email ?? "",
-    phone: values.phone ?? "",
-  });
-  const questions = bookingQuestionsSchema.safeParse(input.type.questions);
-  const posted = Object.fromEntries(
-    (questions.success ? questions.data : []).map((question) => [
-      question.id,
-      values[`answers.${question.id}`] ?? "",
-    ]),
-  );
-  const answers = Object.entries(
-    checkAnswers(questions.success ? questions.data : [], posted).answers,
-  );
-  const typedCode = (values.voucherCode ?? "").trim();
-  const code = typedCode ? parseVoucherCode(typedCode) : null;
-  return (
-    booking.studioId === input.studio.id &&
-    booking.sessionTypeId === input.type.id &&
-    typeof slot !== "string" &&
-    slot.start === booking.startsAt.getTime() &&
-    client.success &&
-    client.data.name === booking.clientName &&
-    client.data.email.toLowerCase() === booking.clientEmail.toLowerCase() &&
-    client.data.phone === booking.clientPhone &&
-    answers.length === Object.keys(booking.answers).length &&
-    answers.every(([id, answer]) => booking.answers[id] === answer) &&
-    (first.paymentMethod === null || first.paymentMethod === values.paymentMethod) &&
-    (code === null ? null : code.ok ? code.code : typedCode) === first.voucherCode
-  );
+): string {
+  const fields = Object.entries(values)
+    .filter(([name]) => name !== FORM_KEY_FIELD)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash("sha256")
+    .update(JSON.stringify([input.studio.id, input.type.id, input.slot, fields]))
+    .digest("hex");
 }
 
 /**

@@ -888,6 +888,11 @@ export const bookings = pgTable(
      * Null by phone.
      */
     idempotencyKey: varchar("idempotency_key", { length: 100 }).unique(),
+    /**
+     * SHA-256 (hex) of what that form posted (its time and fields): the same key with other content (a
+     * page shown again by « Précédent », then changed) is refused instead of answered with this booking.
+     */
+    requestFingerprint: varchar("request_fingerprint", { length: 64 }),
     /** The calendar event's SEQUENCE: grows with every move and the cancellation. */
     icsSequence: integer("ics_sequence").notNull().default(0),
     /** The order of its deposit (decision 0186); null: none asked (yet). */

@@ -223,12 +223,24 @@ function ownerMail(input: {
   };
 }
 
-/** The order's admin page, as the owner's e-mails about it link it. */
-const orderLink = (orderId: string) => ({
-  href: `${siteUrl()}/admin/ventes/${orderId}`,
-  label: "Voir la commande",
-  named: "La commande",
-});
+/** An e-mail to the owner about an order: its admin page linked, a reply written to its buyer. */
+const ownerOrderMail = (
+  identity: { email: string; brand: string },
+  subject: string,
+  lines: string[],
+  order: { id: string; buyerName: string; buyerEmail: string },
+) =>
+  ownerMail({
+    identity,
+    subject,
+    lines,
+    link: {
+      href: `${siteUrl()}/admin/ventes/${order.id}`,
+      label: "Voir la commande",
+      named: "La commande",
+    },
+    buyer: { name: order.buyerName, address: order.buyerEmail },
+  });
 
 export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
   if (job.event === "keys_refused") return keysRefusedEmail();
@@ -257,13 +269,7 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
             "Cette commande était déjà payée par un autre paiement. Ce second paiement est à rembourser à l'acheteur.",
           ]),
   ];
-  return ownerMail({
-    identity,
-    subject,
-    lines,
-    link: orderLink(order.id),
-    buyer: { name: order.buyerName, address: order.buyerEmail },
-  });
+  return ownerOrderMail(identity, subject, lines, order);
 }
 
 /** A refund that failed: which order, how much, why, and what she can do from the order's page. */
@@ -285,13 +291,7 @@ async function refundFailedEmail(orderId: string, refundId: string): Promise<Out
     `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}. Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     "Aucun argent n'est parti pour ce remboursement, et ce montant peut de nouveau être remboursé. Que faire, sur la page de la commande : si le client n'a pas déjà reçu cet argent, relancez le remboursement avec « Rembourser » ; s'il échoue encore, rendez-lui l'argent autrement (par exemple par virement).",
   ];
-  return ownerMail({
-    identity,
-    subject,
-    lines,
-    link: orderLink(order.id),
-    buyer: { name: order.buyerName, address: order.buyerEmail },
-  });
+  return ownerOrderMail(identity, subject, lines, order);
 }
 
 /** Stripe refuses the site's keys: what it means for her buyers, and where to enter them again. */

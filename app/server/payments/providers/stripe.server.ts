@@ -105,8 +105,7 @@ export async function keyRefusedByStripe(secretKey: string, apiUrl?: string): Pr
     await client(secretKey, { apiUrl, maxNetworkRetries: 0 }).webhookEndpoints.list({ limit: 1 });
     return false;
   } catch (error) {
-    const status = (error as { statusCode?: number }).statusCode;
-    return status === 401 || status === 403;
+    return unavailable("lecture des clés", error).keysRefused;
   }
 }
 
