@@ -29,6 +29,11 @@ type PageOptions = BrowserContextOptions & {
    * test would otherwise sit through, such as the editor's autosave (decision 0175).
    */
   clock?: boolean;
+  /**
+   * `"commit"`: `openPage` returns as soon as the document's first bytes came, the page still loading
+   * (for a test that holds the rest back); by default it returns once the page is loaded and answers.
+   */
+  waitUntil?: "commit";
 };
 
 type Problems = { consoleErrors: string[]; foreignRequests: string[] };
@@ -84,7 +89,14 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
   /** A new browser context (no cookies) and page, navigated to `path`. */
   async function openPage(path: string, options: PageOptions = {}): Promise<Page> {
     if (!browser) throw new Error("browser not started");
-    const { allowConsole = [], session, allowOrigins = [], clock, ...contextOptions } = options;
+    const {
+      allowConsole = [],
+      session,
+      allowOrigins = [],
+      clock,
+      waitUntil,
+      ...contextOptions
+    } = options;
     const origin = new URL(target()).origin;
     const context = await browser.newContext({
       baseURL: target(),
@@ -110,8 +122,10 @@ export function useBrowser(options: { baseUrl?: () => string; engine?: Engine } 
       if (from !== origin && !allowOrigins.includes(from)) problems.foreignRequests.push(url);
     });
     opened.push({ page, problems, allow: allowConsole });
+    const firstBytes = page.goto.bind(page);
     if (contextOptions.javaScriptEnabled !== false) waitForHydrationOnNavigation(page);
-    await page.goto(path);
+    if (waitUntil === "commit") await firstBytes(path, { waitUntil: "commit" });
+    else await page.goto(path);
     return page;
   }
 
