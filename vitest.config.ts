@@ -93,8 +93,10 @@ export default defineConfig({
   // The light pages' scripts as the build sends them (app/light-pages.test.ts measures them).
   plugins: [minifiedInlineScripts()],
   test: {
-    // Browser and database checks run on shared, busy machines: polls wait up to 10 s for the page to settle.
-    expect: { poll: { timeout: 10_000 } },
+    // Browser and database checks run on shared, busy machines: a poll waits for what a job or a page does,
+    // up to 30 s (a bound for a failure, not a wait: a poll ends as soon as its condition holds). 10 s was
+    // once too short: a CI run beside other test runs on two cores saw a webhook's job applied after 10 s.
+    expect: { poll: { timeout: 30_000 } },
     sequence: { sequencer: LongestFirst },
     projects: [
       {
