@@ -5,6 +5,7 @@ import {
   orders,
   paymentAttempts,
   providerEvents,
+  refunds,
   siteDocuments,
   vouchers,
 } from "../../app/server/db/schema";
@@ -289,16 +290,9 @@ describe("the owner's refund of a card payment", () => {
   it("says at once when the card's refund is refused, and that a payment refunded from Stripe needs no retry", async () => {
     const buyer = `deja-rembourse-${Date.now()}@example.test`;
     const { session, path } = await paidOnStripe(buyer);
-    // The owner refunded it whole from her Stripe dashboard first.
-    const dashboard = await fetch(`${fake.apiUrl}/v1/refunds`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${fake.secretKey}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ payment_intent: String(session.payment_intent) }),
-    });
-    expect(dashboard.status).toBe(200);
+    // The owner refunded it whole from her Stripe dashboard first; its event has not reached the site yet.
+    fake.holdEvents();
+    await fake.refundFromDashboard(String(session.payment_intent));
 
     const asked = await fetchPage(`${path}?rembourser=1&montant=40&motif=geste+commercial`, {
       cookie: admin.cookie(),
@@ -319,5 +313,20 @@ describe("the owner's refund of a card payment", () => {
       "Le client a donc déjà reçu cet argent : ne relancez pas ce remboursement.",
     );
     expect(page).not.toContain("le client n'a rien reçu");
+
+    // Its event arrives: the dashboard's refund is recorded as the site's (decision 0194), once, and the
+    // refused one stays refused.
+    fake.releaseEvents();
+    await fake.deliverHeld();
+    const orderId = path.split("/").at(-1) ?? "";
+    await expect
+      .poll(async () =>
+        (await serverDatabase().select().from(refunds).where(eq(refunds.orderId, orderId)))
+          .map((refund) => refund.status)
+          .sort(),
+      )
+      .toEqual(["failed", "succeeded"]);
+    const [now] = await serverDatabase().select().from(orders).where(eq(orders.id, orderId));
+    expect(now?.status).toBe("refunded");
   });
 });

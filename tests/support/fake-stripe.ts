@@ -102,6 +102,11 @@ export type FakeStripe = {
     status: "succeeded" | "failed",
     options?: { failureReason?: string; silently?: boolean },
   ) => Promise<FakeRefund>;
+  /**
+   * A refund made by the owner in Stripe's dashboard (no metadata of ours): the whole payment by default;
+   * `refund.created`, and `charge.refunded` once it succeeded, as Stripe sends them.
+   */
+  refundFromDashboard: (paymentIntent: string, amount?: number) => Promise<FakeRefund>;
   /** The status new refunds get: `succeeded` (Stripe's usual answer for a card) or `pending`. */
   refundOutcome: "succeeded" | "pending";
   /** Events are kept instead of being sent until `deliverHeld` (or `deliver`). */
@@ -793,6 +798,11 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     sessions: () => [...sessions.values()],
     sessionLines: (id) => lines.get(id) ?? [],
     refunds: () => [...refunds.values()],
+    refundFromDashboard: (paymentIntent, amount) =>
+      createRefund({
+        payment_intent: paymentIntent,
+        ...(amount === undefined ? {} : { amount: String(amount) }),
+      }),
     pay: (sessionId, payOptions = {}) => paySession(sessionId, payOptions.amountTotal),
     expireNow: (sessionId) => expireSession(sessionId),
     async settleRefund(refundId, status, settleOptions = {}) {

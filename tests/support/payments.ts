@@ -102,10 +102,26 @@ export function memoryCardProvider() {
       if (!made) throw new ProviderUnavailableError("remboursement inconnu");
       return { ...made };
     },
-    async findRefund(_paymentReference, refundId) {
-      const key = calls.refund.find((call) => call.refundId === refundId)?.idempotencyKey;
-      const made = key ? refundsMade.get(`re_${key}`) : undefined;
-      return made ? { ...made } : null;
+    async listRefunds(paymentReference) {
+      const keys = new Set<string>();
+      return calls.refund.flatMap((call) => {
+        const made = refundsMade.get(`re_${call.idempotencyKey}`);
+        if (call.paymentReference !== paymentReference || !made || keys.has(call.idempotencyKey)) {
+          return [];
+        }
+        keys.add(call.idempotencyKey);
+        return [
+          {
+            refundReference: made.refundReference,
+            refundId: call.refundId ?? null,
+            paymentReference,
+            status: made.status === "offline" ? null : made.status,
+            failureReason: made.failureReason ?? null,
+            amountCents: call.amountCents,
+            currency: "eur",
+          },
+        ];
+      });
     },
     formActionOrigins: () => ["https://checkout.example.test"],
   };

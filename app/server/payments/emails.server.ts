@@ -34,12 +34,14 @@ type BuyerMailJob = {
 };
 /**
  * The owner's: what needs her. A payment held, paid late or paid twice; a refund that failed (no money
- * left: she refunds again or gives it back another way, decision 0171); the card provider refusing the
- * site's keys (no card payment works until she enters them again, decision 0163).
+ * left: she refunds again or gives it back another way, decision 0171); a refund she made in Stripe's
+ * dashboard, recorded by the site (decision 0194); the card provider refusing the site's keys (no card
+ * payment works until she enters them again, decision 0163).
  */
 type OwnerMailJob =
   | { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" }
   | { orderId: string; refundId: string; event: "refund_failed" }
+  | { orderId: string; refundId: string; event: "refund_outside" }
   | { event: "keys_refused" };
 
 /** The site's address without its final slash, for the links e-mails carry. */
@@ -245,6 +247,7 @@ const ownerOrderMail = (
 export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail | null> {
   if (job.event === "keys_refused") return keysRefusedEmail();
   if (job.event === "refund_failed") return refundFailedEmail(job.orderId, job.refundId);
+  if (job.event === "refund_outside") return outsideRefundEmail(job.orderId, job.refundId);
   const [row] = await db()
     .select({ order: orders, attempt: paymentAttempts })
     .from(paymentAttempts)
@@ -290,6 +293,31 @@ async function refundFailedEmail(orderId: string, refundId: string): Promise<Out
     `Raison : ${refund.error ?? "le prestataire de paiement l'a refusé."}`,
     `Commande du ${formatLongDateTimeFr(order.createdAt)} : ${formatCents(order.amountCents)}. Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     "Aucun argent n'est parti pour ce remboursement, et ce montant peut de nouveau être remboursé. Que faire, sur la page de la commande : si le client n'a pas déjà reçu cet argent, relancez le remboursement avec « Rembourser » ; s'il échoue encore, rendez-lui l'argent autrement (par exemple par virement).",
+  ];
+  return ownerOrderMail(identity, subject, lines, order);
+}
+
+/**
+ * A refund she made in Stripe's dashboard, recorded by the site once Stripe confirmed it (decision 0194):
+ * that it was, and what followed from it, as a refund from the order's page would have done.
+ */
+async function outsideRefundEmail(orderId: string, refundId: string): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, refund: refunds })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(refunds.id, refundId), eq(refunds.orderId, orderId)));
+  // Queued when it succeeded (completeRefund): a row that says otherwise needs nothing.
+  if (!row || row.refund.status !== "succeeded") return null;
+  const { order, refund } = row;
+  const { identity } = (await readSiteContent()).documents;
+  const amount = formatCents(refund.amountCents);
+  const subject = `Remboursement fait dans Stripe enregistré : ${amount} pour ${order.buyerName}`;
+  const lines = [
+    `Un remboursement de ${amount} a été fait depuis votre tableau de bord Stripe sur la commande du ${formatLongDateTimeFr(order.createdAt)} (${formatCents(order.amountCents)}). Le site l'a enregistré comme s'il avait été demandé depuis la page de la commande.`,
+    `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
+    "L'avoir a été émis et envoyé au client avec la confirmation du remboursement ; le remboursement figure dans le journal des encaissements et dans les exports comptables.",
+    "Ce que la commande vendait suit ce remboursement : un bon cadeau remboursé en entier est annulé (en partie, son solde baisse d'autant) et des photos remboursées en entier sont de nouveau verrouillées.",
   ];
   return ownerOrderMail(identity, subject, lines, order);
 }

@@ -513,6 +513,17 @@ export const COUNTED_REFUNDS: RefundStatus[] = [
  */
 export const formRefundKey = (formKey: string, attemptId: string) => `${formKey}:${attemptId}`;
 
+/**
+ * The idempotency key of a refund made outside the site, in the provider's dashboard (decision 0194): the
+ * provider's id, so that it is recorded once however often its events come.
+ */
+export const outsideRefundKey = (provider: ProviderName, refundReference: string) =>
+  `outside:${provider}:${refundReference}`;
+
+/** Whether a refund was made outside the site (outsideRefundKey). */
+export const madeOutside = (refund: Pick<RefundRecord, "idempotencyKey">) =>
+  refund.idempotencyKey.startsWith("outside:");
+
 /** The refund a form's key already made on this order (from its refunds), if any. */
 export const refundOfForm = <Refund extends Pick<RefundRecord, "idempotencyKey">>(
   given: Refund[],
@@ -859,6 +870,13 @@ export async function completeRefund(
       { orderId: order.id, event: "refunded", refundId: refund.id },
       { tx },
     );
+    // One she made in Stripe's dashboard: she is told what the site did with it (decision 0194).
+    if (madeOutside(refund)) {
+      await queueOwnerPaymentMail(
+        { orderId: order.id, refundId: refund.id, event: "refund_outside" },
+        { tx },
+      );
+    }
     return refund;
   });
 }

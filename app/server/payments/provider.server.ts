@@ -63,6 +63,12 @@ export type ProviderRefundState = {
   status: "pending" | "succeeded" | "failed" | null;
   /** The provider's word for a failure (Stripe's `failure_reason`), shown to the owner in French. */
   failureReason: string | null;
+  /**
+   * How much it gives back, in cents, and in which currency (lower case): what records a refund made
+   * outside the site (decision 0194). Absent from an event that does not say, and from events stored before.
+   */
+  amountCents?: number | null;
+  currency?: string | null;
 };
 
 /** A webhook event, once its signature was verified. */
@@ -143,10 +149,11 @@ export interface PaymentProvider {
   /** What became of a refund the provider answered `pending` (decision 0171). */
   retrieveRefund(refundReference: string): Promise<RefundResult>;
   /**
-   * The refund the provider made for our refund `refundId` on a payment, found by the id it carries; null
-   * when it made none: a call that never got an answer, past the window in which it may be sent again.
+   * Every refund the provider made on a payment: ours, each carrying our refund's id (a call that never
+   * got an answer is looked for among them), and those made outside the site, in the provider's own
+   * dashboard, which carry none (decision 0194).
    */
-  findRefund(paymentReference: string, refundId: string): Promise<RefundResult | null>;
+  listRefunds(paymentReference: string): Promise<ProviderRefundState[]>;
   /** The origins our forms may post to for this provider (the CSP's `form-action`). */
   formActionOrigins(): string[];
 }

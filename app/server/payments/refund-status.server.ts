@@ -1,12 +1,19 @@
-import { and, asc, eq, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or } from "drizzle-orm";
 import type { ProviderName } from "~/lib/payments/model";
 import { isUuid } from "~/lib/forms";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import { paymentAttempts, refunds } from "../db/schema";
 import { log } from "../logger.server";
-import { NEVER_MADE, sendRefund, settleRefund, type RefundRecord } from "./orders.server";
-import type { ProviderRefundState } from "./provider.server";
+import {
+  lockOrder,
+  NEVER_MADE,
+  outsideRefundKey,
+  sendRefund,
+  settleRefund,
+  type RefundRecord,
+} from "./orders.server";
+import type { ProviderRefundState, RefundResult } from "./provider.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
 import { PaymentRefusedError } from "./refusals.server";
 
@@ -32,8 +39,9 @@ const resendSince = () => new Date(now().getTime() - RESEND_WITHIN_HOURS * 3_600
 
 const BATCH = 100;
 
+/** `recorded_outside`: a refund made in the provider's dashboard, recorded as the site's (decision 0194). */
 export type RefundOutcome =
-  "applied" | "already_applied" | "pending" | "ignored" | "unknown_refund";
+  "applied" | "already_applied" | "pending" | "ignored" | "unknown_refund" | "recorded_outside";
 
 const outcomeOf = (before: RefundRecord, after: RefundRecord): RefundOutcome =>
   after.status === "pending"
@@ -63,17 +71,26 @@ async function refundsNamed(provider: ProviderName, state: ProviderRefundState) 
  * Applies what the provider says of a refund (the webhook's job, source of truth the provider's own):
  * succeeded or failed ends it through completeRefund (the same state again changes nothing); pending keeps
  * its reference; a state that names no refund (Stripe's `charge.refunded`) has the payment's pending
- * refunds asked about. A refund that is not ours (made in the provider's dashboard) is `unknown_refund`.
+ * refunds asked about. A refund the site did not ask for, made in the provider's dashboard on one of our
+ * payments, is recorded as if the owner had made it on the site (`recorded_outside`, decision 0194); one
+ * on a payment that is not ours (another business on the same account) is `unknown_refund`.
  */
 export async function applyRefundState(
   provider: ProviderName,
   state: ProviderRefundState,
 ): Promise<RefundOutcome> {
   if (state.refundReference === null && state.refundId === null) {
-    return followPaymentRefunds(provider, state.paymentReference);
+    const followed = await followPaymentRefunds(provider, state.paymentReference);
+    const recorded = await recordOutsideRefunds(provider, state.paymentReference);
+    return recorded > 0 ? "recorded_outside" : followed;
   }
   const [found] = await refundsNamed(provider, state);
-  if (!found) return "unknown_refund";
+  if (!found) {
+    // Ours carry our id: one that names none, and that we do not know by its reference, was made outside.
+    if (state.refundId !== null) return "unknown_refund";
+    const recorded = await recordOutsideRefunds(provider, state.paymentReference);
+    return recorded > 0 ? "recorded_outside" : "unknown_refund";
+  }
   const { refund } = found;
   if (state.status === null) return outcomeOf(refund, await followRefund(refund, provider));
   if (refund.status !== "pending") {
@@ -149,12 +166,95 @@ async function findLostRefund(
   paymentReference: string | null,
 ): Promise<RefundRecord> {
   const found = paymentReference
-    ? await (await paymentProvider(provider)).findRefund(paymentReference, refund.id)
-    : null;
+    ? (await (await paymentProvider(provider)).listRefunds(paymentReference)).find(
+        (made) => made.refundId === refund.id,
+      )
+    : undefined;
   return settleRefund(
     refund,
-    found ?? { refundReference: null, status: "failed", failureReason: NEVER_MADE },
+    found
+      ? resultOf(found)
+      : { refundReference: null, status: "failed", failureReason: NEVER_MADE },
   );
+}
+
+const resultOf = (state: ProviderRefundState): RefundResult => ({
+  refundReference: state.refundReference,
+  status: state.status ?? "pending",
+  failureReason: state.failureReason,
+});
+
+/** What a refund made outside the site says on its row, its credit note and the e-mails. */
+export const OUTSIDE_REFUND_REASON = "Remboursement fait depuis le tableau de bord Stripe";
+
+/**
+ * The refunds made in the provider's dashboard on one of our payments (decision 0194), each recorded once
+ * as the site's own: a refund row under the order's lock, then its end through settleRefund, so that
+ * completeRefund gives it what an owner's refund gets (its journal row, the order `refunded` once nothing
+ * paid is left, the kind's onRefunded: a voucher cancelled or lowered, photos locked again; its credit
+ * note and the buyer's e-mail, and the owner told what the site did with it). Our own refunds carry our
+ * id and are skipped; one that failed moved no money; a payment held for the owner (decision 0172) is
+ * hers to settle and is left. The provider's list is the source: an event read again records nothing more.
+ * Returns how many were recorded now.
+ */
+async function recordOutsideRefunds(
+  provider: ProviderName,
+  paymentReference: string | null,
+): Promise<number> {
+  if (!paymentReference || OFFLINE_PROVIDERS.includes(provider)) return 0;
+  const [attempt] = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.provider, provider),
+        eq(paymentAttempts.paymentReference, paymentReference),
+        inArray(paymentAttempts.status, ["succeeded", "returned"]),
+      ),
+    );
+  if (!attempt) return 0;
+  const made = await (await paymentProvider(provider)).listRefunds(paymentReference);
+  let recorded = 0;
+  for (const state of made) {
+    const { refundReference, amountCents } = state;
+    if (state.refundId !== null || refundReference === null || state.status === "failed") continue;
+    if (!amountCents || amountCents <= 0 || (state.currency ?? "eur") !== "eur") {
+      log.warn("outside_refund_unreadable", { paymentReference, refundReference });
+      continue;
+    }
+    const inserted = await db().transaction(async (tx) => {
+      await lockOrder(tx, attempt.orderId);
+      const [known] = await tx
+        .select({ id: refunds.id })
+        .from(refunds)
+        .where(
+          or(
+            eq(refunds.idempotencyKey, outsideRefundKey(provider, refundReference)),
+            and(eq(refunds.attemptId, attempt.id), eq(refunds.providerReference, refundReference)),
+          ),
+        );
+      if (known) return null;
+      const [refund] = await tx
+        .insert(refunds)
+        .values({
+          orderId: attempt.orderId,
+          attemptId: attempt.id,
+          amountCents,
+          reason: OUTSIDE_REFUND_REASON,
+          status: "pending",
+          providerReference: refundReference,
+          idempotencyKey: outsideRefundKey(provider, refundReference),
+        })
+        .returning();
+      if (!refund) throw new Error("refunds: no row inserted");
+      return refund;
+    });
+    if (!inserted) continue;
+    log.info("outside_refund_recorded", { refundId: inserted.id, refundReference, amountCents });
+    await settleRefund(inserted, resultOf(state));
+    recorded += 1;
+  }
+  return recorded;
 }
 
 /**

@@ -258,13 +258,13 @@ describe("a refund whose call failed", () => {
 describe("a refund Stripe refuses at once", () => {
   it("a refund Stripe refuses for good ends failed, its amount free again", async () => {
     const { orderId, paymentIntent } = await paidCardOrder(9_000);
-    // The owner refunded it in her Stripe dashboard first.
+    // The owner refunded it in her Stripe dashboard first; its events have not reached the site yet.
+    fake.holdEvents();
     await provider.refund({
       paymentReference: paymentIntent,
       amountCents: 9_000,
       idempotencyKey: randomUUID(),
     });
-    await runInboxJobs();
     const refund = await requestRefund(orderId, 9_000, "Rétractation");
     expect(await refundRow(refund.id)).toMatchObject({
       status: "failed",
@@ -282,6 +282,14 @@ describe("a refund Stripe refuses at once", () => {
     await expect(requestRefund(orderId, 9_000, "Encore")).resolves.toMatchObject({
       status: "failed",
     });
+    setClockForTests(null);
+
+    // Its events come: the dashboard's refund is recorded as the site's, once (decision 0194).
+    fake.releaseEvents();
+    await fake.deliverHeld();
+    await runInboxJobs();
+    expect((await refundRowsOf(orderId)).map((row) => row.amountCents)).toEqual([-9_000]);
+    expect(await orderRow(orderId)).toMatchObject({ status: "refunded" });
   });
 
   it("stays pending when Stripe fails on its side: it may have made the refund", async () => {
@@ -346,7 +354,7 @@ describe("a refund whose call got no answer for a day", () => {
   });
 });
 
-describe("a refund made in Stripe's dashboard", () => {
+describe("a refund made in Stripe's dashboard on a payment that is not the site's", () => {
   it("is kept in the inbox as not ours, and changes nothing", async () => {
     const outcome = await receiveProviderEvent("stripe", {
       eventId: "evt_dashboard_refund",

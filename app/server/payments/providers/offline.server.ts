@@ -46,7 +46,7 @@ function offlineProvider(
     },
     refund: async () => ({ refundReference: null, status: "offline" }),
     retrieveRefund: async () => ({ refundReference: null, status: "offline" }),
-    findRefund: async () => null,
+    listRefunds: async () => [],
     formActionOrigins: () => [],
   };
 }

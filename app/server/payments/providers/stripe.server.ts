@@ -210,6 +210,8 @@ function refundState(refund: Stripe.Refund): ProviderRefundState {
     paymentReference: idOf(refund.payment_intent),
     status: refundStatus(refund.status),
     failureReason: refund.failure_reason ?? null,
+    amountCents: refund.amount,
+    currency: refund.currency,
   };
 }
 
@@ -410,15 +412,16 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
       return refundResult(refund);
     },
 
-    async findRefund(paymentReference: string, refundId: string): Promise<RefundResult | null> {
-      return calling("recherche du remboursement", async () => {
+    async listRefunds(paymentReference: string): Promise<ProviderRefundState[]> {
+      return calling("liste des remboursements", async () => {
+        const states: ProviderRefundState[] = [];
         for await (const refund of stripe.refunds.list({
           payment_intent: paymentReference,
           limit: 100,
         })) {
-          if (refund.metadata?.refund_id === refundId) return refundResult(refund);
+          states.push(refundState(refund));
         }
-        return null;
+        return states;
       });
     },
 
