@@ -1,18 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   invoices,
   moneyJournal,
   orders,
   providerEvents,
   refunds,
-  siteDocuments,
   vouchers,
 } from "../../app/server/db/schema";
-import { useDocumentsRestored } from "../support/admin-content";
-import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { useCardVoucherShop } from "../support/card-voucher-shop";
 import { fetchPage, postForm, textOf } from "../support/html";
-import { useOwnServerWithMail } from "../support/own-server";
 import { completeLegal } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
@@ -24,25 +21,8 @@ import { voucherOrderFields } from "../support/voucher-form";
  * e-mail, and the owner told what the site did. The same event delivered again records nothing more.
  */
 
-let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe({ secretKey: "sk_test_51VoucherDashboardRefund000" });
-});
-afterAll(async () => {
-  await fake.close();
-});
-const { received } = useOwnServerWithMail(() => siteStripeEnv(fake));
-const original = useDocumentsRestored(["payments", "legal"] as const);
-beforeAll(async () => {
-  const database = serverDatabase();
-  await database
-    .update(siteDocuments)
-    .set({ data: { ...original("payments"), vouchersOnSale: true, card: true } })
-    .where(eq(siteDocuments.key, "payments"));
-  await database
-    .update(siteDocuments)
-    .set({ data: completeLegal })
-    .where(eq(siteDocuments.key, "legal"));
+const { stripe, received } = useCardVoucherShop("sk_test_51VoucherDashboardRefund000", {
+  legal: completeLegal,
 });
 
 const PAGE = "/bons-cadeaux";
@@ -58,8 +38,8 @@ async function voucherPaidByCard(buyer: string) {
     }),
   );
   const sessionId = new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
-  const path = new URL(String(fake.session(sessionId)?.success_url)).pathname;
-  const paid = await fake.pay(sessionId);
+  const path = new URL(String(stripe().session(sessionId)?.success_url)).pathname;
+  const paid = await stripe().pay(sessionId);
   const [order] = await serverDatabase().select().from(orders).where(eq(orders.buyerEmail, buyer));
   if (!order) throw new Error("no order");
   await expect
@@ -88,7 +68,7 @@ describe("a refund made in Stripe's dashboard", () => {
       `tableau-${Date.now()}@example.test`,
     );
 
-    const made = await fake.refundFromDashboard(paymentIntent);
+    const made = await stripe().refundFromDashboard(paymentIntent);
     await expect.poll(async () => (await refundsOf(order.id))[0]?.status).toBe("succeeded");
     const [refund] = await refundsOf(order.id);
     expect(refund).toMatchObject({
@@ -133,11 +113,11 @@ describe("a refund made in Stripe's dashboard", () => {
     expect(await ownerMailsAbout(order.id)).toEqual(["refund_outside"]);
 
     // Stripe sends the event again (a retry): nothing more is recorded.
-    const [event] = fake
+    const [event] = stripe()
       .events("charge.refunded")
       .filter((sent) => JSON.stringify(sent).includes(paymentIntent));
     if (!event) throw new Error("no charge.refunded");
-    await fake.deliver(event.id);
+    await stripe().deliver(event.id);
     const [stored] = await serverDatabase()
       .select({ outcome: providerEvents.outcome })
       .from(providerEvents)
@@ -150,11 +130,11 @@ describe("a refund made in Stripe's dashboard", () => {
     const { order, paymentIntent } = await voucherPaidByCard(
       `tableau-partiel-${Date.now()}@example.test`,
     );
-    fake.refundOutcome = "pending";
+    stripe().refundOutcome = "pending";
     try {
-      const made = await fake.refundFromDashboard(paymentIntent, 2_000);
+      const made = await stripe().refundFromDashboard(paymentIntent, 2_000);
       // Nothing names it yet but its own events: Stripe's `refund.updated` once it settles.
-      await fake.settleRefund(made.id, "succeeded");
+      await stripe().settleRefund(made.id, "succeeded");
       await expect.poll(async () => (await refundsOf(order.id))[0]?.status).toBe("succeeded");
       expect(await refundsOf(order.id)).toMatchObject([
         { amountCents: 2_000, providerReference: made.id },
@@ -168,7 +148,7 @@ describe("a refund made in Stripe's dashboard", () => {
         .where(eq(vouchers.orderId, order.id));
       expect(voucher?.status).toBe("active");
     } finally {
-      fake.refundOutcome = "succeeded";
+      stripe().refundOutcome = "succeeded";
     }
   });
 });

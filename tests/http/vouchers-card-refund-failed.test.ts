@@ -1,10 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orders, refunds, siteDocuments } from "../../app/server/db/schema";
-import { useDocumentsRestored } from "../support/admin-content";
-import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { describe, expect, it } from "vitest";
+import { orders, refunds } from "../../app/server/db/schema";
+import { useCardVoucherShop } from "../support/card-voucher-shop";
 import { fetchPage, postForm, textOf } from "../support/html";
-import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 
@@ -14,21 +12,7 @@ import { voucherOrderFields } from "../support/voucher-form";
  * « en cours » for ever, and the owner is e-mailed which order, how much, why and what to do.
  */
 
-let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe({ secretKey: "sk_test_51VoucherRefundFailedLater00" });
-});
-afterAll(async () => {
-  await fake.close();
-});
-const { received } = useOwnServerWithMail(() => siteStripeEnv(fake));
-const original = useDocumentsRestored(["payments"] as const);
-beforeAll(async () => {
-  await serverDatabase()
-    .update(siteDocuments)
-    .set({ data: { ...original("payments"), vouchersOnSale: true, card: true } })
-    .where(eq(siteDocuments.key, "payments"));
-});
+const { stripe, received } = useCardVoucherShop("sk_test_51VoucherRefundFailedLater00");
 
 const PAGE = "/bons-cadeaux";
 
@@ -45,9 +29,9 @@ describe("a card refund that fails after Stripe answered pending", () => {
     );
     const sessionId =
       new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
-    const session = fake.session(sessionId);
+    const session = stripe().session(sessionId);
     const path = new URL(String(session?.success_url)).pathname;
-    await fake.pay(sessionId);
+    await stripe().pay(sessionId);
     const [order] = await serverDatabase()
       .select()
       .from(orders)
@@ -58,7 +42,7 @@ describe("a card refund that fails after Stripe answered pending", () => {
       .toContain("Payée");
 
     // The buyer withdraws; Stripe takes the refund, then fails it.
-    fake.refundOutcome = "pending";
+    stripe().refundOutcome = "pending";
     const withdrawn = await postForm(path, { intent: "retracter" });
     expect(withdrawn.status).toBe(303);
     const [refund] = await serverDatabase()
@@ -66,7 +50,7 @@ describe("a card refund that fails after Stripe answered pending", () => {
       .from(refunds)
       .where(eq(refunds.orderId, order.id));
     expect(refund).toMatchObject({ status: "pending" });
-    await fake.settleRefund(String(refund?.providerReference), "failed", {
+    await stripe().settleRefund(String(refund?.providerReference), "failed", {
       failureReason: "expired_or_canceled_card",
     });
     await expect
@@ -100,6 +84,6 @@ describe("a card refund that fails after Stripe answered pending", () => {
     expect(told?.text.replace(/\s+/g, " ")).toContain(
       "Raison : La carte du client a expiré ou a été annulée.",
     );
-    fake.refundOutcome = "succeeded";
+    stripe().refundOutcome = "succeeded";
   });
 });

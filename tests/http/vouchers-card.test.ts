@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   moneyJournal,
   orders,
@@ -10,11 +10,9 @@ import {
   vouchers,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
-import { useDocumentsRestored } from "../support/admin-content";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
-import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { useCardVoucherShop } from "../support/card-voucher-shop";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
-import { useOwnServerWithMail } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 
@@ -27,22 +25,8 @@ import { voucherOrderFields } from "../support/voucher-form";
  * tests/e2e/vouchers-journey.test.ts.
  */
 
-let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe({ secretKey: "sk_test_51VoucherCardWithoutScript0000" });
-});
-afterAll(async () => {
-  await fake.close();
-});
-const { received } = useOwnServerWithMail(() => siteStripeEnv(fake));
-const original = useDocumentsRestored(["payments"] as const);
+const { stripe, received, original } = useCardVoucherShop("sk_test_51VoucherCardWithoutScript0000");
 const admin = useAdmin();
-beforeAll(async () => {
-  await serverDatabase()
-    .update(siteDocuments)
-    .set({ data: { ...original("payments"), vouchersOnSale: true, card: true } })
-    .where(eq(siteDocuments.key, "payments"));
-});
 
 const PAGE = "/bons-cadeaux";
 
@@ -65,9 +49,9 @@ describe("a voucher paid by card, without JavaScript", () => {
     const placed = await orderByCard();
     expect(placed.status).toBe(303);
     const checkout = new URL(placed.headers.get("location") ?? "");
-    expect(checkout.origin).toBe(fake.pageOrigin);
+    expect(checkout.origin).toBe(stripe().pageOrigin);
     const sessionId = checkout.pathname.split("/").at(-1) ?? "";
-    const session = fake.session(sessionId);
+    const session = stripe().session(sessionId);
     expect(session?.amount_total).toBe(10_000);
 
     const back = new URL(String(session?.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId));
@@ -85,17 +69,17 @@ describe("a voucher paid by card, without JavaScript", () => {
     expect(again.status).toBe(303);
     expect(again.headers.get("location")).toBe(checkout.href);
 
-    fake.holdEvents();
-    await fake.pay(sessionId);
+    stripe().holdEvents();
+    await stripe().pay(sessionId);
     const paid = await fetchPage(`${back.pathname}${back.search}`);
     expect(textOf(paid.document.body)).toContain("Paiement confirmé");
     expect(textOf(paid.document.body)).toContain("État : Payée");
     expect(refreshOf(paid)).toBeNull();
-    fake.releaseEvents();
+    stripe().releaseEvents();
   });
 
   it("offers « Payer par carte » again when the provider could not open the checkout", async () => {
-    fake.failNext({ status: 500, times: 3 });
+    stripe().failNext({ status: 500, times: 3 });
     const placed = await orderByCard();
     expect(placed.status).toBe(303);
     const location = placed.headers.get("location") ?? "";
@@ -105,11 +89,11 @@ describe("a voucher paid by card, without JavaScript", () => {
 
     const again = await postForm(location, { intent: "payer" });
     expect(again.status).toBe(303);
-    expect(new URL(again.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
+    expect(new URL(again.headers.get("location") ?? "").origin).toBe(stripe().pageOrigin);
   });
 
   it("keeps an order placed by card payable on Stripe's page once the owner turned cards off", async () => {
-    fake.failNext({ status: 500, times: 3 });
+    stripe().failNext({ status: 500, times: 3 });
     const placed = await orderByCard(`carte-retiree-${Date.now()}@example.test`);
     const location = placed.headers.get("location") ?? "";
     expect(location).toMatch(/^\/commande\//);
@@ -124,10 +108,10 @@ describe("a voucher paid by card, without JavaScript", () => {
       const formAction = /form-action ([^;]*)/.exec(
         page.headers.get("content-security-policy") ?? "",
       )?.[1];
-      expect(formAction?.split(" ")).toContain(fake.pageOrigin);
+      expect(formAction?.split(" ")).toContain(stripe().pageOrigin);
       const again = await postForm(location, { intent: "payer" });
       expect(again.status).toBe(303);
-      expect(new URL(again.headers.get("location") ?? "").origin).toBe(fake.pageOrigin);
+      expect(new URL(again.headers.get("location") ?? "").origin).toBe(stripe().pageOrigin);
     } finally {
       await serverDatabase()
         .update(siteDocuments)
@@ -141,7 +125,7 @@ describe("a voucher paid by card, without JavaScript", () => {
     const placed = await orderByCard(buyer);
     const sessionId =
       new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
-    const session = fake.session(sessionId);
+    const session = stripe().session(sessionId);
     const back = new URL(String(session?.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId));
     const [order] = await serverDatabase()
       .select()
@@ -149,10 +133,10 @@ describe("a voucher paid by card, without JavaScript", () => {
       .where(eq(orders.buyerEmail, buyer));
     if (!order) throw new Error("no order");
 
-    fake.holdEvents();
-    await fake.pay(sessionId);
-    fake.releaseEvents();
-    const completed = fake
+    stripe().holdEvents();
+    await stripe().pay(sessionId);
+    stripe().releaseEvents();
+    const completed = stripe()
       .heldEvents()
       .find(
         (event) =>
@@ -161,7 +145,7 @@ describe("a voucher paid by card, without JavaScript", () => {
     if (!completed) throw new Error("no event");
 
     const [deliveries, pages] = await Promise.all([
-      Promise.all(Array.from({ length: 3 }, () => fake.deliver(completed.id))),
+      Promise.all(Array.from({ length: 3 }, () => stripe().deliver(completed.id))),
       Promise.all(Array.from({ length: 10 }, () => fetchPage(`${back.pathname}${back.search}`))),
     ]);
     expect(deliveries.flat().map((delivery) => delivery.status)).toEqual([200, 200, 200]);
@@ -250,7 +234,7 @@ describe("the owner's refund of a card payment", () => {
     const placed = await orderByCard(buyer);
     const sessionId =
       new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
-    const session = await fake.pay(sessionId);
+    const session = await stripe().pay(sessionId);
     const [order] = await serverDatabase()
       .select({ id: orders.id })
       .from(orders)
@@ -280,7 +264,7 @@ describe("the owner's refund of a card payment", () => {
       title: "Ce remboursement est déjà demandé",
     });
     expect(
-      fake
+      stripe()
         .refunds()
         .filter((refund) => refund.payment_intent === session.payment_intent)
         .map((refund) => refund.amount),
@@ -291,8 +275,8 @@ describe("the owner's refund of a card payment", () => {
     const buyer = `deja-rembourse-${Date.now()}@example.test`;
     const { session, path } = await paidOnStripe(buyer);
     // The owner refunded it whole from her Stripe dashboard first; its event has not reached the site yet.
-    fake.holdEvents();
-    await fake.refundFromDashboard(String(session.payment_intent));
+    stripe().holdEvents();
+    await stripe().refundFromDashboard(String(session.payment_intent));
 
     const asked = await fetchPage(`${path}?rembourser=1&montant=40&motif=geste+commercial`, {
       cookie: admin.cookie(),
@@ -316,8 +300,8 @@ describe("the owner's refund of a card payment", () => {
 
     // Its event arrives: the dashboard's refund is recorded as the site's (decision 0194), once, and the
     // refused one stays refused.
-    fake.releaseEvents();
-    await fake.deliverHeld();
+    stripe().releaseEvents();
+    await stripe().deliverHeld();
     const orderId = path.split("/").at(-1) ?? "";
     await expect
       .poll(async () =>
