@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FRENCH_MONTHS } from "./dates";
 import { elides, ofName } from "./french";
 
 describe("ofName", () => {
@@ -16,5 +17,15 @@ describe("ofName", () => {
     expect(ofName("Héros du Jour")).toBe("de Héros du Jour");
     expect(ofName("Haut les Cœurs")).toBe("de Haut les Cœurs");
     expect(elides("")).toBe(false);
+  });
+
+  it("elides « de » before the months that start with a vowel, and only those", () => {
+    const months = FRENCH_MONTHS.map((month) => ofName(`${month} 2027`));
+    expect(months.filter((words) => words.startsWith("d'"))).toEqual([
+      "d'avril 2027",
+      "d'août 2027",
+      "d'octobre 2027",
+    ]);
+    expect(months).toContain("de novembre 2027");
   });
 });

@@ -12,7 +12,10 @@ export function elides(name: string): boolean {
   return first === "h" && !ASPIRATED_H.test(name.trim());
 }
 
-/** « de » before `name`, elided as French writes it: « de Studio Lumière », « d'Atelier Lumière ». */
+/**
+ * « de » before `name`, elided as French writes it: « de Studio Lumière », « d'Atelier Lumière »; a month's
+ * name too: « de novembre 2026 », « d'août 2027 », « d'avril ».
+ */
 export function ofName(name: string): string {
   return elides(name) ? `d'${name.trim()}` : `de ${name.trim()}`;
 }

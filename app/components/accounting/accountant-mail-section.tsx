@@ -5,6 +5,7 @@ import { FormAlert } from "~/components/ui/field";
 import { Button } from "~/components/ui/button";
 import { ACCOUNTANT_MAIL_FIELDS } from "~/lib/accounting/accountant-mail";
 import { formatLongDateTimeFr } from "~/lib/dates";
+import { ofName } from "~/lib/french";
 import type { FieldErrors } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 
@@ -14,6 +15,14 @@ export type AccountantSetting = {
   lastMonthly: { month: string; sentAt: string | null } | null;
   mailConfigured: boolean;
 };
+
+/** The monthly e-mail's last month, as the page says it: its files sent, and when, or waiting. */
+export function lastMonthlySentence(lastMonthly: AccountantSetting["lastMonthly"]): string {
+  if (!lastMonthly) return "Aucun envoi mensuel pour l'instant.";
+  return lastMonthly.sentAt
+    ? `Dernier envoi mensuel : les fichiers ${ofName(lastMonthly.month)}, le ${formatLongDateTimeFr(lastMonthly.sentAt)}.`
+    : `Envoi mensuel des fichiers ${ofName(lastMonthly.month)} en attente du serveur d'e-mails.`;
+}
 
 /**
  * The accountant's address and the switch of the monthly e-mail of her files (decision 0189). Works
@@ -79,13 +88,7 @@ export function AccountantMailSection({
           Le 1er de chaque mois, vers 7 h, les fichiers du mois précédent partent une seule fois à
           votre comptable, même si l'identité du vendeur n'est pas encore complète.
         </p>
-        <p>
-          {setting.lastMonthly
-            ? setting.lastMonthly.sentAt
-              ? `Dernier envoi mensuel : les fichiers de ${setting.lastMonthly.month}, le ${formatLongDateTimeFr(setting.lastMonthly.sentAt)}.`
-              : `Envoi mensuel des fichiers de ${setting.lastMonthly.month} en attente du serveur d'e-mails.`
-            : "Aucun envoi mensuel pour l'instant."}
-        </p>
+        <p>{lastMonthlySentence(setting.lastMonthly)}</p>
         {!setting.mailConfigured ? (
           <p className="font-medium text-amber-900">
             Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge

@@ -7,8 +7,8 @@ import { csvCell } from "~/lib/csv";
  * and defused (`csvCell`).
  */
 
-/** A cell: a text, or an amount in cents written as a number. */
-export type AccountingCell = string | { cents: number };
+/** A cell: a text, an amount in cents written as a number, or nothing (an empty cell, that sums as 0). */
+export type AccountingCell = string | { cents: number } | null;
 
 /** « 1234,50 », « -30,00 », « 0,00 ». */
 export function csvAmount(cents: number): string {
@@ -31,7 +31,9 @@ export function accountingCsv(
 ): string {
   const line = (cells: readonly AccountingCell[]) =>
     cells
-      .map((cell) => (typeof cell === "string" ? csvCell(cell) : csvAmount(cell.cents)))
+      .map((cell) =>
+        cell === null ? "" : typeof cell === "string" ? csvCell(cell) : csvAmount(cell.cents),
+      )
       .join(";");
   return `\uFEFF${[line(header), ...rows.map(line)].join("\r\n")}\r\n`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Legal } from "~/content/schemas";
 import { seedDocuments } from "~/content/seed";
-import { invoiceSeller } from "./seller";
+import { creditNoteSeller, invoiceSeller } from "./seller";
 
 const legal: Legal = {
   ...structuredClone(seedDocuments.legal),
@@ -34,5 +34,26 @@ describe("the seller an invoice carries", () => {
     expect(
       invoiceSeller({ ...legal, vatRegime: "assujetti", vatNumber: "fr64443061841" }),
     ).toMatchObject({ vatNumber: "FR64 443061841", vatMention: null });
+  });
+
+  it("on a credit note, keeps the TVA status of the invoice it corrects and the rest as it stands now", () => {
+    const franchise = invoiceSeller(legal);
+    const subject = invoiceSeller({
+      ...legal,
+      address: "12 rue de la Barrière, 19100 Brive-la-Gaillarde",
+      vatRegime: "assujetti",
+      vatNumber: "FR64443061841",
+    });
+    if (!franchise || !subject) throw new Error("incomplete seller");
+    expect(creditNoteSeller(subject, franchise)).toEqual({
+      ...subject,
+      vatNumber: null,
+      vatMention: "TVA non applicable, art. 293 B du CGI",
+    });
+    expect(creditNoteSeller(franchise, subject)).toEqual({
+      ...franchise,
+      vatNumber: "FR64 443061841",
+      vatMention: null,
+    });
   });
 });

@@ -23,3 +23,12 @@ export function invoiceSeller(legal: Legal): InvoiceSeller | null {
     mediator: { name: legal.mediator.name, website: legal.mediator.website },
   };
 }
+
+/**
+ * The seller a credit note carries (decision 0195): her details as they stand when it is issued, with the
+ * TVA status (number, franchise's mention) of the invoice it corrects, since it gives back that invoice's
+ * TVA at its rates, or none, whatever her regime has become since.
+ */
+export function creditNoteSeller(current: InvoiceSeller, invoiced: InvoiceSeller): InvoiceSeller {
+  return { ...current, vatNumber: invoiced.vatNumber, vatMention: invoiced.vatMention };
+}

@@ -2,17 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { periodWords } from "~/lib/accounting/accountant-mail";
 import { lastMonth } from "~/lib/accounting/period";
 import { isoDayInParis } from "~/lib/dates";
+import { ofName } from "~/lib/french";
 import { sellerGaps } from "~/lib/legal/seller";
 import { useAppDatabase } from "../../../tests/support/database";
 import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
 import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { startWorkers } from "../boot/jobs.server";
-import { loadDocument } from "../content/content-store.server";
+import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { accountantMonthlyMails } from "../db/schema";
 import { jobQueue } from "../jobs/queue.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import {
+  accountantFilesEmail,
   accountantMailSetting,
   saveAccountantMail,
   sendAccountantFilesNow,
@@ -99,7 +101,7 @@ describe("the accountant's monthly e-mail", () => {
     const words = periodWords(period);
     expect(words).toMatch(/^[a-zéû]+ \d{4}$/);
     expect(mail?.subject).toBe(
-      `Fichiers comptables de ${words} — ${(await loadDocument("identity")).brand}`,
+      `Fichiers comptables ${ofName(words)} — ${(await loadDocument("identity")).brand}`,
     );
     expect(mail?.text).toContain(`pour ${words} (du `);
     expect(mail?.text).toMatch(/- Livre des recettes : 2 lignes, total 95\s€/);
@@ -133,5 +135,45 @@ describe("the accountant's monthly e-mail", () => {
     await saveAccountantMail({ email: "", monthly: false });
     expect(await sendAccountantFilesNow(week)).toBe("no-address");
     expect(await queuedMails()).toBe(2);
+  });
+});
+
+describe("the accountant's e-mail's words", () => {
+  it("elide « de » before a month or a name that starts with a vowel", async () => {
+    await saveAccountantMail({ email: accountant, monthly: false });
+    const identity = await loadDocument("identity");
+    const owner = { id: "", name: "Camille" };
+    await saveDocument("identity", { ...identity, brand: "Atelier Lumière" }, owner, "test");
+    try {
+      const mailOf = async (from: string, to: string) => {
+        const mail = await accountantFilesEmail({
+          from,
+          to,
+          requestedAt: new Date().toISOString(),
+        });
+        return { subject: mail?.subject, text: mail?.text ?? "" };
+      };
+      expect((await mailOf("2027-04-01", "2027-04-30")).subject).toBe(
+        "Fichiers comptables d'avril 2027 — Atelier Lumière",
+      );
+      expect((await mailOf("2027-10-01", "2027-10-31")).subject).toBe(
+        "Fichiers comptables d'octobre 2027 — Atelier Lumière",
+      );
+      expect((await mailOf("2027-11-01", "2027-11-30")).subject).toBe(
+        "Fichiers comptables de novembre 2027 — Atelier Lumière",
+      );
+      expect((await mailOf("2027-08-03", "2027-08-17")).subject).toBe(
+        "Fichiers comptables du 03/08/2027 au 17/08/2027 — Atelier Lumière",
+      );
+      const august = await mailOf("2027-08-01", "2027-08-31");
+      expect(august.subject).toBe("Fichiers comptables d'août 2027 — Atelier Lumière");
+      expect(august.text).toContain(
+        "Voici les fichiers comptables d'Atelier Lumière pour août 2027 (du 01/08/2027 au 31/08/2027)",
+      );
+      expect(august.text).toContain("Envoyé à la demande d'Atelier Lumière depuis");
+    } finally {
+      await saveDocument("identity", identity, owner, "test");
+      await saveAccountantMail({ email: "", monthly: false });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { csvDay } from "~/lib/accounting/csv";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
 import { lastMonth } from "~/lib/accounting/period";
 import { parisToday } from "~/lib/dates";
+import { ofName } from "~/lib/french";
 import { formatCents } from "~/lib/prices";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
@@ -58,10 +59,10 @@ export async function saveAccountantMail(setting: { email: string; monthly: bool
 /** What a job of the e-mail carries: the period, and the month when the monthly job queued it. */
 type AccountantFilesMail = Period & { month?: string; requestedAt: string };
 
-/** « Fichiers comptables de novembre 2026 » / « … du 03/11/2026 au 17/11/2026 ». */
+/** « Fichiers comptables de novembre 2026 », « … d'août 2027 » / « … du 03/11/2026 au 17/11/2026 ». */
 const subjectOf = (period: Period, brand: string) => {
   const words = periodWords(period);
-  return `Fichiers comptables ${words.startsWith("du ") ? "" : "de "}${words} — ${brand}`;
+  return `Fichiers comptables ${words.startsWith("du ") ? words : ofName(words)} — ${brand}`;
 };
 
 /** The e-mail of a period's files, written when it leaves from the rows as they then stand. */
@@ -90,16 +91,16 @@ export async function accountantFilesEmail(job: AccountantFilesMail): Promise<Ou
       "Bonjour,",
       "",
       words.startsWith("du ")
-        ? `Voici les fichiers comptables de ${identity.brand} pour la période ${words}, en pièces jointes :`
-        : `Voici les fichiers comptables de ${identity.brand} pour ${words} (du ${csvDay(period.from)} au ${csvDay(period.to)}), en pièces jointes :`,
+        ? `Voici les fichiers comptables ${ofName(identity.brand)} pour la période ${words}, en pièces jointes :`
+        : `Voici les fichiers comptables ${ofName(identity.brand)} pour ${words} (du ${csvDay(period.from)} au ${csvDay(period.to)}), en pièces jointes :`,
       "",
       ...lines,
       "",
       "Ils s'ouvrent dans un tableur (Excel, LibreOffice) : encodage UTF-8, séparateur point-virgule, montants en euros avec une virgule décimale.",
       "",
       job.month === undefined
-        ? `Envoyé à la demande de ${identity.brand} depuis l'administration de son site.`
-        : `Vous recevez cet e-mail le 1er de chaque mois à la demande de ${identity.brand} ; pour ne plus le recevoir, demandez-le-lui.`,
+        ? `Envoyé à la demande ${ofName(identity.brand)} depuis l'administration de son site.`
+        : `Vous recevez cet e-mail le 1er de chaque mois à la demande ${ofName(identity.brand)} ; pour ne plus le recevoir, demandez-le-lui.`,
     ].join("\n"),
     ...(identity.email ? { replyTo: { name: identity.brand, address: identity.email } } : {}),
     attachments: files.map((made) => ({

@@ -5,11 +5,13 @@ import { isoDayInParis } from "~/lib/dates";
 import { formatVoucherCode, generateVoucherCode } from "~/lib/vouchers/code";
 import { useAppDatabase } from "../../../tests/support/database";
 import { subjectToVat } from "../../../tests/support/seller";
-import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
+import { placeCardOrder, placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
 import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { vouchers, voucherUses } from "../db/schema";
+import { applyPaymentStatus } from "../payments/apply-payment.server";
+import { refundHeldPayment } from "../payments/held-payments.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { extendVoucher } from "../vouchers/lifecycle.server";
 import { lowerVoucherBalance } from "../vouchers/order-kind.server";
@@ -154,6 +156,58 @@ describe("the accountant's files", () => {
       "-25,00",
       expect.stringMatching(/^F-/),
     ]);
+  });
+
+  it("leave a payment in another currency, given back, out of the euro columns, saying its currency", async () => {
+    setClockForTests(new Date("2031-05-12T10:00:00Z"));
+    const day = { from: "2031-05-12", to: "2031-05-12" };
+    const cash = await placeOrder("studio", 5_000);
+    await markPaidOffline(cash.orderId, "cash");
+    // 200 US dollars reported for a 150 € order: held (decision 0172), then given back whole.
+    const placed = await placeCardOrder(15_000);
+    const held = await applyPaymentStatus({
+      provider: "stripe",
+      providerReference: placed.reference,
+      status: "succeeded",
+      amountCents: 20_000,
+      currency: "usd",
+      paymentReference: `pi_${placed.reference}`,
+      source: "webhook",
+    });
+    expect(held.outcome).toBe("held");
+    await refundHeldPayment(placed.orderId, placed.attemptId, "Devise erronée");
+
+    // The journal says the dollars' currency on both of their rows; its euros are the 50 € alone.
+    const journal = await db().execute<{ currency: string | null; cents: number }>(sql`
+      select details->>'currency' as currency, amount_cents::int as cents from money_journal
+      where kind in ('payment', 'refund') and (at at time zone 'Europe/Paris')::date = ${day.from}::date
+      order by seq`);
+    expect(journal.rows).toEqual([
+      { currency: null, cents: 5_000 },
+      { currency: "USD", cents: 20_000 },
+      { currency: "USD", cents: -20_000 },
+    ]);
+    const euros = 5_000;
+
+    const book = await receiptsBook(day);
+    const bookRows = parse(book.csv);
+    expect(bookRows.slice(1).map((row) => [row[3], row[4]])).toEqual([
+      ["Bon cadeau séance portrait", "50,00"],
+      ["Bon cadeau séance portrait (200,00 USD, non converti en euros)", ""],
+      ["Remboursement — Bon cadeau séance portrait (200,00 USD, non converti en euros)", ""],
+    ]);
+    expect(columnCents(bookRows, "Montant TTC (€)")).toBe(euros);
+    expect(book.totalCents).toBe(euros);
+
+    const received = await paymentsReceived(day);
+    const receivedRows = parse(received.csv);
+    expect(receivedRows.slice(1).map((row) => [row[2], row[4]])).toEqual([
+      ["Encaissement", "50,00"],
+      ["Encaissement (200,00 USD, non converti en euros)", ""],
+      ["Remboursement (200,00 USD, non converti en euros)", ""],
+    ]);
+    expect(columnCents(receivedRows, "Montant (€)")).toBe(euros);
+    expect(received.totalCents).toBe(euros);
   });
 
   it("lists the vouchers still to honour at a day, with what was left of each then", async () => {

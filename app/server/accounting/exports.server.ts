@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { accountingCsv, csvDay, type AccountingCell } from "~/lib/accounting/csv";
+import { accountingCsv, csvAmount, csvDay, type AccountingCell } from "~/lib/accounting/csv";
 import type { VatShare } from "~/lib/invoices/model";
 import { vatRateLabel } from "~/lib/invoices/model";
+import { CURRENCY } from "~/lib/payments/model";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 
@@ -57,6 +58,8 @@ type MoneyRow = {
   at: string;
   kind: "payment" | "refund";
   amount_cents: number;
+  /** Null for euros; another currency's code for a held payment given back and its refund (« USD »). */
+  currency: string | null;
   method: string | null;
   provider_reference: string | null;
   transfer_reference: string | null;
@@ -73,6 +76,10 @@ async function moneyRows(period: Period): Promise<MoneyRow[]> {
   const result = await db().execute<MoneyRow>(sql`
     select j.seq::int as seq, to_char(${parisDay("j.at")}, 'YYYY-MM-DD') as day,
       to_char(j.at at time zone 'Europe/Paris', 'DD/MM/YYYY HH24:MI') as at, j.kind, j.amount_cents,
+      nullif(upper(coalesce(j.details ->> 'currency',
+        (select a.held_currency from payment_attempts a
+          where j.kind = 'refund' and a.id = j.attempt_id and a.status = 'returned'))), ${CURRENCY})
+        as currency,
       j.method, j.provider_reference, o.transfer_reference, o.buyer_name as buyer,
       (select string_agg(l.label, ' · ' order by l.position) from order_lines l
         where l.order_id = j.order_id) as nature,
@@ -88,24 +95,49 @@ async function moneyRows(period: Period): Promise<MoneyRow[]> {
   return result.rows;
 }
 
+/*
+ * A held payment in another currency (decision 0172) is journaled in its own currency and given back whole:
+ * the site never knows what it came to in euros (the provider converts). Its rows stay in the files, the
+ * amount and currency said in words and the euro cell left empty, so that no column or total reads
+ * dollars as euros. Its refund's row gained the currency later: an older one is known by its attempt.
+ */
+
+/** The amount in the file's euro column: none for a sum in another currency. */
+const euroCell = (row: MoneyRow): AccountingCell =>
+  row.currency === null ? { cents: row.amount_cents } : null;
+
+/** « (200,00 USD, non converti en euros) » after the row's words, for a sum in another currency. */
+const otherCurrency = (row: MoneyRow) =>
+  row.currency === null
+    ? ""
+    : ` (${csvAmount(Math.abs(row.amount_cents))} ${row.currency}, non converti en euros)`;
+
+/** The euros of the rows: the total of the euro column. */
+const euroTotal = (money: MoneyRow[]) =>
+  sum(money.filter((row) => row.currency === null).map((row) => row.amount_cents));
+
 /**
  * The receipts book: each payment received and each refund given, in the journal's order, with the
  * invoice (or credit note) that is its voucher, the client, what was sold and how it was paid.
  */
 export async function receiptsBook(period: Period): Promise<AccountingExport> {
   const money = await moneyRows(period);
-  const rows: AccountingCell[][] = money.map((row) => [
-    csvDay(row.day),
-    row.piece ?? "",
-    row.buyer ?? "",
-    row.kind === "refund" ? `Remboursement — ${row.nature ?? ""}` : (row.nature ?? ""),
-    { cents: row.amount_cents },
-    meansOf(row.method),
-    referenceOf(row),
-  ]);
+  const rows: AccountingCell[][] = money.map((row) => {
+    const nature =
+      row.kind === "refund" ? `Remboursement — ${row.nature ?? ""}` : (row.nature ?? "");
+    return [
+      csvDay(row.day),
+      row.piece ?? "",
+      row.buyer ?? "",
+      `${nature}${otherCurrency(row)}`,
+      euroCell(row),
+      meansOf(row.method),
+      referenceOf(row),
+    ];
+  });
   return {
     filename: `livre-des-recettes-${period.from}-${period.to}.csv`,
-    totalCents: sum(money.map((row) => row.amount_cents)),
+    totalCents: euroTotal(money),
     csv: accountingCsv(
       ["Date", "Pièce", "Client", "Nature", "Montant TTC (€)", "Mode de règlement", "Référence"],
       rows,
@@ -175,16 +207,16 @@ export async function paymentsReceived(period: Period): Promise<AccountingExport
   const rows: AccountingCell[][] = money.map((row) => [
     String(row.seq),
     row.at,
-    row.kind === "payment" ? "Encaissement" : "Remboursement",
+    `${row.kind === "payment" ? "Encaissement" : "Remboursement"}${otherCurrency(row)}`,
     row.buyer ?? "",
-    { cents: row.amount_cents },
+    euroCell(row),
     meansOf(row.method),
     row.method === "card" ? (row.provider_reference ?? "") : "",
     row.transfer_reference ?? "",
   ]);
   return {
     filename: `encaissements-${period.from}-${period.to}.csv`,
-    totalCents: sum(money.map((row) => row.amount_cents)),
+    totalCents: euroTotal(money),
     csv: accountingCsv(
       [
         "N° au journal",

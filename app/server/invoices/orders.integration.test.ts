@@ -4,6 +4,7 @@ import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
 import { completeLegal, subjectToVat } from "../../../tests/support/seller";
 import { useAppDatabase } from "../../../tests/support/database";
+import { pdfText } from "../../../tests/support/pdf-tools";
 import { placeCardOrder, placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
 import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
@@ -17,7 +18,7 @@ import {
   markRefundedOffline,
   requestRefund,
 } from "../payments/orders.server";
-import { creditDue, issueMissingInvoices, ordersWithoutInvoice } from "./orders.server";
+import { creditDue, invoicePdf, issueMissingInvoices, ordersWithoutInvoice } from "./orders.server";
 
 // Every paid order its invoice, every refund its credit note (decision 0181), on a real PostgreSQL: issued
 // in the transaction that paid or refunded, once whatever repeats, held back while the seller's identity
@@ -70,7 +71,9 @@ describe("an order's invoice", () => {
         { label: "Bon cadeau séance portrait", quantity: 1, unitPriceCents: 17_500, vatRate: null },
       ],
     });
-    expect(issued[0]?.paymentTerms).toMatch(/^Payée par carte bancaire le \d{1,2} \S+ \d{4}\.$/);
+    expect(issued[0]?.paymentTerms).toMatch(
+      /^Payée par carte bancaire le (?:1er|\d{1,2}) \S+ \d{4}\.$/,
+    );
   });
 
   it("bears each line's TVA for a seller subject to it, none on a multi-purpose voucher", async () => {
@@ -220,6 +223,53 @@ describe("a refund's credit note", () => {
     expect(invoice?.vatCents).toBe(333);
     expect(notes.reduce((sum, note) => sum + note.htCents, 0)).toBe(-(invoice?.htCents ?? 0));
     expect(notes.reduce((sum, note) => sum + note.vatCents, 0)).toBe(-333);
+    await setLegal(completeLegal);
+  });
+
+  it("states the TVA regime of the invoice it corrects after the seller changed hers, in both directions", async () => {
+    const portrait = [
+      { label: "Séance portrait", quantity: 1, unitPriceCents: 12_000, vatRate: 2000 },
+    ];
+    const moved = "12 rue de la Barrière, 19100 Brive-la-Gaillarde";
+    const refundAfter = async (from: Legal, to: Legal) => {
+      await setLegal(from);
+      const { orderId } = await placeOrder("studio", 12_000, { lines: portrait });
+      await markPaidOffline(orderId, "cash");
+      await setLegal({ ...to, address: moved });
+      const refund = await requestRefund(orderId, 12_000, "Séance annulée");
+      await markRefundedOffline(refund.id);
+      const [invoice, note] = await invoicesOf(orderId);
+      if (!invoice || note?.kind !== "credit_note") throw new Error("no credit note");
+      const text = pdfText((await invoicePdf(note)).bytes).replace(/[\s\u00a0\u202f]+/g, " ");
+      return { invoice, note, text };
+    };
+
+    // Invoiced at 20 %, then the seller enters the franchise: the note gives back 20 % of TVA, with the
+    // TVA number the invoice printed and without the franchise's mention.
+    const taxed = await refundAfter(subjectToVat, completeLegal);
+    expect(taxed.invoice.seller).toMatchObject({ vatNumber: "FR64 443061841", vatMention: null });
+    expect(taxed.note.vatCents).toBe(-2_000);
+    expect(taxed.note.seller).toMatchObject({
+      vatNumber: taxed.invoice.seller.vatNumber,
+      vatMention: null,
+      address: moved,
+    });
+    expect(taxed.text).toMatch(/TVA 20 %/);
+    expect(taxed.text).toContain(
+      `N° de TVA intracommunautaire : ${taxed.invoice.seller.vatNumber}`,
+    );
+    expect(taxed.text).not.toMatch(/293 B/);
+
+    // Invoiced under the franchise, then the seller charges TVA: the note bears none and says why.
+    const franchise = await refundAfter(completeLegal, subjectToVat);
+    expect(franchise.note.vatCents).toBe(0);
+    expect(franchise.note.seller).toMatchObject({
+      vatNumber: null,
+      vatMention: "TVA non applicable, art. 293 B du CGI",
+      address: moved,
+    });
+    expect(franchise.text).toContain("TVA non applicable, art. 293 B du CGI");
+    expect(franchise.text).not.toMatch(/TVA 20 %|intracommunautaire/);
     await setLegal(completeLegal);
   });
 

@@ -13,7 +13,7 @@ import {
   type InvoiceLineInput,
   type InvoiceSeller,
 } from "~/lib/invoices/model";
-import { invoiceSeller } from "~/lib/invoices/seller";
+import { creditNoteSeller, invoiceSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
 import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
 import {
@@ -291,7 +291,7 @@ export async function creditRefund(
     bookingId: invoice.bookingId,
     creditedInvoiceId: invoice.id,
     serviceDate: invoice.serviceDate,
-    seller,
+    seller: creditNoteSeller(seller, invoice.seller),
     buyer: invoice.buyer,
     ...creditNoteOf(standing, amount, `Remboursement — facture ${invoice.number}`),
     paymentTerms: `Remboursé le ${formatDateFr(refund.completedAt ?? new Date())}.`,

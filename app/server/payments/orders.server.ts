@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type {
-  OfflineMeans,
-  OrderKind,
-  PaymentMethod,
-  ProviderName,
-  RefundStatus,
-  VoucherVatMode,
+import {
+  CURRENCY,
+  type OfflineMeans,
+  type OrderKind,
+  type PaymentMethod,
+  type ProviderName,
+  type RefundStatus,
+  type VoucherVatMode,
 } from "~/lib/payments/model";
 import { isUuid } from "~/lib/forms";
 import { now } from "../clock.server";
@@ -833,7 +834,15 @@ export async function completeRefund(
       amountCents: -refund.amountCents,
       method: attempt?.provider === "stripe" ? "card" : (attempt?.means ?? order.method),
       providerReference: refund.providerReference,
-      details: { reason: refund.reason },
+      details: {
+        reason: refund.reason,
+        // A held payment in another currency goes back in it: its row says so, as its payment's does.
+        ...(attempt?.status === "returned" &&
+        attempt.heldCurrency &&
+        attempt.heldCurrency !== CURRENCY
+          ? { currency: attempt.heldCurrency }
+          : {}),
+      },
     });
     // A held payment given back (`returned`, decision 0172) never counted for the order: its refund
     // neither changes the order nor tells its kind.
