@@ -60,7 +60,7 @@ describe("the subscriber list", () => {
     expect(page.url()).toBe(`${baseUrl}/admin/subscribers?q=${marker}`);
     // The row shows its new state, without the button.
     await expect.poll(() => activeRow.getByText("Désabonné", { exact: true }).count()).toBe(1);
-    expect(await activeRow.getByText(/^le \d{1,2} \S+ \d{4}$/).count()).toBe(1);
+    expect(await activeRow.getByText(/^le (?:1er|\d{1,2}) \S+ \d{4}$/).count()).toBe(1);
     expect(await activeRow.getByRole("button", { name: /Désabonner/ }).count()).toBe(0);
     const left = await subscriberByEmail(address("liste-actif"));
     expect(left?.status).toBe("unsubscribed");

@@ -233,7 +233,7 @@ describe("a client gallery from the owner's upload to the client's ZIP", () => {
     const expired = await fetch(link);
     expect(expired.status).toBe(410);
     expect((await expired.text()).replaceAll("<!-- -->", "")).toMatch(
-      /Cette galerie a expiré le \d{1,2} [a-zéû]+ \d{4}\./,
+      /Cette galerie a expiré le (?:1er|\d{1,2}) [a-zéû]+ \d{4}\./,
     );
     const guessed = await fetch(`${url()}/galerie-client/${randomUUID()}`);
     expect(guessed.status).toBe(404);

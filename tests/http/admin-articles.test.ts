@@ -351,7 +351,7 @@ describe("autosaved drafts of « Nouvel article », offered and not in the way",
     const offer = linksNamed(
       next.page.document,
       new RegExp(
-        `^Reprendre le brouillon « ${title} » enregistré le \\d{1,2} \\S+ \\d{4} à \\d{2}:\\d{2}$`,
+        `^Reprendre le brouillon « ${title} » enregistré le (?:1er|\\d{1,2}) \\S+ \\d{4} à \\d{2}:\\d{2}$`,
       ),
     );
     expect(offer).toHaveLength(1);

@@ -162,11 +162,11 @@ describe("the subscriber list", () => {
     const page = await fetchPage(`/admin/subscribers?q=${marker}`, { cookie: admin.cookie() });
     const activeRow = rowWith(page, address("liste-actif"));
     expect(textOf(activeRow)).toContain("Actif");
-    expect(textOf(activeRow)).toMatch(/confirmé le \d{1,2} \S+ \d{4}/);
+    expect(textOf(activeRow)).toMatch(/confirmé le (?:1er|\d{1,2}) \S+ \d{4}/);
     expect(textOf(rowWith(page, address("liste-attente")))).toContain("En attente");
     // An unsubscribed address: greyed, with the day it left, and nothing left to unsubscribe.
     const leftRow = rowWith(page, address("liste-parti"));
-    expect(textOf(leftRow)).toMatch(/Désabonné ?le \d{1,2} \S+ \d{4}/);
+    expect(textOf(leftRow)).toMatch(/Désabonné ?le (?:1er|\d{1,2}) \S+ \d{4}/);
     expect(leftRow?.getAttribute("class")).toContain("text-stone-500");
     expect(
       [...(leftRow?.querySelectorAll("button") ?? [])].map((button) => textOf(button)),

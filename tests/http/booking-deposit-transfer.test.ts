@@ -57,7 +57,7 @@ describe("a booking with a deposit", () => {
     const other = await postForm(page, { ...balance, amount: "80" }, { cookie: admin.cookie() });
     expect(other.status).toBe(409);
     expect(other.html).toMatch(
-      /Le solde de cette séance est déjà enregistré : 90\s€ réglés le \d{1,2} \S+ \d{4}, espèces\. Pour le corriger, ouvrez sa commande\./,
+      /Le solde de cette séance est déjà enregistré : 90\s€ réglés le (?:1er|\d{1,2}) \S+ \d{4}, espèces\. Pour le corriger, ouvrez sa commande\./,
     );
 
     const { document } = await fetchPage(page, { cookie: admin.cookie() });

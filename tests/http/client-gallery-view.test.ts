@@ -128,7 +128,7 @@ describe("the client's gallery over HTTP", () => {
     expect(gone.status).toBe(410);
     expect(textOf(gone.document.querySelector("h1"))).toBe("Galerie expirée");
     expect(textOf(gone.document.querySelector("main") ?? gone.document.body)).toMatch(
-      /Cette galerie a expiré le \d{1,2} [a-zéû]+ \d{4}\. Pour retrouver vos photos, contactez le studio/,
+      /Cette galerie a expiré le (?:1er|\d{1,2}) [a-zéû]+ \d{4}\. Pour retrouver vos photos, contactez le studio/,
     );
     expect(gone.html).toContain('<meta name="robots" content="noindex, nofollow"/>');
   });

@@ -132,7 +132,7 @@ describe("/webhooks/stripe", () => {
     const text = textOf(page.document.body);
     expect(text).toContain("Clé enregistrée : sk_test_…0000 (mode test)");
     expect(text).toContain("Ces clés viennent de la configuration du serveur");
-    expect(text).toMatch(/Dernière notification de Stripe reçue le \d+ \S+ \d{4}/);
+    expect(text).toMatch(/Dernière notification de Stripe reçue le (?:1er|\d{1,2}) \S+ \d{4}/);
     expect(page.document.querySelector('form[aria-label="Clés Stripe"]')).toBeNull();
     expect(page.html).not.toContain(fake.secretKey);
   });
