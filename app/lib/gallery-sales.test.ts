@@ -30,6 +30,7 @@ describe("photo rights of a client gallery", () => {
       photoIds: ["p3", "p4"],
       allPhotos: false,
       amountCents: 1000,
+      creditCents: 0,
       quantity: 2,
       unitPriceCents: 500,
     });
@@ -92,14 +93,64 @@ describe("photo rights of a client gallery", () => {
     expect(due?.photoIds).toEqual(["p5"]);
   });
 
-  it("unlocks every photo once « toutes les photos » is bought", () => {
-    const { rights, due } = photoRights({
-      terms,
-      photos: photos(2),
+  it("unlocks every photo but her package once « toutes les photos » is bought or offered", () => {
+    for (const source of ["bought", "offered"] as const) {
+      const { rights, due } = photoRights({
+        terms,
+        photos: photos(5),
+        validated: true,
+        unlocks: [{ photoId: null, source }],
+      });
+      // Her package, paid by her session, stays « Incluse ».
+      expect(["p0", "p1", "p2"].map((id) => rights.get(id))).toEqual([
+        "included",
+        "included",
+        "included",
+      ]);
+      expect(["p3", "p4", "p9"].map((id) => rights.get(id))).toEqual([source, source, source]);
+      expect(due).toBeNull();
+    }
+  });
+
+  it("never asks more in all than « toutes les photos »: its price less what she already paid", () => {
+    // 25 € paid for 5 extras; reopened, she adds the last 2 photos: 10 € at the unit, 5 € left of 30 €.
+    const { due } = photoRights({
+      terms: { ...terms, allPhotosPriceCents: 3000 },
+      photos: photos(10),
       validated: true,
-      unlocks: [{ photoId: null, source: "bought" }],
+      unlocks: ["p3", "p4", "p5", "p6", "p7"].map((photoId) => ({ photoId, source: "bought" })),
+      paidCents: 2500,
     });
-    expect(new Set(rights.values())).toEqual(new Set(["bought"]));
+    expect(due).toEqual({
+      photoIds: ["p8", "p9"],
+      allPhotos: true,
+      amountCents: 500,
+      creditCents: 2500,
+      quantity: 1,
+      unitPriceCents: 500,
+    });
+    // Cheaper at the unit still: the unit price, nothing taken off.
+    expect(photosDue({ ...terms, allPhotosPriceCents: 3000 }, ["p8"], 1000)).toMatchObject({
+      allPhotos: false,
+      amountCents: 500,
+      creditCents: 0,
+    });
+  });
+
+  it("gives every photo once she paid as much as « toutes les photos » (its price lowered since)", () => {
+    const { rights, due } = photoRights({
+      terms: { ...terms, allPhotosPriceCents: 2000 },
+      photos: photos(10),
+      validated: true,
+      unlocks: ["p3", "p4", "p5", "p6", "p7"].map((photoId) => ({ photoId, source: "bought" })),
+      paidCents: 2500,
+    });
+    expect(["p0", "p3", "p8", "p9"].map((id) => rights.get(id))).toEqual([
+      "included",
+      "bought",
+      "bought",
+      "bought",
+    ]);
     expect(due).toBeNull();
   });
 

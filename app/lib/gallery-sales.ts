@@ -24,13 +24,18 @@ export const PHOTO_RIGHT_LABELS: Record<PhotoRight, string> = {
 /** A photo unlocked beyond the package; `photoId` null: every photo of the gallery. */
 export type PhotoUnlock = { photoId: string | null; source: "bought" | "offered" };
 
-/** What the client owes for the extra photos of her selection: the cheaper of the two prices. */
+/**
+ * What the client owes for the extra photos of her selection: the cheaper of the two prices, « toutes les
+ * photos » less what she already paid for this gallery's photos.
+ */
 export type PhotosDue = {
   /** The selected photos still to buy, in the gallery's order. */
   photoIds: string[];
   /** True when « toutes les photos » is the cheaper: the order unlocks every photo. */
   allPhotos: boolean;
   amountCents: number;
+  /** « toutes les photos »: what her earlier orders of this gallery's photos paid, taken off its price. */
+  creditCents: number;
   /** The order's line: that many photos at that price, or 1 × « toutes les photos ». */
   quantity: number;
   unitPriceCents: number;
@@ -65,8 +70,11 @@ export function photoRights(input: {
   unlocks: readonly PhotoUnlock[];
   /** The selection reopened: the photos the package included when it was last validated. */
   keptIncluded?: readonly string[] | null;
+  /** What her paid orders of this gallery's photos brought, net of refunds (what she keeps paid). */
+  paidCents?: number;
 }): PhotoRights {
   const { terms, photos, validated, unlocks } = input;
+  const paidCents = input.paidCents ?? 0;
   const kept = validated ? null : new Set(input.keptIncluded ?? []);
   const rights = new Map<string, PhotoRight>();
   if (terms.includedPhotos === null) {
@@ -75,7 +83,10 @@ export function photoRights(input: {
   }
   const all = (source: PhotoUnlock["source"]) =>
     unlocks.some((unlock) => unlock.photoId === null && unlock.source === source);
-  const allBought = all("bought");
+  // Paid as much as « toutes les photos » (its price lowered since): every photo is hers, never a cent more.
+  const allBought =
+    all("bought") ||
+    (terms.allPhotosPriceCents !== null && paidCents > 0 && paidCents >= terms.allPhotosPriceCents);
   const allOffered = all("offered");
   const unlocked = new Map<string, PhotoRight>();
   for (const unlock of unlocks) {
@@ -89,36 +100,54 @@ export function photoRights(input: {
   for (const photo of photos) {
     const own = unlocked.get(photo.id);
     if (own) rights.set(photo.id, own);
-    else if (allBought) rights.set(photo.id, "bought");
-    else if (allOffered) rights.set(photo.id, "offered");
+    // Her package stays « Incluse » once every photo is bought or offered: its session paid for it.
     else if (included > 0 && (kept ? kept.has(photo.id) : photo.favourite)) {
       rights.set(photo.id, "included");
       included--;
-    } else {
+    } else if (allBought) rights.set(photo.id, "bought");
+    else if (allOffered) rights.set(photo.id, "offered");
+    else {
       rights.set(photo.id, "to_buy");
       if (photo.favourite && validated) toBuy.push(photo.id);
     }
   }
-  return { rights, due: photosDue(terms, toBuy) };
+  return { rights, due: photosDue(terms, toBuy, paidCents) };
 }
 
 /**
- * The cheaper of the extras at their unit price and « toutes les photos »; null when nothing is due. At
- * the same price « toutes les photos » is taken: she pays the same and gets every photo.
+ * The cheaper of the extras at their unit price and « toutes les photos » less what she already paid for
+ * the gallery's photos (`paidCents`), so that all she pays never exceeds « toutes les photos »; null when
+ * nothing is due. At the same price « toutes les photos » is taken: she pays the same and gets every photo.
  */
-export function photosDue(terms: PhotoSaleTerms, photoIds: string[]): PhotosDue | null {
+export function photosDue(
+  terms: PhotoSaleTerms,
+  photoIds: string[],
+  paidCents = 0,
+): PhotosDue | null {
   if (photoIds.length === 0) return null;
   const extras =
     terms.extraPhotoPriceCents === null ? null : photoIds.length * terms.extraPhotoPriceCents;
-  const all = terms.allPhotosPriceCents;
+  const creditCents =
+    terms.allPhotosPriceCents === null ? 0 : Math.min(paidCents, terms.allPhotosPriceCents);
+  const all = terms.allPhotosPriceCents === null ? null : terms.allPhotosPriceCents - creditCents;
+  // Nothing left to pay for every photo: photoRights gives them all (never an order of 0 €).
+  if (all === 0) return null;
   if (all !== null && (extras === null || all <= extras)) {
-    return { photoIds, allPhotos: true, amountCents: all, quantity: 1, unitPriceCents: all };
+    return {
+      photoIds,
+      allPhotos: true,
+      amountCents: all,
+      creditCents,
+      quantity: 1,
+      unitPriceCents: all,
+    };
   }
   if (extras === null || terms.extraPhotoPriceCents === null) return null;
   return {
     photoIds,
     allPhotos: false,
     amountCents: extras,
+    creditCents: 0,
     quantity: photoIds.length,
     unitPriceCents: terms.extraPhotoPriceCents,
   };

@@ -12,13 +12,30 @@ export const GALLERY_WEB_FORMATS = ["avif", "webp", "jpg"] as const;
 export type GalleryWebFormat = (typeof GALLERY_WEB_FORMATS)[number];
 
 /**
+ * The widest web size shown of a photo the client has to buy (decision 0196), and always narrower than the
+ * original: a web copy at the original's own size would be the photo she has not paid for.
+ */
+export const GALLERY_UNBOUGHT_MAX_WIDTH = 1600;
+
+/**
  * The web widths of a photo `photoWidth` pixels wide (upright): every step below it, and the photo's own
- * width up to the largest step (a 1067 px portrait gets 480, 960 and 1067; a 300 px photo only 300).
+ * width up to the largest step (a 1067 px portrait gets 480, 960 and 1067). A photo narrower than the
+ * smallest step also gets half its width (a 300 px photo: 150 and 300), so that every photo has a size
+ * below its original's to show while it is to buy.
  */
 export function galleryWidthsFor(photoWidth: number): number[] {
   const top = Math.min(photoWidth, Math.max(...GALLERY_WIDTHS));
-  return [...GALLERY_WIDTHS.filter((width) => width < top), top];
+  const steps = GALLERY_WIDTHS.filter((width) => width < top);
+  const half = Math.floor(top / 2);
+  return [...(steps.length === 0 && half > 0 ? [half] : []), ...steps, top];
 }
+
+/**
+ * The web widths shown of a photo she may not download: narrower than the original `photoWidth` and at
+ * most GALLERY_UNBOUGHT_MAX_WIDTH.
+ */
+export const unboughtWidths = (photoWidth: number, widths: readonly number[]): number[] =>
+  widths.filter((width) => width < photoWidth && width <= GALLERY_UNBOUGHT_MAX_WIDTH);
 
 /** The formats written at one web width: AVIF up to GALLERY_AVIF_MAX_WIDTH, WebP and JPEG always. */
 export function galleryFormatsFor(width: number): GalleryWebFormat[] {

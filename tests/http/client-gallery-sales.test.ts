@@ -125,6 +125,44 @@ describe("the client's extra photos", () => {
     expect(text).toContain("Pour les régler, contactez le studio");
   });
 
+  it("shows a photo to buy only below its original's width, and every size its page asks answers", async () => {
+    const page = await clientPage();
+    const tiles = [...page.document.querySelectorAll('ul[aria-label="Photos de la galerie"] li')];
+    const widthsOf = (tile: Element) => {
+      const addresses = [...tile.querySelectorAll("source, img")].flatMap((element) => [
+        ...(element.getAttribute("srcset") ?? "")
+          .split(",")
+          .map((entry) => entry.trim().split(" ")[0]),
+        element.getAttribute("src"),
+      ]);
+      return [...new Set(addresses.filter((address): address is string => Boolean(address)))];
+    };
+    for (const [index, tile] of tiles.entries()) {
+      const addresses = widthsOf(tile);
+      expect(addresses.length).toBeGreaterThan(0);
+      const widths = addresses.map((address) => Number(/-w(\d+)\./.exec(address)?.[1]));
+      const own = Number(tile.querySelector("img")?.getAttribute("width"));
+      // Photos 3 to 5 are to buy (1600 or 1067 px wide): never their own width.
+      if (index >= 2) expect(Math.max(...widths)).toBeLessThan(own);
+      else expect(Math.max(...widths)).toBe(own);
+      for (const address of addresses.filter((address) => address.endsWith(".jpg"))) {
+        const file = await fetch(`${serverBaseUrl()}${address}`, {
+          headers: { Cookie: clientAccessHeader(galleryId) },
+        });
+        expect(file.status, address).toBe(200);
+        await file.arrayBuffer();
+      }
+    }
+    // Its full size asked all the same: not found.
+    const own = Number(tiles[4]?.querySelector("img")?.getAttribute("width"));
+    const full = await fetch(
+      `${serverBaseUrl()}${clientGalleryPath(galleryId)}/photos/${photoIds[4]}/r1-w${own}.jpg`,
+      { headers: { Cookie: clientAccessHeader(galleryId) } },
+    );
+    expect(full.status).toBe(404);
+    await full.arrayBuffer();
+  });
+
   it("refuses an altered amount or photo list in French and orders nothing, never a 5xx", async () => {
     const page = await clientPage();
     const fields = (changes: Record<string, string>) => ({

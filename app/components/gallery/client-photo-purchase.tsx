@@ -13,6 +13,8 @@ export type PhotoSaleData = {
     allPhotos: boolean;
     amount: string;
     amountCents: number;
+    /** What she already paid for the gallery's photos, taken off « toutes les photos ». */
+    credit: string | null;
     photoIds: string[];
   } | null;
   pending: { href: string; amount: string } | null;
@@ -95,7 +97,7 @@ export function PhotoPurchase({
         <>
           <p className="font-medium" data-testid="montant-du">
             {sale.due.allPhotos
-              ? `Votre sélection compte ${plural(sale.due.count, "photo")} de plus que votre formule : toutes les photos de la galerie pour ${sale.due.amount}, moins cher qu'à l'unité.`
+              ? `Votre sélection compte ${plural(sale.due.count, "photo")} de plus que votre formule : toutes les photos de la galerie pour ${sale.due.amount}${sale.due.credit ? ` (les ${sale.due.credit} déjà payés déduits)` : ""}, moins cher qu'à l'unité.`
               : `Votre sélection compte ${plural(sale.due.count, "photo")} de plus que votre formule : ${sale.due.amount} à régler.`}
           </p>
           {preview ? null : sale.methods.length === 0 ? (

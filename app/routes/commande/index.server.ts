@@ -22,8 +22,12 @@ import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { bookingOfDeposit } from "~/server/booking/deposits.server";
-import { LATE_PHOTO_REFUND_REASON } from "~/server/galleries/photo-order-release.server";
-import { photoOrderForPage } from "~/server/galleries/photo-sales.server";
+import { UNDELIVERED_PHOTO_REFUND_REASONS } from "~/server/galleries/photo-order-release.server";
+import {
+  EXPIRED_SALE_MESSAGE,
+  photoOrderForPage,
+  photoOrderStillPayable,
+} from "~/server/galleries/photo-sales.server";
 
 /*
  * /commande/{jeton} (decision 0167): the buyer's order page, reached from the order form, the card
@@ -165,16 +169,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     gallery: photoOrder?.galleryId ? clientGalleryPath(photoOrder.galleryId) : null,
     /**
      * An order of photos called off while it awaited payment (what it paid changed, or its gallery was
-     * deleted), and money that came for it once it was: given back, nothing unlocked.
+     * deleted or expired), and money that came for it once it was: given back, nothing unlocked.
      */
     photos: photoOrder
       ? {
           calledOff: order.status === "cancelled",
+          expired: photoOrder.expired,
           undelivered:
-            order.latePayment &&
             !photoOrder.unlocked &&
-            (order.status === "paid" ||
-              refunds.some((refund) => refund.reason === LATE_PHOTO_REFUND_REASON)),
+            ((order.latePayment && order.status === "paid") ||
+              refunds.some((refund) => UNDELIVERED_PHOTO_REFUND_REASONS.includes(refund.reason))),
         }
       : null,
   };
@@ -197,6 +201,10 @@ export async function action({ request, params }: Route.ActionArgs) {
             { status: 409 },
           );
         }
+      }
+      // Photos are paid while their gallery is online: an expired one delivers nothing (decision 0196).
+      if (order.kind === "gallery_photos" && !(await photoOrderStillPayable(order.id))) {
+        return data({ error: EXPIRED_SALE_MESSAGE }, { status: 409 });
       }
       const checkout = await retryCheckout(order.id);
       if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);

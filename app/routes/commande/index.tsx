@@ -84,15 +84,18 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           <p>
             {order.gallery
               ? "Ce qu'elle payait a changé dans votre galerie (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est remplacée par ce qui reste à payer, que vous retrouvez dans votre galerie. Rien ne vous a été débité pour elle."
-              : "Sa galerie a été supprimée. Rien ne vous a été débité pour elle."}
+              : order.photos.expired
+                ? "Sa galerie a expiré : ses photos ne sont plus en vente. Rien ne vous a été débité pour elle. Contactez le studio pour qu'il la prolonge."
+                : "Sa galerie a été supprimée. Rien ne vous a été débité pour elle."}
           </p>
         </Notice>
       ) : null}
       {order.photos?.undelivered ? (
         <Notice tone="info" title="Votre paiement vous est remboursé">
           <p>
-            Il est arrivé après l'annulation de cette commande : il vous est rendu, et aucune photo
-            n'a été débloquée par elle.
+            {order.photos.expired
+              ? "Il est arrivé après l'expiration de votre galerie : il vous est rendu, et aucune photo n'a été débloquée par elle."
+              : "Il est arrivé après l'annulation de cette commande : il vous est rendu, et aucune photo n'a été débloquée par elle."}
             {order.gallery ? " Ce qui reste à payer est dans votre galerie." : ""}
           </p>
         </Notice>

@@ -6,7 +6,7 @@ import { MAX_COMMENT_LENGTH } from "~/lib/gallery-texts";
 import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { formatSize } from "~/lib/sizes";
-import { clientGalleryPath } from "~/lib/gallery-urls";
+import { clientGalleryPath, unboughtWidths } from "~/lib/gallery-urls";
 import { clientAddressContext } from "~/server/context";
 import { siteContent } from "~/server/content/site-content.server";
 import {
@@ -69,6 +69,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const rightOf = (id: string): PhotoRight => rights.get(id) ?? "to_buy";
   const rows = (await clientPhotos(gallery.id)).map((photo) => ({
     ...photo,
+    // A photo she has to buy is shown below its original's size (decision 0196; photo.ts refuses more).
+    widths: mayDownload(rightOf(photo.id))
+      ? photo.widths
+      : unboughtWidths(photo.width, photo.widths),
     right: rightOf(photo.id),
   }));
   const photos = rows.map(({ bytes: _bytes, ...photo }) => photo);
@@ -126,6 +130,8 @@ async function saleData(
           allPhotos: due.allPhotos,
           amount: formatCents(due.amountCents),
           amountCents: due.amountCents,
+          /** What her earlier orders paid, taken off « toutes les photos » (decision 0196). */
+          credit: due.creditCents > 0 ? formatCents(due.creditCents) : null,
           photoIds: due.photoIds,
         }
       : null,

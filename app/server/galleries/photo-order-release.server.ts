@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, inArray, ne } from "drizzle-orm";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
+import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotoOrders, orders } from "../db/schema";
 import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
@@ -20,6 +21,16 @@ import { refundWhatIsLeft } from "../payments/orders.server";
 export const LATE_PHOTO_REFUND_REASON =
   "Paiement arrivé après l'annulation de la commande de photos (ce qu'elle payait avait changé)";
 
+/** The same, for a payment that came once the gallery had expired (nothing can be downloaded). */
+export const EXPIRED_PHOTO_REFUND_REASON =
+  "Paiement arrivé après l'expiration de la galerie : plus aucune photo ne pouvait être téléchargée";
+
+/** The reasons of the refunds of payments that delivered nothing (the order's page says so). */
+export const UNDELIVERED_PHOTO_REFUND_REASONS = [
+  LATE_PHOTO_REFUND_REASON,
+  EXPIRED_PHOTO_REFUND_REASON,
+];
+
 /** The client's e-mail of an order of photos called off; none once it was paid after all. */
 export async function photoOrderCalledOffEmail(orderId: string) {
   const [row] = await db()
@@ -32,11 +43,18 @@ export async function photoOrderCalledOffEmail(orderId: string) {
   const { order, galleryId } = row;
   const [gallery] = galleryId
     ? await db()
-        .select({ title: galleries.title, deletingAt: galleries.deletingAt })
+        .select({
+          title: galleries.title,
+          deletingAt: galleries.deletingAt,
+          expiresAt: galleries.expiresAt,
+        })
         .from(galleries)
         .where(eq(galleries.id, galleryId))
     : [];
   const online = galleryId !== null && gallery !== undefined && gallery.deletingAt === null;
+  // Replaced by her own order of the same photos by another method: she knows, and pays the new one.
+  if (online && (await replacedByHerOrder(order, galleryId))) return null;
+  const expired = online && gallery.expiresAt.getTime() <= now().getTime();
   const amount = formatCents(order.amountCents);
   const { identity, legal } = (await readSiteContent()).documents;
   return clientMail({
@@ -44,16 +62,23 @@ export async function photoOrderCalledOffEmail(orderId: string) {
     subject: `Votre commande de photos de ${amount} est annulée`,
     lines: [
       `Bonjour ${order.buyerName},`,
-      online
-        ? `Ce que payait votre commande de photos de ${amount} a changé dans votre galerie « ${gallery.title} » (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est annulée, et rien ne vous a été débité.`
-        : `Votre galerie a été supprimée : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité.`,
+      expired
+        ? `Votre galerie « ${gallery.title} » a expiré avant que votre paiement n'arrive : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité. Contactez le studio pour qu'il la prolonge.`
+        : online
+          ? `Ce que payait votre commande de photos de ${amount} a changé dans votre galerie « ${gallery.title} » (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est annulée, et rien ne vous a été débité.`
+          : `Votre galerie a été supprimée : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité.`,
       order.method === "transfer"
         ? "Ne faites pas ce virement ; s'il est déjà parti, il vous sera remboursé."
         : "Ne la réglez pas : un paiement qui arriverait encore pour elle vous serait remboursé.",
-      online ? "Ce qui reste à payer, s'il en reste, est dans votre galerie :" : "Votre commande :",
+      online && !expired
+        ? "Ce qui reste à payer, s'il en reste, est dans votre galerie :"
+        : "Votre commande :",
     ],
-    link: online ? `${siteUrl()}${clientGalleryPath(galleryId)}` : await orderPageUrl(order.id),
-    button: online ? "Voir ma galerie" : "Voir ma commande",
+    link:
+      online && !expired
+        ? `${siteUrl()}${clientGalleryPath(galleryId)}`
+        : await orderPageUrl(order.id),
+    button: online && !expired ? "Voir ma galerie" : "Voir ma commande",
     footer: "au sujet de votre commande",
     identity,
     legal,
@@ -67,18 +92,48 @@ export const queuePhotoOrderCalledOffMail = defineMailKind<{ orderId: string }>(
 );
 
 /**
- * Gives back what was paid on an order of photos that delivered nothing (paid once called off, or once
- * its gallery was gone). Run twice, the second finds nothing left to give back.
+ * Whether a later order of the same gallery pays the same photos for the same amount: she ordered them
+ * again by another method, which called this one off.
  */
-export async function refundUndeliveredPhotoOrder(orderId: string): Promise<void> {
-  await refundWhatIsLeft(orderId, LATE_PHOTO_REFUND_REASON);
+async function replacedByHerOrder(order: typeof orders.$inferSelect, galleryId: string) {
+  const [own] = await db()
+    .select({ photoIds: galleryPhotoOrders.photoIds, allPhotos: galleryPhotoOrders.allPhotos })
+    .from(galleryPhotoOrders)
+    .where(eq(galleryPhotoOrders.orderId, order.id));
+  if (!own) return false;
+  const later = await db()
+    .select({ photoIds: galleryPhotoOrders.photoIds, allPhotos: galleryPhotoOrders.allPhotos })
+    .from(galleryPhotoOrders)
+    .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+    .where(
+      and(
+        eq(galleryPhotoOrders.galleryId, galleryId),
+        gt(orders.createdAt, order.createdAt),
+        eq(orders.amountCents, order.amountCents),
+        ne(orders.method, order.method),
+        inArray(orders.status, ["awaiting_payment", "paid"]),
+      ),
+    );
+  const same = (ids: string[]) =>
+    ids.length === own.photoIds.length && ids.every((id) => own.photoIds.includes(id));
+  return later.some((other) => other.allPhotos === own.allPhotos && same(other.photoIds));
+}
+
+/**
+ * Gives back what was paid on an order of photos that delivered nothing (paid once called off, or once
+ * its gallery was gone or expired). Run twice, the second finds nothing left to give back.
+ */
+export async function refundUndeliveredPhotoOrder(orderId: string, expired = false): Promise<void> {
+  await refundWhatIsLeft(orderId, expired ? EXPIRED_PHOTO_REFUND_REASON : LATE_PHOTO_REFUND_REASON);
 }
 
 /** The queue `gallery-photo-refund`: a payment that delivered nothing, refunded after its commit. */
-export const photoOrderRefundJob = defineJob<{ orderId: string }>({
+export const photoOrderRefundJob = defineJob<{ orderId: string; expired?: boolean }>({
   name: "gallery-photo-refund",
   policy: PROVIDER_JOB_POLICY,
   handler: async (jobs) => {
-    for (const job of jobs) await refundUndeliveredPhotoOrder(job.data.orderId);
+    for (const job of jobs) {
+      await refundUndeliveredPhotoOrder(job.data.orderId, job.data.expired ?? false);
+    }
   },
 });

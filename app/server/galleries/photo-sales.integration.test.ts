@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentsSchema } from "~/content/schemas";
 import { useAppDatabase } from "../../../tests/support/database";
@@ -8,6 +9,8 @@ import { memoryCardProvider, orderRow, reportCardPaid } from "../../../tests/sup
 import { makeTestJpeg } from "../../../tests/support/photos";
 import { completeLegal } from "../../../tests/support/seller";
 import { unzip } from "../../../tests/support/unzip";
+import { action as orderPageAction } from "../../routes/commande/index.server";
+import { loader as photoLoader } from "../../routes/galerie-client/photo";
 import { loader as zipLoader } from "../../routes/galerie-client/zip";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
@@ -17,18 +20,20 @@ import {
   galleryPhotos,
   galleryUnlocks,
   invoices,
+  orderLines,
   paymentAttempts,
   refunds,
 } from "../db/schema";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
-import { requestRefund } from "../payments/orders.server";
+import { markPaidOffline, requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { deletePhoto, movePhoto } from "../uploads/gallery-photos.server";
 import { galleryAccessCookie } from "./access.server";
 import { validateSelection } from "./client.server";
-import { deleteGallery, reopenSelection, updateGallery } from "./galleries.server";
+import { deleteGallery, extendExpiry, reopenSelection, updateGallery } from "./galleries.server";
 import {
+  EXPIRED_PHOTO_REFUND_REASON,
   photoOrderCalledOffEmail,
   refundUndeliveredPhotoOrder,
 } from "./photo-order-release.server";
@@ -36,7 +41,10 @@ import {
   ALTERED_ORDER_MESSAGE,
   callOffStalePhotoOrders,
   cashPhotoOrder,
+  CHECKOUT_OPEN_MESSAGE,
   DUE_CHANGED_MESSAGE,
+  EXPIRED_CASH_MESSAGE,
+  EXPIRED_SALE_MESSAGE,
   createPhotoOrder,
   downloadablePhotoIds,
   galleryPhotoRights,
@@ -45,6 +53,7 @@ import {
   pendingPhotoOrder,
   photoSalesOrderKind,
 } from "./photo-sales.server";
+import { runGalleryRetention } from "./retention.server";
 
 // Extra photos sold from a client gallery (decision 0184) on a real PostgreSQL: the amount the server
 // computes, the photos unlocked by the payment (and the ZIP holding exactly them), locked again by a full
@@ -556,7 +565,8 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     const { id, photoIds } = await sellingGallery(8);
     const paid = await orderExtras(id, photoIds, "card");
     await payByCard(paid.orderId, 2_500);
-    // Reopened, she adds photos 9 and 10 and orders them by card.
+    // Reopened, she adds photos 9 and 10 and orders them by card: 5 €, what is left of « toutes les
+    // photos » (30 €) once her 25 € are counted.
     await reopenSelection(id);
     for (const photoId of photoIds.slice(8)) {
       await db()
@@ -570,7 +580,7 @@ describe("an order of photos awaiting payment when what is due changes", () => {
       {
         method: "card",
         idempotencyKey: crypto.randomUUID(),
-        amountCents: 1_000,
+        amountCents: 500,
         photoIds: photoIds.slice(8),
       },
       transferSettings,
@@ -583,7 +593,7 @@ describe("an order of photos awaiting payment when what is due changes", () => {
     const mail = await photoOrderCalledOffEmail(waiting.orderId);
     expect(mail?.text).toContain("Votre galerie a été supprimée");
 
-    expect((await payByCard(waiting.orderId, 1_000)).outcome).toBe("late");
+    expect((await payByCard(waiting.orderId, 500)).outcome).toBe("late");
     expect(await queuedRefunds(waiting.orderId)).toBe(1);
     await refundUndeliveredPhotoOrder(waiting.orderId);
     expect((await orderRow(waiting.orderId)).status).toBe("refunded");
@@ -652,5 +662,273 @@ describe("an order of photos awaiting payment when what is due changes", () => {
         .from(galleryPhotoOrders)
         .where(eq(galleryPhotoOrders.galleryId, other.id)),
     ).toHaveLength(1);
+  });
+});
+
+describe("what she pays for a gallery's photos in all", () => {
+  it("never exceeds « toutes les photos »: after 25 € of extras, her last 2 photos cost the 5 € left of 30 €", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const first = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      settings,
+    );
+    await payByCard(first.orderId, 2_500);
+    // The owner reopens; she adds the last 2 photos (10 € at the unit).
+    await reopenSelection(id);
+    await db()
+      .update(galleryPhotos)
+      .set({ favourite: true })
+      .where(eq(galleryPhotos.galleryId, id));
+    await validateSelection(id);
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect(due).toMatchObject({ allPhotos: true, amountCents: 500, creditCents: 2_500 });
+
+    const last = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 500,
+        photoIds: photoIds.slice(8),
+      },
+      settings,
+    );
+    const [line] = await db().select().from(orderLines).where(eq(orderLines.orderId, last.orderId));
+    expect(line?.label).toMatch(
+      /^Toutes les photos de la galerie « .+ » \(déjà payé 25\s€ déduit\)$/,
+    );
+    await payByCard(last.orderId, 500);
+    const { rights, due: after } = await galleryPhotoRights(await galleryRow(id));
+    expect(after).toBeNull();
+    expect(photoIds.map((photoId) => rights.get(photoId))).toEqual([
+      ...Array(3).fill("included"),
+      ...Array(7).fill("bought"),
+    ]);
+  });
+
+  it("counts what a refund gave back: a fully refunded order leaves the full price due", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const first = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      settings,
+    );
+    await payByCard(first.orderId, 2_500);
+    await requestRefund(first.orderId, 2_500, "Geste commercial");
+    expect((await galleryPhotoRights(await galleryRow(id))).due).toMatchObject({
+      amountCents: 2_500,
+      allPhotos: false,
+    });
+  });
+});
+
+describe("an order of photos when its gallery expires", () => {
+  const transferSettings = paymentsSchema.parse({
+    card: true,
+    transfer: true,
+    studio: true,
+    transferHolder: "Studio Lumière",
+    transferIban: "FR7630006000011234567890189",
+  });
+  const orderExtras = async (id: string, photoIds: string[], method: "card" | "transfer") =>
+    createPhotoOrder(
+      await galleryRow(id),
+      {
+        method,
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      transferSettings,
+    );
+  const expire = (id: string) =>
+    db()
+      .update(galleries)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(galleries.id, id));
+  const refundJobs = async (orderId: string) =>
+    (
+      await db().execute<{ expired: boolean | null }>(sql`
+        select (data->>'expired')::boolean as expired from pgboss.job
+        where name = 'gallery-photo-refund' and data->>'orderId' = ${orderId}`)
+    ).rows;
+  const unlocksOfOrder = (orderId: string) =>
+    db().select().from(galleryUnlocks).where(eq(galleryUnlocks.orderId, orderId));
+
+  it("gives back a transfer marked received once the gallery expired, before the daily run called it off", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    await expire(id);
+    await markPaidOffline(waiting.orderId, "transfer");
+    expect(await unlocksOfOrder(waiting.orderId)).toEqual([]);
+    expect(await refundJobs(waiting.orderId)).toEqual([{ expired: true }]);
+    await refundUndeliveredPhotoOrder(waiting.orderId, true);
+    const given = await db().select().from(refunds).where(eq(refunds.orderId, waiting.orderId));
+    expect(given.map((refund) => [refund.amountCents, refund.reason])).toEqual([
+      [2_500, EXPIRED_PHOTO_REFUND_REASON],
+    ]);
+  });
+
+  it("is called off by the daily run; money that still comes goes back, and her e-mail says the gallery expired", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    const online = await sellingGallery(8);
+    const kept = await orderExtras(online.id, online.photoIds, "transfer");
+    await expire(id);
+
+    expect((await runGalleryRetention()).photoOrders).toBe(1);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+    expect((await orderRow(kept.orderId)).status).toBe("awaiting_payment");
+    const mail = await photoOrderCalledOffEmail(waiting.orderId);
+    expect(mail?.text).toContain("a expiré avant que votre paiement n'arrive");
+    expect(mail?.text).not.toContain(`/galerie-client/${id}`);
+
+    await markPaidOffline(waiting.orderId, "transfer");
+    expect(await orderRow(waiting.orderId)).toMatchObject({ status: "paid", latePayment: true });
+    expect(await unlocksOfOrder(waiting.orderId)).toEqual([]);
+    expect(await refundJobs(waiting.orderId)).toEqual([{ expired: true }]);
+  });
+
+  it("is refused in French once its gallery expired: « Payer par carte » on its page, a new order, « Encaisser »", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const waiting = await orderExtras(id, photoIds, "card");
+    // Her card checkout lapsed: the order's page offers « Payer par carte » again.
+    await db()
+      .update(paymentAttempts)
+      .set({ status: "expired" })
+      .where(eq(paymentAttempts.orderId, waiting.orderId));
+    await expire(id);
+    const form = new FormData();
+    form.set("intent", "payer");
+    const answer = (await orderPageAction({
+      request: new Request(`http://localhost/commande/${waiting.token}`, {
+        method: "POST",
+        body: form,
+      }),
+      params: { token: waiting.token },
+      context: undefined,
+    } as unknown as Parameters<typeof orderPageAction>[0])) as unknown as {
+      data: { error: string };
+      init: { status: number };
+    };
+    expect(answer.init.status).toBe(409);
+    expect(answer.data.error).toBe(EXPIRED_SALE_MESSAGE);
+    expect((await orderRow(waiting.orderId)).status).toBe("cancelled");
+
+    await expect(orderExtras(id, photoIds, "card")).rejects.toThrow(EXPIRED_SALE_MESSAGE);
+    await expect(
+      cashPhotoOrder(await galleryRow(id), "cash", crypto.randomUUID(), 2_500),
+    ).rejects.toThrow(EXPIRED_CASH_MESSAGE);
+  });
+
+  it("keeps what she bought when the owner extends the gallery, and lets her order again", async () => {
+    const { id, photoIds } = await sellingGallery(10);
+    await reopenSelection(id);
+    await db()
+      .update(galleryPhotos)
+      .set({ favourite: false })
+      .where(inArray(galleryPhotos.id, photoIds.slice(8)));
+    await validateSelection(id);
+    const paid = await orderExtras(id, photoIds, "card");
+    await payByCard(paid.orderId, 2_500);
+    await expire(id);
+    await runGalleryRetention();
+    expect(await extendExpiry(id, 30)).not.toBeNull();
+    expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+    expect(await unlocksOfOrder(paid.orderId)).toHaveLength(5);
+  });
+});
+
+describe("the web sizes of a photo to buy", () => {
+  const webSize = async (galleryId: string, photoId: string, file: string) => {
+    const gallery = await galleryRow(galleryId);
+    const request = new Request(
+      `http://localhost/galerie-client/${galleryId}/photos/${photoId}/${file}`,
+      {
+        headers: { Cookie: (await galleryAccessCookie(gallery)).split(";")[0] ?? "" },
+      },
+    );
+    try {
+      return (await photoLoader({
+        request,
+        params: { id: galleryId, photoId, file },
+        context: undefined,
+      } as unknown as Parameters<typeof photoLoader>[0])) as Response;
+    } catch (error) {
+      const thrown = error as { init?: { status?: number } };
+      return new Response(null, { status: thrown.init?.status ?? 500 });
+    }
+  };
+
+  it("are served only below the original's width; a photo she may download keeps every size", async () => {
+    const { id, photoIds } = await sellingGallery(5);
+    const unbought = photoIds[9] ?? "";
+    const included = photoIds[0] ?? "";
+    expect((await galleryPhotoRights(await galleryRow(id))).rights.get(unbought)).toBe("to_buy");
+    // The originals are 320 px wide: their 320 px web copy is the original itself.
+    expect((await webSize(id, unbought, "r1-w320.jpg")).status).toBe(404);
+    const small = await webSize(id, unbought, "r1-w160.jpg");
+    expect(small.status).toBe(200);
+    expect((await sharp(Buffer.from(await small.arrayBuffer())).metadata()).width).toBe(160);
+    expect((await webSize(id, included, "r1-w320.jpg")).status).toBe(200);
+
+    // Bought, the full web size is hers again.
+    await offerPhotos(id, [unbought]);
+    expect((await webSize(id, unbought, "r1-w320.jpg")).status).toBe(200);
+  });
+});
+
+describe("her switch from one way of paying to another", () => {
+  const both = paymentsSchema.parse({
+    card: true,
+    transfer: true,
+    studio: true,
+    transferHolder: "Studio Lumière",
+    transferIban: "FR7630006000011234567890189",
+  });
+  const post = async (id: string, photoIds: string[], method: "card" | "transfer") =>
+    createPhotoOrder(
+      await galleryRow(id),
+      {
+        method,
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      both,
+    );
+
+  it("replaces a waiting transfer order by a card order of the same photos, without telling her it was called off", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const transfer = await post(id, photoIds, "transfer");
+    // The same method again is still the waiting order's.
+    await expect(post(id, photoIds, "transfer")).rejects.toThrow(PENDING_ORDER_MESSAGE);
+
+    const byCard = await post(id, photoIds, "card");
+    expect(byCard.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
+    expect((await orderRow(transfer.orderId)).status).toBe("cancelled");
+    expect(await photoOrderCalledOffEmail(transfer.orderId)).toBeNull();
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect((await pendingPhotoOrder(id, due))?.id).toBe(byCard.orderId);
+    await payByCard(byCard.orderId, 2_500);
+    expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+  });
+
+  it("refuses in French to switch while her card checkout is open", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const byCard = await post(id, photoIds, "card");
+    await expect(post(id, photoIds, "transfer")).rejects.toThrow(CHECKOUT_OPEN_MESSAGE);
+    expect((await orderRow(byCard.orderId)).status).toBe("awaiting_payment");
   });
 });

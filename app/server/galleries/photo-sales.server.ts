@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { PaymentSettings } from "~/content/schemas";
 import {
   photoRights,
@@ -11,18 +11,28 @@ import {
 import type { OfflineMeans, PaymentMethod } from "~/lib/payments/model";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { galleries, galleryPhotoOrders, galleryPhotos, galleryUnlocks, orders } from "../db/schema";
+import {
+  galleries,
+  galleryPhotoOrders,
+  galleryPhotos,
+  galleryUnlocks,
+  orders,
+  paymentAttempts,
+} from "../db/schema";
 import { log } from "../logger.server";
 import type { Tx } from "../payments/journal.server";
 import { defineOrderKind, type OrderRecord } from "../payments/order-kinds.server";
 import { orderTokenFor } from "../payments/order-token.server";
+import { PaymentRefusedError } from "../payments/refusals.server";
 import {
   cancelUnpaidOrder,
+  COUNTED_REFUNDS,
   createOrder,
   markPaidOffline,
   type OrderCheckout,
 } from "../payments/orders.server";
 import type { GalleryRow } from "./access.server";
+import { formatCents } from "~/lib/prices";
 import { photoOrderRefundJob, queuePhotoOrderCalledOffMail } from "./photo-order-release.server";
 
 /*
@@ -55,6 +65,38 @@ export const saleTerms = (gallery: GalleryRow): PhotoSaleTerms => ({
 
 type Executor = Tx | ReturnType<typeof db>;
 
+/**
+ * Whether the gallery still sells its photos: online and not expired. An expired gallery delivers nothing
+ * (its downloads answer 410), so, as a deleted one, it takes no money for photos (decision 0196).
+ */
+export const sellsNow = (gallery: Pick<GalleryRow, "deletingAt" | "expiresAt">, at = now()) =>
+  gallery.deletingAt === null && gallery.expiresAt.getTime() > at.getTime();
+
+export const EXPIRED_SALE_MESSAGE =
+  "Cette galerie a expiré : ses photos ne sont plus en vente et rien ne vous a été débité. Contactez le studio pour qu'il la prolonge.";
+
+/**
+ * What her paid orders of the gallery's photos brought and still keep, net of refunds: each payment of an
+ * order that unlocked photos, less what went back of it (a duplicate payment is not the price; money that
+ * came once an order was called off unlocked nothing and goes back).
+ */
+async function paidForPhotosCents(executor: Executor, galleryId: string): Promise<number> {
+  const counted = sql.join(
+    COUNTED_REFUNDS.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  const [row] = (
+    await executor.execute<{ cents: number }>(sql`
+      select coalesce(sum(a.amount_cents - coalesce((select sum(r.amount_cents) from refunds r
+          where r.attempt_id = a.id and r.status in (${counted})), 0)), 0)::int as cents
+      from ${galleryPhotoOrders} g
+      join ${paymentAttempts} a on a.order_id = g.order_id and a.status = 'succeeded' and not a.duplicate
+      where g.gallery_id = ${galleryId}
+        and exists (select 1 from ${galleryUnlocks} u where u.order_id = g.order_id)`)
+  ).rows;
+  return Math.max(0, row?.cents ?? 0);
+}
+
 async function unlocksOf(executor: Executor, galleryId: string) {
   return (await executor
     .select({ photoId: galleryUnlocks.photoId, source: galleryUnlocks.source })
@@ -75,6 +117,7 @@ export async function photoRightsIn(executor: Executor, gallery: GalleryRow): Pr
     validated: gallery.selectionValidatedAt !== null,
     unlocks: await unlocksOf(executor, gallery.id),
     keptIncluded: gallery.packagePhotoIds,
+    paidCents: await paidForPhotosCents(executor, gallery.id),
   });
 }
 
@@ -155,7 +198,8 @@ export async function callOffStalePhotoOrders(galleryId: string): Promise<number
   const waiting = await waitingPhotoOrders(db(), galleryId);
   if (waiting.length === 0) return 0;
   const [gallery] = await db().select().from(galleries).where(eq(galleries.id, galleryId));
-  const due = gallery && !gallery.deletingAt ? (await galleryPhotoRights(gallery)).due : null;
+  // A gallery being deleted or expired sells nothing: every waiting order is called off.
+  const due = gallery && sellsNow(gallery) ? (await galleryPhotoRights(gallery)).due : null;
   let kept = false;
   let calledOff = 0;
   for (const order of waiting) {
@@ -170,6 +214,39 @@ export async function callOffStalePhotoOrders(galleryId: string): Promise<number
     }
   }
   return calledOff;
+}
+
+/**
+ * Calls off the orders of photos still awaiting payment in galleries expired by `at` (the retention's
+ * daily run): a transfer on its way or a card page left open would be paid for photos she can no longer
+ * download. Money that still comes for one goes back (the kind's onPaid). Returns how many.
+ */
+export async function callOffExpiredPhotoOrders(at = now()): Promise<number> {
+  const expired = await db()
+    .selectDistinct({ galleryId: galleryPhotoOrders.galleryId })
+    .from(galleryPhotoOrders)
+    .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+    .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
+    .where(and(eq(orders.status, "awaiting_payment"), lte(galleries.expiresAt, at)));
+  let calledOff = 0;
+  for (const { galleryId } of expired) calledOff += await callOffStalePhotoOrders(galleryId);
+  return calledOff;
+}
+
+/**
+ * Whether the buyer may still pay an order of photos (« Payer par carte » on its page): false once its
+ * gallery expired or is gone, and then the order is called off (when the daily run has not yet).
+ */
+export async function photoOrderStillPayable(orderId: string): Promise<boolean> {
+  const [purchase] = await db()
+    .select({ gallery: galleries })
+    .from(galleryPhotoOrders)
+    .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
+    .where(eq(galleryPhotoOrders.orderId, orderId));
+  if (purchase && sellsNow(purchase.gallery)) return true;
+  if (purchase) await callOffStalePhotoOrders(purchase.gallery.id);
+  else await cancelUnpaidOrder(orderId);
+  return false;
 }
 
 /** The gallery's order of photos made by the form of `idempotencyKey`, if one was. */
@@ -206,6 +283,9 @@ export const NOT_UNLOCKED_MESSAGE =
 export const PENDING_ORDER_MESSAGE =
   "Une commande de photos attend déjà son paiement : payez-la depuis sa page.";
 
+export const CHECKOUT_OPEN_MESSAGE =
+  "Un paiement par carte de cette commande est en cours : terminez-le sur la page de paiement, ou attendez une demi-heure avant de choisir un autre moyen de paiement.";
+
 export const ALTERED_ORDER_MESSAGE =
   "Le montant ou les photos de votre commande ne correspondent plus à votre sélection : vérifiez le nouveau total ci-dessous avant de payer.";
 
@@ -220,6 +300,7 @@ export async function createPhotoOrder(
   posted: PostedPhotoOrder,
   settings: PaymentSettings,
 ): Promise<OrderCheckout> {
+  if (!sellsNow(gallery)) throw new PhotoSaleRefusedError(EXPIRED_SALE_MESSAGE);
   const again = await orderAgain(gallery, posted.idempotencyKey, settings);
   if (again) return again;
   const { due } = await galleryPhotoRights(gallery);
@@ -241,13 +322,47 @@ export async function createPhotoOrder(
   }
 
   await callOffStalePhotoOrders(gallery.id);
-  if (await pendingPhotoOrder(gallery.id, due)) {
+  const pending = await pendingPhotoOrder(gallery.id, due);
+  if (pending) {
     // The same form's first post may have just made it.
     const made = await orderAgain(gallery, posted.idempotencyKey, settings);
     if (made) return made;
-    throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
+    if (pending.method === posted.method) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
+    // Another method for the same photos: she changed her mind (a transfer not sent, a card refused).
+    // The new order replaces the waiting one, unless she is paying it by card right now.
+    if (await cardCheckoutOpen(pending.id)) throw new PhotoSaleRefusedError(CHECKOUT_OPEN_MESSAGE);
+    const replacing = await placePhotoOrder(
+      gallery,
+      due,
+      posted.method,
+      posted.idempotencyKey,
+      settings,
+      pending.id,
+    );
+    // After the new order is made: a failure in between leaves two, and the next change keeps the newest.
+    if (await cancelUnpaidOrder(pending.id)) {
+      log.info("photo_order_replaced", { galleryId: gallery.id, orderId: pending.id });
+    }
+    return replacing;
   }
   return placePhotoOrder(gallery, due, posted.method, posted.idempotencyKey, settings);
+}
+
+/** Whether a card checkout of the order is open and still payable now. */
+async function cardCheckoutOpen(orderId: string): Promise<boolean> {
+  const open = await db()
+    .select({ expiresAt: paymentAttempts.expiresAt })
+    .from(paymentAttempts)
+    .innerJoin(orders, eq(orders.id, paymentAttempts.orderId))
+    .where(
+      and(
+        eq(paymentAttempts.orderId, orderId),
+        eq(paymentAttempts.status, "open"),
+        eq(orders.method, "card"),
+      ),
+    );
+  const at = now().getTime();
+  return open.some((attempt) => attempt.expiresAt === null || attempt.expiresAt.getTime() > at);
 }
 
 /**
@@ -270,6 +385,7 @@ async function orderAgain(
       photoIds: made.photoIds,
       allPhotos: made.allPhotos,
       amountCents: made.amountCents,
+      creditCents: 0,
       quantity,
       unitPriceCents: made.amountCents / quantity,
     },
@@ -280,12 +396,14 @@ async function orderAgain(
   return made.status === "awaiting_payment" ? checkout : { ...checkout, redirectUrl: null };
 }
 
+/** `replacing`: the waiting order this one replaces (another method), called off once it is made. */
 async function placePhotoOrder(
   gallery: GalleryRow,
   due: NonNullable<PhotoRights["due"]>,
   method: PaymentMethod,
   idempotencyKey: string,
   settings: PaymentSettings | null,
+  replacing: string | null = null,
 ): Promise<OrderCheckout> {
   const at = now();
   return createOrder({
@@ -305,7 +423,7 @@ async function placePhotoOrder(
     lines: [
       {
         label: due.allPhotos
-          ? `Toutes les photos de la galerie « ${gallery.title} »`
+          ? `Toutes les photos de la galerie « ${gallery.title} »${due.creditCents > 0 ? ` (déjà payé ${formatCents(due.creditCents)} déduit)` : ""}`
           : `Photo supplémentaire de la galerie « ${gallery.title} »`,
         quantity: due.quantity,
         unitPriceCents: due.unitPriceCents,
@@ -327,15 +445,17 @@ async function placePhotoOrder(
         .from(galleries)
         .where(eq(galleries.id, gallery.id))
         .for("update");
-      const dueNow = current && !current.deletingAt ? (await photoRightsIn(tx, current)).due : null;
+      const dueNow = current && sellsNow(current) ? (await photoRightsIn(tx, current)).due : null;
       const ordered = {
         amountCents: order.amountCents,
         photoIds: due.photoIds,
         allPhotos: due.allPhotos,
       };
       if (!paysWhatIsDue(ordered, dueNow)) throw new PhotoSaleRefusedError(ALTERED_ORDER_MESSAGE);
-      const [other] = await waitingPhotoOrders(tx, gallery.id);
-      if (other && other.id !== order.id) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
+      const other = (await waitingPhotoOrders(tx, gallery.id)).find(
+        (waiting) => waiting.id !== order.id && waiting.id !== replacing,
+      );
+      if (other) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
       await tx.insert(galleryPhotoOrders).values({
         orderId: order.id,
         galleryId: gallery.id,
@@ -345,6 +465,9 @@ async function placePhotoOrder(
     },
   });
 }
+
+export const EXPIRED_CASH_MESSAGE =
+  "Cette galerie a expiré : prolongez-la avant d'encaisser des photos, sinon la cliente paierait des photos qu'elle ne peut plus télécharger.";
 
 export const DUE_CHANGED_MESSAGE =
   "Le montant dû vient de changer : vérifiez-le ci-dessous avant d'encaisser.";
@@ -367,6 +490,10 @@ export async function cashPhotoOrder(
   // This form's order called off before it was cashed (what is due changed meanwhile): nothing cashed.
   if (made && made.status !== "awaiting_payment") {
     throw new PhotoSaleRefusedError(DUE_CHANGED_MESSAGE);
+  }
+  if (!sellsNow(gallery)) {
+    await callOffStalePhotoOrders(gallery.id);
+    throw new PhotoSaleRefusedError(EXPIRED_CASH_MESSAGE);
   }
   await callOffStalePhotoOrders(gallery.id);
   const { due } = await galleryPhotoRights(gallery);
@@ -408,21 +535,27 @@ export async function offerPhotos(galleryId: string, photoIds: string[] | null):
 }
 
 /**
- * Whether money that came after its order was released still buys what it paid for: the gallery online,
- * no other order awaiting payment there, and the order's photos and amount what is due now. Otherwise
- * (called off because what it paid changed, or its gallery deleted) the money goes back.
+ * Why a payment no longer buys what it paid for, or null when it does: the gallery must be online and not
+ * expired (she can download), and for money that came after its order was released, no other order may
+ * await payment there and the order's photos and amount must be what is due now. Otherwise (called off
+ * because what it paid changed, or its gallery deleted or expired) the money goes back.
  */
-async function stillDue(
+async function undeliverable(
   tx: Tx,
   order: OrderRecord,
-  purchase: typeof galleryPhotoOrders.$inferSelect,
-): Promise<boolean> {
-  const [gallery] = await tx.select().from(galleries).where(eq(galleries.id, purchase.galleryId));
-  if (!gallery || gallery.deletingAt) return false;
+  purchase: typeof galleryPhotoOrders.$inferSelect | undefined,
+  late: boolean,
+): Promise<"gone" | "expired" | "changed" | null> {
+  const [gallery] = purchase
+    ? await tx.select().from(galleries).where(eq(galleries.id, purchase.galleryId))
+    : [];
+  if (!purchase || !gallery || gallery.deletingAt) return "gone";
+  if (!sellsNow(gallery)) return "expired";
+  if (!late) return null;
   const waiting = await waitingPhotoOrders(tx, gallery.id);
-  if (waiting.some((other) => other.id !== order.id)) return false;
+  if (waiting.some((other) => other.id !== order.id)) return "changed";
   const { due } = await photoRightsIn(tx, gallery);
-  return paysWhatIsDue({ ...purchase, amountCents: order.amountCents }, due);
+  return paysWhatIsDue({ ...purchase, amountCents: order.amountCents }, due) ? null : "changed";
 }
 
 /**
@@ -437,11 +570,12 @@ export const photoSalesOrderKind = defineOrderKind("gallery_photos", {
       .select()
       .from(galleryPhotoOrders)
       .where(eq(galleryPhotoOrders.orderId, order.id));
-    // Its gallery deleted meanwhile, or called off for what it no longer pays: nothing to deliver, the
-    // money (journalled by the core) goes back once this commits.
-    if (!purchase || (late && !(await stillDue(tx, order, purchase)))) {
-      await photoOrderRefundJob.send({ orderId: order.id }, { tx });
-      log.info("photo_order_paid_after_release", { orderId: order.id });
+    // Its gallery deleted or expired meanwhile, or called off for what it no longer pays: nothing to
+    // deliver, the money (journalled by the core) goes back once this commits.
+    const why = await undeliverable(tx, order, purchase, late);
+    if (!purchase || why) {
+      await photoOrderRefundJob.send({ orderId: order.id, expired: why === "expired" }, { tx });
+      log.info("photo_order_given_back", { orderId: order.id, late, why });
       return "given_back";
     }
     const photoIds: (string | null)[] = purchase.allPhotos ? [null] : purchase.photoIds;
@@ -464,6 +598,18 @@ export const photoSalesOrderKind = defineOrderKind("gallery_photos", {
       }));
     if (rows.length > 0) await tx.insert(galleryUnlocks).values(rows).onConflictDoNothing();
   },
+  // « Payer par carte » on its page once its gallery expired or went (the page refuses first; this holds
+  // for any other way in): nothing left to deliver, no checkout.
+  onCheckoutOpened: async (tx, order) => {
+    const [purchase] = await tx
+      .select({ deletingAt: galleries.deletingAt, expiresAt: galleries.expiresAt })
+      .from(galleryPhotoOrders)
+      .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
+      .where(eq(galleryPhotoOrders.orderId, order.id));
+    if (!purchase || !sellsNow(purchase)) {
+      throw new PaymentRefusedError("not_awaiting_payment", EXPIRED_SALE_MESSAGE);
+    }
+  },
   onReleased: async (tx, order, { reason }) => {
     // Nothing was unlocked before the payment: nothing to undo. Expired, the core's e-mail tells her.
     if (reason === "cancelled") {
@@ -481,22 +627,28 @@ export const photoSalesOrderKind = defineOrderKind("gallery_photos", {
 
 /**
  * What the buyer's page of an order of photos says (decision 0184): its gallery while it is online (the
- * way back to it), and whether the order unlocked photos (money that came once it was called off did not).
+ * way back to it), whether it expired, and whether the order unlocked photos (money that came once it was
+ * called off, or once its gallery expired, did not).
  */
 export async function photoOrderForPage(
   orderId: string,
-): Promise<{ galleryId: string | null; unlocked: boolean }> {
+): Promise<{ galleryId: string | null; expired: boolean; unlocked: boolean }> {
   const [purchase] = await db()
-    .select({ galleryId: galleries.id })
+    .select({ galleryId: galleries.id, expiresAt: galleries.expiresAt })
     .from(galleryPhotoOrders)
     .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
     .where(and(eq(galleryPhotoOrders.orderId, orderId), isNull(galleries.deletingAt)));
+  const expired = purchase !== undefined && !sellsNow({ deletingAt: null, ...purchase });
   const [unlock] = await db()
     .select({ id: galleryUnlocks.id })
     .from(galleryUnlocks)
     .where(eq(galleryUnlocks.orderId, orderId))
     .limit(1);
-  return { galleryId: purchase?.galleryId ?? null, unlocked: unlock !== undefined };
+  return {
+    galleryId: purchase && !expired ? purchase.galleryId : null,
+    expired,
+    unlocked: unlock !== undefined,
+  };
 }
 
 /** Whether the gallery has an order of photos paid or awaiting payment (the settings' warning). */

@@ -249,10 +249,10 @@ describe.each(storageDrivers)("on the $kind store", (driver) => {
         status: "ready",
         width: 320,
         height: 240,
-        widths: [320],
+        widths: [160, 320],
         originalExtension: "jpg",
       });
-      await expectKeys(gallery.id, heicId, [...variantNames(1, [320]), "original.jpg"]);
+      await expectKeys(gallery.id, heicId, [...variantNames(1, [160, 320]), "original.jpg"]);
       const heicOriginal = await read(`${galleryPhotoPrefix(gallery.id, heicId)}original.jpg`);
       const decoded = await sharp(heicOriginal).metadata();
       expect([decoded.format, decoded.width, decoded.height]).toEqual(["jpeg", 320, 240]);
@@ -404,7 +404,11 @@ describe.each(storageDrivers)("on the $kind store", (driver) => {
       // The owner's « Relancer » queues it again: the upload is still there and the photo gets ready.
       expect(await retryPhotoProcessing(row.id)).toBe(true);
       expect(await retryPhotoProcessing(row.id)).toBe(false);
-      expect(await settled(row.id)).toMatchObject({ status: "ready", error: null, widths: [400] });
+      expect(await settled(row.id)).toMatchObject({
+        status: "ready",
+        error: null,
+        widths: [200, 400],
+      });
     });
   });
 });

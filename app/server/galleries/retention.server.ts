@@ -9,10 +9,12 @@ import { env } from "../env.server";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { abortQuietly, deleteGallery } from "./galleries.server";
+import { callOffExpiredPhotoOrders } from "./photo-sales.server";
 
 /*
  * The galleries' retention (decision 0105), run daily by the pg-boss schedule `gallery-retention`: the
- * galleries whose deletion date has come go (rows and files), uploads left unfinished for 48 hours are
+ * galleries whose deletion date has come go (rows and files), the orders of photos still awaiting payment
+ * in expired galleries are called off (decision 0196), uploads left unfinished for 48 hours are
  * forgotten, and the temporary files of one-file forms older than a day are removed. Each step is safe to
  * run again after a crash, and one process runs it at a time (a singleton queue).
  */
@@ -110,11 +112,16 @@ export async function purgeTemporaryFiles(now = Date.now()) {
 
 /** One run of the schedule: every step, each one's failure logged without stopping the others. */
 export async function runGalleryRetention(now = new Date()) {
-  const result = { galleries: 0, uploads: 0, files: 0 };
+  const result = { galleries: 0, photoOrders: 0, uploads: 0, files: 0 };
   try {
     result.galleries = await purgeDueGalleries(GALLERIES_PER_RUN, now);
   } catch (error) {
     log.error("gallery_retention_failed", { step: "galleries", error });
+  }
+  try {
+    result.photoOrders = await callOffExpiredPhotoOrders(now);
+  } catch (error) {
+    log.error("gallery_retention_failed", { step: "photo_orders", error });
   }
   try {
     result.uploads = await purgeStaleUploads(now);
@@ -126,7 +133,9 @@ export async function runGalleryRetention(now = new Date()) {
   } catch (error) {
     log.error("gallery_retention_failed", { step: "files", error });
   }
-  if (result.galleries || result.uploads || result.files) log.info("gallery_retention", result);
+  if (result.galleries || result.photoOrders || result.uploads || result.files) {
+    log.info("gallery_retention", result);
+  }
   return result;
 }
 

@@ -45,6 +45,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
                 allPhotos: due.allPhotos,
                 amount: formatCents(due.amountCents),
                 amountCents: due.amountCents,
+                /** What her earlier orders paid, taken off « toutes les photos » (decision 0196). */
+                credit: due.creditCents > 0 ? formatCents(due.creditCents) : null,
               }
             : null,
           pending: pending

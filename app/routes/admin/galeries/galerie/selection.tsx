@@ -67,7 +67,7 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
               ? `Une commande de ${sale.pending.amount} attend son paiement.`
               : sale.due
                 ? sale.due.allPhotos
-                  ? `Dû : ${sale.due.amount} pour toutes les photos (${sale.due.count} en plus de la formule).`
+                  ? `Dû : ${sale.due.amount} pour toutes les photos (${sale.due.count} en plus de la formule${sale.due.credit ? ` ; ${sale.due.credit} déjà payés déduits` : ""}).`
                   : `Dû : ${sale.due.amount} pour ${sale.due.count} photo${sale.due.count > 1 ? "s" : ""} en plus de la formule.`
                 : "Rien n'est dû pour l'instant."}
           </p>
