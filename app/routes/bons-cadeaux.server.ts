@@ -13,6 +13,7 @@ import {
   type VoucherOrderField,
 } from "~/lib/vouchers/order-form";
 import { ORDER_KEY_FIELD, orderPagePath, paymentMethodLine } from "~/lib/vouchers/order-page";
+import { parseVoucherCode } from "~/lib/vouchers/code";
 import { voucherTerms, VOUCHER_TEXT_LIMITS } from "~/lib/vouchers/terms";
 import { now } from "~/server/clock.server";
 import { siteContent, type SiteContent } from "~/server/content/site-content.server";
@@ -20,7 +21,9 @@ import { clientAddressContext } from "~/server/context";
 import { log } from "~/server/logger.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { unprintableFields } from "~/server/pdf/printable.server";
-import { consumeRateLimit, rateLimitReached } from "~/server/rate-limit.server";
+import { VOUCHER_CODE_RATE_LIMIT } from "~/server/booking/visitor-form.server";
+import { consumeRateLimit, giveBackRateLimit, rateLimitReached } from "~/server/rate-limit.server";
+import { VOUCHER_CONTACT_PATH, voucherLinkTarget } from "~/server/vouchers/link.server";
 import { createVoucherOrder } from "~/server/vouchers/orders.server";
 import { voucherSessionOffers } from "~/server/vouchers/offers.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
@@ -82,9 +85,29 @@ function studiosOf(content: SiteContent, sessions: Offering["sessions"]) {
     .map((studio) => ({ slug: studio.slug, name: studio.data.name }));
 }
 
+/**
+ * The QR code of a voucher's PDF (`?code=…`): led where the voucher is used, whether vouchers are on sale
+ * or not (decision 0197). Each well-formed code is counted before it is looked up and given back when it
+ * is a voucher in use, as on the booking form: past the limit, the contacts without a look-up.
+ */
+async function voucherLink(typed: string, context: Route.LoaderArgs["context"]) {
+  const key = `voucher-link:${context.get(clientAddressContext)}`;
+  const counted = parseVoucherCode(typed).ok;
+  if (counted && !(await consumeRateLimit(key, VOUCHER_CODE_RATE_LIMIT)).allowed) {
+    await giveBackRateLimit(key);
+    return redirect(VOUCHER_CONTACT_PATH, 303);
+  }
+  const target = await voucherLinkTarget(typed.slice(0, 100), await siteContent(context));
+  if (counted && target.usable) await giveBackRateLimit(key);
+  return redirect(target.path, 303);
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const search = new URL(request.url).searchParams;
+  const code = search.get("code");
+  if (code !== null) return voucherLink(code, context);
   const offered = await offering(context);
-  const chosen = new URL(request.url).searchParams.get("offre") ?? "";
+  const chosen = search.get("offre") ?? "";
   const preselected = offered.sessions.some((session) => session.sessionTypeId === chosen)
     ? chosen
     : "";

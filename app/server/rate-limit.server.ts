@@ -60,6 +60,16 @@ export async function rateLimitReached(key: string, rule: RateLimitRule): Promis
   return Number(result.rows[0]?.count ?? 0) >= rule.limit;
 }
 
+/**
+ * Takes back one attempt that consumeRateLimit counted up front and that turned out not to count (for
+ * limits counted before the work, so that requests arriving together cannot all pass the check first).
+ */
+export async function giveBackRateLimit(key: string): Promise<void> {
+  await db().execute(sql`
+    update rate_limits set count = count - 1
+    where key = ${storedRateLimitKey(key)} and reset_at > now() and count > 0`);
+}
+
 /** Forgets the attempts for `key` (e.g. after a successful sign-in). */
 export async function resetRateLimit(key: string): Promise<void> {
   await db().execute(sql`delete from rate_limits where key = ${storedRateLimitKey(key)}`);

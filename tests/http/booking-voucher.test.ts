@@ -9,6 +9,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { mailParts } from "../support/smtp-capture";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
+import { formatVoucherCode, generateVoucherCode } from "~/lib/vouchers/code";
 import { VOUCHER_CODE_RATE_LIMIT } from "~/server/booking/visitor-form.server";
 
 // A session voucher redeemed on the booking form, with JavaScript off (decision 0170): in the booking's own
@@ -221,6 +222,82 @@ describe("the gift voucher's code on the booking form", () => {
     expect((await postForm(href, details(), from(address))).status).toBe(303);
     const [other = ""] = await freeTimes(1);
     expect((await postForm(other, details({ voucherCode: code }), from())).status).toBe(303);
+  });
+
+  it(`${VOUCHER_CODE_RATE_LIMIT.limit} made-up codes looked up when 40 come at once from one address, the others a French 429`, async () => {
+    const address = "192.0.2.78";
+    const [href = ""] = await freeTimes(1);
+    const guesses = Array.from({ length: 40 }, () => formatVoucherCode(generateVoucherCode()));
+    const answers = await Promise.all(
+      guesses.map((code) => postForm(href, details({ voucherCode: code }), from(address))),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    const lookedUp = answers.filter((answer) =>
+      textOf(answer.document.querySelector("main")).includes(
+        "Ce code ne correspond à aucun bon cadeau",
+      ),
+    );
+    expect(lookedUp).toHaveLength(VOUCHER_CODE_RATE_LIMIT.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      40 - VOUCHER_CODE_RATE_LIMIT.limit,
+    );
+    for (const [index, answer] of answers.entries()) {
+      if (answer.status !== 429) continue;
+      expect(textOf(answer.document.querySelector("main"))).toContain(
+        "Trop de codes de bon cadeau erronés depuis cette connexion",
+      );
+      expect(fieldOf(answer, "voucherCode")).toBe(guesses[index]);
+    }
+    // The refused ones counted, the others given back: the counter is at the limit, not beyond.
+    const counter = await serverDatabase().execute<{ count: number }>(
+      sql`select count from rate_limits where key = ${`booking-voucher:${address}`}`,
+    );
+    expect(counter.rows[0]?.count).toBe(VOUCHER_CODE_RATE_LIMIT.limit);
+  });
+
+  it("a right code's count is given back: it never brings the address nearer the limit", async () => {
+    const address = "192.0.2.79";
+    const hrefs = await freeTimes(2);
+    for (let attempt = 1; attempt < VOUCHER_CODE_RATE_LIMIT.limit; attempt++) {
+      const wrong = await postForm(
+        hrefs[0] ?? "",
+        details({ voucherCode: "0000-0000-0000" }),
+        from(address),
+      );
+      expect(wrong.status).toBe(400);
+    }
+    const { code } = await voucher();
+    expect(
+      (await postForm(hrefs[1] ?? "", details({ voucherCode: code }), from(address))).status,
+    ).toBe(303);
+    // The limit's last wrong code is still looked up.
+    const last = await postForm(
+      hrefs[0] ?? "",
+      details({ voucherCode: "0000-0000-0000" }),
+      from(address),
+    );
+    expect(last.status).toBe(400);
+  });
+
+  it("the QR code printed on a voucher leads to its session's booking page, vouchers on sale or not; a guess to the contacts", async () => {
+    // Vouchers are not on sale on this site: the order form is a 404.
+    expect((await fetchPage("/bons-cadeaux")).status).toBe(404);
+    const { code } = await voucher({ studioId: null });
+    // voucherPdfOf prints `${site}/bons-cadeaux?code=${code}` as the QR code's link.
+    const scanned = await fetchPage(`/bons-cadeaux?code=${code}`, from());
+    expect(scanned.status).toBe(303);
+    expect(scanned.headers.get("location")).toBe(DAYS);
+    const [href = ""] = await freeTimes(1);
+    const form = await fetchPage(href);
+    expect(form.document.querySelector('[name="voucherCode"]')).not.toBeNull();
+
+    const guess = await fetchPage(
+      `/bons-cadeaux?code=${formatVoucherCode(generateVoucherCode())}`,
+      from(),
+    );
+    expect(guess.status).toBe(303);
+    expect(guess.headers.get("location")).toBe("/contact");
+    expect((await fetchPage("/contact")).status).toBe(200);
   });
 
   it("50 bookings of different times at once with one code: exactly one booking uses it", async () => {

@@ -19,7 +19,8 @@ import { bookingEvents, bookings, users } from "../db/schema";
 import { env } from "../env.server";
 import { log } from "../logger.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
-import { consumeRateLimit, rateLimitReached } from "../rate-limit.server";
+import { parseVoucherCode } from "~/lib/vouchers/code";
+import { consumeRateLimit, giveBackRateLimit, rateLimitReached } from "../rate-limit.server";
 import {
   activeBookingsOf,
   createBooking,
@@ -56,6 +57,8 @@ export const BOOKING_EMAIL_RATE_LIMIT = { limit: 6, windowSeconds: 24 * 3600 };
  * Wrong gift voucher codes per visitor address and hour (decision 0170): a code has 55 random bits, and
  * this keeps guessing them through the booking form hopeless. Only refusals of a well-formed code count
  * (unknown, another session, used…); a typo the check character catches reveals nothing and does not.
+ * A well-formed code is counted before it is looked up, and given back when it was not refused: checked
+ * first and counted after, posts sent together all passed the check (decision 0197).
  */
 export const VOUCHER_CODE_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
 const VOUCHER_LIMIT_MESSAGE =
@@ -146,76 +149,81 @@ export async function submitBookingForm(input: {
 
   const voucherCode = (values.voucherCode ?? "").trim();
   const voucherKey = `booking-voucher:${input.clientAddress}`;
-  if (voucherCode && (await rateLimitReached(voucherKey, VOUCHER_CODE_RATE_LIMIT))) {
+  const counted = voucherCode !== "" && parseVoucherCode(voucherCode).ok;
+  if (counted && !(await consumeRateLimit(voucherKey, VOUCHER_CODE_RATE_LIMIT)).allowed) {
+    await giveBackRateLimit(voucherKey);
     log.warn("booking_voucher_rate_limited", { clientAddress: input.clientAddress });
     return refuse(429, VOUCHER_LIMIT_MESSAGE, { voucherCode: VOUCHER_LIMIT_MESSAGE });
   }
-
-  const method = PAYMENT_METHODS.find((candidate) => candidate === values.paymentMethod);
-  if (method && input.acceptedMethods && !input.acceptedMethods.includes(method)) {
-    const message = `Le paiement ${method === "card" ? "par carte" : method === "transfer" ? "par virement" : "au studio"} n'est pas proposé pour le moment : choisissez un autre moyen, ou appelez le studio.`;
-    return refuse(400, message, { paymentMethod: message });
-  }
-
-  const questions = bookingQuestionsSchema.safeParse(input.type.questions);
-  const answers: Record<string, string> = {};
-  for (const question of questions.success ? questions.data : []) {
-    answers[question.id] = values[`answers.${question.id}`] ?? "";
-  }
-  let made: CreatedBooking;
+  /** Whether the code was refused: only then does its count stay. */
+  let codeRefused = false;
   try {
-    made = await createBooking({
-      studioId: input.studio.id,
-      sessionTypeId: input.type.id,
-      slot: input.slot,
-      client: { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
-      answers,
-      consentAt: values.consent === "on" ? new Date() : null,
-      privateToken: input.privateToken,
-      maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
-      voucherCode,
-      paymentMethod: values.paymentMethod,
-      formKeyHash: formKey ? formKeyHash(formKey) : null,
-      requestFingerprint: formKey ? fingerprint : null,
-    });
-  } catch (error) {
-    // Two posts of one form at once: the first, committed while this one waited for its locks, stands in
-    // its way (its time taken, its key stored, its address's bookings counted). Answered as the first was.
-    const again = await sentBefore();
-    if (again) return again;
-    if (!(error instanceof BookingRefusedError)) throw error;
-    if (error instanceof VoucherCodeRefusedError && error.reason !== "invalid_code") {
-      await consumeRateLimit(voucherKey, VOUCHER_CODE_RATE_LIMIT);
+    const method = PAYMENT_METHODS.find((candidate) => candidate === values.paymentMethod);
+    if (method && input.acceptedMethods && !input.acceptedMethods.includes(method)) {
+      const message = `Le paiement ${method === "card" ? "par carte" : method === "transfer" ? "par virement" : "au studio"} n'est pas proposé pour le moment : choisissez un autre moyen, ou appelez le studio.`;
+      return refuse(400, message, { paymentMethod: message });
     }
-    const slotRefused = error instanceof SlotTakenError || !(error.code in NON_SLOT_CODES);
-    const parsed = instantOfSlotKey(input.slot);
-    const alternatives = slotRefused
-      ? await nextFreeTimes(
-          {
-            studioId: input.studio.id,
-            sessionTypeId: input.type.id,
-            privateToken: input.privateToken,
-          },
-          typeof parsed === "string" ? new Date().toISOString().slice(0, 10) : parsed.day,
-        )
-      : [];
-    return refuse(
-      error.status,
-      error.message,
-      { ...error.fieldErrors },
-      alternatives.map((slot) => ({ key: slot.key, time: slot.time })),
-    );
+
+    const questions = bookingQuestionsSchema.safeParse(input.type.questions);
+    const answers: Record<string, string> = {};
+    for (const question of questions.success ? questions.data : []) {
+      answers[question.id] = values[`answers.${question.id}`] ?? "";
+    }
+    let made: CreatedBooking;
+    try {
+      made = await createBooking({
+        studioId: input.studio.id,
+        sessionTypeId: input.type.id,
+        slot: input.slot,
+        client: { name: values.name ?? "", email: values.email ?? "", phone: values.phone ?? "" },
+        answers,
+        consentAt: values.consent === "on" ? new Date() : null,
+        privateToken: input.privateToken,
+        maxBookingsToCome: MAX_ACTIVE_BOOKINGS_PER_EMAIL,
+        voucherCode,
+        paymentMethod: values.paymentMethod,
+        formKeyHash: formKey ? formKeyHash(formKey) : null,
+        requestFingerprint: formKey ? fingerprint : null,
+      });
+    } catch (error) {
+      // Two posts of one form at once: the first, committed while this one waited for its locks, stands in
+      // its way (its time taken, its key stored, its address's bookings counted). Answered as the first was.
+      const again = await sentBefore();
+      if (again) return again;
+      if (!(error instanceof BookingRefusedError)) throw error;
+      codeRefused = error instanceof VoucherCodeRefusedError && error.reason !== "invalid_code";
+      const slotRefused = error instanceof SlotTakenError || !(error.code in NON_SLOT_CODES);
+      const parsed = instantOfSlotKey(input.slot);
+      const alternatives = slotRefused
+        ? await nextFreeTimes(
+            {
+              studioId: input.studio.id,
+              sessionTypeId: input.type.id,
+              privateToken: input.privateToken,
+            },
+            typeof parsed === "string" ? new Date().toISOString().slice(0, 10) : parsed.day,
+          )
+        : [];
+      return refuse(
+        error.status,
+        error.message,
+        { ...error.fieldErrors },
+        alternatives.map((slot) => ({ key: slot.key, time: slot.time })),
+      );
+    }
+    log.info("booking_made", { id: made.id, state: made.state });
+    // Only what books counts against the limits.
+    await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
+    if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
+    return leadOn({
+      manageToken: made.manageToken,
+      bookingId: made.id,
+      depositMethod: made.deposit?.method ?? null,
+      created: true,
+    });
+  } finally {
+    if (counted && !codeRefused) await giveBackRateLimit(voucherKey);
   }
-  log.info("booking_made", { id: made.id, state: made.state });
-  // Only what books counts against the limits.
-  await consumeRateLimit(addressKey, BOOKING_RATE_LIMIT);
-  if (email) await consumeRateLimit(emailKey, BOOKING_EMAIL_RATE_LIMIT);
-  return leadOn({
-    manageToken: made.manageToken,
-    bookingId: made.id,
-    depositMethod: made.deposit?.method ?? null,
-    created: true,
-  });
 }
 
 const FORM_ALREADY_USED =

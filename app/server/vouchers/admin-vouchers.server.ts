@@ -9,6 +9,7 @@ import {
   type PagePosition,
 } from "../db/keyset.server";
 import { orders, vouchers, voucherUses, type VoucherStatus } from "../db/schema";
+import { voucherRefundHold } from "./queries.server";
 import { redeemSessionVoucher, type VoucherRedemption } from "./redemption.server";
 
 /*
@@ -61,6 +62,9 @@ export async function voucherPage(
           /** Its order refunded in full: a voucher that no longer comes back into use (decision 0170). */
           orderRefunded: sql<boolean>`exists (select 1 from ${orders} where ${orders.id} = ${vouchers.orderId}
             and ${orders.status} = 'refunded')`,
+          /** A refund of its order on its way: what it will take is already out of use. */
+          refundOnItsWay: sql<boolean>`exists (select 1 from refunds where refunds.order_id = ${vouchers.orderId}
+            and refunds.status in ('pending', 'to_refund_offline'))`,
           cursor: cursorColumn(VOUCHER_LIST_ORDER),
         })
         .from(vouchers)
@@ -72,7 +76,14 @@ export async function voucherPage(
     ),
     db().select({ value: count() }).from(vouchers).where(where),
   ]);
-  return { ...page, matching: total?.value ?? 0 };
+  // Rare rows, each read on its own: why a voucher no longer serves in full (« remboursement en cours »).
+  const rows = await Promise.all(
+    page.rows.map(async (row) => ({
+      ...row,
+      refundHold: row.refundOnItsWay ? await voucherRefundHold(row.orderId) : null,
+    })),
+  );
+  return { ...page, rows, matching: total?.value ?? 0 };
 }
 
 /** A voucher by id (the admin's actions). */

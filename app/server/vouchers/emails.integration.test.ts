@@ -8,7 +8,8 @@ import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { startWorkers } from "../boot/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline } from "../payments/orders.server";
-import { voucherDeliveryEmail } from "./emails.server";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { voucherDeliveryEmail, voucherPdfOf } from "./emails.server";
 import { voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
@@ -100,5 +101,24 @@ describe("a voucher's e-mails", () => {
     const [mail] = mailsTo(recipient);
     expect(mail?.subject).toBe("Noël Lefèvre vous offre un bon cadeau");
     expect(mailAttachments(mail?.raw ?? "")).toHaveLength(1);
+  });
+
+  it("lists in the PDF of a session voucher valid in any studio only the studios offering its session", async () => {
+    const studio = await studioIds();
+    const briveOnly = await insertSessionType([studio.brive], { name: "Séance Brive seulement" });
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "session", sessionTypeId: briveOnly, studioSlug: null, euros: 150 }),
+      { studioId: null },
+    );
+    await markPaidOffline(orderId, "transfer");
+    const text = words(pdfText(await voucherPdfOf(await voucherRow(voucherId))));
+    expect(text).toContain("Brive");
+    expect(text).not.toMatch(/Limoges|Ussel/);
+    // An amount is spent in any studio: all of them.
+    const amount = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros: 80 }));
+    await markPaidOffline(amount.orderId, "cash");
+    const amountText = words(pdfText(await voucherPdfOf(await voucherRow(amount.voucherId))));
+    expect(amountText).toMatch(/Limoges/);
+    expect(amountText).toMatch(/Ussel/);
   });
 });

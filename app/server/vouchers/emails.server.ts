@@ -7,7 +7,7 @@ import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { orders, vouchers } from "../db/schema";
+import { orders, sessionTypeStudios, vouchers } from "../db/schema";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
@@ -102,14 +102,31 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
 export const voucherPdfFilename = (code: string) => `bon-cadeau-${formatVoucherCode(code)}.pdf`;
 
 /**
+ * The studios where a session voucher valid in any studio can be used: those offering its session. Null
+ * for an amount (every studio), or a session offered nowhere any more (every studio rather than none: the
+ * holder calls one).
+ */
+async function studiosOffering(voucher: typeof vouchers.$inferSelect): Promise<Set<string> | null> {
+  if (voucher.kind !== "session" || voucher.studioId !== null || !voucher.sessionTypeId) {
+    return null;
+  }
+  const rows = await db()
+    .select({ studioId: sessionTypeStudios.studioId })
+    .from(sessionTypeStudios)
+    .where(eq(sessionTypeStudios.sessionTypeId, voucher.sessionTypeId));
+  return rows.length > 0 ? new Set(rows.map((row) => row.studioId)) : null;
+}
+
+/**
  * The PDF of an issued voucher (the delivery's attachment, the order's page's download): its studio, or
- * every studio when it is valid in any.
+ * when it is valid in any, every studio offering its session (every studio for an amount).
  */
 export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promise<Uint8Array> {
   if (!voucher.code || !voucher.expiresOn) throw new Error("Ce bon n'est pas encore émis.");
   const content = await readSiteContent();
-  const studios = content.studios.filter(
-    (studio) => voucher.studioId === null || studio.id === voucher.studioId,
+  const offering = await studiosOffering(voucher);
+  const studios = content.studios.filter((studio) =>
+    voucher.studioId !== null ? studio.id === voucher.studioId : (offering?.has(studio.id) ?? true),
   );
   const pdfStudios: VoucherPdfStudio[] = studios.map((studio) => ({
     name: studio.data.name,

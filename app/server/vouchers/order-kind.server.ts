@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { refundedOfPrice } from "~/lib/payments/model";
+import type { VoucherRefundHold } from "~/lib/vouchers/refund-note";
 import { generateVoucherCode } from "~/lib/vouchers/code";
 import { deliveryInstant } from "~/lib/vouchers/delivery";
 import { voucherExpiryDay } from "~/lib/vouchers/terms";
@@ -156,17 +157,8 @@ export async function lowerVoucherBalance(
     )
     .for("update");
   if (!current || current.balanceCents === 0) return null;
-  const [earlier] = await tx
-    .select({ cents: sql<number>`coalesce(-sum(${moneyJournal.amountCents}), 0)::int` })
-    .from(moneyJournal)
-    .where(
-      and(
-        eq(moneyJournal.voucherId, current.id),
-        eq(moneyJournal.kind, "voucher_cancellation"),
-        sql`${moneyJournal.details} ->> 'reason' = ${PARTIAL_REFUND}`,
-      ),
-    );
-  const lowered = Math.min(refund.takenCents - (earlier?.cents ?? 0), current.balanceCents);
+  const earlier = await loweredByPartialRefunds(tx, current.id);
+  const lowered = Math.min(refund.takenCents - earlier, current.balanceCents);
   if (lowered <= 0) return null;
   const left = current.balanceCents - lowered;
   const at = now();
@@ -189,6 +181,61 @@ export async function lowerVoucherBalance(
     details: { code: voucher.code, reason: PARTIAL_REFUND, balanceCents: left },
   });
   return voucher;
+}
+
+/** What the partial refunds completed so far took off an amount voucher's balance. */
+async function loweredByPartialRefunds(tx: Tx, voucherId: string): Promise<number> {
+  const [earlier] = await tx
+    .select({ cents: sql<number>`coalesce(-sum(${moneyJournal.amountCents}), 0)::int` })
+    .from(moneyJournal)
+    .where(
+      and(
+        eq(moneyJournal.voucherId, voucherId),
+        eq(moneyJournal.kind, "voucher_cancellation"),
+        sql`${moneyJournal.details} ->> 'reason' = ${PARTIAL_REFUND}`,
+      ),
+    );
+  return earlier?.cents ?? 0;
+}
+
+/**
+ * What the refunds of a voucher's order still on their way (`pending` at the provider, `to_refund_offline`
+ * until the owner marks them given back) will take of it when they complete, by onRefunded's own rules:
+ * the whole voucher when nothing paid will be left (`cancels`), else for an amount voucher what
+ * lowerVoucherBalance will lower its balance by, for a session voucher nothing (a partial refund leaves it
+ * whole). A redemption keeps that part out of reach, so that the client never has both the money and
+ * what the voucher buys; the caller holds the order's row lock, as requestRefund and completeRefund do.
+ */
+export async function voucherHeldByRefunds(
+  tx: Tx,
+  voucher: Pick<typeof vouchers.$inferSelect, "id" | "kind" | "balanceCents">,
+  order: { id: string; amountCents: number },
+): Promise<VoucherRefundHold> {
+  // Counted as completeRefund counts them: refunds of payments that count for the order only.
+  const totals = await tx.execute<{ paid: number; done: number; on_their_way: number }>(sql`
+    select
+      (select coalesce(sum(amount_cents), 0) from payment_attempts
+        where order_id = ${order.id} and status = 'succeeded')::int as paid,
+      (select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline'))::int as done,
+      (select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${order.id} and r.status in ('pending', 'to_refund_offline'))::int
+        as on_their_way`);
+  const { paid = 0, done = 0, on_their_way: onTheirWayCents = 0 } = totals.rows[0] ?? {};
+  if (onTheirWayCents === 0) return { onTheirWayCents, cancels: false, heldCents: 0 };
+  const refundedCents = done + onTheirWayCents;
+  if (refundedCents >= paid) {
+    return { onTheirWayCents, cancels: true, heldCents: voucher.balanceCents };
+  }
+  if (voucher.kind !== "amount") return { onTheirWayCents, cancels: false, heldCents: 0 };
+  const taken = refundedOfPrice({ priceCents: order.amountCents, paidCents: paid, refundedCents });
+  const heldCents = Math.min(
+    Math.max(0, taken - (await loweredByPartialRefunds(tx, voucher.id))),
+    voucher.balanceCents,
+  );
+  return { onTheirWayCents, cancels: false, heldCents };
 }
 
 /** Cancels the order's voucher still usable (active), with its journal row; null when none was. */

@@ -2,9 +2,10 @@ import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
 import { isoDayInParis } from "~/lib/dates";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { vouchers, type VoucherStatus } from "../db/schema";
+import type { VoucherRefundHold } from "~/lib/vouchers/refund-note";
+import { orders, vouchers, type VoucherStatus } from "../db/schema";
 import { voucherPdfFilename, voucherPdfOf } from "./emails.server";
-import { cancelIssuedVoucher } from "./order-kind.server";
+import { cancelIssuedVoucher, voucherHeldByRefunds } from "./order-kind.server";
 import { VoucherRefusedError } from "./refusals.server";
 import type { VoucherRecord } from "./redemption.server";
 
@@ -28,6 +29,26 @@ export async function voucherPdfForOrder(
     return null;
   }
   return { filename: voucherPdfFilename(voucher.code), bytes: await voucherPdfOf(voucher) };
+}
+
+/**
+ * What the refunds of an order still on their way will take of its voucher (the refund form's note, the
+ * owner's list); null when it has no voucher or nothing is on its way.
+ */
+export async function voucherRefundHold(orderId: string): Promise<VoucherRefundHold | null> {
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .select({ voucher: vouchers, amountCents: orders.amountCents })
+      .from(vouchers)
+      .innerJoin(orders, eq(orders.id, vouchers.orderId))
+      .where(eq(vouchers.orderId, orderId));
+    if (!row) return null;
+    const hold = await voucherHeldByRefunds(tx, row.voucher, {
+      id: orderId,
+      amountCents: row.amountCents,
+    });
+    return hold.onTheirWayCents > 0 ? hold : null;
+  });
 }
 
 export type VoucherCursor = { createdAt: Date; id: string };

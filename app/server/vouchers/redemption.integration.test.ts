@@ -18,7 +18,7 @@ import { verifyJournal } from "../payments/journal.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { eq, sql } from "drizzle-orm";
 import { voucherLineForOwner } from "../booking/vouchers.server";
-import { voucherPage } from "./admin-vouchers.server";
+import { useSessionVoucherAtStudio, voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 import {
   giveBackSessionVoucher,
@@ -318,5 +318,74 @@ describe("useAmountVoucher", () => {
       (row) => row.kind === "voucher_redemption",
     );
     expect(redemptions.map((row) => row.amountCents)).toEqual([-3_000, -7_000]);
+  });
+});
+
+describe("a refund of the voucher's order on its way", () => {
+  it("refuses a session voucher whose whole price is being given back, online and at the studio, then it is cancelled", async () => {
+    const { orderId, voucherId, code } = await sessionVoucher(null);
+    // Paid by transfer: the refund waits for the owner to send the money and mark it given back.
+    const refund = await requestRefund(orderId, 15_000, "Annulation demandée");
+    expect(refund.status).toBe("to_refund_offline");
+    const refusal = {
+      ok: false,
+      reason: "refund_pending",
+      message: "Ce bon est en cours de remboursement : il ne peut plus servir.",
+    };
+    expect(await redeem(code, { bookingId: await booking() })).toMatchObject(refusal);
+    expect(await useSessionVoucherAtStudio(voucherId)).toMatchObject(refusal);
+    const listed = await voucherPage({ status: null, search: code }, null);
+    expect(listed.rows).toEqual([
+      expect.objectContaining({
+        status: "active",
+        refundHold: { onTheirWayCents: 15_000, cancels: true, heldCents: 15_000 },
+      }),
+    ]);
+
+    await markRefundedOffline(refund.id);
+    expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    expect(await usesOf(voucherId)).toEqual([]);
+    expect(await verifyJournal()).toMatchObject({ ok: true });
+  });
+
+  it("leaves a session voucher usable while only a goodwill part of its price is on its way", async () => {
+    const { orderId, code } = await sessionVoucher();
+    await requestRefund(orderId, 2_000, "Geste commercial");
+    expect(await redeem(code)).toMatchObject({ ok: true });
+  });
+
+  it("keeps out of an amount voucher's reach what a partial refund on its way will take of its balance", async () => {
+    const { orderId, voucherId, code } = await amountVoucher(100);
+    const refund = await requestRefund(orderId, 8_000, "Geste commercial");
+    expect(refund.status).toBe("to_refund_offline");
+    expect(await useAmountVoucher({ code, amountCents: 10_000 })).toMatchObject({
+      ok: false,
+      reason: "insufficient_balance",
+      message:
+        "Il ne reste que 20\u00a0€ utilisables sur ce bon : 80\u00a0€ de son solde partent dans un remboursement en cours.",
+    });
+    expect(await useAmountVoucher({ code, amountCents: 2_000 })).toMatchObject({
+      ok: true,
+      voucher: { balanceCents: 8_000, status: "active" },
+    });
+    expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
+      ok: false,
+      reason: "refund_pending",
+    });
+
+    // Given back: the 80 € leave the balance, nothing is left; the client had 20 € used and 80 € back.
+    await markRefundedOffline(refund.id);
+    expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 0, status: "cancelled" });
+    expect(await verifyJournal()).toMatchObject({ ok: true });
+  });
+
+  it("never lets uses at once take what a refund on its way will take", async () => {
+    const { orderId, voucherId, code } = await amountVoucher(100);
+    await requestRefund(orderId, 8_000, "Geste commercial");
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => useAmountVoucher({ code, amountCents: 2_000 })),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 8_000 });
   });
 });

@@ -14,12 +14,15 @@ import {
   type VoucherStatus,
 } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
+import { voucherHeldByRefunds } from "./order-kind.server";
 
 /*
  * Redeeming gift vouchers, never twice (decision 0167): each use is one compare-and-set on the voucher
  * (`UPDATE … WHERE status = 'active' AND expires_on >= today [AND balance_cents >= amount] RETURNING`) in
  * one transaction with its `voucher_uses` row and its `voucher_redemption` journal row. When nothing
- * matched, the voucher is read again only to say why, in French.
+ * matched, the voucher is read again only to say why, in French. Each use first locks the voucher's order,
+ * as a refund locks it when asked and when done: what the refunds on their way will take of the voucher
+ * is then out of reach, and a refund asked at the same moment waits for the use or is seen by it.
  */
 
 export type VoucherRecord = typeof vouchers.$inferSelect;
@@ -37,7 +40,8 @@ export type VoucherRefusalReason =
   | "cancelled"
   | "not_paid"
   | "insufficient_balance"
-  | "invalid_amount";
+  | "invalid_amount"
+  | "refund_pending";
 
 export type VoucherRefusal = { ok: false; reason: VoucherRefusalReason; message: string };
 
@@ -51,6 +55,28 @@ const refused = (reason: VoucherRefusalReason, message: string): VoucherRefusal 
 });
 
 const UNKNOWN = "Ce code ne correspond à aucun bon cadeau : vérifiez-le.";
+const REFUND_PENDING = refused(
+  "refund_pending",
+  "Ce bon est en cours de remboursement : il ne peut plus servir.",
+);
+
+/**
+ * The order of the voucher with this code, its row locked (before the voucher's, in the order
+ * completeRefund and giveBackSessionVoucher take them), and that voucher read under the lock; null when no
+ * voucher has this code.
+ */
+async function lockVoucherAndOrder(tx: Tx, code: string) {
+  const [order] = await tx
+    .select({ id: orders.id, amountCents: orders.amountCents })
+    .from(orders)
+    .where(
+      sql`${orders.id} = (select ${vouchers.orderId} from ${vouchers} where ${vouchers.code} = ${code})`,
+    )
+    .for("update");
+  if (!order) return null;
+  const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, code));
+  return voucher ? { order, voucher } : null;
+}
 
 /** Why a voucher in `status` cannot be used (other than its kind, session or studio). */
 function refusalOfState(voucher: VoucherRecord, today: string): VoucherRefusal | null {
@@ -102,6 +128,12 @@ export async function redeemSessionVoucher(
   if ("refusal" in read) return read.refusal;
   const today = isoDayInParis(now());
   const at = now();
+  const locked = await lockVoucherAndOrder(tx, read.code);
+  if (locked?.voucher.kind === "session" && locked.voucher.status === "active") {
+    // Its whole price on its way back: once given back, onRefunded cancels it.
+    const held = await voucherHeldByRefunds(tx, locked.voucher, locked.order);
+    if (held.cancels) return REFUND_PENDING;
+  }
   const [used] = await tx
     .update(vouchers)
     .set({ status: "used", balanceCents: 0, updatedAt: at })
@@ -297,6 +329,13 @@ export async function useAmountVoucher(input: {
       const earlier = key ? await useOfForm(tx, key) : null;
       if (earlier) return repeated(earlier);
       const at = now();
+      const locked = await lockVoucherAndOrder(tx, read.code);
+      // What the refunds on their way will lower its balance by is no longer the holder's to spend.
+      const held =
+        locked?.voucher.kind === "amount"
+          ? await voucherHeldByRefunds(tx, locked.voucher, locked.order)
+          : null;
+      const heldCents = held?.heldCents ?? 0;
       const [used] = await tx
         .update(vouchers)
         .set({
@@ -310,7 +349,7 @@ export async function useAmountVoucher(input: {
             eq(vouchers.kind, "amount"),
             eq(vouchers.status, "active"),
             gte(vouchers.expiresOn, today),
-            gte(vouchers.balanceCents, amount),
+            gte(vouchers.balanceCents, amount + heldCents),
           ),
         )
         .returning();
@@ -326,12 +365,15 @@ export async function useAmountVoucher(input: {
             "Ce bon offre une séance : il s'utilise en réservant cette séance.",
           );
         }
-        return (
-          refusalOfState(voucher, today) ??
-          refused(
-            "insufficient_balance",
-            `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
-          )
+        const state = refusalOfState(voucher, today);
+        if (state) return state;
+        const usable = voucher.balanceCents - heldCents;
+        if (held?.cancels || usable <= 0) return REFUND_PENDING;
+        return refused(
+          "insufficient_balance",
+          heldCents > 0
+            ? `Il ne reste que ${formatCents(usable)} utilisables sur ce bon : ${formatCents(heldCents)} de son solde partent dans un remboursement en cours.`
+            : `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
         );
       }
       const [use] = await tx

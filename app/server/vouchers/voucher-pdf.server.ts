@@ -456,6 +456,18 @@ function studioLines(
   ];
 }
 
+/**
+ * How the voucher is used, as its kind allows: the booking form takes a session voucher's code (its QR code
+ * leads to that session's booking page, or to the studios' contacts when it cannot be booked online), and
+ * refuses an amount, spent at the studio (its QR code leads to the studios' contacts).
+ */
+export function voucherUseHint(kind: VoucherCover["kind"], siteAddress: string): string {
+  // Two lines at most: the box has room for no third.
+  return kind === "session"
+    ? `Pour l'utiliser : scannez le code QR pour réserver votre séance, ou indiquez ce code en réservant sur ${siteAddress}.`
+    : "Pour l'utiliser : présentez ce bon au studio le jour de votre séance (le code QR mène à ses coordonnées).";
+}
+
 /** The framed box with the code, its last day, how to use it, and the QR code of the link on the right. */
 function drawCodeBox(
   page: PDFPage,
@@ -500,7 +512,7 @@ function drawCodeBox(
     color: GOLD_DARK,
   });
   const hint = wrapText(
-    `Pour l'utiliser : scannez le code QR, ou indiquez ce code en réservant sur ${siteAddress} ou au studio.`,
+    voucherUseHint(input.cover.kind, siteAddress),
     fonts.text,
     9,
     CONTENT_WIDTH - QR_SIZE - 56,

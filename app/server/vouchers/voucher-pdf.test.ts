@@ -87,6 +87,25 @@ describe("renderVoucherPdf", () => {
     expect(pdfQrCodes(bytes)).toEqual([`https://www.atelier-lumiere.fr/bons-cadeaux/${code}`]);
   });
 
+  it("tells a session voucher's holder to book with its code, and an amount's to present it at the studio", async () => {
+    const session = words(pdfText(await renderVoucherPdf(voucher())));
+    expect(session).toContain(
+      words(
+        "Pour l'utiliser : scannez le code QR pour réserver votre séance, ou indiquez ce code en réservant sur www.atelier-lumiere.fr.",
+      ),
+    );
+    // The booking form refuses an amount voucher: its holder is never told to type its code there.
+    const amount = words(
+      pdfText(await renderVoucherPdf(voucher({ cover: { kind: "amount", cents: 8_000 } }))),
+    );
+    expect(amount).not.toContain("en réservant");
+    expect(amount).toContain(
+      words(
+        "Pour l'utiliser : présentez ce bon au studio le jour de votre séance (le code QR mène à ses coordonnées).",
+      ),
+    );
+  });
+
   it("writes an amount in euros, with its partial use", async () => {
     const bytes = await renderVoucherPdf(
       voucher({ cover: { kind: "amount", cents: 15_000 }, message: "", expiryDay: "2029-02-28" }),

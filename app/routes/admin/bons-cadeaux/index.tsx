@@ -10,6 +10,7 @@ import { FORM_KEY_FIELD } from "~/lib/forms";
 import { VOUCHER_STATUS_LABELS } from "~/lib/payments/admin-words";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { refundOnItsWayNote } from "~/lib/vouchers/refund-note";
 import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 
 export { action, loader } from "./index.server";
@@ -56,7 +57,9 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
             {vouchers.map((voucher) => {
               const answer = actionData?.voucherId === voucher.id ? actionData : undefined;
               const name = voucher.code ? formatVoucherCode(voucher.code) : "sans code";
-              const usable = voucher.status === "active";
+              // Its whole price on its way back: the redemption would refuse it.
+              const usable = voucher.status === "active" && !voucher.refundHold?.cancels;
+              const refundNote = refundOnItsWayNote(voucher, voucher.refundHold);
               const extendable = voucher.status === "active" || voucher.status === "expired";
               return (
                 <li
@@ -87,6 +90,7 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                   {voucher.orderRefunded ? (
                     <p className="text-sm">{refundedOrderNote(voucher)}</p>
                   ) : null}
+                  {refundNote ? <p className="text-sm">{refundNote}</p> : null}
                   <p className="text-sm">
                     <Link
                       to={`/admin/ventes/${voucher.orderId}`}

@@ -20,6 +20,7 @@ import {
 import { acceptHeldPayment, refundHeldPayment } from "~/server/payments/held-payments.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { voucherRefundHold } from "~/server/vouchers/queries.server";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -153,7 +154,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     /** What a refund does to the order's voucher, told before it is confirmed (decision 0167). */
     refundVoucherNote: history.voucher
       ? // What is refundable beyond the price: a second payment of the order, given back first.
-        voucherRefundNote(history.voucher, Math.max(0, left - order.amountCents))
+        voucherRefundNote(
+          history.voucher,
+          Math.max(0, left - order.amountCents),
+          // What the refunds already on their way will take is no longer this one's to take.
+          await voucherRefundHold(order.id),
+        )
       : null,
     refundableCents: left,
     /** The refund confirmation's key, new with every page: posted twice, it refunds once. */
