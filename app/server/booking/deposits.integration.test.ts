@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { addParisDays } from "~/lib/booking/slots";
-import { formatDateFr, isoDayInParis } from "~/lib/dates";
+import { formatDateFr, isoDayInParis, parisDateTimeInputValue } from "~/lib/dates";
 import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
@@ -835,19 +835,17 @@ describe("a booking with a deposit moved by the owner", () => {
   });
 
   it("moved sooner than its payment's deadline: the booking's hold and its order's end at the new start", async () => {
-    // Booked in two days with its transfer awaited 24 hours, then moved to a time within those hours.
+    // Booked in two days with its transfer awaited 24 hours, then moved to a time within those hours:
+    // the first whole hour from two hours on that the type takes (08:00 to 19:00 in Paris), whatever the
+    // time the test runs (the hour once read from Intl's whole « 00 h » was no number: the next day's 08:00
+    // was taken, after the deadline from midnight to 8 in Paris).
     const today = isoDayInParis(new Date());
-    const hour = Number(
-      new Intl.DateTimeFormat("fr-FR", {
-        timeZone: "Europe/Paris",
-        hour: "2-digit",
-        hourCycle: "h23",
-      }).format(new Date()),
-    );
-    const sooner =
-      hour + 2 <= 19
-        ? `${today}T${String(Math.max(8, hour + 2)).padStart(2, "0")}:00`
-        : `${addParisDays(today, 1)}T08:00`;
+    let sooner = "";
+    for (let ahead = 2; ahead < 24 && sooner === ""; ahead++) {
+      const local = parisDateTimeInputValue(new Date(Date.now() + ahead * 3_600_000));
+      const hour = Number(local.slice(11, 13));
+      if (hour >= 8 && hour <= 19) sooner = `${local.slice(0, 13)}:00`;
+    }
     const made = await book(
       `${addParisDays(today, 2)}T10:00`,
       "lea-avancee@example.test",
