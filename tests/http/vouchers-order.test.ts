@@ -301,11 +301,11 @@ describe("/bons-cadeaux", () => {
       const day = 24 * 3_600_000;
       let visitor = 0;
       /** An order by transfer placed from an address of its own, marked paid by the owner. */
-      async function paidByTransfer() {
+      async function paidByTransfer(changes: Record<string, string> = {}) {
         const email = `retractation-${++visitor}-${Date.now()}@example.test`;
         const placed = await order(
           await fetchPage(PAGE),
-          { acheteurEmail: email },
+          { acheteurEmail: email, ...changes },
           { "X-Forwarded-For": `203.0.113.${visitor}` },
         );
         expect(placed.status).toBe(303);
@@ -344,6 +344,13 @@ describe("/bons-cadeaux", () => {
         ).map((row) => `${row.kind} ${row.amountCents}`);
       const voucherStatus = async (voucherId: string) =>
         (await serverDatabase().select().from(vouchers).where(eq(vouchers.id, voucherId)))[0];
+
+      it("names on its page the studio a session voucher is valid in, as its PDF does", async () => {
+        const { path } = await paidByTransfer({ offre: typeId, studio: "brive" });
+        const page = plainSpaces(textOf((await fetchPage(path)).document.body));
+        expect(page).toContain("Séance Iris, Studio de Brive");
+        expect(page).not.toContain("dans le studio de votre choix");
+      });
 
       it("cancels the voucher, shows the owner the money to give back, journalled once when she marks it", async () => {
         const { path, orderId, voucherId } = await paidByTransfer();

@@ -17,7 +17,9 @@ import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/paymen
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
+import { voucherCoverOf } from "~/server/vouchers/emails.server";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
+import { readSiteContent } from "~/server/content/site-content.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { isoDayInParis } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
@@ -125,11 +127,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       issued && voucher.code
         ? {
             code: formatVoucherCode(voucher.code),
-            cover: voucherCoverLine(
-              voucher.kind === "session"
-                ? { kind: "session", sessionName: voucher.label, studioName: null }
-                : { kind: "amount", cents: voucher.valueCents },
-            ),
+            // Its studio named, as its PDF does, when it is valid in one only.
+            cover: voucherCoverLine(voucherCoverOf(voucher, (await readSiteContent()).studios)),
             validUntil: voucher.expiresOn ? formatCalendarDayFr(voucher.expiresOn) : null,
             cancelled: voucher.status === "cancelled",
             pdf: voucher.status === "cancelled" ? null : orderPdfPath(params.token),

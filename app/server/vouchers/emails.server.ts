@@ -118,6 +118,19 @@ async function studiosOffering(voucher: typeof vouchers.$inferSelect): Promise<S
 }
 
 /**
+ * What a voucher gives, as its PDF and its order's page say it: its session at its studio (any, when it
+ * names none), or its amount.
+ */
+export function voucherCoverOf(
+  voucher: Pick<typeof vouchers.$inferSelect, "kind" | "valueCents" | "label" | "studioId">,
+  studios: ReadonlyArray<{ id: string; data: { name: string } }>,
+): VoucherCover {
+  if (voucher.kind === "amount") return { kind: "amount", cents: voucher.valueCents };
+  const studio = voucher.studioId ? studios.find((one) => one.id === voucher.studioId) : undefined;
+  return { kind: "session", sessionName: voucher.label, studioName: studio?.data.name ?? null };
+}
+
+/**
  * The PDF of an issued voucher (the delivery's attachment, the order's page's download): its studio, or
  * when it is valid in any, every studio offering its session (every studio for an amount).
  */
@@ -133,14 +146,7 @@ export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promi
     address: studio.data.address,
     phone: studio.data.phone,
   }));
-  const cover: VoucherCover =
-    voucher.kind === "amount"
-      ? { kind: "amount", cents: voucher.valueCents }
-      : {
-          kind: "session",
-          sessionName: voucher.label,
-          studioName: voucher.studioId ? (studios[0]?.data.name ?? null) : null,
-        };
+  const cover = voucherCoverOf(voucher, content.studios);
   const site = siteUrl();
   // Loaded on first use, as the invoices' PDF (decision 0190).
   const { renderVoucherPdf } = await import("./voucher-pdf.server");
