@@ -65,9 +65,14 @@ async function photoRow(photoId: string) {
 }
 
 /** Waits for the photo to leave the queue (ready or failed). */
+/**
+ * The photo's preparation comes to its end. Bounded at 100 s, room for one retry of the queue (30 s after
+ * a failed attempt): on a busy machine the S3 store once let a write pass its 10 s, and the test ran out of
+ * time waiting for the retry.
+ */
 async function settled(photoId: string) {
   await expect
-    .poll(async () => (await photoRow(photoId)).status, { timeout: 60_000, interval: 250 })
+    .poll(async () => (await photoRow(photoId)).status, { timeout: 100_000, interval: 250 })
     .toMatch(/^(ready|failed)$/);
   return photoRow(photoId);
 }
@@ -114,7 +119,7 @@ const rawCrc = async (file: Buffer) => crc32(await sharp(file).raw().toBuffer())
 describe.each(storageDrivers)("on the $kind store", (driver) => {
   useStorageDriver(driver);
 
-  describe("gallery photo processing (through the photos queue)", () => {
+  describe("gallery photo processing (through the photos queue)", { timeout: 120_000 }, () => {
     it("prepares a camera JPEG: original without GPS, with its capture date and the same pixels, web sizes, placeholder", async () => {
       const gallery = await insertTestGallery(db());
       const source = await makeTestJpeg({ index: 1, width: 2600, height: 1733 });
