@@ -157,7 +157,7 @@ describe("/admin/sauvegardes over HTTP", () => {
     expect(runs.filter((row) => row.kind === "backup")).toHaveLength(1);
     const page = await pageUntil((answer) => rows(answer).length > before);
     const row = rows(page)[0];
-    expect(textOf(row)).toMatch(/\d+ \w+ \d{4} à \d\d:\d\d/);
+    expect(textOf(row)).toMatch(/(?:1er|\d{1,2}) \p{L}+ \d{4} à \d\d:\d\d/u);
     expect(textOf(row)).toMatch(/\d+(,\d)? (Ko|Mo)/);
     expect(textOf(row)).toContain("Pas encore vérifiée");
   });

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { JobWithMetadata } from "pg-boss";
+import { db } from "../db/client.server";
 import { defineJob, enqueue, RETRIES_FOR_A_DAY, type Executor } from "../jobs/queue.server";
 import { recordMailFailure, type MailKind } from "./failures.server";
 import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./transport.server";
@@ -27,9 +29,12 @@ export type MailKindDefinition<Data extends object> = {
 export type EnqueueOptions = {
   /** Queued inside this transaction: the e-mail leaves only if it commits. */
   tx?: Executor;
-  /** A second request with the same key within the hour queues nothing and answers null. */
+  /**
+   * A second request with the same key within the hour after the first queues nothing and answers null
+   * (a sliding window, sendOnce).
+   */
   once?: string;
-  /** With `once`: the period its key holds, in seconds, instead of the hour (86 400: a day, UTC). */
+  /** With `once`: the period its key holds after the first, in seconds, instead of the hour. */
   onceSeconds?: number;
   /** Not sent before this instant (a gift voucher delivered on its day, decision 0167). */
   startAfter?: Date;
@@ -54,12 +59,39 @@ export function defineMailKind<Data extends object>(
   definition: MailKindDefinition<Data>,
 ): MailKindQueue<Data> {
   const queue = (data: Data, { once, onceSeconds = 3600, ...rest }: EnqueueOptions = {}) =>
-    enqueue(
-      "mail",
-      { ...data, kind: name },
-      once === undefined ? rest : { ...rest, singletonKey: once, singletonSeconds: onceSeconds },
-    );
+    once === undefined
+      ? enqueue("mail", { ...data, kind: name }, rest)
+      : sendOnce({ ...data, kind: name }, once, onceSeconds, rest);
   return Object.assign(queue, { kind: name, definition });
+}
+
+/**
+ * Queues an e-mail unless one with the key `once` was queued in the last `seconds` (cancelled ones aside):
+ * one request at a time per key (a transaction's advisory lock), in the caller's transaction when it gives
+ * one. pg-boss's own throttle (`singletonSeconds`) counts slots aligned on the clock: a form posted twice
+ * at 00:59:59 and 01:00:01 queued two e-mails. Jobs are kept a day after they end (mailJob's policy),
+ * longer than any window used.
+ */
+async function sendOnce(
+  data: MailJob,
+  once: string,
+  seconds: number,
+  options: Omit<EnqueueOptions, "once" | "onceSeconds">,
+): Promise<string | null> {
+  const { tx, ...rest } = options;
+  const send = async (executor: Executor) => {
+    await executor.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`mail-once:${once}`}, 0))`,
+    );
+    const earlier = await executor.execute(sql`
+      select 1 from pgboss.job
+      where name = 'mail' and singleton_key = ${once} and state <> 'cancelled'
+        and created_on > now() - make_interval(secs => ${seconds})
+      limit 1`);
+    if (earlier.rows.length > 0) return null;
+    return enqueue("mail", data, { ...rest, singletonKey: once, tx: executor });
+  };
+  return tx ? send(tx) : db().transaction(send);
 }
 
 /** The worker of the queue `mail`, sending through `config` the e-mails of `kinds`. */

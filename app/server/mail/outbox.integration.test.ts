@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { useAppDatabase } from "../../../tests/support/database";
+import { db } from "../db/client.server";
+import { defineMailKind } from "./outbox.server";
+
+/*
+ * An e-mail queued `once` (a form's key, an event's id): a second request within the window after the
+ * first queues nothing, wherever the clock's hour turns between the two, and requests at once queue one.
+ */
+
+useAppDatabase({ jobs: true });
+
+const queueTest = defineMailKind<{ n: number }>("test-once", {
+  failureKind: "admin",
+  compose: async () => null,
+});
+
+const jobsOf = async (key: string) =>
+  (
+    await db().execute<{ count: number }>(
+      sql`select count(*)::int as count from pgboss.job where name = 'mail' and singleton_key = ${key}`,
+    )
+  ).rows[0]?.count;
+
+/** The key's jobs made as if queued `minutes` ago, in the clock's previous hour. */
+const queuedAgo = (key: string, minutes: number) =>
+  db().execute(sql`update pgboss.job
+    set created_on = now() - make_interval(mins => ${minutes}),
+      singleton_on = date_trunc('hour', now()) - interval '1 hour'
+    where name = 'mail' and singleton_key = ${key}`);
+
+describe("an e-mail queued once", () => {
+  it("is queued once for requests within the hour after the first, even across the clock's hour", async () => {
+    const key = `form-${Date.now()}`;
+    expect(await queueTest({ n: 1 }, { once: key })).not.toBeNull();
+    expect(await queueTest({ n: 2 }, { once: key })).toBeNull();
+    // The first was queued at 00:59, this one comes at 01:00: still within its hour.
+    await queuedAgo(key, 1);
+    expect(await queueTest({ n: 3 }, { once: key })).toBeNull();
+    expect(await jobsOf(key)).toBe(1);
+    // An hour and more after the first, the key is free again.
+    await queuedAgo(key, 61);
+    expect(await queueTest({ n: 4 }, { once: key })).not.toBeNull();
+    expect(await jobsOf(key)).toBe(2);
+  });
+
+  it("queues one of several requests made at once", async () => {
+    const key = `event-${Date.now()}`;
+    const queued = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => queueTest({ n }, { once: key })),
+    );
+    expect(queued.filter((id) => id !== null)).toHaveLength(1);
+    expect(await jobsOf(key)).toBe(1);
+  });
+});
