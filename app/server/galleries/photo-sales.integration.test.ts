@@ -306,30 +306,31 @@ describe("extra photos of a client gallery", () => {
   });
 });
 
+/** The owner takes cards, transfers and payments at the studio. */
+const transferSettings = paymentsSchema.parse({
+  card: true,
+  transfer: true,
+  studio: true,
+  transferHolder: "Studio Lumière",
+  transferIban: "FR7630006000011234567890189",
+});
+
+/** Her order of photos 4–8 (25 €), by `method`. */
+const orderExtras = (id: string, photoIds: string[], method: "card" | "transfer") =>
+  galleryRow(id).then((gallery) =>
+    createPhotoOrder(
+      gallery,
+      {
+        method,
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      transferSettings,
+    ),
+  );
+
 describe("an order of photos awaiting payment when what is due changes", () => {
-  const transferSettings = paymentsSchema.parse({
-    card: true,
-    transfer: true,
-    studio: true,
-    transferHolder: "Studio Lumière",
-    transferIban: "FR7630006000011234567890189",
-  });
-
-  /** Her order of photos 4–8 (25 €), by `method`. */
-  const orderExtras = (id: string, photoIds: string[], method: "card" | "transfer") =>
-    galleryRow(id).then((gallery) =>
-      createPhotoOrder(
-        gallery,
-        {
-          method,
-          idempotencyKey: crypto.randomUUID(),
-          amountCents: 2_500,
-          photoIds: photoIds.slice(3, 8),
-        },
-        transferSettings,
-      ),
-    );
-
   const calledOffMails = async (orderId: string) =>
     (
       await db().execute<{ kind: string }>(sql`
@@ -734,24 +735,6 @@ describe("what she pays for a gallery's photos in all", () => {
 });
 
 describe("an order of photos when its gallery expires", () => {
-  const transferSettings = paymentsSchema.parse({
-    card: true,
-    transfer: true,
-    studio: true,
-    transferHolder: "Studio Lumière",
-    transferIban: "FR7630006000011234567890189",
-  });
-  const orderExtras = async (id: string, photoIds: string[], method: "card" | "transfer") =>
-    createPhotoOrder(
-      await galleryRow(id),
-      {
-        method,
-        idempotencyKey: crypto.randomUUID(),
-        amountCents: 2_500,
-        photoIds: photoIds.slice(3, 8),
-      },
-      transferSettings,
-    );
   const expire = (id: string) =>
     db()
       .update(galleries)
@@ -890,32 +873,13 @@ describe("the web sizes of a photo to buy", () => {
 });
 
 describe("her switch from one way of paying to another", () => {
-  const both = paymentsSchema.parse({
-    card: true,
-    transfer: true,
-    studio: true,
-    transferHolder: "Studio Lumière",
-    transferIban: "FR7630006000011234567890189",
-  });
-  const post = async (id: string, photoIds: string[], method: "card" | "transfer") =>
-    createPhotoOrder(
-      await galleryRow(id),
-      {
-        method,
-        idempotencyKey: crypto.randomUUID(),
-        amountCents: 2_500,
-        photoIds: photoIds.slice(3, 8),
-      },
-      both,
-    );
-
   it("replaces a waiting transfer order by a card order of the same photos, without telling her it was called off", async () => {
     const { id, photoIds } = await sellingGallery(8);
-    const transfer = await post(id, photoIds, "transfer");
+    const transfer = await orderExtras(id, photoIds, "transfer");
     // The same method again is still the waiting order's.
-    await expect(post(id, photoIds, "transfer")).rejects.toThrow(PENDING_ORDER_MESSAGE);
+    await expect(orderExtras(id, photoIds, "transfer")).rejects.toThrow(PENDING_ORDER_MESSAGE);
 
-    const byCard = await post(id, photoIds, "card");
+    const byCard = await orderExtras(id, photoIds, "card");
     expect(byCard.redirectUrl).toMatch(/^https:\/\/checkout\.example\.test\//);
     expect((await orderRow(transfer.orderId)).status).toBe("cancelled");
     expect(await photoOrderCalledOffEmail(transfer.orderId)).toBeNull();
@@ -927,8 +891,8 @@ describe("her switch from one way of paying to another", () => {
 
   it("refuses in French to switch while her card checkout is open", async () => {
     const { id, photoIds } = await sellingGallery(8);
-    const byCard = await post(id, photoIds, "card");
-    await expect(post(id, photoIds, "transfer")).rejects.toThrow(CHECKOUT_OPEN_MESSAGE);
+    const byCard = await orderExtras(id, photoIds, "card");
+    await expect(orderExtras(id, photoIds, "transfer")).rejects.toThrow(CHECKOUT_OPEN_MESSAGE);
     expect((await orderRow(byCard.orderId)).status).toBe("awaiting_payment");
   });
 });
