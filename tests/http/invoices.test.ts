@@ -6,6 +6,7 @@ import {
   orders,
   refunds,
   siteDocuments,
+  vouchers,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { flashedToast, pressButton } from "../support/admin-forms";
@@ -13,7 +14,7 @@ import { intentButton, plainSpaces, useDocumentsRestored } from "../support/admi
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
-import { completeLegal } from "../support/seller";
+import { completeLegal, subjectToVat } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 
@@ -411,5 +412,51 @@ describe("invoices held back by incomplete legal details", () => {
         .from(siteDocuments)
         .where(eq(siteDocuments.key, "legal")),
     ).toEqual(before);
+  });
+});
+
+describe("an amount voucher used at the studio (decision 0198)", () => {
+  it("is invoiced with its TVA when the seller charges it, the invoice listed with the voucher", async () => {
+    const database = serverDatabase();
+    await database
+      .update(siteDocuments)
+      .set({ data: subjectToVat })
+      .where(eq(siteDocuments.key, "legal"));
+    try {
+      const { orderId } = await orderAtStudio("Inès Multiple");
+      await adminPost(`/admin/ventes/${orderId}`, { intent: "mark-paid", means: "cash" });
+      const [voucher] = await database.select().from(vouchers).where(eq(vouchers.orderId, orderId));
+      if (!voucher?.code) throw new Error("no voucher issued");
+      const used = await adminPost("/admin/bons-cadeaux", {
+        intent: "use-amount",
+        id: voucher.id,
+        amount: "40",
+      });
+      expect(used.status).toBe(302);
+      const toast = flashedToast(used.headers);
+      const number = /F-\d{4}-\d{6}/.exec(toast?.description ?? "")?.[0] ?? "";
+      expect(toast?.description).toBe(`Il reste 60\u00a0€. Facture ${number} émise.`);
+
+      const list = await adminPage(`/admin/bons-cadeaux?q=${voucher.code}`);
+      const link = [...list.document.querySelectorAll('li[aria-label^="Bon"] a')].find(
+        (anchor) => textOf(anchor) === `Facture ${number}`,
+      );
+      expect(link?.getAttribute("href")).toBe(`/admin/factures/${number}.pdf`);
+      const pdf = await fetch(new URL(link?.getAttribute("href") ?? "", home()), {
+        headers: { cookie: admin.cookie() },
+      });
+      expect(pdf.status).toBe(200);
+      const text = plainSpaces(pdfText(new Uint8Array(await pdf.arrayBuffer())));
+      expect(text).toContain(number);
+      expect(text).toContain("Léa Martin");
+      expect(text).toContain("TVA 20 % sur 33,33 € 6,67 €");
+      expect(text).toContain("Total TTC 40,00 €");
+      expect(text).toContain("Réglée par le bon cadeau");
+    } finally {
+      await database
+        .update(siteDocuments)
+        .set({ data: completeLegal })
+        .where(eq(siteDocuments.key, "legal"));
+    }
   });
 });

@@ -4,11 +4,11 @@
  * each rate of the document, so that the totals never drift by a cent of rounding between lines).
  */
 
-/** « F » for invoices (a sale, a deposit, a balance), « A » for credit notes (avoirs): each its own numbers. */
+/** « F » for invoices (a sale, a deposit, a balance, a voucher's use), « A » for credit notes (avoirs): each its own numbers. */
 export const INVOICE_SERIES = ["F", "A"] as const;
 export type InvoiceSeries = (typeof INVOICE_SERIES)[number];
 
-export const INVOICE_KINDS = ["sale", "deposit", "final", "credit_note"] as const;
+export const INVOICE_KINDS = ["sale", "deposit", "final", "voucher_use", "credit_note"] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 
 /** The series a kind is numbered in. */
@@ -19,6 +19,7 @@ export const INVOICE_TITLES: Record<InvoiceKind, string> = {
   sale: "Facture",
   deposit: "Facture d'acompte",
   final: "Facture",
+  voucher_use: "Facture",
   credit_note: "Avoir",
 };
 

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { isoDayInParis } from "~/lib/dates";
 import { formatVoucherCode, generateVoucherCode } from "~/lib/vouchers/code";
+import { parseAccountingCsv as parse } from "../../../tests/support/accounting-csv";
 import { useAppDatabase } from "../../../tests/support/database";
 import { subjectToVat } from "../../../tests/support/seller";
 import { placeCardOrder, placeOrder, usePaymentsInMemory } from "../../../tests/support/payments";
@@ -31,20 +32,6 @@ afterEach(() => setClockForTests(null));
 
 const today = isoDayInParis(new Date());
 const period = { from: today, to: today };
-
-/** The file's rows as a spreadsheet reads them: no BOM, `;` between cells, quotes taken off. */
-function parse(csv: string): string[][] {
-  expect(csv.startsWith("\uFEFF")).toBe(true);
-  return csv
-    .slice(1)
-    .split("\r\n")
-    .filter((line) => line !== "")
-    .map((line) =>
-      (line.match(/("([^"]|"")*"|[^;]*)(;|$)/g) ?? [])
-        .filter((cell) => cell !== "")
-        .map((cell) => cell.replace(/;$/, "").replace(/^"|"$/g, "").replace(/""/g, '"')),
-    );
-}
 
 /** The sum of a column of French decimal amounts, in cents. */
 const columnCents = (rows: string[][], header: string) => {

@@ -8,7 +8,8 @@ import { db } from "../db/client.server";
 
 /*
  * The accountant's exports (decision 0182), for a period of Paris days (both included): the receipts book
- * (« livre des recettes »), the sales journal (invoices and credit notes, HT/TVA/TTC by rate), the
+ * (« livre des recettes »), the sales journal (invoices and credit notes, HT/TVA/TTC by rate; a
+ * multi-purpose voucher's sale and the invoices of its uses each named so, decision 0198), the
  * payments received (the money journal's payments and refunds with their providers' references) and, at a
  * day, the vouchers still to be honoured (a debt of the business). Each is read in one query, in the
  * order of the journal or of the numbers, and written by `accountingCsv`.
@@ -153,13 +154,25 @@ type InvoiceRow = {
   buyer: string;
   vat_breakdown: VatShare[];
   credited: string | null;
+  /** The sale of a multi-purpose voucher by a seller subject to TVA: money received, TVA due at its uses. */
+  multi_voucher_sale: boolean;
 };
+
+/** What the sales journal calls each document. */
+function documentType(row: InvoiceRow): string {
+  if (row.kind === "credit_note") return "Avoir";
+  if (row.kind === "deposit") return "Facture d'acompte";
+  if (row.kind === "voucher_use") return "Facture réglée par bon cadeau";
+  return row.multi_voucher_sale ? "Vente de bon cadeau (TVA due à son utilisation)" : "Facture";
+}
 
 /** The sales journal: each invoice and credit note of the period, one row per TVA rate, in number order. */
 export async function salesJournal(period: Period): Promise<AccountingExport> {
   const result = await db().execute<InvoiceRow>(sql`
     select to_char(${parisDay("i.issued_at")}, 'YYYY-MM-DD') as day, i.number, i.kind,
-      i.buyer->>'name' as buyer, i.vat_breakdown, c.number as credited
+      i.buyer->>'name' as buyer, i.vat_breakdown, c.number as credited,
+      (i.kind = 'sale' and i.seller->>'vatMention' is null and exists (select 1 from vouchers v
+        where v.order_id = i.order_id and v.vat_mode = 'multi')) as multi_voucher_sale
     from invoices i left join invoices c on c.id = i.credited_invoice_id
     where ${parisDay("i.issued_at")} between ${period.from}::date and ${period.to}::date
     order by i.series desc, i.year, i.sequence`);
@@ -167,11 +180,7 @@ export async function salesJournal(period: Period): Promise<AccountingExport> {
     row.vat_breakdown.map((share): AccountingCell[] => [
       csvDay(row.day),
       row.number,
-      row.kind === "credit_note"
-        ? "Avoir"
-        : row.kind === "deposit"
-          ? "Facture d'acompte"
-          : "Facture",
+      documentType(row),
       row.buyer,
       share.vatRate === null ? "Sans TVA" : vatRateLabel(share.vatRate).replace("\u00a0", " "),
       { cents: share.htCents },

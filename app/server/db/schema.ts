@@ -1613,6 +1613,11 @@ export const voucherUses = pgTable(
     idempotencyKey: varchar("idempotency_key", { length: 100 }).unique(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /**
+     * A multi-purpose voucher's use whose invoice the seller's incomplete identity held back (decision
+     * 0198): the catch-up issues it, or finds none due under the franchise, and clears the flag.
+     */
+    invoicePending: boolean("invoice_pending").notNull().default(false),
   },
   (table) => [
     check("voucher_uses_amount_check", sql`${table.amountCents} > 0`),
@@ -1682,6 +1687,10 @@ export const invoices = pgTable(
     refundId: uuid("refund_id").references(() => refunds.id, { onDelete: "restrict" }),
     /** The booking it is for, by id only: the booking's purge does not touch the invoice's copy. */
     bookingId: uuid("booking_id"),
+    /** The use of a multi-purpose voucher it invoices (decision 0198): its TVA is due at the use. */
+    voucherUseId: uuid("voucher_use_id").references((): AnyPgColumn => voucherUses.id, {
+      onDelete: "restrict",
+    }),
     /** The invoice a credit note corrects. */
     creditedInvoiceId: uuid("credited_invoice_id").references((): AnyPgColumn => invoices.id, {
       onDelete: "restrict",
@@ -1720,6 +1729,12 @@ export const invoices = pgTable(
     uniqueIndex("invoices_credit_refund_idx")
       .on(table.refundId)
       .where(sql`${table.kind} = 'credit_note'`),
+    // One invoice per use, however often the owner's form is posted or the catch-up runs.
+    uniqueIndex("invoices_voucher_use_idx").on(table.voucherUseId),
+    check(
+      "invoices_voucher_use_check",
+      sql`(${table.kind} = 'voucher_use') = (${table.voucherUseId} is not null)`,
+    ),
     index("invoices_booking_idx").on(table.bookingId),
   ],
 );

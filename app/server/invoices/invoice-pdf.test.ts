@@ -59,6 +59,7 @@ function invoice(
     refundId: null,
     bookingId: null,
     creditedInvoiceId: null,
+    voucherUseId: null,
     issuedAt: new Date("2027-01-12T09:30:00Z"),
     serviceDate: "2027-02-03",
     seller: franchise,
@@ -124,6 +125,38 @@ describe("an invoice's PDF", () => {
       expect(text).toContain(words(expected));
     }
     expect(text).not.toContain("293 B");
+  });
+
+  it("prints a multi-purpose voucher's use as an invoice with its TVA, paid by the voucher", async () => {
+    const pdf = await renderInvoicePdf({
+      invoice: invoice({
+        kind: "voucher_use",
+        seller: subjectToVat,
+        voucherUseId: "5a1c1c52-4a5e-4d52-9c0e-1d2b3c4d5e6f",
+        lines: [
+          {
+            label: "Prestations photographiques réglées par le bon cadeau 7K3Q-M8ZD-41PX",
+            quantity: 1,
+            unitPriceCents: 3_000,
+            vatRate: 2000,
+          },
+        ],
+        paymentTerms:
+          "Réglée par le bon cadeau 7K3Q-M8ZD-41PX le 12 janvier 2027 (bon à usages multiples : TVA due à son utilisation).",
+      }),
+    });
+    const text = words(pdfText(pdf));
+    for (const expected of [
+      "Facture",
+      "F-2027-000123",
+      "Total HT 25,00 €",
+      "TVA 20 % sur 25,00 € 5,00 €",
+      "Total TTC 30,00 €",
+      "Réglée par le bon cadeau 7K3Q-M8ZD-41PX le 12 janvier 2027",
+    ]) {
+      expect(text).toContain(words(expected));
+    }
+    expect(text).not.toContain("Facture d'acompte");
   });
 
   it("prints a final invoice's whole price and the deposit invoice it deducts, a negative line", async () => {

@@ -22,6 +22,8 @@ export type InvoiceDraft = {
   orderId?: string | null;
   refundId?: string | null;
   bookingId?: string | null;
+  /** The use of a multi-purpose voucher a `voucher_use` invoice bills (required for one, refused else). */
+  voucherUseId?: string | null;
   /** A credit note's invoice (required for one, refused for any other kind by the table). */
   creditedInvoiceId?: string | null;
   serviceDate?: string | null;
@@ -80,6 +82,7 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
       orderId: draft.orderId ?? null,
       refundId: draft.refundId ?? null,
       bookingId: draft.bookingId ?? null,
+      voucherUseId: draft.voucherUseId ?? null,
       creditedInvoiceId: draft.creditedInvoiceId ?? null,
       issuedAt,
       serviceDate: draft.serviceDate ?? null,

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { legalSchema } from "~/content/schemas";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
@@ -13,7 +12,7 @@ import {
   type InvoiceLineInput,
   type InvoiceSeller,
 } from "~/lib/invoices/model";
-import { creditNoteSeller, invoiceSeller } from "~/lib/invoices/seller";
+import { creditNoteSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
 import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
 import {
@@ -24,11 +23,12 @@ import {
   orders,
   paymentAttempts,
   refunds,
-  siteDocuments,
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { issueInvoice, type InvoiceRecord } from "./issue.server";
+import { sellerForInvoices } from "./seller.server";
+import { issueHeldUseInvoices } from "./voucher-uses.server";
 
 /*
  * Every paid order has its invoice and every refund of it its credit note (decision 0181), issued in the
@@ -39,16 +39,6 @@ import { issueInvoice, type InvoiceRecord } from "./issue.server";
 
 type OrderRecord = typeof orders.$inferSelect;
 type RefundRecord = typeof refunds.$inferSelect;
-
-/** The seller as an invoice prints it, read in the caller's transaction; null while incomplete. */
-export async function sellerForInvoices(tx: Executor): Promise<InvoiceSeller | null> {
-  const [row] = await tx
-    .select({ data: siteDocuments.data })
-    .from(siteDocuments)
-    .where(eq(siteDocuments.key, "legal"));
-  const legal = legalSchema.safeParse(row?.data ?? {});
-  return legal.success ? invoiceSeller(legal.data) : null;
-}
 
 /** How the money came, as the invoice says it: « par carte bancaire », « en espèces »… */
 const PAID_BY: Record<string, string> = {
@@ -300,7 +290,8 @@ export async function creditRefund(
 
 /**
  * The invoices and credit notes that the seller's incomplete identity held back, issued now in the order
- * of their payments and refunds, each in its own transaction under its order's lock. Answers how many.
+ * of their payments and refunds, each in its own transaction under its order's lock, then those of the
+ * vouchers' uses. Answers how many.
  */
 export async function issueMissingInvoices(): Promise<number> {
   const unpaidOnes = await db()
@@ -318,7 +309,6 @@ export async function issueMissingInvoices(): Promise<number> {
     .leftJoin(invoices, and(eq(invoices.refundId, refunds.id), eq(invoices.kind, "credit_note")))
     .where(and(inArray(refunds.status, ["succeeded", "refunded_offline"]), isNull(invoices.id)))
     .orderBy(asc(refunds.completedAt));
-  if (unpaidOnes.length === 0 && uncredited.length === 0) return 0;
   let issued = 0;
   for (const { id } of unpaidOnes) {
     const made = await db().transaction(async (tx) => {
@@ -338,6 +328,8 @@ export async function issueMissingInvoices(): Promise<number> {
     });
     if (made) issued += 1;
   }
+  // The uses of multi-purpose vouchers held back the same way (decision 0198), after the sales they spend.
+  issued += await issueHeldUseInvoices();
   if (issued > 0) log.info("missing_invoices_issued", { issued });
   return issued;
 }

@@ -8,7 +8,7 @@ import {
   type KeysetOrder,
   type PagePosition,
 } from "../db/keyset.server";
-import { orders, vouchers, voucherUses, type VoucherStatus } from "../db/schema";
+import { invoices, orders, vouchers, voucherUses, type VoucherStatus } from "../db/schema";
 import { voucherRefundHold } from "./queries.server";
 import { redeemSessionVoucher, type VoucherRedemption } from "./redemption.server";
 
@@ -59,6 +59,9 @@ export async function voucherPage(
           expiresOn: vouchers.expiresOn,
           createdAt: vouchers.createdAt,
           uses: count(voucherUses.id),
+          /** The invoices of its uses (a multi-purpose voucher's, decision 0198), oldest first. */
+          useInvoices: sql<string[]>`coalesce(array_agg(${invoices.number} order by ${invoices.number})
+            filter (where ${invoices.number} is not null), '{}')`,
           /** Its order refunded in full: a voucher that no longer comes back into use (decision 0170). */
           orderRefunded: sql<boolean>`exists (select 1 from ${orders} where ${orders.id} = ${vouchers.orderId}
             and ${orders.status} = 'refunded')`,
@@ -69,6 +72,7 @@ export async function voucherPage(
         })
         .from(vouchers)
         .leftJoin(voucherUses, eq(voucherUses.voucherId, vouchers.id))
+        .leftJoin(invoices, eq(invoices.voucherUseId, voucherUses.id))
         .where(and(where, after))
         .groupBy(vouchers.id)
         .orderBy(...orderBy)

@@ -13,6 +13,8 @@ import {
   vouchers,
   type VoucherStatus,
 } from "../db/schema";
+import type { InvoiceRecord } from "../invoices/issue.server";
+import { invoiceOfUse, invoiceVoucherUse } from "../invoices/voucher-uses.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { voucherHeldByRefunds } from "./order-kind.server";
 
@@ -278,19 +280,27 @@ export async function giveBackSessionVoucher(
 
 /** A use of an amount voucher, or the one the same form had already made (`repeated`: nothing taken). */
 export type AmountVoucherUse =
-  { ok: true; voucher: VoucherRecord; use: VoucherUseRecord; repeated: boolean } | VoucherRefusal;
+  | {
+      ok: true;
+      voucher: VoucherRecord;
+      use: VoucherUseRecord;
+      /** The use's invoice (decision 0198); null under the franchise or while the identity is incomplete. */
+      invoice: InvoiceRecord | null;
+      repeated: boolean;
+    }
+  | VoucherRefusal;
 
 /** The use the owner's form with this key made, with its voucher as it is now. */
 async function useOfForm(
   tx: Tx,
   key: string,
-): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord } | null> {
+): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord; invoice: InvoiceRecord | null } | null> {
   const [found] = await tx
     .select({ use: voucherUses, voucher: vouchers })
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
     .where(eq(voucherUses.idempotencyKey, key));
-  return found ?? null;
+  return found ? { ...found, invoice: await invoiceOfUse(tx, found.use.id) } : null;
 }
 
 /** Rolls back a use whose form's key another transaction stored first (read after, as `repeated`). */
@@ -319,6 +329,7 @@ export async function useAmountVoucher(input: {
   const repeated = (found: {
     voucher: VoucherRecord;
     use: VoucherUseRecord;
+    invoice: InvoiceRecord | null;
   }): AmountVoucherUse => ({
     ok: true,
     ...found,
@@ -389,7 +400,9 @@ export async function useAmountVoucher(input: {
         amountCents: -amount,
         details: { code: used.code, useId: use.id, by: "owner", balanceCents: used.balanceCents },
       });
-      return { ok: true, voucher: used, use, repeated: false };
+      // An amount is a multi-purpose voucher: its TVA is due now, on an invoice of this use.
+      const invoice = await invoiceVoucherUse(tx, used, use);
+      return { ok: true, voucher: used, use, invoice, repeated: false };
     });
   } catch (error) {
     if (!(error instanceof UsedByTheSameForm) || !key) throw error;

@@ -80,7 +80,9 @@ export async function action({ request }: Route.ActionArgs) {
       });
       if (!used.ok) return refuse("amount", used.message, typed, 409);
       const taken = formatCents(used.use.amountCents);
-      const left = `Il reste ${formatCents(used.voucher.balanceCents)}.`;
+      // Its invoice (the TVA of a multi-purpose voucher is due at its use) is listed with the voucher.
+      const invoiced = used.invoice ? ` Facture ${used.invoice.number} émise.` : "";
+      const left = `Il reste ${formatCents(used.voucher.balanceCents)}.${invoiced}`;
       return redirectWithToast(
         back,
         used.repeated

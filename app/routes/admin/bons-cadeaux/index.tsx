@@ -86,6 +86,26 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                     <dd>{voucher.expiresOn ? formatCalendarDayFr(voucher.expiresOn) : "—"}</dd>
                     <dt className="font-semibold">Utilisations</dt>
                     <dd>{voucher.uses}</dd>
+                    {voucher.useInvoices.length > 0 ? (
+                      <>
+                        <dt className="font-semibold">Factures</dt>
+                        <dd>
+                          <ul className="flex flex-wrap gap-x-3">
+                            {voucher.useInvoices.map((number) => (
+                              <li key={number}>
+                                <a
+                                  href={`/admin/factures/${number}.pdf`}
+                                  download
+                                  className="underline underline-offset-4"
+                                >
+                                  Facture {number}
+                                </a>
+                              </li>
+                            ))}
+                          </ul>
+                        </dd>
+                      </>
+                    ) : null}
                   </dl>
                   {voucher.orderRefunded ? (
                     <p className="text-sm">{refundedOrderNote(voucher)}</p>

@@ -8,17 +8,20 @@ import {
   invoicePage,
   ordersWithoutInvoice,
 } from "~/server/invoices/orders.server";
+import { useInvoicesHeld } from "~/server/invoices/voucher-uses.server";
 
 /**
  * /admin/factures (decision 0181): the invoices and credit notes, newest first, a page at a time, each
- * with its PDF; and, while the seller's identity is incomplete, how many paid orders wait for theirs.
+ * with its PDF; and, while the seller's identity is incomplete, how many paid orders and uses of
+ * multi-purpose vouchers (decision 0198) wait for theirs.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
-  const [page, waiting, legal] = await Promise.all([
+  const [page, waiting, usesWaiting, legal] = await Promise.all([
     invoicePage(pagePosition(INVOICE_LIST_ORDER, params)),
     ordersWithoutInvoice(),
+    useInvoicesHeld(),
     loadDocument("legal"),
   ]);
   return {
@@ -26,6 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     previous: page.previous,
     next: page.next,
     waiting,
+    usesWaiting,
     gaps: sellerGaps(legal),
     invoices: page.rows.map((row) => ({
       id: row.id,

@@ -10,18 +10,21 @@ export { loader } from "./index.server";
 export const meta: Route.MetaFunction = () => [{ title: "Factures - Administration" }];
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
-  const { invoices, matching, previous, next, waiting, gaps } = loaderData;
+  const { invoices, matching, previous, next, waiting, usesWaiting, gaps } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
         title="Factures"
         summary="Les factures et avoirs émis par le site, les plus récents d'abord : une facture pour chaque commande payée, un avoir pour chaque remboursement. Une facture émise ne se modifie plus ; une erreur se corrige par un avoir."
       />
-      {waiting > 0 ? (
+      {waiting > 0 || usesWaiting > 0 ? (
         <div role="status" className="rounded-xl border border-amber-300 bg-amber-50 p-4">
-          <p className="font-semibold">
-            {waiting} commande{waiting > 1 ? "s payées attendent" : " payée attend"} sa facture.
-          </p>
+          <Waiting count={waiting} one="commande payée" many="commandes payées" />
+          <Waiting
+            count={usesWaiting}
+            one="utilisation de bon cadeau"
+            many="utilisations de bons cadeaux"
+          />
           <p className="text-sm">
             Aucune facture n'est émise tant que l'identité du vendeur est incomplète
             {gaps.length > 0 ? ` (à compléter : ${gaps.join(", ")})` : ""}. Complétez-la dans{" "}
@@ -81,5 +84,15 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
         <Pager previous={previous} next={next} label="Pages des factures" />
       </section>
     </div>
+  );
+}
+
+/** « 1 commande payée attend sa facture. », « 3 commandes payées attendent leur facture. »; none for 0. */
+function Waiting({ count, one, many }: { count: number; one: string; many: string }) {
+  if (count === 0) return null;
+  return (
+    <p className="font-semibold">
+      {count > 1 ? `${count} ${many} attendent leur facture.` : `1 ${one} attend sa facture.`}
+    </p>
   );
 }

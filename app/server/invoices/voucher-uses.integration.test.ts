@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { seedDocuments } from "~/content/seed";
+import type { Legal } from "~/content/schemas";
+import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
+import { completeLegal, subjectToVat } from "../../../tests/support/seller";
+import { useAppDatabase } from "../../../tests/support/database";
+import { pdfText } from "../../../tests/support/pdf-tools";
+import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
+import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { salesJournal } from "../accounting/exports.server";
+import { setClockForTests } from "../clock.server";
+import { loadDocument, saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { invoices, voucherUses } from "../db/schema";
+import { provideOrderKinds } from "../payments/order-kinds.server";
+import { markPaidOffline } from "../payments/orders.server";
+import { useSessionVoucherAtStudio } from "../vouchers/admin-vouchers.server";
+import { voucherOrderKind } from "../vouchers/order-kind.server";
+import { useAmountVoucher } from "../vouchers/redemption.server";
+import { invoicePdf, issueMissingInvoices } from "./orders.server";
+import { useInvoicesHeld } from "./voucher-uses.server";
+
+// A multi-purpose voucher's TVA is due when it is used (CGI art. 256 ter, decision 0198): each use the owner
+// records is invoiced at 20 % to the voucher's holder, once whatever repeats; none under the franchise;
+// held back while the seller's identity is incomplete and issued by the catch-up once it is complete.
+
+useAppDatabase({ jobs: true });
+const owner = { id: "", name: "Camille" };
+const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
+
+beforeAll(() => provideOrderKinds([voucherOrderKind]));
+afterEach(() => setClockForTests(null));
+
+/** A paid amount voucher of `euros`, for Élodie; its id and code. */
+async function amountVoucher(euros: number) {
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf(
+      { kind: "amount", euros },
+      { recipient: { name: "Élodie Françoise", email: "elodie@example.test" } },
+    ),
+  );
+  await markPaidOffline(orderId, "cash");
+  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
+}
+
+const invoicesOfUse = (useId: string) =>
+  db().select().from(invoices).where(eq(invoices.voucherUseId, useId));
+
+const pendingOf = async (useId: string) =>
+  (await db().select().from(voucherUses).where(eq(voucherUses.id, useId)))[0]?.invoicePending;
+
+describe("the use of an amount voucher", () => {
+  it("is invoiced at 20 % to the voucher's holder, once though the owner's form is posted twice at once", async () => {
+    setClockForTests(new Date("2027-01-12T10:00:00Z"));
+    await setLegal(subjectToVat);
+    const voucher = await amountVoucher(100);
+    const [sale] = await db().select().from(invoices).where(eq(invoices.orderId, voucher.orderId));
+    // Sold, it bore no TVA: that is due at its uses.
+    expect(sale).toMatchObject({ kind: "sale", ttcCents: 10_000, vatCents: 0 });
+
+    const key = randomUUID();
+    const posts = await Promise.all(
+      [1, 2].map(() =>
+        useAmountVoucher({ code: voucher.code, amountCents: 3_000, idempotencyKey: key }),
+      ),
+    );
+    const [first, second] = posts;
+    if (!first?.ok || !second?.ok) throw new Error("the use was refused");
+    expect([first.repeated, second.repeated].sort()).toEqual([false, true]);
+    expect(first.invoice?.number).toMatch(/^F-2027-\d{6}$/);
+    expect(second.invoice?.number).toBe(first.invoice?.number);
+    const issued = await invoicesOfUse(first.use.id);
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({
+      kind: "voucher_use",
+      series: "F",
+      orderId: null,
+      serviceDate: "2027-01-12",
+      ttcCents: 3_000,
+      htCents: 2_500,
+      vatCents: 500,
+      vatBreakdown: [{ vatRate: 2000, htCents: 2_500, vatCents: 500, ttcCents: 3_000 }],
+      buyer: { name: "Élodie Françoise", email: "elodie@example.test", address: null },
+      seller: { vatNumber: "FR64 443061841", vatMention: null },
+    });
+    const code = issued[0]?.lines[0]?.label.match(/[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)?.[0];
+    expect(code?.replaceAll("-", "")).toBe(voucher.code);
+    expect(issued[0]?.paymentTerms).toBe(
+      `Réglée par le bon cadeau ${code} le 12 janvier 2027 (bon à usages multiples : TVA due à son utilisation).`,
+    );
+    const [useInvoice] = issued;
+    if (!useInvoice) throw new Error("no invoice for the use");
+    const text = pdfText((await invoicePdf(useInvoice)).bytes);
+    expect(text.replace(/\s+/g, " ")).toContain(`Réglée par le bon cadeau ${code}`);
+
+    // The rest spent: a second invoice, the next number.
+    const rest = await useAmountVoucher({ code: voucher.code, amountCents: 7_000 });
+    if (!rest.ok) throw new Error(rest.message);
+    expect(rest.voucher.status).toBe("used");
+    expect(rest.invoice).toMatchObject({ ttcCents: 7_000, vatCents: 1_167 });
+    expect(rest.invoice?.sequence).toBe((first.invoice?.sequence ?? 0) + 1);
+
+    // The accountant tells the sale (money received, no TVA yet) from the uses (the TVA collected).
+    const journal = parseAccountingCsv(
+      (await salesJournal({ from: "2027-01-12", to: "2027-01-12" })).csv,
+    );
+    const typeOf = (number: string | undefined) =>
+      journal.filter((row) => row[1] === number).map((row) => [row[2], row[4], row[7]]);
+    expect(typeOf(sale?.number)).toEqual([
+      ["Vente de bon cadeau (TVA due à son utilisation)", "Sans TVA", "100,00"],
+    ]);
+    expect(typeOf(first.invoice?.number)).toEqual([
+      ["Facture réglée par bon cadeau", "20 %", "30,00"],
+    ]);
+  });
+
+  it("is not invoiced under the franchise: no TVA is due, the sale's invoice named the sum", async () => {
+    await setLegal(completeLegal);
+    const voucher = await amountVoucher(80);
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 2_000 });
+    if (!used.ok) throw new Error(used.message);
+    expect(used.invoice).toBeNull();
+    expect(await invoicesOfUse(used.use.id)).toEqual([]);
+    expect(await pendingOf(used.use.id)).toBe(false);
+  });
+
+  it("is held back while the seller's identity is incomplete, then invoiced once by the catch-up", async () => {
+    await setLegal(structuredClone(seedDocuments.legal));
+    const voucher = await amountVoucher(60);
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 4_500 });
+    if (!used.ok) throw new Error(used.message);
+    expect(used.invoice).toBeNull();
+    expect(await pendingOf(used.use.id)).toBe(true);
+    expect(await useInvoicesHeld()).toBeGreaterThanOrEqual(1);
+    await issueMissingInvoices();
+    expect(await invoicesOfUse(used.use.id)).toEqual([]);
+    expect(await pendingOf(used.use.id)).toBe(true);
+
+    await setLegal(subjectToVat);
+    expect(await loadDocument("legal")).toMatchObject({ vatRegime: "assujetti" });
+    await issueMissingInvoices();
+    await issueMissingInvoices();
+    const issued = await invoicesOfUse(used.use.id);
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({ kind: "voucher_use", ttcCents: 4_500, vatCents: 750 });
+    expect(await pendingOf(used.use.id)).toBe(false);
+    expect(await useInvoicesHeld()).toBe(0);
+  });
+
+  it("held back, then found due none when the seller completes her identity under the franchise", async () => {
+    await setLegal(structuredClone(seedDocuments.legal));
+    const voucher = await amountVoucher(40);
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 1_000 });
+    if (!used.ok) throw new Error(used.message);
+    expect(await pendingOf(used.use.id)).toBe(true);
+    await setLegal(completeLegal);
+    await issueMissingInvoices();
+    expect(await invoicesOfUse(used.use.id)).toEqual([]);
+    expect(await pendingOf(used.use.id)).toBe(false);
+  });
+});
+
+describe("the use of a session voucher", () => {
+  it("is not invoiced again: its TVA was due at its sale (single-purpose)", async () => {
+    await setLegal(subjectToVat);
+    const studio = await studioIds();
+    const iris = await insertSessionType([studio.brive], { name: "Séance Iris" });
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "session", sessionTypeId: iris, studioSlug: null, euros: 150 }),
+      { studioId: studio.brive },
+    );
+    await markPaidOffline(orderId, "transfer");
+    const [sale] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(sale).toMatchObject({ ttcCents: 15_000, vatCents: 2_500 });
+    const used = await useSessionVoucherAtStudio(voucherId);
+    expect(used.ok).toBe(true);
+    const uses = await db().select().from(voucherUses).where(eq(voucherUses.voucherId, voucherId));
+    expect(uses).toHaveLength(1);
+    expect(await invoicesOfUse(uses[0]?.id ?? "")).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import { formatDateFr, isoDayInParis } from "~/lib/dates";
+import { formatVoucherCode } from "~/lib/vouchers/code";
+import { db } from "../db/client.server";
+import { invoices, voucherUses, vouchers } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+import { issueInvoice, type InvoiceRecord } from "./issue.server";
+import { sellerForInvoices } from "./seller.server";
+
+/*
+ * A multi-purpose voucher (an amount, decision 0167) bears no TVA when it is sold: what it will pay for is
+ * not known yet, and its TVA is due when it is used (CGI art. 256 ter). Each use the owner records at the
+ * studio is therefore invoiced, in the use's own transaction, to the voucher's holder, at the normal rate
+ * of what the studio sells (decision 0198). Under the franchise (293 B) no TVA is due at the use and the
+ * sale's invoice already named the sum: no invoice. While the seller's identity is incomplete the use is
+ * marked `invoice_pending`, and the catch-up of the held invoices issues it (or finds none due) later.
+ */
+
+/** The rate of a multi-purpose voucher's use: the sessions and prints it pays for are at 20 %. */
+export const VOUCHER_USE_VAT_RATE = 2000;
+
+type VoucherRecord = typeof vouchers.$inferSelect;
+type VoucherUseRecord = typeof voucherUses.$inferSelect;
+
+/** The invoice of a use, if it has one. */
+export async function invoiceOfUse(tx: Executor, useId: string): Promise<InvoiceRecord | null> {
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.voucherUseId, useId));
+  return invoice ?? null;
+}
+
+/**
+ * Issues the invoice of a use of a multi-purpose voucher in `tx` (the use's transaction, or the
+ * catch-up's with the use locked); null when none is due (a single-purpose voucher, a use given back,
+ * the franchise) or when the seller's identity is incomplete (the use is then marked pending). Taken once:
+ * the unique index on the use refuses a second.
+ */
+export async function invoiceVoucherUse(
+  tx: Executor,
+  voucher: VoucherRecord,
+  use: VoucherUseRecord,
+): Promise<InvoiceRecord | null> {
+  if (voucher.vatMode !== "multi" || use.cancelledAt) return null;
+  const existing = await invoiceOfUse(tx, use.id);
+  if (existing) return existing;
+  const seller = await sellerForInvoices(tx);
+  if (seller === null || use.invoicePending) {
+    await tx
+      .update(voucherUses)
+      .set({ invoicePending: seller === null })
+      .where(eq(voucherUses.id, use.id));
+  }
+  if (seller === null || seller.vatMention !== null) return null;
+  const code = formatVoucherCode(voucher.code ?? "");
+  return issueInvoice(tx, {
+    kind: "voucher_use",
+    voucherUseId: use.id,
+    serviceDate: isoDayInParis(use.at),
+    seller,
+    buyer: { name: voucher.recipientName, email: voucher.recipientEmail ?? "", address: null },
+    lines: [
+      {
+        label: `Prestations photographiques réglées par le bon cadeau ${code}`,
+        quantity: 1,
+        unitPriceCents: use.amountCents,
+        vatRate: VOUCHER_USE_VAT_RATE,
+      },
+    ],
+    paymentTerms: `Réglée par le bon cadeau ${code} le ${formatDateFr(use.at)} (bon à usages multiples : TVA due à son utilisation).`,
+  });
+}
+
+/**
+ * The uses whose invoice the seller's incomplete identity held back, invoiced now in the order they were
+ * made, each in its own transaction with its row locked; stops while the identity is still incomplete.
+ * Answers how many invoices it issued.
+ */
+export async function issueHeldUseInvoices(): Promise<number> {
+  const held = await db()
+    .select({ id: voucherUses.id })
+    .from(voucherUses)
+    .where(eq(voucherUses.invoicePending, true))
+    .orderBy(asc(voucherUses.at));
+  let issued = 0;
+  for (const { id } of held) {
+    const outcome = await db().transaction(async (tx) => {
+      const [use] = await tx
+        .select()
+        .from(voucherUses)
+        .where(and(eq(voucherUses.id, id), eq(voucherUses.invoicePending, true)))
+        .for("update");
+      if (!use) return "done" as const;
+      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.id, use.voucherId));
+      if (!voucher) return "done" as const;
+      if ((await sellerForInvoices(tx)) === null) return "incomplete" as const;
+      return (await invoiceVoucherUse(tx, voucher, use)) ? ("issued" as const) : ("done" as const);
+    });
+    if (outcome === "incomplete") break;
+    if (outcome === "issued") issued += 1;
+  }
+  return issued;
+}
+
+/** How many uses of multi-purpose vouchers wait for their invoice (the seller's identity incomplete). */
+export async function useInvoicesHeld(): Promise<number> {
+  const [row] = await db()
+    .select({ value: count() })
+    .from(voucherUses)
+    .where(eq(voucherUses.invoicePending, true));
+  return row?.value ?? 0;
+}
