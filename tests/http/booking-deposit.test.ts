@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activeVoucher } from "../support/admin-sales";
 import { prepareDepositSite } from "../support/booking-deposits";
 import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm, textOf } from "../support/html";
@@ -8,6 +9,7 @@ import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
+import { formatVoucherCode } from "~/lib/vouchers/code";
 
 // A booking with a deposit, JavaScript off (decision 0186): the page says arrhes or acompte and what it
 // means, the post makes the booking wait for its transfer on the order's page, with the amount the server
@@ -35,23 +37,25 @@ const details = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
+/** The session type's deposit as the file starts: 30 € of arrhes, by transfer or at the studio. */
+const ARRHES_30 = {
+  amount: "fixed",
+  value: 3_000,
+  priceCents: null,
+  nature: "arrhes",
+  methods: ["transfer", "studio"],
+  transferHours: 48,
+  refundAtOnce: false,
+};
+
 beforeAll(async () => {
   const database = serverDatabase();
   await database.execute(
     sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where slug = 'brive'`,
   );
-  const rule = {
-    amount: "fixed",
-    value: 3_000,
-    priceCents: null,
-    nature: "arrhes",
-    methods: ["transfer", "studio"],
-    transferHours: 48,
-    refundAtOnce: false,
-  };
   await database.execute(sql`
     insert into session_types (slug, name, duration_minutes, minimum_notice_hours, step_minutes, horizon_days, deposit)
-    values ('portrait-arrhes', 'Portrait arrhes', 30, 0, 30, 60, ${JSON.stringify(rule)}::jsonb)`);
+    values ('portrait-arrhes', 'Portrait arrhes', 30, 0, 30, 60, ${JSON.stringify(ARRHES_30)}::jsonb)`);
   await database.execute(sql`
     insert into session_type_studios (session_type_id, studio_id)
     select t.id, s.id from session_types t, studios s
@@ -187,6 +191,57 @@ describe("a booking with arrhes", () => {
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
     expect(textOf(answer.document.body)).toMatch(/passé|plus disponible/);
+  });
+});
+
+describe("a booking whose arrhes an amount voucher pays (decision 0199)", () => {
+  it("offers the code's field, takes the arrhes from the voucher and confirms at once; a short balance refused in French", async () => {
+    // An earlier test left a 120 € acompte: this one's voucher pays the 30 € of arrhes.
+    await serverDatabase().execute(
+      sql`update session_types set deposit = ${JSON.stringify(ARRHES_30)}::jsonb where slug = 'portrait-arrhes'`,
+    );
+    const voucher = await activeVoucher("Élodie Françoise", 5_000);
+    const code = formatVoucherCode(voucher.code);
+    const href = await freeTime();
+    const form = await fetchPage(href);
+    const input = form.document.querySelector('input[name="voucherCode"]');
+    expect(input).not.toBeNull();
+    expect(
+      textOf(
+        form.document.getElementById(input?.getAttribute("aria-describedby")?.split(" ")[0] ?? ""),
+      ),
+    ).toContain("un bon d'un montant règle la somme demandée d'avance");
+
+    const fields = details({ voucherCode: code });
+    const answer = await postForm(href, fields, from());
+    expect(answer.status, textOf(answer.document.querySelector("form"))).toBe(303);
+    const location = answer.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/reservation\//);
+    const page = textOf((await fetchPage(location)).document.querySelector("main"));
+    expect(page.replace(/[\u00a0\u202f]/g, " ")).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${code}.`,
+    );
+    const [row] = (
+      await serverDatabase().execute<{ state: string; balance: number; orders: number }>(sql`
+        select b.state, v.balance_cents as balance,
+          (select count(*)::int from orders o where o.id = b.deposit_order_id) as orders
+        from bookings b, vouchers v where b.client_email = ${fields.email} and v.id = ${voucher.id}`)
+    ).rows;
+    expect(row).toEqual({ state: "confirmed", balance: 2_000, orders: 0 });
+
+    // 20 € left: the next booking's 30 € are refused at the field, what was typed kept.
+    const short = details({ voucherCode: code });
+    const refused = await postForm(await freeTime(), short, from());
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.body).replace(/[\u00a0\u202f]/g, " ")).toContain(
+      "Ce bon ne couvre pas les 30 € à régler d'avance : il ne reste que 20 € sur ce bon.",
+    );
+    expect(refused.document.querySelector('input[name="voucherCode"]')?.getAttribute("value")).toBe(
+      code,
+    );
+    expect(refused.document.querySelector('input[name="email"]')?.getAttribute("value")).toBe(
+      short.email,
+    );
   });
 });
 

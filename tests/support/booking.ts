@@ -112,3 +112,11 @@ export function distinctSlots(fromDays: number): () => string {
     return `${day}T${String(8 + (index % 12)).padStart(2, "0")}:00`;
   };
 }
+
+/** Bookable hours for a test's session type: every day of the week, 8:00 to 20:00 (Paris). */
+export const EVERY_DAY = Object.fromEntries(
+  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
+    day,
+    [{ opens: "08:00", closes: "20:00" }],
+  ]),
+);

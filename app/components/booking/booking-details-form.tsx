@@ -122,7 +122,11 @@ export function BookingDetailsForm({
         <Field
           field={voucher}
           label="Code du bon cadeau (facultatif)"
-          description="Les 12 caractères imprimés sur le bon, par exemple 7K3Q-M2XD-9PTX : la séance est alors réglée par le bon."
+          description={
+            deposit
+              ? "Les 12 caractères imprimés sur le bon, par exemple 7K3Q-M2XD-9PTX : un bon pour cette séance la règle en entier, un bon d'un montant règle la somme demandée d'avance."
+              : "Les 12 caractères imprimés sur le bon, par exemple 7K3Q-M2XD-9PTX : la séance est alors réglée par le bon."
+          }
         >
           {(props) => (
             <Input

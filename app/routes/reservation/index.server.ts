@@ -90,9 +90,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         price: offer.price,
         included: offer.included,
       },
-      paidBy: managed.voucherCode ? paidByVoucherLine(managed.voucherCode) : null,
+      // An amount voucher paid the deposit: its section says so, with the rules she accepted.
+      paidBy:
+        managed.voucherPayment?.kind === "session"
+          ? paidByVoucherLine(managed.voucherPayment)
+          : null,
       /** Its deposit and the rules she accepted (decision 0186). */
-      deposit: await depositForClient(booking, type.cutoffHours),
+      deposit: await depositForClient(booking, type.cutoffHours, managed.voucherPayment),
       changeUntil: instantLabelFr(
         new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
       ),

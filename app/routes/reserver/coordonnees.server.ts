@@ -6,7 +6,7 @@ import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey, SLOT_REFUSAL_MESSAGES } from "~/lib/booking/slots";
 import { durationLabelFr } from "~/lib/booking/words";
 import { submitBookingForm } from "~/server/booking/visitor-form.server";
-import { sessionVouchersRedeemable } from "~/server/booking/vouchers.server";
+import { vouchersRedeemable } from "~/server/booking/vouchers.server";
 import {
   bookingStudioAt,
   freeTimesOf,
@@ -47,7 +47,13 @@ async function resolve(
   const slot = search.get("creneau") ?? "";
   // The price card's price when the type is its offer (decision 0127).
   const offer = sessionOffer(content.documents.prices, type);
-  const vouchers = await sessionVouchersRedeemable(type.id, studio.id);
+  const rule = depositRuleOf(type.deposit);
+  // A deposit asked of the client can be paid by an amount voucher (decision 0199).
+  const vouchers = await vouchersRedeemable(
+    type.id,
+    studio.id,
+    rule !== null && depositCents(rule) > 0,
+  );
   const acceptedMethods = acceptedMethodsOf(content.documents.payments);
   return { studio, type, slot, privateToken, offer, vouchers, acceptedMethods };
 }

@@ -73,7 +73,11 @@ import {
   type Tx,
 } from "./occupancies.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
-import { giveBackSessionVoucher, redeemSessionVoucher } from "../vouchers/redemption.server";
+import {
+  giveBackBookingVoucher,
+  payDepositWithAmountVoucher,
+  redeemSessionVoucher,
+} from "../vouchers/redemption.server";
 
 /*
  * Bookings: made, answered, moved, cancelled, with their history, each in one transaction with what they
@@ -580,13 +584,24 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
     // After the slot is won (a taken slot never touches the voucher), before anything is mailed.
     let voucherCode: string | null = null;
     if (typedCode) {
-      const redeemed = await redeemSessionVoucher(tx, {
+      let redeemed = await redeemSessionVoucher(tx, {
         code: typedCode,
         sessionTypeId: sessionType.id,
         studioId: context.studio.id,
         bookingId: id,
         by: byOwner ? "owner" : "client",
       });
+      // An amount voucher pays the deposit a client's booking asks, all of it (decision 0199): the
+      // booking keeps the deposit's rules she accepted, as one paid otherwise does.
+      const deposit = depositRule && !byOwner ? depositCents(depositRule) : 0;
+      if (!redeemed.ok && redeemed.reason === "not_session" && depositRule && deposit > 0) {
+        await tx.update(bookings).set({ depositRules: depositRule }).where(eq(bookings.id, id));
+        redeemed = await payDepositWithAmountVoucher(tx, {
+          code: typedCode,
+          depositCents: deposit,
+          bookingId: id,
+        });
+      }
       if (!redeemed.ok) throw new VoucherCodeRefusedError(redeemed.reason, redeemed.message);
       voucherCode = redeemed.voucher.code;
     }
@@ -731,7 +746,7 @@ export async function expireLapsedRequests(now = new Date()): Promise<number> {
         continue;
       }
       await deleteBookingOccupancies(tx, booking.id);
-      await giveBackSessionVoucher(tx, booking.id);
+      await giveBackBookingVoucher(tx, booking.id);
       await tx
         .update(bookings)
         .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
@@ -756,7 +771,7 @@ export async function declineRequest(
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     await deleteBookingOccupancies(tx, booking.id);
     // A request refused never took place: its voucher comes back (decision 0170).
-    await giveBackSessionVoucher(tx, booking.id);
+    await giveBackBookingVoucher(tx, booking.id);
     await tx
       .update(bookings)
       .set({ state: "declined", icsSequence: booking.icsSequence + 1, updatedAt: now })
@@ -788,7 +803,7 @@ export async function cancelBooking(
     // A session voucher comes back when the booking is called off before the cut-off, whoever cancels;
     // later, as after a no-show, it stays used (decision 0170).
     if (now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR) {
-      await giveBackSessionVoucher(tx, booking.id);
+      await giveBackBookingVoucher(tx, booking.id);
     }
     const icsSequence = booking.icsSequence + 1;
     await tx

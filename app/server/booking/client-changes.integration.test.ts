@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
+import {
+  EVERY_DAY,
+  distinctSlots,
+  insertSessionType,
+  studioIds,
+} from "../../../tests/support/booking";
 import { db } from "../db/client.server";
 import {
   cancelBooking,
@@ -18,12 +23,6 @@ import { BookingRefusedError } from "./refusals.server";
 
 useAppDatabase({ jobs: true });
 
-const EVERY_DAY = Object.fromEntries(
-  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
-    day,
-    [{ opens: "08:00", closes: "20:00" }],
-  ]),
-);
 const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
 const client = { actor: "client" } as const;
 

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
-import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
+import {
+  EVERY_DAY,
+  distinctSlots,
+  insertSessionType,
+  studioIds,
+} from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
@@ -23,12 +28,6 @@ import { MAX_ACTIVE_BOOKINGS_PER_EMAIL } from "./visitor.server";
 
 useAppDatabase({ jobs: true });
 
-const EVERY_DAY = Object.fromEntries(
-  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
-    day,
-    [{ opens: "08:00", closes: "20:00" }],
-  ]),
-);
 const RULE: DepositRule = {
   amount: "fixed",
   value: 3_000,

@@ -4,7 +4,12 @@ import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { addParisDays } from "~/lib/booking/slots";
 import { formatDateFr, isoDayInParis, parisDateTimeInputValue } from "~/lib/dates";
-import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
+import {
+  EVERY_DAY,
+  distinctSlots,
+  insertSessionType,
+  studioIds,
+} from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
   cardPaidReport,
@@ -59,12 +64,6 @@ import { SlotTakenError } from "./refusals.server";
 useAppDatabase({ jobs: true });
 const card = memoryCardProvider();
 
-const EVERY_DAY = Object.fromEntries(
-  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
-    day,
-    [{ opens: "08:00", closes: "20:00" }],
-  ]),
-);
 const RULE: DepositRule = {
   amount: "fixed",
   value: 3_000,

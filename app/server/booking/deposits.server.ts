@@ -22,6 +22,7 @@ import {
 } from "~/lib/payments/model";
 import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
+import { paidByVoucherLine, type VoucherPayment } from "./vouchers.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import {
@@ -647,6 +648,8 @@ async function paidByCardOnly(orderId: string): Promise<boolean> {
 export async function depositForClient(
   booking: Pick<typeof bookings.$inferSelect, "id" | "depositOrderId" | "depositRules">,
   cutoffHours: number,
+  /** The voucher paying the booking: an amount voucher's pays the deposit (decision 0199). */
+  voucher: VoucherPayment | null = null,
 ): Promise<{
   lines: string[];
   orderHref: string | null;
@@ -657,6 +660,18 @@ export async function depositForClient(
   const rules = booking.depositRules;
   if (!rules) return null;
   const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  if (voucher?.kind === "amount" && !booking.depositOrderId) {
+    return {
+      lines: [
+        `${paidByVoucherLine(voucher)}.`,
+        DEPOSIT_MEANINGS[rules.nature],
+        `Annulée jusqu'à ${cutoffHours} h avant la séance, la somme revient sur votre bon cadeau ; après, elle reste acquise au studio.`,
+      ],
+      orderHref: null,
+      waiting: false,
+      onCancel: `Les ${formatCents(voucher.amountCents)} réglés par votre bon cadeau ${voucher.code} reviennent sur son solde.`,
+    };
+  }
   const [order] = booking.depositOrderId
     ? await db().select().from(orders).where(eq(orders.id, booking.depositOrderId))
     : [];

@@ -16,7 +16,7 @@ import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
-import { paidByVoucherLine, voucherCodeOfBooking } from "./vouchers.server";
+import { paidByVoucherLine, voucherPaymentOfBooking, type VoucherPayment } from "./vouchers.server";
 import { nextFreeTimes } from "./visitor.server";
 import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
@@ -65,8 +65,8 @@ type Loaded = {
   /** Its price and « ce qui est compris »: its price card's when it is its offer (decision 0127). */
   offer: SessionOffer;
   depositText: string | null;
-  /** The gift voucher paying it, formatted, null when none (decision 0170). */
-  voucherCode: string | null;
+  /** The gift voucher paying it (or its deposit), null when none (decisions 0170 and 0199). */
+  voucherPayment: VoucherPayment | null;
   cutoffHours: number;
   /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
   questionLabels: Record<string, string>;
@@ -115,7 +115,7 @@ async function load(bookingId: string): Promise<Loaded | null> {
       includedText: row.includedText,
     }),
     depositText: row.depositText,
-    voucherCode: await voucherCodeOfBooking(row.booking.id),
+    voucherPayment: await voucherPaymentOfBooking(row.booking.id),
     cutoffHours: row.cutoffHours,
     questionLabels: Object.fromEntries(
       row.questions.map((question) => [question.id, question.label]),
@@ -428,7 +428,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   const details = [
     `Séance : ${loaded.typeName} (${duration})`,
     ...(loaded.offer.price ? [`Tarif : ${loaded.offer.price}`] : []),
-    ...(loaded.voucherCode ? [paidByVoucherLine(loaded.voucherCode)] : []),
+    ...(loaded.voucherPayment ? [paidByVoucherLine(loaded.voucherPayment)] : []),
     ...(loaded.offer.included.length > 0
       ? [`Ce qui est compris : ${loaded.offer.included.join(" ; ")}`]
       : []),
@@ -536,7 +536,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
       ? `Quand : ${when} (au lieu du ${instantLabelFr(previousStart)})`
       : `Quand : ${when}`,
     `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
-    ...(loaded.voucherCode ? [paidByVoucherLine(loaded.voucherCode)] : []),
+    ...(loaded.voucherPayment ? [paidByVoucherLine(loaded.voucherPayment)] : []),
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),

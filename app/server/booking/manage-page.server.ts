@@ -7,7 +7,7 @@ import { bookingDaysPath } from "~/lib/booking/urls";
 import { db } from "../db/client.server";
 import { sessionTypes, studios } from "../db/schema";
 import { findBookingByManageToken, type BookingRecord } from "./bookings.server";
-import { voucherCodeOfBooking } from "./vouchers.server";
+import { voucherPaymentOfBooking, type VoucherPayment } from "./vouchers.server";
 
 /*
  * The client's own page, /reservation/{jeton} (decision 0115): the token names one booking, anything else
@@ -40,8 +40,8 @@ export type ManagedBooking = {
   changeable: boolean;
   /** Where to choose another time of the same session, once this one is refused, expired or cancelled. */
   rebookPath: string | null;
-  /** The gift voucher paying it (« 7K3Q-M2XD-9PTX »), null when none (decision 0170). */
-  voucherCode: string | null;
+  /** The gift voucher paying it, or its deposit; null when none (decisions 0170 and 0199). */
+  voucherPayment: VoucherPayment | null;
 };
 
 export async function managedBooking(
@@ -88,6 +88,6 @@ export async function managedBooking(
       isCalledOff(booking.state) && row.archivedAt === null
         ? bookingDaysPath(row.studioSlug, row.typeSlug, { lien: row.privateToken })
         : null,
-    voucherCode: await voucherCodeOfBooking(booking.id),
+    voucherPayment: await voucherPaymentOfBooking(booking.id),
   };
 }

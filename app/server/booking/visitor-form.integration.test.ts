@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import { EVERY_DAY, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { db } from "../db/client.server";
@@ -15,13 +15,6 @@ import { offeredSessionType, type OfferedSessionType } from "./visitor.server";
 // are told, at most once an hour.
 
 useAppDatabase({ jobs: true });
-
-const EVERY_DAY = Object.fromEntries(
-  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
-    day,
-    [{ opens: "08:00", closes: "20:00" }],
-  ]),
-);
 
 let brive = "";
 let type: OfferedSessionType;

@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { distinctSlots, insertSessionType, studioIds } from "../../../tests/support/booking";
+import {
+  EVERY_DAY,
+  distinctSlots,
+  insertSessionType,
+  studioIds,
+} from "../../../tests/support/booking";
 import { insertSessionVoucher, voucherState } from "../../../tests/support/booking-vouchers";
 import {
   cancelBooking,
@@ -17,12 +22,6 @@ import { BookingRefusedError, VoucherCodeRefusedError } from "./refusals.server"
 
 useAppDatabase({ jobs: true });
 
-const EVERY_DAY = Object.fromEntries(
-  ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"].map((day) => [
-    day,
-    [{ opens: "08:00", closes: "20:00" }],
-  ]),
-);
 const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
 const HOUR = 3_600_000;
 

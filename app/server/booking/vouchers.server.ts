@@ -1,43 +1,67 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { DEPOSIT_NATURE_LABELS, type DepositNature } from "~/lib/booking/deposit";
+import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { orders, voucherUses, vouchers } from "../db/schema";
+import { bookings, orders, voucherUses, vouchers } from "../db/schema";
 
 /*
- * The booking side of session vouchers (decision 0170): whether the details form offers the code's field,
- * and the code that pays a booking, for its page and its e-mails.
+ * The booking side of vouchers (decisions 0170 and 0199): whether the details form offers the code's
+ * field, and the voucher that pays a booking (a session, or an amount its deposit), for its pages and
+ * e-mails.
  */
 
 /**
- * Whether a session voucher could pay this session type at this studio today: an active one exists for
- * it (this studio or any). The field follows the vouchers in people's hands, not the shop's switch: a
+ * Whether a voucher could pay this session type at this studio today: an active session voucher for it
+ * (this studio or any), or, when the booking asks a deposit, any active amount voucher (it pays the
+ * deposit, decision 0199). The field follows the vouchers in people's hands, not the shop's switch: a
  * voucher sold before the owner stopped selling stays valid for its 12 months.
  */
-export async function sessionVouchersRedeemable(
+export async function vouchersRedeemable(
   sessionTypeId: string,
   studioId: string,
+  depositAsked: boolean,
 ): Promise<boolean> {
+  const session = and(
+    eq(vouchers.kind, "session"),
+    eq(vouchers.sessionTypeId, sessionTypeId),
+    or(isNull(vouchers.studioId), eq(vouchers.studioId, studioId)),
+  );
   const [row] = await db()
     .select({ id: vouchers.id })
     .from(vouchers)
     .where(
       and(
-        eq(vouchers.kind, "session"),
         eq(vouchers.status, "active"),
-        eq(vouchers.sessionTypeId, sessionTypeId),
-        or(isNull(vouchers.studioId), eq(vouchers.studioId, studioId)),
+        depositAsked ? or(session, eq(vouchers.kind, "amount")) : session,
       ),
     )
     .limit(1);
   return row !== undefined;
 }
 
-/** The code (« 7K3Q-M2XD-9PTX ») of the voucher paying this booking, null when none or given back. */
-export async function voucherCodeOfBooking(bookingId: string): Promise<string | null> {
+/** The voucher paying a booking: a session voucher the session, an amount voucher its deposit. */
+export type VoucherPayment = {
+  /** Formatted: « 7K3Q-M2XD-9PTX ». */
+  code: string;
+  kind: "session" | "amount";
+  amountCents: number;
+  /** The deposit's word an amount voucher paid (the booking's rules); null for a session voucher. */
+  nature: DepositNature | null;
+};
+
+/** The voucher paying this booking, null when none or given back. */
+export async function voucherPaymentOfBooking(bookingId: string): Promise<VoucherPayment | null> {
   const [row] = await db()
-    .select({ code: vouchers.code })
+    .select({
+      code: vouchers.code,
+      kind: vouchers.kind,
+      amountCents: voucherUses.amountCents,
+      rules: bookings.depositRules,
+    })
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
     .where(
       and(
         eq(voucherUses.bookingId, bookingId),
@@ -46,11 +70,24 @@ export async function voucherCodeOfBooking(bookingId: string): Promise<string | 
       ),
     )
     .limit(1);
-  return row?.code ? formatVoucherCode(row.code) : null;
+  if (!row?.code) return null;
+  return {
+    code: formatVoucherCode(row.code),
+    kind: row.kind,
+    amountCents: row.amountCents,
+    nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
+  };
 }
 
-/** What the booking's page and e-mails say of its payment by voucher. */
-export const paidByVoucherLine = (code: string) => `Réglée par bon cadeau ${code}`;
+/**
+ * What the booking's page and e-mails say of its payment by voucher: « Réglée par bon cadeau … » for a
+ * session voucher, « Arrhes de 30 € réglées par le bon cadeau … » for an amount voucher's deposit.
+ */
+export function paidByVoucherLine(payment: VoucherPayment): string {
+  if (payment.kind === "session") return `Réglée par bon cadeau ${payment.code}`;
+  const nature = payment.nature ?? "acompte";
+  return `${DEPOSIT_NATURE_LABELS[nature]} de ${formatCents(payment.amountCents)} réglé${nature === "arrhes" ? "es" : ""} par le bon cadeau ${payment.code}`;
+}
 
 /**
  * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
@@ -62,6 +99,9 @@ export async function voucherLineForOwner(bookingId: string): Promise<string | n
   const [row] = await db()
     .select({
       code: vouchers.code,
+      kind: vouchers.kind,
+      amountCents: voucherUses.amountCents,
+      rules: bookings.depositRules,
       voucherStatus: vouchers.status,
       orderStatus: orders.status,
       givenBackAt: voucherUses.cancelledAt,
@@ -69,16 +109,23 @@ export async function voucherLineForOwner(bookingId: string): Promise<string | n
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
     .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
     .where(eq(voucherUses.bookingId, bookingId))
     .orderBy(desc(voucherUses.at))
     .limit(1);
   if (!row?.code) return null;
   const code = formatVoucherCode(row.code);
+  const paid = paidByVoucherLine({
+    code,
+    kind: row.kind,
+    amountCents: row.amountCents,
+    nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
+  });
   const refunded = row.orderStatus === "refunded";
   if (row.givenBackAt === null) {
     return refunded
-      ? `${paidByVoucherLine(code)}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`
-      : paidByVoucherLine(code);
+      ? `${paid}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`
+      : paid;
   }
   return refunded && row.voucherStatus === "cancelled"
     ? `Le bon cadeau ${code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`

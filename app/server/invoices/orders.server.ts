@@ -23,6 +23,7 @@ import {
   orders,
   paymentAttempts,
   refunds,
+  voucherUses,
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
@@ -138,12 +139,42 @@ async function invoicedDeposit(tx: Executor, order: OrderRecord): Promise<Invoic
     .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
     .innerJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "deposit")))
     .where(eq(bookings.id, bookingId));
-  if (!row) return null;
+  if (!row) return invoicedVoucherDeposit(tx, bookingId);
   const rules = depositRuleOf(row.snapshot.deposit) ?? row.rules;
   return {
     number: row.invoice.number,
     issuedAt: row.invoice.issuedAt,
     nature: rules?.nature ?? "acompte",
+    byRate: await standingOf(tx, row.invoice),
+  };
+}
+
+/**
+ * The deposit an amount voucher paid (decision 0199), invoiced at its use (decision 0198): the final
+ * invoice deducts it as it deducts a paid deposit's invoice; null when none stands (given back, or never
+ * invoiced: the franchise).
+ */
+async function invoicedVoucherDeposit(
+  tx: Executor,
+  bookingId: string,
+): Promise<InvoicedDeposit | null> {
+  const [row] = await tx
+    .select({ invoice: invoices, rules: bookings.depositRules })
+    .from(invoices)
+    .innerJoin(voucherUses, eq(voucherUses.id, invoices.voucherUseId))
+    .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
+    .where(
+      and(
+        eq(voucherUses.bookingId, bookingId),
+        isNull(voucherUses.cancelledAt),
+        eq(invoices.kind, "voucher_use"),
+      ),
+    );
+  if (!row) return null;
+  return {
+    number: row.invoice.number,
+    issuedAt: row.invoice.issuedAt,
+    nature: row.rules?.nature ?? "acompte",
     byRate: await standingOf(tx, row.invoice),
   };
 }

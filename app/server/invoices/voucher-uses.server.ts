@@ -1,8 +1,12 @@
 import { and, asc, count, eq } from "drizzle-orm";
+import { DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
+import { creditNoteOf, standingByRate } from "~/lib/invoices/model";
+import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { invoices, voucherUses, vouchers } from "../db/schema";
+import { bookings, invoices, sessionTypes, voucherUses, vouchers } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { issueInvoice, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
@@ -51,21 +55,83 @@ export async function invoiceVoucherUse(
   }
   if (seller === null || seller.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
+  const deposit = use.bookingId ? await depositPaidBy(tx, use.bookingId) : null;
   return issueInvoice(tx, {
     kind: "voucher_use",
     voucherUseId: use.id,
-    serviceDate: isoDayInParis(use.at),
+    bookingId: deposit ? use.bookingId : null,
+    serviceDate: deposit?.serviceDate ?? isoDayInParis(use.at),
     seller,
-    buyer: { name: voucher.recipientName, email: voucher.recipientEmail ?? "", address: null },
+    buyer: deposit?.buyer ?? {
+      name: voucher.recipientName,
+      email: voucher.recipientEmail ?? "",
+      address: null,
+    },
     lines: [
       {
-        label: `Prestations photographiques réglées par le bon cadeau ${code}`,
+        label: deposit
+          ? `${deposit.label} (réglé par le bon cadeau ${code})`
+          : `Prestations photographiques réglées par le bon cadeau ${code}`,
         quantity: 1,
         unitPriceCents: use.amountCents,
         vatRate: VOUCHER_USE_VAT_RATE,
       },
     ],
     paymentTerms: `Réglée par le bon cadeau ${code} le ${formatDateFr(use.at)} (bon à usages multiples : TVA due à son utilisation).`,
+  });
+}
+
+/**
+ * The deposit of a booking an amount voucher paid (decision 0199), as its invoice names it: « Arrhes :
+ * Séance Portrait du samedi 12 décembre 2026 à 14 h 30 », the session's day and the client who booked;
+ * null for a booking without the rules of a deposit (a session voucher's, which is not invoiced here).
+ */
+async function depositPaidBy(tx: Executor, bookingId: string) {
+  const [row] = await tx
+    .select({ booking: bookings, typeName: sessionTypes.name })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, bookingId));
+  const rules = row?.booking.depositRules;
+  if (!row || !rules) return null;
+  const { booking } = row;
+  return {
+    label: `${DEPOSIT_NATURE_LABELS[rules.nature]} : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+    serviceDate: isoDayInParis(booking.startsAt),
+    buyer: { name: booking.clientName, email: booking.clientEmail, address: null },
+  };
+}
+
+/**
+ * A use given back (its booking cancelled in time, decision 0199): the credit note of its invoice, for
+ * all of it, in `tx`; null when the use had none (franchise, single-purpose) or it was credited already.
+ */
+export async function creditVoucherUse(
+  tx: Executor,
+  use: VoucherUseRecord,
+): Promise<InvoiceRecord | null> {
+  const invoice = await invoiceOfUse(tx, use.id);
+  if (!invoice) return null;
+  const [credited] = await tx
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(eq(invoices.creditedInvoiceId, invoice.id));
+  if (credited) return null;
+  const seller = (await sellerForInvoices(tx)) ?? invoice.seller;
+  const at = use.cancelledAt ?? new Date();
+  return issueInvoice(tx, {
+    kind: "credit_note",
+    bookingId: invoice.bookingId,
+    creditedInvoiceId: invoice.id,
+    serviceDate: invoice.serviceDate,
+    seller: creditNoteSeller(seller, invoice.seller),
+    buyer: invoice.buyer,
+    ...creditNoteOf(
+      standingByRate(invoice.vatBreakdown, []),
+      invoice.ttcCents,
+      `Somme rendue sur le bon cadeau — facture ${invoice.number}`,
+    ),
+    paymentTerms: `Rendue sur le bon cadeau le ${formatDateFr(at)}.`,
   });
 }
 

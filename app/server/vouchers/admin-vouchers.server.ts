@@ -60,7 +60,9 @@ export async function voucherPage(
           createdAt: vouchers.createdAt,
           uses: count(voucherUses.id),
           /** The invoices of its uses (a multi-purpose voucher's, decision 0198), oldest first. */
-          useInvoices: sql<string[]>`coalesce(array_agg(${invoices.number} order by ${invoices.number})
+          useInvoices: sql<
+            string[]
+          >`coalesce(array_agg(${invoices.number} order by ${invoices.number})
             filter (where ${invoices.number} is not null), '{}')`,
           /** Its order refunded in full: a voucher that no longer comes back into use (decision 0170). */
           orderRefunded: sql<boolean>`exists (select 1 from ${orders} where ${orders.id} = ${vouchers.orderId}

@@ -21,7 +21,7 @@ import { voucherLineForOwner } from "../booking/vouchers.server";
 import { useSessionVoucherAtStudio, voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 import {
-  giveBackSessionVoucher,
+  giveBackBookingVoucher,
   redeemSessionVoucher,
   useAmountVoucher,
   type VoucherRedemption,
@@ -178,14 +178,14 @@ describe("redeemSessionVoucher", () => {
   });
 });
 
-describe("giveBackSessionVoucher", () => {
+describe("giveBackBookingVoucher", () => {
   it("gives the voucher back when its booking is cancelled, once", async () => {
     const { orderId, voucherId, code } = await sessionVoucher();
     const bookingId = await booking();
     await redeem(code, { bookingId });
-    const back = await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId));
+    const back = await db().transaction((tx) => giveBackBookingVoucher(tx, bookingId));
     expect(back).toMatchObject({ status: "active", balanceCents: 15_000 });
-    expect(await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId))).toBeNull();
+    expect(await db().transaction((tx) => giveBackBookingVoucher(tx, bookingId))).toBeNull();
     expect((await usesOf(voucherId))[0]?.cancelledAt).not.toBeNull();
     const journal = (await journalRowsOf(orderId)).filter(
       (row) => row.kind === "voucher_redemption",
@@ -208,7 +208,7 @@ describe("giveBackSessionVoucher", () => {
     );
 
     // The booking is then cancelled in time.
-    const back = await db().transaction((tx) => giveBackSessionVoucher(tx, bookingId));
+    const back = await db().transaction((tx) => giveBackBookingVoucher(tx, bookingId));
     expect(back).toMatchObject({ status: "cancelled" });
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
     expect((await usesOf(voucherId))[0]?.cancelledAt).not.toBeNull();

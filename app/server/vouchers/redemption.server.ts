@@ -14,7 +14,7 @@ import {
   type VoucherStatus,
 } from "../db/schema";
 import type { InvoiceRecord } from "../invoices/issue.server";
-import { invoiceOfUse, invoiceVoucherUse } from "../invoices/voucher-uses.server";
+import { creditVoucherUse, invoiceOfUse, invoiceVoucherUse } from "../invoices/voucher-uses.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { voucherHeldByRefunds } from "./order-kind.server";
 
@@ -64,7 +64,7 @@ const REFUND_PENDING = refused(
 
 /**
  * The order of the voucher with this code, its row locked (before the voucher's, in the order
- * completeRefund and giveBackSessionVoucher take them), and that voucher read under the lock; null when no
+ * completeRefund and giveBackBookingVoucher take them), and that voucher read under the lock; null when no
  * voucher has this code.
  */
 async function lockVoucherAndOrder(tx: Tx, code: string) {
@@ -215,15 +215,17 @@ async function explainSessionRefusal(
 }
 
 /**
- * A booking paid with a session voucher was cancelled in time: the voucher is usable again (its use
- * marked given back, a journal row of the amount back). Nothing when the booking used no voucher or it was
- * already given back. A voucher whose order was refunded in full never comes back into use: its use is
- * given back all the same (the booking no longer holds it) and it is cancelled, with its cancellation row
- * of the value given back, so that the vouchers' rows still sum to what the studio owes. The order's row is
- * locked as a refund's completion locks it: a refund completing now either came first (its status read
- * here) or finds the voucher active again and cancels it.
+ * A booking paid with a voucher was cancelled in time (or a request declined or lapsed): what the voucher
+ * paid comes back (its use marked given back, a journal row of the amount back): a session voucher is
+ * usable again, an amount voucher that paid the deposit has the sum on its balance again (decision 0199),
+ * and the use's invoice gets its credit note. Nothing when the booking used no voucher or it was already
+ * given back. A voucher whose order was refunded in full (or an amount voucher cancelled since) never
+ * comes back into use: its use is given back all the same (the booking no longer holds it) and it is (or
+ * stays) cancelled, with its cancellation row of what came back, so that the vouchers' rows still sum to
+ * what the studio owes. The order's row is locked as a refund's completion locks it: a refund completing
+ * now either came first (its status read here) or finds the voucher active again and cancels it.
  */
-export async function giveBackSessionVoucher(
+export async function giveBackBookingVoucher(
   tx: Tx,
   bookingId: string,
 ): Promise<VoucherRecord | null> {
@@ -241,22 +243,25 @@ export async function giveBackSessionVoucher(
       sql`${orders.id} = (select ${vouchers.orderId} from ${vouchers} where ${vouchers.id} = ${use.voucherId})`,
     )
     .for("update");
-  const refunded = order?.status === "refunded";
+  const [current] = await tx.select().from(vouchers).where(eq(vouchers.id, use.voucherId));
+  if (!current) return null;
+  const session = current.kind === "session";
+  const stays = order?.status === "refunded" || (!session && current.status === "cancelled");
   const [voucher] = await tx
     .update(vouchers)
     .set({
-      status: refunded ? "cancelled" : "active",
-      balanceCents: sql`${vouchers.valueCents}`,
-      ...(refunded ? { cancelledAt: at } : {}),
+      status: stays
+        ? "cancelled"
+        : session || current.status === "used"
+          ? "active"
+          : current.status,
+      balanceCents: session
+        ? sql`${vouchers.valueCents}`
+        : sql`${vouchers.balanceCents} + ${use.amountCents}`,
+      ...(stays && current.cancelledAt === null ? { cancelledAt: at } : {}),
       updatedAt: at,
     })
-    .where(
-      and(
-        eq(vouchers.id, use.voucherId),
-        eq(vouchers.kind, "session"),
-        eq(vouchers.status, "used"),
-      ),
-    )
+    .where(and(eq(vouchers.id, use.voucherId), session ? eq(vouchers.status, "used") : sql`true`))
     .returning();
   if (!voucher) return null;
   await appendJournal(tx, {
@@ -266,15 +271,22 @@ export async function giveBackSessionVoucher(
     amountCents: use.amountCents,
     details: { code: voucher.code, useId: use.id, bookingId, givenBack: true },
   });
-  if (refunded) {
+  if (stays) {
     await appendJournal(tx, {
       kind: "voucher_cancellation",
       orderId: voucher.orderId,
       voucherId: voucher.id,
-      amountCents: -voucher.balanceCents,
-      details: { code: voucher.code, reason: "order_refunded", useId: use.id, bookingId },
+      amountCents: -use.amountCents,
+      details: {
+        code: voucher.code,
+        reason: order?.status === "refunded" ? "order_refunded" : "voucher_cancelled",
+        useId: use.id,
+        bookingId,
+      },
     });
   }
+  // Its TVA was invoiced at the use (an amount voucher's, decision 0198): the credit note gives it back.
+  await creditVoucherUse(tx, { ...use, cancelledAt: at });
   return voucher;
 }
 
@@ -294,7 +306,11 @@ export type AmountVoucherUse =
 async function useOfForm(
   tx: Tx,
   key: string,
-): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord; invoice: InvoiceRecord | null } | null> {
+): Promise<{
+  voucher: VoucherRecord;
+  use: VoucherUseRecord;
+  invoice: InvoiceRecord | null;
+} | null> {
   const [found] = await tx
     .select({ use: voucherUses, voucher: vouchers })
     .from(voucherUses)
@@ -305,6 +321,150 @@ async function useOfForm(
 
 /** Rolls back a use whose form's key another transaction stored first (read after, as `repeated`). */
 class UsedByTheSameForm extends Error {}
+
+/**
+ * Takes `amountCents` from an amount voucher in `tx`, only while its balance, less what the refunds on
+ * their way will lower it by (no longer the holder's to spend), covers it: a conditional update, so two
+ * uses at once never take more than is left; `used` once nothing is left. Writes the use and its journal
+ * row. Null when nothing matched (explainAmountRefusal says why); throws UsedByTheSameForm when the form's
+ * key was stored by another transaction meanwhile.
+ */
+async function takeAmount(
+  tx: Tx,
+  input: {
+    code: string;
+    amountCents: number;
+    today: string;
+    by: "owner" | "client";
+    bookingId: string | null;
+    idempotencyKey: string | null;
+  },
+): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord } | null> {
+  const at = now();
+  const amount = input.amountCents;
+  const locked = await lockVoucherAndOrder(tx, input.code);
+  const held =
+    locked?.voucher.kind === "amount"
+      ? await voucherHeldByRefunds(tx, locked.voucher, locked.order)
+      : null;
+  const [used] = await tx
+    .update(vouchers)
+    .set({
+      balanceCents: sql`${vouchers.balanceCents} - ${amount}`,
+      status: sql`case when ${vouchers.balanceCents} - ${amount} = 0 then 'used' else 'active' end`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(vouchers.code, input.code),
+        eq(vouchers.kind, "amount"),
+        eq(vouchers.status, "active"),
+        gte(vouchers.expiresOn, input.today),
+        gte(vouchers.balanceCents, amount + (held?.heldCents ?? 0)),
+      ),
+    )
+    .returning();
+  if (!used) return null;
+  const [use] = await tx
+    .insert(voucherUses)
+    .values({
+      voucherId: used.id,
+      amountCents: amount,
+      bookingId: input.bookingId,
+      by: input.by,
+      idempotencyKey: input.idempotencyKey,
+      at,
+    })
+    .onConflictDoNothing({ target: voucherUses.idempotencyKey })
+    .returning();
+  if (!use) throw new UsedByTheSameForm();
+  await appendJournal(tx, {
+    kind: "voucher_redemption",
+    orderId: used.orderId,
+    voucherId: used.id,
+    amountCents: -amount,
+    details: {
+      code: used.code,
+      useId: use.id,
+      by: input.by,
+      balanceCents: used.balanceCents,
+      ...(input.bookingId ? { bookingId: input.bookingId } : {}),
+    },
+  });
+  return { voucher: used, use };
+}
+
+/**
+ * Why `takeAmount` took nothing, in French: no such voucher, a session voucher, its state, a refund on
+ * its way, or a balance too small (`short(usable)` begins the sentence, « Il ne reste que 20 € »).
+ */
+async function explainAmountRefusal(
+  tx: Tx,
+  code: string,
+  today: string,
+  short: (usableCents: number) => string,
+): Promise<VoucherRefusal> {
+  const locked = await lockVoucherAndOrder(tx, code);
+  if (!locked) return refused("unknown", UNKNOWN);
+  const { voucher, order } = locked;
+  if (voucher.kind !== "amount") {
+    return refused(
+      "not_amount",
+      "Ce bon offre une séance : il s'utilise en réservant cette séance.",
+    );
+  }
+  const state = refusalOfState(voucher, today);
+  if (state) return state;
+  const held = await voucherHeldByRefunds(tx, voucher, order);
+  const usable = voucher.balanceCents - held.heldCents;
+  if (held.cancels || usable <= 0) return REFUND_PENDING;
+  return refused(
+    "insufficient_balance",
+    held.heldCents > 0
+      ? `${short(usable)} utilisables sur ce bon : ${formatCents(held.heldCents)} de son solde partent dans un remboursement en cours.`
+      : `${short(voucher.balanceCents)} sur ce bon.`,
+  );
+}
+
+/**
+ * An amount voucher pays a booking's deposit (decision 0199), in the booking's transaction: the whole
+ * deposit taken from its balance as one use of the booking (never a part: the rest would need a payment
+ * of its own), its use invoiced as the booking's deposit when the seller charges TVA (decision 0198: the
+ * booking carries the deposit's rules by then). Refused in French otherwise, saying what the client can do.
+ */
+export async function payDepositWithAmountVoucher(
+  tx: Tx,
+  input: { code: string; depositCents: number; bookingId: string },
+): Promise<VoucherRedemption> {
+  const read = readCode(input.code);
+  if ("refusal" in read) return read.refusal;
+  const today = isoDayInParis(now());
+  const taken = await takeAmount(tx, {
+    code: read.code,
+    amountCents: input.depositCents,
+    today,
+    by: "client",
+    bookingId: input.bookingId,
+    idempotencyKey: null,
+  });
+  if (!taken) {
+    const refusal = await explainAmountRefusal(
+      tx,
+      read.code,
+      today,
+      (usable) =>
+        `Ce bon ne couvre pas les ${formatCents(input.depositCents)} à régler d'avance : il ne reste que ${formatCents(usable)}`,
+    );
+    return refusal.reason === "insufficient_balance"
+      ? {
+          ...refusal,
+          message: `${refusal.message} Effacez le code pour régler cette somme autrement ; le bon servira au studio.`,
+        }
+      : refusal;
+  }
+  await invoiceVoucherUse(tx, taken.voucher, taken.use);
+  return { ok: true, ...taken };
+}
 
 /**
  * The owner uses `amountCents` of an amount voucher at the studio: taken from its balance only while the
@@ -339,70 +499,28 @@ export async function useAmountVoucher(input: {
     return await db().transaction(async (tx): Promise<AmountVoucherUse> => {
       const earlier = key ? await useOfForm(tx, key) : null;
       if (earlier) return repeated(earlier);
-      const at = now();
-      const locked = await lockVoucherAndOrder(tx, read.code);
-      // What the refunds on their way will lower its balance by is no longer the holder's to spend.
-      const held =
-        locked?.voucher.kind === "amount"
-          ? await voucherHeldByRefunds(tx, locked.voucher, locked.order)
-          : null;
-      const heldCents = held?.heldCents ?? 0;
-      const [used] = await tx
-        .update(vouchers)
-        .set({
-          balanceCents: sql`${vouchers.balanceCents} - ${amount}`,
-          status: sql`case when ${vouchers.balanceCents} - ${amount} = 0 then 'used' else 'active' end`,
-          updatedAt: at,
-        })
-        .where(
-          and(
-            eq(vouchers.code, read.code),
-            eq(vouchers.kind, "amount"),
-            eq(vouchers.status, "active"),
-            gte(vouchers.expiresOn, today),
-            gte(vouchers.balanceCents, amount + heldCents),
-          ),
-        )
-        .returning();
-      if (!used) {
+      const taken = await takeAmount(tx, {
+        code: read.code,
+        amountCents: amount,
+        today,
+        by: "owner",
+        bookingId: null,
+        idempotencyKey: key,
+      });
+      if (!taken) {
         // The same form's first post may have just taken what was left: its use answers.
         const first = key ? await useOfForm(tx, key) : null;
         if (first) return repeated(first);
-        const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.code, read.code));
-        if (!voucher) return refused("unknown", UNKNOWN);
-        if (voucher.kind !== "amount") {
-          return refused(
-            "not_amount",
-            "Ce bon offre une séance : il s'utilise en réservant cette séance.",
-          );
-        }
-        const state = refusalOfState(voucher, today);
-        if (state) return state;
-        const usable = voucher.balanceCents - heldCents;
-        if (held?.cancels || usable <= 0) return REFUND_PENDING;
-        return refused(
-          "insufficient_balance",
-          heldCents > 0
-            ? `Il ne reste que ${formatCents(usable)} utilisables sur ce bon : ${formatCents(heldCents)} de son solde partent dans un remboursement en cours.`
-            : `Il ne reste que ${formatCents(voucher.balanceCents)} sur ce bon.`,
+        return explainAmountRefusal(
+          tx,
+          read.code,
+          today,
+          (usable) => `Il ne reste que ${formatCents(usable)}`,
         );
       }
-      const [use] = await tx
-        .insert(voucherUses)
-        .values({ voucherId: used.id, amountCents: amount, by: "owner", idempotencyKey: key, at })
-        .onConflictDoNothing({ target: voucherUses.idempotencyKey })
-        .returning();
-      if (!use) throw new UsedByTheSameForm();
-      await appendJournal(tx, {
-        kind: "voucher_redemption",
-        orderId: used.orderId,
-        voucherId: used.id,
-        amountCents: -amount,
-        details: { code: used.code, useId: use.id, by: "owner", balanceCents: used.balanceCents },
-      });
       // An amount is a multi-purpose voucher: its TVA is due now, on an invoice of this use.
-      const invoice = await invoiceVoucherUse(tx, used, use);
-      return { ok: true, voucher: used, use, invoice, repeated: false };
+      const invoice = await invoiceVoucherUse(tx, taken.voucher, taken.use);
+      return { ok: true, ...taken, invoice, repeated: false };
     });
   } catch (error) {
     if (!(error instanceof UsedByTheSameForm) || !key) throw error;
