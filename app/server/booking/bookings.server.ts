@@ -801,9 +801,12 @@ export async function cancelBooking(
     checkCutoff(by, booking.startsAt, cutoffHours, now);
     await deleteBookingOccupancies(tx, booking.id);
     // A session voucher comes back when the booking is called off before the cut-off, whoever cancels;
-    // later, as after a no-show, it stays used (decision 0170).
+    // later, as after a no-show, it stays used (decision 0170). A deposit an amount voucher paid comes
+    // back too whenever the studio cancels, as a deposit paid in money is refunded then (decision 0199).
     if (now.getTime() <= booking.startsAt.getTime() - cutoffHours * HOUR) {
       await giveBackBookingVoucher(tx, booking.id);
+    } else if (by.actor === "owner") {
+      await giveBackBookingVoucher(tx, booking.id, { amountOnly: true });
     }
     const icsSequence = booking.icsSequence + 1;
     await tx

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
-import { formatDateFr } from "~/lib/dates";
+import { seedDocuments } from "~/content/seed";
+import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import {
   EVERY_DAY,
@@ -11,17 +12,21 @@ import {
   studioIds,
 } from "../../../tests/support/booking";
 import { useAppDatabase } from "../../../tests/support/database";
+import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
 import { subjectToVat } from "../../../tests/support/seller";
 import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { bookings, invoices, voucherUses } from "../db/schema";
-import { invoicesOfBooking } from "../invoices/orders.server";
-import { markPaidOffline } from "../payments/orders.server";
+import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
+import { useInvoicesHeld } from "../invoices/voucher-uses.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
+import { vouchersOutstanding } from "../accounting/exports.server";
+import { voucherPage } from "../vouchers/admin-vouchers.server";
 import { verifyJournal } from "../payments/journal.server";
 import { cancelBooking, createBooking, declineRequest } from "./bookings.server";
-import { depositForClient, recordBalancePaid } from "./deposits.server";
+import { depositForClient, depositForOwner, recordBalancePaid } from "./deposits.server";
 import { clientBookingEmail } from "./emails.server";
 import { VoucherCodeRefusedError } from "./refusals.server";
 import { voucherPaymentOfBooking } from "./vouchers.server";
@@ -75,7 +80,7 @@ async function amountVoucher(euros: number) {
   const { orderId, voucherId } = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros }));
   await markPaidOffline(orderId, "cash");
   const code = (await voucherRow(voucherId)).code ?? "";
-  return { voucherId, code: formatVoucherCode(code) };
+  return { orderId, voucherId, code: formatVoucherCode(code) };
 }
 
 const book = (voucherCode: string, email: string, sessionTypeId = depositType) =>
@@ -90,6 +95,8 @@ const book = (voucherCode: string, email: string, sessionTypeId = depositType) =
 
 const bookingRow = async (id: string) =>
   (await db().select().from(bookings).where(eq(bookings.id, id)))[0];
+
+const owner = { actor: "owner" as const, userId: null, name: "Camille" };
 
 const plain = (text: string | undefined) => (text ?? "").replace(/[\u00a0\u202f]/g, " ");
 
@@ -143,7 +150,7 @@ describe("an amount voucher paying a deposit", () => {
     expect(deposit?.lines.map(plain)).toEqual([
       `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}.`,
       expect.stringContaining("arrhes"),
-      "Annulée jusqu'à 48 h avant la séance, la somme revient sur votre bon cadeau ; après, elle reste acquise au studio.",
+      "Annulée en ligne jusqu'à 48 h avant la séance, ou par le studio, la somme revient sur votre bon cadeau ; après ce délai, elle reste acquise au studio.",
     ]);
     expect(plain(deposit?.onCancel ?? "")).toBe(
       `Les 30 € réglés par votre bon cadeau ${voucher.code} reviennent sur son solde.`,
@@ -168,6 +175,105 @@ describe("an amount voucher paying a deposit", () => {
     expect(notes[0]).toMatchObject({ ttcCents: -3_000, vatCents: -500, bookingId: made.id });
     expect(await voucherPaymentOfBooking(made.id)).toBeNull();
     expect((await verifyJournal()).ok).toBe(true);
+    // Her page then says where the sum went, not that a deposit is to be paid.
+    const after = await bookingRow(made.id);
+    if (!after) throw new Error("no booking");
+    expect((await depositForClient(after, 48, null))?.lines.map(plain)).toEqual([
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur votre bon cadeau.`,
+    ]);
+    // The owner's voucher card no longer lists the credited invoice.
+    const card = (await voucherPage({ status: null, search: voucher.code }, null)).rows.find(
+      (candidate) => candidate.id === voucher.voucherId,
+    );
+    expect(card?.useInvoices).toEqual([]);
+  });
+
+  it("gives the arrhes back when the studio cancels after the cut-off, and says the law owes twice", async () => {
+    const voucher = await amountVoucher(50);
+    const made = await book(voucher.code, "lea-bon-studio@example.test");
+    await cancelBooking(made.id, owner, { now: new Date(made.startsAt.getTime() - 3_600_000) });
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({
+      status: "active",
+      balanceCents: 5_000,
+    });
+    const seen = await depositForOwner(made.id);
+    expect(seen?.orderId).toBeNull();
+    expect(seen?.lines.map(plain)).toEqual([
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur son bon cadeau.`,
+      expect.stringContaining("arrhes"),
+      "Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit 60 €. Les 30 € sont revenus sur son bon cadeau ; versez la même somme en plus à la cliente.",
+    ]);
+  });
+
+  it("comes back on a voucher a partial refund emptied, less what the refunds gave back beyond its balance", async () => {
+    // 50 € voucher, 30 € of arrhes: 20 € left, refunded; the 30 € stay hers.
+    const first = await amountVoucher(50);
+    const kept = await book(first.code, "lea-bon-rembourse@example.test");
+    const gesture = await requestRefund(first.orderId, 2_000, "Geste commercial");
+    await markRefundedOffline(gesture.id);
+    expect(await voucherRow(first.voucherId)).toMatchObject({
+      status: "cancelled",
+      balanceCents: 0,
+    });
+    await cancelBooking(kept.id, { actor: "client" });
+    expect(await voucherRow(first.voucherId)).toMatchObject({
+      status: "active",
+      balanceCents: 3_000,
+      cancelledAt: null,
+    });
+    // 40 € refunded of the same: 20 € came off the balance, 20 € of the arrhes went back in money.
+    const second = await amountVoucher(50);
+    const refunded = await book(second.code, "lea-bon-rembourse-plus@example.test");
+    const more = await requestRefund(second.orderId, 4_000, "Geste commercial");
+    await markRefundedOffline(more.id);
+    await cancelBooking(refunded.id, { actor: "client" });
+    expect(await voucherRow(second.voucherId)).toMatchObject({
+      status: "active",
+      balanceCents: 1_000,
+    });
+    expect((await verifyJournal()).ok).toBe(true);
+    const outstanding = parseAccountingCsv(
+      (await vouchersOutstanding(isoDayInParis(new Date()))).csv,
+    );
+    const leftOf = (code: string) => outstanding.find((row) => row[0] === code)?.[6];
+    expect([leftOf(first.code), leftOf(second.code)]).toEqual(["30,00", "10,00"]);
+  });
+
+  it("held while the identity is incomplete, given back: waits for no invoice; kept: invoiced before the final invoice deducts it", async () => {
+    await saveDocument(
+      "legal",
+      structuredClone(seedDocuments.legal),
+      { id: "", name: "Camille" },
+      "test",
+    );
+    try {
+      const back = await amountVoucher(30);
+      const cancelled = await book(back.code, "lea-bon-retenue@example.test");
+      const kept = await amountVoucher(30);
+      const made = await book(kept.code, "lea-bon-retenue-solde@example.test");
+      expect(await useInvoicesHeld()).toBe(2);
+      await cancelBooking(cancelled.id, { actor: "client" });
+      expect(await useInvoicesHeld()).toBe(1);
+      const { orderId } = await recordBalancePaid({
+        bookingId: made.id,
+        amountCents: 9_000,
+        means: "cash",
+      });
+      await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
+      await issueMissingInvoices();
+      expect(await useInvoicesHeld()).toBe(0);
+      expect(await invoicesOfBooking(cancelled.id)).toEqual([]);
+      const [arrhes, final] = await invoicesOfBooking(made.id);
+      expect(arrhes).toMatchObject({ kind: "voucher_use", ttcCents: 3_000 });
+      expect(final).toMatchObject({ kind: "final", ttcCents: 9_000 });
+      const [row] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+      expect(row?.sequence).toBeGreaterThan(Number(arrhes?.number.slice(-6)));
+      expect(row?.lines.map((line) => line.label)).toContain(
+        `Arrhes déjà facturées : facture ${arrhes?.number} du ${formatDateFr(arrhes?.issuedAt ?? "")}`,
+      );
+    } finally {
+      await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
+    }
   });
 
   it("refuses, in French, a voucher whose balance does not cover the deposit, and takes nothing", async () => {

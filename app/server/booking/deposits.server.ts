@@ -22,7 +22,12 @@ import {
 } from "~/lib/payments/model";
 import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
-import { paidByVoucherLine, type VoucherPayment } from "./vouchers.server";
+import {
+  givenBackVoucherDeposit,
+  paidByVoucherLine,
+  voucherPaymentOfBooking,
+  type VoucherPayment,
+} from "./vouchers.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import {
@@ -567,7 +572,8 @@ export async function settleDepositOnCancellation(
  */
 export async function depositForOwner(bookingId: string): Promise<{
   lines: string[];
-  orderId: string;
+  /** Its order; null for a deposit an amount voucher paid (decision 0199). */
+  orderId: string | null;
   /** What cancelling the booking now does with a deposit not paid yet (null: paid, or no longer due). */
   onCancel: string | null;
 } | null> {
@@ -576,7 +582,8 @@ export async function depositForOwner(bookingId: string): Promise<{
     .from(bookings)
     .innerJoin(orders, eq(orders.id, bookings.depositOrderId))
     .where(eq(bookings.id, bookingId));
-  if (!row?.booking.depositRules) return null;
+  if (!row) return voucherDepositForOwner(bookingId);
+  if (!row.booking.depositRules) return null;
   const { booking, order } = row;
   const rules = booking.depositRules;
   if (!rules) return null;
@@ -628,6 +635,46 @@ export async function depositForOwner(bookingId: string): Promise<{
   };
 }
 
+/** Whether the studio cancelled the booking (its « cancelled » history line by the owner). */
+async function cancelledByStudio(booking: { id: string; state: string }): Promise<boolean> {
+  if (booking.state !== "cancelled") return false;
+  const [cancelled] = await db()
+    .select({ actor: bookingEvents.actor })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, booking.id), eq(bookingEvents.kind, "cancelled")));
+  return cancelled?.actor === "owner";
+}
+
+/**
+ * A deposit an amount voucher paid (decision 0199), as the owner reads it: paid by the voucher (or given
+ * back to it), the rules, and for arrhes after the studio cancelled, that the law owes twice the sum.
+ */
+async function voucherDepositForOwner(bookingId: string) {
+  const [booking] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
+  const rules = booking?.depositRules;
+  if (!booking || !rules) return null;
+  const standing = await voucherPaymentOfBooking(bookingId);
+  const payment = standing ?? (await givenBackVoucherDeposit(bookingId));
+  if (payment?.kind !== "amount") return null;
+  const amount = formatCents(payment.amountCents);
+  const lines = [
+    standing
+      ? `${paidByVoucherLine(payment)}.`
+      : `${paidByVoucherLine(payment)} : ${rules.nature === "arrhes" ? "rendues" : "rendu"} sur son bon cadeau.`,
+    DEPOSIT_MEANINGS[rules.nature],
+  ];
+  if (rules.nature === "arrhes" && (await cancelledByStudio(booking))) {
+    lines.push(
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(payment.amountCents * 2)}. Les ${amount} sont revenus sur son bon cadeau ; versez la même somme en plus à la cliente.`,
+    );
+  }
+  return {
+    lines,
+    orderId: null,
+    onCancel: standing ? `Les ${amount} réglés par son bon cadeau reviennent sur son solde.` : null,
+  };
+}
+
 /**
  * Whether what is left of a paid deposit goes back by itself: every payment of it a card's (the provider
  * refunds it at once). A transfer, or money taken at the studio, refundDeposit leaves to the owner
@@ -665,11 +712,23 @@ export async function depositForClient(
       lines: [
         `${paidByVoucherLine(voucher)}.`,
         DEPOSIT_MEANINGS[rules.nature],
-        `Annulée jusqu'à ${cutoffHours} h avant la séance, la somme revient sur votre bon cadeau ; après, elle reste acquise au studio.`,
+        `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, ou par le studio, la somme revient sur votre bon cadeau ; après ce délai, elle reste acquise au studio.`,
       ],
       orderHref: null,
       waiting: false,
       onCancel: `Les ${formatCents(voucher.amountCents)} réglés par votre bon cadeau ${voucher.code} reviennent sur son solde.`,
+    };
+  }
+  // Given back to her voucher (cancelled in time, a request declined or lapsed): nothing is owed.
+  const givenBack = booking.depositOrderId ? null : await givenBackVoucherDeposit(booking.id);
+  if (givenBack) {
+    return {
+      lines: [
+        `${paidByVoucherLine(givenBack)} : ${rules.nature === "arrhes" ? "rendues" : "rendu"} sur votre bon cadeau.`,
+      ],
+      orderHref: null,
+      waiting: false,
+      onCancel: null,
     };
   }
   const [order] = booking.depositOrderId

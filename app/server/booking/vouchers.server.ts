@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, or } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS, type DepositNature } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -50,8 +50,11 @@ export type VoucherPayment = {
   nature: DepositNature | null;
 };
 
-/** The voucher paying this booking, null when none or given back. */
-export async function voucherPaymentOfBooking(bookingId: string): Promise<VoucherPayment | null> {
+/** The booking's last use of a voucher standing (or given back, `givenBack`), as a payment; null else. */
+async function voucherUseOfBooking(
+  bookingId: string,
+  givenBack: boolean,
+): Promise<VoucherPayment | null> {
   const [row] = await db()
     .select({
       code: vouchers.code,
@@ -65,10 +68,11 @@ export async function voucherPaymentOfBooking(bookingId: string): Promise<Vouche
     .where(
       and(
         eq(voucherUses.bookingId, bookingId),
-        isNull(voucherUses.cancelledAt),
-        sql`${vouchers.code} is not null`,
+        givenBack ? isNotNull(voucherUses.cancelledAt) : isNull(voucherUses.cancelledAt),
+        isNotNull(vouchers.code),
       ),
     )
+    .orderBy(desc(voucherUses.at))
     .limit(1);
   if (!row?.code) return null;
   return {
@@ -77,6 +81,15 @@ export async function voucherPaymentOfBooking(bookingId: string): Promise<Vouche
     amountCents: row.amountCents,
     nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
   };
+}
+
+/** The voucher paying this booking, null when none or given back. */
+export const voucherPaymentOfBooking = (bookingId: string) => voucherUseOfBooking(bookingId, false);
+
+/** The deposit an amount voucher paid for this booking and got back (its last use given back); null else. */
+export async function givenBackVoucherDeposit(bookingId: string): Promise<VoucherPayment | null> {
+  const back = await voucherUseOfBooking(bookingId, true);
+  return back?.kind === "amount" ? back : null;
 }
 
 /**

@@ -1687,10 +1687,11 @@ export const invoices = pgTable(
     refundId: uuid("refund_id").references(() => refunds.id, { onDelete: "restrict" }),
     /** The booking it is for, by id only: the booking's purge does not touch the invoice's copy. */
     bookingId: uuid("booking_id"),
-    /** The use of a multi-purpose voucher it invoices (decision 0198): its TVA is due at the use. */
-    voucherUseId: uuid("voucher_use_id").references((): AnyPgColumn => voucherUses.id, {
-      onDelete: "restrict",
-    }),
+    /**
+     * The use of a multi-purpose voucher it invoices (decision 0198): its TVA is due at the use. By id
+     * only, as its booking: nothing done to the uses' table reaches the invoice.
+     */
+    voucherUseId: uuid("voucher_use_id"),
     /** The invoice a credit note corrects. */
     creditedInvoiceId: uuid("credited_invoice_id").references((): AnyPgColumn => invoices.id, {
       onDelete: "restrict",

@@ -26,6 +26,9 @@ export const VOUCHER_USE_VAT_RATE = 2000;
 type VoucherRecord = typeof vouchers.$inferSelect;
 type VoucherUseRecord = typeof voucherUses.$inferSelect;
 
+const clearPending = (tx: Executor, useId: string) =>
+  tx.update(voucherUses).set({ invoicePending: false }).where(eq(voucherUses.id, useId));
+
 /** The invoice of a use, if it has one. */
 export async function invoiceOfUse(tx: Executor, useId: string): Promise<InvoiceRecord | null> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.voucherUseId, useId));
@@ -43,7 +46,11 @@ export async function invoiceVoucherUse(
   voucher: VoucherRecord,
   use: VoucherUseRecord,
 ): Promise<InvoiceRecord | null> {
-  if (voucher.vatMode !== "multi" || use.cancelledAt) return null;
+  if (voucher.vatMode !== "multi" || use.cancelledAt) {
+    // Given back before its invoice could be issued: none is due any more.
+    if (use.invoicePending) await clearPending(tx, use.id);
+    return null;
+  }
   const existing = await invoiceOfUse(tx, use.id);
   if (existing) return existing;
   const seller = await sellerForInvoices(tx);
@@ -111,7 +118,11 @@ export async function creditVoucherUse(
   use: VoucherUseRecord,
 ): Promise<InvoiceRecord | null> {
   const invoice = await invoiceOfUse(tx, use.id);
-  if (!invoice) return null;
+  if (!invoice) {
+    // Held back while the identity was incomplete, then given back: nothing to invoice, nothing to credit.
+    if (use.invoicePending) await clearPending(tx, use.id);
+    return null;
+  }
   const [credited] = await tx
     .select({ id: invoices.id })
     .from(invoices)

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
@@ -59,7 +59,7 @@ export async function voucherPage(
           expiresOn: vouchers.expiresOn,
           createdAt: vouchers.createdAt,
           uses: count(voucherUses.id),
-          /** The invoices of its uses (a multi-purpose voucher's, decision 0198), oldest first. */
+          /** The invoices of its uses that stand (a multi-purpose voucher's, decision 0198), oldest first. */
           useInvoices: sql<
             string[]
           >`coalesce(array_agg(${invoices.number} order by ${invoices.number})
@@ -74,7 +74,11 @@ export async function voucherPage(
         })
         .from(vouchers)
         .leftJoin(voucherUses, eq(voucherUses.voucherId, vouchers.id))
-        .leftJoin(invoices, eq(invoices.voucherUseId, voucherUses.id))
+        // A use given back was credited: its invoice no longer stands for the voucher.
+        .leftJoin(
+          invoices,
+          and(eq(invoices.voucherUseId, voucherUses.id), isNull(voucherUses.cancelledAt)),
+        )
         .where(and(where, after))
         .groupBy(vouchers.id)
         .orderBy(...orderBy)

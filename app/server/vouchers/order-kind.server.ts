@@ -183,6 +183,45 @@ export async function lowerVoucherBalance(
   return voucher;
 }
 
+/**
+ * An order's payments received and its refunds done and on their way, counted as completeRefund counts
+ * them: refunds of payments that count for the order only.
+ */
+async function refundTotals(tx: Tx, orderId: string) {
+  const totals = await tx.execute<{ paid: number; done: number; on_their_way: number }>(sql`
+    select
+      (select coalesce(sum(amount_cents), 0) from payment_attempts
+        where order_id = ${orderId} and status = 'succeeded')::int as paid,
+      (select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${orderId} and r.status in ('succeeded', 'refunded_offline'))::int as done,
+      (select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${orderId} and r.status in ('pending', 'to_refund_offline'))::int
+        as on_their_way`);
+  const { paid = 0, done = 0, on_their_way: onTheirWayCents = 0 } = totals.rows[0] ?? {};
+  return { paid, done, onTheirWayCents };
+}
+
+/**
+ * What the refunds completed so far gave back of an amount voucher's price beyond what they took off its
+ * balance: money returned for value the holder had already spent, such as a booking's deposit it paid
+ * (decision 0199). When that use comes back, this much of it is not hers again.
+ */
+export async function refundedBeyondBalance(
+  tx: Tx,
+  voucher: { id: string },
+  order: { id: string; amountCents: number },
+): Promise<number> {
+  const { paid, done } = await refundTotals(tx, order.id);
+  const taken = refundedOfPrice({
+    priceCents: order.amountCents,
+    paidCents: paid,
+    refundedCents: done,
+  });
+  return Math.max(0, taken - (await loweredByPartialRefunds(tx, voucher.id)));
+}
+
 /** What the partial refunds completed so far took off an amount voucher's balance. */
 async function loweredByPartialRefunds(tx: Tx, voucherId: string): Promise<number> {
   const [earlier] = await tx
@@ -211,19 +250,7 @@ export async function voucherHeldByRefunds(
   voucher: Pick<typeof vouchers.$inferSelect, "id" | "kind" | "balanceCents">,
   order: { id: string; amountCents: number },
 ): Promise<VoucherRefundHold> {
-  // Counted as completeRefund counts them: refunds of payments that count for the order only.
-  const totals = await tx.execute<{ paid: number; done: number; on_their_way: number }>(sql`
-    select
-      (select coalesce(sum(amount_cents), 0) from payment_attempts
-        where order_id = ${order.id} and status = 'succeeded')::int as paid,
-      (select coalesce(sum(r.amount_cents), 0) from refunds r
-        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
-        where r.order_id = ${order.id} and r.status in ('succeeded', 'refunded_offline'))::int as done,
-      (select coalesce(sum(r.amount_cents), 0) from refunds r
-        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
-        where r.order_id = ${order.id} and r.status in ('pending', 'to_refund_offline'))::int
-        as on_their_way`);
-  const { paid = 0, done = 0, on_their_way: onTheirWayCents = 0 } = totals.rows[0] ?? {};
+  const { paid, done, onTheirWayCents } = await refundTotals(tx, order.id);
   if (onTheirWayCents === 0) return { onTheirWayCents, cancels: false, heldCents: 0 };
   const refundedCents = done + onTheirWayCents;
   if (refundedCents >= paid) {

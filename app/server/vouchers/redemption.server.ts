@@ -6,6 +6,7 @@ import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import {
+  moneyJournal,
   orders,
   sessionTypes,
   studios,
@@ -16,7 +17,7 @@ import {
 import type { InvoiceRecord } from "../invoices/issue.server";
 import { creditVoucherUse, invoiceOfUse, invoiceVoucherUse } from "../invoices/voucher-uses.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
-import { voucherHeldByRefunds } from "./order-kind.server";
+import { PARTIAL_REFUND, refundedBeyondBalance, voucherHeldByRefunds } from "./order-kind.server";
 
 /*
  * Redeeming gift vouchers, never twice (decision 0167): each use is one compare-and-set on the voucher
@@ -228,42 +229,54 @@ async function explainSessionRefusal(
 export async function giveBackBookingVoucher(
   tx: Tx,
   bookingId: string,
+  options: { amountOnly?: boolean } = {},
 ): Promise<VoucherRecord | null> {
   const at = now();
+  const [open] = await tx
+    .select({ use: voucherUses, kind: vouchers.kind })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)));
+  if (!open || (options.amountOnly && open.kind !== "amount")) return null;
   const [use] = await tx
     .update(voucherUses)
     .set({ cancelledAt: at })
-    .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)))
+    .where(and(eq(voucherUses.id, open.use.id), isNull(voucherUses.cancelledAt)))
     .returning();
   if (!use) return null;
   const [order] = await tx
-    .select({ id: orders.id, status: orders.status })
+    .select({ id: orders.id, status: orders.status, amountCents: orders.amountCents })
     .from(orders)
     .where(
       sql`${orders.id} = (select ${vouchers.orderId} from ${vouchers} where ${vouchers.id} = ${use.voucherId})`,
     )
     .for("update");
   const [current] = await tx.select().from(vouchers).where(eq(vouchers.id, use.voucherId));
-  if (!current) return null;
-  const session = current.kind === "session";
-  const stays = order?.status === "refunded" || (!session && current.status === "cancelled");
-  const [voucher] = await tx
-    .update(vouchers)
-    .set({
-      status: stays
-        ? "cancelled"
-        : session || current.status === "used"
-          ? "active"
-          : current.status,
-      balanceCents: session
-        ? sql`${vouchers.valueCents}`
-        : sql`${vouchers.balanceCents} + ${use.amountCents}`,
-      ...(stays && current.cancelledAt === null ? { cancelledAt: at } : {}),
-      updatedAt: at,
-    })
-    .where(and(eq(vouchers.id, use.voucherId), session ? eq(vouchers.status, "used") : sql`true`))
-    .returning();
-  if (!voucher) return null;
+  if (!order || !current) return null;
+  const voucher =
+    current.kind === "session"
+      ? await giveBackSession(tx, { current, use, order, at, bookingId })
+      : await giveBackAmount(tx, { current, use, order, at, bookingId });
+  // Its TVA was invoiced at the use (an amount voucher's, decision 0198): the credit note gives it back.
+  await creditVoucherUse(tx, { ...use, cancelledAt: at });
+  return voucher;
+}
+
+type GiveBack = {
+  current: VoucherRecord;
+  use: VoucherUseRecord;
+  order: { id: string; status: string; amountCents: number };
+  at: Date;
+  bookingId: string;
+};
+
+/** The journal's row of a use given back, and, when the voucher does not come back, its cancellation. */
+async function journalGiveBack(
+  tx: Tx,
+  { use, bookingId }: GiveBack,
+  voucher: VoucherRecord,
+  cancelled: { cents: number; reason: string } | null,
+) {
   await appendJournal(tx, {
     kind: "voucher_redemption",
     orderId: voucher.orderId,
@@ -271,22 +284,111 @@ export async function giveBackBookingVoucher(
     amountCents: use.amountCents,
     details: { code: voucher.code, useId: use.id, bookingId, givenBack: true },
   });
-  if (stays) {
+  if (cancelled && cancelled.cents > 0) {
     await appendJournal(tx, {
       kind: "voucher_cancellation",
       orderId: voucher.orderId,
       voucherId: voucher.id,
-      amountCents: -use.amountCents,
+      amountCents: -cancelled.cents,
       details: {
         code: voucher.code,
-        reason: order?.status === "refunded" ? "order_refunded" : "voucher_cancelled",
+        reason: cancelled.reason,
         useId: use.id,
         bookingId,
+        balanceCents: voucher.balanceCents,
       },
     });
   }
-  // Its TVA was invoiced at the use (an amount voucher's, decision 0198): the credit note gives it back.
-  await creditVoucherUse(tx, { ...use, cancelledAt: at });
+}
+
+/** A session voucher usable again, or cancelled once its order was refunded in full. */
+async function giveBackSession(tx: Tx, input: GiveBack): Promise<VoucherRecord | null> {
+  const refunded = input.order.status === "refunded";
+  const [voucher] = await tx
+    .update(vouchers)
+    .set({
+      status: refunded ? "cancelled" : "active",
+      balanceCents: sql`${vouchers.valueCents}`,
+      ...(refunded ? { cancelledAt: input.at } : {}),
+      updatedAt: input.at,
+    })
+    .where(and(eq(vouchers.id, input.current.id), eq(vouchers.status, "used")))
+    .returning();
+  if (!voucher) return null;
+  await journalGiveBack(
+    tx,
+    input,
+    voucher,
+    refunded ? { cents: input.use.amountCents, reason: "order_refunded" } : null,
+  );
+  return voucher;
+}
+
+/**
+ * The sum an amount voucher paid back on its balance (decision 0199), less what refunds already gave back
+ * in money beyond its balance (that part of the use is not the holder's again: a `partial_refund`
+ * cancellation of it, as lowerVoucherBalance would have written had it been on the balance). A voucher
+ * cancelled otherwise (its order refunded in full, the owner's « Annuler le bon ») stays cancelled: the sum
+ * comes back and is cancelled with it. One emptied by a partial refund is usable again with what is back.
+ */
+async function giveBackAmount(tx: Tx, input: GiveBack): Promise<VoucherRecord | null> {
+  const { current, use, order, at } = input;
+  const [otherwise] =
+    current.status === "cancelled"
+      ? await tx
+          .select({ seq: moneyJournal.seq })
+          .from(moneyJournal)
+          .where(
+            and(
+              eq(moneyJournal.voucherId, current.id),
+              eq(moneyJournal.kind, "voucher_cancellation"),
+              sql`coalesce(${moneyJournal.details} ->> 'reason', '') <> ${PARTIAL_REFUND}`,
+            ),
+          )
+          .limit(1)
+      : [];
+  if (order.status === "refunded" || otherwise) {
+    const [voucher] = await tx
+      .update(vouchers)
+      .set({
+        status: "cancelled",
+        balanceCents: sql`${vouchers.balanceCents} + ${use.amountCents}`,
+        cancelledAt: current.cancelledAt ?? at,
+        updatedAt: at,
+      })
+      .where(eq(vouchers.id, current.id))
+      .returning();
+    if (!voucher) return null;
+    const reason = order.status === "refunded" ? "order_refunded" : "voucher_cancelled";
+    await journalGiveBack(tx, input, voucher, { cents: use.amountCents, reason });
+    return voucher;
+  }
+  const absorbed = Math.min(use.amountCents, await refundedBeyondBalance(tx, current, order));
+  const balance = current.balanceCents + use.amountCents - absorbed;
+  const [voucher] = await tx
+    .update(vouchers)
+    .set({
+      balanceCents: balance,
+      status:
+        balance === 0
+          ? current.status === "active"
+            ? "used"
+            : current.status
+          : current.status === "expired"
+            ? "expired"
+            : "active",
+      ...(balance > 0 ? { cancelledAt: null } : {}),
+      updatedAt: at,
+    })
+    .where(eq(vouchers.id, current.id))
+    .returning();
+  if (!voucher) return null;
+  await journalGiveBack(
+    tx,
+    input,
+    voucher,
+    absorbed > 0 ? { cents: absorbed, reason: PARTIAL_REFUND } : null,
+  );
   return voucher;
 }
 

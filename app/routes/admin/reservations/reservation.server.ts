@@ -75,6 +75,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       })
     : [];
   const labelOf = new Map(questions.map((question) => [question.id, question.label]));
+  const deposit = await depositForOwner(booking.id);
   return {
     booking: {
       id: booking.id,
@@ -98,9 +99,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // The client's page, for the owner to give by phone when no e-mail carries it (decision 0138).
       clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
-    /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170). */
-    /** Its deposit, the rules the client accepted, what is owed (decision 0186). */
-    deposit: await depositForOwner(booking.id),
+    /** Its deposit, the rules the client accepted, what is owed (decisions 0186 and 0199). */
+    deposit,
     /** The balance recorded at the studio, in place of its form (one a booking). */
     balance: await recordedBalance(booking.id),
     /** Its invoices and credit notes (deposit, balance, refunds), each a PDF. */
@@ -110,7 +110,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amount: invoiceAmount(invoice.ttcCents),
       issuedOn: formatDateFr(invoice.issuedAt),
     })),
-    paidBy: await voucherLineForOwner(booking.id),
+    /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170); a deposit an amount
+     * voucher paid is said in its section (decision 0199). */
+    paidBy: deposit && !deposit.orderId ? null : await voucherLineForOwner(booking.id),
     answers: Object.entries(booking.answers).map(([id, answer]) => ({
       question: labelOf.get(id) ?? id,
       answer,

@@ -92,11 +92,13 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                 {loaderData.deposit.lines.map((line) => (
                   <p key={line}>{line}</p>
                 ))}
-                <p>
-                  <a href={`/admin/ventes/${loaderData.deposit.orderId}`} className="underline">
-                    Voir la commande (marquer payé, rembourser)
-                  </a>
-                </p>
+                {loaderData.deposit.orderId ? (
+                  <p>
+                    <a href={`/admin/ventes/${loaderData.deposit.orderId}`} className="underline">
+                      Voir la commande (marquer payé, rembourser)
+                    </a>
+                  </p>
+                ) : null}
               </dd>
             </>
           ) : null}
