@@ -216,15 +216,17 @@ async function explainSessionRefusal(
 }
 
 /**
- * A booking paid with a voucher was cancelled in time (or a request declined or lapsed): what the voucher
- * paid comes back (its use marked given back, a journal row of the amount back): a session voucher is
- * usable again, an amount voucher that paid the deposit has the sum on its balance again (decision 0199),
+ * A booking paid with a voucher was cancelled in time (or a request declined or lapsed; `amountOnly`: the
+ * studio cancelled later, which gives back a deposit but not a session): what the voucher paid comes back
+ * (its use marked given back, a journal row of the amount back): a session voucher is usable again, an
+ * amount voucher that paid the deposit has the sum on its balance again (decision 0199, giveBackAmount),
  * and the use's invoice gets its credit note. Nothing when the booking used no voucher or it was already
- * given back. A voucher whose order was refunded in full (or an amount voucher cancelled since) never
- * comes back into use: its use is given back all the same (the booking no longer holds it) and it is (or
- * stays) cancelled, with its cancellation row of what came back, so that the vouchers' rows still sum to
- * what the studio owes. The order's row is locked as a refund's completion locks it: a refund completing
- * now either came first (its status read here) or finds the voucher active again and cancels it.
+ * given back. A voucher whose order was refunded in full (or an amount voucher cancelled otherwise than
+ * by a partial refund) never comes back into use: its use is given back all the same (the booking no
+ * longer holds it) and it is (or stays) cancelled, with its cancellation row of what came back, so that
+ * the vouchers' rows still sum to what the studio owes. The order's row is locked as a refund's completion
+ * locks it: a refund completing now either came first (its status read here) or finds the voucher active
+ * again and cancels it.
  */
 export async function giveBackBookingVoucher(
   tx: Tx,
