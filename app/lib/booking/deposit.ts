@@ -46,6 +46,12 @@ export function depositRuleOf(value: unknown): DepositRule | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** The rule of a deposit that asks something (a positive sum), or null: none, or nothing to pay. */
+export function askedDepositOf(value: unknown): DepositRule | null {
+  const rule = depositRuleOf(value);
+  return rule && depositCents(rule) > 0 ? rule : null;
+}
+
 /** What the deposit costs, in cents (a percentage rounded to the cent). */
 export function depositCents(rule: DepositRule): number {
   if (rule.amount === "fixed") return rule.value;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { depositCents, depositRuleOf, depositSummary } from "~/lib/booking/deposit";
+import { askedDepositOf, depositSummary } from "~/lib/booking/deposit";
 import { data } from "react-router";
 import type { Route } from "./+types/coordonnees";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
@@ -21,8 +21,8 @@ import { PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
 
 /** The deposit the page announces (decision 0186); null without one. */
 const depositOf = (type: { deposit: unknown }, acceptedMethods: readonly PaymentMethod[]) => {
-  const rule = depositRuleOf(type.deposit);
-  if (!rule || depositCents(rule) <= 0) return null;
+  const rule = askedDepositOf(type.deposit);
+  if (!rule) return null;
   const methods = rule.methods.filter((method) => acceptedMethods.includes(method));
   return depositSummary({ ...rule, methods: methods.length > 0 ? methods : rule.methods });
 };
@@ -47,12 +47,11 @@ async function resolve(
   const slot = search.get("creneau") ?? "";
   // The price card's price when the type is its offer (decision 0127).
   const offer = sessionOffer(content.documents.prices, type);
-  const rule = depositRuleOf(type.deposit);
   // A deposit asked of the client can be paid by an amount voucher (decision 0199).
   const vouchers = await vouchersRedeemable(
     type.id,
     studio.id,
-    rule !== null && depositCents(rule) > 0,
+    askedDepositOf(type.deposit) !== null,
   );
   const acceptedMethods = acceptedMethodsOf(content.documents.payments);
   return { studio, type, slot, privateToken, offer, vouchers, acceptedMethods };

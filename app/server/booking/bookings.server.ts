@@ -29,7 +29,7 @@ import { isUuid } from "~/lib/forms";
 import {
   CARD_HOLD_MINUTES,
   depositCents,
-  depositRuleOf,
+  askedDepositOf,
   type DepositRule,
 } from "~/lib/booking/deposit";
 import type { PaymentMethod } from "~/lib/payments/model";
@@ -479,11 +479,11 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
   const typedCode = (input.voucherCode ?? "").trim();
   const parsedCode = typedCode ? parseVoucherCode(typedCode) : null;
   if (parsedCode && !parsedCode.ok) fieldErrors.voucherCode = parsedCode.message;
-  // The type's deposit (decision 0186): asked of a client booking at once without a voucher; a request
-  // is asked once accepted; a session voucher pays the whole session.
-  const depositRule = depositRuleOf(sessionType.deposit);
-  const depositAsked =
-    depositRule !== null && depositCents(depositRule) > 0 && !byOwner && !typedCode;
+  // The type's deposit (decision 0186), due from a client (the owner's phone bookings ask none): asked at
+  // once without a voucher; a request is asked once accepted; a session voucher pays the whole session,
+  // an amount voucher the deposit (decision 0199).
+  const depositRule = byOwner ? null : askedDepositOf(sessionType.deposit);
+  const depositAsked = depositRule !== null && !typedCode;
   // A request's client chooses her method now; she pays once the owner accepts.
   const paymentMethod = depositAsked
     ? depositRule.methods.find((method) => method === input.paymentMethod)
@@ -591,14 +591,13 @@ export async function createBooking(input: NewBooking): Promise<CreatedBooking> 
         bookingId: id,
         by: byOwner ? "owner" : "client",
       });
-      // An amount voucher pays the deposit a client's booking asks, all of it (decision 0199): the
-      // booking keeps the deposit's rules she accepted, as one paid otherwise does.
-      const deposit = depositRule && !byOwner ? depositCents(depositRule) : 0;
-      if (!redeemed.ok && redeemed.reason === "not_session" && depositRule && deposit > 0) {
+      // An amount voucher pays the deposit, all of it (decision 0199): the booking keeps the deposit's
+      // rules she accepted, as one paid otherwise does.
+      if (!redeemed.ok && redeemed.reason === "not_session" && depositRule) {
         await tx.update(bookings).set({ depositRules: depositRule }).where(eq(bookings.id, id));
         redeemed = await payDepositWithAmountVoucher(tx, {
           code: typedCode,
-          depositCents: deposit,
+          depositCents: depositCents(depositRule),
           bookingId: id,
         });
       }

@@ -24,6 +24,7 @@ import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
 import {
   givenBackVoucherDeposit,
+  givenBackVoucherLine,
   paidByVoucherLine,
   voucherPaymentOfBooking,
   type VoucherPayment,
@@ -658,9 +659,7 @@ async function voucherDepositForOwner(bookingId: string) {
   if (payment?.kind !== "amount") return null;
   const amount = formatCents(payment.amountCents);
   const lines = [
-    standing
-      ? `${paidByVoucherLine(payment)}.`
-      : `${paidByVoucherLine(payment)} : ${rules.nature === "arrhes" ? "rendues" : "rendu"} sur son bon cadeau.`,
+    standing ? `${paidByVoucherLine(payment)}.` : givenBackVoucherLine(payment, "son"),
     DEPOSIT_MEANINGS[rules.nature],
   ];
   if (rules.nature === "arrhes" && (await cancelledByStudio(booking))) {
@@ -723,9 +722,7 @@ export async function depositForClient(
   const givenBack = booking.depositOrderId ? null : await givenBackVoucherDeposit(booking.id);
   if (givenBack) {
     return {
-      lines: [
-        `${paidByVoucherLine(givenBack)} : ${rules.nature === "arrhes" ? "rendues" : "rendu"} sur votre bon cadeau.`,
-      ],
+      lines: [givenBackVoucherLine(givenBack, "votre")],
       orderHref: null,
       waiting: false,
       onCancel: null,

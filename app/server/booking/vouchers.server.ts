@@ -74,7 +74,16 @@ async function voucherUseOfBooking(
     )
     .orderBy(desc(voucherUses.at))
     .limit(1);
-  if (!row?.code) return null;
+  return row?.code ? paymentOf({ ...row, code: row.code }) : null;
+}
+
+/** A use of a voucher by a booking (its voucher's code, kind, the sum, the booking's rules), as a payment. */
+function paymentOf(row: {
+  code: string;
+  kind: VoucherPayment["kind"];
+  amountCents: number;
+  rules: { nature: DepositNature } | null;
+}): VoucherPayment {
   return {
     code: formatVoucherCode(row.code),
     kind: row.kind,
@@ -102,6 +111,10 @@ export function paidByVoucherLine(payment: VoucherPayment): string {
   return `${DEPOSIT_NATURE_LABELS[nature]} de ${formatCents(payment.amountCents)} réglé${nature === "arrhes" ? "es" : ""} par le bon cadeau ${payment.code}`;
 }
 
+/** « Arrhes de 30 € réglées par le bon cadeau … : rendues sur votre bon cadeau. », for `whose` voucher. */
+export const givenBackVoucherLine = (payment: VoucherPayment, whose: "votre" | "son") =>
+  `${paidByVoucherLine(payment)} : ${payment.nature === "arrhes" ? "rendues" : "rendu"} sur ${whose} bon cadeau.`;
+
 /**
  * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
  * while its use stands, with a warning once its order was refunded in full (cancelled in time, the booking
@@ -127,13 +140,9 @@ export async function voucherLineForOwner(bookingId: string): Promise<string | n
     .orderBy(desc(voucherUses.at))
     .limit(1);
   if (!row?.code) return null;
-  const code = formatVoucherCode(row.code);
-  const paid = paidByVoucherLine({
-    code,
-    kind: row.kind,
-    amountCents: row.amountCents,
-    nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
-  });
+  const payment = paymentOf({ ...row, code: row.code });
+  const { code } = payment;
+  const paid = paidByVoucherLine(payment);
   const refunded = row.orderStatus === "refunded";
   if (row.givenBackAt === null) {
     return refunded

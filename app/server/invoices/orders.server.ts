@@ -24,13 +24,12 @@ import {
   paymentAttempts,
   refunds,
   voucherUses,
-  vouchers,
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { issueInvoice, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
-import { invoiceVoucherUse, issueHeldUseInvoices } from "./voucher-uses.server";
+import { issueHeldUseInvoiceOfBooking, issueHeldUseInvoices } from "./voucher-uses.server";
 
 /*
  * Every paid order has its invoice and every refund of it its credit note (decision 0181), issued in the
@@ -159,15 +158,8 @@ async function invoicedVoucherDeposit(
   tx: Executor,
   bookingId: string,
 ): Promise<InvoicedDeposit | null> {
-  // Held back with it while the identity was incomplete: issued first, so that the final invoice
-  // deducts it and comes after it in the numbers.
-  const [held] = await tx
-    .select({ use: voucherUses, voucher: vouchers })
-    .from(voucherUses)
-    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
-    .where(and(eq(voucherUses.bookingId, bookingId), eq(voucherUses.invoicePending, true)))
-    .for("update", { of: voucherUses });
-  if (held) await invoiceVoucherUse(tx, held.voucher, held.use);
+  // Held back with it while the identity was incomplete: issued first.
+  await issueHeldUseInvoiceOfBooking(tx, bookingId);
   const [row] = await tx
     .select({ invoice: invoices, rules: bookings.depositRules })
     .from(invoices)

@@ -1,8 +1,8 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, type SQL } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
-import { creditNoteOf, standingByRate } from "~/lib/invoices/model";
+import { creditNoteOf, standingByRate, type InvoiceSeller } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
@@ -26,8 +26,8 @@ export const VOUCHER_USE_VAT_RATE = 2000;
 type VoucherRecord = typeof vouchers.$inferSelect;
 type VoucherUseRecord = typeof voucherUses.$inferSelect;
 
-const clearPending = (tx: Executor, useId: string) =>
-  tx.update(voucherUses).set({ invoicePending: false }).where(eq(voucherUses.id, useId));
+const setPending = (tx: Executor, useId: string, pending: boolean) =>
+  tx.update(voucherUses).set({ invoicePending: pending }).where(eq(voucherUses.id, useId));
 
 /** The invoice of a use, if it has one. */
 export async function invoiceOfUse(tx: Executor, useId: string): Promise<InvoiceRecord | null> {
@@ -36,31 +36,25 @@ export async function invoiceOfUse(tx: Executor, useId: string): Promise<Invoice
 }
 
 /**
- * Issues the invoice of a use of a multi-purpose voucher in `tx` (the use's transaction, or the
- * catch-up's with the use locked); null when none is due (a single-purpose voucher, a use given back,
- * the franchise) or when the seller's identity is incomplete (the use is then marked pending). Taken once:
- * the unique index on the use refuses a second.
+ * Issues the invoice of a use of a multi-purpose voucher in `tx`: a use just made, or one held back (the
+ * catch-up's, locked): neither has an invoice yet, and the unique index on the use refuses a second.
+ * Null when none is due (a single-purpose voucher, a use given back, the franchise) or when the seller's
+ * identity is incomplete (the use is then marked pending). `seller`: as the caller already read it.
  */
 export async function invoiceVoucherUse(
   tx: Executor,
   voucher: VoucherRecord,
   use: VoucherUseRecord,
+  seller?: InvoiceSeller | null,
 ): Promise<InvoiceRecord | null> {
   if (voucher.vatMode !== "multi" || use.cancelledAt) {
     // Given back before its invoice could be issued: none is due any more.
-    if (use.invoicePending) await clearPending(tx, use.id);
+    if (use.invoicePending) await setPending(tx, use.id, false);
     return null;
   }
-  const existing = await invoiceOfUse(tx, use.id);
-  if (existing) return existing;
-  const seller = await sellerForInvoices(tx);
-  if (seller === null || use.invoicePending) {
-    await tx
-      .update(voucherUses)
-      .set({ invoicePending: seller === null })
-      .where(eq(voucherUses.id, use.id));
-  }
-  if (seller === null || seller.vatMention !== null) return null;
+  const issuer = seller === undefined ? await sellerForInvoices(tx) : seller;
+  if (use.invoicePending !== (issuer === null)) await setPending(tx, use.id, issuer === null);
+  if (issuer === null || issuer.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
   const deposit = use.bookingId ? await depositPaidBy(tx, use.bookingId) : null;
   return issueInvoice(tx, {
@@ -68,7 +62,7 @@ export async function invoiceVoucherUse(
     voucherUseId: use.id,
     bookingId: deposit ? use.bookingId : null,
     serviceDate: deposit?.serviceDate ?? isoDayInParis(use.at),
-    seller,
+    seller: issuer,
     buyer: deposit?.buyer ?? {
       name: voucher.recipientName,
       email: voucher.recipientEmail ?? "",
@@ -120,7 +114,7 @@ export async function creditVoucherUse(
   const invoice = await invoiceOfUse(tx, use.id);
   if (!invoice) {
     // Held back while the identity was incomplete, then given back: nothing to invoice, nothing to credit.
-    if (use.invoicePending) await clearPending(tx, use.id);
+    if (use.invoicePending) await setPending(tx, use.id, false);
     return null;
   }
   const [credited] = await tx
@@ -146,6 +140,29 @@ export async function creditVoucherUse(
   });
 }
 
+/** A use still held back (`invoice_pending`) matching `which`, locked, with its voucher; null for none. */
+async function lockHeldUse(tx: Executor, which: SQL) {
+  const [held] = await tx
+    .select({ use: voucherUses, voucher: vouchers })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .where(and(which, eq(voucherUses.invoicePending, true)))
+    .for("update", { of: voucherUses });
+  return held ?? null;
+}
+
+/**
+ * The held-back invoice of the use that paid a booking's deposit (decision 0199), issued in `tx` before
+ * the booking's final invoice deducts it, so that it comes first in the numbers; null when none is held.
+ */
+export async function issueHeldUseInvoiceOfBooking(
+  tx: Executor,
+  bookingId: string,
+): Promise<InvoiceRecord | null> {
+  const held = await lockHeldUse(tx, eq(voucherUses.bookingId, bookingId));
+  return held ? invoiceVoucherUse(tx, held.voucher, held.use) : null;
+}
+
 /**
  * The uses whose invoice the seller's incomplete identity held back, invoiced now in the order they were
  * made, each in its own transaction with its row locked; stops while the identity is still incomplete.
@@ -160,16 +177,12 @@ export async function issueHeldUseInvoices(): Promise<number> {
   let issued = 0;
   for (const { id } of held) {
     const outcome = await db().transaction(async (tx) => {
-      const [use] = await tx
-        .select()
-        .from(voucherUses)
-        .where(and(eq(voucherUses.id, id), eq(voucherUses.invoicePending, true)))
-        .for("update");
-      if (!use) return "done" as const;
-      const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.id, use.voucherId));
-      if (!voucher) return "done" as const;
-      if ((await sellerForInvoices(tx)) === null) return "incomplete" as const;
-      return (await invoiceVoucherUse(tx, voucher, use)) ? ("issued" as const) : ("done" as const);
+      const locked = await lockHeldUse(tx, eq(voucherUses.id, id));
+      if (!locked) return "done" as const;
+      const seller = await sellerForInvoices(tx);
+      if (seller === null) return "incomplete" as const;
+      const invoice = await invoiceVoucherUse(tx, locked.voucher, locked.use, seller);
+      return invoice ? ("issued" as const) : ("done" as const);
     });
     if (outcome === "incomplete") break;
     if (outcome === "issued") issued += 1;

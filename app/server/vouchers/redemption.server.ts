@@ -234,16 +234,19 @@ export async function giveBackBookingVoucher(
   options: { amountOnly?: boolean } = {},
 ): Promise<VoucherRecord | null> {
   const at = now();
-  const [open] = await tx
-    .select({ use: voucherUses, kind: vouchers.kind })
-    .from(voucherUses)
-    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
-    .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)));
-  if (!open || (options.amountOnly && open.kind !== "amount")) return null;
   const [use] = await tx
     .update(voucherUses)
     .set({ cancelledAt: at })
-    .where(and(eq(voucherUses.id, open.use.id), isNull(voucherUses.cancelledAt)))
+    .where(
+      and(
+        eq(voucherUses.bookingId, bookingId),
+        isNull(voucherUses.cancelledAt),
+        options.amountOnly
+          ? sql`exists (select 1 from ${vouchers} where ${vouchers.id} = ${voucherUses.voucherId}
+              and ${vouchers.kind} = 'amount')`
+          : undefined,
+      ),
+    )
     .returning();
   if (!use) return null;
   const [order] = await tx
@@ -260,7 +263,7 @@ export async function giveBackBookingVoucher(
       ? await giveBackSession(tx, { current, use, order, at, bookingId })
       : await giveBackAmount(tx, { current, use, order, at, bookingId });
   // Its TVA was invoiced at the use (an amount voucher's, decision 0198): the credit note gives it back.
-  await creditVoucherUse(tx, { ...use, cancelledAt: at });
+  await creditVoucherUse(tx, use);
   return voucher;
 }
 
@@ -371,15 +374,10 @@ async function giveBackAmount(tx: Tx, input: GiveBack): Promise<VoucherRecord | 
     .update(vouchers)
     .set({
       balanceCents: balance,
-      status:
-        balance === 0
-          ? current.status === "active"
-            ? "used"
-            : current.status
-          : current.status === "expired"
-            ? "expired"
-            : "active",
-      ...(balance > 0 ? { cancelledAt: null } : {}),
+      // Nothing back (the refunds took it all): it stays as it was, used or cancelled.
+      ...(balance > 0
+        ? { status: current.status === "expired" ? "expired" : "active", cancelledAt: null }
+        : {}),
       updatedAt: at,
     })
     .where(eq(vouchers.id, current.id))
