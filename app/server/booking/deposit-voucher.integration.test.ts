@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
@@ -18,12 +18,13 @@ import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/su
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, invoices, voucherUses } from "../db/schema";
+import { bookings, invoices, voucherUses, vouchers } from "../db/schema";
 import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
 import { useInvoicesHeld } from "../invoices/voucher-uses.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { vouchersOutstanding } from "../accounting/exports.server";
 import { voucherPage } from "../vouchers/admin-vouchers.server";
+import { cancelIssuedVoucher } from "../vouchers/order-kind.server";
 import { verifyJournal } from "../payments/journal.server";
 import { cancelBooking, createBooking, declineRequest } from "./bookings.server";
 import { depositForClient, depositForOwner, recordBalancePaid } from "./deposits.server";
@@ -336,5 +337,52 @@ describe("an amount voucher paying a deposit", () => {
       },
     ]);
     expect(final).toMatchObject({ kind: "final", ttcCents: 9_000, vatCents: 1_500 });
+  });
+});
+
+describe("an amount voucher's deposit given back at the same time as something else", () => {
+  it("stays cancelled when the owner cancels the voucher while the booking gives its arrhes back", async () => {
+    const voucher = await amountVoucher(50);
+    const made = await book(voucher.code, "lea-bon-annule@example.test");
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({ balanceCents: 2_000 });
+    // The owner's « Annuler le bon » holds the voucher's row while the client's cancellation comes: the
+    // give-back waits for it, then finds the voucher cancelled (without the lock it read the voucher
+    // active, then wrote it back active with 50 €).
+    const cancelling = await db().transaction(async (tx) => {
+      await tx.select().from(vouchers).where(eq(vouchers.id, voucher.voucherId)).for("update");
+      const cancellation = cancelBooking(made.id, { actor: "client" });
+      await expect
+        .poll(async () => {
+          await tx.execute(sql`select pg_stat_clear_snapshot()`);
+          const waiting = await tx.execute<{ count: number }>(sql`
+            select count(*)::int as count from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`);
+          return waiting.rows[0]?.count;
+        })
+        .toBe(1);
+      await cancelIssuedVoucher(tx, voucher.orderId, { reason: "Bon perdu" });
+      return { cancellation };
+    });
+    await cancelling.cancellation;
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({
+      status: "cancelled",
+      balanceCents: 5_000,
+    });
+    expect((await verifyJournal()).ok).toBe(true);
+  });
+
+  it("comes back expired, not active, to a voucher past its last day", async () => {
+    const voucher = await amountVoucher(30);
+    const made = await book(voucher.code, "lea-bon-expire@example.test");
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({ status: "used" });
+    await db()
+      .update(vouchers)
+      .set({ expiresOn: sql`current_date - 2` })
+      .where(eq(vouchers.id, voucher.voucherId));
+    await cancelBooking(made.id, { actor: "client" });
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({
+      status: "expired",
+      balanceCents: 3_000,
+    });
   });
 });

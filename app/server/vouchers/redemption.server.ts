@@ -256,7 +256,13 @@ export async function giveBackBookingVoucher(
       sql`${orders.id} = (select ${vouchers.orderId} from ${vouchers} where ${vouchers.id} = ${use.voucherId})`,
     )
     .for("update");
-  const [current] = await tx.select().from(vouchers).where(eq(vouchers.id, use.voucherId));
+  // Locked, as a redemption locks it: the owner's « Annuler le bon » at the same moment either came first
+  // (read here, the voucher stays cancelled) or waits and cancels what comes back.
+  const [current] = await tx
+    .select()
+    .from(vouchers)
+    .where(eq(vouchers.id, use.voucherId))
+    .for("update");
   if (!order || !current) return null;
   const voucher =
     current.kind === "session"
@@ -306,13 +312,23 @@ async function journalGiveBack(
   }
 }
 
+/**
+ * The status of a voucher that something comes back to: `expired` past its last day (Paris), as the
+ * morning's job would mark it, rather than `active` until then.
+ */
+const statusBack = (voucher: VoucherRecord, at: Date) =>
+  voucher.status === "expired" ||
+  (voucher.expiresOn !== null && voucher.expiresOn < isoDayInParis(at))
+    ? ("expired" as const)
+    : ("active" as const);
+
 /** A session voucher usable again, or cancelled once its order was refunded in full. */
 async function giveBackSession(tx: Tx, input: GiveBack): Promise<VoucherRecord | null> {
   const refunded = input.order.status === "refunded";
   const [voucher] = await tx
     .update(vouchers)
     .set({
-      status: refunded ? "cancelled" : "active",
+      status: refunded ? "cancelled" : statusBack(input.current, input.at),
       balanceCents: sql`${vouchers.valueCents}`,
       ...(refunded ? { cancelledAt: input.at } : {}),
       updatedAt: input.at,
@@ -375,9 +391,7 @@ async function giveBackAmount(tx: Tx, input: GiveBack): Promise<VoucherRecord | 
     .set({
       balanceCents: balance,
       // Nothing back (the refunds took it all): it stays as it was, used or cancelled.
-      ...(balance > 0
-        ? { status: current.status === "expired" ? "expired" : "active", cancelledAt: null }
-        : {}),
+      ...(balance > 0 ? { status: statusBack(current, at), cancelledAt: null } : {}),
       updatedAt: at,
     })
     .where(eq(vouchers.id, current.id))
