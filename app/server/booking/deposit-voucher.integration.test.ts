@@ -371,6 +371,44 @@ describe("an amount voucher's deposit given back at the same time as something e
     expect((await verifyJournal()).ok).toBe(true);
   });
 
+  it("gives back the arrhes' TVA for what a refund of the voucher's order took beyond its balance", async () => {
+    /** What stands of a booking's arrhes invoice, and its credit notes' amounts, in cents. */
+    const arrhesOf = async (bookingId: string) => {
+      const rows = await db().select().from(invoices).where(eq(invoices.bookingId, bookingId));
+      const arrhes = rows.find((row) => row.kind === "voucher_use");
+      const notes = rows.filter((row) => row.creditedInvoiceId === arrhes?.id);
+      return {
+        standing: notes.reduce((sum, note) => sum + note.ttcCents, arrhes?.ttcCents ?? 0),
+        notes: notes.map((note) => note.ttcCents),
+      };
+    };
+    // 50 € voucher, 30 € of arrhes, 40 € refunded: 20 € came off the balance, 20 € of the arrhes went back
+    // in money, their TVA with them.
+    const held = await amountVoucher(50);
+    const goesAhead = await book(held.code, "lea-bon-tva@example.test");
+    const refund = await requestRefund(held.orderId, 4_000, "Geste commercial");
+    await markRefundedOffline(refund.id);
+    expect(await arrhesOf(goesAhead.id)).toEqual({ standing: 1_000, notes: [-2_000] });
+    // The session goes ahead: the final invoice deducts the 10 € that stand of the arrhes.
+    const { orderId } = await recordBalancePaid({
+      bookingId: goesAhead.id,
+      amountCents: 11_000,
+      means: "cash",
+    });
+    const [final] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(final?.lines[1]?.unitPriceCents).toBe(-1_000);
+    expect(final).toMatchObject({ ttcCents: 11_000 });
+
+    // The same, the booking then cancelled in time: 10 € back on the voucher, credited; nothing stands.
+    const back = await amountVoucher(50);
+    const cancelled = await book(back.code, "lea-bon-tva-annule@example.test");
+    const again = await requestRefund(back.orderId, 4_000, "Geste commercial");
+    await markRefundedOffline(again.id);
+    await cancelBooking(cancelled.id, { actor: "client" });
+    expect(await voucherRow(back.voucherId)).toMatchObject({ balanceCents: 1_000 });
+    expect(await arrhesOf(cancelled.id)).toEqual({ standing: 0, notes: [-2_000, -1_000] });
+  });
+
   it("comes back expired, not active, to a voucher past its last day", async () => {
     const voucher = await amountVoucher(30);
     const made = await book(voucher.code, "lea-bon-expire@example.test");

@@ -4,6 +4,7 @@ import {
   invoiceNumber,
   invoiceTotals,
   seriesOf,
+  standingByRate,
   type InvoiceBuyer,
   type InvoiceKind,
   type InvoiceLineInput,
@@ -104,4 +105,16 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
 export async function invoiceById(tx: Executor, id: string): Promise<InvoiceRecord | null> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id));
   return invoice ?? null;
+}
+
+/** What stands of an invoice at each TVA rate once the credit notes referring to it are counted. */
+export async function standingOf(tx: Executor, invoice: InvoiceRecord) {
+  const notes = await tx
+    .select({ byRate: invoices.vatBreakdown })
+    .from(invoices)
+    .where(eq(invoices.creditedInvoiceId, invoice.id));
+  return standingByRate(
+    invoice.vatBreakdown,
+    notes.map((note) => note.byRate),
+  );
 }

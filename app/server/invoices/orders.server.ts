@@ -8,7 +8,6 @@ import {
   invoiceAmount,
   invoiceTotals,
   shareAcrossRates,
-  standingByRate,
   type InvoiceLineInput,
   type InvoiceSeller,
 } from "~/lib/invoices/model";
@@ -27,7 +26,7 @@ import {
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { issueInvoice, type InvoiceRecord } from "./issue.server";
+import { issueInvoice, standingOf, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
 import { issueHeldUseInvoiceOfBooking, issueHeldUseInvoices } from "./voucher-uses.server";
 
@@ -254,18 +253,6 @@ export function creditDue(input: {
   const received = input.paidCents - input.refundedCents;
   const owed = Math.max(0, input.invoicedCents - Math.max(0, received));
   return Math.max(0, Math.min(owed, input.invoicedCents) - input.creditedCents);
-}
-
-/** What stands of an invoice at each TVA rate once the credit notes referring to it are counted. */
-async function standingOf(tx: Executor, invoice: InvoiceRecord) {
-  const notes = await tx
-    .select({ byRate: invoices.vatBreakdown })
-    .from(invoices)
-    .where(eq(invoices.creditedInvoiceId, invoice.id));
-  return standingByRate(
-    invoice.vatBreakdown,
-    notes.map((note) => note.byRate),
-  );
 }
 
 /**

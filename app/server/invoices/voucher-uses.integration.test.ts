@@ -15,7 +15,7 @@ import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { invoices, voucherUses } from "../db/schema";
 import { provideOrderKinds } from "../payments/order-kinds.server";
-import { markPaidOffline } from "../payments/orders.server";
+import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { useSessionVoucherAtStudio } from "../vouchers/admin-vouchers.server";
 import { voucherOrderKind } from "../vouchers/order-kind.server";
 import { useAmountVoucher } from "../vouchers/redemption.server";
@@ -179,5 +179,64 @@ describe("the use of a session voucher", () => {
     const uses = await db().select().from(voucherUses).where(eq(voucherUses.voucherId, voucherId));
     expect(uses).toHaveLength(1);
     expect(await invoicesOfUse(uses[0]?.id ?? "")).toEqual([]);
+  });
+});
+
+describe("a refund of a used amount voucher's order", () => {
+  /** What stands of the voucher's uses' invoices once their credit notes are counted: TTC and TVA. */
+  async function usesStanding(useIds: string[]) {
+    const rows = await db().select().from(invoices);
+    const uses = rows.filter((row) => row.voucherUseId && useIds.includes(row.voucherUseId));
+    const notes = rows.filter((row) => uses.some((use) => use.id === row.creditedInvoiceId));
+    const sum = (key: "ttcCents" | "vatCents") =>
+      [...uses, ...notes].reduce((total, row) => total + row[key], 0);
+    return { ttcCents: sum("ttcCents"), vatCents: sum("vatCents"), notes };
+  }
+
+  async function refundDone(orderId: string, cents: number) {
+    const refund = await requestRefund(orderId, cents, "Geste commercial");
+    await markRefundedOffline(refund.id);
+  }
+
+  it("in full after a full use gives back the use's TVA: the studio kept nothing", async () => {
+    await setLegal(subjectToVat);
+    const voucher = await amountVoucher(100);
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 10_000 });
+    if (!used.ok) throw new Error(used.message);
+    expect(used.invoice?.vatCents).toBe(1_667);
+    await refundDone(voucher.orderId, 10_000);
+    const standing = await usesStanding([used.use.id]);
+    expect(standing).toMatchObject({ ttcCents: 0, vatCents: 0 });
+    expect(standing.notes).toHaveLength(1);
+    expect(standing.notes[0]).toMatchObject({
+      kind: "credit_note",
+      paymentTerms: expect.stringMatching(/^Remboursé le /),
+    });
+    expect(standing.notes[0]?.lines[0]?.label).toBe(
+      `Remboursement du bon cadeau — facture ${used.invoice?.number}`,
+    );
+  });
+
+  it("beyond its balance lowers the uses' invoices to what the studio keeps, the latest use first, once", async () => {
+    await setLegal(subjectToVat);
+    const voucher = await amountVoucher(100);
+    const first = await useAmountVoucher({ code: voucher.code, amountCents: 4_000 });
+    const second = await useAmountVoucher({ code: voucher.code, amountCents: 2_000 });
+    if (!first.ok || !second.ok) throw new Error("a use was refused");
+    // Within the 40 € left: the voucher's balance pays it, the uses stand whole.
+    await refundDone(voucher.orderId, 1_000);
+    expect(await usesStanding([first.use.id, second.use.id])).toMatchObject({
+      ttcCents: 6_000,
+      notes: [],
+    });
+    // 60 € more: 30 € off the balance, 30 € of money the uses had spent. The studio keeps 30 €.
+    await refundDone(voucher.orderId, 6_000);
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({ balanceCents: 0 });
+    const standing = await usesStanding([first.use.id, second.use.id]);
+    expect(standing).toMatchObject({ ttcCents: 3_000, vatCents: 500 });
+    expect(standing.notes.map((note) => [note.creditedInvoiceId, note.ttcCents])).toEqual([
+      [second.invoice?.id, -2_000],
+      [first.invoice?.id, -1_000],
+    ]);
   });
 });

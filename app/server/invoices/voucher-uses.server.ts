@@ -1,14 +1,15 @@
-import { and, asc, count, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
-import { creditNoteOf, standingByRate, type InvoiceSeller } from "~/lib/invoices/model";
+import { creditNoteOf, type InvoiceSeller, type VatShare } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import { bookings, invoices, sessionTypes, voucherUses, vouchers } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
-import { issueInvoice, type InvoiceRecord } from "./issue.server";
+import { now } from "../clock.server";
+import { issueInvoice, standingOf, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
 
 /*
@@ -104,8 +105,9 @@ async function depositPaidBy(tx: Executor, bookingId: string) {
 }
 
 /**
- * A use given back (its booking cancelled in time, decision 0199): the credit note of its invoice, for
- * all of it, in `tx`; null when the use had none (franchise, single-purpose) or it was credited already.
+ * A use given back (its booking cancelled in time, decision 0199): the credit note of what stands of its
+ * invoice, in `tx` (all of it, less what a refund of the voucher's order already credited:
+ * creditUsesRefunded); null when the use had none (franchise, single-purpose) or nothing of it stands.
  */
 export async function creditVoucherUse(
   tx: Executor,
@@ -117,13 +119,71 @@ export async function creditVoucherUse(
     if (use.invoicePending) await setPending(tx, use.id, false);
     return null;
   }
-  const [credited] = await tx
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(eq(invoices.creditedInvoiceId, invoice.id));
-  if (credited) return null;
-  const seller = (await sellerForInvoices(tx)) ?? invoice.seller;
+  const standing = await standingOf(tx, invoice);
+  if (ttcOf(standing) <= 0) return null;
   const at = use.cancelledAt ?? new Date();
+  return creditUseInvoice(tx, invoice, standing, ttcOf(standing), {
+    label: "Somme rendue sur le bon cadeau",
+    terms: `Rendue sur le bon cadeau le ${formatDateFr(at)}.`,
+  });
+}
+
+/**
+ * A refund of a multi-purpose voucher's order done (decision 0198, amended): money given back beyond
+ * what was left on the voucher is money of uses already invoiced, and a price given back lowers the
+ * TVA's base (CGI art. 272). What stands of the uses' invoices is brought down to what the studio keeps
+ * of the voucher's price (`keptCents`) less what it still owes on the voucher, by credit notes of the
+ * owner's uses at the studio first, then of a deposit's (whose booking's final invoice deducts what stands
+ * of it), the latest first. In the refund's transaction, under its order's lock; a second pass issues
+ * nothing. Answers the credit notes issued.
+ */
+export async function creditUsesRefunded(
+  tx: Executor,
+  voucherId: string,
+  keptCents: number,
+): Promise<InvoiceRecord[]> {
+  const [voucher] = await tx.select().from(vouchers).where(eq(vouchers.id, voucherId));
+  if (!voucher || voucher.vatMode !== "multi") return [];
+  const owed =
+    voucher.status === "active" || voucher.status === "expired" ? voucher.balanceCents : 0;
+  const rows = await tx
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(voucherUses, eq(voucherUses.id, invoices.voucherUseId))
+    .where(eq(voucherUses.voucherId, voucherId))
+    .orderBy(sql`${voucherUses.bookingId} is not null`, desc(voucherUses.at));
+  const uses = [];
+  for (const { invoice } of rows) uses.push({ invoice, standing: await standingOf(tx, invoice) });
+  let excess =
+    uses.reduce((sum, { standing }) => sum + ttcOf(standing), 0) - Math.max(0, keptCents - owed);
+  const issued: InvoiceRecord[] = [];
+  const terms = `Remboursé le ${formatDateFr(now())}.`;
+  for (const { invoice, standing } of uses) {
+    const amount = Math.min(excess, ttcOf(standing));
+    if (amount <= 0) continue;
+    issued.push(
+      await creditUseInvoice(tx, invoice, standing, amount, {
+        label: "Remboursement du bon cadeau",
+        terms,
+      }),
+    );
+    excess -= amount;
+  }
+  return issued;
+}
+
+const ttcOf = (standing: readonly VatShare[]) =>
+  standing.reduce((sum, share) => sum + share.ttcCents, 0);
+
+/** A credit note of `amountCents` of a use's invoice, of what `standing` of it is left. */
+async function creditUseInvoice(
+  tx: Executor,
+  invoice: InvoiceRecord,
+  standing: readonly VatShare[],
+  amountCents: number,
+  words: { label: string; terms: string },
+): Promise<InvoiceRecord> {
+  const seller = (await sellerForInvoices(tx)) ?? invoice.seller;
   return issueInvoice(tx, {
     kind: "credit_note",
     bookingId: invoice.bookingId,
@@ -131,12 +191,8 @@ export async function creditVoucherUse(
     serviceDate: invoice.serviceDate,
     seller: creditNoteSeller(seller, invoice.seller),
     buyer: invoice.buyer,
-    ...creditNoteOf(
-      standingByRate(invoice.vatBreakdown, []),
-      invoice.ttcCents,
-      `Somme rendue sur le bon cadeau — facture ${invoice.number}`,
-    ),
-    paymentTerms: `Rendue sur le bon cadeau le ${formatDateFr(at)}.`,
+    ...creditNoteOf(standing, amountCents, `${words.label} — facture ${invoice.number}`),
+    paymentTerms: words.terms,
   });
 }
 

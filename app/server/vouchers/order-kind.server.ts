@@ -9,6 +9,7 @@ import { paymentsSchema } from "~/content/schemas";
 import { moneyJournal, siteDocuments, vouchers } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
+import { creditUsesRefunded } from "../invoices/voucher-uses.server";
 import { queueVoucherDeliveryMail } from "./emails.server";
 
 /*
@@ -120,14 +121,16 @@ export const voucherOrderKind = defineOrderKind("voucher", {
       .where(and(eq(vouchers.orderId, order.id), eq(vouchers.status, "awaiting_payment")));
   },
   onRefunded: async (tx, order, { refundId, fullyRefunded, paidCents, refundedCents }) => {
-    if (fullyRefunded) {
-      await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" });
-      return;
-    }
-    await lowerVoucherBalance(tx, order.id, {
-      refundId,
-      takenCents: refundedOfPrice({ priceCents: order.amountCents, paidCents, refundedCents }),
-    });
+    const takenCents = refundedOfPrice({ priceCents: order.amountCents, paidCents, refundedCents });
+    const voucher = fullyRefunded
+      ? await cancelIssuedVoucher(tx, order.id, { refundId, reason: "refund" })
+      : await lowerVoucherBalance(tx, order.id, { refundId, takenCents });
+    // Beyond what was left on it, the refund gives back money of uses already invoiced: their TVA too.
+    const [issued] = voucher
+      ? [voucher]
+      : await tx.select().from(vouchers).where(eq(vouchers.orderId, order.id));
+    if (issued)
+      await creditUsesRefunded(tx, issued.id, Math.max(0, order.amountCents - takenCents));
   },
 });
 
