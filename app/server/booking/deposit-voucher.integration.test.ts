@@ -28,9 +28,9 @@ import { cancelIssuedVoucher } from "../vouchers/order-kind.server";
 import { verifyJournal } from "../payments/journal.server";
 import { cancelBooking, createBooking, declineRequest } from "./bookings.server";
 import { depositForClient, depositForOwner, recordBalancePaid } from "./deposits.server";
-import { clientBookingEmail } from "./emails.server";
+import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import { VoucherCodeRefusedError } from "./refusals.server";
-import { voucherPaymentOfBooking } from "./vouchers.server";
+import { voucherLineForOwner, voucherPaymentOfBooking } from "./vouchers.server";
 
 // An amount voucher pays a booking's deposit (decision 0199) on a real PostgreSQL: all of it taken from
 // its balance in the booking's transaction, the booking confirmed at once with the rules its client
@@ -144,6 +144,7 @@ describe("an amount voucher paying a deposit", () => {
       kind: "amount",
       amountCents: 3_000,
       nature: "arrhes",
+      lost: null,
     });
     const row = await bookingRow(made.id);
     if (!row) throw new Error("no booking");
@@ -182,6 +183,15 @@ describe("an amount voucher paying a deposit", () => {
     expect((await depositForClient(after, 48, null))?.lines.map(plain)).toEqual([
       `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur votre bon cadeau.`,
     ]);
+    // Her cancellation e-mail says it too, and the owner's copy.
+    const cancelled = await clientBookingEmail({ bookingId: made.id, event: "cancelled" });
+    expect(plain(cancelled?.text)).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur votre bon cadeau.`,
+    );
+    const ownersCopy = await ownerBookingEmail({ bookingId: made.id, event: "cancelled" });
+    expect(plain(ownersCopy?.text)).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur son bon cadeau.`,
+    );
     // The owner's voucher card no longer lists the credited invoice.
     const card = (await voucherPage({ status: null, search: voucher.code }, null)).rows.find(
       (candidate) => candidate.id === voucher.voucherId,
@@ -277,6 +287,54 @@ describe("an amount voucher paying a deposit", () => {
     }
   });
 
+  it("whose order is refunded in full while it pays a deposit: the owner is warned, nobody is told the sum comes back", async () => {
+    const voucher = await amountVoucher(50);
+    const made = await book(voucher.code, "lea-bon-rembourse-entier@example.test");
+    const refund = await requestRefund(voucher.orderId, 5_000, "Geste commercial");
+    await markRefundedOffline(refund.id);
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({ status: "cancelled" });
+    const warning = `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`;
+    expect(plain(await voucherLineForOwner(made.id))).toBe(warning);
+    const owners = await depositForOwner(made.id);
+    expect(owners?.orderId).toBeNull();
+    expect(owners?.lines.map(plain)).toEqual([warning, expect.stringContaining("arrhes")]);
+    expect(plain(owners?.onCancel ?? "")).toBe(
+      "Le bon ayant été remboursé, les 30 € réglés par son bon cadeau ne reviennent pas sur son solde.",
+    );
+    const row = await bookingRow(made.id);
+    if (!row) throw new Error("no booking");
+    const client = await depositForClient(row, 48, await voucherPaymentOfBooking(made.id));
+    expect(client?.lines.map(plain)).toEqual([
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}.`,
+      expect.stringContaining("arrhes"),
+      "Le bon ayant été remboursé, la somme ne revient pas sur le bon si la séance est annulée.",
+    ]);
+    expect(plain(client?.onCancel ?? "")).toBe(
+      `Le bon ayant été remboursé, les 30 € réglés par votre bon cadeau ${voucher.code} ne reviennent pas sur son solde.`,
+    );
+  });
+
+  it("whose order was refunded in full, once the booking is cancelled: not said « rendues sur … bon cadeau », the voucher stayed cancelled", async () => {
+    const voucher = await amountVoucher(50);
+    const made = await book(voucher.code, "lea-bon-rembourse-annule@example.test");
+    const refund = await requestRefund(voucher.orderId, 5_000, "Geste commercial");
+    await markRefundedOffline(refund.id);
+    await cancelBooking(made.id, { actor: "client" });
+    expect(await voucherRow(voucher.voucherId)).toMatchObject({ status: "cancelled" });
+    expect((await verifyJournal()).ok).toBe(true);
+    const kept = `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : le bon ayant été remboursé, elles ne reviennent pas sur le bon.`;
+    const row = await bookingRow(made.id);
+    if (!row) throw new Error("no booking");
+    expect((await depositForClient(row, 48, null))?.lines.map(plain)).toEqual([kept]);
+    expect((await depositForOwner(made.id))?.lines.map(plain)).toEqual([
+      kept,
+      expect.stringContaining("arrhes"),
+    ]);
+    const mail = await clientBookingEmail({ bookingId: made.id, event: "cancelled" });
+    expect(plain(mail?.text)).toContain(kept);
+    expect(plain(mail?.text)).not.toContain("rendues sur votre bon cadeau");
+  });
+
   it("refuses, in French, a voucher whose balance does not cover the deposit, and takes nothing", async () => {
     const voucher = await amountVoucher(20);
     const refused = await book(voucher.code, "lea-bon-court@example.test").catch(
@@ -310,6 +368,10 @@ describe("an amount voucher paying a deposit", () => {
       status: "active",
       balanceCents: 3_000,
     });
+    const mail = await clientBookingEmail({ bookingId: asked.id, event: "declined" });
+    expect(plain(mail?.text)).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur votre bon cadeau.`,
+    );
   });
 
   it("is deducted by the final invoice as a paid deposit's invoice is", async () => {

@@ -26,6 +26,10 @@ import {
   givenBackVoucherDeposit,
   givenBackVoucherLine,
   paidByVoucherLine,
+  voucherDepositBack,
+  voucherDepositOnCancel,
+  voucherDepositRule,
+  voucherLineOfOwner,
   voucherPaymentOfBooking,
   type VoucherPayment,
 } from "./vouchers.server";
@@ -646,9 +650,13 @@ async function cancelledByStudio(booking: { id: string; state: string }): Promis
   return cancelled?.actor === "owner";
 }
 
+/** A line as a sentence of the deposit's section: with its full stop. */
+const fullStop = (line: string) => (line.endsWith(".") ? line : `${line}.`);
+
 /**
- * A deposit an amount voucher paid (decision 0199), as the owner reads it: paid by the voucher (or given
- * back to it), the rules, and for arrhes after the studio cancelled, that the law owes twice the sum.
+ * A deposit an amount voucher paid (decision 0199), as the owner reads it: paid by the voucher (with a
+ * warning once the voucher will stay cancelled), or given back to it (or not, it stayed cancelled), the
+ * rules, and for arrhes after the studio cancelled, that the law owes twice the sum.
  */
 async function voucherDepositForOwner(bookingId: string) {
   const [booking] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
@@ -657,20 +665,19 @@ async function voucherDepositForOwner(bookingId: string) {
   const standing = await voucherPaymentOfBooking(bookingId);
   const payment = standing ?? (await givenBackVoucherDeposit(bookingId));
   if (payment?.kind !== "amount") return null;
-  const amount = formatCents(payment.amountCents);
   const lines = [
-    standing ? `${paidByVoucherLine(payment)}.` : givenBackVoucherLine(payment, "son"),
+    standing ? fullStop(voucherLineOfOwner(payment)) : givenBackVoucherLine(payment, "son"),
     DEPOSIT_MEANINGS[rules.nature],
   ];
   if (rules.nature === "arrhes" && (await cancelledByStudio(booking))) {
     lines.push(
-      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(payment.amountCents * 2)}. Les ${amount} sont revenus sur son bon cadeau ; versez la même somme en plus à la cliente.`,
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(payment.amountCents * 2)}. ${voucherDepositBack(payment)} ; versez la même somme en plus à la cliente.`,
     );
   }
   return {
     lines,
     orderId: null,
-    onCancel: standing ? `Les ${amount} réglés par son bon cadeau reviennent sur son solde.` : null,
+    onCancel: standing ? voucherDepositOnCancel(payment, "son") : null,
   };
 }
 
@@ -711,14 +718,15 @@ export async function depositForClient(
       lines: [
         `${paidByVoucherLine(voucher)}.`,
         DEPOSIT_MEANINGS[rules.nature],
-        `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, ou par le studio, la somme revient sur votre bon cadeau ; après ce délai, elle reste acquise au studio.`,
+        voucherDepositRule(voucher, cutoffHours),
       ],
       orderHref: null,
       waiting: false,
-      onCancel: `Les ${formatCents(voucher.amountCents)} réglés par votre bon cadeau ${voucher.code} reviennent sur son solde.`,
+      onCancel: voucherDepositOnCancel(voucher, "votre"),
     };
   }
-  // Given back to her voucher (cancelled in time, a request declined or lapsed): nothing is owed.
+  // Given back to her voucher (cancelled in time, a request declined or lapsed), or not when it stayed
+  // cancelled (its order refunded): nothing is owed.
   const givenBack = booking.depositOrderId ? null : await givenBackVoucherDeposit(booking.id);
   if (givenBack) {
     return {

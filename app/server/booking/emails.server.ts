@@ -16,7 +16,13 @@ import { emailButton, emailLayout, escapeHtml } from "../mail/layout.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
-import { paidByVoucherLine, voucherPaymentOfBooking, type VoucherPayment } from "./vouchers.server";
+import {
+  givenBackVoucherDeposit,
+  givenBackVoucherLine,
+  paidByVoucherLine,
+  voucherPaymentOfBooking,
+  type VoucherPayment,
+} from "./vouchers.server";
 import { nextFreeTimes } from "./visitor.server";
 import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
@@ -67,6 +73,8 @@ type Loaded = {
   depositText: string | null;
   /** The gift voucher paying it (or its deposit), null when none (decisions 0170 and 0199). */
   voucherPayment: VoucherPayment | null;
+  /** The deposit an amount voucher paid, given back (or kept, the voucher cancelled) once called off. */
+  voucherGivenBack: VoucherPayment | null;
   cutoffHours: number;
   /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
   questionLabels: Record<string, string>;
@@ -95,6 +103,7 @@ async function load(bookingId: string): Promise<Loaded | null> {
     .where(eq(bookings.id, bookingId));
   if (!row) return null;
   const content = await readSiteContent();
+  const voucherPayment = await voucherPaymentOfBooking(row.booking.id);
   const parsed = studioDataSchema.safeParse(row.studioData);
   const { identity } = content.documents;
   const studio = parsed.success
@@ -115,7 +124,8 @@ async function load(bookingId: string): Promise<Loaded | null> {
       includedText: row.includedText,
     }),
     depositText: row.depositText,
-    voucherPayment: await voucherPaymentOfBooking(row.booking.id),
+    voucherPayment,
+    voucherGivenBack: voucherPayment ? null : await givenBackVoucherDeposit(row.booking.id),
     cutoffHours: row.cutoffHours,
     questionLabels: Object.fromEntries(
       row.questions.map((question) => [question.id, question.label]),
@@ -126,6 +136,17 @@ async function load(bookingId: string): Promise<Loaded | null> {
     seller: sellerLine(content.documents.legal),
   };
 }
+
+/**
+ * The voucher paying the booking (« Arrhes de 30 € réglées par le bon cadeau … »), or where the deposit it
+ * paid went once the booking was called off (« … : rendues sur votre bon cadeau. »), for `whose` e-mail.
+ */
+const voucherLines = (loaded: Loaded, whose: "votre" | "son") =>
+  loaded.voucherPayment
+    ? [paidByVoucherLine(loaded.voucherPayment)]
+    : loaded.voucherGivenBack
+      ? [givenBackVoucherLine(loaded.voucherGivenBack, whose)]
+      : [];
 
 const addressLine = (studio: Loaded["studio"]) =>
   [studio.address.street, `${studio.address.postalCode} ${studio.address.city}`.trim()]
@@ -428,7 +449,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   const details = [
     `Séance : ${loaded.typeName} (${duration})`,
     ...(loaded.offer.price ? [`Tarif : ${loaded.offer.price}`] : []),
-    ...(loaded.voucherPayment ? [paidByVoucherLine(loaded.voucherPayment)] : []),
+    ...voucherLines(loaded, "votre"),
     ...(loaded.offer.included.length > 0
       ? [`Ce qui est compris : ${loaded.offer.included.join(" ; ")}`]
       : []),
@@ -536,7 +557,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
       ? `Quand : ${when} (au lieu du ${instantLabelFr(previousStart)})`
       : `Quand : ${when}`,
     `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
-    ...(loaded.voucherPayment ? [paidByVoucherLine(loaded.voucherPayment)] : []),
+    ...voucherLines(loaded, "son"),
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),

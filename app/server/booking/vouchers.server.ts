@@ -1,9 +1,10 @@
-import { and, desc, eq, isNotNull, isNull, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS, type DepositNature } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { bookings, orders, voucherUses, vouchers } from "../db/schema";
+import { bookings, moneyJournal, orders, voucherUses, vouchers } from "../db/schema";
+import { PARTIAL_REFUND } from "../vouchers/order-kind.server";
 
 /*
  * The booking side of vouchers (decisions 0170 and 0199): whether the details form offers the code's
@@ -40,6 +41,13 @@ export async function vouchersRedeemable(
   return row !== undefined;
 }
 
+/**
+ * Why the voucher paying a booking does not come back into use when the booking gives it back
+ * (giveBackBookingVoucher): its order refunded in full, or the voucher cancelled otherwise (the owner's
+ * « Annuler le bon »).
+ */
+export type VoucherLost = "refunded" | "cancelled";
+
 /** The voucher paying a booking: a session voucher the session, an amount voucher its deposit. */
 export type VoucherPayment = {
   /** Formatted: « 7K3Q-M2XD-9PTX ». */
@@ -48,33 +56,61 @@ export type VoucherPayment = {
   amountCents: number;
   /** The deposit's word an amount voucher paid (the booking's rules); null for a session voucher. */
   nature: DepositNature | null;
+  /** Why it stays cancelled (its use standing: will stay; given back: stayed); null when it comes back. */
+  lost: VoucherLost | null;
 };
 
-/** The booking's last use of a voucher standing (or given back, `givenBack`), as a payment; null else. */
-async function voucherUseOfBooking(
+/**
+ * Whether the voucher of a booking's use stays cancelled, as giveBackBookingVoucher decides it, read from
+ * the voucher, its order and its journal rows (the one place that says it): `refunded` when its order was
+ * refunded in full (the use standing, or given back to a voucher that stayed cancelled), `cancelled` when
+ * it was cancelled otherwise (a cancellation row other than a partial refund's: one emptied by a partial
+ * refund comes back). A function: the constant it reads is another module's.
+ */
+const lostVoucher = () => sql<VoucherLost | null>`case
+  when ${orders.status} = 'refunded'
+    and (${voucherUses.cancelledAt} is null or ${vouchers.status} = 'cancelled') then 'refunded'
+  when ${vouchers.status} = 'cancelled' and exists (select 1 from ${moneyJournal}
+    where ${moneyJournal.voucherId} = ${vouchers.id} and ${moneyJournal.kind} = 'voucher_cancellation'
+      and coalesce(${moneyJournal.details} ->> 'reason', '') <> ${PARTIAL_REFUND}) then 'cancelled'
+  end`;
+
+/** The booking's uses of vouchers to read: those standing, those given back, or any. */
+type UsesRead = "standing" | "givenBack" | "any";
+
+/** The booking's last use of a voucher (`which`), as a payment, and whether it was given back; null else. */
+async function lastUseOfBooking(
   bookingId: string,
-  givenBack: boolean,
-): Promise<VoucherPayment | null> {
+  which: UsesRead,
+): Promise<{ payment: VoucherPayment; givenBack: boolean } | null> {
   const [row] = await db()
     .select({
       code: vouchers.code,
       kind: vouchers.kind,
       amountCents: voucherUses.amountCents,
       rules: bookings.depositRules,
+      lost: lostVoucher(),
+      givenBackAt: voucherUses.cancelledAt,
     })
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
     .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
     .where(
       and(
         eq(voucherUses.bookingId, bookingId),
-        givenBack ? isNotNull(voucherUses.cancelledAt) : isNull(voucherUses.cancelledAt),
+        which === "any"
+          ? undefined
+          : which === "givenBack"
+            ? isNotNull(voucherUses.cancelledAt)
+            : isNull(voucherUses.cancelledAt),
         isNotNull(vouchers.code),
       ),
     )
     .orderBy(desc(voucherUses.at))
     .limit(1);
-  return row?.code ? paymentOf({ ...row, code: row.code }) : null;
+  if (!row?.code) return null;
+  return { payment: paymentOf({ ...row, code: row.code }), givenBack: row.givenBackAt !== null };
 }
 
 /** A use of a voucher by a booking (its voucher's code, kind, the sum, the booking's rules), as a payment. */
@@ -83,21 +119,24 @@ function paymentOf(row: {
   kind: VoucherPayment["kind"];
   amountCents: number;
   rules: { nature: DepositNature } | null;
+  lost: VoucherLost | null;
 }): VoucherPayment {
   return {
     code: formatVoucherCode(row.code),
     kind: row.kind,
     amountCents: row.amountCents,
     nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
+    lost: row.lost,
   };
 }
 
 /** The voucher paying this booking, null when none or given back. */
-export const voucherPaymentOfBooking = (bookingId: string) => voucherUseOfBooking(bookingId, false);
+export const voucherPaymentOfBooking = async (bookingId: string) =>
+  (await lastUseOfBooking(bookingId, "standing"))?.payment ?? null;
 
 /** The deposit an amount voucher paid for this booking and got back (its last use given back); null else. */
 export async function givenBackVoucherDeposit(bookingId: string): Promise<VoucherPayment | null> {
-  const back = await voucherUseOfBooking(bookingId, true);
+  const back = (await lastUseOfBooking(bookingId, "givenBack"))?.payment;
   return back?.kind === "amount" ? back : null;
 }
 
@@ -111,45 +150,77 @@ export function paidByVoucherLine(payment: VoucherPayment): string {
   return `${DEPOSIT_NATURE_LABELS[nature]} de ${formatCents(payment.amountCents)} réglé${nature === "arrhes" ? "es" : ""} par le bon cadeau ${payment.code}`;
 }
 
-/** « Arrhes de 30 € réglées par le bon cadeau … : rendues sur votre bon cadeau. », for `whose` voucher. */
-export const givenBackVoucherLine = (payment: VoucherPayment, whose: "votre" | "son") =>
-  `${paidByVoucherLine(payment)} : ${payment.nature === "arrhes" ? "rendues" : "rendu"} sur ${whose} bon cadeau.`;
+/** Why the sum does not come back: « Le bon ayant été remboursé » (`capital`) or « le bon ayant été annulé ». */
+const lostReason = (lost: VoucherLost, capital = false) =>
+  `${capital ? "Le" : "le"} bon ayant été ${lost === "refunded" ? "remboursé" : "annulé"}`;
+
+/**
+ * A deposit given back by its booking, for `whose` voucher: « Arrhes de 30 € réglées par le bon cadeau … :
+ * rendues sur votre bon cadeau. », or, the voucher having stayed cancelled, « … : le bon ayant été
+ * remboursé, elles ne reviennent pas sur le bon. ».
+ */
+export function givenBackVoucherLine(payment: VoucherPayment, whose: "votre" | "son"): string {
+  const arrhes = payment.nature === "arrhes";
+  const where = payment.lost
+    ? `${lostReason(payment.lost)}, ${arrhes ? "elles ne reviennent" : "il ne revient"} pas sur le bon`
+    : `${arrhes ? "rendues" : "rendu"} sur ${whose} bon cadeau`;
+  return `${paidByVoucherLine(payment)} : ${where}.`;
+}
+
+/**
+ * The voucher paying a booking as its owner reads it: « Arrhes de 30 € réglées par le bon cadeau … », with
+ * a warning once it will stay cancelled: « …, dont la commande a été remboursée en entier : si cette séance
+ * est annulée, le bon ne redeviendra pas utilisable. ».
+ */
+export function voucherLineOfOwner(payment: VoucherPayment): string {
+  const paid = paidByVoucherLine(payment);
+  if (!payment.lost) return paid;
+  const why =
+    payment.lost === "refunded" ? "dont la commande a été remboursée en entier" : "annulé depuis";
+  return `${paid}, ${why} : si cette séance est annulée, le bon ne redeviendra pas utilisable.`;
+}
+
+/**
+ * What cancelling the booking does with the deposit an amount voucher pays, for `whose` voucher: « Les 30 €
+ * réglés par votre bon cadeau … reviennent sur son solde. », or that they do not, the voucher cancelled.
+ */
+export function voucherDepositOnCancel(payment: VoucherPayment, whose: "votre" | "son"): string {
+  const paid = `${formatCents(payment.amountCents)} réglés par ${whose === "votre" ? `votre bon cadeau ${payment.code}` : "son bon cadeau"}`;
+  return payment.lost
+    ? `${lostReason(payment.lost, true)}, les ${paid} ne reviennent pas sur son solde.`
+    : `Les ${paid} reviennent sur son solde.`;
+}
+
+/**
+ * The sum an amount voucher paid, not back on its balance when the studio cancelled (the law's twice the
+ * sum): « Les 30 € sont revenus sur son bon cadeau », or, the voucher cancelled, that they are not.
+ */
+export const voucherDepositBack = (payment: VoucherPayment) =>
+  payment.lost
+    ? `${lostReason(payment.lost, true)}, les ${formatCents(payment.amountCents)} ne sont pas revenus sur son bon cadeau`
+    : `Les ${formatCents(payment.amountCents)} sont revenus sur son bon cadeau`;
+
+/**
+ * The client's rule of a deposit her voucher pays: it comes back when cancelled in time (or by the studio),
+ * or, the voucher cancelled, that it does not.
+ */
+export const voucherDepositRule = (payment: VoucherPayment, cutoffHours: number) =>
+  payment.lost
+    ? `${lostReason(payment.lost, true)}, la somme ne revient pas sur le bon si la séance est annulée.`
+    : `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, ou par le studio, la somme revient sur votre bon cadeau ; après ce délai, elle reste acquise au studio.`;
 
 /**
  * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
- * while its use stands, with a warning once its order was refunded in full (cancelled in time, the booking
- * will not give it back); after a cancellation, that it did not come back when its order was refunded.
- * Null when none, or given back as usual.
+ * while its use stands, with a warning once it will stay cancelled (voucherLineOfOwner); after a
+ * cancellation, that it did not come back when its order was refunded. Null when none, or given back as
+ * usual.
  */
 export async function voucherLineForOwner(bookingId: string): Promise<string | null> {
-  const [row] = await db()
-    .select({
-      code: vouchers.code,
-      kind: vouchers.kind,
-      amountCents: voucherUses.amountCents,
-      rules: bookings.depositRules,
-      voucherStatus: vouchers.status,
-      orderStatus: orders.status,
-      givenBackAt: voucherUses.cancelledAt,
-    })
-    .from(voucherUses)
-    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
-    .where(eq(voucherUses.bookingId, bookingId))
-    .orderBy(desc(voucherUses.at))
-    .limit(1);
-  if (!row?.code) return null;
-  const payment = paymentOf({ ...row, code: row.code });
-  const { code } = payment;
-  const paid = paidByVoucherLine(payment);
-  const refunded = row.orderStatus === "refunded";
-  if (row.givenBackAt === null) {
-    return refunded
-      ? `${paid}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`
-      : paid;
-  }
-  return refunded && row.voucherStatus === "cancelled"
-    ? `Le bon cadeau ${code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`
+  const use = await lastUseOfBooking(bookingId, "any");
+  if (!use) return null;
+  const { payment } = use;
+  if (!use.givenBack) return voucherLineOfOwner(payment);
+  return payment.lost === "refunded"
+    ? `Le bon cadeau ${payment.code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`
     : null;
 }
