@@ -99,7 +99,7 @@ const bookingRow = async (id: string) =>
 
 const owner = { actor: "owner" as const, userId: null, name: "Camille" };
 
-const plain = (text: string | undefined) => (text ?? "").replace(/[\u00a0\u202f]/g, " ");
+const plain = (text: string | null | undefined) => (text ?? "").replace(/[\u00a0\u202f]/g, " ");
 
 describe("an amount voucher paying a deposit", () => {
   it("takes the whole deposit, confirms the booking and invoices the arrhes; cancelled in time, gives it back with a credit note", async () => {
