@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import {
@@ -73,4 +74,17 @@ export function useAppDatabase({ jobs = false }: { jobs?: boolean } = {}): {
       return database.url;
     },
   };
+}
+
+/**
+ * How many sessions of the current database wait on a lock, read in `tx` (a transaction holding one, for a
+ * test that lines racing work up behind it): the activity it reads is cleared first, kept otherwise until
+ * the transaction ends.
+ */
+export async function lockWaiters(tx: Pick<Database, "execute">): Promise<number | undefined> {
+  await tx.execute(sql`select pg_stat_clear_snapshot()`);
+  const waiting = await tx.execute<{ count: number }>(sql`
+    select count(*)::int as count from pg_stat_activity
+    where wait_event_type = 'Lock' and datname = current_database()`);
+  return waiting.rows[0]?.count;
 }

@@ -11,7 +11,7 @@ import {
   insertSessionType,
   studioIds,
 } from "../../../tests/support/booking";
-import { useAppDatabase } from "../../../tests/support/database";
+import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
 import { subjectToVat } from "../../../tests/support/seller";
 import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
@@ -413,15 +413,7 @@ describe("an amount voucher's deposit given back at the same time as something e
     const cancelling = await db().transaction(async (tx) => {
       await tx.select().from(vouchers).where(eq(vouchers.id, voucher.voucherId)).for("update");
       const cancellation = cancelBooking(made.id, { actor: "client" });
-      await expect
-        .poll(async () => {
-          await tx.execute(sql`select pg_stat_clear_snapshot()`);
-          const waiting = await tx.execute<{ count: number }>(sql`
-            select count(*)::int as count from pg_stat_activity
-            where wait_event_type = 'Lock' and datname = current_database()`);
-          return waiting.rows[0]?.count;
-        })
-        .toBe(1);
+      await expect.poll(() => lockWaiters(tx)).toBe(1);
       await cancelIssuedVoucher(tx, voucher.orderId, { reason: "Bon perdu" });
       return { cancellation };
     });

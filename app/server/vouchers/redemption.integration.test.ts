@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insertPhotographer, insertSessionType, studioIds } from "../../../tests/support/booking";
-import { useAppDatabase } from "../../../tests/support/database";
+import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import { journalRowsOf } from "../../../tests/support/payments";
 import {
   placeVoucherOrder,
@@ -16,7 +16,7 @@ import { bookings, vouchers } from "../db/schema";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { verifyJournal } from "../payments/journal.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { voucherLineForOwner } from "../booking/vouchers.server";
 import { useSessionVoucherAtStudio, voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
@@ -294,16 +294,7 @@ describe("useAmountVoucher", () => {
     const { posts } = await db().transaction(async (tx) => {
       await tx.select().from(vouchers).where(eq(vouchers.id, voucherId)).for("update");
       const racing = atOnce(3_000, first);
-      await expect
-        .poll(async () => {
-          // The activity a transaction reads is kept until it ends unless cleared.
-          await tx.execute(sql`select pg_stat_clear_snapshot()`);
-          const waiting = await tx.execute<{ count: number }>(sql`
-            select count(*)::int as count from pg_stat_activity
-            where wait_event_type = 'Lock' and datname = current_database()`);
-          return waiting.rows[0]?.count;
-        })
-        .toBe(4);
+      await expect.poll(() => lockWaiters(tx)).toBe(4);
       return { posts: racing };
     });
     expect(repeatedOf(await posts)).toEqual(once);
