@@ -26,5 +26,5 @@ export const BOOKING_STEP_PARAMS = {
 /** A refused form of a booking's page, and the step it reopens. */
 export type BookingStepAnswer = FormAnswer<{
   message: string;
-  step: "move" | "cancel" | "decline" | "note" | "client" | "other";
+  step: "move" | "cancel" | "decline" | "note" | "client" | "balance" | "other";
 }>;

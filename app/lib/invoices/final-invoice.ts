@@ -27,16 +27,32 @@ export function depositDeductionLabel(
   return `${words} : facture ${deposit.number} du ${formatDateFr(deposit.issuedAt)}`;
 }
 
+/** The invoice of an amount voucher's use that paid part of the balance at the studio (decision 0201). */
+export type InvoicedVoucherUse = {
+  number: string;
+  issuedAt: Date;
+  /** The voucher's code as printed: « ABCD-EFGH-JKLM ». */
+  code: string;
+  /** What stands of the use invoice's TTC at each TVA rate once its credit notes are counted. */
+  byRate: ReadonlyArray<Pick<VatShare, "vatRate" | "ttcCents">>;
+};
+
+/** « Réglé par le bon cadeau ABCD-EFGH-JKLM : facture F-2026-000014 du 3 février 2027 ». */
+export function voucherUseDeductionLabel(use: Pick<InvoicedVoucherUse, "number" | "issuedAt" | "code">) {
+  return `Réglé par le bon cadeau ${use.code} : facture ${use.number} du ${formatDateFr(use.issuedAt)}`;
+}
+
 /**
- * The final invoice's lines and the sentence its payment terms start with. With a deposit invoice not
- * wholly credited: the session at its whole price (the balance plus the deposit still invoiced), then the
- * deposit deducted at its own invoice's rates (its TVA was due when it was paid; none under the franchise:
- * `taxed` false), so that the total stays the balance paid. The whole price is stated at the balance's
- * rate for the part of the deposit invoiced at that rate, and at the deposit's rate for a part invoiced at
- * another (the seller left or entered the franchise between the two, or the deposit held a line of its own
- * rate): each such part and its deduction cancel out at their rate, so the final invoice bears the TVA of
- * the balance alone. Without a deposit invoice, or once it was given back in full, the balance's line
- * alone and no sentence.
+ * The final invoice's lines and the sentence its payment terms start with. With earlier invoices of the
+ * session not wholly credited (the deposit's; the uses of amount vouchers that paid part of the balance at
+ * the studio, decision 0201): the session at its whole price (the balance plus what they still invoice),
+ * then each deducted at its own invoice's rates (its TVA was due when it was paid; none under the
+ * franchise: `taxed` false), so that the total stays the balance paid. The whole price is stated at the
+ * balance's rate for the part invoiced earlier at that rate, and at the earlier invoice's rate for a part
+ * invoiced at another (the seller left or entered the franchise between the two, or the deposit held a
+ * line of its own rate): each such part and its deduction cancel out at their rate, so the final invoice
+ * bears the TVA of the balance alone. Without an earlier invoice, or once they were given back in full, the
+ * balance's line alone and no sentence.
  */
 export function finalInvoiceLines(input: {
   /** The balance's line as invoiced (its rate already dropped under the franchise). */
@@ -44,26 +60,44 @@ export function finalInvoiceLines(input: {
   /** The session as the whole-price line names it: « Séance Portrait du samedi 12 décembre 2026 à 14 h ». */
   sessionLabel: string;
   deposit: InvoicedDeposit | null;
+  /** The voucher uses that paid part of the balance, each invoiced at its use. */
+  voucherUses?: ReadonlyArray<InvoicedVoucherUse>;
   /** The seller is subject to TVA. */
   taxed: boolean;
 }): { lines: InvoiceLineInput[]; note: string | null } {
   const { balance, deposit } = input;
   const balanceCents = balance.quantity * balance.unitPriceCents;
-  const standing = deposit?.byRate.filter((share) => share.ttcCents > 0) ?? [];
-  const invoicedCents = standing.reduce((sum, share) => sum + share.ttcCents, 0);
-  if (!deposit || invoicedCents <= 0) return { lines: [balance], note: null };
-  const label = depositDeductionLabel(deposit);
   const rateOf = (vatRate: number | null) => (input.taxed ? vatRate : null);
-  // What stands at each rate, exactly: no sharing, so no rounding between the two documents.
-  const deductions = deductionLines(
-    standing.map(({ vatRate, ttcCents }) => ({ vatRate: rateOf(vatRate), cents: ttcCents })),
-    label,
-  );
-  const deducted = deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit";
-  const sameRateCents = standing
+  const earlier = [
+    ...(deposit
+      ? [
+          {
+            label: depositDeductionLabel(deposit),
+            paidAs: deposit.nature === "arrhes" ? "versée en arrhes" : "versée en acompte",
+            deducted: deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit",
+            byRate: deposit.byRate,
+          },
+        ]
+      : []),
+    ...(input.voucherUses ?? []).map((use) => ({
+      label: voucherUseDeductionLabel(use),
+      paidAs: `réglée par le bon cadeau ${use.code}`,
+      deducted: "bon cadeau déduit",
+      byRate: use.byRate,
+    })),
+  ]
+    .map((invoice) => ({
+      ...invoice,
+      standing: invoice.byRate.filter((share) => share.ttcCents > 0),
+    }))
+    .filter((invoice) => invoice.standing.length > 0);
+  if (earlier.length === 0) return { lines: [balance], note: null };
+  // What stands at each rate, exactly: no sharing, so no rounding between the documents.
+  const sameRateCents = earlier
+    .flatMap((invoice) => invoice.standing)
     .filter((share) => rateOf(share.vatRate) === balance.vatRate)
     .reduce((sum, share) => sum + share.ttcCents, 0);
-  const paidAs = deposit.nature === "arrhes" ? "versée en arrhes" : "versée en acompte";
+  const deducted = [...new Set(earlier.map((invoice) => invoice.deducted))].join(", ");
   return {
     lines: [
       {
@@ -72,15 +106,25 @@ export function finalInvoiceLines(input: {
         unitPriceCents: balanceCents + sameRateCents,
         vatRate: balance.vatRate,
       },
-      ...standing
-        .filter((share) => rateOf(share.vatRate) !== balance.vatRate)
-        .map(({ vatRate, ttcCents }) => ({
-          label: `${input.sessionLabel} : part ${paidAs}`,
-          quantity: 1,
-          unitPriceCents: ttcCents,
-          vatRate: rateOf(vatRate),
-        })),
-      ...deductions,
+      ...earlier.flatMap((invoice) =>
+        invoice.standing
+          .filter((share) => rateOf(share.vatRate) !== balance.vatRate)
+          .map(({ vatRate, ttcCents }) => ({
+            label: `${input.sessionLabel} : part ${invoice.paidAs}`,
+            quantity: 1,
+            unitPriceCents: ttcCents,
+            vatRate: rateOf(vatRate),
+          })),
+      ),
+      ...earlier.flatMap((invoice) =>
+        deductionLines(
+          invoice.standing.map(({ vatRate, ttcCents }) => ({
+            vatRate: rateOf(vatRate),
+            cents: ttcCents,
+          })),
+          invoice.label,
+        ),
+      ),
     ],
     note: `Net à payer : ${invoiceAmount(balanceCents)} (${deducted}).`,
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import {
   CARD_HOLD_MINUTES,
   DEPOSIT_MEANINGS,
@@ -22,6 +22,7 @@ import {
 } from "~/lib/payments/model";
 import { formatDateFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
+import { formatVoucherCode, parseVoucherCode } from "~/lib/vouchers/code";
 import {
   givenBackVoucherDeposit,
   givenBackVoucherLine,
@@ -43,6 +44,8 @@ import {
   orders,
   refunds,
   sessionTypes,
+  voucherUses,
+  vouchers,
 } from "../db/schema";
 import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
 import { log } from "../logger.server";
@@ -58,6 +61,7 @@ import {
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
 import { OFFLINE_PROVIDERS } from "../payments/providers.server";
+import { useAmountVoucher } from "../vouchers/redemption.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -765,16 +769,22 @@ export async function depositForClient(
   };
 }
 
+/** The part of a booking's balance an amount voucher paid at the studio (decision 0201). */
+export type BalanceVoucherPart = { voucherId: string; code: string; amountCents: number };
+
 /**
  * The balance recorded for a booking, once paid (then maybe refunded, in part or whole: one balance a
- * booking, corrected from its order): its order, amount and means, and the sentence the booking's page
- * shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 €
- * remboursés depuis. »). What was refunded is the money journal's: what left, not what was asked.
+ * booking, corrected from its order): its order and the money received (0 and no order when an amount
+ * voucher paid it all), the means, the voucher's part (decision 0201), and the sentence the booking's page
+ * shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 € remboursés
+ * depuis, et 30,00 € par le bon cadeau ABCD-EFGH-JKLM. »). What was refunded is the money journal's: what
+ * left, not what was asked.
  */
 export async function recordedBalance(bookingId: string): Promise<{
-  orderId: string;
+  orderId: string | null;
   amountCents: number;
   means: OfflineMeans | null;
+  voucher: BalanceVoucherPart | null;
   sentence: string;
 } | null> {
   const [order] = await db()
@@ -786,7 +796,33 @@ export async function recordedBalance(bookingId: string): Promise<{
         inArray(orders.status, ["paid", "refunded"]),
       ),
     );
-  if (!order) return null;
+  const [use] = await db()
+    .select({ use: voucherUses, code: vouchers.code })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .where(and(eq(voucherUses.balanceOfBookingId, bookingId), isNull(voucherUses.cancelledAt)))
+    .orderBy(asc(voucherUses.at))
+    .limit(1);
+  const voucher: BalanceVoucherPart | null = use
+    ? {
+        voucherId: use.use.voucherId,
+        code: formatVoucherCode(use.code ?? ""),
+        amountCents: use.use.amountCents,
+      }
+    : null;
+  const byVoucher = voucher
+    ? `${formatCents(voucher.amountCents)} par le bon cadeau ${voucher.code}`
+    : "";
+  if (!order) {
+    if (!use) return null;
+    return {
+      orderId: null,
+      amountCents: 0,
+      means: null,
+      voucher,
+      sentence: `${formatCents(use.use.amountCents)} réglés le ${formatDateFr(use.use.at)} par le bon cadeau ${voucher?.code}.`,
+    };
+  }
   const entries = await db()
     .select({
       kind: moneyJournal.kind,
@@ -815,11 +851,12 @@ export async function recordedBalance(bookingId: string): Promise<{
     orderId: order.id,
     amountCents: order.amountCents,
     means,
-    sentence: `${formatCents(order.amountCents)} réglés le ${formatDateFr(payment?.at ?? order.paidAt ?? new Date())}${how}${refunded}.`,
+    voucher,
+    sentence: `${formatCents(order.amountCents)} réglés le ${formatDateFr(payment?.at ?? order.paidAt ?? new Date())}${how}${refunded}${byVoucher ? `, et ${byVoucher}` : ""}.`,
   };
 }
 
-/** The balance order's idempotency key: one balance per booking. */
+/** The balance order's idempotency key: one balance per booking (its voucher use's key too). */
 const balanceOrderKey = (bookingId: string) => `booking-balance:${bookingId}`;
 
 /** A booking's balance paid at the studio (decision 0186): its order's effects are its invoice only. */
@@ -829,17 +866,52 @@ export const balanceOrderKind = defineOrderKind("booking_balance", {
   onRefunded: async () => {},
 });
 
+/** What the owner enters in « Solde payé au studio ». */
+type BalanceEntry = {
+  bookingId: string;
+  /** The money she received; 0 when an amount voucher pays the whole balance. */
+  amountCents: number;
+  means: OfflineMeans;
+  /** The part an amount voucher pays (decision 0201): its code as typed, the amount taken from it. */
+  voucher?: { code: string; amountCents: number } | null;
+};
+
+type RecordedBalance = NonNullable<Awaited<ReturnType<typeof recordedBalance>>>;
+
+/** True when the voucher's part recorded is this entry's (none in both, or the same voucher and amount). */
+function sameVoucherPart(recorded: RecordedBalance, entry: BalanceEntry): boolean {
+  if (!recorded.voucher || !entry.voucher) return !recorded.voucher && !entry.voucher;
+  const typed = parseVoucherCode(entry.voucher.code);
+  return (
+    typed.ok &&
+    recorded.voucher.code === formatVoucherCode(typed.code) &&
+    recorded.voucher.amountCents === entry.voucher.amountCents
+  );
+}
+
+/** True when `recorded` is what this entry records (the same form posted again). */
+function sameEntry(recorded: RecordedBalance, entry: BalanceEntry): boolean {
+  return (
+    recorded.amountCents === entry.amountCents &&
+    (entry.amountCents === 0 || recorded.means === entry.means) &&
+    sameVoucherPart(recorded, entry)
+  );
+}
+
 /**
  * The owner records the balance the client paid at the studio (decision 0186): an order of kind
  * `booking_balance` paid « au studio » through the core, which issues its final invoice (the session's
- * whole price less the deposit's invoice, when it had one). One per booking: a second click finds the
- * first. Refusals in French (PaymentRefusedError).
+ * whole price less the deposit's invoice, when it had one). Part or all of it may come from an amount
+ * voucher (decision 0201): that part is taken from the voucher first, as a use of this booking's balance
+ * with its own invoice, which the final invoice deducts; paid whole by the voucher, there is no order and
+ * the use's invoice is the balance's. One per booking: a second click finds the first (the order and the
+ * use are both keyed by the booking). Refusals in French (PaymentRefusedError).
  */
-export async function recordBalancePaid(input: {
-  bookingId: string;
-  amountCents: number;
-  means: OfflineMeans;
-}): Promise<{ orderId: string }> {
+export async function recordBalancePaid(
+  input: BalanceEntry & { voucher?: null },
+): Promise<{ orderId: string }>;
+export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId: string | null }>;
+export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId: string | null }> {
   const [row] = await db()
     .select({ booking: bookings, typeName: sessionTypes.name })
     .from(bookings)
@@ -853,10 +925,21 @@ export async function recordBalancePaid(input: {
       "Le solde s'enregistre pour une séance confirmée ou effectuée.",
     );
   }
-  if (!Number.isInteger(input.amountCents) || input.amountCents <= 0) {
+  const part = input.voucher ?? null;
+  if (
+    !Number.isInteger(input.amountCents) ||
+    input.amountCents < 0 ||
+    (input.amountCents === 0 && !part)
+  ) {
     throw new PaymentRefusedError(
       "invalid_order",
       "Indiquez le montant reçu, par exemple 90 ou 89,50.",
+    );
+  }
+  if (part && (!Number.isInteger(part.amountCents) || part.amountCents <= 0)) {
+    throw new PaymentRefusedError(
+      "invalid_order",
+      "Indiquez le montant pris sur le bon cadeau, par exemple 50 ou 49,50.",
     );
   }
   if (!booking.clientEmail) {
@@ -865,54 +948,74 @@ export async function recordBalancePaid(input: {
       "Ajoutez d'abord l'adresse e-mail du client (« Modifier les coordonnées du client ») : la facture lui est adressée.",
     );
   }
-  const session = sessionLabel(row.typeName, booking.startsAt);
-  const checkout = await createOrder({
-    kind: "booking_balance",
-    method: "studio",
-    buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
-    termsAcceptedAt: booking.consentAt ?? new Date(),
-    rulesSnapshot: {
-      bookingId: booking.id,
-      startsAt: booking.startsAt.toISOString(),
-      // The final invoice's whole-price line, when it deducts the deposit's invoice.
-      sessionLabel: session,
-    },
-    lines: [
-      {
-        label: `Solde : ${session}`,
-        quantity: 1,
-        unitPriceCents: input.amountCents,
-        vatRate: SESSION_VAT_RATE,
+  // Recorded before by another entry: nothing taken from a voucher for it. The same entry stopped after
+  // its voucher's part (before its order) goes on.
+  const before = await recordedBalance(booking.id);
+  const goingOn =
+    before?.orderId === null && input.amountCents > 0 && sameVoucherPart(before, input);
+  if (before && !goingOn && !sameEntry(before, input)) throw balanceTaken(before);
+  if (part) {
+    const used = await useAmountVoucher({
+      code: part.code,
+      amountCents: part.amountCents,
+      idempotencyKey: balanceOrderKey(booking.id),
+      balanceOfBookingId: booking.id,
+    });
+    if (!used.ok) throw new PaymentRefusedError("invalid_order", used.message);
+  }
+  let orderId: string | null = null;
+  if (input.amountCents > 0) {
+    const session = sessionLabel(row.typeName, booking.startsAt);
+    const checkout = await createOrder({
+      kind: "booking_balance",
+      method: "studio",
+      buyer: { name: booking.clientName, email: booking.clientEmail, phone: booking.clientPhone },
+      termsAcceptedAt: booking.consentAt ?? new Date(),
+      rulesSnapshot: {
+        bookingId: booking.id,
+        startsAt: booking.startsAt.toISOString(),
+        // The final invoice's whole-price line, when it deducts the deposit's invoice.
+        sessionLabel: session,
       },
-    ],
-    idempotencyKey: balanceOrderKey(booking.id),
-    studioId: booking.studioId,
-  });
-  // Another entry made the order first (recorded before, sent at the same moment, or one that stopped
-  // before its payment): paid at its amount, it would record what the owner did not type.
-  if (!checkout.created && checkout.amountCents !== input.amountCents) {
-    throw balanceTaken(await recordedBalance(booking.id));
+      lines: [
+        {
+          label: `Solde : ${session}`,
+          quantity: 1,
+          unitPriceCents: input.amountCents,
+          vatRate: SESSION_VAT_RATE,
+        },
+      ],
+      idempotencyKey: balanceOrderKey(booking.id),
+      studioId: booking.studioId,
+    });
+    // Another entry made the order first (recorded before, sent at the same moment, or one that stopped
+    // before its payment): paid at its amount, it would record what the owner did not type.
+    if (!checkout.created && checkout.amountCents !== input.amountCents) {
+      throw balanceTaken(await recordedBalance(booking.id));
+    }
+    try {
+      await markPaidOffline(checkout.orderId, input.means);
+    } catch (error) {
+      // The same entry again (a second click): the first recorded it.
+      if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
+    }
+    orderId = checkout.orderId;
   }
-  try {
-    await markPaidOffline(checkout.orderId, input.means);
-  } catch (error) {
-    // The same entry again (a second click): the first recorded it.
-    if (!(error instanceof PaymentRefusedError && error.code === "already_paid")) throw error;
-  }
-  // Recorded with other means by another entry: this one says so instead of « Solde enregistré ».
+  // Recorded otherwise by another entry (other means, another voucher or amount): this one says so
+  // instead of « Solde enregistré ».
   const recorded = await recordedBalance(booking.id);
-  if (recorded?.means !== input.means || recorded.amountCents !== input.amountCents) {
-    throw balanceTaken(recorded);
-  }
-  return { orderId: checkout.orderId };
+  if (!recorded || !sameEntry(recorded, input)) throw balanceTaken(recorded);
+  return { orderId };
 }
 
 /** The refusal of a balance entry that another one, recorded or on its way, already made. */
-function balanceTaken(recorded: { sentence: string } | null): PaymentRefusedError {
+function balanceTaken(
+  recorded: { sentence: string; orderId: string | null } | null,
+): PaymentRefusedError {
   return new PaymentRefusedError(
     "already_paid",
     recorded
-      ? `Le solde de cette séance est déjà enregistré : ${recorded.sentence} Pour le corriger, ouvrez sa commande.`
+      ? `Le solde de cette séance est déjà enregistré : ${recorded.sentence}${recorded.orderId ? " Pour le corriger, ouvrez sa commande." : ""}`
       : "Un autre solde de cette séance est en cours d'enregistrement : rechargez la page pour le voir.",
   );
 }

@@ -1618,12 +1618,21 @@ export const voucherUses = pgTable(
      * 0198): the catch-up issues it, or finds none due under the franchise, and clears the flag.
      */
     invoicePending: boolean("invoice_pending").notNull().default(false),
+    /**
+     * The booking whose balance this use paid at the studio (« Solde payé au studio », decision 0201): the
+     * booking's final invoice deducts this use's invoice. Apart from `bookingId`, the booking whose deposit
+     * a use paid, which is given back when that booking is called off: a balance is not.
+     */
+    balanceOfBookingId: uuid("balance_of_booking_id").references(() => bookings.id, {
+      onDelete: "set null",
+    }),
   },
   (table) => [
     check("voucher_uses_amount_check", sql`${table.amountCents} > 0`),
     check("voucher_uses_by_check", sql`${table.by} in ${oneOf(VOUCHER_USE_BY)}`),
     index("voucher_uses_voucher_idx").on(table.voucherId, table.at),
     index("voucher_uses_booking_idx").on(table.bookingId),
+    index("voucher_uses_balance_booking_idx").on(table.balanceOfBookingId),
   ],
 );
 

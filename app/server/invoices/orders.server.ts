@@ -1,7 +1,12 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
-import { finalInvoiceLines, type InvoicedDeposit } from "~/lib/invoices/final-invoice";
+import {
+  finalInvoiceLines,
+  type InvoicedDeposit,
+  type InvoicedVoucherUse,
+} from "~/lib/invoices/final-invoice";
+import { formatVoucherCode } from "~/lib/vouchers/code";
 import {
   creditNoteOf,
   deductionLines,
@@ -23,6 +28,7 @@ import {
   paymentAttempts,
   refunds,
   voucherUses,
+  vouchers,
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
@@ -181,8 +187,40 @@ async function invoicedVoucherDeposit(
 }
 
 /**
+ * The invoices of the amount vouchers' uses that paid part of a booking's balance at the studio (decision
+ * 0201), the oldest first: the final invoice deducts them. None under the franchise (a use then has no
+ * invoice) or while the seller's identity held them back (the catch-up issues them first, in the order of
+ * their payments).
+ */
+async function invoicedBalanceVoucherUses(
+  tx: Executor,
+  bookingId: string,
+): Promise<InvoicedVoucherUse[]> {
+  await issueHeldUseInvoiceOfBooking(tx, bookingId, "balance");
+  const rows = await tx
+    .select({ invoice: invoices, code: vouchers.code })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .innerJoin(
+      invoices,
+      and(eq(invoices.voucherUseId, voucherUses.id), eq(invoices.kind, "voucher_use")),
+    )
+    .where(and(eq(voucherUses.balanceOfBookingId, bookingId), isNull(voucherUses.cancelledAt)))
+    .orderBy(asc(voucherUses.at));
+  return Promise.all(
+    rows.map(async ({ invoice, code }) => ({
+      number: invoice.number,
+      issuedAt: invoice.issuedAt,
+      code: formatVoucherCode(code ?? ""),
+      byRate: await standingOf(tx, invoice),
+    })),
+  );
+}
+
+/**
  * A booking's balance as its final invoice bills it: the session's whole price less the deposit invoice
- * still standing (finalInvoiceLines), and the payment terms' « Net à payer » sentence.
+ * and the balance's voucher uses still standing (finalInvoiceLines), and the payment terms' « Net à
+ * payer » sentence.
  */
 async function balanceInvoiceLines(
   tx: Executor,
@@ -198,6 +236,10 @@ async function balanceInvoiceLines(
     // Balance orders made before the session's label was kept in their snapshot: their line's label.
     sessionLabel: typeof session === "string" ? session : balance.label.replace(/^Solde : /, ""),
     deposit: await invoicedDeposit(tx, order),
+    voucherUses:
+      typeof order.rulesSnapshot.bookingId === "string"
+        ? await invoicedBalanceVoucherUses(tx, order.rulesSnapshot.bookingId)
+        : [],
     taxed: seller.vatMention === null,
   });
 }

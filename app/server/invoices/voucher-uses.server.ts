@@ -57,22 +57,26 @@ export async function invoiceVoucherUse(
   if (use.invoicePending !== (issuer === null)) await setPending(tx, use.id, issuer === null);
   if (issuer === null || issuer.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
-  const deposit = use.bookingId ? await depositPaidBy(tx, use.bookingId) : null;
+  const paid = use.bookingId
+    ? await depositPaidBy(tx, use.bookingId)
+    : use.balanceOfBookingId
+      ? await balancePaidBy(tx, use.balanceOfBookingId)
+      : null;
   return issueInvoice(tx, {
     kind: "voucher_use",
     voucherUseId: use.id,
-    bookingId: deposit ? use.bookingId : null,
-    serviceDate: deposit?.serviceDate ?? isoDayInParis(use.at),
+    bookingId: paid?.bookingId ?? null,
+    serviceDate: paid?.serviceDate ?? isoDayInParis(use.at),
     seller: issuer,
-    buyer: deposit?.buyer ?? {
+    buyer: paid?.buyer ?? {
       name: voucher.recipientName,
       email: voucher.recipientEmail ?? "",
       address: null,
     },
     lines: [
       {
-        label: deposit
-          ? `${deposit.label} (réglé par le bon cadeau ${code})`
+        label: paid
+          ? `${paid.label} (réglé par le bon cadeau ${code})`
           : `Prestations photographiques réglées par le bon cadeau ${code}`,
         quantity: 1,
         unitPriceCents: use.amountCents,
@@ -98,7 +102,29 @@ async function depositPaidBy(tx: Executor, bookingId: string) {
   if (!row || !rules) return null;
   const { booking } = row;
   return {
+    bookingId,
     label: `${DEPOSIT_NATURE_LABELS[rules.nature]} : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+    serviceDate: isoDayInParis(booking.startsAt),
+    buyer: { name: booking.clientName, email: booking.clientEmail, address: null },
+  };
+}
+
+/**
+ * The balance of a booking that an amount voucher paid in part or whole at the studio (decision 0201), as
+ * its use's invoice names it: « Solde : Portrait du samedi 12 décembre 2026 à 14 h 30 », the session's day
+ * and its client; null once the booking is gone (purged: the use's own words then).
+ */
+async function balancePaidBy(tx: Executor, bookingId: string) {
+  const [row] = await tx
+    .select({ booking: bookings, typeName: sessionTypes.name })
+    .from(bookings)
+    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
+    .where(eq(bookings.id, bookingId));
+  if (!row) return null;
+  const { booking } = row;
+  return {
+    bookingId,
+    label: `Solde : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
     serviceDate: isoDayInParis(booking.startsAt),
     buyer: { name: booking.clientName, email: booking.clientEmail, address: null },
   };
@@ -208,14 +234,19 @@ async function lockHeldUse(tx: Executor, which: SQL) {
 }
 
 /**
- * The held-back invoice of the use that paid a booking's deposit (decision 0199), issued in `tx` before
- * the booking's final invoice deducts it, so that it comes first in the numbers; null when none is held.
+ * The held-back invoice of the use that paid a booking's deposit (decision 0199), or of the one that paid
+ * part of its balance at the studio (`"balance"`, decision 0201), issued in `tx` before the booking's final
+ * invoice deducts it, so that it comes first in the numbers; null when none is held.
  */
 export async function issueHeldUseInvoiceOfBooking(
   tx: Executor,
   bookingId: string,
+  paid: "deposit" | "balance" = "deposit",
 ): Promise<InvoiceRecord | null> {
-  const held = await lockHeldUse(tx, eq(voucherUses.bookingId, bookingId));
+  const held = await lockHeldUse(
+    tx,
+    eq(paid === "deposit" ? voucherUses.bookingId : voucherUses.balanceOfBookingId, bookingId),
+  );
   return held ? invoiceVoucherUse(tx, held.voucher, held.use) : null;
 }
 

@@ -453,6 +453,8 @@ async function takeAmount(
     today: string;
     by: "owner" | "client";
     bookingId: string | null;
+    /** The booking whose balance the owner takes from the voucher at the studio (decision 0201). */
+    balanceOfBookingId?: string | null;
     idempotencyKey: string | null;
   },
 ): Promise<{ voucher: VoucherRecord; use: VoucherUseRecord } | null> {
@@ -487,6 +489,7 @@ async function takeAmount(
       voucherId: used.id,
       amountCents: amount,
       bookingId: input.bookingId,
+      balanceOfBookingId: input.balanceOfBookingId ?? null,
       by: input.by,
       idempotencyKey: input.idempotencyKey,
       at,
@@ -505,6 +508,7 @@ async function takeAmount(
       by: input.by,
       balanceCents: used.balanceCents,
       ...(input.bookingId ? { bookingId: input.bookingId } : {}),
+      ...(input.balanceOfBookingId ? { balanceOfBookingId: input.balanceOfBookingId } : {}),
     },
   });
   return { voucher: used, use };
@@ -588,11 +592,14 @@ export async function payDepositWithAmountVoucher(
  * nothing is left. `idempotencyKey`: her form's key, stored on the use: the same form posted again finds
  * that use (`repeated`) and takes nothing, also when both posts arrive at once (the second's row conflicts
  * and its balance change is rolled back, or it finds the balance taken and then the first's use).
+ * `balanceOfBookingId`: the booking whose balance this use pays (« Solde payé au studio », decision 0201),
+ * invoiced as that balance.
  */
 export async function useAmountVoucher(input: {
   code: string;
   amountCents: number;
   idempotencyKey?: string;
+  balanceOfBookingId?: string;
 }): Promise<AmountVoucherUse> {
   const read = readCode(input.code);
   if ("refusal" in read) return read.refusal;
@@ -621,6 +628,7 @@ export async function useAmountVoucher(input: {
         today,
         by: "owner",
         bookingId: null,
+        balanceOfBookingId: input.balanceOfBookingId ?? null,
         idempotencyKey: key,
       });
       if (!taken) {

@@ -161,7 +161,9 @@ export async function action({ request, params }: Route.ActionArgs) {
             ? "note"
             : intent === "client"
               ? "client"
-              : "other";
+              : intent === "balance"
+                ? "balance"
+                : "other";
   try {
     switch (intent) {
       case "accept":
@@ -188,28 +190,45 @@ export async function action({ request, params }: Route.ActionArgs) {
           description: "Le créneau est de nouveau libre.",
         });
       case "balance": {
-        // The balance paid at the studio, for its final invoice (decision 0186).
-        const cents = typedCents(values.amount ?? "");
+        // The balance paid at the studio (decision 0186), part or all of it maybe by an amount voucher
+        // (decision 0201), for its final invoice. Each field's message at its field; nothing typed is lost.
+        const code = (values.voucherCode ?? "").trim();
+        const voucherText = (values.voucherAmount ?? "").trim();
+        const received = (values.amount ?? "").trim();
+        const errors: Record<string, string> = {};
+        const voucherCents = voucherText ? typedCents(voucherText) : null;
+        if (code && voucherCents === null) {
+          errors.voucherAmount = voucherText
+            ? "Indiquez le montant pris sur le bon en euros, par exemple 50 ou 49,50."
+            : "Indiquez le montant pris sur le bon, par exemple 50 ou 49,50.";
+        }
+        if (!code && voucherText) errors.voucherCode = "Indiquez le code du bon cadeau.";
+        // With a voucher, the money received may be nothing (the voucher pays it all).
+        const cents =
+          received === "" || (code && /^0+([.,]0*)?$/.test(received)) ? 0 : typedCents(received);
+        if (cents === null || (cents === 0 && !code)) {
+          errors.amount = "Indiquez le montant reçu en euros (par exemple 90 ou 89,50).";
+        }
         const means = OFFLINE_MEANS.find((candidate) => candidate === values.means);
-        if (cents === null || !means) {
-          return data<BookingStepAnswer>(
-            {
-              status: "invalid",
-              message: "Indiquez le montant reçu en euros (par exemple 90 ou 89,50) et comment.",
-              values,
-              step,
-            },
-            { status: 400 },
+        if (!means) errors.means = "Choisissez comment la cliente a réglé.";
+        const refused = (message: string, status: number) =>
+          data<BookingStepAnswer>(
+            { status: "invalid", message, values, step: "balance", errors },
+            { status },
           );
+        if (Object.keys(errors).length > 0 || cents === null || !means) {
+          return refused("Le solde n'est pas enregistré : corrigez les champs signalés.", 400);
         }
         try {
-          await recordBalancePaid({ bookingId: params.id, amountCents: cents, means });
+          await recordBalancePaid({
+            bookingId: params.id,
+            amountCents: cents,
+            means,
+            voucher: code && voucherCents !== null ? { code, amountCents: voucherCents } : null,
+          });
         } catch (error) {
           if (!(error instanceof PaymentRefusedError)) throw error;
-          return data<BookingStepAnswer>(
-            { status: "invalid", message: error.message, values, step },
-            { status: error.status },
-          );
+          return refused(error.message, error.status);
         }
         return redirectWithToast(here, {
           type: "success",

@@ -40,6 +40,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
   const moveValues = refusal?.step === "move" ? refusal.values : undefined;
   // The client's details: the form opened by « Modifier », or given back with what was typed.
   const clientRefusal = refusal?.step === "client" ? refusal : undefined;
+  const balanceRefusal = refusal?.step === "balance" ? refusal : undefined;
   const editingClient = loaderData.editingClient || clientRefusal !== undefined;
   const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
 
@@ -292,33 +293,56 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           {loaderData.balance ? (
             <div className="space-y-1 text-sm">
               <p>Solde enregistré : {loaderData.balance.sentence}</p>
-              <p>
-                <a
-                  href={`/admin/ventes/${loaderData.balance.orderId}`}
-                  className="underline underline-offset-4"
-                >
-                  Voir la commande du solde (rembourser)
-                </a>
-              </p>
+              {loaderData.balance.orderId ? (
+                <p>
+                  <a
+                    href={`/admin/ventes/${loaderData.balance.orderId}`}
+                    className="underline underline-offset-4"
+                  >
+                    Voir la commande du solde (rembourser)
+                  </a>
+                </p>
+              ) : null}
+              {loaderData.balance.voucher ? (
+                <p>
+                  <Link
+                    to={`/admin/bons-cadeaux?q=${loaderData.balance.voucher.code}`}
+                    className="underline underline-offset-4"
+                  >
+                    Voir le bon cadeau {loaderData.balance.voucher.code}
+                  </Link>
+                </p>
+              ) : null}
             </div>
           ) : (
             <>
               <p className="text-sm text-muted-foreground">
                 Enregistrez ce que la cliente a réglé au studio : sa facture de solde est émise.
               </p>
+              {balanceRefusal ? (
+                <FormAlert message={{ type: "error", title: balanceRefusal.message }} />
+              ) : null}
               <Form method="post" className="space-y-3">
-                <Field name="amount" label="Montant reçu (€)">
+                <Field
+                  name="amount"
+                  label="Montant reçu (€)"
+                  hint="Laissez vide si un bon cadeau règle tout le solde."
+                  error={balanceRefusal?.errors?.amount}
+                >
                   {(props) => (
                     <Input
                       {...props}
                       inputMode="decimal"
-                      defaultValue={refusal?.step === "other" ? (refusal.values.amount ?? "") : ""}
+                      defaultValue={balanceRefusal?.values.amount ?? ""}
                     />
                   )}
                 </Field>
-                <Field name="means" label="Réglé par">
+                <Field name="means" label="Réglé par" error={balanceRefusal?.errors?.means}>
                   {(props) => (
-                    <Select {...props} defaultValue="card_terminal">
+                    <Select
+                      {...props}
+                      defaultValue={balanceRefusal?.values.means ?? "card_terminal"}
+                    >
                       {OFFLINE_MEANS.map((means) => (
                         <option key={means} value={means}>
                           {OFFLINE_MEANS_LABELS[means]}
@@ -327,6 +351,38 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                     </Select>
                   )}
                 </Field>
+                <fieldset className="space-y-3">
+                  <legend className="text-sm font-medium">
+                    Réglé en partie ou en entier par un bon cadeau « montant » (facultatif)
+                  </legend>
+                  <Field
+                    name="voucherCode"
+                    label="Code du bon cadeau"
+                    error={balanceRefusal?.errors?.voucherCode}
+                  >
+                    {(props) => (
+                      <Input
+                        {...props}
+                        autoComplete="off"
+                        defaultValue={balanceRefusal?.values.voucherCode ?? ""}
+                      />
+                    )}
+                  </Field>
+                  <Field
+                    name="voucherAmount"
+                    label="Montant pris sur le bon (€)"
+                    hint="Il est déduit du bon et facturé à part ; la facture de solde le déduit."
+                    error={balanceRefusal?.errors?.voucherAmount}
+                  >
+                    {(props) => (
+                      <Input
+                        {...props}
+                        inputMode="decimal"
+                        defaultValue={balanceRefusal?.values.voucherAmount ?? ""}
+                      />
+                    )}
+                  </Field>
+                </fieldset>
                 <Button type="submit" name="intent" value="balance" variant="outline">
                   Enregistrer le solde
                 </Button>
@@ -449,15 +505,21 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               ) : null}
               {openStep === "cancel" && loaderData.balance ? (
                 <p className="text-sm">
-                  Solde enregistré : {loaderData.balance.sentence} L'annulation ne le rembourse pas
-                  : rendez ce qui est dû depuis{" "}
-                  <a
-                    href={`/admin/ventes/${loaderData.balance.orderId}`}
-                    className="underline underline-offset-4"
-                  >
-                    la commande du solde
-                  </a>
-                  .
+                  Solde enregistré : {loaderData.balance.sentence}{" "}
+                  {loaderData.balance.orderId ? (
+                    <>
+                      L'annulation ne le rembourse pas : rendez ce qui est dû depuis{" "}
+                      <a
+                        href={`/admin/ventes/${loaderData.balance.orderId}`}
+                        className="underline underline-offset-4"
+                      >
+                        la commande du solde
+                      </a>
+                      .
+                    </>
+                  ) : (
+                    "L'annulation ne remet pas sur le bon cadeau ce qui en a été pris."
+                  )}
                 </p>
               ) : null}
               <Field name="message" label="Message pour le client (facultatif)">

@@ -1,0 +1,3 @@
+ALTER TABLE "voucher_uses" ADD COLUMN "balance_of_booking_id" uuid;--> statement-breakpoint
+ALTER TABLE "voucher_uses" ADD CONSTRAINT "voucher_uses_balance_of_booking_id_bookings_id_fk" FOREIGN KEY ("balance_of_booking_id") REFERENCES "public"."bookings"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "voucher_uses_balance_booking_idx" ON "voucher_uses" USING btree ("balance_of_booking_id");
