@@ -38,7 +38,9 @@ export type InvoicedVoucherUse = {
 };
 
 /** « Réglé par le bon cadeau ABCD-EFGH-JKLM : facture F-2026-000014 du 3 février 2027 ». */
-export function voucherUseDeductionLabel(use: Pick<InvoicedVoucherUse, "number" | "issuedAt" | "code">) {
+export function voucherUseDeductionLabel(
+  use: Pick<InvoicedVoucherUse, "number" | "issuedAt" | "code">,
+) {
   return `Réglé par le bon cadeau ${use.code} : facture ${use.number} du ${formatDateFr(use.issuedAt)}`;
 }
 

@@ -18,7 +18,7 @@ import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/su
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, invoices, voucherUses, vouchers } from "../db/schema";
+import { bookings, invoices, orders, voucherUses, vouchers } from "../db/schema";
 import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
 import { useInvoicesHeld } from "../invoices/voucher-uses.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
@@ -27,7 +27,12 @@ import { voucherPage } from "../vouchers/admin-vouchers.server";
 import { cancelIssuedVoucher } from "../vouchers/order-kind.server";
 import { verifyJournal } from "../payments/journal.server";
 import { cancelBooking, createBooking, declineRequest } from "./bookings.server";
-import { depositForClient, depositForOwner, recordBalancePaid } from "./deposits.server";
+import {
+  depositForClient,
+  depositForOwner,
+  recordBalancePaid,
+  recordedBalance,
+} from "./deposits.server";
 import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import { VoucherCodeRefusedError } from "./refusals.server";
 import { voucherLineForOwner, voucherPaymentOfBooking } from "./vouchers.server";
@@ -476,5 +481,216 @@ describe("an amount voucher's deposit given back at the same time as something e
       status: "expired",
       balanceCents: 3_000,
     });
+  });
+});
+
+// « Solde payé au studio » with an amount voucher (decision 0201): the voucher's part taken first as a use
+// of the booking's balance, invoiced as that balance; the money's final invoice deducts it.
+describe("a balance paid at the studio in part or whole by an amount voucher", () => {
+  const balanceOrders = (bookingId: string) =>
+    db()
+      .select()
+      .from(orders)
+      .where(eq(orders.idempotencyKey, `booking-balance:${bookingId}`));
+
+  it("takes the voucher's part as a use invoiced as the balance, and the final invoice deducts it with the arrhes", async () => {
+    const arrhes = await amountVoucher(30);
+    const made = await book(arrhes.code, "lea-solde-bon@example.test");
+    const gift = await amountVoucher(50);
+    const entry = {
+      bookingId: made.id,
+      amountCents: 7_000,
+      means: "card_terminal" as const,
+      voucher: { code: gift.code.toLowerCase().replaceAll("-", " "), amountCents: 2_000 },
+    };
+    const { orderId } = await recordBalancePaid(entry);
+    // The same form posted again takes nothing more.
+    expect(await recordBalancePaid(entry)).toEqual({ orderId });
+    expect(await voucherRow(gift.voucherId)).toMatchObject({
+      status: "active",
+      balanceCents: 3_000,
+    });
+    const uses = await db()
+      .select()
+      .from(voucherUses)
+      .where(eq(voucherUses.voucherId, gift.voucherId));
+    expect(uses).toEqual([
+      expect.objectContaining({
+        amountCents: 2_000,
+        bookingId: null,
+        balanceOfBookingId: made.id,
+        by: "owner",
+      }),
+    ]);
+
+    const [deposit, use, final, ...more] = await invoicesOfBooking(made.id);
+    expect(more).toEqual([]);
+    expect(deposit).toMatchObject({ kind: "voucher_use", ttcCents: 3_000 });
+    expect(use).toMatchObject({ kind: "voucher_use", ttcCents: 2_000 });
+    const [useRow] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.number, use?.number ?? ""));
+    expect(useRow).toMatchObject({
+      vatCents: 333,
+      bookingId: made.id,
+      buyer: { name: "Léa Martin", email: "lea-solde-bon@example.test", address: null },
+      lines: [
+        {
+          label: `Solde : ${typeName} du ${instantLabelFr(made.startsAt)} (réglé par le bon cadeau ${gift.code})`,
+          unitPriceCents: 2_000,
+          vatRate: 2000,
+        },
+      ],
+    });
+    expect(final).toMatchObject({ kind: "final", ttcCents: 7_000 });
+    const [finalRow] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, orderId ?? ""));
+    expect(finalRow?.lines).toEqual([
+      {
+        label: `${typeName} du ${instantLabelFr(made.startsAt)}`,
+        quantity: 1,
+        unitPriceCents: 12_000,
+        vatRate: 2000,
+      },
+      {
+        label: `Arrhes déjà facturées : facture ${deposit?.number} du ${formatDateFr(deposit?.issuedAt ?? "")}`,
+        quantity: 1,
+        unitPriceCents: -3_000,
+        vatRate: 2000,
+      },
+      {
+        label: `Réglé par le bon cadeau ${gift.code} : facture ${use?.number} du ${formatDateFr(use?.issuedAt ?? "")}`,
+        quantity: 1,
+        unitPriceCents: -2_000,
+        vatRate: 2000,
+      },
+    ]);
+    // The TVA of the 70 € received alone: 120 € less the 30 € and 20 € already invoiced.
+    expect(finalRow).toMatchObject({ ttcCents: 7_000, vatCents: 1_167 });
+    expect(finalRow?.paymentTerms).toMatch(
+      /^Net à payer : 70,00\s€ \(arrhes déduites, bon cadeau déduit\)\./,
+    );
+    expect(plain((await recordedBalance(made.id))?.sentence)).toMatch(
+      new RegExp(`^70 € réglés le .+, carte au studio, et 20 € par le bon cadeau ${gift.code}\\.$`),
+    );
+    expect(await verifyJournal()).toMatchObject({ ok: true });
+  });
+
+  it("paid whole by the voucher: no order, the use's invoice is the balance's", async () => {
+    const arrhes = await amountVoucher(30);
+    const made = await book(arrhes.code, "lea-solde-bon-entier@example.test");
+    const gift = await amountVoucher(100);
+    const result = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 0,
+      means: "cash",
+      voucher: { code: gift.code, amountCents: 9_000 },
+    });
+    expect(result).toEqual({ orderId: null });
+    expect(await balanceOrders(made.id)).toEqual([]);
+    expect(await voucherRow(gift.voucherId)).toMatchObject({ balanceCents: 1_000 });
+    const documents = await invoicesOfBooking(made.id);
+    expect(documents.map(({ kind, ttcCents }) => ({ kind, ttcCents }))).toEqual([
+      { kind: "voucher_use", ttcCents: 3_000 },
+      { kind: "voucher_use", ttcCents: 9_000 },
+    ]);
+    const recorded = await recordedBalance(made.id);
+    expect(recorded).toMatchObject({
+      orderId: null,
+      amountCents: 0,
+      voucher: { voucherId: gift.voucherId, code: gift.code, amountCents: 9_000 },
+    });
+    expect(plain(recorded?.sentence)).toBe(
+      `90 € réglés le ${plain(formatDateFr(new Date()))} par le bon cadeau ${gift.code}.`,
+    );
+  });
+
+  it("refuses a voucher with too little left, or another entry once one is recorded, taking nothing", async () => {
+    const arrhes = await amountVoucher(30);
+    const made = await book(arrhes.code, "lea-solde-bon-refus@example.test");
+    const small = await amountVoucher(10);
+    await expect(
+      recordBalancePaid({
+        bookingId: made.id,
+        amountCents: 7_000,
+        means: "cash",
+        voucher: { code: small.code, amountCents: 2_000 },
+      }),
+    ).rejects.toThrow(/Il ne reste que 10\s€ sur ce bon\./);
+    expect(await voucherRow(small.voucherId)).toMatchObject({ balanceCents: 1_000 });
+    expect(await balanceOrders(made.id)).toEqual([]);
+    expect(await recordedBalance(made.id)).toBeNull();
+
+    await recordBalancePaid({ bookingId: made.id, amountCents: 9_000, means: "cash" });
+    const gift = await amountVoucher(50);
+    await expect(
+      recordBalancePaid({
+        bookingId: made.id,
+        amountCents: 7_000,
+        means: "cash",
+        voucher: { code: gift.code, amountCents: 2_000 },
+      }),
+    ).rejects.toThrow(
+      /^Le solde de cette séance est déjà enregistré : 90\s€ réglés le .+, espèces\. Pour le corriger, ouvrez sa commande\.$/,
+    );
+    expect(await voucherRow(gift.voucherId)).toMatchObject({ balanceCents: 5_000 });
+  });
+
+  it("goes on after its voucher's part when its order was not made, and a held-back use is invoiced before the final invoice", async () => {
+    await saveDocument(
+      "legal",
+      structuredClone(seedDocuments.legal),
+      { id: "", name: "Camille" },
+      "test",
+    );
+    try {
+      const arrhes = await amountVoucher(30);
+      const made = await book(arrhes.code, "lea-solde-bon-retenu@example.test");
+      const gift = await amountVoucher(50);
+      const entry = {
+        bookingId: made.id,
+        amountCents: 7_000,
+        means: "cheque" as const,
+        voucher: { code: gift.code, amountCents: 2_000 },
+      };
+      // An entry that stopped after the voucher's part: the same one again makes the order only.
+      await db()
+        .insert(voucherUses)
+        .values({
+          voucherId: gift.voucherId,
+          amountCents: 2_000,
+          by: "owner",
+          balanceOfBookingId: made.id,
+          idempotencyKey: `booking-balance:${made.id}`,
+          invoicePending: true,
+        });
+      await db()
+        .update(vouchers)
+        .set({ balanceCents: 3_000 })
+        .where(eq(vouchers.id, gift.voucherId));
+      const { orderId } = await recordBalancePaid(entry);
+      expect(await voucherRow(gift.voucherId)).toMatchObject({ balanceCents: 3_000 });
+      expect(await invoicesOfBooking(made.id)).toEqual([]);
+
+      await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
+      await issueMissingInvoices();
+      const [deposit, use, final] = await invoicesOfBooking(made.id);
+      expect(deposit).toMatchObject({ kind: "voucher_use", ttcCents: 3_000 });
+      expect(use).toMatchObject({ kind: "voucher_use", ttcCents: 2_000 });
+      expect(final).toMatchObject({ kind: "final", ttcCents: 7_000 });
+      const [finalRow] = await db()
+        .select()
+        .from(invoices)
+        .where(eq(invoices.orderId, orderId ?? ""));
+      expect(finalRow?.sequence).toBeGreaterThan(Number(use?.number.slice(-6)));
+      expect(finalRow?.lines.map((line) => line.label)).toContain(
+        `Réglé par le bon cadeau ${gift.code} : facture ${use?.number} du ${formatDateFr(use?.issuedAt ?? "")}`,
+      );
+    } finally {
+      await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
+    }
   });
 });
