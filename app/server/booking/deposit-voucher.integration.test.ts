@@ -306,6 +306,14 @@ describe("an amount voucher paying a deposit", () => {
     expect(plain(owners?.onCancel ?? "")).toBe(
       "Le bon ayant été remboursé, les 30 € réglés par son bon cadeau ne reviennent pas sur son solde.",
     );
+    // Her e-mails about the booking warn her too (a move, say); the client's say what paid it.
+    const ownersMail = await ownerBookingEmail({ bookingId: made.id, event: "moved" });
+    expect(plain(ownersMail?.text)).toContain(warning);
+    const clientsMail = await clientBookingEmail({ bookingId: made.id, event: "moved" });
+    expect(plain(clientsMail?.text)).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}`,
+    );
+    expect(plain(clientsMail?.text)).not.toContain("remboursée en entier");
     const row = await bookingRow(made.id);
     if (!row) throw new Error("no booking");
     const client = await depositForClient(row, 48, await voucherPaymentOfBooking(made.id));

@@ -31,7 +31,7 @@ import {
   voucherDepositOnCancel,
   voucherDepositRule,
   voucherLineOfOwner,
-  voucherPaymentOfBooking,
+  voucherUseOfBooking,
   type VoucherPayment,
 } from "./vouchers.server";
 import { readSiteContent } from "../content/site-content.server";
@@ -666,9 +666,10 @@ async function voucherDepositForOwner(bookingId: string) {
   const [booking] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
   const rules = booking?.depositRules;
   if (!booking || !rules) return null;
-  const standing = await voucherPaymentOfBooking(bookingId);
-  const payment = standing ?? (await givenBackVoucherDeposit(bookingId));
+  const use = await voucherUseOfBooking(bookingId);
+  const payment = use?.payment;
   if (payment?.kind !== "amount") return null;
+  const standing = !use?.givenBack;
   const lines = [
     standing ? fullStop(voucherLineOfOwner(payment)) : givenBackVoucherLine(payment, "son"),
     DEPOSIT_MEANINGS[rules.nature],

@@ -17,10 +17,10 @@ import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { manageTokenFor } from "./manage-token.server";
 import {
-  givenBackVoucherDeposit,
   givenBackVoucherLine,
   paidByVoucherLine,
-  voucherPaymentOfBooking,
+  voucherLineOfOwner,
+  voucherUseOfBooking,
   type VoucherPayment,
 } from "./vouchers.server";
 import { nextFreeTimes } from "./visitor.server";
@@ -103,7 +103,7 @@ async function load(bookingId: string): Promise<Loaded | null> {
     .where(eq(bookings.id, bookingId));
   if (!row) return null;
   const content = await readSiteContent();
-  const voucherPayment = await voucherPaymentOfBooking(row.booking.id);
+  const voucherUse = await voucherUseOfBooking(row.booking.id);
   const parsed = studioDataSchema.safeParse(row.studioData);
   const { identity } = content.documents;
   const studio = parsed.success
@@ -124,8 +124,10 @@ async function load(bookingId: string): Promise<Loaded | null> {
       includedText: row.includedText,
     }),
     depositText: row.depositText,
-    voucherPayment,
-    voucherGivenBack: voucherPayment ? null : await givenBackVoucherDeposit(row.booking.id),
+    voucherPayment: voucherUse && !voucherUse.givenBack ? voucherUse.payment : null,
+    // A session voucher given back is said by the cancellation's own words.
+    voucherGivenBack:
+      voucherUse?.givenBack && voucherUse.payment.kind === "amount" ? voucherUse.payment : null,
     cutoffHours: row.cutoffHours,
     questionLabels: Object.fromEntries(
       row.questions.map((question) => [question.id, question.label]),
@@ -138,12 +140,18 @@ async function load(bookingId: string): Promise<Loaded | null> {
 }
 
 /**
- * The voucher paying the booking (« Arrhes de 30 € réglées par le bon cadeau … »), or where the deposit it
- * paid went once the booking was called off (« … : rendues sur votre bon cadeau. »), for `whose` e-mail.
+ * The voucher paying the booking (« Arrhes de 30 € réglées par le bon cadeau … », with the owner's warning
+ * when it will stay cancelled), or where the deposit it paid went once the booking was called off (« … :
+ * rendues sur votre bon cadeau. »), for `whose` e-mail.
  */
 const voucherLines = (loaded: Loaded, whose: "votre" | "son") =>
   loaded.voucherPayment
-    ? [paidByVoucherLine(loaded.voucherPayment)]
+    ? [
+        // The owner is warned, as on the booking's page, when the voucher will stay cancelled.
+        whose === "son"
+          ? voucherLineOfOwner(loaded.voucherPayment)
+          : paidByVoucherLine(loaded.voucherPayment),
+      ]
     : loaded.voucherGivenBack
       ? [givenBackVoucherLine(loaded.voucherGivenBack, whose)]
       : [];

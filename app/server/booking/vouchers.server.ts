@@ -130,6 +130,12 @@ function paymentOf(row: {
   };
 }
 
+/**
+ * The booking's last use of a voucher, standing or given back (`givenBack`), for what its e-mails say of
+ * it; null when it has none.
+ */
+export const voucherUseOfBooking = (bookingId: string) => lastUseOfBooking(bookingId, "any");
+
 /** The voucher paying this booking, null when none or given back. */
 export const voucherPaymentOfBooking = async (bookingId: string) =>
   (await lastUseOfBooking(bookingId, "standing"))?.payment ?? null;
