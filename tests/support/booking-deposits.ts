@@ -1,10 +1,22 @@
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
+import type { DepositRule } from "../../app/lib/booking/deposit";
 import { siteDocuments } from "../../app/server/db/schema";
 import { insertSessionType, studioIds } from "./booking";
 import { pdfText } from "./pdf-tools";
 import { completeLegal } from "./seller";
 import { serverBaseUrl, serverDatabase } from "./server-under-test";
+
+/** 30 € of arrhes on a 120 € session, by card or transfer, proposed back rather than refunded at once. */
+export const ARRHES_30_OF_120: DepositRule = {
+  amount: "fixed",
+  value: 3_000,
+  priceCents: 12_000,
+  nature: "arrhes",
+  methods: ["card", "transfer"],
+  transferHours: 24,
+  refundAtOnce: false,
+};
 
 /**
  * A site of the test file's own ready to take deposits (decision 0186): Brive booked online, a session type

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { paymentsSchema, type PaymentSettings } from "../../app/content/schemas";
+import { formatVoucherCode } from "../../app/lib/vouchers/code";
 import type { VoucherOrder } from "../../app/lib/vouchers/order-form";
 import { db } from "../../app/server/db/client.server";
 import { voucherUses, vouchers } from "../../app/server/db/schema";
+import { markPaidOffline } from "../../app/server/payments/orders.server";
 import {
   createVoucherOrder,
   type VoucherOrderInput,
@@ -50,6 +52,19 @@ export function placeVoucherOrder(order: VoucherOrder, input: Partial<VoucherOrd
     sessionLabel: order.offer.kind === "session" ? "Séance Iris" : undefined,
     ...input,
   });
+}
+
+/**
+ * A paid amount voucher of `euros` (paid in cash), for `recipient` if given: its order, its id and its
+ * code as printed (« ABCD-EFGH-JKLM »).
+ */
+export async function paidAmountVoucher(euros: number, recipient?: VoucherOrder["recipient"]) {
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf({ kind: "amount", euros }, recipient ? { recipient } : {}),
+  );
+  await markPaidOffline(orderId, "cash");
+  const code = formatVoucherCode((await voucherRow(voucherId)).code ?? "");
+  return { orderId, voucherId, code };
 }
 
 export async function voucherRow(voucherId: string) {

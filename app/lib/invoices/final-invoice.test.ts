@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finalInvoiceLines, type InvoicedDeposit } from "./final-invoice";
+import { finalInvoiceLines, type InvoicedDeposit, type InvoicedVoucherUse } from "./final-invoice";
 import { invoiceTotals, type InvoiceLineInput } from "./model";
 
 const SESSION = "Séance Portrait du samedi 12 décembre 2026 à 14 h";
@@ -140,5 +140,159 @@ describe("a final invoice after a deposit invoice", () => {
         finalInvoiceLines({ balance, sessionLabel: SESSION, deposit: standing, taxed: true }),
       ).toEqual({ lines: [balance], note: null });
     }
+  });
+});
+
+const CODE = "ABCD-EFGH-JKLM";
+const use: InvoicedVoucherUse = {
+  number: "F-2027-000014",
+  // The 3rd of February in Paris.
+  issuedAt: new Date("2027-02-03T10:00:00Z"),
+  code: CODE,
+  byRate: [{ vatRate: 2000, ttcCents: 2_000 }],
+};
+const USE_DEDUCTION = `Réglé par le bon cadeau ${CODE} : facture F-2027-000014 du 3 février 2027`;
+
+describe("a final invoice after a voucher paid part of the balance at the studio", () => {
+  it("restates the whole price and deducts the use's invoice by the voucher's code, number and date", () => {
+    const { lines, note } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: null,
+      voucherUses: [use],
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 11_000, vatRate: 2000 },
+      { label: USE_DEDUCTION, quantity: 1, unitPriceCents: -2_000, vatRate: 2000 },
+    ]);
+    // The use's TVA was due at the use: the final invoice bears the money part's alone.
+    expect(invoiceTotals(lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
+    expect(note).toBe("Net à payer : 90,00\u00a0€ (bon cadeau déduit).");
+  });
+
+  it("deducts the deposit's invoice, then each use's, and names both in its note", () => {
+    const second: InvoicedVoucherUse = {
+      number: "F-2027-000015",
+      issuedAt: new Date("2027-02-04T10:00:00Z"),
+      code: "WXYZ-2345-6789",
+      byRate: [{ vatRate: 2000, ttcCents: 1_050 }],
+    };
+    const { lines, note } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit,
+      voucherUses: [use, second],
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 15_050, vatRate: 2000 },
+      {
+        label: "Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026",
+        quantity: 1,
+        unitPriceCents: -3_000,
+        vatRate: 2000,
+      },
+      { label: USE_DEDUCTION, quantity: 1, unitPriceCents: -2_000, vatRate: 2000 },
+      {
+        label: "Réglé par le bon cadeau WXYZ-2345-6789 : facture F-2027-000015 du 4 février 2027",
+        quantity: 1,
+        unitPriceCents: -1_050,
+        vatRate: 2000,
+      },
+    ]);
+    expect(invoiceTotals(lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
+    // Two uses, one word for them.
+    expect(note).toBe("Net à payer : 90,00\u00a0€ (arrhes déduites, bon cadeau déduit).");
+  });
+
+  it("does not deduct a use credited in full, nor the part of one a credit note gave back", () => {
+    const credited = { ...use, byRate: [{ vatRate: 2000, ttcCents: 0 }] };
+    expect(
+      finalInvoiceLines({
+        balance,
+        sessionLabel: SESSION,
+        deposit: null,
+        voucherUses: [credited],
+        taxed: true,
+      }),
+    ).toEqual({ lines: [balance], note: null });
+
+    const withDeposit = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit,
+      voucherUses: [credited],
+      taxed: true,
+    });
+    expect(withDeposit.lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [SESSION, 12_000],
+      ["Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026", -3_000],
+    ]);
+    expect(withDeposit.note).toBe("Net à payer : 90,00\u00a0€ (arrhes déduites).");
+
+    // 5 € of its 20 € given back by a credit note: 15 € deducted.
+    const partly = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: null,
+      voucherUses: [{ ...use, byRate: [{ vatRate: 2000, ttcCents: 1_500 }] }],
+      taxed: true,
+    });
+    expect(partly.lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [SESSION, 10_500],
+      [USE_DEDUCTION, -1_500],
+    ]);
+    expect(invoiceTotals(partly.lines).ttcCents).toBe(9_000);
+  });
+
+  it("states no rate under the franchise, also for a use invoiced with TVA before", () => {
+    const { lines, note } = finalInvoiceLines({
+      balance: { ...balance, vatRate: null },
+      sessionLabel: SESSION,
+      deposit: null,
+      voucherUses: [use],
+      taxed: false,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 11_000, vatRate: null },
+      { label: USE_DEDUCTION, quantity: 1, unitPriceCents: -2_000, vatRate: null },
+    ]);
+    expect(invoiceTotals(lines)).toMatchObject({ htCents: 9_000, vatCents: 0, ttcCents: 9_000 });
+    expect(note).toBe("Net à payer : 90,00\u00a0€ (bon cadeau déduit).");
+  });
+
+  it("restates at its own rate the part of a use invoiced without TVA, then bears the balance's TVA alone", () => {
+    // The seller left the franchise between the use's invoice and the balance's.
+    const { lines } = finalInvoiceLines({
+      balance,
+      sessionLabel: SESSION,
+      deposit: null,
+      voucherUses: [{ ...use, byRate: [{ vatRate: null, ttcCents: 2_000 }] }],
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 9_000, vatRate: 2000 },
+      {
+        label: `${SESSION} : part réglée par le bon cadeau ${CODE}`,
+        quantity: 1,
+        unitPriceCents: 2_000,
+        vatRate: null,
+      },
+      { label: USE_DEDUCTION, quantity: 1, unitPriceCents: -2_000, vatRate: null },
+    ]);
+    expect(invoiceTotals(lines)).toMatchObject({
+      htCents: 7_500,
+      vatCents: 1_500,
+      ttcCents: 9_000,
+    });
   });
 });

@@ -1,30 +1,30 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { seedDocuments } from "~/content/seed";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
-import { formatVoucherCode } from "~/lib/vouchers/code";
 import {
   EVERY_DAY,
   distinctSlots,
   insertSessionType,
   studioIds,
 } from "../../../tests/support/booking";
+import { ARRHES_30_OF_120 } from "../../../tests/support/booking-deposits";
 import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
 import { subjectToVat } from "../../../tests/support/seller";
-import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
+import { paidAmountVoucher, voucherRow } from "../../../tests/support/vouchers";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { bookings, invoices, orders, voucherUses, vouchers } from "../db/schema";
 import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
 import { useInvoicesHeld } from "../invoices/voucher-uses.server";
-import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
+import { createOrder, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { vouchersOutstanding } from "../accounting/exports.server";
 import { voucherPage } from "../vouchers/admin-vouchers.server";
 import { cancelIssuedVoucher } from "../vouchers/order-kind.server";
+import { takeBalanceFromVoucher } from "../vouchers/redemption.server";
 import { verifyJournal } from "../payments/journal.server";
 import { cancelBooking, createBooking, declineRequest } from "./bookings.server";
 import {
@@ -44,15 +44,7 @@ import { voucherLineForOwner, voucherPaymentOfBooking } from "./vouchers.server"
 
 useAppDatabase({ jobs: true });
 
-const RULE: DepositRule = {
-  amount: "fixed",
-  value: 3_000,
-  priceCents: 12_000,
-  nature: "arrhes",
-  methods: ["card", "transfer"],
-  transferHours: 24,
-  refundAtOnce: false,
-};
+const RULE = ARRHES_30_OF_120;
 
 let brive = "";
 let depositType = "";
@@ -81,13 +73,7 @@ beforeAll(async () => {
   });
 });
 
-/** A paid amount voucher of `euros`; its id and typed code. */
-async function amountVoucher(euros: number) {
-  const { orderId, voucherId } = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros }));
-  await markPaidOffline(orderId, "cash");
-  const code = (await voucherRow(voucherId)).code ?? "";
-  return { orderId, voucherId, code: formatVoucherCode(code) };
-}
+const amountVoucher = (euros: number) => paidAmountVoucher(euros);
 
 const book = (voucherCode: string, email: string, sessionTypeId = depositType) =>
   createBooking({
@@ -647,7 +633,7 @@ describe("a balance paid at the studio in part or whole by an amount voucher", (
     expect(await voucherRow(gift.voucherId)).toMatchObject({ balanceCents: 5_000 });
   });
 
-  it("goes on after its voucher's part when its order was not made, and a held-back use is invoiced before the final invoice", async () => {
+  it("goes on after an entry that stopped before its payment, and a held-back use is invoiced before the final invoice", async () => {
     await saveDocument(
       "legal",
       structuredClone(seedDocuments.legal),
@@ -664,21 +650,33 @@ describe("a balance paid at the studio in part or whole by an amount voucher", (
         means: "cheque" as const,
         voucher: { code: gift.code, amountCents: 2_000 },
       };
-      // An entry that stopped after the voucher's part: the same one again makes the order only.
-      await db()
-        .insert(voucherUses)
-        .values({
-          voucherId: gift.voucherId,
-          amountCents: 2_000,
-          by: "owner",
-          balanceOfBookingId: made.id,
-          idempotencyKey: `booking-balance:${made.id}`,
-          invoicePending: true,
-        });
-      await db()
-        .update(vouchers)
-        .set({ balanceCents: 3_000 })
-        .where(eq(vouchers.id, gift.voucherId));
+      // An entry that stopped after its order and its voucher's part (one transaction), before its
+      // payment: the booking's page offers the form again, and the same entry finishes it.
+      const key = `booking-balance:${made.id}`;
+      await createOrder({
+        kind: "booking_balance",
+        method: "studio",
+        buyer: { name: "Léa Martin", email: "lea-solde-bon-retenu@example.test", phone: "" },
+        termsAcceptedAt: new Date(),
+        rulesSnapshot: {
+          bookingId: made.id,
+          startsAt: made.startsAt.toISOString(),
+          sessionLabel: `${typeName} du ${instantLabelFr(made.startsAt)}`,
+        },
+        lines: [{ label: "Solde", quantity: 1, unitPriceCents: 7_000, vatRate: 2000 }],
+        idempotencyKey: key,
+        studioId: brive,
+        inTransaction: async (tx) => {
+          const taken = await takeBalanceFromVoucher(tx, {
+            code: gift.code,
+            amountCents: 2_000,
+            bookingId: made.id,
+            idempotencyKey: key,
+          });
+          if (!taken.ok) throw new Error(taken.message);
+        },
+      });
+      expect(await recordedBalance(made.id)).toBeNull();
       const { orderId } = await recordBalancePaid(entry);
       expect(await voucherRow(gift.voucherId)).toMatchObject({ balanceCents: 3_000 });
       expect(await invoicesOfBooking(made.id)).toEqual([]);

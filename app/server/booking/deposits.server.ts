@@ -61,7 +61,7 @@ import {
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
 import { OFFLINE_PROVIDERS } from "../payments/providers.server";
-import { useAmountVoucher } from "../vouchers/redemption.server";
+import { takeBalanceFromVoucher, useAmountVoucher } from "../vouchers/redemption.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -788,15 +788,11 @@ export async function recordedBalance(bookingId: string): Promise<{
   voucher: BalanceVoucherPart | null;
   sentence: string;
 } | null> {
-  const [order] = await db()
+  const [keyed] = await db()
     .select()
     .from(orders)
-    .where(
-      and(
-        eq(orders.idempotencyKey, balanceOrderKey(bookingId)),
-        inArray(orders.status, ["paid", "refunded"]),
-      ),
-    );
+    .where(eq(orders.idempotencyKey, balanceOrderKey(bookingId)));
+  const order = keyed?.status === "paid" || keyed?.status === "refunded" ? keyed : undefined;
   const [use] = await db()
     .select({ use: voucherUses, code: vouchers.code })
     .from(voucherUses)
@@ -815,7 +811,9 @@ export async function recordedBalance(bookingId: string): Promise<{
     ? `${formatCents(voucher.amountCents)} par le bon cadeau ${voucher.code}`
     : "";
   if (!order) {
-    if (!use) return null;
+    // Nothing yet, or an entry with money stopped before its payment (its order made, with its voucher's
+    // part in the same transaction): the form again, to finish it.
+    if (!use || keyed) return null;
     return {
       orderId: null,
       amountCents: 0,
@@ -949,23 +947,25 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
       "Ajoutez d'abord l'adresse e-mail du client (« Modifier les coordonnées du client ») : la facture lui est adressée.",
     );
   }
-  // Recorded before by another entry: nothing taken from a voucher for it. The same entry stopped after
-  // its voucher's part (before its order) goes on.
+  // Recorded before by another entry: nothing taken from a voucher for it.
   const before = await recordedBalance(booking.id);
-  const goingOn =
-    before?.orderId === null && input.amountCents > 0 && sameVoucherPart(before, input);
-  if (before && !goingOn && !sameEntry(before, input)) throw balanceTaken(before);
-  if (part) {
+  if (before && !sameEntry(before, input)) throw balanceTaken(before);
+  const key = balanceOrderKey(booking.id);
+  const takePart = async () => {
+    if (!part) return;
     const used = await useAmountVoucher({
       code: part.code,
       amountCents: part.amountCents,
-      idempotencyKey: balanceOrderKey(booking.id),
+      idempotencyKey: key,
       balanceOfBookingId: booking.id,
     });
-    if (!used.ok) throw new PaymentRefusedError("invalid_order", used.message);
-  }
+    if (!used.ok) throw new VoucherPartRefusedError(used.message);
+  };
   let orderId: string | null = null;
-  if (input.amountCents > 0) {
+  if (input.amountCents === 0) {
+    // Paid whole by the voucher: its use alone, in its own transaction.
+    await takePart();
+  } else {
     const session = sessionLabel(row.typeName, booking.startsAt);
     const checkout = await createOrder({
       kind: "booking_balance",
@@ -986,14 +986,31 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
           vatRate: SESSION_VAT_RATE,
         },
       ],
-      idempotencyKey: balanceOrderKey(booking.id),
+      idempotencyKey: key,
       studioId: booking.studioId,
+      // The voucher's part in the order's own transaction: both exist, or neither (a voucher refused
+      // leaves no order behind, an order left by another entry takes nothing from the voucher).
+      ...(part
+        ? {
+            inTransaction: async (tx) => {
+              const taken = await takeBalanceFromVoucher(tx, {
+                code: part.code,
+                amountCents: part.amountCents,
+                bookingId: booking.id,
+                idempotencyKey: key,
+              });
+              if (!taken.ok) throw new VoucherPartRefusedError(taken.message);
+            },
+          }
+        : {}),
     });
     // Another entry made the order first (recorded before, sent at the same moment, or one that stopped
     // before its payment): paid at its amount, it would record what the owner did not type.
     if (!checkout.created && checkout.amountCents !== input.amountCents) {
       throw balanceTaken(await recordedBalance(booking.id));
     }
+    // The same entry again, or one that stopped before its payment: its voucher's part, taken then or now.
+    if (!checkout.created) await takePart();
     try {
       await markPaidOffline(checkout.orderId, input.means);
     } catch (error) {
@@ -1007,6 +1024,13 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
   const recorded = await recordedBalance(booking.id);
   if (!recorded || !sameEntry(recorded, input)) throw balanceTaken(recorded);
   return { orderId };
+}
+
+/** The voucher's part of a balance refused (unknown code, too little left…): said at the code's field. */
+export class VoucherPartRefusedError extends PaymentRefusedError {
+  constructor(message: string) {
+    super("invalid_order", message);
+  }
 }
 
 /** The refusal of a balance entry that another one, recorded or on its way, already made. */

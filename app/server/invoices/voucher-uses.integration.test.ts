@@ -7,7 +7,12 @@ import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
 import { completeLegal, subjectToVat } from "../../../tests/support/seller";
 import { useAppDatabase } from "../../../tests/support/database";
 import { pdfText } from "../../../tests/support/pdf-tools";
-import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
+import {
+  paidAmountVoucher,
+  placeVoucherOrder,
+  voucherOrderOf,
+  voucherRow,
+} from "../../../tests/support/vouchers";
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { salesJournal } from "../accounting/exports.server";
 import { setClockForTests } from "../clock.server";
@@ -34,16 +39,8 @@ beforeAll(() => provideOrderKinds([voucherOrderKind]));
 afterEach(() => setClockForTests(null));
 
 /** A paid amount voucher of `euros`, for Élodie; its id and code. */
-async function amountVoucher(euros: number) {
-  const { orderId, voucherId } = await placeVoucherOrder(
-    voucherOrderOf(
-      { kind: "amount", euros },
-      { recipient: { name: "Élodie Françoise", email: "elodie@example.test" } },
-    ),
-  );
-  await markPaidOffline(orderId, "cash");
-  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
-}
+const amountVoucher = (euros: number) =>
+  paidAmountVoucher(euros, { name: "Élodie Françoise", email: "elodie@example.test" });
 
 const invoicesOfUse = (useId: string) =>
   db().select().from(invoices).where(eq(invoices.voucherUseId, useId));
@@ -86,7 +83,7 @@ describe("the use of an amount voucher", () => {
       seller: { vatNumber: "FR64 443061841", vatMention: null },
     });
     const code = issued[0]?.lines[0]?.label.match(/[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)?.[0];
-    expect(code?.replaceAll("-", "")).toBe(voucher.code);
+    expect(code).toBe(voucher.code);
     expect(issued[0]?.paymentTerms).toBe(
       `Réglée par le bon cadeau ${code} le 12 janvier 2027 (bon à usages multiples : TVA due à son utilisation).`,
     );

@@ -159,8 +159,8 @@ export async function creditVoucherUse(
  * what was left on the voucher is money of uses already invoiced, and a price given back lowers the
  * TVA's base (CGI art. 272). What stands of the uses' invoices is brought down to what the studio keeps
  * of the voucher's price (`keptCents`) less what it still owes on the voucher, by credit notes of the
- * owner's uses at the studio first, then of a deposit's (whose booking's final invoice deducts what stands
- * of it), the latest first. In the refund's transaction, under its order's lock; a second pass issues
+ * owner's uses at the studio first, then those of a booking's deposit or balance (whose booking's final
+ * invoice deducts what stands of them), the latest first. In the refund's transaction, under its order's lock; a second pass issues
  * nothing. Answers the credit notes issued.
  */
 export async function creditUsesRefunded(
@@ -177,7 +177,10 @@ export async function creditUsesRefunded(
     .from(invoices)
     .innerJoin(voucherUses, eq(voucherUses.id, invoices.voucherUseId))
     .where(eq(voucherUses.voucherId, voucherId))
-    .orderBy(sql`${voucherUses.bookingId} is not null`, desc(voucherUses.at));
+    .orderBy(
+      sql`${voucherUses.bookingId} is not null or ${voucherUses.balanceOfBookingId} is not null`,
+      desc(voucherUses.at),
+    );
   const uses = [];
   for (const { invoice } of rows) uses.push({ invoice, standing: await standingOf(tx, invoice) });
   let excess =

@@ -4,6 +4,7 @@ import { insertPhotographer, insertSessionType, studioIds } from "../../../tests
 import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import { journalRowsOf } from "../../../tests/support/payments";
 import {
+  paidAmountVoucher,
   placeVoucherOrder,
   usesOf,
   voucherOrderOf,
@@ -57,11 +58,7 @@ async function sessionVoucher(studioId: string | null = studio.brive) {
   return { orderId, voucherId, code: voucher.code ?? "", expiresOn: voucher.expiresOn ?? "" };
 }
 
-async function amountVoucher(euros = 100) {
-  const { orderId, voucherId } = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros }));
-  await markPaidOffline(orderId, "cash");
-  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
-}
+const amountVoucher = (euros = 100) => paidAmountVoucher(euros);
 
 async function booking(studioId = studio.brive, sessionTypeId = iris) {
   const [row] = await db()

@@ -44,7 +44,8 @@ export type VoucherRefusalReason =
   | "not_paid"
   | "insufficient_balance"
   | "invalid_amount"
-  | "refund_pending";
+  | "refund_pending"
+  | "balance_taken";
 
 export type VoucherRefusal = { ok: false; reason: VoucherRefusalReason; message: string };
 
@@ -581,6 +582,51 @@ export async function payDepositWithAmountVoucher(
           message: `${refusal.message} Effacez le code pour régler cette somme autrement ; le bon servira au studio.`,
         }
       : refusal;
+  }
+  await invoiceVoucherUse(tx, taken.voucher, taken.use);
+  return { ok: true, ...taken };
+}
+
+/**
+ * Part or all of a booking's balance taken from an amount voucher at the studio (« Solde payé au studio »,
+ * decision 0201), in `tx`: the balance order's transaction when money comes with it, so that the order and
+ * the use exist together or not at all. One use of the booking's balance, keyed by the booking, invoiced as
+ * that balance. Refused in French otherwise (`ok: false`), taking nothing.
+ */
+export async function takeBalanceFromVoucher(
+  tx: Tx,
+  input: { code: string; amountCents: number; bookingId: string; idempotencyKey: string },
+): Promise<VoucherRedemption> {
+  const read = readCode(input.code);
+  if ("refusal" in read) return read.refusal;
+  const today = isoDayInParis(now());
+  let taken: Awaited<ReturnType<typeof takeAmount>>;
+  try {
+    taken = await takeAmount(tx, {
+      code: read.code,
+      amountCents: input.amountCents,
+      today,
+      by: "owner",
+      bookingId: null,
+      balanceOfBookingId: input.bookingId,
+      idempotencyKey: input.idempotencyKey,
+    });
+  } catch (error) {
+    // Another entry of this balance (paid whole by a voucher) took its use meanwhile: the caller's
+    // transaction, which refuses, rolls back what this one changed.
+    if (!(error instanceof UsedByTheSameForm)) throw error;
+    return refused(
+      "balance_taken",
+      "Un autre solde de cette séance vient d'être enregistré : rechargez la page pour le voir.",
+    );
+  }
+  if (!taken) {
+    return explainAmountRefusal(
+      tx,
+      read.code,
+      today,
+      (usable) => `Il ne reste que ${formatCents(usable)}`,
+    );
   }
   await invoiceVoucherUse(tx, taken.voucher, taken.use);
   return { ok: true, ...taken };

@@ -27,6 +27,7 @@ import {
   depositForOwner,
   recordBalancePaid,
   recordedBalance,
+  VoucherPartRefusedError,
 } from "~/server/booking/deposits.server";
 import { invoicesOfBooking } from "~/server/invoices/orders.server";
 import { INVOICE_TITLES, invoiceAmount, type InvoiceKind } from "~/lib/invoices/model";
@@ -228,6 +229,7 @@ export async function action({ request, params }: Route.ActionArgs) {
           });
         } catch (error) {
           if (!(error instanceof PaymentRefusedError)) throw error;
+          if (error instanceof VoucherPartRefusedError) errors.voucherCode = error.message;
           return refused(error.message, error.status);
         }
         return redirectWithToast(here, {

@@ -290,6 +290,10 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           <h2 id="solde" className="font-sans text-lg font-semibold">
             Solde payé au studio
           </h2>
+          {/* Above either: an entry refused because another one was recorded meanwhile shows the latter. */}
+          {balanceRefusal ? (
+            <FormAlert message={{ type: "error", title: balanceRefusal.message }} />
+          ) : null}
           {loaderData.balance ? (
             <div className="space-y-1 text-sm">
               <p>Solde enregistré : {loaderData.balance.sentence}</p>
@@ -319,9 +323,6 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               <p className="text-sm text-muted-foreground">
                 Enregistrez ce que la cliente a réglé au studio : sa facture de solde est émise.
               </p>
-              {balanceRefusal ? (
-                <FormAlert message={{ type: "error", title: balanceRefusal.message }} />
-              ) : null}
               <Form method="post" className="space-y-3">
                 <Field
                   name="amount"
