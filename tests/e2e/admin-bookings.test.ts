@@ -117,6 +117,11 @@ describe("the owner's booking pages on a phone", () => {
       .poll(() => page.getByRole("button", { name: "Accepter la demande" }).count())
       .toBe(0);
     expect(await noSideScroll(page)).toBe(true);
+    // Confirmed, it offers « Solde payé au studio », a voucher's part included: axe on that too.
+    await page
+      .getByRole("group", { name: /Réglé en partie ou en entier par un bon cadeau/ })
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
 
