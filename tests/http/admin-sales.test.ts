@@ -450,9 +450,16 @@ describe("/admin/bons-cadeaux", () => {
     });
     expect(refused.status).toBe(409);
     expect(textOf(refused.document.body)).toContain("Il ne reste que 50 € sur ce bon.");
-    expect(refused.document.querySelector(`#montant-${voucher.id}`)?.getAttribute("value")).toBe(
-      "60",
-    );
+    const field = refused.document.querySelector(`#montant-${voucher.id}`);
+    expect(field?.getAttribute("value")).toBe("60");
+    // The field says where a session's balance goes instead (its final invoice deducts it there).
+    const described = (field?.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => textOf(refused.document.getElementById(id)));
+    expect(described).toEqual([
+      "Pour le solde d'une séance réservée, passez plutôt par « Solde payé au studio » sur la page de la réservation : sa facture de solde le déduira.",
+      "Il ne reste que 50 € sur ce bon.",
+    ]);
     expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);
   });
 

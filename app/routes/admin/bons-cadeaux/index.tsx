@@ -140,14 +140,21 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                             aria-invalid={answer?.field === "amount" ? true : undefined}
                             aria-describedby={
                               answer?.field === "amount"
-                                ? `montant-${voucher.id}-erreur`
-                                : undefined
+                                ? `montant-${voucher.id}-aide montant-${voucher.id}-erreur`
+                                : `montant-${voucher.id}-aide`
                             }
                           />
                           <Button type="submit" name="intent" value="use-amount">
                             Utiliser
                           </Button>
                         </div>
+                        <p
+                          id={`montant-${voucher.id}-aide`}
+                          className="text-sm text-muted-foreground"
+                        >
+                          Pour le solde d'une séance réservée, passez plutôt par « Solde payé au
+                          studio » sur la page de la réservation : sa facture de solde le déduira.
+                        </p>
                         {answer?.field === "amount" ? (
                           <p id={`montant-${voucher.id}-erreur`} className="text-sm text-red-800">
                             {answer.error}
