@@ -457,7 +457,7 @@ describe("/admin/bons-cadeaux", () => {
       .split(" ")
       .map((id) => textOf(refused.document.getElementById(id)));
     expect(described).toEqual([
-      "Pour le solde d'une séance réservée, passez plutôt par « Solde payé au studio » sur la page de la réservation : sa facture de solde le déduira.",
+      "Pour le solde d'une séance réservée, passez plutôt par « Solde payé au studio » sur la page de la réservation : la séance saura ce qui l'a réglée.",
       "Il ne reste que 50 € sur ce bon.",
     ]);
     expect((await voucherRow(voucher.id))?.balanceCents).toBe(5000);

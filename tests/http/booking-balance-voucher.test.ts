@@ -334,6 +334,21 @@ describe("the balance paid at the studio wholly by an amount voucher", () => {
 });
 
 describe("a balance entry refused", () => {
+  it("for a booking called off meanwhile: the reason at the top of the page, where no balance section is drawn", async () => {
+    const booking = await confirmedBooking();
+    await serverDatabase()
+      .update(bookings)
+      .set({ state: "cancelled" })
+      .where(eq(bookings.id, booking.id));
+    const answer = await post(booking.page, { amount: "90", means: "cash" });
+    expect(answer.status).toBe(400);
+    expect(balanceSection(answer)).toBeNull();
+    expect(textOf(answer.document.querySelector('main [role="alert"]'))).toBe(
+      "Le solde s'enregistre pour une séance confirmée ou effectuée.",
+    );
+    expect(await balanceOrders(booking.id)).toEqual([]);
+  });
+
   const cases: {
     what: string;
     typed: Record<string, string>;
@@ -342,13 +357,15 @@ describe("a balance entry refused", () => {
     {
       what: "a voucher's code without the amount taken from it",
       typed: { amount: "70", means: "cheque", voucherAmount: "" },
-      errors: { voucherAmount: "Indiquez le montant pris sur le bon, par exemple 50 ou 49,50." },
+      errors: {
+        voucherAmount: "Indiquez le montant pris sur le bon en euros (par exemple 50 ou 49,50).",
+      },
     },
     {
       what: "a voucher's code with an amount that is not one",
       typed: { amount: "70", means: "cash", voucherAmount: "vingt" },
       errors: {
-        voucherAmount: "Indiquez le montant pris sur le bon en euros, par exemple 50 ou 49,50.",
+        voucherAmount: "Indiquez le montant pris sur le bon en euros (par exemple 50 ou 49,50).",
       },
     },
     {

@@ -311,6 +311,17 @@ describe("an amount voucher paying a deposit", () => {
     expect(plain(client?.onCancel ?? "")).toBe(
       `Le bon ayant été remboursé, les 30 € réglés par votre bon cadeau ${voucher.code} ne reviennent pas sur son solde.`,
     );
+
+    // Called off with the arrhes kept (after the cut-off: the use stands), the warning is moot: the
+    // owner's page and e-mail say what paid it, no more.
+    await db().update(bookings).set({ state: "cancelled" }).where(eq(bookings.id, made.id));
+    const paid = `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}`;
+    const cancelledMail = plain(
+      (await ownerBookingEmail({ bookingId: made.id, event: "cancelled" }))?.text,
+    );
+    expect(cancelledMail).toContain(paid);
+    expect(cancelledMail).not.toContain("si cette séance est annulée");
+    expect((await depositForOwner(made.id))?.lines.map(plain)[0]).toBe(`${paid}.`);
   });
 
   it("whose order was refunded in full, once the booking is cancelled: not said « rendues sur … bon cadeau », the voucher stayed cancelled", async () => {

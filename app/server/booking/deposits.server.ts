@@ -11,7 +11,7 @@ import {
   type DepositRule,
 } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
-import type { BookingState } from "~/lib/booking/model";
+import { isActive, type BookingState } from "~/lib/booking/model";
 import { managePath } from "~/lib/booking/urls";
 import {
   OFFLINE_MEANS,
@@ -61,7 +61,7 @@ import {
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
 import { OFFLINE_PROVIDERS } from "../payments/providers.server";
-import { takeBalanceFromVoucher, useAmountVoucher } from "../vouchers/redemption.server";
+import { takeBalanceFromVoucher } from "../vouchers/redemption.server";
 import { PaymentRefusedError } from "../payments/refusals.server";
 import type { Tx } from "../payments/journal.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
@@ -671,7 +671,10 @@ async function voucherDepositForOwner(bookingId: string) {
   if (payment?.kind !== "amount") return null;
   const standing = !use?.givenBack;
   const lines = [
-    standing ? fullStop(voucherLineOfOwner(payment)) : givenBackVoucherLine(payment, "son"),
+    standing
+      ? // The warning while the session is still to come: cancelled, the sum stays the studio's.
+        fullStop(isActive(booking.state) ? voucherLineOfOwner(payment) : paidByVoucherLine(payment))
+      : givenBackVoucherLine(payment, "son"),
     DEPOSIT_MEANINGS[rules.nature],
   ];
   if (rules.nature === "arrhes" && (await cancelledByStudio(booking))) {
@@ -877,16 +880,22 @@ type BalanceEntry = {
 
 type RecordedBalance = NonNullable<Awaited<ReturnType<typeof recordedBalance>>>;
 
-/** True when the voucher's part recorded is this entry's (none in both, or the same voucher and amount). */
-function sameVoucherPart(recorded: RecordedBalance, entry: BalanceEntry): boolean {
-  if (!recorded.voucher || !entry.voucher) return !recorded.voucher && !entry.voucher;
-  const typed = parseVoucherCode(entry.voucher.code);
+/** True when the voucher's part recorded is the one typed (none in both, or the same voucher and amount). */
+function samePart(
+  recorded: { code: string; amountCents: number } | null,
+  typed: BalanceEntry["voucher"],
+): boolean {
+  if (!recorded || !typed) return !recorded && !typed;
+  const parsed = parseVoucherCode(typed.code);
   return (
-    typed.ok &&
-    recorded.voucher.code === formatVoucherCode(typed.code) &&
-    recorded.voucher.amountCents === entry.voucher.amountCents
+    parsed.ok &&
+    recorded.code === formatVoucherCode(parsed.code) &&
+    recorded.amountCents === typed.amountCents
   );
 }
+
+const sameVoucherPart = (recorded: RecordedBalance, entry: BalanceEntry) =>
+  samePart(recorded.voucher, entry.voucher ?? null);
 
 /** True when `recorded` is what this entry records (the same form posted again). */
 function sameEntry(recorded: RecordedBalance, entry: BalanceEntry): boolean {
@@ -901,9 +910,9 @@ function sameEntry(recorded: RecordedBalance, entry: BalanceEntry): boolean {
  * The owner records the balance the client paid at the studio (decision 0186): an order of kind
  * `booking_balance` paid « au studio » through the core, which issues its final invoice (the session's
  * whole price less the deposit's invoice, when it had one). Part or all of it may come from an amount
- * voucher (decision 0201): that part is taken from the voucher first, as a use of this booking's balance
- * with its own invoice, which the final invoice deducts; paid whole by the voucher, there is no order and
- * the use's invoice is the balance's. One per booking: a second click finds the first (the order and the
+ * voucher (decision 0201): that part is a use of this booking's balance, taken in the order's own
+ * transaction, with its own invoice (when the seller charges TVA), which the final invoice deducts; paid
+ * whole by the voucher, there is no order and the use's invoice is the balance's. One per booking: a second click finds the first (the order and the
  * use are both keyed by the booking). Refusals in French (PaymentRefusedError).
  */
 export async function recordBalancePaid(
@@ -938,7 +947,7 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
   if (part && (!Number.isInteger(part.amountCents) || part.amountCents <= 0)) {
     throw new PaymentRefusedError(
       "invalid_order",
-      "Indiquez le montant pris sur le bon cadeau, par exemple 50 ou 49,50.",
+      "Indiquez le montant pris sur le bon cadeau en euros (par exemple 50 ou 49,50).",
     );
   }
   if (!booking.clientEmail) {
@@ -951,20 +960,38 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
   const before = await recordedBalance(booking.id);
   if (before && !sameEntry(before, input)) throw balanceTaken(before);
   const key = balanceOrderKey(booking.id);
-  const takePart = async () => {
+  // Every entry's writes hold the booking's row first (then the voucher's order and the voucher, as
+  // every use does): two entries of its balance, one by money and one whole by a voucher, cannot both
+  // pass.
+  const takePart = async (tx: Tx) => {
     if (!part) return;
-    const used = await useAmountVoucher({
+    const taken = await takeBalanceFromVoucher(tx, {
       code: part.code,
       amountCents: part.amountCents,
+      bookingId: booking.id,
       idempotencyKey: key,
-      balanceOfBookingId: booking.id,
     });
-    if (!used.ok) throw new VoucherPartRefusedError(used.message);
+    if (!taken.ok) throw new VoucherPartRefusedError(taken.message);
   };
   let orderId: string | null = null;
   if (input.amountCents === 0) {
-    // Paid whole by the voucher: its use alone, in its own transaction.
-    await takePart();
+    // Paid whole by the voucher: its use alone, unless an entry with money came first (its order,
+    // recorded or on its way).
+    await db().transaction(async (tx) => {
+      await lockBooking(tx, booking.id);
+      const use = await balanceUseOf(tx, booking.id);
+      if (use) {
+        // The same form again: the first took it.
+        if (!samePart(use, part)) throw anotherEntry();
+        return;
+      }
+      const [order] = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.idempotencyKey, key));
+      if (order) throw anotherEntry();
+      await takePart(tx);
+    });
   } else {
     const session = sessionLabel(row.typeName, booking.startsAt);
     const checkout = await createOrder({
@@ -990,27 +1017,28 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
       studioId: booking.studioId,
       // The voucher's part in the order's own transaction: both exist, or neither (a voucher refused
       // leaves no order behind, an order left by another entry takes nothing from the voucher).
-      ...(part
-        ? {
-            inTransaction: async (tx) => {
-              const taken = await takeBalanceFromVoucher(tx, {
-                code: part.code,
-                amountCents: part.amountCents,
-                bookingId: booking.id,
-                idempotencyKey: key,
-              });
-              if (!taken.ok) throw new VoucherPartRefusedError(taken.message);
-            },
-          }
-        : {}),
+      inTransaction: async (tx) => {
+        await lockBooking(tx, booking.id);
+        // Paid whole by a voucher meanwhile: this entry is another one.
+        if (await balanceUseOf(tx, booking.id)) throw anotherEntry();
+        await takePart(tx);
+      },
     });
     // Another entry made the order first (recorded before, sent at the same moment, or one that stopped
     // before its payment): paid at its amount, it would record what the owner did not type.
     if (!checkout.created && checkout.amountCents !== input.amountCents) {
       throw balanceTaken(await recordedBalance(booking.id));
     }
-    // The same entry again, or one that stopped before its payment: its voucher's part, taken then or now.
-    if (!checkout.created) await takePart();
+    if (!checkout.created) {
+      // The same entry again, or one that stopped before its payment: its voucher's part as typed,
+      // taken then (with its order) or now; another part is another entry, refused before any payment.
+      await db().transaction(async (tx) => {
+        await lockBooking(tx, booking.id);
+        const use = await balanceUseOf(tx, booking.id);
+        if (use ? !samePart(use, part) : false) throw anotherEntry();
+        if (!use) await takePart(tx);
+      });
+    }
     try {
       await markPaidOffline(checkout.orderId, input.means);
     } catch (error) {
@@ -1025,6 +1053,30 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
   if (!recorded || !sameEntry(recorded, input)) throw balanceTaken(recorded);
   return { orderId };
 }
+
+/** The booking's row, locked in `tx`: one entry of its balance at a time. */
+const lockBooking = (tx: Tx, bookingId: string) =>
+  tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId)).for("update");
+
+/** The use of an amount voucher that paid (part of) the booking's balance, read in `tx`; null for none. */
+async function balanceUseOf(
+  tx: Tx,
+  bookingId: string,
+): Promise<{ code: string; amountCents: number } | null> {
+  const [use] = await tx
+    .select({ code: vouchers.code, amountCents: voucherUses.amountCents })
+    .from(voucherUses)
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
+    .where(eq(voucherUses.idempotencyKey, balanceOrderKey(bookingId)));
+  return use ? { code: formatVoucherCode(use.code ?? ""), amountCents: use.amountCents } : null;
+}
+
+/** The refusal of an entry that another one, at the same moment, made before it. */
+const anotherEntry = () =>
+  new PaymentRefusedError(
+    "already_paid",
+    "Un autre solde de cette séance vient d'être enregistré : rechargez la page pour le voir.",
+  );
 
 /** The voucher's part of a balance refused (unknown code, too little left…): said at the code's field. */
 export class VoucherPartRefusedError extends PaymentRefusedError {

@@ -147,8 +147,9 @@ async function load(bookingId: string): Promise<Loaded | null> {
 const voucherLines = (loaded: Loaded, whose: "votre" | "son") =>
   loaded.voucherPayment
     ? [
-        // The owner is warned, as on the booking's page, when the voucher will stay cancelled.
-        whose === "son"
+        // The owner is warned, as on the booking's page, when the voucher will stay cancelled if the
+        // booking still to come is called off.
+        whose === "son" && isActive(loaded.booking.state)
           ? voucherLineOfOwner(loaded.voucherPayment)
           : paidByVoucherLine(loaded.voucherPayment),
       ]

@@ -638,14 +638,11 @@ export async function takeBalanceFromVoucher(
  * nothing is left. `idempotencyKey`: her form's key, stored on the use: the same form posted again finds
  * that use (`repeated`) and takes nothing, also when both posts arrive at once (the second's row conflicts
  * and its balance change is rolled back, or it finds the balance taken and then the first's use).
- * `balanceOfBookingId`: the booking whose balance this use pays (« Solde payé au studio », decision 0201),
- * invoiced as that balance.
  */
 export async function useAmountVoucher(input: {
   code: string;
   amountCents: number;
   idempotencyKey?: string;
-  balanceOfBookingId?: string;
 }): Promise<AmountVoucherUse> {
   const read = readCode(input.code);
   if ("refusal" in read) return read.refusal;
@@ -674,7 +671,6 @@ export async function useAmountVoucher(input: {
         today,
         by: "owner",
         bookingId: null,
-        balanceOfBookingId: input.balanceOfBookingId ?? null,
         idempotencyKey: key,
       });
       if (!taken) {

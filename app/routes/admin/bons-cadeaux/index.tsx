@@ -153,7 +153,8 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                           className="text-sm text-muted-foreground"
                         >
                           Pour le solde d'une séance réservée, passez plutôt par « Solde payé au
-                          studio » sur la page de la réservation : sa facture de solde le déduira.
+                          studio » sur la page de la réservation : la séance saura ce qui l'a
+                          réglée.
                         </p>
                         {answer?.field === "amount" ? (
                           <p id={`montant-${voucher.id}-erreur`} className="text-sm text-red-800">

@@ -199,9 +199,8 @@ export async function action({ request, params }: Route.ActionArgs) {
         const errors: Record<string, string> = {};
         const voucherCents = voucherText ? typedCents(voucherText) : null;
         if (code && voucherCents === null) {
-          errors.voucherAmount = voucherText
-            ? "Indiquez le montant pris sur le bon en euros, par exemple 50 ou 49,50."
-            : "Indiquez le montant pris sur le bon, par exemple 50 ou 49,50.";
+          errors.voucherAmount =
+            "Indiquez le montant pris sur le bon en euros (par exemple 50 ou 49,50).";
         }
         if (!code && voucherText) errors.voucherCode = "Indiquez le code du bon cadeau.";
         // With a voucher, the money received may be nothing (the voucher pays it all).

@@ -41,6 +41,9 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
   // The client's details: the form opened by « Modifier », or given back with what was typed.
   const clientRefusal = refusal?.step === "client" ? refusal : undefined;
   const balanceRefusal = refusal?.step === "balance" ? refusal : undefined;
+  // A balance recorded stays shown once the booking is cancelled: it may be the owner's to give back.
+  const balanceShown =
+    booking.state === "confirmed" || booking.state === "done" || loaderData.balance !== null;
   const editingClient = loaderData.editingClient || clientRefusal !== undefined;
   const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
 
@@ -59,8 +62,8 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           ← Voir ce jour dans l'agenda
         </Link>
       </p>
-      {refusal && refusal.step === "other" ? (
-        <FormAlert message={{ type: "error", title: refusal.message }} />
+      {(refusal && refusal.step === "other") || (balanceRefusal && !balanceShown) ? (
+        <FormAlert message={{ type: "error", title: refusal?.message ?? "" }} />
       ) : null}
 
       <section aria-labelledby="seance" className={section}>
@@ -284,8 +287,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
         </section>
       ) : null}
 
-      {/* A balance recorded stays shown once the booking is cancelled: it may be the owner's to give back. */}
-      {booking.state === "confirmed" || booking.state === "done" || loaderData.balance ? (
+      {balanceShown ? (
         <section aria-labelledby="solde" className={section}>
           <h2 id="solde" className="font-sans text-lg font-semibold">
             Solde payé au studio
@@ -372,7 +374,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                   <Field
                     name="voucherAmount"
                     label="Montant pris sur le bon (€)"
-                    hint="Il est déduit du bon et facturé à part ; la facture de solde le déduit."
+                    hint="Il est retiré du bon. Si vous facturez la TVA, il a sa propre facture, que la facture de solde déduit."
                     error={balanceRefusal?.errors?.voucherAmount}
                   >
                     {(props) => (
@@ -518,9 +520,10 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                       </a>
                       .
                     </>
-                  ) : (
-                    "L'annulation ne remet pas sur le bon cadeau ce qui en a été pris."
-                  )}
+                  ) : null}
+                  {loaderData.balance.voucher
+                    ? `${loaderData.balance.orderId ? " " : ""}L'annulation ne remet pas sur le bon cadeau ce qui en a été pris.`
+                    : null}
                 </p>
               ) : null}
               <Field name="message" label="Message pour le client (facultatif)">
