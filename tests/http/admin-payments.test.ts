@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { orders, siteDocuments } from "../../app/server/db/schema";
@@ -134,6 +134,26 @@ describe("/admin/reglages/paiement", () => {
     expect(shown.html).not.toContain(WEBHOOK);
     expect(textOf(shown.document.body)).toContain("sk_test_…4321 (mode test)");
     expect(textOf(shown.document.querySelector('[role="status"]'))).toContain("Mode test");
+    expect(shown.document.querySelector('[role="alert"]')).toBeNull();
+
+    // Stripe refused this key (the server records it, by its digest, at the first refused call): the
+    // page says so, and what to do, while it is the key in force.
+    await serverDatabase()
+      .insert(siteDocuments)
+      .values({
+        key: "payment-key-refused",
+        data: {
+          digest: createHash("sha256").update(SECRET).digest("hex"),
+          at: "2026-12-01T09:12:00.000Z",
+        },
+      });
+    const keyRefused = await page();
+    expect(textOf(keyRefused.document.querySelector('main [role="alert"]'))).toBe(
+      "Stripe refuse cette clé secrète depuis le 1er décembre 2026 à 10:12 : elle a sans doute été révoquée ou remplacée depuis votre tableau de bord Stripe. Vos clients ne peuvent pas payer par carte et les remboursements par carte ne partent pas. Copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API) et saisissez-les de nouveau ci-dessous.",
+    );
+    await serverDatabase()
+      .delete(siteDocuments)
+      .where(eq(siteDocuments.key, "payment-key-refused"));
 
     expect((await save(shown, { card: true })).status).toBe(302);
     // Cards accepted: forms may lead to Stripe's hosted page, on a rendered page and on a cached one.

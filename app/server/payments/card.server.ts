@@ -7,6 +7,7 @@ import {
   cardKeys,
   cardKeysSummary,
   PAYMENT_KEYS_ROW,
+  recordSecretKeyRefused,
   registeredWebhookSecret,
   removeCardKeys,
   saveCardKeys,
@@ -45,6 +46,15 @@ function environmentKeys() {
 /** Whether card payments have keys to work with (the environment's or the owner's). */
 export async function hasCardKeys(): Promise<boolean> {
   return (await cardKeys(environmentKeys())) !== null;
+}
+
+/**
+ * The card provider refused the keys in force: recorded for the settings page (the owner's e-mail says
+ * the same, at most once a day).
+ */
+export async function recordKeysInForceRefused(): Promise<void> {
+  const keys = await cardKeys(environmentKeys());
+  if (keys) await recordSecretKeyRefused(keys.secretKey);
 }
 
 /** What the settings page shows of the keys in force. */

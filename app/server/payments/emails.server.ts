@@ -12,6 +12,7 @@ import { emailButton, emailLayout, emailParagraphs, escapeHtml } from "../mail/l
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { log } from "../logger.server";
+import { recordKeysInForceRefused } from "./card.server";
 import { orderTokenFor } from "./order-token.server";
 import { ProviderUnavailableError } from "./provider.server";
 
@@ -354,10 +355,17 @@ export const queueOwnerPaymentMail = defineMailKind<OwnerMailJob>("payment-owner
 
 /**
  * The card provider refused the site's keys (a call failed with `keysRefused`): the owner is told, at
- * most once a day, to enter them again. Never throws: its caller is already answering a failure.
+ * most once a day, to enter them again, and her settings page says so from now on while those keys are in
+ * force. Never throws: its caller is already answering a failure.
  */
 export async function tellOwnerIfKeysRefused(error: unknown): Promise<void> {
   if (!(error instanceof ProviderUnavailableError) || !error.keysRefused) return;
+  try {
+    // The settings page says it too, while those keys are in force.
+    await recordKeysInForceRefused();
+  } catch (recordError) {
+    log.error("keys_refused_not_recorded", { error: recordError });
+  }
   try {
     await queueOwnerPaymentMail(
       { event: "keys_refused" },

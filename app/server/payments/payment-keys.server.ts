@@ -17,6 +17,11 @@ const ROW = PAYMENT_KEYS_ROW;
 /** The signing secret Stripe gave when the site registered its endpoint for the environment's key. */
 const REGISTERED_ROW = "payment-webhook-registered";
 const ASSOCIATED = Buffer.from("studio payment keys v1");
+/**
+ * The secret key the card provider last refused (revoked or rolled in its dashboard), by its digest only,
+ * and since when: the settings page says so while that key is still the one in force.
+ */
+const REFUSED_ROW = "payment-key-refused";
 
 type Sealed = { iv: string; tag: string; data: string };
 type StoredKeys = { secretKey: Sealed; webhookSecret: Sealed | null; savedAt: string };
@@ -35,6 +40,8 @@ export type CardKeysSummary =
       hint: string;
       webhookSecret: boolean;
       savedAt: Date | null;
+      /** When the card provider first refused this key (the owner was e-mailed); null while it takes it. */
+      refusedAt: Date | null;
     };
 
 /** A secret key of Stripe: standard (`sk_`) or restricted (`rk_`), test or live. */
@@ -177,6 +184,31 @@ export async function cardKeys(
   return keys === "unreadable" ? null : keys;
 }
 
+const digestOf = (secretKey: string) => createHash("sha256").update(secretKey).digest("hex");
+
+/** Records that the card provider refused `secretKey`, from `at`; a key already recorded keeps its time. */
+export async function recordSecretKeyRefused(secretKey: string, at = new Date()): Promise<void> {
+  const digest = digestOf(secretKey);
+  if ((await refusedAt(secretKey)) !== null) return;
+  const data = { digest, at: at.toISOString() };
+  await db()
+    .insert(siteDocuments)
+    .values({ key: REFUSED_ROW, data })
+    .onConflictDoUpdate({ target: siteDocuments.key, set: { data } });
+}
+
+/** When the card provider refused `secretKey`, or null (never, or another key was refused). */
+async function refusedAt(secretKey: string): Promise<Date | null> {
+  const [row] = await db()
+    .select({ data: siteDocuments.data })
+    .from(siteDocuments)
+    .where(eq(siteDocuments.key, REFUSED_ROW));
+  const data = row?.data as { digest?: unknown; at?: unknown } | undefined;
+  return data?.digest === digestOf(secretKey) && typeof data.at === "string"
+    ? new Date(data.at)
+    : null;
+}
+
 /** What the settings page shows of the keys in force. */
 export async function cardKeysSummary(
   environment: { secretKey?: string | undefined; webhookSecret?: string | undefined } = {},
@@ -192,5 +224,6 @@ export async function cardKeysSummary(
     hint: `${keys.secretKey.slice(0, keys.secretKey.indexOf("_", 3) + 1)}…${keys.secretKey.slice(-4)}`,
     webhookSecret: keys.webhookSecret !== null,
     savedAt: keys.savedAt,
+    refusedAt: await refusedAt(keys.secretKey),
   };
 }

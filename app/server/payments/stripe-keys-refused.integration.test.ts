@@ -4,7 +4,9 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { startFakeStripe, type FakeStripe } from "../../../tests/support/fake-stripe";
 import { countingOrderKind, placeOrder } from "../../../tests/support/payments";
 import { db } from "../db/client.server";
+import { cardKeysInForce } from "./card.server";
 import { ownerPaymentEmail } from "./emails.server";
+import { saveCardKeys } from "./payment-keys.server";
 import { replacePaymentProviderForTests } from "./providers.server";
 import { stripeProvider } from "./providers/stripe.server";
 
@@ -50,6 +52,35 @@ describe("Stripe refusing the site's secret key", () => {
     const mail = await ownerPaymentEmail({ event: "keys_refused" });
     expect(mail?.subject).toBe("Paiement par carte impossible : Stripe refuse les clés du site");
     expect(mail?.text).toContain("« Réglages › Paiement »");
+  });
+
+  it("says so on the settings page while that key is in force, from the first refusal", async () => {
+    const rolled = "sk_test_51RolledAgainNoLongerValid0000";
+    await saveCardKeys({ secretKey: rolled, webhookSecret: "whsec_unusedunused" });
+    replacePaymentProviderForTests(
+      "stripe",
+      stripeProvider({
+        secretKey: rolled,
+        webhookSecret: "whsec_unusedunused",
+        apiUrl: fake.apiUrl,
+        maxNetworkRetries: 0,
+      }),
+    );
+    expect(await cardKeysInForce()).toMatchObject({ state: "set", refusedAt: null });
+    const before = new Date();
+    expect(await placeOrder("card")).toMatchObject({ checkout: "failed" });
+    const refused = await cardKeysInForce();
+    const at = refused.state === "set" ? refused.refusedAt : null;
+    expect(at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1_000);
+    // A second refusal keeps the first one's time.
+    expect(await placeOrder("card")).toMatchObject({ checkout: "failed" });
+    expect(await cardKeysInForce()).toMatchObject({ refusedAt: at });
+    // New keys entered: nothing to say of them.
+    await saveCardKeys({
+      secretKey: "sk_test_51NewKeyEnteredAgain000000",
+      webhookSecret: "whsec_unusedunused",
+    });
+    expect(await cardKeysInForce()).toMatchObject({ state: "set", refusedAt: null });
   });
 
   it("does not e-mail the owner when Stripe only fails for a moment", async () => {

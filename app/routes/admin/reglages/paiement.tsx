@@ -119,6 +119,17 @@ export default function AdminPaymentSettings({ loaderData, actionData }: Route.C
           Stripe. Vos clés se trouvent dans le tableau de bord Stripe, rubrique Développeurs › Clés
           API. Elles sont conservées chiffrées et ne sont plus jamais affichées.
         </p>
+        {keys.state === "set" && keys.refusedAt ? (
+          <p role="alert" className="rounded-lg bg-red-50 p-4 text-sm font-medium text-red-800">
+            Stripe refuse cette clé secrète depuis le{" "}
+            {formatLongDateTimeFr(new Date(keys.refusedAt))} : elle a sans doute été révoquée ou
+            remplacée depuis votre tableau de bord Stripe. Vos clients ne peuvent pas payer par
+            carte et les remboursements par carte ne partent pas.{" "}
+            {keys.source === "environment"
+              ? "Demandez à la personne qui s'occupe de l'hébergement du site de remplacer STRIPE_SECRET_KEY par la clé de votre tableau de bord Stripe (Développeurs › Clés API)."
+              : "Copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API) et saisissez-les de nouveau ci-dessous."}
+          </p>
+        ) : null}
         {keys.state === "set" ? (
           <div className="space-y-2 rounded-lg bg-muted p-4 text-sm">
             <p>
