@@ -40,7 +40,8 @@ import { PaymentRefusedError } from "../payments/refusals.server";
 import { purgeOldBookings } from "./retention.server";
 
 // « Solde payé au studio » by an amount voucher (decision 0201) on a real PostgreSQL: what it must refuse
-// without taking anything, what it bills, and what the accountant's files and the other voucher paths read of it.
+// without taking anything, what it bills, and what the accountant's files and the other voucher paths
+// read of it.
 
 useAppDatabase({ jobs: true });
 

@@ -47,7 +47,7 @@ import {
   voucherUses,
   vouchers,
 } from "../db/schema";
-import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
+import { defineJob, PROVIDER_JOB_POLICY, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { defineOrderKind } from "../payments/order-kinds.server";
 import {
@@ -796,19 +796,9 @@ export async function recordedBalance(bookingId: string): Promise<{
     .from(orders)
     .where(eq(orders.idempotencyKey, balanceOrderKey(bookingId)));
   const order = keyed?.status === "paid" || keyed?.status === "refunded" ? keyed : undefined;
-  const [use] = await db()
-    .select({ use: voucherUses, code: vouchers.code })
-    .from(voucherUses)
-    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
-    .where(and(eq(voucherUses.balanceOfBookingId, bookingId), isNull(voucherUses.cancelledAt)))
-    .orderBy(asc(voucherUses.at))
-    .limit(1);
+  const use = await balanceUseOf(db(), bookingId);
   const voucher: BalanceVoucherPart | null = use
-    ? {
-        voucherId: use.use.voucherId,
-        code: formatVoucherCode(use.code ?? ""),
-        amountCents: use.use.amountCents,
-      }
+    ? { voucherId: use.voucherId, code: use.code, amountCents: use.amountCents }
     : null;
   const byVoucher = voucher
     ? `${formatCents(voucher.amountCents)} par le bon cadeau ${voucher.code}`
@@ -822,7 +812,7 @@ export async function recordedBalance(bookingId: string): Promise<{
       amountCents: 0,
       means: null,
       voucher,
-      sentence: `${formatCents(use.use.amountCents)} réglés le ${formatDateFr(use.use.at)} par le bon cadeau ${voucher?.code}.`,
+      sentence: `${formatCents(use.amountCents)} réglés le ${formatDateFr(use.at)} par le bon cadeau ${use.code}.`,
     };
   }
   const entries = await db()
@@ -894,15 +884,12 @@ function samePart(
   );
 }
 
-const sameVoucherPart = (recorded: RecordedBalance, entry: BalanceEntry) =>
-  samePart(recorded.voucher, entry.voucher ?? null);
-
 /** True when `recorded` is what this entry records (the same form posted again). */
 function sameEntry(recorded: RecordedBalance, entry: BalanceEntry): boolean {
   return (
     recorded.amountCents === entry.amountCents &&
     (entry.amountCents === 0 || recorded.means === entry.means) &&
-    sameVoucherPart(recorded, entry)
+    samePart(recorded.voucher, entry.voucher ?? null)
   );
 }
 
@@ -912,8 +899,9 @@ function sameEntry(recorded: RecordedBalance, entry: BalanceEntry): boolean {
  * whole price less the deposit's invoice, when it had one). Part or all of it may come from an amount
  * voucher (decision 0201): that part is a use of this booking's balance, taken in the order's own
  * transaction, with its own invoice (when the seller charges TVA), which the final invoice deducts; paid
- * whole by the voucher, there is no order and the use's invoice is the balance's. One per booking: a second click finds the first (the order and the
- * use are both keyed by the booking). Refusals in French (PaymentRefusedError).
+ * whole by the voucher, there is no order and the use's invoice is the balance's. One per booking: a
+ * second click finds the first (the order and the use are both keyed by the booking). Refusals in French
+ * (PaymentRefusedError).
  */
 export async function recordBalancePaid(
   input: BalanceEntry & { voucher?: null },
@@ -973,25 +961,33 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
     });
     if (!taken.ok) throw new VoucherPartRefusedError(taken.message);
   };
+  /**
+   * The voucher's part of this entry in a transaction of its own, the booking locked: the same part
+   * already taken (the same form again) is this entry's, another part refuses it; else it is taken, unless
+   * an entry with money made its order (`orderMayExist` false: paid whole by the voucher).
+   */
+  const partOnce = (options: { orderMayExist: boolean }) =>
+    db().transaction(async (tx) => {
+      await lockBooking(tx, booking.id);
+      const use = await balanceUseOf(tx, booking.id);
+      if (use) {
+        if (!samePart(use, part)) throw anotherEntry();
+        return;
+      }
+      if (!options.orderMayExist) {
+        const [order] = await tx
+          .select({ id: orders.id })
+          .from(orders)
+          .where(eq(orders.idempotencyKey, key));
+        if (order) throw anotherEntry();
+      }
+      await takePart(tx);
+    });
   let orderId: string | null = null;
   if (input.amountCents === 0) {
     // Paid whole by the voucher: its use alone, unless an entry with money came first (its order,
     // recorded or on its way).
-    await db().transaction(async (tx) => {
-      await lockBooking(tx, booking.id);
-      const use = await balanceUseOf(tx, booking.id);
-      if (use) {
-        // The same form again: the first took it.
-        if (!samePart(use, part)) throw anotherEntry();
-        return;
-      }
-      const [order] = await tx
-        .select({ id: orders.id })
-        .from(orders)
-        .where(eq(orders.idempotencyKey, key));
-      if (order) throw anotherEntry();
-      await takePart(tx);
-    });
+    await partOnce({ orderMayExist: false });
   } else {
     const session = sessionLabel(row.typeName, booking.startsAt);
     const checkout = await createOrder({
@@ -1032,12 +1028,7 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
     if (!checkout.created) {
       // The same entry again, or one that stopped before its payment: its voucher's part as typed,
       // taken then (with its order) or now; another part is another entry, refused before any payment.
-      await db().transaction(async (tx) => {
-        await lockBooking(tx, booking.id);
-        const use = await balanceUseOf(tx, booking.id);
-        if (use ? !samePart(use, part) : false) throw anotherEntry();
-        if (!use) await takePart(tx);
-      });
+      await partOnce({ orderMayExist: true });
     }
     try {
       await markPaidOffline(checkout.orderId, input.means);
@@ -1058,17 +1049,27 @@ export async function recordBalancePaid(input: BalanceEntry): Promise<{ orderId:
 const lockBooking = (tx: Tx, bookingId: string) =>
   tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId)).for("update");
 
-/** The use of an amount voucher that paid (part of) the booking's balance, read in `tx`; null for none. */
-async function balanceUseOf(
-  tx: Tx,
-  bookingId: string,
-): Promise<{ code: string; amountCents: number } | null> {
-  const [use] = await tx
-    .select({ code: vouchers.code, amountCents: voucherUses.amountCents })
+/**
+ * The use of an amount voucher that paid (part of) the booking's balance (its key: one a booking), read
+ * with `executor`, its code as printed; null for none.
+ */
+async function balanceUseOf(executor: Executor, bookingId: string) {
+  const [use] = await executor
+    .select({
+      voucherId: voucherUses.voucherId,
+      code: vouchers.code,
+      amountCents: voucherUses.amountCents,
+      at: voucherUses.at,
+    })
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
-    .where(eq(voucherUses.idempotencyKey, balanceOrderKey(bookingId)));
-  return use ? { code: formatVoucherCode(use.code ?? ""), amountCents: use.amountCents } : null;
+    .where(
+      and(
+        eq(voucherUses.idempotencyKey, balanceOrderKey(bookingId)),
+        isNull(voucherUses.cancelledAt),
+      ),
+    );
+  return use ? { ...use, code: formatVoucherCode(use.code ?? "") } : null;
 }
 
 /** The refusal of an entry that another one, at the same moment, made before it. */

@@ -58,9 +58,9 @@ export async function invoiceVoucherUse(
   if (issuer === null || issuer.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
   const paid = use.bookingId
-    ? await depositPaidBy(tx, use.bookingId)
+    ? await bookingPaidBy(tx, use.bookingId, "deposit")
     : use.balanceOfBookingId
-      ? await balancePaidBy(tx, use.balanceOfBookingId)
+      ? await bookingPaidBy(tx, use.balanceOfBookingId, "balance")
       : null;
   return issueInvoice(tx, {
     kind: "voucher_use",
@@ -88,33 +88,13 @@ export async function invoiceVoucherUse(
 }
 
 /**
- * The deposit of a booking an amount voucher paid (decision 0199), as its invoice names it: « Arrhes :
- * Séance Portrait du samedi 12 décembre 2026 à 14 h 30 », the session's day and the client who booked;
- * null for a booking without the rules of a deposit (a session voucher's, which is not invoiced here).
+ * What a booking's use of an amount voucher paid, as its invoice names it: the deposit (decision 0199,
+ * « Arrhes : Séance Portrait du samedi 12 décembre 2026 à 14 h 30 ») or the balance paid at the studio
+ * (decision 0201, « Solde : … »), the session's day and the client who booked. Null once the booking is
+ * gone (purged: the use's own words then), or for a deposit without its rules (a session voucher's, which
+ * is not invoiced here).
  */
-async function depositPaidBy(tx: Executor, bookingId: string) {
-  const [row] = await tx
-    .select({ booking: bookings, typeName: sessionTypes.name })
-    .from(bookings)
-    .innerJoin(sessionTypes, eq(sessionTypes.id, bookings.sessionTypeId))
-    .where(eq(bookings.id, bookingId));
-  const rules = row?.booking.depositRules;
-  if (!row || !rules) return null;
-  const { booking } = row;
-  return {
-    bookingId,
-    label: `${DEPOSIT_NATURE_LABELS[rules.nature]} : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
-    serviceDate: isoDayInParis(booking.startsAt),
-    buyer: { name: booking.clientName, email: booking.clientEmail, address: null },
-  };
-}
-
-/**
- * The balance of a booking that an amount voucher paid in part or whole at the studio (decision 0201), as
- * its use's invoice names it: « Solde : Portrait du samedi 12 décembre 2026 à 14 h 30 », the session's day
- * and its client; null once the booking is gone (purged: the use's own words then).
- */
-async function balancePaidBy(tx: Executor, bookingId: string) {
+async function bookingPaidBy(tx: Executor, bookingId: string, paid: "deposit" | "balance") {
   const [row] = await tx
     .select({ booking: bookings, typeName: sessionTypes.name })
     .from(bookings)
@@ -122,9 +102,12 @@ async function balancePaidBy(tx: Executor, bookingId: string) {
     .where(eq(bookings.id, bookingId));
   if (!row) return null;
   const { booking } = row;
+  const rules = booking.depositRules;
+  if (paid === "deposit" && !rules) return null;
+  const what = paid === "deposit" && rules ? DEPOSIT_NATURE_LABELS[rules.nature] : "Solde";
   return {
     bookingId,
-    label: `Solde : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
+    label: `${what} : ${row.typeName} du ${instantLabelFr(booking.startsAt)}`,
     serviceDate: isoDayInParis(booking.startsAt),
     buyer: { name: booking.clientName, email: booking.clientEmail, address: null },
   };
@@ -160,8 +143,8 @@ export async function creditVoucherUse(
  * TVA's base (CGI art. 272). What stands of the uses' invoices is brought down to what the studio keeps
  * of the voucher's price (`keptCents`) less what it still owes on the voucher, by credit notes of the
  * owner's uses at the studio first, then those of a booking's deposit or balance (whose booking's final
- * invoice deducts what stands of them), the latest first. In the refund's transaction, under its order's lock; a second pass issues
- * nothing. Answers the credit notes issued.
+ * invoice deducts what stands of them), the latest first. In the refund's transaction, under its order's
+ * lock; a second pass issues nothing. Answers the credit notes issued.
  */
 export async function creditUsesRefunded(
   tx: Executor,

@@ -44,8 +44,7 @@ export type VoucherRefusalReason =
   | "not_paid"
   | "insufficient_balance"
   | "invalid_amount"
-  | "refund_pending"
-  | "balance_taken";
+  | "refund_pending";
 
 export type VoucherRefusal = { ok: false; reason: VoucherRefusalReason; message: string };
 
@@ -589,9 +588,9 @@ export async function payDepositWithAmountVoucher(
 
 /**
  * Part or all of a booking's balance taken from an amount voucher at the studio (« Solde payé au studio »,
- * decision 0201), in `tx`: the balance order's transaction when money comes with it, so that the order and
- * the use exist together or not at all. One use of the booking's balance, keyed by the booking, invoiced as
- * that balance. Refused in French otherwise (`ok: false`), taking nothing.
+ * decision 0201), in `tx`, the booking's row locked: the balance order's transaction when money comes with
+ * it, so that the order and the use exist together or not at all. One use of the booking's balance, keyed
+ * by the booking, invoiced as that balance. Refused in French otherwise (`ok: false`), taking nothing.
  */
 export async function takeBalanceFromVoucher(
   tx: Tx,
@@ -600,26 +599,16 @@ export async function takeBalanceFromVoucher(
   const read = readCode(input.code);
   if ("refusal" in read) return read.refusal;
   const today = isoDayInParis(now());
-  let taken: Awaited<ReturnType<typeof takeAmount>>;
-  try {
-    taken = await takeAmount(tx, {
-      code: read.code,
-      amountCents: input.amountCents,
-      today,
-      by: "owner",
-      bookingId: null,
-      balanceOfBookingId: input.bookingId,
-      idempotencyKey: input.idempotencyKey,
-    });
-  } catch (error) {
-    // Another entry of this balance (paid whole by a voucher) took its use meanwhile: the caller's
-    // transaction, which refuses, rolls back what this one changed.
-    if (!(error instanceof UsedByTheSameForm)) throw error;
-    return refused(
-      "balance_taken",
-      "Un autre solde de cette séance vient d'être enregistré : rechargez la page pour le voir.",
-    );
-  }
+  // The caller holds the booking's row and found no use of its balance: the key cannot conflict.
+  const taken = await takeAmount(tx, {
+    code: read.code,
+    amountCents: input.amountCents,
+    today,
+    by: "owner",
+    bookingId: null,
+    balanceOfBookingId: input.bookingId,
+    idempotencyKey: input.idempotencyKey,
+  });
   if (!taken) {
     return explainAmountRefusal(
       tx,
