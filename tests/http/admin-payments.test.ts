@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { orders, siteDocuments } from "../../app/server/db/schema";
+import { contentRevisions, orders, siteDocuments } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import {
   formOf,
@@ -221,5 +221,30 @@ describe("/admin/reglages/paiement", () => {
     expect(flashedToast(removed.headers)?.title).toBe("Clés Stripe retirées");
     expect(textOf((await page()).document.body)).toContain("Aucune clé enregistrée");
     expect(await formAction()).toEqual(["'self'", "'self'"]);
+
+    // The history's version with cards on, keys gone: refused as its save would be, nothing changed.
+    const [withCards] = await serverDatabase()
+      .select({ id: contentRevisions.id })
+      .from(contentRevisions)
+      .where(
+        and(
+          eq(contentRevisions.subject, "document:payments"),
+          sql`${contentRevisions.data}->>'card' = 'true'`,
+        ),
+      )
+      .orderBy(desc(contentRevisions.createdAt))
+      .limit(1);
+    const restored = await postForm(
+      PAGE,
+      { intent: "restore", revision: withCards?.id ?? "" },
+      { cookie: admin.cookie() },
+    );
+    expect(flashedToast(restored.headers)).toEqual({
+      type: "error",
+      title: "Version non restaurée",
+      description:
+        "Enregistrez d'abord vos clés Stripe, plus bas sur cette page. La version en ligne n'a pas changé.",
+    });
+    expect((await storedDocument("payments")).card).toBe(false);
   });
 });

@@ -134,6 +134,9 @@ export type RestoreChecks = {
   [K in FormDocumentKey]?: (value: Documents[K]) => Promise<FieldErrors>;
 };
 
+/** A field's message (« Enregistrez d'abord vos clés Stripe ») as a sentence of a toast. */
+const asSentence = (message: string) => (/[.!?…]$/.test(message) ? message : `${message}.`);
+
 /**
  * Restores `revision` of one of `keys` (the one it belongs to), unless it fails its document's check in
  * `checks`; a toast says how it went.
@@ -153,12 +156,14 @@ export async function restoreAction(
         // A version saved before a check existed may hold what a save now refuses: it stays in the
         // history, and what is online does not change.
         const value = await documentAtRevision(key, revision);
-        const errors = value ? Object.values(await check(value)) : [];
+        const errors = value
+          ? Object.values(await check(value)).filter((error) => error !== undefined)
+          : [];
         if (errors.length > 0) {
           return redirectWithToast(page, {
             type: "error",
             title: "Version non restaurée",
-            description: `${errors.join(" ")} La version en ligne n'a pas changé.`,
+            description: `${errors.map(asSentence).join(" ")} La version en ligne n'a pas changé.`,
           });
         }
       }
@@ -186,7 +191,10 @@ export async function documentFormAction<K extends FormDocumentKey>(
   const { key } = options;
   const intent = String(formData.get("intent") ?? "save");
   if (intent === "restore") {
-    return restoreAction([key], formData.get("revision"), admin, options.page);
+    // A version of the history passes the check a save of it would (a page's check reads the site as it
+    // is now: cards need keys, a card its session type).
+    const checks: RestoreChecks = options.check ? { [key]: options.check } : {};
+    return restoreAction([key], formData.get("revision"), admin, options.page, checks);
   }
   const omit = ["intent", "document", "revision"];
 
