@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAdmin } from "../support/accounts";
+import { flashedToast } from "../support/admin-forms";
 import { firstFreeTime } from "../support/booking";
 import { confirmationWithInvoice, prepareDepositSite } from "../support/booking-deposits";
 import { fetchPage, postForm, textOf } from "../support/html";
@@ -31,12 +32,27 @@ describe("a booking with a deposit", () => {
     expect(orderPage.html).toContain("Votre réservation est confirmée dès sa réception.");
     expect(orderPage.html).not.toContain("Le bon est émis");
 
+    // The owner's confirmation and toast say what a deposit's payment does (no voucher is issued).
+    const asked = await fetchPage(`/admin/ventes/${orderId}?payer=transfer`, {
+      cookie: admin.cookie(),
+    });
+    const confirming = textOf(asked.document.querySelector("#marquer-paye")?.parentElement);
+    expect(confirming).toContain(
+      "La réservation est confirmée, sauf si elle a été annulée ou son créneau donné à un autre client entre-temps : le paiement est alors à rendre.",
+    );
+    expect(confirming).not.toContain("bon cadeau");
     const paid = await postForm(
       `/admin/ventes/${orderId}`,
       { intent: "mark-paid", means: "transfer" },
       { cookie: admin.cookie() },
     );
     expect(paid.status).toBe(302);
+    expect(flashedToast(paid.headers)).toMatchObject({
+      title: "Commande payée",
+      description: expect.stringMatching(
+        /^Le paiement est enregistré ; la réservation est confirmée,/,
+      ),
+    });
     const { pdf } = await confirmationWithInvoice(mailsTo, email);
     expect(pdf).toContain("Facture d'acompte");
     expect(pdf).toContain("Hugo Lefèvre");

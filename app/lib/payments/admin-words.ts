@@ -1,4 +1,4 @@
-import type { AttemptStatus, JournalKind, RefundStatus } from "./model";
+import type { AttemptStatus, JournalKind, OrderKind, RefundStatus } from "./model";
 
 /*
  * The words of the admin's sales and vouchers pages (decision 0162), and the amounts the owner types.
@@ -70,3 +70,27 @@ export const VOUCHER_STATUS_LABELS = {
   expired: "Expiré",
   cancelled: "Annulé",
 } as const;
+
+/**
+ * What a payment the owner records or accepts does, by kind of order (« Marquer payé », « Accepter ce
+ * paiement »), and what stays undone while it is not: a deposit's order issues no voucher.
+ */
+export const PAID_ORDER_EFFECTS: Record<OrderKind, { done: string; undone: string }> = {
+  voucher: { done: "le bon cadeau est émis et envoyé", undone: "aucun bon cadeau n'est émis" },
+  gallery_photos: {
+    done: "les photos achetées sont débloquées dans la galerie du client",
+    undone: "aucune photo n'est débloquée",
+  },
+  booking_deposit: {
+    done: "la réservation est confirmée, sauf si elle a été annulée ou son créneau donné à un autre client entre-temps : le paiement est alors à rendre",
+    undone: "la réservation n'est pas confirmée",
+  },
+  booking_balance: {
+    done: "le solde de la séance est enregistré",
+    undone: "le solde de la séance n'est pas enregistré",
+  },
+};
+
+/** « le bon cadeau… » as the start of a sentence. */
+export const sentenceOf = (clause: string) =>
+  `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`;

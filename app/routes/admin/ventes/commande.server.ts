@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/commande";
-import { centsForInput, typedCents } from "~/lib/payments/admin-words";
+import { centsForInput, PAID_ORDER_EFFECTS, typedCents } from "~/lib/payments/admin-words";
 import { failedRefundReplaced, OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { isUuid, postedFormKey } from "~/lib/forms";
@@ -262,7 +262,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       return redirectWithToast(back, {
         type: "success",
         title: "Commande payée",
-        description: "Le paiement est enregistré ; un bon cadeau est émis et envoyé.",
+        description: `Le paiement est enregistré ; ${PAID_ORDER_EFFECTS[page.order.kind].done}.`,
       });
     }
     if (intent === "refund") {
@@ -305,7 +305,7 @@ export async function action({ request, params }: Route.ActionArgs) {
             : {
                 type: "success",
                 title: "Paiement accepté",
-                description: `${received} enregistrés : la commande est payée et le bon cadeau est émis.`,
+                description: `${received} enregistrés : la commande est payée et ${PAID_ORDER_EFFECTS[page.order.kind].done}.`,
               },
         );
       }

@@ -13,8 +13,10 @@ import {
   ATTEMPT_STATUS_LABELS,
   JOURNAL_KIND_LABELS,
   mailLabel,
+  PAID_ORDER_EFFECTS,
   PROVIDER_LABELS,
   REFUND_STATUS_LABELS,
+  sentenceOf,
 } from "~/lib/payments/admin-words";
 import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -203,8 +205,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                       {formatCents(order.amountCents)}.
                     </p>
                     <p>
-                      Rien n'a été appliqué : la commande n'est pas payée et aucun bon cadeau n'est
-                      émis. À vous de décider :
+                      Rien n'a été appliqué : la commande n'est pas payée et{" "}
+                      {PAID_ORDER_EFFECTS[order.kind].undone}. À vous de décider :
                     </p>
                     <ul className="list-disc space-y-1 pl-5">
                       {otherCurrency ? (
@@ -214,8 +216,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                         </li>
                       ) : (
                         <li>
-                          « Accepter ce paiement » : la commande est payée avec {takenText} et le
-                          bon cadeau est émis et envoyé.
+                          « Accepter ce paiement » : la commande est payée avec {takenText} et{" "}
+                          {PAID_ORDER_EFFECTS[order.kind].done}.
                         </li>
                       )}
                       <li>
@@ -271,7 +273,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               intent="mark-paid"
               label="Confirmer le paiement"
             >
-              <p className="text-sm">Le bon cadeau est alors émis et envoyé.</p>
+              <p className="text-sm">{sentenceOf(PAID_ORDER_EFFECTS[order.kind].done)}</p>
             </ConfirmPanel>
           ) : (
             <Form method="get" action={here} className="flex flex-wrap items-end gap-3">
