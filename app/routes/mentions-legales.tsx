@@ -126,7 +126,8 @@ export default function MentionsLegales({ loaderData }: Route.ComponentProps) {
             Annulée en ligne avant le délai indiqué, la séance vous est remboursée (aussitôt ou par
             le studio, qui vous en informe) ; après ce délai, la somme versée reste acquise au
             studio, selon les conditions acceptées lors de la réservation, qui figurent sur votre
-            page de réservation. Annulée par le studio, elle est remboursée en entier.
+            page de réservation. Annulée par le studio, la somme versée est remboursée en entier, et
+            le studio doit en plus la même somme pour des arrhes.
           </li>
           <li>
             Le studio peut déplacer ou annuler une séance en cas d'empêchement : il vous prévient

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { instantLabelFr } from "../../app/lib/booking/words";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAdmin } from "../support/accounts";
 import { flashedToast } from "../support/admin-forms";
@@ -31,6 +32,23 @@ describe("a booking with a deposit", () => {
     expect(orderPage.html).toContain("Virement");
     expect(orderPage.html).toContain("Votre réservation est confirmée dès sa réception.");
     expect(orderPage.html).not.toContain("Le bon est émis");
+    // What to pay, to whom and by when, by e-mail too (the page may be closed before she pays), once.
+    await expect.poll(() => mailsTo(email).length).toBe(1);
+    const [waiting] = mailsTo(email);
+    const [order] = (
+      await serverDatabase().execute<{ reference: string; payBy: Date }>(sql`
+        select transfer_reference as reference, pay_by as "payBy" from orders where id = ${orderId}::uuid`)
+    ).rows;
+    expect(waiting?.subject).toMatch(/^Réglez votre virement pour confirmer votre séance \(/);
+    const waitingText = (waiting?.text ?? "").replace(/[\u00a0\u202f]/g, " ");
+    expect(waitingText).toContain(
+      `Faites un virement de 40 € avant le ${instantLabelFr(new Date(order?.payBy ?? 0)).replace(/[\u00a0\u202f]/g, " ")} :`,
+    );
+    expect(waitingText).toContain("IBAN : FR76 3000 6000 0112 3456 7890 189");
+    expect(waitingText).toContain(`Référence à indiquer : ${order?.reference}`);
+    expect(waitingText).toMatch(
+      /Ces informations et l'état de votre paiement : \S+\/commande\/[\w-]+/,
+    );
 
     // The owner's confirmation and toast say what a deposit's payment does (no voucher is issued).
     const asked = await fetchPage(`/admin/ventes/${orderId}?payer=transfer`, {

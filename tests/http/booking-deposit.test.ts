@@ -106,6 +106,16 @@ describe("a booking with arrhes", () => {
     const order = await fetchPage(location);
     expect(order.status).toBe(200);
     expect(textOf(order.document.body)).toContain("Arrhes : Portrait arrhes du");
+    // Her booking's page says what the studio owes if it cancels as the arrhes' meaning does: twice.
+    const bookingHref = [...order.document.querySelectorAll("a")]
+      .find((link) => textOf(link) === "Voir ma réservation")
+      ?.getAttribute("href");
+    const booking = textOf((await fetchPage(bookingHref ?? "")).document.body);
+    expect(booking).toContain("si le studio annule, il vous rend le double");
+    expect(booking).toContain(
+      "Annulée par le studio, elle vous est remboursée et le studio vous doit la même somme en plus : le double des arrhes.",
+    );
+    expect(booking).not.toContain("elle vous est remboursée en entier");
     const rows = await serverDatabase().execute<{
       state: string;
       amount: number;

@@ -59,7 +59,16 @@ export async function prepareDepositSite(
     .where(eq(siteDocuments.key, "payments"));
   await database
     .update(siteDocuments)
-    .set({ data: { ...(payments?.data as object), card: true, transfer: true } })
+    .set({
+      data: {
+        ...(payments?.data as object),
+        card: true,
+        transfer: true,
+        // The settings take transfers only with the bank details the client is given.
+        transferHolder: "Studio Lumière",
+        transferIban: "FR7630006000011234567890189",
+      },
+    })
     .where(eq(siteDocuments.key, "payments"));
   await database
     .update(siteDocuments)

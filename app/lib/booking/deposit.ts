@@ -140,6 +140,17 @@ export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
     "Un acompte engage définitivement le client et le studio : la séance est due en entier et le studio s'engage à la réaliser (article L214-1 du Code de la consommation).",
 };
 
+/**
+ * What the client gets back when the studio calls the session off: the sum paid, and for arrhes as much
+ * again (L214-1: the studio that withdraws gives back twice the arrhes; the site refunds the payment, the
+ * owner is shown the rest, decision 0186).
+ */
+export const DEPOSIT_ON_STUDIO_CANCEL: Record<DepositNature, string> = {
+  arrhes:
+    "Annulée par le studio, elle vous est remboursée et le studio vous doit la même somme en plus : le double des arrhes.",
+  acompte: "Annulée par le studio, elle vous est remboursée en entier.",
+};
+
 /** « Acompte de 30,00 € » / « Arrhes de 30,00 € » (the lines of orders and pages). */
 export function depositTitle(rule: DepositRule, formatEuros: (cents: number) => string): string {
   const word = rule.nature === "arrhes" ? "Arrhes" : "Acompte";

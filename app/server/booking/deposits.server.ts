@@ -3,6 +3,7 @@ import {
   CARD_HOLD_MINUTES,
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
+  DEPOSIT_ON_STUDIO_CANCEL,
   DEPOSIT_STATUS_WORDS,
   depositCents,
   depositOnClientCancel,
@@ -758,7 +759,7 @@ export async function depositForClient(
   const lines = [
     `${word} de ${amount} : ${order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
     DEPOSIT_MEANINGS[rules.nature],
-    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée ${depositRefundWay(rules.refundAtOnce, paidByCard)} ; après, elle reste acquise au studio. Annulée par le studio, elle vous est remboursée en entier.`,
+    `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée ${depositRefundWay(rules.refundAtOnce, paidByCard)} ; après, elle reste acquise au studio. ${DEPOSIT_ON_STUDIO_CANCEL[rules.nature]}`,
   ];
   return {
     lines,

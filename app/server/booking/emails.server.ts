@@ -27,7 +27,8 @@ import { nextFreeTimes } from "./visitor.server";
 import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { invoicesOfOrder } from "../invoices/orders.server";
-import { orderPageUrl } from "../payments/emails.server";
+import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
+import { formatIban } from "~/lib/payments/iban";
 
 /*
  * The e-mails of online booking (decision 0115), queued by the booking functions inside their own
@@ -53,8 +54,11 @@ export type ReminderKind = "48h" | "2h";
 
 type ClientMailJob = {
   bookingId: string;
-  /** `recap`: the booking as it stands, to the address the owner corrected (bookings.server.ts). */
-  event: BookingMailEvent | `reminder-${ReminderKind}` | "recap";
+  /**
+   * `recap`: the booking as it stands, to the address the owner corrected (bookings.server.ts).
+   * `awaiting_transfer`: booked online, its deposit to pay by transfer: what to pay, to whom, by when.
+   */
+  event: BookingMailEvent | `reminder-${ReminderKind}` | "recap" | "awaiting_transfer";
   /** For a reminder: the start it was planned for (a booking moved since gets its own). */
   startsAt?: string;
   /** For a recap: the address it was queued for (corrected again since, the newer one gets its own). */
@@ -217,12 +221,33 @@ export async function bookingIcsFile(
 
 type Wording = { subject: string; heading: string; lines: string[] };
 
+/** A deposit to pay by transfer, as its order gives it to the client (decision 0186, amended). */
+type TransferToPay = {
+  amountCents: number;
+  payBy: Date;
+  /** The bank details she was given (the payment settings require them with transfers). */
+  bank: { holder: string; iban: string } | null;
+  reference: string;
+};
+
+/**
+ * What the client's e-mail says of `event`. `payLink`: the deposit's order page while it is awaited;
+ * `transfer`: the bank details of a deposit awaited by transfer.
+ */
 function clientWording(
   loaded: Loaded,
   event: ClientMailJob["event"],
-  message: string | null,
-  alternatives: readonly string[] = [],
-  payLink: string | null = null,
+  {
+    message = null,
+    alternatives = [],
+    payLink = null,
+    transfer = null,
+  }: {
+    message?: string | null;
+    alternatives?: readonly string[];
+    payLink?: string | null;
+    transfer?: TransferToPay | null;
+  } = {},
 ): Wording {
   const { booking, typeName, studio } = loaded;
   const when = instantLabelFr(booking.startsAt);
@@ -286,6 +311,28 @@ function clientWording(
         lines: [
           `Le studio n'a pas pu répondre à temps à votre demande du ${when} pour « ${typeName} » : ce créneau ne vous est plus réservé.`,
           `Vous pouvez choisir un créneau sur le site, le même s'il est encore libre, ou appeler le studio au ${studio.phone}.`,
+        ],
+      };
+    case "awaiting_transfer":
+      return {
+        subject: `Réglez votre virement pour confirmer votre séance (${when})`,
+        heading: "Votre créneau vous attend",
+        lines: [
+          `Votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}, vous est réservée en attendant votre virement : elle est confirmée dès sa réception.`,
+          ...(transfer
+            ? [
+                `Faites un virement de ${formatCents(transfer.amountCents)} avant le ${instantLabelFr(transfer.payBy)} :`,
+                ...(transfer.bank
+                  ? [
+                      `Titulaire : ${transfer.bank.holder}`,
+                      `IBAN : ${formatIban(transfer.bank.iban)}`,
+                    ]
+                  : []),
+                `Référence à indiquer : ${transfer.reference}`,
+              ]
+            : []),
+          "Sans virement reçu dans ce délai, le créneau est libéré et rien ne vous est dû.",
+          ...(payLink ? [`Ces informations et l'état de votre paiement : ${payLink}`] : []),
         ],
       };
     case "payment_expired":
@@ -384,6 +431,26 @@ async function depositLines(booking: Loaded["booking"]): Promise<string[]> {
   ];
 }
 
+/** The deposit's order awaited by transfer, with the bank details the client was given; null otherwise. */
+async function transferToPay(orderId: string): Promise<TransferToPay | null> {
+  const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+  if (
+    !order ||
+    order.method !== "transfer" ||
+    order.status !== "awaiting_payment" ||
+    !order.payBy ||
+    !order.transferReference
+  ) {
+    return null;
+  }
+  return {
+    amountCents: order.amountCents,
+    payBy: order.payBy,
+    bank: transferDetailsOf(order.rulesSnapshot),
+    reference: order.transferReference,
+  };
+}
+
 /** The next free times of the booking's type at its studio, for the apology of a lost slot. */
 async function nextTimesFor(booking: Loaded["booking"]): Promise<string[]> {
   try {
@@ -441,13 +508,21 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       ? await lastMessage(booking.id, job.event)
       : null;
   const alternatives = job.event === "slot_lost" ? await nextTimesFor(booking) : [];
+  // Paid or lapsed before it left, the transfer's details are of no use (the booking's own e-mail
+  // follows a payment; a lapse has its own).
+  if (job.event === "awaiting_transfer" && booking.state !== "awaiting_payment") return null;
   const payLink =
-    (job.event === "accepted" || job.event === "recap") &&
+    (job.event === "accepted" || job.event === "recap" || job.event === "awaiting_transfer") &&
     booking.state === "awaiting_payment" &&
     booking.depositOrderId
       ? await orderPageUrl(booking.depositOrderId)
       : null;
-  const wording = clientWording(loaded, job.event, message, alternatives, payLink);
+  const transfer =
+    job.event === "awaiting_transfer" && booking.depositOrderId
+      ? await transferToPay(booking.depositOrderId)
+      : null;
+  if (job.event === "awaiting_transfer" && !transfer) return null;
+  const wording = clientWording(loaded, job.event, { message, alternatives, payLink, transfer });
   const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
   // Waiting for its deposit, it can be seen, moved and cancelled too (its deposit's words included).
   const active = isActive(booking.state);

@@ -28,6 +28,7 @@ import {
   type CreatedBooking,
 } from "./bookings.server";
 import { createDepositOrder } from "./deposits.server";
+import { queueClientMail } from "./emails.server";
 import { manageTokenFor } from "./manage-token.server";
 import { BookingRefusedError, SlotTakenError, VoucherCodeRefusedError } from "./refusals.server";
 import {
@@ -248,6 +249,17 @@ async function leadOn(target: FormDestination): Promise<Response> {
     const checkout = await createDepositOrder({
       bookingId: target.bookingId,
       method: target.depositMethod,
+      // Her bank details, reference and deadline by e-mail too, in the order's transaction: the page
+      // she lands on may be closed before she pays (decision 0186, amended).
+      onCreated:
+        target.depositMethod === "transfer"
+          ? async (tx) => {
+              await queueClientMail(
+                { bookingId: target.bookingId, event: "awaiting_transfer" },
+                { tx },
+              );
+            }
+          : undefined,
     });
     if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
     if (target.depositMethod !== "studio") return redirect(`/commande/${checkout.token}`, 303);

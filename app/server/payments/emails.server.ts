@@ -48,6 +48,15 @@ type OwnerMailJob =
 /** The site's address without its final slash, for the links e-mails carry. */
 export const siteUrl = () => env().SITE_URL.replace(/\/$/, "");
 
+/** The bank details a buyer was given when ordering (kept in the order's rules, decision 0167). */
+export type TransferDetails = { holder: string; iban: string };
+export const transferDetailsOf = (snapshot: Record<string, unknown>): TransferDetails | null => {
+  const transfer = snapshot.transfer as Partial<TransferDetails> | undefined;
+  return transfer?.holder && transfer.iban
+    ? { holder: transfer.holder, iban: transfer.iban }
+    : null;
+};
+
 /** The buyer's page of an order. */
 export async function orderPageUrl(orderId: string): Promise<string> {
   return `${siteUrl()}/commande/${await orderTokenFor(orderId)}`;

@@ -10,7 +10,7 @@ import { db } from "../db/client.server";
 import { orders, sessionTypeStudios, vouchers } from "../db/schema";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
-import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
+import { clientMail, orderPageUrl, siteUrl, transferDetailsOf } from "../payments/emails.server";
 import type { VoucherPdfStudio } from "./voucher-pdf.server";
 
 /*
@@ -34,15 +34,6 @@ function dayAndTimeFr(at: Date): string {
   const minute = parts.find((part) => part.type === "minute")?.value ?? "00";
   return `${formatDateFr(at)} à ${hour}\u00a0h\u00a0${minute}`;
 }
-
-/** The bank details the buyer was given when ordering (kept in the order's rules, decision 0167). */
-type TransferDetails = { holder: string; iban: string };
-const transferDetailsOf = (snapshot: Record<string, unknown>): TransferDetails | null => {
-  const transfer = snapshot.transfer as Partial<TransferDetails> | undefined;
-  return transfer?.holder && transfer.iban
-    ? { holder: transfer.holder, iban: transfer.iban }
-    : null;
-};
 
 /** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
 export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
