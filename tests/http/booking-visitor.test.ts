@@ -7,7 +7,7 @@ import { useOwnServerWithMail } from "../support/own-server";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 import { mailParts } from "../support/smtp-capture";
 import { addParisDays } from "~/lib/booking/slots";
-import { slotLabelFr } from "~/lib/booking/words";
+import { dayLabelFr, slotLabelFr } from "~/lib/booking/words";
 import { isoDayInParis } from "~/lib/dates";
 
 // The visitor's booking pages without JavaScript (decision 0115), on a server of the file's own:
@@ -338,6 +338,41 @@ describe("the details form without JavaScript", () => {
     const next = alternatives[0]?.getAttribute("value") ?? "";
     const rebooked = await postForm(href, { ...late, creneau: next }, from());
     expect(rebooked.status).toBe(303);
+  });
+
+  it("her day filled up meanwhile: each next free time stands under a heading naming its day, which its button's name says too", async () => {
+    const days = await fetchPage(PORTRAIT);
+    const firstDay = days.document
+      .querySelector('main table a[href*="jour="]')
+      ?.getAttribute("href");
+    const times = [
+      ...(await fetchPage(firstDay ?? "")).document.querySelectorAll(
+        'a[href*="coordonnees?creneau="]',
+      ),
+    ].map((link) => link.getAttribute("href") ?? "");
+    expect(times.length).toBeGreaterThan(0);
+    for (const href of times) expect((await postForm(href, details(), from())).status).toBe(303);
+    const last = times.at(-1) ?? "";
+    const takenDay = new URL(last, "http://x").searchParams.get("creneau")?.slice(0, 10);
+    const taken = await postForm(last, details({ name: "Hugo Lefebvre" }), from());
+    expect(taken.status).toBe(409);
+    const section = taken.document.getElementById("autres-horaires")?.closest("section");
+    expect(section?.querySelector("h3")?.id).toBe("autres-horaires");
+    // What she sees above each hour, as the page reads from top to bottom: the day it books.
+    let dayHeading = "";
+    let choices = 0;
+    for (const element of section?.querySelectorAll('h4, button[name="creneau"]') ?? []) {
+      if (element.tagName === "H4") {
+        dayHeading = textOf(element);
+        continue;
+      }
+      choices += 1;
+      const key = element.getAttribute("value") ?? "";
+      expect(key.slice(0, 10)).not.toBe(takenDay);
+      expect(dayHeading, key).toBe(dayLabelFr(key.slice(0, 10), true).replace(/\s/g, " "));
+      expect(element.getAttribute("aria-label")).toBe(`${slotLabelFr(key)}, disponible`);
+    }
+    expect(choices).toBeGreaterThan(0);
   });
 
   it("the form posted twice books once and leads both posts to the client's page", async () => {

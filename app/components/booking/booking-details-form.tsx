@@ -6,7 +6,7 @@ import { HoneypotField } from "~/components/ui/honeypot-field";
 import type { DepositSummary } from "~/lib/booking/deposit";
 import type { BookingQuestion } from "~/lib/booking/session-types";
 import { FORM_KEY_FIELD } from "~/lib/forms";
-import { Notice, TimeChoices } from "./booking-layout";
+import { NextFreeTimes, Notice } from "./booking-layout";
 
 const FORM_ID = "reservation";
 
@@ -27,6 +27,7 @@ export function BookingDetailsForm({
   cutoffHours,
   responseDeadlineHours,
   alternatives,
+  chosenDay,
   phone,
   voucherField = false,
   deposit = null,
@@ -43,6 +44,8 @@ export function BookingDetailsForm({
   cutoffHours: number;
   responseDeadlineHours: number;
   alternatives: { key: string; time: string }[];
+  /** The day of the time she chose (null: her address named no time). */
+  chosenDay: string | null;
   phone: string;
   /** Offer the gift voucher's code (decision 0170): when one could pay this session, or one was typed. */
   voucherField?: boolean;
@@ -79,7 +82,12 @@ export function BookingDetailsForm({
           <h3 id="autres-horaires" className="font-semibold">
             Prochains horaires libres (un clic réserve avec vos informations)
           </h3>
-          <TimeChoices slots={alternatives} buttonName="creneau" />
+          <NextFreeTimes
+            slots={alternatives}
+            chosenDay={chosenDay}
+            headingLevel={4}
+            buttonName="creneau"
+          />
         </section>
       ) : null}
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { slotLabelFr, timeLabelFr } from "~/lib/booking/words";
+import { dayLabelFr, slotLabelFr, timeLabelFr } from "~/lib/booking/words";
 import { cn } from "~/lib/utils";
 
 /*
@@ -95,6 +95,50 @@ export function TimeChoices({
         );
       })}
     </ul>
+  );
+}
+
+/**
+ * The next free times after a refused one. Once her day is full they fall on other days: each day's times then
+ * stand under that day's heading, so the hour she clicks is on a day she can see.
+ */
+export function NextFreeTimes({
+  slots,
+  chosenDay,
+  headingLevel,
+  ...choices
+}: {
+  slots: { key: string; time: string }[];
+  /** The day of the time she chose (null: her address named no time). */
+  chosenDay: string | null;
+  /** The days' headings, one below the heading of the times. */
+  headingLevel: 3 | 4;
+  hrefOf?: (key: string) => string;
+  buttonName?: string;
+}) {
+  const days: { day: string; slots: { key: string; time: string }[] }[] = [];
+  for (const slot of slots) {
+    const day = slot.key.slice(0, 10);
+    const last = days.at(-1);
+    if (last?.day === day) last.slots.push(slot);
+    else days.push({ day, slots: [slot] });
+  }
+  if (days.length === 1 && days[0]?.day === chosenDay) {
+    return <TimeChoices slots={slots} {...choices} />;
+  }
+  const DayHeading = headingLevel === 3 ? "h3" : "h4";
+  return (
+    <div className="space-y-4">
+      {days.map(({ day, slots: times }) => (
+        <div key={day} className="space-y-2">
+          {/* Sans at either level: the base style sets an h3, not an h4, in the serif. */}
+          <DayHeading className="font-sans text-sm font-semibold first-letter:uppercase">
+            {dayLabelFr(day, true)}
+          </DayHeading>
+          <TimeChoices slots={times} {...choices} />
+        </div>
+      ))}
+    </div>
   );
 }
 

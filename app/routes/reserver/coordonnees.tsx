@@ -2,7 +2,7 @@ import type { Route } from "./+types/coordonnees";
 import type { SiteHandle } from "../site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
 import { BookingDetailsForm } from "~/components/booking/booking-details-form";
-import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
+import { BookingPage, NextFreeTimes, NO_INDEX, Notice } from "~/components/booking/booking-layout";
 import { instantOfSlotKey } from "~/lib/booking/slots";
 import { FORM_KEY_FIELD } from "~/lib/forms";
 import {
@@ -44,8 +44,9 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
   // After a refused post, the time the visitor last tried (an alternative's button may have named it).
   const slot = actionData?.values.creneau || loaderData.slot;
   const alternatives = actionData ? actionData.alternatives : loaderData.alternatives;
-  const timeLabel = instantOfSlotKey(slot);
-  const when = typeof timeLabel === "string" ? null : slotLabelFr(slot, true);
+  const instant = instantOfSlotKey(slot);
+  const when = typeof instant === "string" ? null : slotLabelFr(slot, true);
+  const chosenDay = typeof instant === "string" ? null : instant.day;
   return (
     <BookingPage
       trail={[
@@ -85,8 +86,10 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
                 Prochains horaires libres
               </h2>
               <div className="mt-3">
-                <TimeChoices
+                <NextFreeTimes
                   slots={alternatives}
+                  chosenDay={chosenDay}
+                  headingLevel={3}
                   hrefOf={(key) => bookingDetailsPath(studio.slug, type.slug, key, lien)}
                 />
               </div>
@@ -108,6 +111,7 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
           cutoffHours={type.cancellationCutoffHours}
           responseDeadlineHours={type.responseDeadlineHours}
           alternatives={alternatives}
+          chosenDay={chosenDay}
           phone={studio.phone}
           voucherField={loaderData.vouchers || Boolean(actionData?.values.voucherCode)}
         />
