@@ -9,6 +9,7 @@ import { insertSessionType, studioIds } from "../support/booking";
 import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
+import { instantLabelFr } from "~/lib/booking/words";
 
 /*
  * /bons-cadeaux and /commande/{jeton} as the server answers them, JavaScript off (decisions 0166, 0167):
@@ -246,6 +247,18 @@ describe("/bons-cadeaux", () => {
       expect(definition(page, "Référence à indiquer")).toMatch(/^BC-[0-9A-Z]{4}$/);
       expect(definition(page, "Montant")).toBe("80 €");
       expect(text).toContain("Bon cadeau de 80 €");
+      // The instant the order lapses (the expiry job cancels it at `pay_by`), as its e-mail gives it: its
+      // day alone would promise the hours after it.
+      const [placedOrder] = await serverDatabase()
+        .select({ payBy: orders.payBy })
+        .from(orders)
+        .where(eq(orders.transferReference, definition(page, "Référence à indiquer")));
+      expect(placedOrder?.payBy).toBeInstanceOf(Date);
+      expect(text).toContain(
+        plainSpaces(
+          `Il est attendu avant le ${instantLabelFr(placedOrder?.payBy ?? "")} ; passé ce délai, la commande est annulée.`,
+        ),
+      );
       expect(page.document.querySelector('meta[name="robots"]')?.getAttribute("content")).toContain(
         "noindex",
       );

@@ -21,7 +21,7 @@ import { voucherCoverOf } from "~/server/vouchers/emails.server";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { readSiteContent } from "~/server/content/site-content.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
-import { isoDayInParis } from "~/lib/dates";
+import { instantLabelFr } from "~/lib/booking/words";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { bookingOfDeposit } from "~/server/booking/deposits.server";
 import { UNDELIVERED_PHOTO_REFUND_REASONS } from "~/server/galleries/photo-order-release.server";
@@ -117,7 +117,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
             iban: formatIban(snapshot?.transfer?.iban ?? ""),
             reference: order.transferReference ?? "",
             amount: formatCents(order.amountCents),
-            deadline: order.payBy ? formatCalendarDayFr(isoDayInParis(order.payBy)) : null,
+            // The instant the order lapses (the expiry job frees it then), not only its day: a booking's
+            // 48 hours end mid-day.
+            deadline: order.payBy ? instantLabelFr(order.payBy) : null,
           }
         : null,
     card,

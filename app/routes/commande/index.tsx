@@ -191,7 +191,7 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           <p>
             Indiquez bien la référence : elle nous permet de reconnaître votre virement.
             {order.transfer.deadline
-              ? ` Il est attendu jusqu'au ${order.transfer.deadline} ; passé ce jour, la commande est annulée.`
+              ? ` Il est attendu avant le ${order.transfer.deadline} ; passé ce délai, la commande est annulée.`
               : ""}{" "}
             {order.gallery
               ? "Vos photos sont débloquées dès sa réception."
