@@ -76,6 +76,31 @@ describe("a booking with a deposit", () => {
     expect(pdf).toContain("Hugo Lefèvre");
   });
 
+  it("writes the first of a month « 1er » on its order's page: the order's day and its invoice's", async () => {
+    const { orderId, orderPath } = await waitingForTransfer("ines.premier@example.test");
+    const paid = await postForm(
+      `/admin/ventes/${orderId}`,
+      { intent: "mark-paid", means: "transfer" },
+      { cookie: admin.cookie() },
+    );
+    expect(paid.status).toBe(302);
+    await serverDatabase().transaction(async (tx) => {
+      const firstOfDecember = "2026-12-01T10:00:00Z";
+      await tx.execute(
+        sql`update orders set created_at = ${firstOfDecember} where id = ${orderId}`,
+      );
+      // An invoice is immutable once issued (decision 0177): its trigger is off for this one change.
+      await tx.execute(sql`alter table invoices disable trigger invoices_immutable`);
+      await tx.execute(
+        sql`update invoices set issued_at = ${firstOfDecember} where order_id = ${orderId}`,
+      );
+      await tx.execute(sql`alter table invoices enable trigger invoices_immutable`);
+    });
+    const text = textOf((await fetchPage(orderPath)).document.body);
+    expect(text).toContain("Commande du 1er décembre 2026");
+    expect(text).toMatch(/Facture d'acompte F-\d{4}-\d{6} \(PDF\) du 1er décembre 2026,/);
+  });
+
   it("lists its invoices on the owner's booking page, and its balance once recorded in place of the form, then what of it was refunded", async () => {
     const { bookingId, orderId } = await waitingForTransfer("ines.solde@example.test");
     const page = `/admin/reservations/${bookingId}`;
@@ -156,7 +181,8 @@ async function waitingForTransfer(email: string, name = "Inès Moreau") {
     paymentMethod: "transfer",
   });
   expect(posted.status).toBe(303);
-  const orderPage = await fetchPage(posted.headers.get("location") ?? "");
+  const orderPath = posted.headers.get("location") ?? "";
+  const orderPage = await fetchPage(orderPath);
   const [row] = (
     await serverDatabase().execute<{ bookingId: string; orderId: string; state: string }>(sql`
       select b.id as "bookingId", o.id as "orderId", b.state from bookings b
@@ -171,6 +197,7 @@ async function waitingForTransfer(email: string, name = "Inès Moreau") {
     bookingId: row?.bookingId ?? "",
     orderId: row?.orderId ?? "",
     page: bookingPage ?? "",
+    orderPath,
     orderPage,
   };
 }

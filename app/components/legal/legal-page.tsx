@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { legalPolicy } from "~/content/legal";
+import { formatDateFr } from "~/lib/dates";
 
-const lastUpdated = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "UTC" }).format(
-  new Date(legalPolicy.lastUpdated),
-);
+// An ISO day read as its midnight UTC: the same day in Paris, written « 1er » on the first of a month.
+const lastUpdated = formatDateFr(legalPolicy.lastUpdated);
 
 /** The plain text layout of the legal pages: no photo, a readable column, dated. */
 export function LegalPage({

@@ -22,6 +22,7 @@ import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { readSiteContent } from "~/server/content/site-content.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { instantLabelFr } from "~/lib/booking/words";
+import { formatDateFr } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { bookingOfDeposit } from "~/server/booking/deposits.server";
 import { UNDELIVERED_PHOTO_REFUND_REASONS } from "~/server/galleries/photo-order-release.server";
@@ -50,14 +51,6 @@ async function orderOf(token: string): Promise<OrderPage> {
   }
   return page;
 }
-
-const dateTimeFr = (at: Date) =>
-  new Intl.DateTimeFormat("fr-FR", {
-    timeZone: "Europe/Paris",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-  }).format(at);
 
 /** What the card's return says: paid, being checked (the page refreshes), or to be tried again. */
 type CardState = "confirmed" | "checking" | "retry" | null;
@@ -103,7 +96,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     awaiting: order.status === "awaiting_payment",
     method: order.method,
     methodLabel: PAYMENT_METHOD_LABELS[order.method],
-    orderedOn: dateTimeFr(order.createdAt),
+    orderedOn: formatDateFr(order.createdAt),
     lines: lines.map((line) => ({
       label: line.label,
       quantity: line.quantity,
@@ -148,7 +141,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     invoices: (await invoicesOfOrder(order.id)).map((invoice) => ({
       number: invoice.number,
       title: `${invoice.kind === "credit_note" ? "Avoir" : invoice.kind === "deposit" ? "Facture d'acompte" : "Facture"} ${invoice.number}`,
-      issuedOn: dateTimeFr(invoice.issuedAt),
+      issuedOn: formatDateFr(invoice.issuedAt),
       amount: formatCents(invoice.ttcCents),
       href: orderInvoicePath(params.token, invoice.number),
     })),

@@ -5,6 +5,7 @@ import { useAppDatabase } from "../../../tests/support/database";
 import { startScriptedSmtp, type ScriptedSmtp } from "../../../tests/support/scripted-smtp";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
 import { CONTACT_RATE_LIMIT, submitContactForm } from "./contact-form.server";
+import { contactMessageEmail } from "./contact-mail.server";
 import { db } from "../db/client.server";
 import { contactMessages, mailFailures, rateLimits } from "../db/schema";
 import { startWorkers } from "../boot/jobs.server";
@@ -229,6 +230,23 @@ describe("submitContactForm", () => {
       kind: "contact",
       messageId: (await db().select().from(contactMessages))[0]?.id,
     });
+  });
+
+  it("dates the studio's e-mail « 1er » on the first of a month", () => {
+    const { text } = contactMessageEmail(
+      {
+        ...validUssel,
+        id: "00000000-0000-4000-8000-000000000001",
+        studio: "ussel",
+        source: null,
+        createdAt: new Date("2026-12-01T09:30:00Z"),
+        handledAt: null,
+        emailedAt: null,
+        suspectedSpam: false,
+      },
+      { brand: "Studio Lumière", studio: to("ussel").studio.data },
+    );
+    expect(text).toContain("Nouveau message reçu le mardi 1er décembre 2026 à 10:30 depuis");
   });
 
   it("retries a message the mail server refuses for a while, and delivers it once it accepts", async () => {

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { optionLabel } from "~/lib/contact-forms";
+import { firstOfMonth } from "~/lib/dates";
 import { studioDataSchema, type StudioData } from "~/content/schemas";
 import type { ContactMessage } from "./contact-messages.server";
 import { readSiteContent } from "../content/site-content.server";
@@ -28,7 +29,7 @@ export function contactMessageEmail(
 ): OutgoingMail {
   const form = studio.contactForm;
   const lines = [
-    `Nouveau message reçu le ${dateFormat.format(message.createdAt)} depuis le formulaire de contact du ${studio.name}.`,
+    `Nouveau message reçu le ${firstOfMonth(dateFormat.format(message.createdAt))} depuis le formulaire de contact du ${studio.name}.`,
     "",
     `Type de séance : ${optionLabel(form.shootingTypes, message.shootingType)}`,
     `Prénom : ${message.prenom}`,
