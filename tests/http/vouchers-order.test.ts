@@ -418,9 +418,10 @@ describe("/bons-cadeaux", () => {
         );
         expect(given).not.toContain("à rendre au client");
 
-        // The buyer cannot withdraw twice.
+        // Posted again (a second tab, a resubmitted form): answered as the first, nothing more refunded.
         const again = await withdraw(path);
-        expect(again.status).toBe(409);
+        expect(again.status).toBe(303);
+        expect(again.headers.get("location")).toBe(`${path}?fait=retractation`);
         expect(await refundsOf(orderId)).toHaveLength(1);
       });
 

@@ -8,7 +8,7 @@ import {
 } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { db, type Database } from "../db/client.server";
-import { orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
+import { moneyJournal, orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
@@ -45,6 +45,31 @@ async function withdrawalPayments(tx: Tx | Database, orderId: string) {
 /** The reason a withdrawal's refunds read. */
 export const WITHDRAWAL_REASON = "Rétractation de l'acheteur";
 
+/** The reason of the `voucher_cancellation` row a withdrawal writes: the journal's mark that it happened. */
+const WITHDRAWAL_JOURNAL_REASON = "withdrawal";
+
+/** Whether the buyer has withdrawn from this order (its `voucher_cancellation` row of a withdrawal). */
+async function withdrawnAlready(tx: Tx | Database, orderId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ seq: moneyJournal.seq })
+    .from(moneyJournal)
+    .where(
+      and(
+        eq(moneyJournal.orderId, orderId),
+        eq(moneyJournal.kind, "voucher_cancellation"),
+        sql`${moneyJournal.details} ->> 'reason' = ${WITHDRAWAL_JOURNAL_REASON}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+const nothingToRefund = () =>
+  new VoucherRefusedError(
+    "nothing_to_refund",
+    "Le prix de cette commande vous a déjà été remboursé, ou son remboursement est en cours : il n'y a plus rien à rembourser.",
+  );
+
 /**
  * What the buyer's page offers her to withdraw now: what she would get back (what was paid minus what is
  * refunded or on its way back, an earlier goodwill refund taken off). Null when she may not: not paid,
@@ -75,7 +100,9 @@ export async function withdrawalOffer(
  * what is still paid (what an earlier refund gave back taken off), each payment for what is left of it: a
  * voucher is never cancelled without its refund asked, nor a refund asked for a voucher that served. Then a
  * card's refund is sent to the provider (its key refunds once; one that gets no answer is asked again by
- * the reconciliation, decision 0171); an offline one waits for the owner (`to_refund_offline`).
+ * the reconciliation, decision 0171); an offline one waits for the owner (`to_refund_offline`). Asked again
+ * once withdrawn (a double click, a resubmitted form, a second tab), nothing more is done and no refund
+ * returned: the buyer is answered as the first time.
  */
 export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecord[]> {
   const at = now();
@@ -83,12 +110,16 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
   if (!order || order.kind !== "voucher") {
     throw new VoucherRefusedError("not_found", "Cette commande n'existe pas.", 404);
   }
-  const notPaid = () =>
-    new VoucherRefusedError(
-      "not_paid",
-      "Cette commande n'est pas payée : il n'y a rien à rembourser.",
-    );
-  if (order.status !== "paid") throw notPaid();
+  if (await withdrawnAlready(db(), orderId)) return [];
+  // An order refunded in full by the owner was paid: never told it was not.
+  const notPaid = (status: OrderRecord["status"]) =>
+    status === "refunded"
+      ? nothingToRefund()
+      : new VoucherRefusedError(
+          "not_paid",
+          "Cette commande n'est pas payée : il n'y a rien à rembourser.",
+        );
+  if (order.status !== "paid") throw notPaid(order.status);
   if (!isWithinWithdrawalPeriod(order.createdAt, at)) {
     throw new VoucherRefusedError(
       "withdrawal_period_over",
@@ -97,14 +128,11 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
   }
   const asked = await db().transaction(async (tx) => {
     const locked = await lockOrder(tx, orderId);
-    if (locked.status !== "paid") throw notPaid();
+    // The same withdrawal posted twice at once: the second waited for the first's lock.
+    if (await withdrawnAlready(tx, orderId)) return null;
+    if (locked.status !== "paid") throw notPaid(locked.status);
     const left = await withdrawalPayments(tx, orderId);
-    if (!left) {
-      throw new VoucherRefusedError(
-        "nothing_to_refund",
-        "Le prix de cette commande vous a déjà été remboursé, ou son remboursement est en cours : il n'y a plus rien à rembourser.",
-      );
-    }
+    if (!left) throw nothingToRefund();
     const [current] = await tx.select().from(vouchers).where(eq(vouchers.orderId, orderId));
     // The balance read under the order's lock: an amount used since (its row changed) no longer matches,
     // which the re-check of a row updated concurrently sees where a subquery on its uses would not.
@@ -139,10 +167,11 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
       refundId: made[0]?.refund.id ?? null,
       voucherId: voucher.id,
       amountCents: -voucher.balanceCents,
-      details: { code: voucher.code, reason: "withdrawal" },
+      details: { code: voucher.code, reason: WITHDRAWAL_JOURNAL_REASON },
     });
     return made;
   });
+  if (!asked) return [];
   log.info("voucher_withdrawn", { orderId, refunds: asked.map(({ refund }) => refund.id) });
   const sent: RefundRecord[] = [];
   for (const { refund, attempt } of asked) sent.push(await sendRefundAsked(refund, attempt));
