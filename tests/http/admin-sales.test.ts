@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { formatCents } from "../../app/lib/prices";
 import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
 import { randomUUID } from "node:crypto";
 import {
@@ -575,5 +576,52 @@ describe("/admin/dashboard", () => {
       textOf(candidate).includes("Livrée Aujourd'hui"),
     );
     expect(link?.getAttribute("href")).toBe(`/admin/ventes/${order.id}`);
+  });
+});
+
+describe("an order paid twice, refunded from its page", () => {
+  it("gives back the sum the page offers, from both payments, in one confirmation", async () => {
+    const { order } = await insertOrder({ method: "studio", buyer: "Payée Deux Fois" });
+    const now = new Date();
+    // Its own payment at the studio, and the same sum received again (« Payée deux fois »).
+    await serverDatabase()
+      .update(paymentAttempts)
+      .set({ status: "succeeded", succeededAt: now, means: "cash" })
+      .where(eq(paymentAttempts.orderId, order.id));
+    await serverDatabase().insert(paymentAttempts).values({
+      orderId: order.id,
+      provider: "studio",
+      providerReference: randomUUID(),
+      amountCents: order.amountCents,
+      idempotencyKey: randomUUID(),
+      status: "succeeded",
+      succeededAt: now,
+      means: "cash",
+      duplicate: true,
+    });
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: now })
+      .where(eq(orders.id, order.id));
+    const both = String((2 * order.amountCents) / 100);
+
+    const path = `/admin/ventes/${order.id}`;
+    const shown = await page(path);
+    expect(shown.document.querySelector('input[name="montant"]')?.getAttribute("value")).toBe(both);
+    const asked = await page(`${path}?rembourser=1&montant=${both}&motif=Erreur`);
+    const key = asked.document.querySelector('input[name="cle"]')?.getAttribute("value") ?? "";
+    const refund = await post(path, { intent: "refund", amount: both, reason: "Erreur", cle: key });
+    expect(refund.status).toBe(302);
+    expect(flashedToast(refund.headers)).toMatchObject({
+      title: `Remboursement de ${formatCents(2 * order.amountCents)} à faire`,
+    });
+    const made = await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id));
+    expect(made.map((row) => row.amountCents)).toEqual([order.amountCents, order.amountCents]);
+    // The same confirmation posted again: found, nothing more.
+    const again = await post(path, { intent: "refund", amount: both, reason: "Erreur", cle: key });
+    expect(flashedToast(again.headers)?.title).toBe("Ce remboursement est déjà enregistré");
+    expect(
+      await serverDatabase().select().from(refunds).where(eq(refunds.orderId, order.id)),
+    ).toHaveLength(2);
   });
 });

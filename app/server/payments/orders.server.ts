@@ -525,14 +525,38 @@ export const outsideRefundKey = (provider: ProviderName, refundReference: string
 export const madeOutside = (refund: Pick<RefundRecord, "idempotencyKey">) =>
   refund.idempotencyKey.startsWith("outside:");
 
-/** The refund a form's key already made on this order (from its refunds), if any. */
-export const refundOfForm = <Refund extends Pick<RefundRecord, "idempotencyKey">>(
+/** The refunds a form's key already made on this order (from its refunds): one per payment it took. */
+const refundsOfForm = <Refund extends Pick<RefundRecord, "idempotencyKey">>(
   given: Refund[],
   formKey: string,
-): Refund | undefined => given.find((refund) => refund.idempotencyKey.startsWith(`${formKey}:`));
+): Refund[] => given.filter((refund) => refund.idempotencyKey.startsWith(`${formKey}:`));
 
 /** A refund asked, and whether it is one its form had already asked (nothing written nor sent again). */
 export type RefundAsked = RefundRecord & { repeated: boolean };
+
+/** The refunds one request made, one per payment it took from, or found again (`repeated`). */
+export type RefundsAsked = { refunds: RefundRecord[]; repeated: boolean };
+
+type RefundablePayment = Awaited<ReturnType<typeof refundablePayments>>[number];
+
+/**
+ * `amountCents` taken from `payments` in their order (a duplicate payment first, then the one with the
+ * most left), each for no more than is left of it; null when they do not hold that much.
+ */
+function shareRefund(
+  amountCents: number,
+  payments: RefundablePayment[],
+): Array<{ attempt: AttemptRecord; cents: number }> | null {
+  const parts: Array<{ attempt: AttemptRecord; cents: number }> = [];
+  let rest = amountCents;
+  for (const { attempt, leftCents } of payments) {
+    if (rest === 0) break;
+    const cents = Math.min(rest, leftCents);
+    parts.push({ attempt, cents });
+    rest -= cents;
+  }
+  return rest === 0 ? parts : null;
+}
 
 /**
  * Gives money back on a paid order: a card payment through its provider (with the refund's idempotency
@@ -549,6 +573,32 @@ export async function requestRefund(
   reason: string,
   options: { attemptId?: string; formKey?: string } = {},
 ): Promise<RefundAsked> {
+  const asked = await askRefunds(orderId, amountCents, reason, { ...options, spread: false });
+  const [first] = asked.refunds;
+  if (!first) throw new Error("requestRefund: no refund asked");
+  return { ...first, repeated: asked.repeated };
+}
+
+/**
+ * The owner's « Rembourser » of `amountCents`: as requestRefund, spread over the order's payments when
+ * one does not hold it all (an order paid twice, whose page offers the sum of both): a refund for each
+ * payment it takes from, written in one transaction, all or none.
+ */
+export function requestOwnerRefund(
+  orderId: string,
+  amountCents: number,
+  reason: string,
+  options: { formKey?: string } = {},
+): Promise<RefundsAsked> {
+  return askRefunds(orderId, amountCents, reason, { ...options, spread: true });
+}
+
+async function askRefunds(
+  orderId: string,
+  amountCents: number,
+  reason: string,
+  options: { attemptId?: string; formKey?: string; spread: boolean },
+): Promise<RefundsAsked> {
   const { formKey } = options;
   if (formKey !== undefined && !isUuid(formKey)) {
     throw new Error("requestRefund: a form's key is a UUID");
@@ -559,31 +609,37 @@ export async function requestRefund(
   const asked = await db().transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (formKey) {
-      // Under the order's lock: a second post of the form waits for the first and finds its refund,
-      // whichever payment it took (what is left of each has changed since).
-      const earlier = refundOfForm(
+      // Under the order's lock: a second post of the form waits for the first and finds its refunds,
+      // whichever payments they took (what is left of each has changed since).
+      const earlier = refundsOfForm(
         await tx.select().from(refunds).where(eq(refunds.orderId, orderId)),
         formKey,
       );
-      if (earlier) return { refund: earlier, attempt: null };
+      if (earlier.length > 0) return { earlier, written: [] };
     }
     if (order.status !== "paid" && order.status !== "refunded") {
       throw new PaymentRefusedError("not_paid");
     }
     const left = await refundablePayments(tx, orderId);
-    const chosen = options.attemptId
-      ? left.find((entry) => entry.attempt.id === options.attemptId)
-      : left[0];
-    if (!chosen || amountCents > chosen.leftCents)
-      throw new PaymentRefusedError("refund_too_large");
-    const key = formKey ? formRefundKey(formKey, chosen.attempt.id) : randomUUID();
-    return {
-      refund: await insertRefund(tx, chosen.attempt, amountCents, reason, key),
-      attempt: chosen.attempt,
-    };
+    const from = options.attemptId
+      ? left.filter((entry) => entry.attempt.id === options.attemptId)
+      : options.spread
+        ? left
+        : left.slice(0, 1);
+    const parts = shareRefund(amountCents, from);
+    if (!parts || parts.length === 0) throw new PaymentRefusedError("refund_too_large");
+    const written: Array<{ refund: RefundRecord; attempt: AttemptRecord }> = [];
+    for (const { attempt, cents } of parts) {
+      const key = formKey ? formRefundKey(formKey, attempt.id) : randomUUID();
+      written.push({ refund: await insertRefund(tx, attempt, cents, reason, key), attempt });
+    }
+    return { earlier: [], written };
   });
-  if (!asked.attempt) return { ...asked.refund, repeated: true };
-  return { ...(await sendRefundAsked(asked.refund, asked.attempt)), repeated: false };
+  if (asked.earlier.length > 0) return { refunds: asked.earlier, repeated: true };
+  const sent: RefundRecord[] = [];
+  for (const { refund, attempt } of asked.written)
+    sent.push(await sendRefundAsked(refund, attempt));
+  return { refunds: sent, repeated: false };
 }
 
 type AttemptRecord = typeof paymentAttempts.$inferSelect;

@@ -20,7 +20,7 @@ import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../http/stripe-webhook.serve
 import { applyPaymentStatus } from "./apply-payment.server";
 import { ownerPaymentEmail } from "./emails.server";
 import { applyStoredEvent, receiveProviderEvent } from "./inbox.server";
-import { requestRefund } from "./orders.server";
+import { requestOwnerRefund, requestRefund } from "./orders.server";
 import type { PaymentProvider } from "./provider.server";
 import { replacePaymentProviderForTests } from "./providers.server";
 import { stripeProvider } from "./providers/stripe.server";
@@ -377,5 +377,64 @@ describe("a refund made in Stripe's dashboard on a payment that is not the site'
       .from(providerEvents)
       .where(eq(providerEvents.eventId, "evt_dashboard_refund"));
     expect(stored).toMatchObject({ outcome: "unknown_refund", error: null });
+  });
+});
+
+describe("the owner's refund of an order paid twice (a card, then at the studio)", () => {
+  it("is taken from both payments in one go, the same form posted again finds both, and never more than was paid", async () => {
+    const { orderId } = await paidCardOrder(8_000);
+    const [card] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    // The same 80 € paid again at the studio: recorded as a duplicate, for the owner to give back.
+    await db().insert(paymentAttempts).values({
+      orderId,
+      provider: "studio",
+      providerReference: randomUUID(),
+      amountCents: 8_000,
+      idempotencyKey: randomUUID(),
+      status: "succeeded",
+      succeededAt: new Date(),
+      means: "cash",
+      duplicate: true,
+    });
+
+    await expect(requestOwnerRefund(orderId, 16_001, "Trop")).rejects.toMatchObject({
+      code: "refund_too_large",
+    });
+    // One payment alone still refunds only what it holds.
+    await expect(requestRefund(orderId, 16_000, "Payée deux fois")).rejects.toMatchObject({
+      code: "refund_too_large",
+    });
+
+    const formKey = randomUUID();
+    const asked = await requestOwnerRefund(orderId, 12_000, "Payée deux fois", { formKey });
+    expect(asked.repeated).toBe(false);
+    // The duplicate first, all of it; then the card for the rest.
+    expect(
+      asked.refunds.map(({ attemptId, amountCents, status }) => ({
+        attemptId,
+        amountCents,
+        status,
+      })),
+    ).toEqual([
+      {
+        attemptId: expect.not.stringMatching(card?.id ?? ""),
+        amountCents: 8_000,
+        status: "to_refund_offline",
+      },
+      { attemptId: card?.id, amountCents: 4_000, status: "succeeded" },
+    ]);
+    const again = await requestOwnerRefund(orderId, 12_000, "Payée deux fois", { formKey });
+    expect(again.repeated).toBe(true);
+    expect(again.refunds.map((refund) => refund.id).sort()).toEqual(
+      asked.refunds.map((refund) => refund.id).sort(),
+    );
+    expect(await db().select().from(refunds).where(eq(refunds.orderId, orderId))).toHaveLength(2);
+    // What is left: the card's 40 €.
+    await expect(requestOwnerRefund(orderId, 4_001, "Le reste")).rejects.toMatchObject({
+      code: "refund_too_large",
+    });
   });
 });

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/commande";
 import { centsForInput, PAID_ORDER_EFFECTS, typedCents } from "~/lib/payments/admin-words";
-import { failedRefundReplaced, OFFLINE_MEANS, type OfflineMeans } from "~/lib/payments/model";
+import {
+  failedRefundReplaced,
+  OFFLINE_MEANS,
+  type OfflineMeans,
+  type RefundStatus,
+} from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { isUuid, postedFormKey } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
@@ -14,8 +19,9 @@ import {
   findOrder,
   markPaidOffline,
   markRefundedOffline,
-  requestRefund,
+  requestOwnerRefund,
   type RefundAsked,
+  type RefundsAsked,
 } from "~/server/payments/orders.server";
 import { acceptHeldPayment, refundHeldPayment } from "~/server/payments/held-payments.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
@@ -189,8 +195,35 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export type RefundAnswer = { error: string; typed: string; reason: string };
 
-/** What the owner is told of a refund she asked, or of the one her form had already asked. */
-function refundToast(refund: RefundAsked): ToastMessage {
+/** What became of each part of a refund taken from several payments (an order paid twice). */
+const REFUND_PART_WORDS: Record<RefundStatus, string> = {
+  pending: "rendus sur sa carte par le prestataire de paiement",
+  succeeded: "rendus sur sa carte par le prestataire de paiement",
+  failed: "refusés par le prestataire de paiement (voyez sur cette page ce que vous pouvez faire)",
+  to_refund_offline: "à lui rendre vous-même, puis cliquez sur « Remboursé »",
+  refunded_offline: "rendus au client",
+};
+
+/**
+ * What the owner is told of a refund she asked, or of the one her form had already asked: one refund, or
+ * parts of one status, as one sum; parts of several (a card and a transfer of an order paid twice), each.
+ */
+function refundToast({ refunds: parts, repeated }: RefundsAsked): ToastMessage {
+  const [first] = parts;
+  const amountCents = parts.reduce((sum, part) => sum + part.amountCents, 0);
+  if (first && parts.every((part) => part.status === first.status)) {
+    return oneRefundToast({ ...first, amountCents, repeated });
+  }
+  return {
+    type: parts.some((part) => part.status === "failed") ? "error" : "success",
+    title: `Remboursement de ${formatCents(amountCents)} ${repeated ? "déjà demandé" : "demandé"}`,
+    description: `${parts
+      .map((part) => `${formatCents(part.amountCents)} ${REFUND_PART_WORDS[part.status]}`)
+      .join(" ; ")}.`,
+  };
+}
+
+function oneRefundToast(refund: RefundAsked): ToastMessage {
   const amount = formatCents(refund.amountCents);
   if (!refund.repeated) {
     // Refused by the provider at once (decision 0171): said now, not « demandé » then an e-mail.
@@ -279,8 +312,9 @@ export async function action({ request, params }: Route.ActionArgs) {
       // owner ask again for a refund only a new release of the site left keyless.
       const formKey = postedFormKey(formData) ?? undefined;
       try {
-        const refund = await requestRefund(page.order.id, cents, reason, { formKey });
-        return redirectWithToast(back, refundToast(refund));
+        // An order paid twice offers the sum of both payments: a refund is taken from each as needed.
+        const asked = await requestOwnerRefund(page.order.id, cents, reason, { formKey });
+        return redirectWithToast(back, refundToast(asked));
       } catch (error) {
         if (error instanceof PaymentRefusedError && cents > left) {
           return refuse(
