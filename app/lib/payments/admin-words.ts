@@ -53,12 +53,30 @@ export const JOURNAL_KIND_LABELS: Record<JournalKind, string> = {
   closure: "Clôture du jour",
 };
 
-const MAIL_LABELS: Record<string, string> = {
+/**
+ * Each kind of e-mail the site sends, as the owner reads it in an order's history (every kind has one:
+ * app/server/boot/mail-kinds.test.ts).
+ */
+export const MAIL_LABELS: Record<string, string> = {
   "voucher-order": "Commande confirmée à l'acheteur",
   "voucher-delivery": "Bon cadeau envoyé",
   "voucher-reminder": "Rappel avant expiration",
   "payment-buyer": "Paiement : message à l'acheteur",
   "payment-owner": "Paiement : message pour vous",
+  "gallery-photo-order-called-off": "Commande de photos annulée : message au client",
+  "gallery-invitation": "Lien de la galerie envoyé au client",
+  "gallery-selection": "Sélection du client : message pour le studio",
+  "gallery-selection-receipt": "Sélection : accusé de réception au client",
+  "booking-client": "Réservation : message au client",
+  "booking-owner": "Réservation : message pour vous",
+  "accountant-files": "Fichiers pour la comptable",
+  admin: "Compte administrateur : lien envoyé",
+  "backup-failed": "Sauvegarde échouée",
+  "backup-missed": "Sauvegarde manquée",
+  "backup-monthly-link": "Sauvegarde du mois",
+  confirmation: "Confirmation d'inscription à la lettre",
+  contact: "Message du formulaire de contact",
+  "newsletter-test": "Lettre d'essai",
 };
 
 export const mailLabel = (kind: string): string => MAIL_LABELS[kind] ?? `E-mail (${kind})`;

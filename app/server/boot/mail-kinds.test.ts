@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAIL_LABELS } from "~/lib/payments/admin-words";
 import { MAIL_KINDS } from "./mail-kinds.server";
 
 const app = path.resolve(import.meta.dirname, "../..");
@@ -43,5 +44,9 @@ describe("the mail worker's kinds", () => {
       "voucher-reminder",
     ]);
     expect(MAIL_KINDS.map((kind) => kind.kind).sort()).toEqual(inSources);
+  });
+
+  it("each have the words an order's history shows the owner", () => {
+    expect(MAIL_KINDS.map((kind) => kind.kind).filter((kind) => !MAIL_LABELS[kind])).toEqual([]);
   });
 });
