@@ -265,6 +265,20 @@ describe("/bons-cadeaux", () => {
 
       const pdf = await fetchPage(`${location}/bon.pdf`);
       expect(pdf.status).toBe(404);
+
+      // Lapsed unpaid, its page says so and where to order again (the bank details gone).
+      await serverDatabase()
+        .update(orders)
+        .set({ status: "expired" })
+        .where(eq(orders.transferReference, definition(page, "Référence à indiquer")));
+      const lapsed = await fetchPage(location);
+      const notice = plainSpaces(textOf(lapsed.document.querySelector('[role="status"]')));
+      expect(notice).toContain("Cette commande n'a pas été réglée à temps");
+      expect(notice).toContain(
+        "Elle est annulée : rien ne vous a été débité. Si vous avez payé entre-temps, répondez à l'e-mail de votre commande : le studio la retrouvera.",
+      );
+      expect(hrefs(lapsed, "Commander un nouveau bon cadeau")).toEqual(["/bons-cadeaux"]);
+      expect(lapsed.document.querySelector("#virement")).toBeNull();
     });
 
     it("refuses the same form's key asking for another voucher, keeping what was typed, then orders it anew", async () => {

@@ -94,6 +94,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     status: ORDER_STATUS_LABELS[order.status],
     paid: order.status === "paid",
     awaiting: order.status === "awaiting_payment",
+    /** Lapsed unpaid: nothing more to pay here; a voucher is ordered anew from the shop. */
+    expired: order.status === "expired" ? { orderAgain: order.kind === "voucher" } : null,
     method: order.method,
     methodLabel: PAYMENT_METHOD_LABELS[order.method],
     orderedOn: formatDateFr(order.createdAt),

@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 const WITHDRAWN: Record<string, string> = {
-  card: "Votre commande est annulée : le prix payé est remboursé sur votre carte (quelques jours selon votre banque).",
+  card: "Votre commande est annulée : le prix payé est remboursé sur votre carte et apparaîtra sur votre relevé d'ici 5 à 10 jours.",
   transfer:
     "Votre commande est annulée : le studio vous rembourse le prix payé et vous le confirme par e-mail.",
   studio:
@@ -109,6 +109,21 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
                 ? "Merci ! Votre réservation est confirmée : l'e-mail de confirmation est en route."
                 : "Merci ! Votre bon cadeau est prêt."}
           </p>
+        </Notice>
+      ) : null}
+      {order.expired && !order.photos?.calledOff ? (
+        <Notice tone="info" title="Cette commande n'a pas été réglée à temps">
+          <p>
+            Elle est annulée : rien ne vous a été débité. Si vous avez payé entre-temps, répondez à
+            l'e-mail de votre commande : le studio la retrouvera.
+          </p>
+          {order.expired.orderAgain ? (
+            <p>
+              <Link to="/bons-cadeaux" className="font-semibold underline underline-offset-4">
+                Commander un nouveau bon cadeau
+              </Link>
+            </p>
+          ) : null}
         </Notice>
       ) : null}
       {order.card === "checking" ? (
