@@ -304,6 +304,72 @@ describe("/admin/ventes", () => {
     expect(shown.some((row) => row.includes("Liste"))).toBe(false);
   });
 
+  it("shows each transfer's reference in its row and finds its order by it, however the bank writes it", async () => {
+    const awaited = [];
+    for (const buyer of ["Anne Relevé", "Bruno Relevé", "Chloé Relevé"]) {
+      awaited.push((await insertOrder({ method: "transfer", buyer })).order);
+    }
+    const [anne, bruno, chloe] = awaited;
+    // A reference as the site draws them (transfer-reference.ts), with a 0 that may be typed as an O.
+    await serverDatabase()
+      .update(orders)
+      .set({ transferReference: "BC-0K1M" })
+      .where(eq(orders.id, bruno?.id ?? ""));
+    const listed = rows(await page("/admin/ventes?moyen=transfer&statut=awaiting_payment"));
+    expect(textOf(listed.find((row) => textOf(row).includes("Anne Relevé")))).toContain(
+      `Référence du virement : ${anne?.transferReference}`,
+    );
+
+    for (const typed of ["BC-0K1M", "bc-0k1m", "BC0K1M", "bc 0k1m", "BC-OK1M"]) {
+      const found = await page(`/admin/ventes?moyen=transfer&q=${encodeURIComponent(typed)}`);
+      expect(rows(found).map(textOf), typed).toEqual([expect.stringContaining("Bruno Relevé")]);
+      expect(textOf(rows(found)[0])).toContain("Référence du virement : BC-0K1M");
+      expect(textOf(found.document.querySelector("#commandes")), typed).toBe("1 commande");
+      // The search and the other filters stay in the form for the next one.
+      expect(found.document.querySelector<HTMLInputElement>('input[name="q"]')?.value).toBe(typed);
+      expect(
+        found.document.querySelector<HTMLOptionElement>('select[name="moyen"] option[selected]')
+          ?.value,
+      ).toBe("transfer");
+    }
+
+    const byEmail = await page(`/admin/ventes?q=${encodeURIComponent(chloe?.buyerEmail ?? "?")}`);
+    expect(rows(byEmail).map(textOf)).toEqual([expect.stringContaining("Chloé Relevé")]);
+    // A name without its accents, in any case.
+    const byName = await page("/admin/ventes?q=CHLOE%20RELEVE");
+    expect(rows(byName).map(textOf)).toEqual([expect.stringContaining("Chloé Relevé")]);
+  });
+
+  it("says so in French when nothing matches, and bounds what is typed", async () => {
+    const none = await page("/admin/ventes?q=ZZ-9999");
+    expect(rows(none)).toHaveLength(0);
+    expect(textOf(none.document.querySelector("#commandes"))).toBe("0 commande");
+    expect(textOf(none.document.body)).toContain(
+      "Aucune commande ne correspond à cette recherche.",
+    );
+    const long = await page(`/admin/ventes?q=${"a".repeat(5000)}`);
+    expect(long.status).toBe(200);
+    expect(long.document.querySelector<HTMLInputElement>('input[name="q"]')?.value).toHaveLength(
+      255,
+    );
+  });
+
+  it("keeps the search in the links between pages, and counts only what it finds", async () => {
+    const first = await page("/admin/ventes?q=liste");
+    expect(textOf(first.document.querySelector("#commandes"))).toBe("53 commandes");
+    expect(rows(first)).toHaveLength(50);
+    const next = [...first.document.querySelectorAll("nav a")].find((link) =>
+      textOf(link).includes("Page suivante"),
+    );
+    expect(next?.getAttribute("href")).toContain("q=liste");
+    const second = await page(next?.getAttribute("href") ?? "");
+    expect(rows(second).map(textOf)).toEqual([
+      expect.stringContaining("Liste 50"),
+      expect.stringContaining("Liste 51"),
+      expect.stringContaining("Liste 52"),
+    ]);
+  });
+
   it("« Marquer payé » asks first, then makes the order paid and issues its voucher", async () => {
     const { order, voucher } = await insertOrder({ method: "transfer", buyer: "Payeuse" });
     const path = `/admin/ventes/${order.id}`;

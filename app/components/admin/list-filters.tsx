@@ -1,4 +1,5 @@
 import { Search } from "lucide-react";
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Field, Input, Select } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
@@ -16,6 +17,7 @@ export function ListFilters({
   state,
   submitLabel = "Filtrer",
   className,
+  children,
 }: {
   /** The form's accessible name (« Filtrer les messages »). */
   label: string;
@@ -26,6 +28,8 @@ export function ListFilters({
   state?: string | null;
   submitLabel?: string;
   className?: string;
+  /** The list's other filters (its own selects), after the state. */
+  children?: ReactNode;
 }) {
   return (
     <Form
@@ -54,6 +58,7 @@ export function ListFilters({
           )}
         </Field>
       ) : null}
+      {children}
       <Button type="submit" variant="outline">
         <Search aria-hidden="true" />
         {submitLabel}

@@ -1,10 +1,17 @@
-import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { OrderKind, OrderStatus, PaymentMethod } from "~/lib/payments/model";
 import { isoDayInParis } from "~/lib/dates";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
-import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
+import {
+  cursorColumn,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "../db/keyset.server";
 import { moneyJournal, orders, providerEvents, voucherExpiryChanges, vouchers } from "../db/schema";
+import { readTransferReference } from "./transfer-reference";
 
 /*
  * What the admin's sales pages read (decision 0130: paged on the server, 50 a page, newest first): the
@@ -23,7 +30,27 @@ export type OrderListFilter = {
   status: OrderStatus | null;
   kind: OrderKind | null;
   method: PaymentMethod | null;
+  /** What the owner typed in the list's search box (trimmed and bounded by the loader); empty: none. */
+  search: string;
 };
+
+/** A transfer reference without its dash, as a bank statement may print it and as it is compared. */
+const compactReference = (text: string) => text.toUpperCase().replace(/[\s-]/g, "");
+
+/**
+ * The orders a search finds: its transfer reference as a bank statement shows it (any case, its dash
+ * dropped or spaces added, O for 0), or a part of the buyer's name (accents aside) or e-mail.
+ */
+function orderSearch(search: string): SQL {
+  const read = readTransferReference(search);
+  const references = [compactReference(search), ...(read ? [compactReference(read)] : [])];
+  const pattern = likePattern(search);
+  return or(
+    inArray(sql`replace(${orders.transferReference}, '-', '')`, references),
+    sql`f_unaccent(${orders.buyerName}) ilike f_unaccent(${pattern})`,
+    ilike(orders.buyerEmail, pattern),
+  ) as SQL;
+}
 
 // The order of the outer query, named in full: drizzle writes a lone table's columns unqualified, which the
 // subqueries below would read as their own.
@@ -47,6 +74,7 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
   if (filter.status) conditions.push(eq(orders.status, filter.status));
   if (filter.kind) conditions.push(eq(orders.kind, filter.kind));
   if (filter.method) conditions.push(eq(orders.method, filter.method));
+  if (filter.search) conditions.push(orderSearch(filter.search));
   const where = and(...conditions);
   const [page, [total]] = await Promise.all([
     keysetPage(ORDER_LIST_ORDER, position, ({ where: after, orderBy, limit }) =>
@@ -60,6 +88,7 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
           status: orders.status,
           method: orders.method,
           amountCents: orders.amountCents,
+          transferReference: orders.transferReference,
           latePayment: orders.latePayment,
           lines: sql<string>`coalesce((select string_agg(l.label, ' · ' order by l.position)
             from order_lines l where l.order_id = ${outerOrderId}), '')`,

@@ -2,19 +2,17 @@ import { Link } from "react-router";
 import type { Route } from "./+types/index";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Select } from "~/components/admin/field";
+import { ListFilters } from "~/components/admin/list-filters";
 import { Pager } from "~/components/admin/pager";
 import { OrderFlags, OrderStatusBadge } from "~/components/admin/sales-badges";
-import { Button } from "~/components/ui/button";
 import { formatDateTimeFr } from "~/lib/dates";
 import {
   ORDER_KINDS,
-  ORDER_STATUSES,
   ORDER_STATUS_LABELS,
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
 } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
-import { Form } from "react-router";
 
 export { loader } from "./index.server";
 
@@ -35,24 +33,13 @@ export default function Sales({ loaderData }: Route.ComponentProps) {
         title="Ventes"
         summary="Les commandes du site, les plus récentes d'abord : paiements, remboursements, bons cadeaux."
       />
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filtrer les ventes"
-        className="flex flex-wrap items-end gap-3 rounded-xl border border-border bg-white p-4"
+      <ListFilters
+        label="Filtrer les ventes"
+        searchLabel="Référence du virement, nom ou e-mail"
+        search={filter.search}
+        states={ORDER_STATUS_LABELS}
+        state={filter.status}
       >
-        <Field name="statut" label="État">
-          {(props) => (
-            <Select {...props} defaultValue={filter.status ?? ""}>
-              <option value="">Tous</option>
-              {ORDER_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {ORDER_STATUS_LABELS[status]}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
         <Field name="type" label="Type">
           {(props) => (
             <Select {...props} defaultValue={filter.kind ?? ""}>
@@ -77,17 +64,18 @@ export default function Sales({ loaderData }: Route.ComponentProps) {
             </Select>
           )}
         </Field>
-        <Button type="submit" variant="outline">
-          Filtrer
-        </Button>
-      </Form>
+      </ListFilters>
 
       <section aria-labelledby="commandes" className="space-y-4">
         <h2 id="commandes" className="font-sans text-lg font-semibold">
           {matching} commande{matching > 1 ? "s" : ""}
         </h2>
         {orders.length === 0 ? (
-          <p className="text-sm text-muted-foreground">Aucune commande.</p>
+          <p className="text-sm text-muted-foreground">
+            {filter.search
+              ? "Aucune commande ne correspond à cette recherche."
+              : "Aucune commande."}
+          </p>
         ) : (
           <ul className="space-y-2" aria-label="Commandes">
             {orders.map((order) => (
@@ -103,6 +91,12 @@ export default function Sales({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </p>
                   <p className="text-sm break-words">{order.lines}</p>
+                  {order.transferReference ? (
+                    <p className="text-sm">
+                      Référence du virement :{" "}
+                      <span className="font-mono">{order.transferReference}</span>
+                    </p>
+                  ) : null}
                   <OrderFlags
                     late={order.latePayment}
                     held={order.held}
