@@ -211,17 +211,26 @@ async function orderMails(orderId: string) {
   }));
 }
 
-/** Today's (Paris) sales: how many orders were paid and their total. */
+/**
+ * The sales of a Paris day (the dashboard's « Ventes du jour »): the orders paid that day and still paid,
+ * and the money they keep, what their payments brought less what was refunded or is on its way back (an
+ * order refunded in full is no sale; one paid twice keeps its price once its duplicate is given back).
+ */
 export async function salesOfDay(day: string = isoDayInParis(now())) {
+  const kept = sql`(select coalesce(sum(a.amount_cents), 0) from payment_attempts a
+      where a.order_id = ${outerOrderId} and a.status = 'succeeded')
+    - (select coalesce(sum(r.amount_cents), 0) from refunds r
+      join payment_attempts a on a.id = r.attempt_id
+      where r.order_id = ${outerOrderId} and r.status <> 'failed' and a.status = 'succeeded')`;
   const [row] = await db()
     .select({
-      count: count(),
-      totalCents: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int`,
+      count: sql<number>`count(*) filter (where ${kept} > 0)::int`,
+      totalCents: sql<number>`coalesce(sum(${kept}), 0)::int`,
     })
     .from(orders)
     .where(
       and(
-        inArray(orders.status, ["paid", "refunded"]),
+        eq(orders.status, "paid"),
         sql`(${orders.paidAt} at time zone 'Europe/Paris')::date = ${day}::date`,
       ),
     );
