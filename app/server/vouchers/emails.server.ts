@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { formatDateFr } from "~/lib/dates";
+import { instantLabelFr } from "~/lib/booking/words";
 import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -21,19 +21,6 @@ import type { VoucherPdfStudio } from "./voucher-pdf.server";
 
 type OrderMailJob = { orderId: string };
 type VoucherMailJob = { voucherId: string };
-
-/** « 7 décembre 2026 à 19 h 26 », Paris time, with no-break spaces. */
-function dayAndTimeFr(at: Date): string {
-  const parts = new Intl.DateTimeFormat("fr-FR", {
-    timeZone: "Europe/Paris",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const hour = Number(parts.find((part) => part.type === "hour")?.value ?? 0);
-  const minute = parts.find((part) => part.type === "minute")?.value ?? "00";
-  return `${formatDateFr(at)} à ${hour}\u00a0h\u00a0${minute}`;
-}
 
 /** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
 export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
@@ -57,7 +44,7 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
       ? [`Nous avons bien reçu votre paiement de ${amount}. Merci !`]
       : order.method === "transfer"
         ? [
-            `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? dayAndTimeFr(order.payBy) : ""} :`,
+            `Pour la régler, faites un virement de ${amount} avant le ${order.payBy ? instantLabelFr(order.payBy) : ""} :`,
             `Titulaire : ${bank.holder}`,
             `IBAN : ${formatIban(bank.iban)}`,
             `Référence à indiquer : ${order.transferReference ?? ""}`,
