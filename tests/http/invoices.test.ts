@@ -8,13 +8,14 @@ import {
   siteDocuments,
   vouchers,
 } from "../../app/server/db/schema";
+import { invoiceNumber, type InvoiceSeries } from "../../app/lib/invoices/model";
 import { useAdmin } from "../support/accounts";
 import { flashedToast, pressButton } from "../support/admin-forms";
 import { intentButton, plainSpaces, useDocumentsRestored } from "../support/admin-content";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
-import { completeLegal, subjectToVat } from "../support/seller";
+import { completeLegal, invoiceSellerForTests, subjectToVat } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 
@@ -175,6 +176,117 @@ describe("/admin/factures", () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     expect((await adminPage("/admin/factures/F-2001-000001.pdf")).status).toBe(404);
+  });
+});
+
+describe("/admin/factures: its search", () => {
+  /**
+   * A document written straight into the table, in a year long before the site's, so that its number is
+   * known and no period of the accountant's files holds it.
+   */
+  const storedInvoice = (
+    series: InvoiceSeries,
+    year: number,
+    sequence: number,
+    buyer: { name: string; email: string },
+    creditedInvoiceId: string | null = null,
+  ) => {
+    const cents = series === "A" ? -5000 : 15000;
+    return {
+      series,
+      year,
+      sequence,
+      number: invoiceNumber(series, year, sequence),
+      kind: series === "A" ? ("credit_note" as const) : ("sale" as const),
+      creditedInvoiceId,
+      // A credit note a month after the invoices of its year, as it follows the invoice it corrects.
+      issuedAt: new Date(Date.UTC(year, series === "A" ? 6 : 5, 1, 12, sequence)),
+      seller: invoiceSellerForTests,
+      buyer: { ...buyer, address: null },
+      lines: [{ label: "Séance portrait", quantity: 1, unitPriceCents: cents, vatRate: null }],
+      htCents: cents,
+      vatCents: 0,
+      ttcCents: cents,
+      vatBreakdown: [{ vatRate: null, htCents: cents, vatCents: 0, ttcCents: cents }],
+      paymentTerms: "Payée en espèces.",
+    };
+  };
+  const helene = { name: "Hélène Martin", email: "Helene.Martin@exemple.fr" };
+
+  beforeAll(async () => {
+    const database = serverDatabase();
+    const [invoice] = await database
+      .insert(invoices)
+      .values(storedInvoice("F", 2004, 123, helene))
+      .returning({ id: invoices.id });
+    await database.insert(invoices).values([
+      storedInvoice("A", 2004, 2, helene, invoice?.id ?? null),
+      storedInvoice("F", 2004, 1234, { name: "Jeanne Roux", email: "jeanne.roux@exemple.fr" }),
+      storedInvoice("F", 2003, 123, { name: "Paul Durand", email: "paul.durand@exemple.fr" }),
+      ...Array.from({ length: 51 }, (_, index) =>
+        storedInvoice("F", 2002, index + 1, {
+          name: `Client Liste ${index + 1}`,
+          email: `client.liste.${index + 1}@exemple.fr`,
+        }),
+      ),
+    ]);
+  });
+
+  const search = (typed: string) => adminPage(`/admin/factures?q=${encodeURIComponent(typed)}`);
+  /** The numbers the list shows, in its order. */
+  const numbers = (page: FetchedPage) =>
+    [...page.document.querySelectorAll('ul[aria-label="Factures et avoirs"] a[href$=".pdf"]')].map(
+      (link) => /[FA]-\d{4}-\d{6,}/.exec(textOf(link))?.[0],
+    );
+  const heading = (page: FetchedPage) => textOf(page.document.querySelector("#liste-factures"));
+
+  it("finds an invoice by its number, in any case, with or without its dashes or its zeros", async () => {
+    for (const typed of [
+      "F-2004-000123",
+      "f-2004-000123",
+      "F2004000123",
+      "f 2004 000123",
+      "F-2004-123",
+    ]) {
+      const found = await search(typed);
+      expect(numbers(found), typed).toEqual(["F-2004-000123"]);
+      expect(heading(found), typed).toBe("1 document");
+      // What was typed stays in the box for the next search.
+      expect(found.document.querySelector<HTMLInputElement>('input[name="q"]')?.value).toBe(typed);
+    }
+    // Its last digits alone: that number in every year, and nothing that only contains them.
+    expect(numbers(await search("123"))).toEqual(["F-2004-000123", "F-2003-000123"]);
+  });
+
+  it("finds a client's invoices and credit notes by her name, accents and case aside, or her e-mail", async () => {
+    for (const typed of ["helene martin", "HÉLÈNE", "helene.martin@EXEMPLE.fr"]) {
+      const found = await search(typed);
+      expect(numbers(found), typed).toEqual(["A-2004-000002", "F-2004-000123"]);
+      expect(heading(found), typed).toBe("2 documents");
+    }
+  });
+
+  it("says so in French when nothing matches", async () => {
+    const none = await search("Personne Inconnue");
+    expect(numbers(none)).toEqual([]);
+    expect(heading(none)).toBe("0 document");
+    expect(textOf(none.document.body)).toContain("Aucune facture ne correspond à cette recherche.");
+  });
+
+  it("keeps the search in the links between pages, and counts only what it finds", async () => {
+    const first = await search("liste");
+    expect(heading(first)).toBe("51 documents");
+    expect(numbers(first)).toHaveLength(50);
+    const next = [...first.document.querySelectorAll("nav a")].find((link) =>
+      textOf(link).includes("Page suivante"),
+    );
+    expect(next?.getAttribute("href")).toContain("q=liste");
+    const second = await adminPage(next?.getAttribute("href") ?? "");
+    expect(numbers(second)).toEqual(["F-2002-000001"]);
+    const previous = [...second.document.querySelectorAll("nav a")].find((link) =>
+      textOf(link).includes("Page précédente"),
+    );
+    expect(previous?.getAttribute("href")).toContain("q=liste");
   });
 });
 

@@ -3,6 +3,7 @@ import {
   creditNoteOf,
   invoiceNumber,
   invoiceTotals,
+  readInvoiceNumber,
   seriesOf,
   shareAcrossRates,
   standingByRate,
@@ -17,6 +18,47 @@ describe("invoice numbers", () => {
     expect(seriesOf("deposit")).toBe("F");
     expect(seriesOf("final")).toBe("F");
     expect(seriesOf("credit_note")).toBe("A");
+  });
+});
+
+describe("an invoice number typed in a search", () => {
+  it("is read in full, in any case, with or without its dashes or its zeros", () => {
+    const full = { series: "F", year: 2026, sequence: 123 };
+    for (const typed of [
+      "F-2026-000123",
+      "f-2026-000123",
+      "F2026000123",
+      "f 2026 000123",
+      "F-2026-123",
+    ]) {
+      expect(readInvoiceNumber(typed), typed).toEqual(full);
+    }
+    expect(readInvoiceNumber("A-2026-1234567")).toEqual({
+      series: "A",
+      year: 2026,
+      sequence: 1_234_567,
+    });
+  });
+
+  it("leaves out what is not typed: the series, or the year and the series", () => {
+    expect(readInvoiceNumber("2026-123")).toEqual({ series: null, year: 2026, sequence: 123 });
+    expect(readInvoiceNumber("2026000123")).toEqual({ series: null, year: 2026, sequence: 123 });
+    expect(readInvoiceNumber("123")).toEqual({ series: null, year: null, sequence: 123 });
+    expect(readInvoiceNumber(" 000123 ")).toEqual({ series: null, year: null, sequence: 123 });
+  });
+
+  it("is no number for a name, an e-mail or a number too long", () => {
+    for (const typed of [
+      "Martin",
+      "martin@exemple.fr",
+      "F-123",
+      "F2026123",
+      "12345678901234",
+      "F-26-123",
+      "",
+    ]) {
+      expect(readInvoiceNumber(typed), typed).toBeNull();
+    }
   });
 });
 

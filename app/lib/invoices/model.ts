@@ -34,6 +34,34 @@ export function invoiceNumberOfFile(file: string): string | null {
   return match?.[1] ?? null;
 }
 
+/** What an invoice number typed in a search names: null parts (the series, the year) match any. */
+export type TypedInvoiceNumber = {
+  series: InvoiceSeries | null;
+  year: number | null;
+  sequence: number;
+};
+
+/**
+ * An invoice number as a person types it: in full in any case, its dashes dropped or spaces put instead
+ * (« f2027000123 »), its zeros left out (« F-2027-123 »), its series left out (« 2027-123 »: the invoice
+ * and the credit note), or its last digits alone (« 123 »: that number in every year and both series,
+ * at most two a year); null for any other text.
+ */
+export function readInvoiceNumber(typed: string): TypedInvoiceNumber | null {
+  const text = typed.trim().toUpperCase();
+  const parts =
+    /^([FA])?[\s-]*(\d{4})[\s-]+(\d{1,9})$/.exec(text) ??
+    /^([FA])?(\d{4})(\d{6,9})$/.exec(text.replace(/[\s-]/g, ""));
+  if (parts) {
+    return {
+      series: (parts[1] as InvoiceSeries | undefined) ?? null,
+      year: Number(parts[2]),
+      sequence: Number(parts[3]),
+    };
+  }
+  return /^\d{1,9}$/.test(text) ? { series: null, year: null, sequence: Number(text) } : null;
+}
+
 /** A line as sold: a label, a quantity, a unit price TTC, its TVA rate in basis points (null: none). */
 export type InvoiceLineInput = {
   label: string;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import {
@@ -12,13 +12,20 @@ import {
   deductionLines,
   invoiceAmount,
   invoiceTotals,
+  readInvoiceNumber,
   shareAcrossRates,
   type InvoiceLineInput,
   type InvoiceSeller,
 } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { db } from "../db/client.server";
-import { cursorColumn, keysetPage, type KeysetOrder, type PagePosition } from "../db/keyset.server";
+import {
+  cursorColumn,
+  keysetPage,
+  likePattern,
+  type KeysetOrder,
+  type PagePosition,
+} from "../db/keyset.server";
 import {
   bookings,
   invoices,
@@ -433,10 +440,36 @@ export const INVOICE_LIST_ORDER: KeysetOrder = {
   direction: "desc",
 };
 
-/** A page of the invoices and credit notes, newest first, and how many there are in all. */
-export async function invoicePage(position: PagePosition) {
+export type InvoiceListFilter = {
+  /** What the owner typed in the list's search box (trimmed and bounded by the loader); empty: none. */
+  search: string;
+};
+
+/**
+ * The invoices and credit notes a search finds: their number however it is typed (readInvoiceNumber), or
+ * a part of the buyer's name (accents aside) or e-mail, as printed on them.
+ */
+function invoiceSearch(search: string): SQL {
+  const typed = readInvoiceNumber(search);
+  const pattern = likePattern(search);
+  return or(
+    typed
+      ? and(
+          typed.series ? eq(invoices.series, typed.series) : undefined,
+          typed.year === null ? undefined : eq(invoices.year, typed.year),
+          eq(invoices.sequence, typed.sequence),
+        )
+      : undefined,
+    sql`f_unaccent(${invoices.buyer} ->> 'name') ilike f_unaccent(${pattern})`,
+    sql`${invoices.buyer} ->> 'email' ilike ${pattern}`,
+  ) as SQL;
+}
+
+/** A page of the invoices and credit notes a filter keeps, newest first, and how many it keeps in all. */
+export async function invoicePage(filter: InvoiceListFilter, position: PagePosition) {
+  const where = filter.search ? invoiceSearch(filter.search) : undefined;
   const [page, [total]] = await Promise.all([
-    keysetPage(INVOICE_LIST_ORDER, position, ({ where, orderBy, limit }) =>
+    keysetPage(INVOICE_LIST_ORDER, position, ({ where: after, orderBy, limit }) =>
       db()
         .select({
           id: invoices.id,
@@ -449,13 +482,14 @@ export async function invoicePage(position: PagePosition) {
           cursor: cursorColumn(INVOICE_LIST_ORDER),
         })
         .from(invoices)
-        .where(where)
+        .where(and(where, after))
         .orderBy(...orderBy)
         .limit(limit),
     ),
     db()
       .select({ value: sql<number>`count(*)::int` })
-      .from(invoices),
+      .from(invoices)
+      .where(where),
   ]);
   return { ...page, matching: total?.value ?? 0 };
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/index";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
+import { ListFilters } from "~/components/admin/list-filters";
 import { Pager } from "~/components/admin/pager";
 import { formatDateTimeFr } from "~/lib/dates";
 import { formatCents } from "~/lib/prices";
@@ -10,7 +11,7 @@ export { loader } from "./index.server";
 export const meta: Route.MetaFunction = () => [{ title: "Factures - Administration" }];
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
-  const { invoices, matching, previous, next, waiting, usesWaiting, gaps } = loaderData;
+  const { search, invoices, matching, previous, next, waiting, usesWaiting, gaps } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -35,12 +36,22 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ) : null}
+      <ListFilters
+        label="Chercher une facture"
+        searchLabel="Numéro, nom ou e-mail du client"
+        search={search}
+        submitLabel="Chercher"
+      />
       <section aria-labelledby="liste-factures" className="space-y-4">
         <h2 id="liste-factures" className="font-sans text-lg font-semibold">
           {matching} document{matching > 1 ? "s" : ""}
         </h2>
         {invoices.length === 0 ? (
-          <p className="text-sm text-muted-foreground">Aucune facture pour l'instant.</p>
+          <p className="text-sm text-muted-foreground">
+            {search
+              ? "Aucune facture ne correspond à cette recherche."
+              : "Aucune facture pour l'instant."}
+          </p>
         ) : (
           <ul className="space-y-2" aria-label="Factures et avoirs">
             {invoices.map((invoice) => (
