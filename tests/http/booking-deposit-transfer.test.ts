@@ -264,3 +264,80 @@ describe("a booking waiting for its deposit", () => {
       });
   });
 });
+
+/** A booking made online whose 40 € of arrhes by transfer the owner marked received. */
+async function paidByTransfer(email: string) {
+  const waiting = await waitingForTransfer(email);
+  const paid = await postForm(
+    `/admin/ventes/${waiting.orderId}`,
+    { intent: "mark-paid", means: "transfer" },
+    { cookie: admin.cookie() },
+  );
+  expect(paid.status).toBe(302);
+  return waiting;
+}
+
+const spaced = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+
+describe("a booking whose arrhes were paid by transfer, cancelled", () => {
+  it("by the owner: told before she confirms what becomes of the 40 € and that 80 € are owed, then who gives what back", async () => {
+    const { bookingId, orderId } = await paidByTransfer("lou.annulation@example.test");
+    const here = `/admin/reservations/${bookingId}`;
+    const asked = await fetchPage(`${here}?annuler=1`, { cookie: admin.cookie() });
+    expect(spaced(textOf(asked.document.querySelector("main")))).toContain(
+      "Les 40,00 € payés sont à lui rendre par vous : la commande vous le rappelle, cliquez sur « Remboursé » une fois rendus. Ce sont des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à lui rendre le double, 80 € en tout, soit 40 € de plus à lui verser vous-même.".replace(
+        "40,00 €",
+        "40 €",
+      ),
+    );
+
+    const cancelled = await postForm(
+      here,
+      { intent: "cancel", message: "" },
+      {
+        cookie: admin.cookie(),
+      },
+    );
+    expect(cancelled.status).toBe(302);
+    await expect
+      .poll(
+        async () =>
+          (
+            await serverDatabase().execute<{ status: string; cents: number }>(
+              sql`select status, amount_cents as cents from refunds where order_id = ${orderId}::uuid`,
+            )
+          ).rows,
+      )
+      .toEqual([{ status: "to_refund_offline", cents: 4_000 }]);
+    const after = spaced(
+      textOf((await fetchPage(here, { cookie: admin.cookie() })).document.querySelector("main")),
+    );
+    expect(after).toContain("40 € à rembourser par vous");
+    // Nothing is refunded by the site: she hands back the 40 € and 40 € more.
+    expect(after).toContain(
+      "la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit 80 €. Rendez-lui les 40 € payés (ci-dessus) et 40 € de plus.",
+    );
+    expect(after).not.toContain("lui sont remboursés");
+  });
+
+  it("by the client in time: her cancellation e-mail says the studio refunds her arrhes, not that she loses them", async () => {
+    const email = "ines.annulation@example.test";
+    const { page } = await paidByTransfer(email);
+    const asked = await fetchPage(`${page}?annuler=1`);
+    expect(spaced(textOf(asked.document.body))).toContain(
+      "Le studio vous rembourse vos arrhes de 40 € et vous le confirme par e-mail.",
+    );
+    expect((await postForm(page, { intent: "cancel" })).status).toBe(303);
+    await expect
+      .poll(() => mailsTo(email).filter((mail) => mail.subject.startsWith("Séance annulée")).length)
+      .toBe(1);
+    const text = spaced(
+      mailsTo(email).find((mail) => mail.subject.startsWith("Séance annulée"))?.text ?? "",
+    );
+    expect(text).toContain("Arrhes payées : 40 €");
+    expect(text).toContain(
+      "Le studio vous rembourse vos arrhes de 40 € et vous le confirme par e-mail.",
+    );
+    expect(text).not.toContain("si vous annulez, vous les perdez");
+  });
+});

@@ -132,6 +132,45 @@ export function depositUnpaidOnCancel(nature: DepositNature, reader: "client" | 
     : "Votre acompte n'est pas encore payé : il ne vous sera plus demandé, et un paiement qui arriverait encore vous serait remboursé.";
 }
 
+/**
+ * What cancelling a booking whose deposit is paid does with it when the studio cancels (decision 0186), said
+ * to the owner before she confirms: what is left of it goes back, by itself on a card, by her hand
+ * otherwise; and for arrhes the law owes the client twice the sum, the other half from her.
+ */
+export function depositPaidOnStudioCancel(
+  nature: DepositNature,
+  paid: { amount: string; twice: string; left: string; byCard: boolean },
+): string {
+  const back = paid.byCard
+    ? `Les ${paid.left} payés lui sont remboursés aussitôt, sur sa carte.`
+    : `Les ${paid.left} payés sont à lui rendre par vous : la commande vous le rappelle, cliquez sur « Remboursé » une fois rendus.`;
+  return nature === "arrhes"
+    ? `${back} Ce sont des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à lui rendre le double, ${paid.twice} en tout, soit ${paid.amount} de plus à lui verser vous-même.`
+    : back;
+}
+
+/**
+ * What became of a paid deposit once its booking was cancelled, in the client's e-mail and on her page in
+ * place of what the word means: given back on her card or by the studio; for arrhes the studio cancelled,
+ * as much again.
+ */
+export function depositAfterCancel(
+  nature: DepositNature,
+  paid: { amount: string; refundedOnCard: boolean },
+  by: "client" | "studio",
+): string {
+  const sum =
+    nature === "arrhes" ? `vos arrhes de ${paid.amount}` : `votre acompte de ${paid.amount}`;
+  const returned = nature === "arrhes" ? "vous sont remboursées" : "vous est remboursé";
+  const how = paid.refundedOnCard
+    ? `${sum.charAt(0).toUpperCase()}${sum.slice(1)} ${returned} sur la carte utilisée ; l'e-mail qui le confirme porte l'avoir.`
+    : `Le studio vous rembourse ${sum} et vous le confirme par e-mail.`;
+  if (by === "studio" && nature === "arrhes") {
+    return `${how} Le studio ayant annulé, il vous doit la même somme en plus : le double des arrhes (article L214-1 du Code de la consommation).`;
+  }
+  return how;
+}
+
 /** What each word commits the client and the studio to (L214-1 du Code de la consommation). */
 export const DEPOSIT_MEANINGS: Record<DepositNature, string> = {
   arrhes:

@@ -4,6 +4,7 @@ import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
   DEPOSIT_ON_STUDIO_CANCEL,
+  depositPaidOnStudioCancel,
   DEPOSIT_STATUS_WORDS,
   depositCents,
   depositOnClientCancel,
@@ -56,6 +57,7 @@ import {
   cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
+  receivedByCardOnly,
   refundablePayments,
   refundWhatIsLeft,
   type OrderCheckout,
@@ -633,16 +635,45 @@ export async function depositForOwner(bookingId: string): Promise<{
     booking.state === "cancelled" &&
     cancelled?.actor === "owner"
   ) {
+    const amount = formatCents(order.amountCents);
+    // Given back by the site on her card, or by the owner's hand (the line above says how much is left).
+    const back = offline?.cents
+      ? `Rendez-lui les ${amount} payés (ci-dessus) et ${amount} de plus.`
+      : (await receivedByCardOnly(order.id))
+        ? `Les ${amount} payés lui sont remboursés sur sa carte ; versez-lui ${amount} de plus vous-même.`
+        : `Les ${amount} payés lui ont été rendus ; versez-lui ${amount} de plus.`;
     lines.push(
-      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. Les ${formatCents(order.amountCents)} payés lui sont remboursés ; versez la même somme en plus à la cliente.`,
+      `Vous avez annulé une séance réservée avec des arrhes : la loi (article L214-1 du Code de la consommation) vous oblige à rendre le double, soit ${formatCents(order.amountCents * 2)}. ${back}`,
     );
   }
   return {
     lines,
     orderId: order.id,
     onCancel:
-      order.status === "awaiting_payment" ? depositUnpaidOnCancel(rules.nature, "owner") : null,
+      order.status === "awaiting_payment"
+        ? depositUnpaidOnCancel(rules.nature, "owner")
+        : order.status === "paid"
+          ? await paidDepositOnStudioCancel(rules.nature, order)
+          : null,
   };
+}
+
+/** What cancelling now does with a paid deposit, said to the owner before she confirms. */
+async function paidDepositOnStudioCancel(
+  nature: DepositRule["nature"],
+  order: typeof orders.$inferSelect,
+): Promise<string | null> {
+  const left = (await refundablePayments(db(), order.id)).reduce(
+    (sum, payment) => sum + payment.leftCents,
+    0,
+  );
+  if (left === 0) return null;
+  return depositPaidOnStudioCancel(nature, {
+    amount: formatCents(order.amountCents),
+    twice: formatCents(order.amountCents * 2),
+    left: formatCents(left),
+    byCard: await paidByCardOnly(order.id),
+  });
 }
 
 /** Whether the studio cancelled the booking (its « cancelled » history line by the owner). */

@@ -24,10 +24,16 @@ import {
   type VoucherPayment,
 } from "./vouchers.server";
 import { nextFreeTimes } from "./visitor.server";
-import { DEPOSIT_MEANINGS, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import {
+  DEPOSIT_MEANINGS,
+  DEPOSIT_NATURE_LABELS,
+  depositAfterCancel,
+  type DepositRule,
+} from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
+import { receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
 
 /*
@@ -416,19 +422,50 @@ async function depositLines(booking: Loaded["booking"]): Promise<string[]> {
     .select({ status: orders.status, amountCents: orders.amountCents })
     .from(orders)
     .where(eq(orders.id, booking.depositOrderId));
-  if (!order || order.status !== "paid") return [];
+  // Cancelled, a deposit paid may already be refunded (a card's, at once): still said, with what became of it.
+  const cancelled = booking.state === "cancelled";
+  if (!order || !(order.status === "paid" || (cancelled && order.status === "refunded"))) return [];
+  const rules = booking.depositRules;
   const page = await orderPageUrl(booking.depositOrderId);
   const invoice = (await invoicesOfOrder(booking.depositOrderId)).find(
     (candidate) => candidate.kind !== "credit_note",
   );
-  const word = DEPOSIT_NATURE_LABELS[booking.depositRules.nature];
+  const word = DEPOSIT_NATURE_LABELS[rules.nature];
   return [
-    `${word} payé${booking.depositRules.nature === "arrhes" ? "es" : ""} : ${formatCents(order.amountCents)}`,
+    `${word} payé${rules.nature === "arrhes" ? "es" : ""} : ${formatCents(order.amountCents)}`,
     invoice
       ? `Facture : ${page}/facture/${invoice.number}.pdf`
       : `Votre paiement et sa facture : ${page}`,
-    `${DEPOSIT_MEANINGS[booking.depositRules.nature]}`,
+    cancelled
+      ? await depositAfterCancelLine(booking, rules, order.amountCents)
+      : DEPOSIT_MEANINGS[rules.nature],
   ];
+}
+
+/**
+ * What became of her paid deposit once her booking was cancelled (decision 0186): the studio cancelled, it
+ * goes back whole (on her card when she paid by card) and, for arrhes, as much again; she cancelled in time,
+ * on her card when the type refunds at once, else by the studio.
+ */
+async function depositAfterCancelLine(
+  booking: Loaded["booking"],
+  rules: DepositRule,
+  amountCents: number,
+): Promise<string> {
+  const [cancelled] = await db()
+    .select({ actor: bookingEvents.actor })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingId, booking.id), eq(bookingEvents.kind, "cancelled")));
+  const by = cancelled?.actor === "owner" ? "studio" : "client";
+  const byCard = await receivedByCardOnly(booking.depositOrderId ?? "");
+  return depositAfterCancel(
+    rules.nature,
+    {
+      amount: formatCents(amountCents),
+      refundedOnCard: byCard && (by === "studio" || rules.refundAtOnce),
+    },
+    by,
+  );
 }
 
 /** The deposit's order awaited by transfer, with the bank details the client was given; null otherwise. */

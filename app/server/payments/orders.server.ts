@@ -682,6 +682,18 @@ export async function sendRefundAsked(
 }
 
 /**
+ * Whether every payment an order received was a card's: what is refunded of it goes back on the card, by
+ * the provider (a refund already done included, where refundablePayments finds nothing left).
+ */
+export async function receivedByCardOnly(orderId: string): Promise<boolean> {
+  const paid = await db()
+    .select({ provider: paymentAttempts.provider })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "succeeded")));
+  return paid.length > 0 && paid.every(({ provider }) => !OFFLINE_PROVIDERS.includes(provider));
+}
+
+/**
  * The order's payments with money not refunded (nor on its way back), each with what is left of it: a
  * duplicate payment first, then the one with the most left. Under the order's lock in `requestRefund`.
  */
