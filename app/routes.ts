@@ -133,6 +133,8 @@ export default [
   ]),
   route("calendrier/:file", "routes/calendrier.ts"),
   route("reservation/:token/seance.ics", "routes/reservation/ics.ts"),
+  // The invoices of the gift vouchers' uses that paid the booking (decisions 0199 and 0201), for its client.
+  route("reservation/:token/facture/:file", "routes/reservation/facture-pdf.ts"),
   route("admin/newsletter/envoyer/:id/apercu", "routes/admin/newsletter/envoyer/apercu.ts"),
   route("admin/newsletter/envois/:id/progression", "routes/admin/newsletter/envois/progression.ts"),
   // A backup's download (signed link + session) and a restore followed outside the layout: the restore

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,8 +16,10 @@ import { activeVoucher } from "../support/admin-sales";
 import { voucherState } from "../support/booking-vouchers";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
-import { subjectToVat } from "../support/seller";
+import { ensurePdfTools, pdfText } from "../support/pdf-tools";
+import { completeLegal, subjectToVat } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
+import { managePath } from "~/lib/booking/urls";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr } from "~/lib/dates";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -26,23 +28,26 @@ import { formatVoucherCode } from "~/lib/vouchers/code";
  * « Solde payé au studio » on the owner's booking page with part or all of the balance taken from an amount
  * voucher (decision 0201), JavaScript off: the voucher's part is one use of the booking's balance with its
  * own invoice, the money's part the balance order whose final invoice deducts that use; refused input comes
- * back in French at its field with everything typed kept, and nothing taken. A server of the file's own:
+ * back in French at its field with everything typed kept, and nothing taken. The client's own page lists the
+ * use's invoice and serves its PDF, and no other number (decision 0201, amended). A server of the file's own:
  * a use is invoiced only for a seller subject to TVA, and that identity changes every invoice and the
  * legal pages of the site.
  */
 
-useOwnServer();
+const home = useOwnServer();
 const admin = useAdmin();
 const marker = randomBytes(4).toString("hex");
 const TYPE_NAME = `Portrait solde ${marker}`;
 const ids = { type: "", studio: "", photographer: "" };
 
+/** The seller's legal details: subject to TVA for the file, under the franchise for one test. */
+const setLegal = (data: typeof subjectToVat) =>
+  serverDatabase().update(siteDocuments).set({ data }).where(eq(siteDocuments.key, "legal"));
+
 beforeAll(async () => {
+  ensurePdfTools();
   const database = serverDatabase();
-  await database
-    .update(siteDocuments)
-    .set({ data: subjectToVat })
-    .where(eq(siteDocuments.key, "legal"));
+  await setLegal(subjectToVat);
   const [brive] = await database
     .select({ id: studios.id })
     .from(studios)
@@ -62,9 +67,13 @@ beforeAll(async () => {
 
 let hour = 0;
 
-/** A confirmed booking far ahead (a row without occupancies), each at an hour of its own. */
+/**
+ * A confirmed booking far ahead (a row without occupancies), each at an hour of its own, with its client's
+ * page (`client`, its token the only key).
+ */
 async function confirmedBooking() {
   const index = hour++;
+  const token = randomBytes(32).toString("base64url");
   const startsAt = new Date(Date.UTC(2033, 4, 10 + Math.floor(index / 8), 7 + (index % 8)));
   const [booking] = await serverDatabase()
     .insert(bookings)
@@ -81,13 +90,14 @@ async function confirmedBooking() {
       clientPhone: "06 12 34 56 78",
       answers: {},
       consentAt: new Date(),
-      manageTokenHash: randomBytes(32).toString("hex"),
+      manageTokenHash: createHash("sha256").update(token).digest("hex"),
     })
     .returning({ id: bookings.id });
   const id = booking?.id ?? "";
   return {
     id,
     page: `/admin/reservations/${id}`,
+    client: managePath(token),
     session: `${TYPE_NAME} du ${instantLabelFr(startsAt)}`,
   };
 }
@@ -436,5 +446,104 @@ describe("a balance entry refused", () => {
     const fits = await post(booking.page, { ...fields, amount: "80", voucherAmount: "10" });
     expect(fits.status).toBe(302);
     expect((await voucherState(voucher.id, serverDatabase())).status).toBe("used");
+  });
+});
+
+/** Spaces of any kind as one plain space (the site writes amounts with no-break spaces). */
+const plainSpaces = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ").trim();
+
+/** The « Factures » section of a client's page: each line as read, and its link's address. */
+const invoiceItems = (page: FetchedPage) =>
+  [...page.document.querySelectorAll('section[aria-labelledby="factures"] li')].map((item) => ({
+    text: plainSpaces(textOf(item)),
+    href: item.querySelector("a")?.getAttribute("href") ?? "",
+  }));
+
+const fetchFile = (path: string) => fetch(new URL(path, home()));
+
+describe("the client's own page of a booking whose balance a voucher paid", () => {
+  it("lists the use's invoice and serves its PDF as an order's invoice is served; another booking's number, an order's, a made-up one or token answer 404", async () => {
+    const whole = await confirmedBooking();
+    const voucher = await amountVoucher();
+    const entry = { amount: "", means: "card_terminal", voucherCode: voucher.code };
+    expect((await post(whole.page, { ...entry, voucherAmount: "90" })).status).toBe(302);
+    const [useInvoice] = await invoicesOf(whole.id);
+    const number = useInvoice?.number ?? "";
+    expect(number).toMatch(/^F-\d{4}-\d{6}$/);
+
+    const page = await fetchPage(whole.client);
+    expect(page.status).toBe(200);
+    expect(textOf(page.document.querySelector('section[aria-labelledby="factures"] h2'))).toBe(
+      "Factures",
+    );
+    expect(invoiceItems(page)).toEqual([
+      {
+        text: `Facture ${number} (PDF) du ${formatDateFr(useInvoice?.issuedAt ?? "")}, 90 €`,
+        href: `${whole.client}/facture/${number}.pdf`,
+      },
+    ]);
+
+    const pdf = await fetchFile(`${whole.client}/facture/${number}.pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("cache-control")).toBe("no-store");
+    expect(pdf.headers.get("x-robots-tag")).toBe("noindex");
+    expect(pdf.headers.get("content-disposition")).toBe(
+      `attachment; filename="facture-${number}.pdf"`,
+    );
+    expect(pdf.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const text = plainSpaces(pdfText(new Uint8Array(await pdf.arrayBuffer())));
+    expect(text).toContain(number);
+    expect(text).toContain("Léa Martin");
+    expect(text).toContain("Total TTC 90,00 €");
+    expect(text).toContain(`Réglée par le bon cadeau ${voucher.code}`);
+
+    // Paid in part by a voucher: the use's invoice is listed, never the balance order's final invoice,
+    // which carries the same booking but is the order's (its page is the order's).
+    const mixed = await confirmedBooking();
+    const other = await amountVoucher();
+    const mixedEntry = {
+      amount: "70",
+      means: "cash",
+      voucherCode: other.code,
+      voucherAmount: "20",
+    };
+    expect((await post(mixed.page, mixedEntry)).status).toBe(302);
+    const [mixedUse, final] = await invoicesOf(mixed.id);
+    expect([mixedUse?.kind, final?.kind]).toEqual(["voucher_use", "final"]);
+    expect(invoiceItems(await fetchPage(mixed.client)).map((item) => item.href)).toEqual([
+      `${mixed.client}/facture/${mixedUse?.number}.pdf`,
+    ]);
+    expect((await fetchFile(`${mixed.client}/facture/${mixedUse?.number}.pdf`)).status).toBe(200);
+
+    for (const path of [
+      `${mixed.client}/facture/${final?.number}.pdf`,
+      `${mixed.client}/facture/${number}.pdf`,
+      `${whole.client}/facture/${mixedUse?.number}.pdf`,
+      `${whole.client}/facture/F-2001-000001.pdf`,
+      `${whole.client}/facture/${number}`,
+      `${whole.client}/facture/facture.pdf`,
+      managePath(`${"A".repeat(43)}/facture/${number}.pdf`),
+      managePath(`inconnu/facture/${number}.pdf`),
+    ]) {
+      expect((await fetchFile(path)).status, path).toBe(404);
+    }
+  });
+
+  it("lists nothing under the franchise: no invoice is issued for the use", async () => {
+    await setLegal(completeLegal);
+    try {
+      const booking = await confirmedBooking();
+      const voucher = await amountVoucher();
+      const entry = { amount: "", means: "cash", voucherCode: voucher.code, voucherAmount: "90" };
+      expect((await post(booking.page, entry)).status).toBe(302);
+      expect((await voucherState(voucher.id, serverDatabase())).uses).toHaveLength(1);
+      expect(await invoicesOf(booking.id)).toEqual([]);
+      const page = await fetchPage(booking.client);
+      expect(page.status).toBe(200);
+      expect(page.document.querySelector('section[aria-labelledby="factures"]')).toBeNull();
+    } finally {
+      await setLegal(subjectToVat);
+    }
   });
 });

@@ -51,3 +51,10 @@ export const managePath = (token: string, query: Record<string, string | null | 
 
 /** The booking's calendar file, from the client's page (« Ajouter à mon agenda », decision 0124). */
 export const manageIcsPath = (token: string) => `/reservation/${token}/seance.ics`;
+
+/**
+ * An invoice or credit note of the booking as a PDF, from the client's page and e-mails: those of the gift
+ * vouchers' uses that paid it, which no order of hers lists (decisions 0199 and 0201).
+ */
+export const manageInvoicePath = (token: string, number: string) =>
+  `/reservation/${token}/facture/${number}.pdf`;

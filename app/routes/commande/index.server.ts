@@ -11,6 +11,7 @@ import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { orderInvoicePath, orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
 import { formatCalendarDayFr, voucherCoverLine, withdrawalLastDay } from "~/lib/vouchers/terms";
+import { invoiceLink } from "~/lib/invoices/links";
 import { invoicesOfOrder } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
 import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
@@ -140,13 +141,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           confirming: search.get("retractation") === "1",
         }
       : null,
-    invoices: (await invoicesOfOrder(order.id)).map((invoice) => ({
-      number: invoice.number,
-      title: `${invoice.kind === "credit_note" ? "Avoir" : invoice.kind === "deposit" ? "Facture d'acompte" : "Facture"} ${invoice.number}`,
-      issuedOn: formatDateFr(invoice.issuedAt),
-      amount: formatCents(invoice.ttcCents),
-      href: orderInvoicePath(params.token, invoice.number),
-    })),
+    invoices: (await invoicesOfOrder(order.id)).map((invoice) =>
+      invoiceLink(invoice, orderInvoicePath(params.token, invoice.number)),
+    ),
     // A failed refund is said as such, never « en cours » (decision 0171); one later refunds made good
     // is no longer the buyer's concern.
     refunded: refunds

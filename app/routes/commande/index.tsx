@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/index";
 import type { SiteHandle } from "../site-layout";
 import { BookingPage, NO_INDEX, Notice } from "~/components/booking/booking-layout";
+import { InvoiceList } from "~/components/invoices/invoice-list";
 import { Button } from "~/components/ui/button";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
@@ -278,23 +279,7 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
 
-      {order.invoices.length > 0 ? (
-        <section aria-labelledby="factures" className="space-y-2">
-          <h2 id="factures" className="text-xl font-semibold">
-            Factures
-          </h2>
-          <ul className="space-y-1">
-            {order.invoices.map((invoice) => (
-              <li key={invoice.number}>
-                <a href={invoice.href} download className="underline underline-offset-4">
-                  {invoice.title} (PDF)
-                </a>{" "}
-                du {invoice.issuedOn}, {invoice.amount}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <InvoiceList invoices={order.invoices} />
 
       {order.refunded.length > 0 ? (
         <section aria-labelledby="remboursements" className="space-y-2">

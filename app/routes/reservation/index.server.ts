@@ -3,13 +3,15 @@ import type { Route } from "./+types/index";
 import { parseMonth } from "~/lib/booking/month";
 import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
 import { slotKeyOf } from "~/lib/booking/slots";
-import { managePath } from "~/lib/booking/urls";
+import { manageInvoicePath, managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, slotLabelFr } from "~/lib/booking/words";
 import { parseIsoDay } from "~/lib/dates";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
 import { paidByVoucherLine } from "~/server/booking/vouchers.server";
 import { depositForClient } from "~/server/booking/deposits.server";
+import { invoiceLink } from "~/lib/invoices/links";
+import { invoicesOfBookingUses } from "~/server/invoices/voucher-uses.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { freeDaysOfMonth, freeTimesOf, type FreeMonth } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
@@ -97,6 +99,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           : null,
       /** Its deposit and the rules she accepted (decision 0186). */
       deposit: await depositForClient(booking, type.cutoffHours, managed.voucherPayment),
+      /**
+       * The invoices of the gift vouchers' uses that paid its deposit or its balance, and their credit
+       * notes (decisions 0199 and 0201): hers, and no order page lists them. None under the franchise.
+       */
+      invoices: (await invoicesOfBookingUses(booking.id)).map((invoice) =>
+        invoiceLink(invoice, manageInvoicePath(params.token, invoice.number)),
+      ),
       changeUntil: instantLabelFr(
         new Date(booking.startsAt.getTime() - type.cutoffHours * 3_600_000),
       ),

@@ -11,13 +11,16 @@ import { manageIcsPath, managePath } from "~/lib/booking/urls";
 import { dayLabelFr } from "~/lib/booking/words";
 import { telHref } from "~/lib/public-site";
 import { IncludedList } from "~/components/booking/included-list";
+import { InvoiceList } from "~/components/invoices/invoice-list";
 
 export { action, headers, loader } from "./index.server";
 
 /**
  * /reservation/{jeton}: the client's booking (from the confirmation and every e-mail): see it, cancel it
  * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&mois=…&jour=…`, a time chosen then confirmed
- * by a POST form, `&creneau=…`, decision 0124) until the type's cut-off; add it to a calendar (`seance.ics`). Never cached, never indexed, no referrer to other sites (the token is the key).
+ * by a POST form, `&creneau=…`, decision 0124) until the type's cut-off; add it to a calendar (`seance.ics`);
+ * download the invoices of the gift vouchers' uses that paid it (`facture/{numéro}.pdf`, decisions 0199 and
+ * 0201). Never cached, never indexed, no referrer to other sites (the token is the key).
  */
 
 export const handle: SiteHandle = { solidHeader: true };
@@ -129,6 +132,8 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
           </a>
         ) : null}
       </section>
+
+      <InvoiceList invoices={loaderData.invoices} />
 
       {active && !changeable ? (
         <p>

@@ -18,8 +18,9 @@ import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { bookings, invoices, orders, voucherUses, vouchers } from "../db/schema";
+import { env } from "../env.server";
 import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
-import { useInvoicesHeld } from "../invoices/voucher-uses.server";
+import { invoicesOfBookingUses, useInvoicesHeld } from "../invoices/voucher-uses.server";
 import { createOrder, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { vouchersOutstanding } from "../accounting/exports.server";
 import { voucherPage } from "../vouchers/admin-vouchers.server";
@@ -150,6 +151,15 @@ describe("an amount voucher paying a deposit", () => {
     );
     const mail = await clientBookingEmail({ bookingId: made.id, event: "booked" });
     expect(plain(mail?.text)).toContain(`Arrhes de 30 € réglées par le bon cadeau ${voucher.code}`);
+    // Its invoice is hers, from her booking's page (she has no order): listed there, linked by her e-mails.
+    const invoiceUrl = `${env().SITE_URL}/reservation/${made.manageToken}/facture/${invoice?.number}.pdf`;
+    expect(plain(mail?.text)).toContain(
+      `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}\nFacture : ${invoiceUrl}\n`,
+    );
+    expect(mail?.html).toContain(`<li>Facture : ${invoiceUrl}</li>`);
+    expect((await invoicesOfBookingUses(made.id)).map((each) => each.number)).toEqual([
+      invoice?.number,
+    ]);
 
     await cancelBooking(made.id, { actor: "client" });
     expect(await voucherRow(voucher.voucherId)).toMatchObject({
@@ -179,6 +189,14 @@ describe("an amount voucher paying a deposit", () => {
     expect(plain(cancelled?.text)).toContain(
       `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur votre bon cadeau.`,
     );
+    // Given back, the invoice is no longer said; her page lists it with the credit note that cancels it.
+    expect(cancelled?.text).not.toContain("Facture : ");
+    expect(
+      (await invoicesOfBookingUses(made.id)).map((each) => [each.kind, each.number, each.ttcCents]),
+    ).toEqual([
+      ["voucher_use", invoice?.number, 3_000],
+      ["credit_note", notes[0]?.number, -3_000],
+    ]);
     const ownersCopy = await ownerBookingEmail({ bookingId: made.id, event: "cancelled" });
     expect(plain(ownersCopy?.text)).toContain(
       `Arrhes de 30 € réglées par le bon cadeau ${voucher.code} : rendues sur son bon cadeau.`,
@@ -409,6 +427,10 @@ describe("an amount voucher paying a deposit", () => {
       },
     ]);
     expect(final).toMatchObject({ kind: "final", ttcCents: 9_000, vatCents: 1_500 });
+    // Her booking's page lists the use's invoice only: the final invoice is the balance order's.
+    expect((await invoicesOfBookingUses(made.id)).map((each) => each.number)).toEqual([
+      deposit?.number,
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { BOOKING_STATE_LABELS, isActive, isCalledOff } from "~/lib/booking/model";
 import { BOOKING_EVENT_STATUS, icsCalendar } from "~/lib/booking/ics";
-import { managePath } from "~/lib/booking/urls";
+import { manageInvoicePath, managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
 import type { StudioData } from "~/content/schemas";
 import { studioDataSchema } from "~/content/schemas";
@@ -32,6 +32,7 @@ import {
 } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { invoicesOfOrder } from "../invoices/orders.server";
+import { invoiceOfDepositUse } from "../invoices/voucher-uses.server";
 import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
 import { receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
@@ -468,6 +469,17 @@ async function depositAfterCancelLine(
   );
 }
 
+/**
+ * The invoice of the deposit an amount voucher pays (decision 0199), said as a paid deposit's is, from the
+ * client's booking page (she has no order): none under the franchise, while the seller's identity holds it
+ * back, or once the deposit went back to the voucher.
+ */
+async function voucherDepositInvoiceLines(loaded: Loaded, token: string): Promise<string[]> {
+  if (loaded.voucherPayment?.kind !== "amount") return [];
+  const invoice = await invoiceOfDepositUse(loaded.booking.id);
+  return invoice ? [`Facture : ${siteUrl()}${manageInvoicePath(token, invoice.number)}`] : [];
+}
+
 /** The deposit's order awaited by transfer, with the bank details the client was given; null otherwise. */
 async function transferToPay(orderId: string): Promise<TransferToPay | null> {
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
@@ -560,7 +572,8 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       : null;
   if (job.event === "awaiting_transfer" && !transfer) return null;
   const wording = clientWording(loaded, job.event, { message, alternatives, payLink, transfer });
-  const link = `${siteUrl()}${managePath(await manageTokenFor(booking.id))}`;
+  const token = await manageTokenFor(booking.id);
+  const link = `${siteUrl()}${managePath(token)}`;
   // Waiting for its deposit, it can be seen, moved and cancelled too (its deposit's words included).
   const active = isActive(booking.state);
   const duration = durationLabelFr(
@@ -571,6 +584,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Séance : ${loaded.typeName} (${duration})`,
     ...(loaded.offer.price ? [`Tarif : ${loaded.offer.price}`] : []),
     ...voucherLines(loaded, "votre"),
+    ...(await voucherDepositInvoiceLines(loaded, token)),
     ...(loaded.offer.included.length > 0
       ? [`Ce qui est compris : ${loaded.offer.included.join(" ; ")}`]
       : []),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
@@ -34,6 +34,41 @@ const setPending = (tx: Executor, useId: string, pending: boolean) =>
 export async function invoiceOfUse(tx: Executor, useId: string): Promise<InvoiceRecord | null> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.voucherUseId, useId));
   return invoice ?? null;
+}
+
+/**
+ * The invoices of the uses that paid a booking's deposit (decision 0199) or part of its balance (decision
+ * 0201), and the credit notes of those, oldest first: made out to the booking's client, who has no order
+ * page for them, so her booking's page lists them and serves their PDFs. Never an order's invoice.
+ */
+export async function invoicesOfBookingUses(bookingId: string): Promise<InvoiceRecord[]> {
+  const uses = db()
+    .select({ id: voucherUses.id })
+    .from(voucherUses)
+    .where(or(eq(voucherUses.bookingId, bookingId), eq(voucherUses.balanceOfBookingId, bookingId)));
+  const useInvoices = db()
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(inArray(invoices.voucherUseId, uses));
+  return db()
+    .select()
+    .from(invoices)
+    .where(
+      or(inArray(invoices.voucherUseId, uses), inArray(invoices.creditedInvoiceId, useInvoices)),
+    )
+    .orderBy(asc(invoices.issuedAt), asc(invoices.sequence));
+}
+
+/** The invoice of the use that pays a booking's deposit and stands (not given back); null for none. */
+export async function invoiceOfDepositUse(bookingId: string): Promise<InvoiceRecord | null> {
+  const [row] = await db()
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(voucherUses, eq(voucherUses.id, invoices.voucherUseId))
+    .where(and(eq(voucherUses.bookingId, bookingId), isNull(voucherUses.cancelledAt)))
+    .orderBy(desc(voucherUses.at))
+    .limit(1);
+  return row?.invoice ?? null;
 }
 
 /**
