@@ -919,6 +919,15 @@ export async function moveBooking(
     await lockDepositOrderOf(tx, bookingId);
     const { booking } = await lockBooking(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
+    // A request or a payment no longer awaited (its deadline passed; the sweep that expires it runs every
+    // few minutes): nothing is held for it any more, and the move would write a hold already lapsed.
+    if (
+      (booking.state === "pending" || booking.state === "awaiting_payment") &&
+      booking.respondBy &&
+      booking.respondBy <= now
+    ) {
+      throw new BookingRefusedError("hold_lapsed");
+    }
     if (
       by.actor === "client" &&
       (await recentClientMoves(tx, booking.id, now)) >= MAX_CLIENT_MOVES_PER_DAY

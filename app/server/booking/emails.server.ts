@@ -228,6 +228,18 @@ export async function bookingIcsFile(
 
 type Wording = { subject: string; heading: string; lines: string[] };
 
+/** How to pay a deposit awaited by transfer: the amount by its deadline, to whom, with what reference. */
+function transferLines(transfer: TransferToPay | null): string[] {
+  if (!transfer) return [];
+  return [
+    `Faites un virement de ${formatCents(transfer.amountCents)} avant le ${instantLabelFr(transfer.payBy)} :`,
+    ...(transfer.bank
+      ? [`Titulaire : ${transfer.bank.holder}`, `IBAN : ${formatIban(transfer.bank.iban)}`]
+      : []),
+    `Référence à indiquer : ${transfer.reference}`,
+  ];
+}
+
 /** A deposit to pay by transfer, as its order gives it to the client (decision 0186, amended). */
 type TransferToPay = {
   amountCents: number;
@@ -326,18 +338,7 @@ function clientWording(
         heading: "Votre créneau vous attend",
         lines: [
           `Votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}, vous est réservée en attendant votre virement : elle est confirmée dès sa réception.`,
-          ...(transfer
-            ? [
-                `Faites un virement de ${formatCents(transfer.amountCents)} avant le ${instantLabelFr(transfer.payBy)} :`,
-                ...(transfer.bank
-                  ? [
-                      `Titulaire : ${transfer.bank.holder}`,
-                      `IBAN : ${formatIban(transfer.bank.iban)}`,
-                    ]
-                  : []),
-                `Référence à indiquer : ${transfer.reference}`,
-              ]
-            : []),
+          ...transferLines(transfer),
           "Sans virement reçu dans ce délai, le créneau est libéré et rien ne vous est dû.",
           ...(payLink ? [`Ces informations et l'état de votre paiement : ${payLink}`] : []),
         ],
@@ -373,6 +374,15 @@ function clientWording(
         heading: "Votre séance est déplacée",
         lines: [
           `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} a lieu désormais le ${when}.`,
+          // Its payment still awaited: the deadline may have come sooner with the session (never after
+          // its start), so it is said again, with how to pay.
+          ...(booking.state === "awaiting_payment" && booking.respondBy
+            ? [
+                `Votre paiement est toujours attendu : réglez-le avant le ${instantLabelFr(booking.respondBy)} pour confirmer votre séance ; sans paiement dans ce délai, le créneau est libéré.`,
+                ...transferLines(transfer),
+                ...(payLink ? [`Pour payer, et l'état de votre paiement : ${payLink}`] : []),
+              ]
+            : []),
         ],
       };
     case "cancelled":
@@ -560,15 +570,18 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   // Paid or lapsed before it left, the transfer's details are of no use (the booking's own e-mail
   // follows a payment; a lapse has its own).
   if (job.event === "awaiting_transfer" && booking.state !== "awaiting_payment") return null;
+  const awaited = booking.state === "awaiting_payment" && booking.depositOrderId;
   const payLink =
-    (job.event === "accepted" || job.event === "recap" || job.event === "awaiting_transfer") &&
-    booking.state === "awaiting_payment" &&
-    booking.depositOrderId
-      ? await orderPageUrl(booking.depositOrderId)
+    (job.event === "accepted" ||
+      job.event === "recap" ||
+      job.event === "awaiting_transfer" ||
+      job.event === "moved") &&
+    awaited
+      ? await orderPageUrl(awaited)
       : null;
   const transfer =
-    job.event === "awaiting_transfer" && booking.depositOrderId
-      ? await transferToPay(booking.depositOrderId)
+    (job.event === "awaiting_transfer" || job.event === "moved") && awaited
+      ? await transferToPay(awaited)
       : null;
   if (job.event === "awaiting_transfer" && !transfer) return null;
   const wording = clientWording(loaded, job.event, { message, alternatives, payLink, transfer });

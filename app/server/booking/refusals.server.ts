@@ -12,6 +12,7 @@ export type BookingRefusalCode =
   | "deposit_needs_email"
   | "expired"
   | "not_active"
+  | "hold_lapsed"
   | "cutoff"
   | "invalid_period"
   | "period_taken"
@@ -31,6 +32,8 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   expired:
     "Cette demande a expiré sans réponse avant sa date limite : le client en a été prévenu et peut réserver à nouveau.",
   not_active: "Cette réservation est déjà annulée ou terminée.",
+  hold_lapsed:
+    "Le délai de cette réservation est passé : son créneau n'est plus gardé. Réservez de nouveau, ou appelez le studio.",
   cutoff: "Il est trop tard pour modifier cette réservation en ligne : appelez le studio.",
   invalid_period: "La fin doit suivre le début.",
   period_taken: "Une réservation occupe déjà ce moment : déplacez-la ou annulez-la d'abord.",
@@ -51,6 +54,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   deposit_needs_email: 409,
   expired: 409,
   not_active: 409,
+  hold_lapsed: 409,
   period_taken: 409,
   too_many_moves: 409,
   too_many_bookings: 409,
