@@ -27,7 +27,7 @@ describe("a booking with a deposit", () => {
   it("by transfer with JavaScript off: waiting on its order's page, confirmed once the owner marks it paid", async () => {
     const email = "hugo.virement@example.test";
     // Waiting for its transfer (the helper checks the booking's state) on its order's page.
-    const { orderId, orderPage } = await waitingForTransfer(email, "Hugo Lefèvre");
+    const { orderId, orderPage, page } = await waitingForTransfer(email, "Hugo Lefèvre");
     expect(orderPage.status).toBe(200);
     expect(orderPage.html).toContain("Virement");
     expect(orderPage.html).toContain("Votre réservation est confirmée dès sa réception.");
@@ -45,6 +45,10 @@ describe("a booking with a deposit", () => {
       `Faites un virement de 40 € avant le ${instantLabelFr(new Date(order?.payBy ?? 0)).replace(/[\u00a0\u202f]/g, " ")} :`,
     );
     expect(waitingText).toContain("IBAN : FR76 3000 6000 0112 3456 7890 189");
+    // Her booking's page gives the same deadline.
+    expect(textOf((await fetchPage(page)).document.body).replace(/[\u00a0\u202f]/g, " ")).toContain(
+      `En attente de paiement (à régler avant le ${instantLabelFr(new Date(order?.payBy ?? 0)).replace(/[\u00a0\u202f]/g, " ")}, sinon le créneau est libéré)`,
+    );
     expect(waitingText).toContain(`Référence à indiquer : ${order?.reference}`);
     expect(waitingText).toMatch(
       /Ces informations et l'état de votre paiement : \S+\/commande\/[\w-]+/,

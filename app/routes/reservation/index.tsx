@@ -116,7 +116,9 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
             {booking.stateLabel}
             {booking.state === "pending" && booking.respondBy
               ? ` (réponse au plus tard le ${booking.respondBy})`
-              : ""}
+              : booking.state === "awaiting_payment" && booking.respondBy
+                ? ` (à régler avant le ${booking.respondBy}, sinon le créneau est libéré)`
+                : ""}
           </dd>
         </dl>
         <IncludedList lines={type.included} className="mt-4" />
