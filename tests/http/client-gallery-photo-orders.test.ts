@@ -1,25 +1,30 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../app/lib/payments/model";
+import { instantLabelFr } from "../../app/lib/booking/words";
 import { INCLUDED_PHOTOS_PAID_WARNING } from "../../app/lib/gallery-sales";
 import { clientGalleryPath } from "../../app/lib/gallery-urls";
 import {
+  galleries,
   galleryPhotoOrders,
   galleryPhotos,
   orderLines,
   orders,
   paymentAttempts,
+  siteDocuments,
 } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
+import { useCardVoucherShop } from "../support/card-voucher-shop";
 import {
   clientAccessHeader,
   removeClientGalleries,
   serverStore,
 } from "../support/client-galleries";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
-import { fetchPage, textOf } from "../support/html";
+import { fetchPage, postForm, textOf } from "../support/html";
 import { makeTestPhotoSet } from "../support/photos";
+import { completeLegal } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
 
 /*
@@ -27,13 +32,40 @@ import { serverDatabase } from "../support/server-under-test";
  * off: the owner's « Sélection » and the client's gallery never show it as awaited (no « attend son
  * paiement », no cash form for it), and its order page, once it is called off, says so in French and leads
  * back to the gallery. The gallery's settings warn the owner, next to the number of included photos, once
- * an order of photos is paid or awaited.
+ * an order of photos is paid or awaited. A transfer is awaited until the gallery expires at the latest, and
+ * not offered when it could no longer arrive (decision 0196). On a server of the file's own that takes cards
+ * (the fake Stripe), transfers and payments at the studio.
  */
 
+const { original } = useCardVoucherShop("sk_test_51ClientGalleryPhotoOrders00000");
 const admin = useAdmin();
 let galleryId = "";
 const photoIds: string[] = [];
 const orderIds: string[] = [];
+/** The galleries of the tests that order through her form. */
+const orderingGalleryIds: string[] = [];
+
+beforeAll(async () => {
+  const database = serverDatabase();
+  await database
+    .update(siteDocuments)
+    .set({
+      data: {
+        ...original("payments"),
+        card: true,
+        transfer: true,
+        studio: true,
+        transferHolder: "Studio Lumière",
+        transferIban: "FR7630006000011234567890189",
+        transferDays: 8,
+      },
+    })
+    .where(eq(siteDocuments.key, "payments"));
+  await database
+    .update(siteDocuments)
+    .set({ data: completeLegal })
+    .where(eq(siteDocuments.key, "legal"));
+});
 
 beforeAll(async () => {
   const photos = await makeTestPhotoSet(5, { first: 91 });
@@ -63,7 +95,7 @@ afterAll(async () => {
     await database.delete(orderLines).where(inArray(orderLines.orderId, orderIds));
     await database.delete(orders).where(inArray(orders.id, orderIds));
   }
-  await removeClientGalleries(galleryId ? [galleryId] : []);
+  await removeClientGalleries([...(galleryId ? [galleryId] : []), ...orderingGalleryIds]);
 });
 
 /** An order of the gallery's photos as the core leaves it, with the token of its page. */
@@ -179,5 +211,116 @@ describe("the gallery's settings", () => {
     expect(await hint()).toContain(
       "Des photos ont déjà été payées pour cette galerie : réduire le nombre de photos incluses peut en faire payer d'autres.",
     );
+  });
+});
+
+/** A validated selection of 4 photos, 2 included, 7 € each beyond: 14 € due. */
+async function galleryWithDue(values: Partial<typeof galleries.$inferInsert> = {}) {
+  const photos = await makeTestPhotoSet(4, { first: 61 });
+  const { id } = await insertTestGallery(serverDatabase(), {
+    title: "Séance commandée",
+    includedPhotos: 2,
+    extraPhotoPriceCents: 700,
+    selectionValidatedAt: new Date(),
+    ...values,
+  });
+  orderingGalleryIds.push(id);
+  for (const photo of photos) {
+    const { id: photoId } = await addReadyPhoto(serverDatabase(), serverStore(), id, photo);
+    await serverDatabase()
+      .update(galleryPhotos)
+      .set({ favourite: true })
+      .where(eq(galleryPhotos.id, photoId));
+  }
+  return id;
+}
+
+const galleryPage = (id: string) =>
+  fetchPage(clientGalleryPath(id), { cookie: clientAccessHeader(id) });
+
+/** Her « Payer » pressed with `method`, as her page rendered its form (`page`: one loaded earlier). */
+async function order(
+  id: string,
+  method: "card" | "transfer",
+  page?: Awaited<ReturnType<typeof fetchPage>>,
+) {
+  const form = (page ?? (await galleryPage(id))).document
+    .querySelector('form input[name="intent"][value="buy"]')
+    ?.closest("form");
+  expect(form, "the page offers the order form").not.toBeNull();
+  const value = (name: string) =>
+    form?.querySelector(`input[name="${name}"]`)?.getAttribute("value") ?? "";
+  return postForm(
+    clientGalleryPath(id),
+    {
+      intent: "buy",
+      cle: value("cle"),
+      montant: value("montant"),
+      photos: value("photos"),
+      paiement: method,
+      conditions: "on",
+    },
+    { cookie: clientAccessHeader(id) },
+  );
+}
+
+const photoOrdersOf = async (id: string) =>
+  (
+    await serverDatabase().execute<{ method: string; status: string; payBy: Date | null }>(sql`
+      select o.method, o.status, o.pay_by as "payBy" from orders o
+      join gallery_photo_orders g on g.order_id = o.id where g.gallery_id = ${id}::uuid
+      order by o.created_at`)
+  ).rows;
+
+const HOUR = 3_600_000;
+/** An instant as the pages write it, spaces as textOf reads them. */
+const instantText = (instant: Date) => instantLabelFr(instant).replace(/\s+/g, " ");
+
+describe("a transfer near the gallery's expiry", () => {
+  it("is awaited until the gallery expires at the latest, as her gallery and her order's page say", async () => {
+    // 3 days left, where a transfer is awaited for 8: the money of the 5 days after would go back.
+    const expiresAt = new Date(Date.now() + 72 * HOUR);
+    const id = await galleryWithDue({ expiresAt });
+    const page = await galleryPage(id);
+    expect(textOf(page.document.querySelector("#paiement-transfer-ligne"))).toContain(
+      `attendu avant le ${instantText(expiresAt)}, la fin de votre galerie.`,
+    );
+    const placed = await order(id, "transfer", page);
+    expect(placed.status).toBe(303);
+    const [ordered] = await photoOrdersOf(id);
+    expect(new Date(ordered?.payBy ?? 0).getTime()).toBe(expiresAt.getTime());
+    const orderPage = await fetchPage(placed.headers.get("location") ?? "");
+    expect(textOf(orderPage.document.body)).toContain(
+      `Il est attendu avant le ${instantText(expiresAt)} ; passé ce délai, la commande est annulée.`,
+    );
+  });
+
+  it("is not offered with less than 48 hours left, and refused in French at its field, what she chose kept", async () => {
+    const id = await galleryWithDue();
+    // Her page, loaded while a transfer could still arrive; the gallery's end then brought forward.
+    const earlier = await galleryPage(id);
+    expect(
+      earlier.document.querySelector('input[name="paiement"][value="transfer"]'),
+    ).not.toBeNull();
+    await serverDatabase()
+      .update(galleries)
+      .set({ expiresAt: new Date(Date.now() + 47 * HOUR) })
+      .where(eq(galleries.id, id));
+
+    const page = await galleryPage(id);
+    const late = "un virement n'arriverait pas à temps. Payez par carte ou au studio.";
+    expect(page.document.querySelector('input[name="paiement"][value="transfer"]')).toBeNull();
+    expect(page.document.querySelector('input[name="paiement"][value="card"]')).not.toBeNull();
+    expect(textOf(page.document.body)).toContain(late);
+
+    const refused = await order(id, "transfer", earlier);
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.document.querySelector("#paiement-erreur"))).toMatch(
+      new RegExp(`^Votre galerie n'est disponible que jusqu'au .+ : ${late}$`),
+    );
+    expect(
+      refused.document.querySelector('input[name="conditions"]')?.hasAttribute("checked"),
+    ).toBe(true);
+    expect(await photoOrdersOf(id)).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ export type PhotoSaleData = {
   } | null;
   pending: { href: string; amount: string } | null;
   methods: { method: PaymentMethod; label: string; line: string }[];
+  /** Why a transfer is not offered: too near the gallery's expiry to arrive (decision 0196). */
+  lateTransfer: string | null;
   orderKey: string;
 };
 
@@ -100,8 +102,13 @@ export function PhotoPurchase({
               ? `Votre sélection compte ${plural(sale.due.count, "photo")} de plus que votre formule : toutes les photos de la galerie pour ${sale.due.amount}${sale.due.credit ? ` (les ${sale.due.credit} déjà payés déduits)` : ""}, moins cher qu'à l'unité.`
               : `Votre sélection compte ${plural(sale.due.count, "photo")} de plus que votre formule : ${sale.due.amount} à régler.`}
           </p>
+          {sale.lateTransfer && refused?.error !== sale.lateTransfer ? (
+            <p>{sale.lateTransfer}</p>
+          ) : null}
           {preview ? null : sale.methods.length === 0 ? (
-            <p>Pour les régler, contactez le studio : il les débloquera à réception.</p>
+            sale.lateTransfer ? null : (
+              <p>Pour les régler, contactez le studio : il les débloquera à réception.</p>
+            )
           ) : (
             <form method="post" className="space-y-3" noValidate>
               <input type="hidden" name="intent" value="buy" />

@@ -13,6 +13,7 @@ import {
   accessCodeMatches,
   clientGalleryViewer,
   consumeCodeAttempt,
+  expiryDay,
   findClientGallery,
   galleryAccessCookie,
   isExpired,
@@ -22,7 +23,6 @@ import {
 } from "~/server/galleries/access.server";
 import {
   clientPhotos,
-  expiryDay,
   lockedMessage,
   setComment,
   setFavourite,
@@ -32,17 +32,21 @@ import {
 import { studioContact } from "~/server/galleries/emails.server";
 import { PAYMENT_METHODS, PAYMENT_METHOD_LABELS, type PaymentMethod } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
-import { ORDER_KEY_FIELD, orderPagePath, paymentMethodLine } from "~/lib/vouchers/order-page";
+import { ORDER_KEY_FIELD, orderPagePath } from "~/lib/vouchers/order-page";
+import { instantLabelFr } from "~/lib/booking/words";
 import { mayDownload, sellsPhotos, type PhotoRight } from "~/lib/gallery-sales";
 import type { PaymentSettings } from "~/content/schemas";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import {
   createPhotoOrder,
   galleryPhotoRights,
+  lateTransferMessage,
   newOrderKey,
   pendingPhotoOrder,
   PhotoSaleRefusedError,
   saleTerms,
+  transferArrivesInTime,
+  transferPayBy,
 } from "~/server/galleries/photo-sales.server";
 
 type Contact = { name: string; phone: string; email: string };
@@ -118,6 +122,7 @@ async function saleData(
 ) {
   // An order awaiting payment for what is due now (a stale one is called off at her next order).
   const pending = await pendingPhotoOrder(gallery.id, due);
+  const transferInTime = transferArrivesInTime(gallery);
   return {
     includedPhotos: gallery.includedPhotos ?? 0,
     extraPhotoPrice:
@@ -138,13 +143,36 @@ async function saleData(
     pending: pending
       ? { href: orderPagePath(pending.token), amount: formatCents(pending.amountCents) }
       : null,
-    methods: PAYMENT_METHODS.filter((method) => settings[method]).map((method) => ({
+    // Too near the gallery's expiry, a transfer would arrive too late: not offered (decision 0196).
+    methods: PAYMENT_METHODS.filter(
+      (method) => settings[method] && (method !== "transfer" || transferInTime),
+    ).map((method) => ({
       method,
       label: PAYMENT_METHOD_LABELS[method],
-      line: paymentMethodLine(method, settings.transferDays),
+      line: photoPaymentLine(method, gallery, settings),
     })),
+    lateTransfer:
+      settings.transfer && !transferInTime ? lateTransferMessage(gallery, settings) : null,
     orderKey: newOrderKey(),
   };
+}
+
+/** What happens after her order, beside each way of paying: a transfer awaited until its deadline. */
+function photoPaymentLine(method: PaymentMethod, gallery: GalleryRow, settings: PaymentSettings) {
+  switch (method) {
+    case "card":
+      return "Vous payez sur la page sécurisée de notre prestataire (Stripe), puis revenez ici : vos photos sont débloquées dès le paiement reçu.";
+    case "transfer": {
+      const payBy = transferPayBy(gallery, settings.transferDays);
+      const until =
+        payBy.getTime() === gallery.expiresAt.getTime()
+          ? `avant le ${instantLabelFr(payBy)}, la fin de votre galerie`
+          : `sous ${settings.transferDays} jours`;
+      return `Nous vous donnons notre IBAN et une référence à indiquer : vos photos sont débloquées à réception du virement, attendu ${until}.`;
+    }
+    case "studio":
+      return "Vous réglez au studio (carte, chèque ou espèces) : vos photos sont débloquées dès le paiement reçu.";
+  }
 }
 
 /** The client's order of her extra photos: to the card's page, or to the order's page. */

@@ -1,6 +1,7 @@
 import { randomInt, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { data } from "react-router";
+import { formatDateFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { galleries } from "../db/schema";
@@ -106,6 +107,11 @@ export async function hasGalleryCookie(request: Request, gallery: GalleryRow): P
 }
 
 export const isExpired = (gallery: GalleryRow, now = new Date()) => gallery.expiresAt <= now;
+
+/** The expiry as the client reads it (the last day the gallery opens). */
+export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
+  return formatDateFr(new Date(gallery.expiresAt.getTime() - 1000));
+}
 
 /**
  * For the routes of a gallery's files (photos, downloads, ZIP): the gallery when this browser holds its

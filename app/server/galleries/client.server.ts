@@ -1,10 +1,9 @@
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { formatDateFr, formatLongDateTimeFr } from "~/lib/dates";
+import { formatLongDateTimeFr } from "~/lib/dates";
 import { db } from "../db/client.server";
 import { galleries, galleryPhotos } from "../db/schema";
 import { enqueueGallerySelection, enqueueGallerySelectionReceipt } from "./emails.server";
-import type { GalleryRow } from "./access.server";
 import type { GalleryTile } from "~/lib/gallery-photo-urls";
 
 /*
@@ -171,9 +170,4 @@ export async function validateSelection(galleryId: string): Promise<{ count: num
 /** « Votre sélection a été envoyée au studio le … » (409 after the lock). */
 export function lockedMessage(validatedAt: Date): string {
   return `Votre sélection a été envoyée au studio le ${formatLongDateTimeFr(validatedAt)} : elle ne peut plus être modifiée. Contactez le studio pour la rouvrir.`;
-}
-
-/** The expiry as the client reads it (the last day the gallery opens). */
-export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
-  return formatDateFr(new Date(gallery.expiresAt.getTime() - 1000));
 }

@@ -48,6 +48,7 @@ import {
   createPhotoOrder,
   downloadablePhotoIds,
   galleryPhotoRights,
+  lateTransferMessage,
   offerPhotos,
   PENDING_ORDER_MESSAGE,
   pendingPhotoOrder,
@@ -813,6 +814,42 @@ describe("an order of photos when its gallery expires", () => {
     await expect(
       cashPhotoOrder(await galleryRow(id), "cash", crypto.randomUUID(), 2_500),
     ).rejects.toThrow(EXPIRED_CASH_MESSAGE);
+  });
+
+  it("awaits a transfer until the gallery expires at the latest, and refuses one that could no longer arrive", async () => {
+    const HOUR = 3_600_000;
+    const expiringIn = async (hours: number) => {
+      const { id, photoIds } = await sellingGallery(8);
+      const expiresAt = new Date(Date.now() + hours * HOUR);
+      await db().update(galleries).set({ expiresAt }).where(eq(galleries.id, id));
+      return { id, photoIds, expiresAt };
+    };
+    // 3 days left of the 8 a transfer is awaited: her deadline is the expiry, never after it.
+    const soon = await expiringIn(72);
+    const capped = await orderRow((await orderExtras(soon.id, soon.photoIds, "transfer")).orderId);
+    expect(capped.payBy).toEqual(soon.expiresAt);
+    // Far from it, the owner's 8 days.
+    const far = await expiringIn(30 * 24);
+    const kept = await orderRow((await orderExtras(far.id, far.photoIds, "transfer")).orderId);
+    const delay = (kept.payBy?.getTime() ?? 0) - kept.createdAt.getTime();
+    expect(Math.abs(delay - 8 * 24 * HOUR)).toBeLessThan(60_000);
+
+    // Under 48 hours left: refused in French, nothing ordered; the card still sells.
+    const late = await expiringIn(47);
+    const refusal = orderExtras(late.id, late.photoIds, "transfer");
+    await expect(refusal).rejects.toThrow(
+      lateTransferMessage({ expiresAt: late.expiresAt }, transferSettings),
+    );
+    await expect(refusal).rejects.toMatchObject({ status: 400, field: "paiement" });
+    expect(
+      await db().select().from(galleryPhotoOrders).where(eq(galleryPhotoOrders.galleryId, late.id)),
+    ).toEqual([]);
+    expect((await orderExtras(late.id, late.photoIds, "card")).redirectUrl).toMatch(
+      /^https:\/\/checkout\.example\.test\//,
+    );
+    expect(lateTransferMessage({ expiresAt: late.expiresAt }, transferSettings)).toMatch(
+      /^Votre galerie n'est disponible que jusqu'au \d+ \p{L}+ \d{4} : un virement n'arriverait pas à temps\. Payez par carte ou au studio\.$/u,
+    );
   });
 
   it("keeps what she bought when the owner extends the gallery, and lets her order again", async () => {

@@ -31,7 +31,7 @@ import {
   markPaidOffline,
   type OrderCheckout,
 } from "../payments/orders.server";
-import type { GalleryRow } from "./access.server";
+import { expiryDay, type GalleryRow } from "./access.server";
 import { formatCents } from "~/lib/prices";
 import { photoOrderRefundJob, queuePhotoOrderCalledOffMail } from "./photo-order-release.server";
 
@@ -71,6 +71,40 @@ type Executor = Tx | ReturnType<typeof db>;
  */
 export const sellsNow = (gallery: Pick<GalleryRow, "deletingAt" | "expiresAt">, at = now()) =>
   gallery.deletingAt === null && gallery.expiresAt.getTime() > at.getTime();
+
+/**
+ * A transfer is awaited at most until the gallery expires (its money would then go back), and not offered
+ * when less than this is left: the money would not arrive and be marked received in time (decision 0196,
+ * amended 2026-12-01).
+ */
+export const TRANSFER_MIN_HOURS_LEFT = 48;
+
+/** Whether a transfer ordered `at` leaves her money the time to arrive before the gallery expires. */
+export const transferArrivesInTime = (gallery: Pick<GalleryRow, "expiresAt">, at = now()) =>
+  gallery.expiresAt.getTime() - at.getTime() >= TRANSFER_MIN_HOURS_LEFT * 3_600_000;
+
+/** A transfer's deadline: the owner's delay, never past the gallery's expiry. */
+export const transferPayBy = (
+  gallery: Pick<GalleryRow, "expiresAt">,
+  transferDays: number,
+  at = now(),
+) => new Date(Math.min(at.getTime() + transferDays * 24 * 3_600_000, gallery.expiresAt.getTime()));
+
+/** Why a transfer is no longer offered near the gallery's expiry, and what she can do instead. */
+export function lateTransferMessage(
+  gallery: Pick<GalleryRow, "expiresAt">,
+  settings: Pick<PaymentSettings, "card" | "studio">,
+): string {
+  const instead =
+    settings.card && settings.studio
+      ? "Payez par carte ou au studio."
+      : settings.card
+        ? "Payez par carte."
+        : settings.studio
+          ? "Réglez au studio."
+          : "Contactez le studio : il débloquera vos photos à réception de votre paiement.";
+  return `Votre galerie n'est disponible que jusqu'au ${expiryDay(gallery)} : un virement n'arriverait pas à temps. ${instead}`;
+}
 
 export const EXPIRED_SALE_MESSAGE =
   "Cette galerie a expiré : ses photos ne sont plus en vente et rien ne vous a été débité. Contactez le studio pour qu'il la prolonge.";
@@ -291,9 +325,10 @@ export const ALTERED_ORDER_MESSAGE =
 
 /**
  * The client's order of the extra photos of her validated selection: refused in French when the gallery
- * sells none, the method is not allowed, or the posted amount or photos differ from what is due now. The
- * same form posted again (its key) answers the order it made, and its checkout. A waiting order that no
- * longer pays what is due is called off first: she orders what is due now.
+ * sells none, the method is not allowed (a transfer too near the gallery's expiry to arrive), or the posted
+ * amount or photos differ from what is due now. The same form posted again (its key) answers the order it
+ * made, and its checkout. A waiting order that no longer pays what is due is called off first: she orders
+ * what is due now.
  */
 export async function createPhotoOrder(
   gallery: GalleryRow,
@@ -319,6 +354,9 @@ export async function createPhotoOrder(
       400,
       "paiement",
     );
+  }
+  if (posted.method === "transfer" && !transferArrivesInTime(gallery)) {
+    throw new PhotoSaleRefusedError(lateTransferMessage(gallery, settings), 400, "paiement");
   }
 
   await callOffStalePhotoOrders(gallery.id);
@@ -432,10 +470,9 @@ async function placePhotoOrder(
     ],
     idempotencyKey,
     studioId: gallery.studioId,
+    // Money after the gallery's expiry goes back (onPaid): she is never told to pay later.
     payBy:
-      method === "transfer" && settings
-        ? new Date(at.getTime() + settings.transferDays * 24 * 3_600_000)
-        : null,
+      method === "transfer" && settings ? transferPayBy(gallery, settings.transferDays, at) : null,
     inTransaction: async (tx, order) => {
       // The gallery's row lock: two orders posted at once cannot both await payment (the second sees
       // the first once it commits, and is refused); an offer, a reopen, new terms or a deletion committed
