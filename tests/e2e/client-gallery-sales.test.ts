@@ -20,12 +20,13 @@ import { axeViolations, useBrowser } from "./support/browser";
 
 /*
  * Extra photos bought from the client gallery on a phone (decision 0184), once, end to end: 8 small photos,
- * 1 included; the client taps ♥ on 6 and validates, the page asks 5 × 5 € computed by the server, she pays
- * by card on the (fake) Stripe's hosted page, comes back to her paid order, and her gallery's ZIP holds
- * exactly the 6 originals she may download (the included one and the 5 bought), not the 2 others. The
- * owner's gallery settings and selection pages, changed for the sale, have no axe violation. The refusals
- * without JavaScript: tests/http/client-gallery-sales.test.ts; the amounts, refunds and ZIP contents:
- * app/server/galleries/photo-sales.integration.test.ts.
+ * 1 included; the client taps ♥ on 6 and validates, the page asks 5 × 5 € computed by the server, she
+ * orders them by transfer, then from her gallery pays by card instead (decision 0196) on the (fake)
+ * Stripe's hosted page, comes back to her paid order, and her gallery's ZIP holds exactly the 6 originals
+ * she may download (the included one and the 5 bought), not the 2 others. The owner's gallery settings
+ * and selection pages, changed for the sale, have no axe violation. The refusals without JavaScript:
+ * tests/http/client-gallery-sales.test.ts and client-gallery-photo-orders.test.ts; the amounts, refunds and
+ * ZIP contents: app/server/galleries/photo-sales.integration.test.ts.
  */
 
 let fake: FakeStripe;
@@ -53,7 +54,15 @@ beforeAll(async () => {
   const database = serverDatabase();
   await database
     .update(siteDocuments)
-    .set({ data: { ...original("payments"), card: true } })
+    .set({
+      data: {
+        ...original("payments"),
+        card: true,
+        transfer: true,
+        transferHolder: "Studio Lumière",
+        transferIban: "FR7630006000011234567890189",
+      },
+    })
     .where(eq(siteDocuments.key, "payments"));
   const gallery = await insertTestGallery(database, {
     title: "Séance au jardin",
@@ -72,7 +81,7 @@ const completedDeliveries = () =>
   fake.deliveries().filter((delivery) => delivery.type === "checkout.session.completed");
 
 describe("extra photos bought from the client gallery", () => {
-  it("selects 5 photos over her package, pays them by card and downloads exactly her photos", async () => {
+  it("selects 5 photos over her package, orders them by transfer, pays by card instead and downloads exactly her photos", async () => {
     const client = await openPage(`/galerie-client/${galleryId}`, {
       ...PHONE,
       session: clientAccessCookie(galleryId),
@@ -101,9 +110,17 @@ describe("extra photos bought from the client gallery", () => {
     expect(await client.locator("li", { hasText: "À acheter" }).count()).toBe(7);
     expect(await axeViolations(client), "galerie avec achat").toEqual([]);
 
-    await client.getByRole("radio", { name: "Carte bancaire" }).check();
+    await client.getByRole("radio", { name: "Virement" }).check();
     await client.getByRole("checkbox", { name: /J'accepte les conditions de vente/ }).check();
     await client.getByRole("button", { name: /^Payer 25/ }).click();
+    await client.getByRole("heading", { name: "Payer par virement" }).waitFor();
+    await client.getByRole("link", { name: "Retour à votre galerie" }).click();
+    await client.getByText(/^Une commande de 25\s€ attend son paiement\./).waitFor();
+    expect(await axeViolations(client), "galerie, virement attendu").toEqual([]);
+
+    // She would rather pay by card: it replaces her transfer order.
+    await client.getByRole("checkbox", { name: /J'accepte les conditions de vente/ }).check();
+    await client.getByRole("button", { name: "Payer plutôt par carte" }).click();
     await client.waitForURL((address) => address.origin === fake.pageOrigin);
     await client.getByRole("button", { name: "Payer" }).click();
     await client.waitForURL((address) => address.origin === new URL(url()).origin);

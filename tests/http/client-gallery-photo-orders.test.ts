@@ -33,11 +33,12 @@ import { serverDatabase } from "../support/server-under-test";
  * paiement », no cash form for it), and its order page, once it is called off, says so in French and leads
  * back to the gallery. The gallery's settings warn the owner, next to the number of included photos, once
  * an order of photos is paid or awaited. A transfer is awaited until the gallery expires at the latest, and
- * not offered when it could no longer arrive (decision 0196). On a server of the file's own that takes cards
- * (the fake Stripe), transfers and payments at the studio.
+ * not offered when it could no longer arrive, and a client who chose a transfer may pay by card instead from
+ * her gallery (decision 0196). On a server of the file's own that takes cards (the fake Stripe), transfers
+ * and payments at the studio.
  */
 
-const { original } = useCardVoucherShop("sk_test_51ClientGalleryPhotoOrders00000");
+const { original, stripe } = useCardVoucherShop("sk_test_51ClientGalleryPhotoOrders00000");
 const admin = useAdmin();
 let galleryId = "";
 const photoIds: string[] = [];
@@ -322,5 +323,80 @@ describe("a transfer near the gallery's expiry", () => {
       refused.document.querySelector('input[name="conditions"]')?.hasAttribute("checked"),
     ).toBe(true);
     expect(await photoOrdersOf(id)).toEqual([]);
+  });
+});
+
+describe("a client who chose a transfer for her extra photos", () => {
+  it("pays by card instead from her gallery: one card order replaces it, the form posted twice too", async () => {
+    const id = await galleryWithDue();
+    const placed = await order(id, "transfer");
+    expect(placed.status).toBe(303);
+    const transferPage = placed.headers.get("location") ?? "";
+
+    const gallery = await galleryPage(id);
+    expect(textOf(gallery.document.body)).toContain("Une commande de 14 € attend son paiement.");
+    const form = gallery.document
+      .querySelector('form input[name="paiement"][value="card"]')
+      ?.closest("form");
+    expect(textOf(form?.querySelector("button"))).toBe("Payer plutôt par carte");
+    expect(textOf(form)).toContain(
+      "Elle remplace cette commande par virement : ne faites pas le virement.",
+    );
+    const fieldsOf = (page: typeof gallery) =>
+      Object.fromEntries(
+        [
+          ...(page.document
+            .querySelector('form input[name="paiement"][value="card"]')
+            ?.closest("form")
+            ?.querySelectorAll('input[type="hidden"]') ?? []),
+        ].map((input) => [input.getAttribute("name") ?? "", input.getAttribute("value") ?? ""]),
+      );
+    const fields = fieldsOf(gallery);
+    expect(fields).toMatchObject({ intent: "buy", montant: "1400", paiement: "card" });
+    const post = (more: Record<string, string> = {}) =>
+      postForm(clientGalleryPath(id), { ...fields, ...more }, { cookie: clientAccessHeader(id) });
+    const otherTab = fieldsOf(await galleryPage(id));
+
+    // Her acceptance is asked again, at its box: this is a new order.
+    const unticked = await post();
+    expect(unticked.status).toBe(400);
+    expect(textOf(unticked.document.querySelector("#conditions-erreur"))).toContain(
+      "Cochez la case pour accepter les conditions de vente",
+    );
+    expect(unticked.document.querySelector('input[name="paiement"][value="card"]')).not.toBeNull();
+
+    const first = await post({ conditions: "on" });
+    expect(first.status).toBe(303);
+    const checkout = new URL(first.headers.get("location") ?? "");
+    expect(checkout.origin).toBe(stripe().pageOrigin);
+    // A double click (the same form's key): the same order and checkout.
+    const second = await post({ conditions: "on" });
+    expect(second.headers.get("location")).toBe(checkout.href);
+    // Her gallery open in another tab (its own key): the card order waits already.
+    const fromOtherTab = await postForm(
+      clientGalleryPath(id),
+      { ...otherTab, conditions: "on" },
+      { cookie: clientAccessHeader(id) },
+    );
+    expect(fromOtherTab.status).toBe(409);
+    expect(textOf(fromOtherTab.document.body)).toContain(
+      "Une commande de photos attend déjà son paiement : payez-la depuis sa page.",
+    );
+    expect((await photoOrdersOf(id)).map(({ method, status }) => [method, status])).toEqual([
+      ["transfer", "cancelled"],
+      ["card", "awaiting_payment"],
+    ]);
+
+    // Her gallery shows the card order waiting; the transfer's page, that she chose otherwise.
+    const after = await galleryPage(id);
+    expect(textOf(after.document.body)).toContain("Une commande de 14 € attend son paiement.");
+    expect(after.document.querySelector('input[name="paiement"]')).toBeNull();
+    const replaced = await fetchPage(transferPage);
+    const text = textOf(replaced.document.body);
+    expect(text).toContain("Cette commande a été annulée : ne la réglez pas");
+    expect(text).toContain(
+      "Vous avez choisi un autre moyen de paiement : elle est remplacée par votre nouvelle commande des mêmes photos",
+    );
+    expect(text).not.toContain("Payer par virement");
   });
 });

@@ -17,7 +17,13 @@ export type PhotoSaleData = {
     credit: string | null;
     photoIds: string[];
   } | null;
-  pending: { href: string; amount: string } | null;
+  pending: {
+    href: string;
+    amount: string;
+    method: PaymentMethod;
+    /** Whether she may pay it by card instead (a new order replaces it, decision 0196). */
+    cardInstead: boolean;
+  } | null;
   methods: { method: PaymentMethod; label: string; line: string }[];
   /** Why a transfer is not offered: too near the gallery's expiry to arrive (decision 0196). */
   lateTransfer: string | null;
@@ -40,6 +46,54 @@ export function PhotoRightBadge({ right }: { right: PhotoRight }) {
     </span>
   );
 }
+
+/** Her acceptance of the terms and of the immediate access, asked by every form that orders. */
+function SaleConditions({ refused }: { refused: ActionAnswer | undefined }) {
+  return (
+    <div>
+      {refused?.field === "conditions" ? (
+        <p id="conditions-erreur" className="mb-2 font-medium text-red-800">
+          {refused.error}
+        </p>
+      ) : null}
+      <label className="flex min-h-11 items-start gap-2">
+        <input
+          type="checkbox"
+          name="conditions"
+          defaultChecked={refused?.values?.conditions === "on"}
+          aria-invalid={refused?.field === "conditions" ? true : undefined}
+          aria-describedby={refused?.field === "conditions" ? "conditions-erreur" : undefined}
+          className="mt-1 size-5"
+        />
+        <span>
+          J'accepte les conditions de vente et je demande l'accès immédiat aux photos achetées : une
+          fois le téléchargement ouvert, je ne peux plus me rétracter.
+        </span>
+      </label>
+    </div>
+  );
+}
+
+/** The hidden fields of her order: its key, and the amount and photos the page showed. */
+function OrderFields({
+  sale,
+  due,
+}: {
+  sale: PhotoSaleData;
+  due: NonNullable<PhotoSaleData["due"]>;
+}) {
+  return (
+    <>
+      <input type="hidden" name="intent" value="buy" />
+      <input type="hidden" name={ORDER_KEY_FIELD} value={sale.orderKey} />
+      <input type="hidden" name="montant" value={due.amountCents} />
+      <input type="hidden" name="photos" value={due.photoIds.join(",")} />
+    </>
+  );
+}
+
+const PAY_BUTTON =
+  "min-h-11 rounded-md bg-stone-900 px-4 py-2 font-semibold text-white hover:bg-stone-700";
 
 /**
  * The client's package and what she owes for the photos of her selection beyond it, with the form that
@@ -87,12 +141,30 @@ export function PhotoPurchase({
           au-delà de votre formule s'achètent ici.
         </p>
       ) : sale.pending ? (
-        <p>
-          Une commande de {sale.pending.amount} attend son paiement.{" "}
-          <a href={sale.pending.href} className="font-semibold underline underline-offset-4">
-            Voir la commande et la payer
-          </a>
-        </p>
+        <>
+          <p>
+            Une commande de {sale.pending.amount} attend son paiement.{" "}
+            <a href={sale.pending.href} className="font-semibold underline underline-offset-4">
+              Voir la commande et la payer
+            </a>
+          </p>
+          {sale.pending.cardInstead && sale.due && !preview ? (
+            // A plain form, as the order's: the card's page is another site.
+            <form method="post" className="space-y-3" noValidate>
+              <OrderFields sale={sale} due={sale.due} />
+              <input type="hidden" name="paiement" value="card" />
+              <p>
+                {sale.pending.method === "transfer"
+                  ? "Vous préférez la carte ? Elle remplace cette commande par virement : ne faites pas le virement."
+                  : "Vous préférez la carte ? Elle remplace cette commande à régler au studio."}
+              </p>
+              <SaleConditions refused={refused} />
+              <button type="submit" className={PAY_BUTTON}>
+                Payer plutôt par carte
+              </button>
+            </form>
+          ) : null}
+        </>
       ) : !sale.due ? (
         <p>Toutes les photos de votre sélection sont à vous : téléchargez-les.</p>
       ) : (
@@ -111,10 +183,7 @@ export function PhotoPurchase({
             )
           ) : (
             <form method="post" className="space-y-3" noValidate>
-              <input type="hidden" name="intent" value="buy" />
-              <input type="hidden" name={ORDER_KEY_FIELD} value={sale.orderKey} />
-              <input type="hidden" name="montant" value={sale.due.amountCents} />
-              <input type="hidden" name="photos" value={sale.due.photoIds.join(",")} />
+              <OrderFields sale={sale} due={sale.due} />
               <fieldset
                 aria-describedby={refused?.field === "paiement" ? "paiement-erreur" : undefined}
                 aria-invalid={refused?.field === "paiement" ? true : undefined}
@@ -152,33 +221,8 @@ export function PhotoPurchase({
                   ))}
                 </div>
               </fieldset>
-              <div>
-                {refused?.field === "conditions" ? (
-                  <p id="conditions-erreur" className="mb-2 font-medium text-red-800">
-                    {refused.error}
-                  </p>
-                ) : null}
-                <label className="flex min-h-11 items-start gap-2">
-                  <input
-                    type="checkbox"
-                    name="conditions"
-                    defaultChecked={refused?.values?.conditions === "on"}
-                    aria-invalid={refused?.field === "conditions" ? true : undefined}
-                    aria-describedby={
-                      refused?.field === "conditions" ? "conditions-erreur" : undefined
-                    }
-                    className="mt-1 size-5"
-                  />
-                  <span>
-                    J'accepte les conditions de vente et je demande l'accès immédiat aux photos
-                    achetées : une fois le téléchargement ouvert, je ne peux plus me rétracter.
-                  </span>
-                </label>
-              </div>
-              <button
-                type="submit"
-                className="min-h-11 rounded-md bg-stone-900 px-4 py-2 font-semibold text-white hover:bg-stone-700"
-              >
+              <SaleConditions refused={refused} />
+              <button type="submit" className={PAY_BUTTON}>
                 Payer {sale.due.amount}
               </button>
             </form>

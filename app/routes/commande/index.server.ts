@@ -87,7 +87,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Unused, within its period, with money left to give back (an earlier refund taken off).
   const withdrawable = await withdrawalOffer(order, voucher);
   const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
-  const photoOrder = order.kind === "gallery_photos" ? await photoOrderForPage(order.id) : null;
+  const photoOrder = order.kind === "gallery_photos" ? await photoOrderForPage(order) : null;
   return {
     token: params.token,
     /** A booking's deposit: her booking's page (decision 0186). */
@@ -167,6 +167,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     photos: photoOrder
       ? {
           calledOff: order.status === "cancelled",
+          /** By her own order of the same photos by another method (« Payer plutôt par carte »). */
+          replaced: photoOrder.replaced,
           expired: photoOrder.expired,
           undelivered:
             !photoOrder.unlocked &&

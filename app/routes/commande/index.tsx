@@ -83,11 +83,13 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
       {order.photos?.calledOff ? (
         <Notice tone="info" title="Cette commande a été annulée : ne la réglez pas">
           <p>
-            {order.gallery
-              ? "Ce qu'elle payait a changé dans votre galerie (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est remplacée par ce qui reste à payer, que vous retrouvez dans votre galerie. Rien ne vous a été débité pour elle."
-              : order.photos.expired
-                ? "Sa galerie a expiré : ses photos ne sont plus en vente. Rien ne vous a été débité pour elle. Contactez le studio pour qu'il la prolonge."
-                : "Sa galerie a été supprimée. Rien ne vous a été débité pour elle."}
+            {order.gallery && order.photos.replaced
+              ? "Vous avez choisi un autre moyen de paiement : elle est remplacée par votre nouvelle commande des mêmes photos, que vous retrouvez dans votre galerie. Rien ne vous a été débité pour elle."
+              : order.gallery
+                ? "Ce qu'elle payait a changé dans votre galerie (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est remplacée par ce qui reste à payer, que vous retrouvez dans votre galerie. Rien ne vous a été débité pour elle."
+                : order.photos.expired
+                  ? "Sa galerie a expiré : ses photos ne sont plus en vente. Rien ne vous a été débité pour elle. Contactez le studio pour qu'il la prolonge."
+                  : "Sa galerie a été supprimée. Rien ne vous a été débité pour elle."}
           </p>
         </Notice>
       ) : null}

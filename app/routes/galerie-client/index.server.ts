@@ -141,7 +141,13 @@ async function saleData(
         }
       : null,
     pending: pending
-      ? { href: orderPagePath(pending.token), amount: formatCents(pending.amountCents) }
+      ? {
+          href: orderPagePath(pending.token),
+          amount: formatCents(pending.amountCents),
+          method: pending.method,
+          // Another method replaces a waiting order (decision 0196): the card, her form to switch.
+          cardInstead: pending.method !== "card" && settings.card,
+        }
       : null,
     // Too near the gallery's expiry, a transfer would arrive too late: not offered (decision 0196).
     methods: PAYMENT_METHODS.filter(

@@ -95,7 +95,10 @@ export const queuePhotoOrderCalledOffMail = defineMailKind<{ orderId: string }>(
  * Whether a later order of the same gallery pays the same photos for the same amount: she ordered them
  * again by another method, which called this one off.
  */
-async function replacedByHerOrder(order: typeof orders.$inferSelect, galleryId: string) {
+export async function replacedByHerOrder(
+  order: Pick<typeof orders.$inferSelect, "id" | "createdAt" | "amountCents" | "method">,
+  galleryId: string,
+) {
   const [own] = await db()
     .select({ photoIds: galleryPhotoOrders.photoIds, allPhotos: galleryPhotoOrders.allPhotos })
     .from(galleryPhotoOrders)

@@ -24,7 +24,9 @@ import {
   paymentAttempts,
   refunds,
 } from "../db/schema";
+import { setClockForTests } from "../clock.server";
 import { invoicesOfOrder } from "../invoices/orders.server";
+import { expireLapsedPayments } from "../payments/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline, requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
@@ -735,20 +737,22 @@ describe("what she pays for a gallery's photos in all", () => {
   });
 });
 
+/** The refunds queued for an order's payments that delivered nothing, with whether its gallery expired. */
+const refundJobs = async (orderId: string) =>
+  (
+    await db().execute<{ expired: boolean | null }>(sql`
+      select (data->>'expired')::boolean as expired from pgboss.job
+      where name = 'gallery-photo-refund' and data->>'orderId' = ${orderId}`)
+  ).rows;
+const unlocksOfOrder = (orderId: string) =>
+  db().select().from(galleryUnlocks).where(eq(galleryUnlocks.orderId, orderId));
+
 describe("an order of photos when its gallery expires", () => {
   const expire = (id: string) =>
     db()
       .update(galleries)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
       .where(eq(galleries.id, id));
-  const refundJobs = async (orderId: string) =>
-    (
-      await db().execute<{ expired: boolean | null }>(sql`
-        select (data->>'expired')::boolean as expired from pgboss.job
-        where name = 'gallery-photo-refund' and data->>'orderId' = ${orderId}`)
-    ).rows;
-  const unlocksOfOrder = (orderId: string) =>
-    db().select().from(galleryUnlocks).where(eq(galleryUnlocks.orderId, orderId));
 
   it("gives back a transfer marked received once the gallery expired, before the daily run called it off", async () => {
     const { id, photoIds } = await sellingGallery(8);
@@ -924,6 +928,37 @@ describe("her switch from one way of paying to another", () => {
     expect((await pendingPhotoOrder(id, due))?.id).toBe(byCard.orderId);
     await payByCard(byCard.orderId, 2_500);
     expect(await downloadablePhotoIds(await galleryRow(id))).toEqual(new Set(photoIds.slice(0, 8)));
+  });
+
+  it("gives back a transfer that still comes for the order she replaced, unless her card order lapsed unpaid", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const transfer = await orderExtras(id, photoIds, "transfer");
+    const byCard = await orderExtras(id, photoIds, "card");
+    // Her transfer, sent anyway, arrives while her card order waits: it unlocks nothing, and goes back.
+    await markPaidOffline(transfer.orderId, "transfer");
+    expect(await orderRow(transfer.orderId)).toMatchObject({ status: "paid", latePayment: true });
+    expect(await unlocksOfOrder(transfer.orderId)).toEqual([]);
+    expect(await refundJobs(transfer.orderId)).toEqual([{ expired: false }]);
+    expect((await orderRow(byCard.orderId)).status).toBe("awaiting_payment");
+
+    // Her card order lapsed unpaid (its checkout's 30 minutes), then the transfer came: it pays what is
+    // due, and unlocks it.
+    const other = await sellingGallery(8);
+    const sent = await orderExtras(other.id, other.photoIds, "transfer");
+    const abandoned = await orderExtras(other.id, other.photoIds, "card");
+    try {
+      setClockForTests(new Date(Date.now() + 31 * 60_000));
+      await expireLapsedPayments();
+    } finally {
+      setClockForTests(null);
+    }
+    expect((await orderRow(abandoned.orderId)).status).toBe("expired");
+    await markPaidOffline(sent.orderId, "transfer");
+    expect(await unlocksOfOrder(sent.orderId)).toHaveLength(5);
+    expect(await refundJobs(sent.orderId)).toEqual([]);
+    expect(await downloadablePhotoIds(await galleryRow(other.id))).toEqual(
+      new Set(other.photoIds.slice(0, 8)),
+    );
   });
 
   it("refuses in French to switch while her card checkout is open", async () => {

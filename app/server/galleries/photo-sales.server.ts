@@ -33,7 +33,11 @@ import {
 } from "../payments/orders.server";
 import { expiryDay, type GalleryRow } from "./access.server";
 import { formatCents } from "~/lib/prices";
-import { photoOrderRefundJob, queuePhotoOrderCalledOffMail } from "./photo-order-release.server";
+import {
+  photoOrderRefundJob,
+  queuePhotoOrderCalledOffMail,
+  replacedByHerOrder,
+} from "./photo-order-release.server";
 
 /*
  * Extra photos sold from a client gallery (decision 0184): what the client may download (the package,
@@ -664,27 +668,32 @@ export const photoSalesOrderKind = defineOrderKind("gallery_photos", {
 
 /**
  * What the buyer's page of an order of photos says (decision 0184): its gallery while it is online (the
- * way back to it), whether it expired, and whether the order unlocked photos (money that came once it was
- * called off, or once its gallery expired, did not).
+ * way back to it), whether it expired, whether the order unlocked photos (money that came once it was
+ * called off, or once its gallery expired, did not), and whether, called off, her own order of the same
+ * photos by another method replaced it (decision 0196).
  */
 export async function photoOrderForPage(
-  orderId: string,
-): Promise<{ galleryId: string | null; expired: boolean; unlocked: boolean }> {
+  order: OrderRecord,
+): Promise<{ galleryId: string | null; expired: boolean; unlocked: boolean; replaced: boolean }> {
   const [purchase] = await db()
     .select({ galleryId: galleries.id, expiresAt: galleries.expiresAt })
     .from(galleryPhotoOrders)
     .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
-    .where(and(eq(galleryPhotoOrders.orderId, orderId), isNull(galleries.deletingAt)));
+    .where(and(eq(galleryPhotoOrders.orderId, order.id), isNull(galleries.deletingAt)));
   const expired = purchase !== undefined && !sellsNow({ deletingAt: null, ...purchase });
   const [unlock] = await db()
     .select({ id: galleryUnlocks.id })
     .from(galleryUnlocks)
-    .where(eq(galleryUnlocks.orderId, orderId))
+    .where(eq(galleryUnlocks.orderId, order.id))
     .limit(1);
   return {
     galleryId: purchase && !expired ? purchase.galleryId : null,
     expired,
     unlocked: unlock !== undefined,
+    replaced:
+      order.status === "cancelled" &&
+      purchase !== undefined &&
+      (await replacedByHerOrder(order, purchase.galleryId)),
   };
 }
 
