@@ -1,7 +1,7 @@
 // How the machine's CPU was shared during a run of `npm test`: its own processes (every process it
-// started, counted when reaped) against the rest, the host's kernel threads first. On a virtual machine
-// whose host monitors and reclaims its memory, that rest was a fifth of two cores (decision 0193); a
-// duration is only compared with another whose run had the machine as much to itself.
+// started, counted when reaped) against the rest, the host's kernel threads first and the other
+// processes (a virtual machine's agent, another program running beside it). A duration is only compared
+// with another whose run had the machine as much to itself (decision 0193).
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) in /proc, whatever the kernel's HZ. */
