@@ -51,6 +51,16 @@ export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
   done: "Effectuée",
 };
 
+/**
+ * A booking's state as its client reads it: one that lapsed while its deposit was awaited was no request
+ * left unanswered, but a payment that did not come.
+ */
+export function bookingStateLabel(state: BookingState, awaitedPayment: boolean): string {
+  return state === "expired" && awaitedPayment
+    ? "Non confirmée : paiement non reçu"
+    : BOOKING_STATE_LABELS[state];
+}
+
 /** Booked at once (`instant`) or asked for (`request`): the owner answers within the type's deadline. */
 export const SESSION_MODES = ["instant", "request"] as const;
 export type SessionMode = (typeof SESSION_MODES)[number];

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/index";
 import { parseMonth } from "~/lib/booking/month";
-import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { bookingStateLabel } from "~/lib/booking/model";
 import { slotKeyOf } from "~/lib/booking/slots";
 import { manageInvoicePath, managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, slotLabelFr } from "~/lib/booking/words";
@@ -78,7 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       token: params.token,
       booking: {
         state: booking.state,
-        stateLabel: BOOKING_STATE_LABELS[booking.state],
+        stateLabel: bookingStateLabel(booking.state, booking.depositOrderId !== null),
         when: instantLabelFr(booking.startsAt),
         duration: durationLabelFr(
           Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),

@@ -220,6 +220,9 @@ describe("a booking with a deposit", () => {
     expect(await orderStatus(orderId)).toBe("expired");
     expect(await mailsOf(made.id)).toEqual(["booking-client:payment_expired"]);
     expect(await buyerMailsOf(orderId)).toEqual([]);
+    // Its state as she reads it: a payment that did not come, not a request left unanswered.
+    const told = await clientBookingEmail({ bookingId: made.id, event: "payment_expired" });
+    expect(told?.text).toContain("État : Non confirmée : paiement non reçu");
     const again = await book(slot, "quelquun@example.test");
     expect(again.state).toBe("awaiting_payment");
   });

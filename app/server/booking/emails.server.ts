@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { BOOKING_STATE_LABELS, isActive, isCalledOff } from "~/lib/booking/model";
+import { bookingStateLabel, isActive, isCalledOff } from "~/lib/booking/model";
 import { BOOKING_EVENT_STATUS, icsCalendar } from "~/lib/booking/ics";
 import { manageInvoicePath, managePath } from "~/lib/booking/urls";
 import { durationLabelFr, instantLabelFr, sessionOfTypeFr } from "~/lib/booking/words";
@@ -605,7 +605,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Où : ${studio.name}, ${where}`,
     `Plan d'accès : ${mapLink(studio)}`,
     `Téléphone du studio : ${studio.phone}`,
-    `État : ${BOOKING_STATE_LABELS[booking.state]}`,
+    `État : ${bookingStateLabel(booking.state, booking.depositOrderId !== null)}`,
     // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
     ...(loaded.depositText && active ? [loaded.depositText] : []),
     ...(await depositLines(booking)),
