@@ -13,7 +13,7 @@ type Saved = { startedAt: number; snapshot: CpuSnapshot };
 
 const step = process.argv[2];
 if (step === "start") {
-  const snapshot = takeSnapshot(process.ppid);
+  const snapshot = takeSnapshot();
   if (snapshot) {
     const saved: Saved = { startedAt: Date.now(), snapshot };
     writeFileSync(snapshotFile(process.ppid), JSON.stringify(saved));
@@ -27,7 +27,7 @@ if (step === "start") {
       continue;
     }
     rmSync(snapshotFile(runPid), { force: true });
-    const now = takeSnapshot(runPid);
+    const now = takeSnapshot();
     if (now) {
       const wallSeconds = (Date.now() - saved.startedAt) / 1000;
       console.log(describeCpuShare(cpuShare(saved.snapshot, now), wallSeconds));

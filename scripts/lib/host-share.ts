@@ -1,19 +1,23 @@
-// How the machine's CPU was shared during a run of `npm test`: its own processes (every process it
-// started, counted when reaped) against the rest, the host's kernel threads first and the other
-// processes (a virtual machine's agent, another program running beside it). A duration is only compared
-// with another whose run had the machine as much to itself (decision 0193).
+// How the machine's CPU was shared during a run of `npm test`: the kernel's threads, the processes that
+// were already running when it began (a virtual machine's agent, an editor, another test run), and the
+// rest, the processes started since: the run's own, on a machine where nothing else starts meanwhile (a
+// process that leaves its parent, as a database server may, is counted wherever it ends up; only its
+// start tells). A duration is only compared with another whose run had the machine as much to itself
+// (decision 0193).
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) in /proc, whatever the kernel's HZ. */
 const TICKS_PER_SECOND = 100;
 
+type Seconds = { name: string; seconds: number };
+
 export type CpuSnapshot = {
   /** The machine's busy time, every core (user, nice, system, irq, softirq; idle, iowait and steal not). */
   machineBusy: number;
-  /** The run's processes: the CPU of the shell that runs `npm test`, its own and its reaped children's. */
-  run: number;
   /** Each kernel thread's name and CPU, by pid (a worker's name changes with the queue it serves). */
-  kernelThreads: Record<string, { name: string; seconds: number }>;
+  kernelThreads: Record<string, Seconds>;
+  /** Every other process's own CPU, by « pid:start » (a pid is reused; its start time is not). */
+  processes: Record<string, Seconds>;
 };
 
 /** The seconds of busy time on /proc/stat's first line (« cpu  user nice system idle iowait irq softirq steal … »). */
@@ -29,10 +33,10 @@ export function machineBusySeconds(procStat: string): number {
 export type ProcessTimes = {
   name: string;
   parent: number;
-  /** Its own user and system time, in seconds. */
+  /** Its own user and system time, in seconds (its reaped children's not). */
   own: number;
-  /** Its reaped children's (and theirs, as each was reaped), in seconds. */
-  children: number;
+  /** When it started, in clock ticks since the machine booted. */
+  start: number;
 };
 
 /** One /proc/PID/stat line: the name may hold spaces and parentheses, so fields are read after the last « ) ». */
@@ -47,11 +51,11 @@ export function processTimes(stat: string): ProcessTimes {
     name,
     parent: field(1),
     own: (field(11) + field(12)) / TICKS_PER_SECOND,
-    children: (field(13) + field(14)) / TICKS_PER_SECOND,
+    start: field(19),
   };
 }
 
-function readStat(pid: number | string): ProcessTimes | null {
+function readStat(pid: string): ProcessTimes | null {
   try {
     return processTimes(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
@@ -59,78 +63,93 @@ function readStat(pid: number | string): ProcessTimes | null {
   }
 }
 
-/** The machine's CPU now, and the run's (`runPid`: the shell whose steps are the run). Null without /proc. */
-export function takeSnapshot(runPid: number): CpuSnapshot | null {
+/** The machine's CPU now, by kernel thread and by process. Null without /proc (not Linux). */
+export function takeSnapshot(): CpuSnapshot | null {
   let procStat: string;
   try {
     procStat = readFileSync("/proc/stat", "utf8");
   } catch {
     return null;
   }
-  const shell = readStat(runPid);
-  if (!shell) return null;
   const kernelThreads: CpuSnapshot["kernelThreads"] = {};
+  const processes: CpuSnapshot["processes"] = {};
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const times = readStat(entry);
+    if (!times) continue;
     // kthreadd (pid 2) and its children are the kernel's own threads.
-    if (times && (entry === "2" || times.parent === 2)) {
+    if (entry === "2" || times.parent === 2) {
       kernelThreads[entry] = { name: times.name, seconds: times.own };
+    } else {
+      processes[`${entry}:${times.start}`] = { name: times.name, seconds: times.own };
     }
   }
-  return {
-    machineBusy: machineBusySeconds(procStat),
-    run: shell.own + shell.children,
-    kernelThreads,
-  };
+  return { machineBusy: machineBusySeconds(procStat), kernelThreads, processes };
 }
 
 export type CpuShare = {
   machineBusy: number;
+  /** The processes started since the first snapshot: the run's own. */
   run: number;
   kernelThreads: number;
   /** The kernel threads that took most, by name, with their seconds. */
   busiestKernelThreads: Array<[name: string, seconds: number]>;
-  /** Every other process that is not the run's: the virtual machine's agent, another program. */
-  otherProcesses: number;
+  /** The processes already running at the first snapshot, still running at the second. */
+  earlierProcesses: number;
+  busiestEarlierProcesses: Array<[name: string, seconds: number]>;
 };
 
-/** What each took between two snapshots. */
+/** What each took between two snapshots, by the same key in both, the earlier value 0 when new. */
+function deltas(
+  before: Record<string, Seconds>,
+  after: Record<string, Seconds>,
+  onlyIn: "both" | "after",
+): Array<[name: string, seconds: number]> {
+  return Object.entries(after)
+    .filter(([key]) => onlyIn === "after" || key in before)
+    .map(([key, { name, seconds }]) => [name, seconds - (before[key]?.seconds ?? 0)]);
+}
+
+const busiest = (entries: Array<[string, number]>) =>
+  entries
+    .filter(([, seconds]) => seconds >= 1)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
+
+const total = (entries: Array<[string, number]>) =>
+  entries.reduce((sum, [, seconds]) => sum + seconds, 0);
+
+/** How the machine's busy time between two snapshots was shared. */
 export function cpuShare(before: CpuSnapshot, after: CpuSnapshot): CpuShare {
   const machineBusy = after.machineBusy - before.machineBusy;
-  const run = after.run - before.run;
-  const threads = Object.entries(after.kernelThreads).map(
-    ([pid, { name, seconds }]): [string, number] => [
-      name,
-      seconds - (before.kernelThreads[pid]?.seconds ?? 0),
-    ],
-  );
-  const kernelThreads = threads.reduce((sum, [, seconds]) => sum + seconds, 0);
+  const threads = deltas(before.kernelThreads, after.kernelThreads, "after");
+  const earlier = deltas(before.processes, after.processes, "both");
+  const kernelThreads = total(threads);
+  const earlierProcesses = total(earlier);
   return {
     machineBusy,
-    run,
+    run: Math.max(0, machineBusy - kernelThreads - earlierProcesses),
     kernelThreads,
-    busiestKernelThreads: threads
-      .filter(([, seconds]) => seconds >= 1)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 3),
-    otherProcesses: Math.max(0, machineBusy - run - kernelThreads),
+    busiestKernelThreads: busiest(threads),
+    earlierProcesses,
+    busiestEarlierProcesses: busiest(earlier),
   };
 }
 
 const seconds = (value: number) => Math.round(value).toLocaleString("en-GB");
+const named = (entries: Array<[string, number]>) =>
+  entries.length > 0
+    ? ` (${entries.map(([name, value]) => `${name} ${seconds(value)}`).join(", ")})`
+    : "";
 
 /** One paragraph for the end of the run's log. */
 export function describeCpuShare(share: CpuShare, wallSeconds: number): string {
-  const rest = share.machineBusy - share.run;
-  const percent = share.machineBusy > 0 ? Math.round((100 * rest) / share.machineBusy) : 0;
-  const busiest = share.busiestKernelThreads
-    .map(([name, value]) => `${name} ${seconds(value)}`)
-    .join(", ");
+  const percent = (value: number) =>
+    share.machineBusy > 0 ? Math.round((100 * value) / share.machineBusy) : 0;
   return (
-    `CPU during this run (${seconds(wallSeconds)} s): the machine was busy ${seconds(share.machineBusy)} CPU-seconds, ` +
-    `the run's own processes ${seconds(share.run)}, the rest ${seconds(rest)} (${percent} %): ` +
-    `kernel threads ${seconds(share.kernelThreads)}${busiest ? ` (${busiest})` : ""}, ` +
-    `other processes ${seconds(share.otherProcesses)}.`
+    `CPU during this run (${seconds(wallSeconds)} s): the machine was busy ${seconds(share.machineBusy)} CPU-seconds: ` +
+    `the processes started since it began ${seconds(share.run)} (${percent(share.run)} %), ` +
+    `the kernel's threads ${seconds(share.kernelThreads)}${named(share.busiestKernelThreads)}, ` +
+    `processes already running before it ${seconds(share.earlierProcesses)}${named(share.busiestEarlierProcesses)}.`
   );
 }
