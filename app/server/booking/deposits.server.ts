@@ -663,16 +663,15 @@ async function paidDepositOnStudioCancel(
   nature: DepositRule["nature"],
   order: typeof orders.$inferSelect,
 ): Promise<string | null> {
-  const left = (await refundablePayments(db(), order.id)).reduce(
-    (sum, payment) => sum + payment.leftCents,
-    0,
-  );
+  // One read of what is left: its sum, and whether it all goes back on a card (as paidByCardOnly).
+  const payments = await refundablePayments(db(), order.id);
+  const left = payments.reduce((sum, payment) => sum + payment.leftCents, 0);
   if (left === 0) return null;
   return depositPaidOnStudioCancel(nature, {
     amount: formatCents(order.amountCents),
     twice: formatCents(order.amountCents * 2),
     left: formatCents(left),
-    byCard: await paidByCardOnly(order.id),
+    byCard: payments.every(({ attempt }) => !OFFLINE_PROVIDERS.includes(attempt.provider)),
   });
 }
 

@@ -627,7 +627,7 @@ async function askRefunds(
         ? left
         : left.slice(0, 1);
     const parts = shareRefund(amountCents, from);
-    if (!parts || parts.length === 0) throw new PaymentRefusedError("refund_too_large");
+    if (!parts) throw new PaymentRefusedError("refund_too_large");
     const written: Array<{ refund: RefundRecord; attempt: AttemptRecord }> = [];
     for (const { attempt, cents } of parts) {
       const key = formKey ? formRefundKey(formKey, attempt.id) : randomUUID();
