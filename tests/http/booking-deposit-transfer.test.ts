@@ -1,5 +1,7 @@
+import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { instantLabelFr } from "../../app/lib/booking/words";
+import { isoDayInParis } from "../../app/lib/dates";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAdmin } from "../support/accounts";
 import { flashedToast } from "../support/admin-forms";
@@ -343,5 +345,101 @@ describe("a booking whose arrhes were paid by transfer, cancelled", () => {
       "Le studio vous rembourse vos arrhes de 40 € et vous le confirme par e-mail.",
     );
     expect(text).not.toContain("si vous annulez, vous les perdez");
+  });
+});
+
+describe("a booking whose deposit never came", () => {
+  it("reads « Non confirmée : paiement non reçu » to the owner wherever she reads its state, a request left unanswered still « Demande expirée »", async () => {
+    const lapsed = await waitingForTransfer("lina.impayee@example.test", "Lina Roux");
+    // Its window closes unpaid, as the booking's five-minute job does it (releaseUnpaidBooking; the job
+    // itself: app/server/booking/deposits.integration.test.ts): its time freed, expired, one history line.
+    await serverDatabase().transaction(async (tx) => {
+      const id = lapsed.bookingId;
+      await tx.execute(sql`delete from booking_occupancies where booking_id = ${id}::uuid`);
+      await tx.execute(sql`update bookings set state = 'expired' where id = ${id}::uuid`);
+      await tx.execute(sql`insert into booking_events (booking_id, kind, actor, detail)
+        values (${id}::uuid, 'expired', 'system', '{"unpaid": true}'::jsonb)`);
+    });
+    // A request of the same day, an hour later, left unanswered: no deposit was ever ordered for it.
+    const requestId = randomBytes(16).toString("hex");
+    const [request] = (
+      await serverDatabase().execute<{ id: string; startsAt: Date }>(sql`
+        insert into bookings (session_type_id, studio_id, photographer_id, starts_at, ends_at, state,
+          client_name, client_email, manage_token_hash)
+        select session_type_id, studio_id, photographer_id, starts_at + interval '1 hour',
+          ends_at + interval '1 hour', 'expired', 'Rémi Attente',
+          'remi.attente@example.test', ${createHash("sha256").update(requestId).digest("hex")}
+        from bookings where id = ${lapsed.bookingId}::uuid
+        returning id, starts_at as "startsAt"`)
+    ).rows;
+    await serverDatabase().execute(sql`insert into booking_events (booking_id, kind, actor)
+      values (${request?.id ?? null}::uuid, 'expired', 'system')`);
+
+    // Its page: the state by its title, and the history's line.
+    const page = await fetchPage(`/admin/reservations/${lapsed.bookingId}`, {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(page.document.querySelector("h2#seance"))).toBe(
+      "La séance Non confirmée : paiement non reçu",
+    );
+    const history = textOf(page.document.querySelector('section[aria-labelledby="historique"]'));
+    expect(history).toContain(
+      "Non confirmée : paiement non reçu avant la date limite (le client est prévenu)",
+    );
+    expect(textOf(page.document.querySelector("main"))).not.toContain("Demande expirée");
+    const asked = await fetchPage(`/admin/reservations/${request?.id}`, {
+      cookie: admin.cookie(),
+    });
+    expect(textOf(asked.document.querySelector("h2#seance"))).toBe("La séance Demande expirée");
+    expect(textOf(asked.document.querySelector('section[aria-labelledby="historique"]'))).toContain(
+      "Demande expirée sans réponse avant la date limite (le client est prévenu)",
+    );
+
+    // The agenda's list, and its filter: each lapse by its own name.
+    const day = isoDayInParis(new Date(request?.startsAt ?? 0));
+    const listed = async (etat = "") => {
+      const list = await fetchPage(
+        `/admin/reservations?vue=liste&date=${day}${etat ? `&etat=${etat}` : ""}`,
+        { cookie: admin.cookie() },
+      );
+      expect(list.status).toBe(200);
+      return {
+        lines: [...list.document.querySelectorAll('ul[aria-label="Réservations"] li')]
+          .map((line) => textOf(line))
+          .filter((line) => /Lina Roux|Rémi Attente/.test(line)),
+        options: [...list.document.querySelectorAll('select[name="etat"] option')].map((option) => [
+          option.getAttribute("value"),
+          textOf(option),
+        ]),
+      };
+    };
+    const all = await listed();
+    expect(all.lines).toEqual([
+      expect.stringMatching(/Lina Roux .*Non confirmée : paiement non reçu$/),
+      expect.stringMatching(/Rémi Attente .*Demande expirée$/),
+    ]);
+    expect(all.options).toContainEqual(["expired", "Demande expirée"]);
+    expect(all.options).toContainEqual(["unpaid", "Non confirmée : paiement non reçu"]);
+    expect((await listed("unpaid")).lines).toEqual([
+      expect.stringMatching(/Lina Roux .*Non confirmée : paiement non reçu$/),
+    ]);
+    expect((await listed("expired")).lines).toEqual([
+      expect.stringMatching(/Rémi Attente .*Demande expirée$/),
+    ]);
+
+    // The CSV export says the same.
+    const csv = await (
+      await fetch(new URL("/admin/reservations/export.csv", serverBaseUrl()), {
+        headers: { Cookie: admin.cookie() },
+      })
+    ).text();
+    const rowOf = (email: string) => csv.split("\r\n").find((row) => row.includes(email)) ?? "";
+    expect(rowOf("lina.impayee@example.test")).toContain('"Non confirmée : paiement non reçu"');
+    expect(rowOf("remi.attente@example.test")).toContain('"Demande expirée"');
+
+    // Her own page says it as the owner's do.
+    expect(textOf((await fetchPage(lapsed.page)).document.body)).toContain(
+      "Non confirmée : paiement non reçu",
+    );
   });
 });

@@ -4,7 +4,7 @@ import { Field, Input } from "~/components/admin/field";
 import { StatusBadge, type StatusTone } from "~/components/admin/status-badge";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
 import type { BlockedLine, BookingLine } from "~/lib/booking/agenda-lines";
-import { BOOKING_STATE_LABELS, type BookingState, isCalledOff } from "~/lib/booking/model";
+import { bookingStateLabel, type BookingState, isCalledOff } from "~/lib/booking/model";
 import { parisDateTimeInputValue } from "~/lib/dates";
 
 /*
@@ -28,8 +28,17 @@ export const timeFr = (iso: string) => clockFr(parisDateTimeInputValue(iso).slic
 /** « 2026-12-03 » in Paris from an ISO instant. */
 export const dayOf = (iso: string) => parisDateTimeInputValue(iso).slice(0, 10);
 
-export function StateBadge({ state }: { state: BookingState }) {
-  return <StatusBadge tone={STATE_TONES[state]}>{BOOKING_STATE_LABELS[state]}</StatusBadge>;
+/** Its state as the owner reads it: expired once its deposit was ordered, it was not paid (decision 0186). */
+export function StateBadge({
+  state,
+  depositOrdered,
+}: {
+  state: BookingState;
+  depositOrdered: boolean;
+}) {
+  return (
+    <StatusBadge tone={STATE_TONES[state]}>{bookingStateLabel(state, depositOrdered)}</StatusBadge>
+  );
 }
 
 /** One booking: its times, client, type, studio and state; the whole line opens it. */
@@ -61,7 +70,7 @@ export function BookingItem({
           </span>
           {note ? <span className="block text-sm font-medium">{note}</span> : null}
         </span>
-        <StateBadge state={booking.state} />
+        <StateBadge state={booking.state} depositOrdered={booking.depositOrdered} />
       </Link>
     </li>
   );

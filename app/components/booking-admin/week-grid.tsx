@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { clockFr, longDayFr } from "~/lib/booking/agenda-format";
-import { BOOKING_STATE_LABELS, isCalledOff } from "~/lib/booking/model";
+import { bookingStateLabel, isCalledOff } from "~/lib/booking/model";
 import {
   closedSpans,
   dayOpening,
@@ -229,7 +229,7 @@ export function WeekGrid({
                       </span>
                       {entry.item.state === "confirmed" ? null : (
                         <span className="block font-medium">
-                          {BOOKING_STATE_LABELS[entry.item.state]}
+                          {bookingStateLabel(entry.item.state, entry.item.depositOrdered)}
                         </span>
                       )}
                       <span className="sr-only"> · {entry.item.photographerName}</span>
@@ -254,7 +254,9 @@ export function WeekGrid({
             ? "Hachuré : le studio est fermé."
             : "Hachuré : tous les studios sont fermés."}
         </span>
-        <span>Les réservations annulées, refusées ou expirées sont dans la vue « Liste ».</span>
+        <span>
+          Les réservations annulées, refusées, expirées ou non payées sont dans la vue « Liste ».
+        </span>
       </p>
     </div>
   );

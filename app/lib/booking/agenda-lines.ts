@@ -10,6 +10,8 @@ export type BookingLine = {
   startsAt: string;
   endsAt: string;
   state: BookingState;
+  /** An order was made for its deposit: expired, it reads « Non confirmée : paiement non reçu ». */
+  depositOrdered: boolean;
   clientName: string;
   sessionTypeName: string;
   studioName: string;

@@ -52,4 +52,18 @@ describe("eventSentence", () => {
       "Coordonnées du client corrigées par vous : nom « Léa Matin » → « Léa Martin » ; e-mail aucun → « lea@exemple.test » ; récapitulatif de la réservation envoyé à lea@exemple.test",
     );
   });
+
+  // Decision 0186 (amended 2026-12-01): a lapsed deposit, or one paid too late, was no request.
+  it("says a booking lapsed unpaid or paid too late was no request left unanswered", () => {
+    const expired = { ...accepted, kind: "expired" as const, actor: "system" as const };
+    expect(eventSentence({ ...expired, detail: {} })).toBe(
+      "Demande expirée sans réponse avant la date limite (le client est prévenu)",
+    );
+    expect(eventSentence({ ...expired, detail: { unpaid: true } })).toBe(
+      "Non confirmée : paiement non reçu avant la date limite (le client est prévenu)",
+    );
+    expect(eventSentence({ ...expired, detail: { lateDeposit: true } })).toBe(
+      "Paiement arrivé après la libération du créneau : remboursement en entier (le client est prévenu)",
+    );
+  });
 });

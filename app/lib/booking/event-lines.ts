@@ -1,4 +1,4 @@
-import type { BookingActor, BookingEventKind } from "./model";
+import { BOOKING_STATE_READING_LABELS, type BookingActor, type BookingEventKind } from "./model";
 import { instantLabelFr } from "./words";
 
 /*
@@ -80,6 +80,22 @@ function clientChanges(event: BookingEventView): string {
 }
 
 /**
+ * What happened, as the owner reads it. A booking that lapsed while its deposit was awaited (`unpaid`), or
+ * whose payment came once its slot was gone (`lateDeposit`), was no request left unanswered (decision 0186):
+ * its line says what the booking's state says.
+ */
+function verbOf(event: BookingEventView): string {
+  if (event.kind !== "expired") return VERBS[event.kind];
+  if (event.detail.lateDeposit === true) {
+    return "Paiement arrivé après la libération du créneau : remboursement en entier (le client est prévenu)";
+  }
+  if (event.detail.unpaid === true) {
+    return `${BOOKING_STATE_READING_LABELS.unpaid} avant la date limite (le client est prévenu)`;
+  }
+  return VERBS.expired;
+}
+
+/**
  * « Déplacée du jeudi 3 décembre 2026 à 10 h 30 au vendredi 4 décembre 2026 à 14 h par vous », as
  * `viewerId` (the administrator reading) reads it.
  */
@@ -95,7 +111,7 @@ export function eventSentence(event: BookingEventView, viewerId?: string): strin
       ? ` (prise par téléphone${clientMailNote(event)})`
       : "";
   const changes = event.kind === "client_changed" ? clientChanges(event) : "";
-  return `${VERBS[event.kind]}${move}${who(event, viewerId)}${byPhone}${changes}`;
+  return `${verbOf(event)}${move}${who(event, viewerId)}${byPhone}${changes}`;
 }
 
 /** The message the owner or the client wrote with a refusal or a cancellation, if any. */

@@ -39,7 +39,10 @@ export const isActive = (state: BookingState) =>
 export const isCalledOff = (state: BookingState) =>
   state === "declined" || state === "expired" || state === "cancelled";
 
-/** What the owner and the visitor read for each state. */
+/**
+ * Each state's own label. `expired` reads « Demande expirée » only for a request left unanswered: what the
+ * owner and the client read is `bookingStateLabel`'s.
+ */
 export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
   pending: "Demande en attente",
   awaiting_payment: "En attente de paiement",
@@ -52,13 +55,45 @@ export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
 };
 
 /**
- * A booking's state as its client reads it: one that lapsed while its deposit was awaited was no request
+ * A booking's state as the owner and its client read it, and as the owner's list filters it: `expired` says
+ * why it lapsed, a request left unanswered (`expired`) or a deposit awaited that did not come (`unpaid`,
+ * decision 0186), which was no request.
+ */
+export const BOOKING_STATE_READINGS = [
+  "pending",
+  "awaiting_payment",
+  "confirmed",
+  "declined",
+  "expired",
+  "unpaid",
+  "cancelled",
+  "no_show",
+  "done",
+] as const;
+export type BookingStateReading = (typeof BOOKING_STATE_READINGS)[number];
+
+/** What the owner and the client read for each reading of a state. */
+export const BOOKING_STATE_READING_LABELS: Record<BookingStateReading, string> = {
+  ...BOOKING_STATE_LABELS,
+  unpaid: "Non confirmée : paiement non reçu",
+};
+
+/**
+ * How a booking's state reads: expired once its deposit was awaited (`depositOrdered`: an order was made
+ * for it, which a request gets only once accepted), it is `unpaid`.
+ */
+export const bookingStateReading = (
+  state: BookingState,
+  depositOrdered: boolean,
+): BookingStateReading => (state === "expired" && depositOrdered ? "unpaid" : state);
+
+/**
+ * A booking's state as its owner and its client read it (her page, her e-mails, the owner's agenda, list,
+ * booking page, export and calendar feed): one that lapsed while its deposit was awaited was no request
  * left unanswered, but a payment that did not come.
  */
-export function bookingStateLabel(state: BookingState, awaitedPayment: boolean): string {
-  return state === "expired" && awaitedPayment
-    ? "Non confirmée : paiement non reçu"
-    : BOOKING_STATE_LABELS[state];
+export function bookingStateLabel(state: BookingState, depositOrdered: boolean): string {
+  return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositOrdered)];
 }
 
 /** Booked at once (`instant`) or asked for (`request`): the owner answers within the type's deadline. */

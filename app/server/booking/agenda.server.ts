@@ -1,8 +1,26 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from "drizzle-orm";
 import type { BookingLine } from "~/lib/booking/agenda-lines";
 import { csvCell } from "~/lib/csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
-import { BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import {
+  bookingStateLabel,
+  type BookingState,
+  type BookingStateReading,
+} from "~/lib/booking/model";
 import { bookingQuestionsSchema, type BookingQuestion } from "~/lib/booking/session-types";
 import { UNKNOWN_TRAVEL_MINUTES } from "~/lib/booking/model";
 import {
@@ -45,6 +63,8 @@ export type AgendaBooking = {
   startsAt: Date;
   endsAt: Date;
   state: BookingState;
+  /** An order was made for its deposit (decision 0186): expired, it lapsed unpaid, no request. */
+  depositOrdered: boolean;
   respondBy: Date | null;
   source: "client" | "owner";
   clientName: string;
@@ -65,6 +85,7 @@ const agendaColumns = {
   startsAt: bookings.startsAt,
   endsAt: bookings.endsAt,
   state: bookings.state,
+  depositOrdered: sql<boolean>`${bookings.depositOrderId} is not null`,
   respondBy: bookings.respondBy,
   source: bookings.source,
   clientName: bookings.clientName,
@@ -98,14 +119,15 @@ export function daysRange(fromDay: string, toDay: string): { from: Date; to: Dat
   };
 }
 
-export type AgendaFilter = { studioId?: string | null; states?: readonly BookingState[] };
+export type AgendaFilter = {
+  studioId?: string | null;
+  states?: readonly BookingState[];
+  /** A state as the owner reads it (her list's filter): `expired` and `unpaid` are its two lapses. */
+  reading?: BookingStateReading | null;
+};
 
-/** The bookings starting between two Paris days (included), in time order. */
-export async function agendaBookings(
-  fromDay: string,
-  toDay: string,
-  filter: AgendaFilter = {},
-): Promise<AgendaBooking[]> {
+/** The conditions of the bookings starting between two Paris days (included) that `filter` keeps. */
+function agendaConditions(fromDay: string, toDay: string, filter: AgendaFilter) {
   const { from, to } = daysRange(fromDay, toDay);
   const conditions = [gte(bookings.startsAt, from), lt(bookings.startsAt, to)];
   if (filter.studioId && isUuid(filter.studioId)) {
@@ -114,6 +136,26 @@ export async function agendaBookings(
   if (filter.states && filter.states.length > 0) {
     conditions.push(inArray(bookings.state, [...filter.states]));
   }
+  if (filter.reading === "unpaid" || filter.reading === "expired") {
+    conditions.push(
+      eq(bookings.state, "expired"),
+      filter.reading === "unpaid"
+        ? isNotNull(bookings.depositOrderId)
+        : isNull(bookings.depositOrderId),
+    );
+  } else if (filter.reading) {
+    conditions.push(eq(bookings.state, filter.reading));
+  }
+  return conditions;
+}
+
+/** The bookings starting between two Paris days (included), in time order. */
+export async function agendaBookings(
+  fromDay: string,
+  toDay: string,
+  filter: AgendaFilter = {},
+): Promise<AgendaBooking[]> {
+  const conditions = agendaConditions(fromDay, toDay, filter);
   return agendaQuery()
     .where(and(...conditions))
     .orderBy(asc(bookings.startsAt), asc(bookings.createdAt));
@@ -135,14 +177,7 @@ export async function agendaBookingPage(
   filter: AgendaFilter,
   position: PagePosition,
 ) {
-  const { from, to } = daysRange(fromDay, toDay);
-  const conditions = [gte(bookings.startsAt, from), lt(bookings.startsAt, to)];
-  if (filter.studioId && isUuid(filter.studioId)) {
-    conditions.push(eq(bookings.studioId, filter.studioId));
-  }
-  if (filter.states && filter.states.length > 0) {
-    conditions.push(inArray(bookings.state, [...filter.states]));
-  }
+  const conditions = agendaConditions(fromDay, toDay, filter);
   const [page, [total]] = await Promise.all([
     keysetPage(AGENDA_LIST_ORDER, position, (query) =>
       db()
@@ -472,7 +507,7 @@ export function bookingsCsv(rows: readonly AgendaBooking[]): string {
       [
         formatDateTimeFr(row.startsAt),
         formatDateTimeFr(row.endsAt),
-        BOOKING_STATE_LABELS[row.state],
+        bookingStateLabel(row.state, row.depositOrdered),
         row.sessionTypeName,
         row.studioName,
         row.photographerName,
@@ -498,6 +533,7 @@ export const agendaLine = (row: AgendaBooking): BookingLine => ({
   startsAt: row.startsAt.toISOString(),
   endsAt: row.endsAt.toISOString(),
   state: row.state,
+  depositOrdered: row.depositOrdered,
   clientName: row.clientName,
   sessionTypeName: row.sessionTypeName,
   studioName: row.studioName,

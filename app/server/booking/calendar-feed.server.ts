@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import ical from "ical-generator";
 import { BOOKING_EVENT_STATUS, icalStatus } from "~/lib/booking/ics";
-import { BOOKING_STATE_LABELS } from "~/lib/booking/model";
+import { bookingStateLabel } from "~/lib/booking/model";
 import { db } from "../db/client.server";
 import { bookingCalendarFeeds, bookings, photographers, sessionTypes, studios } from "../db/schema";
 import { env } from "../env.server";
@@ -68,6 +68,7 @@ export async function calendarFeed(): Promise<string> {
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
       state: bookings.state,
+      depositOrderId: bookings.depositOrderId,
       icsSequence: bookings.icsSequence,
       clientName: bookings.clientName,
       clientEmail: bookings.clientEmail,
@@ -94,7 +95,7 @@ export async function calendarFeed(): Promise<string> {
   });
   for (const row of rows) {
     const lines = [
-      `${row.typeName} — ${BOOKING_STATE_LABELS[row.state]}`,
+      `${row.typeName} — ${bookingStateLabel(row.state, row.depositOrderId !== null)}`,
       `Client : ${row.clientName}`,
       row.clientPhone ? `Téléphone : ${row.clientPhone}` : null,
       row.clientEmail ? `E-mail : ${row.clientEmail}` : null,

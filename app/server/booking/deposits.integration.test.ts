@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
+import { eventSentence } from "~/lib/booking/event-lines";
+import { bookingStateLabel } from "~/lib/booking/model";
 import { instantLabelFr } from "~/lib/booking/words";
 import { addParisDays } from "~/lib/booking/slots";
 import { formatDateFr, isoDayInParis, parisDateTimeInputValue } from "~/lib/dates";
@@ -44,7 +46,7 @@ import {
   expireLapsedRequests,
   moveBooking,
 } from "./bookings.server";
-import { todayAndTomorrow } from "./agenda.server";
+import { bookingDetail, todayAndTomorrow } from "./agenda.server";
 import { clientBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
@@ -223,6 +225,17 @@ describe("a booking with a deposit", () => {
     // Its state as she reads it: a payment that did not come, not a request left unanswered.
     const told = await clientBookingEmail({ bookingId: made.id, event: "payment_expired" });
     expect(told?.text).toContain("État : Non confirmée : paiement non reçu");
+    // And as the owner reads it: its state and its history's line (the pages: booking-deposit-transfer).
+    const detail = await bookingDetail(made.id);
+    expect(
+      bookingStateLabel(
+        detail?.booking.state ?? "pending",
+        detail?.booking.depositOrdered ?? false,
+      ),
+    ).toBe("Non confirmée : paiement non reçu");
+    expect(detail?.events.map((event) => eventSentence(event))).toContain(
+      "Non confirmée : paiement non reçu avant la date limite (le client est prévenu)",
+    );
     const again = await book(slot, "quelquun@example.test");
     expect(again.state).toBe("awaiting_payment");
   });

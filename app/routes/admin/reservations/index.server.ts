@@ -9,7 +9,7 @@ import {
 } from "~/lib/booking/admin-pages";
 import type { BlockedLine } from "~/lib/booking/agenda-lines";
 import { isIsoDay, mondayOf } from "~/lib/booking/agenda-format";
-import { BOOKING_STATES } from "~/lib/booking/model";
+import { BOOKING_STATE_READINGS } from "~/lib/booking/model";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis, parisDateTimeToInstant } from "~/lib/dates";
 import { formValues, isUuid, type FieldErrors, answerStatus, type FormAnswer } from "~/lib/forms";
@@ -51,7 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const studioParam = url.searchParams.get("studio");
   const studioId = isUuid(studioParam) ? studioParam : null;
   const stateParam = url.searchParams.get("etat");
-  const state = BOOKING_STATES.find((candidate) => candidate === stateParam) ?? null;
+  // A state as she reads it: `expired` (a request unanswered) and `unpaid` (a deposit that never came).
+  const state = BOOKING_STATE_READINGS.find((candidate) => candidate === stateParam) ?? null;
 
   const [fromDay, toDay] =
     view === "jour"
@@ -59,7 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       : view === "semaine"
         ? [mondayOf(date), addParisDays(mondayOf(date), 6)]
         : [date, addParisDays(date, AGENDA_LIST_DAYS - 1)];
-  const filter = { studioId, states: state ? [state] : undefined };
+  const filter = { studioId, reading: state };
   // The list view reads a page of its days (decision 0130); the day and the week read their few bookings.
   const listPage =
     view === "liste"

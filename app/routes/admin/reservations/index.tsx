@@ -25,7 +25,7 @@ import {
   type AgendaView,
 } from "~/lib/booking/admin-pages";
 import { longDayFr } from "~/lib/booking/agenda-format";
-import { BOOKING_STATES, BOOKING_STATE_LABELS, type BookingState } from "~/lib/booking/model";
+import { BOOKING_STATE_READING_LABELS, BOOKING_STATE_READINGS } from "~/lib/booking/model";
 import { addParisDays } from "~/lib/booking/slots";
 import { cn } from "~/lib/utils";
 
@@ -197,9 +197,9 @@ export default function Agenda({ loaderData, actionData }: Route.ComponentProps)
                   className="min-h-11 rounded-md border border-border px-2"
                 >
                   <option value="">Tous</option>
-                  {BOOKING_STATES.map((candidate: BookingState) => (
+                  {BOOKING_STATE_READINGS.map((candidate) => (
                     <option key={candidate} value={candidate}>
-                      {BOOKING_STATE_LABELS[candidate]}
+                      {BOOKING_STATE_READING_LABELS[candidate]}
                     </option>
                   ))}
                 </select>

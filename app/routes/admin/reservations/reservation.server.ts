@@ -81,6 +81,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     booking: {
       id: booking.id,
       state: booking.state,
+      depositOrdered: booking.depositOrdered,
       startsAt: booking.startsAt.toISOString(),
       endsAt: booking.endsAt.toISOString(),
       duration: durationFr(durationMinutes),

@@ -71,7 +71,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           id="seance"
           className="flex flex-wrap items-center gap-2 font-sans text-lg font-semibold"
         >
-          La séance <StateBadge state={booking.state} />
+          La séance <StateBadge state={booking.state} depositOrdered={booking.depositOrdered} />
         </h2>
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
           <dt className="font-semibold">Quand</dt>
