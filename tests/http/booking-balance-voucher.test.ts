@@ -461,10 +461,20 @@ const invoiceItems = (page: FetchedPage) =>
 
 const fetchFile = (path: string) => fetch(new URL(path, home()));
 
+/** What a client's page says of her balance (« Solde reçu »), as the owner's page words it; null when nothing. */
+const balanceOnClientPage = (page: FetchedPage) => {
+  const term = [...page.document.querySelectorAll('section[aria-labelledby="seance"] dt')].find(
+    (candidate) => textOf(candidate) === "Solde reçu",
+  );
+  return term ? plainSpaces(textOf(term.nextElementSibling)) : null;
+};
+
 describe("the client's own page of a booking whose balance a voucher paid", () => {
   it("lists the use's invoice and serves its PDF as an order's invoice is served; another booking's number, an order's, a made-up one or token answer 404", async () => {
     const whole = await confirmedBooking();
     const voucher = await amountVoucher();
+    // Nothing recorded yet: her page says nothing of a balance.
+    expect(balanceOnClientPage(await fetchPage(whole.client))).toBeNull();
     const entry = { amount: "", means: "card_terminal", voucherCode: voucher.code };
     expect((await post(whole.page, { ...entry, voucherAmount: "90" })).status).toBe(302);
     const [useInvoice] = await invoicesOf(whole.id);
@@ -473,6 +483,10 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
 
     const page = await fetchPage(whole.client);
     expect(page.status).toBe(200);
+    // Her balance received, as the owner's page says it (decision 0201, amended): the voucher she gave.
+    expect(balanceOnClientPage(page)).toMatch(
+      new RegExp(`^90 € réglés le ${DAY} par le bon cadeau ${voucher.code}\\.$`),
+    );
     expect(textOf(page.document.querySelector('section[aria-labelledby="factures"] h2'))).toBe(
       "Factures",
     );
@@ -511,9 +525,15 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
     expect((await post(mixed.page, mixedEntry)).status).toBe(302);
     const [mixedUse, final] = await invoicesOf(mixed.id);
     expect([mixedUse?.kind, final?.kind]).toEqual(["voucher_use", "final"]);
-    expect(invoiceItems(await fetchPage(mixed.client)).map((item) => item.href)).toEqual([
+    const mixedPage = await fetchPage(mixed.client);
+    expect(invoiceItems(mixedPage).map((item) => item.href)).toEqual([
       `${mixed.client}/facture/${mixedUse?.number}.pdf`,
     ]);
+    // The money's day and means, then the voucher's part; nothing of the owner's order or links.
+    expect(balanceOnClientPage(mixedPage)).toMatch(
+      new RegExp(`^70 € réglés le ${DAY}, espèces, et 20 € par le bon cadeau ${other.code}\\.$`),
+    );
+    expect(mixedPage.html).not.toContain("/admin/");
     expect((await fetchFile(`${mixed.client}/facture/${mixedUse?.number}.pdf`)).status).toBe(200);
 
     for (const path of [

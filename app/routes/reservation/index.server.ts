@@ -9,7 +9,7 @@ import { parseIsoDay } from "~/lib/dates";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
 import { paidByVoucherLine } from "~/server/booking/vouchers.server";
-import { depositForClient } from "~/server/booking/deposits.server";
+import { depositForClient, recordedBalance } from "~/server/booking/deposits.server";
 import { invoiceLink } from "~/lib/invoices/links";
 import { invoicesOfBookingUses } from "~/server/invoices/voucher-uses.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
@@ -99,6 +99,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           : null,
       /** Its deposit and the rules she accepted (decision 0186). */
       deposit: await depositForClient(booking, type.cutoffHours, managed.voucherPayment),
+      /**
+       * The balance the studio recorded (decisions 0186 and 0201), in the owner's page's words: how much,
+       * which day, by what means and what a voucher (hers: its code is on her invoice) paid of it. Its
+       * sentence only, never the owner's order or voucher ids.
+       */
+      balance: (await recordedBalance(booking.id))?.sentence ?? null,
       /**
        * The invoices of the gift vouchers' uses that paid its deposit or its balance, and their credit
        * notes (decisions 0199 and 0201): hers, and no order page lists them. None under the franchise.

@@ -810,8 +810,8 @@ export type BalanceVoucherPart = { voucherId: string; code: string; amountCents:
 /**
  * The balance recorded for a booking, once paid (then maybe refunded, in part or whole: one balance a
  * booking, corrected from its order): its order and the money received (0 and no order when an amount
- * voucher paid it all), the means, the voucher's part (decision 0201), and the sentence the booking's page
- * shows in place of the form (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 € remboursés
+ * voucher paid it all), the means, the voucher's part (decision 0201), and the sentence the owner's booking
+ * page shows in place of the form, and her client's page under « Solde reçu » (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 € remboursés
  * depuis, et 30,00 € par le bon cadeau ABCD-EFGH-JKLM. »). What was refunded is the money journal's: what
  * left, not what was asked.
  */
