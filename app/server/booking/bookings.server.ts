@@ -962,8 +962,9 @@ export async function moveBooking(
       .update(bookings)
       .set({ startsAt, endsAt, studioId, photographerId, icsSequence, respondBy, updatedAt: now })
       .where(eq(bookings.id, booking.id));
-    // Its deposit not paid yet: the invoice it will have names the new time (decision 0186).
-    await depositFollowsMove(tx, booking, startsAt);
+    // Its deposit not paid yet: its order, and the invoice it will have, name the new time and studio
+    // (decision 0186).
+    await depositFollowsMove(tx, booking, { startsAt, studioId });
     await addEvent(
       tx,
       booking.id,

@@ -78,6 +78,7 @@ const RULE: DepositRule = {
 const MINUTE = 60_000;
 
 let brive = "";
+let ussel = "";
 let depositType = "";
 let refundAtOnceType = "";
 /** A distinct hour from 3 days on (12 a day). */
@@ -87,8 +88,9 @@ beforeAll(async () => {
   card.install();
   provideSiteOrderKinds();
   await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
-  ({ brive } = await studioIds());
-  depositType = await insertSessionType([brive], {
+  ({ brive, ussel } = await studioIds());
+  // Offered at Ussel too: the owner may move a booking there.
+  depositType = await insertSessionType([brive, ussel], {
     bookableHours: EVERY_DAY,
     stepMinutes: 60,
     deposit: RULE,
@@ -830,17 +832,24 @@ describe("a booking with a deposit moved by the owner", () => {
   const invoicesOf = (orderId: string) =>
     db().select().from(invoices).where(eq(invoices.orderId, orderId));
 
-  it("while it waits for its transfer: its order and the deposit invoice issued once paid name the new time", async () => {
-    const made = await book(nextSlot(), "lea-deplacee@example.test", "transfer");
+  it("while it waits for its transfer, to another studio: its order and the deposit invoice issued once paid name the new time and studio", async () => {
+    const slot = nextSlot();
+    const made = await book(slot, "lea-deplacee@example.test", "transfer");
     const { orderId } = await createDepositOrder({ bookingId: made.id, method: "transfer" });
-    const to = nextSlot();
-    const moved = await moveBooking(made.id, { slot: to }, owner);
+    const [ordered] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(ordered?.studioId).toBe(brive);
+    // A month later, at Ussel: no other test's booking (nor the travel between the studios) in the way.
+    const to = `${addParisDays(slot.slice(0, 10), 30)}T10:00`;
+    const moved = await moveBooking(made.id, { slot: to, studioId: ussel }, owner);
     expect(moved.startsAt).not.toEqual(made.startsAt);
+    expect((await stateOf(made.id))?.studioId).toBe(ussel);
     const label = `Arrhes : ${await typeName()} du ${instantLabelFr(moved.startsAt)}`;
     const lines = await db().select().from(orderLines).where(eq(orderLines.orderId, orderId));
     expect(lines.map((line) => line.label)).toEqual([label]);
     const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
     expect(order?.rulesSnapshot.startsAt).toBe(moved.startsAt.toISOString());
+    // The order is the session's at its new studio, as the booking is.
+    expect(order?.studioId).toBe(ussel);
 
     await markPaidOffline(orderId, "transfer");
     expect((await stateOf(made.id))?.state).toBe("confirmed");
@@ -875,15 +884,15 @@ describe("a booking with a deposit moved by the owner", () => {
     expect(order?.payBy).toEqual(moved.startsAt);
   });
 
-  it("once its deposit is paid: its invoice keeps the day it was paid for, the balance's final invoice names the new one", async () => {
+  it("once its deposit is paid, to another studio: its invoice keeps the day it was paid for, the balance's final invoice names the new one", async () => {
     const slot = nextSlot();
     const made = await book(slot, "lea-deplacee-payee@example.test", "card");
     const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
     await payByCard(checkout.orderId, 3_000);
     const [paidFor] = await invoicesOf(checkout.orderId);
-    // Three days later: another day than the first, whatever its hour.
-    const to = `${addParisDays(slot.slice(0, 10), 3)}T10:00`;
-    const moved = await moveBooking(made.id, { slot: to }, owner);
+    // A month and a day later, at Ussel: another day than the first, whatever its hour.
+    const to = `${addParisDays(slot.slice(0, 10), 31)}T10:00`;
+    const moved = await moveBooking(made.id, { slot: to, studioId: ussel }, owner);
     const [deposit] = await invoicesOf(checkout.orderId);
     expect(deposit).toEqual(paidFor);
     expect(deposit?.serviceDate).toBe(slot.slice(0, 10));
@@ -894,12 +903,18 @@ describe("a booking with a deposit moved by the owner", () => {
     expect(lines.map((line) => line.label)).toEqual([
       `Arrhes : ${await typeName()} du ${instantLabelFr(made.startsAt)}`,
     ]);
+    // The paid order stays the sale it was, as its invoice does.
+    const [paid] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+    expect(paid?.studioId).toBe(brive);
+    expect(paid?.rulesSnapshot.startsAt).toBe(made.startsAt.toISOString());
 
     const { orderId } = await recordBalancePaid({
       bookingId: made.id,
       amountCents: 9_000,
       means: "cash",
     });
+    const [balance] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(balance?.studioId).toBe(ussel);
     const [final] = await invoicesOf(orderId);
     expect(final?.serviceDate).toBe(to.slice(0, 10));
     expect(final?.lines[0]?.label).toBe(`${await typeName()} du ${instantLabelFr(moved.startsAt)}`);

@@ -175,21 +175,24 @@ export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<voi
 }
 
 /**
- * A booking moved while its deposit is not paid yet: its order's line and its snapshot's `startsAt` take
- * the new time, since the « facture d'acompte » issued when it is paid prints both (its line, its service
- * date). An order not paid is no invoice yet and may change; a paid deposit keeps its own, its invoice
- * issued and immutable, and only later documents (the balance's final invoice) name the new time.
+ * A booking moved while its deposit is not paid yet: its order takes the new time and studio, its line
+ * and its snapshot's `startsAt` (the « facture d'acompte » issued when it is paid prints both: its line,
+ * its service date), its `studioId` (the session's studio, as the booking's) and a deadline no later than
+ * the new start. An order not paid is no invoice yet and may change; a paid deposit keeps its own, its
+ * invoice issued and immutable, and only later documents (the balance's final invoice) name the new time.
  */
 export async function depositFollowsMove(
   tx: Tx,
   booking: Pick<typeof bookings.$inferSelect, "depositOrderId" | "depositRules" | "sessionTypeId">,
-  startsAt: Date,
+  to: { startsAt: Date; studioId: string },
 ): Promise<void> {
   if (!booking.depositOrderId || !booking.depositRules) return;
+  const { startsAt } = to;
   const [moved] = await tx
     .update(orders)
     .set({
       rulesSnapshot: sql`jsonb_set(${orders.rulesSnapshot}, '{startsAt}', ${JSON.stringify(startsAt.toISOString())}::jsonb)`,
+      studioId: to.studioId,
       // Its payment is awaited no later than the session (the booking's hold ends there too); one paid
       // at the studio (no deadline) keeps none.
       payBy: sql`case when ${orders.payBy} is null then null
