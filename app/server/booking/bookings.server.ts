@@ -110,13 +110,23 @@ export const ownerAuthor = (admin: {
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** Runs a transaction again (twice at most) when PostgreSQL broke a deadlock between two bookings. */
+/**
+ * A booking's deposit order linked while its lock was awaited (its making committed meanwhile, decision
+ * 0186): the transaction runs again to take that order's lock before the booking's.
+ */
+class DepositOrderLinkedMeanwhile extends Error {}
+
+/**
+ * Runs a transaction again (twice at most) when PostgreSQL broke a deadlock between two bookings, or when a
+ * deposit's order was linked while it waited for its booking.
+ */
 async function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await db().transaction(work);
     } catch (error) {
-      if (attempt >= 3 || !isRetryable(error)) throw error;
+      const again = isRetryable(error) || error instanceof DepositOrderLinkedMeanwhile;
+      if (attempt >= 3 || !again) throw error;
     }
   }
 }
@@ -170,6 +180,18 @@ async function lockBooking(tx: Tx, bookingId: string) {
     .where(eq(bookings.id, bookingId))
     .for("update", { of: bookings });
   if (!row) throw new BookingRefusedError("not_found");
+  return row;
+}
+
+/**
+ * A booking's row locked after its deposit's order (lockDepositOrderOf), in the order a payment takes them.
+ * An order made while this waited for the booking (its making locks the booking's row and commits the link
+ * under it) was not locked first: the transaction runs again (inTransaction) rather than take it second.
+ */
+async function lockBookingAndDeposit(tx: Tx, bookingId: string) {
+  const orderId = await lockDepositOrderOf(tx, bookingId);
+  const row = await lockBooking(tx, bookingId);
+  if (row.booking.depositOrderId !== orderId) throw new DepositOrderLinkedMeanwhile();
   return row;
 }
 
@@ -915,9 +937,9 @@ export async function moveBooking(
   if (candidates.length === 0) throw new SlotTakenError();
 
   return inTransaction(async (tx) => {
-    // Its deposit's order first, as a payment takes them: an unpaid one follows the move (below).
-    await lockDepositOrderOf(tx, bookingId);
-    const { booking } = await lockBooking(tx, bookingId);
+    // Its deposit's order first, as a payment takes them: an unpaid one follows the move (below). One
+    // being made meanwhile waits for this move and reads the booking after it (createDepositOrder).
+    const { booking } = await lockBookingAndDeposit(tx, bookingId);
     if (!isActive(booking.state)) throw new BookingRefusedError("not_active");
     // A request or a payment no longer awaited (its deadline passed; the sweep that expires it runs every
     // few minutes): nothing is held for it any more, and the move would write a hold already lapsed.
@@ -1041,8 +1063,7 @@ export async function correctBookingClient(
   }
   if (!isUuid(bookingId)) throw new BookingRefusedError("not_found");
   return inTransaction(async (tx) => {
-    await lockDepositOrderOf(tx, bookingId);
-    const { booking } = await lockBooking(tx, bookingId);
+    const { booking } = await lockBookingAndDeposit(tx, bookingId);
     const before = {
       name: booking.clientName,
       email: booking.clientEmail,

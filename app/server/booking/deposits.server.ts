@@ -151,10 +151,25 @@ export async function createDepositOrder(input: {
     // which new checkouts may be opened.
     payBy: input.method === "studio" ? null : booking.respondBy,
     inTransaction: async (tx, order) => {
+      // The booking's row, locked after the new order as a payment takes them, and read again: a move
+      // committed since the read above (its deposit had no order to take along yet) is followed here, and
+      // a move still to come waits for this order and takes it along (lockBookingAndDeposit).
+      const [current] = await tx
+        .select()
+        .from(bookings)
+        .where(eq(bookings.id, booking.id))
+        .for("update");
       await tx
         .update(bookings)
         .set({ depositOrderId: order.id })
         .where(eq(bookings.id, booking.id));
+      if (
+        current &&
+        (current.startsAt.getTime() !== booking.startsAt.getTime() ||
+          current.studioId !== booking.studioId)
+      ) {
+        await depositFollowsMove(tx, { ...current, depositOrderId: order.id }, current);
+      }
       await input.onCreated?.(tx);
     },
   });
@@ -163,15 +178,17 @@ export async function createDepositOrder(input: {
 /**
  * The deposit's order of a booking about to move, locked before the booking, in the order a payment takes
  * them (its order, then its kind's onPaid the booking): a move and a payment at once wait for each other
- * instead of deadlocking, and the move reads whether the deposit is paid as the payment left it.
+ * instead of deadlocking, and the move reads whether the deposit is paid as the payment left it. Answers
+ * the order's id (null: none yet); one linked before the booking's lock is taken was made meanwhile.
  */
-export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<void> {
+export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<string | null> {
   const [row] = await tx
     .select({ orderId: bookings.depositOrderId })
     .from(bookings)
     .where(eq(bookings.id, bookingId));
-  if (!row?.orderId) return;
+  if (!row?.orderId) return null;
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, row.orderId)).for("update");
+  return row.orderId;
 }
 
 /**
