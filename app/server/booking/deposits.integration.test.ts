@@ -882,6 +882,13 @@ describe("a booking with a deposit moved by the owner", () => {
     expect((await stateOf(made.id))?.respondBy).toEqual(moved.startsAt);
     const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
     expect(order?.payBy).toEqual(moved.startsAt);
+    // Its transfer's attempt ends then too: the expiry job releases the order at its new deadline (an
+    // attempt still open kept it payable until the first one).
+    const attempts = await db()
+      .select({ expiresAt: paymentAttempts.expiresAt })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    expect(attempts).toEqual([{ expiresAt: moved.startsAt }]);
   });
 
   it("once its deposit is paid, to another studio: its invoice keeps the day it was paid for, the balance's final invoice names the new one", async () => {

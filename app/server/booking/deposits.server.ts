@@ -44,6 +44,7 @@ import {
   moneyJournal,
   orderLines,
   orders,
+  paymentAttempts,
   refunds,
   sessionTypes,
   voucherUses,
@@ -195,7 +196,7 @@ export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<str
  * A booking moved while its deposit is not paid yet: its order takes the new time and studio, its line
  * and its snapshot's `startsAt` (the « facture d'acompte » issued when it is paid prints both: its line,
  * its service date), its `studioId` (the session's studio, as the booking's) and a deadline no later than
- * the new start. An order not paid is no invoice yet and may change; a paid deposit keeps its own, its
+ * the new start, its transfer's open attempt's end with it. An order not paid is no invoice yet and may change; a paid deposit keeps its own, its
  * invoice issued and immutable, and only later documents (the balance's final invoice) name the new time.
  */
 export async function depositFollowsMove(
@@ -219,6 +220,21 @@ export async function depositFollowsMove(
     .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
     .returning({ id: orders.id });
   if (!moved) return;
+  // A transfer's attempt is open until the order's deadline (the expiry job closes it then and releases
+  // the order): it ends no later either. A card's checkout ends at its provider, when it said.
+  await tx
+    .update(paymentAttempts)
+    .set({
+      expiresAt: sql`least(${paymentAttempts.expiresAt}, ${startsAt.toISOString()}::timestamptz)`,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(paymentAttempts.orderId, moved.id),
+        eq(paymentAttempts.provider, "transfer"),
+        eq(paymentAttempts.status, "open"),
+      ),
+    );
   const [type] = await tx
     .select({ name: sessionTypes.name })
     .from(sessionTypes)
