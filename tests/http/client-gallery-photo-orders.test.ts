@@ -3,6 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../app/lib/payments/model";
 import { instantLabelFr } from "../../app/lib/booking/words";
+import { isoDayInParis } from "../../app/lib/dates";
 import { INCLUDED_PHOTOS_PAID_WARNING } from "../../app/lib/gallery-sales";
 import { clientGalleryPath } from "../../app/lib/gallery-urls";
 import {
@@ -20,6 +21,7 @@ import {
   clientAccessHeader,
   removeClientGalleries,
   serverStore,
+  submitButton,
 } from "../support/client-galleries";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
 import { fetchPage, postForm, textOf } from "../support/html";
@@ -32,9 +34,9 @@ import { serverDatabase } from "../support/server-under-test";
  * off: the owner's « Sélection » and the client's gallery never show it as awaited (no « attend son
  * paiement », no cash form for it), and its order page, once it is called off, says so in French and leads
  * back to the gallery. The gallery's settings warn the owner, next to the number of included photos, once
- * an order of photos is paid or awaited. A transfer is awaited until the gallery expires at the latest, and
- * not offered when it could no longer arrive, and a client who chose a transfer may pay by card instead from
- * her gallery (decision 0196). On a server of the file's own that takes cards (the fake Stripe), transfers
+ * an order of photos is paid or awaited. A transfer is awaited until the gallery expires at the latest (its
+ * deadline following a new expiry saved in the settings), and not offered when it could no longer arrive,
+ * and a client who chose a transfer may pay by card instead from her gallery (decision 0196). On a server of the file's own that takes cards (the fake Stripe), transfers
  * and payments at the studio.
  */
 
@@ -267,8 +269,13 @@ async function order(
 
 const photoOrdersOf = async (id: string) =>
   (
-    await serverDatabase().execute<{ method: string; status: string; payBy: Date | null }>(sql`
-      select o.method, o.status, o.pay_by as "payBy" from orders o
+    await serverDatabase().execute<{
+      method: string;
+      status: string;
+      payBy: Date | null;
+      createdAt: Date;
+    }>(sql`
+      select o.method, o.status, o.pay_by as "payBy", o.created_at as "createdAt" from orders o
       join gallery_photo_orders g on g.order_id = o.id where g.gallery_id = ${id}::uuid
       order by o.created_at`)
   ).rows;
@@ -278,7 +285,7 @@ const HOUR = 3_600_000;
 const instantText = (instant: Date) => instantLabelFr(instant).replace(/\s+/g, " ");
 
 describe("a transfer near the gallery's expiry", () => {
-  it("is awaited until the gallery expires at the latest, as her gallery and her order's page say", async () => {
+  it("is awaited until the gallery expires at the latest, as her gallery and her order's page say, and longer once the owner extends it", async () => {
     // 3 days left, where a transfer is awaited for 8: the money of the 5 days after would go back.
     const expiresAt = new Date(Date.now() + 72 * HOUR);
     const id = await galleryWithDue({ expiresAt });
@@ -293,6 +300,25 @@ describe("a transfer near the gallery's expiry", () => {
     const orderPage = await fetchPage(placed.headers.get("location") ?? "");
     expect(textOf(orderPage.document.body)).toContain(
       `Il est attendu avant le ${instantText(expiresAt)} ; passé ce délai, la commande est annulée.`,
+    );
+
+    // The owner extends the gallery in its settings: her transfer is awaited the owner's 8 days from
+    // her order, as her order's page says.
+    const settings = `/admin/galeries/${id}/reglages`;
+    const form = await fetchPage(settings, { cookie: admin.cookie() });
+    const save = [...form.document.querySelectorAll("button")].find(
+      (element) => textOf(element) === "Enregistrer les réglages",
+    );
+    const saved = await submitButton(save, settings, {
+      cookie: admin.cookie(),
+      changes: { expiresOn: isoDayInParis(new Date(Date.now() + 30 * 24 * HOUR)) },
+    });
+    expect(saved.status).toBe(302);
+    const [extended] = await photoOrdersOf(id);
+    const eightDays = new Date(new Date(extended?.createdAt ?? 0).getTime() + 8 * 24 * HOUR);
+    expect(new Date(extended?.payBy ?? 0).getTime()).toBe(eightDays.getTime());
+    expect(textOf((await fetchPage(placed.headers.get("location") ?? "")).document.body)).toContain(
+      `Il est attendu avant le ${instantText(eightDays)} ; passé ce délai, la commande est annulée.`,
     );
   });
 

@@ -64,6 +64,8 @@ export const MAIL_LABELS: Record<string, string> = {
   "payment-buyer": "Paiement : message à l'acheteur",
   "payment-owner": "Paiement : message pour vous",
   "gallery-photo-order-called-off": "Commande de photos annulée : message au client",
+  "gallery-photo-order-deadline":
+    "Commande de photos : virement attendu plus tôt, message au client",
   "gallery-invitation": "Lien de la galerie envoyé au client",
   "gallery-selection": "Sélection du client : message pour le studio",
   "gallery-selection-receipt": "Sélection : accusé de réception au client",

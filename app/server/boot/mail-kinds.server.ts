@@ -8,7 +8,10 @@ import {
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
 } from "../galleries/emails.server";
-import { queuePhotoOrderCalledOffMail } from "../galleries/photo-order-release.server";
+import {
+  queuePhotoOrderCalledOffMail,
+  queuePhotoOrderDeadlineMail,
+} from "../galleries/photo-order-release.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import type { AnyMailKind } from "../mail/outbox.server";
 import { enqueueConfirmationMail } from "../newsletter/confirmation-email.server";
@@ -38,6 +41,7 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
   queuePhotoOrderCalledOffMail,
+  queuePhotoOrderDeadlineMail,
   enqueueNewsletterTest,
   queueBuyerPaymentMail,
   queueOwnerPaymentMail,

@@ -34,6 +34,7 @@ describe("the mail worker's kinds", () => {
       "contact",
       "gallery-invitation",
       "gallery-photo-order-called-off",
+      "gallery-photo-order-deadline",
       "gallery-selection",
       "gallery-selection-receipt",
       "newsletter-test",

@@ -15,7 +15,11 @@ import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { galleryPrefix } from "../storage/keys";
 import { generateAccessCode } from "./access.server";
-import { callOffStalePhotoOrders, photoRightsIn } from "./photo-sales.server";
+import {
+  callOffStalePhotoOrders,
+  photoRightsIn,
+  transferDeadlinesFollowExpiry,
+} from "./photo-sales.server";
 import {
   cursorColumn,
   keysetPage,
@@ -234,17 +238,19 @@ export async function createGallery(form: GalleryForm, createdBy: string | null)
  * Saves the form's fields; false when the gallery is unknown or being deleted. Turning the watermark on
  * or off makes new web sizes: the revision grows and every processed photo goes back to the queue
  * (its file names carry the revision, so the client never sees a stale one as the new one). New terms of
- * sale call off an order awaiting payment that no longer pays what is due (decision 0184).
+ * sale call off an order awaiting payment that no longer pays what is due (decision 0184); a new expiry
+ * moves the deadline of an order awaiting a transfer with it (decision 0196).
  */
 export async function updateGallery(id: string, form: GalleryForm): Promise<boolean> {
   const saved = await db().transaction(async (tx) => {
     const [current] = await tx
-      .select({ watermark: galleries.watermark })
+      .select({ watermark: galleries.watermark, expiresAt: galleries.expiresAt })
       .from(galleries)
       .where(and(eq(galleries.id, id), isNull(galleries.deletingAt)))
       .for("update");
     if (!current) return false;
     const watermarkChanged = current.watermark !== form.watermark;
+    const dates = datesOf(form);
     await tx
       .update(galleries)
       .set({
@@ -253,7 +259,7 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
         clientEmail: form.clientEmail,
         studioId: form.studioId,
         sessionDate: form.sessionDate,
-        ...datesOf(form),
+        ...dates,
         downloadsAllowed: form.downloadsAllowed,
         watermark: form.watermark,
         ...coverFocalOf(form),
@@ -265,6 +271,7 @@ export async function updateGallery(id: string, form: GalleryForm): Promise<bool
       })
       .where(eq(galleries.id, id));
     if (watermarkChanged) await reprocessGalleryVariants(id, { tx });
+    await transferDeadlinesFollowExpiry(tx, id, { from: current.expiresAt, to: dates.expiresAt });
     return true;
   });
   if (saved) await callOffStalePhotoOrders(id);
@@ -389,27 +396,36 @@ export async function deleteGallery(id: string): Promise<boolean> {
 
 /**
  * Moves the expiry `days` later (from today when it has passed), at most 18 months ahead, and the deletion
- * with it (same delay after the expiry). Null when unknown; else the new expiry.
+ * with it (same delay after the expiry); the deadline of an order of photos awaiting a transfer follows
+ * (decision 0196). Null when unknown; else the new expiry.
  */
 export async function extendExpiry(
   id: string,
   days: number,
   now = new Date(),
 ): Promise<Date | null> {
-  const found = await findGallery(id);
-  if (!found || found.gallery.deletingAt) return null;
-  const { gallery } = found;
-  const today = isoDayInParis(now);
-  const current = expiryDay(gallery.expiresAt);
-  const from = current < today ? today : current;
-  const latest = addToIsoDay(today, { months: MAX_EXPIRY_MONTHS });
-  const wanted = addToIsoDay(from, { days });
-  const expiresOn = wanted > latest ? latest : wanted;
-  const expiresAt = endOfParisDay(expiresOn);
-  const purgeAt = new Date(expiresAt.getTime() + purgeAfterDaysOf(gallery) * DAY_MS);
-  await db()
-    .update(galleries)
-    .set({ expiresAt, purgeAt, updatedAt: new Date() })
-    .where(eq(galleries.id, id));
-  return expiresAt;
+  if (!isUuid(id)) return null;
+  return db().transaction(async (tx) => {
+    // The gallery's row lock: an order of photos made meanwhile is seen with its deadline, or waits.
+    const [gallery] = await tx
+      .select()
+      .from(galleries)
+      .where(and(eq(galleries.id, id), isNull(galleries.deletingAt)))
+      .for("update");
+    if (!gallery) return null;
+    const today = isoDayInParis(now);
+    const current = expiryDay(gallery.expiresAt);
+    const from = current < today ? today : current;
+    const latest = addToIsoDay(today, { months: MAX_EXPIRY_MONTHS });
+    const wanted = addToIsoDay(from, { days });
+    const expiresOn = wanted > latest ? latest : wanted;
+    const expiresAt = endOfParisDay(expiresOn);
+    const purgeAt = new Date(expiresAt.getTime() + purgeAfterDaysOf(gallery) * DAY_MS);
+    await tx
+      .update(galleries)
+      .set({ expiresAt, purgeAt, updatedAt: new Date() })
+      .where(eq(galleries.id, id));
+    await transferDeadlinesFollowExpiry(tx, id, { from: gallery.expiresAt, to: expiresAt });
+    return expiresAt;
+  });
 }

@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, ne } from "drizzle-orm";
+import { instantLabelFr } from "~/lib/booking/words";
 import { clientGalleryPath } from "~/lib/gallery-urls";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
@@ -14,7 +15,9 @@ import { refundWhatIsLeft } from "../payments/orders.server";
  * An order of extra photos called off while it awaited its payment (decision 0184): what it paid for
  * changed (photos offered, the selection reopened, the gallery's terms) or its gallery was deleted. Its
  * client is told once, and money that still came for it (a checkout paid before it closed, a transfer
- * marked received) goes back: a job after the payment's commit, as the refund needs the order paid.
+ * marked received) goes back: a job after the payment's commit, as the refund needs the order paid. And
+ * one awaiting a transfer whose deadline the gallery's new expiry brought forward (decision 0196, amended
+ * 2026-12-01): its client is told the new one.
  */
 
 /** Why the money goes back, as the refund and its e-mail read. */
@@ -89,6 +92,58 @@ export async function photoOrderCalledOffEmail(orderId: string) {
 export const queuePhotoOrderCalledOffMail = defineMailKind<{ orderId: string }>(
   "gallery-photo-order-called-off",
   { failureKind: "payment", compose: ({ orderId }) => photoOrderCalledOffEmail(orderId) },
+);
+
+/**
+ * The client's e-mail of an order of photos awaiting her transfer whose deadline came earlier, the owner
+ * having brought her gallery's end forward: her new deadline (the order's as it stands when the e-mail
+ * leaves), and the card instead while the owner takes it. None once the order no longer awaits it.
+ */
+export async function photoOrderDeadlineEmail(orderId: string) {
+  const [row] = await db()
+    .select({ order: orders, galleryId: galleries.id, title: galleries.title })
+    .from(orders)
+    .innerJoin(galleryPhotoOrders, eq(galleryPhotoOrders.orderId, orders.id))
+    .innerJoin(galleries, eq(galleries.id, galleryPhotoOrders.galleryId))
+    .where(eq(orders.id, orderId));
+  if (
+    !row ||
+    row.order.status !== "awaiting_payment" ||
+    row.order.method !== "transfer" ||
+    !row.order.payBy
+  ) {
+    return null;
+  }
+  const { order, galleryId, title } = row;
+  const payBy = row.order.payBy;
+  const amount = formatCents(order.amountCents);
+  const { identity, legal, payments } = (await readSiteContent()).documents;
+  return clientMail({
+    to: order.buyerEmail,
+    subject: `Votre virement de ${amount} est attendu plus tôt`,
+    lines: [
+      `Bonjour ${order.buyerName},`,
+      `La fin de votre galerie « ${title} » a été avancée : votre virement de ${amount} pour vos photos est désormais attendu avant le ${instantLabelFr(payBy)}, la fin de votre galerie, et non plus à la date donnée lors de votre commande.`,
+      "Passé ce délai, la commande est annulée, et un virement qui arriverait ensuite vous serait remboursé.",
+      ...(payments.card
+        ? [
+            `Si votre virement ne peut plus arriver à temps, payez plutôt par carte depuis votre galerie : ${siteUrl()}${clientGalleryPath(galleryId)}`,
+          ]
+        : []),
+      "Le montant, l'IBAN et la référence à indiquer sont sur la page de votre commande :",
+    ],
+    link: await orderPageUrl(order.id),
+    button: "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+    legal,
+  });
+}
+
+/** The e-mail `gallery-photo-order-deadline` (orders.id), queued where the gallery's expiry moved. */
+export const queuePhotoOrderDeadlineMail = defineMailKind<{ orderId: string }>(
+  "gallery-photo-order-deadline",
+  { failureKind: "payment", compose: ({ orderId }) => photoOrderDeadlineEmail(orderId) },
 );
 
 /**

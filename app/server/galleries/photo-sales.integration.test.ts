@@ -3,6 +3,10 @@ import { eq, inArray, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentsSchema } from "~/content/schemas";
+import { instantLabelFr } from "~/lib/booking/words";
+import { isoDayInParis } from "~/lib/dates";
+import { clientGalleryPath } from "~/lib/gallery-urls";
+import { formatCents } from "~/lib/prices";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
 import { memoryCardProvider, orderRow, reportCardPaid } from "../../../tests/support/payments";
@@ -13,6 +17,7 @@ import { action as orderPageAction } from "../../routes/commande/index.server";
 import { loader as photoLoader } from "../../routes/galerie-client/photo";
 import { loader as zipLoader } from "../../routes/galerie-client/zip";
 import { saveDocument } from "../content/content-store.server";
+import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import {
   galleries,
@@ -28,15 +33,23 @@ import { setClockForTests } from "../clock.server";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { expireLapsedPayments } from "../payments/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
+import { siteUrl } from "../payments/emails.server";
 import { markPaidOffline, requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { deletePhoto, movePhoto } from "../uploads/gallery-photos.server";
 import { galleryAccessCookie } from "./access.server";
 import { validateSelection } from "./client.server";
-import { deleteGallery, extendExpiry, reopenSelection, updateGallery } from "./galleries.server";
+import {
+  deleteGallery,
+  endOfParisDay,
+  extendExpiry,
+  reopenSelection,
+  updateGallery,
+} from "./galleries.server";
 import {
   EXPIRED_PHOTO_REFUND_REASON,
   photoOrderCalledOffEmail,
+  photoOrderDeadlineEmail,
   refundUndeliveredPhotoOrder,
 } from "./photo-order-release.server";
 import {
@@ -854,6 +867,131 @@ describe("an order of photos when its gallery expires", () => {
     expect(lateTransferMessage({ expiresAt: late.expiresAt }, transferSettings)).toMatch(
       /^Votre galerie n'est disponible que jusqu'au \d+ \p{L}+ \d{4} : un virement n'arriverait pas à temps\. Payez par carte ou au studio\.$/u,
     );
+  });
+
+  it("moves a waiting transfer's deadline with the gallery's expiry: the owner's delay from her order, capped at the new expiry", async () => {
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    const transferAttempt = async (orderId: string) => {
+      const [attempt] = await db()
+        .select()
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.orderId, orderId));
+      return attempt;
+    };
+    const deadlineMails = async (orderId: string) =>
+      (
+        await db().execute<{ id: string }>(sql`
+          select id from pgboss.job where name = 'mail' and data->>'orderId' = ${orderId}
+            and data->>'kind' = 'gallery-photo-order-deadline'`)
+      ).rows.length;
+
+    // Ordered 3 days before the gallery's end: awaited until then, not for the owner's 8 days.
+    const { id, photoIds } = await sellingGallery(8);
+    const expiresAt = new Date(Date.now() + 72 * HOUR);
+    await db().update(galleries).set({ expiresAt }).where(eq(galleries.id, id));
+    const waiting = await orderExtras(id, photoIds, "transfer");
+    expect((await orderRow(waiting.orderId)).payBy).toEqual(expiresAt);
+
+    // « Prolonger » (30 days): her deadline is the owner's 8 days from her order, her transfer's too.
+    expect(await extendExpiry(id, 30)).not.toBeNull();
+    const extended = await orderRow(waiting.orderId);
+    const eightDays = new Date(extended.createdAt.getTime() + 8 * DAY);
+    expect(extended.payBy).toEqual(eightDays);
+    expect((await transferAttempt(waiting.orderId))?.expiresAt).toEqual(eightDays);
+    expect(await deadlineMails(waiting.orderId)).toBe(0);
+    // Past the old expiry she still may pay: the order waits, and her transfer unlocks her photos.
+    try {
+      setClockForTests(new Date(expiresAt.getTime() + 60_000));
+      await expireLapsedPayments();
+      expect((await orderRow(waiting.orderId)).status).toBe("awaiting_payment");
+      expect((await markPaidOffline(waiting.orderId, "transfer")).outcome).toBe("applied");
+    } finally {
+      setClockForTests(null);
+    }
+    expect(await unlocksOfOrder(waiting.orderId)).toHaveLength(5);
+
+    // Brought forward in the gallery's settings to 3 days from now: her deadline is the new expiry, the
+    // expiry job lets her order lapse then, and she is told by e-mail.
+    const far = await sellingGallery(8);
+    const ordered = await orderExtras(far.id, far.photoIds, "transfer");
+    const gallery = await galleryRow(far.id);
+    const expiresOn = isoDayInParis(new Date(Date.now() + 3 * DAY));
+    expect(
+      await updateGallery(far.id, {
+        title: gallery.title,
+        clientName: gallery.clientName,
+        clientEmail: gallery.clientEmail,
+        studioId: null,
+        sessionDate: gallery.sessionDate,
+        expiresOn,
+        purgeAfterDays: 30,
+        downloadsAllowed: true,
+        watermark: false,
+        coverFocus: null,
+        includedPhotos: "3",
+        extraPhotoPrice: "5",
+        allPhotosPrice: "30",
+      }),
+    ).toBe(true);
+    const newEnd = endOfParisDay(expiresOn);
+    const shortened = await orderRow(ordered.orderId);
+    expect(shortened).toMatchObject({ status: "awaiting_payment", payBy: newEnd });
+    expect((await transferAttempt(ordered.orderId))?.expiresAt).toEqual(newEnd);
+    expect(await deadlineMails(ordered.orderId)).toBe(1);
+    const mail = await photoOrderDeadlineEmail(ordered.orderId);
+    expect(mail?.subject).toBe(`Votre virement de ${formatCents(2_500)} est attendu plus tôt`);
+    expect(mail?.text).toContain(
+      `votre virement de ${formatCents(2_500)} pour vos photos est désormais attendu avant le ${instantLabelFr(newEnd)}, la fin de votre galerie`,
+    );
+    expect(mail?.text).toContain(`/commande/${ordered.token}`);
+    // The card instead, while the owner takes it.
+    const cardLine = `payez plutôt par carte depuis votre galerie : ${siteUrl()}${clientGalleryPath(far.id)}`;
+    expect(mail?.text).not.toContain(cardLine);
+    const owner = { id: "", name: "Camille" };
+    const before = (await readSiteContent()).documents.payments;
+    await saveDocument("payments", transferSettings, owner, "test");
+    try {
+      expect((await photoOrderDeadlineEmail(ordered.orderId))?.text).toContain(cardLine);
+    } finally {
+      await saveDocument("payments", before, owner, "test");
+    }
+    try {
+      setClockForTests(new Date(newEnd.getTime() + 60_000));
+      await expireLapsedPayments();
+    } finally {
+      setClockForTests(null);
+    }
+    expect((await orderRow(ordered.orderId)).status).toBe("expired");
+
+    // Extended while her order was on its way (her page's row read before): it is made with the new one.
+    const racing = await sellingGallery(8);
+    await db().update(galleries).set({ expiresAt }).where(eq(galleries.id, racing.id));
+    const stale = await galleryRow(racing.id);
+    await extendExpiry(racing.id, 30);
+    const made = await createPhotoOrder(
+      stale,
+      {
+        method: "transfer",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: racing.photoIds.slice(3, 8),
+      },
+      transferSettings,
+    );
+    const raced = await orderRow(made.orderId);
+    expect(raced.payBy).toEqual(new Date(raced.createdAt.getTime() + 8 * DAY));
+    expect((await transferAttempt(made.orderId))?.expiresAt).toEqual(raced.payBy);
+
+    // Ordered before its rules kept the owner's delay, and capped: extended, the owner's delay now.
+    const older = await sellingGallery(8);
+    await db().update(galleries).set({ expiresAt }).where(eq(galleries.id, older.id));
+    const legacy = await orderExtras(older.id, older.photoIds, "transfer");
+    await db().execute(sql`
+      update orders set rules_snapshot = rules_snapshot - 'transferDays' where id = ${legacy.orderId}`);
+    await extendExpiry(older.id, 30);
+    const settled = await orderRow(legacy.orderId);
+    expect(settled.payBy).toEqual(new Date(settled.createdAt.getTime() + 8 * DAY));
   });
 
   it("keeps what she bought when the owner extends the gallery, and lets her order again", async () => {

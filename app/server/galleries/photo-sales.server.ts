@@ -36,8 +36,10 @@ import { formatCents } from "~/lib/prices";
 import {
   photoOrderRefundJob,
   queuePhotoOrderCalledOffMail,
+  queuePhotoOrderDeadlineMail,
   replacedByHerOrder,
 } from "./photo-order-release.server";
+import { readSiteContent } from "../content/site-content.server";
 
 /*
  * Extra photos sold from a client gallery (decision 0184): what the client may download (the package,
@@ -93,6 +95,85 @@ export const transferPayBy = (
   transferDays: number,
   at = now(),
 ) => new Date(Math.min(at.getTime() + transferDays * 24 * 3_600_000, gallery.expiresAt.getTime()));
+
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The gallery's expiry moved `from` → `to` (its settings, « Prolonger »), in the transaction that moves it,
+ * its row locked: each of its orders of photos awaiting a transfer takes the deadline it would have had
+ * with the new expiry (decision 0196, amended 2026-12-01) — the owner's delay from the order (kept in its
+ * rules), capped at the new expiry, never before `at` — and its transfer's attempt ends with it: the
+ * payments' expiry job closes the attempt, then releases the order, at that time. A deadline brought
+ * forward is told to her by e-mail. Returns how many deadlines moved.
+ */
+export async function transferDeadlinesFollowExpiry(
+  tx: Tx,
+  galleryId: string,
+  { from, to }: { from: Date; to: Date },
+  at = now(),
+): Promise<number> {
+  if (from.getTime() === to.getTime()) return 0;
+  const waiting = await tx
+    .select({
+      id: orders.id,
+      createdAt: orders.createdAt,
+      payBy: orders.payBy,
+      rulesSnapshot: orders.rulesSnapshot,
+    })
+    .from(galleryPhotoOrders)
+    .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+    .where(
+      and(
+        eq(galleryPhotoOrders.galleryId, galleryId),
+        eq(orders.status, "awaiting_payment"),
+        eq(orders.method, "transfer"),
+      ),
+    );
+  let settingsDays: number | null = null;
+  let moved = 0;
+  for (const order of waiting) {
+    const was = order.payBy;
+    if (!was) continue;
+    const kept = order.rulesSnapshot.transferDays;
+    // Ordered before its rules kept the delay: uncapped, its deadline tells it; capped at the old expiry,
+    // the owner's delay now, never less than it was given (an extension never brings it forward).
+    const given = was.getTime() - order.createdAt.getTime();
+    let delay = given;
+    if (typeof kept === "number") delay = kept * DAY_MS;
+    else if (was.getTime() >= from.getTime()) {
+      settingsDays ??= (await readSiteContent()).documents.payments.transferDays;
+      delay = Math.max(given, settingsDays * DAY_MS);
+    }
+    const payBy = new Date(
+      Math.max(at.getTime(), Math.min(order.createdAt.getTime() + delay, to.getTime())),
+    );
+    if (payBy.getTime() === was.getTime()) continue;
+    const [updated] = await tx
+      .update(orders)
+      .set({ payBy, updatedAt: at })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "awaiting_payment")))
+      .returning({ id: orders.id });
+    if (!updated) continue;
+    await tx
+      .update(paymentAttempts)
+      .set({ expiresAt: payBy, updatedAt: at })
+      .where(
+        and(
+          eq(paymentAttempts.orderId, order.id),
+          eq(paymentAttempts.provider, "transfer"),
+          eq(paymentAttempts.status, "open"),
+        ),
+      );
+    moved++;
+    log.info("photo_order_deadline_moved", { galleryId, orderId: order.id, payBy });
+    // Brought forward while the gallery still sells: she may have planned her transfer on the old date.
+    // Past its end, the order is called off after the change, with its own e-mail.
+    if (payBy < was && to.getTime() > at.getTime()) {
+      await queuePhotoOrderDeadlineMail({ orderId: order.id }, { tx });
+    }
+  }
+  return moved;
+}
 
 /** Why a transfer is no longer offered near the gallery's expiry, and what she can do instead. */
 export function lateTransferMessage(
@@ -458,8 +539,12 @@ async function placePhotoOrder(
       terms: [
         "Photos livrées en fichiers numériques, téléchargeables dès le paiement reçu : le droit de rétractation ne s'applique plus une fois le téléchargement ouvert (Code de la consommation, art. L221-28 13°).",
       ],
+      // The owner's delay is kept: a new expiry recomputes the deadline from it (decision 0196).
       ...(method === "transfer" && settings
-        ? { transfer: { holder: settings.transferHolder, iban: settings.transferIban } }
+        ? {
+            transfer: { holder: settings.transferHolder, iban: settings.transferIban },
+            transferDays: settings.transferDays,
+          }
         : {}),
     },
     lines: [
@@ -493,6 +578,24 @@ async function placePhotoOrder(
         allPhotos: due.allPhotos,
       };
       if (!paysWhatIsDue(ordered, dueNow)) throw new PhotoSaleRefusedError(ALTERED_ORDER_MESSAGE);
+      // A new expiry saved since `gallery` was read (its change did not see this order): her transfer's
+      // deadline is capped at it, as a waiting order's follows it, and one too near it is refused.
+      if (
+        method === "transfer" &&
+        settings &&
+        current &&
+        current.expiresAt.getTime() !== gallery.expiresAt.getTime()
+      ) {
+        if (!transferArrivesInTime(current, at)) {
+          throw new PhotoSaleRefusedError(lateTransferMessage(current, settings), 400, "paiement");
+        }
+        const payBy = transferPayBy(current, settings.transferDays, order.createdAt);
+        await tx.update(orders).set({ payBy }).where(eq(orders.id, order.id));
+        await tx
+          .update(paymentAttempts)
+          .set({ expiresAt: payBy })
+          .where(eq(paymentAttempts.orderId, order.id));
+      }
       const other = (await waitingPhotoOrders(tx, gallery.id)).find(
         (waiting) => waiting.id !== order.id && waiting.id !== replacing,
       );
