@@ -116,7 +116,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       {
         ...base,
         unavailable: SLOT_REFUSAL_MESSAGES[parsed],
-        alternatives: await nextFreeTimes(query, new Date().toISOString().slice(0, 10)),
+        alternatives: await nextFreeTimes(query, null),
       },
       { status: 400 },
     );

@@ -513,10 +513,9 @@ async function transferToPay(orderId: string): Promise<TransferToPay | null> {
 /** The next free times of the booking's type at its studio, for the apology of a lost slot. */
 async function nextTimesFor(booking: Loaded["booking"]): Promise<string[]> {
   try {
-    const day = new Date().toISOString().slice(0, 10);
     const times = await nextFreeTimes(
       { studioId: booking.studioId, sessionTypeId: booking.sessionTypeId, privateToken: null },
-      day,
+      null,
     );
     return times.slice(0, 5).map((slot) => instantLabelFr(slot.start));
   } catch {

@@ -202,7 +202,7 @@ export async function submitBookingForm(input: {
               sessionTypeId: input.type.id,
               privateToken: input.privateToken,
             },
-            typeof parsed === "string" ? new Date().toISOString().slice(0, 10) : parsed.day,
+            typeof parsed === "string" ? null : parsed.day,
           )
         : [];
       return refuse(

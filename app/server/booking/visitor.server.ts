@@ -4,6 +4,7 @@ import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
 import { addParisDays, horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
+import { now as clockNow } from "../clock.server";
 import type { SiteContent, StudioRecord } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { sessionTypes, sessionTypeStudios } from "../db/schema";
@@ -237,17 +238,29 @@ export async function freeTimesOf(query: {
   return days.find((candidate) => candidate.day === query.day)?.slots ?? [];
 }
 
-/** The next free times after a refused one (a slot someone else just took): a few to choose from at once. */
+/**
+ * The next free times after a refused one (a slot someone else just took): a few to choose from at once,
+ * from `fromDay` (null, or a day gone: from today in Paris).
+ */
 export async function nextFreeTimes(
   query: { studioId: string; sessionTypeId: string; privateToken: string | null; now?: Date },
-  fromDay: string,
+  fromDay: string | null,
   howMany = 6,
 ): Promise<FreeSlot[]> {
+  const now = query.now ?? clockNow();
+  // Paris's day, not UTC's: until 01:00 (02:00 in summer) UTC's is the day before, and the week a day short.
+  const today = isoDayInParis(now);
+  const first = fromDay !== null && fromDay > today ? fromDay : today;
   // A week first: computing the whole horizon for each of many visitors refused at once costs seconds.
-  const week = await findFreeSlots({ ...query, fromDay, toDay: addParisDays(fromDay, 6) });
+  const week = await findFreeSlots({
+    ...query,
+    now,
+    fromDay: first,
+    toDay: addParisDays(first, 6),
+  });
   const soon = week.days.flatMap((day) => day.slots);
   if (soon.length >= howMany) return soon.slice(0, howMany);
-  const { days } = await findFreeSlots({ ...query, fromDay });
+  const { days } = await findFreeSlots({ ...query, now, fromDay: first });
   return days.flatMap((day) => day.slots).slice(0, howMany);
 }
 
