@@ -73,7 +73,8 @@ class LongestFirst extends BaseSequencer {
  * Their files talk to that server, not to modules of their own process: a worker runs its files one after
  * the other in one process (`isolate: false`), without a new process and new imports for each (about
  * 2–4 s a file on this machine), and the e2e worker keeps one Chromium for all its files. What a file
- * changes in the shared support modules it undoes in its `afterAll` (`closeServerDatabase`).
+ * changes in the shared support modules it undoes in its `afterAll` (`closeServerDatabase`, which the
+ * set-up file also calls after each file).
  */
 const siteUnderTest = {
   isolate: false,
@@ -83,6 +84,7 @@ const siteUnderTest = {
     "tests/support/database-templates.ts",
     "tests/setup/site-server.ts",
   ],
+  setupFiles: ["tests/setup/end-server-database.ts"],
   env: { LOG_LEVEL: "warn" },
   testTimeout: 60_000,
   hookTimeout: 120_000,
