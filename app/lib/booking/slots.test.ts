@@ -5,6 +5,7 @@ import {
   availabilityAt,
   checkSlot,
   freeSlots,
+  nextFreeTimesWeek,
   parisWallRange,
   slotKeyOf,
   type Availability,
@@ -341,5 +342,27 @@ describe("who is free: photographers, studios and travel", () => {
     const days = freeSlots(input({ now, availability, rules: rules({ horizonDays: 90 }) }));
     expect(days.length).toBeGreaterThan(80);
     // How fast: scripts/bench/booking-slots.ts measures the p95.
+  });
+});
+
+// Just after midnight in Paris, UTC's day is still the day before (until 01:00, 02:00 in summer).
+describe("the week the next free times are looked for in first", () => {
+  it.each([
+    ["in winter", "2027-01-14T23:30:00Z", "2027-01-15", "2027-01-21"],
+    ["in summer", "2027-07-14T22:30:00Z", "2027-07-15", "2027-07-21"],
+  ])("starts from Paris's day %s", (_season, at, fromDay, toDay) => {
+    expect(nextFreeTimesWeek(null, new Date(at))).toEqual({ fromDay, toDay });
+  });
+
+  it("starts from today when the time asked was on a day gone, and from a day to come as asked", () => {
+    const at = new Date("2027-01-14T23:30:00Z");
+    expect(nextFreeTimesWeek("2027-01-14", at)).toEqual({
+      fromDay: "2027-01-15",
+      toDay: "2027-01-21",
+    });
+    expect(nextFreeTimesWeek("2027-02-01", at)).toEqual({
+      fromDay: "2027-02-01",
+      toDay: "2027-02-07",
+    });
   });
 });

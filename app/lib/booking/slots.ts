@@ -205,6 +205,20 @@ export function addParisDays(day: string, days: number): string {
   return isoDayOfWall(base + days * DAY);
 }
 
+/**
+ * The week the next free times after a refused one are looked for in first: from `fromDay`, or from today in
+ * Paris when it is null or gone. Paris's day, not UTC's: until 01:00 (02:00 in summer) UTC's is the day
+ * before, and the week would be a day short.
+ */
+export function nextFreeTimesWeek(
+  fromDay: string | null,
+  now: Date,
+): { fromDay: string; toDay: string } {
+  const today = isoDayInParis(now);
+  const first = fromDay !== null && fromDay > today ? fromDay : today;
+  return { fromDay: first, toDay: addParisDays(first, 6) };
+}
+
 /** The last Paris day a session type can be booked on, seen from `now`. */
 export function horizonLastDay(rules: SlotRules, now: Date): string {
   return addParisDays(isoDayInParis(now), rules.horizonDays);

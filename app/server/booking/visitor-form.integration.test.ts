@@ -1,17 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { EVERY_DAY, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
-import { loader as detailsPage } from "~/routes/reserver/coordonnees.server";
-import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { bookings, sessionTypes, users } from "../db/schema";
-import { findFreeSlots } from "./availability.server";
-import { clientBookingEmail } from "./emails.server";
 import { BOOKING_RATE_LIMIT, submitBookingForm } from "./visitor-form.server";
 import { offeredSessionType, type OfferedSessionType } from "./visitor.server";
 
@@ -20,12 +15,6 @@ import { offeredSessionType, type OfferedSessionType } from "./visitor.server";
 // are told, at most once an hour.
 
 useAppDatabase({ jobs: true });
-
-// Watched, not changed: which days the next free times are looked for in.
-vi.mock(import("./availability.server"), async (importOriginal) => {
-  const original = await importOriginal();
-  return { ...original, findFreeSlots: vi.fn(original.findFreeSlots) };
-});
 
 let brive = "";
 let type: OfferedSessionType;
@@ -40,10 +29,6 @@ beforeAll(async () => {
     .where(eq(sessionTypes.id, id));
   const slug = row?.slug;
   type = await offeredSessionType(brive, slug, null);
-  // Its booking pages open (the details page's loader is called below).
-  await db().execute(
-    sql`update studios set data = jsonb_set(data, '{onlineBooking}', 'true') where id = ${brive}`,
-  );
   await db()
     .insert(users)
     .values({
@@ -171,58 +156,5 @@ describe("a name the invoice cannot print", () => {
     expect(statusOf(await post(slotNumber(nextSlot++), "203.0.113.61", { name, email }))).toBe(303);
     const [stored] = await db().select().from(bookings).where(eq(bookings.clientEmail, email));
     expect(stored?.clientName).toBe(name);
-  });
-});
-
-// Just after midnight in Paris, UTC's day is still the day before (until 01:00, 02:00 in summer): the
-// next free times are looked for in Paris's week first, the page's, the form's and the lost slot's e-mail's.
-describe("the next free times, just after midnight in Paris", () => {
-  it.each([
-    ["in winter", "2027-01-14T23:30:00Z", "2027-01-15"],
-    ["in summer", "2027-07-14T22:30:00Z", "2027-07-15"],
-  ])("are looked for from Paris's day %s", async (_season, at, today) => {
-    const email = `minuit-${randomBytes(4).toString("hex")}@example.test`;
-    expect(statusOf(await post(slotNumber(nextSlot++), "203.0.113.70", { email }))).toBe(303);
-    const [booked] = await db().select().from(bookings).where(eq(bookings.clientEmail, email));
-    const parisWeek = { fromDay: today, toDay: addParisDays(today, 6) };
-    const firstSearch = () => vi.mocked(findFreeSlots).mock.calls[0]?.[0];
-    setClockForTests(new Date(at));
-    try {
-      vi.mocked(findFreeSlots).mockClear();
-      const refused = await post("pas-une-heure", "203.0.113.71");
-      expect(statusOf(refused)).toBe(400);
-      expect(refused instanceof Response ? [] : refused.answer.alternatives).toHaveLength(6);
-      expect(firstSearch()).toMatchObject(parisWeek);
-
-      vi.mocked(findFreeSlots).mockClear();
-      const page = await detailsPage({
-        request: new Request("http://localhost/?creneau=pas-une-heure"),
-        params: { studio: "brive", seance: type.slug },
-        context: new RouterContextProvider(),
-      } as never);
-      expect(firstSearch()).toMatchObject(parisWeek);
-      expect("data" in page ? page.data.alternatives[0]?.key.slice(0, 10) : null).toBe(today);
-
-      vi.mocked(findFreeSlots).mockClear();
-      await clientBookingEmail({ bookingId: booked?.id ?? "", event: "slot_lost" });
-      expect(firstSearch()).toMatchObject(parisWeek);
-    } finally {
-      setClockForTests(null);
-    }
-  });
-
-  it("are looked for from today when the time asked was on a day gone", async () => {
-    const today = isoDayInParis(new Date());
-    vi.mocked(findFreeSlots).mockClear();
-    const yesterday = addParisDays(today, -1);
-    await detailsPage({
-      request: new Request(`http://localhost/?creneau=${yesterday}T10:00`),
-      params: { studio: "brive", seance: type.slug },
-      context: new RouterContextProvider(),
-    } as never);
-    const searches = vi.mocked(findFreeSlots).mock.calls.map(([query]) => query);
-    expect(searches).toContainEqual(
-      expect.objectContaining({ fromDay: today, toDay: addParisDays(today, 6) }),
-    );
   });
 });

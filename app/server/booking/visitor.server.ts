@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, or } from "drizzle-orm";
 import { data } from "react-router";
 import { addMonths, monthBounds, monthOf } from "~/lib/booking/month";
-import { addParisDays, horizonLastDay, type FreeSlot } from "~/lib/booking/slots";
+import { horizonLastDay, nextFreeTimesWeek, type FreeSlot } from "~/lib/booking/slots";
 import { isIsoDay, isoDayInParis } from "~/lib/dates";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { now as clockNow } from "../clock.server";
@@ -248,19 +248,12 @@ export async function nextFreeTimes(
   howMany = 6,
 ): Promise<FreeSlot[]> {
   const now = query.now ?? clockNow();
-  // Paris's day, not UTC's: until 01:00 (02:00 in summer) UTC's is the day before, and the week a day short.
-  const today = isoDayInParis(now);
-  const first = fromDay !== null && fromDay > today ? fromDay : today;
+  const firstWeek = nextFreeTimesWeek(fromDay, now);
   // A week first: computing the whole horizon for each of many visitors refused at once costs seconds.
-  const week = await findFreeSlots({
-    ...query,
-    now,
-    fromDay: first,
-    toDay: addParisDays(first, 6),
-  });
+  const week = await findFreeSlots({ ...query, now, ...firstWeek });
   const soon = week.days.flatMap((day) => day.slots);
   if (soon.length >= howMany) return soon.slice(0, howMany);
-  const { days } = await findFreeSlots({ ...query, now, fromDay: first });
+  const { days } = await findFreeSlots({ ...query, now, fromDay: firstWeek.fromDay });
   return days.flatMap((day) => day.slots).slice(0, howMany);
 }
 
