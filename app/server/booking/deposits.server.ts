@@ -196,8 +196,9 @@ export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<str
  * A booking moved while its deposit is not paid yet: its order takes the new time and studio, its line
  * and its snapshot's `startsAt` (the « facture d'acompte » issued when it is paid prints both: its line,
  * its service date), its `studioId` (the session's studio, as the booking's) and a deadline no later than
- * the new start, its transfer's open attempt's end with it. An order not paid is no invoice yet and may change; a paid deposit keeps its own, its
- * invoice issued and immutable, and only later documents (the balance's final invoice) name the new time.
+ * the new start, its transfer's open attempt's end with it. An order not paid is no invoice yet and may
+ * change; a paid deposit keeps its own, its invoice issued and immutable, and only later documents (the
+ * balance's final invoice) name the new time.
  */
 export async function depositFollowsMove(
   tx: Tx,
@@ -847,9 +848,9 @@ export type BalanceVoucherPart = { voucherId: string; code: string; amountCents:
  * The balance recorded for a booking, once paid (then maybe refunded, in part or whole: one balance a
  * booking, corrected from its order): its order and the money received (0 and no order when an amount
  * voucher paid it all), the means, the voucher's part (decision 0201), and the sentence the owner's booking
- * page shows in place of the form, and her client's page under « Solde reçu » (« 90,00 € réglés le 3 février 2027, carte au studio, dont 20,00 € remboursés
- * depuis, et 30,00 € par le bon cadeau ABCD-EFGH-JKLM. »). What was refunded is the money journal's: what
- * left, not what was asked.
+ * page shows in place of the form, and her client's page under « Solde reçu » (« 90,00 € réglés le 3
+ * février 2027, carte au studio, dont 20,00 € remboursés depuis, et 30,00 € par le bon cadeau
+ * ABCD-EFGH-JKLM. »). What was refunded is the money journal's: what left, not what was asked.
  */
 export async function recordedBalance(bookingId: string): Promise<{
   orderId: string | null;
