@@ -97,16 +97,32 @@ export const depositLineLabel = (rule: DepositRule, typeName: string, startsAt: 
 /** A session's TVA when the seller is subject to it (services, 20 %); the invoice drops it under 293 B. */
 const SESSION_VAT_RATE = 2000;
 
+/** The states in which a booking's deposit may still be asked: waiting for it, or confirmed without it. */
+const DEPOSIT_DUE_STATES: readonly BookingState[] = ["awaiting_payment", "confirmed"];
+
+/** The refusal of a deposit's order for a booking called off (cancelled, lapsed) before it was made. */
+const depositNoLongerDue = () =>
+  new PaymentRefusedError(
+    "not_awaiting_payment",
+    "Cette réservation est annulée ou son délai de paiement est passé : il n'y a rien à payer.",
+  );
+
 /**
  * Asks for a booking's deposit: its order (the booking's own idempotency key, so a second call finds the
- * first order), linked to the booking in the order's transaction, then the provider's checkout.
+ * first order), linked to the booking in the order's transaction, then the provider's checkout. The
+ * booking called off (cancelled, declined, expired) before the order's transaction held its row: nothing
+ * is made (no order, no checkout, nothing `onCreated` queued) and the call is refused
+ * (`not_awaiting_payment`).
  */
 export async function createDepositOrder(input: {
   bookingId: string;
   method: PaymentMethod;
   now?: Date;
-  /** Run in the order's transaction when this call made it (not when it found an earlier one). */
-  onCreated?: (tx: Tx) => Promise<void>;
+  /**
+   * Run in the order's transaction when this call made it (not when it found an earlier one), with the
+   * booking as its lock read it.
+   */
+  onCreated?: (tx: Tx, booking: typeof bookings.$inferSelect) => Promise<void>;
 }): Promise<OrderCheckout> {
   const [row] = await db()
     .select({
@@ -152,26 +168,46 @@ export async function createDepositOrder(input: {
     // which new checkouts may be opened.
     payBy: input.method === "studio" ? null : booking.respondBy,
     inTransaction: async (tx, order) => {
-      // The booking's row, locked after the new order as a payment takes them, and read again: a move
-      // committed since the read above (its deposit had no order to take along yet) is followed here, and
-      // a move still to come waits for this order and takes it along (lockBookingAndDeposit).
+      // The booking's row, locked after the new order as a payment takes them, and read again: what was
+      // committed since the read above (its deposit had no order to follow yet) is followed here, and a
+      // move, a correction or a cancellation still to come waits for this order and finds it
+      // (lockBookingAndDeposit, settleDepositOnCancellation).
       const [current] = await tx
         .select()
         .from(bookings)
         .where(eq(bookings.id, booking.id))
         .for("update");
+      // Called off meanwhile (cancelled by her or the owner, lapsed): no order to pay is left behind, and
+      // the whole transaction (the order, its attempt, its e-mails) rolls back.
+      if (!current || !DEPOSIT_DUE_STATES.includes(current.state)) throw depositNoLongerDue();
       await tx
         .update(bookings)
         .set({ depositOrderId: order.id })
         .where(eq(bookings.id, booking.id));
       if (
-        current &&
-        (current.startsAt.getTime() !== booking.startsAt.getTime() ||
-          current.studioId !== booking.studioId)
+        current.startsAt.getTime() !== booking.startsAt.getTime() ||
+        current.studioId !== booking.studioId
       ) {
         await depositFollowsMove(tx, { ...current, depositOrderId: order.id }, current);
       }
-      await input.onCreated?.(tx);
+      // Her details corrected by the owner meanwhile (correctBookingClient found no order to correct):
+      // the order names her as corrected. An address emptied meanwhile is not the order's: it needs one,
+      // and keeps the one she gave.
+      if (
+        current.clientName !== booking.clientName ||
+        current.clientEmail !== booking.clientEmail ||
+        current.clientPhone !== booking.clientPhone
+      ) {
+        await tx
+          .update(orders)
+          .set({
+            buyerName: current.clientName.trim(),
+            ...(current.clientEmail.trim() ? { buyerEmail: current.clientEmail.trim() } : {}),
+            buyerPhone: current.clientPhone.trim(),
+          })
+          .where(eq(orders.id, order.id));
+      }
+      await input.onCreated?.(tx, current);
     },
   });
 }
@@ -384,7 +420,8 @@ export const depositRefundJob = defineJob<{ orderId: string; reason?: DepositRef
 /**
  * The queue `booking-deposit-request`: the deposit of a « sur demande » booking, asked once the owner's
  * acceptance is committed (queued in it): its order, and in the order's own transaction the acceptance
- * e-mail that carries its link. A booking cancelled or expired meanwhile is asked nothing.
+ * e-mail that carries its link. A booking cancelled or expired meanwhile, before the job or while it makes
+ * the order, is asked nothing: no order, no e-mail, and the job ends (nothing to try again).
  */
 export const depositRequestJob = defineJob<{ bookingId: string; method: PaymentMethod }>({
   name: "booking-deposit-request",
@@ -400,17 +437,25 @@ export async function requestAcceptedDeposit(
   method: PaymentMethod,
 ): Promise<void> {
   const [booking] = await db()
-    .select({ state: bookings.state, clientMail: bookings.clientMail })
+    .select({ state: bookings.state })
     .from(bookings)
     .where(eq(bookings.id, bookingId));
-  if (!booking || (booking.state !== "awaiting_payment" && booking.state !== "confirmed")) return;
-  await createDepositOrder({
-    bookingId,
-    method,
-    onCreated: async (tx) => {
-      if (booking.clientMail) await queueClientMail({ bookingId, event: "accepted" }, { tx });
-    },
-  });
+  if (!booking || !DEPOSIT_DUE_STATES.includes(booking.state)) return;
+  try {
+    await createDepositOrder({
+      bookingId,
+      method,
+      onCreated: async (tx, current) => {
+        if (current.clientMail) await queueClientMail({ bookingId, event: "accepted" }, { tx });
+      },
+    });
+  } catch (error) {
+    // Called off while its order was being made: the order and its e-mail were rolled back.
+    if (!(error instanceof PaymentRefusedError && error.code === "not_awaiting_payment")) {
+      throw error;
+    }
+    log.info("deposit_request_skipped", { bookingId, reason: "no_longer_due" });
+  }
 }
 
 /** What a deposit order does to its booking (decision 0186), inside the payment's transaction. */

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
@@ -11,15 +11,28 @@ import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { bookings, orderLines, orders, sessionTypes } from "../db/schema";
-import { acceptRequest, createBooking, moveBooking } from "./bookings.server";
-import { clientBookingEmail } from "./emails.server";
-import { createDepositOrder, requestAcceptedDeposit } from "./deposits.server";
+import { bookings, orderLines, orders, paymentAttempts, sessionTypes } from "../db/schema";
+import { managePath } from "~/lib/booking/urls";
+import {
+  acceptRequest,
+  cancelBooking,
+  correctBookingClient,
+  createBooking,
+  expireLapsedRequests,
+  moveBooking,
+} from "./bookings.server";
+import { clientBookingEmail, queueClientMail } from "./emails.server";
+import { createDepositOrder, refundDeposit, requestAcceptedDeposit } from "./deposits.server";
+import { manageTokenFor } from "./manage-token.server";
+import { submitBookingForm } from "./visitor-form.server";
+import { offeredSessionType } from "./visitor.server";
 
 // A booking whose deposit is still awaited, moved (decision 0186): moved sooner than the deadline she was
 // given, the deadline becomes the new start and the « moved » e-mail says it again with how to pay; moved
 // once its window closed (before the sweep expires it), the move is refused; moved while its order is
-// being made, the order names the new time and studio whichever commits first.
+// being made, the order names the new time and studio whichever commits first. Called off (cancelled,
+// lapsed) while its order is being made, no order is left to pay and no e-mail asks for it; corrected by
+// the owner (her client's name, e-mail, phone) meanwhile, the order names the client as corrected.
 
 useAppDatabase({ jobs: true });
 const card = memoryCardProvider();
@@ -130,9 +143,33 @@ describe("a booking whose deposit is awaited, moved by its client", () => {
   });
 });
 
-describe("a move racing the making of its deposit's order", () => {
-  const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+/**
+ * Runs `first` then `second` lined up behind a transaction holding the booking's row (each waiting on it
+ * before the next starts), then lets them go in that order: no timing, the database's queue decides.
+ */
+async function lineUp(
+  bookingId: string,
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+) {
+  const started = await db().transaction(async (tx) => {
+    await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId))
+      .for("update");
+    const one = first();
+    await expect.poll(() => lockWaiters(tx)).toBe(1);
+    const two = second();
+    await expect.poll(() => lockWaiters(tx)).toBe(2);
+    return [one, two];
+  });
+  return Promise.all(started);
+}
 
+const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+
+describe("a move racing the making of its deposit's order", () => {
   /** The booking's deposit order as it stands: its line, the time it snapshots, its studio, its deadline. */
   async function depositOrderOf(bookingId: string) {
     const [booking] = await db().select().from(bookings).where(eq(bookings.id, bookingId));
@@ -164,30 +201,6 @@ describe("a move racing the making of its deposit's order", () => {
         payBy: booking?.respondBy,
       },
     };
-  }
-
-  /**
-   * Runs `first` then `second` lined up behind a transaction holding the booking's row (each waiting on it
-   * before the next starts), then lets them go in that order: no timing, the database's queue decides.
-   */
-  async function lineUp(
-    bookingId: string,
-    first: () => Promise<unknown>,
-    second: () => Promise<unknown>,
-  ) {
-    const started = await db().transaction(async (tx) => {
-      await tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(eq(bookings.id, bookingId))
-        .for("update");
-      const one = first();
-      await expect.poll(() => lockWaiters(tx)).toBe(1);
-      const two = second();
-      await expect.poll(() => lockWaiters(tx)).toBe(2);
-      return [one, two];
-    });
-    return Promise.all(started);
   }
 
   it("an instant booking's own order, made while the owner moves it to another studio: the order names the new time and studio", async () => {
@@ -255,5 +268,205 @@ describe("a move racing the making of its deposit's order", () => {
     const { order, booking } = await depositOrderOf(asked.id);
     expect(booking.payBy?.toISOString()).toBe(booking.startsAt);
     expect(order).toEqual(booking);
+  });
+});
+
+/** The mail jobs queued about a booking, as `kind:event`. */
+async function mailsOf(bookingId: string): Promise<string[]> {
+  const result = await db().execute<{ kind: string; event: string }>(sql`
+    select data->>'kind' as kind, data->>'event' as event from pgboss.job
+    where name = 'mail' and data->>'bookingId' = ${bookingId} order by created_on`);
+  return result.rows.map((row) => `${row.kind}:${row.event}`);
+}
+
+/** The deposit orders of a booking (its own idempotency key: one at most), with their status. */
+const depositOrdersOf = (bookingId: string) =>
+  db()
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(eq(orders.idempotencyKey, `booking-deposit:${bookingId}`));
+
+const bookingRow = async (bookingId: string) =>
+  (await db().select().from(bookings).where(eq(bookings.id, bookingId)))[0];
+
+/** A promise's refusal, or null when it kept it: two racing calls, one of them refused. */
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+
+describe("a booking called off while its deposit's order is being made", () => {
+  const today = () => isoDayInParis(new Date());
+  const book = (day: number, email: string, paymentMethod = "transfer", type = depositType) =>
+    createBooking({
+      studioId: brive,
+      sessionTypeId: type,
+      slot: `${addParisDays(today(), day)}T10:00`,
+      client: { name: "Léa Martin", email, phone: "" },
+      consentAt: new Date(),
+      paymentMethod,
+    });
+  /** The instant booking's own order by transfer, its bank details by e-mail in its transaction. */
+  const orderWithTransferMail = (bookingId: string) =>
+    createDepositOrder({
+      bookingId,
+      method: "transfer",
+      onCreated: async (tx) => {
+        await queueClientMail({ bookingId, event: "awaiting_transfer" }, { tx });
+      },
+    });
+
+  it("cancelled by the owner first: no order is made, nothing is asked of the client", async () => {
+    const made = await book(13, "lea-annule-avant@example.test");
+    const [, refused] = await lineUp(
+      made.id,
+      () => cancelBooking(made.id, owner),
+      () => outcome(orderWithTransferMail(made.id)),
+    );
+    expect(refused).toMatchObject({ code: "not_awaiting_payment", status: 409 });
+    expect((await bookingRow(made.id))?.state).toBe("cancelled");
+    expect((await bookingRow(made.id))?.depositOrderId).toBeNull();
+    expect(await depositOrdersOf(made.id)).toEqual([]);
+    expect(await mailsOf(made.id)).not.toContain("booking-client:awaiting_transfer");
+  });
+
+  it("the other way round: her cancellation waiting for the order finds it and calls it off", async () => {
+    const made = await book(14, "lea-annule-apres@example.test", "card");
+    const [checkout, cancelled] = await lineUp(
+      made.id,
+      () => createDepositOrder({ bookingId: made.id, method: "card" }),
+      () => cancelBooking(made.id, { actor: "client" }),
+    );
+    const { orderId } = checkout as { orderId: string };
+    expect((await bookingRow(made.id))?.depositOrderId).toBe(orderId);
+    expect(cancelled).toMatchObject({ deposit: "none" });
+    // Its order is cancelled by the job the cancellation queued, once it committed.
+    const queued = await db().execute<{ reason: string }>(sql`
+      select data->>'reason' as reason from pgboss.job
+      where name = 'booking-deposit-refund' and data->>'orderId' = ${orderId}`);
+    expect(queued.rows.map((row) => row.reason)).toEqual(["client"]);
+    await refundDeposit(orderId, "client");
+    expect(await depositOrdersOf(made.id)).toEqual([{ id: orderId, status: "cancelled" }]);
+    const open = await db()
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
+    expect(open).toEqual([]);
+  });
+
+  it("an accepted request cancelled by its client before its job made the order: no order, no acceptance e-mail", async () => {
+    const asked = await book(15, "lea-demande-annulee@example.test", "transfer", requestType);
+    expect(await acceptRequest(asked.id, owner)).toBe("awaiting_payment");
+    // The job ends without an error: nothing to ask, nothing to try again.
+    const [, asking] = await lineUp(
+      asked.id,
+      () => cancelBooking(asked.id, { actor: "client" }),
+      () => outcome(requestAcceptedDeposit(asked.id, "transfer")),
+    );
+    expect(asking).toBeNull();
+    expect(await depositOrdersOf(asked.id)).toEqual([]);
+    expect(await mailsOf(asked.id)).not.toContain("booking-client:accepted");
+  });
+
+  it("lapsed before its order was made: none is made", async () => {
+    const made = await book(16, "lea-expiree@example.test", "card");
+    // Her card's 35-minute hold is over, and the sweep released the booking.
+    await expireLapsedRequests(new Date(Date.now() + 40 * 60_000));
+    expect((await bookingRow(made.id))?.state).toBe("expired");
+    await expect(createDepositOrder({ bookingId: made.id, method: "card" })).rejects.toMatchObject({
+      code: "not_awaiting_payment",
+    });
+    expect(await depositOrdersOf(made.id)).toEqual([]);
+  });
+
+  it("the booking form, its booking cancelled before its order is made: her page, not a payment", async () => {
+    const [row] = await db()
+      .select({ slug: sessionTypes.slug })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.id, depositType));
+    const type = await offeredSessionType(brive, row?.slug, null);
+    const email = "lea-formulaire-annule@example.test";
+    const formData = new FormData();
+    const fields = {
+      name: "Léa Martin",
+      email,
+      phone: "",
+      consent: "on",
+      paymentMethod: "transfer",
+    };
+    for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+    // No order can be written while this transaction holds the orders' table: the form's booking commits,
+    // then its order waits; the owner cancels the booking meanwhile.
+    const [answer] = await db().transaction(async (tx) => {
+      await tx.execute(sql`lock table orders in share mode`);
+      const posted = submitBookingForm({
+        formData,
+        studio: { id: brive },
+        type,
+        slot: `${addParisDays(today(), 17)}T10:00`,
+        privateToken: null,
+        clientAddress: "203.0.113.90",
+      });
+      await expect.poll(() => lockWaiters(tx)).toBe(1);
+      const [booked] = await db()
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(eq(bookings.clientEmail, email));
+      await cancelBooking(booked?.id ?? "", owner);
+      return [posted];
+    });
+    const [made] = await db().select().from(bookings).where(eq(bookings.clientEmail, email));
+    const bookingId = made?.id ?? "";
+    const response = (await answer) as Response;
+    // Her own page, which says the booking is cancelled (not « Votre séance est réservée »).
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(managePath(await manageTokenFor(bookingId)));
+    expect(await depositOrdersOf(bookingId)).toEqual([]);
+    expect(await mailsOf(bookingId)).not.toContain("booking-client:awaiting_transfer");
+  });
+});
+
+describe("a booking's client corrected while its deposit's order is being made", () => {
+  const corrected = {
+    name: "Léa Martin-Roux",
+    email: "lea.roux@example.test",
+    phone: "06 11 22 33 44",
+  };
+  const book = (day: number, email: string) =>
+    createBooking({
+      studioId: brive,
+      sessionTypeId: depositType,
+      slot: `${addParisDays(isoDayInParis(new Date()), day)}T10:00`,
+      client: { name: "Léa Matin", email, phone: "" },
+      consentAt: new Date(),
+      paymentMethod: "transfer",
+    });
+  async function buyerOf(bookingId: string) {
+    const [order] = await db()
+      .select({ name: orders.buyerName, email: orders.buyerEmail, phone: orders.buyerPhone })
+      .from(orders)
+      .where(eq(orders.id, (await bookingRow(bookingId))?.depositOrderId ?? ""));
+    return order;
+  }
+
+  it("corrected first: the order names the client as corrected", async () => {
+    const made = await book(18, "lea-typo-avant@example.test");
+    await lineUp(
+      made.id,
+      () => correctBookingClient(made.id, corrected, owner),
+      () => createDepositOrder({ bookingId: made.id, method: "transfer" }),
+    );
+    expect(await buyerOf(made.id)).toEqual(corrected);
+  });
+
+  it("the other way round: the correction waiting for the order corrects it too", async () => {
+    const made = await book(19, "lea-typo-apres@example.test");
+    await lineUp(
+      made.id,
+      () => createDepositOrder({ bookingId: made.id, method: "transfer" }),
+      () => correctBookingClient(made.id, corrected, owner),
+    );
+    expect(await buyerOf(made.id)).toEqual(corrected);
   });
 });

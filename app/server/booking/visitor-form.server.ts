@@ -18,6 +18,8 @@ import { db } from "../db/client.server";
 import { bookingEvents, bookings, users } from "../db/schema";
 import { env } from "../env.server";
 import { log } from "../logger.server";
+import type { OrderCheckout } from "../payments/orders.server";
+import { PaymentRefusedError } from "../payments/refusals.server";
 import { enqueueAdminMail } from "../admin/mailer.server";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { consumeRateLimit, giveBackRateLimit, rateLimitReached } from "../rate-limit.server";
@@ -246,21 +248,30 @@ type FormDestination = {
  */
 async function leadOn(target: FormDestination): Promise<Response> {
   if (target.depositMethod) {
-    const checkout = await createDepositOrder({
-      bookingId: target.bookingId,
-      method: target.depositMethod,
-      // Her bank details, reference and deadline by e-mail too, in the order's transaction: the page
-      // she lands on may be closed before she pays (decision 0186, amended).
-      onCreated:
-        target.depositMethod === "transfer"
-          ? async (tx) => {
-              await queueClientMail(
-                { bookingId: target.bookingId, event: "awaiting_transfer" },
-                { tx },
-              );
-            }
-          : undefined,
-    });
+    let checkout: OrderCheckout;
+    try {
+      checkout = await createDepositOrder({
+        bookingId: target.bookingId,
+        method: target.depositMethod,
+        // Her bank details, reference and deadline by e-mail too, in the order's transaction: the page
+        // she lands on may be closed before she pays (decision 0186, amended).
+        onCreated:
+          target.depositMethod === "transfer"
+            ? async (tx) => {
+                await queueClientMail(
+                  { bookingId: target.bookingId, event: "awaiting_transfer" },
+                  { tx },
+                );
+              }
+            : undefined,
+      });
+    } catch (error) {
+      if (!(error instanceof PaymentRefusedError && error.code === "not_awaiting_payment")) {
+        throw error;
+      }
+      // Cancelled (or lapsed) before its order was made: nothing to pay; her page says where it stands.
+      return redirect(managePath(target.manageToken), 303);
+    }
     if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
     if (target.depositMethod !== "studio") return redirect(`/commande/${checkout.token}`, 303);
   }
