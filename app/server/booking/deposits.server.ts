@@ -44,7 +44,6 @@ import {
   moneyJournal,
   orderLines,
   orders,
-  paymentAttempts,
   refunds,
   sessionTypes,
   voucherUses,
@@ -61,6 +60,7 @@ import {
   receivedByCardOnly,
   refundablePayments,
   refundWhatIsLeft,
+  transferAttemptsEndAt,
   type OrderCheckout,
 } from "../payments/orders.server";
 import { orderTokenFor } from "../payments/order-token.server";
@@ -255,23 +255,10 @@ export async function depositFollowsMove(
       updatedAt: new Date(),
     })
     .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
-    .returning({ id: orders.id });
+    .returning({ id: orders.id, payBy: orders.payBy });
   if (!moved) return;
-  // A transfer's attempt is open until the order's deadline (the expiry job closes it then and releases
-  // the order): it ends no later either. A card's checkout ends at its provider, when it said.
-  await tx
-    .update(paymentAttempts)
-    .set({
-      expiresAt: sql`least(${paymentAttempts.expiresAt}, ${startsAt.toISOString()}::timestamptz)`,
-      updatedAt: new Date(),
-    })
-    .where(
-      and(
-        eq(paymentAttempts.orderId, moved.id),
-        eq(paymentAttempts.provider, "transfer"),
-        eq(paymentAttempts.status, "open"),
-      ),
-    );
+  // A transfer's open attempt ends with the order's deadline, no later than the session either.
+  if (moved.payBy) await transferAttemptsEndAt(tx, moved.id, moved.payBy);
   const [type] = await tx
     .select({ name: sessionTypes.name })
     .from(sessionTypes)

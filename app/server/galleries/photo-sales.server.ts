@@ -29,6 +29,7 @@ import {
   COUNTED_REFUNDS,
   createOrder,
   markPaidOffline,
+  moveTransferDeadline,
   type OrderCheckout,
 } from "../payments/orders.server";
 import { expiryDay, type GalleryRow } from "./access.server";
@@ -148,22 +149,7 @@ export async function transferDeadlinesFollowExpiry(
       Math.max(at.getTime(), Math.min(order.createdAt.getTime() + delay, to.getTime())),
     );
     if (payBy.getTime() === was.getTime()) continue;
-    const [updated] = await tx
-      .update(orders)
-      .set({ payBy, updatedAt: at })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "awaiting_payment")))
-      .returning({ id: orders.id });
-    if (!updated) continue;
-    await tx
-      .update(paymentAttempts)
-      .set({ expiresAt: payBy, updatedAt: at })
-      .where(
-        and(
-          eq(paymentAttempts.orderId, order.id),
-          eq(paymentAttempts.provider, "transfer"),
-          eq(paymentAttempts.status, "open"),
-        ),
-      );
+    if (!(await moveTransferDeadline(tx, order.id, payBy))) continue;
     moved++;
     log.info("photo_order_deadline_moved", { galleryId, orderId: order.id, payBy });
     // Brought forward while the gallery still sells: she may have planned her transfer on the old date.
@@ -590,11 +576,7 @@ async function placePhotoOrder(
           throw new PhotoSaleRefusedError(lateTransferMessage(current, settings), 400, "paiement");
         }
         const payBy = transferPayBy(current, settings.transferDays, order.createdAt);
-        await tx.update(orders).set({ payBy }).where(eq(orders.id, order.id));
-        await tx
-          .update(paymentAttempts)
-          .set({ expiresAt: payBy })
-          .where(eq(paymentAttempts.orderId, order.id));
+        await moveTransferDeadline(tx, order.id, payBy);
       }
       const other = (await waitingPhotoOrders(tx, gallery.id)).find(
         (waiting) => waiting.id !== order.id && waiting.id !== replacing,

@@ -338,6 +338,40 @@ async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "
 }
 
 /**
+ * A transfer's open attempt ends with its order's deadline (`insertAttempt`): the expiry job closes it at
+ * that end, then releases the order, and a payment marked received after it is a late one. Where a
+ * feature moves an order's deadline (its booking moved, its gallery's end changed), in its transaction,
+ * the attempt's end moves with it. A card's checkout ends at its provider, when it said.
+ */
+export async function transferAttemptsEndAt(tx: Tx, orderId: string, payBy: Date): Promise<void> {
+  await tx
+    .update(paymentAttempts)
+    .set({ expiresAt: payBy, updatedAt: now() })
+    .where(
+      and(
+        eq(paymentAttempts.orderId, orderId),
+        eq(paymentAttempts.provider, "transfer"),
+        eq(paymentAttempts.status, "open"),
+      ),
+    );
+}
+
+/**
+ * An order awaiting a transfer given a new deadline, and its open attempt with it; false when it no
+ * longer awaits its payment. In the caller's transaction.
+ */
+export async function moveTransferDeadline(tx: Tx, orderId: string, payBy: Date): Promise<boolean> {
+  const [moved] = await tx
+    .update(orders)
+    .set({ payBy, updatedAt: now() })
+    .where(and(eq(orders.id, orderId), eq(orders.status, "awaiting_payment")))
+    .returning({ id: orders.id });
+  if (!moved) return false;
+  await transferAttemptsEndAt(tx, orderId, payBy);
+  return true;
+}
+
+/**
  * A new checkout for an order still awaiting payment whose attempts are all closed (a provider that
  * failed, a payment refused): a new attempt, and for a card a new 30 minutes to pay.
  */
