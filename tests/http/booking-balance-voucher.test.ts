@@ -15,7 +15,7 @@ import { useAdmin } from "../support/accounts";
 import { activeVoucher } from "../support/admin-sales";
 import { voucherState } from "../support/booking-vouchers";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
-import { useOwnServer } from "../support/own-server";
+import { useOwnServerWithMail } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
 import { completeLegal, subjectToVat } from "../support/seller";
 import { serverDatabase } from "../support/server-under-test";
@@ -29,12 +29,13 @@ import { formatVoucherCode } from "~/lib/vouchers/code";
  * voucher (decision 0201), JavaScript off: the voucher's part is one use of the booking's balance with its
  * own invoice, the money's part the balance order whose final invoice deducts that use; refused input comes
  * back in French at its field with everything typed kept, and nothing taken. The client's own page lists the
- * use's invoice and serves its PDF, and no other number (decision 0201, amended). A server of the file's own:
- * a use is invoiced only for a seller subject to TVA, and that identity changes every invoice and the
- * legal pages of the site.
+ * use's invoice and the balance's final invoice and serves their PDFs, and no other number (decision 0201,
+ * amended); the e-mail of a balance paid in money leads to its order's page. A server of the file's own
+ * (with its mailbox): a use is invoiced only for a seller subject to TVA, and that identity changes every
+ * invoice and the legal pages of the site.
  */
 
-const home = useOwnServer();
+const { url: home, mailsTo } = useOwnServerWithMail();
 const admin = useAdmin();
 const marker = randomBytes(4).toString("hex");
 const TYPE_NAME = `Portrait solde ${marker}`;
@@ -98,6 +99,7 @@ async function confirmedBooking() {
     id,
     page: `/admin/reservations/${id}`,
     client: managePath(token),
+    email: `lea-${marker}-${index}@example.test`,
     session: `${TYPE_NAME} du ${instantLabelFr(startsAt)}`,
   };
 }
@@ -470,7 +472,7 @@ const balanceOnClientPage = (page: FetchedPage) => {
 };
 
 describe("the client's own page of a booking whose balance a voucher paid", () => {
-  it("lists the use's invoice and serves its PDF as an order's invoice is served; another booking's number, an order's, a made-up one or token answer 404", async () => {
+  it("lists the use's invoice and the balance's final invoice and serves their PDFs as an order's are served; the balance's e-mail opens its order's page; another booking's number, a made-up one or token answer 404", async () => {
     const whole = await confirmedBooking();
     const voucher = await amountVoucher();
     // Nothing recorded yet: her page says nothing of a balance.
@@ -512,8 +514,8 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
     expect(text).toContain("Total TTC 90,00 €");
     expect(text).toContain(`Réglée par le bon cadeau ${voucher.code}`);
 
-    // Paid in part by a voucher: the use's invoice is listed, never the balance order's final invoice,
-    // which carries the same booking but is the order's (its page is the order's).
+    // Paid in part by a voucher: the use's invoice is listed, then the balance order's final invoice, which
+    // no other page of hers lists (decision 0201, amended).
     const mixed = await confirmedBooking();
     const other = await amountVoucher();
     const mixedEntry = {
@@ -526,8 +528,15 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
     const [mixedUse, final] = await invoicesOf(mixed.id);
     expect([mixedUse?.kind, final?.kind]).toEqual(["voucher_use", "final"]);
     const mixedPage = await fetchPage(mixed.client);
-    expect(invoiceItems(mixedPage).map((item) => item.href)).toEqual([
-      `${mixed.client}/facture/${mixedUse?.number}.pdf`,
+    expect(invoiceItems(mixedPage)).toEqual([
+      {
+        text: `Facture ${mixedUse?.number} (PDF) du ${formatDateFr(mixedUse?.issuedAt ?? "")}, 20 €`,
+        href: `${mixed.client}/facture/${mixedUse?.number}.pdf`,
+      },
+      {
+        text: `Facture ${final?.number} (PDF) du ${formatDateFr(final?.issuedAt ?? "")}, 70 €`,
+        href: `${mixed.client}/facture/${final?.number}.pdf`,
+      },
     ]);
     // The money's day and means, then the voucher's part; nothing of the owner's order or links.
     expect(balanceOnClientPage(mixedPage)).toMatch(
@@ -535,9 +544,41 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
     );
     expect(mixedPage.html).not.toContain("/admin/");
     expect((await fetchFile(`${mixed.client}/facture/${mixedUse?.number}.pdf`)).status).toBe(200);
+    const finalPdf = await fetchFile(`${mixed.client}/facture/${final?.number}.pdf`);
+    expect(finalPdf.status).toBe(200);
+    expect(finalPdf.headers.get("cache-control")).toBe("no-store");
+    expect(finalPdf.headers.get("content-disposition")).toBe(
+      `attachment; filename="facture-${final?.number}.pdf"`,
+    );
+    const finalText = plainSpaces(pdfText(new Uint8Array(await finalPdf.arrayBuffer())));
+    expect(finalText).toContain(`${final?.number}`);
+    expect(finalText).toContain(
+      `Réglé par le bon cadeau ${other.code} : facture ${mixedUse?.number}`,
+    );
+    expect(finalText).toContain("Net à payer : 70,00 €");
+
+    // The e-mail of the money received leads to a page of hers that answers, with the same invoice.
+    const paidMails = () =>
+      mailsTo(mixed.email).filter((mail) => plainSpaces(mail.subject) === "Paiement reçu : 70 €");
+    await expect.poll(() => paidMails().length, { timeout: 15_000 }).toBe(1);
+    const [paidMail] = paidMails();
+    const orderLink = /https?:\/\/\S+(\/commande\/[A-Za-z0-9_-]{43})/.exec(
+      paidMail?.text ?? "",
+    )?.[1];
+    expect(orderLink).toBeDefined();
+    const orderPage = await fetchPage(orderLink ?? "");
+    expect(orderPage.status).toBe(200);
+    expect(invoiceItems(orderPage).map((item) => item.href)).toEqual([
+      `${orderLink}/facture/${final?.number}.pdf`,
+    ]);
+    expect(
+      [...orderPage.document.querySelectorAll("a")]
+        .find((link) => textOf(link) === "Voir ma réservation")
+        ?.getAttribute("href"),
+    ).toMatch(/^\/reservation\/[A-Za-z0-9_-]{43}$/);
 
     for (const path of [
-      `${mixed.client}/facture/${final?.number}.pdf`,
+      `${whole.client}/facture/${final?.number}.pdf`,
       `${mixed.client}/facture/${number}.pdf`,
       `${whole.client}/facture/${mixedUse?.number}.pdf`,
       `${whole.client}/facture/F-2001-000001.pdf`,

@@ -22,6 +22,12 @@ export const DEPOSIT_NATURES = ["acompte", "arrhes"] as const;
 export type DepositNature = (typeof DEPOSIT_NATURES)[number];
 
 /** A card checkout's 30 minutes plus a margin: the booking holds its slot that long (decision 0186). */
+/**
+ * The idempotency key of a booking's balance paid at the studio (decision 0186): its order's, and the key of
+ * the voucher use that pays part or all of it (decision 0201). One balance per booking.
+ */
+export const balanceOrderKey = (bookingId: string) => `booking-balance:${bookingId}`;
+
 export const CARD_HOLD_MINUTES = 35;
 
 export const depositRuleSchema = z.object({

@@ -54,7 +54,7 @@ export const manageIcsPath = (token: string) => `/reservation/${token}/seance.ic
 
 /**
  * An invoice or credit note of the booking as a PDF, from the client's page and e-mails: those of the gift
- * vouchers' uses that paid it, which no order of hers lists (decisions 0199 and 0201).
+ * vouchers' uses that paid it and its balance's final invoice (decisions 0199 and 0201).
  */
 export const manageInvoicePath = (token: string, number: string) =>
   `/reservation/${token}/facture/${number}.pdf`;

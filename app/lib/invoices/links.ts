@@ -4,8 +4,9 @@ import { INVOICE_TITLES, type InvoiceKind } from "./model";
 
 /**
  * An invoice or credit note as a client's page lists it, with its PDF's address: her order's (decision
- * 0181), her booking's for the uses of a gift voucher that paid it (decisions 0199 and 0201). Drawn as
- * « Facture F-2027-000123 (PDF) du 12 janvier 2027, 30 € » by `InvoiceList`.
+ * 0181), her booking's for the uses of a gift voucher that paid it and for its balance's final invoice
+ * (decisions 0199 and 0201). Drawn as « Facture F-2027-000123 (PDF) du 12 janvier 2027, 30 € » by
+ * `InvoiceList`.
  */
 export type InvoiceLink = {
   number: string;

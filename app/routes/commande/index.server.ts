@@ -25,7 +25,7 @@ import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
-import { bookingOfDeposit } from "~/server/booking/deposits.server";
+import { bookingOfBalance, bookingOfDeposit } from "~/server/booking/deposits.server";
 import { UNDELIVERED_PHOTO_REFUND_REASONS } from "~/server/galleries/photo-order-release.server";
 import {
   EXPIRED_SALE_MESSAGE,
@@ -44,9 +44,10 @@ const CHECKOUT_REFERENCE = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 async function orderOf(token: string): Promise<OrderPage> {
   const page = await findOrderByToken(token);
-  // A voucher's order, a client's extra photos (decision 0184: the same page, without a voucher) and a
-  // booking's deposit (decision 0186) have their buyer's page.
-  const buyerPages = ["voucher", "gallery_photos", "booking_deposit"];
+  // A voucher's order, a client's extra photos (decision 0184: the same page, without a voucher), a
+  // booking's deposit (decision 0186) and its balance paid at the studio (decision 0201, amended: the
+  // core's « Paiement reçu » links it) have their buyer's page.
+  const buyerPages = ["voucher", "gallery_photos", "booking_deposit", "booking_balance"];
   if (!page || !buyerPages.includes(page.order.kind)) {
     throw data(null, NOT_FOUND_INIT);
   }
@@ -86,11 +87,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const issued = voucher?.code && voucher.status !== "awaiting_payment";
   // Unused, within its period, with money left to give back (an earlier refund taken off).
   const withdrawable = await withdrawalOffer(order, voucher);
-  const booking = order.kind === "booking_deposit" ? await bookingOfDeposit(order.id) : null;
+  const booking =
+    order.kind === "booking_deposit"
+      ? await bookingOfDeposit(order.id)
+      : await bookingOfBalance(order);
   const photoOrder = order.kind === "gallery_photos" ? await photoOrderForPage(order) : null;
   return {
     token: params.token,
-    /** A booking's deposit: her booking's page (decision 0186). */
+    /** A booking's deposit or balance: her booking's page (decisions 0186 and 0201). */
     booking: booking ? { href: booking.href, waiting: booking.state === "awaiting_payment" } : null,
     status: ORDER_STATUS_LABELS[order.status],
     paid: order.status === "paid",

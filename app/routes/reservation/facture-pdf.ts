@@ -4,20 +4,21 @@ import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { findBookingByManageToken } from "~/server/booking/bookings.server";
 import { invoicePdf } from "~/server/invoices/orders.server";
-import { invoicesOfBookingUses } from "~/server/invoices/voucher-uses.server";
+import { clientInvoicesOfBooking } from "~/server/invoices/voucher-uses.server";
 import { pdfDownload } from "~/server/pdf/pdf-download.server";
 
 /**
- * /reservation/{jeton}/facture/{numéro}.pdf: an invoice or credit note of a gift voucher's use that paid
- * this booking's deposit or balance (decisions 0199 and 0201), for its client, who has no order page for
- * it; 404 for an unknown token and for any other number (another booking's, an order's). As the order's
- * invoices (`/commande/{jeton}/facture/…`): never cached.
+ * /reservation/{jeton}/facture/{numéro}.pdf: an invoice or credit note of this booking's client that no order
+ * page of hers serves (clientInvoicesOfBooking): a gift voucher's use that paid its deposit or balance
+ * (decisions 0199 and 0201), the final invoice of its balance paid at the studio (0201, amended); 404 for
+ * an unknown token and for any other number (another booking's, an order's). As the order's invoices
+ * (`/commande/{jeton}/facture/…`): never cached.
  */
 export async function loader({ params }: Route.LoaderArgs) {
   const number = invoiceNumberOfFile(params.file);
   const booking = number ? await findBookingByManageToken(params.token) : null;
   const invoice = booking
-    ? (await invoicesOfBookingUses(booking.id)).find((each) => each.number === number)
+    ? (await clientInvoicesOfBooking(booking.id)).find((each) => each.number === number)
     : undefined;
   if (!invoice) throw data("Facture introuvable.", NOT_FOUND_INIT);
   const pdf = await invoicePdf(invoice);

@@ -11,7 +11,7 @@ import { managedBooking } from "~/server/booking/manage-page.server";
 import { paidByVoucherLine } from "~/server/booking/vouchers.server";
 import { depositForClient, recordedBalance } from "~/server/booking/deposits.server";
 import { invoiceLink } from "~/lib/invoices/links";
-import { invoicesOfBookingUses } from "~/server/invoices/voucher-uses.server";
+import { clientInvoicesOfBooking } from "~/server/invoices/voucher-uses.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
 import { freeDaysOfMonth, freeTimesOf, type FreeMonth } from "~/server/booking/visitor.server";
 import { consumeRateLimit } from "~/server/rate-limit.server";
@@ -106,10 +106,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
        */
       balance: (await recordedBalance(booking.id))?.sentence ?? null,
       /**
-       * The invoices of the gift vouchers' uses that paid its deposit or its balance, and their credit
-       * notes (decisions 0199 and 0201): hers, and no order page lists them. None under the franchise.
+       * The invoices of the gift vouchers' uses that paid its deposit or its balance (none under the
+       * franchise) and the final invoice of its balance, and their credit notes (decisions 0199 and 0201):
+       * hers, and no page of hers lists them otherwise.
        */
-      invoices: (await invoicesOfBookingUses(booking.id)).map((invoice) =>
+      invoices: (await clientInvoicesOfBooking(booking.id)).map((invoice) =>
         invoiceLink(invoice, manageInvoicePath(params.token, invoice.number)),
       ),
       changeUntil: instantLabelFr(

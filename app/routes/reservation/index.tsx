@@ -20,8 +20,8 @@ export { action, headers, loader } from "./index.server";
  * (with a confirmation step, `?annuler=1`), move it (`?deplacer=1&mois=…&jour=…`, a time chosen then confirmed
  * by a POST form, `&creneau=…`, decision 0124) until the type's cut-off; add it to a calendar (`seance.ics`);
  * read the balance the studio recorded (« Solde reçu », decision 0201); download the invoices of the gift
- * vouchers' uses that paid it (`facture/{numéro}.pdf`, decisions 0199 and 0201). Never cached, never
- * indexed, no referrer to other sites (the token is the key).
+ * vouchers' uses that paid it and its balance's final invoice (`facture/{numéro}.pdf`, decisions 0199 and
+ * 0201). Never cached, never indexed, no referrer to other sites (the token is the key).
  */
 
 export const handle: SiteHandle = { solidHeader: true };

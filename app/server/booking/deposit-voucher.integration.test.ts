@@ -20,7 +20,7 @@ import { db } from "../db/client.server";
 import { bookings, invoices, orders, voucherUses, vouchers } from "../db/schema";
 import { env } from "../env.server";
 import { invoicesOfBooking, issueMissingInvoices } from "../invoices/orders.server";
-import { invoicesOfBookingUses, useInvoicesHeld } from "../invoices/voucher-uses.server";
+import { clientInvoicesOfBooking, useInvoicesHeld } from "../invoices/voucher-uses.server";
 import { createOrder, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { vouchersOutstanding } from "../accounting/exports.server";
 import { voucherPage } from "../vouchers/admin-vouchers.server";
@@ -157,7 +157,7 @@ describe("an amount voucher paying a deposit", () => {
       `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}\nFacture : ${invoiceUrl}\n`,
     );
     expect(mail?.html).toContain(`<li>Facture : ${invoiceUrl}</li>`);
-    expect((await invoicesOfBookingUses(made.id)).map((each) => each.number)).toEqual([
+    expect((await clientInvoicesOfBooking(made.id)).map((each) => each.number)).toEqual([
       invoice?.number,
     ]);
 
@@ -192,7 +192,11 @@ describe("an amount voucher paying a deposit", () => {
     // Given back, the invoice is no longer said; her page lists it with the credit note that cancels it.
     expect(cancelled?.text).not.toContain("Facture : ");
     expect(
-      (await invoicesOfBookingUses(made.id)).map((each) => [each.kind, each.number, each.ttcCents]),
+      (await clientInvoicesOfBooking(made.id)).map((each) => [
+        each.kind,
+        each.number,
+        each.ttcCents,
+      ]),
     ).toEqual([
       ["voucher_use", invoice?.number, 3_000],
       ["credit_note", notes[0]?.number, -3_000],
@@ -427,9 +431,31 @@ describe("an amount voucher paying a deposit", () => {
       },
     ]);
     expect(final).toMatchObject({ kind: "final", ttcCents: 9_000, vatCents: 1_500 });
-    // Her booking's page lists the use's invoice only: the final invoice is the balance order's.
-    expect((await invoicesOfBookingUses(made.id)).map((each) => each.number)).toEqual([
+    // Her booking's page lists the use's invoice and the final invoice: no other page of hers serves
+    // the balance order's (decision 0201, amended); then the credit note of a part given back.
+    expect((await clientInvoicesOfBooking(made.id)).map((each) => each.number)).toEqual([
       deposit?.number,
+      final?.number,
+    ]);
+    const gesture = await requestRefund(orderId, 2_000, "Geste commercial");
+    await markRefundedOffline(gesture.id);
+    const [note] = await db()
+      .select()
+      .from(invoices)
+      .where(
+        and(eq(invoices.kind, "credit_note"), eq(invoices.creditedInvoiceId, final?.id ?? "")),
+      );
+    expect(note).toMatchObject({ ttcCents: -2_000, orderId });
+    expect(
+      (await clientInvoicesOfBooking(made.id)).map((each) => [
+        each.kind,
+        each.number,
+        each.ttcCents,
+      ]),
+    ).toEqual([
+      ["voucher_use", deposit?.number, 3_000],
+      ["final", final?.number, 9_000],
+      ["credit_note", note?.number, -2_000],
     ]);
   });
 });

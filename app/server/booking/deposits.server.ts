@@ -5,6 +5,7 @@ import {
   DEPOSIT_NATURE_LABELS,
   DEPOSIT_ON_STUDIO_CANCEL,
   depositPaidOnStudioCancel,
+  balanceOrderKey,
   DEPOSIT_STATUS_WORDS,
   depositCents,
   depositOnClientCancel,
@@ -51,7 +52,7 @@ import {
 } from "../db/schema";
 import { defineJob, PROVIDER_JOB_POLICY, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
-import { defineOrderKind } from "../payments/order-kinds.server";
+import { defineOrderKind, type OrderRecord } from "../payments/order-kinds.server";
 import {
   CHECKOUT_MINUTES,
   cancelUnpaidOrder,
@@ -603,6 +604,23 @@ export async function bookingOfDeposit(
   return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
 }
 
+/**
+ * The booking a balance order paid (decision 0186), with her page's address: its order's page, which the
+ * payments core's e-mails of it (« Paiement reçu », a refund's) link, leads back to it. Null once purged.
+ */
+export async function bookingOfBalance(
+  order: Pick<OrderRecord, "kind" | "rulesSnapshot">,
+): Promise<{ id: string; state: BookingState; href: string } | null> {
+  const bookingId = order.rulesSnapshot.bookingId;
+  if (order.kind !== "booking_balance" || typeof bookingId !== "string") return null;
+  const [booking] = await db()
+    .select({ id: bookings.id, state: bookings.state })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (!booking) return null;
+  return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
+}
+
 /** What a cancellation did with a paid deposit (decision 0186). */
 export type DepositOnCancellation = "none" | "refunded" | "proposed";
 
@@ -947,9 +965,6 @@ export async function recordedBalance(bookingId: string): Promise<{
     sentence: `${formatCents(order.amountCents)} réglés le ${formatDateFr(payment?.at ?? order.paidAt ?? new Date())}${how}${refunded}${byVoucher ? `, et ${byVoucher}` : ""}.`,
   };
 }
-
-/** The balance order's idempotency key: one balance per booking (its voucher use's key too). */
-const balanceOrderKey = (bookingId: string) => `booking-balance:${bookingId}`;
 
 /** A booking's balance paid at the studio (decision 0186): its order's effects are its invoice only. */
 export const balanceOrderKind = defineOrderKind("booking_balance", {

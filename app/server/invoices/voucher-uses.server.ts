@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
+import { balanceOrderKey, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { creditNoteOf, type InvoiceSeller, type VatShare } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
-import { bookings, invoices, sessionTypes, voucherUses, vouchers } from "../db/schema";
+import { bookings, invoices, orders, sessionTypes, voucherUses, vouchers } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { now } from "../clock.server";
 import { issueInvoice, standingOf, type InvoiceRecord } from "./issue.server";
@@ -37,11 +37,13 @@ export async function invoiceOfUse(tx: Executor, useId: string): Promise<Invoice
 }
 
 /**
- * The invoices of the uses that paid a booking's deposit (decision 0199) or part of its balance (decision
- * 0201), and the credit notes of those, oldest first: made out to the booking's client, who has no order
- * page for them, so her booking's page lists them and serves their PDFs. Never an order's invoice.
+ * The invoices a booking's client gets from her booking's page, and their credit notes, oldest first: those
+ * of the uses that paid its deposit (decision 0199) or part of its balance (decision 0201), made out to her
+ * with no order of hers, and the final invoice of the balance paid at the studio (its order's, keyed by the
+ * booking), whose order has no page of hers (decision 0201, amended). Never the deposit order's invoice,
+ * which its own page serves, nor another booking's.
  */
-export async function invoicesOfBookingUses(bookingId: string): Promise<InvoiceRecord[]> {
+export async function clientInvoicesOfBooking(bookingId: string): Promise<InvoiceRecord[]> {
   const uses = db()
     .select({ id: voucherUses.id })
     .from(voucherUses)
@@ -50,11 +52,24 @@ export async function invoicesOfBookingUses(bookingId: string): Promise<InvoiceR
     .select({ id: invoices.id })
     .from(invoices)
     .where(inArray(invoices.voucherUseId, uses));
+  const balanceOrder = db()
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.idempotencyKey, balanceOrderKey(bookingId)),
+        eq(orders.kind, "booking_balance"),
+      ),
+    );
   return db()
     .select()
     .from(invoices)
     .where(
-      or(inArray(invoices.voucherUseId, uses), inArray(invoices.creditedInvoiceId, useInvoices)),
+      or(
+        inArray(invoices.voucherUseId, uses),
+        inArray(invoices.creditedInvoiceId, useInvoices),
+        inArray(invoices.orderId, balanceOrder),
+      ),
     )
     .orderBy(asc(invoices.issuedAt), asc(invoices.sequence));
 }
