@@ -66,6 +66,54 @@ export function pdfQrCodes(bytes: Uint8Array): string[] {
   });
 }
 
+/** A word as pdftotext places it: its page (from 1), its text, its box in points from the top left. */
+export type PdfWord = {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+};
+
+const XML_ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&apos;": "'",
+};
+
+/** Every word of the PDF with its page and box (`pdftotext -bbox`), and each page's size. */
+export function pdfWords(bytes: Uint8Array): {
+  pages: { width: number; height: number }[];
+  words: PdfWord[];
+} {
+  const xml = withPdfFile(bytes, (file) => run("pdftotext", ["-enc", "UTF-8", "-bbox", file, "-"]));
+  const pages: { width: number; height: number }[] = [];
+  const words: PdfWord[] = [];
+  for (const match of xml.matchAll(
+    /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g,
+  )) {
+    if (match[1]) {
+      pages.push({ width: Number(match[1]), height: Number(match[2]) });
+      continue;
+    }
+    words.push({
+      page: pages.length,
+      text: (match[7] ?? "").replace(
+        /&(?:amp|lt|gt|quot|apos);/g,
+        (entity) => XML_ENTITIES[entity] ?? entity,
+      ),
+      xMin: Number(match[3]),
+      yMin: Number(match[4]),
+      xMax: Number(match[5]),
+      yMax: Number(match[6]),
+    });
+  }
+  return { pages, words };
+}
+
 /** How many pages the PDF has, by pdftotext's page breaks (form feeds). */
 export function pdfPageCount(bytes: Uint8Array): number {
   return pdfText(bytes).split("\f").length - 1;

@@ -36,6 +36,8 @@ export type InvoicePdfInput = {
 
 const MARGIN = 48;
 const CONTENT_WIDTH = A4.width - 2 * MARGIN;
+/** The seller's column, top left: its name and details wrap within it, clear of the title. */
+const SELLER_WIDTH = 260;
 /** Lower than this, a line goes to the next page (the footer's room). */
 const BOTTOM = MARGIN + 56;
 
@@ -155,11 +157,13 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
 
   // The seller, top left; the document's title, number and dates, top right.
   const top = writer.y;
-  writer.text(oneLine(seller.companyName), MARGIN, {
-    font: fonts.displayBold,
-    size: 16,
-    color: THEME.foreground,
-  });
+  // A long name goes on to more lines within its column, clear of the title on the right.
+  wrapText(oneLine(seller.companyName), fonts.displayBold, 16, SELLER_WIDTH).forEach(
+    (line, index) => {
+      if (index > 0) writer.y -= 21;
+      writer.text(line, MARGIN, { font: fonts.displayBold, size: 16, color: THEME.foreground });
+    },
+  );
   writer.y -= 16;
   const sellerLines = [
     seller.legalForm,
@@ -169,7 +173,9 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
     seller.vatNumber ? `N° de TVA intracommunautaire : ${seller.vatNumber}` : null,
     [seller.phone, seller.email].filter(Boolean).join(" · "),
   ].filter((line): line is string => Boolean(line));
-  for (const line of sellerLines.flatMap((each) => wrapText(oneLine(each), fonts.text, 9, 260))) {
+  for (const line of sellerLines.flatMap((each) =>
+    wrapText(oneLine(each), fonts.text, 9, SELLER_WIDTH),
+  )) {
     writer.text(line, MARGIN, muted);
     writer.y -= 12;
   }
@@ -277,9 +283,18 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Uint8Arr
   // Each page's foot: who issued it, and the page's number.
   const pages = document.getPages();
   const foot = oneLine(`${seller.companyName} · ${seller.address} · SIRET ${seller.siret}`);
+  const style = { ...muted, size: 7.5 };
+  // Left of the page's number, on as many lines as it needs, upwards from the last (a long address).
+  const numberWidth = style.font.widthOfTextAtSize(
+    `${invoice.number} · page ${pages.length}/${pages.length}`,
+    style.size,
+  );
+  const footLines = wrapText(foot, style.font, style.size, CONTENT_WIDTH - numberWidth - 12);
   pages.forEach((page, index) => {
-    const style = { ...muted, size: 7.5 };
-    page.drawText(foot, { x: MARGIN, y: MARGIN - 8, ...style });
+    footLines.forEach((line, row) => {
+      const y = MARGIN - 8 + (footLines.length - 1 - row) * 9;
+      page.drawText(line, { x: MARGIN, y, ...style });
+    });
     const number = `${invoice.number} · page ${index + 1}/${pages.length}`;
     const width = style.font.widthOfTextAtSize(number, style.size);
     page.drawText(number, { x: A4.width - MARGIN - width, y: MARGIN - 8, ...style });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { invoiceTotals, type InvoiceLineInput, type InvoiceSeller } from "~/lib/invoices/model";
 import { finalInvoiceLines } from "~/lib/invoices/final-invoice";
-import { ensurePdfTools, pdfPageCount, pdfText } from "../../../tests/support/pdf-tools";
+import { ensurePdfTools, pdfPageCount, pdfText, pdfWords } from "../../../tests/support/pdf-tools";
 import { PdfError } from "../pdf/pdf-fonts.server";
 import { renderInvoicePdf } from "./invoice-pdf.server";
 import type { InvoiceRecord } from "./issue.server";
@@ -225,6 +225,62 @@ describe("an invoice's PDF", () => {
     expect(text).toContain(`page ${pages}/${pages}`);
     expect(text).toContain("n° 70 —");
     expect(text).toContain(words("Total 700,00 €"));
+  });
+
+  it("keeps a long seller's name and address, a long buyer and 60 photos inside each page, on no other text", async () => {
+    const seller: InvoiceSeller = {
+      ...subjectToVat,
+      companyName: "Atelier Lumière — Camille Dupont Photographie",
+      legalForm: "Entreprise individuelle",
+      address:
+        "Résidence Les Jardins d'Ussel, bâtiment B, 12 avenue du Général de Gaulle, 19200 Ussel",
+    };
+    const lines = Array.from({ length: 60 }, (_, index) => ({
+      label: `Photo supplémentaire « IMG_${4000 + index}.jpg » — galerie Mariage d'Éloïse & Timothée, fichier haute définition`,
+      quantity: 1,
+      unitPriceCents: 1_250,
+      vatRate: 2000,
+    }));
+    const bytes = await renderInvoicePdf({
+      invoice: invoice({
+        seller,
+        lines,
+        buyer: {
+          name: "Marie-Éléonore de La Rochefoucauld-Montmorency d'Aubigné",
+          email: "marie-eleonore.delarochefoucauld@example.test",
+          address: null,
+        },
+      }),
+    });
+    const { pages, words: placed } = pdfWords(bytes);
+    expect(pages.length).toBeGreaterThan(1);
+    // Every word within the page's margins (48 points), none drawn over another.
+    for (const word of placed) {
+      const page = pages[word.page - 1];
+      expect(word.xMin, word.text).toBeGreaterThanOrEqual(47);
+      expect(word.xMax, word.text).toBeLessThanOrEqual((page?.width ?? 0) - 47);
+    }
+    const overlapping = placed.flatMap((word, index) =>
+      placed
+        .slice(index + 1)
+        .filter(
+          (other) =>
+            other.page === word.page &&
+            other.xMin < word.xMax - 0.5 &&
+            word.xMin < other.xMax - 0.5 &&
+            other.yMin < word.yMax - 0.5 &&
+            word.yMin < other.yMax - 0.5,
+        )
+        .map((other) => `${word.text} / ${other.text} (page ${word.page})`),
+    );
+    expect(overlapping).toEqual([]);
+    // Each page's foot names the seller and her SIRET whole.
+    for (const text of pdfText(bytes).split("\f").slice(0, -1)) {
+      expect(words(text)).toContain(words("SIRET 443 061 841 00047"));
+    }
+    const all = words(pdfText(bytes));
+    expect(all).toContain("IMG_4059.jpg");
+    expect(all).toContain(words("Total TTC 750,00 €"));
   });
 
   it("prints the names of clients from all of Europe's Latin alphabets", async () => {
