@@ -184,6 +184,11 @@ describe("an order of photos that no longer pays what is due", () => {
       (link) => textOf(link) === "Retour à votre galerie",
     );
     expect(back?.getAttribute("href")).toBe(clientGalleryPath(galleryId));
+    // Her photos' order is not a gift voucher's, as its description once said of every order.
+    const description = page.document.querySelector('meta[name="description"]');
+    expect(description?.getAttribute("content")).toBe(
+      "Votre commande : son paiement et ses documents.",
+    );
   });
 });
 

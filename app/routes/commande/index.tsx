@@ -23,7 +23,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   return [
     ...seo({
       title: `Votre commande | ${site.brand}`,
-      description: "Votre commande de bon cadeau.",
+      // Every order has this page: a voucher's, her photos', a booking's deposit or balance.
+      description: "Votre commande : son paiement et ses documents.",
       path: orderPagePath(loaderData.token),
       matches,
       extra: [NO_INDEX],

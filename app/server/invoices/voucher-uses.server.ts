@@ -40,8 +40,8 @@ export async function invoiceOfUse(tx: Executor, useId: string): Promise<Invoice
  * The invoices a booking's client gets from her booking's page, and their credit notes, oldest first: those
  * of the uses that paid its deposit (decision 0199) or part of its balance (decision 0201), made out to her
  * with no order of hers, and the final invoice of the balance paid at the studio (its order's, keyed by the
- * booking), whose order has no page of hers (decision 0201, amended). Never the deposit order's invoice,
- * which its own page serves, nor another booking's.
+ * booking), which only the core's « Paiement reçu » e-mail linked (decision 0201, amended). Never the
+ * deposit order's invoice, which its own page serves, nor another booking's.
  */
 export async function clientInvoicesOfBooking(bookingId: string): Promise<InvoiceRecord[]> {
   const uses = db()
