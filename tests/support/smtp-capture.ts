@@ -161,13 +161,23 @@ export function mailAttachments(raw: string): MailAttachment[] {
 /**
  * A real SMTP server on loopback that keeps every message it receives, and a loopback HTTP endpoint that
  * lists them as JSON (`GET /messages`), for tests running in other processes than the one that started it.
+ * `refuses` names the addresses it answers with an unknown mailbox, as a mail server does for a typo.
  */
-export async function startSmtpCapture() {
+export async function startSmtpCapture({
+  refuses = () => false,
+}: {
+  /** The addresses whose mailbox the server says does not exist (« 550 5.1.1 » at RCPT TO). */
+  refuses?: (address: string) => boolean;
+} = {}) {
   const received: CapturedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuses(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error("5.1.1 Mailbox unknown"), { responseCode: 550 }));
+    },
     // Closing ends the connections a mailer's pool keeps open at once (« 421 », then closed), rather than
     // after smtp-server's 30 s of grace: the tests closing their capture had waited up to that long.
     closeTimeout: 100,

@@ -4,14 +4,24 @@ import { lastMonthlySentence } from "./accountant-mail-section";
 describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
   it("names the month of the last files sent, « de » elided before a vowel", () => {
     expect(lastMonthlySentence(null)).toBe("Aucun envoi mensuel pour l'instant.");
-    expect(lastMonthlySentence({ month: "août 2027", sentAt: "2027-09-01T05:02:00.000Z" })).toBe(
-      "Dernier envoi mensuel : les fichiers d'août 2027, le 1er septembre 2027 à 07:02.",
-    );
-    expect(lastMonthlySentence({ month: "octobre 2027", sentAt: null })).toBe(
+    expect(
+      lastMonthlySentence({
+        month: "août 2027",
+        sentAt: "2027-09-01T05:02:00.000Z",
+        waiting: false,
+      }),
+    ).toBe("Dernier envoi mensuel : les fichiers d'août 2027, le 1er septembre 2027 à 07:02.");
+    expect(lastMonthlySentence({ month: "octobre 2027", sentAt: null, waiting: true })).toBe(
       "Envoi mensuel des fichiers d'octobre 2027 en attente du serveur d'e-mails.",
     );
-    expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null })).toBe(
+    expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null, waiting: true })).toBe(
       "Envoi mensuel des fichiers de novembre 2027 en attente du serveur d'e-mails.",
+    );
+  });
+
+  it("says that a month's files did not leave, and how to send them, when nothing waits any more", () => {
+    expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null, waiting: false })).toBe(
+      "Les fichiers de novembre 2027 ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période de novembre 2027 en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».",
     );
   });
 });

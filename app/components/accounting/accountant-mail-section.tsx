@@ -12,16 +12,24 @@ import type { ToastMessage } from "~/lib/toast";
 export type AccountantSetting = {
   email: string;
   monthly: boolean;
-  lastMonthly: { month: string; sentAt: string | null } | null;
+  /** `waiting`: not sent yet, still in the mail queue; not sent and not waiting: it will never leave. */
+  lastMonthly: { month: string; sentAt: string | null; waiting: boolean } | null;
   mailConfigured: boolean;
 };
 
-/** The monthly e-mail's last month, as the page says it: its files sent, and when, or waiting. */
+/**
+ * The monthly e-mail's last month, as the page says it: its files sent, and when; waiting; or not sent
+ * (refused, never answered, or stopped before it left), with how to send them.
+ */
 export function lastMonthlySentence(lastMonthly: AccountantSetting["lastMonthly"]): string {
   if (!lastMonthly) return "Aucun envoi mensuel pour l'instant.";
-  return lastMonthly.sentAt
-    ? `Dernier envoi mensuel : les fichiers ${ofName(lastMonthly.month)}, le ${formatLongDateTimeFr(lastMonthly.sentAt)}.`
-    : `Envoi mensuel des fichiers ${ofName(lastMonthly.month)} en attente du serveur d'e-mails.`;
+  if (lastMonthly.sentAt) {
+    return `Dernier envoi mensuel : les fichiers ${ofName(lastMonthly.month)}, le ${formatLongDateTimeFr(lastMonthly.sentAt)}.`;
+  }
+  if (lastMonthly.waiting) {
+    return `Envoi mensuel des fichiers ${ofName(lastMonthly.month)} en attente du serveur d'e-mails.`;
+  }
+  return `Les fichiers ${ofName(lastMonthly.month)} ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période ${ofName(lastMonthly.month)} en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».`;
 }
 
 /**
@@ -88,7 +96,15 @@ export function AccountantMailSection({
           Le 1er de chaque mois, vers 7 h, les fichiers du mois précédent partent une seule fois à
           votre comptable, même si l'identité du vendeur n'est pas encore complète.
         </p>
-        <p>{lastMonthlySentence(setting.lastMonthly)}</p>
+        <p
+          className={
+            setting.lastMonthly && !setting.lastMonthly.sentAt && !setting.lastMonthly.waiting
+              ? "font-medium text-amber-900"
+              : undefined
+          }
+        >
+          {lastMonthlySentence(setting.lastMonthly)}
+        </p>
         {!setting.mailConfigured ? (
           <p className="font-medium text-amber-900">
             Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge

@@ -16,6 +16,7 @@ import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments
 import {
   accountantFilesEmail,
   accountantMailSetting,
+  enqueueAccountantFiles,
   saveAccountantMail,
   sendAccountantFilesNow,
   sendMonthlyAccountantFiles,
@@ -33,6 +34,8 @@ usePaymentsInMemory();
 
 let capture: Awaited<ReturnType<typeof startSmtpCapture>>;
 const accountant = "cabinet@example.com";
+/** An address typed wrong: the mail server knows no such mailbox. */
+const mistyped = "cabinet@exmaple.com";
 
 const today = isoDayInParis(new Date());
 const [year, month] = today.split("-").map(Number) as [number, number];
@@ -42,7 +45,7 @@ const period = lastMonth(isoDayInParis(firstOfNextMonth));
 const thisMonth = today.slice(0, 7);
 
 beforeAll(async () => {
-  capture = await startSmtpCapture();
+  capture = await startSmtpCapture({ refuses: (address) => address === mistyped });
   await startWorkers({
     mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
     photoWorkers: 0,
@@ -135,6 +138,48 @@ describe("the accountant's monthly e-mail", () => {
     await saveAccountantMail({ email: "", monthly: false });
     expect(await sendAccountantFilesNow(week)).toBe("no-address");
     expect(await queuedMails()).toBe(2);
+  });
+});
+
+describe("the accountant's monthly e-mail that did not leave", () => {
+  /** The state of the mail job of the monthly e-mail of `claimed` (« 2026-11 »). */
+  const jobOf = async (claimed: string) =>
+    (
+      await db().$client.query<{ state: string }>(
+        "select state from pgboss.job where name = 'mail' and data->>'kind' = 'accountant-files' and data->>'month' = $1",
+        [claimed],
+      )
+    ).rows.map((row) => row.state);
+
+  it("is no longer said to be waiting once the mail server refused the address", async () => {
+    await saveAccountantMail({ email: mistyped, monthly: true });
+    // The job of the 1st of the month after next: its month is next month.
+    const at = new Date(Date.UTC(year, month + 1, 1, 5));
+    const claimed = lastMonth(isoDayInParis(at)).from.slice(0, 7);
+    expect(await sendMonthlyAccountantFiles(at)).toBe(true);
+    // The mail server refuses the mailbox for good: the job ends, nothing left to wait for.
+    await expect.poll(() => jobOf(claimed)).toEqual(["completed"]);
+    expect(capture.received.filter((mail) => mail.to.includes(mistyped))).toEqual([]);
+    expect((await accountantMailSetting()).lastMonthly).toEqual({
+      month: claimed,
+      sentAt: null,
+      waiting: false,
+    });
+
+    // A month whose e-mail is still queued (no mail server yet, or later today) is waiting.
+    const later = new Date(Date.UTC(year, month + 2, 1, 5));
+    const queuedMonth = lastMonth(isoDayInParis(later)).from.slice(0, 7);
+    await db().insert(accountantMonthlyMails).values({ month: queuedMonth, recipient: mistyped });
+    await enqueueAccountantFiles(
+      { ...lastMonth(isoDayInParis(later)), month: queuedMonth, requestedAt: later.toISOString() },
+      { startAfter: new Date(Date.now() + 365 * 86_400_000) },
+    );
+    expect((await accountantMailSetting()).lastMonthly).toEqual({
+      month: queuedMonth,
+      sentAt: null,
+      waiting: true,
+    });
+    await saveAccountantMail({ email: "", monthly: false });
   });
 });
 

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { periodWords } from "~/lib/accounting/accountant-mail";
 import { csvDay } from "~/lib/accounting/csv";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
@@ -28,9 +28,23 @@ import { accountingExports, type Period } from "./exports.server";
 export type AccountantMailSetting = {
   email: string;
   monthly: boolean;
-  /** The last month e-mailed by the monthly job, and when the mail server took it. */
-  lastMonthly: { month: string; sentAt: Date | null } | null;
+  /**
+   * The last month claimed by the monthly job, when the mail server took its e-mail, and, while it has
+   * not, whether its e-mail still waits in the queue (false: it will never leave: the mail server refused
+   * the address or never answered, or the switch or the address was taken off before it left).
+   */
+  lastMonthly: { month: string; sentAt: Date | null; waiting: boolean } | null;
 };
+
+/** Whether the monthly e-mail of `month` is still in the mail queue, to be sent or retried. */
+async function monthlyMailWaiting(month: string): Promise<boolean> {
+  const result = await db().execute(sql`
+    select 1 from pgboss.job
+    where name = 'mail' and data ->> 'kind' = ${enqueueAccountantFiles.kind}
+      and data ->> 'month' = ${month} and state in ('created', 'retry', 'active')
+    limit 1`);
+  return result.rows.length > 0;
+}
 
 /** The saved address and switch (an empty address and the switch off before the first save). */
 export async function accountantMailSetting(): Promise<AccountantMailSetting> {
@@ -42,7 +56,13 @@ export async function accountantMailSetting(): Promise<AccountantMailSetting> {
       .orderBy(desc(accountantMonthlyMails.month))
       .limit(1),
   ]);
-  return { email: row?.email ?? "", monthly: row?.monthly ?? false, lastMonthly: last ?? null };
+  const waiting =
+    last !== undefined && last.sentAt === null && (await monthlyMailWaiting(last.month));
+  return {
+    email: row?.email ?? "",
+    monthly: row?.monthly ?? false,
+    lastMonthly: last ? { ...last, waiting } : null,
+  };
 }
 
 /** Saves the address and the switch (the form checked them: no switch on without an address). */

@@ -46,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? {
           month: monthWords(setting.lastMonthly.month),
           sentAt: setting.lastMonthly.sentAt?.toISOString() ?? null,
+          waiting: setting.lastMonthly.waiting,
         }
       : null,
     mailConfigured: mailConfig() !== null,
