@@ -145,6 +145,71 @@ describe("the accountant's files", () => {
     ]);
   });
 
+  it("put each payment and refund in the month of its Paris day, a refund after its month's invoice", async () => {
+    await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
+    const paidAt = async (iso: string, cents: number) => {
+      setClockForTests(new Date(iso));
+      const order = await placeOrder("studio", cents, {
+        lines: [{ label: `Séance ${cents}`, quantity: 1, unitPriceCents: cents, vatRate: 2000 }],
+      });
+      await markPaidOffline(order.orderId, "cash");
+      return order.orderId;
+    };
+    // 31 December at 23:30 UTC, New Year's Day in Paris; 31 January at 23:59 in Paris; 31 January at
+    // 23:30 UTC, 1 February in Paris.
+    await paidAt("2031-12-31T23:30:00Z", 4_000);
+    const january = await paidAt("2032-01-31T22:59:00Z", 1_000);
+    await paidAt("2032-01-31T23:30:00Z", 2_000);
+    // 4 € of January's 10 € given back in February.
+    setClockForTests(new Date("2032-02-10T10:00:00Z"));
+    await markRefundedOffline((await requestRefund(january, 400, "Geste commercial")).id);
+
+    const files = async (from: string, to: string) => {
+      const period = { from, to };
+      const [book, sales, received] = await Promise.all([
+        receiptsBook(period),
+        salesJournal(period),
+        paymentsReceived(period),
+      ]);
+      return {
+        book: parse(book.csv)
+          .slice(1)
+          .map((row) => [row[0], row[1]?.slice(0, 1), row[4]]),
+        sales: parse(sales.csv)
+          .slice(1)
+          .map((row) => [row[0], row[2], row[7], row[8]?.slice(0, 1) ?? ""]),
+        totals: [book.totalCents, sales.totalCents, received.totalCents],
+      };
+    };
+    expect(await files("2031-12-01", "2031-12-31")).toEqual({
+      book: [],
+      sales: [],
+      totals: [0, 0, 0],
+    });
+    expect(await files("2032-01-01", "2032-01-31")).toEqual({
+      book: [
+        ["01/01/2032", "F", "40,00"],
+        ["31/01/2032", "F", "10,00"],
+      ],
+      sales: [
+        ["01/01/2032", "Facture", "40,00", ""],
+        ["31/01/2032", "Facture", "10,00", ""],
+      ],
+      totals: [5_000, 5_000, 5_000],
+    });
+    expect(await files("2032-02-01", "2032-02-29")).toEqual({
+      book: [
+        ["01/02/2032", "F", "20,00"],
+        ["10/02/2032", "A", "-4,00"],
+      ],
+      sales: [
+        ["01/02/2032", "Facture", "20,00", ""],
+        ["10/02/2032", "Avoir", "-4,00", "F"],
+      ],
+      totals: [1_600, 1_600, 1_600],
+    });
+  });
+
   it("leave a payment in another currency, given back, out of the euro columns, saying its currency", async () => {
     setClockForTests(new Date("2031-05-12T10:00:00Z"));
     const day = { from: "2031-05-12", to: "2031-05-12" };
