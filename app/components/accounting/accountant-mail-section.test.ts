@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastMonthlySentence } from "./accountant-mail-section";
+import { lastMonthlySentence, refusedSentence } from "./accountant-mail-section";
 
 describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
   it("names the month of the last files sent, « de » elided before a vowel", () => {
@@ -22,6 +22,19 @@ describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
   it("says that a month's files did not leave, and how to send them, when nothing waits any more", () => {
     expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null, waiting: false })).toBe(
       "Les fichiers de novembre 2027 ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période de novembre 2027 en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».",
+    );
+  });
+
+  it("says when the mail server last refused the saved address, and why", () => {
+    expect(refusedSentence(null)).toBeNull();
+    expect(
+      refusedSentence({
+        at: "2027-12-03T09:02:00.000Z",
+        error:
+          "Adresse refusée par le serveur d'envoi (réponse du serveur : « 550 5.1.1 Mailbox unknown »).",
+      }),
+    ).toBe(
+      "Le serveur d'e-mails a refusé un envoi à cette adresse le 3 décembre 2027 à 10:02 : Adresse refusée par le serveur d'envoi (réponse du serveur : « 550 5.1.1 Mailbox unknown »). Vérifiez l'adresse de votre comptable, enregistrez-la, puis envoyez-lui les fichiers.",
     );
   });
 });

@@ -14,8 +14,16 @@ export type AccountantSetting = {
   monthly: boolean;
   /** `waiting`: not sent yet, still in the mail queue; not sent and not waiting: it will never leave. */
   lastMonthly: { month: string; sentAt: string | null; waiting: boolean } | null;
+  /** The last e-mail to the saved address the mail server gave up, and what it said (in French). */
+  refused: { at: string; error: string } | null;
   mailConfigured: boolean;
 };
+
+/** What the page says of the mail server's last refusal of the saved address, or null. */
+export function refusedSentence(refused: AccountantSetting["refused"]): string | null {
+  if (!refused) return null;
+  return `Le serveur d'e-mails a refusé un envoi à cette adresse le ${formatLongDateTimeFr(refused.at)} : ${refused.error} Vérifiez l'adresse de votre comptable, enregistrez-la, puis envoyez-lui les fichiers.`;
+}
 
 /**
  * The monthly e-mail's last month, as the page says it: its files sent, and when; waiting; or not sent
@@ -105,6 +113,9 @@ export function AccountantMailSection({
         >
           {lastMonthlySentence(setting.lastMonthly)}
         </p>
+        {refusedSentence(setting.refused) ? (
+          <p className="font-medium text-amber-900">{refusedSentence(setting.refused)}</p>
+        ) : null}
         {!setting.mailConfigured ? (
           <p className="font-medium text-amber-900">
             Les e-mails du site ne partent pas pour l'instant : demandez à la personne qui héberge

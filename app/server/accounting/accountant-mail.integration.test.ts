@@ -141,7 +141,7 @@ describe("the accountant's monthly e-mail", () => {
   });
 });
 
-describe("the accountant's monthly e-mail that did not leave", () => {
+describe("the accountant's e-mail that did not leave", () => {
   /** The state of the mail job of the monthly e-mail of `claimed` (« 2026-11 »). */
   const jobOf = async (claimed: string) =>
     (
@@ -151,7 +151,7 @@ describe("the accountant's monthly e-mail that did not leave", () => {
       )
     ).rows.map((row) => row.state);
 
-  it("is no longer said to be waiting once the mail server refused the address", async () => {
+  it("is no longer said to be waiting once the mail server refused the address, which the page says", async () => {
     await saveAccountantMail({ email: mistyped, monthly: true });
     // The job of the 1st of the month after next: its month is next month.
     const at = new Date(Date.UTC(year, month + 1, 1, 5));
@@ -164,6 +164,11 @@ describe("the accountant's monthly e-mail that did not leave", () => {
       month: claimed,
       sentAt: null,
       waiting: false,
+    });
+    // The page says the mail server refused that address, and why.
+    expect((await accountantMailSetting()).refused).toEqual({
+      at: expect.any(Date),
+      error: expect.stringMatching(/^Adresse refusée par le serveur d'envoi .*5\.1\.1/),
     });
 
     // A month whose e-mail is still queued (no mail server yet, or later today) is waiting.
@@ -179,6 +184,9 @@ describe("the accountant's monthly e-mail that did not leave", () => {
       sentAt: null,
       waiting: true,
     });
+    // The address corrected: nothing was refused to that one.
+    await saveAccountantMail({ email: accountant.toUpperCase(), monthly: true });
+    expect((await accountantMailSetting()).refused).toBeNull();
     await saveAccountantMail({ email: "", monthly: false });
   });
 });

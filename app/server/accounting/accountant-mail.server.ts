@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { periodWords } from "~/lib/accounting/accountant-mail";
 import { csvDay } from "~/lib/accounting/csv";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
@@ -9,7 +9,7 @@ import { formatCents } from "~/lib/prices";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { accountantMailSettings, accountantMonthlyMails } from "../db/schema";
+import { accountantMailSettings, accountantMonthlyMails, mailFailures } from "../db/schema";
 import { env } from "../env.server";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
@@ -34,7 +34,31 @@ export type AccountantMailSetting = {
    * the address or never answered, or the switch or the address was taken off before it left).
    */
   lastMonthly: { month: string; sentAt: Date | null; waiting: boolean } | null;
+  /**
+   * The last time the mail server gave up an e-mail to the saved address (an address it refuses: the
+   * outbox records it, in French, under the kind of the accountant's e-mail), unless a monthly e-mail
+   * reached it since; failures are kept 30 days.
+   */
+  refused: { at: Date; error: string } | null;
 };
+
+/** The last e-mail of ours given up for `email` (any case), with what the mail server said. */
+async function lastRefusal(email: string): Promise<{ at: Date; error: string } | null> {
+  if (email === "") return null;
+  const [row] = await db()
+    .select({ at: mailFailures.at, error: mailFailures.error })
+    .from(mailFailures)
+    .where(
+      and(
+        eq(mailFailures.kind, enqueueAccountantFiles.definition.failureKind),
+        eq(mailFailures.final, true),
+        sql`lower(${mailFailures.recipient}) = lower(${email})`,
+      ),
+    )
+    .orderBy(desc(mailFailures.at))
+    .limit(1);
+  return row ?? null;
+}
 
 /** Whether the monthly e-mail of `month` is still in the mail queue, to be sent or retried. */
 async function monthlyMailWaiting(month: string): Promise<boolean> {
@@ -56,12 +80,17 @@ export async function accountantMailSetting(): Promise<AccountantMailSetting> {
       .orderBy(desc(accountantMonthlyMails.month))
       .limit(1),
   ]);
-  const waiting =
-    last !== undefined && last.sentAt === null && (await monthlyMailWaiting(last.month));
+  const email = row?.email ?? "";
+  const [waiting, refusal] = await Promise.all([
+    last !== undefined && last.sentAt === null ? monthlyMailWaiting(last.month) : false,
+    lastRefusal(email),
+  ]);
+  const reachedSince = refusal && last?.sentAt && last.sentAt > refusal.at;
   return {
-    email: row?.email ?? "",
+    email,
     monthly: row?.monthly ?? false,
     lastMonthly: last ? { ...last, waiting } : null,
+    refused: refusal && !reachedSince ? refusal : null,
   };
 }
 

@@ -49,6 +49,9 @@ export async function loader({ request }: Route.LoaderArgs) {
           waiting: setting.lastMonthly.waiting,
         }
       : null,
+    refused: setting.refused
+      ? { at: setting.refused.at.toISOString(), error: setting.refused.error }
+      : null,
     mailConfigured: mailConfig() !== null,
   };
   const checked = checkPeriod(typed.from, typed.to);
