@@ -27,6 +27,22 @@ describe("the exports' period", () => {
       period: { from: "2027-03-01", to: "2027-03-01" },
     });
   });
+
+  it("takes a day typed as its message asks (jj/mm/aaaa), where a browser shows no date picker", () => {
+    expect(checkPeriod(" 01/02/2027", "28/02/2027 ")).toEqual({
+      ok: true,
+      period: { from: "2027-02-01", to: "2027-02-28" },
+    });
+    expect(checkPeriod("1/2/2027", "28.02.2027")).toEqual({
+      ok: true,
+      period: { from: "2027-02-01", to: "2027-02-28" },
+    });
+    expect(checkPeriod("30/02/2027", "01/03/2027").ok).toBe(false);
+    expect(checkPeriod("01/03/2027", "01/02/2027")).toEqual({
+      ok: false,
+      errors: { au: "Le dernier jour doit venir après le premier." },
+    });
+  });
 });
 
 describe("the accountant's CSV", () => {

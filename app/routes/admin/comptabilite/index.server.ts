@@ -76,9 +76,8 @@ export type AccountingAnswer = FormAnswer<{ form: "accountant-mail" | "send-now"
 
 /** The page again at the period the form came from (its hidden `du` and `au`), when it is one. */
 function pageAt(formData: FormData): string {
-  const from = String(formData.get("du") ?? "");
-  const to = String(formData.get("au") ?? "");
-  return checkPeriod(from, to).ok ? `${PAGE}?du=${from}&au=${to}` : PAGE;
+  const checked = checkPeriod(String(formData.get("du") ?? ""), String(formData.get("au") ?? ""));
+  return checked.ok ? `${PAGE}?du=${checked.period.from}&au=${checked.period.to}` : PAGE;
 }
 
 export async function action({ request }: Route.ActionArgs) {
