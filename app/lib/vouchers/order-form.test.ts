@@ -123,6 +123,28 @@ describe("the voucher order form", () => {
     });
   });
 
+  it("asks rather than drops a day or a recipient's address typed beside the choice left « now » or « to me »", () => {
+    // Without JavaScript the choices stay as the page drew them (« Dès le paiement reçu », « À moi »):
+    // a buyer who only typed the day, or the recipient's address, would have the gift sent at once, to her.
+    const day = readVoucherOrder({ ...SESSION, dateEnvoi: "2026-12-24" }, CONTEXT);
+    expect(day.ok ? {} : day.errors).toEqual({
+      dateEnvoi:
+        "Vous avez indiqué un jour d'envoi : cochez « Un jour choisi, à 9 h » pour l'envoyer ce jour-là, ou effacez ce jour pour l'envoyer dès le paiement reçu.",
+    });
+    const address = readVoucherOrder(
+      { ...SESSION, beneficiaireEmail: "chloe@example.com" },
+      CONTEXT,
+    );
+    expect(address.ok ? {} : address.errors).toEqual({
+      beneficiaireEmail:
+        "Vous avez indiqué l'e-mail du bénéficiaire : cochez « Directement au bénéficiaire » pour qu'il le reçoive, ou effacez cette adresse pour recevoir le bon vous-même.",
+    });
+    // Spaces only are nothing typed.
+    expect(
+      readVoucherOrder({ ...SESSION, dateEnvoi: " ", beneficiaireEmail: " " }, CONTEXT).ok,
+    ).toBe(true);
+  });
+
   it("keeps names and the message within what the voucher prints", () => {
     const read = readVoucherOrder(
       { ...SESSION, beneficiaire: "C".repeat(61), message: "un\ndeux\n3\n4\n5\n6\n7\n8\n9" },

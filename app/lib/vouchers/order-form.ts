@@ -168,6 +168,8 @@ export function readVoucherOrder(
     errors.message = `Votre message compte ${message.split("\n").length} lignes : ${messageLines} au plus, pour tenir sur le bon.`;
   }
 
+  // Without JavaScript the choices stay as the page drew them (« À moi », « Dès le paiement reçu »): an
+  // address or a day typed beside them is asked about, never dropped (a gift sent at once, to the buyer).
   const sendTo = text("destinataire") === "beneficiaire" ? "recipient" : "buyer";
   const recipientEmail = text("beneficiaireEmail");
   if (sendTo === "recipient") {
@@ -177,10 +179,18 @@ export function readVoucherOrder(
       errors.beneficiaireEmail =
         "Indiquez l'adresse e-mail du bénéficiaire, ou recevez le bon vous-même.";
     }
+  } else if (recipientEmail !== "") {
+    errors.beneficiaireEmail =
+      "Vous avez indiqué l'e-mail du bénéficiaire : cochez « Directement au bénéficiaire » pour qu'il le reçoive, ou effacez cette adresse pour recevoir le bon vous-même.";
   }
 
   let deliveryDay: string | null = null;
-  if (text("envoi") === "date") {
+  if (text("envoi") !== "date") {
+    if (text("dateEnvoi") !== "") {
+      errors.dateEnvoi =
+        "Vous avez indiqué un jour d'envoi : cochez « Un jour choisi, à 9 h » pour l'envoyer ce jour-là, ou effacez ce jour pour l'envoyer dès le paiement reçu.";
+    }
+  } else {
     const day = text("dateEnvoi");
     const last = addDays(context.today, DELIVERY_HORIZON_DAYS);
     if (!isIsoDay(day)) errors.dateEnvoi = "Choisissez le jour de l'envoi.";
