@@ -10,6 +10,8 @@ import { useOwnServer } from "../support/own-server";
 import { serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 import { instantLabelFr } from "~/lib/booking/words";
+import { isoDayInParis } from "~/lib/dates";
+import { addCalendarDays, formatCalendarDayFr } from "~/lib/vouchers/terms";
 
 /*
  * /bons-cadeaux and /commande/{jeton} as the server answers them, JavaScript off (decisions 0166, 0167):
@@ -303,17 +305,29 @@ describe("/bons-cadeaux", () => {
       expect(plainSpaces(textOf(page.document.body))).toContain("Bon cadeau de 120 €");
     });
 
-    it("orders to pay at the studio: its page says what to do", async () => {
+    it("orders to pay at the studio: its page says what to do, and to whom and on which day the voucher goes", async () => {
+      const day = addCalendarDays(isoDayInParis(new Date()), 20);
       const placed = await order(await fetchPage(PAGE), {
         paiement: "studio",
         montant: "50",
         montantLibre: "",
+        destinataire: "beneficiaire",
+        beneficiaireEmail: "lea.martin@example.test",
+        envoi: "date",
+        dateEnvoi: day,
       });
       expect(placed.status).toBe(303);
       const page = await fetchPage(placed.headers.get("location") ?? "");
       const text = plainSpaces(textOf(page.document.body));
       expect(text).toContain("Payer au studio");
       expect(text).toContain("Passez au studio ou appelez-le pour régler 50 €");
+      // Never « vous est envoyé » for a gift its recipient gets on a later day.
+      expect(text).not.toContain("vous est envoyé");
+      expect(text).toContain(
+        plainSpaces(
+          `Le bon sera envoyé à Léa Martin (lea.martin@example.test) le ${formatCalendarDayFr(day)} à 9 h, ou dès réception du paiement s'il arrive après.`,
+        ),
+      );
       expect(page.document.querySelectorAll("dd")).toHaveLength(0);
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryInstant } from "./delivery";
+import { deliveryInstant, voucherDeliveryLine } from "./delivery";
 
 describe("deliveryInstant", () => {
   const ordered = new Date("2026-11-29T15:00:00Z");
@@ -13,5 +13,45 @@ describe("deliveryInstant", () => {
     expect(deliveryInstant(null, ordered)).toBeNull();
     expect(deliveryInstant("2026-11-29", ordered)).toBeNull();
     expect(deliveryInstant("2026-11-30", ordered)?.toISOString()).toBe("2026-11-30T08:00:00.000Z");
+  });
+});
+
+describe("voucherDeliveryLine", () => {
+  const at = new Date("2026-11-29T15:00:00Z");
+  const gift = {
+    sendTo: "recipient" as const,
+    recipientName: "Chloé",
+    recipientEmail: "chloe@example.com",
+    buyerEmail: "noel@example.com",
+    deliveryDay: "2026-12-24",
+    deliveredAt: null,
+    paid: false,
+  };
+
+  it("says to whom and on which day, before and after the payment", () => {
+    expect(voucherDeliveryLine(gift, at)).toBe(
+      "Le bon sera envoyé à Chloé (chloe@example.com) le 24 décembre 2026 à 9\u00a0h, ou dès réception du paiement s'il arrive après.",
+    );
+    expect(voucherDeliveryLine({ ...gift, paid: true }, at)).toBe(
+      "Le bon sera envoyé à Chloé (chloe@example.com) le 24 décembre 2026 à 9\u00a0h.",
+    );
+  });
+
+  it("sends to the buyer's own address as soon as it is paid when no later day was chosen", () => {
+    const own = { ...gift, sendTo: "buyer" as const, recipientEmail: null, deliveryDay: null };
+    expect(voucherDeliveryLine(own, at)).toBe(
+      "Le bon sera envoyé à votre adresse (noel@example.com) dès réception du paiement.",
+    );
+    // A day whose 9:00 has passed is now.
+    expect(voucherDeliveryLine({ ...own, deliveryDay: "2026-11-29", paid: true }, at)).toBe(
+      "Le bon est en cours d'envoi à votre adresse (noel@example.com).",
+    );
+  });
+
+  it("says when it left", () => {
+    const sent = { ...gift, paid: true, deliveredAt: new Date("2026-12-24T08:00:12Z") };
+    expect(voucherDeliveryLine(sent, at)).toMatch(
+      /^Le bon a été envoyé à Chloé \(chloe@example\.com\) le jeudi 24 décembre 2026 à 9\u00a0h/,
+    );
   });
 });

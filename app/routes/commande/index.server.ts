@@ -9,6 +9,8 @@ import {
 } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { voucherDeliveryLine } from "~/lib/vouchers/delivery";
+import { now } from "~/server/clock.server";
 import { orderInvoicePath, orderPagePath, orderPdfPath } from "~/lib/vouchers/order-page";
 import { formatCalendarDayFr, voucherCoverLine, withdrawalLastDay } from "~/lib/vouchers/terms";
 import { invoiceLink } from "~/lib/invoices/links";
@@ -135,6 +137,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
             cancelled: voucher.status === "cancelled",
             pdf: voucher.status === "cancelled" ? null : orderPdfPath(params.token),
           }
+        : null,
+    /** To whom and when the voucher is sent, as its buyer chose (while it is to be, or once it left). */
+    delivery:
+      voucher &&
+      (order.status === "awaiting_payment" || order.status === "paid") &&
+      (voucher.deliveredAt || voucher.status === "awaiting_payment" || voucher.status === "active")
+        ? voucherDeliveryLine(
+            { ...voucher, buyerEmail: order.buyerEmail, paid: order.status === "paid" },
+            now(),
+          )
         : null,
     withdrawal: withdrawable
       ? {

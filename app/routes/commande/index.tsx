@@ -190,6 +190,7 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
             </tr>
           </tfoot>
         </table>
+        {order.delivery ? <p>{order.delivery}</p> : null}
       </section>
 
       {order.transfer ? (
@@ -232,7 +233,7 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
               ? "vos photos sont débloquées dès le paiement reçu."
               : order.booking
                 ? "votre facture vous est envoyée par e-mail dès le paiement reçu."
-                : "le bon est émis dès le paiement reçu et vous est envoyé par e-mail."}
+                : "le bon est émis dès le paiement reçu."}
           </p>
         </section>
       ) : null}

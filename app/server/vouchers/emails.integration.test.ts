@@ -11,7 +11,9 @@ import { startWorkers } from "../boot/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline } from "../payments/orders.server";
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
-import { voucherDeliveryEmail, voucherPdfOf } from "./emails.server";
+import { isoDayInParis } from "~/lib/dates";
+import { addCalendarDays } from "~/lib/vouchers/terms";
+import { voucherDeliveryEmail, voucherOrderEmail, voucherPdfOf } from "./emails.server";
 import { voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
@@ -103,6 +105,31 @@ describe("a voucher's e-mails", () => {
     const [mail] = mailsTo(recipient);
     expect(mail?.subject).toBe("Noël Lefèvre vous offre un bon cadeau");
     expect(mailAttachments(mail?.raw ?? "")).toHaveLength(1);
+  });
+
+  it("tells the buyer to whom and on which day the voucher will be sent, never « vous » for a gift sent to its recipient later", async () => {
+    const recipient = `chloe-${Date.now()}@example.test`;
+    const day = addCalendarDays(isoDayInParis(new Date()), 30);
+    const gift = voucherOrderOf(
+      { kind: "amount", euros: 80 },
+      { sendTo: "recipient", recipient: { name: "Chloé", email: recipient }, deliveryDay: day },
+    );
+    const placed = await placeVoucherOrder(gift);
+    const text = words((await voucherOrderEmail({ orderId: placed.orderId }))?.text ?? "");
+    expect(text).not.toContain("vous sera envoyé");
+    expect(text).toContain(
+      words(
+        `Le bon sera envoyé à Chloé (${recipient}) le ${formatCalendarDayFr(day)} à 9 h, ou dès réception du paiement s'il arrive après.`,
+      ),
+    );
+    // At the studio, sent to the buyer as soon as it is paid.
+    const own = voucherOrderOf({ kind: "amount", euros: 80 }, { method: "studio" });
+    const atStudio = await placeVoucherOrder(own);
+    const studioText = words((await voucherOrderEmail({ orderId: atStudio.orderId }))?.text ?? "");
+    expect(studioText).toContain(words("Vous la réglerez au studio (80 €)."));
+    expect(studioText).toContain(
+      words(`Le bon sera envoyé à votre adresse (${own.buyer.email}) dès réception du paiement.`),
+    );
   });
 
   it("lists in the PDF of a session voucher valid in any studio only the studios offering its session", async () => {

@@ -3,6 +3,7 @@ import { instantLabelFr } from "~/lib/booking/words";
 import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { voucherDeliveryLine } from "~/lib/vouchers/delivery";
 import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
@@ -48,20 +49,23 @@ export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail
             `Titulaire : ${bank.holder}`,
             `IBAN : ${formatIban(bank.iban)}`,
             `Référence à indiquer : ${order.transferReference ?? ""}`,
-            "Le bon vous sera envoyé dès réception du virement.",
           ]
         : order.method === "studio"
-          ? [
-              `Vous la réglerez au studio (${amount}) : le bon sera envoyé dès que le studio aura noté votre paiement.`,
-            ]
+          ? [`Vous la réglerez au studio (${amount}).`]
           : [
               `Son paiement par carte (${amount}) est en cours. S'il n'a pas abouti, vous pouvez le reprendre depuis la page de votre commande.`,
             ];
   const subject = `Votre commande : ${what}`;
+  // To whom and when, as she chose: never « vous » for a gift sent to its recipient on a later day.
+  const delivery = voucherDeliveryLine(
+    { ...voucher, buyerEmail: order.buyerEmail, paid: order.status === "paid" },
+    now(),
+  );
   const lines = [
     `Bonjour ${order.buyerName},`,
     `Merci pour votre commande : ${what}.`,
     ...howToPay,
+    delivery,
     "Votre commande, son état et le bon sont sur sa page :",
   ];
   return clientMail({
