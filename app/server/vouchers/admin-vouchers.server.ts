@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, countDistinct, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
 import {
@@ -58,7 +58,8 @@ export async function voucherPage(
           buyerName: vouchers.buyerName,
           expiresOn: vouchers.expiresOn,
           createdAt: vouchers.createdAt,
-          uses: count(voucherUses.id),
+          /** Its uses that stand (given back ones aside). */
+          uses: countDistinct(voucherUses.id),
           /** The invoices of its uses that stand (a multi-purpose voucher's, decision 0198), oldest first. */
           useInvoices: sql<
             string[]
@@ -73,12 +74,13 @@ export async function voucherPage(
           cursor: cursorColumn(VOUCHER_LIST_ORDER),
         })
         .from(vouchers)
-        .leftJoin(voucherUses, eq(voucherUses.voucherId, vouchers.id))
-        // A use given back was credited: its invoice no longer stands for the voucher.
+        // The uses that stand: one given back (its booking cancelled in time) no longer counts, and its
+        // invoice was credited.
         .leftJoin(
-          invoices,
-          and(eq(invoices.voucherUseId, voucherUses.id), isNull(voucherUses.cancelledAt)),
+          voucherUses,
+          and(eq(voucherUses.voucherId, vouchers.id), isNull(voucherUses.cancelledAt)),
         )
+        .leftJoin(invoices, eq(invoices.voucherUseId, voucherUses.id))
         .where(and(where, after))
         .groupBy(vouchers.id)
         .orderBy(...orderBy)

@@ -188,8 +188,12 @@ describe("giveBackBookingVoucher", () => {
       (row) => row.kind === "voucher_redemption",
     );
     expect(journal.map((row) => row.amountCents)).toEqual([-15_000, 15_000]);
+    // The owner's list counts the uses that stand: the one given back is no longer one.
+    const listed = async () => (await voucherPage({ status: null, search: code }, null)).rows;
+    expect(await listed()).toEqual([expect.objectContaining({ status: "active", uses: 0 })]);
     // Usable again.
     expect(await redeem(code)).toMatchObject({ ok: true });
+    expect(await listed()).toEqual([expect.objectContaining({ status: "used", uses: 1 })]);
   });
   it("never gives back a voucher whose order was refunded in full: cancelled, the vouchers' rows still true", async () => {
     const { orderId, voucherId, code } = await sessionVoucher();
