@@ -8,6 +8,7 @@ import {
   voucherMailJobs,
   voucherOrderOf,
   voucherRow,
+  voucherSettings,
 } from "../../../tests/support/vouchers";
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
@@ -360,7 +361,9 @@ describe("expiry", () => {
     await setValidityMonths(6);
     try {
       setClockForTests(ORDERED);
-      const short = await placeVoucherOrder(gift("2027-10-03"));
+      const short = await placeVoucherOrder(gift("2027-10-03"), {
+        settings: voucherSettings({ voucherValidityMonths: 6 }),
+      });
       await markPaidOffline(short.orderId, "transfer");
       expect((await voucherRow(short.voucherId)).expiresOn).toBe("2028-04-03");
       setClockForTests(new Date("2027-06-08T08:30:00Z"));
@@ -370,6 +373,22 @@ describe("expiry", () => {
       expect(await voucherDeliveryEmail({ voucherId: short.voucherId })).toMatchObject({
         to: recipient.email,
       });
+    } finally {
+      await setValidityMonths(12);
+    }
+  });
+
+  it("keeps the validity its buyer accepted when the owner changes hers before the payment", async () => {
+    // Ordered by transfer under « valable 12 mois », paid after the owner set 6 months for new orders.
+    setClockForTests(ORDERED);
+    const accepted = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros: 80 }), {
+      settings: voucherSettings({ voucherValidityMonths: 12 }),
+    });
+    await setValidityMonths(6);
+    try {
+      setClockForTests(new Date("2026-12-10T09:00:00Z"));
+      await markPaidOffline(accepted.orderId, "transfer");
+      expect((await voucherRow(accepted.voucherId)).expiresOn).toBe("2027-12-10");
     } finally {
       await setValidityMonths(12);
     }

@@ -8,7 +8,7 @@ import { now } from "../clock.server";
 import { paymentsSchema } from "~/content/schemas";
 import { moneyJournal, siteDocuments, vouchers } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
-import { defineOrderKind } from "../payments/order-kinds.server";
+import { defineOrderKind, type OrderRecord } from "../payments/order-kinds.server";
 import { creditUsesRefunded } from "../invoices/voucher-uses.server";
 import { queueVoucherDeliveryMail } from "./emails.server";
 
@@ -82,10 +82,16 @@ export async function issueVoucher(
 }
 
 /**
- * The owner's validity in months, read with the payment's own transaction: another connection from inside
- * it could wait for a pool that concurrent payments hold (13 reports at once).
+ * The validity in months the buyer accepted: her order's terms as snapshotted (« valable 12 mois »), which
+ * the owner's later change of the setting does not alter for an order still to be paid. A snapshot without
+ * it takes the owner's setting, read with the payment's own transaction:
+ * another connection from inside it could wait for a pool that concurrent payments hold (13 reports at
+ * once).
  */
-async function validityMonths(tx: Tx): Promise<number> {
+async function validityMonths(tx: Tx, order: Pick<OrderRecord, "rulesSnapshot">): Promise<number> {
+  const snapshot = order.rulesSnapshot as { validityMonths?: unknown } | null;
+  const accepted = snapshot?.validityMonths;
+  if (typeof accepted === "number" && Number.isInteger(accepted) && accepted > 0) return accepted;
   const [row] = await tx
     .select({ data: siteDocuments.data })
     .from(siteDocuments)
@@ -98,7 +104,7 @@ async function validityMonths(tx: Tx): Promise<number> {
 
 export const voucherOrderKind = defineOrderKind("voucher", {
   onPaid: async (tx, order, { attemptId }) => {
-    const voucher = await issueVoucher(tx, order.id, await validityMonths(tx));
+    const voucher = await issueVoucher(tx, order.id, await validityMonths(tx, order));
     if (!voucher) return;
     await appendJournal(tx, {
       kind: "voucher_issue",
