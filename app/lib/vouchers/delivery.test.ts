@@ -44,7 +44,7 @@ describe("voucherDeliveryLine", () => {
     );
     // A day whose 9:00 has passed is now.
     expect(voucherDeliveryLine({ ...own, deliveryDay: "2026-11-29", paid: true }, at)).toBe(
-      "Le bon est en cours d'envoi à votre adresse (noel@example.com).",
+      "Le bon est envoyé à votre adresse (noel@example.com) dès réception du paiement.",
     );
   });
 

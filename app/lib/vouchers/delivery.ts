@@ -47,6 +47,6 @@ export function voucherDeliveryLine(plan: VoucherDeliveryPlan, at: Date): string
       : `Le bon sera envoyé ${to} ${when}, ou dès réception du paiement s'il arrive après.`;
   }
   return plan.paid
-    ? `Le bon est en cours d'envoi ${to}.`
+    ? `Le bon est envoyé ${to} dès réception du paiement.`
     : `Le bon sera envoyé ${to} dès réception du paiement.`;
 }
