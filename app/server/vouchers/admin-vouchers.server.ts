@@ -1,5 +1,19 @@
-import { and, count, countDistinct, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  count,
+  countDistinct,
+  eq,
+  gte,
+  ilike,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
+import { isoDayInParis } from "~/lib/dates";
 import { parseVoucherCode } from "~/lib/vouchers/code";
+import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import {
   cursorColumn,
@@ -30,7 +44,17 @@ export async function voucherPage(
   position: PagePosition,
 ) {
   const conditions: SQL[] = [];
-  if (filter.status) conditions.push(eq(vouchers.status, filter.status));
+  // Past its last day (Paris), a voucher no redemption takes is expired, though the morning's job
+  // (vouchers.expiry, 09:30) has not marked it yet: listed and filtered as such.
+  const today = isoDayInParis(now());
+  const pastItsDay = and(eq(vouchers.status, "active"), lt(vouchers.expiresOn, today)) as SQL;
+  if (filter.status === "active") {
+    conditions.push(and(eq(vouchers.status, "active"), gte(vouchers.expiresOn, today)) as SQL);
+  } else if (filter.status === "expired") {
+    conditions.push(or(eq(vouchers.status, "expired"), pastItsDay) as SQL);
+  } else if (filter.status) {
+    conditions.push(eq(vouchers.status, filter.status));
+  }
   if (filter.search) {
     // A code however it is typed (spaces, dashes, lower case, O for 0); else a name.
     const parsed = parseVoucherCode(filter.search);
@@ -53,7 +77,7 @@ export async function voucherPage(
           label: vouchers.label,
           valueCents: vouchers.valueCents,
           balanceCents: vouchers.balanceCents,
-          status: vouchers.status,
+          status: sql<VoucherStatus>`case when ${pastItsDay} then 'expired' else ${vouchers.status} end`,
           recipientName: vouchers.recipientName,
           buyerName: vouchers.buyerName,
           expiresOn: vouchers.expiresOn,

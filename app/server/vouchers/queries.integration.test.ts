@@ -2,11 +2,17 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { journalRowsOf } from "../../../tests/support/payments";
 import { ensurePdfTools, pdfText } from "../../../tests/support/pdf-tools";
-import { placeVoucherOrder, voucherOrderOf, voucherRow } from "../../../tests/support/vouchers";
+import {
+  placeVoucherOrder,
+  voucherOrderOf,
+  voucherRow,
+  voucherSettings,
+} from "../../../tests/support/vouchers";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { setClockForTests } from "../clock.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline } from "../payments/orders.server";
+import { voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 import {
   cancelVoucher,
@@ -81,5 +87,26 @@ describe("vouchers for the order's page and the admin", () => {
     expect(await useAmountVoucher({ code, amountCents: 100 })).toMatchObject({
       reason: "cancelled",
     });
+  });
+
+  it("shows the owner a voucher past its last day as expired, before the morning's job marks it", async () => {
+    // Paid on 1 March 2027 for one month: its last day 1 April 2027, included until midnight in Paris.
+    setClockForTests(new Date("2027-03-01T10:00:00Z"));
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "amount", euros: 40 }),
+      { settings: voucherSettings({ voucherValidityMonths: 1 }) },
+    );
+    await markPaidOffline(orderId, "cash");
+    const code = (await voucherRow(voucherId)).code ?? "";
+    const listed = async (status: "active" | "expired") =>
+      (await voucherPage({ status, search: code }, null)).rows.map((row) => row.status);
+    // 23:30 in Paris on its last day: still usable, listed as such.
+    setClockForTests(new Date("2027-04-01T21:30:00Z"));
+    expect(await listed("active")).toEqual(["active"]);
+    // 00:30 the next day, the expiry job not yet run (09:30): the row still says active, the list not.
+    setClockForTests(new Date("2027-04-01T22:30:00Z"));
+    expect((await voucherRow(voucherId)).status).toBe("active");
+    expect(await listed("active")).toEqual([]);
+    expect(await listed("expired")).toEqual(["expired"]);
   });
 });
