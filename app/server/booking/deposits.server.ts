@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import {
   CARD_HOLD_MINUTES,
   DEPOSIT_MEANINGS,
@@ -592,33 +592,31 @@ export async function releaseUnpaidBooking(
   }
 }
 
-/** The booking a deposit's order pays, with its page's address (the order's page links to it). */
-export async function bookingOfDeposit(
-  orderId: string,
+/** A booking an order's page leads back to: its state and her page's address; null once purged. */
+async function bookingWithPage(
+  which: SQL,
 ): Promise<{ id: string; state: BookingState; href: string } | null> {
   const [booking] = await db()
     .select({ id: bookings.id, state: bookings.state })
     .from(bookings)
-    .where(eq(bookings.depositOrderId, orderId));
+    .where(which);
   if (!booking) return null;
   return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
+}
+
+/** The booking a deposit's order pays, with its page's address (the order's page links to it). */
+export async function bookingOfDeposit(orderId: string) {
+  return bookingWithPage(eq(bookings.depositOrderId, orderId));
 }
 
 /**
  * The booking a balance order paid (decision 0186), with her page's address: its order's page, which the
  * payments core's e-mails of it (« Paiement reçu », a refund's) link, leads back to it. Null once purged.
  */
-export async function bookingOfBalance(
-  order: Pick<OrderRecord, "kind" | "rulesSnapshot">,
-): Promise<{ id: string; state: BookingState; href: string } | null> {
+export async function bookingOfBalance(order: Pick<OrderRecord, "kind" | "rulesSnapshot">) {
   const bookingId = order.rulesSnapshot.bookingId;
   if (order.kind !== "booking_balance" || typeof bookingId !== "string") return null;
-  const [booking] = await db()
-    .select({ id: bookings.id, state: bookings.state })
-    .from(bookings)
-    .where(eq(bookings.id, bookingId));
-  if (!booking) return null;
-  return { ...booking, href: managePath(await manageTokenFor(booking.id)) };
+  return bookingWithPage(eq(bookings.id, bookingId));
 }
 
 /** What a cancellation did with a paid deposit (decision 0186). */
