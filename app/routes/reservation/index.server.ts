@@ -8,7 +8,7 @@ import { durationLabelFr, instantLabelFr, slotLabelFr } from "~/lib/booking/word
 import { parseIsoDay } from "~/lib/dates";
 import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
-import { paidByVoucherLine } from "~/server/booking/vouchers.server";
+import { voucherLineForClient } from "~/server/booking/vouchers.server";
 import { depositForClient, recordedBalance } from "~/server/booking/deposits.server";
 import { invoiceLink } from "~/lib/invoices/links";
 import { clientInvoicesOfBooking } from "~/server/invoices/voucher-uses.server";
@@ -92,11 +92,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         price: offer.price,
         included: offer.included,
       },
-      // An amount voucher paid the deposit: its section says so, with the rules she accepted.
-      paidBy:
-        managed.voucherPayment?.kind === "session"
-          ? paidByVoucherLine(managed.voucherPayment)
-          : null,
+      // A session voucher paying it, or given back expired (the studio can extend it); an amount voucher
+      // paid the deposit: its section says so, with the rules she accepted.
+      paidBy: await voucherLineForClient(booking.id),
       /** Its deposit and the rules she accepted (decision 0186). */
       deposit: await depositForClient(booking, type.cutoffHours, managed.voucherPayment),
       /**

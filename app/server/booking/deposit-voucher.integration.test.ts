@@ -36,7 +36,7 @@ import {
 } from "./deposits.server";
 import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import { VoucherCodeRefusedError } from "./refusals.server";
-import { voucherLineForOwner, voucherPaymentOfBooking } from "./vouchers.server";
+import { voucherLineForOwner, voucherPaymentOfBooking, voucherToExtend } from "./vouchers.server";
 
 // An amount voucher pays a booking's deposit (decision 0199) on a real PostgreSQL: all of it taken from
 // its balance in the booking's transaction, the booking confirmed at once with the rules its client
@@ -137,6 +137,7 @@ describe("an amount voucher paying a deposit", () => {
       amountCents: 3_000,
       nature: "arrhes",
       lost: null,
+      expiredOn: null,
     });
     const row = await bookingRow(made.id);
     if (!row) throw new Error("no booking");
@@ -527,13 +528,60 @@ describe("an amount voucher's deposit given back at the same time as something e
     expect(await voucherRow(voucher.voucherId)).toMatchObject({ status: "used" });
     await db()
       .update(vouchers)
-      .set({ expiresOn: sql`current_date - 2` })
+      .set({ expiresOn: "2026-03-31" })
       .where(eq(vouchers.id, voucher.voucherId));
     await cancelBooking(made.id, { actor: "client" });
     expect(await voucherRow(voucher.voucherId)).toMatchObject({
       status: "expired",
       balanceCents: 3_000,
     });
+
+    // She is told the truth, and the way out: not « rendues sur votre bon cadeau. » alone, a value she
+    // cannot use; the owner, that it came back expired and where to extend it.
+    const paid = `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}`;
+    const mail = plain(
+      (await clientBookingEmail({ bookingId: made.id, event: "cancelled" }))?.text,
+    );
+    expect(mail).toContain(
+      `${paid} : rendues sur votre bon cadeau, mais sa validité a pris fin le 31 mars 2026. Le studio peut le prolonger : répondez à cet e-mail.`,
+    );
+    const row = await bookingRow(made.id);
+    if (!row) throw new Error("no booking");
+    expect((await depositForClient(row, 48, null))?.lines.map(plain)).toEqual([
+      `${paid} : rendues sur votre bon cadeau, mais sa validité a pris fin le 31 mars 2026. Le studio peut le prolonger : contactez-le.`,
+    ]);
+    const owners = `${paid} : rendues sur son bon cadeau, expiré depuis sa fin de validité le 31 mars 2026 : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas.`;
+    expect((await depositForOwner(made.id))?.lines.map(plain)).toEqual([
+      owners,
+      expect.stringContaining("arrhes"),
+    ]);
+    expect(await voucherToExtend(made.id)).toBe(voucher.code);
+    const ownersMail = plain(
+      (await ownerBookingEmail({ bookingId: made.id, event: "cancelled" }))?.text,
+    );
+    expect(ownersMail).toContain(owners);
+    expect(ownersMail).toContain(
+      `Prolonger le bon : ${env().SITE_URL.replace(/\/$/, "")}/admin/bons-cadeaux?q=${voucher.code}`,
+    );
+
+    const line = async () =>
+      (await voucherPage({ status: null, search: voucher.code }, null)).rows.find(
+        (candidate) => candidate.id === voucher.voucherId,
+      );
+    expect((await line())?.expiredBackNote).toBe(
+      "Revenu après sa fin de validité, par l'annulation d'une réservation : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas (« Nouvelle fin de validité »).",
+    );
+
+    // Extended, it is usable again: nothing more to say than that the sum came back.
+    await db()
+      .update(vouchers)
+      .set({ expiresOn: sql`current_date + 30`, status: "active" })
+      .where(eq(vouchers.id, voucher.voucherId));
+    expect((await depositForClient(row, 48, null))?.lines.map(plain)).toEqual([
+      `${paid} : rendues sur votre bon cadeau.`,
+    ]);
+    expect(await voucherToExtend(made.id)).toBeNull();
+    expect((await line())?.expiredBackNote).toBeNull();
   });
 });
 

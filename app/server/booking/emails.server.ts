@@ -84,7 +84,10 @@ type Loaded = {
   depositText: string | null;
   /** The gift voucher paying it (or its deposit), null when none (decisions 0170 and 0199). */
   voucherPayment: VoucherPayment | null;
-  /** The deposit an amount voucher paid, given back (or kept, the voucher cancelled) once called off. */
+  /**
+   * The deposit an amount voucher paid, given back (or kept, the voucher cancelled) once called off; a
+   * session voucher's only when it came back expired.
+   */
   voucherGivenBack: VoucherPayment | null;
   cutoffHours: number;
   /** The owner's questions, by id, as she worded them (her e-mail shows the answers under them). */
@@ -136,9 +139,12 @@ async function load(bookingId: string): Promise<Loaded | null> {
     }),
     depositText: row.depositText,
     voucherPayment: voucherUse && !voucherUse.givenBack ? voucherUse.payment : null,
-    // A session voucher given back is said by the cancellation's own words.
+    // A session voucher given back is said by the cancellation's own words, unless it came back expired.
     voucherGivenBack:
-      voucherUse?.givenBack && voucherUse.payment.kind === "amount" ? voucherUse.payment : null,
+      voucherUse?.givenBack &&
+      (voucherUse.payment.kind === "amount" || voucherUse.payment.expiredOn)
+        ? voucherUse.payment
+        : null,
     cutoffHours: row.cutoffHours,
     questionLabels: Object.fromEntries(
       row.questions.map((question) => [question.id, question.label]),
@@ -153,7 +159,8 @@ async function load(bookingId: string): Promise<Loaded | null> {
 /**
  * The voucher paying the booking (« Arrhes de 30 € réglées par le bon cadeau … », with the owner's warning
  * when it will stay cancelled), or where the deposit it paid went once the booking was called off (« … :
- * rendues sur votre bon cadeau. »), for `whose` e-mail.
+ * rendues sur votre bon cadeau. », and, come back expired, that the studio can extend it: the client
+ * answers this e-mail, the owner has its link), for `whose` e-mail.
  */
 const voucherLines = (loaded: Loaded, whose: "votre" | "son") =>
   loaded.voucherPayment
@@ -165,8 +172,14 @@ const voucherLines = (loaded: Loaded, whose: "votre" | "son") =>
           : paidByVoucherLine(loaded.voucherPayment),
       ]
     : loaded.voucherGivenBack
-      ? [givenBackVoucherLine(loaded.voucherGivenBack, whose)]
+      ? [givenBackVoucherLine(loaded.voucherGivenBack, whose, "email")]
       : [];
+
+/** The owner's way to extend a voucher that came back expired: its line of « Bons cadeaux ». */
+const extendLink = (loaded: Loaded) =>
+  loaded.voucherGivenBack?.expiredOn && !loaded.voucherGivenBack.lost
+    ? `${siteUrl()}/admin/bons-cadeaux?q=${loaded.voucherGivenBack.code}`
+    : null;
 
 const addressLine = (studio: Loaded["studio"]) =>
   [studio.address.street, `${studio.address.postalCode} ${studio.address.city}`.trim()]
@@ -696,6 +709,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
   const bookingLink = `${siteUrl()}/admin/reservations/${booking.id}`;
   const answering = booking.state === "pending";
   const previousStart = job.event === "moved" ? await previousStartOf(booking.id) : null;
+  const extend = extendLink(loaded);
   const lines = [
     `${OWNER_SUBJECTS[job.event]} au ${studio.name}.`,
     "",
@@ -705,6 +719,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
       : `Quand : ${when}`,
     `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
     ...voucherLines(loaded, "son"),
+    ...(extend ? [`Prolonger le bon : ${extend}`] : []),
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
     ),
@@ -725,7 +740,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
   ];
   const buttons = answering
     ? `${emailButton(bookingLink, "Accepter")}${emailButton(`${bookingLink}?refuser=1`, "Refuser")}`
-    : emailButton(bookingLink, "Voir la réservation");
+    : `${emailButton(bookingLink, "Voir la réservation")}${extend ? emailButton(extend, "Prolonger le bon cadeau") : ""}`;
   const html = emailLayout({
     title: subject,
     brand,
@@ -733,7 +748,8 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
     body: `${lines
       .filter(
         (line) =>
-          line !== "" && !/^(Accepter|Refuser|La réservation|Le fichier joint) :?/.test(line),
+          line !== "" &&
+          !/^(Accepter|Refuser|La réservation|Le fichier joint|Prolonger le bon) :?/.test(line),
       )
       .map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`)
       .join("\n")}${buttons}`,

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
@@ -15,6 +16,10 @@ import {
   markBookingOutcome,
 } from "./bookings.server";
 import { BookingRefusedError, VoucherCodeRefusedError } from "./refusals.server";
+import { db } from "../db/client.server";
+import { vouchers } from "../db/schema";
+import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
+import { voucherLineForClient, voucherLineForOwner, voucherToExtend } from "./vouchers.server";
 
 // A session voucher paying a booking (decision 0170): given back when the booking is called off before the
 // type's cut-off (by the client or the owner) or a request is declined or lapses; kept used after the
@@ -24,6 +29,7 @@ useAppDatabase({ jobs: true });
 
 const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
 const HOUR = 3_600_000;
+const plain = (text: string | null | undefined) => (text ?? "").replace(/[\u00a0\u202f]/g, " ");
 
 let brive = "";
 let instantType = "";
@@ -133,6 +139,41 @@ describe("a booking paid by a session voucher", () => {
       new Date(booking.endsAt.getTime() + HOUR),
     );
     expect((await voucherState(voucher.id)).status).toBe("used");
+  });
+
+  it("cancelled in time after the voucher's last day: comes back expired, and everyone is told so", async () => {
+    const { voucher, booking } = await bookWithVoucher();
+    await db().update(vouchers).set({ expiresOn: "2026-03-31" }).where(eq(vouchers.id, voucher.id));
+    await cancelBooking(booking.id, { actor: "client" });
+    expect((await voucherState(voucher.id)).status).toBe("expired");
+
+    // Not silence: the session came back on a voucher she cannot use until the studio extends it.
+    const back = `Réglée par bon cadeau ${voucher.code} : la séance revient sur votre bon cadeau, mais sa validité a pris fin le 31 mars 2026. Le studio peut le prolonger`;
+    const mail = plain(
+      (await clientBookingEmail({ bookingId: booking.id, event: "cancelled" }))?.text,
+    );
+    expect(mail).toContain(`${back} : répondez à cet e-mail.`);
+    expect(plain(await voucherLineForClient(booking.id))).toBe(`${back} : contactez-le.`);
+    const owners = `Réglée par bon cadeau ${voucher.code} : la séance revient sur son bon cadeau, expiré depuis sa fin de validité le 31 mars 2026 : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas.`;
+    expect(plain(await voucherLineForOwner(booking.id))).toBe(owners);
+    expect(await voucherToExtend(booking.id)).toBe(voucher.code);
+    const ownersMail = plain(
+      (await ownerBookingEmail({ bookingId: booking.id, event: "cancelled" }))?.text,
+    );
+    expect(ownersMail).toContain(owners);
+    expect(ownersMail).toContain(`/admin/bons-cadeaux?q=${voucher.code}`);
+  });
+
+  it("given back before its last day: the client's page and e-mail say nothing more of it", async () => {
+    const { booking } = await bookWithVoucher();
+    await cancelBooking(booking.id, { actor: "client" });
+    const mail = plain(
+      (await clientBookingEmail({ bookingId: booking.id, event: "cancelled" }))?.text,
+    );
+    expect(mail).not.toContain("bon cadeau");
+    expect(await voucherLineForClient(booking.id)).toBeNull();
+    expect(await voucherLineForOwner(booking.id)).toBeNull();
+    expect(await voucherToExtend(booking.id)).toBeNull();
   });
 
   it("a request declined or lapsed without an answer gives it back", async () => {

@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { DEPOSIT_NATURE_LABELS, type DepositNature } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { db } from "../db/client.server";
 import { bookings, moneyJournal, orders, voucherUses, vouchers } from "../db/schema";
 import { PARTIAL_REFUND } from "../vouchers/order-kind.server";
@@ -58,6 +59,11 @@ export type VoucherPayment = {
   nature: DepositNature | null;
   /** Why it stays cancelled (its use standing: will stay; given back: stayed); null when it comes back. */
   lost: VoucherLost | null;
+  /**
+   * The voucher's last day (ISO) when it is expired now: given back after it, it came back expired
+   * (statusBack), usable again only once the owner extends it. Null otherwise.
+   */
+  expiredOn: string | null;
 };
 
 /**
@@ -90,6 +96,8 @@ async function lastUseOfBooking(
       amountCents: voucherUses.amountCents,
       rules: bookings.depositRules,
       lost: lostVoucher(),
+      status: vouchers.status,
+      expiresOn: vouchers.expiresOn,
       givenBackAt: voucherUses.cancelledAt,
     })
     .from(voucherUses)
@@ -120,6 +128,8 @@ function paymentOf(row: {
   amountCents: number;
   rules: { nature: DepositNature } | null;
   lost: VoucherLost | null;
+  status: string;
+  expiresOn: string | null;
 }): VoucherPayment {
   return {
     code: formatVoucherCode(row.code),
@@ -127,6 +137,7 @@ function paymentOf(row: {
     amountCents: row.amountCents,
     nature: row.kind === "amount" ? (row.rules?.nature ?? "acompte") : null,
     lost: row.lost,
+    expiredOn: row.status === "expired" ? row.expiresOn : null,
   };
 }
 
@@ -160,16 +171,45 @@ export function paidByVoucherLine(payment: VoucherPayment): string {
 const lostReason = (lost: VoucherLost, capital = false) =>
   `${capital ? "Le" : "le"} bon ayant été ${lost === "refunded" ? "remboursé" : "annulé"}`;
 
+/** How the client asks the studio to extend her voucher: by answering the e-mail she reads, or else. */
+export type ClientReads = "email" | "page";
+
 /**
- * A deposit given back by its booking, for `whose` voucher: « Arrhes de 30 € réglées par le bon cadeau … :
- * rendues sur votre bon cadeau. », or, the voucher having stayed cancelled, « … : le bon ayant été
- * remboursé, elles ne reviennent pas sur le bon. ».
+ * What a voucher that came back expired (its last day past, decision 0199 amended) leaves to do, for
+ * `whose` reader: the client, that its validity ended and the studio can extend it (the expiry reminder's
+ * words); the owner, that her client cannot use it until she extends it.
  */
-export function givenBackVoucherLine(payment: VoucherPayment, whose: "votre" | "son"): string {
+function expiredBack(day: string, whose: "votre" | "son", reads: ClientReads): string {
+  const ended = formatCalendarDayFr(day);
+  return whose === "votre"
+    ? `, mais sa validité a pris fin le ${ended}. Le studio peut le prolonger : ${reads === "email" ? "répondez à cet e-mail" : "contactez-le"}.`
+    : `, expiré depuis sa fin de validité le ${ended} : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas.`;
+}
+
+/**
+ * A voucher given back by its booking, for `whose` voucher: « Arrhes de 30 € réglées par le bon cadeau … :
+ * rendues sur votre bon cadeau. », or, the voucher having stayed cancelled, « … : le bon ayant été
+ * remboursé, elles ne reviennent pas sur le bon. »; come back expired, with what to do (expiredBack), as
+ * for a session voucher then: « Réglée par bon cadeau … : la séance revient sur votre bon cadeau, mais sa
+ * validité a pris fin le 31 mars 2027. Le studio peut le prolonger : répondez à cet e-mail. ». `reads`:
+ * where the client reads it.
+ */
+export function givenBackVoucherLine(
+  payment: VoucherPayment,
+  whose: "votre" | "son",
+  reads: ClientReads = "page",
+): string {
   const arrhes = payment.nature === "arrhes";
+  const back =
+    payment.kind === "session"
+      ? `la séance revient sur ${whose} bon cadeau`
+      : `${arrhes ? "rendues" : "rendu"} sur ${whose} bon cadeau`;
+  if (!payment.lost && payment.expiredOn) {
+    return `${paidByVoucherLine(payment)} : ${back}${expiredBack(payment.expiredOn, whose, reads)}`;
+  }
   const where = payment.lost
     ? `${lostReason(payment.lost)}, ${arrhes ? "elles ne reviennent" : "il ne revient"} pas sur le bon`
-    : `${arrhes ? "rendues" : "rendu"} sur ${whose} bon cadeau`;
+    : back;
   return `${paidByVoucherLine(payment)} : ${where}.`;
 }
 
@@ -218,15 +258,37 @@ export const voucherDepositRule = (payment: VoucherPayment, cutoffHours: number)
 /**
  * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
  * while its use stands, with a warning once it will stay cancelled (voucherLineOfOwner); after a
- * cancellation, that it did not come back when its order was refunded. Null when none, or given back as
- * usual.
+ * cancellation, that it did not come back when its order was refunded, or that it came back expired (to
+ * extend: voucherToExtend). Null when none, or given back as usual.
  */
 export async function voucherLineForOwner(bookingId: string): Promise<string | null> {
   const use = await lastUseOfBooking(bookingId, "any");
   if (!use) return null;
   const { payment } = use;
   if (!use.givenBack) return voucherLineOfOwner(payment);
-  return payment.lost === "refunded"
-    ? `Le bon cadeau ${payment.code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`
-    : null;
+  if (payment.lost === "refunded") {
+    return `Le bon cadeau ${payment.code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`;
+  }
+  return payment.expiredOn ? givenBackVoucherLine(payment, "son") : null;
+}
+
+/**
+ * What the client's booking page says of the session voucher that pays it: « Réglée par bon cadeau … »
+ * while its use stands; given back to a voucher past its last day, that it came back expired and the
+ * studio can extend it. Null otherwise (an amount voucher's deposit is said in its own section).
+ */
+export async function voucherLineForClient(bookingId: string): Promise<string | null> {
+  const use = await lastUseOfBooking(bookingId, "any");
+  if (use?.payment.kind !== "session") return null;
+  if (!use.givenBack) return paidByVoucherLine(use.payment);
+  return use.payment.expiredOn ? givenBackVoucherLine(use.payment, "votre") : null;
+}
+
+/**
+ * The code of the voucher this booking gave back and that is expired now (it came back after its last
+ * day), for the owner's way to extend it (`/admin/bons-cadeaux?q=…`); null otherwise.
+ */
+export async function voucherToExtend(bookingId: string): Promise<string | null> {
+  const use = await lastUseOfBooking(bookingId, "any");
+  return use?.givenBack && !use.payment.lost && use.payment.expiredOn ? use.payment.code : null;
 }

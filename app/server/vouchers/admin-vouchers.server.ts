@@ -95,6 +95,10 @@ export async function voucherPage(
           /** A refund of its order on its way: what it will take is already out of use. */
           refundOnItsWay: sql<boolean>`exists (select 1 from refunds where refunds.order_id = ${vouchers.orderId}
             and refunds.status in ('pending', 'to_refund_offline'))`,
+          /** A use given back (its booking cancelled in time) after its last day: it came back expired. */
+          backAfterItsDay: sql<boolean>`exists (select 1 from voucher_uses given
+            where given.voucher_id = ${vouchers.id} and given.cancelled_at is not null
+              and (given.cancelled_at at time zone 'Europe/Paris')::date > ${vouchers.expiresOn})`,
           cursor: cursorColumn(VOUCHER_LIST_ORDER),
         })
         .from(vouchers)
@@ -117,6 +121,11 @@ export async function voucherPage(
     page.rows.map(async (row) => ({
       ...row,
       refundHold: row.refundOnItsWay ? await voucherRefundHold(row.orderId) : null,
+      /** Come back expired from a booking cancelled in time, and still so: the owner may extend it. */
+      expiredBackNote:
+        row.status === "expired" && row.backAfterItsDay && row.balanceCents > 0
+          ? "Revenu après sa fin de validité, par l'annulation d'une réservation : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas (« Nouvelle fin de validité »)."
+          : null,
     })),
   );
   return { ...page, rows, matching: total?.value ?? 0 };

@@ -111,6 +111,9 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                     <p className="text-sm">{refundedOrderNote(voucher)}</p>
                   ) : null}
                   {refundNote ? <p className="text-sm">{refundNote}</p> : null}
+                  {voucher.expiredBackNote ? (
+                    <p className="text-sm">{voucher.expiredBackNote}</p>
+                  ) : null}
                   <p className="text-sm">
                     <Link
                       to={`/admin/ventes/${voucher.orderId}`}

@@ -106,6 +106,19 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
               </dd>
             </>
           ) : null}
+          {loaderData.voucherToExtend ? (
+            <>
+              <dt className="font-semibold">Bon cadeau expiré</dt>
+              <dd>
+                <Link
+                  to={`/admin/bons-cadeaux?q=${loaderData.voucherToExtend}`}
+                  className="underline underline-offset-4"
+                >
+                  Prolonger le bon cadeau {loaderData.voucherToExtend}
+                </Link>
+              </dd>
+            </>
+          ) : null}
           {loaderData.invoices.length > 0 ? (
             <>
               <dt className="font-semibold">Factures</dt>
