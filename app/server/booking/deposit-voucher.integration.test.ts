@@ -93,6 +93,10 @@ const owner = { actor: "owner" as const, userId: null, name: "Camille" };
 
 const plain = (text: string | null | undefined) => (text ?? "").replace(/[\u00a0\u202f]/g, " ");
 
+/** What her booking's page lists under « Factures »: each document's kind, number and amount. */
+const herInvoices = async (bookingId: string) =>
+  (await clientInvoicesOfBooking(bookingId)).map((each) => [each.kind, each.number, each.ttcCents]);
+
 describe("an amount voucher paying a deposit", () => {
   it("takes the whole deposit, confirms the booking and invoices the arrhes; cancelled in time, gives it back with a credit note", async () => {
     const voucher = await amountVoucher(50);
@@ -192,13 +196,7 @@ describe("an amount voucher paying a deposit", () => {
     );
     // Given back, the invoice is no longer said; her page lists it with the credit note that cancels it.
     expect(cancelled?.text).not.toContain("Facture : ");
-    expect(
-      (await clientInvoicesOfBooking(made.id)).map((each) => [
-        each.kind,
-        each.number,
-        each.ttcCents,
-      ]),
-    ).toEqual([
+    expect(await herInvoices(made.id)).toEqual([
       ["voucher_use", invoice?.number, 3_000],
       ["credit_note", notes[0]?.number, -3_000],
     ]);
@@ -447,13 +445,7 @@ describe("an amount voucher paying a deposit", () => {
         and(eq(invoices.kind, "credit_note"), eq(invoices.creditedInvoiceId, final?.id ?? "")),
       );
     expect(note).toMatchObject({ ttcCents: -2_000, orderId });
-    expect(
-      (await clientInvoicesOfBooking(made.id)).map((each) => [
-        each.kind,
-        each.number,
-        each.ttcCents,
-      ]),
-    ).toEqual([
+    expect(await herInvoices(made.id)).toEqual([
       ["voucher_use", deposit?.number, 3_000],
       ["final", final?.number, 9_000],
       ["credit_note", note?.number, -2_000],
