@@ -254,6 +254,14 @@ export async function renderVoucherPdf(
   const brandLines = wrapText(brand, brandStyle.font, brandStyle.size, CONTENT_WIDTH);
   const nameStyle = fittedStyle(recipient, fonts.displayBold, 34, 20, FOREGROUND);
   const recipientLines = wrapText(recipient, nameStyle.font, nameStyle.size, CONTENT_WIDTH);
+  // A long name (in capitals, 60 characters) goes on to a second line rather than past the frame.
+  const buyerStyle = { font: fonts.text, size: 12, color: MUTED_FOREGROUND };
+  const buyerLines = wrapText(
+    `De la part de ${buyer}`,
+    buyerStyle.font,
+    buyerStyle.size,
+    CONTENT_WIDTH,
+  );
   const coverStyle = { font: fonts.displayBold, size: 18, color: FOREGROUND };
   const coverLines = wrapText(
     oneLine(voucherCoverLine(input.cover)),
@@ -277,7 +285,11 @@ export async function renderVoucherPdf(
 
   const brandLeading = brandStyle.size * 1.1;
   const headerHeight = brandLines.length * brandLeading + 22 + 14 + 32;
-  const nameHeight = 16 + recipientLines.length * nameStyle.size * 1.15 + 24;
+  const nameHeight =
+    16 +
+    recipientLines.length * nameStyle.size * 1.15 +
+    24 +
+    (buyerLines.length - 1) * BUYER_LEADING;
   const coverHeight = 36 + 2 + coverLines.length * 24;
   const codeHeight = 24 + CODE_BOX_HEIGHT;
   const studiosHeight = 34 + 10 + studioRows * studioRowHeight;
@@ -328,12 +340,7 @@ export async function renderVoucherPdf(
   y -= 32;
   drawCentred(page, "Pour", y, { font: fonts.text, size: 12, color: MUTED_FOREGROUND });
   y = drawCentredLines(page, recipientLines, y - 4, nameStyle, nameStyle.size * 1.15);
-  y -= 24;
-  drawCentred(page, `De la part de ${buyer}`, y, {
-    font: fonts.text,
-    size: 12,
-    color: MUTED_FOREGROUND,
-  });
+  y = drawCentredLines(page, buyerLines, y - 24 + BUYER_LEADING, buyerStyle, BUYER_LEADING);
 
   if (messageBox) {
     y -= 22;
@@ -403,6 +410,7 @@ export async function renderVoucherPdf(
 const CODE_BOX_HEIGHT = 128;
 const QR_SIZE = 104;
 const STUDIO_LEADING = 13;
+const BUYER_LEADING = 16;
 const MESSAGE_LEADING = 1.3;
 const MESSAGE_PADDING = 10;
 

@@ -9,6 +9,7 @@ import {
   pdfPageCount,
   pdfQrCodes,
   pdfText,
+  pdfWords,
 } from "../../../tests/support/pdf-tools";
 import {
   charactersMissingFromVoucherFonts,
@@ -60,6 +61,43 @@ const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
 
 beforeAll(() => ensurePdfTools());
 
+/**
+ * Every word of the voucher inside its frame's margins (56 points left and right, 24 + 4 top and bottom),
+ * none drawn over another nor over the QR code. The fonts' boxes reach above their accents and below their
+ * descenders (Playfair's by a fifth of its size): lines set closer than their boxes, whose ink does not
+ * touch (a name on two lines), overlap by less than a quarter of their height; text drawn over text, more.
+ */
+function expectLaidOut(bytes: Uint8Array): void {
+  const { pages, words: placed } = pdfWords(bytes);
+  expect(pages).toHaveLength(1);
+  const { width, height } = pages[0] ?? { width: 0, height: 0 };
+  for (const word of placed) {
+    expect(word.xMin, word.text).toBeGreaterThanOrEqual(55);
+    expect(word.xMax, word.text).toBeLessThanOrEqual(width - 55);
+    expect(word.yMin, word.text).toBeGreaterThanOrEqual(28);
+    expect(word.yMax, word.text).toBeLessThanOrEqual(height - 28);
+  }
+  const overlapping = placed.flatMap((word, index) =>
+    placed.slice(index + 1).flatMap((other) => {
+      const across = Math.min(word.xMax, other.xMax) - Math.max(word.xMin, other.xMin);
+      const down = Math.min(word.yMax, other.yMax) - Math.max(word.yMin, other.yMin);
+      const lower = Math.min(word.yMax - word.yMin, other.yMax - other.yMin);
+      return across > 0.5 && down > lower / 4 ? [`${word.text} / ${other.text}`] : [];
+    }),
+  );
+  expect(overlapping).toEqual([]);
+  // The QR code: 104 points square, 12 from the code box's right and top edges; the box's top is 30 points
+  // above « Code du bon »'s baseline.
+  const label = placed.find((word) => word.text === "Code");
+  expect(label).toBeDefined();
+  const qrTop = (label?.yMax ?? 0) - 10 * 0.24 - 30 + 12;
+  const qrLeft = width - 56 - 12 - 104;
+  const overQr = placed.filter(
+    (word) => word.xMax > qrLeft && word.yMax > qrTop && word.yMin < qrTop + 104,
+  );
+  expect(overQr.map((word) => word.text)).toEqual([]);
+}
+
 describe("renderVoucherPdf", () => {
   it("writes every accent, the code, the date and the studios in a one-page PDF whose QR code opens the link", async () => {
     const bytes = await renderVoucherPdf(voucher());
@@ -85,6 +123,7 @@ describe("renderVoucherPdf", () => {
       expect(text).toContain(words(expected));
     }
     expect(pdfQrCodes(bytes)).toEqual([`https://www.atelier-lumiere.fr/bons-cadeaux/${code}`]);
+    expectLaidOut(bytes);
   });
 
   it("tells a session voucher's holder to book with its code, and an amount's to present it at the studio", async () => {
@@ -120,6 +159,15 @@ describe("renderVoucherPdf", () => {
     const decomposed = "E\u0301lodie\n  Franc\u0327oise";
     const text = pdfText(await renderVoucherPdf(voucher({ recipientName: decomposed })));
     expect(text).toContain("Élodie Françoise");
+  });
+
+  it("writes a buyer's name in capitals whole, on the page", async () => {
+    // 60 characters, the most the order form takes, as some people type their name.
+    const buyerName = "MARIE-GWENDOLINE DE LA ROCHEFOUCAULD-MONTMORENCY D’AUBIGNÉ W";
+    expect(buyerName).toHaveLength(VOUCHER_TEXT_LIMITS.name);
+    const bytes = await renderVoucherPdf(voucher({ buyerName }));
+    expect(words(pdfText(bytes))).toContain(words(`De la part de ${buyerName}`));
+    expectLaidOut(bytes);
   });
 
   it("accepts the code grouped as people read it", async () => {
@@ -165,6 +213,7 @@ describe("renderVoucherPdf", () => {
     expect(text).toContain("www.atelier-lumiere.fr");
     expect(text).toContain("de mariage en Corrèze et en Haute-Vienne");
     expect(text).toContain(longName);
+    expectLaidOut(bytes);
   });
 });
 
