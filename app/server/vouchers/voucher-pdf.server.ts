@@ -284,30 +284,38 @@ export async function renderVoucherPdf(
   );
 
   const brandLeading = brandStyle.size * 1.1;
-  const headerHeight = brandLines.length * brandLeading + 22 + 14 + 32;
-  const nameHeight =
-    16 +
-    recipientLines.length * nameStyle.size * 1.15 +
-    24 +
-    (buyerLines.length - 1) * BUYER_LEADING;
-  const coverHeight = 36 + 2 + coverLines.length * 24;
-  const codeHeight = 24 + CODE_BOX_HEIGHT;
-  const studiosHeight = 34 + 10 + studioRows * studioRowHeight;
   const footerTop = MARGIN_VERTICAL + 4 + terms.length * 12 + 8;
-  const room =
+  /** The room left for the message's box, the parts spaced as `space` says. */
+  const roomAt = (space: Spaces) =>
     PAGE_HEIGHT -
     MARGIN_VERTICAL -
-    headerHeight -
-    nameHeight -
-    coverHeight -
-    codeHeight -
-    studiosHeight -
+    (brandLines.length * brandLeading + space.beforeTitle + 14 + space.beforeFor) -
+    (16 +
+      recipientLines.length * nameStyle.size * 1.15 +
+      space.beforeBuyer +
+      (buyerLines.length - 1) * BUYER_LEADING) -
+    (space.beforeGift + 2 + coverLines.length * 24) -
+    (space.beforeCode + CODE_BOX_HEIGHT) -
+    (space.beforeStudios + 10 + studioRows * studioRowHeight) -
     footerTop -
     12;
-  const messageBox = message ? fittedMessage(message, fonts.display, room - 22) : null;
-  if (room < 0 || (message && !messageBox)) {
+  // At ease first; closer when the message cannot fit so (the longest one beside long addresses).
+  let fitted: { space: Spaces; messageBox: ReturnType<typeof fittedMessage> } | null = null;
+  for (const ease of [1, 0.75, 0.5, 0.25, 0]) {
+    const space = spacesAt(ease);
+    const room = roomAt(space);
+    const messageBox = message
+      ? fittedMessage(message, fonts.display, room - space.beforeMessage)
+      : null;
+    if (room >= 0 && (!message || messageBox)) {
+      fitted = { space, messageBox };
+      break;
+    }
+  }
+  if (!fitted) {
     throw new VoucherPdfError("Le contenu du bon cadeau ne tient pas sur une page.");
   }
+  const { space, messageBox } = fitted;
 
   const page = document.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   const frame = 24;
@@ -328,7 +336,7 @@ export async function renderVoucherPdf(
     brandStyle,
     brandLeading,
   );
-  y -= 22;
+  y -= space.beforeTitle;
   drawCentred(page, "BON CADEAU", y, { font: fonts.textBold, size: 10, color: GOLD_DARK });
   y -= 14;
   page.drawLine({
@@ -337,13 +345,19 @@ export async function renderVoucherPdf(
     thickness: 1,
     color: GOLD,
   });
-  y -= 32;
+  y -= space.beforeFor;
   drawCentred(page, "Pour", y, { font: fonts.text, size: 12, color: MUTED_FOREGROUND });
   y = drawCentredLines(page, recipientLines, y - 4, nameStyle, nameStyle.size * 1.15);
-  y = drawCentredLines(page, buyerLines, y - 24 + BUYER_LEADING, buyerStyle, BUYER_LEADING);
+  y = drawCentredLines(
+    page,
+    buyerLines,
+    y - space.beforeBuyer + BUYER_LEADING,
+    buyerStyle,
+    BUYER_LEADING,
+  );
 
   if (messageBox) {
-    y -= 22;
+    y -= space.beforeMessage;
     page.drawRectangle({
       x: MARGIN,
       y: y - messageBox.height,
@@ -363,7 +377,7 @@ export async function renderVoucherPdf(
   }
 
   // What it gives.
-  y -= 36;
+  y -= space.beforeGift;
   drawCentred(page, "Ce bon vous offre", y, {
     font: fonts.text,
     size: 11,
@@ -372,12 +386,12 @@ export async function renderVoucherPdf(
   y = drawCentredLines(page, coverLines, y - 2, coverStyle, 24);
 
   // The code and its QR code, the last day.
-  y -= 24;
+  y -= space.beforeCode;
   drawCodeBox(page, y, { code, input, fonts, siteAddress, qr: await qrModules(input.link) });
   y -= CODE_BOX_HEIGHT;
 
   // The studios, side by side.
-  y -= 34;
+  y -= space.beforeStudios;
   drawCentred(page, input.studios.length > 1 ? "Nos studios" : "Notre studio", y, {
     font: fonts.display,
     size: 14,
@@ -405,6 +419,38 @@ export async function renderVoucherPdf(
   drawCentred(page, siteAddress, footY - 14, { font: fonts.textBold, size: 9, color: FOREGROUND });
 
   return document.save();
+}
+
+/**
+ * The white space above some of the voucher's parts, from the baseline or edge above to the next, in points:
+ * at ease, and at the closest that keeps each part's letters clear of its neighbour's (accented capitals
+ * under a name's descenders). A voucher whose message cannot fit at ease is drawn closer, never cut.
+ */
+const SPACES = {
+  /** The brand's last line to « BON CADEAU ». */
+  beforeTitle: { ease: 22, tight: 14 },
+  /** The gold line to « Pour ». */
+  beforeFor: { ease: 32, tight: 16 },
+  /** The recipient's name to « De la part de ». */
+  beforeBuyer: { ease: 24, tight: 20 },
+  /** « De la part de » to the message's box. */
+  beforeMessage: { ease: 22, tight: 10 },
+  /** The message's box (or « De la part de ») to « Ce bon vous offre ». */
+  beforeGift: { ease: 36, tight: 16 },
+  /** What it gives to the code's box. */
+  beforeCode: { ease: 24, tight: 12 },
+  /** The code's box to « Nos studios ». */
+  beforeStudios: { ease: 34, tight: 20 },
+} as const;
+type Spaces = Record<keyof typeof SPACES, number>;
+
+/** The spaces from at ease (1) to tight (0). */
+function spacesAt(ease: number): Spaces {
+  const entries = Object.entries(SPACES).map(([part, { ease: loose, tight }]) => [
+    part,
+    tight + (loose - tight) * ease,
+  ]);
+  return Object.fromEntries(entries) as Spaces;
 }
 
 const CODE_BOX_HEIGHT = 128;

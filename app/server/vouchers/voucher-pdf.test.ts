@@ -175,7 +175,7 @@ describe("renderVoucherPdf", () => {
     expect(text).toContain(formatVoucherCode(code));
   });
 
-  it("fits the longest message and names, and long addresses, on its one page", async () => {
+  it("fits the longest message and names beside three studios with long addresses, or six, on its one page", async () => {
     const { messageLines, message: messageLength, name } = VOUCHER_TEXT_LIMITS;
     // Every line break allowed, then one long paragraph: the most lines a message can take.
     const shortLines = Array.from({ length: messageLines - 1 }, () => "W");
@@ -186,34 +186,60 @@ describe("renderVoucherPdf", () => {
     expect(message.length).toBeLessThanOrEqual(messageLength);
     expect(message.length).toBeGreaterThan(messageLength - 10);
     const longName = "Marie-Élisabeth de La Rochefoucauld-Montmorency de Wagram".padEnd(name, "W");
-    const bytes = await renderVoucherPdf(
-      voucher({
-        // The identity's brand may have 100 characters (app/content/schemas.ts).
-        brandName:
-          "Atelier Lumière — Photographie de portrait, de famille et de mariage en Corrèze et en Haute-Vienne",
-        message,
-        recipientName: longName,
-        buyerName: longName,
-        cover: {
-          kind: "session",
-          sessionName: "Séance famille en extérieur avec album et tirages d'art au choix",
-          studioName: "dans le studio de votre choix",
-        },
-        studios: STUDIOS.map((studio) => ({
-          ...studio,
-          name: `${studio.name} — Portraits & Mariages`,
-          phone: "05 55 72 00 00",
-        })),
-      }),
-    );
-    expect(pdfPageCount(bytes)).toBe(1);
-    const text = words(pdfText(bytes));
-    expect(text.split("Wagon").length - 1).toBe(paragraph.split(" ").length);
-    expect(text).toContain(formatVoucherCode(code));
-    expect(text).toContain("www.atelier-lumiere.fr");
-    expect(text).toContain("de mariage en Corrèze et en Haute-Vienne");
-    expect(text).toContain(longName);
-    expectLaidOut(bytes);
+    const named = STUDIOS.map((studio) => ({
+      ...studio,
+      name: `${studio.name} — Portraits & Mariages`,
+      phone: "05 55 72 00 00",
+    }));
+    // Each on a few lines in its column.
+    const addresses = [
+      {
+        street: "Résidence Les Jardins d'Ussel, bâtiment B, 12 avenue du Général de Gaulle",
+        postalCode: "19200",
+        city: "Ussel",
+      },
+      {
+        street: "Centre commercial Les Trois Provinces, 26 boulevard Jules Ferry",
+        postalCode: "19100",
+        city: "Brive-la-Gaillarde",
+      },
+      {
+        street: "Zone artisanale du Bois Joli, 16 rue Jouanet",
+        postalCode: "87240",
+        city: "Saint-Sylvestre-sur-Ambazac",
+      },
+    ];
+    const longAddresses = named.map((studio, index) => ({
+      ...studio,
+      address: addresses[index] ?? studio.address,
+    }));
+    for (const studios of [named, longAddresses, [...STUDIOS, ...STUDIOS]]) {
+      const bytes = await renderVoucherPdf(
+        voucher({
+          // The identity's brand may have 100 characters (app/content/schemas.ts).
+          brandName:
+            "Atelier Lumière — Photographie de portrait, de famille et de mariage en Corrèze et en Haute-Vienne",
+          message,
+          recipientName: longName,
+          buyerName: longName,
+          cover: {
+            kind: "session",
+            sessionName: "Séance famille en extérieur avec album et tirages d'art au choix",
+            studioName: "dans le studio de votre choix",
+          },
+          studios,
+        }),
+      );
+      expect(pdfPageCount(bytes)).toBe(1);
+      const text = words(pdfText(bytes));
+      expect(text.split("Wagon").length - 1).toBe(paragraph.split(" ").length);
+      expect(text).toContain(formatVoucherCode(code));
+      expect(text).toContain("www.atelier-lumiere.fr");
+      expect(text).toContain("de mariage en Corrèze et en Haute-Vienne");
+      expect(text).toContain(longName);
+      for (const studio of studios) expect(text).toContain(words(studio.address.city));
+      expectLaidOut(bytes);
+    }
   });
 });
 
