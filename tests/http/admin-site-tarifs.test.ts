@@ -368,6 +368,17 @@ describe("/admin/site", () => {
   it("renames the studio: the title, the footer, the structured data and the share tags follow at once", async () => {
     const page = await adminPage("/admin/site");
     const identity = formOf(page, 'form[aria-label="Identité du site"]');
+    // Every gift voucher prints the brand at its head: what its fonts cannot draw is refused at its field.
+    const starred = await saveForm("/admin/site", identity, {
+      [nameOf(identity, "Nom du studio")]: "Atelier Lumière 📷",
+    });
+    expect(starred.status).toBe(400);
+    const withStar = formOf(starred, 'form[aria-label="Identité du site"]');
+    expect(textOf(withStar)).toContain(
+      "Ces caractères ne peuvent pas être imprimés sur le bon : 📷. Retirez-les ou remplacez-les.",
+    );
+    expect(shownValue(labelled(withStar, "Nom du studio"))).toBe("Atelier Lumière 📷");
+    expect((await storedDocument("identity")).brand).toBe(original("identity").brand);
     const saved = await saveForm("/admin/site", identity, {
       [nameOf(identity, "Nom du studio")]: "Atelier Lumière",
     });

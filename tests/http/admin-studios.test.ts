@@ -41,6 +41,38 @@ describe("/admin/studios", () => {
     expect(names.slice(0, 3)).toEqual(["Studio d'Ussel", "Studio de Brive", "Studio de Limoges"]);
     expect(textOf(page.document.querySelector("main"))).toContain("05 36 49 10 01");
   });
+
+  it("refuses a name, an address or a phone that a gift voucher could not print, keeping what was typed", async () => {
+    const list = await adminPage("/admin/studios");
+    const edit = [...list.document.querySelectorAll("main a")]
+      .map((link) => link.getAttribute("href") ?? "")
+      .find((href) => /^\/admin\/studios\/[0-9a-f-]{36}$/.test(href));
+    if (!edit) throw new Error("no studio to edit");
+    const form = formOf(await adminPage(edit));
+    const before = shownValue(labelled(form, "Nom du studio"));
+    const refused = await pressButton(
+      edit,
+      intentButton(
+        typeInto(form, {
+          name: `${before} 📷`,
+          street: "★ 19 rue du 4 Septembre",
+          addressCity: "Ussel",
+          phone: "☎ 05 55 72 00 00",
+        }),
+        "save",
+      ),
+      { cookie: admin.cookie() },
+    );
+    expect(refused.status).toBe(400);
+    const kept = formOf(refused);
+    for (const character of ["📷", "★", "☎"]) {
+      expect(textOf(kept)).toContain(
+        `Ces caractères ne peuvent pas être imprimés sur le bon : ${character}. Retirez-les ou remplacez-les.`,
+      );
+    }
+    expect(shownValue(labelled(kept, "Nom du studio"))).toBe(`${before} 📷`);
+    expect(shownValue(labelled(formOf(await adminPage(edit)), "Nom du studio"))).toBe(before);
+  });
 });
 
 describe("/admin/redirections", () => {

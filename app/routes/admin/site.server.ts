@@ -41,7 +41,7 @@ export async function action({ request }: Route.ActionArgs) {
       formData.get("revision"),
       admin,
       PAGE,
-      { legal: legalPrintingErrors },
+      { identity: identityPrintingErrors, legal: legalPrintingErrors },
     );
     // A restored version may complete the legal details as a save does.
     await issueHeldBackInvoices();
@@ -57,6 +57,7 @@ export async function action({ request }: Route.ActionArgs) {
           stored: Documents["identity"],
         ): Documents["identity"] => ({ ...parsed, shareImage: stored.shareImage }),
         load: () => loadDocument("identity"),
+        check: identityPrintingErrors,
         previewPaths: ["/"],
         page: PAGE,
         savedTitle: "Identité du site modifiée",
@@ -78,6 +79,14 @@ export async function action({ request }: Route.ActionArgs) {
     default:
       return data({ error: "Formulaire inconnu" }, { status: 400 });
   }
+}
+
+/**
+ * The brand heads every gift voucher (decision 0164): a voucher is drawn once paid, so what its fonts
+ * cannot draw is refused at a save and at a restore.
+ */
+function identityPrintingErrors(identity: Documents["identity"]) {
+  return unprintableFields({ brand: identity.brand }, "le bon");
 }
 
 /**

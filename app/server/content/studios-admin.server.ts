@@ -23,6 +23,7 @@ import { env } from "../env.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "./revision-history.server";
 import { studioPaths } from "./site-content.server";
 import { moveRow } from "../db/reorder.server";
+import { unprintableFields } from "../pdf/printable.server";
 import { failedForm, invalidForm } from "../forms.server";
 import { log } from "../logger.server";
 import { redirectWithToast } from "../toast.server";
@@ -153,6 +154,18 @@ export async function studioFormAction(request: Request, id: string | null) {
   if (!firstPhoto) throw new Error("no studio to take a photo from");
   const parsed = parseStudioForm(values, previous, firstPhoto);
   if (!parsed.ok) return invalidForm(values, parsed.errors);
+  // Every gift voucher valid at this studio prints its name, address and phone (decision 0164): what the
+  // PDF's fonts cannot draw is refused here, not when a paid voucher is drawn and cannot be.
+  const unprintable = await unprintableFields(
+    {
+      name: parsed.data.name,
+      street: parsed.data.address.street,
+      addressCity: parsed.data.address.city,
+      phone: parsed.data.phone,
+    },
+    "le bon",
+  );
+  if (Object.keys(unprintable).length > 0) return invalidForm(values, unprintable);
 
   // Never on without a session to book and someone to take it (decision 0127): say what is missing.
   if (intent === "save" && parsed.data.onlineBooking) {
