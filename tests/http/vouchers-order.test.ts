@@ -393,6 +393,86 @@ describe("/bons-cadeaux", () => {
         expect(page).not.toContain("dans le studio de votre choix");
       });
 
+      it("says on its page the voucher could not be delivered, to which address, and sends it once to the address corrected", async () => {
+        const mistyped = `lea.martin-${Date.now()}@exmaple.test`;
+        const { path, voucherId } = await paidByTransfer({
+          destinataire: "beneficiaire",
+          beneficiaireEmail: mistyped,
+        });
+        // Its e-mail given up by the outbox (the mail server refused the mailbox: the integration test).
+        await serverDatabase()
+          .update(vouchers)
+          .set({ deliveryFailedAt: new Date(), deliveryFailedTo: mistyped })
+          .where(eq(vouchers.id, voucherId));
+        const deliveryJobs = async () =>
+          (
+            await serverDatabase().$client.query<{ count: string }>(
+              "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'voucher-delivery' and data->>'voucherId' = $1",
+              [voucherId],
+            )
+          ).rows[0]?.count;
+        expect(await deliveryJobs()).toBe("1");
+
+        const shown = await fetchPage(path);
+        const text = plainSpaces(textOf(shown.document.body));
+        expect(text).toContain(
+          `Le bon n'a pas pu être envoyé à Léa Martin (${mistyped}) : cette adresse a été refusée par sa messagerie, ou celle-ci n'a pas répondu.`,
+        );
+        expect(text).toContain("Le bon n'a pas pu être envoyé");
+        expect(
+          shown.document.querySelector<HTMLInputElement>('input[name="beneficiaireEmail"]')?.value,
+        ).toBe(mistyped);
+        // The owner's list says it too.
+        const owner = plainSpaces(
+          textOf(
+            (await fetchPage("/admin/bons-cadeaux", { cookie: admin.cookie() })).document.body,
+          ),
+        );
+        expect(owner).toContain(`Envoi impossible à ${mistyped} le `);
+
+        // Refused in French, what she typed kept: not an address, then the refused one again.
+        const send = (fields: Record<string, string>) =>
+          postForm(path, { intent: "renvoyer", destinataire: "beneficiaire", ...fields });
+        const invalid = await send({ beneficiaireEmail: "lea.martin@" });
+        expect(invalid.status).toBe(400);
+        expect(textOf(invalid.document.getElementById("renvoi-erreur"))).toBe(
+          "Indiquez une adresse e-mail valide (par exemple prenom@exemple.fr), ou recevez le bon vous-même.",
+        );
+        expect(
+          invalid.document.querySelector<HTMLInputElement>('input[name="beneficiaireEmail"]')
+            ?.value,
+        ).toBe("lea.martin@");
+        const same = await send({ beneficiaireEmail: mistyped.toUpperCase() });
+        expect(same.status).toBe(400);
+        expect(textOf(same.document.getElementById("renvoi-erreur"))).toContain(
+          "C'est l'adresse qui a été refusée",
+        );
+        expect(await deliveryJobs()).toBe("1");
+
+        // Corrected, posted twice: sent again once, to that address.
+        const corrected = mistyped.replace("exmaple", "example");
+        const [first, second] = await Promise.all([
+          send({ beneficiaireEmail: ` ${corrected} ` }),
+          send({ beneficiaireEmail: corrected }),
+        ]);
+        for (const answer of [first, second]) {
+          expect(answer.status).toBe(303);
+          expect(answer.headers.get("location")).toBe(`${path}?fait=renvoi`);
+        }
+        expect(await deliveryJobs()).toBe("2");
+        expect(await voucherStatus(voucherId)).toMatchObject({
+          recipientEmail: corrected,
+          sendTo: "recipient",
+          deliveryFailedTo: null,
+        });
+        const after = plainSpaces(textOf((await fetchPage(`${path}?fait=renvoi`)).document.body));
+        expect(after).toContain(
+          "C'est noté : le bon part à l'adresse indiquée dans quelques minutes.",
+        );
+        expect(after).toContain(`à Léa Martin (${corrected})`);
+        expect(after).not.toContain("n'a pas pu être envoyé");
+      });
+
       it("cancels the voucher, shows the owner the money to give back, journalled once when she marks it", async () => {
         const { path, orderId, voucherId } = await paidByTransfer();
         const shown = await fetchPage(path);

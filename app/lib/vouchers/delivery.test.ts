@@ -54,4 +54,14 @@ describe("voucherDeliveryLine", () => {
       /^Le bon a été envoyé à Chloé \(chloe@example\.com\) le jeudi 24 décembre 2026 à 9\u00a0h/,
     );
   });
+
+  it("says the voucher could not be delivered, and to which address, once its e-mail was given up", () => {
+    const failed = { ...gift, paid: true, deliveryFailedTo: "chloe@exmaple.com" };
+    expect(voucherDeliveryLine(failed, at)).toBe(
+      "Le bon n'a pas pu être envoyé à Chloé (chloe@exmaple.com) : cette adresse a été refusée par sa messagerie, ou celle-ci n'a pas répondu.",
+    );
+    expect(voucherDeliveryLine({ ...failed, sendTo: "buyer" }, at)).toMatch(
+      /^Le bon n'a pas pu être envoyé à votre adresse \(chloe@exmaple.com\)/,
+    );
+  });
 });

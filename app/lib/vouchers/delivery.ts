@@ -27,17 +27,27 @@ export type VoucherDeliveryPlan = {
   deliveredAt: Date | null;
   /** Its order paid: the voucher is issued and waits only for its day. */
   paid: boolean;
+  /** The address its e-mail was given up for (refused by the mail server, or never taken). */
+  deliveryFailedTo?: string | null;
 };
 
 /**
  * What the buyer reads of her voucher's sending (her order's e-mail and page): to her own address or to
- * the recipient's, on the day she chose at 9:00 or as soon as it is paid, or that it has left.
+ * the recipient's, on the day she chose at 9:00 or as soon as it is paid, that it has left, or that it
+ * could not be delivered to the address she gave.
  */
 export function voucherDeliveryLine(plan: VoucherDeliveryPlan, at: Date): string {
   const to =
     plan.sendTo === "recipient" && plan.recipientEmail
       ? `à ${plan.recipientName} (${plan.recipientEmail})`
       : `à votre adresse (${plan.buyerEmail})`;
+  if (!plan.deliveredAt && plan.deliveryFailedTo) {
+    const failed =
+      plan.sendTo === "recipient"
+        ? `à ${plan.recipientName} (${plan.deliveryFailedTo})`
+        : `à votre adresse (${plan.deliveryFailedTo})`;
+    return `Le bon n'a pas pu être envoyé ${failed} : cette adresse a été refusée par sa messagerie, ou celle-ci n'a pas répondu.`;
+  }
   if (plan.deliveredAt) return `Le bon a été envoyé ${to} le ${instantLabelFr(plan.deliveredAt)}.`;
   const instant = deliveryInstant(plan.deliveryDay, at);
   if (instant && plan.deliveryDay) {

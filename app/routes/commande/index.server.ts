@@ -20,7 +20,8 @@ import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/paymen
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
-import { voucherCoverOf } from "~/server/vouchers/emails.server";
+import { redeliverVoucher, voucherCoverOf } from "~/server/vouchers/emails.server";
+import { parseRedelivery } from "~/lib/vouchers/redelivery";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { readSiteContent } from "~/server/content/site-content.server";
 import { VoucherRefusedError } from "~/server/vouchers/refusals.server";
@@ -148,6 +149,22 @@ export async function loader({ request, params }: Route.LoaderArgs) {
             now(),
           )
         : null,
+    /**
+     * Its e-mail given up (the address refused, or never taken): the address, and the form to correct it
+     * or have it herself (decision 0167).
+     */
+    undelivered:
+      voucher?.deliveryFailedTo &&
+      !voucher.deliveredAt &&
+      voucher.status === "active" &&
+      order.status === "paid"
+        ? {
+            to: voucher.deliveryFailedTo,
+            recipientName: voucher.recipientName,
+            toRecipient: voucher.sendTo === "recipient",
+            buyerEmail: order.buyerEmail,
+          }
+        : null,
     withdrawal: withdrawable
       ? {
           lastDay: formatCalendarDayFr(withdrawalLastDay(order.createdAt)),
@@ -197,8 +214,28 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { order } = await orderOf(params.token);
-  const intent = (await request.formData()).get("intent");
+  const form = await request.formData();
+  const intent = form.get("intent");
   try {
+    if (intent === "renvoyer" && order.kind === "voucher") {
+      const voucher = await voucherOfOrder(order.id);
+      const parsed = parseRedelivery(form, voucher?.deliveryFailedTo ?? null);
+      if (!parsed.ok) {
+        const { error, field, typed } = parsed.answer;
+        return data({ error, field, typed }, { status: 400 });
+      }
+      if (!(await redeliverVoucher(order.id, parsed.target))) {
+        // Posted twice: the first sent it again (the failure is gone, the voucher waits or left).
+        const current = await voucherOfOrder(order.id);
+        if (current?.status !== "active" || current.deliveryFailedAt) {
+          return data(
+            { error: "Ce bon ne peut plus être envoyé : il n'est plus actif." },
+            { status: 409 },
+          );
+        }
+      }
+      return redirect(`${orderPagePath(params.token)}?fait=renvoi`, 303);
+    }
     if (intent === "payer" && order.method === "card") {
       // A deposit is paid while its booking still holds the slot (decision 0186).
       if (order.kind === "booking_deposit") {

@@ -77,7 +77,15 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </p>
       }
     >
-      {actionData?.error ? <Notice tone="error" title={actionData.error} /> : null}
+      {actionData?.error && !("typed" in actionData) ? (
+        <Notice tone="error" title={actionData.error} />
+      ) : null}
+      {order.done === "renvoi" ? (
+        <Notice
+          tone="success"
+          title="C'est noté : le bon part à l'adresse indiquée dans quelques minutes."
+        />
+      ) : null}
       {order.done === "retractation" ? (
         <Notice tone="success" title={WITHDRAWN[order.method] ?? WITHDRAWN.transfer ?? ""} />
       ) : null}
@@ -302,6 +310,17 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
 
+      {order.undelivered ? (
+        <RedeliveryForm
+          undelivered={order.undelivered}
+          answer={
+            actionData && "typed" in actionData && typeof actionData.typed === "string"
+              ? { error: actionData.error, typed: actionData.typed }
+              : undefined
+          }
+        />
+      ) : null}
+
       {order.withdrawal ? (
         <section aria-labelledby="retractation" className="space-y-2">
           <h2 id="retractation" className="text-xl font-semibold">
@@ -320,5 +339,67 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
     </BookingPage>
+  );
+}
+
+/** Her voucher's e-mail given up: the address corrected (what she typed kept), or sent to herself. */
+function RedeliveryForm({
+  undelivered,
+  answer,
+}: {
+  undelivered: { to: string; recipientName: string; toRecipient: boolean; buyerEmail: string };
+  answer: { error: string; typed: string } | undefined;
+}) {
+  return (
+    <section
+      aria-labelledby="envoi-impossible"
+      className="space-y-3 rounded-xl border border-red-300 p-4"
+    >
+      <h2 id="envoi-impossible" className="text-xl font-semibold">
+        Le bon n'a pas pu être envoyé
+      </h2>
+      {undelivered.toRecipient ? (
+        <p>
+          {`L'adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Corrigez-la pour l'envoyer à nouveau, ou recevez le bon vous-même pour le transmettre à ${undelivered.recipientName}.`}
+        </p>
+      ) : (
+        <p>
+          {`Votre adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Téléchargez le bon sur cette page (« Télécharger le bon (PDF) »), ou faites-le envoyer à ${undelivered.recipientName} :`}
+        </p>
+      )}
+      <form method="post" className="space-y-3">
+        <fieldset className="space-y-2">
+          <legend className="font-medium">Envoyer le bon</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="destinataire" value="beneficiaire" defaultChecked />
+            {`À ${undelivered.recipientName}, à cette adresse :`}
+          </label>
+          <input
+            type="email"
+            name="beneficiaireEmail"
+            aria-label={`Adresse e-mail de ${undelivered.recipientName}`}
+            autoComplete="off"
+            defaultValue={answer?.typed ?? (undelivered.toRecipient ? undelivered.to : "")}
+            aria-invalid={answer ? true : undefined}
+            aria-describedby={answer ? "renvoi-erreur" : undefined}
+            className="w-full rounded-md border border-input px-3 py-2"
+          />
+          {answer ? (
+            <p id="renvoi-erreur" className="text-sm text-red-800">
+              {answer.error}
+            </p>
+          ) : null}
+          {undelivered.toRecipient ? (
+            <label className="flex items-center gap-2">
+              <input type="radio" name="destinataire" value="moi" />
+              {`À moi (${undelivered.buyerEmail}), pour le lui transmettre`}
+            </label>
+          ) : null}
+        </fieldset>
+        <Button type="submit" name="intent" value="renvoyer">
+          Envoyer le bon
+        </Button>
+      </form>
+    </section>
   );
 }

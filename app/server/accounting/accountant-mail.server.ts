@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { periodWords } from "~/lib/accounting/accountant-mail";
 import { csvDay } from "~/lib/accounting/csv";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
@@ -9,10 +9,11 @@ import { formatCents } from "~/lib/prices";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
-import { accountantMailSettings, accountantMonthlyMails, mailFailures } from "../db/schema";
+import { accountantMailSettings, accountantMonthlyMails } from "../db/schema";
 import { env } from "../env.server";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
+import { lastMailRefusal } from "../mail/failures.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { accountingExports, type Period } from "./exports.server";
@@ -42,23 +43,9 @@ export type AccountantMailSetting = {
   refused: { at: Date; error: string } | null;
 };
 
-/** The last e-mail of ours given up for `email` (any case), with what the mail server said. */
-async function lastRefusal(email: string): Promise<{ at: Date; error: string } | null> {
-  if (email === "") return null;
-  const [row] = await db()
-    .select({ at: mailFailures.at, error: mailFailures.error })
-    .from(mailFailures)
-    .where(
-      and(
-        eq(mailFailures.kind, enqueueAccountantFiles.definition.failureKind),
-        eq(mailFailures.final, true),
-        sql`lower(${mailFailures.recipient}) = lower(${email})`,
-      ),
-    )
-    .orderBy(desc(mailFailures.at))
-    .limit(1);
-  return row ?? null;
-}
+/** The last e-mail to the accountant given up for `email` (any case), with what the mail server said. */
+const lastRefusal = (email: string) =>
+  lastMailRefusal(enqueueAccountantFiles.definition.failureKind, email);
 
 /** Whether the monthly e-mail of `month` is still in the mail queue, to be sent or retried. */
 async function monthlyMailWaiting(month: string): Promise<boolean> {

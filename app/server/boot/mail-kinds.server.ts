@@ -19,6 +19,7 @@ import { enqueueNewsletterTest } from "../newsletter/sending.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "../payments/emails.server";
 import {
   queueVoucherDeliveryMail,
+  queueVoucherUndeliveredMail,
   queueVoucherOrderMail,
   queueVoucherReminderMail,
 } from "../vouchers/emails.server";
@@ -47,6 +48,7 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   queueOwnerPaymentMail,
   queueVoucherOrderMail,
   queueVoucherDeliveryMail,
+  queueVoucherUndeliveredMail,
   queueVoucherReminderMail,
   enqueueAccountantFiles,
 ];

@@ -1559,6 +1559,12 @@ export const vouchers = pgTable(
     /** The Paris day it is sent at 9:00; null: as soon as it is paid. */
     deliveryDay: date("delivery_day", { mode: "string" }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /**
+     * When its e-mail was given up (the mail server refused the address, or never took it after its
+     * retries), and the address it was for; both null again when the buyer corrects it (decision 0167).
+     */
+    deliveryFailedAt: timestamp("delivery_failed_at", { withTimezone: true }),
+    deliveryFailedTo: varchar("delivery_failed_to", { length: 255 }),
     issuedAt: timestamp("issued_at", { withTimezone: true }),
     /** The last Paris day it can be used (included); set when issued, moved by an extension. */
     expiresOn: date("expires_on", { mode: "string" }),

@@ -1,4 +1,4 @@
-import { desc, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { db, type Database } from "../db/client.server";
 import { mailFailures } from "../db/schema";
 import { log } from "../logger.server";
@@ -40,4 +40,31 @@ export async function purgeOldMailFailures(database: Database = db()): Promise<n
     sql`delete from mail_failures where at < now() - make_interval(days => ${MAIL_FAILURE_RETENTION_DAYS})`,
   );
   return result.rowCount ?? 0;
+}
+
+/**
+ * The last e-mail of `kind` given up for `email` (any case), with what the mail server said, since
+ * `since` when given: what a page tells of an address the mail server refused (the accountant's, a gift
+ * voucher's recipient's). Null when none in the failures kept (MAIL_FAILURE_RETENTION_DAYS).
+ */
+export async function lastMailRefusal(
+  kind: MailKind,
+  email: string,
+  since?: Date,
+): Promise<{ at: Date; error: string } | null> {
+  if (email === "") return null;
+  const [row] = await db()
+    .select({ at: mailFailures.at, error: mailFailures.error })
+    .from(mailFailures)
+    .where(
+      and(
+        eq(mailFailures.kind, kind),
+        eq(mailFailures.final, true),
+        sql`lower(${mailFailures.recipient}) = lower(${email})`,
+        since ? gte(mailFailures.at, since) : undefined,
+      ),
+    )
+    .orderBy(desc(mailFailures.at))
+    .limit(1);
+  return row ?? null;
 }

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
+import { createServer } from "node:net";
+import type { JobWithMetadata } from "pg-boss";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
-import { defineMailKind } from "./outbox.server";
+import { defineMailKind, mailJobHandler, type MailJob } from "./outbox.server";
 
 /*
  * An e-mail queued `once` (a form's key, an event's id): a second request within the window after the
@@ -52,5 +54,36 @@ describe("an e-mail queued once", () => {
     );
     expect(queued.filter((id) => id !== null)).toHaveLength(1);
     expect(await jobsOf(key)).toBe(1);
+  });
+});
+
+describe("an e-mail given up", () => {
+  it("calls its kind's afterGivenUp only on its last try, after recording the failure", async () => {
+    // A port nothing listens on: the mail server never answers, a failure retried until the last try.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const givenUp: string[] = [];
+    const kind = defineMailKind<{ n: number }>("test-given-up", {
+      failureKind: "admin",
+      compose: async () => ({ to: "given-up@example.test", subject: "Essai", text: "Essai" }),
+      afterGivenUp: async (_data, mail) => {
+        givenUp.push(mail.to);
+      },
+    });
+    const handler = mailJobHandler({ url: `smtp://127.0.0.1:${port}`, ratePerMinute: 6000 }, [
+      kind,
+    ]);
+    const job = (retryCount: number) =>
+      ({
+        data: { kind: kind.kind, n: 1 },
+        retryCount,
+        retryLimit: 3,
+      }) as unknown as JobWithMetadata<MailJob & { n: number }>;
+    await expect(handler([job(1)])).rejects.toThrow();
+    expect(givenUp).toEqual([]);
+    await expect(handler([job(3)])).rejects.toThrow();
+    expect(givenUp).toEqual(["given-up@example.test"]);
   });
 });

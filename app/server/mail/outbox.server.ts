@@ -24,6 +24,12 @@ export type MailKindDefinition<Data extends object> = {
   compose: (data: Data) => Promise<OutgoingMail | null>;
   /** What the feature records once the mail server has accepted it (`mail`: what was sent). */
   afterDelivery?: (data: Data, mail: OutgoingMail) => Promise<void>;
+  /**
+   * What the feature records once the e-mail is given up (the address refused, or its last retry failed),
+   * after the failure is recorded; it may run again for the same e-mail (a job retried after it threw):
+   * it must do its work once.
+   */
+  afterGivenUp?: (data: Data, mail: OutgoingMail, error: string) => Promise<void>;
 };
 
 export type EnqueueOptions = {
@@ -115,6 +121,7 @@ export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]
           error: failure.message,
           final,
         });
+        if (final) await definition.afterGivenUp?.(job.data, mail, failure.message);
         // A refused address will not be accepted later: the job ends here (recorded above).
         if (failure.permanent) continue;
         throw error;

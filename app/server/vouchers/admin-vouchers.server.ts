@@ -82,6 +82,10 @@ export async function voucherPage(
           buyerName: vouchers.buyerName,
           expiresOn: vouchers.expiresOn,
           createdAt: vouchers.createdAt,
+          /** Its e-mail given up, and for which address, until the buyer corrects it (decision 0167). */
+          deliveryFailedAt: vouchers.deliveryFailedAt,
+          deliveryFailedTo: vouchers.deliveryFailedTo,
+          sendTo: vouchers.sendTo,
           /** Its uses that stand (given back ones aside). */
           uses: countDistinct(voucherUses.id),
           /** The invoices of its uses that stand (a multi-purpose voucher's, decision 0198), oldest first. */

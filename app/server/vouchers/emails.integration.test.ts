@@ -13,7 +13,14 @@ import { markPaidOffline } from "../payments/orders.server";
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { isoDayInParis } from "~/lib/dates";
 import { addCalendarDays } from "~/lib/vouchers/terms";
-import { voucherDeliveryEmail, voucherOrderEmail, voucherPdfOf } from "./emails.server";
+import { db } from "../db/client.server";
+import {
+  queueVoucherDeliveryMail,
+  redeliverVoucher,
+  voucherDeliveryEmail,
+  voucherOrderEmail,
+  voucherPdfOf,
+} from "./emails.server";
 import { voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
@@ -27,7 +34,7 @@ let capture: Awaited<ReturnType<typeof startSmtpCapture>>;
 beforeAll(async () => {
   ensurePdfTools();
   provideOrderKinds([voucherOrderKind]);
-  capture = await startSmtpCapture();
+  capture = await startSmtpCapture({ refuses: (address) => address.startsWith("mistyped-") });
   await startWorkers({
     mail: { url: capture.smtpUrl, from: "Studio <site@example.com>", ratePerMinute: 6000 },
     photoWorkers: 0,
@@ -149,5 +156,62 @@ describe("a voucher's e-mails", () => {
     const amountText = words(pdfText(await voucherPdfOf(await voucherRow(amount.voucherId))));
     expect(amountText).toMatch(/Limoges/);
     expect(amountText).toMatch(/Ussel/);
+  });
+
+  it("tells the buyer once when the recipient's address is refused, and sends it once to the address she corrects", async () => {
+    const stamp = Date.now();
+    const mistyped = `mistyped-chloe-${stamp}@example.test`;
+    const corrected = `chloe-${stamp}@example.test`;
+    const order = voucherOrderOf(
+      { kind: "amount", euros: 60 },
+      { sendTo: "recipient", recipient: { name: "Chloé", email: mistyped } },
+    );
+    const { orderId, voucherId } = await placeVoucherOrder(order);
+    const buyer = order.buyer.email;
+    const undelivered = () =>
+      mailsTo(buyer).filter((mail) => /n'a pas pu être envoyé/.test(mail.subject));
+    await markPaidOffline(orderId, "transfer");
+    // The mail server refuses the mailbox (550 5.1.1): the buyer is told, with the address and her page.
+    await expect.poll(() => undelivered().length).toBe(1);
+    const [told] = undelivered();
+    expect(told?.subject).toBe("Le bon cadeau pour Chloé n'a pas pu être envoyé");
+    expect(words(told?.text ?? "")).toContain(
+      words(`n'a pas pu lui être envoyé à l'adresse ${mistyped} : sa messagerie l'a refusée`),
+    );
+    expect(told?.text).toMatch(/\/commande\/[A-Za-z0-9_-]+/);
+    expect(mailsTo(mistyped)).toEqual([]);
+    const failed = await voucherRow(voucherId);
+    expect(failed.deliveredAt).toBeNull();
+    expect(failed.deliveryFailedTo).toBe(mistyped);
+    expect(failed.deliveryFailedAt).not.toBeNull();
+
+    // The job given up again (run once more after it threw, or on another server): no second e-mail.
+    const giveUp = queueVoucherDeliveryMail.definition.afterGivenUp;
+    const mail = await voucherDeliveryEmail({ voucherId });
+    if (!giveUp || !mail) throw new Error("the delivery's e-mail is written until it leaves");
+    await Promise.all([
+      giveUp({ voucherId }, mail, "refusée"),
+      giveUp({ voucherId }, mail, "refusée"),
+    ]);
+    const queued = await db().$client.query<{ count: string }>(
+      "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'voucher-undelivered' and data->>'voucherId' = $1",
+      [voucherId],
+    );
+    expect(Number(queued.rows[0]?.count)).toBe(1);
+
+    // Corrected, the form posted twice: sent once, to the corrected address.
+    const sent = await Promise.all([
+      redeliverVoucher(orderId, { sendTo: "recipient", email: corrected }),
+      redeliverVoucher(orderId, { sendTo: "recipient", email: corrected }),
+    ]);
+    expect(sent.filter(Boolean)).toHaveLength(1);
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveredAt).not.toBeNull();
+    expect(mailsTo(corrected)).toHaveLength(1);
+    expect(mailsTo(corrected)[0]?.subject).toBe("Noël Lefèvre vous offre un bon cadeau");
+    const delivered = await voucherRow(voucherId);
+    expect(delivered).toMatchObject({ deliveryFailedTo: null, recipientEmail: corrected });
+    // Delivered: nothing more to correct, and the buyer never told twice.
+    expect(await redeliverVoucher(orderId, { sendTo: "buyer" })).toBe(false);
+    expect(undelivered()).toHaveLength(1);
   });
 });

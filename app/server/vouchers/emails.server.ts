@@ -1,9 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { voucherDeliveryLine } from "~/lib/vouchers/delivery";
+import type { RedeliveryTarget } from "~/lib/vouchers/redelivery";
 import { formatCalendarDayFr, type VoucherCover } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
@@ -17,7 +18,9 @@ import type { VoucherPdfStudio } from "./voucher-pdf.server";
 /*
  * A gift voucher's e-mails (decision 0167), queued in the transaction that made or changed its order and
  * written when they leave, from the rows as they then stand: the buyer's order (with how to pay), the
- * voucher itself as a PDF (once: `delivered_at`), and the reminder before it expires.
+ * voucher itself as a PDF (once: `delivered_at`), and the reminder before it expires. A voucher whose
+ * e-mail is given up (`delivery_failed_at`: the recipient's address refused, or never taken) is told to its
+ * buyer once, with her order's page, where she corrects the address or takes the voucher herself.
  */
 
 type OrderMailJob = { orderId: string };
@@ -246,7 +249,100 @@ export const queueVoucherDeliveryMail = defineMailKind<VoucherMailJob>("voucher-
       .set({ deliveredAt: now(), updatedAt: now() })
       .where(and(eq(vouchers.id, voucherId), isNull(vouchers.deliveredAt)));
   },
+  // Given up (an address refused, or never taken): its buyer told once, her page offering to correct it.
+  afterGivenUp: ({ voucherId }, mail) => markVoucherUndelivered(voucherId, mail.to),
 });
+
+/**
+ * The buyer's e-mail when the voucher's could not be delivered to the recipient's address: which address,
+ * and her order's page to correct it; nothing once corrected, delivered or no longer active.
+ */
+export async function voucherUndeliveredEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
+  const [row] = await db()
+    .select({ order: orders, voucher: vouchers })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(eq(vouchers.id, job.voucherId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  if (voucher.status !== "active" || voucher.deliveredAt || !voucher.deliveryFailedTo) return null;
+  const { identity, legal } = (await readSiteContent()).documents;
+  return clientMail({
+    to: order.buyerEmail,
+    subject: `Le bon cadeau pour ${voucher.recipientName} n'a pas pu être envoyé`,
+    lines: [
+      `Bonjour ${order.buyerName},`,
+      `Le bon cadeau que vous offrez à ${voucher.recipientName} (${voucher.label}) n'a pas pu lui être envoyé à l'adresse ${voucher.deliveryFailedTo} : sa messagerie l'a refusée, ou n'a pas répondu.`,
+      "Une faute de frappe, peut-être ? Sur la page de votre commande, corrigez l'adresse pour le lui envoyer à nouveau, ou recevez-le vous-même pour le lui transmettre :",
+    ],
+    link: await orderPageUrl(order.id),
+    button: "Corriger l'adresse",
+    footer: "au sujet de votre commande",
+    identity,
+    legal,
+  });
+}
+
+export const queueVoucherUndeliveredMail = defineMailKind<VoucherMailJob>("voucher-undelivered", {
+  failureKind: "payment",
+  compose: voucherUndeliveredEmail,
+});
+
+/**
+ * Notes that a voucher's e-mail was given up for `address` and, when it was for its recipient, queues its
+ * buyer's e-mail: in one transaction, by compare-and-set (a job run again, or on another server, finds it
+ * noted and queues nothing).
+ */
+async function markVoucherUndelivered(voucherId: string, address: string): Promise<void> {
+  await db().transaction(async (tx) => {
+    const [marked] = await tx
+      .update(vouchers)
+      .set({ deliveryFailedAt: now(), deliveryFailedTo: address, updatedAt: now() })
+      .where(
+        and(
+          eq(vouchers.id, voucherId),
+          isNull(vouchers.deliveredAt),
+          isNull(vouchers.deliveryFailedAt),
+        ),
+      )
+      .returning({ sendTo: vouchers.sendTo });
+    if (marked?.sendTo === "recipient") await queueVoucherUndeliveredMail({ voucherId }, { tx });
+  });
+}
+
+/**
+ * The buyer corrects where her undelivered voucher goes (the recipient's address, or her own), and it is
+ * sent again at once: by compare-and-set on its failure, in the transaction that queues it, so that a form
+ * posted twice sends it once (the second finds nothing failed and does nothing). Whether it was sent again.
+ */
+export async function redeliverVoucher(
+  orderId: string,
+  target: RedeliveryTarget,
+): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const [changed] = await tx
+      .update(vouchers)
+      .set({
+        sendTo: target.sendTo,
+        ...(target.sendTo === "recipient" ? { recipientEmail: target.email } : {}),
+        deliveryFailedAt: null,
+        deliveryFailedTo: null,
+        updatedAt: now(),
+      })
+      .where(
+        and(
+          eq(vouchers.orderId, orderId),
+          eq(vouchers.status, "active"),
+          isNull(vouchers.deliveredAt),
+          isNotNull(vouchers.deliveryFailedAt),
+        ),
+      )
+      .returning({ id: vouchers.id });
+    if (!changed) return false;
+    await queueVoucherDeliveryMail({ voucherId: changed.id }, { tx });
+    return true;
+  });
+}
 
 export const queueVoucherReminderMail = defineMailKind<VoucherMailJob>("voucher-reminder", {
   failureKind: "payment",

@@ -5,7 +5,10 @@ import { typedCents } from "~/lib/payments/admin-words";
 import { formatCents } from "~/lib/prices";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { isUuid, postedFormKey } from "~/lib/forms";
+import { instantLabelFr } from "~/lib/booking/words";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { lastMailRefusal } from "~/server/mail/failures.server";
+import { queueVoucherDeliveryMail } from "~/server/vouchers/emails.server";
 import { VOUCHER_STATUSES } from "~/server/db/schema";
 import { listPath, pagePosition, searchParam } from "~/server/db/keyset.server";
 import {
@@ -36,12 +39,34 @@ export async function loader({ request }: Route.LoaderArgs) {
     matching: page.matching,
     previous: page.previous,
     next: page.next,
-    vouchers: page.rows.map((row) => ({
-      ...row,
-      createdAt: row.createdAt.toISOString(),
-      /** Its « Utiliser » form's key, new with every page: posted twice, the amount is taken once. */
-      useKey: randomUUID(),
-    })),
+    vouchers: await Promise.all(
+      page.rows.map(async ({ deliveryFailedAt, ...row }) => ({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+        /**
+         * Its e-mail given up: to which address, when, and what the mail server said (the outbox's failure
+         * for that address, while it is kept).
+         */
+        undelivered:
+          deliveryFailedAt && row.deliveryFailedTo
+            ? {
+                to: row.deliveryFailedTo,
+                at: instantLabelFr(deliveryFailedAt),
+                /** Sent to the recipient: the buyer was told by e-mail (her own address failed: not). */
+                buyerTold: row.sendTo === "recipient",
+                error:
+                  (
+                    await lastMailRefusal(
+                      queueVoucherDeliveryMail.definition.failureKind,
+                      row.deliveryFailedTo,
+                    )
+                  )?.error ?? null,
+              }
+            : null,
+        /** Its « Utiliser » form's key, new with every page: posted twice, the amount is taken once. */
+        useKey: randomUUID(),
+      })),
+    ),
   };
 }
 

@@ -111,6 +111,14 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                     <p className="text-sm">{refundedOrderNote(voucher)}</p>
                   ) : null}
                   {refundNote ? <p className="text-sm">{refundNote}</p> : null}
+                  {voucher.undelivered ? (
+                    <p className="text-sm text-red-800">
+                      {`Envoi impossible à ${voucher.undelivered.to} le ${voucher.undelivered.at}${voucher.undelivered.error ? ` (${voucher.undelivered.error})` : ""} : `}
+                      {voucher.undelivered.buyerTold
+                        ? "son acheteur en a été averti par e-mail ; il peut corriger l'adresse, ou recevoir le bon lui-même, depuis la page de sa commande."
+                        : "c'est l'adresse de son acheteur ; il peut la corriger depuis la page de sa commande. Vérifiez-la avec lui."}
+                    </p>
+                  ) : null}
                   {voucher.expiredBackNote ? (
                     <p className="text-sm">{voucher.expiredBackNote}</p>
                   ) : null}
