@@ -61,6 +61,7 @@ export const MAIL_LABELS: Record<string, string> = {
   "voucher-order": "Commande confirmée à l'acheteur",
   "voucher-delivery": "Bon cadeau envoyé",
   "voucher-reminder": "Rappel avant expiration",
+  "voucher-undelivered": "Bon cadeau non remis : message à l'acheteur",
   "payment-buyer": "Paiement : message à l'acheteur",
   "payment-owner": "Paiement : message pour vous",
   "gallery-photo-order-called-off": "Commande de photos annulée : message au client",
