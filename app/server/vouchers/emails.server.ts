@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
@@ -26,13 +26,19 @@ import type { VoucherPdfStudio } from "./voucher-pdf.server";
 type OrderMailJob = { orderId: string };
 type VoucherMailJob = { voucherId: string };
 
-/** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
-export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
+/** A voucher's order and the voucher, as they stand when an e-mail about them is written. */
+async function orderAndVoucher(which: SQL) {
   const [row] = await db()
     .select({ order: orders, voucher: vouchers })
-    .from(orders)
-    .innerJoin(vouchers, eq(vouchers.orderId, orders.id))
-    .where(eq(orders.id, job.orderId));
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(which);
+  return row ?? null;
+}
+
+/** The buyer's e-mail when the order is placed: its page, and how to pay by the method chosen. */
+export async function voucherOrderEmail(job: OrderMailJob): Promise<OutgoingMail | null> {
+  const row = await orderAndVoucher(eq(orders.id, job.orderId));
   if (!row) return null;
   const { order, voucher } = row;
   const { identity, legal, payments } = (await readSiteContent()).documents;
@@ -151,11 +157,7 @@ export async function voucherPdfOf(voucher: typeof vouchers.$inferSelect): Promi
 
 /** The voucher as a PDF, to the buyer or the recipient; nothing once delivered or no longer active. */
 export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
-  const [row] = await db()
-    .select({ order: orders, voucher: vouchers })
-    .from(vouchers)
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .where(eq(vouchers.id, job.voucherId));
+  const row = await orderAndVoucher(eq(vouchers.id, job.voucherId));
   if (!row) return null;
   const { order, voucher } = row;
   if (voucher.status !== "active" || voucher.deliveredAt || !voucher.code || !voucher.expiresOn) {
@@ -206,11 +208,7 @@ export async function voucherDeliveryEmail(job: VoucherMailJob): Promise<Outgoin
 
 /** The reminder 30 days before a voucher's last day, to whoever holds it; nothing once it has served. */
 export async function voucherReminderEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
-  const [row] = await db()
-    .select({ order: orders, voucher: vouchers })
-    .from(vouchers)
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .where(eq(vouchers.id, job.voucherId));
+  const row = await orderAndVoucher(eq(vouchers.id, job.voucherId));
   if (!row) return null;
   const { order, voucher } = row;
   if (voucher.status !== "active" || !voucher.code || !voucher.expiresOn) return null;
@@ -258,11 +256,7 @@ export const queueVoucherDeliveryMail = defineMailKind<VoucherMailJob>("voucher-
  * and her order's page to correct it; nothing once corrected, delivered or no longer active.
  */
 export async function voucherUndeliveredEmail(job: VoucherMailJob): Promise<OutgoingMail | null> {
-  const [row] = await db()
-    .select({ order: orders, voucher: vouchers })
-    .from(vouchers)
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .where(eq(vouchers.id, job.voucherId));
+  const row = await orderAndVoucher(eq(vouchers.id, job.voucherId));
   if (!row) return null;
   const { order, voucher } = row;
   if (voucher.status !== "active" || voucher.deliveredAt || !voucher.deliveryFailedTo) return null;
