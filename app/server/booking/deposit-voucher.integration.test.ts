@@ -36,7 +36,7 @@ import {
 } from "./deposits.server";
 import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import { VoucherCodeRefusedError } from "./refusals.server";
-import { voucherLineForOwner, voucherPaymentOfBooking, voucherToExtend } from "./vouchers.server";
+import { voucherForOwner, voucherPaymentOfBooking } from "./vouchers.server";
 
 // An amount voucher pays a booking's deposit (decision 0199) on a real PostgreSQL: all of it taken from
 // its balance in the booking's transaction, the booking confirmed at once with the rules its client
@@ -306,7 +306,7 @@ describe("an amount voucher paying a deposit", () => {
     await markRefundedOffline(refund.id);
     expect(await voucherRow(voucher.voucherId)).toMatchObject({ status: "cancelled" });
     const warning = `Arrhes de 30 € réglées par le bon cadeau ${voucher.code}, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable.`;
-    expect(plain(await voucherLineForOwner(made.id))).toBe(warning);
+    expect(plain((await voucherForOwner(made.id)).line)).toBe(warning);
     const owners = await depositForOwner(made.id);
     expect(owners?.orderId).toBeNull();
     expect(owners?.lines.map(plain)).toEqual([warning, expect.stringContaining("arrhes")]);
@@ -547,7 +547,7 @@ describe("an amount voucher's deposit given back at the same time as something e
       owners,
       expect.stringContaining("arrhes"),
     ]);
-    expect(await voucherToExtend(made.id)).toBe(voucher.code);
+    expect((await voucherForOwner(made.id)).toExtend).toBe(voucher.code);
     const ownersMail = plain(
       (await ownerBookingEmail({ bookingId: made.id, event: "cancelled" }))?.text,
     );
@@ -572,7 +572,7 @@ describe("an amount voucher's deposit given back at the same time as something e
     expect((await depositForClient(row, 48, null))?.lines.map(plain)).toEqual([
       `${paid} : rendues sur votre bon cadeau.`,
     ]);
-    expect(await voucherToExtend(made.id)).toBeNull();
+    expect((await voucherForOwner(made.id)).toExtend).toBeNull();
     expect((await line())?.expiredBackNote).toBeNull();
   });
 });

@@ -19,7 +19,7 @@ import { BookingRefusedError, VoucherCodeRefusedError } from "./refusals.server"
 import { db } from "../db/client.server";
 import { vouchers } from "../db/schema";
 import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
-import { voucherLineForClient, voucherLineForOwner, voucherToExtend } from "./vouchers.server";
+import { voucherForOwner, voucherLineForClient } from "./vouchers.server";
 
 // A session voucher paying a booking (decision 0170): given back when the booking is called off before the
 // type's cut-off (by the client or the owner) or a request is declined or lapses; kept used after the
@@ -155,8 +155,8 @@ describe("a booking paid by a session voucher", () => {
     expect(mail).toContain(`${back} : répondez à cet e-mail.`);
     expect(plain(await voucherLineForClient(booking.id))).toBe(`${back} : contactez-le.`);
     const owners = `Réglée par bon cadeau ${voucher.code} : la séance revient sur son bon cadeau, expiré depuis sa fin de validité le 31 mars 2026 : la cliente ne peut pas s'en servir tant que vous ne le prolongez pas.`;
-    expect(plain(await voucherLineForOwner(booking.id))).toBe(owners);
-    expect(await voucherToExtend(booking.id)).toBe(voucher.code);
+    expect(plain((await voucherForOwner(booking.id)).line)).toBe(owners);
+    expect((await voucherForOwner(booking.id)).toExtend).toBe(voucher.code);
     const ownersMail = plain(
       (await ownerBookingEmail({ bookingId: booking.id, event: "cancelled" }))?.text,
     );
@@ -172,8 +172,8 @@ describe("a booking paid by a session voucher", () => {
     );
     expect(mail).not.toContain("bon cadeau");
     expect(await voucherLineForClient(booking.id)).toBeNull();
-    expect(await voucherLineForOwner(booking.id)).toBeNull();
-    expect(await voucherToExtend(booking.id)).toBeNull();
+    expect((await voucherForOwner(booking.id)).line).toBeNull();
+    expect((await voucherForOwner(booking.id)).toExtend).toBeNull();
   });
 
   it("a request declined or lapsed without an answer gives it back", async () => {

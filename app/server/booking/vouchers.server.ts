@@ -256,20 +256,30 @@ export const voucherDepositRule = (payment: VoucherPayment, cutoffHours: number)
     : `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, ou par le studio, la somme revient sur votre bon cadeau ; après ce délai, elle reste acquise au studio.`;
 
 /**
- * What the booking's admin page says of the voucher that pays it, or paid it: « Réglée par bon cadeau … »
- * while its use stands, with a warning once it will stay cancelled (voucherLineOfOwner); after a
- * cancellation, that it did not come back when its order was refunded, or that it came back expired (to
- * extend: voucherToExtend). Null when none, or given back as usual.
+ * What the booking's admin page says of the voucher that pays it, or paid it, from one reading of its last
+ * use. `line`: « Réglée par bon cadeau … » while its use stands, with a warning once it will stay cancelled
+ * (voucherLineOfOwner); after a cancellation, that it did not come back when its order was refunded, or
+ * that it came back expired; null when none, or given back as usual. `toExtend`: the code of the voucher
+ * it gave back expired (after its last day), for her way to extend it (`/admin/bons-cadeaux?q=…`).
  */
-export async function voucherLineForOwner(bookingId: string): Promise<string | null> {
+export async function voucherForOwner(
+  bookingId: string,
+): Promise<{ line: string | null; toExtend: string | null }> {
   const use = await lastUseOfBooking(bookingId, "any");
-  if (!use) return null;
+  if (!use) return { line: null, toExtend: null };
   const { payment } = use;
-  if (!use.givenBack) return voucherLineOfOwner(payment);
+  if (!use.givenBack) return { line: voucherLineOfOwner(payment), toExtend: null };
   if (payment.lost === "refunded") {
-    return `Le bon cadeau ${payment.code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`;
+    return {
+      line: `Le bon cadeau ${payment.code} qui réglait cette séance est annulé : sa commande a été remboursée en entier.`,
+      toExtend: null,
+    };
   }
-  return payment.expiredOn ? givenBackVoucherLine(payment, "son") : null;
+  const expired = !payment.lost && payment.expiredOn !== null;
+  return {
+    line: payment.expiredOn ? givenBackVoucherLine(payment, "son") : null,
+    toExtend: expired ? payment.code : null,
+  };
 }
 
 /**
@@ -282,13 +292,4 @@ export async function voucherLineForClient(bookingId: string): Promise<string | 
   if (use?.payment.kind !== "session") return null;
   if (!use.givenBack) return paidByVoucherLine(use.payment);
   return use.payment.expiredOn ? givenBackVoucherLine(use.payment, "votre") : null;
-}
-
-/**
- * The code of the voucher this booking gave back and that is expired now (it came back after its last
- * day), for the owner's way to extend it (`/admin/bons-cadeaux?q=…`); null otherwise.
- */
-export async function voucherToExtend(bookingId: string): Promise<string | null> {
-  const use = await lastUseOfBooking(bookingId, "any");
-  return use?.givenBack && !use.payment.lost && use.payment.expiredOn ? use.payment.code : null;
 }

@@ -18,7 +18,7 @@ import { provideOrderKinds } from "../payments/order-kinds.server";
 import { verifyJournal } from "../payments/journal.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { eq } from "drizzle-orm";
-import { voucherLineForOwner } from "../booking/vouchers.server";
+import { voucherForOwner } from "../booking/vouchers.server";
 import { useSessionVoucherAtStudio, voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 import {
@@ -204,7 +204,7 @@ describe("giveBackBookingVoucher", () => {
     await markRefundedOffline(refund.id);
     expect(await voucherRow(voucherId)).toMatchObject({ status: "used" });
     // What the owner reads on the booking's page.
-    expect(await voucherLineForOwner(bookingId)).toMatch(
+    expect((await voucherForOwner(bookingId)).line).toMatch(
       /^Réglée par bon cadeau .+, dont la commande a été remboursée en entier : si cette séance est annulée, le bon ne redeviendra pas utilisable\.$/,
     );
 
@@ -227,7 +227,7 @@ describe("giveBackBookingVoucher", () => {
       ["voucher_cancellation", -15_000],
     ]);
     expect(await verifyJournal()).toMatchObject({ ok: true });
-    expect(await voucherLineForOwner(bookingId)).toMatch(
+    expect((await voucherForOwner(bookingId)).line).toMatch(
       /^Le bon cadeau .+ qui réglait cette séance est annulé : sa commande a été remboursée en entier\.$/,
     );
     const listed = await voucherPage({ status: null, search: code }, null);

@@ -22,7 +22,7 @@ import {
   setInternalNote,
 } from "~/server/booking/bookings.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
-import { voucherLineForOwner, voucherToExtend } from "~/server/booking/vouchers.server";
+import { voucherForOwner } from "~/server/booking/vouchers.server";
 import {
   depositForOwner,
   recordBalancePaid,
@@ -77,6 +77,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     : [];
   const labelOf = new Map(questions.map((question) => [question.id, question.label]));
   const deposit = await depositForOwner(booking.id);
+  const voucher = await voucherForOwner(booking.id);
   return {
     booking: {
       id: booking.id,
@@ -114,9 +115,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     })),
     /** « Réglée par bon cadeau … » when a session voucher pays it (decision 0170); a deposit an amount
      * voucher paid is said in its section (decision 0199). */
-    paidBy: deposit && !deposit.orderId ? null : await voucherLineForOwner(booking.id),
+    paidBy: deposit && !deposit.orderId ? null : voucher.line,
     /** The code of the voucher it gave back expired (after its last day): her link to extend it. */
-    voucherToExtend: await voucherToExtend(booking.id),
+    voucherToExtend: voucher.toExtend,
     answers: Object.entries(booking.answers).map(([id, answer]) => ({
       question: labelOf.get(id) ?? id,
       answer,
