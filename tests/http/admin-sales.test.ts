@@ -401,6 +401,48 @@ describe("/admin/ventes", () => {
     expect(buttonLabelled(after.document, "Marquer payé")).toBeUndefined();
   });
 
+  it("corrects a buyer's mistyped address: refused in French keeping what was typed, then the order sent again once", async () => {
+    const { order } = await insertOrder({ buyer: "Adresse mal tapée" });
+    const path = `/admin/ventes/${order.id}`;
+    const field = (shown: FetchedPage) =>
+      shown.document.querySelector<HTMLInputElement>('input[name="acheteurEmail"]');
+    const shown = await page(path);
+    expect(textOf(shown.document.body)).toContain("Adresse e-mail de l'acheteur");
+    expect(field(shown)?.getAttribute("value")).toBe(order.buyerEmail);
+
+    const refused = await post(path, { intent: "buyer-email", acheteurEmail: "camille@gmail" });
+    expect(refused.status).toBe(400);
+    expect(field(refused)?.getAttribute("value")).toBe("camille@gmail");
+    expect(field(refused)?.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = field(refused)?.getAttribute("aria-describedby") ?? "";
+    expect(describedBy).toContain("champ-acheteurEmail-erreur");
+    expect(textOf(refused.document.getElementById("champ-acheteurEmail-erreur"))).toBe(
+      "Indiquez une adresse e-mail valide (par exemple prenom@exemple.fr).",
+    );
+
+    const corrected = `camille-${randomUUID()}@example.test`;
+    const queued = async () =>
+      (
+        await serverDatabase().$client.query<{ count: string }>(
+          "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'voucher-order' and data->>'orderId' = $1",
+          [order.id],
+        )
+      ).rows[0]?.count;
+    const done = await post(path, { intent: "buyer-email", acheteurEmail: ` ${corrected} ` });
+    expect(done.status).toBe(302);
+    expect(flashedToast(done.headers)).toMatchObject({
+      title: "Adresse corrigée",
+      description: `La commande est envoyée à ${corrected}.`,
+    });
+    const [saved] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
+    expect(saved?.buyerEmail).toBe(corrected);
+    expect(await queued()).toBe("1");
+    // Posted again: nothing sent a second time.
+    const again = await post(path, { intent: "buyer-email", acheteurEmail: corrected });
+    expect(flashedToast(again.headers)?.title).toBe("C'est l'adresse de la commande");
+    expect(await queued()).toBe("1");
+  });
+
   it("refuses in French a refund beyond what was paid, then records one to give back", async () => {
     const { order } = await insertOrder({ method: "studio", buyer: "Rembourser" });
     const path = `/admin/ventes/${order.id}`;

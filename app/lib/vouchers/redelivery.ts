@@ -37,3 +37,25 @@ export function parseRedelivery(
   }
   return { ok: true, target: { sendTo: "recipient", email: address } };
 }
+
+/**
+ * The owner's correction of a buyer's address (a typo the buyer told her of), from the order's admin
+ * page: a valid address. What she typed comes back with the refusal.
+ */
+export function parseBuyerEmailCorrection(
+  form: FormData,
+): { ok: true; email: string } | { ok: false; error: string; typed: string } {
+  const raw = form.get("acheteurEmail");
+  const typed = typeof raw === "string" ? raw : "";
+  const address = typed.trim();
+  if (address.length > 255)
+    return { ok: false, error: "Cette adresse e-mail est trop longue.", typed };
+  if (!email.safeParse(address).success) {
+    return {
+      ok: false,
+      error: "Indiquez une adresse e-mail valide (par exemple prenom@exemple.fr).",
+      typed,
+    };
+  }
+  return { ok: true, email: address };
+}

@@ -297,8 +297,15 @@ export const mailFailures = pgTable(
     error: text("error").notNull(),
     /** False when the e-mail will be tried again; true when it is given up. */
     final: boolean("final").notNull().default(false),
+    /** The outbox's job of the e-mail (pg-boss's id): what an order's history says of each e-mail. */
+    jobId: uuid("job_id"),
   },
-  (table) => [index("mail_failures_date_idx").on(table.at.desc())],
+  (table) => [
+    index("mail_failures_date_idx").on(table.at.desc()),
+    index("mail_failures_job_idx")
+      .on(table.jobId)
+      .where(sql`${table.jobId} is not null`),
+  ],
 );
 
 export const contactMessages = pgTable(

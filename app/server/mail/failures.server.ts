@@ -15,6 +15,8 @@ export async function recordMailFailure(failure: {
   recipient: string | null;
   error: string;
   final: boolean;
+  /** The outbox's job, when the e-mail is one: its order's history tells what became of it. */
+  jobId?: string;
 }): Promise<void> {
   // The log keeps what happened, not to whom: a mail server's answer often quotes the address.
   log.warn("mail_failed", {

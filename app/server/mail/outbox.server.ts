@@ -120,6 +120,7 @@ export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]
           recipient: mail.to,
           error: failure.message,
           final,
+          jobId: job.id,
         });
         if (final) await definition.afterGivenUp?.(job.data, mail, failure.message);
         // A refused address will not be accepted later: the job ends here (recorded above).

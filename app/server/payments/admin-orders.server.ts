@@ -185,7 +185,8 @@ export async function orderHistory(
 
 /**
  * The e-mails queued for an order (its own and its voucher's): the mail jobs still in pg-boss's table
- * (its maintenance removes old ones; the journal stays), with when each left.
+ * (its maintenance removes old ones; the journal stays), with when each left, or why it was given up (its
+ * address refused, or its last retry failed: a job ended either way, which is no e-mail sent).
  */
 async function orderMails(orderId: string) {
   const result = await db().execute<{
@@ -195,8 +196,11 @@ async function orderMails(orderId: string) {
     state: string;
     created_on: Date;
     completed_on: Date | null;
+    given_up: string | null;
   }>(sql`
-    select id::text, data->>'kind' as kind, data->>'event' as event, state, created_on, completed_on
+    select id::text, data->>'kind' as kind, data->>'event' as event, state, created_on, completed_on,
+      (select f.error from mail_failures f where f.job_id = job.id and f.final
+        order by f.at desc limit 1) as given_up
     from pgboss.job
     where name = 'mail' and (data->>'orderId' = ${orderId}
       or data->>'voucherId' in (select id::text from vouchers where order_id = ${orderId}))
@@ -207,7 +211,12 @@ async function orderMails(orderId: string) {
     event: row.event,
     state: row.state,
     createdAt: new Date(row.created_on),
-    sentAt: row.completed_on && row.state === "completed" ? new Date(row.completed_on) : null,
+    sentAt:
+      row.completed_on && row.state === "completed" && row.given_up === null
+        ? new Date(row.completed_on)
+        : null,
+    /** What the mail server answered when the e-mail was given up; null while it may still leave. */
+    givenUp: row.given_up,
   }));
 }
 

@@ -13,14 +13,18 @@ import { markPaidOffline } from "../payments/orders.server";
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { isoDayInParis } from "~/lib/dates";
 import { addCalendarDays } from "~/lib/vouchers/terms";
+import { eq } from "drizzle-orm";
 import { db } from "../db/client.server";
+import { orders } from "../db/schema";
 import {
+  correctVoucherBuyerEmail,
   queueVoucherDeliveryMail,
   redeliverVoucher,
   voucherDeliveryEmail,
   voucherOrderEmail,
   voucherPdfOf,
 } from "./emails.server";
+import { orderHistory } from "../payments/admin-orders.server";
 import { voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
@@ -213,5 +217,61 @@ describe("a voucher's e-mails", () => {
     // Delivered: nothing more to correct, and the buyer never told twice.
     expect(await redeliverVoucher(orderId, { sendTo: "buyer" })).toBe(false);
     expect(undelivered()).toHaveLength(1);
+  });
+
+  it("shows the owner the e-mails refused at the buyer's own mistyped address, and sends them once to the address she corrects", async () => {
+    const stamp = Date.now();
+    const mistyped = `mistyped-noel-${stamp}@example.test`;
+    const corrected = `noel-${stamp}@example.test`;
+    const order = voucherOrderOf(
+      { kind: "amount", euros: 45 },
+      { buyer: { name: "Noël Lefèvre", email: mistyped, phone: "" } },
+    );
+    const { orderId, voucherId } = await placeVoucherOrder(order);
+    await markPaidOffline(orderId, "cash");
+    // Her order's e-mail, her payment's and her voucher are refused (550): given up, not « envoyé ».
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveryFailedTo).toBe(mistyped);
+    const history = async () => (await orderHistory(orderId, [])).mails;
+    await expect
+      .poll(async () =>
+        (await history()).map((mail) => [mail.kind, mail.sentAt, mail.givenUp !== null]),
+      )
+      .toEqual([
+        ["voucher-order", null, true],
+        ["payment-buyer", null, true],
+        ["voucher-delivery", null, true],
+      ]);
+    expect((await history())[0]?.givenUp).toMatch(/refus/i);
+
+    // The owner corrects it, the form posted twice: each e-mail sent once, to the corrected address.
+    const answers = await Promise.all([
+      correctVoucherBuyerEmail(orderId, corrected),
+      correctVoucherBuyerEmail(orderId, corrected),
+    ]);
+    expect(answers.map((answer) => answer?.outcome).sort()).toEqual(["corrected", "unchanged"]);
+    expect(answers).toContainEqual({ outcome: "corrected", voucherSent: true });
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveredAt).not.toBeNull();
+    await expect
+      .poll(() =>
+        mailsTo(corrected)
+          .map((mail) => words(mail.subject))
+          .sort(),
+      )
+      .toEqual([
+        "Le bon cadeau pour Élodie Françoise",
+        "Votre commande : un bon cadeau (45 €) pour Élodie Françoise",
+      ]);
+    expect(mailsTo(corrected).find((mail) => /Votre commande/.test(mail.subject))?.text).toMatch(
+      /\/commande\/[A-Za-z0-9_-]+/,
+    );
+    expect(await orderRow(orderId)).toMatchObject({ buyerEmail: corrected });
+    // The order's e-mail again (it says the payment was received) and the voucher: sent.
+    expect(
+      (await history()).filter((mail) => mail.sentAt !== null).map((mail) => mail.kind),
+    ).toEqual(["voucher-order", "voucher-delivery"]);
+    // A cancelled order's address is no longer for the owner to correct.
+    const cancelled = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros: 30 }));
+    await db().update(orders).set({ status: "cancelled" }).where(eq(orders.id, cancelled.orderId));
+    expect(await correctVoucherBuyerEmail(cancelled.orderId, corrected)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatIban } from "~/lib/payments/iban";
 import { formatCents } from "~/lib/prices";
@@ -335,6 +335,63 @@ export async function redeliverVoucher(
     if (!changed) return false;
     await queueVoucherDeliveryMail({ voucherId: changed.id }, { tx });
     return true;
+  });
+}
+
+/**
+ * The owner corrects the address her voucher's buyer gave (a typo the buyer told her of): the order takes
+ * it and its e-mail (its page, how to pay) leaves for it, and a voucher that was to go to the buyer and
+ * was given up at the old address is sent again at once. In one transaction, by compare-and-set on the
+ * address, so that the form posted twice sends once (the second finds it the order's already: `unchanged`).
+ * Only an order waiting for its payment or paid: null for another.
+ */
+export async function correctVoucherBuyerEmail(
+  orderId: string,
+  email: string,
+): Promise<{ outcome: "corrected"; voucherSent: boolean } | { outcome: "unchanged" } | null> {
+  return db().transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({ buyerEmail: email, updatedAt: now() })
+      .where(
+        and(
+          eq(orders.id, orderId),
+          eq(orders.kind, "voucher"),
+          inArray(orders.status, ["awaiting_payment", "paid"]),
+          sql`lower(${orders.buyerEmail}) <> lower(${email})`,
+        ),
+      )
+      .returning({ id: orders.id });
+    if (!order) {
+      const [same] = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(
+          and(
+            eq(orders.id, orderId),
+            eq(orders.kind, "voucher"),
+            inArray(orders.status, ["awaiting_payment", "paid"]),
+            sql`lower(${orders.buyerEmail}) = lower(${email})`,
+          ),
+        );
+      return same ? { outcome: "unchanged" } : null;
+    }
+    await queueVoucherOrderMail({ orderId }, { tx });
+    const [voucher] = await tx
+      .update(vouchers)
+      .set({ deliveryFailedAt: null, deliveryFailedTo: null, updatedAt: now() })
+      .where(
+        and(
+          eq(vouchers.orderId, orderId),
+          eq(vouchers.sendTo, "buyer"),
+          eq(vouchers.status, "active"),
+          isNull(vouchers.deliveredAt),
+          isNotNull(vouchers.deliveryFailedAt),
+        ),
+      )
+      .returning({ id: vouchers.id });
+    if (voucher) await queueVoucherDeliveryMail({ voucherId: voucher.id }, { tx });
+    return { outcome: "corrected", voucherSent: voucher !== undefined };
   });
 }
 

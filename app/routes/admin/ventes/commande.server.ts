@@ -11,6 +11,7 @@ import {
 import { formatCents } from "~/lib/prices";
 import { isUuid, postedFormKey } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
+import { parseBuyerEmailCorrection } from "~/lib/vouchers/redelivery";
 import { voucherRefundNote } from "~/lib/vouchers/refund-note";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { orderHistory } from "~/server/payments/admin-orders.server";
@@ -26,6 +27,7 @@ import {
 import { acceptHeldPayment, refundHeldPayment } from "~/server/payments/held-payments.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { correctVoucherBuyerEmail } from "~/server/vouchers/emails.server";
 import { voucherRefundHold } from "~/server/vouchers/queries.server";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -167,6 +169,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           await voucherRefundHold(order.id),
         )
       : null,
+    /**
+     * A voucher's buyer whose address was mistyped: the owner corrects it, and what was to reach her is
+     * sent again (while the order waits for its payment or is paid).
+     */
+    buyerEmailCorrectable:
+      order.kind === "voucher" && (order.status === "awaiting_payment" || order.status === "paid"),
     refundableCents: left,
     /** The refund confirmation's key, new with every page: posted twice, it refunds once. */
     refundKey: randomUUID(),
@@ -194,6 +202,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export type RefundAnswer = { error: string; typed: string; reason: string };
+
+/** The buyer's address refused, with what the owner typed. */
+export type BuyerEmailAnswer = { emailError: string; emailTyped: string };
 
 /** What became of each part of a refund taken from several payments (an order paid twice). */
 const REFUND_PART_WORDS: Record<RefundStatus, string> = {
@@ -355,6 +366,38 @@ export async function action({ request, params }: Route.ActionArgs) {
           refund.status === "failed"
             ? "Le prestataire l'a refusé : voyez ci-dessous ce que vous pouvez faire."
             : "Le prestataire de paiement rembourse la carte du client ; la commande reste impayée.",
+      });
+    }
+    if (intent === "buyer-email") {
+      const parsed = parseBuyerEmailCorrection(formData);
+      if (!parsed.ok) {
+        return data<BuyerEmailAnswer>(
+          { emailError: parsed.error, emailTyped: parsed.typed },
+          { status: 400 },
+        );
+      }
+      const corrected = await correctVoucherBuyerEmail(page.order.id, parsed.email);
+      if (!corrected) {
+        return redirectWithToast(back, {
+          type: "error",
+          title: "Cette adresse ne peut plus être corrigée",
+          description: "La commande n'attend plus de paiement et n'est plus payée.",
+        });
+      }
+      if (corrected.outcome === "unchanged") {
+        // The form posted twice (the first corrected it and sent), or the address it had already.
+        return redirectWithToast(back, {
+          type: "success",
+          title: "C'est l'adresse de la commande",
+          description: `Ses e-mails vont à ${parsed.email} ; rien n'a été renvoyé une deuxième fois.`,
+        });
+      }
+      return redirectWithToast(back, {
+        type: "success",
+        title: "Adresse corrigée",
+        description: corrected.voucherSent
+          ? `La commande et le bon cadeau sont envoyés à ${parsed.email}.`
+          : `La commande est envoyée à ${parsed.email}.`,
       });
     }
     if (intent === "refunded-offline") {

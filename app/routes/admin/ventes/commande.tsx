@@ -48,7 +48,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const toDecide = attempts.filter(
     (attempt) => attempt.status === "held" || attempt.returnLeftCents > 0,
   );
-  const refundError = actionData?.error ?? loaderData.confirmRefund?.error ?? null;
+  // The page's two forms answer each with its own fields: the refund's, and the buyer's address.
+  const refundAnswer = actionData && "reason" in actionData ? actionData : null;
+  const emailAnswer = actionData && "emailError" in actionData ? actionData : null;
+  const refundError = refundAnswer?.error ?? loaderData.confirmRefund?.error ?? null;
 
   const moments: Moment[] = [
     { at: order.createdAt, title: "Commande passée", detail: `par ${order.buyerName}` },
@@ -87,7 +90,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     ...mails.map((mail) => ({
       at: mail.sentAt ?? mail.createdAt,
       title: mailLabel(mail.kind),
-      detail: mail.sentAt ? "envoyé" : "à envoyer",
+      detail: mail.sentAt
+        ? "envoyé"
+        : mail.givenUp
+          ? `non remis : ${mail.givenUp}`
+          : mail.state === "failed" || mail.state === "cancelled"
+            ? "non envoyé"
+            : "à envoyer",
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
 
@@ -418,7 +427,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                         {...props}
                         inputMode="decimal"
                         defaultValue={
-                          actionData?.typed ??
+                          refundAnswer?.typed ??
                           loaderData.confirmRefund?.typed ??
                           loaderData.refundableText
                         }
@@ -430,7 +439,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                       <Input
                         {...props}
                         maxLength={500}
-                        defaultValue={actionData?.reason ?? loaderData.confirmRefund?.reason ?? ""}
+                        defaultValue={
+                          refundAnswer?.reason ?? loaderData.confirmRefund?.reason ?? ""
+                        }
                       />
                     )}
                   </Field>
@@ -441,6 +452,36 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               </Form>
             )
           ) : null}
+        </section>
+      ) : null}
+
+      {loaderData.buyerEmailCorrectable ? (
+        <section aria-labelledby="adresse-acheteur" className={section}>
+          <h2 id="adresse-acheteur" className="font-sans text-lg font-semibold">
+            Adresse e-mail de l'acheteur
+          </h2>
+          <Form method="post" action={here} noValidate className="space-y-3">
+            <input type="hidden" name="intent" value="buyer-email" />
+            <Field
+              name="acheteurEmail"
+              label="Adresse e-mail"
+              error={emailAnswer?.emailError}
+              hint="L'acheteur s'est trompé d'adresse ? Corrigez-la : la commande lui est envoyée à la nouvelle adresse, avec le lien de sa page, et le bon cadeau aussi s'il devait le recevoir et n'a pas pu lui être remis."
+            >
+              {(props) => (
+                <Input
+                  {...props}
+                  type="email"
+                  autoComplete="off"
+                  maxLength={255}
+                  defaultValue={emailAnswer?.emailTyped ?? order.buyerEmail}
+                />
+              )}
+            </Field>
+            <Button type="submit" variant="outline">
+              Corriger et renvoyer
+            </Button>
+          </Form>
         </section>
       ) : null}
 
