@@ -439,7 +439,7 @@ describe("/admin/ventes", () => {
     expect(await queued()).toBe("1");
     // Posted again: nothing sent a second time.
     const again = await post(path, { intent: "buyer-email", acheteurEmail: corrected });
-    expect(flashedToast(again.headers)?.title).toBe("C'est l'adresse de la commande");
+    expect(flashedToast(again.headers)?.title).toBe("Aucune modification");
     expect(await queued()).toBe("1");
   });
 

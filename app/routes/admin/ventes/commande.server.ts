@@ -387,9 +387,9 @@ export async function action({ request, params }: Route.ActionArgs) {
       if (corrected.outcome === "unchanged") {
         // The form posted twice (the first corrected it and sent), or the address it had already.
         return redirectWithToast(back, {
-          type: "success",
-          title: "C'est l'adresse de la commande",
-          description: `Ses e-mails vont à ${parsed.email} ; rien n'a été renvoyé une deuxième fois.`,
+          type: "info",
+          title: "Aucune modification",
+          description: "L'adresse de l'acheteur était déjà celle-ci : rien n'a été renvoyé.",
         });
       }
       return redirectWithToast(back, {
