@@ -402,8 +402,30 @@ describe("/admin/ventes", () => {
   });
 
   it("corrects a buyer's mistyped address: refused in French keeping what was typed, then the order sent again once", async () => {
-    const { order } = await insertOrder({ buyer: "Adresse mal tapée" });
+    const { order, voucher } = await insertOrder({ buyer: "Adresse mal tapée" });
     const path = `/admin/ventes/${order.id}`;
+    // Paid, its voucher for the buyer herself given up at her mistyped address.
+    const code = generateVoucherCode();
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "paid", paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    await serverDatabase()
+      .update(vouchers)
+      .set({
+        status: "active",
+        code,
+        expiresOn: "2099-06-30",
+        sendTo: "buyer",
+        deliveryFailedAt: new Date(),
+        deliveryFailedTo: order.buyerEmail,
+      })
+      .where(eq(vouchers.id, voucher.id));
+    const line = textOf((await page(`/admin/bons-cadeaux?q=${code}`)).document.body);
+    expect(line).toContain(`Envoi impossible à ${order.buyerEmail} le `);
+    expect(line).toContain(
+      "c'est l'adresse de son acheteur : vérifiez-la avec lui et corrigez-la sur la page de la commande, qui lui renvoie le bon.",
+    );
     const field = (shown: FetchedPage) =>
       shown.document.querySelector<HTMLInputElement>('input[name="acheteurEmail"]');
     const shown = await page(path);
@@ -424,23 +446,24 @@ describe("/admin/ventes", () => {
     const queued = async () =>
       (
         await serverDatabase().$client.query<{ count: string }>(
-          "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'voucher-order' and data->>'orderId' = $1",
-          [order.id],
+          "select count(*) from pgboss.job where name = 'mail' and (data->>'kind' = 'voucher-order' and data->>'orderId' = $1 or data->>'kind' = 'voucher-delivery' and data->>'voucherId' = $2)",
+          [order.id, voucher.id],
         )
       ).rows[0]?.count;
     const done = await post(path, { intent: "buyer-email", acheteurEmail: ` ${corrected} ` });
     expect(done.status).toBe(302);
     expect(flashedToast(done.headers)).toMatchObject({
       title: "Adresse corrigée",
-      description: `La commande est envoyée à ${corrected}.`,
+      description: `La commande et le bon cadeau sont envoyés à ${corrected}.`,
     });
     const [saved] = await serverDatabase().select().from(orders).where(eq(orders.id, order.id));
     expect(saved?.buyerEmail).toBe(corrected);
-    expect(await queued()).toBe("1");
+    expect(await voucherRow(voucher.id)).toMatchObject({ deliveryFailedTo: null });
+    expect(await queued()).toBe("2");
     // Posted again: nothing sent a second time.
     const again = await post(path, { intent: "buyer-email", acheteurEmail: corrected });
     expect(flashedToast(again.headers)?.title).toBe("Aucune modification");
-    expect(await queued()).toBe("1");
+    expect(await queued()).toBe("2");
   });
 
   it("refuses in French a refund beyond what was paid, then records one to give back", async () => {

@@ -116,7 +116,7 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                       {`Envoi impossible à ${voucher.undelivered.to} le ${voucher.undelivered.at}${voucher.undelivered.error ? ` (${voucher.undelivered.error})` : ""} : `}
                       {voucher.undelivered.buyerTold
                         ? "son acheteur en a été averti par e-mail ; il peut corriger l'adresse, ou recevoir le bon lui-même, depuis la page de sa commande."
-                        : "c'est l'adresse de son acheteur ; il peut la corriger depuis la page de sa commande. Vérifiez-la avec lui."}
+                        : "c'est l'adresse de son acheteur : vérifiez-la avec lui et corrigez-la sur la page de la commande, qui lui renvoie le bon."}
                     </p>
                   ) : null}
                   {voucher.expiredBackNote ? (
