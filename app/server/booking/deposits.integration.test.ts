@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { eventSentence } from "~/lib/booking/event-lines";
@@ -343,7 +343,8 @@ describe("a booking with a deposit", () => {
       .select()
       .from(invoices)
       .where(eq(invoices.orderId, checkout.orderId))
-      .orderBy(invoices.issuedAt);
+      // A credit note is never dated before its invoice; at the same instant, the invoice first.
+      .orderBy(invoices.issuedAt, desc(invoices.series));
     expect(issued.map((invoice) => invoice.kind)).toEqual(["deposit", "credit_note"]);
   });
 });
@@ -384,7 +385,8 @@ describe("a paid deposit when the booking is cancelled", () => {
       .select({ kind: invoices.kind })
       .from(invoices)
       .where(eq(invoices.orderId, orderId))
-      .orderBy(invoices.issuedAt);
+      // A credit note is never dated before its invoice; at the same instant, the invoice first.
+      .orderBy(invoices.issuedAt, desc(invoices.series));
     expect(kinds.map((row) => row.kind)).toEqual(["deposit", "credit_note"]);
     // Both are the booking's: its page lists them.
     expect((await invoicesOfBooking(bookingId)).map((row) => row.kind)).toEqual([

@@ -1,6 +1,6 @@
 import { asc, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../../tests/support/database";
+import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import type { InvoiceKind } from "~/lib/invoices/model";
 import { invoiceSellerForTests } from "../../../tests/support/seller";
 import { setClockForTests } from "../clock.server";
@@ -92,6 +92,76 @@ describe("issuing invoices", () => {
     setClockForTests(new Date("2032-12-31T23:01:00Z"));
     const january = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
     expect([december.number, january.number]).toEqual(["F-2032-000001", "F-2033-000001"]);
+  });
+
+  /**
+   * A transaction holding the series (it issued `before`'s invoice) while another issue, started at
+   * `waiterStarts`, waits behind it; the clock then turns to `holderIssuesAgain`, when the holder issues a
+   * second invoice and commits. No timing: the waiter is seen waiting on its lock in pg_stat_activity.
+   */
+  async function issueWhileOneWaits(times: {
+    before: string;
+    waiterStarts: string;
+    holderIssuesAgain: string;
+  }) {
+    setClockForTests(new Date(times.before));
+    const [held, waiting] = await db().transaction(async (tx) => {
+      const first = await issueInvoice(tx, draft("sale"));
+      setClockForTests(new Date(times.waiterStarts));
+      const waiter = db().transaction((other) => issueInvoice(other, draft("sale")));
+      await expect.poll(() => lockWaiters(tx)).toBe(1);
+      setClockForTests(new Date(times.holderIssuesAgain));
+      const second = await issueInvoice(tx, draft("sale"));
+      return [[first, second], waiter] as const;
+    });
+    return [...held, await waiting];
+  }
+
+  it("never dates a later number earlier: an issue that waited for the series reads its time once it has it", async () => {
+    // 1 December 23:59:59.999 in Paris when the waiter starts; 2 December when the holder issues again.
+    const issued = await issueWhileOneWaits({
+      before: "2037-12-01T22:59:59.000Z",
+      waiterStarts: "2037-12-01T22:59:59.999Z",
+      holderIssuesAgain: "2037-12-01T23:00:00.001Z",
+    });
+    expect(issued.map((invoice) => invoice.number)).toEqual([
+      "F-2037-000001",
+      "F-2037-000002",
+      "F-2037-000003",
+    ]);
+    const dates = issued.map((invoice) => invoice.issuedAt.toISOString());
+    expect(dates).toEqual([...dates].sort());
+    expect(dates[2]).toBe("2037-12-01T23:00:00.001Z");
+  });
+
+  it("numbers in the new year an issue that waited across midnight of 31 December in Paris", async () => {
+    const issued = await issueWhileOneWaits({
+      before: "2038-12-31T22:59:59.000Z",
+      waiterStarts: "2038-12-31T22:59:59.999Z",
+      holderIssuesAgain: "2038-12-31T23:00:00.001Z",
+    });
+    // Not F-2038-000002, dated 31 December, once 2039's first invoice was issued.
+    expect(issued.map((invoice) => invoice.number)).toEqual([
+      "F-2038-000001",
+      "F-2039-000001",
+      "F-2039-000002",
+    ]);
+    expect(issued[2]?.issuedAt.toISOString()).toBe("2038-12-31T23:00:00.001Z");
+  });
+
+  it("never issues before the series' last invoice or the invoice credited, should the clock step back", async () => {
+    setClockForTests(new Date("2040-06-10T10:00:00.000Z"));
+    const later = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    setClockForTests(new Date("2040-06-10T09:59:58.000Z"));
+    const next = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    expect(next.number).toBe("F-2040-000002");
+    expect(next.issuedAt).toEqual(later.issuedAt);
+    // Nor a credit note before the invoice it corrects (the other series' clock).
+    setClockForTests(new Date("2040-06-10T09:59:00.000Z"));
+    const note = await db().transaction((tx) =>
+      issueInvoice(tx, draft("credit_note", { creditedInvoiceId: later.id })),
+    );
+    expect([note.number, note.issuedAt]).toEqual(["A-2040-000001", later.issuedAt]);
   });
 
   it("keeps its totals, seller and buyer as issued, and refuses UPDATE, DELETE and TRUNCATE", async () => {

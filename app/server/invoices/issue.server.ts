@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { isoDayInParis } from "~/lib/dates";
 import {
   invoiceNumber,
@@ -40,11 +40,16 @@ export type InvoiceDraft = {
   paymentTerms: string;
 };
 
+/** The first key of the series' advisory locks: no other lock of the site uses it. */
+const INVOICE_SERIES_LOCK_SPACE = 0x0f_ac_01;
+
 /**
  * Issues an invoice or a credit note in the caller's transaction (decision 0177): its number is the next of
  * its series and Paris year, taken from the counter row by an upsert that holds the row's lock until the
  * transaction ends, so two issues never share a number and a transaction rolled back gives its number back
- * (PostgreSQL's sequences would leave a gap). The row is immutable from then on.
+ * (PostgreSQL's sequences would leave a gap). Its time is read once the series' lock is held (until the
+ * transaction ends), and never before the series' last invoice: a later number never bears an earlier date.
+ * The row is immutable from then on.
  */
 export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<InvoiceRecord> {
   if (draft.lines.length === 0) throw new Error("issueInvoice: an invoice has at least one line");
@@ -60,9 +65,38 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
   if (draft.kind === "credit_note" ? totals.ttcCents >= 0 : totals.ttcCents <= 0) {
     throw new Error(`issueInvoice: a ${draft.kind} of ${totals.ttcCents} cents in all`);
   }
-  const issuedAt = now();
-  const year = Number(isoDayInParis(issuedAt).slice(0, 4));
   const series = seriesOf(draft.kind);
+  // The series first, then the time (decision 0177, amended 2026-12-01): an issue read its time before
+  // waiting for the counter, and one that read it later but got the counter first took the lower number
+  // with the later date; across 31 December it even numbered in the old year after the new one began.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${INVOICE_SERIES_LOCK_SPACE}::int, ascii(${series}))`,
+  );
+  // Never before the invoice a credit note corrects, nor before the series' last invoice of the year,
+  // should this server's clock step back or be behind the other server's.
+  const earliest = async (query: Promise<{ issuedAt: Date }[]>, time: Date) => {
+    const [row] = await query;
+    return row && row.issuedAt > time ? row.issuedAt : time;
+  };
+  const read = draft.creditedInvoiceId
+    ? await earliest(
+        tx
+          .select({ issuedAt: invoices.issuedAt })
+          .from(invoices)
+          .where(eq(invoices.id, draft.creditedInvoiceId)),
+        now(),
+      )
+    : now();
+  const year = Number(isoDayInParis(read).slice(0, 4));
+  const issuedAt = await earliest(
+    tx
+      .select({ issuedAt: invoices.issuedAt })
+      .from(invoices)
+      .where(and(eq(invoices.series, series), eq(invoices.year, year)))
+      .orderBy(desc(invoices.sequence))
+      .limit(1),
+    read,
+  );
   const [counter] = await tx
     .insert(invoiceCounters)
     .values({ series, year, last: 1 })

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { depositRuleOf } from "~/lib/booking/deposit";
 import {
@@ -418,11 +418,14 @@ export async function ordersWithoutInvoice(): Promise<number> {
 
 /** An order's invoices and credit notes, the newest last. */
 export async function invoicesOfOrder(orderId: string): Promise<InvoiceRecord[]> {
-  return db()
-    .select()
-    .from(invoices)
-    .where(eq(invoices.orderId, orderId))
-    .orderBy(asc(invoices.issuedAt), asc(invoices.sequence));
+  return (
+    db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, orderId))
+      // At one instant, an invoice before its credit note (F before A): a credit note is never dated earlier.
+      .orderBy(asc(invoices.issuedAt), desc(invoices.series), asc(invoices.sequence))
+  );
 }
 
 /** An invoice by its number, or null. */
@@ -513,14 +516,17 @@ export async function invoicePdf(
 
 /** A booking's invoices and credit notes, oldest first, as its admin page lists them. */
 export async function invoicesOfBooking(bookingId: string) {
-  return db()
-    .select({
-      number: invoices.number,
-      kind: invoices.kind,
-      issuedAt: invoices.issuedAt,
-      ttcCents: invoices.ttcCents,
-    })
-    .from(invoices)
-    .where(eq(invoices.bookingId, bookingId))
-    .orderBy(asc(invoices.issuedAt), asc(invoices.number));
+  return (
+    db()
+      .select({
+        number: invoices.number,
+        kind: invoices.kind,
+        issuedAt: invoices.issuedAt,
+        ttcCents: invoices.ttcCents,
+      })
+      .from(invoices)
+      .where(eq(invoices.bookingId, bookingId))
+      // At one instant, an invoice before its credit note (F before A): a credit note is never dated earlier.
+      .orderBy(asc(invoices.issuedAt), desc(invoices.series), asc(invoices.sequence))
+  );
 }

@@ -61,17 +61,20 @@ export async function clientInvoicesOfBooking(bookingId: string): Promise<Invoic
         eq(orders.kind, "booking_balance"),
       ),
     );
-  return db()
-    .select()
-    .from(invoices)
-    .where(
-      or(
-        inArray(invoices.voucherUseId, uses),
-        inArray(invoices.creditedInvoiceId, useInvoices),
-        inArray(invoices.orderId, balanceOrder),
-      ),
-    )
-    .orderBy(asc(invoices.issuedAt), asc(invoices.sequence));
+  return (
+    db()
+      .select()
+      .from(invoices)
+      .where(
+        or(
+          inArray(invoices.voucherUseId, uses),
+          inArray(invoices.creditedInvoiceId, useInvoices),
+          inArray(invoices.orderId, balanceOrder),
+        ),
+      )
+      // At one instant, an invoice before its credit note (F before A): a credit note is never dated earlier.
+      .orderBy(asc(invoices.issuedAt), desc(invoices.series), asc(invoices.sequence))
+  );
 }
 
 /** The invoice of the use that pays a booking's deposit and stands (not given back); null for none. */
