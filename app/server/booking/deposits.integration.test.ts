@@ -19,6 +19,7 @@ import {
   reportCardPaid,
 } from "../../../tests/support/payments";
 import { completeLegal } from "../../../tests/support/seller";
+import { seedDocuments } from "~/content/seed";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { expireLapsedPayments } from "../payments/jobs.server";
@@ -773,6 +774,47 @@ describe("the balance paid at the studio", () => {
       .where(eq(moneyJournal.orderId, orderId));
     expect(paid).toEqual([{ kind: "payment", cents: 9_000 }]);
     expect(final?.paymentTerms).toMatch(/^Net à payer : 90,00\u00a0€ \(arrhes déduites\)\. Payée/);
+  });
+
+  it("issues first the deposit's invoice its seller's identity held back, and deducts it", async () => {
+    const made = await book(nextSlot(), "lea-acompte-retenu@example.test", "card");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    // Paid while the identity is incomplete: no « facture d'acompte » yet.
+    await saveDocument(
+      "legal",
+      structuredClone(seedDocuments.legal),
+      { id: "", name: "Camille" },
+      "test",
+    );
+    try {
+      await payByCard(checkout.orderId, 3_000);
+    } finally {
+      await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
+    }
+    expect(
+      await db().select().from(invoices).where(eq(invoices.orderId, checkout.orderId)),
+    ).toEqual([]);
+    // Completed, and the balance recorded before the catch-up came by (it failed, or runs every 15 min).
+    const { orderId } = await recordBalancePaid({
+      bookingId: made.id,
+      amountCents: 9_000,
+      means: "cash",
+    });
+    const [deposit] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, checkout.orderId));
+    const [final] = await db().select().from(invoices).where(eq(invoices.orderId, orderId));
+    expect(deposit).toMatchObject({ kind: "deposit", ttcCents: 3_000 });
+    expect(deposit?.paymentTerms).toMatch(/^Payée par carte bancaire le \d/);
+    expect(deposit?.sequence).toBeLessThan(final?.sequence ?? 0);
+    expect(final?.lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [`${await typeName()} du ${instantLabelFr(made.startsAt)}`, 12_000],
+      [
+        `Arrhes déjà facturées : facture ${deposit?.number} du ${formatDateFr(deposit?.issuedAt ?? "")}`,
+        -3_000,
+      ],
+    ]);
   });
 
   it("bills the balance alone once the deposit was refunded in full", async () => {

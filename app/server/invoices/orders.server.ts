@@ -145,6 +145,19 @@ const ORDER_INVOICE_KINDS = ["sale", "deposit", "final"] as const;
 async function invoicedDeposit(tx: Executor, order: OrderRecord): Promise<InvoicedDeposit | null> {
   const bookingId = order.rulesSnapshot.bookingId;
   if (typeof bookingId !== "string") return null;
+  // Held back with it while the identity was incomplete, the catch-up not yet come by: issued first, so
+  // that the final invoice deducts it and follows it in the series.
+  const [paidDeposit] = await tx
+    .select()
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.status, ["paid", "refunded"]),
+        eq(orders.id, sql`(select deposit_order_id from bookings where id = ${bookingId})`),
+      ),
+    )
+    .for("update");
+  if (paidDeposit) await invoicePaidOrder(tx, paidDeposit);
   const [row] = await tx
     .select({ invoice: invoices, snapshot: orders.rulesSnapshot, rules: bookings.depositRules })
     .from(bookings)
