@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Legal } from "~/content/schemas";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { sellerLine } from "~/lib/legal/seller";
@@ -36,13 +36,16 @@ type BuyerMailJob = {
 /**
  * The owner's: what needs her. A payment held, paid late or paid twice; a refund that failed (no money
  * left: she refunds again or gives it back another way, decision 0171); a refund she made in Stripe's
- * dashboard, recorded by the site (decision 0194); the card provider refusing the site's keys (no card
- * payment works until she enters them again, decision 0163).
+ * dashboard, recorded by the site (decision 0194); money the buyer is owed back that only she can give
+ * (`refund_to_make`: paid by transfer or at the studio, refunded on the buyer's own demand, `why` saying
+ * what happened; decision 0167); the card provider refusing the site's keys (no card payment works until
+ * she enters them again, decision 0163).
  */
-type OwnerMailJob =
+export type OwnerMailJob =
   | { orderId: string; attemptId: string; event: "held" | "late" | "duplicate" }
   | { orderId: string; refundId: string; event: "refund_failed" }
   | { orderId: string; refundId: string; event: "refund_outside" }
+  | { orderId: string; refundIds: string[]; why: string; event: "refund_to_make" }
   | { event: "keys_refused" };
 
 /** The site's address without its final slash, for the links e-mails carry. */
@@ -258,6 +261,7 @@ export async function ownerPaymentEmail(job: OwnerMailJob): Promise<OutgoingMail
   if (job.event === "keys_refused") return keysRefusedEmail();
   if (job.event === "refund_failed") return refundFailedEmail(job.orderId, job.refundId);
   if (job.event === "refund_outside") return outsideRefundEmail(job.orderId, job.refundId);
+  if (job.event === "refund_to_make") return refundToMakeEmail(job);
   const [row] = await db()
     .select({ order: orders, attempt: paymentAttempts })
     .from(paymentAttempts)
@@ -328,6 +332,39 @@ async function outsideRefundEmail(orderId: string, refundId: string): Promise<Ou
     `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
     "L'avoir a été émis et envoyé au client avec la confirmation du remboursement ; le remboursement figure dans le journal des encaissements et dans les exports comptables.",
     "Ce que la commande vendait suit ce remboursement : un bon cadeau remboursé en entier est annulé (en partie, son solde baisse d'autant) et des photos remboursées en entier sont de nouveau verrouillées.",
+  ];
+  return ownerOrderMail(identity, subject, lines, order);
+}
+
+/**
+ * Money to give back by hand that the owner did not ask to refund herself (decision 0167: a buyer's
+ * withdrawal from an order paid by transfer or at the studio): how much, to whom, why, and « Remboursé »
+ * once done. Written when it leaves, from the rows: nothing once she has given it all back.
+ */
+async function refundToMakeEmail(
+  job: Extract<OwnerMailJob, { event: "refund_to_make" }>,
+): Promise<OutgoingMail | null> {
+  if (job.refundIds.length === 0) return null;
+  const rows = await db()
+    .select({ order: orders, refund: refunds })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(
+      and(
+        inArray(refunds.id, job.refundIds),
+        eq(refunds.orderId, job.orderId),
+        eq(refunds.status, "to_refund_offline"),
+      ),
+    );
+  const order = rows[0]?.order;
+  if (!order) return null;
+  const { identity } = (await readSiteContent()).documents;
+  const amount = formatCents(rows.reduce((sum, { refund }) => sum + refund.amountCents, 0));
+  const subject = `Remboursement à faire : ${amount} à ${order.buyerName}`;
+  const lines = [
+    `${order.buyerName} ${job.why}`,
+    `Sa commande du ${formatLongDateTimeFr(order.createdAt)} (${formatCents(order.amountCents)}) a été payée hors du site : c'est à vous de lui rendre ${amount} (par virement, en espèces…). Une fois fait, cliquez sur « Remboursé » sur la page de la commande : il reçoit alors la confirmation du remboursement et son avoir.`,
+    `Acheteur : ${[order.buyerName, order.buyerEmail, order.buyerPhone].filter(Boolean).join(" · ")}`,
   ];
   return ownerOrderMail(identity, subject, lines, order);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
-import { journalRowsOf, memoryCardProvider } from "../../../tests/support/payments";
+import { journalRowsOf, mailJobsOf, memoryCardProvider } from "../../../tests/support/payments";
 import {
   placeVoucherOrder,
   voucherMailJobs,
@@ -10,6 +10,7 @@ import {
   voucherRow,
   voucherSettings,
 } from "../../../tests/support/vouchers";
+import { formatCents } from "~/lib/prices";
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
@@ -23,6 +24,7 @@ import {
 } from "../db/schema";
 import { applyPaymentStatus } from "../payments/apply-payment.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
+import { ownerPaymentEmail } from "../payments/emails.server";
 import { acceptHeldPayment } from "../payments/held-payments.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import {
@@ -92,6 +94,14 @@ async function setValidityMonths(months: number) {
     .where(eq(siteDocuments.key, "payments"));
 }
 
+/** The data of the owner's payment e-mails queued for an order, oldest first. */
+async function ownerMailJobsOf(orderId: string): Promise<unknown[]> {
+  const result = await db().execute<{ data: unknown }>(sql`
+    select data from pgboss.job where name = 'mail' and data->>'kind' = 'payment-owner'
+      and data->>'orderId' = ${orderId} order by created_on`);
+  return result.rows.map((row) => row.data);
+}
+
 const orderStatus = async (orderId: string) =>
   (await db().select().from(orders).where(eq(orders.id, orderId)))[0]?.status;
 
@@ -106,6 +116,10 @@ describe("withdrawVoucherOrder", () => {
     expect(card.calls.refund.length).toBe(refunded + 1);
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
     expect(await orderStatus(orderId)).toBe("refunded");
+    // Refunded on her card by the provider: nothing for the owner to do, no e-mail to her.
+    expect((await mailJobsOf(orderId)).filter((job) => job.startsWith("payment-owner"))).toEqual(
+      [],
+    );
     const journal = await journalRowsOf(orderId);
     expect(journal.map((row) => [row.kind, row.amountCents])).toEqual([
       ["payment", 8_000],
@@ -151,7 +165,20 @@ describe("withdrawVoucherOrder", () => {
     const [refund] = await withdrawVoucherOrder(orderId);
     expect(refund).toMatchObject({ amountCents: 8_000, status: "to_refund_offline" });
     expect(await voucherRow(voucherId)).toMatchObject({ status: "cancelled" });
+    // Nobody but the owner can give it back: she is told by e-mail, once, what and to whom.
+    expect((await mailJobsOf(orderId)).filter((job) => job.startsWith("payment-owner"))).toEqual([
+      "payment-owner:refund_to_make",
+    ]);
+    const [job] = await ownerMailJobsOf(orderId);
+    const mail = await ownerPaymentEmail(job as Parameters<typeof ownerPaymentEmail>[0]);
+    expect(mail?.subject).toBe(`Remboursement à faire : ${formatCents(8_000)} à Noël Lefèvre`);
+    expect(mail?.text).toContain("a annulé sa commande dans le délai de rétractation de 14 jours");
+    expect(mail?.text).toContain("le bon cadeau est annulé");
+    expect(mail?.text).toContain("cliquez sur « Remboursé »");
+    expect(mail?.text).toContain(`/admin/ventes/${orderId}`);
     await markRefundedOffline(refund?.id ?? "");
+    // Given back before the e-mail left: nothing more to tell her.
+    expect(await ownerPaymentEmail(job as Parameters<typeof ownerPaymentEmail>[0])).toBeNull();
     expect(await orderStatus(orderId)).toBe("refunded");
     // One cancellation row: the refund's completion finds the voucher already cancelled.
     const kinds = (await journalRowsOf(orderId)).map((row) => row.kind);

@@ -4,6 +4,7 @@ import {
   addCalendarDays,
   formatCalendarDayFr,
   isWithinWithdrawalPeriod,
+  VOUCHER_WITHDRAWAL_DAYS,
   withdrawalLastDay,
 } from "~/lib/vouchers/terms";
 import { now } from "../clock.server";
@@ -11,6 +12,7 @@ import { db, type Database } from "../db/client.server";
 import { moneyJournal, orders, voucherExpiryChanges, voucherUses, vouchers } from "../db/schema";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
+import { queueOwnerPaymentMail } from "../payments/emails.server";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import type { OrderRecord } from "../payments/order-kinds.server";
 import {
@@ -44,6 +46,9 @@ async function withdrawalPayments(tx: Tx | Database, orderId: string) {
 
 /** The reason a withdrawal's refunds read. */
 export const WITHDRAWAL_REASON = "Rétractation de l'acheteur";
+
+/** What the owner's « Remboursement à faire » e-mail says happened, after the buyer's name. */
+const WITHDRAWAL_OWNER_WORDS = `a annulé sa commande dans le délai de rétractation de ${VOUCHER_WITHDRAWAL_DAYS} jours : le bon cadeau est annulé et ne peut plus servir.`;
 
 /** The reason of the `voucher_cancellation` row a withdrawal writes: the journal's mark that it happened. */
 const WITHDRAWAL_JOURNAL_REASON = "withdrawal";
@@ -169,6 +174,19 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
       amountCents: -voucher.balanceCents,
       details: { code: voucher.code, reason: WITHDRAWAL_JOURNAL_REASON },
     });
+    // Paid by transfer or at the studio: only the owner can give it back, and nothing else tells her.
+    const byHand = made.filter(({ refund }) => refund.status === "to_refund_offline");
+    if (byHand.length > 0) {
+      await queueOwnerPaymentMail(
+        {
+          orderId,
+          refundIds: byHand.map(({ refund }) => refund.id),
+          why: WITHDRAWAL_OWNER_WORDS,
+          event: "refund_to_make",
+        },
+        { tx, once: `refund-to-make:${orderId}` },
+      );
+    }
     return made;
   });
   if (!asked) return [];
