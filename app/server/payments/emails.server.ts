@@ -378,14 +378,14 @@ async function keysRefusedEmail(): Promise<OutgoingMail> {
     "Stripe refuse la clé secrète enregistrée sur le site : elle a sans doute été révoquée ou remplacée (« roll ») depuis votre tableau de bord Stripe. Tant que c'est le cas, vos clients ne peuvent pas payer par carte et les remboursements par carte ne partent pas.",
     env().STRIPE_SECRET_KEY
       ? "Les clés sont dans la configuration du serveur (STRIPE_SECRET_KEY) : demandez à la personne qui s'occupe de l'hébergement du site de la remplacer par celle de votre tableau de bord Stripe (Développeurs › Clés API)."
-      : "Que faire : copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API), puis saisissez-les de nouveau sur le site, dans « Réglages › Paiement ».",
+      : "Que faire : copiez vos clés depuis votre tableau de bord Stripe (Développeurs › Clés API), puis saisissez-les de nouveau sur le site, dans « Paiements », le menu de l'administration.",
     "Ce message est envoyé au plus une fois par jour tant que Stripe refuse les clés.",
   ];
   return ownerMail({
     identity,
     subject,
     lines,
-    link: { href: link, label: "Ouvrir Réglages › Paiement", named: "Réglages › Paiement" },
+    link: { href: link, label: "Ouvrir « Paiements »", named: "Paiements" },
   });
 }
 
