@@ -156,6 +156,48 @@ describe("the README and docs/", () => {
   });
 });
 
+describe("the owner's guide, docs/guide-proprietaire.md", () => {
+  /** Every source of the app but its tests, its runs of spaces and line breaks as one space (JSX wraps). */
+  function appText(): string {
+    const parts: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
+        const relative = path.join(folder, entry.name);
+        if (entry.isDirectory()) walk(relative);
+        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          parts.push(fs.readFileSync(path.join(root, relative), "utf8"));
+        }
+      }
+    };
+    walk("app");
+    return parts.join("\n").replace(/\s+/g, " ");
+  }
+
+  /** Sentences the guide quotes as the product composes them from parts, each part checked elsewhere. */
+  const COMPOSED = ["… : le bon ayant été remboursé, elles ne reviennent pas sur le bon."];
+
+  it("quotes in « » only words the product shows: a button, a menu, a label, a message renamed shows here", () => {
+    const app = appText();
+    const guide = fs
+      .readFileSync(path.join(root, "docs/guide-proprietaire.md"), "utf8")
+      .replace(/\s+/g, " ");
+    const quoted = [...guide.matchAll(/« ?([^»]+?) ?»/g)].map(([, text]) => text ?? "");
+    expect(quoted.length).toBeGreaterThan(150);
+    const absent = quoted
+      .filter((text) => !COMPOSED.includes(text))
+      .filter((text) =>
+        // « … » stands for what the product fills in, and so do a number or a code (« 14:32 », « N »,
+        // « 7K3Q-M2XD-9PTX », « BC-… »): the words around them are looked for, each run on its own.
+        text
+          .split(/…|\S*\d\S*|\bN\b/)
+          .map((run) => run.trim().replace(/-$/, ""))
+          .filter((run) => run.length > 2)
+          .some((run) => !app.includes(run)),
+      );
+    expect(absent).toEqual([]);
+  });
+});
+
 /** « issue N » of a tracker, or a file kept outside the repository (the checks below name them too). */
 const OUTSIDE_REFERENCES = [
   /\bissues? #?\d/i,
