@@ -114,6 +114,30 @@ export function depositOnClientCancel(
 }
 
 /**
+ * What a client's cancellation (online, so in time) does with the deposit she paid, in the owner's e-mail
+ * of it: back on her card by the site at once; or for the owner to give back by hand, or to refund with
+ * « Rembourser », when the type does not refund at once or the money came by transfer or at the studio.
+ */
+export function depositOnClientCancelForOwner(
+  nature: DepositNature,
+  amount: string,
+  atOnce: boolean,
+  paidByCard: boolean,
+): string {
+  const arrhes = nature === "arrhes";
+  const paid = `${DEPOSIT_NATURE_LABELS[nature]} de ${amount} ${arrhes ? "payées" : "payé"} ${paidByCard ? "par carte" : "hors du site (virement ou au studio)"}`;
+  const them = arrhes ? "les" : "le";
+  if (paidByCard) {
+    return atOnce
+      ? `${paid} : le site ${them} lui rembourse aussitôt sur sa carte, vous n'avez rien à faire.`
+      : `${paid} : à lui rembourser, elle a annulé dans les délais. Cliquez sur « Rembourser » dans la commande : le site ${them} lui rend sur sa carte.`;
+  }
+  return atOnce
+    ? `${paid} : à lui rendre vous-même, elle a annulé dans les délais. Une fois ${arrhes ? "rendues" : "rendu"}, cliquez sur « Remboursé » dans la commande.`
+    : `${paid} : à lui rendre vous-même, elle a annulé dans les délais. Cliquez sur « Rembourser » dans la commande, rendez-${them}-lui, puis cliquez sur « Remboursé ».`;
+}
+
+/**
  * How a cancellation in time gives the deposit back, in the rules her booking's page restates: at once only
  * on a card (`paidByCard` null: no method chosen yet, both said).
  */

@@ -48,7 +48,7 @@ import {
   moveBooking,
 } from "./bookings.server";
 import { bookingDetail, todayAndTomorrow } from "./agenda.server";
-import { clientBookingEmail } from "./emails.server";
+import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
   depositForClient,
@@ -369,6 +369,11 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(await refundsOf(orderId)).toEqual([]);
     const owner = await depositForOwner(bookingId);
     expect(owner?.lines.join("\n")).toContain("remboursez-la depuis la commande");
+    // Her e-mail of the cancellation says it too: a refund is hers to make.
+    const mail = await ownerBookingEmail({ bookingId, event: "cancelled" });
+    expect(mail?.text).toContain(
+      "Arrhes de 30\u00a0€ payées par carte : à lui rembourser, elle a annulé dans les délais. Cliquez sur « Rembourser » dans la commande : le site les lui rend sur sa carte.",
+    );
   });
 
   it("by the client in time, with « rembourser aussitôt »: refunded at once, with its credit note", async () => {
@@ -424,6 +429,11 @@ describe("a paid deposit when the booking is cancelled", () => {
     expect(owner?.lines.join("\n")).toContain(
       "30\u00a0€ à rembourser par vous : rendez-les à la cliente, puis cliquez sur « Remboursé » dans la commande",
     );
+    // The owner's e-mail of the cancellation is the only thing that reaches her: it says what to do.
+    const mail = await ownerBookingEmail({ bookingId: made.id, event: "cancelled" });
+    expect(mail?.text).toContain(
+      "Acompte de 30\u00a0€ payé hors du site (virement ou au studio) : à lui rendre vous-même, elle a annulé dans les délais. Une fois rendu, cliquez sur « Remboursé » dans la commande.",
+    );
   });
 
   it("by the client in time, with « rembourser aussitôt », paid by card: she is told it comes back at once on the card", async () => {
@@ -435,6 +445,12 @@ describe("a paid deposit when the booking is cancelled", () => {
     );
     expect(shown?.lines.join("\n")).toContain(
       "la somme versée vous est remboursée aussitôt, sur la carte utilisée",
+    );
+    // The owner's e-mail of the cancellation: nothing for her to do.
+    await cancelBooking(bookingId, { actor: "client" });
+    const mail = await ownerBookingEmail({ bookingId, event: "cancelled" });
+    expect(mail?.text).toContain(
+      "Acompte de 30\u00a0€ payé par carte : le site le lui rembourse aussitôt sur sa carte, vous n'avez rien à faire.",
     );
   });
 

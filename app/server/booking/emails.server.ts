@@ -28,6 +28,7 @@ import {
   DEPOSIT_MEANINGS,
   DEPOSIT_NATURE_LABELS,
   depositAfterCancel,
+  depositOnClientCancelForOwner,
   type DepositRule,
 } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
@@ -467,6 +468,28 @@ async function depositLines(booking: Loaded["booking"]): Promise<string[]> {
 }
 
 /**
+ * What the client's cancellation did with the deposit she paid, for the owner's e-mail of it (decision 0186,
+ * amended): the booking's page says it, but the e-mail is what reaches her. None when no order was paid
+ * (unpaid, or an amount voucher paid it: the voucher's lines say that).
+ */
+async function depositLinesOfClientCancel(booking: Loaded["booking"]): Promise<string[]> {
+  if (!booking.depositOrderId || !booking.depositRules) return [];
+  const [order] = await db()
+    .select({ status: orders.status, amountCents: orders.amountCents })
+    .from(orders)
+    .where(eq(orders.id, booking.depositOrderId));
+  if (!order || (order.status !== "paid" && order.status !== "refunded")) return [];
+  return [
+    depositOnClientCancelForOwner(
+      booking.depositRules.nature,
+      formatCents(order.amountCents),
+      booking.depositRules.refundAtOnce,
+      await receivedByCardOnly(booking.depositOrderId),
+    ),
+  ];
+}
+
+/**
  * What became of her paid deposit once her booking was cancelled (decision 0186): the studio cancelled, it
  * goes back whole (on her card when she paid by card) and, for arrhes, as much again; she cancelled in time,
  * on her card when the type refunds at once, else by the studio.
@@ -719,6 +742,7 @@ export async function ownerBookingEmail(job: OwnerMailJob): Promise<OutgoingMail
       : `Quand : ${when}`,
     `Client : ${[booking.clientName, booking.clientEmail, booking.clientPhone].filter(Boolean).join(" · ")}`,
     ...voucherLines(loaded, "son"),
+    ...(job.event === "cancelled" ? await depositLinesOfClientCancel(booking) : []),
     ...(extend ? [`Prolonger le bon : ${extend}`] : []),
     ...Object.entries(booking.answers).map(
       ([question, answer]) => `${loaded.questionLabels[question] ?? question} : ${answer}`,
