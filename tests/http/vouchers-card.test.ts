@@ -120,6 +120,54 @@ describe("a voucher paid by card, without JavaScript", () => {
     }
   });
 
+  it("tells the buyer a payment taken for another total was received, never to pay it again", async () => {
+    const placed = await orderByCard(`montant-retenu-${Date.now()}@example.test`);
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    const back = new URL(
+      String(stripe().session(sessionId)?.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId),
+    );
+    // The provider took 1 € for an order of 100 €: held for the owner (decision 0172), nothing applied.
+    await stripe().pay(sessionId, { amountTotal: 100 });
+    const [attempt] = await serverDatabase()
+      .select({ id: paymentAttempts.id, orderId: paymentAttempts.orderId })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.providerReference, sessionId));
+    await expect
+      .poll(async () => {
+        const [row] = await serverDatabase()
+          .select({ status: paymentAttempts.status })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.id, attempt?.id ?? ""));
+        return row?.status;
+      })
+      .toBe("held");
+    const sessionsBefore = stripe().sessions().length;
+
+    const held = `Votre paiement par carte a bien été reçu, mais son montant ne correspond pas à celui de la commande : le studio le vérifie et vous écrit. Ne payez pas une seconde fois.`;
+    for (const path of [`${back.pathname}${back.search}`, back.pathname]) {
+      const page = await fetchPage(path);
+      const text = textOf(page.document.body);
+      expect(text, path).toContain(held);
+      expect(text, path).not.toContain("Le paiement n'a pas abouti");
+      expect(text, path).not.toContain("Payer par carte");
+      expect(refreshOf(page), path).toBeNull();
+    }
+    const again = await postForm(back.pathname, { intent: "payer" });
+    expect(again.status).toBe(409);
+    expect(textOf(again.document.body)).toContain(held);
+    expect(stripe().sessions()).toHaveLength(sessionsBefore);
+
+    // Released at its deadline while the owner has not decided: the page never says nothing was taken.
+    await serverDatabase()
+      .update(orders)
+      .set({ status: "expired" })
+      .where(eq(orders.id, attempt?.orderId ?? ""));
+    const lapsed = textOf((await fetchPage(back.pathname)).document.body);
+    expect(lapsed).toContain(held);
+    expect(lapsed).not.toContain("rien ne vous a été débité");
+  });
+
   it("pays once, issues one voucher and e-mails once when Stripe sends its event 3 times while 10 return pages load", async () => {
     const buyer = `trois-fois-${Date.now()}@example.test`;
     const placed = await orderByCard(buyer);

@@ -5,6 +5,13 @@
 
 export const CURRENCY = "EUR";
 
+/**
+ * What the buyer reads of a card payment the provider took for another total or currency than her order's
+ * (an attempt `held` for the owner, decision 0172): it came, the studio decides, and it is not paid again.
+ */
+export const PAYMENT_HELD_MESSAGE =
+  "Votre paiement par carte a bien été reçu, mais son montant ne correspond pas à celui de la commande : le studio le vérifie et vous écrit. Ne payez pas une seconde fois.";
+
 /** What is sold. Gift vouchers first; deposits and gallery photos use the same orders. */
 export const ORDER_KINDS = [
   "voucher",

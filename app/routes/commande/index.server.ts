@@ -57,8 +57,11 @@ async function orderOf(token: string): Promise<OrderPage> {
   return page;
 }
 
-/** What the card's return says: paid, being checked (the page refreshes), or to be tried again. */
-type CardState = "confirmed" | "checking" | "retry" | null;
+/**
+ * What the card's return says: paid, being checked (the page refreshes), to be tried again, or taken for
+ * another total and waiting for the owner (decision 0172: never to be paid a second time).
+ */
+type CardState = "confirmed" | "checking" | "retry" | "held" | null;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   let page = await orderOf(params.token);
@@ -76,9 +79,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const { order, lines, attempts, refunds } = page;
   const open = attempts.some((attempt) => attempt.status === "open");
+  const held = attempts.some((attempt) => attempt.status === "held");
   let card: CardState = null;
   if (order.method === "card") {
     if (order.status === "paid") card = back ? "confirmed" : null;
+    // Her money came, for another total: the owner accepts or returns it; lapsed meanwhile, it still came.
+    else if (held && (order.status === "awaiting_payment" || order.status === "expired")) {
+      card = "held";
+    }
     // Back from the provider with the checkout still open: being checked. Otherwise (a checkout that
     // failed, or one left with « Retour » on the provider's page) the buyer may pay again from here.
     else if (order.status === "awaiting_payment") card = open && back ? "checking" : "retry";
@@ -103,7 +111,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     paid: order.status === "paid",
     awaiting: order.status === "awaiting_payment",
     /** Lapsed unpaid: nothing more to pay here; a voucher is ordered anew from the shop. */
-    expired: order.status === "expired" ? { orderAgain: order.kind === "voucher" } : null,
+    expired:
+      order.status === "expired" && card !== "held"
+        ? { orderAgain: order.kind === "voucher" }
+        : null,
     method: order.method,
     methodLabel: PAYMENT_METHOD_LABELS[order.method],
     orderedOn: formatDateFr(order.createdAt),

@@ -4,6 +4,7 @@ import type { SiteHandle } from "../site-layout";
 import { BookingPage, NO_INDEX, Notice } from "~/components/booking/booking-layout";
 import { InvoiceList } from "~/components/invoices/invoice-list";
 import { Button } from "~/components/ui/button";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { orderPagePath } from "~/lib/vouchers/order-page";
@@ -136,6 +137,11 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
               </Link>
             </p>
           ) : null}
+        </Notice>
+      ) : null}
+      {order.card === "held" ? (
+        <Notice tone="info" title="Paiement reçu, à vérifier">
+          <p>{PAYMENT_HELD_MESSAGE}</p>
         </Notice>
       ) : null}
       {order.card === "checking" ? (

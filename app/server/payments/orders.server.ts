@@ -373,17 +373,28 @@ export async function moveTransferDeadline(tx: Tx, orderId: string, payBy: Date)
 
 /**
  * A new checkout for an order still awaiting payment whose attempts are all closed (a provider that
- * failed, a payment refused): a new attempt, and for a card a new 30 minutes to pay.
+ * failed, a payment refused): a new attempt, and for a card a new 30 minutes to pay. Refused while a
+ * payment taken for another total waits for the owner's decision (`payment_held`).
  */
 export async function retryCheckout(orderId: string): Promise<OrderCheckout> {
   const order = await db().transaction(async (tx) => {
     const locked = await lockOrder(tx, orderId);
     if (locked.status !== "awaiting_payment") throw new PaymentRefusedError("not_awaiting_payment");
-    const [open] = await tx
-      .select({ id: paymentAttempts.id })
+    const current = await tx
+      .select({ status: paymentAttempts.status })
       .from(paymentAttempts)
-      .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "open")));
-    if (open) return locked;
+      .where(
+        and(
+          eq(paymentAttempts.orderId, orderId),
+          inArray(paymentAttempts.status, ["open", "held"]),
+        ),
+      );
+    // A payment taken for another total waits for the owner (decision 0172): paying again would take the
+    // money twice; once she gives it back (`returned`) the order may be paid again.
+    if (current.some((attempt) => attempt.status === "held")) {
+      throw new PaymentRefusedError("payment_held");
+    }
+    if (current.length > 0) return locked;
     const expiresAt =
       locked.method === "card"
         ? new Date(now().getTime() + CHECKOUT_MINUTES * 60_000)

@@ -1,3 +1,5 @@
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
+
 /** Every reason an order operation says no, in French for the page or the admin that asked. */
 export type PaymentRefusalCode =
   | "invalid_order"
@@ -5,6 +7,7 @@ export type PaymentRefusalCode =
   | "not_found"
   | "already_paid"
   | "not_awaiting_payment"
+  | "payment_held"
   | "not_paid"
   | "refund_too_large"
   | "refund_not_open"
@@ -19,6 +22,7 @@ const MESSAGES: Record<PaymentRefusalCode, string> = {
   not_found: "Cette commande n'existe pas.",
   already_paid: "Cette commande est déjà payée.",
   not_awaiting_payment: "Cette commande n'attend plus de paiement.",
+  payment_held: PAYMENT_HELD_MESSAGE,
   not_paid: "Cette commande n'a pas été payée : il n'y a rien à rembourser.",
   refund_too_large: "Ce remboursement dépasse ce qui reste payé sur cette commande.",
   refund_not_open: "Ce remboursement est déjà terminé.",
@@ -36,6 +40,7 @@ const STATUS: Record<PaymentRefusalCode, 400 | 404 | 409> = {
   not_found: 404,
   already_paid: 409,
   not_awaiting_payment: 409,
+  payment_held: 409,
   not_paid: 409,
   refund_too_large: 400,
   refund_not_open: 409,
