@@ -140,6 +140,13 @@ describe("the Stripe webhook endpoint", () => {
       JSON.stringify({ ...event, data: {} }),
       JSON.stringify({ ...event, id: undefined }),
       JSON.stringify({ ...event, created: "hier" }),
+      // Not JSON at all, though signed.
+      "pas du JSON",
+      // Nested deeper than any event (5,000 levels in 30 KB): storing it overflowed the stack, a 500.
+      JSON.stringify({ ...event, data: { object: { id: "cs_test_deep" } } }).replace(
+        '{"id":"cs_test_deep"}',
+        `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`,
+      ),
     ];
     for (const body of bodies) {
       const response = await post(body, stripeSignatureHeader(body, webhookSecret));

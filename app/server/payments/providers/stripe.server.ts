@@ -161,6 +161,25 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === "string" ? value : value.id;
 }
 
+/**
+ * Stripe's events nest a few levels (an event, its object, that object's expanded fields); the 256 KB body
+ * could nest thousands, which overflowed the stack when the inbox stored the payload (a 500, retried by
+ * Stripe for three days). Deeper than this is unreadable.
+ */
+const MAX_EVENT_DEPTH = 64;
+
+/** Whether `value` nests no deeper than `limit` objects or arrays, walked without recursion. */
+function nestedAtMost(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
 /** What a Checkout Session says of its payment. */
 export function sessionState(session: Stripe.Checkout.Session): ProviderPaymentState {
   let status: ProviderPaymentState["status"] = "open";
@@ -348,9 +367,11 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
           WEBHOOK_TOLERANCE_SECONDS,
         );
       } catch (error) {
+        // The SDK parses the body once its signature is verified: a signed body that is no JSON is
+        // unreadable, not forged.
         throw new WebhookVerificationError(
           error instanceof Error ? error.message : "Signature Stripe invalide.",
-          { cause: error },
+          { cause: error, malformed: error instanceof SyntaxError },
         );
       }
       // Signed, yet not an event as Stripe sends them (only a holder of the secret could): refused as
@@ -368,7 +389,8 @@ export function stripeProvider(config: StripeProviderConfig): PaymentProvider {
         typeof event.data === "object" &&
         event.data !== null &&
         typeof event.data.object === "object" &&
-        event.data.object !== null;
+        event.data.object !== null &&
+        nestedAtMost(event, MAX_EVENT_DEPTH);
       if (!shaped) throw unreadable();
       try {
         return {
