@@ -2,7 +2,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Legal } from "~/content/schemas";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { sellerLine } from "~/lib/legal/seller";
-import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import {
+  ORDER_STATUS_LABELS,
+  PAYMENT_HELD_MESSAGE,
+  PAYMENT_METHOD_LABELS,
+} from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
@@ -140,10 +144,23 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
   if (job.event === "refunded") {
     return job.refundId ? refundDoneEmail(order, job.refundId, link) : null;
   }
+  // Released while its card payment, taken for another total, waits for the owner (decision 0172): the
+  // money came, and is neither lost nor to be paid again.
+  const held =
+    job.event === "expired" &&
+    (
+      await db()
+        .select({ id: paymentAttempts.id })
+        .from(paymentAttempts)
+        .where(and(eq(paymentAttempts.orderId, order.id), eq(paymentAttempts.status, "held")))
+        .limit(1)
+    ).length > 0;
   const subject =
     job.event === "paid"
       ? `Paiement reçu : ${amount}`
-      : "Votre commande n'a pas été réglée à temps";
+      : held
+        ? "Votre paiement est en cours de vérification"
+        : "Votre commande n'a pas été réglée à temps";
   const lines =
     job.event === "paid"
       ? [
@@ -151,12 +168,14 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
           `Nous avons bien reçu votre paiement de ${amount} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}). Merci !`,
           "Votre commande, son état et ses documents sont sur sa page :",
         ]
-      : [
-          `Bonjour ${order.buyerName},`,
-          `Le paiement de votre commande de ${amount} ne nous est pas parvenu avant la date limite : elle est annulée.`,
-          "Si vous avez payé entre-temps, répondez à ce message : nous la retrouverons.",
-          "Sa page :",
-        ];
+      : held
+        ? [`Bonjour ${order.buyerName},`, PAYMENT_HELD_MESSAGE, "Sa page :"]
+        : [
+            `Bonjour ${order.buyerName},`,
+            `Le paiement de votre commande de ${amount} ne nous est pas parvenu avant la date limite : elle est annulée.`,
+            "Si vous avez payé entre-temps, répondez à ce message : nous la retrouverons.",
+            "Sa page :",
+          ];
   return clientMail({
     to: order.buyerEmail,
     subject,

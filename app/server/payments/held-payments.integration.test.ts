@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
@@ -191,5 +192,16 @@ describe("« Rembourser ce paiement »", () => {
       ["payment", 15_500],
       ["refund", -15_500],
     ]);
+  });
+});
+
+describe("a held payment's order released at its deadline", () => {
+  it("tells the buyer her payment came and is being checked, never that it did not arrive", async () => {
+    const { orderId } = await heldOrder(14_000);
+    // The expiry job releases an order with no attempt open once `pay_by` has passed: a held one too.
+    await db().update(orders).set({ status: "expired" }).where(eq(orders.id, orderId));
+    const told = await buyerPaymentEmail({ orderId, event: "expired" });
+    expect(told?.text).toContain(PAYMENT_HELD_MESSAGE);
+    expect(told?.text).not.toContain("ne nous est pas parvenu");
   });
 });
