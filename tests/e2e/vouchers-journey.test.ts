@@ -1,11 +1,13 @@
+import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { eq, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVoucherCode } from "../../app/lib/vouchers/code";
-import { siteDocuments } from "../../app/server/db/schema";
+import { orders, siteDocuments, vouchers } from "../../app/server/db/schema";
 import { useAdmin } from "../support/accounts";
 import { useDocumentsRestored } from "../support/admin-content";
+import { activeVoucher } from "../support/admin-sales";
 import { firstFreeTime, insertSessionType, studioIds } from "../support/booking";
 import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { fetchPage, postForm } from "../support/html";
@@ -13,7 +15,7 @@ import { useOwnServer } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
 import { serverDatabase } from "../support/server-under-test";
 import { closeToasts, signedInPage } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, hydrated, useBrowser } from "./support/browser";
 
 /*
  * Gift vouchers' journey on a phone (decisions 0163, 0166, 0167, 0170), once, end to end:
@@ -25,7 +27,8 @@ import { axeViolations, useBrowser } from "./support/browser";
  *    the owner's /admin/bons-cadeaux shows the voucher used;
  * 3. a voucher of an amount ordered by transfer: the owner, on /admin/ventes, marks it paid (after its
  *    confirmation) and the voucher becomes valid;
- * 4. a third voucher, paid by card, withdrawn by its buyer: the card refunded.
+ * 4. a third voucher, paid by card, withdrawn by its buyer: the card refunded;
+ * 5. a voucher whose e-mail was refused: its buyer's correction refused, the answer in view on her phone.
  * Every new page without an axe-core violation. Where a step's own page is proven elsewhere its state is
  * prepared without the browser (the free time found over HTTP; the third voucher ordered and paid over
  * HTTP and through the fake, as in step 1). The same purchase with JavaScript off (the order posted, its
@@ -296,5 +299,57 @@ describe("the gift vouchers' journey", () => {
       .toBe(true);
     expect(fake.refunds()).toEqual([expect.objectContaining({ amount: 10_000 })]);
     await expect.poll(() => page.getByText("Ce bon est annulé.").isVisible()).toBe(true);
+  });
+
+  it("a voucher whose e-mail was refused: its buyer's correction, refused, answers in view on her phone", async () => {
+    // Paid and sent to its recipient, whose mailbox refused it (the outbox's part: the integration test).
+    const voucher = await activeVoucher("Léa Martin");
+    const refused = "lea.martin@exmaple.com";
+    await serverDatabase()
+      .update(vouchers)
+      .set({
+        sendTo: "recipient",
+        recipientEmail: refused,
+        deliveryFailedAt: new Date(),
+        deliveryFailedTo: refused,
+      })
+      .where(eq(vouchers.id, voucher.id));
+    const token = randomBytes(32).toString("base64url");
+    await serverDatabase()
+      .update(orders)
+      .set({
+        status: "paid",
+        paidAt: new Date(),
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+      })
+      .where(eq(orders.id, voucher.orderId));
+    const page = await openPage(`/commande/${token}`, {
+      ...PHONE,
+      allowConsole: [/status of 400/],
+    });
+    await page.getByRole("heading", { name: "Le bon n'a pas pu être envoyé" }).waitFor();
+    expect(await axeViolations(page), "bon non remis").toEqual([]);
+
+    // Sent again unchanged: refused, and the answer is where she is looking, not below the fold of a
+    // page reloaded at its top.
+    await page.getByRole("button", { name: "Envoyer le bon" }).click();
+    const error = page.locator("#renvoi-erreur");
+    await error.waitFor();
+    await hydrated(page);
+    expect(await error.innerText()).toContain("C'est l'adresse qui a été refusée");
+    expect(
+      await page
+        .getByRole("textbox", { name: "Adresse e-mail de Léa Martin" })
+        .getAttribute("aria-describedby"),
+    ).toBe("renvoi-erreur");
+    await expect
+      .poll(() =>
+        error.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    expect(await axeViolations(page), "bon non remis, adresse refusée").toEqual([]);
   });
 });

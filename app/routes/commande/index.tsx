@@ -318,6 +318,7 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
 
       {order.undelivered ? (
         <RedeliveryForm
+          action={`${path}#envoi-impossible`}
           undelivered={order.undelivered}
           answer={
             actionData && "typed" in actionData && typeof actionData.typed === "string"
@@ -348,11 +349,17 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
   );
 }
 
-/** Her voucher's e-mail given up: the address corrected (what she typed kept), or sent to herself. */
+/**
+ * Her voucher's e-mail given up: the address corrected (what she typed kept), or sent to herself. Posted to
+ * the page's address with this section's anchor: the page answering a refusal opens at the form and its
+ * message, not at its top, a phone's screen or more above them (a success goes to the page without it).
+ */
 function RedeliveryForm({
+  action,
   undelivered,
   answer,
 }: {
+  action: string;
   undelivered: { to: string; recipientName: string; toRecipient: boolean; buyerEmail: string };
   answer: { error: string; typed: string } | undefined;
 }) {
@@ -373,7 +380,7 @@ function RedeliveryForm({
           {`Votre adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Téléchargez le bon sur cette page (« Télécharger le bon (PDF) »), ou faites-le envoyer à ${undelivered.recipientName} :`}
         </p>
       )}
-      <form method="post" className="space-y-3">
+      <form method="post" action={action} className="space-y-3">
         <fieldset className="space-y-2">
           <legend className="font-medium">Envoyer le bon</legend>
           <label className="flex items-center gap-2">
