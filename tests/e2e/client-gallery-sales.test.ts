@@ -16,7 +16,7 @@ import { makeTestJpeg } from "../support/photos";
 import { serverDatabase } from "../support/server-under-test";
 import { unzip } from "../support/unzip";
 import { signedInPage } from "./support/admin";
-import { axeViolations, useBrowser } from "./support/browser";
+import { axeViolations, hydrated, useBrowser } from "./support/browser";
 
 /*
  * Extra photos bought from the client gallery on a phone (decision 0184), once, end to end: 8 small photos,
@@ -86,6 +86,8 @@ describe("extra photos bought from the client gallery", () => {
       ...PHONE,
       session: clientAccessCookie(galleryId),
       allowOrigins: [fake.pageOrigin],
+      // The refusal of the conditions left unticked (below).
+      allowConsole: [/status of 400/],
     });
     const chosen = names.slice(0, 6);
     for (const name of chosen) {
@@ -110,7 +112,23 @@ describe("extra photos bought from the client gallery", () => {
     expect(await client.locator("li", { hasText: "À acheter" }).count()).toBe(7);
     expect(await axeViolations(client), "galerie avec achat").toEqual([]);
 
+    // The conditions left unticked on a small phone: the page answering the refusal opens at the form, its
+    // message in view, not at its top with the message below the fold.
+    await client.setViewportSize({ width: 375, height: 740 });
     await client.getByRole("radio", { name: "Virement" }).check();
+    await client.getByRole("button", { name: /^Payer 25/ }).click();
+    const refusal = client.locator("#conditions-erreur");
+    await refusal.waitFor();
+    await hydrated(client);
+    await expect
+      .poll(() =>
+        refusal.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    expect(await axeViolations(client), "galerie, conditions refusées").toEqual([]);
     await client.getByRole("checkbox", { name: /J'accepte les conditions de vente/ }).check();
     await client.getByRole("button", { name: /^Payer 25/ }).click();
     await client.getByRole("heading", { name: "Payer par virement" }).waitFor();

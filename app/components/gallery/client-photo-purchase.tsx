@@ -96,6 +96,13 @@ const PAY_BUTTON =
   "min-h-11 rounded-md bg-stone-900 px-4 py-2 font-semibold text-white hover:bg-stone-700";
 
 /**
+ * Where the page answering an order opens: this section (the gallery's address, its query kept, with the
+ * section's anchor). A refusal is drawn at its field, below the fold of a phone when the page opened at its
+ * top; an order taken goes on to its own page (or the provider's), the anchor unused there.
+ */
+const ANSWER_IN_VIEW = "#achat-titre";
+
+/**
  * The client's package and what she owes for the photos of her selection beyond it, with the form that
  * orders them (a plain form: the card's hosted page is another site). The amount and photos travel as
  * the page showed them; the server computes them again and refuses any difference.
@@ -150,7 +157,7 @@ export function PhotoPurchase({
           </p>
           {sale.pending.cardInstead && sale.due && !preview ? (
             // A plain form, as the order's: the card's page is another site.
-            <form method="post" className="space-y-3" noValidate>
+            <form method="post" action={ANSWER_IN_VIEW} className="space-y-3" noValidate>
               <OrderFields sale={sale} due={sale.due} />
               <input type="hidden" name="paiement" value="card" />
               <p>
@@ -182,7 +189,7 @@ export function PhotoPurchase({
               <p>Pour les régler, contactez le studio : il les débloquera à réception.</p>
             )
           ) : (
-            <form method="post" className="space-y-3" noValidate>
+            <form method="post" action={ANSWER_IN_VIEW} className="space-y-3" noValidate>
               <OrderFields sale={sale} due={sale.due} />
               <fieldset
                 aria-describedby={refused?.field === "paiement" ? "paiement-erreur" : undefined}
