@@ -88,6 +88,8 @@ describe("a booking with a deposit", () => {
 
     // She cancels in time from her booking's page: told first that her arrhes come back at once.
     await page.getByRole("link", { name: "Voir ma réservation" }).click();
+    await page.getByRole("link", { name: "Votre paiement et sa facture" }).waitFor();
+    expect(await axeViolations(page), "réservation, arrhes payées").toEqual([]);
     await page.getByRole("link", { name: "Annuler la séance" }).click();
     await page
       .getByText("Vos arrhes de 40\u00a0€ vous sont remboursées aussitôt", { exact: false })
@@ -107,5 +109,6 @@ describe("a booking with a deposit", () => {
         return page.locator("main").innerText();
       })
       .toContain("Arrhes de 40\u00a0€ : remboursées.");
+    expect(await axeViolations(page), "réservation annulée, arrhes remboursées").toEqual([]);
   });
 });

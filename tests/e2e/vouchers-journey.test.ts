@@ -299,6 +299,7 @@ describe("the gift vouchers' journey", () => {
       .toBe(true);
     expect(fake.refunds()).toEqual([expect.objectContaining({ amount: 10_000 })]);
     await expect.poll(() => page.getByText("Ce bon est annulé.").isVisible()).toBe(true);
+    expect(await axeViolations(page), "commande annulée, remboursée").toEqual([]);
   });
 
   it("a voucher whose e-mail was refused: its buyer's correction, refused, answers in view on her phone", async () => {
