@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents } from "../../app/lib/prices";
-import { formatVoucherCode, generateVoucherCode } from "../../app/lib/vouchers/code";
+import { formatVoucherCode } from "../../app/lib/vouchers/code";
 import { randomUUID } from "node:crypto";
 import {
   moneyJournal,
@@ -21,6 +21,7 @@ import {
   insertHeldAttempt,
   insertOrder,
   insertPaidCardAttempt,
+  paidWithActiveVoucher,
 } from "../support/admin-sales";
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
@@ -402,25 +403,15 @@ describe("/admin/ventes", () => {
   });
 
   it("corrects a buyer's mistyped address: refused in French keeping what was typed, then the order sent again once", async () => {
-    const { order, voucher } = await insertOrder({ buyer: "Adresse mal tapée" });
+    const made = await insertOrder({ buyer: "Adresse mal tapée" });
+    const { order, voucher } = made;
     const path = `/admin/ventes/${order.id}`;
     // Paid, its voucher for the buyer herself given up at her mistyped address.
-    const code = generateVoucherCode();
-    await serverDatabase()
-      .update(orders)
-      .set({ status: "paid", paidAt: new Date() })
-      .where(eq(orders.id, order.id));
-    await serverDatabase()
-      .update(vouchers)
-      .set({
-        status: "active",
-        code,
-        expiresOn: "2099-06-30",
-        sendTo: "buyer",
-        deliveryFailedAt: new Date(),
-        deliveryFailedTo: order.buyerEmail,
-      })
-      .where(eq(vouchers.id, voucher.id));
+    const code = await paidWithActiveVoucher(made, {
+      sendTo: "buyer",
+      deliveryFailedAt: new Date(),
+      deliveryFailedTo: order.buyerEmail,
+    });
     const line = textOf((await page(`/admin/bons-cadeaux?q=${code}`)).document.body);
     expect(line).toContain(`Envoi impossible à ${order.buyerEmail} le `);
     expect(line).toContain(
@@ -684,22 +675,10 @@ describe("/admin/bons-cadeaux", () => {
 
 describe("/admin/dashboard", () => {
   it("shows today's sales and the vouchers to deliver today, each linking to its page", async () => {
-    const { order, voucher } = await insertOrder({ buyer: "Du jour", amountCents: 12_345 });
+    const made = await insertOrder({ buyer: "Du jour", amountCents: 12_345 });
+    const { order } = made;
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
-    await serverDatabase()
-      .update(orders)
-      .set({ status: "paid", paidAt: new Date() })
-      .where(eq(orders.id, order.id));
-    await serverDatabase()
-      .update(vouchers)
-      .set({
-        status: "active",
-        code: generateVoucherCode(),
-        expiresOn: "2099-06-30",
-        deliveryDay: today,
-        recipientName: "Livrée Aujourd'hui",
-      })
-      .where(eq(vouchers.id, voucher.id));
+    await paidWithActiveVoucher(made, { deliveryDay: today, recipientName: "Livrée Aujourd'hui" });
     const dashboard = await page("/admin/dashboard");
     const panel = dashboard.document.querySelector('section[aria-labelledby="ventes-du-jour"]');
     expect(textOf(panel)).toMatch(/\d+ ventes? payées? aujourd'hui : /);

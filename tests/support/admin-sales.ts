@@ -77,6 +77,26 @@ export async function insertOrder(
   return { order, voucher };
 }
 
+/**
+ * A paid order of insertOrder's with its voucher active (a code, valid until 2099), and `voucher`'s fields
+ * (to whom, its day, a delivery given up); its code.
+ */
+export async function paidWithActiveVoucher(
+  made: Awaited<ReturnType<typeof insertOrder>>,
+  voucher: Partial<typeof vouchers.$inferInsert> = {},
+) {
+  const code = generateVoucherCode();
+  await serverDatabase()
+    .update(orders)
+    .set({ status: "paid", paidAt: new Date() })
+    .where(eq(orders.id, made.order.id));
+  await serverDatabase()
+    .update(vouchers)
+    .set({ status: "active", code, expiresOn: "2099-06-30", ...voucher })
+    .where(eq(vouchers.id, made.voucher.id));
+  return code;
+}
+
 /** An amount voucher already paid and active, with its code. */
 export async function activeVoucher(recipient: string, amountCents = 8000) {
   const { voucher } = await insertOrder({ amountCents });
