@@ -487,6 +487,15 @@ describe("/admin/ventes", () => {
       status: "to_refund_offline",
       reason: "Geste",
     });
+    // Hers to give back: flagged on the list's row and on the order's page until she marks it done.
+    const flagged = async () => {
+      const [row] = rows(await page("/admin/ventes?q=Rembourser"));
+      return [
+        textOf(row),
+        textOf((await page(path)).document.querySelector("#resume")?.parentElement),
+      ].map((text) => text.includes("À rembourser par vous"));
+    };
+    expect(await flagged()).toEqual([true, true]);
     expect((await post(path, { intent: "refunded-offline", id: refund?.id ?? "" })).status).toBe(
       302,
     );
@@ -495,6 +504,7 @@ describe("/admin/ventes", () => {
       .from(refunds)
       .where(eq(refunds.orderId, order.id));
     expect(given?.status).toBe("refunded_offline");
+    expect(await flagged()).toEqual([false, false]);
   });
 
   it("refunds all of a voucher used in part as a goodwill gesture, cancelling only what was left", async () => {

@@ -62,6 +62,12 @@ const duplicateAttempt = sql<boolean>`exists (select 1 from payment_attempts a
 /** A refund still on its way at the provider (decision 0171). */
 const refundPending = sql<boolean>`exists (select 1 from refunds r
   where r.order_id = ${outerOrderId} and r.status = 'pending')`;
+/**
+ * Money the owner gives back by hand (paid by transfer or at the studio) and has not marked « Remboursé »:
+ * hers to do, whether she asked it or the buyer withdrew.
+ */
+const refundToMake = sql<boolean>`exists (select 1 from refunds r
+  where r.order_id = ${outerOrderId} and r.status = 'to_refund_offline')`;
 /** A refund that failed with none asked since: the owner must give the money back another way. */
 const refundFailed = sql<boolean>`exists (select 1 from refunds r
   where r.order_id = ${outerOrderId} and r.status = 'failed'
@@ -95,6 +101,7 @@ export async function orderPage(filter: OrderListFilter, position: PagePosition)
           held: heldAttempt,
           duplicate: duplicateAttempt,
           refundPending,
+          refundToMake,
           refundFailed,
           cursor: cursorColumn(ORDER_LIST_ORDER),
         })

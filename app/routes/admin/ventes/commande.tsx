@@ -123,6 +123,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             held={attempts.some((attempt) => attempt.status === "held")}
             duplicate={attempts.some((attempt) => attempt.duplicate)}
             refundPending={pendingRefunds.length > 0}
+            refundToMake={refunds.some((refund) => refund.status === "to_refund_offline")}
             refundFailed={failedRefunds.length > 0}
           />
         </div>

@@ -102,6 +102,7 @@ export default function Sales({ loaderData }: Route.ComponentProps) {
                     held={order.held}
                     duplicate={order.duplicate}
                     refundPending={order.refundPending}
+                    refundToMake={order.refundToMake}
                     refundFailed={order.refundFailed}
                   />
                 </div>
