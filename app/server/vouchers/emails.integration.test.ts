@@ -265,10 +265,13 @@ describe("a voucher's e-mails", () => {
       /\/commande\/[A-Za-z0-9_-]+/,
     );
     expect(await orderRow(orderId)).toMatchObject({ buyerEmail: corrected });
-    // The order's e-mail again (it says the payment was received) and the voucher: sent.
-    expect(
-      (await history()).filter((mail) => mail.sentAt !== null).map((mail) => mail.kind),
-    ).toEqual(["voucher-order", "voucher-delivery"]);
+    // The order's e-mail again (it says the payment was received) and the voucher: sent (their jobs end
+    // once the mail server has taken them and what follows is recorded).
+    await expect
+      .poll(async () =>
+        (await history()).filter((mail) => mail.sentAt !== null).map((mail) => mail.kind),
+      )
+      .toEqual(["voucher-order", "voucher-delivery"]);
     // A cancelled order's address is no longer for the owner to correct.
     const cancelled = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros: 30 }));
     await db().update(orders).set({ status: "cancelled" }).where(eq(orders.id, cancelled.orderId));
