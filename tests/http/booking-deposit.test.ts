@@ -10,6 +10,7 @@ import { serverDatabase } from "../support/server-under-test";
 import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 
 // A booking with a deposit, JavaScript off (decision 0186): the page says arrhes or acompte and what it
 // means, the post makes the booking wait for its transfer on the order's page, with the amount the server
@@ -255,7 +256,7 @@ describe("a booking whose arrhes an amount voucher pays (decision 0199)", () => 
   });
 });
 
-describe("a booking with arrhes by card, its form posted twice", () => {
+describe("a booking with arrhes by card", () => {
   beforeAll(() => prepareDepositSite("probe-arrhes"));
 
   /** A free time of the card type's, its form's fields with the key read from the page. */
@@ -293,6 +294,69 @@ describe("a booking with arrhes by card, its form posted twice", () => {
       location: first.headers.get("location"),
     });
     expect(await bookingsOf(fields.email)).toEqual([{ state: "awaiting_payment" }]);
+  });
+
+  it("says a card payment taken for another total was received, never to pay or book again, before and after its window", async () => {
+    const { path, fields } = await cardForm();
+    const placed = await postForm(path, fields, from());
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    const orderPath = new URL(String(fake.session(sessionId)?.success_url)).pathname;
+    // The provider took 1 € for arrhes of 30 €: held for the owner (decision 0172), nothing applied.
+    await fake.pay(sessionId, { amountTotal: 100 });
+    await expect
+      .poll(async () => {
+        const rows = await serverDatabase().execute<{ status: string }>(
+          sql`select status from payment_attempts where provider_reference = ${sessionId}`,
+        );
+        return rows.rows[0]?.status;
+      })
+      .toBe("held");
+    const held = PAYMENT_HELD_MESSAGE;
+    const bookingHref =
+      [...(await fetchPage(orderPath)).document.querySelectorAll("a")]
+        .find((link) => textOf(link) === "Voir ma réservation")
+        ?.getAttribute("href") ?? "";
+    const readBoth = async () => ({
+      order: textOf((await fetchPage(orderPath)).document.body),
+      booking: textOf((await fetchPage(bookingHref)).document.body),
+    });
+
+    const waiting = await readBoth();
+    expect(waiting.booking).toContain(held);
+    expect(waiting.booking).toContain("En attente : paiement reçu, à vérifier");
+    expect(waiting.booking).not.toContain("Payer ou reprendre le paiement");
+    expect(waiting.booking).not.toContain("à régler avant le");
+    expect(waiting.order).toContain(held);
+    expect(waiting.order).not.toContain("Payer par carte");
+
+    // Its window closes before the owner decides: the booking lapses, the slot freed (the order's own
+    // deadline too).
+    await serverDatabase().execute(sql`
+      update bookings set state = 'expired' where client_email = ${fields.email}`);
+    await serverDatabase().execute(sql`
+      delete from booking_occupancies where booking_id in
+        (select id from bookings where client_email = ${fields.email})`);
+    await serverDatabase().execute(sql`
+      update orders set status = 'expired' where id in
+        (select deposit_order_id from bookings where client_email = ${fields.email})`);
+    const lapsed = await readBoth();
+    for (const [page, text] of Object.entries(lapsed)) {
+      expect(text, page).toContain(held);
+      expect(text, page).not.toContain("débité");
+      expect(text, page).not.toContain("paiement non reçu");
+      expect(text, page).not.toContain("non réglées à temps");
+      expect(text, page).not.toContain("Payer");
+      expect(text, page).not.toContain("Choisir un autre créneau");
+    }
+    expect(lapsed.booking).toContain("Non confirmée : paiement reçu, à vérifier");
+    // A form posted from an older page: refused with the same words, no second checkout.
+    const sessions = fake.sessions().length;
+    const again = await postForm(orderPath, { intent: "payer" });
+    expect(again.status).toBe(409);
+    expect(textOf(again.document.body)).toContain(held);
+    expect(textOf(again.document.body)).not.toContain("débité");
+    expect(fake.sessions()).toHaveLength(sessions);
   });
 
   it("leads two posts sent at once to the same checkout", async () => {

@@ -92,7 +92,17 @@ export const bookingStateReading = (
  * booking page, export and calendar feed): one that lapsed while its deposit was awaited was no request
  * left unanswered, but a payment that did not come.
  */
-export function bookingStateLabel(state: BookingState, depositOrdered: boolean): string {
+export function bookingStateLabel(
+  state: BookingState,
+  depositOrdered: boolean,
+  /**
+   * A card payment of its deposit, taken for another total, waits for the owner's decision (decision
+   * 0172): what its client reads while it waits or once its window closed is that it came.
+   */
+  depositHeld = false,
+): string {
+  if (depositHeld && state === "awaiting_payment") return "En attente : paiement reçu, à vérifier";
+  if (depositHeld && state === "expired") return "Non confirmée : paiement reçu, à vérifier";
   return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositOrdered)];
 }
 

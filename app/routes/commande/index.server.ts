@@ -5,6 +5,7 @@ import { formatIban } from "~/lib/payments/iban";
 import {
   failedRefundReplaced,
   ORDER_STATUS_LABELS,
+  PAYMENT_HELD_MESSAGE,
   PAYMENT_METHOD_LABELS,
 } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
@@ -16,7 +17,12 @@ import { formatCalendarDayFr, voucherCoverLine, withdrawalLastDay } from "~/lib/
 import { invoiceLink } from "~/lib/invoices/links";
 import { invoicesOfOrder } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
-import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
+import {
+  findOrderByToken,
+  paymentHeldFor,
+  retryCheckout,
+  type OrderPage,
+} from "~/server/payments/orders.server";
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
@@ -248,6 +254,11 @@ export async function action({ request, params }: Route.ActionArgs) {
       return redirect(`${orderPagePath(params.token)}?fait=renvoi`, 303);
     }
     if (intent === "payer" && order.method === "card") {
+      // A payment taken for another total waits for the owner (decision 0172): it came, whatever became
+      // of the booking or the gallery meanwhile, and is not paid a second time (retryCheckout says so too).
+      if (await paymentHeldFor(order.id)) {
+        return data({ error: PAYMENT_HELD_MESSAGE }, { status: 409 });
+      }
       // A deposit is paid while its booking still holds the slot (decision 0186).
       if (order.kind === "booking_deposit") {
         const booking = await bookingOfDeposit(order.id);

@@ -73,18 +73,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const chosen = times.find((slot) => slot.key === search.get("creneau"));
     if (chosen) confirmMove = { key: chosen.key, label: slotLabelFr(chosen.key) };
   }
+  /** Its deposit and the rules she accepted (decision 0186). */
+  const deposit = await depositForClient(booking, type.cutoffHours, managed.voucherPayment);
+  // Her card payment, taken for another total, waits for the owner (decision 0172): it came; nothing is
+  // to be paid before a deadline, nor booked and paid again.
+  const held = deposit?.held ?? false;
   return data(
     {
       token: params.token,
       booking: {
         state: booking.state,
-        stateLabel: bookingStateLabel(booking.state, booking.depositOrderId !== null),
+        stateLabel: bookingStateLabel(booking.state, booking.depositOrderId !== null, held),
         when: instantLabelFr(booking.startsAt),
         duration: durationLabelFr(
           Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),
         ),
         clientName: booking.clientName,
-        respondBy: booking.respondBy ? instantLabelFr(booking.respondBy) : null,
+        respondBy: booking.respondBy && !held ? instantLabelFr(booking.respondBy) : null,
       },
       type: {
         name: type.name,
@@ -95,8 +100,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // A session voucher paying it, or given back expired (the studio can extend it); an amount voucher
       // paid the deposit: its section says so, with the rules she accepted.
       paidBy: await voucherLineForClient(booking.id),
-      /** Its deposit and the rules she accepted (decision 0186). */
-      deposit: await depositForClient(booking, type.cutoffHours, managed.voucherPayment),
+      deposit,
       /**
        * The balance the studio recorded (decisions 0186 and 0201), in the owner's page's words: how much,
        * which day, by what means and what a voucher (hers: its code is on her invoice) paid of it. Its
@@ -116,7 +120,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       ),
       studio,
       changeable,
-      rebookPath: managed.rebookPath,
+      rebookPath: held ? null : managed.rebookPath,
       moving,
       cancelling,
       day,

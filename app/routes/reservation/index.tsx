@@ -103,7 +103,9 @@ export default function ReservationPage({ loaderData, actionData }: Route.Compon
                     <a href={loaderData.deposit.orderHref} className="underline">
                       {loaderData.deposit.waiting
                         ? "Payer ou reprendre le paiement"
-                        : "Votre paiement et sa facture"}
+                        : loaderData.deposit.held
+                          ? "Votre paiement"
+                          : "Votre paiement et sa facture"}
                     </a>
                   </p>
                 ) : null}

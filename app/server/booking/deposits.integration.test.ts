@@ -4,6 +4,7 @@ import type { DepositRule } from "~/lib/booking/deposit";
 import { eventSentence } from "~/lib/booking/event-lines";
 import { bookingStateLabel } from "~/lib/booking/model";
 import { instantLabelFr } from "~/lib/booking/words";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { addParisDays } from "~/lib/booking/slots";
 import { formatDateFr, isoDayInParis, parisDateTimeInputValue } from "~/lib/dates";
 import {
@@ -241,6 +242,33 @@ describe("a booking with a deposit", () => {
     );
     const again = await book(slot, "quelquun@example.test");
     expect(again.state).toBe("awaiting_payment");
+  });
+
+  it("tells the client a card payment held for the owner came, never that nothing was charged, when its window closes", async () => {
+    const made = await book(nextSlot(), "lea-montant-retenu@example.test");
+    const { orderId } = await createDepositOrder({ bookingId: made.id, method: "card" });
+    // The provider took 1 € for arrhes of 30 €: held for the owner (decision 0172), nothing applied.
+    expect((await reportCardPaid(orderId, 100)).outcome).toBe("held");
+    const booking = await stateOf(made.id);
+    const waiting = booking ? await depositForClient(booking, 48) : null;
+    expect(waiting?.lines).toContain(PAYMENT_HELD_MESSAGE);
+    expect(waiting).toMatchObject({ held: true, waiting: false });
+
+    // Its hold lapses before the owner decides: the slot is freed, the client told her money came.
+    expect(await expireLapsedRequests(new Date(Date.now() + 36 * MINUTE))).toBeGreaterThan(0);
+    expect((await stateOf(made.id))?.state).toBe("expired");
+    expect(await mailsOf(made.id)).toEqual(["booking-client:payment_expired"]);
+    const told = await clientBookingEmail({ bookingId: made.id, event: "payment_expired" });
+    expect(told?.subject).toBe("Votre paiement est en cours de vérification");
+    expect(told?.text).toContain(PAYMENT_HELD_MESSAGE);
+    expect(told?.text).toContain("État : Non confirmée : paiement reçu, à vérifier");
+    expect(told?.text).not.toContain("débité");
+    expect(told?.text).not.toContain("paiement non reçu");
+    expect(told?.text).not.toContain("réserver à nouveau");
+    const lapsed = await stateOf(made.id);
+    const shown = lapsed ? await depositForClient(lapsed, 48) : null;
+    expect(shown?.lines).toContain(PAYMENT_HELD_MESSAGE);
+    expect(shown?.lines.join(" ")).not.toContain("non réglées à temps");
   });
 
   it("holds its slot as long as a checkout opened again from the order's page: paid in it, it is hers", async () => {

@@ -19,6 +19,7 @@ import { managePath } from "~/lib/booking/urls";
 import {
   OFFLINE_MEANS,
   OFFLINE_MEANS_LABELS,
+  PAYMENT_HELD_MESSAGE,
   PAYMENT_METHOD_LABELS,
   type OfflineMeans,
   type PaymentMethod,
@@ -58,6 +59,7 @@ import {
   cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
+  paymentHeldFor,
   receivedByCardOnly,
   refundablePayments,
   refundWhatIsLeft,
@@ -568,7 +570,8 @@ export const depositOrderKind = defineOrderKind("booking_deposit", {
 
 /**
  * A booking whose payment window closed unpaid: its time freed, `expired`, the client told nothing was
- * charged (from the order's release or the booking's own expiry, whichever comes first).
+ * charged, or, her card payment taken for another total waiting for the owner (decision 0172), that it
+ * came and is being checked (from the order's release or the booking's own expiry, whichever comes first).
  */
 export async function releaseUnpaidBooking(
   tx: Tx,
@@ -831,6 +834,11 @@ export async function depositForClient(
   lines: string[];
   orderHref: string | null;
   waiting: boolean;
+  /**
+   * Her card payment, taken for another total, waits for the owner's decision (decision 0172): it came,
+   * she is never asked to pay again nor told nothing was charged.
+   */
+  held: boolean;
   /** What her cancelling now does with her deposit, paid or still awaited (null: none asked yet). */
   onCancel: string | null;
 } | null> {
@@ -846,6 +854,7 @@ export async function depositForClient(
       ],
       orderHref: null,
       waiting: false,
+      held: false,
       onCancel: voucherDepositOnCancel(voucher, "votre"),
     };
   }
@@ -857,6 +866,7 @@ export async function depositForClient(
       lines: [givenBackVoucherLine(givenBack, "votre")],
       orderHref: null,
       waiting: false,
+      held: false,
       onCancel: null,
     };
   }
@@ -871,21 +881,31 @@ export async function depositForClient(
       : order
         ? order.method === "card"
         : null;
+  // Taken for another total, waiting for the owner (lapsed meanwhile, it still came): never « à payer ».
+  const held =
+    order !== undefined &&
+    (order.status === "awaiting_payment" || order.status === "expired") &&
+    (await paymentHeldFor(order.id));
   const lines = [
-    `${word} de ${amount} : ${order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
+    `${word} de ${amount} : ${held ? "paiement reçu, à vérifier" : order ? DEPOSIT_STATUS_WORDS[rules.nature][order.status] : "à régler une fois la demande acceptée"}.`,
+    ...(held ? [PAYMENT_HELD_MESSAGE] : []),
     DEPOSIT_MEANINGS[rules.nature],
     `Annulée en ligne jusqu'à ${cutoffHours} h avant la séance, la somme versée vous est remboursée ${depositRefundWay(rules.refundAtOnce, paidByCard)} ; après, elle reste acquise au studio. ${DEPOSIT_ON_STUDIO_CANCEL[rules.nature]}`,
   ];
   return {
     lines,
     orderHref: order ? `/commande/${await orderTokenFor(order.id)}` : null,
-    waiting: order?.status === "awaiting_payment",
+    waiting: order?.status === "awaiting_payment" && !held,
+    held,
     onCancel:
       order?.status === "paid"
         ? depositOnClientCancel(rules.nature, amount, rules.refundAtOnce, paidByCard === true)
-        : order?.status === "awaiting_payment"
-          ? depositUnpaidOnCancel(rules.nature, "client")
-          : null,
+        : held && order.status === "awaiting_payment"
+          ? // Accepted once the booking is cancelled, or given back by the owner: either way it goes back.
+            "Le studio vérifie le paiement par carte qu'il a reçu : si vous annulez, il vous est rendu."
+          : order?.status === "awaiting_payment"
+            ? depositUnpaidOnCancel(rules.nature, "client")
+            : null,
   };
 }
 

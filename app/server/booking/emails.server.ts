@@ -35,8 +35,9 @@ import { formatCents } from "~/lib/prices";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { invoiceOfDepositUse } from "../invoices/voucher-uses.server";
 import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
-import { receivedByCardOnly } from "../payments/orders.server";
+import { paymentHeldFor, receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 
 /*
  * The e-mails of online booking (decision 0115), queued by the booking functions inside their own
@@ -275,11 +276,14 @@ function clientWording(
     alternatives = [],
     payLink = null,
     transfer = null,
+    held = false,
   }: {
     message?: string | null;
     alternatives?: readonly string[];
     payLink?: string | null;
     transfer?: TransferToPay | null;
+    /** Her card payment of its deposit, taken for another total, waits for the owner (decision 0172). */
+    held?: boolean;
   } = {},
 ): Wording {
   const { booking, typeName, studio } = loaded;
@@ -358,6 +362,20 @@ function clientWording(
         ],
       };
     case "payment_expired":
+      // Her money came, for another total, and the owner has not decided yet: never « rien n'a été
+      // débité », nor an invitation to book and pay again. Accepted, it confirms the booking if its time is
+      // still free, else goes back whole (the deposit kind's `onPaid`); returned, it goes back whole.
+      if (held) {
+        return {
+          subject: "Votre paiement est en cours de vérification",
+          heading: "Votre paiement est en cours de vérification",
+          lines: [
+            PAYMENT_HELD_MESSAGE,
+            `Le délai de paiement de votre ${sessionOfTypeFr(typeName)} au ${studio.name} du ${when} est passé pendant cette vérification : le créneau ne vous est plus réservé d'ici là.`,
+            "Si le studio accepte votre paiement, votre séance est confirmée, si son créneau est encore libre ; sinon, votre paiement vous est rendu en entier.",
+          ],
+        };
+      }
       return {
         subject: "Réservation non confirmée : paiement non reçu",
         heading: "Votre réservation n'a pas été confirmée",
@@ -390,13 +408,15 @@ function clientWording(
           `Votre ${sessionOfTypeFr(typeName)} au ${studio.name} a lieu désormais le ${when}.`,
           // Its payment still awaited: the deadline may have come sooner with the session (never after
           // its start), so it is said again, with how to pay.
-          ...(booking.state === "awaiting_payment" && booking.respondBy
-            ? [
-                `Votre paiement est toujours attendu : réglez-le avant le ${instantLabelFr(booking.respondBy)} pour confirmer votre séance ; sans paiement dans ce délai, le créneau est libéré.`,
-                ...transferLines(transfer),
-                ...(payLink ? [`Pour payer, et l'état de votre paiement : ${payLink}`] : []),
-              ]
-            : []),
+          ...(booking.state === "awaiting_payment" && held
+            ? [PAYMENT_HELD_MESSAGE]
+            : booking.state === "awaiting_payment" && booking.respondBy
+              ? [
+                  `Votre paiement est toujours attendu : réglez-le avant le ${instantLabelFr(booking.respondBy)} pour confirmer votre séance ; sans paiement dans ce délai, le créneau est libéré.`,
+                  ...transferLines(transfer),
+                  ...(payLink ? [`Pour payer, et l'état de votre paiement : ${payLink}`] : []),
+                ]
+              : []),
         ],
       };
     case "cancelled":
@@ -416,13 +436,15 @@ function clientWording(
           `Le studio a corrigé vos coordonnées : voici le récapitulatif de votre ${sessionOfTypeFr(typeName)} au ${studio.name}, le ${when}.`,
           ...(booking.state === "pending"
             ? [`Le studio vous répond ${answerBy} ; ce créneau vous est réservé d'ici là.`]
-            : booking.state === "awaiting_payment"
-              ? [
-                  payLink
-                    ? `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`
-                    : "Votre séance est confirmée dès que le paiement demandé est reçu.",
-                ]
-              : []),
+            : booking.state === "awaiting_payment" && held
+              ? [PAYMENT_HELD_MESSAGE]
+              : booking.state === "awaiting_payment"
+                ? [
+                    payLink
+                      ? `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`
+                      : "Votre séance est confirmée dès que le paiement demandé est reçu.",
+                  ]
+                : []),
         ],
       };
     case "reminder-48h":
@@ -605,7 +627,13 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
   // Paid or lapsed before it left, the transfer's details are of no use (the booking's own e-mail
   // follows a payment; a lapse has its own).
   if (job.event === "awaiting_transfer" && booking.state !== "awaiting_payment") return null;
-  const awaited = booking.state === "awaiting_payment" && booking.depositOrderId;
+  // A card payment taken for another total waits for the owner (decision 0172): it came, and nothing is
+  // asked again, nor said not to have come.
+  const held =
+    (booking.state === "awaiting_payment" || booking.state === "expired") &&
+    booking.depositOrderId !== null &&
+    (await paymentHeldFor(booking.depositOrderId));
+  const awaited = booking.state === "awaiting_payment" && !held && booking.depositOrderId;
   const payLink =
     (job.event === "accepted" ||
       job.event === "recap" ||
@@ -619,7 +647,13 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       ? await transferToPay(awaited)
       : null;
   if (job.event === "awaiting_transfer" && !transfer) return null;
-  const wording = clientWording(loaded, job.event, { message, alternatives, payLink, transfer });
+  const wording = clientWording(loaded, job.event, {
+    message,
+    alternatives,
+    payLink,
+    transfer,
+    held,
+  });
   const token = await manageTokenFor(booking.id);
   const link = `${siteUrl()}${managePath(token)}`;
   // Waiting for its deposit, it can be seen, moved and cancelled too (its deposit's words included).
@@ -640,7 +674,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Où : ${studio.name}, ${where}`,
     `Plan d'accès : ${mapLink(studio)}`,
     `Téléphone du studio : ${studio.phone}`,
-    `État : ${bookingStateLabel(booking.state, booking.depositOrderId !== null)}`,
+    `État : ${bookingStateLabel(booking.state, booking.depositOrderId !== null, held)}`,
     // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
     ...(loaded.depositText && active ? [loaded.depositText] : []),
     ...(await depositLines(booking)),
