@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderStatus } from "../../app/lib/payments/model";
+import { PAYMENT_HELD_MESSAGE, type OrderStatus } from "../../app/lib/payments/model";
 import { instantLabelFr } from "../../app/lib/booking/words";
 import { isoDayInParis } from "../../app/lib/dates";
 import { INCLUDED_PHOTOS_PAID_WARNING } from "../../app/lib/gallery-sales";
@@ -429,5 +429,43 @@ describe("a client who chose a transfer for her extra photos", () => {
       "Vous avez choisi un autre moyen de paiement : elle est remplacée par votre nouvelle commande des mêmes photos",
     );
     expect(text).not.toContain("Payer par virement");
+  });
+});
+
+describe("a client whose card payment for her extra photos is held for the studio", () => {
+  it("is told it came and is being checked, and cannot replace its order by another method", async () => {
+    const id = await galleryWithDue();
+    // Her gallery open in another tab before she paid: its form (its own key) still offers every method.
+    const otherTab = await galleryPage(id);
+    const placed = await order(id, "card");
+    expect(placed.status).toBe(303);
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    // The provider took 1 € for 14 €: held for the owner (decision 0172), nothing applied.
+    await stripe().pay(sessionId, { amountTotal: 100 });
+    await expect
+      .poll(async () => {
+        const [attempt] = await serverDatabase()
+          .select({ status: paymentAttempts.status })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.providerReference, sessionId));
+        return attempt?.status;
+      })
+      .toBe("held");
+
+    const gallery = textOf((await galleryPage(id)).document.body);
+    expect(gallery).toContain(PAYMENT_HELD_MESSAGE);
+    expect(gallery).not.toContain("attend son paiement");
+    expect(gallery).not.toContain("la payer");
+
+    // The other tab's form, by transfer: refused in French, her card order kept, nothing new to pay.
+    const sessions = stripe().sessions().length;
+    const other = await order(id, "transfer", otherTab);
+    expect(other.status).toBe(409);
+    expect(textOf(other.document.body)).toContain(PAYMENT_HELD_MESSAGE);
+    expect((await photoOrdersOf(id)).map(({ method, status }) => [method, status])).toEqual([
+      ["card", "awaiting_payment"],
+    ]);
+    expect(stripe().sessions()).toHaveLength(sessions);
   });
 });

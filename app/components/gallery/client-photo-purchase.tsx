@@ -1,6 +1,6 @@
 import { ORDER_KEY_FIELD } from "~/lib/vouchers/order-page";
 import { PHOTO_RIGHT_LABELS, type PhotoRight } from "~/lib/gallery-sales";
-import type { PaymentMethod } from "~/lib/payments/model";
+import { PAYMENT_HELD_MESSAGE, type PaymentMethod } from "~/lib/payments/model";
 import type { ActionAnswer } from "./client-answer";
 
 /** What the client gallery's page knows of the sale of extra photos (decision 0184). */
@@ -21,6 +21,8 @@ export type PhotoSaleData = {
     href: string;
     amount: string;
     method: PaymentMethod;
+    /** Her card payment came for another total and waits for the studio (decision 0172). */
+    held: boolean;
     /** Whether she may pay it by card instead (a new order replaces it, decision 0196). */
     cardInstead: boolean;
   } | null;
@@ -146,6 +148,13 @@ export function PhotoPurchase({
         <p>
           Touchez le cœur des photos que vous voulez, puis validez votre sélection : les photos
           au-delà de votre formule s'achètent ici.
+        </p>
+      ) : sale.pending?.held ? (
+        <p>
+          {PAYMENT_HELD_MESSAGE}{" "}
+          <a href={sale.pending.href} className="font-semibold underline underline-offset-4">
+            Voir la commande
+          </a>
         </p>
       ) : sale.pending ? (
         <>

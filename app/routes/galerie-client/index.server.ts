@@ -36,6 +36,7 @@ import { ORDER_KEY_FIELD, orderPagePath } from "~/lib/vouchers/order-page";
 import { instantLabelFr } from "~/lib/booking/words";
 import { mayDownload, sellsPhotos, type PhotoRight } from "~/lib/gallery-sales";
 import type { PaymentSettings } from "~/content/schemas";
+import { paymentHeldFor } from "~/server/payments/orders.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import {
   createPhotoOrder,
@@ -145,6 +146,11 @@ async function saleData(
           href: orderPagePath(pending.token),
           amount: formatCents(pending.amountCents),
           method: pending.method,
+          /**
+           * Her card payment came for another total and waits for the studio (decision 0172): not to be
+           * paid, nor replaced by another method.
+           */
+          held: await paymentHeldFor(pending.id),
           // Another method replaces a waiting order (decision 0196): the card, her form to switch.
           cardInstead: pending.method !== "card" && settings.card,
         }

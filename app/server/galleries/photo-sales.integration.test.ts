@@ -6,6 +6,7 @@ import { paymentsSchema } from "~/content/schemas";
 import { instantLabelFr } from "~/lib/booking/words";
 import { isoDayInParis } from "~/lib/dates";
 import { clientGalleryPath } from "~/lib/gallery-urls";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { useAppDatabase } from "../../../tests/support/database";
 import { addReadyPhoto, insertTestGallery } from "../../../tests/support/galleries";
@@ -1104,5 +1105,19 @@ describe("her switch from one way of paying to another", () => {
     const byCard = await orderExtras(id, photoIds, "card");
     await expect(orderExtras(id, photoIds, "transfer")).rejects.toThrow(CHECKOUT_OPEN_MESSAGE);
     expect((await orderRow(byCard.orderId)).status).toBe("awaiting_payment");
+  });
+
+  it("refuses in French to replace an order whose card payment is held for the studio, once its checkout closed too", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const byCard = await orderExtras(id, photoIds, "card");
+    // The provider took 1 € for 25 €: held for the owner (decision 0172), nothing applied; its checkout
+    // is no longer open, but her money came.
+    expect((await reportCardPaid(byCard.orderId, 100)).outcome).toBe("held");
+    for (const method of ["transfer", "card"] as const) {
+      await expect(orderExtras(id, photoIds, method)).rejects.toThrow(PAYMENT_HELD_MESSAGE);
+    }
+    expect((await orderRow(byCard.orderId)).status).toBe("awaiting_payment");
+    const { due } = await galleryPhotoRights(await galleryRow(id));
+    expect((await pendingPhotoOrder(id, due))?.id).toBe(byCard.orderId);
   });
 });

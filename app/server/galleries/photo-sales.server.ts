@@ -8,7 +8,7 @@ import {
   type PhotosDue,
   type PhotoUnlock,
 } from "~/lib/gallery-sales";
-import type { OfflineMeans, PaymentMethod } from "~/lib/payments/model";
+import { PAYMENT_HELD_MESSAGE, type OfflineMeans, type PaymentMethod } from "~/lib/payments/model";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import {
@@ -30,6 +30,7 @@ import {
   createOrder,
   markPaidOffline,
   moveTransferDeadline,
+  paymentHeldFor,
   type OrderCheckout,
 } from "../payments/orders.server";
 import { expiryDay, type GalleryRow } from "./access.server";
@@ -436,6 +437,9 @@ export async function createPhotoOrder(
     // The same form's first post may have just made it.
     const made = await orderAgain(gallery, posted.idempotencyKey, settings);
     if (made) return made;
+    // Her card payment came for another total and waits for the studio (decision 0172): the order is
+    // neither replaced (called off, her money would pay nothing) nor paid a second time.
+    if (await paymentHeldFor(pending.id)) throw new PhotoSaleRefusedError(PAYMENT_HELD_MESSAGE);
     if (pending.method === posted.method) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
     // Another method for the same photos: she changed her mind (a transfer not sent, a card refused).
     // The new order replaces the waiting one, unless she is paying it by card right now.
