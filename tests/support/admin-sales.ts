@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { PaymentMethod } from "../../app/lib/payments/model";
 import { generateVoucherCode } from "../../app/lib/vouchers/code";
@@ -10,7 +10,10 @@ import { serverDatabase } from "./server-under-test";
  * (decision 0162), for the admin's sales and vouchers pages.
  */
 
-/** An unpaid order as the core leaves it: its line, its offline attempt, its voucher awaiting payment. */
+/**
+ * An unpaid order as the core leaves it: its line, its offline attempt, its voucher awaiting payment; and
+ * its page's token.
+ */
 export async function insertOrder(
   options: {
     method?: PaymentMethod;
@@ -24,6 +27,8 @@ export async function insertOrder(
   const method = options.method ?? "studio";
   const amountCents = options.amountCents ?? 8000;
   const reference = `BC-${randomBytes(4).toString("hex").toUpperCase()}`;
+  // Its page's token, as the buyer's links carry it (the database keeps its SHA-256 only).
+  const token = randomBytes(32).toString("base64url");
   const [order] = await database
     .insert(orders)
     .values({
@@ -34,7 +39,7 @@ export async function insertOrder(
       buyerEmail: `camille-${randomUUID()}@example.test`,
       termsAcceptedAt: new Date(),
       rulesSnapshot: { withdrawalDays: 14 },
-      tokenHash: randomBytes(32).toString("hex"),
+      tokenHash: createHash("sha256").update(token).digest("hex"),
       idempotencyKey: randomUUID(),
       transferReference: method === "transfer" ? reference : null,
       latePayment: options.latePayment ?? false,
@@ -74,7 +79,7 @@ export async function insertOrder(
     })
     .returning();
   if (!voucher) throw new Error("no voucher");
-  return { order, voucher };
+  return { order, voucher, token };
 }
 
 /**
@@ -99,7 +104,7 @@ export async function paidWithActiveVoucher(
 
 /** An amount voucher already paid and active, with its code. */
 export async function activeVoucher(recipient: string, amountCents = 8000) {
-  const { voucher } = await insertOrder({ amountCents });
+  const { voucher, token } = await insertOrder({ amountCents });
   const code = generateVoucherCode();
   const [active] = await serverDatabase()
     .update(vouchers)
@@ -107,7 +112,7 @@ export async function activeVoucher(recipient: string, amountCents = 8000) {
     .where(eq(vouchers.id, voucher.id))
     .returning();
   if (!active) throw new Error("no voucher");
-  return { ...active, code };
+  return { ...active, code, token };
 }
 
 type OrderRef = { id: string; amountCents: number };

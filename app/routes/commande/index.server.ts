@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { paymentHeldFor } from "~/server/payments/held-attempts.server";
 import type { Route } from "./+types/index";
 import { NOT_FOUND_INIT } from "~/lib/blog-seo";
 import { formatIban } from "~/lib/payments/iban";
@@ -17,12 +18,7 @@ import { formatCalendarDayFr, voucherCoverLine, withdrawalLastDay } from "~/lib/
 import { invoiceLink } from "~/lib/invoices/links";
 import { invoicesOfOrder } from "~/server/invoices/orders.server";
 import { log } from "~/server/logger.server";
-import {
-  findOrderByToken,
-  paymentHeldFor,
-  retryCheckout,
-  type OrderPage,
-} from "~/server/payments/orders.server";
+import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/payments/orders.server";
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";

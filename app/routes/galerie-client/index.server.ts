@@ -36,7 +36,7 @@ import { ORDER_KEY_FIELD, orderPagePath } from "~/lib/vouchers/order-page";
 import { instantLabelFr } from "~/lib/booking/words";
 import { mayDownload, sellsPhotos, type PhotoRight } from "~/lib/gallery-sales";
 import type { PaymentSettings } from "~/content/schemas";
-import { paymentHeldFor } from "~/server/payments/orders.server";
+import { paymentHeldFor } from "~/server/payments/held-attempts.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import {
   createPhotoOrder,

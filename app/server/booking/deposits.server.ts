@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { paymentHeldFor } from "../payments/held-attempts.server";
 import {
   CARD_HOLD_MINUTES,
   DEPOSIT_MEANINGS,
@@ -59,7 +60,6 @@ import {
   cancelUnpaidOrder,
   createOrder,
   markPaidOffline,
-  paymentHeldFor,
   receivedByCardOnly,
   refundablePayments,
   refundWhatIsLeft,

@@ -35,7 +35,8 @@ import { formatCents } from "~/lib/prices";
 import { invoicesOfOrder } from "../invoices/orders.server";
 import { invoiceOfDepositUse } from "../invoices/voucher-uses.server";
 import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
-import { paymentHeldFor, receivedByCardOnly } from "../payments/orders.server";
+import { paymentHeldFor } from "../payments/held-attempts.server";
+import { receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
 import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 

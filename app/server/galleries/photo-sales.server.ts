@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { paymentHeldFor } from "../payments/held-attempts.server";
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { PaymentSettings } from "~/content/schemas";
 import {
@@ -30,7 +31,6 @@ import {
   createOrder,
   markPaidOffline,
   moveTransferDeadline,
-  paymentHeldFor,
   type OrderCheckout,
 } from "../payments/orders.server";
 import { expiryDay, type GalleryRow } from "./access.server";

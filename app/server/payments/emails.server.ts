@@ -10,6 +10,7 @@ import {
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
+import { paymentHeldFor } from "./held-attempts.server";
 import { invoices, orders, paymentAttempts, refunds } from "../db/schema";
 import { env } from "../env.server";
 import { emailButton, emailLayout, emailParagraphs, escapeHtml } from "../mail/layout.server";
@@ -146,15 +147,7 @@ export async function buyerPaymentEmail(job: BuyerMailJob): Promise<OutgoingMail
   }
   // Released while its card payment, taken for another total, waits for the owner (decision 0172): the
   // money came, and is neither lost nor to be paid again.
-  const held =
-    job.event === "expired" &&
-    (
-      await db()
-        .select({ id: paymentAttempts.id })
-        .from(paymentAttempts)
-        .where(and(eq(paymentAttempts.orderId, order.id), eq(paymentAttempts.status, "held")))
-        .limit(1)
-    ).length > 0;
+  const held = job.event === "expired" && (await paymentHeldFor(order.id));
   const subject =
     job.event === "paid"
       ? `Paiement reçu : ${amount}`

@@ -727,22 +727,6 @@ export async function sendRefundAsked(
 }
 
 /**
- * Whether a payment the provider took for another total or currency than the order's waits for the owner's
- * decision (decision 0172): the money came, and the buyer is never told it did not nor asked to pay again.
- */
-export async function paymentHeldFor(
-  orderId: string,
-  executor: Tx | Database = db(),
-): Promise<boolean> {
-  const [held] = await executor
-    .select({ id: paymentAttempts.id })
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.orderId, orderId), eq(paymentAttempts.status, "held")))
-    .limit(1);
-  return held !== undefined;
-}
-
-/**
  * Whether every payment an order received was a card's: what is refunded of it goes back on the card, by
  * the provider (a refund already done included, where refundablePayments finds nothing left).
  */
