@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centsForInput, typedCents } from "./admin-words";
+import { centsForInput, mailStatusLabel, typedCents } from "./admin-words";
 
 describe("typedCents", () => {
   it("reads euros as the owner types them", () => {
@@ -18,5 +18,20 @@ describe("typedCents", () => {
   it("writes cents back for a field", () => {
     expect(centsForInput(15_000)).toBe("150");
     expect(centsForInput(1250)).toBe("12,50");
+  });
+});
+
+describe("mailStatusLabel", () => {
+  const mail = { state: "completed", sentAt: null, givenUp: null, nothingToSend: false };
+  it("tells an e-mail sent from one refused, given up, or whose job found nothing to send", () => {
+    expect(mailStatusLabel({ ...mail, sentAt: "2026-12-02T09:00:00Z" })).toBe("envoyé");
+    expect(mailStatusLabel({ ...mail, givenUp: "550 boîte inconnue" })).toBe(
+      "non remis : 550 boîte inconnue",
+    );
+    expect(mailStatusLabel({ ...mail, nothingToSend: true })).toBe(
+      "non envoyé : plus rien à envoyer",
+    );
+    expect(mailStatusLabel({ ...mail, state: "failed" })).toBe("non envoyé");
+    expect(mailStatusLabel({ ...mail, state: "created" })).toBe("à envoyer");
   });
 });

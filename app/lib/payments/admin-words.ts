@@ -84,6 +84,19 @@ export const MAIL_LABELS: Record<string, string> = {
 
 export const mailLabel = (kind: string): string => MAIL_LABELS[kind] ?? `E-mail (${kind})`;
 
+/** Where one of an order's e-mails stands (admin-orders' orderMails), in its history. */
+export function mailStatusLabel(mail: {
+  state: string;
+  sentAt: Date | string | null;
+  givenUp: string | null;
+  nothingToSend: boolean;
+}): string {
+  if (mail.sentAt) return "envoyé";
+  if (mail.givenUp) return `non remis : ${mail.givenUp}`;
+  if (mail.nothingToSend) return "non envoyé : plus rien à envoyer";
+  return mail.state === "failed" || mail.state === "cancelled" ? "non envoyé" : "à envoyer";
+}
+
 export const VOUCHER_STATUS_LABELS = {
   awaiting_payment: "En attente de paiement",
   active: "Valable",

@@ -59,7 +59,11 @@ export type JobDefinition<Data extends object = object, Settings = unknown> = {
   pollingIntervalSeconds?: number;
   /** A worker that fetches its next job as soon as it has handled one, to work through a backlog. */
   backlog?: boolean;
-  handler: (jobs: JobWithMetadata<Data>[], settings: Settings) => Promise<void>;
+  /**
+   * Handles the jobs a worker fetched. A worker of a `backlog` queue fetches one at a time: what its
+   * handler returns is kept by pg-boss as that job's `output` (the mail queue's outcome, decision 0150).
+   */
+  handler: (jobs: JobWithMetadata<Data>[], settings: Settings) => Promise<unknown>;
 };
 
 /** A job's definition, with `send` to create one (inside `tx` when given; see enqueue). */

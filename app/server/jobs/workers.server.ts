@@ -13,7 +13,7 @@ async function workThrough<Data extends object>(
   boss: PgBoss,
   queue: string,
   pollingIntervalSeconds: number,
-  handler: (jobs: JobWithMetadata<Data>[]) => Promise<void>,
+  handler: (jobs: JobWithMetadata<Data>[]) => Promise<unknown>,
 ): Promise<void> {
   // Set once work() has answered with the worker's id (before any job can end: a job needs a fetch).
   let fetchAgain = () => {};
@@ -28,7 +28,8 @@ async function workThrough<Data extends object>(
     },
     async (jobs: JobWithMetadata<Data>[]) => {
       try {
-        await handler(jobs);
+        // One job at a time: pg-boss keeps what the handler returns as the job's output.
+        return await handler(jobs);
       } finally {
         fetchAgain();
       }

@@ -100,16 +100,30 @@ async function sendOnce(
   return tx ? send(tx) : db().transaction(send);
 }
 
-/** The worker of the queue `mail`, sending through `config` the e-mails of `kinds`. */
+/**
+ * How a mail job ended, kept as its output (the order's history tells an e-mail sent from a job that
+ * found nothing left to send: a voucher refunded before its day). A job given up is told by its final
+ * `mail_failures` row.
+ */
+export type MailJobOutput = { outcome: "sent" | "nothing_to_send" | "given_up" };
+
+/**
+ * The worker of the queue `mail`, sending through `config` the e-mails of `kinds`. Its worker fetches
+ * one job at a time (workers.server's backlog): it answers the last job's outcome, kept as its output.
+ */
 export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]) => {
   const byName = new Map(kinds.map((kind) => [kind.kind, kind.definition]));
-  return async (jobs: JobWithMetadata<MailJob>[]) => {
+  return async (jobs: JobWithMetadata<MailJob>[]): Promise<MailJobOutput | undefined> => {
+    let output: MailJobOutput | undefined;
     for (const job of jobs) {
       const definition: MailKindDefinition<object> | undefined = byName.get(job.data.kind);
       // A job of a kind this process does not know: retried (another version of the site may know it).
       if (!definition) throw new Error(`E-mail d'un type inconnu : ${job.data.kind}`);
       const mail = await definition.compose(job.data);
-      if (!mail) continue;
+      if (!mail) {
+        output = { outcome: "nothing_to_send" };
+        continue;
+      }
       try {
         await deliver(mail, config);
       } catch (error) {
@@ -124,11 +138,16 @@ export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]
         });
         if (final) await definition.afterGivenUp?.(job.data, mail, failure.message);
         // A refused address will not be accepted later: the job ends here (recorded above).
-        if (failure.permanent) continue;
+        if (failure.permanent) {
+          output = { outcome: "given_up" };
+          continue;
+        }
         throw error;
       }
       await definition.afterDelivery?.(job.data, mail);
+      output = { outcome: "sent" };
     }
+    return output;
   };
 };
 

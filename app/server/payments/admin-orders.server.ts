@@ -12,6 +12,7 @@ import {
 } from "../db/keyset.server";
 import { moneyJournal, orders, providerEvents, voucherExpiryChanges, vouchers } from "../db/schema";
 import { readTransferReference } from "./transfer-reference";
+import type { MailJobOutput } from "../mail/outbox.server";
 
 /*
  * What the admin's sales pages read (decision 0130: paged on the server, 50 a page, newest first): the
@@ -204,8 +205,10 @@ async function orderMails(orderId: string) {
     created_on: Date;
     completed_on: Date | null;
     given_up: string | null;
+    outcome: MailJobOutput["outcome"] | null;
   }>(sql`
     select id::text, data->>'kind' as kind, data->>'event' as event, state, created_on, completed_on,
+      output->>'outcome' as outcome,
       (select f.error from mail_failures f where f.job_id = job.id and f.final
         order by f.at desc limit 1) as given_up
     from pgboss.job
@@ -219,11 +222,16 @@ async function orderMails(orderId: string) {
     state: row.state,
     createdAt: new Date(row.created_on),
     sentAt:
-      row.completed_on && row.state === "completed" && row.given_up === null
+      row.completed_on &&
+      row.state === "completed" &&
+      row.given_up === null &&
+      row.outcome !== "nothing_to_send"
         ? new Date(row.completed_on)
         : null,
     /** What the mail server answered when the e-mail was given up; null while it may still leave. */
     givenUp: row.given_up,
+    /** Its job ended with nothing left to send (its voucher refunded or delivered meanwhile). */
+    nothingToSend: row.state === "completed" && row.outcome === "nothing_to_send",
   }));
 }
 

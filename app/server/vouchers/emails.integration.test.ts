@@ -9,7 +9,8 @@ import { formatVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { startWorkers } from "../boot/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
-import { markPaidOffline } from "../payments/orders.server";
+import { completeRefund, markPaidOffline, requestRefund } from "../payments/orders.server";
+
 import { insertSessionType, studioIds } from "../../../tests/support/booking";
 import { isoDayInParis } from "~/lib/dates";
 import { addCalendarDays } from "~/lib/vouchers/terms";
@@ -141,6 +142,31 @@ describe("a voucher's e-mails", () => {
     expect(studioText).toContain(
       words(`Le bon sera envoyé à votre adresse (${own.buyer.email}) dès réception du paiement.`),
     );
+  });
+
+  it("shows the owner a voucher refunded before its day as never sent, not « envoyé », once its day has come", async () => {
+    const recipient = `chloe-${Date.now()}@example.test`;
+    const day = addCalendarDays(isoDayInParis(new Date()), 10);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf(
+        { kind: "amount", euros: 70 },
+        { sendTo: "recipient", recipient: { name: "Chloé", email: recipient }, deliveryDay: day },
+      ),
+    );
+    await markPaidOffline(orderId, "cash");
+    const refund = await requestRefund(orderId, 7_000, "Annulation");
+    await completeRefund(refund.id, "refunded_offline", null);
+    expect((await voucherRow(voucherId)).status).toBe("cancelled");
+    // Its day comes: the job finds nothing left to send.
+    await db().$client.query(
+      "update pgboss.job set start_after = now() where name = 'mail' and data->>'voucherId' = $1 and data->>'kind' = 'voucher-delivery'",
+      [voucherId],
+    );
+    const delivery = async () =>
+      (await orderHistory(orderId, [])).mails.find((mail) => mail.kind === "voucher-delivery");
+    await expect.poll(async () => (await delivery())?.state).toBe("completed");
+    expect(await delivery()).toMatchObject({ sentAt: null, givenUp: null, nothingToSend: true });
+    expect(mailsTo(recipient)).toEqual([]);
   });
 
   it("lists in the PDF of a session voucher valid in any studio only the studios offering its session", async () => {

@@ -13,6 +13,7 @@ import {
   ATTEMPT_STATUS_LABELS,
   JOURNAL_KIND_LABELS,
   mailLabel,
+  mailStatusLabel,
   PAID_ORDER_EFFECTS,
   PROVIDER_LABELS,
   REFUND_STATUS_LABELS,
@@ -90,13 +91,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     ...mails.map((mail) => ({
       at: mail.sentAt ?? mail.createdAt,
       title: mailLabel(mail.kind),
-      detail: mail.sentAt
-        ? "envoyé"
-        : mail.givenUp
-          ? `non remis : ${mail.givenUp}`
-          : mail.state === "failed" || mail.state === "cancelled"
-            ? "non envoyé"
-            : "à envoyer",
+      detail: mailStatusLabel(mail),
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
 
