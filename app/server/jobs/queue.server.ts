@@ -184,3 +184,20 @@ export async function enqueue(
     ...(tx ? { db: fromDrizzle(tx, sql) } : {}),
   });
 }
+
+/**
+ * Cancels the jobs of `queue` still waiting (created, or to be retried) whose data holds `match`, inside
+ * `tx`: what decided they are no longer wanted and their cancellation are one write. Answers how many.
+ */
+export async function cancelWaitingJobs(
+  queue: string,
+  match: Record<string, string>,
+  tx: Executor,
+): Promise<number> {
+  const waiting = await tx.execute<{ id: string }>(sql`
+    select id::text from pgboss.job
+    where name = ${queue} and state in ('created', 'retry') and data @> ${JSON.stringify(match)}::jsonb`);
+  const ids = waiting.rows.map((row) => row.id);
+  if (ids.length > 0) await jobQueue().cancel(queue, ids, { db: fromDrizzle(tx, sql) });
+  return ids.length;
+}

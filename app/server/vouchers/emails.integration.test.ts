@@ -144,7 +144,7 @@ describe("a voucher's e-mails", () => {
     );
   });
 
-  it("shows the owner a voucher refunded before its day as never sent, not « envoyé », once its day has come", async () => {
+  it("cancels the delivery of a voucher refunded before its day, and shows a job that found nothing to send as never sent", async () => {
     const recipient = `chloe-${Date.now()}@example.test`;
     const day = addCalendarDays(isoDayInParis(new Date()), 10);
     const { orderId, voucherId } = await placeVoucherOrder(
@@ -154,18 +154,31 @@ describe("a voucher's e-mails", () => {
       ),
     );
     await markPaidOffline(orderId, "cash");
+    const delivery = async (id = orderId) =>
+      (await orderHistory(id, [])).mails.find((mail) => mail.kind === "voucher-delivery");
+    expect((await delivery())?.state).toBe("created");
     const refund = await requestRefund(orderId, 7_000, "Annulation");
     await completeRefund(refund.id, "refunded_offline", null);
     expect((await voucherRow(voucherId)).status).toBe("cancelled");
-    // Its day comes: the job finds nothing left to send.
-    await db().$client.query(
-      "update pgboss.job set start_after = now() where name = 'mail' and data->>'voucherId' = $1 and data->>'kind' = 'voucher-delivery'",
-      [voucherId],
-    );
-    const delivery = async () =>
-      (await orderHistory(orderId, [])).mails.find((mail) => mail.kind === "voucher-delivery");
-    await expect.poll(async () => (await delivery())?.state).toBe("completed");
-    expect(await delivery()).toMatchObject({ sentAt: null, givenUp: null, nothingToSend: true });
+    // Not « à envoyer » until its day: cancelled with the voucher.
+    expect(await delivery()).toMatchObject({ state: "cancelled", sentAt: null });
+
+    // A job that finds its voucher already delivered (queued twice) sends nothing: not « envoyé ».
+    const sent = await placeVoucherOrder(voucherOrderOf({ kind: "amount", euros: 40 }));
+    await markPaidOffline(sent.orderId, "cash");
+    await expect.poll(async () => (await voucherRow(sent.voucherId)).deliveredAt).not.toBeNull();
+    await queueVoucherDeliveryMail({ voucherId: sent.voucherId });
+    await expect
+      .poll(async () =>
+        (await orderHistory(sent.orderId, [])).mails
+          .filter((mail) => mail.kind === "voucher-delivery")
+          .map((mail) => [mail.sentAt !== null, mail.nothingToSend])
+          .sort(),
+      )
+      .toEqual([
+        [false, true],
+        [true, false],
+      ]);
     expect(mailsTo(recipient)).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { now } from "../clock.server";
 import { readSiteContent } from "../content/site-content.server";
 import { db } from "../db/client.server";
 import { orders, sessionTypeStudios, vouchers } from "../db/schema";
+import { cancelWaitingJobs, type Executor } from "../jobs/queue.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
 import { clientMail, orderPageUrl, siteUrl, transferDetailsOf } from "../payments/emails.server";
@@ -250,6 +251,15 @@ export const queueVoucherDeliveryMail = defineMailKind<VoucherMailJob>("voucher-
   // Given up (an address refused, or never taken): its buyer told once, her page offering to correct it.
   afterGivenUp: ({ voucherId }, mail) => markVoucherUndelivered(voucherId, mail.to),
 });
+
+/**
+ * Cancels, inside `tx`, the voucher's delivery still waiting for its day (a gift to be sent on the 24th):
+ * a voucher cancelled before it will not be sent, and the order's history says « non envoyé » at once
+ * rather than « à envoyer » until its day.
+ */
+export function cancelWaitingVoucherDelivery(tx: Executor, voucherId: string): Promise<number> {
+  return cancelWaitingJobs("mail", { kind: queueVoucherDeliveryMail.kind, voucherId }, tx);
+}
 
 /**
  * The buyer's e-mail when the voucher's could not be delivered to the recipient's address: which address,

@@ -22,7 +22,7 @@ import {
   sendRefundAsked,
   type RefundRecord,
 } from "../payments/orders.server";
-import { queueVoucherReminderMail } from "./emails.server";
+import { cancelWaitingVoucherDelivery, queueVoucherReminderMail } from "./emails.server";
 import type { VoucherRecord } from "./redemption.server";
 import { VoucherRefusedError } from "./refusals.server";
 
@@ -162,6 +162,7 @@ export async function withdrawVoucherOrder(orderId: string): Promise<RefundRecor
         "Ce bon a déjà servi (ou n'est plus valable) : la commande ne peut plus être annulée.",
       );
     }
+    await cancelWaitingVoucherDelivery(tx, voucher.id);
     const made: { refund: RefundRecord; attempt: RefundablePayment["attempt"] }[] = [];
     for (const { attempt, leftCents } of left.payments) {
       made.push({ refund: await insertRefund(tx, attempt, leftCents, WITHDRAWAL_REASON), attempt });

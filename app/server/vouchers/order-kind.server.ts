@@ -10,7 +10,7 @@ import { moneyJournal, siteDocuments, vouchers } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { defineOrderKind, type OrderRecord } from "../payments/order-kinds.server";
 import { creditUsesRefunded } from "../invoices/voucher-uses.server";
-import { queueVoucherDeliveryMail } from "./emails.server";
+import { cancelWaitingVoucherDelivery, queueVoucherDeliveryMail } from "./emails.server";
 
 /*
  * What a voucher order does when its payment lands, is released unpaid or is refunded (decision 0167),
@@ -181,6 +181,7 @@ export async function lowerVoucherBalance(
     .where(eq(vouchers.id, current.id))
     .returning();
   if (!voucher) return null;
+  if (voucher.status === "cancelled") await cancelWaitingVoucherDelivery(tx, voucher.id);
   await appendJournal(tx, {
     kind: "voucher_cancellation",
     orderId,
@@ -295,5 +296,6 @@ export async function cancelIssuedVoucher(
     amountCents: -voucher.balanceCents,
     details: { code: voucher.code, reason: details.reason },
   });
+  await cancelWaitingVoucherDelivery(tx, voucher.id);
   return voucher;
 }
