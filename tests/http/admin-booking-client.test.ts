@@ -86,6 +86,8 @@ describe("the client's details on a booking's page", () => {
     expect(form.querySelector('[name="sendRecap"]')?.hasAttribute("checked")).toBe(true);
     expect(textOf(form.querySelector('label[for="champ-name"]'))).toBe("Nom");
     expect(textOf(intentButton(form, "client"))).toBe("Enregistrer les coordonnées");
+    // Checked by the server, whose answer is in French under its field, not by the browser's bubble.
+    expect(form.hasAttribute("novalidate")).toBe(true);
   });
 
   it("refuses a wrong e-mail and a name the invoices cannot print with a 400 in French, keeping what was typed", async () => {

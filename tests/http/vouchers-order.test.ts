@@ -422,6 +422,13 @@ describe("/bons-cadeaux", () => {
         expect(
           shown.document.querySelector<HTMLInputElement>('input[name="beneficiaireEmail"]')?.value,
         ).toBe(mistyped);
+        // Checked by the server, whose answer is in French beside the field, not by the browser's bubble.
+        expect(
+          shown.document
+            .querySelector('input[name="beneficiaireEmail"]')
+            ?.closest("form")
+            ?.hasAttribute("novalidate"),
+        ).toBe(true);
         // The owner's list says it too.
         const owner = plainSpaces(
           textOf(

@@ -380,7 +380,7 @@ function RedeliveryForm({
           {`Votre adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Téléchargez le bon sur cette page (« Télécharger le bon (PDF) »), ou faites-le envoyer à ${undelivered.recipientName} :`}
         </p>
       )}
-      <form method="post" action={action} className="space-y-3">
+      <form method="post" action={action} noValidate className="space-y-3">
         <fieldset className="space-y-2">
           <legend className="font-medium">Envoyer le bon</legend>
           <label className="flex items-center gap-2">

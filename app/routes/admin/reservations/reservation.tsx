@@ -222,7 +222,7 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             factures déjà émises gardent le nom qu'elles portent ; un paiement encore attendu prend
             les nouvelles coordonnées.
           </p>
-          <Form method="post" className="space-y-3">
+          <Form method="post" noValidate className="space-y-3">
             <Field name="name" label="Nom" error={clientRefusal?.errors?.name}>
               {(props) => (
                 <Input
