@@ -6,7 +6,7 @@ import { invoiceSellerForTests } from "../../../tests/support/seller";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { invoices } from "../db/schema";
-import { issueInvoice, type InvoiceDraft } from "./issue.server";
+import { issueInvoice, type InvoiceDraft, type InvoiceRecord } from "./issue.server";
 
 // Invoices on a real PostgreSQL (decision 0177): numbered 1..N in each series and year under concurrency,
 // whatever transactions roll back, and immutable once issued.
@@ -162,6 +162,46 @@ describe("issuing invoices", () => {
       issueInvoice(tx, draft("credit_note", { creditedInvoiceId: later.id })),
     );
     expect([note.number, note.issuedAt]).toEqual(["A-2040-000001", later.issuedAt]);
+  });
+
+  it("takes the two series in one order: an invoice then a credit note, and a credit note then an invoice, at once, both commit", async () => {
+    setClockForTests(new Date("2041-04-02T10:00:00.000Z"));
+    const credited = await db().transaction((tx) => issueInvoice(tx, draft("sale")));
+    const note = () => draft("credit_note", { creditedInvoiceId: credited.id });
+    let reverseNoteIssued = false;
+    const reverse: Promise<InvoiceRecord[]>[] = [];
+    const forward = db().transaction(async (tx) => {
+      const invoice = await issueInvoice(tx, draft("sale"));
+      // The other way round at once: a credit note first, then an invoice.
+      const other = db().transaction(async (otherTx) => {
+        const first = await issueInvoice(otherTx, note());
+        reverseNoteIssued = true;
+        return [first, await issueInvoice(otherTx, draft("sale"))];
+      });
+      other.catch(() => undefined); // Its outcome is read below, once this one ends.
+      reverse.push(other);
+      // It holds its credit note's series, or waits for a lock this transaction holds.
+      await expect.poll(async () => reverseNoteIssued || (await lockWaiters(tx)) === 1).toBe(true);
+      return [invoice, await issueInvoice(tx, note())];
+    });
+    const outcomes = [
+      ...(await Promise.allSettled([forward])),
+      ...(await Promise.allSettled(reverse)),
+    ];
+    // PostgreSQL broke a deadlock (40P01) by aborting one: a payment or a refund lost.
+    const failures = outcomes.flatMap((outcome) =>
+      outcome.status === "rejected"
+        ? [String((outcome.reason as { cause?: { code?: string } }).cause?.code ?? outcome.reason)]
+        : [],
+    );
+    expect(failures).toEqual([]);
+    const numbers = outcomes.map((outcome) =>
+      outcome.status === "fulfilled" ? outcome.value.map((issued) => issued.number) : [],
+    );
+    expect(numbers).toEqual([
+      ["F-2041-000002", "A-2041-000001"],
+      ["A-2041-000002", "F-2041-000003"],
+    ]);
   });
 
   it("keeps its totals, seller and buyer as issued, and refuses UPDATE, DELETE and TRUNCATE", async () => {

@@ -9,6 +9,7 @@ import {
   type InvoiceKind,
   type InvoiceLineInput,
   type InvoiceSeller,
+  type InvoiceSeries,
   type InvoiceTotals,
 } from "~/lib/invoices/model";
 import { now } from "../clock.server";
@@ -44,6 +45,19 @@ export type InvoiceDraft = {
 const INVOICE_SERIES_LOCK_SPACE = 0x0f_ac_01;
 
 /**
+ * The series' locks in the one order every transaction takes them (decision 0177, amended 2026-12-02):
+ * the invoices' `F`, then the credit notes' `A`. A credit note takes `F` first, so that a transaction that
+ * issues both, in either order, never holds `A` while it waits for `F`: two of them in opposite orders
+ * (an invoice then a credit note, a credit note then an invoice) would otherwise each hold what the other
+ * waits for, and PostgreSQL would abort one (40P01), losing its payment or its refund.
+ */
+const SERIES_LOCK_ORDER: readonly InvoiceSeries[] = ["F", "A"];
+
+/** The series whose locks an issue in `series` takes, in SERIES_LOCK_ORDER: it and those before it. */
+const seriesLocksFor = (series: InvoiceSeries): InvoiceSeries[] =>
+  SERIES_LOCK_ORDER.slice(0, SERIES_LOCK_ORDER.indexOf(series) + 1);
+
+/**
  * Issues an invoice or a credit note in the caller's transaction (decision 0177): its number is the next of
  * its series and Paris year, taken from the counter row by an upsert that holds the row's lock until the
  * transaction ends, so two issues never share a number and a transaction rolled back gives its number back
@@ -69,9 +83,11 @@ export async function issueInvoice(tx: Executor, draft: InvoiceDraft): Promise<I
   // The series first, then the time (decision 0177, amended 2026-12-01): an issue read its time before
   // waiting for the counter, and one that read it later but got the counter first took the lower number
   // with the later date; across 31 December it even numbered in the old year after the new one began.
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${INVOICE_SERIES_LOCK_SPACE}::int, ascii(${series}))`,
-  );
+  for (const each of seriesLocksFor(series)) {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(${INVOICE_SERIES_LOCK_SPACE}::int, ascii(${each}))`,
+    );
+  }
   // Never before the invoice a credit note corrects, nor before the series' last invoice of the year,
   // should this server's clock step back or be behind the other server's.
   const earliest = async (query: Promise<{ issuedAt: Date }[]>, time: Date) => {
