@@ -35,6 +35,7 @@ import {
 import type { PaymentMethod } from "~/lib/payments/model";
 import { parseVoucherCode } from "~/lib/vouchers/code";
 import { db } from "../db/client.server";
+import { log } from "../logger.server";
 import { unprintableFields } from "../pdf/printable.server";
 import {
   blockedPeriods,
@@ -743,10 +744,35 @@ async function requestedMethod(tx: Tx, bookingId: string): Promise<PaymentMethod
  * is told too. From the reminders' job every 5 minutes (booking/jobs.server.ts); a request being answered at
  * that instant is locked and skipped, and answered. Until the job passes, a late acceptance still takes its
  * time if free (acceptRequest). Returns how many expired.
+ *
+ * One transaction per request: one that cannot be expired (a bug, unexpected data) is logged and left for
+ * the next pass, and holds back none of the others; and a request's voucher given back (a credit note, its
+ * order locked) never waits with the previous one's locks still held.
  */
 export async function expireLapsedRequests(now = new Date()): Promise<number> {
+  const lapsed = await db()
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(inArray(bookings.state, ["pending", "awaiting_payment"]), lte(bookings.respondBy, now)),
+    )
+    .orderBy(asc(bookings.respondBy))
+    .limit(200);
+  let expired = 0;
+  for (const { id } of lapsed) {
+    try {
+      if (await expireLapsedRequest(id, now)) expired += 1;
+    } catch (error) {
+      log.error("booking_expiry_failed", { bookingId: id, error });
+    }
+  }
+  return expired;
+}
+
+/** Expires one lapsed request, in its own transaction; false when it was answered or locked meanwhile. */
+function expireLapsedRequest(bookingId: string, now: Date): Promise<boolean> {
   return inTransaction(async (tx) => {
-    const lapsed = await tx
+    const [booking] = await tx
       .select({
         id: bookings.id,
         icsSequence: bookings.icsSequence,
@@ -755,27 +781,28 @@ export async function expireLapsedRequests(now = new Date()): Promise<number> {
       })
       .from(bookings)
       .where(
-        and(inArray(bookings.state, ["pending", "awaiting_payment"]), lte(bookings.respondBy, now)),
+        and(
+          eq(bookings.id, bookingId),
+          inArray(bookings.state, ["pending", "awaiting_payment"]),
+          lte(bookings.respondBy, now),
+        ),
       )
-      .orderBy(asc(bookings.respondBy))
-      .limit(200)
       .for("update", { skipLocked: true });
-    for (const booking of lapsed) {
-      // A deposit's payment window closed (decision 0186): freed, the client told nothing was charged.
-      if (booking.state === "awaiting_payment") {
-        await releaseUnpaidBooking(tx, booking);
-        continue;
-      }
-      await deleteBookingOccupancies(tx, booking.id);
-      await giveBackBookingVoucher(tx, booking.id);
-      await tx
-        .update(bookings)
-        .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
-        .where(eq(bookings.id, booking.id));
-      await addEvent(tx, booking.id, "expired", { actor: "system", name: "" });
-      await queueBookingMails(tx, booking.id, "expired", "system");
+    if (!booking) return false;
+    // A deposit's payment window closed (decision 0186): freed, the client told nothing was charged.
+    if (booking.state === "awaiting_payment") {
+      await releaseUnpaidBooking(tx, booking);
+      return true;
     }
-    return lapsed.length;
+    await deleteBookingOccupancies(tx, booking.id);
+    await giveBackBookingVoucher(tx, booking.id);
+    await tx
+      .update(bookings)
+      .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
+      .where(eq(bookings.id, booking.id));
+    await addEvent(tx, booking.id, "expired", { actor: "system", name: "" });
+    await queueBookingMails(tx, booking.id, "expired", "system");
+    return true;
   });
 }
 
