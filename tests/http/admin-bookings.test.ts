@@ -16,6 +16,7 @@ import {
 import { useAdmin } from "../support/accounts";
 import { formOf, intentButton, typeInto } from "../support/admin-content";
 import { flashedToast, pressButton } from "../support/admin-forms";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { serverDatabase } from "../support/server-under-test";
 
@@ -769,7 +770,7 @@ describe("the owner's calendar feed", () => {
     );
     expect(settings.html).not.toContain(path);
     await post("/admin/reservations/reglages", { intent: "renew-feed" });
-    expect((await fetchPage(path)).status).toBe(404);
-    expect((await fetchPage("/calendrier/pas-un-jeton.ics")).status).toBe(404);
+    expectFileRefusal(await fetchPage(path), 404);
+    expectFileRefusal(await fetchPage("/calendrier/pas-un-jeton.ics"), 404);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { useAdmin } from "../support/accounts";
 import { activeVoucher } from "../support/admin-sales";
 import { voucherState } from "../support/booking-vouchers";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { ensurePdfTools, pdfText } from "../support/pdf-tools";
@@ -587,7 +588,7 @@ describe("the client's own page of a booking whose balance a voucher paid", () =
       managePath(`${"A".repeat(43)}/facture/${number}.pdf`),
       managePath(`inconnu/facture/${number}.pdf`),
     ]) {
-      expect((await fetchFile(path)).status, path).toBe(404);
+      expectFileRefusal(await fetchPage(path), 404, path);
     }
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { firstFreeTime } from "../support/booking";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
@@ -282,7 +283,7 @@ describe("the details form without JavaScript", () => {
     const uid = /UID:(.+)\r\n/.exec(calendar)?.[1];
     expect(uid).toBeTruthy();
     expect(mailed?.text).toContain(`UID:${uid}`);
-    expect((await fetchPage(`/reservation/${"A".repeat(43)}/seance.ics`)).status).toBe(404);
+    expectFileRefusal(await fetchPage(`/reservation/${"A".repeat(43)}/seance.ics`), 404);
   });
 
   it("answers bad input with a French 400 and every value typed, never a 5xx", async () => {

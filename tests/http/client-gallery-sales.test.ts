@@ -14,6 +14,7 @@ import {
   submitButton,
 } from "../support/client-galleries";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { makeTestPhotoSet } from "../support/photos";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
@@ -213,9 +214,10 @@ describe("the client's extra photos", () => {
     expect(included.status).toBe(200);
     await included.arrayBuffer();
     for (const photoId of [photoIds[2], photoIds[4]]) {
-      const refused = await download(photoId ?? "");
-      expect(refused.status).toBe(403);
-      expect(await refused.text()).toContain("Cette photo n'est pas encore débloquée");
+      const refused = await fetchPage(clientPhotoDownloadPath(galleryId, photoId ?? ""), {
+        cookie: clientAccessHeader(galleryId),
+      });
+      expect(expectFileRefusal(refused, 403)).toContain("Cette photo n'est pas encore débloquée");
     }
     const zip = await fetch(`${serverBaseUrl()}${clientZipPath(galleryId)}`, {
       headers: { Cookie: clientAccessHeader(galleryId) },

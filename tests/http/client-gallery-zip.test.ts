@@ -7,7 +7,9 @@ import {
   removeClientGalleries,
   serverStore,
 } from "../support/client-galleries";
+import { expectFileRefusal } from "../support/file-refusal";
 import { addReadyPhoto, insertTestGallery } from "../support/galleries";
+import { fetchPage } from "../support/html";
 import { makeTestPhotoSet } from "../support/photos";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 import { unzip } from "../support/unzip";
@@ -89,6 +91,8 @@ describe("the client's ZIP download", () => {
     const without = await fetch(zipUrl());
     expect(without.status).toBe(404);
     expect(without.headers.get("content-type")).not.toBe("application/zip");
+    // Opened from the gallery's e-mail in another browser: a French page, not a bare answer.
+    expectFileRefusal(await fetchPage(clientZipPath(galleryId)), 404);
 
     const forged = await fetch(zipUrl(), {
       headers: { Cookie: `galerie-${galleryId}=${galleryId}.1.forged` },

@@ -257,6 +257,14 @@ describe("the client galleries' authorisation", () => {
             expect(response.status, what).toBe(visitor.status === 410 ? 410 : 200);
           } else {
             expect(response.status, what).toBe(visitor.status);
+            // A French page that says no more than the status (decision 0202).
+            expect(response.headers.get("content-type"), what).toBe("text/html; charset=utf-8");
+            if (init.method === "GET") {
+              // (The body is read as latin1: « expiré » is not matched whole.)
+              expect(text, what).toContain(
+                visitor.status === 410 ? "Lien expir" : "Fichier introuvable",
+              );
+            }
             // No JPEG bytes, no ZIP bytes.
             expect(body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), what).toBe(false);
             expect(body.subarray(0, 2).toString("latin1"), what).not.toBe("PK");

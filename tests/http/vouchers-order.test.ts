@@ -4,6 +4,7 @@ import { moneyJournal, orders, refunds, siteDocuments, vouchers } from "../../ap
 import { VOUCHER_ORDER_RATE_LIMIT } from "../../app/routes/bons-cadeaux.server";
 import { useAdmin } from "../support/accounts";
 import { plainSpaces, storedDocument, useDocumentsRestored } from "../support/admin-content";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { insertSessionType, studioIds } from "../support/booking";
 import { useOwnServer } from "../support/own-server";
@@ -499,7 +500,10 @@ describe("/bons-cadeaux", () => {
           "Votre commande est annulée : le studio vous rembourse le prix payé",
         );
         expect((await voucherStatus(voucherId))?.status).toBe("cancelled");
-        expect((await fetchPage(`${path}/bon.pdf`)).status).toBe(404);
+        // The voucher's link in her e-mail now opens a French page that says so, not a bare answer.
+        expect(expectFileRefusal(await fetchPage(`${path}/bon.pdf`), 404)).toContain(
+          "Ce lien ne mène à aucun fichier",
+        );
         expect((await refundsOf(orderId)).map((refund) => refund.status)).toEqual([
           "to_refund_offline",
         ]);
@@ -627,7 +631,11 @@ describe("/bons-cadeaux", () => {
     it("answers the site's 404 for an order nobody has", async () => {
       const page = await fetchPage(`/commande/${"A".repeat(43)}`);
       expect(page.status).toBe(404);
-      expect((await fetchPage(`/commande/${"A".repeat(43)}/bon.pdf`)).status).toBe(404);
+      expectFileRefusal(await fetchPage(`/commande/${"A".repeat(43)}/bon.pdf`), 404);
+      expectFileRefusal(
+        await fetchPage(`/commande/${"A".repeat(43)}/facture/F-2026-000001.pdf`),
+        404,
+      );
     });
   });
 });

@@ -1,8 +1,8 @@
-import { data } from "react-router";
 import { mayDownload, sellsPhotos } from "~/lib/gallery-sales";
 import { galleryFormatsFor, unboughtWidths } from "~/lib/gallery-urls";
 import { isUuid } from "~/lib/forms";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { fileRoute, refuse } from "~/server/http/file-refusal.server";
 import { clientPhoto } from "~/server/galleries/client.server";
 import { FILE_CACHE_CONTROL, streamObject } from "~/server/galleries/client-files.server";
 import { galleryPhotoRights, saleTerms } from "~/server/galleries/photo-sales.server";
@@ -14,12 +14,13 @@ import type { Route } from "./+types/photo";
  * streamed from the store, for the browser holding the gallery's code (or an administrator's preview).
  * Only the sizes the processing wrote (the row's `widths`, `variant_revision` and the formats of each
  * width): anything else is a 404 without touching the store. A photo she has to buy (decision 0196) only
- * below its original's width and up to 1600 px: its web copy is never the original.
+ * below its original's width and up to 1600 px: its web copy is never the original. Refused: a French page
+ * (decision 0202).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export const loader = fileRoute(async ({ request, params }: Route.LoaderArgs) => {
   const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
   const variant = parseVariantName(params.file);
-  if (!variant || !isUuid(params.photoId)) throw data("Introuvable.", { status: 404 });
+  if (!variant || !isUuid(params.photoId)) throw refuse(404);
   const photo = await clientPhoto(gallery.id, params.photoId);
   if (
     !photo ||
@@ -27,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     !photo.widths.includes(variant.width) ||
     !galleryFormatsFor(variant.width).includes(variant.format)
   ) {
-    throw data("Introuvable.", { status: 404 });
+    throw refuse(404);
   }
   // The rights are read only for the large sizes: the grid's never need them.
   if (
@@ -35,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     unboughtWidths(photo.width ?? 0, [variant.width]).length === 0 &&
     !mayDownload((await galleryPhotoRights(gallery)).rights.get(photo.id))
   ) {
-    throw data("Introuvable.", { status: 404 });
+    throw refuse(404);
   }
   const key = galleryVariantKey(
     gallery.id,
@@ -45,4 +46,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     variant.format,
   );
   return streamObject(request, key, { "Cache-Control": FILE_CACHE_CONTROL });
-}
+});

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/zip";
-import { data } from "react-router";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
+import { fileRoute, refuse } from "~/server/http/file-refusal.server";
 import { sellsPhotos } from "~/lib/gallery-sales";
 import { contentDisposition } from "~/server/galleries/client-files.server";
 import {
@@ -23,11 +23,12 @@ import { storage } from "~/server/storage/storage.server";
  * Every photo of a client gallery in one ZIP (`?favoris=1`: the favourites only), streamed as the client
  * reads it (decision 0104): its length is known before the first byte, and one byte range is served so
  * that an interrupted download resumes. Only for a browser holding the gallery's code (or the owner), and
- * only when the owner allows downloads: otherwise the same 404 as an unknown gallery.
+ * only when the owner allows downloads: otherwise the same 404 as an unknown gallery (each refusal a French
+ * page, decision 0202).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export const loader = fileRoute(async ({ request, params }: Route.LoaderArgs) => {
   const gallery = await requireGalleryFileAccess(request, params.id, { allowAdmin: true });
-  if (!gallery.downloadsAllowed) throw data("Introuvable.", { status: 404 });
+  if (!gallery.downloadsAllowed) throw refuse(404);
   const favouritesOnly = new URL(request.url).searchParams.get("favoris") === "1";
   // Decision 0184: exactly the originals she may download (included, bought, offered).
   const entries = await galleryZipEntries(gallery, {
@@ -35,8 +36,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     onlyPhotos: await downloadablePhotoIds(gallery),
   });
   if (entries.length === 0) {
-    if (sellsPhotos(saleTerms(gallery))) throw data(NOT_UNLOCKED_MESSAGE, { status: 403 });
-    throw data("Aucune photo à télécharger.", { status: 404 });
+    if (sellsPhotos(saleTerms(gallery))) throw refuse(403, NOT_UNLOCKED_MESSAGE);
+    throw refuse(404, "Aucune photo à télécharger.");
   }
 
   const zip = layout(entries);
@@ -93,4 +94,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     { highWaterMark: 0 },
   );
   return new Response(body, { status, headers });
-}
+});

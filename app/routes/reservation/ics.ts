@@ -1,16 +1,17 @@
 import type { Route } from "./+types/ics";
 import { bookingIcsFile } from "~/server/booking/emails.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
+import { fileRoute, refuse } from "~/server/http/file-refusal.server";
 
 /**
  * /reservation/{jeton}/seance.ics: « Ajouter à mon agenda » of the client's page (decision 0124), the same
- * event (UID, SEQUENCE, state) as the e-mails' `.ics`. The token is the only key: any other is the client
- * page's French 404.
+ * event (UID, SEQUENCE, state) as the e-mails' `.ics`. The token is the only key: any other is a file
+ * route's French 404 (decision 0202).
  */
-export async function loader({ params }: Route.LoaderArgs) {
+export const loader = fileRoute(async ({ params }: Route.LoaderArgs) => {
   const { booking } = await managedBooking(params.token);
   const file = await bookingIcsFile(booking.id, params.token);
-  if (file === null) throw new Response("Page non trouvée", { status: 404 });
+  if (file === null) throw refuse(404);
   return new Response(file, {
     headers: {
       "Content-Type": "text/calendar; charset=utf-8",
@@ -20,4 +21,4 @@ export async function loader({ params }: Route.LoaderArgs) {
       "Referrer-Policy": "same-origin",
     },
   });
-}
+});

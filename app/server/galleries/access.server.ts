@@ -1,11 +1,11 @@
 import { randomInt, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { data } from "react-router";
 import { formatDateFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { galleries } from "../db/schema";
 import { env } from "../env.server";
+import { refuse } from "../http/file-refusal.server";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server";
 import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 
@@ -116,7 +116,8 @@ export function expiryDay(gallery: Pick<GalleryRow, "expiresAt">): string {
 /**
  * For the routes of a gallery's files (photos, downloads, ZIP): the gallery when this browser holds its
  * code, or when `allowAdmin` finds an administrator (the owner's « Voir comme le client »). Otherwise a 404
- * that says nothing of whether the gallery exists; 410 once it has expired.
+ * that says nothing of whether the gallery exists; 410 once it has expired (the French pages of decision
+ * 0202, the routes being `fileRoute`s).
  */
 export async function requireGalleryFileAccess(
   request: Request,
@@ -124,12 +125,12 @@ export async function requireGalleryFileAccess(
   options: { allowAdmin?: boolean } = {},
 ): Promise<GalleryRow> {
   const gallery = await findClientGallery(galleryId);
-  if (!gallery) throw data("Introuvable.", { status: 404 });
+  if (!gallery) throw refuse(404);
   const granted =
     (await hasGalleryCookie(request, gallery)) ||
     (options.allowAdmin === true && (await isAdministrator(request)));
-  if (!granted) throw data("Introuvable.", { status: 404 });
-  if (isExpired(gallery)) throw data("Cette galerie a expiré.", { status: 410 });
+  if (!granted) throw refuse(404);
+  if (isExpired(gallery)) throw refuse(410, "Cette galerie a expiré.");
   return gallery;
 }
 

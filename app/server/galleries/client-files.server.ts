@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { data } from "react-router";
+import { refuse } from "../http/file-refusal.server";
 import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { StorageUnavailableError } from "../storage/types";
@@ -23,9 +23,9 @@ export async function streamObject(
   } catch (error) {
     if (!(error instanceof StorageUnavailableError)) throw error;
     log.error("storage_unavailable", { key, timedOut: error.timedOut, reason: error.message });
-    throw data(StorageUnavailableError.visitorMessage, { status: error.status });
+    throw refuse(error.status, StorageUnavailableError.visitorMessage);
   }
-  if (!object) throw data("Introuvable.", { status: 404 });
+  if (!object) throw refuse(404);
   const etag = `"${object.etag.replace(/"/g, "")}"`;
   if (request.headers.get("If-None-Match") === etag || request.method === "HEAD") {
     object.body.destroy();

@@ -14,16 +14,30 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** A small French page (no script, no stylesheet) that says what was refused and leads back home. */
-export function refusalPage(status: number, message: string): string {
-  const title = TITLES[status] ?? "Requête refusée";
+/**
+ * A small French page (no script, no stylesheet) that says what was refused and leads back home. With the
+ * site's name (`brand`, when known), the name heads the page and ends its title, as the site's own pages.
+ */
+export function refusalPage(
+  status: number,
+  message: string,
+  options: { title?: string; brand?: string } = {},
+): string {
+  const title = options.title ?? TITLES[status] ?? "Requête refusée";
+  const brand = options.brand?.trim();
   return [
     "<!doctype html>",
     '<html lang="fr"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    '<body><main style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1.5rem">',
+    `<title>${escapeHtml(brand ? `${title} – ${brand}` : title)}</title></head>`,
+    '<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1.5rem">',
+    ...(brand
+      ? [
+          `<header><a href="/" style="color:inherit;font-weight:600">${escapeHtml(brand)}</a></header>`,
+        ]
+      : []),
+    "<main>",
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>${escapeHtml(message)}</p>`,
     '<p><a href="/">Retour à l\'accueil</a></p>',

@@ -2,6 +2,7 @@ import type { Route } from "./+types/fichier";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
 import { checkPeriod } from "~/lib/accounting/period";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { fileRoute, refuse } from "~/server/http/file-refusal.server";
 import {
   paymentsReceived,
   receiptsBook,
@@ -20,22 +21,18 @@ const BUILD: Record<string, (period: Period) => Promise<AccountingExport>> = {
 
 /**
  * /admin/comptabilite/{fichier}?du=…&au=… (decision 0182): one of the accountant's CSV files for a period;
- * 404 for another name, 400 in French for a period that is not one (the page checks it first).
+ * 404 for another name, 400 in French for a period that is not one (the page checks it first): French
+ * pages (decision 0202).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
+export const loader = fileRoute(async ({ request, params }: Route.LoaderArgs) => {
   await requireAdmin(request, { resource: true });
   const build = ACCOUNTING_FILES.some((each) => each.file === params.file)
     ? BUILD[params.file]
     : undefined;
-  if (!build) return new Response("Fichier inconnu.", { status: 404 });
+  if (!build) throw refuse(404);
   const search = new URL(request.url).searchParams;
   const checked = checkPeriod(search.get("du") ?? "", search.get("au") ?? "");
-  if (!checked.ok) {
-    return new Response(Object.values(checked.errors).join("\n"), {
-      status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
-  }
+  if (!checked.ok) throw refuse(400, Object.values(checked.errors).join(" "));
   const made = await build(checked.period);
   return new Response(made.csv, {
     headers: {
@@ -44,4 +41,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       "Cache-Control": "no-store",
     },
   });
-}
+});

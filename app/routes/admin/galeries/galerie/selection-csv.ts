@@ -2,18 +2,17 @@ import type { Route } from "./+types/selection-csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
 import { csvCell } from "~/lib/csv";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { fileRoute, refuse } from "~/server/http/file-refusal.server";
 import { findGallery, gallerySelection } from "~/server/galleries/galleries.server";
 
-/** The client's selection of a gallery as a spreadsheet: file name, comment, when chosen. */
-export async function loader({ request, params }: Route.LoaderArgs) {
+/**
+ * The client's selection of a gallery as a spreadsheet: file name, comment, when chosen. Refused: a French
+ * page (decision 0202).
+ */
+export const loader = fileRoute(async ({ request, params }: Route.LoaderArgs) => {
   await requireAdmin(request, { resource: true });
   const found = await findGallery(params.id);
-  if (!found || found.gallery.deletingAt) {
-    return new Response("Galerie introuvable", {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
-  }
+  if (!found || found.gallery.deletingAt) throw refuse(404);
   const photos = await gallerySelection(found.gallery.id);
   const lines = [
     ["Fichier", "Commentaire", "Choisie le"].map(csvCell).join(";"),
@@ -35,4 +34,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       "Cache-Control": "no-store",
     },
   });
-}
+});
