@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useAdmin } from "../support/accounts";
 import { activeVoucher } from "../support/admin-sales";
 import { prepareDepositSite } from "../support/booking-deposits";
 import { siteStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
@@ -25,6 +26,7 @@ afterAll(async () => {
   await fake.close();
 });
 useOwnServer(() => ({ TRUST_PROXY: "loopback", ...siteStripeEnv(fake) }));
+const admin = useAdmin();
 
 const DAYS = "/reserver/brive/portrait-arrhes";
 let visitor = 0;
@@ -321,8 +323,34 @@ describe("a booking with arrhes by card", () => {
       order: textOf((await fetchPage(orderPath)).document.body),
       booking: textOf((await fetchPage(bookingHref)).document.body),
     });
+    // The owner's booking page and her agenda's day: the money came and waits for her on the order.
+    const [placedRow] = (
+      await serverDatabase().execute<{ id: string; starts_at: string; order_id: string }>(
+        sql`select id, starts_at::text, deposit_order_id::text as order_id from bookings
+          where client_email = ${fields.email}`,
+      )
+    ).rows;
+    const ownerPage = `/admin/reservations/${placedRow?.id ?? ""}`;
+    const agendaDay = `/admin/reservations?vue=jour&date=${isoDayInParis(new Date(placedRow?.starts_at ?? ""))}`;
+    const readOwner = async (state: string) => {
+      const page = (await fetchPage(ownerPage, { cookie: admin.cookie() })).document;
+      const agenda = (await fetchPage(agendaDay, { cookie: admin.cookie() })).document;
+      const line = textOf(agenda.querySelector(`a[href="${ownerPage}"]`) ?? agenda.body);
+      expect(textOf(page.querySelector("#seance") ?? page.body)).toContain(state);
+      expect(line).toContain(state);
+      for (const text of [textOf(page.body), line]) {
+        expect(text).not.toContain("paiement non reçu");
+        expect(text).not.toContain("en attente de paiement");
+        expect(text).not.toContain("non réglées à temps");
+      }
+      expect(textOf(page.body)).toContain("« Paiement à vérifier » : acceptez-le ou remboursez-le");
+      expect(
+        page.querySelector(`a[href="/admin/ventes/${placedRow?.order_id ?? ""}"]`)?.textContent,
+      ).toBe("Voir la commande (accepter ou rembourser ce paiement)");
+    };
 
     const waiting = await readBoth();
+    await readOwner("En attente : paiement reçu, à vérifier");
     expect(waiting.booking).toContain(held);
     expect(waiting.booking).toContain("En attente : paiement reçu, à vérifier");
     expect(waiting.booking).not.toContain("Payer ou reprendre le paiement");
@@ -350,6 +378,7 @@ describe("a booking with arrhes by card", () => {
       expect(text, page).not.toContain("Choisir un autre créneau");
     }
     expect(lapsed.booking).toContain("Non confirmée : paiement reçu, à vérifier");
+    await readOwner("Non confirmée : paiement reçu, à vérifier");
     // A form posted from an older page: refused with the same words, no second checkout.
     const sessions = fake.sessions().length;
     const again = await postForm(orderPath, { intent: "payer" });

@@ -28,16 +28,23 @@ export const timeFr = (iso: string) => clockFr(parisDateTimeInputValue(iso).slic
 /** « 2026-12-03 » in Paris from an ISO instant. */
 export const dayOf = (iso: string) => parisDateTimeInputValue(iso).slice(0, 10);
 
-/** Its state as the owner reads it: expired once its deposit was ordered, it was not paid (decision 0186). */
+/**
+ * Its state as the owner reads it: expired once its deposit was awaited, it was not paid (decision 0186);
+ * its card payment held for her decision, it came (decision 0172).
+ */
 export function StateBadge({
   state,
-  depositOrdered,
+  depositAwaited,
+  depositHeld,
 }: {
   state: BookingState;
-  depositOrdered: boolean;
+  depositAwaited: boolean;
+  depositHeld: boolean;
 }) {
   return (
-    <StatusBadge tone={STATE_TONES[state]}>{bookingStateLabel(state, depositOrdered)}</StatusBadge>
+    <StatusBadge tone={depositHeld ? "warning" : STATE_TONES[state]}>
+      {bookingStateLabel(state, depositAwaited, depositHeld)}
+    </StatusBadge>
   );
 }
 
@@ -70,7 +77,11 @@ export function BookingItem({
           </span>
           {note ? <span className="block text-sm font-medium">{note}</span> : null}
         </span>
-        <StateBadge state={booking.state} depositOrdered={booking.depositOrdered} />
+        <StateBadge
+          state={booking.state}
+          depositAwaited={booking.depositAwaited}
+          depositHeld={booking.depositHeld}
+        />
       </Link>
     </li>
   );

@@ -229,7 +229,11 @@ export function WeekGrid({
                       </span>
                       {entry.item.state === "confirmed" ? null : (
                         <span className="block font-medium">
-                          {bookingStateLabel(entry.item.state, entry.item.depositOrdered)}
+                          {bookingStateLabel(
+                            entry.item.state,
+                            entry.item.depositAwaited,
+                            entry.item.depositHeld,
+                          )}
                         </span>
                       )}
                       <span className="sr-only"> · {entry.item.photographerName}</span>

@@ -10,8 +10,10 @@ export type BookingLine = {
   startsAt: string;
   endsAt: string;
   state: BookingState;
-  /** An order was made for its deposit: expired, it reads « Non confirmée : paiement non reçu ». */
-  depositOrdered: boolean;
+  /** Its deposit was awaited: expired, it reads « Non confirmée : paiement non reçu ». */
+  depositAwaited: boolean;
+  /** A card payment of its deposit waits for the owner's decision: it reads « paiement reçu, à vérifier ». */
+  depositHeld: boolean;
   clientName: string;
   sessionTypeName: string;
   studioName: string;

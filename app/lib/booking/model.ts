@@ -79,13 +79,13 @@ export const BOOKING_STATE_READING_LABELS: Record<BookingStateReading, string> =
 };
 
 /**
- * How a booking's state reads: expired once its deposit was awaited (`depositOrdered`: an order was made
- * for it, which a request gets only once accepted), it is `unpaid`.
+ * How a booking's state reads: expired once its deposit was awaited (`depositAwaited`: an order was made
+ * for it, or it lapsed waiting for one, which a request does only once accepted), it is `unpaid`.
  */
 export const bookingStateReading = (
   state: BookingState,
-  depositOrdered: boolean,
-): BookingStateReading => (state === "expired" && depositOrdered ? "unpaid" : state);
+  depositAwaited: boolean,
+): BookingStateReading => (state === "expired" && depositAwaited ? "unpaid" : state);
 
 /**
  * A booking's state as its owner and its client read it (her page, her e-mails, the owner's agenda, list,
@@ -94,16 +94,16 @@ export const bookingStateReading = (
  */
 export function bookingStateLabel(
   state: BookingState,
-  depositOrdered: boolean,
+  depositAwaited: boolean,
   /**
    * A card payment of its deposit, taken for another total, waits for the owner's decision (decision
-   * 0172): what its client reads while it waits or once its window closed is that it came.
+   * 0172): what its client and the owner read while it waits or once its window closed is that it came.
    */
   depositHeld = false,
 ): string {
   if (depositHeld && state === "awaiting_payment") return "En attente : paiement reçu, à vérifier";
   if (depositHeld && state === "expired") return "Non confirmée : paiement reçu, à vérifier";
-  return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositOrdered)];
+  return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositAwaited)];
 }
 
 /** Booked at once (`instant`) or asked for (`request`): the owner answers within the type's deadline. */

@@ -10,6 +10,7 @@ import { cancelBooking, moveBooking } from "~/server/booking/bookings.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
 import { voucherLineForClient } from "~/server/booking/vouchers.server";
 import { depositForClient, recordedBalance } from "~/server/booking/deposits.server";
+import { depositAwaitedOf } from "~/server/booking/state-reading.server";
 import { invoiceLink } from "~/lib/invoices/links";
 import { clientInvoicesOfBooking } from "~/server/invoices/voucher-uses.server";
 import { BookingRefusedError } from "~/server/booking/refusals.server";
@@ -83,7 +84,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       token: params.token,
       booking: {
         state: booking.state,
-        stateLabel: bookingStateLabel(booking.state, booking.depositOrderId !== null, held),
+        stateLabel: bookingStateLabel(booking.state, await depositAwaitedOf(booking), held),
         when: instantLabelFr(booking.startsAt),
         duration: durationLabelFr(
           Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000),

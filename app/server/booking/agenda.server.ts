@@ -7,9 +7,8 @@ import {
   getTableColumns,
   gte,
   inArray,
-  isNotNull,
-  isNull,
   lt,
+  not,
   or,
   sql,
 } from "drizzle-orm";
@@ -51,6 +50,7 @@ import {
   slotCalendarOf,
   slotRulesOf,
 } from "./availability.server";
+import { depositAwaitedSql, depositHeldSql } from "./state-reading.server";
 
 /*
  * What the owner's agenda reads (decision 0116): the bookings and blocked time of a range of Paris days with the
@@ -63,8 +63,10 @@ export type AgendaBooking = {
   startsAt: Date;
   endsAt: Date;
   state: BookingState;
-  /** An order was made for its deposit (decision 0186): expired, it lapsed unpaid, no request. */
-  depositOrdered: boolean;
+  /** Its deposit was awaited (decision 0186): expired, it lapsed unpaid, no request. */
+  depositAwaited: boolean;
+  /** A card payment of its deposit waits for the owner's decision (decision 0172). */
+  depositHeld: boolean;
   respondBy: Date | null;
   source: "client" | "owner";
   clientName: string;
@@ -85,7 +87,8 @@ const agendaColumns = {
   startsAt: bookings.startsAt,
   endsAt: bookings.endsAt,
   state: bookings.state,
-  depositOrdered: sql<boolean>`${bookings.depositOrderId} is not null`,
+  depositAwaited: depositAwaitedSql,
+  depositHeld: depositHeldSql,
   respondBy: bookings.respondBy,
   source: bookings.source,
   clientName: bookings.clientName,
@@ -139,9 +142,7 @@ function agendaConditions(fromDay: string, toDay: string, filter: AgendaFilter) 
   if (filter.reading === "unpaid" || filter.reading === "expired") {
     conditions.push(
       eq(bookings.state, "expired"),
-      filter.reading === "unpaid"
-        ? isNotNull(bookings.depositOrderId)
-        : isNull(bookings.depositOrderId),
+      filter.reading === "unpaid" ? depositAwaitedSql : not(depositAwaitedSql),
     );
   } else if (filter.reading) {
     conditions.push(eq(bookings.state, filter.reading));
@@ -507,7 +508,7 @@ export function bookingsCsv(rows: readonly AgendaBooking[]): string {
       [
         formatDateTimeFr(row.startsAt),
         formatDateTimeFr(row.endsAt),
-        bookingStateLabel(row.state, row.depositOrdered),
+        bookingStateLabel(row.state, row.depositAwaited, row.depositHeld),
         row.sessionTypeName,
         row.studioName,
         row.photographerName,
@@ -533,7 +534,8 @@ export const agendaLine = (row: AgendaBooking): BookingLine => ({
   startsAt: row.startsAt.toISOString(),
   endsAt: row.endsAt.toISOString(),
   state: row.state,
-  depositOrdered: row.depositOrdered,
+  depositAwaited: row.depositAwaited,
+  depositHeld: row.depositHeld,
   clientName: row.clientName,
   sessionTypeName: row.sessionTypeName,
   studioName: row.studioName,

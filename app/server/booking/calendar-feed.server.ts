@@ -3,6 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import ical from "ical-generator";
 import { BOOKING_EVENT_STATUS, icalStatus } from "~/lib/booking/ics";
 import { bookingStateLabel } from "~/lib/booking/model";
+import { depositAwaitedSql, depositHeldSql } from "./state-reading.server";
 import { db } from "../db/client.server";
 import { bookingCalendarFeeds, bookings, photographers, sessionTypes, studios } from "../db/schema";
 import { env } from "../env.server";
@@ -68,7 +69,8 @@ export async function calendarFeed(): Promise<string> {
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
       state: bookings.state,
-      depositOrderId: bookings.depositOrderId,
+      depositAwaited: depositAwaitedSql,
+      depositHeld: depositHeldSql,
       icsSequence: bookings.icsSequence,
       clientName: bookings.clientName,
       clientEmail: bookings.clientEmail,
@@ -95,7 +97,7 @@ export async function calendarFeed(): Promise<string> {
   });
   for (const row of rows) {
     const lines = [
-      `${row.typeName} — ${bookingStateLabel(row.state, row.depositOrderId !== null)}`,
+      `${row.typeName} — ${bookingStateLabel(row.state, row.depositAwaited, row.depositHeld)}`,
       `Client : ${row.clientName}`,
       row.clientPhone ? `Téléphone : ${row.clientPhone}` : null,
       row.clientEmail ? `E-mail : ${row.clientEmail}` : null,

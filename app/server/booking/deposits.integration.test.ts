@@ -5,6 +5,7 @@ import { eventSentence } from "~/lib/booking/event-lines";
 import { bookingStateLabel } from "~/lib/booking/model";
 import { instantLabelFr } from "~/lib/booking/words";
 import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
 import { addParisDays } from "~/lib/booking/slots";
 import { formatDateFr, isoDayInParis, parisDateTimeInputValue } from "~/lib/dates";
 import {
@@ -48,7 +49,7 @@ import {
   expireLapsedRequests,
   moveBooking,
 } from "./bookings.server";
-import { bookingDetail, todayAndTomorrow } from "./agenda.server";
+import { bookingDetail, bookingsCsv, bookingsForExport, todayAndTomorrow } from "./agenda.server";
 import { clientBookingEmail, ownerBookingEmail } from "./emails.server";
 import {
   createDepositOrder,
@@ -234,7 +235,7 @@ describe("a booking with a deposit", () => {
     expect(
       bookingStateLabel(
         detail?.booking.state ?? "pending",
-        detail?.booking.depositOrdered ?? false,
+        detail?.booking.depositAwaited ?? false,
       ),
     ).toBe("Non confirmée : paiement non reçu");
     expect(detail?.events.map((event) => eventSentence(event))).toContain(
@@ -269,6 +270,19 @@ describe("a booking with a deposit", () => {
     const shown = lapsed ? await depositForClient(lapsed, 48) : null;
     expect(shown?.lines).toContain(PAYMENT_HELD_MESSAGE);
     expect(shown?.lines.join(" ")).not.toContain("non réglées à temps");
+    // The owner reads it too: the money came, it waits for her decision on its order's page (the pages:
+    // booking-deposit.test), in her export as on her agenda.
+    const owner = await depositForOwner(made.id);
+    expect(owner?.lines[0]).toBe(
+      `Arrhes de ${formatCents(3_000)} : paiement reçu, à vérifier (carte bancaire).`,
+    );
+    expect(owner?.lines.join(" ")).toContain(
+      "« Paiement à vérifier » : acceptez-le ou remboursez-le depuis la commande",
+    );
+    expect(owner?.lines.join(" ")).not.toContain("non réglées à temps");
+    expect(await exportedState("lea-montant-retenu@example.test")).toBe(
+      "Non confirmée : paiement reçu, à vérifier",
+    );
   });
 
   it("holds its slot as long as a checkout opened again from the order's page: paid in it, it is hers", async () => {
@@ -736,6 +750,31 @@ describe("a « sur demande » type with a deposit", () => {
     }
   });
 
+  it("reads « paiement non reçu », never « Demande expirée », when her window closes before its order was made", async () => {
+    const asked = await book(
+      nextSlot(),
+      "lea-acceptee-sans-commande@example.test",
+      "card",
+      requestType,
+    );
+    await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
+    // Its order's job did not run in time (the card provider down, the worker stopped): her window closes.
+    expect(await expireLapsedRequests(new Date(Date.now() + 25 * 60 * MINUTE))).toBeGreaterThan(0);
+    await requestAcceptedDeposit(asked.id, "card");
+    expect(await stateOf(asked.id)).toMatchObject({ state: "expired", depositOrderId: null });
+    // An accepted request that lapsed unpaid: as its history line says, not a request left unanswered.
+    const detail = await bookingDetail(asked.id);
+    expect(detail?.events.map((event) => eventSentence(event))).toContain(
+      "Non confirmée : paiement non reçu avant la date limite (le client est prévenu)",
+    );
+    expect(await exportedState("lea-acceptee-sans-commande@example.test")).toBe(
+      "Non confirmée : paiement non reçu",
+    );
+    const told = await clientBookingEmail({ bookingId: asked.id, event: "payment_expired" });
+    expect(told?.text).toContain("État : Non confirmée : paiement non reçu");
+    expect(told?.text).not.toContain("Demande expirée");
+  });
+
   it("asks nothing when the booking was cancelled before its job ran", async () => {
     const asked = await book(nextSlot(), "lea-renonce@example.test", "transfer", requestType);
     await acceptRequest(asked.id, { actor: "owner", userId: null, name: "Sophie" });
@@ -745,6 +784,14 @@ describe("a « sur demande » type with a deposit", () => {
     expect(await mailsOf(asked.id)).not.toContain("booking-client:accepted");
   });
 });
+
+/** A booking's state as the owner's CSV export reads it (its third column), found by its client's address. */
+async function exportedState(email: string): Promise<string | undefined> {
+  const line = bookingsCsv(await bookingsForExport())
+    .split("\r\n")
+    .find((row) => row.includes(`"${email}"`));
+  return line?.split(";")[2]?.replace(/^"|"$/g, "");
+}
 
 /** The methods of the deposit requests queued for a booking. */
 async function queuedDepositRequests(bookingId: string): Promise<string[]> {

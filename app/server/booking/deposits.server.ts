@@ -674,6 +674,8 @@ export async function depositForOwner(bookingId: string): Promise<{
   lines: string[];
   /** Its order; null for a deposit an amount voucher paid (decision 0199). */
   orderId: string | null;
+  /** A card payment of it waits for the owner's decision on its order's page (decision 0172). */
+  held: boolean;
   /** What cancelling the booking now does with a deposit not paid yet (null: paid, or no longer due). */
   onCancel: string | null;
 } | null> {
@@ -688,8 +690,22 @@ export async function depositForOwner(bookingId: string): Promise<{
   const rules = booking.depositRules;
   if (!rules) return null;
   const word = DEPOSIT_NATURE_LABELS[rules.nature];
+  // Her card payment came for another total and waits for the owner's decision (decision 0172): it is no
+  // payment « en attente » nor « non réglé », and she decides on the order's page.
+  const held =
+    (order.status === "awaiting_payment" || order.status === "expired") &&
+    (await paymentHeldFor(order.id));
   const lines = [
-    `${word} de ${formatCents(order.amountCents)} : ${DEPOSIT_STATUS_WORDS[rules.nature][order.status]} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
+    `${word} de ${formatCents(order.amountCents)} : ${held ? "paiement reçu, à vérifier" : DEPOSIT_STATUS_WORDS[rules.nature][order.status]} (${PAYMENT_METHOD_LABELS[order.method].toLowerCase()}).`,
+    ...(held
+      ? [
+          `Le paiement par carte de la cliente est arrivé pour un autre montant que celui demandé : rien n'est appliqué tant que vous n'avez pas décidé. « Paiement à vérifier » : acceptez-le ou remboursez-le depuis la commande (lien ci-dessous).${
+            booking.state === "expired"
+              ? " Le créneau n'est plus retenu : accepté, le paiement confirme la séance si son heure est encore libre, sinon il est rendu en entier à la cliente."
+              : ""
+          }`,
+        ]
+      : []),
     DEPOSIT_MEANINGS[rules.nature],
   ];
   const [proposed] = await db()
@@ -737,6 +753,7 @@ export async function depositForOwner(bookingId: string): Promise<{
   return {
     lines,
     orderId: order.id,
+    held,
     onCancel:
       order.status === "awaiting_payment"
         ? depositUnpaidOnCancel(rules.nature, "owner")
@@ -804,6 +821,7 @@ async function voucherDepositForOwner(bookingId: string) {
   return {
     lines,
     orderId: null,
+    held: false,
     onCancel: standing ? voucherDepositOnCancel(payment, "son") : null,
   };
 }

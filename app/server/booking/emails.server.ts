@@ -36,6 +36,7 @@ import { invoicesOfOrder } from "../invoices/orders.server";
 import { invoiceOfDepositUse } from "../invoices/voucher-uses.server";
 import { orderPageUrl, transferDetailsOf } from "../payments/emails.server";
 import { paymentHeldFor } from "../payments/held-attempts.server";
+import { depositAwaitedOf } from "./state-reading.server";
 import { receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
 import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
@@ -675,7 +676,7 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
     `Où : ${studio.name}, ${where}`,
     `Plan d'accès : ${mapLink(studio)}`,
     `Téléphone du studio : ${studio.phone}`,
-    `État : ${bookingStateLabel(booking.state, booking.depositOrderId !== null, held)}`,
+    `État : ${bookingStateLabel(booking.state, await depositAwaitedOf(booking), held)}`,
     // The owner's sentence says « Acompte » or « Arrhes » itself (decision 0116).
     ...(loaded.depositText && active ? [loaded.depositText] : []),
     ...(await depositLines(booking)),

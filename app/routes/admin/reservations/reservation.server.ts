@@ -82,7 +82,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     booking: {
       id: booking.id,
       state: booking.state,
-      depositOrdered: booking.depositOrdered,
+      depositAwaited: booking.depositAwaited,
+      depositHeld: booking.depositHeld,
       startsAt: booking.startsAt.toISOString(),
       endsAt: booking.endsAt.toISOString(),
       duration: durationFr(durationMinutes),

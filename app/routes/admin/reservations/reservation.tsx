@@ -71,7 +71,12 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
           id="seance"
           className="flex flex-wrap items-center gap-2 font-sans text-lg font-semibold"
         >
-          La séance <StateBadge state={booking.state} depositOrdered={booking.depositOrdered} />
+          La séance{" "}
+          <StateBadge
+            state={booking.state}
+            depositAwaited={booking.depositAwaited}
+            depositHeld={booking.depositHeld}
+          />
         </h2>
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
           <dt className="font-semibold">Quand</dt>
@@ -99,7 +104,9 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
                 {loaderData.deposit.orderId ? (
                   <p>
                     <a href={`/admin/ventes/${loaderData.deposit.orderId}`} className="underline">
-                      Voir la commande (marquer payé, rembourser)
+                      {loaderData.deposit.held
+                        ? "Voir la commande (accepter ou rembourser ce paiement)"
+                        : "Voir la commande (marquer payé, rembourser)"}
                     </a>
                   </p>
                 ) : null}
