@@ -254,6 +254,10 @@ describe("a booking with a deposit", () => {
     const waiting = booking ? await depositForClient(booking, 48) : null;
     expect(waiting?.lines).toContain(PAYMENT_HELD_MESSAGE);
     expect(waiting).toMatchObject({ held: true, waiting: false });
+    // Before she cancels, the owner is not told it is unpaid: it came, and waits for her on the order.
+    const onCancel = (await depositForOwner(made.id))?.onCancel ?? "";
+    expect(onCancel).toContain("attend votre décision");
+    expect(onCancel).not.toContain("pas encore payées");
 
     // Its hold lapses before the owner decides: the slot is freed, the client told her money came.
     expect(await expireLapsedRequests(new Date(Date.now() + 36 * MINUTE))).toBeGreaterThan(0);

@@ -754,8 +754,10 @@ export async function depositForOwner(bookingId: string): Promise<{
     lines,
     orderId: order.id,
     held,
-    onCancel:
-      order.status === "awaiting_payment"
+    onCancel: held
+      ? // Cancelling calls off its order, not the payment held on it: that stays hers to decide.
+        "Son paiement par carte, arrivé pour un autre montant, attend votre décision : l'annulation ne le rend pas. Remboursez-le ensuite depuis la commande (« Rembourser ce paiement ») ; accepté, il lui serait rendu en entier, la séance étant annulée."
+      : order.status === "awaiting_payment"
         ? depositUnpaidOnCancel(rules.nature, "owner")
         : order.status === "paid"
           ? await paidDepositOnStudioCancel(rules.nature, order)
