@@ -468,4 +468,59 @@ describe("a client whose card payment for her extra photos is held for the studi
     ]);
     expect(stripe().sessions()).toHaveLength(sessions);
   });
+
+  it("still says so once its order is called off, offers her nothing to pay again, and leads the owner to decide", async () => {
+    const id = await galleryWithDue();
+    const placed = await order(id, "card");
+    const sessionId =
+      new URL(placed.headers.get("location") ?? "").pathname.split("/").at(-1) ?? "";
+    await stripe().pay(sessionId, { amountTotal: 100 });
+    const heldAttempt = async () =>
+      (
+        await serverDatabase()
+          .select({ orderId: paymentAttempts.orderId, status: paymentAttempts.status })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.providerReference, sessionId))
+      )[0];
+    await expect.poll(async () => (await heldAttempt())?.status).toBe("held");
+    const attempt = await heldAttempt();
+    const selection = `/admin/galeries/${id}/selection`;
+    const ownerSees = () => fetchPage(selection, { cookie: admin.cookie() });
+
+    // « Rouvrir la sélection » says what it does to her order and to the money held for it.
+    const asked = await fetchPage(`${selection}?rouvrir=${id}`, { cookie: admin.cookie() });
+    const dialog = textOf(asked.document.querySelector('[role="alertdialog"]'));
+    expect(dialog).toContain("Rouvrir la sélection ?");
+    expect(dialog).toContain(
+      "Sa commande de 14 € en attente de paiement sera annulée et il en sera prévenu par e-mail",
+    );
+    expect(dialog).toContain(
+      "Le paiement par carte de 1 € déjà reçu pour sa commande de 14 € (un autre montant) reste à votre décision",
+    );
+
+    // The owner offers one of the two photos to buy: the order (14 €) no longer pays what is due (7 €).
+    const offer = [...(await ownerSees()).document.querySelectorAll("button")].find((button) =>
+      /^Offrir IMG/.test(button.getAttribute("aria-label") ?? ""),
+    );
+    expect((await submitButton(offer, selection, { cookie: admin.cookie() })).status).toBe(302);
+    expect((await photoOrdersOf(id)).map(({ status }) => status)).toEqual(["cancelled"]);
+
+    // Her gallery still says her money came, and offers no way to pay the 7 € left.
+    const gallery = await galleryPage(id);
+    expect(textOf(gallery.document.body)).toContain(PAYMENT_HELD_MESSAGE);
+    expect(gallery.document.querySelector('input[name="paiement"]')).toBeNull();
+    expect(gallery.document.querySelector('[data-testid="montant-du"]')).toBeNull();
+
+    // The owner's page: no cash form, the held payment to decide on its order's page.
+    const owner = await ownerSees();
+    const ownerText = textOf(owner.document.body);
+    expect(ownerText).toContain(
+      "Un paiement par carte de 1 € est arrivé pour sa commande de 14 €, qui n'attend plus de paiement",
+    );
+    expect(owner.document.querySelector('button[value="cash"]')).toBeNull();
+    const decide = [...owner.document.querySelectorAll("a")].find(
+      (link) => textOf(link) === "Accepter ou rembourser ce paiement",
+    );
+    expect(decide?.getAttribute("href")).toBe(`/admin/ventes/${attempt?.orderId}`);
+  });
 });

@@ -21,11 +21,14 @@ export type PhotoSaleData = {
     href: string;
     amount: string;
     method: PaymentMethod;
-    /** Her card payment came for another total and waits for the studio (decision 0172). */
-    held: boolean;
     /** Whether she may pay it by card instead (a new order replaces it, decision 0196). */
     cardInstead: boolean;
   } | null;
+  /**
+   * Her card payment came for another total and waits for the studio (decision 0172), its order waiting,
+   * lapsed or called off since: its page, and nothing to pay here meanwhile.
+   */
+  held: { href: string } | null;
   methods: { method: PaymentMethod; label: string; line: string }[];
   /** Why a transfer is not offered: too near the gallery's expiry to arrive (decision 0196). */
   lateTransfer: string | null;
@@ -149,10 +152,10 @@ export function PhotoPurchase({
           Touchez le cœur des photos que vous voulez, puis validez votre sélection : les photos
           au-delà de votre formule s'achètent ici.
         </p>
-      ) : sale.pending?.held ? (
+      ) : sale.held ? (
         <p>
           {PAYMENT_HELD_MESSAGE}{" "}
-          <a href={sale.pending.href} className="font-semibold underline underline-offset-4">
+          <a href={sale.held.href} className="font-semibold underline underline-offset-4">
             Voir la commande
           </a>
         </p>

@@ -36,11 +36,11 @@ import { ORDER_KEY_FIELD, orderPagePath } from "~/lib/vouchers/order-page";
 import { instantLabelFr } from "~/lib/booking/words";
 import { mayDownload, sellsPhotos, type PhotoRight } from "~/lib/gallery-sales";
 import type { PaymentSettings } from "~/content/schemas";
-import { paymentHeldFor } from "~/server/payments/held-attempts.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import {
   createPhotoOrder,
   galleryPhotoRights,
+  heldPhotoOrder,
   lateTransferMessage,
   newOrderKey,
   pendingPhotoOrder,
@@ -123,6 +123,9 @@ async function saleData(
 ) {
   // An order awaiting payment for what is due now (a stale one is called off at her next order).
   const pending = await pendingPhotoOrder(gallery.id, due);
+  // Her card payment came for another total and waits for the studio (decision 0172), its order waiting,
+  // lapsed or called off since: nothing is offered to pay again, nor to replace it.
+  const held = await heldPhotoOrder(gallery.id);
   const transferInTime = transferArrivesInTime(gallery);
   return {
     includedPhotos: gallery.includedPhotos ?? 0,
@@ -146,15 +149,11 @@ async function saleData(
           href: orderPagePath(pending.token),
           amount: formatCents(pending.amountCents),
           method: pending.method,
-          /**
-           * Her card payment came for another total and waits for the studio (decision 0172): not to be
-           * paid, nor replaced by another method.
-           */
-          held: await paymentHeldFor(pending.id),
           // Another method replaces a waiting order (decision 0196): the card, her form to switch.
           cardInstead: pending.method !== "card" && settings.card,
         }
       : null,
+    held: held ? { href: orderPagePath(held.token) } : null,
     // Too near the gallery's expiry, a transfer would arrive too late: not offered (decision 0196).
     methods: PAYMENT_METHODS.filter(
       (method) => settings[method] && (method !== "transfer" || transferInTime),

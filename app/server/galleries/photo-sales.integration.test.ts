@@ -35,6 +35,7 @@ import { invoicesOfOrder } from "../invoices/orders.server";
 import { expireLapsedPayments } from "../payments/jobs.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { siteUrl } from "../payments/emails.server";
+import { refundHeldPayment } from "../payments/held-payments.server";
 import { markPaidOffline, requestRefund } from "../payments/orders.server";
 import { storage } from "../storage/storage.server";
 import { deletePhoto, movePhoto } from "../uploads/gallery-photos.server";
@@ -62,6 +63,7 @@ import {
   EXPIRED_CASH_MESSAGE,
   EXPIRED_SALE_MESSAGE,
   createPhotoOrder,
+  heldCashMessage,
   downloadablePhotoIds,
   galleryPhotoRights,
   lateTransferMessage,
@@ -1120,4 +1122,74 @@ describe("her switch from one way of paying to another", () => {
     const { due } = await galleryPhotoRights(await galleryRow(id));
     expect((await pendingPhotoOrder(id, due))?.id).toBe(byCard.orderId);
   });
+
+  it("sells nothing more while a held payment waits, once its order lapsed or was called off, until the owner gives it back", async () => {
+    const heldCardOrder = async (id: string, photoIds: string[]) => {
+      const byCard = await orderExtras(id, photoIds, "card");
+      expect((await reportCardPaid(byCard.orderId, 100)).outcome).toBe("held");
+      return byCard.orderId;
+    };
+    const orderAgainBy = (id: string, photoIds: string[], method: "card" | "transfer") =>
+      galleryRow(id).then(async (gallery) => {
+        const { due } = await galleryPhotoRights(gallery);
+        return createPhotoOrder(
+          gallery,
+          {
+            method,
+            idempotencyKey: crypto.randomUUID(),
+            amountCents: due?.amountCents ?? null,
+            photoIds: due?.photoIds ?? photoIds,
+          },
+          transferSettings,
+        );
+      });
+    const cash = (id: string) =>
+      galleryRow(id).then((gallery) => cashPhotoOrder(gallery, "cash", crypto.randomUUID()));
+
+    // Her checkout's 30 minutes over, the order lapses: her 1 € still waits for the owner's decision.
+    const lapsed = await sellingGallery(8);
+    const lapsedOrder = await heldCardOrder(lapsed.id, lapsed.photoIds);
+    try {
+      setClockForTests(new Date(Date.now() + 31 * 60_000));
+      await expireLapsedPayments();
+    } finally {
+      setClockForTests(null);
+    }
+    expect((await orderRow(lapsedOrder)).status).toBe("expired");
+    for (const method of ["card", "transfer"] as const) {
+      await expect(orderAgainBy(lapsed.id, lapsed.photoIds, method)).rejects.toThrow(
+        PAYMENT_HELD_MESSAGE,
+      );
+    }
+    await expect(cash(lapsed.id)).rejects.toThrow(heldCashMessage(formatCents(100)));
+
+    // The owner offers one of its photos: the order, no longer what is due, is called off; the rest
+    // (20 €) is not sold to her again either.
+    const changed = await sellingGallery(8);
+    const changedOrder = await heldCardOrder(changed.id, changed.photoIds);
+    await offerPhotos(changed.id, [changed.photoIds[7] ?? ""]);
+    expect((await orderRow(changedOrder)).status).toBe("cancelled");
+    await expect(orderAgainBy(changed.id, changed.photoIds, "transfer")).rejects.toThrow(
+      PAYMENT_HELD_MESSAGE,
+    );
+    await expect(cash(changed.id)).rejects.toThrow(heldCashMessage(formatCents(100)));
+    expect(await photoOrderCount(changed.id)).toBe(1);
+
+    // Given back by the owner, what is due is hers to order again.
+    const [attempt] = await db()
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, changedOrder));
+    await refundHeldPayment(changedOrder, attempt?.id ?? "", "Montant différent");
+    const again = await orderAgainBy(changed.id, changed.photoIds, "transfer");
+    expect((await orderRow(again.orderId)).amountCents).toBe(2_000);
+  });
 });
+
+async function photoOrderCount(galleryId: string) {
+  const rows = await db()
+    .select({ id: galleryPhotoOrders.orderId })
+    .from(galleryPhotoOrders)
+    .where(eq(galleryPhotoOrders.galleryId, galleryId));
+  return rows.length;
+}

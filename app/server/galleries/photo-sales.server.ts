@@ -294,6 +294,50 @@ export async function pendingPhotoOrder(galleryId: string, due: PhotosDue | null
 }
 
 /**
+ * The gallery's latest order of photos not paid whose card payment the provider took for another total
+ * and that waits for the owner's decision (decision 0172): awaiting payment, or lapsed or called off since
+ * (what is due changed). Her money came for photos of this gallery: nothing is sold to her again, by her
+ * gallery or at the studio, until the owner accepts it or gives it back.
+ */
+export async function heldPhotoOrder(galleryId: string) {
+  const [held] = await db()
+    .select({
+      id: orders.id,
+      status: orders.status,
+      amountCents: orders.amountCents,
+      heldCents: paymentAttempts.heldAmountCents,
+      heldCurrency: paymentAttempts.heldCurrency,
+      attemptCents: paymentAttempts.amountCents,
+    })
+    .from(galleryPhotoOrders)
+    .innerJoin(orders, eq(orders.id, galleryPhotoOrders.orderId))
+    .innerJoin(
+      paymentAttempts,
+      and(eq(paymentAttempts.orderId, orders.id), eq(paymentAttempts.status, "held")),
+    )
+    .where(
+      and(
+        eq(galleryPhotoOrders.galleryId, galleryId),
+        inArray(orders.status, ["awaiting_payment", "expired", "cancelled"]),
+      ),
+    )
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  if (!held) return null;
+  const { heldCents, heldCurrency, attemptCents, ...order } = held;
+  const taken = heldCents ?? attemptCents;
+  return {
+    ...order,
+    /** What the provider took, as the owner's page of the order writes it. */
+    taken:
+      heldCurrency !== null && heldCurrency !== "EUR"
+        ? `${(taken / 100).toFixed(2).replace(".", ",")} ${heldCurrency}`
+        : formatCents(taken),
+    token: await orderTokenFor(order.id),
+  };
+}
+
+/**
  * Calls off the gallery's orders awaiting payment that no longer pay what is due now, every one of a
  * gallery being deleted (decision 0184), after the change is committed: each through the core's
  * `cancelUnpaidOrder` (under the order's lock, its open checkouts then closed at the provider). A payment
@@ -410,6 +454,9 @@ export async function createPhotoOrder(
   if (!sellsNow(gallery)) throw new PhotoSaleRefusedError(EXPIRED_SALE_MESSAGE);
   const again = await orderAgain(gallery, posted.idempotencyKey, settings);
   if (again) return again;
+  // Her card payment came for another total and waits for the studio (decision 0172), its order waiting,
+  // lapsed or called off since: neither replaced (her money would pay nothing) nor paid a second time.
+  if (await heldPhotoOrder(gallery.id)) throw new PhotoSaleRefusedError(PAYMENT_HELD_MESSAGE);
   const { due } = await galleryPhotoRights(gallery);
   if (!due) {
     throw new PhotoSaleRefusedError("Aucune photo à acheter dans votre sélection validée.");
@@ -437,8 +484,7 @@ export async function createPhotoOrder(
     // The same form's first post may have just made it.
     const made = await orderAgain(gallery, posted.idempotencyKey, settings);
     if (made) return made;
-    // Her card payment came for another total and waits for the studio (decision 0172): the order is
-    // neither replaced (called off, her money would pay nothing) nor paid a second time.
+    // Held since the check above (the provider's report meanwhile): the same refusal.
     if (await paymentHeldFor(pending.id)) throw new PhotoSaleRefusedError(PAYMENT_HELD_MESSAGE);
     if (pending.method === posted.method) throw new PhotoSaleRefusedError(PENDING_ORDER_MESSAGE);
     // Another method for the same photos: she changed her mind (a transfer not sent, a card refused).
@@ -599,6 +645,10 @@ async function placePhotoOrder(
 export const EXPIRED_CASH_MESSAGE =
   "Cette galerie a expiré : prolongez-la avant d'encaisser des photos, sinon la cliente paierait des photos qu'elle ne peut plus télécharger.";
 
+/** « Encaisser » while a card payment of hers waits for the owner's decision (decision 0172). */
+export const heldCashMessage = (taken: string) =>
+  `Un paiement par carte de ${taken} de la cliente pour ces photos attend votre décision (montant différent) : acceptez-le ou remboursez-le depuis sa commande avant d'encaisser, sinon elle paierait deux fois.`;
+
 export const DUE_CHANGED_MESSAGE =
   "Le montant dû vient de changer : vérifiez-le ci-dessous avant d'encaisser.";
 
@@ -625,6 +675,8 @@ export async function cashPhotoOrder(
     await callOffStalePhotoOrders(gallery.id);
     throw new PhotoSaleRefusedError(EXPIRED_CASH_MESSAGE);
   }
+  const held = await heldPhotoOrder(gallery.id);
+  if (held) throw new PhotoSaleRefusedError(heldCashMessage(held.taken));
   await callOffStalePhotoOrders(gallery.id);
   const { due } = await galleryPhotoRights(gallery);
   if (!due) throw new PhotoSaleRefusedError("Aucune photo à encaisser : rien n'est dû.");

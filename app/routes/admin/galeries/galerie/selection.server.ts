@@ -9,6 +9,7 @@ import { gallerySelection, reopenSelection } from "~/server/galleries/galleries.
 import {
   cashPhotoOrder,
   galleryPhotoRights,
+  heldPhotoOrder,
   newOrderKey,
   offerPhotos,
   pendingPhotoOrder,
@@ -27,6 +28,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { rights, due } = await galleryPhotoRights(gallery);
   // Only an order for what is due now is awaited: a stale one is called off, never cashed.
   const pending = selling ? await pendingPhotoOrder(gallery.id, due) : null;
+  // A card payment of hers taken for another total, waiting for the owner's decision (decision 0172):
+  // nothing is cashed or sold meanwhile, and her reopening the selection does not settle it.
+  const held = await heldPhotoOrder(gallery.id);
   return {
     gallery: header,
     validatedAt: gallery.selectionValidatedAt?.toISOString() ?? null,
@@ -35,6 +39,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       favouritedAt: photo.favouritedAt?.toISOString(),
       right: selling ? (rights.get(photo.id) ?? "to_buy") : null,
     })),
+    /** What « Rouvrir la sélection » does beyond the selection: its confirmation says it. */
+    reopenConfirmation: reopenConfirmation(pending ? formatCents(pending.amountCents) : null, held),
     // Decision 0184: what the client owes beyond her package, to cash at the studio.
     sale: selling
       ? {
@@ -52,6 +58,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           pending: pending
             ? { amount: formatCents(pending.amountCents), orderId: pending.id }
             : null,
+          held: held
+            ? {
+                orderId: held.id,
+                amount: formatCents(held.amountCents),
+                taken: held.taken,
+                awaiting: held.status === "awaiting_payment",
+              }
+            : null,
           means: OFFLINE_MEANS.map((means) => ({
             value: means,
             label: OFFLINE_MEANS_LABELS[means],
@@ -60,6 +74,31 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         }
       : null,
   };
+}
+
+/**
+ * The question « Rouvrir la sélection » asks: her order awaiting payment is called off by it (what is due
+ * changes, decision 0184), and a card payment held for one of her orders stays the owner's to decide
+ * (decision 0172) — accepted, it unlocks only what is then due for the same photos and amount (the
+ * kind's late payment), else it goes back.
+ */
+export function reopenConfirmation(
+  pendingAmount: string | null,
+  held: { status: string; amountCents: number; taken: string } | null,
+): string {
+  const waiting =
+    pendingAmount ?? (held?.status === "awaiting_payment" ? formatCents(held.amountCents) : null);
+  return [
+    "Rouvrir la sélection ? Le client pourra de nouveau changer ses favoris, puis devra valider à nouveau.",
+    waiting
+      ? `Sa commande de ${waiting} en attente de paiement sera annulée et il en sera prévenu par e-mail : il commandera ce qui reste à payer une fois sa sélection validée de nouveau ; un paiement qui arriverait encore pour elle lui serait remboursé.`
+      : null,
+    held
+      ? `Le paiement par carte de ${held.taken} déjà reçu pour sa commande de ${formatCents(held.amountCents)} (un autre montant) reste à votre décision, sur la page de la commande : remboursé, il lui est rendu en entier ; accepté, il ne débloque ses photos que s'il valide de nouveau les mêmes photos au même prix, sinon il lui est remboursé.`
+      : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

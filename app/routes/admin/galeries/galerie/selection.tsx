@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export default function GallerySelectionPage({ loaderData }: Route.ComponentProps) {
-  const { gallery, validatedAt, photos, sale } = loaderData;
+  const { gallery, validatedAt, photos, sale, reopenConfirmation } = loaderData;
   const names = photos.map((photo) => photo.originalName).join(", ");
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -40,7 +40,7 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
             id={gallery.id}
             intent="reopen"
             param="rouvrir"
-            confirmation="Rouvrir la sélection ? Le client pourra de nouveau changer ses favoris, puis devra valider à nouveau."
+            confirmation={reopenConfirmation}
             itemLabel={gallery.title}
             variant="default"
             label={
@@ -63,15 +63,31 @@ export default function GallerySelectionPage({ loaderData }: Route.ComponentProp
           <p className="text-sm">
             La formule du client comprend {sale.included} photo{sale.included > 1 ? "s" : ""} de sa
             sélection validée.{" "}
-            {sale.pending
-              ? `Une commande de ${sale.pending.amount} attend son paiement.`
-              : sale.due
-                ? sale.due.allPhotos
-                  ? `Dû : ${sale.due.amount} pour toutes les photos (${sale.due.count} en plus de la formule${sale.due.credit ? ` ; ${sale.due.credit} déjà payés déduits` : ""}).`
-                  : `Dû : ${sale.due.amount} pour ${sale.due.count} photo${sale.due.count > 1 ? "s" : ""} en plus de la formule.`
-                : "Rien n'est dû pour l'instant."}
+            {sale.held
+              ? null
+              : sale.pending
+                ? `Une commande de ${sale.pending.amount} attend son paiement.`
+                : sale.due
+                  ? sale.due.allPhotos
+                    ? `Dû : ${sale.due.amount} pour toutes les photos (${sale.due.count} en plus de la formule${sale.due.credit ? ` ; ${sale.due.credit} déjà payés déduits` : ""}).`
+                    : `Dû : ${sale.due.amount} pour ${sale.due.count} photo${sale.due.count > 1 ? "s" : ""} en plus de la formule.`
+                  : "Rien n'est dû pour l'instant."}
           </p>
-          {sale.due ? (
+          {sale.held ? (
+            <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
+              Un paiement par carte de {sale.held.taken} est arrivé pour sa commande de{" "}
+              {sale.held.amount}
+              {sale.held.awaiting ? "" : ", qui n'attend plus de paiement"} : le prestataire a
+              encaissé un autre montant, et il attend votre décision. D'ici là, rien n'est vendu ni
+              encaissé pour cette galerie, pour que le client ne paie pas deux fois.{" "}
+              <a
+                href={`/admin/ventes/${sale.held.orderId}`}
+                className="font-semibold underline underline-offset-4"
+              >
+                Accepter ou rembourser ce paiement
+              </a>
+            </p>
+          ) : sale.due ? (
             <Form method="post" className="flex flex-wrap items-end gap-3">
               <input type="hidden" name="id" value={gallery.id} />
               <input type="hidden" name="cle" value={sale.orderKey} />
