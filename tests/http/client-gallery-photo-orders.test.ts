@@ -522,5 +522,14 @@ describe("a client whose card payment for her extra photos is held for the studi
       (link) => textOf(link) === "Accepter ou rembourser ce paiement",
     );
     expect(decide?.getAttribute("href")).toBe(`/admin/ventes/${attempt?.orderId}`);
+
+    // Her order's page, called off: her money came and is being checked, not « rien ne vous a été débité ».
+    const link = [...gallery.document.querySelectorAll("a")].find(
+      (anchor) => textOf(anchor) === "Voir la commande",
+    );
+    const orderPage = textOf((await fetchPage(link?.getAttribute("href") ?? "")).document.body);
+    expect(orderPage).toContain("Paiement reçu, à vérifier");
+    expect(orderPage).toContain(PAYMENT_HELD_MESSAGE);
+    expect(orderPage).not.toContain("Rien ne vous a été débité");
   });
 });

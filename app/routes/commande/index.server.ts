@@ -85,8 +85,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   let card: CardState = null;
   if (order.method === "card") {
     if (order.status === "paid") card = back ? "confirmed" : null;
-    // Her money came, for another total: the owner accepts or returns it; lapsed meanwhile, it still came.
-    else if (held && (order.status === "awaiting_payment" || order.status === "expired")) {
+    // Her money came, for another total: the owner accepts or returns it; lapsed or called off meanwhile,
+    // it still came.
+    else if (
+      held &&
+      (order.status === "awaiting_payment" ||
+        order.status === "expired" ||
+        order.status === "cancelled")
+    ) {
       card = "held";
     }
     // Back from the provider with the checkout still open: being checked. Otherwise (a checkout that
@@ -212,7 +218,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
      */
     photos: photoOrder
       ? {
-          calledOff: order.status === "cancelled",
+          // Held, the page says her money came (« Paiement reçu, à vérifier »), not « rien ne vous a été
+          // débité ».
+          calledOff: order.status === "cancelled" && card !== "held",
           /** By her own order of the same photos by another method (« Payer plutôt par carte »). */
           replaced: photoOrder.replaced,
           expired: photoOrder.expired,

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, ne } from "drizzle-orm";
 import { instantLabelFr } from "~/lib/booking/words";
 import { clientGalleryPath } from "~/lib/gallery-urls";
+import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { formatCents } from "~/lib/prices";
 import { readSiteContent } from "../content/site-content.server";
 import { now } from "../clock.server";
@@ -9,6 +10,7 @@ import { galleries, galleryPhotoOrders, orders } from "../db/schema";
 import { defineJob, PROVIDER_JOB_POLICY } from "../jobs/queue.server";
 import { defineMailKind } from "../mail/outbox.server";
 import { clientMail, orderPageUrl, siteUrl } from "../payments/emails.server";
+import { paymentHeldFor } from "../payments/held-attempts.server";
 import { refundWhatIsLeft } from "../payments/orders.server";
 
 /*
@@ -59,29 +61,39 @@ export async function photoOrderCalledOffEmail(orderId: string) {
   if (online && (await replacedByHerOrder(order, galleryId))) return null;
   const expired = online && gallery.expiresAt.getTime() <= now().getTime();
   const amount = formatCents(order.amountCents);
+  // Her card payment came for another total and waits for the studio (decision 0172): never « rien ne
+  // vous a été débité », nor an invitation to pay what is left.
+  const held = await paymentHeldFor(order.id);
   const { identity, legal } = (await readSiteContent()).documents;
   return clientMail({
     to: order.buyerEmail,
     subject: `Votre commande de photos de ${amount} est annulée`,
-    lines: [
-      `Bonjour ${order.buyerName},`,
-      expired
-        ? `Votre galerie « ${gallery.title} » a expiré avant que votre paiement n'arrive : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité. Contactez le studio pour qu'il la prolonge.`
-        : online
-          ? `Ce que payait votre commande de photos de ${amount} a changé dans votre galerie « ${gallery.title} » (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est annulée, et rien ne vous a été débité.`
-          : `Votre galerie a été supprimée : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité.`,
-      order.method === "transfer"
-        ? "Ne faites pas ce virement ; s'il est déjà parti, il vous sera remboursé."
-        : "Ne la réglez pas : un paiement qui arriverait encore pour elle vous serait remboursé.",
-      online && !expired
-        ? "Ce qui reste à payer, s'il en reste, est dans votre galerie :"
-        : "Votre commande :",
-    ],
+    lines: held
+      ? [
+          `Bonjour ${order.buyerName},`,
+          `Votre commande de photos de ${amount} de votre galerie${gallery ? ` « ${gallery.title} »` : ""} est annulée.`,
+          PAYMENT_HELD_MESSAGE,
+          "Votre commande :",
+        ]
+      : [
+          `Bonjour ${order.buyerName},`,
+          expired
+            ? `Votre galerie « ${gallery.title} » a expiré avant que votre paiement n'arrive : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité. Contactez le studio pour qu'il la prolonge.`
+            : online
+              ? `Ce que payait votre commande de photos de ${amount} a changé dans votre galerie « ${gallery.title} » (des photos offertes, la sélection rouverte ou d'autres tarifs) : elle est annulée, et rien ne vous a été débité.`
+              : `Votre galerie a été supprimée : votre commande de photos de ${amount} est annulée, et rien ne vous a été débité.`,
+          order.method === "transfer"
+            ? "Ne faites pas ce virement ; s'il est déjà parti, il vous sera remboursé."
+            : "Ne la réglez pas : un paiement qui arriverait encore pour elle vous serait remboursé.",
+          online && !expired
+            ? "Ce qui reste à payer, s'il en reste, est dans votre galerie :"
+            : "Votre commande :",
+        ],
     link:
-      online && !expired
+      online && !expired && !held
         ? `${siteUrl()}${clientGalleryPath(galleryId)}`
         : await orderPageUrl(order.id),
-    button: online && !expired ? "Voir ma galerie" : "Voir ma commande",
+    button: online && !expired && !held ? "Voir ma galerie" : "Voir ma commande",
     footer: "au sujet de votre commande",
     identity,
     legal,

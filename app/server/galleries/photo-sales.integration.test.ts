@@ -1169,6 +1169,12 @@ describe("her switch from one way of paying to another", () => {
     const changedOrder = await heldCardOrder(changed.id, changed.photoIds);
     await offerPhotos(changed.id, [changed.photoIds[7] ?? ""]);
     expect((await orderRow(changedOrder)).status).toBe("cancelled");
+    // Her e-mail of the called-off order says her money came and is being checked, not that nothing was
+    // taken nor that she should pay what is left.
+    const mail = await photoOrderCalledOffEmail(changedOrder);
+    expect(mail?.text).toContain(PAYMENT_HELD_MESSAGE);
+    expect(mail?.text).not.toContain("rien ne vous a été débité");
+    expect(mail?.text).not.toContain("Ce qui reste à payer");
     await expect(orderAgainBy(changed.id, changed.photoIds, "transfer")).rejects.toThrow(
       PAYMENT_HELD_MESSAGE,
     );
