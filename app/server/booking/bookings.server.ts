@@ -794,16 +794,30 @@ function expireLapsedRequest(bookingId: string, now: Date): Promise<boolean> {
       await releaseUnpaidBooking(tx, booking);
       return true;
     }
-    await deleteBookingOccupancies(tx, booking.id);
-    await giveBackBookingVoucher(tx, booking.id);
-    await tx
-      .update(bookings)
-      .set({ state: "expired", icsSequence: booking.icsSequence + 1, updatedAt: now })
-      .where(eq(bookings.id, booking.id));
-    await addEvent(tx, booking.id, "expired", { actor: "system", name: "" });
-    await queueBookingMails(tx, booking.id, "expired", "system");
+    await endRequest(tx, booking, "expired", { actor: "system", name: "" }, { now });
     return true;
   });
+}
+
+/**
+ * A request that will not take place, declined by the owner or lapsed unanswered: its time is free, its
+ * voucher comes back (decision 0170), its history says so and both sides are told.
+ */
+async function endRequest(
+  tx: Tx,
+  booking: { id: string; icsSequence: number },
+  state: "expired" | "declined",
+  by: Extract<BookingAuthor, { actor: "owner" }> | { actor: "system"; name: string },
+  { now, detail = {} }: { now: Date; detail?: Record<string, unknown> },
+): Promise<void> {
+  await deleteBookingOccupancies(tx, booking.id);
+  await giveBackBookingVoucher(tx, booking.id);
+  await tx
+    .update(bookings)
+    .set({ state, icsSequence: booking.icsSequence + 1, updatedAt: now })
+    .where(eq(bookings.id, booking.id));
+  await addEvent(tx, booking.id, state, by, detail);
+  await queueBookingMails(tx, booking.id, state, by.actor);
 }
 
 /** The owner declines a request, with an optional message for the client: its time is free at once. */
@@ -817,15 +831,7 @@ export async function declineRequest(
     const { booking } = await lockBooking(tx, bookingId);
     if (booking.state === "expired") throw new BookingRefusedError("expired");
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
-    await deleteBookingOccupancies(tx, booking.id);
-    // A request refused never took place: its voucher comes back (decision 0170).
-    await giveBackBookingVoucher(tx, booking.id);
-    await tx
-      .update(bookings)
-      .set({ state: "declined", icsSequence: booking.icsSequence + 1, updatedAt: now })
-      .where(eq(bookings.id, booking.id));
-    await addEvent(tx, booking.id, "declined", by, messageDetail(options.message));
-    await queueBookingMails(tx, booking.id, "declined", "owner");
+    await endRequest(tx, booking, "declined", by, { now, detail: messageDetail(options.message) });
   });
 }
 
