@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { centsForInput, mailStatusLabel, typedCents } from "./admin-words";
+import { formatCents } from "../prices";
+import { centsForInput, heldAmountText, mailStatusLabel, typedCents } from "./admin-words";
 
 describe("typedCents", () => {
   it("reads euros as the owner types them", () => {
@@ -33,5 +34,13 @@ describe("mailStatusLabel", () => {
     );
     expect(mailStatusLabel({ ...mail, state: "failed" })).toBe("non envoyé");
     expect(mailStatusLabel({ ...mail, state: "created" })).toBe("à envoyer");
+  });
+});
+
+describe("heldAmountText", () => {
+  it("writes what the provider took in euros as prices are written, another currency by its figures", () => {
+    expect(heldAmountText(2_500, "EUR")).toBe(formatCents(2_500));
+    expect(heldAmountText(2_500, null)).toBe(formatCents(2_500));
+    expect(heldAmountText(1_250, "USD")).toBe("12,50 USD");
   });
 });

@@ -1,4 +1,11 @@
-import type { AttemptStatus, JournalKind, OrderKind, RefundStatus } from "./model";
+import { formatCents } from "../prices";
+import {
+  CURRENCY,
+  type AttemptStatus,
+  type JournalKind,
+  type OrderKind,
+  type RefundStatus,
+} from "./model";
 
 /*
  * The words of the admin's sales and vouchers pages (decision 0162), and the amounts the owner types.
@@ -83,6 +90,16 @@ export const MAIL_LABELS: Record<string, string> = {
 };
 
 export const mailLabel = (kind: string): string => MAIL_LABELS[kind] ?? `E-mail (${kind})`;
+
+/**
+ * What the provider took of a payment held for the owner (decision 0172): in euros as the site writes
+ * prices, or in the other currency it came in, as its figures (« 12,50 USD »).
+ */
+export function heldAmountText(cents: number, currency: string | null): string {
+  return currency !== null && currency !== CURRENCY
+    ? `${(cents / 100).toFixed(2).replace(".", ",")} ${currency}`
+    : formatCents(cents);
+}
 
 /** Where one of an order's e-mails stands (admin-orders' orderMails), in its history. */
 export function mailStatusLabel(mail: {

@@ -10,6 +10,7 @@ import {
   type PhotoUnlock,
 } from "~/lib/gallery-sales";
 import { PAYMENT_HELD_MESSAGE, type OfflineMeans, type PaymentMethod } from "~/lib/payments/model";
+import { heldAmountText } from "~/lib/payments/admin-words";
 import { now } from "../clock.server";
 import { db } from "../db/client.server";
 import {
@@ -325,14 +326,10 @@ export async function heldPhotoOrder(galleryId: string) {
     .limit(1);
   if (!held) return null;
   const { heldCents, heldCurrency, attemptCents, ...order } = held;
-  const taken = heldCents ?? attemptCents;
   return {
     ...order,
     /** What the provider took, as the owner's page of the order writes it. */
-    taken:
-      heldCurrency !== null && heldCurrency !== "EUR"
-        ? `${(taken / 100).toFixed(2).replace(".", ",")} ${heldCurrency}`
-        : formatCents(taken),
+    taken: heldAmountText(heldCents ?? attemptCents, heldCurrency),
     token: await orderTokenFor(order.id),
   };
 }

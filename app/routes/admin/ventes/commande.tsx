@@ -12,6 +12,7 @@ import { FORM_KEY_FIELD } from "~/lib/forms";
 import {
   ATTEMPT_STATUS_LABELS,
   JOURNAL_KIND_LABELS,
+  heldAmountText,
   mailLabel,
   mailStatusLabel,
   PAID_ORDER_EFFECTS,
@@ -19,7 +20,12 @@ import {
   REFUND_STATUS_LABELS,
   sentenceOf,
 } from "~/lib/payments/admin-words";
-import { OFFLINE_MEANS, OFFLINE_MEANS_LABELS, PAYMENT_METHOD_LABELS } from "~/lib/payments/model";
+import {
+  CURRENCY,
+  OFFLINE_MEANS,
+  OFFLINE_MEANS_LABELS,
+  PAYMENT_METHOD_LABELS,
+} from "~/lib/payments/model";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr } from "~/lib/vouchers/terms";
 import { formatCents } from "~/lib/prices";
@@ -193,11 +199,12 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             Paiement à vérifier
           </h2>
           {toDecide.map((attempt) => {
-            const taken = attempt.heldAmountCents ?? attempt.amountCents;
-            const otherCurrency = attempt.heldCurrency !== null && attempt.heldCurrency !== "EUR";
-            const takenText = otherCurrency
-              ? `${(taken / 100).toFixed(2).replace(".", ",")} ${attempt.heldCurrency}`
-              : formatCents(taken);
+            const otherCurrency =
+              attempt.heldCurrency !== null && attempt.heldCurrency !== CURRENCY;
+            const takenText = heldAmountText(
+              attempt.heldAmountCents ?? attempt.amountCents,
+              attempt.heldCurrency,
+            );
             return (
               <div
                 key={attempt.id}
