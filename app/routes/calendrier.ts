@@ -1,6 +1,7 @@
 import type { Route } from "./+types/calendrier";
 import { calendarFeed, isCalendarFeedToken } from "~/server/booking/calendar-feed.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 
 /**
  * The owner's calendar of every booking, /calendrier/{token}.ics (decision 0116): its secret token is its only

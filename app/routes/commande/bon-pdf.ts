@@ -1,5 +1,6 @@
 import type { Route } from "./+types/bon-pdf";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { findOrderByToken } from "~/server/payments/orders.server";
 import { voucherPdfForOrder } from "~/server/vouchers/queries.server";
 import { pdfDownload } from "~/server/pdf/pdf-download.server";

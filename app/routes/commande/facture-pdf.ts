@@ -1,7 +1,8 @@
 import type { Route } from "./+types/facture-pdf";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { invoicePdf, invoicesOfOrder } from "~/server/invoices/orders.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { findOrderByToken } from "~/server/payments/orders.server";
 import { pdfDownload } from "~/server/pdf/pdf-download.server";
 

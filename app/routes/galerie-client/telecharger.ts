@@ -1,6 +1,7 @@
 import { isUuid } from "~/lib/forms";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { clientPhoto } from "~/server/galleries/client.server";
 import { downloadablePhotoIds, NOT_UNLOCKED_MESSAGE } from "~/server/galleries/photo-sales.server";
 import {

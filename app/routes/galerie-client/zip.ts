@@ -1,6 +1,7 @@
 import type { Route } from "./+types/zip";
 import { requireGalleryFileAccess } from "~/server/galleries/access.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { sellsPhotos } from "~/lib/gallery-sales";
 import { contentDisposition } from "~/server/galleries/client-files.server";
 import {

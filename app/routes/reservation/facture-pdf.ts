@@ -1,7 +1,8 @@
 import type { Route } from "./+types/facture-pdf";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { findBookingByManageToken } from "~/server/booking/bookings.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { invoicePdf } from "~/server/invoices/orders.server";
 import { clientInvoicesOfBooking } from "~/server/invoices/voucher-uses.server";
 import { pdfDownload } from "~/server/pdf/pdf-download.server";

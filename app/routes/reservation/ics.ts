@@ -1,7 +1,8 @@
 import type { Route } from "./+types/ics";
 import { bookingIcsFile } from "~/server/booking/emails.server";
 import { managedBooking } from "~/server/booking/manage-page.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 
 /**
  * /reservation/{jeton}/seance.ics: « Ajouter à mon agenda » of the client's page (decision 0124), the same

@@ -5,7 +5,7 @@ import { isUuid } from "~/lib/forms";
 import { db } from "../db/client.server";
 import { galleries } from "../db/schema";
 import { env } from "../env.server";
-import { refuse } from "../http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit.server";
 import { signLinkToken, verifyLinkToken } from "../signed-link.server";
 

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { refuse } from "../http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
 import { log } from "../logger.server";
 import { storage } from "../storage/storage.server";
 import { StorageUnavailableError } from "../storage/types";

@@ -62,13 +62,14 @@ function callLoader(request: Request, id = galleryId) {
 }
 
 /** The status a loader's refusal carries (`throw data(…, { status })`). */
+/** The status of a refusal: the French page the file route answers (decision 0202), or what it threw. */
 async function refusal(promise: Promise<unknown>): Promise<number> {
   try {
-    await promise;
+    const answer = await promise;
+    return answer instanceof Response ? answer.status : 200;
   } catch (error) {
     return (error as { init?: { status?: number } }).init?.status ?? -1;
   }
-  return 200;
 }
 
 async function bodyOf(response: Response): Promise<Buffer> {

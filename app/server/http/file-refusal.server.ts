@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, type RouterContextProvider } from "react-router";
 import { siteContent } from "../content/site-content.server";
 import { log } from "../logger.server";
 import { refusalPage } from "./refusal.server";
@@ -111,12 +111,4 @@ export function fileRoute<Args extends { context: Readonly<RouterContextProvider
       return fileRefusal(refused.status, refused.text, await brandOf(args.context));
     }
   };
-}
-
-/**
- * What a file route throws to refuse: `status`, and the sentence the person reads when the status's own
- * does not say it (« Cette photo n'est pas encore débloquée… »). Never cached.
- */
-export function refuse(status: number, text: string | null = null) {
-  return data(text, { status, headers: { "Cache-Control": "no-store" } });
 }

@@ -2,7 +2,8 @@ import type { Route } from "./+types/fichier";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
 import { checkPeriod } from "~/lib/accounting/period";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import {
   paymentsReceived,
   receiptsBook,

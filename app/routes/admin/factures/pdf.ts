@@ -1,7 +1,8 @@
 import type { Route } from "./+types/pdf";
 import { invoiceNumberOfFile } from "~/lib/invoices/model";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { invoiceByNumber, invoicePdf } from "~/server/invoices/orders.server";
 import { pdfDownload } from "~/server/pdf/pdf-download.server";
 

@@ -2,7 +2,8 @@ import type { Route } from "./+types/selection-csv";
 import { formatDateTimeFr, isoDayInParis } from "~/lib/dates";
 import { csvCell } from "~/lib/csv";
 import { requireAdmin } from "~/server/admin/guard.server";
-import { fileRoute, refuse } from "~/server/http/file-refusal.server";
+import { refuse } from "~/lib/file-refusal";
+import { fileRoute } from "~/server/http/file-refusal.server";
 import { findGallery, gallerySelection } from "~/server/galleries/galleries.server";
 
 /**
