@@ -173,11 +173,14 @@ export function countingOrderKind() {
     paid: [] as { orderId: string; late: boolean; source: string }[],
     released: [] as string[],
     refunded: [] as { orderId: string; amountCents: number; fullyRefunded: boolean }[],
+    /** Orders whose payment the kind gives back at once (what it paid for is gone, as a real kind may). */
+    givesBack: new Set<string>(),
   };
   provideOrderKinds([
     defineOrderKind("voucher", {
       onPaid: async (_tx, order: OrderRecord, { late, source }) => {
         effects.paid.push({ orderId: order.id, late, source });
+        return effects.givesBack.has(order.id) ? "given_back" : undefined;
       },
       onReleased: async (_tx, order) => {
         effects.released.push(order.id);

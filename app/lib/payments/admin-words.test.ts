@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { formatCents } from "../prices";
-import { centsForInput, heldAmountText, mailStatusLabel, typedCents } from "./admin-words";
+import {
+  centsForInput,
+  heldAcceptedToast,
+  heldAmountText,
+  mailStatusLabel,
+  typedCents,
+} from "./admin-words";
 
 describe("typedCents", () => {
   it("reads euros as the owner types them", () => {
@@ -42,5 +48,25 @@ describe("heldAmountText", () => {
     expect(heldAmountText(2_500, "EUR")).toBe(formatCents(2_500));
     expect(heldAmountText(2_500, null)).toBe(formatCents(2_500));
     expect(heldAmountText(1_250, "USD")).toBe("12,50 USD");
+  });
+});
+
+describe("heldAcceptedToast", () => {
+  it("never says the order is paid when its money goes back at once", () => {
+    expect(heldAcceptedToast({ outcome: "applied" }, "70 €", "voucher")).toMatchObject({
+      title: "Paiement accepté",
+      description: "70 € enregistrés : la commande est payée et le bon cadeau est émis et envoyé.",
+    });
+    const givenBack = heldAcceptedToast(
+      { outcome: "late", givenBack: true },
+      "70 €",
+      "gallery_photos",
+    );
+    expect(givenBack.title).toBe("Paiement accepté, puis remboursé");
+    expect(givenBack.description).toContain("remboursés en entier au client");
+    expect(givenBack.description).not.toContain("la commande est payée");
+    expect(heldAcceptedToast({ outcome: "already_applied" }, "70 €", "voucher").title).toBe(
+      "Ce paiement est déjà accepté",
+    );
   });
 });

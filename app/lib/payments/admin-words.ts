@@ -101,6 +101,33 @@ export function heldAmountText(cents: number, currency: string | null): string {
     : formatCents(cents);
 }
 
+/**
+ * The toast after « Accepter ce paiement » (decision 0172): the order paid with what was taken and its
+ * effects; or, what it paid for gone meanwhile (its photos no longer due, its booking cancelled), the
+ * money given back at once, which « la commande est payée » would hide.
+ */
+export function heldAcceptedToast(
+  outcome: { outcome: string; givenBack?: true },
+  received: string,
+  kind: OrderKind,
+): { type: "success" | "info"; title: string; description?: string } {
+  if (outcome.outcome === "already_applied") {
+    return { type: "success", title: "Ce paiement est déjà accepté" };
+  }
+  if (outcome.givenBack) {
+    return {
+      type: "info",
+      title: "Paiement accepté, puis remboursé",
+      description: `${received} enregistrés, mais ce qu'ils payaient n'est plus dû (la commande a été annulée ou a changé entre-temps) : ils sont remboursés en entier au client, qui en est prévenu.`,
+    };
+  }
+  return {
+    type: "success",
+    title: "Paiement accepté",
+    description: `${received} enregistrés : la commande est payée et ${PAID_ORDER_EFFECTS[kind].done}.`,
+  };
+}
+
 /** Where one of an order's e-mails stands (admin-orders' orderMails), in its history. */
 export function mailStatusLabel(mail: {
   state: string;

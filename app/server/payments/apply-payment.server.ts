@@ -61,6 +61,11 @@ export type PaymentOutcome = {
   orderId: string | null;
   attemptStatus: AttemptStatus | null;
   orderStatus: OrderStatus | null;
+  /**
+   * Paid, but what it paid for is gone (a gallery's photos no longer due, a deposit's booking cancelled):
+   * the order's kind gives the money back at once, a refund on its way.
+   */
+  givenBack?: true;
 };
 
 /** A compare-and-set found another status than the one read: the report is decided again. */
@@ -252,6 +257,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
   }
 
   const effects = orderKindEffects(order.kind);
+  let givenBack = false;
   if (decision.orderTo === "paid") {
     const paid = await effects.onPaid(tx, updatedOrder, {
       attemptId: attempt.id,
@@ -261,9 +267,8 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     // Its invoice in the same transaction (decision 0181), after the payment's journal row it quotes; a
     // payment given back at once gets its credit note with the refund.
     await invoicePaidOrder(tx, updatedOrder);
-    if (paid !== "given_back") {
-      await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
-    }
+    if (paid === "given_back") givenBack = true;
+    else await queueBuyerPaymentMail({ orderId: order.id, event: "paid" }, { tx });
   }
   if (decision.orderTo === "expired") await announceRelease(tx, updatedOrder);
   if (decision.outcome === "late" || decision.outcome === "duplicate") {
@@ -285,6 +290,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     orderId: order.id,
     attemptStatus: decision.attemptTo,
     orderStatus: updatedOrder.status,
+    ...(givenBack ? { givenBack: true as const } : {}),
   };
 }
 

@@ -97,6 +97,19 @@ describe("« Accepter ce paiement »", () => {
     expect(await orderRow(orderId)).toMatchObject({ status: "paid", latePayment: true });
     expect(await money(orderId)).toEqual([["payment", 16_000]]);
     expect(effects().paid.filter((paid) => paid.orderId === orderId)).toHaveLength(1);
+    expect((await acceptHeldPayment(orderId, attemptId)).givenBack).toBeUndefined();
+  });
+
+  it("says when the order's kind gives the money back at once, what it paid for gone meanwhile", async () => {
+    const { orderId, attemptId } = await heldOrder(16_000);
+    await db().update(orders).set({ status: "cancelled" }).where(eq(orders.id, orderId));
+    effects().givesBack.add(orderId);
+    expect(await acceptHeldPayment(orderId, attemptId)).toMatchObject({
+      outcome: "late",
+      givenBack: true,
+    });
+    // Not told « paiement reçu » for what she will get back.
+    expect(await mailJobsOf(orderId)).not.toContain("payment-buyer:paid");
   });
 
   it("refuses an attempt that is not held, and a payment in another currency", async () => {

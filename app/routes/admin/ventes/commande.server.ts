@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { data } from "react-router";
 import type { Route } from "./+types/commande";
-import { centsForInput, PAID_ORDER_EFFECTS, typedCents } from "~/lib/payments/admin-words";
+import {
+  centsForInput,
+  heldAcceptedToast,
+  PAID_ORDER_EFFECTS,
+  typedCents,
+} from "~/lib/payments/admin-words";
 import {
   failedRefundReplaced,
   OFFLINE_MEANS,
@@ -341,18 +346,9 @@ export async function action({ request, params }: Route.ActionArgs) {
       if (!held)
         return redirectWithToast(back, { type: "error", title: "Ce paiement n'existe pas" });
       if (intent === "accept-held") {
-        const { outcome } = await acceptHeldPayment(page.order.id, held.id);
+        const accepted = await acceptHeldPayment(page.order.id, held.id);
         const received = formatCents(held.heldAmountCents ?? held.amountCents);
-        return redirectWithToast(
-          back,
-          outcome === "already_applied"
-            ? { type: "success", title: "Ce paiement est déjà accepté" }
-            : {
-                type: "success",
-                title: "Paiement accepté",
-                description: `${received} enregistrés : la commande est payée et ${PAID_ORDER_EFFECTS[page.order.kind].done}.`,
-              },
-        );
+        return redirectWithToast(back, heldAcceptedToast(accepted, received, page.order.kind));
       }
       const refund = await refundHeldPayment(
         page.order.id,
