@@ -236,4 +236,22 @@ describe("a refund of a used amount voucher's order", () => {
       [first.invoice?.id, -1_000],
     ]);
   });
+
+  it("beyond its balance while the use's invoice is held back: the catch-up invoices it, then credits what went back", async () => {
+    await setLegal(structuredClone(seedDocuments.legal));
+    const voucher = await amountVoucher(100);
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 6_000 });
+    if (!used.ok) throw new Error(used.message);
+    expect(await pendingOf(used.use.id)).toBe(true);
+    // 70 € given back: the 40 € left and 30 € the use had spent. The studio keeps 30 €.
+    await refundDone(voucher.orderId, 7_000);
+    await setLegal(subjectToVat);
+    await issueMissingInvoices();
+    await issueMissingInvoices();
+    const standing = await usesStanding([used.use.id]);
+    expect(standing).toMatchObject({ ttcCents: 3_000, vatCents: 500 });
+    expect(standing.notes).toHaveLength(1);
+    expect(standing.notes[0]?.lines[0]?.label).toMatch(/^Remboursement du bon cadeau — facture F-/);
+    expect(await pendingOf(used.use.id)).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import { formatDateFr, isoDayInParis } from "~/lib/dates";
 import { creditNoteOf, type InvoiceSeller, type VatShare } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
+import { refundedOfPrice } from "~/lib/payments/model";
 import { db } from "../db/client.server";
 import { bookings, invoices, orders, sessionTypes, voucherUses, vouchers } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
@@ -115,7 +116,7 @@ export async function invoiceVoucherUse(
     : use.balanceOfBookingId
       ? await bookingPaidBy(tx, use.balanceOfBookingId, "balance")
       : null;
-  return issueInvoice(tx, {
+  const invoice = await issueInvoice(tx, {
     kind: "voucher_use",
     voucherUseId: use.id,
     bookingId: paid?.bookingId ?? null,
@@ -138,6 +139,42 @@ export async function invoiceVoucherUse(
     ],
     paymentTerms: `Réglée par le bon cadeau ${code} le ${formatDateFr(use.at)} (bon à usages multiples : TVA due à son utilisation).`,
   });
+  // Held back while the identity was incomplete, it may come after a refund of the voucher's order beyond
+  // its balance, which could credit nothing of it then: what stands of the uses is brought down now to
+  // what the studio keeps, as that refund would have done (decision 0200, amended). Nothing otherwise.
+  const kept = voucher.orderId ? await keptAfterRefunds(tx, voucher.orderId) : null;
+  if (kept !== null) await creditUsesRefunded(tx, voucher.id, kept);
+  return invoice;
+}
+
+/**
+ * What the studio keeps of a voucher's price once the refunds of its order done so far are counted, as
+ * the voucher's kind counts them when each is done (onRefunded); null when none was done. Its order's row
+ * locked (after the use's, as a use given back takes them): a refund done at the same moment is seen.
+ */
+async function keptAfterRefunds(tx: Executor, orderId: string): Promise<number | null> {
+  const [order] = await tx
+    .select({ amountCents: orders.amountCents })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for("update");
+  if (!order) return null;
+  const [totals] = await tx
+    .select({
+      paid: sql<number>`(select coalesce(sum(amount_cents), 0) from payment_attempts
+        where order_id = ${orderId} and status = 'succeeded')::int`,
+      done: sql<number>`(select coalesce(sum(r.amount_cents), 0) from refunds r
+        join payment_attempts a on a.id = r.attempt_id and a.status = 'succeeded'
+        where r.order_id = ${orderId} and r.status in ('succeeded', 'refunded_offline'))::int`,
+    })
+    .from(sql`(select 1) as one`);
+  if (!totals || totals.done === 0) return null;
+  const taken = refundedOfPrice({
+    priceCents: order.amountCents,
+    paidCents: totals.paid,
+    refundedCents: totals.done,
+  });
+  return Math.max(0, order.amountCents - taken);
 }
 
 /**
