@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
 import { parseAccountingCsv } from "../../../tests/support/accounting-csv";
 import { completeLegal, subjectToVat } from "../../../tests/support/seller";
 import { useAppDatabase } from "../../../tests/support/database";
 import { pdfText } from "../../../tests/support/pdf-tools";
+import { memoryCardProvider, reportCardPaid } from "../../../tests/support/payments";
 import {
   paidAmountVoucher,
   placeVoucherOrder,
@@ -18,7 +19,8 @@ import { salesJournal } from "../accounting/exports.server";
 import { setClockForTests } from "../clock.server";
 import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { invoices, voucherUses } from "../db/schema";
+import { invoices, paymentAttempts, voucherUses } from "../db/schema";
+import { acceptHeldPayment } from "../payments/held-payments.server";
 import { provideOrderKinds } from "../payments/order-kinds.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { useSessionVoucherAtStudio } from "../vouchers/admin-vouchers.server";
@@ -35,7 +37,12 @@ useAppDatabase({ jobs: true });
 const owner = { id: "", name: "Camille" };
 const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
 
-beforeAll(() => provideOrderKinds([voucherOrderKind]));
+const card = memoryCardProvider();
+beforeAll(() => {
+  card.install();
+  provideOrderKinds([voucherOrderKind]);
+});
+afterAll(() => card.uninstall());
 afterEach(() => setClockForTests(null));
 
 /** A paid amount voucher of `euros`, for Élodie; its id and code. */
@@ -235,6 +242,30 @@ describe("a refund of a used amount voucher's order", () => {
       [second.invoice?.id, -2_000],
       [first.invoice?.id, -1_000],
     ]);
+  });
+
+  it("of a voucher the owner accepted paid short lowers its uses to what the studio keeps of what it received", async () => {
+    await setLegal(subjectToVat);
+    const { orderId, voucherId } = await placeVoucherOrder(
+      voucherOrderOf({ kind: "amount", euros: 80 }, { method: "card" }),
+    );
+    // 70 € taken for the 80 € voucher, accepted by the owner (decision 0172).
+    expect((await reportCardPaid(orderId, 7_000)).outcome).toBe("held");
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId));
+    expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
+    const code = (await voucherRow(voucherId)).code ?? "";
+    const used = await useAmountVoucher({ code, amountCents: 5_000 });
+    if (!used.ok) throw new Error(used.message);
+    // 30 € given back of the 70 € received: its 30 € left, and the studio keeps 40 €.
+    // By card: the provider in memory completes its refunds at once.
+    await requestRefund(orderId, 3_000, "Geste commercial");
+    expect(await usesStanding([used.use.id])).toMatchObject({ ttcCents: 4_000 });
+    // The rest given back: the studio keeps nothing, nor any TVA.
+    await requestRefund(orderId, 4_000, "Rétractation");
+    expect(await usesStanding([used.use.id])).toMatchObject({ ttcCents: 0, vatCents: 0 });
   });
 
   it("beyond its balance while the use's invoice is held back: the catch-up invoices it, then credits what went back", async () => {

@@ -148,8 +148,9 @@ export async function invoiceVoucherUse(
 }
 
 /**
- * What the studio keeps of a voucher's price once the refunds of its order done so far are counted, as
- * the voucher's kind counts them when each is done (onRefunded); null when none was done. Its order's row
+ * What the studio keeps of a voucher's price (or of what was received for it, when less) once the refunds
+ * of its order done so far are counted, as the voucher's kind counts them when each is done (onRefunded);
+ * null when none was done. Its order's row
  * locked (after the use's, as a use given back takes them): a refund done at the same moment is seen.
  */
 async function keptAfterRefunds(tx: Executor, orderId: string): Promise<number | null> {
@@ -174,7 +175,8 @@ async function keptAfterRefunds(tx: Executor, orderId: string): Promise<number |
     paidCents: totals.paid,
     refundedCents: totals.done,
   });
-  return Math.max(0, order.amountCents - taken);
+  // As keptOfPrice (vouchers/order-kind.server.ts), which imports this module.
+  return Math.max(0, Math.min(order.amountCents, totals.paid) - taken);
 }
 
 /**

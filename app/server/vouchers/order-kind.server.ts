@@ -135,10 +135,18 @@ export const voucherOrderKind = defineOrderKind("voucher", {
     const [issued] = voucher
       ? [voucher]
       : await tx.select().from(vouchers).where(eq(vouchers.orderId, order.id));
-    if (issued)
-      await creditUsesRefunded(tx, issued.id, Math.max(0, order.amountCents - takenCents));
+    if (issued) await creditUsesRefunded(tx, issued.id, keptOfPrice(order, paidCents, takenCents));
   },
 });
+
+/**
+ * What the studio keeps of a voucher's price once refunds took `takenCents` of it: the price, or what was
+ * received when the owner accepted a payment of less (a held payment, decision 0172: the rest was never
+ * hers to keep), less what was taken.
+ */
+export function keptOfPrice(order: { amountCents: number }, paidCents: number, takenCents: number) {
+  return Math.max(0, Math.min(order.amountCents, paidCents) - takenCents);
+}
 
 /**
  * A part of an amount voucher's order refunded: its balance lowered by what the refunds took out of its
