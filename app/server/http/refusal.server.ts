@@ -16,12 +16,13 @@ function escapeHtml(text: string): string {
 
 /**
  * A small French page (no script, no stylesheet) that says what was refused and leads back home. With the
- * site's name (`brand`, when known), the name heads the page and ends its title, as the site's own pages.
+ * site's name (`brand`, when known), the name heads the page and ends its title, as the site's own pages;
+ * with `action`, the one thing to do first (« Se connecter »).
  */
 export function refusalPage(
   status: number,
   message: string,
-  options: { title?: string; brand?: string } = {},
+  options: { title?: string; brand?: string; action?: { href: string; label: string } } = {},
 ): string {
   const title = options.title ?? TITLES[status] ?? "Requête refusée";
   const brand = options.brand?.trim();
@@ -40,6 +41,11 @@ export function refusalPage(
     "<main>",
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>${escapeHtml(message)}</p>`,
+    ...(options.action
+      ? [
+          `<p><a href="${escapeHtml(options.action.href)}">${escapeHtml(options.action.label)}</a></p>`,
+        ]
+      : []),
     '<p><a href="/">Retour à l\'accueil</a></p>',
     "</main></body></html>",
   ].join("");
