@@ -332,7 +332,28 @@ describe("a booking with arrhes by card", () => {
     ).rows;
     const ownerPage = `/admin/reservations/${placedRow?.id ?? ""}`;
     const agendaDay = `/admin/reservations?vue=jour&date=${isoDayInParis(new Date(placedRow?.starts_at ?? ""))}`;
+    const day = isoDayInParis(new Date(placedRow?.starts_at ?? ""));
+    // Her list's « État » filter lists it under what its label says, and under no other.
+    const filteredUnder = async () => {
+      const list = (
+        await fetchPage(`/admin/reservations?vue=liste&date=${day}`, { cookie: admin.cookie() })
+      ).document;
+      const options = [...list.querySelectorAll('select[name="etat"] option')]
+        .map((option) => ({ value: option.getAttribute("value") ?? "", label: textOf(option) }))
+        .filter((option) => option.value !== "");
+      const under: string[] = [];
+      for (const option of options) {
+        const filtered = (
+          await fetchPage(`/admin/reservations?vue=liste&date=${day}&etat=${option.value}`, {
+            cookie: admin.cookie(),
+          })
+        ).document;
+        if (filtered.querySelector(`a[href="${ownerPage}"]`)) under.push(option.label);
+      }
+      return under;
+    };
     const readOwner = async (state: string) => {
+      expect(await filteredUnder()).toEqual([state]);
       const page = (await fetchPage(ownerPage, { cookie: admin.cookie() })).document;
       const agenda = (await fetchPage(agendaDay, { cookie: admin.cookie() })).document;
       const line = textOf(agenda.querySelector(`a[href="${ownerPage}"]`) ?? agenda.body);

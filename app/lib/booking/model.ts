@@ -57,15 +57,18 @@ export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
 /**
  * A booking's state as the owner and its client read it, and as the owner's list filters it: `expired` says
  * why it lapsed, a request left unanswered (`expired`) or a deposit awaited that did not come (`unpaid`,
- * decision 0186), which was no request.
+ * decision 0186), which was no request; waiting for its payment or lapsed, one whose deposit card payment
+ * is held for the owner's decision reads that it came (`awaiting_held`, `unpaid_held`, decision 0172).
  */
 export const BOOKING_STATE_READINGS = [
   "pending",
   "awaiting_payment",
+  "awaiting_held",
   "confirmed",
   "declined",
   "expired",
   "unpaid",
+  "unpaid_held",
   "cancelled",
   "no_show",
   "done",
@@ -75,17 +78,26 @@ export type BookingStateReading = (typeof BOOKING_STATE_READINGS)[number];
 /** What the owner and the client read for each reading of a state. */
 export const BOOKING_STATE_READING_LABELS: Record<BookingStateReading, string> = {
   ...BOOKING_STATE_LABELS,
+  awaiting_held: "En attente : paiement reçu, à vérifier",
   unpaid: "Non confirmée : paiement non reçu",
+  unpaid_held: "Non confirmée : paiement reçu, à vérifier",
 };
 
 /**
  * How a booking's state reads: expired once its deposit was awaited (`depositAwaited`: an order was made
- * for it, or it lapsed waiting for one, which a request does only once accepted), it is `unpaid`.
+ * for it, or it lapsed waiting for one, which a request does only once accepted), it is `unpaid`; waiting
+ * for its payment or lapsed while a card payment of its deposit, taken for another total, waits for the
+ * owner's decision (`depositHeld`, decision 0172), it reads that the payment came.
  */
-export const bookingStateReading = (
+export function bookingStateReading(
   state: BookingState,
   depositAwaited: boolean,
-): BookingStateReading => (state === "expired" && depositAwaited ? "unpaid" : state);
+  depositHeld = false,
+): BookingStateReading {
+  if (depositHeld && state === "awaiting_payment") return "awaiting_held";
+  if (depositHeld && state === "expired") return "unpaid_held";
+  return state === "expired" && depositAwaited ? "unpaid" : state;
+}
 
 /**
  * A booking's state as its owner and its client read it (her page, her e-mails, the owner's agenda, list,
@@ -101,9 +113,7 @@ export function bookingStateLabel(
    */
   depositHeld = false,
 ): string {
-  if (depositHeld && state === "awaiting_payment") return "En attente : paiement reçu, à vérifier";
-  if (depositHeld && state === "expired") return "Non confirmée : paiement reçu, à vérifier";
-  return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositAwaited)];
+  return BOOKING_STATE_READING_LABELS[bookingStateReading(state, depositAwaited, depositHeld)];
 }
 
 /** Booked at once (`instant`) or asked for (`request`): the owner answers within the type's deadline. */

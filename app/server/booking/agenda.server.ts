@@ -125,7 +125,7 @@ export function daysRange(fromDay: string, toDay: string): { from: Date; to: Dat
 export type AgendaFilter = {
   studioId?: string | null;
   states?: readonly BookingState[];
-  /** A state as the owner reads it (her list's filter): `expired` and `unpaid` are its two lapses. */
+  /** A state as the owner reads it (her list's filter, `bookingStateReading`). */
   reading?: BookingStateReading | null;
 };
 
@@ -139,13 +139,30 @@ function agendaConditions(fromDay: string, toDay: string, filter: AgendaFilter) 
   if (filter.states && filter.states.length > 0) {
     conditions.push(inArray(bookings.state, [...filter.states]));
   }
-  if (filter.reading === "unpaid" || filter.reading === "expired") {
-    conditions.push(
-      eq(bookings.state, "expired"),
-      filter.reading === "unpaid" ? depositAwaitedSql : not(depositAwaitedSql),
-    );
-  } else if (filter.reading) {
-    conditions.push(eq(bookings.state, filter.reading));
+  // Each reading lists what its label says (`bookingStateReading`): a held deposit payment (decision
+  // 0172) reads « paiement reçu, à vérifier » waiting or lapsed, never « de paiement » nor « non reçu ».
+  switch (filter.reading) {
+    case null:
+    case undefined:
+      break;
+    case "awaiting_payment":
+    case "awaiting_held":
+      conditions.push(
+        eq(bookings.state, "awaiting_payment"),
+        filter.reading === "awaiting_held" ? depositHeldSql : not(depositHeldSql),
+      );
+      break;
+    case "unpaid_held":
+      conditions.push(eq(bookings.state, "expired"), depositHeldSql);
+      break;
+    case "unpaid":
+      conditions.push(eq(bookings.state, "expired"), depositAwaitedSql, not(depositHeldSql));
+      break;
+    case "expired":
+      conditions.push(eq(bookings.state, "expired"), not(depositAwaitedSql), not(depositHeldSql));
+      break;
+    default:
+      conditions.push(eq(bookings.state, filter.reading));
   }
   return conditions;
 }

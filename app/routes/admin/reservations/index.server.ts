@@ -51,7 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const studioParam = url.searchParams.get("studio");
   const studioId = isUuid(studioParam) ? studioParam : null;
   const stateParam = url.searchParams.get("etat");
-  // A state as she reads it: `expired` (a request unanswered) and `unpaid` (a deposit that never came).
+  // A state as she reads it: `expired` (a request unanswered), `unpaid` (a deposit that never came), and
+  // `awaiting_held` / `unpaid_held` (a deposit payment that came, held for her decision).
   const state = BOOKING_STATE_READINGS.find((candidate) => candidate === stateParam) ?? null;
 
   const [fromDay, toDay] =
