@@ -531,5 +531,29 @@ describe("a client whose card payment for her extra photos is held for the studi
     expect(orderPage).toContain("Paiement reçu, à vérifier");
     expect(orderPage).toContain(PAYMENT_HELD_MESSAGE);
     expect(orderPage).not.toContain("Rien ne vous a été débité");
+
+    // The owner reopens her selection: her gallery still says her money came, and leads to her order.
+    const reopening = await fetchPage(`${selection}?rouvrir=${id}`, { cookie: admin.cookie() });
+    const reopened = await submitButton(
+      [
+        ...(reopening.document.querySelector('[role="alertdialog"]')?.querySelectorAll("button") ??
+          []),
+      ].find((button) => /Rouvrir la sélection/.test(textOf(button))),
+      `${selection}?rouvrir=${id}`,
+      { cookie: admin.cookie() },
+    );
+    expect(reopened.status).toBe(302);
+    const choosing = await galleryPage(id);
+    expect(textOf(choosing.document.querySelector("#achat-titre")?.closest("section"))).toContain(
+      PAYMENT_HELD_MESSAGE,
+    );
+    expect(
+      [...choosing.document.querySelectorAll("a")]
+        .find((anchor) => textOf(anchor) === "Voir la commande")
+        ?.getAttribute("href"),
+    ).toBe(link?.getAttribute("href"));
+    expect(textOf(choosing.document.body)).not.toContain(
+      "les photos au-delà de votre formule s'achètent ici",
+    );
   });
 });

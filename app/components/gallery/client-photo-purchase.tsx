@@ -147,17 +147,19 @@ export function PhotoPurchase({
           {refused.error}
         </p>
       ) : null}
-      {!validated ? (
-        <p>
-          Touchez le cœur des photos que vous voulez, puis validez votre sélection : les photos
-          au-delà de votre formule s'achètent ici.
-        </p>
-      ) : sale.held ? (
+      {sale.held ? (
+        // Her money came and waits for the studio (decision 0172), her selection validated or reopened
+        // since: she learns it before anything else, and nothing is offered to pay again.
         <p>
           {PAYMENT_HELD_MESSAGE}{" "}
           <a href={sale.held.href} className="font-semibold underline underline-offset-4">
             Voir la commande
           </a>
+        </p>
+      ) : !validated ? (
+        <p>
+          Touchez le cœur des photos que vous voulez, puis validez votre sélection : les photos
+          au-delà de votre formule s'achètent ici.
         </p>
       ) : sale.pending ? (
         <>
