@@ -43,6 +43,8 @@ async function articleExists(title: string): Promise<boolean> {
 }
 
 describe("/admin/sauvegardes", () => {
+  // Its own waits allow a backup 60 s, its check 60 s and the restore 90 s: the test's bound is their sum
+  // and more, a guard against a hang, not a measure (it took 60 s and stopped there on a busy machine).
   it("backs up, checks, downloads and restores a backup, by keyboard, with no axe violation", async () => {
     const before = `Avant la sauvegarde ${marker}`;
     const after = `Après la sauvegarde ${marker}`;
@@ -128,7 +130,7 @@ describe("/admin/sauvegardes", () => {
     await page.getByRole("link", { name: "Retour aux sauvegardes" }).click();
     await page.getByRole("heading", { name: "Dernière restauration" }).waitFor();
     expect(await list.getByRole("row").count()).toBe(3);
-  });
+  }, 300_000);
 
   it("on a phone, shows each backup's actions under it, within the screen, with no axe violation", async () => {
     const width = 375;
