@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "../db/client.server";
-import { bookingEvents, bookings } from "../db/schema";
+import { bookings } from "../db/schema";
 
 /*
  * What a booking's state label needs beyond its state (`bookingStateLabel`, lib/booking/model.ts): whether
@@ -10,18 +10,26 @@ import { bookingEvents, bookings } from "../db/schema";
  */
 
 /**
+ * A column of the outer `bookings` row, named with its table: drizzle writes a column of a query on one
+ * table bare (`"id"`), which inside the subqueries below would be the subquery's own (the count of the
+ * list's filter read the history line's id).
+ */
+const bookingColumn = (name: "id" | "deposit_order_id") =>
+  sql`${sql.identifier("bookings")}.${sql.identifier(name)}`;
+
+/**
  * Its deposit was awaited: an order was made for it, or it lapsed waiting for one (its « expired » history
  * line says `unpaid`, as `releaseUnpaidBooking` writes it: a request accepted whose order's job had not run
  * when her window closed has no order). Expired, it reads « Non confirmée : paiement non reçu », never
  * « Demande expirée », which is a request left unanswered.
  */
-export const depositAwaitedSql = sql<boolean>`(${bookings.depositOrderId} is not null or exists (
-  select 1 from booking_events lapse where lapse.booking_id = ${bookings.id}
+export const depositAwaitedSql = sql<boolean>`(${bookingColumn("deposit_order_id")} is not null or exists (
+  select 1 from booking_events lapse where lapse.booking_id = ${bookingColumn("id")}
     and lapse.kind = 'expired' and lapse.detail->>'unpaid' = 'true'))`;
 
 /** A card payment of its deposit, taken for another total, waits for the owner (decision 0172). */
 export const depositHeldSql = sql<boolean>`exists (
-  select 1 from payment_attempts held where held.order_id = ${bookings.depositOrderId}
+  select 1 from payment_attempts held where held.order_id = ${bookingColumn("deposit_order_id")}
     and held.status = 'held')`;
 
 /** The same of one booking, as its row reads it. */
@@ -30,16 +38,9 @@ export async function depositAwaitedOf(
 ): Promise<boolean> {
   if (booking.depositOrderId !== null) return true;
   if (booking.state !== "expired") return false;
-  const [lapse] = await db()
-    .select({ id: bookingEvents.id })
-    .from(bookingEvents)
-    .where(
-      and(
-        eq(bookingEvents.bookingId, booking.id),
-        eq(bookingEvents.kind, "expired"),
-        sql`${bookingEvents.detail}->>'unpaid' = 'true'`,
-      ),
-    )
-    .limit(1);
-  return lapse !== undefined;
+  const [row] = await db()
+    .select({ awaited: depositAwaitedSql })
+    .from(bookings)
+    .where(eq(bookings.id, booking.id));
+  return row?.awaited === true;
 }
