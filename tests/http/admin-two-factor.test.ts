@@ -29,11 +29,26 @@ const mainAlert = (answer: FetchedPage) =>
 const formAlert = (answer: FetchedPage) =>
   textOf(answer.document.querySelector("form [role=alert]"));
 
-/** Turning two-factor on or off asks for the password: a wrong one is refused, in the page. */
+const fieldError = (answer: FetchedPage, name: string) =>
+  textOf(answer.document.getElementById(`champ-${name}-erreur`));
+
+/**
+ * Turning two-factor on or off asks for the password: a wrong or empty one is refused by the server, in the
+ * page's alert and under the field (the form leaves the check to the server: no browser bubble).
+ */
 async function expectWrongPasswordRefused(intent: "enable" | "disable") {
   const refused = await security({ intent, password: "mauvais-mot-de-passe" });
   expect(refused.status).toBe(400);
   expect(mainAlert(refused)).toContain("Mot de passe incorrect");
+  expect(fieldError(refused, "password")).toBe("Mot de passe incorrect");
+  expect(
+    refused.document.querySelector("form:has(input[name=password])")?.hasAttribute("novalidate"),
+  ).toBe(true);
+
+  const empty = await security({ intent, password: "" });
+  expect(empty.status).toBe(400);
+  expect(mainAlert(empty)).toContain("Saisissez votre mot de passe actuel");
+  expect(fieldError(empty, "password")).toBe("Saisissez votre mot de passe actuel");
 }
 
 /** The set-up the page shows: its manual key, its backup codes, and the address its form posts back. */
@@ -94,6 +109,19 @@ describe("two-factor sign-in (TOTP), answered by the server", () => {
     expect(unsaved.status).toBe(400);
     expect(mainAlert(unsaved)).toContain("Confirmez que vous avez enregistré vos codes de secours");
     expect(setupShown(unsaved)).toEqual(setup);
+
+    // An empty code is refused under its field, the set-up shown again.
+    const noCode = await security({
+      intent: "confirm",
+      totpURI: setup.totpURI,
+      saved: "on",
+      code: " ",
+    });
+    expect(noCode.status).toBe(400);
+    expect(fieldError(noCode, "code")).toBe(
+      "Saisissez le code à 6 chiffres affiché par l'application",
+    );
+    expect(setupShown(noCode)).toEqual(setup);
 
     const turnedOn = await security({
       intent: "confirm",

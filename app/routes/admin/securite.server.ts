@@ -31,11 +31,21 @@ async function pendingBackupCodes(admin: AdminUser): Promise<string[] | undefine
   }
 }
 
-const WRONG_PASSWORD: ToastMessage = {
-  type: "error",
-  title: "Erreur",
-  description: "Mot de passe incorrect",
-};
+/**
+ * The password that turns two-factor on or off, refused: said in the page's alert and under its field. An
+ * empty one is refused here, without asking the authentication library (nor counting as an attempt).
+ */
+function passwordRefused(password: string) {
+  const message =
+    password === "" ? "Saisissez votre mot de passe actuel" : "Mot de passe incorrect";
+  return data<ActionData>(
+    {
+      errors: { password: message },
+      toast: { type: "error", title: "Erreur", description: message },
+    },
+    { status: 400 },
+  );
+}
 
 function forward(headers: Headers): Headers {
   const out = new Headers();
@@ -51,17 +61,14 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (intent === "enable") {
     if (admin.twoFactorEnabled) return data<ActionData>({}, { status: 400 });
+    const password = String(formData.get("password") ?? "");
+    if (password === "") return passwordRefused(password);
     try {
-      const result = await api.enableTwoFactor({
-        body: { password: String(formData.get("password") ?? "") },
-        headers: request.headers,
-      });
+      const result = await api.enableTwoFactor({ body: { password }, headers: request.headers });
       const { totpURI, backupCodes } = result as { totpURI: string; backupCodes: string[] };
       return data<ActionData>({ step: "confirm", setup: await totpSetup(totpURI), backupCodes });
     } catch (error) {
-      if (await authRefusal(error)) {
-        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
-      }
+      if (await authRefusal(error)) return passwordRefused(password);
       throw error;
     }
   }
@@ -86,9 +93,14 @@ export async function action({ request }: Route.ActionArgs) {
       const message = "Confirmez que vous avez enregistré vos codes de secours";
       return refuse({ saved: message }, message);
     }
+    const code = String(formData.get("code") ?? "").replace(/\s+/g, "");
+    if (code === "") {
+      const message = "Saisissez le code à 6 chiffres affiché par l'application";
+      return refuse({ code: message }, message);
+    }
     try {
       const result = await api.verifyTOTP({
-        body: { code: String(formData.get("code") ?? "").replace(/\s+/g, "") },
+        body: { code },
         headers: request.headers,
         returnHeaders: true,
       });
@@ -104,9 +116,11 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent === "disable") {
+    const password = String(formData.get("password") ?? "");
+    if (password === "") return passwordRefused(password);
     try {
       const result = await api.disableTwoFactor({
-        body: { password: String(formData.get("password") ?? "") },
+        body: { password },
         headers: request.headers,
         returnHeaders: true,
       });
@@ -116,9 +130,7 @@ export async function action({ request }: Route.ActionArgs) {
         { headers: forward(result.headers) },
       );
     } catch (error) {
-      if (await authRefusal(error)) {
-        return data<ActionData>({ toast: WRONG_PASSWORD }, { status: 400 });
-      }
+      if (await authRefusal(error)) return passwordRefused(password);
       throw error;
     }
   }

@@ -14,11 +14,22 @@ export { action, loader } from "./securite.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sécurité - Administration" }];
 
-function PasswordForm({ intent, label, busy }: { intent: string; label: string; busy: boolean }) {
+/** Asks the password before two-factor is turned on or off; the server checks it and says why under it. */
+function PasswordForm({
+  intent,
+  label,
+  busy,
+  error,
+}: {
+  intent: string;
+  label: string;
+  busy: boolean;
+  error?: string;
+}) {
   return (
-    <Form method="post" className="max-w-sm space-y-4">
+    <Form method="post" noValidate className="max-w-sm space-y-4">
       <input type="hidden" name="intent" value={intent} />
-      <Field name="password" label="Mot de passe actuel">
+      <Field name="password" label="Mot de passe actuel" error={error}>
         {(props) => <Input {...props} type="password" autoComplete="current-password" required />}
       </Field>
       <Button type="submit" disabled={busy}>
@@ -145,6 +156,7 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
               intent="disable"
               label="Désactiver la double authentification"
               busy={busy}
+              error={errors.password}
             />
           </>
         ) : setup ? (
@@ -224,7 +236,12 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
               La double authentification protège le compte même si le mot de passe est découvert : à
               chaque connexion, un code à 6 chiffres de votre téléphone est demandé.
             </p>
-            <PasswordForm intent="enable" label="Activer la double authentification" busy={busy} />
+            <PasswordForm
+              intent="enable"
+              label="Activer la double authentification"
+              busy={busy}
+              error={errors.password}
+            />
           </>
         )}
       </section>
