@@ -262,6 +262,32 @@ describe("the accountant's files", () => {
     expect(received.totalCents).toBe(euros);
   });
 
+  it("give a transfer's reference only to money that came or went by that transfer", async () => {
+    setClockForTests(new Date("2031-06-03T10:00:00Z"));
+    const day = { from: "2031-06-03", to: "2031-06-03" };
+    // Ordered to be paid by transfer, then paid in cash at the studio; another paid by its transfer.
+    const inCash = await placeOrder("transfer", 4_000);
+    await markPaidOffline(inCash.orderId, "cash");
+    const byTransfer = await placeOrder("transfer", 6_000);
+    await markPaidOffline(byTransfer.orderId, "transfer");
+    const references = await db().execute<{ reference: string }>(sql`
+      select transfer_reference as reference from orders
+      where id in (${inCash.orderId}, ${byTransfer.orderId}) order by amount_cents`);
+    const [cashOrderReference, transferReference] = references.rows.map((row) => row.reference);
+    expect(cashOrderReference).toMatch(/^[A-Z]{2}-/);
+
+    const received = parse((await paymentsReceived(day)).csv);
+    expect(received.slice(1).map((row) => [row[5], row[7]])).toEqual([
+      ["Espèces", ""],
+      ["Virement", transferReference],
+    ]);
+    const book = parse((await receiptsBook(day)).csv);
+    expect(book.slice(1).map((row) => [row[5], row[6]])).toEqual([
+      ["Espèces", ""],
+      ["Virement", transferReference],
+    ]);
+  });
+
   it("lists the vouchers still to honour at a day, with what was left of each then", async () => {
     const partly = await insert(10_000, new Date("2026-03-01T10:00:00Z"), "2027-03-01");
     await db()

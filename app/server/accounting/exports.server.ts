@@ -221,7 +221,9 @@ export async function paymentsReceived(period: Period): Promise<AccountingExport
     euroCell(row),
     meansOf(row.method),
     row.method === "card" ? (row.provider_reference ?? "") : "",
-    row.transfer_reference ?? "",
+    // The order's transfer reference only for money that went by transfer: an order meant to be paid by
+    // transfer and paid in cash at the studio has a reference no bank statement will show.
+    row.method === "transfer" ? (row.transfer_reference ?? "") : "",
   ]);
   return {
     filename: `encaissements-${period.from}-${period.to}.csv`,
