@@ -296,3 +296,52 @@ describe("a final invoice after a voucher paid part of the balance at the studio
     });
   });
 });
+
+describe("a final invoice after a voucher sold for less than its value paid part of the session", () => {
+  it("restates the session's whole price and deducts the use's invoice and the discount never paid (decision 0203)", () => {
+    // A 120 € session: 30 € of arrhes paid by a voucher sold 70 € for 80 € (26,25 € invoiced), 50 € of
+    // the balance by another such voucher (43,75 € invoiced), 40 € in money.
+    const { lines, note } = finalInvoiceLines({
+      balance: { ...balance, unitPriceCents: 4_000 },
+      sessionLabel: SESSION,
+      deposit: {
+        ...deposit,
+        byRate: [{ vatRate: 2000, ttcCents: 2_625 }],
+        voucherDiscount: { code: "WXYZ-2345-6789", cents: 375 },
+      },
+      voucherUses: [
+        {
+          ...use,
+          byRate: [{ vatRate: 2000, ttcCents: 4_375 }],
+          voucherDiscount: { code: CODE, cents: 625 },
+        },
+      ],
+      taxed: true,
+    });
+    expect(lines).toEqual([
+      { label: SESSION, quantity: 1, unitPriceCents: 12_000, vatRate: 2000 },
+      {
+        label: "Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026",
+        quantity: 1,
+        unitPriceCents: -2_625,
+        vatRate: 2000,
+      },
+      {
+        label: "Remise accordée à l'achat du bon cadeau WXYZ-2345-6789",
+        quantity: 1,
+        unitPriceCents: -375,
+        vatRate: 2000,
+      },
+      { label: USE_DEDUCTION, quantity: 1, unitPriceCents: -4_375, vatRate: 2000 },
+      {
+        label: `Remise accordée à l'achat du bon cadeau ${CODE}`,
+        quantity: 1,
+        unitPriceCents: -625,
+        vatRate: 2000,
+      },
+    ]);
+    // The 40 € of money alone bear their TVA here; the uses' bore theirs on what was paid for them.
+    expect(invoiceTotals(lines)).toMatchObject({ htCents: 3_333, vatCents: 667, ttcCents: 4_000 });
+    expect(note).toBe("Net à payer : 40,00\u00a0€ (arrhes déduites, bon cadeau déduit).");
+  });
+});

@@ -17,7 +17,19 @@ export type InvoicedDeposit = {
   nature: DepositNature;
   /** What stands of the deposit invoice's TTC at each TVA rate once its credit notes are counted. */
   byRate: ReadonlyArray<Pick<VatShare, "vatRate" | "ttcCents">>;
+  /** Paid by an amount voucher sold for less than its value: the part its invoice did not bill. */
+  voucherDiscount?: VoucherDiscount | null;
 };
+
+/**
+ * The part of an amount voucher's use that its buyer never paid (a held payment the owner accepted short,
+ * decisions 0172 and 0203): its use's invoice bills the rest, and states this as a discount.
+ */
+export type VoucherDiscount = { code: string; cents: number };
+
+/** « Remise accordée à l'achat du bon cadeau ABCD-EFGH-JKLM ». */
+export const voucherDiscountLabel = (code: string) =>
+  `Remise accordée à l'achat du bon cadeau ${code}`;
 
 /** « Arrhes déjà facturées : facture F-2026-000012 du 3 décembre 2026 ». */
 export function depositDeductionLabel(
@@ -35,6 +47,8 @@ export type InvoicedVoucherUse = {
   code: string;
   /** What stands of the use invoice's TTC at each TVA rate once its credit notes are counted. */
   byRate: ReadonlyArray<Pick<VatShare, "vatRate" | "ttcCents">>;
+  /** Its voucher sold for less than its value: the part of the use its invoice did not bill. */
+  voucherDiscount?: VoucherDiscount | null;
 };
 
 /** « Réglé par le bon cadeau ABCD-EFGH-JKLM : facture F-2026-000014 du 3 février 2027 ». */
@@ -78,6 +92,7 @@ export function finalInvoiceLines(input: {
             paidAs: deposit.nature === "arrhes" ? "versée en arrhes" : "versée en acompte",
             deducted: deposit.nature === "arrhes" ? "arrhes déduites" : "acompte déduit",
             byRate: deposit.byRate,
+            discount: deposit.voucherDiscount ?? null,
           },
         ]
       : []),
@@ -86,6 +101,7 @@ export function finalInvoiceLines(input: {
       paidAs: `réglée par le bon cadeau ${use.code}`,
       deducted: "bon cadeau déduit",
       byRate: use.byRate,
+      discount: use.voucherDiscount ?? null,
     })),
   ]
     .map((invoice) => ({
@@ -99,13 +115,19 @@ export function finalInvoiceLines(input: {
     .flatMap((invoice) => invoice.standing)
     .filter((share) => rateOf(share.vatRate) === balance.vatRate)
     .reduce((sum, share) => sum + share.ttcCents, 0);
+  // A use of a voucher sold for less than its value billed only what was paid (decision 0203): the session's
+  // whole price is restated, and the part never paid is a discount at the balance's rate, which cancels out.
+  const discounts = earlier.flatMap((invoice) =>
+    invoice.discount && invoice.discount.cents > 0 ? [invoice.discount] : [],
+  );
+  const discountCents = discounts.reduce((sum, discount) => sum + discount.cents, 0);
   const deducted = [...new Set(earlier.map((invoice) => invoice.deducted))].join(", ");
   return {
     lines: [
       {
         label: input.sessionLabel,
         quantity: 1,
-        unitPriceCents: balanceCents + sameRateCents,
+        unitPriceCents: balanceCents + sameRateCents + discountCents,
         vatRate: balance.vatRate,
       },
       ...earlier.flatMap((invoice) =>
@@ -118,15 +140,21 @@ export function finalInvoiceLines(input: {
             vatRate: rateOf(vatRate),
           })),
       ),
-      ...earlier.flatMap((invoice) =>
-        deductionLines(
+      ...earlier.flatMap((invoice) => [
+        ...deductionLines(
           invoice.standing.map(({ vatRate, ttcCents }) => ({
             vatRate: rateOf(vatRate),
             cents: ttcCents,
           })),
           invoice.label,
         ),
-      ),
+        ...(invoice.discount && invoice.discount.cents > 0
+          ? deductionLines(
+              [{ vatRate: balance.vatRate, cents: invoice.discount.cents }],
+              voucherDiscountLabel(invoice.discount.code),
+            )
+          : []),
+      ]),
     ],
     note: `Net à payer : ${invoiceAmount(balanceCents)} (${deducted}).`,
   };

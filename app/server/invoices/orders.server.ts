@@ -5,6 +5,7 @@ import {
   finalInvoiceLines,
   type InvoicedDeposit,
   type InvoicedVoucherUse,
+  type VoucherDiscount,
 } from "~/lib/invoices/final-invoice";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import {
@@ -186,9 +187,15 @@ async function invoicedVoucherDeposit(
   // Held back with it while the identity was incomplete: issued first.
   await issueHeldUseInvoiceOfBooking(tx, bookingId);
   const [row] = await tx
-    .select({ invoice: invoices, rules: bookings.depositRules })
+    .select({
+      invoice: invoices,
+      rules: bookings.depositRules,
+      usedCents: voucherUses.amountCents,
+      code: vouchers.code,
+    })
     .from(invoices)
     .innerJoin(voucherUses, eq(voucherUses.id, invoices.voucherUseId))
+    .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
     .innerJoin(bookings, eq(bookings.id, voucherUses.bookingId))
     .where(
       and(
@@ -203,7 +210,21 @@ async function invoicedVoucherDeposit(
     issuedAt: row.invoice.issuedAt,
     nature: row.rules?.nature ?? "acompte",
     byRate: await standingOf(tx, row.invoice),
+    voucherDiscount: voucherDiscountOf(row),
   };
+}
+
+/**
+ * The part of a use its invoice did not bill, its voucher sold for less than its value (decision 0203): the
+ * final invoice restates it in the session's price and deducts it as the discount it was; null for none.
+ */
+function voucherDiscountOf(row: {
+  invoice: InvoiceRecord;
+  usedCents: number;
+  code: string | null;
+}): VoucherDiscount | null {
+  const cents = row.usedCents - row.invoice.ttcCents;
+  return cents > 0 ? { code: formatVoucherCode(row.code ?? ""), cents } : null;
 }
 
 /**
@@ -218,7 +239,7 @@ async function invoicedBalanceVoucherUses(
 ): Promise<InvoicedVoucherUse[]> {
   await issueHeldUseInvoiceOfBooking(tx, bookingId, "balance");
   const rows = await tx
-    .select({ invoice: invoices, code: vouchers.code })
+    .select({ invoice: invoices, code: vouchers.code, usedCents: voucherUses.amountCents })
     .from(voucherUses)
     .innerJoin(vouchers, eq(vouchers.id, voucherUses.voucherId))
     .innerJoin(
@@ -228,11 +249,12 @@ async function invoicedBalanceVoucherUses(
     .where(and(eq(voucherUses.balanceOfBookingId, bookingId), isNull(voucherUses.cancelledAt)))
     .orderBy(asc(voucherUses.at));
   return Promise.all(
-    rows.map(async ({ invoice, code }) => ({
-      number: invoice.number,
-      issuedAt: invoice.issuedAt,
-      code: formatVoucherCode(code ?? ""),
-      byRate: await standingOf(tx, invoice),
+    rows.map(async (row) => ({
+      number: row.invoice.number,
+      issuedAt: row.invoice.issuedAt,
+      code: formatVoucherCode(row.code ?? ""),
+      byRate: await standingOf(tx, row.invoice),
+      voucherDiscount: voucherDiscountOf(row),
     })),
   );
 }

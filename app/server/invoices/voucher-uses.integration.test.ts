@@ -14,20 +14,28 @@ import {
   voucherOrderOf,
   voucherRow,
 } from "../../../tests/support/vouchers";
-import { insertSessionType, studioIds } from "../../../tests/support/booking";
+import {
+  EVERY_DAY,
+  distinctSlots,
+  insertSessionType,
+  studioIds,
+} from "../../../tests/support/booking";
+import { ARRHES_30_OF_120 } from "../../../tests/support/booking-deposits";
 import { salesJournal } from "../accounting/exports.server";
 import { setClockForTests } from "../clock.server";
 import { loadDocument, saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { invoices, paymentAttempts, voucherUses } from "../db/schema";
 import { acceptHeldPayment } from "../payments/held-payments.server";
-import { provideOrderKinds } from "../payments/order-kinds.server";
+import { provideSiteOrderKinds } from "../boot/order-kinds.server";
+import { createBooking } from "../booking/bookings.server";
+import { recordBalancePaid } from "../booking/deposits.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { useSessionVoucherAtStudio } from "../vouchers/admin-vouchers.server";
-import { voucherOrderKind } from "../vouchers/order-kind.server";
 import { useAmountVoucher } from "../vouchers/redemption.server";
 import { invoicePdf, issueMissingInvoices } from "./orders.server";
 import { useInvoicesHeld } from "./voucher-uses.server";
+import { formatVoucherCode } from "~/lib/vouchers/code";
 
 // A multi-purpose voucher's TVA is due when it is used (CGI art. 256 ter, decision 0198): each use the owner
 // records is invoiced at 20 % to the voucher's holder, once whatever repeats; none under the franchise;
@@ -40,7 +48,7 @@ const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
 const card = memoryCardProvider();
 beforeAll(() => {
   card.install();
-  provideOrderKinds([voucherOrderKind]);
+  provideSiteOrderKinds();
 });
 afterAll(() => card.uninstall());
 afterEach(() => setClockForTests(null));
@@ -166,6 +174,120 @@ describe("the use of an amount voucher", () => {
   });
 });
 
+/** An amount voucher of `euros` for which the owner accepted a card payment of `paidCents` (decision 0172). */
+async function shortPaidVoucher(euros: number, paidCents: number) {
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf({ kind: "amount", euros }, { method: "card" }),
+  );
+  expect((await reportCardPaid(orderId, paidCents)).outcome).toBe("held");
+  const [attempt] = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.orderId, orderId));
+  expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
+  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
+}
+
+describe("the use of an amount voucher the owner accepted paid short", () => {
+  it("bears its TVA on its share of what was paid, to the cent over all its uses, and says so on the invoice", async () => {
+    setClockForTests(new Date("2027-01-12T10:00:00Z"));
+    await setLegal(subjectToVat);
+    // An 80 € voucher paid 70 €: each euro of it used brings the studio 0,875 €.
+    const voucher = await shortPaidVoucher(80, 7_000);
+    const uses = [];
+    for (const cents of [2_667, 2_667, 2_666]) {
+      const used = await useAmountVoucher({ code: voucher.code, amountCents: cents });
+      if (!used.ok) throw new Error(used.message);
+      uses.push(used);
+    }
+    expect(uses.map((used) => used.invoice?.ttcCents)).toEqual([2_334, 2_333, 2_333]);
+    const vat = uses.reduce((sum, used) => sum + (used.invoice?.vatCents ?? 0), 0);
+    const ht = uses.reduce((sum, used) => sum + (used.invoice?.htCents ?? 0), 0);
+    expect(ht + vat).toBe(7_000);
+    expect(vat).toBe(1_167);
+    const [first] = uses;
+    const code = formatVoucherCode(voucher.code);
+    // Her invoice takes 26,67 € from her voucher, and bills the 23,34 € of it that were paid.
+    expect(first?.invoice?.lines).toEqual([
+      {
+        label: `Prestations photographiques réglées par le bon cadeau ${code}`,
+        quantity: 1,
+        unitPriceCents: 2_667,
+        vatRate: 2000,
+      },
+      {
+        label: `Remise accordée à l'achat du bon cadeau ${code}`,
+        quantity: 1,
+        unitPriceCents: -333,
+        vatRate: 2000,
+      },
+    ]);
+    if (!first?.invoice) throw new Error("no invoice for the use");
+    const text = pdfText((await invoicePdf(first.invoice)).bytes).replace(/\s+/g, " ");
+    expect(text).toContain(`Remise accordée à l'achat du bon cadeau ${code}`);
+    expect(text).toContain("23,34");
+
+    // The accountant's journal reads the invoices: 70 € of sales, their TVA, for the 70 € received.
+    const journal = parseAccountingCsv(
+      (await salesJournal({ from: "2027-01-12", to: "2027-01-12" })).csv,
+    );
+    const numbers = uses.map((used) => used.invoice?.number);
+    expect(
+      journal.filter((row) => numbers.includes(row[1])).map((row) => [row[2], row[6], row[7]]),
+    ).toEqual([
+      ["Facture réglée par bon cadeau", "3,89", "23,34"],
+      ["Facture réglée par bon cadeau", "3,89", "23,33"],
+      ["Facture réglée par bon cadeau", "3,89", "23,33"],
+    ]);
+  });
+});
+
+describe("a session paid by amount vouchers the owner accepted paid short", () => {
+  it("bills on its invoices what was paid for them and the money, and its final invoice restates the whole price", async () => {
+    await setLegal(subjectToVat);
+    const { brive } = await studioIds();
+    const sessionTypeId = await insertSessionType([brive], {
+      name: "Portrait au bon remisé",
+      bookableHours: EVERY_DAY,
+      stepMinutes: 60,
+      deposit: ARRHES_30_OF_120,
+    });
+    // 70 € received for an 80 € voucher: its 30 € of arrhes, then 50 € of the balance, 40 € in cash.
+    const voucher = await shortPaidVoucher(80, 7_000);
+    const booking = await createBooking({
+      studioId: brive,
+      sessionTypeId,
+      slot: distinctSlots(6)(),
+      client: { name: "Léa Martin", email: "lea-remise@example.test", phone: "" },
+      consentAt: new Date(),
+      voucherCode: voucher.code,
+    });
+    await recordBalancePaid({
+      bookingId: booking.id,
+      amountCents: 4_000,
+      means: "cash",
+      voucher: { code: voucher.code, amountCents: 5_000 },
+    });
+    const rows = await db().select().from(invoices).where(eq(invoices.bookingId, booking.id));
+    const code = formatVoucherCode(voucher.code);
+    expect(rows.map((row) => [row.kind, row.ttcCents])).toEqual([
+      ["voucher_use", 2_625],
+      ["voucher_use", 4_375],
+      ["final", 4_000],
+    ]);
+    // 110 € received for the session (40 € and 70 €): its TVA on that, not on 120 €.
+    expect(rows.reduce((sum, row) => sum + row.vatCents, 0)).toBe(1_833);
+    const final = rows.find((row) => row.kind === "final");
+    expect(final?.lines.map((line) => [line.label, line.unitPriceCents])).toEqual([
+      [expect.stringMatching(/^Portrait au bon remisé du /), 12_000],
+      [expect.stringMatching(/^Arrhes déjà facturées : facture F-/), -2_625],
+      [`Remise accordée à l'achat du bon cadeau ${code}`, -375],
+      [expect.stringMatching(/^Réglé par le bon cadeau .* : facture F-/), -4_375],
+      [`Remise accordée à l'achat du bon cadeau ${code}`, -625],
+    ]);
+  });
+});
+
 describe("the use of a session voucher", () => {
   it("is not invoiced again: its TVA was due at its sale (single-purpose)", async () => {
     await setLegal(subjectToVat);
@@ -246,19 +368,12 @@ describe("a refund of a used amount voucher's order", () => {
 
   it("of a voucher the owner accepted paid short lowers its uses to what the studio keeps of what it received", async () => {
     await setLegal(subjectToVat);
-    const { orderId, voucherId } = await placeVoucherOrder(
-      voucherOrderOf({ kind: "amount", euros: 80 }, { method: "card" }),
-    );
     // 70 € taken for the 80 € voucher, accepted by the owner (decision 0172).
-    expect((await reportCardPaid(orderId, 7_000)).outcome).toBe("held");
-    const [attempt] = await db()
-      .select()
-      .from(paymentAttempts)
-      .where(eq(paymentAttempts.orderId, orderId));
-    expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
-    const code = (await voucherRow(voucherId)).code ?? "";
+    const { orderId, code } = await shortPaidVoucher(80, 7_000);
     const used = await useAmountVoucher({ code, amountCents: 5_000 });
     if (!used.ok) throw new Error(used.message);
+    // Its TVA on the 43,75 € paid for the 50 € it spends (decision 0203).
+    expect(used.invoice).toMatchObject({ ttcCents: 4_375, vatCents: 729 });
     // 30 € given back of the 70 € received: its 30 € left, and the studio keeps 40 €.
     // By card: the provider in memory completes its refunds at once.
     await requestRefund(orderId, 3_000, "Geste commercial");
@@ -266,6 +381,21 @@ describe("a refund of a used amount voucher's order", () => {
     // The rest given back: the studio keeps nothing, nor any TVA.
     await requestRefund(orderId, 4_000, "Rétractation");
     expect(await usesStanding([used.use.id])).toMatchObject({ ttcCents: 0, vatCents: 0 });
+  });
+
+  it("of a voucher accepted paid short, within its balance, then the rest used: its uses stand at what was kept", async () => {
+    await setLegal(subjectToVat);
+    const { orderId, voucherId, code } = await shortPaidVoucher(80, 7_000);
+    const first = await useAmountVoucher({ code, amountCents: 5_000 });
+    if (!first.ok) throw new Error(first.message);
+    // 10 € given back: 20 € left of its value, 60 € kept for its 70 €: 42,86 € for the 50 € used.
+    await requestRefund(orderId, 1_000, "Geste commercial");
+    expect(await voucherRow(voucherId)).toMatchObject({ balanceCents: 2_000 });
+    expect(await usesStanding([first.use.id])).toMatchObject({ ttcCents: 4_286 });
+    const rest = await useAmountVoucher({ code, amountCents: 2_000 });
+    if (!rest.ok) throw new Error(rest.message);
+    // All of its value used: its uses bill the 60 € kept, not a cent more or less.
+    expect(await usesStanding([first.use.id, rest.use.id])).toMatchObject({ ttcCents: 6_000 });
   });
 
   it("beyond its balance while the use's invoice is held back: the catch-up invoices it, then credits what went back", async () => {

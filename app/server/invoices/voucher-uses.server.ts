@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from "d
 import { balanceOrderKey, DEPOSIT_NATURE_LABELS } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { formatDateFr, isoDayInParis } from "~/lib/dates";
+import { voucherDiscountLabel } from "~/lib/invoices/final-invoice";
 import { creditNoteOf, type InvoiceSeller, type VatShare } from "~/lib/invoices/model";
 import { creditNoteSeller } from "~/lib/invoices/seller";
 import { formatVoucherCode } from "~/lib/vouchers/code";
@@ -111,6 +112,14 @@ export async function invoiceVoucherUse(
   if (use.invoicePending !== (issuer === null)) await setPending(tx, use.id, issuer === null);
   if (issuer === null || issuer.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
+  // Sold for less than its value (a held payment accepted short, decision 0172): TVA on what was paid.
+  const discount =
+    use.amountCents - (voucher.orderId ? await paidShareOfUse(tx, voucher, use) : use.amountCents);
+  if (discount >= use.amountCents) {
+    // Nothing of it was paid for (a cent's use of a voucher sold at a fraction): no TVA to invoice.
+    if (use.invoicePending) await setPending(tx, use.id, false);
+    return null;
+  }
   const paid = use.bookingId
     ? await bookingPaidBy(tx, use.bookingId, "deposit")
     : use.balanceOfBookingId
@@ -136,6 +145,16 @@ export async function invoiceVoucherUse(
         unitPriceCents: use.amountCents,
         vatRate: VOUCHER_USE_VAT_RATE,
       },
+      ...(discount > 0
+        ? [
+            {
+              label: voucherDiscountLabel(code),
+              quantity: 1,
+              unitPriceCents: -discount,
+              vatRate: VOUCHER_USE_VAT_RATE,
+            },
+          ]
+        : []),
     ],
     paymentTerms: `Réglée par le bon cadeau ${code} le ${formatDateFr(use.at)} (bon à usages multiples : TVA due à son utilisation).`,
   });
@@ -145,6 +164,41 @@ export async function invoiceVoucherUse(
   const kept = voucher.orderId ? await keptAfterRefunds(tx, voucher.orderId) : null;
   if (kept !== null) await creditUsesRefunded(tx, voucher.id, kept);
   return invoice;
+}
+
+/** `cents × numerator / denominator`, rounded to the nearest cent (half up). */
+const prorata = (cents: number, numerator: number, denominator: number) =>
+  denominator <= 0 ? 0 : Math.floor((2 * cents * numerator + denominator) / (2 * denominator));
+
+/**
+ * What was paid for the part of a multi-purpose voucher's value that a use spends: the TVA's base of the
+ * use (directive 2006/112 art. 73a, CGI art. 266: the consideration paid for the voucher, not its face).
+ * The use's whole amount when the voucher was paid at its price (or above); when the owner accepted a
+ * payment of less (decision 0172), its share of what was received, counted over the voucher's uses
+ * invoiced so far and not given back so that their shares add up to what was received, to the cent
+ * (decision 0203). Refunds are not counted here: creditUsesRefunded brings the uses down afterwards.
+ */
+async function paidShareOfUse(
+  tx: Executor,
+  voucher: VoucherRecord,
+  use: VoucherUseRecord,
+): Promise<number> {
+  const [row] = await tx
+    .select({
+      priceCents: orders.amountCents,
+      paidCents: sql<number>`(select coalesce(sum(amount_cents), 0) from payment_attempts
+        where order_id = ${voucher.orderId} and status = 'succeeded')::int`,
+      billedCents: sql<number>`(select coalesce(sum(u.amount_cents), 0) from voucher_uses u
+        where u.voucher_id = ${voucher.id} and u.id <> ${use.id} and u.cancelled_at is null
+          and exists (select 1 from invoices i where i.voucher_use_id = u.id))::int`,
+    })
+    .from(orders)
+    .where(eq(orders.id, voucher.orderId));
+  if (!row || row.paidCents <= 0 || row.paidCents >= row.priceCents) return use.amountCents;
+  const face = voucher.valueCents;
+  const upTo = (usedCents: number) => prorata(row.paidCents, Math.min(usedCents, face), face);
+  const share = upTo(row.billedCents + use.amountCents) - upTo(row.billedCents);
+  return Math.max(0, Math.min(use.amountCents, share));
 }
 
 /**
@@ -258,8 +312,19 @@ export async function creditUsesRefunded(
     );
   const uses = [];
   for (const { invoice } of rows) uses.push({ invoice, standing: await standingOf(tx, invoice) });
-  let excess =
-    uses.reduce((sum, { standing }) => sum + ttcOf(standing), 0) - Math.max(0, keptCents - owed);
+  // What is kept is shared, at what each euro of the voucher's value was paid, between the uses invoiced and
+  // what is still owed on it or not yet invoiced (decision 0203): all of it to the uses once nothing else is
+  // left; their face once a voucher paid at its price is refunded within what is left (kept = face then).
+  const [faces] = await tx
+    .select({
+      billed: sql<number>`coalesce(sum(${voucherUses.amountCents}) filter (where exists (select 1
+        from invoices i where i.voucher_use_id = voucher_uses.id)), 0)::int`,
+      all: sql<number>`coalesce(sum(${voucherUses.amountCents}), 0)::int`,
+    })
+    .from(voucherUses)
+    .where(and(eq(voucherUses.voucherId, voucherId), isNull(voucherUses.cancelledAt)));
+  const target = prorata(keptCents, faces?.billed ?? 0, (faces?.all ?? 0) + owed);
+  let excess = uses.reduce((sum, { standing }) => sum + ttcOf(standing), 0) - target;
   const issued: InvoiceRecord[] = [];
   const terms = `Remboursé le ${formatDateFr(now())}.`;
   for (const { invoice, standing } of uses) {
