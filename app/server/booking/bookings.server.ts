@@ -62,6 +62,7 @@ import {
   ordersFollowClient,
   type DepositOnCancellation,
 } from "./deposits.server";
+import { closeEndedCheckouts } from "../payments/orders.server";
 import { queueBookingMails, queueClientMail } from "./emails.server";
 import { looksLikeManageToken, manageTokenFor, manageTokenHash } from "./manage-token.server";
 import {
@@ -969,7 +970,7 @@ export async function moveBooking(
     : resolved.photographerIds;
   if (candidates.length === 0) throw new SlotTakenError();
 
-  return inTransaction(async (tx) => {
+  const { endedCheckouts, ...moved } = await inTransaction(async (tx) => {
     // Its deposit's order first, as a payment takes them: an unpaid one follows the move (below). One
     // being made meanwhile waits for this move and reads the booking after it (createDepositOrder).
     const { booking } = await lockBookingAndDeposit(tx, bookingId);
@@ -1018,8 +1019,8 @@ export async function moveBooking(
       .set({ startsAt, endsAt, studioId, photographerId, icsSequence, respondBy, updatedAt: now })
       .where(eq(bookings.id, booking.id));
     // Its deposit not paid yet: its order, and the invoice it will have, name the new time and studio
-    // (decision 0186).
-    await depositFollowsMove(tx, booking, { startsAt, studioId });
+    // (decision 0186); its card checkouts naming the old time end, closed at the provider below.
+    const endedCheckouts = await depositFollowsMove(tx, booking, { startsAt, studioId }, now);
     await addEvent(
       tx,
       booking.id,
@@ -1036,8 +1037,12 @@ export async function moveBooking(
     );
     const mailed = by.actor !== "client" || (await clientMailAllowed(tx, booking.id, now));
     await queueBookingMails(tx, booking.id, "moved", by.actor, { toClient: mailed });
-    return { startsAt, endsAt, icsSequence, photographerId, mailed };
+    return { startsAt, endsAt, icsSequence, photographerId, mailed, endedCheckouts };
   });
+  // Once the move commits: a payment made on one of them meanwhile is applied (the booking confirmed at
+  // its new time); one the provider cannot close now, the expiry job closes.
+  await closeEndedCheckouts(endedCheckouts);
+  return moved;
 }
 
 /**

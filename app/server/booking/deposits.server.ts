@@ -59,6 +59,7 @@ import {
   CHECKOUT_MINUTES,
   cancelUnpaidOrder,
   createOrder,
+  endOpenCheckouts,
   markPaidOffline,
   receivedByCardOnly,
   refundablePayments,
@@ -237,14 +238,16 @@ export async function lockDepositOrderOf(tx: Tx, bookingId: string): Promise<str
  * its service date), its `studioId` (the session's studio, as the booking's) and a deadline no later than
  * the new start, its transfer's open attempt's end with it. An order not paid is no invoice yet and may
  * change; a paid deposit keeps its own, its invoice issued and immutable, and only later documents (the
- * balance's final invoice) name the new time.
+ * balance's final invoice) name the new time. Its card checkouts open, whose page and receipt name the old
+ * time, end now (endOpenCheckouts): answers their attempts, for closeEndedCheckouts once this commits.
  */
 export async function depositFollowsMove(
   tx: Tx,
   booking: Pick<typeof bookings.$inferSelect, "depositOrderId" | "depositRules" | "sessionTypeId">,
   to: { startsAt: Date; studioId: string },
-): Promise<void> {
-  if (!booking.depositOrderId || !booking.depositRules) return;
+  at = new Date(),
+): Promise<string[]> {
+  if (!booking.depositOrderId || !booking.depositRules) return [];
   const { startsAt } = to;
   const [moved] = await tx
     .update(orders)
@@ -259,17 +262,22 @@ export async function depositFollowsMove(
     })
     .where(and(eq(orders.id, booking.depositOrderId), eq(orders.status, "awaiting_payment")))
     .returning({ id: orders.id, payBy: orders.payBy });
-  if (!moved) return;
+  if (!moved) return [];
   // A transfer's open attempt ends with the order's deadline, no later than the session either.
   if (moved.payBy) await transferAttemptsEndAt(tx, moved.id, moved.payBy);
   const [type] = await tx
     .select({ name: sessionTypes.name })
     .from(sessionTypes)
     .where(eq(sessionTypes.id, booking.sessionTypeId));
-  await tx
+  const label = depositLineLabel(booking.depositRules, type?.name ?? "", startsAt);
+  const changed = await tx
     .update(orderLines)
-    .set({ label: depositLineLabel(booking.depositRules, type?.name ?? "", startsAt) })
-    .where(eq(orderLines.orderId, moved.id));
+    .set({ label })
+    .where(and(eq(orderLines.orderId, moved.id), ne(orderLines.label, label)))
+    .returning({ id: orderLines.id });
+  // The client pays for what she reads: a checkout naming the old day is closed, « Payer » opens one
+  // naming the new (a move to another studio at the same time changes nothing she reads there).
+  return changed.length > 0 ? endOpenCheckouts(tx, moved.id, at) : [];
 }
 
 /**

@@ -6,10 +6,16 @@ import { addParisDays } from "~/lib/booking/slots";
 import { isoDayInParis } from "~/lib/dates";
 import { EVERY_DAY, insertSessionType, studioIds } from "../../../tests/support/booking";
 import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
+import { startFakeStripe, type FakeStripe } from "../../../tests/support/fake-stripe";
 import { memoryCardProvider } from "../../../tests/support/payments";
 import { completeLegal } from "../../../tests/support/seller";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { saveDocument } from "../content/content-store.server";
+import { expireLapsedPayments } from "../payments/jobs.server";
+import { retryCheckout } from "../payments/orders.server";
+import { applyProviderState } from "../payments/provider-state.server";
+import { replacePaymentProviderForTests } from "../payments/providers.server";
+import { stripeProvider } from "../payments/providers/stripe.server";
 import { db } from "../db/client.server";
 import { bookings, orderLines, orders, paymentAttempts, sessionTypes } from "../db/schema";
 import { managePath } from "~/lib/booking/urls";
@@ -468,5 +474,127 @@ describe("a booking's client corrected while its deposit's order is being made",
       () => correctBookingClient(made.id, corrected, owner),
     );
     expect(await buyerOf(made.id)).toEqual(corrected);
+  });
+});
+
+describe("a card deposit whose checkout is open, moved by the owner (the fake Stripe)", () => {
+  let fake: FakeStripe;
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    replacePaymentProviderForTests(
+      "stripe",
+      stripeProvider({
+        secretKey: fake.secretKey,
+        webhookSecret: "whsec_MovedCheckoutsTest000000",
+        apiUrl: fake.apiUrl,
+        checkoutOrigin: fake.pageOrigin,
+        maxNetworkRetries: 0,
+      }),
+    );
+  });
+  afterAll(async () => {
+    card.install();
+    await fake.close();
+  });
+
+  const today = () => isoDayInParis(new Date());
+  const bookByCard = (day: number, email: string) =>
+    createBooking({
+      studioId: brive,
+      sessionTypeId: depositType,
+      slot: `${addParisDays(today(), day)}T10:00`,
+      client: { name: "Léa Martin", email, phone: "" },
+      consentAt: new Date(),
+      paymentMethod: "card",
+    });
+  const sessionOf = (redirectUrl: string | null) =>
+    fake.sessions().find((session) => session.url === redirectUrl)?.id ?? "";
+  const attemptsOf = (orderId: string) =>
+    db()
+      .select({ status: paymentAttempts.status, reference: paymentAttempts.providerReference })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.orderId, orderId))
+      .orderBy(asc(paymentAttempts.createdAt));
+
+  it("closes the checkout naming the old day: « Payer » opens a new one naming the new day, the slot still held", async () => {
+    const made = await bookByCard(20, "lea-carte-deplacee@example.test");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    const first = sessionOf(checkout.redirectUrl);
+    const [type] = await db()
+      .select({ name: sessionTypes.name })
+      .from(sessionTypes)
+      .where(eq(sessionTypes.id, depositType));
+    const name = type?.name ?? "";
+    expect(fake.sessionLines(first).map((line) => line.name)).toEqual([
+      `Arrhes : ${name} du ${instantLabelFr(made.startsAt)}`,
+    ]);
+
+    const moved = await moveBooking(made.id, { slot: `${addParisDays(today(), 21)}T15:00` }, owner);
+    // Her page at Stripe named the old day: it can take no payment any more.
+    expect(fake.session(first)?.status).toBe("expired");
+    expect((await bookingRow(made.id))?.state).toBe("awaiting_payment");
+    const [order] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+    expect(order?.status).toBe("awaiting_payment");
+
+    const again = await retryCheckout(checkout.orderId);
+    expect(again.checkout).toBe("ready");
+    const second = sessionOf(again.redirectUrl);
+    expect(second).not.toBe(first);
+    expect(fake.sessionLines(second).map((line) => line.name)).toEqual([
+      `Arrhes : ${name} du ${instantLabelFr(moved.startsAt)}`,
+    ]);
+    await fake.pay(second);
+    expect(
+      await applyProviderState({ provider: "stripe", providerReference: second }, "return"),
+    ).toMatchObject({ outcome: "applied", orderStatus: "paid" });
+    expect((await bookingRow(made.id))?.state).toBe("confirmed");
+  });
+
+  it("Stripe not answering at the move: the expiry job closes the old checkout, the order still payable", async () => {
+    const made = await bookByCard(24, "lea-carte-stripe-muet@example.test");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    const first = sessionOf(checkout.redirectUrl);
+    fake.failNext({ status: 500 });
+    await moveBooking(made.id, { slot: `${addParisDays(today(), 25)}T15:00` }, owner);
+    expect(fake.session(first)?.status).toBe("open");
+    await expireLapsedPayments();
+    expect(fake.session(first)?.status).toBe("expired");
+    const [order] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+    expect(order?.status).toBe("awaiting_payment");
+    expect((await bookingRow(made.id))?.state).toBe("awaiting_payment");
+    expect(sessionOf((await retryCheckout(checkout.orderId)).redirectUrl)).not.toBe(first);
+  });
+
+  it("a payment made on the old checkout in the instant of the move is applied once, the booking confirmed at its new time", async () => {
+    const made = await bookByCard(22, "lea-carte-payee-au-vol@example.test");
+    const checkout = await createDepositOrder({ bookingId: made.id, method: "card" });
+    const first = sessionOf(checkout.redirectUrl);
+    // She pays as the owner moves it: Stripe took the money, its webhook is not there yet.
+    fake.holdEvents();
+    try {
+      await fake.pay(first);
+      const moved = await moveBooking(
+        made.id,
+        { slot: `${addParisDays(today(), 23)}T15:00` },
+        owner,
+      );
+      const [order] = await db().select().from(orders).where(eq(orders.id, checkout.orderId));
+      expect(order?.status).toBe("paid");
+      const booking = await bookingRow(made.id);
+      expect(booking?.state).toBe("confirmed");
+      expect(booking?.startsAt).toEqual(moved.startsAt);
+      // Her return from Stripe's page (or its webhook) comes later: nothing more.
+      expect(
+        await applyProviderState({ provider: "stripe", providerReference: first }, "return"),
+      ).toMatchObject({ outcome: "already_applied" });
+      expect(await attemptsOf(checkout.orderId)).toEqual([
+        { status: "succeeded", reference: first },
+      ]);
+      await expect(retryCheckout(checkout.orderId)).rejects.toMatchObject({
+        code: "not_awaiting_payment",
+      });
+    } finally {
+      fake.releaseEvents();
+    }
   });
 });

@@ -1,5 +1,17 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  notInArray,
+  or,
+  sql,
+} from "drizzle-orm";
 import {
   CURRENCY,
   type OfflineMeans,
@@ -521,6 +533,53 @@ export async function markPaidOffline(
   });
   if (outcome.outcome === "applied") await closeOpenAttempts(orderId);
   return outcome;
+}
+
+/**
+ * What an order sells changed while its checkouts are open (a booking's deposit moved to another day,
+ * decision 0186): the provider's page, and its receipt, would still name the old one. In the caller's
+ * transaction, after the order's lock: its open checkouts end now (`expires_at`), so that
+ * closeEndedCheckouts closes them at their provider once it commits, or the expiry job within a minute
+ * when the provider does not answer then. The order's own window (`pay_by`) is kept: a checkout ended this
+ * way releases nothing while it lasts, and « Payer » opens a new checkout from the order's lines as they
+ * are now. An attempt whose checkout is not made yet will be made from those lines. Answers the attempts
+ * ended.
+ */
+export async function endOpenCheckouts(tx: Tx, orderId: string, at: Date): Promise<string[]> {
+  const ended = await tx
+    .update(paymentAttempts)
+    .set({ expiresAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(paymentAttempts.orderId, orderId),
+        eq(paymentAttempts.status, "open"),
+        isNotNull(paymentAttempts.providerReference),
+        notInArray(paymentAttempts.provider, [...OFFLINE_PROVIDERS]),
+        or(isNull(paymentAttempts.expiresAt), gt(paymentAttempts.expiresAt, at)),
+      ),
+    )
+    .returning({ id: paymentAttempts.id });
+  return ended.map((attempt) => attempt.id);
+}
+
+/**
+ * After endOpenCheckouts commits: the order's checkouts it ended are closed at their provider (source
+ * `expiry`). A payment made on one before the close is applied as what it is (the order paid once, or a
+ * duplicate told to the owner); one that cannot be closed now is closed by the expiry job.
+ */
+export async function closeEndedCheckouts(attemptIds: readonly string[]): Promise<void> {
+  if (attemptIds.length === 0) return;
+  const ended = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(and(inArray(paymentAttempts.id, [...attemptIds]), eq(paymentAttempts.status, "open")));
+  for (const attempt of ended) {
+    try {
+      await closeAttempt(attempt);
+    } catch (error) {
+      log.warn("payment_close_failed", { attemptId: attempt.id, error });
+    }
+  }
 }
 
 /**
