@@ -194,6 +194,51 @@ describe("a booking with arrhes", () => {
     }
   });
 
+  it("whose ways of paying the owner all turned off: the page says to call the studio, the owner's settings warn her", async () => {
+    // Cards off (the file's settings) and transfers turned off since the type was made.
+    const rule = { ...ARRHES_30, methods: ["card", "transfer"] };
+    await serverDatabase().execute(
+      sql`update session_types set deposit = ${JSON.stringify(rule)}::jsonb where slug = 'portrait-arrhes'`,
+    );
+    await setTransfer(false);
+    try {
+      const href = await freeTime();
+      const form = await fetchPage(href);
+      const main = textOf(form.document.querySelector("main"));
+      // No choice that every post would refuse (« choisissez un autre moyen »): what to do instead.
+      expect(form.document.querySelector('input[name="paymentMethod"]')).toBeNull();
+      expect(form.document.querySelector('input[name="email"]')).toBeNull();
+      expect(main).toContain(
+        "Cette séance ne se réserve pas en ligne pour le moment : les arrhes de 30 € demandées à la réservation ne peuvent pas être réglées sur le site.",
+      );
+      expect(main).toMatch(/Appelez le studio au \S/);
+      const fields = details({ paymentMethod: "transfer" });
+      const answer = await postForm(href, fields, from());
+      expect(answer.status).toBe(409);
+      expect(textOf(answer.document.querySelector("main"))).toContain(
+        "Cette séance ne se réserve pas en ligne pour le moment",
+      );
+      const made = await serverDatabase().execute(
+        sql`select id from bookings where client_email = ${fields.email}`,
+      );
+      expect(made.rows).toEqual([]);
+
+      const settings = textOf(
+        (
+          await fetchPage("/admin/reglages/paiement", { cookie: admin.cookie() })
+        ).document.querySelector("main"),
+      );
+      expect(settings).toContain(
+        "« Portrait arrhes » demande des arrhes par carte ou par virement, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio).",
+      );
+    } finally {
+      await setTransfer(true);
+      await serverDatabase().execute(
+        sql`update session_types set deposit = ${JSON.stringify(ARRHES_30)}::jsonb where slug = 'portrait-arrhes'`,
+      );
+    }
+  });
+
   it("refuses a time in the past in French, never a server error", async () => {
     const yesterday = addParisDays(isoDayInParis(new Date()), -1);
     const answer = await postForm(

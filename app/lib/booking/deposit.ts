@@ -230,6 +230,41 @@ export function depositTitle(rule: DepositRule, formatEuros: (cents: number) => 
 export const depositMethods = (rule: DepositRule): PaymentMethod[] =>
   PAYMENT_METHODS.filter((method) => rule.methods.includes(method));
 
+/**
+ * The ways of paying a deposit the owner takes now (her payment settings, decision 0166): a card while she
+ * accepts cards, a transfer while she accepts transfers (her bank details then given), at the studio always.
+ */
+export const acceptedDepositMethods = (payments: {
+  card: boolean;
+  transfer: boolean;
+}): PaymentMethod[] => PAYMENT_METHODS.filter((method) => method === "studio" || payments[method]);
+
+/** Whether no way of paying `rule` is one the owner takes now: the type cannot be booked online. */
+export const depositUnpayable = (rule: DepositRule, accepted: readonly PaymentMethod[]): boolean =>
+  !rule.methods.some((method) => accepted.includes(method));
+
+/**
+ * What the booking page of such a type says (decision 0186, amended 2026-12-02), the studio's phone after
+ * it: « Cette séance ne se réserve pas en ligne pour le moment : les arrhes de 30 € … ».
+ */
+export function depositUnpayableMessage(rule: DepositRule): string {
+  const amount = formatCents(depositCents(rule));
+  const what =
+    rule.nature === "arrhes"
+      ? `les arrhes de ${amount} demandées à la réservation ne peuvent pas être réglées sur le site`
+      : `l'acompte de ${amount} demandé à la réservation ne peut pas être réglé sur le site`;
+  return `Cette séance ne se réserve pas en ligne pour le moment : ${what}.`;
+}
+
+/** The owner's warning on her payment settings of a type whose deposit she can no longer be paid. */
+export function depositUnpayableWarning(typeName: string, rule: DepositRule): string {
+  const ways = depositMethods(rule)
+    .map((method) => (method === "card" ? "par carte" : "par virement"))
+    .join(" ou ");
+  const what = rule.nature === "arrhes" ? "des arrhes" : "un acompte";
+  return `« ${typeName} » demande ${what} ${ways}, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio). Acceptez l'un de ces moyens ci-dessous, ou ajoutez « Au studio » aux moyens de cette séance.`;
+}
+
 /** What the booking page shows of a type's deposit. */
 export type DepositSummary = {
   title: string;

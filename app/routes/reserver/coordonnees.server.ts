@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { askedDepositOf, depositSummary } from "~/lib/booking/deposit";
+import {
+  acceptedDepositMethods,
+  askedDepositOf,
+  depositSummary,
+  depositUnpayable,
+  depositUnpayableMessage,
+} from "~/lib/booking/deposit";
 import { data } from "react-router";
 import type { Route } from "./+types/coordonnees";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
@@ -17,22 +23,22 @@ import {
 import { siteContent } from "~/server/content/site-content.server";
 import { sessionOffer } from "~/lib/booking/offer";
 import { clientAddressContext } from "~/server/context";
-import { PAYMENT_METHODS, type PaymentMethod } from "~/lib/payments/model";
+import type { PaymentMethod } from "~/lib/payments/model";
 
-/** The deposit the page announces (decision 0186); null without one. */
+/**
+ * The deposit the page announces (decision 0186), with the ways of paying it the owner takes now; null
+ * without one. None of them taken (her settings turned them off since): `unpayable`, what the page says in
+ * place of the form.
+ */
 const depositOf = (type: { deposit: unknown }, acceptedMethods: readonly PaymentMethod[]) => {
   const rule = askedDepositOf(type.deposit);
   if (!rule) return null;
   const methods = rule.methods.filter((method) => acceptedMethods.includes(method));
-  return depositSummary({ ...rule, methods: methods.length > 0 ? methods : rule.methods });
+  return {
+    ...depositSummary({ ...rule, methods }),
+    unpayable: depositUnpayable(rule, acceptedMethods) ? depositUnpayableMessage(rule) : null,
+  };
 };
-
-/**
- * The ways of paying a deposit the owner takes now (her payment settings, decision 0166): a card while she
- * accepts cards, a transfer while she accepts transfers (her bank details then given), at the studio always.
- */
-const acceptedMethodsOf = (payments: { card: boolean; transfer: boolean }) =>
-  PAYMENT_METHODS.filter((method) => method === "studio" || payments[method]);
 
 async function resolve(
   request: Request,
@@ -53,7 +59,7 @@ async function resolve(
     studio.id,
     askedDepositOf(type.deposit) !== null,
   );
-  const acceptedMethods = acceptedMethodsOf(content.documents.payments);
+  const acceptedMethods = acceptedDepositMethods(content.documents.payments);
   return { studio, type, slot, privateToken, offer, vouchers, acceptedMethods };
 }
 

@@ -71,7 +71,12 @@ export default function ReserverCoordonneesPage({ loaderData, actionData }: Rout
         ) : null
       }
     >
-      {unavailable && !actionData ? (
+      {type.deposit?.unpayable ? (
+        // Its deposit payable no way the owner takes now: no form every post of which is refused.
+        <Notice tone="info" title={type.deposit.unpayable}>
+          <p>Appelez le studio au {studio.phone} pour réserver cette séance.</p>
+        </Notice>
+      ) : unavailable && !actionData ? (
         <>
           <Notice tone="error" title={unavailable}>
             <p>

@@ -1,10 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { isUuid } from "~/lib/forms";
 import type { SessionTypeValue } from "~/lib/booking/session-type-form";
 import { bookableHoursSchema, bookingQuestionsSchema } from "~/lib/booking/session-types";
-import { depositRuleOf } from "~/lib/booking/deposit";
+import {
+  askedDepositOf,
+  depositRuleOf,
+  depositUnpayable,
+  depositUnpayableWarning,
+} from "~/lib/booking/deposit";
+import type { PaymentMethod } from "~/lib/payments/model";
 import type { Author } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { contentRevisions, sessionTypes, sessionTypeStudios } from "../db/schema";
@@ -236,4 +242,24 @@ export async function renewPrivateToken(id: string): Promise<boolean> {
     .where(eq(sessionTypes.id, id))
     .returning({ id: sessionTypes.id });
   return rows.length > 0;
+}
+
+/**
+ * The owner's warnings of the types still offered whose deposit no way of paying she takes now (`accepted`)
+ * can pay (decision 0186, amended 2026-12-02): they no longer book online, their page says to call.
+ */
+export async function unpayableDepositWarnings(
+  accepted: readonly PaymentMethod[],
+): Promise<string[]> {
+  const rows = await db()
+    .select({ name: sessionTypes.name, deposit: sessionTypes.deposit })
+    .from(sessionTypes)
+    .where(and(isNull(sessionTypes.archivedAt), isNotNull(sessionTypes.deposit)))
+    .orderBy(asc(sessionTypes.name));
+  return rows.flatMap((row) => {
+    const rule = askedDepositOf(row.deposit);
+    return rule && depositUnpayable(rule, accepted)
+      ? [depositUnpayableWarning(row.name, rule)]
+      : [];
+  });
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { redirect } from "react-router";
 import { HONEYPOT_FIELD } from "~/lib/contact-forms";
+import { askedDepositOf, depositUnpayable, depositUnpayableMessage } from "~/lib/booking/deposit";
 import { isActive } from "~/lib/booking/model";
 import { bookingQuestionsSchema } from "~/lib/booking/session-types";
 import { instantOfSlotKey } from "~/lib/booking/slots";
@@ -161,6 +162,12 @@ export async function submitBookingForm(input: {
   /** Whether the code was refused: only then does its count stay. */
   let codeRefused = false;
   try {
+    // Its deposit payable no way the owner takes now (she turned them off since): the page said so in
+    // place of the form; a post says it again, nothing booked.
+    const rule = askedDepositOf(input.type.deposit);
+    if (rule && input.acceptedMethods && depositUnpayable(rule, input.acceptedMethods)) {
+      return refuse(409, depositUnpayableMessage(rule));
+    }
     const method = PAYMENT_METHODS.find((candidate) => candidate === values.paymentMethod);
     if (method && input.acceptedMethods && !input.acceptedMethods.includes(method)) {
       const message = `Le paiement ${method === "card" ? "par carte" : method === "transfer" ? "par virement" : "au studio"} n'est pas proposé pour le moment : choisissez un autre moyen, ou appelez le studio.`;

@@ -4,6 +4,8 @@ import type { Documents } from "~/content/schemas";
 import { documentValues } from "~/lib/document-forms";
 import { paymentSettingsForm, paymentSettingsProblems } from "~/lib/payments/settings-form";
 import { requireAdmin } from "~/server/admin/guard.server";
+import { acceptedDepositMethods } from "~/lib/booking/deposit";
+import { unpayableDepositWarnings } from "~/server/booking/session-type-store.server";
 import { loadDocument } from "~/server/content/content-store.server";
 import { documentFormAction, documentHistory } from "~/server/content/document-form.server";
 import { env } from "~/server/env.server";
@@ -30,7 +32,15 @@ export async function loader({ request }: Route.LoaderArgs) {
     cardKeysInForce(),
     lastProviderEvent("stripe"),
   ]);
-  return { values: documentValues("payments", settings), history, keys, lastEvent };
+  // Her session types whose deposit she can no longer be paid (decision 0186): they book online no more.
+  const depositWarnings = await unpayableDepositWarnings(acceptedDepositMethods(settings));
+  return {
+    values: documentValues("payments", settings),
+    history,
+    keys,
+    lastEvent,
+    depositWarnings,
+  };
 }
 
 /** The card's keys form: its values kept and a French message by field when refused. */

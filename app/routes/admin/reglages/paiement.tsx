@@ -79,6 +79,16 @@ export default function AdminPaymentSettings({ loaderData, actionData }: Route.C
           réel n'est encaissé.
         </p>
       ) : null}
+      {loaderData.depositWarnings.length > 0 ? (
+        <div
+          role="status"
+          className="space-y-2 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm font-medium text-amber-900"
+        >
+          {loaderData.depositWarnings.map((warning) => (
+            <p key={warning}>{warning}</p>
+          ))}
+        </div>
+      ) : null}
 
       <DocumentForm
         formId={ADMIN_FORM_ID}
