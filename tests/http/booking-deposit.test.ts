@@ -195,6 +195,8 @@ describe("a booking with arrhes", () => {
   });
 
   it("whose ways of paying the owner all turned off: the page says to call the studio, the owner's settings warn her", async () => {
+    // A time chosen while she took transfers, a page kept open.
+    const href = await freeTime();
     // Cards off (the file's settings) and transfers turned off since the type was made.
     const rule = { ...ARRHES_30, methods: ["card", "transfer"] };
     await serverDatabase().execute(
@@ -202,7 +204,12 @@ describe("a booking with arrhes", () => {
     );
     await setTransfer(false);
     try {
-      const href = await freeTime();
+      // Said before she chooses a day: no time offered that leads nowhere.
+      const days = await fetchPage(DAYS);
+      expect(days.document.querySelector('a[href*="coordonnees?creneau="]')).toBeNull();
+      expect(textOf(days.document.querySelector("main"))).toContain(
+        "Cette séance ne se réserve pas en ligne pour le moment",
+      );
       const form = await fetchPage(href);
       const main = textOf(form.document.querySelector("main"));
       // No choice that every post would refuse (« choisissez un autre moyen »): what to do instead.

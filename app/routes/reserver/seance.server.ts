@@ -1,6 +1,12 @@
 import type { Route } from "./+types/seance";
 import { parseMonth } from "~/lib/booking/month";
 import { sessionOffer } from "~/lib/booking/offer";
+import {
+  acceptedDepositMethods,
+  askedDepositOf,
+  depositUnpayable,
+  depositUnpayableMessage,
+} from "~/lib/booking/deposit";
 import { durationLabelFr } from "~/lib/booking/words";
 import { parseIsoDay } from "~/lib/dates";
 import {
@@ -25,6 +31,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const month = parseMonth(search.get("mois")) ?? (from && !day ? from.slice(0, 7) : null);
   const query = { studioId: studio.id, sessionTypeId: type.id, privateToken };
   const offer = sessionOffer(content.documents.prices, type);
+  // Its deposit payable no way the owner takes now (decision 0186): said here, before a time is chosen.
+  const rule = askedDepositOf(type.deposit);
+  const unpayable =
+    rule && depositUnpayable(rule, acceptedDepositMethods(content.documents.payments))
+      ? depositUnpayableMessage(rule)
+      : null;
   const [calendar, times] = await Promise.all([
     freeDaysOfMonth({ ...query, month, day }),
     day ? freeTimesOf({ ...query, day }) : Promise.resolve([]),
@@ -38,6 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // The price card's when the type is its offer (decision 0127).
       priceText: offer.price,
       included: offer.included,
+      unpayable,
     },
     privateToken,
     day,

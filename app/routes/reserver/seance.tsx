@@ -1,7 +1,7 @@
 import type { Route } from "./+types/seance";
 import type { SiteHandle } from "../site-layout";
 import { BookingErrorBoundary } from "~/components/booking/booking-error";
-import { BookingPage, NO_INDEX, TimeChoices } from "~/components/booking/booking-layout";
+import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
 import { MonthCalendar } from "~/components/booking/month-calendar";
 import {
   BOOKING_HOME_PATH,
@@ -58,45 +58,57 @@ export default function ReserverSeancePage({ loaderData }: Route.ComponentProps)
         </>
       }
     >
-      <section aria-labelledby="jours">
-        <h2 id="jours" className="text-xl font-semibold">
-          Jours libres
-        </h2>
-        <div className="mt-3">
-          <MonthCalendar
-            {...calendar}
-            selected={day}
-            hrefOfDay={(chosen) =>
-              `${bookingDaysPath(studio.slug, type.slug, { lien, jour: chosen })}#horaires`
-            }
-            hrefOfMonth={(month) => bookingDaysPath(studio.slug, type.slug, { lien, mois: month })}
-          />
-        </div>
-        {calendar.days.length === 0 && !calendar.nextMonth ? (
-          <p className="mt-3">
-            Plus aucun créneau libre en ligne sur cette période : appelez le studio au{" "}
-            {studio.phone}.
-          </p>
-        ) : null}
-      </section>
-
-      {day ? (
-        <section aria-labelledby="horaires-titre" id="horaires">
-          <h2 id="horaires-titre" className="text-xl font-semibold first-letter:uppercase">
-            {dayLabelFr(day)} : horaires libres
-          </h2>
-          {times.length === 0 ? (
-            <p className="mt-3">Plus aucun horaire libre ce jour-là : choisissez un autre jour.</p>
-          ) : (
+      {type.unpayable ? (
+        <Notice tone="info" title={type.unpayable}>
+          <p>Appelez le studio au {studio.phone} pour réserver cette séance.</p>
+        </Notice>
+      ) : (
+        <>
+          <section aria-labelledby="jours">
+            <h2 id="jours" className="text-xl font-semibold">
+              Jours libres
+            </h2>
             <div className="mt-3">
-              <TimeChoices
-                slots={times}
-                hrefOf={(key) => bookingDetailsPath(studio.slug, type.slug, key, lien)}
+              <MonthCalendar
+                {...calendar}
+                selected={day}
+                hrefOfDay={(chosen) =>
+                  `${bookingDaysPath(studio.slug, type.slug, { lien, jour: chosen })}#horaires`
+                }
+                hrefOfMonth={(month) =>
+                  bookingDaysPath(studio.slug, type.slug, { lien, mois: month })
+                }
               />
             </div>
-          )}
-        </section>
-      ) : null}
+            {calendar.days.length === 0 && !calendar.nextMonth ? (
+              <p className="mt-3">
+                Plus aucun créneau libre en ligne sur cette période : appelez le studio au{" "}
+                {studio.phone}.
+              </p>
+            ) : null}
+          </section>
+
+          {day ? (
+            <section aria-labelledby="horaires-titre" id="horaires">
+              <h2 id="horaires-titre" className="text-xl font-semibold first-letter:uppercase">
+                {dayLabelFr(day)} : horaires libres
+              </h2>
+              {times.length === 0 ? (
+                <p className="mt-3">
+                  Plus aucun horaire libre ce jour-là : choisissez un autre jour.
+                </p>
+              ) : (
+                <div className="mt-3">
+                  <TimeChoices
+                    slots={times}
+                    hrefOf={(key) => bookingDetailsPath(studio.slug, type.slug, key, lien)}
+                  />
+                </div>
+              )}
+            </section>
+          ) : null}
+        </>
+      )}
     </BookingPage>
   );
 }
