@@ -282,10 +282,12 @@ export async function action({ request, params }: Route.ActionArgs) {
       }
       const checkout = await retryCheckout(order.id);
       if (checkout.redirectUrl) return redirect(checkout.redirectUrl, 303);
+      // Keys the provider refuses fail every try until the owner enters them again (she is told).
       return data(
         {
-          error:
-            "Le paiement par carte ne répond pas pour le moment : réessayez dans quelques minutes.",
+          error: checkout.keysRefused
+            ? "Le paiement par carte est indisponible pour le moment : le studio en est averti. Réessayez plus tard, ou contactez le studio."
+            : "Le paiement par carte ne répond pas pour le moment : réessayez dans quelques minutes.",
         },
         { status: 503 },
       );

@@ -38,7 +38,7 @@ import { creditRefund } from "../invoices/orders.server";
 import { orderKindEffects, type OrderRecord } from "./order-kinds.server";
 import { looksLikeOrderToken, orderTokenFor, orderTokenHash } from "./order-token.server";
 import { OFFLINE_PROVIDERS, paymentProvider } from "./providers.server";
-import type { RefundResult } from "./provider.server";
+import { ProviderUnavailableError, type RefundResult } from "./provider.server";
 import { PaymentRefusedError } from "./refusals.server";
 import { newTransferReference } from "./transfer-reference";
 
@@ -103,6 +103,11 @@ export type OrderCheckout = {
   redirectUrl: string | null;
   /** `ready`: the checkout exists; `failed`: the provider could not make it (try again: retryCheckout). */
   checkout: "ready" | "failed";
+  /**
+   * Failed because the provider refused the site's keys (decision 0163): no retry works until the owner
+   * enters them again (she is told), so the buyer is not told « in a few minutes ».
+   */
+  keysRefused: boolean;
   /** False when this was a second submit of an order already made. */
   created: boolean;
 };
@@ -272,7 +277,11 @@ async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "
     .where(eq(paymentAttempts.orderId, order.id))
     .orderBy(desc(paymentAttempts.createdAt))
     .limit(1);
-  const answer = (redirectUrl: string | null, checkout: "ready" | "failed") => ({
+  const answer = (
+    redirectUrl: string | null,
+    checkout: "ready" | "failed",
+    keysRefused = false,
+  ) => ({
     orderId: order.id,
     token,
     amountCents: order.amountCents,
@@ -280,6 +289,7 @@ async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "
     attemptId: attempt?.id ?? null,
     redirectUrl,
     checkout,
+    keysRefused,
   });
   if (!attempt || attempt.status === "failed") return answer(null, "failed");
   if (attempt.providerReference !== null || attempt.status !== "open") {
@@ -345,7 +355,7 @@ async function ensureCheckout(order: OrderRecord): Promise<Omit<OrderCheckout, "
           isNull(paymentAttempts.providerReference),
         ),
       );
-    return answer(null, "failed");
+    return answer(null, "failed", error instanceof ProviderUnavailableError && error.keysRefused);
   }
 }
 
