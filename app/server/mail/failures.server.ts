@@ -31,6 +31,20 @@ export async function recordMailFailure(failure: {
   }
 }
 
+/**
+ * What the mail server said when the outbox's job `jobId` gave its e-mail up; null when it has not (the
+ * outbox's retry of a job whose give-up step threw).
+ */
+export async function finalMailFailureOf(jobId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ error: mailFailures.error })
+    .from(mailFailures)
+    .where(and(eq(mailFailures.jobId, jobId), eq(mailFailures.final, true)))
+    .orderBy(desc(mailFailures.at))
+    .limit(1);
+  return row?.error ?? null;
+}
+
 /** The most recent failures, newest first. */
 export function latestMailFailures(limit = 20) {
   return db().select().from(mailFailures).orderBy(desc(mailFailures.at)).limit(limit);

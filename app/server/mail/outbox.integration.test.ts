@@ -4,6 +4,7 @@ import type { JobWithMetadata } from "pg-boss";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/support/database";
 import { db } from "../db/client.server";
+import { RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { defineMailKind, mailJobHandler, type MailJob } from "./outbox.server";
 
 /*
@@ -83,7 +84,58 @@ describe("an e-mail given up", () => {
       }) as unknown as JobWithMetadata<MailJob & { n: number }>;
     await expect(handler([job(1)])).rejects.toThrow();
     expect(givenUp).toEqual([]);
-    await expect(handler([job(3)])).rejects.toThrow();
+    // Given up, its job ends (its failure recorded: the order's history reads it).
+    expect(await handler([job(3)])).toEqual({ outcome: "given_up" });
     expect(givenUp).toEqual(["given-up@example.test"]);
+  });
+
+  it("runs its kind's afterGivenUp again, not the e-mail, when it threw at the e-mail's last try", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const givenUp: string[] = [];
+    let steps = 0;
+    const kind = defineMailKind<{ n: number }>("test-given-up-blip", {
+      failureKind: "admin",
+      compose: async () => ({ to: "blip@example.test", subject: "Essai", text: "Essai" }),
+      afterGivenUp: async (_data, mail, error) => {
+        steps += 1;
+        // The database unreachable at that moment (a voucher's buyer not told).
+        if (steps === 1) throw new Error("Connexion à la base perdue");
+        givenUp.push(`${mail.to} : ${error}`);
+      },
+    });
+    const handler = mailJobHandler({ url: `smtp://127.0.0.1:${port}`, ratePerMinute: 6000 }, [
+      kind,
+    ]);
+    // Queued as every e-mail is: its job as the queue holds it.
+    const id = await kind({ n: 2 });
+    const retryLimit = (
+      await db().execute<{ retry_limit: number }>(
+        sql`select retry_limit from pgboss.job where id = ${id}::uuid`,
+      )
+    ).rows[0]?.retry_limit;
+    if (retryLimit === undefined) throw new Error("E-mail non mis en file");
+    const job = (retryCount: number) =>
+      ({
+        id,
+        data: { kind: kind.kind, n: 2 },
+        retryCount,
+        retryLimit,
+      }) as unknown as JobWithMetadata<MailJob & { n: number }>;
+    // The e-mail's last try (about a day of them): given up, its step throws.
+    const lastTry = RETRIES_FOR_A_DAY.retryLimit;
+    await expect(handler([job(lastTry)])).rejects.toThrow("Connexion à la base perdue");
+    // Its job has a try left (pg-boss retries while retryCount < retryLimit), which runs the step again
+    // and ends, the e-mail neither sent nor recorded again.
+    expect(lastTry).toBeLessThan(retryLimit);
+    expect(await handler([job(lastTry + 1)])).toEqual({ outcome: "given_up" });
+    expect(givenUp).toHaveLength(1);
+    expect(givenUp[0]).toMatch(/^blip@example\.test : /);
+    const failures = await db().execute<{ final: boolean }>(
+      sql`select final from mail_failures where job_id = ${id}::uuid`,
+    );
+    expect(failures.rows).toEqual([{ final: true }]);
   });
 });

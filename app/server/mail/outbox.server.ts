@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { JobWithMetadata } from "pg-boss";
 import { db } from "../db/client.server";
 import { defineJob, enqueue, RETRIES_FOR_A_DAY, type Executor } from "../jobs/queue.server";
-import { recordMailFailure, type MailKind } from "./failures.server";
+import { finalMailFailureOf, recordMailFailure, type MailKind } from "./failures.server";
 import { deliver, mailFailure, type MailConfig, type OutgoingMail } from "./transport.server";
 
 /*
@@ -27,7 +27,8 @@ export type MailKindDefinition<Data extends object> = {
   /**
    * What the feature records once the e-mail is given up (the address refused, or its last retry failed),
    * after the failure is recorded; it may run again for the same e-mail (a job retried after it threw):
-   * it must do its work once.
+   * it must do its work once. When it throws, the job is retried (MAIL_GIVE_UP_RETRIES beyond the e-mail's
+   * own) and runs it again, without sending the e-mail again, until it succeeds.
    */
   afterGivenUp?: (data: Data, mail: OutgoingMail, error: string) => Promise<void>;
 };
@@ -45,6 +46,17 @@ export type EnqueueOptions = {
   /** Not sent before this instant (a gift voucher delivered on its day, decision 0167). */
   startAfter?: Date;
 };
+
+/** The tries of an e-mail before it is given up: about a day (the queue's policy, decision 0080). */
+export const MAIL_SEND_RETRIES = RETRIES_FOR_A_DAY.retryLimit;
+
+/**
+ * The tries a job keeps beyond its e-mail's own, for its kind's `afterGivenUp` when it throws (a database
+ * unreachable at the last try): what a voucher's buyer must be told of is not lost with the job (about 10
+ * hours more, at the back-off's longest delay). Given to each job as it is queued, the queue's own policy
+ * unchanged (decision 0149).
+ */
+export const MAIL_GIVE_UP_RETRIES = 20;
 
 /**
  * A kind of e-mail: the function that queues one of it, carrying its name and how it is written. Its
@@ -64,10 +76,12 @@ export function defineMailKind<Data extends object>(
   name: string,
   definition: MailKindDefinition<Data>,
 ): MailKindQueue<Data> {
-  const queue = (data: Data, { once, onceSeconds = 3600, ...rest }: EnqueueOptions = {}) =>
-    once === undefined
+  const queue = (data: Data, { once, onceSeconds = 3600, ...options }: EnqueueOptions = {}) => {
+    const rest = { ...options, retryLimit: MAIL_SEND_RETRIES + MAIL_GIVE_UP_RETRIES };
+    return once === undefined
       ? enqueue("mail", { ...data, kind: name }, rest)
       : sendOnce({ ...data, kind: name }, once, onceSeconds, rest);
+  };
   return Object.assign(queue, { kind: name, definition });
 }
 
@@ -82,7 +96,7 @@ async function sendOnce(
   data: MailJob,
   once: string,
   seconds: number,
-  options: Omit<EnqueueOptions, "once" | "onceSeconds">,
+  options: Omit<EnqueueOptions, "once" | "onceSeconds"> & { retryLimit: number },
 ): Promise<string | null> {
   const { tx, ...rest } = options;
   const send = async (executor: Executor) => {
@@ -119,16 +133,26 @@ export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]
       const definition: MailKindDefinition<object> | undefined = byName.get(job.data.kind);
       // A job of a kind this process does not know: retried (another version of the site may know it).
       if (!definition) throw new Error(`E-mail d'un type inconnu : ${job.data.kind}`);
+      // Retried after its e-mail was given up: its kind's step threw (a database unreachable), and runs
+      // again, the e-mail not sent again (its failure recorded once).
+      const givenUp = job.retryCount > 0 && job.id ? await finalMailFailureOf(job.id) : null;
       const mail = await definition.compose(job.data);
       if (!mail) {
-        output = { outcome: "nothing_to_send" };
+        output = { outcome: givenUp === null ? "nothing_to_send" : "given_up" };
+        continue;
+      }
+      if (givenUp !== null) {
+        await definition.afterGivenUp?.(job.data, mail, givenUp);
+        output = { outcome: "given_up" };
         continue;
       }
       try {
         await deliver(mail, config);
       } catch (error) {
         const failure = mailFailure(error);
-        const final = failure.permanent || job.retryCount >= job.retryLimit;
+        // Jobs queued before MAIL_GIVE_UP_RETRIES have the queue's limit only: their last try gives up.
+        const final =
+          failure.permanent || job.retryCount >= Math.min(job.retryLimit, MAIL_SEND_RETRIES);
         await recordMailFailure({
           kind: definition.failureKind,
           recipient: mail.to,
@@ -136,13 +160,13 @@ export const mailJobHandler = (config: MailConfig, kinds: readonly AnyMailKind[]
           final,
           jobId: job.id,
         });
-        if (final) await definition.afterGivenUp?.(job.data, mail, failure.message);
-        // A refused address will not be accepted later: the job ends here (recorded above).
-        if (failure.permanent) {
-          output = { outcome: "given_up" };
-          continue;
-        }
-        throw error;
+        if (!final) throw error;
+        // Thrown, the job is retried, and its retry runs this step again (above).
+        await definition.afterGivenUp?.(job.data, mail, failure.message);
+        // The job ends here (recorded above): a refused address will not be accepted later, and an e-mail
+        // tried for a day is not tried more.
+        output = { outcome: "given_up" };
+        continue;
       }
       await definition.afterDelivery?.(job.data, mail);
       output = { outcome: "sent" };
