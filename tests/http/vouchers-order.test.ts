@@ -481,6 +481,76 @@ describe("/bons-cadeaux", () => {
         expect(after).not.toContain("n'a pas pu être envoyé");
       });
 
+      it("lets a buyer whose own address was refused correct it on her page, and sends her voucher there once", async () => {
+        const { path, orderId, voucherId } = await paidByTransfer();
+        const [placed] = await serverDatabase().select().from(orders).where(eq(orders.id, orderId));
+        const mistyped = placed?.buyerEmail ?? "";
+        expect((await voucherStatus(voucherId))?.sendTo).toBe("buyer");
+        // Her voucher's e-mail given up at her own address (a typo: the mail server refused it).
+        await serverDatabase()
+          .update(vouchers)
+          .set({ deliveryFailedAt: new Date(), deliveryFailedTo: mistyped })
+          .where(eq(vouchers.id, voucherId));
+        const jobsOf = async (kind: string, key: string, id: string) =>
+          (
+            await serverDatabase().$client.query<{ count: string }>(
+              `select count(*) from pgboss.job where name = 'mail' and data->>'kind' = $1 and data->>'${key}' = $2`,
+              [kind, id],
+            )
+          ).rows[0]?.count;
+        const deliveries = () => jobsOf("voucher-delivery", "voucherId", voucherId);
+        const orderMails = () => jobsOf("voucher-order", "orderId", orderId);
+        expect(await deliveries()).toBe("1");
+        expect(await orderMails()).toBe("1");
+
+        // Her page offers her own address to correct, as she typed it.
+        const shown = await fetchPage(path);
+        const own = shown.document.querySelector<HTMLInputElement>('input[name="acheteurEmail"]');
+        expect(own?.value).toBe(mistyped);
+        expect(own?.closest("form")?.hasAttribute("novalidate")).toBe(true);
+        expect(checked(shown, "destinataire")).toBe("moi");
+
+        // Refused in French beside her field, what she typed kept and her choice still checked.
+        const send = (fields: Record<string, string>) =>
+          postForm(path, { intent: "renvoyer", destinataire: "moi", ...fields });
+        const invalid = await send({ acheteurEmail: "chez-moi@", beneficiaireEmail: "" });
+        expect(invalid.status).toBe(400);
+        expect(textOf(invalid.document.getElementById("renvoi-erreur"))).toBe(
+          "Indiquez une adresse e-mail valide (par exemple prenom@exemple.fr), ou téléchargez le bon sur cette page.",
+        );
+        expect(
+          invalid.document.querySelector<HTMLInputElement>('input[name="acheteurEmail"]')?.value,
+        ).toBe("chez-moi@");
+        expect(checked(invalid, "destinataire")).toBe("moi");
+        const same = await send({ acheteurEmail: mistyped.toUpperCase() });
+        expect(same.status).toBe(400);
+        expect(textOf(same.document.getElementById("renvoi-erreur"))).toContain(
+          "C'est l'adresse qui a été refusée",
+        );
+        expect(await deliveries()).toBe("1");
+
+        // Corrected, posted twice: her order takes it, her voucher and her order's e-mail leave once.
+        const corrected = mistyped.replace("@example.test", "@example.org");
+        const [first, second] = await Promise.all([
+          send({ acheteurEmail: ` ${corrected} ` }),
+          send({ acheteurEmail: corrected }),
+        ]);
+        for (const answer of [first, second]) {
+          expect(answer.status).toBe(303);
+          expect(answer.headers.get("location")).toBe(`${path}?fait=renvoi`);
+        }
+        expect(await deliveries()).toBe("2");
+        expect(await orderMails()).toBe("2");
+        const [after] = await serverDatabase().select().from(orders).where(eq(orders.id, orderId));
+        expect(after?.buyerEmail).toBe(corrected);
+        expect(await voucherStatus(voucherId)).toMatchObject({
+          sendTo: "buyer",
+          deliveryFailedTo: null,
+        });
+        const page = plainSpaces(textOf((await fetchPage(`${path}?fait=renvoi`)).document.body));
+        expect(page).not.toContain("n'a pas pu être envoyé");
+      });
+
       it("cancels the voucher, shows the owner the money to give back, journalled once when she marks it", async () => {
         const { path, orderId, voucherId } = await paidByTransfer();
         const shown = await fetchPage(path);

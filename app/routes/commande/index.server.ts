@@ -22,7 +22,11 @@ import { findOrderByToken, retryCheckout, type OrderPage } from "~/server/paymen
 import { applyProviderState } from "~/server/payments/provider-state.server";
 import { PaymentRefusedError } from "~/server/payments/refusals.server";
 import { withdrawalOffer, withdrawVoucherOrder } from "~/server/vouchers/lifecycle.server";
-import { redeliverVoucher, voucherCoverOf } from "~/server/vouchers/emails.server";
+import {
+  correctVoucherBuyerEmail,
+  redeliverVoucher,
+  voucherCoverOf,
+} from "~/server/vouchers/emails.server";
 import { parseRedelivery } from "~/lib/vouchers/redelivery";
 import { voucherOfOrder } from "~/server/vouchers/queries.server";
 import { readSiteContent } from "~/server/content/site-content.server";
@@ -240,12 +244,26 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     if (intent === "renvoyer" && order.kind === "voucher") {
       const voucher = await voucherOfOrder(order.id);
-      const parsed = parseRedelivery(form, voucher?.deliveryFailedTo ?? null);
+      // Her own address refused: « À moi » takes it corrected (the owner's correction, decision 0167).
+      const ownRefused = voucher?.sendTo === "buyer" && voucher.deliveryFailedAt !== null;
+      const parsed = parseRedelivery(form, voucher?.deliveryFailedTo ?? null, ownRefused);
       if (!parsed.ok) {
         const { error, field, typed } = parsed.answer;
         return data({ error, field, typed }, { status: 400 });
       }
-      if (!(await redeliverVoucher(order.id, parsed.target))) {
+      const { target } = parsed;
+      if (target.sendTo === "buyer" && target.email !== undefined) {
+        // Her order takes the address and its e-mails leave for it, the voucher with them; posted twice,
+        // the second finds it hers already (`unchanged`) and sends nothing.
+        if (!(await correctVoucherBuyerEmail(order.id, target.email))) {
+          return data(
+            { error: "Ce bon ne peut plus être envoyé : il n'est plus actif." },
+            { status: 409 },
+          );
+        }
+        return redirect(`${orderPagePath(params.token)}?fait=renvoi`, 303);
+      }
+      if (!(await redeliverVoucher(order.id, target))) {
         // Posted twice: the first sent it again (the failure is gone, the voucher waits or left).
         const current = await voucherOfOrder(order.id);
         if (current?.status !== "active" || current.deliveryFailedAt) {

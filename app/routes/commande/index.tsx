@@ -8,6 +8,7 @@ import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { orderPagePath } from "~/lib/vouchers/order-page";
+import type { RedeliveryField } from "~/lib/vouchers/redelivery";
 
 export { action, headers, loader } from "./index.server";
 
@@ -322,7 +323,14 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
           undelivered={order.undelivered}
           answer={
             actionData && "typed" in actionData && typeof actionData.typed === "string"
-              ? { error: actionData.error, typed: actionData.typed }
+              ? {
+                  error: actionData.error,
+                  typed: actionData.typed,
+                  field:
+                    "field" in actionData && actionData.field === "acheteurEmail"
+                      ? "acheteurEmail"
+                      : "beneficiaireEmail",
+                }
               : undefined
           }
         />
@@ -350,9 +358,10 @@ export default function CommandePage({ loaderData, actionData }: Route.Component
 }
 
 /**
- * Her voucher's e-mail given up: the address corrected (what she typed kept), or sent to herself. Posted to
- * the page's address with this section's anchor: the page answering a refusal opens at the form and its
- * message, not at its top, a phone's screen or more above them (a success goes to the page without it).
+ * Her voucher's e-mail given up: the address corrected (what she typed kept), or sent to herself (at her
+ * own address corrected, when that is the one refused). Posted to the page's address with this section's
+ * anchor: the page answering a refusal opens at the form and its message, not at its top, a phone's screen
+ * or more above them (a success goes to the page without it).
  */
 function RedeliveryForm({
   action,
@@ -361,8 +370,21 @@ function RedeliveryForm({
 }: {
   action: string;
   undelivered: { to: string; recipientName: string; toRecipient: boolean; buyerEmail: string };
-  answer: { error: string; typed: string } | undefined;
+  answer: { error: string; typed: string; field: RedeliveryField } | undefined;
 }) {
+  // Her own address refused, her own voucher: to herself at the address corrected, first.
+  const ownRefused = !undelivered.toRecipient;
+  const toHerself = answer ? answer.field === "acheteurEmail" : ownRefused;
+  const error = (field: RedeliveryField) =>
+    answer?.field === field ? (
+      <p id="renvoi-erreur" className="text-sm text-red-800">
+        {answer.error}
+      </p>
+    ) : null;
+  const invalid = (field: RedeliveryField) =>
+    answer?.field === field
+      ? ({ "aria-invalid": true, "aria-describedby": "renvoi-erreur" } as const)
+      : {};
   return (
     <section
       aria-labelledby="envoi-impossible"
@@ -377,14 +399,37 @@ function RedeliveryForm({
         </p>
       ) : (
         <p>
-          {`Votre adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Téléchargez le bon sur cette page (« Télécharger le bon (PDF) »), ou faites-le envoyer à ${undelivered.recipientName} :`}
+          {`Votre adresse ${undelivered.to} a été refusée par sa messagerie, ou celle-ci n'a pas répondu. Corrigez-la pour le recevoir, téléchargez le bon sur cette page (« Télécharger le bon (PDF) »), ou faites-le envoyer à ${undelivered.recipientName} :`}
         </p>
       )}
       <form method="post" action={action} noValidate className="space-y-3">
         <fieldset className="space-y-2">
           <legend className="font-medium">Envoyer le bon</legend>
+          {ownRefused ? (
+            <>
+              <label className="flex items-center gap-2">
+                <input type="radio" name="destinataire" value="moi" defaultChecked={toHerself} />À
+                moi, à mon adresse corrigée :
+              </label>
+              <input
+                type="email"
+                name="acheteurEmail"
+                aria-label="Votre adresse e-mail"
+                autoComplete="email"
+                defaultValue={answer?.field === "acheteurEmail" ? answer.typed : undelivered.to}
+                {...invalid("acheteurEmail")}
+                className="w-full rounded-md border border-input px-3 py-2"
+              />
+              {error("acheteurEmail")}
+            </>
+          ) : null}
           <label className="flex items-center gap-2">
-            <input type="radio" name="destinataire" value="beneficiaire" defaultChecked />
+            <input
+              type="radio"
+              name="destinataire"
+              value="beneficiaire"
+              defaultChecked={!toHerself}
+            />
             {`À ${undelivered.recipientName}, à cette adresse :`}
           </label>
           <input
@@ -392,16 +437,17 @@ function RedeliveryForm({
             name="beneficiaireEmail"
             aria-label={`Adresse e-mail de ${undelivered.recipientName}`}
             autoComplete="off"
-            defaultValue={answer?.typed ?? (undelivered.toRecipient ? undelivered.to : "")}
-            aria-invalid={answer ? true : undefined}
-            aria-describedby={answer ? "renvoi-erreur" : undefined}
+            defaultValue={
+              answer?.field === "beneficiaireEmail"
+                ? answer.typed
+                : undelivered.toRecipient
+                  ? undelivered.to
+                  : ""
+            }
+            {...invalid("beneficiaireEmail")}
             className="w-full rounded-md border border-input px-3 py-2"
           />
-          {answer ? (
-            <p id="renvoi-erreur" className="text-sm text-red-800">
-              {answer.error}
-            </p>
-          ) : null}
+          {error("beneficiaireEmail")}
           {undelivered.toRecipient ? (
             <label className="flex items-center gap-2">
               <input type="radio" name="destinataire" value="moi" />
