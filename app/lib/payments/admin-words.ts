@@ -68,6 +68,7 @@ export const MAIL_LABELS: Record<string, string> = {
   "voucher-order": "Commande confirmée à l'acheteur",
   "voucher-delivery": "Bon cadeau envoyé",
   "voucher-reminder": "Rappel avant expiration",
+  "voucher-reminder-undelivered": "Rappel non remis : message à l'acheteur",
   "voucher-undelivered": "Bon cadeau non remis : message à l'acheteur",
   "payment-buyer": "Paiement : message à l'acheteur",
   "payment-owner": "Paiement : message pour vous",

@@ -22,6 +22,7 @@ import {
   queueVoucherUndeliveredMail,
   queueVoucherOrderMail,
   queueVoucherReminderMail,
+  queueVoucherReminderUndeliveredMail,
 } from "../vouchers/emails.server";
 
 /**
@@ -50,5 +51,6 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   queueVoucherDeliveryMail,
   queueVoucherUndeliveredMail,
   queueVoucherReminderMail,
+  queueVoucherReminderUndeliveredMail,
   enqueueAccountantFiles,
 ];

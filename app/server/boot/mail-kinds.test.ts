@@ -43,6 +43,7 @@ describe("the mail worker's kinds", () => {
       "voucher-delivery",
       "voucher-order",
       "voucher-reminder",
+      "voucher-reminder-undelivered",
       "voucher-undelivered",
     ]);
     expect(MAIL_KINDS.map((kind) => kind.kind).sort()).toEqual(inSources);

@@ -16,14 +16,16 @@ import { isoDayInParis } from "~/lib/dates";
 import { addCalendarDays } from "~/lib/vouchers/terms";
 import { eq } from "drizzle-orm";
 import { db } from "../db/client.server";
-import { orders } from "../db/schema";
+import { orders, vouchers } from "../db/schema";
 import {
   correctVoucherBuyerEmail,
   queueVoucherDeliveryMail,
+  queueVoucherReminderMail,
   redeliverVoucher,
   voucherDeliveryEmail,
   voucherOrderEmail,
   voucherPdfOf,
+  voucherReminderEmail,
 } from "./emails.server";
 import { orderHistory } from "../payments/admin-orders.server";
 import { voucherOrderKind } from "./order-kind.server";
@@ -256,6 +258,56 @@ describe("a voucher's e-mails", () => {
     // Delivered: nothing more to correct, and the buyer never told twice.
     expect(await redeliverVoucher(orderId, { sendTo: "buyer" })).toBe(false);
     expect(undelivered()).toHaveLength(1);
+  });
+
+  it("tells the buyer once, with her page, when the recipient's address refuses the reminder before expiry", async () => {
+    const stamp = Date.now();
+    const order = voucherOrderOf(
+      { kind: "amount", euros: 70 },
+      {
+        sendTo: "recipient",
+        recipient: { name: "Chloé", email: `chloe-rappel-${stamp}@example.test` },
+      },
+    );
+    const { orderId, voucherId } = await placeVoucherOrder(order);
+    const buyer = order.buyer.email;
+    await markPaidOffline(orderId, "transfer");
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveredAt).not.toBeNull();
+    // Months later her mailbox is closed (550): the reminder 20 days before its last day is refused.
+    const closed = `mistyped-chloe-rappel-${stamp}@example.test`;
+    const lastDay = addCalendarDays(isoDayInParis(new Date()), 20);
+    await db()
+      .update(vouchers)
+      .set({ recipientEmail: closed, expiresOn: lastDay })
+      .where(eq(vouchers.id, voucherId));
+    await queueVoucherReminderMail({ voucherId });
+    const told = () =>
+      mailsTo(buyer).filter((mail) => /son rappel n'a pas pu être envoyé/.test(mail.subject));
+    await expect.poll(() => told().length, { timeout: 10_000 }).toBe(1);
+    const [mail] = told();
+    expect(mail?.subject).toBe(
+      `Le bon cadeau pour Chloé expire le ${formatCalendarDayFr(lastDay)} : son rappel n'a pas pu être envoyé`,
+    );
+    expect(words(mail?.text ?? "")).toContain(
+      words(`Le rappel envoyé à Chloé (${closed}) avant la fin de son bon cadeau`),
+    );
+    expect(mail?.text).toMatch(/\/commande\/[A-Za-z0-9_-]+/);
+    expect(mailsTo(closed)).toEqual([]);
+
+    // The reminder given up again (run once more after it threw, or on another server): told once.
+    const giveUp = queueVoucherReminderMail.definition.afterGivenUp;
+    const reminder = await voucherReminderEmail({ voucherId });
+    if (!giveUp || !reminder)
+      throw new Error("the reminder is written while the voucher is active");
+    await Promise.all([
+      giveUp({ voucherId }, reminder, "refusée"),
+      giveUp({ voucherId }, reminder, "refusée"),
+    ]);
+    const queued = await db().$client.query<{ count: string }>(
+      "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'voucher-reminder-undelivered' and data->>'voucherId' = $1",
+      [voucherId],
+    );
+    expect(Number(queued.rows[0]?.count)).toBe(1);
   });
 
   it("shows the owner the e-mails refused at the buyer's own mistyped address, and sends them once to the address she corrects", async () => {

@@ -408,4 +408,56 @@ export async function correctVoucherBuyerEmail(
 export const queueVoucherReminderMail = defineMailKind<VoucherMailJob>("voucher-reminder", {
   failureKind: "payment",
   compose: voucherReminderEmail,
+  // Given up at its recipient's address (her mailbox closed since): her buyer told once, as for the
+  // delivery, so that the voucher's value is not lost unnoticed. Not to a buyer whose own address failed.
+  afterGivenUp: async ({ voucherId }, mail) => {
+    const row = await orderAndVoucher(eq(vouchers.id, voucherId));
+    const voucher = row?.voucher;
+    if (voucher?.sendTo !== "recipient" || !voucher.expiresOn) return;
+    if (voucher.recipientEmail?.toLowerCase() !== mail.to.toLowerCase()) return;
+    // Once per last day (a job run again, or on another server, queues nothing; an extended voucher's
+    // reminder refused again is told again).
+    await queueVoucherReminderUndeliveredMail(
+      { voucherId, to: mail.to },
+      {
+        once: `voucher-reminder-undelivered:${voucherId}:${voucher.expiresOn}`,
+        onceSeconds: 60 * 24 * 60 * 60,
+      },
+    );
+  },
 });
+
+/**
+ * The buyer's e-mail when the reminder before expiry could not reach the recipient at `to`: the voucher's
+ * last day, and her order's page (its PDF); nothing once it has served, or ended.
+ */
+export async function voucherReminderUndeliveredEmail(
+  job: VoucherMailJob & { to: string },
+): Promise<OutgoingMail | null> {
+  const row = await orderAndVoucher(eq(vouchers.id, job.voucherId));
+  if (!row) return null;
+  const { order, voucher } = row;
+  if (voucher.status !== "active" || !voucher.code || !voucher.expiresOn) return null;
+  const { identity, legal } = (await readSiteContent()).documents;
+  const lastDay = formatCalendarDayFr(voucher.expiresOn);
+  return clientMail({
+    to: order.buyerEmail,
+    subject: `Le bon cadeau pour ${voucher.recipientName} expire le ${lastDay} : son rappel n'a pas pu être envoyé`,
+    lines: [
+      `Bonjour ${order.buyerName},`,
+      `Le rappel envoyé à ${voucher.recipientName} (${job.to}) avant la fin de son bon cadeau (${voucher.label}${voucher.kind === "amount" ? `, reste ${formatCents(voucher.balanceCents)}` : ""}) n'a pas pu lui parvenir : sa messagerie l'a refusé, ou n'a pas répondu.`,
+      `Le bon ${formatVoucherCode(voucher.code)} est valable jusqu'au ${lastDay}. Pensez à le lui rappeler d'ici là. Un empêchement ? Répondez à ce message avant cette date : le studio peut le prolonger.`,
+      "Le bon est aussi sur la page de votre commande, prêt à lui transmettre :",
+    ],
+    link: await orderPageUrl(order.id),
+    button: "Voir ma commande",
+    footer: "au sujet de votre commande",
+    identity,
+    legal,
+  });
+}
+
+export const queueVoucherReminderUndeliveredMail = defineMailKind<VoucherMailJob & { to: string }>(
+  "voucher-reminder-undelivered",
+  { failureKind: "payment", compose: voucherReminderUndeliveredEmail },
+);
