@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  accountantMonthlyMails,
   contentRevisions,
   invoices,
   orders,
@@ -442,6 +443,35 @@ describe("/admin/comptabilite: the accountant's e-mail (decision 0189)", () => {
     expect(flashedToast(again.headers)).toMatchObject({
       title: "Fichiers déjà envoyés il y a moins d'une heure",
     });
+  });
+
+  it("tells an earlier month whose files did not leave, with a link to its period, after a later one left", async () => {
+    await serverDatabase()
+      .insert(accountantMonthlyMails)
+      .values([
+        { month: "2026-08", recipient: "cabinet@exemple.fr" },
+        {
+          month: "2026-09",
+          recipient: "cabinet@exemple.fr",
+          sentAt: new Date("2026-10-01T05:01:00Z"),
+        },
+      ]);
+    try {
+      const page = await adminPage("/admin/comptabilite");
+      const text = plainSpaces(textOf(form(page)));
+      expect(text).toContain(
+        "Dernier envoi mensuel : les fichiers de septembre 2026, le 1er octobre 2026 à 07:01.",
+      );
+      expect(text).toContain("Les fichiers d'un mois précédent ne sont pas partis :");
+      const link = form(page)?.querySelector(
+        'a[href="/admin/comptabilite?du=2026-08-01&au=2026-08-31"]',
+      );
+      expect(textOf(link)).toBe("Fichiers d'août 2026");
+    } finally {
+      await serverDatabase()
+        .delete(accountantMonthlyMails)
+        .where(sql`${accountantMonthlyMails.month} in ('2026-08', '2026-09')`);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastMonthlySentence, refusedSentence } from "./accountant-mail-section";
+import { lastMonthlySentence, notSentSentence, refusedSentence } from "./accountant-mail-section";
 
 describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
   it("names the month of the last files sent, « de » elided before a vowel", () => {
@@ -22,6 +22,25 @@ describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
   it("says that a month's files did not leave, and how to send them, when nothing waits any more", () => {
     expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null, waiting: false })).toBe(
       "Les fichiers de novembre 2027 ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période de novembre 2027 en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».",
+    );
+  });
+
+  it("says that earlier months' files did not leave, and how to send them", () => {
+    expect(notSentSentence([])).toBeNull();
+    const october = {
+      month: "octobre 2027",
+      href: "/admin/comptabilite?du=2027-10-01&au=2027-10-31",
+    };
+    expect(notSentSentence([october])).toBe(
+      "Les fichiers d'un mois précédent ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Affichez sa période et cliquez sur « Envoyer maintenant les fichiers de la période » :",
+    );
+    expect(
+      notSentSentence([
+        { month: "septembre 2027", href: "/admin/comptabilite?du=2027-09-01&au=2027-09-30" },
+        october,
+      ]),
+    ).toBe(
+      "Les fichiers de 2 mois précédents ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Affichez la période de chacun et cliquez sur « Envoyer maintenant les fichiers de la période » :",
     );
   });
 

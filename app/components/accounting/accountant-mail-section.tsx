@@ -14,6 +14,8 @@ export type AccountantSetting = {
   monthly: boolean;
   /** `waiting`: not sent yet, still in the mail queue; not sent and not waiting: it will never leave. */
   lastMonthly: { month: string; sentAt: string | null; waiting: boolean } | null;
+  /** Earlier months whose monthly e-mail will never leave (« novembre 2026 »), and the page at each. */
+  notSent: { month: string; href: string }[];
   /** The last e-mail to the saved address the mail server gave up, and what it said (in French). */
   refused: { at: string; error: string } | null;
   mailConfigured: boolean;
@@ -38,6 +40,13 @@ export function lastMonthlySentence(lastMonthly: AccountantSetting["lastMonthly"
     return `Envoi mensuel des fichiers ${ofName(lastMonthly.month)} en attente du serveur d'e-mails.`;
   }
   return `Les fichiers ${ofName(lastMonthly.month)} ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période ${ofName(lastMonthly.month)} en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».`;
+}
+
+/** What the page says of earlier months whose files did not leave, before their links, or null. */
+export function notSentSentence(notSent: AccountantSetting["notSent"]): string | null {
+  if (notSent.length === 0) return null;
+  const one = notSent.length === 1;
+  return `${one ? "Les fichiers d'un mois précédent" : `Les fichiers de ${notSent.length} mois précédents`} ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. ${one ? "Affichez sa période" : "Affichez la période de chacun"} et cliquez sur « Envoyer maintenant les fichiers de la période » :`;
 }
 
 /**
@@ -113,6 +122,20 @@ export function AccountantMailSection({
         >
           {lastMonthlySentence(setting.lastMonthly)}
         </p>
+        {notSentSentence(setting.notSent) ? (
+          <div className="font-medium text-amber-900">
+            <p>{notSentSentence(setting.notSent)}</p>
+            <ul className="mt-1 list-disc pl-5">
+              {setting.notSent.map((month) => (
+                <li key={month.href}>
+                  <a href={month.href} className="underline">
+                    {`Fichiers ${ofName(month.month)}`}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         {refusedSentence(setting.refused) ? (
           <p className="font-medium text-amber-900">{refusedSentence(setting.refused)}</p>
         ) : null}

@@ -9,6 +9,7 @@ import { placeOrder, usePaymentsInMemory } from "../../../tests/support/payments
 import { mailAttachments, startSmtpCapture } from "../../../tests/support/smtp-capture";
 import { startWorkers } from "../boot/jobs.server";
 import { loadDocument, saveDocument } from "../content/content-store.server";
+import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { accountantMonthlyMails } from "../db/schema";
 import { jobQueue } from "../jobs/queue.server";
@@ -228,5 +229,75 @@ describe("the accountant's e-mail's words", () => {
       await saveDocument("identity", identity, owner, "test");
       await saveAccountantMail({ email: "", monthly: false });
     }
+  });
+});
+
+describe("the accountant's months that did not reach her", () => {
+  /** The first day of the month `offset` months after this one, 7 h in Paris (5 or 6 h UTC). */
+  const firstOf = (offset: number) => new Date(Date.UTC(year, month - 1 + offset, 1, 5));
+  /** « 2026-11 », `offset` months after this one. */
+  const monthAt = (offset: number) => firstOf(offset).toISOString().slice(0, 7);
+  const claimedMonths = async () =>
+    (await db().select().from(accountantMonthlyMails)).map((row) => row.month).sort();
+  /** The monthly e-mails of `claimed` queued by the runs at `at`. */
+  const mailsOfMonth = async (claimed: string, at: Date) =>
+    Number(
+      (
+        await db().$client.query<{ count: string }>(
+          "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'accountant-files' and data->>'month' = $1 and data->>'requestedAt' = $2",
+          [claimed, at.toISOString()],
+        )
+      ).rows[0]?.count,
+    );
+
+  it("sends every month missed while no server ran, each once, with two servers", async () => {
+    await db().delete(accountantMonthlyMails);
+    // Switched on in the middle of the month after next; the servers then stop for four months.
+    setClockForTests(new Date(firstOf(2).getTime() + 14 * 86_400_000));
+    try {
+      await saveAccountantMail({ email: accountant, monthly: true });
+    } finally {
+      setClockForTests(null);
+    }
+    const back = firstOf(6);
+    const runs = await Promise.all([
+      sendMonthlyAccountantFiles(back),
+      sendMonthlyAccountantFiles(back),
+    ]);
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    // The months since the switch was on, not the ones before it.
+    const missed = [2, 3, 4, 5].map(monthAt);
+    expect(await claimedMonths()).toEqual(missed);
+    // The 7 h run of that day, or the next start: nothing more.
+    expect(await sendMonthlyAccountantFiles(new Date(back.getTime() + 3_600_000))).toBe(false);
+    for (const claimed of missed) expect(await mailsOfMonth(claimed, back)).toBe(1);
+    await expect
+      .poll(async () => (await db().select().from(accountantMonthlyMails)).map((row) => row.sentAt))
+      .not.toContain(null);
+  });
+
+  it("tells every month whose e-mail did not leave until its files are sent, not only the last", async () => {
+    await db().delete(accountantMonthlyMails);
+    await saveAccountantMail({ email: "", monthly: false });
+    await saveAccountantMail({ email: mistyped, monthly: true });
+    const refusedMonth = monthAt(0);
+    expect(await sendMonthlyAccountantFiles(firstOf(1))).toBe(true);
+    await expect
+      .poll(async () => (await accountantMailSetting()).lastMonthly)
+      .toEqual({ month: refusedMonth, sentAt: null, waiting: false });
+    // The owner corrects the address; the next month reaches the accountant.
+    await saveAccountantMail({ email: accountant, monthly: true });
+    expect(await sendMonthlyAccountantFiles(firstOf(2))).toBe(true);
+    await expect
+      .poll(async () => (await accountantMailSetting()).lastMonthly?.sentAt ?? null)
+      .not.toBeNull();
+    // The refused month is still told, with its period to send it.
+    expect((await accountantMailSetting()).notSent).toEqual([
+      { month: refusedMonth, ...lastMonth(isoDayInParis(firstOf(1))) },
+    ]);
+    // Sent from the page (« Envoyer maintenant », that month's period): it is no longer told.
+    expect(await sendAccountantFilesNow(lastMonth(isoDayInParis(firstOf(1))))).toBe("queued");
+    await expect.poll(async () => (await accountantMailSetting()).notSent).toEqual([]);
+    await saveAccountantMail({ email: "", monthly: false });
   });
 });

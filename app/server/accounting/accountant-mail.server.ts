@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { periodWords } from "~/lib/accounting/accountant-mail";
 import { csvDay } from "~/lib/accounting/csv";
 import { ACCOUNTING_FILES } from "~/lib/accounting/files";
@@ -36,6 +36,12 @@ export type AccountantMailSetting = {
    */
   lastMonthly: { month: string; sentAt: Date | null; waiting: boolean } | null;
   /**
+   * The months before the last one claimed whose e-mail will never leave (as `lastMonthly` not sent and
+   * not waiting), oldest first, each with its period for « Envoyer maintenant »: a later month that
+   * reached the accountant does not hide them. A month's files sent from the page take it off.
+   */
+  notSent: ({ month: string } & Period)[];
+  /**
    * The last time the mail server gave up an e-mail to the saved address (an address it refuses: the
    * outbox records it, in French, under the kind of the accountant's e-mail), unless a monthly e-mail
    * reached it since; failures are kept 30 days.
@@ -57,15 +63,44 @@ async function monthlyMailWaiting(month: string): Promise<boolean> {
   return result.rows.length > 0;
 }
 
+/** The whole month « 2026-11 » as a period, from its first day to its last. */
+const periodOfMonth = (month: string): Period => lastMonth(`${nextMonth(month)}-01`);
+
+/** « 2026-12 » after « 2026-11 », « 2027-01 » after « 2026-12 ». */
+const nextMonth = (month: string) => {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, number, 1)).toISOString().slice(0, 7);
+};
+
+/** The month a period covers when it is a whole calendar month, else undefined. */
+const wholeMonthOf = ({ from, to }: Period): string | undefined => {
+  const month = from.slice(0, 7);
+  const whole = periodOfMonth(month);
+  return whole.from === from && whole.to === to ? month : undefined;
+};
+
+/** The months claimed, not sent, whose e-mail no longer waits in the mail queue: it will never leave. */
+async function monthsNotSent(): Promise<string[]> {
+  const result = await db().execute<{ month: string }>(sql`
+    select m.month from ${accountantMonthlyMails} m
+    where m.sent_at is null and not exists (
+      select 1 from pgboss.job
+      where name = 'mail' and data ->> 'kind' = ${enqueueAccountantFiles.kind}
+        and data ->> 'month' = m.month and state in ('created', 'retry', 'active'))
+    order by m.month`);
+  return result.rows.map((row) => row.month);
+}
+
 /** The saved address and switch (an empty address and the switch off before the first save). */
 export async function accountantMailSetting(): Promise<AccountantMailSetting> {
-  const [[row], [last]] = await Promise.all([
+  const [[row], [last], notSent] = await Promise.all([
     db().select().from(accountantMailSettings).where(eq(accountantMailSettings.id, 1)),
     db()
       .select({ month: accountantMonthlyMails.month, sentAt: accountantMonthlyMails.sentAt })
       .from(accountantMonthlyMails)
       .orderBy(desc(accountantMonthlyMails.month))
       .limit(1),
+    monthsNotSent(),
   ]);
   const email = row?.email ?? "";
   const [waiting, refusal] = await Promise.all([
@@ -77,18 +112,31 @@ export async function accountantMailSetting(): Promise<AccountantMailSetting> {
     email,
     monthly: row?.monthly ?? false,
     lastMonthly: last ? { ...last, waiting } : null,
+    notSent: notSent
+      .filter((month) => month !== last?.month)
+      .map((month) => ({ month, ...periodOfMonth(month) })),
     refused: refusal && !reachedSince ? refusal : null,
   };
 }
 
-/** Saves the address and the switch (the form checked them: no switch on without an address). */
+/**
+ * Saves the address and the switch (the form checked them: no switch on without an address). The switch
+ * turned on records when (`monthly_since`), kept while it stays on; turned off, it is forgotten.
+ */
 export async function saveAccountantMail(setting: { email: string; monthly: boolean }) {
+  const at = now();
   await db()
     .insert(accountantMailSettings)
-    .values({ id: 1, ...setting })
+    .values({ id: 1, ...setting, monthlySince: setting.monthly ? at : null })
     .onConflictDoUpdate({
       target: accountantMailSettings.id,
-      set: { ...setting, updatedAt: new Date() },
+      set: {
+        ...setting,
+        monthlySince: setting.monthly
+          ? sql`coalesce(${accountantMailSettings.monthlySince}, ${at.toISOString()}::timestamptz)`
+          : null,
+        updatedAt: new Date(),
+      },
     });
 }
 
@@ -151,39 +199,70 @@ export async function accountantFilesEmail(job: AccountantFilesMail): Promise<Ou
 export const enqueueAccountantFiles = defineMailKind<AccountantFilesMail>("accountant-files", {
   failureKind: "admin",
   compose: accountantFilesEmail,
-  async afterDelivery({ month }) {
+  async afterDelivery(job) {
+    // The monthly e-mail, or a whole month's files sent from the page: the month reached the accountant
+    // (a month whose monthly e-mail did not leave is no longer told once she sent it herself).
+    const month = job.month ?? wholeMonthOf(job);
     if (month === undefined) return;
     await db()
       .update(accountantMonthlyMails)
       .set({ sentAt: new Date() })
-      .where(eq(accountantMonthlyMails.month, month));
+      .where(
+        job.month === undefined
+          ? and(eq(accountantMonthlyMails.month, month), isNull(accountantMonthlyMails.sentAt))
+          : eq(accountantMonthlyMails.month, month),
+      );
   },
 });
 
+/** The first month the monthly job sends for a switch turned on at `since`: that month, or the one
+ * before when it was turned on on the 1st before the 7 h run (whose month is the one before). */
+const firstMonthSince = (since: Date) =>
+  parisToday(new Date(since.getTime() - 7 * 3_600_000)).slice(0, 7);
+
 /**
- * The monthly e-mail: the files of the calendar month before `at` (Paris), when the switch is on and an
- * address is set. The month is claimed by inserting its row in the transaction that queues the e-mail:
- * the job run twice, or by two servers at once, queues one e-mail (the second insert waits for the first
- * to commit, then conflicts). Whether the seller's identity is complete does not matter: the files do
- * not print it (decision 0182). Returns whether an e-mail was queued.
+ * The monthly e-mail: the files of every calendar month since the switch was turned on up to the month
+ * before `at` (Paris) not claimed yet, when the switch is on and an address is set: the month before,
+ * and those the servers missed while none ran (an outage over a 1st). Each month is claimed by inserting
+ * its row in the transaction that queues its e-mail: the job run twice, or by two servers at once,
+ * queues one e-mail a month (the second insert waits for the first to commit, then conflicts; both
+ * insert the months in the same order). Whether the seller's identity is complete does not matter: the
+ * files do not print it (decision 0182). Returns whether an e-mail was queued.
  */
 export async function sendMonthlyAccountantFiles(at = now()): Promise<boolean> {
-  const setting = await accountantMailSetting();
-  if (!setting.monthly || setting.email === "") return false;
-  const period = lastMonth(parisToday(at));
-  const month = period.from.slice(0, 7);
+  const [setting] = await db()
+    .select()
+    .from(accountantMailSettings)
+    .where(eq(accountantMailSettings.id, 1));
+  if (!setting?.monthly || setting.email === "") return false;
+  const last = lastMonth(parisToday(at)).from.slice(0, 7);
+  const months: string[] = [];
+  for (
+    let month = setting.monthlySince ? firstMonthSince(setting.monthlySince) : last;
+    month <= last;
+    month = nextMonth(month)
+  ) {
+    months.push(month);
+  }
   const queued = await db().transaction(async (tx) => {
-    const claimed = await tx
-      .insert(accountantMonthlyMails)
-      .values({ month, recipient: setting.email })
-      .onConflictDoNothing()
-      .returning({ month: accountantMonthlyMails.month });
-    if (claimed.length === 0) return false;
-    await enqueueAccountantFiles({ ...period, month, requestedAt: at.toISOString() }, { tx });
-    return true;
+    const claimedMonths: string[] = [];
+    for (const month of months) {
+      const claimed = await tx
+        .insert(accountantMonthlyMails)
+        .values({ month, recipient: setting.email })
+        .onConflictDoNothing()
+        .returning({ month: accountantMonthlyMails.month });
+      if (claimed.length === 0) continue;
+      await enqueueAccountantFiles(
+        { ...periodOfMonth(month), month, requestedAt: at.toISOString() },
+        { tx },
+      );
+      claimedMonths.push(month);
+    }
+    return claimedMonths;
   });
-  if (queued) log.info("accountant_files_queued", { month });
-  return queued;
+  for (const month of queued) log.info("accountant_files_queued", { month });
+  return queued.length > 0;
 }
 
 /**
@@ -205,8 +284,8 @@ export async function sendAccountantFilesNow(
 
 /**
  * The `accounting.monthly-mail` job, on the 1st of each month at 7 h Paris time (singleton: one run at a
- * time across servers); a 1st when no server ran is caught up at the next start (`missed`), which still
- * sends the month before.
+ * time across servers); a 1st when no server ran is caught up at the next start (`missed`), which sends
+ * every month missed since the switch was turned on, each once.
  */
 export const accountantMonthlyMailJob = defineJob({
   name: "accounting.monthly-mail",

@@ -1773,6 +1773,11 @@ export const accountantMailSettings = pgTable(
     email: varchar("email", { length: 255 }).notNull().default(""),
     /** « Envoyer chaque mois les fichiers au cabinet comptable ». */
     monthly: boolean("monthly").notNull().default(false),
+    /**
+     * When the switch was last turned on (null while off): the monthly job sends every month from the
+     * one it was turned in (the month before, on the 1st before 7 h), never the months before it.
+     */
+    monthlySince: timestamp("monthly_since", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("accountant_mail_settings_one_row", sql`${table.id} = 1`)],

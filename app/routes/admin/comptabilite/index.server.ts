@@ -49,6 +49,10 @@ export async function loader({ request }: Route.LoaderArgs) {
           waiting: setting.lastMonthly.waiting,
         }
       : null,
+    notSent: setting.notSent.map(({ month, from, to }) => ({
+      month: monthWords(month),
+      href: `${PAGE}?du=${from}&au=${to}`,
+    })),
     refused: setting.refused
       ? { at: setting.refused.at.toISOString(), error: setting.refused.error }
       : null,
