@@ -274,6 +274,12 @@ describe("the accountant's months that did not reach her", () => {
     await expect
       .poll(async () => (await db().select().from(accountantMonthlyMails)).map((row) => row.sentAt))
       .not.toContain(null);
+
+    // A backup restored onto an empty database keeps the settings, not the months' rows: the next run
+    // sends its month only, not again every month since the switch was turned on.
+    await db().delete(accountantMonthlyMails);
+    expect(await sendMonthlyAccountantFiles(firstOf(7))).toBe(true);
+    expect(await claimedMonths()).toEqual([monthAt(6)]);
   });
 
   it("tells every month whose e-mail did not leave until its files are sent, not only the last", async () => {

@@ -216,13 +216,14 @@ export const enqueueAccountantFiles = defineMailKind<AccountantFilesMail>("accou
 });
 
 /** The first month the monthly job sends for a switch turned on at `since`: that month, or the one
- * before when it was turned on on the 1st before the 7 h run (whose month is the one before). */
+ * before when it was turned on on the 1st before the 7 h run (whose month is the one before). After a
+ * run, `since` marks the month after the last one claimed. */
 const firstMonthSince = (since: Date) =>
   parisToday(new Date(since.getTime() - 7 * 3_600_000)).slice(0, 7);
 
 /**
- * The monthly e-mail: the files of every calendar month since the switch was turned on up to the month
- * before `at` (Paris) not claimed yet, when the switch is on and an address is set: the month before,
+ * The monthly e-mail: the files of every calendar month since the switch was turned on (or since the last
+ * month a run claimed) up to the month before `at` (Paris) not claimed yet, when the switch is on and an address is set: the month before,
  * and those the servers missed while none ran (an outage over a 1st). Each month is claimed by inserting
  * its row in the transaction that queues its e-mail: the job run twice, or by two servers at once,
  * queues one e-mail a month (the second insert waits for the first to commit, then conflicts; both
@@ -259,6 +260,14 @@ export async function sendMonthlyAccountantFiles(at = now()): Promise<boolean> {
       );
       claimedMonths.push(month);
     }
+    // The months up to `last` are claimed: the next run starts after them. The settings row is backed up
+    // and the months' rows are not (a restore must not rewind them): restored onto an empty database, the
+    // job starts again from this mark, not from when the switch was turned on, and sends again at most
+    // the months claimed since that backup, never every month since the switch.
+    await tx
+      .update(accountantMailSettings)
+      .set({ monthlySince: new Date(`${nextMonth(last)}-02T12:00:00Z`) })
+      .where(and(eq(accountantMailSettings.id, 1), eq(accountantMailSettings.monthly, true)));
     return claimedMonths;
   });
   for (const month of queued) log.info("accountant_files_queued", { month });

@@ -1775,7 +1775,8 @@ export const accountantMailSettings = pgTable(
     monthly: boolean("monthly").notNull().default(false),
     /**
      * When the switch was last turned on (null while off): the monthly job sends every month from the
-     * one it was turned in (the month before, on the 1st before 7 h), never the months before it.
+     * one it was turned in (the month before, on the 1st before 7 h), never the months before it. Each
+     * run moves it to the month after the last one it claimed (a mark the backups keep, decision 0189).
      */
     monthlySince: timestamp("monthly_since", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
