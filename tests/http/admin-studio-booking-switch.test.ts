@@ -6,7 +6,7 @@ import { useAdmin } from "../support/accounts";
 import { formOf, intentButton, typeInto } from "../support/admin-content";
 import { pressButton } from "../support/admin-forms";
 import { insertSessionType, studioIds, type SeededStudioIds } from "../support/booking";
-import { fetchPage, textOf } from "../support/html";
+import { fetchPage, metaContent, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
@@ -44,7 +44,29 @@ async function onlineBookingOf(id: string): Promise<boolean> {
   return studioDataSchema.parse(row?.data).onlineBooking;
 }
 
+/**
+ * What a search engine or a link's preview (WhatsApp, Facebook) reads of a booking page that does not exist:
+ * the site's « Page introuvable », kept out of the index, never the bookable page's title, description,
+ * canonical address or preview.
+ */
+function expectNotFoundHead(page: FetchedPage, path: string) {
+  expect(page.status, path).toBe(404);
+  expect(page.document.title, path).toBe("Page introuvable");
+  expect(metaContent(page.document, "robots"), path).toContain("noindex");
+  expect(metaContent(page.document, "description"), path).toBeNull();
+  expect(metaContent(page.document, "og:title"), path).toBeNull();
+  expect(page.document.querySelector('link[rel="canonical"]'), path).toBeNull();
+}
+
 describe("switching online booking on", () => {
+  it("before it, /reserver and the studios' booking pages are the site's 404, left out of the sitemap", async () => {
+    for (const path of ["/reserver", "/reserver/brive", "/reserver/brive/portrait"]) {
+      expectNotFoundHead(await fetchPage(path), path);
+    }
+    const sitemap = await (await fetch(new URL("/sitemap.xml", serverBaseUrl()))).text();
+    expect(sitemap).not.toContain("/reserver");
+  });
+
   it("is refused, saying what is missing, for a studio with no session type or no photographer", async () => {
     const limoges = await switchOn(ids.limoges);
     expect(limoges.status).toBe(400);
@@ -85,5 +107,28 @@ describe("switching online booking on", () => {
     expect(
       limoges.document.querySelector('section[aria-labelledby="lien-reservation"]'),
     ).toBeNull();
+  });
+
+  it("then /reserver and Brive's booking page are found (sitemap, canonical), its other addresses a 404", async () => {
+    const sitemap = await (await fetch(new URL("/sitemap.xml", serverBaseUrl()))).text();
+    expect(sitemap).toContain(`<loc>${serverBaseUrl()}/reserver</loc>`);
+    expect(sitemap).toContain(`<loc>${serverBaseUrl()}/reserver/brive</loc>`);
+    expect(sitemap).not.toContain("/reserver/limoges");
+    const brive = await fetchPage("/reserver/brive");
+    expect(brive.status).toBe(200);
+    expect(brive.document.title).toBe("Réserver au Studio de Brive | Studio Photo Exemple");
+    expect(brive.document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(
+      `${serverBaseUrl()}/reserver/brive`,
+    );
+    expect(metaContent(brive.document, "robots")).toBeNull();
+    for (const path of [
+      "/reserver/limoges",
+      "/reserver/brive/inconnue",
+      "/reserver/brive/inconnue/coordonnees",
+      // A client's page whose link leads nowhere (a token mistyped or of a booking erased).
+      "/reservation/jeton-inconnu",
+    ]) {
+      expectNotFoundHead(await fetchPage(path), path);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { CalendarPlus } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/index";
 import type { SiteHandle } from "../site-layout";
-import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import { BookingErrorBoundary, bookingErrorMeta } from "~/components/booking/booking-error";
 import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
 import { MonthCalendar } from "~/components/booking/month-calendar";
 import { Button } from "~/components/ui/button";
@@ -26,7 +26,8 @@ export { action, headers, loader } from "./index.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = () => [{ title: "Votre réservation" }, NO_INDEX];
+export const meta: Route.MetaFunction = ({ error }) =>
+  error ? bookingErrorMeta(error) : [{ title: "Votre réservation" }, NO_INDEX];
 
 export default function ReservationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { token, booking, type, studio, changeable, moving, cancelling } = loaderData;

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/coordonnees";
 import type { SiteHandle } from "../site-layout";
-import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import { BookingErrorBoundary, bookingErrorMeta } from "~/components/booking/booking-error";
 import { BookingDetailsForm } from "~/components/booking/booking-details-form";
 import { BookingPage, NextFreeTimes, NO_INDEX, Notice } from "~/components/booking/booking-layout";
 import { instantOfSlotKey } from "~/lib/booking/slots";
@@ -26,8 +26,8 @@ export { action, headers, loader } from "./coordonnees.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  if (!loaderData) return [];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
+  if (error || !loaderData) return bookingErrorMeta(error);
   const site = siteFrom(matches);
   return seo({
     title: `Vos coordonnées : ${loaderData.type.name} | ${site.brand}`,

@@ -6,7 +6,7 @@ import { BookingPage, choiceClass } from "~/components/booking/booking-layout";
 import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import { BookingErrorBoundary, bookingErrorMeta } from "~/components/booking/booking-error";
 
 export { loader } from "./index.server";
 
@@ -14,7 +14,8 @@ export { loader } from "./index.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ matches }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
+  if (error || !loaderData) return bookingErrorMeta(error);
   const site = siteFrom(matches);
   return seo({
     title: `Réserver une séance photo | ${site.brand}`,

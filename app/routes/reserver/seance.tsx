@@ -1,6 +1,6 @@
 import type { Route } from "./+types/seance";
 import type { SiteHandle } from "../site-layout";
-import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import { BookingErrorBoundary, bookingErrorMeta } from "~/components/booking/booking-error";
 import { BookingPage, NO_INDEX, Notice, TimeChoices } from "~/components/booking/booking-layout";
 import { MonthCalendar } from "~/components/booking/month-calendar";
 import {
@@ -24,8 +24,8 @@ export { headers, loader } from "./seance.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  if (!loaderData) return [];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
+  if (error || !loaderData) return bookingErrorMeta(error);
   const site = siteFrom(matches);
   return seo({
     title: `${loaderData.type.name} au ${loaderData.studio.name} : choisir un créneau | ${site.brand}`,

@@ -2,7 +2,7 @@ import { Clock } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/studio";
 import type { SiteHandle } from "../site-layout";
-import { BookingErrorBoundary } from "~/components/booking/booking-error";
+import { BookingErrorBoundary, bookingErrorMeta } from "~/components/booking/booking-error";
 import { BookingPage, choiceClass, NO_INDEX } from "~/components/booking/booking-layout";
 import { Photo } from "~/components/ui/photo";
 import { bookingDaysPath, bookingStudioPath, BOOKING_HOME_PATH } from "~/lib/booking/urls";
@@ -16,8 +16,8 @@ export { loader } from "./studio.server";
 
 export const handle: SiteHandle = { solidHeader: true };
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  if (!loaderData) return [];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => {
+  if (error || !loaderData) return bookingErrorMeta(error);
   const site = siteFrom(matches);
   return seo({
     title: `Réserver au ${loaderData.studio.name} | ${site.brand}`,
