@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { firstFreeTime } from "../support/booking";
 import { expectFileRefusal } from "../support/file-refusal";
-import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
+import { fetchPage, metaContent, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServerWithMail } from "../support/own-server";
 import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 import { mailParts } from "../support/smtp-capture";
@@ -125,6 +125,11 @@ describe("the way in", () => {
     expect(textOf(page.document.querySelector("main"))).toContain("Portrait test");
     expect(textOf(page.document.querySelector("main"))).not.toContain("Séance privée test");
     const withLink = await fetchPage(`/reserver/brive?lien=${SECRET}`);
+    // The private link's page, like its next steps: kept by no shared cache, nor by the site's page cache.
+    expect(withLink.headers.get("cache-control")).toBe("no-store");
+    expect(metaContent(withLink.document, "robots")).toContain("noindex");
+    const again = await fetchPage(`/reserver/brive?lien=${SECRET}`);
+    expect(again.headers.get("x-page-cache")).not.toBe("hit");
     expect(textOf(withLink.document.querySelector("main"))).toContain("Séance privée test");
     expect(
       withLink.document.querySelector(`a[href="/reserver/brive/privee-test?lien=${SECRET}"]`),
