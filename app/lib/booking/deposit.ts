@@ -244,6 +244,48 @@ export const depositUnpayable = (rule: DepositRule, accepted: readonly PaymentMe
   !rule.methods.some((method) => accepted.includes(method));
 
 /**
+ * The way a « sur demande » deposit is asked when the owner accepts (decision 0186, amended 2026-12-02): the
+ * one the client chose while the owner still takes it, else the first of the type's ways she takes now
+ * (card, transfer, at the studio), else null: none can be paid, the request cannot be accepted online.
+ */
+export function depositMethodOnAcceptance(
+  rule: DepositRule,
+  requested: PaymentMethod,
+  accepted: readonly PaymentMethod[],
+): PaymentMethod | null {
+  if (accepted.includes(requested)) return requested;
+  return depositMethods(rule).find((method) => accepted.includes(method)) ?? null;
+}
+
+const METHOD_WORDS: Record<PaymentMethod, string> = {
+  card: "par carte",
+  transfer: "par virement",
+  studio: "au studio",
+};
+
+/**
+ * What the owner reads above « Accepter la demande » when the way her client chose is one she no longer
+ * takes (null: it still is): what her acceptance will ask instead, or that it cannot be accepted as is.
+ */
+export function acceptanceDepositNotice(
+  rule: DepositRule,
+  requested: PaymentMethod,
+  accepted: readonly PaymentMethod[],
+): string | null {
+  if (accepted.includes(requested)) return null;
+  const method = depositMethodOnAcceptance(rule, requested, accepted);
+  const arrhes = rule.nature === "arrhes";
+  const word = arrhes ? "ses arrhes" : "son acompte";
+  const chose = `La cliente a choisi de payer ${word} ${METHOD_WORDS[requested]}, ce que vous ne prenez plus en ce moment (vos réglages de paiement)`;
+  if (method === null) {
+    return `${chose} : aucun des moyens de cette séance n'est pris. Acceptez la carte ou le virement dans vos réglages de paiement avant d'accepter, ou appelez la cliente.`;
+  }
+  return method === "studio"
+    ? `${chose} : en acceptant, la séance est confirmée et ${word} ${arrhes ? "se règlent" : "se règle"} au studio.`
+    : `${chose} : en acceptant, ${word} ${arrhes ? "lui sont demandées" : "lui est demandé"} ${METHOD_WORDS[method]}, le lien de paiement par e-mail.`;
+}
+
+/**
  * What the booking page of such a type says (decision 0186, amended 2026-12-02), the studio's phone after
  * it: « Cette séance ne se réserve pas en ligne pour le moment : les arrhes de 30 € … ».
  */

@@ -28,12 +28,17 @@ import {
 import { isUuid } from "~/lib/forms";
 import {
   CARD_HOLD_MINUTES,
+  acceptanceDepositNotice,
+  acceptedDepositMethods,
   depositCents,
+  depositMethodOnAcceptance,
   askedDepositOf,
   type DepositRule,
 } from "~/lib/booking/deposit";
 import type { PaymentMethod } from "~/lib/payments/model";
 import { parseVoucherCode } from "~/lib/vouchers/code";
+import { readSiteContent } from "../content/site-content.server";
+import type { Executor } from "../jobs/queue.server";
 import { db } from "../db/client.server";
 import { log } from "../logger.server";
 import { unprintableFields } from "../pdf/printable.server";
@@ -672,7 +677,21 @@ export async function acceptRequest(
     if (booking.state !== "pending") throw new BookingRefusedError("not_pending");
     // A deposit is asked only now (decision 0186): by card or transfer the booking waits for it, its
     // slot held for the owner's transfer hours (the client reads the e-mail first), never past the start.
-    const method = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
+    const requested = booking.depositRules ? await requestedMethod(tx, booking.id) : null;
+    // The way she chose may be one the owner no longer takes (her payment settings changed since): the
+    // deposit is asked another way of the type she takes, never by a way that leads to a dead end; none
+    // left, the request is not accepted online (decision 0186, amended 2026-12-02).
+    const method =
+      booking.depositRules && requested
+        ? depositMethodOnAcceptance(
+            booking.depositRules,
+            requested,
+            acceptedDepositMethods((await readSiteContent()).documents.payments),
+          )
+        : null;
+    if (requested !== null && method === null) {
+      throw new BookingRefusedError("deposit_unpayable");
+    }
     // Its order names its buyer by her address: none, the job making it would fail for good.
     if (method !== null && booking.clientEmail.trim() === "") {
       throw new BookingRefusedError("deposit_needs_email");
@@ -720,7 +739,13 @@ export async function acceptRequest(
         updatedAt: now,
       })
       .where(eq(bookings.id, booking.id));
-    await addEvent(tx, booking.id, "accepted", by);
+    await addEvent(
+      tx,
+      booking.id,
+      "accepted",
+      by,
+      method && method !== requested ? { paymentMethod: method } : {},
+    );
     // With a deposit the e-mail waits for its order, whose link it carries: both made by a job once
     // this commits (the order may ask the card provider for its checkout).
     if (method) await depositRequestJob.send({ bookingId: booking.id, method }, { tx });
@@ -729,8 +754,25 @@ export async function acceptRequest(
   });
 }
 
+/**
+ * What the owner reads above « Accepter la demande » of a request whose client chose a way of paying its
+ * deposit she no longer takes (decision 0186, amended 2026-12-02): what accepting will ask instead, or that
+ * nothing can pay it. Null when the way still works, or for a request without a deposit.
+ */
+export async function depositAcceptanceNotice(bookingId: string): Promise<string | null> {
+  const [booking] = await db()
+    .select({ state: bookings.state, rules: bookings.depositRules })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (booking?.state !== "pending" || !booking.rules) return null;
+  const requested = await requestedMethod(db(), bookingId);
+  if (!requested) return null;
+  const accepted = acceptedDepositMethods((await readSiteContent()).documents.payments);
+  return acceptanceDepositNotice(booking.rules, requested, accepted);
+}
+
 /** The method the client chose when she asked (her request's history line). */
-async function requestedMethod(tx: Tx, bookingId: string): Promise<PaymentMethod | null> {
+async function requestedMethod(tx: Executor, bookingId: string): Promise<PaymentMethod | null> {
   const [row] = await tx
     .select({ detail: bookingEvents.detail })
     .from(bookingEvents)

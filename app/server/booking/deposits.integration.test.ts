@@ -29,6 +29,7 @@ import { markPaidOffline, requestRefund, retryCheckout } from "../payments/order
 import { setClockForTests } from "../clock.server";
 import { invoicesOfBooking } from "../invoices/orders.server";
 import { receiptsBook } from "../accounting/exports.server";
+import { paymentsSchema } from "~/content/schemas";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import {
@@ -43,6 +44,7 @@ import {
 } from "../db/schema";
 import {
   acceptRequest,
+  depositAcceptanceNotice,
   cancelBooking,
   activeBookingsOf,
   createBooking,
@@ -79,6 +81,13 @@ const RULE: DepositRule = {
   refundAtOnce: false,
 };
 const MINUTE = 60_000;
+/** The owner takes cards and transfers, her bank details given. */
+const TAKES_BOTH = paymentsSchema.parse({
+  card: true,
+  transfer: true,
+  transferHolder: "Studio Lumière",
+  transferIban: "FR7630006000011234567890189",
+});
 
 let brive = "";
 let ussel = "";
@@ -91,6 +100,7 @@ beforeAll(async () => {
   card.install();
   provideSiteOrderKinds();
   await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
+  await saveDocument("payments", TAKES_BOTH, { id: "", name: "Camille" }, "test");
   ({ brive, ussel } = await studioIds());
   // Offered at Ussel too: the owner may move a booking there.
   depositType = await insertSessionType([brive, ussel], {
@@ -777,6 +787,63 @@ describe("a « sur demande » type with a deposit", () => {
     const told = await clientBookingEmail({ bookingId: asked.id, event: "payment_expired" });
     expect(told?.text).toContain("État : Non confirmée : paiement non reçu");
     expect(told?.text).not.toContain("Demande expirée");
+  });
+
+  it("asks it another way the owner still takes when she turned off the one the client chose, never a dead end", async () => {
+    const owner = { actor: "owner", userId: null, name: "Sophie" } as const;
+    const camille = { id: "", name: "Camille" };
+    const byCard = await book(nextSlot(), "lea-carte-retiree@example.test", "card", requestType);
+    const byTransfer = await book(
+      nextSlot(),
+      "lea-virement-retire@example.test",
+      "transfer",
+      requestType,
+    );
+    try {
+      // Cards turned off (then her keys removed) between the request and her answer: a card checkout
+      // would be refused, and the client's « Payer » lead nowhere. The transfer is asked instead.
+      expect(await depositAcceptanceNotice(byCard.id)).toBeNull();
+      await saveDocument("payments", { ...TAKES_BOTH, card: false }, camille, "test");
+      // Her booking's page tells her before she accepts.
+      expect(await depositAcceptanceNotice(byCard.id)).toBe(
+        "La cliente a choisi de payer ses arrhes par carte, ce que vous ne prenez plus en ce moment (vos réglages de paiement) : en acceptant, ses arrhes lui sont demandées par virement, le lien de paiement par e-mail.",
+      );
+      expect(await acceptRequest(byCard.id, owner)).toBe("awaiting_payment");
+      expect(await queuedDepositRequests(byCard.id)).toEqual(["transfer"]);
+
+      // Neither taken any more: nothing can pay its deposit, the request is not accepted as it stands
+      // (nothing held, nothing sent), the owner told in French what to do.
+      await saveDocument(
+        "payments",
+        { ...TAKES_BOTH, card: false, transfer: false },
+        camille,
+        "test",
+      );
+      expect(await depositAcceptanceNotice(byTransfer.id)).toMatch(
+        /^La cliente a choisi de payer ses arrhes par virement, .* : aucun des moyens de cette séance n'est pris\./,
+      );
+      await expect(acceptRequest(byTransfer.id, owner)).rejects.toMatchObject({
+        code: "deposit_unpayable",
+        status: 409,
+        message: expect.stringMatching(
+          /^Le paiement demandé pour cette séance ne peut plus être réglé/,
+        ),
+      });
+      expect(await stateOf(byTransfer.id)).toMatchObject({
+        state: "pending",
+        depositOrderId: null,
+      });
+      expect(await queuedDepositRequests(byTransfer.id)).toEqual([]);
+      // The transfer asked instead is made as any: her e-mail carries the order's page and its details.
+      await requestAcceptedDeposit(byCard.id, "transfer");
+      const [order] = await db()
+        .select()
+        .from(orders)
+        .where(eq(orders.id, (await stateOf(byCard.id))?.depositOrderId ?? ""));
+      expect(order).toMatchObject({ method: "transfer", amountCents: 3_000 });
+    } finally {
+      await saveDocument("payments", TAKES_BOTH, camille, "test");
+    }
   });
 
   it("asks nothing when the booking was cancelled before its job ran", async () => {

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentsSchema } from "~/content/schemas";
 import type { DepositRule } from "~/lib/booking/deposit";
 import { instantLabelFr } from "~/lib/booking/words";
 import { addParisDays } from "~/lib/booking/slots";
@@ -63,6 +64,18 @@ beforeAll(async () => {
   card.install();
   provideSiteOrderKinds();
   await saveDocument("legal", completeLegal, { id: "", name: "Camille" }, "test");
+  // The owner takes cards and transfers: an accepted request's deposit is asked the way its client chose.
+  await saveDocument(
+    "payments",
+    paymentsSchema.parse({
+      card: true,
+      transfer: true,
+      transferHolder: "Studio Lumière",
+      transferIban: "FR7630006000011234567890189",
+    }),
+    { id: "", name: "Camille" },
+    "test",
+  );
   ({ brive, ussel } = await studioIds());
   depositType = await insertSessionType([brive, ussel], {
     bookableHours: EVERY_DAY,

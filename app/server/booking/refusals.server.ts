@@ -10,6 +10,7 @@ export type BookingRefusalCode =
   | "not_found"
   | "not_pending"
   | "deposit_needs_email"
+  | "deposit_unpayable"
   | "expired"
   | "not_active"
   | "hold_lapsed"
@@ -29,6 +30,8 @@ const MESSAGES: Record<Exclude<BookingRefusalCode, SlotRefusal>, string> = {
   not_pending: "Cette demande a déjà reçu une réponse.",
   deposit_needs_email:
     "Cette séance demande un paiement, dont la commande et la facture vont à la cliente par e-mail : ajoutez son adresse (« Modifier les coordonnées du client ») avant d'accepter.",
+  deposit_unpayable:
+    "Le paiement demandé pour cette séance ne peut plus être réglé : vous ne prenez plus aucun de ses moyens de paiement. Acceptez la carte ou le virement dans vos réglages de paiement, ou ajoutez « Au studio » aux moyens de cette séance, puis acceptez la demande ; ou appelez la cliente.",
   expired:
     "Cette demande a expiré sans réponse avant sa date limite : le client en a été prévenu et peut réserver à nouveau.",
   not_active: "Cette réservation est déjà annulée ou terminée.",
@@ -52,6 +55,7 @@ const STATUS: Partial<Record<BookingRefusalCode, 404 | 409>> = {
   taken: 409,
   not_pending: 409,
   deposit_needs_email: 409,
+  deposit_unpayable: 409,
   expired: 409,
   not_active: 409,
   hold_lapsed: 409,

@@ -14,6 +14,7 @@ import { bookingDetail, ownerFreeSlots, studiosOffering } from "~/server/booking
 import {
   acceptRequest,
   cancelBooking,
+  depositAcceptanceNotice,
   correctBookingClient,
   declineRequest,
   markBookingOutcome,
@@ -77,6 +78,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     : [];
   const labelOf = new Map(questions.map((question) => [question.id, question.label]));
   const deposit = await depositForOwner(booking.id);
+  // The way her client chose to pay its deposit no longer taken: what accepting does (decision 0186).
+  const acceptNotice = await depositAcceptanceNotice(booking.id);
   const voucher = await voucherForOwner(booking.id);
   return {
     booking: {
@@ -103,6 +106,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // The client's page, for the owner to give by phone when no e-mail carries it (decision 0138).
       clientLink: `${env().SITE_URL.replace(/\/$/, "")}${managePath(await manageTokenFor(booking.id))}`,
     },
+    /** Above « Accepter la demande »: the way of paying its client chose is no longer taken, and so. */
+    acceptNotice,
     /** Its deposit, the rules the client accepted, what is owed (decisions 0186 and 0199). */
     deposit,
     /** The balance recorded at the studio, in place of its form (one a booking). */

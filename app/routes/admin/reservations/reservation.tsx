@@ -451,6 +451,11 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
             Actions
           </h2>
           <div className="flex flex-wrap gap-2">
+            {booking.state === "pending" && loaderData.acceptNotice ? (
+              <p role="note" className="basis-full text-sm">
+                {loaderData.acceptNotice}
+              </p>
+            ) : null}
             {booking.state === "pending" ? (
               <Form method="post">
                 <Button type="submit" name="intent" value="accept">
