@@ -246,6 +246,41 @@ describe("a booking with arrhes", () => {
     }
   });
 
+  it("« sur demande », asked by transfer, then transfers turned off: the owner is told before accepting, and the arrhes go to the studio", async () => {
+    await serverDatabase().execute(
+      sql`update session_types set mode = 'request', response_deadline_hours = 24 where slug = 'portrait-arrhes'`,
+    );
+    try {
+      const fields = details({ paymentMethod: "transfer" });
+      const asked = await postForm(await freeTime(), fields, from());
+      expect([302, 303]).toContain(asked.status);
+      const made = await serverDatabase().execute<{ id: string }>(
+        sql`select id from bookings where client_email = ${fields.email}`,
+      );
+      const page = `/admin/reservations/${made.rows[0]?.id ?? ""}`;
+      // Transfers turned off before she answers: her page says what accepting does instead.
+      await setTransfer(false);
+      const before = textOf(
+        (await fetchPage(page, { cookie: admin.cookie() })).document.querySelector("main"),
+      );
+      expect(before).toContain(
+        "La cliente a choisi de payer ses arrhes par virement, ce que vous ne prenez plus en ce moment (vos réglages de paiement) : en acceptant, la séance est confirmée et ses arrhes se règlent au studio.",
+      );
+      const accepted = await postForm(page, { intent: "accept" }, { cookie: admin.cookie() });
+      expect([302, 303]).toContain(accepted.status);
+      // No transfer asked with bank details the studio no longer gives: confirmed, paid at the studio.
+      const state = await serverDatabase().execute<{ state: string }>(
+        sql`select state from bookings where client_email = ${fields.email}`,
+      );
+      expect(state.rows[0]?.state).toBe("confirmed");
+    } finally {
+      await setTransfer(true);
+      await serverDatabase().execute(
+        sql`update session_types set mode = 'instant' where slug = 'portrait-arrhes'`,
+      );
+    }
+  });
+
   it("refuses a time in the past in French, never a server error", async () => {
     const yesterday = addParisDays(isoDayInParis(new Date()), -1);
     const answer = await postForm(
