@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/studio";
 import { sessionOffer } from "~/lib/booking/offer";
 import { durationLabelFr } from "~/lib/booking/words";
@@ -13,41 +12,25 @@ import { siteContent } from "~/server/content/site-content.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const content = await siteContent(context);
   const studio = bookingStudioAt(content, params.studio);
-  const lien = new URL(request.url).searchParams.get("lien");
-  const privateToken = privateTokenOf(lien);
+  const privateToken = privateTokenOf(new URL(request.url).searchParams.get("lien"));
   const offered = await offeredSessionTypes(studio.id, privateToken);
   const { types, previewedId } = withPreviewedType(offered, content, studio.id);
-  return data(
-    {
-      studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
-      privateToken,
-      types: types.map((type) => ({
-        slug: type.slug,
-        name: type.name,
-        description: type.description,
-        photo: type.photoId ? content.photo(type.photoId) : null,
-        duration: durationLabelFr(type.durationMinutes),
-        // The price card's when the type is its offer (decision 0127).
-        priceText: sessionOffer(content.documents.prices, type).price,
-        request: type.mode === "request",
-        private: type.visibility === "private",
-        previewed: type.id === previewedId,
-        // One not created yet has no page of free days to open.
-        linked: type.id !== "apercu",
-      })),
-    },
-    lien === null ? undefined : { headers: { "Cache-Control": "no-store" } },
-  );
+  return {
+    studio: { slug: studio.slug, name: studio.data.name, phone: studio.data.phone },
+    privateToken,
+    types: types.map((type) => ({
+      slug: type.slug,
+      name: type.name,
+      description: type.description,
+      photo: type.photoId ? content.photo(type.photoId) : null,
+      duration: durationLabelFr(type.durationMinutes),
+      // The price card's when the type is its offer (decision 0127).
+      priceText: sessionOffer(content.documents.prices, type).price,
+      request: type.mode === "request",
+      private: type.visibility === "private",
+      previewed: type.id === previewedId,
+      // One not created yet has no page of free days to open.
+      linked: type.id !== "apercu",
+    })),
+  };
 }
-
-/**
- * A private session type's link (`?lien=`) opens this page with that type: like its next steps, it is kept
- * by no shared cache nor by the site's page cache (its address is its secret). Without it the site's usual
- * policy (decision 0115).
- */
-export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
-  const headers = new Headers();
-  const own = errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control");
-  if (own) headers.set("Cache-Control", own);
-  return headers;
-};

@@ -10,7 +10,7 @@ import { siteFrom } from "~/lib/public-site";
 import { seo } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 
-export { headers, loader } from "./studio.server";
+export { loader } from "./studio.server";
 
 /** /reserver/{studio}: the session types offered at the studio (a private one with `?lien=`). */
 

@@ -57,3 +57,22 @@ describe("canonicalPrivateAreas", () => {
     expect(gallery.headers.get("x-robots-tag")).toBe("noindex, nofollow, noarchive");
   });
 });
+
+describe("cachePolicy", () => {
+  it("keeps a private session type's booking pages out of every cache, its link being their secret (decision 0115)", async () => {
+    for (const path of [
+      "/reserver/brive?lien=abc",
+      "/reserver/brive/portrait?mois=2027-01&lien=abc",
+      "/reserver/brive.data?lien=abc",
+    ]) {
+      expect((await ask(path)).headers.get("cache-control"), path).toBe("no-store");
+    }
+    for (const path of [
+      "/reserver/brive",
+      "/reserver/brive?mois=2027-01",
+      "/reservation/abc?lien=x",
+    ]) {
+      expect((await ask(path)).headers.get("cache-control"), path).toBeNull();
+    }
+  });
+});

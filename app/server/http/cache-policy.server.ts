@@ -11,11 +11,16 @@ const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
 const CLIENT_GALLERY_PATH = /^\/galerie-client(\/|\.data|$)/;
 /** A public page showing an administrator's unsaved changes (content/preview.server.ts). */
 const PREVIEW_QUERY = /[?&]apercu=/;
+/**
+ * A private session type's booking pages (decision 0115): the link `?lien=` is its secret, so no answer
+ * of its steps is kept by a shared cache or the site's page cache.
+ */
+const PRIVATE_BOOKING_LINK = /^\/reserver(?:\/|\.data|\?|$)[^#]*[?&]lien=/;
 
 /**
  * `Cache-Control: no-store` on every answer that concerns one person, whatever the route sets
  * (decision 0031: nothing personal is ever cached): every answer of the admin area (pages, their `.data` requests, the login, exports), previews of
- * unsaved changes (`?apercu=`), any
+ * unsaved changes (`?apercu=`), a private session type's booking pages (`/reserver…?lien=`), any
  * answer that sets a cookie (a session, a flash message), and errors that did not choose a policy (404s,
  * refusals). Public pages keep the policy their route gives them.
  */
@@ -35,6 +40,7 @@ export function cachePolicy(): RequestHandler {
           ADMIN_PATH.test(req.path) ||
           (clientGallery && !privateFile) ||
           PREVIEW_QUERY.test(req.originalUrl) ||
+          PRIVATE_BOOKING_LINK.test(req.originalUrl) ||
           res.hasHeader("set-cookie");
         const status = typeof args[0] === "number" ? args[0] : res.statusCode;
         if (personal || (status >= 400 && !res.hasHeader("cache-control"))) {
