@@ -1,4 +1,5 @@
 import { csvCell } from "~/lib/csv";
+import { formatDateTimeFr, parisWallTimeInstants, parisWallTimeOf } from "~/lib/dates";
 
 /*
  * The accountant's CSV files (decision 0182): what a French spreadsheet opens as it is, UTF-8 with a BOM,
@@ -22,6 +23,18 @@ export function csvAmount(cents: number): string {
 export function csvDay(isoDay: string): string {
   const [year, month, day] = isoDay.split("-");
   return `${day}/${month}/${year}`;
+}
+
+/**
+ * An instant as Paris's clocks read it, « 31/10/2027 14:05 » (what a French spreadsheet reads as a date
+ * and time). In the hour the autumn change repeats, the same words stand for two instants an hour apart:
+ * there the offset from UTC tells them apart, « 31/10/2027 02:30 (UTC+2) » then « … 02:30 (UTC+1) ».
+ */
+export function csvParisDateTime(at: Date): string {
+  const wall = parisWallTimeOf(at.getTime());
+  const text = formatDateTimeFr(at);
+  if (parisWallTimeInstants(wall).length < 2) return text;
+  return `${text} (UTC+${Math.round((wall - at.getTime()) / 3_600_000)})`;
 }
 
 /** The whole file: the BOM, the header, the rows. */

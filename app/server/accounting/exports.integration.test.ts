@@ -288,6 +288,48 @@ describe("the accountant's files", () => {
     ]);
   });
 
+  it("keep a transfer's incoming reference off the refund of the money it brought", async () => {
+    setClockForTests(new Date("2031-07-03T10:00:00Z"));
+    const day = { from: "2031-07-03", to: "2031-07-03" };
+    const order = await placeOrder("transfer", 6_000);
+    await markPaidOffline(order.orderId, "transfer");
+    // 20 € of it given back by the owner, by a transfer from her bank.
+    await markRefundedOffline((await requestRefund(order.orderId, 2_000, "Geste commercial")).id);
+    const [reference] = (
+      await db().execute<{ reference: string }>(
+        sql`select transfer_reference as reference from orders where id = ${order.orderId}`,
+      )
+    ).rows.map((row) => row.reference);
+    expect(reference).toMatch(/^[A-Z]{2}-/);
+
+    const received = parse((await paymentsReceived(day)).csv);
+    expect(received.slice(1).map((row) => [row[2], row[4], row[5], row[7]])).toEqual([
+      ["Encaissement", "60,00", "Virement", reference],
+      ["Remboursement", "-20,00", "Virement", ""],
+    ]);
+    const book = parse((await receiptsBook(day)).csv);
+    expect(book.slice(1).map((row) => [row[4], row[5], row[6]])).toEqual([
+      ["60,00", "Virement", reference],
+      ["-20,00", "Virement", ""],
+    ]);
+  });
+
+  it("never write the same time for two payments an hour apart on the autumn change's night", async () => {
+    const night = { from: "2031-10-26", to: "2031-10-26" };
+    // 02:30 in Paris twice: in summer time (00:30 UTC), then an hour later in winter time (01:30 UTC).
+    for (const at of ["2031-10-26T00:30:00Z", "2031-10-26T01:30:00Z", "2031-10-26T09:15:00Z"]) {
+      setClockForTests(new Date(at));
+      await markPaidOffline((await placeOrder("studio", 1_000)).orderId, "cash");
+    }
+    const received = parse((await paymentsReceived(night)).csv);
+    expect(received[0]?.[1]).toBe("Date et heure (Paris)");
+    expect(received.slice(1).map((row) => row[1])).toEqual([
+      "26/10/2031 02:30 (UTC+2)",
+      "26/10/2031 02:30 (UTC+1)",
+      "26/10/2031 10:15",
+    ]);
+  });
+
   it("lists the vouchers still to honour at a day, with what was left of each then", async () => {
     const partly = await insert(10_000, new Date("2026-03-01T10:00:00Z"), "2027-03-01");
     await db()

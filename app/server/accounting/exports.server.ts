@@ -1,5 +1,11 @@
 import { sql } from "drizzle-orm";
-import { accountingCsv, csvAmount, csvDay, type AccountingCell } from "~/lib/accounting/csv";
+import {
+  accountingCsv,
+  csvAmount,
+  csvDay,
+  csvParisDateTime,
+  type AccountingCell,
+} from "~/lib/accounting/csv";
 import type { VatShare } from "~/lib/invoices/model";
 import { vatRateLabel } from "~/lib/invoices/model";
 import { CURRENCY } from "~/lib/payments/model";
@@ -35,19 +41,28 @@ const MEANS: Record<string, string> = {
 const meansOf = (method: string | null) => (method ? (MEANS[method] ?? method) : "");
 
 /**
- * The reference the accountant can match with a statement: the card provider's, the transfer's; none for
- * money taken at the studio (its attempt's reference is ours, meaningless outside the site).
+ * The order's transfer reference beside the money that came by that transfer, and only there: not beside
+ * money of an order meant to be paid by transfer and paid otherwise (a reference no bank statement shows),
+ * nor beside a refund, which goes out by a transfer the owner makes from her bank with her own words (the
+ * incoming reference there would read as money come in; the refund's piece is its credit note).
+ */
+const incomingTransferReference = (row: {
+  kind: "payment" | "refund";
+  method: string | null;
+  transfer_reference: string | null;
+}) => (row.kind === "payment" && row.method === "transfer" ? (row.transfer_reference ?? "") : "");
+
+/**
+ * The reference the accountant can match with a statement: the card provider's (a refund's own, from the
+ * provider), an incoming transfer's; none for money taken at the studio (its attempt's reference is ours,
+ * meaningless outside the site) nor for a transfer refund (the site does not know its words).
  */
 const referenceOf = (row: {
+  kind: "payment" | "refund";
   method: string | null;
   provider_reference: string | null;
   transfer_reference: string | null;
-}) =>
-  row.method === "card"
-    ? (row.provider_reference ?? "")
-    : row.method === "transfer"
-      ? (row.transfer_reference ?? "")
-      : "";
+}) => (row.method === "card" ? (row.provider_reference ?? "") : incomingTransferReference(row));
 
 /** A journal row's Paris day, as SQL. */
 const parisDay = (column: string) => sql.raw(`(${column} at time zone 'Europe/Paris')::date`);
@@ -56,7 +71,8 @@ const parisDay = (column: string) => sql.raw(`(${column} at time zone 'Europe/Pa
 type MoneyRow = {
   seq: number;
   day: string;
-  at: string;
+  /** The instant (node-postgres gives a Date; a text is read as one too). */
+  at: Date | string;
   kind: "payment" | "refund";
   amount_cents: number;
   /** Null for euros; another currency's code for a held payment given back and its refund (« USD »). */
@@ -76,7 +92,7 @@ type MoneyRow = {
 async function moneyRows(period: Period): Promise<MoneyRow[]> {
   const result = await db().execute<MoneyRow>(sql`
     select j.seq::int as seq, to_char(${parisDay("j.at")}, 'YYYY-MM-DD') as day,
-      to_char(j.at at time zone 'Europe/Paris', 'DD/MM/YYYY HH24:MI') as at, j.kind, j.amount_cents,
+      j.at, j.kind, j.amount_cents,
       nullif(upper(coalesce(j.details ->> 'currency',
         (select a.held_currency from payment_attempts a
           where j.kind = 'refund' and a.id = j.attempt_id and a.status = 'returned'))), ${CURRENCY})
@@ -215,15 +231,13 @@ export async function paymentsReceived(period: Period): Promise<AccountingExport
   const money = await moneyRows(period);
   const rows: AccountingCell[][] = money.map((row) => [
     String(row.seq),
-    row.at,
+    csvParisDateTime(new Date(row.at)),
     `${row.kind === "payment" ? "Encaissement" : "Remboursement"}${otherCurrency(row)}`,
     row.buyer ?? "",
     euroCell(row),
     meansOf(row.method),
     row.method === "card" ? (row.provider_reference ?? "") : "",
-    // The order's transfer reference only for money that went by transfer: an order meant to be paid by
-    // transfer and paid in cash at the studio has a reference no bank statement will show.
-    row.method === "transfer" ? (row.transfer_reference ?? "") : "",
+    incomingTransferReference(row),
   ]);
   return {
     filename: `encaissements-${period.from}-${period.to}.csv`,
