@@ -462,7 +462,9 @@ describe("/admin/comptabilite: the accountant's e-mail (decision 0189)", () => {
       expect(text).toContain(
         "Dernier envoi mensuel : les fichiers de septembre 2026, le 1er octobre 2026 à 07:01.",
       );
-      expect(text).toContain("Les fichiers d'un mois précédent ne sont pas partis :");
+      expect(text).toContain(
+        "Les fichiers d'un mois précédent ne sont pas parvenus à votre comptable :",
+      );
       const link = form(page)?.querySelector(
         'a[href="/admin/comptabilite?du=2026-08-01&au=2026-08-31"]',
       );

@@ -19,20 +19,20 @@ describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
     );
   });
 
-  it("says that a month's files did not leave, and how to send them, when nothing waits any more", () => {
+  it("says that a month's files did not reach the accountant, and how to send them, when nothing waits any more", () => {
     expect(lastMonthlySentence({ month: "novembre 2027", sentAt: null, waiting: false })).toBe(
-      "Les fichiers de novembre 2027 ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période de novembre 2027 en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».",
+      "Les fichiers de novembre 2027 ne sont pas parvenus à votre comptable : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, enregistrez-la avec l'envoi mensuel coché, puis affichez la période de novembre 2027 en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ». Envoyés à une autre adresse, ils restent signalés ici.",
     );
   });
 
-  it("says that earlier months' files did not leave, and how to send them", () => {
+  it("says that earlier months' files did not reach the accountant, and how to send them", () => {
     expect(notSentSentence([])).toBeNull();
     const october = {
       month: "octobre 2027",
       href: "/admin/comptabilite?du=2027-10-01&au=2027-10-31",
     };
     expect(notSentSentence([october])).toBe(
-      "Les fichiers d'un mois précédent ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Affichez sa période et cliquez sur « Envoyer maintenant les fichiers de la période » :",
+      "Les fichiers d'un mois précédent ne sont pas parvenus à votre comptable : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. L'adresse de votre comptable enregistrée ci-dessus avec l'envoi mensuel coché, affichez sa période et cliquez sur « Envoyer maintenant les fichiers de la période » (envoyés à une autre adresse, ils restent signalés ici) :",
     );
     expect(
       notSentSentence([
@@ -40,7 +40,7 @@ describe("the accountant's monthly e-mail on /admin/comptabilite", () => {
         october,
       ]),
     ).toBe(
-      "Les fichiers de 2 mois précédents ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Affichez la période de chacun et cliquez sur « Envoyer maintenant les fichiers de la période » :",
+      "Les fichiers de 2 mois précédents ne sont pas parvenus à votre comptable : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. L'adresse de votre comptable enregistrée ci-dessus avec l'envoi mensuel coché, affichez la période de chacun et cliquez sur « Envoyer maintenant les fichiers de la période » (envoyés à une autre adresse, ils restent signalés ici) :",
     );
   });
 

@@ -39,14 +39,16 @@ export function lastMonthlySentence(lastMonthly: AccountantSetting["lastMonthly"
   if (lastMonthly.waiting) {
     return `Envoi mensuel des fichiers ${ofName(lastMonthly.month)} en attente du serveur d'e-mails.`;
   }
-  return `Les fichiers ${ofName(lastMonthly.month)} ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, puis affichez la période ${ofName(lastMonthly.month)} en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ».`;
+  // Files sent from the page to another address than the accountant's leave the month told (decision
+  // 0189, amended): the sentence says so, and how to send them so that they count.
+  return `Les fichiers ${ofName(lastMonthly.month)} ne sont pas parvenus à votre comptable : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. Vérifiez l'adresse ci-dessus, enregistrez-la avec l'envoi mensuel coché, puis affichez la période ${ofName(lastMonthly.month)} en haut de cette page et cliquez sur « Envoyer maintenant les fichiers de la période ». Envoyés à une autre adresse, ils restent signalés ici.`;
 }
 
-/** What the page says of earlier months whose files did not leave, before their links, or null. */
+/** What the page says of earlier months whose files did not reach the accountant, before their links, or null. */
 export function notSentSentence(notSent: AccountantSetting["notSent"]): string | null {
   if (notSent.length === 0) return null;
   const one = notSent.length === 1;
-  return `${one ? "Les fichiers d'un mois précédent" : `Les fichiers de ${notSent.length} mois précédents`} ne sont pas partis : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. ${one ? "Affichez sa période" : "Affichez la période de chacun"} et cliquez sur « Envoyer maintenant les fichiers de la période » :`;
+  return `${one ? "Les fichiers d'un mois précédent" : `Les fichiers de ${notSent.length} mois précédents`} ne sont pas parvenus à votre comptable : le serveur d'e-mails a refusé l'adresse ou n'a pas répondu, ou l'envoi mensuel a été arrêté avant leur départ. L'adresse de votre comptable enregistrée ci-dessus avec l'envoi mensuel coché, ${one ? "affichez sa période" : "affichez la période de chacun"} et cliquez sur « Envoyer maintenant les fichiers de la période » (envoyés à une autre adresse, ils restent signalés ici) :`;
 }
 
 /**

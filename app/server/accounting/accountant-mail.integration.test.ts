@@ -306,4 +306,60 @@ describe("the accountant's months that did not reach her", () => {
     await expect.poll(async () => (await accountantMailSetting()).notSent).toEqual([]);
     await saveAccountantMail({ email: "", monthly: false });
   });
+
+  it("counts a month sent from the page only when its files went to the accountant's address", async () => {
+    await db().delete(accountantMonthlyMails);
+    const own = "moi@example.com";
+    /** The whole month `offset` months after this one, as the page's period. */
+    const periodAt = (offset: number) => lastMonth(isoDayInParis(firstOf(offset + 1)));
+    /** Whether every e-mail of the files of `sent` has left the queue (sent or given up). */
+    const settled = async (sent: { from: string; to: string }) =>
+      (
+        await db().$client.query<{ state: string }>(
+          "select state from pgboss.job where name = 'mail' and data->>'kind' = 'accountant-files' and data->>'from' = $1 and data->>'to' = $2",
+          [sent.from, sent.to],
+        )
+      ).rows.every((row) => row.state === "completed");
+    // Two months whose monthly e-mail never left: one to the accountant's address (the mail server did
+    // not answer), one to a mistyped address; a later month reached her.
+    await db()
+      .insert(accountantMonthlyMails)
+      .values([
+        { month: monthAt(20), recipient: accountant },
+        { month: monthAt(21), recipient: mistyped },
+        { month: monthAt(22), recipient: accountant, sentAt: new Date() },
+      ]);
+    expect((await accountantMailSetting()).notSent.map((told) => told.month)).toEqual([
+      monthAt(20),
+      monthAt(21),
+    ]);
+
+    // The owner puts her own address, switch off, to get the files herself: they reach her, not the
+    // accountant, and both months are still told.
+    await saveAccountantMail({ email: own, monthly: false });
+    for (const offset of [20, 21]) {
+      expect(await sendAccountantFilesNow(periodAt(offset))).toBe("queued");
+    }
+    await expect
+      .poll(() => capture.received.filter((mail) => mail.to.includes(own)).length)
+      .toBe(2);
+    await expect.poll(() => settled(periodAt(21))).toBe(true);
+    await expect.poll(() => settled(periodAt(20))).toBe(true);
+    expect((await accountantMailSetting()).notSent.map((told) => told.month)).toEqual([
+      monthAt(20),
+      monthAt(21),
+    ]);
+
+    // The accountant's address again, switch still off: the month claimed for that address is sent.
+    await saveAccountantMail({ email: accountant, monthly: false });
+    expect(await sendAccountantFilesNow(periodAt(20))).toBe("queued");
+    await expect
+      .poll(async () => (await accountantMailSetting()).notSent.map((told) => told.month))
+      .toEqual([monthAt(21)]);
+    // The mistyped month, to the corrected address the monthly e-mail now goes to: sent.
+    await saveAccountantMail({ email: accountant, monthly: true });
+    expect(await sendAccountantFilesNow(periodAt(21))).toBe("queued");
+    await expect.poll(async () => (await accountantMailSetting()).notSent).toEqual([]);
+    await saveAccountantMail({ email: "", monthly: false });
+  });
 });

@@ -199,18 +199,34 @@ export async function accountantFilesEmail(job: AccountantFilesMail): Promise<Ou
 export const enqueueAccountantFiles = defineMailKind<AccountantFilesMail>("accountant-files", {
   failureKind: "admin",
   compose: accountantFilesEmail,
-  async afterDelivery(job) {
-    // The monthly e-mail, or a whole month's files sent from the page: the month reached the accountant
-    // (a month whose monthly e-mail did not leave is no longer told once she sent it herself).
-    const month = job.month ?? wholeMonthOf(job);
+  async afterDelivery(job, mail) {
+    if (job.month !== undefined) {
+      // The monthly e-mail: the month reached the accountant.
+      await db()
+        .update(accountantMonthlyMails)
+        .set({ sentAt: new Date() })
+        .where(eq(accountantMonthlyMails.month, job.month));
+      return;
+    }
+    // A whole month's files sent from the page reached the accountant (a month whose monthly e-mail did
+    // not leave is no longer told once she sent it herself) only when they went to her address: the one
+    // the month was claimed for, or the one the monthly e-mail now goes to (an address corrected after a
+    // refusal). Files the owner sent to another address (her own, switch off) leave the month told.
+    const month = wholeMonthOf(job);
     if (month === undefined) return;
+    const to = mail.to.trim().toLowerCase();
     await db()
       .update(accountantMonthlyMails)
       .set({ sentAt: new Date() })
       .where(
-        job.month === undefined
-          ? and(eq(accountantMonthlyMails.month, month), isNull(accountantMonthlyMails.sentAt))
-          : eq(accountantMonthlyMails.month, month),
+        and(
+          eq(accountantMonthlyMails.month, month),
+          isNull(accountantMonthlyMails.sentAt),
+          sql`(lower(${accountantMonthlyMails.recipient}) = ${to} or exists (
+            select 1 from ${accountantMailSettings}
+            where ${accountantMailSettings.id} = 1 and ${accountantMailSettings.monthly}
+              and lower(${accountantMailSettings.email}) = ${to}))`,
+        ),
       );
   },
 });
