@@ -448,6 +448,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
   const liveVersion = await contentVersionOf(target);
   for (const table of tables)
     await target.query(`alter table ${qualified(table.name)} disable trigger user`);
+  const handedOut = await numbersHandedOut(target);
   await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
   const keys = await dropBackwardKeys(
     target,
@@ -462,7 +463,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
     await pipeline(out, into);
   }
   await addKeysBack(target, keys);
-  await finishLoad(target, tables, liveVersion);
+  await finishLoad(target, tables, liveVersion, handedOut);
 }
 
 async function contentVersionOf(client: pg.ClientBase): Promise<number> {
@@ -474,13 +475,56 @@ async function contentVersionOf(client: pg.ClientBase): Promise<number> {
   return rows[0]?.version ?? 0;
 }
 
-/** After the tables are loaded: sequences past the restored values, triggers back, caches left behind. */
+/**
+ * The numbers the site has handed out, read from the live tables before a restore empties them: each
+ * invoice series' counter by year (decision 0177) and the next value of each sequence a column owns (the
+ * money journal's `seq`…). A number handed out after the backup is on a customer's invoice, a credit note
+ * or the accountant's files: the restored site must never hand it out again (decision 0207). Read once
+ * the tables' triggers are off, whose lock already holds back every write to them until the restore ends.
+ */
+type NumbersHandedOut = {
+  counters: Array<{ series: string; year: number; last: number }>;
+  sequences: Map<string, number>;
+};
+
+async function numbersHandedOut(client: pg.ClientBase): Promise<NumbersHandedOut> {
+  const exists = await client.query(`select to_regclass('public.invoice_counters') as t`);
+  const counters = exists.rows[0]?.t
+    ? (
+        await client.query<{ series: string; year: number; last: number }>(
+          "select series, year, last from public.invoice_counters",
+        )
+      ).rows
+    : [];
+  const sequences = new Map<string, number>();
+  for (const row of await ownedSequences(client)) {
+    const { rows } = await client.query<{ next: string }>(
+      `select (case when is_called then last_value + 1 else last_value end)::text as next
+         from ${row.sequence}`,
+    );
+    sequences.set(row.sequence, Number(rows[0]?.next ?? 1));
+  }
+  return { counters, sequences };
+}
+
+/**
+ * After the tables are loaded: sequences past the restored values and the numbers the live site had
+ * handed out, invoice counters never back, triggers back, caches left behind.
+ */
 async function finishLoad(
   client: pg.ClientBase,
   tables: ReadonlyArray<{ name: string }>,
   liveVersion: number,
+  handedOut: NumbersHandedOut,
 ) {
-  await resetSequences(client);
+  await resetSequences(client, handedOut.sequences);
+  for (const counter of handedOut.counters) {
+    await client.query(
+      `insert into public.invoice_counters (series, year, last) values ($1, $2, $3)
+         on conflict (series, year) do update set last = greatest(invoice_counters.last, excluded.last)`,
+      [counter.series, counter.year, counter.last],
+    );
+  }
   for (const table of tables)
     await client.query(`alter table ${qualified(table.name)} enable trigger user`);
   // Pages cached under a number the restored one would reach again must not be served: past both.
@@ -506,6 +550,7 @@ async function loadTables(
   for (const table of manifest.tables) {
     await client.query(`alter table ${qualified(table.name)} disable trigger user`);
   }
+  const handedOut = await numbersHandedOut(client);
   await client.query(`truncate ${all}`);
   const keys = await dropBackwardKeys(
     client,
@@ -529,7 +574,7 @@ async function loadTables(
   }
   if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
   await addKeysBack(client, keys);
-  await finishLoad(client, manifest.tables, liveVersion);
+  await finishLoad(client, manifest.tables, liveVersion, handedOut);
 }
 
 type ForeignKey = { table: string; name: string; definition: string };
@@ -577,8 +622,8 @@ async function addKeysBack(client: pg.ClientBase, keys: readonly ForeignKey[]) {
   }
 }
 
-/** Each sequence a column owns, set past the largest value restored. */
-async function resetSequences(client: pg.ClientBase) {
+/** The sequences a column of the site's tables owns (serial and identity columns). */
+async function ownedSequences(client: pg.ClientBase) {
   const { rows } = await client.query<{ sequence: string; tableName: string; column: string }>(
     `select quote_ident(sn.nspname) || '.' || quote_ident(s.relname) as sequence,
             quote_ident(tn.nspname) || '.' || quote_ident(t.relname) as "tableName",
@@ -591,9 +636,18 @@ async function resetSequences(client: pg.ClientBase) {
        join pg_attribute a on a.attrelid = t.oid and a.attnum = d.refobjsubid
       where s.relkind = 'S' and tn.nspname in ('public', 'drizzle')`,
   );
-  for (const row of rows) {
+  return rows;
+}
+
+/**
+ * Each sequence a column owns, set past the largest value restored, and never before the value the live
+ * site would have given next (`liveNext`): a number handed out is not handed out again.
+ */
+async function resetSequences(client: pg.ClientBase, liveNext: ReadonlyMap<string, number>) {
+  for (const row of await ownedSequences(client)) {
     await client.query(
-      `select setval('${row.sequence}', coalesce((select max(${row.column}) from ${row.tableName}), 0) + 1, false)`,
+      `select setval('${row.sequence}', greatest(coalesce((select max(${row.column}) from ${row.tableName}), 0) + 1, $1::bigint), false)`,
+      [liveNext.get(row.sequence) ?? 1],
     );
   }
 }
