@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { erasedSentences } from "./backups";
+import { erasedSentences, moneySentences } from "./backups";
 
 describe("what a restore erases, in the owner's words", () => {
   it("counts what was made since the backup, singular for one, nothing said of none", () => {
@@ -13,5 +13,52 @@ describe("what a restore erases, in the owner's words", () => {
     expect(
       erasedSentences({ bookings: 0, galleries: 0, messages: 0, subscribers: 0, clients: [] }),
     ).toEqual([]);
+  });
+});
+
+describe("the money a restore takes off the site, in the owner's words", () => {
+  const none = {
+    payments: 0,
+    paymentsCents: 0,
+    documentCount: 0,
+    documents: [],
+    vouchersSold: 0,
+    voucherUses: 0,
+  };
+  it("says each kind once, singular for one, nothing of none", () => {
+    expect(moneySentences(none)).toEqual([]);
+    expect(
+      moneySentences({
+        payments: 1,
+        paymentsCents: 4_550,
+        documentCount: 1,
+        documents: ["F-2027-000002"],
+        vouchersSold: 1,
+        voucherUses: 1,
+      }),
+    ).toEqual([
+      "1 paiement reçu depuis (45,50\u00a0€) disparaîtra du site ; l'argent, lui, est bien arrivé",
+      "1 facture ou avoir émis depuis disparaîtra du site (F-2027-000002) ; la cliente ou le client l'a reçu, et son numéro ne sera pas redonné",
+      "1 bon cadeau vendu depuis disparaîtra : son code, sur le PDF de son acheteur, ne marchera plus",
+      "1 utilisation de bon cadeau depuis disparaîtra : ce bon pourra servir une seconde fois",
+    ]);
+  });
+  it("lists the documents' numbers, and says when there are more than it lists", () => {
+    expect(
+      moneySentences({
+        ...none,
+        payments: 3,
+        paymentsCents: 30_000,
+        documentCount: 4,
+        documents: ["F-2027-000002", "A-2027-000001", "F-2027-000003"],
+        vouchersSold: 2,
+        voucherUses: 2,
+      }),
+    ).toEqual([
+      "3 paiements reçus depuis (300\u00a0€) disparaîtront du site ; l'argent, lui, est bien arrivé",
+      "4 factures ou avoirs émis depuis disparaîtront du site (F-2027-000002, A-2027-000001, F-2027-000003…) ; les clients les ont reçus, et leurs numéros ne seront pas redonnés",
+      "2 bons cadeaux vendus depuis disparaîtront : leurs codes, sur les PDF de leurs acheteurs, ne marcheront plus",
+      "2 utilisations de bons cadeaux depuis disparaîtront : ces bons pourront servir une seconde fois",
+    ]);
   });
 });

@@ -2,11 +2,13 @@ import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { backupRuns, blogArticles, contactMessages, users } from "../../app/server/db/schema";
+import { issueInvoice } from "../../app/server/invoices/issue.server";
 import { signLinkTokenWith } from "../../app/server/signed-link.server";
 import { useAdmin } from "../support/accounts";
 import { cookieAfter } from "../support/auth";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
+import { invoiceSellerForTests } from "../support/seller";
 import { serverAuthSecret, serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
@@ -374,15 +376,28 @@ describe("/admin/sauvegardes over HTTP", () => {
         message: `Bonjour ${marker}`,
       });
 
+    // An invoice issued since: the confirmation names it, the money a restore takes off (decision 0207).
+    const invoice = await serverDatabase().transaction((tx) =>
+      issueInvoice(tx, {
+        kind: "sale",
+        seller: invoiceSellerForTests,
+        buyer: { name: "Anne Lefèvre", email: "anne@example.test", address: null },
+        lines: [{ label: "Tirage 30 × 40", quantity: 1, unitPriceCents: 4_500, vatRate: null }],
+        paymentTerms: "Payé au studio",
+      }),
+    );
+
     const confirmation = await fetchPage(`/admin/sauvegardes?restaurer=${name}`, {
       cookie: admin.cookie(),
     });
     expect(textOf(confirmation.document.querySelector("h1"))).toMatch(
       /^Restaurer la sauvegarde du /,
     );
-    expect(
-      textOf(confirmation.document.querySelector("main") ?? confirmation.document.body),
-    ).toContain("1 message reçu depuis disparaîtra.");
+    const said = textOf(confirmation.document.querySelector("main") ?? confirmation.document.body);
+    expect(said).toContain("1 message reçu depuis disparaîtra.");
+    expect(said).toContain(
+      `1 facture ou avoir émis depuis disparaîtra du site (${invoice.number}) ; la cliente ou le client l'a reçu, et son numéro ne sera pas redonné.`,
+    );
     const field = confirmation.document.querySelector('input[name="confirmation"]');
     expect(field).not.toBeNull();
     expect(textOf(confirmation.document.querySelector(`label[for="${field?.id}"]`))).toBe(

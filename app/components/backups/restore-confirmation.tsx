@@ -4,7 +4,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { Field, Input } from "~/components/admin/field";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/field";
-import { type ErasedSince, erasedSentences, RESTORE_WORD } from "~/lib/backups";
+import { type ErasedSince, erasedSentences, moneySentences, RESTORE_WORD } from "~/lib/backups";
 import type { FormAnswer } from "~/lib/forms";
 import { formatLongDateTimeFr } from "~/lib/dates";
 import { backupDateOfFile } from "./run-views";
@@ -93,13 +93,15 @@ export function RestoreConfirmation({
 
 /** What the restore erases, and the clients of the bookings it erases, to call them. */
 function ErasedSinceBackup({ erased }: { erased: ErasedSince }) {
-  const sentences = erasedSentences(erased);
+  const money = moneySentences(erased.money);
+  const sentences = [...erasedSentences(erased), ...money];
   return (
     <div className="space-y-3 text-sm">
       <h2 className="font-sans text-lg font-semibold">Ce qui disparaîtra</h2>
       {sentences.length === 0 ? (
         <p>
-          Aucune réservation, galerie, message ni abonné n'a été ajouté depuis cette sauvegarde.
+          Aucune réservation, galerie, message, abonné ni paiement n'a été ajouté depuis cette
+          sauvegarde.
         </p>
       ) : (
         <ul className="list-disc space-y-1 pl-5 font-medium text-red-900">
@@ -108,6 +110,13 @@ function ErasedSinceBackup({ erased }: { erased: ErasedSince }) {
           ))}
         </ul>
       )}
+      {money.length > 0 ? (
+        <p>
+          Cet argent a bougé pour de vrai : après la restauration, le site ne le saura plus. Notez
+          ces paiements, factures et bons cadeaux (votre tableau Stripe et vos relevés de banque les
+          gardent aussi) pour votre comptable, et pour honorer les bons vendus depuis.
+        </p>
+      ) : null}
       {erased.clients.length > 0 ? (
         <>
           <p>
