@@ -1,10 +1,10 @@
+import { formatCents } from "./prices";
+
 /** The word the owner types to confirm a restore (/admin/sauvegardes; the action checks it again). */
 export const RESTORE_WORD = "RESTAURER";
 
 /** The search parameter that opens a backup's restore confirmation (works without JavaScript). */
 export const RESTORE_PARAM = "restaurer";
-
-import { formatCents } from "./prices";
 
 /**
  * The money a restore takes off the site (decision 0207): what moved after the backup, which the restored
