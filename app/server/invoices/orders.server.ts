@@ -40,6 +40,7 @@ import {
 } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
+import { catchUpStep } from "./catch-up.server";
 import { issueInvoice, standingOf, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
 import { issueHeldUseInvoiceOfBooking, issueHeldUseInvoices } from "./voucher-uses.server";
@@ -395,7 +396,8 @@ export async function creditRefund(
 /**
  * The invoices and credit notes that the seller's incomplete identity held back, issued now in the order
  * of their payments and refunds, each in its own transaction under its order's lock, then those of the
- * vouchers' uses. Answers how many.
+ * vouchers' uses. Each step under the catch-up's lock (catchUpStep): a catch-up running at once on another
+ * server waits for it, never the reverse of its locks. Answers how many.
  */
 export async function issueMissingInvoices(): Promise<number> {
   const unpaidOnes = await db()
@@ -415,7 +417,7 @@ export async function issueMissingInvoices(): Promise<number> {
     .orderBy(asc(refunds.completedAt));
   let issued = 0;
   for (const { id } of unpaidOnes) {
-    const made = await db().transaction(async (tx) => {
+    const made = await catchUpStep(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
       if (!order || (order.status !== "paid" && order.status !== "refunded")) return null;
       return invoicePaidOrder(tx, order);
@@ -424,7 +426,7 @@ export async function issueMissingInvoices(): Promise<number> {
     issued += 1;
   }
   for (const { id, orderId } of uncredited) {
-    const made = await db().transaction(async (tx) => {
+    const made = await catchUpStep(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
       const [refund] = await tx.select().from(refunds).where(eq(refunds.id, id));
       if (!order || !refund) return null;

@@ -11,6 +11,7 @@ import { db } from "../db/client.server";
 import { bookings, invoices, orders, sessionTypes, voucherUses, vouchers } from "../db/schema";
 import type { Executor } from "../jobs/queue.server";
 import { now } from "../clock.server";
+import { catchUpStep } from "./catch-up.server";
 import { issueInvoice, standingOf, type InvoiceRecord } from "./issue.server";
 import { sellerForInvoices } from "./seller.server";
 
@@ -395,7 +396,8 @@ export async function issueHeldUseInvoiceOfBooking(
 
 /**
  * The uses whose invoice the seller's incomplete identity held back, invoiced now in the order they were
- * made, each in its own transaction with its row locked; stops while the identity is still incomplete.
+ * made, each in its own transaction with its row locked, under the catch-up's lock (catchUpStep); stops
+ * while the identity is still incomplete.
  * Answers how many invoices it issued.
  */
 export async function issueHeldUseInvoices(): Promise<number> {
@@ -406,7 +408,7 @@ export async function issueHeldUseInvoices(): Promise<number> {
     .orderBy(asc(voucherUses.at));
   let issued = 0;
   for (const { id } of held) {
-    const outcome = await db().transaction(async (tx) => {
+    const outcome = await catchUpStep(async (tx) => {
       const locked = await lockHeldUse(tx, eq(voucherUses.id, id));
       if (!locked) return "done" as const;
       const seller = await sellerForInvoices(tx);

@@ -1,0 +1,131 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { seedDocuments } from "~/content/seed";
+import type { Legal } from "~/content/schemas";
+import { subjectToVat } from "../../../tests/support/seller";
+import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
+import { memoryCardProvider } from "../../../tests/support/payments";
+import { paidAmountVoucher } from "../../../tests/support/vouchers";
+import { provideSiteOrderKinds } from "../boot/order-kinds.server";
+import { setClockForTests } from "../clock.server";
+import { saveDocument } from "../content/content-store.server";
+import { db } from "../db/client.server";
+import { invoices, refunds, voucherUses } from "../db/schema";
+import type { Executor } from "../jobs/queue.server";
+import { markRefundedOffline, requestRefund } from "../payments/orders.server";
+import { useAmountVoucher } from "../vouchers/redemption.server";
+import { issueMissingInvoices } from "./orders.server";
+
+// What two app servers do at the same instant with the invoices of vouchers' uses (decisions 0177, 0198,
+// 0200, 0203): the interleavings are forced by locks this file's transactions hold, and each waiter is
+// seen waiting in PostgreSQL before the next step; no timing.
+
+useAppDatabase({ jobs: true });
+const owner = { id: "", name: "Camille" };
+const setLegal = (legal: Legal) => saveDocument("legal", legal, owner, "test");
+const incompleteLegal = () => structuredClone(seedDocuments.legal);
+
+const card = memoryCardProvider();
+beforeAll(() => {
+  card.install();
+  provideSiteOrderKinds();
+});
+afterAll(() => card.uninstall());
+afterEach(() => setClockForTests(null));
+
+/** The series `F`'s lock of issueInvoice (decision 0177): held, every issue of an invoice waits. */
+const SERIES_F = sql`select pg_advisory_xact_lock(${0x0f_ac_01}::int, ascii('F'))`;
+
+/**
+ * A transaction that took what `take` locks and holds it until `end()`; `end` answers once it committed.
+ */
+async function holding(take: (tx: Executor) => Promise<unknown>) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken = () => {};
+  const ready = new Promise<void>((resolve) => (taken = resolve));
+  const done = db().transaction(async (tx) => {
+    await take(tx);
+    taken();
+    await released;
+  });
+  await Promise.race([ready, done]);
+  return {
+    end: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
+/** How many sessions wait for an advisory lock (the series' or another of the site's). */
+async function advisoryWaiters(): Promise<number> {
+  const rows = await db().execute<{ count: number }>(sql`
+    select count(*)::int as count from pg_locks where locktype = 'advisory' and not granted`);
+  return rows.rows[0]?.count ?? 0;
+}
+
+/** The SQLSTATE of each rejected outcome (40P01: PostgreSQL aborted one to break a deadlock). */
+const failuresOf = (outcomes: PromiseSettledResult<unknown>[]) =>
+  outcomes.flatMap((outcome) =>
+    outcome.status === "rejected"
+      ? [String((outcome.reason as { cause?: { code?: string } }).cause?.code ?? outcome.reason)]
+      : [],
+  );
+
+const invoicesOfUse = (useId: string) =>
+  db().select().from(invoices).where(eq(invoices.voucherUseId, useId));
+
+describe("two catch-ups of held invoices at once, on two servers", () => {
+  it("both finish, each invoice and credit note issued once, whatever each had listed", async () => {
+    setClockForTests(new Date("2027-03-02T10:00:00Z"));
+    await setLegal(subjectToVat);
+    const voucher = await paidAmountVoucher(100);
+    // The identity then incomplete: a use of 60 € is held back, and 70 € of the voucher are given back
+    // (its 40 € left and 30 € of the use), their credit note held back too.
+    await setLegal(incompleteLegal());
+    const used = await useAmountVoucher({ code: voucher.code, amountCents: 6_000 });
+    if (!used.ok) throw new Error(used.message);
+    const refund = await requestRefund(voucher.orderId, 7_000, "Geste commercial");
+    await markRefundedOffline(refund.id);
+
+    // The reconciliation job's catch-up starts while the identity is incomplete: it skips the order's
+    // credit note, and reaches the held use (held here by another transaction) …
+    const useHeld = await holding((tx) =>
+      tx.execute(sql`select 1 from voucher_uses where id = ${used.use.id} for update`),
+    );
+    const job = issueMissingInvoices();
+    job.catch(() => undefined);
+    await expect.poll(() => lockWaiters(db())).toBe(1);
+    // … when the owner completes her identity, whose save runs its own catch-up on the other server.
+    await setLegal(subjectToVat);
+    const seriesHeld = await holding((tx) => tx.execute(SERIES_F));
+    await useHeld.end();
+    // The job issues the use's invoice (it waits for the series) …
+    await expect.poll(advisoryWaiters).toBe(1);
+    const saved = issueMissingInvoices();
+    saved.catch(() => undefined);
+    // … and the owner's catch-up the refund's credit note, under the voucher's order's lock.
+    await expect.poll(() => lockWaiters(db())).toBe(2);
+    await seriesHeld.end();
+
+    const outcomes = await Promise.allSettled([job, saved]);
+    expect(failuresOf(outcomes)).toEqual([]);
+    const useInvoices = await invoicesOfUse(used.use.id);
+    expect(useInvoices.map((invoice) => invoice.ttcCents)).toEqual([6_000]);
+    const refundNotes = await db()
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.refundId, refund.id), eq(invoices.kind, "credit_note")));
+    expect(refundNotes.map((note) => note.ttcCents)).toEqual([-7_000]);
+    // The studio keeps 30 € of the use: one credit note of the other 30 €.
+    const useNotes = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.creditedInvoiceId, useInvoices[0]?.id ?? ""));
+    expect(useNotes.map((note) => note.ttcCents)).toEqual([-3_000]);
+    const [row] = await db().select().from(voucherUses).where(eq(voucherUses.id, used.use.id));
+    expect(row?.invoicePending).toBe(false);
+    expect(await db().select().from(refunds).where(eq(refunds.id, refund.id))).toHaveLength(1);
+  });
+});
