@@ -4,13 +4,19 @@ import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
 import { subjectToVat } from "../../../tests/support/seller";
 import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
-import { memoryCardProvider } from "../../../tests/support/payments";
-import { paidAmountVoucher } from "../../../tests/support/vouchers";
+import { memoryCardProvider, reportCardPaid } from "../../../tests/support/payments";
+import {
+  paidAmountVoucher,
+  placeVoucherOrder,
+  voucherOrderOf,
+  voucherRow,
+} from "../../../tests/support/vouchers";
 import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { invoices, refunds, voucherUses } from "../db/schema";
+import { invoices, paymentAttempts, refunds, voucherUses } from "../db/schema";
+import { acceptHeldPayment } from "../payments/held-payments.server";
 import type { Executor } from "../jobs/queue.server";
 import { markRefundedOffline, requestRefund } from "../payments/orders.server";
 import { useAmountVoucher } from "../vouchers/redemption.server";
@@ -128,4 +134,70 @@ describe("two catch-ups of held invoices at once, on two servers", () => {
     expect(row?.invoicePending).toBe(false);
     expect(await db().select().from(refunds).where(eq(refunds.id, refund.id))).toHaveLength(1);
   });
+});
+
+/** An amount voucher of `euros` for which the owner accepted a card payment of `paidCents` (decision 0172). */
+async function shortPaidVoucher(euros: number, paidCents: number) {
+  const { orderId, voucherId } = await placeVoucherOrder(
+    voucherOrderOf({ kind: "amount", euros }, { method: "card" }),
+  );
+  expect((await reportCardPaid(orderId, paidCents)).outcome).toBe("held");
+  const [attempt] = await db()
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.orderId, orderId));
+  expect((await acceptHeldPayment(orderId, attempt?.id ?? "")).outcome).toBe("applied");
+  return { orderId, voucherId, code: (await voucherRow(voucherId)).code ?? "" };
+}
+
+describe("an owner's use of a voucher sold short while the catch-up invoices its held use", () => {
+  it.each(["the use", "the catch-up"])(
+    "bills the two uses' shares of what was paid to the cent (decision 0203), neither aborted: %s first",
+    async (first) => {
+      setClockForTests(new Date("2027-03-03T10:00:00Z"));
+      await setLegal(subjectToVat);
+      // An 80 € voucher paid 70 €: 26,67 € of it brings 23,34 €, 53,34 € bring 46,67 €.
+      const voucher = await shortPaidVoucher(80, 7_000);
+      await setLegal(incompleteLegal());
+      const held = await useAmountVoucher({ code: voucher.code, amountCents: 2_667 });
+      if (!held.ok) throw new Error(held.message);
+      await setLegal(subjectToVat);
+
+      // Both reach the issue of their invoice before either has one (the series held here).
+      const seriesHeld = await holding((tx) => tx.execute(SERIES_F));
+      const started: Promise<unknown>[] = [];
+      const start = <T>(promise: Promise<T>) => {
+        promise.catch(() => undefined);
+        started.push(promise);
+        return promise;
+      };
+      const useIt = () => start(useAmountVoucher({ code: voucher.code, amountCents: 2_667 }));
+      const catchUpIt = () => start(issueMissingInvoices());
+      if (first === "the use") useIt();
+      else catchUpIt();
+      await expect.poll(() => lockWaiters(db())).toBe(1);
+      if (first === "the use") catchUpIt();
+      else useIt();
+      await expect.poll(() => lockWaiters(db())).toBe(2);
+      await seriesHeld.end();
+
+      const outcomes = await Promise.allSettled(started);
+      expect(failuresOf(outcomes)).toEqual([]);
+      const [used] = await db()
+        .select()
+        .from(voucherUses)
+        .where(
+          and(
+            eq(voucherUses.voucherId, voucher.voucherId),
+            sql`${voucherUses.id} <> ${held.use.id}`,
+          ),
+        );
+      if (!used) throw new Error("the owner's use was not made");
+      const billed = [...(await invoicesOfUse(held.use.id)), ...(await invoicesOfUse(used.id))].map(
+        (invoice) => invoice.ttcCents,
+      );
+      expect(billed).toHaveLength(2);
+      expect(billed.reduce((sum, cents) => sum + cents, 0)).toBe(4_667);
+    },
+  );
 });

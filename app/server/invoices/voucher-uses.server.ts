@@ -113,6 +113,10 @@ export async function invoiceVoucherUse(
   if (use.invoicePending !== (issuer === null)) await setPending(tx, use.id, issuer === null);
   if (issuer === null || issuer.vatMention !== null) return null;
   const code = formatVoucherCode(voucher.code ?? "");
+  // The voucher's order's row before its uses are counted, as a use locks it before it takes from the
+  // voucher: a use being made at this moment (or a refund) is counted once it commits, never computed
+  // from the same uses as this one (their shares would then drift by a cent, decision 0203 amended).
+  if (voucher.orderId) await lockOrderRow(tx, voucher.orderId);
   // Sold for less than its value (a held payment accepted short, decision 0172): TVA on what was paid.
   const discount =
     use.amountCents - (voucher.orderId ? await paidShareOfUse(tx, voucher, use) : use.amountCents);
@@ -202,18 +206,25 @@ async function paidShareOfUse(
   return Math.max(0, Math.min(use.amountCents, share));
 }
 
-/**
- * What the studio keeps of a voucher's price (or of what was received for it, when less) once the refunds
- * of its order done so far are counted, as the voucher's kind counts them when each is done (onRefunded);
- * null when none was done. Its order's row
- * locked (after the use's, as a use given back takes them): a refund done at the same moment is seen.
- */
-async function keptAfterRefunds(tx: Executor, orderId: string): Promise<number | null> {
+/** A voucher's order's row, locked until the transaction ends (again: free); null for none. */
+async function lockOrderRow(tx: Executor, orderId: string) {
   const [order] = await tx
     .select({ amountCents: orders.amountCents })
     .from(orders)
     .where(eq(orders.id, orderId))
     .for("update");
+  return order ?? null;
+}
+
+/**
+ * What the studio keeps of a voucher's price (or of what was received for it, when less) once the refunds
+ * of its order done so far are counted, as the voucher's kind counts them when each is done (onRefunded);
+ * null when none was done. Its order's row
+ * locked (after the use's, as a use given back takes them; invoiceVoucherUse took it already): a refund
+ * done at the same moment is seen.
+ */
+async function keptAfterRefunds(tx: Executor, orderId: string): Promise<number | null> {
+  const order = await lockOrderRow(tx, orderId);
   if (!order) return null;
   const [totals] = await tx
     .select({
