@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seedDocuments } from "~/content/seed";
 import type { Legal } from "~/content/schemas";
+import { formatCents } from "~/lib/prices";
 import { subjectToVat } from "../../../tests/support/seller";
 import { lockWaiters, useAppDatabase } from "../../../tests/support/database";
 import { memoryCardProvider, reportCardPaid } from "../../../tests/support/payments";
@@ -15,10 +16,10 @@ import { provideSiteOrderKinds } from "../boot/order-kinds.server";
 import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
-import { invoices, paymentAttempts, refunds, voucherUses } from "../db/schema";
+import { invoices, orders, paymentAttempts, refunds, voucherUses } from "../db/schema";
 import { acceptHeldPayment } from "../payments/held-payments.server";
 import type { Executor } from "../jobs/queue.server";
-import { markRefundedOffline, requestRefund } from "../payments/orders.server";
+import { markRefundedOffline, requestOwnerRefund, requestRefund } from "../payments/orders.server";
 import { useAmountVoucher } from "../vouchers/redemption.server";
 import { issueMissingInvoices } from "./orders.server";
 
@@ -200,4 +201,71 @@ describe("an owner's use of a voucher sold short while the catch-up invoices its
       expect(billed.reduce((sum, cents) => sum + cents, 0)).toBe(4_667);
     },
   );
+});
+
+describe("a use of an amount voucher and a refund of its order at the same instant", () => {
+  /** The owner's use of 40 € and her refund of 80 €, asked with the page showing 100 € usable. */
+  async function useAndRefund(first: "the use" | "the refund") {
+    setClockForTests(new Date("2027-03-04T10:00:00Z"));
+    await setLegal(subjectToVat);
+    const voucher = await paidAmountVoucher(100);
+    // Both wait for the voucher's order's row, here held; the first queued has it first.
+    const orderHeld = await holding((tx) =>
+      tx.select().from(orders).where(eq(orders.id, voucher.orderId)).for("update"),
+    );
+    const use = () => useAmountVoucher({ code: voucher.code, amountCents: 4_000 });
+    const refund = () =>
+      requestOwnerRefund(voucher.orderId, 8_000, "Geste commercial", {
+        shownVoucherCents: 10_000,
+      });
+    const settle = (promise: Promise<unknown>) =>
+      promise.then(
+        (value): PromiseSettledResult<unknown> => ({ status: "fulfilled", value }),
+        (reason: unknown): PromiseSettledResult<unknown> => ({ status: "rejected", reason }),
+      );
+    const settled = [settle(first === "the use" ? use() : refund())];
+    await expect.poll(() => lockWaiters(db())).toBe(1);
+    settled.push(settle(first === "the use" ? refund() : use()));
+    await expect.poll(() => lockWaiters(db())).toBe(2);
+    await orderHeld.end();
+    const [firstOutcome, secondOutcome] = await Promise.all(settled);
+    const usesMade = await db()
+      .select()
+      .from(voucherUses)
+      .where(eq(voucherUses.voucherId, voucher.voucherId));
+    const refundsAsked = await db()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, voucher.orderId));
+    return { voucher, firstOutcome, secondOutcome, usesMade, refundsAsked };
+  }
+
+  it("the use first: the refund asked on the page's 100 € is refused, in French, rather than give back 20 € the use spent", async () => {
+    const { firstOutcome, secondOutcome, usesMade, refundsAsked } = await useAndRefund("the use");
+    expect(firstOutcome).toMatchObject({ status: "fulfilled", value: { ok: true } });
+    expect(usesMade.map((use) => use.amountCents)).toEqual([4_000]);
+    expect(secondOutcome).toMatchObject({
+      status: "rejected",
+      reason: {
+        code: "voucher_used_meanwhile",
+        message: `Le bon a servi entre-temps : il ne reste que ${formatCents(6_000)} sur son solde, et non ${formatCents(10_000)}. Au-delà, ce remboursement rendrait ce qui a déjà servi : vérifiez le montant, puis confirmez de nouveau.`,
+      },
+    });
+    expect(refundsAsked).toEqual([]);
+  });
+
+  it("the refund first: the use can take only what the refund leaves of its balance, and says why", async () => {
+    const { firstOutcome, secondOutcome, usesMade, refundsAsked } =
+      await useAndRefund("the refund");
+    expect(firstOutcome).toMatchObject({ status: "fulfilled" });
+    expect(refundsAsked.map((refund) => refund.amountCents)).toEqual([8_000]);
+    expect(secondOutcome).toMatchObject({
+      status: "fulfilled",
+      value: {
+        ok: false,
+        message: `Il ne reste que ${formatCents(2_000)} utilisables sur ce bon : ${formatCents(8_000)} de son solde partent dans un remboursement en cours.`,
+      },
+    });
+    expect(usesMade).toEqual([]);
+  });
 });

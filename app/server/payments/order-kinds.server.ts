@@ -59,6 +59,18 @@ export type OrderKindEffects = {
       refundedCents: number;
     },
   ) => Promise<void>;
+  /**
+   * The owner asks a refund of `amountCents` from her order's page, under the order's lock, before it is
+   * written: `shownCents` is what her page showed of what the order bought (an amount voucher's usable
+   * balance). The kind refuses (PaymentRefusedError) when what changed since would make the refund give
+   * back what she did not mean to (a use of the voucher made meanwhile). Kinds with nothing to check
+   * leave it out.
+   */
+  onRefundAsked?: (
+    tx: Tx,
+    order: OrderRecord,
+    context: { amountCents: number; shownCents: number },
+  ) => Promise<void>;
 };
 
 export type OrderKindDefinition = OrderKindEffects & { kind: OrderKind };

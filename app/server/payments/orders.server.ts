@@ -696,13 +696,15 @@ export async function requestRefund(
 /**
  * The owner's « Rembourser » of `amountCents`: as requestRefund, spread over the order's payments when
  * one does not hold it all (an order paid twice, whose page offers the sum of both): a refund for each
- * payment it takes from, written in one transaction, all or none.
+ * payment it takes from, written in one transaction, all or none. `shownVoucherCents`: the usable balance
+ * of the order's voucher her page showed when she confirmed; under the order's lock, its kind refuses the
+ * refund (`voucher_used_meanwhile`) when a use made since would have it give back what was spent.
  */
 export function requestOwnerRefund(
   orderId: string,
   amountCents: number,
   reason: string,
-  options: { formKey?: string } = {},
+  options: { formKey?: string; shownVoucherCents?: number } = {},
 ): Promise<RefundsAsked> {
   return askRefunds(orderId, amountCents, reason, { ...options, spread: true });
 }
@@ -711,7 +713,7 @@ async function askRefunds(
   orderId: string,
   amountCents: number,
   reason: string,
-  options: { attemptId?: string; formKey?: string; spread: boolean },
+  options: { attemptId?: string; formKey?: string; spread: boolean; shownVoucherCents?: number },
 ): Promise<RefundsAsked> {
   const { formKey } = options;
   if (formKey !== undefined && !isUuid(formKey)) {
@@ -733,6 +735,14 @@ async function askRefunds(
     }
     if (order.status !== "paid" && order.status !== "refunded") {
       throw new PaymentRefusedError("not_paid");
+    }
+    // What her page showed, checked under the lock a use of the order's voucher takes first: a use made
+    // at the same instant either came before (seen here) or waits for this refund (and its hold).
+    if (options.shownVoucherCents !== undefined) {
+      await orderKindEffects(order.kind).onRefundAsked?.(tx, order, {
+        amountCents,
+        shownCents: options.shownVoucherCents,
+      });
     }
     const left = await refundablePayments(tx, orderId);
     const from = options.attemptId

@@ -13,7 +13,8 @@ export type PaymentRefusalCode =
   | "refund_not_open"
   | "not_held"
   | "held_other_currency"
-  | "held_returned";
+  | "held_returned"
+  | "voucher_used_meanwhile";
 
 const MESSAGES: Record<PaymentRefusalCode, string> = {
   invalid_order: "Cette commande est incomplète : vérifiez ses lignes et son montant.",
@@ -31,6 +32,8 @@ const MESSAGES: Record<PaymentRefusalCode, string> = {
   held_other_currency:
     "Ce paiement a été fait dans une autre devise que l'euro : il ne peut pas être accepté. Remboursez-le, puis demandez au client de payer à nouveau.",
   held_returned: "Ce paiement a déjà été remboursé au client : il ne peut plus être accepté.",
+  voucher_used_meanwhile:
+    "Le bon a servi depuis l'affichage de cette page : vérifiez le montant à rembourser, puis confirmez de nouveau.",
 };
 
 /** The HTTP status a page answers with: 404 for what does not exist, 409 for a state that changed. */
@@ -47,6 +50,7 @@ const STATUS: Record<PaymentRefusalCode, 400 | 404 | 409> = {
   not_held: 409,
   held_other_currency: 409,
   held_returned: 409,
+  voucher_used_meanwhile: 409,
 };
 
 /** An order operation refused: expected, with its French message (never a 5xx). */

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { refundedOfPrice } from "~/lib/payments/model";
+import { formatCents } from "~/lib/prices";
 import type { VoucherRefundHold } from "~/lib/vouchers/refund-note";
 import { generateVoucherCode } from "~/lib/vouchers/code";
 import { deliveryInstant } from "~/lib/vouchers/delivery";
@@ -9,6 +10,7 @@ import { paymentsSchema } from "~/content/schemas";
 import { moneyJournal, siteDocuments, vouchers } from "../db/schema";
 import { appendJournal, type Tx } from "../payments/journal.server";
 import { defineOrderKind, type OrderRecord } from "../payments/order-kinds.server";
+import { PaymentRefusedError } from "../payments/refusals.server";
 import { creditUsesRefunded } from "../invoices/voucher-uses.server";
 import { cancelWaitingVoucherDelivery, queueVoucherDeliveryMail } from "./emails.server";
 
@@ -137,7 +139,43 @@ export const voucherOrderKind = defineOrderKind("voucher", {
       : await tx.select().from(vouchers).where(eq(vouchers.orderId, order.id));
     if (issued) await creditUsesRefunded(tx, issued.id, keptOfPrice(order, paidCents, takenCents));
   },
+  onRefundAsked: refuseRefundOfValueUsedMeanwhile,
 });
+
+/**
+ * The owner confirmed a refund on her page's word: « le solde du bon (`shownCents`) baisse de ce que vous
+ * remboursez » (decision 0167). A use of the amount voucher made since (the order's lock, which a use
+ * takes first, is held here) lowered what is usable: when the refund would now lower the balance below
+ * nothing, giving back money of what was spent (decision 0200), it is refused, in French, for her to
+ * check the amount; within what is left, it goes on as she meant it.
+ */
+async function refuseRefundOfValueUsedMeanwhile(
+  tx: Tx,
+  order: OrderRecord,
+  { amountCents, shownCents }: { amountCents: number; shownCents: number },
+): Promise<void> {
+  const [voucher] = await tx
+    .select()
+    .from(vouchers)
+    .where(and(eq(vouchers.orderId, order.id), eq(vouchers.kind, "amount")));
+  if (!voucher) return;
+  const live = voucher.status === "active" || voucher.status === "expired";
+  const balance = live ? voucher.balanceCents : 0;
+  const held = live ? await voucherHeldByRefunds(tx, voucher, order) : null;
+  const usable = held?.cancels ? 0 : Math.max(0, balance - (held?.heldCents ?? 0));
+  if (usable >= shownCents) return;
+  const { paid, done, onTheirWayCents } = await refundTotals(tx, order.id);
+  const taken = refundedOfPrice({
+    priceCents: order.amountCents,
+    paidCents: paid,
+    refundedCents: done + onTheirWayCents + amountCents,
+  });
+  if (taken - (await loweredByPartialRefunds(tx, voucher.id)) <= balance) return;
+  throw new PaymentRefusedError(
+    "voucher_used_meanwhile",
+    `Le bon a servi entre-temps : il ne reste que ${formatCents(usable)} sur son solde, et non ${formatCents(shownCents)}. Au-delà, ce remboursement rendrait ce qui a déjà servi : vérifiez le montant, puis confirmez de nouveau.`,
+  );
+}
 
 /**
  * What the studio keeps of a voucher's price once refunds took `takenCents` of it: the price, or what was

@@ -17,7 +17,7 @@ import { formatCents } from "~/lib/prices";
 import { isUuid, postedFormKey } from "~/lib/forms";
 import type { ToastMessage } from "~/lib/toast";
 import { parseBuyerEmailCorrection } from "~/lib/vouchers/redelivery";
-import { voucherRefundNote } from "~/lib/vouchers/refund-note";
+import { voucherRefundNote, type VoucherRefundHold } from "~/lib/vouchers/refund-note";
 import { requireAdmin } from "~/server/admin/guard.server";
 import { orderHistory } from "~/server/payments/admin-orders.server";
 import {
@@ -62,6 +62,26 @@ function refundable(page: Page): number {
   );
 }
 
+/**
+ * What the refund note says is usable on an amount voucher (its balance less what the refunds on their
+ * way will take); nothing once it no longer serves; null for a session voucher or none.
+ */
+function shownVoucherCents(
+  voucher: { kind: string; status: string; balanceCents: number } | null,
+  hold: VoucherRefundHold | null,
+): number | null {
+  if (voucher?.kind !== "amount") return null;
+  if (voucher.status !== "active" && voucher.status !== "expired") return 0;
+  if (hold?.cancels) return 0;
+  return Math.max(0, voucher.balanceCents - (hold?.heldCents ?? 0));
+}
+
+/** The usable balance the confirmation posted (`bon`), as the page showed it; undefined for none. */
+function postedVoucherCents(formData: FormData): number | undefined {
+  const posted = formData.get("bon");
+  return typeof posted === "string" && /^\d{1,9}$/.test(posted) ? Number(posted) : undefined;
+}
+
 const readMeans = (value: unknown): OfflineMeans | null =>
   OFFLINE_MEANS.find((means) => means === value) ?? null;
 
@@ -86,6 +106,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
   const search = new URL(request.url).searchParams;
   const left = refundable(page);
+  const hold = history.voucher ? await voucherRefundHold(page.order.id) : null;
   // The confirmations asked through the address (JavaScript off, decision 0130's GET forms).
   const meansAsked = readMeans(search.get("payer"));
   const refundAsked = search.has("rembourser");
@@ -171,9 +192,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           history.voucher,
           Math.max(0, left - order.amountCents),
           // What the refunds already on their way will take is no longer this one's to take.
-          await voucherRefundHold(order.id),
+          hold,
         )
       : null,
+    /**
+     * The amount voucher's usable balance that note names, posted with the confirmation: a use made
+     * before the refund is written is then told to the owner instead of being refunded (decision 0200).
+     */
+    refundShownVoucherCents: shownVoucherCents(history.voucher, hold),
     /**
      * A voucher's buyer whose address was mistyped: the owner corrects it, and what was to reach her is
      * sent again (while the order waits for its payment or is paid).
@@ -329,9 +355,16 @@ export async function action({ request, params }: Route.ActionArgs) {
       const formKey = postedFormKey(formData) ?? undefined;
       try {
         // An order paid twice offers the sum of both payments: a refund is taken from each as needed.
-        const asked = await requestOwnerRefund(page.order.id, cents, reason, { formKey });
+        const asked = await requestOwnerRefund(page.order.id, cents, reason, {
+          formKey,
+          shownVoucherCents: postedVoucherCents(formData),
+        });
         return redirectWithToast(back, refundToast(asked));
       } catch (error) {
+        // A use of the voucher made since the page was drawn: told, her amount and reason kept.
+        if (error instanceof PaymentRefusedError && error.code === "voucher_used_meanwhile") {
+          return refuse(error.message);
+        }
         if (error instanceof PaymentRefusedError && cents > left) {
           return refuse(
             `Vous ne pouvez pas rembourser plus que ce qui a été payé et pas encore remboursé (${formatCents(left)}).`,

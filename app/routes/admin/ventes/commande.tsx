@@ -402,6 +402,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   amount: loaderData.confirmRefund.typed,
                   reason: loaderData.confirmRefund.reason,
                   [FORM_KEY_FIELD]: loaderData.refundKey,
+                  // The voucher's usable balance the note below names: a use made since is told.
+                  ...(loaderData.refundShownVoucherCents === null
+                    ? {}
+                    : { bon: String(loaderData.refundShownVoucherCents) }),
                 }}
                 intent="refund"
                 label="Confirmer le remboursement"
