@@ -651,6 +651,47 @@ describe("/bons-cadeaux", () => {
           (await journalOf(used.orderId)).filter((row) => row.startsWith("voucher_cancel")),
         ).toEqual([]);
       });
+
+      it("refuses the owner's refund confirmed while the voucher was used meanwhile, in French, her amount kept", async () => {
+        const { orderId, voucherId } = await paidByTransfer();
+        const owner = `/admin/ventes/${orderId}`;
+        const confirm = await fetchPage(`${owner}?rembourser=1&montant=70&motif=Geste`, {
+          cookie: admin.cookie(),
+        });
+        expect(plainSpaces(textOf(confirm.document.body))).toContain("Le solde du bon (80 €)");
+        const form = [...confirm.document.querySelectorAll("form")].find((each) =>
+          each.querySelector('button[value="refund"]'),
+        );
+        const fields = Object.fromEntries(
+          [...(form?.querySelectorAll('input[type="hidden"]') ?? [])].map((input) => [
+            input.getAttribute("name") ?? "",
+            input.getAttribute("value") ?? "",
+          ]),
+        );
+        expect(fields.bon).toBe("8000");
+        // Meanwhile, 30 € of it used at the studio: 50 € left, the refund would give back 20 € spent.
+        const spent = await postForm(
+          "/admin/bons-cadeaux",
+          { intent: "use-amount", id: voucherId, amount: "30" },
+          { cookie: admin.cookie() },
+        );
+        expect(spent.status).toBe(302);
+        const refused = await postForm(
+          owner,
+          { ...fields, intent: "refund" },
+          { cookie: admin.cookie() },
+        );
+        expect(refused.status).toBe(400);
+        const text = plainSpaces(textOf(refused.document.body));
+        expect(text).toContain(
+          "Le bon a servi entre-temps : il ne reste que 50 € sur son solde, et non 80 €.",
+        );
+        const typed = (name: string) =>
+          refused.document.querySelector(`[name="${name}"]`)?.getAttribute("value");
+        expect([typed("montant"), typed("motif")]).toEqual(["70", "Geste"]);
+        expect(await refundsOf(orderId)).toEqual([]);
+        expect((await voucherStatus(voucherId))?.balanceCents).toBe(5000);
+      });
     });
 
     it(`creates nothing past ${VOUCHER_ORDER_RATE_LIMIT.limit} orders an hour from one address: a French 429, everything typed kept`, async () => {
