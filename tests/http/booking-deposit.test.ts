@@ -238,6 +238,18 @@ describe("a booking with arrhes", () => {
       expect(settings).toContain(
         "« Portrait arrhes » demande des arrhes par carte ou par virement, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio).",
       );
+      // The same warning on the type's own page, where she edits its ways of paying.
+      const type = await serverDatabase().execute<{ id: string }>(
+        sql`select id from session_types where slug = 'portrait-arrhes'`,
+      );
+      const typePage = await fetchPage(`/admin/reservations/seances/${String(type.rows[0]?.id)}`, {
+        cookie: admin.cookie(),
+      });
+      const warning = typePage.document.querySelector('main [role="status"]');
+      expect(textOf(warning)).toBe(
+        "Cette séance demande des arrhes par carte ou par virement, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio). Acceptez l'un de ces moyens dans vos réglages de paiement, ou ajoutez « Au studio » aux moyens de cette séance ci-dessous.",
+      );
+      expect(warning?.querySelector('a[href="/admin/reglages/paiement"]')).not.toBeNull();
     } finally {
       await setTransfer(true);
       await serverDatabase().execute(

@@ -298,13 +298,34 @@ export function depositUnpayableMessage(rule: DepositRule): string {
   return `Cette séance ne se réserve pas en ligne pour le moment : ${what}.`;
 }
 
-/** The owner's warning on her payment settings of a type whose deposit she can no longer be paid. */
-export function depositUnpayableWarning(typeName: string, rule: DepositRule): string {
+/** What a type whose deposit the owner can no longer be paid asks, and what it means for her visitors. */
+function unpayableDemand(rule: DepositRule): string {
   const ways = depositMethods(rule)
     .map((method) => (method === "card" ? "par carte" : "par virement"))
     .join(" ou ");
   const what = rule.nature === "arrhes" ? "des arrhes" : "un acompte";
-  return `« ${typeName} » demande ${what} ${ways}, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio). Acceptez l'un de ces moyens ci-dessous, ou ajoutez « Au studio » aux moyens de cette séance.`;
+  return `demande ${what} ${ways}, que vous ne prenez pas en ce moment : elle ne se réserve plus en ligne (sa page invite à appeler le studio).`;
+}
+
+/** The owner's warning on her payment settings of a type whose deposit she can no longer be paid. */
+export function depositUnpayableWarning(typeName: string, rule: DepositRule): string {
+  return `« ${typeName} » ${unpayableDemand(rule)} Acceptez l'un de ces moyens ci-dessous, ou ajoutez « Au studio » aux moyens de cette séance.`;
+}
+
+/**
+ * The same warning on the type's own page, where she edits its ways of paying: what it asks, then
+ * `settingsLink` (« dans vos réglages de paiement », a link there) and what to change below.
+ */
+export function sessionTypeUnpayableWarning(rule: DepositRule): {
+  before: string;
+  settingsLink: string;
+  after: string;
+} {
+  return {
+    before: `Cette séance ${unpayableDemand(rule)} Acceptez l'un de ces moyens `,
+    settingsLink: "dans vos réglages de paiement",
+    after: ", ou ajoutez « Au studio » aux moyens de cette séance ci-dessous.",
+  };
 }
 
 /** What the booking page shows of a type's deposit. */

@@ -1,6 +1,12 @@
 import { data, redirect } from "react-router";
 import { bookingStudioPath } from "~/lib/booking/urls";
 import {
+  acceptedDepositMethods,
+  askedDepositOf,
+  depositUnpayable,
+  sessionTypeUnpayableWarning,
+} from "~/lib/booking/deposit";
+import {
   applyQuestionIntent,
   newSessionTypeValues,
   parseSessionTypeForm,
@@ -10,6 +16,7 @@ import {
   type SessionTypeValue,
 } from "~/lib/booking/session-type-form";
 import { formValues, isUuid, type FormAnswer } from "~/lib/forms";
+import type { PaymentMethod } from "~/lib/payments/model";
 import type { ToastMessage } from "~/lib/toast";
 import {
   findSessionType,
@@ -22,7 +29,7 @@ import {
   type SessionTypeRow,
 } from "./session-type-store.server";
 import { listLibrary } from "../content/media-store.server";
-import { listStudios } from "../content/content-store.server";
+import { listStudios, loadDocument } from "../content/content-store.server";
 import { createSessionTypePreview, previewHref } from "../content/preview.server";
 import { loadRevisionHistory, type RevisionHistoryData } from "../content/revision-history.server";
 import { failedForm, invalidForm } from "../forms.server";
@@ -63,6 +70,8 @@ export type SessionTypeFormLoaderData = {
     name: string;
     archived: boolean;
     privateLinks: { studioName: string; path: string }[];
+    /** Its deposit no way of paying the owner takes now can pay (decision 0186): it books online no more. */
+    unpayableWarning: ReturnType<typeof sessionTypeUnpayableWarning> | null;
   } | null;
   values: Record<string, string>;
   studios: { id: string; slug: string; name: string }[];
@@ -124,8 +133,9 @@ export async function loadSessionTypeForm(
       description: "Cette séance n'existe pas ou plus.",
     });
   }
+  const payments = await loadDocument("payments");
   return {
-    sessionType: describe(row, choices.studios),
+    sessionType: describe(row, choices.studios, acceptedDepositMethods(payments)),
     values: sessionTypeFormValues(sessionTypeValue(row)),
     ...choices,
     history: await sessionTypeHistory(row.id, request, choices.studios),
@@ -135,12 +145,19 @@ export async function loadSessionTypeForm(
 function describe(
   row: SessionTypeRow,
   studios: readonly { id: string; slug: string; name: string }[],
+  accepted: readonly PaymentMethod[],
 ) {
+  const rule = askedDepositOf(row.deposit);
   return {
     id: row.id,
     name: row.name,
     archived: row.archivedAt !== null,
     privateLinks: row.visibility === "private" ? privateLinkPaths(row, studios) : [],
+    // As on her payment settings (unpayableDepositWarnings): an archived type is not offered anyway.
+    unpayableWarning:
+      row.archivedAt === null && rule && depositUnpayable(rule, accepted)
+        ? sessionTypeUnpayableWarning(rule)
+        : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { RefreshCw } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/seance";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ConfirmedActionForm } from "~/components/admin/confirmed-action-form";
@@ -27,6 +28,20 @@ export default function EditSessionType({ loaderData, actionData }: Route.Compon
         }
       />
       <ReservationsNav />
+      {sessionType?.unpayableWarning ? (
+        <div
+          role="status"
+          className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm font-medium text-amber-900"
+        >
+          <p>
+            {sessionType.unpayableWarning.before}
+            <Link to="/admin/reglages/paiement" className="underline">
+              {sessionType.unpayableWarning.settingsLink}
+            </Link>
+            {sessionType.unpayableWarning.after}
+          </p>
+        </div>
+      ) : null}
       {sessionType && sessionType.privateLinks.length > 0 ? (
         <section
           aria-labelledby="lien-prive"
