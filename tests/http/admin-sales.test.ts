@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents } from "../../app/lib/prices";
 import { formatVoucherCode } from "../../app/lib/vouchers/code";
@@ -400,6 +400,24 @@ describe("/admin/ventes", () => {
       /(Commande confirmée à l'acheteur|Paiement : message)/,
     );
     expect(buttonLabelled(after.document, "Marquer payé")).toBeUndefined();
+  });
+
+  it("flags a voucher whose reminder before its last day was refused at its buyer's own address", async () => {
+    const made = await insertOrder({ buyer: "Rappel refusé" });
+    const sent = new Date(Date.now() - 60_000);
+    const code = await paidWithActiveVoucher(made, { sendTo: "buyer", reminderSentAt: sent });
+    const listed = async () =>
+      textOf((await page(`/admin/bons-cadeaux?q=${code}`)).document.querySelector("main"));
+    expect(await listed()).not.toContain("Rappel avant la fin de validité");
+    // The outbox gave the reminder up at her address (550), after it left.
+    await serverDatabase().execute(sql`
+      insert into mail_failures (kind, recipient, error, final, at)
+      values ('payment', ${made.order.buyerEmail}, 'Adresse refusée par le serveur de messagerie', true, now())`);
+    expect(await listed()).toMatch(
+      new RegExp(
+        `Rappel avant la fin de validité impossible à envoyer à ${made.order.buyerEmail.replace(/[.+]/g, "\\$&")} le .+ \\(Adresse refusée par le serveur de messagerie\\) : c'est l'adresse de son acheteur, qui n'a pas été prévenu de la fin de son bon`,
+      ),
+    );
   });
 
   it("corrects a buyer's mistyped address: refused in French keeping what was typed, then the order sent again once", async () => {

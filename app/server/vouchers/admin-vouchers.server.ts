@@ -23,6 +23,7 @@ import {
   type PagePosition,
 } from "../db/keyset.server";
 import { invoices, orders, vouchers, voucherUses, type VoucherStatus } from "../db/schema";
+import { queueVoucherReminderMail } from "./emails.server";
 import { voucherRefundHold } from "./queries.server";
 import { redeemSessionVoucher, type VoucherRedemption } from "./redemption.server";
 
@@ -38,6 +39,29 @@ export const VOUCHER_LIST_ORDER: KeysetOrder = {
   ],
   direction: "desc",
 };
+
+/**
+ * The last refusal of a voucher's reminder before expiry since it was sent for its last day (an extended
+ * voucher's earlier one no longer counts): the outbox's final failure at the address the reminder went to
+ * (its recipient's, else its buyer's), kept MAIL_FAILURE_RETENTION_DAYS (as long as the reminder's 30
+ * days). While the mail job is still kept (pg-boss's retention), a failure of another e-mail to the same
+ * address is told apart by its job; after, any e-mail refused there since is the same news: that address
+ * no longer receives.
+ */
+function reminderRefusal() {
+  return sql<{ to: string; at: string; error: string } | null>`(
+    select json_build_object('to', f.recipient, 'at', f.at, 'error', f.error)
+    from mail_failures f, ${orders} o
+    where o.id = ${vouchers.orderId} and f.final
+      and f.kind = ${queueVoucherReminderMail.definition.failureKind}
+      and ${vouchers.reminderSentAt} is not null and f.at >= ${vouchers.reminderSentAt}
+      and lower(f.recipient) = lower(coalesce(
+        case when ${vouchers.sendTo} = 'recipient' then ${vouchers.recipientEmail} end, o.buyer_email))
+      and not exists (select 1 from pgboss.job j where j.id = f.job_id
+        and (j.data->>'kind' is distinct from 'voucher-reminder'
+          or j.data->>'voucherId' is distinct from ${vouchers.id}::text))
+    order by f.at desc limit 1)`;
+}
 
 export async function voucherPage(
   filter: { status: VoucherStatus | null; search: string },
@@ -86,6 +110,8 @@ export async function voucherPage(
           deliveryFailedAt: vouchers.deliveryFailedAt,
           deliveryFailedTo: vouchers.deliveryFailedTo,
           sendTo: vouchers.sendTo,
+          recipientEmail: vouchers.recipientEmail,
+          reminderRefusal: reminderRefusal(),
           /** Its uses that stand (given back ones aside). */
           uses: countDistinct(voucherUses.id),
           /** The invoices of its uses that stand (a multi-purpose voucher's, decision 0198), oldest first. */
@@ -122,8 +148,22 @@ export async function voucherPage(
   ]);
   // Rare rows, each read on its own: why a voucher no longer serves in full (« remboursement en cours »).
   const rows = await Promise.all(
-    page.rows.map(async (row) => ({
+    page.rows.map(async ({ reminderRefusal, recipientEmail, ...row }) => ({
       ...row,
+      /**
+       * Its reminder before expiry given up (decision 0167): to which address, when, what the mail server
+       * said, and whether its buyer was told (the recipient's address refused; her own: nobody was).
+       */
+      reminderUndelivered: reminderRefusal
+        ? {
+            to: reminderRefusal.to,
+            at: new Date(reminderRefusal.at),
+            error: reminderRefusal.error,
+            buyerTold:
+              row.sendTo === "recipient" &&
+              reminderRefusal.to.toLowerCase() === recipientEmail?.toLowerCase(),
+          }
+        : null,
       refundHold: row.refundOnItsWay ? await voucherRefundHold(row.orderId) : null,
       /** Come back expired from a booking cancelled in time, and still so: the owner may extend it. */
       expiredBackNote:

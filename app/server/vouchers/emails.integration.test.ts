@@ -28,6 +28,7 @@ import {
   voucherReminderEmail,
 } from "./emails.server";
 import { orderHistory } from "../payments/admin-orders.server";
+import { voucherPage } from "./admin-vouchers.server";
 import { voucherOrderKind } from "./order-kind.server";
 
 // A gift voucher's e-mails through the queue to a real SMTP server on loopback (decision 0167): the
@@ -50,6 +51,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await capture.close();
 });
+
+/** The owner's list's flag of a voucher's reminder before expiry given up (null: none). */
+async function listedReminderRefusal(voucherId: string) {
+  const { code } = await voucherRow(voucherId);
+  const { rows } = await voucherPage({ status: null, search: code ?? "" }, null);
+  return rows.find((row) => row.id === voucherId)?.reminderUndelivered ?? null;
+}
 
 const mailsTo = (address: string) => capture.received.filter((mail) => mail.to.includes(address));
 // pdftotext writes no-break spaces as they are and breaks lines where the page does: compare words.
@@ -278,7 +286,7 @@ describe("a voucher's e-mails", () => {
     const lastDay = addCalendarDays(isoDayInParis(new Date()), 20);
     await db()
       .update(vouchers)
-      .set({ recipientEmail: closed, expiresOn: lastDay })
+      .set({ recipientEmail: closed, expiresOn: lastDay, reminderSentAt: new Date() })
       .where(eq(vouchers.id, voucherId));
     await queueVoucherReminderMail({ voucherId });
     const told = () =>
@@ -293,6 +301,8 @@ describe("a voucher's e-mails", () => {
     );
     expect(mail?.text).toMatch(/\/commande\/[A-Za-z0-9_-]+/);
     expect(mailsTo(closed)).toEqual([]);
+    // The owner's list flags it, her buyer told.
+    expect(await listedReminderRefusal(voucherId)).toMatchObject({ to: closed, buyerTold: true });
 
     // The reminder given up again (run once more after it threw, or on another server): told once.
     const giveUp = queueVoucherReminderMail.definition.afterGivenUp;
@@ -308,6 +318,34 @@ describe("a voucher's e-mails", () => {
       [voucherId],
     );
     expect(Number(queued.rows[0]?.count)).toBe(1);
+  });
+
+  it("flags in the owner's list the reminder before expiry refused at the buyer's own address, nobody told", async () => {
+    const stamp = Date.now();
+    const order = voucherOrderOf({ kind: "amount", euros: 55 });
+    const { orderId, voucherId } = await placeVoucherOrder(order);
+    await markPaidOffline(orderId, "transfer");
+    await expect.poll(async () => (await voucherRow(voucherId)).deliveredAt).not.toBeNull();
+    expect(await listedReminderRefusal(voucherId)).toBeNull();
+    // Months later the buyer's own mailbox is closed (550): the reminder sent to her is refused.
+    const closed = `mistyped-acheteuse-rappel-${stamp}@example.test`;
+    await db().update(orders).set({ buyerEmail: closed }).where(eq(orders.id, orderId));
+    await db()
+      .update(vouchers)
+      .set({
+        expiresOn: addCalendarDays(isoDayInParis(new Date()), 20),
+        reminderSentAt: new Date(),
+      })
+      .where(eq(vouchers.id, voucherId));
+    await queueVoucherReminderMail({ voucherId });
+    await expect
+      .poll(() => listedReminderRefusal(voucherId), { timeout: 10_000 })
+      .toMatchObject({ to: closed, buyerTold: false });
+    expect((await listedReminderRefusal(voucherId))?.error).toMatch(/\S/);
+
+    // Extended, its next reminder not yet sent: the old refusal no longer flags it.
+    await db().update(vouchers).set({ reminderSentAt: null }).where(eq(vouchers.id, voucherId));
+    expect(await listedReminderRefusal(voucherId)).toBeNull();
   });
 
   it("shows the owner the e-mails refused at the buyer's own mistyped address, and sends them once to the address she corrects", async () => {

@@ -40,9 +40,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     previous: page.previous,
     next: page.next,
     vouchers: await Promise.all(
-      page.rows.map(async ({ deliveryFailedAt, ...row }) => ({
+      page.rows.map(async ({ deliveryFailedAt, reminderUndelivered, ...row }) => ({
         ...row,
         createdAt: row.createdAt.toISOString(),
+        /** Its reminder before expiry refused (decision 0167), at either address. */
+        reminderUndelivered: reminderUndelivered
+          ? { ...reminderUndelivered, at: instantLabelFr(reminderUndelivered.at) }
+          : null,
         /**
          * Its e-mail given up: to which address, when, and what the mail server said (the outbox's failure
          * for that address, while it is kept).

@@ -119,6 +119,14 @@ export default function Vouchers({ loaderData, actionData }: Route.ComponentProp
                         : "c'est l'adresse de son acheteur : vérifiez-la avec lui et corrigez-la sur la page de la commande, qui lui renvoie le bon."}
                     </p>
                   ) : null}
+                  {voucher.reminderUndelivered ? (
+                    <p className="text-sm text-red-800">
+                      {`Rappel avant la fin de validité impossible à envoyer à ${voucher.reminderUndelivered.to} le ${voucher.reminderUndelivered.at} (${voucher.reminderUndelivered.error}) : `}
+                      {voucher.reminderUndelivered.buyerTold
+                        ? "son acheteur en a été averti par e-mail, avec la page de sa commande."
+                        : "c'est l'adresse de son acheteur, qui n'a pas été prévenu de la fin de son bon : appelez-le, corrigez son adresse sur la page de la commande, et prolongez le bon (« Nouvelle fin de validité ») s'il le faut."}
+                    </p>
+                  ) : null}
                   {voucher.expiredBackNote ? (
                     <p className="text-sm">{voucher.expiredBackNote}</p>
                   ) : null}
