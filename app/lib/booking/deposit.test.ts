@@ -5,6 +5,8 @@ import {
   depositOnClientCancel,
   depositRefundWay,
   depositRuleOf,
+  depositWayChangedLine,
+  type DepositRule,
 } from "./deposit";
 import {
   newSessionTypeValues,
@@ -115,5 +117,28 @@ describe("where a deposit stands, said of it", () => {
     expect(DEPOSIT_STATUS_WORDS.arrhes.refunded).toBe("remboursées");
     expect(DEPOSIT_STATUS_WORDS.acompte.paid).toBe("payé");
     expect(DEPOSIT_STATUS_WORDS.acompte.expired).toBe("non réglé à temps");
+  });
+});
+
+describe("an accepted request's deposit asked another way than its client chose", () => {
+  const rule: DepositRule = {
+    amount: "fixed",
+    value: 3_000,
+    priceCents: null,
+    nature: "arrhes",
+    methods: ["card", "transfer", "studio"],
+    transferHours: 24,
+    refundAtOnce: false,
+  };
+  it("tells her in her acceptance e-mail how it is paid now, arrhes or acompte", () => {
+    expect(depositWayChangedLine(rule, "transfer", "card")).toBe(
+      "Vous aviez choisi de régler vos arrhes par virement, un moyen de paiement que le studio ne prend pas en ce moment : elles vous sont demandées par carte, sur la page de paiement ci-dessous.",
+    );
+    expect(depositWayChangedLine(rule, "card", "studio")).toBe(
+      "Vous aviez choisi de régler vos arrhes par carte, un moyen de paiement que le studio ne prend pas en ce moment : elles se règlent au studio, sans paiement en ligne.",
+    );
+    expect(depositWayChangedLine({ ...rule, nature: "acompte" }, "card", "transfer")).toBe(
+      "Vous aviez choisi de régler votre acompte par carte, un moyen de paiement que le studio ne prend pas en ce moment : il vous est demandé par virement. Le montant, le nom du titulaire, l'IBAN et la référence à indiquer sont sur la page de paiement ci-dessous.",
+    );
   });
 });

@@ -286,6 +286,29 @@ export function acceptanceDepositNotice(
 }
 
 /**
+ * The client's acceptance e-mail when her deposit is asked another way than the one she chose, the owner
+ * no longer taking it (`depositMethodOnAcceptance`, decision 0186 amended 2026-12-02): what changed and how
+ * to pay now, the payment's page (its link) following for a card or a transfer.
+ */
+export function depositWayChangedLine(
+  rule: DepositRule,
+  requested: PaymentMethod,
+  method: PaymentMethod,
+): string {
+  const arrhes = rule.nature === "arrhes";
+  const chose = `Vous aviez choisi de régler ${arrhes ? "vos arrhes" : "votre acompte"} ${METHOD_WORDS[requested]}, un moyen de paiement que le studio ne prend pas en ce moment`;
+  const asked = arrhes ? "elles vous sont demandées" : "il vous est demandé";
+  switch (method) {
+    case "card":
+      return `${chose} : ${asked} par carte, sur la page de paiement ci-dessous.`;
+    case "transfer":
+      return `${chose} : ${asked} par virement. Le montant, le nom du titulaire, l'IBAN et la référence à indiquer sont sur la page de paiement ci-dessous.`;
+    case "studio":
+      return `${chose} : ${arrhes ? "elles se règlent" : "il se règle"} au studio, sans paiement en ligne.`;
+  }
+}
+
+/**
  * What the booking page of such a type says (decision 0186, amended 2026-12-02), the studio's phone after
  * it: « Cette séance ne se réserve pas en ligne pour le moment : les arrhes de 30 € … ».
  */

@@ -699,6 +699,8 @@ describe("a « sur demande » type with a deposit", () => {
     const mail = await clientBookingEmail({ bookingId: asked.id, event: "accepted" });
     expect(mail?.subject).toMatch(/^Demande acceptée : réglez votre paiement pour confirmer/);
     expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
+    // Asked the way she chose: nothing to say of it.
+    expect(mail?.text).not.toContain("Vous aviez choisi");
     // Waiting for its payment, her booking can still be seen, moved or cancelled from the e-mail; its
     // calendar event is not confirmed yet.
     expect(mail?.text).toMatch(/Voir, déplacer ou annuler votre séance \(jusqu'au .+\) : http/);
@@ -841,6 +843,12 @@ describe("a « sur demande » type with a deposit", () => {
         .from(orders)
         .where(eq(orders.id, (await stateOf(byCard.id))?.depositOrderId ?? ""));
       expect(order).toMatchObject({ method: "transfer", amountCents: 3_000 });
+      // Her e-mail says the way changed, and how to pay now, not only her order's page.
+      const mail = await clientBookingEmail({ bookingId: byCard.id, event: "accepted" });
+      expect(mail?.text).toContain(
+        "Vous aviez choisi de régler vos arrhes par carte, un moyen de paiement que le studio ne prend pas en ce moment : elles vous sont demandées par virement. Le montant, le nom du titulaire, l'IBAN et la référence à indiquer sont sur la page de paiement ci-dessous.",
+      );
+      expect(mail?.text).toMatch(/réglez le paiement demandé avant le .* : http\S+\/commande\//);
     } finally {
       await saveDocument("payments", TAKES_BOTH, camille, "test");
     }

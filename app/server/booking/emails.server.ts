@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { bookingStateLabel, isActive, isCalledOff } from "~/lib/booking/model";
 import { BOOKING_EVENT_STATUS, icsCalendar } from "~/lib/booking/ics";
 import { manageInvoicePath, managePath } from "~/lib/booking/urls";
@@ -29,6 +29,7 @@ import {
   DEPOSIT_NATURE_LABELS,
   depositAfterCancel,
   depositOnClientCancelForOwner,
+  depositWayChangedLine,
   type DepositRule,
 } from "~/lib/booking/deposit";
 import { formatCents } from "~/lib/prices";
@@ -39,7 +40,7 @@ import { paymentHeldFor } from "../payments/held-attempts.server";
 import { depositAwaitedOf } from "./state-reading.server";
 import { receivedByCardOnly } from "../payments/orders.server";
 import { formatIban } from "~/lib/payments/iban";
-import { PAYMENT_HELD_MESSAGE } from "~/lib/payments/model";
+import { PAYMENT_HELD_MESSAGE, type PaymentMethod } from "~/lib/payments/model";
 
 /*
  * The e-mails of online booking (decision 0115), queued by the booking functions inside their own
@@ -279,6 +280,7 @@ function clientWording(
     payLink = null,
     transfer = null,
     held = false,
+    wayChanged = null,
   }: {
     message?: string | null;
     alternatives?: readonly string[];
@@ -286,6 +288,8 @@ function clientWording(
     transfer?: TransferToPay | null;
     /** Her card payment of its deposit, taken for another total, waits for the owner (decision 0172). */
     held?: boolean;
+    /** Her deposit asked another way than she chose, and how it is paid now (decision 0186). */
+    wayChanged?: string | null;
   } = {},
 ): Wording {
   const { booking, typeName, studio } = loaded;
@@ -321,6 +325,7 @@ function clientWording(
           heading: "Votre demande est acceptée",
           lines: [
             `Le studio a accepté votre demande : « ${typeName} » au ${studio.name}, le ${when}.`,
+            ...(wayChanged ? [wayChanged] : []),
             `Pour confirmer votre séance, réglez le paiement demandé avant le ${booking.respondBy ? instantLabelFr(booking.respondBy) : when} : ${payLink}`,
             "Sans paiement dans ce délai, le créneau est libéré et rien n'est débité.",
           ],
@@ -331,6 +336,7 @@ function clientWording(
         heading: "Votre séance est confirmée",
         lines: [
           `Le studio a accepté votre demande : « ${typeName} » au ${studio.name}, le ${when}.`,
+          ...(wayChanged ? [wayChanged] : []),
         ],
       };
     case "declined":
@@ -599,6 +605,35 @@ async function lastMessage(
   return typeof message === "string" ? message : null;
 }
 
+const asPaymentMethod = (value: unknown): PaymentMethod | null =>
+  value === "card" || value === "transfer" || value === "studio" ? value : null;
+
+/**
+ * An accepted request's deposit asked another way than its client chose, the owner no longer taking hers
+ * (acceptRequest notes the way used on its « accepted » line when it differs, decision 0186): the line
+ * saying so in her acceptance e-mail, null otherwise.
+ */
+async function depositWayChange(booking: Loaded["booking"]): Promise<string | null> {
+  if (!booking.depositRules) return null;
+  const rows = await db()
+    .select({ kind: bookingEvents.kind, detail: bookingEvents.detail })
+    .from(bookingEvents)
+    .where(
+      and(
+        eq(bookingEvents.bookingId, booking.id),
+        inArray(bookingEvents.kind, ["requested", "accepted"]),
+      ),
+    )
+    .orderBy(desc(bookingEvents.at), desc(bookingEvents.id));
+  const requested = asPaymentMethod(
+    rows.find((row) => row.kind === "requested")?.detail.paymentMethod,
+  );
+  const used = asPaymentMethod(rows.find((row) => row.kind === "accepted")?.detail.paymentMethod);
+  return requested && used && used !== requested
+    ? depositWayChangedLine(booking.depositRules, requested, used)
+    : null;
+}
+
 /** The client's e-mail of `event`, or null when there is nothing (left) to say. */
 export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMail | null> {
   const loaded = await load(job.bookingId);
@@ -649,12 +684,14 @@ export async function clientBookingEmail(job: ClientMailJob): Promise<OutgoingMa
       ? await transferToPay(awaited)
       : null;
   if (job.event === "awaiting_transfer" && !transfer) return null;
+  const wayChanged = job.event === "accepted" ? await depositWayChange(booking) : null;
   const wording = clientWording(loaded, job.event, {
     message,
     alternatives,
     payLink,
     transfer,
     held,
+    wayChanged,
   });
   const token = await manageTokenFor(booking.id);
   const link = `${siteUrl()}${managePath(token)}`;
