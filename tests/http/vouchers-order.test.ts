@@ -8,7 +8,7 @@ import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { insertSessionType, studioIds } from "../support/booking";
 import { useOwnServer } from "../support/own-server";
-import { serverDatabase } from "../support/server-under-test";
+import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 import { voucherOrderFields } from "../support/voucher-form";
 import { instantLabelFr } from "~/lib/booking/words";
 import { isoDayInParis } from "~/lib/dates";
@@ -265,9 +265,18 @@ describe("/bons-cadeaux", () => {
       expect(page.document.querySelector('meta[name="robots"]')?.getAttribute("content")).toContain(
         "noindex",
       );
+      // Said to crawlers in its headers too (a crawler reading no HTML), as its data, its refusals and
+      // an unknown order's 404.
+      expect(page.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+      const data = await fetch(`${serverBaseUrl()}${location}.data`, { redirect: "manual" });
+      expect(data.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+      const unknown = await fetchPage("/commande/jeton-inconnu");
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("x-robots-tag")).toBe("noindex, nofollow");
 
       const pdf = await fetchPage(`${location}/bon.pdf`);
       expect(pdf.status).toBe(404);
+      expect(pdf.headers.get("x-robots-tag")).toBe("noindex, nofollow");
 
       // Lapsed unpaid, its page says so and where to order again (the bank details gone).
       await serverDatabase()

@@ -59,6 +59,22 @@ describe("canonicalPrivateAreas", () => {
 });
 
 describe("cachePolicy", () => {
+  it("keeps every answer of a buyer's order page from being indexed, whatever its spelling (decision 0168)", async () => {
+    for (const path of [
+      "/commande/abc",
+      "/commande/abc.data",
+      "/commande/abc/bon.pdf",
+      "/commande/abc/facture/F-2027-000001.pdf",
+      "/Commande/abc",
+      "/%63ommande/abc",
+    ]) {
+      expect((await ask(path)).headers.get("x-robots-tag"), path).toBe("noindex, nofollow");
+    }
+    for (const path of ["/commandes", "/bons-cadeaux", "/blog/commande"]) {
+      expect((await ask(path)).headers.get("x-robots-tag"), path).toBeNull();
+    }
+  });
+
   it("keeps a private session type's booking pages out of every cache, its link being their secret (decision 0115)", async () => {
     for (const path of [
       "/reserver/brive?lien=abc",

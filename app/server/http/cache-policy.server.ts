@@ -9,6 +9,12 @@ const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
  * sends nothing to another site all the same.
  */
 const CLIENT_GALLERY_PATH = /^\/galerie-client(\/|\.data|$)/;
+/**
+ * A gift voucher's buyer's order (decision 0168): its page, its data, its PDFs and its refusals are one
+ * person's, the token in the address the key: never indexed, said in the headers (a crawler reading no
+ * HTML, a PDF) as the page's meta says it. React Router takes the address in any case: so does this.
+ */
+const ORDER_PATH = /^\/commande(\/|\.data|$)/i;
 /** A public page showing an administrator's unsaved changes (content/preview.server.ts). */
 const PREVIEW_QUERY = /[?&]apercu=/;
 /**
@@ -22,7 +28,8 @@ const PRIVATE_BOOKING_LINK = /^\/reserver(?:\/|\.data|\?|$)[^#]*[?&]lien=/;
  * (decision 0031: nothing personal is ever cached): every answer of the admin area (pages, their `.data` requests, the login, exports), previews of
  * unsaved changes (`?apercu=`), a private session type's booking pages (`/reserver…?lien=`), any
  * answer that sets a cookie (a session, a flash message), and errors that did not choose a policy (404s,
- * refusals). Public pages keep the policy their route gives them.
+ * refusals). Public pages keep the policy their route gives them. `X-Robots-Tag` on every answer of a
+ * client's gallery and of a buyer's order page.
  */
 export function cachePolicy(): RequestHandler {
   return (req, res, next) => {
@@ -33,6 +40,9 @@ export function cachePolicy(): RequestHandler {
         if (clientGallery) {
           res.setHeader("X-Robots-Tag", "noindex, nofollow, noarchive");
           res.setHeader("Referrer-Policy", "same-origin");
+        }
+        if (ORDER_PATH.test(readablePath(req.path))) {
+          res.setHeader("X-Robots-Tag", "noindex, nofollow");
         }
         const privateFile =
           clientGallery && /^private\b/.test(String(res.getHeader("cache-control") ?? ""));
@@ -51,6 +61,16 @@ export function cachePolicy(): RequestHandler {
     } as typeof res.writeHead;
     next();
   };
+}
+
+/** A path with its escapes decoded (« /%63ommande » is /commande to the router), as written when invalid. */
+function readablePath(path: string): string {
+  if (!path.includes("%")) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The private areas' addresses as written by the site, and as React Router also takes them. */
