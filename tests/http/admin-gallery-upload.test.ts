@@ -8,6 +8,7 @@ import {
   useTestGalleries,
 } from "../support/client-galleries";
 import { addReadyPhoto } from "../support/galleries";
+import { expectFileRefusal } from "../support/file-refusal";
 import { fetchPage, textOf } from "../support/html";
 import { useOwnServer } from "../support/own-server";
 import { makeTestPhotoSet } from "../support/photos";
@@ -104,15 +105,23 @@ describe("the photos page of a client gallery over HTTP", () => {
     expect(answer.headers.get("content-type")).toBe("image/jpeg");
     const preview = await sharp(Buffer.from(await answer.arrayBuffer())).metadata();
     expect(preview.width).toBe(480);
-    // Another gallery's address, a width it does not have, a name outside the convention: nothing.
+    // Another gallery's address, a width it does not have, a name outside the convention: nothing, said
+    // by the site's French page of a file refused, as every other file route (decision 0202).
     for (const wrong of [
       `/admin/galeries/${otherId}/photos/${photoId}/r1-w480.jpg`,
       `/admin/galeries/${galleryId}/photos/${photoId}/r1-w2400.jpg`,
       `/admin/galeries/${galleryId}/photos/${photoId}/upload.jpg`,
     ]) {
-      const refused = await fetch(`${serverBaseUrl()}${wrong}`, { headers: { cookie } });
-      expect(refused.status, wrong).toBe(404);
+      expectFileRefusal(await fetchPage(wrong, { cookie }), 404, wrong);
     }
+    // Signed out: the page of a sign-in, back to the photo once signed in.
+    const signedOut = await fetchPage(address);
+    expectFileRefusal(signedOut, 401, address);
+    expect(
+      signedOut.document.querySelector(
+        `a[href="/admin/login?retour=${encodeURIComponent(address)}"]`,
+      ),
+    ).not.toBeNull();
     // The progress JSON the page polls.
     const progress = await fetch(`${serverBaseUrl()}/admin/galeries/${galleryId}/progression`, {
       headers: { cookie },
