@@ -449,6 +449,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
   for (const table of tables)
     await target.query(`alter table ${qualified(table.name)} disable trigger user`);
   const handedOut = await numbersHandedOut(target);
+  await setLiveJournalAside(target);
   await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
   const keys = await dropBackwardKeys(
     target,
@@ -463,6 +464,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
     await pipeline(out, into);
   }
   await addKeysBack(target, keys);
+  await keepJournalSince(target);
   await finishLoad(target, tables, liveVersion, handedOut);
 }
 
@@ -505,6 +507,63 @@ async function numbersHandedOut(client: pg.ClientBase): Promise<NumbersHandedOut
     sequences.set(row.sequence, Number(rows[0]?.next ?? 1));
   }
   return { counters, sequences };
+}
+
+/*
+ * The money journal is never shortened by a restore (decision 0207, amended): its rows written after the
+ * backup record money that really moved (a payment received, a refund given), the accountant may already
+ * have them, and the law asks such a record to be inalterable. Before the tables are emptied, the live
+ * journal is set aside in a temporary table of the restore's transaction; once the archive's rows are in,
+ * if the live journal continues the archive's (the archive's last row is, hash for hash, the live row of
+ * the same `seq`; an empty archive journal is continued by any), the live rows after it are put back as
+ * they were, their `seq`, times and hashes unchanged: the chain goes on. Otherwise (an archive of another
+ * site, a journal that went another way) the archive's journal stands alone, as before.
+ */
+
+const LIVE_JOURNAL = "restore_live_journal";
+
+/** The live journal's rows copied aside (until the transaction ends), when the site has a journal. */
+async function setLiveJournalAside(client: pg.ClientBase): Promise<void> {
+  const exists = await client.query(`select to_regclass('public.money_journal') as t`);
+  if (!exists.rows[0]?.t) return;
+  await client.query(
+    `create temp table ${LIVE_JOURNAL} on commit drop as select * from public.money_journal`,
+  );
+}
+
+/**
+ * The live journal's rows after the archive's last one, put back after the archive's rows when the live
+ * journal continues the archive's. Returns how many were kept.
+ */
+async function keepJournalSince(client: pg.ClientBase): Promise<number> {
+  const aside = await client.query(`select to_regclass('pg_temp.${LIVE_JOURNAL}') as t`);
+  if (!aside.rows[0]?.t) return 0;
+  const { rows: last } = await client.query<{ seq: string; hash: string }>(
+    "select seq::text as seq, hash from public.money_journal order by seq desc limit 1",
+  );
+  const archiveLast = last[0];
+  let kept = 0;
+  const continues =
+    !archiveLast ||
+    (
+      await client.query(`select 1 from ${LIVE_JOURNAL} where seq = $1 and hash = $2`, [
+        archiveLast.seq,
+        archiveLast.hash,
+      ])
+    ).rows.length > 0;
+  if (continues) {
+    const inserted = await client.query(
+      `insert into public.money_journal overriding system value
+         select * from ${LIVE_JOURNAL} where seq > $1 order by seq`,
+      [archiveLast?.seq ?? 0],
+    );
+    kept = inserted.rowCount ?? 0;
+  }
+  await client.query(`drop table ${LIVE_JOURNAL}`);
+  if (kept > 0) log.info("restore_journal_rows_kept", { rows: kept });
+  else if (!continues)
+    log.warn("restore_journal_not_continued", { archiveLastSeq: archiveLast?.seq });
+  return kept;
 }
 
 /**
@@ -551,6 +610,7 @@ async function loadTables(
     await client.query(`alter table ${qualified(table.name)} disable trigger user`);
   }
   const handedOut = await numbersHandedOut(client);
+  await setLiveJournalAside(client);
   await client.query(`truncate ${all}`);
   const keys = await dropBackwardKeys(
     client,
@@ -574,6 +634,7 @@ async function loadTables(
   }
   if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
   await addKeysBack(client, keys);
+  await keepJournalSince(client);
   await finishLoad(client, manifest.tables, liveVersion, handedOut);
 }
 

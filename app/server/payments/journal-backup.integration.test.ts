@@ -11,8 +11,8 @@ import { db } from "../db/client.server";
 import { moneyJournal } from "../db/schema";
 import { appendJournal, verifyJournal } from "./journal.server";
 
-// The money journal through a backup and a restore: its rows and chain come back whole, its trigger is on
-// again, and the next append follows the restored chain.
+// The money journal through a backup and a restore: its rows and chain come back whole, the rows written
+// after the backup kept (decision 0207, amended), its trigger is on again, and the next append follows.
 
 useAppDatabase();
 
@@ -39,17 +39,20 @@ describe("the money journal in a backup", () => {
     for (const amount of [1_000, 2_000, 3_000]) await append(amount);
     const before = await db().select().from(moneyJournal).orderBy(moneyJournal.seq);
     const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
-    await append(4_000);
+    const since = await append(4_000);
 
     await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
-    expect(await db().select().from(moneyJournal).orderBy(moneyJournal.seq)).toEqual(before);
-    expect(await verifyJournal()).toMatchObject({ ok: true, rows: 3 });
+    expect(await db().select().from(moneyJournal).orderBy(moneyJournal.seq)).toEqual([
+      ...before,
+      since,
+    ]);
+    expect(await verifyJournal()).toMatchObject({ ok: true, rows: 4 });
     await expect(db().execute(sql`delete from money_journal`)).rejects.toMatchObject({
       cause: expect.objectContaining({ message: expect.stringMatching(/append-only/) }),
     });
     const next = await append(5_000);
-    expect(next.previousHash).toBe(before.at(-1)?.hash);
-    expect(next.seq).toBeGreaterThan(before.at(-1)?.seq ?? 0);
-    expect(await verifyJournal()).toMatchObject({ ok: true, rows: 4 });
+    expect(next.previousHash).toBe(since.hash);
+    expect(next.seq).toBeGreaterThan(since.seq);
+    expect(await verifyJournal()).toMatchObject({ ok: true, rows: 5 });
   });
 });
