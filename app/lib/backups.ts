@@ -70,7 +70,7 @@ export function moneySentences(money: ErasedMoney): string[] {
   const lines: string[] = [];
   if (money.payments > 0) {
     lines.push(
-      `${money.payments} ${one(money.payments) ? "paiement reçu" : "paiements reçus"} depuis (${formatCents(money.paymentsCents)}) ${one(money.payments) ? "disparaîtra" : "disparaîtront"} du site ; l'argent, lui, est bien arrivé`,
+      `${money.payments} ${one(money.payments) ? "paiement reçu" : "paiements reçus"} depuis (${formatCents(money.paymentsCents)}) ${one(money.payments) ? "disparaîtra" : "disparaîtront"} des commandes du site ; l'argent, lui, est bien arrivé et reste au journal de caisse et dans les fichiers de votre comptable`,
     );
   }
   if (money.documentCount > 0) {

@@ -86,6 +86,12 @@ type MoneyRow = {
 };
 
 /**
+ * The client of a journal row whose order is not on the site: a restore keeps the journal's rows written
+ * after its backup and erases their orders (decision 0207, amended). The row stays, its money counted.
+ */
+const ORDER_GONE = "Commande absente du site (restauration d'une sauvegarde)";
+
+/**
  * The journal's payments and refunds of the period, in its order, each with its order's client, lines and
  * transfer reference, and the invoice (or credit note) that is its voucher.
  */
@@ -97,7 +103,9 @@ async function moneyRows(period: Period): Promise<MoneyRow[]> {
         (select a.held_currency from payment_attempts a
           where j.kind = 'refund' and a.id = j.attempt_id and a.status = 'returned'))), ${CURRENCY})
         as currency,
-      j.method, j.provider_reference, o.transfer_reference, o.buyer_name as buyer,
+      j.method, j.provider_reference, o.transfer_reference,
+      case when j.order_id is not null and o.id is null then ${ORDER_GONE} else o.buyer_name end
+        as buyer,
       (select string_agg(l.label, ' · ' order by l.position) from order_lines l
         where l.order_id = j.order_id) as nature,
       case when j.kind = 'payment' then

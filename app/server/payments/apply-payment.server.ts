@@ -10,7 +10,7 @@ import type {
 import { formatCents } from "~/lib/prices";
 import { now } from "../clock.server";
 import { db, type Database } from "../db/client.server";
-import { orders, paymentAttempts } from "../db/schema";
+import { moneyJournal, orders, paymentAttempts } from "../db/schema";
 import { log } from "../logger.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
@@ -238,7 +238,9 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
     updatedOrder = changed;
   }
 
-  if (succeeded) {
+  // A payment already in the journal for this attempt was kept there by a restore that rewound its order
+  // (decision 0207, amended): applied again, it is recorded once.
+  if (succeeded && !(await journaledPayment(tx, order.id, attempt.id))) {
     await appendJournal(tx, {
       kind: "payment",
       orderId: order.id,
@@ -306,4 +308,20 @@ async function compareAndSetAttempt(
     .where(and(eq(paymentAttempts.id, attemptId), inArray(paymentAttempts.status, [...from])))
     .returning({ id: paymentAttempts.id });
   if (!changed) throw new Raced();
+}
+
+/** Whether the journal holds a payment row of `attemptId` (one an attempt's success wrote before). */
+async function journaledPayment(tx: Tx, orderId: string, attemptId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ seq: moneyJournal.seq })
+    .from(moneyJournal)
+    .where(
+      and(
+        eq(moneyJournal.orderId, orderId),
+        eq(moneyJournal.attemptId, attemptId),
+        eq(moneyJournal.kind, "payment"),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
