@@ -116,3 +116,16 @@ describe("a card payment kept in the journal, applied again after the restore", 
     expect(await verifyJournal()).toMatchObject({ ok: true });
   });
 });
+
+describe("a studio payment kept in the journal, marked again by the owner after the restore", () => {
+  it("is journaled once when its order was placed before the backup", async () => {
+    setClockForTests(new Date("2027-05-04T09:00:00Z"));
+    const order = await placeOrder("studio", 9_000);
+    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    await markPaidOffline(order.orderId, "cash");
+
+    await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
+    await markPaidOffline(order.orderId, "cash");
+    expect((await journalRowsOf(order.orderId)).map((row) => row.kind)).toEqual(["payment"]);
+  });
+});
