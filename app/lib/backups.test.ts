@@ -38,7 +38,7 @@ describe("the money a restore takes off the site, in the owner's words", () => {
       }),
     ).toEqual([
       "1 paiement reçu depuis (45,50\u00a0€) disparaîtra des commandes du site ; l'argent, lui, est bien arrivé et reste au journal de caisse et dans les fichiers de votre comptable",
-      "1 facture ou avoir émis depuis disparaîtra du site (F-2027-000002) ; la cliente ou le client l'a reçu, et son numéro ne sera pas redonné",
+      "1 facture ou avoir émis depuis (F-2027-000002) restera dans le site et dans les fichiers de votre comptable, même si sa commande disparaît",
       "1 bon cadeau vendu depuis disparaîtra : son code, sur le PDF de son acheteur, ne marchera plus",
       "1 utilisation de bon cadeau depuis disparaîtra : ce bon pourra servir une seconde fois",
     ]);
@@ -56,7 +56,7 @@ describe("the money a restore takes off the site, in the owner's words", () => {
       }),
     ).toEqual([
       "3 paiements reçus depuis (300\u00a0€) disparaîtront des commandes du site ; l'argent, lui, est bien arrivé et reste au journal de caisse et dans les fichiers de votre comptable",
-      "4 factures ou avoirs émis depuis disparaîtront du site (F-2027-000002, A-2027-000001, F-2027-000003…) ; les clients les ont reçus, et leurs numéros ne seront pas redonnés",
+      "4 factures ou avoirs émis depuis (F-2027-000002, A-2027-000001, F-2027-000003…) resteront dans le site et dans les fichiers de votre comptable, même si leurs commandes disparaissent",
       "2 bons cadeaux vendus depuis disparaîtront : leurs codes, sur les PDF de leurs acheteurs, ne marcheront plus",
       "2 utilisations de bons cadeaux depuis disparaîtront : ces bons pourront servir une seconde fois",
     ]);

@@ -77,8 +77,8 @@ export function moneySentences(money: ErasedMoney): string[] {
     const numbers = `${money.documents.join(", ")}${money.documentCount > money.documents.length ? "…" : ""}`;
     lines.push(
       one(money.documentCount)
-        ? `1 facture ou avoir émis depuis disparaîtra du site (${numbers}) ; la cliente ou le client l'a reçu, et son numéro ne sera pas redonné`
-        : `${money.documentCount} factures ou avoirs émis depuis disparaîtront du site (${numbers}) ; les clients les ont reçus, et leurs numéros ne seront pas redonnés`,
+        ? `1 facture ou avoir émis depuis (${numbers}) restera dans le site et dans les fichiers de votre comptable, même si sa commande disparaît`
+        : `${money.documentCount} factures ou avoirs émis depuis (${numbers}) resteront dans le site et dans les fichiers de votre comptable, même si leurs commandes disparaissent`,
     );
   }
   if (money.vouchersSold > 0) {

@@ -396,7 +396,7 @@ describe("/admin/sauvegardes over HTTP", () => {
     const said = textOf(confirmation.document.querySelector("main") ?? confirmation.document.body);
     expect(said).toContain("1 message reçu depuis disparaîtra.");
     expect(said).toContain(
-      `1 facture ou avoir émis depuis disparaîtra du site (${invoice.number}) ; la cliente ou le client l'a reçu, et son numéro ne sera pas redonné.`,
+      `1 facture ou avoir émis depuis (${invoice.number}) restera dans le site et dans les fichiers de votre comptable, même si sa commande disparaît.`,
     );
     const field = confirmation.document.querySelector('input[name="confirmation"]');
     expect(field).not.toBeNull();

@@ -449,7 +449,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
   for (const table of tables)
     await target.query(`alter table ${qualified(table.name)} disable trigger user`);
   const handedOut = await numbersHandedOut(target);
-  await setLiveJournalAside(target);
+  await setLiveRecordsAside(target);
   await target.query(`truncate ${tables.map((table) => qualified(table.name)).join(", ")}`);
   const keys = await dropBackwardKeys(
     target,
@@ -464,7 +464,7 @@ async function copyTables(source: pg.ClientBase, target: pg.ClientBase) {
     await pipeline(out, into);
   }
   await addKeysBack(target, keys);
-  await keepJournalSince(target);
+  await keepRecordsSince(target);
   await finishLoad(target, tables, liveVersion, handedOut);
 }
 
@@ -521,14 +521,68 @@ async function numbersHandedOut(client: pg.ClientBase): Promise<NumbersHandedOut
  */
 
 const LIVE_JOURNAL = "restore_live_journal";
+const LIVE_INVOICES = "restore_live_invoices";
 
-/** The live journal's rows copied aside (until the transaction ends), when the site has a journal. */
-async function setLiveJournalAside(client: pg.ClientBase): Promise<void> {
-  const exists = await client.query(`select to_regclass('public.money_journal') as t`);
-  if (!exists.rows[0]?.t) return;
-  await client.query(
-    `create temp table ${LIVE_JOURNAL} on commit drop as select * from public.money_journal`,
+/**
+ * The live journal's rows and invoices copied aside (until the transaction ends), when the site has them.
+ */
+async function setLiveRecordsAside(client: pg.ClientBase): Promise<void> {
+  for (const [table, aside] of [
+    ["money_journal", LIVE_JOURNAL],
+    ["invoices", LIVE_INVOICES],
+  ] as const) {
+    const exists = await client.query(`select to_regclass('public.${table}') as t`);
+    if (!exists.rows[0]?.t) continue;
+    await client.query(
+      `create temp table ${aside} on commit drop as select * from public.${table}`,
+    );
+  }
+}
+
+/** The journal's rows and the invoices issued after the backup, put back when the live site continues it. */
+async function keepRecordsSince(client: pg.ClientBase): Promise<void> {
+  await keepJournalSince(client);
+  await keepInvoicesSince(client);
+}
+
+/*
+ * Invoices and credit notes issued after the backup are legal records too (one continuous series, kept 10
+ * years, decision 0177): kept the same way (decision 0207, amended) when the live site continues the
+ * archive's (every invoice of the archive is a live one, same id and number). Their content is the
+ * document the customer holds, unchanged; only their links to an order or a refund the restore erased (an
+ * order placed since) are emptied, the keys asking for them. An order that was there before the backup
+ * keeps its invoice: its payment reported again after the restore finds it and issues no other
+ * (invoicePaidOrder answers the order's invoice). The counters already never go back (above).
+ */
+async function keepInvoicesSince(client: pg.ClientBase): Promise<number> {
+  const aside = await client.query(`select to_regclass('pg_temp.${LIVE_INVOICES}') as t`);
+  if (!aside.rows[0]?.t) return 0;
+  const { rows: missing } = await client.query<{ count: number }>(
+    `select count(*)::int as count from public.invoices a
+      where not exists (select 1 from ${LIVE_INVOICES} l where l.id = a.id and l.number = a.number)`,
   );
+  let kept = 0;
+  if ((missing[0]?.count ?? 0) === 0) {
+    await client.query(
+      `update ${LIVE_INVOICES} l set order_id = null
+        where order_id is not null and not exists (select 1 from public.orders o where o.id = l.order_id)`,
+    );
+    await client.query(
+      `update ${LIVE_INVOICES} l set refund_id = null
+        where refund_id is not null and not exists (select 1 from public.refunds r where r.id = l.refund_id)`,
+    );
+    const inserted = await client.query(
+      `insert into public.invoices select * from ${LIVE_INVOICES} l
+        where not exists (select 1 from public.invoices a where a.id = l.id)
+        order by l.issued_at, l.number`,
+    );
+    kept = inserted.rowCount ?? 0;
+  } else {
+    log.warn("restore_invoices_not_continued", { archiveOnly: missing[0]?.count });
+  }
+  await client.query(`drop table ${LIVE_INVOICES}`);
+  if (kept > 0) log.info("restore_invoices_kept", { invoices: kept });
+  return kept;
 }
 
 /**
@@ -610,7 +664,7 @@ async function loadTables(
     await client.query(`alter table ${qualified(table.name)} disable trigger user`);
   }
   const handedOut = await numbersHandedOut(client);
-  await setLiveJournalAside(client);
+  await setLiveRecordsAside(client);
   await client.query(`truncate ${all}`);
   const keys = await dropBackwardKeys(
     client,
@@ -634,7 +688,7 @@ async function loadTables(
   }
   if (loaded !== manifest.tables.length) throw new BackupRefusedError(DAMAGED);
   await addKeysBack(client, keys);
-  await keepJournalSince(client);
+  await keepRecordsSince(client);
   await finishLoad(client, manifest.tables, liveVersion, handedOut);
 }
 
