@@ -72,6 +72,7 @@ export const MAIL_LABELS: Record<string, string> = {
   "voucher-undelivered": "Bon cadeau non remis : message à l'acheteur",
   "payment-buyer": "Paiement : message à l'acheteur",
   "payment-owner": "Paiement : message pour vous",
+  "gallery-photo-order": "Commande de photos confirmée au client",
   "gallery-photo-order-called-off": "Commande de photos annulée : message au client",
   "gallery-photo-order-deadline":
     "Commande de photos : virement attendu plus tôt, message au client",

@@ -8,6 +8,7 @@ import {
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
 } from "../galleries/emails.server";
+import { queuePhotoOrderMail } from "../galleries/photo-order-mail.server";
 import {
   queuePhotoOrderCalledOffMail,
   queuePhotoOrderDeadlineMail,
@@ -42,6 +43,7 @@ export const MAIL_KINDS: readonly AnyMailKind[] = [
   enqueueGalleryInvitation,
   enqueueGallerySelection,
   enqueueGallerySelectionReceipt,
+  queuePhotoOrderMail,
   queuePhotoOrderCalledOffMail,
   queuePhotoOrderDeadlineMail,
   enqueueNewsletterTest,

@@ -33,6 +33,7 @@ describe("the mail worker's kinds", () => {
       "confirmation",
       "contact",
       "gallery-invitation",
+      "gallery-photo-order",
       "gallery-photo-order-called-off",
       "gallery-photo-order-deadline",
       "gallery-selection",

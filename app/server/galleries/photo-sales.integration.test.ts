@@ -54,6 +54,7 @@ import {
   photoOrderDeadlineEmail,
   refundUndeliveredPhotoOrder,
 } from "./photo-order-release.server";
+import { photoOrderEmail } from "./photo-order-mail.server";
 import {
   ALTERED_ORDER_MESSAGE,
   callOffStalePhotoOrders,
@@ -1199,3 +1200,68 @@ async function photoOrderCount(galleryId: string) {
     .where(eq(galleryPhotoOrders.galleryId, galleryId));
   return rows.length;
 }
+
+describe("her order of photos to pay by transfer or at the studio", () => {
+  const orderMails = async (orderId: string) =>
+    (
+      await db().execute<{ id: string }>(sql`
+        select id from pgboss.job where name = 'mail' and data->>'orderId' = ${orderId}
+          and data->>'kind' = 'gallery-photo-order'`)
+    ).rows.length;
+
+  it("is confirmed to her by e-mail, with the amount, the IBAN, the reference and the deadline of a transfer", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const ordered = await orderExtras(id, photoIds, "transfer");
+    const order = await orderRow(ordered.orderId);
+    expect(await orderMails(order.id)).toBe(1);
+
+    const mail = await photoOrderEmail(order.id);
+    expect(mail?.to).toBe(order.buyerEmail);
+    expect(mail?.subject).toMatch(/^Votre commande de photos : 25\s€ à régler par virement$/);
+    const text = mail?.text ?? "";
+    expect(text).toContain(`« ${(await galleryRow(id)).title} »`);
+    expect(text).toContain("5 photos supplémentaires");
+    expect(text).toMatch(/faites un virement de 25\s€ avant le /);
+    expect(text).toContain(instantLabelFr(order.payBy ?? new Date(0)));
+    expect(text).toContain("Titulaire : Studio Lumière");
+    expect(text).toContain("IBAN : FR76 3000 6000 0112 3456 7890 189");
+    expect(text).toContain(`Référence à indiquer : ${order.transferReference}`);
+    expect(text).toContain(`${siteUrl()}/commande/${ordered.token}`);
+    expect(mail?.html).toContain(`/commande/${ordered.token}`);
+
+    // Paid meanwhile (the owner marked the transfer received before it left): the core's e-mail says it.
+    await markPaidOffline(order.id, "transfer");
+    expect(await photoOrderEmail(order.id)).toBeNull();
+  });
+
+  it("is confirmed for a payment at the studio; a card order (the provider's page, then « Paiement reçu ») and the owner's « Encaisser » send none", async () => {
+    const studio = await sellingGallery(8);
+    const atStudio = await createPhotoOrder(
+      await galleryRow(studio.id),
+      {
+        method: "studio",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: studio.photoIds.slice(3, 8),
+      },
+      transferSettings,
+    );
+    expect(await orderMails(atStudio.orderId)).toBe(1);
+    const mail = await photoOrderEmail(atStudio.orderId);
+    expect(mail?.subject).toMatch(/^Votre commande de photos : 25\s€ à régler au studio$/);
+    expect(mail?.text).toMatch(/Vous la réglerez au studio \(25\s€\)/);
+    expect(mail?.text).not.toContain("IBAN");
+
+    const byCard = await sellingGallery(8);
+    const carded = await orderExtras(byCard.id, byCard.photoIds, "card");
+    expect(await orderMails(carded.orderId)).toBe(0);
+
+    const cashed = await sellingGallery(8);
+    const { orderId } = await cashPhotoOrder(
+      await galleryRow(cashed.id),
+      "cash",
+      crypto.randomUUID(),
+    );
+    expect(await orderMails(orderId)).toBe(0);
+  });
+});

@@ -43,6 +43,7 @@ import {
   replacedByHerOrder,
 } from "./photo-order-release.server";
 import { readSiteContent } from "../content/site-content.server";
+import { queuePhotoOrderMail } from "./photo-order-mail.server";
 
 /*
  * Extra photos sold from a client gallery (decision 0184): what the client may download (the package,
@@ -635,6 +636,11 @@ async function placePhotoOrder(
         photoIds: due.photoIds,
         allPhotos: due.allPhotos,
       });
+      // Her order (not the owner's « Encaisser », `settings` null) by transfer or at the studio: confirmed
+      // by e-mail, the bank details with it. A card order is paid on the provider's page at once.
+      if (settings && method !== "card") {
+        await queuePhotoOrderMail({ orderId: order.id }, { tx, once: `photo-order:${order.id}` });
+      }
     },
   });
 }
