@@ -154,6 +154,19 @@ describe("photo rights of a client gallery", () => {
     expect(due).toBeNull();
   });
 
+  it("keeps every photo paid as much as « toutes les photos » once part of it is refunded (a gesture)", () => {
+    const { rights, due } = photoRights({
+      terms: { ...terms, allPhotosPriceCents: 2000 },
+      photos: photos(10),
+      validated: true,
+      unlocks: ["p3", "p4", "p5", "p6", "p7"].map((photoId) => ({ photoId, source: "bought" })),
+      paidCents: 1500,
+      paidBeforePartialRefundsCents: 2500,
+    });
+    expect(["p8", "p9"].map((id) => rights.get(id))).toEqual(["bought", "bought"]);
+    expect(due).toBeNull();
+  });
+
   it("gives every photo at the price of « toutes les photos » when the extras cost the same", () => {
     // 9 chosen, 3 included: 6 extras × 5 € = 30 € = « toutes les photos ».
     const { due } = photoRights({

@@ -72,9 +72,15 @@ export function photoRights(input: {
   keptIncluded?: readonly string[] | null;
   /** What her paid orders of this gallery's photos brought, net of refunds (what she keeps paid). */
   paidCents?: number;
+  /**
+   * What those orders paid before any partial refund (a fully refunded one no longer counts): what gave
+   * her every photo stays hers, as a partial refund unlocks nothing less. Absent: `paidCents`.
+   */
+  paidBeforePartialRefundsCents?: number;
 }): PhotoRights {
   const { terms, photos, validated, unlocks } = input;
   const paidCents = input.paidCents ?? 0;
+  const everPaidCents = Math.max(paidCents, input.paidBeforePartialRefundsCents ?? 0);
   const kept = validated ? null : new Set(input.keptIncluded ?? []);
   const rights = new Map<string, PhotoRight>();
   if (terms.includedPhotos === null) {
@@ -83,10 +89,13 @@ export function photoRights(input: {
   }
   const all = (source: PhotoUnlock["source"]) =>
     unlocks.some((unlock) => unlock.photoId === null && unlock.source === source);
-  // Paid as much as « toutes les photos » (its price lowered since): every photo is hers, never a cent more.
+  // Paid as much as « toutes les photos » (its price lowered since): every photo is hers, never a cent more,
+  // and a gesture refunded since takes none back.
   const allBought =
     all("bought") ||
-    (terms.allPhotosPriceCents !== null && paidCents > 0 && paidCents >= terms.allPhotosPriceCents);
+    (terms.allPhotosPriceCents !== null &&
+      everPaidCents > 0 &&
+      everPaidCents >= terms.allPhotosPriceCents);
   const allOffered = all("offered");
   const unlocked = new Map<string, PhotoRight>();
   for (const unlock of unlocks) {

@@ -752,6 +752,32 @@ describe("what she pays for a gallery's photos in all", () => {
       allPhotos: false,
     });
   });
+
+  it("keeps every photo paid as much as « toutes les photos » (its price lowered since) through a partial refund", async () => {
+    const { id, photoIds } = await sellingGallery(8);
+    const first = await createPhotoOrder(
+      await galleryRow(id),
+      {
+        method: "card",
+        idempotencyKey: crypto.randomUUID(),
+        amountCents: 2_500,
+        photoIds: photoIds.slice(3, 8),
+      },
+      settings,
+    );
+    await payByCard(first.orderId, 2_500);
+    // The owner lowers « toutes les photos » to 20 €: her 25 € paid for every photo.
+    await db().update(galleries).set({ allPhotosPriceCents: 2_000 }).where(eq(galleries.id, id));
+    const last = photoIds[9] ?? "";
+    expect((await galleryPhotoRights(await galleryRow(id))).rights.get(last)).toBe("bought");
+
+    // A gesture of 10 €: a partial refund unlocks nothing less (decision 0184).
+    await requestRefund(first.orderId, 1_000, "Geste commercial");
+    const { rights, due } = await galleryPhotoRights(await galleryRow(id));
+    expect(rights.get(last)).toBe("bought");
+    expect(due).toBeNull();
+    expect((await downloadablePhotoIds(await galleryRow(id))).has(last)).toBe(true);
+  });
 });
 
 /** The refunds queued for an order's payments that delivered nothing, with whether its gallery expired. */

@@ -186,23 +186,29 @@ export const EXPIRED_SALE_MESSAGE =
 /**
  * What her paid orders of the gallery's photos brought and still keep, net of refunds: each payment of an
  * order that unlocked photos, less what went back of it (a duplicate payment is not the price; money that
- * came once an order was called off unlocked nothing and goes back).
+ * came once an order was called off unlocked nothing and goes back). `beforeRefunds`: the same payments
+ * with nothing taken off — an order fully refunded has no unlocks left, so what stays is what orders still
+ * unlocking photos paid before a partial refund (a gesture that takes no photo back, decision 0184).
  */
-async function paidForPhotosCents(executor: Executor, galleryId: string): Promise<number> {
+async function paidForPhotosCents(
+  executor: Executor,
+  galleryId: string,
+): Promise<{ net: number; beforeRefunds: number }> {
   const counted = sql.join(
     COUNTED_REFUNDS.map((status) => sql`${status}`),
     sql`, `,
   );
   const [row] = (
-    await executor.execute<{ cents: number }>(sql`
+    await executor.execute<{ cents: number; gross: number }>(sql`
       select coalesce(sum(a.amount_cents - coalesce((select sum(r.amount_cents) from refunds r
-          where r.attempt_id = a.id and r.status in (${counted})), 0)), 0)::int as cents
+          where r.attempt_id = a.id and r.status in (${counted})), 0)), 0)::int as cents,
+        coalesce(sum(a.amount_cents), 0)::int as gross
       from ${galleryPhotoOrders} g
       join ${paymentAttempts} a on a.order_id = g.order_id and a.status = 'succeeded' and not a.duplicate
       where g.gallery_id = ${galleryId}
         and exists (select 1 from ${galleryUnlocks} u where u.order_id = g.order_id)`)
   ).rows;
-  return Math.max(0, row?.cents ?? 0);
+  return { net: Math.max(0, row?.cents ?? 0), beforeRefunds: Math.max(0, row?.gross ?? 0) };
 }
 
 async function unlocksOf(executor: Executor, galleryId: string) {
@@ -219,13 +225,15 @@ export async function photoRightsIn(executor: Executor, gallery: GalleryRow): Pr
     .from(galleryPhotos)
     .where(and(eq(galleryPhotos.galleryId, gallery.id), eq(galleryPhotos.status, "ready")))
     .orderBy(asc(galleryPhotos.position), asc(galleryPhotos.createdAt));
+  const paid = await paidForPhotosCents(executor, gallery.id);
   return photoRights({
     terms: saleTerms(gallery),
     photos,
     validated: gallery.selectionValidatedAt !== null,
     unlocks: await unlocksOf(executor, gallery.id),
     keptIncluded: gallery.packagePhotoIds,
-    paidCents: await paidForPhotosCents(executor, gallery.id),
+    paidCents: paid.net,
+    paidBeforePartialRefundsCents: paid.beforeRefunds,
   });
 }
 
