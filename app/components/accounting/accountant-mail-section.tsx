@@ -113,7 +113,9 @@ export function AccountantMailSection({
         </div>
         <p id="champ-envoiMensuel-aide" className="text-muted-foreground">
           Le 1er de chaque mois, vers 7 h, les fichiers du mois précédent partent une seule fois à
-          votre comptable, même si l'identité du vendeur n'est pas encore complète.
+          votre comptable, même si l'identité du vendeur n'est pas encore complète. Si vous les lui
+          avez déjà envoyés vous-même depuis cette page (le mois entier, l'envoi mensuel coché), ils
+          ne repartent pas : cet envoi compte comme l'envoi mensuel de ce mois.
         </p>
         <p
           className={

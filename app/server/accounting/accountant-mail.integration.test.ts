@@ -363,3 +363,56 @@ describe("the accountant's months that did not reach her", () => {
     await saveAccountantMail({ email: "", monthly: false });
   });
 });
+
+describe("the accountant's month sent from the page before the monthly run", () => {
+  /** The first day of the month `offset` months after this one, 7 h in Paris (5 or 6 h UTC). */
+  const firstOf = (offset: number) => new Date(Date.UTC(year, month - 1 + offset, 1, 5));
+  /** The whole month `offset` months after this one, as the page's period. */
+  const periodAt = (offset: number) => lastMonth(isoDayInParis(firstOf(offset + 1)));
+  /** The e-mails of the files of `sent` ever queued, whoever queued them. */
+  const mailsOfPeriod = async (sent: { from: string; to: string }) =>
+    Number(
+      (
+        await db().$client.query<{ count: string }>(
+          "select count(*) from pgboss.job where name = 'mail' and data->>'kind' = 'accountant-files' and data->>'from' = $1 and data->>'to' = $2",
+          [sent.from, sent.to],
+        )
+      ).rows[0]?.count,
+    );
+
+  it("counts a month sent to the accountant from the page, switch on, as its sending: the run skips it", async () => {
+    await db().delete(accountantMonthlyMails);
+    await saveAccountantMail({ email: "", monthly: false });
+    // Switched on in the middle of a month.
+    setClockForTests(new Date(firstOf(40).getTime() + 14 * 86_400_000));
+    try {
+      await saveAccountantMail({ email: accountant, monthly: true });
+    } finally {
+      setClockForTests(null);
+    }
+    // On the 1st at 5 h, before the run's hour, the owner sends that whole month from the page.
+    const early = new Date(firstOf(41).getTime() - 2 * 3_600_000);
+    expect(await sendAccountantFilesNow(periodAt(40), early)).toBe("claimed");
+    // The run at 7 h: that month is sent already, nothing more.
+    expect(await sendMonthlyAccountantFiles(firstOf(41))).toBe(false);
+    expect(await mailsOfPeriod(periodAt(40))).toBe(1);
+    // The page says the month's files left, once the mail server took them.
+    await expect
+      .poll(async () => (await accountantMailSetting()).lastMonthly)
+      .toEqual({ month: periodAt(40).from.slice(0, 7), sentAt: expect.any(Date), waiting: false });
+
+    // The next month, the page's click and the run at the same instant (two servers): one e-mail.
+    const [clicked, ran] = await Promise.all([
+      sendAccountantFilesNow(periodAt(41), firstOf(42)),
+      sendMonthlyAccountantFiles(firstOf(42)),
+    ]);
+    expect(await mailsOfPeriod(periodAt(41))).toBe(1);
+    expect(clicked === "claimed" ? !ran : clicked === "monthly-queued" && ran).toBe(true);
+    await expect
+      .poll(async () => (await accountantMailSetting()).lastMonthly?.sentAt ?? null)
+      .not.toBeNull();
+    expect((await accountantMailSetting()).notSent).toEqual([]);
+
+    await saveAccountantMail({ email: "", monthly: false });
+  });
+});

@@ -13,6 +13,7 @@ import { accountantMailSettings, accountantMonthlyMails } from "../db/schema";
 import { env } from "../env.server";
 import { defineJob } from "../jobs/queue.server";
 import { log } from "../logger.server";
+import type { Tx } from "../payments/journal.server";
 import { lastMailRefusal } from "../mail/failures.server";
 import { defineMailKind } from "../mail/outbox.server";
 import type { OutgoingMail } from "../mail/transport.server";
@@ -53,12 +54,16 @@ export type AccountantMailSetting = {
 const lastRefusal = (email: string) =>
   lastMailRefusal(enqueueAccountantFiles.definition.failureKind, email);
 
-/** Whether the monthly e-mail of `month` is still in the mail queue, to be sent or retried. */
-async function monthlyMailWaiting(month: string): Promise<boolean> {
-  const result = await db().execute(sql`
+/**
+ * Whether the e-mail that claimed `month` (the monthly job's, or the page's that counts as its sending)
+ * is still in the mail queue, to be sent or retried.
+ */
+async function monthlyMailWaiting(month: string, executor: Pick<Tx, "execute"> = db()) {
+  const result = await executor.execute(sql`
     select 1 from pgboss.job
     where name = 'mail' and data ->> 'kind' = ${enqueueAccountantFiles.kind}
-      and data ->> 'month' = ${month} and state in ('created', 'retry', 'active')
+      and coalesce(data ->> 'month', data ->> 'claims') = ${month}
+      and state in ('created', 'retry', 'active')
     limit 1`);
   return result.rows.length > 0;
 }
@@ -86,7 +91,8 @@ async function monthsNotSent(): Promise<string[]> {
     where m.sent_at is null and not exists (
       select 1 from pgboss.job
       where name = 'mail' and data ->> 'kind' = ${enqueueAccountantFiles.kind}
-        and data ->> 'month' = m.month and state in ('created', 'retry', 'active'))
+        and coalesce(data ->> 'month', data ->> 'claims') = m.month
+        and state in ('created', 'retry', 'active'))
     order by m.month`);
   return result.rows.map((row) => row.month);
 }
@@ -140,8 +146,11 @@ export async function saveAccountantMail(setting: { email: string; monthly: bool
     });
 }
 
-/** What a job of the e-mail carries: the period, and the month when the monthly job queued it. */
-type AccountantFilesMail = Period & { month?: string; requestedAt: string };
+/**
+ * What a job of the e-mail carries: the period, the month when the monthly job queued it, or `claims`,
+ * the month the page's « Envoyer maintenant » claimed (its sending, which the monthly job then skips).
+ */
+type AccountantFilesMail = Period & { month?: string; claims?: string; requestedAt: string };
 
 /** « Fichiers comptables de novembre 2026 », « … d'août 2027 » / « … du 03/11/2026 au 17/11/2026 ». */
 const subjectOf = (period: Period, brand: string) => {
@@ -237,6 +246,12 @@ export const enqueueAccountantFiles = defineMailKind<AccountantFilesMail>("accou
 const firstMonthSince = (since: Date) =>
   parisToday(new Date(since.getTime() - 7 * 3_600_000)).slice(0, 7);
 
+/** The months the next monthly run would claim at `at`: from the switch's mark to the month before. */
+const monthsDue = (setting: { monthlySince: Date | null }, at: Date) => {
+  const last = lastMonth(parisToday(at)).from.slice(0, 7);
+  return { first: setting.monthlySince ? firstMonthSince(setting.monthlySince) : last, last };
+};
+
 /**
  * The monthly e-mail: the files of every calendar month since the switch was turned on (or since the last
  * month a run claimed) up to the month before `at` (Paris) not claimed yet, when the switch is on and an address is set: the month before,
@@ -252,13 +267,9 @@ export async function sendMonthlyAccountantFiles(at = now()): Promise<boolean> {
     .from(accountantMailSettings)
     .where(eq(accountantMailSettings.id, 1));
   if (!setting?.monthly || setting.email === "") return false;
-  const last = lastMonth(parisToday(at)).from.slice(0, 7);
+  const { first, last } = monthsDue(setting, at);
   const months: string[] = [];
-  for (
-    let month = setting.monthlySince ? firstMonthSince(setting.monthlySince) : last;
-    month <= last;
-    month = nextMonth(month)
-  ) {
+  for (let month = first; month <= last; month = nextMonth(month)) {
     months.push(month);
   }
   const queued = await db().transaction(async (tx) => {
@@ -290,21 +301,58 @@ export async function sendMonthlyAccountantFiles(at = now()): Promise<boolean> {
   return queued.length > 0;
 }
 
+/** Thrown to roll back a month claimed by the page whose e-mail was not queued (sent within the hour). */
+class NotQueued extends Error {}
+
 /**
  * « Envoyer maintenant les fichiers de la période »: the period's files at once to the saved address.
  * The same period to the same address within the hour queues nothing more (a second click).
+ *
+ * A whole month the monthly job has still to send (switch on, a closed month since its mark: the 1st
+ * before 7 h, say) sent this way to the accountant's address is that month's sending: its row is claimed
+ * in the transaction that queues the e-mail, as the job claims it, so that the job skips it. Claimed by
+ * the job meanwhile (the same instant on another server: the insert waits for its commit, then
+ * conflicts) with its e-mail still in the queue, nothing more is queued: `monthly-queued`. `claimed`:
+ * queued as that month's sending.
  */
 export async function sendAccountantFilesNow(
   period: Period,
   at = now(),
-): Promise<"queued" | "already-sent" | "no-address"> {
-  const { email } = await accountantMailSetting();
-  if (email === "") return "no-address";
-  const queued = await enqueueAccountantFiles(
-    { ...period, requestedAt: at.toISOString() },
-    { once: `accountant-files:${period.from}:${period.to}:${email}` },
-  );
-  return queued === null ? "already-sent" : "queued";
+): Promise<"queued" | "claimed" | "already-sent" | "monthly-queued" | "no-address"> {
+  const [setting] = await db()
+    .select()
+    .from(accountantMailSettings)
+    .where(eq(accountantMailSettings.id, 1));
+  const email = setting?.email ?? "";
+  if (!setting || email === "") return "no-address";
+  const once = `accountant-files:${period.from}:${period.to}:${email}`;
+  const data = { ...period, requestedAt: at.toISOString() };
+  const month = wholeMonthOf(period);
+  const due = monthsDue(setting, at);
+  if (month === undefined || !setting.monthly || month < due.first || month > due.last) {
+    const queued = await enqueueAccountantFiles(data, { once });
+    return queued === null ? "already-sent" : "queued";
+  }
+  try {
+    return await db().transaction(async (tx) => {
+      const claimed = await tx
+        .insert(accountantMonthlyMails)
+        .values({ month, recipient: email })
+        .onConflictDoNothing()
+        .returning({ month: accountantMonthlyMails.month });
+      if (claimed.length === 0 && (await monthlyMailWaiting(month, tx))) return "monthly-queued";
+      const queued = await enqueueAccountantFiles(
+        claimed.length > 0 ? { ...data, claims: month } : data,
+        { once, tx },
+      );
+      if (queued !== null) return claimed.length > 0 ? "claimed" : "queued";
+      if (claimed.length > 0) throw new NotQueued();
+      return "already-sent";
+    });
+  } catch (error) {
+    if (error instanceof NotQueued) return "already-sent";
+    throw error;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { accountantMailForm, periodWords } from "~/lib/accounting/accountant-mai
 import { ACCOUNTING_FILES, accountingFilePath } from "~/lib/accounting/files";
 import { checkPeriod, lastMonth } from "~/lib/accounting/period";
 import { FRENCH_MONTHS, parisToday } from "~/lib/dates";
+import { ofName } from "~/lib/french";
 import { parseForm, type FormAnswer } from "~/lib/forms";
 import { formatCents } from "~/lib/prices";
 import {
@@ -138,18 +139,31 @@ export async function action({ request }: Route.ActionArgs) {
       );
     }
     const { email } = await accountantMailSetting();
+    const words = periodWords(checked.period);
+    if (outcome === "monthly-queued") {
+      // The monthly job claimed this month at the same instant (decision 0189, amended): one e-mail.
+      return redirectWithToast(pageAt(formData), {
+        type: "info",
+        title: "Fichiers déjà en route vers le cabinet comptable",
+        description: `L'envoi mensuel des fichiers ${ofName(words)} part déjà à ${email} : ils ne sont pas envoyés une seconde fois.`,
+      });
+    }
+    const queued = outcome === "queued" || outcome === "claimed";
     return redirectWithToast(pageAt(formData), {
-      type: outcome === "queued" ? "success" : "info",
-      title:
-        outcome === "queued"
-          ? "Fichiers envoyés au cabinet comptable"
-          : "Fichiers déjà envoyés il y a moins d'une heure",
-      description:
-        outcome === "queued"
-          ? mailConfig()
-            ? `Les quatre fichiers (${periodWords(checked.period)}) partent à l'instant à ${email}.`
-            : `Les quatre fichiers (${periodWords(checked.period)}) partiront à ${email} dès que l'envoi d'e-mails du site sera réglé (SMTP_URL).`
-          : `Les fichiers de cette période sont déjà partis à ${email} : ils ne sont pas envoyés une seconde fois.`,
+      type: queued ? "success" : "info",
+      title: queued
+        ? "Fichiers envoyés au cabinet comptable"
+        : "Fichiers déjà envoyés il y a moins d'une heure",
+      description: queued
+        ? [
+            mailConfig()
+              ? `Les quatre fichiers (${words}) partent à l'instant à ${email}.`
+              : `Les quatre fichiers (${words}) partiront à ${email} dès que l'envoi d'e-mails du site sera réglé (SMTP_URL).`,
+            ...(outcome === "claimed"
+              ? [`Ils comptent comme l'envoi mensuel ${ofName(words)}, qui ne repartira pas.`]
+              : []),
+          ].join(" ")
+        : `Les fichiers de cette période sont déjà partis à ${email} : ils ne sont pas envoyés une seconde fois.`,
     });
   }
   return data<AccountingAnswer>(
