@@ -26,7 +26,7 @@ import {
 import { buttonLabelled, flashedToast, pressButton } from "../support/admin-forms";
 import { fetchPage, postForm, textOf, type FetchedPage } from "../support/html";
 import { useOwnServer } from "../support/own-server";
-import { serverDatabase } from "../support/server-under-test";
+import { serverBaseUrl, serverDatabase } from "../support/server-under-test";
 
 /*
  * /admin/ventes and /admin/bons-cadeaux as the server answers them, JavaScript off (decisions 0130, 0162,
@@ -523,6 +523,63 @@ describe("/admin/ventes", () => {
       .where(eq(refunds.orderId, order.id));
     expect(given?.status).toBe("refunded_offline");
     expect(await flagged()).toEqual([false, false]);
+  });
+
+  it("asks how she gave an offline refund back, the payment's way by default, and writes it in the accountant's files", async () => {
+    const { order } = await insertOrder({ method: "studio", buyer: "Rendu autrement" });
+    const path = `/admin/ventes/${order.id}`;
+    expect((await post(path, { intent: "mark-paid", means: "card_terminal" })).status).toBe(302);
+    const asked = await page(`${path}?rembourser=1&montant=20&motif=Geste`);
+    const confirm = buttonLabelled(asked.document, "Confirmer le remboursement");
+    expect((await pressButton(path, confirm, { cookie: admin.cookie() })).status).toBe(302);
+    const [refund] = await serverDatabase()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.orderId, order.id));
+    const id = refund?.id ?? "";
+
+    // Her confirmation (without JavaScript, at ?rembourse=<id>) asks how, the card at the studio chosen.
+    const dialog = await page(`${path}?rembourse=${id}`);
+    const field = dialog.document.querySelector<HTMLSelectElement>('select[name="mode"]');
+    expect(textOf(dialog.document.querySelector(`label[for="${field?.id}"]`))).toBe("Rendu par");
+    expect([...(field?.options ?? [])].map((option) => option.textContent)).toEqual([
+      "Virement",
+      "Chèque",
+      "Espèces",
+      "Carte au studio",
+    ]);
+    expect(field?.querySelector("option[selected]")?.textContent).toBe("Carte au studio");
+
+    // A way that is not one is refused in French, nothing recorded.
+    const refused = await post(path, { intent: "refunded-offline", id, mode: "bitcoin" });
+    expect(flashedToast(refused.headers)).toMatchObject({
+      type: "error",
+      title: "Remboursement non enregistré",
+    });
+    expect(
+      (await serverDatabase().select().from(refunds).where(eq(refunds.id, id)))[0]?.status,
+    ).toBe("to_refund_offline");
+
+    // Given back in cash: the journal and the accountant's files say « Espèces ».
+    expect((await post(path, { intent: "refunded-offline", id, mode: "cash" })).status).toBe(302);
+    const [row] = await serverDatabase()
+      .select()
+      .from(moneyJournal)
+      .where(eq(moneyJournal.refundId, id));
+    expect(row?.method).toBe("cash");
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(
+      row?.at ?? new Date(),
+    );
+    const file = await fetch(
+      `${serverBaseUrl()}/admin/comptabilite/livre-des-recettes.csv?du=${day}&au=${day}`,
+      { headers: { cookie: admin.cookie() } },
+    );
+    const line = (await file.text()).split("\r\n").find((text) => text.includes("-20,00"));
+    expect(line).toContain('"Espèces"');
+    // The order's history says how.
+    expect(textOf((await page(path)).document.body)).toMatch(
+      /Journal : Remboursement-20\s€ · Espèces/,
+    );
   });
 
   it("refunds all of a voucher used in part as a goodwill gesture, cancelling only what was left", async () => {

@@ -18,6 +18,8 @@ type ConfirmedActionFormProps = {
   /** The button's content (icon and words), the same on the row and in the dialog. */
   label: ReactNode;
   variant: "destructive" | "default";
+  /** Fields posted with the confirmation, shown in the dialog above its button (« Rendu par »…). */
+  children?: ReactNode;
 };
 
 /**
@@ -34,6 +36,7 @@ export function ConfirmedActionForm({
   itemLabel,
   label,
   variant,
+  children,
 }: ConfirmedActionFormProps) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -86,6 +89,7 @@ export function ConfirmedActionForm({
       >
         <Form method="post" action={withoutParam} onSubmit={() => setOpenHere(false)}>
           <input type="hidden" name={idField} value={id} />
+          {children ? <div className="mb-4">{children}</div> : null}
           <Button type="submit" name="intent" value={intent} variant={variant}>
             {label}
           </Button>

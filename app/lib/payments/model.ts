@@ -74,6 +74,21 @@ export const OFFLINE_MEANS_LABELS: Record<OfflineMeans, string> = {
   card_terminal: "Carte au studio",
 };
 
+/**
+ * How the owner says she gave an offline refund back (« Rendu par », decision 0171): the same ways, in a
+ * refund's words; the payment's by default, another when she chose it (cash for a card at the studio).
+ */
+export const REFUND_MEANS_LABELS: Record<OfflineMeans, string> = {
+  transfer: "Virement",
+  cheque: "Chèque",
+  cash: "Espèces",
+  card_terminal: "Carte au studio",
+};
+
+/** The way an offline refund goes back by default: its payment's, a transfer when none is known. */
+export const defaultRefundMeans = (payment: { means: string | null }): OfflineMeans =>
+  OFFLINE_MEANS.find((means) => means === payment.means) ?? "transfer";
+
 /** The providers behind `PaymentProvider` (app/server/payments/provider.server.ts). */
 export const PROVIDER_NAMES = ["stripe", "transfer", "studio"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

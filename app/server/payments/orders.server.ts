@@ -967,9 +967,12 @@ export function refundFailureText(reason: string | null): string {
   }
 }
 
-/** The owner gave an offline refund back (« Remboursé »): its journal row, once. */
-export function markRefundedOffline(refundId: string): Promise<RefundRecord> {
-  return completeRefund(refundId, "refunded_offline", null);
+/**
+ * The owner gave an offline refund back (« Remboursé »): its journal row, once, with the way she gave it
+ * back (`means`, « Rendu par »: the accountant's « Mode de règlement »), its payment's when not given.
+ */
+export function markRefundedOffline(refundId: string, means?: OfflineMeans): Promise<RefundRecord> {
+  return completeRefund(refundId, "refunded_offline", null, null, means);
 }
 
 /**
@@ -982,6 +985,8 @@ export async function completeRefund(
   status: "succeeded" | "failed" | "refunded_offline",
   providerReference: string | null,
   error: string | null = null,
+  /** How the owner gave an offline refund back, when she said it (else its payment's way). */
+  means?: OfflineMeans,
 ): Promise<RefundRecord> {
   return db().transaction(async (tx) => {
     const [current] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
@@ -1024,7 +1029,7 @@ export async function completeRefund(
       attemptId: refund.attemptId,
       refundId: refund.id,
       amountCents: -refund.amountCents,
-      method: attempt?.provider === "stripe" ? "card" : (attempt?.means ?? order.method),
+      method: attempt?.provider === "stripe" ? "card" : (means ?? attempt?.means ?? order.method),
       providerReference: refund.providerReference,
       details: {
         reason: refund.reason,

@@ -8,8 +8,10 @@ import {
   typedCents,
 } from "~/lib/payments/admin-words";
 import {
+  defaultRefundMeans,
   failedRefundReplaced,
   OFFLINE_MEANS,
+  REFUND_MEANS_LABELS,
   type OfflineMeans,
   type RefundStatus,
 } from "~/lib/payments/model";
@@ -155,6 +157,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     })),
     refunds: page.refunds.map((refund) => ({
       id: refund.id,
+      // « Rendu par »'s choice at first, for one she gives back herself: its payment's way.
+      defaultMeans: defaultRefundMeans(
+        page.attempts.find((attempt) => attempt.id === refund.attemptId) ?? { means: null },
+      ),
       attemptId: refund.attemptId,
       amountCents: refund.amountCents,
       reason: refund.reason,
@@ -434,11 +440,23 @@ export async function action({ request, params }: Route.ActionArgs) {
       const mine = page.refunds.find((refund) => refund.id === id);
       if (!mine)
         return redirectWithToast(back, { type: "error", title: "Ce remboursement n'existe pas" });
-      await markRefundedOffline(mine.id);
+      // « Rendu par »: how she gave it back (decision 0171, amended), the accountant's « Mode de
+      // règlement » of the refund; a form without the field (a page loaded before it) keeps the payment's.
+      const posted = formData.get("mode");
+      const means = posted === null ? undefined : readMeans(posted);
+      if (means === null) {
+        return redirectWithToast(back, {
+          type: "error",
+          title: "Remboursement non enregistré",
+          description:
+            "Choisissez comment vous avez rendu l'argent : virement, chèque, espèces ou carte au studio.",
+        });
+      }
+      await markRefundedOffline(mine.id, means);
       return redirectWithToast(back, {
         type: "success",
         title: "Remboursement enregistré",
-        description: `${formatCents(mine.amountCents)} rendus au client.`,
+        description: `${formatCents(mine.amountCents)} rendus au client${means ? ` (${REFUND_MEANS_LABELS[means].toLowerCase()})` : ""}.`,
       });
     }
   } catch (error) {

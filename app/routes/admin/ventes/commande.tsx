@@ -25,6 +25,9 @@ import {
   OFFLINE_MEANS,
   OFFLINE_MEANS_LABELS,
   PAYMENT_METHOD_LABELS,
+  REFUND_MEANS_LABELS,
+  type OfflineMeans,
+  type PaymentMethod,
 } from "~/lib/payments/model";
 import { formatVoucherCode } from "~/lib/vouchers/code";
 import { formatCalendarDayFr } from "~/lib/vouchers/terms";
@@ -37,6 +40,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Commande - Administrati
 type Moment = { at: string; title: string; detail?: string };
 
 const section = "space-y-3 rounded-xl border border-border bg-white p-4 sm:p-6";
+
+/** « Espèces », « Carte bancaire »… for a journal row's `method`, or null. */
+const journalMeansLabel = (method: string | null): string | null =>
+  OFFLINE_MEANS.find((means) => means === method)
+    ? REFUND_MEANS_LABELS[method as OfflineMeans]
+    : (PAYMENT_METHOD_LABELS[method as PaymentMethod] ?? null);
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, lines, attempts, refunds, events, journal, mails, voucher, extensions } =
@@ -87,7 +96,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     ...journal.map((row) => ({
       at: row.at,
       title: `Journal : ${row.partial ? "Solde du bon cadeau réduit (remboursement partiel)" : JOURNAL_KIND_LABELS[row.kind]}`,
-      detail: formatCents(row.amountCents),
+      // How the money came or went (a refund given back another way than its payment, decision 0171).
+      detail: [formatCents(row.amountCents), journalMeansLabel(row.method)]
+        .filter(Boolean)
+        .join(" · "),
     })),
     ...extensions.map((extension) => ({
       at: extension.at,
@@ -390,7 +402,24 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   confirmation={`Avez-vous rendu ${formatCents(refund.amountCents)} au client ?`}
                   variant="default"
                   label="Remboursé"
-                />
+                >
+                  {/* How she gave it back: the refund's « Mode de règlement » in the accountant's files. */}
+                  <Field
+                    name="mode"
+                    label="Rendu par"
+                    hint="Le mode de règlement du remboursement dans les fichiers de votre comptable."
+                  >
+                    {(props) => (
+                      <Select {...props} defaultValue={refund.defaultMeans}>
+                        {OFFLINE_MEANS.map((means) => (
+                          <option key={means} value={means}>
+                            {REFUND_MEANS_LABELS[means]}
+                          </option>
+                        ))}
+                      </Select>
+                    )}
+                  </Field>
+                </ConfirmedActionForm>
               </div>
             ))}
           {canRefund ? (
