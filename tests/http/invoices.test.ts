@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  accountantMailSettings,
   accountantMonthlyMails,
   contentRevisions,
   invoices,
@@ -473,6 +474,49 @@ describe("/admin/comptabilite: the accountant's e-mail (decision 0189)", () => {
       await serverDatabase()
         .delete(accountantMonthlyMails)
         .where(sql`${accountantMonthlyMails.month} in ('2026-08', '2026-09')`);
+    }
+  });
+
+  it("counts a whole month sent from the page, the monthly switch on, as that month's e-mail, and says so", async () => {
+    const paris = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    const [y, m] = paris.split("-").map(Number) as [number, number];
+    const from = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 10);
+    const to = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
+    const month = from.slice(0, 7);
+    await serverDatabase()
+      .delete(accountantMonthlyMails)
+      .where(eq(accountantMonthlyMails.month, month));
+    const saved = await adminPost("/admin/comptabilite", {
+      intent: "accountant-mail",
+      email: "cabinet@exemple.fr",
+      envoiMensuel: "on",
+      du: from,
+      au: to,
+    });
+    expect(saved.status).toBe(302);
+    // Ticked in the middle of that month: the 1st's run has that month still to send.
+    await serverDatabase()
+      .update(accountantMailSettings)
+      .set({ monthlySince: new Date(`${month}-15T12:00:00Z`) });
+    try {
+      const sent = await adminPost("/admin/comptabilite", { intent: "send-now", du: from, au: to });
+      expect(sent.status).toBe(302);
+      expect(flashedToast(sent.headers)?.description).toMatch(
+        /Ils comptent comme l'envoi mensuel d[e'] ?[a-zéû]+ \d{4}, qui ne repartira pas\.$/,
+      );
+      const [claimed] = await serverDatabase()
+        .select()
+        .from(accountantMonthlyMails)
+        .where(eq(accountantMonthlyMails.month, month));
+      expect(claimed?.recipient).toBe("cabinet@exemple.fr");
+      const page = await adminPage("/admin/comptabilite");
+      expect(plainSpaces(textOf(form(page)))).toContain(
+        "cet envoi compte comme l'envoi mensuel de ce mois.",
+      );
+    } finally {
+      await serverDatabase()
+        .delete(accountantMonthlyMails)
+        .where(eq(accountantMonthlyMails.month, month));
     }
   });
 });
