@@ -112,9 +112,10 @@ function ErasedSinceBackup({ erased }: { erased: ErasedSince }) {
       )}
       {money.length > 0 ? (
         <p>
-          Cet argent a bougé pour de vrai : après la restauration, le site ne le saura plus. Notez
-          ces paiements, factures et bons cadeaux (votre tableau Stripe et vos relevés de banque les
-          gardent aussi) pour votre comptable, et pour honorer les bons vendus depuis.
+          Cet argent a bougé pour de vrai. Le journal de caisse et les factures le gardent, mais les
+          commandes et les bons cadeaux reviendront à leur état de la sauvegarde : notez-les (votre
+          tableau Stripe et vos relevés de banque les gardent aussi) pour retrouver les commandes
+          payées et honorer les bons vendus depuis.
         </p>
       ) : null}
       {erased.clients.length > 0 ? (
