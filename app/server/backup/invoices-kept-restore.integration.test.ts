@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useBackupScratch } from "../../../tests/support/backup-scratch";
 import { createTestDatabase, useAppDatabase } from "../../../tests/support/database";
 import {
   placeCardOrder,
@@ -11,15 +9,12 @@ import {
   usePaymentsInMemory,
 } from "../../../tests/support/payments";
 import { invoiceSellerForTests, subjectToVat } from "../../../tests/support/seller";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
 import { db } from "../db/client.server";
 import { invoices } from "../db/schema";
 import { issueInvoice } from "../invoices/issue.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
-import { createBackup } from "./backup.server";
-import { restoreBackup } from "./restore.server";
 
 // Invoices and credit notes issued after a backup are legal records (one continuous series, kept 10
 // years): a restore of that backup keeps them (decision 0207, amended), and a payment reported again
@@ -28,24 +23,12 @@ import { restoreBackup } from "./restore.server";
 useAppDatabase({ jobs: true });
 usePaymentsInMemory();
 
-let store: StorageUnderTest;
-let directory: string;
+const { backUp, restore } = useBackupScratch("invoices-kept-restore");
 beforeAll(async () => {
-  const [local] = storageDrivers;
-  if (!local) throw new Error("no local storage driver");
-  store = await local.start();
-  directory = await mkdtemp(path.join(os.tmpdir(), "invoices-kept-restore-"));
   await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
-});
-afterAll(async () => {
-  await store.stop();
-  await rm(directory, { recursive: true, force: true });
 });
 afterEach(() => setClockForTests(null));
 
-const backUp = () => createBackup({ pool: db().$client, storage: store.storage, directory });
-const restore = (file: string) =>
-  restoreBackup(file, { pool: db().$client, storage: store.storage });
 const everyInvoice = () => db().select().from(invoices).orderBy(asc(invoices.number));
 
 describe("invoices issued after a backup, once it is restored", () => {
@@ -101,11 +84,7 @@ describe("invoices issued after a backup, once it is restored", () => {
         paymentTerms: "Payé au studio",
       });
       await other.db.transaction((tx) => issueInvoice(tx, draft("Léa Martin")));
-      const backup = await createBackup({
-        pool: other.db.$client,
-        storage: store.storage,
-        directory,
-      });
+      const backup = await backUp(other.db);
       const archived = await other.db.select().from(invoices).orderBy(asc(invoices.number));
       await db().transaction((tx) => issueInvoice(tx, draft("Marc Dubois")));
 

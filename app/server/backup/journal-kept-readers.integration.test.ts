@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseAccountingCsv as parse } from "../../../tests/support/accounting-csv";
+import { useBackupScratch } from "../../../tests/support/backup-scratch";
 import { useAppDatabase } from "../../../tests/support/database";
 import {
   journalRowsOf,
@@ -13,7 +11,6 @@ import {
   usePaymentsInMemory,
 } from "../../../tests/support/payments";
 import { subjectToVat } from "../../../tests/support/seller";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { paymentsReceived, receiptsBook } from "../accounting/exports.server";
 import { setClockForTests } from "../clock.server";
 import { saveDocument } from "../content/content-store.server";
@@ -21,8 +18,6 @@ import { db } from "../db/client.server";
 import { moneyJournal, orders } from "../db/schema";
 import { closePastDays, verifyJournal } from "../payments/journal.server";
 import { markPaidOffline, markRefundedOffline, requestRefund } from "../payments/orders.server";
-import { createBackup } from "./backup.server";
-import { restoreBackup } from "./restore.server";
 
 // A restore keeps the journal's rows written after the backup (decision 0207, amended), and erases the
 // orders they belong to: what reads the journal must still count them, and say why their client is unknown.
@@ -30,25 +25,14 @@ import { restoreBackup } from "./restore.server";
 useAppDatabase({ jobs: true });
 usePaymentsInMemory();
 
-let store: StorageUnderTest;
-let directory: string;
-beforeAll(async () => {
-  const [local] = storageDrivers;
-  if (!local) throw new Error("no local storage driver");
-  store = await local.start();
-  directory = await mkdtemp(path.join(os.tmpdir(), "journal-kept-readers-"));
-});
-afterAll(async () => {
-  await store.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+const { backUp, restore } = useBackupScratch("journal-kept-readers");
 afterEach(() => setClockForTests(null));
 
 describe("what reads the journal, with rows kept whose order the restore erased", () => {
   it("the accountant's files and the day's closure count the payment and the refund", async () => {
     await saveDocument("legal", subjectToVat, { id: "", name: "Camille" }, "test");
     setClockForTests(new Date("2027-04-14T09:00:00Z"));
-    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    const backup = await backUp();
     const order = await placeOrder("studio", 12_000, {
       buyer: { name: "Marc Dubois", email: "marc@example.test" },
     });
@@ -56,7 +40,7 @@ describe("what reads the journal, with rows kept whose order the restore erased"
     const refund = await requestRefund(order.orderId, 2_500, "Geste commercial");
     await markRefundedOffline(refund.id);
 
-    await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
+    await restore(backup.file);
     expect(await db().select().from(orders).where(eq(orders.id, order.orderId))).toEqual([]);
     const period = { from: "2027-04-14", to: "2027-04-14" };
 
@@ -101,11 +85,11 @@ describe("a card payment kept in the journal, applied again after the restore", 
     // Ordered before the backup, paid after it: the restored order waits for its payment again, which
     // the provider's webhook or the reconciliation job then reports.
     const order = await placeCardOrder(15_000);
-    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    const backup = await backUp();
     await reportCardPaid(order.orderId, 15_000);
     expect(await journalRowsOf(order.orderId)).toHaveLength(1);
 
-    await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
+    await restore(backup.file);
     expect(await reportCardPaid(order.orderId, 15_000)).toMatchObject({ orderStatus: "paid" });
     const rows = await journalRowsOf(order.orderId);
     expect(rows.map((row) => [row.kind, row.amountCents, row.attemptId])).toEqual([
@@ -121,10 +105,10 @@ describe("a studio payment kept in the journal, marked again by the owner after 
   it("is journaled once when its order was placed before the backup", async () => {
     setClockForTests(new Date("2027-05-04T09:00:00Z"));
     const order = await placeOrder("studio", 9_000);
-    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    const backup = await backUp();
     await markPaidOffline(order.orderId, "cash");
 
-    await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
+    await restore(backup.file);
     await markPaidOffline(order.orderId, "cash");
     expect((await journalRowsOf(order.orderId)).map((row) => row.kind)).toEqual(["payment"]);
   });

@@ -1,15 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { asc } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useBackupScratch } from "../../../tests/support/backup-scratch";
 import { createTestDatabase, useAppDatabase } from "../../../tests/support/database";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { db, type Database } from "../db/client.server";
 import { moneyJournal } from "../db/schema";
 import { appendJournal, verifyJournal } from "../payments/journal.server";
-import { createBackup, migrationLevel } from "./backup.server";
-import { restoreBackup } from "./restore.server";
+import { migrationLevel } from "./backup.server";
 import { migrateTo, withScratchDatabase } from "./scratch.server";
 
 // The money journal is never shortened by a restore (decision 0207, amended): the rows written after the
@@ -18,27 +14,12 @@ import { migrateTo, withScratchDatabase } from "./scratch.server";
 
 useAppDatabase();
 
-let store: StorageUnderTest;
-let directory: string;
-beforeAll(async () => {
-  const [local] = storageDrivers;
-  if (!local) throw new Error("no local storage driver");
-  store = await local.start();
-  directory = await mkdtemp(path.join(os.tmpdir(), "journal-kept-restore-"));
-});
-afterAll(async () => {
-  await store.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+const { backUp, restore } = useBackupScratch("journal-kept-restore");
 
 const append = (amountCents: number, database: Database = db()) =>
   database.transaction((tx) =>
     appendJournal(tx, { kind: "payment", amountCents, method: "cash", details: {} }),
   );
-const backUp = (database: Database = db()) =>
-  createBackup({ pool: database.$client, storage: store.storage, directory });
-const restore = (file: string, database: Database = db()) =>
-  restoreBackup(file, { pool: database.$client, storage: store.storage });
 const journalOf = (database: Database = db()) =>
   database.select().from(moneyJournal).orderBy(asc(moneyJournal.seq));
 

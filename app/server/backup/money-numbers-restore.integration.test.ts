@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { useBackupScratch } from "../../../tests/support/backup-scratch";
 import { useAppDatabase } from "../../../tests/support/database";
 import { invoiceSellerForTests } from "../../../tests/support/seller";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
 import { setClockForTests } from "../clock.server";
 import { db } from "../db/client.server";
 import { issueInvoice, type InvoiceDraft } from "../invoices/issue.server";
 import { appendJournal, verifyJournal } from "../payments/journal.server";
-import { createBackup } from "./backup.server";
-import { restoreBackup } from "./restore.server";
 
 // A number handed out after a backup was handed to someone: an invoice's, a credit note's (CGI art. 242
 // nonies A: one continuous series, each number once) or the money journal's. The owner restoring last
@@ -18,18 +13,7 @@ import { restoreBackup } from "./restore.server";
 
 useAppDatabase();
 
-let store: StorageUnderTest;
-let directory: string;
-beforeAll(async () => {
-  const [local] = storageDrivers;
-  if (!local) throw new Error("no local storage driver");
-  store = await local.start();
-  directory = await mkdtemp(path.join(os.tmpdir(), "money-numbers-restore-"));
-});
-afterAll(async () => {
-  await store.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+const { backUp, restore } = useBackupScratch("money-numbers-restore");
 afterEach(() => setClockForTests(null));
 
 const draft = (buyer: string, extra: Partial<InvoiceDraft> = {}): InvoiceDraft => ({
@@ -41,9 +25,6 @@ const draft = (buyer: string, extra: Partial<InvoiceDraft> = {}): InvoiceDraft =
   ...extra,
 });
 const issue = (value: InvoiceDraft) => db().transaction((tx) => issueInvoice(tx, value));
-const backUp = () => createBackup({ pool: db().$client, storage: store.storage, directory });
-const restore = (file: string) =>
-  restoreBackup(file, { pool: db().$client, storage: store.storage });
 
 describe("numbers handed out after a backup, once it is restored", () => {
   it("never gives an invoice's or a credit note's number again", async () => {

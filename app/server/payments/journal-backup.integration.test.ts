@@ -1,12 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useBackupScratch } from "../../../tests/support/backup-scratch";
 import { useAppDatabase } from "../../../tests/support/database";
-import { storageDrivers, type StorageUnderTest } from "../../../tests/support/storage-drivers";
-import { createBackup } from "../backup/backup.server";
-import { restoreBackup } from "../backup/restore.server";
 import { db } from "../db/client.server";
 import { moneyJournal } from "../db/schema";
 import { appendJournal, verifyJournal } from "./journal.server";
@@ -16,18 +11,7 @@ import { appendJournal, verifyJournal } from "./journal.server";
 
 useAppDatabase();
 
-let store: StorageUnderTest;
-let directory: string;
-beforeAll(async () => {
-  const [local] = storageDrivers;
-  if (!local) throw new Error("no local storage driver");
-  store = await local.start();
-  directory = await mkdtemp(path.join(os.tmpdir(), "journal-backup-"));
-});
-afterAll(async () => {
-  await store.stop();
-  await rm(directory, { recursive: true, force: true });
-});
+const { backUp, restore } = useBackupScratch("journal-backup");
 
 const append = (amountCents: number) =>
   db().transaction((tx) =>
@@ -38,10 +22,10 @@ describe("the money journal in a backup", () => {
   it("comes back whole from a restore, append-only again, its chain going on", async () => {
     for (const amount of [1_000, 2_000, 3_000]) await append(amount);
     const before = await db().select().from(moneyJournal).orderBy(moneyJournal.seq);
-    const backup = await createBackup({ pool: db().$client, storage: store.storage, directory });
+    const backup = await backUp();
     const since = await append(4_000);
 
-    await restoreBackup(backup.file, { pool: db().$client, storage: store.storage });
+    await restore(backup.file);
     expect(await db().select().from(moneyJournal).orderBy(moneyJournal.seq)).toEqual([
       ...before,
       since,
