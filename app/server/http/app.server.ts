@@ -51,7 +51,12 @@ import { hashedAssets } from "./precompressed-assets.server";
 import { reactRouterHandler } from "./react-router-handler.server";
 import { answerClientError } from "./refusal.server";
 import { requestLog } from "./request-log.server";
-import { cleanAddress, requestInput, type RequestInputOptions } from "./request-input.server";
+import {
+  cleanAddress,
+  decodedPath,
+  requestInput,
+  type RequestInputOptions,
+} from "./request-input.server";
 import { refreshPolicy, securityHeaders } from "./security.server";
 import {
   cardFormActions,
@@ -131,14 +136,6 @@ function listPublicFiles(directory: string): Set<string> {
     files.add(`/${relative.split(path.sep).join("/")}`);
   }
   return files;
-}
-
-function decodedPath(urlPath: string): string {
-  try {
-    return decodeURIComponent(urlPath);
-  } catch {
-    return urlPath;
-  }
 }
 
 /**

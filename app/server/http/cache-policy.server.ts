@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { decodedPath } from "./request-input.server";
 
 const ADMIN_PATH = /^\/admin(\/|\.data|$)/;
 /**
@@ -41,7 +42,7 @@ export function cachePolicy(): RequestHandler {
           res.setHeader("X-Robots-Tag", "noindex, nofollow, noarchive");
           res.setHeader("Referrer-Policy", "same-origin");
         }
-        if (ORDER_PATH.test(readablePath(req.path))) {
+        if (ORDER_PATH.test(decodedPath(req.path))) {
           res.setHeader("X-Robots-Tag", "noindex, nofollow");
         }
         const privateFile =
@@ -61,16 +62,6 @@ export function cachePolicy(): RequestHandler {
     } as typeof res.writeHead;
     next();
   };
-}
-
-/** A path with its escapes decoded (« /%63ommande » is /commande to the router), as written when invalid. */
-function readablePath(path: string): string {
-  if (!path.includes("%")) return path;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The private areas' addresses as written by the site, and as React Router also takes them. */

@@ -86,6 +86,16 @@ function decodesCleanly(component: string): boolean {
   return !ADDRESS_CONTROL_CHARACTERS.test(decoded);
 }
 
+/** A path with its escapes decoded (« /%63ommande » is /commande to the router), as written when invalid. */
+export function decodedPath(path: string): string {
+  if (!path.includes("%")) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Whether every segment of the path and every name and value of the query decode to clean UTF-8 text. */
 export function isCleanAddress(url: string): boolean {
   const queryStart = url.indexOf("?");
