@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type {
   AttemptStatus,
   OfflineMeans,
@@ -10,7 +10,7 @@ import type {
 import { formatCents } from "~/lib/prices";
 import { now } from "../clock.server";
 import { db, type Database } from "../db/client.server";
-import { moneyJournal, orders, paymentAttempts } from "../db/schema";
+import { orders, paymentAttempts } from "../db/schema";
 import { log } from "../logger.server";
 import { queueBuyerPaymentMail, queueOwnerPaymentMail } from "./emails.server";
 import { appendJournal, type Tx } from "./journal.server";
@@ -73,13 +73,22 @@ class Raced extends Error {}
 
 const ROUNDS = 10;
 
+/**
+ * Applies `report` in one transaction; `alongside`, when given, runs in the same transaction once the
+ * report is decided (the webhook's job marks its stored event processed there: both commit together).
+ */
 export async function applyPaymentStatus(
   report: PaymentReport,
   database: Database = db(),
+  alongside?: (tx: Tx, outcome: PaymentOutcome) => Promise<void>,
 ): Promise<PaymentOutcome> {
   for (let round = 1; ; round++) {
     try {
-      return await database.transaction((tx) => applyOnce(tx, report));
+      return await database.transaction(async (tx) => {
+        const outcome = await applyOnce(tx, report);
+        await alongside?.(tx, outcome);
+        return outcome;
+      });
     } catch (error) {
       if (!(error instanceof Raced) || round >= ROUNDS) throw error;
     }
@@ -112,8 +121,21 @@ function outlasts(payBy: Date | null, attemptEnds: Date | null, at: Date): boole
 }
 
 async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome> {
+  // With the attempt and its order, in the same read: whether another attempt of the order is open, and
+  // whether the journal already holds this attempt's payment (a restore that rewound its order kept it
+  // there, decision 0207 amended). Read before the compare-and-set below, which any other report of this
+  // attempt must pass first: one that committed since makes it fail, and the report is decided again.
   const [found] = await tx
-    .select({ attempt: paymentAttempts, order: orders })
+    .select({
+      attempt: paymentAttempts,
+      order: orders,
+      otherOpen: sql<boolean>`exists (select 1 from payment_attempts other
+        where other.order_id = ${orders.id} and other.status = 'open'
+          and other.id <> ${paymentAttempts.id})`,
+      journaled: sql<boolean>`exists (select 1 from money_journal journal
+        where journal.order_id = ${orders.id} and journal.attempt_id = ${paymentAttempts.id}
+          and journal.kind = 'payment')`,
+    })
     .from(paymentAttempts)
     .innerJoin(orders, eq(orders.id, paymentAttempts.orderId))
     .where(
@@ -125,28 +147,17 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
           ),
     );
   if (!found) return UNKNOWN_ATTEMPT;
-  const { attempt, order } = found;
+  const { attempt, order, otherOpen, journaled } = found;
   const amountDiffers = report.amountCents !== null && report.amountCents !== attempt.amountCents;
   const currencyDiffers =
     report.currency !== null && report.currency.toUpperCase() !== order.currency;
-  const [otherOpen] = await tx
-    .select({ id: paymentAttempts.id })
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.orderId, order.id),
-        eq(paymentAttempts.status, "open"),
-        ne(paymentAttempts.id, attempt.id),
-      ),
-    )
-    .limit(1);
   const at = now();
   const decision = decidePayment({
     attempt: attempt.status,
     order: order.status,
     report: report.status,
     amountMatches: !amountDiffers && !currencyDiffers,
-    otherOpenAttempt: otherOpen !== undefined,
+    otherOpenAttempt: otherOpen,
     windowStillOpen: outlasts(order.payBy, attempt.expiresAt, at),
     ownerAcceptsHeld: report.acceptHeld === true && report.source === "owner",
   });
@@ -240,7 +251,7 @@ async function applyOnce(tx: Tx, report: PaymentReport): Promise<PaymentOutcome>
 
   // A payment already in the journal for this attempt was kept there by a restore that rewound its order
   // (decision 0207, amended): applied again, it is recorded once.
-  if (succeeded && !(await journaledPayment(tx, order.id, attempt.id))) {
+  if (succeeded && !journaled) {
     await appendJournal(tx, {
       kind: "payment",
       orderId: order.id,
@@ -308,20 +319,4 @@ async function compareAndSetAttempt(
     .where(and(eq(paymentAttempts.id, attemptId), inArray(paymentAttempts.status, [...from])))
     .returning({ id: paymentAttempts.id });
   if (!changed) throw new Raced();
-}
-
-/** Whether the journal holds a payment row of `attemptId` (one an attempt's success wrote before). */
-async function journaledPayment(tx: Tx, orderId: string, attemptId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ seq: moneyJournal.seq })
-    .from(moneyJournal)
-    .where(
-      and(
-        eq(moneyJournal.orderId, orderId),
-        eq(moneyJournal.attemptId, attemptId),
-        eq(moneyJournal.kind, "payment"),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }

@@ -116,6 +116,39 @@ describe("the webhook inbox", () => {
     await applyStoredEvent(job?.eventRowId ?? "");
     expect(await orderRow(orderId)).toMatchObject({ status: "paid" });
   });
+  it("marks an event processed in the payment's own transaction: one that cannot be marked applies nothing", async () => {
+    const { orderId, reference } = await placeCardOrder();
+    const event = completed(`evt_atomic_${reference}`, reference, 15_000);
+    expect(await receiveProviderEvent("stripe", event)).toBe("stored");
+    const [job] = await queuedJobsOf(event.eventId);
+    // The mark refused (the process dying between the two would leave the same state): before, the
+    // payment was committed while its event stayed to apply.
+    await db().execute(sql`
+      create function refuse_processed() returns trigger language plpgsql as
+        $$ begin raise exception 'marque refusée'; end $$`);
+    await db().execute(sql`
+      create trigger refuse_processed before update on provider_events for each row
+        when (old.processed_at is null and new.processed_at is not null)
+        execute function refuse_processed()`);
+    try {
+      await expect(applyStoredEvent(job?.eventRowId ?? "")).rejects.toThrow();
+      expect(await orderRow(orderId)).toMatchObject({ status: "awaiting_payment" });
+      expect(await journalRowsOf(orderId)).toHaveLength(0);
+      expect(await mailJobsOf(orderId)).toEqual([]);
+    } finally {
+      await db().execute(sql`drop trigger refuse_processed on provider_events`);
+      await db().execute(sql`drop function refuse_processed()`);
+    }
+
+    await applyStoredEvent(job?.eventRowId ?? "");
+    expect(await orderRow(orderId)).toMatchObject({ status: "paid" });
+    expect(await journalRowsOf(orderId)).toHaveLength(1);
+    const [stored] = await db()
+      .select()
+      .from(providerEvents)
+      .where(eq(providerEvents.eventId, event.eventId));
+    expect(stored).toMatchObject({ outcome: "applied", error: null, attempts: 2 });
+  });
 });
 
 describe("the expiry job", () => {

@@ -1,11 +1,12 @@
 import { desc, eq } from "drizzle-orm";
 import type { ProviderName } from "~/lib/payments/model";
 import { now } from "../clock.server";
-import { db } from "../db/client.server";
+import { db, type Database } from "../db/client.server";
 import { providerEvents } from "../db/schema";
 import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { applyPaymentStatus } from "./apply-payment.server";
+import type { Tx } from "./journal.server";
 import type { VerifiedEvent } from "./provider.server";
 import { applyRefundState } from "./refund-status.server";
 
@@ -63,42 +64,51 @@ export async function receiveProviderEvent(
 }
 
 /**
- * Applies one stored event: its payment state through applyPaymentStatus (source `webhook`), then the row
- * marked processed with the outcome. An event about an attempt not known yet, or a failure, is recorded on
- * the row and thrown: the job is retried.
+ * Applies one stored event: its payment state through applyPaymentStatus (source `webhook`), the row marked
+ * processed with the outcome in the same transaction (a crash cannot leave a payment applied and its event
+ * still to apply); a refund's end, or an event that applies nothing, then marked. An event about an attempt
+ * not known yet, or a failure, is recorded on the row and thrown: the job is retried.
  */
 export async function applyStoredEvent(eventRowId: string): Promise<void> {
   const [event] = await db().select().from(providerEvents).where(eq(providerEvents.id, eventRowId));
   if (!event || event.processedAt) return;
-  try {
-    const { payment, refund } = event;
-    // An event about a refund (decision 0171): its end applied once; one that is not ours is kept as such.
-    const outcome = !payment
-      ? refund
-        ? await applyRefundState(event.provider, refund)
-        : "ignored"
-      : payment.status === "open"
-        ? "open"
-        : (
-            await applyPaymentStatus({
-              provider: event.provider,
-              providerReference: payment.providerReference,
-              status: payment.status,
-              amountCents: payment.amountCents,
-              currency: payment.currency,
-              paymentReference: payment.paymentReference,
-              source: "webhook",
-            })
-          ).outcome;
-    if (outcome === "unknown_attempt") {
-      throw new Error(
-        `Aucune tentative de paiement ne porte la référence ${payment?.providerReference}.`,
-      );
-    }
-    await db()
+  const markProcessed = (executor: Tx | Database, outcome: string) =>
+    executor
       .update(providerEvents)
       .set({ processedAt: now(), outcome, error: null, attempts: event.attempts + 1 })
       .where(eq(providerEvents.id, event.id));
+  try {
+    const { payment, refund } = event;
+    if (payment && payment.status !== "open") {
+      const { outcome } = await applyPaymentStatus(
+        {
+          provider: event.provider,
+          providerReference: payment.providerReference,
+          status: payment.status,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+          paymentReference: payment.paymentReference,
+          source: "webhook",
+        },
+        db(),
+        async (tx, applied) => {
+          if (applied.outcome !== "unknown_attempt") await markProcessed(tx, applied.outcome);
+        },
+      );
+      if (outcome === "unknown_attempt") {
+        throw new Error(
+          `Aucune tentative de paiement ne porte la référence ${payment.providerReference}.`,
+        );
+      }
+      return;
+    }
+    // An event about a refund (decision 0171): its end applied once; one that is not ours is kept as such.
+    const outcome = payment
+      ? "open"
+      : refund
+        ? await applyRefundState(event.provider, refund)
+        : "ignored";
+    await markProcessed(db(), outcome);
   } catch (error) {
     await db()
       .update(providerEvents)
