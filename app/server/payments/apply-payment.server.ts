@@ -79,8 +79,13 @@ const ROUNDS = 10;
  */
 export async function applyPaymentStatus(
   report: PaymentReport,
-  database: Database = db(),
-  alongside?: (tx: Tx, outcome: PaymentOutcome) => Promise<void>,
+  {
+    database = db(),
+    alongside,
+  }: {
+    database?: Database;
+    alongside?: (tx: Tx, outcome: PaymentOutcome) => Promise<void>;
+  } = {},
 ): Promise<PaymentOutcome> {
   for (let round = 1; ; round++) {
     try {

@@ -1,12 +1,11 @@
 import { desc, eq } from "drizzle-orm";
 import type { ProviderName } from "~/lib/payments/model";
 import { now } from "../clock.server";
-import { db, type Database } from "../db/client.server";
+import { db } from "../db/client.server";
 import { providerEvents } from "../db/schema";
-import { defineJob, RETRIES_FOR_A_DAY } from "../jobs/queue.server";
+import { defineJob, RETRIES_FOR_A_DAY, type Executor } from "../jobs/queue.server";
 import { log } from "../logger.server";
 import { applyPaymentStatus } from "./apply-payment.server";
-import type { Tx } from "./journal.server";
 import type { VerifiedEvent } from "./provider.server";
 import { applyRefundState } from "./refund-status.server";
 
@@ -72,11 +71,16 @@ export async function receiveProviderEvent(
 export async function applyStoredEvent(eventRowId: string): Promise<void> {
   const [event] = await db().select().from(providerEvents).where(eq(providerEvents.id, eventRowId));
   if (!event || event.processedAt) return;
-  const markProcessed = (executor: Tx | Database, outcome: string) =>
+  const recordTry = (
+    executor: Executor,
+    values: Pick<typeof providerEvents.$inferInsert, "processedAt" | "outcome" | "error">,
+  ) =>
     executor
       .update(providerEvents)
-      .set({ processedAt: now(), outcome, error: null, attempts: event.attempts + 1 })
+      .set({ ...values, attempts: event.attempts + 1 })
       .where(eq(providerEvents.id, event.id));
+  const markProcessed = (executor: Executor, outcome: string) =>
+    recordTry(executor, { processedAt: now(), outcome, error: null });
   try {
     const { payment, refund } = event;
     if (payment && payment.status !== "open") {
@@ -90,9 +94,10 @@ export async function applyStoredEvent(eventRowId: string): Promise<void> {
           paymentReference: payment.paymentReference,
           source: "webhook",
         },
-        db(),
-        async (tx, applied) => {
-          if (applied.outcome !== "unknown_attempt") await markProcessed(tx, applied.outcome);
+        {
+          alongside: async (tx, applied) => {
+            if (applied.outcome !== "unknown_attempt") await markProcessed(tx, applied.outcome);
+          },
         },
       );
       if (outcome === "unknown_attempt") {
@@ -110,13 +115,7 @@ export async function applyStoredEvent(eventRowId: string): Promise<void> {
         : "ignored";
     await markProcessed(db(), outcome);
   } catch (error) {
-    await db()
-      .update(providerEvents)
-      .set({
-        error: error instanceof Error ? error.message : String(error),
-        attempts: event.attempts + 1,
-      })
-      .where(eq(providerEvents.id, event.id));
+    await recordTry(db(), { error: error instanceof Error ? error.message : String(error) });
     log.warn("provider_event_failed", { eventRowId, error });
     throw error;
   }
